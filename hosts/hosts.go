@@ -1,0 +1,75 @@
+// Package hosts manages a project's hosts: named model-plus-capability
+// profiles that chats and eval suites run against. A host is created from a
+// built-in template (seeded from the host catalog) or from a full config.
+package hosts
+
+import (
+	"context"
+	"iter"
+	"net/http"
+
+	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/transport"
+)
+
+// Service is the hosts API. Use Client.Hosts.
+type Service struct{ t *transport.Transport }
+
+// NewService is used by projectops.NewClient.
+func NewService(t *transport.Transport) *Service { return &Service{t: t} }
+
+const (
+	routeHosts = "/projects/{projectId}/hosts"
+	routeHost  = "/projects/{projectId}/hosts/{hostId}"
+)
+
+// List returns the project's hosts (one page; the service currently sends
+// them all at once).
+func (s *Service) List(ctx context.Context, projectID string) (*Page[Host], error) {
+	return s.page(ctx, projectID, "")
+}
+
+// All iterates over the project's hosts.
+func (s *Service) All(ctx context.Context, projectID string) iter.Seq2[Host, error] {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[Host], error) {
+		return s.page(ctx, projectID, cursor)
+	})
+}
+
+func (s *Service) page(ctx context.Context, projectID, cursor string) (*Page[Host], error) {
+	return transport.Call[Page[Host]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeHosts,
+		Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
+}
+
+// Get returns a host with its resolved config. A host of another project is
+// NOT_FOUND.
+func (s *Service) Get(ctx context.Context, projectID, hostID string) (*HostDetail, error) {
+	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeHost,
+		Params: []string{projectID, hostID}})
+}
+
+// Create creates a host from a template or a full config. It is not retried
+// once the request may have reached the service (it is not idempotent).
+func (s *Service) Create(ctx context.Context, projectID string, p CreateParams) (*HostDetail, error) {
+	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeHosts,
+		Params: []string{projectID}, Body: p, Class: transport.Write})
+}
+
+// Update changes the fields set in p and leaves the others as they are.
+func (s *Service) Update(ctx context.Context, projectID, hostID string, p UpdateParams) (*HostDetail, error) {
+	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPatch, Route: routeHost,
+		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent})
+}
+
+// Delete deletes a host. A host still referenced by an eval suite or a
+// chatbox is deleted only with p.Force; otherwise the service answers 409
+// CONFLICT. p may be nil. Delete is not retried after it may have run, so a
+// retry never turns a success into NOT_FOUND.
+func (s *Service) Delete(ctx context.Context, projectID, hostID string, p *DeleteParams) (*Deleted, error) {
+	req := &transport.Request{Method: http.MethodDelete, Route: routeHost, Params: []string{projectID, hostID},
+		Class: transport.Write}
+	if p != nil && p.Force {
+		req.Body = p
+	}
+	return transport.Call[Deleted](ctx, s.t, req)
+}

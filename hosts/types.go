@@ -1,0 +1,98 @@
+package hosts
+
+import (
+	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/wire"
+)
+
+// Millis is a timestamp in epoch milliseconds; Time converts it.
+type Millis = wire.Millis
+
+// Page is one page of a collection.
+type Page[T any] = pager.Page[T]
+
+// Host is a host as listed: a named model-plus-capability profile.
+type Host struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// HostConfigID is the content-addressed id of the host's config.
+	HostConfigID string `json:"hostConfigId"`
+	// ModelID is the resolved model, e.g. "anthropic/claude-haiku-4.5".
+	ModelID string `json:"modelId"`
+	// ServerCount is the number of MCP servers attached to the config.
+	ServerCount int    `json:"serverCount"`
+	CreatedAt   Millis `json:"createdAt"`
+	UpdatedAt   Millis `json:"updatedAt"`
+}
+
+// HostDetail is a host with its resolved host config (an opaque object whose
+// shape mirrors the hosted host editor).
+type HostDetail struct {
+	ID     string         `json:"id"`
+	Name   string         `json:"name"`
+	Config map[string]any `json:"config"`
+}
+
+// Template is a built-in host template id.
+type Template string
+
+// The built-in templates.
+const (
+	TemplateMCPJam     Template = "mcpjam"
+	TemplateClaude     Template = "claude"
+	TemplateClaudeCode Template = "claude-code"
+	TemplateChatGPT    Template = "chatgpt"
+	TemplateMistral    Template = "mistral"
+	TemplateCursor     Template = "cursor"
+	TemplateCodex      Template = "codex"
+	TemplateCopilot    Template = "copilot"
+	TemplateVSCode     Template = "vscode"
+	TemplateAgentCore  Template = "agentcore"
+	TemplateN8N        Template = "n8n"
+	TemplatePerplexity Template = "perplexity"
+)
+
+// Templates lists every built-in template.
+var Templates = []Template{
+	TemplateMCPJam, TemplateClaude, TemplateClaudeCode, TemplateChatGPT, TemplateMistral,
+	TemplateCursor, TemplateCodex, TemplateCopilot, TemplateVSCode, TemplateAgentCore,
+	TemplateN8N, TemplatePerplexity,
+}
+
+// Themes for template-seeded hosts.
+const (
+	ThemeLight = "light"
+	ThemeDark  = "dark"
+)
+
+// CreateParams creates a host from exactly one of Template or Config.
+type CreateParams struct {
+	// Name is the display name (required).
+	Name string `json:"name"`
+	// Template seeds the config from the host catalog.
+	Template Template `json:"template,omitempty"`
+	// Theme is stamped into a template-seeded config: ThemeLight or ThemeDark.
+	Theme string `json:"theme,omitempty"`
+	// Config is a full host config, used verbatim.
+	Config map[string]any `json:"config,omitempty"`
+}
+
+// UpdateParams edits a host; only non-zero fields change, and at least one
+// must be set.
+type UpdateParams struct {
+	Name   string         `json:"name,omitempty"`
+	Config map[string]any `json:"config,omitempty"`
+}
+
+// DeleteParams controls DELETE.
+type DeleteParams struct {
+	// Force deletes a host that is still referenced by an eval suite or a
+	// chatbox; without it such a delete fails with 409 CONFLICT.
+	Force bool `json:"force,omitempty"`
+}
+
+// Deleted confirms a deletion.
+type Deleted struct {
+	ID      string `json:"id"`
+	Deleted bool   `json:"deleted"`
+}

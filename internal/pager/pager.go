@@ -1,0 +1,82 @@
+// Package pager implements the SDK's cursor iteration discipline once, for
+// every listing: lazy, follows nextCursor through empty pages, stops with an
+// error on a repeated cursor, and yields an error at most once.
+package pager
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+)
+
+// Page is one page of a collection: {items, nextCursor}. NextCursor is empty
+// on the last page.
+type Page[T any] struct {
+	Items      []T    `json:"items"`
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+// ErrCursorLoop is returned by an iterator when the service hands back a
+// cursor it already returned, which would otherwise loop forever.
+var ErrCursorLoop = errors.New("projectops: pagination cursor repeated")
+
+// Fetch loads the page at cursor ("" for the first page).
+type Fetch[T any] func(ctx context.Context, cursor string) (*Page[T], error)
+
+// Seq returns an iterator over every item of every page, starting at cursor
+// start. Nothing is fetched until the iteration begins; each iteration starts
+// over from start.
+func Seq[T any](ctx context.Context, start string, fetch Fetch[T]) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		seen := map[string]struct{}{}
+		cursor := start
+		if start != "" {
+			seen[start] = struct{}{}
+		}
+		for {
+			if err := ctx.Err(); err != nil {
+				yield(zero, err)
+				return
+			}
+			page, err := fetch(ctx, cursor)
+			if err != nil {
+				yield(zero, err)
+				return
+			}
+			for _, it := range page.Items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+			next := page.NextCursor
+			if next == "" {
+				return
+			}
+			if _, dup := seen[next]; dup {
+				yield(zero, fmt.Errorf("%w: %q", ErrCursorLoop, truncate(next)))
+				return
+			}
+			seen[next] = struct{}{}
+			cursor = next
+		}
+	}
+}
+
+func truncate(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "…"
+	}
+	return s
+}
+
+// Copy returns a copy of the caller's params (zero value for nil), so that
+// an iterator handed out is not affected by later changes to them.
+func Copy[T any](p *T) T {
+	var v T
+	if p != nil {
+		v = *p
+	}
+	return v
+}

@@ -1,0 +1,211 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// Do sends req, retrying as its class allows, and decodes a 2xx JSON body
+// into out (when out is non-nil). Failures are *apierr.Error for error
+// responses and client-side validation, the context's error when ctx ends,
+// or a wrapped network error.
+func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
+	path, err := BuildPath(req.Route, req.Params)
+	if err != nil {
+		return err
+	}
+	if !req.Public && t.auth == "" {
+		return &apierr.Error{Code: apierr.CodeUnauthorized, Method: req.Method, Path: path,
+			Message: "no API key configured: set PROJECTOPS_API_KEY or use WithAPIKey"}
+	}
+	target := t.base + path
+	if len(req.Query) > 0 {
+		target += "?" + req.Query.Encode()
+	}
+	var body []byte
+	if req.Body != nil {
+		if body, err = json.Marshal(req.Body); err != nil {
+			return fmt.Errorf("projectops: encoding %s %s body: %w", req.Method, req.Route, err)
+		}
+	}
+	var idemKey string
+	if req.IdempotencyKey {
+		idemKey = newIdempotencyKey()
+	}
+
+	var bo backoff.BackOff // created on the first retry only
+	for attempt := 0; ; attempt++ {
+		start := time.Now()
+		resp, err := t.attempt(ctx, req, target, body, idemKey, attempt)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			err = fmt.Errorf("projectops: %s %s: %w", req.Method, path, unwrapURLError(err))
+			t.logAttempt(ctx, req, 0, attempt, start, err)
+			if attempt >= t.maxRetries || !retryableNetErr(req.Class, idemKey != "", err) {
+				return err
+			}
+			if bo == nil {
+				bo = t.newBackOff()
+			}
+			if serr := t.sleep(ctx, bo.NextBackOff()); serr != nil {
+				return errors.Join(serr, err)
+			}
+			continue
+		}
+		t.logAttempt(ctx, req, resp.StatusCode, attempt, start, nil)
+		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			return decodeSuccess(resp, out, req, path)
+		}
+		apiErr, hasRA := decodeError(resp, req.Method, path)
+		if attempt >= t.maxRetries || !retryableStatus(req.Class, idemKey != "", apiErr) {
+			return apiErr
+		}
+		var wait time.Duration
+		if hasRA {
+			// Honour Retry-After exactly; never wait longer than allowed
+			// without telling the caller.
+			if apiErr.RetryAfter > t.maxRA {
+				return apiErr
+			}
+			wait = apiErr.RetryAfter
+		} else {
+			if bo == nil {
+				bo = t.newBackOff()
+			}
+			wait = bo.NextBackOff()
+		}
+		if serr := t.sleep(ctx, wait); serr != nil {
+			return errors.Join(serr, apiErr)
+		}
+	}
+}
+
+// attempt performs one HTTP exchange with a fresh body reader (the rewind).
+func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, idemKey string, n int) (*http.Response, error) {
+	if t.limiter != nil {
+		if err := t.limiter.Wait(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, req.Method, target, rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		hr.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		hr.Header["Content-Type"] = jsonContentType
+	}
+	hr.Header["Accept"] = jsonContentType
+	if !req.Public {
+		hr.Header["Authorization"] = []string{t.auth}
+	}
+	if t.ua != "" {
+		hr.Header["User-Agent"] = []string{t.ua}
+	}
+	if idemKey != "" {
+		hr.Header[IdempotencyHeader] = []string{idemKey}
+	}
+	if n > 0 {
+		hr.Header[RetryCountHeader] = []string{strconv.Itoa(n)}
+	}
+	return t.client.Do(hr)
+}
+
+var jsonContentType = []string{"application/json"}
+
+func decodeSuccess(resp *http.Response, out any, req *Request, path string) error {
+	defer drainClose(resp.Body)
+	if out == nil || resp.StatusCode == http.StatusNoContent {
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
+	}
+	return nil
+}
+
+// decodeError reads a capped error body into *apierr.Error. hasRA reports
+// whether a usable Retry-After header was present.
+func decodeError(resp *http.Response, method, path string) (*apierr.Error, bool) {
+	defer drainClose(resp.Body)
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
+	var b apierr.Body
+	var e *apierr.Error
+	if err := json.Unmarshal(raw, &b); err == nil && b.Code != "" {
+		e = apierr.FromBody(resp.StatusCode, b)
+	} else {
+		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		if ct == "" {
+			ct = "no content type"
+		}
+		// The body is not echoed: a proxy page could reflect request headers.
+		e = &apierr.Error{StatusCode: resp.StatusCode,
+			Message: fmt.Sprintf("%s (non-envelope error body, %s, %d bytes)", http.StatusText(resp.StatusCode), ct, len(raw))}
+	}
+	e.Method, e.Path = method, path
+	e.RequestID = resp.Header.Get(RequestIDHeader)
+	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	e.RetryAfter = ra
+	return e, ok
+}
+
+// drainClose reads a little of what is left so the connection can be reused.
+func drainClose(rc io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, rc, 4<<10)
+	_ = rc.Close()
+}
+
+// unwrapURLError drops *url.Error's URL (which may carry query values) and
+// keeps its cause.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
+}
+
+func newIdempotencyKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (t *Transport) logAttempt(ctx context.Context, req *Request, status, attempt int, start time.Time, err error) {
+	if !t.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("method", req.Method),
+		slog.String("route", req.Route),
+		slog.Int("status", status),
+		slog.Int("attempt", attempt+1),
+		slog.Duration("duration", time.Since(start)),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	t.log.LogAttrs(ctx, slog.LevelDebug, "projectops request", attrs...)
+}

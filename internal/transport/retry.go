@@ -1,0 +1,90 @@
+package transport
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// newBackOff returns the per-call backoff: jittered exponential between the
+// base and max delay. It is stateful, so each call gets its own; attempts are
+// bounded by MaxRetries, not by elapsed time.
+func (t *Transport) newBackOff() backoff.BackOff {
+	b := backoff.NewExponentialBackOff(
+		backoff.WithInitialInterval(t.baseDelay),
+		backoff.WithMaxInterval(t.maxDelay),
+		backoff.WithMultiplier(2),
+		backoff.WithRandomizationFactor(0.5),
+		backoff.WithMaxElapsedTime(0),
+	)
+	b.Reset()
+	return b
+}
+
+// retryableStatus decides whether an error response may be retried for a
+// request of class c (with or without an idempotency key).
+func retryableStatus(c Class, idempotent bool, e *apierr.Error) bool {
+	if e.StatusCode == http.StatusTooManyRequests {
+		// A refused request did not run, so any class may retry; but the
+		// concurrency cap on eval runs lifts only when a run ends, which the
+		// caller must decide to wait for.
+		return e.Reason != apierr.ReasonConcurrentRunLimit
+	}
+	if c == Write && !idempotent {
+		return false
+	}
+	return apierr.RetryableStatus(e.StatusCode)
+}
+
+// retryableNetErr decides whether a transport failure may be retried. A
+// non-idempotent write is retried only when the connection was never made.
+func retryableNetErr(c Class, idempotent bool, err error) bool {
+	if c != Write || idempotent {
+		return true
+	}
+	return notSent(err)
+}
+
+// notSent reports whether err proves the request never reached the server.
+func notSent(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// parseRetryAfter reads Retry-After as integer seconds or an HTTP date.
+// ok is false when the header is absent or unparsable.
+func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		d := at.Sub(now)
+		if d < 0 {
+			d = 0
+		}
+		return d, true
+	}
+	return 0, false
+}

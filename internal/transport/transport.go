@@ -1,0 +1,192 @@
+// Package transport is the SDK's one HTTP path: every service method builds a
+// Request and calls Transport.Do, which adds auth, encodes JSON, retries by
+// operation class, honours Retry-After, rate-limits, decodes errors and logs.
+package transport
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Class says which failures a request may be retried after.
+type Class int
+
+const (
+	// Read is a GET or a read-only POST: retried on network errors, 429 and
+	// 500, 502, 503, 504.
+	Read Class = iota
+	// Write is a non-idempotent write: retried only when the request provably
+	// did not run (429, connection refused), unless it carries an
+	// Idempotency-Key, which makes it retryable like Read.
+	Write
+	// Idempotent is a write that is safe to repeat (same effect once or
+	// twice): retried like Read.
+	Idempotent
+)
+
+func (c Class) String() string {
+	switch c {
+	case Read:
+		return "read"
+	case Write:
+		return "write"
+	case Idempotent:
+		return "idempotent"
+	}
+	return "unknown"
+}
+
+// Request describes one API call.
+type Request struct {
+	Method string
+	// Route is the path template relative to the base URL, with {name}
+	// placeholders filled from Params in order, each path-escaped; e.g.
+	// "/projects/{projectId}/hosts/{hostId}". The template (never the ids)
+	// is what gets logged.
+	Route  string
+	Params []string
+	Query  url.Values
+	// Body is encoded as JSON when non-nil.
+	Body  any
+	Class Class
+	// IdempotencyKey asks for an Idempotency-Key header, generated once per
+	// call and reused on every attempt; it makes a Write retryable.
+	IdempotencyKey bool
+	// Public sends no Authorization header (the host catalog).
+	Public bool
+}
+
+// Config configures a Transport. Zero durations get the defaults below.
+type Config struct {
+	BaseURL    string
+	APIKey     string
+	HTTPClient *http.Client
+	// MaxRetries is the number of retries after the first attempt.
+	MaxRetries int
+	// BaseDelay and MaxDelay bound the jittered exponential backoff.
+	BaseDelay, MaxDelay time.Duration
+	// MaxRetryAfter is the longest Retry-After the transport waits for; a
+	// longer one is returned to the caller as the typed error.
+	MaxRetryAfter time.Duration
+	// Limiter, when set, paces every attempt (client-side rate limit).
+	Limiter   *rate.Limiter
+	Logger    *slog.Logger
+	UserAgent string
+}
+
+// Defaults, stated exactly in README.md.
+const (
+	DefaultMaxRetries    = 3
+	DefaultBaseDelay     = 500 * time.Millisecond
+	DefaultMaxDelay      = 8 * time.Second
+	DefaultMaxRetryAfter = 60 * time.Second
+	// MaxErrorBody caps how much of an error response is read.
+	MaxErrorBody = 64 << 10
+	// RetryCountHeader carries the attempt's retry count (0 on the first).
+	RetryCountHeader = "X-Projectops-Retry-Count"
+	// IdempotencyHeader is the header the service dedupes writes on.
+	IdempotencyHeader = "Idempotency-Key"
+	// RequestIDHeader is reflected (or generated) by the service.
+	RequestIDHeader = "X-Request-Id"
+)
+
+// Transport executes Requests. It is safe for concurrent use.
+type Transport struct {
+	base       string // base URL without trailing slash
+	auth       string // "Bearer sk_..." or "" when no key
+	client     *http.Client
+	maxRetries int
+	baseDelay  time.Duration
+	maxDelay   time.Duration
+	maxRA      time.Duration
+	limiter    *rate.Limiter
+	log        *slog.Logger
+	ua         string
+
+	// sleep waits d or until ctx ends; tests replace it.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// New returns a Transport for cfg. cfg is assumed validated by the caller
+// (the root package's NewClient).
+func New(cfg Config) *Transport {
+	t := &Transport{
+		base:       strings.TrimRight(cfg.BaseURL, "/"),
+		client:     cfg.HTTPClient,
+		maxRetries: cfg.MaxRetries,
+		baseDelay:  orDefault(cfg.BaseDelay, DefaultBaseDelay),
+		maxDelay:   orDefault(cfg.MaxDelay, DefaultMaxDelay),
+		maxRA:      orDefault(cfg.MaxRetryAfter, DefaultMaxRetryAfter),
+		limiter:    cfg.Limiter,
+		log:        cfg.Logger,
+		ua:         cfg.UserAgent,
+		sleep:      sleepCtx,
+	}
+	if cfg.APIKey != "" {
+		t.auth = "Bearer " + cfg.APIKey
+	}
+	if t.client == nil {
+		t.client = http.DefaultClient
+	}
+	if t.log == nil {
+		t.log = slog.New(slog.DiscardHandler)
+	}
+	if t.maxDelay < t.baseDelay {
+		t.maxDelay = t.baseDelay
+	}
+	return t
+}
+
+// String never shows the key: a Transport printed with %v is safe to log.
+func (t *Transport) String() string {
+	key := "none"
+	if t.auth != "" {
+		key = "set"
+	}
+	return "transport{base=" + t.base + " key=" + key + "}"
+}
+
+// GoString is String, so %#v is as safe as %v.
+func (t *Transport) GoString() string { return t.String() }
+
+// BaseURL returns the base URL requests are sent to.
+func (t *Transport) BaseURL() string { return t.base }
+
+// HasKey reports whether an API key is configured.
+func (t *Transport) HasKey() bool { return t.auth != "" }
+
+// Redact replaces the configured key in s, for callers that must echo text
+// that might contain it.
+func (t *Transport) Redact(s string) string {
+	if t.auth == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, strings.TrimPrefix(t.auth, "Bearer "), "sk_***")
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

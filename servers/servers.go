@@ -1,0 +1,38 @@
+// Package servers operates the MCP servers saved in a project.
+package servers
+
+import (
+	"context"
+	"iter"
+	"net/http"
+
+	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/transport"
+)
+
+// Service is the servers API. Use Client.Servers.
+type Service struct{ t *transport.Transport }
+
+// NewService is used by projectops.NewClient.
+func NewService(t *transport.Transport) *Service { return &Service{t: t} }
+
+const routeServers = "/projects/{projectId}/servers"
+
+// List returns the project's saved servers (one page; the service currently
+// sends them all at once). Their ids are the serverIds of every server
+// operation.
+func (s *Service) List(ctx context.Context, projectID string) (*Page[Server], error) {
+	return s.page(ctx, projectID, "")
+}
+
+// All iterates over the project's saved servers.
+func (s *Service) All(ctx context.Context, projectID string) iter.Seq2[Server, error] {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[Server], error) {
+		return s.page(ctx, projectID, cursor)
+	})
+}
+
+func (s *Service) page(ctx context.Context, projectID, cursor string) (*Page[Server], error) {
+	return transport.Call[Page[Server]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeServers,
+		Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
+}

@@ -1,0 +1,37 @@
+package servers
+
+import (
+	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/wire"
+)
+
+// Millis is a timestamp in epoch milliseconds; Time converts it.
+type Millis = wire.Millis
+
+// Page is one page of a collection.
+type Page[T any] = pager.Page[T]
+
+// Transport types of saved servers.
+const (
+	TransportHTTP  = "http"
+	TransportSSE   = "sse"
+	TransportStdio = "stdio"
+)
+
+// Server is a saved MCP server of a project. STDIO command, arguments,
+// environment and raw headers are never returned by the service.
+type Server struct {
+	ID        string `json:"id"`
+	ProjectID string `json:"projectId,omitempty"`
+	Name      string `json:"name"`
+	Enabled   bool   `json:"enabled"`
+	// TransportType is TransportHTTP, TransportSSE or TransportStdio.
+	TransportType string `json:"transportType"`
+	// URL is the endpoint of an HTTP or SSE server; empty for stdio.
+	URL             string   `json:"url,omitempty"`
+	UseOAuth        bool     `json:"useOAuth"`
+	HasClientSecret bool     `json:"hasClientSecret"`
+	OAuthScopes     []string `json:"oauthScopes,omitempty"`
+	CreatedAt       Millis   `json:"createdAt,omitempty"`
+	UpdatedAt       Millis   `json:"updatedAt,omitempty"`
+}
