@@ -1,0 +1,171 @@
+package conformance
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/servers"
+)
+
+type schema struct {
+	Type       any                `json:"type"`
+	Required   []string           `json:"required"`
+	Properties map[string]*schema `json:"properties"`
+	Items      *schema            `json:"items"`
+	Ref        string             `json:"$ref"`
+}
+
+type document struct {
+	Components struct {
+		Schemas map[string]*schema `json:"schemas"`
+	} `json:"components"`
+	Paths map[string]map[string]struct {
+		Responses map[string]struct {
+			Content map[string]struct {
+				Schema *schema `json:"schema"`
+			} `json:"content"`
+		} `json:"responses"`
+	} `json:"paths"`
+}
+
+func load(t *testing.T) *document {
+	t.Helper()
+	b, err := os.ReadFile("testdata/reference-openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d document
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	return &d
+}
+
+// field is a JSON field of a Go struct.
+type field struct {
+	omitempty bool
+}
+
+// jsonFields lists a struct's JSON fields, flattening embedded structs the
+// way encoding/json does.
+func jsonFields(t reflect.Type) map[string]field {
+	out := map[string]field{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || !f.IsExported() {
+			continue
+		}
+		if f.Anonymous && tag == "" {
+			for k, v := range jsonFields(f.Type) {
+				out[k] = v
+			}
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = field{omitempty: strings.Contains(opts, "omitempty")}
+	}
+	return out
+}
+
+// check compares a Go type with a schema: same property names, and required
+// properties never dropped by omitempty (the double must always send them).
+func check(t *testing.T, name string, s *schema, typ reflect.Type) {
+	t.Helper()
+	if s == nil {
+		t.Fatalf("%s: no schema", name)
+	}
+	fields := jsonFields(typ)
+	for prop := range s.Properties {
+		if _, ok := fields[prop]; !ok {
+			t.Errorf("%s: schema property %q has no Go field in %s", name, prop, typ)
+		}
+	}
+	for f := range fields {
+		if _, ok := s.Properties[f]; !ok {
+			t.Errorf("%s: Go field %q of %s is not in the schema", name, f, typ)
+		}
+	}
+	for _, req := range s.Required {
+		if f, ok := fields[req]; ok && f.omitempty {
+			t.Errorf("%s: required property %q is omitempty in %s", name, req, typ)
+		}
+	}
+}
+
+func TestSchemasMatchGoTypes(t *testing.T) {
+	t.Parallel()
+	d := load(t)
+	cases := map[string]reflect.Type{
+		"Me":                reflect.TypeFor[catalog.Me](),
+		"Project":           reflect.TypeFor[catalog.Project](),
+		"ChatSession":       reflect.TypeFor[catalog.ChatSession](),
+		"Chatbox":           reflect.TypeFor[catalog.Chatbox](),
+		"ChatboxDetail":     reflect.TypeFor[catalog.ChatboxDetail](),
+		"ChatboxLink":       reflect.TypeFor[catalog.ChatboxLink](),
+		"ChatboxServer":     reflect.TypeFor[catalog.ChatboxServer](),
+		"ProjectServer":     reflect.TypeFor[servers.Server](),
+		"Host":              reflect.TypeFor[hosts.Host](),
+		"HostDetail":        reflect.TypeFor[hosts.HostDetail](),
+		"HostCreateRequest": reflect.TypeFor[hosts.CreateParams](),
+		"HostUpdateRequest": reflect.TypeFor[hosts.UpdateParams](),
+		"HostDeleted":       reflect.TypeFor[hosts.Deleted](),
+	}
+	for name, typ := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			check(t, name, d.Components.Schemas[name], typ)
+		})
+	}
+}
+
+// Inline response schemas (no component name) of the catalog routes.
+func TestInlineSchemasMatchGoTypes(t *testing.T) {
+	t.Parallel()
+	d := load(t)
+	ok200 := func(path string) *schema {
+		return d.Paths[path]["get"].Responses["200"].Content["application/json"].Schema
+	}
+	hc := ok200("/host-catalog")
+	check(t, "host-catalog", hc, reflect.TypeFor[catalog.HostCatalog]())
+	check(t, "host-catalog.catalog", hc.Properties["catalog"], reflect.TypeFor[catalog.HostCatalogContent]())
+	bt := ok200("/harness/{harnessId}/builtin-tools")
+	check(t, "builtin-tools item", bt.Properties["items"].Items, reflect.TypeFor[catalog.BuiltinTool]())
+}
+
+// The collection envelope every page type shares: items and, where the
+// reference pages, nextCursor; pager.Page has both (spec section 2).
+func TestPageEnvelope(t *testing.T) {
+	t.Parallel()
+	d := load(t)
+	for _, name := range []string{"ChatSessionPage", "ChatboxPage", "HostPage", "ProjectPage", "ProjectServerPage"} {
+		s := d.Components.Schemas[name]
+		if s == nil {
+			t.Fatalf("%s: missing", name)
+		}
+		props := slices.Sorted(func(yield func(string) bool) {
+			for k := range s.Properties {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		for _, p := range props {
+			if p != "items" && p != "nextCursor" {
+				t.Errorf("%s: unexpected envelope property %q", name, p)
+			}
+		}
+		if s.Properties["items"] == nil {
+			t.Errorf("%s: no items", name)
+		}
+	}
+}
