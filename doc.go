@@ -1,0 +1,31 @@
+// Package projectops is the Go SDK for the Project Operations API: a hosted
+// HTTP/JSON API that operates the MCP servers saved in projects (diagnostics,
+// tools, prompts, resources, export), hosts, chatboxes, eval suites and runs,
+// eval-result ingestion, computer environments and tunnels.
+//
+// Create one Client and reuse it:
+//
+//	client, err := projectops.NewClient(projectops.WithAPIKey("sk_..."))
+//
+// Without options NewClient reads PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL.
+// Each resource has a service on the Client (Catalog, Servers, Hosts, ...);
+// listings come as one page (ListX) or as an iterator over every item (X):
+//
+//	for host, err := range client.Hosts.All(ctx, projectID) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(host.Name)
+//	}
+//
+// Every error answered by the service is a *Error: match its Code and Reason
+// with errors.Is and the Err* sentinels, never its Message.
+//
+// Requests are retried with jittered exponential backoff according to what
+// the operation is: reads on network errors, 429 and 500/502/503/504;
+// non-idempotent writes only when the request provably did not run.
+// Retry-After is honoured exactly, up to WithMaxRetryAfter.
+//
+// The package projectopstest provides an in-memory implementation of the
+// whole API for tests and local development; the examples run against it.
+package projectops
