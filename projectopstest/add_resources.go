@@ -1,0 +1,247 @@
+package projectopstest
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// AddServer saves an MCP server in a project.
+func (s *Server) AddServer(spec ServerSpec) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addServerLocked(spec)
+}
+
+// AddHost adds a host to a project, from a template or a full config, with
+// the same rules as POST /projects/{projectId}/hosts.
+func (s *Server) AddHost(spec HostSpec) (string, error) {
+	cfg, err := s.hostSpecConfig(spec)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addHostLocked(spec, cfg)
+}
+
+// AddChatbox publishes a chatbox in a project.
+func (s *Server) AddChatbox(spec ChatboxSpec) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addChatboxLocked(spec)
+}
+
+// AddChatSession adds a personal or project-shared chat session.
+func (s *Server) AddChatSession(spec ChatSessionSpec) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addChatSessionLocked(spec)
+}
+
+// AddEvalSuite adds an eval suite, optionally referencing a host.
+func (s *Server) AddEvalSuite(spec EvalSuiteSpec) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addEvalSuiteLocked(spec)
+}
+
+func (s *Server) addServerLocked(spec ServerSpec) (string, error) {
+	if s.st.projects[spec.ProjectID] == nil {
+		return "", fmt.Errorf("server: project %q not found", spec.ProjectID)
+	}
+	if strings.TrimSpace(spec.Name) == "" {
+		return "", errors.New("server: name is required")
+	}
+	tt := spec.TransportType
+	if tt == "" {
+		tt = servers.TransportHTTP
+		if spec.Command != "" {
+			tt = servers.TransportStdio
+		}
+	}
+	switch tt {
+	case servers.TransportHTTP, servers.TransportSSE:
+		if u, err := url.Parse(spec.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return "", fmt.Errorf("server %q: %s transport needs an absolute http(s) url", spec.Name, tt)
+		}
+	case servers.TransportStdio:
+		if spec.Command == "" || spec.URL != "" {
+			return "", fmt.Errorf("server %q: stdio transport needs a command and no url", spec.Name)
+		}
+	default:
+		return "", fmt.Errorf("server %q: transportType %q is not http, sse or stdio", spec.Name, tt)
+	}
+	id, err := s.st.newID("srv", spec.ID)
+	if err != nil {
+		return "", fmt.Errorf("server: %w", err)
+	}
+	now := s.now()
+	s.st.servers[id] = &serverRec{
+		id: id, projectID: spec.ProjectID, name: spec.Name, transport: tt, url: spec.URL,
+		command: spec.Command, args: append([]string(nil), spec.Args...),
+		env: cloneSecrets(spec.Env), headers: cloneSecrets(spec.Headers), clientSecret: spec.ClientSecret,
+		useOAuth: spec.UseOAuth, enabled: !spec.Disabled, oauthScopes: append([]string(nil), spec.OAuthScopes...),
+		createdAt: now, updatedAt: now, ord: s.st.nextOrd(),
+	}
+	return id, nil
+}
+
+func cloneSecrets(m map[string]Secret) map[string]Secret {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]Secret, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// hostSpecConfig resolves a HostSpec's config exactly as the create route
+// would. It may consult the live catalog, so it runs without the lock.
+func (s *Server) hostSpecConfig(spec HostSpec) (map[string]any, error) {
+	present := map[string]bool{"name": true, "template": spec.Template != "",
+		"theme": spec.Theme != "", "config": spec.Config != nil}
+	cfg, herr := s.resolveHost(s.ctx, hostInput{name: spec.Name, template: spec.Template,
+		theme: spec.Theme, config: spec.Config, present: present})
+	if herr != nil {
+		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)
+	}
+	return cfg, nil
+}
+
+func (s *Server) addHostLocked(spec HostSpec, cfg map[string]any) (string, error) {
+	if s.st.projects[spec.ProjectID] == nil {
+		return "", fmt.Errorf("host: project %q not found", spec.ProjectID)
+	}
+	h, herr := s.insertHostLocked(actor{}, spec.ProjectID, spec.ID, spec.Name, cfg)
+	if herr != nil {
+		return "", fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)
+	}
+	return h.id, nil
+}
+
+func (s *Server) addChatboxLocked(spec ChatboxSpec) (string, error) {
+	if s.st.projects[spec.ProjectID] == nil {
+		return "", fmt.Errorf("chatbox: project %q not found", spec.ProjectID)
+	}
+	if strings.TrimSpace(spec.Name) == "" {
+		return "", errors.New("chatbox: name is required")
+	}
+	mode := spec.Mode
+	if mode == "" {
+		mode = catalog.ModeProjectMembers
+	}
+	if mode != catalog.ModeProjectMembers && mode != catalog.ModeInvitedOnly && mode != catalog.ModeAnyoneWithLink {
+		return "", fmt.Errorf("chatbox %q: mode %q is not project_members, invited_only or anyone_with_link", spec.Name, mode)
+	}
+	cb := &chatboxRec{
+		projectID: spec.ProjectID, name: spec.Name, description: spec.Description, mode: mode,
+		hostID: spec.HostID, hostStyle: spec.HostStyle, modelID: spec.ModelID, systemPrompt: spec.SystemPrompt,
+		requireToolApproval: spec.RequireToolApproval, serverIDs: append([]string(nil), spec.ServerIDs...),
+	}
+	if spec.Temperature != nil {
+		t := *spec.Temperature
+		cb.temperature = &t
+	}
+	if spec.HostID != "" {
+		h := s.st.hosts[spec.HostID]
+		if h == nil || h.projectID != spec.ProjectID {
+			return "", fmt.Errorf("chatbox %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
+		}
+		if cb.modelID == "" {
+			cb.modelID = configModelID(h.config)
+		}
+		if cb.hostStyle == "" {
+			cb.hostStyle, _ = h.config["hostStyle"].(string)
+		}
+		if spec.ServerIDs == nil {
+			cb.serverIDs = configServerIDs(h.config)
+		}
+	}
+	if herr := s.checkServerIDsLocked(spec.ProjectID, cb.serverIDs, "serverIds"); herr != nil {
+		return "", fmt.Errorf("chatbox %q: %s", spec.Name, herr.body.Message)
+	}
+	id, err := s.st.newID("cbx", spec.ID)
+	if err != nil {
+		return "", fmt.Errorf("chatbox: %w", err)
+	}
+	now := s.now()
+	cb.id, cb.linkToken, cb.createdAt, cb.updatedAt, cb.ord = id, linkToken(id), now, now, s.st.nextOrd()
+	s.st.chatbox[id] = cb
+	return id, nil
+}
+
+func (s *Server) addChatSessionLocked(spec ChatSessionSpec) (string, error) {
+	cs := &chatSessionRec{projectID: spec.ProjectID, ownerID: spec.OwnerUserID, title: spec.Title,
+		status: spec.Status, pinned: spec.Pinned, unread: spec.Unread,
+		lastActivityAt: spec.LastActivityAt, createdAt: spec.CreatedAt}
+	if cs.status == "" {
+		cs.status = catalog.ChatSessionActive
+	}
+	if cs.status != catalog.ChatSessionActive && cs.status != catalog.ChatSessionArchived {
+		return "", fmt.Errorf("chat session: status %q is not active or archived", cs.status)
+	}
+	switch {
+	case spec.ProjectID != "":
+		p := s.st.projects[spec.ProjectID]
+		if p == nil {
+			return "", fmt.Errorf("chat session: project %q not found", spec.ProjectID)
+		}
+		cs.orgID = p.orgID
+	case spec.OwnerUserID == "":
+		return "", errors.New("chat session: a shared session needs a projectId (or give ownerUserId)")
+	}
+	if spec.OwnerUserID != "" {
+		u := s.st.users[spec.OwnerUserID]
+		if u == nil {
+			return "", fmt.Errorf("chat session: user %q not found", spec.OwnerUserID)
+		}
+		if cs.orgID != "" && cs.orgID != u.orgID {
+			return "", fmt.Errorf("chat session: user %q is not in the project's organization", u.id)
+		}
+		cs.orgID = u.orgID
+	}
+	now := s.now()
+	if cs.createdAt.IsZero() {
+		cs.createdAt = now
+	}
+	if cs.lastActivityAt.IsZero() {
+		cs.lastActivityAt = cs.createdAt
+	}
+	id, err := s.st.newID("cs", spec.ID)
+	if err != nil {
+		return "", fmt.Errorf("chat session: %w", err)
+	}
+	cs.id, cs.ord = id, s.st.nextOrd()
+	s.st.sessions[id] = cs
+	return id, nil
+}
+
+func (s *Server) addEvalSuiteLocked(spec EvalSuiteSpec) (string, error) {
+	if s.st.projects[spec.ProjectID] == nil {
+		return "", fmt.Errorf("eval suite: project %q not found", spec.ProjectID)
+	}
+	if spec.HostID != "" {
+		if h := s.st.hosts[spec.HostID]; h == nil || h.projectID != spec.ProjectID {
+			return "", fmt.Errorf("eval suite %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
+		}
+	}
+	if herr := s.checkServerIDsLocked(spec.ProjectID, spec.ServerIDs, "serverIds"); herr != nil {
+		return "", fmt.Errorf("eval suite %q: %s", spec.Name, herr.body.Message)
+	}
+	id, err := s.st.newID("evs", spec.ID)
+	if err != nil {
+		return "", fmt.Errorf("eval suite: %w", err)
+	}
+	now := s.now()
+	s.st.suites[id] = &evalSuiteRec{id: id, projectID: spec.ProjectID, name: spec.Name,
+		serverIDs: append([]string(nil), spec.ServerIDs...), hostID: spec.HostID,
+		createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
+	return id, nil
+}

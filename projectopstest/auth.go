@@ -1,0 +1,56 @@
+package projectopstest
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// authenticate applies the key rules in the real gateway's order: the key
+// (401 missing/invalid/revoked, 401 ORPHANED_KEY), then the per-key rate limit
+// (429), then the creator (403 for organization guests). The returned key id
+// is set whenever the key was recognised, so the request log can attribute
+// refused requests too.
+func (s *Server) authenticate(r *http.Request) (actor, *httpError) {
+	token, ok := bearer(r.Header.Get("Authorization"))
+	if !ok {
+		return actor{}, errUnauthorized("Missing API key: send Authorization: Bearer sk_...")
+	}
+	if !strings.HasPrefix(token, keyPrefix) {
+		return actor{}, errUnauthorized("Invalid API key")
+	}
+	s.mu.Lock()
+	k := s.st.findKey(token)
+	var a actor
+	var herr *httpError
+	switch {
+	case k == nil || k.revoked:
+		herr = errUnauthorized("Invalid API key")
+	case k.orgID == "":
+		a.keyID = k.id
+		herr = newError(apierr.CodeUnauthorized, "API key is not bound to an organization",
+			map[string]any{"reason": string(apierr.ReasonOrphanedKey)})
+	default:
+		a = actor{keyID: k.id, userID: k.userID, orgID: k.orgID}
+	}
+	s.mu.Unlock()
+	if herr != nil {
+		return a, herr
+	}
+	if wait := s.limiter.wait(a.keyID, s.now()); wait > 0 {
+		e := newError(apierr.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
+		e.retryAfter = wait
+		return a, e
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.st.users[a.userID]
+	switch {
+	case u == nil || u.orgID != a.orgID:
+		return a, errUnauthorized("Invalid API key")
+	case u.role == RoleGuest:
+		return a, errForbidden("Guest sessions cannot use the API")
+	}
+	return a, nil
+}

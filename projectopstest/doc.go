@@ -1,0 +1,36 @@
+// Package projectopstest provides an in-memory, stateful implementation of
+// the Project Operations API for tests, modelled on pubsub's pstest.
+//
+// A Server holds organizations, users and their roles, projects, API keys,
+// saved servers, hosts, chatboxes, chat sessions and eval suites, and serves
+// the API under /api/v1 with the real service's rules: bearer sk_ keys
+// scoped to one organization, guest denial, per-key rate limits with
+// Retry-After, strict request bodies, the {code, message, details} error
+// envelope and x-request-id reflection. Reach it in process through
+// Transport or Client (no sockets), or on loopback after Start:
+//
+//	srv := projectopstest.NewTestServer(t)
+//	ws := srv.Default()
+//	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL()+"/me", nil)
+//	req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+//	resp, err := srv.Client().Do(req)
+//
+// Test hooks: WithClock (timestamps and rate limiting), SetFault (per-route
+// status, Retry-After, latency or dropped connection), Requests, Wait.
+//
+// Where the double knowingly differs from the real service:
+//   - ids are deterministic (prj_1, hst_2, ...) and listings are in
+//     creation order;
+//   - a wrong method on a known path answers 405 with code
+//     METHOD_NOT_ALLOWED (the specification names no code for it);
+//   - the 409 for deleting a referenced host uses code CONFLICT with
+//     details.references listing {type, id, name};
+//   - cursors are opaque base64url tokens (the real chat-session cursor is a
+//     bare lastActivityAt timestamp) and a bad cursor is a VALIDATION_ERROR
+//     naming the parameter that carried it;
+//   - project visibility "public" lets every organization member in as a
+//     project member; the real service's rules are not published;
+//   - a full host config is not required to carry modelId (the 2026-07-09
+//     contract), but when config.serverIds is given every id must be a
+//     server of the project.
+package projectopstest

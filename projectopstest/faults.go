@@ -1,0 +1,142 @@
+package projectopstest
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// Fault is an injected failure for one route (see Server.SetFault). A fault
+// runs before authentication, in this order: Latency, then Drop, then the
+// error response. A fault with only Latency delays the request and then
+// lets the route answer normally.
+type Fault struct {
+	// Status is the HTTP status of the error response. 0 with a Code uses the
+	// code's status; 0 without a Code writes no error response.
+	Status int
+	// Code is the envelope's code; empty derives one from Status.
+	Code apierr.Code
+	// Message is the envelope's message; empty uses the status text.
+	Message string
+	// Details is the envelope's details bag.
+	Details map[string]any
+	// RetryAfter, when positive, is sent as Retry-After in whole seconds
+	// (rounded up).
+	RetryAfter time.Duration
+	// Latency delays the answer; the wait ends early when the request's
+	// context is done (the client went away or the server closed).
+	Latency time.Duration
+	// Drop aborts the connection without a response, like a network drop:
+	// the client sees a transport error, not an HTTP status.
+	Drop bool
+	// Times limits the fault to the first Times matching requests; 0 means
+	// every request until ClearFaults.
+	Times int
+}
+
+type faultEntry struct {
+	f    Fault
+	left int // remaining uses when f.Times > 0
+}
+
+type faultSet struct {
+	mu      sync.Mutex
+	byRoute map[string]*faultEntry
+}
+
+// SetFault injects f into every request matched by route, a pattern as
+// listed by Routes, e.g. "GET /projects/{projectId}/hosts/{hostId}" (no
+// /api/v1 prefix). It replaces any fault already set on route.
+func (s *Server) SetFault(route string, f Fault) {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.byRoute[route] = &faultEntry{f: f, left: f.Times}
+}
+
+// ClearFaults removes every injected fault.
+func (s *Server) ClearFaults() {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	clear(s.faults.byRoute)
+}
+
+// take returns the fault to apply to one request on route, consuming a use.
+func (fs *faultSet) take(route string) (Fault, bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	e := fs.byRoute[route]
+	if e == nil {
+		return Fault{}, false
+	}
+	if e.f.Times > 0 {
+		e.left--
+		if e.left <= 0 {
+			delete(fs.byRoute, route)
+		}
+	}
+	return e.f, true
+}
+
+// applyFault runs the fault for route, if any. It reports whether the
+// request was answered (or aborted) so the route must not run.
+func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string) bool {
+	f, ok := s.faults.take(route)
+	if !ok {
+		return false
+	}
+	if f.Latency > 0 && !sleepCtx(r.Context(), f.Latency) {
+		// The client is gone; nobody will read an answer, so stop here.
+		panic(http.ErrAbortHandler)
+	}
+	if f.Drop {
+		panic(http.ErrAbortHandler)
+	}
+	if f.Status == 0 && f.Code == "" {
+		return false
+	}
+	status, code := f.Status, f.Code
+	if status == 0 {
+		status = code.Status()
+	}
+	if code == "" {
+		code = codeForStatus(status)
+	}
+	msg := f.Message
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	if f.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds(f.RetryAfter)))
+	}
+	writeJSON(w, status, apierr.Body{Code: code, Message: msg, Details: f.Details})
+	return true
+}
+
+// codeForStatus picks the specification's code for an HTTP status.
+func codeForStatus(status int) apierr.Code {
+	for _, c := range apierr.Codes {
+		if c.Status() == status {
+			return c
+		}
+	}
+	if status == http.StatusMethodNotAllowed {
+		return codeMethodNotAllowed
+	}
+	return apierr.CodeInternal
+}
+
+// sleepCtx waits d or until ctx is done; it reports whether d elapsed.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

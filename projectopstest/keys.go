@@ -1,0 +1,47 @@
+package projectopstest
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"strings"
+)
+
+// keyPrefix starts every API key, as on the real service.
+const keyPrefix = "sk_"
+
+// newKeySecret returns a fresh random key: "sk_" plus 32 random bytes in
+// base64url.
+func newKeySecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return keyPrefix + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// hashKey is the only form in which a key is stored.
+func hashKey(secret string) [32]byte { return sha256.Sum256([]byte(secret)) }
+
+// findKey returns the key whose hash matches secret. Every stored hash is
+// compared in constant time, and the loop never stops early, so the answer
+// time does not depend on which key (if any) matched. Call with Server.mu held.
+func (st *state) findKey(secret string) *apiKeyRec {
+	h := hashKey(secret)
+	var found *apiKeyRec
+	for _, k := range st.keys {
+		if subtle.ConstantTimeCompare(h[:], k.hash[:]) == 1 {
+			found = k
+		}
+	}
+	return found
+}
+
+// bearer extracts the token of an "Authorization: Bearer <token>" header.
+func bearer(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}

@@ -1,0 +1,48 @@
+package projectopstest
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Start serves the API on a random loopback port and returns its base URL
+// (including /api/v1), which URL reports from then on.
+func (s *Server) Start() (string, error) { return s.StartAt("127.0.0.1:0") }
+
+// StartAt serves the API on addr (host:port) and returns the base URL. A
+// server listens at most once; Close stops it.
+func (s *Server) StartAt(addr string) (string, error) {
+	s.life.Lock()
+	defer s.life.Unlock()
+	if s.closed {
+		return "", ErrServerClosed
+	}
+	if s.httpSrv != nil {
+		return "", errors.New("projectopstest: server already started")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		// Requests inherit the server's context, so Close cancels them.
+		BaseContext: func(net.Listener) context.Context { return s.ctx },
+		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	s.httpSrv = hs
+	s.baseURL = "http://" + ln.Addr().String() + apiPrefix
+	s.inflight.Add(1) // under s.life with closed false: Close has not started waiting
+	go func() {
+		defer s.inflight.Done()
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("projectopstest: serve", "err", err)
+		}
+	}()
+	return s.baseURL, nil
+}

@@ -1,0 +1,99 @@
+package projectopstest
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+)
+
+// Default rate limit of the real service: 60 requests per minute sustained,
+// bursts of up to 10, per API key.
+const (
+	DefaultRatePerMinute = 60
+	DefaultRateBurst     = 10
+)
+
+// Option configures a Server.
+type Option func(*options) error
+
+type options struct {
+	clock         func() time.Time
+	perMinute     int
+	burst         int
+	seed          *Seed
+	logger        *slog.Logger
+	catalogSource func(ctx context.Context) ([]byte, error)
+}
+
+func defaultOptions() options {
+	return options{
+		clock:     time.Now,
+		perMinute: DefaultRatePerMinute,
+		burst:     DefaultRateBurst,
+		logger:    slog.New(slog.DiscardHandler),
+	}
+}
+
+// WithClock sets the clock used for every timestamp the double writes and
+// for the per-key rate limiter, so tests can step time instead of sleeping.
+func WithClock(now func() time.Time) Option {
+	return func(o *options) error {
+		if now == nil {
+			return errors.New("projectopstest: WithClock: nil clock")
+		}
+		o.clock = now
+		return nil
+	}
+}
+
+// WithRateLimit sets the per-key token bucket: perMinute requests per
+// minute sustained with bursts of burst. perMinute 0 disables rate limiting.
+func WithRateLimit(perMinute, burst int) Option {
+	return func(o *options) error {
+		if perMinute < 0 || burst < 0 || (perMinute > 0 && burst == 0) {
+			return errors.New("projectopstest: WithRateLimit: perMinute and burst must be positive (perMinute 0 disables)")
+		}
+		o.perMinute, o.burst = perMinute, burst
+		return nil
+	}
+}
+
+// WithSeed populates the server from seed instead of the default workspace;
+// Default then describes the seed's first organization (see Server.Default).
+func WithSeed(seed *Seed) Option {
+	return func(o *options) error {
+		if seed == nil {
+			return errors.New("projectopstest: WithSeed: nil seed")
+		}
+		o.seed = seed
+		return nil
+	}
+}
+
+// WithLogger sets the logger for request and lifecycle logs (debug level for
+// each request). The default discards everything. Keys, headers and bodies
+// are never logged.
+func WithLogger(l *slog.Logger) Option {
+	return func(o *options) error {
+		if l == nil {
+			return errors.New("projectopstest: WithLogger: nil logger")
+		}
+		o.logger = l
+		return nil
+	}
+}
+
+// WithHostCatalogSource sets the "live" host-compatibility catalog. src
+// returns a catalog envelope as JSON (the GET /host-catalog shape; its source
+// field is ignored). When src fails or returns something unusable the bundled
+// snapshot is served, exactly like the real service falling back.
+func WithHostCatalogSource(src func(ctx context.Context) ([]byte, error)) Option {
+	return func(o *options) error {
+		if src == nil {
+			return errors.New("projectopstest: WithHostCatalogSource: nil source")
+		}
+		o.catalogSource = src
+		return nil
+	}
+}

@@ -1,0 +1,172 @@
+package projectopstest
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+)
+
+// responseWriter is the in-process transport's http.ResponseWriter. It
+// buffers until the handler flushes or returns ("commits"); a response
+// committed by a flush streams the rest through an io.Pipe, so a handler
+// that writes progressively is read progressively.
+type responseWriter struct {
+	header http.Header
+	ready  chan struct{} // closed at commit
+
+	mu        sync.Mutex
+	status    int
+	buf       bytes.Buffer
+	committed bool
+	sent      http.Header    // header snapshot taken at commit
+	pr        *io.PipeReader // streaming only
+	pw        *io.PipeWriter
+	aborted   error // the client went away (set by abort)
+	err       error // failure before commit, returned by RoundTrip
+}
+
+// Header implements http.ResponseWriter.
+func (w *responseWriter) Header() http.Header { return w.header }
+
+// WriteHeader implements http.ResponseWriter. Informational statuses and
+// repeated calls are ignored.
+func (w *responseWriter) WriteHeader(code int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if code >= 200 && w.status == 0 && !w.committed {
+		w.status = code
+	}
+}
+
+// Write implements http.ResponseWriter. After a flush it blocks until the
+// client reads, like a socket with no buffer.
+func (w *responseWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	if !w.committed {
+		defer w.mu.Unlock()
+		return w.buf.Write(p)
+	}
+	pw := w.pw
+	w.mu.Unlock()
+	if pw == nil {
+		return 0, io.ErrClosedPipe
+	}
+	return pw.Write(p)
+}
+
+// Flush implements http.Flusher: it commits the response and sends what was
+// buffered.
+func (w *responseWriter) Flush() {
+	w.mu.Lock()
+	if !w.committed {
+		w.commitLocked(true)
+	}
+	pending := bytes.Clone(w.buf.Bytes())
+	w.buf.Reset()
+	pw := w.pw
+	w.mu.Unlock()
+	if len(pending) > 0 && pw != nil {
+		_, _ = pw.Write(pending)
+	}
+}
+
+func (w *responseWriter) commitLocked(stream bool) {
+	w.committed = true
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.sent = w.header.Clone()
+	if stream {
+		w.sent.Del("Content-Length") // the length is unknown once streaming
+		w.pr, w.pw = io.Pipe()
+		if w.aborted != nil {
+			_ = w.pw.CloseWithError(w.aborted)
+		}
+	}
+	close(w.ready)
+}
+
+// finish ends a handler that returned normally.
+func (w *responseWriter) finish() {
+	w.mu.Lock()
+	if !w.committed {
+		w.commitLocked(false)
+		w.mu.Unlock()
+		return
+	}
+	pw := w.pw
+	w.mu.Unlock()
+	_ = pw.Close()
+}
+
+// fail ends a handler that panicked: the connection is dropped.
+func (w *responseWriter) fail() {
+	w.mu.Lock()
+	if !w.committed {
+		w.committed = true
+		w.err = errDropped
+		close(w.ready)
+		w.mu.Unlock()
+		return
+	}
+	pw := w.pw
+	w.mu.Unlock()
+	_ = pw.CloseWithError(errDropped)
+}
+
+// abort is called when the handler's context ends. It unblocks a streaming
+// handler whose client is gone; after finish it changes nothing, because a
+// pipe keeps the first close error (EOF).
+func (w *responseWriter) abort(err error) {
+	w.mu.Lock()
+	w.aborted = err
+	pw := w.pw
+	w.mu.Unlock()
+	if pw != nil {
+		_ = pw.CloseWithError(err)
+	}
+}
+
+// response builds the client's *http.Response once committed.
+func (w *responseWriter) response(req *http.Request, cancel func()) *http.Response {
+	resp := &http.Response{
+		Status:     strconv.Itoa(w.status) + " " + http.StatusText(w.status),
+		StatusCode: w.status,
+		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:        w.sent,
+		Request:       req,
+		ContentLength: -1,
+	}
+	switch {
+	case w.pr != nil:
+		resp.Body = &streamBody{pr: w.pr, cancel: cancel}
+	default:
+		b := w.buf.Bytes()
+		resp.ContentLength = int64(len(b))
+		resp.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	if req.Method == http.MethodHead {
+		resp.Body = http.NoBody
+	}
+	return resp
+}
+
+// streamBody is a streaming response body; closing it tells the handler the
+// client went away.
+type streamBody struct {
+	pr     *io.PipeReader
+	cancel func()
+}
+
+func (b *streamBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
+
+func (b *streamBody) Close() error {
+	_ = b.pr.Close()
+	b.cancel()
+	return nil
+}

@@ -1,0 +1,181 @@
+package projectopstest
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// apiPrefix is the version segment every route lives under.
+const apiPrefix = "/api/v1"
+
+// handlerFunc answers one request. a is the authenticated caller (zero on
+// public routes). Returning an error writes it as the envelope; a handler
+// writes its own success response. Handlers must not hold Server.mu while
+// writing: an in-process streaming response blocks until the client reads.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, a actor) *httpError
+
+// buildMux registers every route. Each concern registers its own routes.
+func (s *Server) buildMux() {
+	s.mux = http.NewServeMux()
+	s.catalogRoutes()
+	s.hostCatalogRoutes()
+	s.hostRoutes()
+	s.chatboxRoutes()
+	s.keyManagementRoutes()
+	s.mux.HandleFunc("/", s.unmatched)
+	s.handler = http.HandlerFunc(s.serveHTTP)
+}
+
+// Routes lists the route patterns the double serves, without the /api/v1
+// prefix: the keys SetFault accepts and Request.Route reports.
+func (s *Server) Routes() []string { return slices.Clone(s.routes) }
+
+// handle registers an authenticated, rate-limited route. pattern is a
+// ServeMux pattern without the /api/v1 prefix, e.g. "GET /me"; a pattern
+// without a method matches every method.
+func (s *Server) handle(pattern string, h handlerFunc) { s.register(pattern, true, h) }
+
+// handlePublic registers a route that needs no key and is not rate limited.
+func (s *Server) handlePublic(pattern string, h handlerFunc) { s.register(pattern, false, h) }
+
+func (s *Server) register(pattern string, authed bool, h handlerFunc) {
+	full := apiPrefix + pattern
+	if method, path, ok := strings.Cut(pattern, " "); ok {
+		full = method + " " + apiPrefix + path
+	}
+	s.routes = append(s.routes, pattern)
+	s.mux.HandleFunc(full, func(w http.ResponseWriter, r *http.Request) {
+		info := infoOf(r.Context())
+		info.route = pattern
+		if s.applyFault(w, r, pattern) {
+			return
+		}
+		var a actor
+		if authed {
+			var herr *httpError
+			a, herr = s.authenticate(r)
+			info.keyID = a.keyID
+			if herr != nil {
+				writeError(w, herr)
+				return
+			}
+		}
+		if herr := h(w, r, a); herr != nil {
+			writeError(w, herr)
+		}
+	})
+}
+
+// reqInfo carries what the route learns back to the outer logging layer.
+type reqInfo struct{ route, keyID string }
+
+type reqInfoKey struct{}
+
+func infoOf(ctx context.Context) *reqInfo {
+	if i, ok := ctx.Value(reqInfoKey{}).(*reqInfo); ok {
+		return i
+	}
+	return &reqInfo{}
+}
+
+// serveHTTP is the outermost layer: request id, request log, debug log.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	arrived := s.now()
+	id := r.Header.Get("X-Request-Id")
+	if !validRequestID(id) {
+		id = "req_" + strconv.FormatUint(s.reqSeq.Add(1), 10)
+	}
+	w.Header().Set("X-Request-Id", id)
+	info := &reqInfo{}
+	r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, info))
+	rec := &statusRecorder{ResponseWriter: w}
+	defer func() {
+		s.reqlog.add(Request{
+			Method: r.Method, Path: r.URL.Path, Route: info.route, Status: rec.status,
+			KeyID: info.keyID, RequestID: id, Time: arrived,
+		})
+		s.log.LogAttrs(r.Context(), slog.LevelDebug, "projectopstest request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.String("route", info.route), slog.Int("status", rec.status),
+			slog.String("keyId", info.keyID), slog.String("requestId", id),
+			slog.Duration("duration", time.Since(start)))
+	}()
+	s.mux.ServeHTTP(rec, r)
+}
+
+// validRequestID accepts a client's x-request-id when it is short printable
+// ASCII; anything else is replaced by a generated id.
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x21 || id[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// unmatched answers paths no route serves: 405 when the path exists with
+// another method, else 404, both as error envelopes.
+func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.WithContext(r.Context())
+		probe.Method = m
+		if _, p := s.mux.Handler(probe); p != "" && p != "/" {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) == 0 {
+		writeError(w, errNotFound("No route for "+r.Method+" "+r.URL.Path))
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	writeError(w, &httpError{status: http.StatusMethodNotAllowed, body: newError(codeMethodNotAllowed,
+		"Method "+r.Method+" is not allowed on "+r.URL.Path, nil).body})
+}
+
+// statusRecorder remembers the status written, passing flushes through so
+// streaming handlers keep working.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (rec *statusRecorder) WriteHeader(code int) {
+	if rec.status == 0 {
+		rec.status = code
+	}
+	rec.ResponseWriter.WriteHeader(code)
+}
+
+func (rec *statusRecorder) Write(b []byte) (int, error) {
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	return rec.ResponseWriter.Write(b)
+}
+
+// Flush implements http.Flusher.
+func (rec *statusRecorder) Flush() {
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	if f, ok := rec.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (rec *statusRecorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }

@@ -1,0 +1,114 @@
+package projectopstest
+
+import (
+	"cmp"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/internal/pager"
+)
+
+// Chat-session paging bounds of the real service.
+const (
+	chatSessionsDefaultLimit = 50
+	chatSessionsMaxLimit     = 200
+	chatSessionsCursorKind   = "chat-sessions"
+)
+
+// sessionPos is a keyset position in the newest-activity-first order:
+// stable while sessions are added, unlike an offset.
+type sessionPos struct {
+	at  int64 // lastActivityAt, ms
+	ord int
+}
+
+func (p sessionPos) before(q sessionPos) bool { // p sorts after q (older)
+	return p.at < q.at || (p.at == q.at && p.ord < q.ord)
+}
+
+// listChatSessions merges the caller's personal sessions with the
+// project-shared sessions of every project the caller can access, inside
+// the key's organization, newest activity first.
+func (s *Server) listChatSessions(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	q := r.URL.Query()
+	status := q.Get("status")
+	if status == "" {
+		status = catalog.ChatSessionActive
+	}
+	if status != catalog.ChatSessionActive && status != catalog.ChatSessionArchived {
+		return errValidation("status", "status must be active or archived")
+	}
+	limit, herr := parseLimit(q.Get("limit"), "limit", chatSessionsDefaultLimit, chatSessionsMaxLimit)
+	if herr != nil {
+		return herr
+	}
+	var after *sessionPos
+	if c := q.Get("before"); c != "" {
+		pos, herr := decodeSessionCursor(c)
+		if herr != nil {
+			return herr
+		}
+		after = &pos
+	}
+	projectID := q.Get("projectId")
+
+	s.mu.Lock()
+	if projectID != "" {
+		if _, _, herr := s.st.projectFor(a, projectID, accessRead); herr != nil {
+			s.mu.Unlock()
+			return herr
+		}
+	}
+	u := s.st.users[a.userID]
+	var visible []*chatSessionRec
+	for _, cs := range s.st.sessions {
+		if cs.status != status || cs.orgID != a.orgID || (projectID != "" && cs.projectID != projectID) {
+			continue
+		}
+		if cs.ownerID != "" && cs.ownerID == a.userID ||
+			cs.ownerID == "" && roleIn(u, s.st.projects[cs.projectID]) != "" {
+			visible = append(visible, cs)
+		}
+	}
+	slices.SortFunc(visible, func(x, y *chatSessionRec) int {
+		return -cmp.Or(cmp.Compare(x.lastActivityAt.UnixMilli(), y.lastActivityAt.UnixMilli()), cmp.Compare(x.ord, y.ord))
+	})
+	page := pager.Page[catalog.ChatSession]{Items: []catalog.ChatSession{}}
+	var last sessionPos
+	more := false
+	for _, cs := range visible {
+		pos := sessionPos{at: cs.lastActivityAt.UnixMilli(), ord: cs.ord}
+		if after != nil && !pos.before(*after) {
+			continue
+		}
+		if len(page.Items) == limit {
+			more = true
+			break
+		}
+		page.Items = append(page.Items, sessionView(cs))
+		last = pos
+	}
+	s.mu.Unlock()
+	if more {
+		page.NextCursor = encodeCursor(chatSessionsCursorKind, strconv.FormatInt(last.at, 10)+"."+strconv.Itoa(last.ord))
+	}
+	writeJSON(w, http.StatusOK, page)
+	return nil
+}
+
+func decodeSessionCursor(c string) (sessionPos, *httpError) {
+	raw, herr := decodeCursor(chatSessionsCursorKind, c, "before")
+	if herr != nil {
+		return sessionPos{}, herr
+	}
+	at, ord, ok := strings.Cut(raw, ".")
+	t, err1 := strconv.ParseInt(at, 10, 64)
+	o, err2 := strconv.Atoi(ord)
+	if !ok || err1 != nil || err2 != nil {
+		return sessionPos{}, errValidation("before", "Invalid cursor")
+	}
+	return sessionPos{at: t, ord: o}, nil
+}

@@ -1,0 +1,179 @@
+package projectopstest
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// InProcessURL is the base URL reported by URL before Start: requests sent
+// through Transport or Client reach the double whatever their host.
+const InProcessURL = "http://projectops.test" + apiPrefix
+
+// ErrServerClosed is returned by the in-process transport, Start and the
+// seed helpers once Close has been called.
+var ErrServerClosed = errors.New("projectopstest: server closed")
+
+// Server is an in-memory, stateful Project Operations API. Create one with
+// NewServer or NewTestServer; it is safe for concurrent use.
+type Server struct {
+	log *slog.Logger
+	now func() time.Time
+	src func(ctx context.Context) ([]byte, error) // live host catalog, may be nil
+
+	// ctx is cancelled by Close; every goroutine the server owns watches it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	life     sync.Mutex // guards closed, httpSrv, baseURL and the WaitGroup Adds
+	closed   bool
+	httpSrv  *http.Server
+	baseURL  string
+	inflight sync.WaitGroup // request goroutines and the listener
+	bg       sync.WaitGroup // background work (Wait)
+
+	mux       *http.ServeMux
+	handler   http.Handler
+	transport *inProcessTransport
+	routes    []string
+	reqSeq    atomic.Uint64
+
+	limiter *keyLimiter
+	faults  faultSet
+	reqlog  requestLog
+
+	// mu guards the store: one lock for all state, as in pstest.
+	mu  sync.Mutex
+	st  state
+	def Workspace
+}
+
+// NewServer returns a running in-process server. Without WithSeed it holds
+// the default workspace (see Default); nothing listens on a socket until
+// Start. Close it when done.
+func NewServer(opts ...Option) (*Server, error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		if opt == nil {
+			continue
+		}
+		if err := opt(&o); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		log: o.logger, now: o.clock, src: o.catalogSource,
+		ctx: ctx, cancel: cancel,
+		limiter: newKeyLimiter(o.perMinute, o.burst),
+		faults:  faultSet{byRoute: map[string]*faultEntry{}},
+		st:      newState(),
+	}
+	s.buildMux()
+	s.transport = &inProcessTransport{s: s}
+	var err error
+	if o.seed != nil {
+		err = s.applySeed(o.seed)
+	} else {
+		err = s.seedDefault()
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewTestServer is NewServer for tests: it fails tb on error and closes the
+// server when the test ends.
+func NewTestServer(tb testing.TB, opts ...Option) *Server {
+	tb.Helper()
+	s, err := NewServer(opts...)
+	if err != nil {
+		tb.Fatalf("projectopstest.NewServer: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			tb.Errorf("projectopstest: Close: %v", err)
+		}
+	})
+	return s
+}
+
+// Handler serves the API under /api/v1, for mounting on any server.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Transport returns an http.RoundTripper that serves requests in process,
+// without sockets, whatever the request's host.
+func (s *Server) Transport() http.RoundTripper { return s.transport }
+
+// Client returns an *http.Client using Transport.
+func (s *Server) Client() *http.Client { return &http.Client{Transport: s.transport} }
+
+// URL is the base URL including /api/v1: InProcessURL until Start, then the
+// loopback address.
+func (s *Server) URL() string {
+	s.life.Lock()
+	defer s.life.Unlock()
+	if s.baseURL != "" {
+		return s.baseURL
+	}
+	return InProcessURL
+}
+
+// Wait blocks until the server's background work (asynchronous operations
+// started by requests) has finished.
+func (s *Server) Wait() { s.bg.Wait() }
+
+// Close stops the listener, cancels every request and background goroutine
+// the server owns and waits for them to return. It is idempotent.
+func (s *Server) Close() error {
+	s.life.Lock()
+	if s.closed {
+		s.life.Unlock()
+		return nil
+	}
+	s.closed = true
+	hs := s.httpSrv
+	s.life.Unlock()
+
+	s.cancel()
+	var err error
+	if hs != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err = hs.Shutdown(ctx); err != nil {
+			err = errors.Join(err, hs.Close())
+		}
+		cancel()
+	}
+	s.inflight.Wait()
+	s.bg.Wait()
+	return err
+}
+
+// spawn runs f on a goroutine counted by wg, unless the server is closed.
+func (s *Server) spawn(wg *sync.WaitGroup, f func()) bool {
+	s.life.Lock()
+	if s.closed {
+		s.life.Unlock()
+		return false
+	}
+	wg.Add(1)
+	s.life.Unlock()
+	go func() {
+		defer wg.Done()
+		f()
+	}()
+	return true
+}
+
+// goBackground runs f as background work: Wait waits for it and Close
+// cancels its context. It reports false once the server is closed.
+func (s *Server) goBackground(f func(ctx context.Context)) bool {
+	return s.spawn(&s.bg, func() { f(s.ctx) })
+}

@@ -1,0 +1,107 @@
+package projectopstest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+)
+
+// errDropped is what a client sees when the server drops the connection
+// (a handler panicking, notably with http.ErrAbortHandler): a transport
+// error, as with a real connection closed mid-exchange.
+var errDropped = fmt.Errorf("projectopstest: connection dropped by server: %w", io.ErrUnexpectedEOF)
+
+// inProcessTransport runs the server's handler directly: no sockets, no
+// serialisation beyond the HTTP bodies themselves.
+type inProcessTransport struct{ s *Server }
+
+// RoundTrip implements http.RoundTripper. The handler runs on a goroutine
+// the server owns, with a context that ends when the request's context
+// does, when the response body is closed, or when the server closes. A
+// response that the handler completes without flushing is handed over
+// whole (ContentLength known); once the handler flushes, the rest streams
+// through a pipe.
+func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL == nil {
+		closeRequestBody(req)
+		return nil, errors.New("projectopstest: request has no URL")
+	}
+	ctx := req.Context()
+	if err := ctx.Err(); err != nil {
+		closeRequestBody(req)
+		return nil, err
+	}
+	hctx, cancel := context.WithCancel(ctx)
+	stopOnClose := context.AfterFunc(t.s.ctx, cancel)
+	rw := &responseWriter{header: http.Header{}, ready: make(chan struct{})}
+	context.AfterFunc(hctx, func() { rw.abort(hctx.Err()) })
+	sreq := serverRequest(hctx, req)
+	started := t.s.spawn(&t.s.inflight, func() {
+		defer cancel() // the body is complete (or abandoned): release everything
+		defer stopOnClose()
+		defer closeRequestBody(req)
+		rw.serve(t.s.handler, sreq, t.s)
+	})
+	if !started {
+		stopOnClose()
+		cancel()
+		closeRequestBody(req)
+		return nil, ErrServerClosed
+	}
+	select {
+	case <-rw.ready:
+	case <-ctx.Done():
+		// The handler's context is cancelled too; it winds down on its own.
+		return nil, ctx.Err()
+	}
+	if rw.err != nil {
+		return nil, rw.err
+	}
+	return rw.response(req, cancel), nil
+}
+
+// serverRequest turns an outgoing client request into the request a server
+// handler would see.
+func serverRequest(ctx context.Context, req *http.Request) *http.Request {
+	sreq := req.Clone(ctx)
+	sreq.URL = &url.URL{Path: req.URL.Path, RawPath: req.URL.RawPath, RawQuery: req.URL.RawQuery}
+	sreq.RequestURI = req.URL.RequestURI()
+	sreq.Proto, sreq.ProtoMajor, sreq.ProtoMinor = "HTTP/1.1", 1, 1
+	if sreq.Host == "" {
+		sreq.Host = req.URL.Host
+	}
+	sreq.RemoteAddr = "127.0.0.1:1"
+	sreq.GetBody = nil
+	sreq.Close = false
+	if req.Body == nil {
+		sreq.Body = http.NoBody
+		sreq.ContentLength = 0
+	}
+	return sreq
+}
+
+func closeRequestBody(req *http.Request) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+}
+
+// serve runs h, recovering a panic into a dropped connection like net/http.
+func (w *responseWriter) serve(h http.Handler, r *http.Request, s *Server) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v != http.ErrAbortHandler {
+				s.log.Error("projectopstest: handler panic", "path", r.URL.Path,
+					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			}
+			w.fail()
+			return
+		}
+		w.finish()
+	}()
+	h.ServeHTTP(w, r)
+}

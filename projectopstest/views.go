@@ -1,0 +1,103 @@
+package projectopstest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// The view functions project store records onto the SDK's wire types, so
+// the double and the SDK share one definition of every shape. Call them
+// with Server.mu held.
+
+// chatboxBaseURL is where share links point; the double serves no UI.
+const chatboxBaseURL = "https://app.projectops.test"
+
+func projectView(p *projectRec, role Role) catalog.Project {
+	return catalog.Project{
+		ID: p.id, Name: p.name, Description: p.description, Icon: p.icon,
+		OrganizationID: p.orgID, Visibility: p.visibility, Role: string(role),
+		CreatedAt: wire.MillisOf(p.createdAt), UpdatedAt: wire.MillisOf(p.updatedAt),
+	}
+}
+
+// serverView never includes the stdio command line, env or raw headers.
+func serverView(sv *serverRec) servers.Server {
+	return servers.Server{
+		ID: sv.id, ProjectID: sv.projectID, Name: sv.name, Enabled: sv.enabled,
+		TransportType: sv.transport, URL: sv.url, UseOAuth: sv.useOAuth,
+		HasClientSecret: sv.clientSecret != "", OAuthScopes: append([]string(nil), sv.oauthScopes...),
+		CreatedAt: wire.MillisOf(sv.createdAt), UpdatedAt: wire.MillisOf(sv.updatedAt),
+	}
+}
+
+func hostView(h *hostRec) hosts.Host {
+	return hosts.Host{
+		ID: h.id, Name: h.name, HostConfigID: hostConfigID(h.config),
+		ModelID: configModelID(h.config), ServerCount: len(configServerIDs(h.config)),
+		CreatedAt: wire.MillisOf(h.createdAt), UpdatedAt: wire.MillisOf(h.updatedAt),
+	}
+}
+
+func hostDetailView(h *hostRec) hosts.HostDetail {
+	return hosts.HostDetail{ID: h.id, Name: h.name, Config: deepCopy(h.config)}
+}
+
+func (st *state) chatboxView(cb *chatboxRec) catalog.Chatbox {
+	v := catalog.Chatbox{
+		ID: cb.id, ProjectID: cb.projectID, Name: cb.name, Description: cb.description,
+		Mode: cb.mode, HostStyle: cb.hostStyle, HostID: cb.hostID,
+		ServerNames: []string{},
+		Link:        &catalog.ChatboxLink{Path: "/chatbox/" + cb.linkToken, URL: chatboxBaseURL + "/chatbox/" + cb.linkToken},
+		CreatedAt:   wire.MillisOf(cb.createdAt), UpdatedAt: wire.MillisOf(cb.updatedAt),
+	}
+	if h := st.hosts[cb.hostID]; h != nil {
+		v.HostName = h.name
+	}
+	for _, id := range cb.serverIDs {
+		if sv := st.servers[id]; sv != nil {
+			v.ServerNames = append(v.ServerNames, sv.name)
+		}
+	}
+	v.ServerCount = len(v.ServerNames)
+	return v
+}
+
+func (st *state) chatboxDetailView(cb *chatboxRec) catalog.ChatboxDetail {
+	d := catalog.ChatboxDetail{
+		Chatbox: st.chatboxView(cb), ModelID: cb.modelID, SystemPrompt: cb.systemPrompt,
+		RequireToolApproval: cb.requireToolApproval, Servers: []catalog.ChatboxServer{},
+	}
+	if cb.temperature != nil {
+		t := *cb.temperature
+		d.Temperature = &t
+	}
+	for _, id := range cb.serverIDs {
+		if sv := st.servers[id]; sv != nil {
+			d.Servers = append(d.Servers, catalog.ChatboxServer{ID: sv.id, Name: sv.name, URL: sv.url, UseOAuth: sv.useOAuth})
+		}
+	}
+	return d
+}
+
+func sessionView(cs *chatSessionRec) catalog.ChatSession {
+	vis := "project"
+	if cs.ownerID != "" {
+		vis = "private"
+	}
+	return catalog.ChatSession{
+		ID: cs.id, Title: cs.title, Status: cs.status, ProjectID: cs.projectID, Visibility: vis,
+		LastActivityAt: wire.MillisOf(cs.lastActivityAt), CreatedAt: wire.MillisOf(cs.createdAt),
+		IsPinned: cs.pinned, IsUnread: cs.unread,
+	}
+}
+
+// linkToken derives a chatbox's share token from its id, deterministically.
+func linkToken(id string) string {
+	sum := sha256.Sum256([]byte("chatbox-link:" + id))
+	return hex.EncodeToString(sum[:12])
+}
