@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+func TestEmbeddedTour(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if err := run(t.Context(), &out, func(string) string { return "" }); err != nil {
+		t.Fatalf("run: %v\n%s", err, &out)
+	}
+	for _, want := range []string{
+		"against the embedded double",
+		"me: Olive Owner <owner@demo.test>",
+		"host catalog: 12 hosts (source bundled)",
+		`project: prj_demo "Demo Project"`,
+		`server: srv_filesystem "filesystem" over stdio`,
+		`chatbox: cbx_support "Support bot"`,
+		`created host hst_1 "Quickstart host" from template claude`,
+		`renamed host hst_1 to "Quickstart host (renamed)"`,
+		"project prj_demo now has 3 hosts",
+		"deleted host hst_1: true",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, &out)
+		}
+	}
+}
+
+// With a key in the environment the tour is read-only and goes wherever
+// PROJECTOPS_BASE_URL points: here, the double on loopback.
+func TestConfiguredServiceTour(t *testing.T) {
+	srv := projectopstest.NewTestServer(t, projectopstest.WithSeed(projectopstest.DemoSeed()),
+		projectopstest.WithRateLimit(600, 50))
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(projectops.EnvAPIKey, projectopstest.DemoMemberKey)
+	t.Setenv(projectops.EnvBaseURL, base)
+	var out bytes.Buffer
+	if err := run(t.Context(), &out, func(k string) string { return map[string]string{projectops.EnvAPIKey: "set"}[k] }); err != nil {
+		t.Fatalf("run: %v\n%s", err, &out)
+	}
+	if !strings.Contains(out.String(), "read-only tour of "+base) || !strings.Contains(out.String(), "me: Max Member") {
+		t.Errorf("unexpected output:\n%s", &out)
+	}
+	for _, r := range srv.Requests() {
+		if r.Method != "GET" {
+			t.Errorf("read-only tour sent %s %s", r.Method, r.Path)
+		}
+	}
+	if strings.Contains(out.String(), projectopstest.DemoMemberKey) {
+		t.Error("the key was printed")
+	}
+}
