@@ -50,11 +50,33 @@ func (m *Millis) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return &json.UnmarshalTypeError{Value: "non-number " + strconv.Quote(string(b)), Type: millisType}
+	if err != nil || math.IsNaN(f) || f >= math.MaxInt64 || f < math.MinInt64 {
+		// The value itself is not echoed: error text gets logged, and a
+		// misbehaving server could reflect anything into a field.
+		return &json.UnmarshalTypeError{Value: jsonKind(b), Type: millisType}
 	}
 	*m = Millis(f)
 	return nil
 }
 
 var millisType = reflect.TypeFor[Millis]()
+
+// jsonKind names the kind of a JSON value for error messages.
+func jsonKind(b []byte) string {
+	if len(b) == 0 {
+		return "empty value"
+	}
+	switch b[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return "out-of-range number"
+	}
+	return "non-number"
+}
