@@ -163,3 +163,5 @@ func (c *fakeClock) Advance(d time.Duration) {
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
 }
+
+func readAll(resp *http.Response) ([]byte, error) { return io.ReadAll(resp.Body) }

@@ -1,0 +1,100 @@
+package projectopstest_test
+
+import (
+	"testing"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	hostID, err := srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "H", Template: "claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostsPath := "/projects/" + ws.ProjectID + "/hosts"
+	hostPath := hostsPath + "/" + hostID
+	tests := []struct {
+		name, method, path string
+		body               any
+		field              string // "" = VALIDATION_ERROR without a field
+		fields             bool   // details.fields lists alternatives
+	}{
+		{"malformed json", "POST", hostsPath, `{"name":`, "", false},
+		{"trailing garbage", "POST", hostsPath, `{"name":"x","template":"claude"} {}`, "", false},
+		{"array body", "POST", hostsPath, `[]`, "", false},
+		{"null body", "POST", hostsPath, `null`, "", false},
+		{"string body", "POST", hostsPath, `"x"`, "", false},
+		{"unknown field", "POST", hostsPath, `{"name":"x","template":"claude","colour":"red"}`, "colour", false},
+		{"name wrong type", "POST", hostsPath, `{"name":5,"template":"claude"}`, "name", false},
+		{"template wrong type", "POST", hostsPath, `{"name":"x","template":true}`, "template", false},
+		{"config wrong type", "POST", hostsPath, `{"name":"x","config":"big"}`, "config", false},
+		{"missing name", "POST", hostsPath, `{"template":"claude"}`, "name", false},
+		{"null name", "POST", hostsPath, `{"name":null,"template":"claude"}`, "name", false},
+		{"empty name", "POST", hostsPath, `{"name":"","template":"claude"}`, "name", false},
+		{"empty body", "POST", hostsPath, ``, "name", false},
+		{"neither template nor config", "POST", hostsPath, `{"name":"x"}`, "", true},
+		{"both template and config", "POST", hostsPath, `{"name":"x","template":"claude","config":{"modelId":"m"}}`, "", true},
+		{"unknown template", "POST", hostsPath, `{"name":"x","template":"netscape"}`, "template", false},
+		{"bad theme", "POST", hostsPath, `{"name":"x","template":"claude","theme":"sepia"}`, "theme", false},
+		{"theme with config", "POST", hostsPath, `{"name":"x","config":{"modelId":"m"},"theme":"dark"}`, "theme", false},
+		{"empty config", "POST", hostsPath, `{"name":"x","config":{}}`, "config", false},
+		{"config modelId type", "POST", hostsPath, `{"name":"x","config":{"modelId":7}}`, "config.modelId", false},
+		{"config serverIds type", "POST", hostsPath, `{"name":"x","config":{"serverIds":"srv_1"}}`, "config.serverIds", false},
+		{"config unknown server", "POST", hostsPath, `{"name":"x","config":{"serverIds":["srv_404"]}}`, "config.serverIds", false},
+		{"patch nothing", "PATCH", hostPath, `{}`, "", true},
+		{"patch empty name", "PATCH", hostPath, `{"name":""}`, "name", false},
+		{"patch unknown field", "PATCH", hostPath, `{"title":"x"}`, "title", false},
+		{"patch empty config", "PATCH", hostPath, `{"config":{}}`, "config", false},
+		{"patch name type", "PATCH", hostPath, `{"name":["x"]}`, "name", false},
+		{"delete force type", "DELETE", hostPath, `{"force":"yes"}`, "force", false},
+		{"delete unknown field", "DELETE", hostPath, `{"force":true,"cascade":true}`, "cascade", false},
+		{"delete malformed", "DELETE", hostPath, `{force}`, "", false},
+		{"sessions status", "GET", "/chat-sessions?status=deleted", nil, "status", false},
+		{"sessions limit zero", "GET", "/chat-sessions?limit=0", nil, "limit", false},
+		{"sessions limit big", "GET", "/chat-sessions?limit=201", nil, "limit", false},
+		{"sessions limit text", "GET", "/chat-sessions?limit=ten", nil, "limit", false},
+		{"sessions cursor garbage", "GET", "/chat-sessions?before=%25%25%25", nil, "before", false},
+		{"sessions cursor timestamp", "GET", "/chat-sessions?before=1782000000000", nil, "before", false},
+		{"sessions cursor other kind", "GET", "/chat-sessions?before=aXRlcmF0aW9uczoxMA", nil, "before", false},
+	}
+	for _, tg := range targets(t, srv) {
+		for _, tt := range tests {
+			t.Run(tg.name+"/"+tt.name, func(t *testing.T) {
+				r := tg.call(t, tt.method, tt.path, ws.APIKey, tt.body)
+				b := r.wantError(t, apierr.CodeValidation)
+				if got, _ := b.Details["field"].(string); got != tt.field {
+					t.Errorf("details.field = %q, want %q (%s)", got, tt.field, r.body)
+				}
+				if _, ok := b.Details["fields"]; ok != tt.fields {
+					t.Errorf("details.fields present = %v, want %v (%s)", ok, tt.fields, r.body)
+				}
+			})
+		}
+	}
+}
+
+func TestUnknownRouteAndMethod(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	key := srv.Default().APIKey
+	for _, tg := range targets(t, srv) {
+		tg.call(t, "GET", "/nope", key, nil).wantError(t, apierr.CodeNotFound)
+		tg.call(t, "GET", "/projects/prj_1/hosts/hst_1/extra", key, nil).wantError(t, apierr.CodeNotFound)
+		r := tg.call(t, "POST", "/me", key, nil)
+		if r.status != 405 {
+			t.Fatalf("%s: POST /me: %d", tg.name, r.status)
+		}
+		r.wantError(t, "METHOD_NOT_ALLOWED")
+		if got := r.header.Get("Allow"); got != "GET" {
+			t.Errorf("%s: Allow = %q", tg.name, got)
+		}
+		r = tg.call(t, "PUT", "/projects/prj_1/hosts/hst_1", key, nil)
+		if r.status != 405 || r.header.Get("Allow") != "GET, PATCH, DELETE" {
+			t.Errorf("%s: PUT host: %d Allow=%q", tg.name, r.status, r.header.Get("Allow"))
+		}
+	}
+}
