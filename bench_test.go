@@ -1,0 +1,86 @@
+package projectops_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/hashicorp/go-cleanhttp"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// BenchmarkGetHost measures one GET /projects/{id}/hosts/{hostId}, side by
+// side: through the SDK and through plain net/http + encoding/json against
+// the double on loopback (goal: SDK/raw ≤ 1.05 in time per op), and through
+// the SDK in process (goal: ≥ 5× faster than loopback).
+func BenchmarkGetHost(b *testing.B) {
+	srv, err := projectopstest.NewServer(projectopstest.WithRateLimit(0, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = srv.Close() })
+	ws := srv.Default()
+	hostID, err := srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "bench", Template: hosts.TemplateClaude})
+	if err != nil {
+		b.Fatal(err)
+	}
+	base, err := srv.Start()
+	if err != nil {
+		b.Fatal(err)
+	}
+
+	b.Run("sdk/loopback", func(b *testing.B) {
+		c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithBaseURL(base),
+			projectops.WithAPIKey(ws.APIKey))
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSDK(b, c, ws.ProjectID, hostID)
+	})
+
+	b.Run("raw/loopback", func(b *testing.B) {
+		hc := cleanhttp.DefaultPooledClient()
+		url := fmt.Sprintf("%s/projects/%s/hosts/%s", base, ws.ProjectID, hostID)
+		auth := "Bearer " + ws.APIKey
+		b.ReportAllocs()
+		for b.Loop() {
+			req, err := http.NewRequestWithContext(b.Context(), http.MethodGet, url, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			req.Header.Set("Authorization", auth)
+			resp, err := hc.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var h hosts.HostDetail
+			err = json.NewDecoder(resp.Body).Decode(&h)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != http.StatusOK || h.ID != hostID {
+				b.Fatalf("status %d, err %v", resp.StatusCode, err)
+			}
+		}
+	})
+
+	b.Run("sdk/in-process", func(b *testing.B) {
+		c, err := srv.NewClient()
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSDK(b, c, ws.ProjectID, hostID)
+	})
+}
+
+func benchSDK(b *testing.B, c *projectops.Client, projectID, hostID string) {
+	b.ReportAllocs()
+	for b.Loop() {
+		h, err := c.Hosts.Get(b.Context(), projectID, hostID)
+		if err != nil || h.ID != hostID {
+			b.Fatalf("get: %v", err)
+		}
+	}
+}
