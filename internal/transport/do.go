@@ -51,6 +51,12 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 
 	var bo backoff.BackOff // created on the first retry only
 	for attempt := 0; ; attempt++ {
+		if err := t.wait(ctx); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("projectops: %s %s: %w", req.Method, path, err)
+		}
 		start := time.Now()
 		resp, err := t.attempt(ctx, req, target, body, idemKey, attempt)
 		if err != nil {
@@ -74,7 +80,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			return decodeSuccess(resp, out, req, path)
 		}
-		apiErr, hasRA := decodeError(resp, req.Method, path)
+		apiErr, hasRA := t.decodeError(resp, req.Method, path)
 		if attempt >= t.maxRetries || !retryableStatus(req.Class, idemKey != "", apiErr) {
 			return apiErr
 		}
@@ -98,13 +104,23 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	}
 }
 
+// wait paces an attempt through the client-side limiter. Its failure ends
+// the call: retrying cannot help when the context ends (or would end) before
+// a token is available.
+func (t *Transport) wait(ctx context.Context) error {
+	if t.limiter == nil {
+		return nil
+	}
+	if err := t.limiter.Wait(ctx); err != nil {
+		// rate reports a wait that would outlast the deadline in plain
+		// text; keep it recognisable as a deadline.
+		return fmt.Errorf("client-side rate limit: %w (%v)", context.DeadlineExceeded, err)
+	}
+	return nil
+}
+
 // attempt performs one HTTP exchange with a fresh body reader (the rewind).
 func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, idemKey string, n int) (*http.Response, error) {
-	if t.limiter != nil {
-		if err := t.limiter.Wait(ctx); err != nil {
-			return nil, err
-		}
-	}
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -148,9 +164,12 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string) erro
 
 // decodeError reads a capped error body into *apierr.Error. hasRA reports
 // whether a usable Retry-After header was present.
-func decodeError(resp *http.Response, method, path string) (*apierr.Error, bool) {
+func (t *Transport) decodeError(resp *http.Response, method, path string) (*apierr.Error, bool) {
 	defer drainClose(resp.Body)
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
+	// A gateway may reflect the key into the envelope's message or details,
+	// which end up in error text.
+	raw = []byte(t.Redact(string(raw)))
 	var b apierr.Body
 	var e *apierr.Error
 	if err := json.Unmarshal(raw, &b); err == nil && b.Code != "" {

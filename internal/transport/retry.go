@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -73,9 +74,15 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+	// ParseInt saturates a too-large number at MaxInt64 with ErrRange.
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil || (errors.Is(err, strconv.ErrRange) && secs > 0) {
 		if secs < 0 {
 			return 0, false
+		}
+		if secs > int64(math.MaxInt64/time.Second) {
+			// Would overflow into a negative wait (an immediate retry);
+			// saturate so the MaxRetryAfter cap applies.
+			return time.Duration(math.MaxInt64), true
 		}
 		return time.Duration(secs) * time.Second, true
 	}

@@ -72,7 +72,8 @@ type Config struct {
 	// BaseDelay and MaxDelay bound the jittered exponential backoff.
 	BaseDelay, MaxDelay time.Duration
 	// MaxRetryAfter is the longest Retry-After the transport waits for; a
-	// longer one is returned to the caller as the typed error.
+	// longer one is returned to the caller as the typed error. Zero gets the
+	// default; a negative value waits for none (only "Retry-After: 0").
 	MaxRetryAfter time.Duration
 	// Limiter, when set, paces every attempt (client-side rate limit).
 	Limiter   *rate.Limiter
@@ -136,6 +137,9 @@ func New(cfg Config) *Transport {
 	}
 	if t.log == nil {
 		t.log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxRetryAfter < 0 {
+		t.maxRA = 0
 	}
 	if t.maxDelay < t.baseDelay {
 		t.maxDelay = t.baseDelay
