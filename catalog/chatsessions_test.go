@@ -1,0 +1,323 @@
+package catalog_test
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// sessionWorld is the default workspace plus a project member, a project of
+// the organization the member cannot access, another organization, and chat
+// sessions of every visibility spread over them.
+type sessionWorld struct {
+	*fixture
+	member         *projectops.Client
+	memberID       string
+	other, foreign string
+	// ids of the sessions, by the names used in the tests.
+	ids map[string]string
+}
+
+func newSessionWorld(t *testing.T) *sessionWorld {
+	t.Helper()
+	f := setup(t)
+	ws := f.ws
+	w := &sessionWorld{fixture: f, ids: map[string]string{}}
+	var memberKey string
+	w.memberID, memberKey = f.user(t, ws.OrganizationID, projectopstest.RoleMember, "member")
+	if err := f.srv.AddMember(ws.ProjectID, w.memberID, projectopstest.RoleMember); err != nil {
+		t.Fatal(err)
+	}
+	w.member = f.client(t, projectops.WithAPIKey(memberKey))
+	w.other = must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID, Name: "Other"}))
+	foreignOrg := must(t)(f.srv.AddOrganization(projectopstest.OrganizationSpec{Name: "Elsewhere"}))
+	foreignUser, _ := f.user(t, foreignOrg, projectopstest.RoleOwner, "foreign")
+	w.foreign = must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: foreignOrg, Name: "Foreign"}))
+
+	add := func(name string, minute int, spec projectopstest.ChatSessionSpec) {
+		spec.Title = name
+		spec.LastActivityAt = t0.Add(time.Duration(minute) * time.Minute)
+		w.ids[name] = must(t)(f.srv.AddChatSession(spec))
+	}
+	add("owner-personal", 1, projectopstest.ChatSessionSpec{OwnerUserID: ws.UserID})
+	add("owner-personal-in-project", 2, projectopstest.ChatSessionSpec{OwnerUserID: ws.UserID, ProjectID: ws.ProjectID, Pinned: true})
+	add("shared-default", 3, projectopstest.ChatSessionSpec{ProjectID: ws.ProjectID, Unread: true})
+	add("shared-other", 4, projectopstest.ChatSessionSpec{ProjectID: w.other})
+	add("member-personal", 5, projectopstest.ChatSessionSpec{OwnerUserID: w.memberID})
+	add("shared-default-archived", 6, projectopstest.ChatSessionSpec{ProjectID: ws.ProjectID, Status: catalog.ChatSessionArchived})
+	add("owner-personal-archived", 7, projectopstest.ChatSessionSpec{OwnerUserID: ws.UserID, Status: catalog.ChatSessionArchived})
+	add("shared-foreign", 8, projectopstest.ChatSessionSpec{ProjectID: w.foreign})
+	add("foreign-personal", 9, projectopstest.ChatSessionSpec{OwnerUserID: foreignUser})
+	return w
+}
+
+// titles lists the sessions' titles (the test names them by title).
+func titles(items []catalog.ChatSession) []string {
+	out := []string{}
+	for _, cs := range items {
+		out = append(out, cs.Title)
+	}
+	return out
+}
+
+func TestChatSessionsVisibility(t *testing.T) {
+	t.Parallel()
+	w := newSessionWorld(t)
+	ws := w.ws
+	tests := []struct {
+		name   string
+		c      *projectops.Client
+		params *catalog.ChatSessionsParams
+		want   []string // titles, newest activity first
+	}{
+		{"owner: personal and every shared project merged", w.c, nil,
+			[]string{"shared-other", "shared-default", "owner-personal-in-project", "owner-personal"}},
+		{"owner: explicit active", w.c, &catalog.ChatSessionsParams{Status: catalog.ChatSessionActive},
+			[]string{"shared-other", "shared-default", "owner-personal-in-project", "owner-personal"}},
+		{"owner: archived", w.c, &catalog.ChatSessionsParams{Status: catalog.ChatSessionArchived},
+			[]string{"owner-personal-archived", "shared-default-archived"}},
+		{"owner: projectId filter", w.c, &catalog.ChatSessionsParams{ProjectID: ws.ProjectID},
+			[]string{"shared-default", "owner-personal-in-project"}},
+		{"owner: projectId filter, other project", w.c, &catalog.ChatSessionsParams{ProjectID: w.other},
+			[]string{"shared-other"}},
+		{"owner: projectId filter and archived", w.c,
+			&catalog.ChatSessionsParams{ProjectID: ws.ProjectID, Status: catalog.ChatSessionArchived},
+			[]string{"shared-default-archived"}},
+		{"member: own personal plus its project, not the owner's private ones", w.member, nil,
+			[]string{"member-personal", "shared-default"}},
+		{"member: archived", w.member, &catalog.ChatSessionsParams{Status: catalog.ChatSessionArchived},
+			[]string{"shared-default-archived"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			page, err := tt.c.Catalog.ListChatSessions(t.Context(), tt.params)
+			if err != nil {
+				t.Fatalf("ListChatSessions: %v", err)
+			}
+			if diff := gocmp.Diff(tt.want, titles(page.Items)); diff != "" {
+				t.Errorf("sessions (-want +got):\n%s", diff)
+			}
+			if page.NextCursor != "" {
+				t.Errorf("NextCursor = %q on a short listing", page.NextCursor)
+			}
+		})
+	}
+}
+
+func TestChatSessionsFields(t *testing.T) {
+	t.Parallel()
+	w := newSessionWorld(t)
+	page, err := w.c.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{ProjectID: w.ws.ProjectID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []catalog.ChatSession{
+		{ID: w.ids["shared-default"], Title: "shared-default", Status: catalog.ChatSessionActive,
+			ProjectID: w.ws.ProjectID, Visibility: "project", LastActivityAt: ms(t0.Add(3 * time.Minute)),
+			CreatedAt: ms(t0), IsUnread: true},
+		{ID: w.ids["owner-personal-in-project"], Title: "owner-personal-in-project", Status: catalog.ChatSessionActive,
+			ProjectID: w.ws.ProjectID, Visibility: "private", LastActivityAt: ms(t0.Add(2 * time.Minute)),
+			CreatedAt: ms(t0), IsPinned: true},
+	}
+	if diff := gocmp.Diff(want, page.Items); diff != "" {
+		t.Errorf("sessions (-want +got):\n%s", diff)
+	}
+}
+
+func TestChatSessionsProjectAccess(t *testing.T) {
+	t.Parallel()
+	w := newSessionWorld(t)
+	tests := []struct {
+		name    string
+		c       *projectops.Client
+		project string
+		code    projectops.Code
+	}{
+		{"project of another organization", w.c, w.foreign, projectops.CodeNotFound},
+		{"unknown project", w.c, "prj_nope", projectops.CodeNotFound},
+		{"project of the organization without access", w.member, w.other, projectops.CodeForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := tt.c.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{ProjectID: tt.project})
+			wantError(t, err, tt.code, true)
+		})
+	}
+}
+
+// pagingWorld holds n shared sessions in the default project, several with
+// equal lastActivityAt, and returns their titles newest first (ties: the
+// later-created first).
+func pagingWorld(t *testing.T) (*fixture, []string) {
+	t.Helper()
+	f := setup(t)
+	minutes := []int{5, 3, 3, 9, 1, 3, 7, 7, 2, 8, 6}
+	type s struct {
+		title string
+		min   int
+		ord   int
+	}
+	var all []s
+	for i, m := range minutes {
+		title := "s" + string(rune('a'+i))
+		must(t)(f.srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: f.ws.ProjectID, Title: title,
+			LastActivityAt: t0.Add(time.Duration(m) * time.Minute)}))
+		all = append(all, s{title, m, i})
+	}
+	slices.SortFunc(all, func(a, b s) int { return -cmp.Or(cmp.Compare(a.min, b.min), cmp.Compare(a.ord, b.ord)) })
+	want := make([]string, len(all))
+	for i, x := range all {
+		want[i] = x.title
+	}
+	return f, want
+}
+
+func TestChatSessionsPaging(t *testing.T) {
+	t.Parallel()
+	for _, limit := range []int{1, 3, 4, 11, 200} {
+		t.Run("limit "+strconv.Itoa(limit), func(t *testing.T) {
+			t.Parallel()
+			f, want := pagingWorld(t)
+			pages := (len(want) + limit - 1) / limit
+
+			// Page by hand with ListChatSessions and Before.
+			var got []string
+			p := &catalog.ChatSessionsParams{Limit: limit}
+			for n := 0; ; n++ {
+				if n > len(want) {
+					t.Fatal("ListChatSessions never stopped handing out cursors")
+				}
+				page, err := f.c.Catalog.ListChatSessions(t.Context(), p)
+				if err != nil {
+					t.Fatalf("page %d: %v", n, err)
+				}
+				if len(page.Items) > limit {
+					t.Fatalf("page %d has %d items, limit %d", n, len(page.Items), limit)
+				}
+				got = append(got, titles(page.Items)...)
+				if page.NextCursor == "" {
+					if n+1 != pages {
+						t.Errorf("%d pages, want %d", n+1, pages)
+					}
+					break
+				}
+				p.Before = page.NextCursor
+			}
+			if diff := gocmp.Diff(want, got); diff != "" {
+				t.Errorf("ListChatSessions pages (-want +got):\n%s", diff)
+			}
+
+			// The iterator walks the same pages lazily.
+			f.srv.ResetRequests()
+			all, err := collect(f.c.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: limit}))
+			if err != nil {
+				t.Fatalf("ChatSessions: %v", err)
+			}
+			if diff := gocmp.Diff(want, titles(all)); diff != "" {
+				t.Errorf("ChatSessions iterator (-want +got):\n%s", diff)
+			}
+			if n := len(f.srv.Requests()); n != pages {
+				t.Errorf("iterator sent %d requests, want %d", n, pages)
+			}
+		})
+	}
+}
+
+// Stopping early fetches no further page; starting at Before resumes there.
+func TestChatSessionsIteratorLaziness(t *testing.T) {
+	t.Parallel()
+	f, want := pagingWorld(t)
+	var got []string
+	for cs, err := range f.c.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 2}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, cs.Title)
+		if len(got) == 3 {
+			break
+		}
+	}
+	if diff := gocmp.Diff(want[:3], got); diff != "" {
+		t.Errorf("first three (-want +got):\n%s", diff)
+	}
+	if n := len(f.srv.Requests()); n != 2 {
+		t.Errorf("breaking after 3 items of pages of 2 sent %d requests, want 2", n)
+	}
+
+	first, err := f.c.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, err := collect(f.c.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4, Before: first.NextCursor}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(want[4:], titles(rest)); diff != "" {
+		t.Errorf("resumed at Before (-want +got):\n%s", diff)
+	}
+}
+
+// The keyset cursor stays valid while sessions are added: newer ones do not
+// shift the next page.
+func TestChatSessionsCursorStableUnderInserts(t *testing.T) {
+	t.Parallel()
+	f, want := pagingWorld(t)
+	page, err := f.c.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t)(f.srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: f.ws.ProjectID, Title: "newest",
+		LastActivityAt: t0.Add(time.Hour)}))
+	next, err := f.c.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 3, Before: page.NextCursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(want[3:6], titles(next.Items)); diff != "" {
+		t.Errorf("second page after an insert (-want +got):\n%s", diff)
+	}
+}
+
+func TestChatSessionsBadParams(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		params catalog.ChatSessionsParams
+		field  string
+	}{
+		{"negative limit", catalog.ChatSessionsParams{Limit: -1}, "limit"},
+		{"limit above 200", catalog.ChatSessionsParams{Limit: 201}, "limit"},
+		{"unknown status", catalog.ChatSessionsParams{Status: "deleted"}, "status"},
+		{"status in capitals", catalog.ChatSessionsParams{Status: "ACTIVE"}, "status"},
+		{"cursor not issued by the service", catalog.ChatSessionsParams{Before: "not-a-cursor"}, "before"},
+		{"cursor of another shape", catalog.ChatSessionsParams{Before: "Y2hhdC1zZXNzaW9uczp4"}, "before"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := setup(t)
+			_, err := f.c.Catalog.ListChatSessions(t.Context(), &tt.params)
+			wantField(t, err, tt.field, true)
+			var n int
+			for _, err := range f.c.Catalog.ChatSessions(t.Context(), &tt.params) {
+				n++
+				wantField(t, err, tt.field, true)
+			}
+			if n != 1 {
+				t.Errorf("iterator yielded %d times, want the error once", n)
+			}
+			if got := len(f.srv.Requests()); got != 2 {
+				t.Errorf("double saw %d requests, want 2 (a 400 is not retried)", got)
+			}
+		})
+	}
+}
