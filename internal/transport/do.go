@@ -49,6 +49,10 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		idemKey = newIdempotencyKey()
 	}
 
+	if err := ctx.Err(); err != nil {
+		// Not every RoundTripper checks (httpmock, in-process doubles).
+		return err
+	}
 	var bo backoff.BackOff // created on the first retry only
 	for attempt := 0; ; attempt++ {
 		if err := t.wait(ctx); err != nil {

@@ -1,0 +1,486 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jarcoal/httpmock"
+	"golang.org/x/time/rate"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+func TestDecodeErrorEveryCode(t *testing.T) {
+	t.Parallel()
+	for _, code := range apierr.Codes {
+		t.Run(string(code), func(t *testing.T) {
+			t.Parallel()
+			body := fmt.Sprintf(`{"code":%q,"message":"it failed","details":{"reason":"TRACE_NOT_AVAILABLE","hostedModels":["m1","m2"],"extra":1},"unknownTopLevel":true}`, code)
+			mock := httpmock.NewMockTransport()
+			mock.RegisterResponder(http.MethodGet, testBase+"/projects/p%201/runs/r1",
+				httpmock.NewStringResponder(code.Status(), body).HeaderSet(http.Header{"x-request-id": {"req_abc"}}))
+			tr, _ := newTestTransport(t, mock, func(c *Config) { c.MaxRetries = 0 })
+			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/projects/{projectId}/runs/{runId}",
+				Params: []string{"p 1", "r1"}}, nil)
+			var got *apierr.Error
+			if !errors.As(err, &got) {
+				t.Fatalf("err = %v, want *apierr.Error", err)
+			}
+			want := &apierr.Error{
+				StatusCode: code.Status(), Code: code, Message: "it failed",
+				Details: map[string]any{"reason": "TRACE_NOT_AVAILABLE", "hostedModels": []any{"m1", "m2"}, "extra": 1.0},
+				Reason:  apierr.ReasonTraceNotAvailable, HostedModels: []string{"m1", "m2"},
+				RequestID: "req_abc", Method: http.MethodGet, Path: "/projects/p%201/runs/r1",
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("decoded error (-want +got):\n%s", diff)
+			}
+			if !errors.Is(err, &apierr.Error{Code: code}) || !errors.Is(err, apierr.ErrTraceNotAvailable) {
+				t.Errorf("errors.Is fails for code %s / reason", code)
+			}
+		})
+	}
+}
+
+// TestUnknownCode: an unknown code is kept, and retried (by the transport)
+// and temporary (by Temporary) only when the status says so.
+func TestUnknownCode(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		status    int
+		temporary bool
+	}{
+		{400, false}, {404, false}, {418, false}, {422, false}, {501, false},
+		{429, true}, {500, true}, {502, true}, {503, true}, {504, true},
+	} {
+		t.Run(fmt.Sprint(tt.status), func(t *testing.T) {
+			t.Parallel()
+			mock, s := mockRoute(t, http.MethodGet, "/x", reply{status: tt.status, body: `{"code":"BRAND_NEW_CODE","message":"m"}`})
+			tr, _ := newTestTransport(t, mock)
+			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x"}, nil)
+			e, ok := apierr.As(err)
+			if !ok || e.Code != "BRAND_NEW_CODE" || e.StatusCode != tt.status {
+				t.Fatalf("err = %v, want BRAND_NEW_CODE at %d", err, tt.status)
+			}
+			if e.Temporary() != tt.temporary {
+				t.Errorf("Temporary() = %v, want %v", e.Temporary(), tt.temporary)
+			}
+			want := 1
+			if tt.temporary {
+				want = 4
+			}
+			if n := len(s.requests()); n != want {
+				t.Errorf("attempts = %d, want %d", n, want)
+			}
+		})
+	}
+}
+
+func TestDecodeErrorNonEnvelope(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		r      reply
+		wantCT string
+	}{
+		{"HTML 502 page", reply{status: 502, header: map[string]string{"Content-Type": "text/html; charset=utf-8"},
+			body: "<html><body><h1>502 Bad Gateway</h1><p>upstream said: boom-body-text</p></body></html>"}, "text/html"},
+		{"empty 500", reply{status: 500}, ""},
+		{"truncated JSON 404", reply{status: 404, header: map[string]string{"Content-Type": "application/json"},
+			body: `{"code":"NOT_FOUND","message":"boom-body-text`}, "application/json"},
+		{"JSON without code", reply{status: 400, body: `{"error":"boom-body-text"}`}, ""},
+		{"JSON with a numeric code", reply{status: 409, body: `{"code":409,"message":"boom-body-text"}`}, ""},
+		{"JSON array", reply{status: 403, body: `["boom-body-text"]`}, ""},
+		{"plain text 401", reply{status: 401, header: map[string]string{"Content-Type": "text/plain"}, body: "boom-body-text"}, "text/plain"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			mock, _ := mockRoute(t, http.MethodGet, "/x", tt.r)
+			tr, _ := newTestTransport(t, mock, func(c *Config) { c.MaxRetries = 0 })
+			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x"}, nil)
+			e, ok := apierr.As(err)
+			if !ok {
+				t.Fatalf("err = %v, want *apierr.Error", err)
+			}
+			if e.StatusCode != tt.r.status || e.Code != "" || e.RequestID != "req-1" || e.Method != "GET" || e.Path != "/x" {
+				t.Errorf("got %+v; want status %d, no code, request id, method and path", e, tt.r.status)
+			}
+			if strings.Contains(err.Error(), "boom-body-text") || strings.Contains(e.Message, "<html") {
+				t.Errorf("body echoed: %q", err.Error())
+			}
+			if !strings.Contains(e.Message, http.StatusText(tt.r.status)) || !strings.Contains(e.Message, fmt.Sprintf("%d bytes", len(tt.r.body))) {
+				t.Errorf("Message = %q, want status text and body size", e.Message)
+			}
+			if tt.wantCT != "" && !strings.Contains(e.Message, tt.wantCT) {
+				t.Errorf("Message = %q, want content type %s", e.Message, tt.wantCT)
+			}
+		})
+	}
+}
+
+// endless is an error body that never ends; it counts what was read.
+type endless struct{ n atomic.Int64 }
+
+func (r *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	r.n.Add(int64(len(p)))
+	return len(p), nil
+}
+
+func TestErrorBodyCap(t *testing.T) {
+	t.Parallel()
+	t.Run("endless body", func(t *testing.T) {
+		t.Parallel()
+		body := &endless{}
+		rt := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: 500, Header: http.Header{}, Body: io.NopCloser(body), Request: req}, nil
+		})
+		tr, _ := newTestTransport(t, rt, func(c *Config) { c.MaxRetries = 0 })
+		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x"}, nil)
+		e, ok := apierr.As(err)
+		if !ok || e.StatusCode != 500 {
+			t.Fatalf("err = %v, want a typed 500", err)
+		}
+		// The cap, plus the small drain that lets the connection be reused.
+		if n := body.n.Load(); n > MaxErrorBody+8<<10 {
+			t.Errorf("read %d bytes of an error body; cap is %d", n, MaxErrorBody)
+		}
+		if !strings.Contains(e.Message, fmt.Sprintf("%d bytes", MaxErrorBody)) {
+			t.Errorf("Message = %q, want the capped size", e.Message)
+		}
+	})
+	t.Run("envelope over the cap", func(t *testing.T) {
+		t.Parallel()
+		big := `{"code":"INTERNAL_ERROR","message":"` + strings.Repeat("m", 2*MaxErrorBody) + `"}`
+		mock, _ := mockRoute(t, http.MethodGet, "/x", reply{status: 500, body: big})
+		tr, _ := newTestTransport(t, mock, func(c *Config) { c.MaxRetries = 0 })
+		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x"}, nil)
+		e, ok := apierr.As(err)
+		if !ok || e.StatusCode != 500 || len(err.Error()) > 1024 {
+			t.Fatalf("err = %.200v, want a short typed 500", err)
+		}
+	})
+	t.Run("envelope just under the cap", func(t *testing.T) {
+		t.Parallel()
+		head, tail := `{"code":"INTERNAL_ERROR","message":"`, `"}`
+		msg := strings.Repeat("m", MaxErrorBody-len(head)-len(tail))
+		mock, _ := mockRoute(t, http.MethodGet, "/x", reply{status: 500, body: head + msg + tail})
+		tr, _ := newTestTransport(t, mock, func(c *Config) { c.MaxRetries = 0 })
+		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x"}, nil)
+		if e, ok := apierr.As(err); !ok || e.Code != apierr.CodeInternal || e.Message != msg {
+			t.Errorf("a %d-byte envelope was not decoded: %.100v", MaxErrorBody, err)
+		}
+	})
+}
+
+func TestDecodeSuccess(t *testing.T) {
+	t.Parallel()
+	type thing struct {
+		ID   string `json:"id"`
+		Size int    `json:"size"`
+	}
+	tests := []struct {
+		name    string
+		r       reply
+		out     bool
+		want    thing
+		wantErr bool
+	}{
+		{"known fields", reply{status: 200, body: `{"id":"a","size":2}`}, true, thing{ID: "a", Size: 2}, false},
+		{"unknown fields ignored", reply{status: 200, body: `{"id":"a","future":{"x":[1,2]},"size":3,"more":null}`}, true, thing{ID: "a", Size: 3}, false},
+		{"201 created", reply{status: 201, body: `{"id":"b"}`}, true, thing{ID: "b"}, false},
+		{"202 accepted", reply{status: 202, body: `{"id":"c"}`}, true, thing{ID: "c"}, false},
+		{"204 no content", reply{status: 204}, true, thing{ID: "keep"}, false},
+		{"204 with a stray body", reply{status: 204, body: `garbage`}, true, thing{ID: "keep"}, false},
+		{"200 empty body", reply{status: 200}, true, thing{ID: "keep"}, false},
+		{"body without out", reply{status: 200, body: `not even json`}, false, thing{}, false},
+		{"malformed JSON", reply{status: 200, body: `{"id":`}, true, thing{}, true},
+		{"HTML instead of JSON", reply{status: 200, body: `<html></html>`}, true, thing{}, true},
+		{"wrong type", reply{status: 200, body: `{"id":5}`}, true, thing{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			mock, s := mockRoute(t, http.MethodGet, "/things/1", tt.r)
+			tr, _ := newTestTransport(t, mock)
+			got := thing{ID: "keep"}
+			var out any
+			if tt.out {
+				out = &got
+			}
+			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/things/1"}, out)
+			if n := len(s.requests()); n != 1 {
+				t.Errorf("attempts = %d, want 1 (a decode failure is not retried)", n)
+			}
+			if tt.wantErr {
+				if err == nil {
+					t.Fatalf("Do succeeded with %+v, want a decode error", got)
+				}
+				if _, ok := apierr.As(err); ok {
+					t.Errorf("decode failure reported as *apierr.Error: %v", err)
+				}
+				if !strings.Contains(err.Error(), "GET /things/1: decoding response") {
+					t.Errorf("err = %q, want method, path and cause", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.out {
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("decoded (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func TestBodyRewind(t *testing.T) {
+	t.Parallel()
+	payload := map[string]any{"name": "a long-ish name", "items": []int{1, 2, 3}, "nested": map[string]string{"k": "v"}}
+	want, err := json.Marshal(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mock, s := mockRoute(t, http.MethodPost, "/projects/p/hosts", status(503), status(503), status(502), reply{status: 201, body: `{}`})
+	tr, _ := newTestTransport(t, mock)
+	if err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/projects/{projectId}/hosts",
+		Params: []string{"p"}, Body: payload, Class: Idempotent}, nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := s.requests()
+	if len(reqs) != 4 {
+		t.Fatalf("attempts = %d, want 4", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Body != string(want) {
+			t.Errorf("attempt %d body = %q, want %q", i+1, r.Body, want)
+		}
+	}
+}
+
+func TestEncodeBodyError(t *testing.T) {
+	t.Parallel()
+	mock := httpmock.NewMockTransport()
+	tr, _ := newTestTransport(t, mock)
+	err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: map[string]any{"f": func() {}}}, nil)
+	var ute *json.UnsupportedTypeError
+	if !errors.As(err, &ute) {
+		t.Errorf("err = %v, want *json.UnsupportedTypeError", err)
+	}
+	if n := mock.GetTotalCallCount(); n != 0 {
+		t.Errorf("sent %d requests with an unencodable body", n)
+	}
+}
+
+// TestCancelDuringBackoff uses the real, context-aware sleep with a huge
+// backoff and cancels while the transport waits.
+func TestCancelDuringBackoff(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name  string
+		first reply
+	}{
+		{"backoff after 503", status(503)},
+		{"Retry-After", raReply(429, "3000")},
+		{"backoff after a network error", reply{err: errReset}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			mock, s := mockRoute(t, http.MethodGet, "/x", tt.first)
+			tr, _ := newTestTransport(t, mock, func(c *Config) {
+				c.BaseDelay, c.MaxDelay, c.MaxRetryAfter = time.Hour, time.Hour, 2*time.Hour
+			})
+			sleeping := make(chan time.Duration, 1)
+			tr.sleep = func(ctx context.Context, d time.Duration) error {
+				sleeping <- d
+				return sleepCtx(ctx, d)
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x"}, nil) }()
+
+			select {
+			case d := <-sleeping:
+				if d < 30*time.Minute {
+					t.Fatalf("waiting only %s; the test needs a long wait", d)
+				}
+			case err := <-done:
+				t.Fatalf("Do returned %v before waiting", err)
+			case <-time.After(30 * time.Second):
+				t.Fatal("Do never started waiting")
+			}
+			cancel()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("Do did not return after cancel (deadlock)")
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", err)
+			}
+			if tt.first.err != nil {
+				if !errors.Is(err, tt.first.err) {
+					t.Errorf("err = %v, want the last network error too", err)
+				}
+			} else if e, ok := apierr.As(err); !ok || e.StatusCode != tt.first.status {
+				t.Errorf("err = %v, want the last *apierr.Error (%d) too", err, tt.first.status)
+			}
+			if n := len(s.requests()); n != 1 {
+				t.Errorf("attempts = %d, want 1", n)
+			}
+		})
+	}
+}
+
+func TestCancelDuringRequest(t *testing.T) {
+	t.Parallel()
+	inFlight := make(chan struct{})
+	var calls atomic.Int32
+	rt := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		calls.Add(1)
+		close(inFlight)
+		<-req.Context().Done()
+		return nil, req.Context().Err()
+	})
+	tr, sl := newTestTransport(t, rt)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x"}, nil) }()
+	select {
+	case <-inFlight:
+	case <-time.After(30 * time.Second):
+		t.Fatal("request never sent")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Do did not return after cancel (deadlock)")
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("attempts = %d, want 1 (no retry after cancel)", n)
+	}
+	if d := sl.all(); len(d) != 0 {
+		t.Errorf("slept %v after cancel", d)
+	}
+}
+
+func TestCancelledBeforeCall(t *testing.T) {
+	t.Parallel()
+	mock, s := mockRoute(t, http.MethodGet, "/x", reply{status: 200, body: `{}`})
+	tr, _ := newTestTransport(t, mock)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x"}, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if n := len(s.requests()); n != 0 {
+		t.Errorf("sent %d requests on a cancelled context", n)
+	}
+}
+
+func TestRateLimiter(t *testing.T) {
+	t.Parallel()
+	t.Run("every attempt takes a token", func(t *testing.T) {
+		t.Parallel()
+		// The burst covers every attempt, so nothing waits; at one token
+		// an hour the bucket does not visibly refill during the test, so
+		// the tokens left show one taken per attempt.
+		lim := rate.NewLimiter(rate.Every(time.Hour), 5)
+		mock, s := mockRoute(t, http.MethodGet, "/x", status(503), status(503), reply{status: 200, body: `{}`})
+		tr, _ := newTestTransport(t, mock, func(c *Config) { c.Limiter = lim })
+		if err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(s.requests()); n != 3 {
+			t.Fatalf("attempts = %d, want 3", n)
+		}
+		if tok := lim.Tokens(); tok < 1.99 || tok > 2.01 {
+			t.Errorf("tokens left = %.3f, want 2: one of 5 taken per attempt", tok)
+		}
+	})
+	t.Run("paced requests wait for tokens", func(t *testing.T) {
+		t.Parallel()
+		// One token per hour, burst 2: two requests go, the third would
+		// wait an hour, which outlasts the deadline, so it is refused
+		// without being sent (rate decides this upfront, without waiting).
+		lim := rate.NewLimiter(rate.Every(time.Hour), 2)
+		mock, s := mockRoute(t, http.MethodGet, "/x", reply{status: 200, body: `{}`})
+		tr, sl := newTestTransport(t, mock, func(c *Config) { c.Limiter = lim })
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		defer cancel()
+		for i := range 2 {
+			if err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x"}, nil); err != nil {
+				t.Fatalf("request %d: %v", i+1, err)
+			}
+		}
+		err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x"}, nil)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want it to wrap context.DeadlineExceeded", err)
+		}
+		if n := len(s.requests()); n != 2 {
+			t.Errorf("requests sent = %d, want 2", n)
+		}
+		if d := sl.all(); len(d) != 0 {
+			t.Errorf("a limiter refusal was retried after %v", d)
+		}
+	})
+	t.Run("retries are paced too", func(t *testing.T) {
+		t.Parallel()
+		lim := rate.NewLimiter(rate.Every(time.Hour), 2)
+		mock, s := mockRoute(t, http.MethodGet, "/x", status(503))
+		tr, _ := newTestTransport(t, mock, func(c *Config) { c.Limiter = lim })
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		defer cancel()
+		err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x"}, nil)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want context.DeadlineExceeded from the limiter", err)
+		}
+		if n := len(s.requests()); n != 2 {
+			t.Errorf("attempts sent = %d, want 2 (the burst)", n)
+		}
+	})
+	t.Run("cancelled while waiting for a token", func(t *testing.T) {
+		t.Parallel()
+		lim := rate.NewLimiter(rate.Every(time.Hour), 1)
+		lim.Allow() // empty the bucket
+		mock, s := mockRoute(t, http.MethodGet, "/x", reply{status: 200, body: `{}`})
+		tr, _ := newTestTransport(t, mock, func(c *Config) { c.Limiter = lim })
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x"}, nil) }()
+		cancel()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("Do did not return after cancel (deadlock)")
+		}
+		if n := len(s.requests()); n != 0 {
+			t.Errorf("sent %d requests without a token", n)
+		}
+	})
+}
