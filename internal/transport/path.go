@@ -31,6 +31,11 @@ func BuildPath(route string, params []string) (string, error) {
 		if i >= len(params) || params[i] == "" {
 			return "", apierr.Invalid(name, name+" is required")
 		}
+		if params[i] == "." || params[i] == ".." {
+			// PathEscape keeps dots, and a dot segment would be resolved
+			// to another route by the server or a proxy.
+			return "", apierr.Invalid(name, name+" is not a valid id")
+		}
 		b.WriteString(rest[:open])
 		b.WriteString(url.PathEscape(params[i]))
 		rest = rest[open+end+1:]
