@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -46,6 +47,9 @@ func decodeBody(r *http.Request, dst any) (map[string]bool, *httpError) {
 	if err := dec.Decode(dst); err != nil {
 		return nil, decodeError(err)
 	}
+	if f := inexactField(raw, dst); f != "" {
+		return nil, errValidation(f, fmt.Sprintf("Unknown field %q", f))
+	}
 	present := make(map[string]bool, len(raw))
 	for k, v := range raw {
 		if !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
@@ -53,6 +57,63 @@ func decodeBody(r *http.Request, dst any) (map[string]bool, *httpError) {
 		}
 	}
 	return present, nil
+}
+
+// inexactField returns a key of raw that is not exactly one of dst's JSON
+// field names ("" when every key is). encoding/json matches keys without
+// regard to case, so without this check {"NAME": "b"} would be accepted as
+// name, and would even override an earlier "name".
+func inexactField(raw map[string]json.RawMessage, dst any) string {
+	t := reflect.TypeOf(dst)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return ""
+	}
+	known := map[string]bool{}
+	jsonFieldNames(t, known)
+	var bad []string
+	for k := range raw {
+		if !known[k] {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	slices.Sort(bad)
+	return bad[0]
+}
+
+// jsonFieldNames adds the JSON names of struct type t's fields to known,
+// following embedded structs as encoding/json does.
+func jsonFieldNames(t reflect.Type, known map[string]bool) {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if sf.Anonymous && name == "" {
+			ft := sf.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				jsonFieldNames(ft, known)
+				continue
+			}
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		known[name] = true
+	}
 }
 
 // decodeError turns an encoding/json error into a VALIDATION_ERROR naming

@@ -25,29 +25,43 @@ type Request struct {
 	Time time.Time
 }
 
+// MaxLoggedRequests bounds the request log: it keeps the most recent
+// requests only, so a long benchmark or a standalone server does not grow
+// without bound.
+const MaxLoggedRequests = 10_000
+
+// requestLog is a ring of the last MaxLoggedRequests requests.
 type requestLog struct {
 	mu   sync.Mutex
 	reqs []Request
+	next int // slot of the next write once the ring is full
 }
 
 func (l *requestLog) add(r Request) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.reqs = append(l.reqs, r)
+	if len(l.reqs) < MaxLoggedRequests {
+		l.reqs = append(l.reqs, r)
+		return
+	}
+	l.reqs[l.next] = r
+	l.next = (l.next + 1) % MaxLoggedRequests
 }
 
-// Requests returns the requests answered so far, oldest first.
+// Requests returns the requests answered so far (at most the last
+// MaxLoggedRequests), oldest first.
 func (s *Server) Requests() []Request {
-	s.reqlog.mu.Lock()
-	defer s.reqlog.mu.Unlock()
-	out := make([]Request, len(s.reqlog.reqs))
-	copy(out, s.reqlog.reqs)
-	return out
+	l := &s.reqlog
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]Request, 0, len(l.reqs))
+	out = append(out, l.reqs[l.next:]...)
+	return append(out, l.reqs[:l.next]...)
 }
 
 // ResetRequests forgets the recorded requests.
 func (s *Server) ResetRequests() {
 	s.reqlog.mu.Lock()
 	defer s.reqlog.mu.Unlock()
-	s.reqlog.reqs = nil
+	s.reqlog.reqs, s.reqlog.next = nil, 0
 }

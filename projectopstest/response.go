@@ -2,6 +2,7 @@ package projectopstest
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 // committed by a flush streams the rest through an io.Pipe, so a handler
 // that writes progressively is read progressively.
 type responseWriter struct {
+	ctx    context.Context // the handler's context
 	header http.Header
 	ready  chan struct{} // closed at commit
 
@@ -23,7 +25,6 @@ type responseWriter struct {
 	sent      http.Header    // header snapshot taken at commit
 	pr        *io.PipeReader // streaming only
 	pw        *io.PipeWriter
-	aborted   error // the client went away (set by abort)
 	err       error // failure before commit, returned by RoundTrip
 }
 
@@ -80,14 +81,19 @@ func (w *responseWriter) commitLocked(stream bool) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	w.sent = w.header.Clone()
-	if stream {
-		w.sent.Del("Content-Length") // the length is unknown once streaming
-		w.pr, w.pw = io.Pipe()
-		if w.aborted != nil {
-			_ = w.pw.CloseWithError(w.aborted)
-		}
+	if !stream {
+		// The handler has returned: nobody touches the header map again.
+		w.sent = w.header
+		close(w.ready)
+		return
 	}
+	// The handler goes on: it gets its own copy of the header map, as
+	// changes after the headers are sent have no effect anyway.
+	w.sent, w.header = w.header, w.header.Clone()
+	w.sent.Del("Content-Length") // the length is unknown once streaming
+	w.pr, w.pw = io.Pipe()
+	// Unblock a handler writing to a client that went away.
+	context.AfterFunc(w.ctx, func() { w.abort(w.ctx.Err()) })
 	close(w.ready)
 }
 
@@ -119,18 +125,10 @@ func (w *responseWriter) fail() {
 	_ = pw.CloseWithError(errDropped)
 }
 
-// abort is called when the handler's context ends. It unblocks a streaming
+// abort is called when a streaming handler's context ends. It unblocks a
 // handler whose client is gone; after finish it changes nothing, because a
 // pipe keeps the first close error (EOF).
-func (w *responseWriter) abort(err error) {
-	w.mu.Lock()
-	w.aborted = err
-	pw := w.pw
-	w.mu.Unlock()
-	if pw != nil {
-		_ = pw.CloseWithError(err)
-	}
-}
+func (w *responseWriter) abort(err error) { _ = w.pw.CloseWithError(err) }
 
 // response builds the client's *http.Response once committed.
 func (w *responseWriter) response(req *http.Request, cancel func()) *http.Response {
@@ -144,7 +142,7 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 	}
 	switch {
 	case w.pr != nil:
-		resp.Body = &streamBody{pr: w.pr, cancel: cancel}
+		resp.Body = &streamBody{ctx: req.Context(), pr: w.pr, cancel: cancel}
 	default:
 		b := w.buf.Bytes()
 		resp.ContentLength = int64(len(b))
@@ -157,13 +155,20 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 }
 
 // streamBody is a streaming response body; closing it tells the handler the
-// client went away.
+// client went away. Reads fail once the request's context is done, as with
+// net/http, even if the handler happened to finish first.
 type streamBody struct {
+	ctx    context.Context
 	pr     *io.PipeReader
 	cancel func()
 }
 
-func (b *streamBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
+func (b *streamBody) Read(p []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return b.pr.Read(p)
+}
 
 func (b *streamBody) Close() error {
 	_ = b.pr.Close()

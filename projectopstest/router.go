@@ -1,7 +1,6 @@
 package projectopstest
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -50,7 +49,7 @@ func (s *Server) register(pattern string, authed bool, h handlerFunc) {
 	}
 	s.routes = append(s.routes, pattern)
 	s.mux.HandleFunc(full, func(w http.ResponseWriter, r *http.Request) {
-		info := infoOf(r.Context())
+		info := infoOf(w)
 		info.route = pattern
 		if s.applyFault(w, r, pattern) {
 			return
@@ -74,11 +73,12 @@ func (s *Server) register(pattern string, authed bool, h handlerFunc) {
 // reqInfo carries what the route learns back to the outer logging layer.
 type reqInfo struct{ route, keyID string }
 
-type reqInfoKey struct{}
-
-func infoOf(ctx context.Context) *reqInfo {
-	if i, ok := ctx.Value(reqInfoKey{}).(*reqInfo); ok {
-		return i
+// infoOf finds the request's reqInfo on its writer: every route runs under
+// serveHTTP, which wraps the writer in a statusRecorder (cheaper than a
+// context value, which copies the request).
+func infoOf(w http.ResponseWriter) *reqInfo {
+	if rec, ok := w.(*statusRecorder); ok {
+		return &rec.info
 	}
 	return &reqInfo{}
 }
@@ -92,19 +92,19 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		id = "req_" + strconv.FormatUint(s.reqSeq.Add(1), 10)
 	}
 	w.Header().Set("X-Request-Id", id)
-	info := &reqInfo{}
-	r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, info))
 	rec := &statusRecorder{ResponseWriter: w}
 	defer func() {
 		s.reqlog.add(Request{
-			Method: r.Method, Path: r.URL.Path, Route: info.route, Status: rec.status,
-			KeyID: info.keyID, RequestID: id, Time: arrived,
+			Method: r.Method, Path: r.URL.Path, Route: rec.info.route, Status: rec.status,
+			KeyID: rec.info.keyID, RequestID: id, Time: arrived,
 		})
-		s.log.LogAttrs(r.Context(), slog.LevelDebug, "projectopstest request",
-			slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.String("route", info.route), slog.Int("status", rec.status),
-			slog.String("keyId", info.keyID), slog.String("requestId", id),
-			slog.Duration("duration", time.Since(start)))
+		if s.log.Enabled(r.Context(), slog.LevelDebug) {
+			s.log.LogAttrs(r.Context(), slog.LevelDebug, "projectopstest request",
+				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.String("route", rec.info.route), slog.Int("status", rec.status),
+				slog.String("keyId", rec.info.keyID), slog.String("requestId", id),
+				slog.Duration("duration", time.Since(start)))
+		}
 	}()
 	s.mux.ServeHTTP(rec, r)
 }
@@ -151,6 +151,7 @@ func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	info   reqInfo
 }
 
 func (rec *statusRecorder) WriteHeader(code int) {

@@ -43,6 +43,7 @@ type Server struct {
 	routes    []string
 	reqSeq    atomic.Uint64
 
+	pool    workerPool
 	limiter *keyLimiter
 	faults  faultSet
 	reqlog  requestLog
@@ -70,6 +71,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	s := &Server{
 		log: o.logger, now: o.clock, src: o.catalogSource,
 		ctx: ctx, cancel: cancel,
+		pool:    newWorkerPool(),
 		limiter: newKeyLimiter(o.perMinute, o.burst),
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),

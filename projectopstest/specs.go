@@ -2,6 +2,7 @@ package projectopstest
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/projectops/projectops-go/hosts"
@@ -167,6 +168,9 @@ func (w Workspace) String() string {
 
 // GoString describes the workspace without its key.
 func (w Workspace) GoString() string { return w.String() }
+
+// Format makes every fmt verb print String, so no verb reveals the key.
+func (w Workspace) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, w.String()) }
 
 // Default returns the workspace every test can start from. Without WithSeed
 // it is the one NewServer always creates (org_1, usr_1 as owner, prj_1,

@@ -37,10 +37,9 @@ func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error
 	}
 	hctx, cancel := context.WithCancel(ctx)
 	stopOnClose := context.AfterFunc(t.s.ctx, cancel)
-	rw := &responseWriter{header: http.Header{}, ready: make(chan struct{})}
-	context.AfterFunc(hctx, func() { rw.abort(hctx.Err()) })
+	rw := &responseWriter{ctx: hctx, header: http.Header{}, ready: make(chan struct{})}
 	sreq := serverRequest(hctx, req)
-	started := t.s.spawn(&t.s.inflight, func() {
+	started := t.s.dispatch(func() {
 		defer cancel() // the body is complete (or abandoned): release everything
 		defer stopOnClose()
 		defer closeRequestBody(req)

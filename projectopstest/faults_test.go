@@ -1,0 +1,191 @@
+package projectopstest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+func TestFaultStatus(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	route := "GET /projects/{projectId}/hosts"
+	tests := []struct {
+		name       string
+		fault      projectopstest.Fault
+		wantStatus int
+		wantCode   apierr.Code
+		wantRetry  string
+	}{
+		{"code only", projectopstest.Fault{Code: apierr.CodeServerUnreachable}, 502, apierr.CodeServerUnreachable, ""},
+		{"status only", projectopstest.Fault{Status: 504}, 504, apierr.CodeTimeout, ""},
+		{"unknown status", projectopstest.Fault{Status: 503}, 503, apierr.CodeInternal, ""},
+		{"rate limited", projectopstest.Fault{Code: apierr.CodeRateLimited, RetryAfter: 1500 * time.Millisecond,
+			Details: map[string]any{"reason": "CONCURRENT_RUN_LIMIT"}}, 429, apierr.CodeRateLimited, "2"},
+		{"unknown code", projectopstest.Fault{Status: 418, Code: "TEAPOT", Message: "short and stout"}, 418, "TEAPOT", ""},
+	}
+	for _, tg := range targets(t, srv) {
+		for _, tt := range tests {
+			srv.SetFault(route, tt.fault)
+			r := tg.call(t, "GET", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, nil)
+			if r.status != tt.wantStatus {
+				t.Fatalf("%s/%s: status %d, want %d", tg.name, tt.name, r.status, tt.wantStatus)
+			}
+			if !strings.Contains(string(r.body), `"code":"`+string(tt.wantCode)+`"`) {
+				t.Errorf("%s/%s: body %s", tg.name, tt.name, r.body)
+			}
+			if got := r.header.Get("Retry-After"); got != tt.wantRetry {
+				t.Errorf("%s/%s: Retry-After %q, want %q", tg.name, tt.name, got, tt.wantRetry)
+			}
+		}
+		srv.SetFault(route, projectopstest.Fault{Code: apierr.CodeRateLimited, Details: map[string]any{"reason": "CONCURRENT_RUN_LIMIT"}})
+		b := tg.call(t, "GET", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, nil).wantError(t, apierr.CodeRateLimited)
+		if b.Details["reason"] != "CONCURRENT_RUN_LIMIT" {
+			t.Errorf("details = %v", b.Details)
+		}
+		// Other routes are untouched; ClearFaults restores the route.
+		if r := tg.call(t, "GET", "/me", ws.APIKey, nil); r.status != 200 {
+			t.Errorf("unfaulted route: %d", r.status)
+		}
+		srv.ClearFaults()
+		if r := tg.call(t, "GET", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, nil); r.status != 200 {
+			t.Errorf("after ClearFaults: %d", r.status)
+		}
+	}
+}
+
+func TestFaultTimesAndBeforeAuth(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	srv.SetFault("GET /me", projectopstest.Fault{Code: apierr.CodeInternal, Times: 2})
+	// Faults fire before authentication: even a keyless request sees them.
+	tg.call(t, "GET", "/me", "", nil).wantError(t, apierr.CodeInternal)
+	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, apierr.CodeInternal)
+	if r := tg.call(t, "GET", "/me", ws.APIKey, nil); r.status != 200 {
+		t.Errorf("third request: %d, want 200 once Times is used up", r.status)
+	}
+}
+
+func TestFaultLatency(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	for _, tg := range targets(t, srv) {
+		srv.SetFault("GET /me", projectopstest.Fault{Latency: 50 * time.Millisecond})
+		start := time.Now()
+		if r := tg.call(t, "GET", "/me", ws.APIKey, nil); r.status != 200 {
+			t.Fatalf("%s: latency-only fault must pass through: %d", tg.name, r.status)
+		}
+		if d := time.Since(start); d < 50*time.Millisecond {
+			t.Errorf("%s: answered after %v, want ≥ 50ms", tg.name, d)
+		}
+		// The wait honours the request context.
+		srv.SetFault("GET /me", projectopstest.Fault{Latency: time.Hour})
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Millisecond)
+		req, _ := http.NewRequestWithContext(ctx, "GET", tg.base+"/me", nil)
+		req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+		start = time.Now()
+		resp, err := tg.client.Do(req)
+		cancel()
+		if err == nil {
+			resp.Body.Close()
+			t.Fatalf("%s: want a context error", tg.name)
+		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: err = %v, want deadline exceeded", tg.name, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: cancellation took %v", tg.name, d)
+		}
+		srv.ClearFaults()
+	}
+}
+
+func TestFaultDrop(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	srv.SetFault("GET /me", projectopstest.Fault{Drop: true})
+	for _, tg := range targets(t, srv) {
+		req, _ := http.NewRequestWithContext(t.Context(), "GET", tg.base+"/me", nil)
+		req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+		resp, err := tg.client.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			t.Fatalf("%s: dropped connection answered %d", tg.name, resp.StatusCode)
+		}
+	}
+	var dropped int
+	for _, r := range srv.Requests() {
+		if r.Route == "GET /me" && r.Status == 0 {
+			dropped++
+		}
+	}
+	if dropped != 2 {
+		t.Errorf("request log shows %d dropped requests, want 2", dropped)
+	}
+}
+
+func TestRequestIDAndLog(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock()
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithClock(clock.Now))
+	ws := srv.Default()
+	for _, tg := range targets(t, srv) {
+		srv.ResetRequests()
+		req, _ := http.NewRequestWithContext(t.Context(), "GET", tg.base+"/projects/"+ws.ProjectID+"/hosts?secret=k", nil)
+		req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+		req.Header.Set("X-Request-Id", "trace-abc-123")
+		resp, err := tg.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("X-Request-Id"); got != "trace-abc-123" {
+			t.Errorf("%s: reflected id %q", tg.name, got)
+		}
+		// Generated when absent, on errors too.
+		r := tg.call(t, "GET", "/nope", "", nil)
+		generated := r.header.Get("X-Request-Id")
+		if !strings.HasPrefix(generated, "req_") {
+			t.Errorf("%s: generated id %q", tg.name, generated)
+		}
+		reqs := srv.Requests()
+		if len(reqs) != 2 {
+			t.Fatalf("%s: %d requests logged", tg.name, len(reqs))
+		}
+		want := projectopstest.Request{Method: "GET", Path: "/api/v1/projects/" + ws.ProjectID + "/hosts",
+			Route: "GET /projects/{projectId}/hosts", Status: 200, KeyID: ws.APIKeyID, RequestID: "trace-abc-123", Time: clock.Now()}
+		if reqs[0] != want {
+			t.Errorf("%s: logged %+v, want %+v", tg.name, reqs[0], want)
+		}
+		if reqs[1].Status != 404 || reqs[1].Route != "" || reqs[1].RequestID != generated || reqs[1].KeyID != "" {
+			t.Errorf("%s: logged %+v", tg.name, reqs[1])
+		}
+	}
+}
+
+func TestRoutesAreFaultKeys(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t)
+	routes := srv.Routes()
+	for _, want := range []string{"GET /me", "GET /host-catalog", "DELETE /projects/{projectId}/hosts/{hostId}",
+		"GET /projects/{projectId}/chatboxes/{chatboxId}", "GET /chat-sessions"} {
+		found := false
+		for _, r := range routes {
+			found = found || r == want
+		}
+		if !found {
+			t.Errorf("Routes() lacks %q: %v", want, routes)
+		}
+	}
+}

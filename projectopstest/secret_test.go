@@ -1,0 +1,30 @@
+package projectopstest_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+func TestSecretsNeverPrint(t *testing.T) {
+	t.Parallel()
+	const plain = "sk_super_secret_value"
+	values := []any{
+		projectopstest.Secret(plain),
+		projectopstest.ServerSpec{Name: "s", Env: map[string]projectopstest.Secret{"TOKEN": plain},
+			Headers: map[string]projectopstest.Secret{"Authorization": plain}, ClientSecret: plain},
+		&projectopstest.ServerSpec{Env: map[string]projectopstest.Secret{"TOKEN": plain}},
+		projectopstest.APIKeySpec{UserID: "u", Secret: plain},
+		projectopstest.Workspace{APIKey: plain, APIKeyID: "key_1"},
+		map[string]projectopstest.Secret{"k": plain},
+	}
+	for _, v := range values {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+			if out := fmt.Sprintf(verb, v); strings.Contains(out, plain) || strings.Contains(out, fmt.Sprintf("%x", plain)) {
+				t.Errorf("%s of %T leaks the secret: %s", verb, v, out)
+			}
+		}
+	}
+}
