@@ -1,0 +1,371 @@
+package hosts_test
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+func ms(t time.Time) hosts.Millis { return hosts.Millis(t.UnixMilli()) }
+
+// catalogEntry returns the creation fields a template seeds a config from,
+// as the public catalog (the one c sees) publishes them.
+func catalogEntry(t *testing.T, c *projectops.Client, tpl hosts.Template) map[string]any {
+	t.Helper()
+	hc, err := c.Catalog.HostCatalog(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := hc.Catalog.HostsByID[string(tpl)]
+	if !ok {
+		t.Fatalf("catalog has no %s entry", tpl)
+	}
+	out := map[string]any{"hostStyle": e.HostStyle}
+	if e.MCPProfile != nil {
+		out["mcpProfile"] = e.MCPProfile
+	}
+	for k, raw := range e.Extra {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// templateConfig is the config a host created from tpl with theme gets: the
+// catalog entry's creation fields, the theme, and no servers.
+func templateConfig(t *testing.T, c *projectops.Client, tpl hosts.Template, theme string) map[string]any {
+	t.Helper()
+	cfg := catalogEntry(t, c, tpl)
+	cfg["theme"] = theme
+	cfg["serverIds"] = []any{}
+	return cfg
+}
+
+func TestHostLifecycle(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx, p := t.Context(), f.ws.ProjectID
+	server := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "everything",
+		URL: "https://mcp.example.com/mcp"}))
+
+	// Create from a template with a theme.
+	fromTpl, err := f.c.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Claude dark", Template: hosts.TemplateClaude,
+		Theme: hosts.ThemeDark})
+	if err != nil {
+		t.Fatalf("Create from template: %v", err)
+	}
+	wantTpl := &hosts.HostDetail{ID: fromTpl.ID, Name: "Claude dark",
+		Config: templateConfig(t, f.c, hosts.TemplateClaude, hosts.ThemeDark)}
+	if diff := cmp.Diff(wantTpl, fromTpl); diff != "" {
+		t.Errorf("Create from template (-want +got):\n%s", diff)
+	}
+	if m := fromTpl.Config["modelId"]; m != "anthropic/claude-sonnet-4.5" {
+		t.Errorf("template config modelId = %v", m)
+	}
+
+	// A template without a theme gets the light one.
+	f.clock.Advance(time.Minute)
+	light, err := f.c.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Codex", Template: hosts.TemplateCodex})
+	if err != nil {
+		t.Fatalf("Create without theme: %v", err)
+	}
+	if diff := cmp.Diff(templateConfig(t, f.c, hosts.TemplateCodex, hosts.ThemeLight), light.Config); diff != "" {
+		t.Errorf("Create without theme (-want +got):\n%s", diff)
+	}
+
+	// Create from a full config: kept verbatim.
+	f.clock.Advance(time.Minute)
+	full := map[string]any{
+		"modelId":   "openai/gpt-5",
+		"serverIds": []any{server},
+		"hostStyle": "chatgpt",
+		"nested":    map[string]any{"a": []any{1.0, "two", true, nil}},
+	}
+	fromCfg, err := f.c.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: full})
+	if err != nil {
+		t.Fatalf("Create from config: %v", err)
+	}
+	if diff := cmp.Diff(&hosts.HostDetail{ID: fromCfg.ID, Name: "Custom", Config: full}, fromCfg); diff != "" {
+		t.Errorf("Create from config (-want +got):\n%s", diff)
+	}
+	if fromTpl.ID == light.ID || light.ID == fromCfg.ID {
+		t.Fatalf("ids are not distinct: %s %s %s", fromTpl.ID, light.ID, fromCfg.ID)
+	}
+
+	// List and All.
+	page, err := f.c.Hosts.List(ctx, p)
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	wantList := []hosts.Host{
+		{ID: fromTpl.ID, Name: "Claude dark", ModelID: "anthropic/claude-sonnet-4.5", CreatedAt: ms(t0), UpdatedAt: ms(t0)},
+		{ID: light.ID, Name: "Codex", ModelID: "openai/gpt-5-codex",
+			CreatedAt: ms(t0.Add(time.Minute)), UpdatedAt: ms(t0.Add(time.Minute))},
+		{ID: fromCfg.ID, Name: "Custom", ModelID: "openai/gpt-5", ServerCount: 1,
+			CreatedAt: ms(t0.Add(2 * time.Minute)), UpdatedAt: ms(t0.Add(2 * time.Minute))},
+	}
+	if diff := cmp.Diff(wantList, page.Items, cmpopts.IgnoreFields(hosts.Host{}, "HostConfigID")); diff != "" {
+		t.Errorf("List (-want +got):\n%s", diff)
+	}
+	cfgIDs := map[string]string{}
+	for _, h := range page.Items {
+		if b, err := hex.DecodeString(h.HostConfigID); err != nil || len(b) != 32 {
+			t.Errorf("host %s: hostConfigId %q is not a sha256", h.ID, h.HostConfigID)
+		}
+		cfgIDs[h.ID] = h.HostConfigID
+	}
+	if len(cfgIDs) != 3 || cfgIDs[fromTpl.ID] == cfgIDs[light.ID] {
+		t.Errorf("different configs share a hostConfigId: %v", cfgIDs)
+	}
+	all, err := collect(f.c.Hosts.All(ctx, p))
+	if err != nil {
+		t.Fatalf("All: %v", err)
+	}
+	if diff := cmp.Diff(page.Items, all); diff != "" {
+		t.Errorf("All differs from List (-list +all):\n%s", diff)
+	}
+
+	// Get returns what Create returned.
+	got, err := f.c.Hosts.Get(ctx, p, fromTpl.ID)
+	if err != nil {
+		t.Fatalf("Get: %v", err)
+	}
+	if diff := cmp.Diff(fromTpl, got); diff != "" {
+		t.Errorf("Get (-create +get):\n%s", diff)
+	}
+
+	// Update the name only: the config is kept.
+	f.clock.Advance(time.Minute)
+	renamed, err := f.c.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Name: "Claude (renamed)"})
+	if err != nil {
+		t.Fatalf("Update name: %v", err)
+	}
+	if diff := cmp.Diff(&hosts.HostDetail{ID: fromTpl.ID, Name: "Claude (renamed)", Config: fromTpl.Config}, renamed); diff != "" {
+		t.Errorf("Update name (-want +got):\n%s", diff)
+	}
+
+	// Update the config only: the name is kept and the config replaced whole.
+	f.clock.Advance(time.Minute)
+	newCfg := map[string]any{"modelId": "anthropic/claude-opus-4", "theme": "dark"}
+	reconf, err := f.c.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Config: newCfg})
+	if err != nil {
+		t.Fatalf("Update config: %v", err)
+	}
+	if diff := cmp.Diff(&hosts.HostDetail{ID: fromTpl.ID, Name: "Claude (renamed)", Config: newCfg}, reconf); diff != "" {
+		t.Errorf("Update config (-want +got):\n%s", diff)
+	}
+	got, err = f.c.Hosts.Get(ctx, p, fromTpl.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(reconf, got); diff != "" {
+		t.Errorf("Get after updates (-update +get):\n%s", diff)
+	}
+	page, err = f.c.Hosts.List(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := page.Items[0]
+	if h.ModelID != "anthropic/claude-opus-4" || h.CreatedAt != ms(t0) || h.UpdatedAt != ms(t0.Add(4*time.Minute)) ||
+		h.HostConfigID == cfgIDs[fromTpl.ID] {
+		t.Errorf("listed after updates: %+v (old hostConfigId %s)", h, cfgIDs[fromTpl.ID])
+	}
+
+	// Delete, then the host is gone everywhere.
+	del, err := f.c.Hosts.Delete(ctx, p, fromTpl.ID, nil)
+	if err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if diff := cmp.Diff(&hosts.Deleted{ID: fromTpl.ID, Deleted: true}, del); diff != "" {
+		t.Errorf("Delete (-want +got):\n%s", diff)
+	}
+	_, err = f.c.Hosts.Get(ctx, p, fromTpl.ID)
+	wantError(t, err, projectops.CodeNotFound, true)
+	_, err = f.c.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Name: "ghost"})
+	wantError(t, err, projectops.CodeNotFound, true)
+	_, err = f.c.Hosts.Delete(ctx, p, fromTpl.ID, nil)
+	wantError(t, err, projectops.CodeNotFound, true)
+	page, err = f.c.Hosts.List(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{light.ID, fromCfg.ID}, hostIDs(page.Items)); diff != "" {
+		t.Errorf("List after delete (-want +got):\n%s", diff)
+	}
+}
+
+func hostIDs(hs []hosts.Host) []string {
+	out := []string{}
+	for _, h := range hs {
+		out = append(out, h.ID)
+	}
+	return out
+}
+
+// The caller's config map is not aliased: changing it after Create changes
+// nothing on the service.
+func TestCreateConfigNotAliased(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	cfg := map[string]any{"modelId": "openai/gpt-5"}
+	h, err := f.c.Hosts.Create(t.Context(), f.ws.ProjectID, hosts.CreateParams{Name: "x", Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg["modelId"] = "changed"
+	h.Config["modelId"] = "changed too"
+	got, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, h.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Config["modelId"] != "openai/gpt-5" {
+		t.Errorf("stored modelId = %v", got.Config["modelId"])
+	}
+}
+
+// A template is seeded from the live catalog when it is reachable and knows
+// the template, else from the bundled snapshot.
+func TestCreateFromLiveCatalog(t *testing.T) {
+	t.Parallel()
+	live := `{"version": 3, "catalog": {"hostsById": {"claude": {"id": "claude", "label": "Claude",
+		"hostStyle": "claude", "mcpProfile": {"capabilities": {"tools": true}},
+		"modelId": "anthropic/claude-live", "hostContext": {"platform": "desktop"}}}}}`
+	f := setup(t, projectopstest.WithHostCatalogSource(func(context.Context) ([]byte, error) { return []byte(live), nil }))
+	ctx := t.Context()
+	h, err := f.c.Hosts.Create(ctx, f.ws.ProjectID, hosts.CreateParams{Name: "live", Template: hosts.TemplateClaude})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"modelId": "anthropic/claude-live", "hostContext": map[string]any{"platform": "desktop"},
+		"hostStyle": "claude", "mcpProfile": map[string]any{"capabilities": map[string]any{"tools": true}},
+		"theme": "light", "serverIds": []any{}}
+	if diff := cmp.Diff(want, h.Config); diff != "" {
+		t.Errorf("live-seeded config (-want +got):\n%s", diff)
+	}
+
+	// The live catalog has no codex entry: the bundled one seeds it.
+	bundled := setup(t)
+	wantCodex := templateConfig(t, bundled.c, hosts.TemplateCodex, hosts.ThemeDark)
+	h, err = f.c.Hosts.Create(ctx, f.ws.ProjectID, hosts.CreateParams{Name: "codex", Template: hosts.TemplateCodex,
+		Theme: hosts.ThemeDark})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantCodex, h.Config); diff != "" {
+		t.Errorf("bundled fallback config (-want +got):\n%s", diff)
+	}
+}
+
+func TestDeleteReferencedHost(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name           string
+		suite, chatbox bool
+		wantRefTypes   []string
+	}{
+		{name: "eval suite", suite: true, wantRefTypes: []string{"evalSuite"}},
+		{name: "chatbox", chatbox: true, wantRefTypes: []string{"chatbox"}},
+		{name: "both", suite: true, chatbox: true, wantRefTypes: []string{"evalSuite", "chatbox"}},
+		{name: "unreferenced"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := setup(t)
+			ctx, p := t.Context(), f.ws.ProjectID
+			host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: p, Name: "H", Template: hosts.TemplateClaude}))
+			var cbx string
+			if tt.suite {
+				must(t)(f.srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: p, Name: "smoke", HostID: host}))
+			}
+			if tt.chatbox {
+				cbx = must(t)(f.srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: p, Name: "bot", HostID: host}))
+			}
+			if len(tt.wantRefTypes) > 0 {
+				for _, params := range []*hosts.DeleteParams{nil, {Force: false}} {
+					_, err := f.c.Hosts.Delete(ctx, p, host, params)
+					e := wantError(t, err, projectops.CodeConflict, true)
+					refs, _ := e.Details["references"].([]any)
+					var types []string
+					for _, r := range refs {
+						m, _ := r.(map[string]any)
+						typ, _ := m["type"].(string)
+						types = append(types, typ)
+						if id, _ := m["id"].(string); id == "" {
+							t.Errorf("reference without id: %v", m)
+						}
+					}
+					if diff := cmp.Diff(tt.wantRefTypes, types); diff != "" {
+						t.Errorf("details.references types (-want +got):\n%s", diff)
+					}
+					if _, err := f.c.Hosts.Get(ctx, p, host); err != nil {
+						t.Fatalf("host gone after a refused delete: %v", err)
+					}
+				}
+			}
+			del, err := f.c.Hosts.Delete(ctx, p, host, &hosts.DeleteParams{Force: true})
+			if err != nil {
+				t.Fatalf("Delete with Force: %v", err)
+			}
+			if !del.Deleted || del.ID != host {
+				t.Errorf("Delete = %+v", del)
+			}
+			_, err = f.c.Hosts.Get(ctx, p, host)
+			wantError(t, err, projectops.CodeNotFound, true)
+			if cbx != "" {
+				// Forcing detached the chatbox from the host.
+				d, err := f.c.Catalog.Chatbox(ctx, p, cbx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.HostID != "" || d.HostName != "" {
+					t.Errorf("chatbox still points at the deleted host: %q %q", d.HostID, d.HostName)
+				}
+			}
+		})
+	}
+}
+
+// A host of another project reads as NOT_FOUND through this project, for
+// every host route, even for a caller who can access both projects.
+func TestHostOfAnotherProject(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx, p := t.Context(), f.ws.ProjectID
+	other := must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.ws.OrganizationID, Name: "Other"}))
+	host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: other, Name: "theirs", Template: hosts.TemplateClaude}))
+	_, err := f.c.Hosts.Get(ctx, p, host)
+	wantError(t, err, projectops.CodeNotFound, true)
+	_, err = f.c.Hosts.Update(ctx, p, host, hosts.UpdateParams{Name: "mine now"})
+	wantError(t, err, projectops.CodeNotFound, true)
+	_, err = f.c.Hosts.Delete(ctx, p, host, &hosts.DeleteParams{Force: true})
+	wantError(t, err, projectops.CodeNotFound, true)
+	got, err := f.c.Hosts.Get(ctx, other, host)
+	if err != nil {
+		t.Fatalf("Get through its own project: %v", err)
+	}
+	if got.Name != "theirs" {
+		t.Errorf("name = %q: the host was changed through another project", got.Name)
+	}
+	page, err := f.c.Hosts.List(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 0 {
+		t.Errorf("List of this project shows %v", hostIDs(page.Items))
+	}
+	_, err = f.c.Hosts.List(ctx, "prj_nope")
+	wantError(t, err, projectops.CodeNotFound, true)
+}

@@ -1,0 +1,128 @@
+package hosts_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// Bodies the typed SDK cannot produce (unknown fields, wrong JSON types,
+// non-objects), sent raw to the host routes: each is a 400
+// VALIDATION_ERROR naming the offending field where there is one, and
+// changes nothing.
+func TestRawHostBodies(t *testing.T) {
+	t.Parallel()
+	const (
+		list = "/projects/{p}/hosts"
+		one  = "/projects/{p}/hosts/{h}"
+	)
+	tests := []struct {
+		name, method, path, body string
+		field                    string // "" when the error names no field
+	}{
+		{"create: unknown field", http.MethodPost, list, `{"name":"x","template":"claude","colour":"red"}`, "colour"},
+		{"create: field name in another case", http.MethodPost, list, `{"Name":"x","template":"claude"}`, "Name"},
+		{"create: field repeated in another case", http.MethodPost, list, `{"name":"a","NAME":"b","template":"claude"}`, "NAME"},
+		{"update: field name in another case", http.MethodPatch, one, `{"Config":{"modelId":"m"}}`, "Config"},
+		{"delete: field name in another case", http.MethodDelete, one, `{"Force":true}`, "Force"},
+		{"create: name is a number", http.MethodPost, list, `{"name":5,"template":"claude"}`, "name"},
+		{"create: name is null", http.MethodPost, list, `{"name":null,"template":"claude"}`, "name"},
+		{"create: template is a number", http.MethodPost, list, `{"name":"x","template":5}`, "template"},
+		{"create: theme is a boolean", http.MethodPost, list, `{"name":"x","template":"claude","theme":true}`, "theme"},
+		{"create: config is an array", http.MethodPost, list, `{"name":"x","config":[]}`, "config"},
+		{"create: config is a string", http.MethodPost, list, `{"name":"x","config":"{}"}`, "config"},
+		{"create: empty config", http.MethodPost, list, `{"name":"x","config":{}}`, "config"},
+		{"create: empty name", http.MethodPost, list, `{"name":"","template":"claude"}`, "name"},
+		{"create: body is an array", http.MethodPost, list, `[]`, ""},
+		{"create: body is a string", http.MethodPost, list, `"x"`, ""},
+		{"create: malformed JSON", http.MethodPost, list, `{"name":`, ""},
+		{"update: unknown field", http.MethodPatch, one, `{"nam":"x"}`, "nam"},
+		{"update: name is a number", http.MethodPatch, one, `{"name":5}`, "name"},
+		{"update: empty name", http.MethodPatch, one, `{"name":""}`, "name"},
+		{"update: empty config", http.MethodPatch, one, `{"config":{}}`, "config"},
+		{"update: config is an array", http.MethodPatch, one, `{"config":[1]}`, "config"},
+		{"update: only nulls", http.MethodPatch, one, `{"name":null,"config":null}`, ""},
+		{"update: theme is not an update field", http.MethodPatch, one, `{"theme":"dark"}`, "theme"},
+		{"delete: force is a string", http.MethodDelete, one, `{"force":"yes"}`, "force"},
+		{"delete: unknown field", http.MethodDelete, one, `{"forse":true}`, "forse"},
+		{"delete: body is an array", http.MethodDelete, one, `[true]`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := setup(t)
+			host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: f.ws.ProjectID, Name: "H",
+				Template: hosts.TemplateClaude}))
+			// The host is referenced, so a delete that got through would
+			// answer 409, not 400.
+			must(t)(f.srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: f.ws.ProjectID, Name: "s", HostID: host}))
+			before, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := strings.NewReplacer("{p}", f.ws.ProjectID, "{h}", host).Replace(tt.path)
+			status, body := f.raw(t, tt.method, path, f.ws.APIKey, tt.body)
+			if status != http.StatusBadRequest || body.Code != projectops.CodeValidation {
+				t.Fatalf("%s %s %s: %d %s %q, want 400 VALIDATION_ERROR", tt.method, path, tt.body, status, body.Code, body.Message)
+			}
+			if body.Message == "" {
+				t.Error("empty message")
+			}
+			if got, _ := body.Details["field"].(string); got != tt.field {
+				t.Errorf("details.field = %q, want %q (details %v)", got, tt.field, body.Details)
+			}
+			page, err := f.c.Hosts.List(t.Context(), f.ws.ProjectID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page.Items) != 1 {
+				t.Errorf("hosts = %v, want just %s", hostIDs(page.Items), host)
+			}
+			after, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after.Name != before.Name || len(after.Config) != len(before.Config) {
+				t.Errorf("a rejected request changed the host: %+v", after)
+			}
+		})
+	}
+}
+
+// Access is checked before the body: a project guest learns nothing from
+// validation, and a bad key is a 401 whatever the body.
+func TestRawBodyAfterAccess(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	guest := must(t)(f.srv.AddUser(projectopstest.UserSpec{OrganizationID: f.ws.OrganizationID, Role: projectopstest.RoleMember}))
+	if err := f.srv.AddMember(f.ws.ProjectID, guest, projectopstest.RoleGuest); err != nil {
+		t.Fatal(err)
+	}
+	guestKey, _, err := f.srv.AddAPIKey(guest, "guest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/projects/" + f.ws.ProjectID + "/hosts"
+	tests := []struct {
+		name, key string
+		status    int
+		code      projectops.Code
+	}{
+		{"project guest", guestKey, http.StatusForbidden, projectops.CodeForbidden},
+		{"no key", "", http.StatusUnauthorized, projectops.CodeUnauthorized},
+		{"unknown key", "sk_unknown", http.StatusUnauthorized, projectops.CodeUnauthorized},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			status, body := f.raw(t, http.MethodPost, path, tt.key, `{"colour":"red"}`)
+			if status != tt.status || body.Code != tt.code {
+				t.Errorf("got %d %s, want %d %s", status, body.Code, tt.status, tt.code)
+			}
+		})
+	}
+}
