@@ -30,7 +30,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	if err != nil {
 		return err
 	}
-	if !req.Public && t.auth == "" {
+	if !req.Public && t.key == nil {
 		return &apierr.Error{Code: apierr.CodeUnauthorized, Method: req.Method, Path: path,
 			Message: "no API key configured: set PROJECTOPS_API_KEY or use WithAPIKey"}
 	}
@@ -139,7 +139,7 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 	}
 	hr.Header["Accept"] = jsonContentType
 	if !req.Public {
-		hr.Header["Authorization"] = []string{t.auth}
+		hr.Header["Authorization"] = []string{"Bearer " + *t.key}
 	}
 	if t.ua != "" {
 		hr.Header["User-Agent"] = []string{t.ua}

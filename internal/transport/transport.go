@@ -99,8 +99,8 @@ const (
 
 // Transport executes Requests. It is safe for concurrent use.
 type Transport struct {
-	base       string // base URL without trailing slash
-	auth       string // "Bearer sk_..." or "" when no key
+	base       string  // base URL without trailing slash
+	key        *string // the API key, nil when none; see keyRef
 	client     *http.Client
 	maxRetries int
 	baseDelay  time.Duration
@@ -130,7 +130,7 @@ func New(cfg Config) *Transport {
 		sleep:      sleepCtx,
 	}
 	if cfg.APIKey != "" {
-		t.auth = "Bearer " + cfg.APIKey
+		t.key = keyRef(cfg.APIKey)
 	}
 	if t.client == nil {
 		t.client = http.DefaultClient
@@ -150,7 +150,7 @@ func New(cfg Config) *Transport {
 // String never shows the key: a Transport printed with %v is safe to log.
 func (t *Transport) String() string {
 	key := "none"
-	if t.auth != "" {
+	if t.key != nil {
 		key = "set"
 	}
 	return "transport{base=" + t.base + " key=" + key + "}"
@@ -163,16 +163,23 @@ func (t *Transport) GoString() string { return t.String() }
 func (t *Transport) BaseURL() string { return t.base }
 
 // HasKey reports whether an API key is configured.
-func (t *Transport) HasKey() bool { return t.auth != "" }
+func (t *Transport) HasKey() bool { return t.key != nil }
 
 // Redact replaces the configured key in s, for callers that must echo text
 // that might contain it.
 func (t *Transport) Redact(s string) string {
-	if t.auth == "" {
+	if t.key == nil {
 		return s
 	}
-	return strings.ReplaceAll(s, strings.TrimPrefix(t.auth, "Bearer "), "sk_***")
+	return strings.ReplaceAll(s, *t.key, "sk_***")
 }
+
+// keyRef stores the key behind a *string. fmt cannot call String methods
+// through unexported fields, so printing a struct that holds a *Transport
+// with a verb other than %v (Printf("%s", client.Catalog)) expands the
+// Transport's fields: a string field would show the key, while a pointer
+// to a string is always printed as an address.
+func keyRef(key string) *string { return &key }
 
 func orDefault(d, def time.Duration) time.Duration {
 	if d <= 0 {

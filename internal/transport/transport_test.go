@@ -284,6 +284,18 @@ func TestStringHidesKey(t *testing.T) {
 			t.Errorf("Sprintf(%s) = %q", f, got)
 		}
 	}
+	// A resource service holds the transport in an unexported field, where
+	// fmt cannot reach String; any verb must still not expand the key.
+	type service struct{ t *Transport }
+	hexKey := fmt.Sprintf("%x", testKey)
+	for _, f := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%T"} {
+		for _, v := range []any{tr, *tr, service{tr}, &service{tr}, []*Transport{tr}, map[string]any{"t": &service{tr}}} {
+			got := fmt.Sprintf(f, v)
+			if strings.Contains(got, "SECRET") || strings.Contains(strings.ToLower(got), hexKey) {
+				t.Errorf("Sprintf(%s, %T) shows the key: %s", f, v, got)
+			}
+		}
+	}
 	if got := New(Config{BaseURL: testBase}).String(); got != "transport{base="+testBase+" key=none}" {
 		t.Errorf("String() without key = %q", got)
 	}
