@@ -34,7 +34,7 @@ type Client struct {
 // can still read the public host catalog; other calls then fail with
 // UNAUTHORIZED before sending anything.
 func NewClient(opts ...Option) (*Client, error) {
-	s := settings{maxRetries: transport.DefaultMaxRetries}
+	s := settings{maxRetries: transport.DefaultMaxRetries, maxRetryAfter: transport.DefaultMaxRetryAfter}
 	for _, opt := range opts {
 		if opt == nil {
 			continue
@@ -75,6 +75,11 @@ func NewClient(opts ...Option) (*Client, error) {
 		Logger:        s.logger,
 		UserAgent:     ua,
 	}
+	if s.maxRetryAfter == 0 {
+		// WithMaxRetryAfter(0): never wait out a Retry-After (the
+		// transport's zero means "default").
+		cfg.MaxRetryAfter = -1
+	}
 	if s.ratePerMinute > 0 {
 		cfg.Limiter = rate.NewLimiter(rate.Limit(float64(s.ratePerMinute)/60), s.rateBurst)
 	}
@@ -95,4 +100,3 @@ func (c *Client) String() string { return "projectops.Client{" + c.t.String() + 
 
 // GoString is String, so %#v never shows the key either.
 func (c *Client) GoString() string { return c.String() }
-

@@ -201,22 +201,28 @@ func checkKey(key string) error {
 		return errors.New("projectops: empty API key")
 	case !strings.HasPrefix(key, "sk_"):
 		return errors.New(`projectops: API key must start with "sk_"`)
-	case strings.ContainsAny(key, " \t\r\n"):
-		return errors.New("projectops: API key contains whitespace")
+	case strings.ContainsFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }):
+		// net/http refuses such header values, and the failure would be
+		// retried as a network error on every call.
+		return errors.New("projectops: API key contains whitespace or control characters")
 	}
 	return nil
 }
 
+// checkBaseURL never echoes the URL as given: it may carry credentials, a
+// key in its user name or query, or be a key set in the wrong variable.
 func checkBaseURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return fmt.Errorf("projectops: unparsable base URL: %w", err)
+		return errors.New("projectops: unparsable base URL")
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("projectops: base URL %q needs an http or https scheme and a host", raw)
+		return errors.New("projectops: base URL needs an http or https scheme and a host")
 	}
-	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return fmt.Errorf("projectops: base URL %q must not carry credentials, a query or a fragment", u.Redacted())
+	// An empty "?" or "#" would swallow every path appended to the base.
+	if u.RawQuery != "" || u.ForceQuery || strings.Contains(raw, "#") || u.User != nil {
+		safe := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}
+		return fmt.Errorf("projectops: base URL %s must not carry credentials, a query or a fragment", safe.String())
 	}
 	return nil
 }
