@@ -1,0 +1,96 @@
+package projectops_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// TestErrorAliases: the root re-exports the internal error model, so the
+// values returned by services match the root's names.
+func TestErrorAliases(t *testing.T) {
+	t.Parallel()
+	codes := map[projectops.Code]error{
+		projectops.CodeUnauthorized:        projectops.ErrUnauthorized,
+		projectops.CodeOAuthRequired:       projectops.ErrOAuthRequired,
+		projectops.CodeForbidden:           projectops.ErrForbidden,
+		projectops.CodeValidation:          projectops.ErrValidation,
+		projectops.CodeNotFound:            projectops.ErrNotFound,
+		projectops.CodeConflict:            projectops.ErrConflict,
+		projectops.CodeFeatureNotSupported: projectops.ErrFeatureNotSupported,
+		projectops.CodeRateLimited:         projectops.ErrRateLimited,
+		projectops.CodeServerUnreachable:   projectops.ErrServerUnreachable,
+		projectops.CodeTimeout:             projectops.ErrTimeout,
+		projectops.CodeInternal:            projectops.ErrInternal,
+	}
+	var listed []projectops.Code
+	for _, c := range apierr.Codes {
+		listed = append(listed, c)
+		sentinel, ok := codes[c]
+		if !ok {
+			t.Errorf("code %s has no root sentinel", c)
+			continue
+		}
+		for other, s := range codes {
+			if got := errors.Is(&projectops.Error{Code: c}, s); got != (other == c) {
+				t.Errorf("errors.Is(%s, sentinel of %s) = %v", c, other, got)
+			}
+		}
+		if errors.Is(fmt.Errorf("w: %w", &projectops.Error{Code: "OTHER"}), sentinel) {
+			t.Errorf("unknown code matched %s", c)
+		}
+	}
+	if len(listed) != len(codes) {
+		t.Errorf("apierr.Codes has %d codes, root exports %d", len(listed), len(codes))
+	}
+
+	reasons := map[projectops.Reason]error{
+		projectops.ReasonOrphanedKey:            projectops.ErrOrphanedKey,
+		projectops.ReasonTraceNotAvailable:      projectops.ErrTraceNotAvailable,
+		projectops.ReasonNoSavedServerSelection: projectops.ErrNoSavedServerSelection,
+		projectops.ReasonConcurrentRunLimit:     projectops.ErrConcurrentRunLimit,
+	}
+	for r, s := range reasons {
+		for other := range reasons {
+			e := &projectops.Error{Code: projectops.CodeNotFound, Reason: other}
+			if got := errors.Is(e, s); got != (other == r) {
+				t.Errorf("errors.Is(reason %s, sentinel of %s) = %v", other, r, got)
+			}
+		}
+	}
+}
+
+// TestErrorFromService gets a *projectops.Error out of a real service call
+// with errors.As, through the caller's own wrapping.
+func TestErrorFromService(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	s.handle(http.MethodGet, "/projects/p1/chatboxes/cb1", fixed(404,
+		`{"code":"NOT_FOUND","message":"no chatbox","details":{"reason":"TRACE_NOT_AVAILABLE","hostedModels":["m"]}}`))
+	_, err := s.client().Catalog.Chatbox(t.Context(), "p1", "cb1")
+	err = fmt.Errorf("loading chatbox: %w", err)
+
+	var e *projectops.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("errors.As(%v, *projectops.Error) = false", err)
+	}
+	want := &projectops.Error{StatusCode: 404, Code: projectops.CodeNotFound, Message: "no chatbox",
+		Details: map[string]any{"reason": "TRACE_NOT_AVAILABLE", "hostedModels": []any{"m"}},
+		Reason:  projectops.ReasonTraceNotAvailable, HostedModels: []string{"m"},
+		Method: http.MethodGet, Path: "/projects/p1/chatboxes/cb1"}
+	if diff := cmp.Diff(want, e); diff != "" {
+		t.Errorf("error (-want +got):\n%s", diff)
+	}
+	if !errors.Is(err, projectops.ErrNotFound) || !errors.Is(err, projectops.ErrTraceNotAvailable) || errors.Is(err, projectops.ErrForbidden) {
+		t.Error("sentinel matching through the root names is wrong")
+	}
+	if e.Temporary() {
+		t.Error("NOT_FOUND is Temporary")
+	}
+}
