@@ -75,8 +75,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		b, _ = json.Marshal(errInternal().body)
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	// Both values share one allocation; capacity 1 keeps an append by a
+	// client from writing into the neighbour.
+	vals := []string{"application/json", strconv.Itoa(len(b))}
+	h["Content-Type"], h["Content-Length"] = vals[0:1:1], vals[1:2:2]
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 }

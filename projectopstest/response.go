@@ -15,6 +15,7 @@ import (
 // that writes progressively is read progressively.
 type responseWriter struct {
 	ctx    context.Context // the handler's context
+	sync   bool            // running on the caller's goroutine: never stream
 	header http.Header
 	ready  chan struct{} // closed at commit
 
@@ -25,7 +26,8 @@ type responseWriter struct {
 	sent      http.Header    // header snapshot taken at commit
 	pr        *io.PipeReader // streaming only
 	pw        *io.PipeWriter
-	err       error // failure before commit, returned by RoundTrip
+	err       error     // failure before commit, returned by RoundTrip
+	small     [512]byte // initial buffer: most responses fit, saving an allocation
 }
 
 // Header implements http.ResponseWriter.
@@ -50,6 +52,9 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 	}
 	if !w.committed {
 		defer w.mu.Unlock()
+		if w.buf.Cap() == 0 {
+			w.buf = *bytes.NewBuffer(w.small[:0])
+		}
 		return w.buf.Write(p)
 	}
 	pw := w.pw
@@ -61,8 +66,12 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 }
 
 // Flush implements http.Flusher: it commits the response and sends what was
-// buffered.
+// buffered. On the caller's goroutine (a route not registered as streaming)
+// nobody could read a pipe yet, so Flush keeps buffering.
 func (w *responseWriter) Flush() {
+	if w.sync {
+		return
+	}
 	w.mu.Lock()
 	if !w.committed {
 		w.commitLocked(true)
@@ -146,13 +155,21 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 	default:
 		b := w.buf.Bytes()
 		resp.ContentLength = int64(len(b))
-		resp.Body = io.NopCloser(bytes.NewReader(b))
+		body := &bufferedBody{}
+		body.Reset(b)
+		resp.Body = body
 	}
 	if req.Method == http.MethodHead {
 		resp.Body = http.NoBody
 	}
 	return resp
 }
+
+// bufferedBody is a complete response body.
+type bufferedBody struct{ bytes.Reader }
+
+// Close implements io.Closer; there is nothing to release.
+func (*bufferedBody) Close() error { return nil }
 
 // streamBody is a streaming response body; closing it tells the handler the
 // client went away. Reads fail once the request's context is done, as with

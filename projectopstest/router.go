@@ -21,6 +21,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, a actor) *httpErro
 // buildMux registers every route. Each concern registers its own routes.
 func (s *Server) buildMux() {
 	s.mux = http.NewServeMux()
+	s.streaming = map[string]bool{}
 	s.catalogRoutes()
 	s.hostCatalogRoutes()
 	s.hostRoutes()
@@ -34,20 +35,44 @@ func (s *Server) buildMux() {
 // prefix: the keys SetFault accepts and Request.Route reports.
 func (s *Server) Routes() []string { return slices.Clone(s.routes) }
 
+// routeFlags modify how a route is served.
+type routeFlags uint8
+
+const (
+	// routePublic: no key needed, not rate limited.
+	routePublic routeFlags = 1 << iota
+	// routeStreaming: the handler flushes progressively. The in-process
+	// transport runs such routes on their own goroutine behind a pipe;
+	// every other route runs on the caller's goroutine, where Flush only
+	// buffers (much faster, and no API response streams today).
+	routeStreaming
+)
+
 // handle registers an authenticated, rate-limited route. pattern is a
 // ServeMux pattern without the /api/v1 prefix, e.g. "GET /me"; a pattern
 // without a method matches every method.
-func (s *Server) handle(pattern string, h handlerFunc) { s.register(pattern, true, h) }
+func (s *Server) handle(pattern string, h handlerFunc) { s.register(pattern, 0, h) }
 
 // handlePublic registers a route that needs no key and is not rate limited.
-func (s *Server) handlePublic(pattern string, h handlerFunc) { s.register(pattern, false, h) }
+func (s *Server) handlePublic(pattern string, h handlerFunc) { s.register(pattern, routePublic, h) }
 
-func (s *Server) register(pattern string, authed bool, h handlerFunc) {
+// handleStreaming registers an authenticated route whose handler flushes
+// partial responses.
+func (s *Server) handleStreaming(pattern string, h handlerFunc) {
+	s.register(pattern, routeStreaming, h)
+}
+
+// register adds a route. Routes are registered before the server serves.
+func (s *Server) register(pattern string, flags routeFlags, h handlerFunc) {
 	full := apiPrefix + pattern
 	if method, path, ok := strings.Cut(pattern, " "); ok {
 		full = method + " " + apiPrefix + path
 	}
 	s.routes = append(s.routes, pattern)
+	if flags&routeStreaming != 0 {
+		s.streaming[full] = true
+	}
+	authed := flags&routePublic == 0
 	s.mux.HandleFunc(full, func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(w)
 		info.route = pattern
@@ -68,6 +93,15 @@ func (s *Server) register(pattern string, authed bool, h handlerFunc) {
 			writeError(w, herr)
 		}
 	})
+}
+
+// streams reports whether r goes to a streaming route.
+func (s *Server) streams(r *http.Request) bool {
+	if len(s.streaming) == 0 {
+		return false
+	}
+	_, pattern := s.mux.Handler(r)
+	return s.streaming[pattern]
 }
 
 // reqInfo carries what the route learns back to the outer logging layer.

@@ -41,6 +41,7 @@ type Server struct {
 	handler   http.Handler
 	transport *inProcessTransport
 	routes    []string
+	streaming map[string]bool // full mux patterns of streaming routes
 	reqSeq    atomic.Uint64
 
 	pool    workerPool
@@ -156,6 +157,18 @@ func (s *Server) Close() error {
 	s.inflight.Wait()
 	s.bg.Wait()
 	return err
+}
+
+// enter counts a request served on the caller's goroutine in s.inflight,
+// unless the server is closed; the caller must call s.inflight.Done.
+func (s *Server) enter() bool {
+	s.life.Lock()
+	defer s.life.Unlock()
+	if s.closed {
+		return false
+	}
+	s.inflight.Add(1)
+	return true
 }
 
 // spawn runs f on a goroutine counted by wg, unless the server is closed.

@@ -19,12 +19,12 @@ var errDropped = fmt.Errorf("projectopstest: connection dropped by server: %w", 
 // serialisation beyond the HTTP bodies themselves.
 type inProcessTransport struct{ s *Server }
 
-// RoundTrip implements http.RoundTripper. The handler runs on a goroutine
-// the server owns, with a context that ends when the request's context
-// does, when the response body is closed, or when the server closes. A
-// response that the handler completes without flushing is handed over
-// whole (ContentLength known); once the handler flushes, the rest streams
-// through a pipe.
+// RoundTrip implements http.RoundTripper. The handler's context ends when
+// the request's context does, when the response body is closed, or when
+// the server closes. An ordinary route runs on the caller's goroutine and
+// its response is handed over whole (ContentLength known). A streaming
+// route runs on a goroutine the server owns; once it flushes, RoundTrip
+// returns and the rest of the body streams through a pipe.
 func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.URL == nil {
 		closeRequestBody(req)
@@ -39,6 +39,24 @@ func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error
 	stopOnClose := context.AfterFunc(t.s.ctx, cancel)
 	rw := &responseWriter{ctx: hctx, header: http.Header{}, ready: make(chan struct{})}
 	sreq := serverRequest(hctx, req)
+	if !t.s.streams(sreq) {
+		defer closeRequestBody(req)
+		defer cancel()
+		defer stopOnClose()
+		if !t.s.enter() {
+			return nil, ErrServerClosed
+		}
+		rw.sync = true
+		rw.serve(t.s.handler, sreq, t.s)
+		t.s.inflight.Done()
+		if err := ctx.Err(); err != nil {
+			return nil, err // like net/http: a cancelled request gets no response
+		}
+		if rw.err != nil {
+			return nil, rw.err
+		}
+		return rw.response(req, cancel), nil
+	}
 	started := t.s.dispatch(func() {
 		defer cancel() // the body is complete (or abandoned): release everything
 		defer stopOnClose()

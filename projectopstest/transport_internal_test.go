@@ -22,7 +22,7 @@ func streamServer(t *testing.T) (*Server, chan struct{}, chan error) {
 	t.Cleanup(func() { _ = s.Close() })
 	release := make(chan struct{})
 	handlerDone := make(chan error, 1)
-	s.handlePublic("GET /test/stream", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.register("GET /test/stream", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = io.WriteString(w, "first\n")
 		w.(http.Flusher).Flush()
@@ -36,13 +36,20 @@ func streamServer(t *testing.T) (*Server, chan struct{}, chan error) {
 		handlerDone <- err
 		return nil
 	})
-	s.handlePublic("GET /test/stream-drop", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.register("GET /test/stream-drop", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		_, _ = io.WriteString(w, "partial\n")
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler)
 	})
 	s.handlePublic("GET /test/panic", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		panic("boom")
+	})
+	s.handlePublic("GET /test/flush-sync", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+		// Not a streaming route: Flush must not deadlock on a pipe nobody reads.
+		_, _ = io.WriteString(w, "a")
+		w.(http.Flusher).Flush()
+		_, _ = io.WriteString(w, "b")
+		return nil
 	})
 	s.handlePublic("POST /test/echo", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		b, err := io.ReadAll(r.Body)
@@ -124,6 +131,20 @@ func TestTransportContextCancelMidStream(t *testing.T) {
 	}
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("handler saw %v", err)
+	}
+}
+
+func TestTransportFlushOnOrdinaryRoute(t *testing.T) {
+	t.Parallel()
+	s, _, _ := streamServer(t)
+	resp, err := get(t, s, t.Context(), "/test/flush-sync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if string(b) != "ab" || err != nil || resp.ContentLength != 2 {
+		t.Errorf("body %q, %v, ContentLength %d", b, err, resp.ContentLength)
 	}
 }
 
