@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -483,4 +484,46 @@ func TestRateLimiter(t *testing.T) {
 			t.Errorf("sent %d requests without a token", n)
 		}
 	})
+}
+
+// TestConcurrentUse runs calls from many goroutines on one Transport (run
+// with -race): each call gets its own backoff and idempotency key.
+func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	var mu sync.Mutex
+	keys := map[string]int{}
+	rt := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		mu.Lock()
+		keys[req.Header.Get(IdempotencyHeader)]++
+		mu.Unlock()
+		if calls.Add(1)%2 == 1 {
+			return httpmock.NewStringResponse(503, ""), nil
+		}
+		return httpmock.NewStringResponse(200, `{"ok":true}`), nil
+	})
+	tr, _ := newTestTransport(t, rt, func(c *Config) { c.MaxRetries = 10 })
+	const n = 32
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			var out struct{ OK bool }
+			err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: map[string]int{"a": 1},
+				Class: Write, IdempotencyKey: true}, &out)
+			if err == nil && !out.OK {
+				err = errors.New("not decoded")
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(keys) != n {
+		t.Errorf("%d distinct idempotency keys for %d calls", len(keys), n)
+	}
 }
