@@ -118,6 +118,7 @@ func WithRetryBackoff(base, max time.Duration) Option {
 // WithMaxRetryAfter sets the longest Retry-After the client waits for before
 // retrying (default 60s). A longer Retry-After is returned to the caller as
 // the typed error, with Error.RetryAfter set, instead of being waited out.
+// Zero waits for none: only "Retry-After: 0" is retried at once.
 func WithMaxRetryAfter(d time.Duration) Option {
 	return func(s *settings) error {
 		if d < 0 {
