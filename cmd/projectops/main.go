@@ -1,0 +1,73 @@
+// Command projectops is the Project Operations command line.
+//
+// Usage:
+//
+//	projectops <command> [flags]
+//
+// Commands:
+//
+//	serve   run the in-memory API double on a local address
+//
+// Run "projectops <command> -h" for a command's flags.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// command is one subcommand. run gets the arguments after the command name
+// and returns the process exit code: 0 success, 1 failure, 2 bad usage.
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+// commands lists the subcommands, one file each.
+var commands = []command{
+	{"serve", "run the in-memory API double on a local address", runServe},
+}
+
+// run dispatches args to a subcommand; it is main without the process, so
+// tests can drive the CLI.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "projectops: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: projectops <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `Run "projectops <command> -h" for a command's flags.`)
+}

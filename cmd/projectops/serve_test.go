@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/projectopstest"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// lockedBuffer is a bytes.Buffer safe to write from the command and read
+// from the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// serve runs "projectops serve args..." until the test ends and returns the
+// base URL it printed, every stdout line (as they come), and the exit code
+// channel.
+func serve(t *testing.T, args ...string) (string, <-chan string, <-chan int, context.CancelFunc) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	stderr := &lockedBuffer{}
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, append([]string{"serve"}, args...), pw, stderr)
+		pw.Close()
+	}()
+	lines := make(chan string, 64)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		for range lines { // drain so the command never blocks on stdout
+		}
+		if t.Failed() {
+			t.Logf("stderr:\n%s", stderr.String())
+		}
+	})
+	select {
+	case first, ok := <-lines:
+		if !ok {
+			t.Fatalf("serve exited early (code %d): %s", <-code, stderr.String())
+		}
+		_, base, found := strings.Cut(first, " at ")
+		if !found || !strings.HasPrefix(base, "http://127.0.0.1:") || !strings.HasSuffix(base, "/api/v1") {
+			t.Fatalf("first line %q has no base URL", first)
+		}
+		return base, lines, code, cancel
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve printed nothing")
+	}
+	return "", nil, nil, nil
+}
+
+func getMe(t *testing.T, base, key string) (int, catalog.Me) {
+	t.Helper()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	req, err := http.NewRequestWithContext(t.Context(), "GET", base+"/me", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var me catalog.Me
+	if resp.StatusCode == 200 {
+		if err := json.NewDecoder(resp.Body).Decode(&me); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return resp.StatusCode, me
+}
+
+// until collects lines up to and including the one containing want.
+func until(t *testing.T, lines <-chan string, want string) []string {
+	t.Helper()
+	var got []string
+	for l := range lines {
+		got = append(got, l)
+		if strings.Contains(l, want) {
+			return got
+		}
+	}
+	t.Fatalf("output ended before %q; got %q", want, got)
+	return nil
+}
+
+func TestServeSeedFile(t *testing.T) {
+	t.Parallel()
+	base, lines, code, stop := serve(t, "--addr", "127.0.0.1:0", "--seed", "testdata/seed.json")
+	out := strings.Join(until(t, lines, "Ctrl-C"), "\n")
+	for _, want := range []string{"sk_local_dev_key_0001", "sk_local_viewer_key_0002", "usr_dev"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "sk_local_revoked_0003") {
+		t.Errorf("revoked key printed:\n%s", out)
+	}
+	if status, me := getMe(t, base, "sk_local_dev_key_0001"); status != 200 || me.ID != "usr_dev" {
+		t.Errorf("GET /me: %d %+v", status, me)
+	}
+	if status, _ := getMe(t, base, "sk_local_revoked_0003"); status != 401 {
+		t.Errorf("revoked key: %d", status)
+	}
+	stop()
+	if c := <-code; c != 0 {
+		t.Errorf("exit code %d after cancel", c)
+	}
+	until(t, lines, "stopped")
+}
+
+func TestServeDemoWorkspace(t *testing.T) {
+	t.Parallel()
+	base, lines, code, stop := serve(t, "--addr", "127.0.0.1:0", "--rate-limit", "0")
+	out := strings.Join(until(t, lines, "Ctrl-C"), "\n")
+	for _, key := range []string{projectopstest.DemoOwnerKey, projectopstest.DemoMemberKey, projectopstest.DemoGuestKey} {
+		if !strings.Contains(out, key) {
+			t.Errorf("output lacks %s:\n%s", key, out)
+		}
+	}
+	if status, me := getMe(t, base, projectopstest.DemoOwnerKey); status != 200 || me.ID != "usr_owner" {
+		t.Errorf("owner: %d %+v", status, me)
+	}
+	if status, _ := getMe(t, base, projectopstest.DemoGuestKey); status != 403 {
+		t.Errorf("guest: %d, want 403", status)
+	}
+	stop()
+	if c := <-code; c != 0 {
+		t.Errorf("exit code %d", c)
+	}
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{"no command", nil, 2, "Usage: projectops"},
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"help", []string{"help"}, 0, ""},
+		{"serve help", []string{"serve", "-h"}, 0, "--seed"},
+		{"bad flag", []string{"serve", "--port", "1"}, 2, "flag provided but not defined"},
+		{"extra arg", []string{"serve", "now"}, 2, `unexpected argument "now"`},
+		{"missing seed", []string{"serve", "--seed", "testdata/nope.json"}, 1, "read seed"},
+		{"bad rate", []string{"serve", "--rate-limit", "-1"}, 1, "WithRateLimit"},
+		{"bad addr", []string{"serve", "--addr", "256.0.0.1:99999"}, 1, "listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			if got := run(t.Context(), tt.args, &stdout, &stderr); got != tt.wantCode {
+				t.Errorf("exit code %d, want %d; stderr %s", got, tt.wantCode, stderr.String())
+			}
+			if !strings.Contains(stderr.String()+stdout.String(), tt.wantErr) {
+				t.Errorf("output lacks %q: stdout %q stderr %q", tt.wantErr, stdout.String(), stderr.String())
+			}
+		})
+	}
+}
+
+func TestServeRejectsBadSeed(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/seed.json"
+	if err := os.WriteFile(path, []byte(`{"hosts":[{"projectId":"prj_x","name":"h","template":"claude"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--seed", path}, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit code %d", code)
+	}
+	if !strings.Contains(stderr.String(), `hosts[0]: host: project "prj_x" not found`) {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}
