@@ -116,6 +116,13 @@ func jsonFieldNames(t reflect.Type, known map[string]bool) {
 	}
 }
 
+// rejectBody is decodeBody for bodyless operations: an empty body or {}
+// passes, any field is a VALIDATION_ERROR naming it.
+func rejectBody(r *http.Request) *httpError {
+	_, herr := decodeBody(r, &struct{}{})
+	return herr
+}
+
 // decodeError turns an encoding/json error into a VALIDATION_ERROR naming
 // the field.
 func decodeError(err error) *httpError {

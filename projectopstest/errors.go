@@ -24,6 +24,7 @@ type httpError struct {
 	retryAfter time.Duration
 }
 
+// Error implements error, for logs; the client sees the envelope.
 func (e *httpError) Error() string {
 	return fmt.Sprintf("%d %s: %s", e.status, e.body.Code, e.body.Message)
 }

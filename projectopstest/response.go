@@ -180,6 +180,7 @@ type streamBody struct {
 	cancel func()
 }
 
+// Read implements io.Reader.
 func (b *streamBody) Read(p []byte) (int, error) {
 	if err := b.ctx.Err(); err != nil {
 		return 0, err
@@ -187,6 +188,7 @@ func (b *streamBody) Read(p []byte) (int, error) {
 	return b.pr.Read(p)
 }
 
+// Close implements io.Closer: the handler sees its context cancelled.
 func (b *streamBody) Close() error {
 	_ = b.pr.Close()
 	b.cancel()

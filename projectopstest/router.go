@@ -188,6 +188,7 @@ type statusRecorder struct {
 	info   reqInfo
 }
 
+// WriteHeader implements http.ResponseWriter, remembering the first status.
 func (rec *statusRecorder) WriteHeader(code int) {
 	if rec.status == 0 {
 		rec.status = code
@@ -195,6 +196,7 @@ func (rec *statusRecorder) WriteHeader(code int) {
 	rec.ResponseWriter.WriteHeader(code)
 }
 
+// Write implements http.ResponseWriter; a write without a status is a 200.
 func (rec *statusRecorder) Write(b []byte) (int, error) {
 	if rec.status == 0 {
 		rec.status = http.StatusOK
