@@ -15,6 +15,12 @@
 //	req.Header.Set("Authorization", "Bearer "+ws.APIKey)
 //	resp, err := srv.Client().Do(req)
 //
+// Routes served (under /api/v1): GET /me, GET /projects,
+// GET /projects/{projectId}/servers, GET /chat-sessions, GET /host-catalog
+// (public), GET /harness/{harnessId}/builtin-tools, the chatbox reads, host
+// list/create/get/update/delete, and the key-management surface /api-keys
+// (always 403 to an API key). Routes lists them as SetFault keys.
+//
 // Test hooks: WithClock (timestamps and rate limiting), SetFault (per-route
 // status, Retry-After, latency or dropped connection), Requests, Wait.
 //

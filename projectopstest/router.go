@@ -18,7 +18,12 @@ const apiPrefix = "/api/v1"
 // writing: an in-process streaming response blocks until the client reads.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, a actor) *httpError
 
-// buildMux registers every route. Each concern registers its own routes.
+// buildMux registers every route. Each concern keeps its routes in its own
+// routes_<concern>.go file with a (s *Server) <concern>Routes() method that
+// calls handle, handlePublic or handleStreaming; adding a concern is one
+// line here. Handlers resolve access with s.st.projectFor (under s.mu),
+// decode bodies with decodeBody (or rejectBody for bodyless operations),
+// answer with writeJSON and fail by returning an *httpError.
 func (s *Server) buildMux() {
 	s.mux = http.NewServeMux()
 	s.streaming = map[string]bool{}

@@ -15,8 +15,8 @@ import (
 // through Transport or Client reach the double whatever their host.
 const InProcessURL = "http://projectops.test" + apiPrefix
 
-// ErrServerClosed is returned by the in-process transport, Start and the
-// seed helpers once Close has been called.
+// ErrServerClosed is returned by the in-process transport and Start once
+// Close has been called. The Add helpers keep working on the store.
 var ErrServerClosed = errors.New("projectopstest: server closed")
 
 // Server is an in-memory, stateful Project Operations API. Create one with
