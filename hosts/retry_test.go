@@ -1,6 +1,7 @@
 package hosts_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -9,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/hosts"
@@ -70,6 +71,7 @@ func TestRetriesThroughFaults(t *testing.T) {
 		status   int             // the error's StatusCode
 		wantSeen []int           // statuses the double answered on route
 		wantHost int             // hosts in the project afterwards
+		wantName string          // the seeded host's name afterwards ("" for "H")
 	}{
 		{name: "read retried after 503", route: routeGet, fault: projectopstest.Fault{Status: 503, Times: 1},
 			op: get, wantSeen: []int{503, 200}, wantHost: 1},
@@ -93,7 +95,10 @@ func TestRetriesThroughFaults(t *testing.T) {
 			fault: projectopstest.Fault{Status: 429, Times: 2},
 			op:    create, wantSeen: []int{429, 429, 201}, wantHost: 2},
 		{name: "update retried after 503 (idempotent)", route: routePut, fault: projectopstest.Fault{Status: 503, Times: 1},
-			op: update, wantSeen: []int{503, 200}, wantHost: 1},
+			op: update, wantSeen: []int{503, 200}, wantHost: 1, wantName: "renamed"},
+		{name: "update retried after a dropped connection, body resent", route: routePut,
+			fault: projectopstest.Fault{Drop: true, Times: 2},
+			op:    update, wantSeen: []int{0, 0, 200}, wantHost: 1, wantName: "renamed"},
 		{name: "delete not retried after 503", route: routeDel, fault: projectopstest.Fault{Status: 503, Times: 1},
 			op: del, wantCode: projectops.CodeInternal, status: 503, wantSeen: []int{503}, wantHost: 1},
 	}
@@ -118,7 +123,7 @@ func TestRetriesThroughFaults(t *testing.T) {
 					t.Error("error without a request id")
 				}
 			}
-			if diff := cmp.Diff(tt.wantSeen, statuses(f.srv, tt.route)); diff != "" {
+			if diff := gocmp.Diff(tt.wantSeen, statuses(f.srv, tt.route)); diff != "" {
 				t.Errorf("statuses the double answered on %s (-want +got):\n%s", tt.route, diff)
 			}
 			f.srv.ClearFaults()
@@ -128,6 +133,10 @@ func TestRetriesThroughFaults(t *testing.T) {
 			}
 			if len(page.Items) != tt.wantHost {
 				t.Errorf("project has %d hosts, want %d", len(page.Items), tt.wantHost)
+			}
+			wantName := cmp.Or(tt.wantName, "H")
+			if h, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host); err != nil || h.Name != wantName {
+				t.Errorf("seeded host: %+v, %v; want name %q", h, err, wantName)
 			}
 		})
 	}
@@ -149,7 +158,7 @@ func TestCreateDroppedNotRetried(t *testing.T) {
 	if !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("err = %v, want it to wrap io.ErrUnexpectedEOF", err)
 	}
-	if diff := cmp.Diff([]int{0}, statuses(f.srv, routePost)); diff != "" {
+	if diff := gocmp.Diff([]int{0}, statuses(f.srv, routePost)); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
 }
