@@ -208,7 +208,7 @@ func TestSchemaCheckerCatchesMismatch(t *testing.T) {
 	t.Parallel()
 	doc := loadOpenAPI(t)
 	schema := doc.responseSchema(t, "/projects/{projectId}/hosts", "GET", 200)
-	bad := map[string]any{"items": []any{map[string]any{"id": "h", "name": 5, "serverCount": 1.5}}}
+	bad := map[string]any{"items": []any{map[string]any{"id": "h", "name": 5.0, "serverCount": 1.5}}}
 	errs := doc.check(schema, bad, "body")
 	for _, want := range []string{"missing required hostConfigId", "body.items[0].name: type integer", "body.items[0].serverCount: type number"} {
 		if !slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, want) }) {
