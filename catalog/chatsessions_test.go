@@ -2,6 +2,8 @@ package catalog_test
 
 import (
 	"cmp"
+	"encoding/json"
+	"net/http"
 	"slices"
 	"strconv"
 	"testing"
@@ -317,6 +319,58 @@ func TestChatSessionsBadParams(t *testing.T) {
 			}
 			if got := len(f.srv.Requests()); got != 2 {
 				t.Errorf("double saw %d requests, want 2 (a 400 is not retried)", got)
+			}
+		})
+	}
+}
+
+// Query values the typed params cannot produce, sent raw.
+func TestChatSessionsRawParams(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		query string
+		field string
+	}{
+		{"limit=0", "limit"},
+		{"limit=abc", "limit"},
+		{"limit=1.5", "limit"},
+		{"limit=", ""}, // empty means absent: the default page
+		{"status=", ""},
+		{"limit=200", ""},
+		{"before=%25%25", "before"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			t.Parallel()
+			f := setup(t)
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.srv.URL()+"/chat-sessions?"+tt.query, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Authorization", "Bearer "+f.ws.APIKey)
+			resp, err := f.srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var body struct {
+				Code    projectops.Code `json:"code"`
+				Details map[string]any  `json:"details"`
+			}
+			if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+				t.Fatal(err)
+			}
+			if tt.field == "" {
+				if resp.StatusCode != http.StatusOK {
+					t.Fatalf("status %d %s, want 200", resp.StatusCode, body.Code)
+				}
+				return
+			}
+			if resp.StatusCode != http.StatusBadRequest || body.Code != projectops.CodeValidation {
+				t.Fatalf("got %d %s, want 400 VALIDATION_ERROR", resp.StatusCode, body.Code)
+			}
+			if got, _ := body.Details["field"].(string); got != tt.field {
+				t.Errorf("details.field = %q, want %q", got, tt.field)
 			}
 		})
 	}
