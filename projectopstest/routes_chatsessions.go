@@ -68,8 +68,9 @@ func (s *Server) listChatSessions(w http.ResponseWriter, r *http.Request, a acto
 		if cs.status != status || cs.orgID != a.orgID || (projectID != "" && cs.projectID != projectID) {
 			continue
 		}
-		if cs.ownerID != "" && cs.ownerID == a.userID ||
-			cs.ownerID == "" && roleIn(u, s.st.projects[cs.projectID]) != "" {
+		personal := cs.ownerID != ""
+		if (personal && cs.ownerID == a.userID) ||
+			(!personal && roleIn(u, s.st.projects[cs.projectID]) != "") {
 			visible = append(visible, cs)
 		}
 	}

@@ -19,6 +19,12 @@ func TestSecretsNeverPrint(t *testing.T) {
 		projectopstest.APIKeySpec{UserID: "u", Secret: plain},
 		projectopstest.Workspace{APIKey: plain, APIKeyID: "key_1"},
 		map[string]projectopstest.Secret{"k": plain},
+		&projectopstest.Seed{APIKeys: []projectopstest.APIKeySpec{{Secret: plain}}},
+	}
+	srv := projectopstest.NewTestServer(t)
+	values = append(values, srv)
+	if out := fmt.Sprintf("%+v %#v %v", srv, srv, srv.Default()); strings.Contains(out, srv.Default().APIKey) {
+		t.Errorf("server or workspace formatting leaks the default key: %s", out)
 	}
 	for _, v := range values {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {

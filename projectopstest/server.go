@@ -129,6 +129,13 @@ func (s *Server) URL() string {
 	return InProcessURL
 }
 
+// String identifies the server by its base URL only, so printing a Server
+// never dumps its store.
+func (s *Server) String() string { return "projectopstest.Server(" + s.URL() + ")" }
+
+// GoString is String, for %#v.
+func (s *Server) GoString() string { return s.String() }
+
 // Wait blocks until the server's background work (asynchronous operations
 // started by requests) has finished.
 func (s *Server) Wait() { s.bg.Wait() }
