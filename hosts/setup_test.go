@@ -1,7 +1,6 @@
 package hosts_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -48,17 +47,6 @@ func (f *fixture) client(t *testing.T, opts ...projectops.Option) *projectops.Cl
 		t.Fatalf("NewClient: %v", err)
 	}
 	return c
-}
-
-// user adds a user with an org role and returns its id and a key.
-func (f *fixture) user(t *testing.T, orgID string, role projectopstest.Role, name string) (id, key string) {
-	t.Helper()
-	id = must(t)(f.srv.AddUser(projectopstest.UserSpec{OrganizationID: orgID, Role: role, Name: name}))
-	key, _, err := f.srv.AddAPIKey(id, name)
-	if err != nil {
-		t.Fatalf("AddAPIKey: %v", err)
-	}
-	return id, key
 }
 
 // must fails the test when an Add helper fails and returns the new id.
@@ -175,43 +163,4 @@ func (f *fixture) raw(t *testing.T, method, path, key, body string) (int, apiBod
 		}
 	}
 	return resp.StatusCode, e
-}
-
-// exchange is one request and response seen by a recorder.
-type exchange struct {
-	method, path string
-	header       http.Header
-	status       int
-	body         []byte
-}
-
-// recorder is an http.RoundTripper that records raw exchanges.
-type recorder struct {
-	rt http.RoundTripper
-	mu sync.Mutex
-	ex []exchange
-}
-
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := r.rt.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(b))
-	r.mu.Lock()
-	r.ex = append(r.ex, exchange{method: req.Method, path: req.URL.Path, header: req.Header.Clone(),
-		status: resp.StatusCode, body: b})
-	r.mu.Unlock()
-	return resp, nil
-}
-
-func (r *recorder) exchanges() []exchange {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]exchange(nil), r.ex...)
 }

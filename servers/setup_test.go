@@ -48,17 +48,6 @@ func (f *fixture) client(t *testing.T, opts ...projectops.Option) *projectops.Cl
 	return c
 }
 
-// user adds a user with an org role and returns its id and a key.
-func (f *fixture) user(t *testing.T, orgID string, role projectopstest.Role, name string) (id, key string) {
-	t.Helper()
-	id = must(t)(f.srv.AddUser(projectopstest.UserSpec{OrganizationID: orgID, Role: role, Name: name}))
-	key, _, err := f.srv.AddAPIKey(id, name)
-	if err != nil {
-		t.Fatalf("AddAPIKey: %v", err)
-	}
-	return id, key
-}
-
 // must fails the test when an Add helper fails and returns the new id.
 func must(t *testing.T) func(id string, err error) string {
 	return func(id string, err error) string {
@@ -87,16 +76,6 @@ func wantError(t *testing.T, err error, code projectops.Code, sent bool) *projec
 	}
 	if e.StatusCode != wantStatus {
 		t.Fatalf("status = %d, want %d (%v)", e.StatusCode, wantStatus, e)
-	}
-	return e
-}
-
-// wantField asserts a VALIDATION_ERROR naming field in details.field.
-func wantField(t *testing.T, err error, field string, sent bool) *projectops.Error {
-	t.Helper()
-	e := wantError(t, err, projectops.CodeValidation, sent)
-	if got, _ := e.Details["field"].(string); got != field {
-		t.Fatalf("details.field = %q, want %q (details %v)", got, field, e.Details)
 	}
 	return e
 }
