@@ -36,44 +36,56 @@ func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error
 		return nil, err
 	}
 	hctx, cancel := context.WithCancel(ctx)
-	stopOnClose := context.AfterFunc(t.s.ctx, cancel)
+	stopOnClose := context.AfterFunc(t.s.ctx, cancel) // Close cancels in-flight handlers
 	rw := &responseWriter{ctx: hctx, header: http.Header{}, ready: make(chan struct{})}
 	sreq := serverRequest(hctx, req)
-	if !t.s.streams(sreq) {
-		defer closeRequestBody(req)
-		defer cancel()
-		defer stopOnClose()
-		if !t.s.enter() {
-			return nil, ErrServerClosed
-		}
-		rw.sync = true
-		rw.serve(t.s.handler, sreq, t.s)
-		t.s.inflight.Done()
-		if err := ctx.Err(); err != nil {
-			return nil, err // like net/http: a cancelled request gets no response
-		}
-		if rw.err != nil {
-			return nil, rw.err
-		}
-		return rw.response(req, cancel), nil
-	}
-	started := t.s.dispatch(func() {
-		defer cancel() // the body is complete (or abandoned): release everything
-		defer stopOnClose()
-		defer closeRequestBody(req)
-		rw.serve(t.s.handler, sreq, t.s)
-	})
-	if !started {
+	release := func() {
 		stopOnClose()
 		cancel()
 		closeRequestBody(req)
+	}
+	if t.s.streams(sreq) {
+		return t.serveAsync(req, sreq, rw, cancel, release)
+	}
+	defer release()
+	return t.serveSync(req, sreq, rw)
+}
+
+// serveSync runs an ordinary route on the caller's goroutine.
+func (t *inProcessTransport) serveSync(req, sreq *http.Request, rw *responseWriter) (*http.Response, error) {
+	if !t.s.enter() {
+		return nil, ErrServerClosed
+	}
+	rw.sync = true
+	rw.serve(t.s.handler, sreq, t.s)
+	t.s.inflight.Done()
+	if err := req.Context().Err(); err != nil {
+		return nil, err // like net/http: a cancelled request gets no response
+	}
+	if rw.err != nil {
+		return nil, rw.err
+	}
+	return rw.response(req, func() {}), nil
+}
+
+// serveAsync runs a streaming route on a server-owned goroutine and returns
+// as soon as the response is committed; release runs when the handler is
+// done (the body is then complete or abandoned), and closing the response
+// body cancels the handler.
+func (t *inProcessTransport) serveAsync(req, sreq *http.Request, rw *responseWriter, cancel, release func()) (*http.Response, error) {
+	started := t.s.dispatch(func() {
+		defer release()
+		rw.serve(t.s.handler, sreq, t.s)
+	})
+	if !started {
+		release()
 		return nil, ErrServerClosed
 	}
 	select {
 	case <-rw.ready:
-	case <-ctx.Done():
+	case <-req.Context().Done():
 		// The handler's context is cancelled too; it winds down on its own.
-		return nil, ctx.Err()
+		return nil, req.Context().Err()
 	}
 	if rw.err != nil {
 		return nil, rw.err
