@@ -74,14 +74,14 @@ type CreateParams struct {
 	// Theme is stamped into a template-seeded config: ThemeLight or ThemeDark.
 	Theme string `json:"theme,omitempty"`
 	// Config is a full host config, used verbatim.
-	Config map[string]any `json:"config,omitempty"`
+	Config map[string]any `json:"config,omitzero"`
 }
 
 // UpdateParams edits a host; only non-zero fields change, and at least one
 // must be set.
 type UpdateParams struct {
 	Name   string         `json:"name,omitempty"`
-	Config map[string]any `json:"config,omitempty"`
+	Config map[string]any `json:"config,omitzero"`
 }
 
 // DeleteParams controls DELETE.

@@ -60,9 +60,9 @@ func TestCreateValidation(t *testing.T) {
 			params: func(string) hosts.CreateParams {
 				return hosts.CreateParams{Name: "x", Template: hosts.TemplateClaude, Theme: "sepia"}
 			}},
-		// CreateParams.Config is omitempty, so an empty config is not sent
-		// at all and reads as "neither" (raw_test.go covers {"config": {}}).
-		{name: "empty config", fields: []string{"template", "config"},
+		// Config is omitzero: an empty but non-nil config is sent, and the
+		// service names it (a nil one is "neither", above).
+		{name: "empty config", field: "config",
 			params: func(string) hosts.CreateParams { return hosts.CreateParams{Name: "x", Config: map[string]any{}} }},
 		{name: "modelId not a string", field: "config.modelId",
 			params: func(string) hosts.CreateParams {
@@ -121,7 +121,7 @@ func TestUpdateValidation(t *testing.T) {
 		fields []string
 	}{
 		{name: "nothing set", params: hosts.UpdateParams{}, fields: []string{"name", "config"}},
-		{name: "empty config only", params: hosts.UpdateParams{Config: map[string]any{}}, fields: []string{"name", "config"}},
+		{name: "empty config only", params: hosts.UpdateParams{Config: map[string]any{}}, field: "config"},
 		{name: "modelId not a string", params: hosts.UpdateParams{Config: map[string]any{"modelId": false}},
 			field: "config.modelId"},
 		{name: "serverIds not an array", params: hosts.UpdateParams{Config: map[string]any{"serverIds": map[string]any{}}},
