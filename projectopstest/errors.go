@@ -75,6 +75,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		b, _ = json.Marshal(errInternal().body)
 	}
+	writeRaw(w, status, b)
+}
+
+// writeRaw writes an already encoded JSON body.
+func writeRaw(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	// Both values share one allocation; capacity 1 keeps an append by a
 	// client from writing into the neighbour.

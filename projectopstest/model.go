@@ -84,9 +84,14 @@ type serverRec struct {
 
 type hostRec struct {
 	id, projectID, name  string
-	config               map[string]any
+	config               map[string]any // never mutated once stored: replaced whole
 	createdAt, updatedAt time.Time
 	ord                  int
+
+	// Derived on every write by setHost, because hosts are read far more
+	// often than written: the encoded detail response and the config id.
+	detail   []byte
+	configID string
 }
 
 type chatboxRec struct {

@@ -53,9 +53,9 @@ func (s *Server) getHost(w http.ResponseWriter, r *http.Request, a actor) *httpE
 		s.mu.Unlock()
 		return herr
 	}
-	d := hostDetailView(h)
+	d := h.detail // immutable once built: safe to write after unlocking
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, d)
+	writeRaw(w, http.StatusOK, d)
 	return nil
 }
 
@@ -80,15 +80,15 @@ func (s *Server) createHost(w http.ResponseWriter, r *http.Request, a actor) *ht
 	}
 	s.mu.Lock()
 	h, herr := s.insertHostLocked(a, projectID, "", p.Name, cfg)
-	var d hosts.HostDetail
+	var d []byte
 	if herr == nil {
-		d = hostDetailView(h)
+		d = h.detail
 	}
 	s.mu.Unlock()
 	if herr != nil {
 		return herr
 	}
-	writeJSON(w, http.StatusCreated, d)
+	writeRaw(w, http.StatusCreated, d)
 	return nil
 }
 
@@ -109,7 +109,8 @@ func (s *Server) insertHostLocked(a actor, projectID, id, name string, cfg map[s
 		return nil, errValidation("id", err.Error())
 	}
 	now := s.now()
-	h := &hostRec{id: hid, projectID: projectID, name: name, config: cfg, createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
+	h := &hostRec{id: hid, projectID: projectID, createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
+	setHost(h, name, cfg)
 	s.st.hosts[hid] = h
 	return h, nil
 }
@@ -161,16 +162,18 @@ func (s *Server) updateHost(w http.ResponseWriter, r *http.Request, a actor) *ht
 		s.mu.Unlock()
 		return herr
 	}
-	if cfg != nil {
-		h.config = cfg
-	}
+	name := h.name
 	if present["name"] {
-		h.name = p.Name
+		name = p.Name
 	}
+	if cfg == nil {
+		cfg = h.config
+	}
+	setHost(h, name, cfg)
 	h.updatedAt = s.now()
-	d := hostDetailView(h)
+	d := h.detail
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, d)
+	writeRaw(w, http.StatusOK, d)
 	return nil
 }
 

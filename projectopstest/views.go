@@ -3,6 +3,7 @@ package projectopstest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
@@ -37,14 +38,23 @@ func serverView(sv *serverRec) servers.Server {
 
 func hostView(h *hostRec) hosts.Host {
 	return hosts.Host{
-		ID: h.id, Name: h.name, HostConfigID: hostConfigID(h.config),
+		ID: h.id, Name: h.name, HostConfigID: h.configID,
 		ModelID: configModelID(h.config), ServerCount: len(configServerIDs(h.config)),
 		CreatedAt: wire.MillisOf(h.createdAt), UpdatedAt: wire.MillisOf(h.updatedAt),
 	}
 }
 
-func hostDetailView(h *hostRec) hosts.HostDetail {
-	return hosts.HostDetail{ID: h.id, Name: h.name, Config: deepCopy(h.config)}
+// setHost stores a host's name and config and derives what reads serve:
+// the config id and the encoded detail. The config must not be mutated
+// afterwards (writes replace it).
+func setHost(h *hostRec, name string, cfg map[string]any) {
+	h.name, h.config = name, cfg
+	h.configID = hostConfigID(cfg)
+	b, err := json.Marshal(hosts.HostDetail{ID: h.id, Name: name, Config: cfg})
+	if err != nil { // decoded JSON always re-encodes
+		panic("projectopstest: host config does not encode: " + err.Error())
+	}
+	h.detail = b
 }
 
 func (st *state) chatboxView(cb *chatboxRec) catalog.Chatbox {
