@@ -45,12 +45,12 @@ func catalogEntry(t *testing.T, c *projectops.Client, tpl hosts.Template) map[st
 
 // templateConfig is the config a host created from tpl with theme gets: the
 // catalog entry's creation fields, the theme, and no servers.
-func templateConfig(t *testing.T, c *projectops.Client, tpl hosts.Template, theme string) map[string]any {
+func templateConfig(t *testing.T, c *projectops.Client, tpl hosts.Template, theme string) hosts.Config {
 	t.Helper()
 	cfg := catalogEntry(t, c, tpl)
 	cfg["theme"] = theme
 	cfg["serverIds"] = []any{}
-	return cfg
+	return hosts.MustConfig(cfg)
 }
 
 func TestHostLifecycle(t *testing.T) {
@@ -71,7 +71,7 @@ func TestHostLifecycle(t *testing.T) {
 	if diff := cmp.Diff(wantTpl, fromTpl); diff != "" {
 		t.Errorf("Create from template (-want +got):\n%s", diff)
 	}
-	if m := fromTpl.Config["modelId"]; m != "anthropic/claude-sonnet-4.5" {
+	if m := fromTpl.Config.ModelID(); m != "anthropic/claude-sonnet-4.5" {
 		t.Errorf("template config modelId = %v", m)
 	}
 
@@ -93,11 +93,11 @@ func TestHostLifecycle(t *testing.T) {
 		"hostStyle": "chatgpt",
 		"nested":    map[string]any{"a": []any{1.0, "two", true, nil}},
 	}
-	fromCfg, err := f.c.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: full})
+	fromCfg, err := f.c.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: hosts.MustConfig(full)})
 	if err != nil {
 		t.Fatalf("Create from config: %v", err)
 	}
-	if diff := cmp.Diff(&hosts.HostDetail{ID: fromCfg.ID, Name: "Custom", Config: full}, fromCfg); diff != "" {
+	if diff := cmp.Diff(&hosts.HostDetail{ID: fromCfg.ID, Name: "Custom", Config: hosts.MustConfig(full)}, fromCfg); diff != "" {
 		t.Errorf("Create from config (-want +got):\n%s", diff)
 	}
 	if fromTpl.ID == light.ID || light.ID == fromCfg.ID {
@@ -159,11 +159,11 @@ func TestHostLifecycle(t *testing.T) {
 	// Update the config only: the name is kept and the config replaced whole.
 	f.clock.Advance(time.Minute)
 	newCfg := map[string]any{"modelId": "anthropic/claude-opus-4", "theme": "dark"}
-	reconf, err := f.c.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Config: newCfg})
+	reconf, err := f.c.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Config: hosts.MustConfig(newCfg)})
 	if err != nil {
 		t.Fatalf("Update config: %v", err)
 	}
-	if diff := cmp.Diff(&hosts.HostDetail{ID: fromTpl.ID, Name: "Claude (renamed)", Config: newCfg}, reconf); diff != "" {
+	if diff := cmp.Diff(&hosts.HostDetail{ID: fromTpl.ID, Name: "Claude (renamed)", Config: hosts.MustConfig(newCfg)}, reconf); diff != "" {
 		t.Errorf("Update config (-want +got):\n%s", diff)
 	}
 	got, err = f.c.Hosts.Get(ctx, p, fromTpl.ID)
@@ -214,24 +214,27 @@ func hostIDs(hs []hosts.Host) []string {
 	return out
 }
 
-// The caller's config map is not aliased: changing it after Create changes
-// nothing on the service.
+// Nothing is aliased: changing the caller's map or the returned config's
+// bytes in place after Create changes nothing on the service (the double
+// caches encoded hosts, so this guards its buffers too).
 func TestCreateConfigNotAliased(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	cfg := map[string]any{"modelId": "openai/gpt-5"}
-	h, err := f.c.Hosts.Create(t.Context(), f.ws.ProjectID, hosts.CreateParams{Name: "x", Config: cfg})
+	h, err := f.c.Hosts.Create(t.Context(), f.ws.ProjectID, hosts.CreateParams{Name: "x", Config: hosts.MustConfig(cfg)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg["modelId"] = "changed"
-	h.Config["modelId"] = "changed too"
+	for i := range h.Config {
+		h.Config[i] = ' '
+	}
 	got, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, h.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Config["modelId"] != "openai/gpt-5" {
-		t.Errorf("stored modelId = %v", got.Config["modelId"])
+	if got.Config.ModelID() != "openai/gpt-5" {
+		t.Errorf("stored config = %s", got.Config)
 	}
 }
 
@@ -251,7 +254,7 @@ func TestCreateFromLiveCatalog(t *testing.T) {
 	want := map[string]any{"modelId": "anthropic/claude-live", "hostContext": map[string]any{"platform": "desktop"},
 		"hostStyle": "claude", "mcpProfile": map[string]any{"capabilities": map[string]any{"tools": true}},
 		"theme": "light", "serverIds": []any{}}
-	if diff := cmp.Diff(want, h.Config); diff != "" {
+	if diff := cmp.Diff(hosts.MustConfig(want), h.Config); diff != "" {
 		t.Errorf("live-seeded config (-want +got):\n%s", diff)
 	}
 
@@ -368,4 +371,14 @@ func TestHostOfAnotherProject(t *testing.T) {
 	}
 	_, err = f.c.Hosts.List(ctx, "prj_nope")
 	wantError(t, err, projectops.CodeNotFound, true)
+}
+
+// configMap decodes a host config for assertions.
+func configMap(t *testing.T, c hosts.Config) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := c.Decode(&m); err != nil {
+		t.Fatalf("config %s: %v", c, err)
+	}
+	return m
 }

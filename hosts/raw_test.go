@@ -86,7 +86,7 @@ func TestRawHostBodies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after.Name != before.Name || len(after.Config) != len(before.Config) {
+			if after.Name != before.Name || !after.Config.Equal(before.Config) {
 				t.Errorf("a rejected request changed the host: %+v", after)
 			}
 		})

@@ -1,12 +1,14 @@
 package projectopstest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/servers"
 )
 
@@ -107,8 +109,16 @@ func cloneSecrets(m map[string]Secret) map[string]Secret {
 func (s *Server) hostSpecConfig(spec HostSpec) (map[string]any, error) {
 	present := map[string]bool{"name": true, "template": spec.Template != "",
 		"theme": spec.Theme != "", "config": spec.Config != nil}
+	var raw hosts.Config
+	if spec.Config != nil {
+		b, err := json.Marshal(spec.Config)
+		if err != nil {
+			return nil, fmt.Errorf("host %q: config: %w", spec.Name, err)
+		}
+		raw = b
+	}
 	cfg, herr := s.resolveHost(s.ctx, hostInput{name: spec.Name, template: spec.Template,
-		theme: spec.Theme, config: spec.Config, present: present})
+		theme: spec.Theme, config: raw, present: present})
 	if herr != nil {
 		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)
 	}

@@ -148,8 +148,7 @@ func (s *Server) updateHost(w http.ResponseWriter, r *http.Request, a actor) *ht
 	}
 	var cfg map[string]any
 	if present["config"] {
-		cfg = deepCopy(p.Config)
-		if herr := validateConfig("config", cfg); herr != nil {
+		if cfg, herr = configObject("config", p.Config); herr != nil {
 			return herr
 		}
 	}

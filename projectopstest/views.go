@@ -50,11 +50,14 @@ func hostView(h *hostRec) hosts.Host {
 func setHost(h *hostRec, name string, cfg map[string]any) {
 	h.name, h.config = name, cfg
 	h.configID = hostConfigID(cfg)
-	b, err := json.Marshal(hosts.HostDetail{ID: h.id, Name: name, Config: cfg})
+	raw, err := json.Marshal(cfg)
+	if err == nil {
+		raw, err = json.Marshal(hosts.HostDetail{ID: h.id, Name: name, Config: raw})
+	}
 	if err != nil { // decoded JSON always re-encodes
 		panic("projectopstest: host config does not encode: " + err.Error())
 	}
-	h.detail = b
+	h.detail = raw
 }
 
 func (st *state) chatboxView(cb *chatboxRec) catalog.Chatbox {
