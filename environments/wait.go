@@ -13,7 +13,7 @@ import (
 
 // Polling defaults of WaitForBuild.
 const (
-	DefaultWaitInterval    = time.Second
+	DefaultWaitInterval    = 500 * time.Millisecond
 	DefaultWaitMaxInterval = 15 * time.Second
 )
 
