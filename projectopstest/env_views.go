@@ -80,4 +80,3 @@ func checkEnvFields(p environments.UpdateParams, present map[string]bool) *httpE
 	}
 	return nil
 }
-
