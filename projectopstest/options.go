@@ -24,6 +24,7 @@ type options struct {
 	seed          *Seed
 	logger        *slog.Logger
 	catalogSource func(ctx context.Context) ([]byte, error)
+	env           envOptions // computer environments (env_model.go)
 }
 
 func defaultOptions() options {
