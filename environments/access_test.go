@@ -16,8 +16,8 @@ func TestBodylessOperationsRejectBodies(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	f.gate.open()
-	p := f.ws.ProjectID
-	id, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.ws.UserID,
+	p := f.WS.ProjectID
+	id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID,
 		Name: "e", Dockerfile: dockerfile, Built: true})
 	if err != nil {
 		t.Fatal(err)
@@ -32,32 +32,32 @@ func TestBodylessOperationsRejectBodies(t *testing.T) {
 	}
 	for _, op := range ops {
 		for _, body := range []string{`{"force":true}`, `{"name":"x"}`} {
-			status, field := f.raw(t, op.method, op.path, f.ws.APIKey, body)
+			status, field := f.raw(t, op.method, op.path, f.WS.APIKey, body)
 			if status != http.StatusBadRequest || field == "" {
 				t.Errorf("%s %s with %s: %d field %q, want 400 naming the field", op.method, op.path, body, status, field)
 			}
 		}
-		if status, _ := f.raw(t, op.method, op.path, f.ws.APIKey, `[1]`); status != http.StatusBadRequest {
+		if status, _ := f.raw(t, op.method, op.path, f.WS.APIKey, `[1]`); status != http.StatusBadRequest {
 			t.Errorf("%s %s with a non-object body: %d", op.method, op.path, status)
 		}
 	}
 	// Nothing happened: no build, not shared, not deleted, no computer.
-	env, err := f.c.Environments.Get(t.Context(), p, id)
+	env, err := f.C.Environments.Get(t.Context(), p, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if env.Sharing != environments.SharingUser {
 		t.Errorf("sharing = %s after rejected promotes", env.Sharing)
 	}
-	if builds, _ := f.c.Environments.ListBuilds(t.Context(), p, id, nil); len(builds.Items) != 1 {
+	if builds, _ := f.C.Environments.ListBuilds(t.Context(), p, id, nil); len(builds.Items) != 1 {
 		t.Errorf("%d builds after rejected builds, want the seeded one", len(builds.Items))
 	}
-	if _, ok := f.srv.Computer(p, f.ws.UserID); ok {
+	if _, ok := f.Srv.Computer(p, f.WS.UserID); ok {
 		t.Error("a rejected boot or reset made a computer")
 	}
 	// An empty object is no body field at all.
 	for _, op := range ops {
-		if status, _ := f.raw(t, op.method, op.path, f.ws.APIKey, `{}`); status >= 300 {
+		if status, _ := f.raw(t, op.method, op.path, f.WS.APIKey, `{}`); status >= 300 {
 			t.Errorf("%s %s with {}: %d", op.method, op.path, status)
 		}
 	}
@@ -87,8 +87,8 @@ func TestGuestsAreDeniedEveryWrite(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	f.gate.open()
-	p := f.ws.ProjectID
-	id, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.ws.UserID,
+	p := f.WS.ProjectID
+	id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID,
 		Name: "shared", Dockerfile: dockerfile, Shared: true, Built: true})
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestGuestsAreDeniedEveryWrite(t *testing.T) {
 	for _, op := range writes {
 		wantError(t, errs[op], projectops.CodeForbidden)
 	}
-	if env, err := f.c.Environments.Get(t.Context(), p, id); err != nil || env.Name != "shared" {
+	if env, err := f.C.Environments.Get(t.Context(), p, id); err != nil || env.Name != "shared" {
 		t.Errorf("environment changed by a guest: %+v %v", env, err)
 	}
 }
@@ -112,27 +112,27 @@ func TestOtherProjectsEnvironmentIsNotFound(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	f.gate.open()
-	other, err := f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.ws.OrganizationID, Name: "other"})
+	other, err := f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "other"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: other, OwnerUserID: f.ws.UserID,
+	id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: other, OwnerUserID: f.WS.UserID,
 		Name: "theirs", Dockerfile: dockerfile, Shared: true, Built: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs := everyOp(t.Context(), f.c, f.ws.ProjectID, id)
+	errs := everyOp(t.Context(), f.C, f.WS.ProjectID, id)
 	for _, op := range []string{"get", "builds", "update", "build", "boot", "share", "delete"} {
 		wantError(t, errs[op], projectops.CodeNotFound)
 	}
-	if page, err := f.c.Environments.List(t.Context(), f.ws.ProjectID, nil); err != nil || len(page.Items) != 1 {
+	if page, err := f.C.Environments.List(t.Context(), f.WS.ProjectID, nil); err != nil || len(page.Items) != 1 {
 		// The one created by everyOp; never the other project's.
 		t.Errorf("list = %+v, %v", page, err)
 	}
-	if _, err := f.c.Environments.Get(t.Context(), other, id); err != nil {
+	if _, err := f.C.Environments.Get(t.Context(), other, id); err != nil {
 		t.Errorf("in its own project: %v", err)
 	}
-	_, err = f.c.Environments.Get(t.Context(), "prj_nope", id)
+	_, err = f.C.Environments.Get(t.Context(), "prj_nope", id)
 	wantError(t, err, projectops.CodeNotFound)
 }
 
@@ -140,14 +140,14 @@ func TestDraftsArePersonal(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	f.gate.open()
-	ctx, p := t.Context(), f.ws.ProjectID
+	ctx, p := t.Context(), f.WS.ProjectID
 	aliceID, alice := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
 	_, bob := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
 	draft, err := alice.Environments.Create(ctx, p, environments.CreateParams{Name: "alice's", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: aliceID,
+	shared, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: aliceID,
 		Name: "team", Dockerfile: dockerfile, Shared: true})
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +170,7 @@ func TestDraftsArePersonal(t *testing.T) {
 	}
 	// Every operation on another user's draft reads as not found, even for
 	// the organization's owner.
-	for who, c := range map[string]*projectops.Client{"bob": bob, "owner": f.c} {
+	for who, c := range map[string]*projectops.Client{"bob": bob, "owner": f.C} {
 		errs := everyOp(ctx, c, p, draft.ID)
 		for _, op := range []string{"get", "builds", "update", "build", "boot", "share", "delete"} {
 			if e := errs[op]; e == nil || !isCode(e, projectops.CodeNotFound) {
@@ -192,7 +192,7 @@ func isCode(err error, code projectops.Code) bool {
 func TestShareNeedsProjectAdmin(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
+	ctx, p := t.Context(), f.WS.ProjectID
 	_, member := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
 	_, admin := f.user(t, projectopstest.RoleMember, projectopstest.RoleAdmin)
 	mine, err := member.Environments.Create(ctx, p, environments.CreateParams{Name: "m", Dockerfile: dockerfile})
@@ -224,9 +224,9 @@ func TestShareNeedsProjectAdmin(t *testing.T) {
 func TestDeletingSharedNeedsProjectAdmin(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
+	ctx, p := t.Context(), f.WS.ProjectID
 	memberID, member := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
-	shared, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: memberID,
+	shared, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: memberID,
 		Name: "team", Dockerfile: dockerfile, Shared: true})
 	if err != nil {
 		t.Fatal(err)
@@ -238,10 +238,10 @@ func TestDeletingSharedNeedsProjectAdmin(t *testing.T) {
 	if _, err := member.Environments.Update(ctx, p, shared, environments.UpdateParams{Name: "team2"}); err != nil {
 		t.Errorf("member Update of a shared environment: %v", err)
 	}
-	if _, err := f.c.Environments.Delete(ctx, p, shared); err != nil {
+	if _, err := f.C.Environments.Delete(ctx, p, shared); err != nil {
 		t.Fatalf("admin Delete: %v", err)
 	}
-	_, err = f.c.Environments.Delete(ctx, p, shared)
+	_, err = f.C.Environments.Delete(ctx, p, shared)
 	wantError(t, err, projectops.CodeNotFound)
 
 	draft, err := member.Environments.Create(ctx, p, environments.CreateParams{Name: "d", Dockerfile: dockerfile})

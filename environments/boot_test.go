@@ -14,21 +14,21 @@ import (
 func TestBootNeedsAReadyBuild(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
-	env, err := f.c.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantNotReady := func(latest string) {
 		t.Helper()
-		_, err := f.c.Environments.Boot(ctx, p, env.ID)
+		_, err := f.C.Environments.Boot(ctx, p, env.ID)
 		e := wantError(t, err, projectops.CodeConflict)
 		if !errors.Is(err, environments.ErrBuildNotReady) || e.Details["latestBuildStatus"] != latest {
 			t.Fatalf("Boot = %v (details %v), want BUILD_NOT_READY with latest %s", err, e.Details, latest)
 		}
 	}
 	wantNotReady("none")
-	started, err := f.c.Environments.Build(ctx, p, env.ID)
+	started, err := f.C.Environments.Build(ctx, p, env.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,45 +38,45 @@ func TestBootNeedsAReadyBuild(t *testing.T) {
 	f.gate.next(t)
 	wantNotReady("building")
 	f.gate.open()
-	if _, err := f.c.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast); err != nil {
+	if _, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := f.srv.Computer(p, f.ws.UserID); ok {
+	if _, ok := f.Srv.Computer(p, f.WS.UserID); ok {
 		t.Fatal("refused boots made a computer")
 	}
 
 	// A failed rebuild does not unpin the ready image: boot uses the newest
 	// ready build.
-	if _, err := f.c.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: "FROM alpine\nNOPE\n"}); err != nil {
+	if _, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: "FROM alpine\nNOPE\n"}); err != nil {
 		t.Fatal(err)
 	}
-	bad, err := f.c.Environments.Build(ctx, p, env.ID)
+	bad, err := f.C.Environments.Build(ctx, p, env.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.c.Environments.WaitForBuild(ctx, p, env.ID, bad.BuildID, fast); !errors.Is(err, environments.ErrBuildFailed) {
+	if _, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, bad.BuildID, fast); !errors.Is(err, environments.ErrBuildFailed) {
 		t.Fatal(err)
 	}
-	att, err := f.c.Environments.Boot(ctx, p, env.ID)
+	att, err := f.C.Environments.Boot(ctx, p, env.ID)
 	if err != nil {
 		t.Fatalf("Boot with an older ready build: %v", err)
 	}
-	f.srv.Wait()
-	if c, _ := f.srv.Computer(p, f.ws.UserID); c.BuildID != started.BuildID || c.ID != att.ComputerID {
+	f.Srv.Wait()
+	if c, _ := f.Srv.Computer(p, f.WS.UserID); c.BuildID != started.BuildID || c.ID != att.ComputerID {
 		t.Errorf("booted %+v, want build %s", c, started.BuildID)
 	}
 
 	// Only failed builds: not ready.
-	only, err := f.c.Environments.Create(ctx, p, environments.CreateParams{Name: "f", Dockerfile: "COPY x y"})
+	only, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "f", Dockerfile: "COPY x y"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fb, err := f.c.Environments.Build(ctx, p, only.ID)
+	fb, err := f.C.Environments.Build(ctx, p, only.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _ = f.c.Environments.WaitForBuild(ctx, p, only.ID, fb.BuildID, fast)
-	_, err = f.c.Environments.Boot(ctx, p, only.ID)
+	_, _ = f.C.Environments.WaitForBuild(ctx, p, only.ID, fb.BuildID, fast)
+	_, err = f.C.Environments.Boot(ctx, p, only.ID)
 	if e := wantError(t, err, projectops.CodeConflict); e.Details["latestBuildStatus"] != "failed" {
 		t.Errorf("details = %v", e.Details)
 	}
@@ -85,19 +85,19 @@ func TestBootNeedsAReadyBuild(t *testing.T) {
 func TestBootProviderMismatch(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p := f.ws.ProjectID
-	id, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.ws.UserID,
+	p := f.WS.ProjectID
+	id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID,
 		Name: "e", Dockerfile: dockerfile, Built: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.srv.SetComputerProvider(p, f.ws.UserID, "provider_b"); err != nil {
+	if err := f.Srv.SetComputerProvider(p, f.WS.UserID, "provider_b"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.srv.InstallOnComputer(p, f.ws.UserID, "keep-me"); err != nil {
+	if err := f.Srv.InstallOnComputer(p, f.WS.UserID, "keep-me"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.c.Environments.Boot(t.Context(), p, id)
+	_, err = f.C.Environments.Boot(t.Context(), p, id)
 	e := wantError(t, err, projectops.CodeConflict)
 	if !errors.Is(err, environments.ErrProviderMismatch) {
 		t.Fatalf("Boot = %v, want PROVIDER_MISMATCH", err)
@@ -106,16 +106,16 @@ func TestBootProviderMismatch(t *testing.T) {
 	if diff := cmp.Diff(want, e.Details); diff != "" {
 		t.Errorf("details (-want +got):\n%s", diff)
 	}
-	c, _ := f.srv.Computer(p, f.ws.UserID)
+	c, _ := f.Srv.Computer(p, f.WS.UserID)
 	if c.Provisions != 0 || len(c.Installed) != 1 || c.EnvironmentID != "" {
 		t.Errorf("a refused boot touched the computer: %+v", c)
 	}
 	// Another user's computer is on the deployment's provider and boots.
 	_, member := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
-	if _, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{}); err == nil {
+	if _, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{}); err == nil {
 		t.Error("AddEnvironment accepted an empty spec")
 	}
-	if _, err := f.c.Environments.Share(t.Context(), p, id); err != nil {
+	if _, err := f.C.Environments.Share(t.Context(), p, id); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := member.Environments.Boot(t.Context(), p, id); err != nil {
@@ -126,22 +126,22 @@ func TestBootProviderMismatch(t *testing.T) {
 func TestResetWithoutBootUsesBaseImage(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p := f.ws.ProjectID
-	if err := f.srv.InstallOnComputer(p, f.ws.UserID, "a", "b"); err != nil {
+	p := f.WS.ProjectID
+	if err := f.Srv.InstallOnComputer(p, f.WS.UserID, "a", "b"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.c.Environments.Reset(t.Context(), p); err != nil {
+	if _, err := f.C.Environments.Reset(t.Context(), p); err != nil {
 		t.Fatal(err)
 	}
-	f.srv.Wait()
-	c, _ := f.srv.Computer(p, f.ws.UserID)
+	f.Srv.Wait()
+	c, _ := f.Srv.Computer(p, f.WS.UserID)
 	if c.Image() != projectopstest.BaseImage || len(c.Installed) != 0 || c.Provisions != 1 ||
 		c.Status != projectopstest.ComputerRunning {
 		t.Errorf("computer = %+v", c)
 	}
-	_, err := f.c.Environments.Reset(t.Context(), "prj_nope")
+	_, err := f.C.Environments.Reset(t.Context(), "prj_nope")
 	wantError(t, err, projectops.CodeNotFound)
-	if err := f.srv.InstallOnComputer(p, "usr_nope"); err == nil {
+	if err := f.Srv.InstallOnComputer(p, "usr_nope"); err == nil {
 		t.Error("InstallOnComputer accepted an unknown user")
 	}
 }

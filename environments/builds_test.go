@@ -16,16 +16,16 @@ import (
 func buildOf(t *testing.T, f *fixture, dockerfile string) (*environments.Build, error) {
 	t.Helper()
 	f.gate.open()
-	ctx, p := t.Context(), f.ws.ProjectID
-	env, err := f.c.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	started, err := f.c.Environments.Build(ctx, p, env.ID)
+	started, err := f.C.Environments.Build(ctx, p, env.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.c.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast)
+	return f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast)
 }
 
 func TestBuildFailures(t *testing.T) {
@@ -131,26 +131,26 @@ func TestRebuildReusesAndListsNewestFirst(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	f.gate.open()
-	ctx, p := t.Context(), f.ws.ProjectID
-	env, err := f.c.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
 	for i := range 3 {
-		started, err := f.c.Environments.Build(ctx, p, env.ID)
+		started, err := f.C.Environments.Build(ctx, p, env.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if started.Reused != (i > 0) {
 			t.Errorf("build %d: reused = %v", i, started.Reused)
 		}
-		if _, err := f.c.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast); err != nil {
+		if _, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, started.BuildID)
 	}
-	page, err := f.c.Environments.ListBuilds(ctx, p, env.ID, nil)
+	page, err := f.C.Environments.ListBuilds(ctx, p, env.ID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,9 +27,9 @@ const (
 func TestEnvironmentLifecycle(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
+	ctx, p := t.Context(), f.WS.ProjectID
 
-	env, err := f.c.Environments.Create(ctx, p, environments.CreateParams{Name: "  scraper ", Dockerfile: dockerfile})
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "  scraper ", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatalf("Create: %v", err)
 	}
@@ -39,7 +39,7 @@ func TestEnvironmentLifecycle(t *testing.T) {
 	if diff := cmp.Diff(want, env); diff != "" {
 		t.Fatalf("Create (-want +got):\n%s", diff)
 	}
-	got, err := f.c.Environments.Get(ctx, p, env.ID)
+	got, err := f.C.Environments.Get(ctx, p, env.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,8 +48,8 @@ func TestEnvironmentLifecycle(t *testing.T) {
 	}
 
 	// Build: 202 with a queued build, then building, then ready.
-	f.clock.Advance(time.Minute)
-	started, err := f.c.Environments.Build(ctx, p, env.ID)
+	f.Clock.Advance(time.Minute)
+	started, err := f.C.Environments.Build(ctx, p, env.ID)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -65,7 +65,7 @@ func TestEnvironmentLifecycle(t *testing.T) {
 		b.CreatedAt != ms(t0.Add(time.Minute)) {
 		t.Fatalf("queued build = %+v", b)
 	}
-	f.clock.Advance(time.Second)
+	f.Clock.Advance(time.Second)
 	f.gate.pass(t)
 	step = f.gate.next(t) // held before the first instruction
 	if step.Index != 1 || step.Total != 2 || step.Instruction != "FROM debian:bookworm-slim@"+pinned {
@@ -80,7 +80,7 @@ func TestEnvironmentLifecycle(t *testing.T) {
 	if s := f.gate.step(t); s.Instruction != "RUN apt-get update && apt-get install -y curl" {
 		t.Fatalf("RUN step = %+v (continuation lines are joined)", s)
 	}
-	done, err := f.c.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast)
+	done, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast)
 	if err != nil {
 		t.Fatalf("WaitForBuild: %v", err)
 	}
@@ -88,7 +88,7 @@ func TestEnvironmentLifecycle(t *testing.T) {
 		done.Error != "" || done.FinishedAt == 0 {
 		t.Fatalf("ready build = %+v", done)
 	}
-	got, err = f.c.Environments.Get(ctx, p, env.ID)
+	got, err = f.C.Environments.Get(ctx, p, env.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,19 +98,19 @@ func TestEnvironmentLifecycle(t *testing.T) {
 
 	// Boot: the computer re-provisions from the pinned image, wiping what
 	// was installed.
-	if err := f.srv.InstallOnComputer(p, f.ws.UserID, "cowsay"); err != nil {
+	if err := f.Srv.InstallOnComputer(p, f.WS.UserID, "cowsay"); err != nil {
 		t.Fatal(err)
 	}
-	att, err := f.c.Environments.Boot(ctx, p, env.ID)
+	att, err := f.C.Environments.Boot(ctx, p, env.ID)
 	if err != nil {
 		t.Fatalf("Boot: %v", err)
 	}
 	if att.EnvironmentID != env.ID || att.ComputerID == "" || att.Status != projectopstest.ComputerProvisioning {
 		t.Fatalf("Boot = %+v", att)
 	}
-	f.srv.Wait()
-	comp, ok := f.srv.Computer(p, f.ws.UserID)
-	wantComp := projectopstest.ComputerState{ID: att.ComputerID, ProjectID: p, UserID: f.ws.UserID,
+	f.Srv.Wait()
+	comp, ok := f.Srv.Computer(p, f.WS.UserID)
+	wantComp := projectopstest.ComputerState{ID: att.ComputerID, ProjectID: p, UserID: f.WS.UserID,
 		Provider: environments.ProviderA, EnvironmentID: env.ID, BuildID: done.ID, BaseImageDigests: []string{pinned},
 		Status: projectopstest.ComputerRunning, Provisions: 1}
 	if diff := cmp.Diff(wantComp, comp); !ok || diff != "" {
@@ -118,23 +118,23 @@ func TestEnvironmentLifecycle(t *testing.T) {
 	}
 
 	// Reset wipes mutable state back to the same image.
-	if err := f.srv.InstallOnComputer(p, f.ws.UserID, "vim", "htop"); err != nil {
+	if err := f.Srv.InstallOnComputer(p, f.WS.UserID, "vim", "htop"); err != nil {
 		t.Fatal(err)
 	}
-	rs, err := f.c.Environments.Reset(ctx, p)
+	rs, err := f.C.Environments.Reset(ctx, p)
 	if err != nil || !rs.Reset || rs.ProjectID != p {
 		t.Fatalf("Reset = %+v, %v", rs, err)
 	}
-	f.srv.Wait()
-	comp, _ = f.srv.Computer(p, f.ws.UserID)
+	f.Srv.Wait()
+	comp, _ = f.Srv.Computer(p, f.WS.UserID)
 	wantComp.Provisions = 2
 	if diff := cmp.Diff(wantComp, comp); diff != "" {
 		t.Fatalf("computer after reset (-want +got):\n%s", diff)
 	}
 
 	// Share (the default user owns the organization: project admin).
-	f.clock.Advance(time.Minute)
-	shared, err := f.c.Environments.Share(ctx, p, env.ID)
+	f.Clock.Advance(time.Minute)
+	shared, err := f.C.Environments.Share(ctx, p, env.ID)
 	if err != nil {
 		t.Fatalf("Share: %v", err)
 	}
@@ -143,13 +143,13 @@ func TestEnvironmentLifecycle(t *testing.T) {
 	}
 
 	// Delete: permanent, and the computer falls back to the base image.
-	del, err := f.c.Environments.Delete(ctx, p, env.ID)
+	del, err := f.C.Environments.Delete(ctx, p, env.ID)
 	if err != nil || !del.Deleted || del.ID != env.ID {
 		t.Fatalf("Delete = %+v, %v", del, err)
 	}
-	_, err = f.c.Environments.Get(ctx, p, env.ID)
+	_, err = f.C.Environments.Get(ctx, p, env.ID)
 	wantError(t, err, "NOT_FOUND")
-	comp, _ = f.srv.Computer(p, f.ws.UserID)
+	comp, _ = f.Srv.Computer(p, f.WS.UserID)
 	if comp.EnvironmentID != "" || comp.BuildID != "" || comp.Image() != projectopstest.BaseImage {
 		t.Fatalf("computer after delete = %+v", comp)
 	}
@@ -158,7 +158,7 @@ func TestEnvironmentLifecycle(t *testing.T) {
 // latestBuild is the newest build of env, through the SDK.
 func latestBuild(t *testing.T, f *fixture, envID string) environments.Build {
 	t.Helper()
-	page, err := f.c.Environments.ListBuilds(t.Context(), f.ws.ProjectID, envID, nil)
+	page, err := f.C.Environments.ListBuilds(t.Context(), f.WS.ProjectID, envID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,13 +171,13 @@ func latestBuild(t *testing.T, f *fixture, envID string) environments.Build {
 func TestUpdate(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
-	env, err := f.c.Environments.Create(ctx, p, environments.CreateParams{Name: "a", Dockerfile: dockerfile})
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "a", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.clock.Advance(time.Minute)
-	renamed, err := f.c.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Name: "b"})
+	f.Clock.Advance(time.Minute)
+	renamed, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Name: "b"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestUpdate(t *testing.T) {
 		t.Fatalf("renamed = %+v", renamed)
 	}
 	const df2 = "FROM alpine:3.20\nRUN apk add git\n"
-	edited, err := f.c.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: df2})
+	edited, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: df2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,17 +17,17 @@ func TestListPagesAndIterators(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	f.gate.open()
-	ctx, p := t.Context(), f.ws.ProjectID
+	ctx, p := t.Context(), f.WS.ProjectID
 	var ids []string
 	for i := range 5 {
-		id, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.ws.UserID,
+		id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID,
 			Name: "e" + strconv.Itoa(i), Dockerfile: dockerfile})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
 	}
-	page, err := f.c.Environments.List(ctx, p, &environments.ListParams{Limit: 2})
+	page, err := f.C.Environments.List(ctx, p, &environments.ListParams{Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,10 +35,10 @@ func TestListPagesAndIterators(t *testing.T) {
 		t.Fatalf("first page = %+v", page)
 	}
 	// A deletion between pages neither skips nor repeats an item.
-	if _, err := f.c.Environments.Delete(ctx, p, ids[1]); err != nil {
+	if _, err := f.C.Environments.Delete(ctx, p, ids[1]); err != nil {
 		t.Fatal(err)
 	}
-	next, err := f.c.Environments.List(ctx, p, &environments.ListParams{Limit: 2, Cursor: page.NextCursor})
+	next, err := f.C.Environments.List(ctx, p, &environments.ListParams{Limit: 2, Cursor: page.NextCursor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestListPagesAndIterators(t *testing.T) {
 		t.Fatalf("second page = %+v", next)
 	}
 	params := &environments.ListParams{Limit: 2}
-	seq := f.c.Environments.All(ctx, p, params)
+	seq := f.C.Environments.All(ctx, p, params)
 	params.Limit = 1000 // the iterator copied the params
 	var got []string
 	for e, err := range seq {
@@ -59,7 +59,7 @@ func TestListPagesAndIterators(t *testing.T) {
 		t.Errorf("All = %v, want %v", got, want)
 	}
 	var listed int
-	for _, r := range f.srv.Requests() {
+	for _, r := range f.Srv.Requests() {
 		if r.Route == "GET /projects/{projectId}/computer-environments" {
 			listed++
 		}
@@ -71,15 +71,15 @@ func TestListPagesAndIterators(t *testing.T) {
 	// Builds, newest first, across pages.
 	var builds []string
 	for range 3 {
-		b, err := f.c.Environments.Build(ctx, p, ids[0])
+		b, err := f.C.Environments.Build(ctx, p, ids[0])
 		if err != nil {
 			t.Fatal(err)
 		}
 		builds = append([]string{b.BuildID}, builds...)
 	}
-	f.srv.Wait()
+	f.Srv.Wait()
 	got = nil
-	for b, err := range f.c.Environments.AllBuilds(ctx, p, ids[0], &environments.ListParams{Limit: 1}) {
+	for b, err := range f.C.Environments.AllBuilds(ctx, p, ids[0], &environments.ListParams{Limit: 1}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,22 +105,22 @@ func equal(a, b []string) bool {
 func TestListQueryValidation(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p := f.ws.ProjectID
-	id, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.ws.UserID, Name: "e", Dockerfile: dockerfile})
+	p := f.WS.ProjectID
+	id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID, Name: "e", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.ws.UserID, Name: "o", Dockerfile: dockerfile})
+	other, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID, Name: "o", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.gate.open()
 	for range 2 {
-		if _, err := f.c.Environments.Build(t.Context(), p, other); err != nil {
+		if _, err := f.C.Environments.Build(t.Context(), p, other); err != nil {
 			t.Fatal(err)
 		}
 	}
-	otherPage, err := f.c.Environments.ListBuilds(t.Context(), p, other, &environments.ListParams{Limit: 1})
+	otherPage, err := f.C.Environments.ListBuilds(t.Context(), p, other, &environments.ListParams{Limit: 1})
 	if err != nil || otherPage.NextCursor == "" {
 		t.Fatalf("other builds = %+v, %v", otherPage, err)
 	}
@@ -132,11 +132,11 @@ func TestListQueryValidation(t *testing.T) {
 		{envs + "?cursor=nope", "cursor"},
 		{envs + "/" + id + "/builds?cursor=" + otherPage.NextCursor, "cursor"}, // another listing's cursor
 	} {
-		if status, field := f.raw(t, http.MethodGet, tt.path, f.ws.APIKey, ""); status != 400 || field != tt.field {
+		if status, field := f.raw(t, http.MethodGet, tt.path, f.WS.APIKey, ""); status != 400 || field != tt.field {
 			t.Errorf("GET %s: %d field %q, want 400 %q", tt.path, status, field, tt.field)
 		}
 	}
-	if status, _ := f.raw(t, http.MethodGet, envs+"?limit=200", f.ws.APIKey, ""); status != 200 {
+	if status, _ := f.raw(t, http.MethodGet, envs+"?limit=200", f.WS.APIKey, ""); status != 200 {
 		t.Errorf("limit=200: %d", status)
 	}
 }
@@ -144,7 +144,7 @@ func TestListQueryValidation(t *testing.T) {
 func TestCreateAndUpdateValidation(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p := f.ws.ProjectID
+	p := f.WS.ProjectID
 	path := "/projects/" + p + "/computer-environments"
 	long := make([]byte, 64<<10+1)
 	for i := range long {
@@ -159,15 +159,15 @@ func TestCreateAndUpdateValidation(t *testing.T) {
 		{`{"name":"n","dockerfile":5}`, "dockerfile"},
 		{`{"name":"n","dockerfile":"` + string(long) + `"}`, "dockerfile"},
 	} {
-		if status, field := f.raw(t, http.MethodPost, path, f.ws.APIKey, tt.body); status != 400 || field != tt.field {
+		if status, field := f.raw(t, http.MethodPost, path, f.WS.APIKey, tt.body); status != 400 || field != tt.field {
 			t.Errorf("POST %.60s: %d field %q, want 400 %q", tt.body, status, field, tt.field)
 		}
 	}
-	env, err := f.c.Environments.Create(t.Context(), p, environments.CreateParams{Name: "n", Dockerfile: dockerfile})
+	env, err := f.C.Environments.Create(t.Context(), p, environments.CreateParams{Name: "n", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.c.Environments.Update(t.Context(), p, env.ID, environments.UpdateParams{})
+	_, err = f.C.Environments.Update(t.Context(), p, env.ID, environments.UpdateParams{})
 	if e := wantError(t, err, projectops.CodeValidation); e.Details["fields"] == nil {
 		t.Errorf("empty update details = %v", e.Details)
 	}
@@ -176,14 +176,14 @@ func TestCreateAndUpdateValidation(t *testing.T) {
 		{`{"dockerfile":""}`, "dockerfile"},
 		{`{"contentHash":"x"}`, "contentHash"},
 	} {
-		if status, field := f.raw(t, http.MethodPatch, path+"/"+env.ID, f.ws.APIKey, tt.body); status != 400 || field != tt.field {
+		if status, field := f.raw(t, http.MethodPatch, path+"/"+env.ID, f.WS.APIKey, tt.body); status != 400 || field != tt.field {
 			t.Errorf("PATCH %s: %d field %q, want 400 %q", tt.body, status, field, tt.field)
 		}
 	}
-	if list, _ := f.c.Environments.List(t.Context(), p, nil); len(list.Items) != 1 {
+	if list, _ := f.C.Environments.List(t.Context(), p, nil); len(list.Items) != 1 {
 		t.Errorf("%d environments after rejected creates", len(list.Items))
 	}
-	_, err = f.c.Environments.Get(t.Context(), p, "")
+	_, err = f.C.Environments.Get(t.Context(), p, "")
 	var e *projectops.Error
 	if !errors.As(err, &e) || e.StatusCode != 0 || e.Code != projectops.CodeValidation {
 		t.Errorf("Get with an empty id = %v, want a client-side VALIDATION_ERROR", err)
@@ -193,12 +193,12 @@ func TestCreateAndUpdateValidation(t *testing.T) {
 func TestWaitForBuild(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
-	env, err := f.c.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	started, err := f.c.Environments.Build(ctx, p, env.ID)
+	started, err := f.C.Environments.Build(ctx, p, env.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestWaitForBuild(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	waitErr := make(chan error, 1)
 	go func() {
-		_, err := f.c.Environments.WaitForBuild(cctx, p, env.ID, started.BuildID,
+		_, err := f.C.Environments.WaitForBuild(cctx, p, env.ID, started.BuildID,
 			&environments.WaitOptions{Interval: time.Hour})
 		waitErr <- err
 	}()
@@ -227,7 +227,7 @@ func TestWaitForBuild(t *testing.T) {
 	seen := make(chan environments.BuildStatus, 64)
 	done := make(chan error, 1)
 	go func() {
-		_, err := f.c.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, &environments.WaitOptions{
+		_, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, &environments.WaitOptions{
 			Interval: time.Millisecond, MaxInterval: 2 * time.Millisecond,
 			Progress: func(b environments.Build) { seen <- b.Status }})
 		done <- err
@@ -265,7 +265,7 @@ func TestWaitForBuild(t *testing.T) {
 		t.Errorf("last progress = %s, want ready", last)
 	}
 
-	_, err = f.c.Environments.WaitForBuild(ctx, p, env.ID, "bld_nope", fast)
+	_, err = f.C.Environments.WaitForBuild(ctx, p, env.ID, "bld_nope", fast)
 	if !isCode(err, projectops.CodeNotFound) {
 		t.Errorf("unknown build: %v", err)
 	}

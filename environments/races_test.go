@@ -14,19 +14,19 @@ import (
 func TestUpdateWhileBuilding(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
-	env, err := f.c.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := f.c.Environments.Build(ctx, p, env.ID)
+	first, err := f.C.Environments.Build(ctx, p, env.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.gate.step(t)
 	f.gate.next(t) // building, held before FROM
 	const df2 = "FROM alpine:3.20\nRUN apk add git\n"
-	edited, err := f.c.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: df2})
+	edited, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: df2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,40 +34,40 @@ func TestUpdateWhileBuilding(t *testing.T) {
 		t.Fatalf("current build while building = %+v", edited.CurrentBuild)
 	}
 	f.gate.open()
-	old, err := f.c.Environments.WaitForBuild(ctx, p, env.ID, first.BuildID, fast)
+	old, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, first.BuildID, fast)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if old.BaseImageDigests[0] != pinned {
 		t.Fatalf("in-flight build switched Dockerfile: %v", old.BaseImageDigests)
 	}
-	got, _ := f.c.Environments.Get(ctx, p, env.ID)
+	got, _ := f.C.Environments.Get(ctx, p, env.ID)
 	if got.ContentHash != hashOf(df2) || got.Dockerfile != df2 {
 		t.Fatalf("environment after update = %+v", got)
 	}
-	if _, err := f.c.Environments.Boot(ctx, p, env.ID); err != nil {
+	if _, err := f.C.Environments.Boot(ctx, p, env.ID); err != nil {
 		t.Fatal(err)
 	}
-	f.srv.Wait()
-	if c, _ := f.srv.Computer(p, f.ws.UserID); c.BuildID != first.BuildID || c.BaseImageDigests[0] != pinned {
+	f.Srv.Wait()
+	if c, _ := f.Srv.Computer(p, f.WS.UserID); c.BuildID != first.BuildID || c.BaseImageDigests[0] != pinned {
 		t.Fatalf("booted %+v before the rebuild", c)
 	}
-	second, err := f.c.Environments.Build(ctx, p, env.ID)
+	second, err := f.C.Environments.Build(ctx, p, env.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if second.Reused {
 		t.Error("a build of a changed Dockerfile reported reuse")
 	}
-	nb, err := f.c.Environments.WaitForBuild(ctx, p, env.ID, second.BuildID, fast)
+	nb, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, second.BuildID, fast)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.c.Environments.Boot(ctx, p, env.ID); err != nil {
+	if _, err := f.C.Environments.Boot(ctx, p, env.ID); err != nil {
 		t.Fatal(err)
 	}
-	f.srv.Wait()
-	if c, _ := f.srv.Computer(p, f.ws.UserID); c.BuildID != second.BuildID || c.BaseImageDigests[0] != nb.BaseImageDigests[0] ||
+	f.Srv.Wait()
+	if c, _ := f.Srv.Computer(p, f.WS.UserID); c.BuildID != second.BuildID || c.BaseImageDigests[0] != nb.BaseImageDigests[0] ||
 		nb.BaseImageDigests[0] == pinned {
 		t.Fatalf("after rebuild booted %+v (build %+v)", c, nb)
 	}
@@ -79,16 +79,16 @@ func TestUpdateWhileBuilding(t *testing.T) {
 func TestDeleteWhileBuilding(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
-	id, err := f.srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.ws.UserID,
+	ctx, p := t.Context(), f.WS.ProjectID
+	id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID,
 		Name: "e", Dockerfile: dockerfile, Built: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.c.Environments.Boot(ctx, p, id); err != nil {
+	if _, err := f.C.Environments.Boot(ctx, p, id); err != nil {
 		t.Fatal(err)
 	}
-	started, err := f.c.Environments.Build(ctx, p, id)
+	started, err := f.C.Environments.Build(ctx, p, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,22 +96,22 @@ func TestDeleteWhileBuilding(t *testing.T) {
 	f.gate.next(t) // held mid-build; never released
 	waitErr := make(chan error, 1)
 	go func() {
-		_, err := f.c.Environments.WaitForBuild(ctx, p, id, started.BuildID, fast)
+		_, err := f.C.Environments.WaitForBuild(ctx, p, id, started.BuildID, fast)
 		waitErr <- err
 	}()
-	if _, err := f.c.Environments.Delete(ctx, p, id); err != nil {
+	if _, err := f.C.Environments.Delete(ctx, p, id); err != nil {
 		t.Fatal(err)
 	}
-	f.srv.Wait() // returns only because the held step's context ended
+	f.Srv.Wait() // returns only because the held step's context ended
 	wantError(t, <-waitErr, projectops.CodeNotFound)
-	_, err = f.c.Environments.ListBuilds(ctx, p, id, nil)
+	_, err = f.C.Environments.ListBuilds(ctx, p, id, nil)
 	wantError(t, err, projectops.CodeNotFound)
-	c, _ := f.srv.Computer(p, f.ws.UserID)
+	c, _ := f.Srv.Computer(p, f.WS.UserID)
 	if c.Image() != projectopstest.BaseImage || c.EnvironmentID != "" || c.BaseImageDigests != nil {
 		t.Errorf("computer after delete = %+v", c)
 	}
 	// The same id is gone for every operation.
-	for op, err := range everyOp(ctx, f.c, p, id) {
+	for op, err := range everyOp(ctx, f.C, p, id) {
 		if op == "get" || op == "build" || op == "boot" || op == "share" || op == "update" {
 			wantError(t, err, projectops.CodeNotFound)
 		}
