@@ -239,7 +239,16 @@ func (s *Server) readResource(w http.ResponseWriter, r *http.Request, a actor) *
 		}
 		var err error
 		res, err = c.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: p.URI})
-		return err
+		// Servers answer an unknown URI with -32002 or, like go-sdk and
+		// the TypeScript SDK, with invalid params: both are a 404 here.
+		if err == nil {
+			return nil
+		}
+		f := mcpconn.Classify(err, ctx, nil, c)
+		if f.Kind == mcpconn.InvalidParams {
+			f.Kind = mcpconn.NotFound
+		}
+		return f
 	})
 	if herr != nil {
 		return herr
