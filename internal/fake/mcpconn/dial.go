@@ -111,6 +111,9 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 	}
 	if err != nil {
 		c.Close()
+		if c.AuthRejected() {
+			return nil, &Failure{Kind: AuthRequired, Message: "The server requires authorization", Err: err}
+		}
 		return nil, err
 	}
 	c.Session = cs
