@@ -25,6 +25,7 @@ type options struct {
 	logger        *slog.Logger
 	catalogSource func(ctx context.Context) ([]byte, error)
 	env           envOptions // computer environments (env_model.go)
+	mcp           mcpOptions
 }
 
 func defaultOptions() options {

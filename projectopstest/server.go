@@ -49,6 +49,7 @@ type Server struct {
 	limiter *keyLimiter
 	faults  faultSet
 	reqlog  requestLog
+	mcp     *mcpState // saved servers' live MCP sessions and OAuth tokens
 
 	// mu guards the store: one lock for all state, as in pstest.
 	mu  sync.Mutex
@@ -79,6 +80,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
+	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
 	s.transport = &inProcessTransport{s: s}
 	var err error
@@ -164,6 +166,7 @@ func (s *Server) Close() error {
 		cancel()
 	}
 	s.inflight.Wait()
+	s.mcp.close()
 	s.bg.Wait()
 	return err
 }
