@@ -10,6 +10,7 @@ import (
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/tunnels"
 )
 
 // Version is the SDK version sent in the User-Agent.
@@ -25,6 +26,8 @@ type Client struct {
 	Servers *servers.Service
 	// Hosts manages a project's hosts.
 	Hosts *hosts.Service
+	// Tunnels creates, revokes and hosts relay tunnels.
+	Tunnels *tunnels.Service
 
 	t *transport.Transport
 }
@@ -88,6 +91,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		Catalog: catalog.NewService(t),
 		Servers: servers.NewService(t),
 		Hosts:   hosts.NewService(t),
+		Tunnels: tunnels.NewService(t),
 		t:       t,
 	}, nil
 }

@@ -21,6 +21,7 @@ type state struct {
 	chatbox  map[string]*chatboxRec
 	sessions map[string]*chatSessionRec
 	suites   map[string]*evalSuiteRec
+	tun      tunnelState // model_tunnels.go
 }
 
 func newState() state {
