@@ -68,14 +68,13 @@ func (ts *tunnelState) newSlug() string {
 // rotate mints a new secret and connect token for t, revoking the previous
 // ones, and returns the plaintexts and the session to disconnect.
 func (ts *tunnelState) rotate(t *tunnelRec, now time.Time) (secret, token string, old *relaySession) {
-	ts.revoke(t)
+	old = ts.revoke(t)
 	secret, token = randomToken(""), randomToken("ct_")
 	t.version++
 	t.revoked = false
 	t.secretHash, t.tokenHash = sha256.Sum256([]byte(secret)), sha256.Sum256([]byte(token))
 	t.tokenExpiry = now.Add(TunnelTokenTTL)
 	ts.byToken[t.tokenHash] = t
-	old, t.session = t.session, nil
 	return secret, token, old
 }
 

@@ -23,6 +23,7 @@ var (
 	must      = sdktest.Must
 	wantError = sdktest.WantError
 	wantField = sdktest.WantField
+	t0        = sdktest.T0
 )
 
 // fastReconnect keeps reconnect tests quick.
