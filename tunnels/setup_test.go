@@ -2,9 +2,11 @@ package tunnels_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -112,4 +114,24 @@ func get(t *testing.T, f *fixture, method, u, body string) (int, string) {
 		t.Fatalf("reading body: %v", err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+func fmtf(w io.Writer, verb string, v any) { fmt.Fprintf(w, verb+"\n", v) }
+
+// syncWriter serialises writes from concurrent loggers.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprint(s.w)
 }
