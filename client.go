@@ -7,6 +7,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/servers"
@@ -26,6 +27,9 @@ type Client struct {
 	Servers *servers.Service
 	// Hosts manages a project's hosts.
 	Hosts *hosts.Service
+	// Environments manages computer environments, their builds, and the
+	// caller's computer (boot, reset).
+	Environments *environments.Service
 	// Tunnels creates, revokes and hosts relay tunnels.
 	Tunnels *tunnels.Service
 
@@ -88,11 +92,12 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	t := transport.New(cfg)
 	return &Client{
-		Catalog: catalog.NewService(t),
-		Servers: servers.NewService(t),
-		Hosts:   hosts.NewService(t),
-		Tunnels: tunnels.NewService(t),
-		t:       t,
+		Catalog:      catalog.NewService(t),
+		Servers:      servers.NewService(t),
+		Hosts:        hosts.NewService(t),
+		Environments: environments.NewService(t),
+		Tunnels:      tunnels.NewService(t),
+		t:            t,
 	}, nil
 }
 

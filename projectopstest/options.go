@@ -24,6 +24,8 @@ type options struct {
 	seed          *Seed
 	logger        *slog.Logger
 	catalogSource func(ctx context.Context) ([]byte, error)
+	env           envOptions // computer environments (env_model.go)
+	mcp           mcpOptions
 }
 
 func defaultOptions() options {

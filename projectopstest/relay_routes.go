@@ -100,8 +100,9 @@ func offersSubprotocol(r *http.Request) bool {
 }
 
 // relayPublic serves a public tunnel URL: the ?k= secret is checked in
-// constant time (a wrong, old or missing one and an unknown slug look the
-// same), then the request is relayed to the live host session, or fails
+// constant time (a wrong, old or missing one, a revoked tunnel and an
+// unknown slug all answer the same 404, so a dead tunnel URL looks like a
+// server that is not there), then the request is relayed to the live host session, or fails
 // fast with 502 SERVER_UNREACHABLE when none is connected.
 func (s *Server) relayPublic(w http.ResponseWriter, r *http.Request) {
 	infoOf(w).route = relayPublicRoute
@@ -116,7 +117,7 @@ func (s *Server) relayPublic(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if !ok {
-		writeError(w, errUnauthorized("Invalid or revoked tunnel URL"))
+		writeError(w, notFoundIn("Tunnel"))
 		return
 	}
 	if sess == nil {

@@ -32,6 +32,8 @@ func (s *Server) buildMux() {
 	s.hostRoutes()
 	s.chatboxRoutes()
 	s.keyManagementRoutes()
+	s.environmentRoutes()
+	s.serverOpsRoutes()
 	s.tunnelRoutes()
 	s.mux.HandleFunc("/", s.unmatched)
 	s.handler = http.HandlerFunc(s.serveHTTP)

@@ -58,6 +58,7 @@ func (s *Server) createTunnel(w http.ResponseWriter, r *http.Request, a actor) *
 	if old != nil {
 		old.close(tunnelwire.CloseRevoked, "tunnel grant rotated")
 	}
+	s.dropMCPSessions(g.ServerID)
 	writeJSON(w, http.StatusCreated, g)
 	return nil
 }
@@ -145,6 +146,14 @@ func (s *Server) closeTunnel(w http.ResponseWriter, r *http.Request, a actor) *h
 	if old != nil {
 		old.close(tunnelwire.CloseRevoked, "tunnel revoked")
 	}
+	s.dropMCPSessions(serverID)
 	writeJSON(w, http.StatusOK, tunnels.Closed{ServerID: serverID, Status: tunnels.StatusClosed})
 	return nil
+}
+
+// dropMCPSessions forgets the MCP layer's pooled sessions to a server whose
+// tunnel changed: they were opened on a URL that no longer works.
+func (s *Server) dropMCPSessions(serverID string) {
+	suffix := poolKey("", serverID)
+	s.mcp.pool.Drop(func(key string) bool { return strings.HasSuffix(key, suffix) })
 }

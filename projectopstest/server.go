@@ -45,9 +45,11 @@ type Server struct {
 	reqSeq    atomic.Uint64
 
 	pool    workerPool
+	envOpt  envOptions
 	limiter *keyLimiter
 	faults  faultSet
 	reqlog  requestLog
+	mcp     *mcpState // saved servers' live MCP sessions and OAuth tokens
 
 	// mu guards the store: one lock for all state, as in pstest.
 	mu  sync.Mutex
@@ -73,10 +75,13 @@ func NewServer(opts ...Option) (*Server, error) {
 		log: o.logger, now: o.clock, src: o.catalogSource,
 		ctx: ctx, cancel: cancel,
 		pool:    newWorkerPool(),
+		envOpt:  o.envDefaults(),
 		limiter: newKeyLimiter(o.perMinute, o.burst),
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
+	o.mcp.self = selfTransport{s}
+	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
 	s.transport = &inProcessTransport{s: s}
 	var err error
@@ -162,6 +167,7 @@ func (s *Server) Close() error {
 		cancel()
 	}
 	s.inflight.Wait()
+	s.mcp.close()
 	s.bg.Wait()
 	return err
 }

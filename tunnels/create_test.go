@@ -117,7 +117,7 @@ func TestCreateRotates(t *testing.T) {
 	if err := h1.wait(t); err != tunnels.ErrRevoked {
 		t.Fatalf("old Serve = %v, want ErrRevoked", err)
 	}
-	if status, _ := get(t, f, http.MethodGet, g1.URL, ""); status != http.StatusUnauthorized {
+	if status, _ := get(t, f, http.MethodGet, g1.URL, ""); status != http.StatusNotFound {
 		t.Errorf("old URL: %d", status)
 	}
 	// The old token no longer connects.
@@ -147,7 +147,7 @@ func TestCloseAndRevive(t *testing.T) {
 	if err := h.wait(t); err != tunnels.ErrRevoked {
 		t.Fatalf("Serve after Close = %v, want ErrRevoked", err)
 	}
-	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusUnauthorized {
+	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusNotFound {
 		t.Errorf("public URL after Close: %d", status)
 	}
 	// The record and its dead url are untouched.
@@ -170,7 +170,7 @@ func TestCloseAndRevive(t *testing.T) {
 	if status, _ := get(t, f, http.MethodGet, g2.URL, ""); status != http.StatusAccepted {
 		t.Errorf("revived URL: %d", status)
 	}
-	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusUnauthorized {
+	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusNotFound {
 		t.Errorf("old URL after revive: %d", status)
 	}
 }

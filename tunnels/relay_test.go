@@ -76,7 +76,7 @@ func TestBadSecret(t *testing.T) {
 		strings.Replace(g.URL, g.Slug, "tnope", 1), "http://projectops.test/tunnels/" + g.Slug + "/mcp?K=" + k,
 	} {
 		status, body := get(t, f, http.MethodPost, u, "{}")
-		if status != http.StatusUnauthorized {
+		if status != http.StatusNotFound {
 			t.Errorf("%s: %d", tunnels.RedactURL(u), status)
 		}
 		bodies = append(bodies, body)
