@@ -34,6 +34,7 @@ func (s *Server) buildMux() {
 	s.keyManagementRoutes()
 	s.environmentRoutes()
 	s.serverOpsRoutes()
+	s.tunnelRoutes()
 	s.mux.HandleFunc("/", s.unmatched)
 	s.handler = http.HandlerFunc(s.serveHTTP)
 }

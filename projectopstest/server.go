@@ -80,6 +80,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
+	o.mcp.self = selfTransport{s}
 	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
 	s.transport = &inProcessTransport{s: s}

@@ -21,7 +21,8 @@ type state struct {
 	chatbox  map[string]*chatboxRec
 	sessions map[string]*chatSessionRec
 	suites   map[string]*evalSuiteRec
-	env      envState // computer environments, builds, computers (env_model.go)
+	env      envState    // computer environments, builds, computers (env_model.go)
+	tun      tunnelState // model_tunnels.go
 }
 
 func newState() state {

@@ -11,6 +11,7 @@
 //	export  write a saved server's tools, resources and prompts as a JSON snapshot
 //	diff    compare two export snapshots (exit 0 equal, 1 different, 2 error)
 //	tools   list or call a saved server's tools (JSON in and out)
+//	tunnel  expose a local MCP server through a relay tunnel until interrupted
 //
 // Run "projectops <command> -h" for a command's flags.
 package main
@@ -45,6 +46,7 @@ var commands = []command{
 	{"export", "write a server's tools, resources and prompts as a JSON snapshot", runExport},
 	{"diff", "compare two export snapshots (exit 0 equal, 1 different, 2 error)", runDiff},
 	{"tools", "list or call a server's tools (JSON in and out)", runTools},
+	{"tunnel", "expose a local MCP server through a relay tunnel until interrupted", runTunnel},
 }
 
 // run dispatches args to a subcommand; it is main without the process, so
