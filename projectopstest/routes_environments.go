@@ -93,14 +93,8 @@ func (s *Server) getEnvironment(w http.ResponseWriter, r *http.Request, a actor)
 // nothing from validation. The Dockerfile itself is checked by the build.
 func (s *Server) createEnvironment(w http.ResponseWriter, r *http.Request, a actor) *httpError {
 	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	_, _, herr := s.st.projectFor(a, projectID, accessWrite)
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
 	var p environments.CreateParams
-	present, herr := decodeBody(r, &p)
+	present, herr := s.decodeWrite(r, a, &p)
 	if herr != nil {
 		return herr
 	}

@@ -25,14 +25,8 @@ func (s *Server) tunnelRoutes() {
 // answers the new grant.
 func (s *Server) createTunnel(w http.ResponseWriter, r *http.Request, a actor) *httpError {
 	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	_, _, herr := s.st.projectFor(a, projectID, accessWrite)
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
 	var p tunnels.CreateParams
-	present, herr := decodeBody(r, &p)
+	present, herr := s.decodeWrite(r, a, &p)
 	if herr != nil {
 		return herr
 	}
