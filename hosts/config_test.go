@@ -120,11 +120,11 @@ func TestConfigRoundTrip(t *testing.T) {
 	f := setup(t)
 	ctx := t.Context()
 	in := hosts.MustConfig(`{"modelId":"m","budget":12345678901234567890,"ratio":0.1}`)
-	h, err := f.c.Hosts.Create(ctx, f.ws.ProjectID, hosts.CreateParams{Name: "n", Config: in})
+	h, err := f.C.Hosts.Create(ctx, f.WS.ProjectID, hosts.CreateParams{Name: "n", Config: in})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := f.c.Hosts.Get(ctx, f.ws.ProjectID, h.ID)
+	got, err := f.C.Hosts.Get(ctx, f.WS.ProjectID, h.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,13 +135,13 @@ func TestConfigRoundTrip(t *testing.T) {
 		t.Errorf("large integer rounded: %s", got.Config)
 	}
 
-	before := len(f.srv.Requests())
-	_, err = f.c.Hosts.Create(ctx, f.ws.ProjectID, hosts.CreateParams{Name: "bad", Config: hosts.Config(`{"a":`)})
+	before := len(f.Srv.Requests())
+	_, err = f.C.Hosts.Create(ctx, f.WS.ProjectID, hosts.CreateParams{Name: "bad", Config: hosts.Config(`{"a":`)})
 	var apiErr *projectops.Error
 	if err == nil || errors.As(err, &apiErr) {
 		t.Errorf("malformed config: err = %v, want a local encoding error", err)
 	}
-	if n := len(f.srv.Requests()); n != before {
+	if n := len(f.Srv.Requests()); n != before {
 		t.Errorf("a malformed config reached the service (%d requests)", n-before)
 	}
 }

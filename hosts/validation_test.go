@@ -91,19 +91,19 @@ func TestCreateValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			otherProject := must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.ws.OrganizationID, Name: "Other"}))
-			otherServer := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: otherProject, Name: "s",
+			otherProject := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "Other"}))
+			otherServer := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: otherProject, Name: "s",
 				URL: "https://mcp.example.com/mcp"}))
-			_, err := f.c.Hosts.Create(t.Context(), f.ws.ProjectID, tt.params(otherServer))
+			_, err := f.C.Hosts.Create(t.Context(), f.WS.ProjectID, tt.params(otherServer))
 			if tt.fields != nil {
 				wantFields(t, err, tt.fields...)
 			} else {
 				wantField(t, err, tt.field, true)
 			}
-			if n := len(f.srv.Requests()); n != 1 {
+			if n := len(f.Srv.Requests()); n != 1 {
 				t.Errorf("double saw %d requests, want 1 (a 400 is not retried)", n)
 			}
-			page, err := f.c.Hosts.List(t.Context(), f.ws.ProjectID)
+			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,19 +135,19 @@ func TestUpdateValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: f.ws.ProjectID, Name: "H",
+			host := must(t)(f.Srv.AddHost(projectopstest.HostSpec{ProjectID: f.WS.ProjectID, Name: "H",
 				Template: hosts.TemplateClaude}))
-			before, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host)
+			before, err := f.C.Hosts.Get(t.Context(), f.WS.ProjectID, host)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = f.c.Hosts.Update(t.Context(), f.ws.ProjectID, host, tt.params)
+			_, err = f.C.Hosts.Update(t.Context(), f.WS.ProjectID, host, tt.params)
 			if tt.fields != nil {
 				wantFields(t, err, tt.fields...)
 			} else {
 				wantField(t, err, tt.field, true)
 			}
-			after, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host)
+			after, err := f.C.Hosts.Get(t.Context(), f.WS.ProjectID, host)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -208,8 +208,8 @@ func TestEmptyIDs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			wantField(t, tt.call(t.Context(), f.c), tt.field, false)
-			if n := len(f.srv.Requests()); n != 0 {
+			wantField(t, tt.call(t.Context(), f.C), tt.field, false)
+			if n := len(f.Srv.Requests()); n != 0 {
 				t.Errorf("double saw %d requests, want none", n)
 			}
 		})
