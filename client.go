@@ -7,6 +7,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/servers"
@@ -25,6 +26,8 @@ type Client struct {
 	Servers *servers.Service
 	// Hosts manages a project's hosts.
 	Hosts *hosts.Service
+	// Evals authors eval suites and creates, polls and inspects eval runs.
+	Evals *evals.Service
 
 	t *transport.Transport
 }
@@ -88,6 +91,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		Catalog: catalog.NewService(t),
 		Servers: servers.NewService(t),
 		Hosts:   hosts.NewService(t),
+		Evals:   evals.NewService(t),
 		t:       t,
 	}, nil
 }

@@ -48,6 +48,7 @@ type Server struct {
 	limiter *keyLimiter
 	faults  faultSet
 	reqlog  requestLog
+	ev      *evalEngine // executes eval runs (evals_engine.go)
 
 	// mu guards the store: one lock for all state, as in pstest.
 	mu  sync.Mutex
@@ -77,6 +78,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
+	s.ev = newEvalEngine(o.evals)
 	s.buildMux()
 	s.transport = &inProcessTransport{s: s}
 	var err error
