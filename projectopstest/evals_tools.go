@@ -22,10 +22,14 @@ type toolRunner interface {
 // every saved server reads as unreachable.
 type noMCPRunner struct{}
 
-func (noMCPRunner) Tools(context.Context, string, string, string) ([]*mcp.Tool, error) {
-	return nil, newError(apierr.CodeServerUnreachable, "Could not connect to the server", nil)
+func (r noMCPRunner) Tools(context.Context, string, string, string) ([]*mcp.Tool, error) {
+	return nil, r.unreachable()
 }
 
-func (noMCPRunner) Call(context.Context, string, string, string, string, map[string]any) (*mcp.CallToolResult, error) {
-	return nil, newError(apierr.CodeServerUnreachable, "Could not connect to the server", nil)
+func (r noMCPRunner) Call(context.Context, string, string, string, string, map[string]any) (*mcp.CallToolResult, error) {
+	return nil, r.unreachable()
+}
+
+func (noMCPRunner) unreachable() error {
+	return newError(apierr.CodeServerUnreachable, "Could not connect to the server", nil)
 }
