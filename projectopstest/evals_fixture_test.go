@@ -1,8 +1,11 @@
 package projectopstest_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"testing"
 	"time"
 
@@ -147,4 +150,14 @@ func (f *evalFix) create(t *testing.T, p evals.RunParams) *evals.RunCreated {
 		t.Fatalf("create run: %v", err)
 	}
 	return rc
+}
+
+// jsonBody encodes v as a request body.
+func jsonBody(t *testing.T, v any) io.Reader {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.NewReader(b)
 }

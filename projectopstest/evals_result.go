@@ -3,6 +3,7 @@ package projectopstest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"slices"
@@ -44,6 +45,9 @@ func (x *iterExec) store(ctx context.Context, run *evalRunRec) {
 	if it.status != evals.StatusRunning || !done {
 		if it.status == evals.StatusRunning {
 			it.status = evals.StatusCancelled
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				it.errText = "run deadline exceeded"
+			}
 		}
 		return
 	}
