@@ -7,6 +7,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/transport"
@@ -28,6 +29,9 @@ type Client struct {
 	Hosts *hosts.Service
 	// Evals authors eval suites and creates, polls and inspects eval runs.
 	Evals *evals.Service
+	// Environments manages computer environments, their builds, and the
+	// caller's computer (boot, reset).
+	Environments *environments.Service
 
 	t *transport.Transport
 }
@@ -88,11 +92,12 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	t := transport.New(cfg)
 	return &Client{
-		Catalog: catalog.NewService(t),
-		Servers: servers.NewService(t),
-		Hosts:   hosts.NewService(t),
-		Evals:   evals.NewService(t),
-		t:       t,
+		Catalog:      catalog.NewService(t),
+		Servers:      servers.NewService(t),
+		Hosts:        hosts.NewService(t),
+		Environments: environments.NewService(t),
+		Evals:        evals.NewService(t),
+		t:            t,
 	}, nil
 }
 

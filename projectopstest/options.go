@@ -25,6 +25,7 @@ type options struct {
 	logger        *slog.Logger
 	catalogSource func(ctx context.Context) ([]byte, error)
 	evals         evalOptions // evals_options.go
+	env           envOptions  // computer environments (env_model.go)
 }
 
 func defaultOptions() options {

@@ -33,6 +33,7 @@ func (s *Server) buildMux() {
 	s.chatboxRoutes()
 	s.keyManagementRoutes()
 	s.evalRoutes()
+	s.environmentRoutes()
 	s.mux.HandleFunc("/", s.unmatched)
 	s.handler = http.HandlerFunc(s.serveHTTP)
 }

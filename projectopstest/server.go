@@ -45,6 +45,7 @@ type Server struct {
 	reqSeq    atomic.Uint64
 
 	pool    workerPool
+	envOpt  envOptions
 	limiter *keyLimiter
 	faults  faultSet
 	reqlog  requestLog
@@ -74,6 +75,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		log: o.logger, now: o.clock, src: o.catalogSource,
 		ctx: ctx, cancel: cancel,
 		pool:    newWorkerPool(),
+		envOpt:  o.envDefaults(),
 		limiter: newKeyLimiter(o.perMinute, o.burst),
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),

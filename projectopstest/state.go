@@ -22,6 +22,7 @@ type state struct {
 	sessions map[string]*chatSessionRec
 	suites   map[string]*evalSuiteRec
 	evals    evalStore // eval runs (model_evals.go)
+	env      envState  // computer environments, builds, computers (env_model.go)
 }
 
 func newState() state {
