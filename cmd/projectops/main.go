@@ -8,6 +8,7 @@
 //
 //	serve   run the in-memory API double on a local address
 //	env     computer environments: list, create, build, builds, boot, reset, share, delete
+//	eval    eval runs: run (a CI gate), cancel, iterations, trace
 //
 // Run "projectops <command> -h" for a command's flags.
 package main
@@ -39,6 +40,7 @@ type command struct {
 var commands = []command{
 	{"serve", "run the in-memory API double on a local address", runServe},
 	{"env", "computer environments: list, create, build, builds, boot, reset, share, delete", runEnv},
+	{"eval", "eval runs: run (a CI gate), cancel, iterations, trace", runEval},
 }
 
 // run dispatches args to a subcommand; it is main without the process, so
