@@ -59,6 +59,7 @@ func (s *Server) addServerLocked(spec ServerSpec) (string, error) {
 	if strings.TrimSpace(spec.Name) == "" {
 		return "", errors.New("server: name is required")
 	}
+	spec = inProcessDefaults(spec)
 	tt := spec.TransportType
 	if tt == "" {
 		tt = servers.TransportHTTP
@@ -88,7 +89,7 @@ func (s *Server) addServerLocked(spec ServerSpec) (string, error) {
 		command: spec.Command, args: append([]string(nil), spec.Args...),
 		env: cloneSecrets(spec.Env), headers: cloneSecrets(spec.Headers), clientSecret: spec.ClientSecret,
 		useOAuth: spec.UseOAuth, enabled: !spec.Disabled, oauthScopes: append([]string(nil), spec.OAuthScopes...),
-		createdAt: now, updatedAt: now, ord: s.st.nextOrd(),
+		createdAt: now, updatedAt: now, ord: s.st.nextOrd(), backend: backendOf(spec),
 	}
 	return id, nil
 }

@@ -26,6 +26,7 @@ type options struct {
 	catalogSource func(ctx context.Context) ([]byte, error)
 	evals         evalOptions // evals_options.go
 	env           envOptions  // computer environments (env_model.go)
+	mcp           mcpOptions
 }
 
 func defaultOptions() options {

@@ -34,6 +34,7 @@ func (s *Server) buildMux() {
 	s.keyManagementRoutes()
 	s.evalRoutes()
 	s.environmentRoutes()
+	s.serverOpsRoutes()
 	s.mux.HandleFunc("/", s.unmatched)
 	s.handler = http.HandlerFunc(s.serveHTTP)
 }

@@ -50,6 +50,7 @@ type Server struct {
 	faults  faultSet
 	reqlog  requestLog
 	ev      *evalEngine // executes eval runs (evals_engine.go)
+	mcp     *mcpState   // saved servers' live MCP sessions and OAuth tokens
 
 	// mu guards the store: one lock for all state, as in pstest.
 	mu  sync.Mutex
@@ -81,6 +82,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		st:      newState(),
 	}
 	s.ev = newEvalEngine(o.evals)
+	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
 	s.transport = &inProcessTransport{s: s}
 	var err error
@@ -166,6 +168,7 @@ func (s *Server) Close() error {
 		cancel()
 	}
 	s.inflight.Wait()
+	s.mcp.close()
 	s.bg.Wait()
 	return err
 }

@@ -59,6 +59,9 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
+	if err := serverTour(ctx, w, client, projectID); err != nil {
+		return err
+	}
 	return hostLifecycle(ctx, w, client, projectID)
 }
 

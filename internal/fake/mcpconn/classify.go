@@ -1,0 +1,79 @@
+package mcpconn
+
+import (
+	"context"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Kind is what went wrong talking to an MCP server, in the API's terms.
+type Kind int
+
+// Kinds of failure.
+const (
+	// Unreachable: could not connect, or the connection broke (502).
+	Unreachable Kind = iota + 1
+	// Timeout: connected, but no answer before the deadline (504).
+	Timeout
+	// Unsupported: the server does not implement the method (422).
+	Unsupported
+	// AuthRequired: the server refused the double's credentials (401).
+	AuthRequired
+	// InvalidParams: the server rejected the request's parameters (400).
+	InvalidParams
+	// NotFound: the server has no such resource (404).
+	NotFound
+	// ServerError: the server answered with another JSON-RPC error (502).
+	ServerError
+	// Canceled: the caller went away.
+	Canceled
+)
+
+// Failure is a classified error. Message is safe to show to API callers: it
+// is the MCP server's own JSON-RPC message or a fixed text, never a command
+// line, URL or credential from the transport layer.
+type Failure struct {
+	Kind    Kind
+	Code    int64 // JSON-RPC code, when the server answered one
+	Message string
+	Err     error // the underlying error, for the double's own use only
+}
+
+func (f *Failure) Error() string { return f.Message }
+func (f *Failure) Unwrap() error { return f.Err }
+
+// Classify maps an error from Dial or a session call. opCtx is the context
+// the call ran under (with the double's deadline); caller is the request's
+// own context, to tell a deadline from a caller that left.
+func Classify(err error, opCtx, caller context.Context, c *Conn) *Failure {
+	var f *Failure
+	if errors.As(err, &f) {
+		return f
+	}
+	var rpc *jsonrpc.Error
+	switch {
+	case caller != nil && caller.Err() != nil:
+		return &Failure{Kind: Canceled, Message: "request canceled", Err: err}
+	case errors.Is(err, ErrConnectTimeout) || errors.Is(err, context.DeadlineExceeded) ||
+		(opCtx != nil && errors.Is(opCtx.Err(), context.DeadlineExceeded)):
+		return &Failure{Kind: Timeout, Message: "The server did not answer in time", Err: err}
+	case c != nil && c.AuthRejected():
+		return &Failure{Kind: AuthRequired, Message: "The server requires authorization", Err: err}
+	case errors.As(err, &rpc):
+		f := &Failure{Code: rpc.Code, Message: rpc.Message, Err: err}
+		switch rpc.Code {
+		case jsonrpc.CodeMethodNotFound:
+			f.Kind = Unsupported
+		case jsonrpc.CodeInvalidParams:
+			f.Kind = InvalidParams
+		case mcp.CodeResourceNotFound:
+			f.Kind = NotFound
+		default:
+			f.Kind = ServerError
+		}
+		return f
+	}
+	return &Failure{Kind: Unreachable, Message: "Could not reach the server", Err: err}
+}
