@@ -16,8 +16,8 @@ type evalEngine struct {
 	runner toolRunner
 }
 
-func newEvalEngine(o evalOptions) *evalEngine {
-	return &evalEngine{opts: o.withDefaults(), runner: noMCPRunner{}}
+func newEvalEngine(s *Server, o evalOptions) *evalEngine {
+	return &evalEngine{opts: o.withDefaults(), runner: mcpRunner{s: s}}
 }
 
 // startRunLocked gives a new run its context (bounded by the run deadline

@@ -80,7 +80,7 @@ func newEvalFix(t *testing.T, opts ...projectopstest.Option) *evalFix {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "unblocked"}}}, nil, nil
 			}
 		})
-	id, err := f.srv.AddMCPServerForTest("demo", m)
+	id, err := f.srv.AddServer(projectopstest.ServerSpec{ProjectID: f.ws.ProjectID, Name: "demo", MCPServer: m})
 	if err != nil {
 		t.Fatal(err)
 	}

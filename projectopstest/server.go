@@ -81,7 +81,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
-	s.ev = newEvalEngine(o.evals)
+	s.ev = newEvalEngine(s, o.evals)
 	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
 	s.transport = &inProcessTransport{s: s}

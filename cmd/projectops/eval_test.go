@@ -22,11 +22,17 @@ func evalServer(t *testing.T) (*projectopstest.Server, string) {
 		t.Fatal(err)
 	}
 	ws := srv.Default()
-	serverID, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo",
+	serverID, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "down",
 		TransportType: "http", URL: "http://127.0.0.1:1/mcp"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	demoID, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo",
+		MCPServer: projectopstest.DemoMCPServer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("EVAL_TEST_DEMO_SERVER", demoID)
 	t.Setenv("PROJECTOPS_API_KEY", ws.APIKey)
 	t.Setenv("PROJECTOPS_BASE_URL", base)
 	t.Setenv("PROJECTOPS_PROJECT_ID", ws.ProjectID)
@@ -118,5 +124,40 @@ func TestEvalRunUsageAndErrors(t *testing.T) {
 	code, out, errOut := evalCLI(t, "run", "--file", file)
 	if code != 0 || !strings.Contains(out, "run run_") {
 		t.Fatalf("run without --wait: %d %q %q", code, out, errOut)
+	}
+}
+
+func TestEvalRunPassedRunExitsZero(t *testing.T) {
+	_, _ = evalServer(t)
+	demo := os.Getenv("EVAL_TEST_DEMO_SERVER")
+	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{demo}, Tests: []evals.Test{{
+		Title: "echo", Model: "openai/gpt-4.1", Runs: 2, Steps: []evals.Step{
+			evals.PromptStep("p", "Use echo with message=hi"),
+			evals.AssertCalledWith("a", "echo", map[string]any{"message": "hi"}),
+		}}}})
+	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms")
+	if code != 0 || !strings.Contains(out, "completed: passed (2 passed, 0 failed of 2; pass rate 100%)") ||
+		!strings.Contains(out, "echo") {
+		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
+	}
+	// A rerun of the suite by id, with the trace of its first iteration.
+	suiteID := ""
+	code, out, _ = evalCLI(t, "run", "--file", file, "--json")
+	var rc evals.RunCreated
+	if code != 0 || json.Unmarshal([]byte(out), &rc) != nil {
+		t.Fatalf("run --json: %d %s", code, out)
+	}
+	suiteID = rc.SuiteID
+	code, out, errOut = evalCLI(t, "run", "--suite", suiteID, "--wait", "--json", "--interval", "1ms")
+	var res struct {
+		Run        evals.Run         `json:"run"`
+		Iterations []evals.Iteration `json:"iterations"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || !res.Run.Passed() {
+		t.Fatalf("rerun: %d %s %s", code, out, errOut)
+	}
+	code, out, _ = evalCLI(t, "trace", res.Run.ID, res.Iterations[0].ID)
+	if code != 0 || !strings.Contains(out, "Echo: hi") || !strings.Contains(out, "prompt 0: passed=true") {
+		t.Fatalf("trace: %d %s", code, out)
 	}
 }
