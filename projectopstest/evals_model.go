@@ -130,7 +130,7 @@ func wordIndex(s, name string) int {
 }
 
 // promptPairs reads key=value pairs; a value is "quoted" or runs to the
-// next space or comma.
+// next space or comma, without trailing sentence punctuation.
 func promptPairs(s string) map[string]string {
 	out := map[string]string{}
 	for i := 0; i < len(s); i++ {
@@ -155,7 +155,7 @@ func promptPairs(s string) map[string]string {
 			if end < 0 {
 				end = len(rest)
 			}
-			val = strings.TrimRight(rest[:end], ".")
+			val = strings.TrimRight(rest[:end], ".!?:)")
 		}
 		if _, dup := out[key]; !dup {
 			out[key] = val
