@@ -1,6 +1,14 @@
 package hosts_test
 
-import "github.com/projectops/projectops-go/internal/sdktest"
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/projectops/projectops-go/internal/sdktest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // The contract-test fixture and assertions every resource package shares.
 type (

@@ -22,34 +22,34 @@ func addUser(t *testing.T, f *fixture, role projectopstest.Role) *projectops.Cli
 	if role == projectopstest.RoleGuest {
 		orgRole = projectopstest.RoleMember // a project guest, not an organization guest
 	}
-	u := must(t)(f.srv.AddUser(projectopstest.UserSpec{OrganizationID: f.ws.OrganizationID, Role: orgRole}))
-	if err := f.srv.AddMember(f.ws.ProjectID, u, projectRole); err != nil {
+	u := must(t)(f.Srv.AddUser(projectopstest.UserSpec{OrganizationID: f.WS.OrganizationID, Role: orgRole}))
+	if err := f.Srv.AddMember(f.WS.ProjectID, u, projectRole); err != nil {
 		t.Fatal(err)
 	}
-	key, _, err := f.srv.AddAPIKey(u, "k")
+	key, _, err := f.Srv.AddAPIKey(u, "k")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.client(t, projectops.WithAPIKey(key))
+	return f.Client(t, projectops.WithAPIKey(key))
 }
 
 func TestAccessRules(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p, id := f.ws.ProjectID, addMCP(t, f, "full", fullServer())
-	other := must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.ws.OrganizationID, Name: "Other"}))
-	theirs := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: other, Name: "theirs", MCPServer: fullServer()}))
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	other := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "Other"}))
+	theirs := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: other, Name: "theirs", MCPServer: fullServer()}))
 	ctx := t.Context()
 
 	// A server of another project, or none, is 404 — even through the
 	// project that owns it in the path of the wrong one.
 	for _, sid := range []string{theirs, "srv_nope"} {
-		_, err := f.c.Servers.ListTools(ctx, p, sid, nil)
+		_, err := f.C.Servers.ListTools(ctx, p, sid, nil)
 		wantError(t, err, projectops.CodeNotFound, true)
-		_, err = f.c.Servers.CallTool(ctx, p, sid, servers.CallToolParams{ToolName: "echo"})
+		_, err = f.C.Servers.CallTool(ctx, p, sid, servers.CallToolParams{ToolName: "echo"})
 		wantError(t, err, projectops.CodeNotFound, true)
 	}
-	_, err := f.c.Servers.Validate(ctx, "prj_nope", id)
+	_, err := f.C.Servers.Validate(ctx, "prj_nope", id)
 	wantError(t, err, projectops.CodeNotFound, true)
 
 	// A project guest may read and diagnose but not run tools or store
@@ -70,18 +70,18 @@ func TestAccessRules(t *testing.T) {
 		t.Errorf("member CallTool: %v", err)
 	}
 	// Each user gets their own pooled session.
-	if n := f.srv.MCPSessions(); n != 2 {
+	if n := f.Srv.MCPSessions(); n != 2 {
 		t.Errorf("MCPSessions = %d, want 2 (guest and member)", n)
 	}
 	// Missing path parameters never leave the SDK.
-	_, err = f.c.Servers.CallTool(ctx, p, "", servers.CallToolParams{ToolName: "echo"})
+	_, err = f.C.Servers.CallTool(ctx, p, "", servers.CallToolParams{ToolName: "echo"})
 	wantError(t, err, projectops.CodeValidation, false)
 }
 
 func TestBadInputs(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p, id := f.ws.ProjectID, addMCP(t, f, "full", fullServer())
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
 	ctx := t.Context()
 	url := projectopstest.InProcessServerURL("full")
 	tests := []struct {
@@ -90,42 +90,42 @@ func TestBadInputs(t *testing.T) {
 		field string
 	}{
 		{"empty toolName", func() error {
-			_, err := f.c.Servers.CallTool(ctx, p, id, servers.CallToolParams{})
+			_, err := f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{})
 			return err
 		}, "toolName"},
 		{"empty promptName", func() error {
-			_, err := f.c.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{})
+			_, err := f.C.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{})
 			return err
 		}, "promptName"},
 		{"prompt argument not a scalar", func() error {
-			_, err := f.c.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "greet",
+			_, err := f.C.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "greet",
 				Arguments: map[string]any{"name": []string{"a"}}})
 			return err
 		}, "arguments.name"},
 		{"empty uri", func() error {
-			_, err := f.c.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{})
+			_, err := f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{})
 			return err
 		}, "uri"},
 		{"import without access token", func() error {
-			_, err := f.c.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: url})
+			_, err := f.C.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: url})
 			return err
 		}, "tokens.access_token"},
 		{"import without serverUrl", func() error {
-			_, err := f.c.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{Tokens: servers.Tokens{AccessToken: "a"}})
+			_, err := f.C.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{Tokens: servers.Tokens{AccessToken: "a"}})
 			return err
 		}, "serverUrl"},
 		{"import for another URL", func() error {
-			_, err := f.c.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: "https://elsewhere.test/mcp",
+			_, err := f.C.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: "https://elsewhere.test/mcp",
 				Tokens: servers.Tokens{AccessToken: "a"}})
 			return err
 		}, "serverUrl"},
 		{"import with a negative lifetime", func() error {
-			_, err := f.c.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: url,
+			_, err := f.C.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: url,
 				Tokens: servers.Tokens{AccessToken: "a", ExpiresIn: -5}})
 			return err
 		}, "tokens.expires_in"},
 		{"import with an empty client id", func() error {
-			_, err := f.c.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: url,
+			_, err := f.C.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: url,
 				ClientInformation: &servers.ClientInformation{}, Tokens: servers.Tokens{AccessToken: "a"}})
 			return err
 		}, "clientInformation.clientId"},
@@ -146,7 +146,7 @@ func TestRawBodies(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	id := addMCP(t, f, "full", fullServer())
-	base := f.srv.URL() + "/projects/" + f.ws.ProjectID + "/servers/" + id
+	base := f.Srv.URL() + "/projects/" + f.WS.ProjectID + "/servers/" + id
 	tests := []struct{ path, body, field string }{
 		{"/validate", `{"deep":true}`, "deep"},
 		{"/export", `{"cursor":"x"}`, "cursor"},
@@ -157,8 +157,8 @@ func TestRawBodies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, base+tt.path, strings.NewReader(tt.body))
-		req.Header.Set("Authorization", "Bearer "+f.ws.APIKey)
-		resp, err := f.srv.Client().Do(req)
+		req.Header.Set("Authorization", "Bearer "+f.WS.APIKey)
+		resp, err := f.Srv.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,8 +174,8 @@ func TestRawBodies(t *testing.T) {
 	}
 	for _, path := range []string{"/validate", "/doctor", "/check-oauth", "/export", "/tools"} {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, base+path, strings.NewReader(`{}`))
-		req.Header.Set("Authorization", "Bearer "+f.ws.APIKey)
-		resp, err := f.srv.Client().Do(req)
+		req.Header.Set("Authorization", "Bearer "+f.WS.APIKey)
+		resp, err := f.Srv.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

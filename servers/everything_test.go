@@ -41,34 +41,34 @@ func everythingEntry(t *testing.T) (node, entry string) {
 // server-everything.
 func exerciseEverything(t *testing.T, f *fixture, id string) {
 	t.Helper()
-	ctx, p := t.Context(), f.ws.ProjectID
-	v, err := f.c.Servers.Validate(ctx, p, id)
+	ctx, p := t.Context(), f.WS.ProjectID
+	v, err := f.C.Servers.Validate(ctx, p, id)
 	if err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
 	if v.InitInfo == nil || v.InitInfo.ServerInfo == nil || !strings.Contains(v.InitInfo.ServerInfo.Name, "everything") {
 		t.Errorf("initInfo = %+v", v.InitInfo)
 	}
-	rep, err := f.c.Servers.Doctor(ctx, p, id)
+	rep, err := f.C.Servers.Doctor(ctx, p, id)
 	if err != nil {
 		t.Fatalf("Doctor: %v", err)
 	}
 	if rep.Status != servers.DoctorReady {
 		t.Errorf("doctor status %s: %+v %+v", rep.Status, rep.Checks, rep.Error)
 	}
-	tools, err := collect(f.c.Servers.Tools(ctx, p, id))
+	tools, err := collect(f.C.Servers.Tools(ctx, p, id))
 	if err != nil || len(tools) < 5 {
 		t.Fatalf("Tools: %d, %v", len(tools), err)
 	}
-	prompts, err := collect(f.c.Servers.Prompts(ctx, p, id))
+	prompts, err := collect(f.C.Servers.Prompts(ctx, p, id))
 	if err != nil || len(prompts) < 2 {
 		t.Fatalf("Prompts: %d, %v", len(prompts), err)
 	}
-	resources, err := collect(f.c.Servers.Resources(ctx, p, id))
+	resources, err := collect(f.C.Servers.Resources(ctx, p, id))
 	if err != nil || len(resources) == 0 {
 		t.Fatalf("Resources: %d, %v", len(resources), err)
 	}
-	res, err := f.c.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"message": "hello"}})
+	res, err := f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"message": "hello"}})
 	if err != nil {
 		t.Fatalf("CallTool echo: %v", err)
 	}
@@ -76,11 +76,11 @@ func exerciseEverything(t *testing.T, f *fixture, id string) {
 		t.Errorf("echo = %q", got)
 	}
 	// An unknown tool is a tool error, not an API error.
-	res, err = f.c.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "no-such-tool"})
+	res, err = f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "no-such-tool"})
 	if err != nil || !res.IsError {
 		t.Errorf("unknown tool: %+v, %v", res, err)
 	}
-	gp, err := f.c.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "args-prompt",
+	gp, err := f.C.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "args-prompt",
 		Arguments: map[string]any{"city": "Lyon", "state": "Rhône"}})
 	if err != nil {
 		t.Fatalf("GetPrompt: %v", err)
@@ -88,11 +88,11 @@ func exerciseEverything(t *testing.T, f *fixture, id string) {
 	if len(gp.Messages) == 0 {
 		t.Errorf("GetPrompt = %+v", gp)
 	}
-	rr, err := f.c.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: resources[0].URI})
+	rr, err := f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: resources[0].URI})
 	if err != nil || len(rr.Contents) == 0 || rr.Contents[0].URI != resources[0].URI {
 		t.Fatalf("ReadResource %s: %+v, %v", resources[0].URI, rr, err)
 	}
-	snap, err := f.c.Servers.Export(ctx, p, id)
+	snap, err := f.C.Servers.Export(ctx, p, id)
 	if err != nil || len(snap.Tools) != len(tools) || len(snap.Prompts) != len(prompts) || len(snap.Resources) != len(resources) {
 		t.Fatalf("Export: %+v, %v", snap, err)
 	}
@@ -102,7 +102,7 @@ func TestEverythingOverStdio(t *testing.T) {
 	t.Parallel()
 	node, entry := everythingEntry(t)
 	f := setup(t)
-	id := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: f.ws.ProjectID, Name: "everything",
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "everything",
 		Command: node, Args: []string{entry, "stdio"}, ProtocolVersion: "2025-11-25"}))
 	exerciseEverything(t, f, id)
 }
@@ -134,7 +134,7 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	f := setup(t)
-	id := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: f.ws.ProjectID, Name: "everything-http",
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "everything-http",
 		URL: "http://" + addr + "/mcp", ProtocolVersion: "2025-11-25"}))
 	exerciseEverything(t, f, id)
 }

@@ -121,5 +121,5 @@ func muteServer() *mcp.Server {
 // addMCP saves an in-process MCP server in the default project.
 func addMCP(t *testing.T, f *fixture, name string, s *mcp.Server) string {
 	t.Helper()
-	return must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: f.ws.ProjectID, Name: name, MCPServer: s}))
+	return must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: name, MCPServer: s}))
 }

@@ -97,12 +97,12 @@ func TestOAuth(t *testing.T) {
 	var logs logBuffer
 	peer := newOAuthPeer(t)
 	f := setup(t, projectopstest.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
-	p := f.ws.ProjectID
+	p := f.WS.ProjectID
 	mcpURL := peer.url + "/mcp"
-	id := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: mcpURL,
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: mcpURL,
 		UseOAuth: true, OAuthTokenURL: peer.url + "/token"}))
-	rec := &recorder{rt: f.srv.Transport()}
-	c := f.client(t, projectops.WithTransport(rec), projectops.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	rec := &recorder{RT: f.Srv.Transport()}
+	c := f.Client(t, projectops.WithTransport(rec), projectops.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	ctx := t.Context()
 
 	co, err := c.Servers.CheckOAuth(ctx, p, id)
@@ -173,10 +173,10 @@ func TestOAuth(t *testing.T) {
 
 	// No token or client secret appears in any response, log or error.
 	secretsSeen := []string{"at-good", "at-stale", "at-2", "rt-1", "rt-revoked", "csecret"}
-	for _, x := range rec.exchanges() {
+	for _, x := range rec.Exchanges() {
 		for _, s := range secretsSeen {
-			if strings.Contains(string(x.body), s) {
-				t.Errorf("%s %s: body contains %q", x.method, x.path, s)
+			if strings.Contains(string(x.Body), s) {
+				t.Errorf("%s %s: body contains %q", x.Method, x.Path, s)
 			}
 		}
 	}
@@ -194,13 +194,13 @@ func TestOAuthGrantIsPerUser(t *testing.T) {
 	t.Parallel()
 	peer := newOAuthPeer(t)
 	f := setup(t)
-	p := f.ws.ProjectID
-	id := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: peer.url + "/mcp", UseOAuth: true}))
-	if _, err := f.c.Servers.ImportTokens(t.Context(), p, id, servers.ImportTokensParams{ServerURL: peer.url + "/mcp",
+	p := f.WS.ProjectID
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: peer.url + "/mcp", UseOAuth: true}))
+	if _, err := f.C.Servers.ImportTokens(t.Context(), p, id, servers.ImportTokensParams{ServerURL: peer.url + "/mcp",
 		Tokens: servers.Tokens{AccessToken: "at-good"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.c.Servers.ListTools(t.Context(), p, id, nil); err != nil {
+	if _, err := f.C.Servers.ListTools(t.Context(), p, id, nil); err != nil {
 		t.Fatal(err)
 	}
 	member := addUser(t, f, projectopstest.RoleMember)
@@ -213,10 +213,10 @@ func TestServerRefusingCredentialsIsOAuthRequired(t *testing.T) {
 	peer := newOAuthPeer(t)
 	f := setup(t)
 	// Saved without useOAuth, but the endpoint answers 401.
-	id := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: f.ws.ProjectID, Name: "surprise", URL: peer.url + "/mcp"}))
-	_, err := f.c.Servers.Validate(t.Context(), f.ws.ProjectID, id)
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "surprise", URL: peer.url + "/mcp"}))
+	_, err := f.C.Servers.Validate(t.Context(), f.WS.ProjectID, id)
 	wantError(t, err, projectops.CodeOAuthRequired, true)
-	rep, err := f.c.Servers.Doctor(t.Context(), f.ws.ProjectID, id)
+	rep, err := f.C.Servers.Doctor(t.Context(), f.WS.ProjectID, id)
 	if err != nil || rep.Status != servers.DoctorOAuthRequired {
 		t.Fatalf("Doctor = %+v, %v", rep, err)
 	}

@@ -13,19 +13,19 @@ import (
 func TestPooledSessionExpiresWhenIdle(t *testing.T) {
 	t.Parallel()
 	f := setup(t, projectopstest.WithMCPIdleTimeout(30*time.Millisecond))
-	p, id := f.ws.ProjectID, addMCP(t, f, "full", fullServer())
-	if _, err := f.c.Servers.ListTools(t.Context(), p, id, nil); err != nil {
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	if _, err := f.C.Servers.ListTools(t.Context(), p, id, nil); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for f.srv.MCPSessions() != 0 {
+	for f.Srv.MCPSessions() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the idle session was never closed")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	// The next call connects again.
-	if _, err := f.c.Servers.CallTool(t.Context(), p, id, servers.CallToolParams{ToolName: "echo"}); err != nil {
+	if _, err := f.C.Servers.CallTool(t.Context(), p, id, servers.CallToolParams{ToolName: "echo"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -67,9 +67,9 @@ func TestRetryClasses(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
 			id := addMCP(t, f, "full", fullServer())
-			f.srv.SetFault(route+tt.suffix, projectopstest.Fault{Status: http.StatusBadGateway, Code: projectops.CodeServerUnreachable, Times: 1})
-			err := tt.call(f.c, f.ws.ProjectID, id)
-			if n := len(f.srv.Requests()); n != tt.tries {
+			f.Srv.SetFault(route+tt.suffix, projectopstest.Fault{Status: http.StatusBadGateway, Code: projectops.CodeServerUnreachable, Times: 1})
+			err := tt.call(f.C, f.WS.ProjectID, id)
+			if n := len(f.Srv.Requests()); n != tt.tries {
 				t.Errorf("sent %d times, want %d", n, tt.tries)
 			}
 			if tt.tries == 1 {

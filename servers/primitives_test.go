@@ -39,7 +39,7 @@ func TestValidate(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	id := addMCP(t, f, "full", fullServer())
-	v, err := f.c.Servers.Validate(t.Context(), f.ws.ProjectID, id)
+	v, err := f.C.Servers.Validate(t.Context(), f.WS.ProjectID, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestValidate(t *testing.T) {
 	if c := ii.Capabilities; c == nil || c.Tools == nil || c.Prompts == nil || c.Resources == nil {
 		t.Errorf("capabilities = %+v", c)
 	}
-	if n := f.srv.MCPSessions(); n != 0 {
+	if n := f.Srv.MCPSessions(); n != 0 {
 		t.Errorf("validate left %d pooled sessions; it uses a one-off connection", n)
 	}
 }
@@ -61,17 +61,17 @@ func TestValidate(t *testing.T) {
 func TestListingsFollowCursors(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p, id := f.ws.ProjectID, addMCP(t, f, "full", fullServer())
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
 	ctx := t.Context()
 
-	first, err := f.c.Servers.ListTools(ctx, p, id, nil)
+	first, err := f.C.Servers.ListTools(ctx, p, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(first.Items) != pageSize || first.NextCursor == "" {
 		t.Fatalf("first page: %d items, cursor %q", len(first.Items), first.NextCursor)
 	}
-	second, err := f.c.Servers.ListTools(ctx, p, id, &servers.ListParams{Cursor: first.NextCursor})
+	second, err := f.C.Servers.ListTools(ctx, p, id, &servers.ListParams{Cursor: first.NextCursor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestListingsFollowCursors(t *testing.T) {
 		t.Fatalf("second page: %v", names(second.Items, toolName))
 	}
 
-	tools, err := collect(f.c.Servers.Tools(ctx, p, id))
+	tools, err := collect(f.C.Servers.Tools(ctx, p, id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestListingsFollowCursors(t *testing.T) {
 		t.Error("sum has no outputSchema")
 	}
 
-	prompts, err := collect(f.c.Servers.Prompts(ctx, p, id))
+	prompts, err := collect(f.C.Servers.Prompts(ctx, p, id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestListingsFollowCursors(t *testing.T) {
 	if a := prompts[2].Arguments; len(a) != 3 || a[0].Name != "name" || !a[0].Required {
 		t.Errorf("greet arguments = %+v", a)
 	}
-	resources, err := collect(f.c.Servers.Resources(ctx, p, id))
+	resources, err := collect(f.C.Servers.Resources(ctx, p, id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestListingsFollowCursors(t *testing.T) {
 		t.Errorf("resources (-want +got):\n%s", diff)
 	}
 	// Every page went through one pooled session.
-	if n := f.srv.MCPSessions(); n != 1 {
+	if n := f.Srv.MCPSessions(); n != 1 {
 		t.Errorf("MCPSessions = %d, want 1", n)
 	}
 }
@@ -122,17 +122,17 @@ func TestListingsFollowCursors(t *testing.T) {
 func TestCallTool(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p, id := f.ws.ProjectID, addMCP(t, f, "full", fullServer())
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
 	ctx := t.Context()
 
-	res, err := f.c.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"query": "hi"}})
+	res, err := f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"query": "hi"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := text(t, res.Content); got != "echo: hi" || res.IsError {
 		t.Errorf("echo = %q (isError %v)", got, res.IsError)
 	}
-	res, err = f.c.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "sum", Parameters: map[string]any{"A": 2, "B": 3}})
+	res, err = f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "sum", Parameters: map[string]any{"A": 2, "B": 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestCallTool(t *testing.T) {
 		t.Errorf("sum structuredContent (-want +got):\n%s", diff)
 	}
 	// A tool-level failure is a result, not an error.
-	res, err = f.c.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "fail"})
+	res, err = f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "fail"})
 	if err != nil {
 		t.Fatalf("fail: err = %v, want a result with isError", err)
 	}
@@ -148,7 +148,7 @@ func TestCallTool(t *testing.T) {
 		t.Errorf("fail = %+v", res)
 	}
 	// Bad arguments are reported by the tool as isError too (MCP rules).
-	res, err = f.c.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "sum", Parameters: map[string]any{"A": "two"}})
+	res, err = f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "sum", Parameters: map[string]any{"A": "two"}})
 	if err != nil || !res.IsError {
 		t.Errorf("sum with a bad argument: %+v, %v; want isError", res, err)
 	}
@@ -157,10 +157,10 @@ func TestCallTool(t *testing.T) {
 func TestGetPromptAndReadResource(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p, id := f.ws.ProjectID, addMCP(t, f, "full", fullServer())
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
 	ctx := t.Context()
 
-	gp, err := f.c.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "greet",
+	gp, err := f.C.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "greet",
 		Arguments: map[string]any{"name": "Ann", "times": 3, "loud": true}})
 	if err != nil {
 		t.Fatal(err)
@@ -172,14 +172,14 @@ func TestGetPromptAndReadResource(t *testing.T) {
 		t.Errorf("rendered %q", got)
 	}
 
-	rr, err := f.c.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///a.txt"})
+	rr, err := f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///a.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rr.Contents) != 1 || rr.Contents[0].Text != "alpha text" || rr.Contents[0].MIMEType != "text/plain" {
 		t.Errorf("text resource = %+v", rr.Contents)
 	}
-	rr, err = f.c.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///b.bin"})
+	rr, err = f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///b.bin"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestGetPromptAndReadResource(t *testing.T) {
 		t.Errorf("blob resource = %+v", rr.Contents)
 	}
 	// A URI matching a resource template is read through it.
-	rr, err = f.c.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///docs/intro"})
+	rr, err = f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///docs/intro"})
 	if err != nil || rr.Contents[0].Text != "doc" {
 		t.Errorf("templated resource = %+v, %v", rr, err)
 	}
@@ -196,8 +196,8 @@ func TestGetPromptAndReadResource(t *testing.T) {
 func TestExport(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p, id := f.ws.ProjectID, addMCP(t, f, "full", fullServer())
-	snap, err := f.c.Servers.Export(t.Context(), p, id)
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	snap, err := f.C.Servers.Export(t.Context(), p, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,8 +208,8 @@ func TestExport(t *testing.T) {
 		t.Errorf("snapshot has %d tools, %d prompts, %d resources", len(snap.Tools), len(snap.Prompts), len(snap.Resources))
 	}
 	// Exported again later, the same server diffs as equal.
-	f.clock.Advance(1e9)
-	again, err := f.c.Servers.Export(t.Context(), p, id)
+	f.Clock.Advance(1e9)
+	again, err := f.C.Servers.Export(t.Context(), p, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestExport(t *testing.T) {
 	}
 	// A server without prompts or resources exports them as empty lists.
 	only := addMCP(t, f, "tools-only", toolsOnlyServer())
-	snap, err = f.c.Servers.Export(t.Context(), p, only)
+	snap, err = f.C.Servers.Export(t.Context(), p, only)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,8 +230,8 @@ func TestExport(t *testing.T) {
 func TestDoctorReady(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	p := f.ws.ProjectID
-	rep, err := f.c.Servers.Doctor(t.Context(), p, addMCP(t, f, "full", fullServer()))
+	p := f.WS.ProjectID
+	rep, err := f.C.Servers.Doctor(t.Context(), p, addMCP(t, f, "full", fullServer()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestDoctorReady(t *testing.T) {
 	}
 
 	// Missing capabilities are skipped steps, and the server is still ready.
-	rep, err = f.c.Servers.Doctor(t.Context(), p, addMCP(t, f, "tools-only", toolsOnlyServer()))
+	rep, err = f.C.Servers.Doctor(t.Context(), p, addMCP(t, f, "tools-only", toolsOnlyServer()))
 	if err != nil {
 		t.Fatal(err)
 	}

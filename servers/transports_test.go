@@ -27,23 +27,23 @@ func TestHTTPAndSSETransports(t *testing.T) {
 			ts := httptest.NewServer(tt.handler)
 			t.Cleanup(ts.Close)
 			f := setup(t)
-			p := f.ws.ProjectID
-			id := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "remote",
+			p := f.WS.ProjectID
+			id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "remote",
 				TransportType: tt.transport, URL: ts.URL}))
 			ctx := t.Context()
-			tools, err := collect(f.c.Servers.Tools(ctx, p, id))
+			tools, err := collect(f.C.Servers.Tools(ctx, p, id))
 			if err != nil || len(tools) != 5 {
 				t.Fatalf("Tools: %d, %v", len(tools), err)
 			}
-			res, err := f.c.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"query": "x"}})
+			res, err := f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"query": "x"}})
 			if err != nil || text(t, res.Content) != "echo: x" {
 				t.Fatalf("CallTool: %+v, %v", res, err)
 			}
-			rep, err := f.c.Servers.Doctor(ctx, p, id)
+			rep, err := f.C.Servers.Doctor(ctx, p, id)
 			if err != nil || rep.Status != servers.DoctorReady {
 				t.Fatalf("Doctor: %+v, %v", rep, err)
 			}
-			if n := f.srv.MCPSessions(); n != 1 {
+			if n := f.Srv.MCPSessions(); n != 1 {
 				t.Errorf("MCPSessions = %d, want 1", n)
 			}
 		})
