@@ -96,7 +96,10 @@ type RunParams struct {
 type RunCreated struct {
 	RunID   string `json:"runId"`
 	SuiteID string `json:"suiteId"`
-	Status  Status `json:"status"`
+	// Status is "running" for a new run (execution has been handed off;
+	// Get may still show it pending) and the run's current status when
+	// Deduped.
+	Status Status `json:"status"`
 	// Servers are the servers the run connects to (the suite's saved
 	// selection on a plain rerun).
 	Servers    []ServerRef `json:"servers,omitempty"`

@@ -99,7 +99,9 @@ func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, 
 		s.st.evals.idem[idemKey] = run.id
 	}
 	s.startRunLocked(run)
-	return &evals.RunCreated{RunID: run.id, SuiteID: su.id, Status: run.status, Servers: run.servers,
+	// A fresh run is reported "running" as the reference service does
+	// (execution is detached); polling shows pending until it starts.
+	return &evals.RunCreated{RunID: run.id, SuiteID: su.id, Status: evals.StatusRunning, Servers: run.servers,
 		CaseUpsert: up}, nil
 }
 

@@ -168,8 +168,8 @@ func (s *Server) Close() error {
 		cancel()
 	}
 	s.inflight.Wait()
+	s.bg.Wait() // background work (eval runs) uses the MCP pool: close it after
 	s.mcp.close()
-	s.bg.Wait()
 	return err
 }
 
