@@ -12,6 +12,7 @@ import (
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/tunnels"
 )
 
 // Version is the SDK version sent in the User-Agent.
@@ -32,6 +33,8 @@ type Client struct {
 	// Environments manages computer environments, their builds, and the
 	// caller's computer (boot, reset).
 	Environments *environments.Service
+	// Tunnels creates, revokes and hosts relay tunnels.
+	Tunnels *tunnels.Service
 
 	t *transport.Transport
 }
@@ -97,6 +100,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		Hosts:        hosts.NewService(t),
 		Environments: environments.NewService(t),
 		Evals:        evals.NewService(t),
+		Tunnels:      tunnels.NewService(t),
 		t:            t,
 	}, nil
 }

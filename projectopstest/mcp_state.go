@@ -40,6 +40,7 @@ func newMCPState(ctx context.Context, o mcpOptions) *mcpState {
 		m.owned = cleanhttp.DefaultPooledTransport()
 		m.http = &http.Client{Transport: m.owned}
 	}
+	m.http = routeSelf(m.http, o.self)
 	m.dialer = mcpconn.NewDialer("projectopstest", "1.0.0", m.http)
 	m.dialer.ConnectTimeout = o.timeout
 	m.pool = mcpconn.NewPool(ctx, m.dialer, o.idle, o.closeTimeout)

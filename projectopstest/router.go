@@ -35,6 +35,7 @@ func (s *Server) buildMux() {
 	s.evalRoutes()
 	s.environmentRoutes()
 	s.serverOpsRoutes()
+	s.tunnelRoutes()
 	s.mux.HandleFunc("/", s.unmatched)
 	s.handler = http.HandlerFunc(s.serveHTTP)
 }

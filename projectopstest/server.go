@@ -82,6 +82,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		st:      newState(),
 	}
 	s.ev = newEvalEngine(s, o.evals)
+	o.mcp.self = selfTransport{s}
 	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
 	s.transport = &inProcessTransport{s: s}

@@ -21,8 +21,9 @@ type state struct {
 	chatbox  map[string]*chatboxRec
 	sessions map[string]*chatSessionRec
 	suites   map[string]*evalSuiteRec
-	evals    evalStore // eval runs (model_evals.go)
-	env      envState  // computer environments, builds, computers (env_model.go)
+	evals    evalStore   // eval runs (model_evals.go)
+	env      envState    // computer environments, builds, computers (env_model.go)
+	tun      tunnelState // model_tunnels.go
 }
 
 func newState() state {

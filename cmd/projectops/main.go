@@ -12,6 +12,7 @@
 //	diff    compare two export snapshots (exit 0 equal, 1 different, 2 error)
 //	tools   list or call a saved server's tools (JSON in and out)
 //	eval    eval runs: run (a CI gate), cancel, iterations, trace
+//	tunnel  expose a local MCP server through a relay tunnel until interrupted
 //
 // Run "projectops <command> -h" for a command's flags.
 package main
@@ -47,6 +48,7 @@ var commands = []command{
 	{"diff", "compare two export snapshots (exit 0 equal, 1 different, 2 error)", runDiff},
 	{"tools", "list or call a server's tools (JSON in and out)", runTools},
 	{"eval", "eval runs: run (a CI gate), cancel, iterations, trace", runEval},
+	{"tunnel", "expose a local MCP server through a relay tunnel until interrupted", runTunnel},
 }
 
 // run dispatches args to a subcommand; it is main without the process, so
