@@ -111,7 +111,7 @@ func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, 
 func (s *Server) checkRunQuotaLocked(orgID string) *httpError {
 	n := 0
 	for _, r := range s.st.evals.runs {
-		if r.orgID == orgID && !r.terminal() {
+		if r.orgID == orgID && r.exec != nil && !r.terminal() {
 			n++
 		}
 	}

@@ -35,7 +35,12 @@ type evalStore struct {
 
 // evalRunRec is an eval run. Runs created through the API have source
 // "api" and are executed by the engine (exec is set); their iterations are
-// planned when the run is created.
+// planned when the run is created. Runs received through eval-ingest
+// (source "sdk", branch issue5) are meant to be this same record, stored in
+// evalStore.runs as well so the eval routes serve them: their status and
+// result use the same strings, passed/failed are counted as rows arrive,
+// and an ingested iteration keeps its received result for iterView. The
+// concurrency cap counts only engine runs (exec != nil).
 type evalRunRec struct {
 	id, projectID, orgID, suiteID string
 	source                        string
