@@ -8,6 +8,7 @@ import (
 
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/servers"
@@ -27,6 +28,8 @@ type Client struct {
 	Servers *servers.Service
 	// Hosts manages a project's hosts.
 	Hosts *hosts.Service
+	// Evals authors eval suites and creates, polls and inspects eval runs.
+	Evals *evals.Service
 	// Environments manages computer environments, their builds, and the
 	// caller's computer (boot, reset).
 	Environments *environments.Service
@@ -96,6 +99,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		Servers:      servers.NewService(t),
 		Hosts:        hosts.NewService(t),
 		Environments: environments.NewService(t),
+		Evals:        evals.NewService(t),
 		Tunnels:      tunnels.NewService(t),
 		t:            t,
 	}, nil

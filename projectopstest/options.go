@@ -24,7 +24,8 @@ type options struct {
 	seed          *Seed
 	logger        *slog.Logger
 	catalogSource func(ctx context.Context) ([]byte, error)
-	env           envOptions // computer environments (env_model.go)
+	evals         evalOptions // evals_options.go
+	env           envOptions  // computer environments (env_model.go)
 	mcp           mcpOptions
 }
 

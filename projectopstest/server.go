@@ -49,7 +49,8 @@ type Server struct {
 	limiter *keyLimiter
 	faults  faultSet
 	reqlog  requestLog
-	mcp     *mcpState // saved servers' live MCP sessions and OAuth tokens
+	ev      *evalEngine // executes eval runs (evals_engine.go)
+	mcp     *mcpState   // saved servers' live MCP sessions and OAuth tokens
 
 	// mu guards the store: one lock for all state, as in pstest.
 	mu  sync.Mutex
@@ -80,6 +81,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
+	s.ev = newEvalEngine(s, o.evals)
 	o.mcp.self = selfTransport{s}
 	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
@@ -167,8 +169,8 @@ func (s *Server) Close() error {
 		cancel()
 	}
 	s.inflight.Wait()
+	s.bg.Wait() // background work (eval runs) uses the MCP pool: close it after
 	s.mcp.close()
-	s.bg.Wait()
 	return err
 }
 

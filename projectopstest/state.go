@@ -21,6 +21,7 @@ type state struct {
 	chatbox  map[string]*chatboxRec
 	sessions map[string]*chatSessionRec
 	suites   map[string]*evalSuiteRec
+	evals    evalStore   // eval runs (model_evals.go)
 	env      envState    // computer environments, builds, computers (env_model.go)
 	tun      tunnelState // model_tunnels.go
 }
@@ -33,6 +34,7 @@ func newState() state {
 		servers: map[string]*serverRec{}, hosts: map[string]*hostRec{},
 		chatbox: map[string]*chatboxRec{}, sessions: map[string]*chatSessionRec{},
 		suites: map[string]*evalSuiteRec{},
+		evals:  evalStore{runs: map[string]*evalRunRec{}, idem: map[string]string{}},
 	}
 }
 

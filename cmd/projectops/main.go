@@ -11,6 +11,7 @@
 //	export  write a saved server's tools, resources and prompts as a JSON snapshot
 //	diff    compare two export snapshots (exit 0 equal, 1 different, 2 error)
 //	tools   list or call a saved server's tools (JSON in and out)
+//	eval    eval runs: run (a CI gate), cancel, iterations, trace
 //	tunnel  expose a local MCP server through a relay tunnel until interrupted
 //
 // Run "projectops <command> -h" for a command's flags.
@@ -46,6 +47,7 @@ var commands = []command{
 	{"export", "write a server's tools, resources and prompts as a JSON snapshot", runExport},
 	{"diff", "compare two export snapshots (exit 0 equal, 1 different, 2 error)", runDiff},
 	{"tools", "list or call a server's tools (JSON in and out)", runTools},
+	{"eval", "eval runs: run (a CI gate), cancel, iterations, trace", runEval},
 	{"tunnel", "expose a local MCP server through a relay tunnel until interrupted", runTunnel},
 }
 
