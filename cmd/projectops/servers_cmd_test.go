@@ -112,6 +112,14 @@ func TestToolsCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"text": "Echo: hi"`) {
 		t.Fatalf("tools call echo: %d %s %s", code, out, errs)
 	}
+	// The same call with the tool name and arguments given positionally.
+	code, out, errs = runCLI(t, "tools", "call", "--project", "prj_demo", "--server", "srv_demo", "echo", `{"message":"yo"}`)
+	if code != 0 || !strings.Contains(out, `"text": "Echo: yo"`) {
+		t.Fatalf("tools call echo (positional): %d %s %s", code, out, errs)
+	}
+	if code, _, errs := runCLI(t, "tools", "call", "--project", "prj_demo", "--server", "srv_demo", "echo", "{}", "extra"); code != 2 || !strings.Contains(errs, `"extra"`) {
+		t.Errorf("surplus positional argument: exit %d %s", code, errs)
+	}
 	argFile := filepath.Join(t.TempDir(), "args.json")
 	_ = os.WriteFile(argFile, []byte(`{"dividend":1,"divisor":0}`), 0o644)
 	code, out, errs = runCLI(t, "tools", "call", "--project", "prj_demo", "--server", "srv_demo", "--name", "divide", "--args", "@"+argFile)

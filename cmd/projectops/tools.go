@@ -22,6 +22,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "Usage:")
 		fmt.Fprintln(stderr, "  projectops tools list --project P --server S")
 		fmt.Fprintln(stderr, "  projectops tools call --project P --server S --name TOOL [--args JSON|@FILE|-]")
+		fmt.Fprintln(stderr, "  projectops tools call --project P --server S TOOL [JSON|@FILE|-]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "list prints every tool as a JSON array; call prints the MCP CallToolResult.")
 		fmt.Fprintln(stderr, "Exit status: 0 success, 1 failure or a result with isError, 2 bad usage.")
@@ -67,12 +68,24 @@ func parseToolFlags(name string, args []string, stderr io.Writer, call bool) (*t
 		}
 		return nil, 2
 	}
+	rest := f.fs.Args()
+	if call {
+		// Positional NAME [ARGS] read like the flags, for quick shell use.
+		set := map[string]bool{}
+		f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		if len(rest) > 0 && !set["name"] {
+			*f.name, rest = rest[0], rest[1:]
+			if len(rest) > 0 && !set["args"] {
+				*f.arguments, rest = rest[0], rest[1:]
+			}
+		}
+	}
 	need := map[string]string{"project": *f.project, "server": *f.server}
 	if call {
 		need["name"] = *f.name
 	}
-	if f.fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "projectops tools %s: unexpected argument %q\n", name, f.fs.Arg(0))
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "projectops tools %s: unexpected argument %q\n", name, rest[0])
 		return nil, 2
 	}
 	if !needFlags(stderr, f.fs.PrintDefaults, need) {
