@@ -39,6 +39,11 @@ func TestClassifyErrors(t *testing.T) {
 		{"method not found", &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "no prompts"}, live, live, nil, Unsupported, jsonrpc.CodeMethodNotFound},
 		{"invalid params", fmt.Errorf("call: %w", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad"}), live, live, nil, InvalidParams, jsonrpc.CodeInvalidParams},
 		{"other rpc error", &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "boom"}, live, live, nil, ServerError, jsonrpc.CodeInternalError},
+		// go-sdk's streamable client wraps HTTP failures in its
+		// "rejected by transport" error (-32005); a JSON-RPC error body
+		// of a non-2xx answer is wrapped inside it.
+		{"transport rejection", fmt.Errorf("x: %w: %w", &jsonrpc.Error{Code: -32005, Message: "rejected by transport"}, errors.New("connection refused")), live, live, nil, Unreachable, 0},
+		{"server error under rejection", fmt.Errorf("x: %w: %w", &jsonrpc.Error{Code: -32005}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "boom"}), live, live, nil, ServerError, jsonrpc.CodeInternalError},
 		{"broken connection", mcp.ErrConnectionClosed, live, live, nil, Unreachable, 0},
 		{"nil contexts", errors.New("dial tcp: refused"), nil, nil, nil, Unreachable, 0},
 	}
