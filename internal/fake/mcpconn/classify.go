@@ -52,7 +52,7 @@ func Classify(err error, opCtx, caller context.Context, c *Conn) *Failure {
 	if errors.As(err, &f) {
 		return f
 	}
-	var rpc *jsonrpc.Error
+	rpc := serverError(err)
 	switch {
 	case caller != nil && caller.Err() != nil:
 		return &Failure{Kind: Canceled, Message: "request canceled", Err: err}
@@ -61,7 +61,7 @@ func Classify(err error, opCtx, caller context.Context, c *Conn) *Failure {
 		return &Failure{Kind: Timeout, Message: "The server did not answer in time", Err: err}
 	case c != nil && c.AuthRejected():
 		return &Failure{Kind: AuthRequired, Message: "The server requires authorization", Err: err}
-	case errors.As(err, &rpc):
+	case rpc != nil:
 		f := &Failure{Code: rpc.Code, Message: rpc.Message, Err: err}
 		switch rpc.Code {
 		case jsonrpc.CodeMethodNotFound:
@@ -76,4 +76,31 @@ func Classify(err error, opCtx, caller context.Context, c *Conn) *Failure {
 		return f
 	}
 	return &Failure{Kind: Unreachable, Message: "Could not reach the server", Err: err}
+}
+
+// codeRejected is go-sdk's "rejected by transport" (jsonrpc2.ErrRejected,
+// internal to go-sdk). Its streamable client wraps every failed HTTP
+// exchange in it, a refused connection included, so it is not an answer
+// from the server.
+const codeRejected = -32005
+
+// serverError returns the first JSON-RPC error in err's tree that the
+// server answered, skipping go-sdk's transport rejection; nil if none.
+func serverError(err error) *jsonrpc.Error {
+	if e, ok := err.(*jsonrpc.Error); ok && e.Code != codeRejected {
+		return e
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if next := u.Unwrap(); next != nil {
+			return serverError(next)
+		}
+	case interface{ Unwrap() []error }:
+		for _, next := range u.Unwrap() {
+			if e := serverError(next); e != nil {
+				return e
+			}
+		}
+	}
+	return nil
 }

@@ -76,6 +76,9 @@ type Dialer struct {
 	// TerminateDuration is how long a stdio server gets to exit after its
 	// stdin closes before it is signalled.
 	TerminateDuration time.Duration
+	// wrap, when set, wraps every client transport (a test seam for
+	// misbehaving connections).
+	wrap func(mcp.Transport) mcp.Transport
 }
 
 // NewDialer returns a dialer whose sessions advertise no client
@@ -155,6 +158,9 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 		tr = &mcp.CommandTransport{Command: cmd, TerminateDuration: d.TerminateDuration}
 	default:
 		return nil, errors.New("mcpconn: unknown transport " + t.Transport)
+	}
+	if d.wrap != nil {
+		tr = d.wrap(tr)
 	}
 	return d.client.Connect(ctx, tr, opts)
 }
