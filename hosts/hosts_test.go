@@ -372,13 +372,3 @@ func TestHostOfAnotherProject(t *testing.T) {
 	_, err = f.C.Hosts.List(ctx, "prj_nope")
 	wantError(t, err, projectops.CodeNotFound, true)
 }
-
-// configMap decodes a host config for assertions.
-func configMap(t *testing.T, c hosts.Config) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := c.Decode(&m); err != nil {
-		t.Fatalf("config %s: %v", c, err)
-	}
-	return m
-}

@@ -11,10 +11,6 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // The contract-test fixture and assertions every resource package shares.
-type (
-	fixture  = sdktest.Fixture
-	recorder = sdktest.Recorder
-)
 
 var (
 	t0        = sdktest.T0

@@ -65,12 +65,6 @@ func (s *Server) handle(pattern string, h handlerFunc) { s.register(pattern, 0, 
 // handlePublic registers a route that needs no key and is not rate limited.
 func (s *Server) handlePublic(pattern string, h handlerFunc) { s.register(pattern, routePublic, h) }
 
-// handleStreaming registers an authenticated route whose handler flushes
-// partial responses.
-func (s *Server) handleStreaming(pattern string, h handlerFunc) {
-	s.register(pattern, routeStreaming, h)
-}
-
 // register adds a route. Routes are registered before the server serves.
 func (s *Server) register(pattern string, flags routeFlags, h handlerFunc) {
 	full := apiPrefix + pattern

@@ -13,7 +13,6 @@ var (
 	setup     = sdktest.Setup
 	must      = sdktest.Must
 	wantError = sdktest.WantError
-	wantField = sdktest.WantField
 )
 
 func collect[T any](seq func(yield func(T, error) bool)) ([]T, error) { return sdktest.Collect(seq) }

@@ -50,7 +50,6 @@ type toolFlags struct {
 	fs              *flag.FlagSet
 	project, server *string
 	name, arguments *string
-	extra           bool
 }
 
 func parseToolFlags(name string, args []string, stderr io.Writer, call bool) (*toolFlags, int) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Kind is what went wrong talking to an MCP server, in the API's terms.
@@ -68,8 +67,6 @@ func Classify(err error, opCtx, caller context.Context, c *Conn) *Failure {
 			f.Kind = Unsupported
 		case jsonrpc.CodeInvalidParams:
 			f.Kind = InvalidParams
-		case mcp.CodeResourceNotFound:
-			f.Kind = NotFound
 		default:
 			f.Kind = ServerError
 		}
