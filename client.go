@@ -8,6 +8,7 @@ import (
 
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/servers"
 )
@@ -25,6 +26,9 @@ type Client struct {
 	Servers *servers.Service
 	// Hosts manages a project's hosts.
 	Hosts *hosts.Service
+	// Ingest sends results of runs executed outside the service; see
+	// ingest.NewReporter.
+	Ingest *ingest.Service
 
 	t *transport.Transport
 }
@@ -88,6 +92,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		Catalog: catalog.NewService(t),
 		Servers: servers.NewService(t),
 		Hosts:   hosts.NewService(t),
+		Ingest:  ingest.NewService(t),
 		t:       t,
 	}, nil
 }

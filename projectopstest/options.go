@@ -24,6 +24,7 @@ type options struct {
 	seed          *Seed
 	logger        *slog.Logger
 	catalogSource func(ctx context.Context) ([]byte, error)
+	ingestDiscard bool // see WithIngestDiscard
 }
 
 func defaultOptions() options {

@@ -77,6 +77,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
+	s.st.ingest.discard = o.ingestDiscard
 	s.buildMux()
 	s.transport = &inProcessTransport{s: s}
 	var err error

@@ -21,6 +21,7 @@ type state struct {
 	chatbox  map[string]*chatboxRec
 	sessions map[string]*chatSessionRec
 	suites   map[string]*evalSuiteRec
+	ingest   ingestStore // eval runs and artifacts received through eval-ingest
 }
 
 func newState() state {
