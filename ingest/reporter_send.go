@@ -47,13 +47,32 @@ func (r *Reporter) resultsArray() []byte {
 	return out
 }
 
+// send appends one chunk. While throttled it holds r.serial, so one chunk
+// at a time is sent; a chunk that meets a 429 takes r.serial before its
+// retry (OnAttempt runs before the transport waits to retry).
 func (r *Reporter) send(ctx context.Context, seq, n int, body []byte) {
+	if r.Err() != nil {
+		return // an earlier chunk failed while this one waited: keep it spooled
+	}
+	held := false
 	if r.throttled.Load() {
 		r.serial.Lock()
-		defer r.serial.Unlock()
+		held = true
+	}
+	defer func() {
+		if held {
+			r.serial.Unlock()
+		}
+	}()
+	observe := func(status int) {
+		r.observe(status)
+		if status == http.StatusTooManyRequests && !held {
+			r.serial.Lock()
+			held = true
+		}
 	}
 	r.inflight.Add(1)
-	_, err := r.svc.appendRaw(ctx, r.opt.Project, nil, body, r.observe)
+	_, err := r.svc.appendRaw(ctx, r.opt.Project, nil, body, observe)
 	r.inflight.Add(-1)
 	if err != nil {
 		r.fail(err)
