@@ -7,6 +7,7 @@
 // Commands:
 //
 //	serve   run the in-memory API double on a local address
+//	report  send go test -json, JUnit, Jest or Vitest results to a run
 //
 // Run "projectops <command> -h" for a command's flags.
 package main
@@ -37,6 +38,7 @@ type command struct {
 // commands lists the subcommands, one file each.
 var commands = []command{
 	{"serve", "run the in-memory API double on a local address", runServe},
+	{"report", "send go test -json, JUnit, Jest or Vitest results to a run", runReport},
 }
 
 // run dispatches args to a subcommand; it is main without the process, so
