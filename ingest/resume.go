@@ -74,6 +74,10 @@ func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, erro
 		}
 		out = append(out, *g)
 	}
+	if len(errs) == 0 && len(out) > 0 {
+		// The shared run id of RecordTB's processes is used up.
+		_ = os.Remove(filepath.Join(dir, RunIDFile))
+	}
 	return out, errors.Join(errs...)
 }
 
