@@ -15,19 +15,23 @@ func (r *Reporter) cut(ctx context.Context) {
 	}
 	r.seq++
 	seq, n := r.seq, r.n
-	results := r.resultsArray()
-	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: seq}, results)
-	if r.done || r.Err() != nil {
-		r.putBody(results)
-		return
-	}
+	// One buffer per chunk: the request body, whose results array is also
+	// what the spool keeps.
 	body := r.getBody()
 	body = append(body, `{"runId":`...)
 	body = appendJSONString(body, r.runID)
 	body = append(body, `,"results":`...)
-	body = append(body, results...)
+	from := len(body)
+	body = append(body, '[')
+	body = append(body, r.buf...)
+	body = append(body, ']')
+	r.buf, r.n = r.buf[:0], 0
+	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: seq}, body[from:])
 	body = append(body, '}')
-	r.putBody(results)
+	if r.done || r.Err() != nil {
+		r.putBody(body)
+		return
+	}
 	r.progress()
 	r.g.Go(func() error {
 		r.send(ctx, seq, n, body)
