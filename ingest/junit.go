@@ -19,6 +19,7 @@ type FormatError struct {
 	Err    error
 }
 
+// Error describes the problem and where it is.
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("projectops: malformed %s input near byte %d: %v", e.Format, e.Offset, e.Err)
 }
