@@ -40,6 +40,7 @@ type Reporter struct {
 
 	passed, failed, truncated int
 	recorded                  atomic.Int64
+	chunks                    atomic.Int64 // r.seq, for Progress
 
 	failMu    sync.Mutex
 	failure   error

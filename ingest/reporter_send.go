@@ -14,6 +14,7 @@ func (r *Reporter) cut(ctx context.Context) {
 		r.start(ctx)
 	}
 	r.seq++
+	r.chunks.Store(int64(r.seq))
 	seq, n := r.seq, r.n
 	// One buffer per chunk: the request body, whose results array is also
 	// what the spool keeps.
@@ -147,7 +148,7 @@ func (r *Reporter) progress() {
 		return
 	}
 	r.opt.Progress(Progress{Recorded: int(r.recorded.Load()), Sent: int(r.sent.Load()), InFlight: int(r.inflight.Load()),
-		Chunks: r.seq, Throttled: r.throttled.Load()})
+		Chunks: int(r.chunks.Load()), Throttled: r.throttled.Load()})
 }
 
 func (r *Reporter) getBody() []byte {
