@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"log/slog"
 	"os"
 	"strings"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -123,4 +125,43 @@ func ExampleService_StartRun() {
 	// inserted 1 skipped 0 total 1
 	// inserted 0 skipped 1 total 1
 	// completed passed
+}
+
+// When the service cannot be reached, the results wait in the spool; Resume
+// (or "projectops report resume") sends them later and finalizes the run.
+func ExampleResume() {
+	srv, err := projectopstest.NewServer()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := srv.NewClient(projectops.WithMaxRetries(0))
+	if err != nil {
+		log.Fatal(err)
+	}
+	spool, _ := os.MkdirTemp("", "spool")
+	defer os.RemoveAll(spool)
+	ctx := context.Background()
+
+	srv.SetFault("POST /projects/{projectId}/eval-ingest/report", projectopstest.Fault{Status: 503})
+	rep, err := ingest.NewReporter(client.Ingest, ingest.ReporterOptions{
+		Run: ingest.RunParams{SuiteName: "smoke", ExternalRunID: "deploy-9"}, SpoolDir: spool,
+		Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = rep.Record(ctx, ingest.Result{CaseTitle: "health check", Passed: true})
+	out, _ := rep.Close(ctx) // not Strict: the failure is in out.Err, not returned
+	fmt.Println("reported:", out.Err == nil)
+
+	srv.ClearFaults()
+	res, err := ingest.Resume(ctx, client.Ingest, spool)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res[0].ExternalRunID, res[0].Resent, res[0].Run.Status, res[0].Run.Result)
+	// Output:
+	// reported: false
+	// deploy-9 1 completed passed
 }

@@ -256,3 +256,36 @@ func TestReporterRedaction(t *testing.T) {
 		t.Errorf("redacted text lost its shape: %s", sent)
 	}
 }
+
+// Record is safe for concurrent use (parallel tests recording into one
+// reporter): every result is stored once.
+func TestReporterConcurrentRecord(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	r, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.ChunkSize = 30; o.Strict = true })
+	var all []ingest.Result
+	var wg sync.WaitGroup
+	for g := range 8 {
+		rs := results(fmt.Sprintf("g%d-", g), 100, 6)
+		all = append(all, rs...)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, res := range rs {
+				if err := r.Record(t.Context(), res); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := r.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.Close(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, f.srv, out.Run.RunID, all)
+}
