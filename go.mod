@@ -8,7 +8,6 @@ require (
 	github.com/hashicorp/go-cleanhttp v0.5.2
 	github.com/jarcoal/httpmock v1.4.2
 	go.uber.org/goleak v1.3.0
+	golang.org/x/sync v0.20.0
 	golang.org/x/time v0.15.0
 )
-
-require golang.org/x/sync v0.20.0 // indirect

@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -131,6 +132,8 @@ func (s *Server) IngestedIterations(runID string) ([]IngestedIteration, bool) {
 			v.Input = *it.res
 			v.Input.ExpectedToolCalls = slices.Clone(it.res.ExpectedToolCalls)
 			v.Input.ActualToolCalls = slices.Clone(it.res.ActualToolCalls)
+			v.Input.Metadata = maps.Clone(it.res.Metadata)
+			v.Input.ErrorDetails = maps.Clone(it.res.ErrorDetails)
 		}
 		out = append(out, v)
 	}
