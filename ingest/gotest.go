@@ -159,11 +159,13 @@ func (g *goReader) line(ctx context.Context, line []byte) error {
 			p.running[t.name] = t
 		}
 	case "output":
-		if t == nil {
-			t = g.newTest(string(ev.test))
-			p.running[t.name] = t
-		}
-		if !isFraming(g.text) {
+		switch {
+		case t == nil:
+			// Output of a test that is not running (it already ended, or
+			// the stream began after its run event) is the package's:
+			// tracking it as running would fail it if the package fails.
+			p.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
+		case !isFraming(g.text):
 			t.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
 		}
 	case "pass", "fail", "skip":

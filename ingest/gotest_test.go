@@ -131,3 +131,24 @@ func TestReadGoTestBoundedOutput(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// Output after a test ended does not make it "running": a later package
+// failure does not fail it a second time.
+func TestReadGoTestLateOutput(t *testing.T) {
+	t.Parallel()
+	in := `{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"pass","Package":"p","Test":"TestA","Elapsed":0}
+{"Action":"output","Package":"p","Test":"TestA","Output":"late line\n"}
+{"Action":"run","Package":"p","Test":"TestB"}
+{"Action":"fail","Package":"p","Test":"TestB","Elapsed":0}
+{"Action":"fail","Package":"p","Elapsed":0}
+`
+	var c collector
+	st, err := ingest.ReadGoTest(t.Context(), strings.NewReader(in), &c, ingest.GoTestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Passed != 1 || st.Failed != 1 || st.PackageFailures != 0 || len(c.got) != 2 {
+		t.Errorf("stats %+v, results %+v", st, c.got)
+	}
+}
