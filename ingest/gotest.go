@@ -16,10 +16,19 @@ type GoTestOptions struct {
 	// Output, when set, receives every event's output text in order: what
 	// go test -v would have printed.
 	Output io.Writer
+	// OnEvent, when set, sees every decoded event before it is handled
+	// (the CLI renders go test's plain output from them).
+	OnEvent func(GoTestEvent)
 	// OutputHead and OutputTail bound the output kept per running test
 	// (defaults DefaultOutputHead and DefaultOutputTail); a failing test's
 	// Error is that head and tail with a truncation marker between.
 	OutputHead, OutputTail int
+}
+
+// GoTestEvent is a decoded test2json event (Output unescaped).
+type GoTestEvent struct {
+	Action, Package, Test, Output, ImportPath string
+	Elapsed                                   float64
 }
 
 // maxLine bounds one input line; a longer line is passed through in pieces.
@@ -117,8 +126,8 @@ func (g *goReader) line(ctx context.Context, line []byte) error {
 	}
 	g.stats.Events++
 	ev := &g.ev
+	g.text = g.text[:0]
 	if len(ev.output) > 0 {
-		g.text = g.text[:0]
 		if ev.outputEscaped {
 			g.text = appendUnescaped(g.text, ev.output)
 		} else {
@@ -127,6 +136,10 @@ func (g *goReader) line(ctx context.Context, line []byte) error {
 		if g.opt.Output != nil {
 			_, _ = g.opt.Output.Write(g.text)
 		}
+	}
+	if g.opt.OnEvent != nil {
+		g.opt.OnEvent(GoTestEvent{Action: string(ev.action), Package: string(ev.pkg), Test: string(ev.test),
+			Output: string(g.text), ImportPath: string(ev.importPath), Elapsed: ev.elapsed})
 	}
 	switch string(ev.action) {
 	case "build-output":

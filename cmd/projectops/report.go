@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,7 +114,9 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 			}
 		}
 	}
-	opt := ingest.ReporterOptions{Project: f.project, SpoolDir: f.spool, Strict: f.strict,
+	// The summary line reports failures; the reporter's own warning would
+	// repeat it.
+	opt := ingest.ReporterOptions{Project: f.project, SpoolDir: f.spool, Strict: f.strict, Logger: slog.New(slog.DiscardHandler),
 		Run: ingest.RunParams{SuiteName: orDefault(f.suite, format), ExternalRunID: f.extRunID, Notes: f.notes,
 			Framework: strings.ReplaceAll(format, " ", "")}}
 	if f.minPassRate >= 0 {
@@ -157,8 +160,8 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 }
 
 // runCommand runs cmdArgs, passing its output through and reading its go
-// test -json events. "go test" without -json gets -json added, and the
-// events' text is printed: what go test -v prints.
+// test -json events. "go test" without -json gets -json added, and what go
+// test would have printed is rendered from the events (see plainText).
 func runCommand(ctx context.Context, cmdArgs []string, rec ingest.Recorder, stdout, stderr io.Writer) (ingest.SourceStats, int, error) {
 	added := false
 	if filepath.Base(cmdArgs[0]) == "go" && len(cmdArgs) > 1 && cmdArgs[1] == "test" && !hasJSONFlag(cmdArgs[2:]) {
@@ -177,12 +180,21 @@ func runCommand(ctx context.Context, cmdArgs []string, rec ingest.Recorder, stdo
 	}
 	opt := ingest.GoTestOptions{}
 	var src io.Reader = pipe
+	var text *plainText
 	if added {
-		opt.Output, opt.Passthrough = stdout, stdout
+		// Print what the command would have printed without -json.
+		text = newPlainText(stdout, stderr)
+		opt.OnEvent, opt.Passthrough = text.event, stdout
+		if verbose(cmdArgs) {
+			opt.OnEvent, opt.Output = nil, stdout // -v text is the events' text
+		}
 	} else {
 		src = io.TeeReader(pipe, stdout) // unchanged, byte for byte
 	}
 	st, readErr := ingest.ReadGoTest(ctx, src, rec, opt)
+	if text != nil && opt.OnEvent != nil {
+		text.finish()
+	}
 	_, _ = io.Copy(io.Discard, src) // let the command finish writing
 	code := 0
 	if err := cmd.Wait(); err != nil {
@@ -196,6 +208,19 @@ func runCommand(ctx context.Context, cmdArgs []string, rec ingest.Recorder, stdo
 		}
 	}
 	return st, code, readErr
+}
+
+// verbose reports a -v flag among go test's flags.
+func verbose(args []string) bool {
+	for _, a := range args[2:] {
+		if a == "-args" || a == "--args" {
+			return false
+		}
+		if a == "-v" || a == "--v" || a == "-v=true" || a == "--v=true" {
+			return true
+		}
+	}
+	return false
 }
 
 func hasJSONFlag(args []string) bool {

@@ -81,10 +81,14 @@ func TestReportCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, "", "report", "--external-run-id", "cmd-2", "--", fakeGo, "test", "-run", "X", "./...")
-	if code != 0 || out != "hi\nplain line\n" || !strings.Contains(errOut, "args: test -json -run X ./...") {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	if code != 0 || out != "plain line\n" || !strings.Contains(errOut, "args: test -json -run X ./...") {
+		t.Errorf("exit %d, stdout %q, stderr %q (a passing test prints nothing without -v)", code, out, errOut)
 	}
-	if runs := srv.IngestedRuns(""); len(runs) != 2 || runs[1].Summary.Passed != 1 {
+	code, out, _ = runCLI(t, "", "report", "--external-run-id", "cmd-3", "--", fakeGo, "test", "-v", "./...")
+	if code != 0 || out != "hi\nplain line\n" {
+		t.Errorf("-v: exit %d, stdout %q", code, out)
+	}
+	if runs := srv.IngestedRuns(""); len(runs) != 3 || runs[1].Summary.Passed != 1 {
 		t.Errorf("runs = %+v", runs)
 	}
 }
