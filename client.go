@@ -7,10 +7,13 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/tunnels"
 )
 
 // Version is the SDK version sent in the User-Agent.
@@ -29,6 +32,13 @@ type Client struct {
 	// Ingest sends results of runs executed outside the service; see
 	// ingest.NewReporter.
 	Ingest *ingest.Service
+	// Evals authors eval suites and creates, polls and inspects eval runs.
+	Evals *evals.Service
+	// Environments manages computer environments, their builds, and the
+	// caller's computer (boot, reset).
+	Environments *environments.Service
+	// Tunnels creates, revokes and hosts relay tunnels.
+	Tunnels *tunnels.Service
 
 	t *transport.Transport
 }
@@ -89,11 +99,14 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	t := transport.New(cfg)
 	return &Client{
-		Catalog: catalog.NewService(t),
-		Servers: servers.NewService(t),
-		Hosts:   hosts.NewService(t),
-		Ingest:  ingest.NewService(t),
-		t:       t,
+		Catalog:      catalog.NewService(t),
+		Servers:      servers.NewService(t),
+		Hosts:        hosts.NewService(t),
+		Environments: environments.NewService(t),
+		Evals:        evals.NewService(t),
+		Tunnels:      tunnels.NewService(t),
+		Ingest:       ingest.NewService(t),
+		t:            t,
 	}, nil
 }
 

@@ -2,7 +2,6 @@ package projectops_test
 
 import (
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,29 +11,11 @@ import (
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
-// stepClock is a settable clock for the double, safe for concurrent use.
-type stepClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *stepClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // limitedWorld is an access world with the service's default rate limit
 // (60 per minute, bursts of 10, per key) on a clock the test steps.
-func limitedWorld(t *testing.T) (*accessWorld, *stepClock) {
+func limitedWorld(t *testing.T) (*accessWorld, *projectopstest.Clock) {
 	t.Helper()
-	clock := &stepClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	clock := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	w := newAccessWorld(t, projectopstest.WithRateLimit(projectopstest.DefaultRatePerMinute, projectopstest.DefaultRateBurst),
 		projectopstest.WithClock(clock.Now))
 	return w, clock

@@ -21,17 +21,17 @@ func ms(t time.Time) catalog.Millis { return catalog.Millis(t.UnixMilli()) }
 func TestMe(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.clock.Advance(time.Hour)
-	memberID, memberKey := f.user(t, f.ws.OrganizationID, projectopstest.RoleMember, "Mia Member")
+	f.Clock.Advance(time.Hour)
+	memberID, memberKey := f.User(t, f.WS.OrganizationID, projectopstest.RoleMember, "Mia Member")
 
 	tests := []struct {
 		name string
 		c    *projectops.Client
 		want *catalog.Me
 	}{
-		{"owner", f.c, &catalog.Me{ID: f.ws.UserID, Email: "owner@example.com", Name: "Default Owner",
+		{"owner", f.C, &catalog.Me{ID: f.WS.UserID, Email: "owner@example.com", Name: "Default Owner",
 			Plan: "free", CreatedAt: ms(t0), UpdatedAt: ms(t0)}},
-		{"member", f.client(t, projectops.WithAPIKey(memberKey)), &catalog.Me{ID: memberID,
+		{"member", f.Client(t, projectops.WithAPIKey(memberKey)), &catalog.Me{ID: memberID,
 			Email: memberID + "@example.com", Name: "Mia Member", Plan: "free",
 			CreatedAt: ms(t0.Add(time.Hour)), UpdatedAt: ms(t0.Add(time.Hour))}},
 	}
@@ -52,17 +52,17 @@ func TestMe(t *testing.T) {
 func TestProjects(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ws := f.ws
-	memberID, memberKey := f.user(t, ws.OrganizationID, projectopstest.RoleMember, "member")
-	if err := f.srv.AddMember(ws.ProjectID, memberID, projectopstest.RoleMember); err != nil {
+	ws := f.WS
+	memberID, memberKey := f.User(t, ws.OrganizationID, projectopstest.RoleMember, "member")
+	if err := f.Srv.AddMember(ws.ProjectID, memberID, projectopstest.RoleMember); err != nil {
 		t.Fatal(err)
 	}
-	f.clock.Advance(time.Minute)
-	other := must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID,
+	f.Clock.Advance(time.Minute)
+	other := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID,
 		Name: "Other", Description: "no members", Icon: "rocket"}))
-	foreignOrg := must(t)(f.srv.AddOrganization(projectopstest.OrganizationSpec{Name: "Elsewhere"}))
-	foreignUser, foreignKey := f.user(t, foreignOrg, projectopstest.RoleOwner, "foreign")
-	foreignProject := must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: foreignOrg, Name: "Foreign",
+	foreignOrg := must(t)(f.Srv.AddOrganization(projectopstest.OrganizationSpec{Name: "Elsewhere"}))
+	foreignUser, foreignKey := f.User(t, foreignOrg, projectopstest.RoleOwner, "foreign")
+	foreignProject := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: foreignOrg, Name: "Foreign",
 		Members: []projectopstest.MemberSpec{{UserID: foreignUser, Role: projectopstest.RoleAdmin}}}))
 
 	def := func(role string) catalog.Project {
@@ -76,19 +76,19 @@ func TestProjects(t *testing.T) {
 		Visibility: projectopstest.VisibilityPrivate, Role: "admin",
 		CreatedAt: ms(t0.Add(time.Minute)), UpdatedAt: ms(t0.Add(time.Minute))}
 
-	member := f.client(t, projectops.WithAPIKey(memberKey))
-	foreign := f.client(t, projectops.WithAPIKey(foreignKey))
+	member := f.Client(t, projectops.WithAPIKey(memberKey))
+	foreign := f.Client(t, projectops.WithAPIKey(foreignKey))
 	tests := []struct {
 		name   string
 		c      *projectops.Client
 		params *catalog.ProjectsParams
 		want   []catalog.Project
 	}{
-		{"owner sees every project of the org as admin", f.c, nil, []catalog.Project{def("admin"), otherP}},
-		{"own organization filter", f.c, &catalog.ProjectsParams{OrganizationID: ws.OrganizationID},
+		{"owner sees every project of the org as admin", f.C, nil, []catalog.Project{def("admin"), otherP}},
+		{"own organization filter", f.C, &catalog.ProjectsParams{OrganizationID: ws.OrganizationID},
 			[]catalog.Project{def("admin"), otherP}},
-		{"other organization filter", f.c, &catalog.ProjectsParams{OrganizationID: foreignOrg}, []catalog.Project{}},
-		{"unknown organization filter", f.c, &catalog.ProjectsParams{OrganizationID: "org_nope"}, []catalog.Project{}},
+		{"other organization filter", f.C, &catalog.ProjectsParams{OrganizationID: foreignOrg}, []catalog.Project{}},
+		{"unknown organization filter", f.C, &catalog.ProjectsParams{OrganizationID: "org_nope"}, []catalog.Project{}},
 		{"member sees only its project", member, nil, []catalog.Project{def("member")}},
 		{"foreign key stays in its organization", foreign, &catalog.ProjectsParams{}, []catalog.Project{foreignP}},
 		{"foreign key filtering on our organization", foreign,
@@ -124,8 +124,8 @@ func TestProjectsIteratorCopiesParams(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	p := &catalog.ProjectsParams{OrganizationID: "org_nope"}
-	seq := f.c.Catalog.Projects(t.Context(), p)
-	p.OrganizationID = f.ws.OrganizationID
+	seq := f.C.Catalog.Projects(t.Context(), p)
+	p.OrganizationID = f.WS.OrganizationID
 	got, err := collect(seq)
 	if err != nil {
 		t.Fatal(err)
@@ -202,8 +202,8 @@ func TestHostCatalog(t *testing.T) {
 			t.Parallel()
 			f := setup(t, tt.opts...)
 			// A client built with no key at all: the catalog is public.
-			rec := &recorder{rt: f.srv.Transport()}
-			c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithBaseURL(f.srv.URL()),
+			rec := &recorder{RT: f.Srv.Transport()}
+			c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithBaseURL(f.Srv.URL()),
 				projectops.WithTransport(rec))
 			if err != nil {
 				t.Fatal(err)
@@ -228,18 +228,18 @@ func TestHostCatalog(t *testing.T) {
 			if tt.check != nil {
 				tt.check(t, got)
 			}
-			ex := rec.exchanges()
-			if len(ex) != 1 || ex[0].path != "/api/v1/host-catalog" {
+			ex := rec.Exchanges()
+			if len(ex) != 1 || ex[0].Path != "/api/v1/host-catalog" {
 				t.Fatalf("exchanges = %+v, want one GET /api/v1/host-catalog", ex)
 			}
-			if h := ex[0].header.Get("Authorization"); h != "" {
+			if h := ex[0].Header.Get("Authorization"); h != "" {
 				t.Errorf("the public catalog was sent an Authorization header")
 			}
 			// The same key-less client cannot call anything else, and says
 			// so without sending a request.
 			_, err = c.Catalog.Me(t.Context())
 			wantError(t, err, projectops.CodeUnauthorized, false)
-			if n := len(rec.exchanges()); n != 1 {
+			if n := len(rec.Exchanges()); n != 1 {
 				t.Errorf("Me without a key sent a request (%d exchanges)", n)
 			}
 		})
@@ -250,8 +250,8 @@ func TestHostCatalog(t *testing.T) {
 func TestHostCatalogSendsNoKey(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	rec := &recorder{rt: f.srv.Transport()}
-	c := f.client(t, projectops.WithTransport(rec))
+	rec := &recorder{RT: f.Srv.Transport()}
+	c := f.Client(t, projectops.WithTransport(rec))
 	got, err := c.Catalog.HostCatalog(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -259,12 +259,12 @@ func TestHostCatalogSendsNoKey(t *testing.T) {
 	if got.Source != catalog.SourceBundled {
 		t.Errorf("Source = %q", got.Source)
 	}
-	ex := rec.exchanges()
-	if len(ex) != 1 || ex[0].header.Get("Authorization") != "" {
+	ex := rec.Exchanges()
+	if len(ex) != 1 || ex[0].Header.Get("Authorization") != "" {
 		t.Errorf("want one exchange without Authorization, got %d (auth set: %t)", len(ex),
-			len(ex) > 0 && ex[0].header.Get("Authorization") != "")
+			len(ex) > 0 && ex[0].Header.Get("Authorization") != "")
 	}
-	reqs := f.srv.Requests()
+	reqs := f.Srv.Requests()
 	if len(reqs) != 1 || reqs[0].KeyID != "" || reqs[0].Status != 200 {
 		t.Errorf("double saw %+v, want one keyless 200", reqs)
 	}
@@ -275,7 +275,7 @@ func TestBuiltinTools(t *testing.T) {
 	f := setup(t)
 	wantKeys := []string{"bash", "read", "edit", "multi_edit", "write", "glob", "grep", "ls", "web_fetch",
 		"web_search", "notebook_edit", "todo_write", "task"}
-	page, err := f.c.Catalog.ListBuiltinTools(t.Context(), "claude-code")
+	page, err := f.C.Catalog.ListBuiltinTools(t.Context(), "claude-code")
 	if err != nil {
 		t.Fatalf("ListBuiltinTools: %v", err)
 	}
@@ -292,7 +292,7 @@ func TestBuiltinTools(t *testing.T) {
 	if page.NextCursor != "" {
 		t.Errorf("NextCursor = %q", page.NextCursor)
 	}
-	all, err := collect(f.c.Catalog.BuiltinTools(t.Context(), "claude-code"))
+	all, err := collect(f.C.Catalog.BuiltinTools(t.Context(), "claude-code"))
 	if err != nil {
 		t.Fatalf("BuiltinTools: %v", err)
 	}
@@ -317,7 +317,7 @@ func TestBuiltinToolsErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			_, err := f.c.Catalog.ListBuiltinTools(t.Context(), tt.harness)
+			_, err := f.C.Catalog.ListBuiltinTools(t.Context(), tt.harness)
 			e := wantError(t, err, tt.code, tt.sent)
 			if !tt.sent {
 				if got, _ := e.Details["field"].(string); got != "harnessId" {
@@ -325,14 +325,14 @@ func TestBuiltinToolsErrors(t *testing.T) {
 				}
 			}
 			var n int
-			for _, err := range f.c.Catalog.BuiltinTools(t.Context(), tt.harness) {
+			for _, err := range f.C.Catalog.BuiltinTools(t.Context(), tt.harness) {
 				n++
 				wantError(t, err, tt.code, tt.sent)
 			}
 			if n != 1 {
 				t.Errorf("iterator yielded %d times, want the error once", n)
 			}
-			reqs := f.srv.Requests()
+			reqs := f.Srv.Requests()
 			if !tt.sent {
 				if len(reqs) != 0 {
 					t.Errorf("double saw %d requests, want none", len(reqs))
@@ -354,22 +354,22 @@ func TestBuiltinToolsErrors(t *testing.T) {
 func TestChatboxes(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ws := f.ws
-	srvA := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "alpha",
+	ws := f.WS
+	srvA := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "alpha",
 		URL: "https://alpha.example.com/mcp", UseOAuth: true}))
-	srvB := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "beta",
+	srvB := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "beta",
 		Command: "beta-server", Args: []string{"--stdio"}}))
-	host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "Claude host",
+	host := must(t)(f.Srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "Claude host",
 		Template: hosts.TemplateClaude, Theme: hosts.ThemeDark}))
-	f.clock.Advance(time.Second)
+	f.Clock.Advance(time.Second)
 	temp := 0.25
-	support := must(t)(f.srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: ws.ProjectID, Name: "Support",
+	support := must(t)(f.Srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: ws.ProjectID, Name: "Support",
 		Description: "answers questions", Mode: catalog.ModeAnyoneWithLink, HostID: host,
 		ServerIDs: []string{srvA, srvB}, SystemPrompt: "Be brief.", Temperature: &temp, RequireToolApproval: true}))
-	bare := must(t)(f.srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: ws.ProjectID, Name: "Bare",
+	bare := must(t)(f.Srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: ws.ProjectID, Name: "Bare",
 		HostStyle: "chatgpt", ModelID: "openai/gpt-5"}))
-	other := must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID, Name: "Other"}))
-	elsewhere := must(t)(f.srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: other, Name: "Elsewhere"}))
+	other := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID, Name: "Other"}))
+	elsewhere := must(t)(f.Srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: other, Name: "Elsewhere"}))
 
 	at := ms(t0.Add(time.Second))
 	wantSupport := catalog.Chatbox{ID: support, ProjectID: ws.ProjectID, Name: "Support",
@@ -380,7 +380,7 @@ func TestChatboxes(t *testing.T) {
 		HostStyle: "chatgpt", ServerNames: []string{}, CreatedAt: at, UpdatedAt: at}
 	ignoreLink := cmpopts.IgnoreFields(catalog.Chatbox{}, "Link")
 
-	page, err := f.c.Catalog.ListChatboxes(t.Context(), ws.ProjectID)
+	page, err := f.C.Catalog.ListChatboxes(t.Context(), ws.ProjectID)
 	if err != nil {
 		t.Fatalf("ListChatboxes: %v", err)
 	}
@@ -398,7 +398,7 @@ func TestChatboxes(t *testing.T) {
 	if len(links) != 2 {
 		t.Errorf("share links are not distinct: %v", links)
 	}
-	all, err := collect(f.c.Catalog.Chatboxes(t.Context(), ws.ProjectID))
+	all, err := collect(f.C.Catalog.Chatboxes(t.Context(), ws.ProjectID))
 	if err != nil {
 		t.Fatalf("Chatboxes: %v", err)
 	}
@@ -406,7 +406,7 @@ func TestChatboxes(t *testing.T) {
 		t.Errorf("iterator differs from ListChatboxes (-list +iter):\n%s", diff)
 	}
 
-	d, err := f.c.Catalog.Chatbox(t.Context(), ws.ProjectID, support)
+	d, err := f.C.Catalog.Chatbox(t.Context(), ws.ProjectID, support)
 	if err != nil {
 		t.Fatalf("Chatbox: %v", err)
 	}
@@ -419,7 +419,7 @@ func TestChatboxes(t *testing.T) {
 	if diff := cmp.Diff(wantDetail, d); diff != "" {
 		t.Errorf("Chatbox (-want +got):\n%s", diff)
 	}
-	d, err = f.c.Catalog.Chatbox(t.Context(), ws.ProjectID, bare)
+	d, err = f.C.Catalog.Chatbox(t.Context(), ws.ProjectID, bare)
 	if err != nil {
 		t.Fatalf("Chatbox(bare): %v", err)
 	}
@@ -430,22 +430,22 @@ func TestChatboxes(t *testing.T) {
 
 	// A chatbox of another project reads as NOT_FOUND through this project,
 	// even for a caller who can see the other project.
-	_, err = f.c.Catalog.Chatbox(t.Context(), ws.ProjectID, elsewhere)
+	_, err = f.C.Catalog.Chatbox(t.Context(), ws.ProjectID, elsewhere)
 	wantError(t, err, projectops.CodeNotFound, true)
-	if _, err := f.c.Catalog.Chatbox(t.Context(), other, elsewhere); err != nil {
+	if _, err := f.C.Catalog.Chatbox(t.Context(), other, elsewhere); err != nil {
 		t.Errorf("Chatbox through its own project: %v", err)
 	}
-	_, err = f.c.Catalog.Chatbox(t.Context(), ws.ProjectID, "cbx_nope")
+	_, err = f.C.Catalog.Chatbox(t.Context(), ws.ProjectID, "cbx_nope")
 	wantError(t, err, projectops.CodeNotFound, true)
-	_, err = f.c.Catalog.Chatbox(t.Context(), "prj_nope", support)
+	_, err = f.C.Catalog.Chatbox(t.Context(), "prj_nope", support)
 	wantError(t, err, projectops.CodeNotFound, true)
 
-	n := len(f.srv.Requests())
-	_, err = f.c.Catalog.Chatbox(t.Context(), ws.ProjectID, "")
+	n := len(f.Srv.Requests())
+	_, err = f.C.Catalog.Chatbox(t.Context(), ws.ProjectID, "")
 	wantField(t, err, "chatboxId", false)
-	_, err = f.c.Catalog.ListChatboxes(t.Context(), "")
+	_, err = f.C.Catalog.ListChatboxes(t.Context(), "")
 	wantField(t, err, "projectId", false)
-	if got := len(f.srv.Requests()); got != n {
+	if got := len(f.Srv.Requests()); got != n {
 		t.Errorf("empty ids sent %d requests", got-n)
 	}
 }

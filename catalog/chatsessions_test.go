@@ -31,23 +31,23 @@ type sessionWorld struct {
 func newSessionWorld(t *testing.T) *sessionWorld {
 	t.Helper()
 	f := setup(t)
-	ws := f.ws
+	ws := f.WS
 	w := &sessionWorld{fixture: f, ids: map[string]string{}}
 	var memberKey string
-	w.memberID, memberKey = f.user(t, ws.OrganizationID, projectopstest.RoleMember, "member")
-	if err := f.srv.AddMember(ws.ProjectID, w.memberID, projectopstest.RoleMember); err != nil {
+	w.memberID, memberKey = f.User(t, ws.OrganizationID, projectopstest.RoleMember, "member")
+	if err := f.Srv.AddMember(ws.ProjectID, w.memberID, projectopstest.RoleMember); err != nil {
 		t.Fatal(err)
 	}
-	w.member = f.client(t, projectops.WithAPIKey(memberKey))
-	w.other = must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID, Name: "Other"}))
-	foreignOrg := must(t)(f.srv.AddOrganization(projectopstest.OrganizationSpec{Name: "Elsewhere"}))
-	foreignUser, _ := f.user(t, foreignOrg, projectopstest.RoleOwner, "foreign")
-	w.foreign = must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: foreignOrg, Name: "Foreign"}))
+	w.member = f.Client(t, projectops.WithAPIKey(memberKey))
+	w.other = must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID, Name: "Other"}))
+	foreignOrg := must(t)(f.Srv.AddOrganization(projectopstest.OrganizationSpec{Name: "Elsewhere"}))
+	foreignUser, _ := f.User(t, foreignOrg, projectopstest.RoleOwner, "foreign")
+	w.foreign = must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: foreignOrg, Name: "Foreign"}))
 
 	add := func(name string, minute int, spec projectopstest.ChatSessionSpec) {
 		spec.Title = name
 		spec.LastActivityAt = t0.Add(time.Duration(minute) * time.Minute)
-		w.ids[name] = must(t)(f.srv.AddChatSession(spec))
+		w.ids[name] = must(t)(f.Srv.AddChatSession(spec))
 	}
 	add("owner-personal", 1, projectopstest.ChatSessionSpec{OwnerUserID: ws.UserID})
 	add("owner-personal-in-project", 2, projectopstest.ChatSessionSpec{OwnerUserID: ws.UserID, ProjectID: ws.ProjectID, Pinned: true})
@@ -73,24 +73,24 @@ func titles(items []catalog.ChatSession) []string {
 func TestChatSessionsVisibility(t *testing.T) {
 	t.Parallel()
 	w := newSessionWorld(t)
-	ws := w.ws
+	ws := w.WS
 	tests := []struct {
 		name   string
 		c      *projectops.Client
 		params *catalog.ChatSessionsParams
 		want   []string // titles, newest activity first
 	}{
-		{"owner: personal and every shared project merged", w.c, nil,
+		{"owner: personal and every shared project merged", w.C, nil,
 			[]string{"shared-other", "shared-default", "owner-personal-in-project", "owner-personal"}},
-		{"owner: explicit active", w.c, &catalog.ChatSessionsParams{Status: catalog.ChatSessionActive},
+		{"owner: explicit active", w.C, &catalog.ChatSessionsParams{Status: catalog.ChatSessionActive},
 			[]string{"shared-other", "shared-default", "owner-personal-in-project", "owner-personal"}},
-		{"owner: archived", w.c, &catalog.ChatSessionsParams{Status: catalog.ChatSessionArchived},
+		{"owner: archived", w.C, &catalog.ChatSessionsParams{Status: catalog.ChatSessionArchived},
 			[]string{"owner-personal-archived", "shared-default-archived"}},
-		{"owner: projectId filter", w.c, &catalog.ChatSessionsParams{ProjectID: ws.ProjectID},
+		{"owner: projectId filter", w.C, &catalog.ChatSessionsParams{ProjectID: ws.ProjectID},
 			[]string{"shared-default", "owner-personal-in-project"}},
-		{"owner: projectId filter, other project", w.c, &catalog.ChatSessionsParams{ProjectID: w.other},
+		{"owner: projectId filter, other project", w.C, &catalog.ChatSessionsParams{ProjectID: w.other},
 			[]string{"shared-other"}},
-		{"owner: projectId filter and archived", w.c,
+		{"owner: projectId filter and archived", w.C,
 			&catalog.ChatSessionsParams{ProjectID: ws.ProjectID, Status: catalog.ChatSessionArchived},
 			[]string{"shared-default-archived"}},
 		{"member: own personal plus its project, not the owner's private ones", w.member, nil,
@@ -118,16 +118,16 @@ func TestChatSessionsVisibility(t *testing.T) {
 func TestChatSessionsFields(t *testing.T) {
 	t.Parallel()
 	w := newSessionWorld(t)
-	page, err := w.c.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{ProjectID: w.ws.ProjectID})
+	page, err := w.C.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{ProjectID: w.WS.ProjectID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []catalog.ChatSession{
 		{ID: w.ids["shared-default"], Title: "shared-default", Status: catalog.ChatSessionActive,
-			ProjectID: w.ws.ProjectID, Visibility: "project", LastActivityAt: ms(t0.Add(3 * time.Minute)),
+			ProjectID: w.WS.ProjectID, Visibility: "project", LastActivityAt: ms(t0.Add(3 * time.Minute)),
 			CreatedAt: ms(t0), IsUnread: true},
 		{ID: w.ids["owner-personal-in-project"], Title: "owner-personal-in-project", Status: catalog.ChatSessionActive,
-			ProjectID: w.ws.ProjectID, Visibility: "private", LastActivityAt: ms(t0.Add(2 * time.Minute)),
+			ProjectID: w.WS.ProjectID, Visibility: "private", LastActivityAt: ms(t0.Add(2 * time.Minute)),
 			CreatedAt: ms(t0), IsPinned: true},
 	}
 	if diff := gocmp.Diff(want, page.Items); diff != "" {
@@ -144,8 +144,8 @@ func TestChatSessionsProjectAccess(t *testing.T) {
 		project string
 		code    projectops.Code
 	}{
-		{"project of another organization", w.c, w.foreign, projectops.CodeNotFound},
-		{"unknown project", w.c, "prj_nope", projectops.CodeNotFound},
+		{"project of another organization", w.C, w.foreign, projectops.CodeNotFound},
+		{"unknown project", w.C, "prj_nope", projectops.CodeNotFound},
 		{"project of the organization without access", w.member, w.other, projectops.CodeForbidden},
 	}
 	for _, tt := range tests {
@@ -172,7 +172,7 @@ func pagingWorld(t *testing.T) (*fixture, []string) {
 	var all []s
 	for i, m := range minutes {
 		title := "s" + string(rune('a'+i))
-		must(t)(f.srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: f.ws.ProjectID, Title: title,
+		must(t)(f.Srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: f.WS.ProjectID, Title: title,
 			LastActivityAt: t0.Add(time.Duration(m) * time.Minute)}))
 		all = append(all, s{title, m, i})
 	}
@@ -199,7 +199,7 @@ func TestChatSessionsPaging(t *testing.T) {
 				if n > len(want) {
 					t.Fatal("ListChatSessions never stopped handing out cursors")
 				}
-				page, err := f.c.Catalog.ListChatSessions(t.Context(), p)
+				page, err := f.C.Catalog.ListChatSessions(t.Context(), p)
 				if err != nil {
 					t.Fatalf("page %d: %v", n, err)
 				}
@@ -220,15 +220,15 @@ func TestChatSessionsPaging(t *testing.T) {
 			}
 
 			// The iterator walks the same pages lazily.
-			f.srv.ResetRequests()
-			all, err := collect(f.c.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: limit}))
+			f.Srv.ResetRequests()
+			all, err := collect(f.C.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: limit}))
 			if err != nil {
 				t.Fatalf("ChatSessions: %v", err)
 			}
 			if diff := gocmp.Diff(want, titles(all)); diff != "" {
 				t.Errorf("ChatSessions iterator (-want +got):\n%s", diff)
 			}
-			if n := len(f.srv.Requests()); n != pages {
+			if n := len(f.Srv.Requests()); n != pages {
 				t.Errorf("iterator sent %d requests, want %d", n, pages)
 			}
 		})
@@ -240,7 +240,7 @@ func TestChatSessionsIteratorLaziness(t *testing.T) {
 	t.Parallel()
 	f, want := pagingWorld(t)
 	var got []string
-	for cs, err := range f.c.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 2}) {
+	for cs, err := range f.C.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,15 +252,15 @@ func TestChatSessionsIteratorLaziness(t *testing.T) {
 	if diff := gocmp.Diff(want[:3], got); diff != "" {
 		t.Errorf("first three (-want +got):\n%s", diff)
 	}
-	if n := len(f.srv.Requests()); n != 2 {
+	if n := len(f.Srv.Requests()); n != 2 {
 		t.Errorf("breaking after 3 items of pages of 2 sent %d requests, want 2", n)
 	}
 
-	first, err := f.c.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4})
+	first, err := f.C.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rest, err := collect(f.c.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4, Before: first.NextCursor}))
+	rest, err := collect(f.C.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4, Before: first.NextCursor}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,13 +274,13 @@ func TestChatSessionsIteratorLaziness(t *testing.T) {
 func TestChatSessionsCursorStableUnderInserts(t *testing.T) {
 	t.Parallel()
 	f, want := pagingWorld(t)
-	page, err := f.c.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 3})
+	page, err := f.C.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t)(f.srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: f.ws.ProjectID, Title: "newest",
+	must(t)(f.Srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: f.WS.ProjectID, Title: "newest",
 		LastActivityAt: t0.Add(time.Hour)}))
-	next, err := f.c.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 3, Before: page.NextCursor})
+	next, err := f.C.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 3, Before: page.NextCursor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,17 +307,17 @@ func TestChatSessionsBadParams(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			_, err := f.c.Catalog.ListChatSessions(t.Context(), &tt.params)
+			_, err := f.C.Catalog.ListChatSessions(t.Context(), &tt.params)
 			wantField(t, err, tt.field, true)
 			var n int
-			for _, err := range f.c.Catalog.ChatSessions(t.Context(), &tt.params) {
+			for _, err := range f.C.Catalog.ChatSessions(t.Context(), &tt.params) {
 				n++
 				wantField(t, err, tt.field, true)
 			}
 			if n != 1 {
 				t.Errorf("iterator yielded %d times, want the error once", n)
 			}
-			if got := len(f.srv.Requests()); got != 2 {
+			if got := len(f.Srv.Requests()); got != 2 {
 				t.Errorf("double saw %d requests, want 2 (a 400 is not retried)", got)
 			}
 		})
@@ -343,12 +343,12 @@ func TestChatSessionsRawParams(t *testing.T) {
 		t.Run(tt.query, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.srv.URL()+"/chat-sessions?"+tt.query, nil)
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.Srv.URL()+"/chat-sessions?"+tt.query, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			req.Header.Set("Authorization", "Bearer "+f.ws.APIKey)
-			resp, err := f.srv.Client().Do(req)
+			req.Header.Set("Authorization", "Bearer "+f.WS.APIKey)
+			resp, err := f.Srv.Client().Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}

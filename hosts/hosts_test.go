@@ -45,59 +45,59 @@ func catalogEntry(t *testing.T, c *projectops.Client, tpl hosts.Template) map[st
 
 // templateConfig is the config a host created from tpl with theme gets: the
 // catalog entry's creation fields, the theme, and no servers.
-func templateConfig(t *testing.T, c *projectops.Client, tpl hosts.Template, theme string) map[string]any {
+func templateConfig(t *testing.T, c *projectops.Client, tpl hosts.Template, theme string) hosts.Config {
 	t.Helper()
 	cfg := catalogEntry(t, c, tpl)
 	cfg["theme"] = theme
 	cfg["serverIds"] = []any{}
-	return cfg
+	return hosts.MustConfig(cfg)
 }
 
 func TestHostLifecycle(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
-	server := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "everything",
+	ctx, p := t.Context(), f.WS.ProjectID
+	server := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "everything",
 		URL: "https://mcp.example.com/mcp"}))
 
 	// Create from a template with a theme.
-	fromTpl, err := f.c.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Claude dark", Template: hosts.TemplateClaude,
+	fromTpl, err := f.C.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Claude dark", Template: hosts.TemplateClaude,
 		Theme: hosts.ThemeDark})
 	if err != nil {
 		t.Fatalf("Create from template: %v", err)
 	}
 	wantTpl := &hosts.HostDetail{ID: fromTpl.ID, Name: "Claude dark",
-		Config: templateConfig(t, f.c, hosts.TemplateClaude, hosts.ThemeDark)}
+		Config: templateConfig(t, f.C, hosts.TemplateClaude, hosts.ThemeDark)}
 	if diff := cmp.Diff(wantTpl, fromTpl); diff != "" {
 		t.Errorf("Create from template (-want +got):\n%s", diff)
 	}
-	if m := fromTpl.Config["modelId"]; m != "anthropic/claude-sonnet-4.5" {
+	if m := fromTpl.Config.ModelID(); m != "anthropic/claude-sonnet-4.5" {
 		t.Errorf("template config modelId = %v", m)
 	}
 
 	// A template without a theme gets the light one.
-	f.clock.Advance(time.Minute)
-	light, err := f.c.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Codex", Template: hosts.TemplateCodex})
+	f.Clock.Advance(time.Minute)
+	light, err := f.C.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Codex", Template: hosts.TemplateCodex})
 	if err != nil {
 		t.Fatalf("Create without theme: %v", err)
 	}
-	if diff := cmp.Diff(templateConfig(t, f.c, hosts.TemplateCodex, hosts.ThemeLight), light.Config); diff != "" {
+	if diff := cmp.Diff(templateConfig(t, f.C, hosts.TemplateCodex, hosts.ThemeLight), light.Config); diff != "" {
 		t.Errorf("Create without theme (-want +got):\n%s", diff)
 	}
 
 	// Create from a full config: kept verbatim.
-	f.clock.Advance(time.Minute)
+	f.Clock.Advance(time.Minute)
 	full := map[string]any{
 		"modelId":   "openai/gpt-5",
 		"serverIds": []any{server},
 		"hostStyle": "chatgpt",
 		"nested":    map[string]any{"a": []any{1.0, "two", true, nil}},
 	}
-	fromCfg, err := f.c.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: full})
+	fromCfg, err := f.C.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: hosts.MustConfig(full)})
 	if err != nil {
 		t.Fatalf("Create from config: %v", err)
 	}
-	if diff := cmp.Diff(&hosts.HostDetail{ID: fromCfg.ID, Name: "Custom", Config: full}, fromCfg); diff != "" {
+	if diff := cmp.Diff(&hosts.HostDetail{ID: fromCfg.ID, Name: "Custom", Config: hosts.MustConfig(full)}, fromCfg); diff != "" {
 		t.Errorf("Create from config (-want +got):\n%s", diff)
 	}
 	if fromTpl.ID == light.ID || light.ID == fromCfg.ID {
@@ -105,7 +105,7 @@ func TestHostLifecycle(t *testing.T) {
 	}
 
 	// List and All.
-	page, err := f.c.Hosts.List(ctx, p)
+	page, err := f.C.Hosts.List(ctx, p)
 	if err != nil {
 		t.Fatalf("List: %v", err)
 	}
@@ -129,7 +129,7 @@ func TestHostLifecycle(t *testing.T) {
 	if len(cfgIDs) != 3 || cfgIDs[fromTpl.ID] == cfgIDs[light.ID] {
 		t.Errorf("different configs share a hostConfigId: %v", cfgIDs)
 	}
-	all, err := collect(f.c.Hosts.All(ctx, p))
+	all, err := collect(f.C.Hosts.All(ctx, p))
 	if err != nil {
 		t.Fatalf("All: %v", err)
 	}
@@ -138,7 +138,7 @@ func TestHostLifecycle(t *testing.T) {
 	}
 
 	// Get returns what Create returned.
-	got, err := f.c.Hosts.Get(ctx, p, fromTpl.ID)
+	got, err := f.C.Hosts.Get(ctx, p, fromTpl.ID)
 	if err != nil {
 		t.Fatalf("Get: %v", err)
 	}
@@ -147,8 +147,8 @@ func TestHostLifecycle(t *testing.T) {
 	}
 
 	// Update the name only: the config is kept.
-	f.clock.Advance(time.Minute)
-	renamed, err := f.c.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Name: "Claude (renamed)"})
+	f.Clock.Advance(time.Minute)
+	renamed, err := f.C.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Name: "Claude (renamed)"})
 	if err != nil {
 		t.Fatalf("Update name: %v", err)
 	}
@@ -157,23 +157,23 @@ func TestHostLifecycle(t *testing.T) {
 	}
 
 	// Update the config only: the name is kept and the config replaced whole.
-	f.clock.Advance(time.Minute)
+	f.Clock.Advance(time.Minute)
 	newCfg := map[string]any{"modelId": "anthropic/claude-opus-4", "theme": "dark"}
-	reconf, err := f.c.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Config: newCfg})
+	reconf, err := f.C.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Config: hosts.MustConfig(newCfg)})
 	if err != nil {
 		t.Fatalf("Update config: %v", err)
 	}
-	if diff := cmp.Diff(&hosts.HostDetail{ID: fromTpl.ID, Name: "Claude (renamed)", Config: newCfg}, reconf); diff != "" {
+	if diff := cmp.Diff(&hosts.HostDetail{ID: fromTpl.ID, Name: "Claude (renamed)", Config: hosts.MustConfig(newCfg)}, reconf); diff != "" {
 		t.Errorf("Update config (-want +got):\n%s", diff)
 	}
-	got, err = f.c.Hosts.Get(ctx, p, fromTpl.ID)
+	got, err = f.C.Hosts.Get(ctx, p, fromTpl.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(reconf, got); diff != "" {
 		t.Errorf("Get after updates (-update +get):\n%s", diff)
 	}
-	page, err = f.c.Hosts.List(ctx, p)
+	page, err = f.C.Hosts.List(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,20 +184,20 @@ func TestHostLifecycle(t *testing.T) {
 	}
 
 	// Delete, then the host is gone everywhere.
-	del, err := f.c.Hosts.Delete(ctx, p, fromTpl.ID, nil)
+	del, err := f.C.Hosts.Delete(ctx, p, fromTpl.ID, nil)
 	if err != nil {
 		t.Fatalf("Delete: %v", err)
 	}
 	if diff := cmp.Diff(&hosts.Deleted{ID: fromTpl.ID, Deleted: true}, del); diff != "" {
 		t.Errorf("Delete (-want +got):\n%s", diff)
 	}
-	_, err = f.c.Hosts.Get(ctx, p, fromTpl.ID)
+	_, err = f.C.Hosts.Get(ctx, p, fromTpl.ID)
 	wantError(t, err, projectops.CodeNotFound, true)
-	_, err = f.c.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Name: "ghost"})
+	_, err = f.C.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Name: "ghost"})
 	wantError(t, err, projectops.CodeNotFound, true)
-	_, err = f.c.Hosts.Delete(ctx, p, fromTpl.ID, nil)
+	_, err = f.C.Hosts.Delete(ctx, p, fromTpl.ID, nil)
 	wantError(t, err, projectops.CodeNotFound, true)
-	page, err = f.c.Hosts.List(ctx, p)
+	page, err = f.C.Hosts.List(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,24 +214,27 @@ func hostIDs(hs []hosts.Host) []string {
 	return out
 }
 
-// The caller's config map is not aliased: changing it after Create changes
-// nothing on the service.
+// Nothing is aliased: changing the caller's map or the returned config's
+// bytes in place after Create changes nothing on the service (the double
+// caches encoded hosts, so this guards its buffers too).
 func TestCreateConfigNotAliased(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	cfg := map[string]any{"modelId": "openai/gpt-5"}
-	h, err := f.c.Hosts.Create(t.Context(), f.ws.ProjectID, hosts.CreateParams{Name: "x", Config: cfg})
+	h, err := f.C.Hosts.Create(t.Context(), f.WS.ProjectID, hosts.CreateParams{Name: "x", Config: hosts.MustConfig(cfg)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg["modelId"] = "changed"
-	h.Config["modelId"] = "changed too"
-	got, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, h.ID)
+	for i := range h.Config {
+		h.Config[i] = ' '
+	}
+	got, err := f.C.Hosts.Get(t.Context(), f.WS.ProjectID, h.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Config["modelId"] != "openai/gpt-5" {
-		t.Errorf("stored modelId = %v", got.Config["modelId"])
+	if got.Config.ModelID() != "openai/gpt-5" {
+		t.Errorf("stored config = %s", got.Config)
 	}
 }
 
@@ -244,21 +247,21 @@ func TestCreateFromLiveCatalog(t *testing.T) {
 		"modelId": "anthropic/claude-live", "hostContext": {"platform": "desktop"}}}}}`
 	f := setup(t, projectopstest.WithHostCatalogSource(func(context.Context) ([]byte, error) { return []byte(live), nil }))
 	ctx := t.Context()
-	h, err := f.c.Hosts.Create(ctx, f.ws.ProjectID, hosts.CreateParams{Name: "live", Template: hosts.TemplateClaude})
+	h, err := f.C.Hosts.Create(ctx, f.WS.ProjectID, hosts.CreateParams{Name: "live", Template: hosts.TemplateClaude})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]any{"modelId": "anthropic/claude-live", "hostContext": map[string]any{"platform": "desktop"},
 		"hostStyle": "claude", "mcpProfile": map[string]any{"capabilities": map[string]any{"tools": true}},
 		"theme": "light", "serverIds": []any{}}
-	if diff := cmp.Diff(want, h.Config); diff != "" {
+	if diff := cmp.Diff(hosts.MustConfig(want), h.Config); diff != "" {
 		t.Errorf("live-seeded config (-want +got):\n%s", diff)
 	}
 
 	// The live catalog has no codex entry: the bundled one seeds it.
 	bundled := setup(t)
-	wantCodex := templateConfig(t, bundled.c, hosts.TemplateCodex, hosts.ThemeDark)
-	h, err = f.c.Hosts.Create(ctx, f.ws.ProjectID, hosts.CreateParams{Name: "codex", Template: hosts.TemplateCodex,
+	wantCodex := templateConfig(t, bundled.C, hosts.TemplateCodex, hosts.ThemeDark)
+	h, err = f.C.Hosts.Create(ctx, f.WS.ProjectID, hosts.CreateParams{Name: "codex", Template: hosts.TemplateCodex,
 		Theme: hosts.ThemeDark})
 	if err != nil {
 		t.Fatal(err)
@@ -284,18 +287,18 @@ func TestDeleteReferencedHost(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			ctx, p := t.Context(), f.ws.ProjectID
-			host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: p, Name: "H", Template: hosts.TemplateClaude}))
+			ctx, p := t.Context(), f.WS.ProjectID
+			host := must(t)(f.Srv.AddHost(projectopstest.HostSpec{ProjectID: p, Name: "H", Template: hosts.TemplateClaude}))
 			var cbx string
 			if tt.suite {
-				must(t)(f.srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: p, Name: "smoke", HostID: host}))
+				must(t)(f.Srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: p, Name: "smoke", HostID: host}))
 			}
 			if tt.chatbox {
-				cbx = must(t)(f.srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: p, Name: "bot", HostID: host}))
+				cbx = must(t)(f.Srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: p, Name: "bot", HostID: host}))
 			}
 			if len(tt.wantRefTypes) > 0 {
 				for _, params := range []*hosts.DeleteParams{nil, {Force: false}} {
-					_, err := f.c.Hosts.Delete(ctx, p, host, params)
+					_, err := f.C.Hosts.Delete(ctx, p, host, params)
 					e := wantError(t, err, projectops.CodeConflict, true)
 					refs, _ := e.Details["references"].([]any)
 					var types []string
@@ -310,23 +313,23 @@ func TestDeleteReferencedHost(t *testing.T) {
 					if diff := cmp.Diff(tt.wantRefTypes, types); diff != "" {
 						t.Errorf("details.references types (-want +got):\n%s", diff)
 					}
-					if _, err := f.c.Hosts.Get(ctx, p, host); err != nil {
+					if _, err := f.C.Hosts.Get(ctx, p, host); err != nil {
 						t.Fatalf("host gone after a refused delete: %v", err)
 					}
 				}
 			}
-			del, err := f.c.Hosts.Delete(ctx, p, host, &hosts.DeleteParams{Force: true})
+			del, err := f.C.Hosts.Delete(ctx, p, host, &hosts.DeleteParams{Force: true})
 			if err != nil {
 				t.Fatalf("Delete with Force: %v", err)
 			}
 			if !del.Deleted || del.ID != host {
 				t.Errorf("Delete = %+v", del)
 			}
-			_, err = f.c.Hosts.Get(ctx, p, host)
+			_, err = f.C.Hosts.Get(ctx, p, host)
 			wantError(t, err, projectops.CodeNotFound, true)
 			if cbx != "" {
 				// Forcing detached the chatbox from the host.
-				d, err := f.c.Catalog.Chatbox(ctx, p, cbx)
+				d, err := f.C.Catalog.Chatbox(ctx, p, cbx)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -343,29 +346,39 @@ func TestDeleteReferencedHost(t *testing.T) {
 func TestHostOfAnotherProject(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	ctx, p := t.Context(), f.ws.ProjectID
-	other := must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.ws.OrganizationID, Name: "Other"}))
-	host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: other, Name: "theirs", Template: hosts.TemplateClaude}))
-	_, err := f.c.Hosts.Get(ctx, p, host)
+	ctx, p := t.Context(), f.WS.ProjectID
+	other := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "Other"}))
+	host := must(t)(f.Srv.AddHost(projectopstest.HostSpec{ProjectID: other, Name: "theirs", Template: hosts.TemplateClaude}))
+	_, err := f.C.Hosts.Get(ctx, p, host)
 	wantError(t, err, projectops.CodeNotFound, true)
-	_, err = f.c.Hosts.Update(ctx, p, host, hosts.UpdateParams{Name: "mine now"})
+	_, err = f.C.Hosts.Update(ctx, p, host, hosts.UpdateParams{Name: "mine now"})
 	wantError(t, err, projectops.CodeNotFound, true)
-	_, err = f.c.Hosts.Delete(ctx, p, host, &hosts.DeleteParams{Force: true})
+	_, err = f.C.Hosts.Delete(ctx, p, host, &hosts.DeleteParams{Force: true})
 	wantError(t, err, projectops.CodeNotFound, true)
-	got, err := f.c.Hosts.Get(ctx, other, host)
+	got, err := f.C.Hosts.Get(ctx, other, host)
 	if err != nil {
 		t.Fatalf("Get through its own project: %v", err)
 	}
 	if got.Name != "theirs" {
 		t.Errorf("name = %q: the host was changed through another project", got.Name)
 	}
-	page, err := f.c.Hosts.List(ctx, p)
+	page, err := f.C.Hosts.List(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(page.Items) != 0 {
 		t.Errorf("List of this project shows %v", hostIDs(page.Items))
 	}
-	_, err = f.c.Hosts.List(ctx, "prj_nope")
+	_, err = f.C.Hosts.List(ctx, "prj_nope")
 	wantError(t, err, projectops.CodeNotFound, true)
+}
+
+// configMap decodes a host config for assertions.
+func configMap(t *testing.T, c hosts.Config) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := c.Decode(&m); err != nil {
+		t.Fatalf("config %s: %v", c, err)
+	}
+	return m
 }

@@ -55,17 +55,17 @@ func TestRawHostBodies(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: f.ws.ProjectID, Name: "H",
+			host := must(t)(f.Srv.AddHost(projectopstest.HostSpec{ProjectID: f.WS.ProjectID, Name: "H",
 				Template: hosts.TemplateClaude}))
 			// The host is referenced, so a delete that got through would
 			// answer 409, not 400.
-			must(t)(f.srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: f.ws.ProjectID, Name: "s", HostID: host}))
-			before, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host)
+			must(t)(f.Srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: f.WS.ProjectID, Name: "s", HostID: host}))
+			before, err := f.C.Hosts.Get(t.Context(), f.WS.ProjectID, host)
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := strings.NewReplacer("{p}", f.ws.ProjectID, "{h}", host).Replace(tt.path)
-			status, body := f.raw(t, tt.method, path, f.ws.APIKey, tt.body)
+			path := strings.NewReplacer("{p}", f.WS.ProjectID, "{h}", host).Replace(tt.path)
+			status, body := f.Raw(t, tt.method, path, f.WS.APIKey, tt.body)
 			if status != http.StatusBadRequest || body.Code != projectops.CodeValidation {
 				t.Fatalf("%s %s %s: %d %s %q, want 400 VALIDATION_ERROR", tt.method, path, tt.body, status, body.Code, body.Message)
 			}
@@ -75,18 +75,18 @@ func TestRawHostBodies(t *testing.T) {
 			if got, _ := body.Details["field"].(string); got != tt.field {
 				t.Errorf("details.field = %q, want %q (details %v)", got, tt.field, body.Details)
 			}
-			page, err := f.c.Hosts.List(t.Context(), f.ws.ProjectID)
+			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(page.Items) != 1 {
 				t.Errorf("hosts = %v, want just %s", hostIDs(page.Items), host)
 			}
-			after, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host)
+			after, err := f.C.Hosts.Get(t.Context(), f.WS.ProjectID, host)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after.Name != before.Name || len(after.Config) != len(before.Config) {
+			if after.Name != before.Name || !after.Config.Equal(before.Config) {
 				t.Errorf("a rejected request changed the host: %+v", after)
 			}
 		})
@@ -98,15 +98,15 @@ func TestRawHostBodies(t *testing.T) {
 func TestRawBodyAfterAccess(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	guest := must(t)(f.srv.AddUser(projectopstest.UserSpec{OrganizationID: f.ws.OrganizationID, Role: projectopstest.RoleMember}))
-	if err := f.srv.AddMember(f.ws.ProjectID, guest, projectopstest.RoleGuest); err != nil {
+	guest := must(t)(f.Srv.AddUser(projectopstest.UserSpec{OrganizationID: f.WS.OrganizationID, Role: projectopstest.RoleMember}))
+	if err := f.Srv.AddMember(f.WS.ProjectID, guest, projectopstest.RoleGuest); err != nil {
 		t.Fatal(err)
 	}
-	guestKey, _, err := f.srv.AddAPIKey(guest, "guest")
+	guestKey, _, err := f.Srv.AddAPIKey(guest, "guest")
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := "/projects/" + f.ws.ProjectID + "/hosts"
+	path := "/projects/" + f.WS.ProjectID + "/hosts"
 	tests := []struct {
 		name, key string
 		status    int
@@ -119,7 +119,7 @@ func TestRawBodyAfterAccess(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			status, body := f.raw(t, http.MethodPost, path, tt.key, `{"colour":"red"}`)
+			status, body := f.Raw(t, http.MethodPost, path, tt.key, `{"colour":"red"}`)
 			if status != tt.status || body.Code != tt.code {
 				t.Errorf("got %d %s, want %d %s", status, body.Code, tt.status, tt.code)
 			}

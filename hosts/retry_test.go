@@ -106,10 +106,10 @@ func TestRetriesThroughFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: f.ws.ProjectID, Name: "H",
+			host := must(t)(f.Srv.AddHost(projectopstest.HostSpec{ProjectID: f.WS.ProjectID, Name: "H",
 				Template: hosts.TemplateClaude}))
-			f.srv.SetFault(tt.route, tt.fault)
-			err := tt.op(t.Context(), f.c, f.ws.ProjectID, host)
+			f.Srv.SetFault(tt.route, tt.fault)
+			err := tt.op(t.Context(), f.C, f.WS.ProjectID, host)
 			if tt.wantCode == "" {
 				if err != nil {
 					t.Fatalf("err = %v, want success", err)
@@ -123,11 +123,11 @@ func TestRetriesThroughFaults(t *testing.T) {
 					t.Error("error without a request id")
 				}
 			}
-			if diff := gocmp.Diff(tt.wantSeen, statuses(f.srv, tt.route)); diff != "" {
+			if diff := gocmp.Diff(tt.wantSeen, statuses(f.Srv, tt.route)); diff != "" {
 				t.Errorf("statuses the double answered on %s (-want +got):\n%s", tt.route, diff)
 			}
-			f.srv.ClearFaults()
-			page, err := f.c.Hosts.List(t.Context(), f.ws.ProjectID)
+			f.Srv.ClearFaults()
+			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func TestRetriesThroughFaults(t *testing.T) {
 				t.Errorf("project has %d hosts, want %d", len(page.Items), tt.wantHost)
 			}
 			wantName := cmp.Or(tt.wantName, "H")
-			if h, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host); err != nil || h.Name != wantName {
+			if h, err := f.C.Hosts.Get(t.Context(), f.WS.ProjectID, host); err != nil || h.Name != wantName {
 				t.Errorf("seeded host: %+v, %v; want name %q", h, err, wantName)
 			}
 		})
@@ -147,8 +147,8 @@ func TestRetriesThroughFaults(t *testing.T) {
 func TestCreateDroppedNotRetried(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.srv.SetFault(routePost, projectopstest.Fault{Drop: true, Times: 1})
-	_, err := f.c.Hosts.Create(t.Context(), f.ws.ProjectID, hosts.CreateParams{Name: "x", Template: hosts.TemplateClaude})
+	f.Srv.SetFault(routePost, projectopstest.Fault{Drop: true, Times: 1})
+	_, err := f.C.Hosts.Create(t.Context(), f.WS.ProjectID, hosts.CreateParams{Name: "x", Template: hosts.TemplateClaude})
 	if err == nil {
 		t.Fatal("Create succeeded through a dropped connection")
 	}
@@ -158,7 +158,7 @@ func TestCreateDroppedNotRetried(t *testing.T) {
 	if !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("err = %v, want it to wrap io.ErrUnexpectedEOF", err)
 	}
-	if diff := gocmp.Diff([]int{0}, statuses(f.srv, routePost)); diff != "" {
+	if diff := gocmp.Diff([]int{0}, statuses(f.Srv, routePost)); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
 }
@@ -168,9 +168,9 @@ func TestCreateDroppedNotRetried(t *testing.T) {
 func TestErrorRequestID(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	_, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, "hst_nope")
+	_, err := f.C.Hosts.Get(t.Context(), f.WS.ProjectID, "hst_nope")
 	e := wantError(t, err, projectops.CodeNotFound, true)
-	reqs := f.srv.Requests()
+	reqs := f.Srv.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("double saw %d requests", len(reqs))
 	}
@@ -180,15 +180,15 @@ func TestErrorRequestID(t *testing.T) {
 	if !strings.Contains(e.Error(), e.RequestID) {
 		t.Errorf("Error() = %q lacks the request id", e.Error())
 	}
-	if e.Method != http.MethodGet || e.Path != "/projects/"+f.ws.ProjectID+"/hosts/hst_nope" {
+	if e.Method != http.MethodGet || e.Path != "/projects/"+f.WS.ProjectID+"/hosts/hst_nope" {
 		t.Errorf("Method, Path = %q, %q", e.Method, e.Path)
 	}
 
-	f.srv.ResetRequests()
-	f.srv.SetFault(routeGet, projectopstest.Fault{Status: 502})
-	_, err = f.c.Hosts.Get(t.Context(), f.ws.ProjectID, "hst_nope")
+	f.Srv.ResetRequests()
+	f.Srv.SetFault(routeGet, projectopstest.Fault{Status: 502})
+	_, err = f.C.Hosts.Get(t.Context(), f.WS.ProjectID, "hst_nope")
 	e = wantError(t, err, projectops.CodeServerUnreachable, true)
-	reqs = f.srv.Requests()
+	reqs = f.Srv.Requests()
 	if len(reqs) != 4 {
 		t.Fatalf("double saw %d requests, want 4", len(reqs))
 	}

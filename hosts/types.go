@@ -25,12 +25,11 @@ type Host struct {
 	UpdatedAt   Millis `json:"updatedAt"`
 }
 
-// HostDetail is a host with its resolved host config (an opaque object whose
-// shape mirrors the hosted host editor).
+// HostDetail is a host with its resolved host config.
 type HostDetail struct {
-	ID     string         `json:"id"`
-	Name   string         `json:"name"`
-	Config map[string]any `json:"config"`
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Config Config `json:"config"`
 }
 
 // Template is a built-in host template id.
@@ -74,14 +73,14 @@ type CreateParams struct {
 	// Theme is stamped into a template-seeded config: ThemeLight or ThemeDark.
 	Theme string `json:"theme,omitempty"`
 	// Config is a full host config, used verbatim.
-	Config map[string]any `json:"config,omitzero"`
+	Config Config `json:"config,omitzero"`
 }
 
 // UpdateParams edits a host; only non-zero fields change, and at least one
 // must be set.
 type UpdateParams struct {
-	Name   string         `json:"name,omitempty"`
-	Config map[string]any `json:"config,omitzero"`
+	Name   string `json:"name,omitempty"`
+	Config Config `json:"config,omitzero"`
 }
 
 // DeleteParams controls DELETE.

@@ -39,10 +39,10 @@ func TestCreateValidation(t *testing.T) {
 		{name: "missing name", field: "name",
 			params: func(string) hosts.CreateParams { return hosts.CreateParams{Template: hosts.TemplateClaude} }},
 		{name: "missing name with config", field: "name",
-			params: func(string) hosts.CreateParams { return hosts.CreateParams{Config: cfg} }},
+			params: func(string) hosts.CreateParams { return hosts.CreateParams{Config: hosts.MustConfig(cfg)} }},
 		{name: "both template and config", fields: []string{"template", "config"},
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Template: hosts.TemplateClaude, Config: cfg}
+				return hosts.CreateParams{Name: "x", Template: hosts.TemplateClaude, Config: hosts.MustConfig(cfg)}
 			}},
 		{name: "neither template nor config", fields: []string{"template", "config"},
 			params: func(string) hosts.CreateParams { return hosts.CreateParams{Name: "x"} }},
@@ -52,7 +52,7 @@ func TestCreateValidation(t *testing.T) {
 			params: func(string) hosts.CreateParams { return hosts.CreateParams{Name: "x", Template: "Claude"} }},
 		{name: "theme with config", field: "theme",
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: cfg, Theme: hosts.ThemeDark}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(cfg), Theme: hosts.ThemeDark}
 			}},
 		{name: "theme alone", fields: []string{"template", "config"},
 			params: func(string) hosts.CreateParams { return hosts.CreateParams{Name: "x", Theme: hosts.ThemeDark} }},
@@ -60,48 +60,50 @@ func TestCreateValidation(t *testing.T) {
 			params: func(string) hosts.CreateParams {
 				return hosts.CreateParams{Name: "x", Template: hosts.TemplateClaude, Theme: "sepia"}
 			}},
-		// Config is omitzero: an empty but non-nil config is sent, and the
-		// service names it (a nil one is "neither", above).
+		// An empty object is sent, and the service names it (a nil
+		// Config is omitted: "neither", above).
 		{name: "empty config", field: "config",
-			params: func(string) hosts.CreateParams { return hosts.CreateParams{Name: "x", Config: map[string]any{}} }},
+			params: func(string) hosts.CreateParams {
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{})}
+			}},
 		{name: "modelId not a string", field: "config.modelId",
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: map[string]any{"modelId": 5}}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"modelId": 5})}
 			}},
 		{name: "serverIds not an array", field: "config.serverIds",
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: map[string]any{"serverIds": "srv_1"}}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"serverIds": "srv_1"})}
 			}},
 		{name: "serverIds with a number", field: "config.serverIds",
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: map[string]any{"serverIds": []any{1}}}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"serverIds": []any{1}})}
 			}},
 		{name: "unknown server", field: "config.serverIds",
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: map[string]any{"serverIds": []string{"srv_nope"}}}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"serverIds": []string{"srv_nope"}})}
 			}},
 		{name: "server of another project", field: "config.serverIds",
 			params: func(other string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: map[string]any{"serverIds": []string{other}}}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"serverIds": []string{other}})}
 			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			otherProject := must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.ws.OrganizationID, Name: "Other"}))
-			otherServer := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: otherProject, Name: "s",
+			otherProject := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "Other"}))
+			otherServer := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: otherProject, Name: "s",
 				URL: "https://mcp.example.com/mcp"}))
-			_, err := f.c.Hosts.Create(t.Context(), f.ws.ProjectID, tt.params(otherServer))
+			_, err := f.C.Hosts.Create(t.Context(), f.WS.ProjectID, tt.params(otherServer))
 			if tt.fields != nil {
 				wantFields(t, err, tt.fields...)
 			} else {
 				wantField(t, err, tt.field, true)
 			}
-			if n := len(f.srv.Requests()); n != 1 {
+			if n := len(f.Srv.Requests()); n != 1 {
 				t.Errorf("double saw %d requests, want 1 (a 400 is not retried)", n)
 			}
-			page, err := f.c.Hosts.List(t.Context(), f.ws.ProjectID)
+			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,31 +123,31 @@ func TestUpdateValidation(t *testing.T) {
 		fields []string
 	}{
 		{name: "nothing set", params: hosts.UpdateParams{}, fields: []string{"name", "config"}},
-		{name: "empty config only", params: hosts.UpdateParams{Config: map[string]any{}}, field: "config"},
-		{name: "modelId not a string", params: hosts.UpdateParams{Config: map[string]any{"modelId": false}},
+		{name: "empty config only", params: hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{})}, field: "config"},
+		{name: "modelId not a string", params: hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{"modelId": false})},
 			field: "config.modelId"},
-		{name: "serverIds not an array", params: hosts.UpdateParams{Config: map[string]any{"serverIds": map[string]any{}}},
+		{name: "serverIds not an array", params: hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{"serverIds": map[string]any{}})},
 			field: "config.serverIds"},
-		{name: "unknown server", params: hosts.UpdateParams{Name: "renamed", Config: map[string]any{"serverIds": []any{"srv_nope"}}},
+		{name: "unknown server", params: hosts.UpdateParams{Name: "renamed", Config: hosts.MustConfig(map[string]any{"serverIds": []any{"srv_nope"}})},
 			field: "config.serverIds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			host := must(t)(f.srv.AddHost(projectopstest.HostSpec{ProjectID: f.ws.ProjectID, Name: "H",
+			host := must(t)(f.Srv.AddHost(projectopstest.HostSpec{ProjectID: f.WS.ProjectID, Name: "H",
 				Template: hosts.TemplateClaude}))
-			before, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host)
+			before, err := f.C.Hosts.Get(t.Context(), f.WS.ProjectID, host)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = f.c.Hosts.Update(t.Context(), f.ws.ProjectID, host, tt.params)
+			_, err = f.C.Hosts.Update(t.Context(), f.WS.ProjectID, host, tt.params)
 			if tt.fields != nil {
 				wantFields(t, err, tt.fields...)
 			} else {
 				wantField(t, err, tt.field, true)
 			}
-			after, err := f.c.Hosts.Get(t.Context(), f.ws.ProjectID, host)
+			after, err := f.C.Hosts.Get(t.Context(), f.WS.ProjectID, host)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,8 +208,8 @@ func TestEmptyIDs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			wantField(t, tt.call(t.Context(), f.c), tt.field, false)
-			if n := len(f.srv.Requests()); n != 0 {
+			wantField(t, tt.call(t.Context(), f.C), tt.field, false)
+			if n := len(f.Srv.Requests()); n != 0 {
 				t.Errorf("double saw %d requests, want none", n)
 			}
 		})

@@ -1,12 +1,14 @@
 package projectopstest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/servers"
 )
 
@@ -57,6 +59,7 @@ func (s *Server) addServerLocked(spec ServerSpec) (string, error) {
 	if strings.TrimSpace(spec.Name) == "" {
 		return "", errors.New("server: name is required")
 	}
+	spec = inProcessDefaults(spec)
 	tt := spec.TransportType
 	if tt == "" {
 		tt = servers.TransportHTTP
@@ -86,7 +89,7 @@ func (s *Server) addServerLocked(spec ServerSpec) (string, error) {
 		command: spec.Command, args: append([]string(nil), spec.Args...),
 		env: cloneSecrets(spec.Env), headers: cloneSecrets(spec.Headers), clientSecret: spec.ClientSecret,
 		useOAuth: spec.UseOAuth, enabled: !spec.Disabled, oauthScopes: append([]string(nil), spec.OAuthScopes...),
-		createdAt: now, updatedAt: now, ord: s.st.nextOrd(),
+		createdAt: now, updatedAt: now, ord: s.st.nextOrd(), backend: backendOf(spec),
 	}
 	return id, nil
 }
@@ -107,8 +110,16 @@ func cloneSecrets(m map[string]Secret) map[string]Secret {
 func (s *Server) hostSpecConfig(spec HostSpec) (map[string]any, error) {
 	present := map[string]bool{"name": true, "template": spec.Template != "",
 		"theme": spec.Theme != "", "config": spec.Config != nil}
+	var raw hosts.Config
+	if spec.Config != nil {
+		b, err := json.Marshal(spec.Config)
+		if err != nil {
+			return nil, fmt.Errorf("host %q: config: %w", spec.Name, err)
+		}
+		raw = b
+	}
 	cfg, herr := s.resolveHost(s.ctx, hostInput{name: spec.Name, template: spec.Template,
-		theme: spec.Theme, config: spec.Config, present: present})
+		theme: spec.Theme, config: raw, present: present})
 	if herr != nil {
 		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)
 	}

@@ -22,7 +22,9 @@ const (
 //     (organization guest: every API call answers 403), each with a key
 //     (DemoOwnerKey, DemoMemberKey, DemoGuestKey);
 //   - project prj_demo, where usr_member is a project member;
-//   - servers srv_everything (http) and srv_filesystem (stdio);
+//   - servers srv_everything (http) and srv_filesystem (stdio), saved but
+//     not running, and srv_demo: DemoMCPServer served in process, so every
+//     server operation works out of the box;
 //   - hosts hst_claude (template claude, dark) and hst_chatgpt (template
 //     chatgpt);
 //   - chatbox cbx_support publishing hst_claude with srv_everything;
@@ -49,6 +51,7 @@ func DemoSeed() *Seed {
 			{ID: "srv_everything", ProjectID: "prj_demo", Name: "everything", TransportType: "http", URL: "http://127.0.0.1:3001/mcp"},
 			{ID: "srv_filesystem", ProjectID: "prj_demo", Name: "filesystem", TransportType: "stdio",
 				Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"}},
+			{ID: "srv_demo", ProjectID: "prj_demo", Name: "demo", MCPServer: DemoMCPServer()},
 		},
 		Hosts: []HostSpec{
 			{ID: "hst_claude", ProjectID: "prj_demo", Name: "Claude", Template: hosts.TemplateClaude, Theme: hosts.ThemeDark},

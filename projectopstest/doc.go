@@ -38,5 +38,13 @@
 //     project member; the real service's rules are not published;
 //   - a full host config is not required to carry modelId (the 2026-07-09
 //     contract), but when config.serverIds is given every id must be a
-//     server of the project.
+//     server of the project;
+//   - eval runs execute on goroutines the server owns (Close waits for
+//     them): tool calls go to the saved servers through the same pooled MCP
+//     sessions as the server routes, and prompt steps to a Model — by
+//     default a deterministic one (DefaultModel) rather than a hosted LLM;
+//     see WithEvalModel, WithEvalConcurrency, WithEvalRunDeadline,
+//     WithEvalTraceDropRate and WithEvalHooks. A run's iterationNumber
+//     counts across the whole run; totals in the suite listing count the
+//     iterations of finished runs.
 package projectopstest

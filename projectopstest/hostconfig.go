@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -72,7 +73,7 @@ type hostInput struct {
 	name     string
 	template hosts.Template
 	theme    string
-	config   map[string]any
+	config   hosts.Config
 	present  map[string]bool
 }
 
@@ -95,11 +96,7 @@ func (s *Server) resolveHost(ctx context.Context, in hostInput) (map[string]any,
 		if in.present["theme"] {
 			return nil, errValidation("theme", "theme is only allowed with template")
 		}
-		cfg := deepCopy(in.config) // never alias the caller's map; normalises Go slices to JSON arrays
-		if herr := validateConfig("config", cfg); herr != nil {
-			return nil, herr
-		}
-		return cfg, nil
+		return configObject("config", in.config)
 	}
 	if !slices.Contains(hosts.Templates, in.template) {
 		return nil, errValidation("template", "Unknown template "+jsonQuote(string(in.template)))
@@ -136,6 +133,21 @@ func (s *Server) templateConfig(ctx context.Context, t hosts.Template, theme str
 	cfg["theme"] = theme
 	cfg["serverIds"] = []any{}
 	return cfg
+}
+
+// configObject decodes a full config sent as field into a fresh object
+// (numbers kept as json.Number, so they re-encode exactly) and validates it.
+func configObject(field string, c hosts.Config) (map[string]any, *httpError) {
+	d := json.NewDecoder(bytes.NewReader(c))
+	d.UseNumber()
+	var cfg map[string]any
+	if d.Decode(&cfg) != nil || cfg == nil {
+		return nil, errValidation(field, field+" must be an object")
+	}
+	if herr := validateConfig(field, cfg); herr != nil {
+		return nil, herr
+	}
+	return cfg, nil
 }
 
 // deepCopy copies a JSON object so stored configs never alias callers' maps.

@@ -30,7 +30,7 @@ func TestHostLifecycle(t *testing.T) {
 				t.Fatalf("create: %d %s", r.status, r.body)
 			}
 			r.decode(t, &created)
-			cfg := created.Config
+			cfg := configMap(t, created.Config)
 			if cfg["hostStyle"] != "claude" || cfg["modelId"] != "anthropic/claude-sonnet-4.5" || cfg["theme"] != "dark" {
 				t.Errorf("seeded config = %v", cfg)
 			}
@@ -50,9 +50,9 @@ func TestHostLifecycle(t *testing.T) {
 			// A full config, with a server: counted, content-addressed.
 			full := map[string]any{"modelId": "openai/gpt-5", "hostStyle": "chatgpt", "serverIds": []string{srvID}}
 			var second hosts.HostDetail
-			tg.call(t, "POST", base, ws.APIKey, hosts.CreateParams{Name: "Custom", Config: full}).decode(t, &second)
+			tg.call(t, "POST", base, ws.APIKey, hosts.CreateParams{Name: "Custom", Config: hosts.MustConfig(full)}).decode(t, &second)
 			var third hosts.HostDetail
-			tg.call(t, "POST", base, ws.APIKey, hosts.CreateParams{Name: "Twin", Config: full}).decode(t, &third)
+			tg.call(t, "POST", base, ws.APIKey, hosts.CreateParams{Name: "Twin", Config: hosts.MustConfig(full)}).decode(t, &third)
 
 			list := listHosts(t, tg, base, ws.APIKey)
 			byID := map[string]hosts.Host{}
@@ -80,8 +80,8 @@ func TestHostLifecycle(t *testing.T) {
 				t.Errorf("rename changed more than the name: %+v", renamed)
 			}
 			var reconf hosts.HostDetail
-			tg.call(t, "PATCH", base+"/"+second.ID, ws.APIKey, hosts.UpdateParams{Config: map[string]any{"modelId": "openai/gpt-5-mini"}}).decode(t, &reconf)
-			if reconf.Name != "Renamed" || reconf.Config["modelId"] != "openai/gpt-5-mini" || len(reconf.Config) != 1 {
+			tg.call(t, "PATCH", base+"/"+second.ID, ws.APIKey, hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{"modelId": "openai/gpt-5-mini"})}).decode(t, &reconf)
+			if reconf.Name != "Renamed" || reconf.Config.ModelID() != "openai/gpt-5-mini" || len(configMap(t, reconf.Config)) != 1 {
 				t.Errorf("config replace: %+v", reconf)
 			}
 			after := map[string]hosts.Host{}
@@ -156,12 +156,12 @@ func TestHostTemplateUsesLiveCatalog(t *testing.T) {
 	tg := inproc(srv)
 	var d hosts.HostDetail
 	tg.call(t, "POST", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, hosts.CreateParams{Name: "L", Template: hosts.TemplateClaude}).decode(t, &d)
-	if d.Config["modelId"] != "anthropic/claude-opus-4.1" || d.Config["theme"] != "light" {
+	if d.Config.ModelID() != "anthropic/claude-opus-4.1" || configMap(t, d.Config)["theme"] != "light" {
 		t.Errorf("config not seeded from the live catalog: %v", d.Config)
 	}
 	// A template the live catalog lacks falls back to the bundled entry.
 	tg.call(t, "POST", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, hosts.CreateParams{Name: "P", Template: hosts.TemplatePerplexity}).decode(t, &d)
-	if d.Config["modelId"] != "perplexity/sonar-pro" {
+	if d.Config.ModelID() != "perplexity/sonar-pro" {
 		t.Errorf("fallback config: %v", d.Config)
 	}
 
@@ -169,7 +169,7 @@ func TestHostTemplateUsesLiveCatalog(t *testing.T) {
 		func(context.Context) ([]byte, error) { return nil, errors.New("unreachable") }))
 	fws := failing.Default()
 	inproc(failing).call(t, "POST", "/projects/"+fws.ProjectID+"/hosts", fws.APIKey, hosts.CreateParams{Name: "B", Template: hosts.TemplateClaude}).decode(t, &d)
-	if d.Config["modelId"] != "anthropic/claude-sonnet-4.5" {
+	if d.Config.ModelID() != "anthropic/claude-sonnet-4.5" {
 		t.Errorf("bundled fallback config: %v", d.Config)
 	}
 }
@@ -246,4 +246,14 @@ func TestHostCatalog(t *testing.T) {
 			}
 		})
 	}
+}
+
+// configMap decodes a host config for assertions.
+func configMap(t *testing.T, c hosts.Config) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := c.Decode(&m); err != nil {
+		t.Fatalf("config %s: %v", c, err)
+	}
+	return m
 }

@@ -5,9 +5,10 @@ import (
 	"encoding/hex"
 	"io"
 	"net/http"
-	"strconv"
+	"slices"
 	"time"
 
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/internal/apierr"
 )
@@ -20,10 +21,11 @@ const (
 	UploadURLTTL = 5 * time.Minute
 )
 
-// startRunLocked creates the run named by p.ExternalRunID in the project,
-// or returns the existing one (reused). The suite is found or created by
-// name.
-func (s *Server) startRunLocked(a actor, projectPath string, p ingest.RunParams) (*evalRunRec, bool, *httpError) {
+// startIngestedRunLocked creates the run named by p.ExternalRunID in the
+// project, or returns the existing one (reused). The suite is found or
+// created by name. The run joins the eval runs (source "sdk"), but it is
+// not executed and does not count against the concurrency cap.
+func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.RunParams) (*evalRunRec, bool, *httpError) {
 	projectID, herr := s.ingestProjectLocked(a, projectPath)
 	if herr != nil {
 		return nil, false, herr
@@ -33,7 +35,7 @@ func (s *Server) startRunLocked(a actor, projectPath string, p ingest.RunParams)
 	if run := st.byExt[key]; run != nil {
 		return run, true, nil
 	}
-	suiteID, err := s.suiteByNameLocked(projectID, p.SuiteName)
+	suiteID, err := s.suiteByNameLocked(projectID, p.SuiteName, p.SuiteDescription)
 	if err != nil {
 		return nil, false, errInternal()
 	}
@@ -41,60 +43,72 @@ func (s *Server) startRunLocked(a actor, projectPath string, p ingest.RunParams)
 	if err != nil {
 		return nil, false, errInternal()
 	}
-	if st.runs == nil {
-		st.runs, st.byExt = map[string]*evalRunRec{}, map[string]*evalRunRec{}
+	if st.byExt == nil {
+		st.byExt = map[string]*evalRunRec{}
 	}
 	n := 1
-	for _, r := range st.runs {
+	for _, r := range s.st.evals.runs {
 		if r.suiteID == suiteID {
 			n++
 		}
 	}
-	p.ServerNames = append([]string(nil), p.ServerNames...)
-	p.Tags = append([]string(nil), p.Tags...)
-	run := &evalRunRec{id: id, projectID: projectID, suiteID: suiteID, externalRunID: p.ExternalRunID,
-		source: "sdk", runNumber: n, status: ingest.StatusRunning, result: ingest.ResultPending, params: p,
-		createdAt: s.now(), ord: s.st.nextOrd(), seen: map[string]bool{}}
-	st.runs[id], st.byExt[key] = run, run
+	p.ServerNames = slices.Clone(p.ServerNames)
+	p.Tags = slices.Clone(p.Tags)
+	run := &evalRunRec{id: id, projectID: projectID, orgID: s.st.projects[projectID].orgID, suiteID: suiteID,
+		source: evals.SourceSDK, runNumber: n, status: evals.StatusRunning, notes: p.Notes,
+		createdAt: s.now(), ord: s.st.nextOrd(), ext: &runExternal{params: p}}
+	if p.PassCriteria != nil {
+		run.passCriteria = &evals.PassCriteria{MinimumPassRate: p.PassCriteria.MinimumPassRate}
+	}
+	if !st.discard {
+		run.ext.seen = map[string]bool{}
+	}
+	s.st.evals.runs[id], st.byExt[key] = run, run
 	return run, false, nil
 }
 
-// suiteByNameLocked returns the project's suite called name, creating it.
-func (s *Server) suiteByNameLocked(projectID, name string) (string, error) {
+// suiteByNameLocked returns the project's suite called name, creating it
+// (with description) when there is none.
+func (s *Server) suiteByNameLocked(projectID, name, description string) (string, error) {
 	for _, su := range sortedByOrd(s.st.suites, func(v *evalSuiteRec) int { return v.ord },
 		func(v *evalSuiteRec) bool { return v.projectID == projectID && v.name == name }) {
 		return su.id, nil
 	}
-	return s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: name})
+	id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: name})
+	if err == nil {
+		s.st.suites[id].def = &suiteDef{description: description}
+	}
+	return id, err
 }
 
-// findIngestRunLocked resolves a run of the project; another project's run
-// reads as 404.
-func (s *Server) findIngestRunLocked(a actor, projectPath, runID string) (*evalRunRec, *httpError) {
+// findIngestedRunLocked resolves an ingested run of the project; another
+// project's run, or a run created through the API, reads as 404.
+func (s *Server) findIngestedRunLocked(a actor, projectPath, runID string) (*evalRunRec, *httpError) {
 	projectID, herr := s.ingestProjectLocked(a, projectPath)
 	if herr != nil {
 		return nil, herr
 	}
-	run := s.st.ingest.runs[runID]
-	if run == nil || run.projectID != projectID {
+	run := s.st.evals.runs[runID]
+	if run == nil || run.ext == nil || run.projectID != projectID {
 		return nil, notFoundIn("Run")
 	}
 	return run, nil
 }
 
-// insertResultsLocked stores results, skipping any whose
-// externalIterationId the run already holds (or that repeats within rs).
+// insertResultsLocked stores results as finished iterations, skipping any
+// whose externalIterationId the run already holds (or that repeats within
+// rs). Under WithIngestDiscard only the counts are kept.
 func (s *Server) insertResultsLocked(run *evalRunRec, rs []ingest.Result) (inserted, skipped int) {
-	st := &s.st.ingest
+	discard := s.st.ingest.discard
 	now := s.now()
 	for i := range rs {
 		res := &rs[i]
-		if !st.discard && res.ExternalIterationID != "" {
-			if run.seen[res.ExternalIterationID] {
+		if !discard && res.ExternalIterationID != "" {
+			if run.ext.seen[res.ExternalIterationID] {
 				skipped++
 				continue
 			}
-			run.seen[res.ExternalIterationID] = true
+			run.ext.seen[res.ExternalIterationID] = true
 		}
 		inserted++
 		if res.Passed {
@@ -102,42 +116,41 @@ func (s *Server) insertResultsLocked(run *evalRunRec, rs []ingest.Result) (inser
 		} else {
 			run.failed++
 		}
-		if st.discard {
+		if discard {
 			continue
 		}
-		n := len(run.iters) + 1
-		kept := *res
-		run.iters = append(run.iters, &evalIterRec{id: run.id + "_it" + strconv.Itoa(n), number: n,
-			passed: res.Passed, res: &kept, createdAt: now})
+		itID, _ := s.st.newID("itr", "") // never fails without a wanted id
+		run.iters = append(run.iters, ingestedIteration(itID, len(run.iters)+1, *res, now))
 	}
 	return inserted, skipped
 }
 
-// finalizeLocked computes the run's terminal status and result: an empty
-// run, or one with fewer rows than expectedIterations, fails; otherwise it
-// is completed and passes when its pass rate reaches the pass criteria's
-// minimum (100% by default).
-func (s *Server) finalizeLocked(run *evalRunRec) {
+// finalizeIngestedLocked ends an ingested run: an empty run, or one with
+// fewer rows than expectedIterations, fails; otherwise it is completed and
+// passes when its pass rate reaches the pass criteria's minimum (100% by
+// default), as an engine run does (endRunLocked).
+func (s *Server) finalizeIngestedLocked(run *evalRunRec) {
 	sum := run.summary()
-	run.completedAt = s.now()
-	run.status, run.result = ingest.StatusCompleted, ingest.ResultFailed
-	if sum.Total == 0 || sum.Total < run.params.ExpectedIterations {
-		run.status = ingest.StatusFailed
-		return
+	status := evals.StatusCompleted
+	if sum.Total == 0 || sum.Total < run.ext.params.ExpectedIterations {
+		status = evals.StatusFailed
 	}
-	min := 100.0
-	if pc := run.params.PassCriteria; pc != nil {
-		min = pc.MinimumPassRate
+	s.endRunLocked(run, status)
+}
+
+// ingestResult is the run's result as eval-ingest answers it: pending
+// until the run is terminal.
+func ingestResult(run *evalRunRec) string {
+	if !run.terminal() {
+		return ingest.ResultPending
 	}
-	if sum.PassRate*100 >= min-1e-9 {
-		run.result = ingest.ResultPassed
-	}
+	return string(run.result)
 }
 
 func (s *Server) runResultLocked(run *evalRunRec, reused bool) ingest.RunResult {
-	sum := run.summary()
+	sum := ingest.Summary(run.summary())
 	return ingest.RunResult{OK: true, SuiteID: run.suiteID, RunID: run.id, ProjectID: run.projectID,
-		Reused: reused, Status: run.status, Result: run.result, Summary: &sum}
+		Reused: reused, Status: string(run.status), Result: ingestResult(run), Summary: &sum}
 }
 
 // ingestUploadURL mints a single-use upload URL served by this double.

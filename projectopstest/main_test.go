@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -142,26 +141,8 @@ func must[T any](t *testing.T) func(v T, err error) T {
 	}
 }
 
-// fakeClock is a settable clock, safe for concurrent use.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 7, 9, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+func newFakeClock() *projectopstest.Clock {
+	return projectopstest.NewClock(time.Date(2026, 7, 9, 12, 0, 0, 0, time.UTC))
 }
 
 func readAll(resp *http.Response) ([]byte, error) { return io.ReadAll(resp.Body) }

@@ -8,42 +8,24 @@ import (
 	"github.com/projectops/projectops-go/ingest"
 )
 
-// ingestStore holds eval runs created through eval-ingest, their
-// iterations, upload URLs and uploaded artifacts. Its zero value is ready;
-// it is only touched with Server.mu held. The eval-run routes serve these
-// runs too (source "sdk"), so the records mirror the reference EvalRun and
-// EvalIteration shapes.
+// ingestStore is what eval-ingest keeps beside the eval runs it creates
+// (which live in evalStore.runs): the index by externalRunId, upload URLs
+// and uploaded artifacts. Its zero value is ready; it is only touched with
+// Server.mu held.
 type ingestStore struct {
-	runs      map[string]*evalRunRec // by run id
 	byExt     map[string]*evalRunRec // by projectID + "\x00" + externalRunId
 	uploads   map[string]*uploadRec  // by token
 	artifacts map[string]*artifactRec
 	discard   bool // WithIngestDiscard: keep counts, not rows
 }
 
-// evalRunRec is an eval run. Runs created by ingestion have source "sdk".
-type evalRunRec struct {
-	id, projectID, suiteID, externalRunID string
-	source                                string
-	runNumber                             int
-	status, result                        string // EvalRun status and result
-	params                                ingest.RunParams
-	createdAt, completedAt                time.Time
-	ord                                   int
-
-	iters          []*evalIterRec
-	seen           map[string]bool // externalIterationIds present
-	passed, failed int             // counted as rows arrive
-}
-
-// evalIterRec is one iteration of a run. res is nil when the server keeps
-// counts only (WithIngestDiscard).
-type evalIterRec struct {
-	id        string
-	number    int
-	passed    bool
-	res       *ingest.Result
-	createdAt time.Time
+// runExternal is what an ingested run holds beyond evalRunRec: the run as
+// started (externalRunId, framework, CI metadata, tags, server names,
+// expected iterations, suite description) and the externalIterationIds it
+// already holds.
+type runExternal struct {
+	params ingest.RunParams
+	seen   map[string]bool // nil under WithIngestDiscard
 }
 
 // uploadRec is a minted upload URL: usable once, until expires.
@@ -59,18 +41,6 @@ type artifactRec struct {
 	createdAt                  time.Time
 }
 
-// finalized reports whether the run reached a terminal status.
-func (r *evalRunRec) finalized() bool { return r.status != ingest.StatusRunning }
-
-// summary counts the run's rows; PassRate is 0 for an empty run.
-func (r *evalRunRec) summary() ingest.Summary {
-	s := ingest.Summary{Total: r.passed + r.failed, Passed: r.passed, Failed: r.failed}
-	if s.Total > 0 {
-		s.PassRate = float64(s.Passed) / float64(s.Total)
-	}
-	return s
-}
-
 // IngestedRun is an eval run created through eval-ingest, as the double
 // holds it. It is a test hook: see Server.IngestedRuns.
 type IngestedRun struct {
@@ -78,7 +48,7 @@ type IngestedRun struct {
 	// Source is "sdk" for ingested runs.
 	Source      string
 	RunNumber   int
-	Status      string // running, completed or failed
+	Status      string // running, completed or failed; cancelled when cancelled through the eval routes
 	Result      string // pending, passed or failed
 	Summary     ingest.Summary
 	Params      ingest.RunParams
@@ -93,8 +63,8 @@ type IngestedIteration struct {
 	Status          string // always completed: ingested results are finished
 	Result          string // passed or failed
 	CreatedAt       time.Time
-	// Input is the result as received (zero when the server was built with
-	// WithIngestDiscard).
+	// Input is the result as received. (A server built with
+	// WithIngestDiscard keeps no iterations.)
 	Input ingest.Result
 }
 
@@ -105,8 +75,8 @@ func (s *Server) IngestedRuns(projectID string) []IngestedRun {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []IngestedRun
-	for _, r := range sortedByOrd(s.st.ingest.runs, func(r *evalRunRec) int { return r.ord },
-		func(r *evalRunRec) bool { return projectID == "" || r.projectID == projectID }) {
+	for _, r := range sortedByOrd(s.st.evals.runs, func(r *evalRunRec) int { return r.ord },
+		func(r *evalRunRec) bool { return r.ext != nil && (projectID == "" || r.projectID == projectID) }) {
 		out = append(out, s.ingestedRunLocked(r))
 	}
 	return out
@@ -117,23 +87,20 @@ func (s *Server) IngestedRuns(projectID string) []IngestedRun {
 func (s *Server) IngestedIterations(runID string) ([]IngestedIteration, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.st.ingest.runs[runID]
-	if r == nil {
+	r := s.st.evals.runs[runID]
+	if r == nil || r.ext == nil {
 		return nil, false
 	}
 	out := make([]IngestedIteration, 0, len(r.iters))
 	for _, it := range r.iters {
-		v := IngestedIteration{ID: it.id, IterationNumber: it.number, Status: ingest.StatusCompleted,
-			Result: ingest.ResultFailed, CreatedAt: it.createdAt}
-		if it.passed {
-			v.Result = ingest.ResultPassed
-		}
-		if it.res != nil {
-			v.Input = *it.res
-			v.Input.ExpectedToolCalls = slices.Clone(it.res.ExpectedToolCalls)
-			v.Input.ActualToolCalls = slices.Clone(it.res.ActualToolCalls)
-			v.Input.Metadata = maps.Clone(it.res.Metadata)
-			v.Input.ErrorDetails = maps.Clone(it.res.ErrorDetails)
+		v := IngestedIteration{ID: it.id, IterationNumber: it.number, Status: string(it.status),
+			Result: string(it.result), CreatedAt: it.receivedAt}
+		if it.in != nil {
+			v.Input = *it.in
+			v.Input.ExpectedToolCalls = slices.Clone(it.in.ExpectedToolCalls)
+			v.Input.ActualToolCalls = slices.Clone(it.in.ActualToolCalls)
+			v.Input.Metadata = maps.Clone(it.in.Metadata)
+			v.Input.ErrorDetails = maps.Clone(it.in.ErrorDetails)
 		}
 		out = append(out, v)
 	}
@@ -153,14 +120,14 @@ func (s *Server) Artifact(storageID string) (data []byte, contentType string, ok
 }
 
 func (s *Server) ingestedRunLocked(r *evalRunRec) IngestedRun {
-	v := IngestedRun{ID: r.id, ProjectID: r.projectID, SuiteID: r.suiteID, ExternalRunID: r.externalRunID,
-		Source: r.source, RunNumber: r.runNumber, Status: r.status, Result: r.result, Summary: r.summary(),
-		Params: r.params, CreatedAt: r.createdAt, CompletedAt: r.completedAt}
+	v := IngestedRun{ID: r.id, ProjectID: r.projectID, SuiteID: r.suiteID, ExternalRunID: r.ext.params.ExternalRunID,
+		Source: r.source, RunNumber: r.runNumber, Status: string(r.status), Result: ingestResult(r),
+		Summary: ingest.Summary(r.summary()), Params: r.ext.params, CreatedAt: r.createdAt, CompletedAt: r.completedAt}
 	if su := s.st.suites[r.suiteID]; su != nil {
 		v.SuiteName = su.name
 	}
-	v.Params.ServerNames = slices.Clone(r.params.ServerNames)
-	v.Params.Tags = slices.Clone(r.params.Tags)
+	v.Params.ServerNames = slices.Clone(r.ext.params.ServerNames)
+	v.Params.Tags = slices.Clone(r.ext.params.Tags)
 	return v
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -27,6 +28,7 @@ type responseWriter struct {
 	pr        *io.PipeReader // streaming only
 	pw        *io.PipeWriter
 	err       error     // failure before commit, returned by RoundTrip
+	conn      net.Conn  // the client's end of a hijacked connection (hijack.go)
 	small     [512]byte // initial buffer: most responses fit, saving an allocation
 }
 
@@ -38,7 +40,7 @@ func (w *responseWriter) Header() http.Header { return w.header }
 func (w *responseWriter) WriteHeader(code int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if code >= 200 && w.status == 0 && !w.committed {
+	if (code >= 200 || code == http.StatusSwitchingProtocols) && w.status == 0 && !w.committed {
 		w.status = code
 	}
 }
@@ -57,8 +59,11 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 		}
 		return w.buf.Write(p)
 	}
-	pw := w.pw
+	pw, hijacked := w.pw, w.conn != nil
 	w.mu.Unlock()
+	if hijacked {
+		return 0, http.ErrHijacked
+	}
 	if pw == nil {
 		return 0, io.ErrClosedPipe
 	}
@@ -116,7 +121,9 @@ func (w *responseWriter) finish() {
 	}
 	pw := w.pw
 	w.mu.Unlock()
-	_ = pw.Close()
+	if pw != nil { // nil once hijacked: the connection is the handler's
+		_ = pw.Close()
+	}
 }
 
 // fail ends a handler that panicked: the connection is dropped.
@@ -131,7 +138,9 @@ func (w *responseWriter) fail() {
 	}
 	pw := w.pw
 	w.mu.Unlock()
-	_ = pw.CloseWithError(errDropped)
+	if pw != nil {
+		_ = pw.CloseWithError(errDropped)
+	}
 }
 
 // abort is called when a streaming handler's context ends. It unblocks a
@@ -150,6 +159,8 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 		ContentLength: -1,
 	}
 	switch {
+	case w.conn != nil:
+		resp.Body = w.conn // a 101 response's body is the connection
 	case w.pr != nil:
 		resp.Body = &streamBody{ctx: req.Context(), pr: w.pr, cancel: cancel}
 	default:

@@ -33,6 +33,10 @@ func (s *Server) buildMux() {
 	s.chatboxRoutes()
 	s.keyManagementRoutes()
 	s.ingestRoutes()
+	s.evalRoutes()
+	s.environmentRoutes()
+	s.serverOpsRoutes()
+	s.tunnelRoutes()
 	s.mux.HandleFunc("/", s.unmatched)
 	s.handler = http.HandlerFunc(s.serveHTTP)
 }

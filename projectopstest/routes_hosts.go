@@ -63,14 +63,8 @@ func (s *Server) getHost(w http.ResponseWriter, r *http.Request, a actor) *httpE
 // validation; the catalog is consulted without the lock held.
 func (s *Server) createHost(w http.ResponseWriter, r *http.Request, a actor) *httpError {
 	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	_, _, herr := s.st.projectFor(a, projectID, accessWrite)
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
 	var p hosts.CreateParams
-	present, herr := decodeBody(r, &p)
+	present, herr := s.decodeWrite(r, a, &p)
 	if herr != nil {
 		return herr
 	}
@@ -148,8 +142,7 @@ func (s *Server) updateHost(w http.ResponseWriter, r *http.Request, a actor) *ht
 	}
 	var cfg map[string]any
 	if present["config"] {
-		cfg = deepCopy(p.Config)
-		if herr := validateConfig("config", cfg); herr != nil {
+		if cfg, herr = configObject("config", p.Config); herr != nil {
 			return herr
 		}
 	}

@@ -59,10 +59,10 @@ func (s *Server) ingestReport(w http.ResponseWriter, r *http.Request, a actor) *
 		return herr
 	}
 	s.mu.Lock()
-	run, _, herr := s.startRunLocked(a, r.PathValue("projectId"), p.RunParams)
-	if herr == nil && !run.finalized() {
+	run, _, herr := s.startIngestedRunLocked(a, r.PathValue("projectId"), p.RunParams)
+	if herr == nil && !run.terminal() {
 		s.insertResultsLocked(run, p.Results)
-		s.finalizeLocked(run)
+		s.finalizeIngestedLocked(run)
 	}
 	var out ingest.RunResult
 	if herr == nil {
@@ -88,7 +88,7 @@ func (s *Server) ingestStart(w http.ResponseWriter, r *http.Request, a actor) *h
 		return herr
 	}
 	s.mu.Lock()
-	run, reused, herr := s.startRunLocked(a, r.PathValue("projectId"), p)
+	run, reused, herr := s.startIngestedRunLocked(a, r.PathValue("projectId"), p)
 	var out ingest.RunResult
 	if herr == nil {
 		out = s.runResultLocked(run, reused)
@@ -116,10 +116,10 @@ func (s *Server) ingestAppend(w http.ResponseWriter, r *http.Request, a actor) *
 		return herr
 	}
 	s.mu.Lock()
-	run, herr := s.findIngestRunLocked(a, r.PathValue("projectId"), p.RunID)
-	if herr == nil && run.finalized() {
+	run, herr := s.findIngestedRunLocked(a, r.PathValue("projectId"), p.RunID)
+	if herr == nil && run.terminal() {
 		herr = newError(apierr.CodeConflict, "Run is already finalized; start a new run to add iterations",
-			map[string]any{"runId": run.id, "status": run.status})
+			map[string]any{"runId": run.id, "status": string(run.status)})
 	}
 	var out ingest.AppendResult
 	if herr == nil {
@@ -149,14 +149,14 @@ func (s *Server) ingestFinalize(w http.ResponseWriter, r *http.Request, a actor)
 		return errValidation("externalRunId", "externalRunId is required")
 	}
 	s.mu.Lock()
-	run, herr := s.findIngestRunLocked(a, r.PathValue("projectId"), p.RunID)
-	if herr == nil && run.externalRunID != p.ExternalRunID {
+	run, herr := s.findIngestedRunLocked(a, r.PathValue("projectId"), p.RunID)
+	if herr == nil && run.ext.params.ExternalRunID != p.ExternalRunID {
 		herr = errValidation("externalRunId", "externalRunId does not match the run's")
 	}
 	var out ingest.RunResult
 	if herr == nil {
-		if !run.finalized() {
-			s.finalizeLocked(run)
+		if !run.terminal() {
+			s.finalizeIngestedLocked(run)
 		}
 		out = s.runResultLocked(run, false)
 	}

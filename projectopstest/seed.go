@@ -33,6 +33,8 @@ import (
 //     (RFC 3339), pinned?, unread?}
 //   - evalSuites: EvalSuiteSpec — {id?, projectId, name, serverIds?,
 //     hostId?}
+//   - environments: EnvironmentSpec — {id?, projectId, ownerUserId, name,
+//     dockerfile, shared?, built?}
 //
 // Entries are created in that order, so an entry may refer to any entry of
 // an earlier array by id; give ids to entries that are referred to. See
@@ -47,6 +49,8 @@ type Seed struct {
 	Chatboxes     []ChatboxSpec      `json:"chatboxes,omitempty"`
 	ChatSessions  []ChatSessionSpec  `json:"chatSessions,omitempty"`
 	EvalSuites    []EvalSuiteSpec    `json:"evalSuites,omitempty"`
+	// Environments are computer environments (add_environments.go).
+	Environments []EnvironmentSpec `json:"environments,omitempty"`
 }
 
 // LoadSeed reads a seed file. Unknown fields and malformed JSON are errors;
@@ -102,6 +106,7 @@ func (s *Server) applySeed(seed *Seed) error {
 		{"chatboxes", len(seed.Chatboxes), func(i int) error { _, err := s.addChatboxLocked(seed.Chatboxes[i]); return err }},
 		{"chatSessions", len(seed.ChatSessions), func(i int) error { _, err := s.addChatSessionLocked(seed.ChatSessions[i]); return err }},
 		{"evalSuites", len(seed.EvalSuites), func(i int) error { _, err := s.addEvalSuiteLocked(seed.EvalSuites[i]); return err }},
+		{"environments", len(seed.Environments), func(i int) error { _, err := s.addEnvironmentLocked(seed.Environments[i]); return err }},
 	}
 	for _, st := range steps {
 		for i := range st.n {

@@ -45,9 +45,12 @@ type Server struct {
 	reqSeq    atomic.Uint64
 
 	pool    workerPool
+	envOpt  envOptions
 	limiter *keyLimiter
 	faults  faultSet
 	reqlog  requestLog
+	ev      *evalEngine // executes eval runs (evals_engine.go)
+	mcp     *mcpState   // saved servers' live MCP sessions and OAuth tokens
 
 	// mu guards the store: one lock for all state, as in pstest.
 	mu  sync.Mutex
@@ -73,11 +76,15 @@ func NewServer(opts ...Option) (*Server, error) {
 		log: o.logger, now: o.clock, src: o.catalogSource,
 		ctx: ctx, cancel: cancel,
 		pool:    newWorkerPool(),
+		envOpt:  o.envDefaults(),
 		limiter: newKeyLimiter(o.perMinute, o.burst),
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
 	s.st.ingest.discard = o.ingestDiscard
+	s.ev = newEvalEngine(s, o.evals)
+	o.mcp.self = selfTransport{s}
+	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
 	s.transport = &inProcessTransport{s: s}
 	var err error
@@ -163,7 +170,8 @@ func (s *Server) Close() error {
 		cancel()
 	}
 	s.inflight.Wait()
-	s.bg.Wait()
+	s.bg.Wait() // background work (eval runs) uses the MCP pool: close it after
+	s.mcp.close()
 	return err
 }
 

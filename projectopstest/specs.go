@@ -5,6 +5,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/projectops/projectops-go/hosts"
 )
 
@@ -87,6 +89,20 @@ type ServerSpec struct {
 	OAuthScopes  []string `json:"oauthScopes,omitempty"`
 	// Disabled saves the server switched off (enabled false).
 	Disabled bool `json:"disabled,omitempty"`
+
+	// MCPServer, when set, is the real MCP server behind this record,
+	// served in process over go-sdk's in-memory transports (Go tests and
+	// the demo; a seed file cannot hold one). The record is listed as an
+	// http server whose URL defaults to InProcessServerURL(Name).
+	MCPServer *mcp.Server `json:"-"`
+	// ProtocolVersion is the MCP protocol version offered first when
+	// connecting, e.g. "2025-11-25" for servers on the TypeScript SDK;
+	// empty offers go-sdk's latest.
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	// OAuthTokenURL is the token endpoint used to refresh imported OAuth
+	// tokens when they expire. Without it imported tokens are used until
+	// they expire, then calls answer OAUTH_REQUIRED.
+	OAuthTokenURL string `json:"oauthTokenUrl,omitempty"`
 }
 
 // String describes the server without its secrets or command line.

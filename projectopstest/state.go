@@ -22,6 +22,9 @@ type state struct {
 	sessions map[string]*chatSessionRec
 	suites   map[string]*evalSuiteRec
 	ingest   ingestStore // eval runs and artifacts received through eval-ingest
+	evals    evalStore   // eval runs (model_evals.go)
+	env      envState    // computer environments, builds, computers (env_model.go)
+	tun      tunnelState // model_tunnels.go
 }
 
 func newState() state {
@@ -32,6 +35,7 @@ func newState() state {
 		servers: map[string]*serverRec{}, hosts: map[string]*hostRec{},
 		chatbox: map[string]*chatboxRec{}, sessions: map[string]*chatSessionRec{},
 		suites: map[string]*evalSuiteRec{},
+		evals:  evalStore{runs: map[string]*evalRunRec{}, idem: map[string]string{}},
 	}
 }
 

@@ -96,7 +96,11 @@ func (t *inProcessTransport) serveAsync(req, sreq *http.Request, rw *responseWri
 // serverRequest turns an outgoing client request into the request a server
 // handler would see.
 func serverRequest(ctx context.Context, req *http.Request) *http.Request {
-	sreq := req.Clone(ctx)
+	// A shallow copy with its own header and URL: the handler never sees
+	// (or mutates) the client's maps, and nothing else needs deep copying.
+	sreq := req.WithContext(ctx)
+	sreq.Header = req.Header.Clone()
+	sreq.Trailer = nil
 	sreq.URL = &url.URL{Path: req.URL.Path, RawPath: req.URL.RawPath, RawQuery: req.URL.RawQuery}
 	sreq.RequestURI = req.URL.RequestURI()
 	sreq.Proto, sreq.ProtoMajor, sreq.ProtoMinor = "HTTP/1.1", 1, 1

@@ -30,7 +30,7 @@ func projectView(p *projectRec, role Role) catalog.Project {
 func serverView(sv *serverRec) servers.Server {
 	return servers.Server{
 		ID: sv.id, ProjectID: sv.projectID, Name: sv.name, Enabled: sv.enabled,
-		TransportType: sv.transport, URL: sv.url, UseOAuth: sv.useOAuth,
+		TransportType: sv.transport, URL: redactTunnelSecret(sv.url), UseOAuth: sv.useOAuth,
 		HasClientSecret: sv.clientSecret != "", OAuthScopes: append([]string(nil), sv.oauthScopes...),
 		CreatedAt: wire.MillisOf(sv.createdAt), UpdatedAt: wire.MillisOf(sv.updatedAt),
 	}
@@ -50,11 +50,14 @@ func hostView(h *hostRec) hosts.Host {
 func setHost(h *hostRec, name string, cfg map[string]any) {
 	h.name, h.config = name, cfg
 	h.configID = hostConfigID(cfg)
-	b, err := json.Marshal(hosts.HostDetail{ID: h.id, Name: name, Config: cfg})
+	raw, err := json.Marshal(cfg)
+	if err == nil {
+		raw, err = json.Marshal(hosts.HostDetail{ID: h.id, Name: name, Config: raw})
+	}
 	if err != nil { // decoded JSON always re-encodes
 		panic("projectopstest: host config does not encode: " + err.Error())
 	}
-	h.detail = b
+	h.detail = raw
 }
 
 func (st *state) chatboxView(cb *chatboxRec) catalog.Chatbox {

@@ -1,4 +1,3 @@
-// Package servers operates the MCP servers saved in a project.
 package servers
 
 import (

@@ -24,19 +24,19 @@ var secrets = []string{
 // returns what List must answer.
 func seedServers(t *testing.T, f *fixture) []servers.Server {
 	t.Helper()
-	p := f.ws.ProjectID
-	httpID := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "remote",
+	p := f.WS.ProjectID
+	httpID := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "remote",
 		URL:     "https://mcp.example.com/mcp",
 		Headers: map[string]projectopstest.Secret{"Authorization": "Bearer header-secret-c0ff", "X-Api-Key": "header-secret-c0ff"}}))
-	f.clock.Advance(time.Second)
-	sseID := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "events",
+	f.Clock.Advance(time.Second)
+	sseID := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "events",
 		TransportType: servers.TransportSSE, URL: "https://sse.example.com/sse", UseOAuth: true,
 		ClientSecret: "client-secret-ee01", OAuthScopes: []string{"read", "write"}}))
-	f.clock.Advance(time.Second)
-	stdioID := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "local",
+	f.Clock.Advance(time.Second)
+	stdioID := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "local",
 		Command: "stdio-command-7f3a", Args: []string{"serve", "--token=arg-secret-91bc"},
 		Env: map[string]projectopstest.Secret{"API_TOKEN": "env-secret-55de"}}))
-	offID := must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "off",
+	offID := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "off",
 		URL: "http://localhost:9000/mcp", Disabled: true}))
 	at := func(s int) servers.Millis { return ms(t0.Add(time.Duration(s) * time.Second)) }
 	return []servers.Server{
@@ -57,12 +57,12 @@ func TestList(t *testing.T) {
 	f := setup(t)
 	want := seedServers(t, f)
 	// A server of another project is not listed.
-	other := must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.ws.OrganizationID, Name: "Other"}))
-	must(t)(f.srv.AddServer(projectopstest.ServerSpec{ProjectID: other, Name: "theirs", URL: "https://other.example.com/mcp"}))
+	other := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "Other"}))
+	must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: other, Name: "theirs", URL: "https://other.example.com/mcp"}))
 
-	rec := &recorder{rt: f.srv.Transport()}
-	c := f.client(t, projectops.WithTransport(rec))
-	page, err := c.Servers.List(t.Context(), f.ws.ProjectID)
+	rec := &recorder{RT: f.Srv.Transport()}
+	c := f.Client(t, projectops.WithTransport(rec))
+	page, err := c.Servers.List(t.Context(), f.WS.ProjectID)
 	if err != nil {
 		t.Fatalf("List: %v", err)
 	}
@@ -72,7 +72,7 @@ func TestList(t *testing.T) {
 	if page.NextCursor != "" {
 		t.Errorf("NextCursor = %q", page.NextCursor)
 	}
-	all, err := collect(c.Servers.All(t.Context(), f.ws.ProjectID))
+	all, err := collect(c.Servers.All(t.Context(), f.WS.ProjectID))
 	if err != nil {
 		t.Fatalf("All: %v", err)
 	}
@@ -82,23 +82,23 @@ func TestList(t *testing.T) {
 
 	// The raw bodies carry no stdio command line, env or header values, and
 	// no field that could hold them.
-	ex := rec.exchanges()
+	ex := rec.Exchanges()
 	if len(ex) != 2 {
 		t.Fatalf("recorded %d exchanges, want 2", len(ex))
 	}
 	for _, x := range ex {
-		if x.status != 200 {
-			t.Fatalf("%s %s: %d", x.method, x.path, x.status)
+		if x.Status != 200 {
+			t.Fatalf("%s %s: %d", x.Method, x.Path, x.Status)
 		}
 		for _, s := range secrets {
-			if strings.Contains(string(x.body), s) {
-				t.Errorf("%s %s: raw body contains the secret %q", x.method, x.path, s)
+			if strings.Contains(string(x.Body), s) {
+				t.Errorf("%s %s: raw body contains the secret %q", x.Method, x.Path, s)
 			}
 		}
 		var raw struct {
 			Items []map[string]json.RawMessage `json:"items"`
 		}
-		if err := json.Unmarshal(x.body, &raw); err != nil {
+		if err := json.Unmarshal(x.Body, &raw); err != nil {
 			t.Fatal(err)
 		}
 		if len(raw.Items) != len(want) {
@@ -107,7 +107,7 @@ func TestList(t *testing.T) {
 		for _, it := range raw.Items {
 			for _, k := range []string{"command", "args", "env", "headers", "clientSecret", "client_secret"} {
 				if _, ok := it[k]; ok {
-					t.Errorf("raw item has field %q: %s", k, x.body)
+					t.Errorf("raw item has field %q: %s", k, x.Body)
 				}
 			}
 		}
@@ -117,7 +117,7 @@ func TestList(t *testing.T) {
 func TestListEmpty(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	page, err := f.c.Servers.List(t.Context(), f.ws.ProjectID)
+	page, err := f.C.Servers.List(t.Context(), f.WS.ProjectID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +136,8 @@ func TestListErrors(t *testing.T) {
 	}{
 		{"unknown project", func(*fixture) string { return "prj_nope" }, projectops.CodeNotFound, true},
 		{"project of another organization", func(f *fixture) string {
-			org := must(t)(f.srv.AddOrganization(projectopstest.OrganizationSpec{Name: "Elsewhere"}))
-			return must(t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: org, Name: "Foreign"}))
+			org := must(t)(f.Srv.AddOrganization(projectopstest.OrganizationSpec{Name: "Elsewhere"}))
+			return must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: org, Name: "Foreign"}))
 		}, projectops.CodeNotFound, true},
 		{"empty project id", func(*fixture) string { return "" }, projectops.CodeValidation, false},
 	}
@@ -146,11 +146,11 @@ func TestListErrors(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
 			p := tt.project(f)
-			_, err := f.c.Servers.List(t.Context(), p)
+			_, err := f.C.Servers.List(t.Context(), p)
 			e := wantError(t, err, tt.code, tt.sent)
-			_, err = collect(f.c.Servers.All(t.Context(), p))
+			_, err = collect(f.C.Servers.All(t.Context(), p))
 			wantError(t, err, tt.code, tt.sent)
-			n := len(f.srv.Requests())
+			n := len(f.Srv.Requests())
 			if !tt.sent {
 				if got, _ := e.Details["field"].(string); got != "projectId" {
 					t.Errorf("details.field = %q", got)

@@ -1,150 +1,19 @@
 package servers_test
 
-import (
-	"bytes"
-	"errors"
-	"io"
-	"net/http"
-	"sync"
-	"testing"
-	"time"
+import "github.com/projectops/projectops-go/internal/sdktest"
 
-	projectops "github.com/projectops/projectops-go"
-	"github.com/projectops/projectops-go/projectopstest"
+// The contract-test fixture and assertions every resource package shares.
+type (
+	fixture  = sdktest.Fixture
+	recorder = sdktest.Recorder
 )
 
-// t0 is the fake clock's start: every timestamp the double writes is
-// predictable.
-var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+var (
+	t0        = sdktest.T0
+	setup     = sdktest.Setup
+	must      = sdktest.Must
+	wantError = sdktest.WantError
+	wantField = sdktest.WantField
+)
 
-// fixture is a double (rate limiting off unless a test turns it on, fake
-// clock) and an SDK client wired to it in process as the default owner.
-type fixture struct {
-	srv   *projectopstest.Server
-	ws    projectopstest.Workspace
-	c     *projectops.Client
-	clock *fakeClock
-}
-
-func setup(t *testing.T, opts ...projectopstest.Option) *fixture {
-	t.Helper()
-	clock := &fakeClock{now: t0}
-	base := []projectopstest.Option{projectopstest.WithRateLimit(0, 0), projectopstest.WithClock(clock.Now)}
-	srv := projectopstest.NewTestServer(t, append(base, opts...)...)
-	f := &fixture{srv: srv, ws: srv.Default(), clock: clock}
-	f.c = f.client(t)
-	return f
-}
-
-// client returns an SDK client on the double with fast retries; opts come
-// last, so projectops.WithAPIKey switches identity.
-func (f *fixture) client(t *testing.T, opts ...projectops.Option) *projectops.Client {
-	t.Helper()
-	base := []projectops.Option{projectops.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)}
-	c, err := f.srv.NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatalf("NewClient: %v", err)
-	}
-	return c
-}
-
-// must fails the test when an Add helper fails and returns the new id.
-func must(t *testing.T) func(id string, err error) string {
-	return func(id string, err error) string {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
-}
-
-// wantError asserts err is a *projectops.Error with code and the HTTP status
-// the specification pairs with it (status 0 when the SDK raised it).
-func wantError(t *testing.T, err error, code projectops.Code, sent bool) *projectops.Error {
-	t.Helper()
-	var e *projectops.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("err = %v (%T), want *projectops.Error %s", err, err, code)
-	}
-	if e.Code != code {
-		t.Fatalf("code = %s (%v), want %s", e.Code, e, code)
-	}
-	wantStatus := 0
-	if sent {
-		wantStatus = code.Status()
-	}
-	if e.StatusCode != wantStatus {
-		t.Fatalf("status = %d, want %d (%v)", e.StatusCode, wantStatus, e)
-	}
-	return e
-}
-
-// collect drains an iterator, stopping at the first error.
-func collect[T any](seq func(yield func(T, error) bool)) ([]T, error) {
-	var out []T
-	for v, err := range seq {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// fakeClock is a settable clock, safe for concurrent use.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// exchange is one request and response seen by a recorder.
-type exchange struct {
-	method, path string
-	header       http.Header
-	status       int
-	body         []byte
-}
-
-// recorder is an http.RoundTripper that records raw exchanges.
-type recorder struct {
-	rt http.RoundTripper
-	mu sync.Mutex
-	ex []exchange
-}
-
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := r.rt.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(b))
-	r.mu.Lock()
-	r.ex = append(r.ex, exchange{method: req.Method, path: req.URL.Path, header: req.Header.Clone(),
-		status: resp.StatusCode, body: b})
-	r.mu.Unlock()
-	return resp, nil
-}
-
-func (r *recorder) exchanges() []exchange {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]exchange(nil), r.ex...)
-}
+func collect[T any](seq func(yield func(T, error) bool)) ([]T, error) { return sdktest.Collect(seq) }

@@ -8,6 +8,12 @@
 //
 //	serve   run the in-memory API double on a local address
 //	report  send go test -json, JUnit, Jest or Vitest results to a run
+//	env     computer environments: list, create, build, builds, boot, reset, share, delete
+//	export  write a saved server's tools, resources and prompts as a JSON snapshot
+//	diff    compare two export snapshots (exit 0 equal, 1 different, 2 error)
+//	tools   list or call a saved server's tools (JSON in and out)
+//	eval    eval runs: run (a CI gate), cancel, iterations, trace
+//	tunnel  expose a local MCP server through a relay tunnel until interrupted
 //
 // Run "projectops <command> -h" for a command's flags.
 package main
@@ -39,6 +45,12 @@ type command struct {
 var commands = []command{
 	{"serve", "run the in-memory API double on a local address", runServe},
 	{"report", "send go test -json, JUnit, Jest or Vitest results to a run", runReport},
+	{"env", "computer environments: list, create, build, builds, boot, reset, share, delete", runEnv},
+	{"export", "write a server's tools, resources and prompts as a JSON snapshot", runExport},
+	{"diff", "compare two export snapshots (exit 0 equal, 1 different, 2 error)", runDiff},
+	{"tools", "list or call a server's tools (JSON in and out)", runTools},
+	{"eval", "eval runs: run (a CI gate), cancel, iterations, trace", runEval},
+	{"tunnel", "expose a local MCP server through a relay tunnel until interrupted", runTunnel},
 }
 
 // run dispatches args to a subcommand; it is main without the process, so

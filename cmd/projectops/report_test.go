@@ -28,7 +28,7 @@ func reportEnv(t *testing.T) *projectopstest.Server {
 	return srv
 }
 
-func runCLI(t *testing.T, in string, args ...string) (code int, stdout, stderr string) {
+func runReportCLI(t *testing.T, in string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	old := stdin
 	stdin = strings.NewReader(in)
@@ -44,7 +44,7 @@ func TestReportStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runCLI(t, string(in), "report", "--external-run-id", "cli-1", "--suite", "demo")
+	code, out, errOut := runReportCLI(t, string(in), "report", "--external-run-id", "cli-1", "--suite", "demo")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -70,7 +70,7 @@ func TestReportCommand(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := runCLI(t, "", "report", "--external-run-id", "cmd-1", "--", "sh", "-c", "cat "+filepath.Join(dir, "events")+"; exit 3")
+	code, out, _ := runReportCLI(t, "", "report", "--external-run-id", "cmd-1", "--", "sh", "-c", "cat "+filepath.Join(dir, "events")+"; exit 3")
 	if code != 3 || out != events {
 		t.Errorf("exit %d, stdout %q: want 3 and the output unchanged", code, out)
 	}
@@ -80,11 +80,11 @@ func TestReportCommand(t *testing.T) {
 	if err := os.WriteFile(fakeGo, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runCLI(t, "", "report", "--external-run-id", "cmd-2", "--", fakeGo, "test", "-run", "X", "./...")
+	code, out, errOut := runReportCLI(t, "", "report", "--external-run-id", "cmd-2", "--", fakeGo, "test", "-run", "X", "./...")
 	if code != 0 || out != "plain line\n" || !strings.Contains(errOut, "args: test -json -run X ./...") {
 		t.Errorf("exit %d, stdout %q, stderr %q (a passing test prints nothing without -v)", code, out, errOut)
 	}
-	code, out, _ = runCLI(t, "", "report", "--external-run-id", "cmd-3", "--", fakeGo, "test", "-v", "./...")
+	code, out, _ = runReportCLI(t, "", "report", "--external-run-id", "cmd-3", "--", fakeGo, "test", "-v", "./...")
 	if code != 0 || out != "hi\nplain line\n" {
 		t.Errorf("-v: exit %d, stdout %q", code, out)
 	}
@@ -95,7 +95,7 @@ func TestReportCommand(t *testing.T) {
 
 func TestReportFileUploadAndResume(t *testing.T) {
 	srv := reportEnv(t)
-	code, _, errOut := runCLI(t, "", "report", "--junit", "../../ingest/testdata/junit.xml", "--upload", "--external-run-id", "j-1")
+	code, _, errOut := runReportCLI(t, "", "report", "--junit", "../../ingest/testdata/junit.xml", "--upload", "--external-run-id", "j-1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -112,16 +112,16 @@ func TestReportFileUploadAndResume(t *testing.T) {
 	// and the results wait in the spool.
 	spool := t.TempDir()
 	srv.SetFault("POST /projects/{projectId}/eval-ingest/report", projectopstest.Fault{Status: 403})
-	code, _, errOut = runCLI(t, "", "report", "--jest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-2")
+	code, _, errOut = runReportCLI(t, "", "report", "--jest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-2")
 	if code != 0 || !strings.Contains(errOut, "NOT reported") || !strings.Contains(errOut, "report resume") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
-	code, _, _ = runCLI(t, "", "report", "--strict", "--vitest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-3")
+	code, _, _ = runReportCLI(t, "", "report", "--strict", "--vitest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-3")
 	if code != 1 {
 		t.Errorf("--strict: exit %d, want 1", code)
 	}
 	srv.ClearFaults()
-	code, out, errOut := runCLI(t, "", "report", "resume", "--spool", spool)
+	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool)
 	if code != 0 || strings.Count(out, "results re-sent") != 2 {
 		t.Errorf("resume: exit %d, %q %q", code, out, errOut)
 	}
@@ -140,11 +140,11 @@ func TestReportUsage(t *testing.T) {
 		{"report", "--"},
 		{"report", "resume", "extra"},
 	} {
-		if code, _, _ := runCLI(t, "", args...); code != 2 {
+		if code, _, _ := runReportCLI(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
-	if code, _, errOut := runCLI(t, "", "report", "--junit", "/nonexistent.xml"); code != 1 || !strings.Contains(errOut, "no such file") {
+	if code, _, errOut := runReportCLI(t, "", "report", "--junit", "/nonexistent.xml"); code != 1 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("missing file: exit %d %q", code, errOut)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -22,6 +23,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	perMinute := fs.Int("rate-limit", projectopstest.DefaultRatePerMinute, "requests per minute per API key; 0 disables")
 	burst := fs.Int("burst", projectopstest.DefaultRateBurst, "rate-limit burst per API key")
 	verbose := fs.Bool("v", false, "log every request (never keys or bodies) to stderr")
+	buildStep := fs.Duration("build-step-delay", 300*time.Millisecond, "real time each environment build step takes")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: projectops serve [--addr host:port] [--seed file] [--rate-limit n] [--burst n] [-v]")
 		fmt.Fprintln(stderr)
@@ -55,7 +57,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := projectopstest.NewServer(projectopstest.WithSeed(seed), projectopstest.WithLogger(logger),
-		projectopstest.WithRateLimit(*perMinute, *burst))
+		projectopstest.WithRateLimit(*perMinute, *burst), projectopstest.WithBuildStepDelay(*buildStep))
 	if err != nil {
 		fmt.Fprintf(stderr, "projectops serve: %v\n", err)
 		return 1

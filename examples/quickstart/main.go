@@ -59,6 +59,9 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
+	if err := serverTour(ctx, w, client, projectID); err != nil {
+		return err
+	}
 	return hostLifecycle(ctx, w, client, projectID)
 }
 
@@ -131,7 +134,7 @@ func hostLifecycle(ctx context.Context, w io.Writer, client *projectops.Client, 
 	if err != nil {
 		return fmt.Errorf("create host: %w", err)
 	}
-	fmt.Fprintf(w, "created host %s %q from template claude (model %v)\n", h.ID, h.Name, h.Config["modelId"])
+	fmt.Fprintf(w, "created host %s %q from template claude (model %s)\n", h.ID, h.Name, h.Config.ModelID())
 
 	h, err = client.Hosts.Update(ctx, projectID, h.ID, hosts.UpdateParams{Name: "Quickstart host (renamed)"})
 	if err != nil {

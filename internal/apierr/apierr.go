@@ -182,7 +182,9 @@ func (e *Error) Is(target error) bool {
 
 // Temporary reports whether retrying the same request later may succeed.
 // Known codes decide; an unknown code is temporary only when the HTTP status
-// is 429 or one of 500, 502, 503, 504.
+// is 429 or one of 500, 502, 503, 504. A 429 with reason
+// CONCURRENT_RUN_LIMIT is temporary (it lifts when a run ends) but the SDK
+// does not retry it by itself: waiting for a run is the caller's decision.
 func (e *Error) Temporary() bool {
 	if e == nil {
 		return false

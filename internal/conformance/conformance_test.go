@@ -19,14 +19,24 @@ type schema struct {
 	Properties map[string]*schema `json:"properties"`
 	Items      *schema            `json:"items"`
 	Ref        string             `json:"$ref"`
+	OneOf      []*schema          `json:"oneOf"`
+}
+
+type requestBody struct {
+	Ref     string `json:"$ref"`
+	Content map[string]struct {
+		Schema *schema `json:"schema"`
+	} `json:"content"`
 }
 
 type document struct {
 	Components struct {
-		Schemas map[string]*schema `json:"schemas"`
+		Schemas       map[string]*schema      `json:"schemas"`
+		RequestBodies map[string]*requestBody `json:"requestBodies"`
 	} `json:"components"`
 	Paths map[string]map[string]struct {
-		Responses map[string]struct {
+		RequestBody *requestBody `json:"requestBody"`
+		Responses   map[string]struct {
 			Content map[string]struct {
 				Schema *schema `json:"schema"`
 			} `json:"content"`

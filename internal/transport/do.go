@@ -173,11 +173,25 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string) erro
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return nil
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
+	var err error
+	if n := resp.ContentLength; n > 0 && n <= maxSizedBody {
+		// A known length is read in one exact allocation: cheaper than a
+		// Decoder's growing buffer, which matters for small hot reads.
+		buf := make([]byte, n)
+		if _, err = io.ReadFull(resp.Body, buf); err == nil {
+			err = json.Unmarshal(buf, out)
+		}
+	} else if err = json.NewDecoder(resp.Body).Decode(out); errors.Is(err, io.EOF) {
+		err = nil // an empty body leaves out as it is
+	}
+	if err != nil {
 		return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
 	}
 	return nil
 }
+
+// maxSizedBody bounds the responses read whole by their Content-Length.
+const maxSizedBody = 1 << 20
 
 // decodeError reads a capped error body into *apierr.Error. hasRA reports
 // whether a usable Retry-After header was present.

@@ -527,3 +527,41 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("%d distinct idempotency keys for %d calls", len(keys), n)
 	}
 }
+
+// A success body is read whole when its length is declared and streamed
+// otherwise; both paths decode the same, and a body shorter than its
+// declared length is an error, not a silently partial value.
+func TestDecodeSuccessByLength(t *testing.T) {
+	t.Parallel()
+	const body = `{"id":"a","size":2}`
+	for _, tc := range []struct {
+		name    string
+		length  int64
+		wantErr bool
+	}{
+		{"declared length", int64(len(body)), false},
+		{"unknown length", -1, false},
+		{"over the sized cap", maxSizedBody + 1, false}, // streamed, never allocated up front
+		{"truncated body", int64(len(body)) + 10, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				return &http.Response{StatusCode: 200, Header: http.Header{}, ContentLength: tc.length,
+					Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+			})
+			tr, _ := newTestTransport(t, rt)
+			var got struct {
+				ID   string `json:"id"`
+				Size int    `json:"size"`
+			}
+			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/things/1"}, &got)
+			if tc.wantErr != (err != nil) {
+				t.Fatalf("err = %v, wantErr %v", err, tc.wantErr)
+			}
+			if !tc.wantErr && (got.ID != "a" || got.Size != 2) {
+				t.Errorf("decoded %+v", got)
+			}
+		})
+	}
+}

@@ -214,3 +214,8 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
+
+// HTTPClient returns the client requests are sent with, for the rare caller
+// that needs the same HTTP stack for something else (the tunnel host's
+// WebSocket, which then works over in-process transports too).
+func (t *Transport) HTTPClient() *http.Client { return t.client }

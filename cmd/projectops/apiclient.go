@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	projectops "github.com/projectops/projectops-go"
+)
+
+// apiClient builds the SDK client the API commands use, configured the
+// SDK's normal way: PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL.
+func apiClient() (*projectops.Client, error) {
+	c, err := projectops.NewClient()
+	if err != nil {
+		return nil, err
+	}
+	if os.Getenv("PROJECTOPS_API_KEY") == "" {
+		return nil, errors.New("PROJECTOPS_API_KEY is not set")
+	}
+	return c, nil
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// fail reports err for command name and returns exit code 1.
+func fail(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "projectops %s: %v\n", name, err)
+	return 1
+}
+
+// needFlags checks that required string flags are set, printing usage.
+func needFlags(stderr io.Writer, usage func(), flags map[string]string) bool {
+	for name, v := range flags {
+		if v == "" {
+			fmt.Fprintf(stderr, "missing --%s\n", name)
+			usage()
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/projectops/projectops-go/environments"
+)
+
+func envBuildFlags(fs *flag.FlagSet) func(ec *envCmd) error {
+	wait := fs.Bool("wait", true, "follow the build until it ends; --wait=false returns once it is queued")
+	interval := fs.Duration("interval", time.Second, "first polling `interval` while following (backs off to 10x)")
+	return func(ec *envCmd) error {
+		if *interval <= 0 {
+			return envUsageError("--interval must be positive")
+		}
+		st, err := ec.c.Environments.Build(ec.ctx, ec.project, ec.arg)
+		if err != nil {
+			return err
+		}
+		if !*wait {
+			return ec.print(st, func(w io.Writer) { fmt.Fprintf(w, "build %s queued\n", st.BuildID) })
+		}
+		var p *buildProgress
+		opts := &environments.WaitOptions{Interval: *interval, MaxInterval: 10 * *interval}
+		if !ec.json {
+			p = &buildProgress{w: ec.stdout, tty: isTerminal(ec.stdout), id: st.BuildID, start: time.Now()}
+			opts.Progress = p.update
+		}
+		b, err := ec.c.Environments.WaitForBuild(ec.ctx, ec.project, ec.arg, st.BuildID, opts)
+		if p != nil {
+			p.finish(b)
+		}
+		if err != nil {
+			return err
+		}
+		return ec.print(b, func(io.Writer) {})
+	}
+}
+
+// buildProgress shows a build as it goes: new log lines as they appear and
+// each status change. On a terminal the status is one line at the bottom,
+// redrawn in place; elsewhere (a pipe, a CI log) every change is a line.
+type buildProgress struct {
+	w      io.Writer
+	tty    bool
+	id     string
+	start  time.Time
+	status environments.BuildStatus
+	last   string // last log line printed
+}
+
+// update is the WaitForBuild progress callback.
+func (p *buildProgress) update(b environments.Build) {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K") // clear the status line
+	}
+	for _, l := range p.newLines(b.LogPreview) {
+		fmt.Fprintln(p.w, "  "+l)
+	}
+	if b.Status != p.status && !p.tty {
+		fmt.Fprintf(p.w, "build %s: %s\n", p.id, b.Status)
+	}
+	p.status = b.Status
+	if p.tty {
+		fmt.Fprintf(p.w, "build %s: %s (%s)", p.id, b.Status, time.Since(p.start).Round(time.Second))
+	}
+}
+
+// finish ends the display with the outcome.
+func (p *buildProgress) finish(b *environments.Build) {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	if b == nil {
+		if p.tty && p.status != "" {
+			fmt.Fprintf(p.w, "build %s: %s (stopped following)\n", p.id, p.status)
+		}
+		return
+	}
+	if p.tty || b.Status != p.status {
+		fmt.Fprintf(p.w, "build %s: %s\n", p.id, b.Status)
+	}
+}
+
+// newLines returns the lines of a log preview (a capped tail) not printed
+// yet: those after the last printed line, or all when the tail moved past it.
+func (p *buildProgress) newLines(preview string) []string {
+	if preview == "" {
+		return nil
+	}
+	lines := strings.Split(preview, "\n")
+	if strings.HasPrefix(lines[0], "[") && strings.Contains(lines[0], "truncated") {
+		lines = lines[1:]
+	}
+	if p.last != "" {
+		for i := len(lines) - 1; i >= 0; i-- {
+			if lines[i] == p.last {
+				lines = lines[i+1:]
+				break
+			}
+		}
+	}
+	if len(lines) > 0 {
+		p.last = lines[len(lines)-1]
+	}
+	return lines
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// envServer starts a double on loopback with the demo workspace and points
+// the CLI at it through the environment (so these tests are not parallel).
+func envServer(t *testing.T, opts ...projectopstest.Option) (*projectopstest.Server, string) {
+	t.Helper()
+	srv := projectopstest.NewTestServer(t, append([]projectopstest.Option{
+		projectopstest.WithSeed(projectopstest.DemoSeed()), projectopstest.WithRateLimit(0, 0)}, opts...)...)
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+	t.Setenv("PROJECTOPS_BASE_URL", base)
+	t.Setenv("PROJECTOPS_PROJECT_ID", "prj_demo")
+	return srv, base
+}
+
+// env runs "projectops env args..." and returns the exit code and output.
+func env(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), append([]string{"env"}, args...), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestEnvCommands(t *testing.T) {
+	_, _ = envServer(t)
+	df := filepath.Join(t.TempDir(), "Dockerfile")
+	if err := os.WriteFile(df, []byte("FROM python:3.13-slim\nRUN pip install httpx\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := env(t, "create", "--name", "py", "--file", df, "--json")
+	var created environments.Environment
+	if code != 0 || json.Unmarshal([]byte(out), &created) != nil || created.Name != "py" {
+		t.Fatalf("create: %d %q %q", code, out, errOut)
+	}
+	id := created.ID
+
+	code, out, errOut = env(t, "build", "--interval", "1ms", id)
+	if code != 0 || !strings.Contains(out, ": ready") || !strings.Contains(out, "  #1 [1/2] FROM python:3.13-slim") ||
+		!strings.Contains(out, "build ready") {
+		t.Fatalf("build: %d\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(out, "\033[") {
+		t.Errorf("terminal escapes written to a non-terminal:\n%q", out)
+	}
+
+	code, out, _ = env(t, "list")
+	if code != 0 || !strings.Contains(out, id) || !strings.Contains(out, "ready bld_") || !strings.Contains(out, "you") {
+		t.Fatalf("list: %d\n%s", code, out)
+	}
+	code, out, _ = env(t, "builds", id)
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, "provider_a") {
+		t.Fatalf("builds: %d\n%s", code, out)
+	}
+	for _, step := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"boot", id}, "booting from " + id},
+		{[]string{"reset"}, "computer reset"},
+		{[]string{"share", id}, "shared with the project"},
+		{[]string{"build", "--wait=false", id}, "queued"},
+		{[]string{"delete", id}, "deleted " + id},
+	} {
+		if code, out, errOut := env(t, step.args...); code != 0 || !strings.Contains(out, step.want) {
+			t.Errorf("%v: %d %q %q", step.args, code, out, errOut)
+		}
+	}
+	code, _, errOut = env(t, "boot", id)
+	if code != 1 || !strings.Contains(errOut, "404 NOT_FOUND") {
+		t.Errorf("boot of a deleted environment: %d %q", code, errOut)
+	}
+}
+
+func TestEnvBuildFailureExitsNonZero(t *testing.T) {
+	srv, _ := envServer(t)
+	id, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: "prj_demo", OwnerUserID: "usr_owner",
+		Name: "bad", Dockerfile: "FROM alpine\nADD x y\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := env(t, "build", "--interval", "1ms", id)
+	if code != 1 || !strings.Contains(errOut, "unsupported instruction ADD") || !strings.Contains(out, ": failed") ||
+		!strings.Contains(out, "ERROR: line 2: unsupported instruction ADD") {
+		t.Errorf("failing build: %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	// A guest of the project cannot build.
+	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoGuestKey)
+	if code, _, errOut := env(t, "build", id); code != 1 || !strings.Contains(errOut, "FORBIDDEN") {
+		t.Errorf("guest build: %d %q", code, errOut)
+	}
+}
+
+// The progress display follows a build through each state as it happens.
+func TestEnvBuildProgress(t *testing.T) {
+	release := make(chan struct{})
+	hook := func(ctx context.Context, s projectopstest.BuildStep) error {
+		if s.Index > 1 {
+			return nil
+		}
+		select {
+		case <-release:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	srv, _ := envServer(t, projectopstest.WithBuildHook(hook))
+	id, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: "prj_demo", OwnerUserID: "usr_owner",
+		Name: "e", Dockerfile: "FROM alpine\nRUN true\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		var stderr bytes.Buffer
+		code <- run(t.Context(), []string{"env", "build", "--interval", "1ms", id}, pw, &stderr)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	expect := func(want string) {
+		t.Helper()
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), want) {
+				return
+			}
+		}
+		t.Fatalf("output ended before %q", want)
+	}
+	expect(": queued")
+	release <- struct{}{} // leave queued; held before the first instruction
+	expect(": building")
+	close(release)
+	expect(": ready")
+	for sc.Scan() {
+	}
+	if c := <-code; c != 0 {
+		t.Fatalf("exit code %d", c)
+	}
+}
+
+func TestEnvTerminalProgress(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	p := &buildProgress{w: &buf, tty: true, id: "bld_1", start: time.Now()}
+	p.update(environments.Build{Status: environments.BuildQueued, LogPreview: "#0 queued"})
+	p.update(environments.Build{Status: environments.BuildBuilding, LogPreview: "#0 queued\n#0 building"})
+	p.update(environments.Build{Status: environments.BuildBuilding,
+		LogPreview: "[earlier log lines truncated]\n#0 building\n#1 [1/1] FROM a"})
+	p.finish(&environments.Build{Status: environments.BuildReady})
+	want := "\r\033[K  #0 queued\nbuild bld_1: queued (0s)" +
+		"\r\033[K  #0 building\nbuild bld_1: building (0s)" +
+		"\r\033[K  #1 [1/1] FROM a\nbuild bld_1: building (0s)" +
+		"\r\033[Kbuild bld_1: ready\n"
+	if buf.String() != want {
+		t.Errorf("terminal output\n%q\nwant\n%q", buf.String(), want)
+	}
+}
+
+func TestEnvUsageErrors(t *testing.T) {
+	t.Setenv("PROJECTOPS_PROJECT_ID", "")
+	t.Setenv("PROJECTOPS_API_KEY", "sk_unused_000000000000")
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "Subcommands:"},
+		{[]string{"help"}, 0, "Subcommands:"},
+		{[]string{"nope"}, 2, `unknown subcommand "nope"`},
+		{[]string{"list"}, 2, "--project is required"},
+		{[]string{"build", "--project", "p"}, 2, "want exactly one ENV_ID"},
+		{[]string{"reset", "--project", "p", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"create", "--project", "p", "--name", "x"}, 2, "--name and --file are required"},
+		{[]string{"create", "--project", "p", "--name", "x", "--file", "/nonexistent/Dockerfile"}, 1, "no such file"},
+		{[]string{"build", "--project", "p", "--interval", "0s", "e"}, 2, "--interval must be positive"},
+		{[]string{"boot", "-h"}, 0, "PROJECTOPS_API_KEY"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := env(t, tt.args...)
+		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("env %v: %d %q %q, want %d %q", tt.args, code, out, errOut, tt.code, tt.want)
+		}
+	}
+}

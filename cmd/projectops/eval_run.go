@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+// serverList collects repeated --server flags.
+type serverList []string
+
+func (l *serverList) String() string     { return strings.Join(*l, ",") }
+func (l *serverList) Set(v string) error { *l = append(*l, v); return nil }
+
+func evalRunFlags(fs *flag.FlagSet) func(ec *evalCmd) int {
+	suite := fs.String("suite", "", "rerun the suite with this `id`")
+	file := fs.String("file", "", "run the tests in this JSON `file` (a run request: suiteName, serverIds, tests, ...; - reads standard input)")
+	wait := fs.Bool("wait", false, "follow the run until it ends, then print a summary; the exit code is the verdict")
+	interval := fs.Duration("interval", evals.DefaultPollMin, "shortest `delay` between polls")
+	var servers serverList
+	fs.Var(&servers, "server", "saved server `id` to run against (repeatable; overrides the suite's or the file's)")
+	return func(ec *evalCmd) int {
+		if (*suite == "") == (*file == "") {
+			return ec.fail(2, fmt.Errorf("give exactly one of --suite or --file"))
+		}
+		p := evals.RunParams{SuiteID: *suite}
+		if *file != "" {
+			var err error
+			if p, err = readRunFile(*file); err != nil {
+				return ec.fail(2, err)
+			}
+		}
+		if len(servers) > 0 {
+			p.ServerIDs = servers
+		}
+		rc, err := ec.c.Evals.Runs.Create(ec.ctx, ec.project, p)
+		if err != nil {
+			return ec.fail(2, err)
+		}
+		if !*wait {
+			if ec.json {
+				_ = ec.printJSON(rc)
+			} else {
+				fmt.Fprintf(ec.stdout, "run %s started (suite %s); follow it with --wait or poll it with: projectops eval iterations --project %s %s\n",
+					rc.RunID, rc.SuiteID, ec.project, rc.RunID)
+			}
+			return 0
+		}
+		return ec.follow(rc.RunID, *interval)
+	}
+}
+
+// readRunFile decodes a run request, rejecting unknown fields.
+func readRunFile(path string) (evals.RunParams, error) {
+	var p evals.RunParams
+	var r io.Reader = os.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return p, err
+		}
+		defer f.Close()
+		r = f
+	}
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return p, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// follow waits for the run with live progress (on a terminal), prints the
+// summary and returns 0 when it passed, 1 when it did not, 2 on error.
+func (ec *evalCmd) follow(runID string, interval time.Duration) int {
+	live := isTerminal(ec.stderr) && !ec.json
+	progress := func(r *evals.Run) {
+		if !live || r.Summary == nil {
+			return
+		}
+		s := r.Summary
+		fmt.Fprintf(ec.stderr, "\r%s %-9s %d/%d iterations  %d passed  %d failed ", r.ID, r.Status,
+			s.Passed+s.Failed, s.Total, s.Passed, s.Failed)
+	}
+	run, err := ec.c.Evals.Runs.Wait(ec.ctx, ec.project, runID, evals.WithProgress(progress),
+		evals.WithPollInterval(interval, max(interval, evals.DefaultPollMax)))
+	if live {
+		fmt.Fprintln(ec.stderr)
+	}
+	if err != nil {
+		if ec.ctx.Err() != nil {
+			fmt.Fprintf(ec.stderr, "%s: stopped waiting; run %s continues (cancel it with: projectops eval cancel --project %s %s)\n",
+				ec.name, runID, ec.project, runID)
+			return 2
+		}
+		return ec.fail(2, err)
+	}
+	var iters []evals.Iteration
+	for it, err := range ec.c.Evals.Runs.Iterations(ec.ctx, ec.project, runID, &evals.IterationsParams{Limit: evals.MaxIterationsLimit}) {
+		if err != nil {
+			return ec.fail(2, err)
+		}
+		iters = append(iters, it)
+	}
+	if ec.json {
+		_ = ec.printJSON(struct {
+			Run        *evals.Run        `json:"run"`
+			Iterations []evals.Iteration `json:"iterations"`
+		}{run, iters})
+	} else {
+		printIterations(ec.stdout, iters)
+		fmt.Fprintln(ec.stdout, runLine(run))
+	}
+	if run.Passed() {
+		return 0
+	}
+	return 1
+}
+
+func runLine(r *evals.Run) string {
+	s := evals.Summary{}
+	if r.Summary != nil {
+		s = *r.Summary
+	}
+	verdict := string(r.Result)
+	if verdict == "" {
+		verdict = "no verdict"
+	}
+	return fmt.Sprintf("run %s %s: %s (%d passed, %d failed of %d; pass rate %.0f%%)",
+		r.ID, r.Status, verdict, s.Passed, s.Failed, s.Total, s.PassRate*100)
+}
+
+func printIterations(w io.Writer, iters []evals.Iteration) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tTEST\tSTATUS\tRESULT\tTOOL CALLS\tTOKENS\tMS\tERROR")
+	for _, it := range iters {
+		var calls []string
+		for _, c := range it.ActualToolCalls {
+			calls = append(calls, c.ToolName)
+		}
+		result := string(it.Result)
+		if result == "" {
+			result = "-"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%s\n", it.IterationNumber, it.Title, it.Status, result,
+			strings.Join(calls, ","), it.TokensUsed, it.DurationMs, it.Error)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// evalServer starts a double on loopback with one saved server and points
+// the CLI at it through the environment (so these tests are not parallel).
+func evalServer(t *testing.T) (*projectopstest.Server, string) {
+	t.Helper()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := srv.Default()
+	serverID, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "down",
+		TransportType: "http", URL: "http://127.0.0.1:1/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	demoID, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo",
+		MCPServer: projectopstest.DemoMCPServer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("EVAL_TEST_DEMO_SERVER", demoID)
+	t.Setenv("PROJECTOPS_API_KEY", ws.APIKey)
+	t.Setenv("PROJECTOPS_BASE_URL", base)
+	t.Setenv("PROJECTOPS_PROJECT_ID", ws.ProjectID)
+	return srv, serverID
+}
+
+func evalCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), append([]string{"eval"}, args...), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func writeTests(t *testing.T, p evals.RunParams) string {
+	t.Helper()
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tests.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestEvalRunFailedRunExitsOne(t *testing.T) {
+	_, serverID := evalServer(t)
+	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{serverID}, Tests: []evals.Test{{
+		Title: "echo", Model: "openai/gpt-4.1", Steps: []evals.Step{evals.PromptStep("p", "Use echo with message=hi")}}}})
+	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms")
+	if code != 1 || !strings.Contains(out, "failed: failed (0 passed, 1 failed of 1") {
+		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "SERVER_UNREACHABLE") || !strings.Contains(out, "TEST") {
+		t.Errorf("summary table lacks the iteration's error:\n%s", out)
+	}
+	runID := strings.Fields(out[strings.LastIndex(out, "run run_"):])[1]
+
+	code, out, errOut = evalCLI(t, "run", "--file", file, "--wait", "--json", "--interval", "1ms")
+	var res struct {
+		Run        evals.Run         `json:"run"`
+		Iterations []evals.Iteration `json:"iterations"`
+	}
+	if code != 1 || json.Unmarshal([]byte(out), &res) != nil || res.Run.Status != evals.StatusFailed || len(res.Iterations) != 1 {
+		t.Fatalf("run --json: %d\n%s\n%s", code, out, errOut)
+	}
+
+	code, out, _ = evalCLI(t, "iterations", runID)
+	if code != 0 || !strings.Contains(out, "echo") {
+		t.Fatalf("iterations: %d %s", code, out)
+	}
+	code, _, errOut = evalCLI(t, "cancel", runID)
+	if code != 1 || !strings.Contains(errOut, "409 CONFLICT") {
+		t.Fatalf("cancel finished run: %d %s", code, errOut)
+	}
+	itID := res.Iterations[0].ID
+	code, out, _ = evalCLI(t, "trace", res.Run.ID, itID)
+	if code != 0 || !strings.Contains(out, "skipped") {
+		t.Fatalf("trace: %d %s", code, out)
+	}
+}
+
+func TestEvalRunUsageAndErrors(t *testing.T) {
+	_, serverID := evalServer(t)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "Usage: projectops eval"},
+		{[]string{"run"}, 2, "exactly one of --suite or --file"},
+		{[]string{"run", "--suite", "a", "--file", "b"}, 2, "exactly one"},
+		{[]string{"cancel"}, 2, "want 1 argument"},
+		{[]string{"nope"}, 2, "unknown subcommand"},
+		{[]string{"run", "--suite", "evs_missing"}, 2, "NOT_FOUND"},
+		{[]string{"run", "--file", writeTests(t, evals.RunParams{SuiteName: "x", ServerIDs: []string{serverID},
+			Tests: []evals.Test{{Title: "t", Model: "openai/gpt-9", Steps: []evals.Step{evals.PromptStep("p", "x")}}}})}, 2, "VALIDATION_ERROR"},
+	}
+	for _, tc := range cases {
+		code, out, errOut := evalCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("%v: %d %q %q; want %d containing %q", tc.args, code, out, errOut, tc.code, tc.want)
+		}
+	}
+	// Without --wait the run is started and its id printed.
+	file := writeTests(t, evals.RunParams{SuiteName: "x", ServerIDs: []string{serverID},
+		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4.1", Steps: []evals.Step{evals.PromptStep("p", "x")}}}})
+	code, out, errOut := evalCLI(t, "run", "--file", file)
+	if code != 0 || !strings.Contains(out, "run run_") {
+		t.Fatalf("run without --wait: %d %q %q", code, out, errOut)
+	}
+}
+
+func TestEvalRunPassedRunExitsZero(t *testing.T) {
+	_, _ = evalServer(t)
+	demo := os.Getenv("EVAL_TEST_DEMO_SERVER")
+	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{demo}, Tests: []evals.Test{{
+		Title: "echo", Model: "openai/gpt-4.1", Runs: 2, Steps: []evals.Step{
+			evals.PromptStep("p", "Use echo with message=hi"),
+			evals.AssertCalledWith("a", "echo", map[string]any{"message": "hi"}),
+		}}}})
+	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms")
+	if code != 0 || !strings.Contains(out, "completed: passed (2 passed, 0 failed of 2; pass rate 100%)") ||
+		!strings.Contains(out, "echo") {
+		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
+	}
+	// A rerun of the suite by id, with the trace of its first iteration.
+	suiteID := ""
+	code, out, _ = evalCLI(t, "run", "--file", file, "--json")
+	var rc evals.RunCreated
+	if code != 0 || json.Unmarshal([]byte(out), &rc) != nil {
+		t.Fatalf("run --json: %d %s", code, out)
+	}
+	suiteID = rc.SuiteID
+	code, out, errOut = evalCLI(t, "run", "--suite", suiteID, "--wait", "--json", "--interval", "1ms")
+	var res struct {
+		Run        evals.Run         `json:"run"`
+		Iterations []evals.Iteration `json:"iterations"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || !res.Run.Passed() {
+		t.Fatalf("rerun: %d %s %s", code, out, errOut)
+	}
+	code, out, _ = evalCLI(t, "trace", res.Run.ID, res.Iterations[0].ID)
+	if code != 0 || !strings.Contains(out, "Echo: hi") || !strings.Contains(out, "prompt 0: passed=true") {
+		t.Fatalf("trace: %d %s", code, out)
+	}
+}

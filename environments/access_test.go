@@ -1,0 +1,254 @@
+package environments_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"testing"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+func TestBodylessOperationsRejectBodies(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.gate.open()
+	p := f.WS.ProjectID
+	id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID,
+		Name: "e", Dockerfile: dockerfile, Built: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	envPath := "/projects/" + p + "/computer-environments/" + id
+	ops := []struct{ method, path string }{
+		{http.MethodPost, envPath + "/build"},
+		{http.MethodPost, envPath + "/use"},
+		{http.MethodPost, envPath + "/promote"},
+		{http.MethodPost, "/projects/" + p + "/computer/reset"},
+		{http.MethodDelete, envPath},
+	}
+	for _, op := range ops {
+		for _, body := range []string{`{"force":true}`, `{"name":"x"}`} {
+			status, field := f.raw(t, op.method, op.path, f.WS.APIKey, body)
+			if status != http.StatusBadRequest || field == "" {
+				t.Errorf("%s %s with %s: %d field %q, want 400 naming the field", op.method, op.path, body, status, field)
+			}
+		}
+		if status, _ := f.raw(t, op.method, op.path, f.WS.APIKey, `[1]`); status != http.StatusBadRequest {
+			t.Errorf("%s %s with a non-object body: %d", op.method, op.path, status)
+		}
+	}
+	// Nothing happened: no build, not shared, not deleted, no computer.
+	env, err := f.C.Environments.Get(t.Context(), p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Sharing != environments.SharingUser {
+		t.Errorf("sharing = %s after rejected promotes", env.Sharing)
+	}
+	if builds, _ := f.C.Environments.ListBuilds(t.Context(), p, id, nil); len(builds.Items) != 1 {
+		t.Errorf("%d builds after rejected builds, want the seeded one", len(builds.Items))
+	}
+	if _, ok := f.Srv.Computer(p, f.WS.UserID); ok {
+		t.Error("a rejected boot or reset made a computer")
+	}
+	// An empty object is no body field at all.
+	for _, op := range ops {
+		if status, _ := f.raw(t, op.method, op.path, f.WS.APIKey, `{}`); status >= 300 {
+			t.Errorf("%s %s with {}: %d", op.method, op.path, status)
+		}
+	}
+}
+
+// everyOp calls every operation on env (reads and writes) as c and returns
+// the errors by name.
+func everyOp(ctx context.Context, c *projectops.Client, p, env string) map[string]error {
+	es := c.Environments
+	errs := map[string]error{}
+	_, errs["list"] = es.List(ctx, p, nil)
+	_, errs["get"] = es.Get(ctx, p, env)
+	_, errs["builds"] = es.ListBuilds(ctx, p, env, nil)
+	_, errs["create"] = es.Create(ctx, p, environments.CreateParams{Name: "n", Dockerfile: dockerfile})
+	_, errs["update"] = es.Update(ctx, p, env, environments.UpdateParams{Name: "n"})
+	_, errs["build"] = es.Build(ctx, p, env)
+	_, errs["boot"] = es.Boot(ctx, p, env)
+	_, errs["reset"] = es.Reset(ctx, p)
+	_, errs["share"] = es.Share(ctx, p, env)
+	_, errs["delete"] = es.Delete(ctx, p, env)
+	return errs
+}
+
+var writes = []string{"create", "update", "build", "boot", "reset", "share", "delete"}
+
+func TestGuestsAreDeniedEveryWrite(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.gate.open()
+	p := f.WS.ProjectID
+	id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID,
+		Name: "shared", Dockerfile: dockerfile, Shared: true, Built: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, guest := f.user(t, projectopstest.RoleMember, projectopstest.RoleGuest)
+	errs := everyOp(t.Context(), guest, p, id)
+	for _, op := range []string{"list", "get", "builds"} {
+		if errs[op] != nil {
+			t.Errorf("guest %s: %v", op, errs[op])
+		}
+	}
+	for _, op := range writes {
+		wantError(t, errs[op], projectops.CodeForbidden)
+	}
+	if env, err := f.C.Environments.Get(t.Context(), p, id); err != nil || env.Name != "shared" {
+		t.Errorf("environment changed by a guest: %+v %v", env, err)
+	}
+}
+
+func TestOtherProjectsEnvironmentIsNotFound(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.gate.open()
+	other, err := f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: other, OwnerUserID: f.WS.UserID,
+		Name: "theirs", Dockerfile: dockerfile, Shared: true, Built: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := everyOp(t.Context(), f.C, f.WS.ProjectID, id)
+	for _, op := range []string{"get", "builds", "update", "build", "boot", "share", "delete"} {
+		wantError(t, errs[op], projectops.CodeNotFound)
+	}
+	if page, err := f.C.Environments.List(t.Context(), f.WS.ProjectID, nil); err != nil || len(page.Items) != 1 {
+		// The one created by everyOp; never the other project's.
+		t.Errorf("list = %+v, %v", page, err)
+	}
+	if _, err := f.C.Environments.Get(t.Context(), other, id); err != nil {
+		t.Errorf("in its own project: %v", err)
+	}
+	_, err = f.C.Environments.Get(t.Context(), "prj_nope", id)
+	wantError(t, err, projectops.CodeNotFound)
+}
+
+func TestDraftsArePersonal(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.gate.open()
+	ctx, p := t.Context(), f.WS.ProjectID
+	aliceID, alice := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
+	_, bob := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
+	draft, err := alice.Environments.Create(ctx, p, environments.CreateParams{Name: "alice's", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: aliceID,
+		Name: "team", Dockerfile: dockerfile, Shared: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(c *projectops.Client) []string {
+		var out []string
+		for e, err := range c.Environments.All(ctx, p, nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, e.Name)
+		}
+		return out
+	}
+	if got := names(alice); !slices.Equal(got, []string{"alice's", "team"}) {
+		t.Errorf("alice lists %v", got)
+	}
+	if got := names(bob); !slices.Equal(got, []string{"team"}) {
+		t.Errorf("bob lists %v", got)
+	}
+	// Every operation on another user's draft reads as not found, even for
+	// the organization's owner.
+	for who, c := range map[string]*projectops.Client{"bob": bob, "owner": f.C} {
+		errs := everyOp(ctx, c, p, draft.ID)
+		for _, op := range []string{"get", "builds", "update", "build", "boot", "share", "delete"} {
+			if e := errs[op]; e == nil || !isCode(e, projectops.CodeNotFound) {
+				t.Errorf("%s %s on alice's draft: %v, want NOT_FOUND", who, op, e)
+			}
+		}
+	}
+	env, err := bob.Environments.Get(ctx, p, shared)
+	if err != nil || env.IsOwner || env.Sharing != environments.SharingProject {
+		t.Errorf("bob gets the shared one: %+v, %v", env, err)
+	}
+}
+
+func isCode(err error, code projectops.Code) bool {
+	var e *projectops.Error
+	return errors.As(err, &e) && e.Code == code
+}
+
+func TestShareNeedsProjectAdmin(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx, p := t.Context(), f.WS.ProjectID
+	_, member := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
+	_, admin := f.user(t, projectopstest.RoleMember, projectopstest.RoleAdmin)
+	mine, err := member.Environments.Create(ctx, p, environments.CreateParams{Name: "m", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = member.Environments.Share(ctx, p, mine.ID)
+	wantError(t, err, projectops.CodeForbidden)
+
+	draft, err := admin.Environments.Create(ctx, p, environments.CreateParams{Name: "a", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // sharing a shared environment changes nothing
+		env, err := admin.Environments.Share(ctx, p, draft.ID)
+		if err != nil || env.Sharing != environments.SharingProject || !env.IsOwner {
+			t.Fatalf("admin Share = %+v, %v", env, err)
+		}
+	}
+	env, err := member.Environments.Get(ctx, p, draft.ID)
+	if err != nil || env.Sharing != environments.SharingProject || env.IsOwner {
+		t.Fatalf("member sees the shared environment as %+v, %v", env, err)
+	}
+	// Sharing stays admin-only even on a shared environment.
+	_, err = member.Environments.Share(ctx, p, draft.ID)
+	wantError(t, err, projectops.CodeForbidden)
+}
+
+func TestDeletingSharedNeedsProjectAdmin(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx, p := t.Context(), f.WS.ProjectID
+	memberID, member := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
+	shared, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: memberID,
+		Name: "team", Dockerfile: dockerfile, Shared: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not even its creator may delete it once shared.
+	_, err = member.Environments.Delete(ctx, p, shared)
+	wantError(t, err, projectops.CodeForbidden)
+	// A member may still edit and build a shared environment.
+	if _, err := member.Environments.Update(ctx, p, shared, environments.UpdateParams{Name: "team2"}); err != nil {
+		t.Errorf("member Update of a shared environment: %v", err)
+	}
+	if _, err := f.C.Environments.Delete(ctx, p, shared); err != nil {
+		t.Fatalf("admin Delete: %v", err)
+	}
+	_, err = f.C.Environments.Delete(ctx, p, shared)
+	wantError(t, err, projectops.CodeNotFound)
+
+	draft, err := member.Environments.Create(ctx, p, environments.CreateParams{Name: "d", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := member.Environments.Delete(ctx, p, draft.ID); err != nil {
+		t.Errorf("member deleting their own draft: %v", err)
+	}
+}

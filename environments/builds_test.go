@@ -1,0 +1,191 @@
+package environments_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// buildOf creates an environment from dockerfile, builds it with the gate
+// open, and waits for the build to end.
+func buildOf(t *testing.T, f *fixture, dockerfile string) (*environments.Build, error) {
+	t.Helper()
+	f.gate.open()
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, err := f.C.Environments.Build(ctx, p, env.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast)
+}
+
+func TestBuildFailures(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, dockerfile, reason string }{
+		{"no FROM", "# nothing here\n\n", "no FROM instruction"},
+		{"RUN before FROM", "RUN echo hi\nFROM alpine\n", "line 1: RUN before the first FROM"},
+		{"unknown instruction", "FROM alpine\nFETCH http://x\n", "line 2: unknown instruction FETCH"},
+		{"unsupported instruction", "FROM alpine\nCOPY . /app\n", "line 2: unsupported instruction COPY: only FROM and RUN are supported"},
+		{"malformed line", "FROM alpine\n--> oops\n", `line 2: malformed line: "-->" is not an instruction`},
+		{"instruction without argument", "FROM alpine\nRUN\n", "line 2: malformed line: RUN needs an argument"},
+		{"continuation at end", "FROM alpine\nRUN echo \\", "line 2: malformed line: line continuation at end of file"},
+		{"bad image reference", "FROM Alpine!!\n", "line 1: malformed FROM: invalid image reference Alpine!!"},
+		{"bad digest", "FROM alpine@sha256:abc\n", "line 1: malformed FROM: invalid image reference"},
+		{"extra FROM words", "FROM alpine extra\n", "line 1: malformed FROM: expected FROM image"},
+		{"unknown FROM flag", "FROM --pull alpine\n", "line 1: malformed FROM: unknown flag --pull"},
+		{"failing RUN", "FROM alpine\nRUN true\nRUN exit 3\n", "line 3: RUN exit 3: exited with code 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := setup(t)
+			b, err := buildOf(t, f, tt.dockerfile)
+			if !errors.Is(err, environments.ErrBuildFailed) {
+				t.Fatalf("WaitForBuild err = %v, want ErrBuildFailed", err)
+			}
+			var be *environments.BuildError
+			if !errors.As(err, &be) || be.Build != b {
+				t.Fatalf("err = %#v, want *BuildError carrying the build", err)
+			}
+			if b.Status != environments.BuildFailed || !strings.HasPrefix(b.Error, tt.reason) {
+				t.Fatalf("build = %s %q, want failed %q", b.Status, b.Error, tt.reason)
+			}
+			if !strings.Contains(b.LogPreview, "ERROR: "+b.Error) || !strings.HasSuffix(b.LogPreview, "build failed") {
+				t.Errorf("log preview does not say why:\n%s", b.LogPreview)
+			}
+			if b.FinishedAt == 0 || b.StartedAt == 0 {
+				t.Errorf("failed build without times: %+v", b)
+			}
+			if !strings.Contains(err.Error(), b.Error) {
+				t.Errorf("error text %q lacks the reason", err)
+			}
+		})
+	}
+}
+
+func TestBaseImageDigests(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	df := "FROM --platform=linux/amd64 golang:1.25 AS build\nRUN go build ./...\n" +
+		"FROM build\nRUN true\nFROM ghcr.io/acme/base@" + pinned + "\nRUN ls\n"
+	b, err := buildOf(t, f, df)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.BaseImageDigests) != 2 || b.BaseImageDigests[1] != pinned {
+		t.Fatalf("digests = %v, want [resolved golang, pinned] (a stage is not a base image)", b.BaseImageDigests)
+	}
+	golang := b.BaseImageDigests[0]
+	if !strings.HasPrefix(golang, "sha256:") || len(golang) != len(pinned) {
+		t.Fatalf("resolved digest %q", golang)
+	}
+	// Resolution is deterministic: same reference, same digest; the
+	// implicit registry and library path normalize.
+	again, err := buildOf(t, f, "FROM docker.io/library/golang:1.25\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := buildOf(t, f, "FROM golang:1.24\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.BaseImageDigests[0] != golang || other.BaseImageDigests[0] == golang {
+		t.Errorf("golang:1.25 → %s and %s; golang:1.24 → %s", golang, again.BaseImageDigests[0], other.BaseImageDigests[0])
+	}
+	if !strings.Contains(b.LogPreview, "resolve docker.io/library/golang:1.25 -> "+golang) {
+		t.Errorf("log does not show the resolution:\n%s", b.LogPreview)
+	}
+}
+
+func TestLogPreviewIsCappedTail(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	var df strings.Builder
+	df.WriteString("FROM alpine\n")
+	for i := range 300 {
+		fmt.Fprintf(&df, "RUN echo step %d\n", i)
+	}
+	b, err := buildOf(t, f, df.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.LogPreview) > projectopstest.BuildLogPreviewCap {
+		t.Fatalf("log preview is %d bytes, cap %d", len(b.LogPreview), projectopstest.BuildLogPreviewCap)
+	}
+	if !strings.HasPrefix(b.LogPreview, "[earlier log lines truncated]\n#") || !strings.HasSuffix(b.LogPreview, "build ready") ||
+		strings.Contains(b.LogPreview, "step 0\n") || !strings.Contains(b.LogPreview, "RUN echo step 299") {
+		t.Errorf("log preview is not the marked tail:\n%s", b.LogPreview)
+	}
+}
+
+func TestRebuildReusesAndListsNewestFirst(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.gate.open()
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 3 {
+		started, err := f.C.Environments.Build(ctx, p, env.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if started.Reused != (i > 0) {
+			t.Errorf("build %d: reused = %v", i, started.Reused)
+		}
+		if _, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, started.BuildID)
+	}
+	page, err := f.C.Environments.ListBuilds(ctx, p, env.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 3 || page.Items[0].ID != ids[2] || page.Items[2].ID != ids[0] || page.NextCursor != "" {
+		t.Fatalf("builds = %+v, want newest first %v", page.Items, ids)
+	}
+	if !strings.Contains(page.Items[0].LogPreview, "reusing cached layers") {
+		t.Errorf("reused build's log:\n%s", page.Items[0].LogPreview)
+	}
+}
+
+func TestProviderFailureFromHook(t *testing.T) {
+	t.Parallel()
+	hook := func(_ context.Context, s projectopstest.BuildStep) error {
+		if s.Index == 2 {
+			return errors.New("quota exceeded")
+		}
+		return nil
+	}
+	srv := projectopstest.NewTestServer(t, projectopstest.WithBuildHook(hook), projectopstest.WithComputerProvider("provider_b"))
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, p := t.Context(), srv.Default().ProjectID
+	env, err := c.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, err := c.Environments.Build(ctx, p, env.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast)
+	if !errors.Is(err, environments.ErrBuildFailed) || b.Error != "provider error: quota exceeded" || b.Provider != "provider_b" {
+		t.Fatalf("build = %+v, err %v", b, err)
+	}
+}

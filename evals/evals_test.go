@@ -1,0 +1,83 @@
+package evals_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/sdktest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestStatusTerminal(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[evals.Status]bool{evals.StatusPending: false, evals.StatusRunning: false,
+		evals.StatusCompleted: true, evals.StatusFailed: true, evals.StatusCancelled: true,
+		evals.StatusTimedOut: true, "paused": false} {
+		if s.Terminal() != want {
+			t.Errorf("%s.Terminal() = %t", s, !want)
+		}
+	}
+}
+
+func TestModelAPIKeysNeverPrint(t *testing.T) {
+	t.Parallel()
+	k := evals.ModelAPIKeys{"openai": "sk-proj-secret", "anthropic": "sk-ant-secret"}
+	p := evals.RunParams{SuiteID: "evs_1", ModelAPIKeys: k}
+	for _, s := range []string{fmt.Sprint(k), fmt.Sprintf("%v|%+v|%#v|%s|%q|%x", p, p, p, k, k, k), k.GoString()} {
+		if strings.Contains(s, "secret") {
+			t.Errorf("printed a key: %s", s)
+		}
+	}
+	if got := k.String(); got != "ModelAPIKeys{anthropic:[REDACTED] openai:[REDACTED]}" {
+		t.Errorf("String = %q", got)
+	}
+	if got := (evals.ModelAPIKeys{}).String(); got != "ModelAPIKeys{}" {
+		t.Errorf("empty = %q", got)
+	}
+}
+
+// countingRT answers every request with a running run and counts them.
+type countingRT struct{ n atomic.Int32 }
+
+func (c *countingRT) RoundTrip(*http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: http.NoBody}, nil
+}
+
+func TestWaitStopsAtOnceWhenContextEnds(t *testing.T) {
+	t.Parallel()
+	rt := &countingRT{}
+	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithAPIKey("sk_test"),
+		projectops.WithTransport(rt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := c.Evals.Runs.Wait(ctx, "prj", "run"); err != context.Canceled {
+		t.Fatalf("err = %v", err)
+	}
+	if n := rt.n.Load(); n != 0 {
+		t.Errorf("%d requests after the context ended", n)
+	}
+	// Limits are checked before sending.
+	_, err = c.Evals.Runs.IterationsPage(t.Context(), "prj", "run", &evals.IterationsParams{Limit: 500})
+	sdktest.WantField(t, err, "limit", false)
+	_, err = sdktest.Collect(c.Evals.Runs.Iterations(t.Context(), "prj", "run", &evals.IterationsParams{Limit: -1}))
+	sdktest.WantField(t, err, "limit", false)
+	_, err = c.Evals.Suites.Runs(t.Context(), "prj", "evs", &evals.SuiteRunsParams{Limit: 101})
+	sdktest.WantField(t, err, "limit", false)
+	if n := rt.n.Load(); n != 0 {
+		t.Errorf("%d requests for invalid input", n)
+	}
+}

@@ -1,0 +1,99 @@
+package evals
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"strconv"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/transport"
+)
+
+// RunService is the eval runs API. Use Client.Evals.Runs.
+type RunService struct{ t *transport.Transport }
+
+// Create starts a run and returns at once (202) with its id; the run
+// executes in the background. The request carries an Idempotency-Key
+// generated for this call and reused on each retry, so retries are safe:
+// the service answers a repeated key with the run it already started.
+// Validation and quota errors (ErrConcurrentRunLimit, which is not retried)
+// surface here.
+func (s *RunService) Create(ctx context.Context, projectID string, p RunParams) (*RunCreated, error) {
+	return transport.Call[RunCreated](ctx, s.t, &transport.Request{Method: http.MethodPost,
+		Route: routeRuns, Params: []string{projectID}, Body: p, Class: transport.Write, IdempotencyKey: true})
+}
+
+// Get returns the run's status, result and summary.
+func (s *RunService) Get(ctx context.Context, projectID, runID string) (*Run, error) {
+	return transport.Call[Run](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeRun,
+		Params: []string{projectID, runID}})
+}
+
+// Cancel requests cancellation of an in-flight run and returns it: its
+// pending and running iterations become cancelled and in-flight tool calls
+// are stopped. Cancelling a cancelled run succeeds without change; a run
+// already completed, failed or timed out gives 409 (ErrConflict).
+func (s *RunService) Cancel(ctx context.Context, projectID, runID string) (*Run, error) {
+	return transport.Call[Run](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeRunCancel,
+		Params: []string{projectID, runID}, Class: transport.Idempotent})
+}
+
+// IterationsPage returns one page of the run's iterations. p may be nil.
+func (s *RunService) IterationsPage(ctx context.Context, projectID, runID string, p *IterationsParams) (*Page[Iteration], error) {
+	v := pager.Copy(p)
+	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
+		return nil, apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
+	}
+	return s.iterPage(ctx, projectID, runID, v.Limit, v.Cursor)
+}
+
+// Iterations iterates over the run's iterations, page by page (p.Limit per
+// page; p.Cursor is ignored). It copies p, so later changes to it have no
+// effect.
+func (s *RunService) Iterations(ctx context.Context, projectID, runID string, p *IterationsParams) iter.Seq2[Iteration, error] {
+	v := pager.Copy(p)
+	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
+		err := apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
+		return func(yield func(Iteration, error) bool) { yield(Iteration{}, err) }
+	}
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[Iteration], error) {
+		return s.iterPage(ctx, projectID, runID, v.Limit, cursor)
+	})
+}
+
+func (s *RunService) iterPage(ctx context.Context, projectID, runID string, limit int, cursor string) (*Page[Iteration], error) {
+	l := ""
+	if limit > 0 {
+		l = strconv.Itoa(limit)
+	}
+	return transport.Call[Page[Iteration]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+		Route: routeIterations, Params: []string{projectID, runID},
+		Query: transport.Query("limit", l, "cursor", cursor)})
+}
+
+// Trace returns an iteration's trace envelope. An iteration that finished
+// without a stored trace gives ErrTraceNotAvailable (404); its Steps still
+// answer.
+func (s *RunService) Trace(ctx context.Context, projectID, runID, iterationID string) (*Trace, error) {
+	return transport.Call[Trace](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeTrace,
+		Params: []string{projectID, runID, iterationID}})
+}
+
+// Steps returns one verdict per authored step of the iteration, in order
+// (following pages, if the service sends more than one).
+func (s *RunService) Steps(ctx context.Context, projectID, runID, iterationID string) ([]StepResult, error) {
+	var out []StepResult
+	for st, err := range pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[StepResult], error) {
+		return transport.Call[Page[StepResult]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+			Route: routeSteps, Params: []string{projectID, runID, iterationID},
+			Query: transport.Query("cursor", cursor)})
+	}) {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}

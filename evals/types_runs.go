@@ -1,0 +1,141 @@
+package evals
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Status is the status of a run or an iteration.
+type Status string
+
+// Run and iteration statuses. Pending and running are in flight; the others
+// are terminal. TimedOut applies to runs only.
+const (
+	StatusPending   Status = "pending"
+	StatusRunning   Status = "running"
+	StatusCompleted Status = "completed"
+	StatusFailed    Status = "failed"
+	StatusCancelled Status = "cancelled"
+	StatusTimedOut  Status = "timed_out"
+)
+
+// Terminal reports whether a run in this status has finished: completed,
+// failed, cancelled or timed out. An unknown status is not terminal.
+func (s Status) Terminal() bool {
+	switch s {
+	case StatusCompleted, StatusFailed, StatusCancelled, StatusTimedOut:
+		return true
+	}
+	return false
+}
+
+// Result is the verdict of a finished run or iteration.
+type Result string
+
+// Results.
+const (
+	ResultPassed Result = "passed"
+	ResultFailed Result = "failed"
+)
+
+// Run sources: SourceAPI tags runs created through this API, SourceSDK runs
+// received through eval-ingest (package ingest); runs started in the
+// hosted app carry "ui".
+const (
+	SourceAPI = "api"
+	SourceSDK = "sdk"
+)
+
+// ModelAPIKeys maps a provider ("anthropic", "openai", ...) to the API key
+// used for its provider-native models. It is a secret: it never prints
+// (every fmt verb shows the providers only) and the service never echoes it.
+type ModelAPIKeys map[string]string
+
+// String lists the providers, never the keys.
+func (m ModelAPIKeys) String() string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return "ModelAPIKeys{" + strings.Join(names, ":[REDACTED] ") + redactTail(len(names)) + "}"
+}
+
+func redactTail(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return ":[REDACTED]"
+}
+
+// GoString is String.
+func (m ModelAPIKeys) GoString() string { return m.String() }
+
+// Format makes every verb print String.
+func (m ModelAPIKeys) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, m.String()) }
+
+// RunParams creates a run: either SuiteID (a rerun of a stored suite, with
+// ServerIDs optionally overriding its saved servers and Tests optionally
+// upserted into it) or SuiteName with inline Tests and ServerIDs (a new
+// suite).
+type RunParams struct {
+	SuiteID          string   `json:"suiteId,omitempty"`
+	SuiteName        string   `json:"suiteName,omitempty"`
+	SuiteDescription string   `json:"suiteDescription,omitempty"`
+	Tests            []Test   `json:"tests,omitempty"`
+	ServerIDs        []string `json:"serverIds,omitempty"`
+	// ModelAPIKeys holds keys for provider-native (bring-your-own-key)
+	// models. Never logged or echoed.
+	ModelAPIKeys ModelAPIKeys  `json:"modelApiKeys,omitempty"`
+	Notes        string        `json:"notes,omitempty"`
+	PassCriteria *PassCriteria `json:"passCriteria,omitempty"`
+	// IterationOverride replaces every test's Runs for this run (1 to 10).
+	IterationOverride int `json:"iterationOverride,omitempty"`
+}
+
+// RunCreated is the 202 answer to Runs.Create: the run executes in the
+// background; poll it with Runs.Get or Runs.Wait.
+type RunCreated struct {
+	RunID   string `json:"runId"`
+	SuiteID string `json:"suiteId"`
+	// Status is "running" for a new run (execution has been handed off;
+	// Get may still show it pending) and the run's current status when
+	// Deduped.
+	Status Status `json:"status"`
+	// Servers are the servers the run connects to (the suite's saved
+	// selection on a plain rerun).
+	Servers    []ServerRef `json:"servers,omitempty"`
+	CaseUpsert CaseUpsert  `json:"caseUpsert"`
+	// Deduped is true when the service recognised the Idempotency-Key of
+	// an earlier request and returned that request's run.
+	Deduped bool `json:"deduped,omitempty"`
+}
+
+// Summary counts a run's iterations. While the run is in flight Total is
+// the number of iterations planned and Passed plus Failed those finished.
+type Summary struct {
+	Total    int     `json:"total"`
+	Passed   int     `json:"passed"`
+	Failed   int     `json:"failed"`
+	PassRate float64 `json:"passRate"`
+}
+
+// Run is an eval run.
+type Run struct {
+	ID        string   `json:"id"`
+	SuiteID   string   `json:"suiteId"`
+	RunNumber int      `json:"runNumber,omitempty"`
+	Status    Status   `json:"status"`
+	Result    Result   `json:"result,omitempty"`
+	Summary   *Summary `json:"summary,omitempty"`
+	// Source is SourceAPI for runs created here, SourceSDK for ingested runs.
+	Source      string `json:"source"`
+	Notes       string `json:"notes,omitempty"`
+	CreatedAt   Millis `json:"createdAt"`
+	CompletedAt Millis `json:"completedAt,omitempty"`
+}
+
+// Passed reports whether the run finished with the passed result.
+func (r *Run) Passed() bool { return r != nil && r.Result == ResultPassed }

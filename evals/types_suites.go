@@ -1,0 +1,97 @@
+package evals
+
+import (
+	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/wire"
+)
+
+// Millis is a timestamp in epoch milliseconds; Time converts it.
+type Millis = wire.Millis
+
+// Page is one page of a collection.
+type Page[T any] = pager.Page[T]
+
+// Suite is an eval suite as listed, with a summary of its runs.
+type Suite struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name,omitempty"`
+	ProjectID string     `json:"projectId,omitempty"`
+	CreatedAt Millis     `json:"createdAt,omitempty"`
+	UpdatedAt Millis     `json:"updatedAt,omitempty"`
+	LatestRun *LatestRun `json:"latestRun,omitempty"`
+	Totals    Totals     `json:"totals"`
+	// PassRateTrend holds the pass rates (0 to 1) of recent finished runs,
+	// oldest first.
+	PassRateTrend []float64 `json:"passRateTrend"`
+}
+
+// LatestRun summarises a suite's newest run.
+type LatestRun struct {
+	ID        string  `json:"id,omitempty"`
+	Status    Status  `json:"status,omitempty"`
+	PassRate  float64 `json:"passRate"`
+	Passed    int     `json:"passed"`
+	Failed    int     `json:"failed"`
+	CreatedAt Millis  `json:"createdAt,omitempty"`
+}
+
+// Totals counts a suite's runs and their passed and failed iterations.
+type Totals struct {
+	Passed int `json:"passed"`
+	Failed int `json:"failed"`
+	Runs   int `json:"runs"`
+}
+
+// CreateSuiteParams authors a suite. Name, ServerIDs, Model and Tests are
+// required; Model and Provider are the defaults of tests that set none.
+type CreateSuiteParams struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	ServerIDs   []string `json:"serverIds"`
+	// ServerNames are optional display names, parallel to ServerIDs.
+	ServerNames  []string      `json:"serverNames,omitempty"`
+	Model        string        `json:"model"`
+	Provider     string        `json:"provider,omitempty"`
+	PassCriteria *PassCriteria `json:"passCriteria,omitempty"`
+	Tags         []string      `json:"tags,omitempty"`
+	Tests        []Test        `json:"tests"`
+}
+
+// ServerRef names a saved server a suite or run uses.
+type ServerRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+// CaseRef names a stored test case.
+type CaseRef struct {
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+// CaseFailure is a test case that could not be stored.
+type CaseFailure struct {
+	ID    string `json:"id,omitempty"`
+	Name  string `json:"name,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// CaseUpsert reports which test cases were stored.
+type CaseUpsert struct {
+	Committed []CaseRef     `json:"committed,omitempty"`
+	Failed    []CaseFailure `json:"failed,omitempty"`
+}
+
+// SuiteCreated is the answer to CreateSuite.
+type SuiteCreated struct {
+	SuiteID    string      `json:"suiteId"`
+	Name       string      `json:"name"`
+	Servers    []ServerRef `json:"servers,omitempty"`
+	CaseUpsert CaseUpsert  `json:"caseUpsert"`
+}
+
+// SuiteRunsParams bounds Suites.Runs.
+type SuiteRunsParams struct {
+	// Limit is the number of runs, 1 to 100 (service default 25).
+	Limit int
+}

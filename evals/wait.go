@@ -1,0 +1,138 @@
+package evals
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// Default polling bounds of Wait.
+const (
+	DefaultPollMin = 500 * time.Millisecond
+	DefaultPollMax = 10 * time.Second
+)
+
+// WaitOption configures Wait.
+type WaitOption func(*waitConfig)
+
+type waitConfig struct {
+	min, max time.Duration
+	progress func(*Run)
+}
+
+// WithProgress calls fn (on Wait's goroutine) with the run each time a poll
+// shows it changed: its status or its summary counts.
+func WithProgress(fn func(*Run)) WaitOption { return func(c *waitConfig) { c.progress = fn } }
+
+// WithPollInterval bounds the delay between polls (defaults DefaultPollMin
+// and DefaultPollMax). Values below 1ms are raised to 1ms; max is raised to
+// min.
+func WithPollInterval(lo, hi time.Duration) WaitOption {
+	return func(c *waitConfig) {
+		c.min = max(lo, time.Millisecond)
+		c.max = max(hi, c.min)
+	}
+}
+
+// Wait polls the run until it is terminal (completed, failed, cancelled or
+// timed out) and returns it. Delays start at the minimum interval and grow
+// exponentially; once the run reports progress, Wait aims at half the
+// estimated remaining time, so a long run costs few polls and a finishing
+// run is noticed within about the minimum interval. A 429 RATE_LIMITED
+// answer is waited out (its Retry-After at least) and polling continues.
+// Wait returns as soon as ctx ends, with the last run seen and ctx's error;
+// any other error ends it too.
+func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...WaitOption) (*Run, error) {
+	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	var last *Run
+	est := estimator{}
+	backoff := c.min
+	for {
+		run, err := s.Get(ctx, projectID, runID)
+		var wait time.Duration
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return last, ctx.Err()
+		case err != nil:
+			e, ok := apierr.As(err)
+			if !ok || e.Code != apierr.CodeRateLimited {
+				return last, err
+			}
+			wait = max(e.RetryAfter, backoff)
+		default:
+			if c.progress != nil && changed(last, run) {
+				c.progress(run)
+			}
+			last = run
+			if run.Status.Terminal() {
+				return run, nil
+			}
+			if eta, ok := est.remaining(run, time.Now()); ok {
+				wait = min(max(eta/2, c.min), c.max)
+			} else {
+				wait = backoff
+				backoff = min(backoff*2, c.max)
+			}
+		}
+		if err := sleep(ctx, jitter(wait)); err != nil {
+			return last, err
+		}
+	}
+}
+
+// estimator predicts the time a run needs to finish from the rate at which
+// its iterations finished since the first poll.
+type estimator struct {
+	t0    time.Time
+	done0 int
+	set   bool
+}
+
+func (e *estimator) remaining(r *Run, now time.Time) (time.Duration, bool) {
+	if r.Summary == nil || r.Summary.Total <= 0 {
+		return 0, false
+	}
+	done := r.Summary.Passed + r.Summary.Failed
+	if !e.set {
+		e.t0, e.done0, e.set = now, done, true
+		return 0, false
+	}
+	if done <= e.done0 || done >= r.Summary.Total {
+		return 0, false
+	}
+	per := now.Sub(e.t0) / time.Duration(done-e.done0)
+	return per * time.Duration(r.Summary.Total-done), true
+}
+
+func changed(prev, cur *Run) bool {
+	if prev == nil || prev.Status != cur.Status {
+		return true
+	}
+	if (prev.Summary == nil) != (cur.Summary == nil) {
+		return true
+	}
+	return prev.Summary != nil && *prev.Summary != *cur.Summary
+}
+
+// jitter spreads d by ±10% so many waiters do not poll in lockstep.
+func jitter(d time.Duration) time.Duration {
+	return d + time.Duration((rand.Float64()*0.2-0.1)*float64(d))
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// demoServerID is the demo workspace's in-process MCP server.
+const demoServerID = "srv_demo"
+
+// serverTour operates the demo MCP server: validate, doctor, tools, a tool
+// call, a prompt, a resource and an export snapshot.
+func serverTour(ctx context.Context, w io.Writer, client *projectops.Client, projectID string) error {
+	v, err := client.Servers.Validate(ctx, projectID, demoServerID)
+	if err != nil {
+		return fmt.Errorf("validate: %w", err)
+	}
+	fmt.Fprintf(w, "validated %s: %s %s, protocol %s\n", demoServerID,
+		v.InitInfo.ServerInfo.Name, v.InitInfo.ServerInfo.Version, v.InitInfo.ProtocolVersion)
+
+	rep, err := client.Servers.Doctor(ctx, projectID, demoServerID)
+	if err != nil {
+		return fmt.Errorf("doctor: %w", err)
+	}
+	fmt.Fprintf(w, "doctor: %s (%s; %s; %s)\n", rep.Status, rep.Checks.Tools.Detail, rep.Checks.Prompts.Detail, rep.Checks.Resources.Detail)
+
+	var names []string
+	for t, err := range client.Servers.Tools(ctx, projectID, demoServerID) {
+		if err != nil {
+			return fmt.Errorf("tools: %w", err)
+		}
+		names = append(names, t.Name)
+	}
+	fmt.Fprintf(w, "tools: %s\n", strings.Join(names, ", "))
+
+	res, err := client.Servers.CallTool(ctx, projectID, demoServerID, servers.CallToolParams{
+		ToolName: "echo", Parameters: map[string]any{"message": "hello from the quickstart"}})
+	if err != nil {
+		return fmt.Errorf("call echo: %w", err)
+	}
+	fmt.Fprintf(w, "echo: %s\n", firstText(res.Content))
+	// A tool-level failure is a result with IsError, not a Go error.
+	res, err = client.Servers.CallTool(ctx, projectID, demoServerID, servers.CallToolParams{
+		ToolName: "divide", Parameters: map[string]any{"dividend": 1, "divisor": 0}})
+	if err != nil {
+		return fmt.Errorf("call divide: %w", err)
+	}
+	fmt.Fprintf(w, "divide by zero: isError=%v %q\n", res.IsError, firstText(res.Content))
+
+	gp, err := client.Servers.GetPrompt(ctx, projectID, demoServerID, servers.GetPromptParams{
+		PromptName: "greet", Arguments: map[string]any{"name": "Ada", "style": "formal"}})
+	if err != nil {
+		return fmt.Errorf("get prompt: %w", err)
+	}
+	fmt.Fprintf(w, "prompt greet: %s\n", firstText([]mcp.Content{gp.Messages[0].Content}))
+
+	rr, err := client.Servers.ReadResource(ctx, projectID, demoServerID, servers.ReadResourceParams{URI: "demo://readme"})
+	if err != nil {
+		return fmt.Errorf("read resource: %w", err)
+	}
+	title, _, _ := strings.Cut(rr.Contents[0].Text, "\n")
+	fmt.Fprintf(w, "resource demo://readme: %s\n", title)
+
+	snap, err := client.Servers.Export(ctx, projectID, demoServerID)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	again, err := client.Servers.Export(ctx, projectID, demoServerID)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	fmt.Fprintf(w, "export: %d tools, %d prompts, %d resources; unchanged on re-export: %v\n",
+		len(snap.Tools), len(snap.Prompts), len(snap.Resources), servers.Diff(snap, again).Equal())
+	return nil
+}
+
+func firstText(c []mcp.Content) string {
+	for _, b := range c {
+		if t, ok := b.(*mcp.TextContent); ok {
+			return t.Text
+		}
+	}
+	return ""
+}

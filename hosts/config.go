@@ -1,0 +1,133 @@
+package hosts
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+)
+
+// Config is a host config: a JSON object whose shape mirrors the hosted host
+// editor and evolves with it, so the SDK keeps it as the exact bytes the
+// service sent rather than a Go struct that would lag behind. Reading a host
+// and sending its Config back round-trips it unchanged: unknown fields
+// survive and numbers keep their precision (a map[string]any would turn
+// every number into a float64). Decode it into your own struct, or use Map
+// and ModelID.
+//
+// The zero Config is absent: CreateParams and UpdateParams omit it.
+type Config []byte
+
+// NewConfig encodes v (a map, a struct, or raw JSON bytes) as a Config. It
+// fails unless v encodes to a JSON object.
+func NewConfig(v any) (Config, error) {
+	var b []byte
+	switch x := v.(type) {
+	case Config:
+		b = x
+	case json.RawMessage:
+		b = x
+	case []byte:
+		b = x
+	case string:
+		b = []byte(x)
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			return nil, fmt.Errorf("hosts: config: %w", err)
+		}
+	}
+	b = bytes.TrimSpace(b)
+	if !json.Valid(b) {
+		return nil, errors.New("hosts: config is not valid JSON")
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return nil, errors.New("hosts: config must be a JSON object")
+	}
+	return Config(bytes.Clone(b)), nil
+}
+
+// MustConfig is NewConfig for literals in tests and examples; it panics on
+// an error.
+func MustConfig(v any) Config {
+	c, err := NewConfig(v)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// MarshalJSON writes the config's bytes (null when empty). Invalid bytes
+// fail the encoding, so a malformed Config never reaches the service.
+func (c Config) MarshalJSON() ([]byte, error) {
+	if len(c) == 0 {
+		return []byte("null"), nil
+	}
+	if !json.Valid(c) {
+		return nil, errors.New("hosts: config is not valid JSON")
+	}
+	return c, nil
+}
+
+// UnmarshalJSON keeps a copy of the bytes; null leaves the config empty.
+func (c *Config) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*c = nil
+		return nil
+	}
+	*c = bytes.Clone(b)
+	return nil
+}
+
+// Decode unmarshals the config into v.
+func (c Config) Decode(v any) error {
+	if len(c) == 0 {
+		return errors.New("hosts: config is empty")
+	}
+	return json.Unmarshal(c, v)
+}
+
+// Map decodes the config as a generic object. Numbers are json.Number, so
+// nothing is rounded.
+func (c Config) Map() (map[string]any, error) {
+	if len(c) == 0 {
+		return nil, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(c))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		return nil, fmt.Errorf("hosts: config: %w", err)
+	}
+	return m, nil
+}
+
+// ModelID is the config's modelId ("" when absent or not a string).
+func (c Config) ModelID() string {
+	var v struct {
+		ModelID any `json:"modelId"`
+	}
+	if len(c) == 0 || json.Unmarshal(c, &v) != nil {
+		return ""
+	}
+	s, _ := v.ModelID.(string)
+	return s
+}
+
+// Equal reports whether two configs hold the same JSON value, whatever
+// their key order or spacing. go-cmp uses it.
+func (c Config) Equal(d Config) bool {
+	if len(c) == 0 || len(d) == 0 {
+		return len(c) == len(d)
+	}
+	a, errA := c.Map()
+	b, errB := d.Map()
+	if errA != nil || errB != nil {
+		return bytes.Equal(c, d)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// String is the config's JSON text.
+func (c Config) String() string { return string(c) }

@@ -1,0 +1,147 @@
+package hosts_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/hosts"
+)
+
+func TestNewConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   any
+		want string // "" = error
+	}{
+		{"map", map[string]any{"modelId": "m"}, `{"modelId":"m"}`},
+		{"struct", struct {
+			ModelID string `json:"modelId"`
+		}{"m"}, `{"modelId":"m"}`},
+		{"raw string kept verbatim", ` {"b": 1, "a": 2} `, `{"b": 1, "a": 2}`},
+		{"bytes", []byte(`{}`), `{}`},
+		{"array", []any{1}, ""},
+		{"number", 5, ""},
+		{"null", nil, ""},
+		{"invalid JSON", `{"a":`, ""},
+		{"unencodable", map[string]any{"f": func() {}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := hosts.NewConfig(tc.in)
+			if tc.want == "" {
+				if err == nil {
+					t.Fatalf("NewConfig(%v) = %s, want an error", tc.in, c)
+				}
+				return
+			}
+			if err != nil || string(c) != tc.want {
+				t.Fatalf("NewConfig = %s, %v; want %s", c, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestConfigAccessors(t *testing.T) {
+	c := hosts.MustConfig(`{"modelId":"openai/gpt-5","budget":12345678901234567890,"nested":{"x":[1,2]}}`)
+	if got := c.ModelID(); got != "openai/gpt-5" {
+		t.Errorf("ModelID = %q", got)
+	}
+	m, err := c.Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["budget"] != json.Number("12345678901234567890") {
+		t.Errorf("Map kept budget as %#v, want the exact json.Number", m["budget"])
+	}
+	var v struct {
+		Nested struct{ X []int } `json:"nested"`
+	}
+	if err := c.Decode(&v); err != nil || len(v.Nested.X) != 2 {
+		t.Errorf("Decode = %+v, %v", v, err)
+	}
+	if hosts.MustConfig(`{"modelId":5}`).ModelID() != "" {
+		t.Error("a non-string modelId reads as a model id")
+	}
+	var zero hosts.Config
+	if zero.ModelID() != "" || zero.Decode(&v) == nil {
+		t.Error("the zero config decodes")
+	}
+	if m, err := zero.Map(); m != nil || err != nil {
+		t.Errorf("zero Map = %v, %v", m, err)
+	}
+	if c.String() != string(c) || fmt.Sprintf("%v", c) != string(c) {
+		t.Errorf("String = %q", c.String())
+	}
+}
+
+func TestConfigEqual(t *testing.T) {
+	a := hosts.MustConfig(`{"a":1,"b":{"c":[true,null]}}`)
+	b := hosts.MustConfig(`{ "b": {"c": [true, null]}, "a": 1 }`)
+	if !a.Equal(b) || cmp.Diff(a, b) != "" {
+		t.Error("same value in another key order is not equal")
+	}
+	if a.Equal(hosts.MustConfig(`{"a":2,"b":{"c":[true,null]}}`)) {
+		t.Error("different values are equal")
+	}
+	if a.Equal(nil) || !hosts.Config(nil).Equal(hosts.Config{}) {
+		t.Error("empty configs compare wrongly")
+	}
+}
+
+func TestConfigJSON(t *testing.T) {
+	var d hosts.HostDetail
+	if err := json.Unmarshal([]byte(`{"id":"h","name":"n","config":{"k": 1.50}}`), &d); err != nil {
+		t.Fatal(err)
+	}
+	if string(d.Config) != `{"k": 1.50}` {
+		t.Errorf("decoded config = %s, want the exact bytes", d.Config)
+	}
+	if err := json.Unmarshal([]byte(`{"config":null}`), &d); err != nil || d.Config != nil {
+		t.Errorf("null config = %s, %v", d.Config, err)
+	}
+	b, err := json.Marshal(hosts.CreateParams{Name: "n"})
+	if err != nil || string(b) != `{"name":"n"}` {
+		t.Errorf("absent config encodes as %s, %v", b, err)
+	}
+	if _, err := json.Marshal(hosts.CreateParams{Name: "n", Config: hosts.Config(`{"a":`)}); err == nil {
+		t.Error("a malformed config encodes")
+	}
+}
+
+// Numbers round-trip exactly through the service, and a malformed config is
+// refused before anything is sent.
+func TestConfigRoundTrip(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := t.Context()
+	in := hosts.MustConfig(`{"modelId":"m","budget":12345678901234567890,"ratio":0.1}`)
+	h, err := f.C.Hosts.Create(ctx, f.WS.ProjectID, hosts.CreateParams{Name: "n", Config: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.C.Hosts.Get(ctx, f.WS.ProjectID, h.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(in, got.Config); diff != "" {
+		t.Errorf("config after round trip (-sent +stored):\n%s", diff)
+	}
+	if !strings.Contains(string(got.Config), "12345678901234567890") {
+		t.Errorf("large integer rounded: %s", got.Config)
+	}
+
+	before := len(f.Srv.Requests())
+	_, err = f.C.Hosts.Create(ctx, f.WS.ProjectID, hosts.CreateParams{Name: "bad", Config: hosts.Config(`{"a":`)})
+	var apiErr *projectops.Error
+	if err == nil || errors.As(err, &apiErr) {
+		t.Errorf("malformed config: err = %v, want a local encoding error", err)
+	}
+	if n := len(f.Srv.Requests()); n != before {
+		t.Errorf("a malformed config reached the service (%d requests)", n-before)
+	}
+}

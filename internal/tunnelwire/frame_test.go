@@ -1,0 +1,84 @@
+package tunnelwire
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+)
+
+func TestFrames(t *testing.T) {
+	msg, err := EncodeHead(Request, 7, &Head{Method: "POST", URI: "/mcp?x=1", Header: http.Header{"A": {"b"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Decode(msg)
+	if err != nil || f.Kind != Request || f.ID != 7 {
+		t.Fatalf("Decode = %+v, %v", f, err)
+	}
+	h, err := DecodeHead(f.Payload)
+	if err != nil || h.Method != "POST" || h.URI != "/mcp?x=1" || h.Header.Get("A") != "b" {
+		t.Fatalf("DecodeHead = %+v, %v", h, err)
+	}
+	for _, bad := range [][]byte{nil, {1, 0, 0}, Encode(Data, 1, make([]byte, MaxChunk+1))} {
+		if _, err := Decode(bad); !errors.Is(err, ErrMalformed) {
+			t.Errorf("Decode(%d bytes) = %v", len(bad), err)
+		}
+	}
+	if _, err := DecodeHead([]byte("{")); !errors.Is(err, ErrMalformed) {
+		t.Errorf("DecodeHead(bad) = %v", err)
+	}
+	if _, err := EncodeHead(Response, 1, &Head{Header: http.Header{"X": {string(make([]byte, MaxHead))}}}); err == nil {
+		t.Error("an oversized head was encoded")
+	}
+	if f, _ := Decode(EncodeEnd(3, nil)); EndError(f.Payload) != nil {
+		t.Error("clean end reads as an error")
+	}
+	if f, _ := Decode(EncodeEnd(3, errors.New("boom"))); EndError(f.Payload) == nil {
+		t.Error("failed end reads as clean")
+	}
+}
+
+func TestCleanHeader(t *testing.T) {
+	h := CleanHeader(http.Header{"Connection": {"keep-alive, X-Hop"}, "X-Hop": {"1"}, "Upgrade": {"ws"},
+		"Transfer-Encoding": {"chunked"}, "Authorization": {"Bearer x"}, "Content-Type": {"a"}})
+	if len(h) != 2 || h.Get("Authorization") == "" || h.Get("Content-Type") == "" {
+		t.Errorf("CleanHeader = %v", h)
+	}
+}
+
+func TestBodyOrderAndEnd(t *testing.T) {
+	b := NewBody()
+	go func() {
+		for _, c := range []string{"a", "b", "c"} {
+			b.Push(t.Context(), []byte(c))
+		}
+		b.Finish(nil)
+	}()
+	got, err := io.ReadAll(b)
+	if err != nil || string(got) != "abc" {
+		t.Fatalf("ReadAll = %q, %v", got, err)
+	}
+	// A consumer that is gone makes pushes drop instead of blocking.
+	b = NewBody()
+	_ = b.Close()
+	done := make(chan struct{})
+	go func() {
+		for range QueueLen * 2 {
+			b.Push(t.Context(), []byte("x"))
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Push blocked on a closed body")
+	}
+	b = NewBody()
+	b.Push(t.Context(), []byte("x"))
+	b.Finish(errors.New("cut"))
+	if got, err := io.ReadAll(b); string(got) != "x" || err == nil {
+		t.Errorf("cut body: %q, %v", got, err)
+	}
+}

@@ -1,0 +1,75 @@
+package projectopstest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/projectops/projectops-go/environments"
+)
+
+// EnvironmentSpec describes a computer environment for AddEnvironment and
+// the seed's environments array.
+type EnvironmentSpec struct {
+	ID        string `json:"id,omitempty"`
+	ProjectID string `json:"projectId"`
+	// OwnerUserID is the creator: the only user who sees it while it is a
+	// draft. It must be able to access the project.
+	OwnerUserID string `json:"ownerUserId"`
+	Name        string `json:"name"`
+	Dockerfile  string `json:"dockerfile"`
+	// Shared makes it project-shared instead of a personal draft.
+	Shared bool `json:"shared,omitempty"`
+	// Built builds it at once (synchronously, no build hook): the
+	// environment then has a ready build, or a failed one when its
+	// Dockerfile does not build.
+	Built bool `json:"built,omitempty"`
+}
+
+// AddEnvironment adds a computer environment and returns its id.
+func (s *Server) AddEnvironment(spec EnvironmentSpec) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addEnvironmentLocked(spec)
+}
+
+func (s *Server) addEnvironmentLocked(spec EnvironmentSpec) (string, error) {
+	p := s.st.projects[spec.ProjectID]
+	if p == nil {
+		return "", fmt.Errorf("environment: project %q not found", spec.ProjectID)
+	}
+	if roleIn(s.st.users[spec.OwnerUserID], p) == "" {
+		return "", fmt.Errorf("environment: owner %q cannot access project %q", spec.OwnerUserID, spec.ProjectID)
+	}
+	if strings.TrimSpace(spec.Name) == "" {
+		return "", errors.New("environment: name is required")
+	}
+	if strings.TrimSpace(spec.Dockerfile) == "" {
+		return "", errors.New("environment: dockerfile is required")
+	}
+	e, err := s.insertEnvLocked(spec)
+	if err != nil {
+		return "", fmt.Errorf("environment: %w", err)
+	}
+	if spec.Built {
+		s.buildNowLocked(e)
+	}
+	return e.id, nil
+}
+
+// insertEnvLocked stores a new environment; the caller has checked spec.
+func (s *Server) insertEnvLocked(spec EnvironmentSpec) (*envRec, error) {
+	id, err := s.st.newID("env", spec.ID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	e := &envRec{id: id, projectID: spec.ProjectID, ownerID: spec.OwnerUserID, name: strings.TrimSpace(spec.Name),
+		dockerfile: spec.Dockerfile, contentHash: contentHash(spec.Dockerfile), sharing: environments.SharingUser,
+		createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
+	if spec.Shared {
+		e.sharing = environments.SharingProject
+	}
+	s.st.envStore().envs[id] = e
+	return e, nil
+}

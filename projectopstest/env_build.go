@@ -1,0 +1,223 @@
+package projectopstest
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/projectops/projectops-go/environments"
+)
+
+// startBuildLocked records a queued build of e's current Dockerfile. The
+// caller runs it with runBuild after unlocking.
+func (s *Server) startBuildLocked(e *envRec) (*buildRec, context.Context) {
+	es := s.st.envStore()
+	id, _ := s.st.newID("bld", "") // cannot fail without a wanted id
+	b := &buildRec{id: id, envID: e.id, provider: s.envOpt.provider, dockerfile: e.dockerfile,
+		contentHash: e.contentHash, status: environments.BuildQueued, createdAt: s.now(),
+		ord: s.st.nextOrd(), digests: []string{}}
+	for _, prev := range e.builds {
+		if prev.status == environments.BuildReady && prev.contentHash == b.contentHash && prev.provider == b.provider {
+			b.reused = true
+		}
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	b.cancel = cancel
+	b.log = append(b.log, fmt.Sprintf("#0 build %s queued for %s (Dockerfile %s)", id, b.provider, shortHash(b.contentHash)))
+	e.builds = append(e.builds, b)
+	es.builds[id] = b
+	return b, ctx
+}
+
+// runBuild does a build's work on a goroutine the server owns: parse the
+// Dockerfile snapshot, resolve the base images, "run" each instruction, and
+// finish ready or failed. Every step first passes the build hook and the
+// step delay; a step whose context ended (server closed, environment
+// deleted) stops without writing anything.
+func (s *Server) runBuild(ctx context.Context, projectID string, b *buildRec) {
+	if !s.goBackground(func(context.Context) { s.buildWork(ctx, projectID, b) }) {
+		b.cancel()
+	}
+}
+
+func (s *Server) buildWork(ctx context.Context, projectID string, b *buildRec) {
+	defer b.cancel()
+	step := BuildStep{ProjectID: projectID, EnvironmentID: b.envID, BuildID: b.id}
+	if err := s.buildStep(ctx, step); err != nil {
+		s.failBuild(ctx, b, err)
+		return
+	}
+	instrs, perr := parseDockerfile(b.dockerfile)
+	if !s.updateBuild(ctx, b, func() { b.begin(s.now()) }) {
+		return
+	}
+	if perr != nil {
+		s.failBuild(ctx, b, perr)
+		return
+	}
+	step.Total = len(instrs)
+	for i, in := range instrs {
+		step.Index, step.Instruction = i+1, in.cmd+" "+in.args
+		if err := s.buildStep(ctx, step); err != nil {
+			s.failBuild(ctx, b, err)
+			return
+		}
+		var runErr error
+		if !s.updateBuild(ctx, b, func() { runErr = b.applyInstr(i, len(instrs), in) }) {
+			return
+		}
+		if runErr != nil {
+			s.failBuild(ctx, b, runErr)
+			return
+		}
+	}
+	s.updateBuild(ctx, b, func() { b.ready(len(instrs), s.now()) })
+}
+
+// applyInstr logs instruction i of n and records a FROM's digest; a failing
+// RUN returns its error.
+func (b *buildRec) applyInstr(i, n int, in dockerInstr) error {
+	num := "#" + strconv.Itoa(i+1)
+	b.log = append(b.log, fmt.Sprintf("%s [%d/%d] %s %s", num, i+1, n, in.cmd, clip(in.args)))
+	switch {
+	case in.cmd == "FROM" && in.digest != "":
+		b.digests = append(b.digests, in.digest)
+		b.log = append(b.log, num+" resolve "+in.base+" -> "+in.digest)
+	case in.cmd == "FROM":
+		b.log = append(b.log, num+" from build stage "+in.args)
+	default:
+		if err := runExit(in); err != nil {
+			return &dockerfileError{in.line, err.Error()}
+		}
+		b.log = append(b.log, num+" DONE")
+	}
+	return nil
+}
+
+// begin moves b to building.
+func (b *buildRec) begin(now time.Time) {
+	b.status = environments.BuildBuilding
+	b.startedAt = now
+	b.providerBuildID = b.provider + "-" + strings.TrimPrefix(b.id, "bld_")
+	b.log = append(b.log, fmt.Sprintf("#0 building on %s as %s", b.provider, b.providerBuildID))
+	if b.reused {
+		b.log = append(b.log, "#0 reusing cached layers of an identical ready build")
+	}
+}
+
+// ready ends b ready after n instructions.
+func (b *buildRec) ready(n int, now time.Time) {
+	b.status = environments.BuildReady
+	b.finishedAt = now
+	b.log = append(b.log, fmt.Sprintf("#%d exporting image %s/%s", n+1, b.provider, b.providerBuildID), "build ready")
+	b.cancel = nil
+}
+
+// fail ends b failed with err.
+func (b *buildRec) fail(err error, now time.Time) {
+	b.status = environments.BuildFailed
+	b.errMsg = err.Error()
+	if b.startedAt.IsZero() {
+		b.startedAt = now
+	}
+	b.finishedAt = now
+	b.log = append(b.log, "ERROR: "+b.errMsg, "build failed")
+	b.cancel = nil
+}
+
+// buildNowLocked runs a whole build of e synchronously (seeding): no hook,
+// no delay, no goroutine.
+func (s *Server) buildNowLocked(e *envRec) *buildRec {
+	b, _ := s.startBuildLocked(e)
+	defer b.cancel()
+	now := s.now()
+	b.begin(now)
+	instrs, perr := parseDockerfile(b.dockerfile)
+	if perr != nil {
+		b.fail(perr, now)
+		return b
+	}
+	for i, in := range instrs {
+		if err := b.applyInstr(i, len(instrs), in); err != nil {
+			b.fail(err, now)
+			return b
+		}
+	}
+	b.ready(len(instrs), now)
+	return b
+}
+
+// runExit "runs" a RUN instruction: the double executes nothing, except
+// that `exit N` with N != 0 fails, so a failing step can be scripted.
+func runExit(in dockerInstr) error {
+	rest, ok := strings.CutPrefix(in.args, "exit ")
+	if !ok {
+		return nil
+	}
+	if code, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && code != 0 {
+		return fmt.Errorf("RUN %s: exited with code %d", clip(in.args), code)
+	}
+	return nil
+}
+
+// buildStep runs the hook and the pacing delay before a step.
+func (s *Server) buildStep(ctx context.Context, step BuildStep) error {
+	if h := s.envOpt.hook; h != nil {
+		if err := h(ctx, step); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("provider error: %w", err)
+		}
+	}
+	if d := s.envOpt.stepDelay; d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+	}
+	return ctx.Err()
+}
+
+// updateBuild applies f to b under the lock unless the build was stopped;
+// it reports whether f ran.
+func (s *Server) updateBuild(ctx context.Context, b *buildRec, f func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ctx.Err() != nil || s.st.envStore().builds[b.id] != b {
+		return false
+	}
+	f()
+	return true
+}
+
+// failBuild ends b failed with err as its error and last log line, unless
+// the build was stopped (err is then the context's).
+func (s *Server) failBuild(ctx context.Context, b *buildRec, err error) {
+	s.updateBuild(ctx, b, func() { b.fail(err, s.now()) })
+}
+
+// logPreview is the capped tail of a build log (BuildLogPreviewCap bytes).
+func logPreview(lines []string) string {
+	full := strings.Join(lines, "\n")
+	if len(full) <= BuildLogPreviewCap {
+		return full
+	}
+	const marker = "[earlier log lines truncated]\n"
+	tail := full[len(full)-(BuildLogPreviewCap-len(marker)):]
+	if i := strings.IndexByte(tail, '\n'); i >= 0 {
+		tail = tail[i+1:]
+	}
+	return marker + tail
+}
+
+func shortHash(h string) string {
+	if len(h) > 19 {
+		return h[:19]
+	}
+	return h
+}

@@ -1,0 +1,82 @@
+package projectopstest
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/internal/wire"
+)
+
+// envView and buildView project environment records onto the SDK's wire
+// types. Call them with Server.mu held.
+func envView(e *envRec, userID string) environments.Environment {
+	v := environments.Environment{
+		ID: e.id, ProjectID: e.projectID, Name: e.name, Dockerfile: e.dockerfile,
+		ContentHash: e.contentHash, Sharing: e.sharing, IsOwner: e.ownerID == userID,
+		CreatedAt: wire.MillisOf(e.createdAt), UpdatedAt: wire.MillisOf(e.updatedAt),
+	}
+	if n := len(e.builds); n > 0 {
+		b := buildView(e.builds[n-1])
+		v.CurrentBuild = &b
+	}
+	return v
+}
+
+func buildView(b *buildRec) environments.Build {
+	v := environments.Build{
+		ID: b.id, Status: b.status, Provider: b.provider, ProviderBuildID: b.providerBuildID,
+		BaseImageDigests: append([]string{}, b.digests...), LogPreview: logPreview(b.log),
+		Error: b.errMsg, CreatedAt: wire.MillisOf(b.createdAt),
+	}
+	if !b.startedAt.IsZero() {
+		v.StartedAt = wire.MillisOf(b.startedAt)
+	}
+	if !b.finishedAt.IsZero() {
+		v.FinishedAt = wire.MillisOf(b.finishedAt)
+	}
+	return v
+}
+
+// pageArgs reads ?limit and ?cursor of a keyset-paginated listing whose
+// cursor encodes the last item's ord.
+func pageArgs(r *http.Request, kind string) (limit, after int, herr *httpError) {
+	q := r.URL.Query()
+	if limit, herr = parseLimit(q.Get("limit"), "limit", envListDefaultLimit, envListMaxLimit); herr != nil {
+		return 0, 0, herr
+	}
+	if c := q.Get("cursor"); c != "" {
+		pos, herr := decodeCursor(kind, c, "cursor")
+		if herr != nil {
+			return 0, 0, herr
+		}
+		n, err := strconv.Atoi(pos)
+		if err != nil || n < 0 {
+			return 0, 0, errValidation("cursor", "Invalid cursor")
+		}
+		after = n
+	}
+	return limit, after, nil
+}
+
+// checkEnvFields validates a name and Dockerfile present in a body.
+func checkEnvFields(p environments.UpdateParams, present map[string]bool) *httpError {
+	if present["name"] {
+		switch n := strings.TrimSpace(p.Name); {
+		case n == "":
+			return errValidation("name", "name must not be empty")
+		case len(n) > envNameMaxLen:
+			return errValidation("name", "name must be at most "+strconv.Itoa(envNameMaxLen)+" bytes")
+		}
+	}
+	if present["dockerfile"] {
+		switch {
+		case strings.TrimSpace(p.Dockerfile) == "":
+			return errValidation("dockerfile", "dockerfile must not be empty")
+		case len(p.Dockerfile) > envDockerfileMaxLen:
+			return errValidation("dockerfile", "dockerfile must be at most "+strconv.Itoa(envDockerfileMaxLen)+" bytes")
+		}
+	}
+	return nil
+}

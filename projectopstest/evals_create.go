@@ -1,0 +1,160 @@
+package projectopstest
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// createRunLocked resolves the suite, servers and models of a validated
+// run request, applies the idempotency key and the concurrency cap, then
+// stores the run and starts it. Nothing is stored unless every check
+// passes.
+func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *httpError) {
+	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
+		return nil, herr
+	}
+	if id, ok := s.st.evals.idem[idemKey]; ok && idemKey != "" {
+		if run := s.st.evals.runs[id]; run != nil {
+			return &evals.RunCreated{RunID: run.id, SuiteID: run.suiteID, Status: run.status,
+				Servers: run.servers, CaseUpsert: evals.CaseUpsert{}, Deduped: true}, nil
+		}
+	}
+	var su *evalSuiteRec
+	def := &suiteDef{}
+	serverIDs, names := p.ServerIDs, []string(nil)
+	if p.SuiteID != "" {
+		var herr *httpError
+		if su, herr = s.findSuiteLocked(a, projectID, p.SuiteID, accessWrite); herr != nil {
+			return nil, herr
+		}
+		if su.def != nil {
+			def = su.def
+		}
+		if len(serverIDs) == 0 {
+			serverIDs, names = su.serverIDs, def.serverNames
+		}
+		if len(serverIDs) == 0 {
+			return nil, newError(apierr.CodeValidation, "The suite has no saved server selection: pass serverIds",
+				map[string]any{"field": "serverIds", "reason": string(apierr.ReasonNoSavedServerSelection)})
+		}
+	}
+	if herr := s.checkServerIDsLocked(projectID, serverIDs, "serverIds"); herr != nil {
+		return nil, herr
+	}
+	cases := slices.Clone(def.cases)
+	for _, t := range p.Tests {
+		i := slices.IndexFunc(cases, func(c *caseRec) bool { return c.test.Title == t.Title })
+		if i >= 0 {
+			cases[i] = &caseRec{id: cases[i].id, test: t}
+		} else {
+			cases = append(cases, &caseRec{test: t})
+		}
+	}
+	if len(cases) == 0 {
+		return nil, errValidation("suiteId", "The suite has no tests to run")
+	}
+	keys := map[string]string(p.ModelAPIKeys)
+	if keys == nil {
+		keys = map[string]string{}
+	}
+	resolved := make([]evals.Test, len(cases))
+	for i, c := range cases {
+		t := c.test
+		var herr *httpError
+		t.Model, t.Provider, herr = s.ev.resolveModel("tests["+strconv.Itoa(i)+"].model",
+			cmpOr(t.Model, def.model), cmpOr(t.Provider, def.provider), keys)
+		if herr != nil {
+			return nil, herr
+		}
+		t.Runs = max(t.Runs, 1)
+		if p.IterationOverride > 0 {
+			t.Runs = p.IterationOverride
+		}
+		resolved[i] = t
+	}
+	if herr := s.checkRunQuotaLocked(a.orgID); herr != nil {
+		return nil, herr
+	}
+
+	// Every check passed: store the suite (new or upserted), then the run.
+	var up evals.CaseUpsert
+	if su == nil {
+		id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: p.SuiteName, ServerIDs: serverIDs})
+		if err != nil {
+			return nil, errInternal()
+		}
+		su = s.st.suites[id]
+		su.def = &suiteDef{description: p.SuiteDescription}
+	} else if su.def == nil {
+		su.def = def
+	}
+	if len(p.Tests) > 0 {
+		up = s.upsertCasesLocked(su, p.Tests)
+	}
+	run := s.newRunLocked(a, projectID, su, p, serverIDs, names, resolved)
+	if idemKey != "" {
+		s.st.evals.idem[idemKey] = run.id
+	}
+	s.startRunLocked(run)
+	// A fresh run is reported "running" as the reference service does
+	// (execution is detached); polling shows pending until it starts.
+	return &evals.RunCreated{RunID: run.id, SuiteID: su.id, Status: evals.StatusRunning, Servers: run.servers,
+		CaseUpsert: up}, nil
+}
+
+// checkRunQuotaLocked refuses a run over the organization's cap of runs in
+// flight: 429 RATE_LIMITED, reason CONCURRENT_RUN_LIMIT. No Retry-After:
+// the cap lifts when a run ends, which nobody can predict.
+func (s *Server) checkRunQuotaLocked(orgID string) *httpError {
+	n := 0
+	for _, r := range s.st.evals.runs {
+		if r.orgID == orgID && r.exec != nil && !r.terminal() {
+			n++
+		}
+	}
+	if n < s.ev.opts.concurrency {
+		return nil
+	}
+	return newError(apierr.CodeRateLimited, "Too many eval runs in flight for this organization",
+		map[string]any{"reason": string(apierr.ReasonConcurrentRunLimit), "limit": s.ev.opts.concurrency})
+}
+
+// newRunLocked stores a pending run with one iteration per test per run.
+func (s *Server) newRunLocked(a actor, projectID string, su *evalSuiteRec, p *evals.RunParams,
+	serverIDs, names []string, tests []evals.Test) *evalRunRec {
+	id, _ := s.st.newID("run", "")
+	n := 1
+	for _, r := range s.st.evals.runs {
+		if r.suiteID == su.id {
+			n++
+		}
+	}
+	keys := make(map[string]Secret, len(p.ModelAPIKeys))
+	for k, v := range p.ModelAPIKeys {
+		keys[k] = Secret(v)
+	}
+	run := &evalRunRec{id: id, projectID: projectID, orgID: a.orgID, suiteID: su.id, source: evals.SourceAPI,
+		runNumber: n, status: evals.StatusPending, notes: p.Notes, passCriteria: p.PassCriteria,
+		createdAt: s.now(), ord: s.st.nextOrd(), servers: s.serverRefsLocked(serverIDs, names),
+		exec: &runExec{userID: a.userID, modelKeys: keys}}
+	if run.passCriteria == nil && su.def != nil {
+		run.passCriteria = su.def.passCriteria
+	}
+	caseIDs := map[string]string{}
+	for _, c := range su.def.cases {
+		caseIDs[c.test.Title] = c.id
+	}
+	for _, t := range tests {
+		exp := expectedCalls(t)
+		for range t.Runs {
+			itID, _ := s.st.newID("itr", "")
+			run.iters = append(run.iters, &evalIterRec{id: itID, number: len(run.iters) + 1,
+				caseID: caseIDs[t.Title], test: t, status: evals.StatusPending, expected: exp})
+		}
+	}
+	s.st.evals.runs[id] = run
+	return run
+}

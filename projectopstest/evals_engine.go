@@ -1,0 +1,156 @@
+package projectopstest
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+// evalEngine executes eval runs on goroutines the server owns.
+type evalEngine struct {
+	opts   evalOptions
+	runner toolRunner
+}
+
+func newEvalEngine(s *Server, o evalOptions) *evalEngine {
+	return &evalEngine{opts: o.withDefaults(), runner: mcpRunner{s: s}}
+}
+
+// startRunLocked gives a new run its context (bounded by the run deadline
+// and the server's life) and starts executing it once the caller unlocks.
+// Call with Server.mu held, after the run is stored.
+func (s *Server) startRunLocked(run *evalRunRec) {
+	ctx, cancel := context.WithTimeout(s.ctx, s.ev.opts.deadline)
+	run.cancelFn = cancel
+	if !s.goBackground(func(context.Context) { s.executeRun(ctx, run) }) {
+		cancel() // closed: the run never starts
+		s.endRunLocked(run, evals.StatusCancelled)
+	}
+}
+
+// runEnv is what every iteration of a run shares: the tools of its servers.
+type runEnv struct {
+	runID, userID, projectID string
+	tools                    []*mcp.Tool
+	owner                    map[string]string // tool name → server id
+	byName                   map[string]string // server name → server id
+	listErr                  error             // a server's tools could not be listed
+	listErrServer            string
+}
+
+func (s *Server) executeRun(ctx context.Context, run *evalRunRec) {
+	defer run.execCancel()
+	s.mu.Lock()
+	if run.terminal() || run.exec == nil {
+		s.mu.Unlock()
+		return
+	}
+	run.status = evals.StatusRunning
+	env := &runEnv{runID: run.id, userID: run.exec.userID, projectID: run.projectID,
+		owner: map[string]string{}, byName: map[string]string{}}
+	servers := run.servers // never mutated once stored
+	iters := append([]*evalIterRec(nil), run.iters...)
+	s.mu.Unlock()
+
+	for _, sv := range servers {
+		env.byName[sv.Name] = sv.ID
+		tools, err := s.ev.runner.Tools(ctx, env.userID, env.projectID, sv.ID)
+		if err != nil {
+			if env.listErr == nil {
+				env.listErr, env.listErrServer = err, sv.ID
+			}
+			continue
+		}
+		for _, t := range tools {
+			if _, dup := env.owner[t.Name]; !dup {
+				env.owner[t.Name] = sv.ID
+				env.tools = append(env.tools, t)
+			}
+		}
+	}
+
+	work := make(chan *evalIterRec)
+	var wg sync.WaitGroup
+	for range min(s.ev.opts.parallelism, len(iters)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range work {
+				s.executeIteration(ctx, env, run, it)
+			}
+		}()
+	}
+	for _, it := range iters {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- it
+	}
+	close(work)
+	wg.Wait()
+	s.finishRun(ctx, run)
+}
+
+// execCancel releases the run's context; safe after exec was cleared.
+func (r *evalRunRec) execCancel() {
+	if c := r.cancelFn; c != nil {
+		c()
+	}
+}
+
+// finishRun stores the run's terminal status unless cancel got there
+// first: timed_out past the deadline (unfinished iterations cancelled),
+// else completed, or failed when an iteration could not execute.
+func (s *Server) finishRun(ctx context.Context, run *evalRunRec) {
+	s.mu.Lock()
+	if run.terminal() {
+		s.mu.Unlock()
+		return
+	}
+	status := evals.StatusCompleted
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		status = evals.StatusTimedOut
+	case ctx.Err() != nil: // the server is closing
+		status = evals.StatusCancelled
+	}
+	for _, it := range run.iters {
+		switch {
+		case it.status == evals.StatusPending || it.status == evals.StatusRunning:
+			it.status = evals.StatusCancelled
+			if status == evals.StatusTimedOut && it.errText == "" {
+				it.errText = "run deadline exceeded"
+			}
+		case it.status == evals.StatusFailed && status == evals.StatusCompleted:
+			status = evals.StatusFailed
+		}
+	}
+	s.endRunLocked(run, status)
+	hook := s.ev.opts.hooks.RunFinished
+	s.mu.Unlock()
+	if hook != nil {
+		hook(run.id, status)
+	}
+}
+
+// endRunLocked makes run terminal with status and computes its result: it
+// passes when its pass rate reaches the pass criteria (100% by default).
+func (s *Server) endRunLocked(run *evalRunRec, status evals.Status) {
+	run.status, run.completedAt = status, s.now()
+	run.result = evals.ResultFailed
+	min := 100.0
+	if pc := run.passCriteria; pc != nil {
+		min = pc.MinimumPassRate
+	}
+	sum := run.summary()
+	if status == evals.StatusCompleted && sum.Total > 0 && sum.PassRate*100 >= min-1e-9 {
+		run.result = evals.ResultPassed
+	}
+	if run.exec != nil {
+		run.exec = nil
+	}
+}

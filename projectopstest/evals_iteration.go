@@ -1,0 +1,153 @@
+package projectopstest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+// maxModelTurns bounds the model ↔ tool loop of one prompt step.
+const maxModelTurns = 8
+
+// iterExec accumulates one iteration's execution.
+type iterExec struct {
+	s        *Server
+	env      *runEnv
+	it       *evalIterRec
+	t0       time.Time
+	msgs     []evals.TraceMessage
+	actual   []evals.ToolCall
+	steps    []evals.StepResult
+	spans    []evals.Span
+	prompts  []evals.PromptAnalysis
+	usage    evals.Usage
+	infraErr string // set when a step could not execute: the iteration fails
+}
+
+func (s *Server) executeIteration(ctx context.Context, env *runEnv, run *evalRunRec, it *evalIterRec) {
+	s.mu.Lock()
+	if run.terminal() || it.status != evals.StatusPending {
+		s.mu.Unlock()
+		return
+	}
+	it.status, it.startedAt = evals.StatusRunning, s.now()
+	s.mu.Unlock()
+
+	x := &iterExec{s: s, env: env, it: it, t0: it.startedAt}
+	for i, st := range it.test.Steps {
+		x.steps = append(x.steps, evals.StepResult{StepID: st.ID, StepIndex: i, Kind: st.Kind, Status: evals.StepPending})
+	}
+	switch {
+	case env.listErr != nil:
+		x.infraErr = fmt.Sprintf("server %s: %s", env.listErrServer, errText(env.listErr))
+	case s.ev.opts.hooks.BeforeIteration != nil:
+		if err := s.ev.opts.hooks.BeforeIteration(ctx, env.runID, it.id); err != nil && ctx.Err() == nil {
+			x.infraErr = err.Error()
+		}
+	}
+	for i := range it.test.Steps {
+		if ctx.Err() != nil {
+			break
+		}
+		if x.infraErr != "" {
+			x.steps[i].Status, x.steps[i].Reason = evals.StepSkipped, "not executed: "+x.infraErr
+			continue
+		}
+		x.step(ctx, i)
+	}
+	x.store(ctx, run)
+}
+
+// step executes authored step i, filling its verdict.
+func (x *iterExec) step(ctx context.Context, i int) {
+	st := &x.it.test.Steps[i]
+	res := &x.steps[i]
+	start := x.ms()
+	before := len(x.actual)
+	switch st.Kind {
+	case evals.KindPrompt:
+		x.prompt(ctx, i, st)
+	case evals.KindToolCall:
+		serverID := x.env.owner[st.ToolName]
+		if st.ServerName != "" {
+			serverID = x.env.byName[st.ServerName]
+		}
+		if serverID == "" {
+			res.Status, res.Reason = evals.StepFail, "no server of the run has a tool named "+st.ToolName
+			break
+		}
+		tc, ok := x.callTool(ctx, i, serverID, st.ToolName, st.Arguments)
+		if ok && tc.IsError {
+			res.Status, res.Reason = evals.StepFail, "the tool reported an error"
+		}
+	case evals.KindInteract:
+		h := x.s.ev.opts.interact
+		if h == nil {
+			res.Status, res.Reason = evals.StepSkipped, "no interact handler is configured"
+			break
+		}
+		if err := h(ctx, *st); err != nil && ctx.Err() == nil {
+			res.Status, res.Reason = evals.StepFail, err.Error()
+		}
+	case evals.KindAssert:
+		x.assert(st, res)
+	}
+	if ctx.Err() != nil {
+		return // left pending: the run was cancelled or timed out
+	}
+	if x.infraErr != "" && res.Status == evals.StepPending {
+		res.Status, res.Reason = evals.StepFail, x.infraErr
+	}
+	if res.Status == evals.StepPending {
+		res.Status = evals.StepOK
+	}
+	if calls := x.actual[before:]; len(calls) > 0 {
+		res.Evidence = map[string]any{"toolCalls": calls}
+	}
+	idx := i
+	x.spans = append(x.spans, evals.Span{ID: fmt.Sprintf("step-%d", i), Name: string(st.Kind) + " " + st.ID,
+		Category: "step", StartMs: start, EndMs: x.ms(), StepIndex: &idx, Status: spanStatus(res.Status != evals.StepFail)})
+}
+
+func (x *iterExec) assert(st *evals.Step, res *evals.StepResult) {
+	a := st.Assertion
+	if a == nil || a.Type != evals.AssertToolCalledWith {
+		res.Status, res.Reason = evals.StepSkipped, "assertion type not evaluated by the double"
+		return
+	}
+	want := evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args}
+	for _, c := range x.actual {
+		if callMatches(want, c) {
+			return
+		}
+	}
+	var got []string
+	for _, c := range x.actual {
+		got = append(got, c.ToolName+" "+jsonString(c.Arguments))
+	}
+	res.Status = evals.StepFail
+	res.Reason = fmt.Sprintf("%s was not called with %s; calls: [%s]", a.ToolName, jsonString(a.Args), strings.Join(got, ", "))
+}
+
+// ms is the time since the iteration started, on the server's clock.
+func (x *iterExec) ms() float64 {
+	return float64(x.s.now().Sub(x.t0).Microseconds()) / 1000
+}
+
+func spanStatus(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "error"
+}
+
+// errText is the message of an error without its status line.
+func errText(err error) string {
+	if he, ok := err.(*httpError); ok {
+		return string(he.body.Code) + ": " + he.body.Message
+	}
+	return err.Error()
+}

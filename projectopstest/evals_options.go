@@ -1,0 +1,168 @@
+package projectopstest
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+// Eval engine defaults.
+const (
+	// DefaultEvalConcurrency is the real service's cap on runs in flight
+	// per organization.
+	DefaultEvalConcurrency = 2
+	// DefaultEvalRunDeadline bounds a run; past it the run is timed_out.
+	DefaultEvalRunDeadline = 10 * time.Minute
+	// DefaultEvalParallelism is how many iterations of a run execute at
+	// once.
+	DefaultEvalParallelism = 4
+	// NoTraceMarker in a test's title makes its iterations finish without
+	// a stored trace (their trace reads 404 TRACE_NOT_AVAILABLE; steps
+	// still answer).
+	NoTraceMarker = "[no-trace]"
+)
+
+// DefaultHostedModels is the default hosted model catalog: the provider/name
+// ids that run on the organization's credits.
+var DefaultHostedModels = []string{
+	"anthropic/claude-haiku-4.5", "anthropic/claude-sonnet-4.5",
+	"google/gemini-2.5-flash", "google/gemini-2.5-pro",
+	"openai/gpt-4.1", "openai/gpt-4.1-mini", "openai/gpt-4o-mini",
+}
+
+// InteractHandler performs an interact step. Without one, interact steps
+// are recorded and reported as skipped.
+type InteractHandler func(ctx context.Context, step evals.Step) error
+
+// EvalHooks observe and steer the engine from tests. Every hook runs on an
+// engine goroutine without the server's lock held.
+type EvalHooks struct {
+	// BeforeIteration runs before an iteration executes its steps. It may
+	// block (its ctx ends when the run is cancelled, times out or the
+	// server closes); an error fails the iteration with that message.
+	BeforeIteration func(ctx context.Context, runID, iterationID string) error
+	// RunFinished runs once a run is terminal, after its state is stored.
+	RunFinished func(runID string, status evals.Status)
+}
+
+type evalOptions struct {
+	model       Model
+	hosted      []string
+	concurrency int
+	deadline    time.Duration
+	parallelism int
+	interact    InteractHandler
+	traceDrop   float64
+	hooks       EvalHooks
+}
+
+func (o evalOptions) withDefaults() evalOptions {
+	if o.model == nil {
+		o.model = DefaultModel()
+	}
+	if o.hosted == nil {
+		o.hosted = slices.Clone(DefaultHostedModels)
+	}
+	if o.concurrency == 0 {
+		o.concurrency = DefaultEvalConcurrency
+	}
+	if o.deadline == 0 {
+		o.deadline = DefaultEvalRunDeadline
+	}
+	if o.parallelism == 0 {
+		o.parallelism = DefaultEvalParallelism
+	}
+	return o
+}
+
+// WithEvalModel sets the Model prompt steps go to (default DefaultModel).
+func WithEvalModel(m Model) Option {
+	return func(o *options) error {
+		if m == nil {
+			return errors.New("projectopstest: WithEvalModel: nil model")
+		}
+		o.evals.model = m
+		return nil
+	}
+}
+
+// WithHostedModels replaces the hosted model catalog (provider/name ids).
+func WithHostedModels(ids ...string) Option {
+	return func(o *options) error {
+		for _, id := range ids {
+			if p, n, ok := splitModel(id); !ok || p == "" || n == "" {
+				return errors.New("projectopstest: WithHostedModels: " + id + " is not provider/name")
+			}
+		}
+		o.evals.hosted = slices.Clone(ids)
+		return nil
+	}
+}
+
+// WithEvalConcurrency sets how many runs may be in flight per organization
+// (default 2); one more is refused with 429 CONCURRENT_RUN_LIMIT.
+func WithEvalConcurrency(n int) Option {
+	return func(o *options) error {
+		if n < 1 {
+			return errors.New("projectopstest: WithEvalConcurrency: n must be at least 1")
+		}
+		o.evals.concurrency = n
+		return nil
+	}
+}
+
+// WithEvalRunDeadline bounds every run; a run still executing after d is
+// timed_out and its unfinished iterations cancelled (default 10 minutes).
+func WithEvalRunDeadline(d time.Duration) Option {
+	return func(o *options) error {
+		if d <= 0 {
+			return errors.New("projectopstest: WithEvalRunDeadline: d must be positive")
+		}
+		o.evals.deadline = d
+		return nil
+	}
+}
+
+// WithEvalParallelism sets how many iterations of one run execute at once
+// (default 4).
+func WithEvalParallelism(n int) Option {
+	return func(o *options) error {
+		if n < 1 {
+			return errors.New("projectopstest: WithEvalParallelism: n must be at least 1")
+		}
+		o.evals.parallelism = n
+		return nil
+	}
+}
+
+// WithInteractHandler makes interact steps run h instead of being skipped.
+func WithInteractHandler(h InteractHandler) Option {
+	return func(o *options) error {
+		o.evals.interact = h
+		return nil
+	}
+}
+
+// WithEvalTraceDropRate makes a fraction (0 to 1) of iterations finish
+// without a stored trace, spread evenly and deterministically over each
+// run's iterations. Titles containing NoTraceMarker drop theirs too.
+func WithEvalTraceDropRate(f float64) Option {
+	return func(o *options) error {
+		if f < 0 || f > 1 {
+			return errors.New("projectopstest: WithEvalTraceDropRate: fraction must be within [0, 1]")
+		}
+		o.evals.traceDrop = f
+		return nil
+	}
+}
+
+// WithEvalHooks installs engine hooks (tests).
+func WithEvalHooks(h EvalHooks) Option {
+	return func(o *options) error {
+		o.evals.hooks = h
+		return nil
+	}
+}

@@ -1,0 +1,154 @@
+package projectopstest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+// prompt runs one prompt step: the model answers, the engine executes the
+// tools it calls and feeds the results back until it calls none.
+func (x *iterExec) prompt(ctx context.Context, i int, st *evals.Step) {
+	res := &x.steps[i]
+	x.msgs = append(x.msgs, evals.TraceMessage{Role: "user", Content: st.Prompt})
+	before := len(x.actual)
+	model := x.s.ev.opts.model
+	for turn := 0; ; turn++ {
+		if turn == maxModelTurns {
+			res.Status, res.Reason = evals.StepFail, fmt.Sprintf("the model kept calling tools after %d turns", maxModelTurns)
+			break
+		}
+		start := x.ms()
+		resp, err := model.Generate(ctx, ModelRequest{Model: x.it.test.Model, Provider: x.it.test.Provider,
+			Messages: slices.Clone(x.msgs), Tools: x.env.tools})
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			x.infraErr = "model: " + err.Error()
+			x.spans = append(x.spans, evals.Span{ID: fmt.Sprintf("llm-%d-%d", i, turn), Name: "model error",
+				Category: "error", StartMs: start, EndMs: x.ms(), Status: "error", ModelID: x.it.test.Model})
+			return
+		}
+		x.usage.InputTokens += resp.Usage.InputTokens
+		x.usage.OutputTokens += resp.Usage.OutputTokens
+		x.usage.TotalTokens += resp.Usage.TotalTokens
+		x.usage.CachedTokens += resp.Usage.CachedTokens
+		x.usage.ReasoningTokens += resp.Usage.ReasoningTokens
+		idx := i
+		x.spans = append(x.spans, evals.Span{ID: fmt.Sprintf("llm-%d-%d", i, turn), Name: "model turn",
+			Category: "llm", StartMs: start, EndMs: x.ms(), StepIndex: &idx, Status: "ok", ModelID: x.it.test.Model,
+			InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens, TotalTokens: resp.Usage.TotalTokens})
+		x.msgs = append(x.msgs, evals.TraceMessage{Role: "assistant", Content: resp.Text,
+			ToolCalls: slices.Clone(resp.ToolCalls)})
+		if len(resp.ToolCalls) == 0 {
+			break
+		}
+		for _, c := range resp.ToolCalls {
+			serverID, ok := x.env.owner[c.ToolName]
+			if !ok {
+				x.actual = append(x.actual, evals.ToolCall{ToolName: c.ToolName, Arguments: c.Arguments, IsError: true})
+				x.msgs = append(x.msgs, evals.TraceMessage{Role: "tool", ToolName: c.ToolName, IsError: true,
+					Content: "unknown tool " + c.ToolName})
+				continue
+			}
+			if _, ok := x.callTool(ctx, i, serverID, c.ToolName, c.Arguments); !ok {
+				return
+			}
+		}
+	}
+	x.prompts = append(x.prompts, x.analyse(i, st, x.actual[before:]))
+}
+
+// callTool calls a tool through the MCP layer, recording the call, its
+// result message and a span. ok is false when the call could not be made
+// (the iteration then fails) or the context ended.
+func (x *iterExec) callTool(ctx context.Context, i int, serverID, name string, args map[string]any) (evals.ToolCall, bool) {
+	start := x.ms()
+	if args == nil {
+		args = map[string]any{}
+	}
+	res, err := x.s.ev.runner.Call(ctx, x.env.userID, x.env.projectID, serverID, name, args)
+	if ctx.Err() != nil {
+		return evals.ToolCall{}, false
+	}
+	idx := i
+	span := evals.Span{ID: fmt.Sprintf("tool-%d-%d", i, len(x.actual)), Name: name, Category: "tool",
+		StartMs: start, EndMs: x.ms(), StepIndex: &idx, ToolName: name, ServerID: serverID, Status: "ok"}
+	if err != nil {
+		x.infraErr = fmt.Sprintf("tool %s on server %s: %s", name, serverID, errText(err))
+		span.Category, span.Status = "error", "error"
+		x.spans = append(x.spans, span)
+		return evals.ToolCall{}, false
+	}
+	tc := evals.ToolCall{ToolName: name, Arguments: args, ServerID: serverID, IsError: res.IsError}
+	if tc.IsError {
+		span.Status = "error"
+	}
+	x.spans = append(x.spans, span)
+	x.actual = append(x.actual, tc)
+	x.msgs = append(x.msgs, evals.TraceMessage{Role: "tool", ToolName: name, IsError: res.IsError,
+		Content: resultText(res)})
+	return tc, true
+}
+
+// resultText flattens a tool result's content for the conversation.
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		switch v := c.(type) {
+		case *mcp.TextContent:
+			b.WriteString(v.Text)
+		case *mcp.ImageContent:
+			b.WriteString("[image]")
+		case *mcp.AudioContent:
+			b.WriteString("[audio]")
+		default:
+			b.WriteString("[content]")
+		}
+	}
+	return b.String()
+}
+
+// analyse compares the calls a prompt step made with the toolCalledWith
+// assertions that follow it (up to the next prompt step).
+func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals.PromptAnalysis {
+	pa := evals.PromptAnalysis{PromptIndex: len(x.prompts), StepID: st.ID, Prompt: st.Prompt,
+		ExpectedToolCalls: []evals.ToolCall{}, ActualToolCalls: slices.Clone(actual)}
+	if pa.ActualToolCalls == nil {
+		pa.ActualToolCalls = []evals.ToolCall{}
+	}
+	for _, next := range x.it.test.Steps[i+1:] {
+		if next.Kind == evals.KindPrompt {
+			break
+		}
+		if a := next.Assertion; next.Kind == evals.KindAssert && a != nil && a.Type == evals.AssertToolCalledWith {
+			pa.ExpectedToolCalls = append(pa.ExpectedToolCalls, evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args})
+		}
+	}
+	used := make([]bool, len(actual))
+	for _, want := range pa.ExpectedToolCalls {
+		found := false
+		for j, c := range actual {
+			if !used[j] && callMatches(want, c) {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			pa.Missing = append(pa.Missing, want)
+		}
+	}
+	for j, c := range actual {
+		if !used[j] {
+			pa.Unexpected = append(pa.Unexpected, c)
+		}
+	}
+	pa.Passed = len(pa.Missing) == 0
+	return pa
+}

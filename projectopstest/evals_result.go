@@ -1,0 +1,137 @@
+package projectopstest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+// store writes the iteration's outcome. Once the run's context ended the
+// iteration is cancelled (if cancel did not already say so) and keeps what
+// it did so far; a finished iteration counts towards the run's summary.
+func (x *iterExec) store(ctx context.Context, run *evalRunRec) {
+	s, it := x.s, x.it
+	done := ctx.Err() == nil
+	passed := x.infraErr == ""
+	for _, st := range x.steps {
+		if st.Status == evals.StepFail {
+			passed = false
+		}
+	}
+	if it.test.IsNegativeTest && len(x.actual) > 0 {
+		passed = false
+	}
+	var trace *evals.Trace
+	keep := !x.dropTrace(run)
+	if keep {
+		trace = &evals.Trace{Messages: x.msgs, Prompts: x.prompts, Spans: x.spans}
+	} else {
+		for i := range x.steps {
+			x.steps[i].Evidence = nil // verdicts without evidence
+		}
+	}
+	usage := x.usage
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it.duration = s.now().Sub(it.startedAt)
+	it.actual, it.steps, it.trace, it.usage = x.actual, x.steps, trace, &usage
+	if it.status != evals.StatusRunning || !done {
+		if it.status == evals.StatusRunning {
+			it.status = evals.StatusCancelled
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				it.errText = "run deadline exceeded"
+			}
+		}
+		return
+	}
+	it.result = evals.ResultFailed
+	switch {
+	case x.infraErr != "":
+		it.status, it.errText = evals.StatusFailed, x.infraErr
+	case passed:
+		it.status, it.result = evals.StatusCompleted, evals.ResultPassed
+	default:
+		it.status = evals.StatusCompleted
+	}
+	if it.result == evals.ResultPassed {
+		run.passed++
+	} else {
+		run.failed++
+	}
+}
+
+// dropTrace decides whether the iteration keeps no trace: its title holds
+// NoTraceMarker, or it is among the configured fraction, spread evenly by
+// iteration number.
+func (x *iterExec) dropTrace(run *evalRunRec) bool {
+	if strings.Contains(x.it.test.Title, NoTraceMarker) {
+		return true
+	}
+	f := x.s.ev.opts.traceDrop
+	n := float64(x.it.number)
+	return f > 0 && math.Floor(n*f) > math.Floor((n-1)*f)
+}
+
+// callMatches reports whether actual is a call of want's tool carrying at
+// least want's arguments, compared as JSON values.
+func callMatches(want, actual evals.ToolCall) bool {
+	if want.ToolName != actual.ToolName {
+		return false
+	}
+	for k, v := range want.Arguments {
+		got, ok := actual.Arguments[k]
+		if !ok || !jsonEqual(v, got) {
+			return false
+		}
+	}
+	return true
+}
+
+func jsonEqual(a, b any) bool {
+	return reflect.DeepEqual(normalize(a), normalize(b))
+}
+
+// normalize maps a value to its JSON form (numbers as float64, objects as
+// maps), so 3 and 3.0 or a struct and its map compare equal.
+func normalize(v any) any {
+	switch v.(type) {
+	case string, bool, nil, float64:
+		return v
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func jsonString(v any) string {
+	if v == nil {
+		return "{}"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	return string(b)
+}
+
+// expectedCalls lists a test's toolCalledWith assertions.
+func expectedCalls(t evals.Test) []evals.ToolCall {
+	out := []evals.ToolCall{}
+	for _, st := range t.Steps {
+		if a := st.Assertion; st.Kind == evals.KindAssert && a != nil && a.Type == evals.AssertToolCalledWith {
+			out = append(out, evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args})
+		}
+	}
+	return slices.Clip(out)
+}

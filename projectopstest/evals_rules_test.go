@@ -1,0 +1,191 @@
+package projectopstest_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/sdktest"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+func TestEvalRunValidation(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	bare, err := f.srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: f.ws.ProjectID, Name: "bare"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := echoTest("t", "x")
+	ok.Model = "anthropic/claude-haiku-4.5"
+	withModel := func(m, p string) []evals.Test {
+		t := echoTest("t", "x")
+		t.Model, t.Provider = m, p
+		return []evals.Test{t}
+	}
+	cases := []struct {
+		name   string
+		p      evals.RunParams
+		field  string
+		reason projectops.Reason
+		hosted []string
+	}{
+		{name: "nothing", p: evals.RunParams{}, field: "suiteName"},
+		{name: "no tests", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID}}, field: "tests"},
+		{name: "no servers", p: evals.RunParams{SuiteName: "s", Tests: []evals.Test{ok}}, field: "serverIds"},
+		{name: "unknown server", p: evals.RunParams{SuiteName: "s", Tests: []evals.Test{ok}, ServerIDs: []string{"srv_nope"}}, field: "serverIds"},
+		{name: "no title", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
+			Tests: []evals.Test{{Steps: ok.Steps, Model: ok.Model}}}, field: "tests[0].title"},
+		{name: "bad kind", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
+			Tests: []evals.Test{{Title: "t", Model: ok.Model, Steps: []evals.Step{{ID: "a", Kind: "dance"}}}}}, field: "tests[0].steps[0].kind"},
+		{name: "dup step", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
+			Tests: []evals.Test{{Title: "t", Model: ok.Model, Steps: []evals.Step{evals.PromptStep("a", "x"), evals.PromptStep("a", "y")}}}},
+			field: "tests[0].steps[1].id"},
+		{name: "runs", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
+			Tests: []evals.Test{{Title: "t", Model: ok.Model, Runs: 11, Steps: ok.Steps}}}, field: "tests[0].runs"},
+		{name: "override", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID}, Tests: []evals.Test{ok},
+			IterationOverride: 11}, field: "iterationOverride"},
+		{name: "not hosted", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
+			Tests: withModel("anthropic/claude-9", "")}, field: "tests[0].model",
+			hosted: []string{"anthropic/claude-haiku-4.5", "anthropic/claude-sonnet-4.5"}},
+		{name: "byok without key", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
+			Tests: withModel("gpt-5-native", "openai"), ModelAPIKeys: evals.ModelAPIKeys{"anthropic": "sk-ant-secret"}},
+			field: "tests[0].model", hosted: []string{"openai/gpt-4.1", "openai/gpt-4.1-mini", "openai/gpt-4o-mini"}},
+		{name: "no saved servers", p: evals.RunParams{SuiteID: bare, Tests: []evals.Test{ok}}, field: "serverIds",
+			reason: projectops.ReasonNoSavedServerSelection},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, tc.p)
+			e := sdktest.WantField(t, err, tc.field, true)
+			if e.Reason != tc.reason {
+				t.Errorf("reason = %q, want %q", e.Reason, tc.reason)
+			}
+			if tc.reason == projectops.ReasonNoSavedServerSelection && !errors.Is(err, projectops.ErrNoSavedServerSelection) {
+				t.Error("errors.Is(ErrNoSavedServerSelection) = false")
+			}
+			if !slices.Equal(e.HostedModels, tc.hosted) {
+				t.Errorf("hostedModels = %v, want %v", e.HostedModels, tc.hosted)
+			}
+			if strings.Contains(e.Error(), "sk-ant-secret") {
+				t.Errorf("error reveals a model key: %v", e)
+			}
+		})
+	}
+	// A provider-native model runs with its provider's key.
+	f.create(t, evals.RunParams{Tests: withModel("gpt-5-native", "openai"), ModelAPIKeys: evals.ModelAPIKeys{"openai": "sk-x"}})
+	// Nothing rejected left a suite or run behind.
+	suites, _ := f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID)
+	if len(suites) != 2 {
+		t.Errorf("%d suites, want the bare one and the accepted run's", len(suites))
+	}
+	// Strict bodies and suite authoring rules.
+	tg := inproc(f.srv)
+	base := "/projects/" + f.ws.ProjectID
+	tg.call(t, http.MethodPost, base+"/eval-runs", f.ws.APIKey, `{"suiteId":"`+bare+`","bogus":1}`).wantField(t, "bogus")
+	tg.call(t, http.MethodPost, base+"/eval-suites", f.ws.APIKey, evals.CreateSuiteParams{Name: "x",
+		ServerIDs: []string{f.serverID}, Model: "mistral/large", Tests: []evals.Test{ok}}).wantField(t, "model")
+	tg.call(t, http.MethodPost, base+"/eval-suites", f.ws.APIKey, evals.CreateSuiteParams{Name: "x",
+		Model: ok.Model, Tests: []evals.Test{ok}}).wantField(t, "serverIds")
+	tg.call(t, http.MethodPost, base+"/eval-suites", f.ws.APIKey, evals.CreateSuiteParams{Name: "x",
+		ServerIDs: []string{f.serverID}, Model: ok.Model}).wantField(t, "tests")
+	tg.call(t, http.MethodGet, base+"/eval-suites/"+bare+"/runs?limit=101", f.ws.APIKey, nil).wantField(t, "limit")
+	tg.call(t, http.MethodGet, base+"/eval-suites/evs_nope/runs", f.ws.APIKey, nil).wantError(t, "NOT_FOUND")
+}
+
+func TestEvalModelKeysNeverEchoed(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	f := newEvalFix(t, projectopstest.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	rec := &sdktest.Recorder{RT: f.srv.Transport()}
+	c, err := f.srv.NewClient(projectops.WithTransport(rec), projectops.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := echoTest("t", "x")
+	test.Model, test.Provider = "claude-native", "anthropic"
+	p := evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID}, Tests: []evals.Test{test},
+		ModelAPIKeys: evals.ModelAPIKeys{"anthropic": "sk-ant-topsecret"}}
+	rc, err := c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.awaitRun(t, rc.RunID)
+	if _, err := c.Evals.Runs.Get(t.Context(), f.ws.ProjectID, rc.RunID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sdktest.Collect(c.Evals.Runs.Iterations(t.Context(), f.ws.ProjectID, rc.RunID, nil)); err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range rec.Exchanges() {
+		if bytes.Contains(ex.Body, []byte("topsecret")) {
+			t.Errorf("%s %s answered with the model key: %s", ex.Method, ex.Path, ex.Body)
+		}
+	}
+	for _, s := range []string{logs.String(), fmt.Sprintf("%v %+v %#v %s", p, p, p, p.ModelAPIKeys)} {
+		if strings.Contains(s, "topsecret") {
+			t.Errorf("key printed: %s", s)
+		}
+	}
+	if got := p.ModelAPIKeys.String(); got != "ModelAPIKeys{anthropic:[REDACTED]}" {
+		t.Errorf("String = %q", got)
+	}
+}
+
+func TestEvalRunAccess(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("t", "x")}})
+	f.awaitRun(t, rc.RunID)
+	other, err := f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.ws.OrganizationID, Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.c.Evals.Runs.Get(t.Context(), other, rc.RunID)
+	sdktest.WantError(t, err, projectops.CodeNotFound, true)
+	_, err = f.c.Evals.Runs.Cancel(t.Context(), other, rc.RunID)
+	sdktest.WantError(t, err, projectops.CodeNotFound, true)
+	_, err = f.c.Evals.Runs.Trace(t.Context(), f.ws.ProjectID, rc.RunID, "itr_nope")
+	sdktest.WantError(t, err, projectops.CodeNotFound, true)
+
+	key := addProjectGuest(t, f)
+	gc, err := f.srv.NewClient(projectops.WithAPIKey(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = gc.Evals.Runs.Create(t.Context(), f.ws.ProjectID, evals.RunParams{SuiteID: "evs_x"})
+	sdktest.WantError(t, err, projectops.CodeForbidden, true)
+	_, err = gc.Evals.Runs.Cancel(t.Context(), f.ws.ProjectID, rc.RunID)
+	sdktest.WantError(t, err, projectops.CodeForbidden, true)
+	if _, err := gc.Evals.Runs.Get(t.Context(), f.ws.ProjectID, rc.RunID); err != nil {
+		t.Errorf("guest read: %v", err)
+	}
+	// Cancel is bodyless.
+	inproc(f.srv).call(t, http.MethodPost, "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/cancel",
+		f.ws.APIKey, `{"force":true}`).wantField(t, "force")
+}
+
+// addProjectGuest adds an organization member who is a guest of the
+// default project and returns their key.
+func addProjectGuest(t *testing.T, f *evalFix) string {
+	t.Helper()
+	uid, err := f.srv.AddUser(projectopstest.UserSpec{OrganizationID: f.ws.OrganizationID, Role: projectopstest.RoleMember})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.srv.AddMember(f.ws.ProjectID, uid, projectopstest.RoleGuest); err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := f.srv.AddAPIKey(uid, "guest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}

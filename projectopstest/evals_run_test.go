@@ -1,0 +1,201 @@
+package projectopstest_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/sdktest"
+)
+
+func TestEvalSuiteAuthoringRunsNothing(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	ctx := t.Context()
+	created, err := f.c.Evals.Suites.Create(ctx, f.ws.ProjectID, evals.CreateSuiteParams{
+		Name: "smoke", ServerIDs: []string{f.serverID}, Model: "openai/gpt-4o-mini",
+		Tests: []evals.Test{echoTest("echo works", "hi"), echoTest("echo twice", "ho")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.SuiteID == "" || created.Name != "smoke" || len(created.CaseUpsert.Committed) != 2 ||
+		len(created.Servers) != 1 || created.Servers[0] != (evals.ServerRef{ID: f.serverID, Name: "demo"}) {
+		t.Fatalf("created = %+v", created)
+	}
+	suites, err := f.c.Evals.Suites.List(ctx, f.ws.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(suites) != 1 || suites[0].ID != created.SuiteID || suites[0].LatestRun != nil ||
+		suites[0].Totals != (evals.Totals{}) || len(suites[0].PassRateTrend) != 0 {
+		t.Fatalf("suites = %+v", suites)
+	}
+	runs, err := f.c.Evals.Suites.Runs(ctx, f.ws.ProjectID, created.SuiteID, nil)
+	if err != nil || len(runs) != 0 {
+		t.Fatalf("runs = %v, %v; nothing should have run", runs, err)
+	}
+}
+
+func TestEvalRunExecutesAgainstMCPServer(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	ctx := t.Context()
+	created, err := f.c.Evals.Suites.Create(ctx, f.ws.ProjectID, evals.CreateSuiteParams{
+		Name: "smoke", ServerIDs: []string{f.serverID}, Model: "openai/gpt-4o-mini",
+		Tests: []evals.Test{
+			echoTest("echo works", "hi"),
+			{Title: "sum", Runs: 2, Steps: []evals.Step{
+				evals.ToolCallStep("call", "add", map[string]any{"a": 2, "b": 3}),
+				evals.AssertCalledWith("check", "add", map[string]any{"a": 2.0}),
+			}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := f.c.Evals.Runs.Create(ctx, f.ws.ProjectID, evals.RunParams{SuiteID: created.SuiteID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.SuiteID != created.SuiteID || len(rc.Servers) != 1 || rc.Servers[0].Name != "demo" || rc.Status.Terminal() {
+		t.Fatalf("created = %+v", rc)
+	}
+	run := f.awaitRun(t, rc.RunID)
+	if run.Status != evals.StatusCompleted || run.Result != evals.ResultPassed || run.Source != evals.SourceAPI ||
+		run.Summary == nil || *run.Summary != (evals.Summary{Total: 3, Passed: 3, PassRate: 1}) ||
+		run.CompletedAt.IsZero() || run.RunNumber != 1 {
+		t.Fatalf("run = %+v (summary %+v)", run, run.Summary)
+	}
+	iters, err := sdktest.Collect(f.c.Evals.Runs.Iterations(ctx, f.ws.ProjectID, rc.RunID, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(iters) != 3 {
+		t.Fatalf("%d iterations, want 3", len(iters))
+	}
+	first := iters[0]
+	wantCalls := []evals.ToolCall{{ToolName: "echo", Arguments: map[string]any{"message": "hi"}, ServerID: f.serverID}}
+	if diff := cmp.Diff(wantCalls, first.ActualToolCalls); diff != "" {
+		t.Errorf("actual tool calls (-want +got):\n%s", diff)
+	}
+	if first.Status != evals.StatusCompleted || first.Result != evals.ResultPassed || first.Model != "openai/gpt-4o-mini" ||
+		first.Provider != "openai" || first.Usage == nil || first.Usage.TotalTokens == 0 || first.TokensUsed == 0 ||
+		first.TestCaseID == "" || len(first.ExpectedToolCalls) != 1 {
+		t.Errorf("iteration = %+v", first)
+	}
+	steps, err := f.c.Evals.Runs.Steps(ctx, f.ws.ProjectID, rc.RunID, first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 2 || steps[0].StepID != "ask" || steps[0].Status != evals.StepOK || steps[0].Evidence == nil ||
+		steps[1].StepIndex != 1 || steps[1].Kind != evals.KindAssert || steps[1].Status != evals.StepOK {
+		t.Errorf("steps = %+v", steps)
+	}
+	tr, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := []string{}
+	for _, m := range tr.Messages {
+		roles = append(roles, m.Role)
+	}
+	if got := strings.Join(roles, ","); got != "user,assistant,tool,assistant" {
+		t.Errorf("trace roles = %s", got)
+	}
+	if tr.Messages[2].Content != "Echo: hi" || len(tr.Prompts) != 1 || !tr.Prompts[0].Passed ||
+		len(tr.Prompts[0].ExpectedToolCalls) != 1 || len(tr.Spans) == 0 || len(tr.Raw) == 0 {
+		t.Errorf("trace = %+v", tr)
+	}
+	if iters[1].ActualToolCalls[0].ToolName != "add" || iters[2].Title != "sum" {
+		t.Errorf("sum iterations = %+v", iters[1:])
+	}
+
+	suites, err := f.c.Evals.Suites.List(ctx, f.ws.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := suites[0]
+	if s.LatestRun == nil || s.LatestRun.ID != rc.RunID || s.LatestRun.Status != evals.StatusCompleted ||
+		s.LatestRun.Passed != 3 || s.Totals != (evals.Totals{Passed: 3, Runs: 1}) ||
+		!cmp.Equal(s.PassRateTrend, []float64{1}) {
+		t.Errorf("suite = %+v latest %+v", s, s.LatestRun)
+	}
+}
+
+func TestEvalRunVerdicts(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	ctx := t.Context()
+	rc := f.create(t, evals.RunParams{PassCriteria: &evals.PassCriteria{MinimumPassRate: 50}, Tests: []evals.Test{
+		{Title: "wrong args", Steps: []evals.Step{
+			evals.PromptStep("ask", "Use echo with message=ho"),
+			evals.AssertCalledWith("check", "echo", map[string]any{"message": "hi"}),
+		}},
+		{Title: "negative", IsNegativeTest: true, Steps: []evals.Step{evals.PromptStep("ask", "Say hello, no tools")}},
+		{Title: "tool error", Steps: []evals.Step{evals.ToolCallStep("call", "broken", nil)}},
+		{Title: "interact", Steps: []evals.Step{evals.InteractStep("click", map[string]any{"type": "click"})}},
+	}})
+	run := f.awaitRun(t, rc.RunID)
+	// 2 of 4 pass (negative, interact) = 50%: the run passes its criteria.
+	if run.Status != evals.StatusCompleted || run.Result != evals.ResultPassed ||
+		*run.Summary != (evals.Summary{Total: 4, Passed: 2, Failed: 2, PassRate: 0.5}) {
+		t.Fatalf("run = %+v summary %+v", run, run.Summary)
+	}
+	iters, err := sdktest.Collect(f.c.Evals.Runs.Iterations(ctx, f.ws.ProjectID, rc.RunID, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		result evals.Result
+		status evals.StepStatus
+		reason string
+	}{
+		{evals.ResultFailed, evals.StepFail, `echo was not called with {"message":"hi"}; calls: [echo {"message":"ho"}]`},
+		{evals.ResultPassed, evals.StepOK, ""},
+		{evals.ResultFailed, evals.StepFail, "the tool reported an error"},
+		{evals.ResultPassed, evals.StepSkipped, "no interact handler is configured"},
+	}
+	for i, it := range iters {
+		steps, err := f.c.Evals.Runs.Steps(ctx, f.ws.ProjectID, rc.RunID, it.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := steps[len(steps)-1]
+		if it.Result != want[i].result || last.Status != want[i].status || last.Reason != want[i].reason {
+			t.Errorf("%s: result %s, last step %+v; want %+v", it.Title, it.Result, last, want[i])
+		}
+	}
+	tr, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, iters[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := tr.Prompts[0]; p.Passed || len(p.Missing) != 1 || len(p.Unexpected) != 1 {
+		t.Errorf("analysis = %+v", p)
+	}
+}
+
+func TestEvalRunIterationsPaging(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	ctx := t.Context()
+	rc := f.create(t, evals.RunParams{IterationOverride: 5, Tests: []evals.Test{echoTest("echo", "x")}})
+	f.awaitRun(t, rc.RunID)
+	p1, err := f.c.Evals.Runs.IterationsPage(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 2})
+	if err != nil || len(p1.Items) != 2 || p1.NextCursor == "" {
+		t.Fatalf("page 1 = %+v, %v", p1, err)
+	}
+	all, err := sdktest.Collect(f.c.Evals.Runs.Iterations(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 2}))
+	if err != nil || len(all) != 5 || all[4].IterationNumber != 5 {
+		t.Fatalf("all = %d items, %v", len(all), err)
+	}
+	_, err = f.c.Evals.Runs.IterationsPage(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 201})
+	sdktest.WantField(t, err, "limit", false)
+	for q, field := range map[string]string{"limit=0": "limit", "limit=201": "limit", "limit=x": "limit", "cursor=bogus": "cursor"} {
+		inproc(f.srv).call(t, http.MethodGet, "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/iterations?"+q,
+			f.ws.APIKey, nil).wantField(t, field)
+	}
+}

@@ -1,0 +1,126 @@
+package projectopstest
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// Limits of authored suites (reference service).
+const (
+	maxEvalTests = 100
+	maxEvalRuns  = 10
+)
+
+// splitModel splits a provider/name hosted id.
+func splitModel(id string) (provider, name string, hosted bool) {
+	p, n, ok := strings.Cut(id, "/")
+	return p, n, ok
+}
+
+// hostedFor lists the hosted ids of provider (every id when provider is "").
+func (e *evalEngine) hostedFor(provider string) []string {
+	out := []string{}
+	for _, id := range e.opts.hosted {
+		if p, _, _ := splitModel(id); provider == "" || p == provider {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// resolveModel applies the model rules to a test's model and provider
+// (already defaulted from the suite). A provider/name id must be in the
+// hosted catalog; a provider-native id needs a provider and, when keys is
+// non-nil (run creation), a key for that provider. A model that cannot run
+// is a VALIDATION_ERROR listing the provider's hosted ids.
+func (e *evalEngine) resolveModel(field, model, provider string, keys map[string]string) (string, string, *httpError) {
+	reject := func(msg, p string) *httpError {
+		return newError(apierr.CodeValidation, msg, map[string]any{"field": field, "hostedModels": e.hostedFor(p)})
+	}
+	if model == "" {
+		return "", "", reject("A model is required (the test and the suite name none)", provider)
+	}
+	if p, _, hosted := splitModel(model); hosted {
+		if !slices.Contains(e.opts.hosted, model) {
+			return "", "", reject("Model "+jsonQuote(model)+" is not in the hosted catalog", p)
+		}
+		return model, p, nil
+	}
+	if provider == "" {
+		return "", "", reject("Model "+jsonQuote(model)+" is provider-native: name its provider or use a hosted provider/name id", "")
+	}
+	if keys != nil && keys[provider] == "" {
+		return "", "", reject("Model "+jsonQuote(model)+" needs a "+provider+" key in modelApiKeys, or use a hosted id", provider)
+	}
+	return model, provider, nil
+}
+
+// checkTests validates authored tests; field prefixes the names in errors.
+func checkTests(field string, tests []evals.Test) *httpError {
+	if len(tests) == 0 || len(tests) > maxEvalTests {
+		return errValidation(field, field+" must hold 1 to "+strconv.Itoa(maxEvalTests)+" tests")
+	}
+	for i, t := range tests {
+		tf := field + "[" + strconv.Itoa(i) + "]"
+		if strings.TrimSpace(t.Title) == "" {
+			return errValidation(tf+".title", "A test needs a title")
+		}
+		if t.Runs < 0 || t.Runs > maxEvalRuns {
+			return errValidation(tf+".runs", "runs must be between 1 and "+strconv.Itoa(maxEvalRuns))
+		}
+		if len(t.Steps) == 0 {
+			return errValidation(tf+".steps", "A test needs at least one step")
+		}
+		seen := map[string]bool{}
+		for j, st := range t.Steps {
+			if herr := checkStep(tf+".steps["+strconv.Itoa(j)+"]", st, seen); herr != nil {
+				return herr
+			}
+		}
+	}
+	return nil
+}
+
+func checkStep(sf string, st evals.Step, seen map[string]bool) *httpError {
+	if st.ID == "" {
+		return errValidation(sf+".id", "A step needs an id")
+	}
+	if seen[st.ID] {
+		return errValidation(sf+".id", "Step id "+jsonQuote(st.ID)+" is used twice in this test")
+	}
+	seen[st.ID] = true
+	switch st.Kind {
+	case evals.KindPrompt:
+		if strings.TrimSpace(st.Prompt) == "" {
+			return errValidation(sf+".prompt", "A prompt step needs a prompt")
+		}
+	case evals.KindToolCall:
+		if st.ToolName == "" {
+			return errValidation(sf+".toolName", "A toolCall step needs a toolName")
+		}
+	case evals.KindInteract:
+	case evals.KindAssert:
+		a := st.Assertion
+		if a == nil || a.Type == "" {
+			return errValidation(sf+".assertion", "An assert step needs an assertion with a type")
+		}
+		if a.Type == evals.AssertToolCalledWith && a.ToolName == "" {
+			return errValidation(sf+".assertion.toolName", "A toolCalledWith assertion needs a toolName")
+		}
+	default:
+		return errValidation(sf+".kind", "kind must be one of prompt, toolCall, interact, assert")
+	}
+	return nil
+}
+
+// checkPassCriteria requires a minimum pass rate within [0, 100].
+func checkPassCriteria(pc *evals.PassCriteria) *httpError {
+	if pc != nil && (pc.MinimumPassRate < 0 || pc.MinimumPassRate > 100) {
+		return errValidation("passCriteria.minimumPassRate", "minimumPassRate must be between 0 and 100")
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package projectopstest
+
+import (
+	"slices"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/wire"
+)
+
+// passRateTrendLen is how many recent finished runs passRateTrend holds.
+const passRateTrendLen = 10
+
+// runView is a run as the API shows it. Call with Server.mu held.
+func runView(r *evalRunRec) evals.Run {
+	sum := r.summary()
+	v := evals.Run{ID: r.id, SuiteID: r.suiteID, RunNumber: r.runNumber, Status: r.status,
+		Summary: &sum, Source: r.source, Notes: r.notes, CreatedAt: wire.MillisOf(r.createdAt)}
+	if r.terminal() {
+		v.Result = r.result
+		v.CompletedAt = wire.MillisOf(r.completedAt)
+	}
+	return v
+}
+
+// iterView is an iteration as the API shows it. Call with Server.mu held.
+func iterView(it *evalIterRec) evals.Iteration {
+	v := evals.Iteration{ID: it.id, TestCaseID: it.caseID, Title: it.test.Title, IterationNumber: it.number,
+		Status: it.status, Result: it.result, Model: it.test.Model, Provider: it.test.Provider,
+		ActualToolCalls: slices.Clip(it.actual), ExpectedToolCalls: it.expected, Error: it.errText}
+	if v.ActualToolCalls == nil {
+		v.ActualToolCalls = []evals.ToolCall{}
+	}
+	if !it.startedAt.IsZero() {
+		v.StartedAt = wire.MillisOf(it.startedAt)
+	}
+	if it.usage != nil {
+		u := *it.usage
+		v.Usage, v.TokensUsed = &u, float64(u.TotalTokens)
+	}
+	if it.status.Terminal() {
+		v.DurationMs = float64(it.duration.Microseconds()) / 1000
+	}
+	return v
+}
+
+// suiteRunsLocked returns the suite's runs, oldest first.
+func (s *Server) suiteRunsLocked(suiteID string) []*evalRunRec {
+	return sortedByOrd(s.st.evals.runs, func(r *evalRunRec) int { return r.ord },
+		func(r *evalRunRec) bool { return r.suiteID == suiteID })
+}
+
+// suiteView summarises a suite with its runs (oldest first): the newest
+// run, totals over finished runs and their recent pass rates.
+func suiteView(su *evalSuiteRec, runs []*evalRunRec) evals.Suite {
+	v := evals.Suite{ID: su.id, Name: su.name, ProjectID: su.projectID,
+		CreatedAt: wire.MillisOf(su.createdAt), UpdatedAt: wire.MillisOf(su.updatedAt), PassRateTrend: []float64{}}
+	v.Totals.Runs = len(runs)
+	for _, r := range runs {
+		if !r.terminal() {
+			continue
+		}
+		v.Totals.Passed += r.passed
+		v.Totals.Failed += r.failed
+		v.PassRateTrend = append(v.PassRateTrend, r.summary().PassRate)
+	}
+	if n := len(v.PassRateTrend); n > passRateTrendLen {
+		v.PassRateTrend = v.PassRateTrend[n-passRateTrendLen:]
+	}
+	if n := len(runs); n > 0 {
+		r := runs[n-1]
+		sum := r.summary()
+		v.LatestRun = &evals.LatestRun{ID: r.id, Status: r.status, PassRate: sum.PassRate,
+			Passed: sum.Passed, Failed: sum.Failed, CreatedAt: wire.MillisOf(r.createdAt)}
+	}
+	return v
+}

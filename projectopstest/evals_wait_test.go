@@ -1,0 +1,193 @@
+package projectopstest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/sdktest"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+func TestEvalRunIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	tg := inproc(f.srv)
+	body := evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
+		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4.1", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}}
+	send := func(key string) evals.RunCreated {
+		req := must[*http.Request](t)(http.NewRequestWithContext(t.Context(), http.MethodPost,
+			projectopstest.InProcessURL+"/projects/"+f.ws.ProjectID+"/eval-runs", jsonBody(t, body)))
+		req.Header.Set("Authorization", "Bearer "+f.ws.APIKey)
+		req.Header.Set("Idempotency-Key", key)
+		resp := must[*http.Response](t)(tg.client.Do(req))
+		defer resp.Body.Close()
+		var rc evals.RunCreated
+		result{status: resp.StatusCode, body: must[[]byte](t)(readAll(resp))}.decode(t, &rc)
+		if resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		return rc
+	}
+	a, b, c := send("k1"), send("k1"), send("k2")
+	if a.RunID != b.RunID || a.Deduped || !b.Deduped || c.RunID == a.RunID {
+		t.Fatalf("a=%+v b=%+v c=%+v", a, b, c)
+	}
+
+	// The SDK sends one key per call and reuses it on retries: a create
+	// failing with 503 the first time is retried with the same key and
+	// starts one run.
+	rec := &sdktest.Recorder{RT: f.srv.Transport()}
+	cl := must[*projectops.Client](t)(f.srv.NewClient(projectops.WithTransport(rec), projectops.WithRetryBackoff(time.Millisecond, time.Millisecond)))
+	f.srv.SetFault("POST /projects/{projectId}/eval-runs", projectopstest.Fault{Status: http.StatusServiceUnavailable, Times: 1})
+	rc, err := cl.Evals.Runs.Create(t.Context(), f.ws.ProjectID, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := rec.Exchanges()
+	if len(ex) != 2 || ex[0].Header.Get("Idempotency-Key") == "" || ex[0].Header.Get("Idempotency-Key") != ex[1].Header.Get("Idempotency-Key") {
+		t.Fatalf("exchanges: %d, keys %q %q", len(ex), ex[0].Header.Get("Idempotency-Key"), ex[len(ex)-1].Header.Get("Idempotency-Key"))
+	}
+	rc2, err := cl.Evals.Runs.Create(t.Context(), f.ws.ProjectID, body)
+	if err != nil || rc2.RunID == rc.RunID {
+		t.Fatalf("a new call must get a new key and run: %+v, %v", rc2, err)
+	}
+}
+
+func TestEvalTraceNotAvailable(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalTraceDropRate(0.5))
+	ctx := t.Context()
+	rc := f.create(t, evals.RunParams{IterationOverride: 4, Tests: []evals.Test{echoTest("t", "x")}})
+	f.awaitRun(t, rc.RunID)
+	iters, err := sdktest.Collect(f.c.Evals.Runs.Iterations(ctx, f.ws.ProjectID, rc.RunID, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := 0
+	for _, it := range iters {
+		_, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, it.ID)
+		steps, serr := f.c.Evals.Runs.Steps(ctx, f.ws.ProjectID, rc.RunID, it.ID)
+		if serr != nil || len(steps) != 2 || steps[1].Status != evals.StepOK {
+			t.Fatalf("steps = %+v, %v", steps, serr)
+		}
+		switch {
+		case err == nil:
+			if steps[0].Evidence == nil {
+				t.Errorf("iteration %d kept its trace but its steps lost their evidence", it.IterationNumber)
+			}
+		case errors.Is(err, projectops.ErrTraceNotAvailable):
+			sdktest.WantError(t, err, projectops.CodeNotFound, true)
+			if steps[0].Evidence != nil {
+				t.Errorf("evidence without a trace: %+v", steps[0])
+			}
+			missing++
+		default:
+			t.Fatal(err)
+		}
+	}
+	if missing != 2 {
+		t.Errorf("%d of 4 traces missing, want 2", missing)
+	}
+	// The marker drops a test's traces whatever the rate.
+	rc = f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("quiet "+projectopstest.NoTraceMarker, "x")}})
+	f.awaitRun(t, rc.RunID)
+	it := must[*evals.Page[evals.Iteration]](t)(f.c.Evals.Runs.IterationsPage(ctx, f.ws.ProjectID, rc.RunID, nil)).Items[0]
+	if _, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, it.ID); !errors.Is(err, projectops.ErrTraceNotAvailable) {
+		t.Errorf("marker: %v", err)
+	}
+}
+
+func TestEvalWaitProgressAndRaces(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	f := newEvalFix(t, holdRuns(release), projectopstest.WithEvalParallelism(1))
+	rc := f.create(t, evals.RunParams{IterationOverride: 3, Tests: []evals.Test{echoTest("t", "x")}})
+	fast := evals.WithPollInterval(time.Millisecond, 2*time.Millisecond)
+
+	// A Wait whose context ends returns at once with the context's error.
+	ctx, cancel := context.WithCancel(t.Context())
+	var seen []evals.Run
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.c.Evals.Runs.Wait(ctx, f.ws.ProjectID, rc.RunID, fast,
+			evals.WithProgress(func(r *evals.Run) { seen = append(seen, *r) }))
+		done <- err
+	}()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait after cancel = %v", err)
+	}
+
+	// Many waiters race the run's completion; all see it terminal.
+	var wg sync.WaitGroup
+	results := make([]*evals.Run, 8)
+	var progress [][]evals.Run
+	var mu sync.Mutex
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []evals.Run
+			r, err := f.c.Evals.Runs.Wait(context.Background(), f.ws.ProjectID, rc.RunID, fast,
+				evals.WithProgress(func(r *evals.Run) { mine = append(mine, *r) }))
+			if err != nil {
+				t.Error(err)
+			}
+			results[i] = r
+			mu.Lock()
+			progress = append(progress, mine)
+			mu.Unlock()
+		}()
+	}
+	close(release)
+	wg.Wait()
+	for _, r := range results {
+		if r == nil || r.Status != evals.StatusCompleted || r.Summary.Passed != 3 {
+			t.Fatalf("waiter got %+v", r)
+		}
+	}
+	for _, p := range progress {
+		last := p[len(p)-1]
+		if len(p) == 0 || last.Status != evals.StatusCompleted {
+			t.Fatalf("progress %+v", p)
+		}
+		for i := 1; i < len(p); i++ {
+			if p[i].Summary.Passed < p[i-1].Summary.Passed {
+				t.Fatalf("progress went backwards: %+v", p)
+			}
+		}
+	}
+}
+
+func TestEvalWaitRespectsRateLimit(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("t", "x")}})
+	f.awaitRun(t, rc.RunID)
+	// Without transport retries, the 429 reaches Wait, which waits out its
+	// Retry-After (1s) before polling again.
+	c := must[*projectops.Client](t)(f.srv.NewClient(projectops.WithMaxRetries(0)))
+	f.srv.SetFault("GET /projects/{projectId}/eval-runs/{runId}", projectopstest.Fault{Status: http.StatusTooManyRequests,
+		Code: projectops.CodeRateLimited, RetryAfter: time.Second, Times: 1})
+	f.srv.ResetRequests()
+	start := time.Now()
+	run, err := c.Evals.Runs.Wait(t.Context(), f.ws.ProjectID, rc.RunID, evals.WithPollInterval(time.Millisecond, time.Millisecond))
+	if err != nil || run.Status != evals.StatusCompleted {
+		t.Fatalf("Wait = %+v, %v", run, err)
+	}
+	if d := time.Since(start); d < 900*time.Millisecond {
+		t.Errorf("Wait polled again after %s, before Retry-After", d)
+	}
+	if n := len(f.srv.Requests()); n != 2 {
+		t.Errorf("%d polls, want 2", n)
+	}
+	// Other errors end the wait.
+	_, err = c.Evals.Runs.Wait(t.Context(), f.ws.ProjectID, "run_nope")
+	sdktest.WantError(t, err, projectops.CodeNotFound, true)
+}

@@ -1,0 +1,33 @@
+package projectopstest
+
+import (
+	"bufio"
+	"errors"
+	"net"
+	"net/http"
+)
+
+// Hijack implements http.Hijacker so that protocol upgrades (the relay's
+// WebSocket) work in process: after WriteHeader(101) the handler gets one
+// end of a net.Pipe and the client receives a 101 response whose Body is
+// the other end, an io.ReadWriteCloser, as net/http's client returns. Only
+// routes registered as streaming can hijack (they run on their own
+// goroutine); the connection is then the handler's to close.
+func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.sync:
+		return nil, nil, errors.New("projectopstest: only streaming routes can hijack in process")
+	case w.committed:
+		return nil, nil, errors.New("projectopstest: hijack after the response was committed")
+	case w.status != http.StatusSwitchingProtocols:
+		return nil, nil, errors.New("projectopstest: in process, only a 101 Switching Protocols response can be hijacked")
+	}
+	server, client := net.Pipe()
+	w.conn = client
+	w.committed = true
+	w.sent, w.header = w.header, w.header.Clone()
+	close(w.ready)
+	return server, bufio.NewReadWriter(bufio.NewReader(server), bufio.NewWriter(server)), nil
+}

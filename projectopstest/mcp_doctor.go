@@ -1,0 +1,168 @@
+package projectopstest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/projectops/projectops-go/internal/fake/mcpconn"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// dialFresh opens a one-off session for a diagnostic: validate and doctor
+// test the server itself, not a pooled session that may predate a change.
+func (sc *serverCall) dialFresh(ctx context.Context) (*mcpconn.Conn, *mcpconn.Failure) {
+	c, err := sc.s.mcp.pool.Dial(ctx, sc.target)
+	if err != nil {
+		return nil, mcpconn.Classify(err, nil, ctx, nil)
+	}
+	return c, nil
+}
+
+func (s *Server) validateServer(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	sc, herr := s.begin(r, a, accessRead, nil)
+	if herr != nil {
+		return herr
+	}
+	c, f := sc.dialFresh(r.Context())
+	if f != nil {
+		return sc.fail(f)
+	}
+	defer s.mcp.pool.Discard(c)
+	writeJSON(w, http.StatusOK, servers.ValidateResult{Success: true, Status: "connected", InitInfo: c.Session.InitializeResult()})
+	return nil
+}
+
+func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCheck {
+	return &servers.DoctorCheck{Status: st, Detail: fmt.Sprintf(format, args...)}
+}
+
+// doctorServer runs probe → connection → initialization → capabilities →
+// tools, resources, resource templates, prompts. A broken server is a 200
+// report with status error; only access and body problems are errors.
+func (s *Server) doctorServer(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	sc, herr := s.openServer(r, a, accessRead)
+	if herr != nil {
+		return herr
+	}
+	if herr := rejectBody(r); herr != nil {
+		return herr
+	}
+	rep := servers.DoctorReport{GeneratedAt: s.now().UTC()}
+	rep.Checks.Probe = check(servers.CheckSkipped, "no transport probe: the double connects directly")
+	skipRest := func(why string) {
+		rep.Checks.Initialization = check(servers.CheckSkipped, "%s", why)
+		rep.Checks.Capabilities = check(servers.CheckSkipped, "%s", why)
+		rep.Checks.Tools = check(servers.CheckSkipped, "%s", why)
+		rep.Checks.Resources = check(servers.CheckSkipped, "%s", why)
+		rep.Checks.ResourceTemplates = check(servers.CheckSkipped, "%s", why)
+		rep.Checks.Prompts = check(servers.CheckSkipped, "%s", why)
+	}
+	fail := func(h *httpError) {
+		rep.Error = &servers.ReportError{Code: h.body.Code, Message: h.body.Message, Details: h.body.Details}
+	}
+	if herr := sc.authorize(); herr != nil {
+		rep.Status = servers.DoctorOAuthRequired
+		rep.Connection = servers.Connection{Status: servers.ConnectionSkipped, Detail: "an OAuth grant is required"}
+		rep.Checks.Connection = check(servers.CheckSkipped, "an OAuth grant is required")
+		skipRest("not connected")
+		fail(herr)
+		writeJSON(w, http.StatusOK, rep)
+		return nil
+	}
+	c, f := sc.dialFresh(r.Context())
+	if f != nil {
+		h := sc.fail(f)
+		rep.Status = servers.DoctorError
+		if f.Kind == mcpconn.AuthRequired {
+			rep.Status = servers.DoctorOAuthRequired
+		}
+		rep.Connection = servers.Connection{Status: servers.ConnectionError, Detail: h.body.Message}
+		rep.Checks.Connection = check(servers.CheckError, "%s", h.body.Message)
+		skipRest("not connected")
+		fail(h)
+		writeJSON(w, http.StatusOK, rep)
+		return nil
+	}
+	defer s.mcp.pool.Discard(c)
+	sc.doctorConnected(r.Context(), c, &rep)
+	writeJSON(w, http.StatusOK, rep)
+	return nil
+}
+
+// doctorConnected fills the steps after a successful connection.
+func (sc *serverCall) doctorConnected(ctx context.Context, c *mcpconn.Conn, rep *servers.DoctorReport) {
+	ir := c.Session.InitializeResult()
+	rep.InitInfo = ir
+	rep.Capabilities = capsOf(c)
+	rep.Connection = servers.Connection{Status: servers.ConnectionConnected, Detail: "connected over " + sc.target.Transport}
+	rep.Checks.Connection = check(servers.CheckOK, "connected over %s", sc.target.Transport)
+	name := "the server"
+	if ir != nil && ir.ServerInfo != nil {
+		name = ir.ServerInfo.Name + " " + ir.ServerInfo.Version
+	}
+	version := ""
+	if ir != nil {
+		version = ir.ProtocolVersion
+	}
+	rep.Checks.Initialization = check(servers.CheckOK, "initialized %s, protocol %s", name, version)
+	caps := rep.Capabilities
+	var have []string
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{{"tools", caps.Tools != nil}, {"resources", caps.Resources != nil}, {"prompts", caps.Prompts != nil},
+		{"logging", caps.Logging != nil}, {"completions", caps.Completions != nil}} {
+		if c.ok {
+			have = append(have, c.name)
+		}
+	}
+	rep.Checks.Capabilities = check(servers.CheckOK, "advertised: %s", orNone(strings.Join(have, ", ")))
+
+	failed := false
+	step := func(label string, advertised bool, run func(ctx context.Context) (int, error)) *servers.DoctorCheck {
+		if !advertised {
+			return check(servers.CheckSkipped, "the server does not advertise %s", label)
+		}
+		opCtx, cancel := sc.opContext(ctx)
+		defer cancel()
+		n, err := run(opCtx)
+		if err != nil {
+			f := mcpconn.Classify(err, opCtx, ctx, c)
+			if f.Kind == mcpconn.Unsupported {
+				return check(servers.CheckSkipped, "the server does not implement listing %s", label)
+			}
+			failed = true
+			return check(servers.CheckError, "listing %s failed: %s", label, sc.fail(f).body.Message)
+		}
+		return check(servers.CheckOK, "%d %s", n, label)
+	}
+	rep.Checks.Tools = step("tools", caps.Tools != nil, func(ctx context.Context) (n int, err error) {
+		rep.Tools, err = listAll(ctx, c.Session, listToolsPage)
+		return len(rep.Tools), err
+	})
+	rep.Checks.Resources = step("resources", caps.Resources != nil, func(ctx context.Context) (n int, err error) {
+		rep.Resources, err = listAll(ctx, c.Session, listResourcesPage)
+		return len(rep.Resources), err
+	})
+	rep.Checks.ResourceTemplates = step("resource templates", caps.Resources != nil, func(ctx context.Context) (n int, err error) {
+		rep.ResourceTemplates, err = listAll(ctx, c.Session, listTemplatesPage)
+		return len(rep.ResourceTemplates), err
+	})
+	rep.Checks.Prompts = step("prompts", caps.Prompts != nil, func(ctx context.Context) (n int, err error) {
+		rep.Prompts, err = listAll(ctx, c.Session, listPromptsPage)
+		return len(rep.Prompts), err
+	})
+	rep.Status = servers.DoctorReady
+	if failed {
+		rep.Status = servers.DoctorPartial
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

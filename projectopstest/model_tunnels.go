@@ -1,0 +1,123 @@
+package projectopstest
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"time"
+)
+
+// TunnelTokenTTL is how long a grant's connect token is accepted for new
+// relay connections, on the server's clock. An established session is not
+// cut when its token expires.
+const TunnelTokenTTL = time.Hour
+
+// Relay paths, served outside /api/v1 like the real relay edge: the agent
+// endpoint (the grants' relayWsUrl) and the public tunnel URLs.
+const (
+	relayAgentPath  = "/tunnels/agent"
+	relayPublicPath = "/tunnels/"
+	// relayPublicSuffix ends every public URL; the host sees it as its path.
+	relayPublicSuffix = "/mcp"
+)
+
+// tunnelState indexes the tunnels; guarded by Server.mu. Its maps are made
+// on first use so the zero value is ready.
+type tunnelState struct {
+	byServer map[string]*tunnelRec
+	bySlug   map[string]*tunnelRec
+	byToken  map[[32]byte]*tunnelRec
+}
+
+// tunnelRec is a server's tunnel. Only hashes of the secret and of the
+// connect token are kept here; the plaintext URL lives on the server record
+// because the specification says so.
+type tunnelRec struct {
+	serverID, projectID, slug string
+	version                   int
+	secretHash                [32]byte
+	tokenHash                 [32]byte
+	tokenExpiry               time.Time
+	revoked                   bool
+	session                   *relaySession // live host connection, nil when none
+}
+
+func (ts *tunnelState) init() {
+	if ts.byServer == nil {
+		ts.byServer = map[string]*tunnelRec{}
+		ts.bySlug = map[string]*tunnelRec{}
+		ts.byToken = map[[32]byte]*tunnelRec{}
+	}
+}
+
+// newSlug returns an unused public name.
+func (ts *tunnelState) newSlug() string {
+	for {
+		var b [5]byte
+		_, _ = rand.Read(b[:])
+		slug := "t" + hex.EncodeToString(b[:])
+		if ts.bySlug[slug] == nil {
+			return slug
+		}
+	}
+}
+
+// rotate mints a new secret and connect token for t, revoking the previous
+// ones, and returns the plaintexts and the session to disconnect.
+func (ts *tunnelState) rotate(t *tunnelRec, now time.Time) (secret, token string, old *relaySession) {
+	old = ts.revoke(t)
+	secret, token = randomToken(""), randomToken("ct_")
+	t.version++
+	t.revoked = false
+	t.secretHash, t.tokenHash = sha256.Sum256([]byte(secret)), sha256.Sum256([]byte(token))
+	t.tokenExpiry = now.Add(TunnelTokenTTL)
+	ts.byToken[t.tokenHash] = t
+	return secret, token, old
+}
+
+// revoke makes t's secret and token worthless; the caller disconnects the
+// returned session once the lock is released.
+func (ts *tunnelState) revoke(t *tunnelRec) *relaySession {
+	if ts.byToken[t.tokenHash] == t {
+		delete(ts.byToken, t.tokenHash)
+	}
+	t.revoked = true
+	t.secretHash, t.tokenHash = [32]byte{}, [32]byte{}
+	old := t.session
+	t.session = nil
+	return old
+}
+
+// secretOK compares a presented ?k= secret in constant time.
+func (t *tunnelRec) secretOK(k string) bool {
+	if t.revoked || k == "" {
+		return false
+	}
+	h := sha256.Sum256([]byte(k))
+	return subtle.ConstantTimeCompare(h[:], t.secretHash[:]) == 1
+}
+
+func randomToken(prefix string) string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return prefix + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// redactTunnelSecret replaces the value of a URL's k query parameter, so
+// server listings and the previousUrl of a grant never show a secret.
+func redactTunnelSecret(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.RawQuery == "" {
+		return u
+	}
+	q := p.Query()
+	if !q.Has("k") {
+		return u
+	}
+	q.Set("k", "REDACTED")
+	p.RawQuery = q.Encode()
+	return p.String()
+}

@@ -1,0 +1,114 @@
+package projectopstest
+
+import (
+	"net/http"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/pager"
+)
+
+// Page sizes of a run's iterations (reference service).
+const (
+	iterationsDefaultLimit = 50
+	iterationsMaxLimit     = evals.MaxIterationsLimit
+	iterationsCursorKind   = "iterations"
+)
+
+func (s *Server) listIterations(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	q := r.URL.Query()
+	limit, herr := parseLimit(q.Get("limit"), "limit", iterationsDefaultLimit, iterationsMaxLimit)
+	if herr != nil {
+		return herr
+	}
+	off, herr := decodeOffsetCursor(iterationsCursorKind, q.Get("cursor"), "cursor")
+	if herr != nil {
+		return herr
+	}
+	s.mu.Lock()
+	run, herr := s.findRunLocked(a, r.PathValue("projectId"), r.PathValue("runId"), accessRead)
+	if herr != nil {
+		s.mu.Unlock()
+		return herr
+	}
+	off = min(off, len(run.iters))
+	end := min(off+limit, len(run.iters))
+	page := pager.Page[evals.Iteration]{Items: make([]evals.Iteration, 0, end-off)}
+	for _, it := range run.iters[off:end] {
+		page.Items = append(page.Items, iterView(it))
+	}
+	if end < len(run.iters) {
+		page.NextCursor = encodeOffsetCursor(iterationsCursorKind, end)
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, page)
+	return nil
+}
+
+// findIterationLocked resolves an iteration of a run of the project.
+func (s *Server) findIterationLocked(a actor, r *http.Request) (*evalIterRec, *httpError) {
+	run, herr := s.findRunLocked(a, r.PathValue("projectId"), r.PathValue("runId"), accessRead)
+	if herr != nil {
+		return nil, herr
+	}
+	id := r.PathValue("iterationId")
+	for _, it := range run.iters {
+		if it.id == id {
+			return it, nil
+		}
+	}
+	return nil, notFoundIn("Iteration")
+}
+
+// getTrace answers 404 TRACE_NOT_AVAILABLE for an iteration that kept no
+// trace, for one that has not finished (nothing is stored yet), and for an
+// ingested row sent without one.
+func (s *Server) getTrace(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	s.mu.Lock()
+	it, herr := s.findIterationLocked(a, r)
+	var tr any
+	if herr == nil {
+		switch {
+		case it.trace != nil:
+			tr = it.trace // never mutated once stored
+		case it.in != nil:
+			if raw := ingestedTrace(it.in.Trace); raw != nil {
+				tr = raw
+			}
+		}
+	}
+	s.mu.Unlock()
+	if herr != nil {
+		return herr
+	}
+	if tr == nil {
+		return newError(apierr.CodeNotFound, "This iteration has no stored trace",
+			map[string]any{"reason": string(apierr.ReasonTraceNotAvailable)})
+	}
+	writeJSON(w, http.StatusOK, tr)
+	return nil
+}
+
+// getSteps answers one verdict per authored step, whether or not a trace
+// was kept; steps not reached yet are pending.
+func (s *Server) getSteps(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	s.mu.Lock()
+	it, herr := s.findIterationLocked(a, r)
+	var page pager.Page[evals.StepResult]
+	if herr == nil {
+		if it.steps != nil {
+			page.Items = it.steps // never mutated once stored
+		} else {
+			page.Items = make([]evals.StepResult, len(it.test.Steps))
+			for i, st := range it.test.Steps {
+				page.Items[i] = evals.StepResult{StepID: st.ID, StepIndex: i, Kind: st.Kind, Status: evals.StepPending}
+			}
+		}
+	}
+	s.mu.Unlock()
+	if herr != nil {
+		return herr
+	}
+	writeJSON(w, http.StatusOK, page)
+	return nil
+}

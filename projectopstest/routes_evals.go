@@ -1,0 +1,193 @@
+package projectopstest
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/pager"
+)
+
+// Page sizes of a suite's runs listing (reference service).
+const (
+	suiteRunsDefaultLimit = 25
+	suiteRunsMaxLimit     = 100
+)
+
+func (s *Server) evalRoutes() {
+	s.handle("GET /projects/{projectId}/eval-suites", s.listEvalSuites)
+	s.handle("POST /projects/{projectId}/eval-suites", s.createEvalSuite)
+	s.handle("GET /projects/{projectId}/eval-suites/{suiteId}/runs", s.listSuiteRuns)
+	s.handle("POST /projects/{projectId}/eval-runs", s.createEvalRun)
+	s.handle("GET /projects/{projectId}/eval-runs/{runId}", s.getEvalRun)
+	s.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", s.cancelEvalRun)
+	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations", s.listIterations)
+	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/trace", s.getTrace)
+	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", s.getSteps)
+}
+
+func (s *Server) listEvalSuites(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	projectID := r.PathValue("projectId")
+	s.mu.Lock()
+	if _, _, herr := s.st.projectFor(a, projectID, accessRead); herr != nil {
+		s.mu.Unlock()
+		return herr
+	}
+	byRun := map[string][]*evalRunRec{}
+	for _, run := range sortedByOrd(s.st.evals.runs, func(r *evalRunRec) int { return r.ord },
+		func(r *evalRunRec) bool { return r.projectID == projectID }) {
+		byRun[run.suiteID] = append(byRun[run.suiteID], run)
+	}
+	page := pager.Page[evals.Suite]{Items: []evals.Suite{}}
+	for _, su := range sortedByOrd(s.st.suites, func(v *evalSuiteRec) int { return v.ord },
+		func(v *evalSuiteRec) bool { return v.projectID == projectID }) {
+		page.Items = append(page.Items, suiteView(su, byRun[su.id]))
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, page)
+	return nil
+}
+
+func (s *Server) listSuiteRuns(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	projectID, suiteID := r.PathValue("projectId"), r.PathValue("suiteId")
+	limit, herr := parseLimit(r.URL.Query().Get("limit"), "limit", suiteRunsDefaultLimit, suiteRunsMaxLimit)
+	if herr != nil {
+		return herr
+	}
+	s.mu.Lock()
+	_, herr = s.findSuiteLocked(a, projectID, suiteID, accessRead)
+	if herr != nil {
+		s.mu.Unlock()
+		return herr
+	}
+	runs := s.suiteRunsLocked(suiteID)
+	slices.Reverse(runs)
+	page := pager.Page[evals.Run]{Items: make([]evals.Run, 0, min(limit, len(runs)))}
+	for _, run := range runs[:min(limit, len(runs))] {
+		page.Items = append(page.Items, runView(run))
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, page)
+	return nil
+}
+
+// findSuiteLocked resolves a suite of a project the caller may access; a
+// suite of another project reads as 404.
+func (s *Server) findSuiteLocked(a actor, projectID, suiteID string, need access) (*evalSuiteRec, *httpError) {
+	if _, _, herr := s.st.projectFor(a, projectID, need); herr != nil {
+		return nil, herr
+	}
+	su := s.st.suites[suiteID]
+	if su == nil || su.projectID != projectID {
+		return nil, notFoundIn("Eval suite")
+	}
+	return su, nil
+}
+
+// createEvalSuite authors a suite: 201, nothing executed.
+func (s *Server) createEvalSuite(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	projectID := r.PathValue("projectId")
+	s.mu.Lock()
+	_, _, herr := s.st.projectFor(a, projectID, accessWrite)
+	s.mu.Unlock()
+	if herr != nil {
+		return herr
+	}
+	var p evals.CreateSuiteParams
+	if _, herr := decodeBody(r, &p); herr != nil {
+		return herr
+	}
+	if herr := s.checkSuiteParams(&p); herr != nil {
+		return herr
+	}
+	s.mu.Lock()
+	if _, _, herr = s.st.projectFor(a, projectID, accessWrite); herr == nil {
+		herr = s.checkServerIDsLocked(projectID, p.ServerIDs, "serverIds")
+	}
+	if herr != nil {
+		s.mu.Unlock()
+		return herr
+	}
+	id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: p.Name, ServerIDs: p.ServerIDs})
+	if err != nil {
+		s.mu.Unlock()
+		return errInternal()
+	}
+	su := s.st.suites[id]
+	su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
+		model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
+	out := evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.serverRefsLocked(p.ServerIDs, p.ServerNames),
+		CaseUpsert: s.upsertCasesLocked(su, p.Tests)}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusCreated, out)
+	return nil
+}
+
+func (s *Server) checkSuiteParams(p *evals.CreateSuiteParams) *httpError {
+	switch {
+	case p.Name == "":
+		return errValidation("name", "name is required")
+	case len(p.ServerIDs) == 0:
+		return errValidation("serverIds", "serverIds must name at least one server")
+	case len(p.ServerNames) > 0 && len(p.ServerNames) != len(p.ServerIDs):
+		return errValidation("serverNames", "serverNames must be parallel to serverIds")
+	}
+	if herr := checkPassCriteria(p.PassCriteria); herr != nil {
+		return herr
+	}
+	if _, _, herr := s.ev.resolveModel("model", p.Model, p.Provider, nil); herr != nil {
+		return herr
+	}
+	if herr := checkTests("tests", p.Tests); herr != nil {
+		return herr
+	}
+	for i, t := range p.Tests {
+		if _, _, herr := s.ev.resolveModel("tests["+strconv.Itoa(i)+"].model", cmpOr(t.Model, p.Model),
+			cmpOr(t.Provider, p.Provider), nil); herr != nil {
+			return herr
+		}
+	}
+	return nil
+}
+
+// upsertCasesLocked stores tests in the suite, replacing cases of the same
+// title.
+func (s *Server) upsertCasesLocked(su *evalSuiteRec, tests []evals.Test) evals.CaseUpsert {
+	var up evals.CaseUpsert
+	for _, t := range tests {
+		i := slices.IndexFunc(su.def.cases, func(c *caseRec) bool { return c.test.Title == t.Title })
+		if i >= 0 {
+			su.def.cases[i] = &caseRec{id: su.def.cases[i].id, test: t}
+			up.Committed = append(up.Committed, evals.CaseRef{ID: su.def.cases[i].id, Name: t.Title})
+			continue
+		}
+		id, _ := s.st.newID("case", "")
+		su.def.cases = append(su.def.cases, &caseRec{id: id, test: t})
+		up.Committed = append(up.Committed, evals.CaseRef{ID: id, Name: t.Title})
+	}
+	su.updatedAt = s.now()
+	return up
+}
+
+// serverRefsLocked names servers: the given display names, else the saved
+// servers' names.
+func (s *Server) serverRefsLocked(ids, names []string) []evals.ServerRef {
+	out := make([]evals.ServerRef, len(ids))
+	for i, id := range ids {
+		out[i].ID = id
+		if i < len(names) && names[i] != "" {
+			out[i].Name = names[i]
+		} else if sv := s.st.servers[id]; sv != nil {
+			out[i].Name = sv.name
+		}
+	}
+	return out
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,198 @@
+package servers
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Change kinds and operations of a SnapshotDiff.
+const (
+	KindTool     = "tool"
+	KindResource = "resource"
+	KindPrompt   = "prompt"
+
+	OpAdded   = "added"
+	OpRemoved = "removed"
+	OpChanged = "changed"
+)
+
+// Change is one difference between two snapshots.
+type Change struct {
+	// Kind is KindTool, KindResource or KindPrompt.
+	Kind string
+	// Name is the tool or prompt name, or the resource URI.
+	Name string
+	// Op is OpAdded, OpRemoved or OpChanged.
+	Op string
+	// Fields lists, for a changed item, each differing field (schema
+	// changes included) with its old and new value, sorted by path.
+	Fields []FieldChange
+}
+
+// FieldChange is one differing field of a changed item. Path is dotted
+// (inputSchema.properties.query.type, arguments[1].required); Old and New
+// are JSON, empty when the field is absent on that side.
+type FieldChange struct {
+	Path, Old, New string
+}
+
+// SnapshotDiff is the difference between two export snapshots.
+type SnapshotDiff struct {
+	// Changes are ordered tools, resources, prompts, each by name.
+	Changes []Change
+}
+
+// Equal reports whether the snapshots define the same primitives.
+func (d *SnapshotDiff) Equal() bool { return len(d.Changes) == 0 }
+
+// String renders the diff for people and CI logs, one line per item
+// ("+ tool x", "- prompt y", "~ resource z") and one indented line per
+// changed field. The output is stable: the same snapshots always give the
+// same text. Equal snapshots render as "".
+func (d *SnapshotDiff) String() string {
+	var b strings.Builder
+	sign := map[string]string{OpAdded: "+", OpRemoved: "-", OpChanged: "~"}
+	for _, c := range d.Changes {
+		fmt.Fprintf(&b, "%s %s %s\n", sign[c.Op], c.Kind, strconv.Quote(c.Name))
+		for _, f := range c.Fields {
+			fmt.Fprintf(&b, "    %s: %s → %s\n", f.Path, orAbsent(f.Old), orAbsent(f.New))
+		}
+	}
+	return b.String()
+}
+
+func orAbsent(s string) string {
+	if s == "" {
+		return "(absent)"
+	}
+	return s
+}
+
+// Diff compares two export snapshots of a server: tools by name, resources
+// by URI, prompts by name, each item as its JSON form (so it does not
+// matter whether a schema was built in Go or decoded). ExportedAt and
+// ServerID are ignored, so snapshots taken at different times (or of the
+// same server saved under different ids) compare by content. A nil
+// snapshot counts as empty.
+func Diff(old, new *ExportSnapshot) *SnapshotDiff {
+	if old == nil {
+		old = &ExportSnapshot{}
+	}
+	if new == nil {
+		new = &ExportSnapshot{}
+	}
+	d := &SnapshotDiff{}
+	d.Changes = append(d.Changes, diffKind(KindTool, keyed(old.Tools, toolKey), keyed(new.Tools, toolKey))...)
+	d.Changes = append(d.Changes, diffKind(KindResource, keyed(old.Resources, resourceKey), keyed(new.Resources, resourceKey))...)
+	d.Changes = append(d.Changes, diffKind(KindPrompt, keyed(old.Prompts, promptKey), keyed(new.Prompts, promptKey))...)
+	return d
+}
+
+// keyed indexes items by key as their generic JSON form.
+func keyed[T any](items []T, key func(T) string) map[string]any {
+	out := make(map[string]any, len(items))
+	for _, it := range items {
+		out[key(it)] = generic(it)
+	}
+	return out
+}
+
+// generic is v's JSON form decoded into maps, slices and scalars.
+func generic(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("unencodable: %v", err)
+	}
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func diffKind(kind string, old, new map[string]any) []Change {
+	names := make([]string, 0, len(old)+len(new))
+	for k := range old {
+		names = append(names, k)
+	}
+	for k := range new {
+		if _, ok := old[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	var out []Change
+	for _, name := range names {
+		o, inOld := old[name]
+		n, inNew := new[name]
+		switch {
+		case !inOld:
+			out = append(out, Change{Kind: kind, Name: name, Op: OpAdded})
+		case !inNew:
+			out = append(out, Change{Kind: kind, Name: name, Op: OpRemoved})
+		default:
+			var r fieldReporter
+			if !cmp.Equal(o, n, cmp.Reporter(&r)) {
+				slices.SortFunc(r.changes, func(a, b FieldChange) int { return strings.Compare(a.Path, b.Path) })
+				out = append(out, Change{Kind: kind, Name: name, Op: OpChanged, Fields: r.changes})
+			}
+		}
+	}
+	return out
+}
+
+// fieldReporter collects the differing leaves of a cmp.Equal walk.
+type fieldReporter struct {
+	path    cmp.Path
+	changes []FieldChange
+}
+
+func (r *fieldReporter) PushStep(ps cmp.PathStep) { r.path = append(r.path, ps) }
+func (r *fieldReporter) PopStep()                 { r.path = r.path[:len(r.path)-1] }
+
+func (r *fieldReporter) Report(res cmp.Result) {
+	if res.Equal() {
+		return
+	}
+	vx, vy := r.path.Last().Values()
+	r.changes = append(r.changes, FieldChange{Path: dotted(r.path), Old: jsonOf(vx), New: jsonOf(vy)})
+}
+
+// dotted renders a path through maps and slices as a.b[2].c.
+func dotted(p cmp.Path) string {
+	var b strings.Builder
+	for _, s := range p {
+		switch s := s.(type) {
+		case cmp.MapIndex:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Key().String())
+		case cmp.SliceIndex:
+			i, j := s.SplitKeys()
+			if i < 0 {
+				i = j
+			}
+			fmt.Fprintf(&b, "[%d]", i)
+		}
+	}
+	if b.Len() == 0 {
+		return "(value)"
+	}
+	return b.String()
+}
+
+func jsonOf(v reflect.Value) string {
+	if !v.IsValid() {
+		return ""
+	}
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return fmt.Sprint(v.Interface())
+	}
+	return string(b)
+}

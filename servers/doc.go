@@ -1,0 +1,24 @@
+// Package servers operates the MCP servers saved in a project: listing
+// them, diagnostics (Validate, Doctor, CheckOAuth), primitives (Tools,
+// Prompts, Resources, each as an iterator and as single pages with the
+// cursor in the body), execution (CallTool, GetPrompt, ReadResource),
+// export snapshots for CI (Export, compared with Diff) and OAuth token
+// import (ImportTokens). Use it through projectops.Client.Servers.
+//
+// MCP payloads are the go-sdk types (github.com/modelcontextprotocol/go-sdk/mcp)
+// exactly as the server answered: *mcp.Tool, *mcp.Prompt, *mcp.Resource,
+// *mcp.CallToolResult, *mcp.GetPromptResult and *mcp.ReadResourceResult.
+//
+// Errors are *projectops.Error values: SERVER_UNREACHABLE (502) when the
+// service could not connect to the MCP server, TIMEOUT (504) when it
+// connected but got no answer in time, FEATURE_NOT_SUPPORTED (422) when the
+// server lacks the capability (no prompts, say), OAUTH_REQUIRED (401) when
+// the server needs an OAuth grant (import tokens once). A tool that reports
+// a failure is not an error: CallTool returns the result with IsError set.
+//
+// Retries follow each operation's nature: listings, Validate, Doctor,
+// CheckOAuth, Export, GetPrompt and ReadResource are reads (retried on
+// network errors, 429, 500, 502, 503, 504); CallTool is a non-idempotent
+// write, never re-sent once it may have reached the service; ImportTokens
+// is idempotent and retried like a read.
+package servers

@@ -1,0 +1,123 @@
+package servers_test
+
+import (
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// deadURL is an HTTP MCP endpoint nothing listens on.
+func deadURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return "http://" + addr + "/mcp"
+}
+
+func TestMissingCapabilityIs422(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, id := f.WS.ProjectID, addMCP(t, f, "tools-only", toolsOnlyServer())
+	ctx := t.Context()
+	_, err := f.C.Servers.ListPrompts(ctx, p, id, nil)
+	e := wantError(t, err, projectops.CodeFeatureNotSupported, true)
+	if e.Details["capability"] != "prompts" {
+		t.Errorf("details = %v", e.Details)
+	}
+	_, err = f.C.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "x"})
+	wantError(t, err, projectops.CodeFeatureNotSupported, true)
+	_, err = collect(f.C.Servers.Resources(ctx, p, id))
+	wantError(t, err, projectops.CodeFeatureNotSupported, true)
+	_, err = f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///x"})
+	wantError(t, err, projectops.CodeFeatureNotSupported, true)
+	// The session stays usable.
+	if _, err := f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "ping"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestUnreachableServer(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p := f.WS.ProjectID
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "down", URL: deadURL(t)}))
+	ctx := t.Context()
+	_, err := f.C.Servers.Validate(ctx, p, id)
+	wantError(t, err, projectops.CodeServerUnreachable, true)
+	_, err = f.C.Servers.ListTools(ctx, p, id, nil)
+	wantError(t, err, projectops.CodeServerUnreachable, true)
+	// A tool call is a non-idempotent write: one attempt, no retry on 502.
+	f.Srv.ResetRequests()
+	_, err = f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "x"})
+	wantError(t, err, projectops.CodeServerUnreachable, true)
+	if n := len(f.Srv.Requests()); n != 1 {
+		t.Errorf("tools/call sent %d times, want 1", n)
+	}
+	// Doctor reports the failure instead of failing.
+	rep, err := f.C.Servers.Doctor(ctx, p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != servers.DoctorError || rep.Connection.Status != servers.ConnectionError ||
+		rep.Error == nil || rep.Error.Code != projectops.CodeServerUnreachable ||
+		rep.Checks.Tools.Status != servers.CheckSkipped {
+		t.Errorf("report = %+v, error %+v", rep, rep.Error)
+	}
+	if f.Srv.MCPSessions() != 0 {
+		t.Error("a failed dial stayed in the pool")
+	}
+
+	// A stdio command that does not exist is unreachable too, and its
+	// command line appears in no error.
+	cmd := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "nocmd",
+		Command: "/nonexistent/secret-binary-4411", Args: []string{"--token=argsecret-8812"}}))
+	_, err = f.C.Servers.Validate(ctx, p, cmd)
+	e := wantError(t, err, projectops.CodeServerUnreachable, true)
+	for _, s := range []string{"secret-binary-4411", "argsecret-8812"} {
+		if strings.Contains(e.Error(), s) || strings.Contains(e.Message, s) {
+			t.Errorf("error leaks %q: %v", s, e)
+		}
+	}
+}
+
+func TestSilentServerIs504(t *testing.T) {
+	t.Parallel()
+	f := setup(t, projectopstest.WithMCPTimeout(150*time.Millisecond))
+	p := f.WS.ProjectID
+	slow := addMCP(t, f, "slow", slowServer())
+	start := time.Now()
+	_, err := f.C.Servers.CallTool(t.Context(), p, slow, servers.CallToolParams{ToolName: "hang"})
+	wantError(t, err, projectops.CodeTimeout, true)
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("timeout took %v", time.Since(start))
+	}
+	mute := addMCP(t, f, "mute", muteServer())
+	// Reads are retried on 504 by the SDK; every attempt times out.
+	c := f.Client(t, projectops.WithMaxRetries(0))
+	_, err = c.Servers.Validate(t.Context(), p, mute)
+	wantError(t, err, projectops.CodeTimeout, true)
+	_, err = c.Servers.ListTools(t.Context(), p, mute, nil)
+	wantError(t, err, projectops.CodeTimeout, true)
+}
+
+func TestMCPErrorsMapped(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	ctx := t.Context()
+	_, err := f.C.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "nope"})
+	wantError(t, err, projectops.CodeValidation, true)
+	_, err = f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///nope"})
+	wantError(t, err, projectops.CodeNotFound, true)
+	_, err = f.C.Servers.ListTools(ctx, p, id, &servers.ListParams{Cursor: "not-a-cursor"})
+	wantError(t, err, projectops.CodeValidation, true)
+}

@@ -1,0 +1,242 @@
+package servers_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// oauthPeer is an MCP server behind bearer-token auth with its own token
+// endpoint, which trades refresh token "rt-1" from client "cid" for access
+// token "at-2".
+type oauthPeer struct {
+	url      string
+	mu       sync.Mutex
+	valid    map[string]bool
+	bearers  []string // Authorization values the MCP endpoint saw
+	refreshs int
+}
+
+func newOAuthPeer(t *testing.T) *oauthPeer {
+	t.Helper()
+	p := &oauthPeer{valid: map[string]bool{"at-good": true, "at-2": true}}
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return toolsOnlyServer() }, nil)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Get("Authorization")
+		p.mu.Lock()
+		p.bearers = append(p.bearers, h)
+		ok := p.valid[strings.TrimPrefix(h, "Bearer ")]
+		p.mu.Unlock()
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		mcpHandler.ServeHTTP(w, r)
+	})
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		id, secret, _ := r.BasicAuth()
+		p.mu.Lock()
+		p.refreshs++
+		p.mu.Unlock()
+		if r.Form.Get("grant_type") != "refresh_token" || r.Form.Get("refresh_token") != "rt-1" || id != "cid" || secret != "csecret" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"error":"invalid_grant"}`))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"access_token":"at-2","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-1b"}`))
+	})
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	p.url = ts.URL
+	return p
+}
+
+func (p *oauthPeer) seen() ([]string, int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.bearers...), p.refreshs
+}
+
+// logBuffer is a concurrency-safe log sink.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestOAuth(t *testing.T) {
+	t.Parallel()
+	var logs logBuffer
+	peer := newOAuthPeer(t)
+	f := setup(t, projectopstest.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	p := f.WS.ProjectID
+	mcpURL := peer.url + "/mcp"
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: mcpURL,
+		UseOAuth: true, OAuthTokenURL: peer.url + "/token"}))
+	rec := &recorder{RT: f.Srv.Transport()}
+	c := f.Client(t, projectops.WithTransport(rec), projectops.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	ctx := t.Context()
+
+	co, err := c.Servers.CheckOAuth(ctx, p, id)
+	if err != nil || !co.UseOAuth || co.ServerURL == nil || *co.ServerURL != mcpURL {
+		t.Fatalf("CheckOAuth = %+v, %v", co, err)
+	}
+	// No grant yet: 401 OAUTH_REQUIRED without contacting the server.
+	_, err = c.Servers.ListTools(ctx, p, id, nil)
+	wantError(t, err, projectops.CodeOAuthRequired, true)
+	rep, err := c.Servers.Doctor(ctx, p, id)
+	if err != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped {
+		t.Fatalf("Doctor = %+v, %v", rep, err)
+	}
+	if b, _ := peer.seen(); len(b) != 0 {
+		t.Fatalf("server contacted without a grant: %v", b)
+	}
+
+	// A valid access token is injected as the bearer.
+	res, err := c.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: mcpURL,
+		Tokens: servers.Tokens{AccessToken: "at-good", ExpiresIn: 3600, TokenType: "Bearer"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Imported || res.ExpiresAt == nil || !res.ExpiresAt.Time().Equal(t0.Add(time.Hour)) {
+		t.Errorf("ImportTokens = %+v", res)
+	}
+	if _, err := collect(c.Servers.Tools(ctx, p, id)); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := c.Servers.Doctor(ctx, p, id); err != nil || rep.Status != servers.DoctorReady {
+		t.Fatalf("Doctor with a grant = %+v, %v", rep, err)
+	}
+	if b, _ := peer.seen(); len(b) == 0 || b[0] != "Bearer at-good" {
+		t.Errorf("bearers = %v", b)
+	}
+
+	// An expiring token with a refresh token is refreshed server-side.
+	_, err = c.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: mcpURL,
+		ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "csecret"},
+		Tokens:            servers.Tokens{AccessToken: "at-stale", RefreshToken: "rt-1", ExpiresIn: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := c.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "ping"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, refreshes := peer.seen()
+	if refreshes != 1 || b[len(b)-1] != "Bearer at-2" {
+		t.Errorf("refreshes = %d, last bearer %q", refreshes, b[len(b)-1])
+	}
+	for _, h := range b {
+		if h == "Bearer at-stale" {
+			t.Error("the expired access token was sent")
+		}
+	}
+
+	// A refresh the token endpoint refuses ends in OAUTH_REQUIRED.
+	_, err = c.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: mcpURL,
+		ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "csecret"},
+		Tokens:            servers.Tokens{AccessToken: "at-stale", RefreshToken: "rt-revoked", ExpiresIn: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Servers.ListTools(ctx, p, id, nil)
+	wantError(t, err, projectops.CodeOAuthRequired, true)
+
+	// No token or client secret appears in any response, log or error.
+	secretsSeen := []string{"at-good", "at-stale", "at-2", "rt-1", "rt-revoked", "csecret"}
+	for _, x := range rec.Exchanges() {
+		for _, s := range secretsSeen {
+			if strings.Contains(string(x.Body), s) {
+				t.Errorf("%s %s: body contains %q", x.Method, x.Path, s)
+			}
+		}
+	}
+	for _, s := range secretsSeen {
+		if strings.Contains(logs.String(), s) {
+			t.Errorf("logs contain %q", s)
+		}
+		if strings.Contains(err.Error(), s) {
+			t.Errorf("error contains %q", s)
+		}
+	}
+}
+
+func TestOAuthGrantIsPerUser(t *testing.T) {
+	t.Parallel()
+	peer := newOAuthPeer(t)
+	f := setup(t)
+	p := f.WS.ProjectID
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: peer.url + "/mcp", UseOAuth: true}))
+	if _, err := f.C.Servers.ImportTokens(t.Context(), p, id, servers.ImportTokensParams{ServerURL: peer.url + "/mcp",
+		Tokens: servers.Tokens{AccessToken: "at-good"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.C.Servers.ListTools(t.Context(), p, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	member := addUser(t, f, projectopstest.RoleMember)
+	_, err := member.Servers.ListTools(t.Context(), p, id, nil)
+	wantError(t, err, projectops.CodeOAuthRequired, true)
+}
+
+func TestServerRefusingCredentialsIsOAuthRequired(t *testing.T) {
+	t.Parallel()
+	peer := newOAuthPeer(t)
+	f := setup(t)
+	// Saved without useOAuth, but the endpoint answers 401.
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "surprise", URL: peer.url + "/mcp"}))
+	_, err := f.C.Servers.Validate(t.Context(), f.WS.ProjectID, id)
+	wantError(t, err, projectops.CodeOAuthRequired, true)
+	rep, err := f.C.Servers.Doctor(t.Context(), f.WS.ProjectID, id)
+	if err != nil || rep.Status != servers.DoctorOAuthRequired {
+		t.Fatalf("Doctor = %+v, %v", rep, err)
+	}
+}
+
+func TestImportTokensPrintsNoSecret(t *testing.T) {
+	t.Parallel()
+	p := servers.ImportTokensParams{ServerURL: "https://x.test/mcp?k=tunnelsecret",
+		ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "csecret"},
+		Tokens:            servers.Tokens{AccessToken: "at-x", RefreshToken: "rt-x", IDToken: "id-x"}}
+	b, _ := json.Marshal(p)
+	for _, s := range []string{"%v", "%+v", "%#v", "%s"} {
+		out := sprintf(s, p) + sprintf(s, &p) + sprintf(s, p.Tokens) + sprintf(s, *p.ClientInformation)
+		for _, secret := range []string{"tunnelsecret", "csecret", "at-x", "rt-x", "id-x"} {
+			if strings.Contains(out, secret) {
+				t.Errorf("%s shows %q: %s", s, secret, out)
+			}
+		}
+	}
+	if !strings.Contains(string(b), `"access_token":"at-x"`) {
+		t.Errorf("JSON lost the token: %s", b)
+	}
+}

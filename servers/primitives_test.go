@@ -1,0 +1,265 @@
+package servers_test
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/servers"
+)
+
+func names[T any](items []T, name func(T) string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = name(it)
+	}
+	return out
+}
+
+func toolName(t *mcp.Tool) string        { return t.Name }
+func promptName(p *mcp.Prompt) string    { return p.Name }
+func resourceURI(r *mcp.Resource) string { return r.URI }
+
+func text(t *testing.T, c []mcp.Content) string {
+	t.Helper()
+	if len(c) != 1 {
+		t.Fatalf("content has %d blocks, want 1", len(c))
+	}
+	tc, ok := c[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("content is %T, want text", c[0])
+	}
+	return tc.Text
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	id := addMCP(t, f, "full", fullServer())
+	v, err := f.C.Servers.Validate(t.Context(), f.WS.ProjectID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ii := v.InitInfo
+	if !v.Success || v.Status != "connected" || ii == nil || ii.ServerInfo == nil {
+		t.Fatalf("Validate = %+v", v)
+	}
+	if ii.ServerInfo.Name != "full" || ii.ServerInfo.Version != "1.2.3" || ii.ProtocolVersion == "" {
+		t.Errorf("initInfo = %+v / %+v", ii, ii.ServerInfo)
+	}
+	if c := ii.Capabilities; c == nil || c.Tools == nil || c.Prompts == nil || c.Resources == nil {
+		t.Errorf("capabilities = %+v", c)
+	}
+	if n := f.Srv.MCPSessions(); n != 0 {
+		t.Errorf("validate left %d pooled sessions; it uses a one-off connection", n)
+	}
+}
+
+func TestListingsFollowCursors(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	ctx := t.Context()
+
+	first, err := f.C.Servers.ListTools(ctx, p, id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Items) != pageSize || first.NextCursor == "" {
+		t.Fatalf("first page: %d items, cursor %q", len(first.Items), first.NextCursor)
+	}
+	second, err := f.C.Servers.ListTools(ctx, p, id, &servers.ListParams{Cursor: first.NextCursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(second.Items) != pageSize || slices.Equal(names(first.Items, toolName), names(second.Items, toolName)) {
+		t.Fatalf("second page: %v", names(second.Items, toolName))
+	}
+
+	tools, err := collect(f.C.Servers.Tools(ctx, p, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"echo", "extra_0", "extra_1", "fail", "sum"}, names(tools, toolName)); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	// Input schemas come through as the server declared them.
+	echo := tools[0].InputSchema.(map[string]any)
+	props := echo["properties"].(map[string]any)
+	if q := props["query"].(map[string]any); q["type"] != "string" || q["description"] != "what to look up" {
+		t.Errorf("echo inputSchema = %v", echo)
+	}
+	if tools[4].OutputSchema == nil {
+		t.Error("sum has no outputSchema")
+	}
+
+	prompts, err := collect(f.C.Servers.Prompts(ctx, p, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"alpha", "beta", "greet"}, names(prompts, promptName)); diff != "" {
+		t.Errorf("prompts (-want +got):\n%s", diff)
+	}
+	if a := prompts[2].Arguments; len(a) != 3 || a[0].Name != "name" || !a[0].Required {
+		t.Errorf("greet arguments = %+v", a)
+	}
+	resources, err := collect(f.C.Servers.Resources(ctx, p, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"file:///a.txt", "file:///b.bin", "file:///c.md"}, names(resources, resourceURI)); diff != "" {
+		t.Errorf("resources (-want +got):\n%s", diff)
+	}
+	// Every page went through one pooled session.
+	if n := f.Srv.MCPSessions(); n != 1 {
+		t.Errorf("MCPSessions = %d, want 1", n)
+	}
+}
+
+func TestCallTool(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	ctx := t.Context()
+
+	res, err := f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"query": "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, res.Content); got != "echo: hi" || res.IsError {
+		t.Errorf("echo = %q (isError %v)", got, res.IsError)
+	}
+	res, err = f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "sum", Parameters: map[string]any{"A": 2, "B": 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"sum": float64(5)}, res.StructuredContent); diff != "" {
+		t.Errorf("sum structuredContent (-want +got):\n%s", diff)
+	}
+	// A tool-level failure is a result, not an error.
+	res, err = f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "fail"})
+	if err != nil {
+		t.Fatalf("fail: err = %v, want a result with isError", err)
+	}
+	if !res.IsError || text(t, res.Content) != "it broke" {
+		t.Errorf("fail = %+v", res)
+	}
+	// Bad arguments are reported by the tool as isError too (MCP rules).
+	res, err = f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "sum", Parameters: map[string]any{"A": "two"}})
+	if err != nil || !res.IsError {
+		t.Errorf("sum with a bad argument: %+v, %v; want isError", res, err)
+	}
+}
+
+func TestGetPromptAndReadResource(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	ctx := t.Context()
+
+	gp, err := f.C.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "greet",
+		Arguments: map[string]any{"name": "Ann", "times": 3, "loud": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gp.Messages) != 1 || gp.Messages[0].Role != "user" || gp.Description != "greet" {
+		t.Fatalf("GetPrompt = %+v", gp)
+	}
+	if got := text(t, []mcp.Content{gp.Messages[0].Content}); got != "hello Ann x3 loud=true" {
+		t.Errorf("rendered %q", got)
+	}
+
+	rr, err := f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///a.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rr.Contents) != 1 || rr.Contents[0].Text != "alpha text" || rr.Contents[0].MIMEType != "text/plain" {
+		t.Errorf("text resource = %+v", rr.Contents)
+	}
+	rr, err = f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///b.bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rr.Contents) != 1 || !bytes.Equal(rr.Contents[0].Blob, []byte{0, 1, 2, 254, 255}) || rr.Contents[0].Text != "" {
+		t.Errorf("blob resource = %+v", rr.Contents)
+	}
+	// A URI matching a resource template is read through it.
+	rr, err = f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///docs/intro"})
+	if err != nil || rr.Contents[0].Text != "doc" {
+		t.Errorf("templated resource = %+v, %v", rr, err)
+	}
+}
+
+func TestExport(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	snap, err := f.C.Servers.Export(t.Context(), p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.ServerID != id || !snap.ExportedAt.Equal(t0) {
+		t.Errorf("serverId %q exportedAt %v", snap.ServerID, snap.ExportedAt)
+	}
+	if len(snap.Tools) != 5 || len(snap.Prompts) != 3 || len(snap.Resources) != 3 {
+		t.Errorf("snapshot has %d tools, %d prompts, %d resources", len(snap.Tools), len(snap.Prompts), len(snap.Resources))
+	}
+	// Exported again later, the same server diffs as equal.
+	f.Clock.Advance(1e9)
+	again, err := f.C.Servers.Export(t.Context(), p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := servers.Diff(snap, again); !d.Equal() || again.ExportedAt.Equal(snap.ExportedAt) {
+		t.Errorf("re-export differs:\n%s", d)
+	}
+	// A server without prompts or resources exports them as empty lists.
+	only := addMCP(t, f, "tools-only", toolsOnlyServer())
+	snap, err = f.C.Servers.Export(t.Context(), p, only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Tools) != 1 || snap.Prompts == nil || len(snap.Prompts) != 0 || snap.Resources == nil {
+		t.Errorf("tools-only snapshot = %+v", snap)
+	}
+}
+
+func TestDoctorReady(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p := f.WS.ProjectID
+	rep, err := f.C.Servers.Doctor(t.Context(), p, addMCP(t, f, "full", fullServer()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != servers.DoctorReady || rep.Error != nil || rep.Connection.Status != servers.ConnectionConnected {
+		t.Fatalf("report = %+v", rep)
+	}
+	c := rep.Checks
+	for name, ch := range map[string]*servers.DoctorCheck{"connection": c.Connection, "initialization": c.Initialization,
+		"capabilities": c.Capabilities, "tools": c.Tools, "resources": c.Resources, "resourceTemplates": c.ResourceTemplates, "prompts": c.Prompts} {
+		if ch == nil || ch.Status != servers.CheckOK || ch.Detail == "" {
+			t.Errorf("check %s = %+v", name, ch)
+		}
+	}
+	if c.Tools.Detail != "5 tools" || len(rep.Tools) != 5 || len(rep.Prompts) != 3 || len(rep.Resources) != 3 || len(rep.ResourceTemplates) != 1 {
+		t.Errorf("primitives: %q, %d tools %d prompts %d resources %d templates", c.Tools.Detail,
+			len(rep.Tools), len(rep.Prompts), len(rep.Resources), len(rep.ResourceTemplates))
+	}
+	if !rep.GeneratedAt.Equal(t0) || rep.InitInfo == nil || rep.Capabilities == nil {
+		t.Errorf("generatedAt %v initInfo %v capabilities %v", rep.GeneratedAt, rep.InitInfo, rep.Capabilities)
+	}
+
+	// Missing capabilities are skipped steps, and the server is still ready.
+	rep, err = f.C.Servers.Doctor(t.Context(), p, addMCP(t, f, "tools-only", toolsOnlyServer()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != servers.DoctorReady || rep.Checks.Prompts.Status != servers.CheckSkipped ||
+		rep.Checks.Resources.Status != servers.CheckSkipped || rep.Checks.Tools.Status != servers.CheckOK {
+		t.Errorf("tools-only report = %+v / %+v", rep, rep.Checks)
+	}
+}

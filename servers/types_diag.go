@@ -1,0 +1,116 @@
+package servers
+
+import (
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// ValidateResult is the connection snapshot of a successful validate: the
+// service connected to the MCP server and initialized a session.
+type ValidateResult struct {
+	// Success is always true; failures are errors.
+	Success bool `json:"success"`
+	// Status is always "connected".
+	Status string `json:"status"`
+	// InitInfo is the server's initialize result: server info, negotiated
+	// protocol version and capabilities. Nil when the service had none.
+	InitInfo *mcp.InitializeResult `json:"initInfo"`
+}
+
+// DoctorStatus is the overall outcome of a doctor run.
+type DoctorStatus string
+
+// Doctor outcomes.
+const (
+	// DoctorReady: connected, initialized, every advertised listing worked.
+	DoctorReady DoctorStatus = "ready"
+	// DoctorOAuthRequired: the server needs an OAuth grant (import tokens).
+	DoctorOAuthRequired DoctorStatus = "oauth_required"
+	// DoctorPartial: connected, but some primitive listings failed.
+	DoctorPartial DoctorStatus = "partial"
+	// DoctorError: the server could not be connected or initialized.
+	DoctorError DoctorStatus = "error"
+)
+
+// CheckStatus is the outcome of one doctor step.
+type CheckStatus string
+
+// Step outcomes.
+const (
+	CheckOK      CheckStatus = "ok"
+	CheckError   CheckStatus = "error"
+	CheckSkipped CheckStatus = "skipped"
+)
+
+// Connection statuses of a doctor report.
+const (
+	ConnectionConnected = "connected"
+	ConnectionError     = "error"
+	ConnectionSkipped   = "skipped"
+)
+
+// DoctorReport is the step-by-step health report of a server: probe,
+// connection, initialization, capabilities, then each primitive listing.
+// A doctor run that finds a broken server is still a successful call: the
+// report says what failed.
+type DoctorReport struct {
+	GeneratedAt time.Time    `json:"generatedAt"`
+	Status      DoctorStatus `json:"status"`
+	// Probe is the transport-level probe result, nil when skipped.
+	Probe      map[string]any        `json:"probe"`
+	Connection Connection            `json:"connection"`
+	InitInfo   *mcp.InitializeResult `json:"initInfo"`
+	// Capabilities are the server's negotiated capabilities.
+	Capabilities      *mcp.ServerCapabilities `json:"capabilities"`
+	Tools             []*mcp.Tool             `json:"tools,omitempty"`
+	Resources         []*mcp.Resource         `json:"resources,omitempty"`
+	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`
+	Prompts           []*mcp.Prompt           `json:"prompts,omitempty"`
+	Checks            DoctorChecks            `json:"checks"`
+	// Error is the error that ended the workflow, nil when it completed.
+	Error *ReportError `json:"error"`
+}
+
+// Connection is the connection step's outcome: ConnectionConnected,
+// ConnectionError or ConnectionSkipped, with a human-readable detail.
+type Connection struct {
+	Status string `json:"status"`
+	Detail string `json:"detail"`
+}
+
+// DoctorChecks holds each step's outcome; a step the service did not report
+// is nil.
+type DoctorChecks struct {
+	Probe             *DoctorCheck `json:"probe,omitempty"`
+	Connection        *DoctorCheck `json:"connection,omitempty"`
+	Initialization    *DoctorCheck `json:"initialization,omitempty"`
+	Capabilities      *DoctorCheck `json:"capabilities,omitempty"`
+	Tools             *DoctorCheck `json:"tools,omitempty"`
+	Resources         *DoctorCheck `json:"resources,omitempty"`
+	ResourceTemplates *DoctorCheck `json:"resourceTemplates,omitempty"`
+	Prompts           *DoctorCheck `json:"prompts,omitempty"`
+}
+
+// DoctorCheck is one step's outcome.
+type DoctorCheck struct {
+	Status CheckStatus `json:"status"`
+	Detail string      `json:"detail"`
+}
+
+// ReportError is the error envelope of the failure that ended a doctor run.
+type ReportError struct {
+	Code    apierr.Code    `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// CheckOAuthResult says whether a server is configured to require an OAuth
+// grant. It is answered from configuration, without connecting.
+type CheckOAuthResult struct {
+	UseOAuth bool `json:"useOAuth"`
+	// ServerURL is the server's URL; nil for stdio servers.
+	ServerURL *string `json:"serverUrl"`
+}

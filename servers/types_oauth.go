@@ -1,0 +1,89 @@
+package servers
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ImportTokensParams stores OAuth tokens obtained outside the service for a
+// server. They are scoped to the caller's user, project and server; later
+// calls inject the access token and refresh it server-side. Printing the
+// params with any fmt verb never shows a token or client secret.
+type ImportTokensParams struct {
+	// ServerURL is the MCP server URL the tokens were obtained for.
+	ServerURL string `json:"serverUrl"`
+	// OAuthResourceURL is the OAuth protected-resource URL, when it
+	// differs from ServerURL.
+	OAuthResourceURL string `json:"oauthResourceUrl,omitempty"`
+	// ClientInformation is the OAuth client the tokens were issued to;
+	// without it the service cannot refresh them.
+	ClientInformation *ClientInformation `json:"clientInformation,omitempty"`
+	Tokens            Tokens             `json:"tokens"`
+}
+
+// ClientInformation identifies an OAuth client. ClientSecret never prints.
+type ClientInformation struct {
+	ClientID     string `json:"clientId"`
+	ClientSecret string `json:"clientSecret,omitempty"`
+}
+
+// Tokens is an OAuth token response (snake_case field names, as OAuth
+// servers send them). No token ever prints.
+type Tokens struct {
+	AccessToken  string `json:"access_token"`
+	RefreshToken string `json:"refresh_token,omitempty"`
+	// ExpiresIn is the access token's lifetime in seconds; 0 means unknown.
+	ExpiresIn float64 `json:"expires_in,omitempty"`
+	TokenType string  `json:"token_type,omitempty"`
+	Scope     string  `json:"scope,omitempty"`
+	IDToken   string  `json:"id_token,omitempty"`
+}
+
+// ImportTokensResult confirms a token import.
+type ImportTokensResult struct {
+	// Imported is always true.
+	Imported bool `json:"imported"`
+	// ExpiresAt is when the stored access token expires, nil when unknown.
+	ExpiresAt *Millis `json:"expiresAt"`
+}
+
+// withoutQuery drops a URL's query, which may carry a tunnel secret.
+func withoutQuery(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		return u[:i] + "?[REDACTED]"
+	}
+	return u
+}
+
+func redact(set bool) string {
+	if set {
+		return "[REDACTED]"
+	}
+	return `""`
+}
+
+// Format prints the tokens' shape, never their values.
+func (t Tokens) Format(f fmt.State, _ rune) {
+	_, _ = fmt.Fprintf(f, "Tokens{AccessToken:%s RefreshToken:%s IDToken:%s ExpiresIn:%v TokenType:%q Scope:%q}",
+		redact(t.AccessToken != ""), redact(t.RefreshToken != ""), redact(t.IDToken != ""), t.ExpiresIn, t.TokenType, t.Scope)
+}
+
+// Format prints the client id, never the secret.
+func (c ClientInformation) Format(f fmt.State, _ rune) {
+	_, _ = fmt.Fprintf(f, "ClientInformation{ClientID:%q ClientSecret:%s}", c.ClientID, redact(c.ClientSecret != ""))
+}
+
+// Format prints the params without tokens or client secret.
+func (p ImportTokensParams) Format(f fmt.State, _ rune) {
+	_, _ = fmt.Fprintf(f, "ImportTokensParams{ServerURL:%q OAuthResourceURL:%q ClientInformation:",
+		withoutQuery(p.ServerURL), withoutQuery(p.OAuthResourceURL))
+	if p.ClientInformation == nil {
+		_, _ = io.WriteString(f, "nil")
+	} else {
+		p.ClientInformation.Format(f, 'v')
+	}
+	_, _ = io.WriteString(f, " Tokens:")
+	p.Tokens.Format(f, 'v')
+	_, _ = io.WriteString(f, "}")
+}

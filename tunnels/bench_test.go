@@ -1,0 +1,120 @@
+package tunnels_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/tunnels"
+)
+
+// BenchmarkToolsCall compares one tools/call from a go-sdk client sent
+// straight to a local streamable-HTTP server on loopback with the same call
+// sent to that server's public tunnel URL (double on loopback, relay over
+// a WebSocket, host in process), and with the SDK's servers.CallTool through
+// the double to the tunnel. The ratio tunnel/direct is the relay's cost.
+//
+//	go test -run '^$' -bench ToolsCall -benchmem ./tunnels
+func BenchmarkToolsCall(b *testing.B) {
+	local := localMCP(nil, nil)
+	direct := httptest.NewServer(local)
+	defer direct.Close()
+	f, g := benchTunnel(b, local)
+
+	call := func(b *testing.B, cs *mcp.ClientSession) {
+		for b.Loop() {
+			r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+			if err != nil || text(r) != "echo: hi" {
+				b.Fatalf("CallTool: %q, %v", text(r), err)
+			}
+		}
+	}
+	b.Run("direct", func(b *testing.B) { call(b, connect(b, direct.URL, http.DefaultClient)) })
+	b.Run("tunnel", func(b *testing.B) { call(b, connect(b, g.URL, http.DefaultClient)) })
+	b.Run("api+tunnel", func(b *testing.B) {
+		for b.Loop() {
+			r, err := f.C.Servers.CallTool(context.Background(), f.WS.ProjectID, g.ServerID,
+				servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}})
+			if err != nil || text(r) != "echo: hi" {
+				b.Fatalf("CallTool: %q, %v", text(r), err)
+			}
+		}
+	})
+}
+
+// BenchmarkRelayThroughput runs 8 concurrent callers against one tunnel
+// (small POSTs, the shape of MCP traffic) and reports requests per second.
+//
+//	go test -run '^$' -bench RelayThroughput ./tunnels
+func BenchmarkRelayThroughput(b *testing.B) {
+	_, g := benchTunnel(b, echo)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	defer client.CloseIdleConnections()
+	const callers = 8
+	var n atomic.Int64
+	start := time.Now()
+	b.SetParallelism(max(1, callers/runtime.GOMAXPROCS(0)))
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			status, _ := post(client, g.URL, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+			if status != http.StatusAccepted {
+				b.Errorf("status %d", status)
+				return
+			}
+			n.Add(1)
+		}
+	})
+	b.ReportMetric(float64(n.Load())/time.Since(start).Seconds(), "req/s")
+}
+
+// benchTunnel starts a double on loopback, a tunnel to h and its host.
+func benchTunnel(b *testing.B, h http.Handler) (*fixture, *tunnels.Grant) {
+	b.Helper()
+	f := setup(b)
+	base, err := f.Srv.Start()
+	if err != nil {
+		b.Fatal(err)
+	}
+	// A client over loopback sockets, so the grant's URLs are loopback
+	// URLs and the host's WebSocket is a real connection.
+	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithBaseURL(base),
+		projectops.WithAPIKey(f.WS.APIKey))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f.C = c
+	g, err := c.Tunnels.Create(b.Context(), f.WS.ProjectID, tunnels.CreateParams{Name: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	connected, done := make(chan struct{}, 1), make(chan error, 1)
+	go func() { done <- c.Tunnels.Serve(ctx, g, h, tunnels.OnConnect(func() { connected <- struct{}{} })) }()
+	b.Cleanup(func() { cancel(); <-done })
+	select {
+	case <-connected:
+	case err := <-done:
+		b.Fatalf("Serve: %v", err)
+	}
+	return f, g
+}
+
+func post(c *http.Client, u, body string) (int, error) {
+	resp, err := c.Post(u, "application/json", strings.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}

@@ -1,0 +1,241 @@
+package tunnels_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/tunnels"
+)
+
+// listed returns the project's saved server id as the listing shows it.
+func listed(t *testing.T, f *fixture, id string) servers.Server {
+	t.Helper()
+	page, err := f.C.Servers.List(t.Context(), f.WS.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range page.Items {
+		if s.ID == id {
+			return s
+		}
+	}
+	t.Fatalf("server %s not listed", id)
+	return servers.Server{}
+}
+
+func secretOf(t *testing.T, g *tunnels.Grant) string {
+	t.Helper()
+	u, err := url.Parse(g.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := u.Query().Get("k")
+	if len(k) < 32 {
+		t.Fatalf("secret %d characters long", len(k))
+	}
+	return k
+}
+
+func TestCreateNew(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "everything")
+	want := tunnels.Grant{ServerID: g.ServerID, Name: "everything", Slug: g.Slug, URL: g.URL,
+		ConnectToken: g.ConnectToken, ConnectTokenExpiresAt: tunnels.Millis(t0.Add(projectopstest.TunnelTokenTTL).UnixMilli()),
+		RelayWSURL: "ws://projectops.test/tunnels/agent", SecretVersion: 1}
+	if diff := cmp.Diff(want, *g); diff != "" {
+		t.Errorf("grant (-want +got):\n%s", diff)
+	}
+	k := secretOf(t, g)
+	if wantURL := "http://projectops.test/tunnels/" + g.Slug + "/mcp?k=" + k; g.URL != wantURL {
+		t.Errorf("URL = %s, want %s", tunnels.RedactURL(g.URL), tunnels.RedactURL(wantURL))
+	}
+	if !strings.HasPrefix(g.ConnectToken, "ct_") || g.Slug == "" || g.ServerID == "" {
+		t.Errorf("grant %v", g)
+	}
+	// The server is registered as an http server at the tunnel; listings
+	// never show the secret.
+	s := listed(t, f, g.ServerID)
+	if s.Name != "everything" || s.TransportType != servers.TransportHTTP || s.URL != g.PublicURL() {
+		t.Errorf("listed %+v", s)
+	}
+	if strings.Contains(s.URL, k) {
+		t.Error("listing shows the secret")
+	}
+}
+
+func TestCreateRepointsExisting(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p := f.WS.ProjectID
+	httpID := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "remote", URL: "https://mcp.example.com/mcp"}))
+	stdioID := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "local", Command: "npx",
+		Args: []string{"server", "--token=arg-secret"}, Env: map[string]projectopstest.Secret{"TOKEN": "env-secret"}}))
+	// A server of the same name in another project is not this one.
+	other := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "Other"}))
+	must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: other, Name: "remote", URL: "https://other.example.com/mcp"}))
+
+	g := create(t, f, "remote")
+	if g.ServerID != httpID || !g.Existed || g.PreviousURL != "https://mcp.example.com/mcp" || g.PreviousTransportType != "http" {
+		t.Errorf("http record: %+v", struct{ ID, Prev, PrevT string }{g.ServerID, g.PreviousURL, g.PreviousTransportType})
+	}
+	g = create(t, f, "local")
+	if g.ServerID != stdioID || !g.Existed || g.PreviousURL != "" || g.PreviousTransportType != "stdio" {
+		t.Errorf("stdio record: %+v", struct{ ID, Prev, PrevT string }{g.ServerID, g.PreviousURL, g.PreviousTransportType})
+	}
+	if s := listed(t, f, stdioID); s.TransportType != servers.TransportHTTP || s.URL != g.PublicURL() {
+		t.Errorf("converted stdio record listed as %+v", s)
+	}
+	page, err := f.C.Servers.List(t.Context(), p)
+	if err != nil || len(page.Items) != 2 {
+		t.Fatalf("List: %d servers, %v", len(page.Items), err)
+	}
+}
+
+func TestCreateRotates(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g1 := create(t, f, "local")
+	h1 := serve(t, f, g1, echo)
+	g2 := create(t, f, "local")
+	// Same record, same slug; new secret, token and version.
+	if g2.ServerID != g1.ServerID || g2.Slug != g1.Slug || g2.SecretVersion != 2 || !g2.Existed ||
+		g2.URL == g1.URL || g2.ConnectToken == g1.ConnectToken {
+		t.Fatalf("second grant %v after %v", g2, g1)
+	}
+	if g2.PreviousURL != g1.PublicURL() {
+		t.Errorf("PreviousURL = %q, want the old URL with its secret redacted", g2.PreviousURL)
+	}
+	// The live session of the old grant was disconnected as revoked.
+	if err := h1.wait(t); err != tunnels.ErrRevoked {
+		t.Fatalf("old Serve = %v, want ErrRevoked", err)
+	}
+	if status, _ := get(t, f, http.MethodGet, g1.URL, ""); status != http.StatusNotFound {
+		t.Errorf("old URL: %d", status)
+	}
+	// The old token no longer connects.
+	if err := f.C.Tunnels.Serve(t.Context(), g1, echo, fastReconnect); err == nil || !strings.Contains(err.Error(), "rejected") {
+		t.Fatalf("Serve(old grant) = %v", err)
+	}
+	serve(t, f, g2, echo)
+	if status, body := get(t, f, http.MethodGet, g2.URL, ""); status != http.StatusAccepted || body != "GET /mcp " {
+		t.Errorf("new URL: %d %q", status, body)
+	}
+}
+
+func TestCloseAndRevive(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	h := serve(t, f, g, echo)
+	before := listed(t, f, g.ServerID)
+
+	c, err := f.C.Tunnels.Close(t.Context(), f.WS.ProjectID, g.ServerID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *c != (tunnels.Closed{ServerID: g.ServerID, Status: tunnels.StatusClosed}) {
+		t.Errorf("Close = %+v", c)
+	}
+	if err := h.wait(t); err != tunnels.ErrRevoked {
+		t.Fatalf("Serve after Close = %v, want ErrRevoked", err)
+	}
+	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusNotFound {
+		t.Errorf("public URL after Close: %d", status)
+	}
+	// The record and its dead url are untouched.
+	if diff := cmp.Diff(before, listed(t, f, g.ServerID)); diff != "" {
+		t.Errorf("record changed by Close (-before +after):\n%s", diff)
+	}
+	// Closing again is fine; serving the revoked grant is refused.
+	if _, err := f.C.Tunnels.Close(t.Context(), f.WS.ProjectID, g.ServerID); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if err := f.C.Tunnels.Serve(t.Context(), g, echo); err == nil || !strings.Contains(err.Error(), "rejected") {
+		t.Errorf("Serve(revoked) = %v", err)
+	}
+	// Create revives it: same record and slug, a new secret.
+	g2 := create(t, f, "local")
+	if g2.ServerID != g.ServerID || g2.Slug != g.Slug || g2.URL == g.URL || g2.SecretVersion != 2 {
+		t.Fatalf("revived %v after %v", g2, g)
+	}
+	serve(t, f, g2, echo)
+	if status, _ := get(t, f, http.MethodGet, g2.URL, ""); status != http.StatusAccepted {
+		t.Errorf("revived URL: %d", status)
+	}
+	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusNotFound {
+		t.Errorf("old URL after revive: %d", status)
+	}
+}
+
+func TestCreateValidation(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	for _, name := range []string{"", "   ", strings.Repeat("é", 129)} {
+		_, err := f.C.Tunnels.Create(t.Context(), f.WS.ProjectID, tunnels.CreateParams{Name: name})
+		wantField(t, err, "name", true)
+	}
+	if g := create(t, f, strings.Repeat("é", 128)); g.Name != strings.Repeat("é", 128) {
+		t.Errorf("128-character name: %q", g.Name)
+	}
+	p := "/projects/" + f.WS.ProjectID
+	for _, tt := range []struct{ path, body, field string }{
+		{p + "/tunnels", `{}`, "name"},
+		{p + "/tunnels", `{"name":"x","url":"y"}`, "url"},
+		{p + "/tunnels", `{"name":7}`, "name"},
+		{p + "/tunnels/srv_1/close", `{"force":true}`, "force"},
+	} {
+		status, e := f.Raw(t, http.MethodPost, tt.path, f.WS.APIKey, tt.body)
+		if status != http.StatusBadRequest || e.Code != projectops.CodeValidation || e.Details["field"] != tt.field {
+			t.Errorf("%s %s: %d %+v", tt.path, tt.body, status, e)
+		}
+	}
+	if page, _ := f.C.Servers.List(t.Context(), f.WS.ProjectID); len(page.Items) != 1 {
+		t.Errorf("rejected creates registered servers: %d", len(page.Items))
+	}
+}
+
+func TestAccess(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	guest := must(t)(f.Srv.AddUser(projectopstest.UserSpec{OrganizationID: f.WS.OrganizationID, Role: projectopstest.RoleMember}))
+	if err := f.Srv.AddMember(f.WS.ProjectID, guest, projectopstest.RoleGuest); err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := f.Srv.AddAPIKey(guest, "guest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc := f.Client(t, projectops.WithAPIKey(key))
+	_, err = gc.Tunnels.Create(t.Context(), f.WS.ProjectID, tunnels.CreateParams{Name: "mine"})
+	wantError(t, err, projectops.CodeForbidden, true)
+	_, err = gc.Tunnels.Close(t.Context(), f.WS.ProjectID, g.ServerID)
+	wantError(t, err, projectops.CodeForbidden, true)
+
+	other := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "Other"}))
+	theirs := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: other, Name: "theirs", URL: "https://x.example/mcp"}))
+	plain := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "plain", URL: "https://x.example/mcp"}))
+	for _, id := range []string{theirs, plain, "srv_nope"} {
+		_, err = f.C.Tunnels.Close(t.Context(), f.WS.ProjectID, id)
+		wantError(t, err, projectops.CodeNotFound, true)
+	}
+	_, err = f.C.Tunnels.Close(t.Context(), other, g.ServerID) // a tunnel of another project
+	wantError(t, err, projectops.CodeNotFound, true)
+	_, err = f.C.Tunnels.Create(t.Context(), "prj_nope", tunnels.CreateParams{Name: "x"})
+	wantError(t, err, projectops.CodeNotFound, true)
+	_, err = f.C.Tunnels.Close(t.Context(), f.WS.ProjectID, "")
+	wantField(t, err, "serverId", false)
+	// None of it touched the tunnel.
+	serve(t, f, g, echo)
+	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusAccepted {
+		t.Errorf("tunnel after denied calls: %d", status)
+	}
+}

@@ -1,0 +1,56 @@
+// Package tunnels exposes a local MCP server through a relay tunnel: Create
+// registers (or repoints) a project server and returns a Grant, Serve hosts
+// the tunnel by answering the requests that reach the grant's public URL
+// with an http.Handler (ProxyTo forwards them to a local URL), and Close
+// revokes it. The saved server's url is the public URL, so validate, tools,
+// calls and evals target a local server like any remote one.
+//
+// # Secrets
+//
+// A Grant is a credential: its URL carries the tunnel secret in the ?k=
+// query parameter and ConnectToken authenticates the relay connection.
+// Printing a Grant (fmt, %v, %+v, %#v, slog) redacts both; PublicURL and
+// RedactURL give a printable URL. Every Create rotates the secret and
+// revokes the previous grant (its live session is disconnected), which is
+// why Create is never retried automatically.
+//
+// # Lifecycle
+//
+// Serve reconnects with jittered exponential backoff after network drops
+// and stops with ErrRevoked when the grant is revoked (Close) or rotated (a
+// newer Create), ErrTokenRejected when the relay refuses the connect token
+// (it expires; an established session is not cut), and ErrReplaced when
+// another host connects with the same grant. While no host is connected the
+// public URL fails fast with 502 SERVER_UNREACHABLE; a wrong, old or
+// missing secret and a revoked tunnel all answer 404 NOT_FOUND (the double
+// does; the hosted edge may differ in status but never says which).
+//
+// # Relay protocol
+//
+// The host dials the grant's RelayWSURL as a WebSocket with subprotocol
+// "mcpjam-tunnel.v1" and "Authorization: Bearer <ConnectToken>". Every
+// frame is one binary message: a 1-byte kind, a 4-byte big-endian stream
+// id, then the payload.
+//
+//	1 ready    relay → host  id 0, no payload: the session is routed to
+//	2 request  relay → host  JSON {method, uri, header}; uri is the path
+//	                         after the tunnel's prefix ("/mcp" for the public
+//	                         URL) plus the query without k
+//	3 response host → relay  JSON {status, header}
+//	4 data     both ways     a body chunk, at most 32 KiB
+//	5 end      both ways     the body is complete; a non-empty payload is an
+//	                         error text and means the body was cut short
+//	6 cancel   relay → host  the public caller went away
+//
+// Streams are multiplexed by id: a request is a request frame, data frames
+// and an end frame; its response is a response frame, data frames and an
+// end frame. Responses stream (the host sends the head at its first Flush
+// and each chunk as written, so SSE and MCP's long-lived GET stream work);
+// the relay reads a request body (at most 4 MiB) before relaying it.
+// Frames are capped (request and response heads 256 KiB, data 32 KiB);
+// each side queues at most 16 chunks per stream and otherwise waits, so no
+// body is buffered whole. Headers are relayed end to end without
+// hop-by-hop headers; the relay adds X-Forwarded-Host and X-Forwarded-For.
+// The relay closes a session with WebSocket status 4001 when the grant is
+// revoked or rotated and 4002 when a newer session replaces it.
+package tunnels

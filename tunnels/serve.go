@@ -1,0 +1,130 @@
+package tunnels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+)
+
+// Serve hosts the tunnel of g: it connects to the grant's relay and serves
+// every request that arrives at the public URL with h, concurrently,
+// streaming responses (Flush is honoured, so SSE works). It dials with the
+// client's own HTTP stack, so it works over the double's in-process
+// transport too.
+//
+// Network drops are retried with jittered exponential backoff (see
+// WithReconnect). Serve returns ctx's error when ctx ends, ErrRevoked when
+// the grant is revoked or rotated, ErrTokenRejected when the relay refuses
+// the connect token, ErrReplaced when another host takes over, or the last
+// error once reconnecting has failed for too long. Requests in flight when
+// the session ends see their context cancelled.
+func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...ServeOption) error {
+	if g == nil || g.RelayWSURL == "" || g.ConnectToken == "" {
+		return errors.New("tunnels: Serve needs a grant with a relay URL and connect token (from Create)")
+	}
+	if h == nil {
+		return errors.New("tunnels: Serve needs a handler")
+	}
+	o := defaultServeOptions()
+	o.client = s.t.HTTPClient()
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	bo := backoff.NewExponentialBackOff(backoff.WithInitialInterval(o.min), backoff.WithMaxInterval(o.max),
+		backoff.WithMaxElapsedTime(max(o.giveUp, 0)))
+	for {
+		connected, err := serveOnce(ctx, g, h, &o)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, ErrRevoked) || errors.Is(err, ErrTokenRejected) || errors.Is(err, ErrReplaced) ||
+			errors.Is(err, errPermanent) {
+			return err
+		}
+		if connected {
+			bo.Reset()
+		}
+		d := bo.NextBackOff()
+		if d == backoff.Stop {
+			return fmt.Errorf("tunnels: gave up reconnecting after %s: %w", o.giveUp, err)
+		}
+		o.log.WarnContext(ctx, "tunnel disconnected; reconnecting", "serverId", g.ServerID,
+			"slug", g.Slug, "in", d, "error", err)
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// errPermanent marks handshake refusals that retrying cannot fix.
+var errPermanent = errors.New("tunnels: relay refused the connection")
+
+// serveOnce dials and runs one session; connected reports whether it got
+// as far as a routed session (so the backoff restarts).
+func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions) (connected bool, err error) {
+	conn, err := dial(ctx, g, o.client)
+	if err != nil {
+		return false, err
+	}
+	sess := newSession(conn, h, o.log)
+	readyCh := make(chan struct{})
+	sess.onReady = func() {
+		close(readyCh)
+		o.log.InfoContext(ctx, "tunnel connected", "serverId", g.ServerID, "slug", g.Slug)
+		if o.onConnect != nil {
+			o.onConnect()
+		}
+	}
+	err = sess.run(ctx)
+	select {
+	case <-readyCh:
+		connected = true
+		if o.onDisconnect != nil && ctx.Err() == nil {
+			o.onDisconnect(err)
+		}
+	default:
+	}
+	return connected, err
+}
+
+// dial opens the relay WebSocket with the subprotocol and bearer token.
+func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, error) {
+	hdr := http.Header{}
+	hdr.Set("Authorization", "Bearer "+g.ConnectToken)
+	conn, resp, err := websocket.Dial(ctx, g.RelayWSURL, &websocket.DialOptions{
+		HTTPClient:   client,
+		HTTPHeader:   hdr,
+		Subprotocols: []string{tunnelwire.Subprotocol},
+	})
+	if err != nil {
+		if resp != nil {
+			switch {
+			case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+				return nil, fmt.Errorf("%w (HTTP %d)", ErrTokenRejected, resp.StatusCode)
+			case resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests &&
+				resp.StatusCode != http.StatusRequestTimeout:
+				return nil, fmt.Errorf("%w (HTTP %d)", errPermanent, resp.StatusCode)
+			}
+		}
+		return nil, fmt.Errorf("tunnels: connecting to the relay: %w", err)
+	}
+	if conn.Subprotocol() != tunnelwire.Subprotocol {
+		_ = conn.Close(websocket.StatusProtocolError, "subprotocol required")
+		return nil, fmt.Errorf("%w: relay did not accept subprotocol %s", errPermanent, tunnelwire.Subprotocol)
+	}
+	conn.SetReadLimit(tunnelwire.MaxMessage)
+	return conn, nil
+}

@@ -1,0 +1,198 @@
+package tunnels_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/tunnels"
+)
+
+// dropper is a RoundTripper that remembers upgraded connections so a test
+// can cut them, as a network drop would.
+type dropper struct {
+	rt    http.RoundTripper
+	mu    sync.Mutex
+	conns []io.Closer
+}
+
+func (d *dropper) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := d.rt.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusSwitchingProtocols {
+		d.mu.Lock()
+		d.conns = append(d.conns, resp.Body)
+		d.mu.Unlock()
+	}
+	return resp, err
+}
+
+func (d *dropper) drop() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, c := range d.conns {
+		_ = c.Close()
+	}
+	d.conns = nil
+}
+
+func TestReconnectsAfterDrop(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	d := &dropper{rt: f.Srv.Transport()}
+	drops := make(chan error, 4)
+	h := serve(t, f, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
+		tunnels.OnDisconnect(func(err error) { drops <- err }))
+	for range 2 {
+		d.drop()
+		h.waitConnected(t)
+		if err := <-drops; err == nil || errors.Is(err, tunnels.ErrRevoked) {
+			t.Errorf("disconnect cause %v", err)
+		}
+		if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusAccepted {
+			t.Fatalf("after reconnecting: %d", status)
+		}
+	}
+}
+
+// A drop after the connect token expired cannot reconnect: Serve stops with
+// ErrTokenRejected. The established session itself outlives the expiry.
+func TestTokenExpiry(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	d := &dropper{rt: f.Srv.Transport()}
+	h := serve(t, f, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}))
+	f.Clock.Advance(projectopstest.TunnelTokenTTL)
+	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusAccepted {
+		t.Fatalf("established session after expiry: %d", status)
+	}
+	d.drop()
+	if err := h.wait(t); !errors.Is(err, tunnels.ErrTokenRejected) {
+		t.Fatalf("Serve = %v, want ErrTokenRejected", err)
+	}
+	// A token used just before its expiry still connects.
+	f2 := setup(t)
+	g2 := create(t, f2, "local")
+	f2.Clock.Advance(projectopstest.TunnelTokenTTL - time.Millisecond)
+	serve(t, f2, g2, echo)
+}
+
+func TestReplacedByAnotherHost(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	first := serve(t, f, g, echo)
+	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "second") }))
+	if err := first.wait(t); !errors.Is(err, tunnels.ErrReplaced) {
+		t.Fatalf("first host = %v", err)
+	}
+	if _, body := get(t, f, http.MethodGet, g.URL, ""); body != "second" {
+		t.Errorf("served by %q", body)
+	}
+}
+
+func TestServeArguments(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	for _, tt := range []struct {
+		g *tunnels.Grant
+		h http.Handler
+	}{{nil, echo}, {&tunnels.Grant{}, echo}, {g, nil}} {
+		if err := f.C.Tunnels.Serve(t.Context(), tt.g, tt.h); err == nil {
+			t.Errorf("Serve(%v, %v) succeeded", tt.g, tt.h)
+		}
+	}
+	// A relay that cannot be reached is retried until the give-up time.
+	bad := *g
+	bad.RelayWSURL = "ws://127.0.0.1:1/tunnels/agent"
+	err := f.C.Tunnels.Serve(t.Context(), &bad, echo, tunnels.WithHTTPClient(http.DefaultClient),
+		tunnels.WithReconnect(time.Millisecond, 2*time.Millisecond, 20*time.Millisecond))
+	if err == nil || !strings.Contains(err.Error(), "gave up") || strings.Contains(err.Error(), g.ConnectToken) {
+		t.Errorf("unreachable relay: %v", err)
+	}
+}
+
+// The relay endpoint checks the subprotocol and the token before upgrading.
+func TestRelayHandshakeChecks(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	for _, tt := range []struct {
+		name, proto, auth string
+		status            int
+	}{
+		{"no subprotocol", "", "Bearer " + g.ConnectToken, http.StatusBadRequest},
+		{"other subprotocol", "chat", "Bearer " + g.ConnectToken, http.StatusBadRequest},
+		{"no token", "mcpjam-tunnel.v1", "", http.StatusUnauthorized},
+		{"wrong token", "mcpjam-tunnel.v1", "Bearer ct_nope", http.StatusUnauthorized},
+		{"API key instead", "mcpjam-tunnel.v1", "Bearer " + f.WS.APIKey, http.StatusUnauthorized},
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.RelayWSURL, nil)
+		req.URL.Scheme = "http"
+		for k, v := range map[string]string{"Connection": "Upgrade", "Upgrade": "websocket",
+			"Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+			"Sec-WebSocket-Protocol": tt.proto, "Authorization": tt.auth} {
+			if v != "" {
+				req.Header.Set(k, v)
+			}
+		}
+		resp, err := f.Srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status || !bytes.Contains(b, []byte(`"code"`)) {
+			t.Errorf("%s: %d %s", tt.name, resp.StatusCode, b)
+		}
+	}
+}
+
+// Nothing prints or logs a grant's secrets: not fmt, not slog, not the
+// double's logs and request log, not Serve's errors and logs.
+func TestSecretsNeverShown(t *testing.T) {
+	t.Parallel()
+	logs := &syncWriter{w: &bytes.Buffer{}}
+	lh := slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})
+	f := setup(t, projectopstest.WithLogger(slog.New(lh)))
+	g := create(t, f, "local")
+	k := secretOf(t, g)
+	h := serve(t, f, g, echo, tunnels.WithLogger(slog.New(lh)))
+	get(t, f, http.MethodGet, g.URL, "")
+	get(t, f, http.MethodGet, g.URL+"x", "")
+	if _, err := f.C.Tunnels.Close(t.Context(), f.WS.ProjectID, g.ServerID); err != nil {
+		t.Fatal(err)
+	}
+	serveErr := h.wait(t)
+	slog.New(lh).Info("grant", "grant", g, "value", *g)
+
+	var shown bytes.Buffer
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
+		fmtf(&shown, verb, g)
+		fmtf(&shown, verb, *g)
+		fmtf(&shown, verb, struct{ G tunnels.Grant }{*g})
+	}
+	shown.WriteString(g.String() + g.PublicURL() + serveErr.Error())
+	for _, r := range f.Srv.Requests() {
+		fmtf(&shown, "%+v", r)
+	}
+	for name, text := range map[string]string{"printed": shown.String(), "logged": logs.String()} {
+		for _, secret := range []string{k, g.ConnectToken} {
+			if strings.Contains(text, secret) {
+				t.Errorf("%s text contains a secret:\n%s", name, text)
+			}
+		}
+	}
+	if !strings.Contains(shown.String(), g.Slug) || !strings.Contains(logs.String(), "tunnel connected") {
+		t.Errorf("the redacted output lost the useful parts:\n%s\n%s", shown.String(), logs.String())
+	}
+}

@@ -1,0 +1,189 @@
+package tunnels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+)
+
+// session is one relay connection on the host side: it reads frames and
+// serves each relayed request on its own goroutine.
+type session struct {
+	conn    *websocket.Conn
+	h       http.Handler
+	log     *slog.Logger
+	onReady func()
+
+	ctx context.Context // ends with the session; frames are written with it
+
+	mu      sync.Mutex
+	streams map[uint32]*stream
+	wg      sync.WaitGroup
+}
+
+// stream is one relayed request being served.
+type stream struct {
+	cancel context.CancelFunc
+	body   *tunnelwire.Body
+}
+
+var errSessionEnded = errors.New("tunnels: relay session ended")
+
+func newSession(conn *websocket.Conn, h http.Handler, log *slog.Logger) *session {
+	return &session{conn: conn, h: h, log: log, streams: map[uint32]*stream{}}
+}
+
+// run reads frames until the connection ends or ctx does, then cancels the
+// requests in flight and waits for their handlers.
+func (s *session) run(ctx context.Context) error {
+	sctx, cancel := context.WithCancel(ctx)
+	s.ctx = sctx
+	// Closing is how a blocked Read is interrupted: a Read whose context
+	// ends would tear the connection down without a close handshake.
+	stop := context.AfterFunc(ctx, func() { _ = s.conn.Close(websocket.StatusNormalClosure, "host shutting down") })
+	defer func() {
+		stop()
+		cancel()
+		s.mu.Lock()
+		for _, st := range s.streams {
+			st.body.Finish(errSessionEnded)
+		}
+		s.mu.Unlock()
+		s.wg.Wait()
+		_ = s.conn.CloseNow()
+	}()
+	for {
+		typ, msg, err := s.conn.Read(context.Background())
+		if err != nil {
+			return sessionError(err)
+		}
+		if typ != websocket.MessageBinary {
+			_ = s.conn.Close(websocket.StatusUnsupportedData, "binary frames only")
+			return fmt.Errorf("tunnels: relay sent a text message: %w", tunnelwire.ErrMalformed)
+		}
+		f, err := tunnelwire.Decode(msg)
+		if err != nil {
+			_ = s.conn.Close(websocket.StatusProtocolError, "malformed frame")
+			return fmt.Errorf("tunnels: %w", err)
+		}
+		if err := s.handle(f); err != nil {
+			_ = s.conn.Close(websocket.StatusProtocolError, "malformed frame")
+			return fmt.Errorf("tunnels: %w", err)
+		}
+	}
+}
+
+// sessionError maps the relay's close codes to the package's errors.
+func sessionError(err error) error {
+	switch websocket.CloseStatus(err) {
+	case tunnelwire.CloseRevoked:
+		return ErrRevoked
+	case tunnelwire.CloseReplaced:
+		return ErrReplaced
+	}
+	return fmt.Errorf("%w: %w", errSessionEnded, err)
+}
+
+func (s *session) handle(f tunnelwire.Frame) error {
+	switch f.Kind {
+	case tunnelwire.Ready:
+		if s.onReady != nil {
+			s.onReady()
+			s.onReady = nil
+		}
+	case tunnelwire.Request:
+		h, err := tunnelwire.DecodeHead(f.Payload)
+		if err != nil {
+			return err
+		}
+		s.start(f.ID, h)
+	case tunnelwire.Data:
+		if st := s.stream(f.ID); st != nil {
+			st.body.Push(s.ctx, f.Payload)
+		}
+	case tunnelwire.End:
+		if st := s.stream(f.ID); st != nil {
+			st.body.Finish(tunnelwire.EndError(f.Payload))
+		}
+	case tunnelwire.Cancel:
+		if st := s.stream(f.ID); st != nil {
+			st.cancel()
+		}
+	default:
+		// Unknown kinds are ignored: later protocol additions stay
+		// compatible with this host.
+	}
+	return nil
+}
+
+func (s *session) stream(id uint32) *stream {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.streams[id]
+}
+
+// start serves one relayed request on its own goroutine.
+func (s *session) start(id uint32, h *tunnelwire.Head) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	st := &stream{cancel: cancel, body: tunnelwire.NewBody()}
+	s.mu.Lock()
+	if old := s.streams[id]; old != nil {
+		old.cancel() // a reused id: the relay gave up on the old one
+	}
+	s.streams[id] = st
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			cancel()
+			_ = st.body.Close()
+			s.mu.Lock()
+			if s.streams[id] == st {
+				delete(s.streams, id)
+			}
+			s.mu.Unlock()
+		}()
+		s.serve(ctx, id, h, st.body)
+	}()
+}
+
+func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, body *tunnelwire.Body) {
+	w := &responseWriter{s: s, id: id, ctx: ctx, header: http.Header{}}
+	req, err := http.NewRequestWithContext(ctx, h.Method, h.URI, body)
+	if err != nil {
+		w.send(tunnelwire.EncodeEnd(id, errors.New("malformed request line")))
+		return
+	}
+	req.RequestURI = h.URI
+	if h.Header != nil {
+		req.Header = h.Header
+	}
+	req.Host = req.Header.Get("X-Forwarded-Host")
+	req.RemoteAddr = "tunnel"
+	req.ContentLength = -1
+	if n, err := strconv.ParseInt(req.Header.Get("Content-Length"), 10, 64); err == nil && n >= 0 {
+		req.ContentLength = n
+	}
+	if req.ContentLength == 0 {
+		req.Body = http.NoBody
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			if v != http.ErrAbortHandler {
+				s.log.Error("tunnels: handler panic", "method", h.Method, "panic", fmt.Sprint(v))
+			}
+			w.finish(errors.New("handler failed"))
+		}
+	}()
+	s.h.ServeHTTP(w, req)
+	w.finish(nil)
+}

@@ -1,0 +1,38 @@
+package tunnels
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/projectops/projectops-go/internal/transport"
+)
+
+// Service is the tunnels API. Use Client.Tunnels.
+type Service struct{ t *transport.Transport }
+
+// NewService is used by projectops.NewClient.
+func NewService(t *transport.Transport) *Service { return &Service{t: t} }
+
+const (
+	routeTunnels = "/projects/{projectId}/tunnels"
+	routeClose   = "/projects/{projectId}/tunnels/{serverId}/close"
+)
+
+// Create creates (or revives) the tunnel for the server named p.Name,
+// registering the server if missing, and returns a fresh grant. Every call
+// rotates the secret: the previous grant stops working and its live
+// session is disconnected. That is why Create is never retried once the
+// request may have reached the service.
+func (s *Service) Create(ctx context.Context, projectID string, p CreateParams) (*Grant, error) {
+	return transport.Call[Grant](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeTunnels,
+		Params: []string{projectID}, Body: p, Class: transport.Write})
+}
+
+// Close revokes the tunnel's grant: its public URL stops working at once
+// and a live session is disconnected. The server record and its now dead
+// url are kept, so a later Create revives the tunnel with the same slug.
+// Closing a closed tunnel succeeds again.
+func (s *Service) Close(ctx context.Context, projectID, serverID string) (*Closed, error) {
+	return transport.Call[Closed](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeClose,
+		Params: []string{projectID, serverID}, Class: transport.Idempotent})
+}

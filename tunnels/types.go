@@ -1,0 +1,115 @@
+package tunnels
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"strconv"
+
+	"github.com/projectops/projectops-go/internal/wire"
+)
+
+// Millis is a timestamp in epoch milliseconds; Time converts it.
+type Millis = wire.Millis
+
+// CreateParams is the body of Create.
+type CreateParams struct {
+	// Name is the server record to expose the tunnel as (1 to 128
+	// characters). An existing record of that name is repointed at the
+	// tunnel: its url is overwritten and a stdio record becomes http.
+	Name string `json:"name"`
+}
+
+// Grant is everything needed to host a tunnel. Treat it as a credential: URL
+// embeds the public ?k= secret and ConnectToken authenticates the relay
+// connection. Printing a Grant (String, %v, %+v, %#v, slog) redacts both;
+// JSON encoding keeps them, because it is the wire format.
+type Grant struct {
+	// ServerID is the saved server the tunnel is registered as.
+	ServerID string `json:"serverId"`
+	Name     string `json:"name"`
+	// Existed is true when a server record of this name already existed.
+	Existed bool `json:"existed"`
+	// PreviousURL is the record's url before it was overwritten, when it
+	// had a different one.
+	PreviousURL string `json:"previousUrl,omitempty"`
+	// PreviousTransportType is the record's transport before, when it
+	// existed ("stdio" records are converted to "http").
+	PreviousTransportType string `json:"previousTransportType,omitempty"`
+	// Slug is the tunnel's stable public name; it survives re-creates.
+	Slug string `json:"slug"`
+	// URL is the public tunnel URL including the ?k= secret; it is also
+	// stored as the server record's url. Secret.
+	URL string `json:"url"`
+	// ConnectToken authenticates the relay WebSocket. Secret.
+	ConnectToken string `json:"connectToken"`
+	// ConnectTokenExpiresAt is when ConnectToken stops being accepted for
+	// new connections (an established session is not cut).
+	ConnectTokenExpiresAt Millis `json:"connectTokenExpiresAt,omitempty"`
+	// RelayWSURL is the relay's WebSocket endpoint.
+	RelayWSURL string `json:"relayWsUrl"`
+	// SecretVersion grows with every create (each rotates the secret).
+	SecretVersion int `json:"secretVersion,omitempty"`
+}
+
+// Closed is the result of Close.
+type Closed struct {
+	ServerID string `json:"serverId"`
+	// Status is "closed".
+	Status string `json:"status"`
+}
+
+// StatusClosed is Closed.Status.
+const StatusClosed = "closed"
+
+const redacted = "REDACTED"
+
+// RedactURL returns u with the value of its k query parameter (the tunnel
+// secret) replaced by REDACTED. Text that is not a URL is returned whole
+// unless it mentions k=, in which case it is replaced entirely.
+func RedactURL(u string) string {
+	if u == "" {
+		return ""
+	}
+	p, err := url.Parse(u)
+	if err != nil {
+		return "[unparsable URL redacted]"
+	}
+	q := p.Query()
+	if !q.Has("k") {
+		return u
+	}
+	q.Set("k", redacted)
+	p.RawQuery = q.Encode()
+	return p.String()
+}
+
+// PublicURL is URL with its secret redacted: safe to print or log.
+func (g *Grant) PublicURL() string { return RedactURL(g.URL) }
+
+// String describes the grant without its secrets.
+func (g Grant) String() string {
+	tok := "none"
+	if g.ConnectToken != "" {
+		tok = redacted
+	}
+	return "tunnels.Grant{ServerID:" + strconv.Quote(g.ServerID) + " Name:" + strconv.Quote(g.Name) +
+		" Slug:" + strconv.Quote(g.Slug) + " URL:" + strconv.Quote(RedactURL(g.URL)) +
+		" ConnectToken:" + tok + " ExpiresAt:" + strconv.FormatInt(int64(g.ConnectTokenExpiresAt), 10) +
+		" RelayWSURL:" + strconv.Quote(g.RelayWSURL) + " SecretVersion:" + strconv.Itoa(g.SecretVersion) + "}"
+}
+
+// GoString is String, so %#v is as safe as %v.
+func (g Grant) GoString() string { return g.String() }
+
+// Format implements fmt.Formatter: every verb prints String.
+func (g Grant) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, g.String()) }
+
+// LogValue implements slog.LogValuer without the secrets.
+func (g Grant) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("serverId", g.ServerID), slog.String("name", g.Name), slog.String("slug", g.Slug),
+		slog.String("url", RedactURL(g.URL)), slog.String("relayWsUrl", g.RelayWSURL),
+		slog.Int("secretVersion", g.SecretVersion))
+}

@@ -1,0 +1,119 @@
+package tunnels
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+)
+
+// responseWriter sends a handler's response as frames: the head at the
+// first flush (or when the handler returns), the body in chunks of at most
+// MaxChunk. Nothing is buffered beyond one chunk.
+type responseWriter struct {
+	s      *session
+	id     uint32
+	ctx    context.Context // the request's: a cancelled caller stops writes
+	header http.Header
+
+	status   int
+	headSent bool
+	buf      []byte
+	err      error
+	done     bool
+}
+
+// Header implements http.ResponseWriter.
+func (w *responseWriter) Header() http.Header { return w.header }
+
+// WriteHeader implements http.ResponseWriter; 1xx statuses are not relayed.
+func (w *responseWriter) WriteHeader(code int) {
+	if w.status != 0 || code < 200 {
+		return
+	}
+	w.status = code
+}
+
+// Write implements http.ResponseWriter.
+func (w *responseWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	n := 0
+	for len(p) > 0 {
+		if w.err != nil {
+			return n, w.err
+		}
+		k := min(len(p), tunnelwire.MaxChunk-len(w.buf))
+		w.buf = append(w.buf, p[:k]...)
+		p, n = p[k:], n+k
+		if len(w.buf) == tunnelwire.MaxChunk {
+			w.flushBuf()
+		}
+	}
+	return n, w.err
+}
+
+// Flush implements http.Flusher: the head and what is buffered go out now.
+func (w *responseWriter) Flush() { _ = w.FlushError() }
+
+// FlushError is Flush reporting failure (http.ResponseController uses it).
+func (w *responseWriter) FlushError() error {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	w.flushBuf()
+	return w.err
+}
+
+func (w *responseWriter) flushBuf() {
+	if !w.headSent {
+		w.headSent = true
+		frame, err := tunnelwire.EncodeHead(tunnelwire.Response, w.id,
+			&tunnelwire.Head{Status: w.status, Header: tunnelwire.CleanHeader(w.header)})
+		if err != nil {
+			w.err = err
+			return
+		}
+		w.send(frame)
+	}
+	if len(w.buf) > 0 && w.err == nil {
+		w.send(tunnelwire.Encode(tunnelwire.Data, w.id, w.buf))
+		w.buf = w.buf[:0]
+	}
+}
+
+// finish ends the stream after the handler returned; failed cuts the body
+// short (the public caller sees its connection dropped).
+func (w *responseWriter) finish(failed error) {
+	if w.done {
+		return
+	}
+	w.done = true
+	if failed == nil {
+		if w.status == 0 {
+			w.WriteHeader(http.StatusOK)
+		}
+		w.flushBuf()
+	}
+	if w.err == nil || failed != nil {
+		w.send(tunnelwire.EncodeEnd(w.id, failed))
+	}
+}
+
+// send writes one frame unless the request was cancelled. Frames are
+// written with the session's context: a write whose context ends would
+// tear down the whole connection.
+func (w *responseWriter) send(frame []byte) {
+	if err := w.ctx.Err(); err != nil {
+		if w.err == nil {
+			w.err = err
+		}
+		return
+	}
+	if err := w.s.conn.Write(w.s.ctx, websocket.MessageBinary, frame); err != nil && w.err == nil {
+		w.err = err
+	}
+}
