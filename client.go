@@ -10,6 +10,7 @@ import (
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/tunnels"
@@ -28,6 +29,9 @@ type Client struct {
 	Servers *servers.Service
 	// Hosts manages a project's hosts.
 	Hosts *hosts.Service
+	// Ingest sends results of runs executed outside the service; see
+	// ingest.NewReporter.
+	Ingest *ingest.Service
 	// Evals authors eval suites and creates, polls and inspects eval runs.
 	Evals *evals.Service
 	// Environments manages computer environments, their builds, and the
@@ -101,6 +105,7 @@ func NewClient(opts ...Option) (*Client, error) {
 		Environments: environments.NewService(t),
 		Evals:        evals.NewService(t),
 		Tunnels:      tunnels.NewService(t),
+		Ingest:       ingest.NewService(t),
 		t:            t,
 	}, nil
 }

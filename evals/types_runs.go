@@ -40,9 +40,13 @@ const (
 	ResultFailed Result = "failed"
 )
 
-// SourceAPI tags runs created through this API; ingested runs carry "sdk"
-// and runs started in the hosted app "ui".
-const SourceAPI = "api"
+// Run sources: SourceAPI tags runs created through this API, SourceSDK runs
+// received through eval-ingest (package ingest); runs started in the
+// hosted app carry "ui".
+const (
+	SourceAPI = "api"
+	SourceSDK = "sdk"
+)
 
 // ModelAPIKeys maps a provider ("anthropic", "openai", ...) to the API key
 // used for its provider-native models. It is a secret: it never prints
@@ -126,7 +130,7 @@ type Run struct {
 	Status    Status   `json:"status"`
 	Result    Result   `json:"result,omitempty"`
 	Summary   *Summary `json:"summary,omitempty"`
-	// Source is SourceAPI for runs created here, "sdk" for ingested runs.
+	// Source is SourceAPI for runs created here, SourceSDK for ingested runs.
 	Source      string `json:"source"`
 	Notes       string `json:"notes,omitempty"`
 	CreatedAt   Millis `json:"createdAt"`

@@ -246,6 +246,9 @@ func (s *Server) addEvalSuiteLocked(spec EvalSuiteSpec) (string, error) {
 	if herr := s.checkServerIDsLocked(spec.ProjectID, spec.ServerIDs, "serverIds"); herr != nil {
 		return "", fmt.Errorf("eval suite %q: %s", spec.Name, herr.body.Message)
 	}
+	if err := s.checkSuiteSpecLocked(&spec); err != nil { // seed_evals.go
+		return "", err
+	}
 	id, err := s.st.newID("evs", spec.ID)
 	if err != nil {
 		return "", fmt.Errorf("eval suite: %w", err)
@@ -254,5 +257,6 @@ func (s *Server) addEvalSuiteLocked(spec EvalSuiteSpec) (string, error) {
 	s.st.suites[id] = &evalSuiteRec{id: id, projectID: spec.ProjectID, name: spec.Name,
 		serverIDs: append([]string(nil), spec.ServerIDs...), hostID: spec.HostID,
 		createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
+	s.authorSuiteLocked(s.st.suites[id], &spec)
 	return id, nil
 }

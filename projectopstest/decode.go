@@ -36,12 +36,18 @@ func (s *Server) decodeWrite(r *http.Request, a actor, dst any) (map[string]bool
 // tell "absent" from "zero" without a second set of types. Every failure is a
 // 400 VALIDATION_ERROR naming the offending field where there is one.
 func decodeBody(r *http.Request, dst any) (map[string]bool, *httpError) {
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	return decodeBodyLimit(r, dst, maxBodyBytes, errValidation("", "Request body too large"))
+}
+
+// decodeBodyLimit is decodeBody for routes with their own body cap: a body
+// over limit bytes answers tooLarge.
+func decodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *httpError) (map[string]bool, *httpError) {
+	data, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
 		return nil, errValidation("", "Could not read request body")
 	}
-	if len(data) > maxBodyBytes {
-		return nil, errValidation("", "Request body too large")
+	if len(data) > limit {
+		return nil, tooLarge
 	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {

@@ -3,6 +3,7 @@ package projectopstest
 import (
 	"time"
 
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 )
 
@@ -28,7 +29,11 @@ const (
 //   - hosts hst_claude (template claude, dark) and hst_chatgpt (template
 //     chatgpt);
 //   - chatbox cbx_support publishing hst_claude with srv_everything;
-//   - an eval suite evs_smoke referencing hst_claude;
+//   - an eval suite evs_smoke on srv_demo (referencing hst_claude, model
+//     openai/gpt-4o-mini) with three tests: a toolCall of echo, a prompt
+//     naming echo with message=hi, and a toolCall of add, each checked by
+//     a toolCalledWith assertion; `projectops eval run --project prj_demo
+//     --suite evs_smoke --wait` passes against `projectops serve`;
 //   - chat sessions: two personal to usr_owner, one shared with prj_demo.
 func DemoSeed() *Seed {
 	t0 := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
@@ -67,6 +72,20 @@ func DemoSeed() *Seed {
 			{ID: "cs_archived", OwnerUserID: "usr_owner", Title: "Old experiment", Status: "archived", CreatedAt: t0, LastActivityAt: t0},
 		},
 		EvalSuites: []EvalSuiteSpec{{ID: "evs_smoke", ProjectID: "prj_demo", Name: "Smoke tests",
-			ServerIDs: []string{"srv_everything"}, HostID: "hst_claude"}},
+			Description: "Checks the demo MCP server's tools", ServerIDs: []string{"srv_demo"}, HostID: "hst_claude",
+			Model: "openai/gpt-4o-mini", Tests: []evals.Test{
+				{Title: "echo answers", Steps: []evals.Step{
+					evals.ToolCallStep("call", "echo", map[string]any{"message": "hello"}),
+					evals.AssertCalledWith("check", "echo", map[string]any{"message": "hello"}),
+				}},
+				{Title: "the model picks echo", Steps: []evals.Step{
+					evals.PromptStep("ask", "Use the echo tool with message=hi"),
+					evals.AssertCalledWith("check", "echo", map[string]any{"message": "hi"}),
+				}},
+				{Title: "add sums", Steps: []evals.Step{
+					evals.ToolCallStep("call", "add", map[string]any{"a": 2, "b": 3}),
+					evals.AssertCalledWith("check", "add", map[string]any{"a": 2, "b": 3}),
+				}},
+			}}},
 	}
 }

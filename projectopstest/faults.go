@@ -36,11 +36,17 @@ type Fault struct {
 	// Times limits the fault to the first Times matching requests; 0 means
 	// every request until ClearFaults.
 	Times int
+	// Every, when above 1, applies the fault to every Every-th matching
+	// request only (the Every-th, the 2×Every-th, ...); the others are
+	// served normally. Every: 5 fails 20% of the calls, deterministically.
+	// Times then counts the faulted requests.
+	Every int
 }
 
 type faultEntry struct {
 	f    Fault
 	left int // remaining uses when f.Times > 0
+	seen int // matching requests so far, for f.Every
 }
 
 type faultSet struct {
@@ -71,6 +77,12 @@ func (fs *faultSet) take(route string) (Fault, bool) {
 	e := fs.byRoute[route]
 	if e == nil {
 		return Fault{}, false
+	}
+	if e.f.Every > 1 {
+		e.seen++
+		if e.seen%e.f.Every != 0 {
+			return Fault{}, false
+		}
 	}
 	if e.f.Times > 0 {
 		e.left--

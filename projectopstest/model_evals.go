@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/ingest"
 )
 
 // suiteDef is what an eval suite authored through the API (or seeded with
@@ -33,14 +34,15 @@ type evalStore struct {
 	idem map[string]string
 }
 
-// evalRunRec is an eval run. Runs created through the API have source
-// "api" and are executed by the engine (exec is set); their iterations are
-// planned when the run is created. Runs received through eval-ingest
-// (source "sdk", branch issue5) are meant to be this same record, stored in
-// evalStore.runs as well so the eval routes serve them: their status and
-// result use the same strings, passed/failed are counted as rows arrive,
-// and an ingested iteration keeps its received result for iterView. The
-// concurrency cap counts only engine runs (exec != nil).
+// evalRunRec is an eval run, whichever way it was created. Runs created
+// through the API have source "api" and are executed by the engine (exec
+// is set while they are in flight); their iterations are planned when the
+// run is created. Runs received through eval-ingest have source "sdk" and
+// ext set; they start running, gain one finished iteration per received
+// row (passed/failed counted as rows arrive) and end when finalized. Both
+// live in evalStore.runs, so the eval routes, suite listings and totals
+// serve them alike. The concurrency cap counts only engine runs (exec !=
+// nil).
 type evalRunRec struct {
 	id, projectID, orgID, suiteID string
 	source                        string
@@ -58,6 +60,7 @@ type evalRunRec struct {
 
 	exec     *runExec           // nil once the run is terminal, or for ingested runs
 	cancelFn context.CancelFunc // ends the run's context (engine runs)
+	ext      *runExternal       // ingested runs only (model_evalruns.go)
 }
 
 // runExec is what the engine needs to execute a run. modelKeys is a secret.
@@ -84,6 +87,12 @@ type evalIterRec struct {
 	errText   string
 	steps     []evals.StepResult
 	trace     *evals.Trace // nil: finished without a stored trace
+
+	receivedAt time.Time // ingested iterations: when the row arrived
+	// in is the row as received, for ingested iterations (nil for engine
+	// iterations); the fields above hold its view, except the trace, which
+	// is converted when read (traceOf).
+	in *ingest.Result
 }
 
 // terminal reports whether the run has finished.

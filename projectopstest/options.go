@@ -24,6 +24,7 @@ type options struct {
 	seed          *Seed
 	logger        *slog.Logger
 	catalogSource func(ctx context.Context) ([]byte, error)
+	ingestDiscard bool        // see WithIngestDiscard
 	evals         evalOptions // evals_options.go
 	env           envOptions  // computer environments (env_model.go)
 	mcp           mcpOptions

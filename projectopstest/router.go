@@ -32,6 +32,7 @@ func (s *Server) buildMux() {
 	s.hostRoutes()
 	s.chatboxRoutes()
 	s.keyManagementRoutes()
+	s.ingestRoutes()
 	s.evalRoutes()
 	s.environmentRoutes()
 	s.serverOpsRoutes()

@@ -61,13 +61,21 @@ func (s *Server) findIterationLocked(a actor, r *http.Request) (*evalIterRec, *h
 }
 
 // getTrace answers 404 TRACE_NOT_AVAILABLE for an iteration that kept no
-// trace, and for one that has not finished (nothing is stored yet).
+// trace, for one that has not finished (nothing is stored yet), and for an
+// ingested row sent without one.
 func (s *Server) getTrace(w http.ResponseWriter, r *http.Request, a actor) *httpError {
 	s.mu.Lock()
 	it, herr := s.findIterationLocked(a, r)
-	var tr *evals.Trace
+	var tr any
 	if herr == nil {
-		tr = it.trace // never mutated once stored
+		switch {
+		case it.trace != nil:
+			tr = it.trace // never mutated once stored
+		case it.in != nil:
+			if raw := ingestedTrace(it.in.Trace); raw != nil {
+				tr = raw
+			}
+		}
 	}
 	s.mu.Unlock()
 	if herr != nil {

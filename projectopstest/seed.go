@@ -32,7 +32,7 @@ import (
 //     title?, status?: active|archived, lastActivityAt?, createdAt?
 //     (RFC 3339), pinned?, unread?}
 //   - evalSuites: EvalSuiteSpec — {id?, projectId, name, serverIds?,
-//     hostId?}
+//     hostId?, description?, model?, provider?, passCriteria?, tests?}
 //   - environments: EnvironmentSpec — {id?, projectId, ownerUserId, name,
 //     dockerfile, shared?, built?}
 //

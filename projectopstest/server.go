@@ -81,6 +81,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
+	s.st.ingest.discard = o.ingestDiscard
 	s.ev = newEvalEngine(s, o.evals)
 	o.mcp.self = selfTransport{s}
 	s.mcp = newMCPState(ctx, o.mcp)

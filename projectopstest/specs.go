@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 )
 
@@ -157,12 +158,29 @@ type ChatSessionSpec struct {
 }
 
 // EvalSuiteSpec describes an eval suite; HostID makes it reference a host.
+//
+// The authoring fields are optional. When any is set the spec must be valid
+// as a POST eval-suites body (serverIds, a model every test resolves to, at
+// least one test) and is applied as that route applies it: model, provider
+// and passCriteria become the suite's defaults and the tests its cases, so
+// the suite can be rerun by id at once.
 type EvalSuiteSpec struct {
 	ID        string   `json:"id,omitempty"`
 	ProjectID string   `json:"projectId"`
 	Name      string   `json:"name"`
 	ServerIDs []string `json:"serverIds,omitempty"`
 	HostID    string   `json:"hostId,omitempty"`
+
+	Description  string              `json:"description,omitempty"`
+	Model        string              `json:"model,omitempty"`
+	Provider     string              `json:"provider,omitempty"`
+	PassCriteria *evals.PassCriteria `json:"passCriteria,omitempty"`
+	Tests        []evals.Test        `json:"tests,omitempty"`
+}
+
+// authored reports whether the spec carries test-authoring fields.
+func (sp *EvalSuiteSpec) authored() bool {
+	return sp.Description != "" || sp.Model != "" || sp.Provider != "" || sp.PassCriteria != nil || len(sp.Tests) > 0
 }
 
 // Workspace identifies the default (or seeded) workspace: an organization,

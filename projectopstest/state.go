@@ -21,6 +21,7 @@ type state struct {
 	chatbox  map[string]*chatboxRec
 	sessions map[string]*chatSessionRec
 	suites   map[string]*evalSuiteRec
+	ingest   ingestStore // eval runs and artifacts received through eval-ingest
 	evals    evalStore   // eval runs (model_evals.go)
 	env      envState    // computer environments, builds, computers (env_model.go)
 	tun      tunnelState // model_tunnels.go

@@ -7,6 +7,7 @@
 // Commands:
 //
 //	serve   run the in-memory API double on a local address
+//	report  send go test -json, JUnit, Jest or Vitest results to a run
 //	env     computer environments: list, create, build, builds, boot, reset, share, delete
 //	export  write a saved server's tools, resources and prompts as a JSON snapshot
 //	diff    compare two export snapshots (exit 0 equal, 1 different, 2 error)
@@ -43,6 +44,7 @@ type command struct {
 // commands lists the subcommands, one file each.
 var commands = []command{
 	{"serve", "run the in-memory API double on a local address", runServe},
+	{"report", "send go test -json, JUnit, Jest or Vitest results to a run", runReport},
 	{"env", "computer environments: list, create, build, builds, boot, reset, share, delete", runEnv},
 	{"export", "write a server's tools, resources and prompts as a JSON snapshot", runExport},
 	{"diff", "compare two export snapshots (exit 0 equal, 1 different, 2 error)", runDiff},

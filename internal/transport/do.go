@@ -35,11 +35,14 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			Message: "no API key configured: set PROJECTOPS_API_KEY or use WithAPIKey"}
 	}
 	target := t.base + path
+	if req.URL != "" {
+		target = req.URL
+	}
 	if len(req.Query) > 0 {
 		target += "?" + req.Query.Encode()
 	}
-	var body []byte
-	if req.Body != nil {
+	body := req.RawBody
+	if body == nil && req.Body != nil {
 		if body, err = json.Marshal(req.Body); err != nil {
 			return fmt.Errorf("projectops: encoding %s %s body: %w", req.Method, req.Route, err)
 		}
@@ -63,6 +66,13 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		start := time.Now()
 		resp, err := t.attempt(ctx, req, target, body, idemKey, attempt)
+		if req.OnAttempt != nil {
+			st := 0
+			if err == nil {
+				st = resp.StatusCode
+			}
+			req.OnAttempt(st)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -136,6 +146,9 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 	if body != nil {
 		hr.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		hr.Header["Content-Type"] = jsonContentType
+		if req.ContentType != "" {
+			hr.Header["Content-Type"] = []string{req.ContentType}
+		}
 	}
 	hr.Header["Accept"] = jsonContentType
 	if !req.Public {

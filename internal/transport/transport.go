@@ -60,6 +60,19 @@ type Request struct {
 	IdempotencyKey bool
 	// Public sends no Authorization header (the host catalog).
 	Public bool
+	// RawBody, when non-nil, is sent as is instead of encoding Body, with
+	// ContentType (default application/json): pre-encoded ingest chunks and
+	// raw artifact uploads.
+	RawBody     []byte
+	ContentType string
+	// URL, when set, is the absolute target instead of base URL + Route
+	// (a minted upload URL); Route then only names the call in errors and
+	// logs, so the URL's capability token never appears there.
+	URL string
+	// OnAttempt, when set, is called after each attempt with the HTTP
+	// status (0 for a network error), so callers can adapt (the ingest
+	// reporter slows down while it sees 429s).
+	OnAttempt func(status int)
 }
 
 // Config configures a Transport. Zero durations get the defaults below.

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// reportEnv starts a double on loopback and points the CLI's client at it
+// (environment variables: these tests cannot run in parallel).
+func reportEnv(t *testing.T) *projectopstest.Server {
+	t.Helper()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PROJECTOPS_BASE_URL", base)
+	t.Setenv("PROJECTOPS_API_KEY", srv.Default().APIKey)
+	t.Setenv(ingest.EnvExternalRunID, "")
+	t.Setenv(ingest.EnvSpoolDir, t.TempDir())
+	return srv
+}
+
+func runReportCLI(t *testing.T, in string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	old := stdin
+	stdin = strings.NewReader(in)
+	defer func() { stdin = old }()
+	var o, e bytes.Buffer
+	code = run(context.Background(), args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestReportStdin(t *testing.T) {
+	srv := reportEnv(t)
+	in, err := os.ReadFile("../../ingest/testdata/gotest.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runReportCLI(t, string(in), "report", "--external-run-id", "cli-1", "--suite", "demo")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if out != "go: downloading example.com/x v1.0.0\n" {
+		t.Errorf("stdout = %q (want the non-JSON line passed through)", out)
+	}
+	if !strings.Contains(errOut, "12 passed, 10 failed, 4 skipped; run run_") || !strings.Contains(errOut, "(22 stored") {
+		t.Errorf("summary = %q", errOut)
+	}
+	runs := srv.IngestedRuns("")
+	if len(runs) != 1 || runs[0].ExternalRunID != "cli-1" || runs[0].SuiteName != "demo" || runs[0].Summary.Total != 22 {
+		t.Errorf("runs = %+v", runs)
+	}
+}
+
+// "-- command" passes the command's output through unchanged and exits
+// with its code.
+func TestReportCommand(t *testing.T) {
+	srv := reportEnv(t)
+	dir := t.TempDir()
+	events := `{"Action":"run","Package":"p","Test":"TestA"}` + "\n" + `{"Action":"output","Package":"p","Test":"TestA","Output":"hi\n"}` + "\n" +
+		`{"Action":"pass","Package":"p","Test":"TestA","Elapsed":0.1}` + "\n" + "plain line\n"
+	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runReportCLI(t, "", "report", "--external-run-id", "cmd-1", "--", "sh", "-c", "cat "+filepath.Join(dir, "events")+"; exit 3")
+	if code != 3 || out != events {
+		t.Errorf("exit %d, stdout %q: want 3 and the output unchanged", code, out)
+	}
+	// A "go test" without -json gets -json and prints the events' text.
+	fakeGo := filepath.Join(dir, "go")
+	script := "#!/bin/sh\necho \"args: $*\" >&2\ncat " + filepath.Join(dir, "events") + "\n"
+	if err := os.WriteFile(fakeGo, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runReportCLI(t, "", "report", "--external-run-id", "cmd-2", "--", fakeGo, "test", "-run", "X", "./...")
+	if code != 0 || out != "plain line\n" || !strings.Contains(errOut, "args: test -json -run X ./...") {
+		t.Errorf("exit %d, stdout %q, stderr %q (a passing test prints nothing without -v)", code, out, errOut)
+	}
+	code, out, _ = runReportCLI(t, "", "report", "--external-run-id", "cmd-3", "--", fakeGo, "test", "-v", "./...")
+	if code != 0 || out != "hi\nplain line\n" {
+		t.Errorf("-v: exit %d, stdout %q", code, out)
+	}
+	if runs := srv.IngestedRuns(""); len(runs) != 3 || runs[1].Summary.Passed != 1 {
+		t.Errorf("runs = %+v", runs)
+	}
+}
+
+func TestReportFileUploadAndResume(t *testing.T) {
+	srv := reportEnv(t)
+	code, _, errOut := runReportCLI(t, "", "report", "--junit", "../../ingest/testdata/junit.xml", "--upload", "--external-run-id", "j-1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	run := srv.IngestedRuns("")[0]
+	if run.Summary.Total != 4 || run.SuiteName != "junit" || !strings.Contains(run.Params.Notes, "junit artifact: stg_") {
+		t.Fatalf("run = %+v", run)
+	}
+	id := run.Params.Notes[strings.Index(run.Params.Notes, "stg_"):]
+	if data, ct, ok := srv.Artifact(id); !ok || ct != "application/xml" || !bytes.Contains(data, []byte("<testsuites")) {
+		t.Errorf("artifact %s: %v %q", id, ok, ct)
+	}
+
+	// The service refuses; without --strict the exit status is unchanged
+	// and the results wait in the spool.
+	spool := t.TempDir()
+	srv.SetFault("POST /projects/{projectId}/eval-ingest/report", projectopstest.Fault{Status: 403})
+	code, _, errOut = runReportCLI(t, "", "report", "--jest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-2")
+	if code != 0 || !strings.Contains(errOut, "NOT reported") || !strings.Contains(errOut, "report resume") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	code, _, _ = runReportCLI(t, "", "report", "--strict", "--vitest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-3")
+	if code != 1 {
+		t.Errorf("--strict: exit %d, want 1", code)
+	}
+	srv.ClearFaults()
+	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool)
+	if code != 0 || strings.Count(out, "results re-sent") != 2 {
+		t.Errorf("resume: exit %d, %q %q", code, out, errOut)
+	}
+	if runs := srv.IngestedRuns(""); len(runs) != 3 || runs[1].Summary.Total != 3 || runs[2].Summary.Total != 3 {
+		t.Errorf("runs after resume = %+v", runs)
+	}
+}
+
+func TestReportUsage(t *testing.T) {
+	reportEnv(t)
+	for _, args := range [][]string{
+		{"report", "--junit", "a", "--jest", "b"},
+		{"report", "--junit", "a", "--", "go", "test"},
+		{"report", "--upload"},
+		{"report", "extra"},
+		{"report", "--"},
+		{"report", "resume", "extra"},
+	} {
+		if code, _, _ := runReportCLI(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, errOut := runReportCLI(t, "", "report", "--junit", "/nonexistent.xml"); code != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing file: exit %d %q", code, errOut)
+	}
+}

@@ -1,0 +1,170 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Chunk limits, as the reference reporter cuts them.
+const (
+	DefaultChunkSize  = 200
+	DefaultChunkBytes = 1 << 20
+	// chunkOverhead is reserved in every chunk for the request envelope
+	// around the results array ({"runId":"...","results":[...]}).
+	chunkOverhead = 512
+)
+
+// encoder turns results into redacted JSON, truncating oversize ones.
+type encoder struct {
+	buf    bytes.Buffer
+	enc    *json.Encoder
+	redact redactor
+	hook   func(string) string
+	limit  int // largest encoded result that fits a chunk
+}
+
+func newEncoder(rd redactor, hook func(string) string, chunkBytes int) *encoder {
+	e := &encoder{redact: rd, hook: hook, limit: chunkBytes - chunkOverhead}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}
+
+// encode returns res's redacted JSON (valid until the next call) and
+// whether it had to be truncated to fit.
+func (e *encoder) encode(res *Result) ([]byte, bool, error) {
+	if e.hook != nil {
+		applyHook(res, e.hook)
+	}
+	b, err := e.marshal(res)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(b) <= e.limit {
+		return b, false, nil
+	}
+	// Cut the biggest text field until it fits (removing at least the
+	// excess each time, so this ends fast), then drop the structured ones.
+	r := *res
+	for i := 0; len(b) > e.limit && i < 16; i++ {
+		f := biggest(&r)
+		if f == nil {
+			break
+		}
+		*f = truncateMiddle(*f, len(*f)-(len(b)-e.limit)-96)
+		if b, err = e.marshal(&r); err != nil {
+			return nil, false, err
+		}
+	}
+	if len(b) > e.limit {
+		r.Metadata = map[string]any{"truncated": "metadata, errorDetails, trace and tool calls dropped to fit the chunk size"}
+		r.ErrorDetails, r.ExpectedToolCalls, r.ActualToolCalls, r.Trace = nil, nil, nil, nil
+		r.CaseTitle, r.Query, r.ExpectedOutput = truncateMiddle(r.CaseTitle, 1024), "", ""
+		r.Error = marker(len(res.Error))
+		b, err = e.marshal(&r)
+	}
+	return b, true, err
+}
+
+// biggest returns the largest text field of r worth cutting, or nil. A
+// trace is turned into a string first, so it can be cut like the others.
+func biggest(r *Result) *string {
+	var best *string
+	for _, f := range []*string{&r.Error, &r.Query, &r.ExpectedOutput} {
+		if len(*f) > 128 && (best == nil || len(*f) > len(*best)) {
+			best = f
+		}
+	}
+	if len(r.Trace) > 128 && (best == nil || len(r.Trace) > len(*best)) {
+		// Cut a trace as text: it stays visible, though no longer structured.
+		return nil
+	}
+	return best
+}
+
+func (e *encoder) marshal(res *Result) ([]byte, error) {
+	e.buf.Reset()
+	if err := e.enc.Encode(res); err != nil {
+		return nil, err
+	}
+	b := bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))
+	return e.redact.apply(b), nil
+}
+
+// truncateMiddle keeps about keep bytes of s, half from each end, with the
+// marker between; s is returned as is when it is no longer than keep.
+func truncateMiddle(s string, keep int) string {
+	if keep < 0 {
+		keep = 0
+	}
+	if len(s) <= keep {
+		return s
+	}
+	head, tail := keep/2, keep-keep/2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	start := len(s) - tail
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	removed := start - head
+	return s[:head] + marker(removed) + s[start:]
+}
+
+func marker(n int) string {
+	return "…[truncated by projectops: " + strconv.Itoa(n) + " bytes removed]…"
+}
+
+// applyHook runs the user's redaction hook over every text field.
+func applyHook(r *Result, hook func(string) string) {
+	for _, f := range []*string{&r.CaseTitle, &r.Query, &r.Error, &r.ExpectedOutput} {
+		if *f != "" {
+			*f = hook(*f)
+		}
+	}
+	if len(r.Trace) > 0 {
+		var v any
+		if json.Unmarshal(r.Trace, &v) == nil {
+			if b, err := json.Marshal(hookAny(v, hook)); err == nil {
+				r.Trace = b
+			}
+		}
+	}
+	if r.Metadata != nil {
+		r.Metadata = hookAny(r.Metadata, hook).(map[string]any)
+	}
+	if r.ErrorDetails != nil {
+		r.ErrorDetails = hookAny(r.ErrorDetails, hook).(map[string]any)
+	}
+	for _, calls := range [][]ToolCall{r.ExpectedToolCalls, r.ActualToolCalls} {
+		for i := range calls {
+			if calls[i].Arguments != nil {
+				calls[i].Arguments = hookAny(calls[i].Arguments, hook).(map[string]any)
+			}
+		}
+	}
+}
+
+// hookAny applies hook to every string in v, returning a copy.
+func hookAny(v any, hook func(string) string) any {
+	switch x := v.(type) {
+	case string:
+		return hook(x)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = hookAny(e, hook)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = hookAny(e, hook)
+		}
+		return out
+	}
+	return v
+}

@@ -1,0 +1,40 @@
+// Package ingest sends the results of test and eval runs executed outside
+// the service into a run of a project (/projects/{projectId}/eval-ingest):
+// the five routes on Service (Report, StartRun, AppendIterations,
+// FinalizeRun, UploadURL plus UploadArtifact), and a Reporter that makes
+// this SDK a test reporter.
+//
+// # Reporter
+//
+// A Reporter takes results one at a time (Record) and decides how to send
+// them: a single report call when the whole run fits one chunk (200 results
+// and 1 MiB by default), otherwise runs/start, chunks of runs/iterations
+// sent by up to two goroutines (one while the service answers 429), and
+// runs/finalize on Close. Memory stays bounded by the chunk size × (the
+// concurrency + 1) whatever the run's length. Every result carries an
+// externalIterationId (derived deterministically when missing) and the run
+// an externalRunId (explicit, PROJECTOPS_EXTERNAL_RUN_ID, the CI job, or
+// random), so retried chunks and re-runs never duplicate rows: the routes
+// are idempotent and retried on 429, 5xx and network errors, never on 400,
+// 401, 403 or 404.
+//
+// Every chunk is written to a spool file before it is sent and
+// acknowledged after, so a failed or killed reporter loses nothing: Resume
+// (projectops report resume --spool DIR) re-sends what was not stored and
+// finalizes. Without ReporterOptions.Strict a reporting failure never fails
+// the caller. Secrets are removed before anything is spooled or sent: the
+// client's API key, sk_ tokens, Authorization, Cookie and API-key header
+// lines, bearer tokens, URL credentials, plus ReporterOptions.Redact.
+//
+// # Sources
+//
+// ReadGoTest reads go test -json streams, ReadJUnit JUnit XML, ReadJest
+// and ReadVitest their JSON reports; all stream into any Recorder (a
+// Reporter). The rule for skipped tests is the same everywhere: they are
+// counted in SourceStats and not sent, so they never count as failures.
+// From inside a Go test, RecordTB records an eval result durably; the run
+// is delivered once all packages are done, by Resume.
+//
+// The projectopstest double serves the five routes, so everything here can
+// be tried without a key, as the examples do.
+package ingest

@@ -1,0 +1,241 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+)
+
+// GoTestOptions configure ReadGoTest.
+type GoTestOptions struct {
+	// Passthrough receives every input line that is not a test2json event
+	// (build noise, a stray print), unchanged. Nil drops them.
+	Passthrough io.Writer
+	// Output, when set, receives every event's output text in order: what
+	// go test -v would have printed.
+	Output io.Writer
+	// OnEvent, when set, sees every decoded event before it is handled
+	// (the CLI renders go test's plain output from them).
+	OnEvent func(GoTestEvent)
+	// OutputHead and OutputTail bound the output kept per running test
+	// (defaults DefaultOutputHead and DefaultOutputTail); a failing test's
+	// Error is that head and tail with a truncation marker between.
+	OutputHead, OutputTail int
+}
+
+// GoTestEvent is a decoded test2json event (Output unescaped).
+type GoTestEvent struct {
+	Action, Package, Test, Output, ImportPath string
+	Elapsed                                   float64
+}
+
+// maxLine bounds one input line; a longer line is passed through in pieces.
+const maxLine = 1 << 20
+
+// ReadGoTest reads a go test -json (test2json) stream and records one
+// result per test or subtest outcome: pass and fail are sent, skip is only
+// counted (see SourceStats). Failures outside any test become failing
+// iterations too: a build failure (titled "<pkg> [build failed]"), and a
+// package that fails with tests still running (panic, timeout) fails each
+// of those tests with the package's output; a package failing for no test
+// at all is "<pkg> [package]". A stream that ends with tests still running
+// fails them as incomplete. Non-JSON lines are passed through, never
+// fatal. Titles are "<import path>.<Test/sub>"; ids are derived from
+// package, test name and occurrence (-count=N repeats a name).
+func ReadGoTest(ctx context.Context, r io.Reader, rec Recorder, opt GoTestOptions) (SourceStats, error) {
+	g := newGoReader(rec, opt)
+	rd := bufio.NewReaderSize(r, 64<<10)
+	var long []byte // a line longer than the reader's buffer
+	for {
+		line, err := rd.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long, line...)
+			if len(long) > maxLine {
+				g.passthrough(long)
+				long = long[:0]
+			}
+			continue
+		}
+		if len(long) > 0 {
+			line = append(long, line...)
+			long = long[:0]
+		}
+		if len(line) > 0 {
+			if perr := g.line(ctx, line); perr != nil {
+				return g.stats, perr
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return g.stats, g.end(ctx)
+			}
+			return g.stats, err
+		}
+	}
+}
+
+// goReader is the state of one stream: running tests and packages.
+type goReader struct {
+	rec   Recorder
+	opt   GoTestOptions
+	stats SourceStats
+	ev    goEvent
+	text  []byte // scratch for unescaped output
+	pkgs  map[string]*goPackage
+	build map[string]*boundedOutput // build output by import path
+	free  []*goTest
+}
+
+type goPackage struct {
+	name    string
+	running map[string]*goTest
+	occ     map[string]int
+	failed  int // tests that failed in this package run
+	out     boundedOutput
+}
+
+type goTest struct {
+	name string
+	out  boundedOutput
+}
+
+func newGoReader(rec Recorder, opt GoTestOptions) *goReader {
+	if opt.OutputHead == 0 {
+		opt.OutputHead = DefaultOutputHead
+	}
+	if opt.OutputTail == 0 {
+		opt.OutputTail = DefaultOutputTail
+	}
+	return &goReader{rec: rec, opt: opt, pkgs: map[string]*goPackage{}, build: map[string]*boundedOutput{}}
+}
+
+func (g *goReader) passthrough(line []byte) {
+	g.stats.Passthrough++
+	if g.opt.Passthrough != nil {
+		_, _ = g.opt.Passthrough.Write(line)
+	}
+}
+
+func (g *goReader) line(ctx context.Context, line []byte) error {
+	trimmed := bytes.TrimRight(line, "\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' || !parseGoEvent(trimmed, &g.ev) {
+		g.passthrough(line)
+		return nil
+	}
+	g.stats.Events++
+	ev := &g.ev
+	g.text = g.text[:0]
+	if len(ev.output) > 0 {
+		if ev.outputEscaped {
+			g.text = appendUnescaped(g.text, ev.output)
+		} else {
+			g.text = append(g.text, ev.output...)
+		}
+		if g.opt.Output != nil {
+			_, _ = g.opt.Output.Write(g.text)
+		}
+	}
+	if g.opt.OnEvent != nil {
+		g.opt.OnEvent(GoTestEvent{Action: string(ev.action), Package: string(ev.pkg), Test: string(ev.test),
+			Output: string(g.text), ImportPath: string(ev.importPath), Elapsed: ev.elapsed})
+	}
+	switch string(ev.action) {
+	case "build-output":
+		o := g.build[string(ev.importPath)]
+		if o == nil {
+			o = &boundedOutput{}
+			g.build[string(ev.importPath)] = o
+		}
+		o.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
+		return nil
+	case "build-fail":
+		return nil // reported by the package's fail event (FailedBuild)
+	}
+	if len(ev.pkg) == 0 {
+		return nil
+	}
+	p := g.pkgs[string(ev.pkg)]
+	if p == nil {
+		p = &goPackage{name: string(ev.pkg), running: map[string]*goTest{}, occ: map[string]int{}}
+		g.pkgs[p.name] = p
+	}
+	if len(ev.test) == 0 {
+		return g.packageEvent(ctx, p)
+	}
+	t := p.running[string(ev.test)]
+	switch string(ev.action) {
+	case "run":
+		if t == nil {
+			t = g.newTest(string(ev.test))
+			p.running[t.name] = t
+		}
+	case "output":
+		switch {
+		case t == nil:
+			// Output of a test that is not running (it already ended, or
+			// the stream began after its run event) is the package's:
+			// tracking it as running would fail it if the package fails.
+			p.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
+		case !isFraming(g.text):
+			t.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
+		}
+	case "pass", "fail", "skip":
+		name := string(ev.test)
+		if t != nil {
+			delete(p.running, name)
+		}
+		err := g.outcome(ctx, p, name, string(ev.action), ev.elapsed, t, "")
+		g.release(t)
+		return err
+	}
+	return nil
+}
+
+// isFraming reports test2json's own framing lines, which need not be kept.
+func isFraming(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("=== RUN")) || bytes.HasPrefix(b, []byte("=== PAUSE")) ||
+		bytes.HasPrefix(b, []byte("=== CONT")) || bytes.HasPrefix(b, []byte("=== NAME"))
+}
+
+func (g *goReader) newTest(name string) *goTest {
+	if n := len(g.free); n > 0 {
+		t := g.free[n-1]
+		g.free = g.free[:n-1]
+		t.name = name
+		return t
+	}
+	return &goTest{name: name}
+}
+
+func (g *goReader) release(t *goTest) {
+	if t != nil && len(g.free) < 64 {
+		t.out.reset()
+		g.free = append(g.free, t)
+	}
+}
+
+// outcome records one test's result; extra is appended to a failure's
+// output (the package's output when the package failed around it).
+func (g *goReader) outcome(ctx context.Context, p *goPackage, name, action string, elapsed float64, t *goTest, extra string) error {
+	if action == "skip" {
+		g.stats.Skipped++
+		return nil
+	}
+	p.occ[name]++
+	res := Result{CaseTitle: p.name + "." + name, Passed: action == "pass", DurationMS: elapsed * 1000,
+		ExternalIterationID: IterationID(p.occ[name], p.name, name),
+		Metadata:            map[string]any{"package": p.name, "test": name}}
+	if !res.Passed {
+		g.stats.Failed++
+		p.failed++
+		if t != nil {
+			res.Error = t.out.String()
+		}
+		res.Error += extra
+	} else {
+		g.stats.Passed++
+	}
+	return g.rec.Record(ctx, res)
+}

@@ -1,0 +1,82 @@
+package ingest
+
+import (
+	"context"
+	"sort"
+)
+
+// packageEvent handles a package's own outcome.
+func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
+	ev := &g.ev
+	switch string(ev.action) {
+	case "output":
+		p.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
+		return nil
+	case "pass", "skip":
+		// Tests left running under a passing package: test2json lost
+		// their outcome; nothing failed, so nothing is invented.
+		delete(g.pkgs, p.name)
+		return nil
+	case "fail":
+	default:
+		return nil
+	}
+	delete(g.pkgs, p.name)
+	if fb := string(ev.failedBuild); fb != "" {
+		msg := p.out.String()
+		if o := g.build[fb]; o != nil {
+			msg = o.String() + msg
+			delete(g.build, fb)
+		}
+		return g.packageFailure(ctx, p, " [build failed]", msg, ev.elapsed)
+	}
+	if len(p.running) > 0 {
+		return g.failRunning(ctx, p, "\n--- package "+p.name+" failed while this test was running:\n"+p.out.String())
+	}
+	if p.failed == 0 {
+		return g.packageFailure(ctx, p, " [package]", p.out.String(), ev.elapsed)
+	}
+	return nil
+}
+
+func (g *goReader) packageFailure(ctx context.Context, p *goPackage, suffix, msg string, elapsed float64) error {
+	g.stats.PackageFailures++
+	g.stats.Failed++
+	title := p.name + suffix
+	p.occ[title]++
+	return g.rec.Record(ctx, Result{CaseTitle: title, Passed: false, DurationMS: elapsed * 1000, Error: msg,
+		ExternalIterationID: IterationID(p.occ[title], p.name, title),
+		Metadata:            map[string]any{"package": p.name, "packageFailure": true}})
+}
+
+// failRunning fails every test still running in p, in name order.
+func (g *goReader) failRunning(ctx context.Context, p *goPackage, extra string) error {
+	names := make([]string, 0, len(p.running))
+	for n := range p.running {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		g.stats.PackageFailures++
+		if err := g.outcome(ctx, p, n, "fail", 0, p.running[n], extra); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// end fails whatever was still running when the stream ended.
+func (g *goReader) end(ctx context.Context) error {
+	names := make([]string, 0, len(g.pkgs))
+	for n := range g.pkgs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := g.pkgs[n]
+		if err := g.failRunning(ctx, p, "\n--- the go test stream ended before this test finished\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

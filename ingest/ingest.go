@@ -1,0 +1,139 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/transport"
+)
+
+// Service is the eval-ingest API. Use Client.Ingest.
+type Service struct{ t *transport.Transport }
+
+// NewService is used by projectops.NewClient.
+func NewService(t *transport.Transport) *Service { return &Service{t: t} }
+
+// DefaultProject is the project alias for the API key's organization's
+// default project.
+const DefaultProject = "default"
+
+// Routes, relative to the base URL.
+const (
+	routeReport    = "/projects/{projectId}/eval-ingest/report"
+	routeStart     = "/projects/{projectId}/eval-ingest/runs/start"
+	routeAppend    = "/projects/{projectId}/eval-ingest/runs/iterations"
+	routeFinalize  = "/projects/{projectId}/eval-ingest/runs/finalize"
+	routeUploadURL = "/projects/{projectId}/eval-ingest/artifacts/upload-url"
+	// routeUpload only names artifact uploads in errors and logs: the
+	// minted URL carries a capability token and is never shown.
+	routeUpload = "/eval-ingest/upload"
+)
+
+// MaxBodyBytes is the service's limit on one ingest request body (6 MiB);
+// larger bodies are refused with VALIDATION_ERROR.
+const MaxBodyBytes = 6 << 20
+
+// Report creates a run from finished results and finalizes it in one call.
+// It is retried on 429, 5xx and network errors: the service reuses the run
+// named by p.ExternalRunID, so a repeat never duplicates it.
+func (s *Service) Report(ctx context.Context, projectID string, p ReportParams) (*RunResult, error) {
+	return s.run(ctx, routeReport, projectID, p, nil, nil)
+}
+
+// StartRun creates the run named by p.ExternalRunID, or reuses it (Reused
+// set, with its current status). Retried like Report.
+func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams) (*RunResult, error) {
+	return s.run(ctx, routeStart, projectID, p, nil, nil)
+}
+
+// AppendIterations adds results to a started run. Results whose
+// ExternalIterationID the run already holds are skipped, so a retried batch
+// never duplicates rows; it is retried like Report.
+func (s *Service) AppendIterations(ctx context.Context, projectID string, p AppendParams) (*AppendResult, error) {
+	return s.appendRaw(ctx, projectID, p, nil, nil)
+}
+
+// FinalizeRun computes the run's status, result and summary from its pass
+// criteria. Finalizing twice answers the same. Retried like Report.
+func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeParams) (*RunResult, error) {
+	return s.run(ctx, routeFinalize, projectID, p, nil, nil)
+}
+
+// UploadURL mints a short-lived, single-use URL for one raw artifact (JUnit
+// XML, Jest or Vitest JSON); send the file with UploadArtifact. It is a
+// Write: a retry could mint a second URL, which is harmless but is not done
+// once the request may have run.
+func (s *Service) UploadURL(ctx context.Context, projectID string) (*UploadURL, error) {
+	out, err := transport.Call[UploadURL](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUploadURL,
+		Params: []string{projectID}, Body: struct{}{}, Class: transport.Write})
+	if err != nil {
+		return nil, err
+	}
+	if !out.OK || out.UploadURL == "" {
+		return nil, notOK(routeUploadURL)
+	}
+	return out, nil
+}
+
+// UploadArtifact sends body (at most MaxArtifactBytes) to a URL minted by
+// UploadURL, without the API key, and returns the stored artifact's id. A
+// URL works once: an upload is not retried after it may have run.
+func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType string, body io.Reader) (*Upload, error) {
+	if uploadURL == "" {
+		return nil, apierr.Invalid("uploadUrl", "uploadUrl is required")
+	}
+	data, err := io.ReadAll(io.LimitReader(body, MaxArtifactBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxArtifactBytes {
+		return nil, apierr.Invalid("body", "artifact exceeds the upload size limit")
+	}
+	if contentType == "" {
+		contentType = "application/octet-stream"
+	}
+	return transport.Call[Upload](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUpload,
+		URL: uploadURL, RawBody: data, ContentType: contentType, Public: true, Class: transport.Write})
+}
+
+// MaxArtifactBytes caps one raw artifact upload (32 MiB).
+const MaxArtifactBytes = 32 << 20
+
+// run posts body to one of the run routes. raw, when non-nil, is body
+// already encoded; observe sees each attempt's status.
+func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, observe func(int)) (*RunResult, error) {
+	out, err := transport.Call[RunResult](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
+		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
+	if err != nil {
+		return nil, err
+	}
+	if !out.OK {
+		return nil, notOK(route)
+	}
+	return out, nil
+}
+
+func (s *Service) appendRaw(ctx context.Context, projectID string, body any, raw []byte, observe func(int)) (*AppendResult, error) {
+	out, err := transport.Call[AppendResult](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeAppend,
+		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
+	if err != nil {
+		return nil, err
+	}
+	if !out.OK {
+		return nil, notOK(routeAppend)
+	}
+	return out, nil
+}
+
+// ErrNotOK is returned when the service answers 2xx without "ok": true
+// (its legacy failure envelope).
+var ErrNotOK = errors.New("projectops: ingest: service answered without ok:true")
+
+func notOK(route string) error { return fmt.Errorf("%w (%s)", ErrNotOK, route) }
+
+// redact is the client's key redaction, for text about to be sent.
+func (s *Service) redact(v string) string { return s.t.Redact(v) }

@@ -1,0 +1,224 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ReadJest streams a Jest JSON report (jest --json) and records one result
+// per assertion, titled with its full name. Only "passed" and "failed"
+// assertions are sent; skipped, pending, todo and disabled ones are counted
+// (see SourceStats). Files are decoded one at a time.
+func ReadJest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
+	return readJestLike(ctx, r, rec, "jest")
+}
+
+// ReadVitest streams a Vitest JSON report (vitest --reporter=json), which
+// has Jest's shape; the older "files" task tree is read too.
+func ReadVitest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
+	return readJestLike(ctx, r, rec, "vitest")
+}
+
+type jestReader struct {
+	ctx    context.Context
+	dec    *json.Decoder
+	rec    Recorder
+	format string
+	st     SourceStats
+	occ    map[string]int
+	cwd    string
+}
+
+type jestAssertion struct {
+	AncestorTitles  []string `json:"ancestorTitles"`
+	Title           string   `json:"title"`
+	FullName        string   `json:"fullName"`
+	Status          string   `json:"status"`
+	Duration        *float64 `json:"duration"`
+	FailureMessages []string `json:"failureMessages"`
+}
+
+func readJestLike(ctx context.Context, r io.Reader, rec Recorder, format string) (SourceStats, error) {
+	j := &jestReader{ctx: ctx, dec: json.NewDecoder(r), rec: rec, format: format, occ: map[string]int{}}
+	j.cwd, _ = os.Getwd()
+	err := j.object(func(key string) error {
+		switch key {
+		case "testResults":
+			return j.array(j.file)
+		case "files":
+			return j.array(j.vitestFile)
+		}
+		return j.skip()
+	})
+	if err != nil {
+		var fe *FormatError
+		if errors.As(err, &fe) || ctx.Err() != nil || !isDecodeErr(err) {
+			return j.st, err
+		}
+		return j.st, &FormatError{Format: format, Offset: j.dec.InputOffset(), Err: err}
+	}
+	return j.st, nil
+}
+
+// isDecodeErr tells decoding failures from a Recorder's errors.
+func isDecodeErr(err error) bool {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, io.EOF) || errors.Is(err, errShape)
+}
+
+var errShape = errors.New("unexpected JSON shape")
+
+// file reads one testResults entry. Jest writes assertionResults before
+// name, so a file's assertions are held until its object ends.
+func (j *jestReader) file() error {
+	var name string
+	var pending []jestAssertion
+	err := j.object(func(key string) error {
+		switch key {
+		case "name", "testFilePath":
+			return j.dec.Decode(&name)
+		case "assertionResults":
+			return j.array(func() error {
+				var a jestAssertion
+				if err := j.dec.Decode(&a); err != nil {
+					return err
+				}
+				pending = append(pending, a)
+				return nil
+			})
+		}
+		return j.skip()
+	})
+	if err != nil {
+		return err
+	}
+	for _, a := range pending {
+		title := a.FullName
+		if title == "" {
+			title = strings.TrimSpace(strings.Join(append(append([]string{}, a.AncestorTitles...), a.Title), " "))
+		}
+		var ms float64
+		if a.Duration != nil {
+			ms = *a.Duration
+		}
+		if err := j.emit(name, title, a.Status, ms, strings.Join(a.FailureMessages, "\n")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emit records one test. Status "passed"/"pass" passes, "failed"/"fail"
+// fails, anything else is counted as skipped.
+func (j *jestReader) emit(file, title, status string, ms float64, failure string) error {
+	j.st.Events++
+	if title == "" {
+		title = "(unnamed test)"
+	}
+	var passed bool
+	switch status {
+	case "passed", "pass":
+		passed = true
+		j.st.Passed++
+	case "failed", "fail":
+		j.st.Failed++
+	default:
+		j.st.Skipped++
+		return nil
+	}
+	file = j.relative(file)
+	j.occ[file+"\x00"+title]++
+	res := Result{CaseTitle: title, Passed: passed, DurationMS: ms,
+		ExternalIterationID: IterationID(j.occ[file+"\x00"+title], j.format, file, title)}
+	if file != "" {
+		res.Metadata = map[string]any{"file": file}
+	}
+	if !passed {
+		res.Error = truncateMiddle(failure, maxFailureText)
+	}
+	return j.rec.Record(j.ctx, res)
+}
+
+// relative trims the working directory from absolute test file paths, so
+// ids do not depend on where the checkout lives.
+func (j *jestReader) relative(file string) string {
+	if j.cwd != "" && filepath.IsAbs(file) {
+		if rel, err := filepath.Rel(j.cwd, file); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return file
+}
+
+// object reads a JSON object, calling field for each key with the decoder
+// positioned at its value (which field must consume).
+func (j *jestReader) object(field func(key string) error) error {
+	if err := j.delim('{'); err != nil {
+		return err
+	}
+	for j.dec.More() {
+		tok, err := j.dec.Token()
+		if err != nil {
+			return err
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return errShape
+		}
+		if err := field(key); err != nil {
+			return err
+		}
+	}
+	return j.delim('}')
+}
+
+func (j *jestReader) array(elem func() error) error {
+	if err := j.delim('['); err != nil {
+		return err
+	}
+	for j.dec.More() {
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+	return j.delim(']')
+}
+
+func (j *jestReader) delim(want json.Delim) error {
+	tok, err := j.dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return errShape
+	}
+	return nil
+}
+
+// skip consumes one value without keeping it.
+func (j *jestReader) skip() error {
+	depth := 0
+	for {
+		tok, err := j.dec.Token()
+		if err != nil {
+			return err
+		}
+		if d, ok := tok.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}

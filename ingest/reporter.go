@@ -1,0 +1,201 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// Reporter streams results into one run: a single report call when the
+// whole run fits one chunk, else runs/start, chunks of runs/iterations and
+// runs/finalize. Memory stays bounded by the chunk size × (concurrency + 1)
+// whatever the run's length. Its methods are safe for concurrent use.
+type Reporter struct {
+	svc *Service
+	opt ReporterOptions
+	log *slog.Logger
+	enc *encoder
+
+	mu      sync.Mutex // serialises Record, Flush and Close
+	buf     []byte     // the current chunk's results, comma-separated
+	n       int        // results in buf
+	seq     int        // chunks cut
+	runID   string
+	started bool
+	done    bool // the run was already complete at start: send nothing
+	closed  bool
+	g       *errgroup.Group
+	spool   *spool
+	occ     map[uint64]int32 // occurrences of identities without ids
+	seed    maphash.Seed
+
+	passed, failed, truncated int
+	recorded                  atomic.Int64
+	chunks                    atomic.Int64 // r.seq, for Progress
+
+	failMu    sync.Mutex
+	failure   error
+	sent      atomic.Int64
+	inflight  atomic.Int32
+	throttled atomic.Bool
+	serial    sync.Mutex // held by each upload while throttled
+	bodies    sync.Pool
+}
+
+// NewReporter returns a Reporter for svc (Client.Ingest).
+func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
+	if svc == nil {
+		return nil, errors.New("projectops: ingest.NewReporter: nil service")
+	}
+	if opt.Run.SuiteName == "" {
+		return nil, apierr.Invalid("suiteName", "ReporterOptions.Run.SuiteName is required")
+	}
+	if opt.ChunkSize < 0 || opt.ChunkBytes < 0 || opt.Concurrency < 0 {
+		return nil, apierr.Invalid("options", "chunk size, chunk bytes and concurrency must not be negative")
+	}
+	if opt.ChunkBytes != 0 && opt.ChunkBytes < 4*chunkOverhead {
+		return nil, apierr.Invalid("chunkBytes", fmt.Sprintf("ChunkBytes must be at least %d", 4*chunkOverhead))
+	}
+	if opt.ChunkBytes > MaxBodyBytes {
+		return nil, apierr.Invalid("chunkBytes", "ChunkBytes must not exceed the service's 6 MiB body limit")
+	}
+	opt.Project = orStr(opt.Project, DefaultProject)
+	opt.ChunkSize = orInt(opt.ChunkSize, DefaultChunkSize)
+	opt.ChunkBytes = orInt(opt.ChunkBytes, DefaultChunkBytes)
+	opt.Concurrency = orInt(opt.Concurrency, 2)
+	if opt.Getenv == nil {
+		opt.Getenv = os.Getenv
+	}
+	opt.Run.ExternalRunID = ExternalRunID(opt.Run.ExternalRunID, opt.Getenv)
+	if opt.Run.CI == nil {
+		opt.Run.CI = DetectCI(opt.Getenv)
+	}
+	if opt.SpoolDir == "" {
+		opt.SpoolDir = DefaultSpoolDir(opt.Getenv)
+	}
+	r := &Reporter{svc: svc, opt: opt, log: opt.Logger, occ: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	if r.log == nil {
+		r.log = slog.Default()
+	}
+	r.enc = newEncoder(redactor{key: svc.redact}, opt.Redact, opt.ChunkBytes)
+	r.newGroup()
+	return r, nil
+}
+
+// ExternalRunID returns the run's external id.
+func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
+
+// Record adds one finished result. A result without CaseTitle is a
+// VALIDATION_ERROR; without ExternalIterationID it gets a deterministic one
+// (from its title, external case id and occurrence). Record may block while
+// Concurrency chunks are in flight: that is what bounds memory.
+func (r *Reporter) Record(ctx context.Context, res Result) error {
+	if res.CaseTitle == "" {
+		return apierr.Invalid("caseTitle", "Result.CaseTitle is required")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return ErrReporterClosed
+	}
+	if res.ExternalIterationID == "" {
+		h := maphash.String(r.seed, res.CaseTitle+"\x00"+res.ExternalCaseID)
+		r.occ[h]++
+		res.ExternalIterationID = IterationID(int(r.occ[h]), res.CaseTitle, res.ExternalCaseID)
+	}
+	b, cut, err := r.enc.encode(&res)
+	if err != nil {
+		return fmt.Errorf("projectops: ingest: encoding result %q: %w", res.CaseTitle, err)
+	}
+	if cut {
+		r.truncated++
+	}
+	if r.n > 0 && (r.n >= r.opt.ChunkSize || len(r.buf)+1+len(b) > r.opt.ChunkBytes-chunkOverhead) {
+		r.cut(ctx)
+	}
+	if r.n > 0 {
+		r.buf = append(r.buf, ',')
+	}
+	r.buf = append(r.buf, b...)
+	r.n++
+	r.recorded.Add(1)
+	if res.Passed {
+		r.passed++
+	} else {
+		r.failed++
+	}
+	return r.strict(nil)
+}
+
+// Flush sends everything recorded so far and waits for it to be stored.
+// It switches the run to the chunked flow.
+func (r *Reporter) Flush(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return ErrReporterClosed
+	}
+	if r.n > 0 {
+		r.cut(ctx)
+	} else if !r.started {
+		r.start(ctx)
+	}
+	_ = r.g.Wait()
+	r.newGroup()
+	return r.strict(nil)
+}
+
+// Err returns the first reporting failure, whatever Strict says.
+func (r *Reporter) Err() error {
+	r.failMu.Lock()
+	defer r.failMu.Unlock()
+	return r.failure
+}
+
+func (r *Reporter) strict(err error) error {
+	if err != nil {
+		return err
+	}
+	if r.opt.Strict {
+		if f := r.Err(); f != nil {
+			return r.wrap(f)
+		}
+	}
+	return nil
+}
+
+func (r *Reporter) wrap(err error) error {
+	re := &ReportingError{Err: err}
+	if r.spool != nil {
+		re.SpoolPath = r.spool.path
+	}
+	return re
+}
+
+func (r *Reporter) newGroup() {
+	r.g = new(errgroup.Group)
+	r.g.SetLimit(r.opt.Concurrency)
+}
+
+func orStr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func orInt(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
+}

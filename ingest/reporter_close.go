@@ -1,0 +1,94 @@
+package ingest
+
+import (
+	"context"
+)
+
+// Close sends what is left and finalizes the run: one report call when the
+// run never needed more than one chunk, else the last chunk and
+// runs/finalize. It waits for every upload. The spool file is removed once
+// the run is finalized; after a failure it stays for Resume and the
+// Outcome (and, when Strict, the error) names it. Close is not idempotent:
+// a second call returns ErrReporterClosed.
+func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, ErrReporterClosed
+	}
+	r.closed = true
+	var run *RunResult
+	if !r.started && r.Err() == nil {
+		run = r.report(ctx)
+	} else {
+		if r.n > 0 {
+			r.cut(ctx)
+		}
+		_ = r.g.Wait()
+		if r.Err() == nil && r.runID != "" {
+			var err error
+			run, err = r.svc.run(ctx, routeFinalize, r.opt.Project,
+				FinalizeParams{RunID: r.runID, ExternalRunID: r.opt.Run.ExternalRunID}, nil, r.observe)
+			if err != nil {
+				r.fail(err)
+				run = nil
+			}
+		}
+	}
+	out := &Outcome{Run: run, Local: summarize(r.passed, r.failed), Recorded: int(r.recorded.Load()),
+		Sent: int(r.sent.Load()), Truncated: r.truncated, Chunks: r.seq}
+	failed := r.Err()
+	if r.spool != nil {
+		if failed != nil {
+			out.SpoolPath = r.spool.path
+		}
+		if err := r.spool.close(failed == nil); err != nil && failed == nil {
+			r.log.Warn("projectops: ingest: removing the spool file", "error", err)
+		}
+	}
+	if failed == nil {
+		return out, nil
+	}
+	out.Err = r.wrap(failed)
+	if r.opt.Strict {
+		return out, out.Err
+	}
+	r.log.Warn("projectops: ingest: results were not reported", "error", out.Err)
+	return out, nil
+}
+
+// report sends the whole run as one report call (results already spooled
+// as chunk 1). Call with r.mu held.
+func (r *Reporter) report(ctx context.Context) *RunResult {
+	r.seq++
+	results := r.resultsArray()
+	defer r.putBody(results)
+	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: r.seq}, results)
+	head, err := jsonMarshal(r.opt.Run)
+	if err != nil {
+		r.fail(err)
+		return nil
+	}
+	body := r.getBody()
+	defer func() { r.putBody(body) }()
+	body = append(body, head[:len(head)-1]...)
+	body = append(body, `,"results":`...)
+	body = append(body, results...)
+	body = append(body, '}')
+	run, err := r.svc.run(ctx, routeReport, r.opt.Project, nil, body, r.observe)
+	if err != nil {
+		r.fail(err)
+		return nil
+	}
+	r.sent.Add(int64(r.recorded.Load()))
+	r.spoolWrite(spoolRecord{Kind: "ack", Seq: r.seq}, nil)
+	return run
+}
+
+func summarize(passed, failed int) Summary {
+	s := Summary{Total: passed + failed, Passed: passed, Failed: failed}
+	if s.Total > 0 {
+		s.PassRate = float64(passed) / float64(s.Total)
+	}
+	return s
+}

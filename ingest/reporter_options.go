@@ -1,0 +1,93 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+)
+
+// ReporterOptions configure a Reporter. Only Run.SuiteName is needed; the
+// zero value of every other field gets the default named on it.
+type ReporterOptions struct {
+	// Project is the project id; default DefaultProject.
+	Project string
+	// Run describes the run. Run.ExternalRunID defaults to ExternalRunID's
+	// choice (PROJECTOPS_EXTERNAL_RUN_ID, the CI job, else random) and
+	// Run.CI to DetectCI.
+	Run RunParams
+	// ChunkSize and ChunkBytes bound one request: at most ChunkSize results
+	// (default 200) and ChunkBytes of JSON (default 1 MiB). A single result
+	// over the byte limit is truncated, with a visible marker, to fit.
+	ChunkSize, ChunkBytes int
+	// Concurrency bounds the chunks in flight (default 2). While the
+	// service answers 429 the reporter sends one chunk at a time.
+	Concurrency int
+	// SpoolDir keeps every chunk until the service stored it, so a failed
+	// or killed run can be finished with Resume (projectops report resume).
+	// Default: DefaultSpoolDir. NoSpool turns spooling off.
+	SpoolDir string
+	NoSpool  bool
+	// Strict makes Record, Flush and Close return reporting failures.
+	// Without it a reporting failure is logged (the results stay in the
+	// spool) and never fails the caller, so it cannot change a test run's
+	// exit status. Invalid input is an error either way.
+	Strict bool
+	// Redact, when set, rewrites every text field of every result (title,
+	// query, error, expected output, trace, strings in metadata, error
+	// details and tool-call arguments) before the built-in rules, which
+	// remove the client's API key, any sk_ token, Authorization, Cookie
+	// and API-key header lines, bearer tokens and URL credentials.
+	Redact func(string) string
+	// Progress, when set, is called as chunks are cut and stored, from the
+	// upload goroutines too: it must be safe for concurrent use.
+	Progress func(Progress)
+	// Logger receives warnings about reporting failures; default
+	// slog.Default().
+	Logger *slog.Logger
+	// Getenv reads the environment; default os.Getenv.
+	Getenv func(string) string
+}
+
+// Progress is a snapshot of a reporter's work.
+type Progress struct {
+	Recorded, Sent, InFlight, Chunks int
+	Throttled                        bool
+}
+
+// Outcome is what Close reports.
+type Outcome struct {
+	// Run is the service's answer; nil when reporting failed.
+	Run *RunResult
+	// Local counts what was recorded, whatever the service said.
+	Local             Summary
+	Recorded, Sent    int
+	Truncated, Chunks int
+	// SpoolPath names the spool file left behind for Resume ("" when
+	// everything was stored).
+	SpoolPath string
+	// Err is the reporting failure, if any (returned by Close too when
+	// Strict).
+	Err error
+}
+
+// ReportingError is a failure to deliver results. The results that were
+// not stored are in SpoolPath (when spooling is on).
+type ReportingError struct {
+	Err       error
+	SpoolPath string
+}
+
+// Error says what failed and how to send the spooled results.
+func (e *ReportingError) Error() string {
+	if e.SpoolPath == "" {
+		return "projectops: reporting failed (no spool: results were lost): " + e.Err.Error()
+	}
+	return fmt.Sprintf("projectops: reporting failed; results kept in %s (send them with: projectops report resume --spool DIR): %v",
+		e.SpoolPath, e.Err)
+}
+
+// Unwrap returns the underlying failure.
+func (e *ReportingError) Unwrap() error { return e.Err }
+
+// ErrReporterClosed is returned by Record and Flush after Close.
+var ErrReporterClosed = errors.New("projectops: ingest: reporter is closed")

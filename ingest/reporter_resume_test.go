@@ -1,0 +1,164 @@
+package ingest_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// A failed upload keeps its chunk (and every later one) in the spool;
+// without Strict Close reports it in the Outcome only, and Resume delivers
+// everything exactly once.
+func TestReporterFailureAndResume(t *testing.T) {
+	t.Parallel()
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprint("strict=", strict), func(t *testing.T) {
+			t.Parallel()
+			f := setup(t)
+			// The third append fails for good (retries included).
+			f.srv.SetFault(routeAppend, projectopstest.Fault{Status: 500, Every: 3, Times: 1})
+			c := f.client(t, projectops.WithMaxRetries(0))
+			r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1; o.Strict = strict })
+			rs := results("s", 95, 4)
+			for _, res := range rs {
+				err := r.Record(t.Context(), res)
+				if err != nil && !strict {
+					t.Fatalf("non-strict Record failed: %v", err)
+				}
+			}
+			out, err := r.Close(t.Context())
+			var re *ingest.ReportingError
+			if strict != (err != nil) || (strict && !errors.As(err, &re)) {
+				t.Fatalf("Close err = %v (strict %v)", err, strict)
+			}
+			if out.Run != nil || out.Err == nil || out.SpoolPath == "" || out.Local.Total != 95 || out.Sent != 20 {
+				t.Fatalf("outcome = %+v", out)
+			}
+			if !strings.Contains(out.Err.Error(), "projectops report resume") {
+				t.Errorf("error does not say how to recover: %v", out.Err)
+			}
+			runs := f.srv.IngestedRuns("")
+			if len(runs) != 1 || runs[0].Status != ingest.StatusRunning || runs[0].Summary.Total != 20 {
+				t.Fatalf("runs before resume = %+v", runs)
+			}
+			res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) != 1 || res[0].Resent != 75 || res[0].Run.Status != ingest.StatusCompleted {
+				t.Fatalf("resume = %+v", res)
+			}
+			wantRows(t, f.srv, runs[0].ID, rs)
+			if files := spoolFiles(t, dir); len(files) != 0 {
+				t.Errorf("spool kept after resume: %v", files)
+			}
+			// A second resume has nothing to do.
+			if res, err := ingest.Resume(t.Context(), f.c.Ingest, dir); err != nil || len(res) != 0 {
+				t.Errorf("second resume = %+v, %v", res, err)
+			}
+		})
+	}
+}
+
+// killChild is set in the child process of TestKillAndResume.
+const killChild = "PROJECTOPS_INGEST_KILL_CHILD"
+
+// The reporter's process is killed (SIGKILL) mid-run, with chunks sent,
+// chunks failed and chunks still in flight; resume delivers every result
+// that was cut into a chunk, exactly once.
+func TestKillAndResume(t *testing.T) {
+	if os.Getenv(killChild) != "" {
+		killChildMain()
+		return
+	}
+	t.Parallel()
+	f := setup(t)
+	base, err := f.srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// Every other append stalls until the process dies; the rest succeed.
+	f.srv.SetFault(routeAppend, projectopstest.Fault{Latency: time.Hour, Every: 2})
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestKillAndResume$")
+	cmd.Env = append(os.Environ(), killChild+"=1", "PROJECTOPS_BASE_URL="+base, "PROJECTOPS_API_KEY="+f.ws.APIKey,
+		ingest.EnvSpoolDir+"="+dir)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "recorded ") {
+		_ = cmd.Process.Kill()
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	var n int
+	fmt.Sscanf(line, "recorded %d", &n)
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	f.srv.ClearFaults()
+
+	runs := f.srv.IngestedRuns("")
+	if len(runs) != 1 || runs[0].Summary.Total == 0 || runs[0].Summary.Total >= n {
+		t.Fatalf("before resume: runs %+v (want some but not all of %d rows)", runs, n)
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Run.Summary.Total != n {
+		t.Fatalf("resume = %+v, want %d rows", res, n)
+	}
+	wantRows(t, f.srv, runs[0].ID, results("k", n, 3))
+}
+
+// killChildMain records results until Concurrency chunks are stuck in
+// flight, reports how many it recorded (all cut into chunks), and waits to
+// be killed.
+func killChildMain() {
+	c, err := projectops.NewClient(projectops.WithRetryBackoff(time.Millisecond, time.Millisecond))
+	if err != nil {
+		panic(err)
+	}
+	r, err := ingest.NewReporter(c.Ingest, ingest.ReporterOptions{Run: ingest.RunParams{SuiteName: "killed",
+		ExternalRunID: "kill-1"}, ChunkSize: 10, Concurrency: 2, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		panic(err)
+	}
+	rs := results("k", 200, 3)
+	var recorded atomic.Int64
+	go func() {
+		for _, res := range rs {
+			if err := r.Record(context.Background(), res); err != nil {
+				panic(err)
+			}
+			recorded.Add(1)
+		}
+	}()
+	// Record blocks in the cut of a chunk once two chunks stall, so every
+	// result recorded so far is in a spooled chunk.
+	for last := int64(-1); ; {
+		time.Sleep(300 * time.Millisecond)
+		if n := recorded.Load(); n == last {
+			fmt.Fprintf(os.Stdout, "recorded %d\n", n)
+			time.Sleep(time.Hour)
+		} else {
+			last = n
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+)
+
+// cut ends the current chunk: it starts the run if needed, spools the chunk
+// and hands it to an upload goroutine (blocking while Concurrency chunks
+// are in flight). Call with r.mu held.
+func (r *Reporter) cut(ctx context.Context) {
+	if !r.started {
+		r.start(ctx)
+	}
+	r.seq++
+	r.chunks.Store(int64(r.seq))
+	seq, n := r.seq, r.n
+	// One buffer per chunk: the request body, whose results array is also
+	// what the spool keeps.
+	body := r.getBody()
+	body = append(body, `{"runId":`...)
+	body = appendJSONString(body, r.runID)
+	body = append(body, `,"results":`...)
+	from := len(body)
+	body = append(body, '[')
+	body = append(body, r.buf...)
+	body = append(body, ']')
+	r.buf, r.n = r.buf[:0], 0
+	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: seq}, body[from:])
+	body = append(body, '}')
+	if r.done || r.Err() != nil {
+		r.putBody(body)
+		return
+	}
+	r.progress()
+	r.g.Go(func() error {
+		r.send(ctx, seq, n, body)
+		r.putBody(body)
+		return nil
+	})
+}
+
+// resultsArray moves the buffered results into a pooled "[...]" slice and
+// empties the buffer.
+func (r *Reporter) resultsArray() []byte {
+	out := r.getBody()
+	out = append(out, '[')
+	out = append(out, r.buf...)
+	out = append(out, ']')
+	r.buf, r.n = r.buf[:0], 0
+	return out
+}
+
+// send appends one chunk. While throttled it holds r.serial, so one chunk
+// at a time is sent; a chunk that meets a 429 takes r.serial before its
+// retry (OnAttempt runs before the transport waits to retry).
+func (r *Reporter) send(ctx context.Context, seq, n int, body []byte) {
+	if r.Err() != nil {
+		return // an earlier chunk failed while this one waited: keep it spooled
+	}
+	held := false
+	if r.throttled.Load() {
+		r.serial.Lock()
+		held = true
+	}
+	defer func() {
+		if held {
+			r.serial.Unlock()
+		}
+	}()
+	observe := func(status int) {
+		r.observe(status)
+		if status == http.StatusTooManyRequests && !held {
+			r.serial.Lock()
+			held = true
+		}
+	}
+	r.inflight.Add(1)
+	_, err := r.svc.appendRaw(ctx, r.opt.Project, nil, body, observe)
+	r.inflight.Add(-1)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.sent.Add(int64(n))
+	r.spoolWrite(spoolRecord{Kind: "ack", Seq: seq}, nil)
+	r.progress()
+}
+
+// start creates (or reuses) the run. A reused run that is already complete
+// is left alone: nothing more is sent. Call with r.mu held.
+func (r *Reporter) start(ctx context.Context) {
+	r.started = true
+	if r.Err() != nil {
+		return
+	}
+	res, err := r.svc.run(ctx, routeStart, r.opt.Project, r.opt.Run, nil, r.observe)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.runID = res.RunID
+	r.done = res.Reused && res.Status != StatusRunning
+}
+
+// observe adapts concurrency: one chunk at a time while the service
+// answers 429, back to Concurrency after a success.
+func (r *Reporter) observe(status int) {
+	switch {
+	case status == http.StatusTooManyRequests:
+		r.throttled.Store(true)
+	case status >= 200 && status < 300:
+		r.throttled.Store(false)
+	}
+}
+
+// fail records the first reporting failure; later chunks are only spooled.
+func (r *Reporter) fail(err error) {
+	r.failMu.Lock()
+	defer r.failMu.Unlock()
+	if r.failure == nil {
+		r.failure = err
+	}
+}
+
+func (r *Reporter) spoolWrite(rec spoolRecord, results []byte) {
+	if r.opt.NoSpool {
+		return
+	}
+	if r.spool == nil {
+		if rec.Kind != "chunk" {
+			return
+		}
+		sp, err := openSpool(r.opt.SpoolDir, r.opt.Project, r.opt.Run)
+		if err != nil {
+			r.log.Warn("projectops: ingest: cannot spool results", "error", err)
+			r.opt.NoSpool = true
+			return
+		}
+		r.spool = sp
+	}
+	r.spool.write(rec, results)
+}
+
+func (r *Reporter) progress() {
+	if r.opt.Progress == nil {
+		return
+	}
+	r.opt.Progress(Progress{Recorded: int(r.recorded.Load()), Sent: int(r.sent.Load()), InFlight: int(r.inflight.Load()),
+		Chunks: int(r.chunks.Load()), Throttled: r.throttled.Load()})
+}
+
+func (r *Reporter) getBody() []byte {
+	if b, ok := r.bodies.Get().(*[]byte); ok {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, r.opt.ChunkBytes+chunkOverhead)
+}
+
+func (r *Reporter) putBody(b []byte) { r.bodies.Put(&b) }
+
+func appendJSONString(dst []byte, s string) []byte {
+	b, _ := json.Marshal(s)
+	return append(dst, b...)
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

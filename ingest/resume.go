@@ -1,0 +1,210 @@
+package ingest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// ResumeResult is what Resume did for one run.
+type ResumeResult struct {
+	Project, ExternalRunID string
+	Files                  []string
+	// Resent counts the results sent again (the service skips those it
+	// already had).
+	Resent int
+	Run    *RunResult
+	Err    error
+}
+
+// Resume sends what spool files in dir hold and finalizes their runs: the
+// recovery path after a failed or killed reporter, and how results recorded
+// from inside tests (RecordTB) are delivered once every package is done.
+// Files of one run (same project and external run id) are finalized once,
+// together. A file is removed once its run is finalized; files whose run
+// failed stay for another attempt, and the returned error joins those
+// failures. Re-sending is safe: the service skips iterations it already
+// stored, and a run that is already complete is left as it is.
+func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*"+SpoolExt))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	type key struct{ project, ext string }
+	groups := map[key]*ResumeResult{}
+	var order []key
+	var errs []error
+	runs := map[key]RunParams{}
+	for _, p := range paths {
+		hdr, err := readSpoolHeader(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		k := key{hdr.Project, hdr.Run.ExternalRunID}
+		if groups[k] == nil {
+			groups[k] = &ResumeResult{Project: hdr.Project, ExternalRunID: hdr.Run.ExternalRunID}
+			runs[k] = *hdr.Run
+			order = append(order, k)
+		}
+		groups[k].Files = append(groups[k].Files, p)
+	}
+	out := make([]ResumeResult, 0, len(order))
+	for _, k := range order {
+		g := groups[k]
+		g.Run, g.Resent, g.Err = resumeRun(ctx, svc, k.project, runs[k], g.Files)
+		if g.Err == nil {
+			for _, f := range g.Files {
+				if err := os.Remove(f); err != nil {
+					g.Err = err
+				}
+			}
+		}
+		if g.Err != nil {
+			errs = append(errs, fmt.Errorf("run %s: %w", k.ext, g.Err))
+		}
+		out = append(out, *g)
+	}
+	if len(errs) == 0 && len(out) > 0 {
+		// The shared run id of RecordTB's processes is used up.
+		_ = os.Remove(filepath.Join(dir, RunIDFile))
+	}
+	return out, errors.Join(errs...)
+}
+
+// resumeRun starts (reuses) the run, re-sends every unacknowledged result
+// of files in batches within the default chunk limits, and finalizes.
+func resumeRun(ctx context.Context, svc *Service, project string, run RunParams, files []string) (*RunResult, int, error) {
+	st, err := svc.StartRun(ctx, project, run)
+	if err != nil {
+		return nil, 0, err
+	}
+	if st.Reused && st.Status != StatusRunning {
+		return st, 0, nil
+	}
+	var batch []json.RawMessage
+	size, resent := 0, 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		body, err := json.Marshal(struct {
+			RunID   string            `json:"runId"`
+			Results []json.RawMessage `json:"results"`
+		}{st.RunID, batch})
+		if err != nil {
+			return err
+		}
+		if _, err := svc.appendRaw(ctx, project, nil, body, nil); err != nil {
+			return err
+		}
+		resent += len(batch)
+		batch, size = batch[:0], 0
+		return nil
+	}
+	for _, f := range files {
+		err := eachUnacked(f, func(res json.RawMessage) error {
+			if len(batch) >= DefaultChunkSize || size+len(res)+1 > DefaultChunkBytes-chunkOverhead {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			batch = append(batch, slices.Clone(res))
+			size += len(res) + 1
+			return nil
+		})
+		if err != nil {
+			return nil, resent, err
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, resent, err
+	}
+	fin, err := svc.FinalizeRun(ctx, project, FinalizeParams{RunID: st.RunID, ExternalRunID: run.ExternalRunID})
+	return fin, resent, err
+}
+
+func readSpoolHeader(path string) (*spoolRecord, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(f).ReadBytes('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	var rec spoolRecord
+	if err := json.Unmarshal(line, &rec); err != nil || rec.Kind != "run" || rec.Run == nil || rec.Run.ExternalRunID == "" {
+		return nil, fmt.Errorf("projectops: %s is not a spool file (bad first line)", path)
+	}
+	return &rec, nil
+}
+
+// eachUnacked calls fn with every result of the file's chunks that were
+// never acknowledged. It reads the file twice (acks, then chunks) so that
+// only one chunk is in memory at a time. A torn last line (the process was
+// killed while writing it) is ignored: that chunk was never sent either.
+func eachUnacked(path string, fn func(json.RawMessage) error) error {
+	acked := map[int]bool{}
+	if err := eachRecord(path, func(rec *spoolRecord) error {
+		if rec.Kind == "ack" {
+			acked[rec.Seq] = true
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return eachRecord(path, func(rec *spoolRecord) error {
+		if rec.Kind != "chunk" || acked[rec.Seq] {
+			return nil
+		}
+		var results []json.RawMessage
+		if err := json.Unmarshal(rec.Results, &results); err != nil {
+			return fmt.Errorf("projectops: %s: chunk %d: %w", path, rec.Seq, err)
+		}
+		for _, res := range results {
+			if err := fn(res); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func eachRecord(path string, fn func(*spoolRecord) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rd := bufio.NewReaderSize(f, 256<<10)
+	for {
+		line, err := rd.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			return nil // a line without its newline is a torn write
+		}
+		if err != nil {
+			return err
+		}
+		var rec spoolRecord
+		if jerr := json.Unmarshal(line, &rec); jerr != nil {
+			if strings.TrimSpace(string(line)) == "" {
+				continue
+			}
+			return fmt.Errorf("projectops: %s: corrupt spool record: %w", path, jerr)
+		}
+		if err := fn(&rec); err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,36 @@
+package ingest
+
+import "context"
+
+// A Recorder receives results from a source; *Reporter is one.
+type Recorder interface {
+	Record(ctx context.Context, r Result) error
+}
+
+// RecorderFunc adapts a function to Recorder.
+type RecorderFunc func(ctx context.Context, r Result) error
+
+// Record calls f.
+func (f RecorderFunc) Record(ctx context.Context, r Result) error { return f(ctx, r) }
+
+// SourceStats counts what a source read. Skipped tests are counted here and
+// never sent: the one rule for every source is that a skipped (or pending,
+// todo, disabled) test is neither a pass nor a failure, so it is not an
+// iteration of the run.
+type SourceStats struct {
+	Passed, Failed, Skipped int
+	// PackageFailures counts failing iterations made for failures outside
+	// any test (go test: build failures, panics and timeouts).
+	PackageFailures int
+	// Events counts decoded events (go test) or test cases (files).
+	Events int
+	// Passthrough counts input lines that were not events (go test).
+	Passthrough int
+}
+
+// Output bounds for one test's kept output: a head and a tail, with a
+// truncation marker between them.
+const (
+	DefaultOutputHead = 4 << 10
+	DefaultOutputTail = 4 << 10
+)

@@ -1,0 +1,132 @@
+package ingest
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// EnvSpoolDir sets the default spool directory (see ReporterOptions.SpoolDir).
+const EnvSpoolDir = "PROJECTOPS_SPOOL_DIR"
+
+// SpoolExt ends every spool file's name.
+const SpoolExt = ".spool.jsonl"
+
+// DefaultSpoolDir is where results wait when no directory is configured:
+// $PROJECTOPS_SPOOL_DIR, else projectops-spool under the temporary directory.
+func DefaultSpoolDir(getenv func(string) string) string {
+	if d := getenv(EnvSpoolDir); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "projectops-spool")
+}
+
+// spoolRecord is one line of a spool file. The first line is a "run"
+// record; then "chunk" records (results as sent, already redacted) and
+// "ack" records once the service has stored a chunk.
+type spoolRecord struct {
+	Kind    string          `json:"kind"` // run, chunk, ack
+	Version int             `json:"v,omitempty"`
+	Project string          `json:"project,omitempty"`
+	Run     *RunParams      `json:"run,omitempty"`
+	Seq     int             `json:"seq,omitempty"`
+	Results json.RawMessage `json:"results,omitempty"`
+}
+
+// spool is an append-only file of the chunks a reporter produced. Each
+// record is written to the OS before the chunk is sent (flushed per chunk),
+// so a killed process leaves every cut chunk behind; fsync is not used, as
+// surviving a process kill, not a power loss, is the goal.
+type spool struct {
+	mu   sync.Mutex
+	f    *os.File
+	w    *bufio.Writer
+	path string
+	err  error // first write failure; the spool is then abandoned
+}
+
+// openSpool creates a new spool file in dir for the run.
+func openSpool(dir, project string, run RunParams) (*spool, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	name := safeName(run.ExternalRunID) + "." + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:]) + SpoolExt
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
+	}
+	s := &spool{f: f, w: bufio.NewWriterSize(f, 64<<10), path: f.Name()}
+	s.write(spoolRecord{Kind: "run", Version: 1, Project: project, Run: &run}, nil)
+	return s, s.err
+}
+
+// write appends one record; results, when given, is spliced in as the raw
+// results array (it can be a megabyte: no re-encoding).
+func (s *spool) write(rec spoolRecord, results []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return
+	}
+	b, err := json.Marshal(rec)
+	if err == nil && results != nil {
+		b = b[:len(b)-1] // drop "}"
+		_, err = s.w.Write(b)
+		if err == nil {
+			_, err = s.w.WriteString(`,"results":`)
+		}
+		if err == nil {
+			_, err = s.w.Write(results)
+		}
+		if err == nil {
+			_, err = s.w.WriteString("}\n")
+		}
+	} else if err == nil {
+		b = append(b, '\n')
+		_, err = s.w.Write(b)
+	}
+	if err == nil {
+		err = s.w.Flush()
+	}
+	if err != nil {
+		s.err = fmt.Errorf("projectops: ingest spool %s: %w", s.path, err)
+	}
+}
+
+// close closes the file, removing it when remove is set (the run was
+// finalized: nothing is left to resend).
+func (s *spool) close(remove bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.w.Flush()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	if remove && s.err == nil {
+		return os.Remove(s.path)
+	}
+	return err
+}
+
+// safeName keeps an external run id usable as a file name.
+func safeName(id string) string {
+	id = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, id)
+	if len(id) > 64 {
+		id = id[:64]
+	}
+	return id
+}

@@ -1,0 +1,74 @@
+package ingest_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/ingest"
+)
+
+const tbChild = "PROJECTOPS_INGEST_TB_CHILD"
+
+// Two test processes (two packages of one go test run) record results with
+// RecordTB; one Resume delivers them as a single run, finalized once.
+func TestRecordTBAcrossProcesses(t *testing.T) {
+	if os.Getenv(tbChild) != "" {
+		ingest.RecordTB(t, ingest.Result{Passed: true, Model: "gpt-x", Provider: "openai",
+			ActualToolCalls: []ingest.ToolCall{{ToolName: "search", Arguments: map[string]any{"q": "go"}}},
+			Tokens:          &ingest.Tokens{Input: 10, Output: 5, Total: 15},
+			Metadata:        map[string]any{"scores": map[string]any{"relevance": 0.9}}})
+		ingest.RecordTB(t, ingest.Result{CaseTitle: "second", Passed: false, Error: "used key " + os.Getenv("PROJECTOPS_API_KEY")})
+		return
+	}
+	t.Parallel()
+	f := setup(t)
+	spool := t.TempDir()
+	for _, pkg := range []string{"pkga", "pkgb"} {
+		dir := filepath.Join(t.TempDir(), pkg)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestRecordTBAcrossProcesses$")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), tbChild+"=1", ingest.EnvSpoolDir+"="+spool, ingest.EnvExternalRunID+"=",
+			"GITHUB_ACTIONS=", "BUILDKITE=", "GITLAB_CI=", "CIRCLECI=", "PROJECTOPS_API_KEY="+f.ws.APIKey, ingest.EnvSuite+"=agent evals")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(spool, ingest.RunIDFile)); err != nil || !strings.HasPrefix(string(b), "local-") {
+		t.Fatalf("shared run id file: %q %v", b, err)
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, spool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || len(res[0].Files) != 2 || res[0].Run.Summary.Total != 4 || res[0].Run.Summary.Passed != 2 {
+		t.Fatalf("resume = %+v", res)
+	}
+	runs := f.srv.IngestedRuns("")
+	if len(runs) != 1 || runs[0].SuiteName != "agent evals" || runs[0].Status != ingest.StatusCompleted {
+		t.Fatalf("runs = %+v", runs)
+	}
+	iters, _ := f.srv.IngestedIterations(runs[0].ID)
+	ids := map[string]bool{}
+	for _, it := range iters {
+		ids[it.Input.ExternalIterationID] = true
+		if strings.Contains(it.Input.Error, f.ws.APIKey) {
+			t.Error("API key recorded")
+		}
+		if it.Input.CaseTitle == "TestRecordTBAcrossProcesses" && (it.Input.Tokens == nil || it.Input.Tokens.Total != 15 ||
+			len(it.Input.ActualToolCalls) != 1 || it.Input.Metadata["scores"] == nil) {
+			t.Errorf("eval fields lost: %+v", it.Input)
+		}
+	}
+	if len(ids) != 4 {
+		t.Errorf("%d distinct iteration ids, want 4", len(ids))
+	}
+	if _, err := os.Stat(filepath.Join(spool, ingest.RunIDFile)); !os.IsNotExist(err) {
+		t.Errorf("run id file kept after the run was finalized: %v", err)
+	}
+}

@@ -1,0 +1,155 @@
+package ingest
+
+import "encoding/json"
+
+// Result is one finished test case or eval iteration, as sent to the
+// service (the reference's EvalResultInput). CaseTitle is required; Passed
+// is always sent.
+type Result struct {
+	CaseTitle string `json:"caseTitle"`
+	Query     string `json:"query,omitempty"`
+	Passed    bool   `json:"passed"`
+	// DurationMS is the wall time in milliseconds.
+	DurationMS        float64    `json:"durationMs,omitempty"`
+	Provider          string     `json:"provider,omitempty"`
+	Model             string     `json:"model,omitempty"`
+	ExpectedToolCalls []ToolCall `json:"expectedToolCalls,omitempty"`
+	ActualToolCalls   []ToolCall `json:"actualToolCalls,omitempty"`
+	Tokens            *Tokens    `json:"tokens,omitempty"`
+	// Error is the failure message (for go test: the test's output, kept
+	// as a bounded head and tail).
+	Error        string         `json:"error,omitempty"`
+	ErrorDetails map[string]any `json:"errorDetails,omitempty"`
+	// Trace is a string, a list of {role, content} messages or an object
+	// with messages, spans, prompts or raw; it is sent as given.
+	Trace json.RawMessage `json:"trace,omitempty"`
+	// ExternalIterationID identifies the iteration within its run: the
+	// service stores a given id once, so re-sending a chunk never duplicates
+	// a row. The Reporter derives one when it is empty.
+	ExternalIterationID string `json:"externalIterationId,omitempty"`
+	ExternalCaseID      string `json:"externalCaseId,omitempty"`
+	// CaseID, when set with ExternalCaseID, must equal it.
+	CaseID         string         `json:"caseId,omitempty"`
+	Metadata       map[string]any `json:"metadata,omitempty"`
+	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
+	ExpectedOutput string         `json:"expectedOutput,omitempty"`
+}
+
+// ToolCall is an expected or actual tool call.
+type ToolCall struct {
+	ToolName  string         `json:"toolName"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+}
+
+// Tokens counts the tokens an iteration used.
+type Tokens struct {
+	Input  int64 `json:"input,omitempty"`
+	Output int64 `json:"output,omitempty"`
+	Total  int64 `json:"total,omitempty"`
+}
+
+// CIMetadata describes the CI job a run came from. DetectCI fills it from
+// the environment.
+type CIMetadata struct {
+	Provider   string `json:"provider,omitempty"`
+	PipelineID string `json:"pipelineId,omitempty"`
+	JobID      string `json:"jobId,omitempty"`
+	RunURL     string `json:"runUrl,omitempty"`
+	Branch     string `json:"branch,omitempty"`
+	CommitSHA  string `json:"commitSha,omitempty"`
+}
+
+// PassCriteria decides a finalized run's result.
+type PassCriteria struct {
+	// MinimumPassRate is a percentage (0–100); the run passes when its
+	// pass rate × 100 is at least this. The service's default is 100.
+	MinimumPassRate float64 `json:"minimumPassRate"`
+}
+
+// RunParams describes a run: the body of runs/start, and of report
+// without its results.
+type RunParams struct {
+	SuiteName        string        `json:"suiteName"`
+	SuiteDescription string        `json:"suiteDescription,omitempty"`
+	ServerNames      []string      `json:"serverNames,omitempty"`
+	Notes            string        `json:"notes,omitempty"`
+	PassCriteria     *PassCriteria `json:"passCriteria,omitempty"`
+	// ExternalRunID identifies the run: starting or reporting the same id
+	// again reuses the run instead of creating another.
+	ExternalRunID      string      `json:"externalRunId"`
+	Framework          string      `json:"framework,omitempty"`
+	CI                 *CIMetadata `json:"ci,omitempty"`
+	ExpectedIterations int         `json:"expectedIterations,omitempty"`
+	Tags               []string    `json:"tags,omitempty"`
+}
+
+// ReportParams is the body of the one-shot report: a run and all its
+// results.
+type ReportParams struct {
+	RunParams
+	Results []Result `json:"results"`
+}
+
+// AppendParams is the body of runs/iterations.
+type AppendParams struct {
+	RunID   string   `json:"runId"`
+	Results []Result `json:"results"`
+}
+
+// FinalizeParams is the body of runs/finalize.
+type FinalizeParams struct {
+	RunID         string `json:"runId"`
+	ExternalRunID string `json:"externalRunId"`
+}
+
+// Summary counts a run's iterations. PassRate is a fraction (0–1).
+type Summary struct {
+	Total    int     `json:"total"`
+	Passed   int     `json:"passed"`
+	Failed   int     `json:"failed"`
+	PassRate float64 `json:"passRate"`
+}
+
+// Run statuses and results the ingest routes answer.
+const (
+	StatusRunning   = "running"
+	StatusCompleted = "completed"
+	StatusFailed    = "failed"
+	ResultPending   = "pending"
+	ResultPassed    = "passed"
+	ResultFailed    = "failed"
+)
+
+// RunResult answers report and runs/finalize (and runs/start, with Reused).
+type RunResult struct {
+	OK        bool   `json:"ok"`
+	SuiteID   string `json:"suiteId"`
+	RunID     string `json:"runId"`
+	ProjectID string `json:"projectId,omitempty"`
+	// Reused is set by runs/start when ExternalRunID named an existing run.
+	Reused  bool     `json:"reused,omitempty"`
+	Status  string   `json:"status,omitempty"`
+	Result  string   `json:"result,omitempty"`
+	Summary *Summary `json:"summary,omitempty"`
+}
+
+// AppendResult answers runs/iterations: Inserted new rows, Skipped rows
+// whose ExternalIterationID the run already had, Total rows in the run.
+type AppendResult struct {
+	OK       bool `json:"ok"`
+	Inserted int  `json:"inserted"`
+	Skipped  int  `json:"skipped"`
+	Total    int  `json:"total"`
+}
+
+// UploadURL answers artifacts/upload-url: a short-lived, single-use URL to
+// POST one artifact to, without the API key.
+type UploadURL struct {
+	OK        bool   `json:"ok"`
+	UploadURL string `json:"uploadUrl"`
+}
+
+// Upload answers the POST to an upload URL.
+type Upload struct {
+	StorageID string `json:"storageId"`
+}

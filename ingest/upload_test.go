@@ -1,0 +1,112 @@
+package ingest_test
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// An upload URL takes one artifact without the key, once, until it expires.
+func TestUploadArtifact(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := t.Context()
+	u, err := f.c.Ingest.UploadURL(ctx, ingest.DefaultProject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(u.UploadURL, projectopstest.InProcessURL) {
+		t.Fatalf("upload URL %q is not served by the double", u.UploadURL)
+	}
+	// No bearer is needed: a client without a key can upload.
+	anon, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithTransport(f.srv.Transport()),
+		projectops.WithBaseURL(f.srv.URL()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := anon.Ingest.UploadArtifact(ctx, u.UploadURL, "application/xml", strings.NewReader("<testsuites/>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, ct, ok := f.srv.Artifact(up.StorageID)
+	if !ok || string(data) != "<testsuites/>" || ct != "application/xml" {
+		t.Errorf("stored %q %q %v", data, ct, ok)
+	}
+	// Single use.
+	_, err = f.c.Ingest.UploadArtifact(ctx, u.UploadURL, "", strings.NewReader("again"))
+	wantCode(t, err, projectops.CodeForbidden, "")
+	// Expiry on the server's clock.
+	u2, err := f.c.Ingest.UploadURL(ctx, f.ws.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(projectopstest.UploadURLTTL)
+	_, err = f.c.Ingest.UploadArtifact(ctx, u2.UploadURL, "", strings.NewReader("late"))
+	wantCode(t, err, projectops.CodeForbidden, "")
+	_, err = f.c.Ingest.UploadArtifact(ctx, f.srv.URL()+"/eval-ingest-uploads/nope", "", strings.NewReader("x"))
+	wantCode(t, err, projectops.CodeNotFound, "")
+	_, err = f.c.Ingest.UploadArtifact(ctx, "", "", strings.NewReader("x"))
+	wantCode(t, err, projectops.CodeValidation, "uploadUrl")
+	// The mint route takes no fields and is not retried after it may have run.
+	f.srv.SetFault(routeUploadURL, projectopstest.Fault{Status: http.StatusBadGateway, Times: 1})
+	_, err = f.c.Ingest.UploadURL(ctx, f.ws.ProjectID)
+	wantCode(t, err, projectops.CodeServerUnreachable, "")
+}
+
+// Start, append, finalize and report are idempotent, so 429, 5xx and
+// dropped connections are retried; 400/401/403/404 never are.
+func TestIngestRetries(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := t.Context()
+	f.srv.SetFault(routeStart, projectopstest.Fault{Status: 503, Times: 1})
+	st, err := f.c.Ingest.StartRun(ctx, f.ws.ProjectID, ingest.RunParams{SuiteName: "s", ExternalRunID: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.srv.SetFault(routeAppend, projectopstest.Fault{Drop: true, Times: 1})
+	if _, err := f.c.Ingest.AppendIterations(ctx, f.ws.ProjectID, ingest.AppendParams{RunID: st.RunID, Results: results("a", 2, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	f.srv.SetFault(routeFinalize, projectopstest.Fault{Code: projectops.CodeRateLimited, Times: 1})
+	fin, err := f.c.Ingest.FinalizeRun(ctx, f.ws.ProjectID, ingest.FinalizeParams{RunID: st.RunID, ExternalRunID: "r"})
+	if err != nil || fin.Summary.Total != 2 {
+		t.Fatalf("finalize = %+v, %v", fin, err)
+	}
+	f.srv.SetFault(routeReport, projectopstest.Fault{Status: 500, Times: 1})
+	if _, err := f.c.Ingest.Report(ctx, f.ws.ProjectID, ingest.ReportParams{RunParams: ingest.RunParams{SuiteName: "s", ExternalRunID: "r2"},
+		Results: results("a", 1, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	for route, want := range map[string]string{routeStart: "[503 200]", routeAppend: "[0 200]", routeFinalize: "[429 200]", routeReport: "[500 200]"} {
+		if got := fmtInts(routeStatuses(f.srv, route)); got != want {
+			t.Errorf("%s: statuses %s, want %s", route, got, want)
+		}
+	}
+	for _, code := range []projectops.Code{projectops.CodeValidation, projectops.CodeUnauthorized, projectops.CodeForbidden, projectops.CodeNotFound} {
+		f.srv.ResetRequests()
+		f.srv.SetFault(routeStart, projectopstest.Fault{Code: code})
+		_, err := f.c.Ingest.StartRun(ctx, f.ws.ProjectID, ingest.RunParams{SuiteName: "s", ExternalRunID: "r3"})
+		wantCode(t, err, code, "")
+		if n := len(routeStatuses(f.srv, routeStart)); n != 1 {
+			t.Errorf("%s: %d attempts, want 1", code, n)
+		}
+	}
+}
+
+func fmtInts(v []int) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, n := range v {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	return b.String() + "]"
+}

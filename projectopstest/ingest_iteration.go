@@ -1,0 +1,67 @@
+package projectopstest
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/ingest"
+)
+
+// ingestedIteration is a received row as an eval iteration: finished
+// (status completed) with the row's verdict, title, model, provider,
+// duration, token usage, error and tool calls. The row itself is kept in
+// in for the test hooks and the trace.
+func ingestedIteration(id string, number int, res ingest.Result, now time.Time) *evalIterRec {
+	it := &evalIterRec{id: id, number: number, status: evals.StatusCompleted, result: evals.ResultFailed,
+		test:     evals.Test{Title: res.CaseTitle, Model: res.Model, Provider: res.Provider},
+		expected: evalCalls(res.ExpectedToolCalls), actual: evalCalls(res.ActualToolCalls),
+		duration: time.Duration(res.DurationMS * float64(time.Millisecond)), errText: res.Error,
+		receivedAt: now, in: &res}
+	if res.Passed {
+		it.result = evals.ResultPassed
+	}
+	if t := res.Tokens; t != nil {
+		it.usage = &evals.Usage{InputTokens: int(t.Input), OutputTokens: int(t.Output), TotalTokens: int(t.Total)}
+		if it.usage.TotalTokens == 0 {
+			it.usage.TotalTokens = it.usage.InputTokens + it.usage.OutputTokens
+		}
+	}
+	return it
+}
+
+// evalCalls converts received tool calls; the argument maps are shared,
+// as neither side mutates them.
+func evalCalls(in []ingest.ToolCall) []evals.ToolCall {
+	out := make([]evals.ToolCall, len(in))
+	for i, c := range in {
+		out[i] = evals.ToolCall{ToolName: c.ToolName, Arguments: c.Arguments}
+	}
+	return out
+}
+
+// ingestedTrace is the trace envelope of a received row, or nil when it
+// sent none. The reference accepts a string, a list of {role, content}
+// messages or an envelope object; the first two are wrapped as the
+// envelope's raw and messages fields.
+func ingestedTrace(raw json.RawMessage) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil
+	}
+	var key string
+	switch raw[0] {
+	case '{':
+		return raw
+	case '[':
+		key = "messages"
+	default:
+		key = "raw"
+	}
+	out, err := json.Marshal(map[string]json.RawMessage{key: raw})
+	if err != nil {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,225 @@
+package projectopstest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// Upload URLs: served by the double itself under uploadPath, without a key,
+// valid for UploadURLTTL and once.
+const (
+	uploadPath = "/eval-ingest-uploads/"
+	// UploadURLTTL is how long a minted upload URL stays valid.
+	UploadURLTTL = 5 * time.Minute
+)
+
+// startIngestedRunLocked creates the run named by p.ExternalRunID in the
+// project, or returns the existing one (reused). The suite is found or
+// created by name. The run joins the eval runs (source "sdk"), but it is
+// not executed and does not count against the concurrency cap.
+func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.RunParams) (*evalRunRec, bool, *httpError) {
+	projectID, herr := s.ingestProjectLocked(a, projectPath)
+	if herr != nil {
+		return nil, false, herr
+	}
+	st := &s.st.ingest
+	key := projectID + "\x00" + p.ExternalRunID
+	if run := st.byExt[key]; run != nil {
+		return run, true, nil
+	}
+	suiteID, err := s.suiteByNameLocked(projectID, p.SuiteName, p.SuiteDescription)
+	if err != nil {
+		return nil, false, errInternal()
+	}
+	id, err := s.st.newID("run", "")
+	if err != nil {
+		return nil, false, errInternal()
+	}
+	if st.byExt == nil {
+		st.byExt = map[string]*evalRunRec{}
+	}
+	n := 1
+	for _, r := range s.st.evals.runs {
+		if r.suiteID == suiteID {
+			n++
+		}
+	}
+	p.ServerNames = slices.Clone(p.ServerNames)
+	p.Tags = slices.Clone(p.Tags)
+	run := &evalRunRec{id: id, projectID: projectID, orgID: s.st.projects[projectID].orgID, suiteID: suiteID,
+		source: evals.SourceSDK, runNumber: n, status: evals.StatusRunning, notes: p.Notes,
+		createdAt: s.now(), ord: s.st.nextOrd(), ext: &runExternal{params: p}}
+	if p.PassCriteria != nil {
+		run.passCriteria = &evals.PassCriteria{MinimumPassRate: p.PassCriteria.MinimumPassRate}
+	}
+	if !st.discard {
+		run.ext.seen = map[string]bool{}
+	}
+	s.st.evals.runs[id], st.byExt[key] = run, run
+	return run, false, nil
+}
+
+// suiteByNameLocked returns the project's suite called name, creating it
+// (with description) when there is none.
+func (s *Server) suiteByNameLocked(projectID, name, description string) (string, error) {
+	for _, su := range sortedByOrd(s.st.suites, func(v *evalSuiteRec) int { return v.ord },
+		func(v *evalSuiteRec) bool { return v.projectID == projectID && v.name == name }) {
+		return su.id, nil
+	}
+	id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: name})
+	if err == nil {
+		s.st.suites[id].def = &suiteDef{description: description}
+	}
+	return id, err
+}
+
+// findIngestedRunLocked resolves an ingested run of the project; another
+// project's run, or a run created through the API, reads as 404.
+func (s *Server) findIngestedRunLocked(a actor, projectPath, runID string) (*evalRunRec, *httpError) {
+	projectID, herr := s.ingestProjectLocked(a, projectPath)
+	if herr != nil {
+		return nil, herr
+	}
+	run := s.st.evals.runs[runID]
+	if run == nil || run.ext == nil || run.projectID != projectID {
+		return nil, notFoundIn("Run")
+	}
+	return run, nil
+}
+
+// insertResultsLocked stores results as finished iterations, skipping any
+// whose externalIterationId the run already holds (or that repeats within
+// rs). Under WithIngestDiscard only the counts are kept.
+func (s *Server) insertResultsLocked(run *evalRunRec, rs []ingest.Result) (inserted, skipped int) {
+	discard := s.st.ingest.discard
+	now := s.now()
+	for i := range rs {
+		res := &rs[i]
+		if !discard && res.ExternalIterationID != "" {
+			if run.ext.seen[res.ExternalIterationID] {
+				skipped++
+				continue
+			}
+			run.ext.seen[res.ExternalIterationID] = true
+		}
+		inserted++
+		if res.Passed {
+			run.passed++
+		} else {
+			run.failed++
+		}
+		if discard {
+			continue
+		}
+		itID, _ := s.st.newID("itr", "") // never fails without a wanted id
+		run.iters = append(run.iters, ingestedIteration(itID, len(run.iters)+1, *res, now))
+	}
+	return inserted, skipped
+}
+
+// finalizeIngestedLocked ends an ingested run: an empty run, or one with
+// fewer rows than expectedIterations, fails; otherwise it is completed and
+// passes when its pass rate reaches the pass criteria's minimum (100% by
+// default), as an engine run does (endRunLocked).
+func (s *Server) finalizeIngestedLocked(run *evalRunRec) {
+	sum := run.summary()
+	status := evals.StatusCompleted
+	if sum.Total == 0 || sum.Total < run.ext.params.ExpectedIterations {
+		status = evals.StatusFailed
+	}
+	s.endRunLocked(run, status)
+}
+
+// ingestResult is the run's result as eval-ingest answers it: pending
+// until the run is terminal.
+func ingestResult(run *evalRunRec) string {
+	if !run.terminal() {
+		return ingest.ResultPending
+	}
+	return string(run.result)
+}
+
+func (s *Server) runResultLocked(run *evalRunRec, reused bool) ingest.RunResult {
+	sum := ingest.Summary(run.summary())
+	return ingest.RunResult{OK: true, SuiteID: run.suiteID, RunID: run.id, ProjectID: run.projectID,
+		Reused: reused, Status: string(run.status), Result: ingestResult(run), Summary: &sum}
+}
+
+// ingestUploadURL mints a single-use upload URL served by this double.
+func (s *Server) ingestUploadURL(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	if herr := s.checkIngestAccess(r, a); herr != nil {
+		return herr
+	}
+	if herr := rejectBody(r); herr != nil {
+		return herr
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	token := hex.EncodeToString(b[:])
+	s.mu.Lock()
+	projectID, herr := s.ingestProjectLocked(a, r.PathValue("projectId"))
+	if herr == nil {
+		st := &s.st.ingest
+		if st.uploads == nil {
+			st.uploads = map[string]*uploadRec{}
+		}
+		st.uploads[token] = &uploadRec{projectID: projectID, expires: s.now().Add(UploadURLTTL)}
+	}
+	s.mu.Unlock()
+	if herr != nil {
+		return herr
+	}
+	writeJSON(w, http.StatusOK, ingest.UploadURL{OK: true, UploadURL: s.URL() + uploadPath + token})
+	return nil
+}
+
+// ingestUpload stores the raw body sent to a minted URL. No key is needed:
+// the URL is the capability.
+func (s *Server) ingestUpload(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	data, err := io.ReadAll(io.LimitReader(r.Body, ingest.MaxArtifactBytes+1))
+	if err != nil {
+		return errValidation("", "Could not read request body")
+	}
+	if len(data) > ingest.MaxArtifactBytes {
+		return newError(apierr.CodeValidation, "Artifact exceeds the upload size limit",
+			map[string]any{"limit": ingest.MaxArtifactBytes})
+	}
+	s.mu.Lock()
+	st := &s.st.ingest
+	up := st.uploads[r.PathValue("token")]
+	var herr *httpError
+	var id string
+	switch {
+	case up == nil:
+		herr = notFoundIn("Upload URL")
+	case up.used:
+		herr = errForbidden("Upload URL was already used")
+	case !s.now().Before(up.expires):
+		herr = errForbidden("Upload URL has expired")
+	default:
+		up.used = true
+		if id, err = s.st.newID("stg", ""); err != nil {
+			herr = errInternal()
+			break
+		}
+		if st.artifacts == nil {
+			st.artifacts = map[string]*artifactRec{}
+		}
+		st.artifacts[id] = &artifactRec{id: id, projectID: up.projectID, contentType: r.Header.Get("Content-Type"),
+			data: data, createdAt: s.now()}
+	}
+	s.mu.Unlock()
+	if herr != nil {
+		return herr
+	}
+	writeJSON(w, http.StatusOK, ingest.Upload{StorageID: id})
+	return nil
+}

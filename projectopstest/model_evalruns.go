@@ -1,0 +1,145 @@
+package projectopstest
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/projectops/projectops-go/ingest"
+)
+
+// ingestStore is what eval-ingest keeps beside the eval runs it creates
+// (which live in evalStore.runs): the index by externalRunId, upload URLs
+// and uploaded artifacts. Its zero value is ready; it is only touched with
+// Server.mu held.
+type ingestStore struct {
+	byExt     map[string]*evalRunRec // by projectID + "\x00" + externalRunId
+	uploads   map[string]*uploadRec  // by token
+	artifacts map[string]*artifactRec
+	discard   bool // WithIngestDiscard: keep counts, not rows
+}
+
+// runExternal is what an ingested run holds beyond evalRunRec: the run as
+// started (externalRunId, framework, CI metadata, tags, server names,
+// expected iterations, suite description) and the externalIterationIds it
+// already holds.
+type runExternal struct {
+	params ingest.RunParams
+	seen   map[string]bool // nil under WithIngestDiscard
+}
+
+// uploadRec is a minted upload URL: usable once, until expires.
+type uploadRec struct {
+	projectID string
+	expires   time.Time
+	used      bool
+}
+
+type artifactRec struct {
+	id, projectID, contentType string
+	data                       []byte
+	createdAt                  time.Time
+}
+
+// IngestedRun is an eval run created through eval-ingest, as the double
+// holds it. It is a test hook: see Server.IngestedRuns.
+type IngestedRun struct {
+	ID, ProjectID, SuiteID, SuiteName, ExternalRunID string
+	// Source is "sdk" for ingested runs.
+	Source      string
+	RunNumber   int
+	Status      string // running, completed or failed; cancelled when cancelled through the eval routes
+	Result      string // pending, passed or failed
+	Summary     ingest.Summary
+	Params      ingest.RunParams
+	CreatedAt   time.Time
+	CompletedAt time.Time // zero until finalized
+}
+
+// IngestedIteration is one stored iteration of an ingested run.
+type IngestedIteration struct {
+	ID              string
+	IterationNumber int
+	Status          string // always completed: ingested results are finished
+	Result          string // passed or failed
+	CreatedAt       time.Time
+	// Input is the result as received. (A server built with
+	// WithIngestDiscard keeps no iterations.)
+	Input ingest.Result
+}
+
+// IngestedRuns returns the ingested runs of a project (every project when
+// projectID is ""), oldest first. It is a test hook for inspecting what a
+// reporter sent.
+func (s *Server) IngestedRuns(projectID string) []IngestedRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []IngestedRun
+	for _, r := range sortedByOrd(s.st.evals.runs, func(r *evalRunRec) int { return r.ord },
+		func(r *evalRunRec) bool { return r.ext != nil && (projectID == "" || r.projectID == projectID) }) {
+		out = append(out, s.ingestedRunLocked(r))
+	}
+	return out
+}
+
+// IngestedIterations returns a run's iterations in arrival order, and false
+// when there is no such run. It is a test hook.
+func (s *Server) IngestedIterations(runID string) ([]IngestedIteration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.st.evals.runs[runID]
+	if r == nil || r.ext == nil {
+		return nil, false
+	}
+	out := make([]IngestedIteration, 0, len(r.iters))
+	for _, it := range r.iters {
+		v := IngestedIteration{ID: it.id, IterationNumber: it.number, Status: string(it.status),
+			Result: string(it.result), CreatedAt: it.receivedAt}
+		if it.in != nil {
+			v.Input = *it.in
+			v.Input.ExpectedToolCalls = slices.Clone(it.in.ExpectedToolCalls)
+			v.Input.ActualToolCalls = slices.Clone(it.in.ActualToolCalls)
+			v.Input.Metadata = maps.Clone(it.in.Metadata)
+			v.Input.ErrorDetails = maps.Clone(it.in.ErrorDetails)
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+// Artifact returns an artifact uploaded through a minted upload URL. It is
+// a test hook.
+func (s *Server) Artifact(storageID string) (data []byte, contentType string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.st.ingest.artifacts[storageID]
+	if a == nil {
+		return nil, "", false
+	}
+	return slices.Clone(a.data), a.contentType, true
+}
+
+func (s *Server) ingestedRunLocked(r *evalRunRec) IngestedRun {
+	v := IngestedRun{ID: r.id, ProjectID: r.projectID, SuiteID: r.suiteID, ExternalRunID: r.ext.params.ExternalRunID,
+		Source: r.source, RunNumber: r.runNumber, Status: string(r.status), Result: ingestResult(r),
+		Summary: ingest.Summary(r.summary()), Params: r.ext.params, CreatedAt: r.createdAt, CompletedAt: r.completedAt}
+	if su := s.st.suites[r.suiteID]; su != nil {
+		v.SuiteName = su.name
+	}
+	v.Params.ServerNames = slices.Clone(r.ext.params.ServerNames)
+	v.Params.Tags = slices.Clone(r.ext.params.Tags)
+	return v
+}
+
+// WithIngestDiscard makes the server keep only the counts of ingested
+// iterations, not the rows: appends are validated and counted (every
+// result counts as inserted, as nothing is kept to deduplicate against)
+// and finalize computes the summary from the counts. It is meant for
+// benchmarks of very long streams, where the double's own store would
+// otherwise dominate the process's memory.
+func WithIngestDiscard() Option {
+	return func(o *options) error {
+		o.ingestDiscard = true
+		return nil
+	}
+}

@@ -1,0 +1,49 @@
+package projectopstest
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+// checkSuiteSpecLocked validates an EvalSuiteSpec's authoring fields as
+// POST eval-suites validates its body; a spec without them passes. The
+// tests are replaced by their JSON round trip, so they are stored exactly
+// as the route would store them (numbers in arguments become float64) and
+// the caller's maps are never shared. spec is the caller's own copy.
+func (s *Server) checkSuiteSpecLocked(spec *EvalSuiteSpec) error {
+	if !spec.authored() {
+		return nil
+	}
+	b, err := json.Marshal(spec.Tests)
+	if err == nil {
+		spec.Tests = nil
+		err = json.Unmarshal(b, &spec.Tests)
+	}
+	if err != nil {
+		return fmt.Errorf("eval suite %q: tests: %w", spec.Name, err)
+	}
+	p := evals.CreateSuiteParams{Name: spec.Name, Description: spec.Description, ServerIDs: spec.ServerIDs,
+		Model: spec.Model, Provider: spec.Provider, PassCriteria: spec.PassCriteria, Tests: spec.Tests}
+	if herr := s.checkSuiteParams(&p); herr != nil {
+		if field, _ := herr.body.Details["field"].(string); field != "" {
+			return fmt.Errorf("eval suite %q: %s: %s", spec.Name, field, herr.body.Message)
+		}
+		return fmt.Errorf("eval suite %q: %s", spec.Name, herr.body.Message)
+	}
+	return nil
+}
+
+// authorSuiteLocked gives a stored suite the spec's defaults and tests
+// (checked by checkSuiteSpecLocked), as createEvalSuite does.
+func (s *Server) authorSuiteLocked(su *evalSuiteRec, spec *EvalSuiteSpec) {
+	if !spec.authored() {
+		return
+	}
+	su.def = &suiteDef{description: spec.Description, model: spec.Model, provider: spec.Provider}
+	if pc := spec.PassCriteria; pc != nil {
+		su.def.passCriteria = &evals.PassCriteria{MinimumPassRate: pc.MinimumPassRate}
+	}
+	s.upsertCasesLocked(su, spec.Tests)
+}
