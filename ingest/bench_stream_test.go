@@ -70,7 +70,6 @@ func (s *synthStream) next() {
 		}
 		s.ev("start", pkg, "", "", -1)
 		s.pkg++
-		pkg = "example.com/big/pkg" + strconv.Itoa(s.pkg-1)
 	}
 	pkg = "example.com/big/pkg" + strconv.Itoa(s.pkg-1)
 	name := "TestGenerated" + strconv.Itoa(s.test)

@@ -56,7 +56,8 @@ func TestExternalRunIDAndCI(t *testing.T) {
 		ingest.IterationID(1, "pT"), ingest.IterationID(1, "p", "T", ""), ingest.IterationID(1, "q", "T")} {
 		ids[id] = true
 	}
-	if len(ids) != 5 || ingest.IterationID(1, "p", "T") != ingest.IterationID(1, "p", "T") {
+	first, again := ingest.IterationID(1, "p", "T"), ingest.IterationID(1, "p", "T")
+	if len(ids) != 5 || first != again {
 		t.Errorf("iteration ids collide: %v", ids)
 	}
 }
