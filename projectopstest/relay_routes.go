@@ -28,8 +28,8 @@ const (
 func (s *Server) relayRoutes() {
 	s.mux.HandleFunc(relayAgentRoute, s.relayAgent)
 	s.mux.HandleFunc(relayPublicRoute, s.relayPublic)
-	s.streaming[relayAgentRoute] = true
-	s.streaming[relayPublicRoute] = true
+	s.markStreaming(relayAgentRoute)
+	s.markStreaming(relayPublicRoute)
 }
 
 // relayAgent accepts a tunnel host: subprotocol and connect token are

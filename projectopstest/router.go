@@ -74,7 +74,7 @@ func (s *Server) register(pattern string, flags routeFlags, h handlerFunc) {
 	}
 	s.routes = append(s.routes, pattern)
 	if flags&routeStreaming != 0 {
-		s.streaming[full] = true
+		s.markStreaming(full)
 	}
 	authed := flags&routePublic == 0
 	s.mux.HandleFunc(full, func(w http.ResponseWriter, r *http.Request) {
@@ -99,9 +99,20 @@ func (s *Server) register(pattern string, flags routeFlags, h handlerFunc) {
 	})
 }
 
+// markStreaming records a full mux pattern as a streaming route.
+func (s *Server) markStreaming(pattern string) {
+	s.streaming[pattern] = true
+	_, path, ok := strings.Cut(pattern, " ")
+	if !ok {
+		path = pattern
+	}
+	path, _, _ = strings.Cut(path, "{")
+	s.streamPrefixes = append(s.streamPrefixes, path)
+}
+
 // streams reports whether r goes to a streaming route.
 func (s *Server) streams(r *http.Request) bool {
-	if len(s.streaming) == 0 {
+	if !slices.ContainsFunc(s.streamPrefixes, func(p string) bool { return strings.HasPrefix(r.URL.Path, p) }) {
 		return false
 	}
 	_, pattern := s.mux.Handler(r)

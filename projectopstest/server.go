@@ -42,6 +42,9 @@ type Server struct {
 	transport *inProcessTransport
 	routes    []string
 	streaming map[string]bool // full mux patterns of streaming routes
+	// streamPrefixes are the literal path prefixes of those patterns: a
+	// request matching none of them skips a second mux lookup.
+	streamPrefixes []string
 	reqSeq    atomic.Uint64
 
 	pool    workerPool

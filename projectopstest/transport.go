@@ -45,6 +45,8 @@ func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error
 		closeRequestBody(req)
 	}
 	if t.s.streams(sreq) {
+		// The handler outlives RoundTrip: give it its own header map.
+		sreq.Header = req.Header.Clone()
 		return t.serveAsync(req, sreq, rw, cancel, release)
 	}
 	defer release()
@@ -96,10 +98,10 @@ func (t *inProcessTransport) serveAsync(req, sreq *http.Request, rw *responseWri
 // serverRequest turns an outgoing client request into the request a server
 // handler would see.
 func serverRequest(ctx context.Context, req *http.Request) *http.Request {
-	// A shallow copy with its own header and URL: the handler never sees
-	// (or mutates) the client's maps, and nothing else needs deep copying.
+	// A shallow copy with its own URL. The header map is shared: handlers
+	// only read request headers, and an ordinary route finishes before
+	// RoundTrip returns (RoundTrip gives streaming routes their own copy).
 	sreq := req.WithContext(ctx)
-	sreq.Header = req.Header.Clone()
 	sreq.Trailer = nil
 	sreq.URL = &url.URL{Path: req.URL.Path, RawPath: req.URL.RawPath, RawQuery: req.URL.RawQuery}
 	sreq.RequestURI = req.URL.RequestURI()
