@@ -45,7 +45,7 @@ type Server struct {
 	// streamPrefixes are the literal path prefixes of those patterns: a
 	// request matching none of them skips a second mux lookup.
 	streamPrefixes []string
-	reqSeq    atomic.Uint64
+	reqSeq         atomic.Uint64
 
 	pool    workerPool
 	envOpt  envOptions
