@@ -15,14 +15,20 @@
 //	req.Header.Set("Authorization", "Bearer "+ws.APIKey)
 //	resp, err := srv.Client().Do(req)
 //
-// Routes served (under /api/v1): GET /me, GET /projects,
-// GET /projects/{projectId}/servers, GET /chat-sessions, GET /host-catalog
-// (public), GET /harness/{harnessId}/builtin-tools, the chatbox reads, host
-// list/create/get/update/delete, and the key-management surface /api-keys
+// It serves every route of the API under /api/v1: the account, projects,
+// chat sessions, the public host catalog, harness built-in tools, chatboxes,
+// hosts, the server operations (validate, doctor, check-oauth, tools,
+// prompts, resources, export, import-tokens) against real MCP servers
+// through go-sdk, eval suites and runs with an execution engine,
+// eval-ingest, computer environments with builds and a per-user computer,
+// tunnels with a working relay, and the key-management surface /api-keys
 // (always 403 to an API key). Routes lists them as SetFault keys.
 //
-// Test hooks: WithClock (timestamps and rate limiting), SetFault (per-route
-// status, Retry-After, latency or dropped connection), Requests, Wait.
+// Test hooks: WithClock and Clock (timestamps, rate limiting, token and
+// upload expiry), SetFault (per-route status, Retry-After, latency, dropped
+// connection, every N-th request), Requests, Wait, MCPSessions, the eval
+// engine's Model and hooks, WithBuildHook, Computer, IngestedRuns and
+// IngestedIterations.
 //
 // Where the double knowingly differs from the real service:
 //   - ids are deterministic (prj_1, hst_2, ...) and listings are in
