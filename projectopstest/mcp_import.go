@@ -33,7 +33,7 @@ func (s *Server) importTokens(w http.ResponseWriter, r *http.Request, a actor) *
 		return errValidation("tokens.expires_in", "tokens.expires_in must be a positive number of seconds")
 	case p.ClientInformation != nil && p.ClientInformation.ClientID == "":
 		return errValidation("clientInformation.clientId", "clientInformation.clientId is required")
-	case sc.transport != servers.TransportStdio && strings.TrimRight(p.ServerURL, "/") != strings.TrimRight(sc.url, "/"):
+	case sc.transport != servers.TransportStdio && !sameServerURL(p.ServerURL, sc.url):
 		return newError(apierr.CodeValidation, "serverUrl is not this server's URL",
 			map[string]any{"field": "serverUrl", "serverId": sc.serverID})
 	}
@@ -54,4 +54,12 @@ func (s *Server) importTokens(w http.ResponseWriter, r *http.Request, a actor) *
 	}
 	writeJSON(w, http.StatusOK, res)
 	return nil
+}
+
+// sameServerURL reports whether a caller's serverUrl names the saved URL,
+// ignoring trailing slashes and a tunnel's ?k= secret (reads show it
+// redacted, so a URL copied from check-oauth must match too).
+func sameServerURL(given, saved string) bool {
+	norm := func(u string) string { return strings.TrimRight(redactTunnelSecret(u), "/") }
+	return norm(given) == norm(saved)
 }

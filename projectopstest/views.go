@@ -91,7 +91,7 @@ func (st *state) chatboxDetailView(cb *chatboxRec) catalog.ChatboxDetail {
 	}
 	for _, id := range cb.serverIDs {
 		if sv := st.servers[id]; sv != nil {
-			d.Servers = append(d.Servers, catalog.ChatboxServer{ID: sv.id, Name: sv.name, URL: sv.url, UseOAuth: sv.useOAuth})
+			d.Servers = append(d.Servers, catalog.ChatboxServer{ID: sv.id, Name: sv.name, URL: redactTunnelSecret(sv.url), UseOAuth: sv.useOAuth})
 		}
 	}
 	return d
