@@ -34,3 +34,21 @@ func TestSecretsNeverPrint(t *testing.T) {
 		}
 	}
 }
+
+// TestServerSpecHidesCommandLine: a STDIO command line and arguments (which
+// often carry tokens) print under no verb, %#v included.
+func TestServerSpecHidesCommandLine(t *testing.T) {
+	t.Parallel()
+	const plain = "tok_in_argv"
+	for _, v := range []any{
+		projectopstest.ServerSpec{Name: "s", Command: "serve --token=" + plain, Args: []string{"--key", plain}},
+		&projectopstest.ServerSpec{Name: "s", Command: "serve", Args: []string{plain}},
+		[]projectopstest.ServerSpec{{Args: []string{plain}}},
+	} {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+			if out := fmt.Sprintf(verb, v); strings.Contains(out, plain) {
+				t.Errorf("%s of %T shows the command line: %s", verb, v, out)
+			}
+		}
+	}
+}

@@ -109,8 +109,11 @@ type ServerSpec struct {
 // String describes the server without its secrets or command line.
 func (sp ServerSpec) String() string {
 	return fmt.Sprintf("ServerSpec{ID:%q Project:%q Name:%q Transport:%q URL:%q Env:%s Headers:%s}",
-		sp.ID, sp.ProjectID, sp.Name, sp.TransportType, sp.URL, secretKeys(sp.Env), secretKeys(sp.Headers))
+		sp.ID, sp.ProjectID, sp.Name, sp.TransportType, redactTunnelSecret(sp.URL), secretKeys(sp.Env), secretKeys(sp.Headers))
 }
+
+// GoString is String, so %#v does not show the command line either.
+func (sp ServerSpec) GoString() string { return sp.String() }
 
 // HostSpec describes a host: exactly one of Template (with an optional
 // Theme) or Config, as in POST /hosts.
