@@ -10,7 +10,8 @@ import (
 // other secrets never end up in a test's output.
 type Request struct {
 	Method string
-	// Path is the URL path, without the query string.
+	// Path is the URL path, without the query string (the token of a
+	// minted upload URL is replaced by REDACTED).
 	Path string
 	// Route is the matched pattern without the /api/v1 prefix, e.g.
 	// "GET /projects/{projectId}/hosts"; "" when no route matched.

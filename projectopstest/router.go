@@ -143,13 +143,17 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", id)
 	rec := &statusRecorder{ResponseWriter: w}
 	defer func() {
+		path := r.URL.Path
+		if rec.info.route == uploadRoute { // the token is the credential
+			path = apiPrefix + uploadPath + "REDACTED"
+		}
 		s.reqlog.add(Request{
-			Method: r.Method, Path: r.URL.Path, Route: rec.info.route, Status: rec.status,
+			Method: r.Method, Path: path, Route: rec.info.route, Status: rec.status,
 			KeyID: rec.info.keyID, RequestID: id, Time: arrived,
 		})
 		if s.log.Enabled(r.Context(), slog.LevelDebug) {
 			s.log.LogAttrs(r.Context(), slog.LevelDebug, "projectopstest request",
-				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.String("method", r.Method), slog.String("path", path),
 				slog.String("route", rec.info.route), slog.Int("status", rec.status),
 				slog.String("keyId", rec.info.keyID), slog.String("requestId", id),
 				slog.Duration("duration", time.Since(start)))

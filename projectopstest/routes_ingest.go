@@ -17,8 +17,12 @@ func (s *Server) ingestRoutes() {
 	s.handle("POST /projects/{projectId}/eval-ingest/runs/iterations", s.ingestAppend)
 	s.handle("POST /projects/{projectId}/eval-ingest/runs/finalize", s.ingestFinalize)
 	s.handle("POST /projects/{projectId}/eval-ingest/artifacts/upload-url", s.ingestUploadURL)
-	s.handlePublic("POST "+uploadPath+"{token}", s.ingestUpload)
+	s.handlePublic(uploadRoute, s.ingestUpload)
 }
+
+// uploadRoute serves minted upload URLs; its path holds the URL's token,
+// which the request log and debug log redact.
+const uploadRoute = "POST " + uploadPath + "{token}"
 
 // decodeIngest reads an ingest body under the gateway's 6 MiB cap.
 func decodeIngest(r *http.Request, dst any) (map[string]bool, *httpError) {
