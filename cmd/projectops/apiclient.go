@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 
 	projectops "github.com/projectops/projectops-go"
 )
@@ -37,10 +39,18 @@ func fail(stderr io.Writer, name string, err error) int {
 	return 1
 }
 
-// needFlags checks that required string flags are set, printing usage.
+// failSetup reports a configuration error (no key, a bad base URL) for
+// command name and returns exit code 2, as every command does for bad usage.
+func failSetup(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "projectops %s: %v\n", name, err)
+	return 2
+}
+
+// needFlags checks that required string flags are set, printing usage. The
+// first missing flag in name order is reported, so the message is stable.
 func needFlags(stderr io.Writer, usage func(), flags map[string]string) bool {
-	for name, v := range flags {
-		if v == "" {
+	for _, name := range slices.Sorted(maps.Keys(flags)) {
+		if flags[name] == "" {
 			fmt.Fprintf(stderr, "missing --%s\n", name)
 			usage()
 			return false

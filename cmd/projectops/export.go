@@ -41,7 +41,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	c, err := apiClient()
 	if err != nil {
-		return fail(stderr, "export", err)
+		return failSetup(stderr, "export", err)
 	}
 	snap, err := c.Servers.Export(ctx, *project, *server)
 	if err != nil {

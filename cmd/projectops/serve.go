@@ -25,7 +25,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	verbose := fs.Bool("v", false, "log every request (never keys or bodies) to stderr")
 	buildStep := fs.Duration("build-step-delay", 300*time.Millisecond, "real time each environment build step takes")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: projectops serve [--addr host:port] [--seed file] [--rate-limit n] [--burst n] [-v]")
+		fmt.Fprintln(stderr, "Usage: projectops serve [--addr host:port] [--seed file] [--rate-limit n] [--burst n] [--build-step-delay d] [-v]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Runs the Project Operations API double (an in-memory fake of the whole API) for any client.")
 		fmt.Fprintln(stderr)

@@ -133,7 +133,7 @@ func TestToolsCommands(t *testing.T) {
 		t.Errorf("unknown subcommand: exit %d", code)
 	}
 	t.Setenv("PROJECTOPS_API_KEY", "")
-	if code, _, errs := runCLI(t, "tools", "list", "--project", "prj_demo", "--server", "srv_demo"); code != 1 || !strings.Contains(errs, "PROJECTOPS_API_KEY") {
+	if code, _, errs := runCLI(t, "tools", "list", "--project", "prj_demo", "--server", "srv_demo"); code != 2 || !strings.Contains(errs, "PROJECTOPS_API_KEY") {
 		t.Errorf("no key: %d %s", code, errs)
 	}
 }

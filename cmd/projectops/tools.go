@@ -25,7 +25,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "  projectops tools call --project P --server S TOOL [JSON|@FILE|-]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "list prints every tool as a JSON array; call prints the MCP CallToolResult.")
-		fmt.Fprintln(stderr, "Exit status: 0 success, 1 failure or a result with isError, 2 bad usage.")
+		fmt.Fprintln(stderr, "Exit status: 0 success, 1 failure or a result with isError, 2 bad usage or no key.")
 		fmt.Fprintln(stderr, "Uses PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL.")
 	}
 	if len(args) == 0 {
@@ -100,7 +100,7 @@ func toolsList(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	c, err := apiClient()
 	if err != nil {
-		return fail(stderr, "tools list", err)
+		return failSetup(stderr, "tools list", err)
 	}
 	tools := []*mcp.Tool{}
 	for t, err := range c.Servers.Tools(ctx, *f.project, *f.server) {
@@ -127,7 +127,7 @@ func toolsCall(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	c, err := apiClient()
 	if err != nil {
-		return fail(stderr, "tools call", err)
+		return failSetup(stderr, "tools call", err)
 	}
 	res, err := c.Servers.CallTool(ctx, *f.project, *f.server, servers.CallToolParams{ToolName: *f.name, Parameters: params})
 	if err != nil {

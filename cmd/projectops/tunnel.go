@@ -57,7 +57,7 @@ func runTunnel(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	c, err := apiClient()
 	if err != nil {
-		return fail(stderr, "tunnel", err)
+		return failSetup(stderr, "tunnel", err)
 	}
 	g, err := c.Tunnels.Create(ctx, *project, tunnels.CreateParams{Name: *name})
 	if err != nil {
