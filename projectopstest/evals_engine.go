@@ -35,6 +35,7 @@ func (s *Server) startRunLocked(run *evalRunRec) {
 // runEnv is what every iteration of a run shares: the tools of its servers.
 type runEnv struct {
 	runID, userID, projectID string
+	modelKeys                map[string]Secret // the run's modelApiKeys, by provider
 	tools                    []*mcp.Tool
 	owner                    map[string]string // tool name → server id
 	byName                   map[string]string // server name → server id
@@ -51,7 +52,7 @@ func (s *Server) executeRun(ctx context.Context, run *evalRunRec) {
 	}
 	run.status = evals.StatusRunning
 	env := &runEnv{runID: run.id, userID: run.exec.userID, projectID: run.projectID,
-		owner: map[string]string{}, byName: map[string]string{}}
+		modelKeys: run.exec.modelKeys, owner: map[string]string{}, byName: map[string]string{}}
 	servers := run.servers // never mutated once stored
 	iters := append([]*evalIterRec(nil), run.iters...)
 	s.mu.Unlock()

@@ -31,6 +31,10 @@ type ModelRequest struct {
 	Messages []evals.TraceMessage
 	// Tools are the tools available on the run's servers.
 	Tools []*mcp.Tool
+	// APIKey is the run's modelApiKeys entry for Provider: set for a
+	// provider-native model, empty for a hosted one (which runs on
+	// credits). It never prints.
+	APIKey Secret
 }
 
 // ModelResponse is a model's answer. ToolCalls name tools of the request

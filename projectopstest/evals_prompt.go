@@ -18,6 +18,10 @@ func (x *iterExec) prompt(ctx context.Context, i int, st *evals.Step) {
 	x.msgs = append(x.msgs, evals.TraceMessage{Role: "user", Content: st.Prompt})
 	before := len(x.actual)
 	model := x.s.ev.opts.model
+	var key Secret // hosted ids run on credits: no key
+	if _, _, hosted := splitModel(x.it.test.Model); !hosted {
+		key = x.env.modelKeys[x.it.test.Provider]
+	}
 	for turn := 0; ; turn++ {
 		if turn == maxModelTurns {
 			res.Status, res.Reason = evals.StepFail, fmt.Sprintf("the model kept calling tools after %d turns", maxModelTurns)
@@ -25,7 +29,7 @@ func (x *iterExec) prompt(ctx context.Context, i int, st *evals.Step) {
 		}
 		start := x.ms()
 		resp, err := model.Generate(ctx, ModelRequest{Model: x.it.test.Model, Provider: x.it.test.Provider,
-			Messages: slices.Clone(x.msgs), Tools: x.env.tools})
+			Messages: slices.Clone(x.msgs), Tools: x.env.tools, APIKey: key})
 		if ctx.Err() != nil {
 			return
 		}

@@ -2,12 +2,14 @@ package projectopstest_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	projectops "github.com/projectops/projectops-go"
@@ -188,4 +190,33 @@ func addProjectGuest(t *testing.T, f *evalFix) string {
 		t.Fatal(err)
 	}
 	return key
+}
+
+// A provider-native model gets its provider's key from modelApiKeys; a
+// hosted model gets none.
+func TestEvalModelReceivesProviderKey(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	seen := map[string]projectopstest.Secret{}
+	model := projectopstest.ModelFunc(func(ctx context.Context, req projectopstest.ModelRequest) (*projectopstest.ModelResponse, error) {
+		mu.Lock()
+		seen[req.Model] = req.APIKey
+		mu.Unlock()
+		return projectopstest.DefaultModel().Generate(ctx, req)
+	})
+	f := newEvalFix(t, projectopstest.WithEvalModel(model))
+	native := echoTest("native", "a")
+	native.Model, native.Provider = "gpt-5-native", "openai"
+	hosted := echoTest("hosted", "b")
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{native, hosted},
+		ModelAPIKeys: evals.ModelAPIKeys{"openai": "sk-openai-key", "anthropic": "sk-ant-key"}})
+	f.awaitRun(t, rc.RunID)
+	mu.Lock()
+	defer mu.Unlock()
+	if got := string(seen["gpt-5-native"]); got != "sk-openai-key" {
+		t.Errorf("native model got key %q, want the openai key", got)
+	}
+	if got, ok := seen["anthropic/claude-haiku-4.5"]; !ok || got != "" {
+		t.Errorf("hosted model got key %q (called %t), want none", string(got), ok)
+	}
 }
