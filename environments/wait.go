@@ -56,8 +56,9 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // *BuildError (errors.Is(err, ErrBuildFailed)). It stops as soon as ctx ends,
 // returning ctx's error. Polls back off exponentially; a RATE_LIMITED answer
 // is not an error here but a reason to wait at least its Retry-After before
-// the next poll. Any other error ends the wait: NOT_FOUND, for instance,
-// when the environment was deleted.
+// the next poll, unless it exceeds the client's WithMaxRetryAfter cap: that
+// error ends the wait, as it ends any call. Any other error ends the wait:
+// NOT_FOUND, for instance, when the environment was deleted.
 func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, buildID string, o *WaitOptions) (*Build, error) {
 	if buildID == "" {
 		return nil, apierr.Invalid("buildId", "buildId is required")
@@ -101,6 +102,10 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 			return nil, ctx.Err()
 		case errors.Is(err, apierr.ErrRateLimited):
 			if e, ok := apierr.As(err); ok {
+				if e.RetryAfter > s.t.MaxRetryAfter() {
+					// Above the client's cap the caller decides, as for any call.
+					return nil, err
+				}
 				wait = max(wait, e.RetryAfter)
 			}
 		default:

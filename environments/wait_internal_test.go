@@ -47,10 +47,14 @@ func reply(status int, body string, header ...string) func() *http.Response {
 
 // newScripted returns a Service over the script whose sleeps are recorded,
 // not slept; the transport never waits out a Retry-After itself.
-func newScripted(sc *script) (*Service, *[]time.Duration) {
+func newScripted(sc *script) (*Service, *[]time.Duration) { return newScriptedCap(sc, 2, -1) }
+
+// newScriptedCap is newScripted with the transport's retries and
+// MaxRetryAfter cap, which WaitForBuild applies to the Retry-Afters it waits.
+func newScriptedCap(sc *script, retries int, maxRetryAfter time.Duration) (*Service, *[]time.Duration) {
 	t := transport.New(transport.Config{BaseURL: "https://api.test/api/v1", APIKey: "sk_test",
-		HTTPClient: &http.Client{Transport: sc}, MaxRetries: 2, BaseDelay: time.Microsecond,
-		MaxDelay: time.Microsecond, MaxRetryAfter: -1})
+		HTTPClient: &http.Client{Transport: sc}, MaxRetries: retries, BaseDelay: time.Microsecond,
+		MaxDelay: time.Microsecond, MaxRetryAfter: maxRetryAfter})
 	var slept []time.Duration
 	s := NewService(t)
 	s.sleep = func(ctx context.Context, d time.Duration) error {
@@ -72,7 +76,9 @@ func TestWaitForBuildWaitsOutRateLimits(t *testing.T) {
 		builds("building"),
 		builds("ready"),
 	}}
-	s, slept := newScripted(sc)
+	// The transport does not retry; WaitForBuild waits out the 7s, which
+	// is under the 10s cap.
+	s, slept := newScriptedCap(sc, 0, 10*time.Second)
 	var progress []BuildStatus
 	b, err := s.WaitForBuild(t.Context(), "prj_1", "env_1", "bld_1", &WaitOptions{Interval: time.Second,
 		MaxInterval: 2 * time.Second, Progress: func(b Build) { progress = append(progress, b.Status) }})

@@ -3,6 +3,7 @@ package evals
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"sort"
 	"strings"
 )
@@ -76,6 +77,10 @@ func (m ModelAPIKeys) GoString() string { return m.String() }
 // Format makes every verb print String.
 func (m ModelAPIKeys) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, m.String()) }
 
+// LogValue logs the providers only: without it slog's JSON handler encodes
+// the map with encoding/json, bypassing Format.
+func (m ModelAPIKeys) LogValue() slog.Value { return slog.StringValue(m.String()) }
+
 // RunParams creates a run: either SuiteID (a rerun of a stored suite, with
 // ServerIDs optionally overriding its saved servers and Tests optionally
 // upserted into it) or SuiteName with inline Tests and ServerIDs (a new
@@ -93,6 +98,14 @@ type RunParams struct {
 	PassCriteria *PassCriteria `json:"passCriteria,omitempty"`
 	// IterationOverride replaces every test's Runs for this run (1 to 10).
 	IterationOverride int `json:"iterationOverride,omitempty"`
+}
+
+// LogValue logs what identifies the run request, never the model API keys
+// (slog's JSON handler would otherwise encode them with encoding/json).
+func (p RunParams) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("suiteId", p.SuiteID), slog.String("suiteName", p.SuiteName),
+		slog.Any("serverIds", p.ServerIDs), slog.Int("tests", len(p.Tests)),
+		slog.String("modelApiKeys", p.ModelAPIKeys.String()), slog.Int("iterationOverride", p.IterationOverride))
 }
 
 // RunCreated is the 202 answer to Runs.Create: the run executes in the

@@ -41,9 +41,10 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 // exponentially; once the run reports progress, Wait aims at half the
 // estimated remaining time, so a long run costs few polls and a finishing
 // run is noticed within about the minimum interval. A 429 RATE_LIMITED
-// answer is waited out (its Retry-After at least) and polling continues.
-// Wait returns as soon as ctx ends, with the last run seen and ctx's error;
-// any other error ends it too.
+// answer is waited out (its Retry-After at least) and polling continues,
+// unless the Retry-After exceeds the client's WithMaxRetryAfter cap: that
+// error ends Wait, as it ends any call. Wait returns as soon as ctx ends,
+// with the last run seen and ctx's error; any other error ends it too.
 func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...WaitOption) (*Run, error) {
 	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
 	for _, o := range opts {
@@ -62,10 +63,16 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 			return last, ctx.Err()
 		case err != nil:
 			e, ok := apierr.As(err)
-			if !ok || e.Code != apierr.CodeRateLimited {
+			if !ok || e.Code != apierr.CodeRateLimited || e.RetryAfter > s.t.MaxRetryAfter() {
+				// Above the client's cap the caller decides, as for any call.
 				return last, err
 			}
+			// Jitter only upwards: polling before Retry-After meets another 429.
 			wait = max(e.RetryAfter, backoff)
+			if err := sleep(ctx, wait+time.Duration(rand.Int64N(int64(wait/10)+1))); err != nil {
+				return last, err
+			}
+			continue
 		default:
 			if c.progress != nil && changed(last, run) {
 				c.progress(run)

@@ -3,6 +3,7 @@ package servers
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 )
 
@@ -86,4 +87,27 @@ func (p ImportTokensParams) Format(f fmt.State, _ rune) {
 	_, _ = io.WriteString(f, " Tokens:")
 	p.Tokens.Format(f, 'v')
 	_, _ = io.WriteString(f, "}")
+}
+
+// LogValue keeps the tokens out of slog output: without it slog's JSON
+// handler encodes Tokens with encoding/json, bypassing Format.
+func (t Tokens) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("access_token", redact(t.AccessToken != "")),
+		slog.String("refresh_token", redact(t.RefreshToken != "")), slog.String("id_token", redact(t.IDToken != "")),
+		slog.Float64("expires_in", t.ExpiresIn), slog.String("token_type", t.TokenType), slog.String("scope", t.Scope))
+}
+
+// LogValue shows the client id, never the secret.
+func (c ClientInformation) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("clientId", c.ClientID), slog.String("clientSecret", redact(c.ClientSecret != "")))
+}
+
+// LogValue logs the params without tokens, client secret or URL queries.
+func (p ImportTokensParams) LogValue() slog.Value {
+	attrs := []slog.Attr{slog.String("serverUrl", withoutQuery(p.ServerURL)),
+		slog.String("oauthResourceUrl", withoutQuery(p.OAuthResourceURL))}
+	if p.ClientInformation != nil {
+		attrs = append(attrs, slog.Any("clientInformation", p.ClientInformation.LogValue()))
+	}
+	return slog.GroupValue(append(attrs, slog.Any("tokens", p.Tokens.LogValue()))...)
 }

@@ -175,6 +175,10 @@ func (t *Transport) GoString() string { return t.String() }
 // BaseURL returns the base URL requests are sent to.
 func (t *Transport) BaseURL() string { return t.base }
 
+// MaxRetryAfter is the longest Retry-After the client waits out; polling
+// loops above the transport (Wait, WaitForBuild) apply the same cap.
+func (t *Transport) MaxRetryAfter() time.Duration { return t.maxRA }
+
 // HasKey reports whether an API key is configured.
 func (t *Transport) HasKey() bool { return t.key != nil }
 
