@@ -34,6 +34,11 @@ type Reporter struct {
 	done    bool // the run was already complete at start: send nothing
 	closed  bool
 	g       *errgroup.Group
+	// upCtx carries the chunk uploads: detached from the Record call that
+	// cut the chunk (whose context may end as soon as Record returns), and
+	// ended by upCancel when a Flush or Close context ends first.
+	upCtx    context.Context
+	upCancel context.CancelFunc
 	spool   *spool
 	occ     map[uint64]int32 // occurrences of identities without ids
 	seed    maphash.Seed
@@ -83,6 +88,7 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 		opt.SpoolDir = DefaultSpoolDir(opt.Getenv)
 	}
 	r := &Reporter{svc: svc, opt: opt, log: opt.Logger, occ: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	r.upCtx, r.upCancel = context.WithCancel(context.Background())
 	if r.log == nil {
 		r.log = slog.Default()
 	}
@@ -97,7 +103,8 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 // Record adds one finished result. A result without CaseTitle is a
 // VALIDATION_ERROR; without ExternalIterationID it gets a deterministic one
 // (from its title, external case id and occurrence). Record may block while
-// Concurrency chunks are in flight: that is what bounds memory.
+// Concurrency chunks are in flight: that is what bounds memory. A chunk's
+// upload does not end with ctx; Flush and Close bound the uploads instead.
 func (r *Reporter) Record(ctx context.Context, res Result) error {
 	if res.CaseTitle == "" {
 		return apierr.Invalid("caseTitle", "Result.CaseTitle is required")
@@ -149,7 +156,7 @@ func (r *Reporter) Flush(ctx context.Context) error {
 	} else if !r.started {
 		r.start(ctx)
 	}
-	_ = r.g.Wait()
+	r.waitUploads(ctx)
 	r.newGroup()
 	return r.strict(nil)
 }
@@ -179,6 +186,14 @@ func (r *Reporter) wrap(err error) error {
 		re.SpoolPath = r.spool.path
 	}
 	return re
+}
+
+// waitUploads waits for the chunks in flight; if ctx ends first, they are
+// abandoned (cancelled, and kept in the spool).
+func (r *Reporter) waitUploads(ctx context.Context) {
+	stop := context.AfterFunc(ctx, r.upCancel)
+	_ = r.g.Wait()
+	stop()
 }
 
 func (r *Reporter) newGroup() {

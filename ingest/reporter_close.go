@@ -17,6 +17,7 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 		return nil, ErrReporterClosed
 	}
 	r.closed = true
+	defer r.upCancel()
 	var run *RunResult
 	if !r.started && r.Err() == nil {
 		run = r.report(ctx)
@@ -24,7 +25,7 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 		if r.n > 0 {
 			r.cut(ctx)
 		}
-		_ = r.g.Wait()
+		r.waitUploads(ctx)
 		if r.Err() == nil && r.runID != "" {
 			var err error
 			run, err = r.svc.run(ctx, routeFinalize, r.opt.Project,

@@ -34,8 +34,9 @@ func (r *Reporter) cut(ctx context.Context) {
 		return
 	}
 	r.progress()
+	up := r.upCtx
 	r.g.Go(func() error {
-		r.send(ctx, seq, n, body)
+		r.send(up, seq, n, body)
 		r.putBody(body)
 		return nil
 	})

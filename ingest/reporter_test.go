@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
@@ -288,4 +290,43 @@ func TestReporterConcurrentRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantRows(t, f.srv, out.Run.RunID, all)
+}
+
+// A chunk's upload does not depend on the context of the Record call that
+// cut it: a per-call context that ends right after Record returns loses
+// nothing. A Close whose context has already ended abandons the uploads
+// and keeps the results in the spool.
+func TestReporterUploadOutlivesRecordContext(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	// Every append waits a little, so chunks are still in flight when
+	// each Record's context ends.
+	f.srv.SetFault("POST /projects/{projectId}/eval-ingest/runs/iterations", projectopstest.Fault{Latency: 20 * time.Millisecond})
+	r, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.ChunkSize = 5; o.Strict = true })
+	rs := results("ctx-", 40, 4)
+	for _, res := range rs {
+		ctx, cancel := context.WithCancel(t.Context())
+		err := r.Record(ctx, res)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := r.Close(t.Context())
+	if err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	wantRows(t, f.srv, out.Run.RunID, rs)
+
+	r2, dir := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.ChunkSize = 5 })
+	record(t, r2, results("gone-", 20, 4))
+	done, cancel := context.WithCancel(t.Context())
+	cancel()
+	out2, err := r2.Close(done)
+	if err != nil || out2.Err == nil || out2.SpoolPath == "" {
+		t.Fatalf("Close with an ended context: out %+v, err %v; want a non-strict failure naming the spool", out2, err)
+	}
+	if !strings.HasPrefix(out2.SpoolPath, dir) {
+		t.Errorf("spool %q not under %q", out2.SpoolPath, dir)
+	}
 }
