@@ -39,9 +39,9 @@ type Reporter struct {
 	// ended by upCancel when a Flush or Close context ends first.
 	upCtx    context.Context
 	upCancel context.CancelFunc
-	spool   *spool
-	occ     map[uint64]int32 // occurrences of identities without ids
-	seed    maphash.Seed
+	spool    *spool
+	occ      map[uint64]int32 // occurrences of identities without ids
+	seed     maphash.Seed
 
 	passed, failed, truncated int
 	recorded                  atomic.Int64
