@@ -39,6 +39,30 @@ func fail(stderr io.Writer, name string, err error) int {
 	return 1
 }
 
+// pickSub finds the subcommand args[0] of command group among subs. With no
+// subcommand it prints usage and returns exit code 2; with -h/--help/help,
+// usage and 0; with an unknown one, an error, usage and 2. sub is nil
+// whenever the caller should return code.
+func pickSub[S any](group string, args []string, subs []S, name func(*S) string, usage func(io.Writer), stderr io.Writer) (sub *S, code int) {
+	if len(args) == 0 {
+		usage(stderr)
+		return nil, 2
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		usage(stderr)
+		return nil, 0
+	}
+	for i := range subs {
+		if name(&subs[i]) == args[0] {
+			return &subs[i], 0
+		}
+	}
+	fmt.Fprintf(stderr, "projectops %s: unknown subcommand %q\n\n", group, args[0])
+	usage(stderr)
+	return nil, 2
+}
+
 // failSetup reports a configuration error (no key, a bad base URL) for
 // command name and returns exit code 2, as every command does for bad usage.
 func failSetup(stderr io.Writer, name string, err error) int {

@@ -45,23 +45,9 @@ type envCmd struct {
 // runEnv runs "projectops env <subcommand> [flags] [ENV_ID]". The API key
 // comes from PROJECTOPS_API_KEY only, never from a flag (shell history).
 func runEnv(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		envUsage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	var sub *envSub
-	for i := range envSubs {
-		if envSubs[i].name == args[0] {
-			sub = &envSubs[i]
-		}
-	}
+	sub, code := pickSub("env", args, envSubs, func(s *envSub) string { return s.name }, envUsage, stderr)
 	if sub == nil {
-		fmt.Fprintf(stderr, "projectops env: unknown subcommand %q\n\n", args[0])
-		envUsage(stderr)
-		return 2
+		return code
 	}
 	name := "projectops env " + sub.name
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)

@@ -41,23 +41,9 @@ type evalCmd struct {
 // runEval runs "projectops eval <subcommand> [flags] [args]". The API key
 // comes from PROJECTOPS_API_KEY only, never from a flag.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		evalUsage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	var sub *evalSub
-	for i := range evalSubs {
-		if evalSubs[i].name == args[0] {
-			sub = &evalSubs[i]
-		}
-	}
+	sub, code := pickSub("eval", args, evalSubs, func(s *evalSub) string { return s.name }, evalUsage, stderr)
 	if sub == nil {
-		fmt.Fprintf(stderr, "projectops eval: unknown subcommand %q\n\n", args[0])
-		evalUsage(stderr)
-		return 2
+		return code
 	}
 	ec := &evalCmd{ctx: ctx, stdout: stdout, stderr: stderr, name: "projectops eval " + sub.name}
 	fs := flag.NewFlagSet(ec.name, flag.ContinueOnError)
