@@ -1,0 +1,194 @@
+package contract
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// builder compiles the route table from the raw documents.
+type builder struct {
+	c      *jsonschema.Compiler
+	v1, v2 any
+}
+
+var methods = []string{"get", "post", "put", "patch", "delete"}
+
+func (b *builder) routes() (map[string]*Route, error) {
+	out := map[string]*Route{}
+	paths, _ := lookup(b.v1, "paths").(map[string]any)
+	for path, item := range paths {
+		for _, m := range methods {
+			op, ok := lookup(item, m).(map[string]any)
+			if !ok {
+				continue
+			}
+			r, err := b.route(strings.ToUpper(m), path, op)
+			if err != nil {
+				return nil, err
+			}
+			out[r.Method+" "+r.Pattern] = r
+		}
+	}
+	ingest, err := b.ingestRoutes()
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range ingest {
+		out[r.Method+" "+r.Pattern] = r
+	}
+	return out, nil
+}
+
+// route compiles one operation of the 07-09 document, and its request body
+// in the 08-22 document when that version has the same operation.
+func (b *builder) route(method, path string, op map[string]any) (*Route, error) {
+	r := &Route{Method: method, Pattern: path, known: map[string]bool{}, responses: map[string]*jsonschema.Schema{}}
+	versions := []struct {
+		url string
+		doc any
+		op  any
+	}{
+		{docV1, b.v1, op},
+		{docV2, b.v2, lookup(b.v2, "paths", path, strings.ToLower(method))},
+	}
+	for _, v := range versions {
+		if v.op == nil {
+			continue
+		}
+		body, ptr := deref(v.doc, lookup(v.op, "requestBody"), []string{"paths", path, strings.ToLower(method), "requestBody"})
+		if body == nil {
+			continue
+		}
+		if req, _ := lookup(body, "required").(bool); req {
+			r.BodyRequired = true
+		}
+		schemaPtr := slices.Concat(ptr, []string{"content", "application/json", "schema"})
+		raw := lookup(v.doc, schemaPtr...)
+		if raw == nil {
+			continue
+		}
+		s, err := b.c.Compile(v.url + "#" + pointer(schemaPtr))
+		if err != nil {
+			return nil, fmt.Errorf("contract: %s %s: %w", method, path, err)
+		}
+		r.requests = append(r.requests, s)
+		top, _ := deref(v.doc, raw, nil)
+		collectKeys(v.doc, top, r.known)
+		if ap, ok := lookup(top, "additionalProperties").(bool); ok && !ap {
+			r.closed = true
+		}
+	}
+	resps, _ := lookup(op, "responses").(map[string]any)
+	for status, resp := range resps {
+		_, ptr := deref(b.v1, resp, []string{"paths", path, strings.ToLower(method), "responses", status})
+		schemaPtr := slices.Concat(ptr, []string{"content", "application/json", "schema"})
+		if lookup(b.v1, schemaPtr...) == nil {
+			r.responses[status] = nil
+			continue
+		}
+		s, err := b.c.Compile(docV1 + "#" + pointer(schemaPtr))
+		if err != nil {
+			return nil, fmt.Errorf("contract: %s %s %s: %w", method, path, status, err)
+		}
+		r.responses[strings.ToUpper(status)] = s
+	}
+	return r, nil
+}
+
+// ingestRoutes are the five eval-ingest operations, checked against the
+// schema written from the notes; their errors use the reference Error.
+func (b *builder) ingestRoutes() ([]*Route, error) {
+	errSchema, err := b.c.Compile(docV1 + "#/components/schemas/Error")
+	if err != nil {
+		return nil, err
+	}
+	specs := []struct{ suffix, req, resp string }{
+		{"report", "report", "reportResponse"},
+		{"runs/start", "runStart", "runStartResponse"},
+		{"runs/iterations", "runIterations", "runIterationsResponse"},
+		{"runs/finalize", "runFinalize", "reportResponse"},
+		{"artifacts/upload-url", "uploadURL", "uploadURLResponse"},
+	}
+	var out []*Route
+	for _, s := range specs {
+		req, err := b.c.Compile(docIngest + "#/$defs/" + s.req)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := b.c.Compile(docIngest + "#/$defs/" + s.resp)
+		if err != nil {
+			return nil, err
+		}
+		r := &Route{
+			Method: "POST", Pattern: "/projects/{projectId}/eval-ingest/" + s.suffix,
+			BodyRequired: true, requests: []*jsonschema.Schema{req},
+			known:     map[string]bool{},
+			responses: map[string]*jsonschema.Schema{"200": resp, "4XX": errSchema, "5XX": errSchema},
+		}
+		// The ingest schema closes its bodies itself; no top-level rule.
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// lookup walks a decoded JSON document by object keys.
+func lookup(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// deref follows a local $ref ("#/components/…") from v, returning the
+// target and its pointer (ptr when v is not a reference).
+func deref(doc, v any, ptr []string) (any, []string) {
+	for range 8 {
+		ref, ok := lookup(v, "$ref").(string)
+		if !ok || !strings.HasPrefix(ref, "#/") {
+			return v, ptr
+		}
+		ptr = nil
+		for _, t := range strings.Split(ref[2:], "/") {
+			t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+			ptr = append(ptr, t)
+		}
+		v = lookup(doc, ptr...)
+	}
+	return v, ptr
+}
+
+// collectKeys adds the property names a schema documents at its top level,
+// including those of its anyOf/oneOf/allOf branches.
+func collectKeys(doc, s any, known map[string]bool) {
+	s, _ = deref(doc, s, nil)
+	if props, ok := lookup(s, "properties").(map[string]any); ok {
+		for k := range props {
+			known[k] = true
+		}
+	}
+	for _, comb := range []string{"anyOf", "oneOf", "allOf"} {
+		branches, _ := lookup(s, comb).([]any)
+		for _, br := range branches {
+			collectKeys(doc, br, known)
+		}
+	}
+}
+
+// pointer renders tokens as a URI-fragment JSON pointer.
+func pointer(tokens []string) string {
+	var sb strings.Builder
+	for _, t := range tokens {
+		t = strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+		sb.WriteString("/")
+		sb.WriteString(url.PathEscape(t))
+	}
+	return sb.String()
+}

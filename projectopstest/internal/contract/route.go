@@ -1,0 +1,114 @@
+package contract
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Route is the contract of one operation.
+type Route struct {
+	// Method and Pattern name the operation ("POST",
+	// "/projects/{projectId}/hosts").
+	Method, Pattern string
+
+	// segments is Pattern split at "/", for Match.
+	segments []string
+
+	// BodyRequired says the reference marks the request body required.
+	BodyRequired bool
+
+	// requests holds the request-body schema of each reference version
+	// that documents one; a body passes when one of them accepts it.
+	requests []*jsonschema.Schema
+	// known are the top-level keys either version documents; closed says
+	// either version refuses other keys.
+	known  map[string]bool
+	closed bool
+
+	// responses maps a status ("200", "4XX", "default") to its schema;
+	// nil for a response documented without a JSON body.
+	responses map[string]*jsonschema.Schema
+}
+
+// HasBody reports whether the reference documents a request body at all.
+// An operation without one is bodyless: the double accepts nothing or {}.
+func (r *Route) HasBody() bool { return len(r.requests) > 0 }
+
+// CheckRequest checks a decoded request body (as Decode returns it) against
+// the route. It returns nil or a *Violation naming the field.
+func (r *Route) CheckRequest(body any) error {
+	if !r.HasBody() {
+		if m, ok := body.(map[string]any); ok && len(m) == 0 {
+			return nil
+		}
+		if m, ok := body.(map[string]any); ok {
+			return &Violation{Field: firstKey(m), Message: "This operation takes no body fields"}
+		}
+		return &Violation{Message: "JSON body must be an object"}
+	}
+	if m, ok := body.(map[string]any); ok && r.closed {
+		for _, k := range sortedKeys(m) {
+			if !r.known[k] {
+				return &Violation{Field: k, Message: "Unknown field " + strconv.Quote(k)}
+			}
+		}
+	}
+	var first error
+	for _, s := range r.requests {
+		err := s.Validate(body)
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return violation(first)
+}
+
+// CheckResponse checks a decoded response body for status against the
+// route's documented responses. A status the reference does not document
+// (and no 4XX/5XX range or default covers) is itself a violation.
+func (r *Route) CheckResponse(status int, body any) error {
+	s, ok := r.responseSchema(status)
+	if !ok {
+		return &Violation{Message: "status " + strconv.Itoa(status) + " is not documented for " + r.Method + " " + r.Pattern}
+	}
+	if s == nil {
+		return nil // documented without a body
+	}
+	if err := s.Validate(body); err != nil {
+		return violation(err)
+	}
+	return nil
+}
+
+// responseSchema finds the schema for status: the exact code, then its
+// range (4XX), then default. A nil schema with ok means "no body".
+func (r *Route) responseSchema(status int) (*jsonschema.Schema, bool) {
+	code := strconv.Itoa(status)
+	for _, k := range []string{code, code[:1] + "XX", "default"} {
+		if s, ok := r.responses[k]; ok {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func firstKey(m map[string]any) string {
+	if k := sortedKeys(m); len(k) > 0 {
+		return k[0]
+	}
+	return ""
+}
