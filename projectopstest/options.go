@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"testing"
 	"time"
 )
 
@@ -28,6 +29,7 @@ type options struct {
 	evals         evalOptions // evals_options.go
 	env           envOptions  // computer environments (env_model.go)
 	mcp           mcpOptions
+	contractTB    testing.TB // see WithContractCheck
 }
 
 func defaultOptions() options {

@@ -89,6 +89,9 @@ func NewServer(opts ...Option) (*Server, error) {
 	o.mcp.self = selfTransport{s}
 	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
+	if o.contractTB != nil {
+		s.handler = contractChecked(o.contractTB, s.handler)
+	}
 	s.transport = &inProcessTransport{s: s}
 	var err error
 	if o.seed != nil {

@@ -11,8 +11,9 @@ import (
 
 // builder compiles the route table from the raw documents.
 type builder struct {
-	c      *jsonschema.Compiler
-	v1, v2 any
+	c        *jsonschema.Compiler
+	v1, v2   any
+	envelope *jsonschema.Schema
 }
 
 var methods = []string{"get", "post", "put", "patch", "delete"}
@@ -46,7 +47,7 @@ func (b *builder) routes() (map[string]*Route, error) {
 // route compiles one operation of the 07-09 document, and its request body
 // in the 08-22 document when that version has the same operation.
 func (b *builder) route(method, path string, op map[string]any) (*Route, error) {
-	r := &Route{Method: method, Pattern: path, known: map[string]bool{}, responses: map[string]*jsonschema.Schema{}}
+	r := &Route{Method: method, Pattern: path, known: map[string]bool{}, responses: map[string]*jsonschema.Schema{}, envelope: b.envelope}
 	versions := []struct {
 		url string
 		doc any
@@ -126,7 +127,7 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 		r := &Route{
 			Method: "POST", Pattern: "/projects/{projectId}/eval-ingest/" + s.suffix,
 			BodyRequired: true, requests: []*jsonschema.Schema{req},
-			known:     map[string]bool{},
+			known: map[string]bool{}, envelope: b.envelope,
 			responses: map[string]*jsonschema.Schema{"200": resp, "4XX": errSchema, "5XX": errSchema},
 		}
 		// The ingest schema closes its bodies itself; no top-level rule.

@@ -31,7 +31,21 @@ const (
 	docV1     = "mem:///reference-openapi-2026-07-09.json"
 	docV2     = "mem:///reference-openapi-2026-08-22.json"
 	docIngest = "mem:///eval-ingest.schema.json"
+	// docEnvelope is the error envelope every route may answer with
+	// (api-spec section 2): the specification gives every operation its
+	// error statuses, while the reference lists only some per route.
+	docEnvelope = "mem:///envelope.schema.json"
 )
+
+var envelope = map[string]any{
+	"type":     "object",
+	"required": []any{"code", "message"},
+	"properties": map[string]any{
+		"code":    map[string]any{"type": "string", "minLength": 1},
+		"message": map[string]any{"type": "string"},
+		"details": map[string]any{"type": "object"},
+	},
+}
 
 var files = map[string]string{
 	docV1:     "data/reference-openapi-2026-07-09.json",
@@ -71,7 +85,14 @@ func load() (*Contract, error) {
 		}
 		docs[url] = doc
 	}
-	b := builder{c: c, v1: docs[docV1], v2: docs[docV2]}
+	if err := c.AddResource(docEnvelope, envelope); err != nil {
+		return nil, err
+	}
+	env, err := c.Compile(docEnvelope)
+	if err != nil {
+		return nil, err
+	}
+	b := builder{c: c, v1: docs[docV1], v2: docs[docV2], envelope: env}
 	routes, err := b.routes()
 	if err != nil {
 		return nil, err

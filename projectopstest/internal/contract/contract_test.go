@@ -130,7 +130,10 @@ func TestCheckResponse(t *testing.T) {
 	me := c.Route("GET", "/me")
 	checkField(t, me.CheckResponse(401, mustDecode(t, `{"code":"UNAUTHORIZED","message":"no"}`)), "")
 	checkField(t, me.CheckResponse(401, mustDecode(t, `{"code":"NOPE","message":"no"}`)), "code")
-	checkField(t, me.CheckResponse(418, mustDecode(t, `{}`)), "-")
+	checkField(t, me.CheckResponse(201, mustDecode(t, `{}`)), "-")
+	// An error status the route does not list still needs the envelope.
+	checkField(t, me.CheckResponse(409, mustDecode(t, `{"code":"CONFLICT","message":"m"}`)), "")
+	checkField(t, me.CheckResponse(409, mustDecode(t, `{"message":"m"}`)), "code")
 	// The specification wins over the 07-09 enums.
 	cancel := c.Route("POST", "/projects/{projectId}/eval-runs/{runId}/cancel")
 	checkField(t, cancel.CheckResponse(409, mustDecode(t, `{"code":"CONFLICT","message":"terminal"}`)), "")

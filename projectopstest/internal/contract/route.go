@@ -27,6 +27,9 @@ type Route struct {
 	known  map[string]bool
 	closed bool
 
+	// envelope checks an error status the route does not list itself.
+	envelope *jsonschema.Schema
+
 	// responses maps a status ("200", "4XX", "default") to its schema;
 	// nil for a response documented without a JSON body.
 	responses map[string]*jsonschema.Schema
@@ -69,10 +72,15 @@ func (r *Route) CheckRequest(body any) error {
 }
 
 // CheckResponse checks a decoded response body for status against the
-// route's documented responses. A status the reference does not document
-// (and no 4XX/5XX range or default covers) is itself a violation.
+// route's documented responses. An error status the route does not list is
+// checked against the error envelope (the specification gives every
+// operation its error statuses); an undocumented success status is itself
+// a violation.
 func (r *Route) CheckResponse(status int, body any) error {
 	s, ok := r.responseSchema(status)
+	if !ok && status >= 400 {
+		s, ok = r.envelope, true
+	}
 	if !ok {
 		return &Violation{Message: "status " + strconv.Itoa(status) + " is not documented for " + r.Method + " " + r.Pattern}
 	}
