@@ -94,4 +94,3 @@ func (s *Server) listChatSessions(w http.ResponseWriter, r *http.Request, a acto
 	writeJSON(w, http.StatusOK, page)
 	return nil
 }
-
