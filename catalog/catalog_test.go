@@ -273,8 +273,10 @@ func TestHostCatalogSendsNoKey(t *testing.T) {
 func TestBuiltinTools(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	wantKeys := []string{"bash", "read", "edit", "multi_edit", "write", "glob", "grep", "ls", "web_fetch",
-		"web_search", "notebook_edit", "todo_write", "task"}
+	// The service's keys, in its order (by native name).
+	wantKeys := []string{"Agent", "AskUserQuestion", "bash", "edit", "EnterWorktree", "ExitPlanMode", "ExitWorktree",
+		"glob", "grep", "ListMcpResources", "NotebookEdit", "read", "ReadMcpResource", "Skill", "TaskCreate", "TaskGet",
+		"TaskList", "TaskOutput", "TaskStop", "TaskUpdate", "TodoWrite", "WebFetch", "webSearch", "write"}
 	page, err := f.C.Catalog.ListBuiltinTools(t.Context(), "claude-code")
 	if err != nil {
 		t.Fatalf("ListBuiltinTools: %v", err)

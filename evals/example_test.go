@@ -159,5 +159,5 @@ func ExampleRunService_Create_errors() {
 		fmt.Println("use one of:", e.HostedModels)
 	}
 	// Output:
-	// use one of: [anthropic/claude-haiku-4.5 anthropic/claude-sonnet-4.5]
+	// use one of: [anthropic/claude-haiku-4.5 anthropic/claude-opus-4.5 anthropic/claude-sonnet-4.5 anthropic/claude-opus-4.6-fast anthropic/claude-sonnet-4.6 anthropic/claude-sonnet-5 anthropic/claude-opus-4.6 anthropic/claude-opus-4.7 anthropic/claude-fable-5]
 }

@@ -37,9 +37,15 @@
 //     METHOD_NOT_ALLOWED (the specification names no code for it);
 //   - the 409 for deleting a referenced host uses code CONFLICT with
 //     details.references listing {type, id, name};
-//   - cursors are opaque base64url tokens (the real chat-session cursor is a
-//     bare lastActivityAt timestamp) and a bad cursor is a VALIDATION_ERROR
-//     naming the parameter that carried it;
+//   - cursors are opaque base64url tokens and a bad cursor is a
+//     VALIDATION_ERROR naming the parameter that carried it. The real
+//     chat-session cursor is a bare lastActivityAt timestamp: /chat-sessions
+//     also accepts one, as cursor (spec 4.1, the rule of every GET listing)
+//     or before (the reference notes' name; cursor wins when both are
+//     given), and its own nextCursor stays opaque so that sessions sharing a
+//     millisecond are never skipped;
+//   - like the service, every route ignores query parameters it does not
+//     know, and a listing that serves one page ignores cursor and limit;
 //   - project visibility "public" lets every organization member in as a
 //     project member; the real service's rules are not published;
 //   - a full host config is not required to carry modelId (the 2026-07-09
@@ -52,5 +58,22 @@
 //     see WithEvalModel, WithEvalConcurrency, WithEvalRunDeadline,
 //     WithEvalTraceDropRate and WithEvalHooks. A run's iterationNumber
 //     counts across the whole run; totals in the suite listing count the
-//     iterations of finished runs.
+//     iterations of finished runs;
+//   - the run-create model gate is the service's (hosted ids, its known
+//     provider-native ids, the open providers custom and ollama, any id with
+//     a modelApiKeys entry); the catalogs are the service's at the reference
+//     date (data/models.json, with its source) and do not follow later
+//     changes. Organization-stored provider keys exist only through
+//     SetOrganizationModelKey; a run's provider-native model without a
+//     usable key fails in the run (the iteration's error), as the service's
+//     does;
+//   - harness built-in tools (claude-code, codex) carry the service's keys,
+//     names, commonName and toolUseKind at the reference date
+//     (data/builtin-tools.json, with its source); their descriptions and
+//     input schemas are the double's own wording of the same parameters;
+//   - a tunnel's server record holds the grant's URL with its plaintext ?k=
+//     secret, as the service's does (reads of the record show it); the
+//     request log, debug log and the SDK's printing of records redact it;
+//   - an eval-ingest body may carry projectId: it is ignored, the path
+//     decides the project (the service's gateway overwrites it).
 package projectopstest

@@ -132,10 +132,7 @@ func (s *Server) newRunLocked(a actor, projectID string, su *evalSuiteRec, p *ev
 			n++
 		}
 	}
-	keys := make(map[string]Secret, len(p.ModelAPIKeys))
-	for k, v := range p.ModelAPIKeys {
-		keys[k] = Secret(v)
-	}
+	keys := s.runModelKeysLocked(a.orgID, p.ModelAPIKeys)
 	run := &evalRunRec{id: id, projectID: projectID, orgID: a.orgID, suiteID: su.id, source: evals.SourceAPI,
 		runNumber: n, status: evals.StatusPending, notes: p.Notes, passCriteria: p.PassCriteria,
 		createdAt: s.now(), ord: s.st.nextOrd(), servers: s.serverRefsLocked(serverIDs, names),

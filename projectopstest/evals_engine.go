@@ -14,6 +14,9 @@ import (
 type evalEngine struct {
 	opts   evalOptions
 	runner toolRunner
+	// orgKeys are model provider keys stored per organization
+	// (SetOrganizationModelKey); guarded by Server.mu.
+	orgKeys map[string]map[string]Secret
 }
 
 func newEvalEngine(s *Server, o evalOptions) *evalEngine {

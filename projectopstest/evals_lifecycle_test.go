@@ -143,7 +143,7 @@ func TestEvalConcurrentCreatesHitTheCap(t *testing.T) {
 			defer wg.Done()
 			rc, err := f.c.Evals.Runs.Create(context.Background(), f.ws.ProjectID, evals.RunParams{
 				SuiteName: "s", ServerIDs: []string{f.serverID},
-				Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4.1", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}})
+				Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -191,7 +191,7 @@ func TestEvalConcurrencyIsConfigurable(t *testing.T) {
 	f := newEvalFix(t, holdRuns(release), projectopstest.WithEvalConcurrency(1))
 	f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("a", "x")}})
 	_, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, evals.RunParams{SuiteName: "s",
-		ServerIDs: []string{f.serverID}, Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4.1", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}})
+		ServerIDs: []string{f.serverID}, Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}})
 	if !errors.Is(err, projectops.ErrConcurrentRunLimit) {
 		t.Fatalf("err = %v", err)
 	}

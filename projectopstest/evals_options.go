@@ -26,12 +26,9 @@ const (
 )
 
 // DefaultHostedModels is the default hosted model catalog: the provider/name
-// ids that run on the organization's credits.
-var DefaultHostedModels = []string{
-	"anthropic/claude-haiku-4.5", "anthropic/claude-sonnet-4.5",
-	"google/gemini-2.5-flash", "google/gemini-2.5-pro",
-	"openai/gpt-4.1", "openai/gpt-4.1-mini", "openai/gpt-4o-mini",
-}
+// ids that run on the organization's credits, the service's own at the
+// reference date (bundled with the double's other data, with its source).
+var DefaultHostedModels = slices.Clone(bundledModels().Hosted)
 
 // InteractHandler performs an interact step. Without one, interact steps
 // are recorded and reported as skipped.

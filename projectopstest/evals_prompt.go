@@ -18,9 +18,11 @@ func (x *iterExec) prompt(ctx context.Context, i int, st *evals.Step) {
 	x.msgs = append(x.msgs, evals.TraceMessage{Role: "user", Content: st.Prompt})
 	before := len(x.actual)
 	model := x.s.ev.opts.model
-	var key Secret // hosted ids run on credits: no key
-	if _, _, hosted := splitModel(x.it.test.Model); !hosted {
-		key = x.env.modelKeys[x.it.test.Provider]
+	key, ok := x.s.ev.modelKey(x.it.test.Model, x.it.test.Provider, x.env.modelKeys)
+	if !ok {
+		x.infraErr = "model: no usable " + x.it.test.Provider + " key for " + x.it.test.Model +
+			" (pass modelApiKeys or store a key for the organization)"
+		return
 	}
 	for turn := 0; ; turn++ {
 		if turn == maxModelTurns {

@@ -56,10 +56,10 @@ func TestEvalRunValidation(t *testing.T) {
 			IterationOverride: 11}, field: "iterationOverride"},
 		{name: "not hosted", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
 			Tests: withModel("anthropic/claude-9", "")}, field: "tests[0].model",
-			hosted: []string{"anthropic/claude-haiku-4.5", "anthropic/claude-sonnet-4.5"}},
+			hosted: hostedWithPrefix("anthropic/")},
 		{name: "byok without key", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
 			Tests: withModel("gpt-5-native", "openai"), ModelAPIKeys: evals.ModelAPIKeys{"anthropic": "sk-ant-secret"}},
-			field: "tests[0].model", hosted: []string{"openai/gpt-4.1", "openai/gpt-4.1-mini", "openai/gpt-4o-mini"}},
+			field: "tests[0].model", hosted: hostedWithPrefix("openai/")},
 		{name: "no saved servers", p: evals.RunParams{SuiteID: bare, Tests: []evals.Test{ok}}, field: "serverIds",
 			reason: projectops.ReasonNoSavedServerSelection},
 	}
@@ -219,4 +219,15 @@ func TestEvalModelReceivesProviderKey(t *testing.T) {
 	if got, ok := seen["anthropic/claude-haiku-4.5"]; !ok || got != "" {
 		t.Errorf("hosted model got key %q (called %t), want none", string(got), ok)
 	}
+}
+
+// hostedWithPrefix lists the default hosted ids of one provider prefix.
+func hostedWithPrefix(prefix string) []string {
+	var out []string
+	for _, id := range projectopstest.DefaultHostedModels {
+		if strings.HasPrefix(id, prefix) {
+			out = append(out, id)
+		}
+	}
+	return out
 }

@@ -15,7 +15,7 @@ func TestEvalResponsesMatchReference(t *testing.T) {
 	f := newEvalFix(t, noLimit)
 	tg := inproc(f.srv)
 	key, p := f.ws.APIKey, "/projects/"+f.ws.ProjectID
-	suite := evals.CreateSuiteParams{Name: "s", ServerIDs: []string{f.serverID}, Model: "openai/gpt-4.1",
+	suite := evals.CreateSuiteParams{Name: "s", ServerIDs: []string{f.serverID}, Model: "openai/gpt-4o-mini",
 		Tests: []evals.Test{echoTest("ok", "x"), echoTest("no trace "+"[no-trace]", "y")}}
 	var created evals.SuiteCreated
 	r := tg.call(t, "POST", p+"/eval-suites", key, suite)

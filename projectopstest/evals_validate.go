@@ -1,12 +1,10 @@
 package projectopstest
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/projectops/projectops-go/evals"
-	"github.com/projectops/projectops-go/internal/apierr"
 )
 
 // Limits of authored suites (reference service).
@@ -19,44 +17,6 @@ const (
 func splitModel(id string) (provider, name string, hosted bool) {
 	p, n, ok := strings.Cut(id, "/")
 	return p, n, ok
-}
-
-// hostedFor lists the hosted ids of provider (every id when provider is "").
-func (e *evalEngine) hostedFor(provider string) []string {
-	out := []string{}
-	for _, id := range e.opts.hosted {
-		if p, _, _ := splitModel(id); provider == "" || p == provider {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// resolveModel applies the model rules to a test's model and provider
-// (already defaulted from the suite). A provider/name id must be in the
-// hosted catalog; a provider-native id needs a provider and, when keys is
-// non-nil (run creation), a key for that provider. A model that cannot run
-// is a VALIDATION_ERROR listing the provider's hosted ids.
-func (e *evalEngine) resolveModel(field, model, provider string, keys map[string]string) (string, string, *httpError) {
-	reject := func(msg, p string) *httpError {
-		return newError(apierr.CodeValidation, msg, map[string]any{"field": field, "hostedModels": e.hostedFor(p)})
-	}
-	if model == "" {
-		return "", "", reject("A model is required (the test and the suite name none)", provider)
-	}
-	if p, _, hosted := splitModel(model); hosted {
-		if !slices.Contains(e.opts.hosted, model) {
-			return "", "", reject("Model "+jsonQuote(model)+" is not in the hosted catalog", p)
-		}
-		return model, p, nil
-	}
-	if provider == "" {
-		return "", "", reject("Model "+jsonQuote(model)+" is provider-native: name its provider or use a hosted provider/name id", "")
-	}
-	if keys != nil && keys[provider] == "" {
-		return "", "", reject("Model "+jsonQuote(model)+" needs a "+provider+" key in modelApiKeys, or use a hosted id", provider)
-	}
-	return model, provider, nil
 }
 
 // checkTests validates authored tests; field prefixes the names in errors.

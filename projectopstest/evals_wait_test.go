@@ -19,7 +19,7 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
 	tg := inproc(f.srv)
 	body := evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
-		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4.1", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}}
+		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}}
 	send := func(key string) evals.RunCreated {
 		req := must[*http.Request](t)(http.NewRequestWithContext(t.Context(), http.MethodPost,
 			projectopstest.InProcessURL+"/projects/"+f.ws.ProjectID+"/eval-runs", jsonBody(t, body)))

@@ -221,7 +221,7 @@ func TestIngestedRunsDoNotConsumeTheCap(t *testing.T) {
 		t.Fatalf("ingest while the cap is full: %v", err)
 	}
 	_, err = f.c.Evals.Runs.Create(ctx, pid, evals.RunParams{SuiteName: "s2", ServerIDs: []string{f.serverID},
-		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4.1", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}})
+		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}})
 	if !errors.Is(err, projectops.ErrConcurrentRunLimit) {
 		t.Fatalf("second engine run: err = %v, want CONCURRENT_RUN_LIMIT", err)
 	}

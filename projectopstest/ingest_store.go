@@ -158,7 +158,7 @@ func (s *Server) ingestUploadURL(w http.ResponseWriter, r *http.Request, a actor
 	if herr := s.checkIngestAccess(r, a); herr != nil {
 		return herr
 	}
-	if herr := rejectBody(r); herr != nil {
+	if _, herr := decodeIngest(r, &struct{}{}); herr != nil {
 		return herr
 	}
 	var b [16]byte

@@ -146,7 +146,7 @@ func errUnsupported(serverID, capability string) *httpError {
 func (sc *serverCall) checkOAuth() servers.CheckOAuthResult {
 	res := servers.CheckOAuthResult{UseOAuth: sc.useOAuth}
 	if sc.transport != servers.TransportStdio {
-		u := redactTunnelSecret(sc.url) // a tunnel's ?k= secret is shown once, in its grant
+		u := sc.url // a tunnel's record holds its ?k= secret, as the service's does
 		res.ServerURL = &u
 	}
 	return res

@@ -57,8 +57,8 @@ func (s *Server) importTokens(w http.ResponseWriter, r *http.Request, a actor) *
 }
 
 // sameServerURL reports whether a caller's serverUrl names the saved URL,
-// ignoring trailing slashes and a tunnel's ?k= secret (reads show it
-// redacted, so a URL copied from check-oauth must match too).
+// ignoring trailing slashes and a tunnel's ?k= secret (a printed URL shows
+// it redacted, so a URL copied from a log must match too).
 func sameServerURL(given, saved string) bool {
 	norm := func(u string) string { return strings.TrimRight(redactTunnelSecret(u), "/") }
 	return norm(given) == norm(saved)

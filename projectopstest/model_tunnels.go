@@ -106,8 +106,8 @@ func randomToken(prefix string) string {
 	return prefix + base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// redactTunnelSecret replaces the value of a URL's k query parameter, so
-// server listings and the previousUrl of a grant never show a secret.
+// redactTunnelSecret replaces the value of a URL's k query parameter, for
+// printing (the record itself keeps the plaintext, as the service's does).
 func redactTunnelSecret(u string) string {
 	p, err := url.Parse(u)
 	if err != nil || p.RawQuery == "" {
@@ -121,3 +121,7 @@ func redactTunnelSecret(u string) string {
 	p.RawQuery = q.Encode()
 	return p.String()
 }
+
+// sameTunnelURL reports whether two URLs differ at most in their ?k=
+// secret: the same tunnel, re-created with a rotated secret.
+func sameTunnelURL(a, b string) bool { return redactTunnelSecret(a) == redactTunnelSecret(b) }

@@ -3,6 +3,7 @@ package projectopstest
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sync"
 
@@ -12,17 +13,21 @@ import (
 	"github.com/projectops/projectops-go/servers"
 )
 
-// builtinToolsJSON maps a harness id to its native tools (display-only).
+// builtinToolsJSON maps each harness the service serves (claude-code,
+// codex) to its native tools (display-only); its source field says where
+// the data comes from.
 //
 //go:embed data/builtin-tools.json
 var builtinToolsJSON []byte
 
 var builtinTools = sync.OnceValue(func() map[string][]catalog.BuiltinTool {
-	var m map[string][]catalog.BuiltinTool
-	if err := json.Unmarshal(builtinToolsJSON, &m); err != nil {
-		panic("projectopstest: bundled builtin tools are invalid: " + err.Error())
+	var doc struct {
+		Harnesses map[string][]catalog.BuiltinTool `json:"harnesses"`
 	}
-	return m
+	if err := json.Unmarshal(builtinToolsJSON, &doc); err != nil || len(doc.Harnesses) == 0 {
+		panic(fmt.Sprintf("projectopstest: bundled builtin tools are invalid: %v", err))
+	}
+	return doc.Harnesses
 })
 
 func (s *Server) catalogRoutes() {

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/internal/pager"
@@ -45,13 +44,9 @@ func (s *Server) listChatSessions(w http.ResponseWriter, r *http.Request, a acto
 	if herr != nil {
 		return herr
 	}
-	var after *sessionPos
-	if c := q.Get("before"); c != "" {
-		pos, herr := decodeSessionCursor(c)
-		if herr != nil {
-			return herr
-		}
-		after = &pos
+	after, herr := sessionCursorParam(q)
+	if herr != nil {
+		return herr
 	}
 	projectID := q.Get("projectId")
 
@@ -98,18 +93,4 @@ func (s *Server) listChatSessions(w http.ResponseWriter, r *http.Request, a acto
 	}
 	writeJSON(w, http.StatusOK, page)
 	return nil
-}
-
-func decodeSessionCursor(c string) (sessionPos, *httpError) {
-	raw, herr := decodeCursor(chatSessionsCursorKind, c, "before")
-	if herr != nil {
-		return sessionPos{}, herr
-	}
-	at, ord, ok := strings.Cut(raw, ".")
-	t, err1 := strconv.ParseInt(at, 10, 64)
-	o, err2 := strconv.Atoi(ord)
-	if !ok || err1 != nil || err2 != nil {
-		return sessionPos{}, errValidation("before", "Invalid cursor")
-	}
-	return sessionPos{at: t, ord: o}, nil
 }

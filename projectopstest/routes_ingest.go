@@ -24,8 +24,12 @@ func (s *Server) ingestRoutes() {
 // which the request log and debug log redact.
 const uploadRoute = "POST " + uploadPath + "{token}"
 
-// decodeIngest reads an ingest body under the gateway's 6 MiB cap.
+// decodeIngest reads an ingest body under the gateway's 6 MiB cap; a
+// projectId in the body is ignored (the path decides).
 func decodeIngest(r *http.Request, dst any) (map[string]bool, *httpError) {
+	if err := dropBodyProjectID(r, ingest.MaxBodyBytes); err != nil {
+		return nil, errValidation("", "Could not read request body")
+	}
 	return decodeBodyLimit(r, dst, ingest.MaxBodyBytes, newError(apierr.CodeValidation,
 		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingest.MaxBodyBytes}))
 }

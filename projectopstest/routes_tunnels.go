@@ -91,8 +91,8 @@ func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin str
 	}
 	secret, token, old := ts.rotate(t, s.now())
 	public := origin + relayPublicPath + t.slug + relayPublicSuffix + "?k=" + secret
-	if g.Existed && sv.url != public {
-		g.PreviousURL = redactTunnelSecret(sv.url)
+	if g.Existed && sv.url != "" && !sameTunnelURL(sv.url, public) {
+		g.PreviousURL = sv.url
 	}
 	// Repoint the record at the tunnel: an http server now, whatever it
 	// was; a stdio command line and environment no longer apply.

@@ -1,51 +1,99 @@
 package projectopstest_test
 
 import (
+	"bytes"
+	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/projectops/projectops-go/projectopstest"
-	"github.com/projectops/projectops-go/tunnels"
 )
 
-// TestTunnelSecretInNoResponse: the ?k= secret of a tunnel's URL is in the
-// grant (once) and in no read: not in the server listing, a chatbox's
-// attached servers, or check-oauth.
-func TestTunnelSecretInNoResponse(t *testing.T) {
+// createTunnelRaw creates a tunnel over raw HTTP and returns the grant as
+// JSON fields.
+func createTunnelRaw(t *testing.T, tg target, projectID, key, name string) map[string]any {
+	t.Helper()
+	r := tg.call(t, "POST", "/projects/"+projectID+"/tunnels", key, `{"name":"`+name+`"}`)
+	if r.status != 201 {
+		t.Fatalf("create tunnel: %d %s", r.status, r.body)
+	}
+	var g map[string]any
+	r.decode(t, &g)
+	return g
+}
+
+// TestTunnelRecordHoldsGrantURL: the server record's url is the grant's
+// URL with its plaintext ?k= secret, exactly, wherever the record is read
+// (the listing, a chatbox's attached servers, check-oauth), as the
+// specification defines it. The request log and debug log never hold it.
+func TestTunnelRecordHoldsGrantURL(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	srv := projectopstest.NewTestServer(t, noLimit,
+		projectopstest.WithLogger(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	ws := srv.Default()
+	tg := inproc(srv)
+	g := createTunnelRaw(t, tg, ws.ProjectID, ws.APIKey, "local")
+	grantURL, _ := g["url"].(string)
+	u, err := url.Parse(grantURL)
+	if err != nil || u.Query().Get("k") == "" {
+		t.Fatalf("grant url %q has no secret (%v)", grantURL, err)
+	}
+	secret := u.Query().Get("k")
+	serverID, _ := g["serverId"].(string)
+	cb := must[string](t)(srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: ws.ProjectID, Name: "cb", ServerIDs: []string{serverID}}))
+
+	var list rawPage
+	tg.call(t, "GET", "/projects/"+ws.ProjectID+"/servers", ws.APIKey, nil).decode(t, &list)
+	if len(list.Items) != 1 || list.Items[0]["url"] != grantURL {
+		t.Errorf("listing: %v, want url %q", list.Items, grantURL)
+	}
+	var detail struct {
+		Servers []map[string]any `json:"servers"`
+	}
+	tg.call(t, "GET", "/projects/"+ws.ProjectID+"/chatboxes/"+cb, ws.APIKey, nil).decode(t, &detail)
+	if len(detail.Servers) != 1 || detail.Servers[0]["url"] != grantURL {
+		t.Errorf("chatbox servers: %v, want url %q", detail.Servers, grantURL)
+	}
+	var oauth map[string]any
+	tg.call(t, "POST", "/projects/"+ws.ProjectID+"/servers/"+serverID+"/check-oauth", ws.APIKey, nil).decode(t, &oauth)
+	if oauth["serverUrl"] != grantURL {
+		t.Errorf("check-oauth serverUrl = %v, want %q", oauth["serverUrl"], grantURL)
+	}
+	// A public tunnel request carries the secret in its query: still not logged.
+	resp, err := srv.Client().Post(grantURL, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if strings.Contains(logs.String(), secret) || strings.Contains(fmt.Sprint(srv.Requests()), secret) {
+		t.Error("a log shows the tunnel secret")
+	}
+}
+
+// TestTunnelPreviousURL: previousUrl appears only when the record pointed
+// somewhere else before, and then holds that URL as it was; re-creating the
+// same tunnel (only the secret rotates) has none.
+func TestTunnelPreviousURL(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t, noLimit)
 	ws := srv.Default()
 	tg := inproc(srv)
-	r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/tunnels", ws.APIKey, tunnels.CreateParams{Name: "local"})
-	if r.status != 201 {
-		t.Fatalf("create tunnel: %d %s", r.status, r.body)
+	old := "https://mcp.example.com/mcp?token=abc"
+	must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "remote", URL: old}))
+	g1 := createTunnelRaw(t, tg, ws.ProjectID, ws.APIKey, "remote")
+	if g1["existed"] != true || g1["previousUrl"] != old {
+		t.Errorf("repointing an http record: existed %v previousUrl %v, want %q", g1["existed"], g1["previousUrl"], old)
 	}
-	var g tunnels.Grant
-	r.decode(t, &g)
-	u, err := url.Parse(g.URL)
-	if err != nil {
-		t.Fatal(err)
+	g2 := createTunnelRaw(t, tg, ws.ProjectID, ws.APIKey, "remote")
+	if _, ok := g2["previousUrl"]; ok || g2["url"] == g1["url"] || g2["slug"] != g1["slug"] {
+		t.Errorf("re-create: previousUrl %v (want none), url %v (was %v), slug %v (was %v)",
+			g2["previousUrl"], g2["url"], g1["url"], g2["slug"], g1["slug"])
 	}
-	secret := u.Query().Get("k")
-	if secret == "" {
-		t.Fatalf("grant URL %q has no secret", g.URL)
-	}
-	cb := must[string](t)(srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: ws.ProjectID, Name: "cb", ServerIDs: []string{g.ServerID}}))
-	for _, c := range []struct{ method, path string }{
-		{"GET", "/projects/" + ws.ProjectID + "/servers"},
-		{"GET", "/projects/" + ws.ProjectID + "/chatboxes/" + cb},
-		{"POST", "/projects/" + ws.ProjectID + "/servers/" + g.ServerID + "/check-oauth"},
-	} {
-		r := tg.call(t, c.method, c.path, ws.APIKey, nil)
-		if r.status != 200 {
-			t.Fatalf("%s %s: %d %s", c.method, c.path, r.status, r.body)
-		}
-		if strings.Contains(string(r.body), secret) {
-			t.Errorf("%s %s shows the tunnel secret: %s", c.method, c.path, r.body)
-		}
-		if !strings.Contains(string(r.body), g.Slug) {
-			t.Errorf("%s %s does not show the tunnel URL: %s", c.method, c.path, r.body)
-		}
+	fresh := createTunnelRaw(t, tg, ws.ProjectID, ws.APIKey, "new")
+	if _, ok := fresh["previousUrl"]; ok || fresh["existed"] != false {
+		t.Errorf("new record: %v", fresh)
 	}
 }

@@ -58,7 +58,8 @@ func TestBadInput(t *testing.T) {
 		{"sessions limit big", "GET", "/chat-sessions?limit=201", nil, "limit", false},
 		{"sessions limit text", "GET", "/chat-sessions?limit=ten", nil, "limit", false},
 		{"sessions cursor garbage", "GET", "/chat-sessions?before=%25%25%25", nil, "before", false},
-		{"sessions cursor timestamp", "GET", "/chat-sessions?before=1782000000000", nil, "before", false},
+		{"sessions cursor negative timestamp", "GET", "/chat-sessions?before=-1", nil, "before", false},
+		{"sessions cursor garbage as cursor", "GET", "/chat-sessions?cursor=%25%25%25", nil, "cursor", false},
 		{"sessions cursor other kind", "GET", "/chat-sessions?before=aXRlcmF0aW9uczoxMA", nil, "before", false},
 	}
 	for _, tg := range targets(t, srv) {

@@ -30,7 +30,7 @@ func projectView(p *projectRec, role Role) catalog.Project {
 func serverView(sv *serverRec) servers.Server {
 	return servers.Server{
 		ID: sv.id, ProjectID: sv.projectID, Name: sv.name, Enabled: sv.enabled,
-		TransportType: sv.transport, URL: redactTunnelSecret(sv.url), UseOAuth: sv.useOAuth,
+		TransportType: sv.transport, URL: sv.url, UseOAuth: sv.useOAuth,
 		HasClientSecret: sv.clientSecret != "", OAuthScopes: append([]string(nil), sv.oauthScopes...),
 		CreatedAt: wire.MillisOf(sv.createdAt), UpdatedAt: wire.MillisOf(sv.updatedAt),
 	}
@@ -91,7 +91,7 @@ func (st *state) chatboxDetailView(cb *chatboxRec) catalog.ChatboxDetail {
 	}
 	for _, id := range cb.serverIDs {
 		if sv := st.servers[id]; sv != nil {
-			d.Servers = append(d.Servers, catalog.ChatboxServer{ID: sv.id, Name: sv.name, URL: redactTunnelSecret(sv.url), UseOAuth: sv.useOAuth})
+			d.Servers = append(d.Servers, catalog.ChatboxServer{ID: sv.id, Name: sv.name, URL: sv.url, UseOAuth: sv.useOAuth})
 		}
 	}
 	return d

@@ -62,7 +62,7 @@ func writeTests(t *testing.T, p evals.RunParams) string {
 func TestEvalRunFailedRunExitsOne(t *testing.T) {
 	_, serverID := evalServer(t)
 	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{serverID}, Tests: []evals.Test{{
-		Title: "echo", Model: "openai/gpt-4.1", Steps: []evals.Step{evals.PromptStep("p", "Use echo with message=hi")}}}})
+		Title: "echo", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "Use echo with message=hi")}}}})
 	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms")
 	if code != 1 || !strings.Contains(out, "failed: failed (0 passed, 1 failed of 1") {
 		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
@@ -120,7 +120,7 @@ func TestEvalRunUsageAndErrors(t *testing.T) {
 	}
 	// Without --wait the run is started and its id printed.
 	file := writeTests(t, evals.RunParams{SuiteName: "x", ServerIDs: []string{serverID},
-		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4.1", Steps: []evals.Step{evals.PromptStep("p", "x")}}}})
+		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "x")}}}})
 	code, out, errOut := evalCLI(t, "run", "--file", file)
 	if code != 0 || !strings.Contains(out, "run run_") {
 		t.Fatalf("run without --wait: %d %q %q", code, out, errOut)
@@ -131,7 +131,7 @@ func TestEvalRunPassedRunExitsZero(t *testing.T) {
 	_, _ = evalServer(t)
 	demo := os.Getenv("EVAL_TEST_DEMO_SERVER")
 	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{demo}, Tests: []evals.Test{{
-		Title: "echo", Model: "openai/gpt-4.1", Runs: 2, Steps: []evals.Step{
+		Title: "echo", Model: "openai/gpt-4o-mini", Runs: 2, Steps: []evals.Step{
 			evals.PromptStep("p", "Use echo with message=hi"),
 			evals.AssertCalledWith("a", "echo", map[string]any{"message": "hi"}),
 		}}}})

@@ -1,0 +1,25 @@
+package catalog
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/projectops/projectops-go/internal/wire"
+)
+
+// Format implements fmt.Formatter: every verb prints the server with the
+// ?k= secret of a tunnel URL redacted (JSON keeps the service's value).
+func (s ChatboxServer) Format(f fmt.State, verb rune) {
+	type ChatboxServer plainChatboxServer
+	s.URL = wire.RedactSecretQuery(s.URL)
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), ChatboxServer(s))
+}
+
+// plainChatboxServer is ChatboxServer without its methods, for Format.
+type plainChatboxServer ChatboxServer
+
+// LogValue implements slog.LogValuer with the URL's secret redacted.
+func (s ChatboxServer) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("id", s.ID), slog.String("name", s.Name),
+		slog.String("url", wire.RedactSecretQuery(s.URL)), slog.Bool("useOAuth", s.UseOAuth))
+}

@@ -1,0 +1,36 @@
+package servers_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/servers"
+)
+
+// TestTunnelURLNeverPrinted: a record's tunnel URL keeps its ?k= secret on
+// the wire but not in any fmt verb or slog output.
+func TestTunnelURLNeverPrinted(t *testing.T) {
+	t.Parallel()
+	const u = "https://relay.example/tunnels/t1/mcp?k=s3cret"
+	rec := servers.Server{ID: "srv_1", Name: "local", URL: u}
+	res := servers.CheckOAuthResult{ServerURL: new(string)}
+	*res.ServerURL = u
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "server", rec, "oauth", res)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "server", rec, "oauth", res)
+	printed := fmt.Sprintf("%v %+v %#v %s %q", rec, rec, rec, rec, rec) + fmt.Sprintf("%v %+v %#v", res, res, res) + logs.String()
+	if strings.Contains(printed, "s3cret") {
+		t.Errorf("printed: %s", printed)
+	}
+	if !strings.Contains(fmt.Sprint(rec), "k=REDACTED") {
+		t.Errorf("%%v = %v, want the URL with its secret redacted", rec)
+	}
+	b, err := json.Marshal(rec)
+	if err != nil || !strings.Contains(string(b), "k=s3cret") {
+		t.Errorf("JSON %s (%v) lost the wire value", b, err)
+	}
+}
