@@ -1,0 +1,261 @@
+package hostcfg
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// fieldKind is how the catalog reader checks one entry field.
+type fieldKind int
+
+const (
+	kString fieldKind = iota
+	kNonEmpty
+	kNumber
+	kBool
+	kStrings
+	kRecord     // plain object, kept as is
+	kStringDict // record<string,string>
+	kUnchecked  // kept as is, not checked (the image objects)
+)
+
+type field struct {
+	kind     fieldKind
+	required bool
+}
+
+// entryFields are the keys an entry keeps, with how each is checked;
+// everything else is dropped, as the service's reader does.
+var entryFields = map[string]field{
+	"id": {kNonEmpty, true}, "label": {kNonEmpty, true}, "rendersMcpApps": {kBool, true},
+	"supportedProtocolVersions": {kStrings, false}, "verifiedAt": {kNumber, false},
+	"compatibilityEvidence": {kRecord, false}, "styleVariablesByTheme": {kRecord, false},
+	"hostStyle": {kNonEmpty, true}, "modelId": {kString, true}, "systemPrompt": {kString, true},
+	"temperature": {kNumber, true}, "requireToolApproval": {kBool, true}, "respectToolVisibility": {kBool, true},
+	"progressiveToolDiscovery": {kBool, false},
+	"serverIds":                {kStrings, true}, "optionalServerIds": {kStrings, true}, "builtInToolIds": {kStrings, true},
+	"modelVisibleMcpToolResults": {kUnchecked, false}, "mcpToolResultImageRendering": {kUnchecked, false},
+	"clientCapabilities": {kRecord, true}, "hostContext": {kRecord, true},
+	"hostCapabilitiesOverride": {kRecord, false}, "chatUiOverride": {kRecord, false},
+	"serverConnectionOverrides": {kRecord, false},
+}
+
+var provenances = []string{"observed", "probe", "vendor-doc", "assumed"}
+
+// entry checks one catalog entry (both halves must parse) and returns it
+// with unknown keys dropped and the lenient fields normalized.
+func entry(id string, v any) (map[string]any, error) {
+	in, ok := object(v)
+	if !ok {
+		return nil, errors.New("must be an object")
+	}
+	out := map[string]any{}
+	for k, f := range entryFields {
+		x, present := in[k]
+		if !present {
+			if f.required {
+				return nil, fmt.Errorf("%s is required", k)
+			}
+			continue
+		}
+		if !fieldOK(f.kind, x) {
+			return nil, fmt.Errorf("%s has the wrong type", k)
+		}
+		out[k] = deepCopy(x)
+	}
+	if out["id"] != id {
+		return nil, errors.New("id must equal its hostsById key")
+	}
+	if p, _ := in["provenance"].(string); slices.Contains(provenances, p) {
+		out["provenance"] = p
+	} else {
+		out["provenance"] = "assumed"
+	}
+	if err := connectionDefaults(in, out); err != nil {
+		return nil, err
+	}
+	if err := entryComputer(in, out); err != nil {
+		return nil, err
+	}
+	if h, present := in["harness"]; present {
+		if h != "claude-code" && h != "codex" {
+			return nil, errors.New(`harness must be "claude-code" or "codex"`)
+		}
+		out["harness"] = h
+	}
+	if p, present := in["mcpProfile"]; present {
+		pm, ok := object(p)
+		if !ok {
+			return nil, errors.New("mcpProfile must be an object")
+		}
+		out["mcpProfile"] = lenientProfile(deepCopy(pm).(map[string]any))
+	}
+	if err := hydrateImages(in, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func fieldOK(k fieldKind, x any) bool {
+	switch k {
+	case kString:
+		return isString(x)
+	case kNonEmpty:
+		s, ok := x.(string)
+		return ok && s != ""
+	case kNumber:
+		_, ok := number(x)
+		return ok
+	case kBool:
+		return isBool(x)
+	case kStrings:
+		arr, ok := x.([]any)
+		if !ok {
+			return false
+		}
+		for _, s := range arr {
+			if !isString(s) {
+				return false
+			}
+		}
+		return true
+	case kRecord:
+		_, ok := object(x)
+		return ok
+	case kStringDict:
+		m, ok := object(x)
+		if !ok {
+			return false
+		}
+		for _, s := range m {
+			if !isString(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
+
+func connectionDefaults(in, out map[string]any) error {
+	cd, ok := object(in["connectionDefaults"])
+	if !ok {
+		return errors.New("connectionDefaults is required")
+	}
+	if !fieldOK(kStringDict, cd["headers"]) {
+		return errors.New("connectionDefaults.headers must be a record of strings")
+	}
+	if _, ok := number(cd["requestTimeout"]); !ok {
+		return errors.New("connectionDefaults.requestTimeout must be a number")
+	}
+	out["connectionDefaults"] = map[string]any{"headers": deepCopy(cd["headers"]), "requestTimeout": cd["requestTimeout"]}
+	return nil
+}
+
+func entryComputer(in, out map[string]any) error {
+	c, present := in["computer"]
+	if !present {
+		return nil
+	}
+	cm, ok := object(c)
+	if !ok || cm["kind"] != "personal" {
+		return errors.New(`computer.kind must be "personal"`)
+	}
+	kept := map[string]any{"kind": "personal"}
+	if w, present := cm["workdir"]; present {
+		if !isString(w) {
+			return errors.New("computer.workdir must be a string")
+		}
+		kept["workdir"] = w
+	}
+	out["computer"] = kept
+	return nil
+}
+
+// lenientProfile applies the reader's forgiving rules inside mcpAppsOverrides.
+func lenientProfile(p map[string]any) map[string]any {
+	apps, _ := object(p["apps"])
+	o, _ := object(apps["mcpAppsOverrides"])
+	if o == nil {
+		return p
+	}
+	if modes, ok := o["availableDisplayModes"].([]any); ok {
+		kept := []any{}
+		for _, m := range modes {
+			if m == "inline" || m == "fullscreen" || m == "pip" {
+				kept = append(kept, m)
+			}
+		}
+		o["availableDisplayModes"] = kept
+	}
+	if w, present := o["widgetDisplayModeRequests"]; present && w != "accept" && w != "user-initiated-only" && w != "decline" {
+		delete(o, "widgetDisplayModeRequests")
+	}
+	return p
+}
+
+// imageKinds pairs imageSupport's summary keys with the concrete objects'.
+var imageKinds = []struct{ summary, concrete string }{
+	{"toolImageContent", "directContent"},
+	{"embeddedResourceImages", "embeddedResources"},
+	{"resourceLinkImages", "linkedResources"},
+}
+
+// hydrateImages gives every entry all three image fields: imageSupport is
+// derived from the concrete objects (a missing leaf reads false, a missing
+// placement "none"), or the concrete objects from imageSupport when only
+// the summary was sent (as the 07-09 client did).
+func hydrateImages(in, out map[string]any) error {
+	model, hasModel := object(in["modelVisibleMcpToolResults"])
+	render, hasRender := object(in["mcpToolResultImageRendering"])
+	if is, present := in["imageSupport"]; present && !(hasModel && hasRender) {
+		sm, ok := object(is)
+		if !ok {
+			return errors.New("imageSupport must be an object")
+		}
+		model, render = map[string]any{}, map[string]any{"placement": placement(sm["placement"])}
+		for _, k := range imageKinds {
+			pair, ok := object(sm[k.summary])
+			if !ok || !isBool(pair["model"]) || !isBool(pair["ui"]) {
+				return fmt.Errorf("imageSupport.%s needs boolean model and ui", k.summary)
+			}
+			model[k.concrete] = imageLeaf(k.concrete, pair["model"])
+			render[k.concrete] = imageLeaf(k.concrete, pair["ui"])
+		}
+		out["modelVisibleMcpToolResults"], out["mcpToolResultImageRendering"] = model, render
+	}
+	summary := map[string]any{}
+	for _, k := range imageKinds {
+		summary[k.summary] = map[string]any{"model": imageFlag(model, k.concrete), "ui": imageFlag(render, k.concrete)}
+	}
+	summary["placement"] = placement(render["placement"])
+	out["imageSupport"] = summary
+	return nil
+}
+
+func imageLeaf(concrete string, v any) map[string]any {
+	if concrete == "directContent" {
+		return map[string]any{"image": v}
+	}
+	return map[string]any{"blob": map[string]any{"image": v}}
+}
+
+func imageFlag(obj map[string]any, concrete string) bool {
+	m, _ := object(obj[concrete])
+	if concrete != "directContent" {
+		m, _ = object(m["blob"])
+	}
+	b, _ := m["image"].(bool)
+	return b
+}
+
+func placement(v any) string {
+	if s, _ := v.(string); s == "collapsed" || s == "inline" {
+		return s
+	}
+	return "none"
+}

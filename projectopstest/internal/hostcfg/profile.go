@@ -1,0 +1,302 @@
+package hostcfg
+
+import (
+	"slices"
+	"strings"
+)
+
+// appsOverrideFlags are the boolean mcpAppsOverrides keys of 07-09.
+var appsOverrideFlags = []string{"toolInputPartial", "toolCancelled", "hostContextChanged", "resourceTeardown",
+	"toolInfo", "openLinks", "serverTools", "serverResources", "logging", "updateModelContext", "message",
+	"sandboxPermissions", "cspFrameDomains", "cspBaseUriDomains", "resourcePrefersBorder", "downloadFile", "requestTeardown"}
+
+// openaiOverrideKeys are the compatRuntime.openaiAppsOverrides keys.
+var openaiOverrideKeys = []string{"callTool", "sendFollowUpMessage", "setWidgetState", "requestDisplayMode",
+	"notifyIntrinsicHeight", "openExternal", "setOpenInAppUrl", "requestModal", "uploadFile", "selectFiles",
+	"getFileDownloadUrl", "requestCheckout", "requestClose"}
+
+// droppedFeatures are allowFeatures keys the permissions block owns.
+var droppedFeatures = []string{"camera", "microphone", "geolocation", "clipboard-write"}
+
+// profile is rule 9. The profile passes through apart from the parts the
+// validator checks or normalizes.
+func profile(v any) (map[string]any, error) {
+	p, ok := object(v)
+	if !ok {
+		return nil, fail("mcpProfile must be a plain object")
+	}
+	p = deepCopy(p).(map[string]any)
+	if f, ok := number(p["profileVersion"]); !ok || f != 1 {
+		return nil, fail("mcpProfile.profileVersion must be 1")
+	}
+	pin, pinned := p["mcpProtocolVersion"]
+	if pinned {
+		if s, _ := pin.(string); !slices.Contains(ProtocolVersions, s) {
+			return nil, fail("mcpProfile.mcpProtocolVersion is not a known protocol version")
+		}
+	}
+	if init, present := p["initialize"]; present {
+		im, ok := object(init)
+		if !ok {
+			return nil, fail("mcpProfile.initialize must be a plain object")
+		}
+		if spv, present := im["supportedProtocolVersions"]; present {
+			list, err := stringList(spv, "mcpProfile.initialize.supportedProtocolVersions", true, false)
+			if err != nil {
+				return nil, err
+			}
+			if len(list) == 0 {
+				return nil, fail("mcpProfile.initialize.supportedProtocolVersions must not be empty")
+			}
+		}
+		if ci, present := im["clientInfo"]; present {
+			if err := nameVersion(ci, "mcpProfile.initialize.clientInfo"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if pinned && pin.(string) < "2026-07-28" { // a stateful version
+		init, _ := object(p["initialize"])
+		if init == nil {
+			init = map[string]any{}
+			p["initialize"] = init
+		}
+		if list, ok := init["supportedProtocolVersions"].([]any); ok {
+			if !slices.Contains(list, pin) {
+				return nil, fail("ConflictingProtocolVersionPin: mcpProfile.mcpProtocolVersion %s is not in initialize.supportedProtocolVersions", pin)
+			}
+		} else {
+			init["supportedProtocolVersions"] = []any{pin}
+		}
+	}
+	if ext, present := p["extensions"]; present {
+		if _, ok := object(ext); !ok {
+			return nil, fail("mcpProfile.extensions must be a plain object")
+		}
+	}
+	if apps, present := p["apps"]; present {
+		if err := appsProfile(apps); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func nameVersion(v any, path string) error {
+	m, ok := object(v)
+	if !ok {
+		return fail("%s must be a plain object", path)
+	}
+	for _, k := range []string{"name", "version"} {
+		if s, _ := m[k].(string); strings.TrimSpace(s) == "" {
+			return fail("%s.%s must be a non-empty string", path, k)
+		}
+	}
+	return nil
+}
+
+// appsProfile checks and normalizes mcpProfile.apps in place.
+func appsProfile(v any) error {
+	apps, ok := object(v)
+	if !ok {
+		return fail("mcpProfile.apps must be a plain object")
+	}
+	if ui, present := apps["uiInitialize"]; present {
+		um, ok := object(ui)
+		if !ok {
+			return fail("mcpProfile.apps.uiInitialize must be a plain object")
+		}
+		if err := nameVersion(um["hostInfo"], "mcpProfile.apps.uiInitialize.hostInfo"); err != nil {
+			return err
+		}
+	}
+	if cr, present := apps["compatRuntime"]; present {
+		if err := compatRuntime(cr); err != nil {
+			return err
+		}
+	}
+	if sb, present := apps["sandbox"]; present {
+		if err := sandbox(sb); err != nil {
+			return err
+		}
+	}
+	if o, present := apps["mcpAppsOverrides"]; present {
+		if err := appsOverrides(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func compatRuntime(v any) error {
+	cr, ok := object(v)
+	if !ok {
+		return fail("mcpProfile.apps.compatRuntime must be a plain object")
+	}
+	on, present := cr["openaiApps"]
+	if present && !isBool(on) {
+		return fail("mcpProfile.apps.compatRuntime.openaiApps must be a boolean")
+	}
+	o, present := cr["openaiAppsOverrides"]
+	if !present {
+		return nil
+	}
+	if on != true {
+		delete(cr, "openaiAppsOverrides") // meaningless without the runtime
+		return nil
+	}
+	om, ok := object(o)
+	if !ok {
+		return fail("mcpProfile.apps.compatRuntime.openaiAppsOverrides must be a plain object")
+	}
+	for k, x := range om {
+		if !slices.Contains(openaiOverrideKeys, k) {
+			return fail("mcpProfile.apps.compatRuntime.openaiAppsOverrides.%s is not supported", k)
+		}
+		if k == "requestDisplayMode" {
+			if s, _ := x.(string); s != "all" && s != "fullscreen-only" && s != "none" {
+				return fail("mcpProfile.apps.compatRuntime.openaiAppsOverrides.requestDisplayMode must be all, fullscreen-only or none")
+			}
+		}
+	}
+	return nil
+}
+
+func sandbox(v any) error {
+	sb, ok := object(v)
+	if !ok {
+		return fail("mcpProfile.apps.sandbox must be a plain object")
+	}
+	if c, present := sb["csp"]; present {
+		csp, ok := object(c)
+		if !ok {
+			return fail("mcpProfile.apps.sandbox.csp must be a plain object")
+		}
+		if m, _ := csp["mode"].(string); !slices.Contains([]string{"host-default", "declared", "relaxed"}, m) {
+			return fail("mcpProfile.apps.sandbox.csp.mode must be host-default, declared or relaxed")
+		}
+		if rt, present := csp["restrictTo"]; present {
+			rm, ok := object(rt)
+			if !ok {
+				return fail("mcpProfile.apps.sandbox.csp.restrictTo must be a plain object")
+			}
+			for _, k := range []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"} {
+				if l, present := rm[k]; present {
+					list, err := trimmedList(l, "mcpProfile.apps.sandbox.csp.restrictTo."+k)
+					if err != nil {
+						return err
+					}
+					rm[k] = list
+				}
+			}
+		}
+		if d, present := csp["cspDirectives"]; present {
+			dm, ok := object(d)
+			if !ok {
+				return fail("mcpProfile.apps.sandbox.csp.cspDirectives must be a plain object")
+			}
+			for k, vals := range dm {
+				path := "mcpProfile.apps.sandbox.csp.cspDirectives." + k
+				if !kebab(k) {
+					return fail("%s: directive names are lowercase kebab-case", path)
+				}
+				list, ok := vals.([]any)
+				if !ok {
+					return fail("%s must be an array of strings", path)
+				}
+				for _, x := range list {
+					if s, ok := x.(string); !ok || strings.ContainsAny(s, ";,") {
+						return fail("%s values must be strings without ; or ,", path)
+					}
+				}
+			}
+		}
+	}
+	if p, present := sb["permissions"]; present {
+		pm, ok := object(p)
+		if !ok {
+			return fail("mcpProfile.apps.sandbox.permissions must be a plain object")
+		}
+		if m, _ := pm["mode"].(string); !slices.Contains([]string{"resource-declared", "deny-all", "custom"}, m) {
+			return fail("mcpProfile.apps.sandbox.permissions.mode must be resource-declared, deny-all or custom")
+		}
+		if a, present := pm["allow"]; present {
+			am, ok := object(a)
+			if !ok {
+				return fail("mcpProfile.apps.sandbox.permissions.allow must be a plain object")
+			}
+			for k, x := range am {
+				if !isBool(x) {
+					return fail("mcpProfile.apps.sandbox.permissions.allow.%s must be a boolean", k)
+				}
+			}
+		}
+	}
+	if f, present := sb["allowFeatures"]; present {
+		fm, ok := object(f)
+		if !ok {
+			return fail("mcpProfile.apps.sandbox.allowFeatures must be a plain object")
+		}
+		for k, x := range fm {
+			if s, ok := x.(string); !kebab(k) || !ok || strings.ContainsAny(s, ";,") {
+				return fail("mcpProfile.apps.sandbox.allowFeatures.%s must be a kebab-case key with a string value without ; or ,", k)
+			}
+			if slices.Contains(droppedFeatures, k) {
+				delete(fm, k)
+			}
+		}
+	}
+	return nil
+}
+
+func appsOverrides(v any) error {
+	om, ok := object(v)
+	if !ok {
+		return fail("mcpProfile.apps.mcpAppsOverrides must be a plain object")
+	}
+	for k, x := range om {
+		path := "mcpProfile.apps.mcpAppsOverrides." + k
+		switch {
+		case k == "availableDisplayModes":
+			list, ok := x.([]any)
+			if !ok || len(list) == 0 {
+				return fail("%s must be a non-empty array", path)
+			}
+			for _, m := range list {
+				if s, _ := m.(string); s != "inline" && s != "fullscreen" && s != "pip" {
+					return fail("%s values must be inline, fullscreen or pip", path)
+				}
+			}
+		case k == "widgetDisplayModeRequests":
+			if s, _ := x.(string); s != "accept" && s != "user-initiated-only" && s != "decline" {
+				return fail("%s must be accept, user-initiated-only or decline", path)
+			}
+		case slices.Contains(appsOverrideFlags, k):
+			if !isBool(x) {
+				return fail("%s must be a boolean", path)
+			}
+		default:
+			return fail("%s is not supported", path)
+		}
+	}
+	return nil
+}
+
+// trimmedList trims, deduplicates and sorts a list of strings.
+func trimmedList(v any, path string) ([]any, error) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, fail("%s must be an array of strings", path)
+	}
+	trimmed := make([]any, 0, len(arr))
+	for _, x := range arr {
+		s, ok := x.(string)
+		if !ok {
+			return nil, fail("%s must be an array of strings", path)
+		}
+		if s = strings.TrimSpace(s); s != "" {
+			trimmed = append(trimmed, s)
+		}
+	}
+	return stringList(trimmed, path, true, true)
+}

@@ -1,0 +1,150 @@
+package hostcfg
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// invalid is a config the service's validator refuses. Its message is the
+// backend's first line ("hostConfigV2: temperature must be finite"), which
+// the gateway passes on as a 400 VALIDATION_ERROR.
+type invalid struct{ msg string }
+
+func (e *invalid) Error() string { return "hostConfigV2: " + e.msg }
+
+func fail(format string, args ...any) error { return &invalid{fmt.Sprintf(format, args...)} }
+
+// number reads a JSON number in either decoded form.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil || math.IsInf(f, 0)
+	case int:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+func finite(v any) bool {
+	f, ok := number(v)
+	return ok && !math.IsNaN(f) && !math.IsInf(f, 0)
+}
+
+// object is a plain JSON object (not an array, not null).
+func object(v any) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	return m, ok && m != nil
+}
+
+// requiredObject is rules 4 and 8: a required plain object with the
+// service's two messages.
+func requiredObject(cfg map[string]any, key string) (map[string]any, error) {
+	v, ok := cfg[key]
+	if !ok || v == nil {
+		return nil, fail("%s is required", key)
+	}
+	m, ok := object(v)
+	if !ok {
+		return nil, fail("%s must be a plain object", key)
+	}
+	return m, nil
+}
+
+// stringList reads an array of strings, refusing empty ones when
+// nonEmpty; it returns them deduplicated and sorted when sorted.
+func stringList(v any, path string, nonEmpty, sorted bool) ([]any, error) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, fail("%s must be an array of strings", path)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range arr {
+		s, ok := x.(string)
+		if !ok || (nonEmpty && strings.TrimSpace(s) == "") {
+			return nil, fail("%s must contain only non-empty strings", path)
+		}
+		if sorted && seen[s] {
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	if sorted {
+		slices.Sort(out)
+	}
+	res := make([]any, len(out))
+	for i, s := range out {
+		res[i] = s
+	}
+	return res, nil
+}
+
+// booleanLeaves checks an object against an allowed shape: a nil shape
+// value is a boolean leaf, a map is a nested object.
+func booleanLeaves(v any, shape map[string]any, path string) error {
+	m, ok := object(v)
+	if !ok {
+		return fail("%s must be a plain object", path)
+	}
+	for k, sub := range m {
+		want, known := shape[k]
+		if !known {
+			return fail("%s.%s is not supported", path, k)
+		}
+		switch w := want.(type) {
+		case nil:
+			if _, ok := sub.(bool); !ok {
+				return fail("%s.%s must be a boolean", path, k)
+			}
+		case map[string]any:
+			if err := booleanLeaves(sub, w, path+"."+k); err != nil {
+				return err
+			}
+		case []string: // an enum leaf
+			s, ok := sub.(string)
+			if !ok || !slices.Contains(w, s) {
+				return fail("%s.%s must be one of %s", path, k, strings.Join(w, ", "))
+			}
+		}
+	}
+	return nil
+}
+
+// deepCopy copies decoded JSON so a stored config never aliases its input.
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = deepCopy(x)
+		}
+		return m
+	case []any:
+		a := make([]any, len(t))
+		for i, x := range t {
+			a[i] = deepCopy(x)
+		}
+		return a
+	}
+	return v
+}
+
+// kebab reports a lowercase kebab-case key ("frame-src").
+func kebab(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
+			return false
+		}
+	}
+	return true
+}
