@@ -28,6 +28,7 @@ type options struct {
 	evals         evalOptions // evals_options.go
 	env           envOptions  // computer environments (env_model.go)
 	mcp           mcpOptions
+	conn          connLimits // listen_limits.go
 }
 
 func defaultOptions() options {
