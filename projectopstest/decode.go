@@ -53,6 +53,9 @@ func decodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *httpError) (
 	if len(data) == 0 {
 		data = []byte("{}")
 	}
+	if herr := checkJSONText(data); herr != nil {
+		return nil, herr
+	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil || raw == nil {
 		var te *json.UnmarshalTypeError

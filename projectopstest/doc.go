@@ -75,5 +75,14 @@
 //     secret, as the service's does (reads of the record show it); the
 //     request log, debug log and the SDK's printing of records redact it;
 //   - an eval-ingest body may carry projectId: it is ignored, the path
-//     decides the project (the service's gateway overwrites it).
+//     decides the project (the service's gateway overwrites it);
+//   - every error is an envelope, unclean paths (".", "..", "//", a
+//     trailing slash: 404), bad query escapes, control characters in the
+//     path (400) and an Authorization header over 8 KiB (401) included;
+//     only what net/http refuses before any handler runs on the loopback
+//     listener (a request line that does not parse, such as a bad escape in
+//     the path, or a header block over MaxHeaderBytes) gets its plain-text
+//     answer;
+//   - a STDIO server starts with its spec's environment plus PATH and HOME
+//     only, never the environment of the process running the double.
 package projectopstest

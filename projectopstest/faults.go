@@ -100,9 +100,13 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string
 	if !ok {
 		return false
 	}
-	if f.Latency > 0 && !sleepCtx(r.Context(), f.Latency) {
-		// The client is gone; nobody will read an answer, so stop here.
-		panic(http.ErrAbortHandler)
+	if f.Latency > 0 {
+		bufferBody(r)
+		if !sleepCtx(r.Context(), f.Latency) || r.Context().Err() != nil {
+			// The client is gone; nobody will read an answer, and the
+			// request must not run after the wait: stop here.
+			panic(http.ErrAbortHandler)
+		}
 	}
 	if f.Drop {
 		panic(http.ErrAbortHandler)

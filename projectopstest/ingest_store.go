@@ -182,34 +182,31 @@ func (s *Server) ingestUploadURL(w http.ResponseWriter, r *http.Request, a actor
 }
 
 // ingestUpload stores the raw body sent to a minted URL. No key is needed:
-// the URL is the capability.
+// the URL is the capability, so it is checked (and claimed) before a byte
+// of the body is read: a made-up URL costs no memory.
 func (s *Server) ingestUpload(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	up, herr := s.claimUpload(r.PathValue("token"))
+	if herr != nil {
+		return herr
+	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, ingest.MaxArtifactBytes+1))
-	if err != nil {
-		return errValidation("", "Could not read request body")
-	}
-	if len(data) > ingest.MaxArtifactBytes {
-		return newError(apierr.CodeValidation, "Artifact exceeds the upload size limit",
+	if err == nil && len(data) > ingest.MaxArtifactBytes {
+		herr = newError(apierr.CodeValidation, "Artifact exceeds the upload size limit",
 			map[string]any{"limit": ingest.MaxArtifactBytes})
+	} else if err != nil {
+		herr = errValidation("", "Could not read request body")
 	}
-	s.mu.Lock()
-	st := &s.st.ingest
-	up := st.uploads[r.PathValue("token")]
-	var herr *httpError
 	var id string
-	switch {
-	case up == nil:
-		herr = notFoundIn("Upload URL")
-	case up.used:
-		herr = errForbidden("Upload URL was already used")
-	case !s.now().Before(up.expires):
-		herr = errForbidden("Upload URL has expired")
-	default:
-		up.used = true
+	s.mu.Lock()
+	if herr == nil {
 		if id, err = s.st.newID("stg", ""); err != nil {
 			herr = errInternal()
-			break
 		}
+	}
+	if herr != nil {
+		up.used = false // a failed upload leaves the URL usable
+	} else {
+		st := &s.st.ingest
 		if st.artifacts == nil {
 			st.artifacts = map[string]*artifactRec{}
 		}

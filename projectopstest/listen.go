@@ -35,6 +35,7 @@ func (s *Server) StartAt(addr string) (string, error) {
 		BaseContext: func(net.Listener) context.Context { return s.ctx },
 		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
+	s.conn.configure(hs)
 	s.httpSrv = hs
 	s.baseURL = "http://" + ln.Addr().String() + apiPrefix
 	s.inflight.Add(1) // under s.life with closed false: Close has not started waiting

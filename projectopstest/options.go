@@ -30,6 +30,7 @@ type options struct {
 	env           envOptions  // computer environments (env_model.go)
 	mcp           mcpOptions
 	contractTB    testing.TB // see WithContractCheck
+	conn          connLimits // listen_limits.go
 }
 
 func defaultOptions() options {

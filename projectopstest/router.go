@@ -159,7 +159,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()
-	s.mux.ServeHTTP(rec, r)
+	if admit(rec, r) {
+		s.mux.ServeHTTP(rec, r)
+	}
 }
 
 // validRequestID accepts a client's x-request-id when it is short printable

@@ -33,6 +33,7 @@ type Server struct {
 	life     sync.Mutex // guards closed, httpSrv, baseURL and the WaitGroup Adds
 	closed   bool
 	httpSrv  *http.Server
+	conn     connLimits // the loopback listener's limits (listen_limits.go)
 	baseURL  string
 	inflight sync.WaitGroup // request goroutines and the listener
 	bg       sync.WaitGroup // background work (Wait)
@@ -77,7 +78,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		log: o.logger, now: o.clock, src: o.catalogSource,
-		ctx: ctx, cancel: cancel,
+		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(),
 		pool:    newWorkerPool(),
 		envOpt:  o.envDefaults(),
 		limiter: newKeyLimiter(o.perMinute, o.burst),
@@ -169,9 +170,14 @@ func (s *Server) Close() error {
 	s.cancel()
 	var err error
 	if hs != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		if err = hs.Shutdown(ctx); err != nil {
-			err = errors.Join(err, hs.Close())
+		ctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
+		if hs.Shutdown(ctx) != nil {
+			// A client still sending (or not reading) after the grace
+			// period: close its connection rather than wait for it. That
+			// is the expected end of a stalled client, not a failure.
+			if cerr := hs.Close(); cerr != nil {
+				s.log.Debug("projectopstest: close listener", "err", cerr)
+			}
 		}
 		cancel()
 	}

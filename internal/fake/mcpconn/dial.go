@@ -10,7 +10,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -40,7 +39,8 @@ type Target struct {
 	// Headers are added to every HTTP request (saved raw headers).
 	Headers map[string]string
 	// Command, Args and Env start a stdio server; Env entries are
-	// "NAME=value", added to the double's own environment.
+	// "NAME=value", added to a minimal base (PATH, HOME), never to the
+	// double's whole environment.
 	Command string
 	Args    []string
 	Env     []string
@@ -154,7 +154,7 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 		}
 	case TransportStdio:
 		cmd := exec.Command(t.Command, t.Args...)
-		cmd.Env = append(os.Environ(), t.Env...)
+		cmd.Env = stdioEnviron(t.Env)
 		tr = &mcp.CommandTransport{Command: cmd, TerminateDuration: d.TerminateDuration}
 	default:
 		return nil, errors.New("mcpconn: unknown transport " + t.Transport)

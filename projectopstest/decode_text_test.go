@@ -1,0 +1,46 @@
+package projectopstest_test
+
+import (
+	"testing"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// TestBodiesWithBadTextRefused: a body with bytes that are not UTF-8, or
+// with a repeated key at any depth, is 400 VALIDATION_ERROR (naming the
+// key's path) and nothing is stored; encoding/json alone would store
+// U+FFFD or the last value.
+func TestBodiesWithBadTextRefused(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	p := "/projects/" + ws.ProjectID
+	cases := []struct{ name, path, body, field string }{
+		{"duplicate top-level key", p + "/hosts", `{"name":"a","template":"claude","name":"b"}`, "name"},
+		{"duplicate nested key", p + "/eval-ingest/report", `{"suiteName":"s","externalRunId":"e","results":[` +
+			`{"caseTitle":"a","passed":true},{"caseTitle":"b","passed":true,"passed":false}]}`, "results[1].passed"},
+		{"duplicate key deep", p + "/eval-ingest/report", `{"suiteName":"s","externalRunId":"e2","ci":{"branch":"x","branch":"y"},"results":[]}`, "ci.branch"},
+		{"invalid UTF-8", p + "/hosts", "{\"name\":\"a\xff\xfe\",\"template\":\"claude\"}", ""},
+		{"invalid UTF-8 ingest", p + "/eval-ingest/report", "{\"suiteName\":\"s\xc3\",\"externalRunId\":\"e3\",\"results\":[]}", ""},
+	}
+	for _, tg := range targets(t, srv) {
+		for _, tc := range cases {
+			t.Run(tg.name+"/"+tc.name, func(t *testing.T) {
+				tg.call(t, "POST", tc.path, ws.APIKey, tc.body).wantField(t, tc.field)
+			})
+		}
+	}
+	var hosts rawPage
+	inproc(srv).call(t, "GET", p+"/hosts", ws.APIKey, nil).decode(t, &hosts)
+	if len(hosts.Items) != 0 {
+		t.Errorf("refused bodies stored hosts: %v", hosts.Items)
+	}
+	if runs := srv.IngestedRuns(""); len(runs) != 0 {
+		t.Errorf("refused bodies stored %d ingested runs", len(runs))
+	}
+	// The same keys in sibling objects are not duplicates.
+	if r := inproc(srv).call(t, "POST", p+"/eval-ingest/report", ws.APIKey, `{"suiteName":"s","externalRunId":"ok",`+
+		`"results":[{"caseTitle":"a","passed":true,"metadata":{"k":1}},{"caseTitle":"b","passed":true,"metadata":{"k":2}}]}`); r.status != 200 {
+		t.Errorf("sibling objects sharing keys: %d %s", r.status, r.body)
+	}
+}

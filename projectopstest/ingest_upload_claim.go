@@ -1,0 +1,20 @@
+package projectopstest
+
+// claimUpload checks a minted upload URL's token and marks it used, before
+// its body is read: an unknown token is 404, a used or expired one 403.
+// Claiming first also means two uploads racing on one URL read one body.
+func (s *Server) claimUpload(token string) (*uploadRec, *httpError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	up := s.st.ingest.uploads[token]
+	switch {
+	case up == nil:
+		return nil, notFoundIn("Upload URL")
+	case up.used:
+		return nil, errForbidden("Upload URL was already used")
+	case !s.now().Before(up.expires):
+		return nil, errForbidden("Upload URL has expired")
+	}
+	up.used = true
+	return up, nil
+}

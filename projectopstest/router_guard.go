@@ -1,0 +1,74 @@
+package projectopstest
+
+import (
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// maxAuthorizationBytes caps the Authorization header: a bearer sk_ key is
+// far shorter, and anything larger is refused before it is looked at.
+const maxAuthorizationBytes = 8 << 10
+
+// admit answers, in the {code, message, details} envelope, the requests no
+// route should see, before the router does: an oversized Authorization
+// header, a path that is not clean (".", "..", "//" — which the router
+// would answer with an HTML redirect), a path with control characters or
+// invalid UTF-8, and a query string with bad escapes (which would
+// otherwise be dropped silently, so ?cursor=%zz read page one). It reports
+// whether the request may go on to the router.
+func admit(w http.ResponseWriter, r *http.Request) bool {
+	var herr *httpError
+	switch p := r.URL.Path; {
+	case headerBytes(r.Header.Values("Authorization")) > maxAuthorizationBytes:
+		herr = newError(apierr.CodeUnauthorized, "Authorization header is too large",
+			map[string]any{"limit": maxAuthorizationBytes})
+	case !utf8.ValidString(p) || strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f }):
+		herr = errValidation("", "Invalid request path")
+	case !cleanPath(p):
+		herr = errNotFound("No route for " + r.Method + " " + strconv.Quote(p) + ": the path is not clean")
+	default:
+		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+			herr = errValidation("", "Invalid query string: "+queryErr(err))
+		}
+	}
+	if herr != nil {
+		writeError(w, herr)
+		return false
+	}
+	return true
+}
+
+// cleanPath reports whether p is already in canonical form: no empty,
+// "." or ".." segments (a trailing slash is kept; no route has one, so it
+// reads as 404).
+func cleanPath(p string) bool {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
+}
+
+// headerBytes is the size of a header's values.
+func headerBytes(vs []string) int {
+	n := 0
+	for _, v := range vs {
+		n += len(v)
+	}
+	return n
+}
+
+// queryErr describes a query parse error without echoing the query, which
+// may hold a secret (a tunnel's ?k=).
+func queryErr(err error) string {
+	if strings.Contains(err.Error(), "escape") {
+		return "bad percent-escape"
+	}
+	return "malformed"
+}
