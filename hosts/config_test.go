@@ -119,7 +119,8 @@ func TestConfigRoundTrip(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	ctx := t.Context()
-	in := hosts.MustConfig(`{"modelId":"m","budget":12345678901234567890,"ratio":0.1}`)
+	in := hosts.MustConfig(`{"modelId":"m","temperature":0.1,"hostContext":{},"clientCapabilities":{},
+		"connectionDefaults":{"headers":{},"requestTimeout":12345678901234567890}}`)
 	h, err := f.C.Hosts.Create(ctx, f.WS.ProjectID, hosts.CreateParams{Name: "n", Config: in})
 	if err != nil {
 		t.Fatal(err)
@@ -128,8 +129,11 @@ func TestConfigRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(in, got.Config); diff != "" {
-		t.Errorf("config after round trip (-sent +stored):\n%s", diff)
+	if diff := cmp.Diff(h.Config, got.Config); diff != "" {
+		t.Errorf("config after round trip (-created +stored):\n%s", diff)
+	}
+	if !strings.Contains(string(got.Config), `"temperature":0.1`) {
+		t.Errorf("temperature changed: %s", got.Config)
 	}
 	if !strings.Contains(string(got.Config), "12345678901234567890") {
 		t.Errorf("large integer rounded: %s", got.Config)

@@ -12,13 +12,14 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/internal/sdktest"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
 func ms(t time.Time) hosts.Millis { return hosts.Millis(t.UnixMilli()) }
 
-// catalogEntry returns the creation fields a template seeds a config from,
-// as the public catalog (the one c sees) publishes them.
+// catalogEntry returns a template's catalog entry, as the public catalog
+// (the one c sees) publishes it.
 func catalogEntry(t *testing.T, c *projectops.Client, tpl hosts.Template) map[string]any {
 	t.Helper()
 	hc, err := c.Catalog.HostCatalog(t.Context())
@@ -29,28 +30,59 @@ func catalogEntry(t *testing.T, c *projectops.Client, tpl hosts.Template) map[st
 	if !ok {
 		t.Fatalf("catalog has no %s entry", tpl)
 	}
-	out := map[string]any{"hostStyle": e.HostStyle}
-	if e.MCPProfile != nil {
-		out["mcpProfile"] = e.MCPProfile
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for k, raw := range e.Extra {
-		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			t.Fatal(err)
-		}
-		out[k] = v
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
 
-// templateConfig is the config a host created from tpl with theme gets: the
-// catalog entry's creation fields, the theme, and no servers.
-func templateConfig(t *testing.T, c *projectops.Client, tpl hosts.Template, theme string) hosts.Config {
+// configMap decodes a read-back config and splits off its row id, checking
+// that the id is a content address.
+func configMap(t *testing.T, c hosts.Config) (cfg map[string]any, id string) {
 	t.Helper()
-	cfg := catalogEntry(t, c, tpl)
-	cfg["theme"] = theme
-	cfg["serverIds"] = []any{}
-	return hosts.MustConfig(cfg)
+	if err := json.Unmarshal(c, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	id, _ = cfg["id"].(string)
+	if b, err := hex.DecodeString(id); err != nil || len(b) != 32 {
+		t.Errorf("config id %q is not a sha256", id)
+	}
+	delete(cfg, "id")
+	return cfg, id
+}
+
+// checkTemplateConfig checks a config seeded from tpl: the entry's creation
+// fields in the canonical v2 form, without the display keys, with theme
+// (when given) set in hostContext and never at the top level.
+func checkTemplateConfig(t *testing.T, c *projectops.Client, tpl hosts.Template, theme string, got hosts.Config) {
+	t.Helper()
+	entry := catalogEntry(t, c, tpl)
+	cfg, _ := configMap(t, got)
+	if cfg["schemaVersion"] != 2.0 {
+		t.Errorf("%s: schemaVersion = %v", tpl, cfg["schemaVersion"])
+	}
+	for _, k := range []string{"label", "provenance", "rendersMcpApps", "supportedProtocolVersions", "verifiedAt", "imageSupport", "theme"} {
+		if _, present := cfg[k]; present {
+			t.Errorf("%s: config has %s", tpl, k)
+		}
+	}
+	for _, k := range []string{"modelId", "hostStyle", "temperature", "clientCapabilities", "connectionDefaults", "harness", "computer", "mcpToolResultImageRendering"} {
+		if diff := cmp.Diff(entry[k], cfg[k]); diff != "" {
+			t.Errorf("%s: config.%s (-entry +config):\n%s", tpl, k, diff)
+		}
+	}
+	wantCtx, _ := entry["hostContext"].(map[string]any)
+	if theme != "" {
+		wantCtx["theme"] = theme
+	}
+	if diff := cmp.Diff(wantCtx, cfg["hostContext"]); diff != "" {
+		t.Errorf("%s: hostContext (-want +got):\n%s", tpl, diff)
+	}
 }
 
 func TestHostLifecycle(t *testing.T) {
@@ -66,39 +98,34 @@ func TestHostLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Create from template: %v", err)
 	}
-	wantTpl := &hosts.HostDetail{ID: fromTpl.ID, Name: "Claude dark",
-		Config: templateConfig(t, f.C, hosts.TemplateClaude, hosts.ThemeDark)}
-	if diff := cmp.Diff(wantTpl, fromTpl); diff != "" {
-		t.Errorf("Create from template (-want +got):\n%s", diff)
+	if fromTpl.Name != "Claude dark" {
+		t.Errorf("Create from template: name %q", fromTpl.Name)
 	}
-	if m := fromTpl.Config.ModelID(); m != "anthropic/claude-sonnet-4.5" {
+	checkTemplateConfig(t, f.C, hosts.TemplateClaude, hosts.ThemeDark, fromTpl.Config)
+	if m := fromTpl.Config.ModelID(); m != "anthropic/claude-haiku-4.5" {
 		t.Errorf("template config modelId = %v", m)
 	}
 
-	// A template without a theme gets the light one.
+	// A template without a theme keeps the template's own hostContext.
 	f.Clock.Advance(time.Minute)
 	light, err := f.C.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Codex", Template: hosts.TemplateCodex})
 	if err != nil {
 		t.Fatalf("Create without theme: %v", err)
 	}
-	if diff := cmp.Diff(templateConfig(t, f.C, hosts.TemplateCodex, hosts.ThemeLight), light.Config); diff != "" {
-		t.Errorf("Create without theme (-want +got):\n%s", diff)
-	}
+	checkTemplateConfig(t, f.C, hosts.TemplateCodex, "", light.Config)
 
-	// Create from a full config: kept verbatim.
+	// Create from a full config: validated and stored in canonical form
+	// (unknown keys dropped, id lists present, schemaVersion 2).
 	f.Clock.Advance(time.Minute)
-	full := map[string]any{
-		"modelId":   "openai/gpt-5",
-		"serverIds": []any{server},
-		"hostStyle": "chatgpt",
-		"nested":    map[string]any{"a": []any{1.0, "two", true, nil}},
-	}
-	fromCfg, err := f.C.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: hosts.MustConfig(full)})
+	full := sdktest.HostConfig(map[string]any{"serverIds": []any{server}, "hostStyle": "chatgpt"})
+	withUnknown := sdktest.HostConfig(map[string]any{"serverIds": []any{server}, "hostStyle": "chatgpt",
+		"nested": map[string]any{"a": []any{1.0, "two", true, nil}}})
+	fromCfg, err := f.C.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: hosts.MustConfig(withUnknown)})
 	if err != nil {
 		t.Fatalf("Create from config: %v", err)
 	}
-	if diff := cmp.Diff(&hosts.HostDetail{ID: fromCfg.ID, Name: "Custom", Config: hosts.MustConfig(full)}, fromCfg); diff != "" {
-		t.Errorf("Create from config (-want +got):\n%s", diff)
+	if gotCfg, _ := configMap(t, fromCfg.Config); fromCfg.Name != "Custom" || !cmp.Equal(sdktest.Canonical(full), gotCfg) {
+		t.Errorf("Create from config (-want +got):\n%s", cmp.Diff(sdktest.Canonical(full), gotCfg))
 	}
 	if fromTpl.ID == light.ID || light.ID == fromCfg.ID {
 		t.Fatalf("ids are not distinct: %s %s %s", fromTpl.ID, light.ID, fromCfg.ID)
@@ -110,8 +137,8 @@ func TestHostLifecycle(t *testing.T) {
 		t.Fatalf("List: %v", err)
 	}
 	wantList := []hosts.Host{
-		{ID: fromTpl.ID, Name: "Claude dark", ModelID: "anthropic/claude-sonnet-4.5", CreatedAt: ms(t0), UpdatedAt: ms(t0)},
-		{ID: light.ID, Name: "Codex", ModelID: "openai/gpt-5-codex",
+		{ID: fromTpl.ID, Name: "Claude dark", ModelID: "anthropic/claude-haiku-4.5", CreatedAt: ms(t0), UpdatedAt: ms(t0)},
+		{ID: light.ID, Name: "Codex", ModelID: "openai/gpt-5-nano",
 			CreatedAt: ms(t0.Add(time.Minute)), UpdatedAt: ms(t0.Add(time.Minute))},
 		{ID: fromCfg.ID, Name: "Custom", ModelID: "openai/gpt-5", ServerCount: 1,
 			CreatedAt: ms(t0.Add(2 * time.Minute)), UpdatedAt: ms(t0.Add(2 * time.Minute))},
@@ -125,6 +152,12 @@ func TestHostLifecycle(t *testing.T) {
 			t.Errorf("host %s: hostConfigId %q is not a sha256", h.ID, h.HostConfigID)
 		}
 		cfgIDs[h.ID] = h.HostConfigID
+	}
+	// The read-back config's id is its row id: the host's hostConfigId.
+	for _, d := range []*hosts.HostDetail{fromTpl, light, fromCfg} {
+		if _, id := configMap(t, d.Config); id != cfgIDs[d.ID] {
+			t.Errorf("host %s: config id %s, hostConfigId %s", d.ID, id, cfgIDs[d.ID])
+		}
 	}
 	if len(cfgIDs) != 3 || cfgIDs[fromTpl.ID] == cfgIDs[light.ID] {
 		t.Errorf("different configs share a hostConfigId: %v", cfgIDs)
@@ -158,13 +191,13 @@ func TestHostLifecycle(t *testing.T) {
 
 	// Update the config only: the name is kept and the config replaced whole.
 	f.Clock.Advance(time.Minute)
-	newCfg := map[string]any{"modelId": "anthropic/claude-opus-4", "theme": "dark"}
+	newCfg := sdktest.HostConfig(map[string]any{"modelId": "anthropic/claude-opus-4", "hostContext": map[string]any{"theme": "dark"}})
 	reconf, err := f.C.Hosts.Update(ctx, p, fromTpl.ID, hosts.UpdateParams{Config: hosts.MustConfig(newCfg)})
 	if err != nil {
 		t.Fatalf("Update config: %v", err)
 	}
-	if diff := cmp.Diff(&hosts.HostDetail{ID: fromTpl.ID, Name: "Claude (renamed)", Config: hosts.MustConfig(newCfg)}, reconf); diff != "" {
-		t.Errorf("Update config (-want +got):\n%s", diff)
+	if gotCfg, _ := configMap(t, reconf.Config); reconf.Name != "Claude (renamed)" || !cmp.Equal(sdktest.Canonical(newCfg), gotCfg) {
+		t.Errorf("Update config (-want +got):\n%s", cmp.Diff(sdktest.Canonical(newCfg), gotCfg))
 	}
 	got, err = f.C.Hosts.Get(ctx, p, fromTpl.ID)
 	if err != nil {
@@ -220,7 +253,7 @@ func hostIDs(hs []hosts.Host) []string {
 func TestCreateConfigNotAliased(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	cfg := map[string]any{"modelId": "openai/gpt-5"}
+	cfg := sdktest.HostConfig(nil)
 	h, err := f.C.Hosts.Create(t.Context(), f.WS.ProjectID, hosts.CreateParams{Name: "x", Config: hosts.MustConfig(cfg)})
 	if err != nil {
 		t.Fatal(err)
@@ -238,37 +271,36 @@ func TestCreateConfigNotAliased(t *testing.T) {
 	}
 }
 
-// A template is seeded from the live catalog when it is reachable and knows
-// the template, else from the bundled snapshot.
+// A template is seeded from the live catalog when it parses and knows the
+// template, else from the bundled catalog.
 func TestCreateFromLiveCatalog(t *testing.T) {
 	t.Parallel()
-	live := `{"version": 3, "catalog": {"hostsById": {"claude": {"id": "claude", "label": "Claude",
-		"hostStyle": "claude", "mcpProfile": {"capabilities": {"tools": true}},
-		"modelId": "anthropic/claude-live", "hostContext": {"platform": "desktop"}}}}}`
-	f := setup(t, projectopstest.WithHostCatalogSource(func(context.Context) ([]byte, error) { return []byte(live), nil }))
+	bundled := setup(t)
+	claude := catalogEntry(t, bundled.C, hosts.TemplateClaude)
+	claude["modelId"] = "anthropic/claude-live"
+	live, err := json.Marshal(map[string]any{"schemaVersion": 2, "version": 3, "contentHash": "h", "publishedAt": 1,
+		"catalog": map[string]any{"hostsById": map[string]any{"claude": claude}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := setup(t, projectopstest.WithHostCatalogSource(func(context.Context) ([]byte, error) { return live, nil }))
 	ctx := t.Context()
 	h, err := f.C.Hosts.Create(ctx, f.WS.ProjectID, hosts.CreateParams{Name: "live", Template: hosts.TemplateClaude})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"modelId": "anthropic/claude-live", "hostContext": map[string]any{"platform": "desktop"},
-		"hostStyle": "claude", "mcpProfile": map[string]any{"capabilities": map[string]any{"tools": true}},
-		"theme": "light", "serverIds": []any{}}
-	if diff := cmp.Diff(hosts.MustConfig(want), h.Config); diff != "" {
-		t.Errorf("live-seeded config (-want +got):\n%s", diff)
+	checkTemplateConfig(t, f.C, hosts.TemplateClaude, "", h.Config)
+	if m := h.Config.ModelID(); m != "anthropic/claude-live" {
+		t.Errorf("live-seeded modelId = %s", m)
 	}
 
 	// The live catalog has no codex entry: the bundled one seeds it.
-	bundled := setup(t)
-	wantCodex := templateConfig(t, bundled.C, hosts.TemplateCodex, hosts.ThemeDark)
 	h, err = f.C.Hosts.Create(ctx, f.WS.ProjectID, hosts.CreateParams{Name: "codex", Template: hosts.TemplateCodex,
 		Theme: hosts.ThemeDark})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(wantCodex, h.Config); diff != "" {
-		t.Errorf("bundled fallback config (-want +got):\n%s", diff)
-	}
+	checkTemplateConfig(t, bundled.C, hosts.TemplateCodex, hosts.ThemeDark, h.Config)
 }
 
 func TestDeleteReferencedHost(t *testing.T) {

@@ -35,7 +35,9 @@ type HostDetail struct {
 // Template is a built-in host template id.
 type Template string
 
-// The built-in templates.
+// The built-in templates: the 16 hosts of the service's catalog. (The
+// 2026-07-09 OpenAPI enum lists only the first twelve; the service accepts
+// goose, slack, cline and notion as well.)
 const (
 	TemplateMCPJam     Template = "mcpjam"
 	TemplateClaude     Template = "claude"
@@ -49,13 +51,17 @@ const (
 	TemplateAgentCore  Template = "agentcore"
 	TemplateN8N        Template = "n8n"
 	TemplatePerplexity Template = "perplexity"
+	TemplateGoose      Template = "goose"
+	TemplateSlack      Template = "slack"
+	TemplateCline      Template = "cline"
+	TemplateNotion     Template = "notion"
 )
 
 // Templates lists every built-in template.
 var Templates = []Template{
 	TemplateMCPJam, TemplateClaude, TemplateClaudeCode, TemplateChatGPT, TemplateMistral,
 	TemplateCursor, TemplateCodex, TemplateCopilot, TemplateVSCode, TemplateAgentCore,
-	TemplateN8N, TemplatePerplexity,
+	TemplateN8N, TemplatePerplexity, TemplateGoose, TemplateSlack, TemplateCline, TemplateNotion,
 }
 
 // Themes for template-seeded hosts.

@@ -2,12 +2,14 @@ package hosts_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/internal/sdktest"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -50,10 +52,6 @@ func TestCreateValidation(t *testing.T) {
 			params: func(string) hosts.CreateParams { return hosts.CreateParams{Name: "x", Template: "gemini"} }},
 		{name: "template in capitals", field: "template",
 			params: func(string) hosts.CreateParams { return hosts.CreateParams{Name: "x", Template: "Claude"} }},
-		{name: "theme with config", field: "theme",
-			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(cfg), Theme: hosts.ThemeDark}
-			}},
 		{name: "theme alone", fields: []string{"template", "config"},
 			params: func(string) hosts.CreateParams { return hosts.CreateParams{Name: "x", Theme: hosts.ThemeDark} }},
 		{name: "bad theme", field: "theme",
@@ -62,29 +60,29 @@ func TestCreateValidation(t *testing.T) {
 			}},
 		// An empty object is sent, and the service names it (a nil
 		// Config is omitted: "neither", above).
-		{name: "empty config", field: "config",
+		{name: "empty config", fields: []string{"template", "config"},
 			params: func(string) hosts.CreateParams {
 				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{})}
 			}},
 		{name: "modelId not a string", field: "config.modelId",
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"modelId": 5})}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"modelId": 5}))}
 			}},
 		{name: "serverIds not an array", field: "config.serverIds",
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"serverIds": "srv_1"})}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": "srv_1"}))}
 			}},
 		{name: "serverIds with a number", field: "config.serverIds",
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"serverIds": []any{1}})}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": []any{1}}))}
 			}},
 		{name: "unknown server", field: "config.serverIds",
 			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"serverIds": []string{"srv_nope"}})}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": []string{"srv_nope"}}))}
 			}},
 		{name: "server of another project", field: "config.serverIds",
 			params: func(other string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(map[string]any{"serverIds": []string{other}})}
+				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": []string{other}}))}
 			}},
 	}
 	for _, tt := range tests {
@@ -123,12 +121,14 @@ func TestUpdateValidation(t *testing.T) {
 		fields []string
 	}{
 		{name: "nothing set", params: hosts.UpdateParams{}, fields: []string{"name", "config"}},
-		{name: "empty config only", params: hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{})}, field: "config"},
-		{name: "modelId not a string", params: hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{"modelId": false})},
+		{name: "empty config only", params: hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{})}, field: "config.temperature"},
+		{name: "config without hostContext", params: hosts.UpdateParams{Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"hostContext": nil}))},
+			field: "config.hostContext"},
+		{name: "modelId not a string", params: hosts.UpdateParams{Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"modelId": false}))},
 			field: "config.modelId"},
-		{name: "serverIds not an array", params: hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{"serverIds": map[string]any{}})},
+		{name: "serverIds not an array", params: hosts.UpdateParams{Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": map[string]any{}}))},
 			field: "config.serverIds"},
-		{name: "unknown server", params: hosts.UpdateParams{Name: "renamed", Config: hosts.MustConfig(map[string]any{"serverIds": []any{"srv_nope"}})},
+		{name: "unknown server", params: hosts.UpdateParams{Name: "renamed", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": []any{"srv_nope"}}))},
 			field: "config.serverIds"},
 	}
 	for _, tt := range tests {
@@ -213,5 +213,24 @@ func TestEmptyIDs(t *testing.T) {
 				t.Errorf("double saw %d requests, want none", n)
 			}
 		})
+	}
+}
+
+// The service accepts theme beside a config and ignores it: the config is
+// stored as sent (a theme belongs in its hostContext).
+func TestThemeWithConfigIgnored(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	cfg := sdktest.HostConfig(nil)
+	h, err := f.C.Hosts.Create(t.Context(), f.WS.ProjectID, hosts.CreateParams{Name: "x", Config: hosts.MustConfig(cfg), Theme: hosts.ThemeDark})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(h.Config, &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, present := got["theme"]; present || len(got["hostContext"].(map[string]any)) != 0 {
+		t.Errorf("theme was applied: %s", h.Config)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 	"net/url"
 	"strings"
 
 	"github.com/projectops/projectops-go/catalog"
-	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/servers"
 )
 
@@ -105,20 +105,22 @@ func cloneSecrets(m map[string]Secret) map[string]Secret {
 	return out
 }
 
-// hostSpecConfig resolves a HostSpec's config exactly as the create route
-// would. It may consult the live catalog, so it runs without the lock.
+// hostSpecConfig resolves a HostSpec's config as the create route would,
+// except that a seed's partial config is completed with the defaults the
+// service's SDK gives a new host (hostcfg.Defaults), so seeds stay short.
+// It may consult the live catalog, so it runs without the lock.
 func (s *Server) hostSpecConfig(spec HostSpec) (map[string]any, error) {
 	present := map[string]bool{"name": true, "template": spec.Template != "",
 		"theme": spec.Theme != "", "config": spec.Config != nil}
-	var raw hosts.Config
+	var raw json.RawMessage
 	if spec.Config != nil {
-		b, err := json.Marshal(spec.Config)
+		b, err := json.Marshal(hostcfg.WithDefaults(spec.Config))
 		if err != nil {
 			return nil, fmt.Errorf("host %q: config: %w", spec.Name, err)
 		}
 		raw = b
 	}
-	cfg, herr := s.resolveHost(s.ctx, hostInput{name: spec.Name, template: spec.Template,
+	cfg, herr := s.resolveHost(hostInput{name: spec.Name, template: string(spec.Template),
 		theme: spec.Theme, config: raw, present: present})
 	if herr != nil {
 		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)

@@ -109,7 +109,7 @@ func TestChatboxes(t *testing.T) {
 		Chatbox: catalog.Chatbox{ID: cbx, ProjectID: ws.ProjectID, Name: "Support", Description: "Helps",
 			Mode: catalog.ModeAnyoneWithLink, HostStyle: "claude", HostID: host, HostName: "Claude",
 			ServerCount: 1, ServerNames: []string{"everything"}, Link: summary.Link, CreatedAt: ms, UpdatedAt: ms},
-		ModelID: "anthropic/claude-sonnet-4.5", SystemPrompt: "Be kind.", Temperature: &temp, RequireToolApproval: true,
+		ModelID: "anthropic/claude-haiku-4.5", SystemPrompt: "Be kind.", Temperature: &temp, RequireToolApproval: true,
 		Servers: []catalog.ChatboxServer{{ID: sv, Name: "everything", URL: "https://e.example/mcp", UseOAuth: true}},
 	}
 	if diff := cmp.Diff(want.Chatbox, summary); diff != "" {

@@ -48,9 +48,19 @@
 //     know, and a listing that serves one page ignores cursor and limit;
 //   - project visibility "public" lets every organization member in as a
 //     project member; the real service's rules are not published;
-//   - a full host config is not required to carry modelId (the 2026-07-09
-//     contract), but when config.serverIds is given every id must be a
-//     server of the project;
+//   - host configs are the service's: GET /host-catalog serves its bundled
+//     catalog (16 hosts, byte for byte) or, with WithHostCatalogSource, a
+//     live one read by its client's rules and cached as its gateway caches
+//     it (five minutes, Cache-Control as the gateway sends it); a template
+//     seeds the entry less its display keys (theme, when sent, goes into
+//     hostContext); every config written is checked by the host config v2
+//     validator and stored in canonical form (schemaVersion 2, unknown keys
+//     dropped, id lists sorted), content-addressed by the SHA-256 of its
+//     JSON. The double's key order in that JSON is its own, so its
+//     hostConfigIds do not equal the service's for the same config. Seeds
+//     (HostSpec.Config) are completed with the defaults the service's SDK
+//     gives a new host before that check; API bodies are not. When
+//     config.serverIds is given every id must be a server of the project;
 //   - eval runs execute on goroutines the server owns (Close waits for
 //     them): tool calls go to the saved servers through the same pooled MCP
 //     sessions as the server routes, and prompt steps to a Model — by

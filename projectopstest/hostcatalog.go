@@ -2,81 +2,87 @@ package projectopstest
 
 import (
 	"context"
-	"crypto/sha256"
-	_ "embed"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
-	"github.com/projectops/projectops-go/catalog"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 )
 
-// bundledCatalogJSON is the double's built-in host-compatibility snapshot:
-// one entry per built-in host template, each with its display facts and the
-// creation fields (modelId, hostContext) a template seeds a config from.
-//
-//go:embed data/host-catalog.json
-var bundledCatalogJSON []byte
+// Host catalog timings of the service's gateway (reference notes,
+// "GET /host-catalog in the gateway").
+const (
+	catalogTTL          = 300 * time.Second
+	catalogFetchTimeout = 6500 * time.Millisecond
+)
 
-// bundledCatalog parses the snapshot once. The envelope fields are fixed to
-// what the real service sends for its fallback: source "bundled", version 0,
-// empty contentHash, publishedAt 0.
-var bundledCatalog = sync.OnceValue(func() catalog.HostCatalog {
-	var c catalog.HostCatalog
-	if err := json.Unmarshal(bundledCatalogJSON, &c); err != nil {
-		panic("projectopstest: bundled host catalog is invalid: " + err.Error())
-	}
-	c.SchemaVersion, c.Version, c.ContentHash, c.PublishedAt = 2, 0, "", 0
-	c.Source = catalog.SourceBundled
-	return c
-})
+// catalogCache is the gateway's in-memory cache of the last good live
+// catalog; refreshes are shared by concurrent requests.
+type catalogCache struct {
+	mu      sync.Mutex
+	live    *hostcfg.Catalog
+	fetched time.Time
+	group   singleflight.Group
+}
 
 func (s *Server) hostCatalogRoutes() {
 	s.handlePublic("GET /host-catalog", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
-		writeJSON(w, http.StatusOK, s.hostCatalog(r.Context()))
+		c, source, cache := s.hostCatalog()
+		w.Header().Set("Cache-Control", cache)
+		writeRaw(w, http.StatusOK, c.Envelope(source))
 		return nil
 	})
 }
 
-// hostCatalog returns the live catalog when a source is configured and
-// answers usably, else the bundled snapshot: it always returns a catalog.
-func (s *Server) hostCatalog(ctx context.Context) catalog.HostCatalog {
-	if s.src != nil {
-		c, err := s.liveCatalog(ctx)
-		if err == nil {
-			return c
-		}
-		s.log.Warn("projectopstest: live host catalog unavailable, serving bundled snapshot", "err", err)
+// hostCatalog chooses what GET /host-catalog serves, as the gateway does:
+// a live catalog younger than the TTL; else one shared refresh from the
+// source (a reply older than the cached version does not replace it); a
+// failed refresh serves the stale live catalog with no-cache, or, with
+// nothing cached, the bundled catalog with no-store. It never fails.
+func (s *Server) hostCatalog() (c *hostcfg.Catalog, source, cacheControl string) {
+	if s.src == nil {
+		return hostcfg.Bundled(), "bundled", "no-store"
 	}
-	return bundledCatalog()
+	cc := &s.catalog
+	cc.mu.Lock()
+	live, fresh := cc.live, cc.live != nil && s.now().Sub(cc.fetched) < catalogTTL
+	cc.mu.Unlock()
+	if fresh {
+		return live, "live", "public, max-age=300"
+	}
+	v, _, _ := cc.group.Do("refresh", func() (any, error) {
+		got, err := s.fetchCatalog()
+		cc.mu.Lock()
+		defer cc.mu.Unlock()
+		if err != nil {
+			s.log.Warn("projectopstest: live host catalog unavailable", "err", err)
+			return nil, nil
+		}
+		if cc.live == nil || got.Version >= cc.live.Version {
+			cc.live = got
+		}
+		cc.fetched = s.now() // an older reply restarts the cached one's TTL
+		return cc.live, nil
+	})
+	if got, _ := v.(*hostcfg.Catalog); got != nil {
+		return got, "live", "public, max-age=300"
+	}
+	if live != nil {
+		return live, "live", "no-cache"
+	}
+	return hostcfg.Bundled(), "bundled", "no-store"
 }
 
-func (s *Server) liveCatalog(ctx context.Context) (catalog.HostCatalog, error) {
-	var c catalog.HostCatalog
+// fetchCatalog reads the live source once, with the gateway's timeout and
+// its reader's rules; it is not tied to any one request.
+func (s *Server) fetchCatalog() (*hostcfg.Catalog, error) {
+	ctx, cancel := context.WithTimeout(s.ctx, catalogFetchTimeout)
+	defer cancel()
 	b, err := s.src(ctx)
 	if err != nil {
-		return c, err
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &c); err != nil {
-		return c, fmt.Errorf("decode live catalog: %w", err)
-	}
-	if len(c.Catalog.HostsByID) == 0 {
-		return c, errors.New("live catalog has no hosts")
-	}
-	if c.SchemaVersion == 0 {
-		c.SchemaVersion = 2
-	}
-	if c.ContentHash == "" {
-		canon, err := json.Marshal(c.Catalog)
-		if err != nil {
-			return c, err
-		}
-		sum := sha256.Sum256(canon)
-		c.ContentHash = hex.EncodeToString(sum[:])
-	}
-	c.Source = catalog.SourceLive
-	return c, nil
+	return hostcfg.Parse(b)
 }

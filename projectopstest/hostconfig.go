@@ -2,23 +2,14 @@ package projectopstest
 
 import (
 	"bytes"
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"slices"
+	"strings"
 
-	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 )
-
-// hostConfigID content-addresses a config: the SHA-256 of its canonical
-// JSON (encoding/json sorts map keys at every level).
-func hostConfigID(cfg map[string]any) string {
-	b, _ := json.Marshal(cfg) // decoded JSON always re-encodes
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
 
 // configModelID is config.modelId, when a string.
 func configModelID(cfg map[string]any) string {
@@ -26,7 +17,7 @@ func configModelID(cfg map[string]any) string {
 	return m
 }
 
-// configServerIDs is config.serverIds (validated to be strings on input).
+// configServerIDs is config.serverIds (canonical configs hold strings).
 func configServerIDs(cfg map[string]any) []string {
 	var ids []string
 	switch v := cfg["serverIds"].(type) {
@@ -42,123 +33,96 @@ func configServerIDs(cfg map[string]any) []string {
 	return ids
 }
 
-// validateConfig checks a full host config given as field: an object with
-// at least one property, modelId a string, serverIds an array of strings.
-func validateConfig(field string, cfg map[string]any) *httpError {
-	if len(cfg) == 0 {
-		return errValidation(field, field+" must have at least one property")
-	}
-	if v, ok := cfg["modelId"]; ok {
-		if _, isStr := v.(string); !isStr {
-			return errValidation(field+".modelId", field+".modelId must be a string")
-		}
-	}
-	if v, ok := cfg["serverIds"]; ok {
-		arr, isArr := v.([]any)
-		if !isArr {
-			return errValidation(field+".serverIds", field+".serverIds must be an array of server ids")
-		}
-		for _, x := range arr {
-			if _, isStr := x.(string); !isStr {
-				return errValidation(field+".serverIds", field+".serverIds must be an array of server ids")
-			}
-		}
-	}
-	return nil
-}
-
 // hostInput is the create request in either form: template (+theme) or a
 // full config. present marks the fields the caller sent.
 type hostInput struct {
 	name     string
-	template hosts.Template
+	template string
 	theme    string
-	config   hosts.Config
+	config   json.RawMessage
 	present  map[string]bool
 }
 
-// resolveHost validates a create request and returns the config the host
-// will have: the caller's config verbatim, or one seeded from the catalog.
+// resolveHost validates a create request and returns the canonical config
+// the host will have, as the service's gateway and backend do: exactly one
+// of template or a non-empty config (theme with config is accepted and
+// ignored), the template looked up in the live catalog and then the
+// bundled one, and the result validated by the host config v2 rules.
 // It may consult the live catalog, so call it without Server.mu held.
-func (s *Server) resolveHost(ctx context.Context, in hostInput) (map[string]any, *httpError) {
+func (s *Server) resolveHost(in hostInput) (map[string]any, *httpError) {
 	if !in.present["name"] {
 		return nil, errValidation("name", "name is required")
 	}
-	if in.name == "" {
+	if strings.TrimSpace(in.name) == "" {
 		return nil, errValidation("name", "name must not be empty")
 	}
-	hasT, hasC := in.present["template"], in.present["config"]
+	hasT := in.present["template"]
+	hasC := in.present["config"] && !emptyObject(in.config)
 	if hasT == hasC {
-		return nil, newError(apierr.CodeValidation, "Provide exactly one of template or config",
+		return nil, newError(apierr.CodeValidation, "Provide exactly one of `template` or a non-empty `config`.",
 			map[string]any{"fields": []string{"template", "config"}})
 	}
 	if hasC {
-		if in.present["theme"] {
-			return nil, errValidation("theme", "theme is only allowed with template")
-		}
-		return configObject("config", in.config)
+		return canonicalConfig("config", in.config)
 	}
-	if !slices.Contains(hosts.Templates, in.template) {
-		return nil, errValidation("template", "Unknown template "+jsonQuote(string(in.template)))
-	}
-	if in.present["theme"] && in.theme != hosts.ThemeLight && in.theme != hosts.ThemeDark {
+	if in.present["theme"] && in.theme != "light" && in.theme != "dark" {
 		return nil, errValidation("theme", "theme must be light or dark")
 	}
-	return s.templateConfig(ctx, in.template, in.theme), nil
+	cfg, ok := s.templateConfig(strings.TrimSpace(in.template), in.theme)
+	if !ok {
+		return nil, errValidation("template", "Unknown host template: "+in.template)
+	}
+	canon, err := hostcfg.Canonicalize(cfg)
+	if err != nil { // a live catalog entry the validator refuses
+		return nil, configError("template", err)
+	}
+	return canon, nil
 }
 
-// templateConfig seeds a host config from the template's catalog entry: its
-// creation fields, hostStyle and mcpProfile, the theme (light by default) and
-// no servers. The live catalog is used when configured and it knows the
-// template, else the bundled snapshot.
-func (s *Server) templateConfig(ctx context.Context, t hosts.Template, theme string) map[string]any {
-	entry, ok := s.hostCatalog(ctx).Catalog.HostsByID[string(t)]
-	if !ok {
-		entry = bundledCatalog().Catalog.HostsByID[string(t)]
-	}
-	cfg := map[string]any{}
-	for k, raw := range entry.Extra {
-		var v any
-		if json.Unmarshal(raw, &v) == nil {
-			cfg[k] = v
+// templateConfig seeds a config from the live catalog's entry for id when
+// a source is configured and has it (read directly, as the gateway's host
+// route does), else from the bundled catalog's.
+func (s *Server) templateConfig(id, theme string) (map[string]any, bool) {
+	if s.src != nil {
+		if live, err := s.fetchCatalog(); err == nil {
+			if cfg, ok := live.Template(id, theme); ok {
+				return cfg, true
+			}
 		}
 	}
-	cfg["hostStyle"] = entry.HostStyle
-	if entry.MCPProfile != nil {
-		cfg["mcpProfile"] = deepCopy(entry.MCPProfile)
-	}
-	if theme == "" {
-		theme = hosts.ThemeLight
-	}
-	cfg["theme"] = theme
-	cfg["serverIds"] = []any{}
-	return cfg
+	return hostcfg.Bundled().Template(id, theme)
 }
 
-// configObject decodes a full config sent as field into a fresh object
-// (numbers kept as json.Number, so they re-encode exactly) and validates it.
-func configObject(field string, c hosts.Config) (map[string]any, *httpError) {
-	d := json.NewDecoder(bytes.NewReader(c))
-	d.UseNumber()
+// canonicalConfig decodes a full config sent as field and validates it by
+// the host config v2 rules; a refusal is 400 VALIDATION_ERROR with the
+// service's message ("hostConfigV2: temperature must be finite").
+func canonicalConfig(field string, raw json.RawMessage) (map[string]any, *httpError) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber() // numbers re-encode exactly
 	var cfg map[string]any
 	if d.Decode(&cfg) != nil || cfg == nil {
 		return nil, errValidation(field, field+" must be an object")
 	}
-	if herr := validateConfig(field, cfg); herr != nil {
-		return nil, herr
+	canon, err := hostcfg.Canonicalize(cfg)
+	if err != nil {
+		return nil, configError(field, err)
 	}
-	return cfg, nil
+	return canon, nil
 }
 
-// deepCopy copies a JSON object so stored configs never alias callers' maps.
-func deepCopy(m map[string]any) map[string]any {
-	b, err := json.Marshal(m)
-	if err != nil {
-		return map[string]any{}
+// configError names the config field a validator refusal is about.
+func configError(field string, err error) *httpError {
+	var inv *hostcfg.Invalid
+	if errors.As(err, &inv) {
+		field += "." + inv.Field()
 	}
-	var out map[string]any
-	_ = json.Unmarshal(b, &out)
-	return out
+	return errValidation(field, err.Error())
+}
+
+// emptyObject reports a config of {} (or nothing), which counts as absent.
+func emptyObject(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null")) || (t[0] == '{' && len(bytes.TrimSpace(t[1:len(t)-1])) == 0)
 }
 
 func jsonQuote(s string) string {

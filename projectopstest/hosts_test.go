@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/projectops/projectops-go/internal/sdktest"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +17,13 @@ import (
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
 )
+
+// configIDs is a config's serverIds.
+func configIDs(t *testing.T, c hosts.Config) []any {
+	t.Helper()
+	ids, _ := configMap(t, c)["serverIds"].([]any)
+	return ids
+}
 
 func TestHostLifecycle(t *testing.T) {
 	t.Parallel()
@@ -31,7 +41,8 @@ func TestHostLifecycle(t *testing.T) {
 			}
 			r.decode(t, &created)
 			cfg := configMap(t, created.Config)
-			if cfg["hostStyle"] != "claude" || cfg["modelId"] != "anthropic/claude-sonnet-4.5" || cfg["theme"] != "dark" {
+			hc, _ := cfg["hostContext"].(map[string]any)
+			if _, top := cfg["theme"]; top || cfg["hostStyle"] != "claude" || cfg["modelId"] != "anthropic/claude-haiku-4.5" || hc["theme"] != "dark" {
 				t.Errorf("seeded config = %v", cfg)
 			}
 			if ids, ok := cfg["serverIds"].([]any); !ok || len(ids) != 0 {
@@ -48,7 +59,7 @@ func TestHostLifecycle(t *testing.T) {
 			}
 
 			// A full config, with a server: counted, content-addressed.
-			full := map[string]any{"modelId": "openai/gpt-5", "hostStyle": "chatgpt", "serverIds": []string{srvID}}
+			full := sdktest.HostConfig(map[string]any{"hostStyle": "chatgpt", "serverIds": []string{srvID}})
 			var second hosts.HostDetail
 			tg.call(t, "POST", base, ws.APIKey, hosts.CreateParams{Name: "Custom", Config: hosts.MustConfig(full)}).decode(t, &second)
 			var third hosts.HostDetail
@@ -80,8 +91,8 @@ func TestHostLifecycle(t *testing.T) {
 				t.Errorf("rename changed more than the name: %+v", renamed)
 			}
 			var reconf hosts.HostDetail
-			tg.call(t, "PATCH", base+"/"+second.ID, ws.APIKey, hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{"modelId": "openai/gpt-5-mini"})}).decode(t, &reconf)
-			if reconf.Name != "Renamed" || reconf.Config.ModelID() != "openai/gpt-5-mini" || len(configMap(t, reconf.Config)) != 1 {
+			tg.call(t, "PATCH", base+"/"+second.ID, ws.APIKey, hosts.UpdateParams{Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"modelId": "openai/gpt-5-mini"}))}).decode(t, &reconf)
+			if reconf.Name != "Renamed" || reconf.Config.ModelID() != "openai/gpt-5-mini" || len(configIDs(t, reconf.Config)) != 0 {
 				t.Errorf("config replace: %+v", reconf)
 			}
 			after := map[string]hosts.Host{}
@@ -149,40 +160,56 @@ func TestHostDeleteReferenced(t *testing.T) {
 
 func TestHostTemplateUsesLiveCatalog(t *testing.T) {
 	t.Parallel()
-	live := liveCatalog(t, "anthropic/claude-opus-4.1")
+	live := liveCatalog(t, 42, "anthropic/claude-opus-4.1")
 	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithHostCatalogSource(
 		func(context.Context) ([]byte, error) { return live, nil }))
 	ws := srv.Default()
 	tg := inproc(srv)
 	var d hosts.HostDetail
 	tg.call(t, "POST", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, hosts.CreateParams{Name: "L", Template: hosts.TemplateClaude}).decode(t, &d)
-	if d.Config.ModelID() != "anthropic/claude-opus-4.1" || configMap(t, d.Config)["theme"] != "light" {
-		t.Errorf("config not seeded from the live catalog: %v", d.Config)
+	if d.Config.ModelID() != "anthropic/claude-opus-4.1" {
+		t.Errorf("config not seeded from the live catalog: %s", d.Config.ModelID())
 	}
 	// A template the live catalog lacks falls back to the bundled entry.
 	tg.call(t, "POST", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, hosts.CreateParams{Name: "P", Template: hosts.TemplatePerplexity}).decode(t, &d)
-	if d.Config.ModelID() != "perplexity/sonar-pro" {
-		t.Errorf("fallback config: %v", d.Config)
+	if d.Config.ModelID() != "openai/gpt-5-nano" {
+		t.Errorf("fallback config: %s", d.Config.ModelID())
+	}
+	// An id in neither catalog is refused, naming the template.
+	r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, map[string]any{"name": "X", "template": "netscape"})
+	if r.status != 400 || !strings.Contains(string(r.body), "Unknown host template: netscape") {
+		t.Errorf("unknown template: %d %s", r.status, r.body)
 	}
 
 	failing := projectopstest.NewTestServer(t, noLimit, projectopstest.WithHostCatalogSource(
 		func(context.Context) ([]byte, error) { return nil, errors.New("unreachable") }))
 	fws := failing.Default()
 	inproc(failing).call(t, "POST", "/projects/"+fws.ProjectID+"/hosts", fws.APIKey, hosts.CreateParams{Name: "B", Template: hosts.TemplateClaude}).decode(t, &d)
-	if d.Config.ModelID() != "anthropic/claude-sonnet-4.5" {
-		t.Errorf("bundled fallback config: %v", d.Config)
+	if d.Config.ModelID() != "anthropic/claude-haiku-4.5" {
+		t.Errorf("bundled fallback config: %s", d.Config.ModelID())
 	}
 }
 
-// liveCatalog is a published catalog whose claude entry pins model.
-func liveCatalog(t *testing.T, model string) []byte {
+// bundledEntry is the bundled catalog's entry for id, as served.
+func bundledEntry(t *testing.T, id string) map[string]any {
 	t.Helper()
+	var env struct {
+		Catalog struct {
+			HostsByID map[string]map[string]any `json:"hostsById"`
+		} `json:"catalog"`
+	}
+	inproc(projectopstest.NewTestServer(t)).call(t, "GET", "/host-catalog", "", nil).decode(t, &env)
+	return env.Catalog.HostsByID[id]
+}
+
+// liveCatalog is a published catalog of one host, claude, pinning model.
+func liveCatalog(t *testing.T, version int, model string) []byte {
+	t.Helper()
+	claude := bundledEntry(t, "claude")
+	claude["modelId"] = model
 	b, err := json.Marshal(map[string]any{
-		"schemaVersion": 2, "version": 42, "contentHash": "abc123", "publishedAt": 1782000000000, "source": "bundled",
-		"catalog": map[string]any{"hostsById": map[string]any{
-			"claude": map[string]any{"id": "claude", "label": "Claude", "provenance": "observed", "rendersMcpApps": true,
-				"hostStyle": "claude", "modelId": model},
-		}},
+		"schemaVersion": 2, "version": version, "contentHash": "abc123", "publishedAt": 1782000000000,
+		"catalog": map[string]any{"hostsById": map[string]any{"claude": claude}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -194,57 +221,120 @@ func TestHostCatalog(t *testing.T) {
 	t.Parallel()
 	bundled := projectopstest.NewTestServer(t)
 	for _, tg := range targets(t, bundled) {
+		r := tg.call(t, "GET", "/host-catalog", "", nil) // public: no key
 		var c catalog.HostCatalog
-		tg.call(t, "GET", "/host-catalog", "", nil).decode(t, &c) // public: no key
+		r.decode(t, &c)
 		if c.Source != catalog.SourceBundled || c.Version != 0 || c.ContentHash != "" || c.PublishedAt != 0 || c.SchemaVersion != 2 {
 			t.Errorf("%s: envelope = %+v", tg.name, c)
+		}
+		if cc := r.header.Get("Cache-Control"); cc != "no-store" {
+			t.Errorf("%s: bundled Cache-Control = %q", tg.name, cc)
 		}
 		var ids []string
 		for id, h := range c.Catalog.HostsByID {
 			ids = append(ids, id)
-			if h.ID != id || h.Label == "" || h.HostStyle == "" || h.Provenance == "" || len(h.SupportedProtocolVersions) == 0 {
+			if h.ID != id || h.Label == "" || h.HostStyle == "" || h.Provenance == "" || len(h.ImageSupport) == 0 {
 				t.Errorf("entry %s incomplete: %+v", id, h)
 			}
-			if _, ok := h.Extra["modelId"]; !ok {
-				t.Errorf("entry %s has no modelId creation field", id)
+			for _, k := range []string{"modelId", "temperature", "connectionDefaults", "clientCapabilities", "hostContext"} {
+				if _, ok := h.Extra[k]; !ok {
+					t.Errorf("entry %s has no %s creation field", id, k)
+				}
 			}
 		}
-		var want []string
-		for _, tpl := range hosts.Templates {
-			want = append(want, string(tpl))
-		}
 		slices.Sort(ids)
-		slices.Sort(want)
+		want := []string{"agentcore", "chatgpt", "claude", "claude-code", "cline", "codex", "copilot", "cursor",
+			"goose", "mcpjam", "mistral", "n8n", "notion", "perplexity", "slack", "vscode"}
 		if diff := cmp.Diff(want, ids); diff != "" {
-			t.Errorf("catalog hosts (-templates +catalog):\n%s", diff)
+			t.Errorf("catalog hosts (-want +got):\n%s", diff)
 		}
 	}
 
 	tests := []struct {
-		name string
-		src  func(context.Context) ([]byte, error)
-		want catalog.HostCatalog // envelope only
+		name  string
+		src   func(context.Context) ([]byte, error)
+		want  catalog.HostCatalog // envelope only
+		cache string
 	}{
-		{"live", func(context.Context) ([]byte, error) { return liveCatalog(t, "m"), nil },
-			catalog.HostCatalog{SchemaVersion: 2, Version: 42, ContentHash: "abc123", PublishedAt: 1782000000000, Source: "live"}},
+		{"live", func(context.Context) ([]byte, error) { return liveCatalog(t, 42, "m"), nil },
+			catalog.HostCatalog{SchemaVersion: 2, Version: 42, ContentHash: "abc123", PublishedAt: 1782000000000, Source: "live"}, "public, max-age=300"},
 		{"source error", func(context.Context) ([]byte, error) { return nil, errors.New("down") },
-			catalog.HostCatalog{SchemaVersion: 2, Source: "bundled"}},
+			catalog.HostCatalog{SchemaVersion: 2, Source: "bundled"}, "no-store"},
 		{"garbage", func(context.Context) ([]byte, error) { return []byte("<html>"), nil },
-			catalog.HostCatalog{SchemaVersion: 2, Source: "bundled"}},
+			catalog.HostCatalog{SchemaVersion: 2, Source: "bundled"}, "no-store"},
+		{"another schema version", func(context.Context) ([]byte, error) {
+			return []byte(strings.Replace(string(liveCatalog(t, 42, "m")), `"schemaVersion":2`, `"schemaVersion":3`, 1)), nil
+		}, catalog.HostCatalog{SchemaVersion: 2, Source: "bundled"}, "no-store"},
+		{"an entry the reader refuses", func(context.Context) ([]byte, error) {
+			return []byte(strings.Replace(string(liveCatalog(t, 42, "m")), `"label":"Claude"`, `"label":7`, 1)), nil
+		}, catalog.HostCatalog{SchemaVersion: 2, Source: "bundled"}, "no-store"},
 		{"empty catalog", func(context.Context) ([]byte, error) { return []byte(`{"catalog":{"hostsById":{}}}`), nil },
-			catalog.HostCatalog{SchemaVersion: 2, Source: "bundled"}},
+			catalog.HostCatalog{SchemaVersion: 2, Source: "bundled"}, "no-store"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := projectopstest.NewTestServer(t, projectopstest.WithHostCatalogSource(tt.src))
 			var c catalog.HostCatalog
-			inproc(srv).call(t, "GET", "/host-catalog", "", nil).decode(t, &c)
+			r := inproc(srv).call(t, "GET", "/host-catalog", "", nil)
+			r.decode(t, &c)
 			c.Catalog = catalog.HostCatalogContent{}
 			if diff := cmp.Diff(tt.want, c); diff != "" {
 				t.Errorf("envelope (-want +got):\n%s", diff)
 			}
+			if cc := r.header.Get("Cache-Control"); cc != tt.cache {
+				t.Errorf("Cache-Control = %q, want %q", cc, tt.cache)
+			}
 		})
+	}
+}
+
+// The live catalog is cached for five minutes; an older version never
+// replaces a newer one; a failed refresh serves the stale catalog with
+// no-cache.
+func TestHostCatalogCache(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock()
+	var mu sync.Mutex
+	calls, replies := 0, []any{liveCatalog(t, 5, "a"), liveCatalog(t, 4, "b"), errors.New("down"), liveCatalog(t, 6, "c")}
+	srv := projectopstest.NewTestServer(t, projectopstest.WithClock(clock.Now), projectopstest.WithHostCatalogSource(
+		func(context.Context) ([]byte, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			r := replies[min(calls, len(replies)-1)]
+			calls++
+			if err, ok := r.(error); ok {
+				return nil, err
+			}
+			return r.([]byte), nil
+		}))
+	get := func() (int64, string) {
+		r := inproc(srv).call(t, "GET", "/host-catalog", "", nil)
+		var c catalog.HostCatalog
+		r.decode(t, &c)
+		return c.Version, r.header.Get("Cache-Control")
+	}
+	steps := []struct {
+		advance time.Duration
+		version int64
+		cache   string
+		calls   int
+	}{
+		{0, 5, "public, max-age=300", 1},
+		{4 * time.Minute, 5, "public, max-age=300", 1}, // cached
+		{2 * time.Minute, 5, "public, max-age=300", 2}, // refreshed: version 4 is older, kept 5
+		{6 * time.Minute, 5, "no-cache", 3},            // refresh failed: stale
+		{time.Second, 6, "public, max-age=300", 4},
+	}
+	for i, st := range steps {
+		clock.Advance(st.advance)
+		v, cc := get()
+		mu.Lock()
+		n := calls
+		mu.Unlock()
+		if v != st.version || cc != st.cache || n != st.calls {
+			t.Errorf("step %d: version %d, %q after %d fetches; want %d, %q after %d", i, v, cc, n, st.version, st.cache, st.calls)
+		}
 	}
 }
 

@@ -1,7 +1,9 @@
 package projectopstest
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/apierr"
@@ -68,12 +70,12 @@ func (s *Server) createHost(w http.ResponseWriter, r *http.Request, a actor) *ht
 	if herr != nil {
 		return herr
 	}
-	cfg, herr := s.resolveHost(r.Context(), hostInput{name: p.Name, template: p.Template, theme: p.Theme, config: p.Config, present: present})
+	cfg, herr := s.resolveHost(hostInput{name: p.Name, template: string(p.Template), theme: p.Theme, config: json.RawMessage(p.Config), present: present})
 	if herr != nil {
 		return herr
 	}
 	s.mu.Lock()
-	h, herr := s.insertHostLocked(a, projectID, "", p.Name, cfg)
+	h, herr := s.insertHostLocked(a, projectID, "", strings.TrimSpace(p.Name), cfg)
 	var d []byte
 	if herr == nil {
 		d = h.detail
@@ -142,7 +144,7 @@ func (s *Server) updateHost(w http.ResponseWriter, r *http.Request, a actor) *ht
 	}
 	var cfg map[string]any
 	if present["config"] {
-		if cfg, herr = configObject("config", p.Config); herr != nil {
+		if cfg, herr = canonicalConfig("config", json.RawMessage(p.Config)); herr != nil {
 			return herr
 		}
 	}

@@ -3,6 +3,7 @@ package projectopstest_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/projectops/projectops-go/internal/sdktest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -183,7 +184,7 @@ func TestResponsesMatchReference(t *testing.T) {
 		{"GET", "/projects/prj_demo/chatboxes", "/projects/{projectId}/chatboxes", owner, nil, 200},
 		{"GET", "/projects/prj_demo/chatboxes/cbx_support", "/projects/{projectId}/chatboxes/{chatboxId}", owner, nil, 200},
 		{"GET", "/projects/prj_demo/hosts", "/projects/{projectId}/hosts", owner, nil, 200},
-		{"POST", "/projects/prj_demo/hosts", "/projects/{projectId}/hosts", owner, map[string]any{"name": "C", "config": map[string]any{"modelId": "m"}}, 201},
+		{"POST", "/projects/prj_demo/hosts", "/projects/{projectId}/hosts", owner, map[string]any{"name": "C", "config": sdktest.HostConfig(nil)}, 201},
 		{"POST", "/projects/prj_demo/hosts", "/projects/{projectId}/hosts", owner, map[string]any{"name": "C", "extra": 1}, 400},
 		{"GET", "/projects/prj_demo/hosts/hst_claude", "/projects/{projectId}/hosts/{hostId}", owner, nil, 200},
 		{"PATCH", "/projects/prj_demo/hosts/hst_claude", "/projects/{projectId}/hosts/{hostId}", owner, map[string]any{"name": "Claude 2"}, 200},

@@ -22,9 +22,10 @@ var ErrServerClosed = errors.New("projectopstest: server closed")
 // Server is an in-memory, stateful Project Operations API. Create one with
 // NewServer or NewTestServer; it is safe for concurrent use.
 type Server struct {
-	log *slog.Logger
-	now func() time.Time
-	src func(ctx context.Context) ([]byte, error) // live host catalog, may be nil
+	log     *slog.Logger
+	now     func() time.Time
+	src     func(ctx context.Context) ([]byte, error) // live host catalog, may be nil
+	catalog catalogCache                              // the gateway's live-catalog cache (hostcatalog.go)
 
 	// ctx is cancelled by Close; every goroutine the server owns watches it.
 	ctx    context.Context

@@ -8,6 +8,7 @@ import (
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 	"github.com/projectops/projectops-go/servers"
 )
 
@@ -47,10 +48,17 @@ func hostView(h *hostRec) hosts.Host {
 // setHost stores a host's name and config and derives what reads serve:
 // the config id and the encoded detail. The config must not be mutated
 // afterwards (writes replace it).
+// The detail's config is the backend's DTO: the canonical config with its
+// row id (the content address, which is also the host's hostConfigId).
 func setHost(h *hostRec, name string, cfg map[string]any) {
 	h.name, h.config = name, cfg
-	h.configID = hostConfigID(cfg)
-	raw, err := json.Marshal(cfg)
+	h.configID = hostcfg.ID(cfg)
+	dto := make(map[string]any, len(cfg)+1)
+	for k, v := range cfg {
+		dto[k] = v
+	}
+	dto["id"] = h.configID
+	raw, err := json.Marshal(dto)
 	if err == nil {
 		raw, err = json.Marshal(hosts.HostDetail{ID: h.id, Name: name, Config: raw})
 	}

@@ -18,7 +18,7 @@ func TestEmbeddedTour(t *testing.T) {
 	for _, want := range []string{
 		"against the embedded double",
 		"me: Olive Owner <owner@demo.test>",
-		"host catalog: 12 hosts (source bundled)",
+		"host catalog: 16 hosts (source bundled)",
 		`project: prj_demo "Demo Project"`,
 		`server: srv_filesystem "filesystem" over stdio`,
 		`chatbox: cbx_support "Support bot"`,

@@ -163,3 +163,27 @@ func (f *Fixture) Raw(t testing.TB, method, path, key, body string) (int, APIBod
 	}
 	return resp.StatusCode, e
 }
+
+// HostConfig is a minimal host config the service accepts (the fields the
+// host config v2 validator requires), with extra merged over it.
+func HostConfig(extra map[string]any) map[string]any {
+	cfg := map[string]any{
+		"modelId": "openai/gpt-5", "temperature": 0.7,
+		"connectionDefaults": map[string]any{"headers": map[string]any{}, "requestTimeout": 10000.0},
+		"hostContext":        map[string]any{}, "clientCapabilities": map[string]any{},
+	}
+	for k, v := range extra {
+		cfg[k] = v
+	}
+	return cfg
+}
+
+// Canonical is cfg as the service stores it: schemaVersion 2, the id lists
+// present; tests compare it with a read-back config less its "id".
+func Canonical(cfg map[string]any) map[string]any {
+	out := map[string]any{"schemaVersion": 2.0, "serverIds": []any{}, "optionalServerIds": []any{}}
+	for k, v := range cfg {
+		out[k] = v
+	}
+	return out
+}

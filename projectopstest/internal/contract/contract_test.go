@@ -49,6 +49,7 @@ func TestCheckRequest(t *testing.T) {
 	}{
 		{"host from template", "POST", "/projects/{projectId}/hosts", `{"name":"c","template":"claude"}`, ""},
 		{"host unknown field (08-22 closes it)", "POST", "/projects/{projectId}/hosts", `{"name":"c","template":"claude","colour":1}`, "colour"},
+		{"host template the gateway accepts", "POST", "/projects/{projectId}/hosts", `{"name":"c","template":"goose"}`, ""},
 		{"host bad enum", "POST", "/projects/{projectId}/hosts", `{"name":"c","template":"nope"}`, "template"},
 		{"host name missing", "POST", "/projects/{projectId}/hosts", `{"template":"claude"}`, "name"},
 		{"eval run idempotencyKey from 08-22", "POST", "/projects/{projectId}/eval-runs", `{"suiteId":"evs_1","idempotencyKey":"k"}`, ""},

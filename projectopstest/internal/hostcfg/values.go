@@ -8,14 +8,24 @@ import (
 	"strings"
 )
 
-// invalid is a config the service's validator refuses. Its message is the
+// Invalid is a config the service's validator refuses. Its message is the
 // backend's first line ("hostConfigV2: temperature must be finite"), which
 // the gateway passes on as a 400 VALIDATION_ERROR.
-type invalid struct{ msg string }
+type Invalid struct{ msg string }
 
-func (e *invalid) Error() string { return "hostConfigV2: " + e.msg }
+func (e *Invalid) Error() string { return "hostConfigV2: " + e.msg }
 
-func fail(format string, args ...any) error { return &invalid{fmt.Sprintf(format, args...)} }
+// Field is the config field the refusal names ("connectionDefaults.
+// requestTimeout"): every message starts with it.
+func (e *Invalid) Field() string {
+	if strings.HasPrefix(e.msg, "ConflictingProtocolVersionPin") {
+		return "mcpProfile.mcpProtocolVersion"
+	}
+	f, _, _ := strings.Cut(e.msg, " ")
+	return strings.TrimSuffix(f, ":")
+}
+
+func fail(format string, args ...any) error { return &Invalid{fmt.Sprintf(format, args...)} }
 
 // number reads a JSON number in either decoded form.
 func number(v any) (float64, bool) {
