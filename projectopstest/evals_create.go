@@ -153,5 +153,6 @@ func (s *Server) newRunLocked(a actor, projectID string, su *evalSuiteRec, p *ev
 		}
 	}
 	s.st.evals.runs[id] = run
+	s.trimRunsLocked()
 	return run
 }

@@ -17,6 +17,9 @@ type evalEngine struct {
 	// orgKeys are model provider keys stored per organization
 	// (SetOrganizationModelKey); guarded by Server.mu.
 	orgKeys map[string]map[string]Secret
+	// dropped maps the runs dropped under WithMaxRuns to their project;
+	// guarded by Server.mu.
+	dropped map[string]string
 }
 
 func newEvalEngine(s *Server, o evalOptions) *evalEngine {

@@ -54,6 +54,7 @@ type evalOptions struct {
 	interact    InteractHandler
 	traceDrop   float64
 	hooks       EvalHooks
+	maxRuns     int // runs_cap.go
 }
 
 func (o evalOptions) withDefaults() evalOptions {

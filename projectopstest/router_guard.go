@@ -30,7 +30,7 @@ func admit(w http.ResponseWriter, r *http.Request) bool {
 			map[string]any{"limit": maxAuthorizationBytes})
 	case !utf8.ValidString(p) || strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f }):
 		herr = errValidation("", "Invalid request path")
-	case !cleanPath(p):
+	case !cleanPath(r.URL.EscapedPath()): // as the router sees segments: "..%2F" is not ".."
 		herr = errNotFound("No route for " + r.Method + " " + strconv.Quote(p) + ": the path is not clean")
 	default:
 		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {

@@ -98,6 +98,9 @@ func (s *Server) findRunLocked(a actor, projectID, runID string, need access) (*
 	}
 	run := s.st.evals.runs[runID]
 	if run == nil || run.projectID != projectID {
+		if herr := s.droppedRunError(projectID, runID); herr != nil {
+			return nil, herr
+		}
 		return nil, notFoundIn("Eval run")
 	}
 	return run, nil

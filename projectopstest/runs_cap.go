@@ -1,0 +1,76 @@
+package projectopstest
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// ReasonRunDropped is details.reason of the 404 NOT_FOUND answering a read
+// of a run dropped under WithMaxRuns (a double-only value: the service
+// keeps every run).
+const ReasonRunDropped = "RUN_DROPPED"
+
+// WithMaxRuns bounds the memory of a long session (projectops serve
+// --max-runs): once more than n eval runs are stored, the oldest finished
+// ones are dropped with their iterations, traces and ids, executed and
+// ingested alike; runs in flight are never dropped. Reading a dropped run,
+// its iterations, a trace or steps answers 404 NOT_FOUND with
+// details.reason RUN_DROPPED; its suite's totals and trend no longer count
+// it, and a runs/start reusing its externalRunId starts a new run. 0, the
+// default, keeps every run.
+func WithMaxRuns(n int) Option {
+	return func(o *options) error {
+		if n < 0 {
+			return errors.New("projectopstest: WithMaxRuns: n must not be negative")
+		}
+		o.evals.maxRuns = n
+		return nil
+	}
+}
+
+// trimRunsLocked drops the oldest finished runs while more than the cap
+// are stored. Call with Server.mu held, after storing a new run.
+func (s *Server) trimRunsLocked() {
+	limit := s.ev.opts.maxRuns
+	runs := s.st.evals.runs
+	if limit == 0 || len(runs) <= limit {
+		return
+	}
+	done := sortedByOrd(runs, func(r *evalRunRec) int { return r.ord }, func(r *evalRunRec) bool { return r.terminal() })
+	for _, r := range done[:min(len(done), len(runs)-limit)] {
+		s.dropRunLocked(r)
+	}
+}
+
+// dropRunLocked forgets a finished run and everything it names, keeping
+// only its id and project so a later read gets the documented answer.
+func (s *Server) dropRunLocked(r *evalRunRec) {
+	delete(s.st.evals.runs, r.id)
+	for _, it := range r.iters {
+		delete(s.st.ids, it.id)
+	}
+	if r.ext != nil {
+		delete(s.st.ingest.byExt, r.projectID+"\x00"+r.ext.params.ExternalRunID)
+	}
+	for k, id := range s.st.evals.idem {
+		if id == r.id {
+			delete(s.st.evals.idem, k)
+		}
+	}
+	if s.ev.dropped == nil {
+		s.ev.dropped = map[string]string{}
+	}
+	s.ev.dropped[r.id] = r.projectID
+}
+
+// droppedRunError is the answer to a read of a dropped run of projectID,
+// or nil when runID names no dropped run of it.
+func (s *Server) droppedRunError(projectID, runID string) *httpError {
+	if p, ok := s.ev.dropped[runID]; !ok || p != projectID {
+		return nil
+	}
+	return newError(apierr.CodeNotFound, "Eval run "+runID+" was dropped: the double keeps only the newest runs (max runs "+
+		strconv.Itoa(s.ev.opts.maxRuns)+")", map[string]any{"reason": ReasonRunDropped, "runId": runID})
+}
