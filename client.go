@@ -88,6 +88,8 @@ func NewClient(opts ...Option) (*Client, error) {
 		MaxRetryAfter: s.maxRetryAfter,
 		Logger:        s.logger,
 		UserAgent:     ua,
+
+		MaxResponseBytes: s.maxResponseBytes,
 	}
 	if s.maxRetryAfter == 0 {
 		// WithMaxRetryAfter(0): never wait out a Retry-After (the

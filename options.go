@@ -41,6 +41,8 @@ type settings struct {
 
 	logger    *slog.Logger
 	userAgent string
+
+	maxResponseBytes int64
 }
 
 // WithAPIKey sets the API key (it must start with "sk_"). It overrides

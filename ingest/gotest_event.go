@@ -71,6 +71,9 @@ func scanGoEvent(b []byte, ev *goEvent) (ok, sure bool) {
 		}
 		switch c := b[i]; {
 		case c == '"':
+			if string(key) == "Elapsed" {
+				return false, false // a type mismatch: encoding/json rejects it
+			}
 			val, vesc, j := scanString(b, i)
 			if j < 0 {
 				return false, false
@@ -98,6 +101,9 @@ func scanGoEvent(b []byte, ev *goEvent) (ok, sure bool) {
 			}
 			i = j
 		case c == '-' || (c >= '0' && c <= '9'):
+			if isStringKey(key) {
+				return false, false // a type mismatch: encoding/json rejects it
+			}
 			j := i + 1
 			for j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-' || (b[j] >= '0' && b[j] <= '9')) {
 				j++
@@ -119,7 +125,11 @@ func scanGoEvent(b []byte, ev *goEvent) (ok, sure bool) {
 				j++
 			}
 			switch string(b[i:j]) {
-			case "true", "false", "null":
+			case "null": // leaves the field as it is, for every type
+			case "true", "false":
+				if isStringKey(key) || string(key) == "Elapsed" {
+					return false, false // a type mismatch: encoding/json rejects it
+				}
 			default:
 				return false, true
 			}
@@ -139,6 +149,16 @@ func scanGoEvent(b []byte, ev *goEvent) (ok, sure bool) {
 		}
 		i = skipWS(b, i+1)
 	}
+}
+
+// isStringKey reports a key decoded into a string field: only a string or
+// null may follow it.
+func isStringKey(k []byte) bool {
+	switch string(k) {
+	case "Action", "Package", "Test", "Output", "ImportPath", "FailedBuild":
+		return true
+	}
+	return false
 }
 
 func isIgnoredKey(k []byte) bool {

@@ -22,6 +22,11 @@ func FuzzParseGoEvent(f *testing.F) {
 		`{"Action":"run","Package":"p","Test":null,"Flag":true}`,
 		`{"Action":"run"} trailing`,
 		`{"Action":"run",}`,
+		// Once accepted by the fast scanner although encoding/json rejects
+		// them (type mismatches) or reads them differently (folded keys).
+		`{"":"000000000","Action":"0000","Package":0}`,
+		`{"Action":true}`, `{"Action":"run","Elapsed":"1"}`, `{"Action":"run","Elapsed":false}`,
+		"{\"Action\":\"run\",\"Te\u017ft\":\"T\"}", "{\"Action\":\"run\",\"Pac\u212aage\":\"p\"}",
 		`not json`, `{}`, `{"Action":""}`, `{"Action":"run","Elapsed":-}`,
 	}
 	for _, s := range seeds {

@@ -9,12 +9,9 @@ import (
 // before it is spooled or sent. Token character classes exclude '"' and
 // '\', so a match never crosses a JSON string boundary or escape.
 var (
-	reSKToken = regexp.MustCompile(`\bsk_[A-Za-z0-9][A-Za-z0-9_\-]{7,}`)
-	// A header line runs to an escaped newline or the end of the string.
-	// No leading \b: in JSON a line starts after "\n", a word character.
-	reHeaderLine = regexp.MustCompile(`(?i)((?:proxy-)?authorization|(?:set-)?cookie|x-api-key)(\s*:\s*)(?:[^"\\]|\\[^n])*`)
-	reBearer     = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
-	reURLCreds   = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/\s"\\@]+@`)
+	reSKToken  = regexp.MustCompile(`\bsk_[A-Za-z0-9][A-Za-z0-9_\-]{7,}`)
+	reBearer   = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
+	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/\s"\\@]+@`)
 )
 
 // Redacted replaces every secret the reporter removes.
@@ -36,9 +33,7 @@ func (rd redactor) apply(b []byte) []byte {
 		}
 		b = reSKToken.ReplaceAll(b, []byte(Redacted))
 	}
-	if containsFold(b, "uthorization") || containsFold(b, "ookie") || containsFold(b, "-api-key") {
-		b = reHeaderLine.ReplaceAll(b, []byte("${1}${2}"+Redacted))
-	}
+	b = redactHeaders(b)
 	if containsFold(b, "bearer") {
 		b = reBearer.ReplaceAll(b, []byte("${1}${2}"+Redacted))
 	}
@@ -46,27 +41,4 @@ func (rd redactor) apply(b []byte) []byte {
 		b = reURLCreds.ReplaceAll(b, []byte("${1}"+Redacted+"@"))
 	}
 	return b
-}
-
-// containsFold is a cheap prefilter: true when b holds word in lower case,
-// capitalised or upper case. Other mixes are missed by the prefilter only
-// (the rules themselves are case-insensitive).
-func containsFold(b []byte, word string) bool {
-	for _, v := range foldForms[word] {
-		if bytes.Contains(b, v) {
-			return true
-		}
-	}
-	return false
-}
-
-var foldForms = map[string][][]byte{}
-
-func init() {
-	for _, w := range []string{"uthorization", "ookie", "-api-key", "bearer"} {
-		up := bytes.ToUpper([]byte(w))
-		capd := []byte(w)
-		capd[0] = up[0]
-		foldForms[w] = [][]byte{[]byte(w), up, capd}
-	}
 }

@@ -228,13 +228,20 @@ func TestReporterRedaction(t *testing.T) {
 		o.Redact = func(s string) string { return strings.ReplaceAll(s, "hunter2", "<pw>") }
 	})
 	secrets := []string{f.ws.APIKey, "sk_live_abcdefghijkl", "Bearer eyJhbGciOiJIUzI1NiJ9.payload", "sessionid=abc123",
-		"user:pa55word@", "hunter2", "Basic dXNlcjpwYXNz"}
+		"user:pa55word@", "hunter2", "Basic dXNlcjpwYXNz",
+		// Header names as Go prints them: canonical, in a printed map, as map keys.
+		"xk_live_9f8e7d6c5b", "mapsecret1234", "gosyntax5678", "keyedsecret42"}
 	res := ingest.Result{CaseTitle: "leaky", Passed: false,
 		Error: "key " + f.ws.APIKey + " token sk_live_abcdefghijkl\nAuthorization: Basic dXNlcjpwYXNz\nCookie: sessionid=abc123\n" +
 			"GET https://user:pa55word@example.com/x\nAuthorization header: Bearer eyJhbGciOiJIUzI1NiJ9.payload done",
 		Metadata:        map[string]any{"password": "hunter2", "nested": []any{"Bearer eyJhbGciOiJIUzI1NiJ9.payload"}},
 		ActualToolCalls: []ingest.ToolCall{{ToolName: "login", Arguments: map[string]any{"pw": "hunter2"}}}}
-	record(t, r, []ingest.Result{res})
+	// No other header in this one: nothing else may trigger the rule.
+	apiKey := ingest.Result{CaseTitle: "leaky api key", Passed: false,
+		Error: "X-Api-Key: xk_live_9f8e7d6c5b\nheaders map[Accept:[*/*] X-Api-Key:[mapsecret1234]] and " +
+			`http.Header{"X-Api-Key":[]string{"gosyntax5678"}}`,
+		Metadata: map[string]any{"headers": map[string]any{"x-Api-kEY": []any{"keyedsecret42"}}}}
+	record(t, r, []ingest.Result{res, apiKey})
 	out, err := r.Close(t.Context())
 	if err != nil || out.SpoolPath == "" {
 		t.Fatalf("Close = %+v, %v: want a spooled failure", out, err)
@@ -248,7 +255,10 @@ func TestReporterRedaction(t *testing.T) {
 	}
 	run := f.srv.IngestedRuns(f.ws.ProjectID)[0]
 	iters, _ := f.srv.IngestedIterations(run.ID)
-	sent := fmt.Sprintf("%+v", iters[0].Input)
+	var sent string
+	for _, it := range iters {
+		sent += fmt.Sprintf("%+v\n", it.Input)
+	}
 	for _, s := range secrets {
 		if strings.Contains(sent, s) || strings.Contains(string(spooled), s) {
 			t.Errorf("secret %q survived (sent: %v, spooled: %v)", s, strings.Contains(sent, s), strings.Contains(string(spooled), s))

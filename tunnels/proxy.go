@@ -16,19 +16,19 @@ const PublicPath = "/mcp"
 // ProxyTo returns a handler that forwards relayed requests to a local
 // server at target (for example http://127.0.0.1:3000/mcp): PublicPath
 // maps to target's path, a sub-path of it to the same sub-path of target's,
-// and the query is kept. Responses are flushed as they arrive, so SSE and
+// and the query is kept. Only that path is exposed: any other path answers
+// 404, and a path with a "." or ".." segment or a backslash (however it
+// was encoded) answers 400, so nothing outside target's path is reachable
+// through the tunnel. Responses are flushed as they arrive, so SSE and
 // MCP's streamable HTTP work. An unreachable target answers 502.
 func ProxyTo(target *url.URL) (http.Handler, error) {
 	if target == nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
 		return nil, errors.New("tunnels: ProxyTo needs an absolute http or https URL")
 	}
 	t := *target
-	return &httputil.ReverseProxy{
+	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
-			rest := pr.In.URL.Path // not under PublicPath: relayed as is
-			if rest == PublicPath || strings.HasPrefix(rest, PublicPath+"/") {
-				rest = rest[len(PublicPath):]
-			}
+			rest := pr.In.URL.Path[len(PublicPath):] // checked by exposedOnly
 			out := pr.Out.URL
 			out.Scheme, out.Host, out.User = t.Scheme, t.Host, t.User
 			out.Path = strings.TrimSuffix(t.Path, "/") + rest
@@ -40,7 +40,35 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 			pr.Out.Host = t.Host
 		},
 		FlushInterval: -1, // flush after every write: streaming responses
-	}, nil
+	}
+	return exposedOnly(rp), nil
+}
+
+// exposedOnly refuses what lies outside PublicPath before next sees it. The
+// checks run on the decoded path, so %2e%2e and %2f are caught too: the
+// local server may decode and clean them itself.
+func exposedOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if p != PublicPath && !strings.HasPrefix(p, PublicPath+"/") {
+			http.Error(w, "tunnels: only "+PublicPath+" is exposed", http.StatusNotFound)
+			return
+		}
+		if strings.ContainsRune(p, '\\') || hasDotSegment(p) {
+			http.Error(w, "tunnels: dot segments are not forwarded", http.StatusBadRequest)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func hasDotSegment(p string) bool {
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 func mergeQuery(a, b string) string {

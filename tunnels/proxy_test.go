@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/projectops/projectops-go/tunnels"
@@ -22,16 +23,35 @@ func TestProxyToMapsPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	for in, want := range map[string]string{
-		"/mcp":        "/srv/mcp?token=t",
-		"/mcp?x=1":    "/srv/mcp?token=t&x=1",
-		"/mcp/sub":    "/srv/mcp/sub?token=t",
-		"/mcpx":       "/srv/mcp/mcpx?token=t",
-		"/other/path": "/srv/mcp/other/path?token=t",
+		"/mcp":         "/srv/mcp?token=t",
+		"/mcp?x=1":     "/srv/mcp?token=t&x=1",
+		"/mcp/sub":     "/srv/mcp/sub?token=t",
+		"/mcp/a.b/..c": "/srv/mcp/a.b/..c?token=t",
 	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, in, nil))
 		if got := rec.Body.String(); rec.Code != http.StatusOK || got != want {
 			t.Errorf("%s → %d %q, want %q", in, rec.Code, got, want)
+		}
+	}
+	// Only PublicPath is exposed, however the path is spelled.
+	for in, want := range map[string]int{
+		"/mcpx":                    http.StatusNotFound,
+		"/other/path":              http.StatusNotFound,
+		"/":                        http.StatusNotFound,
+		"/MCP":                     http.StatusNotFound,
+		"/mcp/../admin":            http.StatusBadRequest,
+		"/mcp/%2e%2e/admin":        http.StatusBadRequest,
+		"/mcp/%2E%2e%2fadmin":      http.StatusBadRequest,
+		"/mcp/..":                  http.StatusBadRequest,
+		"/mcp/./x":                 http.StatusBadRequest,
+		"/mcp/sub/%2e%2e/%2e%2e/x": http.StatusBadRequest,
+		"/mcp/..%5cadmin":          http.StatusBadRequest,
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, in, nil))
+		if rec.Code != want || strings.Contains(rec.Body.String(), "/srv/") {
+			t.Errorf("%s → %d %q, want %d and nothing forwarded", in, rec.Code, rec.Body.String(), want)
 		}
 	}
 	for _, bad := range []string{"/mcp", "ftp://x/mcp", "http:///mcp"} {

@@ -92,7 +92,10 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		t.logAttempt(ctx, req, resp.StatusCode, attempt, start, nil)
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			return decodeSuccess(resp, out, req, path)
+			return decodeSuccess(resp, out, req, path, t.maxBody)
+		}
+		if isRedirect(resp.StatusCode) {
+			return redirectError(resp, req.Method, path)
 		}
 		apiErr, hasRA := t.decodeError(resp, req.Method, path)
 		if attempt >= t.maxRetries || !retryableStatus(req.Class, idemKey != "", apiErr) {
@@ -168,10 +171,13 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 
 var jsonContentType = []string{"application/json"}
 
-func decodeSuccess(resp *http.Response, out any, req *Request, path string) error {
+func decodeSuccess(resp *http.Response, out any, req *Request, path string, limit int64) error {
 	defer drainClose(resp.Body)
 	if out == nil || resp.StatusCode == http.StatusNoContent {
 		return nil
+	}
+	if resp.ContentLength > limit {
+		return &apierr.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: resp.ContentLength}
 	}
 	var err error
 	if n := resp.ContentLength; n > 0 && n <= maxSizedBody {
@@ -181,8 +187,11 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string) erro
 		if _, err = io.ReadFull(resp.Body, buf); err == nil {
 			err = json.Unmarshal(buf, out)
 		}
-	} else if err = json.NewDecoder(resp.Body).Decode(out); errors.Is(err, io.EOF) {
+	} else if err = json.NewDecoder(&cappedReader{r: resp.Body, left: limit}).Decode(out); errors.Is(err, io.EOF) {
 		err = nil // an empty body leaves out as it is
+	}
+	if errors.Is(err, errOverCap) {
+		return &apierr.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
 	}
 	if err != nil {
 		return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)

@@ -92,6 +92,10 @@ type Config struct {
 	Limiter   *rate.Limiter
 	Logger    *slog.Logger
 	UserAgent string
+	// MaxResponseBytes caps a success body (default
+	// DefaultMaxResponseBytes); a larger one is a
+	// *apierr.ResponseTooLargeError.
+	MaxResponseBytes int64
 }
 
 // Defaults, stated exactly in README.md.
@@ -122,6 +126,7 @@ type Transport struct {
 	limiter    *rate.Limiter
 	log        *slog.Logger
 	ua         string
+	maxBody    int64
 
 	// sleep waits d or until ctx ends; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -140,7 +145,11 @@ func New(cfg Config) *Transport {
 		limiter:    cfg.Limiter,
 		log:        cfg.Logger,
 		ua:         cfg.UserAgent,
+		maxBody:    cfg.MaxResponseBytes,
 		sleep:      sleepCtx,
+	}
+	if t.maxBody <= 0 {
+		t.maxBody = DefaultMaxResponseBytes
 	}
 	if cfg.APIKey != "" {
 		t.key = keyRef(cfg.APIKey)
@@ -148,6 +157,7 @@ func New(cfg Config) *Transport {
 	if t.client == nil {
 		t.client = http.DefaultClient
 	}
+	t.client = guardRedirects(t.client)
 	if t.log == nil {
 		t.log = slog.New(slog.DiscardHandler)
 	}

@@ -158,7 +158,9 @@ func TestNewDefaults(t *testing.T) {
 	if tr.BaseURL() != testBase {
 		t.Errorf("BaseURL() = %q, want trailing slashes trimmed", tr.BaseURL())
 	}
-	if tr.client != http.DefaultClient || tr.log == nil || tr.sleep == nil {
+	// The default client is copied (for its redirect policy), never changed.
+	if tr.client.Transport != http.DefaultClient.Transport || http.DefaultClient.CheckRedirect != nil ||
+		tr.log == nil || tr.sleep == nil {
 		t.Errorf("New left client %v, log %v or sleep unset", tr.client, tr.log)
 	}
 	got := []time.Duration{tr.baseDelay, tr.maxDelay, tr.maxRA}

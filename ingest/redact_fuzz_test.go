@@ -1,0 +1,70 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// headerForms are the ways a header and its value reach test output: a
+// header line, with a scheme, http.Header printed with %v and %#v, JSON
+// text, and a structured result field keyed by the name.
+var headerForms = []func(name, secret string) Result{
+	func(n, s string) Result { return Result{Error: n + ": " + s} },
+	func(n, s string) Result { return Result{Error: n + ":Bearer " + s} },
+	func(n, s string) Result { return Result{Error: fmt.Sprint(http.Header{n: {s, "other"}})} },
+	func(n, s string) Result { return Result{Error: fmt.Sprintf("%#v", http.Header{n: {s}})} },
+	func(n, s string) Result { b, _ := json.Marshal(map[string][]string{n: {s}}); return Result{Error: string(b)} },
+	func(n, s string) Result { b, _ := json.Marshal(map[string]string{n: s}); return Result{Query: string(b)} },
+	func(n, s string) Result { return Result{Metadata: map[string]any{n: s}} },
+	func(n, s string) Result { return Result{Metadata: map[string]any{"headers": map[string]any{n: []any{s, "x"}}}} },
+}
+
+// A secret header's value never survives redaction, whatever the case of
+// its name, the form it is printed in, and the text around it.
+func FuzzRedactHeaders(f *testing.F) {
+	f.Add(uint8(4), uint64(0b1000_0010_0001), uint8(0), []byte("supersecretvalue"), "GET /x\n", "\nnext")
+	f.Add(uint8(0), uint64(1), uint8(2), []byte("tok3n-abcdefgh"), "headers ", " done")
+	f.Add(uint8(2), uint64(0xffff), uint8(6), []byte("c00kieValue"), "", "")
+	f.Add(uint8(1), uint64(0xaaaa), uint8(3), []byte("Zm9vOmJhcg"), `cookie:"`, `"`)
+	f.Fuzz(func(t *testing.T, which uint8, caseMask uint64, form uint8, raw []byte, prefix, suffix string) {
+		const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+		if len(raw) < 8 || len(raw) > 64 {
+			return
+		}
+		secret := make([]byte, len(raw))
+		for i, c := range raw {
+			secret[i] = alnum[int(c)%len(alnum)]
+		}
+		name := []byte(secretHeaders[int(which)%len(secretHeaders)])
+		for i := range name {
+			if caseMask&(1<<(i%64)) != 0 {
+				name[i] = bytes.ToUpper(name[i : i+1])[0]
+			}
+		}
+		res := headerForms[int(form)%len(headerForms)](string(name), string(secret))
+		res.Error = prefix + res.Error + suffix
+		if strings.Contains(prefix+suffix, string(secret)) || strings.Contains(Redacted, string(secret)) {
+			return // the secret is not only the header's value
+		}
+		enc := newEncoder(redactor{}, nil, DefaultChunkBytes)
+		b, _, err := enc.encode(&res)
+		if err != nil {
+			t.Skip("not encodable")
+		}
+		if !json.Valid(b) {
+			t.Fatalf("redaction broke the JSON: %s", b)
+		}
+		var back Result
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		text := fmt.Sprintf("%s %+v", b, back)
+		if strings.Contains(text, string(secret)) {
+			t.Fatalf("secret %q survived in %s", secret, b)
+		}
+	})
+}

@@ -1,0 +1,232 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// secretHeaders are the header names whose values are secrets, lower case.
+var secretHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"}
+
+// reHeaderName finds a secret header's name in decoded text, in any case;
+// reHeaderValue then reads the separator and value after it, in the
+// spellings Go and tools print: "Name: value" lines, http.Header printed
+// with %v (map[Name:[v1 v2]]) or %#v (http.Header{"Name":[]string{"v"}}),
+// and JSON ({"Name":["v"]}, "Name": "v").
+var (
+	reHeaderName  = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|x-api-key`)
+	reHeaderValue = regexp.MustCompile(`^["']?[ \t]*[:=][ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
+)
+
+// redactHeaders rewrites the JSON document b so that no secret header's
+// value survives, wherever a header name appears: inside any string value
+// (re-encoded after redaction, so escapes stay valid) and as an object key
+// ({"X-Api-Key": ...}, whose string or array value is replaced). b is
+// returned as is when there is nothing to redact.
+func redactHeaders(b []byte) []byte {
+	if !hasHeaderName(b) {
+		return b
+	}
+	var out []byte
+	last := 0
+	splice := func(from, to int, with []byte) {
+		out = append(append(out, b[last:from]...), with...)
+		last = to
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			continue
+		}
+		end := stringEnd(b, i)
+		if end < 0 {
+			break // not valid JSON: left to the other rules
+		}
+		lit := b[i:end]
+		if !hasHeaderName(lit) {
+			i = end - 1
+			continue
+		}
+		var s string
+		if json.Unmarshal(lit, &s) != nil {
+			i = end - 1
+			continue
+		}
+		if v := skipWS(b, end); v < len(b) && b[v] == ':' && isSecretHeader(s) {
+			// An object key: replace its value.
+			vs := skipWS(b, v+1)
+			if ve, rep := redactedValue(b, vs); ve > vs {
+				splice(vs, ve, rep)
+				i = ve - 1
+				continue
+			}
+		}
+		if r := redactHeaderText(s); r != s {
+			splice(i, end, encodeString(r))
+		}
+		i = end - 1
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// redactHeaderText replaces each secret header's value in s, keeping the
+// shape of the value (brackets, braces, quotes) so the text still reads.
+// A name found inside a value already redacted extends the redaction to
+// its own value, so one header cannot shield another's secret.
+func redactHeaderText(s string) string {
+	var b strings.Builder
+	last, end := 0, 0
+	for _, m := range reHeaderName.FindAllStringIndex(s, -1) {
+		v := reHeaderValue.FindStringSubmatchIndex(s[m[1]:])
+		if v == nil || v[3] == v[2] {
+			continue // a name without a value, as in "authorization failed"
+		}
+		vStart, vEnd := m[1]+v[2], m[1]+v[3]
+		if m[0] < end {
+			if vEnd > end {
+				last, end = vEnd, vEnd // drop the rest of that value too
+			}
+			continue
+		}
+		b.WriteString(s[last:vStart])
+		b.WriteString(redactedShape(s[vStart:vEnd]))
+		last, end = vEnd, vEnd
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// redactedShape is Redacted in the delimiters of val.
+func redactedShape(val string) string {
+	switch {
+	case strings.HasPrefix(val, "[]string{"):
+		return `[]string{"` + Redacted + `"}`
+	case strings.HasPrefix(val, "["):
+		return "[" + Redacted + "]"
+	case strings.HasPrefix(val, `"`):
+		return `"` + Redacted + `"`
+	case strings.HasPrefix(val, "'"):
+		return "'" + Redacted + "'"
+	}
+	return Redacted
+}
+
+// redactedValue returns the end of the JSON value at b[i] and its
+// replacement when it is a string or an array (of header values); ok is
+// signalled by end > i.
+func redactedValue(b []byte, i int) (int, []byte) {
+	if i >= len(b) {
+		return i, nil
+	}
+	switch b[i] {
+	case '"':
+		if end := stringEnd(b, i); end > 0 {
+			return end, []byte(`"` + Redacted + `"`)
+		}
+	case '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				end := stringEnd(b, j)
+				if end < 0 {
+					return i, nil
+				}
+				j = end - 1
+			case '[', '{':
+				depth++
+			case ']', '}':
+				depth--
+				if depth == 0 {
+					return j + 1, []byte(`["` + Redacted + `"]`)
+				}
+			}
+		}
+	}
+	return i, nil
+}
+
+// stringEnd returns the index after the JSON string starting at b[i], or -1.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+func isSecretHeader(name string) bool {
+	for _, h := range secretHeaders {
+		if strings.EqualFold(name, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// encodeString encodes s as the reporter's encoder does (no HTML escaping).
+func encodeString(s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// hasHeaderName is the cheap prefilter: whether b holds a part every secret
+// header name contains, in any ASCII case.
+func hasHeaderName(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch b[i] | 0x20 {
+		case 'a':
+			if hasFoldAt(b, i, "authorization") || hasFoldAt(b, i, "api-key") {
+				return true
+			}
+		case 'c':
+			if hasFoldAt(b, i, "cookie") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldAt reports whether b[i:] starts with word (lower-case ASCII) in
+// any ASCII case.
+func hasFoldAt(b []byte, i int, word string) bool {
+	if len(b)-i < len(word) {
+		return false
+	}
+	for k := 0; k < len(word); k++ {
+		c := b[i+k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != word[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFold reports whether b holds word (lower-case ASCII) in any
+// ASCII case.
+func containsFold(b []byte, word string) bool {
+	for i := 0; i+len(word) <= len(b); i++ {
+		if b[i]|0x20 == word[0] && hasFoldAt(b, i, word) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,88 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// maxRedirects is how many redirects a read follows, as net/http's default.
+const maxRedirects = 10
+
+var errTooManyRedirects = errors.New("stopped after 10 redirects")
+
+// guardRedirects returns a copy of c (the caller's client is never changed)
+// whose redirect policy keeps writes and the key safe:
+//   - a redirect of anything but GET or HEAD is not followed: net/http would
+//     re-send a 301/302/303 as a GET, so a tool call or create answered with a
+//     302 would "succeed" without ever running. The 3xx reaches Do, which
+//     returns it as an error.
+//   - once any hop leaves the first request's origin (scheme, host and port),
+//     Authorization is dropped for the rest of the chain. net/http keeps it for
+//     the same host on another port and for subdomains.
+//
+// A CheckRedirect set by the caller still runs after these rules.
+func guardRedirects(c *http.Client) *http.Client {
+	cc := *c
+	user := c.CheckRedirect
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		first := via[0]
+		if first.Method != http.MethodGet && first.Method != http.MethodHead {
+			return http.ErrUseLastResponse
+		}
+		if len(via) >= maxRedirects {
+			return errTooManyRedirects
+		}
+		if !sameOrigin(first, req) || !allSameOrigin(first, via[1:]) {
+			req.Header.Del("Authorization")
+		}
+		if user != nil {
+			return user(req, via)
+		}
+		return nil
+	}
+	return &cc
+}
+
+func allSameOrigin(first *http.Request, hops []*http.Request) bool {
+	for _, h := range hops {
+		if !sameOrigin(first, h) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameOrigin compares scheme, host and port (the default port made explicit).
+func sameOrigin(a, b *http.Request) bool {
+	return strings.EqualFold(a.URL.Scheme, b.URL.Scheme) &&
+		strings.EqualFold(a.URL.Hostname(), b.URL.Hostname()) &&
+		port(a) == port(b)
+}
+
+func port(r *http.Request) string {
+	if p := r.URL.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(r.URL.Scheme, "https") {
+		return "443"
+	}
+	return "80"
+}
+
+// isRedirect reports a 3xx that Do must not take for an ordinary error
+// envelope: it is a redirect that was deliberately not followed.
+func isRedirect(status int) bool { return status >= 300 && status < 400 }
+
+// redirectError describes a redirect that was not followed. The Location is
+// not echoed: it may carry a capability token.
+func redirectError(resp *http.Response, method, path string) *apierr.Error {
+	drainClose(resp.Body)
+	return &apierr.Error{StatusCode: resp.StatusCode, Method: method, Path: path,
+		RequestID: resp.Header.Get(RequestIDHeader),
+		Message: fmt.Sprintf("%s: redirect not followed (writes are never re-sent to another location; check the base URL)",
+			http.StatusText(resp.StatusCode))}
+}

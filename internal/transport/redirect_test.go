@@ -1,0 +1,121 @@
+package transport
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// A write answered with a redirect fails with the 3xx; it is never re-sent
+// (307/308) nor turned into a GET (301/302/303) that "succeeds" although
+// the write never ran.
+func TestRedirectedWriteIsAnError(t *testing.T) {
+	t.Parallel()
+	for _, code := range []int{301, 302, 303, 307, 308} {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			landed := 0
+			mux := http.NewServeMux()
+			mux.HandleFunc("/api/v1/tools/call", func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, "/api/v1/landed", code)
+			})
+			mux.HandleFunc("/api/v1/landed", func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				landed++
+				mu.Unlock()
+				_, _ = w.Write([]byte(`{"ok":true}`))
+			})
+			srv := httptest.NewServer(mux)
+			t.Cleanup(srv.Close)
+			tr := New(Config{BaseURL: srv.URL + "/api/v1", APIKey: testKey, HTTPClient: srv.Client(), MaxRetries: 3})
+
+			var out struct{ OK bool }
+			err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/tools/call", Body: map[string]any{}, Class: Write}, &out)
+			var e *apierr.Error
+			if !errors.As(err, &e) || e.StatusCode != code {
+				t.Fatalf("err = %v, want *apierr.Error with status %d", err, code)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if landed != 0 || out.OK {
+				t.Errorf("the redirect was followed (%d requests landed)", landed)
+			}
+		})
+	}
+}
+
+// keySeen records the Authorization header each path received.
+type keySeen struct {
+	mu  sync.Mutex
+	got map[string]string
+}
+
+func (k *keySeen) handler(next func(w http.ResponseWriter, r *http.Request)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		k.mu.Lock()
+		k.got[r.URL.Path] = r.Header.Get("Authorization")
+		k.mu.Unlock()
+		next(w, r)
+	}
+}
+
+// A read follows redirects, but Authorization goes only to the base URL's
+// origin: not to another port of the same host (net/http would send it),
+// and not back to the origin once a hop left it.
+func TestRedirectKeepsKeyOnOrigin(t *testing.T) {
+	t.Parallel()
+	for _, userClient := range []bool{false, true} {
+		t.Run("user-client="+strconv.FormatBool(userClient), func(t *testing.T) {
+			t.Parallel()
+			seen := &keySeen{got: map[string]string{}}
+			other := httptest.NewServer(nil)
+			t.Cleanup(other.Close)
+			api := httptest.NewServer(nil)
+			t.Cleanup(api.Close)
+			api.Config.Handler = seen.handler(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/api/v1/start":
+					http.Redirect(w, r, "/api/v1/same", http.StatusFound)
+				case "/api/v1/same":
+					http.Redirect(w, r, other.URL+"/away", http.StatusTemporaryRedirect)
+				default:
+					_, _ = w.Write([]byte(`{"ok":true}`))
+				}
+			})
+			other.Config.Handler = seen.handler(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, api.URL+"/api/v1/back", http.StatusFound)
+			})
+
+			hc := &http.Client{Transport: api.Client().Transport}
+			userChecks := 0
+			if userClient {
+				hc.CheckRedirect = func(*http.Request, []*http.Request) error { userChecks++; return nil }
+			}
+			tr := New(Config{BaseURL: api.URL + "/api/v1", APIKey: testKey, HTTPClient: hc})
+			var out struct{ OK bool }
+			if err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/start", Class: Read}, &out); err != nil || !out.OK {
+				t.Fatalf("Do: %v (ok %v)", err, out.OK)
+			}
+			seen.mu.Lock()
+			defer seen.mu.Unlock()
+			want := map[string]string{"/api/v1/start": "Bearer " + testKey, "/api/v1/same": "Bearer " + testKey, "/away": "", "/api/v1/back": ""}
+			for p, w := range want {
+				if got, ok := seen.got[p]; !ok || got != w {
+					t.Errorf("%s got Authorization %q (seen %v), want %q", p, got, ok, w)
+				}
+			}
+			if userClient && userChecks != 3 {
+				t.Errorf("the caller's CheckRedirect ran %d times, want 3", userChecks)
+			}
+			if hc.CheckRedirect == nil && userClient {
+				t.Error("the caller's client was changed")
+			}
+		})
+	}
+}
