@@ -121,7 +121,7 @@ func TestUpdateValidation(t *testing.T) {
 		fields []string
 	}{
 		{name: "nothing set", params: hosts.UpdateParams{}, fields: []string{"name", "config"}},
-		{name: "empty config only", params: hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{})}, field: "config.temperature"},
+		{name: "empty config only", params: hosts.UpdateParams{Config: hosts.MustConfig(map[string]any{})}, field: "config"},
 		{name: "config without hostContext", params: hosts.UpdateParams{Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"hostContext": nil}))},
 			field: "config.hostContext"},
 		{name: "modelId not a string", params: hosts.UpdateParams{Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"modelId": false}))},

@@ -234,13 +234,13 @@ func TestReporterRedaction(t *testing.T) {
 	res := ingest.Result{CaseTitle: "leaky", Passed: false,
 		Error: "key " + f.ws.APIKey + " token sk_live_abcdefghijkl\nAuthorization: Basic dXNlcjpwYXNz\nCookie: sessionid=abc123\n" +
 			"GET https://user:pa55word@example.com/x\nAuthorization header: Bearer eyJhbGciOiJIUzI1NiJ9.payload done",
-		Metadata:        map[string]any{"password": "hunter2", "nested": []any{"Bearer eyJhbGciOiJIUzI1NiJ9.payload"}},
+		Metadata:        map[string]any{"password": "hunter2", "nested": "Bearer eyJhbGciOiJIUzI1NiJ9.payload"},
 		ActualToolCalls: []ingest.ToolCall{{ToolName: "login", Arguments: map[string]any{"pw": "hunter2"}}}}
 	// No other header in this one: nothing else may trigger the rule.
 	apiKey := ingest.Result{CaseTitle: "leaky api key", Passed: false,
 		Error: "X-Api-Key: xk_live_9f8e7d6c5b\nheaders map[Accept:[*/*] X-Api-Key:[mapsecret1234]] and " +
 			`http.Header{"X-Api-Key":[]string{"gosyntax5678"}}`,
-		Metadata: map[string]any{"headers": map[string]any{"x-Api-kEY": []any{"keyedsecret42"}}}}
+		Metadata: map[string]any{"headers": "map[x-Api-kEY:[keyedsecret42]]"}}
 	record(t, r, []ingest.Result{res, apiKey})
 	out, err := r.Close(t.Context())
 	if err != nil || out.SpoolPath == "" {

@@ -19,7 +19,7 @@ func TestRecordTBAcrossProcesses(t *testing.T) {
 		ingest.RecordTB(t, ingest.Result{Passed: true, Model: "gpt-x", Provider: "openai",
 			ActualToolCalls: []ingest.ToolCall{{ToolName: "search", Arguments: map[string]any{"q": "go"}}},
 			Tokens:          &ingest.Tokens{Input: 10, Output: 5, Total: 15},
-			Metadata:        map[string]any{"scores": map[string]any{"relevance": 0.9}}})
+			Metadata:        map[string]any{"relevance": 0.9}})
 		ingest.RecordTB(t, ingest.Result{CaseTitle: "second", Passed: false, Error: "used key " + os.Getenv("PROJECTOPS_API_KEY")})
 		return
 	}
@@ -61,7 +61,7 @@ func TestRecordTBAcrossProcesses(t *testing.T) {
 			t.Error("API key recorded")
 		}
 		if it.Input.CaseTitle == "TestRecordTBAcrossProcesses" && (it.Input.Tokens == nil || it.Input.Tokens.Total != 15 ||
-			len(it.Input.ActualToolCalls) != 1 || it.Input.Metadata["scores"] == nil) {
+			len(it.Input.ActualToolCalls) != 1 || it.Input.Metadata["relevance"] == nil) {
 			t.Errorf("eval fields lost: %+v", it.Input)
 		}
 	}

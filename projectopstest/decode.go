@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/contract"
 )
 
 // maxBodyBytes caps request bodies; the real gateway rejects oversized
@@ -53,48 +56,98 @@ func decodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *httpError) (
 	if len(data) == 0 {
 		data = []byte("{}")
 	}
-	if herr := checkJSONText(data); herr != nil {
-		return nil, herr
+	// One parse decides validity: syntax, UTF-8, duplicate keys, then the
+	// route's contract.
+	v, err := contract.Decode(data)
+	if err != nil {
+		return nil, violationError(err)
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil || raw == nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) || (err == nil && raw == nil) {
-			return nil, errValidation("", "JSON body must be an object")
-		}
-		return nil, errValidation("", "Invalid JSON body")
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, errValidation("", "JSON body must be an object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return nil, decodeError(err)
-	}
-	if f := inexactField(raw, dst); f != "" {
-		return nil, errValidation(f, fmt.Sprintf("Unknown field %q", f))
-	}
-	present := make(map[string]bool, len(raw))
-	for k, v := range raw {
-		if !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+	present := make(map[string]bool, len(obj))
+	for k, x := range obj {
+		if x != nil {
 			present[k] = true
 		}
 	}
-	return present, nil
+	route := contractRoute(r)
+	if route == nil { // a route the reference does not document
+		return present, strictDecode(data, obj, dst)
+	}
+	if err := route.CheckRequest(obj); err != nil {
+		return nil, violationError(err)
+	}
+	return present, bindKnown(data, obj, dst)
+}
+
+// contractRoute is the contract of the route r was routed to, or nil.
+func contractRoute(r *http.Request) *contract.Route {
+	method, path, ok := strings.Cut(r.Pattern, " ")
+	if !ok {
+		return nil
+	}
+	c, err := contract.Load()
+	if err != nil {
+		panic("projectopstest: " + err.Error()) // embedded documents: a build error
+	}
+	return c.Route(method, strings.TrimPrefix(path, apiPrefix))
+}
+
+// violationError is a contract violation as the 400 envelope.
+func violationError(err error) *httpError {
+	var v *contract.Violation
+	if errors.As(err, &v) {
+		return errValidation(v.Field, v.Message)
+	}
+	return errValidation("", "Invalid JSON body")
+}
+
+// bindKnown fills dst, the handler's request type, from a body the
+// contract accepted. Validity was decided by the contract; dst takes the
+// keys it knows exactly (encoding/json would otherwise match "NAME" to
+// name) and ignores the rest. A type error here means the handler's type
+// disagrees with the contract: a bug, reported as such.
+func bindKnown(data []byte, obj map[string]any, dst any) *httpError {
+	if f := inexactField(obj, dst); f != "" {
+		known := map[string]any{}
+		for k, v := range obj {
+			if exactField(dst, k) {
+				known[k] = v
+			}
+		}
+		data, _ = json.Marshal(known) // decoded JSON always re-encodes
+	}
+	if err := json.Unmarshal(data, dst); err != nil {
+		return decodeError(err)
+	}
+	return nil
+}
+
+// strictDecode is the check of routes outside the contract: dst's type
+// decides, and any key it does not know exactly is refused.
+func strictDecode(data []byte, obj map[string]any, dst any) *httpError {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return decodeError(err)
+	}
+	if f := inexactField(obj, dst); f != "" {
+		return errValidation(f, fmt.Sprintf("Unknown field %q", f))
+	}
+	return nil
 }
 
 // inexactField returns a key of raw that is not exactly one of dst's JSON
 // field names ("" when every key is). encoding/json matches keys without
 // regard to case, so without this check {"NAME": "b"} would be accepted as
 // name, and would even override an earlier "name".
-func inexactField(raw map[string]json.RawMessage, dst any) string {
-	t := reflect.TypeOf(dst)
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
+func inexactField(raw map[string]any, dst any) string {
+	known := fieldNames(dst)
+	if known == nil {
 		return ""
 	}
-	known := map[string]bool{}
-	jsonFieldNames(t, known)
 	var bad []string
 	for k := range raw {
 		if !known[k] {
@@ -107,6 +160,23 @@ func inexactField(raw map[string]json.RawMessage, dst any) string {
 	slices.Sort(bad)
 	return bad[0]
 }
+
+// fieldNames are dst's JSON field names (nil when dst is no struct).
+func fieldNames(dst any) map[string]bool {
+	t := reflect.TypeOf(dst)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	known := map[string]bool{}
+	jsonFieldNames(t, known)
+	return known
+}
+
+// exactField reports whether k is exactly one of dst's JSON field names.
+func exactField(dst any, k string) bool { return fieldNames(dst)[k] }
 
 // jsonFieldNames adds the JSON names of struct type t's fields to known,
 // following embedded structs as encoding/json does.
@@ -138,11 +208,18 @@ func jsonFieldNames(t reflect.Type, known map[string]bool) {
 	}
 }
 
-// rejectBody is decodeBody for bodyless operations: an empty body or {}
-// passes, any field is a VALIDATION_ERROR naming it.
+// rejectBody reads the body of a bodyless operation: nothing, or {}. Any
+// field is a VALIDATION_ERROR naming it, as the service's route code
+// answers (the reference declares these bodies without a schema).
 func rejectBody(r *http.Request) *httpError {
-	_, herr := decodeBody(r, &struct{}{})
-	return herr
+	present, herr := decodeBody(r, &struct{}{})
+	if herr != nil {
+		return herr
+	}
+	for _, k := range slices.Sorted(maps.Keys(present)) {
+		return errValidation(k, fmt.Sprintf("Unknown field %q", k))
+	}
+	return nil
 }
 
 // decodeError turns an encoding/json error into a VALIDATION_ERROR naming

@@ -20,8 +20,8 @@ func TestBodiesWithBadTextRefused(t *testing.T) {
 		{"duplicate nested key", p + "/eval-ingest/report", `{"suiteName":"s","externalRunId":"e","results":[` +
 			`{"caseTitle":"a","passed":true},{"caseTitle":"b","passed":true,"passed":false}]}`, "results[1].passed"},
 		{"duplicate key deep", p + "/eval-ingest/report", `{"suiteName":"s","externalRunId":"e2","ci":{"branch":"x","branch":"y"},"results":[]}`, "ci.branch"},
-		{"invalid UTF-8", p + "/hosts", "{\"name\":\"a\xff\xfe\",\"template\":\"claude\"}", ""},
-		{"invalid UTF-8 ingest", p + "/eval-ingest/report", "{\"suiteName\":\"s\xc3\",\"externalRunId\":\"e3\",\"results\":[]}", ""},
+		{"invalid UTF-8", p + "/hosts", "{\"name\":\"a\xff\xfe\",\"template\":\"claude\"}", "name"},
+		{"invalid UTF-8 ingest", p + "/eval-ingest/report", "{\"suiteName\":\"s\xc3\",\"externalRunId\":\"e3\",\"results\":[]}", "suiteName"},
 	}
 	for _, tg := range targets(t, srv) {
 		for _, tc := range cases {

@@ -31,8 +31,8 @@ func TestIngestRoutesRaw(t *testing.T) {
 		for _, tt := range []struct{ path, body, field string }{
 			{"/runs/start", `[]`, ""},
 			{"/runs/start", `{"suiteName":"s","externalRunId":"x","bogus":1}`, "bogus"},
-			{"/runs/iterations", `{"runId":"` + st.RunID + `","results":[{"caseTitle":"a","passed":true,"extra":1}]}`, "extra"},
-			{"/runs/iterations", `{"runId":"` + st.RunID + `","results":[{"caseTitle":"a","passed":"yes"}]}`, "results.passed"},
+			{"/runs/iterations", `{"runId":"` + st.RunID + `","results":[{"caseTitle":"a","passed":true,"extra":1}]}`, "results[0].extra"},
+			{"/runs/iterations", `{"runId":"` + st.RunID + `","results":[{"caseTitle":"a","passed":"yes"}]}`, "results[0].passed"},
 			{"/artifacts/upload-url", `{"x":1}`, "x"},
 			{"/report", `not json`, ""},
 		} {

@@ -49,7 +49,7 @@ func TestBadInput(t *testing.T) {
 		{"patch nothing", "PATCH", hostPath, `{}`, "", true},
 		{"patch empty name", "PATCH", hostPath, `{"name":""}`, "name", false},
 		{"patch unknown field", "PATCH", hostPath, `{"title":"x"}`, "title", false},
-		{"patch empty config", "PATCH", hostPath, `{"config":{}}`, "config.temperature", false},
+		{"patch empty config", "PATCH", hostPath, `{"config":{}}`, "config", false},
 		{"patch name type", "PATCH", hostPath, `{"name":["x"]}`, "name", false},
 		{"delete force type", "DELETE", hostPath, `{"force":"yes"}`, "force", false},
 		{"delete unknown field", "DELETE", hostPath, `{"force":true,"cascade":true}`, "cascade", false},

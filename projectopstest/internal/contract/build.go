@@ -83,6 +83,13 @@ func (b *builder) route(method, path string, op map[string]any) (*Route, error) 
 			r.closed = true
 		}
 	}
+	if alias, ok := renamed[path]; ok {
+		body, _ := deref(b.v2, lookup(b.v2, "paths", alias, strings.ToLower(method), "requestBody"), nil)
+		top, _ := deref(b.v2, lookup(body, "content", "application/json", "schema"), nil)
+		if ap, ok := lookup(top, "additionalProperties").(bool); ok && !ap {
+			r.closed = true
+		}
+	}
 	resps, _ := lookup(op, "responses").(map[string]any)
 	for status, resp := range resps {
 		_, ptr := deref(b.v1, resp, []string{"paths", path, strings.ToLower(method), "responses", status})

@@ -80,6 +80,9 @@ func load() (*Contract, error) {
 		if url == docV1 {
 			specWins(doc)
 		}
+		if url != docIngest {
+			routeRules(doc)
+		}
 		if err := c.AddResource(url, doc); err != nil {
 			return nil, fmt.Errorf("contract: %s: %w", name, err)
 		}

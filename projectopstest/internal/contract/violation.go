@@ -2,6 +2,7 @@ package contract
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,16 @@ func violation(err error) error {
 		if len(k.Want) > 0 {
 			return &Violation{Field: fieldPath(loc), Message: "Must be " + article(strings.Join(k.Want, " or "))}
 		}
+	case *kind.MinProperties:
+		return &Violation{Field: fieldPath(loc), Message: "Must not be empty"}
+	case *kind.MinItems:
+		return &Violation{Field: fieldPath(loc), Message: fmt.Sprintf("Must have at least %d item(s)", k.Want)}
+	case *kind.MaxItems:
+		return &Violation{Field: fieldPath(loc), Message: fmt.Sprintf("Must have at most %d items", k.Want)}
+	case *kind.MinLength:
+		return &Violation{Field: fieldPath(loc), Message: fmt.Sprintf("Must be at least %d character(s) long", k.Want)}
+	case *kind.MaxLength:
+		return &Violation{Field: fieldPath(loc), Message: fmt.Sprintf("Must be at most %d characters long", k.Want)}
 	case *kind.Required:
 		if len(k.Missing) > 0 {
 			loc = append(loc, k.Missing[0])
