@@ -45,26 +45,9 @@ func decodeBody(r *http.Request, dst any) (map[string]bool, *httpError) {
 // decodeBodyLimit is decodeBody for routes with their own body cap: a body
 // over limit bytes answers tooLarge.
 func decodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *httpError) (map[string]bool, *httpError) {
-	data, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
-	if err != nil {
-		return nil, errValidation("", "Could not read request body")
-	}
-	if len(data) > limit {
-		return nil, tooLarge
-	}
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		data = []byte("{}")
-	}
-	// One parse decides validity: syntax, UTF-8, duplicate keys, then the
-	// route's contract.
-	v, err := contract.Decode(data)
-	if err != nil {
-		return nil, violationError(err)
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, errValidation("", "JSON body must be an object")
+	obj, data, route, herr := decodeObject(r, limit, tooLarge)
+	if herr != nil {
+		return nil, herr
 	}
 	present := make(map[string]bool, len(obj))
 	for k, x := range obj {
@@ -72,14 +55,43 @@ func decodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *httpError) (
 			present[k] = true
 		}
 	}
-	route := contractRoute(r)
 	if route == nil { // a route the reference does not document
 		return present, strictDecode(data, obj, dst)
 	}
-	if err := route.CheckRequest(obj); err != nil {
-		return nil, violationError(err)
-	}
 	return present, bindKnown(data, obj, dst)
+}
+
+// decodeObject reads r's body (at most limit bytes) and parses it once,
+// deciding validity there: syntax, UTF-8, duplicate keys, a JSON object,
+// then the route's contract when the reference documents the route. An
+// empty body reads as {}.
+func decodeObject(r *http.Request, limit int, tooLarge *httpError) (map[string]any, []byte, *contract.Route, *httpError) {
+	data, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
+	if err != nil {
+		return nil, nil, nil, errValidation("", "Could not read request body")
+	}
+	if len(data) > limit {
+		return nil, nil, nil, tooLarge
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		data = []byte("{}")
+	}
+	v, err := contract.Decode(data)
+	if err != nil {
+		return nil, nil, nil, violationError(err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, nil, nil, errValidation("", "JSON body must be an object")
+	}
+	route := contractRoute(r)
+	if route != nil {
+		if err := route.CheckRequest(obj); err != nil {
+			return nil, nil, nil, violationError(err)
+		}
+	}
+	return obj, data, route, nil
 }
 
 // contractRoute is the contract of the route r was routed to, or nil.

@@ -25,7 +25,7 @@ const (
 // project, or returns the existing one (reused). The suite is found or
 // created by name. The run joins the eval runs (source "sdk"), but it is
 // not executed and does not count against the concurrency cap.
-func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.RunParams) (*evalRunRec, bool, *httpError) {
+func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.RunParams, hash string) (*evalRunRec, bool, *httpError) {
 	projectID, herr := s.ingestProjectLocked(a, projectPath)
 	if herr != nil {
 		return nil, false, herr
@@ -33,6 +33,12 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 	st := &s.st.ingest
 	key := projectID + "\x00" + p.ExternalRunID
 	if run := st.byExt[key]; run != nil {
+		if hash != "" && run.ext.configHash != "" && hash != run.ext.configHash {
+			// A reused externalRunId must describe the same evaluation.
+			return nil, false, newError(apierr.CodeConflict,
+				"externalRunId was already used with a different evaluationConfigHash",
+				map[string]any{"field": "evaluationConfigHash", "runId": run.id})
+		}
 		return run, true, nil
 	}
 	suiteID, err := s.suiteByNameLocked(projectID, p.SuiteName, p.SuiteDescription)
@@ -56,7 +62,7 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 	p.Tags = slices.Clone(p.Tags)
 	run := &evalRunRec{id: id, projectID: projectID, orgID: s.st.projects[projectID].orgID, suiteID: suiteID,
 		source: evals.SourceSDK, runNumber: n, status: evals.StatusRunning, notes: p.Notes,
-		createdAt: s.now(), ord: s.st.nextOrd(), ext: &runExternal{params: p}}
+		createdAt: s.now(), ord: s.st.nextOrd(), ext: &runExternal{params: p, configHash: hash}}
 	if p.PassCriteria != nil {
 		run.passCriteria = &evals.PassCriteria{MinimumPassRate: p.PassCriteria.MinimumPassRate}
 	}
@@ -99,36 +105,6 @@ func (s *Server) findIngestedRunLocked(a actor, projectPath, runID string) (*eva
 	return run, nil
 }
 
-// insertResultsLocked stores results as finished iterations, skipping any
-// whose externalIterationId the run already holds (or that repeats within
-// rs). Under WithIngestDiscard only the counts are kept.
-func (s *Server) insertResultsLocked(run *evalRunRec, rs []ingest.Result) (inserted, skipped int) {
-	discard := s.st.ingest.discard
-	now := s.now()
-	for i := range rs {
-		res := &rs[i]
-		if !discard && res.ExternalIterationID != "" {
-			if run.ext.seen[res.ExternalIterationID] {
-				skipped++
-				continue
-			}
-			run.ext.seen[res.ExternalIterationID] = true
-		}
-		inserted++
-		if res.Passed {
-			run.passed++
-		} else {
-			run.failed++
-		}
-		if discard {
-			continue
-		}
-		itID, _ := s.st.newID("itr", "") // never fails without a wanted id
-		run.iters = append(run.iters, ingestedIteration(itID, len(run.iters)+1, *res, now))
-	}
-	return inserted, skipped
-}
-
 // finalizeIngestedLocked ends an ingested run: an empty run, or one with
 // fewer rows than expectedIterations, fails; otherwise it is completed and
 // passes when its pass rate reaches the pass criteria's minimum (100% by
@@ -162,7 +138,7 @@ func (s *Server) ingestUploadURL(w http.ResponseWriter, r *http.Request, a actor
 	if herr := s.checkIngestAccess(r, a); herr != nil {
 		return herr
 	}
-	if _, herr := decodeIngest(r, &struct{}{}); herr != nil {
+	if _, _, herr := decodeIngest(r); herr != nil {
 		return herr
 	}
 	var b [16]byte

@@ -1,9 +1,11 @@
 package projectopstest
 
 import (
-	"maps"
+	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/projectops/projectops-go/evals"
 
 	"github.com/projectops/projectops-go/ingest"
 )
@@ -24,8 +26,12 @@ type ingestStore struct {
 // expected iterations, suite description) and the externalIterationIds it
 // already holds.
 type runExternal struct {
-	params ingest.RunParams
-	seen   map[string]bool // nil under WithIngestDiscard
+	params     ingest.RunParams
+	configHash string          // evaluationConfigHash as started; a reuse must match it
+	seen       map[string]bool // nil under WithIngestDiscard
+	blocks     []rowBlock      // the received results, compressed (ingest_rows.go)
+	nrows      int
+	cache      *rowCache // the last block read
 }
 
 // uploadRec is a minted upload URL: usable once, until expires.
@@ -63,9 +69,12 @@ type IngestedIteration struct {
 	Status          string // always completed: ingested results are finished
 	Result          string // passed or failed
 	CreatedAt       time.Time
-	// Input is the result as received. (A server built with
-	// WithIngestDiscard keeps no iterations.)
+	// Input is the result as received, in the SDK's type. (A server built
+	// with WithIngestDiscard keeps no iterations.)
 	Input ingest.Result
+	// Raw is the result as received, every field the reference documents
+	// included (widgetSnapshots, advancedConfig, matchOptions, ...).
+	Raw json.RawMessage
 }
 
 // IngestedRuns returns the ingested runs of a project (every project when
@@ -91,17 +100,16 @@ func (s *Server) IngestedIterations(runID string) ([]IngestedIteration, bool) {
 	if r == nil || r.ext == nil {
 		return nil, false
 	}
-	out := make([]IngestedIteration, 0, len(r.iters))
-	for _, it := range r.iters {
-		v := IngestedIteration{ID: it.id, IterationNumber: it.number, Status: string(it.status),
-			Result: string(it.result), CreatedAt: it.receivedAt}
-		if it.in != nil {
-			v.Input = *it.in
-			v.Input.ExpectedToolCalls = slices.Clone(it.in.ExpectedToolCalls)
-			v.Input.ActualToolCalls = slices.Clone(it.in.ActualToolCalls)
-			v.Input.Metadata = maps.Clone(it.in.Metadata)
-			v.Input.ErrorDetails = maps.Clone(it.in.ErrorDetails)
+	out := make([]IngestedIteration, 0, r.ext.nrows)
+	for i := range r.ext.nrows {
+		raw, received, passed := r.rowAt(i)
+		v := IngestedIteration{ID: ingestedIterID(r.id, i+1), IterationNumber: i + 1,
+			Status: string(evals.StatusCompleted), Result: string(evals.ResultFailed),
+			CreatedAt: received, Raw: slices.Clone(raw)}
+		if passed {
+			v.Result = string(evals.ResultPassed)
 		}
+		_ = json.Unmarshal(raw, &v.Input)
 		out = append(out, v)
 	}
 	return out, true

@@ -101,7 +101,7 @@ func (r *evalRunRec) terminal() bool { return r.status.Terminal() }
 // summary counts the run's iterations: Total is the number planned (or
 // received, for runs whose rows are counted without being kept).
 func (r *evalRunRec) summary() evals.Summary {
-	s := evals.Summary{Total: max(len(r.iters), r.passed+r.failed), Passed: r.passed, Failed: r.failed}
+	s := evals.Summary{Total: max(r.iterCount(), r.passed+r.failed), Passed: r.passed, Failed: r.failed}
 	if done := r.passed + r.failed; done > 0 {
 		s.PassRate = float64(r.passed) / float64(done)
 	}

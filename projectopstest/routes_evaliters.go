@@ -31,13 +31,14 @@ func (s *Server) listIterations(w http.ResponseWriter, r *http.Request, a actor)
 		s.mu.Unlock()
 		return herr
 	}
-	off = min(off, len(run.iters))
-	end := min(off+limit, len(run.iters))
+	n := run.iterCount()
+	off = min(off, n)
+	end := min(off+limit, n)
 	page := pager.Page[evals.Iteration]{Items: make([]evals.Iteration, 0, end-off)}
-	for _, it := range run.iters[off:end] {
-		page.Items = append(page.Items, iterView(it))
+	for i := off; i < end; i++ {
+		page.Items = append(page.Items, iterView(run.iterAt(i)))
 	}
-	if end < len(run.iters) {
+	if end < n {
 		page.NextCursor = encodeOffsetCursor(iterationsCursorKind, end)
 	}
 	s.mu.Unlock()
@@ -51,11 +52,8 @@ func (s *Server) findIterationLocked(a actor, r *http.Request) (*evalIterRec, *h
 	if herr != nil {
 		return nil, herr
 	}
-	id := r.PathValue("iterationId")
-	for _, it := range run.iters {
-		if it.id == id {
-			return it, nil
-		}
+	if it := run.iterByID(r.PathValue("iterationId")); it != nil {
+		return it, nil
 	}
 	return nil, notFoundIn("Iteration")
 }

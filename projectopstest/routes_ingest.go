@@ -1,12 +1,14 @@
 package projectopstest
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 )
 
 // ingestRoutes serves eval-ingest (spec §4.5, shapes from the reference
@@ -24,14 +26,42 @@ func (s *Server) ingestRoutes() {
 // which the request log and debug log redact.
 const uploadRoute = "POST " + uploadPath + "{token}"
 
-// decodeIngest reads an ingest body under the gateway's 6 MiB cap; a
-// projectId in the body is ignored (the path decides).
-func decodeIngest(r *http.Request, dst any) (map[string]bool, *httpError) {
-	if err := dropBodyProjectID(r, ingest.MaxBodyBytes); err != nil {
-		return nil, errValidation("", "Could not read request body")
-	}
-	return decodeBodyLimit(r, dst, ingest.MaxBodyBytes, newError(apierr.CodeValidation,
+// decodeIngest reads an ingest body under the gateway's 6 MiB cap and
+// parses it once into its checked object. A projectId in the body is
+// ignored (the path decides), as the gateway overwrites it.
+func decodeIngest(r *http.Request) (map[string]any, []byte, *httpError) {
+	obj, data, _, herr := decodeObject(r, ingest.MaxBodyBytes, newError(apierr.CodeValidation,
 		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingest.MaxBodyBytes}))
+	if herr == nil {
+		delete(obj, "projectId")
+	}
+	return obj, data, herr
+}
+
+// runParams reads the run fields of a report or runs/start body (the
+// results, when present, stay out: they are stored as rows).
+func runParams(obj map[string]any) (ingest.RunParams, *httpError) {
+	head := make(map[string]any, len(obj))
+	for k, v := range obj {
+		if k != "results" {
+			head[k] = v
+		}
+	}
+	var p ingest.RunParams
+	b, _ := json.Marshal(head) // decoded JSON always re-encodes
+	if err := json.Unmarshal(b, &p); err != nil {
+		return p, decodeError(err)
+	}
+	if herr := validateRunParams(p); herr != nil {
+		return p, herr
+	}
+	if cfg, ok := obj["hostConfig"].(map[string]any); ok {
+		// The backend re-runs the host config validator on ingest.
+		if _, err := hostcfg.Canonicalize(cfg); err != nil {
+			return p, configError("hostConfig", err)
+		}
+	}
+	return p, nil
 }
 
 // ingestProjectLocked resolves the project path value for a write; the
@@ -56,20 +86,26 @@ func (s *Server) ingestReport(w http.ResponseWriter, r *http.Request, a actor) *
 	if herr := s.checkIngestAccess(r, a); herr != nil {
 		return herr
 	}
-	var p ingest.ReportParams
-	if _, herr := decodeIngest(r, &p); herr != nil {
+	obj, data, herr := decodeIngest(r)
+	if herr != nil {
 		return herr
 	}
-	if herr := validateRunParams(p.RunParams); herr != nil {
+	p, herr := runParams(obj)
+	if herr != nil {
 		return herr
 	}
-	if herr := validateResults(p.Results, false); herr != nil {
+	results, _ := obj["results"].([]any)
+	if herr := validateResults(results, false); herr != nil {
 		return herr
 	}
+	rows := encodeRows(data, results)
 	s.mu.Lock()
-	run, _, herr := s.startIngestedRunLocked(a, r.PathValue("projectId"), p.RunParams)
+	run, _, herr := s.startIngestedRunLocked(a, r.PathValue("projectId"), p, configHash(obj))
+	if herr == nil {
+		herr = s.checkBlobsLocked(run.projectID, results)
+	}
 	if herr == nil && !run.terminal() {
-		s.insertResultsLocked(run, p.Results)
+		s.insertRowsLocked(run, rows)
 		s.finalizeIngestedLocked(run)
 	}
 	var out ingest.RunResult
@@ -88,15 +124,16 @@ func (s *Server) ingestStart(w http.ResponseWriter, r *http.Request, a actor) *h
 	if herr := s.checkIngestAccess(r, a); herr != nil {
 		return herr
 	}
-	var p ingest.RunParams
-	if _, herr := decodeIngest(r, &p); herr != nil {
+	obj, _, herr := decodeIngest(r)
+	if herr != nil {
 		return herr
 	}
-	if herr := validateRunParams(p); herr != nil {
+	p, herr := runParams(obj)
+	if herr != nil {
 		return herr
 	}
 	s.mu.Lock()
-	run, reused, herr := s.startIngestedRunLocked(a, r.PathValue("projectId"), p)
+	run, reused, herr := s.startIngestedRunLocked(a, r.PathValue("projectId"), p, configHash(obj))
 	var out ingest.RunResult
 	if herr == nil {
 		out = s.runResultLocked(run, reused)
@@ -113,25 +150,28 @@ func (s *Server) ingestAppend(w http.ResponseWriter, r *http.Request, a actor) *
 	if herr := s.checkIngestAccess(r, a); herr != nil {
 		return herr
 	}
-	var p ingest.AppendParams
-	if _, herr := decodeIngest(r, &p); herr != nil {
+	obj, data, herr := decodeIngest(r)
+	if herr != nil {
 		return herr
 	}
-	if p.RunID == "" {
-		return errValidation("runId", "runId is required")
-	}
-	if herr := validateResults(p.Results, true); herr != nil {
+	runID, _ := obj["runId"].(string) // the contract requires it
+	results, _ := obj["results"].([]any)
+	if herr := validateResults(results, true); herr != nil {
 		return herr
 	}
+	rows := encodeRows(data, results)
 	s.mu.Lock()
-	run, herr := s.findIngestedRunLocked(a, r.PathValue("projectId"), p.RunID)
+	run, herr := s.findIngestedRunLocked(a, r.PathValue("projectId"), runID)
 	if herr == nil && run.terminal() {
 		herr = newError(apierr.CodeConflict, "Run is already finalized; start a new run to add iterations",
 			map[string]any{"runId": run.id, "status": string(run.status)})
 	}
+	if herr == nil {
+		herr = s.checkBlobsLocked(run.projectID, results)
+	}
 	var out ingest.AppendResult
 	if herr == nil {
-		out.Inserted, out.Skipped = s.insertResultsLocked(run, p.Results)
+		out.Inserted, out.Skipped = s.insertRowsLocked(run, rows)
 		out.OK, out.Total = true, run.passed+run.failed
 	}
 	s.mu.Unlock()
@@ -146,19 +186,15 @@ func (s *Server) ingestFinalize(w http.ResponseWriter, r *http.Request, a actor)
 	if herr := s.checkIngestAccess(r, a); herr != nil {
 		return herr
 	}
-	var p ingest.FinalizeParams
-	if _, herr := decodeIngest(r, &p); herr != nil {
+	obj, _, herr := decodeIngest(r)
+	if herr != nil {
 		return herr
 	}
-	if p.RunID == "" {
-		return errValidation("runId", "runId is required")
-	}
-	if p.ExternalRunID == "" {
-		return errValidation("externalRunId", "externalRunId is required")
-	}
+	runID, _ := obj["runId"].(string) // the contract requires both
+	extID, _ := obj["externalRunId"].(string)
 	s.mu.Lock()
-	run, herr := s.findIngestedRunLocked(a, r.PathValue("projectId"), p.RunID)
-	if herr == nil && run.ext.params.ExternalRunID != p.ExternalRunID {
+	run, herr := s.findIngestedRunLocked(a, r.PathValue("projectId"), runID)
+	if herr == nil && run.ext.params.ExternalRunID != extID {
 		herr = errValidation("externalRunId", "externalRunId does not match the run's")
 	}
 	var out ingest.RunResult
@@ -202,22 +238,53 @@ func validateRunParams(p ingest.RunParams) *httpError {
 	return nil
 }
 
-// validateResults checks each result; nonEmpty requires at least one.
-func validateResults(rs []ingest.Result, nonEmpty bool) *httpError {
+// validateResults checks what the contract cannot of each result (the
+// checked objects of a results array); nonEmpty requires at least one.
+func validateResults(rs []any, nonEmpty bool) *httpError {
 	if nonEmpty && len(rs) == 0 {
 		return errValidation("results", "results must not be empty")
 	}
-	for i, res := range rs {
+	for i, v := range rs {
+		res, _ := v.(map[string]any)
 		at := "results[" + strconv.Itoa(i) + "]."
+		title, _ := res["caseTitle"].(string)
+		caseID, _ := res["caseId"].(string)
+		extCase, _ := res["externalCaseId"].(string)
+		extIter, _ := res["externalIterationId"].(string)
 		switch {
-		case strings.TrimSpace(res.CaseTitle) == "":
+		case strings.TrimSpace(title) == "":
 			return errValidation(at+"caseTitle", "caseTitle is required")
-		case res.CaseID != "" && res.ExternalCaseID != "" && res.CaseID != res.ExternalCaseID:
+		case caseID != "" && extCase != "" && caseID != extCase:
 			return errValidation(at+"caseId", "caseId must equal externalCaseId when both are set")
-		case res.DurationMS < 0:
-			return errValidation(at+"durationMs", "durationMs must not be negative")
-		case len(res.ExternalIterationID) > 256:
+		case len(extIter) > 256:
 			return errValidation(at+"externalIterationId", "externalIterationId is longer than 256 characters")
+		}
+	}
+	return nil
+}
+
+// configHash is a run body's evaluationConfigHash, or "".
+func configHash(obj map[string]any) string {
+	h, _ := obj["evaluationConfigHash"].(string)
+	return h
+}
+
+// checkBlobsLocked requires every widget snapshot's widgetHtmlBlobId to
+// name an artifact uploaded to the project through an upload URL.
+func (s *Server) checkBlobsLocked(projectID string, results []any) *httpError {
+	for i, v := range results {
+		res, _ := v.(map[string]any)
+		snaps, _ := res["widgetSnapshots"].([]any)
+		for j, sv := range snaps {
+			snap, _ := sv.(map[string]any)
+			id, ok := snap["widgetHtmlBlobId"].(string)
+			if !ok {
+				continue
+			}
+			if a := s.st.ingest.artifacts[id]; a == nil || a.projectID != projectID {
+				return errValidation("results["+strconv.Itoa(i)+"].widgetSnapshots["+strconv.Itoa(j)+"].widgetHtmlBlobId",
+					"No uploaded artifact "+jsonQuote(id))
+			}
 		}
 	}
 	return nil
