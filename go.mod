@@ -14,6 +14,7 @@ require (
 	go.uber.org/goleak v1.3.0
 	golang.org/x/oauth2 v0.35.0
 	golang.org/x/sync v0.24.0
+	golang.org/x/sys v0.41.0
 	golang.org/x/text v0.43.0
 	golang.org/x/time v0.15.0
 )
@@ -23,5 +24,4 @@ require (
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/sys v0.41.0 // indirect
 )

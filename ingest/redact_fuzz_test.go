@@ -17,10 +17,18 @@ var headerForms = []func(name, secret string) Result{
 	func(n, s string) Result { return Result{Error: n + ":Bearer " + s} },
 	func(n, s string) Result { return Result{Error: fmt.Sprint(http.Header{n: {s, "other"}})} },
 	func(n, s string) Result { return Result{Error: fmt.Sprintf("%#v", http.Header{n: {s}})} },
-	func(n, s string) Result { b, _ := json.Marshal(map[string][]string{n: {s}}); return Result{Error: string(b)} },
-	func(n, s string) Result { b, _ := json.Marshal(map[string]string{n: s}); return Result{Query: string(b)} },
+	func(n, s string) Result {
+		b, _ := json.Marshal(map[string][]string{n: {s}})
+		return Result{Error: string(b)}
+	},
+	func(n, s string) Result {
+		b, _ := json.Marshal(map[string]string{n: s})
+		return Result{Query: string(b)}
+	},
 	func(n, s string) Result { return Result{Metadata: map[string]any{n: s}} },
-	func(n, s string) Result { return Result{Metadata: map[string]any{"headers": map[string]any{n: []any{s, "x"}}}} },
+	func(n, s string) Result {
+		return Result{Metadata: map[string]any{"headers": map[string]any{n: []any{s, "x"}}}}
+	},
 }
 
 // A secret header's value never survives redaction, whatever the case of

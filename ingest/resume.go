@@ -32,8 +32,16 @@ type ResumeResult struct {
 // together. A file is removed once its run is finalized; files whose run
 // failed stay for another attempt, and the returned error joins those
 // failures. Re-sending is safe: the service skips iterations it already
-// stored, and a run that is already complete is left as it is.
+// stored, and a run that is already complete is left as it is. Resumes of
+// one directory run one at a time (an OS lock on a file in dir, where the
+// platform has one: Unix and Windows): a second one waits for the first,
+// then finds what it left.
 func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, error) {
+	unlock, err := lockSpoolDir(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("projectops: ingest spool %s: %w", dir, err)
+	}
+	defer unlock()
 	paths, err := filepath.Glob(filepath.Join(dir, "*"+SpoolExt))
 	if err != nil {
 		return nil, err

@@ -65,7 +65,7 @@ func (s *Server) relayAgent(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered
 	}
 	conn.SetReadLimit(tunnelwire.MaxMessage)
-	sess := newRelaySession(conn)
+	sess := newRelaySession(conn, tunnelwire.Offers(r.Header, tunnelwire.FeatureBatch))
 	s.mu.Lock()
 	current := s.st.tun.byToken[hash] == t && t.version == version
 	var old *relaySession
@@ -162,17 +162,12 @@ func (rs *relaySession) forward(w http.ResponseWriter, r *http.Request, h *tunne
 		writeError(w, errValidation("", "Request headers too large to relay"))
 		return
 	}
-	if rs.send(frame) != nil {
-		unreachable("Tunnel host disconnected")
-		return
-	}
+	// The whole request goes in one Send: one message when batching.
+	frames := [][]byte{frame}
 	for chunk := range slices.Chunk(body, tunnelwire.MaxChunk) {
-		if rs.send(tunnelwire.Encode(tunnelwire.Data, id, chunk)) != nil {
-			unreachable("Tunnel host disconnected")
-			return
-		}
+		frames = append(frames, tunnelwire.Encode(tunnelwire.Data, id, chunk))
 	}
-	if rs.send(tunnelwire.EncodeEnd(id, nil)) != nil {
+	if rs.send(append(frames, tunnelwire.EncodeEnd(id, nil))...) != nil {
 		unreachable("Tunnel host disconnected")
 		return
 	}
@@ -197,8 +192,10 @@ func (rs *relaySession) forward(w http.ResponseWriter, r *http.Request, h *tunne
 	}
 	w.WriteHeader(head.Status)
 	rc := http.NewResponseController(w)
-	_ = rc.Flush()
 	for {
+		if !st.body.Pending() {
+			_ = rc.Flush() // stream what was written before waiting for more
+		}
 		chunk, err := st.body.Next(ctx)
 		switch {
 		case err == io.EOF:
@@ -207,11 +204,13 @@ func (rs *relaySession) forward(w http.ResponseWriter, r *http.Request, h *tunne
 			if ctx.Err() != nil {
 				return
 			}
-			panic(http.ErrAbortHandler) // cut the public response short
+			// The head and what came before the break reach the caller
+			// first; then the response is cut short.
+			_ = rc.Flush()
+			panic(http.ErrAbortHandler)
 		}
 		if _, err := w.Write(chunk); err != nil {
 			return
 		}
-		_ = rc.Flush()
 	}
 }

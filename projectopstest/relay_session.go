@@ -17,6 +17,8 @@ var errRelayClosed = errors.New("tunnel host disconnected")
 // frame protocol).
 type relaySession struct {
 	conn   *websocket.Conn
+	w      *tunnelwire.Writer
+	batch  bool            // the host reads Batch frames (it said so when dialing)
 	ctx    context.Context // ends with the session; frames are written with it
 	cancel context.CancelFunc
 	done   chan struct{} // closed once the session is over
@@ -34,10 +36,10 @@ type relayStream struct {
 	body *tunnelwire.Body
 }
 
-func newRelaySession(conn *websocket.Conn) *relaySession {
+func newRelaySession(conn *websocket.Conn, batch bool) *relaySession {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &relaySession{conn: conn, ctx: ctx, cancel: cancel, done: make(chan struct{}),
-		streams: map[uint32]*relayStream{}}
+	return &relaySession{conn: conn, w: tunnelwire.NewWriter(conn, batch), batch: batch, ctx: ctx, cancel: cancel,
+		done: make(chan struct{}), streams: map[uint32]*relayStream{}}
 }
 
 // run announces the session and reads the host's frames until the
@@ -51,7 +53,11 @@ func (rs *relaySession) run(serverCtx context.Context) {
 		_ = rs.conn.CloseNow()
 		close(rs.done)
 	}()
-	if rs.send(tunnelwire.Encode(tunnelwire.Ready, 0, nil)) != nil {
+	var features []byte
+	if rs.batch {
+		features = []byte(tunnelwire.FeatureBatch)
+	}
+	if rs.send(tunnelwire.Encode(tunnelwire.Ready, 0, features)) != nil {
 		return
 	}
 	for {
@@ -60,31 +66,41 @@ func (rs *relaySession) run(serverCtx context.Context) {
 			return
 		}
 		f, err := tunnelwire.Decode(msg)
+		if typ == websocket.MessageBinary && err == nil {
+			err = rs.dispatch(f)
+		}
 		if typ != websocket.MessageBinary || err != nil {
 			rs.close(websocket.StatusProtocolError, "malformed frame")
 			return
 		}
-		st := rs.stream(f.ID)
-		if st == nil {
-			continue // a stream the relay already gave up on
-		}
-		switch f.Kind {
-		case tunnelwire.Response:
-			h, err := tunnelwire.DecodeHead(f.Payload)
-			if err != nil {
-				rs.close(websocket.StatusProtocolError, "malformed frame")
-				return
-			}
-			select {
-			case st.head <- h:
-			default: // a second head is ignored
-			}
-		case tunnelwire.Data:
-			st.body.Push(rs.ctx, f.Payload)
-		case tunnelwire.End:
-			st.body.Finish(tunnelwire.EndError(f.Payload))
-		}
 	}
+}
+
+// dispatch hands one frame from the host to its stream.
+func (rs *relaySession) dispatch(f tunnelwire.Frame) error {
+	if f.Kind == tunnelwire.Batch {
+		return tunnelwire.SplitBatch(f.Payload, rs.dispatch)
+	}
+	st := rs.stream(f.ID)
+	if st == nil {
+		return nil // a stream the relay already gave up on
+	}
+	switch f.Kind {
+	case tunnelwire.Response:
+		h, err := tunnelwire.DecodeHead(f.Payload)
+		if err != nil {
+			return err
+		}
+		select {
+		case st.head <- h:
+		default: // a second head is ignored
+		}
+	case tunnelwire.Data:
+		st.body.Push(rs.ctx, f.Payload)
+	case tunnelwire.End:
+		st.body.Finish(tunnelwire.EndError(f.Payload))
+	}
+	return nil
 }
 
 // close disconnects the host with a close code it understands; streams in
@@ -141,6 +157,7 @@ func (rs *relaySession) forget(id uint32) {
 	rs.mu.Unlock()
 }
 
-func (rs *relaySession) send(frame []byte) error {
-	return rs.conn.Write(rs.ctx, websocket.MessageBinary, frame)
+// send writes frames together (one message when the host reads batches).
+func (rs *relaySession) send(frames ...[]byte) error {
+	return rs.w.Send(rs.ctx, frames...)
 }

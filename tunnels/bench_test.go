@@ -52,12 +52,28 @@ func BenchmarkToolsCall(b *testing.B) {
 	})
 }
 
-// BenchmarkRelayThroughput runs 8 concurrent callers against one tunnel
-// (small POSTs, the shape of MCP traffic) and reports requests per second.
+// BenchmarkRelayThroughput runs 8 concurrent callers (small POSTs, the
+// shape of MCP traffic) against the echo handler served directly on
+// loopback and through one tunnel, and reports requests per second; the
+// tunnel case also reports its rate as a fraction of direct's.
 //
-//	go test -run '^$' -bench RelayThroughput ./tunnels
+//	go test -run '^$' -bench RelayThroughput -benchtime 2s -count 3 ./tunnels
 func BenchmarkRelayThroughput(b *testing.B) {
+	direct := httptest.NewServer(echo)
+	defer direct.Close()
 	_, g := benchTunnel(b, echo)
+	var directRate float64
+	b.Run("direct", func(b *testing.B) { directRate = throughput(b, direct.URL+"/mcp") })
+	b.Run("tunnel", func(b *testing.B) {
+		rate := throughput(b, g.URL)
+		if directRate > 0 {
+			b.ReportMetric(rate/directRate, "x-direct")
+		}
+	})
+}
+
+// throughput posts from 8 concurrent callers and reports req/s.
+func throughput(b *testing.B, u string) float64 {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	defer client.CloseIdleConnections()
 	const callers = 8
@@ -66,7 +82,7 @@ func BenchmarkRelayThroughput(b *testing.B) {
 	b.SetParallelism(max(1, callers/runtime.GOMAXPROCS(0)))
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			status, _ := post(client, g.URL, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+			status, _ := post(client, u, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 			if status != http.StatusAccepted {
 				b.Errorf("status %d", status)
 				return
@@ -74,7 +90,9 @@ func BenchmarkRelayThroughput(b *testing.B) {
 			n.Add(1)
 		}
 	})
-	b.ReportMetric(float64(n.Load())/time.Since(start).Seconds(), "req/s")
+	rate := float64(n.Load()) / time.Since(start).Seconds()
+	b.ReportMetric(rate, "req/s")
+	return rate
 }
 
 // benchTunnel starts a double on loopback, a tunnel to h and its host.

@@ -29,10 +29,11 @@
 //
 // The host dials the grant's RelayWSURL as a WebSocket with subprotocol
 // "mcpjam-tunnel.v1" and "Authorization: Bearer <ConnectToken>". Every
-// frame is one binary message: a 1-byte kind, a 4-byte big-endian stream
-// id, then the payload.
+// frame is one binary message (or part of a batch): a 1-byte kind, a
+// 4-byte big-endian stream id, then the payload.
 //
-//	1 ready    relay → host  id 0, no payload: the session is routed to
+//	1 ready    relay → host  id 0, payload the optional features the relay
+//	                         uses (see below): the session is routed to
 //	2 request  relay → host  JSON {method, uri, header}; uri is the path
 //	                         after the tunnel's prefix ("/mcp" for the public
 //	                         URL) plus the query without k
@@ -41,6 +42,15 @@
 //	5 end      both ways     the body is complete; a non-empty payload is an
 //	                         error text and means the body was cut short
 //	6 cancel   relay → host  the public caller went away
+//	7 batch    both ways     id 0: several frames in one message, each a
+//	                         4-byte big-endian length and the frame
+//
+// Batches are optional: the host offers them with the dial header
+// "X-Tunnel-Features: batch", and a relay that will send and read them
+// says so with the payload "batch" in its ready frame; without both, every
+// frame is its own message. A request (head, body, end) or a response part
+// written at once then travels as one message, and frames of concurrent
+// streams written at the same moment share one.
 //
 // Streams are multiplexed by id: a request is a request frame, data frames
 // and an end frame; its response is a response frame, data frames and an

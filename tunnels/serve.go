@@ -104,6 +104,7 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions) (
 func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, error) {
 	hdr := http.Header{}
 	hdr.Set("Authorization", "Bearer "+g.ConnectToken)
+	hdr.Set(tunnelwire.FeaturesHeader, tunnelwire.FeatureBatch)
 	conn, resp, err := websocket.Dial(ctx, g.RelayWSURL, &websocket.DialOptions{
 		HTTPClient:   client,
 		HTTPHeader:   hdr,

@@ -18,6 +18,7 @@ import (
 // serves each relayed request on its own goroutine.
 type session struct {
 	conn    *websocket.Conn
+	w       *tunnelwire.Writer // batches once the relay's Ready allows it
 	h       http.Handler
 	log     *slog.Logger
 	onReady func()
@@ -38,7 +39,7 @@ type stream struct {
 var errSessionEnded = errors.New("tunnels: relay session ended")
 
 func newSession(conn *websocket.Conn, h http.Handler, log *slog.Logger) *session {
-	return &session{conn: conn, h: h, log: log, streams: map[uint32]*stream{}}
+	return &session{conn: conn, w: tunnelwire.NewWriter(conn, false), h: h, log: log, streams: map[uint32]*stream{}}
 }
 
 // run reads frames until the connection ends or ctx does, then cancels the
@@ -95,6 +96,9 @@ func sessionError(err error) error {
 func (s *session) handle(f tunnelwire.Frame) error {
 	switch f.Kind {
 	case tunnelwire.Ready:
+		// The payload lists the features the relay will use; a relay
+		// that sends batches reads them too.
+		s.w.SetBatch(tunnelwire.HasFeature(string(f.Payload), tunnelwire.FeatureBatch))
 		if s.onReady != nil {
 			s.onReady()
 			s.onReady = nil
@@ -117,6 +121,8 @@ func (s *session) handle(f tunnelwire.Frame) error {
 		if st := s.stream(f.ID); st != nil {
 			st.cancel()
 		}
+	case tunnelwire.Batch:
+		return tunnelwire.SplitBatch(f.Payload, s.handle)
 	default:
 		// Unknown kinds are ignored: later protocol additions stay
 		// compatible with this host.
@@ -161,6 +167,7 @@ func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, body
 	req, err := http.NewRequestWithContext(ctx, h.Method, h.URI, body)
 	if err != nil {
 		w.send(tunnelwire.EncodeEnd(id, errors.New("malformed request line")))
+		w.push()
 		return
 	}
 	req.RequestURI = h.URI

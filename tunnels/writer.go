@@ -4,14 +4,14 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/coder/websocket"
-
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
 
 // responseWriter sends a handler's response as frames: the head at the
 // first flush (or when the handler returns), the body in chunks of at most
-// MaxChunk. Nothing is buffered beyond one chunk.
+// MaxChunk. Nothing is buffered beyond one chunk. The frames of one flush
+// (head, chunk and, when the handler is done, end) are handed to the
+// session's writer together, so they can travel as one message.
 type responseWriter struct {
 	s      *session
 	id     uint32
@@ -23,6 +23,7 @@ type responseWriter struct {
 	buf      []byte
 	err      error
 	done     bool
+	frames   [][]byte // encoded, not yet pushed
 }
 
 // Header implements http.ResponseWriter.
@@ -51,6 +52,7 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 		p, n = p[k:], n+k
 		if len(w.buf) == tunnelwire.MaxChunk {
 			w.flushBuf()
+			w.push()
 		}
 	}
 	return n, w.err
@@ -65,6 +67,7 @@ func (w *responseWriter) FlushError() error {
 		w.WriteHeader(http.StatusOK)
 	}
 	w.flushBuf()
+	w.push()
 	return w.err
 }
 
@@ -85,6 +88,25 @@ func (w *responseWriter) flushBuf() {
 	}
 }
 
+// push hands the queued frames to the session's writer in one Send. The
+// request's context is checked once more: a cancelled caller stops writes.
+func (w *responseWriter) push() {
+	if len(w.frames) == 0 {
+		return
+	}
+	frames := w.frames
+	w.frames = w.frames[:0]
+	if err := w.ctx.Err(); err != nil {
+		if w.err == nil {
+			w.err = err
+		}
+		return
+	}
+	if err := w.s.w.Send(w.s.ctx, frames...); err != nil && w.err == nil {
+		w.err = err
+	}
+}
+
 // finish ends the stream after the handler returned; failed cuts the body
 // short (the public caller sees its connection dropped).
 func (w *responseWriter) finish(failed error) {
@@ -101,11 +123,12 @@ func (w *responseWriter) finish(failed error) {
 	if w.err == nil || failed != nil {
 		w.send(tunnelwire.EncodeEnd(w.id, failed))
 	}
+	w.push()
 }
 
-// send writes one frame unless the request was cancelled. Frames are
-// written with the session's context: a write whose context ends would
-// tear down the whole connection.
+// send queues one frame for the next push unless the request was
+// cancelled. Frames are written with the session's context: a write whose
+// context ends would tear down the whole connection.
 func (w *responseWriter) send(frame []byte) {
 	if err := w.ctx.Err(); err != nil {
 		if w.err == nil {
@@ -113,7 +136,5 @@ func (w *responseWriter) send(frame []byte) {
 		}
 		return
 	}
-	if err := w.s.conn.Write(w.s.ctx, websocket.MessageBinary, frame); err != nil && w.err == nil {
-		w.err = err
-	}
+	w.frames = append(w.frames, frame)
 }

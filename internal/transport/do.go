@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -64,7 +65,10 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			}
 			return fmt.Errorf("projectops: %s %s: %w", req.Method, path, err)
 		}
-		start := time.Now()
+		var start time.Time
+		if t.log.Enabled(ctx, slog.LevelDebug) {
+			start = time.Now() // only logs use it, and it is not free
+		}
 		resp, err := t.attempt(ctx, req, target, body, idemKey, attempt)
 		if req.OnAttempt != nil {
 			st := 0
@@ -155,10 +159,10 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 	}
 	hr.Header["Accept"] = jsonContentType
 	if !req.Public {
-		hr.Header["Authorization"] = []string{"Bearer " + *t.key}
+		hr.Header["Authorization"] = t.authHeader()
 	}
 	if t.ua != "" {
-		hr.Header["User-Agent"] = []string{t.ua}
+		hr.Header["User-Agent"] = t.uaHeader
 	}
 	if idemKey != "" {
 		hr.Header[IdempotencyHeader] = []string{idemKey}
@@ -231,10 +235,20 @@ func (t *Transport) decodeError(resp *http.Response, method, path string) (*apie
 }
 
 // drainClose reads a little of what is left so the connection can be reused.
+// A plain loop: io.CopyN would allocate a LimitReader on every call, and the
+// body is usually at EOF already.
 func drainClose(rc io.ReadCloser) {
-	_, _ = io.CopyN(io.Discard, rc, 4<<10)
+	bp := drainBufs.Get().(*[512]byte)
+	for range 8 {
+		if _, err := rc.Read(bp[:]); err != nil {
+			break
+		}
+	}
+	drainBufs.Put(bp)
 	_ = rc.Close()
 }
+
+var drainBufs = sync.Pool{New: func() any { return new([512]byte) }}
 
 // unwrapURLError drops *url.Error's URL (which may carry query values) and
 // keeps its cause.
@@ -261,7 +275,9 @@ func (t *Transport) logAttempt(ctx context.Context, req *Request, status, attemp
 		slog.String("route", req.Route),
 		slog.Int("status", status),
 		slog.Int("attempt", attempt+1),
-		slog.Duration("duration", time.Since(start)),
+	}
+	if !start.IsZero() { // zero when the level was raised during the call
+		attrs = append(attrs, slog.Duration("duration", time.Since(start)))
 	}
 	if err != nil {
 		attrs = append(attrs, slog.String("error", err.Error()))

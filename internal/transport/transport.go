@@ -128,6 +128,12 @@ type Transport struct {
 	ua         string
 	maxBody    int64
 
+	// Header values built once and shared by every request (net/http
+	// never modifies them). The Authorization value is returned by a func:
+	// fmt prints a func field as an address, never its contents (see keyRef).
+	authHeader func() []string
+	uaHeader   []string
+
 	// sleep waits d or until ctx ends; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -153,6 +159,11 @@ func New(cfg Config) *Transport {
 	}
 	if cfg.APIKey != "" {
 		t.key = keyRef(cfg.APIKey)
+		auth := []string{"Bearer " + cfg.APIKey}
+		t.authHeader = func() []string { return auth }
+	}
+	if t.ua != "" {
+		t.uaHeader = []string{t.ua}
 	}
 	if t.client == nil {
 		t.client = http.DefaultClient

@@ -56,6 +56,21 @@ func (b *Body) Finish(err error) {
 	})
 }
 
+// Pending reports whether Next would return without waiting: a chunk is
+// queued or the body has ended. A relay flushes what it wrote before it
+// waits, and only then.
+func (b *Body) Pending() bool {
+	if len(b.ch) > 0 {
+		return true
+	}
+	select {
+	case <-b.ended:
+		return true
+	default:
+		return false
+	}
+}
+
 // Ended is closed once Finish has been called.
 func (b *Body) Ended() <-chan struct{} { return b.ended }
 

@@ -24,8 +24,9 @@ type Kind byte
 // Frame kinds. Every frame travels as one binary WebSocket message:
 // kind (1 byte), stream id (4 bytes, big endian), payload.
 const (
-	// Ready (relay → host, id 0, no payload): the session is registered;
-	// public requests are routed to it from now on.
+	// Ready (relay → host, id 0): the session is registered; public
+	// requests are routed to it from now on. The payload lists the
+	// optional features the relay uses (FeatureBatch), empty for none.
 	Ready Kind = 1
 	// Request (relay → host): a Head with Method, URI and Header; the body
 	// follows as Data frames and an End frame.
@@ -56,6 +57,8 @@ func (k Kind) String() string {
 		return "end"
 	case Cancel:
 		return "cancel"
+	case Batch:
+		return "batch"
 	}
 	return fmt.Sprintf("kind(%d)", byte(k))
 }

@@ -1,0 +1,180 @@
+package tunnelwire
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/coder/websocket"
+)
+
+// Batch (both ways, id 0) carries several frames in one WebSocket message:
+// its payload is a sequence of frames, each a 4-byte big-endian length and
+// the frame (kind, stream id, payload). A peer sends batches only when the
+// other side said it reads them (FeaturesHeader on the host's dial, the
+// Ready payload from the relay): one message, and one write, instead of a
+// message per part of a request or response.
+const Batch Kind = 7
+
+// FeaturesHeader is sent by a host on its dial and lists the optional
+// features it supports, comma separated; the relay answers with the ones it
+// will use as the Ready frame's payload.
+const FeaturesHeader = "X-Tunnel-Features"
+
+// FeatureBatch is the Batch frame feature.
+const FeatureBatch = "batch"
+
+// HasFeature reports whether list (a header value or a Ready payload)
+// names feature.
+func HasFeature(list, feature string) bool {
+	for f := range strings.SplitSeq(list, ",") {
+		if strings.TrimSpace(f) == feature {
+			return true
+		}
+	}
+	return false
+}
+
+// Offers reports whether a host's dial request lists feature.
+func Offers(h http.Header, feature string) bool {
+	for _, v := range h.Values(FeaturesHeader) {
+		if HasFeature(v, feature) {
+			return true
+		}
+	}
+	return false
+}
+
+// SplitBatch calls fn with each frame of a Batch payload, in order. The
+// frames' payloads alias p.
+func SplitBatch(p []byte, fn func(Frame) error) error {
+	for len(p) > 0 {
+		if len(p) < 4 {
+			return fmt.Errorf("%w: batch length cut short", ErrMalformed)
+		}
+		n := binary.BigEndian.Uint32(p)
+		p = p[4:]
+		if uint64(n) > uint64(len(p)) {
+			return fmt.Errorf("%w: batch frame of %d bytes in %d", ErrMalformed, n, len(p))
+		}
+		f, err := Decode(p[:n])
+		if err != nil {
+			return err
+		}
+		if f.Kind == Batch {
+			return fmt.Errorf("%w: nested batch", ErrMalformed)
+		}
+		if err := fn(f); err != nil {
+			return err
+		}
+		p = p[n:]
+	}
+	return nil
+}
+
+// Writer writes frames to a WebSocket for many goroutines at once. Frames
+// given to one Send go out together, and frames that callers hand in while
+// a write is under way are written together next ("group commit"): with
+// batching on, that is one message and one write for all of them, instead
+// of one per frame. Without batching every frame is its own message, in
+// the same order.
+type Writer struct {
+	conn *websocket.Conn
+
+	mu       sync.Mutex
+	cond     sync.Cond
+	batch    bool
+	pending  [][]byte // the frames of round started+1
+	busy     bool     // a round is being written
+	started  uint64   // rounds taken by a writer
+	finished uint64   // rounds written (or failed)
+	err      error    // the first write failure: the connection is done
+}
+
+// NewWriter returns a Writer on conn, batching when batch is set.
+func NewWriter(conn *websocket.Conn, batch bool) *Writer {
+	w := &Writer{conn: conn, batch: batch}
+	w.cond.L = &w.mu
+	return w
+}
+
+// SetBatch turns batching on or off (once the peer said it reads batches).
+func (w *Writer) SetBatch(on bool) {
+	w.mu.Lock()
+	w.batch = on
+	w.mu.Unlock()
+}
+
+// Send writes frames, in order and after every frame handed in before, and
+// returns once they are written. The caller whose frames are next either
+// writes them with everything queued beside them, or waits while another
+// caller's write is under way and then writes the next round; no caller
+// writes for others longer than one round. ctx should be the connection's:
+// a write cut short by it breaks the connection for everyone. A write
+// failure fails every later Send.
+func (w *Writer) Send(ctx context.Context, frames ...[]byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	w.pending = append(w.pending, frames...)
+	round := w.started + 1 // pending frames always go out in the next round
+	for w.finished < round && w.err == nil {
+		if w.busy {
+			w.cond.Wait()
+			continue
+		}
+		out, batch := w.pending, w.batch
+		w.pending = nil
+		w.started++
+		w.busy = true
+		w.mu.Unlock()
+		err := w.write(ctx, out, batch)
+		w.mu.Lock()
+		if err != nil && w.err == nil {
+			w.err = err
+		}
+		w.finished++
+		w.busy = false
+		w.cond.Broadcast()
+	}
+	return w.err
+}
+
+// write sends one round: frames packed into Batch messages of at most
+// MaxMessage bytes, a frame alone as itself.
+func (w *Writer) write(ctx context.Context, frames [][]byte, batch bool) error {
+	if !batch {
+		for _, f := range frames {
+			if err := w.conn.Write(ctx, websocket.MessageBinary, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for len(frames) > 0 {
+		n, size := 0, HeaderLen
+		for n < len(frames) && (n == 0 || size+4+len(frames[n]) <= MaxMessage) {
+			size += 4 + len(frames[n])
+			n++
+		}
+		msg := frames[0]
+		if n > 1 {
+			msg = make([]byte, HeaderLen, size)
+			msg[0] = byte(Batch)
+			for _, f := range frames[:n] {
+				msg = binary.BigEndian.AppendUint32(msg, uint32(len(f)))
+				msg = append(msg, f...)
+			}
+		}
+		if err := w.conn.Write(ctx, websocket.MessageBinary, msg); err != nil {
+			return err
+		}
+		frames = frames[n:]
+	}
+	return nil
+}
