@@ -91,7 +91,7 @@ func TestBootProviderMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Srv.SetComputerProvider(p, f.WS.UserID, "provider_b"); err != nil {
+	if err := f.Srv.SetComputerProvider(p, f.WS.UserID, "stub"); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Srv.InstallOnComputer(p, f.WS.UserID, "keep-me"); err != nil {
@@ -102,7 +102,7 @@ func TestBootProviderMismatch(t *testing.T) {
 	if !errors.Is(err, environments.ErrProviderMismatch) {
 		t.Fatalf("Boot = %v, want PROVIDER_MISMATCH", err)
 	}
-	want := map[string]any{"reason": "PROVIDER_MISMATCH", "buildProvider": environments.ProviderA, "computerProvider": "provider_b"}
+	want := map[string]any{"reason": "PROVIDER_MISMATCH", "buildProvider": environments.ProviderA, "computerProvider": "stub"}
 	if diff := cmp.Diff(want, e.Details); diff != "" {
 		t.Errorf("details (-want +got):\n%s", diff)
 	}

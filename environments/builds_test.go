@@ -170,7 +170,7 @@ func TestProviderFailureFromHook(t *testing.T) {
 		}
 		return nil
 	}
-	srv := projectopstest.NewTestServer(t, projectopstest.WithBuildHook(hook), projectopstest.WithComputerProvider("provider_b"))
+	srv := projectopstest.NewTestServer(t, projectopstest.WithBuildHook(hook), projectopstest.WithComputerProvider("stub"))
 	c, err := srv.NewClient()
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestProviderFailureFromHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, err := c.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast)
-	if !errors.Is(err, environments.ErrBuildFailed) || b.Error != "provider error: quota exceeded" || b.Provider != "provider_b" {
+	if !errors.Is(err, environments.ErrBuildFailed) || b.Error != "provider error: quota exceeded" || b.Provider != "stub" {
 		t.Fatalf("build = %+v, err %v", b, err)
 	}
 }

@@ -24,6 +24,11 @@ func WithContractCheck(tb testing.TB) Option {
 	}
 }
 
+// checkEveryResponse turns WithContractCheck on in every NewTestServer; the
+// double's own tests set it (contract_internal_test.go), so each response
+// they receive is held against the reference.
+var checkEveryResponse bool
+
 // contractChecked wraps next so each JSON response is checked.
 func contractChecked(tb testing.TB, next http.Handler) http.Handler {
 	c, err := contract.Load()

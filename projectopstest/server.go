@@ -112,6 +112,9 @@ func NewServer(opts ...Option) (*Server, error) {
 // server when the test ends.
 func NewTestServer(tb testing.TB, opts ...Option) *Server {
 	tb.Helper()
+	if checkEveryResponse {
+		opts = append(opts, WithContractCheck(tb))
+	}
 	s, err := NewServer(opts...)
 	if err != nil {
 		tb.Fatalf("projectopstest.NewServer: %v", err)

@@ -35,7 +35,8 @@ type Fixture struct {
 func Setup(t testing.TB, opts ...projectopstest.Option) *Fixture {
 	t.Helper()
 	clock := projectopstest.NewClock(T0)
-	base := []projectopstest.Option{projectopstest.WithRateLimit(0, 0), projectopstest.WithClock(clock.Now)}
+	base := []projectopstest.Option{projectopstest.WithRateLimit(0, 0), projectopstest.WithClock(clock.Now),
+		projectopstest.WithContractCheck(t)} // the SDK's contract tests hold the double to the reference too
 	srv := projectopstest.NewTestServer(t, append(base, opts...)...)
 	f := &Fixture{Srv: srv, WS: srv.Default(), Clock: clock}
 	f.C = f.Client(t)

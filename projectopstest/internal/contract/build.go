@@ -47,7 +47,7 @@ func (b *builder) routes() (map[string]*Route, error) {
 // route compiles one operation of the 07-09 document, and its request body
 // in the 08-22 document when that version has the same operation.
 func (b *builder) route(method, path string, op map[string]any) (*Route, error) {
-	r := &Route{Method: method, Pattern: path, known: map[string]bool{}, responses: map[string]*jsonschema.Schema{}, envelope: b.envelope}
+	r := &Route{Method: method, Pattern: path, known: map[string]bool{}, responses: map[string][]*jsonschema.Schema{}, envelope: b.envelope}
 	versions := []struct {
 		url string
 		doc any
@@ -90,19 +90,28 @@ func (b *builder) route(method, path string, op map[string]any) (*Route, error) 
 			r.closed = true
 		}
 	}
-	resps, _ := lookup(op, "responses").(map[string]any)
-	for status, resp := range resps {
-		_, ptr := deref(b.v1, resp, []string{"paths", path, strings.ToLower(method), "responses", status})
-		schemaPtr := slices.Concat(ptr, []string{"content", "application/json", "schema"})
-		if lookup(b.v1, schemaPtr...) == nil {
-			r.responses[status] = nil
-			continue
+	// A response passes when either version's schema for its status
+	// accepts it (08-22 documents, for example, a replayed run's status).
+	for _, v := range versions {
+		resps, _ := lookup(v.op, "responses").(map[string]any)
+		for status, resp := range resps {
+			_, ptr := deref(v.doc, resp, []string{"paths", path, strings.ToLower(method), "responses", status})
+			if status != "default" {
+				status = strings.ToUpper(status) // "4xx" and "4XX" alike
+			}
+			schemaPtr := slices.Concat(ptr, []string{"content", "application/json", "schema"})
+			if lookup(v.doc, schemaPtr...) == nil {
+				if _, ok := r.responses[status]; !ok {
+					r.responses[status] = nil
+				}
+				continue
+			}
+			s, err := b.c.Compile(v.url + "#" + pointer(schemaPtr))
+			if err != nil {
+				return nil, fmt.Errorf("contract: %s %s %s: %w", method, path, status, err)
+			}
+			r.responses[status] = append(r.responses[status], s)
 		}
-		s, err := b.c.Compile(docV1 + "#" + pointer(schemaPtr))
-		if err != nil {
-			return nil, fmt.Errorf("contract: %s %s %s: %w", method, path, status, err)
-		}
-		r.responses[strings.ToUpper(status)] = s
 	}
 	return r, nil
 }
@@ -118,7 +127,7 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 		{"report", "report", "reportResponse"},
 		{"runs/start", "runStart", "runStartResponse"},
 		{"runs/iterations", "runIterations", "runIterationsResponse"},
-		{"runs/finalize", "runFinalize", "reportResponse"},
+		{"runs/finalize", "runFinalize", "finalizeResponse"},
 		{"artifacts/upload-url", "uploadURL", "uploadURLResponse"},
 	}
 	var out []*Route
@@ -135,7 +144,7 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 			Method: "POST", Pattern: "/projects/{projectId}/eval-ingest/" + s.suffix,
 			BodyRequired: true, requests: []*jsonschema.Schema{req},
 			known: map[string]bool{}, envelope: b.envelope,
-			responses: map[string]*jsonschema.Schema{"200": resp, "4XX": errSchema, "5XX": errSchema},
+			responses: map[string][]*jsonschema.Schema{"200": {resp}, "4XX": {errSchema}, "5XX": {errSchema}},
 		}
 		// The ingest schema closes its bodies itself; no top-level rule.
 		out = append(out, r)

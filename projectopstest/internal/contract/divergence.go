@@ -5,10 +5,13 @@ package contract
 // each) or than api-spec.md, which wins:
 //   - the 409 error code CONFLICT, missing from the 07-09 Error enum and
 //     named by every later version (the specification uses it);
-//   - the run status timed_out, which the specification names.
+//   - the run status timed_out, which the specification names;
+//   - the build provider provider_a, the specification's neutral name for
+//     the one provider the reference names (e2b).
 func specWins(doc any) {
 	appendEnum(lookup(doc, "components", "schemas", "Error", "properties", "code"), "CONFLICT")
 	appendEnum(lookup(doc, "components", "schemas", "EvalRun", "properties", "status"), "timed_out")
+	appendEnum(lookup(doc, "components", "schemas", "ComputerEnvironmentBuild", "properties", "provider"), "provider_a")
 }
 
 // routeRules removes, from either document's request schemas, what the

@@ -30,9 +30,10 @@ type Route struct {
 	// envelope checks an error status the route does not list itself.
 	envelope *jsonschema.Schema
 
-	// responses maps a status ("200", "4XX", "default") to its schema;
-	// nil for a response documented without a JSON body.
-	responses map[string]*jsonschema.Schema
+	// responses maps a status ("200", "4XX", "default") to its schema in
+	// each version that documents one; none for a response documented
+	// without a JSON body.
+	responses map[string][]*jsonschema.Schema
 }
 
 // HasBody reports whether the reference documents a request body at all.
@@ -77,25 +78,32 @@ func (r *Route) CheckRequest(body any) error {
 // operation its error statuses); an undocumented success status is itself
 // a violation.
 func (r *Route) CheckResponse(status int, body any) error {
-	s, ok := r.responseSchema(status)
+	schemas, ok := r.responseSchema(status)
 	if !ok && status >= 400 {
-		s, ok = r.envelope, true
+		schemas, ok = []*jsonschema.Schema{r.envelope}, true
 	}
 	if !ok {
 		return &Violation{Message: "status " + strconv.Itoa(status) + " is not documented for " + r.Method + " " + r.Pattern}
 	}
-	if s == nil {
+	if len(schemas) == 0 {
 		return nil // documented without a body
 	}
-	if err := s.Validate(body); err != nil {
-		return violation(err)
+	var first error
+	for _, s := range schemas {
+		err := s.Validate(body)
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
 	}
-	return nil
+	return violation(first)
 }
 
-// responseSchema finds the schema for status: the exact code, then its
-// range (4XX), then default. A nil schema with ok means "no body".
-func (r *Route) responseSchema(status int) (*jsonschema.Schema, bool) {
+// responseSchema finds the schemas for status: the exact code, then its
+// range (4XX), then default. None with ok means "no body".
+func (r *Route) responseSchema(status int) ([]*jsonschema.Schema, bool) {
 	code := strconv.Itoa(status)
 	for _, k := range []string{code, code[:1] + "XX", "default"} {
 		if s, ok := r.responses[k]; ok {
