@@ -66,6 +66,9 @@ func (x *iterExec) step(ctx context.Context, i int) {
 	st := &x.it.test.Steps[i]
 	res := &x.steps[i]
 	start := x.ms()
+	if d := x.s.ev.opts.stepDelay; d > 0 && !sleepCtx(ctx, d) {
+		return // cancelled or timed out while pacing: left pending
+	}
 	before := len(x.actual)
 	switch st.Kind {
 	case evals.KindPrompt:

@@ -54,7 +54,8 @@ type evalOptions struct {
 	interact    InteractHandler
 	traceDrop   float64
 	hooks       EvalHooks
-	maxRuns     int // runs_cap.go
+	maxRuns     int           // runs_cap.go
+	stepDelay   time.Duration // evals_pacing.go
 }
 
 func (o evalOptions) withDefaults() evalOptions {

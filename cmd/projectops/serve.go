@@ -24,9 +24,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	burst := fs.Int("burst", projectopstest.DefaultRateBurst, "rate-limit burst per API key")
 	verbose := fs.Bool("v", false, "log every request (never keys or bodies) to stderr")
 	buildStep := fs.Duration("build-step-delay", 300*time.Millisecond, "real time each environment build step takes")
+	stepDelay := fs.Duration("step-delay", 0, "real time each eval step and prompt takes (0: as fast as they go)")
 	maxRuns := fs.Int("max-runs", 0, "keep at most `n` eval runs, dropping the oldest finished ones (0 keeps all)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: projectops serve [--addr host:port] [--seed file] [--rate-limit n] [--burst n] [--build-step-delay d] [--max-runs n] [-v]")
+		fmt.Fprintln(stderr, "Usage: projectops serve [--addr host:port] [--seed file] [--rate-limit n] [--burst n] [--build-step-delay d] [--step-delay d] [--max-runs n] [-v]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Runs the Project Operations API double (an in-memory fake of the whole API) for any client.")
 		fmt.Fprintln(stderr)
@@ -59,7 +60,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	srv, err := projectopstest.NewServer(projectopstest.WithSeed(seed), projectopstest.WithLogger(logger),
 		projectopstest.WithRateLimit(*perMinute, *burst), projectopstest.WithBuildStepDelay(*buildStep),
-		projectopstest.WithMaxRuns(*maxRuns))
+		projectopstest.WithMaxRuns(*maxRuns), projectopstest.WithEvalStepDelay(*stepDelay))
 	if err != nil {
 		fmt.Fprintf(stderr, "projectops serve: %v\n", err)
 		return 1

@@ -90,6 +90,15 @@ func (b *builder) route(method, path string, op map[string]any) (*Route, error) 
 			r.closed = true
 		}
 	}
+	r.doc, r.rawResponses = b.v1, map[string]any{}
+	for status, resp := range lookup(op, "responses").(map[string]any) {
+		if strings.HasPrefix(status, "2") {
+			_, ptr := deref(b.v1, resp, []string{"paths", path, strings.ToLower(method), "responses", status})
+			if sch := lookup(b.v1, slices.Concat(ptr, []string{"content", "application/json", "schema"})...); sch != nil {
+				r.rawResponses[status] = sch
+			}
+		}
+	}
 	// A response passes when either version's schema for its status
 	// accepts it (08-22 documents, for example, a replayed run's status).
 	for _, v := range versions {

@@ -27,6 +27,11 @@ type Route struct {
 	known  map[string]bool
 	closed bool
 
+	// rawResponses keeps each success status's schema as written in the
+	// 07-09 document, for Missing.
+	rawResponses map[string]any
+	doc          any
+
 	// envelope checks an error status the route does not list itself.
 	envelope *jsonschema.Schema
 
@@ -127,4 +132,80 @@ func firstKey(m map[string]any) string {
 		return k[0]
 	}
 	return ""
+}
+
+// Missing lists the nullable properties the 07-09 document describes for a
+// success response that body leaves out, as paths ("items[].usage"), at
+// every depth the document describes. Where the reference types a field
+// as nullable the service sends null rather than omitting it, so a double
+// that leaves one out is drifting even though the schema, which marks few
+// fields required, accepts the body.
+func (r *Route) Missing(status int, body any) []string {
+	s, ok := r.rawResponses[strconv.Itoa(status)]
+	if !ok {
+		return nil
+	}
+	var out []string
+	missing(r.doc, s, body, "", &out, 0)
+	return out
+}
+
+func missing(doc, schema, v any, at string, out *[]string, depth int) {
+	if depth > 12 {
+		return
+	}
+	schema, _ = deref(doc, schema, nil)
+	switch val := v.(type) {
+	case map[string]any:
+		props, _ := lookup(schema, "properties").(map[string]any)
+		for k, sub := range props {
+			x, present := val[k]
+			if !present {
+				if nullable(doc, sub) {
+					*out = append(*out, joinPath(at, k))
+				}
+				continue
+			}
+			missing(doc, sub, x, joinPath(at, k), out, depth+1)
+		}
+	case []any:
+		items := lookup(schema, "items")
+		for _, x := range val {
+			missing(doc, items, x, at+"[]", out, depth+1)
+		}
+	}
+}
+
+func joinPath(at, k string) string {
+	if at == "" {
+		return k
+	}
+	return at + "." + k
+}
+
+// nullable reports whether a schema admits null (type null or a list with
+// null, or a oneOf/anyOf branch of type null).
+func nullable(doc, schema any) bool {
+	schema, _ = deref(doc, schema, nil)
+	switch t := lookup(schema, "type").(type) {
+	case string:
+		if t == "null" {
+			return true
+		}
+	case []any:
+		for _, x := range t {
+			if x == "null" {
+				return true
+			}
+		}
+	}
+	for _, comb := range []string{"oneOf", "anyOf"} {
+		branches, _ := lookup(schema, comb).([]any)
+		for _, b := range branches {
+			if nullable(doc, b) {
+				return true
+			}
+		}
+	}
+	return false
 }

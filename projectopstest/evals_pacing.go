@@ -1,0 +1,21 @@
+package projectopstest
+
+import (
+	"errors"
+	"time"
+)
+
+// WithEvalStepDelay paces eval runs on the real clock: every authored step
+// (a prompt, a tool call, an interaction, an assertion) takes at least d.
+// A client in another process can then watch a run go through its states,
+// cancel it in flight and meet the concurrency cap, as against the
+// service. The default is 0: runs go as fast as their steps do.
+func WithEvalStepDelay(d time.Duration) Option {
+	return func(o *options) error {
+		if d < 0 {
+			return errors.New("projectopstest: WithEvalStepDelay: negative delay")
+		}
+		o.evals.stepDelay = d
+		return nil
+	}
+}
