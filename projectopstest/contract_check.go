@@ -14,7 +14,8 @@ import (
 // document, and the eval-ingest schema written from the reference notes),
 // failing tb with Errorf on each drift: a missing required field, a wrong
 // type, an enum value the reference does not know, a status it does not
-// document. The double's own contract tests run with it on, so the double
+// document, a field the reference types as nullable left out instead of
+// sent as null. The double's own contract tests run with it on, so the double
 // cannot drift from the service unnoticed. Responses of routes outside the
 // contract (the relay edge, artifact uploads) are not checked.
 func WithContractCheck(tb testing.TB) Option {
@@ -53,6 +54,11 @@ func contractChecked(tb testing.TB, next http.Handler) http.Handler {
 		}
 		if err != nil {
 			tb.Errorf("projectopstest: contract: %s %s -> %d: %v", route.Method, route.Pattern, tee.status, err)
+			return
+		}
+		for _, f := range route.Missing(tee.status, body) {
+			tb.Errorf("projectopstest: contract: %s %s -> %d: %s is nullable in the reference and left out (send null)",
+				route.Method, route.Pattern, tee.status, f)
 		}
 	})
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/wire"
-	"github.com/projectops/projectops-go/servers"
 )
 
 // builtinToolsJSON maps each harness the service serves (claude-code,
@@ -51,7 +50,7 @@ func (s *Server) getMe(w http.ResponseWriter, _ *http.Request, a actor) *httpErr
 		me.Plan = org.plan
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, me)
+	writeJSON(w, http.StatusOK, meView(me))
 	return nil
 }
 
@@ -59,7 +58,7 @@ func (s *Server) getMe(w http.ResponseWriter, _ *http.Request, a actor) *httpErr
 // organization; an organizationId filter naming any other organization
 // matches nothing.
 func (s *Server) listProjects(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	page := pager.Page[catalog.Project]{Items: []catalog.Project{}}
+	page := pager.Page[projectJSON]{Items: []projectJSON{}}
 	if org := r.URL.Query().Get("organizationId"); org == "" || org == a.orgID {
 		s.mu.Lock()
 		u := s.st.users[a.userID]
@@ -81,7 +80,7 @@ func (s *Server) listServers(w http.ResponseWriter, r *http.Request, a actor) *h
 		s.mu.Unlock()
 		return herr
 	}
-	page := pager.Page[servers.Server]{Items: []servers.Server{}}
+	page := pager.Page[serverJSON]{Items: []serverJSON{}}
 	for _, sv := range sortedByOrd(s.st.servers, func(v *serverRec) int { return v.ord },
 		func(v *serverRec) bool { return v.projectID == projectID }) {
 		page.Items = append(page.Items, serverView(sv))

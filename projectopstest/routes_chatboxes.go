@@ -3,7 +3,6 @@ package projectopstest
 import (
 	"net/http"
 
-	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/internal/pager"
 )
 
@@ -21,10 +20,10 @@ func (s *Server) listChatboxes(w http.ResponseWriter, r *http.Request, a actor) 
 		s.mu.Unlock()
 		return herr
 	}
-	page := pager.Page[catalog.Chatbox]{Items: []catalog.Chatbox{}}
+	page := pager.Page[chatboxJSON]{Items: []chatboxJSON{}}
 	for _, cb := range sortedByOrd(s.st.chatbox, func(v *chatboxRec) int { return v.ord },
 		func(v *chatboxRec) bool { return v.projectID == projectID }) {
-		page.Items = append(page.Items, s.st.chatboxView(cb))
+		page.Items = append(page.Items, chatboxJSONOf(s.st.chatboxView(cb)))
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, page)
@@ -43,7 +42,7 @@ func (s *Server) getChatbox(w http.ResponseWriter, r *http.Request, a actor) *ht
 		s.mu.Unlock()
 		return notFoundIn("Chatbox")
 	}
-	d := s.st.chatboxDetailView(cb)
+	d := chatboxDetailJSONOf(s.st.chatboxDetailView(cb))
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, d)
 	return nil

@@ -72,7 +72,7 @@ func (s *Server) listChatSessions(w http.ResponseWriter, r *http.Request, a acto
 	slices.SortFunc(visible, func(x, y *chatSessionRec) int {
 		return -cmp.Or(cmp.Compare(x.lastActivityAt.UnixMilli(), y.lastActivityAt.UnixMilli()), cmp.Compare(x.ord, y.ord))
 	})
-	page := pager.Page[catalog.ChatSession]{Items: []catalog.ChatSession{}}
+	page := pager.Page[sessionJSON]{Items: []sessionJSON{}}
 	var last sessionPos
 	more := false
 	for _, cs := range visible {

@@ -34,9 +34,10 @@ func (s *Server) listIterations(w http.ResponseWriter, r *http.Request, a actor)
 	n := run.iterCount()
 	off = min(off, n)
 	end := min(off+limit, n)
-	page := pager.Page[evals.Iteration]{Items: make([]evals.Iteration, 0, end-off)}
+	page := pager.Page[iterJSON]{Items: make([]iterJSON, 0, end-off)}
 	for i := off; i < end; i++ {
-		page.Items = append(page.Items, iterView(run.iterAt(i)))
+		it := run.iterAt(i)
+		page.Items = append(page.Items, iterJSONOf(iterView(it), it.status.Terminal()))
 	}
 	if end < n {
 		page.NextCursor = encodeOffsetCursor(iterationsCursorKind, end)
@@ -92,15 +93,18 @@ func (s *Server) getTrace(w http.ResponseWriter, r *http.Request, a actor) *http
 func (s *Server) getSteps(w http.ResponseWriter, r *http.Request, a actor) *httpError {
 	s.mu.Lock()
 	it, herr := s.findIterationLocked(a, r)
-	var page pager.Page[evals.StepResult]
+	var page pager.Page[stepJSON]
 	if herr == nil {
-		if it.steps != nil {
-			page.Items = it.steps // never mutated once stored
-		} else {
-			page.Items = make([]evals.StepResult, len(it.test.Steps))
+		steps := it.steps // never mutated once stored
+		if steps == nil {
+			steps = make([]evals.StepResult, len(it.test.Steps))
 			for i, st := range it.test.Steps {
-				page.Items[i] = evals.StepResult{StepID: st.ID, StepIndex: i, Kind: st.Kind, Status: evals.StepPending}
+				steps[i] = evals.StepResult{StepID: st.ID, StepIndex: i, Kind: st.Kind, Status: evals.StepPending}
 			}
+		}
+		page.Items = make([]stepJSON, len(steps))
+		for i, st := range steps {
+			page.Items[i] = stepJSON{StepResult: st, Reason: orNull(st.Reason)}
 		}
 	}
 	s.mu.Unlock()

@@ -84,7 +84,7 @@ func (s *Server) getEvalRun(w http.ResponseWriter, r *http.Request, a actor) *ht
 		s.mu.Unlock()
 		return herr
 	}
-	v := runView(run)
+	v := runJSONOf(runView(run))
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, v)
 	return nil
@@ -140,9 +140,9 @@ func (s *Server) cancelEvalRun(w http.ResponseWriter, r *http.Request, a actor) 
 		run.execCancel()
 		finished = s.ev.opts.hooks.RunFinished
 	}
-	var v evals.Run
+	var v runJSON
 	if herr == nil {
-		v = runView(run)
+		v = runJSONOf(runView(run))
 	}
 	s.mu.Unlock()
 	if herr != nil {

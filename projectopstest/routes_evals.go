@@ -39,10 +39,11 @@ func (s *Server) listEvalSuites(w http.ResponseWriter, r *http.Request, a actor)
 		func(r *evalRunRec) bool { return r.projectID == projectID }) {
 		byRun[run.suiteID] = append(byRun[run.suiteID], run)
 	}
-	page := pager.Page[evals.Suite]{Items: []evals.Suite{}}
+	page := pager.Page[suiteJSON]{Items: []suiteJSON{}}
 	for _, su := range sortedByOrd(s.st.suites, func(v *evalSuiteRec) int { return v.ord },
 		func(v *evalSuiteRec) bool { return v.projectID == projectID }) {
-		page.Items = append(page.Items, suiteView(su, byRun[su.id]))
+		v := suiteView(su, byRun[su.id])
+		page.Items = append(page.Items, suiteJSON{Suite: v, LatestRun: v.LatestRun})
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, page)
@@ -63,9 +64,9 @@ func (s *Server) listSuiteRuns(w http.ResponseWriter, r *http.Request, a actor) 
 	}
 	runs := s.suiteRunsLocked(suiteID)
 	slices.Reverse(runs)
-	page := pager.Page[evals.Run]{Items: make([]evals.Run, 0, min(limit, len(runs)))}
+	page := pager.Page[runJSON]{Items: make([]runJSON, 0, min(limit, len(runs)))}
 	for _, run := range runs[:min(limit, len(runs))] {
-		page.Items = append(page.Items, runView(run))
+		page.Items = append(page.Items, runJSONOf(runView(run)))
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, page)

@@ -19,22 +19,24 @@ import (
 // chatboxBaseURL is where share links point; the double serves no UI.
 const chatboxBaseURL = "https://app.projectops.test"
 
-func projectView(p *projectRec, role Role) catalog.Project {
-	return catalog.Project{
+func projectView(p *projectRec, role Role) projectJSON {
+	v := catalog.Project{
 		ID: p.id, Name: p.name, Description: p.description, Icon: p.icon,
 		OrganizationID: p.orgID, Visibility: p.visibility, Role: string(role),
 		CreatedAt: wire.MillisOf(p.createdAt), UpdatedAt: wire.MillisOf(p.updatedAt),
 	}
+	return projectJSON{Project: v, Description: orNull(v.Description), Icon: orNull(v.Icon)}
 }
 
 // serverView never includes the stdio command line, env or raw headers.
-func serverView(sv *serverRec) servers.Server {
-	return servers.Server{
+func serverView(sv *serverRec) serverJSON {
+	v := servers.Server{
 		ID: sv.id, ProjectID: sv.projectID, Name: sv.name, Enabled: sv.enabled,
 		TransportType: sv.transport, URL: sv.url, UseOAuth: sv.useOAuth,
 		HasClientSecret: sv.clientSecret != "", OAuthScopes: append([]string(nil), sv.oauthScopes...),
 		CreatedAt: wire.MillisOf(sv.createdAt), UpdatedAt: wire.MillisOf(sv.updatedAt),
 	}
+	return serverJSON{Server: v, URL: orNull(v.URL)}
 }
 
 func hostView(h *hostRec) hosts.Host {
@@ -105,16 +107,17 @@ func (st *state) chatboxDetailView(cb *chatboxRec) catalog.ChatboxDetail {
 	return d
 }
 
-func sessionView(cs *chatSessionRec) catalog.ChatSession {
+func sessionView(cs *chatSessionRec) sessionJSON {
 	vis := "project"
 	if cs.ownerID != "" {
 		vis = "private"
 	}
-	return catalog.ChatSession{
+	v := catalog.ChatSession{
 		ID: cs.id, Title: cs.title, Status: cs.status, ProjectID: cs.projectID, Visibility: vis,
 		LastActivityAt: wire.MillisOf(cs.lastActivityAt), CreatedAt: wire.MillisOf(cs.createdAt),
 		IsPinned: cs.pinned, IsUnread: cs.unread,
 	}
+	return sessionJSON{ChatSession: v, ProjectID: orNull(v.ProjectID), Title: orNull(v.Title)}
 }
 
 // linkToken derives a chatbox's share token from its id, deterministically.
