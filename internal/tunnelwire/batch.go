@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -127,6 +128,14 @@ func (w *Writer) Send(ctx context.Context, frames ...[]byte) error {
 		if w.busy {
 			w.cond.Wait()
 			continue
+		}
+		if w.batch {
+			// Let goroutines that are about to send join this round: one
+			// write for all of them instead of one each.
+			w.busy = true
+			w.mu.Unlock()
+			runtime.Gosched()
+			w.mu.Lock()
 		}
 		out, batch := w.pending, w.batch
 		w.pending = nil
