@@ -6,7 +6,15 @@
 // the API under /api/v1 with the real service's rules: bearer sk_ keys
 // scoped to one organization, guest denial, per-key rate limits with
 // Retry-After, strict request bodies, the {code, message, details} error
-// envelope and x-request-id reflection. Reach it in process through
+// envelope and x-request-id reflection. What a request body may hold is
+// decided by the service's contract, not by the SDK's Go types: every body
+// is parsed once and checked against the reference OpenAPI documents
+// (2026-07-09, whose names it follows, and 2026-08-22) and a JSON Schema of
+// the eval-ingest bodies written from the reference notes, embedded in the
+// double; a body is accepted when either version accepts it, and a key
+// neither documents is refused where either declares the body closed.
+// Invalid UTF-8 and repeated keys are refused at any depth. WithContractCheck
+// holds every response to the same documents. Reach it in process through
 // Transport or Client (no sockets), or on loopback after Start:
 //
 //	srv := projectopstest.NewTestServer(t)
@@ -28,7 +36,8 @@
 // upload expiry), SetFault (per-route status, Retry-After, latency, dropped
 // connection, every N-th request), Requests, Wait, MCPSessions, the eval
 // engine's Model and hooks, WithBuildHook, Computer, IngestedRuns and
-// IngestedIterations.
+// IngestedIterations, WithContractCheck, WithEvalStepDelay (pacing for
+// clients in another process).
 //
 // Where the double knowingly differs from the real service:
 //   - ids are deterministic (prj_1, hst_2, ...) and listings are in
@@ -94,5 +103,20 @@
 //     the path, or a header block over MaxHeaderBytes) gets its plain-text
 //     answer;
 //   - a STDIO server starts with its spec's environment plus PATH and HOME
-//     only, never the environment of the process running the double.
+//     only, never the environment of the process running the double;
+//   - the contract is the reference documents as written, with the places
+//     where the specification or the service's route code says otherwise
+//     (CONFLICT and timed_out, provider_a, the optional test-case fields,
+//     the 16 host templates, which fields go together) applied on top; a
+//     rule the route code enforces beyond the documents is the double's
+//     reading of the reference notes;
+//   - ingested results are stored as sent (every field of reference-notes
+//     3.8) and compressed per append; the eval routes show what they expose
+//     of them, and IngestedIteration.Raw the whole row. hostConfig is
+//     checked by the host config v2 rules, but hostConfigHash is not
+//     recomputed (the double's content address differs from the
+//     service's); a reused externalRunId with a different
+//     evaluationConfigHash (both given) is 409 CONFLICT; a widget
+//     snapshot's widgetHtmlBlobId must name an artifact uploaded to the
+//     project.
 package projectopstest
