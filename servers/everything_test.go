@@ -1,3 +1,8 @@
+//go:build integration
+
+// The integration tests talk to the reference MCP server from the npm
+// registry; `.ci/run` installs it and runs them with -tags integration.
+
 package servers_test
 
 import (
