@@ -29,6 +29,7 @@ const (
 	CodeServerUnreachable   = apierr.CodeServerUnreachable
 	CodeTimeout             = apierr.CodeTimeout
 	CodeInternal            = apierr.CodeInternal
+	CodeBillingLimitReached = apierr.CodeBillingLimitReached
 )
 
 // Reasons (details.reason values).
@@ -53,6 +54,7 @@ var (
 	ErrServerUnreachable   = apierr.ErrServerUnreachable
 	ErrTimeout             = apierr.ErrTimeout
 	ErrInternal            = apierr.ErrInternal
+	ErrBillingLimitReached = apierr.ErrBillingLimitReached
 
 	ErrOrphanedKey            = apierr.ErrOrphanedKey
 	ErrTraceNotAvailable      = apierr.ErrTraceNotAvailable

@@ -59,8 +59,9 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 		}
 	}
 	if len(b) > e.limit {
-		r.Metadata = map[string]any{"truncated": "metadata, errorDetails, trace and tool calls dropped to fit the chunk size"}
-		r.ErrorDetails, r.ExpectedToolCalls, r.ActualToolCalls, r.Trace = nil, nil, nil, nil
+		r.Metadata = map[string]any{"truncated": "metadata, errorDetails, trace, tool calls, widget snapshots and advancedConfig dropped to fit the chunk size"}
+		r.ErrorDetails, r.ExpectedToolCalls, r.ActualToolCalls, r.Trace = "", nil, nil, nil
+		r.WidgetSnapshots, r.AdvancedConfig = nil, nil
 		r.CaseTitle, r.Query, r.ExpectedOutput = truncateMiddle(r.CaseTitle, 1024), "", ""
 		r.Error = marker(len(res.Error))
 		b, err = e.marshal(&r)
@@ -72,7 +73,7 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 // trace is turned into a string first, so it can be cut like the others.
 func biggest(r *Result) *string {
 	var best *string
-	for _, f := range []*string{&r.Error, &r.Query, &r.ExpectedOutput} {
+	for _, f := range []*string{&r.Error, &r.ErrorDetails, &r.Query, &r.ExpectedOutput} {
 		if len(*f) > 128 && (best == nil || len(*f) > len(*best)) {
 			best = f
 		}
@@ -120,7 +121,7 @@ func marker(n int) string {
 
 // applyHook runs the user's redaction hook over every text field.
 func applyHook(r *Result, hook func(string) string) {
-	for _, f := range []*string{&r.CaseTitle, &r.Query, &r.Error, &r.ExpectedOutput} {
+	for _, f := range []*string{&r.CaseTitle, &r.Query, &r.Error, &r.ErrorDetails, &r.ExpectedOutput} {
 		if *f != "" {
 			*f = hook(*f)
 		}
@@ -136,8 +137,8 @@ func applyHook(r *Result, hook func(string) string) {
 	if r.Metadata != nil {
 		r.Metadata = hookAny(r.Metadata, hook).(map[string]any)
 	}
-	if r.ErrorDetails != nil {
-		r.ErrorDetails = hookAny(r.ErrorDetails, hook).(map[string]any)
+	if r.AdvancedConfig != nil {
+		r.AdvancedConfig = hookAny(r.AdvancedConfig, hook).(map[string]any)
 	}
 	for _, calls := range [][]ToolCall{r.ExpectedToolCalls, r.ActualToolCalls} {
 		for i := range calls {

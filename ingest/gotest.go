@@ -224,7 +224,7 @@ func (g *goReader) outcome(ctx context.Context, p *goPackage, name, action strin
 		return nil
 	}
 	p.occ[name]++
-	res := Result{CaseTitle: p.name + "." + name, Passed: action == "pass", DurationMS: elapsed * 1000,
+	res := Result{CaseTitle: p.name + "." + name, Passed: action == "pass", DurationMs: elapsed * 1000,
 		ExternalIterationID: IterationID(p.occ[name], p.name, name),
 		Metadata:            map[string]any{"package": p.name, "test": name}}
 	if !res.Passed {

@@ -44,7 +44,7 @@ func (g *goReader) packageFailure(ctx context.Context, p *goPackage, suffix, msg
 	g.stats.Failed++
 	title := p.name + suffix
 	p.occ[title]++
-	return g.rec.Record(ctx, Result{CaseTitle: title, Passed: false, DurationMS: elapsed * 1000, Error: msg,
+	return g.rec.Record(ctx, Result{CaseTitle: title, Passed: false, DurationMs: elapsed * 1000, Error: msg,
 		ExternalIterationID: IterationID(p.occ[title], p.name, title),
 		Metadata:            map[string]any{"package": p.name, "packageFailure": true}})
 }

@@ -125,8 +125,8 @@ func TestReadGoTestBoundedOutput(t *testing.T) {
 	if !strings.HasPrefix(e, "line xxxxxxxxxx\t0\n") || !strings.HasSuffix(e, "\t4999\n") || !strings.Contains(e, "bytes removed") || len(e) > 300 {
 		t.Errorf("error = %q", e)
 	}
-	if c.got[0].DurationMS != 1500 {
-		t.Errorf("duration = %v", c.got[0].DurationMS)
+	if c.got[0].DurationMs != 1500 {
+		t.Errorf("duration = %v", c.got[0].DurationMs)
 	}
 }
 

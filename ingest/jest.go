@@ -135,7 +135,7 @@ func (j *jestReader) emit(file, title, status string, ms float64, failure string
 	}
 	file = j.relative(file)
 	j.occ[file+"\x00"+title]++
-	res := Result{CaseTitle: title, Passed: passed, DurationMS: ms,
+	res := Result{CaseTitle: title, Passed: passed, DurationMs: ms,
 		ExternalIterationID: IterationID(j.occ[file+"\x00"+title], j.format, file, title)}
 	if file != "" {
 		res.Metadata = map[string]any{"file": file}

@@ -150,7 +150,7 @@ func (c *junitCase) emit(ctx context.Context, rec Recorder, st *SourceStats, occ
 		return nil
 	}
 	occ[title]++
-	res := Result{CaseTitle: title, Passed: !c.failed, DurationMS: c.secs * 1000,
+	res := Result{CaseTitle: title, Passed: !c.failed, DurationMs: c.secs * 1000,
 		ExternalIterationID: IterationID(occ[title], "junit", title)}
 	if c.failed {
 		st.Failed++

@@ -100,14 +100,20 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 // ExternalRunID returns the run's external id.
 func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 
-// Record adds one finished result. A result without CaseTitle is a
-// VALIDATION_ERROR; without ExternalIterationID it gets a deterministic one
-// (from its title, external case id and occurrence). Record may block while
+// Record adds one finished result. A result without CaseTitle, or with a
+// Metadata value that is not a string, number or boolean, is a
+// VALIDATION_ERROR sent nowhere; without ExternalIterationID it gets a
+// deterministic one (from its title, external case id and occurrence). A
+// result that would not fit a chunk has its widget HTML uploaded through
+// an upload URL, then its largest text cut. Record may block while
 // Concurrency chunks are in flight: that is what bounds memory. A chunk's
 // upload does not end with ctx; Flush and Close bound the uploads instead.
 func (r *Reporter) Record(ctx context.Context, res Result) error {
 	if res.CaseTitle == "" {
 		return apierr.Invalid("caseTitle", "Result.CaseTitle is required")
+	}
+	if err := res.check(); err != nil {
+		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -120,6 +126,16 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 		res.ExternalIterationID = IterationID(int(r.occ[h]), res.CaseTitle, res.ExternalCaseID)
 	}
 	b, cut, err := r.enc.encode(&res)
+	if err == nil && cut && hasWidgetHTML(&res) {
+		// Widget HTML goes through an upload URL rather than being cut.
+		var uploaded bool
+		if uploaded, err = r.uploadWidgets(ctx, &res); uploaded && err == nil {
+			b, cut, err = r.enc.encode(&res)
+		} else if err != nil {
+			r.fail(err) // the result is still sent, cut to fit
+			b, cut, err = r.enc.encode(&res)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("projectops: ingest: encoding result %q: %w", res.CaseTitle, err)
 	}
@@ -213,4 +229,13 @@ func orInt(n, def int) int {
 		return def
 	}
 	return n
+}
+
+func hasWidgetHTML(res *Result) bool {
+	for _, s := range res.WidgetSnapshots {
+		if s.WidgetHTML != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -16,7 +16,7 @@ func results(prefix string, n, failEvery int) []ingest.Result {
 	out := make([]ingest.Result, n)
 	for i := range out {
 		out[i] = ingest.Result{CaseTitle: prefix + strconv.Itoa(i), Passed: failEvery == 0 || (i+1)%failEvery != 0,
-			ExternalIterationID: prefix + "-" + strconv.Itoa(i), DurationMS: 1.5}
+			ExternalIterationID: prefix + "-" + strconv.Itoa(i), DurationMs: 1.5}
 	}
 	return out
 }

@@ -15,7 +15,7 @@ import (
 func checkSource(t *testing.T, in []byte, read func(context.Context, *bytes.Reader, ingest.Recorder) (ingest.SourceStats, error)) {
 	n := 0
 	rec := ingest.RecorderFunc(func(_ context.Context, r ingest.Result) error {
-		if r.CaseTitle == "" || r.ExternalIterationID == "" || r.DurationMS != r.DurationMS {
+		if r.CaseTitle == "" || r.ExternalIterationID == "" || r.DurationMs != r.DurationMs {
 			t.Fatalf("bad result %+v", r)
 		}
 		n++

@@ -20,7 +20,7 @@ type brief struct {
 func briefs(rs []ingest.Result) []brief {
 	var out []brief
 	for _, r := range rs {
-		out = append(out, brief{r.CaseTitle, r.Passed, r.DurationMS})
+		out = append(out, brief{r.CaseTitle, r.Passed, r.DurationMs})
 	}
 	return out
 }

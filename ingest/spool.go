@@ -65,6 +65,7 @@ func openSpool(dir, project string, run RunParams) (*spool, error) {
 		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
 	}
 	s := &spool{f: f, w: bufio.NewWriterSize(f, 64<<10), path: f.Name()}
+	run = run.withoutSecrets() // the spool is a plain file
 	s.write(spoolRecord{Kind: "run", Version: 1, Project: project, Run: &run}, nil)
 	return s, s.err
 }

@@ -9,8 +9,8 @@ type Result struct {
 	CaseTitle string `json:"caseTitle"`
 	Query     string `json:"query,omitempty"`
 	Passed    bool   `json:"passed"`
-	// DurationMS is the wall time in milliseconds.
-	DurationMS        float64    `json:"durationMs,omitempty"`
+	// DurationMs is the wall time in milliseconds.
+	DurationMs        float64    `json:"durationMs,omitempty"`
 	Provider          string     `json:"provider,omitempty"`
 	Model             string     `json:"model,omitempty"`
 	ExpectedToolCalls []ToolCall `json:"expectedToolCalls,omitempty"`
@@ -18,8 +18,10 @@ type Result struct {
 	Tokens            *Tokens    `json:"tokens,omitempty"`
 	// Error is the failure message (for go test: the test's output, kept
 	// as a bounded head and tail).
-	Error        string         `json:"error,omitempty"`
-	ErrorDetails map[string]any `json:"errorDetails,omitempty"`
+	Error string `json:"error,omitempty"`
+	// ErrorDetails is more text about the failure (a stack, a diff): a
+	// string, as the service declares it.
+	ErrorDetails string `json:"errorDetails,omitempty"`
 	// Trace is a string, a list of {role, content} messages or an object
 	// with messages, spans, prompts or raw; it is sent as given.
 	Trace json.RawMessage `json:"trace,omitempty"`
@@ -29,10 +31,66 @@ type Result struct {
 	ExternalIterationID string `json:"externalIterationId,omitempty"`
 	ExternalCaseID      string `json:"externalCaseId,omitempty"`
 	// CaseID, when set with ExternalCaseID, must equal it.
-	CaseID         string         `json:"caseId,omitempty"`
+	CaseID string `json:"caseId,omitempty"`
+	// Metadata holds scalar facts about the result: every value is a
+	// string, a number or a boolean (the service refuses anything else;
+	// Record reports it as a VALIDATION_ERROR before sending).
 	Metadata       map[string]any `json:"metadata,omitempty"`
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
+	// AdvancedConfig is the case's advanced settings (system prompt,
+	// temperature, tool choice, ...), any keys.
+	AdvancedConfig map[string]any `json:"advancedConfig,omitempty"`
+	// WidgetSnapshots are the MCP Apps widgets the case rendered. A
+	// snapshot's WidgetHTML that would make the result too large for a
+	// chunk is uploaded through an upload URL by the Reporter and sent as
+	// WidgetHTMLBlobID instead, as the service's own reporter does.
+	WidgetSnapshots []WidgetSnapshot `json:"widgetSnapshots,omitempty"`
+	// MatchOptions tells how actual tool calls were matched to expected
+	// ones.
+	MatchOptions *MatchOptions `json:"matchOptions,omitempty"`
+}
+
+// WidgetProtocolMCPApps is the only widget protocol the service knows.
+const WidgetProtocolMCPApps = "mcp-apps"
+
+// WidgetSnapshot is one rendered MCP Apps widget of a result.
+type WidgetSnapshot struct {
+	ToolCallID  string `json:"toolCallId"`
+	ToolName    string `json:"toolName"`
+	Protocol    string `json:"protocol"` // WidgetProtocolMCPApps (the Reporter fills it when empty)
+	ServerID    string `json:"serverId"`
+	ResourceURI string `json:"resourceUri"`
+	// ToolMetadata is the tool's _meta; sent as {} when nil.
+	ToolMetadata map[string]any `json:"toolMetadata"`
+	// WidgetCSP and WidgetPermissions are null when the widget declared
+	// none.
+	WidgetCSP            map[string]any `json:"widgetCsp"`
+	WidgetPermissions    map[string]any `json:"widgetPermissions"`
+	WidgetPermissive     bool           `json:"widgetPermissive"`
+	PrefersBorder        bool           `json:"prefersBorder"`
+	WidgetHTML           string         `json:"widgetHtml,omitempty"`
+	WidgetHTMLBlobID     string         `json:"widgetHtmlBlobId,omitempty"`
+	InjectedOpenAICompat *bool          `json:"injectedOpenAiCompat,omitempty"`
+}
+
+// Tool-call order and argument matching modes of MatchOptions.
+const (
+	ToolCallOrderIgnore     = "ignore"
+	ToolCallOrderStrict     = "strict"
+	ToolCallOrderSuperset   = "superset"
+	ArgumentMatchingExact   = "exact"
+	ArgumentMatchingPartial = "partial"
+	ArgumentMatchingIgnore  = "ignore"
+)
+
+// MatchOptions is how a result's actual tool calls were matched to its
+// expected ones.
+type MatchOptions struct {
+	ToolCallOrder       string `json:"toolCallOrder,omitempty"` // a ToolCallOrder constant
+	MaxExtraToolCalls   *int   `json:"maxExtraToolCalls,omitempty"`
+	AllowExtraToolCalls *bool  `json:"allowExtraToolCalls,omitempty"`
+	ArgumentMatching    string `json:"argumentMatching,omitempty"` // an ArgumentMatching constant
 }
 
 // ToolCall is an expected or actual tool call.
@@ -81,6 +139,17 @@ type RunParams struct {
 	CI                 *CIMetadata `json:"ci,omitempty"`
 	ExpectedIterations int         `json:"expectedIterations,omitempty"`
 	Tags               []string    `json:"tags,omitempty"`
+	// ServerReplayConfigs let the service replay the run's servers. They
+	// carry tokens and a client secret: never printed, logged or spooled
+	// in clear (see ServerReplayConfig).
+	ServerReplayConfigs []ServerReplayConfig `json:"serverReplayConfigs,omitempty"`
+	// EvaluationConfigHash identifies what was evaluated: reusing an
+	// ExternalRunID with a different hash is a CONFLICT.
+	EvaluationConfigHash string `json:"evaluationConfigHash,omitempty"`
+	// HostConfig is the host config the run used (report and runs/start
+	// only). HostConfigHash is the service's to compute; leave it empty.
+	HostConfig     map[string]any `json:"hostConfig,omitempty"`
+	HostConfigHash string         `json:"hostConfigHash,omitempty"`
 }
 
 // ReportParams is the body of the one-shot report: a run and all its

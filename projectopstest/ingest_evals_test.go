@@ -17,12 +17,12 @@ import (
 func ingestedRows() []ingest.Result {
 	echo := ingest.ToolCall{ToolName: "echo", Arguments: map[string]any{"message": "hi"}}
 	return []ingest.Result{
-		{CaseTitle: "echoes", Passed: true, DurationMS: 812.5, Model: "gpt-4o-mini", Provider: "openai",
+		{CaseTitle: "echoes", Passed: true, DurationMs: 812.5, Model: "gpt-4o-mini", Provider: "openai",
 			ExpectedToolCalls: []ingest.ToolCall{echo}, ActualToolCalls: []ingest.ToolCall{echo},
 			Tokens: &ingest.Tokens{Input: 100, Output: 20, Total: 120},
 			Trace:  []byte(`{"messages":[{"role":"user","content":"say hi"}]}`)},
-		{CaseTitle: "adds", Passed: true, DurationMS: 40, Trace: []byte(`[{"role":"assistant","content":"3"}]`)},
-		{CaseTitle: "refunds once", Passed: false, DurationMS: 1500, Error: "refund called twice",
+		{CaseTitle: "adds", Passed: true, DurationMs: 40, Trace: []byte(`[{"role":"assistant","content":"3"}]`)},
+		{CaseTitle: "refunds once", Passed: false, DurationMs: 1500, Error: "refund called twice",
 			ExpectedToolCalls: []ingest.ToolCall{{ToolName: "refund"}},
 			ActualToolCalls:   []ingest.ToolCall{{ToolName: "refund"}, {ToolName: "refund"}}},
 		{CaseTitle: "plain log", Passed: true, Trace: []byte(`"line one\nline two"`)},
@@ -71,7 +71,7 @@ func checkIngestedReadBack(t *testing.T, c *projectops.Client, projectID, runID 
 			wantResult = evals.ResultPassed
 		}
 		if it.Title != want.CaseTitle || it.IterationNumber != i+1 || it.Status != evals.StatusCompleted ||
-			it.Result != wantResult || it.DurationMs != want.DurationMS || it.Error != want.Error ||
+			it.Result != wantResult || it.DurationMs != want.DurationMs || it.Error != want.Error ||
 			it.Model != want.Model || it.Provider != want.Provider {
 			t.Errorf("iteration %d = %+v, want row %+v", i, it, want)
 		}

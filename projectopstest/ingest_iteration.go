@@ -17,7 +17,7 @@ func ingestedIteration(id string, number int, res ingest.Result, now time.Time) 
 	it := &evalIterRec{id: id, number: number, status: evals.StatusCompleted, result: evals.ResultFailed,
 		test:     evals.Test{Title: res.CaseTitle, Model: res.Model, Provider: res.Provider},
 		expected: evalCalls(res.ExpectedToolCalls), actual: evalCalls(res.ActualToolCalls),
-		duration: time.Duration(res.DurationMS * float64(time.Millisecond)), errText: res.Error,
+		duration: time.Duration(res.DurationMs * float64(time.Millisecond)), errText: res.Error,
 		receivedAt: now, in: &res}
 	if res.Passed {
 		it.result = evals.ResultPassed

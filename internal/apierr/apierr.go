@@ -29,6 +29,10 @@ const (
 	CodeServerUnreachable   Code = "SERVER_UNREACHABLE"
 	CodeTimeout             Code = "TIMEOUT"
 	CodeInternal            Code = "INTERNAL_ERROR"
+	// CodeBillingLimitReached is the eval-ingest refusal of a plan's
+	// monthly limit (a legacy lowercase code, from the ingest backend): it
+	// lifts at the period's reset, so it is never retried.
+	CodeBillingLimitReached Code = "billing_limit_reached"
 )
 
 // Codes lists every code the SDK knows, in the specification's order.
@@ -193,7 +197,7 @@ func (e *Error) Temporary() bool {
 	case CodeRateLimited, CodeServerUnreachable, CodeTimeout, CodeInternal:
 		return true
 	case CodeUnauthorized, CodeOAuthRequired, CodeForbidden, CodeValidation, CodeNotFound,
-		CodeConflict, CodeFeatureNotSupported:
+		CodeConflict, CodeFeatureNotSupported, CodeBillingLimitReached:
 		return false
 	}
 	return RetryableStatus(e.StatusCode)
@@ -223,6 +227,7 @@ var (
 	ErrServerUnreachable   = &Error{Code: CodeServerUnreachable}
 	ErrTimeout             = &Error{Code: CodeTimeout}
 	ErrInternal            = &Error{Code: CodeInternal}
+	ErrBillingLimitReached = &Error{Code: CodeBillingLimitReached}
 
 	ErrOrphanedKey            = &Error{Reason: ReasonOrphanedKey}
 	ErrTraceNotAvailable      = &Error{Reason: ReasonTraceNotAvailable}

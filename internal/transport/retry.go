@@ -33,6 +33,9 @@ func (t *Transport) newBackOff() backoff.BackOff {
 // retryableStatus decides whether an error response may be retried for a
 // request of class c (with or without an idempotency key).
 func retryableStatus(c Class, idempotent bool, e *apierr.Error) bool {
+	if e.Code == apierr.CodeBillingLimitReached {
+		return false // lifts at the billing period's reset, whatever the status
+	}
 	if e.StatusCode == http.StatusTooManyRequests {
 		// A refused request did not run, so any class may retry; but the
 		// concurrency cap on eval runs lifts only when a run ends, which the

@@ -1,0 +1,197 @@
+package ingest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+func intp(n int) *int    { return &n }
+func boolp(b bool) *bool { return &b }
+
+// Every field reference-notes 3.8 documents reaches the service as the
+// notes type it, through the Reporter, and the double stores it as sent.
+func TestReporterSendsEveryDocumentedField(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := t.Context()
+	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Run: ingest.RunParams{
+		SuiteName: "fields", ExternalRunID: "ext-fields", EvaluationConfigHash: "cfg-1",
+		HostConfig: map[string]any{"temperature": 0.7, "connectionDefaults": map[string]any{"headers": map[string]any{}, "requestTimeout": 10000},
+			"hostContext": map[string]any{}, "clientCapabilities": map[string]any{}},
+		ServerReplayConfigs: []ingest.ServerReplayConfig{{ServerID: "srv_1", URL: "https://mcp.example/mcp", AccessToken: "at-secret", ClientSecret: "cs-secret"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ingest.Result{CaseTitle: "books", Passed: true, ErrorDetails: "stack", Query: "q", ExpectedOutput: "o",
+		IsNegativeTest: true, CaseID: "c1", ExternalCaseID: "c1", Metadata: map[string]any{"n": 1, "s": "x", "b": true},
+		AdvancedConfig:  map[string]any{"system": "brief"},
+		MatchOptions:    &ingest.MatchOptions{ToolCallOrder: ingest.ToolCallOrderSuperset, MaxExtraToolCalls: intp(2), AllowExtraToolCalls: boolp(true), ArgumentMatching: ingest.ArgumentMatchingPartial},
+		WidgetSnapshots: []ingest.WidgetSnapshot{{ToolCallID: "tc", ToolName: "search", ServerID: "srv_1", ResourceURI: "ui://w", WidgetHTML: "<p>hi</p>"}},
+	}
+	if err := rep.Record(ctx, res); err != nil {
+		t.Fatal(err)
+	}
+	out, err := rep.Close(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	its, ok := f.srv.IngestedIterations(out.Run.RunID)
+	if !ok || len(its) != 1 {
+		t.Fatalf("stored: %v %d", ok, len(its))
+	}
+	var got map[string]any
+	if err := json.Unmarshal(its[0].Raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"errorDetails", "query", "expectedOutput", "isNegativeTest", "caseId", "metadata", "advancedConfig", "matchOptions", "widgetSnapshots"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("stored row lacks %s: %s", k, its[0].Raw)
+		}
+	}
+	snap := got["widgetSnapshots"].([]any)[0].(map[string]any)
+	if snap["protocol"] != "mcp-apps" || snap["widgetHtml"] != "<p>hi</p>" {
+		t.Errorf("snapshot: %v", snap)
+	}
+	runs := f.srv.IngestedRuns(f.ws.ProjectID)
+	if len(runs) != 1 || runs[0].Params.EvaluationConfigHash != "cfg-1" || len(runs[0].Params.ServerReplayConfigs) != 1 ||
+		runs[0].Params.ServerReplayConfigs[0].AccessToken != "at-secret" {
+		t.Errorf("run params stored: %+v", runs)
+	}
+}
+
+// A result the service would refuse is a VALIDATION_ERROR before anything
+// is sent: nested metadata, an unknown protocol or match mode.
+func TestRecordRefusesWhatTheServiceRefuses(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Run: ingest.RunParams{SuiteName: "s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for field, res := range map[string]ingest.Result{
+		"metadata.scores":             {CaseTitle: "c", Metadata: map[string]any{"scores": map[string]any{"a": 1}}},
+		"widgetSnapshots[0].protocol": {CaseTitle: "c", WidgetSnapshots: []ingest.WidgetSnapshot{{Protocol: "openai"}}},
+		"matchOptions.toolCallOrder":  {CaseTitle: "c", MatchOptions: &ingest.MatchOptions{ToolCallOrder: "random"}},
+	} {
+		err := rep.Record(t.Context(), res)
+		wantCode(t, err, projectops.CodeValidation, field)
+	}
+	if n := len(f.srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent for refused results", n)
+	}
+	if _, err := rep.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Widget HTML that would not fit a chunk goes through an upload URL and
+// the row carries its blob id, as the service's reporter sends it.
+func TestLargeWidgetHTMLIsUploaded(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := t.Context()
+	html := "<html>" + strings.Repeat("widget ", 300_000) + "</html>" // ~2 MiB: over a chunk
+	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Run: ingest.RunParams{SuiteName: "w"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = rep.Record(ctx, ingest.Result{CaseTitle: "renders", Passed: true,
+		WidgetSnapshots: []ingest.WidgetSnapshot{{ToolCallID: "tc", ToolName: "show", ServerID: "srv_1", ResourceURI: "ui://w", WidgetHTML: html}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := rep.Close(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	its, _ := f.srv.IngestedIterations(out.Run.RunID)
+	if len(its) != 1 || its[0].Input.WidgetSnapshots[0].WidgetHTML != "" {
+		t.Fatalf("rows: %d", len(its))
+	}
+	id := its[0].Input.WidgetSnapshots[0].WidgetHTMLBlobID
+	data, ct, ok := f.srv.Artifact(id)
+	if !ok || string(data) != html || !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("artifact %q: %d bytes, %q, %v", id, len(data), ct, ok)
+	}
+}
+
+// Replay configs carry tokens and a client secret: no fmt verb, no slog
+// handler and no spool file shows them.
+func TestReplaySecretsNeverShow(t *testing.T) {
+	t.Parallel()
+	cfg := ingest.ServerReplayConfig{ServerID: "srv", URL: "https://x", AccessToken: "tok-AAA", RefreshToken: "tok-BBB", ClientSecret: "tok-CCC"}
+	p := ingest.RunParams{SuiteName: "s", ServerReplayConfigs: []ingest.ServerReplayConfig{cfg}}
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("run", "cfg", cfg, "params", p)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("run", "cfg", cfg)
+	for _, out := range []string{fmt.Sprint(cfg), fmt.Sprintf("%v %+v %#v %s %q", cfg, cfg, cfg, cfg, cfg),
+		fmt.Sprintf("%v %+v %#v", p, p, p), logs.String()} {
+		if strings.Contains(out, "tok-") {
+			t.Errorf("a replay secret shows: %s", out)
+		}
+	}
+	// The spool keeps the run without them.
+	f := setup(t)
+	dir := t.TempDir()
+	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{SpoolDir: dir, Run: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Record(t.Context(), ingest.Result{CaseTitle: "c", Passed: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rep.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(path); bytes.Contains(b, []byte("tok-")) {
+				t.Errorf("spool file %s holds a replay secret", path)
+			}
+		}
+		return nil
+	})
+}
+
+// The billing refusal is never retried, whatever its status.
+func TestBillingRefusalNeverRetried(t *testing.T) {
+	t.Parallel()
+	var calls int
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		calls++
+		body := `{"code":"billing_limit_reached","message":"limit","gateKey":"maxEvalIterationsPerMonth","resetsAt":1}`
+		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+	})
+	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithAPIKey("sk_test"), projectops.WithTransport(rt),
+		projectops.WithBaseURL("https://api.example/api/v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "s", ExternalRunID: "e"})
+	if !errors.Is(err, projectops.ErrBillingLimitReached) || calls != 1 {
+		t.Fatalf("err = %v after %d calls, want ErrBillingLimitReached after 1", err, calls)
+	}
+	var e *apierr.Error
+	if errors.As(err, &e) && e.Temporary() {
+		t.Error("a billing refusal reads as temporary")
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -1,0 +1,77 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// check refuses what the service would refuse of a result, before anything
+// is sent, and fills what it requires: a snapshot's protocol and its
+// toolMetadata object. It works on copies, never on the caller's slices.
+func (res *Result) check() error {
+	for k, v := range res.Metadata {
+		switch v.(type) {
+		case string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
+			float32, float64, json.Number:
+		default:
+			return apierr.Invalid("metadata."+k, "Result.Metadata values must be strings, numbers or booleans")
+		}
+	}
+	if len(res.WidgetSnapshots) > 0 {
+		snaps := slices.Clone(res.WidgetSnapshots)
+		for i := range snaps {
+			s := &snaps[i]
+			switch s.Protocol {
+			case "":
+				s.Protocol = WidgetProtocolMCPApps
+			case WidgetProtocolMCPApps:
+			default:
+				return apierr.Invalid("widgetSnapshots["+strconv.Itoa(i)+"].protocol", `WidgetSnapshot.Protocol must be "mcp-apps"`)
+			}
+			if s.ToolMetadata == nil {
+				s.ToolMetadata = map[string]any{}
+			}
+		}
+		res.WidgetSnapshots = snaps
+	}
+	if m := res.MatchOptions; m != nil {
+		if !oneOf(m.ToolCallOrder, "", ToolCallOrderIgnore, ToolCallOrderStrict, ToolCallOrderSuperset) {
+			return apierr.Invalid("matchOptions.toolCallOrder", "MatchOptions.ToolCallOrder must be ignore, strict or superset")
+		}
+		if !oneOf(m.ArgumentMatching, "", ArgumentMatchingExact, ArgumentMatchingPartial, ArgumentMatchingIgnore) {
+			return apierr.Invalid("matchOptions.argumentMatching", "MatchOptions.ArgumentMatching must be exact, partial or ignore")
+		}
+	}
+	return nil
+}
+
+func oneOf(s string, allowed ...string) bool { return slices.Contains(allowed, s) }
+
+// uploadWidgets sends every inline widget HTML of res through an upload
+// URL and replaces it by the stored blob's id, as the service's reporter
+// does when a result would not fit a chunk otherwise. It reports whether
+// anything was uploaded.
+func (r *Reporter) uploadWidgets(ctx context.Context, res *Result) (bool, error) {
+	uploaded := false
+	for i := range res.WidgetSnapshots {
+		s := &res.WidgetSnapshots[i]
+		if s.WidgetHTML == "" {
+			continue
+		}
+		u, err := r.svc.UploadURL(ctx, r.opt.Project)
+		if err != nil {
+			return uploaded, err
+		}
+		up, err := r.svc.UploadArtifact(ctx, u.UploadURL, "text/html; charset=utf-8", strings.NewReader(s.WidgetHTML))
+		if err != nil {
+			return uploaded, err
+		}
+		s.WidgetHTML, s.WidgetHTMLBlobID, uploaded = "", up.StorageID, true
+	}
+	return uploaded, nil
+}

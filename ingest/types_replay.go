@@ -1,0 +1,75 @@
+package ingest
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+)
+
+// ServerReplayConfig lets the service reconnect to one of the run's MCP
+// servers. AccessToken, RefreshToken and ClientSecret are secrets: every
+// fmt verb and slog show them as [REDACTED], and the Reporter's spool keeps
+// the config without them (a resumed run starts without its secrets).
+type ServerReplayConfig struct {
+	ServerID     string `json:"serverId"`
+	URL          string `json:"url"`
+	PreferSSE    bool   `json:"preferSSE,omitempty"`
+	AccessToken  string `json:"accessToken,omitempty"`
+	RefreshToken string `json:"refreshToken,omitempty"`
+	ClientID     string `json:"clientId,omitempty"`
+	ClientSecret string `json:"clientSecret,omitempty"`
+}
+
+func redacted(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "[REDACTED]"
+}
+
+// String shows the config with its secrets redacted.
+func (c ServerReplayConfig) String() string {
+	return fmt.Sprintf("ServerReplayConfig{ServerID:%s URL:%s PreferSSE:%t AccessToken:%s RefreshToken:%s ClientID:%s ClientSecret:%s}",
+		c.ServerID, c.URL, c.PreferSSE, redacted(c.AccessToken), redacted(c.RefreshToken), c.ClientID, redacted(c.ClientSecret))
+}
+
+// GoString is String.
+func (c ServerReplayConfig) GoString() string { return c.String() }
+
+// Format makes every verb print String.
+func (c ServerReplayConfig) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue logs the config without its secrets (slog's JSON handler would
+// otherwise encode it with encoding/json, bypassing Format).
+func (c ServerReplayConfig) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("serverId", c.ServerID), slog.String("url", c.URL),
+		slog.Bool("preferSSE", c.PreferSSE), slog.String("accessToken", redacted(c.AccessToken)),
+		slog.String("refreshToken", redacted(c.RefreshToken)), slog.String("clientId", c.ClientID),
+		slog.String("clientSecret", redacted(c.ClientSecret)))
+}
+
+// withoutSecrets is p as the spool keeps it: replay configs lose their
+// tokens and client secret.
+func (p RunParams) withoutSecrets() RunParams {
+	if len(p.ServerReplayConfigs) == 0 {
+		return p
+	}
+	cfgs := make([]ServerReplayConfig, len(p.ServerReplayConfigs))
+	for i, c := range p.ServerReplayConfigs {
+		c.AccessToken, c.RefreshToken, c.ClientSecret = "", "", ""
+		cfgs[i] = c
+	}
+	p.ServerReplayConfigs = cfgs
+	return p
+}
+
+// LogValue logs what identifies the run, with its replay configs redacted
+// (slog's JSON handler would otherwise encode them with encoding/json).
+func (p RunParams) LogValue() slog.Value {
+	cfgs := make([]any, len(p.ServerReplayConfigs))
+	for i, c := range p.ServerReplayConfigs {
+		cfgs[i] = c.LogValue()
+	}
+	return slog.GroupValue(slog.String("suiteName", p.SuiteName), slog.String("externalRunId", p.ExternalRunID),
+		slog.String("framework", p.Framework), slog.Any("tags", p.Tags), slog.Any("serverReplayConfigs", cfgs))
+}
