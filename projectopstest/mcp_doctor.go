@@ -109,11 +109,13 @@ func (sc *serverCall) doctorConnected(ctx context.Context, c *mcpconn.Conn, rep 
 	rep.Checks.Initialization = check(servers.CheckOK, "initialized %s, protocol %s", name, version)
 	caps := rep.Capabilities
 	var have []string
+	// Logging is left out: protocol 2026-07-28 deprecates it (SEP-2577),
+	// and no check of the doctor depends on it.
 	for _, c := range []struct {
 		name string
 		ok   bool
 	}{{"tools", caps.Tools != nil}, {"resources", caps.Resources != nil}, {"prompts", caps.Prompts != nil},
-		{"logging", caps.Logging != nil}, {"completions", caps.Completions != nil}} {
+		{"completions", caps.Completions != nil}} {
 		if c.ok {
 			have = append(have, c.name)
 		}
