@@ -54,7 +54,8 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringVar(&f.vitest, "vitest", "", "read a Vitest JSON `file`")
 	fs.BoolVar(&f.upload, "upload", false, "also upload the raw file through an upload URL")
 	fs.BoolVar(&f.strict, "strict", false, "exit 1 when reporting fails (by default it never changes the exit status)")
-	fs.BoolVar(&f.quiet, "quiet", false, "no progress line")
+	fs.BoolVar(&f.quiet, "quiet", false, "the summary alone: no failing tests' output, no progress line")
+	fs.BoolVar(&f.quiet, "q", false, "short for -quiet")
 	fs.Float64Var(&f.minPassRate, "min-pass-rate", -1, "minimum pass rate in `percent` for the run to pass (service default 100)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage:")
@@ -100,11 +101,18 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 		}
 	}
 	var in io.Reader = stdin
+	if file == "" && cmdArgs == nil {
+		var err error
+		if in, err = goTestInput(stdin); err != nil {
+			fmt.Fprintf(stderr, "projectops report: %v\n", err)
+			return 2
+		}
+	}
 	if file != "" {
 		fh, err := os.Open(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "projectops report: %v\n", err)
-			return 1
+			return 2
 		}
 		defer fh.Close()
 		in = fh
@@ -124,11 +132,11 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 	}
 	prog := newProgress(stderr, f.quiet)
 	opt.Progress = prog.update
-	rep, err := ingest.NewReporter(client.Ingest, opt)
-	if err != nil {
+	if _, err := ingest.NewReporter(client.Ingest, opt); err != nil { // the options, checked up front
 		fmt.Fprintf(stderr, "projectops report: %v\n", err)
 		return 2
 	}
+	rep := &lazyReporter{make: func() (*ingest.Reporter, error) { return ingest.NewReporter(client.Ingest, opt) }}
 	code := 0
 	var st ingest.SourceStats
 	var readErr error
@@ -142,15 +150,35 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 	case format == "vitest":
 		st, readErr = ingest.ReadVitest(ctx, in, rep)
 	default:
-		st, readErr = ingest.ReadGoTest(ctx, in, rep, ingest.GoTestOptions{Passthrough: stdout})
+		// Failing tests and their output as they end, then the summary
+		// (gotestsum's default); -q keeps the summary alone.
+		opt := ingest.GoTestOptions{Passthrough: stdout}
+		var text *plainText
+		if !f.quiet {
+			text = newPlainText(stdout, stderr)
+			opt.OnEvent = text.event
+		}
+		st, readErr = ingest.ReadGoTest(ctx, in, rep, opt)
+		if text != nil {
+			text.finish()
+		}
 	}
-	out, cerr := rep.Close(context.WithoutCancel(ctx))
+	if readErr != nil && rep.rep == nil && cmdArgs == nil {
+		// A file or stream that yields nothing usable: no run is made.
+		fmt.Fprintf(stderr, "projectops report: reading %s: %v; nothing was reported\n", format, readErr)
+		return 2
+	}
+	out, cerr := rep.close(context.WithoutCancel(ctx))
 	prog.done()
 	if readErr != nil {
 		fmt.Fprintf(stderr, "projectops report: reading %s: %v\n", format, readErr)
 		if code == 0 {
 			code = 1
 		}
+	}
+	if out == nil && readErr == nil && cmdArgs == nil {
+		fmt.Fprintf(stderr, "projectops report: no test results in the %s input; nothing was reported\n", format)
+		return 2
 	}
 	printSummary(stderr, st, out)
 	if cerr != nil && code == 0 {

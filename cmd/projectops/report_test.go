@@ -48,8 +48,11 @@ func TestReportStdin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if out != "go: downloading example.com/x v1.0.0\n" {
-		t.Errorf("stdout = %q (want the non-JSON line passed through)", out)
+	// Non-event lines pass through; failing tests print with their output
+	// as they end (gotestsum's default), passing ones do not.
+	if !strings.HasPrefix(out, "go: downloading example.com/x v1.0.0\n") || !strings.Contains(out, "--- FAIL: TestFail (0.00s)\n    ok_test.go:8: about to fail") ||
+		strings.Contains(out, "TestOK") {
+		t.Errorf("stdout = %q", out)
 	}
 	if !strings.Contains(errOut, "12 passed, 10 failed, 4 skipped; run run_") || !strings.Contains(errOut, "(22 stored") {
 		t.Errorf("summary = %q", errOut)
@@ -144,7 +147,54 @@ func TestReportUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
-	if code, _, errOut := runReportCLI(t, "", "report", "--junit", "/nonexistent.xml"); code != 1 || !strings.Contains(errOut, "no such file") {
+	if code, _, errOut := runReportCLI(t, "", "report", "--junit", "/nonexistent.xml"); code != 2 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("missing file: exit %d %q", code, errOut)
+	}
+}
+
+// Input that is not what the flag says is refused before anything is
+// reported: no run is created, exit 2.
+func TestReportRefusesWrongInput(t *testing.T) {
+	for name, tc := range map[string]struct{ in, want string }{
+		"plain go test text": {"=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \texample.com/a\t0.01s\n", `starts with "=== RUN   TestA"`},
+		"empty stdin":        {"", "it is empty"},
+		"blank stdin":        {"\n  \n", "it is empty"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := reportEnv(t)
+			code, _, errOut := runReportCLI(t, tc.in, "report")
+			if code != 2 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "go test -json") {
+				t.Errorf("exit %d: %q", code, errOut)
+			}
+			if runs := srv.IngestedRuns(""); len(runs) != 0 {
+				t.Errorf("a run was created: %+v", runs)
+			}
+		})
+	}
+	t.Run("malformed junit", func(t *testing.T) {
+		srv := reportEnv(t)
+		bad := filepath.Join(t.TempDir(), "bad.xml")
+		if err := os.WriteFile(bad, []byte("<testsuites><testcase"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errOut := runReportCLI(t, "", "report", "--junit", bad); code != 2 || !strings.Contains(errOut, "nothing was reported") {
+			t.Errorf("exit %d: %q", code, errOut)
+		}
+		if runs := srv.IngestedRuns(""); len(runs) != 0 {
+			t.Errorf("a run was created: %+v", runs)
+		}
+	})
+}
+
+// -q prints the summary alone.
+func TestReportQuiet(t *testing.T) {
+	reportEnv(t)
+	in, err := os.ReadFile("../../ingest/testdata/gotest.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runReportCLI(t, string(in), "report", "-q")
+	if code != 0 || strings.Contains(out, "--- FAIL") || !strings.Contains(errOut, "12 passed, 10 failed") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

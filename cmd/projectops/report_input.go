@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/projectops/projectops-go/ingest"
+)
+
+// errNotGoTestJSON refuses stdin that is not what report reads from it.
+var errNotGoTestJSON = errors.New("stdin is not `go test -json` output")
+
+// goTestInput checks stdin before anything is reported: a terminal (nothing
+// piped in), or text that does not start with a test2json event (plain `go
+// test` output), is refused with a hint, so no empty or wrong run is made.
+// It returns a reader that still yields every byte.
+func goTestInput(in io.Reader) (io.Reader, error) {
+	if f, ok := in.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			return nil, fmt.Errorf("%w: stdin is a terminal; pipe `go test -json ./...` into report, or run `projectops report -- go test ./...`", errNotGoTestJSON)
+		}
+	}
+	// Build noise ("go: downloading ...") may come before the first event:
+	// look through the first lines for one.
+	br := bufio.NewReaderSize(in, 64<<10)
+	head, err := br.Peek(64 << 10)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(head)) == 0 {
+		return nil, fmt.Errorf("%w: it is empty; nothing was reported", errNotGoTestJSON)
+	}
+	for line := range bytes.Lines(head) {
+		if bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
+			return br, nil
+		}
+	}
+	first, _, _ := bytes.Cut(bytes.TrimSpace(head), []byte("\n"))
+	if len(first) > 60 {
+		first = first[:60]
+	}
+	return nil, fmt.Errorf("%w (it starts with %q); run `go test -json ./... | projectops report` or `projectops report -- go test ./...`",
+		errNotGoTestJSON, first)
+}
+
+// lazyReporter creates the reporter (and with it the run) at the first
+// result, so a source that yields none never creates an empty run.
+type lazyReporter struct {
+	make func() (*ingest.Reporter, error)
+	rep  *ingest.Reporter
+}
+
+func (l *lazyReporter) Record(ctx context.Context, r ingest.Result) error {
+	if l.rep == nil {
+		rep, err := l.make()
+		if err != nil {
+			return err
+		}
+		l.rep = rep
+	}
+	return l.rep.Record(ctx, r)
+}
+
+// close closes the reporter, if one was made.
+func (l *lazyReporter) close(ctx context.Context) (*ingest.Outcome, error) {
+	if l.rep == nil {
+		return nil, nil
+	}
+	return l.rep.Close(ctx)
+}
