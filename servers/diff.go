@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // Change kinds and operations of a SnapshotDiff.
@@ -135,64 +133,84 @@ func diffKind(kind string, old, new map[string]any) []Change {
 		case !inNew:
 			out = append(out, Change{Kind: kind, Name: name, Op: OpRemoved})
 		default:
-			var r fieldReporter
-			if !cmp.Equal(o, n, cmp.Reporter(&r)) {
-				slices.SortFunc(r.changes, func(a, b FieldChange) int { return strings.Compare(a.Path, b.Path) })
-				out = append(out, Change{Kind: kind, Name: name, Op: OpChanged, Fields: r.changes})
+			var fields []FieldChange
+			diffValue(&fields, "", o, n)
+			if len(fields) > 0 {
+				slices.SortFunc(fields, func(a, b FieldChange) int { return strings.Compare(a.Path, b.Path) })
+				out = append(out, Change{Kind: kind, Name: name, Op: OpChanged, Fields: fields})
 			}
 		}
 	}
 	return out
 }
 
-// fieldReporter collects the differing leaves of a cmp.Equal walk.
-type fieldReporter struct {
-	path    cmp.Path
-	changes []FieldChange
-}
-
-func (r *fieldReporter) PushStep(ps cmp.PathStep) { r.path = append(r.path, ps) }
-func (r *fieldReporter) PopStep()                 { r.path = r.path[:len(r.path)-1] }
-
-func (r *fieldReporter) Report(res cmp.Result) {
-	if res.Equal() {
+// diffValue appends the differing leaves of two JSON values (maps, slices
+// and scalars, as encoding/json decodes them) below path: a key or element
+// on one side only is one change, maps and slices are walked, and any
+// other difference is a change of the whole value.
+func diffValue(out *[]FieldChange, path string, o, n any) {
+	switch ov := o.(type) {
+	case map[string]any:
+		nv, ok := n.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := make([]string, 0, len(ov)+len(nv))
+		for k := range ov {
+			keys = append(keys, k)
+		}
+		for k := range nv {
+			if _, dup := ov[k]; !dup {
+				keys = append(keys, k)
+			}
+		}
+		for _, k := range keys {
+			x, inO := ov[k]
+			y, inN := nv[k]
+			at := k
+			if path != "" {
+				at = path + "." + k
+			}
+			switch {
+			case !inO:
+				*out = append(*out, FieldChange{Path: at, New: jsonOf(y)})
+			case !inN:
+				*out = append(*out, FieldChange{Path: at, Old: jsonOf(x)})
+			default:
+				diffValue(out, at, x, y)
+			}
+		}
+		return
+	case []any:
+		nv, ok := n.([]any)
+		if !ok {
+			break
+		}
+		for i := range max(len(ov), len(nv)) {
+			at := path + "[" + strconv.Itoa(i) + "]"
+			switch {
+			case i >= len(ov):
+				*out = append(*out, FieldChange{Path: at, New: jsonOf(nv[i])})
+			case i >= len(nv):
+				*out = append(*out, FieldChange{Path: at, Old: jsonOf(ov[i])})
+			default:
+				diffValue(out, at, ov[i], nv[i])
+			}
+		}
 		return
 	}
-	vx, vy := r.path.Last().Values()
-	r.changes = append(r.changes, FieldChange{Path: dotted(r.path), Old: jsonOf(vx), New: jsonOf(vy)})
-}
-
-// dotted renders a path through maps and slices as a.b[2].c.
-func dotted(p cmp.Path) string {
-	var b strings.Builder
-	for _, s := range p {
-		switch s := s.(type) {
-		case cmp.MapIndex:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(s.Key().String())
-		case cmp.SliceIndex:
-			i, j := s.SplitKeys()
-			if i < 0 {
-				i = j
-			}
-			fmt.Fprintf(&b, "[%d]", i)
+	if !reflect.DeepEqual(o, n) {
+		if path == "" {
+			path = "(value)"
 		}
+		*out = append(*out, FieldChange{Path: path, Old: jsonOf(o), New: jsonOf(n)})
 	}
-	if b.Len() == 0 {
-		return "(value)"
-	}
-	return b.String()
 }
 
-func jsonOf(v reflect.Value) string {
-	if !v.IsValid() {
-		return ""
-	}
-	b, err := json.Marshal(v.Interface())
+func jsonOf(v any) string {
+	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Sprint(v.Interface())
+		return fmt.Sprint(v)
 	}
 	return string(b)
 }
