@@ -32,7 +32,7 @@
 // and ReadVitest their JSON reports; all stream into any Recorder (a
 // Reporter). The rule for skipped tests is the same everywhere: they are
 // counted in SourceStats and not sent, so they never count as failures.
-// From inside a Go test, RecordTB records an eval result durably; the run
+// From inside a Go test, a TBRecorder records an eval result durably; the run
 // is delivered once all packages are done, by Resume.
 //
 // The projectopstest double serves the five routes, so everything here can

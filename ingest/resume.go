@@ -27,7 +27,7 @@ type ResumeResult struct {
 
 // Resume sends what spool files in dir hold and finalizes their runs: the
 // recovery path after a failed or killed reporter, and how results recorded
-// from inside tests (RecordTB) are delivered once every package is done.
+// from inside tests (TBRecorder) are delivered once every package is done.
 // Files of one run (same project and external run id) are finalized once,
 // together. A file is removed once its run is finalized; files whose run
 // failed stay for another attempt, and the returned error joins those
@@ -83,7 +83,7 @@ func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, erro
 		out = append(out, *g)
 	}
 	if len(errs) == 0 && len(out) > 0 {
-		// The shared run id of RecordTB's processes is used up.
+		// The shared run id of a TBRecorder's processes is used up.
 		_ = os.Remove(filepath.Join(dir, RunIDFile))
 	}
 	return out, errors.Join(errs...)

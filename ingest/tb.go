@@ -11,7 +11,7 @@ import (
 	"sync"
 )
 
-// TB is the part of testing.TB that RecordTB uses; *testing.T and
+// TB is the part of testing.TB that TBRecorder uses; *testing.T and
 // *testing.B satisfy it.
 type TB interface {
 	Name() string
@@ -20,7 +20,8 @@ type TB interface {
 	Errorf(format string, args ...any)
 }
 
-// Environment read by RecordTB.
+// Environment a TBRecorder reads its defaults from (through
+// TBOptions.Getenv).
 const (
 	// EnvProject is the project RecordTB's results go to (default "default").
 	EnvProject = "PROJECTOPS_PROJECT"
@@ -35,30 +36,37 @@ const (
 	RunIDFile = "external-run-id"
 )
 
-// RecordTB durably records res as an eval result of the current test (its
-// tool calls, tokens, scores in Metadata, ...): it is redacted and appended
-// to a spool file in PROJECTOPS_SPOOL_DIR (see DefaultSpoolDir), so nothing
-// is sent while tests run and nothing is lost if they crash. Every package
-// of a go test invocation writes into the same run; once all are done,
-// deliver and finalize it with "projectops report resume" or Resume.
-// CaseTitle defaults to the test's name. A recording failure is logged
-// with tb.Logf, or reported with tb.Errorf when PROJECTOPS_STRICT=1.
-func RecordTB(tb TB, res Result) {
-	tb.Helper()
-	if res.CaseTitle == "" {
-		res.CaseTitle = tb.Name()
-	}
-	if err := tbSpool.record(tb.Name(), res); err != nil {
-		if os.Getenv(EnvStrict) == "1" {
-			tb.Errorf("projectops: recording the result: %v", err)
-			return
-		}
-		tb.Logf("projectops: result not recorded: %v", err)
-	}
+// TBOptions configures a TBRecorder. Every field left empty is read through
+// Getenv (default os.Getenv), once, when the recorder is made: nothing in
+// this package reads the environment behind the caller's back.
+type TBOptions struct {
+	// SpoolDir is where results are appended; default DefaultSpoolDir.
+	SpoolDir string
+	// Project is the project the run goes to; default $PROJECTOPS_PROJECT,
+	// else DefaultProject.
+	Project string
+	// Suite names the run's suite; default $PROJECTOPS_SUITE, else "go test".
+	Suite string
+	// Strict makes a recording failure fail the test (tb.Errorf); default
+	// $PROJECTOPS_STRICT=1.
+	Strict bool
+	// APIKey is redacted wherever it appears in a result; default
+	// $PROJECTOPS_API_KEY.
+	APIKey string
+	// Getenv reads the environment for the defaults above; default os.Getenv.
+	Getenv func(string) string
 }
 
-// tbRecorder is the process-wide spool RecordTB appends to.
-type tbRecorder struct {
+// TBRecorder records eval results from inside Go tests durably: each one is
+// redacted and appended to a spool file, so nothing is sent while tests run
+// and nothing is lost if they crash. Every package of a go test invocation
+// that records into the same SpoolDir writes into the same run; once all
+// are done, deliver and finalize it with "projectops report resume" or
+// Resume. Make one per test package (a package-level variable) and share
+// it between tests: it is safe for concurrent use.
+type TBRecorder struct {
+	opt    TBOptions
+	getenv func(string) string
 	mu     sync.Mutex
 	sp     *spool
 	enc    *encoder
@@ -69,9 +77,56 @@ type tbRecorder struct {
 	seq    int
 }
 
-var tbSpool = &tbRecorder{occ: map[string]int{}}
+// NewTBRecorder returns a recorder with opt's defaults filled in. The spool
+// file is opened at the first Record.
+func NewTBRecorder(opt TBOptions) *TBRecorder {
+	getenv := opt.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	opt.SpoolDir = orStr(opt.SpoolDir, DefaultSpoolDir(getenv))
+	opt.Project = orStr(opt.Project, orStr(getenv(EnvProject), DefaultProject))
+	opt.Suite = orStr(opt.Suite, orStr(getenv(EnvSuite), "go test"))
+	opt.Strict = opt.Strict || getenv(EnvStrict) == "1"
+	opt.APIKey = orStr(opt.APIKey, getenv("PROJECTOPS_API_KEY"))
+	return &TBRecorder{opt: opt, getenv: getenv, occ: map[string]int{}}
+}
 
-func (t *tbRecorder) record(testName string, res Result) error {
+// Record durably records res as an eval result of the current test (its
+// tool calls, tokens, scores in Metadata, ...). CaseTitle defaults to the
+// test's name. A recording failure is logged with tb.Logf, or reported with
+// tb.Errorf when Strict.
+func (t *TBRecorder) Record(tb TB, res Result) {
+	tb.Helper()
+	if res.CaseTitle == "" {
+		res.CaseTitle = tb.Name()
+	}
+	err := res.check()
+	if err == nil {
+		err = t.record(tb.Name(), res)
+	}
+	if err != nil {
+		if t.opt.Strict {
+			tb.Errorf("projectops: recording the result: %v", err)
+			return
+		}
+		tb.Logf("projectops: result not recorded: %v", err)
+	}
+}
+
+// Close closes the spool file; later Records open a new one.
+func (t *TBRecorder) Close() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.sp == nil {
+		return nil
+	}
+	err := t.sp.close(false) // kept for Resume
+	t.sp, t.opened = nil, false
+	return err
+}
+
+func (t *TBRecorder) record(testName string, res Result) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.opened {
@@ -97,25 +152,24 @@ func (t *tbRecorder) record(testName string, res Result) error {
 	return t.sp.err
 }
 
-func (t *tbRecorder) open() error {
-	dir := DefaultSpoolDir(os.Getenv)
+func (t *TBRecorder) open() error {
+	dir := t.opt.SpoolDir
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	ext, err := sharedRunID(dir)
+	ext, err := sharedRunID(dir, t.getenv)
 	if err != nil {
 		return err
 	}
-	run := RunParams{SuiteName: orStr(os.Getenv(EnvSuite), "go test"), ExternalRunID: ext, Framework: "go",
-		CI: DetectCI(os.Getenv)}
-	sp, err := openSpool(dir, orStr(os.Getenv(EnvProject), DefaultProject), run)
+	run := RunParams{SuiteName: t.opt.Suite, ExternalRunID: ext, Framework: "go", CI: DetectCI(t.getenv)}
+	sp, err := openSpool(dir, t.opt.Project, run)
 	if err != nil {
 		return err
 	}
 	t.sp = sp
 	t.cwd, _ = os.Getwd()
 	var keyFn func(string) string
-	if key := os.Getenv("PROJECTOPS_API_KEY"); key != "" {
+	if key := t.opt.APIKey; key != "" {
 		keyFn = func(s string) string { return strings.ReplaceAll(s, key, Redacted) }
 	}
 	t.enc = newEncoder(redactor{key: keyFn}, nil, DefaultChunkBytes)
@@ -125,8 +179,8 @@ func (t *tbRecorder) open() error {
 // sharedRunID returns the run id for this invocation: explicit or from CI
 // when available, else the one in dir/RunIDFile, created atomically by the
 // first test process.
-func sharedRunID(dir string) (string, error) {
-	if id := ExternalRunID("", os.Getenv); !strings.HasPrefix(id, "local-") {
+func sharedRunID(dir string, getenv func(string) string) (string, error) {
+	if id := ExternalRunID("", getenv); !strings.HasPrefix(id, "local-") {
 		return id, nil
 	}
 	path := filepath.Join(dir, RunIDFile)

@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,14 +14,16 @@ import (
 const tbChild = "PROJECTOPS_INGEST_TB_CHILD"
 
 // Two test processes (two packages of one go test run) record results with
-// RecordTB; one Resume delivers them as a single run, finalized once.
+// a TBRecorder; one Resume delivers them as a single run, finalized once.
 func TestRecordTBAcrossProcesses(t *testing.T) {
 	if os.Getenv(tbChild) != "" {
-		ingest.RecordTB(t, ingest.Result{Passed: true, Model: "gpt-x", Provider: "openai",
+		rec := ingest.NewTBRecorder(ingest.TBOptions{})
+		defer rec.Close()
+		rec.Record(t, ingest.Result{Passed: true, Model: "gpt-x", Provider: "openai",
 			ActualToolCalls: []ingest.ToolCall{{ToolName: "search", Arguments: map[string]any{"q": "go"}}},
 			Tokens:          &ingest.Tokens{Input: 10, Output: 5, Total: 15},
 			Metadata:        map[string]any{"relevance": 0.9}})
-		ingest.RecordTB(t, ingest.Result{CaseTitle: "second", Passed: false, Error: "used key " + os.Getenv("PROJECTOPS_API_KEY")})
+		rec.Record(t, ingest.Result{CaseTitle: "second", Passed: false, Error: "used key " + os.Getenv("PROJECTOPS_API_KEY")})
 		return
 	}
 	t.Parallel()
@@ -71,4 +74,40 @@ func TestRecordTBAcrossProcesses(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(spool, ingest.RunIDFile)); !os.IsNotExist(err) {
 		t.Errorf("run id file kept after the run was finalized: %v", err)
 	}
+}
+
+// A TBRecorder reads its defaults through the options' Getenv only, and
+// refuses a result the service would refuse (Strict: the test fails).
+func TestTBRecorderOptions(t *testing.T) {
+	t.Parallel()
+	spool := t.TempDir()
+	env := map[string]string{ingest.EnvSpoolDir: spool, ingest.EnvStrict: "1", ingest.EnvSuite: "from env"}
+	rec := ingest.NewTBRecorder(ingest.TBOptions{Getenv: func(k string) string { return env[k] }})
+	defer rec.Close()
+	ft := &fakeTB{name: "TestX"}
+	rec.Record(ft, ingest.Result{Passed: true})
+	rec.Record(ft, ingest.Result{Passed: true, Metadata: map[string]any{"bad": []any{1}}})
+	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "Metadata values") {
+		t.Errorf("errors = %q, want the metadata refusal", ft.errors)
+	}
+	entries, _ := os.ReadDir(spool)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) == 0 {
+		t.Errorf("nothing spooled in the options' spool dir")
+	}
+}
+
+type fakeTB struct {
+	name   string
+	errors []string
+}
+
+func (f *fakeTB) Name() string                    { return f.name }
+func (f *fakeTB) Helper()                         {}
+func (f *fakeTB) Logf(format string, args ...any) {}
+func (f *fakeTB) Errorf(format string, args ...any) {
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
 }
