@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/poll"
 	"github.com/projectops/projectops-go/internal/transport"
 )
 
@@ -20,7 +21,7 @@ type Service struct {
 }
 
 // NewService is used by projectops.NewClient.
-func NewService(t *transport.Transport) *Service { return &Service{t: t, sleep: sleepCtx} }
+func NewService(t *transport.Transport) *Service { return &Service{t: t, sleep: poll.Sleep} }
 
 const (
 	routeEnvironments = "/projects/{projectId}/computer-environments"

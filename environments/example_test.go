@@ -79,13 +79,11 @@ func ExampleService_WaitForBuild() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = client.Environments.WaitForBuild(ctx, projectID, env.ID, started.BuildID, &environments.WaitOptions{
-		Progress: func(b environments.Build) {
-			if b.Status.Terminal() {
-				fmt.Println("build", b.Status)
-			}
-		},
-	})
+	_, err = client.Environments.WaitForBuild(ctx, projectID, env.ID, started.BuildID, environments.WithProgress(func(b environments.Build) {
+		if b.Status.Terminal() {
+			fmt.Println("build", b.Status)
+		}
+	}))
 	var failed *environments.BuildError
 	if errors.As(err, &failed) {
 		fmt.Println(failed.Build.Error)

@@ -209,7 +209,7 @@ func TestWaitForBuild(t *testing.T) {
 	waitErr := make(chan error, 1)
 	go func() {
 		_, err := f.C.Environments.WaitForBuild(cctx, p, env.ID, started.BuildID,
-			&environments.WaitOptions{Interval: time.Hour})
+			environments.WithPollInterval(time.Hour, time.Hour))
 		waitErr <- err
 	}()
 	cancel()
@@ -227,9 +227,9 @@ func TestWaitForBuild(t *testing.T) {
 	seen := make(chan environments.BuildStatus, 64)
 	done := make(chan error, 1)
 	go func() {
-		_, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, &environments.WaitOptions{
-			Interval: time.Millisecond, MaxInterval: 2 * time.Millisecond,
-			Progress: func(b environments.Build) { seen <- b.Status }})
+		_, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID,
+			environments.WithPollInterval(time.Millisecond, 2*time.Millisecond),
+			environments.WithProgress(func(b environments.Build) { seen <- b.Status }))
 		done <- err
 	}()
 	next := func() environments.BuildStatus {

@@ -17,7 +17,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // fast polls WaitForBuild without real delays worth noticing.
-var fast = &environments.WaitOptions{Interval: time.Millisecond, MaxInterval: 5 * time.Millisecond}
+var fast = environments.WithPollInterval(time.Millisecond, 5*time.Millisecond)
 
 var t0 = sdktest.T0
 

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cenkalti/backoff/v4"
-
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/poll"
 )
 
 // Polling defaults of WaitForBuild.
@@ -17,16 +16,28 @@ const (
 	DefaultWaitMaxInterval = 15 * time.Second
 )
 
-// WaitOptions tunes WaitForBuild; nil or the zero value uses the defaults.
-type WaitOptions struct {
-	// Interval is the delay before the second poll (default
-	// DefaultWaitInterval); later delays grow by half each time, with
-	// jitter, up to MaxInterval (default DefaultWaitMaxInterval).
-	Interval, MaxInterval time.Duration
-	// Progress, when set, is called on the polling goroutine with the build
-	// as first seen and again each time its status or log preview changes.
-	Progress func(Build)
+// WaitOption configures WaitForBuild (the same style as evals' Wait).
+type WaitOption func(*waitConfig)
+
+type waitConfig struct {
+	min, max time.Duration
+	progress func(Build)
 }
+
+// WithPollInterval bounds the delay between polls (defaults
+// DefaultWaitInterval and DefaultWaitMaxInterval); delays grow by half each
+// time, with jitter. Values below 1ms are raised to 1ms; max is raised to
+// min.
+func WithPollInterval(lo, hi time.Duration) WaitOption {
+	return func(c *waitConfig) {
+		c.min = max(lo, time.Millisecond)
+		c.max = max(hi, c.min)
+	}
+}
+
+// WithProgress calls fn on the polling goroutine with the build as first
+// seen and again each time its status or log preview changes.
+func WithProgress(fn func(Build)) WaitOption { return func(c *waitConfig) { c.progress = fn } }
 
 // ErrBuildFailed matches (errors.Is) the error WaitForBuild returns for a
 // build that ended failed.
@@ -59,62 +70,36 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // the next poll, unless it exceeds the client's WithMaxRetryAfter cap: that
 // error ends the wait, as it ends any call. Any other error ends the wait:
 // NOT_FOUND, for instance, when the environment was deleted.
-func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, buildID string, o *WaitOptions) (*Build, error) {
+func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, buildID string, opts ...WaitOption) (*Build, error) {
 	if buildID == "" {
 		return nil, apierr.Invalid("buildId", "buildId is required")
 	}
-	var opt WaitOptions
-	if o != nil {
-		opt = *o
+	c := waitConfig{min: DefaultWaitInterval, max: DefaultWaitMaxInterval}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
 	}
-	if opt.Interval <= 0 {
-		opt.Interval = DefaultWaitInterval
-	}
-	if opt.MaxInterval <= 0 {
-		opt.MaxInterval = DefaultWaitMaxInterval
-	}
-	opt.MaxInterval = max(opt.MaxInterval, opt.Interval)
-	bo := backoff.NewExponentialBackOff(
-		backoff.WithInitialInterval(opt.Interval),
-		backoff.WithMaxInterval(opt.MaxInterval),
-		backoff.WithMultiplier(1.5),
-		backoff.WithRandomizationFactor(0.2),
-		backoff.WithMaxElapsedTime(0),
-	)
-	bo.Reset()
 	var last *Build
-	for {
-		b, err := s.findBuild(ctx, projectID, environmentID, buildID)
-		wait := bo.NextBackOff()
-		switch {
-		case err == nil:
-			if opt.Progress != nil && (last == nil || last.Status != b.Status || last.LogPreview != b.LogPreview) {
-				opt.Progress(*b)
+	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.t.MaxRetryAfter(), Sleep: s.sleep},
+		func(ctx context.Context) (poll.Step, error) {
+			b, err := s.findBuild(ctx, projectID, environmentID, buildID)
+			if err != nil {
+				return poll.Step{}, err
+			}
+			if c.progress != nil && (last == nil || last.Status != b.Status || last.LogPreview != b.LogPreview) {
+				c.progress(*b)
 			}
 			last = b
-			if b.Status == BuildFailed {
-				return b, &BuildError{Build: b}
-			}
-			if b.Status.Terminal() {
-				return b, nil
-			}
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case errors.Is(err, apierr.ErrRateLimited):
-			if e, ok := apierr.As(err); ok {
-				if e.RetryAfter > s.t.MaxRetryAfter() {
-					// Above the client's cap the caller decides, as for any call.
-					return nil, err
-				}
-				wait = max(wait, e.RetryAfter)
-			}
-		default:
-			return nil, err
-		}
-		if err := s.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
+			return poll.Step{Done: b.Status.Terminal()}, nil
+		})
+	switch {
+	case err != nil:
+		return nil, err
+	case last.Status == BuildFailed:
+		return last, &BuildError{Build: last}
 	}
+	return last, nil
 }
 
 // findBuild returns build buildID from the builds listing (newest first, so
@@ -130,16 +115,4 @@ func (s *Service) findBuild(ctx context.Context, projectID, environmentID, build
 	}
 	return nil, &apierr.Error{Code: apierr.CodeNotFound,
 		Message: fmt.Sprintf("build %q is not among the environment's builds", buildID)}
-}
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -28,7 +28,7 @@ func TestWaitForBuildReturnsRetryAfterAboveCap(t *testing.T) {
 		slept = append(slept, d)
 		return ctx.Err()
 	}
-	_, err := s.WaitForBuild(t.Context(), "prj_1", "env_1", "bld_1", &WaitOptions{Interval: time.Second})
+	_, err := s.WaitForBuild(t.Context(), "prj_1", "env_1", "bld_1", WithPollInterval(time.Second, 15*time.Second))
 	if !errors.Is(err, apierr.ErrRateLimited) {
 		t.Fatalf("err = %v, want RATE_LIMITED", err)
 	}

@@ -2,10 +2,9 @@ package evals
 
 import (
 	"context"
-	"math/rand/v2"
 	"time"
 
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/poll"
 )
 
 // Default polling bounds of Wait.
@@ -38,7 +37,8 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 
 // Wait polls the run until it is terminal (completed, failed, cancelled or
 // timed out) and returns it. Delays start at the minimum interval and grow
-// exponentially; once the run reports progress, Wait aims at half the
+// exponentially (by half, with jitter); once the run reports progress,
+// Wait aims at half the
 // estimated remaining time, so a long run costs few polls and a finishing
 // run is noticed within about the minimum interval. A 429 RATE_LIMITED
 // answer is waited out (its Retry-After at least) and polling continues,
@@ -54,44 +54,28 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 	}
 	var last *Run
 	est := estimator{}
-	backoff := c.min
-	for {
-		run, err := s.Get(ctx, projectID, runID)
-		var wait time.Duration
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return last, ctx.Err()
-		case err != nil:
-			e, ok := apierr.As(err)
-			if !ok || e.Code != apierr.CodeRateLimited || e.RetryAfter > s.t.MaxRetryAfter() {
-				// Above the client's cap the caller decides, as for any call.
-				return last, err
+	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.t.MaxRetryAfter()},
+		func(ctx context.Context) (poll.Step, error) {
+			run, err := s.Get(ctx, projectID, runID)
+			if err != nil {
+				return poll.Step{}, err
 			}
-			// Jitter only upwards: polling before Retry-After meets another 429.
-			wait = max(e.RetryAfter, backoff)
-			if err := sleep(ctx, wait+time.Duration(rand.Int64N(int64(wait/10)+1))); err != nil {
-				return last, err
-			}
-			continue
-		default:
 			if c.progress != nil && changed(last, run) {
 				c.progress(run)
 			}
 			last = run
 			if run.Status.Terminal() {
-				return run, nil
+				return poll.Step{Done: true}, nil
 			}
 			if eta, ok := est.remaining(run, time.Now()); ok {
-				wait = min(max(eta/2, c.min), c.max)
-			} else {
-				wait = backoff
-				backoff = min(backoff*2, c.max)
+				return poll.Step{Next: eta / 2}, nil
 			}
-		}
-		if err := sleep(ctx, jitter(wait)); err != nil {
-			return last, err
-		}
+			return poll.Step{}, nil
+		})
+	if err != nil {
+		return last, err
 	}
+	return last, nil
 }
 
 // estimator predicts the time a run needs to finish from the rate at which
@@ -126,20 +110,4 @@ func changed(prev, cur *Run) bool {
 		return true
 	}
 	return prev.Summary != nil && *prev.Summary != *cur.Summary
-}
-
-// jitter spreads d by ±10% so many waiters do not poll in lockstep.
-func jitter(d time.Duration) time.Duration {
-	return d + time.Duration((rand.Float64()*0.2-0.1)*float64(d))
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -134,7 +134,7 @@ func TestBuildStepDelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Wait()
-	b, err := c.Environments.WaitForBuild(t.Context(), p, env.ID, started.BuildID, nil)
+	b, err := c.Environments.WaitForBuild(t.Context(), p, env.ID, started.BuildID)
 	if err != nil || b.Status != environments.BuildReady {
 		t.Fatalf("build = %+v, %v", b, err)
 	}

@@ -26,12 +26,12 @@ func envBuildFlags(fs *flag.FlagSet) func(ec *envCmd) error {
 			return ec.print(st, func(w io.Writer) { fmt.Fprintf(w, "build %s queued\n", st.BuildID) })
 		}
 		var p *buildProgress
-		opts := &environments.WaitOptions{Interval: *interval, MaxInterval: 10 * *interval}
+		opts := []environments.WaitOption{environments.WithPollInterval(*interval, 10**interval)}
 		if !ec.json {
 			p = &buildProgress{w: ec.stdout, tty: isTerminal(ec.stdout), id: st.BuildID, start: time.Now()}
-			opts.Progress = p.update
+			opts = append(opts, environments.WithProgress(p.update))
 		}
-		b, err := ec.c.Environments.WaitForBuild(ec.ctx, ec.project, ec.arg, st.BuildID, opts)
+		b, err := ec.c.Environments.WaitForBuild(ec.ctx, ec.project, ec.arg, st.BuildID, opts...)
 		if p != nil {
 			p.finish(b)
 		}

@@ -1,0 +1,85 @@
+// Package poll is the one polling loop of the SDK's waiters (an eval run,
+// an environment build): delays that back off with jitter, a 429 waited
+// out for its Retry-After (unless it exceeds the client's cap: then the
+// error ends the wait, as it ends any call), and an immediate stop when
+// the context ends.
+package poll
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+// Config is one wait's settings.
+type Config struct {
+	// Min and Max bound the delay between polls.
+	Min, Max time.Duration
+	// MaxRetryAfter is the client's cap: a longer Retry-After ends the wait.
+	MaxRetryAfter time.Duration
+	// Sleep waits d or until ctx ends; nil uses a timer (tests replace it).
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Step is what one poll saw.
+type Step struct {
+	// Done ends the wait successfully.
+	Done bool
+	// Next, when positive, is the delay the caller wants before the next
+	// poll (an estimate of the time left); it is kept within [Min, Max].
+	// Zero lets the backoff decide.
+	Next time.Duration
+}
+
+// Loop calls poll until it reports Done, returns an error other than a
+// waitable 429, or ctx ends (its error is returned).
+func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, error)) error {
+	sleep := c.Sleep
+	if sleep == nil {
+		sleep = Sleep
+	}
+	c.Max = max(c.Max, c.Min)
+	bo := backoff.NewExponentialBackOff(
+		backoff.WithInitialInterval(c.Min), backoff.WithMaxInterval(c.Max),
+		backoff.WithMultiplier(1.5), backoff.WithRandomizationFactor(0.2), backoff.WithMaxElapsedTime(0))
+	bo.Reset()
+	for {
+		st, err := poll(ctx)
+		wait := bo.NextBackOff()
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			e, ok := apierr.As(err)
+			if !ok || e.Code != apierr.CodeRateLimited || e.RetryAfter > c.MaxRetryAfter {
+				return err // above the client's cap the caller decides, as for any call
+			}
+			// Jitter only upwards: polling before Retry-After meets another 429.
+			wait = max(e.RetryAfter, wait)
+			wait += time.Duration(rand.Int64N(int64(wait/10) + 1))
+		case st.Done:
+			return nil
+		case st.Next > 0:
+			wait = min(max(st.Next, c.Min), c.Max)
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// Sleep waits d or until ctx ends, returning ctx's error then.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,60 @@
+package poll
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+)
+
+func TestLoop(t *testing.T) {
+	t.Parallel()
+	var slept []time.Duration
+	c := Config{Min: time.Second, Max: 8 * time.Second, MaxRetryAfter: time.Minute,
+		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }}
+	n := 0
+	err := Loop(t.Context(), c, func(context.Context) (Step, error) {
+		n++
+		switch n {
+		case 1, 2:
+			return Step{}, nil
+		case 3:
+			return Step{}, &apierr.Error{Code: apierr.CodeRateLimited, RetryAfter: 20 * time.Second}
+		case 4:
+			return Step{Next: time.Hour}, nil
+		}
+		return Step{Done: true}, nil
+	})
+	if err != nil || n != 5 || len(slept) != 4 {
+		t.Fatalf("err %v after %d polls, slept %v", err, n, slept)
+	}
+	if slept[0] < 800*time.Millisecond || slept[0] > 1200*time.Millisecond || slept[1] <= slept[0]*11/10 {
+		t.Errorf("no backoff: %v", slept)
+	}
+	if slept[2] < 20*time.Second || slept[2] > 22*time.Second {
+		t.Errorf("Retry-After not honoured (upwards only): %v", slept[2])
+	}
+	if slept[3] != 8*time.Second {
+		t.Errorf("an estimate is kept within Max: %v", slept[3])
+	}
+}
+
+func TestLoopStops(t *testing.T) {
+	t.Parallel()
+	c := Config{Min: time.Millisecond, Max: time.Millisecond, MaxRetryAfter: time.Second}
+	over := &apierr.Error{Code: apierr.CodeRateLimited, RetryAfter: time.Hour}
+	if err := Loop(t.Context(), c, func(context.Context) (Step, error) { return Step{}, over }); err != over {
+		t.Errorf("a Retry-After over the cap: %v", err)
+	}
+	boom := errors.New("boom")
+	if err := Loop(t.Context(), c, func(context.Context) (Step, error) { return Step{}, boom }); err != boom {
+		t.Errorf("another error: %v", err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := Loop(ctx, c, func(context.Context) (Step, error) { return Step{}, nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("an ended context: %v", err)
+	}
+}
