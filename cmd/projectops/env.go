@@ -53,7 +53,7 @@ func runEnv(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	ec := &envCmd{ctx: ctx, stdout: stdout, stderr: stderr}
-	fs.StringVar(&ec.project, "project", os.Getenv("PROJECTOPS_PROJECT_ID"), "project `id` (default $PROJECTOPS_PROJECT_ID)")
+	fs.StringVar(&ec.project, "project", os.Getenv(envProject), "project `id` (default $PROJECTOPS_PROJECT)")
 	baseURL := fs.String("base-url", "", "API base `URL` including /api/v1 (default $PROJECTOPS_BASE_URL or the hosted service)")
 	fs.BoolVar(&ec.json, "json", false, "print JSON instead of text")
 	do := sub.flags(fs)
@@ -75,7 +75,7 @@ func runEnv(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, fs.Arg(0))
 		return 2
 	case ec.project == "":
-		fmt.Fprintf(stderr, "%s: --project is required (or set PROJECTOPS_PROJECT_ID)\n", name)
+		fmt.Fprintf(stderr, "%s: --project is required (or set PROJECTOPS_PROJECT)\n", name)
 		return 2
 	}
 	ec.arg = fs.Arg(0)

@@ -28,7 +28,7 @@ func envServer(t *testing.T, opts ...projectopstest.Option) (*projectopstest.Ser
 	}
 	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
 	t.Setenv("PROJECTOPS_BASE_URL", base)
-	t.Setenv("PROJECTOPS_PROJECT_ID", "prj_demo")
+	t.Setenv("PROJECTOPS_PROJECT", "prj_demo")
 	return srv, base
 }
 
@@ -177,7 +177,7 @@ func TestEnvTerminalProgress(t *testing.T) {
 }
 
 func TestEnvUsageErrors(t *testing.T) {
-	t.Setenv("PROJECTOPS_PROJECT_ID", "")
+	t.Setenv("PROJECTOPS_PROJECT", "")
 	t.Setenv("PROJECTOPS_API_KEY", "sk_unused_000000000000")
 	tests := []struct {
 		args []string

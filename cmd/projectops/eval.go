@@ -48,7 +48,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ec := &evalCmd{ctx: ctx, stdout: stdout, stderr: stderr, name: "projectops eval " + sub.name}
 	fs := flag.NewFlagSet(ec.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&ec.project, "project", os.Getenv("PROJECTOPS_PROJECT_ID"), "project `id` (default $PROJECTOPS_PROJECT_ID)")
+	fs.StringVar(&ec.project, "project", os.Getenv(envProject), "project `id` (default $PROJECTOPS_PROJECT)")
 	baseURL := fs.String("base-url", "", "API base `URL` including /api/v1 (default $PROJECTOPS_BASE_URL or the hosted service)")
 	fs.BoolVar(&ec.json, "json", false, "print JSON instead of text")
 	do := sub.flags(fs)
@@ -67,7 +67,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: want %d argument(s): %s\n", ec.name, sub.nargs, sub.args)
 		return 2
 	case ec.project == "":
-		fmt.Fprintf(stderr, "%s: --project is required (or set PROJECTOPS_PROJECT_ID)\n", ec.name)
+		fmt.Fprintf(stderr, "%s: --project is required (or set PROJECTOPS_PROJECT)\n", ec.name)
 		return 2
 	}
 	ec.args = fs.Args()

@@ -35,7 +35,7 @@ func evalServer(t *testing.T) (*projectopstest.Server, string) {
 	t.Setenv("EVAL_TEST_DEMO_SERVER", demoID)
 	t.Setenv("PROJECTOPS_API_KEY", ws.APIKey)
 	t.Setenv("PROJECTOPS_BASE_URL", base)
-	t.Setenv("PROJECTOPS_PROJECT_ID", ws.ProjectID)
+	t.Setenv("PROJECTOPS_PROJECT", ws.ProjectID)
 	return srv, serverID
 }
 

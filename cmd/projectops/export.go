@@ -15,7 +15,7 @@ import (
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("projectops export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	project := fs.String("project", "", "project `id`")
+	project := fs.String("project", os.Getenv(envProject), "project `id` (default $"+envProject+")")
 	server := fs.String("server", "", "saved server `id`")
 	out := fs.String("o", "", "write the snapshot to `file` instead of stdout")
 	fs.Usage = func() {

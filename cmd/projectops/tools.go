@@ -55,7 +55,7 @@ type toolFlags struct {
 func parseToolFlags(name string, args []string, stderr io.Writer, call bool) (*toolFlags, int) {
 	f := &toolFlags{fs: flag.NewFlagSet("projectops tools "+name, flag.ContinueOnError)}
 	f.fs.SetOutput(stderr)
-	f.project = f.fs.String("project", "", "project `id`")
+	f.project = f.fs.String("project", os.Getenv(envProject), "project `id` (default $"+envProject+")")
 	f.server = f.fs.String("server", "", "saved server `id`")
 	if call {
 		f.name = f.fs.String("name", "", "tool `name`")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"os"
 	"time"
 
 	"github.com/projectops/projectops-go/tunnels"
@@ -19,7 +20,7 @@ import (
 func runTunnel(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("projectops tunnel", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	project := fs.String("project", "", "project `id`")
+	project := fs.String("project", os.Getenv(envProject), "project `id` (default $"+envProject+")")
 	name := fs.String("name", "", "server `name` to register the tunnel as (created if missing, repointed if it exists)")
 	to := fs.String("to", "", "local MCP server `URL`, e.g. http://127.0.0.1:3000/mcp")
 	verbose := fs.Bool("v", false, "log connects, drops and reconnects to stderr")
