@@ -14,6 +14,7 @@
 //	tools   list or call a saved server's tools (JSON in and out)
 //	eval    eval runs: run (a CI gate), cancel, iterations, trace
 //	tunnel  expose a local MCP server through a relay tunnel until interrupted
+//	version print the module version and the commit it was built from
 //
 // Run "projectops <command> -h" for a command's flags.
 package main
@@ -51,6 +52,7 @@ var commands = []command{
 	{"tools", "list or call a server's tools (JSON in and out)", runTools},
 	{"eval", "eval runs: run (a CI gate), cancel, iterations, trace", runEval},
 	{"tunnel", "expose a local MCP server through a relay tunnel until interrupted", runTunnel},
+	{"version", "print the module version and the commit it was built from", runVersion},
 }
 
 // run dispatches args to a subcommand; it is main without the process, so
