@@ -24,11 +24,16 @@ func evalRunFlags(fs *flag.FlagSet) func(ec *evalCmd) int {
 	file := fs.String("file", "", "run the tests in this JSON `file` (a run request: suiteName, serverIds, tests, ...; - reads standard input)")
 	wait := fs.Bool("wait", false, "follow the run until it ends, then print a summary; the exit code is the verdict")
 	interval := fs.Duration("interval", evals.DefaultPollMin, "shortest `delay` between polls")
+	junit := fs.String("junit", "", "with --wait: write the run as JUnit XML to `file` (one test case per iteration)")
+	summary := fs.String("summary", "", "with --wait: append a Markdown summary to `file` (works as $GITHUB_STEP_SUMMARY)")
 	var servers serverList
 	fs.Var(&servers, "server", "saved server `id` to run against (repeatable; overrides the suite's or the file's)")
 	return func(ec *evalCmd) int {
 		if (*suite == "") == (*file == "") {
 			return ec.fail(2, fmt.Errorf("give exactly one of --suite or --file"))
+		}
+		if (*junit != "" || *summary != "") && !*wait {
+			return ec.fail(2, fmt.Errorf("--junit and --summary need --wait"))
 		}
 		p := evals.RunParams{SuiteID: *suite}
 		if *file != "" {
@@ -53,7 +58,7 @@ func evalRunFlags(fs *flag.FlagSet) func(ec *evalCmd) int {
 			}
 			return 0
 		}
-		return ec.follow(rc.RunID, *interval)
+		return ec.follow(rc.RunID, *interval, *junit, *summary)
 	}
 }
 
@@ -79,7 +84,7 @@ func readRunFile(path string) (evals.RunParams, error) {
 
 // follow waits for the run with live progress (on a terminal), prints the
 // summary and returns 0 when it passed, 1 when it did not, 2 on error.
-func (ec *evalCmd) follow(runID string, interval time.Duration) int {
+func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary string) int {
 	live := isTerminal(ec.stderr) && !ec.json
 	progress := func(r *evals.Run) {
 		if !live || r.Summary == nil {
@@ -108,6 +113,22 @@ func (ec *evalCmd) follow(runID string, interval time.Duration) int {
 			return ec.fail(2, err)
 		}
 		iters = append(iters, it)
+	}
+	if junit != "" || summary != "" {
+		reasons, err := failReasons(ec.ctx, ec, runID, iters)
+		if err != nil {
+			return ec.fail(2, err)
+		}
+		if junit != "" {
+			if err := writeJUnit(junit, run, iters, reasons); err != nil {
+				return ec.fail(2, err)
+			}
+		}
+		if summary != "" {
+			if err := writeSummary(summary, run, iters, reasons); err != nil {
+				return ec.fail(2, err)
+			}
+		}
 	}
 	if ec.json {
 		_ = ec.printJSON(struct {

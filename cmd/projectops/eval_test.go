@@ -161,3 +161,46 @@ func TestEvalRunPassedRunExitsZero(t *testing.T) {
 		t.Fatalf("trace: %d %s", code, out)
 	}
 }
+
+// eval run --wait writes JUnit XML (one case per iteration, the failing
+// step's reason as the message) and appends a Markdown summary.
+func TestEvalRunJUnitAndSummary(t *testing.T) {
+	evalServer(t)
+	demo := os.Getenv("EVAL_TEST_DEMO_SERVER")
+	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{demo}, Tests: []evals.Test{
+		{Title: "echoes", Model: "openai/gpt-4o-mini", Steps: []evals.Step{
+			evals.ToolCallStep("call", "echo", map[string]any{"message": "hi"}),
+			evals.AssertCalledWith("check", "echo", nil)}},
+		{Title: "adds | sums", Model: "openai/gpt-4o-mini", Steps: []evals.Step{
+			evals.ToolCallStep("call", "echo", map[string]any{"message": "hi"}),
+			evals.AssertCalledWith("want-add", "add", nil)}},
+	}})
+	dir := t.TempDir()
+	junit, summary := filepath.Join(dir, "eval.xml"), filepath.Join(dir, "summary.md")
+	if err := os.WriteFile(summary, []byte("earlier step\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms", "--junit", junit, "--summary", summary)
+	if code != 1 {
+		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
+	}
+	x, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(x); !strings.Contains(s, `tests="2" failures="1"`) || !strings.Contains(s, `<testcase name="echoes #1"`) ||
+		!strings.Contains(s, `message="step want-add: `) {
+		t.Errorf("junit:\n%s", s)
+	}
+	md, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(md); !strings.HasPrefix(s, "earlier step\n") || !strings.Contains(s, "Pass rate **50%**") ||
+		!strings.Contains(s, `| adds \| sums | 2 | step want-add:`) {
+		t.Errorf("summary:\n%s", s)
+	}
+	if code, _, errOut := evalCLI(t, "run", "--file", file, "--junit", junit); code != 2 || !strings.Contains(errOut, "need --wait") {
+		t.Errorf("--junit without --wait: %d %q", code, errOut)
+	}
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+// failReasons returns, for each failed iteration, why it failed: its first
+// failing step's reason ("step <id>: <reason>"), else its error.
+func failReasons(ctx context.Context, ec *evalCmd, runID string, iters []evals.Iteration) (map[string]string, error) {
+	out := map[string]string{}
+	for _, it := range iters {
+		if it.Result != evals.ResultFailed {
+			continue
+		}
+		reason := it.Error
+		steps, err := ec.c.Evals.Runs.Steps(ctx, ec.project, runID, it.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range steps {
+			if st.Status == evals.StepFail {
+				reason = "step " + st.StepID + ": " + st.Reason
+				break
+			}
+		}
+		out[it.ID] = orDefault(reason, "failed")
+	}
+	return out, nil
+}
+
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Time     float64     `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	ClassName string        `xml:"classname,attr"`
+	Time      float64       `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// writeJUnit writes the run as JUnit XML: one test case per iteration, the
+// failing step's reason as a failure's message.
+func writeJUnit(path string, run *evals.Run, iters []evals.Iteration, reasons map[string]string) error {
+	s := junitSuite{Name: "eval run " + run.ID, Tests: len(iters)}
+	for _, it := range iters {
+		c := junitCase{Name: fmt.Sprintf("%s #%d", orDefault(it.Title, it.ID), it.IterationNumber),
+			ClassName: run.SuiteID, Time: it.DurationMs / 1000}
+		s.Time += c.Time
+		if r, failed := reasons[it.ID]; failed {
+			s.Failures++
+			c.Failure = &junitFailure{Message: firstLine(r), Text: r}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{s}}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
+}
+
+// writeSummary appends the run as Markdown to path (so it works as
+// $GITHUB_STEP_SUMMARY): the verdict and pass rate, then each failed test
+// with its reason.
+func writeSummary(path string, run *evals.Run, iters []evals.Iteration, reasons map[string]string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := summaryMarkdown(f, run, iters, reasons); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func summaryMarkdown(w io.Writer, run *evals.Run, iters []evals.Iteration, reasons map[string]string) error {
+	s := evals.Summary{}
+	if run.Summary != nil {
+		s = *run.Summary
+	}
+	verdict := "✅ passed"
+	if !run.Passed() {
+		verdict = "❌ " + orDefault(string(run.Result), string(run.Status))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Eval run %s: %s\n\n", run.ID, verdict)
+	fmt.Fprintf(&b, "Pass rate **%.0f%%**: %d passed, %d failed of %d iterations.\n", s.PassRate*100, s.Passed, s.Failed, s.Total)
+	if len(reasons) > 0 {
+		b.WriteString("\n| Test | Iteration | Reason |\n|---|---|---|\n")
+		for _, it := range iters {
+			if r, ok := reasons[it.ID]; ok {
+				fmt.Fprintf(&b, "| %s | %d | %s |\n", mdCell(orDefault(it.Title, it.ID)), it.IterationNumber, mdCell(r))
+			}
+		}
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// mdCell keeps a table cell on one line and its pipes literal.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(firstLine(s), "|", `\|`)
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
