@@ -62,7 +62,13 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string) error {
 	if err := serverTour(ctx, w, client, projectID); err != nil {
 		return err
 	}
-	return hostLifecycle(ctx, w, client, projectID)
+	if err := hostLifecycle(ctx, w, client, projectID); err != nil {
+		return err
+	}
+	if err := evalTour(ctx, w, client, projectID); err != nil {
+		return err
+	}
+	return ingestTour(ctx, w, client, projectID)
 }
 
 // tour runs the read-only steps and returns the first project's id.

@@ -34,6 +34,10 @@ func TestEmbeddedTour(t *testing.T) {
 		`renamed host hst_1 to "Quickstart host (renamed)"`,
 		"project prj_demo now has 3 hosts",
 		"deleted host hst_1: true",
+		"eval run run_1 started on suite evs_smoke",
+		"eval run run_1 completed: passed, pass rate 100%",
+		"reported go test: 1 passed, 1 failed as run run_2 (failed)",
+		"read back: example.com/shop.TestRefund failed",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, &out)
