@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	projectops "github.com/projectops/projectops-go"
 )
@@ -97,6 +98,11 @@ func evalUsage(w io.Writer) {
 // fail reports err and returns code.
 func (ec *evalCmd) fail(code int, err error) int {
 	fmt.Fprintf(ec.stderr, "%s: %v\n", ec.name, err)
+	var e *projectops.Error
+	if errors.As(err, &e) && len(e.HostedModels) > 0 {
+		// A model the service cannot run: say which hosted ones it can.
+		fmt.Fprintf(ec.stderr, "%s: valid hosted models: %s\n", ec.name, strings.Join(e.HostedModels, ", "))
+	}
 	return code
 }
 

@@ -37,9 +37,13 @@ func evalIterationsFlags(fs *flag.FlagSet) func(ec *evalCmd) int {
 		}
 		if ec.json {
 			_ = ec.printJSON(iters)
-		} else {
-			printIterations(ec.stdout, iters)
+			return 0
 		}
+		reasons, err := failReasons(ec.ctx, ec, ec.args[0], iters)
+		if err != nil {
+			return ec.fail(1, err)
+		}
+		printIterations(ec.stdout, iters, reasons)
 		return 0
 	}
 }

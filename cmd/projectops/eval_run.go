@@ -114,11 +114,11 @@ func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary s
 		}
 		iters = append(iters, it)
 	}
+	reasons, err := failReasons(ec.ctx, ec, runID, iters)
+	if err != nil {
+		return ec.fail(2, err)
+	}
 	if junit != "" || summary != "" {
-		reasons, err := failReasons(ec.ctx, ec, runID, iters)
-		if err != nil {
-			return ec.fail(2, err)
-		}
 		if junit != "" {
 			if err := writeJUnit(junit, run, iters, reasons); err != nil {
 				return ec.fail(2, err)
@@ -136,7 +136,7 @@ func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary s
 			Iterations []evals.Iteration `json:"iterations"`
 		}{run, iters})
 	} else {
-		printIterations(ec.stdout, iters)
+		printIterations(ec.stdout, iters, reasons)
 		fmt.Fprintln(ec.stdout, runLine(run))
 	}
 	if run.Passed() {
@@ -158,9 +158,12 @@ func runLine(r *evals.Run) string {
 		r.ID, r.Status, verdict, s.Passed, s.Failed, s.Total, s.PassRate*100)
 }
 
-func printIterations(w io.Writer, iters []evals.Iteration) {
+// printIterations prints one line per iteration; every cell is cut to
+// one line, and a failed iteration's last column is why it failed (its
+// failing step's reason, else its error).
+func printIterations(w io.Writer, iters []evals.Iteration, reasons map[string]string) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tTEST\tSTATUS\tRESULT\tTOOL CALLS\tTOKENS\tMS\tERROR")
+	fmt.Fprintln(tw, "#\tTEST\tSTATUS\tRESULT\tTOOL CALLS\tTOKENS\tMS\tREASON")
 	for _, it := range iters {
 		var calls []string
 		for _, c := range it.ActualToolCalls {
@@ -170,8 +173,21 @@ func printIterations(w io.Writer, iters []evals.Iteration) {
 		if result == "" {
 			result = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%s\n", it.IterationNumber, it.Title, it.Status, result,
-			strings.Join(calls, ","), it.TokensUsed, it.DurationMs, it.Error)
+		reason := it.Error
+		if r, ok := reasons[it.ID]; ok {
+			reason = r
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%s\n", it.IterationNumber, cell(it.Title, 48), it.Status, result,
+			cell(strings.Join(calls, ","), 40), it.TokensUsed, it.DurationMs, cell(reason, 100))
 	}
 	tw.Flush()
+}
+
+// cell is s on one line, at most n runes (an ellipsis marks a cut).
+func cell(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-1]) + "…"
+	}
+	return s
 }

@@ -184,6 +184,10 @@ func TestEvalRunJUnitAndSummary(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
 	}
+	// The table shows a failed iteration's reason, on one line.
+	if !strings.Contains(out, "REASON") || !strings.Contains(out, "step want-add: add was not called") || strings.Count(out, "\n") != 4 {
+		t.Errorf("table:\n%s", out)
+	}
 	x, err := os.ReadFile(junit)
 	if err != nil {
 		t.Fatal(err)
@@ -202,5 +206,17 @@ func TestEvalRunJUnitAndSummary(t *testing.T) {
 	}
 	if code, _, errOut := evalCLI(t, "run", "--file", file, "--junit", junit); code != 2 || !strings.Contains(errOut, "need --wait") {
 		t.Errorf("--junit without --wait: %d %q", code, errOut)
+	}
+}
+
+// A model the service cannot run is refused at create time; the error's
+// hosted models are listed.
+func TestEvalRunRejectedModelListsHosted(t *testing.T) {
+	evalServer(t)
+	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{os.Getenv("EVAL_TEST_DEMO_SERVER")}, Tests: []evals.Test{
+		{Title: "t", Model: "openai/not-a-model", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}})
+	code, _, errOut := evalCLI(t, "run", "--file", file)
+	if code != 2 || !strings.Contains(errOut, "valid hosted models: openai/") {
+		t.Errorf("exit %d: %q", code, errOut)
 	}
 }
