@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/projectops/projectops-go/internal/fake/mcpconn"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 )
 
 // toolRunner is how the eval engine reaches a run's saved servers. Failures

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/projectops/projectops-go/internal/fake/mcpconn"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/projectops/projectops-go/internal/fake/mcpconn"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 )
 
 // maxListPages bounds a full listing, in case a server hands out cursors

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/go-cleanhttp"
 
-	"github.com/projectops/projectops-go/internal/fake/mcpconn"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 )
 
 // mcpState is the double's MCP layer: a pool of live sessions per (user,
