@@ -3,6 +3,7 @@ package projectopstest
 import (
 	"errors"
 	"fmt"
+	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 	"strings"
 
 	"github.com/projectops/projectops-go/environments"
@@ -65,7 +66,7 @@ func (s *Server) insertEnvLocked(spec EnvironmentSpec) (*envRec, error) {
 	}
 	now := s.now()
 	e := &envRec{id: id, projectID: spec.ProjectID, ownerID: spec.OwnerUserID, name: strings.TrimSpace(spec.Name),
-		dockerfile: spec.Dockerfile, contentHash: contentHash(spec.Dockerfile), sharing: environments.SharingUser,
+		dockerfile: spec.Dockerfile, contentHash: builds.ContentHash(spec.Dockerfile), sharing: environments.SharingUser,
 		createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
 	if spec.Shared {
 		e.sharing = environments.SharingProject

@@ -3,6 +3,7 @@ package projectopstest
 import (
 	"context"
 	"fmt"
+	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 	"strconv"
 	"strings"
 	"time"
@@ -49,7 +50,7 @@ func (s *Server) buildWork(ctx context.Context, projectID string, b *buildRec) {
 		s.failBuild(ctx, b, err)
 		return
 	}
-	instrs, perr := parseDockerfile(b.dockerfile)
+	instrs, perr := builds.Parse(b.dockerfile)
 	if !s.updateBuild(ctx, b, func() { b.begin(s.now()) }) {
 		return
 	}
@@ -59,7 +60,7 @@ func (s *Server) buildWork(ctx context.Context, projectID string, b *buildRec) {
 	}
 	step.Total = len(instrs)
 	for i, in := range instrs {
-		step.Index, step.Instruction = i+1, in.cmd+" "+in.args
+		step.Index, step.Instruction = i+1, in.Cmd+" "+in.Args
 		if err := s.buildStep(ctx, step); err != nil {
 			s.failBuild(ctx, b, err)
 			return
@@ -78,18 +79,18 @@ func (s *Server) buildWork(ctx context.Context, projectID string, b *buildRec) {
 
 // applyInstr logs instruction i of n and records a FROM's digest; a failing
 // RUN returns its error.
-func (b *buildRec) applyInstr(i, n int, in dockerInstr) error {
+func (b *buildRec) applyInstr(i, n int, in builds.Instr) error {
 	num := "#" + strconv.Itoa(i+1)
-	b.log = append(b.log, fmt.Sprintf("%s [%d/%d] %s %s", num, i+1, n, in.cmd, clip(in.args)))
+	b.log = append(b.log, fmt.Sprintf("%s [%d/%d] %s %s", num, i+1, n, in.Cmd, builds.Clip(in.Args)))
 	switch {
-	case in.cmd == "FROM" && in.digest != "":
-		b.digests = append(b.digests, in.digest)
-		b.log = append(b.log, num+" resolve "+in.base+" -> "+in.digest)
-	case in.cmd == "FROM":
-		b.log = append(b.log, num+" from build stage "+in.args)
+	case in.Cmd == "FROM" && in.Digest != "":
+		b.digests = append(b.digests, in.Digest)
+		b.log = append(b.log, num+" resolve "+in.Base+" -> "+in.Digest)
+	case in.Cmd == "FROM":
+		b.log = append(b.log, num+" from build stage "+in.Args)
 	default:
-		if err := runExit(in); err != nil {
-			return &dockerfileError{in.line, err.Error()}
+		if err := builds.RunExit(in); err != nil {
+			return &builds.Error{Line: in.Line, Msg: err.Error()}
 		}
 		b.log = append(b.log, num+" DONE")
 	}
@@ -134,7 +135,7 @@ func (s *Server) buildNowLocked(e *envRec) *buildRec {
 	defer b.cancel()
 	now := s.now()
 	b.begin(now)
-	instrs, perr := parseDockerfile(b.dockerfile)
+	instrs, perr := builds.Parse(b.dockerfile)
 	if perr != nil {
 		b.fail(perr, now)
 		return b
@@ -147,19 +148,6 @@ func (s *Server) buildNowLocked(e *envRec) *buildRec {
 	}
 	b.ready(len(instrs), now)
 	return b
-}
-
-// runExit "runs" a RUN instruction: the double executes nothing, except
-// that `exit N` with N != 0 fails, so a failing step can be scripted.
-func runExit(in dockerInstr) error {
-	rest, ok := strings.CutPrefix(in.args, "exit ")
-	if !ok {
-		return nil
-	}
-	if code, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && code != 0 {
-		return fmt.Errorf("RUN %s: exited with code %d", clip(in.args), code)
-	}
-	return nil
 }
 
 // buildStep runs the hook and the pacing delay before a step.

@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 	"net/http"
 	"strconv"
 	"strings"
@@ -154,7 +155,7 @@ func (s *Server) updateEnvironment(w http.ResponseWriter, r *http.Request, a act
 		e.name = strings.TrimSpace(p.Name)
 	}
 	if present["dockerfile"] {
-		e.dockerfile, e.contentHash = p.Dockerfile, contentHash(p.Dockerfile)
+		e.dockerfile, e.contentHash = p.Dockerfile, builds.ContentHash(p.Dockerfile)
 	}
 	e.updatedAt = s.now()
 	v := envView(e, a.userID)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
 )
 

@@ -1,4 +1,9 @@
-package projectopstest
+// Package builds is the double's reader of the service's Dockerfile
+// dialect: FROM and RUN only, the first instruction FROM, with comments,
+// blank lines and backslash line continuations; other Dockerfile
+// instructions are refused as unsupported, anything else as unknown. Base
+// images resolve to digests deterministically, as if a registry answered.
+package builds
 
 import (
 	"cmp"
@@ -6,33 +11,29 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
-// The double's Dockerfile dialect is the service's: FROM and RUN only, the
-// first instruction FROM, with comments, blank lines and backslash line
-// continuations. Other Dockerfile instructions are refused as unsupported,
-// anything else as unknown.
-
-// dockerInstr is one instruction; line is where it starts (1-based).
-type dockerInstr struct {
-	line      int
-	cmd, args string
-	base      string // FROM: the base image reference, normalized; "" for a stage
-	digest    string // FROM: the resolved "sha256:<hex>"
+// Instr is one instruction; Line is where it starts (1-based).
+type Instr struct {
+	Line      int
+	Cmd, Args string
+	Base      string // FROM: the base image reference, normalized; "" for a stage
+	Digest    string // FROM: the resolved "sha256:<hex>"
 }
 
-// dockerfileError says why a Dockerfile cannot be built.
-type dockerfileError struct {
-	line int // 0 when it is about the whole file
-	msg  string
+// Error says why a Dockerfile cannot be built.
+type Error struct {
+	Line int // 0 when it is about the whole file
+	Msg  string
 }
 
-func (e *dockerfileError) Error() string {
-	if e.line == 0 {
-		return e.msg
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return e.Msg
 	}
-	return fmt.Sprintf("line %d: %s", e.line, e.msg)
+	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
 }
 
 // otherInstructions are real Dockerfile instructions the service does not
@@ -52,10 +53,10 @@ var (
 	stageName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_.-]*$`)
 )
 
-// parseDockerfile checks src and resolves its FROM images to digests.
-func parseDockerfile(src string) ([]dockerInstr, *dockerfileError) {
+// Parse checks src and resolves its FROM images to digests.
+func Parse(src string) ([]Instr, *Error) {
 	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
-	var out []dockerInstr
+	var out []Instr
 	stages := map[string]bool{}
 	for i := 0; i < len(lines); i++ {
 		start := i + 1
@@ -69,7 +70,7 @@ func parseDockerfile(src string) ([]dockerInstr, *dockerfileError) {
 			for {
 				i++
 				if i >= len(lines) {
-					return nil, &dockerfileError{start, "malformed line: line continuation at end of file"}
+					return nil, &Error{start, "malformed line: line continuation at end of file"}
 				}
 				if next := strings.TrimSpace(lines[i]); !strings.HasPrefix(next, "#") {
 					text = strings.TrimSpace(text + " " + next)
@@ -79,21 +80,21 @@ func parseDockerfile(src string) ([]dockerInstr, *dockerfileError) {
 		}
 		word, args, _ := strings.Cut(text, " ")
 		if !instrWord.MatchString(word) {
-			return nil, &dockerfileError{start, fmt.Sprintf("malformed line: %q is not an instruction", clip(word))}
+			return nil, &Error{start, fmt.Sprintf("malformed line: %q is not an instruction", Clip(word))}
 		}
 		cmd := strings.ToUpper(word)
 		args = strings.TrimSpace(args)
 		switch {
 		case cmd != "FROM" && cmd != "RUN" && otherInstructions[cmd]:
-			return nil, &dockerfileError{start, "unsupported instruction " + cmd + ": only FROM and RUN are supported"}
+			return nil, &Error{start, "unsupported instruction " + cmd + ": only FROM and RUN are supported"}
 		case cmd != "FROM" && cmd != "RUN":
-			return nil, &dockerfileError{start, "unknown instruction " + clip(word)}
+			return nil, &Error{start, "unknown instruction " + Clip(word)}
 		case args == "":
-			return nil, &dockerfileError{start, "malformed line: " + cmd + " needs an argument"}
+			return nil, &Error{start, "malformed line: " + cmd + " needs an argument"}
 		case cmd == "RUN" && len(out) == 0:
-			return nil, &dockerfileError{start, "RUN before the first FROM: a Dockerfile starts FROM a base image"}
+			return nil, &Error{start, "RUN before the first FROM: a Dockerfile starts FROM a base image"}
 		}
-		in := dockerInstr{line: start, cmd: cmd, args: args}
+		in := Instr{Line: start, Cmd: cmd, Args: args}
 		if cmd == "FROM" {
 			if err := resolveFrom(&in, stages); err != nil {
 				return nil, err
@@ -102,22 +103,22 @@ func parseDockerfile(src string) ([]dockerInstr, *dockerfileError) {
 		out = append(out, in)
 	}
 	if len(out) == 0 {
-		return nil, &dockerfileError{0, "no FROM instruction: a Dockerfile starts FROM a base image"}
+		return nil, &Error{0, "no FROM instruction: a Dockerfile starts FROM a base image"}
 	}
 	return out, nil
 }
 
 // resolveFrom parses FROM [--platform=p] image [AS name]. An image naming an
 // earlier stage is not a base image and gets no digest.
-func resolveFrom(in *dockerInstr, stages map[string]bool) *dockerfileError {
-	fields := strings.Fields(in.args)
+func resolveFrom(in *Instr, stages map[string]bool) *Error {
+	fields := strings.Fields(in.Args)
 	for len(fields) > 0 && strings.HasPrefix(fields[0], "--") {
 		if !strings.HasPrefix(fields[0], "--platform=") {
-			return &dockerfileError{in.line, "malformed FROM: unknown flag " + clip(fields[0])}
+			return &Error{in.Line, "malformed FROM: unknown flag " + Clip(fields[0])}
 		}
 		fields = fields[1:]
 	}
-	bad := &dockerfileError{in.line, "malformed FROM: expected FROM image[:tag][@sha256:digest] [AS name]"}
+	bad := &Error{in.Line, "malformed FROM: expected FROM image[:tag][@sha256:digest] [AS name]"}
 	switch {
 	case len(fields) == 3 && strings.EqualFold(fields[1], "AS") && stageName.MatchString(fields[2]):
 		defer func() { stages[strings.ToLower(fields[2])] = true }()
@@ -130,7 +131,7 @@ func resolveFrom(in *dockerInstr, stages map[string]bool) *dockerfileError {
 	}
 	m := imageRef.FindStringSubmatch(ref)
 	if m == nil {
-		return &dockerfileError{in.line, "malformed FROM: invalid image reference " + clip(ref)}
+		return &Error{in.Line, "malformed FROM: invalid image reference " + Clip(ref)}
 	}
 	registry, name, tag, digest := m[1], m[2], m[3], m[4]
 	if registry == "" {
@@ -150,20 +151,33 @@ func resolveFrom(in *dockerInstr, stages map[string]bool) *dockerfileError {
 	} else {
 		norm += "@" + digest
 	}
-	in.base, in.digest = norm, digest
+	in.Base, in.Digest = norm, digest
 	return nil
 }
 
-// clip shortens user text quoted in errors and logs.
-func clip(s string) string {
+// Clip shortens user text quoted in errors and logs.
+func Clip(s string) string {
 	if r := []rune(s); len(r) > 64 {
 		return string(r[:64]) + "…"
 	}
 	return s
 }
 
-// contentHash identifies a Dockerfile's content.
-func contentHash(dockerfile string) string {
+// ContentHash identifies a Dockerfile's content.
+func ContentHash(dockerfile string) string {
 	sum := sha256.Sum256([]byte(dockerfile))
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// RunExit "runs" a RUN instruction: the double executes nothing, except
+// that `exit N` with N != 0 fails, so a failing step can be scripted.
+func RunExit(in Instr) error {
+	rest, ok := strings.CutPrefix(in.Args, "exit ")
+	if !ok {
+		return nil
+	}
+	if code, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && code != 0 {
+		return fmt.Errorf("RUN %s: exited with code %d", Clip(in.Args), code)
+	}
+	return nil
 }
