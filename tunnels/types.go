@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"strconv"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -66,24 +65,8 @@ const StatusClosed = "closed"
 const redacted = "REDACTED"
 
 // RedactURL returns u with the value of its k query parameter (the tunnel
-// secret) replaced by REDACTED. Text that is not a URL is returned whole
-// unless it mentions k=, in which case it is replaced entirely.
-func RedactURL(u string) string {
-	if u == "" {
-		return ""
-	}
-	p, err := url.Parse(u)
-	if err != nil {
-		return "[unparsable URL redacted]"
-	}
-	q := p.Query()
-	if !q.Has("k") {
-		return u
-	}
-	q.Set("k", redacted)
-	p.RawQuery = q.Encode()
-	return p.String()
-}
+// secret) replaced by REDACTED, for printing and logging.
+func RedactURL(u string) string { return wire.RedactSecretQuery(u) }
 
 // PublicURL is URL with its secret redacted: safe to print or log.
 func (g *Grant) PublicURL() string { return RedactURL(g.URL) }
