@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 	"net/url"
 	"time"
 )
@@ -42,7 +43,7 @@ type tunnelRec struct {
 	tokenHash                 [32]byte
 	tokenExpiry               time.Time
 	revoked                   bool
-	session                   *relaySession // live host connection, nil when none
+	session                   *relay.Session // live host connection, nil when none
 }
 
 func (ts *tunnelState) init() {
@@ -67,7 +68,7 @@ func (ts *tunnelState) newSlug() string {
 
 // rotate mints a new secret and connect token for t, revoking the previous
 // ones, and returns the plaintexts and the session to disconnect.
-func (ts *tunnelState) rotate(t *tunnelRec, now time.Time) (secret, token string, old *relaySession) {
+func (ts *tunnelState) rotate(t *tunnelRec, now time.Time) (secret, token string, old *relay.Session) {
 	old = ts.revoke(t)
 	secret, token = randomToken(""), randomToken("ct_")
 	t.version++
@@ -80,7 +81,7 @@ func (ts *tunnelState) rotate(t *tunnelRec, now time.Time) (secret, token string
 
 // revoke makes t's secret and token worthless; the caller disconnects the
 // returned session once the lock is released.
-func (ts *tunnelState) revoke(t *tunnelRec) *relaySession {
+func (ts *tunnelState) revoke(t *tunnelRec) *relay.Session {
 	if ts.byToken[t.tokenHash] == t {
 		delete(ts.byToken, t.tokenHash)
 	}

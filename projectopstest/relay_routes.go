@@ -1,12 +1,12 @@
 package projectopstest
 
 import (
-	"context"
 	"crypto/sha256"
+	"errors"
+	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 	"io"
 	"net"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -65,22 +65,22 @@ func (s *Server) relayAgent(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered
 	}
 	conn.SetReadLimit(tunnelwire.MaxMessage)
-	sess := newRelaySession(conn, tunnelwire.Offers(r.Header, tunnelwire.FeatureBatch))
+	sess := relay.New(conn, tunnelwire.Offers(r.Header, tunnelwire.FeatureBatch))
 	s.mu.Lock()
 	current := s.st.tun.byToken[hash] == t && t.version == version
-	var old *relaySession
+	var old *relay.Session
 	if current {
 		old, t.session = t.session, sess
 	}
 	s.mu.Unlock()
 	if !current { // revoked or rotated while upgrading
-		sess.close(tunnelwire.CloseRevoked, "tunnel revoked")
+		sess.Close(tunnelwire.CloseRevoked, "tunnel revoked")
 		return
 	}
 	if old != nil {
-		old.close(tunnelwire.CloseReplaced, "replaced by a newer tunnel session")
+		old.Close(tunnelwire.CloseReplaced, "replaced by a newer tunnel session")
 	}
-	sess.run(s.ctx)
+	sess.Run(s.ctx)
 	s.mu.Lock()
 	if t.session == sess {
 		t.session = nil
@@ -111,7 +111,7 @@ func (s *Server) relayPublic(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	t := s.st.tun.bySlug[slug]
 	ok := t != nil && t.secretOK(q.Get("k"))
-	var sess *relaySession
+	var sess *relay.Session
 	if ok {
 		sess = t.session
 	}
@@ -143,74 +143,12 @@ func (s *Server) relayPublic(w http.ResponseWriter, r *http.Request) {
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		h.Set("X-Forwarded-For", host)
 	}
-	sess.forward(w, r, &tunnelwire.Head{Method: r.Method, URI: uri, Header: h}, body)
-}
-
-// forward relays one request over the session and streams the response
-// back, flushing every chunk. A session lost mid-response drops the public
-// connection, so the caller sees the failure.
-func (rs *relaySession) forward(w http.ResponseWriter, r *http.Request, h *tunnelwire.Head, body []byte) {
-	unreachable := func(msg string) { writeError(w, newError(apierr.CodeServerUnreachable, msg, nil)) }
-	id, st, ok := rs.open()
-	if !ok {
-		unreachable("No tunnel host is connected")
-		return
-	}
-	defer rs.forget(id)
-	frame, err := tunnelwire.EncodeHead(tunnelwire.Request, id, h)
-	if err != nil {
+	err = sess.Forward(w, r, &tunnelwire.Head{Method: r.Method, URI: uri, Header: h}, body)
+	var un *relay.UnreachableError
+	switch {
+	case errors.As(err, &un):
+		writeError(w, newError(apierr.CodeServerUnreachable, un.Msg, nil))
+	case errors.Is(err, relay.ErrHeadersTooLarge):
 		writeError(w, errValidation("", "Request headers too large to relay"))
-		return
-	}
-	// The whole request goes in one Send: one message when batching.
-	frames := [][]byte{frame}
-	for chunk := range slices.Chunk(body, tunnelwire.MaxChunk) {
-		frames = append(frames, tunnelwire.Encode(tunnelwire.Data, id, chunk))
-	}
-	if rs.send(append(frames, tunnelwire.EncodeEnd(id, nil))...) != nil {
-		unreachable("Tunnel host disconnected")
-		return
-	}
-	ctx := r.Context()
-	stop := context.AfterFunc(ctx, func() { _ = rs.send(tunnelwire.Encode(tunnelwire.Cancel, id, nil)) })
-	defer stop()
-	var head *tunnelwire.Head
-	select {
-	case head = <-st.head:
-	case <-st.body.Ended():
-		select {
-		case head = <-st.head: // the head and the end raced
-		default:
-			unreachable("The tunnel host failed the request")
-			return
-		}
-	case <-ctx.Done():
-		return
-	}
-	for k, v := range tunnelwire.CleanHeader(head.Header) {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(head.Status)
-	rc := http.NewResponseController(w)
-	for {
-		if !st.body.Pending() {
-			_ = rc.Flush() // stream what was written before waiting for more
-		}
-		chunk, err := st.body.Next(ctx)
-		switch {
-		case err == io.EOF:
-			return
-		case err != nil:
-			if ctx.Err() != nil {
-				return
-			}
-			// The head and what came before the break reach the caller
-			// first; then the response is cut short.
-			_ = rc.Flush()
-			panic(http.ErrAbortHandler)
-		}
-		if _, err := w.Write(chunk); err != nil {
-			return
-		}
 	}
 }

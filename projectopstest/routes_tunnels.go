@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -50,7 +51,7 @@ func (s *Server) createTunnel(w http.ResponseWriter, r *http.Request, a actor) *
 		return herr
 	}
 	if old != nil {
-		old.close(tunnelwire.CloseRevoked, "tunnel grant rotated")
+		old.Close(tunnelwire.CloseRevoked, "tunnel grant rotated")
 	}
 	s.dropMCPSessions(g.ServerID)
 	writeJSON(w, http.StatusCreated, g)
@@ -58,7 +59,7 @@ func (s *Server) createTunnel(w http.ResponseWriter, r *http.Request, a actor) *
 }
 
 // mintTunnelLocked does createTunnel's work under Server.mu.
-func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin string) (*tunnels.Grant, *relaySession, *httpError) {
+func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin string) (*tunnels.Grant, *relay.Session, *httpError) {
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
 		return nil, nil, herr
 	}
@@ -120,7 +121,7 @@ func (s *Server) closeTunnel(w http.ResponseWriter, r *http.Request, a actor) *h
 		return herr
 	}
 	s.mu.Lock()
-	var old *relaySession
+	var old *relay.Session
 	if _, _, herr = s.st.projectFor(a, projectID, accessWrite); herr == nil {
 		sv := s.st.servers[serverID]
 		t := s.st.tun.byServer[serverID]
@@ -138,7 +139,7 @@ func (s *Server) closeTunnel(w http.ResponseWriter, r *http.Request, a actor) *h
 		return herr
 	}
 	if old != nil {
-		old.close(tunnelwire.CloseRevoked, "tunnel revoked")
+		old.Close(tunnelwire.CloseRevoked, "tunnel revoked")
 	}
 	s.dropMCPSessions(serverID)
 	writeJSON(w, http.StatusOK, tunnels.Closed{ServerID: serverID, Status: tunnels.StatusClosed})

@@ -1,4 +1,8 @@
-package projectopstest
+// Package relay is the double's relay edge of a tunnel: the host's live
+// WebSocket session, over which public requests are multiplexed as streams
+// (see package tunnels for the frame protocol), and the forwarding of one
+// public request over it.
+package relay
 
 import (
 	"context"
@@ -10,12 +14,10 @@ import (
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
 
-var errRelayClosed = errors.New("tunnel host disconnected")
+var errClosed = errors.New("tunnel host disconnected")
 
-// relaySession is a tunnel host's live WebSocket on the relay side. Public
-// requests are multiplexed over it as streams (see package tunnels for the
-// frame protocol).
-type relaySession struct {
+// Session is a tunnel host's live WebSocket on the relay side.
+type Session struct {
 	conn   *websocket.Conn
 	w      *tunnelwire.Writer
 	batch  bool            // the host reads Batch frames (it said so when dialing)
@@ -26,26 +28,26 @@ type relaySession struct {
 	mu      sync.Mutex
 	closed  bool
 	next    uint32
-	streams map[uint32]*relayStream
+	streams map[uint32]*stream
 }
 
-// relayStream is one public request in flight: the host's response head
+// stream is one public request in flight: the host's response head
 // and its body chunks.
-type relayStream struct {
+type stream struct {
 	head chan *tunnelwire.Head // capacity 1
 	body *tunnelwire.Body
 }
 
-func newRelaySession(conn *websocket.Conn, batch bool) *relaySession {
+func New(conn *websocket.Conn, batch bool) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &relaySession{conn: conn, w: tunnelwire.NewWriter(conn, batch), batch: batch, ctx: ctx, cancel: cancel,
-		done: make(chan struct{}), streams: map[uint32]*relayStream{}}
+	return &Session{conn: conn, w: tunnelwire.NewWriter(conn, batch), batch: batch, ctx: ctx, cancel: cancel,
+		done: make(chan struct{}), streams: map[uint32]*stream{}}
 }
 
-// run announces the session and reads the host's frames until the
+// Run announces the session and reads the host's frames until the
 // connection ends or serverCtx does (the double closing).
-func (rs *relaySession) run(serverCtx context.Context) {
-	stop := context.AfterFunc(serverCtx, func() { rs.close(websocket.StatusGoingAway, "relay shutting down") })
+func (rs *Session) Run(serverCtx context.Context) {
+	stop := context.AfterFunc(serverCtx, func() { rs.Close(websocket.StatusGoingAway, "relay shutting down") })
 	defer func() {
 		stop()
 		rs.shutdown()
@@ -70,18 +72,18 @@ func (rs *relaySession) run(serverCtx context.Context) {
 			err = rs.dispatch(f)
 		}
 		if typ != websocket.MessageBinary || err != nil {
-			rs.close(websocket.StatusProtocolError, "malformed frame")
+			rs.Close(websocket.StatusProtocolError, "malformed frame")
 			return
 		}
 	}
 }
 
 // dispatch hands one frame from the host to its stream.
-func (rs *relaySession) dispatch(f tunnelwire.Frame) error {
+func (rs *Session) dispatch(f tunnelwire.Frame) error {
 	if f.Kind == tunnelwire.Batch {
 		return tunnelwire.SplitBatch(f.Payload, rs.dispatch)
 	}
-	st := rs.stream(f.ID)
+	st := rs.lookup(f.ID)
 	if st == nil {
 		return nil // a stream the relay already gave up on
 	}
@@ -103,9 +105,9 @@ func (rs *relaySession) dispatch(f tunnelwire.Frame) error {
 	return nil
 }
 
-// close disconnects the host with a close code it understands; streams in
+// Close disconnects the host with a close code it understands; streams in
 // flight fail at once, before the close handshake.
-func (rs *relaySession) close(code websocket.StatusCode, reason string) {
+func (rs *Session) Close(code websocket.StatusCode, reason string) {
 	if rs.shutdown() {
 		_ = rs.conn.Close(code, reason)
 	}
@@ -113,7 +115,7 @@ func (rs *relaySession) close(code websocket.StatusCode, reason string) {
 
 // shutdown marks the session closed and fails its streams; it reports
 // whether this call did it.
-func (rs *relaySession) shutdown() bool {
+func (rs *Session) shutdown() bool {
 	rs.mu.Lock()
 	if rs.closed {
 		rs.mu.Unlock()
@@ -121,34 +123,34 @@ func (rs *relaySession) shutdown() bool {
 	}
 	rs.closed = true
 	streams := rs.streams
-	rs.streams = map[uint32]*relayStream{}
+	rs.streams = map[uint32]*stream{}
 	rs.mu.Unlock()
 	for _, st := range streams {
-		st.body.Finish(errRelayClosed)
+		st.body.Finish(errClosed)
 	}
 	return true
 }
 
 // open starts a stream; false when the session is closed.
-func (rs *relaySession) open() (uint32, *relayStream, bool) {
+func (rs *Session) open() (uint32, *stream, bool) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.closed {
 		return 0, nil, false
 	}
 	rs.next++
-	st := &relayStream{head: make(chan *tunnelwire.Head, 1), body: tunnelwire.NewBody()}
+	st := &stream{head: make(chan *tunnelwire.Head, 1), body: tunnelwire.NewBody()}
 	rs.streams[rs.next] = st
 	return rs.next, st, true
 }
 
-func (rs *relaySession) stream(id uint32) *relayStream {
+func (rs *Session) lookup(id uint32) *stream {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	return rs.streams[id]
 }
 
-func (rs *relaySession) forget(id uint32) {
+func (rs *Session) forget(id uint32) {
 	rs.mu.Lock()
 	if st := rs.streams[id]; st != nil {
 		delete(rs.streams, id)
@@ -158,6 +160,6 @@ func (rs *relaySession) forget(id uint32) {
 }
 
 // send writes frames together (one message when the host reads batches).
-func (rs *relaySession) send(frames ...[]byte) error {
+func (rs *Session) send(frames ...[]byte) error {
 	return rs.w.Send(rs.ctx, frames...)
 }

@@ -1,0 +1,86 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+)
+
+// ErrHeadersTooLarge is a request whose head does not fit one frame.
+var ErrHeadersTooLarge = errors.New("relay: request headers too large to relay")
+
+// UnreachableError is a request the tunnel host could not take: none is
+// connected, it disconnected, or it failed the request before answering.
+type UnreachableError struct{ Msg string }
+
+func (e *UnreachableError) Error() string { return "relay: " + e.Msg }
+
+// Forward relays one request over the session and streams the response
+// back. A failure before the response starts is returned, for the caller to
+// answer (an *UnreachableError, or ErrHeadersTooLarge); once the head is
+// written, a session lost mid-response drops the public connection, so the
+// caller's client sees the failure.
+func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire.Head, body []byte) error {
+	id, st, ok := rs.open()
+	if !ok {
+		return &UnreachableError{"No tunnel host is connected"}
+	}
+	defer rs.forget(id)
+	frame, err := tunnelwire.EncodeHead(tunnelwire.Request, id, h)
+	if err != nil {
+		return ErrHeadersTooLarge
+	}
+	// The whole request goes in one Send: one message when batching.
+	frames := [][]byte{frame}
+	for chunk := range slices.Chunk(body, tunnelwire.MaxChunk) {
+		frames = append(frames, tunnelwire.Encode(tunnelwire.Data, id, chunk))
+	}
+	if rs.send(append(frames, tunnelwire.EncodeEnd(id, nil))...) != nil {
+		return &UnreachableError{"Tunnel host disconnected"}
+	}
+	ctx := r.Context()
+	stop := context.AfterFunc(ctx, func() { _ = rs.send(tunnelwire.Encode(tunnelwire.Cancel, id, nil)) })
+	defer stop()
+	var head *tunnelwire.Head
+	select {
+	case head = <-st.head:
+	case <-st.body.Ended():
+		select {
+		case head = <-st.head: // the head and the end raced
+		default:
+			return &UnreachableError{"The tunnel host failed the request"}
+		}
+	case <-ctx.Done():
+		return nil
+	}
+	for k, v := range tunnelwire.CleanHeader(head.Header) {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(head.Status)
+	rc := http.NewResponseController(w)
+	for {
+		if !st.body.Pending() {
+			_ = rc.Flush() // stream what was written before waiting for more
+		}
+		chunk, err := st.body.Next(ctx)
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			if ctx.Err() != nil {
+				return nil
+			}
+			// The head and what came before the break reach the caller
+			// first; then the response is cut short.
+			_ = rc.Flush()
+			panic(http.ErrAbortHandler)
+		}
+		if _, err := w.Write(chunk); err != nil {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+)
+
+// pair serves one relay session and dials it as a host that answers every
+// request with 200 and the request's body, upper-cased.
+func pair(t *testing.T) *Session {
+	t.Helper()
+	got := make(chan *Session, 1)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		s := New(conn, false)
+		got <- s
+		s.Run(context.Background())
+	}))
+	t.Cleanup(hs.Close)
+	host, _, err := websocket.Dial(t.Context(), "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = host.CloseNow() })
+	if _, msg, err := host.Read(t.Context()); err != nil {
+		t.Fatal(err)
+	} else if f, err := tunnelwire.Decode(msg); err != nil || f.Kind != tunnelwire.Ready {
+		t.Fatalf("first frame %v %v", f.Kind, err)
+	}
+	go func() {
+		bodies := map[uint32][]byte{}
+		for {
+			_, msg, err := host.Read(context.Background())
+			if err != nil {
+				return
+			}
+			f, err := tunnelwire.Decode(msg)
+			if err != nil {
+				return
+			}
+			switch f.Kind {
+			case tunnelwire.Data:
+				bodies[f.ID] = append(bodies[f.ID], f.Payload...)
+			case tunnelwire.End:
+				head, _ := tunnelwire.EncodeHead(tunnelwire.Response, f.ID, &tunnelwire.Head{Status: 200, Header: http.Header{"X-Relay": {"yes"}}})
+				for _, out := range [][]byte{head, tunnelwire.Encode(tunnelwire.Data, f.ID, []byte(strings.ToUpper(string(bodies[f.ID])))), tunnelwire.EncodeEnd(f.ID, nil)} {
+					if host.Write(context.Background(), websocket.MessageBinary, out) != nil {
+						return
+					}
+				}
+			}
+		}
+	}()
+	return <-got
+}
+
+func TestForward(t *testing.T) {
+	s := pair(t)
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequestWithContext(t.Context(), "POST", "/mcp", nil)
+	if err := s.Forward(rec, req, &tunnelwire.Head{Method: "POST", URI: "/mcp"}, []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Code != 200 || rec.Body.String() != "HELLO" || rec.Header().Get("X-Relay") != "yes" {
+		t.Errorf("relayed %d %q %v", rec.Code, rec.Body.String(), rec.Header())
+	}
+	// A closed session answers nothing: the caller is told to report it.
+	s.Close(tunnelwire.CloseRevoked, "tunnel revoked")
+	err := s.Forward(httptest.NewRecorder(), req, &tunnelwire.Head{Method: "POST", URI: "/mcp"}, nil)
+	var un *UnreachableError
+	if !errors.As(err, &un) {
+		t.Errorf("after Close: %v, want *UnreachableError", err)
+	}
+}
