@@ -35,7 +35,7 @@ func writeJSON(w io.Writer, v any) error {
 
 // fail reports err for command name and returns exit code 1.
 func fail(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "projectops %s: %v\n", name, err)
+	fmt.Fprintf(stderr, "projectops %s: %v\n", name, errText(err))
 	return 1
 }
 
@@ -66,7 +66,7 @@ func pickSub[S any](group string, args []string, subs []S, name func(*S) string,
 // failSetup reports a configuration error (no key, a bad base URL) for
 // command name and returns exit code 2, as every command does for bad usage.
 func failSetup(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "projectops %s: %v\n", name, err)
+	fmt.Fprintf(stderr, "projectops %s: %v\n", name, errText(err))
 	return 2
 }
 

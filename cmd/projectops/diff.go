@@ -36,12 +36,12 @@ func runDiff(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	old, err := readSnapshot(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops diff: %v\n", err)
+		fmt.Fprintf(stderr, "projectops diff: %v\n", errText(err))
 		return 2
 	}
 	cur, err := readSnapshot(fs.Arg(1))
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops diff: %v\n", err)
+		fmt.Fprintf(stderr, "projectops diff: %v\n", errText(err))
 		return 2
 	}
 	d := servers.Diff(old, cur)

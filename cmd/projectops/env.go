@@ -85,16 +85,16 @@ func runEnv(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	if ec.c, err = projectops.NewClient(opts...); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: %v\n", name, errText(err))
 		return 1
 	}
 	if err := do(ec); err != nil {
 		var usage envUsageError
 		if errors.As(err, &usage) {
-			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			fmt.Fprintf(stderr, "%s: %v\n", name, errText(err))
 			return 2
 		}
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: %v\n", name, errText(err))
 		return 1
 	}
 	return 0

@@ -78,7 +78,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	if ec.c, err = projectops.NewClient(opts...); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", ec.name, err)
+		fmt.Fprintf(stderr, "%s: %v\n", ec.name, errText(err))
 		return 2
 	}
 	return do(ec)
@@ -97,7 +97,7 @@ func evalUsage(w io.Writer) {
 
 // fail reports err and returns code.
 func (ec *evalCmd) fail(code int, err error) int {
-	fmt.Fprintf(ec.stderr, "%s: %v\n", ec.name, err)
+	fmt.Fprintf(ec.stderr, "%s: %v\n", ec.name, errText(err))
 	var e *projectops.Error
 	if errors.As(err, &e) && len(e.HostedModels) > 0 {
 		// A model the service cannot run: say which hosted ones it can.

@@ -220,3 +220,13 @@ func TestEvalRunRejectedModelListsHosted(t *testing.T) {
 		t.Errorf("exit %d: %q", code, errOut)
 	}
 }
+
+// An API error is printed once, naming the command, without the SDK's own
+// "projectops:" prefix repeated after it.
+func TestErrorPrintedOnce(t *testing.T) {
+	evalServer(t)
+	code, _, errOut := evalCLI(t, "run", "--suite", "evs_nope", "--wait")
+	if code != 2 || strings.Count(errOut, "projectops") != 1 || !strings.Contains(errOut, "NOT_FOUND") {
+		t.Errorf("exit %d: %q", code, errOut)
+	}
+}

@@ -85,7 +85,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	client, err := projectops.NewClient()
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops report: %v\n", err)
+		fmt.Fprintf(stderr, "projectops report: %v\n", errText(err))
 		return 1
 	}
 	return reportSource(ctx, client, f, cmdArgs, stdout, stderr)
@@ -104,14 +104,14 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 	if file == "" && cmdArgs == nil {
 		var err error
 		if in, err = goTestInput(stdin); err != nil {
-			fmt.Fprintf(stderr, "projectops report: %v\n", err)
+			fmt.Fprintf(stderr, "projectops report: %v\n", errText(err))
 			return 2
 		}
 	}
 	if file != "" {
 		fh, err := os.Open(file)
 		if err != nil {
-			fmt.Fprintf(stderr, "projectops report: %v\n", err)
+			fmt.Fprintf(stderr, "projectops report: %v\n", errText(err))
 			return 2
 		}
 		defer fh.Close()
@@ -133,7 +133,7 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 	prog := newProgress(stderr, f.quiet)
 	opt.Progress = prog.update
 	if _, err := ingest.NewReporter(client.Ingest, opt); err != nil { // the options, checked up front
-		fmt.Fprintf(stderr, "projectops report: %v\n", err)
+		fmt.Fprintf(stderr, "projectops report: %v\n", errText(err))
 		return 2
 	}
 	rep := &lazyReporter{make: func() (*ingest.Reporter, error) { return ingest.NewReporter(client.Ingest, opt) }}
@@ -165,13 +165,13 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 	}
 	if readErr != nil && rep.rep == nil && cmdArgs == nil {
 		// A file or stream that yields nothing usable: no run is made.
-		fmt.Fprintf(stderr, "projectops report: reading %s: %v; nothing was reported\n", format, readErr)
+		fmt.Fprintf(stderr, "projectops report: reading %s: %v; nothing was reported\n", format, errText(readErr))
 		return 2
 	}
 	out, cerr := rep.close(context.WithoutCancel(ctx))
 	prog.done()
 	if readErr != nil {
-		fmt.Fprintf(stderr, "projectops report: reading %s: %v\n", format, readErr)
+		fmt.Fprintf(stderr, "projectops report: reading %s: %v\n", format, errText(readErr))
 		if code == 0 {
 			code = 1
 		}

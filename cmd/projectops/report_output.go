@@ -66,7 +66,7 @@ func printSummary(w io.Writer, st ingest.SourceStats, out *ingest.Outcome) {
 	switch {
 	case out == nil:
 	case out.Err != nil:
-		fmt.Fprintf(w, "projectops: %s; NOT reported: %v\n", counts, out.Err)
+		fmt.Fprintf(w, "projectops: %s; NOT reported: %v\n", counts, errText(out.Err))
 	case out.Run != nil:
 		fmt.Fprintf(w, "projectops: %s; run %s %s, result %s (%d stored, pass rate %.1f%%)\n", counts, out.Run.RunID,
 			out.Run.Status, out.Run.Result, summaryTotal(out.Run), 100*summaryRate(out.Run))
@@ -108,7 +108,7 @@ func uploadArtifact(ctx context.Context, c *projectops.Client, project, format s
 		err = serr
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops report: uploading the raw file: %v\n", err)
+		fmt.Fprintf(stderr, "projectops report: uploading the raw file: %v\n", errText(err))
 	}
 	return err
 }
@@ -125,13 +125,13 @@ func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	client, err := projectops.NewClient()
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops report resume: %v\n", err)
+		fmt.Fprintf(stderr, "projectops report resume: %v\n", errText(err))
 		return 1
 	}
 	res, err := ingest.Resume(ctx, client.Ingest, *dir)
 	for _, r := range res {
 		if r.Err != nil {
-			fmt.Fprintf(stderr, "projectops: run %s: %v (files kept)\n", r.ExternalRunID, r.Err)
+			fmt.Fprintf(stderr, "projectops: run %s: %v (files kept)\n", r.ExternalRunID, errText(r.Err))
 			continue
 		}
 		fmt.Fprintf(stdout, "projectops: run %s (%s): %d results re-sent; %s, result %s (%d stored)\n", r.Run.RunID,
@@ -141,7 +141,7 @@ func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stdout, "projectops: nothing to resume in %s\n", *dir)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops report resume: %v\n", err)
+		fmt.Fprintf(stderr, "projectops report resume: %v\n", errText(err))
 		return 1
 	}
 	return 0

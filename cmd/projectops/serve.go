@@ -49,7 +49,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *seedPath != "" {
 		var err error
 		if seed, err = projectopstest.LoadSeed(*seedPath); err != nil {
-			fmt.Fprintf(stderr, "projectops serve: %v\n", err)
+			fmt.Fprintf(stderr, "projectops serve: %v\n", errText(err))
 			return 1
 		}
 	}
@@ -62,13 +62,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		projectopstest.WithRateLimit(*perMinute, *burst), projectopstest.WithBuildStepDelay(*buildStep),
 		projectopstest.WithMaxRuns(*maxRuns), projectopstest.WithEvalStepDelay(*stepDelay))
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops serve: %v\n", err)
+		fmt.Fprintf(stderr, "projectops serve: %v\n", errText(err))
 		return 1
 	}
 	base, err := srv.StartAt(*addr)
 	if err != nil {
 		_ = srv.Close()
-		fmt.Fprintf(stderr, "projectops serve: listen: %v\n", err)
+		fmt.Fprintf(stderr, "projectops serve: listen: %v\n", errText(err))
 		return 1
 	}
 	fmt.Fprintf(stdout, "projectops: serving the API double at %s\n", base)
@@ -77,7 +77,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 	<-ctx.Done()
 	if err := srv.Close(); err != nil {
-		fmt.Fprintf(stderr, "projectops serve: shutdown: %v\n", err)
+		fmt.Fprintf(stderr, "projectops serve: shutdown: %v\n", errText(err))
 		return 1
 	}
 	fmt.Fprintln(stdout, "projectops: stopped")

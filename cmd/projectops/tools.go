@@ -122,7 +122,7 @@ func toolsCall(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	params, err := readArguments(*f.arguments)
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops tools call: --args: %v\n", err)
+		fmt.Fprintf(stderr, "projectops tools call: --args: %v\n", errText(err))
 		return 2
 	}
 	c, err := apiClient()

@@ -48,12 +48,12 @@ func runTunnel(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	target, err := url.Parse(*to)
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops tunnel: --to: %v\n", err)
+		fmt.Fprintf(stderr, "projectops tunnel: --to: %v\n", errText(err))
 		return 2
 	}
 	proxy, err := tunnels.ProxyTo(target)
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops tunnel: --to: %v\n", err)
+		fmt.Fprintf(stderr, "projectops tunnel: --to: %v\n", errText(err))
 		return 2
 	}
 	c, err := apiClient()
