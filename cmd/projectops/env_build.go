@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/projectops/projectops-go/environments"
@@ -28,10 +29,21 @@ func envBuildFlags(fs *flag.FlagSet) func(ec *envCmd) error {
 		var p *buildProgress
 		opts := []environments.WaitOption{environments.WithPollInterval(*interval, 10**interval)}
 		if !ec.json {
-			p = &buildProgress{w: ec.stdout, tty: isTerminal(ec.stdout), id: st.BuildID, start: time.Now()}
-			opts = append(opts, environments.WithProgress(p.update))
+			p = &buildProgress{w: ec.stderr, tty: isTerminal(ec.stderr), id: st.BuildID, start: time.Now()}
 		}
+		var mu sync.Mutex
+		state := "build " + st.BuildID + ": queued"
+		opts = append(opts, environments.WithProgress(func(b environments.Build) {
+			mu.Lock()
+			state = "build " + st.BuildID + ": " + string(b.Status)
+			mu.Unlock()
+			if p != nil {
+				p.update(b)
+			}
+		}))
+		stopBeat := heartbeat(ec.stderr, func() string { mu.Lock(); defer mu.Unlock(); return state })
 		b, err := ec.c.Environments.WaitForBuild(ec.ctx, ec.project, ec.arg, st.BuildID, opts...)
+		stopBeat()
 		if p != nil {
 			p.finish(b)
 		}

@@ -54,12 +54,13 @@ func TestEnvCommands(t *testing.T) {
 	id := created.ID
 
 	code, out, errOut = env(t, "build", "--interval", "1ms", id)
-	if code != 0 || !strings.Contains(out, ": ready") || !strings.Contains(out, "  #1 [1/2] FROM python:3.13-slim") ||
-		!strings.Contains(out, "build ready") {
+	// The log and the status are progress: stderr.
+	if code != 0 || !strings.Contains(errOut, ": ready") || !strings.Contains(errOut, "  #1 [1/2] FROM python:3.13-slim") ||
+		!strings.Contains(errOut, "build ready") {
 		t.Fatalf("build: %d\n%s\n%s", code, out, errOut)
 	}
-	if strings.Contains(out, "\033[") {
-		t.Errorf("terminal escapes written to a non-terminal:\n%q", out)
+	if strings.Contains(errOut, "\033[") {
+		t.Errorf("terminal escapes written to a non-terminal:\n%q", errOut)
 	}
 
 	code, out, _ = env(t, "list")
@@ -98,8 +99,9 @@ func TestEnvBuildFailureExitsNonZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := env(t, "build", "--interval", "1ms", id)
-	if code != 1 || !strings.Contains(errOut, "unsupported instruction ADD") || !strings.Contains(out, ": failed") ||
-		!strings.Contains(out, "ERROR: line 2: unsupported instruction ADD") {
+	// The build's log and status are progress, on stderr; stdout stays data.
+	if code != 1 || !strings.Contains(errOut, "unsupported instruction ADD") || !strings.Contains(errOut, ": failed") ||
+		!strings.Contains(errOut, "ERROR: line 2: unsupported instruction ADD") || strings.Contains(out, "ERROR") {
 		t.Errorf("failing build: %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	// A guest of the project cannot build.
@@ -132,8 +134,8 @@ func TestEnvBuildProgress(t *testing.T) {
 	pr, pw := io.Pipe()
 	code := make(chan int, 1)
 	go func() {
-		var stderr bytes.Buffer
-		code <- run(t.Context(), []string{"env", "build", "--interval", "1ms", id}, pw, &stderr)
+		var stdout bytes.Buffer // progress goes to stderr; stdout stays data
+		code <- run(t.Context(), []string{"env", "build", "--interval", "1ms", id}, &stdout, pw)
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -86,7 +87,16 @@ func readRunFile(path string) (evals.RunParams, error) {
 // summary and returns 0 when it passed, 1 when it did not, 2 on error.
 func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary string) int {
 	live := isTerminal(ec.stderr) && !ec.json
+	var mu sync.Mutex
+	state := "run " + runID + ": waiting for its first poll"
+	stop := heartbeat(ec.stderr, func() string { mu.Lock(); defer mu.Unlock(); return state })
+	defer stop()
 	progress := func(r *evals.Run) {
+		if r.Summary != nil {
+			mu.Lock()
+			state = fmt.Sprintf("run %s: %s, %d/%d iterations done", r.ID, r.Status, r.Summary.Passed+r.Summary.Failed, r.Summary.Total)
+			mu.Unlock()
+		}
 		if !live || r.Summary == nil {
 			return
 		}
@@ -96,6 +106,7 @@ func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary s
 	}
 	run, err := ec.c.Evals.Runs.Wait(ec.ctx, ec.project, runID, evals.WithProgress(progress),
 		evals.WithPollInterval(interval, max(interval, evals.DefaultPollMax)))
+	stop()
 	if live {
 		fmt.Fprintln(ec.stderr)
 	}

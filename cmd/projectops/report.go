@@ -131,6 +131,7 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 		opt.Run.PassCriteria = &ingest.PassCriteria{MinimumPassRate: f.minPassRate}
 	}
 	prog := newProgress(stderr, f.quiet)
+	defer prog.stop() // ends the heartbeat on every return
 	opt.Progress = prog.update
 	if _, err := ingest.NewReporter(client.Ingest, opt); err != nil { // the options, checked up front
 		fmt.Fprintf(stderr, "projectops report: %v\n", errText(err))

@@ -17,29 +17,34 @@ import (
 // progress prints "results sent, chunks in flight" on one refreshed line,
 // only when stderr is a terminal, at most ten times a second.
 type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	on    bool
-	last  time.Time
-	shown bool
+	mu     sync.Mutex
+	w      io.Writer
+	on     bool
+	last   time.Time
+	shown  bool
+	latest ingest.Progress // for the heartbeat off a terminal
+	stop   func()
 }
 
 func newProgress(w io.Writer, quiet bool) *progress {
-	p := &progress{w: w}
-	if f, ok := w.(*os.File); ok && !quiet {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			p.on = true
-		}
+	p := &progress{w: w, on: !quiet && isTerminal(w), stop: func() {}}
+	if !quiet {
+		p.stop = heartbeat(w, func() string {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			return fmt.Sprintf("projectops report: %d recorded, %d sent", p.latest.Recorded, p.latest.Sent)
+		})
 	}
 	return p
 }
 
 func (p *progress) update(pr ingest.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.latest = pr
 	if !p.on {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if time.Since(p.last) < 100*time.Millisecond {
 		return
 	}
@@ -52,6 +57,7 @@ func (p *progress) update(pr ingest.Progress) {
 }
 
 func (p *progress) done() {
+	p.stop()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.shown {
