@@ -23,27 +23,29 @@ const (
 // Change is one difference between two snapshots.
 type Change struct {
 	// Kind is KindTool, KindResource or KindPrompt.
-	Kind string
+	Kind string `json:"kind"`
 	// Name is the tool or prompt name, or the resource URI.
-	Name string
+	Name string `json:"name"`
 	// Op is OpAdded, OpRemoved or OpChanged.
-	Op string
+	Op string `json:"op"`
 	// Fields lists, for a changed item, each differing field (schema
 	// changes included) with its old and new value, sorted by path.
-	Fields []FieldChange
+	Fields []FieldChange `json:"fields,omitempty"`
 }
 
 // FieldChange is one differing field of a changed item. Path is dotted
 // (inputSchema.properties.query.type, arguments[1].required); Old and New
 // are JSON, empty when the field is absent on that side.
 type FieldChange struct {
-	Path, Old, New string
+	Path string `json:"path"`
+	Old  string `json:"old,omitempty"`
+	New  string `json:"new,omitempty"`
 }
 
 // SnapshotDiff is the difference between two export snapshots.
 type SnapshotDiff struct {
 	// Changes are ordered tools, resources, prompts, each by name.
-	Changes []Change
+	Changes []Change `json:"changes"`
 }
 
 // Equal reports whether the snapshots define the same primitives.

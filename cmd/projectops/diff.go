@@ -2,54 +2,47 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/spf13/cobra"
+
 	"github.com/projectops/projectops-go/servers"
 )
 
-// runDiff compares two export snapshots: exit 0 when they define the same
-// primitives, 1 when they differ (the diff on stdout), 2 on error.
-func runDiff(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("projectops diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: projectops diff OLD NEW")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Compares two snapshots written by `projectops export` (exportedAt is ignored).")
-		fmt.Fprintln(stderr, "Exit status: 0 equal, 1 different (diff on stdout), 2 error.")
+// newDiffCmd compares two export snapshots: exit 0 when they define the
+// same primitives, 1 when they differ (the diff on stdout), 2 on error.
+func newDiffCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "diff OLD NEW",
+		Short: "Compare two export snapshots (exit 0 equal, 1 different)",
+		Long: `Compares two snapshots written by "projectops export" (exportedAt is ignored).
+Exit status: 0 equal, 1 different (the diff on stdout), 2 error.`,
+		Args: exactArgs(2, "OLD and NEW snapshot files"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			old, err := readSnapshot(args[0])
+			if err != nil {
+				return usageError{err}
+			}
+			cur, err := readSnapshot(args[1])
+			if err != nil {
+				return usageError{err}
+			}
+			d := servers.Diff(old, cur)
+			if d.Changes == nil {
+				d.Changes = []servers.Change{} // [] in JSON, not null
+			}
+			if err := a.print(d, func(w io.Writer) { fmt.Fprint(w, d) }); err != nil {
+				return err
+			}
+			if !d.Equal() {
+				return gateError{}
+			}
+			return nil
+		},
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return 2
-	}
-	old, err := readSnapshot(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "projectops diff: %v\n", errText(err))
-		return 2
-	}
-	cur, err := readSnapshot(fs.Arg(1))
-	if err != nil {
-		fmt.Fprintf(stderr, "projectops diff: %v\n", errText(err))
-		return 2
-	}
-	d := servers.Diff(old, cur)
-	if d.Equal() {
-		return 0
-	}
-	fmt.Fprint(stdout, d)
-	return 1
 }
 
 // readSnapshot reads an export snapshot, strictly: a file that is not one
@@ -69,8 +62,7 @@ func readSnapshot(path string) (*servers.ExportSnapshot, error) {
 		}
 	}
 	var s servers.ExportSnapshot
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&s); err != nil {
+	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&s); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &s, nil

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,126 +9,67 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/environments"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// envSub is one "projectops env" subcommand. arg names its positional
-// argument ("" for none).
-type envSub struct {
-	name, arg, summary string
-	flags              func(fs *flag.FlagSet) func(ec *envCmd) error
-}
-
-var envSubs = []envSub{
-	{"list", "", "list the environments you see (your drafts and the project's shared ones)", envListFlags},
-	{"create", "", "create a personal draft from a Dockerfile", envCreateFlags},
-	{"build", "ENV_ID", "build an environment and follow the build until it ends", envBuildFlags},
-	{"builds", "ENV_ID", "list an environment's builds, newest first", envBuildsFlags},
-	{"boot", "ENV_ID", "boot your computer from an environment (wipes what is installed)", envSimple(envBoot)},
-	{"reset", "", "reset your computer to its image (wipes mutable state)", envSimple(envReset)},
-	{"share", "ENV_ID", "share a draft with the project (project admins)", envSimple(envShare)},
-	{"delete", "ENV_ID", "delete an environment permanently", envSimple(envDelete)},
+// newEnvCmd is "projectops env": computer environments.
+func newEnvCmd(a *app) *cobra.Command {
+	return group(&cobra.Command{
+		Use:   "env",
+		Short: "Computer environments: list, create, build, builds, boot, reset, share, delete",
+	},
+		envSub(a, "list", "", "List the environments you see (your drafts and the project's shared ones)", envListFlags),
+		envSub(a, "create", "", "Create a personal draft from a Dockerfile", envCreateFlags),
+		envSub(a, "build", "ENV_ID", "Build an environment and follow the build until it ends", envBuildFlags),
+		envSub(a, "builds", "ENV_ID", "List an environment's builds, newest first", envBuildsFlags),
+		envSub(a, "boot", "ENV_ID", "Boot your computer from an environment (wipes what is installed)", envSimple(envBoot)),
+		envSub(a, "reset", "", "Reset your computer to its image (wipes mutable state)", envSimple(envReset)),
+		envSub(a, "share", "ENV_ID", "Share a draft with the project (project admins)", envSimple(envShare)),
+		envSub(a, "delete", "ENV_ID", "Delete an environment permanently", envSimple(envDelete)),
+	)
 }
 
 // envCmd is the state of one invocation.
 type envCmd struct {
-	ctx            context.Context
-	c              *projectops.Client
-	project, arg   string
-	json           bool
-	stdout, stderr io.Writer
+	*app
+	c            *projectops.Client
+	project, arg string
 }
 
-// runEnv runs "projectops env <subcommand> [flags] [ENV_ID]". The API key
-// comes from PROJECTOPS_API_KEY only, never from a flag (shell history).
-func runEnv(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	sub, code := pickSub("env", args, envSubs, func(s *envSub) string { return s.name }, envUsage, stderr)
-	if sub == nil {
-		return code
+// envSub builds one env subcommand; arg names its positional argument (""
+// for none) and flags registers its own flags, returning what it runs.
+func envSub(a *app, name, arg, short string, flags func(fs *pflag.FlagSet) func(ec *envCmd) error) *cobra.Command {
+	nargs, use := 0, name
+	if arg != "" {
+		nargs, use = 1, name+" "+arg
 	}
-	name := "projectops env " + sub.name
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	ec := &envCmd{ctx: ctx, stdout: stdout, stderr: stderr}
-	fs.StringVar(&ec.project, "project", os.Getenv(envProject), "project `id` (default $PROJECTOPS_PROJECT)")
-	baseURL := fs.String("base-url", "", "API base `URL` including /api/v1 (default $PROJECTOPS_BASE_URL or the hosted service)")
-	fs.BoolVar(&ec.json, "json", false, "print JSON instead of text")
-	do := sub.flags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: %s [flags] %s\n\n%s.\nThe API key is read from PROJECTOPS_API_KEY.\n\n", name, sub.arg, sub.summary)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	cmd := &cobra.Command{Use: use, Short: short, Args: exactArgs(nargs, arg)}
+	do := flags(cmd.Flags())
+	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		project, err := a.needProject()
+		if err != nil {
+			return err
 		}
-		return 2
-	}
-	switch {
-	case sub.arg != "" && fs.NArg() != 1:
-		fmt.Fprintf(stderr, "%s: want exactly one %s argument\n", name, sub.arg)
-		return 2
-	case sub.arg == "" && fs.NArg() != 0:
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, fs.Arg(0))
-		return 2
-	case ec.project == "":
-		fmt.Fprintf(stderr, "%s: --project is required (or set PROJECTOPS_PROJECT)\n", name)
-		return 2
-	}
-	ec.arg = fs.Arg(0)
-	var opts []projectops.Option
-	if *baseURL != "" {
-		opts = append(opts, projectops.WithBaseURL(*baseURL))
-	}
-	var err error
-	if ec.c, err = projectops.NewClient(opts...); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, errText(err))
-		return 1
-	}
-	if err := do(ec); err != nil {
-		var usage envUsageError
-		if errors.As(err, &usage) {
-			fmt.Fprintf(stderr, "%s: %v\n", name, errText(err))
-			return 2
+		c, err := a.client()
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(stderr, "%s: %v\n", name, errText(err))
-		return 1
+		ec := &envCmd{app: a, c: c, project: project}
+		if len(args) > 0 {
+			ec.arg = args[0]
+		}
+		return do(ec)
 	}
-	return 0
-}
-
-// envUsageError is a bad invocation found after flag parsing (exit 2).
-type envUsageError string
-
-func (e envUsageError) Error() string { return string(e) }
-
-func envUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: projectops env <subcommand> --project ID [flags] [ENV_ID]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Computer environments. The API key is read from PROJECTOPS_API_KEY.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Subcommands:")
-	for _, s := range envSubs {
-		fmt.Fprintf(w, "  %-7s %s\n", s.name, s.summary)
-	}
+	return cmd
 }
 
 // envSimple adapts a subcommand without flags of its own.
-func envSimple(do func(ec *envCmd) error) func(fs *flag.FlagSet) func(ec *envCmd) error {
-	return func(*flag.FlagSet) func(ec *envCmd) error { return do }
+func envSimple(do func(ec *envCmd) error) func(fs *pflag.FlagSet) func(ec *envCmd) error {
+	return func(*pflag.FlagSet) func(ec *envCmd) error { return do }
 }
 
-// print writes v as JSON with --json, else calls text.
-func (ec *envCmd) print(v any, text func(w io.Writer)) error {
-	if ec.json {
-		enc := json.NewEncoder(ec.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	}
-	text(ec.stdout)
-	return nil
-}
-
-func envListFlags(fs *flag.FlagSet) func(ec *envCmd) error {
+func envListFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	return func(ec *envCmd) error {
 		var all []environments.Environment
 		for e, err := range ec.c.Environments.All(ec.ctx, ec.project, nil) {
@@ -160,17 +97,17 @@ func envListFlags(fs *flag.FlagSet) func(ec *envCmd) error {
 	}
 }
 
-func envCreateFlags(fs *flag.FlagSet) func(ec *envCmd) error {
+func envCreateFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	name := fs.String("name", "", "display `name` (required)")
 	file := fs.String("file", "", "Dockerfile `path` (required; - reads standard input)")
 	return func(ec *envCmd) error {
 		if strings.TrimSpace(*name) == "" || *file == "" {
-			return envUsageError("--name and --file are required")
+			return usagef("--name and --file are required")
 		}
 		var df []byte
 		var err error
 		if *file == "-" {
-			df, err = io.ReadAll(os.Stdin)
+			df, err = io.ReadAll(stdin)
 		} else {
 			df, err = os.ReadFile(*file)
 		}
@@ -188,7 +125,7 @@ func envCreateFlags(fs *flag.FlagSet) func(ec *envCmd) error {
 	}
 }
 
-func envBuildsFlags(fs *flag.FlagSet) func(ec *envCmd) error {
+func envBuildsFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	limit := fs.Int("limit", 10, "show at most `n` builds (0: all)")
 	return func(ec *envCmd) error {
 		var all []environments.Build

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,14 +10,15 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/environments"
+	"github.com/spf13/pflag"
 )
 
-func envBuildFlags(fs *flag.FlagSet) func(ec *envCmd) error {
+func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	wait := fs.Bool("wait", true, "follow the build until it ends; --wait=false returns once it is queued")
 	interval := fs.Duration("interval", time.Second, "first polling `interval` while following (backs off to 10x)")
 	return func(ec *envCmd) error {
 		if *interval <= 0 {
-			return envUsageError("--interval must be positive")
+			return usagef("--interval must be positive")
 		}
 		st, err := ec.c.Environments.Build(ec.ctx, ec.project, ec.arg)
 		if err != nil {
@@ -46,6 +47,9 @@ func envBuildFlags(fs *flag.FlagSet) func(ec *envCmd) error {
 		stopBeat()
 		if p != nil {
 			p.finish(b)
+		}
+		if errors.Is(err, environments.ErrBuildFailed) {
+			return gateError{errText(err)} // the build ran and failed: a gate
 		}
 		if err != nil {
 			return err

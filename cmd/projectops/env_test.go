@@ -86,7 +86,7 @@ func TestEnvCommands(t *testing.T) {
 		}
 	}
 	code, _, errOut = env(t, "boot", id)
-	if code != 1 || !strings.Contains(errOut, "404 NOT_FOUND") {
+	if code != 2 || !strings.Contains(errOut, "404 NOT_FOUND") {
 		t.Errorf("boot of a deleted environment: %d %q", code, errOut)
 	}
 }
@@ -106,7 +106,7 @@ func TestEnvBuildFailureExitsNonZero(t *testing.T) {
 	}
 	// A guest of the project cannot build.
 	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoGuestKey)
-	if code, _, errOut := env(t, "build", id); code != 1 || !strings.Contains(errOut, "FORBIDDEN") {
+	if code, _, errOut := env(t, "build", id); code != 2 || !strings.Contains(errOut, "FORBIDDEN") {
 		t.Errorf("guest build: %d %q", code, errOut)
 	}
 }
@@ -186,14 +186,14 @@ func TestEnvUsageErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{nil, 2, "Subcommands:"},
-		{[]string{"help"}, 0, "Subcommands:"},
-		{[]string{"nope"}, 2, `unknown subcommand "nope"`},
+		{nil, 2, "Available Commands:"},
+		{[]string{"help"}, 0, "Available Commands:"},
+		{[]string{"nope"}, 2, `unknown command "nope" for "projectops env"`},
 		{[]string{"list"}, 2, "--project is required"},
-		{[]string{"build", "--project", "p"}, 2, "want exactly one ENV_ID"},
+		{[]string{"build", "--project", "p"}, 2, "want ENV_ID, got 0 argument(s)"},
 		{[]string{"reset", "--project", "p", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"create", "--project", "p", "--name", "x"}, 2, "--name and --file are required"},
-		{[]string{"create", "--project", "p", "--name", "x", "--file", "/nonexistent/Dockerfile"}, 1, "no such file"},
+		{[]string{"create", "--project", "p", "--name", "x", "--file", "/nonexistent/Dockerfile"}, 2, "no such file"},
 		{[]string{"build", "--project", "p", "--interval", "0s", "e"}, 2, "--interval must be positive"},
 		{[]string{"boot", "-h"}, 0, "PROJECTOPS_API_KEY"},
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -13,14 +12,14 @@ import (
 
 // failReasons returns, for each failed iteration, why it failed: its first
 // failing step's reason ("step <id>: <reason>"), else its error.
-func failReasons(ctx context.Context, ec *evalCmd, runID string, iters []evals.Iteration) (map[string]string, error) {
+func (ec *evalCmd) failReasons(runID string, iters []evals.Iteration) (map[string]string, error) {
 	out := map[string]string{}
 	for _, it := range iters {
 		if it.Result != evals.ResultFailed {
 			continue
 		}
 		reason := it.Error
-		steps, err := ec.c.Evals.Runs.Steps(ctx, ec.project, runID, it.ID)
+		steps, err := ec.c.Evals.Runs.Steps(ec.ctx, ec.project, runID, it.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,62 +10,80 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/projectops/projectops-go/evals"
 )
 
-// serverList collects repeated --server flags.
-type serverList []string
+type evalRunFlags struct {
+	suite, file, junit, summary string
+	wait                        bool
+	interval                    time.Duration
+	servers                     []string
+}
 
-func (l *serverList) String() string     { return strings.Join(*l, ",") }
-func (l *serverList) Set(v string) error { *l = append(*l, v); return nil }
-
-func evalRunFlags(fs *flag.FlagSet) func(ec *evalCmd) int {
-	suite := fs.String("suite", "", "rerun the suite with this `id`")
-	file := fs.String("file", "", "run the tests in this JSON `file` (a run request: suiteName, serverIds, tests, ...; - reads standard input)")
-	wait := fs.Bool("wait", false, "follow the run until it ends, then print a summary; the exit code is the verdict")
-	interval := fs.Duration("interval", evals.DefaultPollMin, "shortest `delay` between polls")
-	junit := fs.String("junit", "", "with --wait: write the run as JUnit XML to `file` (one test case per iteration)")
-	summary := fs.String("summary", "", "with --wait: append a Markdown summary to `file` (works as $GITHUB_STEP_SUMMARY)")
-	var servers serverList
-	fs.Var(&servers, "server", "saved server `id` to run against (repeatable; overrides the suite's or the file's)")
-	return func(ec *evalCmd) int {
-		if (*suite == "") == (*file == "") {
-			return ec.fail(2, fmt.Errorf("give exactly one of --suite or --file"))
-		}
-		if (*junit != "" || *summary != "") && !*wait {
-			return ec.fail(2, fmt.Errorf("--junit and --summary need --wait"))
-		}
-		p := evals.RunParams{SuiteID: *suite}
-		if *file != "" {
-			var err error
-			if p, err = readRunFile(*file); err != nil {
-				return ec.fail(2, err)
-			}
-		}
-		if len(servers) > 0 {
-			p.ServerIDs = servers
-		}
-		rc, err := ec.c.Evals.Runs.Create(ec.ctx, ec.project, p)
-		if err != nil {
-			return ec.fail(2, err)
-		}
-		if !*wait {
-			if ec.json {
-				_ = ec.printJSON(rc)
-			} else {
-				fmt.Fprintf(ec.stdout, "run %s started (suite %s); follow it with --wait or poll it with: projectops eval iterations --project %s %s\n",
-					rc.RunID, rc.SuiteID, ec.project, rc.RunID)
-			}
-			return 0
-		}
-		return ec.follow(rc.RunID, *interval, *junit, *summary)
+func newEvalRunCmd(a *app) *cobra.Command {
+	var f evalRunFlags
+	cmd := &cobra.Command{
+		Use:   "run (--suite ID | --file FILE) [--wait] [--junit FILE] [--summary FILE]",
+		Short: "Create a run of a suite or a tests file; --wait gates on its verdict",
+		Long: `Creates a run of a suite (--suite) or of a tests file (--file: a run request,
+suiteName, serverIds, tests, ...; - reads stdin). With --wait it follows the run
+(a live line on a terminal, a heartbeat line in CI logs, both on stderr), prints
+its iterations and verdict, and can write JUnit XML and a Markdown summary.
+Exit status with --wait: 0 passed, 1 failed, 2 error.`,
+		Args: exactArgs(0, ""),
+		RunE: func(*cobra.Command, []string) error { return a.evalRun(f) },
 	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.suite, "suite", "", "rerun the suite with this `id`")
+	fl.StringVar(&f.file, "file", "", "run the tests in this JSON `file` (- reads standard input)")
+	fl.BoolVar(&f.wait, "wait", false, "follow the run until it ends, then print a summary; the exit code is the verdict")
+	fl.DurationVar(&f.interval, "interval", evals.DefaultPollMin, "shortest `delay` between polls")
+	fl.StringVar(&f.junit, "junit", "", "with --wait: write the run as JUnit XML to `file` (one test case per iteration)")
+	fl.StringVar(&f.summary, "summary", "", "with --wait: append a Markdown summary to `file` (works as $GITHUB_STEP_SUMMARY)")
+	fl.StringArrayVar(&f.servers, "server", nil, "saved server `id` to run against (repeatable; overrides the suite's or the file's)")
+	return cmd
+}
+
+func (a *app) evalRun(f evalRunFlags) error {
+	if (f.suite == "") == (f.file == "") {
+		return usagef("give exactly one of --suite or --file")
+	}
+	if (f.junit != "" || f.summary != "") && !f.wait {
+		return usagef("--junit and --summary need --wait")
+	}
+	p := evals.RunParams{SuiteID: f.suite}
+	if f.file != "" {
+		var err error
+		if p, err = readRunFile(f.file); err != nil {
+			return usageError{err}
+		}
+	}
+	if len(f.servers) > 0 {
+		p.ServerIDs = f.servers
+	}
+	ec, err := a.evalSetup()
+	if err != nil {
+		return err
+	}
+	rc, err := ec.c.Evals.Runs.Create(a.ctx, ec.project, p)
+	if err != nil {
+		return err
+	}
+	if !f.wait {
+		return a.print(rc, func(w io.Writer) {
+			fmt.Fprintf(w, "run %s started (suite %s); follow it with --wait or poll it with: projectops eval iterations --project %s %s\n",
+				rc.RunID, rc.SuiteID, ec.project, rc.RunID)
+		})
+	}
+	return ec.follow(rc.RunID, f.interval, f.junit, f.summary)
 }
 
 // readRunFile decodes a run request, rejecting unknown fields.
 func readRunFile(path string) (evals.RunParams, error) {
 	var p evals.RunParams
-	var r io.Reader = os.Stdin
+	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
@@ -84,8 +101,8 @@ func readRunFile(path string) (evals.RunParams, error) {
 }
 
 // follow waits for the run with live progress (on a terminal), prints the
-// summary and returns 0 when it passed, 1 when it did not, 2 on error.
-func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary string) int {
+// summary and returns nil when it passed, a gateError when it did not.
+func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary string) error {
 	live := isTerminal(ec.stderr) && !ec.json
 	var mu sync.Mutex
 	state := "run " + runID + ": waiting for its first poll"
@@ -112,48 +129,46 @@ func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary s
 	}
 	if err != nil {
 		if ec.ctx.Err() != nil {
-			fmt.Fprintf(ec.stderr, "%s: stopped waiting; run %s continues (cancel it with: projectops eval cancel --project %s %s)\n",
-				ec.name, runID, ec.project, runID)
-			return 2
+			return fmt.Errorf("stopped waiting; run %s continues (cancel it with: projectops eval cancel --project %s %s)",
+				runID, ec.project, runID)
 		}
-		return ec.fail(2, err)
+		return err
 	}
 	var iters []evals.Iteration
 	for it, err := range ec.c.Evals.Runs.Iterations(ec.ctx, ec.project, runID, &evals.IterationsParams{Limit: evals.MaxIterationsLimit}) {
 		if err != nil {
-			return ec.fail(2, err)
+			return err
 		}
 		iters = append(iters, it)
 	}
-	reasons, err := failReasons(ec.ctx, ec, runID, iters)
+	reasons, err := ec.failReasons(runID, iters)
 	if err != nil {
-		return ec.fail(2, err)
+		return err
 	}
-	if junit != "" || summary != "" {
-		if junit != "" {
-			if err := writeJUnit(junit, run, iters, reasons); err != nil {
-				return ec.fail(2, err)
-			}
-		}
-		if summary != "" {
-			if err := writeSummary(summary, run, iters, reasons); err != nil {
-				return ec.fail(2, err)
-			}
+	if junit != "" {
+		if err := writeJUnit(junit, run, iters, reasons); err != nil {
+			return err
 		}
 	}
-	if ec.json {
-		_ = ec.printJSON(struct {
-			Run        *evals.Run        `json:"run"`
-			Iterations []evals.Iteration `json:"iterations"`
-		}{run, iters})
-	} else {
-		printIterations(ec.stdout, iters, reasons)
-		fmt.Fprintln(ec.stdout, runLine(run))
+	if summary != "" {
+		if err := writeSummary(summary, run, iters, reasons); err != nil {
+			return err
+		}
 	}
-	if run.Passed() {
-		return 0
+	err = ec.print(struct {
+		Run        *evals.Run        `json:"run"`
+		Iterations []evals.Iteration `json:"iterations"`
+	}{run, iters}, func(w io.Writer) {
+		printIterations(w, iters, reasons)
+		fmt.Fprintln(w, runLine(run))
+	})
+	if err != nil {
+		return err
 	}
-	return 1
+	if !run.Passed() {
+		return gateError{} // the run line says why
+	}
+	return nil
 }
 
 func runLine(r *evals.Run) string {

@@ -86,7 +86,7 @@ func TestEvalRunFailedRunExitsOne(t *testing.T) {
 		t.Fatalf("iterations: %d %s", code, out)
 	}
 	code, _, errOut = evalCLI(t, "cancel", runID)
-	if code != 1 || !strings.Contains(errOut, "409 CONFLICT") {
+	if code != 2 || !strings.Contains(errOut, "409 CONFLICT") {
 		t.Fatalf("cancel finished run: %d %s", code, errOut)
 	}
 	itID := res.Iterations[0].ID
@@ -103,11 +103,11 @@ func TestEvalRunUsageAndErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{nil, 2, "Usage: projectops eval"},
+		{nil, 2, "Usage:\n  projectops eval [flags]"},
 		{[]string{"run"}, 2, "exactly one of --suite or --file"},
 		{[]string{"run", "--suite", "a", "--file", "b"}, 2, "exactly one"},
-		{[]string{"cancel"}, 2, "want 1 argument"},
-		{[]string{"nope"}, 2, "unknown subcommand"},
+		{[]string{"cancel"}, 2, "want RUN_ID, got 0 argument(s)"},
+		{[]string{"nope"}, 2, `unknown command "nope" for "projectops eval"`},
 		{[]string{"run", "--suite", "evs_missing"}, 2, "NOT_FOUND"},
 		{[]string{"run", "--file", writeTests(t, evals.RunParams{SuiteName: "x", ServerIDs: []string{serverID},
 			Tests: []evals.Test{{Title: "t", Model: "openai/gpt-9", Steps: []evals.Step{evals.PromptStep("p", "x")}}}})}, 2, "VALIDATION_ERROR"},

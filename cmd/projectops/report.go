@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,85 +14,98 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
+	"github.com/spf13/cobra"
 )
 
-// stdin is the report command's input; tests replace it.
+// stdin is the commands' standard input; tests replace it.
 var stdin io.Reader = os.Stdin
 
-// EnvProject is the default for --project.
-const envProject = "PROJECTOPS_PROJECT"
-
 type reportFlags struct {
-	project, suite, extRunID, notes, spool string
-	junit, jest, vitest                    string
-	upload, strict, quiet                  bool
-	minPassRate                            float64
+	suite, extRunID, notes, spool string
+	junit, jest, vitest           string
+	upload, strict, quiet         bool
+	minPassRate                   float64
 }
 
-// runReport sends test results to the service: a go test -json stream on
-// stdin, the results of a command run after "--", or a JUnit, Jest or
+// newReportCmd sends test results to the service: a go test -json stream
+// on stdin, the results of a command run after "--", or a JUnit, Jest or
 // Vitest file. "report resume" re-sends spooled results.
-func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "resume" {
-		return runResume(ctx, args[1:], stdout, stderr)
-	}
-	var cmdArgs []string
-	if i := slices.Index(args, "--"); i >= 0 {
-		args, cmdArgs = args[:i], args[i+1:]
-	}
-	fs := flag.NewFlagSet("projectops report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func newReportCmd(a *app) *cobra.Command {
 	var f reportFlags
-	fs.StringVar(&f.project, "project", orEnv(envProject, ingest.DefaultProject), "project `id` (default $"+envProject+" or \"default\")")
-	fs.StringVar(&f.suite, "suite", "", "suite `name` (default: the source: \"go test\", \"junit\", \"jest\", \"vitest\")")
-	fs.StringVar(&f.extRunID, "external-run-id", "", "external run `id` (default $PROJECTOPS_EXTERNAL_RUN_ID, the CI job, or random)")
-	fs.StringVar(&f.notes, "notes", "", "run notes")
-	fs.StringVar(&f.spool, "spool", "", "spool `dir` for unsent results (default $PROJECTOPS_SPOOL_DIR or a temp dir)")
-	fs.StringVar(&f.junit, "junit", "", "read a JUnit XML `file`")
-	fs.StringVar(&f.jest, "jest", "", "read a Jest JSON `file`")
-	fs.StringVar(&f.vitest, "vitest", "", "read a Vitest JSON `file`")
-	fs.BoolVar(&f.upload, "upload", false, "also upload the raw file through an upload URL")
-	fs.BoolVar(&f.strict, "strict", false, "exit 1 when reporting fails (by default it never changes the exit status)")
-	fs.BoolVar(&f.quiet, "quiet", false, "the summary alone: no failing tests' output, no progress line")
-	fs.BoolVar(&f.quiet, "q", false, "short for -quiet")
-	fs.Float64Var(&f.minPassRate, "min-pass-rate", -1, "minimum pass rate in `percent` for the run to pass (service default 100)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage:")
-		fmt.Fprintln(stderr, "  go test -json ./... | projectops report [flags]")
-		fmt.Fprintln(stderr, "  projectops report [flags] -- go test ./...")
-		fmt.Fprintln(stderr, "  projectops report [flags] --junit FILE | --jest FILE | --vitest FILE")
-		fmt.Fprintln(stderr, "  projectops report resume --spool DIR")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
+	cmd := &cobra.Command{
+		Use:   "report [flags] [-- CMD [ARGS...]]",
+		Short: "Send go test -json, JUnit, Jest or Vitest results to a run",
+		Long: `Sends test results to an eval run, in chunks, idempotently:
+
+  go test -json ./... | projectops report [flags]
+  projectops report [flags] -- go test ./...
+  projectops report [flags] --junit FILE | --jest FILE | --vitest FILE
+  projectops report resume [--spool DIR]
+
+While reading go test output it prints failing tests with their output and a
+closing summary (-q: the summary alone). Input that is not what the flags say
+(plain go test text, a terminal on stdin, an unreadable file) is refused with
+exit 2 and no run is created. --project defaults to $PROJECTOPS_PROJECT, else
+"default". With --json the summary is a JSON object on stdout.
+
+Exit status: 0 the tests passed; 1 they failed (the run's verdict when it was
+reported); with -- CMD, CMD's own status; 2 bad input, or with --strict a
+reporting failure (by default a reporting failure never changes the status:
+the results are spooled for "report resume").`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if n := cmd.ArgsLenAtDash(); n > 0 || (n < 0 && len(args) > 0) {
+				return usagef("unexpected argument %q (a command to run goes after --)", args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var cmdArgs []string
+			if cmd.ArgsLenAtDash() == 0 {
+				if len(args) == 0 {
+					return usagef("no command after --")
+				}
+				cmdArgs = args
+			}
+			return a.report(f, cmdArgs)
+		},
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	fl := cmd.Flags()
+	fl.StringVar(&f.suite, "suite", "", "suite `name` (default: the source: \"go test\", \"junit\", \"jest\", \"vitest\")")
+	fl.StringVar(&f.extRunID, "external-run-id", "", "external run `id` (default $PROJECTOPS_EXTERNAL_RUN_ID, the CI job, or random)")
+	fl.StringVar(&f.notes, "notes", "", "run notes")
+	fl.StringVar(&f.spool, "spool", "", "spool `dir` for unsent results (default $PROJECTOPS_SPOOL_DIR or a temp dir)")
+	fl.StringVar(&f.junit, "junit", "", "read a JUnit XML `file`")
+	fl.StringVar(&f.jest, "jest", "", "read a Jest JSON `file`")
+	fl.StringVar(&f.vitest, "vitest", "", "read a Vitest JSON `file`")
+	fl.BoolVar(&f.upload, "upload", false, "also upload the raw file through an upload URL")
+	fl.BoolVar(&f.strict, "strict", false, "exit 2 when reporting fails (by default it never changes the exit status)")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "the summary alone: no failing tests' output, no progress line")
+	fl.Float64Var(&f.minPassRate, "min-pass-rate", -1, "minimum pass rate in `percent` for the run to pass (service default 100)")
+	cmd.MarkFlagsMutuallyExclusive("junit", "jest", "vitest")
+	cmd.AddCommand(newResumeCmd(a))
+	return cmd
+}
+
+func (a *app) report(f reportFlags, cmdArgs []string) error {
+	file := f.junit + f.jest + f.vitest // at most one is set
+	if file != "" && cmdArgs != nil {
+		return usagef("give one source: stdin, a command after --, or one of --junit/--jest/--vitest")
 	}
-	files := 0
-	for _, v := range []string{f.junit, f.jest, f.vitest} {
-		if v != "" {
-			files++
-		}
+	if f.upload && file == "" {
+		return usagef("--upload needs --junit, --jest or --vitest")
 	}
-	if fs.NArg() > 0 || files > 1 || (files == 1 && cmdArgs != nil) || (cmdArgs != nil && len(cmdArgs) == 0) || (f.upload && files == 0) {
-		fmt.Fprintln(stderr, "projectops report: give one source: stdin, a command after --, or one of --junit/--jest/--vitest (--upload needs a file)")
-		fs.Usage()
-		return 2
-	}
-	client, err := projectops.NewClient()
+	project := orDefault(a.project, ingest.DefaultProject)
+	client, err := a.client()
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops report: %v\n", errText(err))
-		return 1
+		return err
 	}
-	return reportSource(ctx, client, f, cmdArgs, stdout, stderr)
+	return a.reportSource(client, project, f, cmdArgs)
 }
 
 // reportSource reads the chosen source into a reporter and prints the
-// summary. It returns the exit code.
-func reportSource(ctx context.Context, client *projectops.Client, f reportFlags, cmdArgs []string, stdout, stderr io.Writer) int {
+// summary.
+func (a *app) reportSource(client *projectops.Client, project string, f reportFlags, cmdArgs []string) error {
+	ctx, stdout, stderr := a.ctx, a.stdout, a.stderr
 	format, file := "go test", ""
 	for _, c := range []struct{ name, file string }{{"junit", f.junit}, {"jest", f.jest}, {"vitest", f.vitest}} {
 		if c.file != "" {
@@ -104,29 +116,30 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 	if file == "" && cmdArgs == nil {
 		var err error
 		if in, err = goTestInput(stdin); err != nil {
-			fmt.Fprintf(stderr, "projectops report: %v\n", errText(err))
-			return 2
+			return usageError{err}
 		}
 	}
 	if file != "" {
 		fh, err := os.Open(file)
 		if err != nil {
-			fmt.Fprintf(stderr, "projectops report: %v\n", errText(err))
-			return 2
+			return usageError{err}
 		}
 		defer fh.Close()
 		in = fh
 		if f.upload {
-			if err := uploadArtifact(ctx, client, f.project, format, fh, &f.notes, stderr); err != nil && f.strict {
-				return 1
+			if err := uploadArtifact(ctx, client, project, format, fh, &f.notes, stderr); err != nil && f.strict {
+				return err
 			}
 		}
 	}
 	// The summary line reports failures; the reporter's own warning would
 	// repeat it.
-	opt := ingest.ReporterOptions{Project: f.project, SpoolDir: f.spool, Strict: f.strict, Logger: slog.New(slog.DiscardHandler),
+	opt := ingest.ReporterOptions{Project: project, SpoolDir: f.spool, Strict: f.strict, Logger: slog.New(slog.DiscardHandler),
 		Run: ingest.RunParams{SuiteName: orDefault(f.suite, format), ExternalRunID: f.extRunID, Notes: f.notes,
 			Framework: strings.ReplaceAll(format, " ", "")}}
+	if a.verbose {
+		opt.Logger = a.logger()
+	}
 	if f.minPassRate >= 0 {
 		opt.Run.PassCriteria = &ingest.PassCriteria{MinimumPassRate: f.minPassRate}
 	}
@@ -134,8 +147,7 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 	defer prog.stop() // ends the heartbeat on every return
 	opt.Progress = prog.update
 	if _, err := ingest.NewReporter(client.Ingest, opt); err != nil { // the options, checked up front
-		fmt.Fprintf(stderr, "projectops report: %v\n", errText(err))
-		return 2
+		return usageError{err}
 	}
 	rep := &lazyReporter{make: func() (*ingest.Reporter, error) { return ingest.NewReporter(client.Ingest, opt) }}
 	code := 0
@@ -166,26 +178,42 @@ func reportSource(ctx context.Context, client *projectops.Client, f reportFlags,
 	}
 	if readErr != nil && rep.rep == nil && cmdArgs == nil {
 		// A file or stream that yields nothing usable: no run is made.
-		fmt.Fprintf(stderr, "projectops report: reading %s: %v; nothing was reported\n", format, errText(readErr))
-		return 2
+		return usageError{fmt.Errorf("reading %s: %w; nothing was reported", format, readErr)}
 	}
 	out, cerr := rep.close(context.WithoutCancel(ctx))
 	prog.done()
-	if readErr != nil {
-		fmt.Fprintf(stderr, "projectops report: reading %s: %v\n", format, errText(readErr))
-		if code == 0 {
-			code = 1
+	if out == nil && readErr == nil && cmdArgs == nil {
+		return usageError{fmt.Errorf("no test results in the %s input; nothing was reported", format)}
+	}
+	if a.json {
+		if err := writeJSON(stdout, reportJSON(st, out)); err != nil {
+			return err
 		}
 	}
-	if out == nil && readErr == nil && cmdArgs == nil {
-		fmt.Fprintf(stderr, "projectops report: no test results in the %s input; nothing was reported\n", format)
-		return 2
-	}
 	printSummary(stderr, st, out)
-	if cerr != nil && code == 0 {
-		code = 1 // Strict: a reporting failure fails the command
+	switch {
+	case readErr != nil:
+		return fmt.Errorf("reading %s: %w", format, readErr)
+	case cerr != nil && f.strict:
+		return cerr // --strict: a reporting failure fails the command
+	case cmdArgs != nil:
+		if code != 0 {
+			return codeError{code}
+		}
+		return nil
+	case reportFailed(st, out):
+		return gateError{}
 	}
-	return code
+	return nil
+}
+
+// reportFailed is the gate of a report: the run's verdict when it was
+// stored, else whether any test failed.
+func reportFailed(st ingest.SourceStats, out *ingest.Outcome) bool {
+	if out != nil && out.Err == nil && out.Run != nil && out.Run.Result != "" {
+		return out.Run.Result != "passed"
+	}
+	return st.Failed > 0
 }
 
 // runCommand runs cmdArgs, passing its output through and reading its go
@@ -262,13 +290,6 @@ func hasJSONFlag(args []string) bool {
 		}
 	}
 	return false
-}
-
-func orEnv(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }
 
 func orDefault(s, def string) string {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +10,7 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
+	"github.com/spf13/cobra"
 )
 
 // progress prints "results sent, chunks in flight" on one refreshed line,
@@ -119,57 +118,90 @@ func uploadArtifact(ctx context.Context, c *projectops.Client, project, format s
 	return err
 }
 
-// runResume sends what a spool directory holds and finalizes the runs.
-func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flagSet("projectops report resume", stderr)
-	dir := fs.String("spool", "", "spool `dir` to send (default $PROJECTOPS_SPOOL_DIR or the temp dir's)")
-	if code, ok := parse(fs, args, stderr); !ok {
-		return code
+// reportSummary is report's --json output.
+type reportSummary struct {
+	Passed  int               `json:"passed"`
+	Failed  int               `json:"failed"`
+	Skipped int               `json:"skipped"`
+	Run     *ingest.RunResult `json:"run,omitempty"`
+	// Error is why the results were not reported; Spool holds them then.
+	Error string `json:"error,omitempty"`
+	Spool string `json:"spool,omitempty"`
+}
+
+func reportJSON(st ingest.SourceStats, out *ingest.Outcome) reportSummary {
+	r := reportSummary{Passed: st.Passed, Failed: st.Failed, Skipped: st.Skipped}
+	if out != nil {
+		r.Run, r.Spool = out.Run, out.SpoolPath
+		if out.Err != nil {
+			r.Error = errText(out.Err)
+		}
 	}
-	if *dir == "" {
-		*dir = ingest.DefaultSpoolDir(os.Getenv)
+	return r
+}
+
+// newResumeCmd sends what a spool directory holds and finalizes the runs.
+func newResumeCmd(a *app) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "resume [--spool DIR]",
+		Short: "Re-send spooled results and finalize their runs",
+		Args:  exactArgs(0, ""),
+		RunE: func(*cobra.Command, []string) error {
+			if dir == "" {
+				dir = ingest.DefaultSpoolDir(os.Getenv)
+			}
+			client, err := a.client()
+			if err != nil {
+				return err
+			}
+			res, err := ingest.Resume(a.ctx, client.Ingest, dir)
+			if a.json {
+				if jerr := writeJSON(a.stdout, resumeJSON(res)); jerr != nil {
+					return jerr
+				}
+			}
+			failed := 0
+			for _, r := range res {
+				if r.Err != nil {
+					failed++
+					fmt.Fprintf(a.stderr, "projectops: run %s: %v (files kept)\n", r.ExternalRunID, errText(r.Err))
+					continue
+				}
+				if !a.json {
+					fmt.Fprintf(a.stdout, "projectops: run %s (%s): %d results re-sent; %s, result %s (%d stored)\n", r.Run.RunID,
+						r.ExternalRunID, r.Resent, r.Run.Status, r.Run.Result, summaryTotal(r.Run))
+				}
+			}
+			if len(res) == 0 && err == nil && !a.json {
+				fmt.Fprintf(a.stdout, "projectops: nothing to resume in %s\n", dir)
+			}
+			if err == nil && failed > 0 {
+				err = fmt.Errorf("%d of %d runs not resumed", failed, len(res))
+			}
+			return err
+		},
 	}
-	client, err := projectops.NewClient()
-	if err != nil {
-		fmt.Fprintf(stderr, "projectops report resume: %v\n", errText(err))
-		return 1
-	}
-	res, err := ingest.Resume(ctx, client.Ingest, *dir)
+	cmd.Flags().StringVar(&dir, "spool", "", "spool `dir` to send (default $PROJECTOPS_SPOOL_DIR or the temp dir's)")
+	return cmd
+}
+
+// resumed is one run of resume's --json output.
+type resumed struct {
+	ExternalRunID string            `json:"externalRunId"`
+	Resent        int               `json:"resent"`
+	Run           *ingest.RunResult `json:"run,omitempty"`
+	Error         string            `json:"error,omitempty"`
+}
+
+func resumeJSON(res []ingest.ResumeResult) []resumed {
+	out := []resumed{}
 	for _, r := range res {
+		j := resumed{ExternalRunID: r.ExternalRunID, Resent: r.Resent, Run: r.Run}
 		if r.Err != nil {
-			fmt.Fprintf(stderr, "projectops: run %s: %v (files kept)\n", r.ExternalRunID, errText(r.Err))
-			continue
+			j.Error = errText(r.Err)
 		}
-		fmt.Fprintf(stdout, "projectops: run %s (%s): %d results re-sent; %s, result %s (%d stored)\n", r.Run.RunID,
-			r.ExternalRunID, r.Resent, r.Run.Status, r.Run.Result, summaryTotal(r.Run))
+		out = append(out, j)
 	}
-	if len(res) == 0 && err == nil {
-		fmt.Fprintf(stdout, "projectops: nothing to resume in %s\n", *dir)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "projectops report resume: %v\n", errText(err))
-		return 1
-	}
-	return 0
-}
-
-func flagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// parse parses args; ok is false when the command should exit with code.
-func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0, false
-		}
-		return 2, false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return 2, false
-	}
-	return 0, true
+	return out
 }

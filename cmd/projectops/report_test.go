@@ -44,8 +44,9 @@ func TestReportStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The stream has failing tests: report's verdict is the run's (exit 1).
 	code, out, errOut := runReportCLI(t, string(in), "report", "--external-run-id", "cli-1", "--suite", "demo")
-	if code != 0 {
+	if code != 1 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	// Non-event lines pass through; failing tests print with their output
@@ -99,7 +100,7 @@ func TestReportCommand(t *testing.T) {
 func TestReportFileUploadAndResume(t *testing.T) {
 	srv := reportEnv(t)
 	code, _, errOut := runReportCLI(t, "", "report", "--junit", "../../ingest/testdata/junit.xml", "--upload", "--external-run-id", "j-1")
-	if code != 0 {
+	if code != 1 { // two of its tests fail
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	run := srv.IngestedRuns("")[0]
@@ -111,17 +112,17 @@ func TestReportFileUploadAndResume(t *testing.T) {
 		t.Errorf("artifact %s: %v %q", id, ok, ct)
 	}
 
-	// The service refuses; without --strict the exit status is unchanged
-	// and the results wait in the spool.
+	// The service refuses; without --strict the exit status is the tests'
+	// (two fail: 1) and the results wait in the spool.
 	spool := t.TempDir()
 	srv.SetFault("POST /projects/{projectId}/eval-ingest/report", projectopstest.Fault{Status: 403})
 	code, _, errOut = runReportCLI(t, "", "report", "--jest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-2")
-	if code != 0 || !strings.Contains(errOut, "NOT reported") || !strings.Contains(errOut, "report resume") {
+	if code != 1 || !strings.Contains(errOut, "NOT reported") || !strings.Contains(errOut, "report resume") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	code, _, _ = runReportCLI(t, "", "report", "--strict", "--vitest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-3")
-	if code != 1 {
-		t.Errorf("--strict: exit %d, want 1", code)
+	if code != 2 {
+		t.Errorf("--strict: exit %d, want 2", code)
 	}
 	srv.ClearFaults()
 	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool)
@@ -194,7 +195,7 @@ func TestReportQuiet(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runReportCLI(t, string(in), "report", "-q")
-	if code != 0 || strings.Contains(out, "--- FAIL") || !strings.Contains(errOut, "12 passed, 10 failed") {
+	if code != 1 || strings.Contains(out, "--- FAIL") || !strings.Contains(errOut, "12 passed, 10 failed") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

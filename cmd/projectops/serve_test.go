@@ -124,15 +124,6 @@ func until(t *testing.T, lines <-chan string, want string) []string {
 func TestServeSeedFile(t *testing.T) {
 	t.Parallel()
 	base, lines, code, stop := serve(t, "--addr", "127.0.0.1:0", "--seed", "testdata/seed.json")
-	out := strings.Join(until(t, lines, "Ctrl-C"), "\n")
-	for _, want := range []string{"sk_local_dev_key_0001", "sk_local_viewer_key_0002", "usr_dev"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	if strings.Contains(out, "sk_local_revoked_0003") {
-		t.Errorf("revoked key printed:\n%s", out)
-	}
 	if status, me := getMe(t, base, "sk_local_dev_key_0001"); status != 200 || me.ID != "usr_dev" {
 		t.Errorf("GET /me: %d %+v", status, me)
 	}
@@ -143,13 +134,30 @@ func TestServeSeedFile(t *testing.T) {
 	if c := <-code; c != 0 {
 		t.Errorf("exit code %d after cancel", c)
 	}
-	until(t, lines, "stopped")
+	out := strings.Join(rest(lines), "\n")
+	for _, want := range []string{"sk_local_dev_key_0001", "sk_local_viewer_key_0002", "usr_dev"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "sk_local_revoked_0003") {
+		t.Errorf("revoked key printed:\n%s", out)
+	}
+}
+
+// rest collects the lines left until stdout closes (the command ended).
+func rest(lines <-chan string) []string {
+	var got []string
+	for l := range lines {
+		got = append(got, l)
+	}
+	return got
 }
 
 func TestServeDemoWorkspace(t *testing.T) {
 	t.Parallel()
 	base, lines, code, stop := serve(t, "--addr", "127.0.0.1:0", "--rate-limit", "0")
-	out := strings.Join(until(t, lines, "Ctrl-C"), "\n")
+	out := strings.Join(until(t, lines, projectopstest.DemoGuestKey), "\n")
 	for _, key := range []string{projectopstest.DemoOwnerKey, projectopstest.DemoMemberKey, projectopstest.DemoGuestKey} {
 		if !strings.Contains(out, key) {
 			t.Errorf("output lacks %s:\n%s", key, out)
@@ -175,15 +183,15 @@ func TestRunUsageErrors(t *testing.T) {
 		wantCode int
 		wantErr  string
 	}{
-		{"no command", nil, 2, "Usage: projectops"},
+		{"no command", nil, 2, "Usage:\n  projectops [flags]"},
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"help", []string{"help"}, 0, ""},
 		{"serve help", []string{"serve", "-h"}, 0, "--seed"},
-		{"bad flag", []string{"serve", "--port", "1"}, 2, "flag provided but not defined"},
+		{"bad flag", []string{"serve", "--port", "1"}, 2, "unknown flag: --port"},
 		{"extra arg", []string{"serve", "now"}, 2, `unexpected argument "now"`},
-		{"missing seed", []string{"serve", "--seed", "testdata/nope.json"}, 1, "read seed"},
-		{"bad rate", []string{"serve", "--rate-limit", "-1"}, 1, "WithRateLimit"},
-		{"bad addr", []string{"serve", "--addr", "256.0.0.1:99999"}, 1, "listen"},
+		{"missing seed", []string{"serve", "--seed", "testdata/nope.json"}, 2, "read seed"},
+		{"bad rate", []string{"serve", "--rate-limit", "-1"}, 2, "WithRateLimit"},
+		{"bad addr", []string{"serve", "--addr", "256.0.0.1:99999"}, 2, "listen"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,7 +214,7 @@ func TestServeRejectsBadSeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--seed", path}, &stdout, &stderr); code != 1 {
+	if code := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--seed", path}, &stdout, &stderr); code != 2 {
 		t.Fatalf("exit code %d", code)
 	}
 	if !strings.Contains(stderr.String(), `hosts[0]: host: project "prj_x" not found`) {

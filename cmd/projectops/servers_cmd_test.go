@@ -89,8 +89,8 @@ func TestExportAndDiff(t *testing.T) {
 	if code, _, _ := runCLI(t, "diff", oldPath); code != 2 {
 		t.Errorf("one argument: exit %d", code)
 	}
-	// Export errors: unknown server is 1, missing flag is 2.
-	if code, _, errs := runCLI(t, "export", "--project", "prj_demo", "--server", "srv_nope"); code != 1 || !strings.Contains(errs, "NOT_FOUND") {
+	// Export errors: an API error and a missing flag are both 2.
+	if code, _, errs := runCLI(t, "export", "--project", "prj_demo", "--server", "srv_nope"); code != 2 || !strings.Contains(errs, "NOT_FOUND") {
 		t.Errorf("unknown server: %d %s", code, errs)
 	}
 	if code, _, _ := runCLI(t, "export", "--project", "prj_demo"); code != 2 {

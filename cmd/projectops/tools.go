@@ -1,156 +1,128 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
 
 	"github.com/projectops/projectops-go/servers"
 )
 
-// runTools is "projectops tools list|call": a server's tools from a shell,
-// JSON in and out.
-func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	usage := func() {
-		fmt.Fprintln(stderr, "Usage:")
-		fmt.Fprintln(stderr, "  projectops tools list --project P --server S")
-		fmt.Fprintln(stderr, "  projectops tools call --project P --server S --name TOOL [--args JSON|@FILE|-]")
-		fmt.Fprintln(stderr, "  projectops tools call --project P --server S TOOL [JSON|@FILE|-]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "list prints every tool as a JSON array; call prints the MCP CallToolResult.")
-		fmt.Fprintln(stderr, "Exit status: 0 success, 1 failure or a result with isError, 2 bad usage or no key.")
-		fmt.Fprintln(stderr, "Uses PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL.")
-	}
-	if len(args) == 0 {
-		usage()
-		return 2
-	}
-	switch args[0] {
-	case "list":
-		return toolsList(ctx, args[1:], stdout, stderr)
-	case "call":
-		return toolsCall(ctx, args[1:], stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		usage()
-		return 0
-	}
-	fmt.Fprintf(stderr, "projectops tools: unknown subcommand %q\n", args[0])
-	usage()
-	return 2
+// newToolsCmd is "projectops tools list|call": a server's tools from a
+// shell, JSON in and out.
+func newToolsCmd(a *app) *cobra.Command {
+	var server string
+	cmd := group(&cobra.Command{
+		Use:   "tools",
+		Short: "List or call a saved server's tools (JSON in and out)",
+		Long: `List a saved server's tools (a JSON array) or call one (the MCP CallToolResult).
+Output is always JSON. A call whose result has isError exits 1.`,
+	}, newToolsListCmd(a, &server), newToolsCallCmd(a, &server))
+	cmd.PersistentFlags().StringVar(&server, "server", "", "saved server `id` (required)")
+	_ = cmd.MarkPersistentFlagRequired("server")
+	return cmd
 }
 
-type toolFlags struct {
-	fs              *flag.FlagSet
-	project, server *string
-	name, arguments *string
-}
-
-func parseToolFlags(name string, args []string, stderr io.Writer, call bool) (*toolFlags, int) {
-	f := &toolFlags{fs: flag.NewFlagSet("projectops tools "+name, flag.ContinueOnError)}
-	f.fs.SetOutput(stderr)
-	f.project = f.fs.String("project", os.Getenv(envProject), "project `id` (default $"+envProject+")")
-	f.server = f.fs.String("server", "", "saved server `id`")
-	if call {
-		f.name = f.fs.String("name", "", "tool `name`")
-		f.arguments = f.fs.String("args", "{}", "tool arguments: a JSON object, @file, or - for stdin")
-	}
-	if err := f.fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, 0
-		}
-		return nil, 2
-	}
-	rest := f.fs.Args()
-	if call {
-		// Positional NAME [ARGS] read like the flags, for quick shell use.
-		set := map[string]bool{}
-		f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-		if len(rest) > 0 && !set["name"] {
-			*f.name, rest = rest[0], rest[1:]
-			if len(rest) > 0 && !set["args"] {
-				*f.arguments, rest = rest[0], rest[1:]
+func newToolsListCmd(a *app, server *string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list --server ID",
+		Short: "Print every tool of the server as a JSON array",
+		Args:  exactArgs(0, ""),
+		RunE: func(*cobra.Command, []string) error {
+			project, err := a.needProject()
+			if err != nil {
+				return err
 			}
-		}
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			tools := []*mcp.Tool{}
+			for t, err := range c.Servers.Tools(a.ctx, project, *server) {
+				if err != nil {
+					return err
+				}
+				tools = append(tools, t)
+			}
+			return writeJSON(a.stdout, tools)
+		},
 	}
-	need := map[string]string{"project": *f.project, "server": *f.server}
-	if call {
-		need["name"] = *f.name
-	}
-	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "projectops tools %s: unexpected argument %q\n", name, rest[0])
-		return nil, 2
-	}
-	if !needFlags(stderr, f.fs.PrintDefaults, need) {
-		return nil, 2
-	}
-	return f, -1
 }
 
-func toolsList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	f, code := parseToolFlags("list", args, stderr, false)
-	if f == nil {
-		return code
+func newToolsCallCmd(a *app, server *string) *cobra.Command {
+	var name, arguments string
+	cmd := &cobra.Command{
+		Use:   "call --server ID TOOL [JSON|@FILE|-]",
+		Short: "Call a tool and print its MCP CallToolResult (exit 1 when isError)",
+		Long: `Calls a tool with a JSON object of arguments, given inline, in @FILE, or on
+stdin with -. The tool and arguments may also be given as --name and --args.
+Exit status: 0 success, 1 the result has isError, 2 bad usage or API error.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 2 {
+				return usagef("unexpected argument %q", args[2])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				if cmd.Flags().Changed("name") {
+					return usagef("give the tool as an argument or as --name, not both")
+				}
+				name = args[0]
+			}
+			if len(args) > 1 {
+				if cmd.Flags().Changed("args") {
+					return usagef("give the arguments as an argument or as --args, not both")
+				}
+				arguments = args[1]
+			}
+			if name == "" {
+				return usagef("missing the tool name")
+			}
+			params, err := readArguments(arguments)
+			if err != nil {
+				return usagef("arguments: %v", err)
+			}
+			project, err := a.needProject()
+			if err != nil {
+				return err
+			}
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			res, err := c.Servers.CallTool(a.ctx, project, *server, servers.CallToolParams{ToolName: name, Parameters: params})
+			if err != nil {
+				return err
+			}
+			if err := writeJSON(a.stdout, res); err != nil {
+				return err
+			}
+			if res.IsError {
+				return gateError{fmt.Sprintf("tool %q reported an error (isError)", name)}
+			}
+			return nil
+		},
 	}
-	c, err := apiClient()
-	if err != nil {
-		return failSetup(stderr, "tools list", err)
-	}
-	tools := []*mcp.Tool{}
-	for t, err := range c.Servers.Tools(ctx, *f.project, *f.server) {
-		if err != nil {
-			return fail(stderr, "tools list", err)
-		}
-		tools = append(tools, t)
-	}
-	if err := writeJSON(stdout, tools); err != nil {
-		return fail(stderr, "tools list", err)
-	}
-	return 0
+	cmd.Flags().StringVar(&name, "name", "", "tool `name`")
+	cmd.Flags().StringVar(&arguments, "args", "{}", "tool arguments: a JSON object, @file, or - for stdin")
+	return cmd
 }
 
-func toolsCall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	f, code := parseToolFlags("call", args, stderr, true)
-	if f == nil {
-		return code
-	}
-	params, err := readArguments(*f.arguments)
-	if err != nil {
-		fmt.Fprintf(stderr, "projectops tools call: --args: %v\n", errText(err))
-		return 2
-	}
-	c, err := apiClient()
-	if err != nil {
-		return failSetup(stderr, "tools call", err)
-	}
-	res, err := c.Servers.CallTool(ctx, *f.project, *f.server, servers.CallToolParams{ToolName: *f.name, Parameters: params})
-	if err != nil {
-		return fail(stderr, "tools call", err)
-	}
-	if err := writeJSON(stdout, res); err != nil {
-		return fail(stderr, "tools call", err)
-	}
-	if res.IsError {
-		fmt.Fprintf(stderr, "projectops tools call: tool %q reported an error (isError)\n", *f.name)
-		return 1
-	}
-	return 0
-}
-
-// readArguments parses --args: a JSON object given inline, in @file, or on
-// stdin with -.
+// readArguments parses tool arguments: a JSON object given inline, in
+// @file, or on stdin with -.
 func readArguments(v string) (map[string]any, error) {
 	var data []byte
 	var err error
 	switch {
 	case v == "-":
-		data, err = io.ReadAll(os.Stdin)
+		data, err = io.ReadAll(stdin)
 	case strings.HasPrefix(v, "@"):
 		data, err = os.ReadFile(v[1:])
 	default:

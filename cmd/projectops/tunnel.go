@@ -2,90 +2,88 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/url"
-	"os"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/projectops/projectops-go/tunnels"
 )
 
-// runTunnel exposes a local MCP server through a relay tunnel until
+// closeTimeout bounds the revoke sent on interrupt.
+const closeTimeout = 10 * time.Second
+
+// newTunnelCmd exposes a local MCP server through a relay tunnel until
 // interrupted. The public URL is printed once, with a warning: it carries
 // the tunnel's secret. Nothing else ever prints it.
-func runTunnel(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("projectops tunnel", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	project := fs.String("project", os.Getenv(envProject), "project `id` (default $"+envProject+")")
-	name := fs.String("name", "", "server `name` to register the tunnel as (created if missing, repointed if it exists)")
-	to := fs.String("to", "", "local MCP server `URL`, e.g. http://127.0.0.1:3000/mcp")
-	verbose := fs.Bool("v", false, "log connects, drops and reconnects to stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: projectops tunnel --project P --name NAME --to URL")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Exposes a local MCP server through a relay tunnel until interrupted, registered as")
-		fmt.Fprintln(stderr, "the project's server NAME. Every start rotates the tunnel's secret.")
-		fmt.Fprintln(stderr, "Uses PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
+func newTunnelCmd(a *app) *cobra.Command {
+	var name, to string
+	cmd := &cobra.Command{
+		Use:   "tunnel --name NAME --to URL",
+		Short: "Expose a local MCP server through a relay tunnel until interrupted",
+		Long: `Exposes a local MCP server through a relay tunnel until interrupted, registered as
+the project's server NAME (created if missing, repointed if it exists). Every
+start rotates the tunnel's secret. The public URL (with its secret) is printed
+on stdout once; with --json, as {"serverId", "name", "url"}. -v logs connects,
+drops and reconnects.`,
+		Args: exactArgs(0, ""),
+		RunE: func(*cobra.Command, []string) error { return a.tunnel(name, to) },
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "projectops tunnel: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	if !needFlags(stderr, fs.Usage, map[string]string{"project": *project, "name": *name, "to": *to}) {
-		return 2
-	}
-	target, err := url.Parse(*to)
+	cmd.Flags().StringVar(&name, "name", "", "server `name` to register the tunnel as (required)")
+	cmd.Flags().StringVar(&to, "to", "", "local MCP server `URL`, e.g. http://127.0.0.1:3000/mcp (required)")
+	_ = cmd.MarkFlagRequired("name")
+	_ = cmd.MarkFlagRequired("to")
+	return cmd
+}
+
+func (a *app) tunnel(name, to string) error {
+	project, err := a.needProject()
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops tunnel: --to: %v\n", errText(err))
-		return 2
+		return err
+	}
+	target, err := url.Parse(to)
+	if err != nil {
+		return usagef("--to: %v", err)
 	}
 	proxy, err := tunnels.ProxyTo(target)
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops tunnel: --to: %v\n", errText(err))
-		return 2
+		return usagef("--to: %v", err)
 	}
-	c, err := apiClient()
+	c, err := a.client()
 	if err != nil {
-		return failSetup(stderr, "tunnel", err)
+		return err
 	}
-	g, err := c.Tunnels.Create(ctx, *project, tunnels.CreateParams{Name: *name})
+	g, err := c.Tunnels.Create(a.ctx, project, tunnels.CreateParams{Name: name})
 	if err != nil {
-		return fail(stderr, "tunnel", err)
+		return err
 	}
 	opts := []tunnels.ServeOption{tunnels.OnConnect(func() {
-		fmt.Fprintf(stderr, "tunnel connected: server %s (%s) -> %s\n", g.ServerID, g.Name, target.Redacted())
+		fmt.Fprintf(a.stderr, "tunnel connected: server %s (%s) -> %s\n", g.ServerID, g.Name, target.Redacted())
 	})}
-	if *verbose {
-		opts = append(opts, tunnels.WithLogger(slog.New(slog.NewTextHandler(stderr, nil))))
+	if a.verbose {
+		opts = append(opts, tunnels.WithLogger(a.logger()))
 	}
-	fmt.Fprintf(stdout, "%s\n", g.URL)
-	fmt.Fprintln(stderr, "WARNING: the URL above contains the tunnel's secret (?k=): anyone holding it can call your server.")
-	fmt.Fprintln(stderr, "It is also saved as the server's url. Stop with Ctrl-C; run again to rotate the secret.")
-	err = c.Tunnels.Serve(ctx, g, proxy, opts...)
-	if ctx.Err() != nil {
-		// Interrupted: revoke so the URL dies with the process.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
-		defer cancel()
-		if _, cerr := c.Tunnels.Close(cctx, *project, g.ServerID); cerr != nil {
-			return fail(stderr, "tunnel", fmt.Errorf("closing the tunnel: %w", cerr))
-		}
-		fmt.Fprintln(stderr, "tunnel closed")
-		return 0
+	if err := a.print(struct {
+		ServerID string `json:"serverId"`
+		Name     string `json:"name"`
+		URL      string `json:"url"`
+	}{g.ServerID, g.Name, g.URL}, func(w io.Writer) { fmt.Fprintln(w, g.URL) }); err != nil {
+		return err
 	}
-	return fail(stderr, "tunnel", err)
+	fmt.Fprintln(a.stderr, "WARNING: the URL above contains the tunnel's secret (?k=): anyone holding it can call your server.")
+	fmt.Fprintln(a.stderr, "It is also saved as the server's url. Stop with Ctrl-C; run again to rotate the secret.")
+	err = c.Tunnels.Serve(a.ctx, g, proxy, opts...)
+	if a.ctx.Err() == nil {
+		return err
+	}
+	// Interrupted: revoke so the URL dies with the process.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(a.ctx), closeTimeout)
+	defer cancel()
+	if _, cerr := c.Tunnels.Close(cctx, project, g.ServerID); cerr != nil {
+		return fmt.Errorf("closing the tunnel: %w", cerr)
+	}
+	fmt.Fprintln(a.stderr, "tunnel closed")
+	return nil
 }
-
-// closeTimeout bounds the revoke sent on interrupt.
-const closeTimeout = 10 * time.Second

@@ -1,45 +1,66 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/spf13/cobra"
 )
 
-// runVersion prints the module version and, when the binary was built from
-// a VCS checkout, the commit it was built from (and whether it was dirty).
-func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintln(stderr, "Usage: projectops version")
-		return 2
+// newVersionCmd prints the module version and, when the binary was built
+// from a VCS checkout, the commit it was built from (and whether it was
+// dirty).
+func newVersionCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the module version and the commit it was built from",
+		Args:  exactArgs(0, ""),
+		RunE: func(*cobra.Command, []string) error {
+			v := buildVersion(debug.ReadBuildInfo())
+			return a.print(v, func(w io.Writer) { fmt.Fprintln(w, v.line()) })
+		},
 	}
-	fmt.Fprintln(stdout, versionLine(debug.ReadBuildInfo()))
-	return 0
 }
 
-func versionLine(bi *debug.BuildInfo, ok bool) string {
+// version is what "projectops version" reports.
+type version struct {
+	Version  string `json:"version"`
+	Commit   string `json:"commit,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+	Go       string `json:"go,omitempty"`
+}
+
+func buildVersion(bi *debug.BuildInfo, ok bool) version {
 	if !ok {
-		return "projectops (unknown version)"
+		return version{Version: "(unknown)"}
 	}
-	version := bi.Main.Version
-	if version == "" {
-		version = "(devel)"
+	v := version{Version: bi.Main.Version, Go: bi.GoVersion}
+	if v.Version == "" {
+		v.Version = "(devel)"
 	}
-	line := "projectops " + version
-	var rev, dirty string
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			rev = s.Value
+			v.Commit = s.Value
 		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = ", modified"
-			}
+			v.Modified = s.Value == "true"
 		}
 	}
-	if rev != "" {
-		line += " (commit " + rev + dirty + ")"
+	return v
+}
+
+func (v version) line() string {
+	line := "projectops " + v.Version
+	if v.Commit != "" {
+		dirty := ""
+		if v.Modified {
+			dirty = ", modified"
+		}
+		line += " (commit " + v.Commit + dirty + ")"
 	}
-	return line + " " + bi.GoVersion
+	if v.Go != "" {
+		line += " " + v.Go
+	}
+	return line
 }

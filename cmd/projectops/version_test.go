@@ -9,10 +9,10 @@ import (
 func TestVersionLine(t *testing.T) {
 	bi := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"},
 		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.modified", Value: "true"}}}
-	if got := versionLine(bi, true); got != "projectops v1.2.3 (commit abc123, modified) go1.26.8" {
+	if got := buildVersion(bi, true).line(); got != "projectops v1.2.3 (commit abc123, modified) go1.26.8" {
 		t.Errorf("versionLine = %q", got)
 	}
-	if got := versionLine(&debug.BuildInfo{GoVersion: "go1.26.8"}, true); got != "projectops (devel) go1.26.8" {
+	if got := buildVersion(&debug.BuildInfo{GoVersion: "go1.26.8"}, true).line(); got != "projectops (devel) go1.26.8" {
 		t.Errorf("devel = %q", got)
 	}
 	var out, errOut strings.Builder

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	projectops "github.com/projectops/projectops-go"
+)
+
+// Exit codes: the table in the package doc and docs/cli.md.
+const (
+	exitOK    = 0
+	exitGate  = 1 // a gate failed: run failed, snapshots differ, tool isError
+	exitError = 2 // bad usage, configuration, or an API error
+)
+
+// usageError is a bad invocation: it exits 2 with a pointer to --help.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// gateError is a gate that failed (exit 1). An empty message prints
+// nothing more: the command's output already says what failed.
+type gateError struct{ msg string }
+
+func (e gateError) Error() string { return e.msg }
+
+// codeError passes a child's exit status through (report -- CMD).
+type codeError struct{ code int }
+
+func (e codeError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// exit prints err once, naming the command, and maps it to the exit code.
+func (a *app) exit(cmd *cobra.Command, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	name := "projectops"
+	if cmd != nil {
+		name = cmd.CommandPath()
+	}
+	var gate gateError
+	var child codeError
+	switch {
+	case errors.As(err, &child):
+		return child.code
+	case errors.As(err, &gate):
+		if gate.msg != "" {
+			fmt.Fprintf(a.stderr, "%s: %s\n", name, gate.msg)
+		}
+		return exitGate
+	}
+	fmt.Fprintf(a.stderr, "%s: %s\n", name, errText(err))
+	var e *projectops.Error
+	if errors.As(err, &e) && len(e.HostedModels) > 0 {
+		// A model the service cannot run: say which hosted ones it can.
+		fmt.Fprintf(a.stderr, "%s: valid hosted models: %s\n", name, strings.Join(e.HostedModels, ", "))
+	}
+	var usage usageError
+	if errors.As(err, &usage) || isCobraUsage(err) {
+		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", name)
+	}
+	return exitError
+}
+
+// isCobraUsage recognizes the errors cobra itself returns for a bad
+// invocation (an unknown command, a missing required flag), which are not typed.
+func isCobraUsage(err error) bool {
+	for _, p := range []string{"unknown command ", "required flag(s) ", "if any flags in the group "} {
+		if strings.HasPrefix(err.Error(), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// errText is err's message for the one line the CLI prints, which already
+// names the command: the SDK's own "projectops: " prefix is dropped, so a
+// failure never reads "projectops report: projectops: ...".
+func errText(err error) string {
+	return strings.TrimPrefix(err.Error(), "projectops: ")
+}
