@@ -50,12 +50,20 @@ snapshots differ, a tool returned isError); 2 bad usage or an API error.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.baseURL, "base-url", "", "API base `URL` including /api/v1 (default $PROJECTOPS_BASE_URL or the hosted service)")
-	pf.StringVarP(&a.project, "project", "p", os.Getenv(envProject), "project `id` (default $"+envProject+")")
+	// The environment is read when the flag is unset, not as the flag's
+	// default, so help reads the same on every machine.
+	pf.StringVarP(&a.project, "project", "p", "", "project `id` (default $"+envProject+")")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log requests, retries and their waits to stderr")
 	pf.BoolVar(&a.json, "json", false, "print JSON instead of text")
+	root.PersistentPreRun = func(*cobra.Command, []string) {
+		if a.project == "" {
+			a.project = os.Getenv(envProject)
+		}
+	}
 	_ = root.RegisterFlagCompletionFunc("project", a.completeProjects)
 	root.AddCommand(newServeCmd(a), newReportCmd(a), newEvalCmd(a), newEnvCmd(a), newToolsCmd(a),
 		newExportCmd(a), newDiffCmd(a), newTunnelCmd(a), newVersionCmd(a))
+	root.InitDefaultCompletionCmd() // now, so help, docs and tests see it
 	return root
 }
 

@@ -91,7 +91,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			if bo == nil {
 				bo = t.newBackOff()
 			}
-			if serr := t.sleep(ctx, bo.NextBackOff()); serr != nil {
+			wait := bo.NextBackOff()
+			t.logRetry(ctx, req, attempt, wait, "backoff")
+			if serr := t.sleep(ctx, wait); serr != nil {
 				return errors.Join(serr, err)
 			}
 			continue
@@ -108,7 +110,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			return apiErr
 		}
 		var wait time.Duration
+		why := "backoff"
 		if hasRA {
+			why = "Retry-After"
 			// Honour Retry-After exactly; never wait longer than allowed
 			// without telling the caller.
 			if apiErr.RetryAfter > t.maxRA {
@@ -121,6 +125,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			}
 			wait = bo.NextBackOff()
 		}
+		t.logRetry(ctx, req, attempt, wait, why)
 		if serr := t.sleep(ctx, wait); serr != nil {
 			return errors.Join(serr, apiErr)
 		}
@@ -270,6 +275,16 @@ func newIdempotencyKey() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// logRetry says, at debug level, that attempt+2 follows after wait and why
+// (backoff or the server's Retry-After), so -v shows where time goes.
+func (t *Transport) logRetry(ctx context.Context, req *Request, attempt int, wait time.Duration, why string) {
+	if !t.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	t.log.LogAttrs(ctx, slog.LevelDebug, "projectops retry", slog.String("method", req.Method),
+		slog.String("route", req.Route), slog.Int("next_attempt", attempt+2), slog.Duration("wait", wait), slog.String("after", why))
 }
 
 func (t *Transport) logAttempt(ctx context.Context, req *Request, status, attempt int, start time.Time, err error) {

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// The exit-code table (docs/cli.md), command by command: 0 success, 1 a
+// gate failed, 2 bad usage or an API error.
+func TestExitCodeTable(t *testing.T) {
+	srv := demoAPI(t)
+	t.Setenv(envProject, "prj_demo")
+	dir := t.TempDir()
+	snap := filepath.Join(dir, "a.json")
+	if code, _, errOut := runCLI(t, "export", "--server", "srv_demo", "-o", snap); code != 0 {
+		t.Fatalf("export: %d %s", code, errOut)
+	}
+	changed := filepath.Join(dir, "b.json")
+	b, _ := os.ReadFile(snap)
+	if err := os.WriteFile(changed, []byte(strings.Replace(string(b), "Echo a message back", "Echo it", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badEnv, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: "prj_demo", OwnerUserID: "usr_owner",
+		Name: "bad", Dockerfile: "FROM alpine\nADD x y\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"version", []string{"version"}, 0},
+		{"version extra", []string{"version", "x"}, 2},
+		{"unknown command", []string{"nope"}, 2},
+		{"unknown flag", []string{"version", "--nope"}, 2},
+		{"diff equal", []string{"diff", snap, snap}, 0},
+		{"diff different", []string{"diff", snap, changed}, 1},
+		{"diff unreadable", []string{"diff", snap, filepath.Join(dir, "missing.json")}, 2},
+		{"export", []string{"export", "--server", "srv_demo"}, 0},
+		{"export no server flag", []string{"export"}, 2},
+		{"export API error", []string{"export", "--server", "srv_nope"}, 2},
+		{"tools list", []string{"tools", "list", "--server", "srv_demo"}, 0},
+		{"tools call", []string{"tools", "call", "--server", "srv_demo", "add", `{"a":1,"b":2}`}, 0},
+		{"tools call isError", []string{"tools", "call", "--server", "srv_demo", "divide", `{"a":1,"b":0}`}, 1},
+		{"tools call bad args", []string{"tools", "call", "--server", "srv_demo", "add", `[1]`}, 2},
+		{"eval run passed", []string{"eval", "run", "--suite", "evs_smoke", "--wait", "--interval", "1ms"}, 0},
+		{"eval run usage", []string{"eval", "run"}, 2},
+		{"eval run API error", []string{"eval", "run", "--suite", "evs_nope"}, 2},
+		{"eval iterations API error", []string{"eval", "iterations", "run_nope"}, 2},
+		{"env list", []string{"env", "list"}, 0},
+		{"env build failed", []string{"env", "build", "--interval", "1ms", badEnv}, 1},
+		{"env boot API error", []string{"env", "boot", "env_nope"}, 2},
+		{"report no input", []string{"report"}, 2},
+		{"report junit with failures", []string{"report", "--junit", "../../ingest/testdata/junit.xml"}, 1},
+		{"report unreadable file", []string{"report", "--junit", filepath.Join(dir, "missing.xml")}, 2},
+		{"report command status", []string{"report", "--", "sh", "-c", "exit 3"}, 3},
+		{"tunnel missing --to", []string{"tunnel", "--name", "x"}, 2},
+		{"serve bad seed", []string{"serve", "--seed", filepath.Join(dir, "missing.json")}, 2},
+		{"completion", []string{"completion", "bash"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("%v: exit %d, want %d; stderr %q", tc.args, code, tc.code, errOut)
+			}
+			// An error is printed once, naming the command, without the
+			// SDK's prefix repeated.
+			if strings.Contains(errOut, ": projectops:") || strings.Count(errOut, "Run '") > 1 {
+				t.Errorf("stderr %q", errOut)
+			}
+		})
+	}
+}
+
+// Without a key every API command is a configuration error, caught before
+// anything is sent.
+func TestNoKeyIsUsageError(t *testing.T) {
+	t.Setenv("PROJECTOPS_API_KEY", "")
+	code, _, errOut := runCLI(t, "env", "list", "--project", "p")
+	if code != 2 || !strings.Contains(errOut, "projectops env list: PROJECTOPS_API_KEY is not set") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// Flags are accepted after positional arguments, and the persistent flags
+// work on every command.
+func TestFlagsAfterArguments(t *testing.T) {
+	srv := demoAPI(t)
+	t.Setenv("PROJECTOPS_BASE_URL", "http://127.0.0.1:1/api/v1") // wrong on purpose: --base-url wins
+	code, out, errOut := runCLI(t, "tools", "call", "add", `{"a":2,"b":3}`, "--server", "srv_demo", "-p", "prj_demo",
+		"--base-url", srv.URL())
+	if code != 0 || !strings.Contains(out, `"sum": 5`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// --json prints data a program can read on every command that prints data.
+func TestJSONEverywhere(t *testing.T) {
+	demoAPI(t)
+	t.Setenv(envProject, "prj_demo")
+	for _, args := range [][]string{
+		{"version"},
+		{"env", "list"},
+		{"eval", "run", "--suite", "evs_smoke"},
+		{"tools", "list", "--server", "srv_demo"},
+		{"report", "--junit", "../../ingest/testdata/junit.xml"},
+	} {
+		_, out, errOut := runCLI(t, append(args, "--json")...)
+		if !json.Valid([]byte(out)) || strings.TrimSpace(out) == "" {
+			t.Errorf("%v --json: stdout %q is not JSON; stderr %q", args, out, errOut)
+		}
+	}
+}
+
+// Completion scripts for the four shells, and --project completed from
+// the projects the key sees.
+func TestCompletion(t *testing.T) {
+	demoAPI(t)
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		code, out, _ := runCLI(t, "completion", shell)
+		if code != 0 || !strings.Contains(out, "projectops") {
+			t.Errorf("completion %s: exit %d, %d bytes", shell, code, len(out))
+		}
+	}
+	code, out, errOut := runCLI(t, "__complete", "env", "list", "--project", "")
+	if code != 0 || !strings.Contains(out, "prj_demo\t") {
+		t.Errorf("complete --project: exit %d, %q %q", code, out, errOut)
+	}
+}
+
+// -v makes retries and their waits visible on stderr; stdout stays data.
+func TestVerboseShowsRetries(t *testing.T) {
+	srv := demoAPI(t)
+	srv.SetFault("GET /projects/{projectId}/computer-environments", projectopstest.Fault{Status: 503, Times: 1})
+	code, out, errOut := runCLI(t, "env", "list", "-p", "prj_demo", "-v", "--json")
+	if code != 0 || !json.Valid([]byte(out)) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "projectops retry") || !strings.Contains(errOut, "wait=") || !strings.Contains(errOut, "status=503") {
+		t.Errorf("stderr lacks the retry: %q", errOut)
+	}
+	if strings.Contains(errOut, projectopstest.DemoOwnerKey) {
+		t.Error("the key was logged")
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden help files and docs/cli.md")
+
+// commands walks the tree depth first, the root first; cobra's own help
+// command is left out (it prints the same pages).
+func commands(c *cobra.Command) []*cobra.Command {
+	out := []*cobra.Command{c}
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() || sub.Name() == "completion" {
+			out = append(out, commands(sub)...)
+		}
+	}
+	return out
+}
+
+// golden compares got with testdata/<name>, or writes it with -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/projectops -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the command tree (run go test ./cmd/projectops -update):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// Every command's help is one format, pinned by a golden file: a change to
+// a flag or a description shows up in review.
+func TestHelpGolden(t *testing.T) {
+	t.Setenv(envProject, "")
+	for _, c := range commands(newRoot(&app{})) {
+		path := c.CommandPath()
+		t.Run(path, func(t *testing.T) {
+			args := append(strings.Fields(path)[1:], "--help")
+			var stdout, stderr bytes.Buffer
+			if code := run(t.Context(), args, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
+				t.Fatalf("%v: exit %d, stderr %q", args, code, stderr.String())
+			}
+			golden(t, filepath.Join("testdata", "help", strings.ReplaceAll(path, " ", "_")+".txt"), stdout.Bytes())
+		})
+	}
+}
+
+// docs/cli.md is generated from the command tree, so it cannot drift.
+func TestCLIReference(t *testing.T) {
+	var b bytes.Buffer
+	writeReference(&b, newRoot(&app{}))
+	golden(t, filepath.Join("..", "..", "docs", "cli.md"), b.Bytes())
+}
+
+// writeReference renders the tree as Markdown: each command's synopsis,
+// description and flags, in tree order.
+func writeReference(w io.Writer, root *cobra.Command) {
+	fmt.Fprint(w, "# projectops command reference\n\n")
+	fmt.Fprint(w, "<!-- Generated from the command tree by `go test ./cmd/projectops -run TestCLIReference -update`; do not edit. -->\n\n")
+	fmt.Fprint(w, "| Exit status | Meaning |\n|---|---|\n")
+	fmt.Fprint(w, "| 0 | success |\n")
+	fmt.Fprint(w, "| 1 | a gate failed: an eval run or reported tests failed, snapshots differ, a tool returned `isError`, a build failed |\n")
+	fmt.Fprint(w, "| 2 | bad usage, a configuration error (no `PROJECTOPS_API_KEY`), or an API error |\n\n")
+	fmt.Fprint(w, "`report -- CMD` exits with CMD's own status. Stdout carries data only; progress, warnings and errors go to stderr.\n\n")
+	fmt.Fprintf(w, "Global flags (every command):\n\n```\n%s```\n\n", root.PersistentFlags().FlagUsages())
+	for _, c := range commands(root)[1:] {
+		fmt.Fprintf(w, "## %s\n\n%s.\n\n", c.CommandPath(), strings.TrimSuffix(c.Short, "."))
+		fmt.Fprintf(w, "```\n%s\n```\n\n", c.UseLine())
+		if c.Long != "" {
+			fmt.Fprintf(w, "%s\n\n", strings.TrimSpace(c.Long))
+		}
+		if fl := c.LocalNonPersistentFlags().FlagUsages(); fl != "" {
+			fmt.Fprintf(w, "Flags:\n\n```\n%s```\n\n", fl)
+		}
+	}
+}
