@@ -98,7 +98,7 @@ type Config struct {
 	MaxResponseBytes int64
 }
 
-// Defaults, stated exactly in README.md.
+// Defaults, stated exactly in docs/sdk.md.
 const (
 	DefaultMaxRetries    = 3
 	DefaultBaseDelay     = 500 * time.Millisecond
