@@ -381,10 +381,16 @@ func TestLogging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One line per attempt, and between them the retry with its wait.
 	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("log lines = %d, want one per attempt:\n%s", len(lines), logs.String())
+	if len(lines) != 3 || !strings.Contains(lines[1], `msg="projectops retry"`) ||
+		!strings.Contains(lines[1], "next_attempt=2") || !strings.Contains(lines[1], "after=backoff") {
+		t.Fatalf("log lines = %d, want attempt, retry, attempt:\n%s", len(lines), logs.String())
 	}
+	if strings.Contains(lines[1], "proj-secret-id") || strings.Contains(lines[1], "query-secret-value") {
+		t.Errorf("retry line leaks: %s", lines[1])
+	}
+	lines = []string{lines[0], lines[2]}
 	for i, l := range lines {
 		for _, want := range []string{"level=DEBUG", "method=GET", "route=/projects/{projectId}/hosts",
 			fmt.Sprintf("attempt=%d", i+1), "duration="} {
