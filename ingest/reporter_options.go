@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 )
 
 // ReporterOptions configure a Reporter. Only Run.SuiteName is needed; the
@@ -82,8 +83,8 @@ func (e *ReportingError) Error() string {
 	if e.SpoolPath == "" {
 		return "projectops: reporting failed (no spool: results were lost): " + e.Err.Error()
 	}
-	return fmt.Sprintf("projectops: reporting failed; results kept in %s (send them with: projectops report resume --spool DIR): %v",
-		e.SpoolPath, e.Err)
+	return fmt.Sprintf("projectops: reporting failed; results kept in %s (send them with: projectops report resume --spool %s): %v",
+		e.SpoolPath, filepath.Dir(e.SpoolPath), e.Err)
 }
 
 // Unwrap returns the underlying failure.
