@@ -106,6 +106,12 @@ func (a *app) report(f reportFlags, cmdArgs []string) error {
 // summary.
 func (a *app) reportSource(client *projectops.Client, project string, f reportFlags, cmdArgs []string) error {
 	ctx, stdout, stderr := a.ctx, a.stdout, a.stderr
+	// What the tests print is data without --json; with it, stdout is the
+	// summary object alone and the tests' text goes to stderr.
+	text := stdout
+	if a.json {
+		text = stderr
+	}
 	format, file := "go test", ""
 	for _, c := range []struct{ name, file string }{{"junit", f.junit}, {"jest", f.jest}, {"vitest", f.vitest}} {
 		if c.file != "" {
@@ -155,7 +161,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	var readErr error
 	switch {
 	case cmdArgs != nil:
-		st, code, readErr = runCommand(ctx, cmdArgs, rep, stdout, stderr)
+		st, code, readErr = runCommand(ctx, cmdArgs, rep, text, stderr)
 	case format == "junit":
 		st, readErr = ingest.ReadJUnit(ctx, in, rep)
 	case format == "jest":
@@ -165,15 +171,15 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	default:
 		// Failing tests and their output as they end, then the summary
 		// (gotestsum's default); -q keeps the summary alone.
-		opt := ingest.GoTestOptions{Passthrough: stdout}
-		var text *plainText
+		opt := ingest.GoTestOptions{Passthrough: text}
+		var plain *plainText
 		if !f.quiet {
-			text = newPlainText(stdout, stderr)
-			opt.OnEvent = text.event
+			plain = newPlainText(text, stderr)
+			opt.OnEvent = plain.event
 		}
 		st, readErr = ingest.ReadGoTest(ctx, in, rep, opt)
-		if text != nil {
-			text.finish()
+		if plain != nil {
+			plain.finish()
 		}
 	}
 	if readErr != nil && rep.rep == nil && cmdArgs == nil {
