@@ -1,66 +1,67 @@
 package projectops
 
 import (
-	"github.com/projectops/projectops-go/internal/apierr"
-	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Error is returned for every error response of the service, and for input
 // the SDK rejects before sending (StatusCode 0). Use errors.As to get it and
-// match on Code and Reason, never on Message.
-type Error = apierr.Error
+// match on Code and Reason, never on Message. Package shared defines it:
+// go doc github.com/projectops/projectops-go/shared.Error shows its fields
+// and methods.
+type Error = shared.Error
 
 // Code is a stable error code.
-type Code = apierr.Code
+type Code = shared.Code
 
 // Reason refines a code (details.reason).
-type Reason = apierr.Reason
+type Reason = shared.Reason
 
 // Error codes (specification section 7, plus CONFLICT for 409).
 const (
-	CodeUnauthorized        = apierr.CodeUnauthorized
-	CodeOAuthRequired       = apierr.CodeOAuthRequired
-	CodeForbidden           = apierr.CodeForbidden
-	CodeValidation          = apierr.CodeValidation
-	CodeNotFound            = apierr.CodeNotFound
-	CodeConflict            = apierr.CodeConflict
-	CodeFeatureNotSupported = apierr.CodeFeatureNotSupported
-	CodeRateLimited         = apierr.CodeRateLimited
-	CodeServerUnreachable   = apierr.CodeServerUnreachable
-	CodeTimeout             = apierr.CodeTimeout
-	CodeInternal            = apierr.CodeInternal
-	CodeBillingLimitReached = apierr.CodeBillingLimitReached
+	CodeUnauthorized        = shared.CodeUnauthorized
+	CodeOAuthRequired       = shared.CodeOAuthRequired
+	CodeForbidden           = shared.CodeForbidden
+	CodeValidation          = shared.CodeValidation
+	CodeNotFound            = shared.CodeNotFound
+	CodeConflict            = shared.CodeConflict
+	CodeFeatureNotSupported = shared.CodeFeatureNotSupported
+	CodeRateLimited         = shared.CodeRateLimited
+	CodeServerUnreachable   = shared.CodeServerUnreachable
+	CodeTimeout             = shared.CodeTimeout
+	CodeInternal            = shared.CodeInternal
+	CodeBillingLimitReached = shared.CodeBillingLimitReached
 )
 
 // Reasons (details.reason values).
 const (
-	ReasonOrphanedKey            = apierr.ReasonOrphanedKey
-	ReasonTraceNotAvailable      = apierr.ReasonTraceNotAvailable
-	ReasonNoSavedServerSelection = apierr.ReasonNoSavedServerSelection
-	ReasonConcurrentRunLimit     = apierr.ReasonConcurrentRunLimit
+	ReasonOrphanedKey            = shared.ReasonOrphanedKey
+	ReasonTraceNotAvailable      = shared.ReasonTraceNotAvailable
+	ReasonNoSavedServerSelection = shared.ReasonNoSavedServerSelection
+	ReasonConcurrentRunLimit     = shared.ReasonConcurrentRunLimit
 )
 
 // Sentinels for errors.Is: each matches any *Error with its code (or, for
 // the reason sentinels, its reason).
 var (
-	ErrUnauthorized        = apierr.ErrUnauthorized
-	ErrOAuthRequired       = apierr.ErrOAuthRequired
-	ErrForbidden           = apierr.ErrForbidden
-	ErrValidation          = apierr.ErrValidation
-	ErrNotFound            = apierr.ErrNotFound
-	ErrConflict            = apierr.ErrConflict
-	ErrFeatureNotSupported = apierr.ErrFeatureNotSupported
-	ErrRateLimited         = apierr.ErrRateLimited
-	ErrServerUnreachable   = apierr.ErrServerUnreachable
-	ErrTimeout             = apierr.ErrTimeout
-	ErrInternal            = apierr.ErrInternal
-	ErrBillingLimitReached = apierr.ErrBillingLimitReached
+	ErrUnauthorized        = shared.ErrUnauthorized
+	ErrOAuthRequired       = shared.ErrOAuthRequired
+	ErrForbidden           = shared.ErrForbidden
+	ErrValidation          = shared.ErrValidation
+	ErrNotFound            = shared.ErrNotFound
+	ErrConflict            = shared.ErrConflict
+	ErrFeatureNotSupported = shared.ErrFeatureNotSupported
+	ErrRateLimited         = shared.ErrRateLimited
+	ErrServerUnreachable   = shared.ErrServerUnreachable
+	ErrTimeout             = shared.ErrTimeout
+	ErrInternal            = shared.ErrInternal
+	ErrBillingLimitReached = shared.ErrBillingLimitReached
 
-	ErrOrphanedKey            = apierr.ErrOrphanedKey
-	ErrTraceNotAvailable      = apierr.ErrTraceNotAvailable
-	ErrNoSavedServerSelection = apierr.ErrNoSavedServerSelection
-	ErrConcurrentRunLimit     = apierr.ErrConcurrentRunLimit
+	ErrOrphanedKey            = shared.ErrOrphanedKey
+	ErrTraceNotAvailable      = shared.ErrTraceNotAvailable
+	ErrNoSavedServerSelection = shared.ErrNoSavedServerSelection
+	ErrConcurrentRunLimit     = shared.ErrConcurrentRunLimit
 
 	// ErrCursorLoop is yielded by an iterator whose service repeated a cursor.
-	ErrCursorLoop = pager.ErrCursorLoop
+	ErrCursorLoop = shared.ErrCursorLoop
 )

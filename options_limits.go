@@ -3,8 +3,8 @@ package projectops
 import (
 	"fmt"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // DefaultMaxResponseBytes is the largest success body the client reads
@@ -13,7 +13,7 @@ const DefaultMaxResponseBytes = transport.DefaultMaxResponseBytes
 
 // ResponseTooLargeError is returned when a success body is larger than the
 // client's cap; nothing of it is decoded. Use errors.As to get it.
-type ResponseTooLargeError = apierr.ResponseTooLargeError
+type ResponseTooLargeError = shared.ResponseTooLargeError
 
 // WithMaxResponseBytes caps the size of a success body (default
 // DefaultMaxResponseBytes). A larger body fails the call with a

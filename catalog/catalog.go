@@ -14,6 +14,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Service is the catalog API. Use Client.Catalog.
@@ -29,26 +30,26 @@ func (s *Service) Me(ctx context.Context) (*Me, error) {
 
 // ListProjects returns the projects the caller can access in the key's
 // organization (one page; the service currently sends them all at once).
-func (s *Service) ListProjects(ctx context.Context, p *ProjectsParams) (*Page[Project], error) {
+func (s *Service) ListProjects(ctx context.Context, p *ProjectsParams) (*shared.Page[Project], error) {
 	return s.projectsPage(ctx, pager.Copy(p), "")
 }
 
 // Projects iterates over every accessible project.
 func (s *Service) Projects(ctx context.Context, p *ProjectsParams) iter.Seq2[Project, error] {
 	params := pager.Copy(p)
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[Project], error) {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Project], error) {
 		return s.projectsPage(ctx, params, cursor)
 	})
 }
 
-func (s *Service) projectsPage(ctx context.Context, p ProjectsParams, cursor string) (*Page[Project], error) {
-	return transport.Call[Page[Project]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/projects",
+func (s *Service) projectsPage(ctx context.Context, p ProjectsParams, cursor string) (*shared.Page[Project], error) {
+	return transport.Call[shared.Page[Project]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/projects",
 		Query: transport.Query("organizationId", p.OrganizationID, "cursor", cursor)})
 }
 
 // ListChatSessions returns one page of chat sessions, newest activity first.
 // Pass the page's NextCursor as Before for the next page.
-func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams) (*Page[ChatSession], error) {
+func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams) (*shared.Page[ChatSession], error) {
 	return s.chatSessionsPage(ctx, pager.Copy(p))
 }
 
@@ -56,19 +57,19 @@ func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams) (
 // p.Before when set.
 func (s *Service) ChatSessions(ctx context.Context, p *ChatSessionsParams) iter.Seq2[ChatSession, error] {
 	params := pager.Copy(p)
-	return pager.Seq(ctx, params.Before, func(ctx context.Context, cursor string) (*Page[ChatSession], error) {
+	return pager.Seq(ctx, params.Before, func(ctx context.Context, cursor string) (*shared.Page[ChatSession], error) {
 		q := params
 		q.Before = cursor
 		return s.chatSessionsPage(ctx, q)
 	})
 }
 
-func (s *Service) chatSessionsPage(ctx context.Context, p ChatSessionsParams) (*Page[ChatSession], error) {
+func (s *Service) chatSessionsPage(ctx context.Context, p ChatSessionsParams) (*shared.Page[ChatSession], error) {
 	limit := ""
 	if p.Limit != 0 {
 		limit = strconv.Itoa(p.Limit)
 	}
-	return transport.Call[Page[ChatSession]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/chat-sessions",
+	return transport.Call[shared.Page[ChatSession]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/chat-sessions",
 		Query: transport.Query("projectId", p.ProjectID, "status", p.Status, "limit", limit, "before", p.Before)})
 }
 
@@ -80,36 +81,36 @@ func (s *Service) HostCatalog(ctx context.Context) (*HostCatalog, error) {
 
 // ListBuiltinTools returns the native tools of an agent harness such as
 // "claude-code". They are display-only and cannot be called.
-func (s *Service) ListBuiltinTools(ctx context.Context, harnessID string) (*Page[BuiltinTool], error) {
+func (s *Service) ListBuiltinTools(ctx context.Context, harnessID string) (*shared.Page[BuiltinTool], error) {
 	return s.builtinToolsPage(ctx, harnessID, "")
 }
 
 // BuiltinTools iterates over the native tools of an agent harness.
 func (s *Service) BuiltinTools(ctx context.Context, harnessID string) iter.Seq2[BuiltinTool, error] {
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[BuiltinTool], error) {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[BuiltinTool], error) {
 		return s.builtinToolsPage(ctx, harnessID, cursor)
 	})
 }
 
-func (s *Service) builtinToolsPage(ctx context.Context, harnessID, cursor string) (*Page[BuiltinTool], error) {
-	return transport.Call[Page[BuiltinTool]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+func (s *Service) builtinToolsPage(ctx context.Context, harnessID, cursor string) (*shared.Page[BuiltinTool], error) {
+	return transport.Call[shared.Page[BuiltinTool]](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: "/harness/{harnessId}/builtin-tools", Params: []string{harnessID}, Query: transport.Query("cursor", cursor)})
 }
 
 // ListChatboxes returns a project's published chatboxes.
-func (s *Service) ListChatboxes(ctx context.Context, projectID string) (*Page[Chatbox], error) {
+func (s *Service) ListChatboxes(ctx context.Context, projectID string) (*shared.Page[Chatbox], error) {
 	return s.chatboxesPage(ctx, projectID, "")
 }
 
 // Chatboxes iterates over a project's published chatboxes.
 func (s *Service) Chatboxes(ctx context.Context, projectID string) iter.Seq2[Chatbox, error] {
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[Chatbox], error) {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Chatbox], error) {
 		return s.chatboxesPage(ctx, projectID, cursor)
 	})
 }
 
-func (s *Service) chatboxesPage(ctx context.Context, projectID, cursor string) (*Page[Chatbox], error) {
-	return transport.Call[Page[Chatbox]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+func (s *Service) chatboxesPage(ctx context.Context, projectID, cursor string) (*shared.Page[Chatbox], error) {
+	return transport.Call[shared.Page[Chatbox]](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: "/projects/{projectId}/chatboxes", Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
 }
 

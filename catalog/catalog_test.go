@@ -15,9 +15,10 @@ import (
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
-func ms(t time.Time) catalog.Millis { return catalog.Millis(t.UnixMilli()) }
+func ms(t time.Time) shared.Millis { return shared.Millis(t.UnixMilli()) }
 
 func TestMe(t *testing.T) {
 	t.Parallel()

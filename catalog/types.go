@@ -3,26 +3,19 @@ package catalog
 import (
 	"encoding/json"
 
-	"github.com/projectops/projectops-go/internal/pager"
-	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/shared"
 )
-
-// Millis is a timestamp in epoch milliseconds; Time converts it.
-type Millis = wire.Millis
-
-// Page is one page of a collection.
-type Page[T any] = pager.Page[T]
 
 // Me is the account behind the API key (GET /me).
 type Me struct {
-	ID                string `json:"id"`
-	Email             string `json:"email"`
-	Name              string `json:"name"`
-	ImageURL          string `json:"imageUrl,omitempty"`
-	ProfilePictureURL string `json:"profilePictureUrl,omitempty"`
-	Plan              string `json:"plan,omitempty"`
-	CreatedAt         Millis `json:"createdAt,omitempty"`
-	UpdatedAt         Millis `json:"updatedAt,omitempty"`
+	ID                string        `json:"id"`
+	Email             string        `json:"email"`
+	Name              string        `json:"name"`
+	ImageURL          string        `json:"imageUrl,omitempty"`
+	ProfilePictureURL string        `json:"profilePictureUrl,omitempty"`
+	Plan              string        `json:"plan,omitempty"`
+	CreatedAt         shared.Millis `json:"createdAt,omitempty"`
+	UpdatedAt         shared.Millis `json:"updatedAt,omitempty"`
 }
 
 // Project is a project the caller can access inside the key's organization.
@@ -34,9 +27,9 @@ type Project struct {
 	OrganizationID string `json:"organizationId,omitempty"`
 	Visibility     string `json:"visibility,omitempty"`
 	// Role is the caller's role on the project, when resolved.
-	Role      string `json:"role,omitempty"`
-	CreatedAt Millis `json:"createdAt,omitempty"`
-	UpdatedAt Millis `json:"updatedAt,omitempty"`
+	Role      string        `json:"role,omitempty"`
+	CreatedAt shared.Millis `json:"createdAt,omitempty"`
+	UpdatedAt shared.Millis `json:"updatedAt,omitempty"`
 }
 
 // ProjectsParams filters GET /projects.
@@ -59,11 +52,11 @@ type ChatSession struct {
 	Status    string `json:"status,omitempty"`
 	ProjectID string `json:"projectId,omitempty"`
 	// Visibility is "private" (personal) or "project" (shared).
-	Visibility     string `json:"visibility,omitempty"`
-	LastActivityAt Millis `json:"lastActivityAt,omitempty"`
-	CreatedAt      Millis `json:"createdAt,omitempty"`
-	IsPinned       bool   `json:"isPinned,omitempty"`
-	IsUnread       bool   `json:"isUnread,omitempty"`
+	Visibility     string        `json:"visibility,omitempty"`
+	LastActivityAt shared.Millis `json:"lastActivityAt,omitempty"`
+	CreatedAt      shared.Millis `json:"createdAt,omitempty"`
+	IsPinned       bool          `json:"isPinned,omitempty"`
+	IsUnread       bool          `json:"isUnread,omitempty"`
 }
 
 // ChatSessionsParams filters GET /chat-sessions. Zero values are omitted.
@@ -194,14 +187,14 @@ type Chatbox struct {
 	// Mode is who can use the chatbox: one of the Mode constants.
 	Mode string `json:"mode,omitempty"`
 	// HostStyle is the chat surface the chatbox renders, e.g. "claude".
-	HostStyle   string       `json:"hostStyle,omitempty"`
-	HostID      string       `json:"hostId,omitempty"`
-	HostName    string       `json:"hostName,omitempty"`
-	ServerCount int          `json:"serverCount"`
-	ServerNames []string     `json:"serverNames"`
-	Link        *ChatboxLink `json:"link,omitempty"`
-	CreatedAt   Millis       `json:"createdAt,omitempty"`
-	UpdatedAt   Millis       `json:"updatedAt,omitempty"`
+	HostStyle   string        `json:"hostStyle,omitempty"`
+	HostID      string        `json:"hostId,omitempty"`
+	HostName    string        `json:"hostName,omitempty"`
+	ServerCount int           `json:"serverCount"`
+	ServerNames []string      `json:"serverNames"`
+	Link        *ChatboxLink  `json:"link,omitempty"`
+	CreatedAt   shared.Millis `json:"createdAt,omitempty"`
+	UpdatedAt   shared.Millis `json:"updatedAt,omitempty"`
 }
 
 // ChatboxLink is a chatbox's share link.

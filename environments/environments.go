@@ -11,6 +11,7 @@ import (
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/poll"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Service is the computer environments API. Use Client.Environments.
@@ -35,7 +36,7 @@ const (
 
 // List returns one page of the environments the caller sees in the project:
 // their own personal drafts plus the project-shared ones. p may be nil.
-func (s *Service) List(ctx context.Context, projectID string, p *ListParams) (*Page[Environment], error) {
+func (s *Service) List(ctx context.Context, projectID string, p *ListParams) (*shared.Page[Environment], error) {
 	return s.page(ctx, projectID, pager.Copy(p))
 }
 
@@ -43,15 +44,15 @@ func (s *Service) List(ctx context.Context, projectID string, p *ListParams) (*P
 // p.Cursor. p is copied: changing it later does not affect the iterator.
 func (s *Service) All(ctx context.Context, projectID string, p *ListParams) iter.Seq2[Environment, error] {
 	params := pager.Copy(p)
-	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*Page[Environment], error) {
+	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Environment], error) {
 		q := params
 		q.Cursor = cursor
 		return s.page(ctx, projectID, q)
 	})
 }
 
-func (s *Service) page(ctx context.Context, projectID string, p ListParams) (*Page[Environment], error) {
-	return transport.Call[Page[Environment]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+func (s *Service) page(ctx context.Context, projectID string, p ListParams) (*shared.Page[Environment], error) {
+	return transport.Call[shared.Page[Environment]](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: routeEnvironments, Params: []string{projectID}, Query: pageQuery(p)})
 }
 
@@ -106,22 +107,22 @@ func (s *Service) Build(ctx context.Context, projectID, environmentID string) (*
 
 // ListBuilds returns one page of the environment's builds, newest first,
 // each with its status and capped log preview. p may be nil.
-func (s *Service) ListBuilds(ctx context.Context, projectID, environmentID string, p *ListParams) (*Page[Build], error) {
+func (s *Service) ListBuilds(ctx context.Context, projectID, environmentID string, p *ListParams) (*shared.Page[Build], error) {
 	return s.buildsPage(ctx, projectID, environmentID, pager.Copy(p))
 }
 
 // AllBuilds iterates over the environment's builds, newest first.
 func (s *Service) AllBuilds(ctx context.Context, projectID, environmentID string, p *ListParams) iter.Seq2[Build, error] {
 	params := pager.Copy(p)
-	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*Page[Build], error) {
+	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Build], error) {
 		q := params
 		q.Cursor = cursor
 		return s.buildsPage(ctx, projectID, environmentID, q)
 	})
 }
 
-func (s *Service) buildsPage(ctx context.Context, projectID, environmentID string, p ListParams) (*Page[Build], error) {
-	return transport.Call[Page[Build]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+func (s *Service) buildsPage(ctx context.Context, projectID, environmentID string, p ListParams) (*shared.Page[Build], error) {
+	return transport.Call[shared.Page[Build]](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: routeBuilds, Params: []string{projectID, environmentID}, Query: pageQuery(p)})
 }
 

@@ -10,9 +10,10 @@ import (
 
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
-func ms(t time.Time) environments.Millis { return environments.Millis(t.UnixMilli()) }
+func ms(t time.Time) shared.Millis { return shared.Millis(t.UnixMilli()) }
 
 func hashOf(s string) string {
 	sum := sha256.Sum256([]byte(s))

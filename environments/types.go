@@ -2,15 +2,8 @@ package environments
 
 import (
 	"github.com/projectops/projectops-go/internal/apierr"
-	"github.com/projectops/projectops-go/internal/pager"
-	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/shared"
 )
-
-// Millis is a timestamp in epoch milliseconds; Time converts it.
-type Millis = wire.Millis
-
-// Page is one page of a collection.
-type Page[T any] = pager.Page[T]
 
 // Sharing says who sees an environment.
 type Sharing string
@@ -58,9 +51,9 @@ type Environment struct {
 	IsOwner bool `json:"isOwner"`
 	// CurrentBuild is the latest build (whatever its status), nil before the
 	// first build.
-	CurrentBuild *Build `json:"currentBuild"`
-	CreatedAt    Millis `json:"createdAt"`
-	UpdatedAt    Millis `json:"updatedAt"`
+	CurrentBuild *Build        `json:"currentBuild"`
+	CreatedAt    shared.Millis `json:"createdAt"`
+	UpdatedAt    shared.Millis `json:"updatedAt"`
 }
 
 // Build is one build of an environment's image.
@@ -78,10 +71,10 @@ type Build struct {
 	// LogPreview is the tail of the build log, capped by the service.
 	LogPreview string `json:"logPreview,omitempty"`
 	// Error says why a failed build failed.
-	Error      string `json:"error,omitempty"`
-	CreatedAt  Millis `json:"createdAt"`
-	StartedAt  Millis `json:"startedAt,omitempty"`
-	FinishedAt Millis `json:"finishedAt,omitempty"`
+	Error      string        `json:"error,omitempty"`
+	CreatedAt  shared.Millis `json:"createdAt"`
+	StartedAt  shared.Millis `json:"startedAt,omitempty"`
+	FinishedAt shared.Millis `json:"finishedAt,omitempty"`
 }
 
 // ListParams pages a listing. The zero value (or nil) starts at the first

@@ -9,6 +9,7 @@ import (
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // RunService is the eval runs API. Use Client.Evals.Runs.
@@ -41,7 +42,7 @@ func (s *RunService) Cancel(ctx context.Context, projectID, runID string) (*Run,
 }
 
 // IterationsPage returns one page of the run's iterations. p may be nil.
-func (s *RunService) IterationsPage(ctx context.Context, projectID, runID string, p *IterationsParams) (*Page[Iteration], error) {
+func (s *RunService) IterationsPage(ctx context.Context, projectID, runID string, p *IterationsParams) (*shared.Page[Iteration], error) {
 	v := pager.Copy(p)
 	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
 		return nil, apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
@@ -58,17 +59,17 @@ func (s *RunService) Iterations(ctx context.Context, projectID, runID string, p 
 		err := apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
 		return func(yield func(Iteration, error) bool) { yield(Iteration{}, err) }
 	}
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[Iteration], error) {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Iteration], error) {
 		return s.iterPage(ctx, projectID, runID, v.Limit, cursor)
 	})
 }
 
-func (s *RunService) iterPage(ctx context.Context, projectID, runID string, limit int, cursor string) (*Page[Iteration], error) {
+func (s *RunService) iterPage(ctx context.Context, projectID, runID string, limit int, cursor string) (*shared.Page[Iteration], error) {
 	l := ""
 	if limit > 0 {
 		l = strconv.Itoa(limit)
 	}
-	return transport.Call[Page[Iteration]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[shared.Page[Iteration]](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: routeIterations, Params: []string{projectID, runID},
 		Query: transport.Query("limit", l, "cursor", cursor)})
 }
@@ -85,8 +86,8 @@ func (s *RunService) Trace(ctx context.Context, projectID, runID, iterationID st
 // (following pages, if the service sends more than one).
 func (s *RunService) Steps(ctx context.Context, projectID, runID, iterationID string) ([]StepResult, error) {
 	var out []StepResult
-	for st, err := range pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[StepResult], error) {
-		return transport.Call[Page[StepResult]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	for st, err := range pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[StepResult], error) {
+		return transport.Call[shared.Page[StepResult]](ctx, s.t, &transport.Request{Method: http.MethodGet,
 			Route: routeSteps, Params: []string{projectID, runID, iterationID},
 			Query: transport.Query("cursor", cursor)})
 	}) {

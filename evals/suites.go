@@ -7,6 +7,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // SuiteService is the eval suites API. Use Client.Evals.Suites.
@@ -15,7 +16,7 @@ type SuiteService struct{ t *transport.Transport }
 // List returns the project's eval suites with their latest run, totals and
 // pass-rate trend (the service sends them all at once).
 func (s *SuiteService) List(ctx context.Context, projectID string) ([]Suite, error) {
-	p, err := transport.Call[Page[Suite]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	p, err := transport.Call[shared.Page[Suite]](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: routeSuites, Params: []string{projectID}})
 	if err != nil {
 		return nil, err
@@ -40,7 +41,7 @@ func (s *SuiteService) Runs(ctx context.Context, projectID, suiteID string, p *S
 		}
 		q = []string{"limit", strconv.Itoa(p.Limit)}
 	}
-	page, err := transport.Call[Page[Run]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	page, err := transport.Call[shared.Page[Run]](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: routeSuiteRuns, Params: []string{projectID, suiteID}, Query: transport.Query(q...)})
 	if err != nil {
 		return nil, err

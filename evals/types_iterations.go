@@ -1,6 +1,10 @@
 package evals
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/projectops/projectops-go/shared"
+)
 
 // ToolCall is a tool call, expected or actually made.
 type ToolCall struct {
@@ -23,15 +27,15 @@ type Usage struct {
 
 // Iteration is one execution of one test of a run.
 type Iteration struct {
-	ID              string `json:"id"`
-	TestCaseID      string `json:"testCaseId,omitempty"`
-	Title           string `json:"title,omitempty"`
-	IterationNumber int    `json:"iterationNumber"`
-	Status          Status `json:"status"`
-	Result          Result `json:"result,omitempty"`
-	Model           string `json:"model,omitempty"`
-	Provider        string `json:"provider,omitempty"`
-	StartedAt       Millis `json:"startedAt,omitempty"`
+	ID              string        `json:"id"`
+	TestCaseID      string        `json:"testCaseId,omitempty"`
+	Title           string        `json:"title,omitempty"`
+	IterationNumber int           `json:"iterationNumber"`
+	Status          Status        `json:"status"`
+	Result          Result        `json:"result,omitempty"`
+	Model           string        `json:"model,omitempty"`
+	Provider        string        `json:"provider,omitempty"`
+	StartedAt       shared.Millis `json:"startedAt,omitempty"`
 	// DurationMs is the iteration's latency, set once it finished.
 	DurationMs        float64    `json:"durationMs,omitempty"`
 	TokensUsed        float64    `json:"tokensUsed,omitempty"`

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
+
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Status is the status of a run or an iteration.
@@ -144,10 +146,10 @@ type Run struct {
 	Result    Result   `json:"result,omitempty"`
 	Summary   *Summary `json:"summary,omitempty"`
 	// Source is SourceAPI for runs created here, SourceSDK for ingested runs.
-	Source      string `json:"source"`
-	Notes       string `json:"notes,omitempty"`
-	CreatedAt   Millis `json:"createdAt"`
-	CompletedAt Millis `json:"completedAt,omitempty"`
+	Source      string        `json:"source"`
+	Notes       string        `json:"notes,omitempty"`
+	CreatedAt   shared.Millis `json:"createdAt"`
+	CompletedAt shared.Millis `json:"completedAt,omitempty"`
 }
 
 // Passed reports whether the run finished with the passed result.

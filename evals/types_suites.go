@@ -1,25 +1,16 @@
 package evals
 
-import (
-	"github.com/projectops/projectops-go/internal/pager"
-	"github.com/projectops/projectops-go/internal/wire"
-)
-
-// Millis is a timestamp in epoch milliseconds; Time converts it.
-type Millis = wire.Millis
-
-// Page is one page of a collection.
-type Page[T any] = pager.Page[T]
+import "github.com/projectops/projectops-go/shared"
 
 // Suite is an eval suite as listed, with a summary of its runs.
 type Suite struct {
-	ID        string     `json:"id"`
-	Name      string     `json:"name,omitempty"`
-	ProjectID string     `json:"projectId,omitempty"`
-	CreatedAt Millis     `json:"createdAt,omitempty"`
-	UpdatedAt Millis     `json:"updatedAt,omitempty"`
-	LatestRun *LatestRun `json:"latestRun,omitempty"`
-	Totals    Totals     `json:"totals"`
+	ID        string        `json:"id"`
+	Name      string        `json:"name,omitempty"`
+	ProjectID string        `json:"projectId,omitempty"`
+	CreatedAt shared.Millis `json:"createdAt,omitempty"`
+	UpdatedAt shared.Millis `json:"updatedAt,omitempty"`
+	LatestRun *LatestRun    `json:"latestRun,omitempty"`
+	Totals    Totals        `json:"totals"`
 	// PassRateTrend holds the pass rates (0 to 1) of recent finished runs,
 	// oldest first.
 	PassRateTrend []float64 `json:"passRateTrend"`
@@ -27,12 +18,12 @@ type Suite struct {
 
 // LatestRun summarises a suite's newest run.
 type LatestRun struct {
-	ID        string  `json:"id,omitempty"`
-	Status    Status  `json:"status,omitempty"`
-	PassRate  float64 `json:"passRate"`
-	Passed    int     `json:"passed"`
-	Failed    int     `json:"failed"`
-	CreatedAt Millis  `json:"createdAt,omitempty"`
+	ID        string        `json:"id,omitempty"`
+	Status    Status        `json:"status,omitempty"`
+	PassRate  float64       `json:"passRate"`
+	Passed    int           `json:"passed"`
+	Failed    int           `json:"failed"`
+	CreatedAt shared.Millis `json:"createdAt,omitempty"`
 }
 
 // Totals counts a suite's runs and their passed and failed iterations.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Service is the hosts API. Use Client.Hosts.
@@ -25,19 +26,19 @@ const (
 
 // List returns the project's hosts (one page; the service currently sends
 // them all at once).
-func (s *Service) List(ctx context.Context, projectID string) (*Page[Host], error) {
+func (s *Service) List(ctx context.Context, projectID string) (*shared.Page[Host], error) {
 	return s.page(ctx, projectID, "")
 }
 
 // All iterates over the project's hosts.
 func (s *Service) All(ctx context.Context, projectID string) iter.Seq2[Host, error] {
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[Host], error) {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Host], error) {
 		return s.page(ctx, projectID, cursor)
 	})
 }
 
-func (s *Service) page(ctx context.Context, projectID, cursor string) (*Page[Host], error) {
-	return transport.Call[Page[Host]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeHosts,
+func (s *Service) page(ctx context.Context, projectID, cursor string) (*shared.Page[Host], error) {
+	return transport.Call[shared.Page[Host]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeHosts,
 		Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
 }
 

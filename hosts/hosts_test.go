@@ -14,9 +14,10 @@ import (
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/sdktest"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
-func ms(t time.Time) hosts.Millis { return hosts.Millis(t.UnixMilli()) }
+func ms(t time.Time) shared.Millis { return shared.Millis(t.UnixMilli()) }
 
 // catalogEntry returns a template's catalog entry, as the public catalog
 // (the one c sees) publishes it.

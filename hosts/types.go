@@ -1,15 +1,6 @@
 package hosts
 
-import (
-	"github.com/projectops/projectops-go/internal/pager"
-	"github.com/projectops/projectops-go/internal/wire"
-)
-
-// Millis is a timestamp in epoch milliseconds; Time converts it.
-type Millis = wire.Millis
-
-// Page is one page of a collection.
-type Page[T any] = pager.Page[T]
+import "github.com/projectops/projectops-go/shared"
 
 // Host is a host as listed: a named model-plus-capability profile.
 type Host struct {
@@ -20,9 +11,9 @@ type Host struct {
 	// ModelID is the resolved model, e.g. "anthropic/claude-haiku-4.5".
 	ModelID string `json:"modelId"`
 	// ServerCount is the number of MCP servers attached to the config.
-	ServerCount int    `json:"serverCount"`
-	CreatedAt   Millis `json:"createdAt"`
-	UpdatedAt   Millis `json:"updatedAt"`
+	ServerCount int           `json:"serverCount"`
+	CreatedAt   shared.Millis `json:"createdAt"`
+	UpdatedAt   shared.Millis `json:"updatedAt"`
 }
 
 // HostDetail is a host with its resolved host config.

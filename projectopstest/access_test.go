@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -176,7 +177,7 @@ func TestProjectsListing(t *testing.T) {
 	w := newWorld(t)
 	tg := inproc(w.srv)
 	list := func(key, query string) map[string]string {
-		var page catalog.Page[catalog.Project]
+		var page shared.Page[catalog.Project]
 		tg.call(t, "GET", "/projects"+query, key, nil).decode(t, &page)
 		roles := map[string]string{}
 		for _, p := range page.Items {

@@ -11,6 +11,7 @@ import (
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestMe(t *testing.T) {
@@ -20,7 +21,7 @@ func TestMe(t *testing.T) {
 	ws := srv.Default()
 	var me catalog.Me
 	inproc(srv).call(t, "GET", "/me", ws.APIKey, nil).decode(t, &me)
-	ms := catalog.Millis(clock.Now().UnixMilli())
+	ms := shared.Millis(clock.Now().UnixMilli())
 	want := catalog.Me{ID: ws.UserID, Email: "owner@example.com", Name: "Default Owner", Plan: "free", CreatedAt: ms, UpdatedAt: ms}
 	if diff := cmp.Diff(want, me); diff != "" {
 		t.Errorf("me (-want +got):\n%s", diff)
@@ -44,9 +45,9 @@ func TestServersListingHidesSecrets(t *testing.T) {
 			t.Errorf("listing leaks %q: %s", secret, r.body)
 		}
 	}
-	var page servers.Page[servers.Server]
+	var page shared.Page[servers.Server]
 	r.decode(t, &page)
-	ms := servers.Millis(clock.Now().UnixMilli())
+	ms := shared.Millis(clock.Now().UnixMilli())
 	want := []servers.Server{
 		{ID: httpID, ProjectID: ws.ProjectID, Name: "remote", Enabled: true, TransportType: "http",
 			URL: "https://mcp.example.com/mcp", UseOAuth: true, HasClientSecret: true, OAuthScopes: []string{"read"}, CreatedAt: ms, UpdatedAt: ms},
@@ -62,7 +63,7 @@ func TestBuiltinTools(t *testing.T) {
 	srv := projectopstest.NewTestServer(t)
 	key := srv.Default().APIKey
 	tg := inproc(srv)
-	var page catalog.Page[catalog.BuiltinTool]
+	var page shared.Page[catalog.BuiltinTool]
 	tg.call(t, "GET", "/harness/claude-code/builtin-tools", key, nil).decode(t, &page)
 	names := map[string]bool{}
 	for _, tool := range page.Items {
@@ -95,12 +96,12 @@ func TestChatboxes(t *testing.T) {
 	bare := str(srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: ws.ProjectID, Name: "Bare"}))
 	tg := inproc(srv)
 
-	var page catalog.Page[catalog.Chatbox]
+	var page shared.Page[catalog.Chatbox]
 	tg.call(t, "GET", "/projects/"+ws.ProjectID+"/chatboxes", ws.APIKey, nil).decode(t, &page)
 	if len(page.Items) != 2 || page.Items[0].ID != cbx || page.Items[1].ID != bare {
 		t.Fatalf("chatboxes = %+v", page.Items)
 	}
-	ms := catalog.Millis(clock.Now().UnixMilli())
+	ms := shared.Millis(clock.Now().UnixMilli())
 	summary := page.Items[0]
 	if summary.Link == nil || summary.Link.URL == "" || summary.Link.Path == "" {
 		t.Fatalf("no share link: %+v", summary)
@@ -132,15 +133,15 @@ func TestChatSessionsVisibility(t *testing.T) {
 	mine := add(projectopstest.ChatSessionSpec{OwnerUserID: w.users["member"], Title: "mine"})
 	mineInProject := add(projectopstest.ChatSessionSpec{OwnerUserID: w.users["member"], ProjectID: ws.ProjectID, Title: "mine in project"})
 	add(projectopstest.ChatSessionSpec{OwnerUserID: w.users["owner"], ProjectID: ws.ProjectID, Title: "owner's private"})
-	shared := add(projectopstest.ChatSessionSpec{ProjectID: ws.ProjectID, Title: "shared"})
-	add(projectopstest.ChatSessionSpec{ProjectID: w.otherProject, Title: "shared elsewhere"})
+	sharedSession := add(projectopstest.ChatSessionSpec{ProjectID: ws.ProjectID, Title: "sharedSession"})
+	add(projectopstest.ChatSessionSpec{ProjectID: w.otherProject, Title: "sharedSession elsewhere"})
 	add(projectopstest.ChatSessionSpec{ProjectID: w.foreignProject, Title: "foreign"})
 	archived := add(projectopstest.ChatSessionSpec{OwnerUserID: w.users["member"], Title: "old", Status: "archived"})
 	publicShared := add(projectopstest.ChatSessionSpec{ProjectID: w.publicProject, Title: "public"})
 
 	tg := inproc(srv)
 	ids := func(query string) []string {
-		var page catalog.Page[catalog.ChatSession]
+		var page shared.Page[catalog.ChatSession]
 		tg.call(t, "GET", "/chat-sessions"+query, w.keys["member"], nil).decode(t, &page)
 		var out []string
 		for _, s := range page.Items {
@@ -153,17 +154,17 @@ func TestChatSessionsVisibility(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{"", []string{publicShared, shared, mineInProject, mine}},
-		{"?status=active", []string{publicShared, shared, mineInProject, mine}},
+		{"", []string{publicShared, sharedSession, mineInProject, mine}},
+		{"?status=active", []string{publicShared, sharedSession, mineInProject, mine}},
 		{"?status=archived", []string{archived}},
-		{"?projectId=" + ws.ProjectID, []string{shared, mineInProject}},
+		{"?projectId=" + ws.ProjectID, []string{sharedSession, mineInProject}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, ids(tt.query)); diff != "" {
 			t.Errorf("chat-sessions%s (-want +got):\n%s", tt.query, diff)
 		}
 	}
-	var page catalog.Page[catalog.ChatSession]
+	var page shared.Page[catalog.ChatSession]
 	tg.call(t, "GET", "/chat-sessions?projectId="+ws.ProjectID, w.keys["member"], nil).decode(t, &page)
 	if page.Items[0].Visibility != "project" || page.Items[1].Visibility != "private" {
 		t.Errorf("visibility: %+v", page.Items)
@@ -198,7 +199,7 @@ func TestChatSessionsPagination(t *testing.T) {
 				if cursor != "" {
 					q += "&before=" + cursor
 				}
-				var page catalog.Page[catalog.ChatSession]
+				var page shared.Page[catalog.ChatSession]
 				tg.call(t, "GET", q, ws.APIKey, nil).decode(t, &page)
 				pages++
 				for _, s := range page.Items {
@@ -231,12 +232,12 @@ func TestChatSessionsDefaultLimit(t *testing.T) {
 	for range 60 {
 		must[string](t)(srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: ws.ProjectID}))
 	}
-	var page catalog.Page[catalog.ChatSession]
+	var page shared.Page[catalog.ChatSession]
 	inproc(srv).call(t, "GET", "/chat-sessions", ws.APIKey, nil).decode(t, &page)
 	if len(page.Items) != 50 || page.NextCursor == "" {
 		t.Errorf("default page: %d items, cursor %q", len(page.Items), page.NextCursor)
 	}
-	var all catalog.Page[catalog.ChatSession]
+	var all shared.Page[catalog.ChatSession]
 	inproc(srv).call(t, "GET", "/chat-sessions?limit=200", ws.APIKey, nil).decode(t, &all)
 	if len(all.Items) != 60 || all.NextCursor != "" {
 		t.Errorf("limit 200: %d items, cursor %q", len(all.Items), all.NextCursor)

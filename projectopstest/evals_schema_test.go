@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // TestEvalResponsesMatchReference holds every eval route's answers to the
@@ -44,7 +45,7 @@ func TestEvalResponsesMatchReference(t *testing.T) {
 	f.awaitRun(t, rc.RunID)
 	run := p + "/eval-runs/" + rc.RunID
 	check("GET", run, "/projects/{projectId}/eval-runs/{runId}", nil, 200)
-	var page evals.Page[evals.Iteration]
+	var page shared.Page[evals.Iteration]
 	b = check("GET", run+"/iterations?limit=1", "/projects/{projectId}/eval-runs/{runId}/iterations", nil, 200)
 	if err := json.Unmarshal(b, &page); err != nil {
 		t.Fatal(err)

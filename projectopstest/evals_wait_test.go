@@ -12,6 +12,7 @@ import (
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/sdktest"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestEvalRunIdempotencyKey(t *testing.T) {
@@ -97,7 +98,7 @@ func TestEvalTraceNotAvailable(t *testing.T) {
 	// The marker drops a test's traces whatever the rate.
 	rc = f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("quiet "+projectopstest.NoTraceMarker, "x")}})
 	f.awaitRun(t, rc.RunID)
-	it := must[*evals.Page[evals.Iteration]](t)(f.c.Evals.Runs.IterationsPage(ctx, f.ws.ProjectID, rc.RunID, nil)).Items[0]
+	it := must[*shared.Page[evals.Iteration]](t)(f.c.Evals.Runs.IterationsPage(ctx, f.ws.ProjectID, rc.RunID, nil)).Items[0]
 	if _, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, it.ID); !errors.Is(err, projectops.ErrTraceNotAvailable) {
 		t.Errorf("marker: %v", err)
 	}

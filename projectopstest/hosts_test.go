@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/projectops/projectops-go/internal/sdktest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/projectops/projectops-go/internal/sdktest"
+	"github.com/projectops/projectops-go/shared"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/projectops/projectops-go/catalog"
@@ -72,7 +74,7 @@ func TestHostLifecycle(t *testing.T) {
 			}
 			h2, h3 := byID[second.ID], byID[third.ID]
 			want := hosts.Host{ID: second.ID, Name: "Custom", HostConfigID: h2.HostConfigID, ModelID: "openai/gpt-5",
-				ServerCount: 1, CreatedAt: catalog.Millis(clock.Now().UnixMilli()), UpdatedAt: catalog.Millis(clock.Now().UnixMilli())}
+				ServerCount: 1, CreatedAt: shared.Millis(clock.Now().UnixMilli()), UpdatedAt: shared.Millis(clock.Now().UnixMilli())}
 			if diff := cmp.Diff(want, h2); diff != "" {
 				t.Errorf("listed host (-want +got):\n%s", diff)
 			}
@@ -117,7 +119,7 @@ func TestHostLifecycle(t *testing.T) {
 
 func listHosts(t *testing.T, tg target, base, key string) []hosts.Host {
 	t.Helper()
-	var page hosts.Page[hosts.Host]
+	var page shared.Page[hosts.Host]
 	tg.call(t, "GET", base, key, nil).decode(t, &page)
 	return page.Items
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestLoadSeedFile(t *testing.T) {
@@ -34,7 +35,7 @@ func TestLoadSeedFile(t *testing.T) {
 	tg.call(t, "GET", "/me", "sk_test_old_0123456789", nil).wantError(t, apierr.CodeUnauthorized)
 	tg.call(t, "GET", "/me", "sk_test_gina_0123456789", nil).wantError(t, apierr.CodeForbidden)
 	// Bob is a project guest of prj_web: reads work, writes do not.
-	var page hosts.Page[hosts.Host]
+	var page shared.Page[hosts.Host]
 	tg.call(t, "GET", "/projects/prj_web/hosts", "sk_test_bob_0123456789", nil).decode(t, &page)
 	if len(page.Items) != 2 || page.Items[1].ServerCount != 1 || page.Items[1].ModelID != "openai/gpt-5" {
 		t.Errorf("hosts = %+v", page.Items)
@@ -43,7 +44,7 @@ func TestLoadSeedFile(t *testing.T) {
 		map[string]any{"name": "x", "template": "codex"}).wantError(t, apierr.CodeForbidden)
 	tg.call(t, "GET", "/projects/prj_web/hosts", "sk_test_hank_0123456789", nil).wantError(t, apierr.CodeNotFound)
 	tg.call(t, "DELETE", "/projects/prj_web/hosts/hst_custom", "sk_test_alice_0123456789", nil).wantError(t, apierr.CodeConflict)
-	var sessions catalog.Page[catalog.ChatSession]
+	var sessions shared.Page[catalog.ChatSession]
 	tg.call(t, "GET", "/chat-sessions", "sk_test_alice_0123456789", nil).decode(t, &sessions)
 	var ids []string
 	for _, s := range sessions.Items {
@@ -108,18 +109,18 @@ func TestDemoSeed(t *testing.T) {
 		t.Errorf("Default() = %#v", ws)
 	}
 	tg := inproc(srv)
-	var projects catalog.Page[catalog.Project]
+	var projects shared.Page[catalog.Project]
 	tg.call(t, "GET", "/projects", projectopstest.DemoMemberKey, nil).decode(t, &projects)
 	if len(projects.Items) != 1 || projects.Items[0].ID != "prj_demo" || projects.Items[0].Role != "member" {
 		t.Errorf("member projects = %+v", projects.Items)
 	}
 	tg.call(t, "GET", "/me", projectopstest.DemoGuestKey, nil).wantError(t, apierr.CodeForbidden)
-	var boxes catalog.Page[catalog.Chatbox]
+	var boxes shared.Page[catalog.Chatbox]
 	tg.call(t, "GET", "/projects/prj_demo/chatboxes", projectopstest.DemoOwnerKey, nil).decode(t, &boxes)
 	if len(boxes.Items) != 1 || boxes.Items[0].HostName != "Claude" {
 		t.Errorf("chatboxes = %+v", boxes.Items)
 	}
-	var sessions catalog.Page[catalog.ChatSession]
+	var sessions shared.Page[catalog.ChatSession]
 	tg.call(t, "GET", "/chat-sessions", projectopstest.DemoOwnerKey, nil).decode(t, &sessions)
 	if len(sessions.Items) != 2 {
 		t.Errorf("sessions = %+v", sessions.Items)

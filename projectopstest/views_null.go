@@ -4,6 +4,7 @@ import (
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // The fields the reference types as nullable: the service sends null where
@@ -90,9 +91,9 @@ func chatboxDetailJSONOf(d catalog.ChatboxDetail) chatboxDetailJSON {
 
 type runJSON struct {
 	evals.Run
-	Result      *evals.Result `json:"result"`
-	Notes       *string       `json:"notes"`
-	CompletedAt *evals.Millis `json:"completedAt"`
+	Result      *evals.Result  `json:"result"`
+	Notes       *string        `json:"notes"`
+	CompletedAt *shared.Millis `json:"completedAt"`
 }
 
 func runJSONOf(r evals.Run) runJSON {
@@ -101,15 +102,15 @@ func runJSONOf(r evals.Run) runJSON {
 
 type iterJSON struct {
 	evals.Iteration
-	TestCaseID *string       `json:"testCaseId"`
-	Result     *evals.Result `json:"result"`
-	Model      *string       `json:"model"`
-	Provider   *string       `json:"provider"`
-	StartedAt  *evals.Millis `json:"startedAt"`
-	DurationMs *float64      `json:"durationMs"`
-	TokensUsed *float64      `json:"tokensUsed"`
-	Usage      *evals.Usage  `json:"usage"`
-	Error      *string       `json:"error"`
+	TestCaseID *string        `json:"testCaseId"`
+	Result     *evals.Result  `json:"result"`
+	Model      *string        `json:"model"`
+	Provider   *string        `json:"provider"`
+	StartedAt  *shared.Millis `json:"startedAt"`
+	DurationMs *float64       `json:"durationMs"`
+	TokensUsed *float64       `json:"tokensUsed"`
+	Usage      *evals.Usage   `json:"usage"`
+	Error      *string        `json:"error"`
 }
 
 // iterJSONOf fills the nullable fields; durationMs and tokensUsed are null

@@ -9,6 +9,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Routes of the server operations, all POST with a JSON body.
@@ -57,37 +58,37 @@ func (s *Service) CheckOAuth(ctx context.Context, projectID, serverID string) (*
 
 // ListTools returns one page of the server's tools. p may be nil (first
 // page). A server without the tools capability is FEATURE_NOT_SUPPORTED.
-func (s *Service) ListTools(ctx context.Context, projectID, serverID string, p *ListParams) (*Page[*mcp.Tool], error) {
-	return post[Page[*mcp.Tool]](ctx, s, routeTools, projectID, serverID, pager.Copy(p), transport.Read)
+func (s *Service) ListTools(ctx context.Context, projectID, serverID string, p *ListParams) (*shared.Page[*mcp.Tool], error) {
+	return post[shared.Page[*mcp.Tool]](ctx, s, routeTools, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
 // Tools iterates over every tool of the server, following cursors.
 func (s *Service) Tools(ctx context.Context, projectID, serverID string) iter.Seq2[*mcp.Tool, error] {
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[*mcp.Tool], error) {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[*mcp.Tool], error) {
 		return s.ListTools(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
 }
 
 // ListPrompts returns one page of the server's prompts. p may be nil.
-func (s *Service) ListPrompts(ctx context.Context, projectID, serverID string, p *ListParams) (*Page[*mcp.Prompt], error) {
-	return post[Page[*mcp.Prompt]](ctx, s, routePrompts, projectID, serverID, pager.Copy(p), transport.Read)
+func (s *Service) ListPrompts(ctx context.Context, projectID, serverID string, p *ListParams) (*shared.Page[*mcp.Prompt], error) {
+	return post[shared.Page[*mcp.Prompt]](ctx, s, routePrompts, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
 // Prompts iterates over every prompt of the server.
 func (s *Service) Prompts(ctx context.Context, projectID, serverID string) iter.Seq2[*mcp.Prompt, error] {
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[*mcp.Prompt], error) {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[*mcp.Prompt], error) {
 		return s.ListPrompts(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
 }
 
 // ListResources returns one page of the server's resources. p may be nil.
-func (s *Service) ListResources(ctx context.Context, projectID, serverID string, p *ListParams) (*Page[*mcp.Resource], error) {
-	return post[Page[*mcp.Resource]](ctx, s, routeResources, projectID, serverID, pager.Copy(p), transport.Read)
+func (s *Service) ListResources(ctx context.Context, projectID, serverID string, p *ListParams) (*shared.Page[*mcp.Resource], error) {
+	return post[shared.Page[*mcp.Resource]](ctx, s, routeResources, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
 // Resources iterates over every resource of the server.
 func (s *Service) Resources(ctx context.Context, projectID, serverID string) iter.Seq2[*mcp.Resource, error] {
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[*mcp.Resource], error) {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[*mcp.Resource], error) {
 		return s.ListResources(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Service is the servers API. Use Client.Servers.
@@ -20,18 +21,18 @@ const routeServers = "/projects/{projectId}/servers"
 // List returns the project's saved servers (one page; the service currently
 // sends them all at once). Their ids are the serverIds of every server
 // operation.
-func (s *Service) List(ctx context.Context, projectID string) (*Page[Server], error) {
+func (s *Service) List(ctx context.Context, projectID string) (*shared.Page[Server], error) {
 	return s.page(ctx, projectID, "")
 }
 
 // All iterates over the project's saved servers.
 func (s *Service) All(ctx context.Context, projectID string) iter.Seq2[Server, error] {
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*Page[Server], error) {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Server], error) {
 		return s.page(ctx, projectID, cursor)
 	})
 }
 
-func (s *Service) page(ctx context.Context, projectID, cursor string) (*Page[Server], error) {
-	return transport.Call[Page[Server]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeServers,
+func (s *Service) page(ctx context.Context, projectID, cursor string) (*shared.Page[Server], error) {
+	return transport.Call[shared.Page[Server]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeServers,
 		Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
 }

@@ -11,9 +11,10 @@ import (
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
 )
 
-func ms(t time.Time) servers.Millis { return servers.Millis(t.UnixMilli()) }
+func ms(t time.Time) shared.Millis { return shared.Millis(t.UnixMilli()) }
 
 // Secret values held by the saved servers; none may ever reach a response.
 var secrets = []string{
@@ -38,7 +39,7 @@ func seedServers(t *testing.T, f *fixture) []servers.Server {
 		Env: map[string]projectopstest.Secret{"API_TOKEN": "env-secret-55de"}}))
 	offID := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "off",
 		URL: "http://localhost:9000/mcp", Disabled: true}))
-	at := func(s int) servers.Millis { return ms(t0.Add(time.Duration(s) * time.Second)) }
+	at := func(s int) shared.Millis { return ms(t0.Add(time.Duration(s) * time.Second)) }
 	return []servers.Server{
 		{ID: httpID, ProjectID: p, Name: "remote", Enabled: true, TransportType: servers.TransportHTTP,
 			URL: "https://mcp.example.com/mcp", CreatedAt: at(0), UpdatedAt: at(0)},

@@ -1,15 +1,6 @@
 package servers
 
-import (
-	"github.com/projectops/projectops-go/internal/pager"
-	"github.com/projectops/projectops-go/internal/wire"
-)
-
-// Millis is a timestamp in epoch milliseconds; Time converts it.
-type Millis = wire.Millis
-
-// Page is one page of a collection.
-type Page[T any] = pager.Page[T]
+import "github.com/projectops/projectops-go/shared"
 
 // Transport types of saved servers.
 const (
@@ -28,10 +19,10 @@ type Server struct {
 	// TransportType is TransportHTTP, TransportSSE or TransportStdio.
 	TransportType string `json:"transportType"`
 	// URL is the endpoint of an HTTP or SSE server; empty for stdio.
-	URL             string   `json:"url,omitempty"`
-	UseOAuth        bool     `json:"useOAuth"`
-	HasClientSecret bool     `json:"hasClientSecret"`
-	OAuthScopes     []string `json:"oauthScopes,omitempty"`
-	CreatedAt       Millis   `json:"createdAt,omitempty"`
-	UpdatedAt       Millis   `json:"updatedAt,omitempty"`
+	URL             string        `json:"url,omitempty"`
+	UseOAuth        bool          `json:"useOAuth"`
+	HasClientSecret bool          `json:"hasClientSecret"`
+	OAuthScopes     []string      `json:"oauthScopes,omitempty"`
+	CreatedAt       shared.Millis `json:"createdAt,omitempty"`
+	UpdatedAt       shared.Millis `json:"updatedAt,omitempty"`
 }

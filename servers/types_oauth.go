@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+
+	"github.com/projectops/projectops-go/shared"
 )
 
 // ImportTokensParams stores OAuth tokens obtained outside the service for a
@@ -46,7 +48,7 @@ type ImportTokensResult struct {
 	// Imported is always true.
 	Imported bool `json:"imported"`
 	// ExpiresAt is when the stored access token expires, nil when unknown.
-	ExpiresAt *Millis `json:"expiresAt"`
+	ExpiresAt *shared.Millis `json:"expiresAt"`
 }
 
 // withoutQuery drops a URL's query, which may carry a tunnel secret.

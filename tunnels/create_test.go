@@ -12,6 +12,7 @@ import (
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
 	"github.com/projectops/projectops-go/tunnels"
 )
 
@@ -49,7 +50,7 @@ func TestCreateNew(t *testing.T) {
 	f := setup(t)
 	g := create(t, f, "everything")
 	want := tunnels.Grant{ServerID: g.ServerID, Name: "everything", Slug: g.Slug, URL: g.URL,
-		ConnectToken: g.ConnectToken, ConnectTokenExpiresAt: tunnels.Millis(t0.Add(projectopstest.TunnelTokenTTL).UnixMilli()),
+		ConnectToken: g.ConnectToken, ConnectTokenExpiresAt: shared.Millis(t0.Add(projectopstest.TunnelTokenTTL).UnixMilli()),
 		RelayWSURL: "ws://projectops.test/tunnels/agent", SecretVersion: 1}
 	if diff := cmp.Diff(want, *g); diff != "" {
 		t.Errorf("grant (-want +got):\n%s", diff)

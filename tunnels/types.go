@@ -7,10 +7,8 @@ import (
 	"strconv"
 
 	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/shared"
 )
-
-// Millis is a timestamp in epoch milliseconds; Time converts it.
-type Millis = wire.Millis
 
 // CreateParams is the body of Create.
 type CreateParams struct {
@@ -45,7 +43,7 @@ type Grant struct {
 	ConnectToken string `json:"connectToken"`
 	// ConnectTokenExpiresAt is when ConnectToken stops being accepted for
 	// new connections (an established session is not cut).
-	ConnectTokenExpiresAt Millis `json:"connectTokenExpiresAt,omitempty"`
+	ConnectTokenExpiresAt shared.Millis `json:"connectTokenExpiresAt,omitempty"`
 	// RelayWSURL is the relay's WebSocket endpoint.
 	RelayWSURL string `json:"relayWsUrl"`
 	// SecretVersion grows with every create (each rotates the secret).

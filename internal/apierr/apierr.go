@@ -1,84 +1,67 @@
-// Package apierr defines the error type shared by the SDK's transport, its
-// resource packages and the in-memory double. The root package re-exports it
-// through aliases so callers only ever see projectops.Error.
+// Package apierr is the SDK's internal view of the error type defined in
+// package shared: aliases, so the transport, the resource packages and the
+// double share one definition, plus the helpers that are not public API
+// (decoding the envelope, client-side validation errors).
 package apierr
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
-	"strings"
-	"time"
+
+	"github.com/projectops/projectops-go/shared"
 )
 
-// Code is a stable, machine-readable error code from the service's error
-// envelope. New codes may appear at any time; an unknown code is kept as-is.
-type Code string
+// The public types, under their internal names.
+type (
+	Code                  = shared.Code
+	Reason                = shared.Reason
+	Error                 = shared.Error
+	ResponseTooLargeError = shared.ResponseTooLargeError
+)
 
-// The error codes of the specification (section 7), plus CONFLICT, which the
-// reference service uses for 409 responses.
+// The codes and reasons (see package shared).
 const (
-	CodeUnauthorized        Code = "UNAUTHORIZED"
-	CodeOAuthRequired       Code = "OAUTH_REQUIRED"
-	CodeForbidden           Code = "FORBIDDEN"
-	CodeValidation          Code = "VALIDATION_ERROR"
-	CodeNotFound            Code = "NOT_FOUND"
-	CodeConflict            Code = "CONFLICT"
-	CodeFeatureNotSupported Code = "FEATURE_NOT_SUPPORTED"
-	CodeRateLimited         Code = "RATE_LIMITED"
-	CodeServerUnreachable   Code = "SERVER_UNREACHABLE"
-	CodeTimeout             Code = "TIMEOUT"
-	CodeInternal            Code = "INTERNAL_ERROR"
-	// CodeBillingLimitReached is the eval-ingest refusal of a plan's
-	// monthly limit (a legacy lowercase code, from the ingest backend): it
-	// lifts at the period's reset, so it is never retried.
-	CodeBillingLimitReached Code = "billing_limit_reached"
+	CodeUnauthorized        = shared.CodeUnauthorized
+	CodeOAuthRequired       = shared.CodeOAuthRequired
+	CodeForbidden           = shared.CodeForbidden
+	CodeValidation          = shared.CodeValidation
+	CodeNotFound            = shared.CodeNotFound
+	CodeConflict            = shared.CodeConflict
+	CodeFeatureNotSupported = shared.CodeFeatureNotSupported
+	CodeRateLimited         = shared.CodeRateLimited
+	CodeServerUnreachable   = shared.CodeServerUnreachable
+	CodeTimeout             = shared.CodeTimeout
+	CodeInternal            = shared.CodeInternal
+	CodeBillingLimitReached = shared.CodeBillingLimitReached
+
+	ReasonOrphanedKey            = shared.ReasonOrphanedKey
+	ReasonTraceNotAvailable      = shared.ReasonTraceNotAvailable
+	ReasonNoSavedServerSelection = shared.ReasonNoSavedServerSelection
+	ReasonConcurrentRunLimit     = shared.ReasonConcurrentRunLimit
 )
 
 // Codes lists every code the SDK knows, in the specification's order.
-var Codes = []Code{
-	CodeUnauthorized, CodeOAuthRequired, CodeForbidden, CodeValidation, CodeNotFound,
-	CodeConflict, CodeFeatureNotSupported, CodeRateLimited, CodeServerUnreachable,
-	CodeTimeout, CodeInternal,
-}
+var Codes = shared.Codes
 
-// Status returns the HTTP status the specification pairs with the code, or 0
-// for an unknown code.
-func (c Code) Status() int {
-	switch c {
-	case CodeUnauthorized, CodeOAuthRequired:
-		return http.StatusUnauthorized
-	case CodeForbidden:
-		return http.StatusForbidden
-	case CodeValidation:
-		return http.StatusBadRequest
-	case CodeNotFound:
-		return http.StatusNotFound
-	case CodeConflict:
-		return http.StatusConflict
-	case CodeFeatureNotSupported:
-		return http.StatusUnprocessableEntity
-	case CodeRateLimited:
-		return http.StatusTooManyRequests
-	case CodeServerUnreachable:
-		return http.StatusBadGateway
-	case CodeTimeout:
-		return http.StatusGatewayTimeout
-	case CodeInternal:
-		return http.StatusInternalServerError
-	}
-	return 0
-}
+// The sentinels (see package shared).
+var (
+	ErrUnauthorized        = shared.ErrUnauthorized
+	ErrOAuthRequired       = shared.ErrOAuthRequired
+	ErrForbidden           = shared.ErrForbidden
+	ErrValidation          = shared.ErrValidation
+	ErrNotFound            = shared.ErrNotFound
+	ErrConflict            = shared.ErrConflict
+	ErrFeatureNotSupported = shared.ErrFeatureNotSupported
+	ErrRateLimited         = shared.ErrRateLimited
+	ErrServerUnreachable   = shared.ErrServerUnreachable
+	ErrTimeout             = shared.ErrTimeout
+	ErrInternal            = shared.ErrInternal
+	ErrBillingLimitReached = shared.ErrBillingLimitReached
 
-// Reason is the value of details.reason, which refines a code.
-type Reason string
-
-// The reasons named by the specification.
-const (
-	ReasonOrphanedKey            Reason = "ORPHANED_KEY"
-	ReasonTraceNotAvailable      Reason = "TRACE_NOT_AVAILABLE"
-	ReasonNoSavedServerSelection Reason = "NO_SAVED_SERVER_SELECTION"
-	ReasonConcurrentRunLimit     Reason = "CONCURRENT_RUN_LIMIT"
+	ErrOrphanedKey            = shared.ErrOrphanedKey
+	ErrTraceNotAvailable      = shared.ErrTraceNotAvailable
+	ErrNoSavedServerSelection = shared.ErrNoSavedServerSelection
+	ErrConcurrentRunLimit     = shared.ErrConcurrentRunLimit
 )
 
 // Body is the wire form of the error envelope: {code, message, details?}.
@@ -86,31 +69,6 @@ type Body struct {
 	Code    Code           `json:"code"`
 	Message string         `json:"message"`
 	Details map[string]any `json:"details,omitempty"`
-}
-
-// Error is an error answered by the service (StatusCode > 0) or detected by
-// the SDK before sending a request (StatusCode == 0).
-type Error struct {
-	// StatusCode is the HTTP status; 0 when the SDK raised the error itself.
-	StatusCode int
-	// Code is the stable error code. Match on it, never on Message.
-	Code Code
-	// Message is human-readable and may change between releases.
-	Message string
-	// Details is the unstructured context bag of the envelope.
-	Details map[string]any
-	// Reason is details.reason, when present.
-	Reason Reason
-	// HostedModels is details.hostedModels: valid hosted model ids for the
-	// provider of a rejected model.
-	HostedModels []string
-	// RetryAfter is the parsed Retry-After header (0 when absent).
-	RetryAfter time.Duration
-	// RequestID is the x-request-id the service answered with.
-	RequestID string
-	// Method and Path identify the request (path without query string, so
-	// secrets carried in queries never reach error text).
-	Method, Path string
 }
 
 // FromBody builds an Error from a decoded envelope, filling Reason and
@@ -130,79 +88,6 @@ func FromBody(status int, b Body) *Error {
 	return e
 }
 
-// Error implements error. It is safe on a nil receiver and never contains
-// headers, bodies or keys: only the code, status, message and request id.
-func (e *Error) Error() string {
-	if e == nil {
-		return "projectops: <nil error>"
-	}
-	var b strings.Builder
-	b.WriteString("projectops: ")
-	if e.Method != "" {
-		fmt.Fprintf(&b, "%s %s: ", e.Method, e.Path)
-	}
-	if e.StatusCode > 0 {
-		fmt.Fprintf(&b, "%d ", e.StatusCode)
-	}
-	if e.Code != "" {
-		b.WriteString(string(e.Code))
-	} else {
-		b.WriteString("error")
-	}
-	if e.Reason != "" {
-		fmt.Fprintf(&b, " (%s)", e.Reason)
-	}
-	if e.Message != "" {
-		fmt.Fprintf(&b, ": %s", e.Message)
-	}
-	if e.RetryAfter > 0 {
-		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
-	}
-	if e.RequestID != "" {
-		fmt.Fprintf(&b, " [request %s]", e.RequestID)
-	}
-	return b.String()
-}
-
-// Is reports whether target is a sentinel this error matches. A sentinel
-// matches on its non-empty fields: Code, and Reason when set, so
-// errors.Is(err, ErrNotFound) and errors.Is(err, ErrTraceNotAvailable) both work.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	if !ok || e == nil || t == nil {
-		return false
-	}
-	if t.Code != "" && t.Code != e.Code {
-		return false
-	}
-	if t.Reason != "" && t.Reason != e.Reason {
-		return false
-	}
-	if t.StatusCode != 0 && t.StatusCode != e.StatusCode {
-		return false
-	}
-	return t.Code != "" || t.Reason != "" || t.StatusCode != 0
-}
-
-// Temporary reports whether retrying the same request later may succeed.
-// Known codes decide; an unknown code is temporary only when the HTTP status
-// is 429 or one of 500, 502, 503, 504. A 429 with reason
-// CONCURRENT_RUN_LIMIT is temporary (it lifts when a run ends) but the SDK
-// does not retry it by itself: waiting for a run is the caller's decision.
-func (e *Error) Temporary() bool {
-	if e == nil {
-		return false
-	}
-	switch e.Code {
-	case CodeRateLimited, CodeServerUnreachable, CodeTimeout, CodeInternal:
-		return true
-	case CodeUnauthorized, CodeOAuthRequired, CodeForbidden, CodeValidation, CodeNotFound,
-		CodeConflict, CodeFeatureNotSupported, CodeBillingLimitReached:
-		return false
-	}
-	return RetryableStatus(e.StatusCode)
-}
-
 // RetryableStatus reports whether an HTTP status is worth retrying for a read.
 func RetryableStatus(status int) bool {
 	switch status {
@@ -212,28 +97,6 @@ func RetryableStatus(status int) bool {
 	}
 	return false
 }
-
-// Sentinels for errors.Is. They match any *Error with the same code (and
-// reason, for the reason sentinels).
-var (
-	ErrUnauthorized        = &Error{Code: CodeUnauthorized}
-	ErrOAuthRequired       = &Error{Code: CodeOAuthRequired}
-	ErrForbidden           = &Error{Code: CodeForbidden}
-	ErrValidation          = &Error{Code: CodeValidation}
-	ErrNotFound            = &Error{Code: CodeNotFound}
-	ErrConflict            = &Error{Code: CodeConflict}
-	ErrFeatureNotSupported = &Error{Code: CodeFeatureNotSupported}
-	ErrRateLimited         = &Error{Code: CodeRateLimited}
-	ErrServerUnreachable   = &Error{Code: CodeServerUnreachable}
-	ErrTimeout             = &Error{Code: CodeTimeout}
-	ErrInternal            = &Error{Code: CodeInternal}
-	ErrBillingLimitReached = &Error{Code: CodeBillingLimitReached}
-
-	ErrOrphanedKey            = &Error{Reason: ReasonOrphanedKey}
-	ErrTraceNotAvailable      = &Error{Reason: ReasonTraceNotAvailable}
-	ErrNoSavedServerSelection = &Error{Reason: ReasonNoSavedServerSelection}
-	ErrConcurrentRunLimit     = &Error{Reason: ReasonConcurrentRunLimit}
-)
 
 // Invalid returns a client-side VALIDATION_ERROR (StatusCode 0) naming the
 // offending field, raised before any request is sent.

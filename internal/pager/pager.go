@@ -5,21 +5,18 @@ package pager
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"iter"
+
+	"github.com/projectops/projectops-go/shared"
 )
 
-// Page is one page of a collection: {items, nextCursor}. NextCursor is empty
-// on the last page.
-type Page[T any] struct {
-	Items      []T    `json:"items"`
-	NextCursor string `json:"nextCursor,omitempty"`
-}
+// Page is one page of a collection (package shared defines it).
+type Page[T any] = shared.Page[T]
 
 // ErrCursorLoop is returned by an iterator when the service hands back a
-// cursor it already returned, which would otherwise loop forever.
-var ErrCursorLoop = errors.New("projectops: pagination cursor repeated")
+// cursor it already returned (package shared defines it).
+var ErrCursorLoop = shared.ErrCursorLoop
 
 // Fetch loads the page at cursor ("" for the first page).
 type Fetch[T any] func(ctx context.Context, cursor string) (*Page[T], error)

@@ -1,4 +1,4 @@
-package wire_test
+package shared_test
 
 import (
 	"encoding/json"
@@ -9,14 +9,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestMillisUnmarshal(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		in   string
-		want wire.Millis
+		want shared.Millis
 	}{
 		{`0`, 0},
 		{`1767225600000`, 1767225600000},
@@ -33,7 +33,7 @@ func TestMillisUnmarshal(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			t.Parallel()
-			m := wire.Millis(123) // null must reset it
+			m := shared.Millis(123) // null must reset it
 			if err := m.UnmarshalJSON([]byte(tt.in)); err != nil {
 				t.Fatalf("UnmarshalJSON(%s): %v", tt.in, err)
 			}
@@ -52,7 +52,7 @@ func TestMillisUnmarshalBad(t *testing.T) {
 	} {
 		t.Run(in, func(t *testing.T) {
 			t.Parallel()
-			m := wire.Millis(7)
+			m := shared.Millis(7)
 			err := m.UnmarshalJSON([]byte(in))
 			var te *json.UnmarshalTypeError
 			if !errors.As(err, &te) {
@@ -72,8 +72,8 @@ func TestMillisInStruct(t *testing.T) {
 	t.Parallel()
 	type resource struct {
 		ID        string      `json:"id"`
-		CreatedAt wire.Millis `json:"createdAt"`
-		UpdatedAt wire.Millis `json:"updatedAt,omitempty"`
+		CreatedAt shared.Millis `json:"createdAt"`
+		UpdatedAt shared.Millis `json:"updatedAt,omitempty"`
 	}
 	var got resource
 	if err := json.Unmarshal([]byte(`{"id":"a","createdAt":1767225600123.7,"updatedAt":null}`), &got); err != nil {
@@ -102,7 +102,7 @@ func TestMillisInStruct(t *testing.T) {
 func TestMillisTime(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 1, 1, 0, 0, 0, 123_000_000, time.FixedZone("X", 3600))
-	m := wire.MillisOf(at)
+	m := shared.MillisOf(at)
 	if m != 1767222000123 {
 		t.Errorf("MillisOf = %d", m)
 	}
@@ -112,17 +112,17 @@ func TestMillisTime(t *testing.T) {
 	if got := m.String(); got != "2025-12-31T23:00:00.123Z" {
 		t.Errorf("String() = %q", got)
 	}
-	if got := wire.Millis(1000).String(); got != "1970-01-01T00:00:01Z" {
+	if got := shared.Millis(1000).String(); got != "1970-01-01T00:00:01Z" {
 		t.Errorf("String(1000) = %q", got)
 	}
 	if m.IsZero() {
 		t.Error("IsZero on a set timestamp")
 	}
-	var zero wire.Millis
+	var zero shared.Millis
 	if !zero.IsZero() || !zero.Time().IsZero() || zero.String() != "" {
 		t.Errorf("zero Millis: IsZero=%v Time=%v String=%q", zero.IsZero(), zero.Time(), zero.String())
 	}
-	if got := wire.Millis(-1).Time(); !got.Equal(time.UnixMilli(-1)) {
+	if got := shared.Millis(-1).Time(); !got.Equal(time.UnixMilli(-1)) {
 		t.Errorf("Millis(-1).Time() = %v", got)
 	}
 }
