@@ -71,7 +71,7 @@ func TestMillisUnmarshalBad(t *testing.T) {
 func TestMillisInStruct(t *testing.T) {
 	t.Parallel()
 	type resource struct {
-		ID        string      `json:"id"`
+		ID        string        `json:"id"`
 		CreatedAt shared.Millis `json:"createdAt"`
 		UpdatedAt shared.Millis `json:"updatedAt,omitempty"`
 	}
