@@ -14,6 +14,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -24,18 +25,21 @@ type Service struct{ t *transport.Transport }
 func NewService(t *transport.Transport) *Service { return &Service{t: t} }
 
 // Me returns the account the API key acts as.
-func (s *Service) Me(ctx context.Context) (*Me, error) {
+func (s *Service) Me(ctx context.Context, opts ...option.RequestOption) (*Me, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Me](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/me"})
 }
 
 // ListProjects returns the projects the caller can access in the key's
 // organization (one page; the service currently sends them all at once).
-func (s *Service) ListProjects(ctx context.Context, p *ProjectsParams) (*shared.Page[Project], error) {
+func (s *Service) ListProjects(ctx context.Context, p *ProjectsParams, opts ...option.RequestOption) (*shared.Page[Project], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.projectsPage(ctx, pager.Copy(p), "")
 }
 
 // Projects iterates over every accessible project.
-func (s *Service) Projects(ctx context.Context, p *ProjectsParams) iter.Seq2[Project, error] {
+func (s *Service) Projects(ctx context.Context, p *ProjectsParams, opts ...option.RequestOption) iter.Seq2[Project, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	params := pager.Copy(p)
 	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Project], error) {
 		return s.projectsPage(ctx, params, cursor)
@@ -49,13 +53,15 @@ func (s *Service) projectsPage(ctx context.Context, p ProjectsParams, cursor str
 
 // ListChatSessions returns one page of chat sessions, newest activity first.
 // Pass the page's NextCursor as Before for the next page.
-func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams) (*shared.Page[ChatSession], error) {
+func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) (*shared.Page[ChatSession], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.chatSessionsPage(ctx, pager.Copy(p))
 }
 
 // ChatSessions iterates over every chat session matching p, starting at
 // p.Before when set.
-func (s *Service) ChatSessions(ctx context.Context, p *ChatSessionsParams) iter.Seq2[ChatSession, error] {
+func (s *Service) ChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) iter.Seq2[ChatSession, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	params := pager.Copy(p)
 	return pager.Seq(ctx, params.Before, func(ctx context.Context, cursor string) (*shared.Page[ChatSession], error) {
 		q := params
@@ -75,18 +81,21 @@ func (s *Service) chatSessionsPage(ctx context.Context, p ChatSessionsParams) (*
 
 // HostCatalog returns the public host-compatibility catalog. It sends no
 // key, so it works on a client built without one.
-func (s *Service) HostCatalog(ctx context.Context) (*HostCatalog, error) {
+func (s *Service) HostCatalog(ctx context.Context, opts ...option.RequestOption) (*HostCatalog, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostCatalog](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/host-catalog", Public: true})
 }
 
 // ListBuiltinTools returns the native tools of an agent harness such as
 // "claude-code". They are display-only and cannot be called.
-func (s *Service) ListBuiltinTools(ctx context.Context, harnessID string) (*shared.Page[BuiltinTool], error) {
+func (s *Service) ListBuiltinTools(ctx context.Context, harnessID string, opts ...option.RequestOption) (*shared.Page[BuiltinTool], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.builtinToolsPage(ctx, harnessID, "")
 }
 
 // BuiltinTools iterates over the native tools of an agent harness.
-func (s *Service) BuiltinTools(ctx context.Context, harnessID string) iter.Seq2[BuiltinTool, error] {
+func (s *Service) BuiltinTools(ctx context.Context, harnessID string, opts ...option.RequestOption) iter.Seq2[BuiltinTool, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[BuiltinTool], error) {
 		return s.builtinToolsPage(ctx, harnessID, cursor)
 	})
@@ -98,12 +107,14 @@ func (s *Service) builtinToolsPage(ctx context.Context, harnessID, cursor string
 }
 
 // ListChatboxes returns a project's published chatboxes.
-func (s *Service) ListChatboxes(ctx context.Context, projectID string) (*shared.Page[Chatbox], error) {
+func (s *Service) ListChatboxes(ctx context.Context, projectID string, opts ...option.RequestOption) (*shared.Page[Chatbox], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.chatboxesPage(ctx, projectID, "")
 }
 
 // Chatboxes iterates over a project's published chatboxes.
-func (s *Service) Chatboxes(ctx context.Context, projectID string) iter.Seq2[Chatbox, error] {
+func (s *Service) Chatboxes(ctx context.Context, projectID string, opts ...option.RequestOption) iter.Seq2[Chatbox, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Chatbox], error) {
 		return s.chatboxesPage(ctx, projectID, cursor)
 	})
@@ -116,7 +127,8 @@ func (s *Service) chatboxesPage(ctx context.Context, projectID, cursor string) (
 
 // Chatbox returns a chatbox's full settings. A chatbox of another project is
 // NOT_FOUND.
-func (s *Service) Chatbox(ctx context.Context, projectID, chatboxID string) (*ChatboxDetail, error) {
+func (s *Service) Chatbox(ctx context.Context, projectID, chatboxID string, opts ...option.RequestOption) (*ChatboxDetail, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[ChatboxDetail](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: "/projects/{projectId}/chatboxes/{chatboxId}", Params: []string{projectID, chatboxID}})
 }

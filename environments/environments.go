@@ -11,6 +11,7 @@ import (
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/poll"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -36,13 +37,15 @@ const (
 
 // List returns one page of the environments the caller sees in the project:
 // their own personal drafts plus the project-shared ones. p may be nil.
-func (s *Service) List(ctx context.Context, projectID string, p *ListParams) (*shared.Page[Environment], error) {
+func (s *Service) List(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[Environment], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.page(ctx, projectID, pager.Copy(p))
 }
 
 // All iterates over every environment List would page through, starting at
 // p.Cursor. p is copied: changing it later does not affect the iterator.
-func (s *Service) All(ctx context.Context, projectID string, p *ListParams) iter.Seq2[Environment, error] {
+func (s *Service) All(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Environment, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	params := pager.Copy(p)
 	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Environment], error) {
 		q := params
@@ -67,7 +70,8 @@ func pageQuery(p ListParams) url.Values {
 // Get returns an environment with its Dockerfile, sharing and latest build.
 // An environment of another project, or another user's personal draft, is
 // NOT_FOUND.
-func (s *Service) Get(ctx context.Context, projectID, environmentID string) (*Environment, error) {
+func (s *Service) Get(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*Environment, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Environment](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: routeEnvironment, Params: []string{projectID, environmentID}})
 }
@@ -75,7 +79,8 @@ func (s *Service) Get(ctx context.Context, projectID, environmentID string) (*En
 // Create creates a personal draft (sharing "user") from a Dockerfile. It must
 // be built before a computer can boot from it. Create is not retried once the
 // request may have reached the service (a retry could create a duplicate).
-func (s *Service) Create(ctx context.Context, projectID string, p CreateParams) (*Environment, error) {
+func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*Environment, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Environment](ctx, s.t, &transport.Request{Method: http.MethodPost,
 		Route: routeEnvironments, Params: []string{projectID}, Body: p, Class: transport.Write})
 }
@@ -83,7 +88,8 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams) 
 // Update changes the name and/or Dockerfile. A new Dockerfile takes effect
 // on computers only after Build. Setting the same values twice has the same
 // effect as once, so Update is retried like a read.
-func (s *Service) Update(ctx context.Context, projectID, environmentID string, p UpdateParams) (*Environment, error) {
+func (s *Service) Update(ctx context.Context, projectID, environmentID string, p UpdateParams, opts ...option.RequestOption) (*Environment, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Environment](ctx, s.t, &transport.Request{Method: http.MethodPatch,
 		Route: routeEnvironment, Params: []string{projectID, environmentID}, Body: p, Class: transport.Idempotent})
 }
@@ -92,7 +98,8 @@ func (s *Service) Update(ctx context.Context, projectID, environmentID string, p
 // back to the base image. Deleting a project-shared environment needs
 // project admin. Delete is not retried after it may have run, so a retry
 // never turns a success into NOT_FOUND.
-func (s *Service) Delete(ctx context.Context, projectID, environmentID string) (*Deleted, error) {
+func (s *Service) Delete(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*Deleted, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Deleted](ctx, s.t, &transport.Request{Method: http.MethodDelete,
 		Route: routeEnvironment, Params: []string{projectID, environmentID}, Class: transport.Write})
 }
@@ -100,19 +107,22 @@ func (s *Service) Delete(ctx context.Context, projectID, environmentID string) (
 // Build starts a build of the environment's current Dockerfile and returns
 // at once (HTTP 202); follow it with WaitForBuild. Each call creates a build
 // record, so Build is not retried once the request may have run.
-func (s *Service) Build(ctx context.Context, projectID, environmentID string) (*BuildStarted, error) {
+func (s *Service) Build(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*BuildStarted, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[BuildStarted](ctx, s.t, &transport.Request{Method: http.MethodPost,
 		Route: routeBuild, Params: []string{projectID, environmentID}, Class: transport.Write})
 }
 
 // ListBuilds returns one page of the environment's builds, newest first,
 // each with its status and capped log preview. p may be nil.
-func (s *Service) ListBuilds(ctx context.Context, projectID, environmentID string, p *ListParams) (*shared.Page[Build], error) {
+func (s *Service) ListBuilds(ctx context.Context, projectID, environmentID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[Build], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.buildsPage(ctx, projectID, environmentID, pager.Copy(p))
 }
 
 // AllBuilds iterates over the environment's builds, newest first.
-func (s *Service) AllBuilds(ctx context.Context, projectID, environmentID string, p *ListParams) iter.Seq2[Build, error] {
+func (s *Service) AllBuilds(ctx context.Context, projectID, environmentID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Build, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	params := pager.Copy(p)
 	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Build], error) {
 		q := params
@@ -132,14 +142,16 @@ func (s *Service) buildsPage(ctx context.Context, projectID, environmentID strin
 // provider matches the computer's; otherwise the answer is 409 CONFLICT with
 // reason ReasonBuildNotReady or ReasonProviderMismatch. Boot is not retried
 // once the request may have run (it wipes the computer each time).
-func (s *Service) Boot(ctx context.Context, projectID, environmentID string) (*ComputerAttached, error) {
+func (s *Service) Boot(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*ComputerAttached, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[ComputerAttached](ctx, s.t, &transport.Request{Method: http.MethodPost,
 		Route: routeUse, Params: []string{projectID, environmentID}, Class: transport.Write})
 }
 
 // Reset resets the caller's computer in the project to its current image,
 // wiping its mutable state. It is not retried once the request may have run.
-func (s *Service) Reset(ctx context.Context, projectID string) (*ComputerReset, error) {
+func (s *Service) Reset(ctx context.Context, projectID string, opts ...option.RequestOption) (*ComputerReset, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[ComputerReset](ctx, s.t, &transport.Request{Method: http.MethodPost,
 		Route: routeReset, Params: []string{projectID}, Class: transport.Write})
 }
@@ -147,7 +159,8 @@ func (s *Service) Reset(ctx context.Context, projectID string) (*ComputerReset, 
 // Share promotes a personal draft to a project-shared environment; it needs
 // project admin. Sharing an already shared environment changes nothing, so
 // Share is retried like a read.
-func (s *Service) Share(ctx context.Context, projectID, environmentID string) (*Environment, error) {
+func (s *Service) Share(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*Environment, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Environment](ctx, s.t, &transport.Request{Method: http.MethodPost,
 		Route: routePromote, Params: []string{projectID, environmentID}, Class: transport.Idempotent})
 }

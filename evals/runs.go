@@ -9,6 +9,7 @@ import (
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -21,13 +22,15 @@ type RunService struct{ t *transport.Transport }
 // the service answers a repeated key with the run it already started.
 // Validation and quota errors (ErrConcurrentRunLimit, which is not retried)
 // surface here.
-func (s *RunService) Create(ctx context.Context, projectID string, p RunParams) (*RunCreated, error) {
+func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[RunCreated](ctx, s.t, &transport.Request{Method: http.MethodPost,
 		Route: routeRuns, Params: []string{projectID}, Body: p, Class: transport.Write, IdempotencyKey: true})
 }
 
 // Get returns the run's status, result and summary.
-func (s *RunService) Get(ctx context.Context, projectID, runID string) (*Run, error) {
+func (s *RunService) Get(ctx context.Context, projectID, runID string, opts ...option.RequestOption) (*Run, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Run](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeRun,
 		Params: []string{projectID, runID}})
 }
@@ -36,13 +39,15 @@ func (s *RunService) Get(ctx context.Context, projectID, runID string) (*Run, er
 // pending and running iterations become cancelled and in-flight tool calls
 // are stopped. Cancelling a cancelled run succeeds without change; a run
 // already completed, failed or timed out gives 409 (ErrConflict).
-func (s *RunService) Cancel(ctx context.Context, projectID, runID string) (*Run, error) {
+func (s *RunService) Cancel(ctx context.Context, projectID, runID string, opts ...option.RequestOption) (*Run, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Run](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeRunCancel,
 		Params: []string{projectID, runID}, Class: transport.Idempotent})
 }
 
 // IterationsPage returns one page of the run's iterations. p may be nil.
-func (s *RunService) IterationsPage(ctx context.Context, projectID, runID string, p *IterationsParams) (*shared.Page[Iteration], error) {
+func (s *RunService) IterationsPage(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) (*shared.Page[Iteration], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	v := pager.Copy(p)
 	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
 		return nil, apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
@@ -53,7 +58,8 @@ func (s *RunService) IterationsPage(ctx context.Context, projectID, runID string
 // Iterations iterates over the run's iterations, page by page (p.Limit per
 // page; p.Cursor is ignored). It copies p, so later changes to it have no
 // effect.
-func (s *RunService) Iterations(ctx context.Context, projectID, runID string, p *IterationsParams) iter.Seq2[Iteration, error] {
+func (s *RunService) Iterations(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) iter.Seq2[Iteration, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	v := pager.Copy(p)
 	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
 		err := apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
@@ -77,14 +83,16 @@ func (s *RunService) iterPage(ctx context.Context, projectID, runID string, limi
 // Trace returns an iteration's trace envelope. An iteration that finished
 // without a stored trace gives ErrTraceNotAvailable (404); its Steps still
 // answer.
-func (s *RunService) Trace(ctx context.Context, projectID, runID, iterationID string) (*Trace, error) {
+func (s *RunService) Trace(ctx context.Context, projectID, runID, iterationID string, opts ...option.RequestOption) (*Trace, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Trace](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeTrace,
 		Params: []string{projectID, runID, iterationID}})
 }
 
 // Steps returns one verdict per authored step of the iteration, in order
 // (following pages, if the service sends more than one).
-func (s *RunService) Steps(ctx context.Context, projectID, runID, iterationID string) ([]StepResult, error) {
+func (s *RunService) Steps(ctx context.Context, projectID, runID, iterationID string, opts ...option.RequestOption) ([]StepResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	var out []StepResult
 	for st, err := range pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[StepResult], error) {
 		return transport.Call[shared.Page[StepResult]](ctx, s.t, &transport.Request{Method: http.MethodGet,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -15,7 +16,8 @@ type SuiteService struct{ t *transport.Transport }
 
 // List returns the project's eval suites with their latest run, totals and
 // pass-rate trend (the service sends them all at once).
-func (s *SuiteService) List(ctx context.Context, projectID string) ([]Suite, error) {
+func (s *SuiteService) List(ctx context.Context, projectID string, opts ...option.RequestOption) ([]Suite, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	p, err := transport.Call[shared.Page[Suite]](ctx, s.t, &transport.Request{Method: http.MethodGet,
 		Route: routeSuites, Params: []string{projectID}})
 	if err != nil {
@@ -27,13 +29,15 @@ func (s *SuiteService) List(ctx context.Context, projectID string) ([]Suite, err
 // Create authors a suite and its test cases without running anything (no
 // credits are spent); run it later with Runs.Create and the returned
 // SuiteID. It is not retried once the request may have reached the service.
-func (s *SuiteService) Create(ctx context.Context, projectID string, p CreateSuiteParams) (*SuiteCreated, error) {
+func (s *SuiteService) Create(ctx context.Context, projectID string, p CreateSuiteParams, opts ...option.RequestOption) (*SuiteCreated, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[SuiteCreated](ctx, s.t, &transport.Request{Method: http.MethodPost,
 		Route: routeSuites, Params: []string{projectID}, Body: p, Class: transport.Write})
 }
 
 // Runs returns the suite's recent runs, newest first. p may be nil.
-func (s *SuiteService) Runs(ctx context.Context, projectID, suiteID string, p *SuiteRunsParams) ([]Run, error) {
+func (s *SuiteService) Runs(ctx context.Context, projectID, suiteID string, p *SuiteRunsParams, opts ...option.RequestOption) ([]Run, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	var q []string
 	if p != nil && p.Limit != 0 {
 		if p.Limit < 1 || p.Limit > 100 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -26,12 +27,14 @@ const (
 
 // List returns the project's hosts (one page; the service currently sends
 // them all at once).
-func (s *Service) List(ctx context.Context, projectID string) (*shared.Page[Host], error) {
+func (s *Service) List(ctx context.Context, projectID string, opts ...option.RequestOption) (*shared.Page[Host], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.page(ctx, projectID, "")
 }
 
 // All iterates over the project's hosts.
-func (s *Service) All(ctx context.Context, projectID string) iter.Seq2[Host, error] {
+func (s *Service) All(ctx context.Context, projectID string, opts ...option.RequestOption) iter.Seq2[Host, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Host], error) {
 		return s.page(ctx, projectID, cursor)
 	})
@@ -44,20 +47,23 @@ func (s *Service) page(ctx context.Context, projectID, cursor string) (*shared.P
 
 // Get returns a host with its resolved config. A host of another project is
 // NOT_FOUND.
-func (s *Service) Get(ctx context.Context, projectID, hostID string) (*HostDetail, error) {
+func (s *Service) Get(ctx context.Context, projectID, hostID string, opts ...option.RequestOption) (*HostDetail, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeHost,
 		Params: []string{projectID, hostID}})
 }
 
 // Create creates a host from a template or a full config. It is not retried
 // once the request may have reached the service (it is not idempotent).
-func (s *Service) Create(ctx context.Context, projectID string, p CreateParams) (*HostDetail, error) {
+func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*HostDetail, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeHosts,
 		Params: []string{projectID}, Body: p, Class: transport.Write})
 }
 
 // Update changes the fields set in p and leaves the others as they are.
-func (s *Service) Update(ctx context.Context, projectID, hostID string, p UpdateParams) (*HostDetail, error) {
+func (s *Service) Update(ctx context.Context, projectID, hostID string, p UpdateParams, opts ...option.RequestOption) (*HostDetail, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPatch, Route: routeHost,
 		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent})
 }
@@ -66,7 +72,8 @@ func (s *Service) Update(ctx context.Context, projectID, hostID string, p Update
 // chatbox is deleted only with p.Force; otherwise the service answers 409
 // CONFLICT. p may be nil. Delete is not retried after it may have run, so a
 // retry never turns a success into NOT_FOUND.
-func (s *Service) Delete(ctx context.Context, projectID, hostID string, p *DeleteParams) (*Deleted, error) {
+func (s *Service) Delete(ctx context.Context, projectID, hostID string, p *DeleteParams, opts ...option.RequestOption) (*Deleted, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	req := &transport.Request{Method: http.MethodDelete, Route: routeHost, Params: []string{projectID, hostID},
 		Class: transport.Write}
 	if p != nil && p.Force {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 )
 
 // Service is the eval-ingest API. Use Client.Ingest.
@@ -40,26 +41,30 @@ const MaxBodyBytes = 6 << 20
 // Report creates a run from finished results and finalizes it in one call.
 // It is retried on 429, 5xx and network errors: the service reuses the run
 // named by p.ExternalRunID, so a repeat never duplicates it.
-func (s *Service) Report(ctx context.Context, projectID string, p ReportParams) (*RunResult, error) {
+func (s *Service) Report(ctx context.Context, projectID string, p ReportParams, opts ...option.RequestOption) (*RunResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.run(ctx, routeReport, projectID, p, nil, nil)
 }
 
 // StartRun creates the run named by p.ExternalRunID, or reuses it (Reused
 // set, with its current status). Retried like Report.
-func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams) (*RunResult, error) {
+func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.run(ctx, routeStart, projectID, p, nil, nil)
 }
 
 // AppendIterations adds results to a started run. Results whose
 // ExternalIterationID the run already holds are skipped, so a retried batch
 // never duplicates rows; it is retried like Report.
-func (s *Service) AppendIterations(ctx context.Context, projectID string, p AppendParams) (*AppendResult, error) {
+func (s *Service) AppendIterations(ctx context.Context, projectID string, p AppendParams, opts ...option.RequestOption) (*AppendResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.appendRaw(ctx, projectID, p, nil, nil)
 }
 
 // FinalizeRun computes the run's status, result and summary from its pass
 // criteria. Finalizing twice answers the same. Retried like Report.
-func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeParams) (*RunResult, error) {
+func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeParams, opts ...option.RequestOption) (*RunResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.run(ctx, routeFinalize, projectID, p, nil, nil)
 }
 
@@ -67,7 +72,8 @@ func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeP
 // XML, Jest or Vitest JSON); send the file with UploadArtifact. It is a
 // Write: a retry could mint a second URL, which is harmless but is not done
 // once the request may have run.
-func (s *Service) UploadURL(ctx context.Context, projectID string) (*UploadURL, error) {
+func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...option.RequestOption) (*UploadURL, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	out, err := transport.Call[UploadURL](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUploadURL,
 		Params: []string{projectID}, Body: struct{}{}, Class: transport.Write})
 	if err != nil {
@@ -82,7 +88,8 @@ func (s *Service) UploadURL(ctx context.Context, projectID string) (*UploadURL, 
 // UploadArtifact sends body (at most MaxArtifactBytes) to a URL minted by
 // UploadURL, without the API key, and returns the stored artifact's id. A
 // URL works once: an upload is not retried after it may have run.
-func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType string, body io.Reader) (*Upload, error) {
+func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType string, body io.Reader, opts ...option.RequestOption) (*Upload, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	if uploadURL == "" {
 		return nil, apierr.Invalid("uploadUrl", "uploadUrl is required")
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -39,55 +40,64 @@ func post[T any](ctx context.Context, s *Service, route, projectID, serverID str
 // Validate connects to the server, initializes an MCP session and returns
 // the connection snapshot. An unreachable server is SERVER_UNREACHABLE
 // (502), a silent one TIMEOUT (504), one needing a grant OAUTH_REQUIRED.
-func (s *Service) Validate(ctx context.Context, projectID, serverID string) (*ValidateResult, error) {
+func (s *Service) Validate(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*ValidateResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[ValidateResult](ctx, s, routeValidate, projectID, serverID, emptyBody, transport.Read)
 }
 
 // Doctor runs the step-by-step health workflow and returns its report. A
 // broken server yields a report with Status DoctorError (not a Go error);
 // errors are reserved for access problems and the API itself.
-func (s *Service) Doctor(ctx context.Context, projectID, serverID string) (*DoctorReport, error) {
+func (s *Service) Doctor(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*DoctorReport, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[DoctorReport](ctx, s, routeDoctor, projectID, serverID, emptyBody, transport.Read)
 }
 
 // CheckOAuth reports whether the server is configured to require an OAuth
 // grant, without connecting to it.
-func (s *Service) CheckOAuth(ctx context.Context, projectID, serverID string) (*CheckOAuthResult, error) {
+func (s *Service) CheckOAuth(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*CheckOAuthResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[CheckOAuthResult](ctx, s, routeCheckOAuth, projectID, serverID, emptyBody, transport.Read)
 }
 
 // ListTools returns one page of the server's tools. p may be nil (first
 // page). A server without the tools capability is FEATURE_NOT_SUPPORTED.
-func (s *Service) ListTools(ctx context.Context, projectID, serverID string, p *ListParams) (*shared.Page[*mcp.Tool], error) {
+func (s *Service) ListTools(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[*mcp.Tool], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[shared.Page[*mcp.Tool]](ctx, s, routeTools, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
 // Tools iterates over every tool of the server, following cursors.
-func (s *Service) Tools(ctx context.Context, projectID, serverID string) iter.Seq2[*mcp.Tool, error] {
+func (s *Service) Tools(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) iter.Seq2[*mcp.Tool, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[*mcp.Tool], error) {
 		return s.ListTools(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
 }
 
 // ListPrompts returns one page of the server's prompts. p may be nil.
-func (s *Service) ListPrompts(ctx context.Context, projectID, serverID string, p *ListParams) (*shared.Page[*mcp.Prompt], error) {
+func (s *Service) ListPrompts(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[*mcp.Prompt], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[shared.Page[*mcp.Prompt]](ctx, s, routePrompts, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
 // Prompts iterates over every prompt of the server.
-func (s *Service) Prompts(ctx context.Context, projectID, serverID string) iter.Seq2[*mcp.Prompt, error] {
+func (s *Service) Prompts(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) iter.Seq2[*mcp.Prompt, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[*mcp.Prompt], error) {
 		return s.ListPrompts(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
 }
 
 // ListResources returns one page of the server's resources. p may be nil.
-func (s *Service) ListResources(ctx context.Context, projectID, serverID string, p *ListParams) (*shared.Page[*mcp.Resource], error) {
+func (s *Service) ListResources(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[*mcp.Resource], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[shared.Page[*mcp.Resource]](ctx, s, routeResources, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
 // Resources iterates over every resource of the server.
-func (s *Service) Resources(ctx context.Context, projectID, serverID string) iter.Seq2[*mcp.Resource, error] {
+func (s *Service) Resources(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) iter.Seq2[*mcp.Resource, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[*mcp.Resource], error) {
 		return s.ListResources(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
@@ -97,31 +107,36 @@ func (s *Service) Resources(ctx context.Context, projectID, serverID string) ite
 // it. A tool-level failure (result.IsError) is a successful call, not a Go
 // error. The call is never re-sent once it may have reached the service,
 // since a tool may have side effects.
-func (s *Service) CallTool(ctx context.Context, projectID, serverID string, p CallToolParams) (*mcp.CallToolResult, error) {
+func (s *Service) CallTool(ctx context.Context, projectID, serverID string, p CallToolParams, opts ...option.RequestOption) (*mcp.CallToolResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[mcp.CallToolResult](ctx, s, routeCallTool, projectID, serverID, p, transport.Write)
 }
 
 // GetPrompt renders a prompt with arguments.
-func (s *Service) GetPrompt(ctx context.Context, projectID, serverID string, p GetPromptParams) (*mcp.GetPromptResult, error) {
+func (s *Service) GetPrompt(ctx context.Context, projectID, serverID string, p GetPromptParams, opts ...option.RequestOption) (*mcp.GetPromptResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[mcp.GetPromptResult](ctx, s, routeGetPrompt, projectID, serverID, p, transport.Read)
 }
 
 // ReadResource reads one resource by URI; text resources carry Text, binary
 // ones Blob.
-func (s *Service) ReadResource(ctx context.Context, projectID, serverID string, p ReadResourceParams) (*mcp.ReadResourceResult, error) {
+func (s *Service) ReadResource(ctx context.Context, projectID, serverID string, p ReadResourceParams, opts ...option.RequestOption) (*mcp.ReadResourceResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[mcp.ReadResourceResult](ctx, s, routeReadResource, projectID, serverID, p, transport.Read)
 }
 
 // Export returns the server's tools, resources and prompts in one snapshot,
 // for storing and diffing in CI (see Diff). A missing capability exports as
 // an empty list.
-func (s *Service) Export(ctx context.Context, projectID, serverID string) (*ExportSnapshot, error) {
+func (s *Service) Export(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*ExportSnapshot, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[ExportSnapshot](ctx, s, routeExport, projectID, serverID, emptyBody, transport.Read)
 }
 
 // ImportTokens stores OAuth tokens obtained outside the service for the
 // server, scoped to the caller. Importing the same tokens again is harmless,
 // so the call is retried like a read.
-func (s *Service) ImportTokens(ctx context.Context, projectID, serverID string, p ImportTokensParams) (*ImportTokensResult, error) {
+func (s *Service) ImportTokens(ctx context.Context, projectID, serverID string, p ImportTokensParams, opts ...option.RequestOption) (*ImportTokensResult, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return post[ImportTokensResult](ctx, s, routeImportTokens, projectID, serverID, p, transport.Idempotent)
 }

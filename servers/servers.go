@@ -7,6 +7,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -21,12 +22,14 @@ const routeServers = "/projects/{projectId}/servers"
 // List returns the project's saved servers (one page; the service currently
 // sends them all at once). Their ids are the serverIds of every server
 // operation.
-func (s *Service) List(ctx context.Context, projectID string) (*shared.Page[Server], error) {
+func (s *Service) List(ctx context.Context, projectID string, opts ...option.RequestOption) (*shared.Page[Server], error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return s.page(ctx, projectID, "")
 }
 
 // All iterates over the project's saved servers.
-func (s *Service) All(ctx context.Context, projectID string) iter.Seq2[Server, error] {
+func (s *Service) All(ctx context.Context, projectID string, opts ...option.RequestOption) iter.Seq2[Server, error] {
+	ctx = transport.WithOptions(ctx, opts)
 	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Server], error) {
 		return s.page(ctx, projectID, cursor)
 	})

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 )
 
 // Service is the tunnels API. Use Client.Tunnels.
@@ -23,7 +24,8 @@ const (
 // rotates the secret: the previous grant stops working and its live
 // session is disconnected. That is why Create is never retried once the
 // request may have reached the service.
-func (s *Service) Create(ctx context.Context, projectID string, p CreateParams) (*Grant, error) {
+func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*Grant, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Grant](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeTunnels,
 		Params: []string{projectID}, Body: p, Class: transport.Write})
 }
@@ -32,7 +34,8 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams) 
 // and a live session is disconnected. The server record and its now dead
 // url are kept, so a later Create revives the tunnel with the same slug.
 // Closing a closed tunnel succeeds again.
-func (s *Service) Close(ctx context.Context, projectID, serverID string) (*Closed, error) {
+func (s *Service) Close(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*Closed, error) {
+	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Closed](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeClose,
 		Params: []string{projectID, serverID}, Class: transport.Idempotent})
 }

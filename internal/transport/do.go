@@ -33,6 +33,19 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	if err != nil {
 		return err
 	}
+	call, err := callConfig(ctx)
+	if err != nil {
+		return err
+	}
+	if call.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, call.Timeout)
+		defer cancel()
+	}
+	maxRetries := t.maxRetries
+	if call.MaxRetries != nil {
+		maxRetries = *call.MaxRetries
+	}
 	if !req.Public && t.key == nil {
 		return &apierr.Error{Code: apierr.CodeUnauthorized, Method: req.Method, Path: path,
 			Message: "no API key configured: set PROJECTOPS_API_KEY or use WithAPIKey"}
@@ -51,7 +64,10 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 	}
 	var idemKey string
-	if req.IdempotencyKey {
+	switch {
+	case call.IdempotencyKey != "":
+		idemKey = call.IdempotencyKey
+	case req.IdempotencyKey:
 		idemKey = newIdempotencyKey()
 	}
 
@@ -71,7 +87,10 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if t.log.Enabled(ctx, slog.LevelDebug) {
 			start = time.Now() // only logs use it, and it is not free
 		}
-		resp, err := t.attempt(ctx, req, target, body, idemKey, attempt)
+		resp, err := t.attempt(ctx, req, target, body, idemKey, attempt, call.Header)
+		if call.Response != nil {
+			recordResponse(call.Response, resp, attempt)
+		}
 		if req.OnAttempt != nil {
 			st := 0
 			if err == nil {
@@ -85,7 +104,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			}
 			err = fmt.Errorf("projectops: %s %s: %w", req.Method, path, unwrapURLError(err))
 			t.logAttempt(ctx, req, 0, attempt, start, err)
-			if attempt >= t.maxRetries || !retryableNetErr(req.Class, idemKey != "", err) {
+			if attempt >= maxRetries || !retryableNetErr(req.Class, idemKey != "", err) {
 				return err
 			}
 			if bo == nil {
@@ -106,7 +125,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			return redirectError(resp, req.Method, path)
 		}
 		apiErr, hasRA := t.decodeError(resp, req.Method, path)
-		if attempt >= t.maxRetries || !retryableStatus(req.Class, idemKey != "", apiErr) {
+		if attempt >= maxRetries || !retryableStatus(req.Class, idemKey != "", apiErr) {
 			return apiErr
 		}
 		var wait time.Duration
@@ -148,7 +167,7 @@ func (t *Transport) wait(ctx context.Context) error {
 }
 
 // attempt performs one HTTP exchange with a fresh body reader (the rewind).
-func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, idemKey string, n int) (*http.Response, error) {
+func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, idemKey string, n int, extra http.Header) (*http.Response, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -163,6 +182,9 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 		if req.ContentType != "" {
 			hr.Header["Content-Type"] = []string{req.ContentType}
 		}
+	}
+	for k, v := range extra { // before the SDK's own: option refuses those keys anyway
+		hr.Header[k] = v
 	}
 	hr.Header["Accept"] = jsonContentType
 	if !req.Public {

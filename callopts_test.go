@@ -1,0 +1,169 @@
+package projectops_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/option"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// headerLog records the headers of every request a client sends.
+type headerLog struct {
+	mu   sync.Mutex
+	rt   http.RoundTripper
+	seen []http.Header
+}
+
+func (l *headerLog) RoundTrip(r *http.Request) (*http.Response, error) {
+	l.mu.Lock()
+	l.seen = append(l.seen, r.Header.Clone())
+	l.mu.Unlock()
+	return l.rt.RoundTrip(r)
+}
+
+func (l *headerLog) all() []http.Header {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]http.Header(nil), l.seen...)
+}
+
+func callOptsClient(t *testing.T) (*projectopstest.Server, *projectops.Client, *headerLog) {
+	t.Helper()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
+	log := &headerLog{rt: srv.Transport()}
+	c, err := srv.NewClient(projectops.WithTransport(log), projectops.WithRetryBackoff(time.Millisecond, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c, log
+}
+
+func TestCallOptionHeaderAndMetadata(t *testing.T) {
+	t.Parallel()
+	srv, c, log := callOptsClient(t)
+	ws := srv.Default()
+	var meta option.Response
+	page, err := c.Hosts.List(t.Context(), ws.ProjectID, option.WithHeader("X-Trace", "abc"), option.WithResponseInto(&meta))
+	if err != nil || page == nil {
+		t.Fatal(err)
+	}
+	if got := log.all()[0].Get("X-Trace"); got != "abc" {
+		t.Errorf("X-Trace = %q", got)
+	}
+	if meta.StatusCode != 200 || meta.RequestID == "" || meta.Attempts != 1 || meta.Header.Get("Content-Type") == "" {
+		t.Errorf("metadata = %+v", meta)
+	}
+	// The next call does not inherit the options.
+	if _, err := c.Hosts.List(t.Context(), ws.ProjectID); err != nil {
+		t.Fatal(err)
+	}
+	if got := log.all()[1].Get("X-Trace"); got != "" {
+		t.Errorf("second call carried X-Trace %q", got)
+	}
+}
+
+// A header the SDK owns is refused before anything is sent.
+func TestCallOptionOwnedHeaderRefused(t *testing.T) {
+	t.Parallel()
+	srv, c, log := callOptsClient(t)
+	for _, h := range []string{"Authorization", "authorization", "Idempotency-Key", "content-type"} {
+		_, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, option.WithHeader(h, "x"))
+		if !errors.Is(err, projectops.ErrValidation) {
+			t.Errorf("%s: err = %v", h, err)
+		}
+	}
+	if n := len(log.all()); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}
+
+// WithMaxRetries(0) sends a failing read once; the client's default
+// retries it.
+func TestCallOptionMaxRetries(t *testing.T) {
+	t.Parallel()
+	srv, c, log := callOptsClient(t)
+	route := "GET /projects/{projectId}/hosts"
+	srv.SetFault(route, projectopstest.Fault{Status: 503})
+	var meta option.Response
+	_, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, option.WithMaxRetries(0), option.WithResponseInto(&meta))
+	if !errors.Is(err, projectops.ErrServerUnreachable) && !errors.Is(err, projectops.ErrInternal) {
+		var e *projectops.Error
+		if !errors.As(err, &e) || e.StatusCode != 503 {
+			t.Fatalf("err = %v", err)
+		}
+	}
+	if n := len(log.all()); n != 1 || meta.Attempts != 1 || meta.StatusCode != 503 {
+		t.Errorf("requests %d, metadata %+v; want 1 attempt", n, meta)
+	}
+	_, _ = c.Hosts.List(t.Context(), srv.Default().ProjectID)
+	if n := len(log.all()); n != 1+4 {
+		t.Errorf("default: %d requests, want 4 more", n-1)
+	}
+}
+
+// WithIdempotencyKey makes a write retryable and sends the same key on
+// every attempt.
+func TestCallOptionIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	srv, c, log := callOptsClient(t)
+	srv.SetFault("POST /projects/{projectId}/hosts", projectopstest.Fault{Status: 503, Times: 1})
+	_, err := c.Hosts.Create(t.Context(), srv.Default().ProjectID, hosts.CreateParams{Name: "h", Template: "claude"},
+		option.WithIdempotencyKey("key-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := log.all()
+	if len(seen) != 2 || seen[0].Get("Idempotency-Key") != "key-1" || seen[1].Get("Idempotency-Key") != "key-1" {
+		t.Errorf("%d attempts, keys %q %q", len(seen), seen[0].Get("Idempotency-Key"), seen[len(seen)-1].Get("Idempotency-Key"))
+	}
+}
+
+// WithRequestTimeout bounds the call, its retries included.
+func TestCallOptionTimeout(t *testing.T) {
+	t.Parallel()
+	srv, c, _ := callOptsClient(t)
+	srv.SetFault("GET /projects/{projectId}/hosts", projectopstest.Fault{Latency: time.Minute})
+	start := time.Now()
+	_, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, option.WithRequestTimeout(50*time.Millisecond))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// On an iterator the options apply to every page.
+func TestCallOptionIterator(t *testing.T) {
+	t.Parallel()
+	srv, c, log := callOptsClient(t)
+	ws := srv.Default()
+	for i := range 3 {
+		if _, err := srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: ws.ProjectID, Title: string(rune('a' + i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	for _, err := range c.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 1}, option.WithHeader("X-Trace", "it")) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	for i, h := range log.all() {
+		if h.Get("X-Trace") != "it" {
+			t.Errorf("page %d without the header", i)
+		}
+	}
+	if n != 3 || len(log.all()) < 3 {
+		t.Errorf("%d sessions in %d pages", n, len(log.all()))
+	}
+}
