@@ -220,7 +220,7 @@ func accessOps() []accessOp {
 			return err
 		}},
 		{"ListBuiltinTools", needKey, func(ctx context.Context, c *projectops.Client, _ *accessWorld) error {
-			_, err := c.Catalog.ListBuiltinTools(ctx, "claude-code")
+			_, err := c.Catalog.ListBuiltinTools(ctx, "claude-code", nil)
 			return err
 		}},
 		{"HostCatalog", needPublic, func(ctx context.Context, c *projectops.Client, _ *accessWorld) error {
@@ -232,7 +232,7 @@ func accessOps() []accessOp {
 			return err
 		}},
 		{"ListChatboxes", needRead, func(ctx context.Context, c *projectops.Client, w *accessWorld) error {
-			_, err := c.Catalog.ListChatboxes(ctx, w.ws.ProjectID)
+			_, err := c.Catalog.ListChatboxes(ctx, w.ws.ProjectID, nil)
 			return err
 		}},
 		{"Chatbox", needRead, func(ctx context.Context, c *projectops.Client, w *accessWorld) error {
@@ -240,11 +240,11 @@ func accessOps() []accessOp {
 			return err
 		}},
 		{"Servers.List", needRead, func(ctx context.Context, c *projectops.Client, w *accessWorld) error {
-			_, err := c.Servers.List(ctx, w.ws.ProjectID)
+			_, err := c.Servers.List(ctx, w.ws.ProjectID, nil)
 			return err
 		}},
 		{"Hosts.List", needRead, func(ctx context.Context, c *projectops.Client, w *accessWorld) error {
-			_, err := c.Hosts.List(ctx, w.ws.ProjectID)
+			_, err := c.Hosts.List(ctx, w.ws.ProjectID, nil)
 			return err
 		}},
 		{"Hosts.Get", needRead, func(ctx context.Context, c *projectops.Client, w *accessWorld) error {
@@ -294,7 +294,7 @@ func TestAccessMatrix(t *testing.T) {
 
 				// A denied write changed nothing.
 				if op.need == needWrite && want != "" {
-					page, err := w.client(t, asOwner).Hosts.List(t.Context(), w.ws.ProjectID)
+					page, err := w.client(t, asOwner).Hosts.List(t.Context(), w.ws.ProjectID, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -357,7 +357,7 @@ func TestCrossProjectIDs(t *testing.T) {
 		want   projectops.Code
 	}{
 		{"another organization's project", asOwner, func(ctx context.Context, c *projectops.Client) error {
-			_, err := c.Hosts.List(ctx, w.foreign)
+			_, err := c.Hosts.List(ctx, w.foreign, nil)
 			return err
 		}, projectops.CodeNotFound},
 		{"another organization's project, create", asOwner, func(ctx context.Context, c *projectops.Client) error {
@@ -365,7 +365,7 @@ func TestCrossProjectIDs(t *testing.T) {
 			return err
 		}, projectops.CodeNotFound},
 		{"same organization without access", asMember, func(ctx context.Context, c *projectops.Client) error {
-			_, err := c.Hosts.List(ctx, w.other)
+			_, err := c.Hosts.List(ctx, w.other, nil)
 			return err
 		}, projectops.CodeForbidden},
 		{"same organization without access, host of that project", asMember, func(ctx context.Context, c *projectops.Client) error {
@@ -373,7 +373,7 @@ func TestCrossProjectIDs(t *testing.T) {
 			return err
 		}, projectops.CodeForbidden},
 		{"same organization without access, chatboxes", asMember, func(ctx context.Context, c *projectops.Client) error {
-			_, err := c.Catalog.ListChatboxes(ctx, w.other)
+			_, err := c.Catalog.ListChatboxes(ctx, w.other, nil)
 			return err
 		}, projectops.CodeForbidden},
 		{"public project lets members in", asOutsider, func(ctx context.Context, c *projectops.Client) error {
@@ -457,7 +457,7 @@ func TestRevokedKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = unknown.Hosts.List(t.Context(), w.ws.ProjectID)
+	_, err = unknown.Hosts.List(t.Context(), w.ws.ProjectID, nil)
 	wantAccessCode(t, err, projectops.CodeUnauthorized, false)
 }
 

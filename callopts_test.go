@@ -51,7 +51,7 @@ func TestCallOptionHeaderAndMetadata(t *testing.T) {
 	srv, c, log := callOptsClient(t)
 	ws := srv.Default()
 	var meta option.Response
-	page, err := c.Hosts.List(t.Context(), ws.ProjectID, option.WithHeader("X-Trace", "abc"), option.WithResponseInto(&meta))
+	page, err := c.Hosts.List(t.Context(), ws.ProjectID, nil, option.WithHeader("X-Trace", "abc"), option.WithResponseInto(&meta))
 	if err != nil || page == nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestCallOptionHeaderAndMetadata(t *testing.T) {
 		t.Errorf("metadata = %+v", meta)
 	}
 	// The next call does not inherit the options.
-	if _, err := c.Hosts.List(t.Context(), ws.ProjectID); err != nil {
+	if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := log.all()[1].Get("X-Trace"); got != "" {
@@ -75,7 +75,7 @@ func TestCallOptionOwnedHeaderRefused(t *testing.T) {
 	t.Parallel()
 	srv, c, log := callOptsClient(t)
 	for _, h := range []string{"Authorization", "authorization", "Idempotency-Key", "content-type"} {
-		_, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, option.WithHeader(h, "x"))
+		_, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, nil, option.WithHeader(h, "x"))
 		if !errors.Is(err, projectops.ErrValidation) {
 			t.Errorf("%s: err = %v", h, err)
 		}
@@ -93,7 +93,7 @@ func TestCallOptionMaxRetries(t *testing.T) {
 	route := "GET /projects/{projectId}/hosts"
 	srv.SetFault(route, projectopstest.Fault{Status: 503})
 	var meta option.Response
-	_, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, option.WithMaxRetries(0), option.WithResponseInto(&meta))
+	_, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, nil, option.WithMaxRetries(0), option.WithResponseInto(&meta))
 	if !errors.Is(err, projectops.ErrServerUnreachable) && !errors.Is(err, projectops.ErrInternal) {
 		var e *projectops.Error
 		if !errors.As(err, &e) || e.StatusCode != 503 {
@@ -103,7 +103,7 @@ func TestCallOptionMaxRetries(t *testing.T) {
 	if n := len(log.all()); n != 1 || meta.Attempts != 1 || meta.StatusCode != 503 {
 		t.Errorf("requests %d, metadata %+v; want 1 attempt", n, meta)
 	}
-	_, _ = c.Hosts.List(t.Context(), srv.Default().ProjectID)
+	_, _ = c.Hosts.List(t.Context(), srv.Default().ProjectID, nil)
 	if n := len(log.all()); n != 1+4 {
 		t.Errorf("default: %d requests, want 4 more", n-1)
 	}
@@ -132,7 +132,7 @@ func TestCallOptionTimeout(t *testing.T) {
 	srv, c, _ := callOptsClient(t)
 	srv.SetFault("GET /projects/{projectId}/hosts", projectopstest.Fault{Latency: time.Minute})
 	start := time.Now()
-	_, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, option.WithRequestTimeout(50*time.Millisecond))
+	_, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, nil, option.WithRequestTimeout(50*time.Millisecond))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v", err)
 	}
@@ -152,7 +152,7 @@ func TestCallOptionIterator(t *testing.T) {
 		}
 	}
 	n := 0
-	for _, err := range c.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 1}, option.WithHeader("X-Trace", "it")) {
+	for _, err := range c.Catalog.AllChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 1}, option.WithHeader("X-Trace", "it")) {
 		if err != nil {
 			t.Fatal(err)
 		}

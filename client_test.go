@@ -224,7 +224,7 @@ func TestBasePathKept(t *testing.T) {
 	if _, err := c.Catalog.Chatbox(t.Context(), "my proj", "a/b"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Catalog.ListBuiltinTools(t.Context(), "claude-code"); err != nil {
+	if _, err := c.Catalog.ListBuiltinTools(t.Context(), "claude-code", nil); err != nil {
 		t.Fatal(err)
 	}
 	var paths []string
@@ -261,7 +261,7 @@ func TestChatSessionsIterator(t *testing.T) {
 	})
 	c := s.client()
 	p := &catalog.ChatSessionsParams{ProjectID: "p1", Status: catalog.ChatSessionActive, Limit: 2}
-	seq := c.Catalog.ChatSessions(t.Context(), p)
+	seq := c.Catalog.AllChatSessions(t.Context(), p)
 	if n := len(s.requests()); n != 0 {
 		t.Fatalf("%d requests before iterating", n)
 	}
@@ -305,7 +305,7 @@ func TestIteratorErrors(t *testing.T) {
 		})
 		var errs []error
 		n := 0
-		for _, err := range s.client().Catalog.ChatSessions(t.Context(), nil) {
+		for _, err := range s.client().Catalog.AllChatSessions(t.Context(), nil) {
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -321,7 +321,7 @@ func TestIteratorErrors(t *testing.T) {
 		s := newServer(t)
 		s.handle(http.MethodGet, "/projects/p1/chatboxes", fixed(403, `{"code":"FORBIDDEN","message":"no"}`))
 		var errs []error
-		for _, err := range s.client().Catalog.Chatboxes(t.Context(), "p1") {
+		for _, err := range s.client().Catalog.AllChatboxes(t.Context(), "p1", nil) {
 			errs = append(errs, err)
 		}
 		if len(errs) != 1 || !errors.Is(errs[0], projectops.ErrForbidden) {

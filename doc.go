@@ -11,7 +11,7 @@
 // Each resource has a service on the Client (Catalog, Servers, Hosts, ...);
 // listings come as one page (ListX) or as an iterator over every item (X):
 //
-//	for host, err := range client.Hosts.All(ctx, projectID) {
+//	for host, err := range client.Hosts.All(ctx, projectID, nil) {
 //		if err != nil {
 //			return err
 //		}

@@ -83,7 +83,7 @@ func ExampleClient_iteration() {
 	}
 
 	ctx := context.Background()
-	for s, err := range client.Catalog.ChatSessions(ctx, &catalog.ChatSessionsParams{ProjectID: "prj_demo", Limit: 1}) {
+	for s, err := range client.Catalog.AllChatSessions(ctx, &catalog.ChatSessionsParams{ProjectID: "prj_demo", Limit: 1}) {
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -63,7 +63,7 @@ func TestRateLimit(t *testing.T) {
 	// The limit is per key: another key of the organization still has its
 	// burst, and the public catalog is not limited at all.
 	other := w.client(t, asMember, projectops.WithMaxRetries(0))
-	if _, err := other.Hosts.List(t.Context(), w.ws.ProjectID); err != nil {
+	if _, err := other.Hosts.List(t.Context(), w.ws.ProjectID, nil); err != nil {
 		t.Errorf("another key: %v", err)
 	}
 	if _, err := c.Catalog.HostCatalog(t.Context()); err != nil {
@@ -105,7 +105,7 @@ func TestRateLimitRetryAfterAboveCap(t *testing.T) {
 	}
 	w.srv.ResetRequests()
 	c := w.client(t, asOwner, projectops.WithMaxRetries(3), projectops.WithMaxRetryAfter(500*time.Millisecond))
-	_, err := c.Hosts.List(t.Context(), w.ws.ProjectID)
+	_, err := c.Hosts.List(t.Context(), w.ws.ProjectID, nil)
 	wantRateLimited(t, err)
 	if reqs := w.srv.Requests(); len(reqs) != 1 || reqs[0].Status != 429 {
 		t.Errorf("double saw %+v, want exactly one 429", reqs)
@@ -131,7 +131,7 @@ func TestRateLimitWaitedOut(t *testing.T) {
 	}
 	w.srv.ResetRequests()
 	c := w.client(t, asOwner) // default retries
-	page, err := c.Hosts.List(t.Context(), w.ws.ProjectID)
+	page, err := c.Hosts.List(t.Context(), w.ws.ProjectID, nil)
 	if err != nil {
 		t.Fatalf("List: %v", err)
 	}

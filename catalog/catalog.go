@@ -2,8 +2,10 @@
 // chat sessions, chatboxes, the public host-compatibility catalog and the
 // native tools of agent harnesses.
 //
-// Listings come two ways: ListX returns one page, X returns an iterator over
-// every item that fetches pages lazily.
+// Listings come two ways, as in every package of the SDK: ListX returns one
+// page (continue with its NextCursor as the params' cursor), AllX returns
+// an iterator over every item from the params' cursor on, fetching pages
+// lazily.
 package catalog
 
 import (
@@ -30,18 +32,20 @@ func (s *Service) Me(ctx context.Context, opts ...option.RequestOption) (*Me, er
 	return transport.Call[Me](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/me"})
 }
 
-// ListProjects returns the projects the caller can access in the key's
-// organization (one page; the service currently sends them all at once).
+// ListProjects returns one page of the projects the caller can access in
+// the key's organization (the service currently sends them all at once).
+// p may be nil.
 func (s *Service) ListProjects(ctx context.Context, p *ProjectsParams, opts ...option.RequestOption) (*shared.Page[Project], error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return s.projectsPage(ctx, pager.Copy(p), "")
+	params := pager.Copy(p)
+	return s.projectsPage(ctx, params, params.Cursor)
 }
 
-// Projects iterates over every accessible project.
-func (s *Service) Projects(ctx context.Context, p *ProjectsParams, opts ...option.RequestOption) iter.Seq2[Project, error] {
+// AllProjects iterates over every accessible project from p.Cursor on.
+func (s *Service) AllProjects(ctx context.Context, p *ProjectsParams, opts ...option.RequestOption) iter.Seq2[Project, error] {
 	ctx = transport.WithOptions(ctx, opts)
 	params := pager.Copy(p)
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Project], error) {
+	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Project], error) {
 		return s.projectsPage(ctx, params, cursor)
 	})
 }
@@ -52,15 +56,15 @@ func (s *Service) projectsPage(ctx context.Context, p ProjectsParams, cursor str
 }
 
 // ListChatSessions returns one page of chat sessions, newest activity first.
-// Pass the page's NextCursor as Before for the next page.
+// Pass the page's NextCursor as Before for the next page. p may be nil.
 func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) (*shared.Page[ChatSession], error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return s.chatSessionsPage(ctx, pager.Copy(p))
 }
 
-// ChatSessions iterates over every chat session matching p, starting at
-// p.Before when set.
-func (s *Service) ChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) iter.Seq2[ChatSession, error] {
+// AllChatSessions iterates over every chat session matching p, starting
+// at p.Before when set.
+func (s *Service) AllChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) iter.Seq2[ChatSession, error] {
 	ctx = transport.WithOptions(ctx, opts)
 	params := pager.Copy(p)
 	return pager.Seq(ctx, params.Before, func(ctx context.Context, cursor string) (*shared.Page[ChatSession], error) {
@@ -86,17 +90,19 @@ func (s *Service) HostCatalog(ctx context.Context, opts ...option.RequestOption)
 	return transport.Call[HostCatalog](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/host-catalog", Public: true})
 }
 
-// ListBuiltinTools returns the native tools of an agent harness such as
-// "claude-code". They are display-only and cannot be called.
-func (s *Service) ListBuiltinTools(ctx context.Context, harnessID string, opts ...option.RequestOption) (*shared.Page[BuiltinTool], error) {
+// ListBuiltinTools returns one page of the native tools of an agent
+// harness such as "claude-code". They are display-only and cannot be
+// called. p may be nil.
+func (s *Service) ListBuiltinTools(ctx context.Context, harnessID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[BuiltinTool], error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return s.builtinToolsPage(ctx, harnessID, "")
+	return s.builtinToolsPage(ctx, harnessID, pager.Copy(p).Cursor)
 }
 
-// BuiltinTools iterates over the native tools of an agent harness.
-func (s *Service) BuiltinTools(ctx context.Context, harnessID string, opts ...option.RequestOption) iter.Seq2[BuiltinTool, error] {
+// AllBuiltinTools iterates over the native tools of an agent harness from
+// p.Cursor on.
+func (s *Service) AllBuiltinTools(ctx context.Context, harnessID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[BuiltinTool, error] {
 	ctx = transport.WithOptions(ctx, opts)
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[BuiltinTool], error) {
+	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[BuiltinTool], error) {
 		return s.builtinToolsPage(ctx, harnessID, cursor)
 	})
 }
@@ -106,16 +112,18 @@ func (s *Service) builtinToolsPage(ctx context.Context, harnessID, cursor string
 		Route: "/harness/{harnessId}/builtin-tools", Params: []string{harnessID}, Query: transport.Query("cursor", cursor)})
 }
 
-// ListChatboxes returns a project's published chatboxes.
-func (s *Service) ListChatboxes(ctx context.Context, projectID string, opts ...option.RequestOption) (*shared.Page[Chatbox], error) {
+// ListChatboxes returns one page of a project's published chatboxes. p may
+// be nil.
+func (s *Service) ListChatboxes(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[Chatbox], error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return s.chatboxesPage(ctx, projectID, "")
+	return s.chatboxesPage(ctx, projectID, pager.Copy(p).Cursor)
 }
 
-// Chatboxes iterates over a project's published chatboxes.
-func (s *Service) Chatboxes(ctx context.Context, projectID string, opts ...option.RequestOption) iter.Seq2[Chatbox, error] {
+// AllChatboxes iterates over a project's published chatboxes from p.Cursor
+// on.
+func (s *Service) AllChatboxes(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Chatbox, error] {
 	ctx = transport.WithOptions(ctx, opts)
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Chatbox], error) {
+	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[Chatbox], error) {
 		return s.chatboxesPage(ctx, projectID, cursor)
 	})
 }

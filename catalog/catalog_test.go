@@ -109,7 +109,7 @@ func TestProjects(t *testing.T) {
 			if page.NextCursor != "" {
 				t.Errorf("NextCursor = %q, want none", page.NextCursor)
 			}
-			all, err := collect(tt.c.Catalog.Projects(t.Context(), tt.params))
+			all, err := collect(tt.c.Catalog.AllProjects(t.Context(), tt.params))
 			if err != nil {
 				t.Fatalf("Projects: %v", err)
 			}
@@ -126,7 +126,7 @@ func TestProjectsIteratorCopiesParams(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	p := &catalog.ProjectsParams{OrganizationID: "org_nope"}
-	seq := f.C.Catalog.Projects(t.Context(), p)
+	seq := f.C.Catalog.AllProjects(t.Context(), p)
 	p.OrganizationID = f.WS.OrganizationID
 	got, err := collect(seq)
 	if err != nil {
@@ -298,7 +298,7 @@ func TestBuiltinTools(t *testing.T) {
 	wantKeys := []string{"Agent", "AskUserQuestion", "bash", "edit", "EnterWorktree", "ExitPlanMode", "ExitWorktree",
 		"glob", "grep", "ListMcpResources", "NotebookEdit", "read", "ReadMcpResource", "Skill", "TaskCreate", "TaskGet",
 		"TaskList", "TaskOutput", "TaskStop", "TaskUpdate", "TodoWrite", "WebFetch", "webSearch", "write"}
-	page, err := f.C.Catalog.ListBuiltinTools(t.Context(), "claude-code")
+	page, err := f.C.Catalog.ListBuiltinTools(t.Context(), "claude-code", nil)
 	if err != nil {
 		t.Fatalf("ListBuiltinTools: %v", err)
 	}
@@ -315,7 +315,7 @@ func TestBuiltinTools(t *testing.T) {
 	if page.NextCursor != "" {
 		t.Errorf("NextCursor = %q", page.NextCursor)
 	}
-	all, err := collect(f.C.Catalog.BuiltinTools(t.Context(), "claude-code"))
+	all, err := collect(f.C.Catalog.AllBuiltinTools(t.Context(), "claude-code", nil))
 	if err != nil {
 		t.Fatalf("BuiltinTools: %v", err)
 	}
@@ -340,7 +340,7 @@ func TestBuiltinToolsErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			_, err := f.C.Catalog.ListBuiltinTools(t.Context(), tt.harness)
+			_, err := f.C.Catalog.ListBuiltinTools(t.Context(), tt.harness, nil)
 			e := wantError(t, err, tt.code, tt.sent)
 			if !tt.sent {
 				if got, _ := e.Details["field"].(string); got != "harnessId" {
@@ -348,7 +348,7 @@ func TestBuiltinToolsErrors(t *testing.T) {
 				}
 			}
 			var n int
-			for _, err := range f.C.Catalog.BuiltinTools(t.Context(), tt.harness) {
+			for _, err := range f.C.Catalog.AllBuiltinTools(t.Context(), tt.harness, nil) {
 				n++
 				wantError(t, err, tt.code, tt.sent)
 			}
@@ -403,7 +403,7 @@ func TestChatboxes(t *testing.T) {
 		HostStyle: "chatgpt", ServerNames: []string{}, CreatedAt: at, UpdatedAt: at}
 	ignoreLink := cmpopts.IgnoreFields(catalog.Chatbox{}, "Link")
 
-	page, err := f.C.Catalog.ListChatboxes(t.Context(), ws.ProjectID)
+	page, err := f.C.Catalog.ListChatboxes(t.Context(), ws.ProjectID, nil)
 	if err != nil {
 		t.Fatalf("ListChatboxes: %v", err)
 	}
@@ -421,7 +421,7 @@ func TestChatboxes(t *testing.T) {
 	if len(links) != 2 {
 		t.Errorf("share links are not distinct: %v", links)
 	}
-	all, err := collect(f.C.Catalog.Chatboxes(t.Context(), ws.ProjectID))
+	all, err := collect(f.C.Catalog.AllChatboxes(t.Context(), ws.ProjectID, nil))
 	if err != nil {
 		t.Fatalf("Chatboxes: %v", err)
 	}
@@ -466,7 +466,7 @@ func TestChatboxes(t *testing.T) {
 	n := len(f.Srv.Requests())
 	_, err = f.C.Catalog.Chatbox(t.Context(), ws.ProjectID, "")
 	wantField(t, err, "chatboxId", false)
-	_, err = f.C.Catalog.ListChatboxes(t.Context(), "")
+	_, err = f.C.Catalog.ListChatboxes(t.Context(), "", nil)
 	wantField(t, err, "projectId", false)
 	if got := len(f.Srv.Requests()); got != n {
 		t.Errorf("empty ids sent %d requests", got-n)

@@ -221,7 +221,7 @@ func TestChatSessionsPaging(t *testing.T) {
 
 			// The iterator walks the same pages lazily.
 			f.Srv.ResetRequests()
-			all, err := collect(f.C.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: limit}))
+			all, err := collect(f.C.Catalog.AllChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: limit}))
 			if err != nil {
 				t.Fatalf("ChatSessions: %v", err)
 			}
@@ -240,7 +240,7 @@ func TestChatSessionsIteratorLaziness(t *testing.T) {
 	t.Parallel()
 	f, want := pagingWorld(t)
 	var got []string
-	for cs, err := range f.C.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 2}) {
+	for cs, err := range f.C.Catalog.AllChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,7 +260,7 @@ func TestChatSessionsIteratorLaziness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rest, err := collect(f.C.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4, Before: first.NextCursor}))
+	rest, err := collect(f.C.Catalog.AllChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4, Before: first.NextCursor}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestChatSessionsBadParams(t *testing.T) {
 			_, err := f.C.Catalog.ListChatSessions(t.Context(), &tt.params)
 			wantField(t, err, tt.field, true)
 			var n int
-			for _, err := range f.C.Catalog.ChatSessions(t.Context(), &tt.params) {
+			for _, err := range f.C.Catalog.AllChatSessions(t.Context(), &tt.params) {
 				n++
 				wantField(t, err, tt.field, true)
 			}

@@ -30,7 +30,7 @@ func ExampleService_HostCatalog() {
 }
 
 // List the projects the key can reach, with the caller's role.
-func ExampleService_Projects() {
+func ExampleService_AllProjects() {
 	srv, err := projectopstest.NewServer(projectopstest.WithSeed(projectopstest.DemoSeed()))
 	if err != nil {
 		log.Fatal(err)
@@ -40,7 +40,7 @@ func ExampleService_Projects() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for p, err := range client.Catalog.Projects(context.Background(), nil) {
+	for p, err := range client.Catalog.AllProjects(context.Background(), nil) {
 		if err != nil {
 			log.Fatal(err)
 		}

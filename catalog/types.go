@@ -37,6 +37,14 @@ type ProjectsParams struct {
 	// OrganizationID limits the listing to one organization; only the key's
 	// own organization ever has projects.
 	OrganizationID string
+	// Cursor is a previous page's NextCursor.
+	Cursor string
+}
+
+// ListParams pages a listing without filters.
+type ListParams struct {
+	// Cursor is a previous page's NextCursor.
+	Cursor string
 }
 
 // Chat session statuses accepted by ChatSessionsParams.Status.

@@ -71,11 +71,11 @@ func TestWaitStopsAtOnceWhenContextEnds(t *testing.T) {
 		t.Errorf("%d requests after the context ended", n)
 	}
 	// Limits are checked before sending.
-	_, err = c.Evals.Runs.IterationsPage(t.Context(), "prj", "run", &evals.IterationsParams{Limit: 500})
+	_, err = c.Evals.Runs.ListIterations(t.Context(), "prj", "run", &evals.IterationsParams{Limit: 500})
 	sdktest.WantField(t, err, "limit", false)
-	_, err = sdktest.Collect(c.Evals.Runs.Iterations(t.Context(), "prj", "run", &evals.IterationsParams{Limit: -1}))
+	_, err = sdktest.Collect(c.Evals.Runs.AllIterations(t.Context(), "prj", "run", &evals.IterationsParams{Limit: -1}))
 	sdktest.WantField(t, err, "limit", false)
-	_, err = c.Evals.Suites.Runs(t.Context(), "prj", "evs", &evals.SuiteRunsParams{Limit: 101})
+	_, err = c.Evals.Suites.ListRuns(t.Context(), "prj", "evs", &evals.SuiteRunsParams{Limit: 101})
 	sdktest.WantField(t, err, "limit", false)
 	if n := rt.n.Load(); n != 0 {
 		t.Errorf("%d requests for invalid input", n)

@@ -68,7 +68,7 @@ func Example() {
 	}
 	fmt.Println(run.Status, run.Result, run.Summary.Passed, "of", run.Summary.Total)
 
-	for it, err := range client.Evals.Runs.Iterations(ctx, projectID, run.ID, nil) {
+	for it, err := range client.Evals.Runs.AllIterations(ctx, projectID, run.ID, nil) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func ExampleRunService_Wait() {
 		log.Fatal(err)
 	}
 	fmt.Println(run.Passed(), lastStatus)
-	page, err := client.Evals.Runs.IterationsPage(ctx, projectID, run.ID, &evals.IterationsParams{Limit: 1})
+	page, err := client.Evals.Runs.ListIterations(ctx, projectID, run.ID, &evals.IterationsParams{Limit: 1})
 	if err != nil {
 		log.Fatal(err)
 	}

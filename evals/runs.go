@@ -45,8 +45,8 @@ func (s *RunService) Cancel(ctx context.Context, projectID, runID string, opts .
 		Params: []string{projectID, runID}, Class: transport.Idempotent})
 }
 
-// IterationsPage returns one page of the run's iterations. p may be nil.
-func (s *RunService) IterationsPage(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) (*shared.Page[Iteration], error) {
+// ListIterations returns one page of the run's iterations. p may be nil.
+func (s *RunService) ListIterations(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) (*shared.Page[Iteration], error) {
 	ctx = transport.WithOptions(ctx, opts)
 	v := pager.Copy(p)
 	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
@@ -55,17 +55,17 @@ func (s *RunService) IterationsPage(ctx context.Context, projectID, runID string
 	return s.iterPage(ctx, projectID, runID, v.Limit, v.Cursor)
 }
 
-// Iterations iterates over the run's iterations, page by page (p.Limit per
-// page; p.Cursor is ignored). It copies p, so later changes to it have no
+// AllIterations iterates over the run's iterations from p.Cursor on, page
+// by page (p.Limit per page). It copies p, so later changes to it have no
 // effect.
-func (s *RunService) Iterations(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) iter.Seq2[Iteration, error] {
+func (s *RunService) AllIterations(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) iter.Seq2[Iteration, error] {
 	ctx = transport.WithOptions(ctx, opts)
 	v := pager.Copy(p)
 	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
 		err := apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
 		return func(yield func(Iteration, error) bool) { yield(Iteration{}, err) }
 	}
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Iteration], error) {
+	return pager.Seq(ctx, v.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Iteration], error) {
 		return s.iterPage(ctx, projectID, runID, v.Limit, cursor)
 	})
 }

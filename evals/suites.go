@@ -2,10 +2,12 @@ package evals
 
 import (
 	"context"
+	"iter"
 	"net/http"
 	"strconv"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
@@ -14,16 +16,25 @@ import (
 // SuiteService is the eval suites API. Use Client.Evals.Suites.
 type SuiteService struct{ t *transport.Transport }
 
-// List returns the project's eval suites with their latest run, totals and
-// pass-rate trend (the service sends them all at once).
-func (s *SuiteService) List(ctx context.Context, projectID string, opts ...option.RequestOption) ([]Suite, error) {
+// List returns one page of the project's eval suites with their latest
+// run, totals and pass-rate trend (the service sends them all at once).
+// p may be nil.
+func (s *SuiteService) List(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[Suite], error) {
 	ctx = transport.WithOptions(ctx, opts)
-	p, err := transport.Call[shared.Page[Suite]](ctx, s.t, &transport.Request{Method: http.MethodGet,
-		Route: routeSuites, Params: []string{projectID}})
-	if err != nil {
-		return nil, err
-	}
-	return p.Items, nil
+	return s.page(ctx, projectID, pager.Copy(p).Cursor)
+}
+
+// All iterates over the project's eval suites from p.Cursor on.
+func (s *SuiteService) All(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Suite, error] {
+	ctx = transport.WithOptions(ctx, opts)
+	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[Suite], error) {
+		return s.page(ctx, projectID, cursor)
+	})
+}
+
+func (s *SuiteService) page(ctx context.Context, projectID, cursor string) (*shared.Page[Suite], error) {
+	return transport.Call[shared.Page[Suite]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+		Route: routeSuites, Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
 }
 
 // Create authors a suite and its test cases without running anything (no
@@ -35,20 +46,36 @@ func (s *SuiteService) Create(ctx context.Context, projectID string, p CreateSui
 		Route: routeSuites, Params: []string{projectID}, Body: p, Class: transport.Write})
 }
 
-// Runs returns the suite's recent runs, newest first. p may be nil.
-func (s *SuiteService) Runs(ctx context.Context, projectID, suiteID string, p *SuiteRunsParams, opts ...option.RequestOption) ([]Run, error) {
+// ListRuns returns the suite's recent runs, newest first (one page: the
+// service sends the p.Limit most recent). p may be nil.
+func (s *SuiteService) ListRuns(ctx context.Context, projectID, suiteID string, p *SuiteRunsParams, opts ...option.RequestOption) (*shared.Page[Run], error) {
 	ctx = transport.WithOptions(ctx, opts)
-	var q []string
-	if p != nil && p.Limit != 0 {
-		if p.Limit < 1 || p.Limit > 100 {
-			return nil, apierr.Invalid("limit", "limit must be between 1 and 100")
-		}
-		q = []string{"limit", strconv.Itoa(p.Limit)}
+	v := pager.Copy(p)
+	if v.Limit < 0 || v.Limit > 100 {
+		return nil, apierr.Invalid("limit", "limit must be between 1 and 100")
 	}
-	page, err := transport.Call[shared.Page[Run]](ctx, s.t, &transport.Request{Method: http.MethodGet,
-		Route: routeSuiteRuns, Params: []string{projectID, suiteID}, Query: transport.Query(q...)})
-	if err != nil {
-		return nil, err
+	return s.runsPage(ctx, projectID, suiteID, v, v.Cursor)
+}
+
+// AllRuns iterates over the suite's recent runs, newest first, from
+// p.Cursor on.
+func (s *SuiteService) AllRuns(ctx context.Context, projectID, suiteID string, p *SuiteRunsParams, opts ...option.RequestOption) iter.Seq2[Run, error] {
+	ctx = transport.WithOptions(ctx, opts)
+	v := pager.Copy(p)
+	if v.Limit < 0 || v.Limit > 100 {
+		err := apierr.Invalid("limit", "limit must be between 1 and 100")
+		return func(yield func(Run, error) bool) { yield(Run{}, err) }
 	}
-	return page.Items, nil
+	return pager.Seq(ctx, v.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Run], error) {
+		return s.runsPage(ctx, projectID, suiteID, v, cursor)
+	})
+}
+
+func (s *SuiteService) runsPage(ctx context.Context, projectID, suiteID string, p SuiteRunsParams, cursor string) (*shared.Page[Run], error) {
+	limit := ""
+	if p.Limit != 0 {
+		limit = strconv.Itoa(p.Limit)
+	}
+	return transport.Call[shared.Page[Run]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+		Route: routeSuiteRuns, Params: []string{projectID, suiteID}, Query: transport.Query("limit", limit, "cursor", cursor)})
 }

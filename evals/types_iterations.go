@@ -49,7 +49,7 @@ type Iteration struct {
 type IterationsParams struct {
 	// Limit is the page size, 1 to MaxIterationsLimit (service default 50).
 	Limit int
-	// Cursor continues from a previous page's NextCursor (IterationsPage).
+	// Cursor continues from a previous page's NextCursor.
 	Cursor string
 }
 

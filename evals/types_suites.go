@@ -81,8 +81,16 @@ type SuiteCreated struct {
 	CaseUpsert CaseUpsert  `json:"caseUpsert"`
 }
 
-// SuiteRunsParams bounds Suites.Runs.
+// SuiteRunsParams bounds Suites.ListRuns and Suites.AllRuns.
 type SuiteRunsParams struct {
 	// Limit is the number of runs, 1 to 100 (service default 25).
 	Limit int
+	// Cursor is a previous page's NextCursor.
+	Cursor string
+}
+
+// ListParams pages the suites listing.
+type ListParams struct {
+	// Cursor is a previous page's NextCursor.
+	Cursor string
 }

@@ -25,17 +25,17 @@ const (
 	routeHost  = "/projects/{projectId}/hosts/{hostId}"
 )
 
-// List returns the project's hosts (one page; the service currently sends
-// them all at once).
-func (s *Service) List(ctx context.Context, projectID string, opts ...option.RequestOption) (*shared.Page[Host], error) {
+// List returns one page of the project's hosts (the service currently
+// sends them all at once). p may be nil.
+func (s *Service) List(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[Host], error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return s.page(ctx, projectID, "")
+	return s.page(ctx, projectID, pager.Copy(p).Cursor)
 }
 
-// All iterates over the project's hosts.
-func (s *Service) All(ctx context.Context, projectID string, opts ...option.RequestOption) iter.Seq2[Host, error] {
+// All iterates over the project's hosts from p.Cursor on.
+func (s *Service) All(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Host, error] {
 	ctx = transport.WithOptions(ctx, opts)
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Host], error) {
+	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[Host], error) {
 		return s.page(ctx, projectID, cursor)
 	})
 }

@@ -133,7 +133,7 @@ func TestHostLifecycle(t *testing.T) {
 	}
 
 	// List and All.
-	page, err := f.C.Hosts.List(ctx, p)
+	page, err := f.C.Hosts.List(ctx, p, nil)
 	if err != nil {
 		t.Fatalf("List: %v", err)
 	}
@@ -163,7 +163,7 @@ func TestHostLifecycle(t *testing.T) {
 	if len(cfgIDs) != 3 || cfgIDs[fromTpl.ID] == cfgIDs[light.ID] {
 		t.Errorf("different configs share a hostConfigId: %v", cfgIDs)
 	}
-	all, err := collect(f.C.Hosts.All(ctx, p))
+	all, err := collect(f.C.Hosts.All(ctx, p, nil))
 	if err != nil {
 		t.Fatalf("All: %v", err)
 	}
@@ -207,7 +207,7 @@ func TestHostLifecycle(t *testing.T) {
 	if diff := cmp.Diff(reconf, got); diff != "" {
 		t.Errorf("Get after updates (-update +get):\n%s", diff)
 	}
-	page, err = f.C.Hosts.List(ctx, p)
+	page, err = f.C.Hosts.List(ctx, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestHostLifecycle(t *testing.T) {
 	wantError(t, err, projectops.CodeNotFound, true)
 	_, err = f.C.Hosts.Delete(ctx, p, fromTpl.ID, nil)
 	wantError(t, err, projectops.CodeNotFound, true)
-	page, err = f.C.Hosts.List(ctx, p)
+	page, err = f.C.Hosts.List(ctx, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,13 +395,13 @@ func TestHostOfAnotherProject(t *testing.T) {
 	if got.Name != "theirs" {
 		t.Errorf("name = %q: the host was changed through another project", got.Name)
 	}
-	page, err := f.C.Hosts.List(ctx, p)
+	page, err := f.C.Hosts.List(ctx, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(page.Items) != 0 {
 		t.Errorf("List of this project shows %v", hostIDs(page.Items))
 	}
-	_, err = f.C.Hosts.List(ctx, "prj_nope")
+	_, err = f.C.Hosts.List(ctx, "prj_nope", nil)
 	wantError(t, err, projectops.CodeNotFound, true)
 }

@@ -75,7 +75,7 @@ func TestRawHostBodies(t *testing.T) {
 			if got, _ := body.Details["field"].(string); got != tt.field {
 				t.Errorf("details.field = %q, want %q (details %v)", got, tt.field, body.Details)
 			}
-			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID)
+			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -47,7 +47,7 @@ func TestRetriesThroughFaults(t *testing.T) {
 		return err
 	}
 	list := func(ctx context.Context, c *projectops.Client, p, _ string) error {
-		_, err := c.Hosts.List(ctx, p)
+		_, err := c.Hosts.List(ctx, p, nil)
 		return err
 	}
 	create := func(ctx context.Context, c *projectops.Client, p, _ string) error {
@@ -127,7 +127,7 @@ func TestRetriesThroughFaults(t *testing.T) {
 				t.Errorf("statuses the double answered on %s (-want +got):\n%s", tt.route, diff)
 			}
 			f.Srv.ClearFaults()
-			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID)
+			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

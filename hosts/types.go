@@ -2,6 +2,12 @@ package hosts
 
 import "github.com/projectops/projectops-go/shared"
 
+// ListParams pages the hosts listing.
+type ListParams struct {
+	// Cursor is a previous page's NextCursor.
+	Cursor string
+}
+
 // Host is a host as listed: a named model-plus-capability profile.
 type Host struct {
 	ID   string `json:"id"`

@@ -101,7 +101,7 @@ func TestCreateValidation(t *testing.T) {
 			if n := len(f.Srv.Requests()); n != 1 {
 				t.Errorf("double saw %d requests, want 1 (a 400 is not retried)", n)
 			}
-			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID)
+			page, err := f.C.Hosts.List(t.Context(), f.WS.ProjectID, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,11 +168,11 @@ func TestEmptyIDs(t *testing.T) {
 		field string
 	}{
 		{"List projectId", func(ctx context.Context, c *projectops.Client) error {
-			_, err := c.Hosts.List(ctx, "")
+			_, err := c.Hosts.List(ctx, "", nil)
 			return err
 		}, "projectId"},
 		{"All projectId", func(ctx context.Context, c *projectops.Client) error {
-			_, err := collect(c.Hosts.All(ctx, ""))
+			_, err := collect(c.Hosts.All(ctx, "", nil))
 			return err
 		}, "projectId"},
 		{"Get projectId", func(ctx context.Context, c *projectops.Client) error {

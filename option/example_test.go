@@ -17,7 +17,7 @@ func ExampleWithResponseInto() {
 	client, _ := srv.NewClient()
 
 	var meta option.Response
-	page, err := client.Hosts.List(context.Background(), srv.Default().ProjectID,
+	page, err := client.Hosts.List(context.Background(), srv.Default().ProjectID, nil,
 		option.WithRequestTimeout(5*time.Second), option.WithResponseInto(&meta))
 	if err != nil {
 		fmt.Println(err)

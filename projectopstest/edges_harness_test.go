@@ -41,7 +41,7 @@ func TestHarnessBuiltinToolsSDK(t *testing.T) {
 	c := must[*projectops.Client](t)(srv.NewClient())
 	for harness, want := range wantHarnessTools {
 		var got []harnessTool
-		for tool, err := range c.Catalog.BuiltinTools(t.Context(), harness) {
+		for tool, err := range c.Catalog.AllBuiltinTools(t.Context(), harness, nil) {
 			if err != nil {
 				t.Fatalf("%s: %v", harness, err)
 			}
@@ -54,7 +54,7 @@ func TestHarnessBuiltinToolsSDK(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", harness, diff)
 		}
 	}
-	_, err := c.Catalog.ListBuiltinTools(t.Context(), "pi")
+	_, err := c.Catalog.ListBuiltinTools(t.Context(), "pi", nil)
 	if !errors.Is(err, projectops.ErrNotFound) {
 		t.Errorf("unknown harness: %v, want NOT_FOUND", err)
 	}

@@ -34,7 +34,7 @@ func TestChatSessionsSDKWalk(t *testing.T) {
 	srv, _, want, _ := sessionsFixture(t)
 	c := must[*projectops.Client](t)(srv.NewClient())
 	var got []string
-	for s, err := range c.Catalog.ChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 2}) {
+	for s, err := range c.Catalog.AllChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,7 @@ import (
 func (f *evalFix) iterations(t *testing.T, runID string) []evals.Iteration {
 	t.Helper()
 	var out []evals.Iteration
-	for it, err := range f.c.Evals.Runs.Iterations(t.Context(), f.ws.ProjectID, runID, nil) {
+	for it, err := range f.c.Evals.Runs.AllIterations(t.Context(), f.ws.ProjectID, runID, nil) {
 		if err != nil {
 			t.Fatal(err)
 		}

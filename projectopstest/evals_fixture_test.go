@@ -14,6 +14,7 @@ import (
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // evalFix is a double with a real in-process MCP server ("demo": echo, add,
@@ -160,4 +161,12 @@ func jsonBody(t *testing.T, v any) io.Reader {
 		t.Fatal(err)
 	}
 	return bytes.NewReader(b)
+}
+
+// items unwraps a page for tests that want its items.
+func items[T any](p *shared.Page[T], err error) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return p.Items, nil
 }

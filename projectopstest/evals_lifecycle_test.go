@@ -50,7 +50,7 @@ func TestEvalCancelStopsInFlightMCPCalls(t *testing.T) {
 		t.Fatal("the in-flight tool call was not cancelled")
 	}
 	f.srv.Wait() // the engine's goroutines are done: nothing may change any more
-	iters, err := sdktest.Collect(f.c.Evals.Runs.Iterations(ctx, f.ws.ProjectID, rc.RunID, nil))
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(ctx, f.ws.ProjectID, rc.RunID, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestEvalRunDeadline(t *testing.T) {
 	if err != nil || w.Status != evals.StatusTimedOut {
 		t.Fatalf("Wait = %+v, %v", w, err)
 	}
-	iters, err := sdktest.Collect(f.c.Evals.Runs.Iterations(t.Context(), f.ws.ProjectID, rc.RunID, nil))
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(t.Context(), f.ws.ProjectID, rc.RunID, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func TestEvalRunValidation(t *testing.T) {
 	// A provider-native model runs with its provider's key.
 	f.create(t, evals.RunParams{Tests: withModel("gpt-5-native", "openai"), ModelAPIKeys: evals.ModelAPIKeys{"openai": "sk-x"}})
 	// Nothing rejected left a suite or run behind.
-	suites, _ := f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID)
+	suites, _ := items(f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil))
 	if len(suites) != 2 {
 		t.Errorf("%d suites, want the bare one and the accepted run's", len(suites))
 	}
@@ -123,7 +123,7 @@ func TestEvalModelKeysNeverEchoed(t *testing.T) {
 	if _, err := c.Evals.Runs.Get(t.Context(), f.ws.ProjectID, rc.RunID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sdktest.Collect(c.Evals.Runs.Iterations(t.Context(), f.ws.ProjectID, rc.RunID, nil)); err != nil {
+	if _, err := sdktest.Collect(c.Evals.Runs.AllIterations(t.Context(), f.ws.ProjectID, rc.RunID, nil)); err != nil {
 		t.Fatal(err)
 	}
 	for _, ex := range rec.Exchanges() {

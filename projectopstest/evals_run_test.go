@@ -26,7 +26,7 @@ func TestEvalSuiteAuthoringRunsNothing(t *testing.T) {
 		len(created.Servers) != 1 || created.Servers[0] != (evals.ServerRef{ID: f.serverID, Name: "demo"}) {
 		t.Fatalf("created = %+v", created)
 	}
-	suites, err := f.c.Evals.Suites.List(ctx, f.ws.ProjectID)
+	suites, err := items(f.c.Evals.Suites.List(ctx, f.ws.ProjectID, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestEvalSuiteAuthoringRunsNothing(t *testing.T) {
 		suites[0].Totals != (evals.Totals{}) || len(suites[0].PassRateTrend) != 0 {
 		t.Fatalf("suites = %+v", suites)
 	}
-	runs, err := f.c.Evals.Suites.Runs(ctx, f.ws.ProjectID, created.SuiteID, nil)
+	runs, err := items(f.c.Evals.Suites.ListRuns(ctx, f.ws.ProjectID, created.SuiteID, nil))
 	if err != nil || len(runs) != 0 {
 		t.Fatalf("runs = %v, %v; nothing should have run", runs, err)
 	}
@@ -70,7 +70,7 @@ func TestEvalRunExecutesAgainstMCPServer(t *testing.T) {
 		run.CompletedAt.IsZero() || run.RunNumber != 1 {
 		t.Fatalf("run = %+v (summary %+v)", run, run.Summary)
 	}
-	iters, err := sdktest.Collect(f.c.Evals.Runs.Iterations(ctx, f.ws.ProjectID, rc.RunID, nil))
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(ctx, f.ws.ProjectID, rc.RunID, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestEvalRunExecutesAgainstMCPServer(t *testing.T) {
 		t.Errorf("sum iterations = %+v", iters[1:])
 	}
 
-	suites, err := f.c.Evals.Suites.List(ctx, f.ws.ProjectID)
+	suites, err := items(f.c.Evals.Suites.List(ctx, f.ws.ProjectID, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestEvalRunVerdicts(t *testing.T) {
 		*run.Summary != (evals.Summary{Total: 4, Passed: 2, Failed: 2, PassRate: 0.5}) {
 		t.Fatalf("run = %+v summary %+v", run, run.Summary)
 	}
-	iters, err := sdktest.Collect(f.c.Evals.Runs.Iterations(ctx, f.ws.ProjectID, rc.RunID, nil))
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(ctx, f.ws.ProjectID, rc.RunID, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,15 +184,15 @@ func TestEvalRunIterationsPaging(t *testing.T) {
 	ctx := t.Context()
 	rc := f.create(t, evals.RunParams{IterationOverride: 5, Tests: []evals.Test{echoTest("echo", "x")}})
 	f.awaitRun(t, rc.RunID)
-	p1, err := f.c.Evals.Runs.IterationsPage(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 2})
+	p1, err := f.c.Evals.Runs.ListIterations(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 2})
 	if err != nil || len(p1.Items) != 2 || p1.NextCursor == "" {
 		t.Fatalf("page 1 = %+v, %v", p1, err)
 	}
-	all, err := sdktest.Collect(f.c.Evals.Runs.Iterations(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 2}))
+	all, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 2}))
 	if err != nil || len(all) != 5 || all[4].IterationNumber != 5 {
 		t.Fatalf("all = %d items, %v", len(all), err)
 	}
-	_, err = f.c.Evals.Runs.IterationsPage(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 201})
+	_, err = f.c.Evals.Runs.ListIterations(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 201})
 	sdktest.WantField(t, err, "limit", false)
 	for q, field := range map[string]string{"limit=0": "limit", "limit=201": "limit", "limit=x": "limit", "cursor=bogus": "cursor"} {
 		inproc(f.srv).call(t, http.MethodGet, "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/iterations?"+q,

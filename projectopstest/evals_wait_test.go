@@ -66,7 +66,7 @@ func TestEvalTraceNotAvailable(t *testing.T) {
 	ctx := t.Context()
 	rc := f.create(t, evals.RunParams{IterationOverride: 4, Tests: []evals.Test{echoTest("t", "x")}})
 	f.awaitRun(t, rc.RunID)
-	iters, err := sdktest.Collect(f.c.Evals.Runs.Iterations(ctx, f.ws.ProjectID, rc.RunID, nil))
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(ctx, f.ws.ProjectID, rc.RunID, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestEvalTraceNotAvailable(t *testing.T) {
 	// The marker drops a test's traces whatever the rate.
 	rc = f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("quiet "+projectopstest.NoTraceMarker, "x")}})
 	f.awaitRun(t, rc.RunID)
-	it := must[*shared.Page[evals.Iteration]](t)(f.c.Evals.Runs.IterationsPage(ctx, f.ws.ProjectID, rc.RunID, nil)).Items[0]
+	it := must[*shared.Page[evals.Iteration]](t)(f.c.Evals.Runs.ListIterations(ctx, f.ws.ProjectID, rc.RunID, nil)).Items[0]
 	if _, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, it.ID); !errors.Is(err, projectops.ErrTraceNotAvailable) {
 		t.Errorf("marker: %v", err)
 	}

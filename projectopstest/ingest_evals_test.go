@@ -47,7 +47,7 @@ func checkIngestedReadBack(t *testing.T, c *projectops.Client, projectID, runID 
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	var got []evals.Iteration
-	for it, err := range c.Evals.Runs.Iterations(ctx, projectID, runID, &evals.IterationsParams{Limit: 2}) {
+	for it, err := range c.Evals.Runs.AllIterations(ctx, projectID, runID, &evals.IterationsParams{Limit: 2}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func TestIngestedRunThroughStartAppendFinalize(t *testing.T) {
 	}
 	checkIngestedReadBack(t, c, pid, st.RunID)
 
-	suites, err := c.Evals.Suites.List(ctx, pid)
+	suites, err := items(c.Evals.Suites.List(ctx, pid, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestIngestedRunThroughStartAppendFinalize(t *testing.T) {
 		!cmp.Equal(suites[0].PassRateTrend, []float64{0.8}) {
 		t.Errorf("suites = %+v", suites)
 	}
-	runs, err := c.Evals.Suites.Runs(ctx, pid, st.SuiteID, nil)
+	runs, err := items(c.Evals.Suites.ListRuns(ctx, pid, st.SuiteID, nil))
 	if err != nil || len(runs) != 1 || runs[0].ID != st.RunID || runs[0].Source != evals.SourceSDK {
 		t.Errorf("suite runs = %+v, %v", runs, err)
 	}

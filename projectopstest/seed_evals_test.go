@@ -29,7 +29,7 @@ func TestSeededSuiteWithTestsRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := 0
-		for it, err := range c.Evals.Runs.Iterations(ctx, "prj_demo", rc.RunID, nil) {
+		for it, err := range c.Evals.Runs.AllIterations(ctx, "prj_demo", rc.RunID, nil) {
 			if err != nil {
 				t.Fatal(err)
 			}

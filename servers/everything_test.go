@@ -61,15 +61,15 @@ func exerciseEverything(t *testing.T, f *fixture, id string) {
 	if rep.Status != servers.DoctorReady {
 		t.Errorf("doctor status %s: %+v %+v", rep.Status, rep.Checks, rep.Error)
 	}
-	tools, err := collect(f.C.Servers.Tools(ctx, p, id))
+	tools, err := collect(f.C.Servers.AllTools(ctx, p, id, nil))
 	if err != nil || len(tools) < 5 {
 		t.Fatalf("Tools: %d, %v", len(tools), err)
 	}
-	prompts, err := collect(f.C.Servers.Prompts(ctx, p, id))
+	prompts, err := collect(f.C.Servers.AllPrompts(ctx, p, id, nil))
 	if err != nil || len(prompts) < 2 {
 		t.Fatalf("Prompts: %d, %v", len(prompts), err)
 	}
-	resources, err := collect(f.C.Servers.Resources(ctx, p, id))
+	resources, err := collect(f.C.Servers.AllResources(ctx, p, id, nil))
 	if err != nil || len(resources) == 0 {
 		t.Fatalf("Resources: %d, %v", len(resources), err)
 	}

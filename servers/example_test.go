@@ -38,11 +38,11 @@ func Example() {
 	// Output: Echo: hi
 }
 
-func ExampleService_Tools() {
+func ExampleService_AllTools() {
 	srv, done := exampleDemo()
 	defer done()
 	client, _ := srv.NewClient()
-	for tool, err := range client.Servers.Tools(context.Background(), "prj_demo", "srv_demo") {
+	for tool, err := range client.Servers.AllTools(context.Background(), "prj_demo", "srv_demo", nil) {
 		if err != nil {
 			log.Fatal(err)
 		}

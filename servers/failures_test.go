@@ -35,7 +35,7 @@ func TestMissingCapabilityIs422(t *testing.T) {
 	}
 	_, err = f.C.Servers.GetPrompt(ctx, p, id, servers.GetPromptParams{PromptName: "x"})
 	wantError(t, err, projectops.CodeFeatureNotSupported, true)
-	_, err = collect(f.C.Servers.Resources(ctx, p, id))
+	_, err = collect(f.C.Servers.AllResources(ctx, p, id, nil))
 	wantError(t, err, projectops.CodeFeatureNotSupported, true)
 	_, err = f.C.Servers.ReadResource(ctx, p, id, servers.ReadResourceParams{URI: "file:///x"})
 	wantError(t, err, projectops.CodeFeatureNotSupported, true)

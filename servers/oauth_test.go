@@ -129,7 +129,7 @@ func TestOAuth(t *testing.T) {
 	if !res.Imported || res.ExpiresAt == nil || !res.ExpiresAt.Time().Equal(t0.Add(time.Hour)) {
 		t.Errorf("ImportTokens = %+v", res)
 	}
-	if _, err := collect(c.Servers.Tools(ctx, p, id)); err != nil {
+	if _, err := collect(c.Servers.AllTools(ctx, p, id, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if rep, err := c.Servers.Doctor(ctx, p, id); err != nil || rep.Status != servers.DoctorReady {

@@ -67,10 +67,11 @@ func (s *Service) ListTools(ctx context.Context, projectID, serverID string, p *
 	return post[shared.Page[*mcp.Tool]](ctx, s, routeTools, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
-// Tools iterates over every tool of the server, following cursors.
-func (s *Service) Tools(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) iter.Seq2[*mcp.Tool, error] {
+// AllTools iterates over the server's tools from p.Cursor on (p may
+// be nil).
+func (s *Service) AllTools(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[*mcp.Tool, error] {
 	ctx = transport.WithOptions(ctx, opts)
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[*mcp.Tool], error) {
+	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[*mcp.Tool], error) {
 		return s.ListTools(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
 }
@@ -81,10 +82,11 @@ func (s *Service) ListPrompts(ctx context.Context, projectID, serverID string, p
 	return post[shared.Page[*mcp.Prompt]](ctx, s, routePrompts, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
-// Prompts iterates over every prompt of the server.
-func (s *Service) Prompts(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) iter.Seq2[*mcp.Prompt, error] {
+// AllPrompts iterates over the server's prompts from p.Cursor on (p may
+// be nil).
+func (s *Service) AllPrompts(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[*mcp.Prompt, error] {
 	ctx = transport.WithOptions(ctx, opts)
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[*mcp.Prompt], error) {
+	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[*mcp.Prompt], error) {
 		return s.ListPrompts(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
 }
@@ -95,10 +97,11 @@ func (s *Service) ListResources(ctx context.Context, projectID, serverID string,
 	return post[shared.Page[*mcp.Resource]](ctx, s, routeResources, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
-// Resources iterates over every resource of the server.
-func (s *Service) Resources(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) iter.Seq2[*mcp.Resource, error] {
+// AllResources iterates over the server's resources from p.Cursor on (p may
+// be nil).
+func (s *Service) AllResources(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[*mcp.Resource, error] {
 	ctx = transport.WithOptions(ctx, opts)
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[*mcp.Resource], error) {
+	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[*mcp.Resource], error) {
 		return s.ListResources(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
 }

@@ -79,7 +79,7 @@ func TestListingsFollowCursors(t *testing.T) {
 		t.Fatalf("second page: %v", names(second.Items, toolName))
 	}
 
-	tools, err := collect(f.C.Servers.Tools(ctx, p, id))
+	tools, err := collect(f.C.Servers.AllTools(ctx, p, id, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestListingsFollowCursors(t *testing.T) {
 		t.Error("sum has no outputSchema")
 	}
 
-	prompts, err := collect(f.C.Servers.Prompts(ctx, p, id))
+	prompts, err := collect(f.C.Servers.AllPrompts(ctx, p, id, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestListingsFollowCursors(t *testing.T) {
 	if a := prompts[2].Arguments; len(a) != 3 || a[0].Name != "name" || !a[0].Required {
 		t.Errorf("greet arguments = %+v", a)
 	}
-	resources, err := collect(f.C.Servers.Resources(ctx, p, id))
+	resources, err := collect(f.C.Servers.AllResources(ctx, p, id, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

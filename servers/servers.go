@@ -19,18 +19,18 @@ func NewService(t *transport.Transport) *Service { return &Service{t: t} }
 
 const routeServers = "/projects/{projectId}/servers"
 
-// List returns the project's saved servers (one page; the service currently
-// sends them all at once). Their ids are the serverIds of every server
-// operation.
-func (s *Service) List(ctx context.Context, projectID string, opts ...option.RequestOption) (*shared.Page[Server], error) {
+// List returns one page of the project's saved servers (the service
+// currently sends them all at once). Their ids are the serverIds of every
+// server operation. p may be nil.
+func (s *Service) List(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[Server], error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return s.page(ctx, projectID, "")
+	return s.page(ctx, projectID, pager.Copy(p).Cursor)
 }
 
-// All iterates over the project's saved servers.
-func (s *Service) All(ctx context.Context, projectID string, opts ...option.RequestOption) iter.Seq2[Server, error] {
+// All iterates over the project's saved servers from p.Cursor on.
+func (s *Service) All(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Server, error] {
 	ctx = transport.WithOptions(ctx, opts)
-	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[Server], error) {
+	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[Server], error) {
 		return s.page(ctx, projectID, cursor)
 	})
 }

@@ -63,7 +63,7 @@ func TestList(t *testing.T) {
 
 	rec := &recorder{RT: f.Srv.Transport()}
 	c := f.Client(t, projectops.WithTransport(rec))
-	page, err := c.Servers.List(t.Context(), f.WS.ProjectID)
+	page, err := c.Servers.List(t.Context(), f.WS.ProjectID, nil)
 	if err != nil {
 		t.Fatalf("List: %v", err)
 	}
@@ -73,7 +73,7 @@ func TestList(t *testing.T) {
 	if page.NextCursor != "" {
 		t.Errorf("NextCursor = %q", page.NextCursor)
 	}
-	all, err := collect(c.Servers.All(t.Context(), f.WS.ProjectID))
+	all, err := collect(c.Servers.All(t.Context(), f.WS.ProjectID, nil))
 	if err != nil {
 		t.Fatalf("All: %v", err)
 	}
@@ -118,7 +118,7 @@ func TestList(t *testing.T) {
 func TestListEmpty(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	page, err := f.C.Servers.List(t.Context(), f.WS.ProjectID)
+	page, err := f.C.Servers.List(t.Context(), f.WS.ProjectID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,9 +147,9 @@ func TestListErrors(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
 			p := tt.project(f)
-			_, err := f.C.Servers.List(t.Context(), p)
+			_, err := f.C.Servers.List(t.Context(), p, nil)
 			e := wantError(t, err, tt.code, tt.sent)
-			_, err = collect(f.C.Servers.All(t.Context(), p))
+			_, err = collect(f.C.Servers.All(t.Context(), p, nil))
 			wantError(t, err, tt.code, tt.sent)
 			n := len(f.Srv.Requests())
 			if !tt.sent {

@@ -31,7 +31,7 @@ func TestHTTPAndSSETransports(t *testing.T) {
 			id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "remote",
 				TransportType: tt.transport, URL: ts.URL}))
 			ctx := t.Context()
-			tools, err := collect(f.C.Servers.Tools(ctx, p, id))
+			tools, err := collect(f.C.Servers.AllTools(ctx, p, id, nil))
 			if err != nil || len(tools) != 5 {
 				t.Fatalf("Tools: %d, %v", len(tools), err)
 			}

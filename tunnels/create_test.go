@@ -19,7 +19,7 @@ import (
 // listed returns the project's saved server id as the listing shows it.
 func listed(t *testing.T, f *fixture, id string) servers.Server {
 	t.Helper()
-	page, err := f.C.Servers.List(t.Context(), f.WS.ProjectID)
+	page, err := f.C.Servers.List(t.Context(), f.WS.ProjectID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestCreateRepointsExisting(t *testing.T) {
 	if s := listed(t, f, stdioID); s.TransportType != servers.TransportHTTP || s.URL != g.URL {
 		t.Errorf("converted stdio record listed as %+v", s)
 	}
-	page, err := f.C.Servers.List(t.Context(), p)
+	page, err := f.C.Servers.List(t.Context(), p, nil)
 	if err != nil || len(page.Items) != 2 {
 		t.Fatalf("List: %d servers, %v", len(page.Items), err)
 	}
@@ -200,7 +200,7 @@ func TestCreateValidation(t *testing.T) {
 			t.Errorf("%s %s: %d %+v", tt.path, tt.body, status, e)
 		}
 	}
-	if page, _ := f.C.Servers.List(t.Context(), f.WS.ProjectID); len(page.Items) != 1 {
+	if page, _ := f.C.Servers.List(t.Context(), f.WS.ProjectID, nil); len(page.Items) != 1 {
 		t.Errorf("rejected creates registered servers: %d", len(page.Items))
 	}
 	// The create body is open in both reference versions: the service
@@ -208,7 +208,7 @@ func TestCreateValidation(t *testing.T) {
 	if status, e := f.Raw(t, http.MethodPost, p+"/tunnels", f.WS.APIKey, `{"name":"x","url":"https://elsewhere.example"}`); status != http.StatusCreated {
 		t.Errorf("unknown field on an open body: %d %+v", status, e)
 	}
-	page, _ := f.C.Servers.List(t.Context(), f.WS.ProjectID)
+	page, _ := f.C.Servers.List(t.Context(), f.WS.ProjectID, nil)
 	for _, sv := range page.Items {
 		if strings.Contains(sv.URL, "elsewhere") {
 			t.Errorf("the ignored url was stored: %s", sv.Name)

@@ -43,7 +43,7 @@ func newEvalIterationsCmd(a *app) *cobra.Command {
 				return err
 			}
 			var iters []evals.Iteration
-			for it, err := range ec.c.Evals.Runs.Iterations(a.ctx, ec.project, args[0], &evals.IterationsParams{Limit: limit}) {
+			for it, err := range ec.c.Evals.Runs.AllIterations(a.ctx, ec.project, args[0], &evals.IterationsParams{Limit: limit}) {
 				if err != nil {
 					return err
 				}

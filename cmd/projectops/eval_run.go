@@ -135,7 +135,7 @@ func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary s
 		return err
 	}
 	var iters []evals.Iteration
-	for it, err := range ec.c.Evals.Runs.Iterations(ec.ctx, ec.project, runID, &evals.IterationsParams{Limit: evals.MaxIterationsLimit}) {
+	for it, err := range ec.c.Evals.Runs.AllIterations(ec.ctx, ec.project, runID, &evals.IterationsParams{Limit: evals.MaxIterationsLimit}) {
 		if err != nil {
 			return err
 		}

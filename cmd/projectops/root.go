@@ -173,7 +173,7 @@ func (a *app) completeProjects(cmd *cobra.Command, _ []string, _ string) ([]stri
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var out []string
-	for p, err := range c.Catalog.Projects(cmd.Context(), nil) {
+	for p, err := range c.Catalog.AllProjects(cmd.Context(), nil) {
 		if err != nil {
 			break
 		}

@@ -44,7 +44,7 @@ func newToolsListCmd(a *app, server *string) *cobra.Command {
 				return err
 			}
 			tools := []*mcp.Tool{}
-			for t, err := range c.Servers.Tools(a.ctx, project, *server) {
+			for t, err := range c.Servers.AllTools(a.ctx, project, *server, nil) {
 				if err != nil {
 					return err
 				}

@@ -59,7 +59,7 @@ func ingestTour(ctx context.Context, w io.Writer, client *projectops.Client, pro
 		return fmt.Errorf("report: %w", err)
 	}
 	fmt.Fprintf(w, "reported go test: %d passed, %d failed as run %s (%s)\n", st.Passed, st.Failed, out.Run.RunID, out.Run.Result)
-	for it, err := range client.Evals.Runs.Iterations(ctx, projectID, out.Run.RunID, nil) {
+	for it, err := range client.Evals.Runs.AllIterations(ctx, projectID, out.Run.RunID, nil) {
 		if err != nil {
 			return fmt.Errorf("read back: %w", err)
 		}

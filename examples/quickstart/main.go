@@ -86,7 +86,7 @@ func tour(ctx context.Context, w io.Writer, client *projectops.Client) (string, 
 	fmt.Fprintf(w, "host catalog: %d hosts (source %s)\n", len(cat.Catalog.HostsByID), cat.Source)
 
 	var projectID string
-	for p, err := range client.Catalog.Projects(ctx, nil) {
+	for p, err := range client.Catalog.AllProjects(ctx, nil) {
 		if err != nil {
 			return "", fmt.Errorf("projects: %w", err)
 		}
@@ -101,7 +101,7 @@ func tour(ctx context.Context, w io.Writer, client *projectops.Client) (string, 
 	}
 
 	n := 0
-	for s, err := range client.Catalog.ChatSessions(ctx, &catalog.ChatSessionsParams{Limit: 10}) {
+	for s, err := range client.Catalog.AllChatSessions(ctx, &catalog.ChatSessionsParams{Limit: 10}) {
 		if err != nil {
 			return "", fmt.Errorf("chat sessions: %w", err)
 		}
@@ -111,19 +111,19 @@ func tour(ctx context.Context, w io.Writer, client *projectops.Client) (string, 
 	}
 	fmt.Fprintf(w, "chat sessions: %d\n", n)
 
-	for s, err := range client.Servers.All(ctx, projectID) {
+	for s, err := range client.Servers.All(ctx, projectID, nil) {
 		if err != nil {
 			return "", fmt.Errorf("servers: %w", err)
 		}
 		fmt.Fprintf(w, "server: %s %q over %s\n", s.ID, s.Name, s.TransportType)
 	}
-	for c, err := range client.Catalog.Chatboxes(ctx, projectID) {
+	for c, err := range client.Catalog.AllChatboxes(ctx, projectID, nil) {
 		if err != nil {
 			return "", fmt.Errorf("chatboxes: %w", err)
 		}
 		fmt.Fprintf(w, "chatbox: %s %q with %d server(s)\n", c.ID, c.Name, c.ServerCount)
 	}
-	for h, err := range client.Hosts.All(ctx, projectID) {
+	for h, err := range client.Hosts.All(ctx, projectID, nil) {
 		if err != nil {
 			return "", fmt.Errorf("hosts: %w", err)
 		}
@@ -148,7 +148,7 @@ func hostLifecycle(ctx context.Context, w io.Writer, client *projectops.Client, 
 	}
 	fmt.Fprintf(w, "renamed host %s to %q\n", h.ID, h.Name)
 
-	page, err := client.Hosts.List(ctx, projectID)
+	page, err := client.Hosts.List(ctx, projectID, nil)
 	if err != nil {
 		return fmt.Errorf("list hosts: %w", err)
 	}

@@ -32,7 +32,7 @@ func serverTour(ctx context.Context, w io.Writer, client *projectops.Client, pro
 	fmt.Fprintf(w, "doctor: %s (%s; %s; %s)\n", rep.Status, rep.Checks.Tools.Detail, rep.Checks.Prompts.Detail, rep.Checks.Resources.Detail)
 
 	var names []string
-	for t, err := range client.Servers.Tools(ctx, projectID, demoServerID) {
+	for t, err := range client.Servers.AllTools(ctx, projectID, demoServerID, nil) {
 		if err != nil {
 			return fmt.Errorf("tools: %w", err)
 		}
