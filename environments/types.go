@@ -97,6 +97,8 @@ type CreateParams struct {
 
 // UpdateParams edits an environment: only non-empty fields change, and at
 // least one must be set. A new Dockerfile takes effect after a rebuild.
+// Plain strings are enough: the service refuses an empty name or Dockerfile
+// (minLength 1), so an empty field can only mean "leave unchanged".
 type UpdateParams struct {
 	Name       string `json:"name,omitempty"`
 	Dockerfile string `json:"dockerfile,omitempty"`

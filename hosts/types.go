@@ -80,7 +80,9 @@ type CreateParams struct {
 }
 
 // UpdateParams edits a host; only non-zero fields change, and at least one
-// must be set.
+// must be set. Plain fields are enough here: the service has no "set to
+// empty" for either (an empty name and an empty config are refused with
+// VALIDATION_ERROR), so an empty field can only mean "leave unchanged".
 type UpdateParams struct {
 	Name   string `json:"name,omitempty"`
 	Config Config `json:"config,omitzero"`
