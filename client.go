@@ -11,6 +11,7 @@ import (
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/tunnels"
@@ -101,13 +102,13 @@ func NewClient(opts ...Option) (*Client, error) {
 	}
 	t := transport.New(cfg)
 	return &Client{
-		Catalog:      catalog.NewService(t),
-		Servers:      servers.NewService(t),
-		Hosts:        hosts.NewService(t),
-		Environments: environments.NewService(t),
-		Evals:        evals.NewService(t),
-		Tunnels:      tunnels.NewService(t),
-		Ingest:       ingest.NewService(t),
+		Catalog:      svc.New[*catalog.Service](t),
+		Servers:      svc.New[*servers.Service](t),
+		Hosts:        svc.New[*hosts.Service](t),
+		Environments: svc.New[*environments.Service](t),
+		Evals:        svc.New[*evals.Service](t),
+		Tunnels:      svc.New[*tunnels.Service](t),
+		Ingest:       svc.New[*ingest.Service](t),
 		t:            t,
 	}, nil
 }

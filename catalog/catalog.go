@@ -15,6 +15,7 @@ import (
 	"strconv"
 
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
@@ -23,8 +24,9 @@ import (
 // Service is the catalog API. Use Client.Catalog.
 type Service struct{ t *transport.Transport }
 
-// NewService is used by projectops.NewClient.
-func NewService(t *transport.Transport) *Service { return &Service{t: t} }
+func init() { svc.Register(newService) }
+
+func newService(t *transport.Transport) *Service { return &Service{t: t} }
 
 // Me returns the account the API key acts as.
 func (s *Service) Me(ctx context.Context, opts ...option.RequestOption) (*Me, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/poll"
+	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
@@ -22,8 +23,9 @@ type Service struct {
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
-// NewService is used by projectops.NewClient.
-func NewService(t *transport.Transport) *Service { return &Service{t: t, sleep: poll.Sleep} }
+func init() { svc.Register(newService) }
+
+func newService(t *transport.Transport) *Service { return &Service{t: t, sleep: poll.Sleep} }
 
 const (
 	routeEnvironments = "/projects/{projectId}/computer-environments"

@@ -22,7 +22,7 @@ func TestWaitForBuildReturnsRetryAfterAboveCap(t *testing.T) {
 	}}
 	tr := transport.New(transport.Config{BaseURL: "https://api.test/api/v1", APIKey: "sk_test",
 		HTTPClient: &http.Client{Transport: sc}, MaxRetryAfter: 10 * time.Second})
-	s := NewService(tr)
+	s := newService(tr)
 	var slept []time.Duration
 	s.sleep = func(ctx context.Context, d time.Duration) error {
 		slept = append(slept, d)

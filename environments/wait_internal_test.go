@@ -56,7 +56,7 @@ func newScriptedCap(sc *script, retries int, maxRetryAfter time.Duration) (*Serv
 		HTTPClient: &http.Client{Transport: sc}, MaxRetries: retries, BaseDelay: time.Microsecond,
 		MaxDelay: time.Microsecond, MaxRetryAfter: maxRetryAfter})
 	var slept []time.Duration
-	s := NewService(t)
+	s := newService(t)
 	s.sleep = func(ctx context.Context, d time.Duration) error {
 		slept = append(slept, d)
 		return ctx.Err()

@@ -14,7 +14,10 @@
 // trace is ErrTraceNotAvailable; cancelling a finished run is 409 CONFLICT.
 package evals
 
-import "github.com/projectops/projectops-go/internal/transport"
+import (
+	"github.com/projectops/projectops-go/internal/svc"
+	"github.com/projectops/projectops-go/internal/transport"
+)
 
 // Service is the evals API. Use Client.Evals.
 type Service struct {
@@ -24,8 +27,9 @@ type Service struct {
 	Runs *RunService
 }
 
-// NewService is used by projectops.NewClient.
-func NewService(t *transport.Transport) *Service {
+func init() { svc.Register(newService) }
+
+func newService(t *transport.Transport) *Service {
 	return &Service{Suites: &SuiteService{t: t}, Runs: &RunService{t: t}}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/option"
 )
@@ -15,8 +16,9 @@ import (
 // Service is the eval-ingest API. Use Client.Ingest.
 type Service struct{ t *transport.Transport }
 
-// NewService is used by projectops.NewClient.
-func NewService(t *transport.Transport) *Service { return &Service{t: t} }
+func init() { svc.Register(newService) }
+
+func newService(t *transport.Transport) *Service { return &Service{t: t} }
 
 // DefaultProject is the project alias for the API key's organization's
 // default project.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
@@ -14,8 +15,9 @@ import (
 // Service is the servers API. Use Client.Servers.
 type Service struct{ t *transport.Transport }
 
-// NewService is used by projectops.NewClient.
-func NewService(t *transport.Transport) *Service { return &Service{t: t} }
+func init() { svc.Register(newService) }
+
+func newService(t *transport.Transport) *Service { return &Service{t: t} }
 
 const routeServers = "/projects/{projectId}/servers"
 

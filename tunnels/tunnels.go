@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/option"
 )
@@ -11,8 +12,9 @@ import (
 // Service is the tunnels API. Use Client.Tunnels.
 type Service struct{ t *transport.Transport }
 
-// NewService is used by projectops.NewClient.
-func NewService(t *transport.Transport) *Service { return &Service{t: t} }
+func init() { svc.Register(newService) }
+
+func newService(t *transport.Transport) *Service { return &Service{t: t} }
 
 const (
 	routeTunnels = "/projects/{projectId}/tunnels"
