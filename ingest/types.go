@@ -197,9 +197,9 @@ type RunResult struct {
 	ProjectID string `json:"projectId,omitempty"`
 	// Reused is set by runs/start when ExternalRunID named an existing run.
 	Reused  bool     `json:"reused,omitempty"`
-	Status  string   `json:"status,omitempty"`
-	Result  string   `json:"result,omitempty"`
-	Summary *Summary `json:"summary,omitempty"`
+	Status  string   `json:"status"`
+	Result  string   `json:"result"`
+	Summary *Summary `json:"summary"`
 }
 
 // AppendResult answers runs/iterations: Inserted new rows, Skipped rows
