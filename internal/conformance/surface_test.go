@@ -51,35 +51,33 @@ func TestPublicSurfaceHasNoInternalTypes(t *testing.T) {
 			}
 			files = append(files, f)
 		}
-		{
-			for _, f := range files {
-				internal := map[string]bool{}
-				for _, imp := range f.Imports {
-					path, _ := strconv.Unquote(imp.Path.Value)
-					if !strings.Contains(path, "/internal/") && !strings.HasSuffix(path, "/internal") {
-						continue
-					}
-					name := filepath.Base(path)
-					if imp.Name != nil {
-						name = imp.Name.Name
-					}
-					internal[name] = true
+		for _, f := range files {
+			internal := map[string]bool{}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if !strings.Contains(path, "/internal/") && !strings.HasSuffix(path, "/internal") {
+					continue
 				}
-				for _, decl := range f.Decls {
-					fn, ok := decl.(*ast.FuncDecl)
-					if !ok || !fn.Name.IsExported() || (fn.Recv != nil && !exportedRecv(fn.Recv)) {
-						continue
-					}
-					checked++
-					ast.Inspect(fn.Type, func(n ast.Node) bool {
-						if sel, ok := n.(*ast.SelectorExpr); ok {
-							if x, ok := sel.X.(*ast.Ident); ok && internal[x.Name] {
-								t.Errorf("%s: %s uses %s.%s", fset.Position(fn.Pos()), fn.Name.Name, x.Name, sel.Sel.Name)
-							}
+				name := filepath.Base(path)
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+				internal[name] = true
+			}
+			for _, decl := range f.Decls {
+				fn, ok := decl.(*ast.FuncDecl)
+				if !ok || !fn.Name.IsExported() || (fn.Recv != nil && !exportedRecv(fn.Recv)) {
+					continue
+				}
+				checked++
+				ast.Inspect(fn.Type, func(n ast.Node) bool {
+					if sel, ok := n.(*ast.SelectorExpr); ok {
+						if x, ok := sel.X.(*ast.Ident); ok && internal[x.Name] {
+							t.Errorf("%s: %s uses %s.%s", fset.Position(fn.Pos()), fn.Name.Name, x.Name, sel.Sel.Name)
 						}
-						return true
-					})
-				}
+					}
+					return true
+				})
 			}
 		}
 	}
