@@ -45,7 +45,7 @@ func TestRawHostBodies(t *testing.T) {
 		{"update: empty name", http.MethodPatch, one, `{"name":""}`, "name"},
 		{"update: empty config", http.MethodPatch, one, `{"config":{}}`, "config"},
 		{"update: config is an array", http.MethodPatch, one, `{"config":[1]}`, "config"},
-		{"update: only nulls", http.MethodPatch, one, `{"name":null,"config":null}`, "name"},
+		{"update: only nulls", http.MethodPatch, one, `{"name":null,"config":null}`, "config"}, // ties name the smallest path
 		{"update: theme is not an update field", http.MethodPatch, one, `{"theme":"dark"}`, "theme"},
 		{"delete: force is a string", http.MethodDelete, one, `{"force":"yes"}`, "force"},
 		{"delete: unknown field", http.MethodDelete, one, `{"forse":true}`, "forse"},

@@ -11,81 +11,72 @@ import (
 )
 
 func (s *Server) hostRoutes() {
-	s.handle("GET /projects/{projectId}/hosts", s.listHosts)
-	s.handle("POST /projects/{projectId}/hosts", s.createHost)
-	s.handle("GET /projects/{projectId}/hosts/{hostId}", s.getHost)
-	s.handle("PATCH /projects/{projectId}/hosts/{hostId}", s.updateHost)
-	s.handle("DELETE /projects/{projectId}/hosts/{hostId}", s.deleteHost)
+	s.handle("GET /projects/{projectId}/hosts", route(s, op[none, pager.Page[hosts.Host]]{need: accessRead, apply: listHosts}))
+	s.handle("POST /projects/{projectId}/hosts", route(s, op[hosts.CreateParams, rawJSON]{status: http.StatusCreated,
+		need: accessWrite, check: checkCreateHost, apply: createHost}))
+	s.handle("GET /projects/{projectId}/hosts/{hostId}", route(s, op[none, rawJSON]{need: accessRead, apply: getHost}))
+	s.handle("PATCH /projects/{projectId}/hosts/{hostId}", route(s, op[hosts.UpdateParams, rawJSON]{need: accessWrite,
+		find: findHost, check: checkUpdateHost, apply: updateHost}))
+	s.handle("DELETE /projects/{projectId}/hosts/{hostId}", route(s, op[hosts.DeleteParams, hosts.Deleted]{need: accessWrite,
+		find: findHost, apply: deleteHost}))
 }
 
-// findHost resolves a host of a project the caller may access with need; a
-// host of another project reads as 404. Call with Server.mu held.
-func (s *Server) findHost(a actor, projectID, hostID string, need access) (*hostRec, *httpError) {
-	if _, _, herr := s.st.projectFor(a, projectID, need); herr != nil {
-		return nil, herr
-	}
-	h := s.st.hosts[hostID]
-	if h == nil || h.projectID != projectID {
+// host is the route's {hostId}, a host of the call's project; a host of
+// another project reads as 404. Call with Server.mu held.
+func (c *call) host() (*hostRec, *httpError) {
+	h := c.s.st.hosts[c.path("hostId")]
+	if h == nil || h.projectID != c.project.id {
 		return nil, notFoundIn("Host")
 	}
 	return h, nil
 }
 
-func (s *Server) listHosts(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	if _, _, herr := s.st.projectFor(a, projectID, accessRead); herr != nil {
-		s.mu.Unlock()
-		return herr
-	}
+// findHost requires the route's host to exist (see op.find).
+func findHost(c *call) *httpError {
+	_, herr := c.host()
+	return herr
+}
+
+func listHosts(c *call, _ *none) (pager.Page[hosts.Host], *httpError) {
 	page := pager.Page[hosts.Host]{Items: []hosts.Host{}}
-	for _, h := range sortedByOrd(s.st.hosts, func(h *hostRec) int { return h.ord },
-		func(h *hostRec) bool { return h.projectID == projectID }) {
+	for _, h := range sortedByOrd(c.s.st.hosts, func(h *hostRec) int { return h.ord },
+		func(h *hostRec) bool { return h.projectID == c.project.id }) {
 		page.Items = append(page.Items, hostView(h))
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, page)
+	return page, nil
+}
+
+// getHost answers the stored detail: immutable once built, so it is safe
+// to write after unlocking.
+func getHost(c *call, _ *none) (rawJSON, *httpError) {
+	h, herr := c.host()
+	if herr != nil {
+		return nil, herr
+	}
+	return h.detail, nil
+}
+
+// hostCreate carries the canonical config from check to apply.
+type hostCreate struct{ cfg map[string]any }
+
+// checkCreateHost resolves the template or config without the lock: it may
+// consult the host catalog.
+func checkCreateHost(c *call, p *hosts.CreateParams) *httpError {
+	cfg, herr := c.s.resolveHost(hostInput{name: p.Name, template: string(p.Template), theme: p.Theme,
+		config: json.RawMessage(p.Config), present: c.present})
+	if herr != nil {
+		return herr
+	}
+	c.scratch = hostCreate{cfg}
 	return nil
 }
 
-func (s *Server) getHost(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	s.mu.Lock()
-	h, herr := s.findHost(a, r.PathValue("projectId"), r.PathValue("hostId"), accessRead)
+func createHost(c *call, p *hosts.CreateParams) (rawJSON, *httpError) {
+	h, herr := c.s.insertHostLocked(c.a, c.project.id, "", strings.TrimSpace(p.Name), c.scratch.(hostCreate).cfg)
 	if herr != nil {
-		s.mu.Unlock()
-		return herr
+		return nil, herr
 	}
-	d := h.detail // immutable once built: safe to write after unlocking
-	s.mu.Unlock()
-	writeRaw(w, http.StatusOK, d)
-	return nil
-}
-
-// createHost checks access before the body, so a guest learns nothing from
-// validation; the catalog is consulted without the lock held.
-func (s *Server) createHost(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	var p hosts.CreateParams
-	present, herr := s.decodeWrite(r, a, &p)
-	if herr != nil {
-		return herr
-	}
-	cfg, herr := s.resolveHost(hostInput{name: p.Name, template: string(p.Template), theme: p.Theme, config: json.RawMessage(p.Config), present: present})
-	if herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	h, herr := s.insertHostLocked(a, projectID, "", strings.TrimSpace(p.Name), cfg)
-	var d []byte
-	if herr == nil {
-		d = h.detail
-	}
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	writeRaw(w, http.StatusCreated, d)
-	return nil
+	return h.detail, nil
 }
 
 // insertHostLocked stores a host after checking (again, under the lock) the
@@ -122,95 +113,71 @@ func (s *Server) checkServerIDsLocked(projectID string, ids []string, field stri
 	return nil
 }
 
-func (s *Server) updateHost(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, hostID := r.PathValue("projectId"), r.PathValue("hostId")
-	s.mu.Lock()
-	_, herr := s.findHost(a, projectID, hostID, accessWrite)
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	var p hosts.UpdateParams
-	present, herr := decodeBody(r, &p)
-	if herr != nil {
-		return herr
-	}
-	if !present["name"] && !present["config"] {
+// checkUpdateHost validates the fields present without the lock.
+func checkUpdateHost(c *call, p *hosts.UpdateParams) *httpError {
+	if !c.present["name"] && !c.present["config"] {
 		return newError(apierr.CodeValidation, "Provide at least one of name or config",
 			map[string]any{"fields": []string{"name", "config"}})
 	}
-	if present["name"] && p.Name == "" {
+	if c.present["name"] && p.Name == "" {
 		return errValidation("name", "name must not be empty")
 	}
-	var cfg map[string]any
-	if present["config"] {
-		if cfg, herr = canonicalConfig("config", json.RawMessage(p.Config)); herr != nil {
+	if c.present["config"] {
+		cfg, herr := canonicalConfig("config", json.RawMessage(p.Config))
+		if herr != nil {
 			return herr
 		}
+		c.scratch = hostCreate{cfg}
 	}
-	s.mu.Lock()
-	h, herr := s.findHost(a, projectID, hostID, accessWrite)
-	if herr == nil && cfg != nil {
-		herr = s.checkServerIDsLocked(projectID, configServerIDs(cfg), "config.serverIds")
-	}
+	return nil
+}
+
+func updateHost(c *call, p *hosts.UpdateParams) (rawJSON, *httpError) {
+	h, herr := c.host()
 	if herr != nil {
-		s.mu.Unlock()
-		return herr
+		return nil, herr
+	}
+	cfg := h.config
+	if c.present["config"] {
+		cfg = c.scratch.(hostCreate).cfg
+		if herr := c.s.checkServerIDsLocked(c.project.id, configServerIDs(cfg), "config.serverIds"); herr != nil {
+			return nil, herr
+		}
 	}
 	name := h.name
-	if present["name"] {
+	if c.present["name"] {
 		name = p.Name
 	}
-	if cfg == nil {
-		cfg = h.config
-	}
 	setHost(h, name, cfg)
-	h.updatedAt = s.now()
-	d := h.detail
-	s.mu.Unlock()
-	writeRaw(w, http.StatusOK, d)
-	return nil
+	h.updatedAt = c.s.now()
+	return h.detail, nil
 }
 
 // deleteHost refuses to delete a host still referenced by an eval suite or
 // a chatbox unless force is set; forcing detaches those references.
-func (s *Server) deleteHost(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, hostID := r.PathValue("projectId"), r.PathValue("hostId")
-	s.mu.Lock()
-	_, herr := s.findHost(a, projectID, hostID, accessWrite)
-	s.mu.Unlock()
+func deleteHost(c *call, p *hosts.DeleteParams) (hosts.Deleted, *httpError) {
+	h, herr := c.host()
 	if herr != nil {
-		return herr
+		return hosts.Deleted{}, herr
 	}
-	var p hosts.DeleteParams
-	if _, herr := decodeBody(r, &p); herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	if _, herr := s.findHost(a, projectID, hostID, accessWrite); herr != nil {
-		s.mu.Unlock()
-		return herr
-	}
-	refs := s.hostReferencesLocked(hostID)
+	st := c.s.st
+	refs := st.hostReferences(h.id)
 	if len(refs) > 0 && !p.Force {
-		s.mu.Unlock()
-		return newError(apierr.CodeConflict, "Host is still referenced; pass force to delete it anyway",
+		return hosts.Deleted{}, newError(apierr.CodeConflict, "Host is still referenced; pass force to delete it anyway",
 			map[string]any{"references": refs})
 	}
-	for _, su := range s.st.suites {
-		if su.hostID == hostID {
+	for _, su := range st.suites {
+		if su.hostID == h.id {
 			su.hostID = ""
 		}
 	}
-	for _, cb := range s.st.chatbox {
-		if cb.hostID == hostID {
+	for _, cb := range st.chatbox {
+		if cb.hostID == h.id {
 			cb.hostID = ""
 		}
 	}
-	delete(s.st.hosts, hostID)
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, hosts.Deleted{ID: hostID, Deleted: true})
-	return nil
+	delete(st.hosts, h.id)
+	return hosts.Deleted{ID: h.id, Deleted: true}, nil
 }
 
 // hostReference names one object that points at a host.
@@ -220,13 +187,14 @@ type hostReference struct {
 	Name string `json:"name"`
 }
 
-func (s *Server) hostReferencesLocked(hostID string) []hostReference {
+// hostReferences lists what points at a host. Call with Server.mu held.
+func (st *state) hostReferences(hostID string) []hostReference {
 	var refs []hostReference
-	for _, su := range sortedByOrd(s.st.suites, func(v *evalSuiteRec) int { return v.ord },
+	for _, su := range sortedByOrd(st.suites, func(v *evalSuiteRec) int { return v.ord },
 		func(v *evalSuiteRec) bool { return v.hostID == hostID }) {
 		refs = append(refs, hostReference{Type: "evalSuite", ID: su.id, Name: su.name})
 	}
-	for _, cb := range sortedByOrd(s.st.chatbox, func(v *chatboxRec) int { return v.ord },
+	for _, cb := range sortedByOrd(st.chatbox, func(v *chatboxRec) int { return v.ord },
 		func(v *chatboxRec) bool { return v.hostID == hostID }) {
 		refs = append(refs, hostReference{Type: "chatbox", ID: cb.id, Name: cb.name})
 	}

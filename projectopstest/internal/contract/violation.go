@@ -69,12 +69,21 @@ func violation(err error) error {
 	return &Violation{Field: fieldPath(loc), Message: capitalize(leaf.ErrorKind.LocalizedString(printer))}
 }
 
-// deepest follows the first cause with the longest instance location, so a
+// deepest follows the cause with the longest instance location, so a
 // failed anyOf reports the branch that got furthest.
+//
+// The validator's causes come in no fixed order (properties are checked
+// from a map), so ties between equally deep causes go to the smallest
+// location: the same body always names the same field.
 func deepest(e *jsonschema.ValidationError) *jsonschema.ValidationError {
 	best := e
 	for _, c := range e.Causes {
-		if d := deepest(c); len(d.InstanceLocation) > len(best.InstanceLocation) || best == e {
+		d := deepest(c)
+		switch {
+		case best == e, len(d.InstanceLocation) > len(best.InstanceLocation):
+			best = d
+		case len(d.InstanceLocation) == len(best.InstanceLocation) &&
+			strings.Join(d.InstanceLocation, "\x00") < strings.Join(best.InstanceLocation, "\x00"):
 			best = d
 		}
 	}

@@ -1,0 +1,115 @@
+package projectopstest
+
+import (
+	"net/http"
+)
+
+// call is one request as a typed handler sees it: the caller, the request
+// and, on a route under /projects/{projectId}, the project it may access.
+type call struct {
+	s       *Server
+	r       *http.Request
+	a       actor
+	project *projectRec
+	role    Role
+	// present lists the body's top-level keys that carried a non-null
+	// value, so a handler can tell "absent" from "zero".
+	present map[string]bool
+	// scratch carries what check computed to apply (a canonical config).
+	scratch any
+}
+
+// path returns a path value of the route's pattern.
+func (c *call) path(name string) string { return c.r.PathValue(name) }
+
+// none is the request type of a route without a body: nothing is decoded
+// (a GET body is ignored, as the service ignores it).
+type none struct{}
+
+// rawJSON is a response already encoded (a stored detail): written as is.
+type rawJSON []byte
+
+// op describes one route for the typed adapter. The adapter does, in
+// order: the access check on {projectId} (before a byte of body is read, so
+// a caller without access learns nothing from validation), the single
+// decode and contract check of the body into Req, check without the lock,
+// then apply under Server.mu with the access checked again (the project may
+// have changed meanwhile), and the encoding of apply's result with status.
+type op[Req, Resp any] struct {
+	// status is the success status; 0 is 200.
+	status int
+	// need is the access a route under /projects/{projectId} needs.
+	need access
+	// find, when set, runs with the access check before the body is read
+	// (under Server.mu): the resource the path names must exist, so a
+	// missing one is 404 whatever the body says.
+	find func(c *call) *httpError
+	// check validates the body without the lock (it may call out: the host
+	// catalog, canonical configs). Optional.
+	check func(c *call, body *Req) *httpError
+	// apply does the work under Server.mu and returns the response.
+	apply func(c *call, body *Req) (Resp, *httpError)
+}
+
+// route adapts a typed handler to the router's handlerFunc.
+func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+		c := &call{s: s, r: r, a: a}
+		scoped := r.PathValue("projectId") != ""
+		var body Req
+		if _, bodyless := any(body).(none); !bodyless {
+			if scoped {
+				s.mu.Lock()
+				herr := c.resolveProject(o.need)
+				if herr == nil && o.find != nil {
+					herr = o.find(c)
+				}
+				s.mu.Unlock()
+				if herr != nil {
+					return herr
+				}
+			}
+			present, herr := decodeBody(r, &body)
+			if herr != nil {
+				return herr
+			}
+			c.present = present
+			if o.check != nil {
+				if herr := o.check(c, &body); herr != nil {
+					return herr
+				}
+			}
+		}
+		s.mu.Lock()
+		var resp Resp
+		var herr *httpError
+		if scoped {
+			herr = c.resolveProject(o.need)
+		}
+		if herr == nil {
+			resp, herr = o.apply(c, &body)
+		}
+		s.mu.Unlock()
+		if herr != nil {
+			return herr
+		}
+		status := o.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		if raw, ok := any(resp).(rawJSON); ok {
+			writeRaw(w, status, raw)
+		} else {
+			writeJSON(w, status, resp)
+		}
+		return nil
+	}
+}
+
+// resolveProject checks the caller's access to {projectId}. Call with
+// Server.mu held.
+func (c *call) resolveProject(need access) *httpError {
+	p, role, herr := c.s.st.projectFor(c.a, c.path("projectId"), need)
+	c.project, c.role = p, role
+	return herr
+}
