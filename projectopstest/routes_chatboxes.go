@@ -9,43 +9,25 @@ import (
 // Chatboxes are read-only over the API; they are created with AddChatbox
 // or a seed.
 func (s *Server) chatboxRoutes() {
-	s.handle("GET /projects/{projectId}/chatboxes", s.listChatboxes)
-	s.handle("GET /projects/{projectId}/chatboxes/{chatboxId}", s.getChatbox)
+	s.handle("GET /projects/{projectId}/chatboxes", route(s, op[none, pager.Page[chatboxJSON]]{need: accessRead, apply: listChatboxes}))
+	s.handle("GET /projects/{projectId}/chatboxes/{chatboxId}", route(s, op[none, chatboxDetailJSON]{need: accessRead, apply: getChatbox}))
 }
 
-func (s *Server) listChatboxes(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	if _, _, herr := s.st.projectFor(a, projectID, accessRead); herr != nil {
-		s.mu.Unlock()
-		return herr
-	}
+func listChatboxes(c *call, _ *none) (pager.Page[chatboxJSON], *httpError) {
 	page := pager.Page[chatboxJSON]{Items: []chatboxJSON{}}
-	for _, cb := range sortedByOrd(s.st.chatbox, func(v *chatboxRec) int { return v.ord },
-		func(v *chatboxRec) bool { return v.projectID == projectID }) {
-		page.Items = append(page.Items, chatboxJSONOf(s.st.chatboxView(cb)))
+	for _, cb := range sortedByOrd(c.s.st.chatbox, func(v *chatboxRec) int { return v.ord },
+		func(v *chatboxRec) bool { return v.projectID == c.project.id }) {
+		page.Items = append(page.Items, chatboxJSONOf(c.s.st.chatboxView(cb)))
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	return page, nil
 }
 
-func (s *Server) getChatbox(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	if _, _, herr := s.st.projectFor(a, projectID, accessRead); herr != nil {
-		s.mu.Unlock()
-		return herr
+func getChatbox(c *call, _ *none) (chatboxDetailJSON, *httpError) {
+	cb := c.s.st.chatbox[c.path("chatboxId")]
+	if cb == nil || cb.projectID != c.project.id {
+		return chatboxDetailJSON{}, notFoundIn("Chatbox")
 	}
-	cb := s.st.chatbox[r.PathValue("chatboxId")]
-	if cb == nil || cb.projectID != projectID {
-		s.mu.Unlock()
-		return notFoundIn("Chatbox")
-	}
-	d := chatboxDetailJSONOf(s.st.chatboxDetailView(cb))
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, d)
-	return nil
+	return chatboxDetailJSONOf(c.s.st.chatboxDetailView(cb)), nil
 }
 
 // keyManagementRoutes answers the key-management surface: API keys cannot

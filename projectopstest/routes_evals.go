@@ -16,9 +16,10 @@ const (
 )
 
 func (s *Server) evalRoutes() {
-	s.handle("GET /projects/{projectId}/eval-suites", s.listEvalSuites)
-	s.handle("POST /projects/{projectId}/eval-suites", s.createEvalSuite)
-	s.handle("GET /projects/{projectId}/eval-suites/{suiteId}/runs", s.listSuiteRuns)
+	s.handle("GET /projects/{projectId}/eval-suites", route(s, op[none, pager.Page[suiteJSON]]{need: accessRead, apply: listEvalSuites}))
+	s.handle("POST /projects/{projectId}/eval-suites", route(s, op[evals.CreateSuiteParams, evals.SuiteCreated]{
+		status: http.StatusCreated, need: accessWrite, check: checkCreateSuite, apply: createEvalSuite}))
+	s.handle("GET /projects/{projectId}/eval-suites/{suiteId}/runs", route(s, op[none, pager.Page[runJSON]]{need: accessRead, apply: listSuiteRuns}))
 	s.handle("POST /projects/{projectId}/eval-runs", s.createEvalRun)
 	s.handle("GET /projects/{projectId}/eval-runs/{runId}", s.getEvalRun)
 	s.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", s.cancelEvalRun)
@@ -27,50 +28,38 @@ func (s *Server) evalRoutes() {
 	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", s.getSteps)
 }
 
-func (s *Server) listEvalSuites(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	if _, _, herr := s.st.projectFor(a, projectID, accessRead); herr != nil {
-		s.mu.Unlock()
-		return herr
-	}
+func listEvalSuites(c *call, _ *none) (pager.Page[suiteJSON], *httpError) {
+	st, projectID := c.s.st, c.project.id
 	byRun := map[string][]*evalRunRec{}
-	for _, run := range sortedByOrd(s.st.evals.runs, func(r *evalRunRec) int { return r.ord },
+	for _, run := range sortedByOrd(st.evals.runs, func(r *evalRunRec) int { return r.ord },
 		func(r *evalRunRec) bool { return r.projectID == projectID }) {
 		byRun[run.suiteID] = append(byRun[run.suiteID], run)
 	}
 	page := pager.Page[suiteJSON]{Items: []suiteJSON{}}
-	for _, su := range sortedByOrd(s.st.suites, func(v *evalSuiteRec) int { return v.ord },
+	for _, su := range sortedByOrd(st.suites, func(v *evalSuiteRec) int { return v.ord },
 		func(v *evalSuiteRec) bool { return v.projectID == projectID }) {
 		v := suiteView(su, byRun[su.id])
 		page.Items = append(page.Items, suiteJSON{Suite: v, LatestRun: v.LatestRun})
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	return page, nil
 }
 
-func (s *Server) listSuiteRuns(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, suiteID := r.PathValue("projectId"), r.PathValue("suiteId")
-	limit, herr := parseLimit(r.URL.Query().Get("limit"), "limit", suiteRunsDefaultLimit, suiteRunsMaxLimit)
+func listSuiteRuns(c *call, _ *none) (pager.Page[runJSON], *httpError) {
+	limit, herr := parseLimit(c.r.URL.Query().Get("limit"), "limit", suiteRunsDefaultLimit, suiteRunsMaxLimit)
 	if herr != nil {
-		return herr
+		return pager.Page[runJSON]{}, herr
 	}
-	s.mu.Lock()
-	_, herr = s.findSuiteLocked(a, projectID, suiteID, accessRead)
-	if herr != nil {
-		s.mu.Unlock()
-		return herr
+	su := c.s.st.suites[c.path("suiteId")]
+	if su == nil || su.projectID != c.project.id {
+		return pager.Page[runJSON]{}, notFoundIn("Eval suite")
 	}
-	runs := s.suiteRunsLocked(suiteID)
+	runs := c.s.suiteRunsLocked(su.id)
 	slices.Reverse(runs)
 	page := pager.Page[runJSON]{Items: make([]runJSON, 0, min(limit, len(runs)))}
 	for _, run := range runs[:min(limit, len(runs))] {
 		page.Items = append(page.Items, runJSONOf(runView(run)))
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	return page, nil
 }
 
 // findSuiteLocked resolves a suite of a project the caller may access; a
@@ -86,43 +75,23 @@ func (s *Server) findSuiteLocked(a actor, projectID, suiteID string, need access
 	return su, nil
 }
 
+func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *httpError { return c.s.checkSuiteParams(p) }
+
 // createEvalSuite authors a suite: 201, nothing executed.
-func (s *Server) createEvalSuite(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	_, _, herr := s.st.projectFor(a, projectID, accessWrite)
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	var p evals.CreateSuiteParams
-	if _, herr := decodeBody(r, &p); herr != nil {
-		return herr
-	}
-	if herr := s.checkSuiteParams(&p); herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	if _, _, herr = s.st.projectFor(a, projectID, accessWrite); herr == nil {
-		herr = s.checkServerIDsLocked(projectID, p.ServerIDs, "serverIds")
-	}
-	if herr != nil {
-		s.mu.Unlock()
-		return herr
+func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *httpError) {
+	s, projectID := c.s, c.project.id
+	if herr := s.checkServerIDsLocked(projectID, p.ServerIDs, "serverIds"); herr != nil {
+		return evals.SuiteCreated{}, herr
 	}
 	id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: p.Name, ServerIDs: p.ServerIDs})
 	if err != nil {
-		s.mu.Unlock()
-		return errInternal()
+		return evals.SuiteCreated{}, errInternal()
 	}
 	su := s.st.suites[id]
 	su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
 		model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
-	out := evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.serverRefsLocked(p.ServerIDs, p.ServerNames),
-		CaseUpsert: s.upsertCasesLocked(su, p.Tests)}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusCreated, out)
-	return nil
+	return evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.serverRefsLocked(p.ServerIDs, p.ServerNames),
+		CaseUpsert: s.upsertCasesLocked(su, p.Tests)}, nil
 }
 
 func (s *Server) checkSuiteParams(p *evals.CreateSuiteParams) *httpError {
