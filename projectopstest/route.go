@@ -17,14 +17,22 @@ type call struct {
 	present map[string]bool
 	// scratch carries what check computed to apply (a canonical config).
 	scratch any
+	// afters run once Server.mu is released (hooks that may call back).
+	afters []func()
 }
+
+// after runs f once the handler's lock is released.
+func (c *call) after(f func()) { c.afters = append(c.afters, f) }
 
 // path returns a path value of the route's pattern.
 func (c *call) path(name string) string { return c.r.PathValue(name) }
 
-// none is the request type of a route without a body: nothing is decoded
+// none is the request type of a read without a body: nothing is decoded
 // (a GET body is ignored, as the service ignores it).
 type none struct{}
+
+// noBody is the request type of a bodyless write: any field is refused.
+type noBody struct{}
 
 // rawJSON is a response already encoded (a stored detail): written as is.
 type rawJSON []byte
@@ -57,7 +65,9 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 		c := &call{s: s, r: r, a: a}
 		scoped := r.PathValue("projectId") != ""
 		var body Req
-		if _, bodyless := any(body).(none); !bodyless {
+		_, bodyless := any(body).(none)
+		_, refuse := any(body).(noBody)
+		if !bodyless {
 			if scoped {
 				s.mu.Lock()
 				herr := c.resolveProject(o.need)
@@ -69,11 +79,17 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 					return herr
 				}
 			}
-			present, herr := decodeBody(r, &body)
-			if herr != nil {
-				return herr
+			if refuse {
+				if herr := rejectBody(r); herr != nil {
+					return herr
+				}
+			} else {
+				present, herr := decodeBody(r, &body)
+				if herr != nil {
+					return herr
+				}
+				c.present = present
 			}
-			c.present = present
 			if o.check != nil {
 				if herr := o.check(c, &body); herr != nil {
 					return herr
@@ -90,6 +106,9 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 			resp, herr = o.apply(c, &body)
 		}
 		s.mu.Unlock()
+		for _, f := range c.afters {
+			f()
+		}
 		if herr != nil {
 			return herr
 		}

@@ -1,7 +1,6 @@
 package projectopstest
 
 import (
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -13,38 +12,18 @@ import (
 // longer key is ignored, not rejected (reference gateway).
 const maxIdempotencyKey = 256
 
-// createEvalRun validates, checks the quota and starts a run: 202 at once.
-func (s *Server) createEvalRun(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	_, _, herr := s.st.projectFor(a, projectID, accessWrite)
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	var p evals.RunParams
-	if _, herr := decodeBody(r, &p); herr != nil {
-		return herr
-	}
-	if herr := checkRunParams(&p); herr != nil {
-		return herr
-	}
-	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+func checkCreateRun(_ *call, p *evals.RunParams) *httpError { return checkRunParams(p) }
+
+// createEvalRun checks the quota and starts a run: 202 at once.
+func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *httpError) {
+	key := strings.TrimSpace(c.r.Header.Get("Idempotency-Key"))
 	if len(key) > maxIdempotencyKey {
 		key = ""
 	}
 	if key != "" {
-		key = a.userID + "\x00" + projectID + "\x00" + key
+		key = c.a.userID + "\x00" + c.project.id + "\x00" + key
 	}
-
-	s.mu.Lock()
-	out, herr := s.createRunLocked(a, projectID, &p, key)
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	writeJSON(w, http.StatusAccepted, out)
-	return nil
+	return c.s.createRunLocked(c.a, c.project.id, p, key)
 }
 
 func checkRunParams(p *evals.RunParams) *httpError {
@@ -77,17 +56,23 @@ func checkRunParams(p *evals.RunParams) *httpError {
 	return checkPassCriteria(p.PassCriteria)
 }
 
-func (s *Server) getEvalRun(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	s.mu.Lock()
-	run, herr := s.findRunLocked(a, r.PathValue("projectId"), r.PathValue("runId"), accessRead)
+// run is the route's {runId}, a run of the call's project; another
+// project's run reads as 404. Call with Server.mu held.
+func (c *call) run() (*evalRunRec, *httpError) {
+	return c.s.projectRunLocked(c.project.id, c.path("runId"))
+}
+
+func findRun(c *call) *httpError {
+	_, herr := c.run()
+	return herr
+}
+
+func getEvalRun(c *call, _ *none) (runJSON, *httpError) {
+	run, herr := c.run()
 	if herr != nil {
-		s.mu.Unlock()
-		return herr
+		return runJSON{}, herr
 	}
-	v := runJSONOf(runView(run))
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, v)
-	return nil
+	return runJSONOf(runView(run)), nil
 }
 
 // findRunLocked resolves a run of a project the caller may access; another
@@ -96,6 +81,11 @@ func (s *Server) findRunLocked(a actor, projectID, runID string, need access) (*
 	if _, _, herr := s.st.projectFor(a, projectID, need); herr != nil {
 		return nil, herr
 	}
+	return s.projectRunLocked(projectID, runID)
+}
+
+// projectRunLocked resolves a run of projectID (access already checked).
+func (s *Server) projectRunLocked(projectID, runID string) (*evalRunRec, *httpError) {
 	run := s.st.evals.runs[runID]
 	if run == nil || run.projectID != projectID {
 		if herr := s.droppedRunError(projectID, runID); herr != nil {
@@ -110,25 +100,15 @@ func (s *Server) findRunLocked(a actor, projectID, runID string, need access) (*
 // its pending and running iterations (in-flight MCP calls are stopped
 // through the run's context); a cancelled run answers as it is; a run
 // completed, failed or timed out is 409 CONFLICT.
-func (s *Server) cancelEvalRun(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, runID := r.PathValue("projectId"), r.PathValue("runId")
-	s.mu.Lock()
-	_, herr := s.findRunLocked(a, projectID, runID, accessWrite)
-	s.mu.Unlock()
+func cancelEvalRun(c *call, _ *noBody) (runJSON, *httpError) {
+	run, herr := c.run()
 	if herr != nil {
-		return herr
+		return runJSON{}, herr
 	}
-	if herr := rejectBody(r); herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	run, herr := s.findRunLocked(a, projectID, runID, accessWrite)
-	var finished func(string, evals.Status)
 	switch {
-	case herr != nil:
 	case run.status == evals.StatusCancelled:
 	case run.terminal():
-		herr = newError(apierr.CodeConflict, "Run already finished with status "+string(run.status),
+		return runJSON{}, newError(apierr.CodeConflict, "Run already finished with status "+string(run.status),
 			map[string]any{"status": string(run.status)})
 	default:
 		for _, it := range run.iters {
@@ -136,21 +116,11 @@ func (s *Server) cancelEvalRun(w http.ResponseWriter, r *http.Request, a actor) 
 				it.status = evals.StatusCancelled
 			}
 		}
-		s.endRunLocked(run, evals.StatusCancelled)
+		c.s.endRunLocked(run, evals.StatusCancelled)
 		run.execCancel()
-		finished = s.ev.opts.hooks.RunFinished
+		if finished := c.s.ev.opts.hooks.RunFinished; finished != nil {
+			c.after(func() { finished(run.id, evals.StatusCancelled) })
+		}
 	}
-	var v runJSON
-	if herr == nil {
-		v = runJSONOf(runView(run))
-	}
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	if finished != nil {
-		finished(runID, evals.StatusCancelled)
-	}
-	writeJSON(w, http.StatusOK, v)
-	return nil
+	return runJSONOf(runView(run)), nil
 }

@@ -20,9 +20,11 @@ func (s *Server) evalRoutes() {
 	s.handle("POST /projects/{projectId}/eval-suites", route(s, op[evals.CreateSuiteParams, evals.SuiteCreated]{
 		status: http.StatusCreated, need: accessWrite, check: checkCreateSuite, apply: createEvalSuite}))
 	s.handle("GET /projects/{projectId}/eval-suites/{suiteId}/runs", route(s, op[none, pager.Page[runJSON]]{need: accessRead, apply: listSuiteRuns}))
-	s.handle("POST /projects/{projectId}/eval-runs", s.createEvalRun)
-	s.handle("GET /projects/{projectId}/eval-runs/{runId}", s.getEvalRun)
-	s.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", s.cancelEvalRun)
+	s.handle("POST /projects/{projectId}/eval-runs", route(s, op[evals.RunParams, *evals.RunCreated]{
+		status: http.StatusAccepted, need: accessWrite, check: checkCreateRun, apply: createEvalRun}))
+	s.handle("GET /projects/{projectId}/eval-runs/{runId}", route(s, op[none, runJSON]{need: accessRead, apply: getEvalRun}))
+	s.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", route(s, op[noBody, runJSON]{need: accessWrite,
+		find: findRun, apply: cancelEvalRun}))
 	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations", s.listIterations)
 	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/trace", s.getTrace)
 	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", s.getSteps)
