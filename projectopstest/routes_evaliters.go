@@ -1,8 +1,6 @@
 package projectopstest
 
 import (
-	"net/http"
-
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
@@ -15,21 +13,19 @@ const (
 	iterationsCursorKind   = "iterations"
 )
 
-func (s *Server) listIterations(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	q := r.URL.Query()
+func listIterations(c *call, _ *none) (pager.Page[iterJSON], *httpError) {
+	q := c.r.URL.Query()
 	limit, herr := parseLimit(q.Get("limit"), "limit", iterationsDefaultLimit, iterationsMaxLimit)
 	if herr != nil {
-		return herr
+		return pager.Page[iterJSON]{}, herr
 	}
 	off, herr := decodeOffsetCursor(iterationsCursorKind, q.Get("cursor"), "cursor")
 	if herr != nil {
-		return herr
+		return pager.Page[iterJSON]{}, herr
 	}
-	s.mu.Lock()
-	run, herr := s.findRunLocked(a, r.PathValue("projectId"), r.PathValue("runId"), accessRead)
+	run, herr := c.run()
 	if herr != nil {
-		s.mu.Unlock()
-		return herr
+		return pager.Page[iterJSON]{}, herr
 	}
 	n := run.iterCount()
 	off = min(off, n)
@@ -42,18 +38,17 @@ func (s *Server) listIterations(w http.ResponseWriter, r *http.Request, a actor)
 	if end < n {
 		page.NextCursor = encodeOffsetCursor(iterationsCursorKind, end)
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	return page, nil
 }
 
-// findIterationLocked resolves an iteration of a run of the project.
-func (s *Server) findIterationLocked(a actor, r *http.Request) (*evalIterRec, *httpError) {
-	run, herr := s.findRunLocked(a, r.PathValue("projectId"), r.PathValue("runId"), accessRead)
+// iteration is the route's {iterationId} of its run. Call with Server.mu
+// held.
+func (c *call) iteration() (*evalIterRec, *httpError) {
+	run, herr := c.run()
 	if herr != nil {
 		return nil, herr
 	}
-	if it := run.iterByID(r.PathValue("iterationId")); it != nil {
+	if it := run.iterByID(c.path("iterationId")); it != nil {
 		return it, nil
 	}
 	return nil, notFoundIn("Iteration")
@@ -62,55 +57,40 @@ func (s *Server) findIterationLocked(a actor, r *http.Request) (*evalIterRec, *h
 // getTrace answers 404 TRACE_NOT_AVAILABLE for an iteration that kept no
 // trace, for one that has not finished (nothing is stored yet), and for an
 // ingested row sent without one.
-func (s *Server) getTrace(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	s.mu.Lock()
-	it, herr := s.findIterationLocked(a, r)
-	var tr any
-	if herr == nil {
-		switch {
-		case it.trace != nil:
-			tr = it.trace // never mutated once stored
-		case it.in != nil:
-			if raw := ingestedTrace(it.in.Trace); raw != nil {
-				tr = raw
-			}
+func getTrace(c *call, _ *none) (any, *httpError) {
+	it, herr := c.iteration()
+	if herr != nil {
+		return nil, herr
+	}
+	switch {
+	case it.trace != nil:
+		return it.trace, nil // never mutated once stored
+	case it.in != nil:
+		if raw := ingestedTrace(it.in.Trace); raw != nil {
+			return raw, nil
 		}
 	}
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	if tr == nil {
-		return newError(apierr.CodeNotFound, "This iteration has no stored trace",
-			map[string]any{"reason": string(apierr.ReasonTraceNotAvailable)})
-	}
-	writeJSON(w, http.StatusOK, tr)
-	return nil
+	return nil, newError(apierr.CodeNotFound, "This iteration has no stored trace",
+		map[string]any{"reason": string(apierr.ReasonTraceNotAvailable)})
 }
 
 // getSteps answers one verdict per authored step, whether or not a trace
 // was kept; steps not reached yet are pending.
-func (s *Server) getSteps(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	s.mu.Lock()
-	it, herr := s.findIterationLocked(a, r)
-	var page pager.Page[stepJSON]
-	if herr == nil {
-		steps := it.steps // never mutated once stored
-		if steps == nil {
-			steps = make([]evals.StepResult, len(it.test.Steps))
-			for i, st := range it.test.Steps {
-				steps[i] = evals.StepResult{StepID: st.ID, StepIndex: i, Kind: st.Kind, Status: evals.StepPending}
-			}
-		}
-		page.Items = make([]stepJSON, len(steps))
-		for i, st := range steps {
-			page.Items[i] = stepJSON{StepResult: st, Reason: orNull(st.Reason)}
-		}
-	}
-	s.mu.Unlock()
+func getSteps(c *call, _ *none) (pager.Page[stepJSON], *httpError) {
+	it, herr := c.iteration()
 	if herr != nil {
-		return herr
+		return pager.Page[stepJSON]{}, herr
 	}
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	steps := it.steps // never mutated once stored
+	if steps == nil {
+		steps = make([]evals.StepResult, len(it.test.Steps))
+		for i, st := range it.test.Steps {
+			steps[i] = evals.StepResult{StepID: st.ID, StepIndex: i, Kind: st.Kind, Status: evals.StepPending}
+		}
+	}
+	page := pager.Page[stepJSON]{Items: make([]stepJSON, len(steps))}
+	for i, st := range steps {
+		page.Items[i] = stepJSON{StepResult: st, Reason: orNull(st.Reason)}
+	}
+	return page, nil
 }

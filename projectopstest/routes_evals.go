@@ -25,9 +25,9 @@ func (s *Server) evalRoutes() {
 	s.handle("GET /projects/{projectId}/eval-runs/{runId}", route(s, op[none, runJSON]{need: accessRead, apply: getEvalRun}))
 	s.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", route(s, op[noBody, runJSON]{need: accessWrite,
 		find: findRun, apply: cancelEvalRun}))
-	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations", s.listIterations)
-	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/trace", s.getTrace)
-	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", s.getSteps)
+	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations", route(s, op[none, pager.Page[iterJSON]]{need: accessRead, apply: listIterations}))
+	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/trace", route(s, op[none, any]{need: accessRead, apply: getTrace}))
+	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", route(s, op[none, pager.Page[stepJSON]]{need: accessRead, apply: getSteps}))
 }
 
 func listEvalSuites(c *call, _ *none) (pager.Page[suiteJSON], *httpError) {
