@@ -16,46 +16,45 @@ import (
 const maxTunnelName = 128
 
 func (s *Server) tunnelRoutes() {
-	s.handle("POST /projects/{projectId}/tunnels", s.createTunnel)
-	s.handle("POST /projects/{projectId}/tunnels/{serverId}/close", s.closeTunnel)
+	s.handle("POST /projects/{projectId}/tunnels", route(s, op[tunnels.CreateParams, *tunnels.Grant]{
+		status: http.StatusCreated, need: accessWrite, check: checkCreateTunnel, apply: createTunnel}))
+	s.handle("POST /projects/{projectId}/tunnels/{serverId}/close", route(s, op[noBody, tunnels.Closed]{
+		need: accessWrite, apply: closeTunnel}))
 	s.relayRoutes()
 }
 
-// createTunnel registers (or repoints) the named server, rotates the
-// tunnel's secret and token, disconnects the previous grant's session and
-// answers the new grant.
-func (s *Server) createTunnel(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	var p tunnels.CreateParams
-	present, herr := s.decodeWrite(r, a, &p)
-	if herr != nil {
-		return herr
-	}
+func checkCreateTunnel(c *call, p *tunnels.CreateParams) *httpError {
 	switch n := utf8.RuneCountInString(p.Name); {
-	case !present["name"]:
+	case !c.present["name"]:
 		return errValidation("name", "name is required")
 	case strings.TrimSpace(p.Name) == "":
 		return errValidation("name", "name must not be blank")
 	case n > maxTunnelName:
 		return errValidation("name", "name must be at most 128 characters")
 	}
+	return nil
+}
+
+// createTunnel registers (or repoints) the named server, rotates the
+// tunnel's secret and token, disconnects the previous grant's session and
+// answers the new grant.
+func createTunnel(c *call, p *tunnels.CreateParams) (*tunnels.Grant, *httpError) {
 	scheme, wsScheme := "http", "ws"
-	if r.TLS != nil {
+	if c.r.TLS != nil {
 		scheme, wsScheme = "https", "wss"
 	}
-
-	s.mu.Lock()
-	g, old, herr := s.mintTunnelLocked(a, projectID, p.Name, scheme+"://"+r.Host, wsScheme+"://"+r.Host)
-	s.mu.Unlock()
+	s := c.s
+	g, old, herr := s.mintTunnelLocked(c.a, c.project.id, p.Name, scheme+"://"+c.r.Host, wsScheme+"://"+c.r.Host)
 	if herr != nil {
-		return herr
+		return nil, herr
 	}
-	if old != nil {
-		old.Close(tunnelwire.CloseRevoked, "tunnel grant rotated")
-	}
-	s.dropMCPSessions(g.ServerID)
-	writeJSON(w, http.StatusCreated, g)
-	return nil
+	c.after(func() {
+		if old != nil {
+			old.Close(tunnelwire.CloseRevoked, "tunnel grant rotated")
+		}
+		s.dropMCPSessions(g.ServerID)
+	})
+	return g, nil
 }
 
 // mintTunnelLocked does createTunnel's work under Server.mu.
@@ -109,41 +108,24 @@ func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin str
 }
 
 // closeTunnel revokes the grant; the server record is left as it is.
-func (s *Server) closeTunnel(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, serverID := r.PathValue("projectId"), r.PathValue("serverId")
-	s.mu.Lock()
-	_, _, herr := s.st.projectFor(a, projectID, accessWrite)
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
+func closeTunnel(c *call, _ *noBody) (tunnels.Closed, *httpError) {
+	s, serverID := c.s, c.path("serverId")
+	sv := s.st.servers[serverID]
+	t := s.st.tun.byServer[serverID]
+	switch {
+	case sv == nil || sv.projectID != c.project.id:
+		return tunnels.Closed{}, notFoundIn("Server")
+	case t == nil:
+		return tunnels.Closed{}, notFoundIn("Tunnel")
 	}
-	if herr := rejectBody(r); herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	var old *relay.Session
-	if _, _, herr = s.st.projectFor(a, projectID, accessWrite); herr == nil {
-		sv := s.st.servers[serverID]
-		t := s.st.tun.byServer[serverID]
-		switch {
-		case sv == nil || sv.projectID != projectID:
-			herr = notFoundIn("Server")
-		case t == nil:
-			herr = notFoundIn("Tunnel")
-		default:
-			old = s.st.tun.revoke(t)
+	old := s.st.tun.revoke(t)
+	c.after(func() {
+		if old != nil {
+			old.Close(tunnelwire.CloseRevoked, "tunnel revoked")
 		}
-	}
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	if old != nil {
-		old.Close(tunnelwire.CloseRevoked, "tunnel revoked")
-	}
-	s.dropMCPSessions(serverID)
-	writeJSON(w, http.StatusOK, tunnels.Closed{ServerID: serverID, Status: tunnels.StatusClosed})
-	return nil
+		s.dropMCPSessions(serverID)
+	})
+	return tunnels.Closed{ServerID: serverID, Status: tunnels.StatusClosed}, nil
 }
 
 // dropMCPSessions forgets the MCP layer's pooled sessions to a server whose
