@@ -20,19 +20,6 @@ import (
 // bodies with 400 as well.
 const maxBodyBytes = 4 << 20
 
-// decodeWrite checks that a may write the project named by the path's
-// projectId, then decodes the body as decodeBody does. Access comes first
-// so that a guest or an outsider learns nothing from validation.
-func (s *Server) decodeWrite(r *http.Request, a actor, dst any) (map[string]bool, *httpError) {
-	s.mu.Lock()
-	_, _, herr := s.st.projectFor(a, r.PathValue("projectId"), accessWrite)
-	s.mu.Unlock()
-	if herr != nil {
-		return nil, herr
-	}
-	return decodeBody(r, dst)
-}
-
 // decodeBody strictly decodes the JSON object in r's body into dst, the
 // SDK's request type for the route. An empty body reads as {}. It reports
 // which top-level fields were present with a non-null value, so handlers can

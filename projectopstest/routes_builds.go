@@ -1,7 +1,6 @@
 package projectopstest
 
 import (
-	"net/http"
 	"strconv"
 
 	"github.com/projectops/projectops-go/environments"
@@ -10,20 +9,17 @@ import (
 
 // listBuilds pages through an environment's builds, newest first (keyset on
 // creation order).
-func (s *Server) listBuilds(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, envID := r.PathValue("projectId"), r.PathValue("environmentId")
-	kind := "builds:" + envID
-	limit, before, herr := pageArgs(r, kind)
-	if herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	e, _, herr := s.findEnvLocked(a, projectID, envID, accessRead)
-	if herr != nil {
-		s.mu.Unlock()
-		return herr
-	}
+func listBuilds(c *call, _ *none) (pager.Page[environments.Build], *httpError) {
 	page := pager.Page[environments.Build]{Items: []environments.Build{}}
+	kind := "builds:" + c.path("environmentId")
+	limit, before, herr := pageArgs(c.r, kind)
+	if herr != nil {
+		return page, herr
+	}
+	e, herr := c.env()
+	if herr != nil {
+		return page, herr
+	}
 	for i := len(e.builds) - 1; i >= 0; i-- {
 		b := e.builds[i]
 		if before > 0 && b.ord >= before {
@@ -35,29 +31,18 @@ func (s *Server) listBuilds(w http.ResponseWriter, r *http.Request, a actor) *ht
 		}
 		page.Items = append(page.Items, buildView(b))
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	return page, nil
 }
 
 // buildEnvironment records a queued build of the current Dockerfile and
 // answers 202 at once; the build runs on a goroutine the server owns.
-func (s *Server) buildEnvironment(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, envID := r.PathValue("projectId"), r.PathValue("environmentId")
-	var e *envRec
-	var run func()
-	v, herr := s.bodyless(r, func() (herr *httpError) {
-		e, _, herr = s.findEnvLocked(a, projectID, envID, accessWrite)
-		return herr
-	}, func() any {
-		b, ctx := s.startBuildLocked(e)
-		run = func() { s.runBuild(ctx, projectID, b) }
-		return environments.BuildStarted{ID: e.id, BuildID: b.id, Reused: b.reused}
-	})
+func buildEnvironment(c *call, _ *noBody) (environments.BuildStarted, *httpError) {
+	e, herr := c.env()
 	if herr != nil {
-		return herr
+		return environments.BuildStarted{}, herr
 	}
-	run()
-	writeJSON(w, http.StatusAccepted, v)
-	return nil
+	s, projectID := c.s, c.project.id
+	b, ctx := s.startBuildLocked(e)
+	c.after(func() { s.runBuild(ctx, projectID, b) })
+	return environments.BuildStarted{ID: e.id, BuildID: b.id, Reused: b.reused}, nil
 }

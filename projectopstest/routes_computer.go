@@ -2,7 +2,6 @@ package projectopstest
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/internal/apierr"
@@ -52,65 +51,50 @@ func (e *envRec) readyBuild() *buildRec {
 	return nil
 }
 
-// bootEnvironment attaches the environment's newest ready build to the
-// caller's computer and re-provisions it. No ready build, or one built for
-// another provider than the computer's, is 409 CONFLICT with a reason.
-func (s *Server) bootEnvironment(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, envID := r.PathValue("projectId"), r.PathValue("environmentId")
-	var e *envRec
-	var b *buildRec
-	var finish func()
-	v, herr := s.bodyless(r, func() (herr *httpError) {
-		if e, _, herr = s.findEnvLocked(a, projectID, envID, accessWrite); herr != nil {
-			return herr
-		}
-		if b = e.readyBuild(); b == nil {
-			latest := "none"
-			if n := len(e.builds); n > 0 {
-				latest = string(e.builds[n-1].status)
-			}
-			return newError(apierr.CodeConflict, "The environment has no ready build: build it first",
-				map[string]any{"reason": string(environments.ReasonBuildNotReady), "latestBuildStatus": latest})
-		}
-		provider := s.envOpt.provider
-		if c := s.st.envStore().computers[[2]string{projectID, a.userID}]; c != nil {
-			provider = c.provider
-		}
-		if b.provider != provider {
-			return newError(apierr.CodeConflict, "The environment's build is for another computer provider than your computer's",
-				map[string]any{"reason": string(environments.ReasonProviderMismatch),
-					"buildProvider": b.provider, "computerProvider": provider})
-		}
-		return nil
-	}, func() any {
-		c := s.computerLocked(projectID, a.userID)
-		c.envID, c.buildID, c.digests = e.id, b.id, append([]string{}, b.digests...)
-		finish = s.provisionLocked(c)
-		return environments.ComputerAttached{EnvironmentID: e.id, ComputerID: c.id, Status: c.status}
-	})
+// bootable is env for a boot: its newest ready build, which must be for
+// the caller's computer's provider; no ready build, or one for another
+// provider, is 409 CONFLICT with a reason.
+func (c *call) bootable() (*envRec, *buildRec, *httpError) {
+	e, herr := c.env()
 	if herr != nil {
-		return herr
+		return nil, nil, herr
 	}
-	finish()
-	writeJSON(w, http.StatusOK, v)
-	return nil
+	b := e.readyBuild()
+	if b == nil {
+		latest := "none"
+		if n := len(e.builds); n > 0 {
+			latest = string(e.builds[n-1].status)
+		}
+		return nil, nil, newError(apierr.CodeConflict, "The environment has no ready build: build it first",
+			map[string]any{"reason": string(environments.ReasonBuildNotReady), "latestBuildStatus": latest})
+	}
+	provider := c.s.envOpt.provider
+	if cp := c.s.st.envStore().computers[[2]string{c.project.id, c.a.userID}]; cp != nil {
+		provider = cp.provider
+	}
+	if b.provider != provider {
+		return nil, nil, newError(apierr.CodeConflict, "The environment's build is for another computer provider than your computer's",
+			map[string]any{"reason": string(environments.ReasonProviderMismatch),
+				"buildProvider": b.provider, "computerProvider": provider})
+	}
+	return e, b, nil
+}
+
+// bootEnvironment attaches the environment's newest ready build to the
+// caller's computer and re-provisions it.
+func bootEnvironment(c *call, _ *noBody) (environments.ComputerAttached, *httpError) {
+	e, b, herr := c.bootable()
+	if herr != nil {
+		return environments.ComputerAttached{}, herr
+	}
+	cp := c.s.computerLocked(c.project.id, c.a.userID)
+	cp.envID, cp.buildID, cp.digests = e.id, b.id, append([]string{}, b.digests...)
+	c.after(c.s.provisionLocked(cp))
+	return environments.ComputerAttached{EnvironmentID: e.id, ComputerID: cp.id, Status: cp.status}, nil
 }
 
 // resetComputer re-provisions the caller's computer from its current image.
-func (s *Server) resetComputer(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	var finish func()
-	v, herr := s.bodyless(r, func() *httpError {
-		_, _, herr := s.st.projectFor(a, projectID, accessWrite)
-		return herr
-	}, func() any {
-		finish = s.provisionLocked(s.computerLocked(projectID, a.userID))
-		return environments.ComputerReset{ProjectID: projectID, Reset: true}
-	})
-	if herr != nil {
-		return herr
-	}
-	finish()
-	writeJSON(w, http.StatusOK, v)
-	return nil
+func resetComputer(c *call, _ *noBody) (environments.ComputerReset, *httpError) {
+	c.after(c.s.provisionLocked(c.s.computerLocked(c.project.id, c.a.userID)))
+	return environments.ComputerReset{ProjectID: c.project.id, Reset: true}, nil
 }

@@ -1,10 +1,11 @@
 package projectopstest
 
 import (
-	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/internal/apierr"
@@ -14,16 +15,23 @@ import (
 const envRoute = "/projects/{projectId}/computer-environments"
 
 func (s *Server) environmentRoutes() {
-	s.handle("GET "+envRoute, s.listEnvironments)
-	s.handle("POST "+envRoute, s.createEnvironment)
-	s.handle("GET "+envRoute+"/{environmentId}", s.getEnvironment)
-	s.handle("PATCH "+envRoute+"/{environmentId}", s.updateEnvironment)
-	s.handle("DELETE "+envRoute+"/{environmentId}", s.deleteEnvironment)
-	s.handle("POST "+envRoute+"/{environmentId}/promote", s.shareEnvironment)
-	s.handle("GET "+envRoute+"/{environmentId}/builds", s.listBuilds)
-	s.handle("POST "+envRoute+"/{environmentId}/build", s.buildEnvironment)
-	s.handle("POST "+envRoute+"/{environmentId}/use", s.bootEnvironment)
-	s.handle("POST /projects/{projectId}/computer/reset", s.resetComputer)
+	s.handle("GET "+envRoute, route(s, op[none, pager.Page[environments.Environment]]{need: accessRead, apply: listEnvironments}))
+	s.handle("POST "+envRoute, route(s, op[environments.CreateParams, environments.Environment]{status: http.StatusCreated,
+		need: accessWrite, check: checkCreateEnvironment, apply: createEnvironment}))
+	s.handle("GET "+envRoute+"/{environmentId}", route(s, op[none, environments.Environment]{need: accessRead, apply: getEnvironment}))
+	s.handle("PATCH "+envRoute+"/{environmentId}", route(s, op[environments.UpdateParams, environments.Environment]{
+		need: accessWrite, find: findEnv, check: checkUpdateEnvironment, apply: updateEnvironment}))
+	s.handle("DELETE "+envRoute+"/{environmentId}", route(s, op[noBody, environments.Deleted]{need: accessWrite,
+		find: func(c *call) *httpError { _, herr := c.deletableEnv(); return herr }, apply: deleteEnvironment}))
+	s.handle("POST "+envRoute+"/{environmentId}/promote", route(s, op[noBody, environments.Environment]{need: accessWrite,
+		find: func(c *call) *httpError { _, herr := c.shareableEnv(); return herr }, apply: shareEnvironment}))
+	s.handle("GET "+envRoute+"/{environmentId}/builds", route(s, op[none, pager.Page[environments.Build]]{need: accessRead, apply: listBuilds}))
+	s.handle("POST "+envRoute+"/{environmentId}/build", route(s, op[noBody, environments.BuildStarted]{
+		status: http.StatusAccepted, need: accessWrite, find: findEnv, apply: buildEnvironment}))
+	s.handle("POST "+envRoute+"/{environmentId}/use", route(s, op[noBody, environments.ComputerAttached]{need: accessWrite,
+		find: func(c *call) *httpError { _, _, herr := c.bootable(); return herr }, apply: bootEnvironment}))
+	s.handle("POST /projects/{projectId}/computer/reset", route(s, op[noBody, environments.ComputerReset]{need: accessWrite,
+		apply: resetComputer}))
 }
 
 // visibleTo reports whether u sees e: shared environments are the project's,
@@ -32,223 +40,146 @@ func (e *envRec) visibleTo(userID string) bool {
 	return e.sharing == environments.SharingProject || e.ownerID == userID
 }
 
-// findEnvLocked resolves an environment the caller sees in a project they
-// may access with need. Another project's environment and another user's
-// draft both read as 404. It also returns the caller's project role.
-func (s *Server) findEnvLocked(a actor, projectID, envID string, need access) (*envRec, Role, *httpError) {
-	_, role, herr := s.st.projectFor(a, projectID, need)
-	if herr != nil {
-		return nil, "", herr
+// env is the route's {environmentId}, an environment the caller sees in
+// the call's project: another project's environment and another user's
+// draft both read as 404. Call with Server.mu held.
+func (c *call) env() (*envRec, *httpError) {
+	e := c.s.st.envStore().envs[c.path("environmentId")]
+	if e == nil || e.projectID != c.project.id || !e.visibleTo(c.a.userID) {
+		return nil, notFoundIn("Computer environment")
 	}
-	e := s.st.envStore().envs[envID]
-	if e == nil || e.projectID != projectID || !e.visibleTo(a.userID) {
-		return nil, "", notFoundIn("Computer environment")
+	return e, nil
+}
+
+func findEnv(c *call) *httpError {
+	_, herr := c.env()
+	return herr
+}
+
+// deletableEnv is env for a delete: a shared environment needs project
+// admin.
+func (c *call) deletableEnv() (*envRec, *httpError) {
+	e, herr := c.env()
+	if herr == nil && e.sharing == environments.SharingProject && c.role != RoleAdmin {
+		return nil, errForbidden("Deleting a project-shared environment requires project admin")
 	}
-	return e, role, nil
+	return e, herr
+}
+
+// shareableEnv is env for sharing, which needs project admin.
+func (c *call) shareableEnv() (*envRec, *httpError) {
+	e, herr := c.env()
+	if herr == nil && c.role != RoleAdmin {
+		return nil, errForbidden("Sharing an environment with the project requires project admin")
+	}
+	return e, herr
 }
 
 // listEnvironments pages through the caller's drafts and the project's
 // shared environments in creation order (keyset on creation order, so
 // pages stay consistent while environments come and go).
-func (s *Server) listEnvironments(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
+func listEnvironments(c *call, _ *none) (pager.Page[environments.Environment], *httpError) {
+	projectID := c.project.id
 	kind := "computer-environments:" + projectID
-	limit, after, herr := pageArgs(r, kind)
-	if herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	if _, _, herr := s.st.projectFor(a, projectID, accessRead); herr != nil {
-		s.mu.Unlock()
-		return herr
-	}
 	page := pager.Page[environments.Environment]{Items: []environments.Environment{}}
-	for _, e := range sortedByOrd(s.st.envStore().envs, func(e *envRec) int { return e.ord }, func(e *envRec) bool {
-		return e.projectID == projectID && e.visibleTo(a.userID) && e.ord > after
+	limit, after, herr := pageArgs(c.r, kind)
+	if herr != nil {
+		return page, herr
+	}
+	for _, e := range sortedByOrd(c.s.st.envStore().envs, func(e *envRec) int { return e.ord }, func(e *envRec) bool {
+		return e.projectID == projectID && e.visibleTo(c.a.userID) && e.ord > after
 	}) {
 		if len(page.Items) == limit {
 			page.NextCursor = encodeCursor(kind, strconv.Itoa(e.ord-1))
 			break
 		}
-		page.Items = append(page.Items, envView(e, a.userID))
+		page.Items = append(page.Items, envView(e, c.a.userID))
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	return page, nil
 }
 
-func (s *Server) getEnvironment(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	s.mu.Lock()
-	e, _, herr := s.findEnvLocked(a, r.PathValue("projectId"), r.PathValue("environmentId"), accessRead)
+func getEnvironment(c *call, _ *none) (environments.Environment, *httpError) {
+	e, herr := c.env()
 	if herr != nil {
-		s.mu.Unlock()
-		return herr
+		return environments.Environment{}, herr
 	}
-	v := envView(e, a.userID)
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, v)
-	return nil
+	return envView(e, c.a.userID), nil
 }
 
-// createEnvironment checks access before the body, so a guest learns
-// nothing from validation. The Dockerfile itself is checked by the build.
-func (s *Server) createEnvironment(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	var p environments.CreateParams
-	present, herr := s.decodeWrite(r, a, &p)
-	if herr != nil {
-		return herr
-	}
+// checkCreateEnvironment: the Dockerfile itself is checked by the build.
+func checkCreateEnvironment(c *call, p *environments.CreateParams) *httpError {
 	for _, f := range []string{"name", "dockerfile"} {
-		if !present[f] {
+		if !c.present[f] {
 			return errValidation(f, f+" is required")
 		}
 	}
-	if herr := checkEnvFields(environments.UpdateParams(p), present); herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
-		s.mu.Unlock()
-		return herr
-	}
-	e, err := s.insertEnvLocked(EnvironmentSpec{ProjectID: projectID, OwnerUserID: a.userID, Name: p.Name, Dockerfile: p.Dockerfile})
-	var v environments.Environment
-	if err == nil {
-		v = envView(e, a.userID)
-	}
-	s.mu.Unlock()
-	if err != nil {
-		return errInternal()
-	}
-	writeJSON(w, http.StatusCreated, v)
-	return nil
+	return checkEnvFields(environments.UpdateParams(*p), c.present)
 }
 
-func (s *Server) updateEnvironment(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, envID := r.PathValue("projectId"), r.PathValue("environmentId")
-	s.mu.Lock()
-	_, _, herr := s.findEnvLocked(a, projectID, envID, accessWrite)
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
+func createEnvironment(c *call, p *environments.CreateParams) (environments.Environment, *httpError) {
+	e, err := c.s.insertEnvLocked(EnvironmentSpec{ProjectID: c.project.id, OwnerUserID: c.a.userID, Name: p.Name, Dockerfile: p.Dockerfile})
+	if err != nil {
+		return environments.Environment{}, errInternal()
 	}
-	var p environments.UpdateParams
-	present, herr := decodeBody(r, &p)
-	if herr != nil {
-		return herr
-	}
-	if !present["name"] && !present["dockerfile"] {
+	return envView(e, c.a.userID), nil
+}
+
+func checkUpdateEnvironment(c *call, p *environments.UpdateParams) *httpError {
+	if !c.present["name"] && !c.present["dockerfile"] {
 		return newError(apierr.CodeValidation, "Provide at least one of name or dockerfile",
 			map[string]any{"fields": []string{"name", "dockerfile"}})
 	}
-	if herr := checkEnvFields(p, present); herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	e, _, herr := s.findEnvLocked(a, projectID, envID, accessWrite)
-	if herr != nil {
-		s.mu.Unlock()
-		return herr
-	}
-	if present["name"] {
-		e.name = strings.TrimSpace(p.Name)
-	}
-	if present["dockerfile"] {
-		e.dockerfile, e.contentHash = p.Dockerfile, builds.ContentHash(p.Dockerfile)
-	}
-	e.updatedAt = s.now()
-	v := envView(e, a.userID)
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, v)
-	return nil
+	return checkEnvFields(*p, c.present)
 }
 
-// bodyless runs a bodyless operation: guard (access, role, existence)
-// under the lock, the body check unlocked (reading a body must not hold the
-// store), then guard again and apply under the lock. The result is written
-// by the caller, unlocked.
-func (s *Server) bodyless(r *http.Request, guard func() *httpError, apply func() any) (any, *httpError) {
-	s.mu.Lock()
-	herr := guard()
-	s.mu.Unlock()
+func updateEnvironment(c *call, p *environments.UpdateParams) (environments.Environment, *httpError) {
+	e, herr := c.env()
 	if herr != nil {
-		return nil, herr
+		return environments.Environment{}, herr
 	}
-	if herr := rejectBody(r); herr != nil {
-		return nil, herr
+	if c.present["name"] {
+		e.name = strings.TrimSpace(p.Name)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if herr := guard(); herr != nil {
-		return nil, herr
+	if c.present["dockerfile"] {
+		e.dockerfile, e.contentHash = p.Dockerfile, builds.ContentHash(p.Dockerfile)
 	}
-	return apply(), nil
+	e.updatedAt = c.s.now()
+	return envView(e, c.a.userID), nil
 }
 
 // deleteEnvironment removes the environment and its builds, stops its
 // in-flight builds, and falls the computers booted from it back to the
 // base image. A shared environment needs project admin.
-func (s *Server) deleteEnvironment(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, envID := r.PathValue("projectId"), r.PathValue("environmentId")
-	var e *envRec
-	v, herr := s.bodyless(r, func() *httpError {
-		var role Role
-		var herr *httpError
-		if e, role, herr = s.findEnvLocked(a, projectID, envID, accessWrite); herr != nil {
-			return herr
-		}
-		if e.sharing == environments.SharingProject && role != RoleAdmin {
-			return errForbidden("Deleting a project-shared environment requires project admin")
-		}
-		return nil
-	}, func() any {
-		es := s.st.envStore()
-		for _, b := range e.builds {
-			if b.cancel != nil {
-				b.cancel()
-			}
-			delete(es.builds, b.id)
-		}
-		delete(es.envs, e.id)
-		for _, c := range es.computers {
-			if c.envID == e.id {
-				c.envID, c.buildID, c.digests = "", "", nil
-			}
-		}
-		return environments.Deleted{ID: e.id, Deleted: true}
-	})
+func deleteEnvironment(c *call, _ *noBody) (environments.Deleted, *httpError) {
+	e, herr := c.deletableEnv()
 	if herr != nil {
-		return herr
+		return environments.Deleted{}, herr
 	}
-	writeJSON(w, http.StatusOK, v)
-	return nil
+	es := c.s.st.envStore()
+	for _, b := range e.builds {
+		if b.cancel != nil {
+			b.cancel()
+		}
+		delete(es.builds, b.id)
+	}
+	delete(es.envs, e.id)
+	for _, cp := range es.computers {
+		if cp.envID == e.id {
+			cp.envID, cp.buildID, cp.digests = "", "", nil
+		}
+	}
+	return environments.Deleted{ID: e.id, Deleted: true}, nil
 }
 
 // shareEnvironment promotes a draft; sharing a shared one changes nothing.
-func (s *Server) shareEnvironment(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID, envID := r.PathValue("projectId"), r.PathValue("environmentId")
-	var e *envRec
-	v, herr := s.bodyless(r, func() *httpError {
-		var role Role
-		var herr *httpError
-		if e, role, herr = s.findEnvLocked(a, projectID, envID, accessWrite); herr != nil {
-			return herr
-		}
-		if role != RoleAdmin {
-			return errForbidden("Sharing an environment with the project requires project admin")
-		}
-		return nil
-	}, func() any {
-		if e.sharing != environments.SharingProject {
-			e.sharing = environments.SharingProject
-			e.updatedAt = s.now()
-		}
-		return envView(e, a.userID)
-	})
+func shareEnvironment(c *call, _ *noBody) (environments.Environment, *httpError) {
+	e, herr := c.shareableEnv()
 	if herr != nil {
-		return herr
+		return environments.Environment{}, herr
 	}
-	writeJSON(w, http.StatusOK, v)
-	return nil
+	if e.sharing != environments.SharingProject {
+		e.sharing = environments.SharingProject
+		e.updatedAt = c.s.now()
+	}
+	return envView(e, c.a.userID), nil
 }

@@ -75,15 +75,6 @@ func getEvalRun(c *call, _ *none) (runJSON, *httpError) {
 	return runJSONOf(runView(run)), nil
 }
 
-// findRunLocked resolves a run of a project the caller may access; another
-// project's run reads as 404.
-func (s *Server) findRunLocked(a actor, projectID, runID string, need access) (*evalRunRec, *httpError) {
-	if _, _, herr := s.st.projectFor(a, projectID, need); herr != nil {
-		return nil, herr
-	}
-	return s.projectRunLocked(projectID, runID)
-}
-
 // projectRunLocked resolves a run of projectID (access already checked).
 func (s *Server) projectRunLocked(projectID, runID string) (*evalRunRec, *httpError) {
 	run := s.st.evals.runs[runID]
