@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"sync"
 
 	"github.com/projectops/projectops-go/catalog"
@@ -30,71 +29,55 @@ var builtinTools = sync.OnceValue(func() map[string][]catalog.BuiltinTool {
 })
 
 func (s *Server) catalogRoutes() {
-	s.handle("GET /me", s.getMe)
-	s.handle("GET /projects", s.listProjects)
-	s.handle("GET /projects/{projectId}/servers", s.listServers)
-	s.handle("GET /chat-sessions", s.listChatSessions)
-	s.handle("GET /harness/{harnessId}/builtin-tools", s.listBuiltinTools)
+	s.handle("GET /me", route(s, op[none, meJSON]{apply: getMe}))
+	s.handle("GET /projects", route(s, op[none, pager.Page[projectJSON]]{apply: listProjects}))
+	s.handle("GET /projects/{projectId}/servers", route(s, op[none, pager.Page[serverJSON]]{need: accessRead, apply: listServers}))
+	s.handle("GET /chat-sessions", route(s, op[none, pager.Page[sessionJSON]]{apply: listChatSessions}))
+	s.handle("GET /harness/{harnessId}/builtin-tools", route(s, op[none, pager.Page[catalog.BuiltinTool]]{apply: listBuiltinTools}))
 }
 
-func (s *Server) getMe(w http.ResponseWriter, _ *http.Request, a actor) *httpError {
-	s.mu.Lock()
-	u := s.st.users[a.userID]
+func getMe(c *call, _ *none) (meJSON, *httpError) {
+	u := c.s.st.users[c.a.userID]
 	if u == nil {
-		s.mu.Unlock()
-		return errUnauthorized("Invalid API key")
+		return meJSON{}, errUnauthorized("Invalid API key")
 	}
 	me := catalog.Me{ID: u.id, Email: u.email, Name: u.name,
 		CreatedAt: wire.MillisOf(u.createdAt), UpdatedAt: wire.MillisOf(u.updatedAt)}
-	if org := s.st.orgs[a.orgID]; org != nil {
+	if org := c.s.st.orgs[c.a.orgID]; org != nil {
 		me.Plan = org.plan
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, meView(me))
-	return nil
+	return meView(me), nil
 }
 
 // listProjects lists the projects the caller can access inside the key's
 // organization; an organizationId filter naming any other organization
 // matches nothing.
-func (s *Server) listProjects(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+func listProjects(c *call, _ *none) (pager.Page[projectJSON], *httpError) {
 	page := pager.Page[projectJSON]{Items: []projectJSON{}}
-	if org := r.URL.Query().Get("organizationId"); org == "" || org == a.orgID {
-		s.mu.Lock()
-		u := s.st.users[a.userID]
-		for _, p := range sortedByOrd(s.st.projects, func(p *projectRec) int { return p.ord }, nil) {
-			if role := roleIn(u, p); role != "" && p.orgID == a.orgID {
+	if org := c.r.URL.Query().Get("organizationId"); org == "" || org == c.a.orgID {
+		u := c.s.st.users[c.a.userID]
+		for _, p := range sortedByOrd(c.s.st.projects, func(p *projectRec) int { return p.ord }, nil) {
+			if role := roleIn(u, p); role != "" && p.orgID == c.a.orgID {
 				page.Items = append(page.Items, projectView(p, role))
 			}
 		}
-		s.mu.Unlock()
 	}
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	return page, nil
 }
 
-func (s *Server) listServers(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	projectID := r.PathValue("projectId")
-	s.mu.Lock()
-	if _, _, herr := s.st.projectFor(a, projectID, accessRead); herr != nil {
-		s.mu.Unlock()
-		return herr
-	}
+func listServers(c *call, _ *none) (pager.Page[serverJSON], *httpError) {
 	page := pager.Page[serverJSON]{Items: []serverJSON{}}
-	for _, sv := range sortedByOrd(s.st.servers, func(v *serverRec) int { return v.ord },
-		func(v *serverRec) bool { return v.projectID == projectID }) {
+	for _, sv := range sortedByOrd(c.s.st.servers, func(v *serverRec) int { return v.ord },
+		func(v *serverRec) bool { return v.projectID == c.project.id }) {
 		page.Items = append(page.Items, serverView(sv))
 	}
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	return page, nil
 }
 
-func (s *Server) listBuiltinTools(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
-	tools, ok := builtinTools()[r.PathValue("harnessId")]
+func listBuiltinTools(c *call, _ *none) (pager.Page[catalog.BuiltinTool], *httpError) {
+	tools, ok := builtinTools()[c.path("harnessId")]
 	if !ok {
-		return errNotFound("Unknown harness")
+		return pager.Page[catalog.BuiltinTool]{}, errNotFound("Unknown harness")
 	}
-	writeJSON(w, http.StatusOK, pager.Page[catalog.BuiltinTool]{Items: tools})
-	return nil
+	return pager.Page[catalog.BuiltinTool]{Items: tools}, nil
 }

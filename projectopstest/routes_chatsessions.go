@@ -2,7 +2,6 @@ package projectopstest
 
 import (
 	"cmp"
-	"net/http"
 	"slices"
 	"strconv"
 
@@ -31,30 +30,30 @@ func (p sessionPos) before(q sessionPos) bool { // p sorts after q (older)
 // listChatSessions merges the caller's personal sessions with the
 // project-shared sessions of every project the caller can access, inside
 // the key's organization, newest activity first.
-func (s *Server) listChatSessions(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	q := r.URL.Query()
+func listChatSessions(c *call, _ *none) (pager.Page[sessionJSON], *httpError) {
+	s, a := c.s, c.a
+	page := pager.Page[sessionJSON]{Items: []sessionJSON{}}
+	q := c.r.URL.Query()
 	status := q.Get("status")
 	if status == "" {
 		status = catalog.ChatSessionActive
 	}
 	if status != catalog.ChatSessionActive && status != catalog.ChatSessionArchived {
-		return errValidation("status", "status must be active or archived")
+		return page, errValidation("status", "status must be active or archived")
 	}
 	limit, herr := parseLimit(q.Get("limit"), "limit", chatSessionsDefaultLimit, chatSessionsMaxLimit)
 	if herr != nil {
-		return herr
+		return page, herr
 	}
 	after, herr := sessionCursorParam(q)
 	if herr != nil {
-		return herr
+		return page, herr
 	}
 	projectID := q.Get("projectId")
 
-	s.mu.Lock()
 	if projectID != "" {
 		if _, _, herr := s.st.projectFor(a, projectID, accessRead); herr != nil {
-			s.mu.Unlock()
-			return herr
+			return page, herr
 		}
 	}
 	u := s.st.users[a.userID]
@@ -72,7 +71,6 @@ func (s *Server) listChatSessions(w http.ResponseWriter, r *http.Request, a acto
 	slices.SortFunc(visible, func(x, y *chatSessionRec) int {
 		return -cmp.Or(cmp.Compare(x.lastActivityAt.UnixMilli(), y.lastActivityAt.UnixMilli()), cmp.Compare(x.ord, y.ord))
 	})
-	page := pager.Page[sessionJSON]{Items: []sessionJSON{}}
 	var last sessionPos
 	more := false
 	for _, cs := range visible {
@@ -87,10 +85,8 @@ func (s *Server) listChatSessions(w http.ResponseWriter, r *http.Request, a acto
 		page.Items = append(page.Items, sessionView(cs))
 		last = pos
 	}
-	s.mu.Unlock()
 	if more {
 		page.NextCursor = encodeCursor(chatSessionsCursorKind, strconv.FormatInt(last.at, 10)+"."+strconv.Itoa(last.ord))
 	}
-	writeJSON(w, http.StatusOK, page)
-	return nil
+	return page, nil
 }
