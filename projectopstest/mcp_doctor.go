@@ -3,7 +3,6 @@ package projectopstest
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
@@ -20,18 +19,16 @@ func (sc *serverCall) dialFresh(ctx context.Context) (*mcpconn.Conn, *mcpconn.Fa
 	return c, nil
 }
 
-func (s *Server) validateServer(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	sc, herr := s.begin(r, a, accessRead, nil)
-	if herr != nil {
-		return herr
+func validateServer(c *call, sc *serverCall, _ *noBody) (servers.ValidateResult, *httpError) {
+	if herr := sc.authorize(); herr != nil {
+		return servers.ValidateResult{}, herr
 	}
-	c, f := sc.dialFresh(r.Context())
+	conn, f := sc.dialFresh(c.r.Context())
 	if f != nil {
-		return sc.fail(f)
+		return servers.ValidateResult{}, sc.fail(f)
 	}
-	defer s.mcp.pool.Discard(c)
-	writeJSON(w, http.StatusOK, servers.ValidateResult{Success: true, Status: "connected", InitInfo: c.Session.InitializeResult()})
-	return nil
+	defer c.s.mcp.pool.Discard(conn)
+	return servers.ValidateResult{Success: true, Status: "connected", InitInfo: conn.Session.InitializeResult()}, nil
 }
 
 func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCheck {
@@ -41,15 +38,8 @@ func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCh
 // doctorServer runs probe → connection → initialization → capabilities →
 // tools, resources, resource templates, prompts. A broken server is a 200
 // report with status error; only access and body problems are errors.
-func (s *Server) doctorServer(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	sc, herr := s.openServer(r, a, accessRead)
-	if herr != nil {
-		return herr
-	}
-	if herr := rejectBody(r); herr != nil {
-		return herr
-	}
-	rep := servers.DoctorReport{GeneratedAt: s.now().UTC()}
+func doctorServer(c *call, sc *serverCall, _ *noBody) (servers.DoctorReport, *httpError) {
+	rep := servers.DoctorReport{GeneratedAt: c.s.now().UTC()}
 	rep.Checks.Probe = check(servers.CheckSkipped, "no transport probe: the double connects directly")
 	skipRest := func(why string) {
 		rep.Checks.Initialization = check(servers.CheckSkipped, "%s", why)
@@ -68,10 +58,9 @@ func (s *Server) doctorServer(w http.ResponseWriter, r *http.Request, a actor) *
 		rep.Checks.Connection = check(servers.CheckSkipped, "an OAuth grant is required")
 		skipRest("not connected")
 		fail(herr)
-		writeJSON(w, http.StatusOK, rep)
-		return nil
+		return rep, nil
 	}
-	c, f := sc.dialFresh(r.Context())
+	conn, f := sc.dialFresh(c.r.Context())
 	if f != nil {
 		h := sc.fail(f)
 		rep.Status = servers.DoctorError
@@ -82,13 +71,11 @@ func (s *Server) doctorServer(w http.ResponseWriter, r *http.Request, a actor) *
 		rep.Checks.Connection = check(servers.CheckError, "%s", h.body.Message)
 		skipRest("not connected")
 		fail(h)
-		writeJSON(w, http.StatusOK, rep)
-		return nil
+		return rep, nil
 	}
-	defer s.mcp.pool.Discard(c)
-	sc.doctorConnected(r.Context(), c, &rep)
-	writeJSON(w, http.StatusOK, rep)
-	return nil
+	defer c.s.mcp.pool.Discard(conn)
+	sc.doctorConnected(c.r.Context(), conn, &rep)
+	return rep, nil
 }
 
 // doctorConnected fills the steps after a successful connection.

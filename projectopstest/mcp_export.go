@@ -2,7 +2,6 @@ package projectopstest
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -12,37 +11,35 @@ import (
 
 // exportServer lists tools, resources and prompts in one snapshot. A
 // capability the server lacks exports as an empty list (never 422).
-func (s *Server) exportServer(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	sc, herr := s.begin(r, a, accessRead, nil)
-	if herr != nil {
-		return herr
+func exportServer(c *call, sc *serverCall, _ *noBody) (servers.ExportSnapshot, *httpError) {
+	if herr := sc.authorize(); herr != nil {
+		return servers.ExportSnapshot{}, herr
 	}
 	snap := servers.ExportSnapshot{ServerID: sc.serverID,
 		Tools: []*mcp.Tool{}, Resources: []*mcp.Resource{}, Prompts: []*mcp.Prompt{}}
-	herr = sc.run(r.Context(), true, func(ctx context.Context, c *mcpconn.Conn) error {
-		caps := capsOf(c)
+	herr := sc.run(c.r.Context(), true, func(ctx context.Context, conn *mcpconn.Conn) error {
+		caps := capsOf(conn)
 		var err error
 		if hasTools(caps) {
-			if snap.Tools, err = listAll(ctx, c.Session, listToolsPage); err != nil {
+			if snap.Tools, err = listAll(ctx, conn.Session, listToolsPage); err != nil {
 				return err
 			}
 		}
 		if hasResources(caps) {
-			if snap.Resources, err = listAll(ctx, c.Session, listResourcesPage); err != nil {
+			if snap.Resources, err = listAll(ctx, conn.Session, listResourcesPage); err != nil {
 				return err
 			}
 		}
 		if hasPrompts(caps) {
-			if snap.Prompts, err = listAll(ctx, c.Session, listPromptsPage); err != nil {
+			if snap.Prompts, err = listAll(ctx, conn.Session, listPromptsPage); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if herr != nil {
-		return herr
+		return servers.ExportSnapshot{}, herr
 	}
-	snap.ExportedAt = s.now().UTC()
-	writeJSON(w, http.StatusOK, snap)
-	return nil
+	snap.ExportedAt = c.s.now().UTC()
+	return snap, nil
 }

@@ -2,7 +2,6 @@ package projectopstest
 
 import (
 	"math"
-	"net/http"
 	"strings"
 
 	"golang.org/x/oauth2"
@@ -15,27 +14,23 @@ import (
 // importTokens stores a grant for the caller on this server. It is a write
 // (project guests are denied) and idempotent: importing again replaces the
 // grant. Token values appear in no response, log or error.
-func (s *Server) importTokens(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	sc, herr := s.openServer(r, a, accessWrite)
-	if herr != nil {
-		return herr
-	}
-	var p servers.ImportTokensParams
-	if _, herr := decodeBody(r, &p); herr != nil {
-		return herr
-	}
+func importTokens(c *call, sc *serverCall, p *servers.ImportTokensParams) (servers.ImportTokensResult, *httpError) {
+	var herr *httpError
 	switch {
 	case strings.TrimSpace(p.ServerURL) == "":
-		return errValidation("serverUrl", "serverUrl is required")
+		herr = errValidation("serverUrl", "serverUrl is required")
 	case p.Tokens.AccessToken == "":
-		return errValidation("tokens.access_token", "tokens.access_token is required")
+		herr = errValidation("tokens.access_token", "tokens.access_token is required")
 	case p.Tokens.ExpiresIn < 0 || math.IsInf(p.Tokens.ExpiresIn, 0) || p.Tokens.ExpiresIn > 10*365*24*3600:
-		return errValidation("tokens.expires_in", "tokens.expires_in must be a positive number of seconds")
+		herr = errValidation("tokens.expires_in", "tokens.expires_in must be a positive number of seconds")
 	case p.ClientInformation != nil && p.ClientInformation.ClientID == "":
-		return errValidation("clientInformation.clientId", "clientInformation.clientId is required")
+		herr = errValidation("clientInformation.clientId", "clientInformation.clientId is required")
 	case sc.transport != servers.TransportStdio && !sameServerURL(p.ServerURL, sc.url):
-		return newError(apierr.CodeValidation, "serverUrl is not this server's URL",
+		herr = newError(apierr.CodeValidation, "serverUrl is not this server's URL",
 			map[string]any{"field": "serverUrl", "serverId": sc.serverID})
+	}
+	if herr != nil {
+		return servers.ImportTokensResult{}, herr
 	}
 	tok := &oauth2.Token{AccessToken: p.Tokens.AccessToken, RefreshToken: p.Tokens.RefreshToken, TokenType: p.Tokens.TokenType}
 	// oauth2 judges expiry on the real clock; the response reports it on
@@ -46,14 +41,13 @@ func (s *Server) importTokens(w http.ResponseWriter, r *http.Request, a actor) *
 		cfg = &oauth2.Config{ClientID: p.ClientInformation.ClientID, ClientSecret: p.ClientInformation.ClientSecret,
 			Endpoint: oauth2.Endpoint{TokenURL: sc.tokenURL}}
 	}
-	s.mcp.storeTokens(tokenKey{a.userID, sc.projectID, sc.serverID}, tok, cfg)
+	c.s.mcp.storeTokens(tokenKey{c.a.userID, sc.projectID, sc.serverID}, tok, cfg)
 	res := servers.ImportTokensResult{Imported: true}
-	if at := tokenExpiry(s.now(), p.Tokens.ExpiresIn); !at.IsZero() {
+	if at := tokenExpiry(c.s.now(), p.Tokens.ExpiresIn); !at.IsZero() {
 		ms := wire.MillisOf(at)
 		res.ExpiresAt = &ms
 	}
-	writeJSON(w, http.StatusOK, res)
-	return nil
+	return res, nil
 }
 
 // sameServerURL reports whether a caller's serverUrl names the saved URL,

@@ -57,6 +57,9 @@ type op[Req, Resp any] struct {
 	check func(c *call, body *Req) *httpError
 	// apply does the work under Server.mu and returns the response.
 	apply func(c *call, body *Req) (Resp, *httpError)
+	// unlocked runs apply without Server.mu: for work that calls out (an
+	// MCP server) and takes the lock itself for what it reads.
+	unlocked bool
 }
 
 // route adapts a typed handler to the router's handlerFunc.
@@ -96,16 +99,20 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 				}
 			}
 		}
-		s.mu.Lock()
 		var resp Resp
 		var herr *httpError
-		if scoped {
-			herr = c.resolveProject(o.need)
-		}
-		if herr == nil {
+		if o.unlocked {
 			resp, herr = o.apply(c, &body)
+		} else {
+			s.mu.Lock()
+			if scoped {
+				herr = c.resolveProject(o.need)
+			}
+			if herr == nil {
+				resp, herr = o.apply(c, &body)
+			}
+			s.mu.Unlock()
 		}
-		s.mu.Unlock()
 		for _, f := range c.afters {
 			f()
 		}

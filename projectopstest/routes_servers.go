@@ -2,7 +2,6 @@ package projectopstest
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,83 +15,78 @@ import (
 // carries out against the real MCP servers behind them (mcp_*.go).
 func (s *Server) serverOpsRoutes() {
 	const p = "POST /projects/{projectId}/servers/{serverId}"
-	s.handle(p+"/validate", s.validateServer)
-	s.handle(p+"/doctor", s.doctorServer)
-	s.handle(p+"/check-oauth", s.checkServerOAuth)
-	s.handle(p+"/tools", s.listTools)
-	s.handle(p+"/tools/call", s.callTool)
-	s.handle(p+"/prompts", s.listPrompts)
-	s.handle(p+"/prompts/get", s.getPrompt)
-	s.handle(p+"/resources", s.listResources)
-	s.handle(p+"/resources/read", s.readResource)
-	s.handle(p+"/export", s.exportServer)
-	s.handle(p+"/oauth/import-tokens", s.importTokens)
+	s.handle(p+"/validate", serverOp(s, accessRead, validateServer))
+	s.handle(p+"/doctor", serverOp(s, accessRead, doctorServer))
+	s.handle(p+"/check-oauth", serverOp(s, accessRead, checkServerOAuth))
+	s.handle(p+"/tools", serverOp(s, accessRead, listPage("tools", hasTools, listToolsPage)))
+	s.handle(p+"/tools/call", serverOp(s, accessWrite, callTool))
+	s.handle(p+"/prompts", serverOp(s, accessRead, listPage("prompts", hasPrompts, listPromptsPage)))
+	s.handle(p+"/prompts/get", serverOp(s, accessRead, getPrompt))
+	s.handle(p+"/resources", serverOp(s, accessRead, listPage("resources", hasResources, listResourcesPage)))
+	s.handle(p+"/resources/read", serverOp(s, accessRead, readResource))
+	s.handle(p+"/export", serverOp(s, accessRead, exportServer))
+	s.handle(p+"/oauth/import-tokens", serverOp(s, accessWrite, importTokens))
 }
 
-// begin opens the server with need, decodes the body into dst (nil for a
-// bodyless operation) and applies the caller's OAuth grant.
-func (s *Server) begin(r *http.Request, a actor, need access, dst any) (*serverCall, *httpError) {
-	sc, herr := s.openServer(r, a, need)
-	if herr != nil {
-		return nil, herr
-	}
-	if dst == nil {
-		herr = rejectBody(r)
-	} else {
-		_, herr = decodeBody(r, dst)
-	}
-	if herr != nil {
-		return nil, herr
-	}
-	if herr := sc.authorize(); herr != nil {
-		return nil, herr
-	}
-	return sc, nil
+// serverOp is a route on a saved server: the server must exist before the
+// body is read, and f runs without the lock (it calls the MCP server) with
+// the server opened but not yet authorized (most operations then call
+// sc.authorize for the caller's OAuth grant).
+func serverOp[Req, Resp any](s *Server, need access, f func(c *call, sc *serverCall, body *Req) (Resp, *httpError)) handlerFunc {
+	return route(s, op[Req, Resp]{need: need, find: findServer, unlocked: true,
+		apply: func(c *call, body *Req) (Resp, *httpError) {
+			sc, herr := c.s.openServer(c.r, c.a, need)
+			if herr != nil {
+				var zero Resp
+				return zero, herr
+			}
+			return f(c, sc, body)
+		}})
 }
 
-func (s *Server) checkServerOAuth(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	sc, herr := s.openServer(r, a, accessRead)
-	if herr != nil {
-		return herr
+// findServer requires the route's saved server to be the project's.
+func findServer(c *call) *httpError {
+	if sv := c.s.st.servers[c.path("serverId")]; sv == nil || sv.projectID != c.project.id {
+		return notFoundIn("Server")
 	}
-	if herr := rejectBody(r); herr != nil {
-		return herr
-	}
-	writeJSON(w, http.StatusOK, sc.checkOAuth())
 	return nil
+}
+
+func checkServerOAuth(_ *call, sc *serverCall, _ *noBody) (servers.CheckOAuthResult, *httpError) {
+	return sc.checkOAuth(), nil
 }
 
 // listPage serves one page of a primitive listing: 422 when the server did
 // not advertise the capability, else the MCP server's own page and cursor.
-func listPage[T any](s *Server, w http.ResponseWriter, r *http.Request, a actor, capability string,
-	has func(*mcp.ServerCapabilities) bool, list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*T, string, error)) *httpError {
-	var p servers.ListParams
-	sc, herr := s.begin(r, a, accessRead, &p)
-	if herr != nil {
-		return herr
-	}
-	page := pager.Page[*T]{Items: []*T{}}
-	unsupported := false
-	herr = sc.run(r.Context(), true, func(ctx context.Context, c *mcpconn.Conn) error {
-		if !has(capsOf(c)) {
-			unsupported = true
-			return nil
+func listPage[T any](capability string, has func(*mcp.ServerCapabilities) bool,
+	list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*T, string, error),
+) func(c *call, sc *serverCall, p *servers.ListParams) (pager.Page[*T], *httpError) {
+	return func(c *call, sc *serverCall, p *servers.ListParams) (pager.Page[*T], *httpError) {
+		page := pager.Page[*T]{Items: []*T{}}
+		if herr := sc.authorize(); herr != nil {
+			return page, herr
 		}
-		items, next, err := list(ctx, c.Session, p.Cursor)
-		if items != nil {
-			page.Items = items
+		unsupported := false
+		herr := sc.run(c.r.Context(), true, func(ctx context.Context, conn *mcpconn.Conn) error {
+			if !has(capsOf(conn)) {
+				unsupported = true
+				return nil
+			}
+			items, next, err := list(ctx, conn.Session, p.Cursor)
+			if items != nil {
+				page.Items = items
+			}
+			page.NextCursor = next
+			return err
+		})
+		if herr != nil {
+			return page, herr
 		}
-		page.NextCursor = next
-		return err
-	})
-	if herr != nil {
-		return herr
+		if unsupported {
+			return page, errUnsupported(sc.serverID, capability)
+		}
+		return page, nil
 	}
-	if unsupported {
-		return errUnsupported(sc.serverID, capability)
-	}
-	writeJSON(w, http.StatusOK, page)
-	return nil
 }
 
 // capsOf returns the capabilities the server advertised (never nil).
@@ -139,60 +133,40 @@ func listTemplatesPage(ctx context.Context, cs *mcp.ClientSession, cursor string
 	return res.ResourceTemplates, res.NextCursor, nil
 }
 
-func (s *Server) listTools(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	return listPage(s, w, r, a, "tools", hasTools, listToolsPage)
-}
-
-func (s *Server) listPrompts(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	return listPage(s, w, r, a, "prompts", hasPrompts, listPromptsPage)
-}
-
-func (s *Server) listResources(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	return listPage(s, w, r, a, "resources", hasResources, listResourcesPage)
-}
-
 // callTool executes a tool: a member's write (project guests may not run
 // tools, which can have side effects). The result is returned verbatim,
 // isError included; it is never retried on a new session.
-func (s *Server) callTool(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	var p servers.CallToolParams
-	sc, herr := s.begin(r, a, accessWrite, &p)
-	if herr != nil {
-		return herr
+func callTool(c *call, sc *serverCall, p *servers.CallToolParams) (*mcp.CallToolResult, *httpError) {
+	if herr := sc.authorize(); herr != nil {
+		return nil, herr
 	}
 	if p.ToolName == "" {
-		return errValidation("toolName", "toolName is required")
+		return nil, errValidation("toolName", "toolName is required")
 	}
 	args := p.Parameters
 	if args == nil {
 		args = map[string]any{}
 	}
 	var res *mcp.CallToolResult
-	herr = sc.run(r.Context(), false, func(ctx context.Context, c *mcpconn.Conn) error {
-		if !hasTools(capsOf(c)) {
+	herr := sc.run(c.r.Context(), false, func(ctx context.Context, conn *mcpconn.Conn) error {
+		if !hasTools(capsOf(conn)) {
 			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "tools"}
 		}
 		var err error
-		res, err = c.Session.CallTool(ctx, &mcp.CallToolParams{Name: p.ToolName, Arguments: args})
+		res, err = conn.Session.CallTool(ctx, &mcp.CallToolParams{Name: p.ToolName, Arguments: args})
 		return err
 	})
-	if herr != nil {
-		return herr
-	}
-	writeJSON(w, http.StatusOK, res)
-	return nil
+	return res, herr
 }
 
 // getPrompt renders a prompt; argument values may be strings, numbers or
 // booleans and reach the MCP server as strings.
-func (s *Server) getPrompt(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	var p servers.GetPromptParams
-	sc, herr := s.begin(r, a, accessRead, &p)
-	if herr != nil {
-		return herr
+func getPrompt(c *call, sc *serverCall, p *servers.GetPromptParams) (*mcp.GetPromptResult, *httpError) {
+	if herr := sc.authorize(); herr != nil {
+		return nil, herr
 	}
 	if p.PromptName == "" {
-		return errValidation("promptName", "promptName is required")
+		return nil, errValidation("promptName", "promptName is required")
 	}
 	args := make(map[string]string, len(p.Arguments))
 	for k, v := range p.Arguments {
@@ -204,55 +178,45 @@ func (s *Server) getPrompt(w http.ResponseWriter, r *http.Request, a actor) *htt
 		case float64:
 			args[k] = strconv.FormatFloat(v, 'f', -1, 64)
 		default:
-			return errValidation("arguments."+k, "Prompt argument "+strconv.Quote(k)+" must be a string, number or boolean")
+			return nil, errValidation("arguments."+k, "Prompt argument "+strconv.Quote(k)+" must be a string, number or boolean")
 		}
 	}
 	var res *mcp.GetPromptResult
-	herr = sc.run(r.Context(), true, func(ctx context.Context, c *mcpconn.Conn) error {
-		if !hasPrompts(capsOf(c)) {
+	herr := sc.run(c.r.Context(), true, func(ctx context.Context, conn *mcpconn.Conn) error {
+		if !hasPrompts(capsOf(conn)) {
 			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "prompts"}
 		}
 		var err error
-		res, err = c.Session.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.PromptName, Arguments: args})
+		res, err = conn.Session.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.PromptName, Arguments: args})
 		return err
 	})
-	if herr != nil {
-		return herr
-	}
-	writeJSON(w, http.StatusOK, res)
-	return nil
+	return res, herr
 }
 
-func (s *Server) readResource(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	var p servers.ReadResourceParams
-	sc, herr := s.begin(r, a, accessRead, &p)
-	if herr != nil {
-		return herr
+func readResource(c *call, sc *serverCall, p *servers.ReadResourceParams) (*mcp.ReadResourceResult, *httpError) {
+	if herr := sc.authorize(); herr != nil {
+		return nil, herr
 	}
 	if p.URI == "" {
-		return errValidation("uri", "uri is required")
+		return nil, errValidation("uri", "uri is required")
 	}
 	var res *mcp.ReadResourceResult
-	herr = sc.run(r.Context(), true, func(ctx context.Context, c *mcpconn.Conn) error {
-		if !hasResources(capsOf(c)) {
+	herr := sc.run(c.r.Context(), true, func(ctx context.Context, conn *mcpconn.Conn) error {
+		if !hasResources(capsOf(conn)) {
 			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "resources"}
 		}
 		var err error
-		res, err = c.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: p.URI})
+		res, err = conn.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: p.URI})
 		// Servers answer an unknown URI with -32002 or, like go-sdk and
 		// the TypeScript SDK, with invalid params: both are a 404 here.
 		if err == nil {
 			return nil
 		}
-		f := mcpconn.Classify(err, ctx, nil, c)
+		f := mcpconn.Classify(err, ctx, nil, conn)
 		if f.Kind == mcpconn.InvalidParams {
 			f.Kind = mcpconn.NotFound
 		}
 		return f
 	})
-	if herr != nil {
-		return herr
-	}
-	writeJSON(w, http.StatusOK, res)
-	return nil
+	return res, herr
 }
