@@ -119,17 +119,22 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 		if herr != nil {
 			return herr
 		}
-		status := o.status
-		if status == 0 {
-			status = http.StatusOK
-		}
-		if raw, ok := any(resp).(rawJSON); ok {
-			writeRaw(w, status, raw)
-		} else {
-			writeJSON(w, status, resp)
-		}
+		respond(w, o.status, resp)
 		return nil
 	}
+}
+
+// respond writes a handler's result: status 0 is 200, a rawJSON goes out
+// as it is.
+func respond(w http.ResponseWriter, status int, resp any) {
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if raw, ok := resp.(rawJSON); ok {
+		writeRaw(w, status, raw)
+		return
+	}
+	writeJSON(w, status, resp)
 }
 
 // resolveProject checks the caller's access to {projectId}. Call with

@@ -14,10 +14,10 @@ import (
 // ingestRoutes serves eval-ingest (spec §4.5, shapes from the reference
 // reporter). Successes use the legacy {"ok": true, ...} envelope.
 func (s *Server) ingestRoutes() {
-	s.handle("POST /projects/{projectId}/eval-ingest/report", s.ingestReport)
-	s.handle("POST /projects/{projectId}/eval-ingest/runs/start", s.ingestStart)
-	s.handle("POST /projects/{projectId}/eval-ingest/runs/iterations", s.ingestAppend)
-	s.handle("POST /projects/{projectId}/eval-ingest/runs/finalize", s.ingestFinalize)
+	s.handle("POST /projects/{projectId}/eval-ingest/report", ingestOp(s, checkReport, ingestReport))
+	s.handle("POST /projects/{projectId}/eval-ingest/runs/start", ingestOp(s, checkStart, ingestStart))
+	s.handle("POST /projects/{projectId}/eval-ingest/runs/iterations", ingestOp(s, checkAppend, ingestAppend))
+	s.handle("POST /projects/{projectId}/eval-ingest/runs/finalize", ingestOp(s, nil, ingestFinalize))
 	s.handle("POST /projects/{projectId}/eval-ingest/artifacts/upload-url", s.ingestUploadURL)
 	s.handlePublic(uploadRoute, s.ingestUpload)
 }
@@ -82,134 +82,133 @@ func (s *Server) ingestProjectLocked(a actor, projectID string) (string, *httpEr
 	return p.id, nil
 }
 
-func (s *Server) ingestReport(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	if herr := s.checkIngestAccess(r, a); herr != nil {
+// ingestBody is an ingest request parsed once: the checked object, its
+// bytes, and what check derived from them for apply.
+type ingestBody struct {
+	obj     map[string]any
+	data    []byte
+	run     ingest.RunParams
+	results []any
+	rows    []encodedRow
+}
+
+// ingestOp is the typed adapter for the ingest routes, whose bodies are
+// read differently from the others: under the gateway's own cap, into the
+// checked object itself, with the project path's "default" alias. Access
+// comes first, then the one parse, check unlocked, apply under Server.mu.
+func ingestOp[Resp any](s *Server, check func(c *call, b *ingestBody) *httpError,
+	apply func(c *call, b *ingestBody) (Resp, *httpError)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+		c := &call{s: s, r: r, a: a}
+		if herr := s.checkIngestAccess(r, a); herr != nil {
+			return herr
+		}
+		obj, data, herr := decodeIngest(r)
+		if herr != nil {
+			return herr
+		}
+		b := &ingestBody{obj: obj, data: data}
+		if check != nil {
+			if herr := check(c, b); herr != nil {
+				return herr
+			}
+		}
+		s.mu.Lock()
+		resp, herr := apply(c, b)
+		s.mu.Unlock()
+		if herr != nil {
+			return herr
+		}
+		respond(w, http.StatusOK, resp)
+		return nil
+	}
+}
+
+// checkStart reads the run's fields.
+func checkStart(_ *call, b *ingestBody) (herr *httpError) {
+	b.run, herr = runParams(b.obj)
+	return herr
+}
+
+// checkReport reads the run's fields and its results, encoded as rows.
+func checkReport(c *call, b *ingestBody) *httpError {
+	if herr := checkStart(c, b); herr != nil {
 		return herr
 	}
-	obj, data, herr := decodeIngest(r)
-	if herr != nil {
+	return checkRows(b, false)
+}
+
+func checkAppend(_ *call, b *ingestBody) *httpError { return checkRows(b, true) }
+
+// checkRows validates the results and encodes them as rows; nonEmpty
+// requires at least one.
+func checkRows(b *ingestBody, nonEmpty bool) *httpError {
+	b.results, _ = b.obj["results"].([]any)
+	if herr := validateResults(b.results, nonEmpty); herr != nil {
 		return herr
 	}
-	p, herr := runParams(obj)
-	if herr != nil {
-		return herr
-	}
-	results, _ := obj["results"].([]any)
-	if herr := validateResults(results, false); herr != nil {
-		return herr
-	}
-	rows := encodeRows(data, results)
-	s.mu.Lock()
-	run, _, herr := s.startIngestedRunLocked(a, r.PathValue("projectId"), p, configHash(obj))
+	b.rows = encodeRows(b.data, b.results)
+	return nil
+}
+
+func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
+	s := c.s
+	run, _, herr := s.startIngestedRunLocked(c.a, c.path("projectId"), b.run, configHash(b.obj))
 	if herr == nil {
-		herr = s.checkBlobsLocked(run.projectID, results)
+		herr = s.checkBlobsLocked(run.projectID, b.results)
 	}
-	if herr == nil && !run.terminal() {
-		s.insertRowsLocked(run, rows)
+	if herr != nil {
+		return ingest.RunResult{}, herr
+	}
+	if !run.terminal() {
+		s.insertRowsLocked(run, b.rows)
 		s.finalizeIngestedLocked(run)
 	}
-	var out ingest.RunResult
-	if herr == nil {
-		out = s.runResultLocked(run, false)
-	}
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return s.runResultLocked(run, false), nil
 }
 
-func (s *Server) ingestStart(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	if herr := s.checkIngestAccess(r, a); herr != nil {
-		return herr
-	}
-	obj, _, herr := decodeIngest(r)
+func ingestStart(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
+	run, reused, herr := c.s.startIngestedRunLocked(c.a, c.path("projectId"), b.run, configHash(b.obj))
 	if herr != nil {
-		return herr
+		return ingest.RunResult{}, herr
 	}
-	p, herr := runParams(obj)
-	if herr != nil {
-		return herr
-	}
-	s.mu.Lock()
-	run, reused, herr := s.startIngestedRunLocked(a, r.PathValue("projectId"), p, configHash(obj))
-	var out ingest.RunResult
-	if herr == nil {
-		out = s.runResultLocked(run, reused)
-	}
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return c.s.runResultLocked(run, reused), nil
 }
 
-func (s *Server) ingestAppend(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	if herr := s.checkIngestAccess(r, a); herr != nil {
-		return herr
-	}
-	obj, data, herr := decodeIngest(r)
-	if herr != nil {
-		return herr
-	}
-	runID, _ := obj["runId"].(string) // the contract requires it
-	results, _ := obj["results"].([]any)
-	if herr := validateResults(results, true); herr != nil {
-		return herr
-	}
-	rows := encodeRows(data, results)
-	s.mu.Lock()
-	run, herr := s.findIngestedRunLocked(a, r.PathValue("projectId"), runID)
+func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *httpError) {
+	s := c.s
+	runID, _ := b.obj["runId"].(string) // the contract requires it
+	run, herr := s.findIngestedRunLocked(c.a, c.path("projectId"), runID)
 	if herr == nil && run.terminal() {
 		herr = newError(apierr.CodeConflict, "Run is already finalized; start a new run to add iterations",
 			map[string]any{"runId": run.id, "status": string(run.status)})
 	}
 	if herr == nil {
-		herr = s.checkBlobsLocked(run.projectID, results)
+		herr = s.checkBlobsLocked(run.projectID, b.results)
+	}
+	if herr != nil {
+		return ingest.AppendResult{}, herr
 	}
 	var out ingest.AppendResult
-	if herr == nil {
-		out.Inserted, out.Skipped = s.insertRowsLocked(run, rows)
-		out.OK, out.Total = true, run.passed+run.failed
-	}
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	out.Inserted, out.Skipped = s.insertRowsLocked(run, b.rows)
+	out.OK, out.Total = true, run.passed+run.failed
+	return out, nil
 }
 
-func (s *Server) ingestFinalize(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-	if herr := s.checkIngestAccess(r, a); herr != nil {
-		return herr
-	}
-	obj, _, herr := decodeIngest(r)
-	if herr != nil {
-		return herr
-	}
-	runID, _ := obj["runId"].(string) // the contract requires both
-	extID, _ := obj["externalRunId"].(string)
-	s.mu.Lock()
-	run, herr := s.findIngestedRunLocked(a, r.PathValue("projectId"), runID)
+func ingestFinalize(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
+	runID, _ := b.obj["runId"].(string) // the contract requires both
+	extID, _ := b.obj["externalRunId"].(string)
+	run, herr := c.s.findIngestedRunLocked(c.a, c.path("projectId"), runID)
 	if herr == nil && run.ext.params.ExternalRunID != extID {
 		herr = errValidation("externalRunId", "externalRunId does not match the run's")
 	}
-	var out ingest.RunResult
-	if herr == nil {
-		if !run.terminal() {
-			s.finalizeIngestedLocked(run)
-		}
-		out = s.runResultLocked(run, false)
-	}
-	s.mu.Unlock()
 	if herr != nil {
-		return herr
+		return ingest.RunResult{}, herr
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	if !run.terminal() {
+		c.s.finalizeIngestedLocked(run)
+	}
+	return c.s.runResultLocked(run, false), nil
 }
 
 // checkIngestAccess resolves the project before the body is read, so a
