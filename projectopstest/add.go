@@ -14,21 +14,21 @@ import (
 func (s *Server) AddOrganization(spec OrganizationSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addOrgLocked(spec)
+	return s.st.addOrg(spec)
 }
 
 // AddUser adds a user with a role in an existing organization.
 func (s *Server) AddUser(spec UserSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addUserLocked(spec)
+	return s.st.addUser(spec)
 }
 
 // AddProject adds a project (and its members) to an organization.
 func (s *Server) AddProject(spec ProjectSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addProjectLocked(spec)
+	return s.st.addProject(spec)
 }
 
 // AddMember gives a user of the project's organization a project role,
@@ -36,7 +36,7 @@ func (s *Server) AddProject(spec ProjectSpec) (string, error) {
 func (s *Server) AddMember(projectID, userID string, role Role) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addMemberLocked(projectID, MemberSpec{UserID: userID, Role: role})
+	return s.st.addMember(projectID, MemberSpec{UserID: userID, Role: role})
 }
 
 // AddAPIKey creates an API key for a user, bound to the user's
@@ -45,7 +45,7 @@ func (s *Server) AddAPIKey(userID, name string) (secret, keyID string, err error
 	secret = newKeySecret()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	keyID, err = s.addKeyLocked(APIKeySpec{UserID: userID, Name: name, Secret: Secret(secret)})
+	keyID, err = s.st.addKey(APIKeySpec{UserID: userID, Name: name, Secret: Secret(secret)})
 	if err != nil {
 		return "", "", err
 	}
@@ -77,31 +77,31 @@ func (s *Server) OrphanAPIKey(keyID string) error {
 	return nil
 }
 
-func (s *Server) addOrgLocked(spec OrganizationSpec) (string, error) {
+func (st *state) addOrg(spec OrganizationSpec) (string, error) {
 	if strings.TrimSpace(spec.Name) == "" {
 		return "", errors.New("organization: name is required")
 	}
-	id, err := s.st.newID("org", spec.ID)
+	id, err := st.newID("org", spec.ID)
 	if err != nil {
 		return "", fmt.Errorf("organization: %w", err)
 	}
-	s.st.orgs[id] = &orgRec{id: id, name: spec.Name, plan: spec.Plan, createdAt: s.now(), ord: s.st.nextOrd()}
+	st.orgs[id] = &orgRec{id: id, name: spec.Name, plan: spec.Plan, createdAt: st.now(), ord: st.nextOrd()}
 	return id, nil
 }
 
-func (s *Server) addUserLocked(spec UserSpec) (string, error) {
-	if s.st.orgs[spec.OrganizationID] == nil {
+func (st *state) addUser(spec UserSpec) (string, error) {
+	if st.orgs[spec.OrganizationID] == nil {
 		return "", fmt.Errorf("user: organization %q not found", spec.OrganizationID)
 	}
 	if !validOrgRole(spec.Role) {
 		return "", fmt.Errorf("user: role %q is not one of owner, admin, member, guest", spec.Role)
 	}
-	id, err := s.st.newID("usr", spec.ID)
+	id, err := st.newID("usr", spec.ID)
 	if err != nil {
 		return "", fmt.Errorf("user: %w", err)
 	}
 	u := &userRec{id: id, orgID: spec.OrganizationID, role: spec.Role, email: spec.Email, name: spec.Name,
-		createdAt: s.now(), ord: s.st.nextOrd()}
+		createdAt: st.now(), ord: st.nextOrd()}
 	u.updatedAt = u.createdAt
 	if u.email == "" {
 		u.email = id + "@example.com"
@@ -109,12 +109,12 @@ func (s *Server) addUserLocked(spec UserSpec) (string, error) {
 	if u.name == "" {
 		u.name = id
 	}
-	s.st.users[id] = u
+	st.users[id] = u
 	return id, nil
 }
 
-func (s *Server) addProjectLocked(spec ProjectSpec) (string, error) {
-	if s.st.orgs[spec.OrganizationID] == nil {
+func (st *state) addProject(spec ProjectSpec) (string, error) {
+	if st.orgs[spec.OrganizationID] == nil {
 		return "", fmt.Errorf("project: organization %q not found", spec.OrganizationID)
 	}
 	if strings.TrimSpace(spec.Name) == "" {
@@ -128,27 +128,27 @@ func (s *Server) addProjectLocked(spec ProjectSpec) (string, error) {
 		return "", fmt.Errorf("project: visibility %q is not private or public", spec.Visibility)
 	}
 	for i, m := range spec.Members {
-		if err := s.checkMemberLocked(spec.OrganizationID, m); err != nil {
+		if err := st.checkMember(spec.OrganizationID, m); err != nil {
 			return "", fmt.Errorf("project: members[%d]: %w", i, err)
 		}
 	}
-	id, err := s.st.newID("prj", spec.ID)
+	id, err := st.newID("prj", spec.ID)
 	if err != nil {
 		return "", fmt.Errorf("project: %w", err)
 	}
-	now := s.now()
+	now := st.now()
 	p := &projectRec{id: id, orgID: spec.OrganizationID, name: spec.Name, description: spec.Description,
 		visibility: vis, icon: spec.Icon, members: map[string]Role{},
-		createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
+		createdAt: now, updatedAt: now, ord: st.nextOrd()}
 	for _, m := range spec.Members {
 		p.members[m.UserID] = m.Role
 	}
-	s.st.projects[id] = p
+	st.projects[id] = p
 	return id, nil
 }
 
-func (s *Server) checkMemberLocked(orgID string, m MemberSpec) error {
-	u := s.st.users[m.UserID]
+func (st *state) checkMember(orgID string, m MemberSpec) error {
+	u := st.users[m.UserID]
 	if u == nil {
 		return fmt.Errorf("user %q not found", m.UserID)
 	}
@@ -161,20 +161,20 @@ func (s *Server) checkMemberLocked(orgID string, m MemberSpec) error {
 	return nil
 }
 
-func (s *Server) addMemberLocked(projectID string, m MemberSpec) error {
-	p := s.st.projects[projectID]
+func (st *state) addMember(projectID string, m MemberSpec) error {
+	p := st.projects[projectID]
 	if p == nil {
 		return fmt.Errorf("projectopstest: project %q not found", projectID)
 	}
-	if err := s.checkMemberLocked(p.orgID, m); err != nil {
+	if err := st.checkMember(p.orgID, m); err != nil {
 		return fmt.Errorf("projectopstest: %w", err)
 	}
 	p.members[m.UserID] = m.Role
 	return nil
 }
 
-func (s *Server) addKeyLocked(spec APIKeySpec) (string, error) {
-	u := s.st.users[spec.UserID]
+func (st *state) addKey(spec APIKeySpec) (string, error) {
+	u := st.users[spec.UserID]
 	if u == nil {
 		return "", fmt.Errorf("API key: user %q not found", spec.UserID)
 	}
@@ -182,21 +182,21 @@ func (s *Server) addKeyLocked(spec APIKeySpec) (string, error) {
 	if !strings.HasPrefix(secret, keyPrefix) || len(secret) <= len(keyPrefix) {
 		return "", errors.New("API key: secret must start with sk_")
 	}
-	if s.st.findKey(secret) != nil {
+	if st.findKey(secret) != nil {
 		return "", errors.New("API key: secret is already in use")
 	}
-	id, err := s.st.newID("key", spec.ID)
+	id, err := st.newID("key", spec.ID)
 	if err != nil {
 		return "", fmt.Errorf("API key: %w", err)
 	}
 	k := &apiKeyRec{id: id, name: spec.Name, userID: u.id, orgID: u.orgID, hash: hashKey(secret),
-		revoked: spec.Revoked, createdAt: s.now(), ord: s.st.nextOrd()}
+		revoked: spec.Revoked, createdAt: st.now(), ord: st.nextOrd()}
 	if spec.Orphaned {
 		k.orgID = ""
 	}
 	if k.name == "" {
 		k.name = id
 	}
-	s.st.keys[id] = k
+	st.keys[id] = k
 	return id, nil
 }

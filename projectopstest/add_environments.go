@@ -48,7 +48,7 @@ func (s *Server) addEnvironmentLocked(spec EnvironmentSpec) (string, error) {
 	if strings.TrimSpace(spec.Dockerfile) == "" {
 		return "", errors.New("environment: dockerfile is required")
 	}
-	e, err := s.insertEnvLocked(spec)
+	e, err := s.st.insertEnv(spec)
 	if err != nil {
 		return "", fmt.Errorf("environment: %w", err)
 	}
@@ -58,19 +58,19 @@ func (s *Server) addEnvironmentLocked(spec EnvironmentSpec) (string, error) {
 	return e.id, nil
 }
 
-// insertEnvLocked stores a new environment; the caller has checked spec.
-func (s *Server) insertEnvLocked(spec EnvironmentSpec) (*envRec, error) {
-	id, err := s.st.newID("env", spec.ID)
+// insertEnv stores a new environment; the caller has checked spec.
+func (st *state) insertEnv(spec EnvironmentSpec) (*envRec, error) {
+	id, err := st.newID("env", spec.ID)
 	if err != nil {
 		return nil, err
 	}
-	now := s.now()
+	now := st.now()
 	e := &envRec{id: id, projectID: spec.ProjectID, ownerID: spec.OwnerUserID, name: strings.TrimSpace(spec.Name),
 		dockerfile: spec.Dockerfile, contentHash: builds.ContentHash(spec.Dockerfile), sharing: environments.SharingUser,
-		createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
+		createdAt: now, updatedAt: now, ord: st.nextOrd()}
 	if spec.Shared {
 		e.sharing = environments.SharingProject
 	}
-	s.st.envStore().envs[id] = e
+	st.envStore().envs[id] = e
 	return e, nil
 }

@@ -132,7 +132,7 @@ func (s *Server) addHostLocked(spec HostSpec, cfg map[string]any) (string, error
 	if s.st.projects[spec.ProjectID] == nil {
 		return "", fmt.Errorf("host: project %q not found", spec.ProjectID)
 	}
-	h, herr := s.insertHostLocked(actor{}, spec.ProjectID, spec.ID, spec.Name, cfg)
+	h, herr := s.st.insertHost(actor{}, spec.ProjectID, spec.ID, spec.Name, cfg)
 	if herr != nil {
 		return "", fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)
 	}
@@ -177,7 +177,7 @@ func (s *Server) addChatboxLocked(spec ChatboxSpec) (string, error) {
 			cb.serverIDs = configServerIDs(h.config)
 		}
 	}
-	if herr := s.checkServerIDsLocked(spec.ProjectID, cb.serverIDs, "serverIds"); herr != nil {
+	if herr := s.st.checkServerIDs(spec.ProjectID, cb.serverIDs, "serverIds"); herr != nil {
 		return "", fmt.Errorf("chatbox %q: %s", spec.Name, herr.body.Message)
 	}
 	id, err := s.st.newID("cbx", spec.ID)
@@ -245,7 +245,7 @@ func (s *Server) addEvalSuiteLocked(spec EvalSuiteSpec) (string, error) {
 			return "", fmt.Errorf("eval suite %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
 		}
 	}
-	if herr := s.checkServerIDsLocked(spec.ProjectID, spec.ServerIDs, "serverIds"); herr != nil {
+	if herr := s.st.checkServerIDs(spec.ProjectID, spec.ServerIDs, "serverIds"); herr != nil {
 		return "", fmt.Errorf("eval suite %q: %s", spec.Name, herr.body.Message)
 	}
 	if err := s.checkSuiteSpecLocked(&spec); err != nil { // seed_evals.go
@@ -259,6 +259,6 @@ func (s *Server) addEvalSuiteLocked(spec EvalSuiteSpec) (string, error) {
 	s.st.suites[id] = &evalSuiteRec{id: id, projectID: spec.ProjectID, name: spec.Name,
 		serverIDs: append([]string(nil), spec.ServerIDs...), hostID: spec.HostID,
 		createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
-	s.authorSuiteLocked(s.st.suites[id], &spec)
+	s.st.authorSuite(s.st.suites[id], &spec)
 	return id, nil
 }

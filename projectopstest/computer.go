@@ -55,7 +55,7 @@ func (s *Server) Computer(projectID, userID string) (c ComputerState, ok bool) {
 func (s *Server) InstallOnComputer(projectID, userID string, items ...string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.checkComputerOwnerLocked(projectID, userID); err != nil {
+	if err := s.st.checkComputerOwner(projectID, userID); err != nil {
 		return err
 	}
 	c := s.computerLocked(projectID, userID)
@@ -72,18 +72,18 @@ func (s *Server) SetComputerProvider(projectID, userID, provider string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.checkComputerOwnerLocked(projectID, userID); err != nil {
+	if err := s.st.checkComputerOwner(projectID, userID); err != nil {
 		return err
 	}
 	s.computerLocked(projectID, userID).provider = provider
 	return nil
 }
 
-func (s *Server) checkComputerOwnerLocked(projectID, userID string) error {
-	if s.st.projects[projectID] == nil {
+func (st *state) checkComputerOwner(projectID, userID string) error {
+	if st.projects[projectID] == nil {
 		return fmt.Errorf("projectopstest: project %q not found", projectID)
 	}
-	if s.st.users[userID] == nil {
+	if st.users[userID] == nil {
 		return fmt.Errorf("projectopstest: user %q not found", userID)
 	}
 	return nil

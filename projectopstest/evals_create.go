@@ -27,7 +27,7 @@ func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, 
 	serverIDs, names := p.ServerIDs, []string(nil)
 	if p.SuiteID != "" {
 		var herr *httpError
-		if su, herr = s.findSuiteLocked(a, projectID, p.SuiteID, accessWrite); herr != nil {
+		if su, herr = s.st.findSuite(a, projectID, p.SuiteID, accessWrite); herr != nil {
 			return nil, herr
 		}
 		if su.def != nil {
@@ -41,7 +41,7 @@ func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, 
 				map[string]any{"field": "serverIds", "reason": string(apierr.ReasonNoSavedServerSelection)})
 		}
 	}
-	if herr := s.checkServerIDsLocked(projectID, serverIDs, "serverIds"); herr != nil {
+	if herr := s.st.checkServerIDs(projectID, serverIDs, "serverIds"); herr != nil {
 		return nil, herr
 	}
 	cases := slices.Clone(def.cases)
@@ -92,7 +92,7 @@ func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, 
 		su.def = def
 	}
 	if len(p.Tests) > 0 {
-		up = s.upsertCasesLocked(su, p.Tests)
+		up = s.st.upsertCases(su, p.Tests)
 	}
 	run := s.newRunLocked(a, projectID, su, p, serverIDs, names, resolved)
 	if idemKey != "" {
@@ -135,7 +135,7 @@ func (s *Server) newRunLocked(a actor, projectID string, su *evalSuiteRec, p *ev
 	keys := s.runModelKeysLocked(a.orgID, p.ModelAPIKeys)
 	run := &evalRunRec{id: id, projectID: projectID, orgID: a.orgID, suiteID: su.id, source: evals.SourceAPI,
 		runNumber: n, status: evals.StatusPending, notes: p.Notes, passCriteria: p.PassCriteria,
-		createdAt: s.now(), ord: s.st.nextOrd(), servers: s.serverRefsLocked(serverIDs, names),
+		createdAt: s.now(), ord: s.st.nextOrd(), servers: s.st.serverRefs(serverIDs, names),
 		exec: &runExec{userID: a.userID, modelKeys: keys}}
 	if run.passCriteria == nil && su.def != nil {
 		run.passCriteria = su.def.passCriteria

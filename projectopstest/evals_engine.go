@@ -34,7 +34,7 @@ func (s *Server) startRunLocked(run *evalRunRec) {
 	run.cancelFn = cancel
 	if !s.goBackground(func(context.Context) { s.executeRun(ctx, run) }) {
 		cancel() // closed: the run never starts
-		s.endRunLocked(run, evals.StatusCancelled)
+		s.st.endRun(run, evals.StatusCancelled)
 	}
 }
 
@@ -136,7 +136,7 @@ func (s *Server) finishRun(ctx context.Context, run *evalRunRec) {
 			status = evals.StatusFailed
 		}
 	}
-	s.endRunLocked(run, status)
+	s.st.endRun(run, status)
 	hook := s.ev.opts.hooks.RunFinished
 	s.mu.Unlock()
 	if hook != nil {
@@ -144,10 +144,10 @@ func (s *Server) finishRun(ctx context.Context, run *evalRunRec) {
 	}
 }
 
-// endRunLocked makes run terminal with status and computes its result: it
+// endRun makes run terminal with status and computes its result: it
 // passes when its pass rate reaches the pass criteria (100% by default).
-func (s *Server) endRunLocked(run *evalRunRec, status evals.Status) {
-	run.status, run.completedAt = status, s.now()
+func (st *state) endRun(run *evalRunRec, status evals.Status) {
+	run.status, run.completedAt = status, st.now()
 	run.result = evals.ResultFailed
 	min := 100.0
 	if pc := run.passCriteria; pc != nil {

@@ -43,9 +43,9 @@ func iterView(it *evalIterRec) evals.Iteration {
 	return v
 }
 
-// suiteRunsLocked returns the suite's runs, oldest first.
-func (s *Server) suiteRunsLocked(suiteID string) []*evalRunRec {
-	return sortedByOrd(s.st.evals.runs, func(r *evalRunRec) int { return r.ord },
+// suiteRuns returns the suite's runs, oldest first.
+func (st *state) suiteRuns(suiteID string) []*evalRunRec {
+	return sortedByOrd(st.evals.runs, func(r *evalRunRec) int { return r.ord },
 		func(r *evalRunRec) bool { return r.suiteID == suiteID })
 }
 

@@ -99,11 +99,11 @@ var flateWriters = sync.Pool{New: func() any {
 	return w
 }}
 
-// insertRowsLocked stores rows as finished iterations of run, skipping any
+// insertRows stores rows as finished iterations of run, skipping any
 // whose externalIterationId the run already holds or that repeats within
 // rows. Under WithIngestDiscard only the counts are kept.
-func (s *Server) insertRowsLocked(run *evalRunRec, rows []encodedRow) (inserted, skipped int) {
-	discard := s.st.ingest.discard
+func (st *state) insertRows(run *evalRunRec, rows []encodedRow) (inserted, skipped int) {
+	discard := st.ingest.discard
 	var buf bytes.Buffer
 	var passed []bool
 	for _, r := range rows {
@@ -138,7 +138,7 @@ func (s *Server) insertRowsLocked(run *evalRunRec, rows []encodedRow) (inserted,
 	flateWriters.Put(w)
 	ext := run.ext
 	ext.blocks = append(ext.blocks, rowBlock{z: bytes.Clone(z.Bytes()), first: ext.nrows, n: len(passed),
-		received: s.now().UnixMilli(), passed: passed})
+		received: st.now().UnixMilli(), passed: passed})
 	ext.nrows += len(passed)
 	return inserted, skipped
 }

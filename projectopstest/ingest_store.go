@@ -26,7 +26,7 @@ const (
 // created by name. The run joins the eval runs (source "sdk"), but it is
 // not executed and does not count against the concurrency cap.
 func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.RunParams, hash string) (*evalRunRec, bool, *httpError) {
-	projectID, herr := s.ingestProjectLocked(a, projectPath)
+	projectID, herr := s.st.ingestProject(a, projectPath)
 	if herr != nil {
 		return nil, false, herr
 	}
@@ -91,7 +91,7 @@ func (s *Server) suiteByNameLocked(projectID, name, description string) (string,
 // findIngestedRunLocked resolves an ingested run of the project; another
 // project's run, or a run created through the API, reads as 404.
 func (s *Server) findIngestedRunLocked(a actor, projectPath, runID string) (*evalRunRec, *httpError) {
-	projectID, herr := s.ingestProjectLocked(a, projectPath)
+	projectID, herr := s.st.ingestProject(a, projectPath)
 	if herr != nil {
 		return nil, herr
 	}
@@ -105,17 +105,17 @@ func (s *Server) findIngestedRunLocked(a actor, projectPath, runID string) (*eva
 	return run, nil
 }
 
-// finalizeIngestedLocked ends an ingested run: an empty run, or one with
+// finalizeIngested ends an ingested run: an empty run, or one with
 // fewer rows than expectedIterations, fails; otherwise it is completed and
 // passes when its pass rate reaches the pass criteria's minimum (100% by
-// default), as an engine run does (endRunLocked).
-func (s *Server) finalizeIngestedLocked(run *evalRunRec) {
+// default), as an engine run does (endRun).
+func (st *state) finalizeIngested(run *evalRunRec) {
 	sum := run.summary()
 	status := evals.StatusCompleted
 	if sum.Total == 0 || sum.Total < run.ext.params.ExpectedIterations {
 		status = evals.StatusFailed
 	}
-	s.endRunLocked(run, status)
+	st.endRun(run, status)
 }
 
 // ingestResult is the run's result as eval-ingest answers it: pending
@@ -127,7 +127,7 @@ func ingestResult(run *evalRunRec) string {
 	return string(run.result)
 }
 
-func (s *Server) runResultLocked(run *evalRunRec, reused bool) ingest.RunResult {
+func (st *state) runResult(run *evalRunRec, reused bool) ingest.RunResult {
 	sum := ingest.Summary(run.summary())
 	return ingest.RunResult{OK: true, SuiteID: run.suiteID, RunID: run.id, ProjectID: run.projectID,
 		Reused: reused, Status: string(run.status), Result: ingestResult(run), Summary: &sum}
@@ -145,7 +145,7 @@ func (s *Server) ingestUploadURL(w http.ResponseWriter, r *http.Request, a actor
 	_, _ = rand.Read(b[:])
 	token := hex.EncodeToString(b[:])
 	s.mu.Lock()
-	projectID, herr := s.ingestProjectLocked(a, r.PathValue("projectId"))
+	projectID, herr := s.st.ingestProject(a, r.PathValue("projectId"))
 	if herr == nil {
 		st := &s.st.ingest
 		if st.uploads == nil {

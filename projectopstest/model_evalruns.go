@@ -86,7 +86,7 @@ func (s *Server) IngestedRuns(projectID string) []IngestedRun {
 	var out []IngestedRun
 	for _, r := range sortedByOrd(s.st.evals.runs, func(r *evalRunRec) int { return r.ord },
 		func(r *evalRunRec) bool { return r.ext != nil && (projectID == "" || r.projectID == projectID) }) {
-		out = append(out, s.ingestedRunLocked(r))
+		out = append(out, s.st.ingestedRun(r))
 	}
 	return out
 }
@@ -127,11 +127,11 @@ func (s *Server) Artifact(storageID string) (data []byte, contentType string, ok
 	return slices.Clone(a.data), a.contentType, true
 }
 
-func (s *Server) ingestedRunLocked(r *evalRunRec) IngestedRun {
+func (st *state) ingestedRun(r *evalRunRec) IngestedRun {
 	v := IngestedRun{ID: r.id, ProjectID: r.projectID, SuiteID: r.suiteID, ExternalRunID: r.ext.params.ExternalRunID,
 		Source: r.source, RunNumber: r.runNumber, Status: string(r.status), Result: ingestResult(r),
 		Summary: ingest.Summary(r.summary()), Params: r.ext.params, CreatedAt: r.createdAt, CompletedAt: r.completedAt}
-	if su := s.st.suites[r.suiteID]; su != nil {
+	if su := st.suites[r.suiteID]; su != nil {
 		v.SuiteName = su.name
 	}
 	v.Params.ServerNames = slices.Clone(r.ext.params.ServerNames)

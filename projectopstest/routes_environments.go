@@ -117,7 +117,7 @@ func checkCreateEnvironment(c *call, p *environments.CreateParams) *httpError {
 }
 
 func createEnvironment(c *call, p *environments.CreateParams) (environments.Environment, *httpError) {
-	e, err := c.s.insertEnvLocked(EnvironmentSpec{ProjectID: c.project.id, OwnerUserID: c.a.userID, Name: p.Name, Dockerfile: p.Dockerfile})
+	e, err := c.s.st.insertEnv(EnvironmentSpec{ProjectID: c.project.id, OwnerUserID: c.a.userID, Name: p.Name, Dockerfile: p.Dockerfile})
 	if err != nil {
 		return environments.Environment{}, errInternal()
 	}

@@ -107,7 +107,7 @@ func cancelEvalRun(c *call, _ *noBody) (runJSON, *httpError) {
 				it.status = evals.StatusCancelled
 			}
 		}
-		c.s.endRunLocked(run, evals.StatusCancelled)
+		c.s.st.endRun(run, evals.StatusCancelled)
 		run.execCancel()
 		if finished := c.s.ev.opts.hooks.RunFinished; finished != nil {
 			c.after(func() { finished(run.id, evals.StatusCancelled) })

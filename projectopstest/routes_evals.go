@@ -55,7 +55,7 @@ func listSuiteRuns(c *call, _ *none) (pager.Page[runJSON], *httpError) {
 	if su == nil || su.projectID != c.project.id {
 		return pager.Page[runJSON]{}, notFoundIn("Eval suite")
 	}
-	runs := c.s.suiteRunsLocked(su.id)
+	runs := c.s.st.suiteRuns(su.id)
 	slices.Reverse(runs)
 	page := pager.Page[runJSON]{Items: make([]runJSON, 0, min(limit, len(runs)))}
 	for _, run := range runs[:min(limit, len(runs))] {
@@ -64,13 +64,13 @@ func listSuiteRuns(c *call, _ *none) (pager.Page[runJSON], *httpError) {
 	return page, nil
 }
 
-// findSuiteLocked resolves a suite of a project the caller may access; a
+// findSuite resolves a suite of a project the caller may access; a
 // suite of another project reads as 404.
-func (s *Server) findSuiteLocked(a actor, projectID, suiteID string, need access) (*evalSuiteRec, *httpError) {
-	if _, _, herr := s.st.projectFor(a, projectID, need); herr != nil {
+func (st *state) findSuite(a actor, projectID, suiteID string, need access) (*evalSuiteRec, *httpError) {
+	if _, _, herr := st.projectFor(a, projectID, need); herr != nil {
 		return nil, herr
 	}
-	su := s.st.suites[suiteID]
+	su := st.suites[suiteID]
 	if su == nil || su.projectID != projectID {
 		return nil, notFoundIn("Eval suite")
 	}
@@ -82,7 +82,7 @@ func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *httpError { return c
 // createEvalSuite authors a suite: 201, nothing executed.
 func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *httpError) {
 	s, projectID := c.s, c.project.id
-	if herr := s.checkServerIDsLocked(projectID, p.ServerIDs, "serverIds"); herr != nil {
+	if herr := s.st.checkServerIDs(projectID, p.ServerIDs, "serverIds"); herr != nil {
 		return evals.SuiteCreated{}, herr
 	}
 	id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: p.Name, ServerIDs: p.ServerIDs})
@@ -92,8 +92,8 @@ func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *
 	su := s.st.suites[id]
 	su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
 		model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
-	return evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.serverRefsLocked(p.ServerIDs, p.ServerNames),
-		CaseUpsert: s.upsertCasesLocked(su, p.Tests)}, nil
+	return evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.st.serverRefs(p.ServerIDs, p.ServerNames),
+		CaseUpsert: s.st.upsertCases(su, p.Tests)}, nil
 }
 
 func (s *Server) checkSuiteParams(p *evals.CreateSuiteParams) *httpError {
@@ -123,9 +123,9 @@ func (s *Server) checkSuiteParams(p *evals.CreateSuiteParams) *httpError {
 	return nil
 }
 
-// upsertCasesLocked stores tests in the suite, replacing cases of the same
+// upsertCases stores tests in the suite, replacing cases of the same
 // title.
-func (s *Server) upsertCasesLocked(su *evalSuiteRec, tests []evals.Test) evals.CaseUpsert {
+func (st *state) upsertCases(su *evalSuiteRec, tests []evals.Test) evals.CaseUpsert {
 	var up evals.CaseUpsert
 	for _, t := range tests {
 		i := slices.IndexFunc(su.def.cases, func(c *caseRec) bool { return c.test.Title == t.Title })
@@ -134,23 +134,23 @@ func (s *Server) upsertCasesLocked(su *evalSuiteRec, tests []evals.Test) evals.C
 			up.Committed = append(up.Committed, evals.CaseRef{ID: su.def.cases[i].id, Name: t.Title})
 			continue
 		}
-		id, _ := s.st.newID("case", "")
+		id, _ := st.newID("case", "")
 		su.def.cases = append(su.def.cases, &caseRec{id: id, test: t})
 		up.Committed = append(up.Committed, evals.CaseRef{ID: id, Name: t.Title})
 	}
-	su.updatedAt = s.now()
+	su.updatedAt = st.now()
 	return up
 }
 
-// serverRefsLocked names servers: the given display names, else the saved
+// serverRefs names servers: the given display names, else the saved
 // servers' names.
-func (s *Server) serverRefsLocked(ids, names []string) []evals.ServerRef {
+func (st *state) serverRefs(ids, names []string) []evals.ServerRef {
 	out := make([]evals.ServerRef, len(ids))
 	for i, id := range ids {
 		out[i].ID = id
 		if i < len(names) && names[i] != "" {
 			out[i].Name = names[i]
-		} else if sv := s.st.servers[id]; sv != nil {
+		} else if sv := st.servers[id]; sv != nil {
 			out[i].Name = sv.name
 		}
 	}

@@ -72,40 +72,40 @@ func checkCreateHost(c *call, p *hosts.CreateParams) *httpError {
 }
 
 func createHost(c *call, p *hosts.CreateParams) (rawJSON, *httpError) {
-	h, herr := c.s.insertHostLocked(c.a, c.project.id, "", strings.TrimSpace(p.Name), c.scratch.(hostCreate).cfg)
+	h, herr := c.s.st.insertHost(c.a, c.project.id, "", strings.TrimSpace(p.Name), c.scratch.(hostCreate).cfg)
 	if herr != nil {
 		return nil, herr
 	}
 	return h.detail, nil
 }
 
-// insertHostLocked stores a host after checking (again, under the lock) the
+// insertHost stores a host after checking (again, under the lock) the
 // caller's write access and that the config's servers are the project's.
 // A zero actor skips the access check (seeding).
-func (s *Server) insertHostLocked(a actor, projectID, id, name string, cfg map[string]any) (*hostRec, *httpError) {
+func (st *state) insertHost(a actor, projectID, id, name string, cfg map[string]any) (*hostRec, *httpError) {
 	if a != (actor{}) {
-		if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
+		if _, _, herr := st.projectFor(a, projectID, accessWrite); herr != nil {
 			return nil, herr
 		}
 	}
-	if herr := s.checkServerIDsLocked(projectID, configServerIDs(cfg), "config.serverIds"); herr != nil {
+	if herr := st.checkServerIDs(projectID, configServerIDs(cfg), "config.serverIds"); herr != nil {
 		return nil, herr
 	}
-	hid, err := s.st.newID("hst", id)
+	hid, err := st.newID("hst", id)
 	if err != nil {
 		return nil, errValidation("id", err.Error())
 	}
-	now := s.now()
-	h := &hostRec{id: hid, projectID: projectID, createdAt: now, updatedAt: now, ord: s.st.nextOrd()}
+	now := st.now()
+	h := &hostRec{id: hid, projectID: projectID, createdAt: now, updatedAt: now, ord: st.nextOrd()}
 	setHost(h, name, cfg)
-	s.st.hosts[hid] = h
+	st.hosts[hid] = h
 	return h, nil
 }
 
-// checkServerIDsLocked requires every id to be a saved server of the project.
-func (s *Server) checkServerIDsLocked(projectID string, ids []string, field string) *httpError {
+// checkServerIDs requires every id to be a saved server of the project.
+func (st *state) checkServerIDs(projectID string, ids []string, field string) *httpError {
 	for _, id := range ids {
-		if sv := s.st.servers[id]; sv == nil || sv.projectID != projectID {
+		if sv := st.servers[id]; sv == nil || sv.projectID != projectID {
 			return newError(apierr.CodeValidation, "Unknown server "+jsonQuote(id)+" in "+field,
 				map[string]any{"field": field, "serverId": id})
 		}
@@ -140,7 +140,7 @@ func updateHost(c *call, p *hosts.UpdateParams) (rawJSON, *httpError) {
 	cfg := h.config
 	if c.present["config"] {
 		cfg = c.scratch.(hostCreate).cfg
-		if herr := c.s.checkServerIDsLocked(c.project.id, configServerIDs(cfg), "config.serverIds"); herr != nil {
+		if herr := c.s.st.checkServerIDs(c.project.id, configServerIDs(cfg), "config.serverIds"); herr != nil {
 			return nil, herr
 		}
 	}

@@ -64,18 +64,18 @@ func runParams(obj map[string]any) (ingest.RunParams, *httpError) {
 	return p, nil
 }
 
-// ingestProjectLocked resolves the project path value for a write; the
+// ingestProject resolves the project path value for a write; the
 // literal "default" is the caller's organization's first project.
-func (s *Server) ingestProjectLocked(a actor, projectID string) (string, *httpError) {
+func (st *state) ingestProject(a actor, projectID string) (string, *httpError) {
 	if projectID == ingest.DefaultProject {
 		projectID = ""
-		for _, p := range sortedByOrd(s.st.projects, func(p *projectRec) int { return p.ord },
+		for _, p := range sortedByOrd(st.projects, func(p *projectRec) int { return p.ord },
 			func(p *projectRec) bool { return p.orgID == a.orgID }) {
 			projectID = p.id
 			break
 		}
 	}
-	p, _, herr := s.st.projectFor(a, projectID, accessWrite)
+	p, _, herr := st.projectFor(a, projectID, accessWrite)
 	if herr != nil {
 		return "", herr
 	}
@@ -155,16 +155,16 @@ func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
 	s := c.s
 	run, _, herr := s.startIngestedRunLocked(c.a, c.path("projectId"), b.run, configHash(b.obj))
 	if herr == nil {
-		herr = s.checkBlobsLocked(run.projectID, b.results)
+		herr = s.st.checkBlobs(run.projectID, b.results)
 	}
 	if herr != nil {
 		return ingest.RunResult{}, herr
 	}
 	if !run.terminal() {
-		s.insertRowsLocked(run, b.rows)
-		s.finalizeIngestedLocked(run)
+		s.st.insertRows(run, b.rows)
+		s.st.finalizeIngested(run)
 	}
-	return s.runResultLocked(run, false), nil
+	return s.st.runResult(run, false), nil
 }
 
 func ingestStart(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
@@ -172,7 +172,7 @@ func ingestStart(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
 	if herr != nil {
 		return ingest.RunResult{}, herr
 	}
-	return c.s.runResultLocked(run, reused), nil
+	return c.s.st.runResult(run, reused), nil
 }
 
 func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *httpError) {
@@ -184,13 +184,13 @@ func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *httpError) {
 			map[string]any{"runId": run.id, "status": string(run.status)})
 	}
 	if herr == nil {
-		herr = s.checkBlobsLocked(run.projectID, b.results)
+		herr = s.st.checkBlobs(run.projectID, b.results)
 	}
 	if herr != nil {
 		return ingest.AppendResult{}, herr
 	}
 	var out ingest.AppendResult
-	out.Inserted, out.Skipped = s.insertRowsLocked(run, b.rows)
+	out.Inserted, out.Skipped = s.st.insertRows(run, b.rows)
 	out.OK, out.Total = true, run.passed+run.failed
 	return out, nil
 }
@@ -206,9 +206,9 @@ func ingestFinalize(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
 		return ingest.RunResult{}, herr
 	}
 	if !run.terminal() {
-		c.s.finalizeIngestedLocked(run)
+		c.s.st.finalizeIngested(run)
 	}
-	return c.s.runResultLocked(run, false), nil
+	return c.s.st.runResult(run, false), nil
 }
 
 // checkIngestAccess resolves the project before the body is read, so a
@@ -216,7 +216,7 @@ func ingestFinalize(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
 func (s *Server) checkIngestAccess(r *http.Request, a actor) *httpError {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, herr := s.ingestProjectLocked(a, r.PathValue("projectId"))
+	_, herr := s.st.ingestProject(a, r.PathValue("projectId"))
 	return herr
 }
 
@@ -268,9 +268,9 @@ func configHash(obj map[string]any) string {
 	return h
 }
 
-// checkBlobsLocked requires every widget snapshot's widgetHtmlBlobId to
+// checkBlobs requires every widget snapshot's widgetHtmlBlobId to
 // name an artifact uploaded to the project through an upload URL.
-func (s *Server) checkBlobsLocked(projectID string, results []any) *httpError {
+func (st *state) checkBlobs(projectID string, results []any) *httpError {
 	for i, v := range results {
 		res, _ := v.(map[string]any)
 		snaps, _ := res["widgetSnapshots"].([]any)
@@ -280,7 +280,7 @@ func (s *Server) checkBlobsLocked(projectID string, results []any) *httpError {
 			if !ok {
 				continue
 			}
-			if a := s.st.ingest.artifacts[id]; a == nil || a.projectID != projectID {
+			if a := st.ingest.artifacts[id]; a == nil || a.projectID != projectID {
 				return errValidation("results["+strconv.Itoa(i)+"].widgetSnapshots["+strconv.Itoa(j)+"].widgetHtmlBlobId",
 					"No uploaded artifact "+jsonQuote(id))
 			}

@@ -97,10 +97,10 @@ func (s *Server) applySeed(seed *Seed) error {
 		n    int
 		add  func(i int) error
 	}{
-		{"organizations", len(seed.Organizations), func(i int) error { _, err := s.addOrgLocked(seed.Organizations[i]); return err }},
-		{"users", len(seed.Users), func(i int) error { _, err := s.addUserLocked(seed.Users[i]); return err }},
-		{"projects", len(seed.Projects), func(i int) error { _, err := s.addProjectLocked(seed.Projects[i]); return err }},
-		{"apiKeys", len(seed.APIKeys), func(i int) (err error) { keyIDs[i], err = s.addKeyLocked(seed.APIKeys[i]); return err }},
+		{"organizations", len(seed.Organizations), func(i int) error { _, err := s.st.addOrg(seed.Organizations[i]); return err }},
+		{"users", len(seed.Users), func(i int) error { _, err := s.st.addUser(seed.Users[i]); return err }},
+		{"projects", len(seed.Projects), func(i int) error { _, err := s.st.addProject(seed.Projects[i]); return err }},
+		{"apiKeys", len(seed.APIKeys), func(i int) (err error) { keyIDs[i], err = s.st.addKey(seed.APIKeys[i]); return err }},
 		{"servers", len(seed.Servers), func(i int) error { _, err := s.addServerLocked(seed.Servers[i]); return err }},
 		{"hosts", len(seed.Hosts), func(i int) error { _, err := s.addHostLocked(seed.Hosts[i], cfgs[i]); return err }},
 		{"chatboxes", len(seed.Chatboxes), func(i int) error { _, err := s.addChatboxLocked(seed.Chatboxes[i]); return err }},
@@ -115,33 +115,33 @@ func (s *Server) applySeed(seed *Seed) error {
 			}
 		}
 	}
-	s.def = s.seedWorkspaceLocked(seed, keyIDs)
+	s.def = s.st.seedWorkspace(seed, keyIDs)
 	return nil
 }
 
-// seedWorkspaceLocked picks Default for a seed: its first organization, that
+// seedWorkspace picks Default for a seed: its first organization, that
 // organization's first owner, first project, and the owner's first usable key.
-func (s *Server) seedWorkspaceLocked(seed *Seed, keyIDs []string) Workspace {
+func (st *state) seedWorkspace(seed *Seed, keyIDs []string) Workspace {
 	var ws Workspace
-	if len(s.st.orgs) == 0 {
+	if len(st.orgs) == 0 {
 		return ws
 	}
-	org := sortedByOrd(s.st.orgs, func(o *orgRec) int { return o.ord }, nil)[0]
+	org := sortedByOrd(st.orgs, func(o *orgRec) int { return o.ord }, nil)[0]
 	ws.OrganizationID = org.id
-	for _, u := range sortedByOrd(s.st.users, func(u *userRec) int { return u.ord }, nil) {
+	for _, u := range sortedByOrd(st.users, func(u *userRec) int { return u.ord }, nil) {
 		if u.orgID == org.id && u.role == RoleOwner {
 			ws.UserID = u.id
 			break
 		}
 	}
-	for _, p := range sortedByOrd(s.st.projects, func(p *projectRec) int { return p.ord }, nil) {
+	for _, p := range sortedByOrd(st.projects, func(p *projectRec) int { return p.ord }, nil) {
 		if p.orgID == org.id {
 			ws.ProjectID = p.id
 			break
 		}
 	}
 	for i, k := range seed.APIKeys {
-		if rec := s.st.keys[keyIDs[i]]; rec != nil && rec.userID == ws.UserID && !rec.revoked && rec.orgID != "" {
+		if rec := st.keys[keyIDs[i]]; rec != nil && rec.userID == ws.UserID && !rec.revoked && rec.orgID != "" {
 			ws.APIKeyID, ws.APIKey = rec.id, string(k.Secret)
 			break
 		}

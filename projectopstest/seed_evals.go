@@ -35,9 +35,9 @@ func (s *Server) checkSuiteSpecLocked(spec *EvalSuiteSpec) error {
 	return nil
 }
 
-// authorSuiteLocked gives a stored suite the spec's defaults and tests
+// authorSuite gives a stored suite the spec's defaults and tests
 // (checked by checkSuiteSpecLocked), as createEvalSuite does.
-func (s *Server) authorSuiteLocked(su *evalSuiteRec, spec *EvalSuiteSpec) {
+func (st *state) authorSuite(su *evalSuiteRec, spec *EvalSuiteSpec) {
 	if !spec.authored() {
 		return
 	}
@@ -45,5 +45,5 @@ func (s *Server) authorSuiteLocked(su *evalSuiteRec, spec *EvalSuiteSpec) {
 	if pc := spec.PassCriteria; pc != nil {
 		su.def.passCriteria = &evals.PassCriteria{MinimumPassRate: pc.MinimumPassRate}
 	}
-	s.upsertCasesLocked(su, spec.Tests)
+	st.upsertCases(su, spec.Tests)
 }

@@ -87,6 +87,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		st:      newState(),
 	}
 	s.st.ingest.discard = o.ingestDiscard
+	s.st.now = o.clock
 	s.ev = newEvalEngine(s, o.evals)
 	o.mcp.self = selfTransport{s}
 	s.mcp = newMCPState(ctx, o.mcp)

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 )
 
-// state is the double's whole store, guarded by Server.mu.
+// state is the double's whole store, guarded by Server.mu: every method of
+// state (and of its sub-stores) runs with Server.mu held.
 type state struct {
 	ids      map[string]bool // every id in use, across kinds
 	next     map[string]int  // next number per id prefix
@@ -25,6 +27,9 @@ type state struct {
 	evals    evalStore   // eval runs (model_evals.go)
 	env      envState    // computer environments, builds, computers (env_model.go)
 	tun      tunnelState // model_tunnels.go
+	// now is the server's clock (WithClock), for the timestamps the store
+	// writes.
+	now func() time.Time
 }
 
 func newState() state {
