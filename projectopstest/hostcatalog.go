@@ -27,8 +27,8 @@ type catalogCache struct {
 	group   singleflight.Group
 }
 
-func (s *Server) hostCatalogRoutes() {
-	s.handlePublic("GET /host-catalog", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+func hostCatalogRoutes(s *Server, rt *router) {
+	rt.handlePublic("GET /host-catalog", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		c, source, cache := s.hostCatalog()
 		w.Header().Set("Cache-Control", cache)
 		writeRaw(w, http.StatusOK, c.Envelope(source))

@@ -25,11 +25,11 @@ const (
 // connect token and the ?k= secret are the credentials), no rate limit.
 // Both run on their own goroutine in process: one is a WebSocket, the
 // other streams.
-func (s *Server) relayRoutes() {
-	s.mux.HandleFunc(relayAgentRoute, s.relayAgent)
-	s.mux.HandleFunc(relayPublicRoute, s.relayPublic)
-	s.markStreaming(relayAgentRoute)
-	s.markStreaming(relayPublicRoute)
+func relayRoutes(s *Server, rt *router) {
+	rt.mux.HandleFunc(relayAgentRoute, s.relayAgent)
+	rt.mux.HandleFunc(relayPublicRoute, s.relayPublic)
+	rt.markStreaming(relayAgentRoute)
+	rt.markStreaming(relayPublicRoute)
 }
 
 // relayAgent accepts a tunnel host: subprotocol and connect token are

@@ -18,32 +18,35 @@ const apiPrefix = "/api/v1"
 // writing: an in-process streaming response blocks until the client reads.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, a actor) *httpError
 
+// router holds the routes: the mux, their patterns, and which stream.
+type router struct {
+	s         *Server
+	mux       *http.ServeMux
+	routes    []string
+	streaming map[string]bool // full mux patterns of streaming routes
+	// streamPrefixes are the literal path prefixes of those patterns: a
+	// request matching none of them skips a second mux lookup.
+	streamPrefixes []string
+}
+
 // buildMux registers every route. Each concern keeps its routes in its own
-// routes_<concern>.go file with a (s *Server) <concern>Routes() method that
-// calls handle, handlePublic or handleStreaming; adding a concern is one
-// line here. Handlers resolve access with s.st.projectFor (under s.mu),
-// decode bodies with decodeBody (or rejectBody for bodyless operations),
-// answer with writeJSON and fail by returning an *httpError.
+// routes_<concern>.go file with a <concern>Routes(s, rt) function that calls
+// rt.handle or rt.handlePublic, mostly with the typed adapter (route.go);
+// adding a concern is one line here.
 func (s *Server) buildMux() {
-	s.mux = http.NewServeMux()
-	s.streaming = map[string]bool{}
-	s.catalogRoutes()
-	s.hostCatalogRoutes()
-	s.hostRoutes()
-	s.chatboxRoutes()
-	s.keyManagementRoutes()
-	s.ingestRoutes()
-	s.evalRoutes()
-	s.environmentRoutes()
-	s.serverOpsRoutes()
-	s.tunnelRoutes()
-	s.mux.HandleFunc("/", s.unmatched)
+	rt := &router{s: s, mux: http.NewServeMux(), streaming: map[string]bool{}}
+	s.rt = rt
+	for _, add := range []func(*Server, *router){catalogRoutes, hostCatalogRoutes, hostRoutes, chatboxRoutes,
+		keyManagementRoutes, ingestRoutes, evalRoutes, environmentRoutes, serverOpsRoutes, tunnelRoutes} {
+		add(s, rt)
+	}
+	rt.mux.HandleFunc("/", rt.unmatched)
 	s.handler = http.HandlerFunc(s.serveHTTP)
 }
 
 // Routes lists the route patterns the double serves, without the /api/v1
 // prefix: the keys SetFault accepts and Request.Route reports.
-func (s *Server) Routes() []string { return slices.Clone(s.routes) }
+func (s *Server) Routes() []string { return slices.Clone(s.rt.routes) }
 
 // routeFlags modify how a route is served.
 type routeFlags uint8
@@ -61,23 +64,24 @@ const (
 // handle registers an authenticated, rate-limited route. pattern is a
 // ServeMux pattern without the /api/v1 prefix, e.g. "GET /me"; a pattern
 // without a method matches every method.
-func (s *Server) handle(pattern string, h handlerFunc) { s.register(pattern, 0, h) }
+func (rt *router) handle(pattern string, h handlerFunc) { rt.register(pattern, 0, h) }
 
 // handlePublic registers a route that needs no key and is not rate limited.
-func (s *Server) handlePublic(pattern string, h handlerFunc) { s.register(pattern, routePublic, h) }
+func (rt *router) handlePublic(pattern string, h handlerFunc) { rt.register(pattern, routePublic, h) }
 
 // register adds a route. Routes are registered before the server serves.
-func (s *Server) register(pattern string, flags routeFlags, h handlerFunc) {
+func (rt *router) register(pattern string, flags routeFlags, h handlerFunc) {
+	s := rt.s
 	full := apiPrefix + pattern
 	if method, path, ok := strings.Cut(pattern, " "); ok {
 		full = method + " " + apiPrefix + path
 	}
-	s.routes = append(s.routes, pattern)
+	rt.routes = append(rt.routes, pattern)
 	if flags&routeStreaming != 0 {
-		s.markStreaming(full)
+		rt.markStreaming(full)
 	}
 	authed := flags&routePublic == 0
-	s.mux.HandleFunc(full, func(w http.ResponseWriter, r *http.Request) {
+	rt.mux.HandleFunc(full, func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(w)
 		info.route = pattern
 		if s.applyFault(w, r, pattern) {
@@ -100,23 +104,23 @@ func (s *Server) register(pattern string, flags routeFlags, h handlerFunc) {
 }
 
 // markStreaming records a full mux pattern as a streaming route.
-func (s *Server) markStreaming(pattern string) {
-	s.streaming[pattern] = true
+func (rt *router) markStreaming(pattern string) {
+	rt.streaming[pattern] = true
 	_, path, ok := strings.Cut(pattern, " ")
 	if !ok {
 		path = pattern
 	}
 	path, _, _ = strings.Cut(path, "{")
-	s.streamPrefixes = append(s.streamPrefixes, path)
+	rt.streamPrefixes = append(rt.streamPrefixes, path)
 }
 
 // streams reports whether r goes to a streaming route.
-func (s *Server) streams(r *http.Request) bool {
-	if !slices.ContainsFunc(s.streamPrefixes, func(p string) bool { return strings.HasPrefix(r.URL.Path, p) }) {
+func (rt *router) streams(r *http.Request) bool {
+	if !slices.ContainsFunc(rt.streamPrefixes, func(p string) bool { return strings.HasPrefix(r.URL.Path, p) }) {
 		return false
 	}
-	_, pattern := s.mux.Handler(r)
-	return s.streaming[pattern]
+	_, pattern := rt.mux.Handler(r)
+	return rt.streaming[pattern]
 }
 
 // reqInfo carries what the route learns back to the outer logging layer.
@@ -160,7 +164,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	if admit(rec, r) {
-		s.mux.ServeHTTP(rec, r)
+		s.rt.mux.ServeHTTP(rec, r)
 	}
 }
 
@@ -180,7 +184,7 @@ func validRequestID(id string) bool {
 
 // unmatched answers paths no route serves: 405 when the path exists with
 // another method, else 404, both as error envelopes.
-func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
+func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		if m == r.Method {
@@ -188,7 +192,7 @@ func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
 		}
 		probe := r.WithContext(r.Context())
 		probe.Method = m
-		if _, p := s.mux.Handler(probe); p != "" && p != "/" {
+		if _, p := rt.mux.Handler(probe); p != "" && p != "/" {
 			allowed = append(allowed, m)
 		}
 	}

@@ -28,12 +28,12 @@ var builtinTools = sync.OnceValue(func() map[string][]catalog.BuiltinTool {
 	return doc.Harnesses
 })
 
-func (s *Server) catalogRoutes() {
-	s.handle("GET /me", route(s, op[none, meJSON]{apply: getMe}))
-	s.handle("GET /projects", route(s, op[none, pager.Page[projectJSON]]{apply: listProjects}))
-	s.handle("GET /projects/{projectId}/servers", route(s, op[none, pager.Page[serverJSON]]{need: accessRead, apply: listServers}))
-	s.handle("GET /chat-sessions", route(s, op[none, pager.Page[sessionJSON]]{apply: listChatSessions}))
-	s.handle("GET /harness/{harnessId}/builtin-tools", route(s, op[none, pager.Page[catalog.BuiltinTool]]{apply: listBuiltinTools}))
+func catalogRoutes(s *Server, rt *router) {
+	rt.handle("GET /me", route(s, op[none, meJSON]{apply: getMe}))
+	rt.handle("GET /projects", route(s, op[none, pager.Page[projectJSON]]{apply: listProjects}))
+	rt.handle("GET /projects/{projectId}/servers", route(s, op[none, pager.Page[serverJSON]]{need: accessRead, apply: listServers}))
+	rt.handle("GET /chat-sessions", route(s, op[none, pager.Page[sessionJSON]]{apply: listChatSessions}))
+	rt.handle("GET /harness/{harnessId}/builtin-tools", route(s, op[none, pager.Page[catalog.BuiltinTool]]{apply: listBuiltinTools}))
 }
 
 func getMe(c *call, _ *none) (meJSON, *httpError) {

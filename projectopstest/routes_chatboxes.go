@@ -8,9 +8,9 @@ import (
 
 // Chatboxes are read-only over the API; they are created with AddChatbox
 // or a seed.
-func (s *Server) chatboxRoutes() {
-	s.handle("GET /projects/{projectId}/chatboxes", route(s, op[none, pager.Page[chatboxJSON]]{need: accessRead, apply: listChatboxes}))
-	s.handle("GET /projects/{projectId}/chatboxes/{chatboxId}", route(s, op[none, chatboxDetailJSON]{need: accessRead, apply: getChatbox}))
+func chatboxRoutes(s *Server, rt *router) {
+	rt.handle("GET /projects/{projectId}/chatboxes", route(s, op[none, pager.Page[chatboxJSON]]{need: accessRead, apply: listChatboxes}))
+	rt.handle("GET /projects/{projectId}/chatboxes/{chatboxId}", route(s, op[none, chatboxDetailJSON]{need: accessRead, apply: getChatbox}))
 }
 
 func listChatboxes(c *call, _ *none) (pager.Page[chatboxJSON], *httpError) {
@@ -33,10 +33,10 @@ func getChatbox(c *call, _ *none) (chatboxDetailJSON, *httpError) {
 // keyManagementRoutes answers the key-management surface: API keys cannot
 // manage API keys, whatever the method or sub-path (after the key itself is
 // validated, so a bad key still gets 401).
-func (s *Server) keyManagementRoutes() {
+func keyManagementRoutes(s *Server, rt *router) {
 	deny := func(http.ResponseWriter, *http.Request, actor) *httpError {
 		return errForbidden("API keys cannot manage API keys")
 	}
-	s.handle("/api-keys", deny)
-	s.handle("/api-keys/", deny)
+	rt.handle("/api-keys", deny)
+	rt.handle("/api-keys/", deny)
 }

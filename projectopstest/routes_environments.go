@@ -14,23 +14,23 @@ import (
 
 const envRoute = "/projects/{projectId}/computer-environments"
 
-func (s *Server) environmentRoutes() {
-	s.handle("GET "+envRoute, route(s, op[none, pager.Page[environments.Environment]]{need: accessRead, apply: listEnvironments}))
-	s.handle("POST "+envRoute, route(s, op[environments.CreateParams, environments.Environment]{status: http.StatusCreated,
+func environmentRoutes(s *Server, rt *router) {
+	rt.handle("GET "+envRoute, route(s, op[none, pager.Page[environments.Environment]]{need: accessRead, apply: listEnvironments}))
+	rt.handle("POST "+envRoute, route(s, op[environments.CreateParams, environments.Environment]{status: http.StatusCreated,
 		need: accessWrite, check: checkCreateEnvironment, apply: createEnvironment}))
-	s.handle("GET "+envRoute+"/{environmentId}", route(s, op[none, environments.Environment]{need: accessRead, apply: getEnvironment}))
-	s.handle("PATCH "+envRoute+"/{environmentId}", route(s, op[environments.UpdateParams, environments.Environment]{
+	rt.handle("GET "+envRoute+"/{environmentId}", route(s, op[none, environments.Environment]{need: accessRead, apply: getEnvironment}))
+	rt.handle("PATCH "+envRoute+"/{environmentId}", route(s, op[environments.UpdateParams, environments.Environment]{
 		need: accessWrite, find: findEnv, check: checkUpdateEnvironment, apply: updateEnvironment}))
-	s.handle("DELETE "+envRoute+"/{environmentId}", route(s, op[noBody, environments.Deleted]{need: accessWrite,
+	rt.handle("DELETE "+envRoute+"/{environmentId}", route(s, op[noBody, environments.Deleted]{need: accessWrite,
 		find: func(c *call) *httpError { _, herr := c.deletableEnv(); return herr }, apply: deleteEnvironment}))
-	s.handle("POST "+envRoute+"/{environmentId}/promote", route(s, op[noBody, environments.Environment]{need: accessWrite,
+	rt.handle("POST "+envRoute+"/{environmentId}/promote", route(s, op[noBody, environments.Environment]{need: accessWrite,
 		find: func(c *call) *httpError { _, herr := c.shareableEnv(); return herr }, apply: shareEnvironment}))
-	s.handle("GET "+envRoute+"/{environmentId}/builds", route(s, op[none, pager.Page[environments.Build]]{need: accessRead, apply: listBuilds}))
-	s.handle("POST "+envRoute+"/{environmentId}/build", route(s, op[noBody, environments.BuildStarted]{
+	rt.handle("GET "+envRoute+"/{environmentId}/builds", route(s, op[none, pager.Page[environments.Build]]{need: accessRead, apply: listBuilds}))
+	rt.handle("POST "+envRoute+"/{environmentId}/build", route(s, op[noBody, environments.BuildStarted]{
 		status: http.StatusAccepted, need: accessWrite, find: findEnv, apply: buildEnvironment}))
-	s.handle("POST "+envRoute+"/{environmentId}/use", route(s, op[noBody, environments.ComputerAttached]{need: accessWrite,
+	rt.handle("POST "+envRoute+"/{environmentId}/use", route(s, op[noBody, environments.ComputerAttached]{need: accessWrite,
 		find: func(c *call) *httpError { _, _, herr := c.bootable(); return herr }, apply: bootEnvironment}))
-	s.handle("POST /projects/{projectId}/computer/reset", route(s, op[noBody, environments.ComputerReset]{need: accessWrite,
+	rt.handle("POST /projects/{projectId}/computer/reset", route(s, op[noBody, environments.ComputerReset]{need: accessWrite,
 		apply: resetComputer}))
 }
 

@@ -15,19 +15,19 @@ const (
 	suiteRunsMaxLimit     = 100
 )
 
-func (s *Server) evalRoutes() {
-	s.handle("GET /projects/{projectId}/eval-suites", route(s, op[none, pager.Page[suiteJSON]]{need: accessRead, apply: listEvalSuites}))
-	s.handle("POST /projects/{projectId}/eval-suites", route(s, op[evals.CreateSuiteParams, evals.SuiteCreated]{
+func evalRoutes(s *Server, rt *router) {
+	rt.handle("GET /projects/{projectId}/eval-suites", route(s, op[none, pager.Page[suiteJSON]]{need: accessRead, apply: listEvalSuites}))
+	rt.handle("POST /projects/{projectId}/eval-suites", route(s, op[evals.CreateSuiteParams, evals.SuiteCreated]{
 		status: http.StatusCreated, need: accessWrite, check: checkCreateSuite, apply: createEvalSuite}))
-	s.handle("GET /projects/{projectId}/eval-suites/{suiteId}/runs", route(s, op[none, pager.Page[runJSON]]{need: accessRead, apply: listSuiteRuns}))
-	s.handle("POST /projects/{projectId}/eval-runs", route(s, op[evals.RunParams, *evals.RunCreated]{
+	rt.handle("GET /projects/{projectId}/eval-suites/{suiteId}/runs", route(s, op[none, pager.Page[runJSON]]{need: accessRead, apply: listSuiteRuns}))
+	rt.handle("POST /projects/{projectId}/eval-runs", route(s, op[evals.RunParams, *evals.RunCreated]{
 		status: http.StatusAccepted, need: accessWrite, check: checkCreateRun, apply: createEvalRun}))
-	s.handle("GET /projects/{projectId}/eval-runs/{runId}", route(s, op[none, runJSON]{need: accessRead, apply: getEvalRun}))
-	s.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", route(s, op[noBody, runJSON]{need: accessWrite,
+	rt.handle("GET /projects/{projectId}/eval-runs/{runId}", route(s, op[none, runJSON]{need: accessRead, apply: getEvalRun}))
+	rt.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", route(s, op[noBody, runJSON]{need: accessWrite,
 		find: findRun, apply: cancelEvalRun}))
-	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations", route(s, op[none, pager.Page[iterJSON]]{need: accessRead, apply: listIterations}))
-	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/trace", route(s, op[none, any]{need: accessRead, apply: getTrace}))
-	s.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", route(s, op[none, pager.Page[stepJSON]]{need: accessRead, apply: getSteps}))
+	rt.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations", route(s, op[none, pager.Page[iterJSON]]{need: accessRead, apply: listIterations}))
+	rt.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/trace", route(s, op[none, any]{need: accessRead, apply: getTrace}))
+	rt.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", route(s, op[none, pager.Page[stepJSON]]{need: accessRead, apply: getSteps}))
 }
 
 func listEvalSuites(c *call, _ *none) (pager.Page[suiteJSON], *httpError) {

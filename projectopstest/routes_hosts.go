@@ -10,14 +10,14 @@ import (
 	"github.com/projectops/projectops-go/internal/pager"
 )
 
-func (s *Server) hostRoutes() {
-	s.handle("GET /projects/{projectId}/hosts", route(s, op[none, pager.Page[hosts.Host]]{need: accessRead, apply: listHosts}))
-	s.handle("POST /projects/{projectId}/hosts", route(s, op[hosts.CreateParams, rawJSON]{status: http.StatusCreated,
+func hostRoutes(s *Server, rt *router) {
+	rt.handle("GET /projects/{projectId}/hosts", route(s, op[none, pager.Page[hosts.Host]]{need: accessRead, apply: listHosts}))
+	rt.handle("POST /projects/{projectId}/hosts", route(s, op[hosts.CreateParams, rawJSON]{status: http.StatusCreated,
 		need: accessWrite, check: checkCreateHost, apply: createHost}))
-	s.handle("GET /projects/{projectId}/hosts/{hostId}", route(s, op[none, rawJSON]{need: accessRead, apply: getHost}))
-	s.handle("PATCH /projects/{projectId}/hosts/{hostId}", route(s, op[hosts.UpdateParams, rawJSON]{need: accessWrite,
+	rt.handle("GET /projects/{projectId}/hosts/{hostId}", route(s, op[none, rawJSON]{need: accessRead, apply: getHost}))
+	rt.handle("PATCH /projects/{projectId}/hosts/{hostId}", route(s, op[hosts.UpdateParams, rawJSON]{need: accessWrite,
 		find: findHost, check: checkUpdateHost, apply: updateHost}))
-	s.handle("DELETE /projects/{projectId}/hosts/{hostId}", route(s, op[hosts.DeleteParams, hosts.Deleted]{need: accessWrite,
+	rt.handle("DELETE /projects/{projectId}/hosts/{hostId}", route(s, op[hosts.DeleteParams, hosts.Deleted]{need: accessWrite,
 		find: findHost, apply: deleteHost}))
 }
 

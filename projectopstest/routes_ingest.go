@@ -13,13 +13,13 @@ import (
 
 // ingestRoutes serves eval-ingest (spec §4.5, shapes from the reference
 // reporter). Successes use the legacy {"ok": true, ...} envelope.
-func (s *Server) ingestRoutes() {
-	s.handle("POST /projects/{projectId}/eval-ingest/report", ingestOp(s, checkReport, ingestReport))
-	s.handle("POST /projects/{projectId}/eval-ingest/runs/start", ingestOp(s, checkStart, ingestStart))
-	s.handle("POST /projects/{projectId}/eval-ingest/runs/iterations", ingestOp(s, checkAppend, ingestAppend))
-	s.handle("POST /projects/{projectId}/eval-ingest/runs/finalize", ingestOp(s, nil, ingestFinalize))
-	s.handle("POST /projects/{projectId}/eval-ingest/artifacts/upload-url", s.ingestUploadURL)
-	s.handlePublic(uploadRoute, s.ingestUpload)
+func ingestRoutes(s *Server, rt *router) {
+	rt.handle("POST /projects/{projectId}/eval-ingest/report", ingestOp(s, checkReport, ingestReport))
+	rt.handle("POST /projects/{projectId}/eval-ingest/runs/start", ingestOp(s, checkStart, ingestStart))
+	rt.handle("POST /projects/{projectId}/eval-ingest/runs/iterations", ingestOp(s, checkAppend, ingestAppend))
+	rt.handle("POST /projects/{projectId}/eval-ingest/runs/finalize", ingestOp(s, nil, ingestFinalize))
+	rt.handle("POST /projects/{projectId}/eval-ingest/artifacts/upload-url", s.ingestUploadURL)
+	rt.handlePublic(uploadRoute, s.ingestUpload)
 }
 
 // uploadRoute serves minted upload URLs; its path holds the URL's token,

@@ -13,19 +13,19 @@ import (
 
 // serverOpsRoutes serves the operations on saved servers, which the double
 // carries out against the real MCP servers behind them (mcp_*.go).
-func (s *Server) serverOpsRoutes() {
+func serverOpsRoutes(s *Server, rt *router) {
 	const p = "POST /projects/{projectId}/servers/{serverId}"
-	s.handle(p+"/validate", serverOp(s, accessRead, validateServer))
-	s.handle(p+"/doctor", serverOp(s, accessRead, doctorServer))
-	s.handle(p+"/check-oauth", serverOp(s, accessRead, checkServerOAuth))
-	s.handle(p+"/tools", serverOp(s, accessRead, listPage("tools", hasTools, listToolsPage)))
-	s.handle(p+"/tools/call", serverOp(s, accessWrite, callTool))
-	s.handle(p+"/prompts", serverOp(s, accessRead, listPage("prompts", hasPrompts, listPromptsPage)))
-	s.handle(p+"/prompts/get", serverOp(s, accessRead, getPrompt))
-	s.handle(p+"/resources", serverOp(s, accessRead, listPage("resources", hasResources, listResourcesPage)))
-	s.handle(p+"/resources/read", serverOp(s, accessRead, readResource))
-	s.handle(p+"/export", serverOp(s, accessRead, exportServer))
-	s.handle(p+"/oauth/import-tokens", serverOp(s, accessWrite, importTokens))
+	rt.handle(p+"/validate", serverOp(s, accessRead, validateServer))
+	rt.handle(p+"/doctor", serverOp(s, accessRead, doctorServer))
+	rt.handle(p+"/check-oauth", serverOp(s, accessRead, checkServerOAuth))
+	rt.handle(p+"/tools", serverOp(s, accessRead, listPage("tools", hasTools, listToolsPage)))
+	rt.handle(p+"/tools/call", serverOp(s, accessWrite, callTool))
+	rt.handle(p+"/prompts", serverOp(s, accessRead, listPage("prompts", hasPrompts, listPromptsPage)))
+	rt.handle(p+"/prompts/get", serverOp(s, accessRead, getPrompt))
+	rt.handle(p+"/resources", serverOp(s, accessRead, listPage("resources", hasResources, listResourcesPage)))
+	rt.handle(p+"/resources/read", serverOp(s, accessRead, readResource))
+	rt.handle(p+"/export", serverOp(s, accessRead, exportServer))
+	rt.handle(p+"/oauth/import-tokens", serverOp(s, accessWrite, importTokens))
 }
 
 // serverOp is a route on a saved server: the server must exist before the

@@ -15,12 +15,12 @@ import (
 // maxTunnelName is TunnelCreateRequest.name's maxLength.
 const maxTunnelName = 128
 
-func (s *Server) tunnelRoutes() {
-	s.handle("POST /projects/{projectId}/tunnels", route(s, op[tunnels.CreateParams, *tunnels.Grant]{
+func tunnelRoutes(s *Server, rt *router) {
+	rt.handle("POST /projects/{projectId}/tunnels", route(s, op[tunnels.CreateParams, *tunnels.Grant]{
 		status: http.StatusCreated, need: accessWrite, check: checkCreateTunnel, apply: createTunnel}))
-	s.handle("POST /projects/{projectId}/tunnels/{serverId}/close", route(s, op[noBody, tunnels.Closed]{
+	rt.handle("POST /projects/{projectId}/tunnels/{serverId}/close", route(s, op[noBody, tunnels.Closed]{
 		need: accessWrite, apply: closeTunnel}))
-	s.relayRoutes()
+	relayRoutes(s, rt)
 }
 
 func checkCreateTunnel(c *call, p *tunnels.CreateParams) *httpError {

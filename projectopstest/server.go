@@ -39,15 +39,10 @@ type Server struct {
 	inflight sync.WaitGroup // request goroutines and the listener
 	bg       sync.WaitGroup // background work (Wait)
 
-	mux       *http.ServeMux
+	rt        *router
 	handler   http.Handler
 	transport *inProcessTransport
-	routes    []string
-	streaming map[string]bool // full mux patterns of streaming routes
-	// streamPrefixes are the literal path prefixes of those patterns: a
-	// request matching none of them skips a second mux lookup.
-	streamPrefixes []string
-	reqSeq         atomic.Uint64
+	reqSeq    atomic.Uint64
 
 	pool    workerPool
 	envOpt  envOptions

@@ -44,7 +44,7 @@ func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error
 		cancel()
 		closeRequestBody(req)
 	}
-	if t.s.streams(sreq) {
+	if t.s.rt.streams(sreq) {
 		// The handler outlives RoundTrip: give it its own header map.
 		sreq.Header = req.Header.Clone()
 		return t.serveAsync(req, sreq, rw, cancel, release)

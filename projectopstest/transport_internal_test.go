@@ -22,7 +22,7 @@ func streamServer(t *testing.T) (*Server, chan struct{}, chan error) {
 	t.Cleanup(func() { _ = s.Close() })
 	release := make(chan struct{})
 	handlerDone := make(chan error, 1)
-	s.register("GET /test/stream", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.register("GET /test/stream", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = io.WriteString(w, "first\n")
 		w.(http.Flusher).Flush()
@@ -36,22 +36,22 @@ func streamServer(t *testing.T) (*Server, chan struct{}, chan error) {
 		handlerDone <- err
 		return nil
 	})
-	s.register("GET /test/stream-drop", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.register("GET /test/stream-drop", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		_, _ = io.WriteString(w, "partial\n")
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler)
 	})
-	s.handlePublic("GET /test/panic", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.handlePublic("GET /test/panic", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		panic("boom")
 	})
-	s.handlePublic("GET /test/flush-sync", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.handlePublic("GET /test/flush-sync", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		// Not a streaming route: Flush must not deadlock on a pipe nobody reads.
 		_, _ = io.WriteString(w, "a")
 		w.(http.Flusher).Flush()
 		_, _ = io.WriteString(w, "b")
 		return nil
 	})
-	s.handlePublic("POST /test/echo", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.handlePublic("POST /test/echo", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 		b, err := io.ReadAll(r.Body)
 		if err != nil {
 			return errInternal()
