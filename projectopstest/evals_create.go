@@ -12,7 +12,8 @@ import (
 // run request, applies the idempotency key and the concurrency cap, then
 // stores the run and starts it. Nothing is stored unless every check
 // passes.
-func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *httpError) {
+func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *httpError) {
+	s := e.s
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
 		return nil, herr
 	}
@@ -64,7 +65,7 @@ func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, 
 	for i, c := range cases {
 		t := c.test
 		var herr *httpError
-		t.Model, t.Provider, herr = s.ev.resolveModel("tests["+strconv.Itoa(i)+"].model",
+		t.Model, t.Provider, herr = e.resolveModel("tests["+strconv.Itoa(i)+"].model",
 			cmpOr(t.Model, def.model), cmpOr(t.Provider, def.provider), keys)
 		if herr != nil {
 			return nil, herr
@@ -75,7 +76,7 @@ func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, 
 		}
 		resolved[i] = t
 	}
-	if herr := s.checkRunQuotaLocked(a.orgID); herr != nil {
+	if herr := e.checkRunQuotaLocked(a.orgID); herr != nil {
 		return nil, herr
 	}
 
@@ -94,11 +95,11 @@ func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, 
 	if len(p.Tests) > 0 {
 		up = s.st.upsertCases(su, p.Tests)
 	}
-	run := s.newRunLocked(a, projectID, su, p, serverIDs, names, resolved)
+	run := e.newRunLocked(a, projectID, su, p, serverIDs, names, resolved)
 	if idemKey != "" {
 		s.st.evals.idem[idemKey] = run.id
 	}
-	s.startRunLocked(run)
+	e.startRunLocked(run)
 	// A fresh run is reported "running" as the reference service does
 	// (execution is detached); polling shows pending until it starts.
 	return &evals.RunCreated{RunID: run.id, SuiteID: su.id, Status: evals.StatusRunning, Servers: run.servers,
@@ -108,23 +109,25 @@ func (s *Server) createRunLocked(a actor, projectID string, p *evals.RunParams, 
 // checkRunQuotaLocked refuses a run over the organization's cap of runs in
 // flight: 429 RATE_LIMITED, reason CONCURRENT_RUN_LIMIT. No Retry-After:
 // the cap lifts when a run ends, which nobody can predict.
-func (s *Server) checkRunQuotaLocked(orgID string) *httpError {
+func (e *evalEngine) checkRunQuotaLocked(orgID string) *httpError {
+	s := e.s
 	n := 0
 	for _, r := range s.st.evals.runs {
 		if r.orgID == orgID && r.exec != nil && !r.terminal() {
 			n++
 		}
 	}
-	if n < s.ev.opts.concurrency {
+	if n < e.opts.concurrency {
 		return nil
 	}
 	return newError(apierr.CodeRateLimited, "Too many eval runs in flight for this organization",
-		map[string]any{"reason": string(apierr.ReasonConcurrentRunLimit), "limit": s.ev.opts.concurrency})
+		map[string]any{"reason": string(apierr.ReasonConcurrentRunLimit), "limit": e.opts.concurrency})
 }
 
 // newRunLocked stores a pending run with one iteration per test per run.
-func (s *Server) newRunLocked(a actor, projectID string, su *evalSuiteRec, p *evals.RunParams,
+func (e *evalEngine) newRunLocked(a actor, projectID string, su *evalSuiteRec, p *evals.RunParams,
 	serverIDs, names []string, tests []evals.Test) *evalRunRec {
+	s := e.s
 	id, _ := s.st.newID("run", "")
 	n := 1
 	for _, r := range s.st.evals.runs {
@@ -132,7 +135,7 @@ func (s *Server) newRunLocked(a actor, projectID string, su *evalSuiteRec, p *ev
 			n++
 		}
 	}
-	keys := s.runModelKeysLocked(a.orgID, p.ModelAPIKeys)
+	keys := e.runModelKeysLocked(a.orgID, p.ModelAPIKeys)
 	run := &evalRunRec{id: id, projectID: projectID, orgID: a.orgID, suiteID: su.id, source: evals.SourceAPI,
 		runNumber: n, status: evals.StatusPending, notes: p.Notes, passCriteria: p.PassCriteria,
 		createdAt: s.now(), ord: s.st.nextOrd(), servers: s.st.serverRefs(serverIDs, names),
@@ -153,6 +156,6 @@ func (s *Server) newRunLocked(a actor, projectID string, su *evalSuiteRec, p *ev
 		}
 	}
 	s.st.evals.runs[id] = run
-	s.trimRunsLocked()
+	e.trimRunsLocked()
 	return run
 }

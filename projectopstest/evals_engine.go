@@ -12,6 +12,7 @@ import (
 
 // evalEngine executes eval runs on goroutines the server owns.
 type evalEngine struct {
+	s      *Server
 	opts   evalOptions
 	runner toolRunner
 	// orgKeys are model provider keys stored per organization
@@ -23,16 +24,17 @@ type evalEngine struct {
 }
 
 func newEvalEngine(s *Server, o evalOptions) *evalEngine {
-	return &evalEngine{opts: o.withDefaults(), runner: mcpRunner{s: s}}
+	return &evalEngine{s: s, opts: o.withDefaults(), runner: mcpRunner{s: s}}
 }
 
 // startRunLocked gives a new run its context (bounded by the run deadline
 // and the server's life) and starts executing it once the caller unlocks.
 // Call with Server.mu held, after the run is stored.
-func (s *Server) startRunLocked(run *evalRunRec) {
-	ctx, cancel := context.WithTimeout(s.ctx, s.ev.opts.deadline)
+func (e *evalEngine) startRunLocked(run *evalRunRec) {
+	s := e.s
+	ctx, cancel := context.WithTimeout(s.ctx, e.opts.deadline)
 	run.cancelFn = cancel
-	if !s.goBackground(func(context.Context) { s.executeRun(ctx, run) }) {
+	if !s.goBackground(func(context.Context) { e.executeRun(ctx, run) }) {
 		cancel() // closed: the run never starts
 		s.st.endRun(run, evals.StatusCancelled)
 	}
@@ -49,7 +51,8 @@ type runEnv struct {
 	listErrServer            string
 }
 
-func (s *Server) executeRun(ctx context.Context, run *evalRunRec) {
+func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {
+	s := e.s
 	defer run.execCancel()
 	s.mu.Lock()
 	if run.terminal() || run.exec == nil {
@@ -65,7 +68,7 @@ func (s *Server) executeRun(ctx context.Context, run *evalRunRec) {
 
 	for _, sv := range servers {
 		env.byName[sv.Name] = sv.ID
-		tools, err := s.ev.runner.Tools(ctx, env.userID, env.projectID, sv.ID)
+		tools, err := e.runner.Tools(ctx, env.userID, env.projectID, sv.ID)
 		if err != nil {
 			if env.listErr == nil {
 				env.listErr, env.listErrServer = err, sv.ID
@@ -82,12 +85,12 @@ func (s *Server) executeRun(ctx context.Context, run *evalRunRec) {
 
 	work := make(chan *evalIterRec)
 	var wg sync.WaitGroup
-	for range min(s.ev.opts.parallelism, len(iters)) {
+	for range min(e.opts.parallelism, len(iters)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for it := range work {
-				s.executeIteration(ctx, env, run, it)
+				e.executeIteration(ctx, env, run, it)
 			}
 		}()
 	}
@@ -99,7 +102,7 @@ func (s *Server) executeRun(ctx context.Context, run *evalRunRec) {
 	}
 	close(work)
 	wg.Wait()
-	s.finishRun(ctx, run)
+	e.finishRun(ctx, run)
 }
 
 // execCancel releases the run's context; safe after exec was cleared.
@@ -112,7 +115,8 @@ func (r *evalRunRec) execCancel() {
 // finishRun stores the run's terminal status unless cancel got there
 // first: timed_out past the deadline (unfinished iterations cancelled),
 // else completed, or failed when an iteration could not execute.
-func (s *Server) finishRun(ctx context.Context, run *evalRunRec) {
+func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec) {
+	s := e.s
 	s.mu.Lock()
 	if run.terminal() {
 		s.mu.Unlock()
@@ -137,7 +141,7 @@ func (s *Server) finishRun(ctx context.Context, run *evalRunRec) {
 		}
 	}
 	s.st.endRun(run, status)
-	hook := s.ev.opts.hooks.RunFinished
+	hook := e.opts.hooks.RunFinished
 	s.mu.Unlock()
 	if hook != nil {
 		hook(run.id, status)

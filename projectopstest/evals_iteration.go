@@ -27,7 +27,8 @@ type iterExec struct {
 	infraErr string // set when a step could not execute: the iteration fails
 }
 
-func (s *Server) executeIteration(ctx context.Context, env *runEnv, run *evalRunRec, it *evalIterRec) {
+func (e *evalEngine) executeIteration(ctx context.Context, env *runEnv, run *evalRunRec, it *evalIterRec) {
+	s := e.s
 	s.mu.Lock()
 	if run.terminal() || it.status != evals.StatusPending {
 		s.mu.Unlock()
@@ -43,8 +44,8 @@ func (s *Server) executeIteration(ctx context.Context, env *runEnv, run *evalRun
 	switch {
 	case env.listErr != nil:
 		x.infraErr = fmt.Sprintf("server %s: %s", env.listErrServer, errText(env.listErr))
-	case s.ev.opts.hooks.BeforeIteration != nil:
-		if err := s.ev.opts.hooks.BeforeIteration(ctx, env.runID, it.id); err != nil && ctx.Err() == nil {
+	case e.opts.hooks.BeforeIteration != nil:
+		if err := e.opts.hooks.BeforeIteration(ctx, env.runID, it.id); err != nil && ctx.Err() == nil {
 			x.infraErr = err.Error()
 		}
 	}

@@ -168,12 +168,12 @@ func (s *Server) SetOrganizationModelKey(orgID, provider string, key Secret) err
 
 // runModelKeysLocked is a new run's provider keys: its modelApiKeys, then
 // its organization's stored keys for the providers those lack.
-func (s *Server) runModelKeysLocked(orgID string, given map[string]string) map[string]Secret {
+func (e *evalEngine) runModelKeysLocked(orgID string, given map[string]string) map[string]Secret {
 	keys := make(map[string]Secret, len(given))
 	for k, v := range given {
 		keys[k] = Secret(v)
 	}
-	for p, k := range s.ev.orgKeys[orgID] {
+	for p, k := range e.orgKeys[orgID] {
 		if _, ok := keys[p]; !ok {
 			keys[p] = k
 		}

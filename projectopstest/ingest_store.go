@@ -70,7 +70,7 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 		run.ext.seen = map[string]bool{}
 	}
 	s.st.evals.runs[id], st.byExt[key] = run, run
-	s.trimRunsLocked()
+	s.ev.trimRunsLocked()
 	return run, false, nil
 }
 
@@ -97,7 +97,7 @@ func (s *Server) findIngestedRunLocked(a actor, projectPath, runID string) (*eva
 	}
 	run := s.st.evals.runs[runID]
 	if run == nil || run.ext == nil || run.projectID != projectID {
-		if herr := s.droppedRunError(projectID, runID); herr != nil {
+		if herr := s.ev.droppedRunError(projectID, runID); herr != nil {
 			return nil, herr
 		}
 		return nil, notFoundIn("Run")

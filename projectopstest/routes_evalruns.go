@@ -23,7 +23,7 @@ func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *httpError) 
 	if key != "" {
 		key = c.a.userID + "\x00" + c.project.id + "\x00" + key
 	}
-	return c.s.createRunLocked(c.a, c.project.id, p, key)
+	return c.s.ev.createRunLocked(c.a, c.project.id, p, key)
 }
 
 func checkRunParams(p *evals.RunParams) *httpError {
@@ -59,7 +59,7 @@ func checkRunParams(p *evals.RunParams) *httpError {
 // run is the route's {runId}, a run of the call's project; another
 // project's run reads as 404. Call with Server.mu held.
 func (c *call) run() (*evalRunRec, *httpError) {
-	return c.s.projectRunLocked(c.project.id, c.path("runId"))
+	return c.s.ev.projectRunLocked(c.project.id, c.path("runId"))
 }
 
 func findRun(c *call) *httpError {
@@ -76,10 +76,11 @@ func getEvalRun(c *call, _ *none) (runJSON, *httpError) {
 }
 
 // projectRunLocked resolves a run of projectID (access already checked).
-func (s *Server) projectRunLocked(projectID, runID string) (*evalRunRec, *httpError) {
+func (e *evalEngine) projectRunLocked(projectID, runID string) (*evalRunRec, *httpError) {
+	s := e.s
 	run := s.st.evals.runs[runID]
 	if run == nil || run.projectID != projectID {
-		if herr := s.droppedRunError(projectID, runID); herr != nil {
+		if herr := e.droppedRunError(projectID, runID); herr != nil {
 			return nil, herr
 		}
 		return nil, notFoundIn("Eval run")

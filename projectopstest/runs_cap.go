@@ -32,21 +32,23 @@ func WithMaxRuns(n int) Option {
 
 // trimRunsLocked drops the oldest finished runs while more than the cap
 // are stored. Call with Server.mu held, after storing a new run.
-func (s *Server) trimRunsLocked() {
-	limit := s.ev.opts.maxRuns
+func (e *evalEngine) trimRunsLocked() {
+	s := e.s
+	limit := e.opts.maxRuns
 	runs := s.st.evals.runs
 	if limit == 0 || len(runs) <= limit {
 		return
 	}
 	done := sortedByOrd(runs, func(r *evalRunRec) int { return r.ord }, func(r *evalRunRec) bool { return r.terminal() })
 	for _, r := range done[:min(len(done), len(runs)-limit)] {
-		s.dropRunLocked(r)
+		e.dropRunLocked(r)
 	}
 }
 
 // dropRunLocked forgets a finished run and everything it names, keeping
 // only its id and project so a later read gets the documented answer.
-func (s *Server) dropRunLocked(r *evalRunRec) {
+func (e *evalEngine) dropRunLocked(r *evalRunRec) {
+	s := e.s
 	delete(s.st.evals.runs, r.id)
 	for _, it := range r.iters {
 		delete(s.st.ids, it.id)
@@ -59,18 +61,18 @@ func (s *Server) dropRunLocked(r *evalRunRec) {
 			delete(s.st.evals.idem, k)
 		}
 	}
-	if s.ev.dropped == nil {
-		s.ev.dropped = map[string]string{}
+	if e.dropped == nil {
+		e.dropped = map[string]string{}
 	}
-	s.ev.dropped[r.id] = r.projectID
+	e.dropped[r.id] = r.projectID
 }
 
 // droppedRunError is the answer to a read of a dropped run of projectID,
 // or nil when runID names no dropped run of it.
-func (s *Server) droppedRunError(projectID, runID string) *httpError {
-	if p, ok := s.ev.dropped[runID]; !ok || p != projectID {
+func (e *evalEngine) droppedRunError(projectID, runID string) *httpError {
+	if p, ok := e.dropped[runID]; !ok || p != projectID {
 		return nil
 	}
 	return newError(apierr.CodeNotFound, "Eval run "+runID+" was dropped: the double keeps only the newest runs (max runs "+
-		strconv.Itoa(s.ev.opts.maxRuns)+")", map[string]any{"reason": ReasonRunDropped, "runId": runID})
+		strconv.Itoa(e.opts.maxRuns)+")", map[string]any{"reason": ReasonRunDropped, "runId": runID})
 }
