@@ -53,7 +53,7 @@ func (s *Server) addEnvironmentLocked(spec EnvironmentSpec) (string, error) {
 		return "", fmt.Errorf("environment: %w", err)
 	}
 	if spec.Built {
-		s.buildNowLocked(e)
+		s.bld.buildNowLocked(e)
 	}
 	return e.id, nil
 }

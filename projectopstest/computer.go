@@ -58,7 +58,7 @@ func (s *Server) InstallOnComputer(projectID, userID string, items ...string) er
 	if err := s.st.checkComputerOwner(projectID, userID); err != nil {
 		return err
 	}
-	c := s.computerLocked(projectID, userID)
+	c := s.bld.computerLocked(projectID, userID)
 	c.installed = append(c.installed, items...)
 	return nil
 }
@@ -75,7 +75,7 @@ func (s *Server) SetComputerProvider(projectID, userID, provider string) error {
 	if err := s.st.checkComputerOwner(projectID, userID); err != nil {
 		return err
 	}
-	s.computerLocked(projectID, userID).provider = provider
+	s.bld.computerLocked(projectID, userID).provider = provider
 	return nil
 }
 

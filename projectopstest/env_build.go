@@ -12,8 +12,14 @@ import (
 )
 
 // startBuildLocked records a queued build of e's current Dockerfile. The
+
+// builder runs environment builds on goroutines the server owns and
+// provisions the computers booted from them.
+type builder struct{ s *Server }
+
 // caller runs it with runBuild after unlocking.
-func (s *Server) startBuildLocked(e *envRec) (*buildRec, context.Context) {
+func (bd *builder) startBuildLocked(e *envRec) (*buildRec, context.Context) {
+	s := bd.s
 	es := s.st.envStore()
 	id, _ := s.st.newID("bld", "") // cannot fail without a wanted id
 	b := &buildRec{id: id, envID: e.id, provider: s.envOpt.provider, dockerfile: e.dockerfile,
@@ -37,44 +43,46 @@ func (s *Server) startBuildLocked(e *envRec) (*buildRec, context.Context) {
 // finish ready or failed. Every step first passes the build hook and the
 // step delay; a step whose context ended (server closed, environment
 // deleted) stops without writing anything.
-func (s *Server) runBuild(ctx context.Context, projectID string, b *buildRec) {
-	if !s.goBackground(func(context.Context) { s.buildWork(ctx, projectID, b) }) {
+func (bd *builder) runBuild(ctx context.Context, projectID string, b *buildRec) {
+	s := bd.s
+	if !s.goBackground(func(context.Context) { bd.buildWork(ctx, projectID, b) }) {
 		b.cancel()
 	}
 }
 
-func (s *Server) buildWork(ctx context.Context, projectID string, b *buildRec) {
+func (bd *builder) buildWork(ctx context.Context, projectID string, b *buildRec) {
+	s := bd.s
 	defer b.cancel()
 	step := BuildStep{ProjectID: projectID, EnvironmentID: b.envID, BuildID: b.id}
-	if err := s.buildStep(ctx, step); err != nil {
-		s.failBuild(ctx, b, err)
+	if err := bd.buildStep(ctx, step); err != nil {
+		bd.failBuild(ctx, b, err)
 		return
 	}
 	instrs, perr := builds.Parse(b.dockerfile)
-	if !s.updateBuild(ctx, b, func() { b.begin(s.now()) }) {
+	if !bd.updateBuild(ctx, b, func() { b.begin(s.now()) }) {
 		return
 	}
 	if perr != nil {
-		s.failBuild(ctx, b, perr)
+		bd.failBuild(ctx, b, perr)
 		return
 	}
 	step.Total = len(instrs)
 	for i, in := range instrs {
 		step.Index, step.Instruction = i+1, in.Cmd+" "+in.Args
-		if err := s.buildStep(ctx, step); err != nil {
-			s.failBuild(ctx, b, err)
+		if err := bd.buildStep(ctx, step); err != nil {
+			bd.failBuild(ctx, b, err)
 			return
 		}
 		var runErr error
-		if !s.updateBuild(ctx, b, func() { runErr = b.applyInstr(i, len(instrs), in) }) {
+		if !bd.updateBuild(ctx, b, func() { runErr = b.applyInstr(i, len(instrs), in) }) {
 			return
 		}
 		if runErr != nil {
-			s.failBuild(ctx, b, runErr)
+			bd.failBuild(ctx, b, runErr)
 			return
 		}
 	}
-	s.updateBuild(ctx, b, func() { b.ready(len(instrs), s.now()) })
+	bd.updateBuild(ctx, b, func() { b.ready(len(instrs), s.now()) })
 }
 
 // applyInstr logs instruction i of n and records a FROM's digest; a failing
@@ -130,8 +138,9 @@ func (b *buildRec) fail(err error, now time.Time) {
 
 // buildNowLocked runs a whole build of e synchronously (seeding): no hook,
 // no delay, no goroutine.
-func (s *Server) buildNowLocked(e *envRec) *buildRec {
-	b, _ := s.startBuildLocked(e)
+func (bd *builder) buildNowLocked(e *envRec) *buildRec {
+	s := bd.s
+	b, _ := bd.startBuildLocked(e)
 	defer b.cancel()
 	now := s.now()
 	b.begin(now)
@@ -151,7 +160,8 @@ func (s *Server) buildNowLocked(e *envRec) *buildRec {
 }
 
 // buildStep runs the hook and the pacing delay before a step.
-func (s *Server) buildStep(ctx context.Context, step BuildStep) error {
+func (bd *builder) buildStep(ctx context.Context, step BuildStep) error {
+	s := bd.s
 	if h := s.envOpt.hook; h != nil {
 		if err := h(ctx, step); err != nil {
 			if ctx.Err() != nil {
@@ -173,7 +183,8 @@ func (s *Server) buildStep(ctx context.Context, step BuildStep) error {
 
 // updateBuild applies f to b under the lock unless the build was stopped;
 // it reports whether f ran.
-func (s *Server) updateBuild(ctx context.Context, b *buildRec, f func()) bool {
+func (bd *builder) updateBuild(ctx context.Context, b *buildRec, f func()) bool {
+	s := bd.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ctx.Err() != nil || s.st.envStore().builds[b.id] != b {
@@ -185,8 +196,9 @@ func (s *Server) updateBuild(ctx context.Context, b *buildRec, f func()) bool {
 
 // failBuild ends b failed with err as its error and last log line, unless
 // the build was stopped (err is then the context's).
-func (s *Server) failBuild(ctx context.Context, b *buildRec, err error) {
-	s.updateBuild(ctx, b, func() { b.fail(err, s.now()) })
+func (bd *builder) failBuild(ctx context.Context, b *buildRec, err error) {
+	s := bd.s
+	bd.updateBuild(ctx, b, func() { b.fail(err, s.now()) })
 }
 
 // logPreview is the capped tail of a build log (BuildLogPreviewCap bytes).

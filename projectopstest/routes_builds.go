@@ -42,7 +42,7 @@ func buildEnvironment(c *call, _ *noBody) (environments.BuildStarted, *httpError
 		return environments.BuildStarted{}, herr
 	}
 	s, projectID := c.s, c.project.id
-	b, ctx := s.startBuildLocked(e)
-	c.after(func() { s.runBuild(ctx, projectID, b) })
+	b, ctx := s.bld.startBuildLocked(e)
+	c.after(func() { s.bld.runBuild(ctx, projectID, b) })
 	return environments.BuildStarted{ID: e.id, BuildID: b.id, Reused: b.reused}, nil
 }

@@ -9,7 +9,8 @@ import (
 
 // computerLocked returns the caller's computer in a project, making it (on
 // the base image and the deployment's provider) on first use.
-func (s *Server) computerLocked(projectID, userID string) *computerRec {
+func (bd *builder) computerLocked(projectID, userID string) *computerRec {
+	s := bd.s
 	es := s.st.envStore()
 	key := [2]string{projectID, userID}
 	c := es.computers[key]
@@ -25,7 +26,8 @@ func (s *Server) computerLocked(projectID, userID string) *computerRec {
 // provisionLocked wipes c's installed state and starts re-provisioning it
 // from its image. The returned func, called unlocked, finishes the
 // provisioning in the background (Server.Wait waits for it).
-func (s *Server) provisionLocked(c *computerRec) func() {
+func (bd *builder) provisionLocked(c *computerRec) func() {
+	s := bd.s
 	c.installed = nil
 	c.status = ComputerProvisioning
 	c.provisions++
@@ -87,14 +89,14 @@ func bootEnvironment(c *call, _ *noBody) (environments.ComputerAttached, *httpEr
 	if herr != nil {
 		return environments.ComputerAttached{}, herr
 	}
-	cp := c.s.computerLocked(c.project.id, c.a.userID)
+	cp := c.s.bld.computerLocked(c.project.id, c.a.userID)
 	cp.envID, cp.buildID, cp.digests = e.id, b.id, append([]string{}, b.digests...)
-	c.after(c.s.provisionLocked(cp))
+	c.after(c.s.bld.provisionLocked(cp))
 	return environments.ComputerAttached{EnvironmentID: e.id, ComputerID: cp.id, Status: cp.status}, nil
 }
 
 // resetComputer re-provisions the caller's computer from its current image.
 func resetComputer(c *call, _ *noBody) (environments.ComputerReset, *httpError) {
-	c.after(c.s.provisionLocked(c.s.computerLocked(c.project.id, c.a.userID)))
+	c.after(c.s.bld.provisionLocked(c.s.bld.computerLocked(c.project.id, c.a.userID)))
 	return environments.ComputerReset{ProjectID: c.project.id, Reset: true}, nil
 }

@@ -50,6 +50,7 @@ type Server struct {
 	faults  faultSet
 	reqlog  requestLog
 	ev      *evalEngine // executes eval runs (evals_engine.go)
+	bld     *builder    // builds environments and provisions computers (env_build.go)
 	mcp     *mcpState   // saved servers' live MCP sessions and OAuth tokens
 
 	// mu guards the store: one lock for all state, as in pstest.
@@ -84,6 +85,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	s.st.ingest.discard = o.ingestDiscard
 	s.st.now = o.clock
 	s.ev = newEvalEngine(s, o.evals)
+	s.bld = &builder{s: s}
 	o.mcp.self = selfTransport{s}
 	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
