@@ -22,7 +22,7 @@ func (s *Server) AddServer(spec ServerSpec) (string, error) {
 // AddHost adds a host to a project, from a template or a full config, with
 // the same rules as POST /projects/{projectId}/hosts.
 func (s *Server) AddHost(spec HostSpec) (string, error) {
-	cfg, err := s.hostSpecConfig(spec)
+	cfg, err := s.catalog.hostSpecConfig(spec)
 	if err != nil {
 		return "", err
 	}
@@ -109,7 +109,7 @@ func cloneSecrets(m map[string]Secret) map[string]Secret {
 // except that a seed's partial config is completed with the defaults the
 // service's SDK gives a new host (hostcfg.Defaults), so seeds stay short.
 // It may consult the live catalog, so it runs without the lock.
-func (s *Server) hostSpecConfig(spec HostSpec) (map[string]any, error) {
+func (cc *catalogCache) hostSpecConfig(spec HostSpec) (map[string]any, error) {
 	present := map[string]bool{"name": true, "template": spec.Template != "",
 		"theme": spec.Theme != "", "config": spec.Config != nil}
 	var raw json.RawMessage
@@ -120,7 +120,7 @@ func (s *Server) hostSpecConfig(spec HostSpec) (map[string]any, error) {
 		}
 		raw = b
 	}
-	cfg, herr := s.resolveHost(hostInput{name: spec.Name, template: string(spec.Template),
+	cfg, herr := cc.resolveHost(hostInput{name: spec.Name, template: string(spec.Template),
 		theme: spec.Theme, config: raw, present: present})
 	if herr != nil {
 		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)

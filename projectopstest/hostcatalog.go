@@ -21,6 +21,7 @@ const (
 // catalogCache is the gateway's in-memory cache of the last good live
 // catalog; refreshes are shared by concurrent requests.
 type catalogCache struct {
+	s       *Server
 	mu      sync.Mutex
 	live    *hostcfg.Catalog
 	fetched time.Time
@@ -29,7 +30,7 @@ type catalogCache struct {
 
 func hostCatalogRoutes(s *Server, rt *router) {
 	rt.handlePublic("GET /host-catalog", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
-		c, source, cache := s.hostCatalog()
+		c, source, cache := s.catalog.hostCatalog()
 		w.Header().Set("Cache-Control", cache)
 		writeRaw(w, http.StatusOK, c.Envelope(source))
 		return nil
@@ -41,11 +42,11 @@ func hostCatalogRoutes(s *Server, rt *router) {
 // source (a reply older than the cached version does not replace it); a
 // failed refresh serves the stale live catalog with no-cache, or, with
 // nothing cached, the bundled catalog with no-store. It never fails.
-func (s *Server) hostCatalog() (c *hostcfg.Catalog, source, cacheControl string) {
+func (cc *catalogCache) hostCatalog() (c *hostcfg.Catalog, source, cacheControl string) {
+	s := cc.s
 	if s.src == nil {
 		return hostcfg.Bundled(), "bundled", "no-store"
 	}
-	cc := &s.catalog
 	cc.mu.Lock()
 	live, fresh := cc.live, cc.live != nil && s.now().Sub(cc.fetched) < catalogTTL
 	cc.mu.Unlock()
@@ -53,7 +54,7 @@ func (s *Server) hostCatalog() (c *hostcfg.Catalog, source, cacheControl string)
 		return live, "live", "public, max-age=300"
 	}
 	v, _, _ := cc.group.Do("refresh", func() (any, error) {
-		got, err := s.fetchCatalog()
+		got, err := cc.fetchCatalog()
 		cc.mu.Lock()
 		defer cc.mu.Unlock()
 		if err != nil {
@@ -77,7 +78,8 @@ func (s *Server) hostCatalog() (c *hostcfg.Catalog, source, cacheControl string)
 
 // fetchCatalog reads the live source once, with the gateway's timeout and
 // its reader's rules; it is not tied to any one request.
-func (s *Server) fetchCatalog() (*hostcfg.Catalog, error) {
+func (cc *catalogCache) fetchCatalog() (*hostcfg.Catalog, error) {
+	s := cc.s
 	ctx, cancel := context.WithTimeout(s.ctx, catalogFetchTimeout)
 	defer cancel()
 	b, err := s.src(ctx)

@@ -49,7 +49,7 @@ type hostInput struct {
 // ignored), the template looked up in the live catalog and then the
 // bundled one, and the result validated by the host config v2 rules.
 // It may consult the live catalog, so call it without Server.mu held.
-func (s *Server) resolveHost(in hostInput) (map[string]any, *httpError) {
+func (cc *catalogCache) resolveHost(in hostInput) (map[string]any, *httpError) {
 	if !in.present["name"] {
 		return nil, errValidation("name", "name is required")
 	}
@@ -68,7 +68,7 @@ func (s *Server) resolveHost(in hostInput) (map[string]any, *httpError) {
 	if in.present["theme"] && in.theme != "light" && in.theme != "dark" {
 		return nil, errValidation("theme", "theme must be light or dark")
 	}
-	cfg, ok := s.templateConfig(strings.TrimSpace(in.template), in.theme)
+	cfg, ok := cc.templateConfig(strings.TrimSpace(in.template), in.theme)
 	if !ok {
 		return nil, errValidation("template", "Unknown host template: "+in.template)
 	}
@@ -82,9 +82,10 @@ func (s *Server) resolveHost(in hostInput) (map[string]any, *httpError) {
 // templateConfig seeds a config from the live catalog's entry for id when
 // a source is configured and has it (read directly, as the gateway's host
 // route does), else from the bundled catalog's.
-func (s *Server) templateConfig(id, theme string) (map[string]any, bool) {
+func (cc *catalogCache) templateConfig(id, theme string) (map[string]any, bool) {
+	s := cc.s
 	if s.src != nil {
-		if live, err := s.fetchCatalog(); err == nil {
+		if live, err := cc.fetchCatalog(); err == nil {
 			if cfg, ok := live.Template(id, theme); ok {
 				return cfg, true
 			}

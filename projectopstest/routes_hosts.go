@@ -62,7 +62,7 @@ type hostCreate struct{ cfg map[string]any }
 // checkCreateHost resolves the template or config without the lock: it may
 // consult the host catalog.
 func checkCreateHost(c *call, p *hosts.CreateParams) *httpError {
-	cfg, herr := c.s.resolveHost(hostInput{name: p.Name, template: string(p.Template), theme: p.Theme,
+	cfg, herr := c.s.catalog.resolveHost(hostInput{name: p.Name, template: string(p.Template), theme: p.Theme,
 		config: json.RawMessage(p.Config), present: c.present})
 	if herr != nil {
 		return herr

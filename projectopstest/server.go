@@ -86,6 +86,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	s.st.now = o.clock
 	s.ev = newEvalEngine(s, o.evals)
 	s.bld = &builder{s: s}
+	s.catalog.s = s
 	o.mcp.self = selfTransport{s}
 	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()
