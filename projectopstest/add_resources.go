@@ -28,21 +28,21 @@ func (s *Server) AddHost(spec HostSpec) (string, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addHostLocked(spec, cfg)
+	return s.st.addHost(spec, cfg)
 }
 
 // AddChatbox publishes a chatbox in a project.
 func (s *Server) AddChatbox(spec ChatboxSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addChatboxLocked(spec)
+	return s.st.addChatbox(spec)
 }
 
 // AddChatSession adds a personal or project-shared chat session.
 func (s *Server) AddChatSession(spec ChatSessionSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addChatSessionLocked(spec)
+	return s.st.addChatSession(spec)
 }
 
 // AddEvalSuite adds an eval suite, optionally referencing a host.
@@ -128,19 +128,19 @@ func (cc *catalogCache) hostSpecConfig(spec HostSpec) (map[string]any, error) {
 	return cfg, nil
 }
 
-func (s *Server) addHostLocked(spec HostSpec, cfg map[string]any) (string, error) {
-	if s.st.projects[spec.ProjectID] == nil {
+func (st *state) addHost(spec HostSpec, cfg map[string]any) (string, error) {
+	if st.projects[spec.ProjectID] == nil {
 		return "", fmt.Errorf("host: project %q not found", spec.ProjectID)
 	}
-	h, herr := s.st.insertHost(actor{}, spec.ProjectID, spec.ID, spec.Name, cfg)
+	h, herr := st.insertHost(actor{}, spec.ProjectID, spec.ID, spec.Name, cfg)
 	if herr != nil {
 		return "", fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)
 	}
 	return h.id, nil
 }
 
-func (s *Server) addChatboxLocked(spec ChatboxSpec) (string, error) {
-	if s.st.projects[spec.ProjectID] == nil {
+func (st *state) addChatbox(spec ChatboxSpec) (string, error) {
+	if st.projects[spec.ProjectID] == nil {
 		return "", fmt.Errorf("chatbox: project %q not found", spec.ProjectID)
 	}
 	if strings.TrimSpace(spec.Name) == "" {
@@ -163,7 +163,7 @@ func (s *Server) addChatboxLocked(spec ChatboxSpec) (string, error) {
 		cb.temperature = &t
 	}
 	if spec.HostID != "" {
-		h := s.st.hosts[spec.HostID]
+		h := st.hosts[spec.HostID]
 		if h == nil || h.projectID != spec.ProjectID {
 			return "", fmt.Errorf("chatbox %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
 		}
@@ -177,20 +177,20 @@ func (s *Server) addChatboxLocked(spec ChatboxSpec) (string, error) {
 			cb.serverIDs = configServerIDs(h.config)
 		}
 	}
-	if herr := s.st.checkServerIDs(spec.ProjectID, cb.serverIDs, "serverIds"); herr != nil {
+	if herr := st.checkServerIDs(spec.ProjectID, cb.serverIDs, "serverIds"); herr != nil {
 		return "", fmt.Errorf("chatbox %q: %s", spec.Name, herr.body.Message)
 	}
-	id, err := s.st.newID("cbx", spec.ID)
+	id, err := st.newID("cbx", spec.ID)
 	if err != nil {
 		return "", fmt.Errorf("chatbox: %w", err)
 	}
-	now := s.now()
-	cb.id, cb.linkToken, cb.createdAt, cb.updatedAt, cb.ord = id, linkToken(id), now, now, s.st.nextOrd()
-	s.st.chatbox[id] = cb
+	now := st.now()
+	cb.id, cb.linkToken, cb.createdAt, cb.updatedAt, cb.ord = id, linkToken(id), now, now, st.nextOrd()
+	st.chatbox[id] = cb
 	return id, nil
 }
 
-func (s *Server) addChatSessionLocked(spec ChatSessionSpec) (string, error) {
+func (st *state) addChatSession(spec ChatSessionSpec) (string, error) {
 	cs := &chatSessionRec{projectID: spec.ProjectID, ownerID: spec.OwnerUserID, title: spec.Title,
 		status: spec.Status, pinned: spec.Pinned, unread: spec.Unread,
 		lastActivityAt: spec.LastActivityAt, createdAt: spec.CreatedAt}
@@ -202,7 +202,7 @@ func (s *Server) addChatSessionLocked(spec ChatSessionSpec) (string, error) {
 	}
 	switch {
 	case spec.ProjectID != "":
-		p := s.st.projects[spec.ProjectID]
+		p := st.projects[spec.ProjectID]
 		if p == nil {
 			return "", fmt.Errorf("chat session: project %q not found", spec.ProjectID)
 		}
@@ -211,7 +211,7 @@ func (s *Server) addChatSessionLocked(spec ChatSessionSpec) (string, error) {
 		return "", errors.New("chat session: a shared session needs a projectId (or give ownerUserId)")
 	}
 	if spec.OwnerUserID != "" {
-		u := s.st.users[spec.OwnerUserID]
+		u := st.users[spec.OwnerUserID]
 		if u == nil {
 			return "", fmt.Errorf("chat session: user %q not found", spec.OwnerUserID)
 		}
@@ -220,19 +220,19 @@ func (s *Server) addChatSessionLocked(spec ChatSessionSpec) (string, error) {
 		}
 		cs.orgID = u.orgID
 	}
-	now := s.now()
+	now := st.now()
 	if cs.createdAt.IsZero() {
 		cs.createdAt = now
 	}
 	if cs.lastActivityAt.IsZero() {
 		cs.lastActivityAt = cs.createdAt
 	}
-	id, err := s.st.newID("cs", spec.ID)
+	id, err := st.newID("cs", spec.ID)
 	if err != nil {
 		return "", fmt.Errorf("chat session: %w", err)
 	}
-	cs.id, cs.ord = id, s.st.nextOrd()
-	s.st.sessions[id] = cs
+	cs.id, cs.ord = id, st.nextOrd()
+	st.sessions[id] = cs
 	return id, nil
 }
 
@@ -248,7 +248,7 @@ func (s *Server) addEvalSuiteLocked(spec EvalSuiteSpec) (string, error) {
 	if herr := s.st.checkServerIDs(spec.ProjectID, spec.ServerIDs, "serverIds"); herr != nil {
 		return "", fmt.Errorf("eval suite %q: %s", spec.Name, herr.body.Message)
 	}
-	if err := s.checkSuiteSpecLocked(&spec); err != nil { // seed_evals.go
+	if err := s.ev.checkSuiteSpecLocked(&spec); err != nil { // seed_evals.go
 		return "", err
 	}
 	id, err := s.st.newID("evs", spec.ID)

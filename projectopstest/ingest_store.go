@@ -134,7 +134,7 @@ func (st *state) runResult(run *evalRunRec, reused bool) ingest.RunResult {
 }
 
 // ingestUploadURL mints a single-use upload URL served by this double.
-func (s *Server) ingestUploadURL(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+func ingestUploadURL(s *Server, w http.ResponseWriter, r *http.Request, a actor) *httpError {
 	if herr := s.checkIngestAccess(r, a); herr != nil {
 		return herr
 	}
@@ -164,7 +164,7 @@ func (s *Server) ingestUploadURL(w http.ResponseWriter, r *http.Request, a actor
 // ingestUpload stores the raw body sent to a minted URL. No key is needed:
 // the URL is the capability, so it is checked (and claimed) before a byte
 // of the body is read: a made-up URL costs no memory.
-func (s *Server) ingestUpload(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *httpError {
 	up, herr := s.claimUpload(r.PathValue("token"))
 	if herr != nil {
 		return herr

@@ -26,15 +26,15 @@ const (
 // Both run on their own goroutine in process: one is a WebSocket, the
 // other streams.
 func relayRoutes(s *Server, rt *router) {
-	rt.mux.HandleFunc(relayAgentRoute, s.relayAgent)
-	rt.mux.HandleFunc(relayPublicRoute, s.relayPublic)
+	rt.mux.HandleFunc(relayAgentRoute, func(w http.ResponseWriter, r *http.Request) { relayAgent(s, w, r) })
+	rt.mux.HandleFunc(relayPublicRoute, func(w http.ResponseWriter, r *http.Request) { relayPublic(s, w, r) })
 	rt.markStreaming(relayAgentRoute)
 	rt.markStreaming(relayPublicRoute)
 }
 
 // relayAgent accepts a tunnel host: subprotocol and connect token are
 // checked before upgrading. The session replaces the grant's previous one.
-func (s *Server) relayAgent(w http.ResponseWriter, r *http.Request) {
+func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 	infoOf(w).route = relayAgentRoute
 	if !offersSubprotocol(r) {
 		writeError(w, errValidation("Sec-WebSocket-Protocol", "The relay needs subprotocol "+tunnelwire.Subprotocol))
@@ -104,7 +104,7 @@ func offersSubprotocol(r *http.Request) bool {
 // unknown slug all answer the same 404, so a dead tunnel URL looks like a
 // server that is not there), then the request is relayed to the live host session, or fails
 // fast with 502 SERVER_UNREACHABLE when none is connected.
-func (s *Server) relayPublic(w http.ResponseWriter, r *http.Request) {
+func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 	infoOf(w).route = relayPublicRoute
 	slug := r.PathValue("slug")
 	q := r.URL.Query()

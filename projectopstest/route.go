@@ -144,3 +144,9 @@ func (c *call) resolveProject(need access) *httpError {
 	c.project, c.role = p, role
 	return herr
 }
+
+// withServer adapts a handler written as a function of the server (one
+// that does not fit the typed adapter: an upload streamed to storage).
+func withServer(s *Server, h func(*Server, http.ResponseWriter, *http.Request, actor) *httpError) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a actor) *httpError { return h(s, w, r, a) }
+}

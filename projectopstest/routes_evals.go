@@ -77,7 +77,9 @@ func (st *state) findSuite(a actor, projectID, suiteID string, need access) (*ev
 	return su, nil
 }
 
-func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *httpError { return c.s.checkSuiteParams(p) }
+func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *httpError {
+	return c.s.ev.checkSuiteParams(p)
+}
 
 // createEvalSuite authors a suite: 201, nothing executed.
 func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *httpError) {
@@ -96,7 +98,7 @@ func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *
 		CaseUpsert: s.st.upsertCases(su, p.Tests)}, nil
 }
 
-func (s *Server) checkSuiteParams(p *evals.CreateSuiteParams) *httpError {
+func (e *evalEngine) checkSuiteParams(p *evals.CreateSuiteParams) *httpError {
 	switch {
 	case p.Name == "":
 		return errValidation("name", "name is required")
@@ -108,14 +110,14 @@ func (s *Server) checkSuiteParams(p *evals.CreateSuiteParams) *httpError {
 	if herr := checkPassCriteria(p.PassCriteria); herr != nil {
 		return herr
 	}
-	if _, _, herr := s.ev.resolveModel("model", p.Model, p.Provider, nil); herr != nil {
+	if _, _, herr := e.resolveModel("model", p.Model, p.Provider, nil); herr != nil {
 		return herr
 	}
 	if herr := checkTests("tests", p.Tests); herr != nil {
 		return herr
 	}
 	for i, t := range p.Tests {
-		if _, _, herr := s.ev.resolveModel("tests["+strconv.Itoa(i)+"].model", cmpOr(t.Model, p.Model),
+		if _, _, herr := e.resolveModel("tests["+strconv.Itoa(i)+"].model", cmpOr(t.Model, p.Model),
 			cmpOr(t.Provider, p.Provider), nil); herr != nil {
 			return herr
 		}

@@ -18,8 +18,8 @@ func ingestRoutes(s *Server, rt *router) {
 	rt.handle("POST /projects/{projectId}/eval-ingest/runs/start", ingestOp(s, checkStart, ingestStart))
 	rt.handle("POST /projects/{projectId}/eval-ingest/runs/iterations", ingestOp(s, checkAppend, ingestAppend))
 	rt.handle("POST /projects/{projectId}/eval-ingest/runs/finalize", ingestOp(s, nil, ingestFinalize))
-	rt.handle("POST /projects/{projectId}/eval-ingest/artifacts/upload-url", s.ingestUploadURL)
-	rt.handlePublic(uploadRoute, s.ingestUpload)
+	rt.handle("POST /projects/{projectId}/eval-ingest/artifacts/upload-url", withServer(s, ingestUploadURL))
+	rt.handlePublic(uploadRoute, withServer(s, ingestUpload))
 }
 
 // uploadRoute serves minted upload URLs; its path holds the URL's token,

@@ -52,7 +52,7 @@ func createTunnel(c *call, p *tunnels.CreateParams) (*tunnels.Grant, *httpError)
 		if old != nil {
 			old.Close(tunnelwire.CloseRevoked, "tunnel grant rotated")
 		}
-		s.dropMCPSessions(g.ServerID)
+		s.mcp.dropSessions(g.ServerID)
 	})
 	return g, nil
 }
@@ -123,14 +123,14 @@ func closeTunnel(c *call, _ *noBody) (tunnels.Closed, *httpError) {
 		if old != nil {
 			old.Close(tunnelwire.CloseRevoked, "tunnel revoked")
 		}
-		s.dropMCPSessions(serverID)
+		s.mcp.dropSessions(serverID)
 	})
 	return tunnels.Closed{ServerID: serverID, Status: tunnels.StatusClosed}, nil
 }
 
-// dropMCPSessions forgets the MCP layer's pooled sessions to a server whose
+// dropSessions forgets the MCP layer's pooled sessions to a server whose
 // tunnel changed: they were opened on a URL that no longer works.
-func (s *Server) dropMCPSessions(serverID string) {
+func (m *mcpState) dropSessions(serverID string) {
 	suffix := poolKey("", serverID)
-	s.mcp.pool.Drop(func(key string) bool { return strings.HasSuffix(key, suffix) })
+	m.pool.Drop(func(key string) bool { return strings.HasSuffix(key, suffix) })
 }

@@ -102,9 +102,9 @@ func (s *Server) applySeed(seed *Seed) error {
 		{"projects", len(seed.Projects), func(i int) error { _, err := s.st.addProject(seed.Projects[i]); return err }},
 		{"apiKeys", len(seed.APIKeys), func(i int) (err error) { keyIDs[i], err = s.st.addKey(seed.APIKeys[i]); return err }},
 		{"servers", len(seed.Servers), func(i int) error { _, err := s.addServerLocked(seed.Servers[i]); return err }},
-		{"hosts", len(seed.Hosts), func(i int) error { _, err := s.addHostLocked(seed.Hosts[i], cfgs[i]); return err }},
-		{"chatboxes", len(seed.Chatboxes), func(i int) error { _, err := s.addChatboxLocked(seed.Chatboxes[i]); return err }},
-		{"chatSessions", len(seed.ChatSessions), func(i int) error { _, err := s.addChatSessionLocked(seed.ChatSessions[i]); return err }},
+		{"hosts", len(seed.Hosts), func(i int) error { _, err := s.st.addHost(seed.Hosts[i], cfgs[i]); return err }},
+		{"chatboxes", len(seed.Chatboxes), func(i int) error { _, err := s.st.addChatbox(seed.Chatboxes[i]); return err }},
+		{"chatSessions", len(seed.ChatSessions), func(i int) error { _, err := s.st.addChatSession(seed.ChatSessions[i]); return err }},
 		{"evalSuites", len(seed.EvalSuites), func(i int) error { _, err := s.addEvalSuiteLocked(seed.EvalSuites[i]); return err }},
 		{"environments", len(seed.Environments), func(i int) error { _, err := s.addEnvironmentLocked(seed.Environments[i]); return err }},
 	}

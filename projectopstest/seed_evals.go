@@ -12,7 +12,7 @@ import (
 // tests are replaced by their JSON round trip, so they are stored exactly
 // as the route would store them (numbers in arguments become float64) and
 // the caller's maps are never shared. spec is the caller's own copy.
-func (s *Server) checkSuiteSpecLocked(spec *EvalSuiteSpec) error {
+func (e *evalEngine) checkSuiteSpecLocked(spec *EvalSuiteSpec) error {
 	if !spec.authored() {
 		return nil
 	}
@@ -26,7 +26,7 @@ func (s *Server) checkSuiteSpecLocked(spec *EvalSuiteSpec) error {
 	}
 	p := evals.CreateSuiteParams{Name: spec.Name, Description: spec.Description, ServerIDs: spec.ServerIDs,
 		Model: spec.Model, Provider: spec.Provider, PassCriteria: spec.PassCriteria, Tests: spec.Tests}
-	if herr := s.checkSuiteParams(&p); herr != nil {
+	if herr := e.checkSuiteParams(&p); herr != nil {
 		if field, _ := herr.body.Details["field"].(string); field != "" {
 			return fmt.Errorf("eval suite %q: %s: %s", spec.Name, field, herr.body.Message)
 		}
