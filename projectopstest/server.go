@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/inproc"
 )
 
 // InProcessURL is the base URL reported by URL before Start: requests sent
@@ -41,7 +43,7 @@ type Server struct {
 
 	rt        *router
 	handler   http.Handler
-	transport *inProcessTransport
+	transport *inproc.Transport
 	reqSeq    atomic.Uint64
 
 	pool    workerPool
@@ -93,7 +95,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	if o.contractTB != nil {
 		s.handler = contractChecked(o.contractTB, s.handler)
 	}
-	s.transport = &inProcessTransport{s: s}
+	s.transport = &inproc.Transport{Host: inprocHost{s}, Closed: ErrServerClosed}
 	var err error
 	if o.seed != nil {
 		err = s.applySeed(o.seed)
@@ -226,3 +228,14 @@ func (s *Server) spawn(wg *sync.WaitGroup, f func()) bool {
 func (s *Server) goBackground(f func(ctx context.Context)) bool {
 	return s.spawn(&s.bg, func() { f(s.ctx) })
 }
+
+// inprocHost is the server as the in-process transport sees it.
+type inprocHost struct{ s *Server }
+
+func (h inprocHost) Handler() http.Handler        { return h.s.handler }
+func (h inprocHost) Context() context.Context     { return h.s.ctx }
+func (h inprocHost) Streams(r *http.Request) bool { return h.s.rt.streams(r) }
+func (h inprocHost) Enter() bool                  { return h.s.enter() }
+func (h inprocHost) Leave()                       { h.s.inflight.Done() }
+func (h inprocHost) Dispatch(f func()) bool       { return h.s.dispatch(f) }
+func (h inprocHost) Logger() *slog.Logger         { return h.s.log }

@@ -1,10 +1,15 @@
-package projectopstest
+// Package inproc is the double's in-process transport: an
+// http.RoundTripper that runs the server's handler directly, with no
+// sockets, as net/http would (streaming routes, hijacked upgrades, dropped
+// connections on a handler panic).
+package inproc
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"runtime/debug"
@@ -15,9 +20,33 @@ import (
 // error, as with a real connection closed mid-exchange.
 var errDropped = fmt.Errorf("projectopstest: connection dropped by server: %w", io.ErrUnexpectedEOF)
 
-// inProcessTransport runs the server's handler directly: no sockets, no
-// serialisation beyond the HTTP bodies themselves.
-type inProcessTransport struct{ s *Server }
+// Host is the server the transport runs requests on.
+type Host interface {
+	// Handler serves every request.
+	Handler() http.Handler
+	// Context ends when the server closes; in-flight handlers are
+	// cancelled then.
+	Context() context.Context
+	// Streams reports whether r goes to a streaming route, which runs on
+	// its own goroutine and may flush or hijack.
+	Streams(r *http.Request) bool
+	// Enter counts an in-flight request (false once the server is
+	// closed); Leave ends it.
+	Enter() bool
+	Leave()
+	// Dispatch runs f on a goroutine the server owns (false once closed).
+	Dispatch(f func()) bool
+	// Logger receives handler panics.
+	Logger() *slog.Logger
+}
+
+// Transport runs a Host's handler directly: no sockets, no serialisation
+// beyond the HTTP bodies themselves.
+type Transport struct {
+	Host Host
+	// Closed is the error a request gets once the server is closed.
+	Closed error
+}
 
 // RoundTrip implements http.RoundTripper. The handler's context ends when
 // the request's context does, when the response body is closed, or when
@@ -25,7 +54,7 @@ type inProcessTransport struct{ s *Server }
 // its response is handed over whole (ContentLength known). A streaming
 // route runs on a goroutine the server owns; once it flushes, RoundTrip
 // returns and the rest of the body streams through a pipe.
-func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.URL == nil {
 		closeRequestBody(req)
 		return nil, errors.New("projectopstest: request has no URL")
@@ -36,7 +65,7 @@ func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error
 		return nil, err
 	}
 	hctx, cancel := context.WithCancel(ctx)
-	stopOnClose := context.AfterFunc(t.s.ctx, cancel) // Close cancels in-flight handlers
+	stopOnClose := context.AfterFunc(t.Host.Context(), cancel) // Close cancels in-flight handlers
 	rw := &responseWriter{ctx: hctx, header: http.Header{}, ready: make(chan struct{})}
 	sreq := serverRequest(hctx, req)
 	release := func() {
@@ -44,7 +73,7 @@ func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error
 		cancel()
 		closeRequestBody(req)
 	}
-	if t.s.rt.streams(sreq) {
+	if t.Host.Streams(sreq) {
 		// The handler outlives RoundTrip: give it its own header map.
 		sreq.Header = req.Header.Clone()
 		return t.serveAsync(req, sreq, rw, cancel, release)
@@ -54,13 +83,13 @@ func (t *inProcessTransport) RoundTrip(req *http.Request) (*http.Response, error
 }
 
 // serveSync runs an ordinary route on the caller's goroutine.
-func (t *inProcessTransport) serveSync(req, sreq *http.Request, rw *responseWriter) (*http.Response, error) {
-	if !t.s.enter() {
-		return nil, ErrServerClosed
+func (t *Transport) serveSync(req, sreq *http.Request, rw *responseWriter) (*http.Response, error) {
+	if !t.Host.Enter() {
+		return nil, t.Closed
 	}
 	rw.sync = true
-	rw.serve(t.s.handler, sreq, t.s)
-	t.s.inflight.Done()
+	rw.serve(t.Host.Handler(), sreq, t.Host.Logger())
+	t.Host.Leave()
 	if err := req.Context().Err(); err != nil {
 		return nil, err // like net/http: a cancelled request gets no response
 	}
@@ -74,14 +103,14 @@ func (t *inProcessTransport) serveSync(req, sreq *http.Request, rw *responseWrit
 // as soon as the response is committed; release runs when the handler is
 // done (the body is then complete or abandoned), and closing the response
 // body cancels the handler.
-func (t *inProcessTransport) serveAsync(req, sreq *http.Request, rw *responseWriter, cancel, release func()) (*http.Response, error) {
-	started := t.s.dispatch(func() {
+func (t *Transport) serveAsync(req, sreq *http.Request, rw *responseWriter, cancel, release func()) (*http.Response, error) {
+	started := t.Host.Dispatch(func() {
 		defer release()
-		rw.serve(t.s.handler, sreq, t.s)
+		rw.serve(t.Host.Handler(), sreq, t.Host.Logger())
 	})
 	if !started {
 		release()
-		return nil, ErrServerClosed
+		return nil, t.Closed
 	}
 	select {
 	case <-rw.ready:
@@ -126,11 +155,11 @@ func closeRequestBody(req *http.Request) {
 }
 
 // serve runs h, recovering a panic into a dropped connection like net/http.
-func (w *responseWriter) serve(h http.Handler, r *http.Request, s *Server) {
+func (w *responseWriter) serve(h http.Handler, r *http.Request, log *slog.Logger) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v != http.ErrAbortHandler {
-				s.log.Error("projectopstest: handler panic", "path", r.URL.Path,
+				log.Error("projectopstest: handler panic", "path", r.URL.Path,
 					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			}
 			w.fail()

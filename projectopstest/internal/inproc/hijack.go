@@ -1,4 +1,4 @@
-package projectopstest
+package inproc
 
 import (
 	"bufio"

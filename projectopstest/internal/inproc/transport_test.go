@@ -1,0 +1,94 @@
+package inproc
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// host is a minimal Host: one handler, streaming by path prefix.
+type host struct {
+	h      http.Handler
+	ctx    context.Context
+	closed bool
+	wg     sync.WaitGroup
+}
+
+func (h *host) Handler() http.Handler        { return h.h }
+func (h *host) Context() context.Context     { return h.ctx }
+func (h *host) Streams(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/stream") }
+func (h *host) Enter() bool                  { return !h.closed }
+func (h *host) Leave()                       {}
+func (h *host) Logger() *slog.Logger         { return slog.New(slog.DiscardHandler) }
+func (h *host) Dispatch(f func()) bool {
+	if h.closed {
+		return false
+	}
+	h.wg.Add(1)
+	go func() { defer h.wg.Done(); f() }()
+	return true
+}
+
+var errClosed = errors.New("closed")
+
+func get(t *testing.T, tr *Transport, path string) (*http.Response, error) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://double.test"+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr.RoundTrip(req)
+}
+
+func TestRoundTrip(t *testing.T) {
+	h := &host{ctx: t.Context(), h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/ok":
+			w.WriteHeader(http.StatusCreated)
+			_, _ = io.WriteString(w, "hello")
+		case "/panic":
+			panic("boom")
+		case "/stream":
+			_, _ = io.WriteString(w, "a")
+			w.(http.Flusher).Flush()
+			_, _ = io.WriteString(w, "b")
+		}
+	})}
+	tr := &Transport{Host: h, Closed: errClosed}
+
+	resp, err := get(t, tr, "/ok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusCreated || string(body) != "hello" || resp.ContentLength != 5 {
+		t.Errorf("ok: %d %q length %d", resp.StatusCode, body, resp.ContentLength)
+	}
+
+	// A panicking handler drops the connection, as net/http does.
+	if _, err := get(t, tr, "/panic"); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("panic: err = %v", err)
+	}
+
+	// A streaming route returns at its first flush; the rest follows.
+	resp, err = get(t, tr, "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "ab" || resp.ContentLength != -1 {
+		t.Errorf("stream: %q length %d", body, resp.ContentLength)
+	}
+	h.wg.Wait()
+
+	h.closed = true
+	if _, err := get(t, tr, "/ok"); !errors.Is(err, errClosed) {
+		t.Errorf("closed: err = %v", err)
+	}
+}
