@@ -1,0 +1,41 @@
+package evalmodel
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestPickTools(t *testing.T) {
+	tools := []*mcp.Tool{
+		{Name: "echo", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"message": map[string]any{"type": "string"}}}},
+		{Name: "add", InputSchema: map[string]any{"type": "object", "properties": map[string]any{
+			"a": map[string]any{"type": "number"}, "b": map[string]any{"type": "number"}}}},
+		{Name: "echoes"},
+	}
+	for _, tc := range []struct {
+		prompt string
+		want   []string
+		args   []map[string]any
+	}{
+		{"Use add with a=1 b=2, then echo with message=\"hi there\"", []string{"add", "echo"},
+			[]map[string]any{{"a": float64(1), "b": float64(2)}, {"message": "hi there"}}},
+		{"nothing to call here", nil, nil},
+		{"echoed is not echo's name but echo is", []string{"echo"}, []map[string]any{{}}},
+	} {
+		calls := PickTools(tc.prompt, tools)
+		var names []string
+		var args []map[string]any
+		for _, c := range calls {
+			names = append(names, c.ToolName)
+			args = append(args, c.Arguments)
+		}
+		if !reflect.DeepEqual(names, tc.want) || (tc.args != nil && !reflect.DeepEqual(args, tc.args)) {
+			t.Errorf("%q: calls %v %v, want %v %v", tc.prompt, names, args, tc.want, tc.args)
+		}
+	}
+	if ApproxTokens("abcdefgh") != 2 || ApproxTokens("") != 0 {
+		t.Error("ApproxTokens")
+	}
+}
