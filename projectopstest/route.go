@@ -2,6 +2,7 @@ package projectopstest
 
 import (
 	"net/http"
+	"sync"
 )
 
 // call is one request as a typed handler sees it: the caller, the request
@@ -19,6 +20,22 @@ type call struct {
 	scratch any
 	// afters run once Server.mu is released (hooks that may call back).
 	afters []func()
+}
+
+// calls recycles call values: one per request would be the adapter's only
+// allocation on a read (measured by BenchmarkHandlerOnly).
+var calls = sync.Pool{New: func() any { return new(call) }}
+
+func newCall(s *Server, r *http.Request, a actor) *call {
+	c := calls.Get().(*call)
+	c.s, c.r, c.a = s, r, a
+	return c
+}
+
+// release returns c to the pool; nothing may use it afterwards.
+func (c *call) release() {
+	*c = call{}
+	calls.Put(c)
 }
 
 // after runs f once the handler's lock is released.
@@ -65,7 +82,8 @@ type op[Req, Resp any] struct {
 // route adapts a typed handler to the router's handlerFunc.
 func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a actor) *httpError {
-		c := &call{s: s, r: r, a: a}
+		c := newCall(s, r, a)
+		defer c.release()
 		scoped := r.PathValue("projectId") != ""
 		var body Req
 		_, bodyless := any(body).(none)
