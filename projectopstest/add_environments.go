@@ -3,8 +3,9 @@ package projectopstest
 import (
 	"errors"
 	"fmt"
-	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 	"strings"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 
 	"github.com/projectops/projectops-go/environments"
 )

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 	"net/url"
 	"strings"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/servers"

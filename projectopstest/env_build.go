@@ -3,10 +3,11 @@ package projectopstest
 import (
 	"context"
 	"fmt"
-	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 
 	"github.com/projectops/projectops-go/environments"
 )

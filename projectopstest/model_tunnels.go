@@ -6,9 +6,10 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
-	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 	"net/url"
 	"time"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 )
 
 // TunnelTokenTTL is how long a grant's connect token is accepted for new

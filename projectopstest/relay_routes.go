@@ -3,12 +3,13 @@ package projectopstest
 import (
 	"crypto/sha256"
 	"errors"
-	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 
 	"github.com/coder/websocket"
 

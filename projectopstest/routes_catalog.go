@@ -9,6 +9,7 @@ import (
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/projectopstest/internal/views"
 )
 
 // builtinToolsJSON maps each harness the service serves (claude-code,
@@ -29,31 +30,31 @@ var builtinTools = sync.OnceValue(func() map[string][]catalog.BuiltinTool {
 })
 
 func catalogRoutes(s *Server, rt *router) {
-	rt.handle("GET /me", route(s, op[none, meJSON]{apply: getMe}))
-	rt.handle("GET /projects", route(s, op[none, pager.Page[projectJSON]]{apply: listProjects}))
-	rt.handle("GET /projects/{projectId}/servers", route(s, op[none, pager.Page[serverJSON]]{need: accessRead, apply: listServers}))
-	rt.handle("GET /chat-sessions", route(s, op[none, pager.Page[sessionJSON]]{apply: listChatSessions}))
+	rt.handle("GET /me", route(s, op[none, views.Me]{apply: getMe}))
+	rt.handle("GET /projects", route(s, op[none, pager.Page[views.Project]]{apply: listProjects}))
+	rt.handle("GET /projects/{projectId}/servers", route(s, op[none, pager.Page[views.Server]]{need: accessRead, apply: listServers}))
+	rt.handle("GET /chat-sessions", route(s, op[none, pager.Page[views.Session]]{apply: listChatSessions}))
 	rt.handle("GET /harness/{harnessId}/builtin-tools", route(s, op[none, pager.Page[catalog.BuiltinTool]]{apply: listBuiltinTools}))
 }
 
-func getMe(c *call, _ *none) (meJSON, *httpError) {
+func getMe(c *call, _ *none) (views.Me, *httpError) {
 	u := c.s.st.users[c.a.userID]
 	if u == nil {
-		return meJSON{}, errUnauthorized("Invalid API key")
+		return views.Me{}, errUnauthorized("Invalid API key")
 	}
 	me := catalog.Me{ID: u.id, Email: u.email, Name: u.name,
 		CreatedAt: wire.MillisOf(u.createdAt), UpdatedAt: wire.MillisOf(u.updatedAt)}
 	if org := c.s.st.orgs[c.a.orgID]; org != nil {
 		me.Plan = org.plan
 	}
-	return meView(me), nil
+	return views.MeOf(me), nil
 }
 
 // listProjects lists the projects the caller can access inside the key's
 // organization; an organizationId filter naming any other organization
 // matches nothing.
-func listProjects(c *call, _ *none) (pager.Page[projectJSON], *httpError) {
-	page := pager.Page[projectJSON]{Items: []projectJSON{}}
+func listProjects(c *call, _ *none) (pager.Page[views.Project], *httpError) {
+	page := pager.Page[views.Project]{Items: []views.Project{}}
 	if org := c.r.URL.Query().Get("organizationId"); org == "" || org == c.a.orgID {
 		u := c.s.st.users[c.a.userID]
 		for _, p := range sortedByOrd(c.s.st.projects, func(p *projectRec) int { return p.ord }, nil) {
@@ -65,8 +66,8 @@ func listProjects(c *call, _ *none) (pager.Page[projectJSON], *httpError) {
 	return page, nil
 }
 
-func listServers(c *call, _ *none) (pager.Page[serverJSON], *httpError) {
-	page := pager.Page[serverJSON]{Items: []serverJSON{}}
+func listServers(c *call, _ *none) (pager.Page[views.Server], *httpError) {
+	page := pager.Page[views.Server]{Items: []views.Server{}}
 	for _, sv := range sortedByOrd(c.s.st.servers, func(v *serverRec) int { return v.ord },
 		func(v *serverRec) bool { return v.projectID == c.project.id }) {
 		page.Items = append(page.Items, serverView(sv))

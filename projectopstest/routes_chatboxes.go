@@ -4,30 +4,31 @@ import (
 	"net/http"
 
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/projectopstest/internal/views"
 )
 
 // Chatboxes are read-only over the API; they are created with AddChatbox
 // or a seed.
 func chatboxRoutes(s *Server, rt *router) {
-	rt.handle("GET /projects/{projectId}/chatboxes", route(s, op[none, pager.Page[chatboxJSON]]{need: accessRead, apply: listChatboxes}))
-	rt.handle("GET /projects/{projectId}/chatboxes/{chatboxId}", route(s, op[none, chatboxDetailJSON]{need: accessRead, apply: getChatbox}))
+	rt.handle("GET /projects/{projectId}/chatboxes", route(s, op[none, pager.Page[views.Chatbox]]{need: accessRead, apply: listChatboxes}))
+	rt.handle("GET /projects/{projectId}/chatboxes/{chatboxId}", route(s, op[none, views.ChatboxDetail]{need: accessRead, apply: getChatbox}))
 }
 
-func listChatboxes(c *call, _ *none) (pager.Page[chatboxJSON], *httpError) {
-	page := pager.Page[chatboxJSON]{Items: []chatboxJSON{}}
+func listChatboxes(c *call, _ *none) (pager.Page[views.Chatbox], *httpError) {
+	page := pager.Page[views.Chatbox]{Items: []views.Chatbox{}}
 	for _, cb := range sortedByOrd(c.s.st.chatbox, func(v *chatboxRec) int { return v.ord },
 		func(v *chatboxRec) bool { return v.projectID == c.project.id }) {
-		page.Items = append(page.Items, chatboxJSONOf(c.s.st.chatboxView(cb)))
+		page.Items = append(page.Items, views.ChatboxOf(c.s.st.chatboxView(cb)))
 	}
 	return page, nil
 }
 
-func getChatbox(c *call, _ *none) (chatboxDetailJSON, *httpError) {
+func getChatbox(c *call, _ *none) (views.ChatboxDetail, *httpError) {
 	cb := c.s.st.chatbox[c.path("chatboxId")]
 	if cb == nil || cb.projectID != c.project.id {
-		return chatboxDetailJSON{}, notFoundIn("Chatbox")
+		return views.ChatboxDetail{}, notFoundIn("Chatbox")
 	}
-	return chatboxDetailJSONOf(c.s.st.chatboxDetailView(cb)), nil
+	return views.ChatboxDetailOf(c.s.st.chatboxDetailView(cb)), nil
 }
 
 // keyManagementRoutes answers the key-management surface: API keys cannot

@@ -7,6 +7,7 @@ import (
 
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/projectopstest/internal/views"
 )
 
 // Chat-session paging bounds of the real service.
@@ -30,9 +31,9 @@ func (p sessionPos) before(q sessionPos) bool { // p sorts after q (older)
 // listChatSessions merges the caller's personal sessions with the
 // project-shared sessions of every project the caller can access, inside
 // the key's organization, newest activity first.
-func listChatSessions(c *call, _ *none) (pager.Page[sessionJSON], *httpError) {
+func listChatSessions(c *call, _ *none) (pager.Page[views.Session], *httpError) {
 	s, a := c.s, c.a
-	page := pager.Page[sessionJSON]{Items: []sessionJSON{}}
+	page := pager.Page[views.Session]{Items: []views.Session{}}
 	q := c.r.URL.Query()
 	status := q.Get("status")
 	if status == "" {

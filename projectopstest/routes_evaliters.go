@@ -4,6 +4,7 @@ import (
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/projectopstest/internal/views"
 )
 
 // Page sizes of a run's iterations (reference service).
@@ -13,27 +14,27 @@ const (
 	iterationsCursorKind   = "iterations"
 )
 
-func listIterations(c *call, _ *none) (pager.Page[iterJSON], *httpError) {
+func listIterations(c *call, _ *none) (pager.Page[views.Iteration], *httpError) {
 	q := c.r.URL.Query()
 	limit, herr := parseLimit(q.Get("limit"), "limit", iterationsDefaultLimit, iterationsMaxLimit)
 	if herr != nil {
-		return pager.Page[iterJSON]{}, herr
+		return pager.Page[views.Iteration]{}, herr
 	}
 	off, herr := decodeOffsetCursor(iterationsCursorKind, q.Get("cursor"), "cursor")
 	if herr != nil {
-		return pager.Page[iterJSON]{}, herr
+		return pager.Page[views.Iteration]{}, herr
 	}
 	run, herr := c.run()
 	if herr != nil {
-		return pager.Page[iterJSON]{}, herr
+		return pager.Page[views.Iteration]{}, herr
 	}
 	n := run.iterCount()
 	off = min(off, n)
 	end := min(off+limit, n)
-	page := pager.Page[iterJSON]{Items: make([]iterJSON, 0, end-off)}
+	page := pager.Page[views.Iteration]{Items: make([]views.Iteration, 0, end-off)}
 	for i := off; i < end; i++ {
 		it := run.iterAt(i)
-		page.Items = append(page.Items, iterJSONOf(iterView(it), it.status.Terminal()))
+		page.Items = append(page.Items, views.IterationOf(iterView(it), it.status.Terminal()))
 	}
 	if end < n {
 		page.NextCursor = encodeOffsetCursor(iterationsCursorKind, end)
@@ -76,10 +77,10 @@ func getTrace(c *call, _ *none) (any, *httpError) {
 
 // getSteps answers one verdict per authored step, whether or not a trace
 // was kept; steps not reached yet are pending.
-func getSteps(c *call, _ *none) (pager.Page[stepJSON], *httpError) {
+func getSteps(c *call, _ *none) (pager.Page[views.Step], *httpError) {
 	it, herr := c.iteration()
 	if herr != nil {
-		return pager.Page[stepJSON]{}, herr
+		return pager.Page[views.Step]{}, herr
 	}
 	steps := it.steps // never mutated once stored
 	if steps == nil {
@@ -88,9 +89,9 @@ func getSteps(c *call, _ *none) (pager.Page[stepJSON], *httpError) {
 			steps[i] = evals.StepResult{StepID: st.ID, StepIndex: i, Kind: st.Kind, Status: evals.StepPending}
 		}
 	}
-	page := pager.Page[stepJSON]{Items: make([]stepJSON, len(steps))}
+	page := pager.Page[views.Step]{Items: make([]views.Step, len(steps))}
 	for i, st := range steps {
-		page.Items[i] = stepJSON{StepResult: st, Reason: orNull(st.Reason)}
+		page.Items[i] = views.Step{StepResult: st, Reason: views.OrNull(st.Reason)}
 	}
 	return page, nil
 }

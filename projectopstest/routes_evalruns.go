@@ -6,6 +6,7 @@ import (
 
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/projectopstest/internal/views"
 )
 
 // maxIdempotencyKey is the longest Idempotency-Key honoured; a blank or
@@ -67,12 +68,12 @@ func findRun(c *call) *httpError {
 	return herr
 }
 
-func getEvalRun(c *call, _ *none) (runJSON, *httpError) {
+func getEvalRun(c *call, _ *none) (views.Run, *httpError) {
 	run, herr := c.run()
 	if herr != nil {
-		return runJSON{}, herr
+		return views.Run{}, herr
 	}
-	return runJSONOf(runView(run)), nil
+	return views.RunOf(runView(run)), nil
 }
 
 // projectRunLocked resolves a run of projectID (access already checked).
@@ -92,15 +93,15 @@ func (e *evalEngine) projectRunLocked(projectID, runID string) (*evalRunRec, *ht
 // its pending and running iterations (in-flight MCP calls are stopped
 // through the run's context); a cancelled run answers as it is; a run
 // completed, failed or timed out is 409 CONFLICT.
-func cancelEvalRun(c *call, _ *noBody) (runJSON, *httpError) {
+func cancelEvalRun(c *call, _ *noBody) (views.Run, *httpError) {
 	run, herr := c.run()
 	if herr != nil {
-		return runJSON{}, herr
+		return views.Run{}, herr
 	}
 	switch {
 	case run.status == evals.StatusCancelled:
 	case run.terminal():
-		return runJSON{}, newError(apierr.CodeConflict, "Run already finished with status "+string(run.status),
+		return views.Run{}, newError(apierr.CodeConflict, "Run already finished with status "+string(run.status),
 			map[string]any{"status": string(run.status)})
 	default:
 		for _, it := range run.iters {
@@ -114,5 +115,5 @@ func cancelEvalRun(c *call, _ *noBody) (runJSON, *httpError) {
 			c.after(func() { finished(run.id, evals.StatusCancelled) })
 		}
 	}
-	return runJSONOf(runView(run)), nil
+	return views.RunOf(runView(run)), nil
 }

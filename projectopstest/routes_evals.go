@@ -7,6 +7,7 @@ import (
 
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/projectopstest/internal/views"
 )
 
 // Page sizes of a suite's runs listing (reference service).
@@ -16,50 +17,50 @@ const (
 )
 
 func evalRoutes(s *Server, rt *router) {
-	rt.handle("GET /projects/{projectId}/eval-suites", route(s, op[none, pager.Page[suiteJSON]]{need: accessRead, apply: listEvalSuites}))
+	rt.handle("GET /projects/{projectId}/eval-suites", route(s, op[none, pager.Page[views.Suite]]{need: accessRead, apply: listEvalSuites}))
 	rt.handle("POST /projects/{projectId}/eval-suites", route(s, op[evals.CreateSuiteParams, evals.SuiteCreated]{
 		status: http.StatusCreated, need: accessWrite, check: checkCreateSuite, apply: createEvalSuite}))
-	rt.handle("GET /projects/{projectId}/eval-suites/{suiteId}/runs", route(s, op[none, pager.Page[runJSON]]{need: accessRead, apply: listSuiteRuns}))
+	rt.handle("GET /projects/{projectId}/eval-suites/{suiteId}/runs", route(s, op[none, pager.Page[views.Run]]{need: accessRead, apply: listSuiteRuns}))
 	rt.handle("POST /projects/{projectId}/eval-runs", route(s, op[evals.RunParams, *evals.RunCreated]{
 		status: http.StatusAccepted, need: accessWrite, check: checkCreateRun, apply: createEvalRun}))
-	rt.handle("GET /projects/{projectId}/eval-runs/{runId}", route(s, op[none, runJSON]{need: accessRead, apply: getEvalRun}))
-	rt.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", route(s, op[noBody, runJSON]{need: accessWrite,
+	rt.handle("GET /projects/{projectId}/eval-runs/{runId}", route(s, op[none, views.Run]{need: accessRead, apply: getEvalRun}))
+	rt.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", route(s, op[noBody, views.Run]{need: accessWrite,
 		find: findRun, apply: cancelEvalRun}))
-	rt.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations", route(s, op[none, pager.Page[iterJSON]]{need: accessRead, apply: listIterations}))
+	rt.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations", route(s, op[none, pager.Page[views.Iteration]]{need: accessRead, apply: listIterations}))
 	rt.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/trace", route(s, op[none, any]{need: accessRead, apply: getTrace}))
-	rt.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", route(s, op[none, pager.Page[stepJSON]]{need: accessRead, apply: getSteps}))
+	rt.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", route(s, op[none, pager.Page[views.Step]]{need: accessRead, apply: getSteps}))
 }
 
-func listEvalSuites(c *call, _ *none) (pager.Page[suiteJSON], *httpError) {
+func listEvalSuites(c *call, _ *none) (pager.Page[views.Suite], *httpError) {
 	st, projectID := c.s.st, c.project.id
 	byRun := map[string][]*evalRunRec{}
 	for _, run := range sortedByOrd(st.evals.runs, func(r *evalRunRec) int { return r.ord },
 		func(r *evalRunRec) bool { return r.projectID == projectID }) {
 		byRun[run.suiteID] = append(byRun[run.suiteID], run)
 	}
-	page := pager.Page[suiteJSON]{Items: []suiteJSON{}}
+	page := pager.Page[views.Suite]{Items: []views.Suite{}}
 	for _, su := range sortedByOrd(st.suites, func(v *evalSuiteRec) int { return v.ord },
 		func(v *evalSuiteRec) bool { return v.projectID == projectID }) {
 		v := suiteView(su, byRun[su.id])
-		page.Items = append(page.Items, suiteJSON{Suite: v, LatestRun: v.LatestRun})
+		page.Items = append(page.Items, views.Suite{Suite: v, LatestRun: v.LatestRun})
 	}
 	return page, nil
 }
 
-func listSuiteRuns(c *call, _ *none) (pager.Page[runJSON], *httpError) {
+func listSuiteRuns(c *call, _ *none) (pager.Page[views.Run], *httpError) {
 	limit, herr := parseLimit(c.r.URL.Query().Get("limit"), "limit", suiteRunsDefaultLimit, suiteRunsMaxLimit)
 	if herr != nil {
-		return pager.Page[runJSON]{}, herr
+		return pager.Page[views.Run]{}, herr
 	}
 	su := c.s.st.suites[c.path("suiteId")]
 	if su == nil || su.projectID != c.project.id {
-		return pager.Page[runJSON]{}, notFoundIn("Eval suite")
+		return pager.Page[views.Run]{}, notFoundIn("Eval suite")
 	}
 	runs := c.s.st.suiteRuns(su.id)
 	slices.Reverse(runs)
-	page := pager.Page[runJSON]{Items: make([]runJSON, 0, min(limit, len(runs)))}
+	page := pager.Page[views.Run]{Items: make([]views.Run, 0, min(limit, len(runs)))}
 	for _, run := range runs[:min(limit, len(runs))] {
-		page.Items = append(page.Items, runJSONOf(runView(run)))
+		page.Items = append(page.Items, views.RunOf(runView(run)))
 	}
 	return page, nil
 }

@@ -1,10 +1,11 @@
 package projectopstest
 
 import (
-	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 	"net/http"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 	"github.com/projectops/projectops-go/internal/wire"

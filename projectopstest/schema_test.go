@@ -3,13 +3,14 @@ package projectopstest_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/projectops/projectops-go/internal/sdktest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/projectops/projectops-go/internal/sdktest"
 
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/projectopstest"

@@ -9,6 +9,7 @@ import (
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
+	"github.com/projectops/projectops-go/projectopstest/internal/views"
 	"github.com/projectops/projectops-go/servers"
 )
 
@@ -19,24 +20,24 @@ import (
 // chatboxBaseURL is where share links point; the double serves no UI.
 const chatboxBaseURL = "https://app.projectops.test"
 
-func projectView(p *projectRec, role Role) projectJSON {
+func projectView(p *projectRec, role Role) views.Project {
 	v := catalog.Project{
 		ID: p.id, Name: p.name, Description: p.description, Icon: p.icon,
 		OrganizationID: p.orgID, Visibility: p.visibility, Role: string(role),
 		CreatedAt: wire.MillisOf(p.createdAt), UpdatedAt: wire.MillisOf(p.updatedAt),
 	}
-	return projectJSON{Project: v, Description: orNull(v.Description), Icon: orNull(v.Icon)}
+	return views.Project{Project: v, Description: views.OrNull(v.Description), Icon: views.OrNull(v.Icon)}
 }
 
 // serverView never includes the stdio command line, env or raw headers.
-func serverView(sv *serverRec) serverJSON {
+func serverView(sv *serverRec) views.Server {
 	v := servers.Server{
 		ID: sv.id, ProjectID: sv.projectID, Name: sv.name, Enabled: sv.enabled,
 		TransportType: sv.transport, URL: sv.url, UseOAuth: sv.useOAuth,
 		HasClientSecret: sv.clientSecret != "", OAuthScopes: append([]string(nil), sv.oauthScopes...),
 		CreatedAt: wire.MillisOf(sv.createdAt), UpdatedAt: wire.MillisOf(sv.updatedAt),
 	}
-	return serverJSON{Server: v, URL: orNull(v.URL)}
+	return views.Server{Server: v, URL: views.OrNull(v.URL)}
 }
 
 func hostView(h *hostRec) hosts.Host {
@@ -107,7 +108,7 @@ func (st *state) chatboxDetailView(cb *chatboxRec) catalog.ChatboxDetail {
 	return d
 }
 
-func sessionView(cs *chatSessionRec) sessionJSON {
+func sessionView(cs *chatSessionRec) views.Session {
 	vis := "project"
 	if cs.ownerID != "" {
 		vis = "private"
@@ -117,7 +118,7 @@ func sessionView(cs *chatSessionRec) sessionJSON {
 		LastActivityAt: wire.MillisOf(cs.lastActivityAt), CreatedAt: wire.MillisOf(cs.createdAt),
 		IsPinned: cs.pinned, IsUnread: cs.unread,
 	}
-	return sessionJSON{ChatSession: v, ProjectID: orNull(v.ProjectID), Title: orNull(v.Title)}
+	return views.Session{ChatSession: v, ProjectID: views.OrNull(v.ProjectID), Title: views.OrNull(v.Title)}
 }
 
 // linkToken derives a chatbox's share token from its id, deterministically.
