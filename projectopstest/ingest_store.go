@@ -11,6 +11,7 @@ import (
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/projectopstest/internal/rows"
 )
 
 // Upload URLs: served by the double itself under uploadPath, without a key,
@@ -62,12 +63,9 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 	p.Tags = slices.Clone(p.Tags)
 	run := &evalRunRec{id: id, projectID: projectID, orgID: s.st.projects[projectID].orgID, suiteID: suiteID,
 		source: evals.SourceSDK, runNumber: n, status: evals.StatusRunning, notes: p.Notes,
-		createdAt: s.now(), ord: s.st.nextOrd(), ext: &runExternal{params: p, configHash: hash}}
+		createdAt: s.now(), ord: s.st.nextOrd(), ext: &runExternal{params: p, configHash: hash, rows: rows.NewStore(st.discard)}}
 	if p.PassCriteria != nil {
 		run.passCriteria = &evals.PassCriteria{MinimumPassRate: p.PassCriteria.MinimumPassRate}
-	}
-	if !st.discard {
-		run.ext.seen = map[string]bool{}
 	}
 	s.st.evals.runs[id], st.byExt[key] = run, run
 	s.ev.trimRunsLocked()

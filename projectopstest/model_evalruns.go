@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/projectopstest/internal/rows"
 
 	"github.com/projectops/projectops-go/ingest"
 )
@@ -27,11 +28,8 @@ type ingestStore struct {
 // already holds.
 type runExternal struct {
 	params     ingest.RunParams
-	configHash string          // evaluationConfigHash as started; a reuse must match it
-	seen       map[string]bool // nil under WithIngestDiscard
-	blocks     []rowBlock      // the received results, compressed (ingest_rows.go)
-	nrows      int
-	cache      *rowCache // the last block read
+	configHash string      // evaluationConfigHash as started; a reuse must match it
+	rows       *rows.Store // the received results, compressed
 }
 
 // uploadRec is a minted upload URL: usable once, until expires.
@@ -100,9 +98,9 @@ func (s *Server) IngestedIterations(runID string) ([]IngestedIteration, bool) {
 	if r == nil || r.ext == nil {
 		return nil, false
 	}
-	out := make([]IngestedIteration, 0, r.ext.nrows)
-	for i := range r.ext.nrows {
-		raw, received, passed := r.rowAt(i)
+	out := make([]IngestedIteration, 0, r.ext.rows.Len())
+	for i := range r.ext.rows.Len() {
+		raw, received, passed := r.ext.rows.At(i)
 		v := IngestedIteration{ID: ingestedIterID(r.id, i+1), IterationNumber: i + 1,
 			Status: string(evals.StatusCompleted), Result: string(evals.ResultFailed),
 			CreatedAt: received, Raw: slices.Clone(raw)}

@@ -9,6 +9,7 @@ import (
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
+	"github.com/projectops/projectops-go/projectopstest/internal/rows"
 )
 
 // ingestRoutes serves eval-ingest (spec §4.5, shapes from the reference
@@ -89,7 +90,7 @@ type ingestBody struct {
 	data    []byte
 	run     ingest.RunParams
 	results []any
-	rows    []encodedRow
+	rows    []rows.Row
 }
 
 // ingestOp is the typed adapter for the ingest routes, whose bodies are
@@ -147,7 +148,7 @@ func checkRows(b *ingestBody, nonEmpty bool) *httpError {
 	if herr := validateResults(b.results, nonEmpty); herr != nil {
 		return herr
 	}
-	b.rows = encodeRows(b.data, b.results)
+	b.rows = rows.Encode(b.data, b.results)
 	return nil
 }
 

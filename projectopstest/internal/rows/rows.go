@@ -1,0 +1,180 @@
+// Package rows keeps the results an ingested eval run received, compactly,
+// so the double's memory grows with what it stores and no faster: the rows
+// of one append (each result's JSON as it came) are compressed together
+// into a block, and a read decompresses the block it needs. Results of a
+// test stream repeat their keys and names, so a block is a fraction of its
+// size on the wire.
+package rows
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"io"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Row is one result ready to store.
+type Row struct {
+	// Raw is the result's JSON exactly as it came.
+	Raw []byte
+	// ExtID is its externalIterationId ("" when it has none).
+	ExtID string
+	// Passed is its verdict.
+	Passed bool
+}
+
+// Encode prepares the checked results of a body for storage, before any
+// lock is taken: each one's JSON cut from data with a token scan (so no row
+// is re-encoded), its externalIterationId and its verdict. results are the
+// decoded "results" array of the same body, which must be a JSON object.
+func Encode(data []byte, results []any) []Row {
+	out := make([]Row, len(results))
+	for i, v := range results {
+		m, _ := v.(map[string]any)
+		out[i].ExtID, _ = m["externalIterationId"].(string)
+		out[i].Passed, _ = m["passed"].(bool)
+	}
+	var buf []byte
+	var ends []int
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	_, err := dec.ReadToken() // {
+	for err == nil && dec.PeekKind() == '"' {
+		var name jsontext.Token
+		if name, err = dec.ReadToken(); err != nil || name.String() != "results" {
+			if err == nil {
+				err = dec.SkipValue()
+			}
+			continue
+		}
+		if _, err = dec.ReadToken(); err != nil { // [
+			break
+		}
+		for err == nil && dec.PeekKind() != ']' {
+			var v jsontext.Value
+			if v, err = dec.ReadValue(); err == nil {
+				buf = append(buf, v...)
+				ends = append(ends, len(buf))
+			}
+		}
+		_, err = dec.ReadToken() // ]
+	}
+	if err != nil || len(ends) != len(out) {
+		panic("rows: a checked body does not scan") // its decode accepted it
+	}
+	start := 0
+	for i, end := range ends {
+		out[i].Raw = buf[start:end:end]
+		start = end
+	}
+	return out
+}
+
+// block is the rows of one append.
+type block struct {
+	z        []byte // flate: for each row, its length (uvarint) and JSON
+	first    int    // index of the block's first row
+	n        int
+	received int64 // unix milliseconds
+	passed   []bool
+}
+
+// Store is one run's rows. It is not safe for concurrent use: the double
+// guards it with its lock.
+type Store struct {
+	discard bool
+	seen    map[string]bool // externalIterationIds held
+	blocks  []block
+	n       int
+	// cache is the last block read: pages of iterations read the same
+	// block several times in a row.
+	cacheBlock int
+	cacheRows  [][]byte
+}
+
+// NewStore returns an empty store; with discard it keeps counts only (the
+// double's WithIngestDiscard).
+func NewStore(discard bool) *Store {
+	s := &Store{discard: discard, cacheBlock: -1}
+	if !discard {
+		s.seen = map[string]bool{}
+	}
+	return s
+}
+
+var flateWriters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(io.Discard, flate.BestSpeed) // the level is valid
+	return w
+}}
+
+// Insert stores rows received at at, skipping any whose externalIterationId
+// the store already holds or that repeats within rows. It reports how many
+// were inserted, of which passed, and how many were skipped.
+func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int) {
+	var buf bytes.Buffer
+	var verdicts []bool
+	for _, r := range rows {
+		if !s.discard && r.ExtID != "" {
+			if s.seen[r.ExtID] {
+				skipped++
+				continue
+			}
+			s.seen[r.ExtID] = true
+		}
+		inserted++
+		if r.Passed {
+			passed++
+		}
+		if s.discard {
+			continue
+		}
+		buf.Write(binary.AppendUvarint(nil, uint64(len(r.Raw))))
+		buf.Write(r.Raw)
+		verdicts = append(verdicts, r.Passed)
+	}
+	if len(verdicts) == 0 {
+		return inserted, passed, skipped
+	}
+	var z bytes.Buffer
+	w := flateWriters.Get().(*flate.Writer)
+	w.Reset(&z)
+	_, _ = w.Write(buf.Bytes()) // writes to a bytes.Buffer do not fail
+	_ = w.Close()
+	flateWriters.Put(w)
+	s.blocks = append(s.blocks, block{z: bytes.Clone(z.Bytes()), first: s.n, n: len(verdicts),
+		received: at.UnixMilli(), passed: verdicts})
+	s.n += len(verdicts)
+	return inserted, passed, skipped
+}
+
+// Len is how many rows the store holds.
+func (s *Store) Len() int { return s.n }
+
+// At returns row i (0-based): its JSON, when it arrived and its verdict.
+func (s *Store) At(i int) (raw []byte, received time.Time, passed bool) {
+	b := sort.Search(len(s.blocks), func(b int) bool { return s.blocks[b].first+s.blocks[b].n > i })
+	blk := &s.blocks[b]
+	if s.cacheBlock != b {
+		s.cacheBlock, s.cacheRows = b, decode(blk)
+	}
+	return s.cacheRows[i-blk.first], time.UnixMilli(blk.received).UTC(), blk.passed[i-blk.first]
+}
+
+// decode decompresses a block into its rows.
+func decode(blk *block) [][]byte {
+	data, err := io.ReadAll(flate.NewReader(bytes.NewReader(blk.z)))
+	if err != nil {
+		panic("rows: a stored block does not decompress: " + err.Error())
+	}
+	rows := make([][]byte, 0, blk.n)
+	for len(data) > 0 {
+		n, k := binary.Uvarint(data)
+		rows = append(rows, data[k:k+int(n)])
+		data = data[k+int(n):]
+	}
+	return rows
+}
