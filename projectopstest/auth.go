@@ -38,7 +38,7 @@ func (s *Server) authenticate(r *http.Request) (actor, *httpError) {
 	if herr != nil {
 		return a, herr
 	}
-	if wait := s.limiter.wait(a.keyID, s.now()); wait > 0 {
+	if wait := s.limiter.Wait(a.keyID, s.now()); wait > 0 {
 		e := newError(apierr.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
 		e.retryAfter = wait
 		return a, e

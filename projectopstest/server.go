@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/inproc"
+	"github.com/projectops/projectops-go/projectopstest/internal/keylimit"
 )
 
 // InProcessURL is the base URL reported by URL before Start: requests sent
@@ -48,7 +49,7 @@ type Server struct {
 
 	pool    workerPool
 	envOpt  envOptions
-	limiter *keyLimiter
+	limiter *keylimit.Limiter
 	faults  faultSet
 	reqlog  requestLog
 	ev      *evalEngine // executes eval runs (evals_engine.go)
@@ -80,7 +81,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(),
 		pool:    newWorkerPool(),
 		envOpt:  o.envDefaults(),
-		limiter: newKeyLimiter(o.perMinute, o.burst),
+		limiter: keylimit.New(o.perMinute, o.burst),
 		faults:  faultSet{byRoute: map[string]*faultEntry{}},
 		st:      newState(),
 	}
