@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // TestErrorAliases: the root re-exports the internal error model, so the
@@ -30,7 +30,7 @@ func TestErrorAliases(t *testing.T) {
 		projectops.CodeInternal:            projectops.ErrInternal,
 	}
 	var listed []projectops.Code
-	for _, c := range apierr.Codes {
+	for _, c := range shared.Codes {
 		listed = append(listed, c)
 		sentinel, ok := codes[c]
 		if !ok {
@@ -47,7 +47,7 @@ func TestErrorAliases(t *testing.T) {
 		}
 	}
 	if len(listed) != len(codes) {
-		t.Errorf("apierr.Codes has %d codes, root exports %d", len(listed), len(codes))
+		t.Errorf("shared.Codes has %d codes, root exports %d", len(listed), len(codes))
 	}
 
 	reasons := map[projectops.Reason]error{

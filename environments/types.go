@@ -1,7 +1,6 @@
 package environments
 
 import (
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -141,15 +140,15 @@ type ComputerReset struct {
 // CONFLICT for an environment that cannot be launched.
 const (
 	// ReasonBuildNotReady: the environment has no ready build yet.
-	ReasonBuildNotReady apierr.Reason = "BUILD_NOT_READY"
+	ReasonBuildNotReady shared.Reason = "BUILD_NOT_READY"
 	// ReasonProviderMismatch: the ready build is for another provider than
 	// the caller's computer; details carry buildProvider and
 	// computerProvider.
-	ReasonProviderMismatch apierr.Reason = "PROVIDER_MISMATCH"
+	ReasonProviderMismatch shared.Reason = "PROVIDER_MISMATCH"
 )
 
 // Sentinels for errors.Is on Boot's refusals.
 var (
-	ErrBuildNotReady    = &apierr.Error{Reason: ReasonBuildNotReady}
-	ErrProviderMismatch = &apierr.Error{Reason: ReasonProviderMismatch}
+	ErrBuildNotReady    = &shared.Error{Reason: ReasonBuildNotReady}
+	ErrProviderMismatch = &shared.Error{Reason: ReasonProviderMismatch}
 )

@@ -8,6 +8,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/poll"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Polling defaults of WaitForBuild.
@@ -113,6 +114,6 @@ func (s *Service) findBuild(ctx context.Context, projectID, environmentID, build
 			return &b, nil
 		}
 	}
-	return nil, &apierr.Error{Code: apierr.CodeNotFound,
+	return nil, &shared.Error{Code: shared.CodeNotFound,
 		Message: fmt.Sprintf("build %q is not among the environment's builds", buildID)}
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // A Retry-After above the client's MaxRetryAfter cap ends WaitForBuild with
@@ -29,7 +29,7 @@ func TestWaitForBuildReturnsRetryAfterAboveCap(t *testing.T) {
 		return ctx.Err()
 	}
 	_, err := s.WaitForBuild(t.Context(), "prj_1", "env_1", "bld_1", WithPollInterval(time.Second, 15*time.Second))
-	if !errors.Is(err, apierr.ErrRateLimited) {
+	if !errors.Is(err, shared.ErrRateLimited) {
 		t.Fatalf("err = %v, want RATE_LIMITED", err)
 	}
 	for _, d := range slept {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // script answers requests in order and records them.
@@ -111,11 +112,11 @@ func TestWaitForBuildReturnsOtherErrors(t *testing.T) {
 	sc := &script{resps: []func() *http.Response{reply(403, `{"code":"FORBIDDEN","message":"no"}`)}}
 	s, _ := newScripted(sc)
 	_, err := s.WaitForBuild(t.Context(), "prj_1", "env_1", "bld_1", nil)
-	if !errors.Is(err, apierr.ErrForbidden) {
+	if !errors.Is(err, shared.ErrForbidden) {
 		t.Fatalf("err = %v", err)
 	}
 	_, err = s.WaitForBuild(t.Context(), "prj_1", "env_1", "", nil)
-	if e, ok := apierr.As(err); !ok || e.Code != apierr.CodeValidation || len(sc.seen) != 1 {
+	if e, ok := apierr.As(err); !ok || e.Code != shared.CodeValidation || len(sc.seen) != 1 {
 		t.Fatalf("empty build id: %v (requests %v)", err, sc.seen)
 	}
 }

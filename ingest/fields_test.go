@@ -15,7 +15,7 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func intp(n int) *int    { return &n }
@@ -186,7 +186,7 @@ func TestBillingRefusalNeverRetried(t *testing.T) {
 	if !errors.Is(err, projectops.ErrBillingLimitReached) || calls != 1 {
 		t.Fatalf("err = %v after %d calls, want ErrBillingLimitReached after 1", err, calls)
 	}
-	var e *apierr.Error
+	var e *shared.Error
 	if errors.As(err, &e) && e.Temporary() {
 		t.Error("a billing refusal reads as temporary")
 	}

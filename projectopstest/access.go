@@ -1,6 +1,6 @@
 package projectopstest
 
-import "github.com/projectops/projectops-go/internal/apierr"
+import "github.com/projectops/projectops-go/shared"
 
 // actor is the caller behind a valid API key: the key's creator acting
 // inside the key's organization. Public routes see the zero actor.
@@ -65,5 +65,5 @@ func (st *state) projectFor(a actor, projectID string, need access) (*projectRec
 // notFoundIn reports a resource of another project (or none at all) the
 // same way: 404 NOT_FOUND, so ids never leak across projects.
 func notFoundIn(kind string) *httpError {
-	return newError(apierr.CodeNotFound, kind+" not found", nil)
+	return newError(shared.CodeNotFound, kind+" not found", nil)
 }

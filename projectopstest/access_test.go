@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/projectops/projectops-go/catalog"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -17,18 +16,18 @@ func TestAuthentication(t *testing.T) {
 		name       string
 		authz      string // raw Authorization header
 		wantStatus int
-		wantCode   apierr.Code
+		wantCode   shared.Code
 		wantReason string
 	}{
-		{"no header", "", 401, apierr.CodeUnauthorized, ""},
-		{"basic scheme", "Basic " + w.keys["owner"], 401, apierr.CodeUnauthorized, ""},
-		{"empty bearer", "Bearer ", 401, apierr.CodeUnauthorized, ""},
-		{"session token", "Bearer eyJhbGciOiJIUzI1NiJ9.session", 401, apierr.CodeUnauthorized, ""},
-		{"legacy key", "Bearer mcpjam_abc", 401, apierr.CodeUnauthorized, ""},
-		{"unknown key", "Bearer sk_not_a_real_key", 401, apierr.CodeUnauthorized, ""},
-		{"revoked", "Bearer " + w.keys["revoked"], 401, apierr.CodeUnauthorized, ""},
-		{"orphaned", "Bearer " + w.keys["orphaned"], 401, apierr.CodeUnauthorized, "ORPHANED_KEY"},
-		{"org guest", "Bearer " + w.keys["orgguest"], 403, apierr.CodeForbidden, ""},
+		{"no header", "", 401, shared.CodeUnauthorized, ""},
+		{"basic scheme", "Basic " + w.keys["owner"], 401, shared.CodeUnauthorized, ""},
+		{"empty bearer", "Bearer ", 401, shared.CodeUnauthorized, ""},
+		{"session token", "Bearer eyJhbGciOiJIUzI1NiJ9.session", 401, shared.CodeUnauthorized, ""},
+		{"legacy key", "Bearer mcpjam_abc", 401, shared.CodeUnauthorized, ""},
+		{"unknown key", "Bearer sk_not_a_real_key", 401, shared.CodeUnauthorized, ""},
+		{"revoked", "Bearer " + w.keys["revoked"], 401, shared.CodeUnauthorized, ""},
+		{"orphaned", "Bearer " + w.keys["orphaned"], 401, shared.CodeUnauthorized, "ORPHANED_KEY"},
+		{"org guest", "Bearer " + w.keys["orgguest"], 403, shared.CodeForbidden, ""},
 		{"owner", "Bearer " + w.keys["owner"], 200, "", ""},
 		{"lowercase scheme", "bearer " + w.keys["member"], 200, "", ""},
 	}
@@ -77,7 +76,7 @@ func TestRevocationIsImmediate(t *testing.T) {
 	if err := srv.RevokeAPIKey(id); err != nil {
 		t.Fatal(err)
 	}
-	tg.call(t, "GET", "/me", secret, nil).wantError(t, apierr.CodeUnauthorized)
+	tg.call(t, "GET", "/me", secret, nil).wantError(t, shared.CodeUnauthorized)
 	if err := srv.RevokeAPIKey("key_nope"); err == nil {
 		t.Error("RevokeAPIKey of an unknown key: want error")
 	}
@@ -91,7 +90,7 @@ func TestProjectAccess(t *testing.T) {
 	tests := []struct {
 		name, key, method, path string
 		body                    any
-		want                    apierr.Code // "" = success
+		want                    shared.Code // "" = success
 	}{
 		{"owner reads", "owner", "GET", "/projects/" + p + "/hosts", nil, ""},
 		{"admin implicit", "admin", "GET", "/projects/" + w.otherProject + "/hosts", nil, ""},
@@ -99,23 +98,23 @@ func TestProjectAccess(t *testing.T) {
 		{"member writes", "member", "POST", "/projects/" + p + "/hosts", hostBody, ""},
 		{"project guest reads", "pguest", "GET", "/projects/" + p + "/hosts", nil, ""},
 		{"project guest reads chatboxes", "pguest", "GET", "/projects/" + p + "/chatboxes", nil, ""},
-		{"project guest create", "pguest", "POST", "/projects/" + p + "/hosts", hostBody, apierr.CodeForbidden},
-		{"project guest bad body still 403", "pguest", "POST", "/projects/" + p + "/hosts", `{"bogus":1}`, apierr.CodeForbidden},
+		{"project guest create", "pguest", "POST", "/projects/" + p + "/hosts", hostBody, shared.CodeForbidden},
+		{"project guest bad body still 403", "pguest", "POST", "/projects/" + p + "/hosts", `{"bogus":1}`, shared.CodeForbidden},
 		{"public project member", "outsider", "GET", "/projects/" + w.publicProject + "/hosts", nil, ""},
-		{"no access", "outsider", "GET", "/projects/" + p + "/hosts", nil, apierr.CodeForbidden},
-		{"no access servers", "member", "GET", "/projects/" + w.otherProject + "/servers", nil, apierr.CodeForbidden},
-		{"other org project", "owner", "GET", "/projects/" + w.foreignProject + "/hosts", nil, apierr.CodeNotFound},
-		{"other org project write", "owner", "POST", "/projects/" + w.foreignProject + "/hosts", hostBody, apierr.CodeNotFound},
-		{"unknown project", "owner", "GET", "/projects/prj_nope/chatboxes", nil, apierr.CodeNotFound},
-		{"host of other project", "owner", "GET", "/projects/" + p + "/hosts/" + w.hostOther, nil, apierr.CodeNotFound},
-		{"patch host of other project", "owner", "PATCH", "/projects/" + p + "/hosts/" + w.hostOther, map[string]any{"name": "x"}, apierr.CodeNotFound},
-		{"delete host of other project", "owner", "DELETE", "/projects/" + p + "/hosts/" + w.hostOther, nil, apierr.CodeNotFound},
-		{"chatbox of other project", "owner", "GET", "/projects/" + p + "/chatboxes/" + w.cbxOther, nil, apierr.CodeNotFound},
-		{"foreign key cannot see our project", "foreign", "GET", "/projects/" + p + "/hosts", nil, apierr.CodeNotFound},
-		{"org guest everywhere", "orgguest", "GET", "/projects/" + w.publicProject + "/hosts", nil, apierr.CodeForbidden},
-		{"org guest chat sessions", "orgguest", "GET", "/chat-sessions", nil, apierr.CodeForbidden},
-		{"chat sessions other org filter", "owner", "GET", "/chat-sessions?projectId=" + w.foreignProject, nil, apierr.CodeNotFound},
-		{"chat sessions no access filter", "member", "GET", "/chat-sessions?projectId=" + w.otherProject, nil, apierr.CodeForbidden},
+		{"no access", "outsider", "GET", "/projects/" + p + "/hosts", nil, shared.CodeForbidden},
+		{"no access servers", "member", "GET", "/projects/" + w.otherProject + "/servers", nil, shared.CodeForbidden},
+		{"other org project", "owner", "GET", "/projects/" + w.foreignProject + "/hosts", nil, shared.CodeNotFound},
+		{"other org project write", "owner", "POST", "/projects/" + w.foreignProject + "/hosts", hostBody, shared.CodeNotFound},
+		{"unknown project", "owner", "GET", "/projects/prj_nope/chatboxes", nil, shared.CodeNotFound},
+		{"host of other project", "owner", "GET", "/projects/" + p + "/hosts/" + w.hostOther, nil, shared.CodeNotFound},
+		{"patch host of other project", "owner", "PATCH", "/projects/" + p + "/hosts/" + w.hostOther, map[string]any{"name": "x"}, shared.CodeNotFound},
+		{"delete host of other project", "owner", "DELETE", "/projects/" + p + "/hosts/" + w.hostOther, nil, shared.CodeNotFound},
+		{"chatbox of other project", "owner", "GET", "/projects/" + p + "/chatboxes/" + w.cbxOther, nil, shared.CodeNotFound},
+		{"foreign key cannot see our project", "foreign", "GET", "/projects/" + p + "/hosts", nil, shared.CodeNotFound},
+		{"org guest everywhere", "orgguest", "GET", "/projects/" + w.publicProject + "/hosts", nil, shared.CodeForbidden},
+		{"org guest chat sessions", "orgguest", "GET", "/chat-sessions", nil, shared.CodeForbidden},
+		{"chat sessions other org filter", "owner", "GET", "/chat-sessions?projectId=" + w.foreignProject, nil, shared.CodeNotFound},
+		{"chat sessions no access filter", "member", "GET", "/chat-sessions?projectId=" + w.otherProject, nil, shared.CodeForbidden},
 	}
 	tg := inproc(w.srv)
 	for _, tt := range tests {
@@ -148,7 +147,7 @@ func TestProjectGuestWritesDenied(t *testing.T) {
 		{"DELETE", nil},
 		{"DELETE", map[string]any{"force": true}},
 	} {
-		tg.call(t, c.method, "/projects/"+p+"/hosts/"+h.ID, w.keys["pguest"], c.body).wantError(t, apierr.CodeForbidden)
+		tg.call(t, c.method, "/projects/"+p+"/hosts/"+h.ID, w.keys["pguest"], c.body).wantError(t, shared.CodeForbidden)
 	}
 	// Nothing changed.
 	var d struct{ Name string }
@@ -166,8 +165,8 @@ func TestKeyManagementForbidden(t *testing.T) {
 			{"GET", "/api-keys"}, {"POST", "/api-keys"}, {"GET", "/api-keys/key_1"},
 			{"DELETE", "/api-keys/key_1"}, {"PATCH", "/api-keys/key_1/rotate"},
 		} {
-			tg.call(t, c.method, c.path, w.keys["owner"], nil).wantError(t, apierr.CodeForbidden)
-			tg.call(t, c.method, c.path, "", nil).wantError(t, apierr.CodeUnauthorized)
+			tg.call(t, c.method, c.path, w.keys["owner"], nil).wantError(t, shared.CodeForbidden)
+			tg.call(t, c.method, c.path, "", nil).wantError(t, shared.CodeUnauthorized)
 		}
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // authenticate applies the key rules in the real gateway's order: the key
@@ -29,8 +29,8 @@ func (s *Server) authenticate(r *http.Request) (actor, *httpError) {
 		herr = errUnauthorized("Invalid API key")
 	case k.orgID == "":
 		a.keyID = k.id
-		herr = newError(apierr.CodeUnauthorized, "API key is not bound to an organization",
-			map[string]any{"reason": string(apierr.ReasonOrphanedKey)})
+		herr = newError(shared.CodeUnauthorized, "API key is not bound to an organization",
+			map[string]any{"reason": string(shared.ReasonOrphanedKey)})
 	default:
 		a = actor{keyID: k.id, userID: k.userID, orgID: k.orgID}
 	}
@@ -39,7 +39,7 @@ func (s *Server) authenticate(r *http.Request) (actor, *httpError) {
 		return a, herr
 	}
 	if wait := s.limiter.Wait(a.keyID, s.now()); wait > 0 {
-		e := newError(apierr.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
+		e := newError(shared.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
 		e.retryAfter = wait
 		return a, e
 	}

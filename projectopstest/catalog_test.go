@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/shared"
@@ -77,8 +76,8 @@ func TestBuiltinTools(t *testing.T) {
 			t.Errorf("claude-code lacks %s", n)
 		}
 	}
-	tg.call(t, "GET", "/harness/cursor/builtin-tools", key, nil).wantError(t, apierr.CodeNotFound)
-	tg.call(t, "GET", "/harness/claude-code/builtin-tools", "", nil).wantError(t, apierr.CodeUnauthorized)
+	tg.call(t, "GET", "/harness/cursor/builtin-tools", key, nil).wantError(t, shared.CodeNotFound)
+	tg.call(t, "GET", "/harness/claude-code/builtin-tools", "", nil).wantError(t, shared.CodeUnauthorized)
 }
 
 func TestChatboxes(t *testing.T) {
@@ -121,7 +120,7 @@ func TestChatboxes(t *testing.T) {
 	if diff := cmp.Diff(want, d); diff != "" {
 		t.Errorf("detail (-want +got):\n%s", diff)
 	}
-	tg.call(t, "GET", "/projects/"+ws.ProjectID+"/chatboxes/cbx_404", ws.APIKey, nil).wantError(t, apierr.CodeNotFound)
+	tg.call(t, "GET", "/projects/"+ws.ProjectID+"/chatboxes/cbx_404", ws.APIKey, nil).wantError(t, shared.CodeNotFound)
 }
 
 func TestChatSessionsVisibility(t *testing.T) {

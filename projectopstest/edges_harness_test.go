@@ -7,8 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // harnessTool is the part of a builtin-tools item the service fixes.
@@ -89,5 +89,5 @@ func TestHarnessBuiltinToolsRaw(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", harness, diff)
 		}
 	}
-	tg.call(t, "GET", "/harness/pi/builtin-tools", ws.APIKey, nil).wantError(t, apierr.CodeNotFound)
+	tg.call(t, "GET", "/harness/pi/builtin-tools", ws.APIKey, nil).wantError(t, shared.CodeNotFound)
 }

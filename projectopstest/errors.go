@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // codeMethodNotAllowed answers a known path with the wrong method. The
 // specification has no code for 405, so the double names one; clients treat
 // it as an unknown, non-retryable code.
-const codeMethodNotAllowed apierr.Code = "METHOD_NOT_ALLOWED"
+const codeMethodNotAllowed shared.Code = "METHOD_NOT_ALLOWED"
 
 // httpError is a failure a handler answers with: the wire envelope, its
 // status and an optional Retry-After.
@@ -30,7 +31,7 @@ func (e *httpError) Error() string {
 }
 
 // newError builds an error whose status is the one the code is paired with.
-func newError(code apierr.Code, msg string, details map[string]any) *httpError {
+func newError(code shared.Code, msg string, details map[string]any) *httpError {
 	status := code.Status()
 	if status == 0 {
 		status = http.StatusInternalServerError
@@ -43,15 +44,15 @@ func errValidation(field, msg string) *httpError {
 	if field != "" {
 		d = map[string]any{"field": field}
 	}
-	return newError(apierr.CodeValidation, msg, d)
+	return newError(shared.CodeValidation, msg, d)
 }
 
-func errUnauthorized(msg string) *httpError { return newError(apierr.CodeUnauthorized, msg, nil) }
-func errForbidden(msg string) *httpError    { return newError(apierr.CodeForbidden, msg, nil) }
-func errNotFound(msg string) *httpError     { return newError(apierr.CodeNotFound, msg, nil) }
+func errUnauthorized(msg string) *httpError { return newError(shared.CodeUnauthorized, msg, nil) }
+func errForbidden(msg string) *httpError    { return newError(shared.CodeForbidden, msg, nil) }
+func errNotFound(msg string) *httpError     { return newError(shared.CodeNotFound, msg, nil) }
 
 func errInternal() *httpError {
-	return newError(apierr.CodeInternal, "Unexpected internal error", nil)
+	return newError(shared.CodeInternal, "Unexpected internal error", nil)
 }
 
 // retryAfterSeconds rounds a wait up to whole seconds, at least 1, as the

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/projectops/projectops-go/evals"
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // createRunLocked resolves the suite, servers and models of a validated
@@ -38,8 +38,8 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 			serverIDs, names = su.serverIDs, def.serverNames
 		}
 		if len(serverIDs) == 0 {
-			return nil, newError(apierr.CodeValidation, "The suite has no saved server selection: pass serverIds",
-				map[string]any{"field": "serverIds", "reason": string(apierr.ReasonNoSavedServerSelection)})
+			return nil, newError(shared.CodeValidation, "The suite has no saved server selection: pass serverIds",
+				map[string]any{"field": "serverIds", "reason": string(shared.ReasonNoSavedServerSelection)})
 		}
 	}
 	if herr := s.st.checkServerIDs(projectID, serverIDs, "serverIds"); herr != nil {
@@ -120,8 +120,8 @@ func (e *evalEngine) checkRunQuotaLocked(orgID string) *httpError {
 	if n < e.opts.concurrency {
 		return nil
 	}
-	return newError(apierr.CodeRateLimited, "Too many eval runs in flight for this organization",
-		map[string]any{"reason": string(apierr.ReasonConcurrentRunLimit), "limit": e.opts.concurrency})
+	return newError(shared.CodeRateLimited, "Too many eval runs in flight for this organization",
+		map[string]any{"reason": string(shared.ReasonConcurrentRunLimit), "limit": e.opts.concurrency})
 }
 
 // newRunLocked stores a pending run with one iteration per test per run.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // modelsJSON is the service's model catalog at the reference date: the
@@ -110,14 +110,14 @@ func (e *evalEngine) hostedIn(provider string) []string {
 // ids in details.hostedModels. keys is nil when authoring a suite.
 func (e *evalEngine) resolveModel(field, model, provider string, keys map[string]string) (string, string, *httpError) {
 	if strings.TrimSpace(model) == "" {
-		return "", "", newError(apierr.CodeValidation, "A model is required (the test and the suite name none)",
+		return "", "", newError(shared.CodeValidation, "A model is required (the test and the suite name none)",
 			map[string]any{"field": field})
 	}
 	if provider == "" {
 		provider, _, _ = splitModel(model)
 	}
 	if strings.TrimSpace(provider) == "" {
-		return "", "", newError(apierr.CodeValidation, "Cannot derive a provider for model "+jsonQuote(model)+
+		return "", "", newError(shared.CodeValidation, "Cannot derive a provider for model "+jsonQuote(model)+
 			": name a provider or use a provider/name id", map[string]any{"field": field, "model": model})
 	}
 	canonical := e.canonicalModel(model, provider)
@@ -130,7 +130,7 @@ func (e *evalEngine) resolveModel(field, model, provider string, keys map[string
 	if hosted := e.hostedIn(provider); len(hosted) > 0 {
 		details["hostedModels"] = hosted
 	}
-	return "", "", newError(apierr.CodeValidation, "Unknown model "+jsonQuote(model)+" (provider "+jsonQuote(provider)+
+	return "", "", newError(shared.CodeValidation, "Unknown model "+jsonQuote(model)+" (provider "+jsonQuote(provider)+
 		"): use a hosted model id, or pass modelApiKeys["+jsonQuote(provider)+"] to bring your own key", details)
 }
 

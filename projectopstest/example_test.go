@@ -7,8 +7,8 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // The double serves the API in process: requests sent through Client never
@@ -43,7 +43,7 @@ func ExampleServer_SetFault() {
 	}
 	defer srv.Close()
 	srv.SetFault("GET /projects/{projectId}/hosts", projectopstest.Fault{
-		Code: apierr.CodeRateLimited, RetryAfter: 3e9, Times: 1,
+		Code: shared.CodeRateLimited, RetryAfter: 3e9, Times: 1,
 	})
 	ws := srv.Default()
 	for range 2 {

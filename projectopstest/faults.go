@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Fault is an injected failure for one route (see Server.SetFault). A fault
@@ -19,7 +20,7 @@ type Fault struct {
 	// code's status; 0 without a Code writes no error response.
 	Status int
 	// Code is the envelope's code; empty derives one from Status.
-	Code apierr.Code
+	Code shared.Code
 	// Message is the envelope's message; empty uses the status text.
 	Message string
 	// Details is the envelope's details bag.
@@ -133,8 +134,8 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string
 }
 
 // codeForStatus picks the specification's code for an HTTP status.
-func codeForStatus(status int) apierr.Code {
-	for _, c := range apierr.Codes {
+func codeForStatus(status int) shared.Code {
+	for _, c := range shared.Codes {
 		if c.Status() == status {
 			return c
 		}
@@ -142,7 +143,7 @@ func codeForStatus(status int) apierr.Code {
 	if status == http.StatusMethodNotAllowed {
 		return codeMethodNotAllowed
 	}
-	return apierr.CodeInternal
+	return shared.CodeInternal
 }
 
 // sleepCtx waits d or until ctx is done; it reports whether d elapsed.

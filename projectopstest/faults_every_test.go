@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Every faults every N-th matching request only; with Times it stops after
@@ -23,16 +23,16 @@ func TestFaultEvery(t *testing.T) {
 		}
 		return out
 	}
-	srv.SetFault("GET /me", projectopstest.Fault{Code: apierr.CodeInternal, Every: 3})
+	srv.SetFault("GET /me", projectopstest.Fault{Code: shared.CodeInternal, Every: 3})
 	if got, want := statuses(7), []int{200, 200, 500, 200, 200, 500, 200}; !slices.Equal(got, want) {
 		t.Errorf("Every 3: %v, want %v", got, want)
 	}
-	srv.SetFault("GET /me", projectopstest.Fault{Code: apierr.CodeInternal, Every: 2, Times: 2})
+	srv.SetFault("GET /me", projectopstest.Fault{Code: shared.CodeInternal, Every: 2, Times: 2})
 	if got, want := statuses(7), []int{200, 500, 200, 500, 200, 200, 200}; !slices.Equal(got, want) {
 		t.Errorf("Every 2 Times 2: %v, want %v", got, want)
 	}
 	// Every 1 (and 0) fault every request.
-	srv.SetFault("GET /me", projectopstest.Fault{Code: apierr.CodeInternal, Every: 1})
+	srv.SetFault("GET /me", projectopstest.Fault{Code: shared.CodeInternal, Every: 1})
 	if got, want := statuses(2), []int{500, 500}; !slices.Equal(got, want) {
 		t.Errorf("Every 1: %v, want %v", got, want)
 	}

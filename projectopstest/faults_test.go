@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestFaultStatus(t *testing.T) {
@@ -21,14 +21,14 @@ func TestFaultStatus(t *testing.T) {
 		name       string
 		fault      projectopstest.Fault
 		wantStatus int
-		wantCode   apierr.Code
+		wantCode   shared.Code
 		wantRetry  string
 	}{
-		{"code only", projectopstest.Fault{Code: apierr.CodeServerUnreachable}, 502, apierr.CodeServerUnreachable, ""},
-		{"status only", projectopstest.Fault{Status: 504}, 504, apierr.CodeTimeout, ""},
-		{"unknown status", projectopstest.Fault{Status: 503}, 503, apierr.CodeInternal, ""},
-		{"rate limited", projectopstest.Fault{Code: apierr.CodeRateLimited, RetryAfter: 1500 * time.Millisecond,
-			Details: map[string]any{"reason": "CONCURRENT_RUN_LIMIT"}}, 429, apierr.CodeRateLimited, "2"},
+		{"code only", projectopstest.Fault{Code: shared.CodeServerUnreachable}, 502, shared.CodeServerUnreachable, ""},
+		{"status only", projectopstest.Fault{Status: 504}, 504, shared.CodeTimeout, ""},
+		{"unknown status", projectopstest.Fault{Status: 503}, 503, shared.CodeInternal, ""},
+		{"rate limited", projectopstest.Fault{Code: shared.CodeRateLimited, RetryAfter: 1500 * time.Millisecond,
+			Details: map[string]any{"reason": "CONCURRENT_RUN_LIMIT"}}, 429, shared.CodeRateLimited, "2"},
 		{"unknown code", projectopstest.Fault{Status: 418, Code: "TEAPOT", Message: "short and stout"}, 418, "TEAPOT", ""},
 	}
 	for _, tg := range targets(t, srv) {
@@ -45,8 +45,8 @@ func TestFaultStatus(t *testing.T) {
 				t.Errorf("%s/%s: Retry-After %q, want %q", tg.name, tt.name, got, tt.wantRetry)
 			}
 		}
-		srv.SetFault(route, projectopstest.Fault{Code: apierr.CodeRateLimited, Details: map[string]any{"reason": "CONCURRENT_RUN_LIMIT"}})
-		b := tg.call(t, "GET", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, nil).wantError(t, apierr.CodeRateLimited)
+		srv.SetFault(route, projectopstest.Fault{Code: shared.CodeRateLimited, Details: map[string]any{"reason": "CONCURRENT_RUN_LIMIT"}})
+		b := tg.call(t, "GET", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, nil).wantError(t, shared.CodeRateLimited)
 		if b.Details["reason"] != "CONCURRENT_RUN_LIMIT" {
 			t.Errorf("details = %v", b.Details)
 		}
@@ -66,10 +66,10 @@ func TestFaultTimesAndBeforeAuth(t *testing.T) {
 	srv := projectopstest.NewTestServer(t, noLimit)
 	ws := srv.Default()
 	tg := inproc(srv)
-	srv.SetFault("GET /me", projectopstest.Fault{Code: apierr.CodeInternal, Times: 2})
+	srv.SetFault("GET /me", projectopstest.Fault{Code: shared.CodeInternal, Times: 2})
 	// Faults fire before authentication: even a keyless request sees them.
-	tg.call(t, "GET", "/me", "", nil).wantError(t, apierr.CodeInternal)
-	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, apierr.CodeInternal)
+	tg.call(t, "GET", "/me", "", nil).wantError(t, shared.CodeInternal)
+	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, shared.CodeInternal)
 	if r := tg.call(t, "GET", "/me", ws.APIKey, nil); r.status != 200 {
 		t.Errorf("third request: %d, want 200 once Times is used up", r.status)
 	}

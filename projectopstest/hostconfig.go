@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // configModelID is config.modelId, when a string.
@@ -59,7 +59,7 @@ func (cc *catalogCache) resolveHost(in hostInput) (map[string]any, *httpError) {
 	hasT := in.present["template"]
 	hasC := in.present["config"] && !emptyObject(in.config)
 	if hasT == hasC {
-		return nil, newError(apierr.CodeValidation, "Provide exactly one of `template` or a non-empty `config`.",
+		return nil, newError(shared.CodeValidation, "Provide exactly one of `template` or a non-empty `config`.",
 			map[string]any{"fields": []string{"template", "config"}})
 	}
 	if hasC {

@@ -16,7 +16,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -111,8 +110,8 @@ func TestHostLifecycle(t *testing.T) {
 			if del != (hosts.Deleted{ID: third.ID, Deleted: true}) {
 				t.Errorf("delete = %+v", del)
 			}
-			tg.call(t, "GET", base+"/"+third.ID, ws.APIKey, nil).wantError(t, apierr.CodeNotFound)
-			tg.call(t, "DELETE", base+"/"+third.ID, ws.APIKey, nil).wantError(t, apierr.CodeNotFound)
+			tg.call(t, "GET", base+"/"+third.ID, ws.APIKey, nil).wantError(t, shared.CodeNotFound)
+			tg.call(t, "DELETE", base+"/"+third.ID, ws.APIKey, nil).wantError(t, shared.CodeNotFound)
 		})
 	}
 }
@@ -137,7 +136,7 @@ func TestHostDeleteReferenced(t *testing.T) {
 	path := "/projects/" + ws.ProjectID + "/hosts/"
 
 	for _, body := range []any{nil, map[string]any{}, map[string]any{"force": false}} {
-		b := tg.call(t, "DELETE", path+host, ws.APIKey, body).wantError(t, apierr.CodeConflict)
+		b := tg.call(t, "DELETE", path+host, ws.APIKey, body).wantError(t, shared.CodeConflict)
 		want := []any{
 			map[string]any{"type": "evalSuite", "id": suite, "name": "Smoke"},
 			map[string]any{"type": "chatbox", "id": cbx, "name": "Bot"},

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // fullResult uses every field reference-notes section 3.8 documents for a
@@ -114,7 +114,7 @@ func TestIngestRules(t *testing.T) {
 		t.Errorf("same hash: %+v, want the run reused", again)
 	}
 	// A reused externalRunId must describe the same evaluation.
-	b := start("ext-1", "h2").wantError(t, apierr.CodeConflict)
+	b := start("ext-1", "h2").wantError(t, shared.CodeConflict)
 	if b.Details["field"] != "evaluationConfigHash" {
 		t.Errorf("conflict details: %v", b.Details)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/ingest"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest/internal/rows"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Upload URLs: served by the double itself under uploadPath, without a key,
@@ -36,7 +36,7 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 	if run := st.byExt[key]; run != nil {
 		if hash != "" && run.ext.configHash != "" && hash != run.ext.configHash {
 			// A reused externalRunId must describe the same evaluation.
-			return nil, false, newError(apierr.CodeConflict,
+			return nil, false, newError(shared.CodeConflict,
 				"externalRunId was already used with a different evaluationConfigHash",
 				map[string]any{"field": "evaluationConfigHash", "runId": run.id})
 		}
@@ -169,7 +169,7 @@ func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *h
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, ingest.MaxArtifactBytes+1))
 	if err == nil && len(data) > ingest.MaxArtifactBytes {
-		herr = newError(apierr.CodeValidation, "Artifact exceeds the upload size limit",
+		herr = newError(shared.CodeValidation, "Artifact exceeds the upload size limit",
 			map[string]any{"limit": ingest.MaxArtifactBytes})
 	} else if err != nil {
 		herr = errValidation("", "Could not read request body")

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // The ingest routes at the wire level: strict bodies, the legacy ok
@@ -36,12 +36,12 @@ func TestIngestRoutesRaw(t *testing.T) {
 			{"/artifacts/upload-url", `{"x":1}`, "x"},
 			{"/report", `not json`, ""},
 		} {
-			b := tg.call(t, "POST", base+tt.path, ws.APIKey, tt.body).wantError(t, apierr.CodeValidation)
+			b := tg.call(t, "POST", base+tt.path, ws.APIKey, tt.body).wantError(t, shared.CodeValidation)
 			if got, _ := b.Details["field"].(string); got != tt.field {
 				t.Errorf("%s %s %s: field %q, want %q", tg.name, tt.path, tt.body, got, tt.field)
 			}
 		}
-		tg.call(t, "POST", base+"/runs/start", "", `{}`).wantError(t, apierr.CodeUnauthorized)
+		tg.call(t, "POST", base+"/runs/start", "", `{}`).wantError(t, shared.CodeUnauthorized)
 		var up struct {
 			OK        bool   `json:"ok"`
 			UploadURL string `json:"uploadUrl"`
@@ -55,6 +55,6 @@ func TestIngestRoutesRaw(t *testing.T) {
 		if data, _, ok := srv.Artifact(stored.StorageID); !ok || string(data) != "raw bytes" {
 			t.Errorf("%s: artifact %q", tg.name, data)
 		}
-		tg.call(t, "POST", path, "", "again").wantError(t, apierr.CodeForbidden)
+		tg.call(t, "POST", path, "", "again").wantError(t, shared.CodeForbidden)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // guard bounds a raw connection's reads so a broken server fails the test
@@ -61,7 +61,7 @@ func TestStalledBodyTimesOut(t *testing.T) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	r := result{status: resp.StatusCode, header: resp.Header, body: b}
-	r.wantError(t, apierr.CodeValidation)
+	r.wantError(t, shared.CodeValidation)
 }
 
 // TestIdleConnectionClosed: an idle keep-alive connection is closed once

@@ -11,6 +11,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 	"go.uber.org/goleak"
 )
 
@@ -100,7 +101,7 @@ func (r result) decode(t *testing.T, v any) {
 }
 
 // wantError asserts an error envelope with the status paired to code.
-func (r result) wantError(t *testing.T, code apierr.Code) apierr.Body {
+func (r result) wantError(t *testing.T, code shared.Code) apierr.Body {
 	t.Helper()
 	var b apierr.Body
 	if err := json.Unmarshal(r.body, &b); err != nil {
@@ -124,7 +125,7 @@ func (r result) wantError(t *testing.T, code apierr.Code) apierr.Body {
 // wantField asserts a VALIDATION_ERROR naming field.
 func (r result) wantField(t *testing.T, field string) {
 	t.Helper()
-	b := r.wantError(t, apierr.CodeValidation)
+	b := r.wantError(t, shared.CodeValidation)
 	if got, _ := b.Details["field"].(string); got != field {
 		t.Fatalf("details.field = %q, want %q (body %s)", got, field, r.body)
 	}

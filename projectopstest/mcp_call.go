@@ -5,9 +5,9 @@ import (
 	"log/slog"
 	"net/http"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // serverCall is one request's hold on a saved server: who asks, and how to
@@ -67,7 +67,7 @@ func (sc *serverCall) authorize() *httpError {
 }
 
 func errOAuthRequired() *httpError {
-	return newError(apierr.CodeOAuthRequired,
+	return newError(shared.CodeOAuthRequired,
 		"This server needs an OAuth grant: import tokens with POST .../oauth/import-tokens", nil)
 }
 
@@ -121,24 +121,24 @@ func (sc *serverCall) fail(f *mcpconn.Failure) *httpError {
 	}
 	switch f.Kind {
 	case mcpconn.Timeout, mcpconn.Canceled:
-		return newError(apierr.CodeTimeout, "The server did not answer in time", details)
+		return newError(shared.CodeTimeout, "The server did not answer in time", details)
 	case mcpconn.AuthRequired:
 		return errOAuthRequired()
 	case mcpconn.Unsupported:
-		return newError(apierr.CodeFeatureNotSupported, "The server does not support this operation: "+f.Message, details)
+		return newError(shared.CodeFeatureNotSupported, "The server does not support this operation: "+f.Message, details)
 	case mcpconn.InvalidParams:
-		return newError(apierr.CodeValidation, "The server rejected the request: "+f.Message, details)
+		return newError(shared.CodeValidation, "The server rejected the request: "+f.Message, details)
 	case mcpconn.NotFound:
-		return newError(apierr.CodeNotFound, "The server has no such resource: "+f.Message, details)
+		return newError(shared.CodeNotFound, "The server has no such resource: "+f.Message, details)
 	case mcpconn.ServerError:
-		return newError(apierr.CodeServerUnreachable, "The server answered with an error: "+f.Message, details)
+		return newError(shared.CodeServerUnreachable, "The server answered with an error: "+f.Message, details)
 	}
-	return newError(apierr.CodeServerUnreachable, "Could not connect to the server", details)
+	return newError(shared.CodeServerUnreachable, "Could not connect to the server", details)
 }
 
 // errUnsupported is the 422 for a capability the server did not advertise.
 func errUnsupported(serverID, capability string) *httpError {
-	return newError(apierr.CodeFeatureNotSupported, "The server does not support "+capability,
+	return newError(shared.CodeFeatureNotSupported, "The server does not support "+capability,
 		map[string]any{"serverId": serverID, "capability": capability})
 }
 

@@ -6,9 +6,9 @@ import (
 
 	"golang.org/x/oauth2"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // importTokens stores a grant for the caller on this server. It is a write
@@ -26,7 +26,7 @@ func importTokens(c *call, sc *serverCall, p *servers.ImportTokensParams) (serve
 	case p.ClientInformation != nil && p.ClientInformation.ClientID == "":
 		herr = errValidation("clientInformation.clientId", "clientInformation.clientId is required")
 	case sc.transport != servers.TransportStdio && !sameServerURL(p.ServerURL, sc.url):
-		herr = newError(apierr.CodeValidation, "serverUrl is not this server's URL",
+		herr = newError(shared.CodeValidation, "serverUrl is not this server's URL",
 			map[string]any{"field": "serverUrl", "serverId": sc.serverID})
 	}
 	if herr != nil {

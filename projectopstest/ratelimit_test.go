@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestRateLimit(t *testing.T) {
@@ -24,7 +24,7 @@ func TestRateLimit(t *testing.T) {
 		}
 	}
 	r := tg.call(t, "GET", "/me", ws.APIKey, nil)
-	b := r.wantError(t, apierr.CodeRateLimited)
+	b := r.wantError(t, shared.CodeRateLimited)
 	if got := r.header.Get("Retry-After"); got != "1" {
 		t.Errorf("Retry-After = %q, want 1 (60/min refills one token a second)", got)
 	}
@@ -42,12 +42,12 @@ func TestRateLimit(t *testing.T) {
 	}
 	// Refused requests do not consume tokens: one second later exactly one
 	// request passes.
-	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, apierr.CodeRateLimited)
+	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, shared.CodeRateLimited)
 	clock.Advance(time.Second)
 	if r := tg.call(t, "GET", "/me", ws.APIKey, nil); r.status != 200 {
 		t.Fatalf("after refill: %d %s", r.status, r.body)
 	}
-	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, apierr.CodeRateLimited)
+	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, shared.CodeRateLimited)
 	// A long pause refills the whole burst, no more.
 	clock.Advance(time.Hour)
 	for range projectopstest.DefaultRateBurst {
@@ -55,7 +55,7 @@ func TestRateLimit(t *testing.T) {
 			t.Fatalf("after long pause: %d", r.status)
 		}
 	}
-	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, apierr.CodeRateLimited)
+	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, shared.CodeRateLimited)
 }
 
 func TestRateLimitRetryAfterRoundsUp(t *testing.T) {
@@ -70,7 +70,7 @@ func TestRateLimitRetryAfterRoundsUp(t *testing.T) {
 	}
 	clock.Advance(2500 * time.Millisecond)
 	r := tg.call(t, "GET", "/me", key, nil)
-	r.wantError(t, apierr.CodeRateLimited)
+	r.wantError(t, shared.CodeRateLimited)
 	if got := r.header.Get("Retry-After"); got != "8" {
 		t.Errorf("Retry-After = %q, want 8 (7.5 s rounded up)", got)
 	}

@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/relay"
+	"github.com/projectops/projectops-go/shared"
 
 	"github.com/coder/websocket"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
 
@@ -56,7 +56,7 @@ func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.enter() { // hijacked connections are not tracked by net/http
-		writeError(w, newError(apierr.CodeServerUnreachable, "Relay shutting down", nil))
+		writeError(w, newError(shared.CodeServerUnreachable, "Relay shutting down", nil))
 		return
 	}
 	defer s.inflight.Done()
@@ -122,7 +122,7 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if sess == nil {
-		writeError(w, newError(apierr.CodeServerUnreachable, "No tunnel host is connected", nil))
+		writeError(w, newError(shared.CodeServerUnreachable, "No tunnel host is connected", nil))
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
@@ -148,7 +148,7 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 	var un *relay.UnreachableError
 	switch {
 	case errors.As(err, &un):
-		writeError(w, newError(apierr.CodeServerUnreachable, un.Msg, nil))
+		writeError(w, newError(shared.CodeServerUnreachable, un.Msg, nil))
 	case errors.Is(err, relay.ErrHeadersTooLarge):
 		writeError(w, errValidation("", "Request headers too large to relay"))
 	}

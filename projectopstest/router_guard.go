@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // maxAuthorizationBytes caps the Authorization header: a bearer sk_ key is
@@ -26,7 +26,7 @@ func admit(w http.ResponseWriter, r *http.Request) bool {
 	var herr *httpError
 	switch p := r.URL.Path; {
 	case headerBytes(r.Header.Values("Authorization")) > maxAuthorizationBytes:
-		herr = newError(apierr.CodeUnauthorized, "Authorization header is too large",
+		herr = newError(shared.CodeUnauthorized, "Authorization header is too large",
 			map[string]any{"limit": maxAuthorizationBytes})
 	case !utf8.ValidString(p) || strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f }):
 		herr = errValidation("", "Invalid request path")

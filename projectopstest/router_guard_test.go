@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // noRedirect is a client that returns redirects instead of following them.
@@ -28,20 +28,20 @@ func TestEveryErrorIsAnEnvelope(t *testing.T) {
 	huge := "Bearer " + strings.Repeat("k", 16<<10)
 	cases := []struct {
 		name, method, path, auth string
-		code                     apierr.Code
+		code                     shared.Code
 	}{
-		{"double slash", "GET", "//me", "", apierr.CodeNotFound},
-		{"double slash POST", "POST", "/projects//" + ws.ProjectID + "/eval-runs", "", apierr.CodeNotFound},
-		{"dot dot", "GET", "/projects/../me", "", apierr.CodeNotFound},
-		{"escaped dot dot", "GET", "/projects/%2e%2e/me", "", apierr.CodeNotFound},
-		{"dot", "GET", "/./me", "", apierr.CodeNotFound},
-		{"trailing slash", "GET", "/me/", "", apierr.CodeNotFound},
-		{"trailing slash listing", "GET", "/projects/" + ws.ProjectID + "/servers/", "", apierr.CodeNotFound},
-		{"bad query escape", "GET", "/chat-sessions?cursor=%zz", "", apierr.CodeValidation},
-		{"NUL in path", "GET", "/projects/a%00b/servers", "", apierr.CodeValidation},
-		{"invalid UTF-8 in path", "GET", "/projects/a%ffb/servers", "", apierr.CodeValidation},
-		{"oversized Authorization", "GET", "/me", huge, apierr.CodeUnauthorized},
-		{"oversized Authorization, public route", "GET", "/host-catalog", huge, apierr.CodeUnauthorized},
+		{"double slash", "GET", "//me", "", shared.CodeNotFound},
+		{"double slash POST", "POST", "/projects//" + ws.ProjectID + "/eval-runs", "", shared.CodeNotFound},
+		{"dot dot", "GET", "/projects/../me", "", shared.CodeNotFound},
+		{"escaped dot dot", "GET", "/projects/%2e%2e/me", "", shared.CodeNotFound},
+		{"dot", "GET", "/./me", "", shared.CodeNotFound},
+		{"trailing slash", "GET", "/me/", "", shared.CodeNotFound},
+		{"trailing slash listing", "GET", "/projects/" + ws.ProjectID + "/servers/", "", shared.CodeNotFound},
+		{"bad query escape", "GET", "/chat-sessions?cursor=%zz", "", shared.CodeValidation},
+		{"NUL in path", "GET", "/projects/a%00b/servers", "", shared.CodeValidation},
+		{"invalid UTF-8 in path", "GET", "/projects/a%ffb/servers", "", shared.CodeValidation},
+		{"oversized Authorization", "GET", "/me", huge, shared.CodeUnauthorized},
+		{"oversized Authorization, public route", "GET", "/host-catalog", huge, shared.CodeUnauthorized},
 	}
 	for _, tg := range targets(t, srv) {
 		tg.client = noRedirect(tg.client)

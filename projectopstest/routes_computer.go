@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/projectops/projectops-go/environments"
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // computerLocked returns the caller's computer in a project, making it (on
@@ -67,7 +67,7 @@ func (c *call) bootable() (*envRec, *buildRec, *httpError) {
 		if n := len(e.builds); n > 0 {
 			latest = string(e.builds[n-1].status)
 		}
-		return nil, nil, newError(apierr.CodeConflict, "The environment has no ready build: build it first",
+		return nil, nil, newError(shared.CodeConflict, "The environment has no ready build: build it first",
 			map[string]any{"reason": string(environments.ReasonBuildNotReady), "latestBuildStatus": latest})
 	}
 	provider := c.s.envOpt.provider
@@ -75,7 +75,7 @@ func (c *call) bootable() (*envRec, *buildRec, *httpError) {
 		provider = cp.provider
 	}
 	if b.provider != provider {
-		return nil, nil, newError(apierr.CodeConflict, "The environment's build is for another computer provider than your computer's",
+		return nil, nil, newError(shared.CodeConflict, "The environment's build is for another computer provider than your computer's",
 			map[string]any{"reason": string(environments.ReasonProviderMismatch),
 				"buildProvider": b.provider, "computerProvider": provider})
 	}

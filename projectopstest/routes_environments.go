@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/builds"
+	"github.com/projectops/projectops-go/shared"
 
 	"github.com/projectops/projectops-go/environments"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
 )
 
@@ -126,7 +126,7 @@ func createEnvironment(c *call, p *environments.CreateParams) (environments.Envi
 
 func checkUpdateEnvironment(c *call, p *environments.UpdateParams) *httpError {
 	if !c.present["name"] && !c.present["dockerfile"] {
-		return newError(apierr.CodeValidation, "Provide at least one of name or dockerfile",
+		return newError(shared.CodeValidation, "Provide at least one of name or dockerfile",
 			map[string]any{"fields": []string{"name", "dockerfile"}})
 	}
 	return checkEnvFields(*p, c.present)

@@ -2,9 +2,9 @@ package projectopstest
 
 import (
 	"github.com/projectops/projectops-go/evals"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/projectopstest/internal/views"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Page sizes of a run's iterations (reference service).
@@ -71,8 +71,8 @@ func getTrace(c *call, _ *none) (any, *httpError) {
 			return raw, nil
 		}
 	}
-	return nil, newError(apierr.CodeNotFound, "This iteration has no stored trace",
-		map[string]any{"reason": string(apierr.ReasonTraceNotAvailable)})
+	return nil, newError(shared.CodeNotFound, "This iteration has no stored trace",
+		map[string]any{"reason": string(shared.ReasonTraceNotAvailable)})
 }
 
 // getSteps answers one verdict per authored step, whether or not a trace

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/projectops/projectops-go/evals"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest/internal/views"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // maxIdempotencyKey is the longest Idempotency-Key honoured; a blank or
@@ -101,7 +101,7 @@ func cancelEvalRun(c *call, _ *noBody) (views.Run, *httpError) {
 	switch {
 	case run.status == evals.StatusCancelled:
 	case run.terminal():
-		return views.Run{}, newError(apierr.CodeConflict, "Run already finished with status "+string(run.status),
+		return views.Run{}, newError(shared.CodeConflict, "Run already finished with status "+string(run.status),
 			map[string]any{"status": string(run.status)})
 	default:
 		for _, it := range run.iters {

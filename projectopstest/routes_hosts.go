@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/projectops/projectops-go/hosts"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func hostRoutes(s *Server, rt *router) {
@@ -106,7 +106,7 @@ func (st *state) insertHost(a actor, projectID, id, name string, cfg map[string]
 func (st *state) checkServerIDs(projectID string, ids []string, field string) *httpError {
 	for _, id := range ids {
 		if sv := st.servers[id]; sv == nil || sv.projectID != projectID {
-			return newError(apierr.CodeValidation, "Unknown server "+jsonQuote(id)+" in "+field,
+			return newError(shared.CodeValidation, "Unknown server "+jsonQuote(id)+" in "+field,
 				map[string]any{"field": field, "serverId": id})
 		}
 	}
@@ -116,7 +116,7 @@ func (st *state) checkServerIDs(projectID string, ids []string, field string) *h
 // checkUpdateHost validates the fields present without the lock.
 func checkUpdateHost(c *call, p *hosts.UpdateParams) *httpError {
 	if !c.present["name"] && !c.present["config"] {
-		return newError(apierr.CodeValidation, "Provide at least one of name or config",
+		return newError(shared.CodeValidation, "Provide at least one of name or config",
 			map[string]any{"fields": []string{"name", "config"}})
 	}
 	if c.present["name"] && p.Name == "" {
@@ -163,7 +163,7 @@ func deleteHost(c *call, p *hosts.DeleteParams) (hosts.Deleted, *httpError) {
 	st := c.s.st
 	refs := st.hostReferences(h.id)
 	if len(refs) > 0 && !p.Force {
-		return hosts.Deleted{}, newError(apierr.CodeConflict, "Host is still referenced; pass force to delete it anyway",
+		return hosts.Deleted{}, newError(shared.CodeConflict, "Host is still referenced; pass force to delete it anyway",
 			map[string]any{"references": refs})
 	}
 	for _, su := range st.suites {

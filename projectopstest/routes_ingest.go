@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/projectops/projectops-go/ingest"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 	"github.com/projectops/projectops-go/projectopstest/internal/rows"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // ingestRoutes serves eval-ingest (spec §4.5, shapes from the reference
@@ -31,7 +31,7 @@ const uploadRoute = "POST " + uploadPath + "{token}"
 // parses it once into its checked object. A projectId in the body is
 // ignored (the path decides), as the gateway overwrites it.
 func decodeIngest(r *http.Request) (map[string]any, []byte, *httpError) {
-	obj, data, _, herr := decodeObject(r, ingest.MaxBodyBytes, newError(apierr.CodeValidation,
+	obj, data, _, herr := decodeObject(r, ingest.MaxBodyBytes, newError(shared.CodeValidation,
 		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingest.MaxBodyBytes}))
 	if herr == nil {
 		delete(obj, "projectId")
@@ -181,7 +181,7 @@ func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *httpError) {
 	runID, _ := b.obj["runId"].(string) // the contract requires it
 	run, herr := s.findIngestedRunLocked(c.a, c.path("projectId"), runID)
 	if herr == nil && run.terminal() {
-		herr = newError(apierr.CodeConflict, "Run is already finalized; start a new run to add iterations",
+		herr = newError(shared.CodeConflict, "Run is already finalized; start a new run to add iterations",
 			map[string]any{"runId": run.id, "status": string(run.status)})
 	}
 	if herr == nil {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // ReasonRunDropped is details.reason of the 404 NOT_FOUND answering a read
@@ -73,6 +73,6 @@ func (e *evalEngine) droppedRunError(projectID, runID string) *httpError {
 	if p, ok := e.dropped[runID]; !ok || p != projectID {
 		return nil
 	}
-	return newError(apierr.CodeNotFound, "Eval run "+runID+" was dropped: the double keeps only the newest runs (max runs "+
+	return newError(shared.CodeNotFound, "Eval run "+runID+" was dropped: the double keeps only the newest runs (max runs "+
 		strconv.Itoa(e.opts.maxRuns)+")", map[string]any{"reason": ReasonRunDropped, "runId": runID})
 }

@@ -3,8 +3,8 @@ package projectopstest_test
 import (
 	"testing"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // TestMaxRunsDropsOldestFinished: under WithMaxRuns(2) the oldest finished
@@ -37,7 +37,7 @@ func TestMaxRunsDropsOldestFinished(t *testing.T) {
 	}
 	for _, id := range []string{b, c} {
 		for _, path := range []string{"", "/iterations"} {
-			body := tg.call(t, "GET", base+"/eval-runs/"+id+path, ws.APIKey, nil).wantError(t, apierr.CodeNotFound)
+			body := tg.call(t, "GET", base+"/eval-runs/"+id+path, ws.APIKey, nil).wantError(t, shared.CodeNotFound)
 			if body.Details["reason"] != projectopstest.ReasonRunDropped {
 				t.Errorf("dropped run %s%s: details %v", id, path, body.Details)
 			}
@@ -51,7 +51,7 @@ func TestMaxRunsDropsOldestFinished(t *testing.T) {
 	}
 	// Another project's caller learns nothing about the dropped run.
 	other := must[string](t)(srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID, Name: "Other"}))
-	body := tg.call(t, "GET", "/projects/"+other+"/eval-runs/"+b, ws.APIKey, nil).wantError(t, apierr.CodeNotFound)
+	body := tg.call(t, "GET", "/projects/"+other+"/eval-runs/"+b, ws.APIKey, nil).wantError(t, shared.CodeNotFound)
 	if body.Details["reason"] != nil {
 		t.Errorf("other project sees %v", body.Details)
 	}

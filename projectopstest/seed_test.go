@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -32,8 +31,8 @@ func TestLoadSeedFile(t *testing.T) {
 	if me.ID != "usr_alice" || me.Plan != "team" {
 		t.Errorf("me = %+v", me)
 	}
-	tg.call(t, "GET", "/me", "sk_test_old_0123456789", nil).wantError(t, apierr.CodeUnauthorized)
-	tg.call(t, "GET", "/me", "sk_test_gina_0123456789", nil).wantError(t, apierr.CodeForbidden)
+	tg.call(t, "GET", "/me", "sk_test_old_0123456789", nil).wantError(t, shared.CodeUnauthorized)
+	tg.call(t, "GET", "/me", "sk_test_gina_0123456789", nil).wantError(t, shared.CodeForbidden)
 	// Bob is a project guest of prj_web: reads work, writes do not.
 	var page shared.Page[hosts.Host]
 	tg.call(t, "GET", "/projects/prj_web/hosts", "sk_test_bob_0123456789", nil).decode(t, &page)
@@ -41,9 +40,9 @@ func TestLoadSeedFile(t *testing.T) {
 		t.Errorf("hosts = %+v", page.Items)
 	}
 	tg.call(t, "POST", "/projects/prj_web/hosts", "sk_test_bob_0123456789",
-		map[string]any{"name": "x", "template": "codex"}).wantError(t, apierr.CodeForbidden)
-	tg.call(t, "GET", "/projects/prj_web/hosts", "sk_test_hank_0123456789", nil).wantError(t, apierr.CodeNotFound)
-	tg.call(t, "DELETE", "/projects/prj_web/hosts/hst_custom", "sk_test_alice_0123456789", nil).wantError(t, apierr.CodeConflict)
+		map[string]any{"name": "x", "template": "codex"}).wantError(t, shared.CodeForbidden)
+	tg.call(t, "GET", "/projects/prj_web/hosts", "sk_test_hank_0123456789", nil).wantError(t, shared.CodeNotFound)
+	tg.call(t, "DELETE", "/projects/prj_web/hosts/hst_custom", "sk_test_alice_0123456789", nil).wantError(t, shared.CodeConflict)
 	var sessions shared.Page[catalog.ChatSession]
 	tg.call(t, "GET", "/chat-sessions", "sk_test_alice_0123456789", nil).decode(t, &sessions)
 	var ids []string
@@ -114,7 +113,7 @@ func TestDemoSeed(t *testing.T) {
 	if len(projects.Items) != 1 || projects.Items[0].ID != "prj_demo" || projects.Items[0].Role != "member" {
 		t.Errorf("member projects = %+v", projects.Items)
 	}
-	tg.call(t, "GET", "/me", projectopstest.DemoGuestKey, nil).wantError(t, apierr.CodeForbidden)
+	tg.call(t, "GET", "/me", projectopstest.DemoGuestKey, nil).wantError(t, shared.CodeForbidden)
 	var boxes shared.Page[catalog.Chatbox]
 	tg.call(t, "GET", "/projects/prj_demo/chatboxes", projectopstest.DemoOwnerKey, nil).decode(t, &boxes)
 	if len(boxes.Items) != 1 || boxes.Items[0].HostName != "Claude" {

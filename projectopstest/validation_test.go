@@ -3,8 +3,8 @@ package projectopstest_test
 import (
 	"testing"
 
-	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestBadInput(t *testing.T) {
@@ -67,7 +67,7 @@ func TestBadInput(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tg.name+"/"+tt.name, func(t *testing.T) {
 				r := tg.call(t, tt.method, tt.path, ws.APIKey, tt.body)
-				b := r.wantError(t, apierr.CodeValidation)
+				b := r.wantError(t, shared.CodeValidation)
 				if got, _ := b.Details["field"].(string); got != tt.field {
 					t.Errorf("details.field = %q, want %q (%s)", got, tt.field, r.body)
 				}
@@ -84,8 +84,8 @@ func TestUnknownRouteAndMethod(t *testing.T) {
 	srv := projectopstest.NewTestServer(t, noLimit)
 	key := srv.Default().APIKey
 	for _, tg := range targets(t, srv) {
-		tg.call(t, "GET", "/nope", key, nil).wantError(t, apierr.CodeNotFound)
-		tg.call(t, "GET", "/projects/prj_1/hosts/hst_1/extra", key, nil).wantError(t, apierr.CodeNotFound)
+		tg.call(t, "GET", "/nope", key, nil).wantError(t, shared.CodeNotFound)
+		tg.call(t, "GET", "/projects/prj_1/hosts/hst_1/extra", key, nil).wantError(t, shared.CodeNotFound)
 		r := tg.call(t, "POST", "/me", key, nil)
 		if r.status != 405 {
 			t.Fatalf("%s: POST /me: %d", tg.name, r.status)

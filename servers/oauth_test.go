@@ -25,7 +25,10 @@ type oauthPeer struct {
 	url      string
 	mu       sync.Mutex
 	valid    map[string]bool
-	bearers  []string // Authorization values the MCP endpoint saw
+	bearers  []string // Authorization values of the JSON-RPC POSTs the MCP endpoint saw
+	// others are those of its other requests (a dropped session's
+	// DELETE or SSE GET), which may arrive late with an earlier grant.
+	others []string
 	refreshs int
 }
 
@@ -37,7 +40,11 @@ func newOAuthPeer(t *testing.T) *oauthPeer {
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
 		h := r.Header.Get("Authorization")
 		p.mu.Lock()
-		p.bearers = append(p.bearers, h)
+		if r.Method == http.MethodPost {
+			p.bearers = append(p.bearers, h)
+		} else {
+			p.others = append(p.others, h)
+		}
 		ok := p.valid[strings.TrimPrefix(h, "Bearer ")]
 		p.mu.Unlock()
 		if !ok {
@@ -72,6 +79,13 @@ func (p *oauthPeer) seen() ([]string, int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.bearers...), p.refreshs
+}
+
+// all is every Authorization value the MCP endpoint saw.
+func (p *oauthPeer) all() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append(append([]string(nil), p.bearers...), p.others...)
 }
 
 // logBuffer is a concurrency-safe log sink.
@@ -116,7 +130,7 @@ func TestOAuth(t *testing.T) {
 	if err != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped {
 		t.Fatalf("Doctor = %+v, %v", rep, err)
 	}
-	if b, _ := peer.seen(); len(b) != 0 {
+	if b := peer.all(); len(b) != 0 {
 		t.Fatalf("server contacted without a grant: %v", b)
 	}
 
@@ -155,7 +169,7 @@ func TestOAuth(t *testing.T) {
 	if refreshes != 1 || b[len(b)-1] != "Bearer at-2" {
 		t.Errorf("refreshes = %d, last bearer %q", refreshes, b[len(b)-1])
 	}
-	for _, h := range b {
+	for _, h := range peer.all() {
 		if h == "Bearer at-stale" {
 			t.Error("the expired access token was sent")
 		}

@@ -4,8 +4,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // ValidateResult is the connection snapshot of a successful validate: the
@@ -102,7 +101,7 @@ type DoctorCheck struct {
 
 // ReportError is the error envelope of the failure that ended a doctor run.
 type ReportError struct {
-	Code    apierr.Code    `json:"code"`
+	Code    shared.Code    `json:"code"`
 	Message string         `json:"message"`
 	Details map[string]any `json:"details,omitempty"`
 }

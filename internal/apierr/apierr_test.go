@@ -12,25 +12,26 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestCodeStatus(t *testing.T) {
 	t.Parallel()
-	want := map[apierr.Code]int{
-		apierr.CodeUnauthorized:        http.StatusUnauthorized,
-		apierr.CodeOAuthRequired:       http.StatusUnauthorized,
-		apierr.CodeForbidden:           http.StatusForbidden,
-		apierr.CodeValidation:          http.StatusBadRequest,
-		apierr.CodeNotFound:            http.StatusNotFound,
-		apierr.CodeConflict:            http.StatusConflict,
-		apierr.CodeFeatureNotSupported: http.StatusUnprocessableEntity,
-		apierr.CodeRateLimited:         http.StatusTooManyRequests,
-		apierr.CodeServerUnreachable:   http.StatusBadGateway,
-		apierr.CodeTimeout:             http.StatusGatewayTimeout,
-		apierr.CodeInternal:            http.StatusInternalServerError,
+	want := map[shared.Code]int{
+		shared.CodeUnauthorized:        http.StatusUnauthorized,
+		shared.CodeOAuthRequired:       http.StatusUnauthorized,
+		shared.CodeForbidden:           http.StatusForbidden,
+		shared.CodeValidation:          http.StatusBadRequest,
+		shared.CodeNotFound:            http.StatusNotFound,
+		shared.CodeConflict:            http.StatusConflict,
+		shared.CodeFeatureNotSupported: http.StatusUnprocessableEntity,
+		shared.CodeRateLimited:         http.StatusTooManyRequests,
+		shared.CodeServerUnreachable:   http.StatusBadGateway,
+		shared.CodeTimeout:             http.StatusGatewayTimeout,
+		shared.CodeInternal:            http.StatusInternalServerError,
 	}
-	got := map[apierr.Code]int{}
-	for _, c := range apierr.Codes {
+	got := map[shared.Code]int{}
+	for _, c := range shared.Codes {
 		if _, dup := got[c]; dup {
 			t.Errorf("Codes lists %s twice", c)
 		}
@@ -39,7 +40,7 @@ func TestCodeStatus(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Code.Status over Codes (-want +got):\n%s", diff)
 	}
-	for _, c := range []apierr.Code{"", "SOMETHING_NEW", "not_found"} {
+	for _, c := range []shared.Code{"", "SOMETHING_NEW", "not_found"} {
 		if s := c.Status(); s != 0 {
 			t.Errorf("Code(%q).Status() = %d, want 0", c, s)
 		}
@@ -52,44 +53,44 @@ func TestFromBody(t *testing.T) {
 		name   string
 		status int
 		body   apierr.Body
-		want   *apierr.Error
+		want   *shared.Error
 	}{
 		{
 			name:   "no details",
 			status: 404,
-			body:   apierr.Body{Code: apierr.CodeNotFound, Message: "no such project"},
-			want:   &apierr.Error{StatusCode: 404, Code: apierr.CodeNotFound, Message: "no such project"},
+			body:   apierr.Body{Code: shared.CodeNotFound, Message: "no such project"},
+			want:   &shared.Error{StatusCode: 404, Code: shared.CodeNotFound, Message: "no such project"},
 		},
 		{
 			name:   "reason",
 			status: 401,
-			body: apierr.Body{Code: apierr.CodeUnauthorized, Message: "orphaned",
+			body: apierr.Body{Code: shared.CodeUnauthorized, Message: "orphaned",
 				Details: map[string]any{"reason": "ORPHANED_KEY"}},
-			want: &apierr.Error{StatusCode: 401, Code: apierr.CodeUnauthorized, Message: "orphaned",
-				Details: map[string]any{"reason": "ORPHANED_KEY"}, Reason: apierr.ReasonOrphanedKey},
+			want: &shared.Error{StatusCode: 401, Code: shared.CodeUnauthorized, Message: "orphaned",
+				Details: map[string]any{"reason": "ORPHANED_KEY"}, Reason: shared.ReasonOrphanedKey},
 		},
 		{
 			name:   "hosted models, non-strings skipped",
 			status: 400,
-			body: apierr.Body{Code: apierr.CodeValidation, Message: "bad model",
+			body: apierr.Body{Code: shared.CodeValidation, Message: "bad model",
 				Details: map[string]any{"hostedModels": []any{"a", 7.0, "b", nil}}},
-			want: &apierr.Error{StatusCode: 400, Code: apierr.CodeValidation, Message: "bad model",
+			want: &shared.Error{StatusCode: 400, Code: shared.CodeValidation, Message: "bad model",
 				Details:      map[string]any{"hostedModels": []any{"a", 7.0, "b", nil}},
 				HostedModels: []string{"a", "b"}},
 		},
 		{
 			name:   "reason of the wrong type ignored",
 			status: 404,
-			body: apierr.Body{Code: apierr.CodeNotFound,
+			body: apierr.Body{Code: shared.CodeNotFound,
 				Details: map[string]any{"reason": 42.0, "hostedModels": "a"}},
-			want: &apierr.Error{StatusCode: 404, Code: apierr.CodeNotFound,
+			want: &shared.Error{StatusCode: 404, Code: shared.CodeNotFound,
 				Details: map[string]any{"reason": 42.0, "hostedModels": "a"}},
 		},
 		{
 			name:   "unknown code kept as-is",
 			status: 418,
 			body:   apierr.Body{Code: "TEAPOT", Message: "short and stout"},
-			want:   &apierr.Error{StatusCode: 418, Code: "TEAPOT", Message: "short and stout"},
+			want:   &shared.Error{StatusCode: 418, Code: "TEAPOT", Message: "short and stout"},
 		},
 	}
 	for _, tt := range tests {
@@ -107,17 +108,17 @@ func TestErrorString(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		err  *apierr.Error
+		err  *shared.Error
 		want string
 	}{
 		{"nil", nil, "projectops: <nil error>"},
-		{"empty", &apierr.Error{}, "projectops: error"},
+		{"empty", &shared.Error{}, "projectops: error"},
 		{"client side", apierr.Invalid("projectId", "projectId is required"),
 			"projectops: VALIDATION_ERROR: projectId is required"},
-		{"full", &apierr.Error{StatusCode: 429, Code: apierr.CodeRateLimited, Reason: apierr.ReasonConcurrentRunLimit,
+		{"full", &shared.Error{StatusCode: 429, Code: shared.CodeRateLimited, Reason: shared.ReasonConcurrentRunLimit,
 			Message: "slow down", RetryAfter: 3 * time.Second, RequestID: "req_1", Method: "POST", Path: "/projects/p/eval-runs"},
 			"projectops: POST /projects/p/eval-runs: 429 RATE_LIMITED (CONCURRENT_RUN_LIMIT): slow down (retry after 3s) [request req_1]"},
-		{"status without code", &apierr.Error{StatusCode: 502, Method: "GET", Path: "/me"},
+		{"status without code", &shared.Error{StatusCode: 502, Method: "GET", Path: "/me"},
 			"projectops: GET /me: 502 error"},
 	}
 	for _, tt := range tests {
@@ -134,7 +135,7 @@ func TestErrorString(t *testing.T) {
 // through the error interface.
 func TestErrorNilInterface(t *testing.T) {
 	t.Parallel()
-	var e *apierr.Error
+	var e *shared.Error
 	var err error = e
 	if got := fmt.Sprint(err); got != "projectops: <nil error>" {
 		t.Errorf("fmt.Sprint(typed nil) = %q", got)
@@ -142,41 +143,41 @@ func TestErrorNilInterface(t *testing.T) {
 	if e.Temporary() {
 		t.Error("nil.Temporary() = true")
 	}
-	if e.Is(apierr.ErrNotFound) {
+	if e.Is(shared.ErrNotFound) {
 		t.Error("nil.Is(ErrNotFound) = true")
 	}
 }
 
-var codeSentinels = map[apierr.Code]error{
-	apierr.CodeUnauthorized:        apierr.ErrUnauthorized,
-	apierr.CodeOAuthRequired:       apierr.ErrOAuthRequired,
-	apierr.CodeForbidden:           apierr.ErrForbidden,
-	apierr.CodeValidation:          apierr.ErrValidation,
-	apierr.CodeNotFound:            apierr.ErrNotFound,
-	apierr.CodeConflict:            apierr.ErrConflict,
-	apierr.CodeFeatureNotSupported: apierr.ErrFeatureNotSupported,
-	apierr.CodeRateLimited:         apierr.ErrRateLimited,
-	apierr.CodeServerUnreachable:   apierr.ErrServerUnreachable,
-	apierr.CodeTimeout:             apierr.ErrTimeout,
-	apierr.CodeInternal:            apierr.ErrInternal,
+var codeSentinels = map[shared.Code]error{
+	shared.CodeUnauthorized:        shared.ErrUnauthorized,
+	shared.CodeOAuthRequired:       shared.ErrOAuthRequired,
+	shared.CodeForbidden:           shared.ErrForbidden,
+	shared.CodeValidation:          shared.ErrValidation,
+	shared.CodeNotFound:            shared.ErrNotFound,
+	shared.CodeConflict:            shared.ErrConflict,
+	shared.CodeFeatureNotSupported: shared.ErrFeatureNotSupported,
+	shared.CodeRateLimited:         shared.ErrRateLimited,
+	shared.CodeServerUnreachable:   shared.ErrServerUnreachable,
+	shared.CodeTimeout:             shared.ErrTimeout,
+	shared.CodeInternal:            shared.ErrInternal,
 }
 
-var reasonSentinels = map[apierr.Reason]error{
-	apierr.ReasonOrphanedKey:            apierr.ErrOrphanedKey,
-	apierr.ReasonTraceNotAvailable:      apierr.ErrTraceNotAvailable,
-	apierr.ReasonNoSavedServerSelection: apierr.ErrNoSavedServerSelection,
-	apierr.ReasonConcurrentRunLimit:     apierr.ErrConcurrentRunLimit,
+var reasonSentinels = map[shared.Reason]error{
+	shared.ReasonOrphanedKey:            shared.ErrOrphanedKey,
+	shared.ReasonTraceNotAvailable:      shared.ErrTraceNotAvailable,
+	shared.ReasonNoSavedServerSelection: shared.ErrNoSavedServerSelection,
+	shared.ReasonConcurrentRunLimit:     shared.ErrConcurrentRunLimit,
 }
 
 func TestIsCodeSentinels(t *testing.T) {
 	t.Parallel()
-	if len(codeSentinels) != len(apierr.Codes) {
-		t.Fatalf("test covers %d code sentinels, Codes has %d", len(codeSentinels), len(apierr.Codes))
+	if len(codeSentinels) != len(shared.Codes) {
+		t.Fatalf("test covers %d code sentinels, Codes has %d", len(codeSentinels), len(shared.Codes))
 	}
-	for _, code := range apierr.Codes {
+	for _, code := range shared.Codes {
 		t.Run(string(code), func(t *testing.T) {
 			t.Parallel()
-			e := &apierr.Error{StatusCode: code.Status(), Code: code, Message: "m", Method: "GET", Path: "/x"}
+			e := &shared.Error{StatusCode: code.Status(), Code: code, Message: "m", Method: "GET", Path: "/x"}
 			wrapped := fmt.Errorf("outer: %w", fmt.Errorf("inner: %w", e))
 			for other, sentinel := range codeSentinels {
 				want := other == code
@@ -201,7 +202,7 @@ func TestIsReasonSentinels(t *testing.T) {
 	for reason := range reasonSentinels {
 		t.Run(string(reason), func(t *testing.T) {
 			t.Parallel()
-			e := &apierr.Error{StatusCode: 404, Code: apierr.CodeNotFound, Reason: reason}
+			e := &shared.Error{StatusCode: 404, Code: shared.CodeNotFound, Reason: reason}
 			wrapped := fmt.Errorf("ctx: %w", e)
 			for other, sentinel := range reasonSentinels {
 				want := other == reason
@@ -210,7 +211,7 @@ func TestIsReasonSentinels(t *testing.T) {
 				}
 			}
 			// The code sentinel still matches alongside the reason one.
-			if !errors.Is(wrapped, apierr.ErrNotFound) {
+			if !errors.Is(wrapped, shared.ErrNotFound) {
 				t.Error("errors.Is(reasoned NOT_FOUND, ErrNotFound) = false")
 			}
 		})
@@ -219,21 +220,21 @@ func TestIsReasonSentinels(t *testing.T) {
 
 func TestIsNonMatches(t *testing.T) {
 	t.Parallel()
-	e := &apierr.Error{StatusCode: 404, Code: apierr.CodeNotFound, Reason: apierr.ReasonTraceNotAvailable}
+	e := &shared.Error{StatusCode: 404, Code: shared.CodeNotFound, Reason: shared.ReasonTraceNotAvailable}
 	tests := []struct {
 		name   string
 		target error
 		want   bool
 	}{
-		{"empty target matches nothing", &apierr.Error{}, false},
-		{"message-only target", &apierr.Error{Message: "m"}, false},
-		{"nil *Error target", (*apierr.Error)(nil), false},
+		{"empty target matches nothing", &shared.Error{}, false},
+		{"message-only target", &shared.Error{Message: "m"}, false},
+		{"nil *Error target", (*shared.Error)(nil), false},
 		{"other error type", io.EOF, false},
-		{"code plus wrong reason", &apierr.Error{Code: apierr.CodeNotFound, Reason: apierr.ReasonOrphanedKey}, false},
-		{"code plus right reason", &apierr.Error{Code: apierr.CodeNotFound, Reason: apierr.ReasonTraceNotAvailable}, true},
-		{"status only", &apierr.Error{StatusCode: 404}, true},
-		{"wrong status", &apierr.Error{StatusCode: 400}, false},
-		{"code with wrong status", &apierr.Error{Code: apierr.CodeNotFound, StatusCode: 410}, false},
+		{"code plus wrong reason", &shared.Error{Code: shared.CodeNotFound, Reason: shared.ReasonOrphanedKey}, false},
+		{"code plus right reason", &shared.Error{Code: shared.CodeNotFound, Reason: shared.ReasonTraceNotAvailable}, true},
+		{"status only", &shared.Error{StatusCode: 404}, true},
+		{"wrong status", &shared.Error{StatusCode: 400}, false},
+		{"code with wrong status", &shared.Error{Code: shared.CodeNotFound, StatusCode: 410}, false},
 		{"itself", e, true},
 	}
 	for _, tt := range tests {
@@ -244,14 +245,14 @@ func TestIsNonMatches(t *testing.T) {
 			}
 		})
 	}
-	if errors.Is(io.EOF, apierr.ErrNotFound) {
+	if errors.Is(io.EOF, shared.ErrNotFound) {
 		t.Error("errors.Is(io.EOF, ErrNotFound) = true")
 	}
 }
 
 func TestAs(t *testing.T) {
 	t.Parallel()
-	orig := &apierr.Error{StatusCode: 409, Code: apierr.CodeConflict, RequestID: "r1"}
+	orig := &shared.Error{StatusCode: 409, Code: shared.CodeConflict, RequestID: "r1"}
 	for name, err := range map[string]error{
 		"direct":    orig,
 		"fmt wraps": fmt.Errorf("a: %w", fmt.Errorf("b: %w", orig)),
@@ -259,7 +260,7 @@ func TestAs(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			var e *apierr.Error
+			var e *shared.Error
 			if !errors.As(err, &e) || e != orig {
 				t.Errorf("errors.As = %v (%p), want the original %p", e, e, orig)
 			}
@@ -279,14 +280,14 @@ func TestAs(t *testing.T) {
 
 func TestTemporary(t *testing.T) {
 	t.Parallel()
-	temporary := map[apierr.Code]bool{
-		apierr.CodeRateLimited:       true,
-		apierr.CodeServerUnreachable: true,
-		apierr.CodeTimeout:           true,
-		apierr.CodeInternal:          true,
+	temporary := map[shared.Code]bool{
+		shared.CodeRateLimited:       true,
+		shared.CodeServerUnreachable: true,
+		shared.CodeTimeout:           true,
+		shared.CodeInternal:          true,
 	}
-	for _, code := range apierr.Codes {
-		e := &apierr.Error{StatusCode: code.Status(), Code: code}
+	for _, code := range shared.Codes {
+		e := &shared.Error{StatusCode: code.Status(), Code: code}
 		if got := e.Temporary(); got != temporary[code] {
 			t.Errorf("%s at %d: Temporary() = %v, want %v", code, code.Status(), got, temporary[code])
 		}
@@ -297,12 +298,12 @@ func TestTemporary(t *testing.T) {
 		}
 	}
 	// Unknown codes (and no code at all): only the status decides.
-	for _, code := range []apierr.Code{"SOMETHING_NEW", ""} {
+	for _, code := range []shared.Code{"SOMETHING_NEW", ""} {
 		for status, want := range map[int]bool{
 			0: false, 400: false, 401: false, 403: false, 404: false, 409: false, 418: false, 422: false,
 			429: true, 500: true, 501: false, 502: true, 503: true, 504: true, 505: false,
 		} {
-			e := &apierr.Error{StatusCode: status, Code: code}
+			e := &shared.Error{StatusCode: status, Code: code}
 			if got := e.Temporary(); got != want {
 				t.Errorf("code %q at %d: Temporary() = %v, want %v", code, status, got, want)
 			}
@@ -323,13 +324,13 @@ func TestRetryableStatus(t *testing.T) {
 func TestInvalid(t *testing.T) {
 	t.Parallel()
 	e := apierr.Invalid("hostId", "hostId is required")
-	want := &apierr.Error{Code: apierr.CodeValidation, Message: "hostId is required",
+	want := &shared.Error{Code: shared.CodeValidation, Message: "hostId is required",
 		Details: map[string]any{"field": "hostId"}}
 	if diff := cmp.Diff(want, e); diff != "" {
 		t.Errorf("Invalid (-want +got):\n%s", diff)
 	}
-	if !errors.Is(e, apierr.ErrValidation) || e.Temporary() {
-		t.Errorf("Invalid: Is(ErrValidation)=%v Temporary=%v", errors.Is(e, apierr.ErrValidation), e.Temporary())
+	if !errors.Is(e, shared.ErrValidation) || e.Temporary() {
+		t.Errorf("Invalid: Is(ErrValidation)=%v Temporary=%v", errors.Is(e, shared.ErrValidation), e.Temporary())
 	}
 	if strings.Contains(e.Error(), "0 ") {
 		t.Errorf("client-side error prints a status: %q", e.Error())

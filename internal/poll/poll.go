@@ -13,6 +13,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Config is one wait's settings.
@@ -55,7 +56,7 @@ func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, e
 			return ctx.Err()
 		case err != nil:
 			e, ok := apierr.As(err)
-			if !ok || e.Code != apierr.CodeRateLimited || e.RetryAfter > c.MaxRetryAfter {
+			if !ok || e.Code != shared.CodeRateLimited || e.RetryAfter > c.MaxRetryAfter {
 				return err // above the client's cap the caller decides, as for any call
 			}
 			// Jitter only upwards: polling before Retry-After meets another 429.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestLoop(t *testing.T) {
@@ -21,7 +21,7 @@ func TestLoop(t *testing.T) {
 		case 1, 2:
 			return Step{}, nil
 		case 3:
-			return Step{}, &apierr.Error{Code: apierr.CodeRateLimited, RetryAfter: 20 * time.Second}
+			return Step{}, &shared.Error{Code: shared.CodeRateLimited, RetryAfter: 20 * time.Second}
 		case 4:
 			return Step{Next: time.Hour}, nil
 		}
@@ -44,7 +44,7 @@ func TestLoop(t *testing.T) {
 func TestLoopStops(t *testing.T) {
 	t.Parallel()
 	c := Config{Min: time.Millisecond, Max: time.Millisecond, MaxRetryAfter: time.Second}
-	over := &apierr.Error{Code: apierr.CodeRateLimited, RetryAfter: time.Hour}
+	over := &shared.Error{Code: shared.CodeRateLimited, RetryAfter: time.Hour}
 	if err := Loop(t.Context(), c, func(context.Context) (Step, error) { return Step{}, over }); err != over {
 		t.Errorf("a Retry-After over the cap: %v", err)
 	}

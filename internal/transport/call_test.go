@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestCall(t *testing.T) {
@@ -27,10 +26,10 @@ func TestCall(t *testing.T) {
 		t.Errorf("Call (-want +got):\n%s", diff)
 	}
 
-	mock, _ = mockRoute(t, http.MethodGet, "/me", envelope(404, apierr.CodeNotFound))
+	mock, _ = mockRoute(t, http.MethodGet, "/me", envelope(404, shared.CodeNotFound))
 	tr, _ = newTestTransport(t, mock)
 	got, err = Call[me](t.Context(), tr, &Request{Method: http.MethodGet, Route: "/me"})
-	if got != nil || !errors.Is(err, apierr.ErrNotFound) {
+	if got != nil || !errors.Is(err, shared.ErrNotFound) {
 		t.Errorf("Call = %v, %v; want nil and NOT_FOUND", got, err)
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	jsonv2 "github.com/go-json-experiment/json"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 	"io"
 	"log/slog"
 	"mime"
@@ -19,13 +17,17 @@ import (
 	"sync"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Do sends req, retrying as its class allows, and decodes a 2xx JSON body
-// into out (when out is non-nil). Failures are *apierr.Error for error
+// into out (when out is non-nil). Failures are *shared.Error for error
 // responses and client-side validation, the context's error when ctx ends,
 // or a wrapped network error.
 func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
@@ -47,7 +49,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		maxRetries = *call.MaxRetries
 	}
 	if !req.Public && t.key == nil {
-		return &apierr.Error{Code: apierr.CodeUnauthorized, Method: req.Method, Path: path,
+		return &shared.Error{Code: shared.CodeUnauthorized, Method: req.Method, Path: path,
 			Message: "no API key configured: set PROJECTOPS_API_KEY or use WithAPIKey"}
 	}
 	target := t.base + path
@@ -210,7 +212,7 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		return nil
 	}
 	if resp.ContentLength > limit {
-		return &apierr.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: resp.ContentLength}
+		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: resp.ContentLength}
 	}
 	var err error
 	if n := resp.ContentLength; n > 0 && n <= maxSizedBody {
@@ -228,7 +230,7 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		err = nil // an empty body leaves out as it is
 	}
 	if errors.Is(err, errOverCap) {
-		return &apierr.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
+		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
 	}
 	if err != nil {
 		return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
@@ -239,16 +241,16 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 // maxSizedBody bounds the responses read whole by their Content-Length.
 const maxSizedBody = 1 << 20
 
-// decodeError reads a capped error body into *apierr.Error. hasRA reports
+// decodeError reads a capped error body into *shared.Error. hasRA reports
 // whether a usable Retry-After header was present.
-func (t *Transport) decodeError(resp *http.Response, method, path string) (*apierr.Error, bool) {
+func (t *Transport) decodeError(resp *http.Response, method, path string) (*shared.Error, bool) {
 	defer drainClose(resp.Body)
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 	// A gateway may reflect the key into the envelope's message or details,
 	// which end up in error text.
 	raw = []byte(t.Redact(string(raw)))
 	var b apierr.Body
-	var e *apierr.Error
+	var e *shared.Error
 	if err := json.Unmarshal(raw, &b); err == nil && b.Code != "" {
 		e = apierr.FromBody(resp.StatusCode, b)
 	} else {
@@ -257,7 +259,7 @@ func (t *Transport) decodeError(resp *http.Response, method, path string) (*apie
 			ct = "no content type"
 		}
 		// The body is not echoed: a proxy page could reflect request headers.
-		e = &apierr.Error{StatusCode: resp.StatusCode,
+		e = &shared.Error{StatusCode: resp.StatusCode,
 			Message: fmt.Sprintf("%s (non-envelope error body, %s, %d bytes)", http.StatusText(resp.StatusCode), ct, len(raw))}
 	}
 	e.Method, e.Path = method, path

@@ -18,11 +18,12 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestDecodeErrorEveryCode(t *testing.T) {
 	t.Parallel()
-	for _, code := range apierr.Codes {
+	for _, code := range shared.Codes {
 		t.Run(string(code), func(t *testing.T) {
 			t.Parallel()
 			body := fmt.Sprintf(`{"code":%q,"message":"it failed","details":{"reason":"TRACE_NOT_AVAILABLE","hostedModels":["m1","m2"],"extra":1},"unknownTopLevel":true}`, code)
@@ -32,20 +33,20 @@ func TestDecodeErrorEveryCode(t *testing.T) {
 			tr, _ := newTestTransport(t, mock, func(c *Config) { c.MaxRetries = 0 })
 			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/projects/{projectId}/runs/{runId}",
 				Params: []string{"p 1", "r1"}}, nil)
-			var got *apierr.Error
+			var got *shared.Error
 			if !errors.As(err, &got) {
-				t.Fatalf("err = %v, want *apierr.Error", err)
+				t.Fatalf("err = %v, want *shared.Error", err)
 			}
-			want := &apierr.Error{
+			want := &shared.Error{
 				StatusCode: code.Status(), Code: code, Message: "it failed",
 				Details: map[string]any{"reason": "TRACE_NOT_AVAILABLE", "hostedModels": []any{"m1", "m2"}, "extra": 1.0},
-				Reason:  apierr.ReasonTraceNotAvailable, HostedModels: []string{"m1", "m2"},
+				Reason:  shared.ReasonTraceNotAvailable, HostedModels: []string{"m1", "m2"},
 				RequestID: "req_abc", Method: http.MethodGet, Path: "/projects/p%201/runs/r1",
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("decoded error (-want +got):\n%s", diff)
 			}
-			if !errors.Is(err, &apierr.Error{Code: code}) || !errors.Is(err, apierr.ErrTraceNotAvailable) {
+			if !errors.Is(err, &shared.Error{Code: code}) || !errors.Is(err, shared.ErrTraceNotAvailable) {
 				t.Errorf("errors.Is fails for code %s / reason", code)
 			}
 		})
@@ -111,7 +112,7 @@ func TestDecodeErrorNonEnvelope(t *testing.T) {
 			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x"}, nil)
 			e, ok := apierr.As(err)
 			if !ok {
-				t.Fatalf("err = %v, want *apierr.Error", err)
+				t.Fatalf("err = %v, want *shared.Error", err)
 			}
 			if e.StatusCode != tt.r.status || e.Code != "" || e.RequestID != "req-1" || e.Method != "GET" || e.Path != "/x" {
 				t.Errorf("got %+v; want status %d, no code, request id, method and path", e, tt.r.status)
@@ -180,7 +181,7 @@ func TestErrorBodyCap(t *testing.T) {
 		mock, _ := mockRoute(t, http.MethodGet, "/x", reply{status: 500, body: head + msg + tail})
 		tr, _ := newTestTransport(t, mock, func(c *Config) { c.MaxRetries = 0 })
 		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x"}, nil)
-		if e, ok := apierr.As(err); !ok || e.Code != apierr.CodeInternal || e.Message != msg {
+		if e, ok := apierr.As(err); !ok || e.Code != shared.CodeInternal || e.Message != msg {
 			t.Errorf("a %d-byte envelope was not decoded: %.100v", MaxErrorBody, err)
 		}
 	})
@@ -230,7 +231,7 @@ func TestDecodeSuccess(t *testing.T) {
 					t.Fatalf("Do succeeded with %+v, want a decode error", got)
 				}
 				if _, ok := apierr.As(err); ok {
-					t.Errorf("decode failure reported as *apierr.Error: %v", err)
+					t.Errorf("decode failure reported as *shared.Error: %v", err)
 				}
 				if !strings.Contains(err.Error(), "GET /things/1: decoding response") {
 					t.Errorf("err = %q, want method, path and cause", err)
@@ -340,7 +341,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 					t.Errorf("err = %v, want the last network error too", err)
 				}
 			} else if e, ok := apierr.As(err); !ok || e.StatusCode != tt.first.status {
-				t.Errorf("err = %v, want the last *apierr.Error (%d) too", err, tt.first.status)
+				t.Errorf("err = %v, want the last *shared.Error (%d) too", err, tt.first.status)
 			}
 			if n := len(s.requests()); n != 1 {
 				t.Errorf("attempts = %d, want 1", n)

@@ -11,7 +11,7 @@ import (
 const DefaultMaxResponseBytes = 32 << 20
 
 // errOverCap is what cappedReader returns once the cap is passed; Do turns
-// it into *apierr.ResponseTooLargeError.
+// it into *shared.ResponseTooLargeError.
 var errOverCap = errors.New("response body over the cap")
 
 // cappedReader reads at most left bytes of r and fails with errOverCap if

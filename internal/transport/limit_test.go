@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // jsonStream is a streamed JSON body {"s":"xxx…"} of exactly n bytes that
@@ -49,7 +49,7 @@ func bodyTransport(size, declared int64) (roundTripFunc, *[]*jsonStream) {
 	}, &bodies
 }
 
-// A success body over the cap is a *apierr.ResponseTooLargeError, whether
+// A success body over the cap is a *shared.ResponseTooLargeError, whether
 // its length is declared (then nothing is read) or it is streamed (then
 // reading stops at the cap); a body of exactly the cap decodes.
 func TestResponseCap(t *testing.T) {
@@ -73,7 +73,7 @@ func TestResponseCap(t *testing.T) {
 			tr, _ := newTestTransport(t, rt, func(c *Config) { c.MaxResponseBytes = limit })
 			var out struct{ S string }
 			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/big"}, &out)
-			var tl *apierr.ResponseTooLargeError
+			var tl *shared.ResponseTooLargeError
 			if got := errors.As(err, &tl); got != tc.tooLarge {
 				t.Fatalf("err = %v, want too large: %v", err, tc.tooLarge)
 			}
@@ -102,7 +102,7 @@ func TestResponseCapDefault(t *testing.T) {
 	tr, _ := newTestTransport(t, rt)
 	var out struct{ S string }
 	err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/big"}, &out)
-	var tl *apierr.ResponseTooLargeError
+	var tl *shared.ResponseTooLargeError
 	if !errors.As(err, &tl) || tl.Limit != DefaultMaxResponseBytes {
 		t.Fatalf("err = %v, want a ResponseTooLargeError at the default cap", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/jarcoal/httpmock"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestBuildPath(t *testing.T) {
@@ -63,9 +64,9 @@ func TestBuildPathInvalid(t *testing.T) {
 			got, err := BuildPath(tt.route, tt.params)
 			e, ok := apierr.As(err)
 			if !ok {
-				t.Fatalf("BuildPath = %q, %v; want *apierr.Error", got, err)
+				t.Fatalf("BuildPath = %q, %v; want *shared.Error", got, err)
 			}
-			if e.Code != apierr.CodeValidation || e.StatusCode != 0 {
+			if e.Code != shared.CodeValidation || e.StatusCode != 0 {
 				t.Errorf("error %+v, want a client-side VALIDATION_ERROR", e)
 			}
 			if diff := cmp.Diff(map[string]any{"field": tt.wantField}, e.Details); diff != "" {
@@ -148,5 +149,5 @@ func TestDoInvalidParamsSendsNothing(t *testing.T) {
 
 func isClientValidation(err error) bool {
 	e, ok := apierr.As(err)
-	return ok && e.Code == apierr.CodeValidation && e.StatusCode == 0
+	return ok && e.Code == shared.CodeValidation && e.StatusCode == 0
 }

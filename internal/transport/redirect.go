@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // maxRedirects is how many redirects a read follows, as net/http's default.
@@ -79,9 +79,9 @@ func isRedirect(status int) bool { return status >= 300 && status < 400 }
 
 // redirectError describes a redirect that was not followed. The Location is
 // not echoed: it may carry a capability token.
-func redirectError(resp *http.Response, method, path string) *apierr.Error {
+func redirectError(resp *http.Response, method, path string) *shared.Error {
 	drainClose(resp.Body)
-	return &apierr.Error{StatusCode: resp.StatusCode, Method: method, Path: path,
+	return &shared.Error{StatusCode: resp.StatusCode, Method: method, Path: path,
 		RequestID: resp.Header.Get(RequestIDHeader),
 		Message: fmt.Sprintf("%s: redirect not followed (writes are never re-sent to another location; check the base URL)",
 			http.StatusText(resp.StatusCode))}

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // A write answered with a redirect fails with the 3xx; it is never re-sent
@@ -37,9 +37,9 @@ func TestRedirectedWriteIsAnError(t *testing.T) {
 
 			var out struct{ OK bool }
 			err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/tools/call", Body: map[string]any{}, Class: Write}, &out)
-			var e *apierr.Error
+			var e *shared.Error
 			if !errors.As(err, &e) || e.StatusCode != code {
-				t.Fatalf("err = %v, want *apierr.Error with status %d", err, code)
+				t.Fatalf("err = %v, want *shared.Error with status %d", err, code)
 			}
 			mu.Lock()
 			defer mu.Unlock()

@@ -13,6 +13,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // newBackOff returns the per-call backoff: jittered exponential between the
@@ -32,15 +33,15 @@ func (t *Transport) newBackOff() backoff.BackOff {
 
 // retryableStatus decides whether an error response may be retried for a
 // request of class c (with or without an idempotency key).
-func retryableStatus(c Class, idempotent bool, e *apierr.Error) bool {
-	if e.Code == apierr.CodeBillingLimitReached {
+func retryableStatus(c Class, idempotent bool, e *shared.Error) bool {
+	if e.Code == shared.CodeBillingLimitReached {
 		return false // lifts at the billing period's reset, whatever the status
 	}
 	if e.StatusCode == http.StatusTooManyRequests {
 		// A refused request did not run, so any class may retry; but the
 		// concurrency cap on eval runs lifts only when a run ends, which the
 		// caller must decide to wait for.
-		return e.Reason != apierr.ReasonConcurrentRunLimit
+		return e.Reason != shared.ReasonConcurrentRunLimit
 	}
 	if c == Write && !idempotent {
 		return false

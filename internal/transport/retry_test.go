@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Network failures as net/http reports them.
@@ -50,21 +51,21 @@ func TestRetryByClass(t *testing.T) {
 		{"bare ECONNREFUSED", reply{err: errBareRefused}, true, true},
 		{"dial timeout", reply{err: errDialTimeout}, true, true},
 		{"DNS failure", reply{err: errDNS}, true, true},
-		{"429", envelope(429, apierr.CodeRateLimited), true, true},
+		{"429", envelope(429, shared.CodeRateLimited), true, true},
 		{"429 without envelope", status(429), true, true},
 		{"429 concurrent run limit", reply{status: 429,
 			body: `{"code":"RATE_LIMITED","message":"m","details":{"reason":"CONCURRENT_RUN_LIMIT"}}`}, false, false},
-		{"500", envelope(500, apierr.CodeInternal), true, false},
-		{"502", envelope(502, apierr.CodeServerUnreachable), true, false},
+		{"500", envelope(500, shared.CodeInternal), true, false},
+		{"502", envelope(502, shared.CodeServerUnreachable), true, false},
 		{"503", status(503), true, false},
-		{"504", envelope(504, apierr.CodeTimeout), true, false},
-		{"400", envelope(400, apierr.CodeValidation), false, false},
-		{"401", envelope(401, apierr.CodeUnauthorized), false, false},
-		{"401 oauth", envelope(401, apierr.CodeOAuthRequired), false, false},
-		{"403", envelope(403, apierr.CodeForbidden), false, false},
-		{"404", envelope(404, apierr.CodeNotFound), false, false},
-		{"409", envelope(409, apierr.CodeConflict), false, false},
-		{"422", envelope(422, apierr.CodeFeatureNotSupported), false, false},
+		{"504", envelope(504, shared.CodeTimeout), true, false},
+		{"400", envelope(400, shared.CodeValidation), false, false},
+		{"401", envelope(401, shared.CodeUnauthorized), false, false},
+		{"401 oauth", envelope(401, shared.CodeOAuthRequired), false, false},
+		{"403", envelope(403, shared.CodeForbidden), false, false},
+		{"404", envelope(404, shared.CodeNotFound), false, false},
+		{"409", envelope(409, shared.CodeConflict), false, false},
+		{"422", envelope(422, shared.CodeFeatureNotSupported), false, false},
 		{"501", status(501), false, false},
 	}
 	classes := []struct {
@@ -129,13 +130,13 @@ func TestRetryByClass(t *testing.T) {
 						t.Errorf("err = %v, want it to wrap %v", err, f.r.err)
 					}
 					if _, ok := apierr.As(err); ok {
-						t.Errorf("network failure reported as *apierr.Error: %v", err)
+						t.Errorf("network failure reported as *shared.Error: %v", err)
 					}
 					return
 				}
 				e, ok := apierr.As(err)
 				if !ok {
-					t.Fatalf("err = %v, want *apierr.Error", err)
+					t.Fatalf("err = %v, want *shared.Error", err)
 				}
 				if e.StatusCode != f.r.status {
 					t.Errorf("StatusCode = %d, want %d", e.StatusCode, f.r.status)
@@ -151,7 +152,7 @@ func TestRetryByClass(t *testing.T) {
 
 func TestRetryThenSucceed(t *testing.T) {
 	t.Parallel()
-	mock, s := mockRoute(t, http.MethodGet, "/me", reply{err: errReset}, status(503), envelope(429, apierr.CodeRateLimited),
+	mock, s := mockRoute(t, http.MethodGet, "/me", reply{err: errReset}, status(503), envelope(429, shared.CodeRateLimited),
 		reply{status: 200, body: `{"id":"u1"}`})
 	tr, sl := newTestTransport(t, mock)
 	var out struct{ ID string }
@@ -171,7 +172,7 @@ func TestMaxRetries(t *testing.T) {
 			mock, s := mockRoute(t, http.MethodGet, "/me", status(500))
 			tr, _ := newTestTransport(t, mock, func(c *Config) { c.MaxRetries = n })
 			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/me"}, nil)
-			if !errors.Is(err, &apierr.Error{StatusCode: 500}) {
+			if !errors.Is(err, &shared.Error{StatusCode: 500}) {
 				t.Errorf("err = %v, want the 500", err)
 			}
 			if got := len(s.requests()); got != n+1 {

@@ -94,7 +94,7 @@ type Config struct {
 	UserAgent string
 	// MaxResponseBytes caps a success body (default
 	// DefaultMaxResponseBytes); a larger one is a
-	// *apierr.ResponseTooLargeError.
+	// *shared.ResponseTooLargeError.
 	MaxResponseBytes int64
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Test fixtures shared by the transport tests. The base URL has a path in
@@ -90,7 +91,7 @@ type reply struct {
 
 func status(code int) reply { return reply{status: code} }
 
-func envelope(code int, c apierr.Code) reply {
+func envelope(code int, c shared.Code) reply {
 	return reply{status: code, body: fmt.Sprintf(`{"code":%q,"message":"scripted %s"}`, c, c)}
 }
 
@@ -264,11 +265,11 @@ func TestNoKey(t *testing.T) {
 	mock := httpmock.NewMockTransport()
 	tr, _ := newTestTransport(t, mock, func(c *Config) { c.APIKey = "" })
 	err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/projects/{projectId}", Params: []string{"p1"}}, nil)
-	var e *apierr.Error
+	var e *shared.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("err = %v, want *apierr.Error", err)
+		t.Fatalf("err = %v, want *shared.Error", err)
 	}
-	want := &apierr.Error{Code: apierr.CodeUnauthorized, Method: "GET", Path: "/projects/p1",
+	want := &shared.Error{Code: shared.CodeUnauthorized, Method: "GET", Path: "/projects/p1",
 		Message: "no API key configured: set PROJECTOPS_API_KEY or use WithAPIKey"}
 	if diff := cmp.Diff(want, e); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
@@ -319,9 +320,9 @@ func TestKeyNeverLeaks(t *testing.T) {
 	}{
 		{"401 envelope echoing the key", reply{status: 401,
 			body: `{"code":"UNAUTHORIZED","message":"bad key ` + testKey + `","details":{"got":"` + echo + `","nested":{"k":["` + testKey + `"]}}}`}, Read, nil},
-		{"403 envelope", envelope(403, apierr.CodeForbidden), Read, nil},
-		{"404 envelope", envelope(404, apierr.CodeNotFound), Read, nil},
-		{"500 envelope retried", envelope(500, apierr.CodeInternal), Read, nil},
+		{"403 envelope", envelope(403, shared.CodeForbidden), Read, nil},
+		{"404 envelope", envelope(404, shared.CodeNotFound), Read, nil},
+		{"500 envelope retried", envelope(500, shared.CodeInternal), Read, nil},
 		{"502 HTML page echoing headers", reply{status: 502, header: map[string]string{"Content-Type": "text/html; charset=utf-8"},
 			body: "<html><body><pre>" + echo + "</pre></body></html>"}, Read, nil},
 		{"400 plain text echo", reply{status: 400, body: echo}, Write, nil},
