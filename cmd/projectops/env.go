@@ -47,11 +47,7 @@ func envSub(a *app, name, arg, short string, flags func(fs *pflag.FlagSet) func(
 	cmd := &cobra.Command{Use: use, Short: short, Args: exactArgs(nargs, arg)}
 	do := flags(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
-		project, err := a.needProject()
-		if err != nil {
-			return err
-		}
-		c, err := a.client()
+		c, project, err := a.projectClient()
 		if err != nil {
 			return err
 		}

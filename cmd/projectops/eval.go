@@ -23,11 +23,7 @@ type evalCmd struct {
 
 // evalSetup checks --project and builds the client.
 func (a *app) evalSetup() (*evalCmd, error) {
-	project, err := a.needProject()
-	if err != nil {
-		return nil, err
-	}
-	c, err := a.client()
+	c, project, err := a.projectClient()
 	if err != nil {
 		return nil, err
 	}

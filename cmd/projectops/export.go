@@ -18,11 +18,7 @@ func newExportCmd(a *app) *cobra.Command {
 JSON), to stdout or to -o FILE. Compare two with "projectops diff".`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error {
-			project, err := a.needProject()
-			if err != nil {
-				return err
-			}
-			c, err := a.client()
+			c, project, err := a.projectClient()
 			if err != nil {
 				return err
 			}

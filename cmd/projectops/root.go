@@ -120,6 +120,17 @@ func (a *app) needProject() (string, error) {
 	return a.project, nil
 }
 
+// projectClient is what a command on a project needs: the client and
+// --project (a usage error when either is missing).
+func (a *app) projectClient() (*projectops.Client, string, error) {
+	project, err := a.needProject()
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := a.client()
+	return c, project, err
+}
+
 // client builds the SDK client from PROJECTOPS_API_KEY and the persistent
 // flags. A missing key is a configuration error, caught before any call.
 func (a *app) client() (*projectops.Client, error) {

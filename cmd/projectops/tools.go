@@ -35,11 +35,7 @@ func newToolsListCmd(a *app, server *string) *cobra.Command {
 		Short: "Print every tool of the server as a JSON array",
 		Args:  exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error {
-			project, err := a.needProject()
-			if err != nil {
-				return err
-			}
-			c, err := a.client()
+			c, project, err := a.projectClient()
 			if err != nil {
 				return err
 			}
@@ -89,11 +85,7 @@ Exit status: 0 success, 1 the result has isError, 2 bad usage or API error.`,
 			if err != nil {
 				return usagef("arguments: %v", err)
 			}
-			project, err := a.needProject()
-			if err != nil {
-				return err
-			}
-			c, err := a.client()
+			c, project, err := a.projectClient()
 			if err != nil {
 				return err
 			}
