@@ -27,7 +27,7 @@ type options struct {
 	catalogSource func(ctx context.Context) ([]byte, error)
 	ingestDiscard bool        // see WithIngestDiscard
 	evals         evalOptions // evals_options.go
-	env           envOptions  // computer environments (env_model.go)
+	env           envOptions  // computer environments (env_records.go)
 	mcp           mcpOptions
 	contractTB    testing.TB // see WithContractCheck
 	conn          connLimits // listen_limits.go

@@ -24,9 +24,9 @@ type state struct {
 	sessions map[string]*chatSessionRec
 	suites   map[string]*evalSuiteRec
 	ingest   ingestStore // eval runs and artifacts received through eval-ingest
-	evals    evalStore   // eval runs (model_evals.go)
-	env      envState    // computer environments, builds, computers (env_model.go)
-	tun      tunnelState // model_tunnels.go
+	evals    evalStore   // eval runs (records_evals.go)
+	env      envState    // computer environments, builds, computers (env_records.go)
+	tun      tunnelState // records_tunnels.go
 	// now is the server's clock (WithClock), for the timestamps the store
 	// writes.
 	now func() time.Time

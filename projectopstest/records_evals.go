@@ -60,7 +60,7 @@ type evalRunRec struct {
 
 	exec     *runExec           // nil once the run is terminal, or for ingested runs
 	cancelFn context.CancelFunc // ends the run's context (engine runs)
-	ext      *runExternal       // ingested runs only (model_evalruns.go)
+	ext      *runExternal       // ingested runs only (records_evalruns.go)
 }
 
 // runExec is what the engine needs to execute a run. modelKeys is a secret.

@@ -123,5 +123,5 @@ type evalSuiteRec struct {
 	hostID               string
 	createdAt, updatedAt time.Time
 	ord                  int
-	def                  *suiteDef // tests and defaults (model_evals.go); nil for a bare suite
+	def                  *suiteDef // tests and defaults (records_evals.go); nil for a bare suite
 }
