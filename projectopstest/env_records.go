@@ -126,13 +126,7 @@ func (o *options) envDefaults() envOptions {
 // environments.ProviderA. Server.SetComputerProvider moves one computer to
 // another provider, to exercise the provider check of boot.
 func WithComputerProvider(provider string) Option {
-	return func(o *options) error {
-		if provider == "" {
-			return errors.New("projectopstest: WithComputerProvider: empty provider")
-		}
-		o.env.provider = provider
-		return nil
-	}
+	return checked("WithComputerProvider", provider != "", "empty provider", func(o *options) { o.env.provider = provider })
 }
 
 // WithBuildHook calls hook on the build's goroutine before each step of
@@ -154,11 +148,5 @@ func WithBuildHook(hook func(ctx context.Context, step BuildStep) error) Option 
 // a client polling a standalone double sees builds progress. The default
 // is 0: builds run as fast as the parsing goes.
 func WithBuildStepDelay(d time.Duration) Option {
-	return func(o *options) error {
-		if d < 0 {
-			return errors.New("projectopstest: WithBuildStepDelay: negative delay")
-		}
-		o.env.stepDelay = d
-		return nil
-	}
+	return checked("WithBuildStepDelay", d >= 0, "negative delay", func(o *options) { o.env.stepDelay = d })
 }

@@ -79,13 +79,7 @@ func (o evalOptions) withDefaults() evalOptions {
 
 // WithEvalModel sets the Model prompt steps go to (default DefaultModel).
 func WithEvalModel(m Model) Option {
-	return func(o *options) error {
-		if m == nil {
-			return errors.New("projectopstest: WithEvalModel: nil model")
-		}
-		o.evals.model = m
-		return nil
-	}
+	return checked("WithEvalModel", m != nil, "nil model", func(o *options) { o.evals.model = m })
 }
 
 // WithHostedModels replaces the hosted model catalog (provider/name ids).
@@ -104,37 +98,19 @@ func WithHostedModels(ids ...string) Option {
 // WithEvalConcurrency sets how many runs may be in flight per organization
 // (default 2); one more is refused with 429 CONCURRENT_RUN_LIMIT.
 func WithEvalConcurrency(n int) Option {
-	return func(o *options) error {
-		if n < 1 {
-			return errors.New("projectopstest: WithEvalConcurrency: n must be at least 1")
-		}
-		o.evals.concurrency = n
-		return nil
-	}
+	return checked("WithEvalConcurrency", n >= 1, "n must be at least 1", func(o *options) { o.evals.concurrency = n })
 }
 
 // WithEvalRunDeadline bounds every run; a run still executing after d is
 // timed_out and its unfinished iterations cancelled (default 10 minutes).
 func WithEvalRunDeadline(d time.Duration) Option {
-	return func(o *options) error {
-		if d <= 0 {
-			return errors.New("projectopstest: WithEvalRunDeadline: d must be positive")
-		}
-		o.evals.deadline = d
-		return nil
-	}
+	return checked("WithEvalRunDeadline", d > 0, "d must be positive", func(o *options) { o.evals.deadline = d })
 }
 
 // WithEvalParallelism sets how many iterations of one run execute at once
 // (default 4).
 func WithEvalParallelism(n int) Option {
-	return func(o *options) error {
-		if n < 1 {
-			return errors.New("projectopstest: WithEvalParallelism: n must be at least 1")
-		}
-		o.evals.parallelism = n
-		return nil
-	}
+	return checked("WithEvalParallelism", n >= 1, "n must be at least 1", func(o *options) { o.evals.parallelism = n })
 }
 
 // WithInteractHandler makes interact steps run h instead of being skipped.
@@ -149,13 +125,7 @@ func WithInteractHandler(h InteractHandler) Option {
 // without a stored trace, spread evenly and deterministically over each
 // run's iterations. Titles containing NoTraceMarker drop theirs too.
 func WithEvalTraceDropRate(f float64) Option {
-	return func(o *options) error {
-		if f < 0 || f > 1 {
-			return errors.New("projectopstest: WithEvalTraceDropRate: fraction must be within [0, 1]")
-		}
-		o.evals.traceDrop = f
-		return nil
-	}
+	return checked("WithEvalTraceDropRate", f >= 0 && f <= 1, "fraction must be within [0, 1]", func(o *options) { o.evals.traceDrop = f })
 }
 
 // WithEvalHooks installs engine hooks (tests).

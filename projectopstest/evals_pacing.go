@@ -1,7 +1,6 @@
 package projectopstest
 
 import (
-	"errors"
 	"time"
 )
 
@@ -11,11 +10,5 @@ import (
 // cancel it in flight and meet the concurrency cap, as against the
 // service. The default is 0: runs go as fast as their steps do.
 func WithEvalStepDelay(d time.Duration) Option {
-	return func(o *options) error {
-		if d < 0 {
-			return errors.New("projectopstest: WithEvalStepDelay: negative delay")
-		}
-		o.evals.stepDelay = d
-		return nil
-	}
+	return checked("WithEvalStepDelay", d >= 0, "negative delay", func(o *options) { o.evals.stepDelay = d })
 }

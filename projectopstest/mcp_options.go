@@ -29,26 +29,14 @@ type mcpOptions struct {
 // connect and initialize, and for each MCP call, before answering 504
 // TIMEOUT (default DefaultMCPTimeout). Tests of silent servers set it low.
 func WithMCPTimeout(d time.Duration) Option {
-	return func(o *options) error {
-		if d <= 0 {
-			return errors.New("projectopstest: WithMCPTimeout: duration must be positive")
-		}
-		o.mcp.timeout = d
-		return nil
-	}
+	return checked("WithMCPTimeout", d > 0, "duration must be positive", func(o *options) { o.mcp.timeout = d })
 }
 
 // WithMCPIdleTimeout sets how long a pooled MCP session (one per user and
 // saved server) may stay unused before it is closed (default
 // DefaultMCPIdleTimeout).
 func WithMCPIdleTimeout(d time.Duration) Option {
-	return func(o *options) error {
-		if d <= 0 {
-			return errors.New("projectopstest: WithMCPIdleTimeout: duration must be positive")
-		}
-		o.mcp.idle = d
-		return nil
-	}
+	return checked("WithMCPIdleTimeout", d > 0, "duration must be positive", func(o *options) { o.mcp.idle = d })
 }
 
 // WithMCPHTTPClient sets the HTTP client the double uses to reach HTTP and

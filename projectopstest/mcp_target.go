@@ -1,8 +1,9 @@
 package projectopstest
 
 import (
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -71,11 +72,4 @@ func targetLocked(sv *serverRec) mcpconn.Target {
 	return t
 }
 
-func sortedKeys(m map[string]Secret) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys(m map[string]Secret) []string { return slices.Sorted(maps.Keys(m)) }

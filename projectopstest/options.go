@@ -104,3 +104,15 @@ func WithHostCatalogSource(src func(ctx context.Context) ([]byte, error)) Option
 		return nil
 	}
 }
+
+// checked is an option that sets a value once it passed a check: a value
+// that fails it makes NewServer return "projectopstest: name: msg".
+func checked(name string, ok bool, msg string, set func(*options)) Option {
+	return func(o *options) error {
+		if !ok {
+			return errors.New("projectopstest: " + name + ": " + msg)
+		}
+		set(o)
+		return nil
+	}
+}

@@ -1,7 +1,6 @@
 package projectopstest
 
 import (
-	"errors"
 	"strconv"
 
 	"github.com/projectops/projectops-go/shared"
@@ -21,13 +20,7 @@ const ReasonRunDropped = "RUN_DROPPED"
 // it, and a runs/start reusing its externalRunId starts a new run. 0, the
 // default, keeps every run.
 func WithMaxRuns(n int) Option {
-	return func(o *options) error {
-		if n < 0 {
-			return errors.New("projectopstest: WithMaxRuns: n must not be negative")
-		}
-		o.evals.maxRuns = n
-		return nil
-	}
+	return checked("WithMaxRuns", n >= 0, "n must not be negative", func(o *options) { o.evals.maxRuns = n })
 }
 
 // trimRunsLocked drops the oldest finished runs while more than the cap

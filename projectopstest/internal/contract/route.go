@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -64,17 +65,7 @@ func (r *Route) CheckRequest(body any) error {
 			}
 		}
 	}
-	var first error
-	for _, s := range r.requests {
-		err := s.Validate(body)
-		if err == nil {
-			return nil
-		}
-		if first == nil {
-			first = err
-		}
-	}
-	return violation(first)
+	return validateAny(r.requests, body)
 }
 
 // CheckResponse checks a decoded response body for status against the
@@ -93,6 +84,12 @@ func (r *Route) CheckResponse(status int, body any) error {
 	if len(schemas) == 0 {
 		return nil // documented without a body
 	}
+	return validateAny(schemas, body)
+}
+
+// validateAny accepts body when one of schemas (either reference version)
+// does, else reports the first one's violation.
+func validateAny(schemas []*jsonschema.Schema, body any) error {
 	var first error
 	for _, s := range schemas {
 		err := s.Validate(body)
@@ -118,14 +115,7 @@ func (r *Route) responseSchema(status int) ([]*jsonschema.Schema, bool) {
 	return nil, false
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
 
 func firstKey(m map[string]any) string {
 	if k := sortedKeys(m); len(k) > 0 {
