@@ -1,6 +1,9 @@
 package projectopstest
 
-import "github.com/projectops/projectops-go/shared"
+import (
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+	"github.com/projectops/projectops-go/shared"
+)
 
 // actor is the caller behind a valid API key: the key's creator acting
 // inside the key's organization. Public routes see the zero actor.
@@ -44,26 +47,26 @@ const (
 // in another organization reads as 404 NOT_FOUND (a key never reaches another
 // organization); a project of the key's organization the caller cannot access
 // is 403 FORBIDDEN, as is a role below need. Call with Server.mu held.
-func (st *state) projectFor(a actor, projectID string, need access) (*projectRec, Role, *httpError) {
+func (st *state) projectFor(a actor, projectID string, need access) (*projectRec, Role, *edge.Error) {
 	p := st.projects[projectID]
 	if p == nil || p.orgID != a.orgID {
-		return nil, "", errNotFound("Project not found")
+		return nil, "", edge.NotFound("Project not found")
 	}
 	role := roleIn(st.users[a.userID], p)
 	if role == "" {
-		return nil, "", errForbidden("You do not have access to this project")
+		return nil, "", edge.Forbidden("You do not have access to this project")
 	}
 	switch {
 	case need == accessWrite && role == RoleGuest:
-		return nil, "", errForbidden("Guests cannot modify this project")
+		return nil, "", edge.Forbidden("Guests cannot modify this project")
 	case need == accessAdmin && role != RoleAdmin:
-		return nil, "", errForbidden("This operation requires project admin")
+		return nil, "", edge.Forbidden("This operation requires project admin")
 	}
 	return p, role, nil
 }
 
 // notFoundIn reports a resource of another project (or none at all) the
 // same way: 404 NOT_FOUND, so ids never leak across projects.
-func notFoundIn(kind string) *httpError {
-	return newError(shared.CodeNotFound, kind+" not found", nil)
+func notFoundIn(kind string) *edge.Error {
+	return edge.NewError(shared.CodeNotFound, kind+" not found", nil)
 }

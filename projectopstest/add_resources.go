@@ -23,7 +23,7 @@ func (s *Server) AddServer(spec ServerSpec) (string, error) {
 // AddHost adds a host to a project, from a template or a full config, with
 // the same rules as POST /projects/{projectId}/hosts.
 func (s *Server) AddHost(spec HostSpec) (string, error) {
-	cfg, err := s.catalog.hostSpecConfig(spec)
+	cfg, err := hostSpecConfig(s.catalog, spec)
 	if err != nil {
 		return "", err
 	}
@@ -110,7 +110,7 @@ func cloneSecrets(m map[string]Secret) map[string]Secret {
 // except that a seed's partial config is completed with the defaults the
 // service's SDK gives a new host (hostcfg.Defaults), so seeds stay short.
 // It may consult the live catalog, so it runs without the lock.
-func (cc *catalogCache) hostSpecConfig(spec HostSpec) (map[string]any, error) {
+func hostSpecConfig(cc *hostcfg.Cache, spec HostSpec) (map[string]any, error) {
 	present := map[string]bool{"name": true, "template": spec.Template != "",
 		"theme": spec.Theme != "", "config": spec.Config != nil}
 	var raw json.RawMessage
@@ -121,10 +121,10 @@ func (cc *catalogCache) hostSpecConfig(spec HostSpec) (map[string]any, error) {
 		}
 		raw = b
 	}
-	cfg, herr := cc.resolveHost(hostInput{name: spec.Name, template: string(spec.Template),
-		theme: spec.Theme, config: raw, present: present})
+	cfg, herr := cc.Resolve(hostcfg.Input{Name: spec.Name, Template: string(spec.Template),
+		Theme: spec.Theme, Config: raw, Present: present})
 	if herr != nil {
-		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)
+		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.Body.Message)
 	}
 	return cfg, nil
 }
@@ -135,7 +135,7 @@ func (st *state) addHost(spec HostSpec, cfg map[string]any) (string, error) {
 	}
 	h, herr := st.insertHost(actor{}, spec.ProjectID, spec.ID, spec.Name, cfg)
 	if herr != nil {
-		return "", fmt.Errorf("host %q: %s", spec.Name, herr.body.Message)
+		return "", fmt.Errorf("host %q: %s", spec.Name, herr.Body.Message)
 	}
 	return h.id, nil
 }
@@ -169,17 +169,17 @@ func (st *state) addChatbox(spec ChatboxSpec) (string, error) {
 			return "", fmt.Errorf("chatbox %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
 		}
 		if cb.modelID == "" {
-			cb.modelID = configModelID(h.config)
+			cb.modelID = hostcfg.ModelID(h.config)
 		}
 		if cb.hostStyle == "" {
 			cb.hostStyle, _ = h.config["hostStyle"].(string)
 		}
 		if spec.ServerIDs == nil {
-			cb.serverIDs = configServerIDs(h.config)
+			cb.serverIDs = hostcfg.ServerIDs(h.config)
 		}
 	}
 	if herr := st.checkServerIDs(spec.ProjectID, cb.serverIDs, "serverIds"); herr != nil {
-		return "", fmt.Errorf("chatbox %q: %s", spec.Name, herr.body.Message)
+		return "", fmt.Errorf("chatbox %q: %s", spec.Name, herr.Body.Message)
 	}
 	id, err := st.newID("cbx", spec.ID)
 	if err != nil {
@@ -247,7 +247,7 @@ func (s *Server) addEvalSuiteLocked(spec EvalSuiteSpec) (string, error) {
 		}
 	}
 	if herr := s.st.checkServerIDs(spec.ProjectID, spec.ServerIDs, "serverIds"); herr != nil {
-		return "", fmt.Errorf("eval suite %q: %s", spec.Name, herr.body.Message)
+		return "", fmt.Errorf("eval suite %q: %s", spec.Name, herr.Body.Message)
 	}
 	if err := s.ev.checkSuiteSpecLocked(&spec); err != nil { // seed_evals.go
 		return "", err

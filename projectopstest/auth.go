@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -12,24 +14,24 @@ import (
 // (429), then the creator (403 for organization guests). The returned key id
 // is set whenever the key was recognised, so the request log can attribute
 // refused requests too.
-func (s *Server) authenticate(r *http.Request) (actor, *httpError) {
+func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 	token, ok := bearer(r.Header.Get("Authorization"))
 	if !ok {
-		return actor{}, errUnauthorized("Missing API key: send Authorization: Bearer sk_...")
+		return actor{}, edge.Unauthorized("Missing API key: send Authorization: Bearer sk_...")
 	}
 	if !strings.HasPrefix(token, keyPrefix) {
-		return actor{}, errUnauthorized("Invalid API key")
+		return actor{}, edge.Unauthorized("Invalid API key")
 	}
 	s.mu.Lock()
 	k := s.st.findKey(token)
 	var a actor
-	var herr *httpError
+	var herr *edge.Error
 	switch {
 	case k == nil || k.revoked:
-		herr = errUnauthorized("Invalid API key")
+		herr = edge.Unauthorized("Invalid API key")
 	case k.orgID == "":
 		a.keyID = k.id
-		herr = newError(shared.CodeUnauthorized, "API key is not bound to an organization",
+		herr = edge.NewError(shared.CodeUnauthorized, "API key is not bound to an organization",
 			map[string]any{"reason": string(shared.ReasonOrphanedKey)})
 	default:
 		a = actor{keyID: k.id, userID: k.userID, orgID: k.orgID}
@@ -39,8 +41,8 @@ func (s *Server) authenticate(r *http.Request) (actor, *httpError) {
 		return a, herr
 	}
 	if wait := s.limiter.Wait(a.keyID, s.now()); wait > 0 {
-		e := newError(shared.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
-		e.retryAfter = wait
+		e := edge.NewError(shared.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
+		e.RetryAfter = wait
 		return a, e
 	}
 	s.mu.Lock()
@@ -48,9 +50,9 @@ func (s *Server) authenticate(r *http.Request) (actor, *httpError) {
 	u := s.st.users[a.userID]
 	switch {
 	case u == nil || u.orgID != a.orgID:
-		return a, errUnauthorized("Invalid API key")
+		return a, edge.Unauthorized("Invalid API key")
 	case u.role == RoleGuest:
-		return a, errForbidden("Guest sessions cannot use the API")
+		return a, edge.Forbidden("Guest sessions cannot use the API")
 	}
 	return a, nil
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/internal/wire"
 )
@@ -41,19 +43,19 @@ func buildView(b *buildRec) environments.Build {
 
 // pageArgs reads ?limit and ?cursor of a keyset-paginated listing whose
 // cursor encodes the last item's ord.
-func pageArgs(r *http.Request, kind string) (limit, after int, herr *httpError) {
+func pageArgs(r *http.Request, kind string) (limit, after int, herr *edge.Error) {
 	q := r.URL.Query()
-	if limit, herr = parseLimit(q.Get("limit"), "limit", envListDefaultLimit, envListMaxLimit); herr != nil {
+	if limit, herr = edge.ParseLimit(q.Get("limit"), "limit", envListDefaultLimit, envListMaxLimit); herr != nil {
 		return 0, 0, herr
 	}
 	if c := q.Get("cursor"); c != "" {
-		pos, herr := decodeCursor(kind, c, "cursor")
+		pos, herr := edge.DecodeCursor(kind, c, "cursor")
 		if herr != nil {
 			return 0, 0, herr
 		}
 		n, err := strconv.Atoi(pos)
 		if err != nil || n < 0 {
-			return 0, 0, errValidation("cursor", "Invalid cursor")
+			return 0, 0, edge.Validation("cursor", "Invalid cursor")
 		}
 		after = n
 	}
@@ -61,21 +63,21 @@ func pageArgs(r *http.Request, kind string) (limit, after int, herr *httpError) 
 }
 
 // checkEnvFields validates a name and Dockerfile present in a body.
-func checkEnvFields(p environments.UpdateParams, present map[string]bool) *httpError {
+func checkEnvFields(p environments.UpdateParams, present map[string]bool) *edge.Error {
 	if present["name"] {
 		switch n := strings.TrimSpace(p.Name); {
 		case n == "":
-			return errValidation("name", "name must not be empty")
+			return edge.Validation("name", "name must not be empty")
 		case len(n) > envNameMaxLen:
-			return errValidation("name", "name must be at most "+strconv.Itoa(envNameMaxLen)+" bytes")
+			return edge.Validation("name", "name must be at most "+strconv.Itoa(envNameMaxLen)+" bytes")
 		}
 	}
 	if present["dockerfile"] {
 		switch {
 		case strings.TrimSpace(p.Dockerfile) == "":
-			return errValidation("dockerfile", "dockerfile must not be empty")
+			return edge.Validation("dockerfile", "dockerfile must not be empty")
 		case len(p.Dockerfile) > envDockerfileMaxLen:
-			return errValidation("dockerfile", "dockerfile must be at most "+strconv.Itoa(envDockerfileMaxLen)+" bytes")
+			return edge.Validation("dockerfile", "dockerfile must be at most "+strconv.Itoa(envDockerfileMaxLen)+" bytes")
 		}
 	}
 	return nil

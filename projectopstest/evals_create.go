@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -12,7 +14,7 @@ import (
 // run request, applies the idempotency key and the concurrency cap, then
 // stores the run and starts it. Nothing is stored unless every check
 // passes.
-func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *httpError) {
+func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *edge.Error) {
 	s := e.s
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
 		return nil, herr
@@ -27,7 +29,7 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	def := &suiteDef{}
 	serverIDs, names := p.ServerIDs, []string(nil)
 	if p.SuiteID != "" {
-		var herr *httpError
+		var herr *edge.Error
 		if su, herr = s.st.findSuite(a, projectID, p.SuiteID, accessWrite); herr != nil {
 			return nil, herr
 		}
@@ -38,7 +40,7 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 			serverIDs, names = su.serverIDs, def.serverNames
 		}
 		if len(serverIDs) == 0 {
-			return nil, newError(shared.CodeValidation, "The suite has no saved server selection: pass serverIds",
+			return nil, edge.NewError(shared.CodeValidation, "The suite has no saved server selection: pass serverIds",
 				map[string]any{"field": "serverIds", "reason": string(shared.ReasonNoSavedServerSelection)})
 		}
 	}
@@ -55,7 +57,7 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 		}
 	}
 	if len(cases) == 0 {
-		return nil, errValidation("suiteId", "The suite has no tests to run")
+		return nil, edge.Validation("suiteId", "The suite has no tests to run")
 	}
 	keys := map[string]string(p.ModelAPIKeys)
 	if keys == nil {
@@ -64,7 +66,7 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	resolved := make([]evals.Test, len(cases))
 	for i, c := range cases {
 		t := c.test
-		var herr *httpError
+		var herr *edge.Error
 		t.Model, t.Provider, herr = e.resolveModel("tests["+strconv.Itoa(i)+"].model",
 			cmpOr(t.Model, def.model), cmpOr(t.Provider, def.provider), keys)
 		if herr != nil {
@@ -85,7 +87,7 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	if su == nil {
 		id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: p.SuiteName, ServerIDs: serverIDs})
 		if err != nil {
-			return nil, errInternal()
+			return nil, edge.Internal()
 		}
 		su = s.st.suites[id]
 		su.def = &suiteDef{description: p.SuiteDescription}
@@ -109,7 +111,7 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 // checkRunQuotaLocked refuses a run over the organization's cap of runs in
 // flight: 429 RATE_LIMITED, reason CONCURRENT_RUN_LIMIT. No Retry-After:
 // the cap lifts when a run ends, which nobody can predict.
-func (e *evalEngine) checkRunQuotaLocked(orgID string) *httpError {
+func (e *evalEngine) checkRunQuotaLocked(orgID string) *edge.Error {
 	s := e.s
 	n := 0
 	for _, r := range s.st.evals.runs {
@@ -120,7 +122,7 @@ func (e *evalEngine) checkRunQuotaLocked(orgID string) *httpError {
 	if n < e.opts.concurrency {
 		return nil
 	}
-	return newError(shared.CodeRateLimited, "Too many eval runs in flight for this organization",
+	return edge.NewError(shared.CodeRateLimited, "Too many eval runs in flight for this organization",
 		map[string]any{"reason": string(shared.ReasonConcurrentRunLimit), "limit": e.opts.concurrency})
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/evals"
 )
 
@@ -150,8 +152,8 @@ func spanStatus(ok bool) string {
 
 // errText is the message of an error without its status line.
 func errText(err error) string {
-	if he, ok := err.(*httpError); ok {
-		return string(he.body.Code) + ": " + he.body.Message
+	if he, ok := err.(*edge.Error); ok {
+		return string(he.Body.Code) + ": " + he.Body.Message
 	}
 	return err.Error()
 }

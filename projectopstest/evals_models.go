@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -108,16 +110,16 @@ func (e *evalEngine) hostedIn(provider string) []string {
 // organization may cover it: a run without a usable key fails in the run,
 // not here). Anything else is a VALIDATION_ERROR with the provider's hosted
 // ids in details.hostedModels. keys is nil when authoring a suite.
-func (e *evalEngine) resolveModel(field, model, provider string, keys map[string]string) (string, string, *httpError) {
+func (e *evalEngine) resolveModel(field, model, provider string, keys map[string]string) (string, string, *edge.Error) {
 	if strings.TrimSpace(model) == "" {
-		return "", "", newError(shared.CodeValidation, "A model is required (the test and the suite name none)",
+		return "", "", edge.NewError(shared.CodeValidation, "A model is required (the test and the suite name none)",
 			map[string]any{"field": field})
 	}
 	if provider == "" {
 		provider, _, _ = splitModel(model)
 	}
 	if strings.TrimSpace(provider) == "" {
-		return "", "", newError(shared.CodeValidation, "Cannot derive a provider for model "+jsonQuote(model)+
+		return "", "", edge.NewError(shared.CodeValidation, "Cannot derive a provider for model "+edge.Quote(model)+
 			": name a provider or use a provider/name id", map[string]any{"field": field, "model": model})
 	}
 	canonical := e.canonicalModel(model, provider)
@@ -130,8 +132,8 @@ func (e *evalEngine) resolveModel(field, model, provider string, keys map[string
 	if hosted := e.hostedIn(provider); len(hosted) > 0 {
 		details["hostedModels"] = hosted
 	}
-	return "", "", newError(shared.CodeValidation, "Unknown model "+jsonQuote(model)+" (provider "+jsonQuote(provider)+
-		"): use a hosted model id, or pass modelApiKeys["+jsonQuote(provider)+"] to bring your own key", details)
+	return "", "", edge.NewError(shared.CodeValidation, "Unknown model "+edge.Quote(model)+" (provider "+edge.Quote(provider)+
+		"): use a hosted model id, or pass modelApiKeys["+edge.Quote(provider)+"] to bring your own key", details)
 }
 
 // SetOrganizationModelKey stores a model provider key for an organization,

@@ -3,13 +3,15 @@ package projectopstest
 import (
 	"context"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 )
 
 // toolRunner is how the eval engine reaches a run's saved servers. Failures
-// are *httpError values naming the API error the servers routes would
+// are *edge.Error values naming the API error the servers routes would
 // answer with.
 type toolRunner interface {
 	Tools(ctx context.Context, userID, projectID, serverID string) ([]*mcp.Tool, error)
@@ -24,7 +26,7 @@ type toolRunner interface {
 type mcpRunner struct{ s *Server }
 
 // open prepares a call on a saved server of the project for userID.
-func (r mcpRunner) open(userID, projectID, serverID string) (*serverCall, *httpError) {
+func (r mcpRunner) open(userID, projectID, serverID string) (*serverCall, *edge.Error) {
 	s := r.s
 	s.mu.Lock()
 	sv := s.st.servers[serverID]

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/evals"
 )
 
@@ -20,20 +22,20 @@ func splitModel(id string) (provider, name string, hosted bool) {
 }
 
 // checkTests validates authored tests; field prefixes the names in errors.
-func checkTests(field string, tests []evals.Test) *httpError {
+func checkTests(field string, tests []evals.Test) *edge.Error {
 	if len(tests) == 0 || len(tests) > maxEvalTests {
-		return errValidation(field, field+" must hold 1 to "+strconv.Itoa(maxEvalTests)+" tests")
+		return edge.Validation(field, field+" must hold 1 to "+strconv.Itoa(maxEvalTests)+" tests")
 	}
 	for i, t := range tests {
 		tf := field + "[" + strconv.Itoa(i) + "]"
 		if strings.TrimSpace(t.Title) == "" {
-			return errValidation(tf+".title", "A test needs a title")
+			return edge.Validation(tf+".title", "A test needs a title")
 		}
 		if t.Runs < 0 || t.Runs > maxEvalRuns {
-			return errValidation(tf+".runs", "runs must be between 1 and "+strconv.Itoa(maxEvalRuns))
+			return edge.Validation(tf+".runs", "runs must be between 1 and "+strconv.Itoa(maxEvalRuns))
 		}
 		if len(t.Steps) == 0 {
-			return errValidation(tf+".steps", "A test needs at least one step")
+			return edge.Validation(tf+".steps", "A test needs at least one step")
 		}
 		seen := map[string]bool{}
 		for j, st := range t.Steps {
@@ -45,42 +47,42 @@ func checkTests(field string, tests []evals.Test) *httpError {
 	return nil
 }
 
-func checkStep(sf string, st evals.Step, seen map[string]bool) *httpError {
+func checkStep(sf string, st evals.Step, seen map[string]bool) *edge.Error {
 	if st.ID == "" {
-		return errValidation(sf+".id", "A step needs an id")
+		return edge.Validation(sf+".id", "A step needs an id")
 	}
 	if seen[st.ID] {
-		return errValidation(sf+".id", "Step id "+jsonQuote(st.ID)+" is used twice in this test")
+		return edge.Validation(sf+".id", "Step id "+edge.Quote(st.ID)+" is used twice in this test")
 	}
 	seen[st.ID] = true
 	switch st.Kind {
 	case evals.KindPrompt:
 		if strings.TrimSpace(st.Prompt) == "" {
-			return errValidation(sf+".prompt", "A prompt step needs a prompt")
+			return edge.Validation(sf+".prompt", "A prompt step needs a prompt")
 		}
 	case evals.KindToolCall:
 		if st.ToolName == "" {
-			return errValidation(sf+".toolName", "A toolCall step needs a toolName")
+			return edge.Validation(sf+".toolName", "A toolCall step needs a toolName")
 		}
 	case evals.KindInteract:
 	case evals.KindAssert:
 		a := st.Assertion
 		if a == nil || a.Type == "" {
-			return errValidation(sf+".assertion", "An assert step needs an assertion with a type")
+			return edge.Validation(sf+".assertion", "An assert step needs an assertion with a type")
 		}
 		if a.Type == evals.AssertToolCalledWith && a.ToolName == "" {
-			return errValidation(sf+".assertion.toolName", "A toolCalledWith assertion needs a toolName")
+			return edge.Validation(sf+".assertion.toolName", "A toolCalledWith assertion needs a toolName")
 		}
 	default:
-		return errValidation(sf+".kind", "kind must be one of prompt, toolCall, interact, assert")
+		return edge.Validation(sf+".kind", "kind must be one of prompt, toolCall, interact, assert")
 	}
 	return nil
 }
 
 // checkPassCriteria requires a minimum pass rate within [0, 100].
-func checkPassCriteria(pc *evals.PassCriteria) *httpError {
+func checkPassCriteria(pc *evals.PassCriteria) *edge.Error {
 	if pc != nil && (pc.MinimumPassRate < 0 || pc.MinimumPassRate > 100) {
-		return errValidation("passCriteria.minimumPassRate", "minimumPassRate must be between 0 and 100")
+		return edge.Validation("passCriteria.minimumPassRate", "minimumPassRate must be between 0 and 100")
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -120,30 +122,17 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string
 		status = code.Status()
 	}
 	if code == "" {
-		code = codeForStatus(status)
+		code = edge.CodeForStatus(status)
 	}
 	msg := f.Message
 	if msg == "" {
 		msg = http.StatusText(status)
 	}
 	if f.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds(f.RetryAfter)))
+		w.Header().Set("Retry-After", strconv.Itoa(edge.RetryAfterSeconds(f.RetryAfter)))
 	}
-	writeJSON(w, status, apierr.Body{Code: code, Message: msg, Details: f.Details})
+	edge.WriteJSON(w, status, apierr.Body{Code: code, Message: msg, Details: f.Details})
 	return true
-}
-
-// codeForStatus picks the specification's code for an HTTP status.
-func codeForStatus(status int) shared.Code {
-	for _, c := range shared.Codes {
-		if c.Status() == status {
-			return c
-		}
-	}
-	if status == http.StatusMethodNotAllowed {
-		return codeMethodNotAllowed
-	}
-	return shared.CodeInternal
 }
 
 // sleepCtx waits d or until ctx is done; it reports whether d elapsed.

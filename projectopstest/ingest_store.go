@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest/internal/rows"
@@ -26,7 +28,7 @@ const (
 // project, or returns the existing one (reused). The suite is found or
 // created by name. The run joins the eval runs (source "sdk"), but it is
 // not executed and does not count against the concurrency cap.
-func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.RunParams, hash string) (*evalRunRec, bool, *httpError) {
+func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.RunParams, hash string) (*evalRunRec, bool, *edge.Error) {
 	projectID, herr := s.st.ingestProject(a, projectPath)
 	if herr != nil {
 		return nil, false, herr
@@ -36,7 +38,7 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 	if run := st.byExt[key]; run != nil {
 		if hash != "" && run.ext.configHash != "" && hash != run.ext.configHash {
 			// A reused externalRunId must describe the same evaluation.
-			return nil, false, newError(shared.CodeConflict,
+			return nil, false, edge.NewError(shared.CodeConflict,
 				"externalRunId was already used with a different evaluationConfigHash",
 				map[string]any{"field": "evaluationConfigHash", "runId": run.id})
 		}
@@ -44,11 +46,11 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 	}
 	suiteID, err := s.suiteByNameLocked(projectID, p.SuiteName, p.SuiteDescription)
 	if err != nil {
-		return nil, false, errInternal()
+		return nil, false, edge.Internal()
 	}
 	id, err := s.st.newID("run", "")
 	if err != nil {
-		return nil, false, errInternal()
+		return nil, false, edge.Internal()
 	}
 	if st.byExt == nil {
 		st.byExt = map[string]*evalRunRec{}
@@ -88,7 +90,7 @@ func (s *Server) suiteByNameLocked(projectID, name, description string) (string,
 
 // findIngestedRunLocked resolves an ingested run of the project; another
 // project's run, or a run created through the API, reads as 404.
-func (s *Server) findIngestedRunLocked(a actor, projectPath, runID string) (*evalRunRec, *httpError) {
+func (s *Server) findIngestedRunLocked(a actor, projectPath, runID string) (*evalRunRec, *edge.Error) {
 	projectID, herr := s.st.ingestProject(a, projectPath)
 	if herr != nil {
 		return nil, herr
@@ -132,7 +134,7 @@ func (st *state) runResult(run *evalRunRec, reused bool) ingest.RunResult {
 }
 
 // ingestUploadURL mints a single-use upload URL served by this double.
-func ingestUploadURL(s *Server, w http.ResponseWriter, r *http.Request, a actor) *httpError {
+func ingestUploadURL(s *Server, w http.ResponseWriter, r *http.Request, a actor) *edge.Error {
 	if herr := s.checkIngestAccess(r, a); herr != nil {
 		return herr
 	}
@@ -155,30 +157,30 @@ func ingestUploadURL(s *Server, w http.ResponseWriter, r *http.Request, a actor)
 	if herr != nil {
 		return herr
 	}
-	writeJSON(w, http.StatusOK, ingest.UploadURL{OK: true, UploadURL: s.URL() + uploadPath + token})
+	edge.WriteJSON(w, http.StatusOK, ingest.UploadURL{OK: true, UploadURL: s.URL() + uploadPath + token})
 	return nil
 }
 
 // ingestUpload stores the raw body sent to a minted URL. No key is needed:
 // the URL is the capability, so it is checked (and claimed) before a byte
 // of the body is read: a made-up URL costs no memory.
-func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *edge.Error {
 	up, herr := s.claimUpload(r.PathValue("token"))
 	if herr != nil {
 		return herr
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, ingest.MaxArtifactBytes+1))
 	if err == nil && len(data) > ingest.MaxArtifactBytes {
-		herr = newError(shared.CodeValidation, "Artifact exceeds the upload size limit",
+		herr = edge.NewError(shared.CodeValidation, "Artifact exceeds the upload size limit",
 			map[string]any{"limit": ingest.MaxArtifactBytes})
 	} else if err != nil {
-		herr = errValidation("", "Could not read request body")
+		herr = edge.Validation("", "Could not read request body")
 	}
 	var id string
 	s.mu.Lock()
 	if herr == nil {
 		if id, err = s.st.newID("stg", ""); err != nil {
-			herr = errInternal()
+			herr = edge.Internal()
 		}
 	}
 	if herr != nil {
@@ -195,6 +197,6 @@ func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *h
 	if herr != nil {
 		return herr
 	}
-	writeJSON(w, http.StatusOK, ingest.Upload{StorageID: id})
+	edge.WriteJSON(w, http.StatusOK, ingest.Upload{StorageID: id})
 	return nil
 }

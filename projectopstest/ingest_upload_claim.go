@@ -1,9 +1,11 @@
 package projectopstest
 
+import "github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 // claimUpload checks a minted upload URL's token and marks it used, before
 // its body is read: an unknown token is 404, a used or expired one 403.
 // Claiming first also means two uploads racing on one URL read one body.
-func (s *Server) claimUpload(token string) (*uploadRec, *httpError) {
+func (s *Server) claimUpload(token string) (*uploadRec, *edge.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	up := s.st.ingest.uploads[token]
@@ -11,9 +13,9 @@ func (s *Server) claimUpload(token string) (*uploadRec, *httpError) {
 	case up == nil:
 		return nil, notFoundIn("Upload URL")
 	case up.used:
-		return nil, errForbidden("Upload URL was already used")
+		return nil, edge.Forbidden("Upload URL was already used")
 	case !s.now().Before(up.expires):
-		return nil, errForbidden("Upload URL has expired")
+		return nil, edge.Forbidden("Upload URL has expired")
 	}
 	up.used = true
 	return up, nil

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/shared"
@@ -27,7 +29,7 @@ type serverCall struct {
 
 // openServer resolves the project and server for a with need (a server of
 // another project, or none, is 404).
-func (s *Server) openServer(r *http.Request, a actor, need access) (*serverCall, *httpError) {
+func (s *Server) openServer(r *http.Request, a actor, need access) (*serverCall, *edge.Error) {
 	projectID, serverID := r.PathValue("projectId"), r.PathValue("serverId")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -49,7 +51,7 @@ func (s *Server) openServer(r *http.Request, a actor, need access) (*serverCall,
 
 // authorize applies the caller's imported grant: an OAuth server without a
 // usable grant is 401 OAUTH_REQUIRED, before any connection is attempted.
-func (sc *serverCall) authorize() *httpError {
+func (sc *serverCall) authorize() *edge.Error {
 	sc.grant = sc.s.mcp.grant(tokenKey{sc.userID, sc.projectID, sc.serverID})
 	if sc.grant != nil && sc.grant.failed.Load() {
 		sc.grant = nil
@@ -66,8 +68,8 @@ func (sc *serverCall) authorize() *httpError {
 	return nil
 }
 
-func errOAuthRequired() *httpError {
-	return newError(shared.CodeOAuthRequired,
+func errOAuthRequired() *edge.Error {
+	return edge.NewError(shared.CodeOAuthRequired,
 		"This server needs an OAuth grant: import tokens with POST .../oauth/import-tokens", nil)
 }
 
@@ -81,7 +83,7 @@ func (sc *serverCall) opContext(ctx context.Context) (context.Context, context.C
 // run executes op on the caller's pooled session for the server. A read
 // (retry true) that fails because a reused session had died is run once
 // more on a new session; a tool call never is.
-func (sc *serverCall) run(ctx context.Context, retry bool, op func(ctx context.Context, c *mcpconn.Conn) error) *httpError {
+func (sc *serverCall) run(ctx context.Context, retry bool, op func(ctx context.Context, c *mcpconn.Conn) error) *edge.Error {
 	key := poolKey(sc.userID, sc.serverID)
 	for attempt := 0; ; attempt++ {
 		lease, err := sc.s.mcp.pool.Acquire(ctx, key, sc.target)
@@ -109,7 +111,7 @@ func (sc *serverCall) run(ctx context.Context, retry bool, op func(ctx context.C
 
 // fail maps a classified failure to the API's error, logging its kind
 // (never the underlying text, which may name a command line or URL).
-func (sc *serverCall) fail(f *mcpconn.Failure) *httpError {
+func (sc *serverCall) fail(f *mcpconn.Failure) *edge.Error {
 	if sc.grant != nil && sc.grant.failed.Load() {
 		f = &mcpconn.Failure{Kind: mcpconn.AuthRequired}
 	}
@@ -121,24 +123,24 @@ func (sc *serverCall) fail(f *mcpconn.Failure) *httpError {
 	}
 	switch f.Kind {
 	case mcpconn.Timeout, mcpconn.Canceled:
-		return newError(shared.CodeTimeout, "The server did not answer in time", details)
+		return edge.NewError(shared.CodeTimeout, "The server did not answer in time", details)
 	case mcpconn.AuthRequired:
 		return errOAuthRequired()
 	case mcpconn.Unsupported:
-		return newError(shared.CodeFeatureNotSupported, "The server does not support this operation: "+f.Message, details)
+		return edge.NewError(shared.CodeFeatureNotSupported, "The server does not support this operation: "+f.Message, details)
 	case mcpconn.InvalidParams:
-		return newError(shared.CodeValidation, "The server rejected the request: "+f.Message, details)
+		return edge.NewError(shared.CodeValidation, "The server rejected the request: "+f.Message, details)
 	case mcpconn.NotFound:
-		return newError(shared.CodeNotFound, "The server has no such resource: "+f.Message, details)
+		return edge.NewError(shared.CodeNotFound, "The server has no such resource: "+f.Message, details)
 	case mcpconn.ServerError:
-		return newError(shared.CodeServerUnreachable, "The server answered with an error: "+f.Message, details)
+		return edge.NewError(shared.CodeServerUnreachable, "The server answered with an error: "+f.Message, details)
 	}
-	return newError(shared.CodeServerUnreachable, "Could not connect to the server", details)
+	return edge.NewError(shared.CodeServerUnreachable, "Could not connect to the server", details)
 }
 
 // errUnsupported is the 422 for a capability the server did not advertise.
-func errUnsupported(serverID, capability string) *httpError {
-	return newError(shared.CodeFeatureNotSupported, "The server does not support "+capability,
+func errUnsupported(serverID, capability string) *edge.Error {
+	return edge.NewError(shared.CodeFeatureNotSupported, "The server does not support "+capability,
 		map[string]any{"serverId": serverID, "capability": capability})
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
 )
@@ -19,7 +21,7 @@ func (sc *serverCall) dialFresh(ctx context.Context) (*mcpconn.Conn, *mcpconn.Fa
 	return c, nil
 }
 
-func validateServer(c *call, sc *serverCall, _ *noBody) (servers.ValidateResult, *httpError) {
+func validateServer(c *call, sc *serverCall, _ *noBody) (servers.ValidateResult, *edge.Error) {
 	if herr := sc.authorize(); herr != nil {
 		return servers.ValidateResult{}, herr
 	}
@@ -38,7 +40,7 @@ func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCh
 // doctorServer runs probe → connection → initialization → capabilities →
 // tools, resources, resource templates, prompts. A broken server is a 200
 // report with status error; only access and body problems are errors.
-func doctorServer(c *call, sc *serverCall, _ *noBody) (servers.DoctorReport, *httpError) {
+func doctorServer(c *call, sc *serverCall, _ *noBody) (servers.DoctorReport, *edge.Error) {
 	rep := servers.DoctorReport{GeneratedAt: c.s.now().UTC()}
 	rep.Checks.Probe = check(servers.CheckSkipped, "no transport probe: the double connects directly")
 	skipRest := func(why string) {
@@ -49,8 +51,8 @@ func doctorServer(c *call, sc *serverCall, _ *noBody) (servers.DoctorReport, *ht
 		rep.Checks.ResourceTemplates = check(servers.CheckSkipped, "%s", why)
 		rep.Checks.Prompts = check(servers.CheckSkipped, "%s", why)
 	}
-	fail := func(h *httpError) {
-		rep.Error = &servers.ReportError{Code: h.body.Code, Message: h.body.Message, Details: h.body.Details}
+	fail := func(h *edge.Error) {
+		rep.Error = &servers.ReportError{Code: h.Body.Code, Message: h.Body.Message, Details: h.Body.Details}
 	}
 	if herr := sc.authorize(); herr != nil {
 		rep.Status = servers.DoctorOAuthRequired
@@ -67,8 +69,8 @@ func doctorServer(c *call, sc *serverCall, _ *noBody) (servers.DoctorReport, *ht
 		if f.Kind == mcpconn.AuthRequired {
 			rep.Status = servers.DoctorOAuthRequired
 		}
-		rep.Connection = servers.Connection{Status: servers.ConnectionError, Detail: h.body.Message}
-		rep.Checks.Connection = check(servers.CheckError, "%s", h.body.Message)
+		rep.Connection = servers.Connection{Status: servers.ConnectionError, Detail: h.Body.Message}
+		rep.Checks.Connection = check(servers.CheckError, "%s", h.Body.Message)
 		skipRest("not connected")
 		fail(h)
 		return rep, nil
@@ -123,7 +125,7 @@ func (sc *serverCall) doctorConnected(ctx context.Context, c *mcpconn.Conn, rep 
 				return check(servers.CheckSkipped, "the server does not implement listing %s", label)
 			}
 			failed = true
-			return check(servers.CheckError, "listing %s failed: %s", label, sc.fail(f).body.Message)
+			return check(servers.CheckError, "listing %s failed: %s", label, sc.fail(f).Body.Message)
 		}
 		return check(servers.CheckOK, "%d %s", n, label)
 	}

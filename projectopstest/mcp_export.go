@@ -3,6 +3,8 @@ package projectopstest
 import (
 	"context"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
@@ -11,7 +13,7 @@ import (
 
 // exportServer lists tools, resources and prompts in one snapshot. A
 // capability the server lacks exports as an empty list (never 422).
-func exportServer(c *call, sc *serverCall, _ *noBody) (servers.ExportSnapshot, *httpError) {
+func exportServer(c *call, sc *serverCall, _ *noBody) (servers.ExportSnapshot, *edge.Error) {
 	if herr := sc.authorize(); herr != nil {
 		return servers.ExportSnapshot{}, herr
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"golang.org/x/oauth2"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -14,19 +16,19 @@ import (
 // importTokens stores a grant for the caller on this server. It is a write
 // (project guests are denied) and idempotent: importing again replaces the
 // grant. Token values appear in no response, log or error.
-func importTokens(c *call, sc *serverCall, p *servers.ImportTokensParams) (servers.ImportTokensResult, *httpError) {
-	var herr *httpError
+func importTokens(c *call, sc *serverCall, p *servers.ImportTokensParams) (servers.ImportTokensResult, *edge.Error) {
+	var herr *edge.Error
 	switch {
 	case strings.TrimSpace(p.ServerURL) == "":
-		herr = errValidation("serverUrl", "serverUrl is required")
+		herr = edge.Validation("serverUrl", "serverUrl is required")
 	case p.Tokens.AccessToken == "":
-		herr = errValidation("tokens.access_token", "tokens.access_token is required")
+		herr = edge.Validation("tokens.access_token", "tokens.access_token is required")
 	case p.Tokens.ExpiresIn < 0 || math.IsInf(p.Tokens.ExpiresIn, 0) || p.Tokens.ExpiresIn > 10*365*24*3600:
-		herr = errValidation("tokens.expires_in", "tokens.expires_in must be a positive number of seconds")
+		herr = edge.Validation("tokens.expires_in", "tokens.expires_in must be a positive number of seconds")
 	case p.ClientInformation != nil && p.ClientInformation.ClientID == "":
-		herr = errValidation("clientInformation.clientId", "clientInformation.clientId is required")
+		herr = edge.Validation("clientInformation.clientId", "clientInformation.clientId is required")
 	case sc.transport != servers.TransportStdio && !sameServerURL(p.ServerURL, sc.url):
-		herr = newError(shared.CodeValidation, "serverUrl is not this server's URL",
+		herr = edge.NewError(shared.CodeValidation, "serverUrl is not this server's URL",
 			map[string]any{"field": "serverUrl", "serverId": sc.serverID})
 	}
 	if herr != nil {

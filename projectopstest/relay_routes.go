@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 	"github.com/projectops/projectops-go/shared"
 
@@ -38,7 +40,7 @@ func relayRoutes(s *Server, rt *router) {
 func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 	infoOf(w).route = relayAgentRoute
 	if !offersSubprotocol(r) {
-		writeError(w, errValidation("Sec-WebSocket-Protocol", "The relay needs subprotocol "+tunnelwire.Subprotocol))
+		edge.WriteError(w, edge.Validation("Sec-WebSocket-Protocol", "The relay needs subprotocol "+tunnelwire.Subprotocol))
 		return
 	}
 	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -52,11 +54,11 @@ func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if !ok {
-		writeError(w, errUnauthorized("Invalid, expired or revoked tunnel connect token"))
+		edge.WriteError(w, edge.Unauthorized("Invalid, expired or revoked tunnel connect token"))
 		return
 	}
 	if !s.enter() { // hijacked connections are not tracked by net/http
-		writeError(w, newError(shared.CodeServerUnreachable, "Relay shutting down", nil))
+		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, "Relay shutting down", nil))
 		return
 	}
 	defer s.inflight.Done()
@@ -118,19 +120,19 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if !ok {
-		writeError(w, notFoundIn("Tunnel"))
+		edge.WriteError(w, notFoundIn("Tunnel"))
 		return
 	}
 	if sess == nil {
-		writeError(w, newError(shared.CodeServerUnreachable, "No tunnel host is connected", nil))
+		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, "No tunnel host is connected", nil))
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	body, err := io.ReadAll(io.LimitReader(r.Body, edge.MaxBodyBytes+1))
 	if err != nil {
 		return
 	}
-	if len(body) > maxBodyBytes {
-		writeError(w, errValidation("", "Request body too large"))
+	if len(body) > edge.MaxBodyBytes {
+		edge.WriteError(w, edge.Validation("", "Request body too large"))
 		return
 	}
 	uri := strings.TrimPrefix(r.URL.EscapedPath(), relayPublicPath+slug)
@@ -148,8 +150,8 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 	var un *relay.UnreachableError
 	switch {
 	case errors.As(err, &un):
-		writeError(w, newError(shared.CodeServerUnreachable, un.Msg, nil))
+		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, un.Msg, nil))
 	case errors.Is(err, relay.ErrHeadersTooLarge):
-		writeError(w, errValidation("", "Request headers too large to relay"))
+		edge.WriteError(w, edge.Validation("", "Request headers too large to relay"))
 	}
 }

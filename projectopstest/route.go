@@ -3,6 +3,8 @@ package projectopstest
 import (
 	"net/http"
 	"sync"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 )
 
 // call is one request as a typed handler sees it: the caller, the request
@@ -68,12 +70,12 @@ type op[Req, Resp any] struct {
 	// find, when set, runs with the access check before the body is read
 	// (under Server.mu): the resource the path names must exist, so a
 	// missing one is 404 whatever the body says.
-	find func(c *call) *httpError
+	find func(c *call) *edge.Error
 	// check validates the body without the lock (it may call out: the host
 	// catalog, canonical configs). Optional.
-	check func(c *call, body *Req) *httpError
+	check func(c *call, body *Req) *edge.Error
 	// apply does the work under Server.mu and returns the response.
-	apply func(c *call, body *Req) (Resp, *httpError)
+	apply func(c *call, body *Req) (Resp, *edge.Error)
 	// unlocked runs apply without Server.mu: for work that calls out (an
 	// MCP server) and takes the lock itself for what it reads.
 	unlocked bool
@@ -81,7 +83,7 @@ type op[Req, Resp any] struct {
 
 // route adapts a typed handler to the router's handlerFunc.
 func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+	return func(w http.ResponseWriter, r *http.Request, a actor) *edge.Error {
 		c := newCall(s, r, a)
 		defer c.release()
 		scoped := r.PathValue("projectId") != ""
@@ -101,11 +103,11 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 				}
 			}
 			if refuse {
-				if herr := rejectBody(r); herr != nil {
+				if herr := edge.RejectBody(r); herr != nil {
 					return herr
 				}
 			} else {
-				present, herr := decodeBody(r, &body)
+				present, herr := edge.DecodeBody(r, &body)
 				if herr != nil {
 					return herr
 				}
@@ -118,7 +120,7 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 			}
 		}
 		var resp Resp
-		var herr *httpError
+		var herr *edge.Error
 		if o.unlocked {
 			resp, herr = o.apply(c, &body)
 		} else {
@@ -149,15 +151,15 @@ func respond(w http.ResponseWriter, status int, resp any) {
 		status = http.StatusOK
 	}
 	if raw, ok := resp.(rawJSON); ok {
-		writeRaw(w, status, raw)
+		edge.WriteRaw(w, status, raw)
 		return
 	}
-	writeJSON(w, status, resp)
+	edge.WriteJSON(w, status, resp)
 }
 
 // resolveProject checks the caller's access to {projectId}. Call with
 // Server.mu held.
-func (c *call) resolveProject(need access) *httpError {
+func (c *call) resolveProject(need access) *edge.Error {
 	p, role, herr := c.s.st.projectFor(c.a, c.path("projectId"), need)
 	c.project, c.role = p, role
 	return herr
@@ -165,6 +167,6 @@ func (c *call) resolveProject(need access) *httpError {
 
 // withServer adapts a handler written as a function of the server (one
 // that does not fit the typed adapter: an upload streamed to storage).
-func withServer(s *Server, h func(*Server, http.ResponseWriter, *http.Request, actor) *httpError) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, a actor) *httpError { return h(s, w, r, a) }
+func withServer(s *Server, h func(*Server, http.ResponseWriter, *http.Request, actor) *edge.Error) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a actor) *edge.Error { return h(s, w, r, a) }
 }

@@ -7,16 +7,18 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 )
 
 // apiPrefix is the version segment every route lives under.
-const apiPrefix = "/api/v1"
+const apiPrefix = edge.APIPrefix
 
 // handlerFunc answers one request. a is the authenticated caller (zero on
 // public routes). Returning an error writes it as the envelope; a handler
 // writes its own success response. Handlers must not hold Server.mu while
 // writing: an in-process streaming response blocks until the client reads.
-type handlerFunc func(w http.ResponseWriter, r *http.Request, a actor) *httpError
+type handlerFunc func(w http.ResponseWriter, r *http.Request, a actor) *edge.Error
 
 // router holds the routes: the mux, their patterns, and which stream.
 type router struct {
@@ -89,16 +91,16 @@ func (rt *router) register(pattern string, flags routeFlags, h handlerFunc) {
 		}
 		var a actor
 		if authed {
-			var herr *httpError
+			var herr *edge.Error
 			a, herr = s.authenticate(r)
 			info.keyID = a.keyID
 			if herr != nil {
-				writeError(w, herr)
+				edge.WriteError(w, herr)
 				return
 			}
 		}
 		if herr := h(w, r, a); herr != nil {
-			writeError(w, herr)
+			edge.WriteError(w, herr)
 		}
 	})
 }
@@ -163,7 +165,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()
-	if admit(rec, r) {
+	if edge.Admit(rec, r) {
 		s.rt.mux.ServeHTTP(rec, r)
 	}
 }
@@ -197,12 +199,12 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(allowed) == 0 {
-		writeError(w, errNotFound("No route for "+r.Method+" "+r.URL.Path))
+		edge.WriteError(w, edge.NotFound("No route for "+r.Method+" "+r.URL.Path))
 		return
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	writeError(w, &httpError{status: http.StatusMethodNotAllowed, body: newError(codeMethodNotAllowed,
-		"Method "+r.Method+" is not allowed on "+r.URL.Path, nil).body})
+	edge.WriteError(w, &edge.Error{Status: http.StatusMethodNotAllowed, Body: edge.NewError(edge.CodeMethodNotAllowed,
+		"Method "+r.Method+" is not allowed on "+r.URL.Path, nil).Body})
 }
 
 // statusRecorder remembers the status written, passing flushes through so

@@ -3,13 +3,15 @@ package projectopstest
 import (
 	"strconv"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/internal/pager"
 )
 
 // listBuilds pages through an environment's builds, newest first (keyset on
 // creation order).
-func listBuilds(c *call, _ *none) (pager.Page[environments.Build], *httpError) {
+func listBuilds(c *call, _ *none) (pager.Page[environments.Build], *edge.Error) {
 	page := pager.Page[environments.Build]{Items: []environments.Build{}}
 	kind := "builds:" + c.path("environmentId")
 	limit, before, herr := pageArgs(c.r, kind)
@@ -26,7 +28,7 @@ func listBuilds(c *call, _ *none) (pager.Page[environments.Build], *httpError) {
 			continue
 		}
 		if len(page.Items) == limit {
-			page.NextCursor = encodeCursor(kind, strconv.Itoa(b.ord+1))
+			page.NextCursor = edge.EncodeCursor(kind, strconv.Itoa(b.ord+1))
 			break
 		}
 		page.Items = append(page.Items, buildView(b))
@@ -36,7 +38,7 @@ func listBuilds(c *call, _ *none) (pager.Page[environments.Build], *httpError) {
 
 // buildEnvironment records a queued build of the current Dockerfile and
 // answers 202 at once; the build runs on a goroutine the server owns.
-func buildEnvironment(c *call, _ *noBody) (environments.BuildStarted, *httpError) {
+func buildEnvironment(c *call, _ *noBody) (environments.BuildStarted, *edge.Error) {
 	e, herr := c.env()
 	if herr != nil {
 		return environments.BuildStarted{}, herr

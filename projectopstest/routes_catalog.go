@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/wire"
@@ -37,10 +39,10 @@ func catalogRoutes(s *Server, rt *router) {
 	rt.handle("GET /harness/{harnessId}/builtin-tools", route(s, op[none, pager.Page[catalog.BuiltinTool]]{apply: listBuiltinTools}))
 }
 
-func getMe(c *call, _ *none) (views.Me, *httpError) {
+func getMe(c *call, _ *none) (views.Me, *edge.Error) {
 	u := c.s.st.users[c.a.userID]
 	if u == nil {
-		return views.Me{}, errUnauthorized("Invalid API key")
+		return views.Me{}, edge.Unauthorized("Invalid API key")
 	}
 	me := catalog.Me{ID: u.id, Email: u.email, Name: u.name,
 		CreatedAt: wire.MillisOf(u.createdAt), UpdatedAt: wire.MillisOf(u.updatedAt)}
@@ -53,7 +55,7 @@ func getMe(c *call, _ *none) (views.Me, *httpError) {
 // listProjects lists the projects the caller can access inside the key's
 // organization; an organizationId filter naming any other organization
 // matches nothing.
-func listProjects(c *call, _ *none) (pager.Page[views.Project], *httpError) {
+func listProjects(c *call, _ *none) (pager.Page[views.Project], *edge.Error) {
 	page := pager.Page[views.Project]{Items: []views.Project{}}
 	if org := c.r.URL.Query().Get("organizationId"); org == "" || org == c.a.orgID {
 		u := c.s.st.users[c.a.userID]
@@ -66,7 +68,7 @@ func listProjects(c *call, _ *none) (pager.Page[views.Project], *httpError) {
 	return page, nil
 }
 
-func listServers(c *call, _ *none) (pager.Page[views.Server], *httpError) {
+func listServers(c *call, _ *none) (pager.Page[views.Server], *edge.Error) {
 	page := pager.Page[views.Server]{Items: []views.Server{}}
 	for _, sv := range sortedByOrd(c.s.st.servers, func(v *serverRec) int { return v.ord },
 		func(v *serverRec) bool { return v.projectID == c.project.id }) {
@@ -75,10 +77,10 @@ func listServers(c *call, _ *none) (pager.Page[views.Server], *httpError) {
 	return page, nil
 }
 
-func listBuiltinTools(c *call, _ *none) (pager.Page[catalog.BuiltinTool], *httpError) {
+func listBuiltinTools(c *call, _ *none) (pager.Page[catalog.BuiltinTool], *edge.Error) {
 	tools, ok := builtinTools()[c.path("harnessId")]
 	if !ok {
-		return pager.Page[catalog.BuiltinTool]{}, errNotFound("Unknown harness")
+		return pager.Page[catalog.BuiltinTool]{}, edge.NotFound("Unknown harness")
 	}
 	return pager.Page[catalog.BuiltinTool]{Items: tools}, nil
 }

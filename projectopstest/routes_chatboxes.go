@@ -3,6 +3,8 @@ package projectopstest
 import (
 	"net/http"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/projectopstest/internal/views"
 )
@@ -14,7 +16,7 @@ func chatboxRoutes(s *Server, rt *router) {
 	rt.handle("GET /projects/{projectId}/chatboxes/{chatboxId}", route(s, op[none, views.ChatboxDetail]{need: accessRead, apply: getChatbox}))
 }
 
-func listChatboxes(c *call, _ *none) (pager.Page[views.Chatbox], *httpError) {
+func listChatboxes(c *call, _ *none) (pager.Page[views.Chatbox], *edge.Error) {
 	page := pager.Page[views.Chatbox]{Items: []views.Chatbox{}}
 	for _, cb := range sortedByOrd(c.s.st.chatbox, func(v *chatboxRec) int { return v.ord },
 		func(v *chatboxRec) bool { return v.projectID == c.project.id }) {
@@ -23,7 +25,7 @@ func listChatboxes(c *call, _ *none) (pager.Page[views.Chatbox], *httpError) {
 	return page, nil
 }
 
-func getChatbox(c *call, _ *none) (views.ChatboxDetail, *httpError) {
+func getChatbox(c *call, _ *none) (views.ChatboxDetail, *edge.Error) {
 	cb := c.s.st.chatbox[c.path("chatboxId")]
 	if cb == nil || cb.projectID != c.project.id {
 		return views.ChatboxDetail{}, notFoundIn("Chatbox")
@@ -35,8 +37,8 @@ func getChatbox(c *call, _ *none) (views.ChatboxDetail, *httpError) {
 // manage API keys, whatever the method or sub-path (after the key itself is
 // validated, so a bad key still gets 401).
 func keyManagementRoutes(s *Server, rt *router) {
-	deny := func(http.ResponseWriter, *http.Request, actor) *httpError {
-		return errForbidden("API keys cannot manage API keys")
+	deny := func(http.ResponseWriter, *http.Request, actor) *edge.Error {
+		return edge.Forbidden("API keys cannot manage API keys")
 	}
 	rt.handle("/api-keys", deny)
 	rt.handle("/api-keys/", deny)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/projectopstest/internal/views"
@@ -31,7 +33,7 @@ func (p sessionPos) before(q sessionPos) bool { // p sorts after q (older)
 // listChatSessions merges the caller's personal sessions with the
 // project-shared sessions of every project the caller can access, inside
 // the key's organization, newest activity first.
-func listChatSessions(c *call, _ *none) (pager.Page[views.Session], *httpError) {
+func listChatSessions(c *call, _ *none) (pager.Page[views.Session], *edge.Error) {
 	s, a := c.s, c.a
 	page := pager.Page[views.Session]{Items: []views.Session{}}
 	q := c.r.URL.Query()
@@ -40,9 +42,9 @@ func listChatSessions(c *call, _ *none) (pager.Page[views.Session], *httpError) 
 		status = catalog.ChatSessionActive
 	}
 	if status != catalog.ChatSessionActive && status != catalog.ChatSessionArchived {
-		return page, errValidation("status", "status must be active or archived")
+		return page, edge.Validation("status", "status must be active or archived")
 	}
-	limit, herr := parseLimit(q.Get("limit"), "limit", chatSessionsDefaultLimit, chatSessionsMaxLimit)
+	limit, herr := edge.ParseLimit(q.Get("limit"), "limit", chatSessionsDefaultLimit, chatSessionsMaxLimit)
 	if herr != nil {
 		return page, herr
 	}
@@ -87,7 +89,7 @@ func listChatSessions(c *call, _ *none) (pager.Page[views.Session], *httpError) 
 		last = pos
 	}
 	if more {
-		page.NextCursor = encodeCursor(chatSessionsCursorKind, strconv.FormatInt(last.at, 10)+"."+strconv.Itoa(last.ord))
+		page.NextCursor = edge.EncodeCursor(chatSessionsCursorKind, strconv.FormatInt(last.at, 10)+"."+strconv.Itoa(last.ord))
 	}
 	return page, nil
 }

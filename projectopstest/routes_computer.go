@@ -3,6 +3,8 @@ package projectopstest
 import (
 	"context"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -56,7 +58,7 @@ func (e *envRec) readyBuild() *buildRec {
 // bootable is env for a boot: its newest ready build, which must be for
 // the caller's computer's provider; no ready build, or one for another
 // provider, is 409 CONFLICT with a reason.
-func (c *call) bootable() (*envRec, *buildRec, *httpError) {
+func (c *call) bootable() (*envRec, *buildRec, *edge.Error) {
 	e, herr := c.env()
 	if herr != nil {
 		return nil, nil, herr
@@ -67,7 +69,7 @@ func (c *call) bootable() (*envRec, *buildRec, *httpError) {
 		if n := len(e.builds); n > 0 {
 			latest = string(e.builds[n-1].status)
 		}
-		return nil, nil, newError(shared.CodeConflict, "The environment has no ready build: build it first",
+		return nil, nil, edge.NewError(shared.CodeConflict, "The environment has no ready build: build it first",
 			map[string]any{"reason": string(environments.ReasonBuildNotReady), "latestBuildStatus": latest})
 	}
 	provider := c.s.envOpt.provider
@@ -75,7 +77,7 @@ func (c *call) bootable() (*envRec, *buildRec, *httpError) {
 		provider = cp.provider
 	}
 	if b.provider != provider {
-		return nil, nil, newError(shared.CodeConflict, "The environment's build is for another computer provider than your computer's",
+		return nil, nil, edge.NewError(shared.CodeConflict, "The environment's build is for another computer provider than your computer's",
 			map[string]any{"reason": string(environments.ReasonProviderMismatch),
 				"buildProvider": b.provider, "computerProvider": provider})
 	}
@@ -84,7 +86,7 @@ func (c *call) bootable() (*envRec, *buildRec, *httpError) {
 
 // bootEnvironment attaches the environment's newest ready build to the
 // caller's computer and re-provisions it.
-func bootEnvironment(c *call, _ *noBody) (environments.ComputerAttached, *httpError) {
+func bootEnvironment(c *call, _ *noBody) (environments.ComputerAttached, *edge.Error) {
 	e, b, herr := c.bootable()
 	if herr != nil {
 		return environments.ComputerAttached{}, herr
@@ -96,7 +98,7 @@ func bootEnvironment(c *call, _ *noBody) (environments.ComputerAttached, *httpEr
 }
 
 // resetComputer re-provisions the caller's computer from its current image.
-func resetComputer(c *call, _ *noBody) (environments.ComputerReset, *httpError) {
+func resetComputer(c *call, _ *noBody) (environments.ComputerReset, *edge.Error) {
 	c.after(c.s.bld.provisionLocked(c.s.bld.computerLocked(c.project.id, c.a.userID)))
 	return environments.ComputerReset{ProjectID: c.project.id, Reset: true}, nil
 }

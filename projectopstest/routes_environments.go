@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 	"github.com/projectops/projectops-go/shared"
 
@@ -22,14 +24,14 @@ func environmentRoutes(s *Server, rt *router) {
 	rt.handle("PATCH "+envRoute+"/{environmentId}", route(s, op[environments.UpdateParams, environments.Environment]{
 		need: accessWrite, find: findEnv, check: checkUpdateEnvironment, apply: updateEnvironment}))
 	rt.handle("DELETE "+envRoute+"/{environmentId}", route(s, op[noBody, environments.Deleted]{need: accessWrite,
-		find: func(c *call) *httpError { _, herr := c.deletableEnv(); return herr }, apply: deleteEnvironment}))
+		find: func(c *call) *edge.Error { _, herr := c.deletableEnv(); return herr }, apply: deleteEnvironment}))
 	rt.handle("POST "+envRoute+"/{environmentId}/promote", route(s, op[noBody, environments.Environment]{need: accessWrite,
-		find: func(c *call) *httpError { _, herr := c.shareableEnv(); return herr }, apply: shareEnvironment}))
+		find: func(c *call) *edge.Error { _, herr := c.shareableEnv(); return herr }, apply: shareEnvironment}))
 	rt.handle("GET "+envRoute+"/{environmentId}/builds", route(s, op[none, pager.Page[environments.Build]]{need: accessRead, apply: listBuilds}))
 	rt.handle("POST "+envRoute+"/{environmentId}/build", route(s, op[noBody, environments.BuildStarted]{
 		status: http.StatusAccepted, need: accessWrite, find: findEnv, apply: buildEnvironment}))
 	rt.handle("POST "+envRoute+"/{environmentId}/use", route(s, op[noBody, environments.ComputerAttached]{need: accessWrite,
-		find: func(c *call) *httpError { _, _, herr := c.bootable(); return herr }, apply: bootEnvironment}))
+		find: func(c *call) *edge.Error { _, _, herr := c.bootable(); return herr }, apply: bootEnvironment}))
 	rt.handle("POST /projects/{projectId}/computer/reset", route(s, op[noBody, environments.ComputerReset]{need: accessWrite,
 		apply: resetComputer}))
 }
@@ -43,7 +45,7 @@ func (e *envRec) visibleTo(userID string) bool {
 // env is the route's {environmentId}, an environment the caller sees in
 // the call's project: another project's environment and another user's
 // draft both read as 404. Call with Server.mu held.
-func (c *call) env() (*envRec, *httpError) {
+func (c *call) env() (*envRec, *edge.Error) {
 	e := c.s.st.envStore().envs[c.path("environmentId")]
 	if e == nil || e.projectID != c.project.id || !e.visibleTo(c.a.userID) {
 		return nil, notFoundIn("Computer environment")
@@ -51,26 +53,26 @@ func (c *call) env() (*envRec, *httpError) {
 	return e, nil
 }
 
-func findEnv(c *call) *httpError {
+func findEnv(c *call) *edge.Error {
 	_, herr := c.env()
 	return herr
 }
 
 // deletableEnv is env for a delete: a shared environment needs project
 // admin.
-func (c *call) deletableEnv() (*envRec, *httpError) {
+func (c *call) deletableEnv() (*envRec, *edge.Error) {
 	e, herr := c.env()
 	if herr == nil && e.sharing == environments.SharingProject && c.role != RoleAdmin {
-		return nil, errForbidden("Deleting a project-shared environment requires project admin")
+		return nil, edge.Forbidden("Deleting a project-shared environment requires project admin")
 	}
 	return e, herr
 }
 
 // shareableEnv is env for sharing, which needs project admin.
-func (c *call) shareableEnv() (*envRec, *httpError) {
+func (c *call) shareableEnv() (*envRec, *edge.Error) {
 	e, herr := c.env()
 	if herr == nil && c.role != RoleAdmin {
-		return nil, errForbidden("Sharing an environment with the project requires project admin")
+		return nil, edge.Forbidden("Sharing an environment with the project requires project admin")
 	}
 	return e, herr
 }
@@ -78,7 +80,7 @@ func (c *call) shareableEnv() (*envRec, *httpError) {
 // listEnvironments pages through the caller's drafts and the project's
 // shared environments in creation order (keyset on creation order, so
 // pages stay consistent while environments come and go).
-func listEnvironments(c *call, _ *none) (pager.Page[environments.Environment], *httpError) {
+func listEnvironments(c *call, _ *none) (pager.Page[environments.Environment], *edge.Error) {
 	projectID := c.project.id
 	kind := "computer-environments:" + projectID
 	page := pager.Page[environments.Environment]{Items: []environments.Environment{}}
@@ -90,7 +92,7 @@ func listEnvironments(c *call, _ *none) (pager.Page[environments.Environment], *
 		return e.projectID == projectID && e.visibleTo(c.a.userID) && e.ord > after
 	}) {
 		if len(page.Items) == limit {
-			page.NextCursor = encodeCursor(kind, strconv.Itoa(e.ord-1))
+			page.NextCursor = edge.EncodeCursor(kind, strconv.Itoa(e.ord-1))
 			break
 		}
 		page.Items = append(page.Items, envView(e, c.a.userID))
@@ -98,7 +100,7 @@ func listEnvironments(c *call, _ *none) (pager.Page[environments.Environment], *
 	return page, nil
 }
 
-func getEnvironment(c *call, _ *none) (environments.Environment, *httpError) {
+func getEnvironment(c *call, _ *none) (environments.Environment, *edge.Error) {
 	e, herr := c.env()
 	if herr != nil {
 		return environments.Environment{}, herr
@@ -107,32 +109,32 @@ func getEnvironment(c *call, _ *none) (environments.Environment, *httpError) {
 }
 
 // checkCreateEnvironment: the Dockerfile itself is checked by the build.
-func checkCreateEnvironment(c *call, p *environments.CreateParams) *httpError {
+func checkCreateEnvironment(c *call, p *environments.CreateParams) *edge.Error {
 	for _, f := range []string{"name", "dockerfile"} {
 		if !c.present[f] {
-			return errValidation(f, f+" is required")
+			return edge.Validation(f, f+" is required")
 		}
 	}
 	return checkEnvFields(environments.UpdateParams(*p), c.present)
 }
 
-func createEnvironment(c *call, p *environments.CreateParams) (environments.Environment, *httpError) {
+func createEnvironment(c *call, p *environments.CreateParams) (environments.Environment, *edge.Error) {
 	e, err := c.s.st.insertEnv(EnvironmentSpec{ProjectID: c.project.id, OwnerUserID: c.a.userID, Name: p.Name, Dockerfile: p.Dockerfile})
 	if err != nil {
-		return environments.Environment{}, errInternal()
+		return environments.Environment{}, edge.Internal()
 	}
 	return envView(e, c.a.userID), nil
 }
 
-func checkUpdateEnvironment(c *call, p *environments.UpdateParams) *httpError {
+func checkUpdateEnvironment(c *call, p *environments.UpdateParams) *edge.Error {
 	if !c.present["name"] && !c.present["dockerfile"] {
-		return newError(shared.CodeValidation, "Provide at least one of name or dockerfile",
+		return edge.NewError(shared.CodeValidation, "Provide at least one of name or dockerfile",
 			map[string]any{"fields": []string{"name", "dockerfile"}})
 	}
 	return checkEnvFields(*p, c.present)
 }
 
-func updateEnvironment(c *call, p *environments.UpdateParams) (environments.Environment, *httpError) {
+func updateEnvironment(c *call, p *environments.UpdateParams) (environments.Environment, *edge.Error) {
 	e, herr := c.env()
 	if herr != nil {
 		return environments.Environment{}, herr
@@ -150,7 +152,7 @@ func updateEnvironment(c *call, p *environments.UpdateParams) (environments.Envi
 // deleteEnvironment removes the environment and its builds, stops its
 // in-flight builds, and falls the computers booted from it back to the
 // base image. A shared environment needs project admin.
-func deleteEnvironment(c *call, _ *noBody) (environments.Deleted, *httpError) {
+func deleteEnvironment(c *call, _ *noBody) (environments.Deleted, *edge.Error) {
 	e, herr := c.deletableEnv()
 	if herr != nil {
 		return environments.Deleted{}, herr
@@ -172,7 +174,7 @@ func deleteEnvironment(c *call, _ *noBody) (environments.Deleted, *httpError) {
 }
 
 // shareEnvironment promotes a draft; sharing a shared one changes nothing.
-func shareEnvironment(c *call, _ *noBody) (environments.Environment, *httpError) {
+func shareEnvironment(c *call, _ *noBody) (environments.Environment, *edge.Error) {
 	e, herr := c.shareableEnv()
 	if herr != nil {
 		return environments.Environment{}, herr

@@ -3,6 +3,7 @@ package projectopstest
 import (
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/projectopstest/internal/views"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -14,13 +15,13 @@ const (
 	iterationsCursorKind   = "iterations"
 )
 
-func listIterations(c *call, _ *none) (pager.Page[views.Iteration], *httpError) {
+func listIterations(c *call, _ *none) (pager.Page[views.Iteration], *edge.Error) {
 	q := c.r.URL.Query()
-	limit, herr := parseLimit(q.Get("limit"), "limit", iterationsDefaultLimit, iterationsMaxLimit)
+	limit, herr := edge.ParseLimit(q.Get("limit"), "limit", iterationsDefaultLimit, iterationsMaxLimit)
 	if herr != nil {
 		return pager.Page[views.Iteration]{}, herr
 	}
-	off, herr := decodeOffsetCursor(iterationsCursorKind, q.Get("cursor"), "cursor")
+	off, herr := edge.DecodeOffsetCursor(iterationsCursorKind, q.Get("cursor"), "cursor")
 	if herr != nil {
 		return pager.Page[views.Iteration]{}, herr
 	}
@@ -37,14 +38,14 @@ func listIterations(c *call, _ *none) (pager.Page[views.Iteration], *httpError) 
 		page.Items = append(page.Items, views.IterationOf(iterView(it), it.status.Terminal()))
 	}
 	if end < n {
-		page.NextCursor = encodeOffsetCursor(iterationsCursorKind, end)
+		page.NextCursor = edge.EncodeOffsetCursor(iterationsCursorKind, end)
 	}
 	return page, nil
 }
 
 // iteration is the route's {iterationId} of its run. Call with Server.mu
 // held.
-func (c *call) iteration() (*evalIterRec, *httpError) {
+func (c *call) iteration() (*evalIterRec, *edge.Error) {
 	run, herr := c.run()
 	if herr != nil {
 		return nil, herr
@@ -58,7 +59,7 @@ func (c *call) iteration() (*evalIterRec, *httpError) {
 // getTrace answers 404 TRACE_NOT_AVAILABLE for an iteration that kept no
 // trace, for one that has not finished (nothing is stored yet), and for an
 // ingested row sent without one.
-func getTrace(c *call, _ *none) (any, *httpError) {
+func getTrace(c *call, _ *none) (any, *edge.Error) {
 	it, herr := c.iteration()
 	if herr != nil {
 		return nil, herr
@@ -71,13 +72,13 @@ func getTrace(c *call, _ *none) (any, *httpError) {
 			return raw, nil
 		}
 	}
-	return nil, newError(shared.CodeNotFound, "This iteration has no stored trace",
+	return nil, edge.NewError(shared.CodeNotFound, "This iteration has no stored trace",
 		map[string]any{"reason": string(shared.ReasonTraceNotAvailable)})
 }
 
 // getSteps answers one verdict per authored step, whether or not a trace
 // was kept; steps not reached yet are pending.
-func getSteps(c *call, _ *none) (pager.Page[views.Step], *httpError) {
+func getSteps(c *call, _ *none) (pager.Page[views.Step], *edge.Error) {
 	it, herr := c.iteration()
 	if herr != nil {
 		return pager.Page[views.Step]{}, herr

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest/internal/views"
 	"github.com/projectops/projectops-go/shared"
@@ -13,10 +15,10 @@ import (
 // longer key is ignored, not rejected (reference gateway).
 const maxIdempotencyKey = 256
 
-func checkCreateRun(_ *call, p *evals.RunParams) *httpError { return checkRunParams(p) }
+func checkCreateRun(_ *call, p *evals.RunParams) *edge.Error { return checkRunParams(p) }
 
 // createEvalRun checks the quota and starts a run: 202 at once.
-func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *httpError) {
+func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *edge.Error) {
 	key := strings.TrimSpace(c.r.Header.Get("Idempotency-Key"))
 	if len(key) > maxIdempotencyKey {
 		key = ""
@@ -27,19 +29,19 @@ func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *httpError) 
 	return c.s.ev.createRunLocked(c.a, c.project.id, p, key)
 }
 
-func checkRunParams(p *evals.RunParams) *httpError {
+func checkRunParams(p *evals.RunParams) *edge.Error {
 	if p.SuiteID == "" {
 		switch {
 		case strings.TrimSpace(p.SuiteName) == "":
-			return errValidation("suiteName", "Give suiteId to rerun a suite, or suiteName with tests and serverIds")
+			return edge.Validation("suiteName", "Give suiteId to rerun a suite, or suiteName with tests and serverIds")
 		case len(p.Tests) == 0:
-			return errValidation("tests", "A new suite needs inline tests")
+			return edge.Validation("tests", "A new suite needs inline tests")
 		case len(p.ServerIDs) == 0:
-			return errValidation("serverIds", "A new suite needs serverIds")
+			return edge.Validation("serverIds", "A new suite needs serverIds")
 		}
 	}
 	if p.SuiteID != "" && p.ServerIDs != nil && len(p.ServerIDs) == 0 {
-		return errValidation("serverIds", "serverIds must name at least one server when given")
+		return edge.Validation("serverIds", "serverIds must name at least one server when given")
 	}
 	if len(p.Tests) > 0 {
 		if herr := checkTests("tests", p.Tests); herr != nil {
@@ -47,11 +49,11 @@ func checkRunParams(p *evals.RunParams) *httpError {
 		}
 	}
 	if p.IterationOverride < 0 || p.IterationOverride > maxEvalRuns {
-		return errValidation("iterationOverride", "iterationOverride must be between 1 and "+strconv.Itoa(maxEvalRuns))
+		return edge.Validation("iterationOverride", "iterationOverride must be between 1 and "+strconv.Itoa(maxEvalRuns))
 	}
 	for prov, k := range p.ModelAPIKeys {
 		if prov == "" || k == "" {
-			return errValidation("modelApiKeys", "modelApiKeys maps a provider to a non-empty key")
+			return edge.Validation("modelApiKeys", "modelApiKeys maps a provider to a non-empty key")
 		}
 	}
 	return checkPassCriteria(p.PassCriteria)
@@ -59,16 +61,16 @@ func checkRunParams(p *evals.RunParams) *httpError {
 
 // run is the route's {runId}, a run of the call's project; another
 // project's run reads as 404. Call with Server.mu held.
-func (c *call) run() (*evalRunRec, *httpError) {
+func (c *call) run() (*evalRunRec, *edge.Error) {
 	return c.s.ev.projectRunLocked(c.project.id, c.path("runId"))
 }
 
-func findRun(c *call) *httpError {
+func findRun(c *call) *edge.Error {
 	_, herr := c.run()
 	return herr
 }
 
-func getEvalRun(c *call, _ *none) (views.Run, *httpError) {
+func getEvalRun(c *call, _ *none) (views.Run, *edge.Error) {
 	run, herr := c.run()
 	if herr != nil {
 		return views.Run{}, herr
@@ -77,7 +79,7 @@ func getEvalRun(c *call, _ *none) (views.Run, *httpError) {
 }
 
 // projectRunLocked resolves a run of projectID (access already checked).
-func (e *evalEngine) projectRunLocked(projectID, runID string) (*evalRunRec, *httpError) {
+func (e *evalEngine) projectRunLocked(projectID, runID string) (*evalRunRec, *edge.Error) {
 	s := e.s
 	run := s.st.evals.runs[runID]
 	if run == nil || run.projectID != projectID {
@@ -93,7 +95,7 @@ func (e *evalEngine) projectRunLocked(projectID, runID string) (*evalRunRec, *ht
 // its pending and running iterations (in-flight MCP calls are stopped
 // through the run's context); a cancelled run answers as it is; a run
 // completed, failed or timed out is 409 CONFLICT.
-func cancelEvalRun(c *call, _ *noBody) (views.Run, *httpError) {
+func cancelEvalRun(c *call, _ *noBody) (views.Run, *edge.Error) {
 	run, herr := c.run()
 	if herr != nil {
 		return views.Run{}, herr
@@ -101,7 +103,7 @@ func cancelEvalRun(c *call, _ *noBody) (views.Run, *httpError) {
 	switch {
 	case run.status == evals.StatusCancelled:
 	case run.terminal():
-		return views.Run{}, newError(shared.CodeConflict, "Run already finished with status "+string(run.status),
+		return views.Run{}, edge.NewError(shared.CodeConflict, "Run already finished with status "+string(run.status),
 			map[string]any{"status": string(run.status)})
 	default:
 		for _, it := range run.iters {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/projectopstest/internal/views"
@@ -31,7 +33,7 @@ func evalRoutes(s *Server, rt *router) {
 	rt.handle("GET /projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps", route(s, op[none, pager.Page[views.Step]]{need: accessRead, apply: getSteps}))
 }
 
-func listEvalSuites(c *call, _ *none) (pager.Page[views.Suite], *httpError) {
+func listEvalSuites(c *call, _ *none) (pager.Page[views.Suite], *edge.Error) {
 	st, projectID := c.s.st, c.project.id
 	byRun := map[string][]*evalRunRec{}
 	for _, run := range sortedByOrd(st.evals.runs, func(r *evalRunRec) int { return r.ord },
@@ -47,8 +49,8 @@ func listEvalSuites(c *call, _ *none) (pager.Page[views.Suite], *httpError) {
 	return page, nil
 }
 
-func listSuiteRuns(c *call, _ *none) (pager.Page[views.Run], *httpError) {
-	limit, herr := parseLimit(c.r.URL.Query().Get("limit"), "limit", suiteRunsDefaultLimit, suiteRunsMaxLimit)
+func listSuiteRuns(c *call, _ *none) (pager.Page[views.Run], *edge.Error) {
+	limit, herr := edge.ParseLimit(c.r.URL.Query().Get("limit"), "limit", suiteRunsDefaultLimit, suiteRunsMaxLimit)
 	if herr != nil {
 		return pager.Page[views.Run]{}, herr
 	}
@@ -67,7 +69,7 @@ func listSuiteRuns(c *call, _ *none) (pager.Page[views.Run], *httpError) {
 
 // findSuite resolves a suite of a project the caller may access; a
 // suite of another project reads as 404.
-func (st *state) findSuite(a actor, projectID, suiteID string, need access) (*evalSuiteRec, *httpError) {
+func (st *state) findSuite(a actor, projectID, suiteID string, need access) (*evalSuiteRec, *edge.Error) {
 	if _, _, herr := st.projectFor(a, projectID, need); herr != nil {
 		return nil, herr
 	}
@@ -78,19 +80,19 @@ func (st *state) findSuite(a actor, projectID, suiteID string, need access) (*ev
 	return su, nil
 }
 
-func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *httpError {
+func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *edge.Error {
 	return c.s.ev.checkSuiteParams(p)
 }
 
 // createEvalSuite authors a suite: 201, nothing executed.
-func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *httpError) {
+func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *edge.Error) {
 	s, projectID := c.s, c.project.id
 	if herr := s.st.checkServerIDs(projectID, p.ServerIDs, "serverIds"); herr != nil {
 		return evals.SuiteCreated{}, herr
 	}
 	id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: p.Name, ServerIDs: p.ServerIDs})
 	if err != nil {
-		return evals.SuiteCreated{}, errInternal()
+		return evals.SuiteCreated{}, edge.Internal()
 	}
 	su := s.st.suites[id]
 	su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
@@ -99,14 +101,14 @@ func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *
 		CaseUpsert: s.st.upsertCases(su, p.Tests)}, nil
 }
 
-func (e *evalEngine) checkSuiteParams(p *evals.CreateSuiteParams) *httpError {
+func (e *evalEngine) checkSuiteParams(p *evals.CreateSuiteParams) *edge.Error {
 	switch {
 	case p.Name == "":
-		return errValidation("name", "name is required")
+		return edge.Validation("name", "name is required")
 	case len(p.ServerIDs) == 0:
-		return errValidation("serverIds", "serverIds must name at least one server")
+		return edge.Validation("serverIds", "serverIds must name at least one server")
 	case len(p.ServerNames) > 0 && len(p.ServerNames) != len(p.ServerIDs):
-		return errValidation("serverNames", "serverNames must be parallel to serverIds")
+		return edge.Validation("serverNames", "serverNames must be parallel to serverIds")
 	}
 	if herr := checkPassCriteria(p.PassCriteria); herr != nil {
 		return herr

@@ -5,6 +5,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/shared"
@@ -23,7 +27,7 @@ func hostRoutes(s *Server, rt *router) {
 
 // host is the route's {hostId}, a host of the call's project; a host of
 // another project reads as 404. Call with Server.mu held.
-func (c *call) host() (*hostRec, *httpError) {
+func (c *call) host() (*hostRec, *edge.Error) {
 	h := c.s.st.hosts[c.path("hostId")]
 	if h == nil || h.projectID != c.project.id {
 		return nil, notFoundIn("Host")
@@ -32,12 +36,12 @@ func (c *call) host() (*hostRec, *httpError) {
 }
 
 // findHost requires the route's host to exist (see op.find).
-func findHost(c *call) *httpError {
+func findHost(c *call) *edge.Error {
 	_, herr := c.host()
 	return herr
 }
 
-func listHosts(c *call, _ *none) (pager.Page[hosts.Host], *httpError) {
+func listHosts(c *call, _ *none) (pager.Page[hosts.Host], *edge.Error) {
 	page := pager.Page[hosts.Host]{Items: []hosts.Host{}}
 	for _, h := range sortedByOrd(c.s.st.hosts, func(h *hostRec) int { return h.ord },
 		func(h *hostRec) bool { return h.projectID == c.project.id }) {
@@ -48,7 +52,7 @@ func listHosts(c *call, _ *none) (pager.Page[hosts.Host], *httpError) {
 
 // getHost answers the stored detail: immutable once built, so it is safe
 // to write after unlocking.
-func getHost(c *call, _ *none) (rawJSON, *httpError) {
+func getHost(c *call, _ *none) (rawJSON, *edge.Error) {
 	h, herr := c.host()
 	if herr != nil {
 		return nil, herr
@@ -61,9 +65,9 @@ type hostCreate struct{ cfg map[string]any }
 
 // checkCreateHost resolves the template or config without the lock: it may
 // consult the host catalog.
-func checkCreateHost(c *call, p *hosts.CreateParams) *httpError {
-	cfg, herr := c.s.catalog.resolveHost(hostInput{name: p.Name, template: string(p.Template), theme: p.Theme,
-		config: json.RawMessage(p.Config), present: c.present})
+func checkCreateHost(c *call, p *hosts.CreateParams) *edge.Error {
+	cfg, herr := c.s.catalog.Resolve(hostcfg.Input{Name: p.Name, Template: string(p.Template), Theme: p.Theme,
+		Config: json.RawMessage(p.Config), Present: c.present})
 	if herr != nil {
 		return herr
 	}
@@ -71,7 +75,7 @@ func checkCreateHost(c *call, p *hosts.CreateParams) *httpError {
 	return nil
 }
 
-func createHost(c *call, p *hosts.CreateParams) (rawJSON, *httpError) {
+func createHost(c *call, p *hosts.CreateParams) (rawJSON, *edge.Error) {
 	h, herr := c.s.st.insertHost(c.a, c.project.id, "", strings.TrimSpace(p.Name), c.scratch.(hostCreate).cfg)
 	if herr != nil {
 		return nil, herr
@@ -82,18 +86,18 @@ func createHost(c *call, p *hosts.CreateParams) (rawJSON, *httpError) {
 // insertHost stores a host after checking (again, under the lock) the
 // caller's write access and that the config's servers are the project's.
 // A zero actor skips the access check (seeding).
-func (st *state) insertHost(a actor, projectID, id, name string, cfg map[string]any) (*hostRec, *httpError) {
+func (st *state) insertHost(a actor, projectID, id, name string, cfg map[string]any) (*hostRec, *edge.Error) {
 	if a != (actor{}) {
 		if _, _, herr := st.projectFor(a, projectID, accessWrite); herr != nil {
 			return nil, herr
 		}
 	}
-	if herr := st.checkServerIDs(projectID, configServerIDs(cfg), "config.serverIds"); herr != nil {
+	if herr := st.checkServerIDs(projectID, hostcfg.ServerIDs(cfg), "config.serverIds"); herr != nil {
 		return nil, herr
 	}
 	hid, err := st.newID("hst", id)
 	if err != nil {
-		return nil, errValidation("id", err.Error())
+		return nil, edge.Validation("id", err.Error())
 	}
 	now := st.now()
 	h := &hostRec{id: hid, projectID: projectID, createdAt: now, updatedAt: now, ord: st.nextOrd()}
@@ -103,10 +107,10 @@ func (st *state) insertHost(a actor, projectID, id, name string, cfg map[string]
 }
 
 // checkServerIDs requires every id to be a saved server of the project.
-func (st *state) checkServerIDs(projectID string, ids []string, field string) *httpError {
+func (st *state) checkServerIDs(projectID string, ids []string, field string) *edge.Error {
 	for _, id := range ids {
 		if sv := st.servers[id]; sv == nil || sv.projectID != projectID {
-			return newError(shared.CodeValidation, "Unknown server "+jsonQuote(id)+" in "+field,
+			return edge.NewError(shared.CodeValidation, "Unknown server "+edge.Quote(id)+" in "+field,
 				map[string]any{"field": field, "serverId": id})
 		}
 	}
@@ -114,16 +118,16 @@ func (st *state) checkServerIDs(projectID string, ids []string, field string) *h
 }
 
 // checkUpdateHost validates the fields present without the lock.
-func checkUpdateHost(c *call, p *hosts.UpdateParams) *httpError {
+func checkUpdateHost(c *call, p *hosts.UpdateParams) *edge.Error {
 	if !c.present["name"] && !c.present["config"] {
-		return newError(shared.CodeValidation, "Provide at least one of name or config",
+		return edge.NewError(shared.CodeValidation, "Provide at least one of name or config",
 			map[string]any{"fields": []string{"name", "config"}})
 	}
 	if c.present["name"] && p.Name == "" {
-		return errValidation("name", "name must not be empty")
+		return edge.Validation("name", "name must not be empty")
 	}
 	if c.present["config"] {
-		cfg, herr := canonicalConfig("config", json.RawMessage(p.Config))
+		cfg, herr := hostcfg.CanonicalConfig("config", json.RawMessage(p.Config))
 		if herr != nil {
 			return herr
 		}
@@ -132,7 +136,7 @@ func checkUpdateHost(c *call, p *hosts.UpdateParams) *httpError {
 	return nil
 }
 
-func updateHost(c *call, p *hosts.UpdateParams) (rawJSON, *httpError) {
+func updateHost(c *call, p *hosts.UpdateParams) (rawJSON, *edge.Error) {
 	h, herr := c.host()
 	if herr != nil {
 		return nil, herr
@@ -140,7 +144,7 @@ func updateHost(c *call, p *hosts.UpdateParams) (rawJSON, *httpError) {
 	cfg := h.config
 	if c.present["config"] {
 		cfg = c.scratch.(hostCreate).cfg
-		if herr := c.s.st.checkServerIDs(c.project.id, configServerIDs(cfg), "config.serverIds"); herr != nil {
+		if herr := c.s.st.checkServerIDs(c.project.id, hostcfg.ServerIDs(cfg), "config.serverIds"); herr != nil {
 			return nil, herr
 		}
 	}
@@ -155,7 +159,7 @@ func updateHost(c *call, p *hosts.UpdateParams) (rawJSON, *httpError) {
 
 // deleteHost refuses to delete a host still referenced by an eval suite or
 // a chatbox unless force is set; forcing detaches those references.
-func deleteHost(c *call, p *hosts.DeleteParams) (hosts.Deleted, *httpError) {
+func deleteHost(c *call, p *hosts.DeleteParams) (hosts.Deleted, *edge.Error) {
 	h, herr := c.host()
 	if herr != nil {
 		return hosts.Deleted{}, herr
@@ -163,7 +167,7 @@ func deleteHost(c *call, p *hosts.DeleteParams) (hosts.Deleted, *httpError) {
 	st := c.s.st
 	refs := st.hostReferences(h.id)
 	if len(refs) > 0 && !p.Force {
-		return hosts.Deleted{}, newError(shared.CodeConflict, "Host is still referenced; pass force to delete it anyway",
+		return hosts.Deleted{}, edge.NewError(shared.CodeConflict, "Host is still referenced; pass force to delete it anyway",
 			map[string]any{"references": refs})
 	}
 	for _, su := range st.suites {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 	"github.com/projectops/projectops-go/projectopstest/internal/rows"
@@ -30,8 +32,8 @@ const uploadRoute = "POST " + uploadPath + "{token}"
 // decodeIngest reads an ingest body under the gateway's 6 MiB cap and
 // parses it once into its checked object. A projectId in the body is
 // ignored (the path decides), as the gateway overwrites it.
-func decodeIngest(r *http.Request) (map[string]any, []byte, *httpError) {
-	obj, data, _, herr := decodeObject(r, ingest.MaxBodyBytes, newError(shared.CodeValidation,
+func decodeIngest(r *http.Request) (map[string]any, []byte, *edge.Error) {
+	obj, data, _, herr := edge.DecodeObject(r, ingest.MaxBodyBytes, edge.NewError(shared.CodeValidation,
 		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingest.MaxBodyBytes}))
 	if herr == nil {
 		delete(obj, "projectId")
@@ -41,7 +43,7 @@ func decodeIngest(r *http.Request) (map[string]any, []byte, *httpError) {
 
 // runParams reads the run fields of a report or runs/start body (the
 // results, when present, stay out: they are stored as rows).
-func runParams(obj map[string]any) (ingest.RunParams, *httpError) {
+func runParams(obj map[string]any) (ingest.RunParams, *edge.Error) {
 	head := make(map[string]any, len(obj))
 	for k, v := range obj {
 		if k != "results" {
@@ -51,7 +53,7 @@ func runParams(obj map[string]any) (ingest.RunParams, *httpError) {
 	var p ingest.RunParams
 	b, _ := json.Marshal(head) // decoded JSON always re-encodes
 	if err := json.Unmarshal(b, &p); err != nil {
-		return p, decodeError(err)
+		return p, edge.DecodeError(err)
 	}
 	if herr := validateRunParams(p); herr != nil {
 		return p, herr
@@ -59,7 +61,7 @@ func runParams(obj map[string]any) (ingest.RunParams, *httpError) {
 	if cfg, ok := obj["hostConfig"].(map[string]any); ok {
 		// The backend re-runs the host config validator on ingest.
 		if _, err := hostcfg.Canonicalize(cfg); err != nil {
-			return p, configError("hostConfig", err)
+			return p, hostcfg.ConfigError("hostConfig", err)
 		}
 	}
 	return p, nil
@@ -67,7 +69,7 @@ func runParams(obj map[string]any) (ingest.RunParams, *httpError) {
 
 // ingestProject resolves the project path value for a write; the
 // literal "default" is the caller's organization's first project.
-func (st *state) ingestProject(a actor, projectID string) (string, *httpError) {
+func (st *state) ingestProject(a actor, projectID string) (string, *edge.Error) {
 	if projectID == ingest.DefaultProject {
 		projectID = ""
 		for _, p := range sortedByOrd(st.projects, func(p *projectRec) int { return p.ord },
@@ -97,9 +99,9 @@ type ingestBody struct {
 // read differently from the others: under the gateway's own cap, into the
 // checked object itself, with the project path's "default" alias. Access
 // comes first, then the one parse, check unlocked, apply under Server.mu.
-func ingestOp[Resp any](s *Server, check func(c *call, b *ingestBody) *httpError,
-	apply func(c *call, b *ingestBody) (Resp, *httpError)) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, a actor) *httpError {
+func ingestOp[Resp any](s *Server, check func(c *call, b *ingestBody) *edge.Error,
+	apply func(c *call, b *ingestBody) (Resp, *edge.Error)) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a actor) *edge.Error {
 		c := &call{s: s, r: r, a: a}
 		if herr := s.checkIngestAccess(r, a); herr != nil {
 			return herr
@@ -126,24 +128,24 @@ func ingestOp[Resp any](s *Server, check func(c *call, b *ingestBody) *httpError
 }
 
 // checkStart reads the run's fields.
-func checkStart(_ *call, b *ingestBody) (herr *httpError) {
+func checkStart(_ *call, b *ingestBody) (herr *edge.Error) {
 	b.run, herr = runParams(b.obj)
 	return herr
 }
 
 // checkReport reads the run's fields and its results, encoded as rows.
-func checkReport(c *call, b *ingestBody) *httpError {
+func checkReport(c *call, b *ingestBody) *edge.Error {
 	if herr := checkStart(c, b); herr != nil {
 		return herr
 	}
 	return checkRows(b, false)
 }
 
-func checkAppend(_ *call, b *ingestBody) *httpError { return checkRows(b, true) }
+func checkAppend(_ *call, b *ingestBody) *edge.Error { return checkRows(b, true) }
 
 // checkRows validates the results and encodes them as rows; nonEmpty
 // requires at least one.
-func checkRows(b *ingestBody, nonEmpty bool) *httpError {
+func checkRows(b *ingestBody, nonEmpty bool) *edge.Error {
 	b.results, _ = b.obj["results"].([]any)
 	if herr := validateResults(b.results, nonEmpty); herr != nil {
 		return herr
@@ -152,7 +154,7 @@ func checkRows(b *ingestBody, nonEmpty bool) *httpError {
 	return nil
 }
 
-func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
+func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 	s := c.s
 	run, _, herr := s.startIngestedRunLocked(c.a, c.path("projectId"), b.run, configHash(b.obj))
 	if herr == nil {
@@ -168,7 +170,7 @@ func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
 	return s.st.runResult(run, false), nil
 }
 
-func ingestStart(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
+func ingestStart(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 	run, reused, herr := c.s.startIngestedRunLocked(c.a, c.path("projectId"), b.run, configHash(b.obj))
 	if herr != nil {
 		return ingest.RunResult{}, herr
@@ -176,12 +178,12 @@ func ingestStart(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
 	return c.s.st.runResult(run, reused), nil
 }
 
-func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *httpError) {
+func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *edge.Error) {
 	s := c.s
 	runID, _ := b.obj["runId"].(string) // the contract requires it
 	run, herr := s.findIngestedRunLocked(c.a, c.path("projectId"), runID)
 	if herr == nil && run.terminal() {
-		herr = newError(shared.CodeConflict, "Run is already finalized; start a new run to add iterations",
+		herr = edge.NewError(shared.CodeConflict, "Run is already finalized; start a new run to add iterations",
 			map[string]any{"runId": run.id, "status": string(run.status)})
 	}
 	if herr == nil {
@@ -196,12 +198,12 @@ func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *httpError) {
 	return out, nil
 }
 
-func ingestFinalize(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
+func ingestFinalize(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 	runID, _ := b.obj["runId"].(string) // the contract requires both
 	extID, _ := b.obj["externalRunId"].(string)
 	run, herr := c.s.findIngestedRunLocked(c.a, c.path("projectId"), runID)
 	if herr == nil && run.ext.params.ExternalRunID != extID {
-		herr = errValidation("externalRunId", "externalRunId does not match the run's")
+		herr = edge.Validation("externalRunId", "externalRunId does not match the run's")
 	}
 	if herr != nil {
 		return ingest.RunResult{}, herr
@@ -214,7 +216,7 @@ func ingestFinalize(c *call, b *ingestBody) (ingest.RunResult, *httpError) {
 
 // checkIngestAccess resolves the project before the body is read, so a
 // caller without write access learns nothing from validation.
-func (s *Server) checkIngestAccess(r *http.Request, a actor) *httpError {
+func (s *Server) checkIngestAccess(r *http.Request, a actor) *edge.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, herr := s.st.ingestProject(a, r.PathValue("projectId"))
@@ -222,27 +224,27 @@ func (s *Server) checkIngestAccess(r *http.Request, a actor) *httpError {
 }
 
 // validateRunParams checks the fields the service requires of a run.
-func validateRunParams(p ingest.RunParams) *httpError {
+func validateRunParams(p ingest.RunParams) *edge.Error {
 	switch {
 	case strings.TrimSpace(p.SuiteName) == "":
-		return errValidation("suiteName", "suiteName is required")
+		return edge.Validation("suiteName", "suiteName is required")
 	case p.ExternalRunID == "":
-		return errValidation("externalRunId", "externalRunId is required")
+		return edge.Validation("externalRunId", "externalRunId is required")
 	case len(p.ExternalRunID) > 256:
-		return errValidation("externalRunId", "externalRunId is longer than 256 characters")
+		return edge.Validation("externalRunId", "externalRunId is longer than 256 characters")
 	case p.PassCriteria != nil && (p.PassCriteria.MinimumPassRate < 0 || p.PassCriteria.MinimumPassRate > 100):
-		return errValidation("passCriteria.minimumPassRate", "minimumPassRate must be a percentage between 0 and 100")
+		return edge.Validation("passCriteria.minimumPassRate", "minimumPassRate must be a percentage between 0 and 100")
 	case p.ExpectedIterations < 0:
-		return errValidation("expectedIterations", "expectedIterations must not be negative")
+		return edge.Validation("expectedIterations", "expectedIterations must not be negative")
 	}
 	return nil
 }
 
 // validateResults checks what the contract cannot of each result (the
 // checked objects of a results array); nonEmpty requires at least one.
-func validateResults(rs []any, nonEmpty bool) *httpError {
+func validateResults(rs []any, nonEmpty bool) *edge.Error {
 	if nonEmpty && len(rs) == 0 {
-		return errValidation("results", "results must not be empty")
+		return edge.Validation("results", "results must not be empty")
 	}
 	for i, v := range rs {
 		res, _ := v.(map[string]any)
@@ -253,11 +255,11 @@ func validateResults(rs []any, nonEmpty bool) *httpError {
 		extIter, _ := res["externalIterationId"].(string)
 		switch {
 		case strings.TrimSpace(title) == "":
-			return errValidation(at+"caseTitle", "caseTitle is required")
+			return edge.Validation(at+"caseTitle", "caseTitle is required")
 		case caseID != "" && extCase != "" && caseID != extCase:
-			return errValidation(at+"caseId", "caseId must equal externalCaseId when both are set")
+			return edge.Validation(at+"caseId", "caseId must equal externalCaseId when both are set")
 		case len(extIter) > 256:
-			return errValidation(at+"externalIterationId", "externalIterationId is longer than 256 characters")
+			return edge.Validation(at+"externalIterationId", "externalIterationId is longer than 256 characters")
 		}
 	}
 	return nil
@@ -271,7 +273,7 @@ func configHash(obj map[string]any) string {
 
 // checkBlobs requires every widget snapshot's widgetHtmlBlobId to
 // name an artifact uploaded to the project through an upload URL.
-func (st *state) checkBlobs(projectID string, results []any) *httpError {
+func (st *state) checkBlobs(projectID string, results []any) *edge.Error {
 	for i, v := range results {
 		res, _ := v.(map[string]any)
 		snaps, _ := res["widgetSnapshots"].([]any)
@@ -282,8 +284,8 @@ func (st *state) checkBlobs(projectID string, results []any) *httpError {
 				continue
 			}
 			if a := st.ingest.artifacts[id]; a == nil || a.projectID != projectID {
-				return errValidation("results["+strconv.Itoa(i)+"].widgetSnapshots["+strconv.Itoa(j)+"].widgetHtmlBlobId",
-					"No uploaded artifact "+jsonQuote(id))
+				return edge.Validation("results["+strconv.Itoa(i)+"].widgetSnapshots["+strconv.Itoa(j)+"].widgetHtmlBlobId",
+					"No uploaded artifact "+edge.Quote(id))
 			}
 		}
 	}

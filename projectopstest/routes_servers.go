@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/internal/pager"
@@ -32,9 +34,9 @@ func serverOpsRoutes(s *Server, rt *router) {
 // body is read, and f runs without the lock (it calls the MCP server) with
 // the server opened but not yet authorized (most operations then call
 // sc.authorize for the caller's OAuth grant).
-func serverOp[Req, Resp any](s *Server, need access, f func(c *call, sc *serverCall, body *Req) (Resp, *httpError)) handlerFunc {
+func serverOp[Req, Resp any](s *Server, need access, f func(c *call, sc *serverCall, body *Req) (Resp, *edge.Error)) handlerFunc {
 	return route(s, op[Req, Resp]{need: need, find: findServer, unlocked: true,
-		apply: func(c *call, body *Req) (Resp, *httpError) {
+		apply: func(c *call, body *Req) (Resp, *edge.Error) {
 			sc, herr := c.s.openServer(c.r, c.a, need)
 			if herr != nil {
 				var zero Resp
@@ -45,14 +47,14 @@ func serverOp[Req, Resp any](s *Server, need access, f func(c *call, sc *serverC
 }
 
 // findServer requires the route's saved server to be the project's.
-func findServer(c *call) *httpError {
+func findServer(c *call) *edge.Error {
 	if sv := c.s.st.servers[c.path("serverId")]; sv == nil || sv.projectID != c.project.id {
 		return notFoundIn("Server")
 	}
 	return nil
 }
 
-func checkServerOAuth(_ *call, sc *serverCall, _ *noBody) (servers.CheckOAuthResult, *httpError) {
+func checkServerOAuth(_ *call, sc *serverCall, _ *noBody) (servers.CheckOAuthResult, *edge.Error) {
 	return sc.checkOAuth(), nil
 }
 
@@ -60,8 +62,8 @@ func checkServerOAuth(_ *call, sc *serverCall, _ *noBody) (servers.CheckOAuthRes
 // not advertise the capability, else the MCP server's own page and cursor.
 func listPage[T any](capability string, has func(*mcp.ServerCapabilities) bool,
 	list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*T, string, error),
-) func(c *call, sc *serverCall, p *servers.ListParams) (pager.Page[*T], *httpError) {
-	return func(c *call, sc *serverCall, p *servers.ListParams) (pager.Page[*T], *httpError) {
+) func(c *call, sc *serverCall, p *servers.ListParams) (pager.Page[*T], *edge.Error) {
+	return func(c *call, sc *serverCall, p *servers.ListParams) (pager.Page[*T], *edge.Error) {
 		page := pager.Page[*T]{Items: []*T{}}
 		if herr := sc.authorize(); herr != nil {
 			return page, herr
@@ -136,12 +138,12 @@ func listTemplatesPage(ctx context.Context, cs *mcp.ClientSession, cursor string
 // callTool executes a tool: a member's write (project guests may not run
 // tools, which can have side effects). The result is returned verbatim,
 // isError included; it is never retried on a new session.
-func callTool(c *call, sc *serverCall, p *servers.CallToolParams) (*mcp.CallToolResult, *httpError) {
+func callTool(c *call, sc *serverCall, p *servers.CallToolParams) (*mcp.CallToolResult, *edge.Error) {
 	if herr := sc.authorize(); herr != nil {
 		return nil, herr
 	}
 	if p.ToolName == "" {
-		return nil, errValidation("toolName", "toolName is required")
+		return nil, edge.Validation("toolName", "toolName is required")
 	}
 	args := p.Parameters
 	if args == nil {
@@ -161,12 +163,12 @@ func callTool(c *call, sc *serverCall, p *servers.CallToolParams) (*mcp.CallTool
 
 // getPrompt renders a prompt; argument values may be strings, numbers or
 // booleans and reach the MCP server as strings.
-func getPrompt(c *call, sc *serverCall, p *servers.GetPromptParams) (*mcp.GetPromptResult, *httpError) {
+func getPrompt(c *call, sc *serverCall, p *servers.GetPromptParams) (*mcp.GetPromptResult, *edge.Error) {
 	if herr := sc.authorize(); herr != nil {
 		return nil, herr
 	}
 	if p.PromptName == "" {
-		return nil, errValidation("promptName", "promptName is required")
+		return nil, edge.Validation("promptName", "promptName is required")
 	}
 	args := make(map[string]string, len(p.Arguments))
 	for k, v := range p.Arguments {
@@ -178,7 +180,7 @@ func getPrompt(c *call, sc *serverCall, p *servers.GetPromptParams) (*mcp.GetPro
 		case float64:
 			args[k] = strconv.FormatFloat(v, 'f', -1, 64)
 		default:
-			return nil, errValidation("arguments."+k, "Prompt argument "+strconv.Quote(k)+" must be a string, number or boolean")
+			return nil, edge.Validation("arguments."+k, "Prompt argument "+strconv.Quote(k)+" must be a string, number or boolean")
 		}
 	}
 	var res *mcp.GetPromptResult
@@ -193,12 +195,12 @@ func getPrompt(c *call, sc *serverCall, p *servers.GetPromptParams) (*mcp.GetPro
 	return res, herr
 }
 
-func readResource(c *call, sc *serverCall, p *servers.ReadResourceParams) (*mcp.ReadResourceResult, *httpError) {
+func readResource(c *call, sc *serverCall, p *servers.ReadResourceParams) (*mcp.ReadResourceResult, *edge.Error) {
 	if herr := sc.authorize(); herr != nil {
 		return nil, herr
 	}
 	if p.URI == "" {
-		return nil, errValidation("uri", "uri is required")
+		return nil, edge.Validation("uri", "uri is required")
 	}
 	var res *mcp.ReadResourceResult
 	herr := sc.run(c.r.Context(), true, func(ctx context.Context, conn *mcpconn.Conn) error {

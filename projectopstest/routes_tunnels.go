@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/projectopstest/internal/relay"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
@@ -24,14 +26,14 @@ func tunnelRoutes(s *Server, rt *router) {
 	relayRoutes(s, rt)
 }
 
-func checkCreateTunnel(c *call, p *tunnels.CreateParams) *httpError {
+func checkCreateTunnel(c *call, p *tunnels.CreateParams) *edge.Error {
 	switch n := utf8.RuneCountInString(p.Name); {
 	case !c.present["name"]:
-		return errValidation("name", "name is required")
+		return edge.Validation("name", "name is required")
 	case strings.TrimSpace(p.Name) == "":
-		return errValidation("name", "name must not be blank")
+		return edge.Validation("name", "name must not be blank")
 	case n > maxTunnelName:
-		return errValidation("name", "name must be at most 128 characters")
+		return edge.Validation("name", "name must be at most 128 characters")
 	}
 	return nil
 }
@@ -39,7 +41,7 @@ func checkCreateTunnel(c *call, p *tunnels.CreateParams) *httpError {
 // createTunnel registers (or repoints) the named server, rotates the
 // tunnel's secret and token, disconnects the previous grant's session and
 // answers the new grant.
-func createTunnel(c *call, p *tunnels.CreateParams) (*tunnels.Grant, *httpError) {
+func createTunnel(c *call, p *tunnels.CreateParams) (*tunnels.Grant, *edge.Error) {
 	scheme, wsScheme := "http", "ws"
 	if c.r.TLS != nil {
 		scheme, wsScheme = "https", "wss"
@@ -59,7 +61,7 @@ func createTunnel(c *call, p *tunnels.CreateParams) (*tunnels.Grant, *httpError)
 }
 
 // mintTunnelLocked does createTunnel's work under Server.mu.
-func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin string) (*tunnels.Grant, *relay.Session, *httpError) {
+func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin string) (*tunnels.Grant, *relay.Session, *edge.Error) {
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
 		return nil, nil, herr
 	}
@@ -78,7 +80,7 @@ func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin str
 		id, err := s.addServerLocked(ServerSpec{ProjectID: projectID, Name: name,
 			TransportType: servers.TransportHTTP, URL: origin + relayPublicPath})
 		if err != nil {
-			return nil, nil, errInternal()
+			return nil, nil, edge.Internal()
 		}
 		sv = s.st.servers[id]
 	} else {
@@ -109,7 +111,7 @@ func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin str
 }
 
 // closeTunnel revokes the grant; the server record is left as it is.
-func closeTunnel(c *call, _ *noBody) (tunnels.Closed, *httpError) {
+func closeTunnel(c *call, _ *noBody) (tunnels.Closed, *edge.Error) {
 	s, serverID := c.s, c.path("serverId")
 	sv := s.st.servers[serverID]
 	t := s.st.tun.byServer[serverID]

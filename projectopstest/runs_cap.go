@@ -3,6 +3,8 @@ package projectopstest
 import (
 	"strconv"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -62,10 +64,10 @@ func (e *evalEngine) dropRunLocked(r *evalRunRec) {
 
 // droppedRunError is the answer to a read of a dropped run of projectID,
 // or nil when runID names no dropped run of it.
-func (e *evalEngine) droppedRunError(projectID, runID string) *httpError {
+func (e *evalEngine) droppedRunError(projectID, runID string) *edge.Error {
 	if p, ok := e.dropped[runID]; !ok || p != projectID {
 		return nil
 	}
-	return newError(shared.CodeNotFound, "Eval run "+runID+" was dropped: the double keeps only the newest runs (max runs "+
+	return edge.NewError(shared.CodeNotFound, "Eval run "+runID+" was dropped: the double keeps only the newest runs (max runs "+
 		strconv.Itoa(e.opts.maxRuns)+")", map[string]any{"reason": ReasonRunDropped, "runId": runID})
 }

@@ -83,7 +83,7 @@ func (s *Server) applySeed(seed *Seed) error {
 	// Template configs may consult the live catalog: resolve them unlocked.
 	cfgs := make([]map[string]any, len(seed.Hosts))
 	for i, h := range seed.Hosts {
-		cfg, err := s.catalog.hostSpecConfig(h)
+		cfg, err := hostSpecConfig(s.catalog, h)
 		if err != nil {
 			return fmt.Errorf("projectopstest: seed: hosts[%d]: %w", i, err)
 		}

@@ -27,10 +27,10 @@ func (e *evalEngine) checkSuiteSpecLocked(spec *EvalSuiteSpec) error {
 	p := evals.CreateSuiteParams{Name: spec.Name, Description: spec.Description, ServerIDs: spec.ServerIDs,
 		Model: spec.Model, Provider: spec.Provider, PassCriteria: spec.PassCriteria, Tests: spec.Tests}
 	if herr := e.checkSuiteParams(&p); herr != nil {
-		if field, _ := herr.body.Details["field"].(string); field != "" {
-			return fmt.Errorf("eval suite %q: %s: %s", spec.Name, field, herr.body.Message)
+		if field, _ := herr.Body.Details["field"].(string); field != "" {
+			return fmt.Errorf("eval suite %q: %s: %s", spec.Name, field, herr.Body.Message)
 		}
-		return fmt.Errorf("eval suite %q: %s", spec.Name, herr.body.Message)
+		return fmt.Errorf("eval suite %q: %s", spec.Name, herr.Body.Message)
 	}
 	return nil
 }

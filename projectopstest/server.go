@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 	"github.com/projectops/projectops-go/projectopstest/internal/inproc"
 	"github.com/projectops/projectops-go/projectopstest/internal/keylimit"
 )
@@ -27,8 +28,7 @@ var ErrServerClosed = errors.New("projectopstest: server closed")
 type Server struct {
 	log     *slog.Logger
 	now     func() time.Time
-	src     func(ctx context.Context) ([]byte, error) // live host catalog, may be nil
-	catalog catalogCache                              // the gateway's live-catalog cache (hostcatalog.go)
+	catalog *hostcfg.Cache // the gateway's live-catalog cache
 
 	// ctx is cancelled by Close; every goroutine the server owns watches it.
 	ctx    context.Context
@@ -77,7 +77,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		log: o.logger, now: o.clock, src: o.catalogSource,
+		log: o.logger, now: o.clock,
 		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(),
 		pool:    newWorkerPool(),
 		envOpt:  o.envDefaults(),
@@ -89,7 +89,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	s.st.now = o.clock
 	s.ev = newEvalEngine(s, o.evals)
 	s.bld = &builder{s: s}
-	s.catalog.s = s
+	s.catalog = hostcfg.NewCache(ctx, o.catalogSource, o.clock, o.logger)
 	o.mcp.self = selfTransport{s}
 	s.mcp = newMCPState(ctx, o.mcp)
 	s.buildMux()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 )
 
 // streamServer is a server with test-only routes that stream, echo bodies
@@ -22,7 +24,7 @@ func streamServer(t *testing.T) (*Server, chan struct{}, chan error) {
 	t.Cleanup(func() { _ = s.Close() })
 	release := make(chan struct{})
 	handlerDone := make(chan error, 1)
-	s.rt.register("GET /test/stream", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.register("GET /test/stream", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *edge.Error {
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = io.WriteString(w, "first\n")
 		w.(http.Flusher).Flush()
@@ -36,25 +38,25 @@ func streamServer(t *testing.T) (*Server, chan struct{}, chan error) {
 		handlerDone <- err
 		return nil
 	})
-	s.rt.register("GET /test/stream-drop", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.register("GET /test/stream-drop", routePublic|routeStreaming, func(w http.ResponseWriter, r *http.Request, _ actor) *edge.Error {
 		_, _ = io.WriteString(w, "partial\n")
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler)
 	})
-	s.rt.handlePublic("GET /test/panic", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.handlePublic("GET /test/panic", func(w http.ResponseWriter, r *http.Request, _ actor) *edge.Error {
 		panic("boom")
 	})
-	s.rt.handlePublic("GET /test/flush-sync", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.handlePublic("GET /test/flush-sync", func(w http.ResponseWriter, r *http.Request, _ actor) *edge.Error {
 		// Not a streaming route: Flush must not deadlock on a pipe nobody reads.
 		_, _ = io.WriteString(w, "a")
 		w.(http.Flusher).Flush()
 		_, _ = io.WriteString(w, "b")
 		return nil
 	})
-	s.rt.handlePublic("POST /test/echo", func(w http.ResponseWriter, r *http.Request, _ actor) *httpError {
+	s.rt.handlePublic("POST /test/echo", func(w http.ResponseWriter, r *http.Request, _ actor) *edge.Error {
 		b, err := io.ReadAll(r.Body)
 		if err != nil {
-			return errInternal()
+			return edge.Internal()
 		}
 		w.Header().Set("X-Proto", r.Proto)
 		_, _ = w.Write(b)

@@ -43,7 +43,7 @@ func serverView(sv *serverRec) views.Server {
 func hostView(h *hostRec) hosts.Host {
 	return hosts.Host{
 		ID: h.id, Name: h.name, HostConfigID: h.configID,
-		ModelID: configModelID(h.config), ServerCount: len(configServerIDs(h.config)),
+		ModelID: hostcfg.ModelID(h.config), ServerCount: len(hostcfg.ServerIDs(h.config)),
 		CreatedAt: wire.MillisOf(h.createdAt), UpdatedAt: wire.MillisOf(h.updatedAt),
 	}
 }

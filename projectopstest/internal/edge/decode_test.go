@@ -1,4 +1,4 @@
-package projectopstest
+package edge
 
 import (
 	"net/http/httptest"
@@ -21,7 +21,7 @@ func TestRejectBody(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := httptest.NewRequest("POST", "/x", strings.NewReader(tt.body))
-		herr := rejectBody(r)
+		herr := RejectBody(r)
 		if (herr != nil) != tt.wantErr {
 			t.Errorf("body %q: err %v, want error %v", tt.body, herr, tt.wantErr)
 			continue
@@ -29,10 +29,10 @@ func TestRejectBody(t *testing.T) {
 		if herr == nil {
 			continue
 		}
-		if herr.status != 400 || herr.body.Code != "VALIDATION_ERROR" {
-			t.Errorf("body %q: %d %s", tt.body, herr.status, herr.body.Code)
+		if herr.Status != 400 || herr.Body.Code != "VALIDATION_ERROR" {
+			t.Errorf("body %q: %d %s", tt.body, herr.Status, herr.Body.Code)
 		}
-		if got, _ := herr.body.Details["field"].(string); got != tt.wantField {
+		if got, _ := herr.Body.Details["field"].(string); got != tt.wantField {
 			t.Errorf("body %q: field %q, want %q", tt.body, got, tt.wantField)
 		}
 	}
@@ -40,10 +40,10 @@ func TestRejectBody(t *testing.T) {
 
 func TestBodyTooLarge(t *testing.T) {
 	t.Parallel()
-	big := `{"name":"` + strings.Repeat("x", maxBodyBytes) + `"}`
+	big := `{"name":"` + strings.Repeat("x", MaxBodyBytes) + `"}`
 	r := httptest.NewRequest("POST", "/x", strings.NewReader(big))
 	var dst struct{ Name string }
-	if _, herr := decodeBody(r, &dst); herr == nil || herr.status != 400 {
+	if _, herr := DecodeBody(r, &dst); herr == nil || herr.Status != 400 {
 		t.Errorf("oversized body: %v", herr)
 	}
 }

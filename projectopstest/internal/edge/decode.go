@@ -1,4 +1,4 @@
-package projectopstest
+package edge
 
 import (
 	"bytes"
@@ -16,23 +16,26 @@ import (
 	"github.com/projectops/projectops-go/projectopstest/internal/contract"
 )
 
-// maxBodyBytes caps request bodies; the real gateway rejects oversized
+// MaxBodyBytes caps request bodies; the real gateway rejects oversized
 // bodies with 400 as well.
-const maxBodyBytes = 4 << 20
+const MaxBodyBytes = 4 << 20
 
-// decodeBody strictly decodes the JSON object in r's body into dst, the
+// APIPrefix is the path every route of the API lives under.
+const APIPrefix = "/api/v1"
+
+// DecodeBody strictly decodes the JSON object in r's body into dst, the
 // SDK's request type for the route. An empty body reads as {}. It reports
 // which top-level fields were present with a non-null value, so handlers can
 // tell "absent" from "zero" without a second set of types. Every failure is a
 // 400 VALIDATION_ERROR naming the offending field where there is one.
-func decodeBody(r *http.Request, dst any) (map[string]bool, *httpError) {
-	return decodeBodyLimit(r, dst, maxBodyBytes, errValidation("", "Request body too large"))
+func DecodeBody(r *http.Request, dst any) (map[string]bool, *Error) {
+	return DecodeBodyLimit(r, dst, MaxBodyBytes, Validation("", "Request body too large"))
 }
 
-// decodeBodyLimit is decodeBody for routes with their own body cap: a body
+// DecodeBodyLimit is DecodeBody for routes with their own body cap: a body
 // over limit bytes answers tooLarge.
-func decodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *httpError) (map[string]bool, *httpError) {
-	obj, data, route, herr := decodeObject(r, limit, tooLarge)
+func DecodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *Error) (map[string]bool, *Error) {
+	obj, data, route, herr := DecodeObject(r, limit, tooLarge)
 	if herr != nil {
 		return nil, herr
 	}
@@ -48,14 +51,14 @@ func decodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *httpError) (
 	return present, bindKnown(data, obj, dst)
 }
 
-// decodeObject reads r's body (at most limit bytes) and parses it once,
+// DecodeObject reads r's body (at most limit bytes) and parses it once,
 // deciding validity there: syntax, UTF-8, duplicate keys, a JSON object,
 // then the route's contract when the reference documents the route. An
 // empty body reads as {}.
-func decodeObject(r *http.Request, limit int, tooLarge *httpError) (map[string]any, []byte, *contract.Route, *httpError) {
+func DecodeObject(r *http.Request, limit int, tooLarge *Error) (map[string]any, []byte, *contract.Route, *Error) {
 	data, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
-		return nil, nil, nil, errValidation("", "Could not read request body")
+		return nil, nil, nil, Validation("", "Could not read request body")
 	}
 	if len(data) > limit {
 		return nil, nil, nil, tooLarge
@@ -66,16 +69,16 @@ func decodeObject(r *http.Request, limit int, tooLarge *httpError) (map[string]a
 	}
 	v, err := contract.Decode(data)
 	if err != nil {
-		return nil, nil, nil, violationError(err)
+		return nil, nil, nil, ViolationError(err)
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, nil, nil, errValidation("", "JSON body must be an object")
+		return nil, nil, nil, Validation("", "JSON body must be an object")
 	}
 	route := contractRoute(r)
 	if route != nil {
 		if err := route.CheckRequest(obj); err != nil {
-			return nil, nil, nil, violationError(err)
+			return nil, nil, nil, ViolationError(err)
 		}
 	}
 	return obj, data, route, nil
@@ -91,16 +94,16 @@ func contractRoute(r *http.Request) *contract.Route {
 	if err != nil {
 		panic("projectopstest: " + err.Error()) // embedded documents: a build error
 	}
-	return c.Route(method, strings.TrimPrefix(path, apiPrefix))
+	return c.Route(method, strings.TrimPrefix(path, APIPrefix))
 }
 
-// violationError is a contract violation as the 400 envelope.
-func violationError(err error) *httpError {
+// ViolationError is a contract violation as the 400 envelope.
+func ViolationError(err error) *Error {
 	var v *contract.Violation
 	if errors.As(err, &v) {
-		return errValidation(v.Field, v.Message)
+		return Validation(v.Field, v.Message)
 	}
-	return errValidation("", "Invalid JSON body")
+	return Validation("", "Invalid JSON body")
 }
 
 // bindKnown fills dst, the handler's request type, from a body the
@@ -108,7 +111,7 @@ func violationError(err error) *httpError {
 // keys it knows exactly (encoding/json would otherwise match "NAME" to
 // name) and ignores the rest. A type error here means the handler's type
 // disagrees with the contract: a bug, reported as such.
-func bindKnown(data []byte, obj map[string]any, dst any) *httpError {
+func bindKnown(data []byte, obj map[string]any, dst any) *Error {
 	if f := inexactField(obj, dst); f != "" {
 		known := map[string]any{}
 		for k, v := range obj {
@@ -119,21 +122,21 @@ func bindKnown(data []byte, obj map[string]any, dst any) *httpError {
 		data, _ = json.Marshal(known) // decoded JSON always re-encodes
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
-		return decodeError(err)
+		return DecodeError(err)
 	}
 	return nil
 }
 
 // strictDecode is the check of routes outside the contract: dst's type
 // decides, and any key it does not know exactly is refused.
-func strictDecode(data []byte, obj map[string]any, dst any) *httpError {
+func strictDecode(data []byte, obj map[string]any, dst any) *Error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return decodeError(err)
+		return DecodeError(err)
 	}
 	if f := inexactField(obj, dst); f != "" {
-		return errValidation(f, fmt.Sprintf("Unknown field %q", f))
+		return Validation(f, fmt.Sprintf("Unknown field %q", f))
 	}
 	return nil
 }
@@ -207,34 +210,34 @@ func jsonFieldNames(t reflect.Type, known map[string]bool) {
 	}
 }
 
-// rejectBody reads the body of a bodyless operation: nothing, or {}. Any
+// RejectBody reads the body of a bodyless operation: nothing, or {}. Any
 // field is a VALIDATION_ERROR naming it, as the service's route code
 // answers (the reference declares these bodies without a schema).
-func rejectBody(r *http.Request) *httpError {
-	present, herr := decodeBody(r, &struct{}{})
+func RejectBody(r *http.Request) *Error {
+	present, herr := DecodeBody(r, &struct{}{})
 	if herr != nil {
 		return herr
 	}
 	for _, k := range slices.Sorted(maps.Keys(present)) {
-		return errValidation(k, fmt.Sprintf("Unknown field %q", k))
+		return Validation(k, fmt.Sprintf("Unknown field %q", k))
 	}
 	return nil
 }
 
-// decodeError turns an encoding/json error into a VALIDATION_ERROR naming
+// DecodeError turns an encoding/json error into a VALIDATION_ERROR naming
 // the field.
-func decodeError(err error) *httpError {
+func DecodeError(err error) *Error {
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		if f, uerr := strconv.Unquote(name); uerr == nil {
 			name = f
 		}
-		return errValidation(name, fmt.Sprintf("Unknown field %q", name))
+		return Validation(name, fmt.Sprintf("Unknown field %q", name))
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return errValidation(te.Field, fmt.Sprintf("Field %q must be %s", te.Field, jsonKind(te.Type)))
+		return Validation(te.Field, fmt.Sprintf("Field %q must be %s", te.Field, jsonKind(te.Type)))
 	}
-	return errValidation("", "Invalid JSON body")
+	return Validation("", "Invalid JSON body")
 }
 
 // jsonKind names the JSON type a Go type decodes from.

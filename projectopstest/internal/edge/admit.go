@@ -1,4 +1,4 @@
-package projectopstest
+package edge
 
 import (
 	"net/http"
@@ -11,34 +11,34 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// maxAuthorizationBytes caps the Authorization header: a bearer sk_ key is
+// MaxAuthorizationBytes caps the Authorization header: a bearer sk_ key is
 // far shorter, and anything larger is refused before it is looked at.
-const maxAuthorizationBytes = 8 << 10
+const MaxAuthorizationBytes = 8 << 10
 
-// admit answers, in the {code, message, details} envelope, the requests no
+// Admit answers, in the {code, message, details} envelope, the requests no
 // route should see, before the router does: an oversized Authorization
 // header, a path that is not clean (".", "..", "//" — which the router
 // would answer with an HTML redirect), a path with control characters or
 // invalid UTF-8, and a query string with bad escapes (which would
 // otherwise be dropped silently, so ?cursor=%zz read page one). It reports
 // whether the request may go on to the router.
-func admit(w http.ResponseWriter, r *http.Request) bool {
-	var herr *httpError
+func Admit(w http.ResponseWriter, r *http.Request) bool {
+	var herr *Error
 	switch p := r.URL.Path; {
-	case headerBytes(r.Header.Values("Authorization")) > maxAuthorizationBytes:
-		herr = newError(shared.CodeUnauthorized, "Authorization header is too large",
-			map[string]any{"limit": maxAuthorizationBytes})
+	case headerBytes(r.Header.Values("Authorization")) > MaxAuthorizationBytes:
+		herr = NewError(shared.CodeUnauthorized, "Authorization header is too large",
+			map[string]any{"limit": MaxAuthorizationBytes})
 	case !utf8.ValidString(p) || strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f }):
-		herr = errValidation("", "Invalid request path")
+		herr = Validation("", "Invalid request path")
 	case !cleanPath(r.URL.EscapedPath()): // as the router sees segments: "..%2F" is not ".."
-		herr = errNotFound("No route for " + r.Method + " " + strconv.Quote(p) + ": the path is not clean")
+		herr = NotFound("No route for " + r.Method + " " + strconv.Quote(p) + ": the path is not clean")
 	default:
 		if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
-			herr = errValidation("", "Invalid query string: "+queryErr(err))
+			herr = Validation("", "Invalid query string: "+queryErr(err))
 		}
 	}
 	if herr != nil {
-		writeError(w, herr)
+		WriteError(w, herr)
 		return false
 	}
 	return true

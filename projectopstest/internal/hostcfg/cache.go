@@ -1,0 +1,102 @@
+package hostcfg
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// Host catalog timings of the service's gateway (reference notes,
+// "GET /host-catalog in the gateway").
+const (
+	CatalogTTL          = 300 * time.Second
+	CatalogFetchTimeout = 6500 * time.Millisecond
+)
+
+// Cache is the gateway's in-memory cache of the last good live catalog;
+// refreshes are shared by concurrent requests. Without a Source it serves
+// the bundled catalog only.
+type Cache struct {
+	source func(ctx context.Context) ([]byte, error)
+	now    func() time.Time
+	log    *slog.Logger
+	ctx    context.Context // the owner's lifetime: a refresh is tied to no one request
+
+	mu      sync.Mutex
+	live    *Catalog
+	fetched time.Time
+	group   singleflight.Group
+}
+
+// NewCache returns a cache over source (nil for none), reading time from
+// now and logging failed refreshes to log; refreshes end with ctx.
+func NewCache(ctx context.Context, source func(context.Context) ([]byte, error), now func() time.Time, log *slog.Logger) *Cache {
+	return &Cache{source: source, now: now, log: log, ctx: ctx}
+}
+
+// Serve chooses what GET /host-catalog serves, as the gateway does: a live
+// catalog younger than the TTL; else one shared refresh from the source (a
+// reply older than the cached version does not replace it); a failed
+// refresh serves the stale live catalog with no-cache, or, with nothing
+// cached, the bundled catalog with no-store. It never fails.
+func (cc *Cache) Serve() (c *Catalog, source, cacheControl string) {
+	if cc.source == nil {
+		return Bundled(), "bundled", "no-store"
+	}
+	cc.mu.Lock()
+	live, fresh := cc.live, cc.live != nil && cc.now().Sub(cc.fetched) < CatalogTTL
+	cc.mu.Unlock()
+	if fresh {
+		return live, "live", "public, max-age=300"
+	}
+	v, _, _ := cc.group.Do("refresh", func() (any, error) {
+		got, err := cc.fetch()
+		cc.mu.Lock()
+		defer cc.mu.Unlock()
+		if err != nil {
+			cc.log.Warn("projectopstest: live host catalog unavailable", "err", err)
+			return nil, nil
+		}
+		if cc.live == nil || got.Version >= cc.live.Version {
+			cc.live = got
+		}
+		cc.fetched = cc.now() // an older reply restarts the cached one's TTL
+		return cc.live, nil
+	})
+	if got, _ := v.(*Catalog); got != nil {
+		return got, "live", "public, max-age=300"
+	}
+	if live != nil {
+		return live, "live", "no-cache"
+	}
+	return Bundled(), "bundled", "no-store"
+}
+
+// Template seeds a config from the live catalog's entry for id when a
+// source is configured and has it (read directly, as the gateway's host
+// route does), else from the bundled catalog's.
+func (cc *Cache) Template(id, theme string) (map[string]any, bool) {
+	if cc.source != nil {
+		if live, err := cc.fetch(); err == nil {
+			if cfg, ok := live.Template(id, theme); ok {
+				return cfg, true
+			}
+		}
+	}
+	return Bundled().Template(id, theme)
+}
+
+// fetch reads the live source once, with the gateway's timeout and its
+// reader's rules.
+func (cc *Cache) fetch() (*Catalog, error) {
+	ctx, cancel := context.WithTimeout(cc.ctx, CatalogFetchTimeout)
+	defer cancel()
+	b, err := cc.source(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(b)
+}

@@ -1,0 +1,110 @@
+package hostcfg
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+	"github.com/projectops/projectops-go/shared"
+)
+
+// Input is a host create request in either form: template (+theme) or a
+// full config. Present marks the fields the caller sent.
+type Input struct {
+	Name, Template, Theme string
+	Config                json.RawMessage
+	Present               map[string]bool
+}
+
+// Resolve validates a create request and returns the canonical config the
+// host will have, as the service's gateway and backend do: exactly one of
+// template or a non-empty config (theme with config is accepted and
+// ignored), the template looked up in the live catalog and then the
+// bundled one, and the result validated by the host config v2 rules. It
+// may consult the live catalog, so call it without the store's lock held.
+func (cc *Cache) Resolve(in Input) (map[string]any, *edge.Error) {
+	if !in.Present["name"] {
+		return nil, edge.Validation("name", "name is required")
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		return nil, edge.Validation("name", "name must not be empty")
+	}
+	hasT := in.Present["template"]
+	hasC := in.Present["config"] && !emptyObject(in.Config)
+	if hasT == hasC {
+		return nil, edge.NewError(shared.CodeValidation, "Provide exactly one of `template` or a non-empty `config`.",
+			map[string]any{"fields": []string{"template", "config"}})
+	}
+	if hasC {
+		return CanonicalConfig("config", in.Config)
+	}
+	if in.Present["theme"] && in.Theme != "light" && in.Theme != "dark" {
+		return nil, edge.Validation("theme", "theme must be light or dark")
+	}
+	cfg, ok := cc.Template(strings.TrimSpace(in.Template), in.Theme)
+	if !ok {
+		return nil, edge.Validation("template", "Unknown host template: "+in.Template)
+	}
+	canon, err := Canonicalize(cfg)
+	if err != nil { // a live catalog entry the validator refuses
+		return nil, ConfigError("template", err)
+	}
+	return canon, nil
+}
+
+// CanonicalConfig decodes a full config sent as field and validates it by
+// the host config v2 rules; a refusal is 400 VALIDATION_ERROR with the
+// service's message ("hostConfigV2: temperature must be finite").
+func CanonicalConfig(field string, raw json.RawMessage) (map[string]any, *edge.Error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber() // numbers re-encode exactly
+	var cfg map[string]any
+	if d.Decode(&cfg) != nil || cfg == nil {
+		return nil, edge.Validation(field, field+" must be an object")
+	}
+	canon, err := Canonicalize(cfg)
+	if err != nil {
+		return nil, ConfigError(field, err)
+	}
+	return canon, nil
+}
+
+// ConfigError names the config field a validator refusal is about.
+func ConfigError(field string, err error) *edge.Error {
+	var inv *Invalid
+	if errors.As(err, &inv) {
+		field += "." + inv.Field()
+	}
+	return edge.Validation(field, err.Error())
+}
+
+// emptyObject reports a config of {} (or nothing), which counts as absent.
+func emptyObject(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null")) || (t[0] == '{' && len(bytes.TrimSpace(t[1:len(t)-1])) == 0)
+}
+
+// ModelID is config.modelId, when a string.
+func ModelID(cfg map[string]any) string {
+	m, _ := cfg["modelId"].(string)
+	return m
+}
+
+// ServerIDs is config.serverIds (canonical configs hold strings).
+func ServerIDs(cfg map[string]any) []string {
+	var ids []string
+	switch v := cfg["serverIds"].(type) {
+	case []any:
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				ids = append(ids, s)
+			}
+		}
+	case []string:
+		ids = slices.Clone(v)
+	}
+	return ids
+}
