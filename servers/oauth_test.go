@@ -22,13 +22,13 @@ import (
 // endpoint, which trades refresh token "rt-1" from client "cid" for access
 // token "at-2".
 type oauthPeer struct {
-	url      string
-	mu       sync.Mutex
-	valid    map[string]bool
-	bearers  []string // Authorization values of the JSON-RPC POSTs the MCP endpoint saw
+	url     string
+	mu      sync.Mutex
+	valid   map[string]bool
+	bearers []string // Authorization values of the JSON-RPC POSTs the MCP endpoint saw
 	// others are those of its other requests (a dropped session's
 	// DELETE or SSE GET), which may arrive late with an earlier grant.
-	others []string
+	others   []string
 	refreshs int
 }
 
