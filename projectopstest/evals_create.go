@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/evalmodel"
+
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
 	"github.com/projectops/projectops-go/evals"
@@ -150,7 +152,7 @@ func (e *evalEngine) newRunLocked(a actor, projectID string, su *evalSuiteRec, p
 		caseIDs[c.test.Title] = c.id
 	}
 	for _, t := range tests {
-		exp := expectedCalls(t)
+		exp := evalmodel.ExpectedCalls(t)
 		for range t.Runs {
 			itID, _ := s.st.newID("itr", "")
 			run.iters = append(run.iters, &evalIterRec{id: itID, number: len(run.iters) + 1,

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/evalmodel"
+
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
 	"github.com/projectops/projectops-go/evals"
@@ -126,16 +128,16 @@ func (x *iterExec) assert(st *evals.Step, res *evals.StepResult) {
 	}
 	want := evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args}
 	for _, c := range x.actual {
-		if callMatches(want, c) {
+		if evalmodel.CallMatches(want, c) {
 			return
 		}
 	}
 	var got []string
 	for _, c := range x.actual {
-		got = append(got, c.ToolName+" "+jsonString(c.Arguments))
+		got = append(got, c.ToolName+" "+evalmodel.JSONString(c.Arguments))
 	}
 	res.Status = evals.StepFail
-	res.Reason = fmt.Sprintf("%s was not called with %s; calls: [%s]", a.ToolName, jsonString(a.Args), strings.Join(got, ", "))
+	res.Reason = fmt.Sprintf("%s was not called with %s; calls: [%s]", a.ToolName, evalmodel.JSONString(a.Args), strings.Join(got, ", "))
 }
 
 // ms is the time since the iteration started, on the server's clock.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/evalmodel"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/evals"
@@ -141,7 +143,7 @@ func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals
 	for _, want := range pa.ExpectedToolCalls {
 		found := false
 		for j, c := range actual {
-			if !used[j] && callMatches(want, c) {
+			if !used[j] && evalmodel.CallMatches(want, c) {
 				used[j], found = true, true
 				break
 			}

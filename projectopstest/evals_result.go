@@ -2,11 +2,8 @@ package projectopstest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
-	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/projectops/projectops-go/evals"
@@ -77,61 +74,4 @@ func (x *iterExec) dropTrace(run *evalRunRec) bool {
 	f := x.s.ev.opts.traceDrop
 	n := float64(x.it.number)
 	return f > 0 && math.Floor(n*f) > math.Floor((n-1)*f)
-}
-
-// callMatches reports whether actual is a call of want's tool carrying at
-// least want's arguments, compared as JSON values.
-func callMatches(want, actual evals.ToolCall) bool {
-	if want.ToolName != actual.ToolName {
-		return false
-	}
-	for k, v := range want.Arguments {
-		got, ok := actual.Arguments[k]
-		if !ok || !jsonEqual(v, got) {
-			return false
-		}
-	}
-	return true
-}
-
-func jsonEqual(a, b any) bool {
-	return reflect.DeepEqual(normalize(a), normalize(b))
-}
-
-// normalize maps a value to its JSON form (numbers as float64, objects as
-// maps), so 3 and 3.0 or a struct and its map compare equal.
-func normalize(v any) any {
-	switch v.(type) {
-	case string, bool, nil, float64:
-		return v
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var out any
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
-func jsonString(v any) string {
-	if v == nil {
-		return "{}"
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "?"
-	}
-	return string(b)
-}
-
-// expectedCalls lists a test's toolCalledWith assertions.
-func expectedCalls(t evals.Test) []evals.ToolCall {
-	out := []evals.ToolCall{}
-	for _, st := range t.Steps {
-		if a := st.Assertion; st.Kind == evals.KindAssert && a != nil && a.Type == evals.AssertToolCalledWith {
-			out = append(out, evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args})
-		}
-	}
-	return slices.Clip(out)
 }

@@ -4,10 +4,9 @@ import (
 	"context"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpops"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 )
 
 // toolRunner is how the eval engine reaches a run's saved servers. Failures
@@ -25,22 +24,14 @@ type toolRunner interface {
 // stops its in-flight MCP calls.
 type mcpRunner struct{ s *Server }
 
-// open prepares a call on a saved server of the project for userID.
-func (r mcpRunner) open(userID, projectID, serverID string) (*serverCall, *edge.Error) {
-	s := r.s
-	s.mu.Lock()
-	sv := s.st.servers[serverID]
-	if sv == nil || sv.projectID != projectID {
-		s.mu.Unlock()
-		return nil, notFoundIn("Server")
+// open prepares an authorized call on a saved server of the project for
+// userID.
+func (r mcpRunner) open(userID, projectID, serverID string) (*mcpops.Call, *edge.Error) {
+	sc, herr := r.s.openServer(userID, projectID, serverID, nil)
+	if herr != nil {
+		return nil, herr
 	}
-	sc := &serverCall{s: s, userID: userID, projectID: projectID, serverID: serverID,
-		useOAuth: sv.useOAuth, url: sv.url, transport: sv.transport, target: targetLocked(sv)}
-	if b, _ := sv.backend.(*mcpBackend); b != nil {
-		sc.tokenURL = b.tokenURL
-	}
-	s.mu.Unlock()
-	if herr := sc.authorize(); herr != nil {
+	if herr := sc.Authorize(); herr != nil {
 		return nil, herr
 	}
 	return sc, nil
@@ -52,35 +43,21 @@ func (r mcpRunner) Tools(ctx context.Context, userID, projectID, serverID string
 	if herr != nil {
 		return nil, herr
 	}
-	var tools []*mcp.Tool
-	herr = sc.run(ctx, true, func(ctx context.Context, c *mcpconn.Conn) error {
-		if !hasTools(capsOf(c)) {
-			tools = nil // a server without tools offers none to the model
-			return nil
-		}
-		var err error
-		tools, err = listAll(ctx, c.Session, listToolsPage)
-		return err
-	})
+	tools, herr := mcpops.Tools(ctx, sc)
 	if herr != nil {
 		return nil, herr
 	}
 	return tools, nil
 }
 
-// Call calls a tool; fresh params every call (go-sdk writes _meta into
-// them). A tool-level failure is a result with IsError, not an error.
+// Call calls a tool. A tool-level failure is a result with IsError, not an
+// error.
 func (r mcpRunner) Call(ctx context.Context, userID, projectID, serverID, name string, args map[string]any) (*mcp.CallToolResult, error) {
 	sc, herr := r.open(userID, projectID, serverID)
 	if herr != nil {
 		return nil, herr
 	}
-	var res *mcp.CallToolResult
-	herr = sc.run(ctx, false, func(ctx context.Context, c *mcpconn.Conn) error {
-		var err error
-		res, err = c.Session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		return err
-	})
+	res, herr := mcpops.CallToolArgs(ctx, sc, name, args)
 	if herr != nil {
 		return nil, herr
 	}

@@ -2,9 +2,10 @@ package projectopstest
 
 import (
 	"errors"
-	"io"
 	"net/http"
 	"time"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 )
 
 // Limits of the loopback listener (Start, StartAt, projectops serve), so a
@@ -55,42 +56,5 @@ func (l connLimits) withDefaults() connLimits {
 func (l connLimits) configure(hs *http.Server) {
 	hs.IdleTimeout = l.idle
 	hs.MaxHeaderBytes = MaxHeaderBytes
-	hs.Handler = bodyDeadline(hs.Handler, l.body)
-}
-
-// bodyDeadline gives a request with a body a read deadline of d, lifted
-// once the body has been read: the deadline must not outlive the body,
-// because net/http cancels a request's context when a read of its
-// connection fails, and it keeps reading after the body to notice a
-// departed client. Bodyless requests and upgrades get none.
-func bodyDeadline(h http.Handler, d time.Duration) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 || r.Header.Get("Upgrade") != "" {
-			h.ServeHTTP(w, r)
-			return
-		}
-		rc := http.NewResponseController(w)
-		if rc.SetReadDeadline(time.Now().Add(d)) == nil {
-			r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// deadlineBody lifts the connection's read deadline when the body ends.
-type deadlineBody struct {
-	io.ReadCloser
-	rc   *http.ResponseController
-	done bool
-}
-
-func (b *deadlineBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err != nil && !b.done {
-		b.done = true
-		if err == io.EOF {
-			_ = b.rc.SetReadDeadline(time.Time{})
-		}
-	}
-	return n, err
+	hs.Handler = edge.BodyDeadline(hs.Handler, l.body)
 }

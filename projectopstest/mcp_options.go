@@ -22,7 +22,6 @@ const (
 type mcpOptions struct {
 	timeout, idle, closeTimeout time.Duration
 	httpClient                  *http.Client
-	self                        http.RoundTripper // the double itself, for its own tunnel URLs (relay_self.go)
 }
 
 // WithMCPTimeout sets how long the double waits for a saved MCP server to

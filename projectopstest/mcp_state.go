@@ -1,64 +1,62 @@
 package projectopstest
 
 import (
-	"context"
 	"net/http"
-	"sync"
+	"strings"
 
-	"github.com/hashicorp/go-cleanhttp"
-
-	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpops"
 )
 
-// mcpState is the double's MCP layer: a pool of live sessions per (user,
-// saved server) and the imported OAuth tokens. It has its own lock, never
-// held across network calls; Server.mu is never held while it is used.
-type mcpState struct {
-	opts   mcpOptions
-	ctx    context.Context // the server's: cancelled by Close
-	http   *http.Client
-	owned  *http.Transport // the default client's transport, closed with the pool
-	dialer *mcpconn.Dialer
-	pool   *mcpconn.Pool
-
-	mu     sync.Mutex
-	tokens map[tokenKey]*tokenRec
+// newMCPLayer builds the double's MCP layer (internal/mcpops) with o's
+// settings, the defaults filling what o leaves zero.
+func (s *Server) newMCPLayer(o mcpOptions) *mcpops.Layer {
+	cfg := mcpops.Config{Timeout: o.timeout, Idle: o.idle, CloseTimeout: o.closeTimeout,
+		HTTPClient: o.httpClient, Now: s.now, Log: s.log,
+		Wrap: func(c *http.Client) *http.Client { return routeSelf(c, selfTransport{s}) }}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultMCPTimeout
+	}
+	if cfg.Idle <= 0 {
+		cfg.Idle = DefaultMCPIdleTimeout
+	}
+	if cfg.CloseTimeout <= 0 {
+		cfg.CloseTimeout = DefaultMCPCloseTimeout
+	}
+	return mcpops.New(s.ctx, cfg)
 }
-
-func newMCPState(ctx context.Context, o mcpOptions) *mcpState {
-	if o.timeout <= 0 {
-		o.timeout = DefaultMCPTimeout
-	}
-	if o.idle <= 0 {
-		o.idle = DefaultMCPIdleTimeout
-	}
-	if o.closeTimeout <= 0 {
-		o.closeTimeout = DefaultMCPCloseTimeout
-	}
-	m := &mcpState{opts: o, ctx: ctx, http: o.httpClient, tokens: map[tokenKey]*tokenRec{}}
-	if m.http == nil {
-		m.owned = cleanhttp.DefaultPooledTransport()
-		m.http = &http.Client{Transport: m.owned}
-	}
-	m.http = routeSelf(m.http, o.self)
-	m.dialer = mcpconn.NewDialer("projectopstest", "1.0.0", m.http)
-	m.dialer.ConnectTimeout = o.timeout
-	m.pool = mcpconn.NewPool(ctx, m.dialer, o.idle, o.closeTimeout)
-	return m
-}
-
-// close tears the pooled sessions down, bounded by the close timeout.
-func (m *mcpState) close() {
-	m.pool.Close()
-	if m.owned != nil {
-		m.owned.CloseIdleConnections()
-	}
-}
-
-// poolKey names the pooled session of a user on a saved server.
-func poolKey(userID, serverID string) string { return userID + "\x00" + serverID }
 
 // MCPSessions reports how many MCP sessions the double holds open in its
 // pool (one per user and saved server in use), for tests of pooling and
 // idle expiry.
-func (s *Server) MCPSessions() int { return s.mcp.pool.Len() }
+func (s *Server) MCPSessions() int { return s.mcp.Sessions() }
+
+// openServer resolves the project and server for a with need (a server of
+// another project, or none, is 404).
+func (s *Server) openServer(userID, projectID, serverID string, check func() *edge.Error) (*mcpops.Call, *edge.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if check != nil {
+		if herr := check(); herr != nil {
+			return nil, herr
+		}
+	}
+	sv := s.st.servers[serverID]
+	if sv == nil || sv.projectID != projectID {
+		return nil, notFoundIn("Server")
+	}
+	c := mcpops.Call{UserID: userID, ProjectID: projectID, ServerID: serverID,
+		UseOAuth: sv.useOAuth, URL: sv.url, Transport: sv.transport, Target: targetLocked(sv)}
+	if b, _ := sv.backend.(*mcpBackend); b != nil {
+		c.TokenURL = b.tokenURL
+	}
+	return s.mcp.Open(c), nil
+}
+
+// sameServerURL reports whether a caller's serverUrl names the saved URL,
+// ignoring trailing slashes and a tunnel's ?k= secret (a printed URL shows
+// it redacted, so a URL copied from a log must match too).
+func sameServerURL(given, saved string) bool {
+	norm := func(u string) string { return strings.TrimRight(redactTunnelSecret(u), "/") }
+	return norm(given) == norm(saved)
+}

@@ -55,7 +55,7 @@ func createTunnel(c *call, p *tunnels.CreateParams) (*tunnels.Grant, *edge.Error
 		if old != nil {
 			old.Close(tunnelwire.CloseRevoked, "tunnel grant rotated")
 		}
-		s.mcp.dropSessions(g.ServerID)
+		s.mcp.DropSessions(g.ServerID)
 	})
 	return g, nil
 }
@@ -126,14 +126,7 @@ func closeTunnel(c *call, _ *noBody) (tunnels.Closed, *edge.Error) {
 		if old != nil {
 			old.Close(tunnelwire.CloseRevoked, "tunnel revoked")
 		}
-		s.mcp.dropSessions(serverID)
+		s.mcp.DropSessions(serverID)
 	})
 	return tunnels.Closed{ServerID: serverID, Status: tunnels.StatusClosed}, nil
-}
-
-// dropSessions forgets the MCP layer's pooled sessions to a server whose
-// tunnel changed: they were opened on a URL that no longer works.
-func (m *mcpState) dropSessions(serverID string) {
-	suffix := poolKey("", serverID)
-	m.pool.Drop(func(key string) bool { return strings.HasSuffix(key, suffix) })
 }

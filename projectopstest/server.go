@@ -13,6 +13,7 @@ import (
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 	"github.com/projectops/projectops-go/projectopstest/internal/inproc"
 	"github.com/projectops/projectops-go/projectopstest/internal/keylimit"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpops"
 )
 
 // InProcessURL is the base URL reported by URL before Start: requests sent
@@ -52,9 +53,9 @@ type Server struct {
 	limiter *keylimit.Limiter
 	faults  faultSet
 	reqlog  requestLog
-	ev      *evalEngine // executes eval runs (evals_engine.go)
-	bld     *builder    // builds environments and provisions computers (env_build.go)
-	mcp     *mcpState   // saved servers' live MCP sessions and OAuth tokens
+	ev      *evalEngine   // executes eval runs (evals_engine.go)
+	bld     *builder      // builds environments and provisions computers (env_build.go)
+	mcp     *mcpops.Layer // saved servers' live MCP sessions and OAuth tokens
 
 	// mu guards the store: one lock for all state, as in pstest.
 	mu  sync.Mutex
@@ -90,8 +91,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	s.ev = newEvalEngine(s, o.evals)
 	s.bld = &builder{s: s}
 	s.catalog = hostcfg.NewCache(ctx, o.catalogSource, o.clock, o.logger)
-	o.mcp.self = selfTransport{s}
-	s.mcp = newMCPState(ctx, o.mcp)
+	s.mcp = s.newMCPLayer(o.mcp)
 	s.buildMux()
 	if o.contractTB != nil {
 		s.handler = contractChecked(o.contractTB, s.handler)
@@ -192,7 +192,7 @@ func (s *Server) Close() error {
 	}
 	s.inflight.Wait()
 	s.bg.Wait() // background work (eval runs) uses the MCP pool: close it after
-	s.mcp.close()
+	s.mcp.Close()
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package projectopstest
+package mcpops
 
 import (
 	"context"
@@ -11,15 +11,15 @@ import (
 	"github.com/projectops/projectops-go/servers"
 )
 
-// exportServer lists tools, resources and prompts in one snapshot. A
+// Export lists tools, resources and prompts in one snapshot. A
 // capability the server lacks exports as an empty list (never 422).
-func exportServer(c *call, sc *serverCall, _ *noBody) (servers.ExportSnapshot, *edge.Error) {
-	if herr := sc.authorize(); herr != nil {
+func Export(ctx context.Context, sc *Call) (servers.ExportSnapshot, *edge.Error) {
+	if herr := sc.Authorize(); herr != nil {
 		return servers.ExportSnapshot{}, herr
 	}
-	snap := servers.ExportSnapshot{ServerID: sc.serverID,
+	snap := servers.ExportSnapshot{ServerID: sc.ServerID,
 		Tools: []*mcp.Tool{}, Resources: []*mcp.Resource{}, Prompts: []*mcp.Prompt{}}
-	herr := sc.run(c.r.Context(), true, func(ctx context.Context, conn *mcpconn.Conn) error {
+	herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
 		caps := capsOf(conn)
 		var err error
 		if hasTools(caps) {
@@ -42,6 +42,6 @@ func exportServer(c *call, sc *serverCall, _ *noBody) (servers.ExportSnapshot, *
 	if herr != nil {
 		return servers.ExportSnapshot{}, herr
 	}
-	snap.ExportedAt = c.s.now().UTC()
+	snap.ExportedAt = sc.l.cfg.Now().UTC()
 	return snap, nil
 }

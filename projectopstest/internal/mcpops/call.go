@@ -1,69 +1,49 @@
-package projectopstest
+package mcpops
 
 import (
 	"context"
 	"log/slog"
-	"net/http"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
-
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/shared"
 )
 
-// serverCall is one request's hold on a saved server: who asks, and how to
-// reach the server, copied out of the store so no lock is held while the
-// MCP server is contacted.
-type serverCall struct {
-	s                   *Server
-	userID              string
-	projectID, serverID string
-	useOAuth            bool
-	tokenURL            string
-	url                 string
-	transport           string
-	target              mcpconn.Target
-	grant               *tokenRec
+// Call is one request's hold on a saved server: who asks, and how to reach
+// the server, copied out of the store. Build it with Layer.Open.
+type Call struct {
+	UserID, ProjectID, ServerID string
+	UseOAuth                    bool
+	TokenURL                    string // the saved server's OAuth token endpoint, if any
+	URL, Transport              string // as listed on the saved server
+	Target                      mcpconn.Target
+
+	l     *Layer
+	grant *grant
 }
 
-// openServer resolves the project and server for a with need (a server of
-// another project, or none, is 404).
-func (s *Server) openServer(r *http.Request, a actor, need access) (*serverCall, *edge.Error) {
-	projectID, serverID := r.PathValue("projectId"), r.PathValue("serverId")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, _, herr := s.st.projectFor(a, projectID, need); herr != nil {
-		return nil, herr
-	}
-	sv := s.st.servers[serverID]
-	if sv == nil || sv.projectID != projectID {
-		return nil, notFoundIn("Server")
-	}
-	b, _ := sv.backend.(*mcpBackend)
-	sc := &serverCall{s: s, userID: a.userID, projectID: projectID, serverID: serverID,
-		useOAuth: sv.useOAuth, url: sv.url, transport: sv.transport, target: targetLocked(sv)}
-	if b != nil {
-		sc.tokenURL = b.tokenURL
-	}
-	return sc, nil
+// Open attaches c to the layer.
+func (m *Layer) Open(c Call) *Call {
+	c.l = m
+	return &c
 }
 
-// authorize applies the caller's imported grant: an OAuth server without a
+// Authorize applies the caller's imported grant: an OAuth server without a
 // usable grant is 401 OAUTH_REQUIRED, before any connection is attempted.
-func (sc *serverCall) authorize() *edge.Error {
-	sc.grant = sc.s.mcp.grant(tokenKey{sc.userID, sc.projectID, sc.serverID})
+func (sc *Call) Authorize() *edge.Error {
+	sc.grant = sc.l.grant(TokenKey{sc.UserID, sc.ProjectID, sc.ServerID})
 	if sc.grant != nil && sc.grant.failed.Load() {
 		sc.grant = nil
 	}
 	if sc.grant == nil {
-		if sc.useOAuth {
+		if sc.UseOAuth {
 			return errOAuthRequired()
 		}
 		return nil
 	}
-	if sc.target.Transport == mcpconn.TransportHTTP || sc.target.Transport == mcpconn.TransportSSE {
-		sc.target.HTTPClient = sc.s.mcp.bearerClient(sc.grant)
+	if sc.Target.Transport == mcpconn.TransportHTTP || sc.Target.Transport == mcpconn.TransportSSE {
+		sc.Target.HTTPClient = sc.l.bearerClient(sc.grant)
 	}
 	return nil
 }
@@ -73,20 +53,20 @@ func errOAuthRequired() *edge.Error {
 		"This server needs an OAuth grant: import tokens with POST .../oauth/import-tokens", nil)
 }
 
-// opContext bounds one MCP operation by the double's deadline and its Close.
-func (sc *serverCall) opContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(ctx, sc.s.mcp.opts.timeout)
-	stop := context.AfterFunc(sc.s.ctx, cancel)
+// opContext bounds one MCP operation by the layer's timeout and its end.
+func (sc *Call) opContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(ctx, sc.l.cfg.Timeout)
+	stop := context.AfterFunc(sc.l.ctx, cancel)
 	return ctx, func() { stop(); cancel() }
 }
 
-// run executes op on the caller's pooled session for the server. A read
+// Run executes op on the caller's pooled session for the server. A read
 // (retry true) that fails because a reused session had died is run once
 // more on a new session; a tool call never is.
-func (sc *serverCall) run(ctx context.Context, retry bool, op func(ctx context.Context, c *mcpconn.Conn) error) *edge.Error {
-	key := poolKey(sc.userID, sc.serverID)
+func (sc *Call) Run(ctx context.Context, retry bool, op func(ctx context.Context, c *mcpconn.Conn) error) *edge.Error {
+	key := poolKey(sc.UserID, sc.ServerID)
 	for attempt := 0; ; attempt++ {
-		lease, err := sc.s.mcp.pool.Acquire(ctx, key, sc.target)
+		lease, err := sc.l.pool.Acquire(ctx, key, sc.Target)
 		if err != nil {
 			return sc.fail(mcpconn.Classify(err, nil, ctx, nil))
 		}
@@ -109,15 +89,25 @@ func (sc *serverCall) run(ctx context.Context, retry bool, op func(ctx context.C
 	}
 }
 
+// dialFresh opens a one-off session for a diagnostic: validate and doctor
+// test the server itself, not a pooled session that may predate a change.
+func (sc *Call) dialFresh(ctx context.Context) (*mcpconn.Conn, *mcpconn.Failure) {
+	c, err := sc.l.pool.Dial(ctx, sc.Target)
+	if err != nil {
+		return nil, mcpconn.Classify(err, nil, ctx, nil)
+	}
+	return c, nil
+}
+
 // fail maps a classified failure to the API's error, logging its kind
 // (never the underlying text, which may name a command line or URL).
-func (sc *serverCall) fail(f *mcpconn.Failure) *edge.Error {
+func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 	if sc.grant != nil && sc.grant.failed.Load() {
 		f = &mcpconn.Failure{Kind: mcpconn.AuthRequired}
 	}
-	sc.s.log.LogAttrs(context.Background(), slog.LevelDebug, "projectopstest mcp failure",
-		slog.String("serverId", sc.serverID), slog.Int("kind", int(f.Kind)), slog.Int64("mcpCode", f.Code))
-	details := map[string]any{"serverId": sc.serverID}
+	sc.l.cfg.Log.LogAttrs(context.Background(), slog.LevelDebug, "projectopstest mcp failure",
+		slog.String("serverId", sc.ServerID), slog.Int("kind", int(f.Kind)), slog.Int64("mcpCode", f.Code))
+	details := map[string]any{"serverId": sc.ServerID}
 	if f.Code != 0 {
 		details["mcpCode"] = f.Code
 	}
@@ -144,12 +134,12 @@ func errUnsupported(serverID, capability string) *edge.Error {
 		map[string]any{"serverId": serverID, "capability": capability})
 }
 
-// checkOAuth answers from configuration, without connecting.
-func (sc *serverCall) checkOAuth() servers.CheckOAuthResult {
-	res := servers.CheckOAuthResult{UseOAuth: sc.useOAuth}
-	if sc.transport != servers.TransportStdio {
-		u := sc.url // a tunnel's record holds its ?k= secret, as the service's does
+// CheckOAuth answers from configuration, without connecting.
+func CheckOAuth(_ context.Context, sc *Call) (servers.CheckOAuthResult, *edge.Error) {
+	res := servers.CheckOAuthResult{UseOAuth: sc.UseOAuth}
+	if sc.Transport != servers.TransportStdio {
+		u := sc.URL // a tunnel's record holds its ?k= secret, as the service's does
 		res.ServerURL = &u
 	}
-	return res
+	return res, nil
 }

@@ -1,4 +1,4 @@
-package projectopstest
+package mcpops
 
 import (
 	"context"
@@ -11,25 +11,16 @@ import (
 	"github.com/projectops/projectops-go/servers"
 )
 
-// dialFresh opens a one-off session for a diagnostic: validate and doctor
-// test the server itself, not a pooled session that may predate a change.
-func (sc *serverCall) dialFresh(ctx context.Context) (*mcpconn.Conn, *mcpconn.Failure) {
-	c, err := sc.s.mcp.pool.Dial(ctx, sc.target)
-	if err != nil {
-		return nil, mcpconn.Classify(err, nil, ctx, nil)
-	}
-	return c, nil
-}
-
-func validateServer(c *call, sc *serverCall, _ *noBody) (servers.ValidateResult, *edge.Error) {
-	if herr := sc.authorize(); herr != nil {
+// Validate connects once, fresh, and reports the server's initialize result.
+func Validate(ctx context.Context, sc *Call) (servers.ValidateResult, *edge.Error) {
+	if herr := sc.Authorize(); herr != nil {
 		return servers.ValidateResult{}, herr
 	}
-	conn, f := sc.dialFresh(c.r.Context())
+	conn, f := sc.dialFresh(ctx)
 	if f != nil {
 		return servers.ValidateResult{}, sc.fail(f)
 	}
-	defer c.s.mcp.pool.Discard(conn)
+	defer sc.l.pool.Discard(conn)
 	return servers.ValidateResult{Success: true, Status: "connected", InitInfo: conn.Session.InitializeResult()}, nil
 }
 
@@ -37,11 +28,11 @@ func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCh
 	return &servers.DoctorCheck{Status: st, Detail: fmt.Sprintf(format, args...)}
 }
 
-// doctorServer runs probe → connection → initialization → capabilities →
+// Doctor runs probe → connection → initialization → capabilities →
 // tools, resources, resource templates, prompts. A broken server is a 200
 // report with status error; only access and body problems are errors.
-func doctorServer(c *call, sc *serverCall, _ *noBody) (servers.DoctorReport, *edge.Error) {
-	rep := servers.DoctorReport{GeneratedAt: c.s.now().UTC()}
+func Doctor(ctx context.Context, sc *Call) (servers.DoctorReport, *edge.Error) {
+	rep := servers.DoctorReport{GeneratedAt: sc.l.cfg.Now().UTC()}
 	rep.Checks.Probe = check(servers.CheckSkipped, "no transport probe: the double connects directly")
 	skipRest := func(why string) {
 		rep.Checks.Initialization = check(servers.CheckSkipped, "%s", why)
@@ -54,7 +45,7 @@ func doctorServer(c *call, sc *serverCall, _ *noBody) (servers.DoctorReport, *ed
 	fail := func(h *edge.Error) {
 		rep.Error = &servers.ReportError{Code: h.Body.Code, Message: h.Body.Message, Details: h.Body.Details}
 	}
-	if herr := sc.authorize(); herr != nil {
+	if herr := sc.Authorize(); herr != nil {
 		rep.Status = servers.DoctorOAuthRequired
 		rep.Connection = servers.Connection{Status: servers.ConnectionSkipped, Detail: "an OAuth grant is required"}
 		rep.Checks.Connection = check(servers.CheckSkipped, "an OAuth grant is required")
@@ -62,7 +53,7 @@ func doctorServer(c *call, sc *serverCall, _ *noBody) (servers.DoctorReport, *ed
 		fail(herr)
 		return rep, nil
 	}
-	conn, f := sc.dialFresh(c.r.Context())
+	conn, f := sc.dialFresh(ctx)
 	if f != nil {
 		h := sc.fail(f)
 		rep.Status = servers.DoctorError
@@ -75,18 +66,18 @@ func doctorServer(c *call, sc *serverCall, _ *noBody) (servers.DoctorReport, *ed
 		fail(h)
 		return rep, nil
 	}
-	defer c.s.mcp.pool.Discard(conn)
-	sc.doctorConnected(c.r.Context(), conn, &rep)
+	defer sc.l.pool.Discard(conn)
+	sc.doctorConnected(ctx, conn, &rep)
 	return rep, nil
 }
 
 // doctorConnected fills the steps after a successful connection.
-func (sc *serverCall) doctorConnected(ctx context.Context, c *mcpconn.Conn, rep *servers.DoctorReport) {
+func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, rep *servers.DoctorReport) {
 	ir := c.Session.InitializeResult()
 	rep.InitInfo = ir
 	rep.Capabilities = capsOf(c)
-	rep.Connection = servers.Connection{Status: servers.ConnectionConnected, Detail: "connected over " + sc.target.Transport}
-	rep.Checks.Connection = check(servers.CheckOK, "connected over %s", sc.target.Transport)
+	rep.Connection = servers.Connection{Status: servers.ConnectionConnected, Detail: "connected over " + sc.Target.Transport}
+	rep.Checks.Connection = check(servers.CheckOK, "connected over %s", sc.Target.Transport)
 	name := "the server"
 	if ir != nil && ir.ServerInfo != nil {
 		name = ir.ServerInfo.Name + " " + ir.ServerInfo.Version

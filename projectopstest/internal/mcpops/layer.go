@@ -1,0 +1,92 @@
+// Package mcpops is the double's MCP layer: the operations of the
+// servers routes (list, call, get, read, validate, doctor, export, OAuth
+// token import) carried out against the real MCP servers behind saved
+// servers, through a pool of live go-sdk sessions per (user, saved server)
+// and the imported OAuth grants. It never sees the store: the caller copies
+// what a Call needs out of the saved server's record, so no store lock is
+// held while an MCP server is contacted.
+package mcpops
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+)
+
+// Config configures a Layer. Every duration must be positive.
+type Config struct {
+	// Timeout bounds connecting and each MCP operation (then 504 TIMEOUT).
+	Timeout time.Duration
+	// Idle closes a pooled session unused for this long.
+	Idle time.Duration
+	// CloseTimeout bounds the teardown of one session.
+	CloseTimeout time.Duration
+	// HTTPClient reaches HTTP and SSE servers and token endpoints; nil
+	// means a pooled client of the layer's own, closed with it.
+	HTTPClient *http.Client
+	// Wrap, when set, adapts the HTTP client (the double routes its own
+	// tunnel URLs in process through it).
+	Wrap func(*http.Client) *http.Client
+	// Now is the double's clock, for the timestamps of reports.
+	Now func() time.Time
+	// Log receives debug records of failures (their kind, never their text).
+	Log *slog.Logger
+}
+
+// Layer holds the pool and the grants. It has its own lock, never held
+// across network calls.
+type Layer struct {
+	cfg    Config
+	ctx    context.Context // the owner's: cancelled by its Close
+	http   *http.Client
+	owned  *http.Transport // the default client's transport, closed with the pool
+	dialer *mcpconn.Dialer
+	pool   *mcpconn.Pool
+
+	mu     sync.Mutex
+	tokens map[TokenKey]*grant
+}
+
+// New returns a layer whose sessions end with ctx.
+func New(ctx context.Context, cfg Config) *Layer {
+	m := &Layer{cfg: cfg, ctx: ctx, http: cfg.HTTPClient, tokens: map[TokenKey]*grant{}}
+	if m.http == nil {
+		m.owned = cleanhttp.DefaultPooledTransport()
+		m.http = &http.Client{Transport: m.owned}
+	}
+	if cfg.Wrap != nil {
+		m.http = cfg.Wrap(m.http)
+	}
+	m.dialer = mcpconn.NewDialer("projectopstest", "1.0.0", m.http)
+	m.dialer.ConnectTimeout = cfg.Timeout
+	m.pool = mcpconn.NewPool(ctx, m.dialer, cfg.Idle, cfg.CloseTimeout)
+	return m
+}
+
+// Close tears the pooled sessions down, bounded by the close timeout.
+func (m *Layer) Close() {
+	m.pool.Close()
+	if m.owned != nil {
+		m.owned.CloseIdleConnections()
+	}
+}
+
+// Sessions is how many sessions the pool holds open.
+func (m *Layer) Sessions() int { return m.pool.Len() }
+
+// DropSessions closes every user's pooled session on a saved server (its
+// tunnel went away, or its configuration changed).
+func (m *Layer) DropSessions(serverID string) {
+	suffix := poolKey("", serverID)
+	m.pool.Drop(func(k string) bool { return strings.HasSuffix(k, suffix) })
+}
+
+// poolKey names the pooled session of a user on a saved server.
+func poolKey(userID, serverID string) string { return userID + "\x00" + serverID }

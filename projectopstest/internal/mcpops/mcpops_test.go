@@ -1,0 +1,120 @@
+package mcpops
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
+)
+
+var t0 = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+
+func newLayer(t *testing.T) *Layer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	l := New(ctx, Config{Timeout: 5 * time.Second, Idle: time.Minute, CloseTimeout: time.Second,
+		Now: func() time.Time { return t0 }, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	t.Cleanup(func() { l.Close(); cancel() })
+	return l
+}
+
+// echoServer has one tool and nothing else.
+func echoServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1.0.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+		Text string `json:"text"`
+	}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+	})
+	return s
+}
+
+func open(l *Layer, oauth bool) *Call {
+	return l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_1", UseOAuth: oauth,
+		URL: "http://inprocess.invalid/echo", Transport: servers.TransportHTTP,
+		Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: echoServer()}})
+}
+
+func TestOperations(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	ctx := t.Context()
+	sc := open(l, false)
+
+	page, herr := ListTools(ctx, sc, &servers.ListParams{})
+	if herr != nil || len(page.Items) != 1 || page.Items[0].Name != "echo" {
+		t.Fatalf("ListTools = %+v, %v", page, herr)
+	}
+	res, herr := CallTool(ctx, sc, &servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}})
+	if herr != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "hi" {
+		t.Fatalf("CallTool = %+v, %v", res, herr)
+	}
+	if l.Sessions() != 1 {
+		t.Errorf("Sessions = %d after two calls, want one pooled session", l.Sessions())
+	}
+	if _, herr := ListPrompts(ctx, sc, &servers.ListParams{}); herr == nil || herr.Body.Code != shared.CodeFeatureNotSupported {
+		t.Errorf("ListPrompts on a tools-only server = %v, want FEATURE_NOT_SUPPORTED", herr)
+	}
+	if _, herr := CallTool(ctx, sc, &servers.CallToolParams{}); herr == nil || herr.Body.Code != shared.CodeValidation {
+		t.Errorf("CallTool without a name = %v, want VALIDATION_ERROR", herr)
+	}
+
+	rep, herr := Doctor(ctx, sc)
+	if herr != nil || rep.Status != servers.DoctorReady || len(rep.Tools) != 1 || rep.Checks.Prompts.Status != servers.CheckSkipped {
+		t.Errorf("Doctor = %+v, %v", rep, herr)
+	}
+	if !rep.GeneratedAt.Equal(t0) {
+		t.Errorf("Doctor.GeneratedAt = %v, want the layer's clock %v", rep.GeneratedAt, t0)
+	}
+	snap, herr := Export(ctx, sc)
+	if herr != nil || len(snap.Tools) != 1 || snap.Prompts == nil || len(snap.Prompts) != 0 {
+		t.Errorf("Export = %+v, %v", snap, herr)
+	}
+
+	l.DropSessions("srv_1")
+	if l.Sessions() != 0 {
+		t.Errorf("Sessions = %d after DropSessions", l.Sessions())
+	}
+}
+
+func TestOAuthGrant(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	ctx := t.Context()
+	sc := open(l, true)
+	if _, herr := ListTools(ctx, sc, &servers.ListParams{}); herr == nil || herr.Body.Code != shared.CodeOAuthRequired {
+		t.Fatalf("ListTools without a grant = %v, want OAUTH_REQUIRED", herr)
+	}
+	rep, herr := Doctor(ctx, sc)
+	if herr != nil || rep.Status != servers.DoctorOAuthRequired {
+		t.Errorf("Doctor without a grant = %+v, %v", rep.Status, herr)
+	}
+	same := func(given, saved string) bool { return given == saved }
+	p := &servers.ImportTokensParams{ServerURL: "http://elsewhere.invalid/"}
+	p.Tokens.AccessToken, p.Tokens.ExpiresIn = "at-1", 60
+	if _, herr := ImportTokens(sc, p, same); herr == nil || herr.Body.Details["field"] != "serverUrl" {
+		t.Errorf("ImportTokens for another URL = %v, want serverUrl refused", herr)
+	}
+	p.ServerURL = sc.URL
+	res, herr := ImportTokens(sc, p, same)
+	if herr != nil || !res.Imported || res.ExpiresAt == nil {
+		t.Fatalf("ImportTokens = %+v, %v", res, herr)
+	}
+	if _, herr := ListTools(ctx, open(l, true), &servers.ListParams{}); herr != nil {
+		t.Errorf("ListTools with a grant: %v", herr)
+	}
+	other := l.Open(Call{UserID: "usr_2", ProjectID: "prj_1", ServerID: "srv_1", UseOAuth: true})
+	if herr := other.Authorize(); herr == nil || herr.Body.Code != shared.CodeOAuthRequired {
+		t.Errorf("another user's call = %v, want OAUTH_REQUIRED: grants are per user", herr)
+	}
+	if got, _ := CheckOAuth(ctx, sc); !got.UseOAuth || got.ServerURL == nil || *got.ServerURL != sc.URL {
+		t.Errorf("CheckOAuth = %+v", got)
+	}
+}

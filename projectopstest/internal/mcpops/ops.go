@@ -1,0 +1,183 @@
+package mcpops
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// ListTools, ListPrompts and ListResources serve one page of a primitive
+// listing: 422 when the server did not advertise the capability, else the
+// MCP server's own page and cursor.
+var (
+	ListTools     = listPage("tools", hasTools, listToolsPage)
+	ListPrompts   = listPage("prompts", hasPrompts, listPromptsPage)
+	ListResources = listPage("resources", hasResources, listResourcesPage)
+)
+
+func listPage[T any](capability string, has func(*mcp.ServerCapabilities) bool,
+	list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*T, string, error),
+) func(ctx context.Context, sc *Call, p *servers.ListParams) (pager.Page[*T], *edge.Error) {
+	return func(ctx context.Context, sc *Call, p *servers.ListParams) (pager.Page[*T], *edge.Error) {
+		page := pager.Page[*T]{Items: []*T{}}
+		if herr := sc.Authorize(); herr != nil {
+			return page, herr
+		}
+		unsupported := false
+		herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
+			if !has(capsOf(conn)) {
+				unsupported = true
+				return nil
+			}
+			items, next, err := list(ctx, conn.Session, p.Cursor)
+			if items != nil {
+				page.Items = items
+			}
+			page.NextCursor = next
+			return err
+		})
+		if herr != nil {
+			return page, herr
+		}
+		if unsupported {
+			return page, errUnsupported(sc.ServerID, capability)
+		}
+		return page, nil
+	}
+}
+
+// capsOf returns the capabilities the server advertised (never nil).
+func capsOf(c *mcpconn.Conn) *mcp.ServerCapabilities {
+	if ir := c.Session.InitializeResult(); ir != nil && ir.Capabilities != nil {
+		return ir.Capabilities
+	}
+	return &mcp.ServerCapabilities{}
+}
+
+func hasTools(c *mcp.ServerCapabilities) bool     { return c.Tools != nil }
+func hasPrompts(c *mcp.ServerCapabilities) bool   { return c.Prompts != nil }
+func hasResources(c *mcp.ServerCapabilities) bool { return c.Resources != nil }
+
+// CallTool executes a tool: a member's write (project guests may not run
+// tools, which can have side effects). The result is returned verbatim,
+// isError included; it is never retried on a new session.
+func CallTool(ctx context.Context, sc *Call, p *servers.CallToolParams) (*mcp.CallToolResult, *edge.Error) {
+	if herr := sc.Authorize(); herr != nil {
+		return nil, herr
+	}
+	if p.ToolName == "" {
+		return nil, edge.Validation("toolName", "toolName is required")
+	}
+	args := p.Parameters
+	if args == nil {
+		args = map[string]any{}
+	}
+	var res *mcp.CallToolResult
+	herr := sc.Run(ctx, false, func(ctx context.Context, conn *mcpconn.Conn) error {
+		if !hasTools(capsOf(conn)) {
+			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "tools"}
+		}
+		var err error
+		res, err = conn.Session.CallTool(ctx, &mcp.CallToolParams{Name: p.ToolName, Arguments: args})
+		return err
+	})
+	return res, herr
+}
+
+// GetPrompt renders a prompt; argument values may be strings, numbers or
+// booleans and reach the MCP server as strings.
+func GetPrompt(ctx context.Context, sc *Call, p *servers.GetPromptParams) (*mcp.GetPromptResult, *edge.Error) {
+	if herr := sc.Authorize(); herr != nil {
+		return nil, herr
+	}
+	if p.PromptName == "" {
+		return nil, edge.Validation("promptName", "promptName is required")
+	}
+	args := make(map[string]string, len(p.Arguments))
+	for k, v := range p.Arguments {
+		switch v := v.(type) {
+		case string:
+			args[k] = v
+		case bool:
+			args[k] = strconv.FormatBool(v)
+		case float64:
+			args[k] = strconv.FormatFloat(v, 'f', -1, 64)
+		default:
+			return nil, edge.Validation("arguments."+k, "Prompt argument "+strconv.Quote(k)+" must be a string, number or boolean")
+		}
+	}
+	var res *mcp.GetPromptResult
+	herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
+		if !hasPrompts(capsOf(conn)) {
+			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "prompts"}
+		}
+		var err error
+		res, err = conn.Session.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.PromptName, Arguments: args})
+		return err
+	})
+	return res, herr
+}
+
+// ReadResource reads a resource; an unknown URI is 404.
+func ReadResource(ctx context.Context, sc *Call, p *servers.ReadResourceParams) (*mcp.ReadResourceResult, *edge.Error) {
+	if herr := sc.Authorize(); herr != nil {
+		return nil, herr
+	}
+	if p.URI == "" {
+		return nil, edge.Validation("uri", "uri is required")
+	}
+	var res *mcp.ReadResourceResult
+	herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
+		if !hasResources(capsOf(conn)) {
+			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "resources"}
+		}
+		var err error
+		res, err = conn.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: p.URI})
+		// Servers answer an unknown URI with -32002 or, like go-sdk and
+		// the TypeScript SDK, with invalid params: both are a 404 here.
+		if err == nil {
+			return nil
+		}
+		f := mcpconn.Classify(err, ctx, nil, conn)
+		if f.Kind == mcpconn.InvalidParams {
+			f.Kind = mcpconn.NotFound
+		}
+		return f
+	})
+	return res, herr
+}
+
+// Tools lists every tool of an authorized call's server (following its
+// cursors), none for a server without tools: what an eval run offers its
+// model.
+func Tools(ctx context.Context, sc *Call) ([]*mcp.Tool, *edge.Error) {
+	var tools []*mcp.Tool
+	herr := sc.Run(ctx, true, func(ctx context.Context, c *mcpconn.Conn) error {
+		if !hasTools(capsOf(c)) {
+			return nil
+		}
+		var err error
+		tools, err = listAll(ctx, c.Session, listToolsPage)
+		return err
+	})
+	return tools, herr
+}
+
+// CallToolArgs calls a tool of an authorized call's server for an eval
+// run; fresh params every call (go-sdk writes _meta into them). A
+// tool-level failure is a result with IsError, not an error.
+func CallToolArgs(ctx context.Context, sc *Call, name string, args map[string]any) (*mcp.CallToolResult, *edge.Error) {
+	var res *mcp.CallToolResult
+	herr := sc.Run(ctx, false, func(ctx context.Context, c *mcpconn.Conn) error {
+		var err error
+		res, err = c.Session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		return err
+	})
+	return res, herr
+}
