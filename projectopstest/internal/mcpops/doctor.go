@@ -120,22 +120,11 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, rep *serve
 		}
 		return check(servers.CheckOK, "%d %s", n, label)
 	}
-	rep.Checks.Tools = step("tools", caps.Tools != nil, func(ctx context.Context) (n int, err error) {
-		rep.Tools, err = listAll(ctx, c.Session, listToolsPage)
-		return len(rep.Tools), err
-	})
-	rep.Checks.Resources = step("resources", caps.Resources != nil, func(ctx context.Context) (n int, err error) {
-		rep.Resources, err = listAll(ctx, c.Session, listResourcesPage)
-		return len(rep.Resources), err
-	})
-	rep.Checks.ResourceTemplates = step("resource templates", caps.Resources != nil, func(ctx context.Context) (n int, err error) {
-		rep.ResourceTemplates, err = listAll(ctx, c.Session, listTemplatesPage)
-		return len(rep.ResourceTemplates), err
-	})
-	rep.Checks.Prompts = step("prompts", caps.Prompts != nil, func(ctx context.Context) (n int, err error) {
-		rep.Prompts, err = listAll(ctx, c.Session, listPromptsPage)
-		return len(rep.Prompts), err
-	})
+	cs := c.Session
+	rep.Checks.Tools = step("tools", caps.Tools != nil, collect(cs, &rep.Tools, listToolsPage))
+	rep.Checks.Resources = step("resources", caps.Resources != nil, collect(cs, &rep.Resources, listResourcesPage))
+	rep.Checks.ResourceTemplates = step("resource templates", caps.Resources != nil, collect(cs, &rep.ResourceTemplates, listTemplatesPage))
+	rep.Checks.Prompts = step("prompts", caps.Prompts != nil, collect(cs, &rep.Prompts, listPromptsPage))
 	rep.Status = servers.DoctorReady
 	if failed {
 		rep.Status = servers.DoctorPartial

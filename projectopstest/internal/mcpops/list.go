@@ -69,3 +69,13 @@ func listTemplatesPage(ctx context.Context, cs *mcp.ClientSession, cursor string
 	}
 	return res.ResourceTemplates, res.NextCursor, nil
 }
+
+// collect is a listing to the end into *dst, counting what it got.
+func collect[T any](cs *mcp.ClientSession, dst *[]*T,
+	list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*T, string, error)) func(context.Context) (int, error) {
+	return func(ctx context.Context) (int, error) {
+		var err error
+		*dst, err = listAll(ctx, cs, list)
+		return len(*dst), err
+	}
+}

@@ -181,3 +181,36 @@ func CallToolArgs(ctx context.Context, sc *Call, name string, args map[string]an
 	})
 	return res, herr
 }
+
+// Export lists tools, resources and prompts in one snapshot. A
+// capability the server lacks exports as an empty list (never 422).
+func Export(ctx context.Context, sc *Call) (servers.ExportSnapshot, *edge.Error) {
+	if herr := sc.Authorize(); herr != nil {
+		return servers.ExportSnapshot{}, herr
+	}
+	snap := servers.ExportSnapshot{ServerID: sc.ServerID,
+		Tools: []*mcp.Tool{}, Resources: []*mcp.Resource{}, Prompts: []*mcp.Prompt{}}
+	herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
+		caps, cs := capsOf(conn), conn.Session
+		for _, l := range []struct {
+			has  bool
+			list func(context.Context) (int, error)
+		}{
+			{hasTools(caps), collect(cs, &snap.Tools, listToolsPage)},
+			{hasResources(caps), collect(cs, &snap.Resources, listResourcesPage)},
+			{hasPrompts(caps), collect(cs, &snap.Prompts, listPromptsPage)},
+		} {
+			if l.has {
+				if _, err := l.list(ctx); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if herr != nil {
+		return servers.ExportSnapshot{}, herr
+	}
+	snap.ExportedAt = sc.l.cfg.Now().UTC()
+	return snap, nil
+}
