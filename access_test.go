@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
@@ -117,10 +119,10 @@ func newAccessWorld(t *testing.T, opts ...projectopstest.Option) *accessWorld {
 }
 
 // client returns an SDK client acting as caller, with fast retries.
-func (w *accessWorld) client(t *testing.T, caller string, opts ...projectops.Option) *projectops.Client {
+func (w *accessWorld) client(t *testing.T, caller string, opts ...option.RequestOption) *projectops.Client {
 	t.Helper()
-	base := []projectops.Option{projectops.WithAPIKey(w.keys[caller]),
-		projectops.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)}
+	base := []option.RequestOption{option.WithAPIKey(w.keys[caller]),
+		option.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)}
 	c, err := w.srv.NewClient(append(base, opts...)...)
 	if err != nil {
 		t.Fatal(err)
@@ -431,7 +433,7 @@ func TestRevokedKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := w.srv.NewClient(projectops.WithAPIKey(key))
+	c, err := w.srv.NewClient(option.WithAPIKey(key))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +455,7 @@ func TestRevokedKey(t *testing.T) {
 		t.Errorf("double answered 401 %d times, want once (a 401 is not retried)", n)
 	}
 
-	unknown, err := w.srv.NewClient(projectops.WithAPIKey("sk_never_issued"))
+	unknown, err := w.srv.NewClient(option.WithAPIKey("sk_never_issued"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,8 +468,8 @@ func TestRevokedKey(t *testing.T) {
 func TestNoKeyAgainstDouble(t *testing.T) {
 	t.Parallel()
 	w := newAccessWorld(t)
-	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithBaseURL(w.srv.URL()),
-		projectops.WithTransport(w.srv.Transport()))
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithBaseURL(w.srv.URL()),
+		option.WithTransport(w.srv.Transport()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/hashicorp/go-cleanhttp"
 
 	projectops "github.com/projectops/projectops-go"
@@ -38,8 +40,8 @@ func BenchmarkGetHost(b *testing.B) {
 	}
 
 	b.Run("sdk/loopback", func(b *testing.B) {
-		c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithBaseURL(base),
-			projectops.WithAPIKey(ws.APIKey))
+		c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithBaseURL(base),
+			option.WithAPIKey(ws.APIKey))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -39,7 +39,7 @@ func callOptsClient(t *testing.T) (*projectopstest.Server, *projectops.Client, *
 	t.Helper()
 	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
 	log := &headerLog{rt: srv.Transport()}
-	c, err := srv.NewClient(projectops.WithTransport(log), projectops.WithRetryBackoff(time.Millisecond, time.Millisecond))
+	c, err := srv.NewClient(option.WithTransport(log), option.WithRetryBackoff(time.Millisecond, time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,5 +165,68 @@ func TestCallOptionIterator(t *testing.T) {
 	}
 	if n != 3 || len(log.all()) < 3 {
 		t.Errorf("%d sessions in %d pages", n, len(log.all()))
+	}
+}
+
+// One option style: the options of a call given to the client apply to
+// every call (a call's own header adds to the client's, its timeout wins),
+// a client's option given to a call and a call's given to the client are
+// refused before anything is sent.
+func TestOptionLevels(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
+	log := &headerLog{rt: srv.Transport()}
+	c, err := srv.NewClient(option.WithTransport(log), option.WithHeader("X-App", "demo"),
+		option.WithRequestTimeout(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := srv.Default()
+	if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil, option.WithHeader("X-App", "call")); err != nil {
+		t.Fatal(err)
+	}
+	seen := log.all()
+	if got := seen[0].Values("X-App"); len(got) != 1 || got[0] != "demo" {
+		t.Errorf("client header on a plain call = %q", got)
+	}
+	if got := seen[1].Values("X-App"); len(got) != 2 || got[0] != "demo" || got[1] != "call" {
+		t.Errorf("client and call headers = %q, want both, the client's first", got)
+	}
+
+	for _, opt := range []option.RequestOption{option.WithBaseURL("http://elsewhere.test/api/v1"),
+		option.WithAPIKey("sk_other"), option.WithoutEnvironment(), option.WithMaxResponseBytes(10)} {
+		_, err := c.Hosts.List(t.Context(), ws.ProjectID, nil, opt)
+		var e *projectops.Error
+		if !errors.As(err, &e) || e.Code != projectops.CodeValidation {
+			t.Errorf("client option on a call: err = %v, want VALIDATION_ERROR", err)
+		}
+	}
+	if n := len(log.all()); n != 2 {
+		t.Errorf("%d requests sent, want 2: refused calls send nothing", n)
+	}
+	var meta option.Response
+	for _, opt := range []option.RequestOption{option.WithIdempotencyKey("k"), option.WithResponseInto(&meta)} {
+		if _, err := srv.NewClient(opt); !errors.Is(err, projectops.ErrValidation) {
+			t.Errorf("call option on a client: err = %v, want VALIDATION_ERROR", err)
+		}
+	}
+}
+
+// A client-level timeout bounds every call that sets none of its own.
+func TestClientTimeout(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
+	srv.SetFault("GET /projects/{projectId}/hosts", projectopstest.Fault{Latency: time.Minute})
+	c, err := srv.NewClient(option.WithRequestTimeout(20 * time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = c.Hosts.List(t.Context(), srv.Default().ProjectID, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 10*time.Second {
+		t.Errorf("err = %v after %v, want the client's deadline", err, time.Since(start))
 	}
 }

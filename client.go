@@ -1,18 +1,15 @@
 package projectops
 
 import (
-	"errors"
-
-	"github.com/hashicorp/go-cleanhttp"
-	"golang.org/x/time/rate"
-
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/internal/clientcfg"
 	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/tunnels"
 )
@@ -44,63 +41,21 @@ type Client struct {
 	t *transport.Transport
 }
 
-// NewClient builds a Client. Without options it reads PROJECTOPS_API_KEY and
-// PROJECTOPS_BASE_URL and talks to DefaultBaseURL. A client without a key
-// can still read the public host catalog; other calls then fail with
-// UNAUTHORIZED before sending anything.
-func NewClient(opts ...Option) (*Client, error) {
-	s := settings{maxRetries: transport.DefaultMaxRetries, maxRetryAfter: transport.DefaultMaxRetryAfter}
-	for _, opt := range opts {
-		if opt == nil {
-			continue
-		}
-		if err := opt(&s); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.applyEnvironment(); err != nil {
+// NewClient builds a Client from options of package option. Without
+// options it reads PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL and talks to
+// option.DefaultBaseURL. A client without a key can still read the public
+// host catalog; other calls then fail with UNAUTHORIZED before sending
+// anything. An option of one call (WithIdempotencyKey, WithResponseInto)
+// is refused here.
+//
+// A program that needs one service only can build it alone, with the same
+// options, from its package's NewService: it then links none of the
+// others.
+func NewClient(opts ...option.RequestOption) (*Client, error) {
+	t, err := clientcfg.Transport(opts)
+	if err != nil {
 		return nil, err
 	}
-	if s.httpClient != nil && s.rt != nil {
-		return nil, errors.New("projectops: WithHTTPClient and WithTransport are exclusive")
-	}
-	hc := s.httpClient
-	if hc == nil {
-		hc = cleanhttp.DefaultPooledClient()
-		if s.rt != nil {
-			hc.Transport = s.rt
-		}
-	}
-	base := DefaultBaseURL
-	if s.baseSet {
-		base = s.baseURL
-	}
-	ua := "projectops-go/" + Version
-	if s.userAgent != "" {
-		ua = s.userAgent + " " + ua
-	}
-	cfg := transport.Config{
-		BaseURL:       base,
-		APIKey:        s.apiKey,
-		HTTPClient:    hc,
-		MaxRetries:    s.maxRetries,
-		BaseDelay:     s.baseDelay,
-		MaxDelay:      s.maxDelay,
-		MaxRetryAfter: s.maxRetryAfter,
-		Logger:        s.logger,
-		UserAgent:     ua,
-
-		MaxResponseBytes: s.maxResponseBytes,
-	}
-	if s.maxRetryAfter == 0 {
-		// WithMaxRetryAfter(0): never wait out a Retry-After (the
-		// transport's zero means "default").
-		cfg.MaxRetryAfter = -1
-	}
-	if s.ratePerMinute > 0 {
-		cfg.Limiter = rate.NewLimiter(rate.Limit(float64(s.ratePerMinute)/60), s.rateBurst)
-	}
-	t := transport.New(cfg)
 	return &Client{
 		Catalog:      svc.New[*catalog.Service](t),
 		Servers:      svc.New[*servers.Service](t),

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/jarcoal/httpmock"
 
@@ -77,10 +79,10 @@ func (s *server) requests() []seen {
 	return append([]seen(nil), s.reqs...)
 }
 
-func (s *server) client(opts ...projectops.Option) *projectops.Client {
+func (s *server) client(opts ...option.RequestOption) *projectops.Client {
 	s.t.Helper()
-	base := []projectops.Option{projectops.WithoutEnvironment(), projectops.WithAPIKey(testKey),
-		projectops.WithBaseURL(testBase), projectops.WithTransport(s.mock)}
+	base := []option.RequestOption{option.WithoutEnvironment(), option.WithAPIKey(testKey),
+		option.WithBaseURL(testBase), option.WithTransport(s.mock)}
 	c, err := projectops.NewClient(append(base, opts...)...)
 	if err != nil {
 		s.t.Fatal(err)
@@ -94,11 +96,11 @@ func fixed(code int, body string) func(*http.Request) (int, string) {
 
 func TestNewClientDefaults(t *testing.T) {
 	t.Parallel()
-	c, err := projectops.NewClient(projectops.WithoutEnvironment(), nil, projectops.WithAPIKey(testKey), nil)
+	c, err := projectops.NewClient(option.WithoutEnvironment(), nil, option.WithAPIKey(testKey), nil)
 	if err != nil {
 		t.Fatalf("nil options must be ignored: %v", err)
 	}
-	if c.BaseURL() != projectops.DefaultBaseURL || c.Catalog == nil || c.Servers == nil || c.Hosts == nil {
+	if c.BaseURL() != option.DefaultBaseURL || c.Catalog == nil || c.Servers == nil || c.Hosts == nil {
 		t.Errorf("client %v: base %q, services %v %v %v", c, c.BaseURL(), c.Catalog, c.Servers, c.Hosts)
 	}
 }
@@ -106,11 +108,11 @@ func TestNewClientDefaults(t *testing.T) {
 func TestUserAgent(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		opts []projectops.Option
+		opts []option.RequestOption
 		want string
 	}{
 		{nil, "projectops-go/" + projectops.Version},
-		{[]projectops.Option{projectops.WithUserAgent("myapp/1.2")}, "myapp/1.2 projectops-go/" + projectops.Version},
+		{[]option.RequestOption{option.WithUserAgent("myapp/1.2")}, "myapp/1.2 projectops-go/" + projectops.Version},
 	} {
 		s := newServer(t)
 		s.handle(http.MethodGet, "/me", fixed(200, `{"id":"u1"}`))
@@ -127,7 +129,7 @@ func TestNoKey(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
 	s.handle(http.MethodGet, "/host-catalog", fixed(200, `{"schemaVersion":1,"source":"live","catalog":{"hostsById":{}}}`))
-	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithBaseURL(testBase), projectops.WithTransport(s.mock))
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithBaseURL(testBase), option.WithTransport(s.mock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +180,7 @@ func TestClientFormattingHidesKey(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer
 	s := newServer(t)
-	c := s.client(projectops.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	c := s.client(option.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
 		for _, v := range []any{c, *c, c.Catalog, c.Servers, c.Hosts} {
 			if got := fmt.Sprintf(f, v); strings.Contains(got, "SECRET") {
@@ -217,7 +219,7 @@ func TestBasePathKept(t *testing.T) {
 	s.handle(http.MethodGet, "/me", fixed(200, `{"id":"u1"}`))
 	s.handle(http.MethodGet, "/projects/my%20proj/chatboxes/a%2Fb", fixed(200, `{"id":"a/b"}`))
 	s.handle(http.MethodGet, "/harness/claude-code/builtin-tools", fixed(200, `{"items":[]}`))
-	c := s.client(projectops.WithBaseURL(testBase + "/"))
+	c := s.client(option.WithBaseURL(testBase + "/"))
 	if _, err := c.Catalog.Me(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -337,22 +339,22 @@ func TestRetryOptions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name         string
-		opts         []projectops.Option
+		opts         []option.RequestOption
 		reply        func(*http.Request) (int, string)
 		retryAfter   string
 		wantAttempts int
 		wantRA       time.Duration
 	}{
-		{"default retries", []projectops.Option{projectops.WithRetryBackoff(time.Millisecond, time.Millisecond)},
+		{"default retries", []option.RequestOption{option.WithRetryBackoff(time.Millisecond, time.Millisecond)},
 			fixed(503, ""), "", 4, 0},
-		{"no retries", []projectops.Option{projectops.WithMaxRetries(0)}, fixed(503, ""), "", 1, 0},
-		{"one retry", []projectops.Option{projectops.WithMaxRetries(1), projectops.WithRetryBackoff(time.Millisecond, time.Millisecond)},
+		{"no retries", []option.RequestOption{option.WithMaxRetries(0)}, fixed(503, ""), "", 1, 0},
+		{"one retry", []option.RequestOption{option.WithMaxRetries(1), option.WithRetryBackoff(time.Millisecond, time.Millisecond)},
 			fixed(500, ""), "", 2, 0},
 		{"Retry-After above the default cap", nil, fixed(429, ""), "61", 1, 61 * time.Second},
-		{"WithMaxRetryAfter(0) waits for none", []projectops.Option{projectops.WithMaxRetryAfter(0)}, fixed(429, ""), "1", 1, time.Second},
-		{"WithMaxRetryAfter(0) still retries Retry-After 0", []projectops.Option{projectops.WithMaxRetryAfter(0), projectops.WithMaxRetries(2)},
+		{"WithMaxRetryAfter(0) waits for none", []option.RequestOption{option.WithMaxRetryAfter(0)}, fixed(429, ""), "1", 1, time.Second},
+		{"WithMaxRetryAfter(0) still retries Retry-After 0", []option.RequestOption{option.WithMaxRetryAfter(0), option.WithMaxRetries(2)},
 			fixed(429, ""), "0", 3, 0},
-		{"lower cap", []projectops.Option{projectops.WithMaxRetryAfter(5 * time.Second)}, fixed(429, ""), "6", 1, 6 * time.Second},
+		{"lower cap", []option.RequestOption{option.WithMaxRetryAfter(5 * time.Second)}, fixed(429, ""), "6", 1, 6 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -393,7 +395,7 @@ func TestWithRateLimit(t *testing.T) {
 	// 60 a minute with a burst of 2: two calls go at once; the third would
 	// wait a second, which outlasts a deadline set in the past... so give it
 	// a deadline shorter than that wait and it is refused upfront.
-	c := s.client(projectops.WithRateLimit(60, 2))
+	c := s.client(option.WithRateLimit(60, 2))
 	for i := range 2 {
 		if _, err := c.Catalog.Me(t.Context()); err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
@@ -414,8 +416,8 @@ func TestWithHTTPClient(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
 	s.handle(http.MethodGet, "/me", fixed(200, `{"id":"u1"}`))
-	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithAPIKey(testKey),
-		projectops.WithBaseURL(testBase), projectops.WithHTTPClient(&http.Client{Transport: s.mock}))
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey(testKey),
+		option.WithBaseURL(testBase), option.WithHTTPClient(&http.Client{Transport: s.mock}))
 	if err != nil {
 		t.Fatal(err)
 	}

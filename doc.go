@@ -5,7 +5,7 @@
 //
 // Create one Client and reuse it:
 //
-//	client, err := projectops.NewClient(projectops.WithAPIKey("sk_..."))
+//	client, err := projectops.NewClient(option.WithAPIKey("sk_..."))
 //
 // Without options NewClient reads PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL.
 // Each resource has a service on the Client (Catalog, Servers, Hosts, ...);

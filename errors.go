@@ -65,3 +65,8 @@ var (
 	// ErrCursorLoop is yielded by an iterator whose service repeated a cursor.
 	ErrCursorLoop = shared.ErrCursorLoop
 )
+
+// ResponseTooLargeError is returned when a success body is larger than the
+// client's cap (option.WithMaxResponseBytes); nothing of it is decoded.
+// Use errors.As to get it.
+type ResponseTooLargeError = shared.ResponseTooLargeError

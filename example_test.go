@@ -7,6 +7,8 @@ import (
 	"log"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -29,11 +31,11 @@ func ExampleNewClient() {
 	defer srv.Close()
 
 	client, err := projectops.NewClient(
-		projectops.WithAPIKey(projectopstest.DemoOwnerKey),
-		projectops.WithBaseURL(srv.URL()),
-		projectops.WithTransport(srv.Transport()), // in process; omit for a real network
-		projectops.WithMaxRetries(2),
-		projectops.WithRetryBackoff(200*time.Millisecond, 2*time.Second),
+		option.WithAPIKey(projectopstest.DemoOwnerKey),
+		option.WithBaseURL(srv.URL()),
+		option.WithTransport(srv.Transport()), // in process; omit for a real network
+		option.WithMaxRetries(2),
+		option.WithRetryBackoff(200*time.Millisecond, 2*time.Second),
 	)
 	if err != nil {
 		log.Fatal(err)
@@ -48,9 +50,9 @@ func ExampleNewClient() {
 
 // Bad options are errors, never panics.
 func ExampleNewClient_badKey() {
-	_, err := projectops.NewClient(projectops.WithAPIKey("not-a-key"))
+	_, err := projectops.NewClient(option.WithAPIKey("not-a-key"))
 	fmt.Println(err)
-	// Output: projectops: API key must start with "sk_"
+	// Output: projectops: VALIDATION_ERROR: API key must start with "sk_"
 }
 
 // Match errors on their code and reason with errors.Is, and read the

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 )
 
@@ -20,7 +22,7 @@ func TestWithMaxResponseBytes(t *testing.T) {
 		limit    int64
 		tooLarge bool
 	}{{1024, true}, {4096, false}} {
-		c := s.client(projectops.WithMaxResponseBytes(tc.limit))
+		c := s.client(option.WithMaxResponseBytes(tc.limit))
 		me, err := c.Catalog.Me(t.Context())
 		var tl *projectops.ResponseTooLargeError
 		if errors.As(err, &tl) != tc.tooLarge || (tc.tooLarge && tl.Limit != tc.limit) {
@@ -31,7 +33,7 @@ func TestWithMaxResponseBytes(t *testing.T) {
 		}
 	}
 	for _, n := range []int64{0, -1} {
-		if _, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithMaxResponseBytes(n)); err == nil {
+		if _, err := projectops.NewClient(option.WithoutEnvironment(), option.WithMaxResponseBytes(n)); err == nil {
 			t.Errorf("WithMaxResponseBytes(%d) accepted", n)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
@@ -40,7 +42,7 @@ func wantRateLimited(t *testing.T, err error) *projectops.Error {
 func TestRateLimit(t *testing.T) {
 	t.Parallel()
 	w, clock := limitedWorld(t)
-	c := w.client(t, asOwner, projectops.WithMaxRetries(0))
+	c := w.client(t, asOwner, option.WithMaxRetries(0))
 	me := func() error { _, err := c.Catalog.Me(t.Context()); return err }
 
 	for i := range projectopstest.DefaultRateBurst {
@@ -62,7 +64,7 @@ func TestRateLimit(t *testing.T) {
 
 	// The limit is per key: another key of the organization still has its
 	// burst, and the public catalog is not limited at all.
-	other := w.client(t, asMember, projectops.WithMaxRetries(0))
+	other := w.client(t, asMember, option.WithMaxRetries(0))
 	if _, err := other.Hosts.List(t.Context(), w.ws.ProjectID, nil); err != nil {
 		t.Errorf("another key: %v", err)
 	}
@@ -97,14 +99,14 @@ func TestRateLimit(t *testing.T) {
 func TestRateLimitRetryAfterAboveCap(t *testing.T) {
 	t.Parallel()
 	w, _ := limitedWorld(t)
-	drain := w.client(t, asOwner, projectops.WithMaxRetries(0))
+	drain := w.client(t, asOwner, option.WithMaxRetries(0))
 	for range projectopstest.DefaultRateBurst {
 		if _, err := drain.Catalog.Me(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	w.srv.ResetRequests()
-	c := w.client(t, asOwner, projectops.WithMaxRetries(3), projectops.WithMaxRetryAfter(500*time.Millisecond))
+	c := w.client(t, asOwner, option.WithMaxRetries(3), option.WithMaxRetryAfter(500*time.Millisecond))
 	_, err := c.Hosts.List(t.Context(), w.ws.ProjectID, nil)
 	wantRateLimited(t, err)
 	if reqs := w.srv.Requests(); len(reqs) != 1 || reqs[0].Status != 429 {
@@ -117,7 +119,7 @@ func TestRateLimitRetryAfterAboveCap(t *testing.T) {
 func TestRateLimitWaitedOut(t *testing.T) {
 	t.Parallel()
 	w := newAccessWorld(t, projectopstest.WithRateLimit(projectopstest.DefaultRatePerMinute, projectopstest.DefaultRateBurst))
-	drain := w.client(t, asOwner, projectops.WithMaxRetries(0))
+	drain := w.client(t, asOwner, option.WithMaxRetries(0))
 	limited := false
 	for range projectopstest.DefaultRateBurst + 5 {
 		if _, err := drain.Catalog.Me(t.Context()); err != nil {

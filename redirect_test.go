@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/servers"
 )
@@ -33,12 +35,12 @@ func TestCallToolRedirectIsAnError(t *testing.T) {
 		return &http.Response{StatusCode: http.StatusOK, Header: h, Request: r,
 			Body: io.NopCloser(strings.NewReader(`{"content":[]}`))}, nil
 	})
-	for name, opt := range map[string]projectops.Option{
-		"WithTransport":  projectops.WithTransport(rt),
-		"WithHTTPClient": projectops.WithHTTPClient(&http.Client{Transport: rt}),
+	for name, opt := range map[string]option.RequestOption{
+		"WithTransport":  option.WithTransport(rt),
+		"WithHTTPClient": option.WithHTTPClient(&http.Client{Transport: rt}),
 	} {
-		c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithAPIKey("sk_test_redirect"),
-			projectops.WithBaseURL("https://api.example.test/api/v1"), opt)
+		c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test_redirect"),
+			option.WithBaseURL("https://api.example.test/api/v1"), opt)
 		if err != nil {
 			t.Fatal(err)
 		}

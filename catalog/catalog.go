@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/projectops/projectops-go/internal/clientcfg"
+
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
@@ -25,6 +27,19 @@ import (
 type Service struct{ t *transport.Transport }
 
 func init() { svc.Register(newService) }
+
+// NewService builds the catalog service alone, from the same options as
+// projectops.NewClient (it reads the same environment), for a program that
+// needs no other service: it then links none of them. Prefer one
+// projectops.Client when using several, so they share one transport and
+// rate limit.
+func NewService(opts ...option.RequestOption) (*Service, error) {
+	t, err := clientcfg.Transport(opts)
+	if err != nil {
+		return nil, err
+	}
+	return newService(t), nil
+}
 
 func newService(t *transport.Transport) *Service { return &Service{t: t} }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -33,7 +35,7 @@ func TestMe(t *testing.T) {
 	}{
 		{"owner", f.C, &catalog.Me{ID: f.WS.UserID, Email: "owner@example.com", Name: "Default Owner",
 			Plan: "free", CreatedAt: ms(t0), UpdatedAt: ms(t0)}},
-		{"member", f.Client(t, projectops.WithAPIKey(memberKey)), &catalog.Me{ID: memberID,
+		{"member", f.Client(t, option.WithAPIKey(memberKey)), &catalog.Me{ID: memberID,
 			Email: memberID + "@example.com", Name: "Mia Member", Plan: "free",
 			CreatedAt: ms(t0.Add(time.Hour)), UpdatedAt: ms(t0.Add(time.Hour))}},
 	}
@@ -78,8 +80,8 @@ func TestProjects(t *testing.T) {
 		Visibility: projectopstest.VisibilityPrivate, Role: "admin",
 		CreatedAt: ms(t0.Add(time.Minute)), UpdatedAt: ms(t0.Add(time.Minute))}
 
-	member := f.Client(t, projectops.WithAPIKey(memberKey))
-	foreign := f.Client(t, projectops.WithAPIKey(foreignKey))
+	member := f.Client(t, option.WithAPIKey(memberKey))
+	foreign := f.Client(t, option.WithAPIKey(foreignKey))
 	tests := []struct {
 		name   string
 		c      *projectops.Client
@@ -224,8 +226,8 @@ func TestHostCatalog(t *testing.T) {
 			f := setup(t, tt.opts...)
 			// A client built with no key at all: the catalog is public.
 			rec := &recorder{RT: f.Srv.Transport()}
-			c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithBaseURL(f.Srv.URL()),
-				projectops.WithTransport(rec))
+			c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithBaseURL(f.Srv.URL()),
+				option.WithTransport(rec))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -272,7 +274,7 @@ func TestHostCatalogSendsNoKey(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	rec := &recorder{RT: f.Srv.Transport()}
-	c := f.Client(t, projectops.WithTransport(rec))
+	c := f.Client(t, option.WithTransport(rec))
 	got, err := c.Catalog.HostCatalog(t.Context())
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	gocmp "github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
@@ -38,7 +40,7 @@ func newSessionWorld(t *testing.T) *sessionWorld {
 	if err := f.Srv.AddMember(ws.ProjectID, w.memberID, projectopstest.RoleMember); err != nil {
 		t.Fatal(err)
 	}
-	w.member = f.Client(t, projectops.WithAPIKey(memberKey))
+	w.member = f.Client(t, option.WithAPIKey(memberKey))
 	w.other = must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID, Name: "Other"}))
 	foreignOrg := must(t)(f.Srv.AddOrganization(projectopstest.OrganizationSpec{Name: "Elsewhere"}))
 	foreignUser, _ := f.User(t, foreignOrg, projectopstest.RoleOwner, "foreign")

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"log"
 
-	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/catalog"
+
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -16,12 +19,14 @@ func ExampleService_HostCatalog() {
 		log.Fatal(err)
 	}
 	defer srv.Close()
-	client, err := projectops.NewClient(projectops.WithoutEnvironment(),
-		projectops.WithBaseURL(srv.URL()), projectops.WithTransport(srv.Transport()))
+	// A program that needs only the catalog builds it alone, from the
+	// options a Client takes, and links no other service.
+	svc, err := catalog.NewService(option.WithoutEnvironment(),
+		option.WithBaseURL(srv.URL()), option.WithTransport(srv.Transport()))
 	if err != nil {
 		log.Fatal(err)
 	}
-	cat, err := client.Catalog.HostCatalog(context.Background())
+	cat, err := svc.HostCatalog(context.Background())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -36,7 +41,7 @@ func ExampleService_AllProjects() {
 		log.Fatal(err)
 	}
 	defer srv.Close()
-	client, err := srv.NewClient(projectops.WithAPIKey(projectopstest.DemoMemberKey))
+	client, err := srv.NewClient(option.WithAPIKey(projectopstest.DemoMemberKey))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/projectops/projectops-go/internal/clientcfg"
+
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/poll"
 	"github.com/projectops/projectops-go/internal/svc"
@@ -24,6 +26,19 @@ type Service struct {
 }
 
 func init() { svc.Register(newService) }
+
+// NewService builds the environments service alone, from the same options as
+// projectops.NewClient (it reads the same environment), for a program that
+// needs no other service: it then links none of them. Prefer one
+// projectops.Client when using several, so they share one transport and
+// rate limit.
+func NewService(opts ...option.RequestOption) (*Service, error) {
+	t, err := clientcfg.Transport(opts)
+	if err != nil {
+		return nil, err
+	}
+	return newService(t), nil
+}
 
 func newService(t *transport.Transport) *Service { return &Service{t: t, sleep: poll.Sleep} }
 

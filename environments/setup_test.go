@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	"go.uber.org/goleak"
 
 	projectops "github.com/projectops/projectops-go"
@@ -55,7 +57,7 @@ func (f *fixture) user(t *testing.T, orgRole, projectRole projectopstest.Role) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	return id, f.Client(t, projectops.WithAPIKey(key))
+	return id, f.Client(t, option.WithAPIKey(key))
 }
 
 // gate is a build hook that holds every build step until the test lets it

@@ -15,8 +15,10 @@
 package evals
 
 import (
+	"github.com/projectops/projectops-go/internal/clientcfg"
 	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 )
 
 // Service is the evals API. Use Client.Evals.
@@ -28,6 +30,19 @@ type Service struct {
 }
 
 func init() { svc.Register(newService) }
+
+// NewService builds the evals service alone, from the same options as
+// projectops.NewClient (it reads the same environment), for a program that
+// needs no other service: it then links none of them. Prefer one
+// projectops.Client when using several, so they share one transport and
+// rate limit.
+func NewService(opts ...option.RequestOption) (*Service, error) {
+	t, err := clientcfg.Transport(opts)
+	if err != nil {
+		return nil, err
+	}
+	return newService(t), nil
+}
 
 func newService(t *transport.Transport) *Service {
 	return &Service{Suites: &SuiteService{t: t}, Runs: &RunService{t: t}}

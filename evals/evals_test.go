@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	"go.uber.org/goleak"
 
 	projectops "github.com/projectops/projectops-go"
@@ -57,8 +59,8 @@ func (c *countingRT) RoundTrip(*http.Request) (*http.Response, error) {
 func TestWaitStopsAtOnceWhenContextEnds(t *testing.T) {
 	t.Parallel()
 	rt := &countingRT{}
-	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithAPIKey("sk_test"),
-		projectops.WithTransport(rt))
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
+		option.WithTransport(rt))
 	if err != nil {
 		t.Fatal(err)
 	}

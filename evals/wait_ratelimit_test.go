@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 )
 
@@ -25,8 +27,8 @@ func (rateLimitedRT) RoundTrip(r *http.Request) (*http.Response, error) {
 // caller, by Wait as by every call, instead of being waited out silently.
 func TestWaitReturnsRetryAfterAboveCap(t *testing.T) {
 	t.Parallel()
-	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithAPIKey("sk_test"),
-		projectops.WithTransport(rateLimitedRT{}), projectops.WithMaxRetryAfter(time.Second))
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
+		option.WithTransport(rateLimitedRT{}), option.WithMaxRetryAfter(time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

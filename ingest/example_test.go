@@ -8,7 +8,8 @@ import (
 	"os"
 	"strings"
 
-	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -135,7 +136,7 @@ func ExampleResume() {
 		log.Fatal(err)
 	}
 	defer srv.Close()
-	client, err := srv.NewClient(projectops.WithMaxRetries(0))
+	client, err := srv.NewClient(option.WithMaxRetries(0))
 	if err != nil {
 		log.Fatal(err)
 	}

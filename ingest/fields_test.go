@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/shared"
@@ -177,8 +179,8 @@ func TestBillingRefusalNeverRetried(t *testing.T) {
 		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Content-Type": {"application/json"}},
 			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
 	})
-	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithAPIKey("sk_test"), projectops.WithTransport(rt),
-		projectops.WithBaseURL("https://api.example/api/v1"))
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt),
+		option.WithBaseURL("https://api.example/api/v1"))
 	if err != nil {
 		t.Fatal(err)
 	}

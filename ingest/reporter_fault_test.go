@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -20,7 +22,7 @@ func TestReporterUnderFaults(t *testing.T) {
 	f := setup(t)
 	f.srv.SetFault(routeAppend, projectopstest.Fault{Status: http.StatusServiceUnavailable, Every: 5})
 	rec := &recorder{next: timeoutEvery(f.srv.Transport(), 5, 3), loseEvery: 7}
-	c := f.client(t, projectops.WithTransport(rec), projectops.WithMaxRetries(6))
+	c := f.client(t, option.WithTransport(rec), option.WithMaxRetries(6))
 	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 20; o.Strict = true })
 	rs := results("f", 1000, 9)
 	record(t, r, rs)
@@ -88,7 +90,7 @@ func TestReporterThrottlesOn429(t *testing.T) {
 		return f.srv.Transport().RoundTrip(req)
 	})}
 	rec.onStart = func(n int32) { bump(&maxOverall, n) }
-	c := f.client(t, projectops.WithTransport(rec), projectops.WithMaxRetries(10))
+	c := f.client(t, option.WithTransport(rec), option.WithMaxRetries(10))
 	r, _ := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 4; o.Strict = true })
 	rs := results("t", 400, 0)
 	record(t, r, rs)

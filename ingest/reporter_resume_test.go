@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -29,7 +31,7 @@ func TestReporterFailureAndResume(t *testing.T) {
 			f := setup(t)
 			// The third append fails for good (retries included).
 			f.srv.SetFault(routeAppend, projectopstest.Fault{Status: 500, Every: 3, Times: 1})
-			c := f.client(t, projectops.WithMaxRetries(0))
+			c := f.client(t, option.WithMaxRetries(0))
 			r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1; o.Strict = strict })
 			rs := results("s", 95, 4)
 			for _, res := range rs {
@@ -131,7 +133,7 @@ func TestKillAndResume(t *testing.T) {
 // flight, reports how many it recorded (all cut into chunks), and waits to
 // be killed.
 func killChildMain() {
-	c, err := projectops.NewClient(projectops.WithRetryBackoff(time.Millisecond, time.Millisecond))
+	c, err := projectops.NewClient(option.WithRetryBackoff(time.Millisecond, time.Millisecond))
 	if err != nil {
 		panic(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -190,7 +192,7 @@ func TestReporterChunkBytes(t *testing.T) {
 			sizes = append(sizes, n)
 		}
 	}}
-	c := f.client(t, projectops.WithTransport(rec))
+	c := f.client(t, option.WithTransport(rec))
 	const limit = 16 << 10
 	r, _ := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkBytes = limit; o.Concurrency = 1 })
 	rs := results("b", 30, 0)

@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -23,7 +24,7 @@ func TestConcurrentResume(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	f.srv.SetFault(routeAppend, projectopstest.Fault{Status: 500, Every: 2, Times: 1})
-	c := f.client(t, projectops.WithMaxRetries(0))
+	c := f.client(t, option.WithMaxRetries(0))
 	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1 })
 	rs := results("c", 95, 4)
 	record(t, r, rs)
@@ -34,7 +35,7 @@ func TestConcurrentResume(t *testing.T) {
 	inner := f.srv.Transport()
 	entered, gate := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	held := f.client(t, projectops.WithTransport(rtFunc(func(req *http.Request) (*http.Response, error) {
+	held := f.client(t, option.WithTransport(rtFunc(func(req *http.Request) (*http.Response, error) {
 		if strings.HasSuffix(req.URL.Path, "/runs/iterations") {
 			once.Do(func() { close(entered); <-gate })
 		}

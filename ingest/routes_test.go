@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	gocmp "github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
@@ -254,7 +256,7 @@ func TestIngestAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	guest := f.client(t, projectops.WithAPIKey(key))
+	guest := f.client(t, option.WithAPIKey(key))
 	_, err = guest.Ingest.Report(ctx, f.ws.ProjectID, ingest.ReportParams{RunParams: ingest.RunParams{SuiteName: "s", ExternalRunID: "g"},
 		Results: results("a", 1, 0)})
 	wantCode(t, err, projectops.CodeForbidden, "")

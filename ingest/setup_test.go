@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	"go.uber.org/goleak"
 
 	projectops "github.com/projectops/projectops-go"
@@ -35,9 +37,9 @@ func setup(t testing.TB, opts ...projectopstest.Option) *fixture {
 	return f
 }
 
-func (f *fixture) client(t testing.TB, opts ...projectops.Option) *projectops.Client {
+func (f *fixture) client(t testing.TB, opts ...option.RequestOption) *projectops.Client {
 	t.Helper()
-	base := []projectops.Option{projectops.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)}
+	base := []option.RequestOption{option.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)}
 	c, err := f.srv.NewClient(append(base, opts...)...)
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -24,8 +26,8 @@ func TestUploadArtifact(t *testing.T) {
 		t.Fatalf("upload URL %q is not served by the double", u.UploadURL)
 	}
 	// No bearer is needed: a client without a key can upload.
-	anon, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithTransport(f.srv.Transport()),
-		projectops.WithBaseURL(f.srv.URL()))
+	anon, err := projectops.NewClient(option.WithoutEnvironment(), option.WithTransport(f.srv.Transport()),
+		option.WithBaseURL(f.srv.URL()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,47 +1,97 @@
-// Package option holds the per-call options every service method takes as
-// its last arguments: extra headers, an idempotency key, retry and timeout
-// overrides, and the response's metadata on success.
+// Package option holds the SDK's options, in one style for clients and
+// calls alike (as openai-go does): a RequestOption given to
+// projectops.NewClient or to a package's NewService configures every call
+// of that client; given to a method, after its own arguments, it changes
+// that one call.
+//
+//	client, err := projectops.NewClient(option.WithAPIKey(key), option.WithMaxRetries(5))
 //
 //	var meta option.Response
 //	host, err := client.Hosts.Get(ctx, projectID, hostID,
 //		option.WithRequestTimeout(5*time.Second), option.WithResponseInto(&meta))
 //	fmt.Println(meta.StatusCode, meta.RequestID)
 //
-// The options of a client (key, base URL, retries, ...) are set once with
-// projectops.NewClient; these change one call. On an iterator (the All…
-// methods) they apply to every page it fetches.
+// Most options apply at both levels, a call's value winning over its
+// client's (WithHeader adds to the client's headers). A few make sense at
+// one level only and fail at the other with a VALIDATION_ERROR, before
+// anything is sent: the client's identity and wiring (WithAPIKey,
+// WithBaseURL, WithHTTPClient, WithTransport, ...) cannot change per call,
+// and WithIdempotencyKey and WithResponseInto name one call. On an iterator
+// (the All… methods) a call's options apply to every page it fetches.
 package option
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/projectops/projectops-go/shared"
 )
 
-// RequestOption changes one call. An option that cannot apply (a header the
-// SDK owns, a negative retry count) fails the call with a VALIDATION_ERROR
-// before anything is sent.
-type RequestOption func(*CallConfig) error
+// RequestOption configures a client or one call. An option given a bad
+// value fails NewClient, or the call, with a VALIDATION_ERROR naming it; it
+// never panics.
+type RequestOption func(*Config) error
 
-// CallConfig is what the options of one call set; the SDK reads it. Zero
-// fields leave the client's behaviour as it is.
-type CallConfig struct {
-	// Header is added to every attempt of the call.
+// Config is what the options set; the SDK reads it. Zero fields leave the
+// defaults. It prints without the API key.
+type Config struct {
+	// Header is added to every attempt of every call it applies to.
 	Header http.Header
-	// IdempotencyKey is sent as Idempotency-Key on every attempt; a write
-	// that carries one is retried like a read.
-	IdempotencyKey string
-	// MaxRetries, when set, replaces the client's retry count.
+	// MaxRetries, when set, is how many times a failed request is retried
+	// after the first attempt.
 	MaxRetries *int
-	// Timeout bounds the call, its retries and their waits included (each
+	// Timeout bounds each call, its retries and their waits included (each
 	// page, for an iterator).
 	Timeout time.Duration
-	// Response receives the final response's metadata.
+
+	// IdempotencyKey is sent as Idempotency-Key on every attempt of a call;
+	// a write that carries one is retried like a read. One call only.
+	IdempotencyKey string
+	// Response receives a call's final response's metadata. One call only.
 	Response *Response
+
+	// The client's identity and wiring; a client only.
+
+	// BaseURL is the API's base URL, version segment included.
+	BaseURL string
+	// HTTPClient sends every request; it excludes Transport.
+	HTTPClient *http.Client
+	// Transport is the RoundTripper under the default HTTP client.
+	Transport http.RoundTripper
+	// RetryBaseDelay and RetryMaxDelay bound the jittered backoff.
+	RetryBaseDelay, RetryMaxDelay time.Duration
+	// MaxRetryAfter, when set, is the longest Retry-After waited out.
+	MaxRetryAfter *time.Duration
+	// RatePerMinute and RateBurst pace requests on the client side.
+	RatePerMinute, RateBurst int
+	// Logger receives debug logs of each attempt.
+	Logger *slog.Logger
+	// UserAgent is prepended to the SDK's User-Agent.
+	UserAgent string
+	// MaxResponseBytes caps a success body.
+	MaxResponseBytes int64
+	// NoEnvironment ignores PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL.
+	NoEnvironment bool
+
+	apiKey string
 }
+
+// APIKey is the key WithAPIKey set ("" when none).
+func (c *Config) APIKey() string { return c.apiKey }
+
+// String describes c without its key.
+func (c Config) String() string {
+	key := "unset"
+	if c.apiKey != "" {
+		key = "set"
+	}
+	return fmt.Sprintf("option.Config{BaseURL:%q APIKey:%s}", c.BaseURL, key)
+}
+
+// GoString is String, so %#v never shows the key either.
+func (c Config) GoString() string { return c.String() }
 
 // Response is the metadata of a call's final HTTP response: what go-github
 // returns beside every result, for the calls that want it.
@@ -56,9 +106,9 @@ type Response struct {
 	Attempts int
 }
 
-// Apply runs opts on a fresh CallConfig.
-func Apply(opts []RequestOption) (CallConfig, error) {
-	var c CallConfig
+// Apply runs opts on a fresh Config.
+func Apply(opts []RequestOption) (Config, error) {
+	var c Config
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -70,74 +120,53 @@ func Apply(opts []RequestOption) (CallConfig, error) {
 	return c, nil
 }
 
-// owned lists the headers the SDK sets itself: a per-call header may not
-// replace them (the key is a client option, never a header of one call, so
-// it cannot leak into a log of call options).
-var owned = map[string]bool{
-	"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true,
-	"Idempotency-Key": true, "Accept": true, "X-Retry-Count": true,
+// ForCall applies a call's options and refuses those of a client.
+func ForCall(opts []RequestOption) (Config, error) {
+	c, err := Apply(opts)
+	if err != nil {
+		return c, err
+	}
+	if name := c.clientOnly(); name != "" {
+		return c, invalid(name, name+" configures a client: give it to NewClient, not to one call")
+	}
+	return c, nil
 }
 
-// WithHeader adds a header to the call. The headers the SDK owns
-// (Authorization, Content-Type, Idempotency-Key, ...) are refused: use
-// WithIdempotencyKey, or the client's options.
-func WithHeader(key, value string) RequestOption {
-	return func(c *CallConfig) error {
-		k := http.CanonicalHeaderKey(strings.TrimSpace(key))
-		if k == "" || owned[k] {
-			return invalid("header", fmt.Sprintf("header %q cannot be set per call", key))
-		}
-		if c.Header == nil {
-			c.Header = http.Header{}
-		}
-		c.Header.Add(k, value)
-		return nil
+// ForClient applies a client's options and refuses those of one call.
+func ForClient(opts []RequestOption) (Config, error) {
+	c, err := Apply(opts)
+	if err != nil {
+		return c, err
 	}
+	switch {
+	case c.IdempotencyKey != "":
+		return c, invalid("WithIdempotencyKey", "WithIdempotencyKey names one call: give it to the method")
+	case c.Response != nil:
+		return c, invalid("WithResponseInto", "WithResponseInto names one call: give it to the method")
+	case c.HTTPClient != nil && c.Transport != nil:
+		return c, invalid("WithHTTPClient", "WithHTTPClient and WithTransport are exclusive")
+	}
+	return c, nil
 }
 
-// WithIdempotencyKey sends key as the call's Idempotency-Key, the same on
-// every attempt, so a write is retried like a read and the service runs it
-// at most once. Eval-run creation gets a generated key without it.
-func WithIdempotencyKey(key string) RequestOption {
-	return func(c *CallConfig) error {
-		if strings.TrimSpace(key) == "" {
-			return invalid("idempotencyKey", "idempotency key is empty")
+// clientOnly names the first client-only option set in c ("" for none).
+func (c *Config) clientOnly() string {
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"WithAPIKey", c.apiKey != ""}, {"WithBaseURL", c.BaseURL != ""},
+		{"WithHTTPClient", c.HTTPClient != nil}, {"WithTransport", c.Transport != nil},
+		{"WithRetryBackoff", c.RetryBaseDelay != 0 || c.RetryMaxDelay != 0},
+		{"WithMaxRetryAfter", c.MaxRetryAfter != nil}, {"WithRateLimit", c.RatePerMinute != 0},
+		{"WithLogger", c.Logger != nil}, {"WithUserAgent", c.UserAgent != ""},
+		{"WithMaxResponseBytes", c.MaxResponseBytes != 0}, {"WithoutEnvironment", c.NoEnvironment},
+	} {
+		if f.set {
+			return f.name
 		}
-		c.IdempotencyKey = key
-		return nil
 	}
-}
-
-// WithMaxRetries replaces the client's retry count for the call; 0 sends
-// it once.
-func WithMaxRetries(n int) RequestOption {
-	return func(c *CallConfig) error {
-		if n < 0 {
-			return invalid("maxRetries", "max retries is negative")
-		}
-		c.MaxRetries = &n
-		return nil
-	}
-}
-
-// WithRequestTimeout bounds the call, retries and their waits included.
-func WithRequestTimeout(d time.Duration) RequestOption {
-	return func(c *CallConfig) error {
-		if d <= 0 {
-			return invalid("timeout", "timeout is not positive")
-		}
-		c.Timeout = d
-		return nil
-	}
-}
-
-// WithResponseInto stores the final response's metadata in r, on success
-// and on an error response alike.
-func WithResponseInto(r *Response) RequestOption {
-	return func(c *CallConfig) error {
-		c.Response = r
-		return nil
-	}
+	return ""
 }
 
 func invalid(field, msg string) error {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -47,7 +49,7 @@ func TestIngestBodyProjectIDIgnoredSDK(t *testing.T) {
 	srv := projectopstest.NewTestServer(t, noLimit)
 	ws := srv.Default()
 	other := must[string](t)(srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID, Name: "Other"}))
-	c := must[*projectops.Client](t)(srv.NewClient(projectops.WithTransport(withBodyField(srv.Transport(), "projectId", other))))
+	c := must[*projectops.Client](t)(srv.NewClient(option.WithTransport(withBodyField(srv.Transport(), "projectId", other))))
 	for _, path := range []string{ws.ProjectID, ingest.DefaultProject} {
 		res, err := c.Ingest.Report(t.Context(), path, ingest.ReportParams{
 			RunParams: ingest.RunParams{SuiteName: "s", ExternalRunID: "ext-" + path},

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/sdktest"
@@ -107,7 +109,7 @@ func TestEvalModelKeysNeverEchoed(t *testing.T) {
 	var logs bytes.Buffer
 	f := newEvalFix(t, projectopstest.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	rec := &sdktest.Recorder{RT: f.srv.Transport()}
-	c, err := f.srv.NewClient(projectops.WithTransport(rec), projectops.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	c, err := f.srv.NewClient(option.WithTransport(rec), option.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +160,7 @@ func TestEvalRunAccess(t *testing.T) {
 	sdktest.WantError(t, err, projectops.CodeNotFound, true)
 
 	key := addProjectGuest(t, f)
-	gc, err := f.srv.NewClient(projectops.WithAPIKey(key))
+	gc, err := f.srv.NewClient(option.WithAPIKey(key))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/sdktest"
@@ -44,7 +46,7 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 	// failing with 503 the first time is retried with the same key and
 	// starts one run.
 	rec := &sdktest.Recorder{RT: f.srv.Transport()}
-	cl := must[*projectops.Client](t)(f.srv.NewClient(projectops.WithTransport(rec), projectops.WithRetryBackoff(time.Millisecond, time.Millisecond)))
+	cl := must[*projectops.Client](t)(f.srv.NewClient(option.WithTransport(rec), option.WithRetryBackoff(time.Millisecond, time.Millisecond)))
 	f.srv.SetFault("POST /projects/{projectId}/eval-runs", projectopstest.Fault{Status: http.StatusServiceUnavailable, Times: 1})
 	rc, err := cl.Evals.Runs.Create(t.Context(), f.ws.ProjectID, body)
 	if err != nil {
@@ -173,7 +175,7 @@ func TestEvalWaitRespectsRateLimit(t *testing.T) {
 	f.awaitRun(t, rc.RunID)
 	// Without transport retries, the 429 reaches Wait, which waits out its
 	// Retry-After (1s) before polling again.
-	c := must[*projectops.Client](t)(f.srv.NewClient(projectops.WithMaxRetries(0)))
+	c := must[*projectops.Client](t)(f.srv.NewClient(option.WithMaxRetries(0)))
 	f.srv.SetFault("GET /projects/{projectId}/eval-runs/{runId}", projectopstest.Fault{Status: http.StatusTooManyRequests,
 		Code: projectops.CodeRateLimited, RetryAfter: time.Second, Times: 1})
 	f.srv.ResetRequests()

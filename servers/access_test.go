@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/servers"
@@ -30,7 +32,7 @@ func addUser(t *testing.T, f *fixture, role projectopstest.Role) *projectops.Cli
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.Client(t, projectops.WithAPIKey(key))
+	return f.Client(t, option.WithAPIKey(key))
 }
 
 func TestAccessRules(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/servers"
@@ -102,7 +104,7 @@ func TestSilentServerIs504(t *testing.T) {
 	}
 	mute := addMCP(t, f, "mute", muteServer())
 	// Reads are retried on 504 by the SDK; every attempt times out.
-	c := f.Client(t, projectops.WithMaxRetries(0))
+	c := f.Client(t, option.WithMaxRetries(0))
 	_, err = c.Servers.Validate(t.Context(), p, mute)
 	wantError(t, err, projectops.CodeTimeout, true)
 	_, err = c.Servers.ListTools(t.Context(), p, mute, nil)

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	projectops "github.com/projectops/projectops-go"
@@ -116,7 +118,7 @@ func TestOAuth(t *testing.T) {
 	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: mcpURL,
 		UseOAuth: true, OAuthTokenURL: peer.url + "/token"}))
 	rec := &recorder{RT: f.Srv.Transport()}
-	c := f.Client(t, projectops.WithTransport(rec), projectops.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	c := f.Client(t, option.WithTransport(rec), option.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	ctx := t.Context()
 
 	co, err := c.Servers.CheckOAuth(ctx, p, id)

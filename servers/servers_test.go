@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
@@ -62,7 +64,7 @@ func TestList(t *testing.T) {
 	must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: other, Name: "theirs", URL: "https://other.example.com/mcp"}))
 
 	rec := &recorder{RT: f.Srv.Transport()}
-	c := f.Client(t, projectops.WithTransport(rec))
+	c := f.Client(t, option.WithTransport(rec))
 	page, err := c.Servers.List(t.Context(), f.WS.ProjectID, nil)
 	if err != nil {
 		t.Fatalf("List: %v", err)

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	projectops "github.com/projectops/projectops-go"
@@ -105,8 +107,8 @@ func benchTunnel(b *testing.B, h http.Handler) (*fixture, *tunnels.Grant) {
 	}
 	// A client over loopback sockets, so the grant's URLs are loopback
 	// URLs and the host's WebSocket is a real connection.
-	c, err := projectops.NewClient(projectops.WithoutEnvironment(), projectops.WithBaseURL(base),
-		projectops.WithAPIKey(f.WS.APIKey))
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithBaseURL(base),
+		option.WithAPIKey(f.WS.APIKey))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
@@ -228,7 +230,7 @@ func TestAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gc := f.Client(t, projectops.WithAPIKey(key))
+	gc := f.Client(t, option.WithAPIKey(key))
 	_, err = gc.Tunnels.Create(t.Context(), f.WS.ProjectID, tunnels.CreateParams{Name: "mine"})
 	wantError(t, err, projectops.CodeForbidden, true)
 	_, err = gc.Tunnels.Close(t.Context(), f.WS.ProjectID, g.ServerID)

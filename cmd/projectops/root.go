@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/spf13/cobra"
 
 	projectops "github.com/projectops/projectops-go"
@@ -134,15 +136,15 @@ func (a *app) projectClient() (*projectops.Client, string, error) {
 // client builds the SDK client from PROJECTOPS_API_KEY and the persistent
 // flags. A missing key is a configuration error, caught before any call.
 func (a *app) client() (*projectops.Client, error) {
-	if os.Getenv(projectops.EnvAPIKey) == "" {
-		return nil, usagef("%s is not set", projectops.EnvAPIKey)
+	if os.Getenv(option.EnvAPIKey) == "" {
+		return nil, usagef("%s is not set", option.EnvAPIKey)
 	}
-	opts := []projectops.Option{}
+	opts := []option.RequestOption{}
 	if a.baseURL != "" {
-		opts = append(opts, projectops.WithBaseURL(a.baseURL))
+		opts = append(opts, option.WithBaseURL(a.baseURL))
 	}
 	if a.verbose {
-		opts = append(opts, projectops.WithLogger(a.logger()))
+		opts = append(opts, option.WithLogger(a.logger()))
 	}
 	c, err := projectops.NewClient(opts...)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
@@ -30,7 +32,7 @@ func main() {
 
 // run is the whole tour; getenv decides the mode.
 func run(ctx context.Context, w io.Writer, getenv func(string) string) error {
-	if getenv(projectops.EnvAPIKey) != "" {
+	if getenv(option.EnvAPIKey) != "" {
 		client, err := projectops.NewClient() // key and base URL from the environment
 		if err != nil {
 			return err

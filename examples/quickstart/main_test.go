@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/option"
+
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -54,10 +55,10 @@ func TestConfiguredServiceTour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv(projectops.EnvAPIKey, projectopstest.DemoMemberKey)
-	t.Setenv(projectops.EnvBaseURL, base)
+	t.Setenv(option.EnvAPIKey, projectopstest.DemoMemberKey)
+	t.Setenv(option.EnvBaseURL, base)
 	var out bytes.Buffer
-	if err := run(t.Context(), &out, func(k string) string { return map[string]string{projectops.EnvAPIKey: "set"}[k] }); err != nil {
+	if err := run(t.Context(), &out, func(k string) string { return map[string]string{option.EnvAPIKey: "set"}[k] }); err != nil {
 		t.Fatalf("run: %v\n%s", err, &out)
 	}
 	if !strings.Contains(out.String(), "read-only tour of "+base) || !strings.Contains(out.String(), "me: Max Member") {

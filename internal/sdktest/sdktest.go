@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -44,10 +46,10 @@ func Setup(t testing.TB, opts ...projectopstest.Option) *Fixture {
 }
 
 // Client returns an SDK client on the double with fast retries; opts come
-// last, so projectops.WithAPIKey switches identity.
-func (f *Fixture) Client(t testing.TB, opts ...projectops.Option) *projectops.Client {
+// last, so option.WithAPIKey switches identity.
+func (f *Fixture) Client(t testing.TB, opts ...option.RequestOption) *projectops.Client {
 	t.Helper()
-	base := []projectops.Option{projectops.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)}
+	base := []option.RequestOption{option.WithRetryBackoff(time.Millisecond, 5*time.Millisecond)}
 	c, err := f.Srv.NewClient(append(base, opts...)...)
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)

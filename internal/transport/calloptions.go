@@ -20,9 +20,9 @@ func WithOptions(ctx context.Context, opts []option.RequestOption) context.Conte
 }
 
 // callConfig applies the options ctx carries.
-func callConfig(ctx context.Context) (option.CallConfig, error) {
+func callConfig(ctx context.Context) (option.Config, error) {
 	opts, _ := ctx.Value(optionsKey{}).([]option.RequestOption)
-	return option.Apply(opts)
+	return option.ForCall(opts)
 }
 
 // recordResponse fills a WithResponseInto target after an attempt; resp is

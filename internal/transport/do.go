@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -39,9 +40,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	if err != nil {
 		return err
 	}
-	if call.Timeout > 0 {
+	if timeout := cmp.Or(call.Timeout, t.timeout); timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, call.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	maxRetries := t.maxRetries
@@ -50,7 +51,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	}
 	if !req.Public && t.key == nil {
 		return &shared.Error{Code: shared.CodeUnauthorized, Method: req.Method, Path: path,
-			Message: "no API key configured: set PROJECTOPS_API_KEY or use WithAPIKey"}
+			Message: "no API key configured: set PROJECTOPS_API_KEY or use option.WithAPIKey"}
 	}
 	target := t.base + path
 	if req.URL != "" {
@@ -185,8 +186,11 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 			hr.Header["Content-Type"] = []string{req.ContentType}
 		}
 	}
-	for k, v := range extra { // before the SDK's own: option refuses those keys anyway
+	for k, v := range t.header { // before the SDK's own: option refuses those keys anyway
 		hr.Header[k] = v
+	}
+	for k, v := range extra {
+		hr.Header[k] = append(hr.Header[k][:len(hr.Header[k]):len(hr.Header[k])], v...)
 	}
 	hr.Header["Accept"] = jsonContentType
 	if !req.Public {

@@ -3,12 +3,14 @@ package transport
 import (
 	"errors"
 	"io"
+
+	"github.com/projectops/projectops-go/option"
 )
 
 // DefaultMaxResponseBytes caps a success body: generous for the largest
 // listings, exports and traces, while a runaway or hostile body fails
 // before it can exhaust memory.
-const DefaultMaxResponseBytes = 32 << 20
+const DefaultMaxResponseBytes = option.DefaultMaxResponseBytes
 
 // errOverCap is what cappedReader returns once the cap is passed; Do turns
 // it into *shared.ResponseTooLargeError.

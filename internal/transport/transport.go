@@ -92,6 +92,11 @@ type Config struct {
 	Limiter   *rate.Limiter
 	Logger    *slog.Logger
 	UserAgent string
+	// Header is added to every request (WithHeader on the client); a
+	// call's own headers are added after it.
+	Header http.Header
+	// Timeout bounds each call that sets none of its own.
+	Timeout time.Duration
 	// MaxResponseBytes caps a success body (default
 	// DefaultMaxResponseBytes); a larger one is a
 	// *shared.ResponseTooLargeError.
@@ -127,6 +132,8 @@ type Transport struct {
 	log        *slog.Logger
 	ua         string
 	maxBody    int64
+	header     http.Header
+	timeout    time.Duration
 
 	// Header values built once and shared by every request (net/http
 	// never modifies them). The Authorization value is returned by a func:
@@ -152,6 +159,8 @@ func New(cfg Config) *Transport {
 		log:        cfg.Logger,
 		ua:         cfg.UserAgent,
 		maxBody:    cfg.MaxResponseBytes,
+		header:     cfg.Header.Clone(),
+		timeout:    cfg.Timeout,
 		sleep:      sleepCtx,
 	}
 	if t.maxBody <= 0 {

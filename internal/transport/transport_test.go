@@ -270,7 +270,7 @@ func TestNoKey(t *testing.T) {
 		t.Fatalf("err = %v, want *shared.Error", err)
 	}
 	want := &shared.Error{Code: shared.CodeUnauthorized, Method: "GET", Path: "/projects/p1",
-		Message: "no API key configured: set PROJECTOPS_API_KEY or use WithAPIKey"}
+		Message: "no API key configured: set PROJECTOPS_API_KEY or use option.WithAPIKey"}
 	if diff := cmp.Diff(want, e); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
 	}

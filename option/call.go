@@ -1,0 +1,79 @@
+package option
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// owned lists the headers the SDK sets itself: an option may not replace
+// them (the key is WithAPIKey's, never a header, so it cannot leak into a
+// log of options).
+var owned = map[string]bool{
+	"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true,
+	"Idempotency-Key": true, "Accept": true, "X-Retry-Count": true,
+}
+
+// WithHeader adds a header to every request of the client, or of the call.
+// The headers the SDK owns (Authorization, Content-Type, Idempotency-Key,
+// ...) are refused: use WithAPIKey or WithIdempotencyKey.
+func WithHeader(key, value string) RequestOption {
+	return func(c *Config) error {
+		k := http.CanonicalHeaderKey(strings.TrimSpace(key))
+		if k == "" || owned[k] {
+			return invalid("header", fmt.Sprintf("header %q cannot be set by an option", key))
+		}
+		if c.Header == nil {
+			c.Header = http.Header{}
+		}
+		c.Header.Add(k, value)
+		return nil
+	}
+}
+
+// WithIdempotencyKey sends key as the call's Idempotency-Key, the same on
+// every attempt, so a write is retried like a read and the service runs it
+// at most once. Eval-run creation gets a generated key without it. One
+// call only.
+func WithIdempotencyKey(key string) RequestOption {
+	return func(c *Config) error {
+		if strings.TrimSpace(key) == "" {
+			return invalid("idempotencyKey", "idempotency key is empty")
+		}
+		c.IdempotencyKey = key
+		return nil
+	}
+}
+
+// WithMaxRetries sets how many times a failed request is retried after the
+// first attempt (default 3; 0 sends it once).
+func WithMaxRetries(n int) RequestOption {
+	return func(c *Config) error {
+		if n < 0 {
+			return invalid("maxRetries", fmt.Sprintf("max retries is negative (%d)", n))
+		}
+		c.MaxRetries = &n
+		return nil
+	}
+}
+
+// WithRequestTimeout bounds each call, retries and their waits included.
+func WithRequestTimeout(d time.Duration) RequestOption {
+	return func(c *Config) error {
+		if d <= 0 {
+			return invalid("timeout", "timeout is not positive")
+		}
+		c.Timeout = d
+		return nil
+	}
+}
+
+// WithResponseInto stores the final response's metadata in r, on success
+// and on an error response alike. One call only.
+func WithResponseInto(r *Response) RequestOption {
+	return func(c *Config) error {
+		c.Response = r
+		return nil
+	}
+}

@@ -1,0 +1,39 @@
+package option
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Each option records its value; the Config prints without the key in
+// every verb a log might use.
+func TestApplyRecordsAndRedacts(t *testing.T) {
+	t.Parallel()
+	const key = "sk_test_SECRET123"
+	c, err := ForClient([]RequestOption{WithAPIKey(key), WithBaseURL("http://127.0.0.1:8080/api/v1"),
+		WithMaxRetries(0), WithRetryBackoff(time.Millisecond, time.Second), WithMaxRetryAfter(0),
+		WithRateLimit(60, 10), WithUserAgent("app/1"), WithoutEnvironment(), WithHeader("x-app", "a"),
+		WithMaxResponseBytes(1 << 20), WithLogger(slog.Default())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.APIKey() != key || c.BaseURL != "http://127.0.0.1:8080/api/v1" || *c.MaxRetries != 0 ||
+		c.RetryBaseDelay != time.Millisecond || c.RetryMaxDelay != time.Second || *c.MaxRetryAfter != 0 ||
+		c.RatePerMinute != 60 || c.RateBurst != 10 || c.UserAgent != "app/1" || !c.NoEnvironment ||
+		c.Header.Get("X-App") != "a" || c.MaxResponseBytes != 1<<20 || c.Logger == nil {
+		t.Errorf("Config = %+v", c)
+	}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		for _, v := range []any{c, &c} {
+			if s := fmt.Sprintf(verb, v); strings.Contains(s, "SECRET") {
+				t.Errorf("%s of a Config shows the key: %s", verb, s)
+			}
+		}
+	}
+	if _, err := ForCall([]RequestOption{WithAPIKey(key)}); err == nil || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("WithAPIKey on a call: %v", err)
+	}
+}
