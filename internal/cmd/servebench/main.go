@@ -63,12 +63,13 @@ func run(bin string, events, runs int, project, key string, serveArgs, reportArg
 	defer srv.stop()
 	rss0, _ := srv.rss()
 	fmt.Printf("serve pid %d at %s, RSS at start %.1f MiB\n", srv.cmd.Process.Pid, base, mib(rss0))
-	fmt.Println("run  wall      events/s   x-plain  serve-CPU/row  wire-B/row  RSS-MiB")
+	fmt.Println("run  wall      events/s   x-plain  serve-CPU/row  report-CPU/row  wire-B/row  RSS-MiB")
 	var rows, wire int64
 	for i := 1; i <= runs; i++ {
 		cpu0, io0 := srv.cpu(), srv.readBytes()
 		start := time.Now()
-		if err := report(bin, stream, base, project, key, fmt.Sprintf("servebench-%d", i), reportArgs); err != nil {
+		rcpu, err := report(bin, stream, base, project, key, fmt.Sprintf("servebench-%d", i), reportArgs)
+		if err != nil {
 			return fmt.Errorf("run %d: %w", i, err)
 		}
 		wall := time.Since(start)
@@ -77,8 +78,8 @@ func run(bin string, events, runs int, project, key string, serveArgs, reportArg
 		rate := float64(events) / wall.Seconds()
 		rows += int64(tests)
 		wire += in
-		fmt.Printf("%3d  %-8s  %9.0f  %7.2f  %10.2fµs  %10.0f  %7.1f\n", i, wall.Round(time.Millisecond), rate, rate/plain,
-			float64(cpu.Microseconds())/float64(tests), float64(in)/float64(tests), mib(rss))
+		fmt.Printf("%3d  %-8s  %9.0f  %7.2f  %10.2fµs  %11.2fµs  %10.0f  %7.1f\n", i, wall.Round(time.Millisecond), rate, rate/plain,
+			float64(cpu.Microseconds())/float64(tests), float64(rcpu.Microseconds())/float64(tests), float64(in)/float64(tests), mib(rss))
 	}
 	rss, _ := srv.rss()
 	fmt.Printf("after %d runs: %d rows stored, RSS %.1f MiB (%.1f MiB over start); %.0f B of RSS per row against %.0f B per row on the wire: %.2fx\n",
@@ -152,10 +153,12 @@ func plainRate(path string) (float64, error) {
 	return best, nil
 }
 
-func report(bin, stream, base, project, key, suite string, extra []string) error {
+// report runs one report of stream and returns its CPU time (user and
+// system).
+func report(bin, stream, base, project, key, suite string, extra []string) (time.Duration, error) {
 	in, err := os.Open(stream)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer in.Close()
 	args := append([]string{"report", "--project", project, "--suite", suite}, extra...)
@@ -170,9 +173,9 @@ func report(bin, stream, base, project, key, suite string, extra []string) error
 	// not a failure to report them; 2 is.
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
-		return fmt.Errorf("%w: %s", err, stderr.String())
+		return 0, fmt.Errorf("%w: %s", err, stderr.String())
 	}
-	return nil
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
 }
 
 var urlRE = regexp.MustCompile(`http://\S+/api/v1`)
