@@ -75,7 +75,7 @@ func (w *responseWriter) flushBuf() {
 	if !w.headSent {
 		w.headSent = true
 		frame, err := tunnelwire.EncodeHead(tunnelwire.Response, w.id,
-			&tunnelwire.Head{Status: w.status, Header: tunnelwire.CleanHeader(w.header)})
+			&tunnelwire.Head{Status: w.status, Header: tunnelwire.Clean(w.header)})
 		if err != nil {
 			w.err = err
 			return

@@ -82,3 +82,36 @@ func TestBodyOrderAndEnd(t *testing.T) {
 		t.Errorf("cut body: %q, %v", got, err)
 	}
 }
+
+// DecodeHead keeps encoding/json's leniency: a peer may send header
+// values with obs-text bytes, names in another case, or a name twice.
+func TestDecodeHeadLenient(t *testing.T) {
+	t.Parallel()
+	h, err := DecodeHead([]byte("{\"STATUS\":200,\"header\":{\"X-Name\":[\"caf\xe9\"]},\"status\":201}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Status != 201 || len(h.Header["X-Name"]) != 1 {
+		t.Errorf("head = %+v", h)
+	}
+	if _, err := DecodeHead([]byte(`{"status":`)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("truncated head: err = %v, want ErrMalformed", err)
+	}
+}
+
+// Clean copies only when it has something to remove.
+func TestClean(t *testing.T) {
+	t.Parallel()
+	plain := http.Header{"Content-Type": {"application/json"}}
+	if got := Clean(plain); &got["Content-Type"][0] != &plain["Content-Type"][0] {
+		t.Error("Clean copied a header with nothing to remove")
+	}
+	hop := http.Header{"Content-Type": {"application/json"}, "Connection": {"X-Drop"}, "X-Drop": {"1"}, "Te": {"trailers"}}
+	got := Clean(hop)
+	if len(got) != 1 || got.Get("Content-Type") != "application/json" || len(hop) != 4 {
+		t.Errorf("Clean = %v (input now %v)", got, hop)
+	}
+	if Clean(nil) == nil {
+		t.Error("Clean(nil) = nil")
+	}
+}

@@ -57,7 +57,7 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 	case <-ctx.Done():
 		return nil
 	}
-	for k, v := range tunnelwire.CleanHeader(head.Header) {
+	for k, v := range tunnelwire.Clean(head.Header) {
 		w.Header()[k] = v
 	}
 	w.WriteHeader(head.Status)
