@@ -8,8 +8,10 @@
 //	client, err := projectops.NewClient(option.WithAPIKey("sk_..."))
 //
 // Without options NewClient reads PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL.
+// Options, for the client and for each call alike, are in package option.
 // Each resource has a service on the Client (Catalog, Servers, Hosts, ...);
-// listings come as one page (ListX) or as an iterator over every item (X):
+// listings come as one page (ListX) or as an iterator over every item
+// (AllX):
 //
 //	for host, err := range client.Hosts.All(ctx, projectID, nil) {
 //		if err != nil {
@@ -24,7 +26,7 @@
 // Requests are retried with jittered exponential backoff according to what
 // the operation is: reads on network errors, 429 and 500/502/503/504;
 // non-idempotent writes only when the request provably did not run.
-// Retry-After is honoured exactly, up to WithMaxRetryAfter.
+// Retry-After is honoured exactly, up to option.WithMaxRetryAfter.
 //
 // The package projectopstest provides an in-memory implementation of the
 // whole API for tests and local development; the examples run against it.

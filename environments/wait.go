@@ -68,7 +68,7 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // *BuildError (errors.Is(err, ErrBuildFailed)). It stops as soon as ctx ends,
 // returning ctx's error. Polls back off exponentially; a RATE_LIMITED answer
 // is not an error here but a reason to wait at least its Retry-After before
-// the next poll, unless it exceeds the client's WithMaxRetryAfter cap: that
+// the next poll, unless it exceeds the client's option.WithMaxRetryAfter cap: that
 // error ends the wait, as it ends any call. Any other error ends the wait:
 // NOT_FOUND, for instance, when the environment was deleted.
 func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, buildID string, opts ...WaitOption) (*Build, error) {

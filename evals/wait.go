@@ -42,7 +42,7 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 // estimated remaining time, so a long run costs few polls and a finishing
 // run is noticed within about the minimum interval. A 429 RATE_LIMITED
 // answer is waited out (its Retry-After at least) and polling continues,
-// unless the Retry-After exceeds the client's WithMaxRetryAfter cap: that
+// unless the Retry-After exceeds the client's option.WithMaxRetryAfter cap: that
 // error ends Wait, as it ends any call. Wait returns as soon as ctx ends,
 // with the last run seen and ctx's error; any other error ends it too.
 func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...WaitOption) (*Run, error) {

@@ -3,7 +3,7 @@ package shared
 import "fmt"
 
 // ResponseTooLargeError is returned when a success response's body is larger
-// than the client's cap (WithMaxResponseBytes). Nothing of it is decoded.
+// than the client's cap (option.WithMaxResponseBytes). Nothing of it is decoded.
 type ResponseTooLargeError struct {
 	// Method and Path identify the request (path without query string).
 	Method, Path string
@@ -20,6 +20,6 @@ func (e *ResponseTooLargeError) Error() string {
 	if e.ContentLength >= 0 {
 		size = fmt.Sprintf("%d bytes", e.ContentLength)
 	}
-	return fmt.Sprintf("projectops: %s %s: response body over the %d-byte limit (%s); raise it with WithMaxResponseBytes",
+	return fmt.Sprintf("projectops: %s %s: response body over the %d-byte limit (%s); raise it with option.WithMaxResponseBytes",
 		e.Method, e.Path, e.Limit, size)
 }
