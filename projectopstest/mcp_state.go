@@ -10,7 +10,7 @@ import (
 
 // newMCPLayer builds the double's MCP layer (internal/mcpops) with o's
 // settings, the defaults filling what o leaves zero.
-func (s *Server) newMCPLayer(o mcpOptions) *mcpops.Layer {
+func newMCPLayer(s *Server, o mcpOptions) *mcpops.Layer {
 	cfg := mcpops.Config{Timeout: o.timeout, Idle: o.idle, CloseTimeout: o.closeTimeout,
 		HTTPClient: o.httpClient, Now: s.now, Log: s.log,
 		Wrap: func(c *http.Client) *http.Client { return routeSelf(c, selfTransport{s}) }}

@@ -91,7 +91,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	s.ev = newEvalEngine(s, o.evals)
 	s.bld = &builder{s: s}
 	s.catalog = hostcfg.NewCache(ctx, o.catalogSource, o.clock, o.logger)
-	s.mcp = s.newMCPLayer(o.mcp)
+	s.mcp = newMCPLayer(s, o.mcp)
 	s.buildMux()
 	if o.contractTB != nil {
 		s.handler = contractChecked(o.contractTB, s.handler)
