@@ -127,7 +127,7 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, "No tunnel host is connected", nil))
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, edge.MaxBodyBytes+1))
+	body, err := readBody(r, edge.MaxBodyBytes)
 	if err != nil {
 		return
 	}
@@ -140,7 +140,7 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 	if len(q) > 0 {
 		uri += "?" + q.Encode()
 	}
-	h := tunnelwire.CleanHeader(r.Header)
+	h := tunnelwire.Clean(r.Header) // the request is this handler's to change
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("X-Forwarded-Host", r.Host)
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
@@ -154,4 +154,18 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, relay.ErrHeadersTooLarge):
 		edge.WriteError(w, edge.Validation("", "Request headers too large to relay"))
 	}
+}
+
+// readBody reads at most limit+1 bytes of r's body, in one allocation of
+// the right size when the length is declared (MCP messages are small, and
+// io.ReadAll would start at 512 bytes and grow).
+func readBody(r *http.Request, limit int) ([]byte, error) {
+	if n := r.ContentLength; n >= 0 && n <= int64(limit) {
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, err
+		}
+		return body, nil
+	}
+	return io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 }
