@@ -8,15 +8,31 @@ package rows
 
 import (
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
-	"io"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/klauspost/compress/zstd"
 )
+
+// Blocks are zstd at its fastest level: on result rows it stores a third
+// less than flate's fastest at 1.3x its speed (stdlib flate was a fifth of
+// serve's CPU while ingesting). One encoder and one decoder serve every
+// store: Insert and At run under the double's lock anyway.
+var (
+	zenc = must(zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest),
+		zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true)))
+	zdec = must(zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true)))
+)
+
+// must panics on an error of a constructor given constant, valid options.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic("rows: " + err.Error())
+	}
+	return v
+}
 
 // Row is one result ready to store.
 type Row struct {
@@ -76,7 +92,7 @@ func Encode(data []byte, results []any) []Row {
 
 // block is the rows of one append.
 type block struct {
-	z        []byte // flate: for each row, its length (uvarint) and JSON
+	z        []byte // zstd: for each row, its length (uvarint) and JSON
 	first    int    // index of the block's first row
 	n        int
 	received int64 // unix milliseconds
@@ -94,6 +110,7 @@ type Store struct {
 	// block several times in a row.
 	cacheBlock int
 	cacheRows  [][]byte
+	scratch    []byte // the encoder's output buffer, reused
 }
 
 // NewStore returns an empty store; with discard it keeps counts only (the
@@ -106,17 +123,19 @@ func NewStore(discard bool) *Store {
 	return s
 }
 
-var flateWriters = sync.Pool{New: func() any {
-	w, _ := flate.NewWriter(io.Discard, flate.BestSpeed) // the level is valid
-	return w
-}}
-
 // Insert stores rows received at at, skipping any whose externalIterationId
 // the store already holds or that repeats within rows. It reports how many
 // were inserted, of which passed, and how many were skipped.
 func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int) {
 	var buf bytes.Buffer
-	var verdicts []bool
+	if !s.discard {
+		size := 0
+		for _, r := range rows {
+			size += binary.MaxVarintLen32 + len(r.Raw)
+		}
+		buf.Grow(size)
+	}
+	verdicts := make([]bool, 0, len(rows))
 	for _, r := range rows {
 		if !s.discard && r.ExtID != "" {
 			if s.seen[r.ExtID] {
@@ -132,20 +151,18 @@ func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int)
 		if s.discard {
 			continue
 		}
-		buf.Write(binary.AppendUvarint(nil, uint64(len(r.Raw))))
+		var n [binary.MaxVarintLen64]byte
+		buf.Write(n[:binary.PutUvarint(n[:], uint64(len(r.Raw)))])
 		buf.Write(r.Raw)
 		verdicts = append(verdicts, r.Passed)
 	}
 	if len(verdicts) == 0 {
 		return inserted, passed, skipped
 	}
-	var z bytes.Buffer
-	w := flateWriters.Get().(*flate.Writer)
-	w.Reset(&z)
-	_, _ = w.Write(buf.Bytes()) // writes to a bytes.Buffer do not fail
-	_ = w.Close()
-	flateWriters.Put(w)
-	s.blocks = append(s.blocks, block{z: bytes.Clone(z.Bytes()), first: s.n, n: len(verdicts),
+	// Encode into a scratch buffer and keep an exact-size copy.
+	z := zenc.EncodeAll(buf.Bytes(), s.scratch[:0])
+	s.scratch = z[:0]
+	s.blocks = append(s.blocks, block{z: bytes.Clone(z), first: s.n, n: len(verdicts),
 		received: at.UnixMilli(), passed: verdicts})
 	s.n += len(verdicts)
 	return inserted, passed, skipped
@@ -166,7 +183,7 @@ func (s *Store) At(i int) (raw []byte, received time.Time, passed bool) {
 
 // decode decompresses a block into its rows.
 func decode(blk *block) [][]byte {
-	data, err := io.ReadAll(flate.NewReader(bytes.NewReader(blk.z)))
+	data, err := zdec.DecodeAll(blk.z, nil)
 	if err != nil {
 		panic("rows: a stored block does not decompress: " + err.Error())
 	}
