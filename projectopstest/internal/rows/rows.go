@@ -9,6 +9,7 @@ package rows
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/maphash"
 	"sort"
 	"time"
 
@@ -99,13 +100,21 @@ type block struct {
 	passed   []bool
 }
 
+// idHash is an externalIterationId's 128-bit hash.
+type idHash [2]uint64
+
 // Store is one run's rows. It is not safe for concurrent use: the double
 // guards it with its lock.
 type Store struct {
 	discard bool
-	seen    map[string]bool // externalIterationIds held
-	blocks  []block
-	n       int
+	// seen holds the externalIterationIds stored, as 128-bit hashes:
+	// a map without pointers costs the garbage collector nothing to scan
+	// however many millions of rows a run holds, and is half the size. Two
+	// ids colliding is a 2^-128 event per pair.
+	seen   map[idHash]struct{}
+	seed   [2]maphash.Seed
+	blocks []block
+	n      int
 	// cache is the last block read: pages of iterations read the same
 	// block several times in a row.
 	cacheBlock int
@@ -118,7 +127,8 @@ type Store struct {
 func NewStore(discard bool) *Store {
 	s := &Store{discard: discard, cacheBlock: -1}
 	if !discard {
-		s.seen = map[string]bool{}
+		s.seen = map[idHash]struct{}{}
+		s.seed = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 	}
 	return s
 }
@@ -138,11 +148,12 @@ func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int)
 	verdicts := make([]bool, 0, len(rows))
 	for _, r := range rows {
 		if !s.discard && r.ExtID != "" {
-			if s.seen[r.ExtID] {
+			h := idHash{maphash.String(s.seed[0], r.ExtID), maphash.String(s.seed[1], r.ExtID)}
+			if _, dup := s.seen[h]; dup {
 				skipped++
 				continue
 			}
-			s.seen[r.ExtID] = true
+			s.seen[h] = struct{}{}
 		}
 		inserted++
 		if r.Passed {
