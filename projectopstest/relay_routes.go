@@ -3,7 +3,6 @@ package projectopstest
 import (
 	"crypto/sha256"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -127,7 +126,7 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, "No tunnel host is connected", nil))
 		return
 	}
-	body, err := readBody(r, edge.MaxBodyBytes)
+	body, err := edge.ReadBody(r, edge.MaxBodyBytes)
 	if err != nil {
 		return
 	}
@@ -154,18 +153,4 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, relay.ErrHeadersTooLarge):
 		edge.WriteError(w, edge.Validation("", "Request headers too large to relay"))
 	}
-}
-
-// readBody reads at most limit+1 bytes of r's body, in one allocation of
-// the right size when the length is declared (MCP messages are small, and
-// io.ReadAll would start at 512 bytes and grow).
-func readBody(r *http.Request, limit int) ([]byte, error) {
-	if n := r.ContentLength; n >= 0 && n <= int64(limit) {
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r.Body, body); err != nil {
-			return nil, err
-		}
-		return body, nil
-	}
-	return io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 }

@@ -56,7 +56,7 @@ func DecodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *Error) (map[
 // then the route's contract when the reference documents the route. An
 // empty body reads as {}.
 func DecodeObject(r *http.Request, limit int, tooLarge *Error) (map[string]any, []byte, *contract.Route, *Error) {
-	data, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
+	data, err := ReadBody(r, limit)
 	if err != nil {
 		return nil, nil, nil, Validation("", "Could not read request body")
 	}
@@ -263,4 +263,19 @@ func jsonKind(t reflect.Type) string {
 		return jsonKind(t.Elem())
 	}
 	return "a valid value"
+}
+
+// ReadBody reads at most limit+1 bytes of r's body (one more than allowed,
+// so the caller can tell an oversized body), in one allocation of the right
+// size when the length is declared: io.ReadAll would start at 512 bytes
+// and grow, copying a 40 KiB ingest chunk about seven times.
+func ReadBody(r *http.Request, limit int) ([]byte, error) {
+	if n := r.ContentLength; n >= 0 && n <= int64(limit) {
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, err
+		}
+		return body, nil
+	}
+	return io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 }

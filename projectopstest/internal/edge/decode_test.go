@@ -47,3 +47,25 @@ func TestBodyTooLarge(t *testing.T) {
 		t.Errorf("oversized body: %v", herr)
 	}
 }
+
+func TestReadBody(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name     string
+		body     string
+		declared int64
+		wantLen  int
+	}{
+		{"declared", `{"a":1}`, 7, 7},
+		{"undeclared", `{"a":1}`, -1, 7},
+		{"declared over the limit", strings.Repeat("x", 20), 20, 11},
+		{"undeclared over the limit", strings.Repeat("x", 20), -1, 11},
+	} {
+		r := httptest.NewRequest("POST", "/x", strings.NewReader(tt.body))
+		r.ContentLength = tt.declared
+		b, err := ReadBody(r, 10)
+		if err != nil || len(b) != tt.wantLen {
+			t.Errorf("%s: %d bytes, %v; want %d", tt.name, len(b), err, tt.wantLen)
+		}
+	}
+}
