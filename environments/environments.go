@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/projectops/projectops-go/internal/clientcfg"
-
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/poll"
 	"github.com/projectops/projectops-go/internal/svc"
@@ -27,17 +25,10 @@ type Service struct {
 
 func init() { svc.Register(newService) }
 
-// NewService builds the environments service alone, from the same options as
-// projectops.NewClient (it reads the same environment), for a program that
-// needs no other service: it then links none of them. Prefer one
-// projectops.Client when using several, so they share one transport and
-// rate limit.
+// NewService builds the environments service alone, from the options of
+// projectops.NewClient: a program using only it links no other service.
 func NewService(opts ...option.RequestOption) (*Service, error) {
-	t, err := clientcfg.Transport(opts)
-	if err != nil {
-		return nil, err
-	}
-	return newService(t), nil
+	return svc.Standalone(opts, newService)
 }
 
 func newService(t *transport.Transport) *Service { return &Service{t: t, sleep: poll.Sleep} }

@@ -8,8 +8,6 @@ import (
 	"iter"
 	"net/http"
 
-	"github.com/projectops/projectops-go/internal/clientcfg"
-
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
@@ -22,17 +20,10 @@ type Service struct{ t *transport.Transport }
 
 func init() { svc.Register(newService) }
 
-// NewService builds the hosts service alone, from the same options as
-// projectops.NewClient (it reads the same environment), for a program that
-// needs no other service: it then links none of them. Prefer one
-// projectops.Client when using several, so they share one transport and
-// rate limit.
+// NewService builds the hosts service alone, from the options of
+// projectops.NewClient: a program using only it links no other service.
 func NewService(opts ...option.RequestOption) (*Service, error) {
-	t, err := clientcfg.Transport(opts)
-	if err != nil {
-		return nil, err
-	}
-	return newService(t), nil
+	return svc.Standalone(opts, newService)
 }
 
 func newService(t *transport.Transport) *Service { return &Service{t: t} }

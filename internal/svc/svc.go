@@ -9,7 +9,9 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/projectops/projectops-go/internal/clientcfg"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 )
 
 var constructors sync.Map // reflect.Type -> func(*transport.Transport) any
@@ -27,4 +29,15 @@ func New[T any](t *transport.Transport) T {
 		panic(fmt.Sprintf("svc: no constructor registered for %v", reflect.TypeFor[T]()))
 	}
 	return build.(func(*transport.Transport) any)(t).(T)
+}
+
+// Standalone builds a T alone from a client's options: a resource
+// package's NewService, for programs that need that service only.
+func Standalone[T any](opts []option.RequestOption, build func(*transport.Transport) T) (T, error) {
+	t, err := clientcfg.Transport(opts)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return build(t), nil
 }
