@@ -30,15 +30,16 @@ func ingestRoutes(s *Server, rt *router) {
 const uploadRoute = "POST " + uploadPath + "{token}"
 
 // decodeIngest reads an ingest body under the gateway's 6 MiB cap and
-// parses it once into its checked object. A projectId in the body is
-// ignored (the path decides), as the gateway overwrites it.
-func decodeIngest(r *http.Request) (map[string]any, []byte, *edge.Error) {
-	obj, data, _, herr := edge.DecodeObject(r, ingest.MaxBodyBytes, edge.NewError(shared.CodeValidation,
-		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingest.MaxBodyBytes}))
+// parses it once into its checked object and, cut in the same pass, the
+// raw JSON of each result (what the run stores). A projectId in the body
+// is ignored (the path decides), as the gateway overwrites it.
+func decodeIngest(r *http.Request) (map[string]any, [][]byte, *edge.Error) {
+	obj, _, results, _, herr := edge.DecodeObjectElements(r, ingest.MaxBodyBytes, edge.NewError(shared.CodeValidation,
+		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingest.MaxBodyBytes}), "results")
 	if herr == nil {
 		delete(obj, "projectId")
 	}
-	return obj, data, herr
+	return obj, results, herr
 }
 
 // runParams reads the run fields of a report or runs/start body (the
@@ -89,7 +90,7 @@ func (st *state) ingestProject(a actor, projectID string) (string, *edge.Error) 
 // bytes, and what check derived from them for apply.
 type ingestBody struct {
 	obj     map[string]any
-	data    []byte
+	raw     [][]byte // each result as sent
 	run     ingest.RunParams
 	results []any
 	rows    []rows.Row
@@ -106,11 +107,11 @@ func ingestOp[Resp any](s *Server, check func(c *call, b *ingestBody) *edge.Erro
 		if herr := s.checkIngestAccess(r, a); herr != nil {
 			return herr
 		}
-		obj, data, herr := decodeIngest(r)
+		obj, raw, herr := decodeIngest(r)
 		if herr != nil {
 			return herr
 		}
-		b := &ingestBody{obj: obj, data: data}
+		b := &ingestBody{obj: obj, raw: raw}
 		if check != nil {
 			if herr := check(c, b); herr != nil {
 				return herr
@@ -150,7 +151,7 @@ func checkRows(b *ingestBody, nonEmpty bool) *edge.Error {
 	if herr := validateResults(b.results, nonEmpty); herr != nil {
 		return herr
 	}
-	b.rows = rows.Encode(b.data, b.results)
+	b.rows = rows.Encode(b.raw, b.results)
 	return nil
 }
 

@@ -56,32 +56,46 @@ func DecodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *Error) (map[
 // then the route's contract when the reference documents the route. An
 // empty body reads as {}.
 func DecodeObject(r *http.Request, limit int, tooLarge *Error) (map[string]any, []byte, *contract.Route, *Error) {
+	obj, data, _, route, herr := DecodeObjectElements(r, limit, tooLarge, "")
+	return obj, data, route, herr
+}
+
+// DecodeObjectElements is DecodeObject that also returns the exact bytes
+// of each element of the array under key, cut in the same pass (see
+// contract.DecodeElements); key "" asks for none.
+func DecodeObjectElements(r *http.Request, limit int, tooLarge *Error, key string) (map[string]any, []byte, [][]byte, *contract.Route, *Error) {
 	data, err := ReadBody(r, limit)
 	if err != nil {
-		return nil, nil, nil, Validation("", "Could not read request body")
+		return nil, nil, nil, nil, Validation("", "Could not read request body")
 	}
 	if len(data) > limit {
-		return nil, nil, nil, tooLarge
+		return nil, nil, nil, nil, tooLarge
 	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		data = []byte("{}")
 	}
-	v, err := contract.Decode(data)
+	var v any
+	var elems [][]byte
+	if key == "" {
+		v, err = contract.Decode(data)
+	} else {
+		v, elems, err = contract.DecodeElements(data, key)
+	}
 	if err != nil {
-		return nil, nil, nil, ViolationError(err)
+		return nil, nil, nil, nil, ViolationError(err)
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, nil, nil, Validation("", "JSON body must be an object")
+		return nil, nil, nil, nil, Validation("", "JSON body must be an object")
 	}
 	route := contractRoute(r)
 	if route != nil {
 		if err := route.CheckRequest(obj); err != nil {
-			return nil, nil, nil, ViolationError(err)
+			return nil, nil, nil, nil, ViolationError(err)
 		}
 	}
-	return obj, data, route, nil
+	return obj, data, elems, route, nil
 }
 
 // contractRoute is the contract of the route r was routed to, or nil.

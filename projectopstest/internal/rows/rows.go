@@ -13,7 +13,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -46,47 +45,17 @@ type Row struct {
 }
 
 // Encode prepares the checked results of a body for storage, before any
-// lock is taken: each one's JSON cut from data with a token scan (so no row
-// is re-encoded), its externalIterationId and its verdict. results are the
-// decoded "results" array of the same body, which must be a JSON object.
-func Encode(data []byte, results []any) []Row {
+// lock is taken: raw are the results' JSON exactly as sent (cut from the
+// body by its decode, so no row is re-encoded) and results the same
+// results decoded, from which each row's externalIterationId and verdict
+// are read.
+func Encode(raw [][]byte, results []any) []Row {
 	out := make([]Row, len(results))
 	for i, v := range results {
 		m, _ := v.(map[string]any)
 		out[i].ExtID, _ = m["externalIterationId"].(string)
 		out[i].Passed, _ = m["passed"].(bool)
-	}
-	var buf []byte
-	var ends []int
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	_, err := dec.ReadToken() // {
-	for err == nil && dec.PeekKind() == '"' {
-		var name jsontext.Token
-		if name, err = dec.ReadToken(); err != nil || name.String() != "results" {
-			if err == nil {
-				err = dec.SkipValue()
-			}
-			continue
-		}
-		if _, err = dec.ReadToken(); err != nil { // [
-			break
-		}
-		for err == nil && dec.PeekKind() != ']' {
-			var v jsontext.Value
-			if v, err = dec.ReadValue(); err == nil {
-				buf = append(buf, v...)
-				ends = append(ends, len(buf))
-			}
-		}
-		_, err = dec.ReadToken() // ]
-	}
-	if err != nil || len(ends) != len(out) {
-		panic("rows: a checked body does not scan") // its decode accepted it
-	}
-	start := 0
-	for i, end := range ends {
-		out[i].Raw = buf[start:end:end]
-		start = end
+		out[i].Raw = raw[i]
 	}
 	return out
 }

@@ -9,11 +9,19 @@ import (
 func TestEncodeInsertAt(t *testing.T) {
 	body := []byte(`{"runId":"run_1","results":[{"caseTitle":"a","passed":true,"externalIterationId":"x"},` +
 		`{"caseTitle":"b","passed":false},{"caseTitle":"a again","passed":true,"externalIterationId":"x"}],"z":1}`)
-	var obj map[string]any
+	var obj struct{ Results []json.RawMessage }
 	if err := json.Unmarshal(body, &obj); err != nil {
 		t.Fatal(err)
 	}
-	rs := Encode(body, obj["results"].([]any))
+	raws := make([][]byte, len(obj.Results))
+	results := make([]any, len(obj.Results))
+	for i, r := range obj.Results {
+		raws[i] = r
+		if err := json.Unmarshal(r, &results[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs := Encode(raws, results)
 	if len(rs) != 3 || string(rs[1].Raw) != `{"caseTitle":"b","passed":false}` || rs[0].ExtID != "x" || !rs[0].Passed {
 		t.Fatalf("Encode = %+v", rs)
 	}
