@@ -19,6 +19,7 @@ const (
 // encoder turns results into redacted JSON, truncating oversize ones.
 type encoder struct {
 	buf    bytes.Buffer
+	fast   []byte // appendSimple's output, reused
 	enc    *json.Encoder
 	redact redactor
 	hook   func(string) string
@@ -86,6 +87,10 @@ func biggest(r *Result) *string {
 }
 
 func (e *encoder) marshal(res *Result) ([]byte, error) {
+	if b, ok := appendSimple(e.fast[:0], res); ok {
+		e.fast = b
+		return e.redact.apply(b), nil
+	}
 	e.buf.Reset()
 	if err := e.enc.Encode(res); err != nil {
 		return nil, err
