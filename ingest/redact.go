@@ -34,7 +34,7 @@ func (rd redactor) apply(b []byte) []byte {
 		b = reSKToken.ReplaceAll(b, []byte(Redacted))
 	}
 	b = redactHeaders(b)
-	if containsFold(b, "bearer") {
+	if containsFoldAt(b, "bearer", 0) {
 		b = reBearer.ReplaceAll(b, []byte("${1}${2}"+Redacted))
 	}
 	if bytes.Contains(b, []byte("://")) && bytes.IndexByte(b, '@') >= 0 {

@@ -76,3 +76,31 @@ func FuzzRedactHeaders(f *testing.F) {
 		}
 	})
 }
+
+// FuzzContainsFoldAt holds the pivot search to a plain ASCII-folded
+// search, for every word the redactor looks for.
+func FuzzContainsFoldAt(f *testing.F) {
+	for _, s := range []string{"Authorization: x", "X-API-KEY", "cOoKiE", "bearer", "BEARER k", "kkk zzz", "\xffapi-kEy"} {
+		f.Add([]byte(s))
+	}
+	lower := func(b []byte) []byte {
+		out := make([]byte, len(b))
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			out[i] = c
+		}
+		return out
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, w := range []struct {
+			word  string
+			pivot int
+		}{{"authorization", 7}, {"api-key", 4}, {"cookie", 3}, {"bearer", 0}} {
+			if got, want := containsFoldAt(b, w.word, w.pivot), bytes.Contains(lower(b), []byte(w.word)); got != want {
+				t.Fatalf("containsFoldAt(%q, %q) = %v, want %v", b, w.word, got, want)
+			}
+		}
+	})
+}
