@@ -118,11 +118,11 @@ func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int)
 	for _, r := range rows {
 		if !s.discard && r.ExtID != "" {
 			h := idHash{maphash.String(s.seed[0], r.ExtID), maphash.String(s.seed[1], r.ExtID)}
-			if _, dup := s.seen[h]; dup {
+			n := len(s.seen)
+			if s.seen[h] = struct{}{}; len(s.seen) == n { // one lookup: an id held already
 				skipped++
 				continue
 			}
-			s.seen[h] = struct{}{}
 		}
 		inserted++
 		if r.Passed {
