@@ -106,7 +106,8 @@ type Response struct {
 	Attempts int
 }
 
-// Apply runs opts on a fresh Config.
+// Apply runs opts on a fresh Config. Apply, ForCall and ForClient are how
+// the SDK reads options; a program does not need them.
 func Apply(opts []RequestOption) (Config, error) {
 	var c Config
 	for _, o := range opts {
@@ -120,7 +121,8 @@ func Apply(opts []RequestOption) (Config, error) {
 	return c, nil
 }
 
-// ForCall applies a call's options and refuses those of a client.
+// ForCall applies a call's options and refuses those of a client with a
+// VALIDATION_ERROR naming the option.
 func ForCall(opts []RequestOption) (Config, error) {
 	c, err := Apply(opts)
 	if err != nil {
@@ -132,7 +134,8 @@ func ForCall(opts []RequestOption) (Config, error) {
 	return c, nil
 }
 
-// ForClient applies a client's options and refuses those of one call.
+// ForClient applies a client's options and refuses those of one call
+// (and WithHTTPClient beside WithTransport) with a VALIDATION_ERROR.
 func ForClient(opts []RequestOption) (Config, error) {
 	c, err := Apply(opts)
 	if err != nil {
