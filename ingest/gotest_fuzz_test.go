@@ -89,3 +89,35 @@ func FuzzReadGoTest(f *testing.F) {
 		}
 	})
 }
+
+// skipPlain stops at the first quote, backslash or control byte, wherever
+// it falls in an eight-byte word and whatever surrounds it.
+func TestSkipPlain(t *testing.T) {
+	t.Parallel()
+	naive := func(b []byte, j int) int {
+		for ; j < len(b); j++ {
+			if c := b[j]; c == '"' || c == '\\' || c < 0x20 {
+				return j
+			}
+		}
+		return j
+	}
+	fills := []byte{'a', 0x20, 0x7f, 0x80, 0xff, 0x21, 0x23, 0x5b, 0x5d}
+	for _, fill := range fills {
+		for _, special := range []byte{'"', '\\', 0x00, 0x01, 0x1f, 0} {
+			for n := 0; n <= 19; n++ {
+				for at := -1; at < n; at++ {
+					b := bytes.Repeat([]byte{fill}, n)
+					if at >= 0 {
+						b[at] = special
+					}
+					for start := 0; start <= n; start++ {
+						if got, want := skipPlain(b, start), naive(b, start); got != want {
+							t.Fatalf("skipPlain(%q, %d) = %d, want %d", b, start, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

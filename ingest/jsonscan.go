@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -20,6 +21,10 @@ func skipWS(b []byte, i int) int {
 func scanString(b []byte, i int) ([]byte, bool, int) {
 	esc := false
 	for j := i + 1; j < len(b); j++ {
+		j = skipPlain(b, j)
+		if j >= len(b) {
+			break
+		}
 		switch c := b[j]; {
 		case c == '"':
 			return b[i+1 : j], esc, j + 1
@@ -44,6 +49,32 @@ func scanString(b []byte, i int) ([]byte, bool, int) {
 		}
 	}
 	return nil, false, -1
+}
+
+// skipPlain returns the index of the first byte from j on that a JSON
+// string scan must look at (a quote, a backslash or a control character),
+// or len(b): eight bytes at a time while none is among them.
+func skipPlain(b []byte, j int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for ; j+8 <= len(b); j += 8 {
+		x := binary.LittleEndian.Uint64(b[j:])
+		quote, slash := x^(ones*'"'), x^(ones*'\\')
+		// A zero byte in quote or slash, or a byte below 0x20 in x, sets
+		// its high bit here (bytes at 0x80 and up never count as below).
+		special := ((quote - ones) &^ quote) | ((slash - ones) &^ slash) | ((x - ones*0x20) &^ x)
+		if special&highs != 0 {
+			break
+		}
+	}
+	for ; j < len(b); j++ {
+		if c := b[j]; c == '"' || c == '\\' || c < 0x20 {
+			return j
+		}
+	}
+	return j
 }
 
 // appendUnescaped appends the decoded JSON string contents s to dst.
