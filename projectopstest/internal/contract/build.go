@@ -132,12 +132,15 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 	if err != nil {
 		return nil, err
 	}
-	specs := []struct{ suffix, req, resp string }{
-		{"report", "report", "reportResponse"},
-		{"runs/start", "runStart", "runStartResponse"},
-		{"runs/iterations", "runIterations", "runIterationsResponse"},
-		{"runs/finalize", "runFinalize", "finalizeResponse"},
-		{"artifacts/upload-url", "uploadURL", "uploadURLResponse"},
+	specs := []struct {
+		suffix, req, resp string
+		results           bool // the body carries a results array of #/$defs/result
+	}{
+		{"report", "report", "reportResponse", true},
+		{"runs/start", "runStart", "runStartResponse", false},
+		{"runs/iterations", "runIterations", "runIterationsResponse", true},
+		{"runs/finalize", "runFinalize", "finalizeResponse", false},
+		{"artifacts/upload-url", "uploadURL", "uploadURLResponse", false},
 	}
 	var out []*Route
 	for _, s := range specs {
@@ -154,6 +157,11 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 			BodyRequired: true, requests: []*jsonschema.Schema{req},
 			known: map[string]bool{}, envelope: b.envelope,
 			responses: map[string][]*jsonschema.Schema{"200": {resp}, "4XX": {errSchema}, "5XX": {errSchema}},
+		}
+		if s.results {
+			if r.fastItems, err = fastItemSchema(); err != nil {
+				return nil, err
+			}
 		}
 		// The ingest schema closes its bodies itself; no top-level rule.
 		out = append(out, r)
