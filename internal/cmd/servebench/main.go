@@ -50,7 +50,7 @@ func run(bin string, events, runs int, project, key string, serveArgs, reportArg
 	if err != nil {
 		return err
 	}
-	plain, err := plainRate(stream)
+	plain, err := plainRate(stream, 3)
 	if err != nil {
 		return err
 	}
@@ -63,9 +63,15 @@ func run(bin string, events, runs int, project, key string, serveArgs, reportArg
 	defer srv.stop()
 	rss0, _ := srv.rss()
 	fmt.Printf("serve pid %d at %s, RSS at start %.1f MiB\n", srv.cmd.Process.Pid, base, mib(rss0))
-	fmt.Println("run  wall      events/s   x-plain  serve-CPU/row  report-CPU/row  wire-B/row  RSS-MiB")
+	fmt.Println("run  wall      events/s   x-plain  serve-CPU/row  report-CPU/row  wire-B/row  RSS-MiB  (x-plain: against the best plain rate so far)")
 	var rows, wire int64
 	for i := 1; i <= runs; i++ {
+		// The plain decode is measured again before every run and the best
+		// rate seen so far is the one held against: a busy moment on a
+		// shared machine never makes the floor easier.
+		if p, err := plainRate(stream, 1); err == nil {
+			plain = max(plain, p)
+		}
 		cpu0, io0 := srv.cpu(), srv.readBytes()
 		start := time.Now()
 		rcpu, err := report(bin, stream, base, project, key, fmt.Sprintf("servebench-%d", i), reportArgs)
@@ -120,10 +126,10 @@ func writeStream(path string, n int) (tests int, err error) {
 }
 
 // plainRate is the floor the reporter is held against: read and decode
-// every line, nothing else.
-func plainRate(path string) (float64, error) {
+// every line, nothing else; the best of passes.
+func plainRate(path string, passes int) (float64, error) {
 	best := 0.0
-	for range 3 {
+	for range passes {
 		f, err := os.Open(path)
 		if err != nil {
 			return 0, err
