@@ -35,3 +35,32 @@ func BenchmarkInsert(b *testing.B) {
 	b.ReportMetric(float64(stored)/float64(s.Len()), "stored-B/row")
 	b.ReportMetric(float64(wire)/float64(len(rows)), "wire-B/row")
 }
+
+// BenchmarkInsertIDs is BenchmarkInsert with an externalIterationId on
+// every row, new in every append, as a streamed run sends them: the cost
+// of remembering the ids a run holds.
+func BenchmarkInsertIDs(b *testing.B) {
+	const n = 200
+	ids := make([]string, 0, 1<<20)
+	for i := range cap(ids) {
+		ids = append(ids, fmt.Sprintf("it-%012x-1", uint64(i)*0x9e3779b97f4a7c15))
+	}
+	rows := make([]Row, n)
+	for i := range rows {
+		rows[i] = Row{Raw: []byte(`{"caseTitle":"t","passed":true}`), Passed: true}
+	}
+	s := NewStore(false)
+	at := time.Unix(0, 0)
+	next := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if next+n > len(ids) {
+			s, next = NewStore(false), 0 // a new run
+		}
+		for i := range rows {
+			rows[i].ExtID = ids[next+i]
+		}
+		next += n
+		s.Insert(rows, at)
+	}
+}

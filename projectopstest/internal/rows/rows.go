@@ -69,18 +69,18 @@ type block struct {
 	passed   []bool
 }
 
-// idHash is an externalIterationId's 128-bit hash.
-type idHash [2]uint64
-
 // Store is one run's rows. It is not safe for concurrent use: the double
 // guards it with its lock.
 type Store struct {
 	discard bool
-	// seen holds the externalIterationIds stored, as 128-bit hashes:
-	// a map without pointers costs the garbage collector nothing to scan
-	// however many millions of rows a run holds, and is half the size. Two
-	// ids colliding is a 2^-128 event per pair.
-	seen   map[idHash]struct{}
+	// seen holds the externalIterationIds stored, as 128-bit hashes (the
+	// first half keys the second): a map without pointers costs the
+	// garbage collector nothing to scan however many millions of rows a
+	// run holds, and 64-bit keys take the map's fast path. Ids whose first
+	// halves collide (a 2^-64 event per pair) go to more; two ids whose
+	// whole hashes collide are a 2^-128 event per pair.
+	seen   map[uint64]uint64
+	more   map[[2]uint64]struct{}
 	seed   [2]maphash.Seed
 	blocks []block
 	n      int
@@ -96,7 +96,7 @@ type Store struct {
 func NewStore(discard bool) *Store {
 	s := &Store{discard: discard, cacheBlock: -1}
 	if !discard {
-		s.seen = map[idHash]struct{}{}
+		s.seen = map[uint64]uint64{}
 		s.seed = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 	}
 	return s
@@ -117,9 +117,7 @@ func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int)
 	verdicts := make([]bool, 0, len(rows))
 	for _, r := range rows {
 		if !s.discard && r.ExtID != "" {
-			h := idHash{maphash.String(s.seed[0], r.ExtID), maphash.String(s.seed[1], r.ExtID)}
-			n := len(s.seen)
-			if s.seen[h] = struct{}{}; len(s.seen) == n { // one lookup: an id held already
+			if !s.add(maphash.String(s.seed[0], r.ExtID), maphash.String(s.seed[1], r.ExtID)) {
 				skipped++
 				continue
 			}
@@ -146,6 +144,25 @@ func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int)
 		received: at.UnixMilli(), passed: verdicts})
 	s.n += len(verdicts)
 	return inserted, passed, skipped
+}
+
+// add records an id by its hash halves; it reports false when the id is
+// held already.
+func (s *Store) add(h1, h2 uint64) bool {
+	held, ok := s.seen[h1]
+	switch {
+	case !ok:
+		s.seen[h1] = h2
+		return true
+	case held == h2:
+		return false
+	}
+	if s.more == nil {
+		s.more = map[[2]uint64]struct{}{}
+	}
+	n := len(s.more)
+	s.more[[2]uint64{h1, h2}] = struct{}{}
+	return len(s.more) > n
 }
 
 // Len is how many rows the store holds.

@@ -48,3 +48,17 @@ func TestEncodeInsertAt(t *testing.T) {
 		t.Errorf("discard: %d %d %d, Len %d", ins, p, sk, d.Len())
 	}
 }
+
+// Ids whose hashes share a first half are told apart by the second.
+func TestAddCollision(t *testing.T) {
+	t.Parallel()
+	s := NewStore(false)
+	for _, tc := range []struct {
+		h1, h2 uint64
+		want   bool
+	}{{1, 10, true}, {1, 10, false}, {1, 11, true}, {1, 11, false}, {1, 12, true}, {2, 10, true}, {1, 10, false}} {
+		if got := s.add(tc.h1, tc.h2); got != tc.want {
+			t.Errorf("add(%d, %d) = %v, want %v", tc.h1, tc.h2, got, tc.want)
+		}
+	}
+}
