@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -87,6 +88,13 @@ the results are spooled for "report resume").`,
 }
 
 func (a *app) report(f reportFlags, cmdArgs []string) error {
+	if os.Getenv("GOGC") == "" {
+		// The reporter's live heap is small and bounded (a few chunks), so
+		// the default target collects every few megabytes of a stream
+		// that allocates as it parses; a wider one costs tens of MiB and
+		// saves a tenth of report's CPU. GOGC, when set, wins.
+		debug.SetGCPercent(400)
+	}
 	file := f.junit + f.jest + f.vitest // at most one is set
 	if file != "" && cmdArgs != nil {
 		return usagef("give one source: stdin, a command after --, or one of --junit/--jest/--vitest")
