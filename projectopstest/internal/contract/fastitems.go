@@ -71,6 +71,9 @@ func fastItemSchema() (*openapi3.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := fastKeywords(result); err != nil {
+		return nil, err
+	}
 	b, err := json.Marshal(result)
 	if err != nil {
 		return nil, err
@@ -80,6 +83,58 @@ func fastItemSchema() (*openapi3.Schema, error) {
 		return nil, fmt.Errorf("contract: result schema for kin-openapi: %w", err)
 	}
 	return &s, nil
+}
+
+// fastSupported are the keywords kin-openapi's validator enforces as the
+// contract's does (its default visitor follows OpenAPI 3.0, which has no
+// const: fastKeywords rewrites const to the one-value enum it means). A
+// keyword outside the list in the result schema is a build error, so the
+// fast path can never silently skip a rule added to the schema later.
+var fastSupported = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true, "items": true,
+	"enum": true, "minLength": true, "minimum": true, "maximum": true, "oneOf": true, "description": true,
+}
+
+// fastKeywords checks that every keyword of schema is in fastSupported,
+// rewriting const to enum in place.
+func fastKeywords(schema any) error {
+	m, ok := schema.(map[string]any)
+	if !ok {
+		if _, isBool := schema.(bool); isBool {
+			return nil // additionalProperties: false
+		}
+		return fmt.Errorf("contract: result schema: unexpected %T", schema)
+	}
+	if c, ok := m["const"]; ok {
+		delete(m, "const")
+		m["enum"] = []any{c}
+	}
+	for k, v := range m {
+		if !fastSupported[k] {
+			return fmt.Errorf("contract: result schema: keyword %q is not enforced by the fast path", k)
+		}
+		switch k {
+		case "properties":
+			props, _ := v.(map[string]any)
+			for _, p := range props {
+				if err := fastKeywords(p); err != nil {
+					return err
+				}
+			}
+		case "items", "additionalProperties":
+			if err := fastKeywords(v); err != nil {
+				return err
+			}
+		case "oneOf":
+			list, _ := v.([]any)
+			for _, x := range list {
+				if err := fastKeywords(x); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // fastAccepts reports whether the fast path accepts body: its results
