@@ -159,6 +159,9 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 			responses: map[string][]*jsonschema.Schema{"200": {resp}, "4XX": {errSchema}, "5XX": {errSchema}},
 		}
 		if s.results {
+			if err := checkResultsArray(s.req); err != nil {
+				return nil, err
+			}
 			if r.fastItems, err = fastItemSchema(); err != nil {
 				return nil, err
 			}

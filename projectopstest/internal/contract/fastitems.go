@@ -137,6 +137,31 @@ func fastKeywords(schema any) error {
 	return nil
 }
 
+// checkResultsArray makes sure the fast path's split is exact for the
+// body schema def of the ingest document: its results must be an array
+// constrained by nothing but each item being a result, or checking the
+// body with results emptied and each result alone would skip a rule.
+func checkResultsArray(def string) error {
+	raw, err := data.ReadFile(files[docIngest])
+	if err != nil {
+		return err
+	}
+	var doc struct {
+		Defs map[string]struct {
+			Properties map[string]map[string]any `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return err
+	}
+	results := doc.Defs[def].Properties["results"]
+	items, _ := results["items"].(map[string]any)
+	if len(results) != 2 || results["type"] != "array" || len(items) != 1 || items["$ref"] != "#/$defs/result" {
+		return fmt.Errorf("contract: %s.results is not a plain array of results; the fast path would skip its rules", def)
+	}
+	return nil
+}
+
 // fastAccepts reports whether the fast path accepts body: its results
 // emptied by the route's schema, then each result by kin-openapi. False
 // means "not known to be valid", never "invalid".
