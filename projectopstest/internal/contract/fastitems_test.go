@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -216,4 +217,24 @@ func TestFastPath(t *testing.T) {
 	if v, ok := err.(*Violation); !ok || v.Field != "results[1].caseTitle" {
 		t.Errorf("CheckRequest = %v, want the violation at results[1].caseTitle", err)
 	}
+}
+
+// The fast path is safe for concurrent use: the double checks bodies of
+// concurrent requests at once.
+func TestFastPathConcurrent(t *testing.T) {
+	t.Parallel()
+	route := mustLoad(t).Route("POST", "/projects/{projectId}/eval-ingest/runs/iterations")
+	body, _ := Decode([]byte(`{"runId":"r","results":[` + fastRich + `,` + fastBase + `]}`))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 50 {
+				if !route.fastAccepts(body) {
+					t.Error("the fast path refused a valid body")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
