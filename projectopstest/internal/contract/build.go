@@ -6,14 +6,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // builder compiles the route table from the raw documents.
 type builder struct {
-	c        *jsonschema.Compiler
-	v1, v2   any
-	envelope *jsonschema.Schema
+	c      *jsonschema.Compiler
+	v1, v2 any
+	// ingestDefs are the ingest document's $defs, for the fast path.
+	ingestDefs any
+	envelope   *jsonschema.Schema
 }
 
 var methods = []string{"get", "post", "put", "patch", "delete"}
@@ -143,6 +146,7 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 		{"artifacts/upload-url", "uploadURL", "uploadURLResponse", false},
 	}
 	var out []*Route
+	var fast *openapi3.Schema // built once, shared by the routes with results
 	for _, s := range specs {
 		req, err := b.c.Compile(docIngest + "#/$defs/" + s.req)
 		if err != nil {
@@ -159,12 +163,15 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 			responses: map[string][]*jsonschema.Schema{"200": {resp}, "4XX": {errSchema}, "5XX": {errSchema}},
 		}
 		if s.results {
-			if err := checkResultsArray(s.req); err != nil {
+			if err := checkResultsArray(b.ingestDefs, s.req); err != nil {
 				return nil, err
 			}
-			if r.fastItems, err = fastItemSchema(); err != nil {
-				return nil, err
+			if fast == nil {
+				if fast, err = fastItemSchema(b.ingestDefs); err != nil {
+					return nil, err
+				}
 			}
+			r.fastItems = fast
 		}
 		// The ingest schema closes its bodies itself; no top-level rule.
 		out = append(out, r)

@@ -100,7 +100,7 @@ func load() (*Contract, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := builder{c: c, v1: docs[docV1], v2: docs[docV2], envelope: env}
+	b := builder{c: c, v1: docs[docV1], v2: docs[docV2], ingestDefs: lookup(docs[docIngest], "$defs"), envelope: env}
 	routes, err := b.routes()
 	if err != nil {
 		return nil, err

@@ -21,19 +21,12 @@ import (
 // result the contract's validator refuses, so the fast path changes how
 // fast a body is accepted, never whether.
 
-// fastItemSchema is the ingest document's result schema for kin-openapi,
-// with its local $refs inlined (kin-openapi resolves references within an
+// fastItemSchema is the ingest document's result schema (given its
+// $defs, which it does not change) for kin-openapi, with its local $refs
+// inlined (kin-openapi resolves references within an
 // OpenAPI document, not a JSON Schema one).
-func fastItemSchema() (*openapi3.Schema, error) {
-	raw, err := data.ReadFile(files[docIngest])
-	if err != nil {
-		return nil, err
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, err
-	}
-	defs, _ := doc["$defs"].(map[string]any)
+func fastItemSchema(ingestDefs any) (*openapi3.Schema, error) {
+	defs, _ := ingestDefs.(map[string]any)
 	var inline func(v any, depth int) (any, error)
 	inline = func(v any, depth int) (any, error) {
 		switch v := v.(type) {
@@ -138,23 +131,11 @@ func fastKeywords(schema any) error {
 }
 
 // checkResultsArray makes sure the fast path's split is exact for the
-// body schema def of the ingest document: its results must be an array
+// body schema def of the ingest document (given its $defs): its results must be an array
 // constrained by nothing but each item being a result, or checking the
 // body with results emptied and each result alone would skip a rule.
-func checkResultsArray(def string) error {
-	raw, err := data.ReadFile(files[docIngest])
-	if err != nil {
-		return err
-	}
-	var doc struct {
-		Defs map[string]struct {
-			Properties map[string]map[string]any `json:"properties"`
-		} `json:"$defs"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return err
-	}
-	results := doc.Defs[def].Properties["results"]
+func checkResultsArray(ingestDefs any, def string) error {
+	results, _ := lookup(ingestDefs, def, "properties", "results").(map[string]any)
 	items, _ := results["items"].(map[string]any)
 	if len(results) != 2 || results["type"] != "array" || len(items) != 1 || items["$ref"] != "#/$defs/result" {
 		return fmt.Errorf("contract: %s.results is not a plain array of results; the fast path would skip its rules", def)
