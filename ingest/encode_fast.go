@@ -49,7 +49,8 @@ func appendSimple(b []byte, res *Result) ([]byte, bool) {
 	b = appendOpt(b, `,"caseId":`, res.CaseID)
 	if len(res.Metadata) > 0 {
 		b = append(b, `,"metadata":{`...)
-		keys := make([]string, 0, len(res.Metadata))
+		var small [8]string // the metadata of a test result has a few keys
+		keys := small[:0]
 		for k := range res.Metadata {
 			keys = append(keys, k)
 		}

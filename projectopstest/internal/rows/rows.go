@@ -89,14 +89,15 @@ func NewStore(discard bool) *Store {
 // were inserted, of which passed, and how many were skipped.
 func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int) {
 	var buf bytes.Buffer
+	var verdicts []bool
 	if !s.discard {
 		size := 0
 		for _, r := range rows {
-			size += binary.MaxVarintLen32 + len(r.Raw)
+			size += binary.MaxVarintLen64 + len(r.Raw)
 		}
 		buf.Grow(size)
+		verdicts = make([]bool, 0, len(rows))
 	}
-	verdicts := make([]bool, 0, len(rows))
 	for _, r := range rows {
 		if !s.discard && r.ExtID != "" {
 			if !s.add(maphash.String(s.seed[0], r.ExtID), maphash.String(s.seed[1], r.ExtID)) {
