@@ -6,15 +6,12 @@ package tunnelwire
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/coder/websocket"
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Subprotocol is the WebSocket subprotocol the relay requires.
@@ -90,14 +87,6 @@ const (
 	CloseReplaced websocket.StatusCode = 4002
 )
 
-// Head is the JSON payload of Request and Response frames.
-type Head struct {
-	Method string      `json:"method,omitempty"`
-	URI    string      `json:"uri,omitempty"` // path and query, the ?k= secret removed
-	Status int         `json:"status,omitempty"`
-	Header http.Header `json:"header,omitempty"`
-}
-
 // Frame is one decoded frame.
 type Frame struct {
 	Kind    Kind
@@ -112,18 +101,6 @@ func Encode(k Kind, id uint32, payload []byte) []byte {
 	binary.BigEndian.PutUint32(b[1:], id)
 	copy(b[HeaderLen:], payload)
 	return b
-}
-
-// EncodeHead builds a Request or Response frame.
-func EncodeHead(k Kind, id uint32, h *Head) ([]byte, error) {
-	p, err := json.Marshal(h)
-	if err != nil {
-		return nil, err
-	}
-	if len(p) > MaxHead {
-		return nil, fmt.Errorf("tunnel %s head of %d bytes exceeds %d", k, len(p), MaxHead)
-	}
-	return Encode(k, id, p), nil
 }
 
 // EncodeEnd builds an End frame; err may be nil.
@@ -156,19 +133,6 @@ func Decode(msg []byte) (Frame, error) {
 	return f, nil
 }
 
-// DecodeHead parses a Request or Response payload. It decodes with
-// json/v2, twice as fast as encoding/json on a header map (one head per
-// request and per response is on the relay's hot path), keeping v1's
-// leniency: invalid UTF-8 (HTTP allows obs-text in values) and repeated
-// names are accepted, names match case-insensitively.
-func DecodeHead(p []byte) (*Head, error) {
-	var h Head
-	if err := jsonv2.Unmarshal(p, &h, headDecode); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	return &h, nil
-}
-
 // EndError turns an End payload into an error (nil for a clean end).
 func EndError(p []byte) error {
 	if len(p) == 0 {
@@ -185,10 +149,6 @@ func (e *RemoteError) Error() string { return "tunnel peer: " + e.Msg }
 // hopHeaders are connection-level headers never relayed.
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization",
 	"Proxy-Connection", "Te", "Trailer", "Transfer-Encoding", "Upgrade"}
-
-// headDecode are DecodeHead's json/v2 options: encoding/json's leniency.
-var headDecode = jsonv2.JoinOptions(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true),
-	jsonv2.MatchCaseInsensitiveNames(true))
 
 // Clean is CleanHeader without the copy when there is nothing to remove:
 // it returns h itself then, so the result must not be modified.
