@@ -23,7 +23,7 @@ type session struct {
 	log     *slog.Logger
 	onReady func()
 
-	ctx context.Context // ends with the session; frames are written with it
+	ctx context.Context // ends with the session: requests and body pushes derive from it
 
 	mu      sync.Mutex
 	streams map[uint32]*stream
@@ -58,8 +58,10 @@ func (s *session) run(ctx context.Context) error {
 			st.body.Finish(errSessionEnded)
 		}
 		s.mu.Unlock()
-		s.wg.Wait()
+		// Closed before waiting: a handler blocked writing to a relay
+		// that stopped reading is released by the close.
 		_ = s.conn.CloseNow()
+		s.wg.Wait()
 	}()
 	for {
 		typ, msg, err := s.conn.Read(context.Background())

@@ -102,7 +102,7 @@ func (w *responseWriter) push() {
 		}
 		return
 	}
-	if err := w.s.w.Send(w.s.ctx, frames...); err != nil && w.err == nil {
+	if err := w.s.w.Send(frames...); err != nil && w.err == nil {
 		w.err = err
 	}
 }

@@ -113,10 +113,12 @@ func (w *Writer) SetBatch(on bool) {
 // returns once they are written. The caller whose frames are next either
 // writes them with everything queued beside them, or waits while another
 // caller's write is under way and then writes the next round; no caller
-// writes for others longer than one round. ctx should be the connection's:
-// a write cut short by it breaks the connection for everyone. A write
-// failure fails every later Send.
-func (w *Writer) Send(ctx context.Context, frames ...[]byte) error {
+// writes for others longer than one round. A write failure fails every
+// later Send. Writes carry no context (a write cut short would break the
+// connection for everyone, and a cancellable one costs a timer per write):
+// a write to a peer that stopped reading ends when the connection is
+// closed, which is how both ends stop a session.
+func (w *Writer) Send(frames ...[]byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
@@ -142,7 +144,7 @@ func (w *Writer) Send(ctx context.Context, frames ...[]byte) error {
 		w.started++
 		w.busy = true
 		w.mu.Unlock()
-		err := w.write(ctx, out, batch)
+		err := w.write(out, batch)
 		w.mu.Lock()
 		if err != nil && w.err == nil {
 			w.err = err
@@ -156,7 +158,8 @@ func (w *Writer) Send(ctx context.Context, frames ...[]byte) error {
 
 // write sends one round: frames packed into Batch messages of at most
 // MaxMessage bytes, a frame alone as itself.
-func (w *Writer) write(ctx context.Context, frames [][]byte, batch bool) error {
+func (w *Writer) write(frames [][]byte, batch bool) error {
+	ctx := context.Background()
 	if !batch {
 		for _, f := range frames {
 			if err := w.conn.Write(ctx, websocket.MessageBinary, f); err != nil {

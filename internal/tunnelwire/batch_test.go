@@ -1,7 +1,6 @@
 package tunnelwire
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 	"net/http"
@@ -51,7 +50,7 @@ func TestWriterGroupsFrames(t *testing.T) {
 				for i := range perSender {
 					// Three frames per Send, as a request or response.
 					seq := binary.BigEndian.AppendUint32(nil, uint32(i))
-					if err := w.Send(context.Background(), Encode(Request, uint32(id+1), seq),
+					if err := w.Send(Encode(Request, uint32(id+1), seq),
 						Encode(Data, uint32(id+1), seq), Encode(End, uint32(id+1), nil)); err != nil {
 						t.Error(err)
 						return
@@ -122,7 +121,7 @@ func TestWriterBatchLimit(t *testing.T) {
 	for i := range frames {
 		frames[i] = big
 	}
-	go func() { _ = w.Send(context.Background(), frames...) }()
+	go func() { _ = w.Send(frames...) }()
 	got := 0
 	for got < len(frames) {
 		_, msg, err := s.Read(t.Context()) // the read limit is MaxMessage
@@ -144,10 +143,10 @@ func TestWriterFailure(t *testing.T) {
 	c, _ := wsPair(t)
 	_ = c.CloseNow()
 	w := NewWriter(c, true)
-	if err := w.Send(context.Background(), Encode(End, 1, nil)); err == nil {
+	if err := w.Send(Encode(End, 1, nil)); err == nil {
 		t.Fatal("Send on a closed connection succeeded")
 	}
-	if err := w.Send(context.Background(), Encode(End, 2, nil)); err == nil {
+	if err := w.Send(Encode(End, 2, nil)); err == nil {
 		t.Fatal("a later Send succeeded")
 	}
 }

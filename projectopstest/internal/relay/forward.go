@@ -1,7 +1,6 @@
 package relay
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -42,9 +41,16 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 	if rs.send(append(frames, tunnelwire.EncodeEnd(id, nil))...) != nil {
 		return &UnreachableError{"Tunnel host disconnected"}
 	}
+	// Every wait below ends when the public caller goes away, and then the
+	// host hears of it: one check on the way out instead of a callback
+	// registered on the context of every request.
 	ctx := r.Context()
-	stop := context.AfterFunc(ctx, func() { _ = rs.send(tunnelwire.Encode(tunnelwire.Cancel, id, nil)) })
-	defer stop()
+	gone := false // a write to the caller failed
+	defer func() {
+		if gone || ctx.Err() != nil {
+			_ = rs.send(tunnelwire.Encode(tunnelwire.Cancel, id, nil))
+		}
+	}()
 	var head *tunnelwire.Head
 	select {
 	case head = <-st.head:
@@ -80,6 +86,7 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 			panic(http.ErrAbortHandler)
 		}
 		if _, err := w.Write(chunk); err != nil {
+			gone = true
 			return nil
 		}
 	}

@@ -21,7 +21,7 @@ type Session struct {
 	conn   *websocket.Conn
 	w      *tunnelwire.Writer
 	batch  bool            // the host reads Batch frames (it said so when dialing)
-	ctx    context.Context // ends with the session; frames are written with it
+	ctx    context.Context // ends with the session; body pushes wait on it
 	cancel context.CancelFunc
 	done   chan struct{} // closed once the session is over
 
@@ -161,5 +161,5 @@ func (rs *Session) forget(id uint32) {
 
 // send writes frames together (one message when the host reads batches).
 func (rs *Session) send(frames ...[]byte) error {
-	return rs.w.Send(rs.ctx, frames...)
+	return rs.w.Send(frames...)
 }
