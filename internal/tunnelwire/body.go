@@ -11,92 +11,137 @@ import (
 // holds more than QueueLen chunks, so a whole body is never buffered; a
 // consumer slower than the network makes the reader wait (backpressure on
 // the WebSocket), and a consumer that is gone makes pushes drop.
+//
+// Every relayed request makes one on each side, and most carry one chunk:
+// the queue is a slice under a mutex with room for a few chunks inline,
+// and each side waits on a one-slot wake-up channel (re-checking the state
+// after every wake-up), instead of a channel sized for the worst case.
 type Body struct {
-	ch     chan []byte
-	ended  chan struct{} // closed by Finish
-	closed chan struct{} // closed by Close (consumer gone)
+	mu     sync.Mutex
+	q      [][]byte // queued chunks from head on
+	head   int
+	inline [4][]byte
+	err    error // the Finish error (io.EOF for a clean end)
+	ended  bool
+	closed bool          // the consumer is gone
+	wake   chan struct{} // one slot: the consumer has something to look at
+	room   chan struct{} // one slot, made when a push must wait for room
 
-	endOnce, closeOnce sync.Once
-	err                error // set before ended is closed
-	cur                []byte
+	cur []byte // Read's unread part of a chunk
 }
 
 // NewBody returns an empty body.
 func NewBody() *Body {
-	return &Body{ch: make(chan []byte, QueueLen), ended: make(chan struct{}), closed: make(chan struct{})}
+	b := &Body{wake: make(chan struct{}, 1)}
+	b.q = b.inline[:0]
+	return b
+}
+
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
 }
 
 // Push queues a chunk, waiting for room. It reports false when the consumer
 // is gone, the body has ended or ctx is done (the chunk is dropped).
 func (b *Body) Push(ctx context.Context, chunk []byte) bool {
-	select {
-	case <-b.ended:
-		return false
-	default:
+	b.mu.Lock()
+	for {
+		if b.ended || b.closed {
+			b.mu.Unlock()
+			return false
+		}
+		if len(b.q)-b.head < QueueLen {
+			break
+		}
+		if b.room == nil {
+			b.room = make(chan struct{}, 1)
+		}
+		room := b.room
+		b.mu.Unlock()
+		select {
+		case <-room:
+		case <-ctx.Done():
+			return false
+		}
+		b.mu.Lock()
 	}
-	select {
-	case b.ch <- chunk:
-		return true
-	case <-b.closed:
-	case <-b.ended:
-	case <-ctx.Done():
+	if len(b.q) == cap(b.q) && b.head > 0 { // slide the queue back to the start
+		n := copy(b.q, b.q[b.head:])
+		clear(b.q[n:])
+		b.q, b.head = b.q[:n], 0
 	}
-	return false
+	b.q = append(b.q, chunk)
+	b.mu.Unlock()
+	signal(b.wake)
+	return true
 }
 
 // Finish ends the body: readers get io.EOF after the queued chunks when err
 // is nil, else err. Only the first call counts.
 func (b *Body) Finish(err error) {
-	b.endOnce.Do(func() {
-		if err == nil {
-			err = io.EOF
-		}
-		b.err = err
-		close(b.ended)
-	})
+	b.mu.Lock()
+	if b.ended {
+		b.mu.Unlock()
+		return
+	}
+	if err == nil {
+		err = io.EOF
+	}
+	b.err, b.ended = err, true
+	room := b.room
+	b.mu.Unlock()
+	signal(b.wake)
+	if room != nil {
+		signal(room)
+	}
 }
 
 // Pending reports whether Next would return without waiting: a chunk is
 // queued or the body has ended. A relay flushes what it wrote before it
 // waits, and only then.
 func (b *Body) Pending() bool {
-	if len(b.ch) > 0 {
-		return true
-	}
-	select {
-	case <-b.ended:
-		return true
-	default:
-		return false
-	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.q) > b.head || b.ended || b.closed
 }
-
-// Ended is closed once Finish has been called.
-func (b *Body) Ended() <-chan struct{} { return b.ended }
 
 // Next returns the next chunk, waiting for one; at the end it returns the
 // Finish error (io.EOF for a clean end), or ctx's error.
 func (b *Body) Next(ctx context.Context) ([]byte, error) {
-	select {
-	case c := <-b.ch:
-		return c, nil
-	default:
-	}
-	select {
-	case c := <-b.ch:
-		return c, nil
-	case <-b.ended:
-		// Every push happened before Finish: drain what is queued first.
-		select {
-		case c := <-b.ch:
+	for {
+		b.mu.Lock()
+		if b.head < len(b.q) {
+			c := b.q[b.head]
+			b.q[b.head] = nil
+			b.head++
+			if b.head == len(b.q) {
+				b.q, b.head = b.q[:0], 0
+			}
+			room := b.room
+			b.mu.Unlock()
+			if room != nil {
+				signal(room)
+			}
 			return c, nil
-		default:
-			return nil, b.err
 		}
-	case <-b.closed:
-		return nil, io.ErrClosedPipe
-	case <-ctx.Done():
-		return nil, ctx.Err()
+		switch {
+		case b.ended: // every push happened before Finish: the queue is drained
+			err := b.err
+			b.mu.Unlock()
+			return nil, err
+		case b.closed:
+			b.mu.Unlock()
+			return nil, io.ErrClosedPipe
+		}
+		b.mu.Unlock()
+		select {
+		case <-b.wake:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 
@@ -117,6 +162,15 @@ func (b *Body) Read(p []byte) (int, error) {
 // Close implements io.Closer: the consumer is gone; pending and later pushes
 // are dropped.
 func (b *Body) Close() error {
-	b.closeOnce.Do(func() { close(b.closed) })
+	b.mu.Lock()
+	b.closed = true
+	clear(b.q)
+	b.q, b.head = b.q[:0], 0
+	room := b.room
+	b.mu.Unlock()
+	signal(b.wake)
+	if room != nil {
+		signal(room)
+	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package tunnelwire
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -113,5 +114,48 @@ func TestClean(t *testing.T) {
 	}
 	if Clean(nil) == nil {
 		t.Error("Clean(nil) = nil")
+	}
+}
+
+// A full body makes the pusher wait for the consumer (backpressure), and
+// the wait ends with the pusher's context or the consumer's Close.
+func TestBodyBackpressure(t *testing.T) {
+	t.Parallel()
+	b := NewBody()
+	for i := range QueueLen {
+		if !b.Push(t.Context(), []byte{byte(i)}) {
+			t.Fatal("push into a body with room failed")
+		}
+	}
+	pushed := make(chan bool, 1)
+	go func() { pushed <- b.Push(t.Context(), []byte{QueueLen}) }()
+	select {
+	case <-pushed:
+		t.Fatal("a push into a full body did not wait")
+	case <-time.After(50 * time.Millisecond):
+	}
+	for i := range QueueLen + 1 {
+		c, err := b.Next(t.Context())
+		if err != nil || len(c) != 1 || c[0] != byte(i) {
+			t.Fatalf("chunk %d = %v, %v", i, c, err)
+		}
+		if i == 0 && !<-pushed {
+			t.Fatal("the waiting push failed once there was room")
+		}
+	}
+	for range QueueLen {
+		b.Push(t.Context(), []byte("x"))
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() { time.Sleep(10 * time.Millisecond); cancel() }()
+	if b.Push(ctx, []byte("y")) {
+		t.Error("a push whose context ended reports success")
+	}
+	go func() { time.Sleep(10 * time.Millisecond); _ = b.Close() }()
+	if b.Push(t.Context(), []byte("z")) {
+		t.Error("a push into a closed body reports success")
+	}
+	if _, err := b.Next(t.Context()); err != io.ErrClosedPipe {
+		t.Errorf("Next after Close = %v", err)
 	}
 }

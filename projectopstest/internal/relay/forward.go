@@ -54,14 +54,11 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 	var head *tunnelwire.Head
 	select {
 	case head = <-st.head:
-	case <-st.body.Ended():
-		select {
-		case head = <-st.head: // the head and the end raced
-		default:
-			return &UnreachableError{"The tunnel host failed the request"}
-		}
 	case <-ctx.Done():
 		return nil
+	}
+	if head == nil {
+		return &UnreachableError{"The tunnel host failed the request"}
 	}
 	for k, v := range tunnelwire.Clean(head.Header) {
 		w.Header()[k] = v

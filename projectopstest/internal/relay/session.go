@@ -34,8 +34,19 @@ type Session struct {
 // stream is one public request in flight: the host's response head
 // and its body chunks.
 type stream struct {
-	head chan *tunnelwire.Head // capacity 1
+	head chan *tunnelwire.Head // capacity 1; nil when the stream ended without one
 	body *tunnelwire.Body
+}
+
+// end finishes the body and wakes a Forward still waiting for the head:
+// a head already queued stays first, so a head and an end that arrive
+// together still make a response.
+func (st *stream) end(err error) {
+	st.body.Finish(err)
+	select {
+	case st.head <- nil:
+	default:
+	}
 }
 
 func New(conn *websocket.Conn, batch bool) *Session {
@@ -100,7 +111,7 @@ func (rs *Session) dispatch(f tunnelwire.Frame) error {
 	case tunnelwire.Data:
 		st.body.Push(rs.ctx, f.Payload)
 	case tunnelwire.End:
-		st.body.Finish(tunnelwire.EndError(f.Payload))
+		st.end(tunnelwire.EndError(f.Payload))
 	}
 	return nil
 }
@@ -126,7 +137,7 @@ func (rs *Session) shutdown() bool {
 	rs.streams = map[uint32]*stream{}
 	rs.mu.Unlock()
 	for _, st := range streams {
-		st.body.Finish(errClosed)
+		st.end(errClosed)
 	}
 	return true
 }
