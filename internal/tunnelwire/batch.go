@@ -93,6 +93,7 @@ type Writer struct {
 	started  uint64   // rounds taken by a writer
 	finished uint64   // rounds written (or failed)
 	err      error    // the first write failure: the connection is done
+	buf      []byte   // the batch message buffer, used by the round's writer only
 }
 
 // NewWriter returns a Writer on conn, batching when batch is set.
@@ -176,8 +177,9 @@ func (w *Writer) write(frames [][]byte, batch bool) error {
 		}
 		msg := frames[0]
 		if n > 1 {
-			msg = make([]byte, HeaderLen, size)
-			msg[0] = byte(Batch)
+			// The message buffer is reused: a write has copied the
+			// message into the connection's buffer when it returns.
+			msg = append(w.buf[:0], byte(Batch), 0, 0, 0, 0)
 			for _, f := range frames[:n] {
 				msg = binary.BigEndian.AppendUint32(msg, uint32(len(f)))
 				msg = append(msg, f...)
@@ -185,6 +187,9 @@ func (w *Writer) write(frames [][]byte, batch bool) error {
 		}
 		if err := w.conn.Write(ctx, websocket.MessageBinary, msg); err != nil {
 			return err
+		}
+		if n > 1 && cap(msg) <= MaxMessage {
+			w.buf = msg
 		}
 		frames = frames[n:]
 	}
