@@ -10,16 +10,16 @@ import "net/http"
 func scanHead(p []byte) (*Head, bool) {
 	s := headScanner{s: string(p)}
 	h := &Head{}
-	if !s.byte('{') {
+	if !s.eat('{') {
 		return nil, false
 	}
 	var seen [4]bool
-	for first := true; !s.byte('}'); first = false {
-		if !first && !s.byte(',') {
+	for first := true; !s.eat('}'); first = false {
+		if !first && !s.eat(',') {
 			return nil, false
 		}
 		name, ok := s.str()
-		if !ok || !s.byte(':') {
+		if !ok || !s.eat(':') {
 			return nil, false
 		}
 		var f int
@@ -31,7 +31,7 @@ func scanHead(p []byte) (*Head, bool) {
 			h.URI, ok = s.str()
 		case "status":
 			f = 2
-			h.Status, ok = s.int()
+			h.Status, ok = s.number()
 		case "header":
 			f = 3
 			h.Header, ok = s.header()
@@ -51,7 +51,7 @@ type headScanner struct {
 	i int
 }
 
-func (s *headScanner) byte(c byte) bool {
+func (s *headScanner) eat(c byte) bool {
 	if s.i < len(s.s) && s.s[s.i] == c {
 		s.i++
 		return true
@@ -61,7 +61,7 @@ func (s *headScanner) byte(c byte) bool {
 
 // str reads a string without escapes.
 func (s *headScanner) str() (string, bool) {
-	if !s.byte('"') {
+	if !s.eat('"') {
 		return "", false
 	}
 	start := s.i
@@ -78,8 +78,8 @@ func (s *headScanner) str() (string, bool) {
 	return "", false
 }
 
-// int reads a small non-negative integer as JSON writes it.
-func (s *headScanner) int() (int, bool) {
+// number reads a small non-negative integer as JSON writes it.
+func (s *headScanner) number() (int, bool) {
 	start, n := s.i, 0
 	for s.i < len(s.s) && s.s[s.i] >= '0' && s.s[s.i] <= '9' && s.i-start < 9 {
 		n = n*10 + int(s.s[s.i]-'0')
@@ -99,7 +99,7 @@ func (s *headScanner) int() (int, bool) {
 // header reads {"Name":["v",...],...}; a null or a repeated name is not
 // ours to read.
 func (s *headScanner) header() (http.Header, bool) {
-	if !s.byte('{') {
+	if !s.eat('{') {
 		return nil, false
 	}
 	type entry struct {
@@ -109,17 +109,17 @@ func (s *headScanner) header() (http.Header, bool) {
 	var stack [24]entry
 	entries := stack[:0]
 	vals := make([]string, 0, 8)
-	for first := true; !s.byte('}'); first = false {
-		if !first && !s.byte(',') {
+	for first := true; !s.eat('}'); first = false {
+		if !first && !s.eat(',') {
 			return nil, false
 		}
 		name, ok := s.str()
-		if !ok || !s.byte(':') || !s.byte('[') {
+		if !ok || !s.eat(':') || !s.eat('[') {
 			return nil, false
 		}
 		from := len(vals)
-		for firstVal := true; !s.byte(']'); firstVal = false {
-			if !firstVal && !s.byte(',') {
+		for firstVal := true; !s.eat(']'); firstVal = false {
+			if !firstVal && !s.eat(',') {
 				return nil, false
 			}
 			v, ok := s.str()
