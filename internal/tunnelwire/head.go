@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -69,10 +70,7 @@ func appendHead(b []byte, h *Head) []byte {
 		sep()
 		b = append(b, `"header":{`...)
 		var stack [24]string
-		keys := stack[:0]
-		for k := range h.Header {
-			keys = append(keys, k)
-		}
+		keys := slices.AppendSeq(stack[:0], maps.Keys(h.Header))
 		slices.Sort(keys)
 		for i, k := range keys {
 			if i > 0 {
