@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -146,7 +145,7 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 		{"artifacts/upload-url", "uploadURL", "uploadURLResponse", false},
 	}
 	var out []*Route
-	var fast *openapi3.Schema // built once, shared by the routes with results
+	var fast *fastResults // built once, shared by the routes with results
 	for _, s := range specs {
 		req, err := b.c.Compile(docIngest + "#/$defs/" + s.req)
 		if err != nil {
@@ -167,9 +166,11 @@ func (b *builder) ingestRoutes() ([]*Route, error) {
 				return nil, err
 			}
 			if fast == nil {
-				if fast, err = fastItemSchema(b.ingestDefs); err != nil {
+				item, err := fastItemSchema(b.ingestDefs)
+				if err != nil {
 					return nil, err
 				}
+				fast = newFastResults(item)
 			}
 			r.fastItems = fast
 		}

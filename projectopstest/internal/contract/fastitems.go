@@ -163,10 +163,20 @@ func (r *Route) fastAccepts(body any) bool {
 	if r.requests[0].Validate(rest) != nil {
 		return false
 	}
-	for _, it := range items {
-		if r.fastItems.VisitJSON(it) != nil {
-			return false
-		}
-	}
-	return true
+	return r.fastItems.accepts(items)
+}
+
+// fastResults checks a results array with kin-openapi's array visitor
+// over the result schema, in one pass and failing fast: no error is built
+// for a refusal (the contract's validator checks it again and names it),
+// nor for the alternatives of a oneOf the value does not take.
+type fastResults struct{ array *openapi3.Schema }
+
+func newFastResults(item *openapi3.Schema) *fastResults {
+	return &fastResults{&openapi3.Schema{Type: &openapi3.Types{openapi3.TypeArray}, Items: openapi3.NewSchemaRef("", item)}}
+}
+
+// accepts reports whether every item is a valid result.
+func (f *fastResults) accepts(items []any) bool {
+	return f.array.VisitJSON(items, openapi3.FailFast()) == nil
 }

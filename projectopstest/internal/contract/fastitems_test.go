@@ -137,12 +137,13 @@ func FuzzFastItems(f *testing.F) {
 		f.Add([]byte(s.item), s.field, []byte(s.val))
 	}
 	contract := resultSchema(f)
-	fast, err := fastItemSchema(lookup(ingestDoc(f), "$defs"))
+	item, err := fastItemSchema(lookup(ingestDoc(f), "$defs"))
 	if err != nil {
 		f.Fatal(err)
 	}
+	fast := newFastResults(item)
 	check := func(t *testing.T, item any) {
-		if fast.VisitJSON(item) == nil && contract.Validate(item) != nil {
+		if fast.accepts([]any{item}) && contract.Validate(item) != nil {
 			t.Fatalf("kin-openapi accepts a result the contract refuses: %#v\n%v", item, contract.Validate(item))
 		}
 	}
@@ -172,13 +173,17 @@ func FuzzFastItems(f *testing.F) {
 func TestFastKeywords(t *testing.T) {
 	t.Parallel()
 	contract := resultSchema(t)
-	fast, err := fastItemSchema(lookup(ingestDoc(t), "$defs"))
+	item, err := fastItemSchema(lookup(ingestDoc(t), "$defs"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rich, _ := Decode([]byte(fastRich))
-	if err := fast.VisitJSON(rich); err != nil {
+	if err := item.VisitJSON(rich); err != nil {
 		t.Fatalf("the fast path refuses a valid rich result: %v", err)
+	}
+	fast := newFastResults(item)
+	if !fast.accepts([]any{rich, rich}) {
+		t.Fatal("the fast path refuses an array of valid rich results")
 	}
 	if err := contract.Validate(rich); err != nil {
 		t.Fatalf("the contract refuses the rich result: %v", err)
@@ -201,7 +206,7 @@ func TestFastKeywords(t *testing.T) {
 		if contract.Validate(bad) == nil {
 			t.Errorf("%s=%s: the contract accepts it", tc.path, tc.val)
 		}
-		if fast.VisitJSON(bad) == nil {
+		if fast.accepts([]any{rich, bad}) {
 			t.Errorf("%s=%s: the fast path accepts what the contract refuses", tc.path, tc.val)
 		}
 	}

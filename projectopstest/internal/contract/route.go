@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -39,7 +38,7 @@ type Route struct {
 
 	// fastItems, on the ingest routes with results, accepts a valid
 	// result quickly (fastitems.go).
-	fastItems *openapi3.Schema
+	fastItems *fastResults
 
 	// responses maps a status ("200", "4XX", "default") to its schema in
 	// each version that documents one; none for a response documented
