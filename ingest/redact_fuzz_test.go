@@ -104,3 +104,20 @@ func FuzzContainsFoldAt(f *testing.F) {
 		}
 	})
 }
+
+// containsAt finds exactly what bytes.Contains finds.
+func FuzzContainsAt(f *testing.F) {
+	for _, s := range []string{"sk_live_x", "_sk_", "s_k_sk", "sk", "__", "a://b@c"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, w := range []struct {
+			word  string
+			pivot int
+		}{{"sk_", 2}, {"sk_", 0}, {"://", 1}} {
+			if got, want := containsAt(b, w.word, w.pivot), bytes.Contains(b, []byte(w.word)); got != want {
+				t.Fatalf("containsAt(%q, %q, %d) = %v, want %v", b, w.word, w.pivot, got, want)
+			}
+		}
+	})
+}
