@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -109,10 +110,10 @@ func offersSubprotocol(r *http.Request) bool {
 func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 	infoOf(w).route = relayPublicRoute
 	slug := r.PathValue("slug")
-	q := r.URL.Query()
+	k, query := tunnelQuery(r.URL.RawQuery)
 	s.mu.Lock()
 	t := s.st.tun.bySlug[slug]
-	ok := t != nil && t.secretOK(q.Get("k"))
+	ok := t != nil && t.secretOK(k)
 	var sess *relay.Session
 	if ok {
 		sess = t.session
@@ -135,9 +136,8 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	uri := strings.TrimPrefix(r.URL.EscapedPath(), relayPublicPath+slug)
-	q.Del("k")
-	if len(q) > 0 {
-		uri += "?" + q.Encode()
+	if query != "" {
+		uri += "?" + query
 	}
 	h := tunnelwire.Clean(r.Header) // the request is this handler's to change
 	h.Set("Content-Length", strconv.Itoa(len(body)))
@@ -153,4 +153,18 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, relay.ErrHeadersTooLarge):
 		edge.WriteError(w, edge.Validation("", "Request headers too large to relay"))
 	}
+}
+
+// tunnelQuery splits a public URL's query into the ?k= secret and the
+// query to forward without it. The query is nearly always the secret
+// alone, which needs no parsing; anything else goes through
+// url.ParseQuery (errors ignored, as URL.Query does) and is re-encoded.
+func tunnelQuery(raw string) (k, rest string) {
+	if v, ok := strings.CutPrefix(raw, "k="); ok && !strings.ContainsAny(v, "&;%+") {
+		return v, ""
+	}
+	q, _ := url.ParseQuery(raw)
+	k = q.Get("k")
+	q.Del("k")
+	return k, q.Encode()
 }
