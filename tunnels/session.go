@@ -168,7 +168,7 @@ func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, body
 	w := &responseWriter{s: s, id: id, ctx: ctx, header: http.Header{}}
 	req, err := http.NewRequestWithContext(ctx, h.Method, h.URI, body)
 	if err != nil {
-		w.send(tunnelwire.EncodeEnd(id, errors.New("malformed request line")))
+		w.group = w.group.AppendEnd(id, errors.New("malformed request line"))
 		w.push()
 		return
 	}

@@ -23,7 +23,7 @@ type responseWriter struct {
 	buf      []byte
 	err      error
 	done     bool
-	frames   [][]byte // encoded, not yet pushed
+	group    tunnelwire.Group // frames not yet pushed; its buffer is reused
 }
 
 // Header implements http.ResponseWriter.
@@ -74,16 +74,18 @@ func (w *responseWriter) FlushError() error {
 func (w *responseWriter) flushBuf() {
 	if !w.headSent {
 		w.headSent = true
-		frame, err := tunnelwire.EncodeHead(tunnelwire.Response, w.id,
-			&tunnelwire.Head{Status: w.status, Header: tunnelwire.Clean(w.header)})
-		if err != nil {
-			w.err = err
-			return
+		if w.live() {
+			g, err := w.group.AppendHead(tunnelwire.Response, w.id,
+				&tunnelwire.Head{Status: w.status, Header: tunnelwire.Clean(w.header)})
+			if err != nil {
+				w.err = err
+				return
+			}
+			w.group = g
 		}
-		w.send(frame)
 	}
-	if len(w.buf) > 0 && w.err == nil {
-		w.send(tunnelwire.Encode(tunnelwire.Data, w.id, w.buf))
+	if len(w.buf) > 0 && w.err == nil && w.live() {
+		w.group = w.group.Append(tunnelwire.Data, w.id, w.buf)
 		w.buf = w.buf[:0]
 	}
 }
@@ -91,20 +93,13 @@ func (w *responseWriter) flushBuf() {
 // push hands the queued frames to the session's writer in one Send. The
 // request's context is checked once more: a cancelled caller stops writes.
 func (w *responseWriter) push() {
-	if len(w.frames) == 0 {
+	if w.group.Empty() || !w.live() {
 		return
 	}
-	frames := w.frames
-	w.frames = w.frames[:0]
-	if err := w.ctx.Err(); err != nil {
-		if w.err == nil {
-			w.err = err
-		}
-		return
-	}
-	if err := w.s.w.Send(frames...); err != nil && w.err == nil {
+	if err := w.s.w.Send(w.group); err != nil && w.err == nil {
 		w.err = err
 	}
+	w.group = w.group.Reset() // Send is done with the group when it returns
 }
 
 // finish ends the stream after the handler returned; failed cuts the body
@@ -120,21 +115,22 @@ func (w *responseWriter) finish(failed error) {
 		}
 		w.flushBuf()
 	}
-	if w.err == nil || failed != nil {
-		w.send(tunnelwire.EncodeEnd(w.id, failed))
+	if (w.err == nil || failed != nil) && w.live() {
+		w.group = w.group.AppendEnd(w.id, failed)
 	}
 	w.push()
 }
 
-// send queues one frame for the next push unless the request was
-// cancelled. Frames are written with the session's context: a write whose
-// context ends would tear down the whole connection.
-func (w *responseWriter) send(frame []byte) {
+// live reports whether frames may still be queued: once the request is
+// cancelled nothing more is written for it, and w.err says why. Frames
+// are written with the session's connection: a write whose context ends
+// would tear down the whole connection.
+func (w *responseWriter) live() bool {
 	if err := w.ctx.Err(); err != nil {
 		if w.err == nil {
 			w.err = err
 		}
-		return
+		return false
 	}
-	w.frames = append(w.frames, frame)
+	return true
 }

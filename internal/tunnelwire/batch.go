@@ -76,8 +76,8 @@ func SplitBatch(p []byte, fn func(Frame) error) error {
 	return nil
 }
 
-// Writer writes frames to a WebSocket for many goroutines at once. Frames
-// given to one Send go out together, and frames that callers hand in while
+// Writer writes frames to a WebSocket for many goroutines at once. The
+// frames of one Send go out together, and frames that callers hand in while
 // a write is under way are written together next ("group commit"): with
 // batching on, that is one message and one write for all of them, instead
 // of one per frame. Without batching every frame is its own message, in
@@ -88,12 +88,12 @@ type Writer struct {
 	mu       sync.Mutex
 	cond     sync.Cond
 	batch    bool
-	pending  [][]byte // the frames of round started+1
-	busy     bool     // a round is being written
-	started  uint64   // rounds taken by a writer
-	finished uint64   // rounds written (or failed)
-	err      error    // the first write failure: the connection is done
-	buf      []byte   // the batch message buffer, used by the round's writer only
+	pending  []Group // the groups of round started+1
+	busy     bool    // a round is being written
+	started  uint64  // rounds taken by a writer
+	finished uint64  // rounds written (or failed)
+	err      error   // the first write failure: the connection is done
+	buf      []byte  // the batch message buffer, used by the round's writer only
 }
 
 // NewWriter returns a Writer on conn, batching when batch is set.
@@ -110,22 +110,23 @@ func (w *Writer) SetBatch(on bool) {
 	w.mu.Unlock()
 }
 
-// Send writes frames, in order and after every frame handed in before, and
-// returns once they are written. The caller whose frames are next either
-// writes them with everything queued beside them, or waits while another
-// caller's write is under way and then writes the next round; no caller
-// writes for others longer than one round. A write failure fails every
-// later Send. Writes carry no context (a write cut short would break the
-// connection for everyone, and a cancellable one costs a timer per write):
-// a write to a peer that stopped reading ends when the connection is
-// closed, which is how both ends stop a session.
-func (w *Writer) Send(frames ...[]byte) error {
+// Send writes the groups' frames, in order and after every frame handed in
+// before, and returns once they are written; the groups are the caller's
+// again then. The caller whose frames are next either writes them with
+// everything queued beside them, or waits while another caller's write is
+// under way and then writes the next round; no caller writes for others
+// longer than one round. A write failure fails every later Send. Writes
+// carry no context (a write cut short would break the connection for
+// everyone, and a cancellable one costs a timer per write): a write to a
+// peer that stopped reading ends when the connection is closed, which is
+// how both ends stop a session.
+func (w *Writer) Send(groups ...Group) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
 		return w.err
 	}
-	w.pending = append(w.pending, frames...)
+	w.pending = append(w.pending, groups...)
 	round := w.started + 1 // pending frames always go out in the next round
 	for w.finished < round && w.err == nil {
 		if w.busy {
@@ -157,41 +158,62 @@ func (w *Writer) Send(frames ...[]byte) error {
 	return w.err
 }
 
-// write sends one round: frames packed into Batch messages of at most
-// MaxMessage bytes, a frame alone as itself.
-func (w *Writer) write(frames [][]byte, batch bool) error {
+// write sends one round. Without batching each frame is a message. With
+// it, a lone group that fits one message goes out in place; otherwise the
+// frames are packed into Batch messages of at most MaxMessage bytes, a
+// frame alone as itself.
+func (w *Writer) write(groups []Group, batch bool) error {
 	ctx := context.Background()
+	var err error
+	send := func(msg []byte) {
+		if err == nil {
+			err = w.conn.Write(ctx, websocket.MessageBinary, msg)
+		}
+	}
 	if !batch {
-		for _, f := range frames {
-			if err := w.conn.Write(ctx, websocket.MessageBinary, f); err != nil {
-				return err
-			}
+		for _, g := range groups {
+			g.entries(func(e []byte) { send(e[4:]) })
 		}
-		return nil
+		return err
 	}
-	for len(frames) > 0 {
-		n, size := 0, HeaderLen
-		for n < len(frames) && (n == 0 || size+4+len(frames[n]) <= MaxMessage) {
-			size += 4 + len(frames[n])
+	if len(groups) == 1 && len(groups[0]) <= MaxMessage && !groups[0].Empty() {
+		g := groups[0]
+		if first := 4 + int(binary.BigEndian.Uint32(g[HeaderLen:])); HeaderLen+first == len(g) {
+			send(g[HeaderLen+4:]) // one frame: itself
+		} else {
+			g[0] = byte(Batch)
+			binary.BigEndian.PutUint32(g[1:], 0)
+			send(g)
+		}
+		return err
+	}
+	msg, n := w.buf[:0], 0
+	flush := func() {
+		switch n {
+		case 0:
+			return
+		case 1:
+			send(msg[HeaderLen+4:])
+		default:
+			send(msg)
+		}
+		msg, n = msg[:0], 0
+	}
+	for _, g := range groups {
+		g.entries(func(e []byte) {
+			if n > 0 && len(msg)+len(e) > MaxMessage {
+				flush()
+			}
+			if n == 0 {
+				msg = append(msg, byte(Batch), 0, 0, 0, 0)
+			}
+			msg = append(msg, e...)
 			n++
-		}
-		msg := frames[0]
-		if n > 1 {
-			// The message buffer is reused: a write has copied the
-			// message into the connection's buffer when it returns.
-			msg = append(w.buf[:0], byte(Batch), 0, 0, 0, 0)
-			for _, f := range frames[:n] {
-				msg = binary.BigEndian.AppendUint32(msg, uint32(len(f)))
-				msg = append(msg, f...)
-			}
-		}
-		if err := w.conn.Write(ctx, websocket.MessageBinary, msg); err != nil {
-			return err
-		}
-		if n > 1 && cap(msg) <= MaxMessage {
-			w.buf = msg
-		}
-		frames = frames[n:]
+		})
 	}
-	return nil
+	flush()
+	if cap(msg) <= 2*MaxMessage {
+		w.buf = msg[:0] // a write has copied the message when it returns
+	}
+	return err
 }

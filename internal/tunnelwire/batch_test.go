@@ -50,8 +50,8 @@ func TestWriterGroupsFrames(t *testing.T) {
 				for i := range perSender {
 					// Three frames per Send, as a request or response.
 					seq := binary.BigEndian.AppendUint32(nil, uint32(i))
-					if err := w.Send(Encode(Request, uint32(id+1), seq),
-						Encode(Data, uint32(id+1), seq), Encode(End, uint32(id+1), nil)); err != nil {
+					g := Group(nil).Append(Request, uint32(id+1), seq).Append(Data, uint32(id+1), seq).AppendEnd(uint32(id+1), nil)
+					if err := w.Send(g); err != nil {
 						t.Error(err)
 						return
 					}
@@ -116,14 +116,16 @@ func TestWriterBatchLimit(t *testing.T) {
 	t.Parallel()
 	c, s := wsPair(t)
 	w := NewWriter(c, true)
-	big := Encode(Data, 1, make([]byte, MaxChunk))
-	frames := make([][]byte, 20) // 20 × 32 KiB > MaxMessage
-	for i := range frames {
-		frames[i] = big
+	big := make([]byte, MaxChunk)
+	var g Group // 20 × 32 KiB > MaxMessage, in one group and in twenty
+	groups := make([]Group, 20)
+	for i := range groups {
+		g = g.Append(Data, 1, big)
+		groups[i] = Group(nil).Append(Data, 2, big)
 	}
-	go func() { _ = w.Send(frames...) }()
+	go func() { _ = w.Send(g); _ = w.Send(groups...) }()
 	got := 0
-	for got < len(frames) {
+	for got < 2*len(groups) {
 		_, msg, err := s.Read(t.Context()) // the read limit is MaxMessage
 		if err != nil {
 			t.Fatal(err)
@@ -143,10 +145,10 @@ func TestWriterFailure(t *testing.T) {
 	c, _ := wsPair(t)
 	_ = c.CloseNow()
 	w := NewWriter(c, true)
-	if err := w.Send(Encode(End, 1, nil)); err == nil {
+	if err := w.Send(Group(nil).AppendEnd(1, nil)); err == nil {
 		t.Fatal("Send on a closed connection succeeded")
 	}
-	if err := w.Send(Encode(End, 2, nil)); err == nil {
+	if err := w.Send(Group(nil).AppendEnd(2, nil)); err == nil {
 		t.Fatal("a later Send succeeded")
 	}
 }

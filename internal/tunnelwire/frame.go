@@ -104,18 +104,22 @@ func Encode(k Kind, id uint32, payload []byte) []byte {
 }
 
 // EncodeEnd builds an End frame; err may be nil.
-func EncodeEnd(id uint32, err error) []byte {
-	var p []byte
-	if err != nil {
-		p = []byte(err.Error())
-		if len(p) > MaxError {
-			p = p[:MaxError]
-		}
-		if len(p) == 0 {
-			p = []byte("error")
-		}
+func EncodeEnd(id uint32, err error) []byte { return Encode(End, id, endPayload(err)) }
+
+// endPayload is an End frame's payload: empty for a clean end, else the
+// error's text, cut to MaxError.
+func endPayload(err error) []byte {
+	if err == nil {
+		return nil
 	}
-	return Encode(End, id, p)
+	p := []byte(err.Error())
+	if len(p) > MaxError {
+		p = p[:MaxError]
+	}
+	if len(p) == 0 {
+		p = []byte("error")
+	}
+	return p
 }
 
 // ErrMalformed reports a frame that breaks the protocol.

@@ -29,16 +29,16 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 		return &UnreachableError{"No tunnel host is connected"}
 	}
 	defer rs.forget(id)
-	frame, err := tunnelwire.EncodeHead(tunnelwire.Request, id, h)
+	// The whole request is one group: one allocation, and one message when
+	// batching.
+	g, err := tunnelwire.NewGroup(len(body)+512).AppendHead(tunnelwire.Request, id, h)
 	if err != nil {
 		return ErrHeadersTooLarge
 	}
-	// The whole request goes in one Send: one message when batching.
-	frames := [][]byte{frame}
 	for chunk := range slices.Chunk(body, tunnelwire.MaxChunk) {
-		frames = append(frames, tunnelwire.Encode(tunnelwire.Data, id, chunk))
+		g = g.Append(tunnelwire.Data, id, chunk)
 	}
-	if rs.send(append(frames, tunnelwire.EncodeEnd(id, nil))...) != nil {
+	if rs.send(g.AppendEnd(id, nil)) != nil {
 		return &UnreachableError{"Tunnel host disconnected"}
 	}
 	// Every wait below ends when the public caller goes away, and then the
@@ -48,7 +48,7 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 	gone := false // a write to the caller failed
 	defer func() {
 		if gone || ctx.Err() != nil {
-			_ = rs.send(tunnelwire.Encode(tunnelwire.Cancel, id, nil))
+			_ = rs.send(tunnelwire.Group(nil).Append(tunnelwire.Cancel, id, nil))
 		}
 	}()
 	var head *tunnelwire.Head

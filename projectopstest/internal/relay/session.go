@@ -70,7 +70,7 @@ func (rs *Session) Run(serverCtx context.Context) {
 	if rs.batch {
 		features = []byte(tunnelwire.FeatureBatch)
 	}
-	if rs.send(tunnelwire.Encode(tunnelwire.Ready, 0, features)) != nil {
+	if rs.send(tunnelwire.Group(nil).Append(tunnelwire.Ready, 0, features)) != nil {
 		return
 	}
 	for {
@@ -170,7 +170,7 @@ func (rs *Session) forget(id uint32) {
 	rs.mu.Unlock()
 }
 
-// send writes frames together (one message when the host reads batches).
-func (rs *Session) send(frames ...[]byte) error {
-	return rs.w.Send(frames...)
+// send writes a group of frames (one message when the host reads batches).
+func (rs *Session) send(g tunnelwire.Group) error {
+	return rs.w.Send(g)
 }
