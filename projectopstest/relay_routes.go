@@ -146,6 +146,9 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
 		h.Set("X-Forwarded-For", host)
 	}
 	err = sess.Forward(w, r, &tunnelwire.Head{Method: r.Method, URI: uri, Header: h}, body)
+	if err == nil {
+		return
+	}
 	var un *relay.UnreachableError
 	switch {
 	case errors.As(err, &un):

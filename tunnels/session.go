@@ -33,7 +33,7 @@ type session struct {
 // stream is one relayed request being served.
 type stream struct {
 	cancel context.CancelFunc
-	body   *tunnelwire.Body
+	body   tunnelwire.Body // by value: one allocation less per request
 }
 
 var errSessionEnded = errors.New("tunnels: relay session ended")
@@ -141,7 +141,7 @@ func (s *session) stream(id uint32) *stream {
 // start serves one relayed request on its own goroutine.
 func (s *session) start(id uint32, h *tunnelwire.Head) {
 	ctx, cancel := context.WithCancel(s.ctx)
-	st := &stream{cancel: cancel, body: tunnelwire.NewBody()}
+	st := &stream{cancel: cancel}
 	s.mu.Lock()
 	if old := s.streams[id]; old != nil {
 		old.cancel() // a reused id: the relay gave up on the old one
@@ -160,7 +160,7 @@ func (s *session) start(id uint32, h *tunnelwire.Head) {
 			}
 			s.mu.Unlock()
 		}()
-		s.serve(ctx, id, h, st.body)
+		s.serve(ctx, id, h, &st.body)
 	}()
 }
 

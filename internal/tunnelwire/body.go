@@ -12,10 +12,13 @@ import (
 // consumer slower than the network makes the reader wait (backpressure on
 // the WebSocket), and a consumer that is gone makes pushes drop.
 //
-// Every relayed request makes one on each side, and most carry one chunk:
-// the queue is a slice under a mutex with room for a few chunks inline,
-// and each side waits on a one-slot wake-up channel (re-checking the state
-// after every wake-up), instead of a channel sized for the worst case.
+// Every relayed request makes one on each side, and most carry one chunk
+// that has arrived, with the end, before the consumer looks: the queue is
+// a slice under a mutex with room for a few chunks inline, and a side that
+// must wait does so on a one-slot wake-up channel made when it first waits
+// (re-checking the state after every wake-up), instead of channels sized
+// for the worst case made for every body. The zero Body is empty and ready
+// to use, so a stream can hold one by value.
 type Body struct {
 	mu     sync.Mutex
 	q      [][]byte // queued chunks from head on
@@ -24,20 +27,21 @@ type Body struct {
 	err    error // the Finish error (io.EOF for a clean end)
 	ended  bool
 	closed bool          // the consumer is gone
-	wake   chan struct{} // one slot: the consumer has something to look at
+	wake   chan struct{} // one slot, made when the consumer must wait
 	room   chan struct{} // one slot, made when a push must wait for room
 
 	cur []byte // Read's unread part of a chunk
 }
 
 // NewBody returns an empty body.
-func NewBody() *Body {
-	b := &Body{wake: make(chan struct{}, 1)}
-	b.q = b.inline[:0]
-	return b
-}
+func NewBody() *Body { return &Body{} }
 
+// signal wakes a waiter on c, if there is a channel and it is not already
+// signalled.
 func signal(c chan struct{}) {
+	if c == nil {
+		return
+	}
 	select {
 	case c <- struct{}{}:
 	default:
@@ -68,14 +72,18 @@ func (b *Body) Push(ctx context.Context, chunk []byte) bool {
 		}
 		b.mu.Lock()
 	}
-	if len(b.q) == cap(b.q) && b.head > 0 { // slide the queue back to the start
+	switch {
+	case b.q == nil:
+		b.q = b.inline[:0]
+	case len(b.q) == cap(b.q) && b.head > 0: // slide the queue back to the start
 		n := copy(b.q, b.q[b.head:])
 		clear(b.q[n:])
 		b.q, b.head = b.q[:n], 0
 	}
 	b.q = append(b.q, chunk)
+	wake := b.wake
 	b.mu.Unlock()
-	signal(b.wake)
+	signal(wake)
 	return true
 }
 
@@ -91,12 +99,10 @@ func (b *Body) Finish(err error) {
 		err = io.EOF
 	}
 	b.err, b.ended = err, true
-	room := b.room
+	wake, room := b.wake, b.room
 	b.mu.Unlock()
-	signal(b.wake)
-	if room != nil {
-		signal(room)
-	}
+	signal(wake)
+	signal(room)
 }
 
 // Pending reports whether Next would return without waiting: a chunk is
@@ -122,9 +128,7 @@ func (b *Body) Next(ctx context.Context) ([]byte, error) {
 			}
 			room := b.room
 			b.mu.Unlock()
-			if room != nil {
-				signal(room)
-			}
+			signal(room)
 			return c, nil
 		}
 		switch {
@@ -136,9 +140,13 @@ func (b *Body) Next(ctx context.Context) ([]byte, error) {
 			b.mu.Unlock()
 			return nil, io.ErrClosedPipe
 		}
+		if b.wake == nil {
+			b.wake = make(chan struct{}, 1)
+		}
+		wake := b.wake
 		b.mu.Unlock()
 		select {
-		case <-b.wake:
+		case <-wake:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -166,11 +174,9 @@ func (b *Body) Close() error {
 	b.closed = true
 	clear(b.q)
 	b.q, b.head = b.q[:0], 0
-	room := b.room
+	wake, room := b.wake, b.room
 	b.mu.Unlock()
-	signal(b.wake)
-	if room != nil {
-		signal(room)
-	}
+	signal(wake)
+	signal(room)
 	return nil
 }

@@ -35,7 +35,7 @@ type Session struct {
 // and its body chunks.
 type stream struct {
 	head chan *tunnelwire.Head // capacity 1; nil when the stream ended without one
-	body *tunnelwire.Body
+	body tunnelwire.Body       // by value: one allocation less per request
 }
 
 // end finishes the body and wakes a Forward still waiting for the head:
@@ -150,7 +150,7 @@ func (rs *Session) open() (uint32, *stream, bool) {
 		return 0, nil, false
 	}
 	rs.next++
-	st := &stream{head: make(chan *tunnelwire.Head, 1), body: tunnelwire.NewBody()}
+	st := &stream{head: make(chan *tunnelwire.Head, 1)}
 	rs.streams[rs.next] = st
 	return rs.next, st, true
 }
