@@ -60,6 +60,9 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 	if head == nil {
 		return &UnreachableError{"The tunnel host failed the request"}
 	}
+	if head.Status < 200 || head.Status > 999 { // net/http panics on a status outside 100–999
+		return &UnreachableError{"The tunnel host sent an invalid response status"}
+	}
 	for k, v := range tunnelwire.Clean(head.Header) {
 		w.Header()[k] = v
 	}

@@ -14,8 +14,8 @@ import (
 )
 
 // pair serves one relay session and dials it as a host that answers every
-// request with 200 and the request's body, upper-cased.
-func pair(t *testing.T) *Session {
+// request with status and the request's body, upper-cased.
+func pair(t *testing.T, status int) *Session {
 	t.Helper()
 	got := make(chan *Session, 1)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -53,7 +53,7 @@ func pair(t *testing.T) *Session {
 			case tunnelwire.Data:
 				bodies[f.ID] = append(bodies[f.ID], f.Payload...)
 			case tunnelwire.End:
-				head, _ := tunnelwire.EncodeHead(tunnelwire.Response, f.ID, &tunnelwire.Head{Status: 200, Header: http.Header{"X-Relay": {"yes"}}})
+				head, _ := tunnelwire.EncodeHead(tunnelwire.Response, f.ID, &tunnelwire.Head{Status: status, Header: http.Header{"X-Relay": {"yes"}}})
 				for _, out := range [][]byte{head, tunnelwire.Encode(tunnelwire.Data, f.ID, []byte(strings.ToUpper(string(bodies[f.ID])))), tunnelwire.EncodeEnd(f.ID, nil)} {
 					if host.Write(context.Background(), websocket.MessageBinary, out) != nil {
 						return
@@ -66,7 +66,7 @@ func pair(t *testing.T) *Session {
 }
 
 func TestForward(t *testing.T) {
-	s := pair(t)
+	s := pair(t, 200)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequestWithContext(t.Context(), "POST", "/mcp", nil)
 	if err := s.Forward(rec, req, &tunnelwire.Head{Method: "POST", URI: "/mcp"}, []byte("hello")); err != nil {
@@ -81,5 +81,19 @@ func TestForward(t *testing.T) {
 	var un *UnreachableError
 	if !errors.As(err, &un) {
 		t.Errorf("after Close: %v, want *UnreachableError", err)
+	}
+}
+
+// A head whose status net/http cannot write (none, 1xx, four digits) is a
+// failed request, not a panic in the public handler.
+func TestForwardInvalidStatus(t *testing.T) {
+	for _, status := range []int{0, 101, 1000} {
+		s := pair(t, status)
+		req := httptest.NewRequestWithContext(t.Context(), "POST", "/mcp", nil)
+		err := s.Forward(httptest.NewRecorder(), req, &tunnelwire.Head{Method: "POST", URI: "/mcp"}, []byte("x"))
+		var un *UnreachableError
+		if !errors.As(err, &un) {
+			t.Errorf("status %d: %v, want *UnreachableError", status, err)
+		}
 	}
 }
