@@ -94,13 +94,10 @@ type Frame struct {
 	Payload []byte
 }
 
-// Encode builds a frame's message.
+// Encode builds a frame alone, as a message of its own (Group.Append
+// builds frames that go out together).
 func Encode(k Kind, id uint32, payload []byte) []byte {
-	b := make([]byte, HeaderLen+len(payload))
-	b[0] = byte(k)
-	binary.BigEndian.PutUint32(b[1:], id)
-	copy(b[HeaderLen:], payload)
-	return b
+	return Group(nil).Append(k, id, payload)[HeaderLen+4:]
 }
 
 // EncodeEnd builds an End frame; err may be nil.

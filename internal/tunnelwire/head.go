@@ -1,7 +1,6 @@
 package tunnelwire
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -21,19 +20,16 @@ type Head struct {
 	Header http.Header `json:"header,omitempty"`
 }
 
-// EncodeHead builds a Request or Response frame. Its JSON is byte for
-// byte what encoding/json makes of h (FuzzEncodeHead holds it to that),
-// written without reflection straight after the frame header: one head
-// per request and per response is on the relay's hot path.
+// EncodeHead builds a Request or Response frame alone, as a message of
+// its own. Its JSON is byte for byte what encoding/json makes of h
+// (FuzzEncodeHead holds it to that), written without reflection by
+// Group.AppendHead, which the relay's hot path uses.
 func EncodeHead(k Kind, id uint32, h *Head) ([]byte, error) {
-	b := make([]byte, HeaderLen, HeaderLen+headSize(h))
-	b[0] = byte(k)
-	binary.BigEndian.PutUint32(b[1:], id)
-	b = appendHead(b, h)
-	if n := len(b) - HeaderLen; n > MaxHead {
-		return nil, fmt.Errorf("tunnel %s head of %d bytes exceeds %d", k, n, MaxHead)
+	g, err := NewGroup(4+HeaderLen+headSize(h)).AppendHead(k, id, h)
+	if err != nil {
+		return nil, err
 	}
-	return b, nil
+	return g[HeaderLen+4:], nil
 }
 
 // headSize is the JSON size of h when no string needs escaping.
