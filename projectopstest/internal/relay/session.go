@@ -34,7 +34,7 @@ type Session struct {
 // stream is one public request in flight: the host's response head
 // and its body chunks.
 type stream struct {
-	head chan *tunnelwire.Head // capacity 1; nil when the stream ended without one
+	head chan *tunnelwire.Head // capacity 1; a nil head: the stream ended without one
 	body tunnelwire.Body       // by value: one allocation less per request
 }
 
