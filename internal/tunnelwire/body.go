@@ -99,6 +99,12 @@ func (b *Body) Finish(err error) {
 		err = io.EOF
 	}
 	b.err, b.ended = err, true
+	b.unlockWaking()
+}
+
+// unlockWaking releases b.mu and wakes whichever side waits, to look at
+// the state again.
+func (b *Body) unlockWaking() {
 	wake, room := b.wake, b.room
 	b.mu.Unlock()
 	signal(wake)
@@ -174,9 +180,6 @@ func (b *Body) Close() error {
 	b.closed = true
 	clear(b.q)
 	b.q, b.head = b.q[:0], 0
-	wake, room := b.wake, b.room
-	b.mu.Unlock()
-	signal(wake)
-	signal(room)
+	b.unlockWaking()
 	return nil
 }

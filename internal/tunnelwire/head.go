@@ -25,23 +25,11 @@ type Head struct {
 // (FuzzEncodeHead holds it to that), written without reflection by
 // Group.AppendHead, which the relay's hot path uses.
 func EncodeHead(k Kind, id uint32, h *Head) ([]byte, error) {
-	g, err := NewGroup(4+HeaderLen+headSize(h)).AppendHead(k, id, h)
+	g, err := Group(nil).AppendHead(k, id, h)
 	if err != nil {
 		return nil, err
 	}
 	return g[HeaderLen+4:], nil
-}
-
-// headSize is the JSON size of h when no string needs escaping.
-func headSize(h *Head) int {
-	n := len(h.Method) + len(h.URI) + 48
-	for k, vs := range h.Header {
-		n += len(k) + 6
-		for _, v := range vs {
-			n += len(v) + 3
-		}
-	}
-	return n
 }
 
 func appendHead(b []byte, h *Head) []byte {
