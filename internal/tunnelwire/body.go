@@ -60,14 +60,7 @@ func (b *Body) Push(ctx context.Context, chunk []byte) bool {
 		if len(b.q)-b.head < QueueLen {
 			break
 		}
-		if b.room == nil {
-			b.room = make(chan struct{}, 1)
-		}
-		room := b.room
-		b.mu.Unlock()
-		select {
-		case <-room:
-		case <-ctx.Done():
+		if b.await(ctx, &b.room) != nil {
 			return false
 		}
 		b.mu.Lock()
@@ -146,16 +139,26 @@ func (b *Body) Next(ctx context.Context) ([]byte, error) {
 			b.mu.Unlock()
 			return nil, io.ErrClosedPipe
 		}
-		if b.wake == nil {
-			b.wake = make(chan struct{}, 1)
+		if err := b.await(ctx, &b.wake); err != nil {
+			return nil, err
 		}
-		wake := b.wake
-		b.mu.Unlock()
-		select {
-		case <-wake:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	}
+}
+
+// await, called with b.mu held, makes the one-slot channel *c if it is not
+// there yet, releases b.mu and waits for a signal on it or for ctx to end,
+// whose error it returns. Either way b.mu is released.
+func (b *Body) await(ctx context.Context, c *chan struct{}) error {
+	if *c == nil {
+		*c = make(chan struct{}, 1)
+	}
+	ch := *c
+	b.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
