@@ -1,6 +1,7 @@
 package tunnels
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -63,8 +64,9 @@ func (s *session) run(ctx context.Context) error {
 		_ = s.conn.CloseNow()
 		s.wg.Wait()
 	}()
+	r := tunnelwire.NewReader(s.conn)
 	for {
-		typ, msg, err := s.conn.Read(context.Background())
+		typ, msg, err := r.Read()
 		if err != nil {
 			return sessionError(err)
 		}
@@ -113,7 +115,7 @@ func (s *session) handle(f tunnelwire.Frame) error {
 		s.start(f.ID, h)
 	case tunnelwire.Data:
 		if st := s.stream(f.ID); st != nil {
-			st.body.Push(s.ctx, f.Payload)
+			st.body.Push(s.ctx, bytes.Clone(f.Payload)) // f aliases the read buffer
 		}
 	case tunnelwire.End:
 		if st := s.stream(f.ID); st != nil {

@@ -5,6 +5,7 @@
 package relay
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"sync"
@@ -73,8 +74,9 @@ func (rs *Session) Run(serverCtx context.Context) {
 	if rs.send(tunnelwire.Group(nil).Append(tunnelwire.Ready, 0, features)) != nil {
 		return
 	}
+	r := tunnelwire.NewReader(rs.conn)
 	for {
-		typ, msg, err := rs.conn.Read(context.Background())
+		typ, msg, err := r.Read()
 		if err != nil {
 			return
 		}
@@ -109,7 +111,7 @@ func (rs *Session) dispatch(f tunnelwire.Frame) error {
 		default: // a second head is ignored
 		}
 	case tunnelwire.Data:
-		st.body.Push(rs.ctx, f.Payload)
+		st.body.Push(rs.ctx, bytes.Clone(f.Payload)) // f aliases the read buffer
 	case tunnelwire.End:
 		st.end(tunnelwire.EndError(f.Payload))
 	}
