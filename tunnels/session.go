@@ -167,7 +167,8 @@ func (s *session) start(id uint32, h *tunnelwire.Head) {
 }
 
 func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, body *tunnelwire.Body) {
-	w := &responseWriter{s: s, id: id, ctx: ctx, header: http.Header{}}
+	w := newResponseWriter(s, id, ctx)
+	defer w.release()
 	req, err := http.NewRequestWithContext(ctx, h.Method, h.URI, body)
 	if err != nil {
 		w.group = w.group.AppendEnd(id, errors.New("malformed request line"))

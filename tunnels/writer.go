@@ -3,6 +3,7 @@ package tunnels
 import (
 	"context"
 	"net/http"
+	"sync"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
@@ -24,6 +25,27 @@ type responseWriter struct {
 	err      error
 	done     bool
 	group    tunnelwire.Group // frames not yet pushed; its buffer is reused
+}
+
+// writers recycles response writers with their frame and chunk buffers:
+// every relayed request needs both, and growing them afresh was a dozen
+// allocations per response.
+var writers = sync.Pool{New: func() any { return new(responseWriter) }}
+
+func newResponseWriter(s *session, id uint32, ctx context.Context) *responseWriter {
+	w := writers.Get().(*responseWriter)
+	*w = responseWriter{s: s, id: id, ctx: ctx, header: http.Header{}, buf: w.buf[:0], group: w.group.Reset()}
+	return w
+}
+
+// release returns w to the pool once the handler is done with it; the
+// buffers of an unusually large response are let go.
+func (w *responseWriter) release() {
+	if cap(w.buf) > tunnelwire.MaxChunk || cap(w.group) > 2*tunnelwire.MaxMessage {
+		return
+	}
+	*w = responseWriter{buf: w.buf[:0], group: w.group.Reset()}
+	writers.Put(w)
 }
 
 // Header implements http.ResponseWriter.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"sync"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
@@ -29,17 +30,8 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 		return &UnreachableError{"No tunnel host is connected"}
 	}
 	defer rs.forget(id)
-	// The whole request is one group: one allocation, and one message when
-	// batching.
-	g, err := tunnelwire.NewGroup(len(body)+512).AppendHead(tunnelwire.Request, id, h)
-	if err != nil {
-		return ErrHeadersTooLarge
-	}
-	for chunk := range slices.Chunk(body, tunnelwire.MaxChunk) {
-		g = g.Append(tunnelwire.Data, id, chunk)
-	}
-	if rs.send(g.AppendEnd(id, nil)) != nil {
-		return &UnreachableError{"Tunnel host disconnected"}
+	if err := rs.sendRequest(id, h, body); err != nil {
+		return err
 	}
 	// Every wait below ends when the public caller goes away, and then the
 	// host hears of it: one check on the way out instead of a callback
@@ -90,4 +82,32 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 			return nil
 		}
 	}
+}
+
+// groups recycles request groups: Send is done with a group when it
+// returns, and a fresh one per request was the relay's largest allocation.
+var groups = sync.Pool{New: func() any { return new(tunnelwire.Group) }}
+
+// sendRequest sends the whole request as one group: one message when
+// batching.
+func (rs *Session) sendRequest(id uint32, h *tunnelwire.Head, body []byte) error {
+	gp := groups.Get().(*tunnelwire.Group)
+	defer func() {
+		if cap(*gp) <= 2*tunnelwire.MaxMessage {
+			*gp = gp.Reset()
+			groups.Put(gp)
+		}
+	}()
+	g, err := gp.Reset().AppendHead(tunnelwire.Request, id, h)
+	if err != nil {
+		return ErrHeadersTooLarge
+	}
+	for chunk := range slices.Chunk(body, tunnelwire.MaxChunk) {
+		g = g.Append(tunnelwire.Data, id, chunk)
+	}
+	*gp = g.AppendEnd(id, nil)
+	if rs.send(*gp) != nil {
+		return &UnreachableError{"Tunnel host disconnected"}
+	}
+	return nil
 }
