@@ -43,15 +43,13 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 			_ = rs.send(tunnelwire.Group(nil).Append(tunnelwire.Cancel, id, nil))
 		}
 	}()
-	var head *tunnelwire.Head
-	select {
-	case head = <-st.head:
-	case <-ctx.Done():
-		return nil
-	}
-	if head == nil {
+	if _, err := st.body.Next(ctx); err != nil { // the head's marker
+		if ctx.Err() != nil {
+			return nil
+		}
 		return &UnreachableError{"The tunnel host failed the request"}
 	}
+	head := st.head
 	if head.Status < 200 || head.Status > 999 { // net/http panics on a status outside 100–999
 		return &UnreachableError{"The tunnel host sent an invalid response status"}
 	}

@@ -32,22 +32,14 @@ type Session struct {
 	streams map[uint32]*stream
 }
 
-// stream is one public request in flight: the host's response head
-// and its body chunks.
+// stream is one public request in flight. The host's response head comes
+// first in its body queue, as a nil chunk that says head is set: Forward
+// waits in one place for the head, the body and the end, and a stream
+// that ends without a head ends its body with no chunk in it.
 type stream struct {
-	head chan *tunnelwire.Head // capacity 1; a nil head: the stream ended without one
-	body tunnelwire.Body       // by value: one allocation less per request
-}
-
-// end finishes the body and wakes a Forward still waiting for the head:
-// a head already queued stays first, so a head and an end that arrive
-// together still make a response.
-func (st *stream) end(err error) {
-	st.body.Finish(err)
-	select {
-	case st.head <- nil:
-	default:
-	}
+	head    *tunnelwire.Head // written by the reader before it queues the marker
+	started bool             // the reader has queued the head (reader goroutine only)
+	body    tunnelwire.Body  // by value: one allocation less per request
 }
 
 func New(conn *websocket.Conn, batch bool) *Session {
@@ -106,14 +98,16 @@ func (rs *Session) dispatch(f tunnelwire.Frame) error {
 		if err != nil {
 			return err
 		}
-		select {
-		case st.head <- h:
-		default: // a second head is ignored
+		if !st.started { // a second head is ignored
+			st.started, st.head = true, h
+			st.body.Push(rs.ctx, nil)
 		}
 	case tunnelwire.Data:
-		st.body.Push(rs.ctx, bytes.Clone(f.Payload)) // f aliases the read buffer
+		if st.started { // a body before its head is not a response
+			st.body.Push(rs.ctx, bytes.Clone(f.Payload)) // f aliases the read buffer
+		}
 	case tunnelwire.End:
-		st.end(tunnelwire.EndError(f.Payload))
+		st.body.Finish(tunnelwire.EndError(f.Payload))
 	}
 	return nil
 }
@@ -139,7 +133,7 @@ func (rs *Session) shutdown() bool {
 	rs.streams = map[uint32]*stream{}
 	rs.mu.Unlock()
 	for _, st := range streams {
-		st.end(errClosed)
+		st.body.Finish(errClosed)
 	}
 	return true
 }
@@ -152,7 +146,7 @@ func (rs *Session) open() (uint32, *stream, bool) {
 		return 0, nil, false
 	}
 	rs.next++
-	st := &stream{head: make(chan *tunnelwire.Head, 1)}
+	st := &stream{}
 	rs.streams[rs.next] = st
 	return rs.next, st, true
 }
