@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"runtime"
 	"strings"
 	"sync"
@@ -58,7 +60,9 @@ func BenchmarkToolsCall(b *testing.B) {
 // BenchmarkRelayThroughput runs 8 concurrent callers (small POSTs, the
 // shape of MCP traffic) against the echo handler served directly on
 // loopback and through one tunnel, and reports requests per second; the
-// tunnel case also reports its rate as a fraction of direct's.
+// tunnel case also reports its rate as a fraction of direct's. The proxy
+// case is a yardstick for one more hop on the same machine: the standard
+// library's reverse proxy on loopback in front of the direct server.
 //
 //	go test -run '^$' -bench RelayThroughput -benchtime 2s -count 3 ./tunnels
 func BenchmarkRelayThroughput(b *testing.B) {
@@ -66,12 +70,23 @@ func BenchmarkRelayThroughput(b *testing.B) {
 	defer direct.Close()
 	_, g := benchTunnel(b, echo)
 	var directRate float64
-	b.Run("direct", func(b *testing.B) { directRate = throughput(b, direct.URL+"/mcp") })
-	b.Run("tunnel", func(b *testing.B) {
-		rate := throughput(b, g.URL)
-		if directRate > 0 {
+	fraction := func(b *testing.B, u string) {
+		if rate := throughput(b, u); directRate > 0 {
 			b.ReportMetric(rate/directRate, "x-direct")
 		}
+	}
+	b.Run("direct", func(b *testing.B) { directRate = throughput(b, direct.URL+"/mcp") })
+	b.Run("tunnel", func(b *testing.B) { fraction(b, g.URL) })
+	b.Run("proxy", func(b *testing.B) {
+		u, err := url.Parse(direct.URL)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rp := httputil.NewSingleHostReverseProxy(u)
+		rp.Transport = &http.Transport{MaxIdleConnsPerHost: 16}
+		proxy := httptest.NewServer(rp)
+		defer proxy.Close()
+		fraction(b, proxy.URL+"/mcp")
 	})
 }
 
