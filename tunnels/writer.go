@@ -2,6 +2,7 @@ package tunnels
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 
@@ -25,27 +26,42 @@ type responseWriter struct {
 	err      error
 	done     bool
 	group    tunnelwire.Group // frames not yet pushed; its buffer is reused
+	bufs     *frameBufs       // where buf and group came from
 }
 
-// writers recycles response writers with their frame and chunk buffers:
-// every relayed request needs both, and growing them afresh was a dozen
-// allocations per response.
-var writers = sync.Pool{New: func() any { return new(responseWriter) }}
+// frameBufs are a response writer's frame group and chunk buffer, which
+// every relayed response needs: recycled, instead of grown afresh (a dozen
+// allocations per response). Only the buffers are: a handler that writes
+// after it returned (a bug net/http forgives) reaches its own finished
+// writer, never another request's.
+type frameBufs struct {
+	group tunnelwire.Group
+	buf   []byte
+}
+
+var bufPool = sync.Pool{New: func() any { return new(frameBufs) }}
+
+// errHandlerDone fails writes made after the handler returned.
+var errHandlerDone = errors.New("tunnels: write after the handler returned")
 
 func newResponseWriter(s *session, id uint32, ctx context.Context) *responseWriter {
-	w := writers.Get().(*responseWriter)
-	*w = responseWriter{s: s, id: id, ctx: ctx, header: http.Header{}, buf: w.buf[:0], group: w.group.Reset()}
-	return w
+	b := bufPool.Get().(*frameBufs)
+	return &responseWriter{s: s, id: id, ctx: ctx, header: http.Header{}, bufs: b,
+		buf: b.buf[:0], group: b.group.Reset()}
 }
 
-// release returns w to the pool once the handler is done with it; the
-// buffers of an unusually large response are let go.
+// release hands the buffers back once the handler is done; those of an
+// unusually large response are let go.
 func (w *responseWriter) release() {
-	if cap(w.buf) > tunnelwire.MaxChunk || cap(w.group) > 2*tunnelwire.MaxMessage {
-		return
+	b := w.bufs
+	if cap(w.buf) <= tunnelwire.MaxChunk && cap(w.group) <= 2*tunnelwire.MaxMessage {
+		b.buf, b.group = w.buf[:0], w.group.Reset()
+		bufPool.Put(b)
 	}
-	*w = responseWriter{buf: w.buf[:0], group: w.group.Reset()}
-	writers.Put(w)
+	w.bufs, w.buf, w.group = nil, nil, nil
+	if w.err == nil {
+		w.err = errHandlerDone
+	}
 }
 
 // Header implements http.ResponseWriter.
