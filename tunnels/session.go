@@ -24,7 +24,8 @@ type session struct {
 	log     *slog.Logger
 	onReady func()
 
-	ctx context.Context // ends with the session: requests and body pushes derive from it
+	ctx    context.Context // ends with the session: body pushes wait on it
+	reqCtx context.Context // the session's values without its cancellation: requests derive from it
 
 	mu      sync.Mutex
 	streams map[uint32]*stream
@@ -47,7 +48,10 @@ func newSession(conn *websocket.Conn, h http.Handler, log *slog.Logger) *session
 // requests in flight and waits for their handlers.
 func (s *session) run(ctx context.Context) error {
 	sctx, cancel := context.WithCancel(ctx)
-	s.ctx = sctx
+	// Requests carry the session's values but are cancelled one by one
+	// when it ends (each is in s.streams): registering every request with
+	// a cancellable parent costs a lock and a map entry apiece.
+	s.ctx, s.reqCtx = sctx, context.WithoutCancel(sctx)
 	// Closing is how a blocked Read is interrupted: a Read whose context
 	// ends would tear the connection down without a close handshake.
 	stop := context.AfterFunc(ctx, func() { _ = s.conn.Close(websocket.StatusNormalClosure, "host shutting down") })
@@ -56,6 +60,7 @@ func (s *session) run(ctx context.Context) error {
 		cancel()
 		s.mu.Lock()
 		for _, st := range s.streams {
+			st.cancel()
 			st.body.Finish(errSessionEnded)
 		}
 		s.mu.Unlock()
@@ -142,7 +147,7 @@ func (s *session) stream(id uint32) *stream {
 
 // start serves one relayed request on its own goroutine.
 func (s *session) start(id uint32, h *tunnelwire.Head) {
-	ctx, cancel := context.WithCancel(s.ctx)
+	ctx, cancel := context.WithCancel(s.reqCtx)
 	st := &stream{cancel: cancel}
 	s.mu.Lock()
 	if old := s.streams[id]; old != nil {

@@ -57,10 +57,16 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 		w.Header()[k] = v
 	}
 	w.WriteHeader(head.Status)
-	rc := http.NewResponseController(w)
+	var rc *http.ResponseController // made at the first flush: most responses need none
+	flush := func() {
+		if rc == nil {
+			rc = http.NewResponseController(w)
+		}
+		_ = rc.Flush()
+	}
 	for {
 		if !st.body.Pending() {
-			_ = rc.Flush() // stream what was written before waiting for more
+			flush() // stream what was written before waiting for more
 		}
 		chunk, err := st.body.Next(ctx)
 		switch {
@@ -72,7 +78,7 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 			}
 			// The head and what came before the break reach the caller
 			// first; then the response is cut short.
-			_ = rc.Flush()
+			flush()
 			panic(http.ErrAbortHandler)
 		}
 		if _, err := w.Write(chunk); err != nil {
