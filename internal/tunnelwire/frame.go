@@ -31,7 +31,8 @@ const (
 	// follows as Data frames and an End frame.
 	Request Kind = 2
 	// Response (host → relay): a Head with Status and Header; the body
-	// follows as Data frames and an End frame.
+	// follows as Data frames and an End frame (a relay drops Data that
+	// comes before the head, and an End without one fails the request).
 	Response Kind = 3
 	// Data (both ways): a body chunk of at most MaxChunk bytes.
 	Data Kind = 4

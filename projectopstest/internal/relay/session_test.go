@@ -17,6 +17,16 @@ import (
 // request with status and the request's body, upper-cased.
 func pair(t *testing.T, status int) *Session {
 	t.Helper()
+	return pairAnswering(t, func(id uint32, body []byte) [][]byte {
+		head, _ := tunnelwire.EncodeHead(tunnelwire.Response, id, &tunnelwire.Head{Status: status, Header: http.Header{"X-Relay": {"yes"}}})
+		return [][]byte{head, tunnelwire.Encode(tunnelwire.Data, id, []byte(strings.ToUpper(string(body)))), tunnelwire.EncodeEnd(id, nil)}
+	})
+}
+
+// pairAnswering is pair with a host that answers each request with the
+// messages answer returns.
+func pairAnswering(t *testing.T, answer func(id uint32, body []byte) [][]byte) *Session {
+	t.Helper()
 	got := make(chan *Session, 1)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		conn, err := websocket.Accept(w, r, nil)
@@ -53,8 +63,7 @@ func pair(t *testing.T, status int) *Session {
 			case tunnelwire.Data:
 				bodies[f.ID] = append(bodies[f.ID], f.Payload...)
 			case tunnelwire.End:
-				head, _ := tunnelwire.EncodeHead(tunnelwire.Response, f.ID, &tunnelwire.Head{Status: status, Header: http.Header{"X-Relay": {"yes"}}})
-				for _, out := range [][]byte{head, tunnelwire.Encode(tunnelwire.Data, f.ID, []byte(strings.ToUpper(string(bodies[f.ID])))), tunnelwire.EncodeEnd(f.ID, nil)} {
+				for _, out := range answer(f.ID, bodies[f.ID]) {
 					if host.Write(context.Background(), websocket.MessageBinary, out) != nil {
 						return
 					}
@@ -95,5 +104,31 @@ func TestForwardInvalidStatus(t *testing.T) {
 		if !errors.As(err, &un) {
 			t.Errorf("status %d: %v, want *UnreachableError", status, err)
 		}
+	}
+}
+
+// A response is its head, then its body: a host that ends a stream without
+// a head failed the request, and body bytes before the head are no
+// response and are dropped.
+func TestForwardOutOfOrder(t *testing.T) {
+	req := httptest.NewRequestWithContext(t.Context(), "POST", "/mcp", nil)
+	s := pairAnswering(t, func(id uint32, _ []byte) [][]byte {
+		return [][]byte{tunnelwire.EncodeEnd(id, nil)}
+	})
+	var un *UnreachableError
+	if err := s.Forward(httptest.NewRecorder(), req, &tunnelwire.Head{Method: "POST", URI: "/mcp"}, nil); !errors.As(err, &un) {
+		t.Errorf("end without a head: %v, want *UnreachableError", err)
+	}
+	s = pairAnswering(t, func(id uint32, _ []byte) [][]byte {
+		head, _ := tunnelwire.EncodeHead(tunnelwire.Response, id, &tunnelwire.Head{Status: 201})
+		return [][]byte{tunnelwire.Encode(tunnelwire.Data, id, []byte("early ")), head,
+			tunnelwire.Encode(tunnelwire.Data, id, []byte("body")), tunnelwire.EncodeEnd(id, nil)}
+	})
+	rec := httptest.NewRecorder()
+	if err := s.Forward(rec, req, &tunnelwire.Head{Method: "POST", URI: "/mcp"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Code != 201 || rec.Body.String() != "body" {
+		t.Errorf("data before the head: %d %q, want 201 %q", rec.Code, rec.Body.String(), "body")
 	}
 }
