@@ -30,6 +30,7 @@ const (
 	Idempotent
 )
 
+// String implements fmt.Stringer.
 func (c Class) String() string {
 	switch c {
 	case Read:

@@ -43,6 +43,7 @@ const (
 	Cancel Kind = 6
 )
 
+// String implements fmt.Stringer.
 func (k Kind) String() string {
 	switch k {
 	case Ready:
@@ -146,6 +147,7 @@ func EndError(p []byte) error {
 // RemoteError is an error reported by the other end in an End frame.
 type RemoteError struct{ Msg string }
 
+// Error implements error.
 func (e *RemoteError) Error() string { return "tunnel peer: " + e.Msg }
 
 // hopHeaders are connection-level headers never relayed.

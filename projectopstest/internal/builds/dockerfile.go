@@ -29,6 +29,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error implements error.
 func (e *Error) Error() string {
 	if e.Line == 0 {
 		return e.Msg

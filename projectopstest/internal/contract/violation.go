@@ -22,6 +22,7 @@ type Violation struct {
 	Message string
 }
 
+// Error implements error.
 func (v *Violation) Error() string {
 	if v.Field == "" {
 		return v.Message

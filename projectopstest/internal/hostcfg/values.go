@@ -13,6 +13,7 @@ import (
 // the gateway passes on as a 400 VALIDATION_ERROR.
 type Invalid struct{ msg string }
 
+// Error implements error.
 func (e *Invalid) Error() string { return "hostConfigV2: " + e.msg }
 
 // Field is the config field the refusal names ("connectionDefaults.

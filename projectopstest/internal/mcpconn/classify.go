@@ -40,7 +40,10 @@ type Failure struct {
 	Err     error // the underlying error, for the double's own use only
 }
 
+// Error implements error.
 func (f *Failure) Error() string { return f.Message }
+
+// Unwrap returns the underlying error.
 func (f *Failure) Unwrap() error { return f.Err }
 
 // Classify maps an error from Dial or a session call. opCtx is the context

@@ -17,6 +17,7 @@ var ErrHeadersTooLarge = errors.New("relay: request headers too large to relay")
 // connected, it disconnected, or it failed the request before answering.
 type UnreachableError struct{ Msg string }
 
+// Error implements error.
 func (e *UnreachableError) Error() string { return "relay: " + e.Msg }
 
 // Forward relays one request over the session and streams the response

@@ -42,6 +42,8 @@ type stream struct {
 	body    tunnelwire.Body  // by value: one allocation less per request
 }
 
+// New returns the relay side of a host's WebSocket session; batch says
+// the host reads Batch frames. Run serves it.
 func New(conn *websocket.Conn, batch bool) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Session{conn: conn, w: tunnelwire.NewWriter(conn, batch), batch: batch, ctx: ctx, cancel: cancel,
