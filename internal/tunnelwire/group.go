@@ -13,9 +13,6 @@ import (
 // of one each. The zero Group is empty and ready to append to.
 type Group []byte
 
-// NewGroup returns an empty group with room for about n bytes of frames.
-func NewGroup(n int) Group { return make(Group, HeaderLen, HeaderLen+n) }
-
 // Reset empties g and keeps its buffer: a Group handed to Writer.Send is
 // the caller's again once Send returns.
 func (g Group) Reset() Group { return g[:min(len(g), HeaderLen)] }

@@ -18,7 +18,7 @@ func TestGroupFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][]byte{head, Encode(Data, 3, []byte("body")), EncodeEnd(3, errors.New("cut"))}
-	for _, g := range []Group{nil, NewGroup(64), NewGroup(0).Append(Cancel, 9, nil).Reset()} {
+	for _, g := range []Group{nil, make(Group, 0, 64), Group(nil).Append(Cancel, 9, nil).Reset()} {
 		g, err := g.AppendHead(Request, 3, h)
 		if err != nil {
 			t.Fatal(err)
@@ -44,7 +44,7 @@ func TestGroupFrames(t *testing.T) {
 			t.Errorf("an oversized head: %v, group %d bytes, was %d", err, len(g2), before)
 		}
 	}
-	if !Group(nil).Empty() || !NewGroup(8).Empty() || Group(nil).AppendEnd(1, nil).Empty() {
+	if !Group(nil).Empty() || !Group(nil).Append(Cancel, 9, nil).Reset().Empty() || Group(nil).AppendEnd(1, nil).Empty() {
 		t.Error("Empty")
 	}
 }
