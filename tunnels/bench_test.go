@@ -14,11 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/projectops/projectops-go/option"
-
+	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/tunnels"
 )
@@ -60,15 +61,19 @@ func BenchmarkToolsCall(b *testing.B) {
 // BenchmarkRelayThroughput runs 8 concurrent callers (small POSTs, the
 // shape of MCP traffic) against the echo handler served directly on
 // loopback and through one tunnel, and reports requests per second; the
-// tunnel case also reports its rate as a fraction of direct's. The proxy
-// case is a yardstick for one more hop on the same machine: the standard
-// library's reverse proxy on loopback in front of the direct server.
+// tunnel case also reports its rate as a fraction of direct's. Two
+// yardsticks run beside them: bare-host is the same relay with a host that
+// answers echo's bytes inline on its reader (no http.Handler, goroutine or
+// request per call: what the relay and the WebSocket hop cost alone), and
+// proxy is the standard library's reverse proxy on loopback in front of
+// the direct server (what one more hop costs on this machine).
 //
 //	go test -run '^$' -bench RelayThroughput -benchtime 2s -count 3 ./tunnels
 func BenchmarkRelayThroughput(b *testing.B) {
 	direct := httptest.NewServer(echo)
 	defer direct.Close()
-	_, g := benchTunnel(b, echo)
+	f, g := benchTunnel(b, echo)
+	bare := bareHost(b, f)
 	var directRate float64
 	fraction := func(b *testing.B, u string) {
 		if rate := throughput(b, u); directRate > 0 {
@@ -77,73 +82,83 @@ func BenchmarkRelayThroughput(b *testing.B) {
 	}
 	b.Run("direct", func(b *testing.B) { directRate = throughput(b, direct.URL+"/mcp") })
 	b.Run("tunnel", func(b *testing.B) { fraction(b, g.URL) })
+	b.Run("bare-host", func(b *testing.B) { fraction(b, bare) })
 	b.Run("proxy", func(b *testing.B) {
-		u, err := url.Parse(direct.URL)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rp := httputil.NewSingleHostReverseProxy(u)
-		rp.Transport = &http.Transport{MaxIdleConnsPerHost: 16}
-		proxy := httptest.NewServer(rp)
+		proxy := httptest.NewServer(reverseProxy(b, direct.URL))
 		defer proxy.Close()
 		fraction(b, proxy.URL+"/mcp")
 	})
 }
 
-// BenchmarkRelayPaired is RelayThroughput with direct and tunnel taking
-// turns under the same 8 steady callers: each iteration is 100 ms of
-// requests to one and then 100 ms to the other (a caller's request in
-// flight at a switch counts for the turn it started in), so a host whose
-// speed drifts (a shared VM) slows both alike. It reports the tunnel's rate
-// over all its turns as a fraction of direct's.
+// reverseProxy is the standard library's reverse proxy to target.
+func reverseProxy(b *testing.B, target string) http.Handler {
+	u, err := url.Parse(target)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.Transport = &http.Transport{MaxIdleConnsPerHost: 16}
+	return rp
+}
+
+// BenchmarkRelayPaired is RelayThroughput with its cases taking turns
+// under the same 8 steady callers: each iteration gives direct, tunnel,
+// bare-host and proxy 100 ms each (a caller's request in flight at a
+// switch counts for the turn it started in), so a host whose speed drifts
+// (a shared VM) slows all alike. It reports each case's rate over all its
+// turns as a fraction of direct's (tunnel-x and so on) and direct's rate.
 //
-//	go test -run '^$' -bench RelayPaired -benchtime 40x ./tunnels
+//	go test -run '^$' -bench RelayPaired -benchtime 20x ./tunnels
 func BenchmarkRelayPaired(b *testing.B) {
 	direct := httptest.NewServer(echo)
 	defer direct.Close()
-	_, g := benchTunnel(b, echo)
+	f, g := benchTunnel(b, echo)
+	proxy := httptest.NewServer(reverseProxy(b, direct.URL))
+	defer proxy.Close()
+	targets := []struct{ name, url string }{
+		{"direct", direct.URL + "/mcp"}, {"tunnel", g.URL}, {"bare-host", bareHost(b, f)}, {"proxy", proxy.URL + "/mcp"}}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	defer client.CloseIdleConnections()
 	const callers, turn = 8, 100 * time.Millisecond
-	urls := [2]string{direct.URL + "/mcp", g.URL}
-	var phase atomic.Int32 // -1 not yet, 0 direct, 1 tunnel, 2 stop
+	var phase atomic.Int32 // the target's index; -1 not yet, len(targets) stop
 	phase.Store(-1)
-	var done [2]atomic.Int64
+	done := make([]atomic.Int64, len(targets))
 	var wg sync.WaitGroup
 	for range callers {
 		wg.Go(func() {
 			for {
-				p := phase.Load()
-				if p > 1 {
+				p := int(phase.Load())
+				if p >= len(targets) {
 					return
 				}
 				if p < 0 {
 					time.Sleep(time.Millisecond)
 					continue
 				}
-				if status, err := post(client, urls[p], `{"jsonrpc":"2.0","id":1,"method":"ping"}`); err != nil || status != http.StatusAccepted {
-					b.Errorf("status %d, %v", status, err)
+				if status, err := post(client, targets[p].url, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); err != nil || status != http.StatusAccepted {
+					b.Errorf("%s: status %d, %v", targets[p].name, status, err)
 					return
 				}
 				done[p].Add(1)
 			}
 		})
 	}
-	var spent [2]time.Duration
+	spent := make([]time.Duration, len(targets))
 	for b.Loop() {
-		for p := range int32(2) {
+		for p := range targets {
 			start := time.Now()
-			phase.Store(p)
+			phase.Store(int32(p))
 			time.Sleep(turn)
 			spent[p] += time.Since(start)
 		}
 	}
-	phase.Store(2)
+	phase.Store(int32(len(targets)))
 	wg.Wait()
 	rate := func(p int) float64 { return float64(done[p].Load()) / spent[p].Seconds() }
-	b.ReportMetric(rate(1)/rate(0), "x-direct")
+	for p := 1; p < len(targets); p++ {
+		b.ReportMetric(rate(p)/rate(0), targets[p].name+"-x")
+	}
 	b.ReportMetric(rate(0), "direct-req/s")
-	b.ReportMetric(rate(1), "tunnel-req/s")
 }
 
 // throughput posts from 8 concurrent callers and reports req/s.
@@ -209,4 +224,72 @@ func post(c *http.Client, u, body string) (int, error) {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return resp.StatusCode, nil
+}
+
+// bareHost creates a second tunnel on f's double and serves it from a
+// host that answers every request as echo does (202, X-Echo-Method, the
+// method, URI and body) inline on its reader, one write per message read.
+// It returns the tunnel's public URL.
+func bareHost(b *testing.B, f *fixture) string {
+	b.Helper()
+	g, err := f.C.Tunnels.Create(b.Context(), f.WS.ProjectID, tunnels.CreateParams{Name: "bare"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hdr := http.Header{"Authorization": {"Bearer " + g.ConnectToken}, tunnelwire.FeaturesHeader: {tunnelwire.FeatureBatch}}
+	conn, _, err := websocket.Dial(b.Context(), g.RelayWSURL,
+		&websocket.DialOptions{HTTPHeader: hdr, Subprotocols: []string{tunnelwire.Subprotocol}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = conn.CloseNow() })
+	conn.SetReadLimit(tunnelwire.MaxMessage)
+	if _, _, err := conn.Read(b.Context()); err != nil { // Ready
+		b.Fatal(err)
+	}
+	go func() {
+		r, w := tunnelwire.NewReader(conn), tunnelwire.NewWriter(conn, true)
+		reqs := map[uint32][]byte{} // per stream: "METHOD URI " and the body so far
+		var out tunnelwire.Group
+		var handle func(tunnelwire.Frame) error
+		handle = func(f tunnelwire.Frame) error {
+			switch f.Kind {
+			case tunnelwire.Batch:
+				return tunnelwire.SplitBatch(f.Payload, handle)
+			case tunnelwire.Request:
+				h, err := tunnelwire.DecodeHead(f.Payload)
+				if err != nil {
+					return err
+				}
+				reqs[f.ID] = []byte(h.Method + " " + h.URI + " ")
+			case tunnelwire.Data:
+				reqs[f.ID] = append(reqs[f.ID], f.Payload...)
+			case tunnelwire.End:
+				var err error
+				out, err = out.AppendHead(tunnelwire.Response, f.ID, &tunnelwire.Head{Status: http.StatusAccepted,
+					Header: http.Header{"X-Echo-Method": {"POST"}, "Content-Type": {"text/plain; charset=utf-8"}}})
+				if err != nil {
+					return err
+				}
+				out = out.Append(tunnelwire.Data, f.ID, reqs[f.ID]).AppendEnd(f.ID, nil)
+				delete(reqs, f.ID)
+			}
+			return nil
+		}
+		for {
+			_, msg, err := r.Read()
+			if err != nil {
+				return
+			}
+			fr, err := tunnelwire.Decode(msg)
+			if err == nil {
+				out = out.Reset()
+				err = handle(fr)
+			}
+			if err != nil || !out.Empty() && w.Send(out) != nil {
+				return
+			}
+		}
+	}()
+	return g.URL
 }
