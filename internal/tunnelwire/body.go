@@ -33,9 +33,6 @@ type Body struct {
 	cur []byte // Read's unread part of a chunk
 }
 
-// NewBody returns an empty body.
-func NewBody() *Body { return &Body{} }
-
 // signal wakes a waiter on c, if there is a channel and it is not already
 // signalled.
 func signal(c chan struct{}) {

@@ -50,7 +50,7 @@ func TestCleanHeader(t *testing.T) {
 }
 
 func TestBodyOrderAndEnd(t *testing.T) {
-	b := NewBody()
+	b := new(Body)
 	go func() {
 		for _, c := range []string{"a", "b", "c"} {
 			b.Push(t.Context(), []byte(c))
@@ -62,7 +62,7 @@ func TestBodyOrderAndEnd(t *testing.T) {
 		t.Fatalf("ReadAll = %q, %v", got, err)
 	}
 	// A consumer that is gone makes pushes drop instead of blocking.
-	b = NewBody()
+	b = new(Body)
 	_ = b.Close()
 	done := make(chan struct{})
 	go func() {
@@ -76,7 +76,7 @@ func TestBodyOrderAndEnd(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Push blocked on a closed body")
 	}
-	b = NewBody()
+	b = new(Body)
 	b.Push(t.Context(), []byte("x"))
 	b.Finish(errors.New("cut"))
 	if got, err := io.ReadAll(b); string(got) != "x" || err == nil {
@@ -121,7 +121,7 @@ func TestClean(t *testing.T) {
 // the wait ends with the pusher's context or the consumer's Close.
 func TestBodyBackpressure(t *testing.T) {
 	t.Parallel()
-	b := NewBody()
+	b := new(Body)
 	for i := range QueueLen {
 		if !b.Push(t.Context(), []byte{byte(i)}) {
 			t.Fatal("push into a body with room failed")
