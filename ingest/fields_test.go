@@ -169,6 +169,31 @@ func TestReplaySecretsNeverShow(t *testing.T) {
 	})
 }
 
+// A Reporter, a TBRecorder and their options print no secret either: the
+// options sit behind unexported fields, where fmt cannot reach Format.
+func TestReportersPrintNoSecrets(t *testing.T) {
+	t.Parallel()
+	cfg := ingest.ServerReplayConfig{ServerID: "srv", URL: "https://x", AccessToken: "tok-AAA", ClientSecret: "tok-CCC"}
+	f := setup(t)
+	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true,
+		Run: ingest.RunParams{SuiteName: "s", ServerReplayConfigs: []ingest.ServerReplayConfig{cfg}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = rep.Close(t.Context()) }()
+	opt := ingest.TBOptions{SpoolDir: t.TempDir(), APIKey: "tok-KEY"}
+	tb := ingest.NewTBRecorder(opt)
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "opt", opt)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "opt", opt, "rep", rep, "tb", tb)
+	for _, out := range []string{fmt.Sprintf("%v %+v %#v", rep, rep, rep), fmt.Sprintf("%v %+v %#v", tb, tb, tb),
+		fmt.Sprintf("%v %+v %#v", opt, opt, opt), logs.String()} {
+		if strings.Contains(out, "tok-") {
+			t.Errorf("a secret shows: %s", out)
+		}
+	}
+}
+
 // The billing refusal is never retried, whatever its status.
 func TestBillingRefusalNeverRetried(t *testing.T) {
 	t.Parallel()

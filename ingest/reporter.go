@@ -21,7 +21,7 @@ import (
 // whatever the run's length. Its methods are safe for concurrent use.
 type Reporter struct {
 	svc *Service
-	opt ReporterOptions
+	opt *ReporterOptions // a pointer: fmt prints it as an address, never its secrets
 	log *slog.Logger
 	enc *encoder
 
@@ -87,7 +87,7 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if opt.SpoolDir == "" {
 		opt.SpoolDir = DefaultSpoolDir(opt.Getenv)
 	}
-	r := &Reporter{svc: svc, opt: opt, log: opt.Logger, occ: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	r := &Reporter{svc: svc, opt: &opt, log: opt.Logger, occ: map[uint64]int32{}, seed: maphash.MakeSeed()}
 	r.upCtx, r.upCancel = context.WithCancel(context.Background())
 	if r.log == nil {
 		r.log = slog.Default()

@@ -65,7 +65,7 @@ type TBOptions struct {
 // Resume. Make one per test package (a package-level variable) and share
 // it between tests: it is safe for concurrent use.
 type TBRecorder struct {
-	opt    TBOptions
+	opt    *TBOptions // a pointer: fmt prints it as an address, never the API key
 	getenv func(string) string
 	mu     sync.Mutex
 	sp     *spool
@@ -89,7 +89,7 @@ func NewTBRecorder(opt TBOptions) *TBRecorder {
 	opt.Suite = orStr(opt.Suite, orStr(getenv(EnvSuite), "go test"))
 	opt.Strict = opt.Strict || getenv(EnvStrict) == "1"
 	opt.APIKey = orStr(opt.APIKey, getenv("PROJECTOPS_API_KEY"))
-	return &TBRecorder{opt: opt, getenv: getenv, occ: map[string]int{}}
+	return &TBRecorder{opt: &opt, getenv: getenv, occ: map[string]int{}}
 }
 
 // Record durably records res as an eval result of the current test (its
