@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/projectops/projectops-go/option"
+	"github.com/projectops/projectops-go/projectopstest"
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
@@ -128,6 +129,37 @@ func TestLargeWidgetHTMLIsUploaded(t *testing.T) {
 	data, ct, ok := f.srv.Artifact(id)
 	if !ok || string(data) != html || !strings.HasPrefix(ct, "text/html") {
 		t.Errorf("artifact %q: %d bytes, %q, %v", id, len(data), ct, ok)
+	}
+}
+
+// A widget upload that fails is no reporting failure: the result goes out
+// cut to fit, and the rest of the run with it.
+func TestFailedWidgetUploadKeepsTheRun(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := t.Context()
+	f.srv.SetFault(routeUploadURL, projectopstest.Fault{Status: http.StatusInternalServerError, Times: 10})
+	html := "<html>" + strings.Repeat("widget ", 300_000) + "</html>"
+	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Strict: true, Run: ingest.RunParams{SuiteName: "w"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := []ingest.Result{{CaseTitle: "before", Passed: true},
+		{CaseTitle: "renders", Passed: true, WidgetSnapshots: []ingest.WidgetSnapshot{
+			{ToolCallID: "tc", ToolName: "show", ServerID: "srv_1", ResourceURI: "ui://w", WidgetHTML: html}}},
+		{CaseTitle: "after", Passed: true}}
+	for _, res := range results {
+		if err := rep.Record(ctx, res); err != nil {
+			t.Fatalf("Record %s: %v", res.CaseTitle, err)
+		}
+	}
+	out, err := rep.Close(ctx)
+	if err != nil || out.Sent != 3 || out.Truncated != 1 {
+		t.Fatalf("Close: sent %d, truncated %d, %v; want 3 sent, 1 truncated", out.Sent, out.Truncated, err)
+	}
+	its, _ := f.srv.IngestedIterations(out.Run.RunID)
+	if len(its) != 3 {
+		t.Fatalf("rows: %d, want 3", len(its))
 	}
 }
 

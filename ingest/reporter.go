@@ -105,7 +105,8 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 // VALIDATION_ERROR sent nowhere; without ExternalIterationID it gets a
 // deterministic one (from its title, external case id and occurrence). A
 // result that would not fit a chunk has its widget HTML uploaded through
-// an upload URL, then its largest text cut. Record may block while
+// an upload URL, then its largest text cut (a failed upload is logged and
+// the result sent cut to fit; the run goes on). Record may block while
 // Concurrency chunks are in flight: that is what bounds memory. A chunk's
 // upload does not end with ctx; Flush and Close bound the uploads instead.
 func (r *Reporter) Record(ctx context.Context, res Result) error {
@@ -132,7 +133,10 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 		if uploaded, err = r.uploadWidgets(ctx, &res); uploaded && err == nil {
 			b, cut, err = r.enc.encode(&res)
 		} else if err != nil {
-			r.fail(err) // the result is still sent, cut to fit
+			// Not a reporting failure: the run goes on, and this result
+			// is sent cut to fit (its widget HTML is what is cut).
+			r.log.WarnContext(ctx, "projectops: ingest: widget upload failed; the result is sent without its widget HTML",
+				"case", res.CaseTitle, "error", err)
 			b, cut, err = r.enc.encode(&res)
 		}
 	}
