@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/projectops/projectops-go/internal/transport"
 )
 
 // Errors Serve stops with. Match them with errors.Is.
@@ -47,11 +49,13 @@ func defaultServeOptions() serveOptions {
 }
 
 // WithHTTPClient dials the relay with c instead of the client's own HTTP
-// stack. Its Timeout, if any, applies to the handshake only.
+// stack. Its Timeout, if any, applies to the handshake only. The SDK's
+// redirect rules still apply (a copy of c is used; c is not changed): the
+// connect token never follows a redirect to another origin.
 func WithHTTPClient(c *http.Client) ServeOption {
 	return func(o *serveOptions) {
 		if c != nil {
-			o.client = c
+			o.client = transport.GuardRedirects(c)
 		}
 	}
 }

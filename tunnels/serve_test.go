@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -118,6 +119,42 @@ func TestServeArguments(t *testing.T) {
 		tunnels.WithReconnect(time.Millisecond, 2*time.Millisecond, 20*time.Millisecond))
 	if err == nil || !strings.Contains(err.Error(), "gave up") || strings.Contains(err.Error(), g.ConnectToken) {
 		t.Errorf("unreachable relay: %v", err)
+	}
+}
+
+// A caller's own HTTP client keeps the SDK's redirect rules: a relay that
+// redirects the dial to another port never sees the connect token there.
+func TestServeOwnClientKeepsTokenOnOrigin(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	var mu sync.Mutex
+	var leaked []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		leaked = append(leaked, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer other.Close()
+	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer relay.Close()
+	g := &tunnels.Grant{RelayWSURL: "ws" + strings.TrimPrefix(relay.URL, "http") + "/agent", ConnectToken: "tok-CONNECT"}
+	err := f.C.Tunnels.Serve(t.Context(), g, echo, tunnels.WithHTTPClient(&http.Client{}),
+		tunnels.WithReconnect(time.Millisecond, 2*time.Millisecond, 20*time.Millisecond))
+	if err == nil {
+		t.Fatal("Serve succeeded against a redirecting relay")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(leaked) == 0 {
+		t.Fatal("the redirect was not followed at all: the test proves nothing")
+	}
+	for _, a := range leaked {
+		if a != "" {
+			t.Fatalf("the other origin got Authorization %q", a)
+		}
 	}
 }
 

@@ -14,7 +14,7 @@ const maxRedirects = 10
 
 var errTooManyRedirects = errors.New("stopped after 10 redirects")
 
-// guardRedirects returns a copy of c (the caller's client is never changed)
+// GuardRedirects returns a copy of c (the caller's client is never changed)
 // whose redirect policy keeps writes and the key safe:
 //   - a redirect of anything but GET or HEAD is not followed: net/http would
 //     re-send a 301/302/303 as a GET, so a tool call or create answered with a
@@ -25,7 +25,7 @@ var errTooManyRedirects = errors.New("stopped after 10 redirects")
 //     the same host on another port and for subdomains.
 //
 // A CheckRedirect set by the caller still runs after these rules.
-func guardRedirects(c *http.Client) *http.Client {
+func GuardRedirects(c *http.Client) *http.Client {
 	cc := *c
 	user := c.CheckRedirect
 	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {

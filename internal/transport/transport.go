@@ -178,7 +178,7 @@ func New(cfg Config) *Transport {
 	if t.client == nil {
 		t.client = http.DefaultClient
 	}
-	t.client = guardRedirects(t.client)
+	t.client = GuardRedirects(t.client)
 	if t.log == nil {
 		t.log = slog.New(slog.DiscardHandler)
 	}
