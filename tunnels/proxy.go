@@ -17,8 +17,9 @@ const PublicPath = "/mcp"
 // server at target (for example http://127.0.0.1:3000/mcp): PublicPath
 // maps to target's path, a sub-path of it to the same sub-path of target's,
 // and the query is kept. Only that path is exposed: any other path answers
-// 404, and a path with a "." or ".." segment or a backslash (however it
-// was encoded) answers 400, so nothing outside target's path is reachable
+// 404, and a path with a "." or ".." segment (also as "..;x"), a
+// backslash, a control byte or percent-encoding left after decoding (a
+// doubly encoded path) answers 400, however it was encoded, so nothing outside target's path is reachable
 // through the tunnel. Responses are flushed as they arrive, so SSE and
 // MCP's streamable HTTP work. An unreachable target answers 502.
 func ProxyTo(target *url.URL) (http.Handler, error) {
@@ -54,21 +55,46 @@ func exposedOnly(next http.Handler) http.Handler {
 			http.Error(w, "tunnels: only "+PublicPath+" is exposed", http.StatusNotFound)
 			return
 		}
-		if strings.ContainsRune(p, '\\') || hasDotSegment(p) {
-			http.Error(w, "tunnels: dot segments are not forwarded", http.StatusBadRequest)
+		if strings.ContainsRune(p, '\\') || hasDotSegment(p) || stillEncoded(p) || hasControl(p) {
+			http.Error(w, "tunnels: dot segments and doubly encoded paths are not forwarded", http.StatusBadRequest)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// hasDotSegment reports a "." or ".." segment, also with ";parameters"
+// after it: servlet containers read "..;x" as "..".
 func hasDotSegment(p string) bool {
 	for seg := range strings.SplitSeq(p, "/") {
+		seg, _, _ = strings.Cut(seg, ";")
 		if seg == "." || seg == ".." {
 			return true
 		}
 	}
 	return false
+}
+
+// stillEncoded reports percent-encoding left in a decoded path: it was
+// encoded twice, and a server that decodes again would see what the
+// checks above did not (%252e%252e is "..").
+func stillEncoded(p string) bool {
+	for i := 0; i+2 < len(p); i++ {
+		if p[i] == '%' && ishex(p[i+1]) && ishex(p[i+2]) {
+			return true
+		}
+	}
+	return false
+}
+
+func ishex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// hasControl reports a NUL or other control byte, which no MCP path has
+// and some servers truncate at.
+func hasControl(p string) bool {
+	return strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
 
 func mergeQuery(a, b string) string {

@@ -36,17 +36,25 @@ func TestProxyToMapsPaths(t *testing.T) {
 	}
 	// Only PublicPath is exposed, however the path is spelled.
 	for in, want := range map[string]int{
-		"/mcpx":                    http.StatusNotFound,
-		"/other/path":              http.StatusNotFound,
-		"/":                        http.StatusNotFound,
-		"/MCP":                     http.StatusNotFound,
-		"/mcp/../admin":            http.StatusBadRequest,
-		"/mcp/%2e%2e/admin":        http.StatusBadRequest,
-		"/mcp/%2E%2e%2fadmin":      http.StatusBadRequest,
-		"/mcp/..":                  http.StatusBadRequest,
-		"/mcp/./x":                 http.StatusBadRequest,
-		"/mcp/sub/%2e%2e/%2e%2e/x": http.StatusBadRequest,
-		"/mcp/..%5cadmin":          http.StatusBadRequest,
+		"/mcpx":                     http.StatusNotFound,
+		"/other/path":               http.StatusNotFound,
+		"/":                         http.StatusNotFound,
+		"/MCP":                      http.StatusNotFound,
+		"/mcp/../admin":             http.StatusBadRequest,
+		"/mcp/%2e%2e/admin":         http.StatusBadRequest,
+		"/mcp/%2E%2e%2fadmin":       http.StatusBadRequest,
+		"/mcp/..":                   http.StatusBadRequest,
+		"/mcp/./x":                  http.StatusBadRequest,
+		"/mcp/sub/%2e%2e/%2e%2e/x":  http.StatusBadRequest,
+		"/mcp/..%5cadmin":           http.StatusBadRequest,
+		"/mcp/..;/admin":            http.StatusBadRequest,
+		"/mcp/%2e%2e;x/admin":       http.StatusBadRequest,
+		"/mcp/.;/x":                 http.StatusBadRequest,
+		"/mcp/%252e%252e/admin":     http.StatusBadRequest,
+		"/mcp/%25%32%65%25%32%65/x": http.StatusBadRequest,
+		"/mcp/%252F..":              http.StatusBadRequest,
+		"/mcp/x%00y":                http.StatusBadRequest,
+		"/mcp/x%0d%0aHost:y":        http.StatusBadRequest,
 	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, in, nil))
