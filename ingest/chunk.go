@@ -64,7 +64,10 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 		r.ErrorDetails, r.ExpectedToolCalls, r.ActualToolCalls, r.Trace = "", nil, nil, nil
 		r.WidgetSnapshots, r.AdvancedConfig = nil, nil
 		r.CaseTitle, r.Query, r.ExpectedOutput = truncateMiddle(r.CaseTitle, 1024), "", ""
-		r.Error = marker(len(res.Error))
+		r.Error = ""
+		if res.Error != "" { // a passing result stays without an error
+			r.Error = marker(len(res.Error))
+		}
 		b, err = e.marshal(&r)
 	}
 	return b, true, err
