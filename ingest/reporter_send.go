@@ -133,7 +133,7 @@ func (r *Reporter) spoolWrite(rec spoolRecord, results []byte) {
 		if rec.Kind != "chunk" {
 			return
 		}
-		sp, err := openSpool(r.opt.SpoolDir, r.opt.Project, r.opt.Run)
+		sp, err := openSpool(r.opt.SpoolDir, r.opt.Project, r.opt.Run, r.enc.redact)
 		if err != nil {
 			r.log.Warn("projectops: ingest: cannot spool results", "error", err)
 			r.opt.NoSpool = true

@@ -53,7 +53,9 @@ type spool struct {
 }
 
 // openSpool creates a new spool file in dir for the run.
-func openSpool(dir, project string, run RunParams) (*spool, error) {
+// The run record goes through rd, as results do: its notes and host config
+// can hold a key or an Authorization header.
+func openSpool(dir, project string, run RunParams, rd redactor) (*spool, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
 	}
@@ -66,7 +68,15 @@ func openSpool(dir, project string, run RunParams) (*spool, error) {
 	}
 	s := &spool{f: f, w: bufio.NewWriterSize(f, 64<<10), path: f.Name()}
 	run = run.withoutSecrets() // the spool is a plain file
-	s.write(spoolRecord{Kind: "run", Version: 1, Project: project, Run: &run}, nil)
+	rec, err := json.Marshal(spoolRecord{Kind: "run", Version: 1, Project: project, Run: &run})
+	if err != nil {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
+	}
+	s.mu.Lock()
+	s.line(rd.apply(rec))
+	s.mu.Unlock()
 	return s, s.err
 }
 
@@ -91,10 +101,24 @@ func (s *spool) write(rec spoolRecord, results []byte) {
 		if err == nil {
 			_, err = s.w.WriteString("}\n")
 		}
+		if err == nil {
+			err = s.w.Flush()
+		}
 	} else if err == nil {
-		b = append(b, '\n')
-		_, err = s.w.Write(b)
+		s.line(b)
+		return
 	}
+	if err != nil {
+		s.err = fmt.Errorf("projectops: ingest spool %s: %w", s.path, err)
+	}
+}
+
+// line appends b and a newline and flushes; call with s.mu held.
+func (s *spool) line(b []byte) {
+	if s.err != nil {
+		return
+	}
+	_, err := s.w.Write(append(b, '\n'))
 	if err == nil {
 		err = s.w.Flush()
 	}

@@ -162,17 +162,17 @@ func (t *TBRecorder) open() error {
 		return err
 	}
 	run := RunParams{SuiteName: t.opt.Suite, ExternalRunID: ext, Framework: "go", CI: DetectCI(t.getenv)}
-	sp, err := openSpool(dir, t.opt.Project, run)
-	if err != nil {
-		return err
-	}
-	t.sp = sp
-	t.cwd, _ = os.Getwd()
 	var keyFn func(string) string
 	if key := t.opt.APIKey; key != "" {
 		keyFn = func(s string) string { return strings.ReplaceAll(s, key, Redacted) }
 	}
 	t.enc = newEncoder(redactor{key: keyFn}, nil, DefaultChunkBytes)
+	sp, err := openSpool(dir, t.opt.Project, run, t.enc.redact)
+	if err != nil {
+		return err
+	}
+	t.sp = sp
+	t.cwd, _ = os.Getwd()
 	return nil
 }
 
