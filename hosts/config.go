@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"reflect"
+	"strings"
 )
 
 // Config is a host config: a JSON object whose shape mirrors the hosted host
@@ -129,5 +132,53 @@ func (c Config) Equal(d Config) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// String is the config's JSON text.
-func (c Config) String() string { return string(c) }
+// String is the config's JSON text with the values of its connection
+// headers (connectionDefaults.headers, each override's headersOverride)
+// redacted: they carry credentials. The bytes themselves (string(c)) are
+// what the service gets.
+func (c Config) String() string {
+	if !bytes.Contains(c, []byte(`"headers`)) {
+		return string(c)
+	}
+	m, err := c.Map()
+	if err != nil {
+		return fmt.Sprintf("hosts.Config(%d bytes, not a JSON object)", len(c))
+	}
+	redactHeaders(m)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(m) // decoded JSON always re-encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// redactHeaders replaces every value of a "headers" or "headersOverride"
+// object, at any depth.
+func redactHeaders(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if h, ok := e.(map[string]any); ok && (k == "headers" || k == "headersOverride") {
+				for name := range h {
+					h[name] = "[REDACTED]"
+				}
+				continue
+			}
+			redactHeaders(e)
+		}
+	case []any:
+		for _, e := range x {
+			redactHeaders(e)
+		}
+	}
+}
+
+// GoString is String.
+func (c Config) GoString() string { return c.String() }
+
+// Format makes every verb print String (a []byte would otherwise print its
+// bytes, headers and all, under %d or %x).
+func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue logs String.
+func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }

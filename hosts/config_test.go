@@ -1,9 +1,11 @@
 package hosts_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -76,6 +78,29 @@ func TestConfigAccessors(t *testing.T) {
 	}
 	if c.String() != string(c) || fmt.Sprintf("%v", c) != string(c) {
 		t.Errorf("String = %q", c.String())
+	}
+}
+
+// Connection headers carry credentials: no fmt verb and no slog handler
+// shows their values, while the bytes sent stay whole.
+func TestConfigPrintsNoHeaderValues(t *testing.T) {
+	c := hosts.MustConfig(`{"modelId":"m","connectionDefaults":{"headers":{"Authorization":"Bearer tok-AAA"},"requestTimeout":10000},` +
+		`"serverConnectionOverrides":{"s1":{"headersOverride":{"X-Key":"tok-BBB"}}}}`)
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "cfg", c)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "cfg", c)
+	d := hosts.HostDetail{Config: c}
+	for _, out := range []string{c.String(), fmt.Sprintf("%v %+v %#v %s %q %x %d", c, c, c, c, c, c, c),
+		fmt.Sprintf("%v %+v", d, d), logs.String()} {
+		if strings.Contains(out, "tok-") || strings.Contains(out, "746f6b2d") || strings.Contains(out, "116 111 107 45") {
+			t.Errorf("a header value shows: %s", out)
+		}
+	}
+	if !strings.Contains(c.String(), `"Authorization":"[REDACTED]"`) || !strings.Contains(string(c), "tok-AAA") {
+		t.Errorf("String = %s", c)
+	}
+	if b, _ := json.Marshal(hosts.UpdateParams{Config: c}); !bytes.Contains(b, []byte("tok-BBB")) {
+		t.Errorf("the wire form lost a header: %s", b)
 	}
 }
 
