@@ -86,10 +86,10 @@ const (
 
 // HostCatalog is the public host-compatibility catalog (GET /host-catalog).
 type HostCatalog struct {
-	SchemaVersion int    `json:"schemaVersion"`
-	Version       int64  `json:"version"`
-	ContentHash   string `json:"contentHash"`
-	PublishedAt   int64  `json:"publishedAt"`
+	SchemaVersion int           `json:"schemaVersion"`
+	Version       int64         `json:"version"`
+	ContentHash   string        `json:"contentHash"`
+	PublishedAt   shared.Millis `json:"publishedAt"`
 	// Source is SourceLive when the published catalog was reachable and
 	// SourceBundled when the built-in snapshot is served.
 	Source  string             `json:"source"`
@@ -110,7 +110,7 @@ type CatalogHost struct {
 	Provenance                string         `json:"provenance"`
 	RendersMCPApps            bool           `json:"rendersMcpApps"`
 	SupportedProtocolVersions []string       `json:"supportedProtocolVersions,omitempty"`
-	VerifiedAt                int64          `json:"verifiedAt,omitempty"`
+	VerifiedAt                shared.Millis  `json:"verifiedAt,omitempty"`
 	ImageSupport              map[string]any `json:"imageSupport,omitempty"`
 	HostStyle                 string         `json:"hostStyle"`
 	MCPProfile                map[string]any `json:"mcpProfile,omitempty"`
