@@ -3,6 +3,7 @@ package evals_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -83,3 +84,44 @@ func TestWaitStopsAtOnceWhenContextEnds(t *testing.T) {
 		t.Errorf("%d requests for invalid input", n)
 	}
 }
+
+// Step verdicts are listed like every other collection: ListSteps is one
+// page from a cursor, AllSteps follows NextCursor.
+func TestStepsPages(t *testing.T) {
+	t.Parallel()
+	pages := map[string]string{
+		"":   `{"items":[{"stepId":"a","stepIndex":0}],"nextCursor":"c2"}`,
+		"c2": `{"items":[{"stepId":"b","stepIndex":1}]}`,
+	}
+	rt := rtFunc(func(r *http.Request) (*http.Response, error) {
+		body, ok := pages[r.URL.Query().Get("cursor")]
+		if !ok || !strings.HasSuffix(r.URL.Path, "/eval-runs/run_1/iterations/it_1/steps") {
+			return &http.Response{StatusCode: 404, Body: http.NoBody, Request: r}, nil
+		}
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+	})
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt),
+		option.WithBaseURL("https://api.example/api/v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := c.Evals.Runs.ListSteps(t.Context(), "p", "run_1", "it_1", &evals.StepsParams{Cursor: "c2"})
+	if err != nil || len(page.Items) != 1 || page.Items[0].StepID != "b" {
+		t.Fatalf("ListSteps from c2 = %+v, %v", page, err)
+	}
+	var ids []string
+	for st, err := range c.Evals.Runs.AllSteps(t.Context(), "p", "run_1", "it_1", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, st.StepID)
+	}
+	if strings.Join(ids, ",") != "a,b" {
+		t.Errorf("AllSteps = %v", ids)
+	}
+}
+
+type rtFunc func(*http.Request) (*http.Response, error)
+
+func (f rtFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

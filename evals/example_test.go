@@ -72,11 +72,11 @@ func Example() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		steps, err := client.Evals.Runs.Steps(ctx, projectID, run.ID, it.ID)
+		steps, err := client.Evals.Runs.ListSteps(ctx, projectID, run.ID, it.ID, nil)
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(it.IterationNumber, it.ActualToolCalls[0].ToolName, it.ActualToolCalls[0].Arguments["city"], steps[1].Status)
+		fmt.Println(it.IterationNumber, it.ActualToolCalls[0].ToolName, it.ActualToolCalls[0].Arguments["city"], steps.Items[1].Status)
 	}
 	// Output:
 	// completed passed 2 of 2

@@ -89,20 +89,24 @@ func (s *RunService) Trace(ctx context.Context, projectID, runID, iterationID st
 		Params: []string{projectID, runID, iterationID}})
 }
 
-// Steps returns one verdict per authored step of the iteration, in order
-// (following pages, if the service sends more than one).
-func (s *RunService) Steps(ctx context.Context, projectID, runID, iterationID string, opts ...option.RequestOption) ([]StepResult, error) {
+// ListSteps returns a page of the iteration's step verdicts, one per
+// authored step, in order.
+func (s *RunService) ListSteps(ctx context.Context, projectID, runID, iterationID string, p *StepsParams, opts ...option.RequestOption) (*shared.Page[StepResult], error) {
 	ctx = transport.WithOptions(ctx, opts)
-	var out []StepResult
-	for st, err := range pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[StepResult], error) {
-		return transport.Call[shared.Page[StepResult]](ctx, s.t, &transport.Request{Method: http.MethodGet,
-			Route: routeSteps, Params: []string{projectID, runID, iterationID},
-			Query: transport.Query("cursor", cursor)})
-	}) {
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, st)
-	}
-	return out, nil
+	return s.stepsPage(ctx, projectID, runID, iterationID, pager.Copy(p).Cursor)
+}
+
+// AllSteps iterates over the iteration's step verdicts from p.Cursor on,
+// in order, following pages if the service sends more than one.
+func (s *RunService) AllSteps(ctx context.Context, projectID, runID, iterationID string, p *StepsParams, opts ...option.RequestOption) iter.Seq2[StepResult, error] {
+	ctx = transport.WithOptions(ctx, opts)
+	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[StepResult], error) {
+		return s.stepsPage(ctx, projectID, runID, iterationID, cursor)
+	})
+}
+
+func (s *RunService) stepsPage(ctx context.Context, projectID, runID, iterationID, cursor string) (*shared.Page[StepResult], error) {
+	return transport.Call[shared.Page[StepResult]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+		Route: routeSteps, Params: []string{projectID, runID, iterationID},
+		Query: transport.Query("cursor", cursor)})
 }

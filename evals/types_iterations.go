@@ -53,6 +53,12 @@ type IterationsParams struct {
 	Cursor string
 }
 
+// StepsParams are the options of ListSteps and AllSteps.
+type StepsParams struct {
+	// Cursor continues from a previous page's NextCursor.
+	Cursor string
+}
+
 // MaxIterationsLimit is the largest page of iterations.
 const MaxIterationsLimit = 200
 

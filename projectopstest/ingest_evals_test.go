@@ -78,7 +78,7 @@ func checkIngestedReadBack(t *testing.T, c *projectops.Client, projectID, runID 
 		if len(it.ActualToolCalls) != len(want.ActualToolCalls) || len(it.ExpectedToolCalls) != len(want.ExpectedToolCalls) {
 			t.Errorf("iteration %d tool calls: actual %v expected %v", i, it.ActualToolCalls, it.ExpectedToolCalls)
 		}
-		steps, err := c.Evals.Runs.Steps(ctx, projectID, runID, it.ID)
+		steps, err := collect(c.Evals.Runs.AllSteps(ctx, projectID, runID, it.ID, nil))
 		if err != nil || len(steps) != 0 {
 			t.Errorf("iteration %d steps = %v, %v; want none (nothing authored)", i, steps, err)
 		}

@@ -77,7 +77,7 @@ func newEvalTraceCmd(a *app) *cobra.Command {
 				return err
 			}
 			runID, iterID := args[0], args[1]
-			steps, err := ec.c.Evals.Runs.Steps(a.ctx, ec.project, runID, iterID)
+			steps, err := collect(ec.c.Evals.Runs.AllSteps(a.ctx, ec.project, runID, iterID, nil))
 			if err != nil {
 				return err
 			}
