@@ -6,6 +6,11 @@
 // page (continue with its NextCursor as the params' cursor), AllX returns
 // an iterator over every item from the params' cursor on, fetching pages
 // lazily.
+//
+// A program that needs only this package builds it with NewService and
+// matches errors against shared's sentinels (shared.ErrUnauthorized and so
+// on, the same values as the root package's): the root package imports
+// every service and would link them all.
 package catalog
 
 import (
