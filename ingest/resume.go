@@ -53,6 +53,10 @@ func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, erro
 	var errs []error
 	runs := map[key]RunParams{}
 	for _, p := range paths {
+		if err := ownedByMe(p); err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		hdr, err := readSpoolHeader(p)
 		if err != nil {
 			errs = append(errs, err)

@@ -2,6 +2,10 @@ package ingest_test
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -69,5 +73,45 @@ func TestConcurrentResume(t *testing.T) {
 	wantRows(t, f.srv, runs[0].ID, rs)
 	if files := spoolFiles(t, dir); len(files) != 0 {
 		t.Errorf("spool kept: %v", files)
+	}
+}
+
+// The default spool directory is the user's own, and Resume sends only
+// regular files of this user: a link planted in a spool directory is
+// left alone, and nothing of it reaches the service.
+func TestResumeSendsOnlyOwnFiles(t *testing.T) {
+	t.Parallel()
+	if d := ingest.DefaultSpoolDir(func(string) string { return "" }); os.Getuid() >= 0 &&
+		!strings.HasSuffix(d, "projectops-spool-"+strconv.Itoa(os.Getuid())) {
+		t.Errorf("DefaultSpoolDir = %s, want one per user", d)
+	}
+	if runtime.GOOS == "windows" {
+		return // symlinks need privileges there; the temporary directory is per user
+	}
+	f := setup(t)
+	elsewhere, dir := t.TempDir(), t.TempDir()
+	spool := `{"kind":"run","v":1,"project":"default","run":{"suiteName":"planted","externalRunId":"planted-1"}}` + "\n" +
+		`{"kind":"chunk","seq":1,"results":[{"caseTitle":"c","passed":true,"externalIterationId":"x"}]}` + "\n"
+	target := filepath.Join(elsewhere, "planted"+ingest.SpoolExt)
+	if err := os.WriteFile(target, []byte(spool), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "planted"+ingest.SpoolExt)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	if err == nil || len(res) != 0 {
+		t.Fatalf("Resume = %+v, %v; want the link refused", res, err)
+	}
+	if strings.Contains(err.Error(), elsewhere) {
+		t.Errorf("the error names the link's target: %v", err)
+	}
+	// The same file, really in the directory, is sent.
+	if err := os.Rename(target, filepath.Join(dir, "own"+ingest.SpoolExt)); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Remove(filepath.Join(dir, "planted"+ingest.SpoolExt))
+	if res, err := ingest.Resume(t.Context(), f.c.Ingest, dir); err != nil || len(res) != 1 || res[0].Resent != 1 {
+		t.Fatalf("Resume of an own file = %+v, %v", res, err)
 	}
 }

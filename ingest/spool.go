@@ -20,12 +20,18 @@ const EnvSpoolDir = "PROJECTOPS_SPOOL_DIR"
 const SpoolExt = ".spool.jsonl"
 
 // DefaultSpoolDir is where results wait when no directory is configured:
-// $PROJECTOPS_SPOOL_DIR, else projectops-spool under the temporary directory.
+// $PROJECTOPS_SPOOL_DIR, else projectops-spool-<uid> under the temporary
+// directory (one per user: a shared temporary directory is writable by
+// all, and Resume sends what it finds).
 func DefaultSpoolDir(getenv func(string) string) string {
 	if d := getenv(EnvSpoolDir); d != "" {
 		return d
 	}
-	return filepath.Join(os.TempDir(), "projectops-spool")
+	name := "projectops-spool"
+	if uid := os.Getuid(); uid >= 0 {
+		name += "-" + strconv.Itoa(uid)
+	}
+	return filepath.Join(os.TempDir(), name)
 }
 
 // spoolRecord is one line of a spool file. The first line is a "run"
