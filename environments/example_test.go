@@ -79,7 +79,7 @@ func ExampleService_WaitForBuild() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = client.Environments.WaitForBuild(ctx, projectID, env.ID, started.BuildID, environments.WithProgress(func(b environments.Build) {
+	_, err = client.Environments.WaitForBuild(ctx, projectID, env.ID, started.BuildID, environments.WithProgress(func(b *environments.Build) {
 		if b.Status.Terminal() {
 			fmt.Println("build", b.Status)
 		}

@@ -229,7 +229,7 @@ func TestWaitForBuild(t *testing.T) {
 	go func() {
 		_, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID,
 			environments.WithPollInterval(time.Millisecond, 2*time.Millisecond),
-			environments.WithProgress(func(b environments.Build) { seen <- b.Status }))
+			environments.WithProgress(func(b *environments.Build) { seen <- b.Status }))
 		done <- err
 	}()
 	next := func() environments.BuildStatus {

@@ -22,7 +22,7 @@ type WaitOption func(*waitConfig)
 
 type waitConfig struct {
 	min, max time.Duration
-	progress func(Build)
+	progress func(*Build)
 }
 
 // WithPollInterval bounds the delay between polls (defaults
@@ -37,8 +37,9 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 }
 
 // WithProgress calls fn on the polling goroutine with the build as first
-// seen and again each time its status or log preview changes.
-func WithProgress(fn func(Build)) WaitOption { return func(c *waitConfig) { c.progress = fn } }
+// seen and again each time its status or log preview changes (a copy: what
+// fn does to it changes nothing). Its signature is evals.WithProgress's.
+func WithProgress(fn func(*Build)) WaitOption { return func(c *waitConfig) { c.progress = fn } }
 
 // ErrBuildFailed matches (errors.Is) the error WaitForBuild returns for a
 // build that ended failed.
@@ -89,7 +90,8 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 				return poll.Step{}, err
 			}
 			if c.progress != nil && (last == nil || last.Status != b.Status || last.LogPreview != b.LogPreview) {
-				c.progress(*b)
+				cp := *b
+				c.progress(&cp)
 			}
 			last = b
 			return poll.Step{Done: b.Status.Terminal()}, nil

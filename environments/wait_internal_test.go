@@ -82,7 +82,7 @@ func TestWaitForBuildWaitsOutRateLimits(t *testing.T) {
 	s, slept := newScriptedCap(sc, 0, 10*time.Second)
 	var progress []BuildStatus
 	b, err := s.WaitForBuild(t.Context(), "prj_1", "env_1", "bld_1", WithPollInterval(time.Second, 2*time.Second),
-		WithProgress(func(b Build) { progress = append(progress, b.Status) }))
+		WithProgress(func(b *Build) { progress = append(progress, b.Status) }))
 	if err != nil || b.Status != BuildReady {
 		t.Fatalf("WaitForBuild = %+v, %v", b, err)
 	}

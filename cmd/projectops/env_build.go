@@ -34,12 +34,12 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 		}
 		var mu sync.Mutex
 		state := "build " + st.BuildID + ": queued"
-		opts = append(opts, environments.WithProgress(func(b environments.Build) {
+		opts = append(opts, environments.WithProgress(func(b *environments.Build) {
 			mu.Lock()
 			state = "build " + st.BuildID + ": " + string(b.Status)
 			mu.Unlock()
 			if p != nil {
-				p.update(b)
+				p.update(*b)
 			}
 		}))
 		stopBeat := heartbeat(ec.stderr, func() string { mu.Lock(); defer mu.Unlock(); return state })
