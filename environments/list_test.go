@@ -10,6 +10,7 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -268,5 +269,31 @@ func TestWaitForBuild(t *testing.T) {
 	_, err = f.C.Environments.WaitForBuild(ctx, p, env.ID, "bld_nope", fast)
 	if !isCode(err, projectops.CodeNotFound) {
 		t.Errorf("unknown build: %v", err)
+	}
+}
+
+// WaitForBuild's polls take per-call request options like every other call.
+func TestWaitForBuildRequestOptions(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.gate.open()
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, err := f.C.Environments.Build(ctx, p, env.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta option.Response
+	b, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID,
+		environments.WithPollInterval(time.Millisecond, 2*time.Millisecond),
+		environments.WithRequestOptions(option.WithHeader("X-Request-Id", "wait-probe-1"), option.WithResponseInto(&meta)))
+	if err != nil || b.Status != environments.BuildReady {
+		t.Fatalf("WaitForBuild = %+v, %v", b, err)
+	}
+	if meta.RequestID != "wait-probe-1" {
+		t.Errorf("the polls did not carry the options: last request id %q", meta.RequestID)
 	}
 }

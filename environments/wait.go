@@ -8,6 +8,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/poll"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -23,6 +24,13 @@ type WaitOption func(*waitConfig)
 type waitConfig struct {
 	min, max time.Duration
 	progress func(*Build)
+	req      []option.RequestOption
+}
+
+// WithRequestOptions gives every poll request opts (headers, a timeout or
+// retry override, option.WithResponseInto for the last poll's metadata).
+func WithRequestOptions(opts ...option.RequestOption) WaitOption {
+	return func(c *waitConfig) { c.req = append(c.req, opts...) }
 }
 
 // WithPollInterval bounds the delay between polls (defaults
@@ -85,7 +93,7 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 	var last *Build
 	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.t.MaxRetryAfter(), Sleep: s.sleep},
 		func(ctx context.Context) (poll.Step, error) {
-			b, err := s.findBuild(ctx, projectID, environmentID, buildID)
+			b, err := s.findBuild(ctx, projectID, environmentID, buildID, c.req)
 			if err != nil {
 				return poll.Step{}, err
 			}
@@ -107,8 +115,8 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 
 // findBuild returns build buildID from the builds listing (newest first, so
 // usually on the first page).
-func (s *Service) findBuild(ctx context.Context, projectID, environmentID, buildID string) (*Build, error) {
-	for b, err := range s.AllBuilds(ctx, projectID, environmentID, nil) {
+func (s *Service) findBuild(ctx context.Context, projectID, environmentID, buildID string, req []option.RequestOption) (*Build, error) {
+	for b, err := range s.AllBuilds(ctx, projectID, environmentID, nil, req...) {
 		if err != nil {
 			return nil, err
 		}

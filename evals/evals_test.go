@@ -125,3 +125,28 @@ func TestStepsPages(t *testing.T) {
 type rtFunc func(*http.Request) (*http.Response, error)
 
 func (f rtFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Wait's polls take per-call request options like every other call.
+func TestWaitRequestOptions(t *testing.T) {
+	t.Parallel()
+	var seen atomic.Value
+	rt := rtFunc(func(r *http.Request) (*http.Response, error) {
+		seen.Store(r.Header.Get("X-Trace"))
+		return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {"req_9"}},
+			Body: io.NopCloser(strings.NewReader(`{"id":"run","status":"completed"}`)), Request: r}, nil
+	})
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt),
+		option.WithBaseURL("https://api.example/api/v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta option.Response
+	run, err := c.Evals.Runs.Wait(t.Context(), "p", "run",
+		evals.WithRequestOptions(option.WithHeader("X-Trace", "t-1"), option.WithResponseInto(&meta)))
+	if err != nil || run.Status != evals.StatusCompleted {
+		t.Fatalf("Wait = %+v, %v", run, err)
+	}
+	if seen.Load() != "t-1" || meta.RequestID != "req_9" {
+		t.Errorf("header %v, response metadata %+v", seen.Load(), meta)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/internal/poll"
+	"github.com/projectops/projectops-go/option"
 )
 
 // Default polling bounds of Wait.
@@ -19,6 +20,13 @@ type WaitOption func(*waitConfig)
 type waitConfig struct {
 	min, max time.Duration
 	progress func(*Run)
+	req      []option.RequestOption
+}
+
+// WithRequestOptions gives every poll request opts (headers, a timeout or
+// retry override, option.WithResponseInto for the last poll's metadata).
+func WithRequestOptions(opts ...option.RequestOption) WaitOption {
+	return func(c *waitConfig) { c.req = append(c.req, opts...) }
 }
 
 // WithProgress calls fn (on Wait's goroutine) with the run each time a poll
@@ -56,7 +64,7 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 	est := estimator{}
 	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.t.MaxRetryAfter()},
 		func(ctx context.Context) (poll.Step, error) {
-			run, err := s.Get(ctx, projectID, runID)
+			run, err := s.Get(ctx, projectID, runID, c.req...)
 			if err != nil {
 				return poll.Step{}, err
 			}
