@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"iter"
 	"testing"
 	"time"
 
@@ -170,16 +169,4 @@ func items[T any](p *shared.Page[T], err error) ([]T, error) {
 		return nil, err
 	}
 	return p.Items, nil
-}
-
-// collect gathers an iterator's items, stopping at the first error.
-func collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
-	var out []T
-	for v, err := range seq {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }

@@ -59,7 +59,7 @@ func TestEvalCancelStopsInFlightMCPCalls(t *testing.T) {
 			t.Errorf("iteration %s status %s, want cancelled", it.Title, it.Status)
 		}
 	}
-	steps, err := collect(f.c.Evals.Runs.AllSteps(ctx, f.ws.ProjectID, rc.RunID, iters[1].ID, nil))
+	steps, err := sdktest.Collect(f.c.Evals.Runs.AllSteps(ctx, f.ws.ProjectID, rc.RunID, iters[1].ID, nil))
 	if err != nil || steps[0].Status != evals.StepPending {
 		t.Errorf("never-started iteration steps = %+v, %v", steps, err)
 	}

@@ -87,7 +87,7 @@ func TestEvalRunExecutesAgainstMCPServer(t *testing.T) {
 		first.TestCaseID == "" || len(first.ExpectedToolCalls) != 1 {
 		t.Errorf("iteration = %+v", first)
 	}
-	steps, err := collect(f.c.Evals.Runs.AllSteps(ctx, f.ws.ProjectID, rc.RunID, first.ID, nil))
+	steps, err := sdktest.Collect(f.c.Evals.Runs.AllSteps(ctx, f.ws.ProjectID, rc.RunID, first.ID, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestEvalRunVerdicts(t *testing.T) {
 		{evals.ResultPassed, evals.StepSkipped, "no interact handler is configured"},
 	}
 	for i, it := range iters {
-		steps, err := collect(f.c.Evals.Runs.AllSteps(ctx, f.ws.ProjectID, rc.RunID, it.ID, nil))
+		steps, err := sdktest.Collect(f.c.Evals.Runs.AllSteps(ctx, f.ws.ProjectID, rc.RunID, it.ID, nil))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -75,7 +75,7 @@ func TestEvalTraceNotAvailable(t *testing.T) {
 	missing := 0
 	for _, it := range iters {
 		_, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, it.ID)
-		steps, serr := collect(f.c.Evals.Runs.AllSteps(ctx, f.ws.ProjectID, rc.RunID, it.ID, nil))
+		steps, serr := sdktest.Collect(f.c.Evals.Runs.AllSteps(ctx, f.ws.ProjectID, rc.RunID, it.ID, nil))
 		if serr != nil || len(steps) != 2 || steps[1].Status != evals.StepOK {
 			t.Fatalf("steps = %+v, %v", steps, serr)
 		}

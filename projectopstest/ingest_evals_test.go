@@ -9,6 +9,7 @@ import (
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/internal/sdktest"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -78,7 +79,7 @@ func checkIngestedReadBack(t *testing.T, c *projectops.Client, projectID, runID 
 		if len(it.ActualToolCalls) != len(want.ActualToolCalls) || len(it.ExpectedToolCalls) != len(want.ExpectedToolCalls) {
 			t.Errorf("iteration %d tool calls: actual %v expected %v", i, it.ActualToolCalls, it.ExpectedToolCalls)
 		}
-		steps, err := collect(c.Evals.Runs.AllSteps(ctx, projectID, runID, it.ID, nil))
+		steps, err := sdktest.Collect(c.Evals.Runs.AllSteps(ctx, projectID, runID, it.ID, nil))
 		if err != nil || len(steps) != 0 {
 			t.Errorf("iteration %d steps = %v, %v; want none (nothing authored)", i, steps, err)
 		}
