@@ -256,6 +256,37 @@ func TestBillingRefusalNeverRetried(t *testing.T) {
 	if errors.As(err, &e) && e.Temporary() {
 		t.Error("a billing refusal reads as temporary")
 	}
+	if e == nil || e.Billing == nil || *e.Billing != (shared.BillingLimit{GateKey: "maxEvalIterationsPerMonth", ResetsAt: 1}) {
+		t.Errorf("billing limit = %+v", e)
+	}
+}
+
+// A 2xx answer with ok:false that names the billing refusal is that
+// refusal, with its limit, and is not retried either.
+func TestBillingRefusalAsOKFalse(t *testing.T) {
+	t.Parallel()
+	var calls int
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		calls++
+		body := `{"ok":false,"code":"billing_limit_reached","message":"Monthly limit reached","limit":"maxEvalIterationsPerMonth",` +
+			`"resetsAt":1790000000000,"currentValue":1000,"allowedValue":1000}`
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+	})
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt),
+		option.WithBaseURL("https://api.example/api/v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "s", ExternalRunID: "e"})
+	if !errors.Is(err, projectops.ErrBillingLimitReached) || !errors.Is(err, ingest.ErrNotOK) || calls != 1 {
+		t.Fatalf("err = %v after %d calls", err, calls)
+	}
+	var e *shared.Error
+	want := shared.BillingLimit{GateKey: "maxEvalIterationsPerMonth", ResetsAt: 1790000000000, CurrentValue: 1000, AllowedValue: 1000}
+	if !errors.As(err, &e) || e.Billing == nil || *e.Billing != want || e.Message != "Monthly limit reached" {
+		t.Errorf("error = %+v, billing %+v", e, e.Billing)
+	}
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)

@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -82,15 +84,15 @@ func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeP
 // once the request may have run.
 func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...option.RequestOption) (*UploadURL, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	out, err := transport.Call[UploadURL](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUploadURL,
+	out, err := transport.Call[answer[UploadURL]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUploadURL,
 		Params: []string{projectID}, Body: struct{}{}, Class: transport.Write})
 	if err != nil {
 		return nil, err
 	}
-	if !out.OK || out.UploadURL == "" {
-		return nil, notOK(routeUploadURL)
+	if !out.Result.OK || out.Result.UploadURL == "" {
+		return nil, notOK(routeUploadURL, out)
 	}
-	return out, nil
+	return &out.Result, nil
 }
 
 // UploadArtifact sends body (at most MaxArtifactBytes) to a URL minted by
@@ -121,34 +123,64 @@ const MaxArtifactBytes = 32 << 20
 // run posts body to one of the run routes. raw, when non-nil, is body
 // already encoded; observe sees each attempt's status.
 func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, observe func(int)) (*RunResult, error) {
-	out, err := transport.Call[RunResult](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
+	out, err := transport.Call[answer[RunResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
 		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
 	if err != nil {
 		return nil, err
 	}
-	if !out.OK {
-		return nil, notOK(route)
+	if !out.Result.OK {
+		return nil, notOK(route, out)
 	}
-	return out, nil
+	return &out.Result, nil
 }
 
 func (s *Service) appendRaw(ctx context.Context, projectID string, body any, raw []byte, observe func(int)) (*AppendResult, error) {
-	out, err := transport.Call[AppendResult](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeAppend,
+	out, err := transport.Call[answer[AppendResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeAppend,
 		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
 	if err != nil {
 		return nil, err
 	}
-	if !out.OK {
-		return nil, notOK(routeAppend)
+	if !out.Result.OK {
+		return nil, notOK(routeAppend, out)
 	}
-	return out, nil
+	return &out.Result, nil
+}
+
+// answer is a run route's 2xx answer: the result, and the code, message
+// and billing limit that an ok:false answer may carry instead.
+type answer[T any] struct {
+	Result T
+	Body   apierr.Body
+	raw    []byte // kept only for an answer with a code
+}
+
+// UnmarshalJSON reads both views of the one object.
+func (a *answer[T]) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &a.Result); err != nil {
+		return err
+	}
+	_ = json.Unmarshal(b, &a.Body) // a result without a code leaves it empty
+	if a.Body.Code != "" {
+		a.raw = bytes.Clone(b)
+	}
+	return nil
 }
 
 // ErrNotOK is returned when the service answers 2xx without "ok": true
-// (its legacy failure envelope).
+// (its legacy failure envelope). When that answer names a code, the error
+// also matches it: errors.Is(err, projectops.ErrBillingLimitReached), and
+// errors.As gives the *shared.Error with its Billing limit.
 var ErrNotOK = errors.New("projectops: ingest: service answered without ok:true")
 
-func notOK(route string) error { return fmt.Errorf("%w (%s)", ErrNotOK, route) }
+func notOK[T any](route string, a *answer[T]) error {
+	if a.Body.Code == "" {
+		return fmt.Errorf("%w (%s)", ErrNotOK, route)
+	}
+	e := apierr.FromBody(http.StatusOK, a.Body)
+	apierr.AddBilling(e, a.raw)
+	e.Method, e.Path = http.MethodPost, route
+	return fmt.Errorf("%w: %w", ErrNotOK, e)
+}
 
 // redact is the client's key redaction, for text about to be sent.
 func (s *Service) redact(v string) string { return s.t.Redact(v) }

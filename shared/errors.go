@@ -93,6 +93,8 @@ type Error struct {
 	// HostedModels is details.hostedModels: valid hosted model ids for the
 	// provider of a rejected model.
 	HostedModels []string
+	// Billing describes a billing_limit_reached refusal (nil otherwise).
+	Billing *BillingLimit
 	// RetryAfter is the parsed Retry-After header (0 when absent).
 	RetryAfter time.Duration
 	// RequestID is the x-request-id the service answered with.
@@ -100,6 +102,15 @@ type Error struct {
 	// Method and Path identify the request (path without query string, so
 	// secrets carried in queries never reach error text).
 	Method, Path string
+}
+
+// BillingLimit is what an eval-ingest billing refusal says of the plan's
+// limit: which one (GateKey, e.g. "maxEvalIterationsPerMonth"), when it
+// lifts, and the counts. Such a refusal is never retried.
+type BillingLimit struct {
+	GateKey                    string
+	ResetsAt                   Millis
+	CurrentValue, AllowedValue int64
 }
 
 // Error implements error. It is safe on a nil receiver and never contains

@@ -4,6 +4,7 @@
 package apierr
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -15,6 +16,27 @@ type Body struct {
 	Code    shared.Code    `json:"code"`
 	Message string         `json:"message"`
 	Details map[string]any `json:"details,omitempty"`
+}
+
+// billingFields are what the ingest backend's billing refusal puts beside
+// the envelope's fields (reference notes 3.8); not part of the Error schema.
+type billingFields struct {
+	Limit        string   `json:"limit"`
+	GateKey      string   `json:"gateKey"`
+	ResetsAt     *float64 `json:"resetsAt"`
+	CurrentValue *float64 `json:"currentValue"`
+	AllowedValue *float64 `json:"allowedValue"`
+}
+
+// AddBilling sets e.Billing when e is a billing refusal, from the raw
+// answer it was decoded from.
+func AddBilling(e *shared.Error, raw []byte) {
+	if e == nil || e.Code != shared.CodeBillingLimitReached {
+		return
+	}
+	var f billingFields
+	_ = json.Unmarshal(raw, &f) // what is missing stays zero
+	e.Billing = billing(f, e.Details)
 }
 
 // FromBody builds a *shared.Error from a decoded envelope, filling Reason
@@ -32,6 +54,35 @@ func FromBody(status int, b Body) *shared.Error {
 		}
 	}
 	return e
+}
+
+// billing reads the refusal's limit from the envelope's top level, or from
+// details where a gateway moved it.
+func billing(b billingFields, details map[string]any) *shared.BillingLimit {
+	num := func(top *float64, key string) float64 {
+		if top != nil {
+			return *top
+		}
+		f, _ := details[key].(float64)
+		return f
+	}
+	str := func(top, key string) string {
+		if top != "" {
+			return top
+		}
+		s, _ := details[key].(string)
+		return s
+	}
+	gate := str(b.GateKey, "gateKey")
+	if gate == "" {
+		gate = str(b.Limit, "limit")
+	}
+	return &shared.BillingLimit{
+		GateKey:      gate,
+		ResetsAt:     shared.Millis(num(b.ResetsAt, "resetsAt")),
+		CurrentValue: int64(num(b.CurrentValue, "currentValue")),
+		AllowedValue: int64(num(b.AllowedValue, "allowedValue")),
+	}
 }
 
 // RetryableStatus reports whether an HTTP status is worth retrying for a read.

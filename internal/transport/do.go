@@ -257,6 +257,7 @@ func (t *Transport) decodeError(resp *http.Response, method, path string) (*shar
 	var e *shared.Error
 	if err := json.Unmarshal(raw, &b); err == nil && b.Code != "" {
 		e = apierr.FromBody(resp.StatusCode, b)
+		apierr.AddBilling(e, raw)
 	} else {
 		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 		if ct == "" {
