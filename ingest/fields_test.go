@@ -170,7 +170,10 @@ func TestReplaySecretsNeverShow(t *testing.T) {
 	cfg := ingest.ServerReplayConfig{ServerID: "srv", URL: "https://x", AccessToken: "tok-AAA", RefreshToken: "tok-BBB", ClientSecret: "tok-CCC"}
 	p := ingest.RunParams{SuiteName: "s", ServerReplayConfigs: []ingest.ServerReplayConfig{cfg}}
 	var logs bytes.Buffer
-	slog.New(slog.NewJSONHandler(&logs, nil)).Info("run", "cfg", cfg, "params", p)
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("run", "cfg", cfg, "params", p,
+		"nested", []ingest.ServerReplayConfig{cfg}, "inMap", map[string]any{"p": p}, "report", ingest.ReportParams{RunParams: p})
+	direct, _ := json.Marshal(p)
+	logs.Write(direct)
 	slog.New(slog.NewTextHandler(&logs, nil)).Info("run", "cfg", cfg)
 	for _, out := range []string{fmt.Sprint(cfg), fmt.Sprintf("%v %+v %#v %s %q", cfg, cfg, cfg, cfg, cfg),
 		fmt.Sprintf("%v %+v %#v", p, p, p), logs.String()} {

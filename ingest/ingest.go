@@ -124,7 +124,7 @@ const MaxArtifactBytes = 32 << 20
 // already encoded; observe sees each attempt's status.
 func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, observe func(int)) (*RunResult, error) {
 	out, err := transport.Call[answer[RunResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
-		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
+		Params: []string{projectID}, Body: body, Wire: wireJSON, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (s *Service) run(ctx context.Context, route, projectID string, body any, ra
 
 func (s *Service) appendRaw(ctx context.Context, projectID string, body any, raw []byte, observe func(int)) (*AppendResult, error) {
 	out, err := transport.Call[answer[AppendResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeAppend,
-		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
+		Params: []string{projectID}, Body: body, Wire: wireJSON, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
 	if err != nil {
 		return nil, err
 	}

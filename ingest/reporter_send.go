@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // cut ends the current chunk: it starts the run if needed, spools the chunk
@@ -166,4 +168,4 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, b...)
 }
 
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+func jsonMarshal(v any) ([]byte, error) { return wire.Encode(v, wireJSON) }

@@ -1,15 +1,19 @@
 package ingest
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // ServerReplayConfig lets the service reconnect to one of the run's MCP
 // servers. AccessToken, RefreshToken and ClientSecret are secrets: every
-// fmt verb and slog show them as [REDACTED], and the Reporter's spool keeps
-// the config without them (a resumed run starts without its secrets).
+// fmt verb, slog and encoding/json show them as [REDACTED] (only the SDK's
+// request bodies carry them), and the Reporter's spool keeps the config
+// without them (a resumed run starts without its secrets).
 type ServerReplayConfig struct {
 	ServerID     string `json:"serverId"`
 	URL          string `json:"url"`
@@ -47,6 +51,21 @@ func (c ServerReplayConfig) LogValue() slog.Value {
 		slog.String("refreshToken", redacted(c.RefreshToken)), slog.String("clientId", c.ClientID),
 		slog.String("clientSecret", redacted(c.ClientSecret)))
 }
+
+// MarshalJSON writes the config with its secrets redacted: encoding/json
+// anywhere (slog's JSON handler on a config nested in another value, a
+// log line) never shows them. The SDK's request bodies send them in clear.
+func (c ServerReplayConfig) MarshalJSON() ([]byte, error) {
+	r := replayPlain(c)
+	r.AccessToken, r.RefreshToken, r.ClientSecret = redacted(c.AccessToken), redacted(c.RefreshToken), redacted(c.ClientSecret)
+	return json.Marshal(r)
+}
+
+// replayPlain is ServerReplayConfig without its methods: the wire form.
+type replayPlain ServerReplayConfig
+
+// wireJSON sends replay configs in clear in request bodies.
+var wireJSON = wire.Clear(func(c ServerReplayConfig) replayPlain { return replayPlain(c) })
 
 // withoutSecrets is p as the spool keeps it: replay configs lose their
 // tokens and client secret.

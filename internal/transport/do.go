@@ -24,6 +24,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -62,7 +63,12 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	}
 	body := req.RawBody
 	if body == nil && req.Body != nil {
-		if body, err = json.Marshal(req.Body); err != nil {
+		if req.Wire != nil {
+			body, err = wire.Encode(req.Body, req.Wire)
+		} else {
+			body, err = json.Marshal(req.Body)
+		}
+		if err != nil {
 			return fmt.Errorf("projectops: encoding %s %s body: %w", req.Method, req.Route, err)
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"golang.org/x/time/rate"
 )
 
@@ -54,7 +56,10 @@ type Request struct {
 	Params []string
 	Query  url.Values
 	// Body is encoded as JSON when non-nil.
-	Body  any
+	Body any
+	// Wire, when set, encodes Body with these marshalers first: request
+	// types that redact themselves in MarshalJSON are sent in clear.
+	Wire  *jsonv2.Marshalers
 	Class Class
 	// IdempotencyKey asks for an Idempotency-Key header, generated once per
 	// call and reused on every attempt; it makes a Write retryable.
