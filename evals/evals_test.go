@@ -1,9 +1,12 @@
 package evals_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -148,5 +151,36 @@ func TestWaitRequestOptions(t *testing.T) {
 	}
 	if seen.Load() != "t-1" || meta.RequestID != "req_9" {
 		t.Errorf("header %v, response metadata %+v", seen.Load(), meta)
+	}
+}
+
+// Model API keys redact themselves under encoding/json too (slog's JSON
+// handler on a nested value); the request body alone carries them.
+func TestModelAPIKeysOnlyOnTheWire(t *testing.T) {
+	t.Parallel()
+	p := evals.RunParams{SuiteName: "s", ModelAPIKeys: evals.ModelAPIKeys{"openai": "sk-proj-secret"}}
+	b, _ := json.Marshal(p)
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "nested", []evals.RunParams{p}, "m", map[string]any{"k": p.ModelAPIKeys})
+	if out := string(b) + logs.String(); strings.Contains(out, "sk-proj-secret") || !strings.Contains(string(b), `"openai":"[REDACTED]"`) {
+		t.Errorf("JSON: %s", out)
+	}
+	var sent atomic.Value
+	rt := rtFunc(func(r *http.Request) (*http.Response, error) {
+		body, _ := io.ReadAll(r.Body)
+		sent.Store(string(body))
+		return &http.Response{StatusCode: 202, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(`{"runId":"r","suiteId":"s","status":"running"}`)), Request: r}, nil
+	})
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt),
+		option.WithBaseURL("https://api.example/api/v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Evals.Runs.Create(t.Context(), "p", p); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := sent.Load().(string); !strings.Contains(s, `"modelApiKeys":{"openai":"sk-proj-secret"}`) {
+		t.Errorf("request body: %s", s)
 	}
 }

@@ -25,7 +25,7 @@ type RunService struct{ t *transport.Transport }
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[RunCreated](ctx, s.t, &transport.Request{Method: http.MethodPost,
-		Route: routeRuns, Params: []string{projectID}, Body: p, Class: transport.Write, IdempotencyKey: true})
+		Route: routeRuns, Params: []string{projectID}, Body: p, Wire: wireJSON, Class: transport.Write, IdempotencyKey: true})
 }
 
 // Get returns the run's status, result and summary.

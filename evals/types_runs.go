@@ -1,11 +1,14 @@
 package evals
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"sort"
 	"strings"
+
+	"github.com/projectops/projectops-go/internal/wire"
 
 	"github.com/projectops/projectops-go/shared"
 )
@@ -53,7 +56,9 @@ const (
 
 // ModelAPIKeys maps a provider ("anthropic", "openai", ...) to the API key
 // used for its provider-native models. It is a secret: it never prints
-// (every fmt verb shows the providers only) and the service never echoes it.
+// (every fmt verb, slog and encoding/json show the providers only; the
+// request body of Runs.Create alone carries the keys) and the service never
+// echoes it.
 type ModelAPIKeys map[string]string
 
 // String lists the providers, never the keys.
@@ -82,6 +87,23 @@ func (m ModelAPIKeys) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, m.S
 // LogValue logs the providers only: without it slog's JSON handler encodes
 // the map with encoding/json, bypassing Format.
 func (m ModelAPIKeys) LogValue() slog.Value { return slog.StringValue(m.String()) }
+
+// MarshalJSON lists the providers with their keys redacted: encoding/json
+// anywhere (slog's JSON handler on a nested value, a log line) never shows
+// a key. Runs.Create sends them in clear.
+func (m ModelAPIKeys) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("null"), nil
+	}
+	r := make(map[string]string, len(m))
+	for k := range m {
+		r[k] = "[REDACTED]"
+	}
+	return json.Marshal(r)
+}
+
+// wireJSON sends model API keys in clear in request bodies.
+var wireJSON = wire.Clear(func(m ModelAPIKeys) map[string]string { return m })
 
 // RunParams creates a run: either SuiteID (a rerun of a stored suite, with
 // ServerIDs optionally overriding its saved servers and Tests optionally

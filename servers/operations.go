@@ -34,7 +34,7 @@ var emptyBody = struct{}{}
 
 func post[T any](ctx context.Context, s *Service, route, projectID, serverID string, body any, c transport.Class) (*T, error) {
 	return transport.Call[T](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
-		Params: []string{projectID, serverID}, Body: body, Class: c})
+		Params: []string{projectID, serverID}, Body: body, Wire: wireJSON, Class: c})
 }
 
 // Validate connects to the server, initializes an MCP session and returns

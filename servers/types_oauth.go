@@ -1,10 +1,14 @@
 package servers
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/projectops/projectops-go/internal/wire"
 
 	"github.com/projectops/projectops-go/shared"
 )
@@ -90,6 +94,52 @@ func (p ImportTokensParams) Format(f fmt.State, _ rune) {
 	p.Tokens.Format(f, 'v')
 	_, _ = io.WriteString(f, "}")
 }
+
+// MarshalJSON writes the tokens' shape with their values redacted:
+// encoding/json anywhere (slog's JSON handler on a nested value, a log
+// line) never shows them. ImportTokens sends them in clear.
+func (t Tokens) MarshalJSON() ([]byte, error) {
+	r := tokensPlain(t)
+	r.AccessToken, r.RefreshToken, r.IDToken = redactValue(t.AccessToken), redactValue(t.RefreshToken), redactValue(t.IDToken)
+	return json.Marshal(r)
+}
+
+// MarshalJSON writes the client id with the secret redacted (see Tokens).
+func (c ClientInformation) MarshalJSON() ([]byte, error) {
+	r := clientPlain(c)
+	r.ClientSecret = redactValue(c.ClientSecret)
+	return json.Marshal(r)
+}
+
+func redactValue(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "[REDACTED]"
+}
+
+// MarshalJSON writes the params with the tokens and client secret
+// redacted and a tunnel URL's ?k= secret hidden (see Tokens).
+func (p ImportTokensParams) MarshalJSON() ([]byte, error) {
+	r := paramsPlain(p)
+	r.ServerURL, r.OAuthResourceURL = wire.RedactSecretQuery(p.ServerURL), wire.RedactSecretQuery(p.OAuthResourceURL)
+	return json.Marshal(r)
+}
+
+// tokensPlain, clientPlain and paramsPlain are the types without their
+// methods: the wire form, which request bodies use.
+type (
+	tokensPlain Tokens
+	clientPlain ClientInformation
+	paramsPlain ImportTokensParams
+)
+
+// wireJSON sends tokens, client secrets and URLs in clear in request
+// bodies.
+var wireJSON = jsonv2.JoinMarshalers(
+	wire.Clear(func(t Tokens) tokensPlain { return tokensPlain(t) }),
+	wire.Clear(func(c ClientInformation) clientPlain { return clientPlain(c) }),
+	wire.Clear(func(p ImportTokensParams) paramsPlain { return paramsPlain(p) }))
 
 // LogValue keeps the tokens out of slog output: without it slog's JSON
 // handler encodes Tokens with encoding/json, bypassing Format.
