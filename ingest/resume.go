@@ -79,6 +79,7 @@ func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, erro
 				if err := os.Remove(f); err != nil {
 					g.Err = err
 				}
+				removeWidgets(f)
 			}
 		}
 		if g.Err != nil {
@@ -125,6 +126,10 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 	}
 	for _, f := range files {
 		err := eachUnacked(f, func(res json.RawMessage) error {
+			res, err := uploadSpooled(ctx, svc, project, filepath.Dir(f), res)
+			if err != nil {
+				return err
+			}
 			if len(batch) >= DefaultChunkSize || size+len(res)+1 > DefaultChunkBytes-chunkOverhead {
 				if err := flush(); err != nil {
 					return err

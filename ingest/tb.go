@@ -141,7 +141,13 @@ func (t *TBRecorder) record(testName string, res Result) error {
 		t.occ[key]++
 		res.ExternalIterationID = IterationID(t.occ[key], t.cwd, testName, res.CaseTitle)
 	}
-	b, _, err := t.enc.encode(&res)
+	b, cut, err := t.enc.encode(&res)
+	if err == nil && cut && hasWidgetHTML(&res) {
+		// The HTML waits beside the spool for Resume to upload.
+		if err = t.spoolWidgets(&res, t.seq+1); err == nil {
+			b, _, err = t.enc.encode(&res)
+		}
+	}
 	if err != nil {
 		return err
 	}

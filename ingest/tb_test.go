@@ -111,3 +111,39 @@ func (f *fakeTB) Logf(format string, args ...any) {}
 func (f *fakeTB) Errorf(format string, args ...any) {
 	f.errors = append(f.errors, fmt.Sprintf(format, args...))
 }
+
+// Widget HTML too large for a chunk waits beside the spool and goes through
+// an upload URL on Resume, as the Reporter sends it at once; the widget
+// files go with the spool.
+func TestTBRecorderWidgetHTMLIsUploadedOnResume(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	dir := t.TempDir()
+	html := "<html>" + strings.Repeat("widget ", 300_000) + "</html>" // ~2 MiB: over a chunk
+	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: dir, Suite: "widgets", Getenv: func(string) string { return "" }})
+	rec.Record(t, ingest.Result{CaseTitle: "renders", Passed: true,
+		WidgetSnapshots: []ingest.WidgetSnapshot{{ToolCallID: "tc", ToolName: "show", ServerID: "srv_1", ResourceURI: "ui://w", WidgetHTML: html}}})
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := filepath.Glob(filepath.Join(dir, "*.widget.html")); len(w) != 1 {
+		t.Fatalf("widget files beside the spool: %v", w)
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	if err != nil || len(res) != 1 {
+		t.Fatalf("Resume = %+v, %v", res, err)
+	}
+	its, _ := f.srv.IngestedIterations(res[0].Run.RunID)
+	if len(its) != 1 || len(its[0].Input.WidgetSnapshots) != 1 {
+		t.Fatalf("rows: %+v", its)
+	}
+	id := its[0].Input.WidgetSnapshots[0].WidgetHTMLBlobID
+	if data, ct, ok := f.srv.Artifact(id); !ok || string(data) != html || !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("artifact %q: %d bytes, %q, %v", id, len(data), ct, ok)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "*.widget.html"))
+	spools, _ := filepath.Glob(filepath.Join(dir, "*"+ingest.SpoolExt))
+	if left = append(left, spools...); len(left) != 0 {
+		t.Errorf("left after the run was finalized: %v", left)
+	}
+}
