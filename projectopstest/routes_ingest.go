@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/projectops/projectops-go/internal/hostconfig"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
 	"github.com/projectops/projectops-go/ingest"
@@ -61,7 +62,7 @@ func runParams(obj map[string]any) (ingest.RunParams, *edge.Error) {
 	}
 	if cfg, ok := obj["hostConfig"].(map[string]any); ok {
 		// The backend re-runs the host config validator on ingest.
-		if _, err := hostcfg.Canonicalize(cfg); err != nil {
+		if _, err := hostconfig.Canonicalize(cfg); err != nil {
 			return p, hostcfg.ConfigError("hostConfig", err)
 		}
 	}

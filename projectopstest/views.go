@@ -7,6 +7,7 @@ import (
 
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/internal/hostconfig"
 	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 	"github.com/projectops/projectops-go/projectopstest/internal/views"
@@ -55,7 +56,7 @@ func hostView(h *hostRec) hosts.Host {
 // row id (the content address, which is also the host's hostConfigId).
 func setHost(h *hostRec, name string, cfg map[string]any) {
 	h.name, h.config = name, cfg
-	h.configID = hostcfg.ID(cfg)
+	h.configID = hostconfig.ID(cfg)
 	dto := make(map[string]any, len(cfg)+1)
 	for k, v := range cfg {
 		dto[k] = v

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/projectops/projectops-go/internal/hostconfig"
 )
 
 //go:embed data/host-catalog.json
@@ -81,12 +83,12 @@ func (c *Catalog) Template(id, theme string) (map[string]any, bool) {
 	if !ok {
 		return nil, false
 	}
-	cfg := deepCopy(e).(map[string]any)
+	cfg := hostconfig.DeepCopy(e).(map[string]any)
 	for _, k := range displayKeys {
 		delete(cfg, k)
 	}
 	if theme != "" {
-		hc, _ := object(cfg["hostContext"])
+		hc, _ := hostconfig.Object(cfg["hostContext"])
 		if hc == nil {
 			hc = map[string]any{}
 		}

@@ -1,5 +1,7 @@
 package hostcfg
 
+import "github.com/projectops/projectops-go/internal/hostconfig"
+
 // Defaults is the config the service's SDK gives a brand-new host
 // (emptyHostConfigInputV2). The gateway does not apply it to API bodies;
 // the double applies it under a seed's partial config, so seeds stay short.
@@ -19,7 +21,7 @@ func Defaults() map[string]any {
 func WithDefaults(cfg map[string]any) map[string]any {
 	out := Defaults()
 	for k, v := range cfg {
-		out[k] = deepCopy(v)
+		out[k] = hostconfig.DeepCopy(v)
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/projectops/projectops-go/internal/hostconfig"
 )
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
@@ -49,7 +51,7 @@ var provenances = []string{"observed", "probe", "vendor-doc", "assumed"}
 // entry checks one catalog entry (both halves must parse) and returns it
 // with unknown keys dropped and the lenient fields normalized.
 func entry(id string, v any) (map[string]any, error) {
-	in, ok := object(v)
+	in, ok := hostconfig.Object(v)
 	if !ok {
 		return nil, errors.New("must be an object")
 	}
@@ -65,7 +67,7 @@ func entry(id string, v any) (map[string]any, error) {
 		if !fieldOK(f.kind, x) {
 			return nil, fmt.Errorf("%s has the wrong type", k)
 		}
-		out[k] = deepCopy(x)
+		out[k] = hostconfig.DeepCopy(x)
 	}
 	if out["id"] != id {
 		return nil, errors.New("id must equal its hostsById key")
@@ -88,11 +90,11 @@ func entry(id string, v any) (map[string]any, error) {
 		out["harness"] = h
 	}
 	if p, present := in["mcpProfile"]; present {
-		pm, ok := object(p)
+		pm, ok := hostconfig.Object(p)
 		if !ok {
 			return nil, errors.New("mcpProfile must be an object")
 		}
-		out["mcpProfile"] = lenientProfile(deepCopy(pm).(map[string]any))
+		out["mcpProfile"] = lenientProfile(hostconfig.DeepCopy(pm).(map[string]any))
 	}
 	if err := hydrateImages(in, out); err != nil {
 		return nil, err
@@ -103,36 +105,36 @@ func entry(id string, v any) (map[string]any, error) {
 func fieldOK(k fieldKind, x any) bool {
 	switch k {
 	case kString:
-		return isString(x)
+		return hostconfig.IsString(x)
 	case kNonEmpty:
 		s, ok := x.(string)
 		return ok && s != ""
 	case kNumber:
-		_, ok := number(x)
+		_, ok := hostconfig.Number(x)
 		return ok
 	case kBool:
-		return isBool(x)
+		return hostconfig.IsBool(x)
 	case kStrings:
 		arr, ok := x.([]any)
 		if !ok {
 			return false
 		}
 		for _, s := range arr {
-			if !isString(s) {
+			if !hostconfig.IsString(s) {
 				return false
 			}
 		}
 		return true
 	case kRecord:
-		_, ok := object(x)
+		_, ok := hostconfig.Object(x)
 		return ok
 	case kStringDict:
-		m, ok := object(x)
+		m, ok := hostconfig.Object(x)
 		if !ok {
 			return false
 		}
 		for _, s := range m {
-			if !isString(s) {
+			if !hostconfig.IsString(s) {
 				return false
 			}
 		}
@@ -142,17 +144,17 @@ func fieldOK(k fieldKind, x any) bool {
 }
 
 func connectionDefaults(in, out map[string]any) error {
-	cd, ok := object(in["connectionDefaults"])
+	cd, ok := hostconfig.Object(in["connectionDefaults"])
 	if !ok {
 		return errors.New("connectionDefaults is required")
 	}
 	if !fieldOK(kStringDict, cd["headers"]) {
 		return errors.New("connectionDefaults.headers must be a record of strings")
 	}
-	if _, ok := number(cd["requestTimeout"]); !ok {
+	if _, ok := hostconfig.Number(cd["requestTimeout"]); !ok {
 		return errors.New("connectionDefaults.requestTimeout must be a number")
 	}
-	out["connectionDefaults"] = map[string]any{"headers": deepCopy(cd["headers"]), "requestTimeout": cd["requestTimeout"]}
+	out["connectionDefaults"] = map[string]any{"headers": hostconfig.DeepCopy(cd["headers"]), "requestTimeout": cd["requestTimeout"]}
 	return nil
 }
 
@@ -161,13 +163,13 @@ func entryComputer(in, out map[string]any) error {
 	if !present {
 		return nil
 	}
-	cm, ok := object(c)
+	cm, ok := hostconfig.Object(c)
 	if !ok || cm["kind"] != "personal" {
 		return errors.New(`computer.kind must be "personal"`)
 	}
 	kept := map[string]any{"kind": "personal"}
 	if w, present := cm["workdir"]; present {
-		if !isString(w) {
+		if !hostconfig.IsString(w) {
 			return errors.New("computer.workdir must be a string")
 		}
 		kept["workdir"] = w
@@ -178,8 +180,8 @@ func entryComputer(in, out map[string]any) error {
 
 // lenientProfile applies the reader's forgiving rules inside mcpAppsOverrides.
 func lenientProfile(p map[string]any) map[string]any {
-	apps, _ := object(p["apps"])
-	o, _ := object(apps["mcpAppsOverrides"])
+	apps, _ := hostconfig.Object(p["apps"])
+	o, _ := hostconfig.Object(apps["mcpAppsOverrides"])
 	if o == nil {
 		return p
 	}
@@ -210,17 +212,17 @@ var imageKinds = []struct{ summary, concrete string }{
 // placement "none"), or the concrete objects from imageSupport when only
 // the summary was sent (as the 07-09 client did).
 func hydrateImages(in, out map[string]any) error {
-	model, hasModel := object(in["modelVisibleMcpToolResults"])
-	render, hasRender := object(in["mcpToolResultImageRendering"])
+	model, hasModel := hostconfig.Object(in["modelVisibleMcpToolResults"])
+	render, hasRender := hostconfig.Object(in["mcpToolResultImageRendering"])
 	if is, present := in["imageSupport"]; present && !(hasModel && hasRender) {
-		sm, ok := object(is)
+		sm, ok := hostconfig.Object(is)
 		if !ok {
 			return errors.New("imageSupport must be an object")
 		}
 		model, render = map[string]any{}, map[string]any{"placement": placement(sm["placement"])}
 		for _, k := range imageKinds {
-			pair, ok := object(sm[k.summary])
-			if !ok || !isBool(pair["model"]) || !isBool(pair["ui"]) {
+			pair, ok := hostconfig.Object(sm[k.summary])
+			if !ok || !hostconfig.IsBool(pair["model"]) || !hostconfig.IsBool(pair["ui"]) {
 				return fmt.Errorf("imageSupport.%s needs boolean model and ui", k.summary)
 			}
 			model[k.concrete] = imageLeaf(k.concrete, pair["model"])
@@ -245,9 +247,9 @@ func imageLeaf(concrete string, v any) map[string]any {
 }
 
 func imageFlag(obj map[string]any, concrete string) bool {
-	m, _ := object(obj[concrete])
+	m, _ := hostconfig.Object(obj[concrete])
 	if concrete != "directContent" {
-		m, _ = object(m["blob"])
+		m, _ = hostconfig.Object(m["blob"])
 	}
 	b, _ := m["image"].(bool)
 	return b

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/projectops/projectops-go/internal/hostconfig"
 )
 
 func TestBundledIsTheServiceCatalog(t *testing.T) {
@@ -26,7 +28,7 @@ func TestBundledIsTheServiceCatalog(t *testing.T) {
 	// The notes: every entry's host-config half passes the canonicalizer.
 	for _, id := range c.IDs() {
 		cfg, _ := c.Template(id, "")
-		if _, err := Canonicalize(cfg); err != nil {
+		if _, err := hostconfig.Canonicalize(cfg); err != nil {
 			t.Errorf("%s: %v", id, err)
 		}
 	}
@@ -125,7 +127,7 @@ func TestCanonicalizeRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := base()
 			tt.edit(cfg)
-			_, err := Canonicalize(cfg)
+			_, err := hostconfig.Canonicalize(cfg)
 			if err == nil || !strings.HasPrefix(err.Error(), "hostConfigV2: "+tt.msg) {
 				t.Fatalf("err = %v, want hostConfigV2: %s", err, tt.msg)
 			}
@@ -143,11 +145,11 @@ func TestCanonicalizeNormalizes(t *testing.T) {
 		"apps": map[string]any{"sandbox": map[string]any{
 			"csp":           map[string]any{"mode": "declared", "restrictTo": map[string]any{"connectDomains": []any{" b.example ", "a.example", "b.example"}}},
 			"allowFeatures": map[string]any{"camera": "*", "fullscreen": "self"}}}}
-	got, err := Canonicalize(cfg)
+	got, err := hostconfig.Canonicalize(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got["schemaVersion"] != SchemaVersion {
+	if got["schemaVersion"] != hostconfig.SchemaVersion {
 		t.Errorf("schemaVersion = %v", got["schemaVersion"])
 	}
 	check := func(name string, v, want any) {
@@ -175,25 +177,25 @@ func TestCanonicalizeNormalizes(t *testing.T) {
 	}
 	cfg2 := base()
 	cfg2["builtInToolIds"] = []any{}
-	got2, _ := Canonicalize(cfg2)
+	got2, _ := hostconfig.Canonicalize(cfg2)
 	if _, present := got2["builtInToolIds"]; present {
 		t.Error("an empty builtInToolIds was kept")
 	}
 }
 
 func TestID(t *testing.T) {
-	a, _ := Canonicalize(base())
+	a, _ := hostconfig.Canonicalize(base())
 	b := base()
 	b["builtInToolIds"] = []any{} // canonicalizes away
-	bc, _ := Canonicalize(b)
-	if ID(a) != ID(bc) {
+	bc, _ := hostconfig.Canonicalize(b)
+	if hostconfig.ID(a) != hostconfig.ID(bc) {
 		t.Error("equal canonical configs have different ids")
 	}
 	c := base()
 	c["temperature"] = 1.0
-	cc, _ := Canonicalize(c)
-	if ID(a) == ID(cc) || len(ID(a)) != 64 {
-		t.Errorf("ids %s %s", ID(a), ID(cc))
+	cc, _ := hostconfig.Canonicalize(c)
+	if hostconfig.ID(a) == hostconfig.ID(cc) || len(hostconfig.ID(a)) != 64 {
+		t.Errorf("ids %s %s", hostconfig.ID(a), hostconfig.ID(cc))
 	}
 }
 
@@ -243,19 +245,6 @@ func TestParseLikeTheServiceReader(t *testing.T) {
 	} {
 		if _, err := Parse([]byte(bad)); err == nil {
 			t.Errorf("%s: parsed", name)
-		}
-	}
-}
-
-func TestInvalidNamesTheField(t *testing.T) {
-	for msg, want := range map[string]string{
-		"temperature must be finite":                                       "temperature",
-		"connectionDefaults.headers.X-Api-Key must be a string":            "connectionDefaults.headers.X-Api-Key",
-		"mcpProfile.apps.sandbox.csp.cspDirectives.Bad: directive names":   "mcpProfile.apps.sandbox.csp.cspDirectives.Bad",
-		"ConflictingProtocolVersionPin: mcpProfile.mcpProtocolVersion x y": "mcpProfile.mcpProtocolVersion",
-	} {
-		if got := (&Invalid{msg}).Field(); got != want {
-			t.Errorf("Field(%q) = %q, want %q", msg, got, want)
 		}
 	}
 }

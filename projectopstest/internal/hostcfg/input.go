@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectops/projectops-go/internal/hostconfig"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -48,7 +49,7 @@ func (cc *Cache) Resolve(in Input) (map[string]any, *edge.Error) {
 	if !ok {
 		return nil, edge.Validation("template", "Unknown host template: "+in.Template)
 	}
-	canon, err := Canonicalize(cfg)
+	canon, err := hostconfig.Canonicalize(cfg)
 	if err != nil { // a live catalog entry the validator refuses
 		return nil, ConfigError("template", err)
 	}
@@ -65,7 +66,7 @@ func CanonicalConfig(field string, raw json.RawMessage) (map[string]any, *edge.E
 	if d.Decode(&cfg) != nil || cfg == nil {
 		return nil, edge.Validation(field, field+" must be an object")
 	}
-	canon, err := Canonicalize(cfg)
+	canon, err := hostconfig.Canonicalize(cfg)
 	if err != nil {
 		return nil, ConfigError(field, err)
 	}
@@ -74,7 +75,7 @@ func CanonicalConfig(field string, raw json.RawMessage) (map[string]any, *edge.E
 
 // ConfigError names the config field a validator refusal is about.
 func ConfigError(field string, err error) *edge.Error {
-	var inv *Invalid
+	var inv *hostconfig.Invalid
 	if errors.As(err, &inv) {
 		field += "." + inv.Field()
 	}

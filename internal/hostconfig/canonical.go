@@ -1,4 +1,7 @@
-package hostcfg
+// Package hostconfig validates and canonicalizes host configs as the service
+// does (reference notes, "Host config v2 validation"): the double checks
+// what it is sent with it, and the SDK computes hostConfigHash from it.
+package hostconfig
 
 import (
 	"crypto/sha256"
@@ -48,31 +51,31 @@ func Canonicalize(in map[string]any) (map[string]any, error) {
 		if !ok {
 			continue
 		}
-		if (kind == "string" && !isString(v)) || (kind == "boolean" && !isBool(v)) {
+		if (kind == "string" && !IsString(v)) || (kind == "boolean" && !IsBool(v)) {
 			return nil, fail("%s must be a %s", k, kind)
 		}
 		out[k] = v
 	}
 	// 1. temperature and connection defaults.
-	if !finite(in["temperature"]) {
+	if !Finite(in["temperature"]) {
 		return nil, fail("temperature must be finite")
 	}
 	out["temperature"] = in["temperature"]
-	cd, ok := object(in["connectionDefaults"])
+	cd, ok := Object(in["connectionDefaults"])
 	if !ok {
 		return nil, fail("connectionDefaults is required")
 	}
-	if !finite(cd["requestTimeout"]) {
+	if !Finite(cd["requestTimeout"]) {
 		return nil, fail("connectionDefaults.requestTimeout must be finite")
 	}
 	headers := map[string]any{}
 	if h, present := cd["headers"]; present {
-		hm, ok := object(h)
+		hm, ok := Object(h)
 		if !ok {
 			return nil, fail("connectionDefaults.headers must be a plain object")
 		}
 		for k, v := range hm {
-			if !isString(v) {
+			if !IsString(v) {
 				return nil, fail("connectionDefaults.headers.%s must be a string", k)
 			}
 			headers[k] = v
@@ -82,11 +85,11 @@ func Canonicalize(in map[string]any) (map[string]any, error) {
 	// 2. overrides are plain objects when present.
 	for _, k := range []string{"hostCapabilitiesOverride", "chatUiOverride"} {
 		if v, present := in[k]; present {
-			m, ok := object(v)
+			m, ok := Object(v)
 			if !ok {
 				return nil, fail("%s must be a plain object", k)
 			}
-			out[k] = deepCopy(m)
+			out[k] = DeepCopy(m)
 		}
 	}
 	// 3. harness.
@@ -101,19 +104,19 @@ func Canonicalize(in map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out["hostContext"] = deepCopy(hc)
+	out["hostContext"] = DeepCopy(hc)
 	// 5. image fields.
 	if v, present := in["modelVisibleMcpToolResults"]; present {
 		if err := booleanLeaves(v, modelShape, "modelVisibleMcpToolResults"); err != nil {
 			return nil, err
 		}
-		out["modelVisibleMcpToolResults"] = deepCopy(v)
+		out["modelVisibleMcpToolResults"] = DeepCopy(v)
 	}
 	if v, present := in["mcpToolResultImageRendering"]; present {
 		if err := booleanLeaves(v, renderShape, "mcpToolResultImageRendering"); err != nil {
 			return nil, err
 		}
-		out["mcpToolResultImageRendering"] = deepCopy(v)
+		out["mcpToolResultImageRendering"] = DeepCopy(v)
 	}
 	// 6. computer.
 	if c, err := computer(in["computer"]); err != nil {
@@ -145,7 +148,7 @@ func Canonicalize(in map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out["clientCapabilities"] = deepCopy(cc)
+	out["clientCapabilities"] = DeepCopy(cc)
 	// 9. MCP profile.
 	if v, present := in["mcpProfile"]; present && v != nil {
 		p, err := profile(v)
@@ -173,7 +176,7 @@ func computer(v any) (map[string]any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	m, ok := object(v)
+	m, ok := Object(v)
 	if !ok {
 		return nil, fail("computer must be a plain object")
 	}
@@ -210,7 +213,7 @@ func computer(v any) (map[string]any, error) {
 // connectionOverrides is rule 10: keys among the config's servers, a known
 // protocol version, a finite timeout, empty entries dropped.
 func connectionOverrides(v any, cfg map[string]any) (map[string]any, error) {
-	m, ok := object(v)
+	m, ok := Object(v)
 	if !ok {
 		return nil, fail("serverConnectionOverrides must be a plain object")
 	}
@@ -225,7 +228,7 @@ func connectionOverrides(v any, cfg map[string]any) (map[string]any, error) {
 		if !servers[id] {
 			return nil, fail("serverConnectionOverrides.%s is not one of serverIds or optionalServerIds", id)
 		}
-		o, ok := object(raw)
+		o, ok := Object(raw)
 		if !ok {
 			return nil, fail("serverConnectionOverrides.%s must be a plain object", id)
 		}
@@ -233,15 +236,15 @@ func connectionOverrides(v any, cfg map[string]any) (map[string]any, error) {
 		for k, x := range o {
 			switch k {
 			case "headersOverride":
-				h, ok := object(x)
+				h, ok := Object(x)
 				if !ok {
 					return nil, fail("serverConnectionOverrides.%s.headersOverride must be a plain object", id)
 				}
 				if len(h) > 0 {
-					entry[k] = deepCopy(h)
+					entry[k] = DeepCopy(h)
 				}
 			case "requestTimeoutOverride":
-				if !finite(x) {
+				if !Finite(x) {
 					return nil, fail("serverConnectionOverrides.%s.requestTimeoutOverride must be finite", id)
 				}
 				entry[k] = x
@@ -283,5 +286,5 @@ func ID(canon map[string]any) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func isString(v any) bool { _, ok := v.(string); return ok }
-func isBool(v any) bool   { _, ok := v.(bool); return ok }
+func IsString(v any) bool { _, ok := v.(string); return ok }
+func IsBool(v any) bool   { _, ok := v.(bool); return ok }

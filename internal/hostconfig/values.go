@@ -1,4 +1,4 @@
-package hostcfg
+package hostconfig
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ func (e *Invalid) Field() string {
 func fail(format string, args ...any) error { return &Invalid{fmt.Sprintf(format, args...)} }
 
 // number reads a JSON number in either decoded form.
-func number(v any) (float64, bool) {
+func Number(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64:
 		return n, true
@@ -42,13 +42,13 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-func finite(v any) bool {
-	f, ok := number(v)
+func Finite(v any) bool {
+	f, ok := Number(v)
 	return ok && !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
 // object is a plain JSON object (not an array, not null).
-func object(v any) (map[string]any, bool) {
+func Object(v any) (map[string]any, bool) {
 	m, ok := v.(map[string]any)
 	return m, ok && m != nil
 }
@@ -60,7 +60,7 @@ func requiredObject(cfg map[string]any, key string) (map[string]any, error) {
 	if !ok || v == nil {
 		return nil, fail("%s is required", key)
 	}
-	m, ok := object(v)
+	m, ok := Object(v)
 	if !ok {
 		return nil, fail("%s must be a plain object", key)
 	}
@@ -100,7 +100,7 @@ func stringList(v any, path string, nonEmpty, sorted bool) ([]any, error) {
 // booleanLeaves checks an object against an allowed shape: a nil shape
 // value is a boolean leaf, a map is a nested object.
 func booleanLeaves(v any, shape map[string]any, path string) error {
-	m, ok := object(v)
+	m, ok := Object(v)
 	if !ok {
 		return fail("%s must be a plain object", path)
 	}
@@ -129,18 +129,18 @@ func booleanLeaves(v any, shape map[string]any, path string) error {
 }
 
 // deepCopy copies decoded JSON so a stored config never aliases its input.
-func deepCopy(v any) any {
+func DeepCopy(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(t))
 		for k, x := range t {
-			m[k] = deepCopy(x)
+			m[k] = DeepCopy(x)
 		}
 		return m
 	case []any:
 		a := make([]any, len(t))
 		for i, x := range t {
-			a[i] = deepCopy(x)
+			a[i] = DeepCopy(x)
 		}
 		return a
 	}

@@ -1,4 +1,4 @@
-package hostcfg
+package hostconfig
 
 import (
 	"slices"
@@ -21,12 +21,12 @@ var droppedFeatures = []string{"camera", "microphone", "geolocation", "clipboard
 // profile is rule 9. The profile passes through apart from the parts the
 // validator checks or normalizes.
 func profile(v any) (map[string]any, error) {
-	p, ok := object(v)
+	p, ok := Object(v)
 	if !ok {
 		return nil, fail("mcpProfile must be a plain object")
 	}
-	p = deepCopy(p).(map[string]any)
-	if f, ok := number(p["profileVersion"]); !ok || f != 1 {
+	p = DeepCopy(p).(map[string]any)
+	if f, ok := Number(p["profileVersion"]); !ok || f != 1 {
 		return nil, fail("mcpProfile.profileVersion must be 1")
 	}
 	pin, pinned := p["mcpProtocolVersion"]
@@ -36,7 +36,7 @@ func profile(v any) (map[string]any, error) {
 		}
 	}
 	if init, present := p["initialize"]; present {
-		im, ok := object(init)
+		im, ok := Object(init)
 		if !ok {
 			return nil, fail("mcpProfile.initialize must be a plain object")
 		}
@@ -56,7 +56,7 @@ func profile(v any) (map[string]any, error) {
 		}
 	}
 	if pinned && pin.(string) < "2026-07-28" { // a stateful version
-		init, _ := object(p["initialize"])
+		init, _ := Object(p["initialize"])
 		if init == nil {
 			init = map[string]any{}
 			p["initialize"] = init
@@ -70,7 +70,7 @@ func profile(v any) (map[string]any, error) {
 		}
 	}
 	if ext, present := p["extensions"]; present {
-		if _, ok := object(ext); !ok {
+		if _, ok := Object(ext); !ok {
 			return nil, fail("mcpProfile.extensions must be a plain object")
 		}
 	}
@@ -83,7 +83,7 @@ func profile(v any) (map[string]any, error) {
 }
 
 func nameVersion(v any, path string) error {
-	m, ok := object(v)
+	m, ok := Object(v)
 	if !ok {
 		return fail("%s must be a plain object", path)
 	}
@@ -97,12 +97,12 @@ func nameVersion(v any, path string) error {
 
 // appsProfile checks and normalizes mcpProfile.apps in place.
 func appsProfile(v any) error {
-	apps, ok := object(v)
+	apps, ok := Object(v)
 	if !ok {
 		return fail("mcpProfile.apps must be a plain object")
 	}
 	if ui, present := apps["uiInitialize"]; present {
-		um, ok := object(ui)
+		um, ok := Object(ui)
 		if !ok {
 			return fail("mcpProfile.apps.uiInitialize must be a plain object")
 		}
@@ -129,12 +129,12 @@ func appsProfile(v any) error {
 }
 
 func compatRuntime(v any) error {
-	cr, ok := object(v)
+	cr, ok := Object(v)
 	if !ok {
 		return fail("mcpProfile.apps.compatRuntime must be a plain object")
 	}
 	on, present := cr["openaiApps"]
-	if present && !isBool(on) {
+	if present && !IsBool(on) {
 		return fail("mcpProfile.apps.compatRuntime.openaiApps must be a boolean")
 	}
 	o, present := cr["openaiAppsOverrides"]
@@ -145,7 +145,7 @@ func compatRuntime(v any) error {
 		delete(cr, "openaiAppsOverrides") // meaningless without the runtime
 		return nil
 	}
-	om, ok := object(o)
+	om, ok := Object(o)
 	if !ok {
 		return fail("mcpProfile.apps.compatRuntime.openaiAppsOverrides must be a plain object")
 	}
@@ -163,12 +163,12 @@ func compatRuntime(v any) error {
 }
 
 func sandbox(v any) error {
-	sb, ok := object(v)
+	sb, ok := Object(v)
 	if !ok {
 		return fail("mcpProfile.apps.sandbox must be a plain object")
 	}
 	if c, present := sb["csp"]; present {
-		csp, ok := object(c)
+		csp, ok := Object(c)
 		if !ok {
 			return fail("mcpProfile.apps.sandbox.csp must be a plain object")
 		}
@@ -176,7 +176,7 @@ func sandbox(v any) error {
 			return fail("mcpProfile.apps.sandbox.csp.mode must be host-default, declared or relaxed")
 		}
 		if rt, present := csp["restrictTo"]; present {
-			rm, ok := object(rt)
+			rm, ok := Object(rt)
 			if !ok {
 				return fail("mcpProfile.apps.sandbox.csp.restrictTo must be a plain object")
 			}
@@ -191,7 +191,7 @@ func sandbox(v any) error {
 			}
 		}
 		if d, present := csp["cspDirectives"]; present {
-			dm, ok := object(d)
+			dm, ok := Object(d)
 			if !ok {
 				return fail("mcpProfile.apps.sandbox.csp.cspDirectives must be a plain object")
 			}
@@ -213,7 +213,7 @@ func sandbox(v any) error {
 		}
 	}
 	if p, present := sb["permissions"]; present {
-		pm, ok := object(p)
+		pm, ok := Object(p)
 		if !ok {
 			return fail("mcpProfile.apps.sandbox.permissions must be a plain object")
 		}
@@ -221,19 +221,19 @@ func sandbox(v any) error {
 			return fail("mcpProfile.apps.sandbox.permissions.mode must be resource-declared, deny-all or custom")
 		}
 		if a, present := pm["allow"]; present {
-			am, ok := object(a)
+			am, ok := Object(a)
 			if !ok {
 				return fail("mcpProfile.apps.sandbox.permissions.allow must be a plain object")
 			}
 			for k, x := range am {
-				if !isBool(x) {
+				if !IsBool(x) {
 					return fail("mcpProfile.apps.sandbox.permissions.allow.%s must be a boolean", k)
 				}
 			}
 		}
 	}
 	if f, present := sb["allowFeatures"]; present {
-		fm, ok := object(f)
+		fm, ok := Object(f)
 		if !ok {
 			return fail("mcpProfile.apps.sandbox.allowFeatures must be a plain object")
 		}
@@ -250,7 +250,7 @@ func sandbox(v any) error {
 }
 
 func appsOverrides(v any) error {
-	om, ok := object(v)
+	om, ok := Object(v)
 	if !ok {
 		return fail("mcpProfile.apps.mcpAppsOverrides must be a plain object")
 	}
@@ -272,7 +272,7 @@ func appsOverrides(v any) error {
 				return fail("%s must be accept, user-initiated-only or decline", path)
 			}
 		case slices.Contains(appsOverrideFlags, k):
-			if !isBool(x) {
+			if !IsBool(x) {
 				return fail("%s must be a boolean", path)
 			}
 		default:
