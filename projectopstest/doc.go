@@ -113,9 +113,9 @@
 //   - ingested results are stored as sent (every field of reference-notes
 //     3.8) and compressed per append; the eval routes show what they expose
 //     of them, and IngestedIteration.Raw the whole row. hostConfig is
-//     checked by the host config v2 rules, but hostConfigHash is not
-//     recomputed (the double's content address differs from the
-//     service's); a reused externalRunId with a different
+//     checked by the host config v2 rules, and a hostConfigHash sent with it
+//     must be the service's content address of it (a host's hostConfigId is
+//     that address too, matched against the service's own vectors); a reused externalRunId with a different
 //     evaluationConfigHash (both given) is 409 CONFLICT; a widget
 //     snapshot's widgetHtmlBlobId must name an artifact uploaded to the
 //     project.

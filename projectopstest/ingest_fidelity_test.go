@@ -2,9 +2,11 @@ package projectopstest_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/projectops/projectops-go/internal/hostconfig"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -43,12 +45,25 @@ func TestIngestKeepsEveryDocumentedField(t *testing.T) {
 	tg.call(t, "POST", uploadPath, "", "<html>widget</html>").decode(t, &stored)
 	result := strings.Replace(fullResult, "BLOB", stored.StorageID, 1)
 
+	const hostConfig = `{"temperature":0.7,"connectionDefaults":{"headers":{},"requestTimeout":10000},"hostContext":{},"clientCapabilities":{}}`
 	body := `{"suiteName":"books","suiteDescription":"d","serverNames":["books"],"notes":"n","passCriteria":{"minimumPassRate":50},
 	 "externalRunId":"ext-full","framework":"go","ci":{"provider":"github","pipelineId":"1","jobId":"2","runUrl":"https://ci.example/1","branch":"main","commitSha":"abc"},
-	 "expectedIterations":1,"tags":["nightly"],"evaluationConfigHash":"cfg-1","hostConfigHash":"h",
-	 "hostConfig":{"temperature":0.7,"connectionDefaults":{"headers":{},"requestTimeout":10000},"hostContext":{},"clientCapabilities":{}},
+	 "expectedIterations":1,"tags":["nightly"],"evaluationConfigHash":"cfg-1","hostConfigHash":"HASH",
+	 "hostConfig":` + hostConfig + `,
 	 "serverReplayConfigs":[{"serverId":"srv_1","url":"https://mcp.example/mcp","preferSSE":false,"accessToken":"at","refreshToken":"rt","clientId":"ci","clientSecret":"cs"}],
 	 "results":[` + result + `]}`
+	// The hash is the service's content address of the config; any other
+	// is refused.
+	var cfg map[string]any
+	_ = json.Unmarshal([]byte(hostConfig), &cfg)
+	canon, err := hostconfig.Canonicalize(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tg.call(t, "POST", base+"/report", ws.APIKey, strings.Replace(body, "HASH", "0123", 1)); got.status != http.StatusBadRequest {
+		t.Fatalf("a wrong hostConfigHash: %d %s", got.status, got.body)
+	}
+	body = strings.Replace(body, "HASH", hostconfig.ID(canon), 1)
 	var rep struct {
 		RunID string `json:"runId"`
 	}

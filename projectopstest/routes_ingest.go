@@ -61,9 +61,14 @@ func runParams(obj map[string]any) (ingest.RunParams, *edge.Error) {
 		return p, herr
 	}
 	if cfg, ok := obj["hostConfig"].(map[string]any); ok {
-		// The backend re-runs the host config validator on ingest.
-		if _, err := hostconfig.Canonicalize(cfg); err != nil {
+		// The backend re-runs the host config validator on ingest, on the
+		// config as the eval wire carries it, and checks the hash against it.
+		canon, err := hostconfig.Canonicalize(hostconfig.ForEvalWire(cfg))
+		if err != nil {
 			return p, hostcfg.ConfigError("hostConfig", err)
+		}
+		if h, _ := obj["hostConfigHash"].(string); h != "" && h != hostconfig.ID(canon) {
+			return p, edge.Validation("hostConfigHash", "hostConfigHash does not match hostConfig")
 		}
 	}
 	return p, nil

@@ -4,9 +4,6 @@
 package hostconfig
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -264,27 +261,8 @@ func connectionOverrides(v any, cfg map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
-// ID is the content address of a canonical config: the SHA-256 hex of its
-// JSON, schemaVersion first and every other key sorted, so identical
-// configs share one id (the host's hostConfigId).
-func ID(canon map[string]any) string {
-	rest := make(map[string]any, len(canon))
-	for k, v := range canon {
-		if k != "schemaVersion" {
-			rest[k] = v
-		}
-	}
-	b, _ := json.Marshal(rest) // decoded JSON always re-encodes
-	h := sha256.New()
-	h.Write([]byte(`{"schemaVersion":2`))
-	if len(b) > 2 {
-		h.Write([]byte(","))
-		h.Write(b[1:])
-	} else {
-		h.Write([]byte("}"))
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
+// IsString reports a JSON string.
 func IsString(v any) bool { _, ok := v.(string); return ok }
-func IsBool(v any) bool   { _, ok := v.(bool); return ok }
+
+// IsBool reports a JSON boolean.
+func IsBool(v any) bool { _, ok := v.(bool); return ok }

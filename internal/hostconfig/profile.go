@@ -79,7 +79,53 @@ func profile(v any) (map[string]any, error) {
 			return nil, err
 		}
 	}
+	prune(p, profileShape)
 	return p, nil
+}
+
+// profileShape is what the service's canonical profile keeps: it builds the
+// profile field by field, so other keys (a stray csp.deny) are dropped, and
+// so are the objects marked collapse when nothing is left in them.
+var profileShape = shape{keep: map[string]*shape{
+	"profileVersion": nil, "mcpProtocolVersion": nil, "extensions": nil,
+	"initialize": {collapse: true, keep: map[string]*shape{"supportedProtocolVersions": nil, "clientInfo": nil}},
+	"apps": {collapse: true, keep: map[string]*shape{
+		"sandbox": {collapse: true, keep: map[string]*shape{
+			"csp": {keep: map[string]*shape{"mode": nil, "restrictTo": nil, "cspDirectives": nil, "extensions": nil}},
+			"permissions": {keep: map[string]*shape{"mode": nil, "allow": nil, "extensions": nil}},
+			"sandboxAttrs": nil, "allowFeatures": nil,
+		}},
+		"uiInitialize":     {collapse: true, keep: map[string]*shape{"hostInfo": nil}},
+		"compatRuntime":    {collapse: true, keep: map[string]*shape{"openaiApps": nil, "openaiAppsOverrides": {collapse: true}}},
+		"mcpAppsOverrides": {collapse: true},
+	}},
+}}
+
+// shape lists the keys an object keeps (nil keep: all) and whether it is
+// dropped when empty.
+type shape struct {
+	keep     map[string]*shape
+	collapse bool
+}
+
+// prune drops from m what sh does not keep, depth first, and reports
+// whether m is left empty.
+func prune(m map[string]any, sh shape) bool {
+	for k, v := range m {
+		if sh.keep == nil {
+			continue
+		}
+		sub, known := sh.keep[k]
+		switch {
+		case !known:
+			delete(m, k)
+		case sub != nil:
+			if o, ok := Object(v); ok && prune(o, *sub) && sub.collapse {
+				delete(m, k)
+			}
+		}
+	}
+	return len(m) == 0
 }
 
 func nameVersion(v any, path string) error {
@@ -209,6 +255,12 @@ func sandbox(v any) error {
 						return fail("%s values must be strings without ; or ,", path)
 					}
 				}
+				// Trimmed, deduplicated and sorted, as the restrictTo lists.
+				sorted, err := trimmedList(list, path)
+				if err != nil {
+					return err
+				}
+				dm[k] = sorted
 			}
 		}
 	}
@@ -267,6 +319,14 @@ func appsOverrides(v any) error {
 					return fail("%s values must be inline, fullscreen or pip", path)
 				}
 			}
+			// Deduplicated, in the order the modes are listed above.
+			modes := []any{}
+			for _, m := range []any{"inline", "fullscreen", "pip"} {
+				if slices.Contains(list, m) {
+					modes = append(modes, m)
+				}
+			}
+			om[k] = modes
 		case k == "widgetDisplayModeRequests":
 			if s, _ := x.(string); s != "accept" && s != "user-initiated-only" && s != "decline" {
 				return fail("%s must be accept, user-initiated-only or decline", path)

@@ -28,7 +28,7 @@ func (e *Invalid) Field() string {
 
 func fail(format string, args ...any) error { return &Invalid{fmt.Sprintf(format, args...)} }
 
-// number reads a JSON number in either decoded form.
+// Number reads a JSON number in either decoded form.
 func Number(v any) (float64, bool) {
 	switch n := v.(type) {
 	case float64:
@@ -42,12 +42,13 @@ func Number(v any) (float64, bool) {
 	return 0, false
 }
 
+// Finite reports a finite JSON number.
 func Finite(v any) bool {
 	f, ok := Number(v)
 	return ok && !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
-// object is a plain JSON object (not an array, not null).
+// Object is a plain JSON object (not an array, not null).
 func Object(v any) (map[string]any, bool) {
 	m, ok := v.(map[string]any)
 	return m, ok && m != nil
@@ -128,7 +129,7 @@ func booleanLeaves(v any, shape map[string]any, path string) error {
 	return nil
 }
 
-// deepCopy copies decoded JSON so a stored config never aliases its input.
+// DeepCopy copies decoded JSON so a stored config never aliases its input.
 func DeepCopy(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
