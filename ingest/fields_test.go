@@ -140,7 +140,8 @@ func TestFailedWidgetUploadKeepsTheRun(t *testing.T) {
 	ctx := t.Context()
 	f.srv.SetFault(routeUploadURL, projectopstest.Fault{Status: http.StatusInternalServerError, Times: 10})
 	html := "<html>" + strings.Repeat("widget ", 300_000) + "</html>"
-	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Strict: true, Run: ingest.RunParams{SuiteName: "w"}})
+	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Strict: true, Run: ingest.RunParams{SuiteName: "w"},
+		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,8 @@ func TestReplaySecretsNeverShow(t *testing.T) {
 	f := setup(t)
 	dir := t.TempDir()
 	p.Notes = "deployed with tok-sk_live_abcdefgh12345"
-	p.HostConfig = map[string]any{"connectionDefaults": map[string]any{"headers": map[string]any{"Authorization": "tok-HDR-1234567890"}}}
+	p.HostConfig = map[string]any{"temperature": 0.7, "hostContext": map[string]any{}, "clientCapabilities": map[string]any{},
+		"connectionDefaults": map[string]any{"headers": map[string]any{"Authorization": "tok-HDR-1234567890"}, "requestTimeout": 10000}}
 	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{SpoolDir: dir, Run: p})
 	if err != nil {
 		t.Fatal(err)
@@ -295,3 +297,39 @@ func TestBillingRefusalAsOKFalse(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The host config goes as the service's reporter sends it: without runtime
+// server ids, their overrides and the computer, with hostConfigHash its
+// content address, which the double recomputes and checks (against the
+// service's own vectors in internal/hostconfig). A config the validator
+// refuses is a VALIDATION_ERROR, sent nowhere.
+func TestHostConfigHashIsComputed(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	cfg := map[string]any{"hostStyle": "claude", "temperature": 0.7, "hostContext": map[string]any{}, "clientCapabilities": map[string]any{},
+		"connectionDefaults": map[string]any{"headers": map[string]any{}, "requestTimeout": 10000},
+		"serverIds": []string{"srv_b", "srv_a"}, "computer": map[string]any{"kind": "personal"}}
+	_, err := f.c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "h", ExternalRunID: "h-1",
+		HostConfig: cfg, HostConfigHash: "set by the caller"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := f.srv.IngestedRuns(f.ws.ProjectID)
+	if len(runs) != 1 {
+		t.Fatalf("runs: %+v", runs)
+	}
+	got := runs[0].Params
+	if len(got.HostConfigHash) != 64 || got.HostConfig["serverIds"] != nil || got.HostConfig["computer"] != nil {
+		t.Errorf("sent hostConfig %v, hash %q", got.HostConfig, got.HostConfigHash)
+	}
+	if cfg["serverIds"] == nil {
+		t.Error("the caller's config was changed")
+	}
+	n := len(f.srv.Requests())
+	_, err = f.c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "h", ExternalRunID: "h-2",
+		HostConfig: map[string]any{"temperature": "warm"}})
+	wantCode(t, err, projectops.CodeValidation, "hostConfig")
+	if len(f.srv.Requests()) != n {
+		t.Error("an invalid host config was sent")
+	}
+}

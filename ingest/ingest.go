@@ -53,13 +53,25 @@ const MaxBodyBytes = 6 << 20
 // named by p.ExternalRunID, so a repeat never duplicates it.
 func (s *Service) Report(ctx context.Context, projectID string, p ReportParams, opts ...option.RequestOption) (*RunResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
+	run, err := p.RunParams.withHostConfigHash()
+	if err != nil {
+		return nil, err
+	}
+	p.RunParams = run
 	return s.run(ctx, routeReport, projectID, p, nil, nil)
 }
 
 // StartRun creates the run named by p.ExternalRunID, or reuses it (Reused
-// set, with its current status). Retried like Report.
+// set, with its current status). Retried like Report. Report and StartRun
+// send p.HostConfig as the eval wire carries it (without serverIds,
+// optionalServerIds, serverConnectionOverrides and computer) with its
+// HostConfigHash computed.
 func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
+	p, err := p.withHostConfigHash()
+	if err != nil {
+		return nil, err
+	}
 	return s.run(ctx, routeStart, projectID, p, nil, nil)
 }
 

@@ -87,6 +87,11 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if opt.SpoolDir == "" {
 		opt.SpoolDir = DefaultSpoolDir(opt.Getenv)
 	}
+	run, err := opt.Run.withHostConfigHash()
+	if err != nil {
+		return nil, err
+	}
+	opt.Run = run
 	r := &Reporter{svc: svc, opt: &opt, log: opt.Logger, occ: map[uint64]int32{}, seed: maphash.MakeSeed()}
 	r.upCtx, r.upCancel = context.WithCancel(context.Background())
 	if r.log == nil {

@@ -147,7 +147,10 @@ type RunParams struct {
 	// ExternalRunID with a different hash is a CONFLICT.
 	EvaluationConfigHash string `json:"evaluationConfigHash,omitempty"`
 	// HostConfig is the host config the run used (report and runs/start
-	// only). HostConfigHash is the service's to compute; leave it empty.
+	// only). The SDK sends it without the runtime server ids, their
+	// overrides and the computer, and sets HostConfigHash to its content
+	// address, as the service's reporter does (a value set here is
+	// replaced): the service recomputes the hash and refuses a mismatch.
 	HostConfig     map[string]any `json:"hostConfig,omitempty"`
 	HostConfigHash string         `json:"hostConfigHash,omitempty"`
 }

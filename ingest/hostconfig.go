@@ -1,0 +1,37 @@
+package ingest
+
+import (
+	"encoding/json"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/hostconfig"
+)
+
+// withHostConfigHash is p as the eval wire carries it, as the service's own
+// reporter sends it: the host config without the runtime server ids, their
+// overrides and the computer, and hostConfigHash its content address (the
+// SHA-256 of its canonical form, which the service recomputes and checks).
+// A config the service's validator would refuse is a VALIDATION_ERROR
+// before anything is sent.
+func (p RunParams) withHostConfigHash() (RunParams, error) {
+	if p.HostConfig == nil {
+		return p, nil
+	}
+	// Through JSON: the validator reads decoded JSON (float64 numbers,
+	// []any, map[string]any), whatever Go values the caller built.
+	b, err := json.Marshal(p.HostConfig)
+	if err != nil {
+		return p, apierr.Invalid("hostConfig", "hostConfig does not encode as JSON: "+err.Error())
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(b, &cfg); err != nil || cfg == nil {
+		return p, apierr.Invalid("hostConfig", "hostConfig must be a JSON object")
+	}
+	cfg = hostconfig.ForEvalWire(cfg)
+	canon, err := hostconfig.Canonicalize(hostconfig.DeepCopy(cfg).(map[string]any))
+	if err != nil {
+		return p, apierr.Invalid("hostConfig", err.Error())
+	}
+	p.HostConfig, p.HostConfigHash = cfg, hostconfig.ID(canon)
+	return p, nil
+}
