@@ -308,7 +308,7 @@ func TestHostConfigHashIsComputed(t *testing.T) {
 	f := setup(t)
 	cfg := map[string]any{"hostStyle": "claude", "temperature": 0.7, "hostContext": map[string]any{}, "clientCapabilities": map[string]any{},
 		"connectionDefaults": map[string]any{"headers": map[string]any{}, "requestTimeout": 10000},
-		"serverIds": []string{"srv_b", "srv_a"}, "computer": map[string]any{"kind": "personal"}}
+		"serverIds":          []string{"srv_b", "srv_a"}, "computer": map[string]any{"kind": "personal"}}
 	_, err := f.c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "h", ExternalRunID: "h-1",
 		HostConfig: cfg, HostConfigHash: "set by the caller"})
 	if err != nil {

@@ -91,8 +91,8 @@ var profileShape = shape{keep: map[string]*shape{
 	"initialize": {collapse: true, keep: map[string]*shape{"supportedProtocolVersions": nil, "clientInfo": nil}},
 	"apps": {collapse: true, keep: map[string]*shape{
 		"sandbox": {collapse: true, keep: map[string]*shape{
-			"csp": {keep: map[string]*shape{"mode": nil, "restrictTo": nil, "cspDirectives": nil, "extensions": nil}},
-			"permissions": {keep: map[string]*shape{"mode": nil, "allow": nil, "extensions": nil}},
+			"csp":          {keep: map[string]*shape{"mode": nil, "restrictTo": nil, "cspDirectives": nil, "extensions": nil}},
+			"permissions":  {keep: map[string]*shape{"mode": nil, "allow": nil, "extensions": nil}},
 			"sandboxAttrs": nil, "allowFeatures": nil,
 		}},
 		"uiInitialize":     {collapse: true, keep: map[string]*shape{"hostInfo": nil}},
