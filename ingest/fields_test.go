@@ -238,59 +238,49 @@ func TestReportersPrintNoSecrets(t *testing.T) {
 	}
 }
 
-// The billing refusal is never retried, whatever its status.
-func TestBillingRefusalNeverRetried(t *testing.T) {
+// The billing refusal is never retried, whatever its status, and keeps its
+// limit; a 2xx answer with ok:false that names it is that refusal too.
+func TestBillingRefusal(t *testing.T) {
 	t.Parallel()
-	var calls int
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		calls++
-		body := `{"code":"billing_limit_reached","message":"limit","gateKey":"maxEvalIterationsPerMonth","resetsAt":1}`
-		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Content-Type": {"application/json"}},
-			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
-	})
-	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt),
-		option.WithBaseURL("https://api.example/api/v1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "s", ExternalRunID: "e"})
-	if !errors.Is(err, projectops.ErrBillingLimitReached) || calls != 1 {
-		t.Fatalf("err = %v after %d calls, want ErrBillingLimitReached after 1", err, calls)
-	}
-	var e *shared.Error
-	if errors.As(err, &e) && e.Temporary() {
-		t.Error("a billing refusal reads as temporary")
-	}
-	if e == nil || e.Billing == nil || *e.Billing != (shared.BillingLimit{GateKey: "maxEvalIterationsPerMonth", ResetsAt: 1}) {
-		t.Errorf("billing limit = %+v", e)
-	}
-}
-
-// A 2xx answer with ok:false that names the billing refusal is that
-// refusal, with its limit, and is not retried either.
-func TestBillingRefusalAsOKFalse(t *testing.T) {
-	t.Parallel()
-	var calls int
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		calls++
-		body := `{"ok":false,"code":"billing_limit_reached","message":"Monthly limit reached","limit":"maxEvalIterationsPerMonth",` +
-			`"resetsAt":1790000000000,"currentValue":1000,"allowedValue":1000}`
-		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
-			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
-	})
-	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt),
-		option.WithBaseURL("https://api.example/api/v1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "s", ExternalRunID: "e"})
-	if !errors.Is(err, projectops.ErrBillingLimitReached) || !errors.Is(err, ingest.ErrNotOK) || calls != 1 {
-		t.Fatalf("err = %v after %d calls", err, calls)
-	}
-	var e *shared.Error
-	want := shared.BillingLimit{GateKey: "maxEvalIterationsPerMonth", ResetsAt: 1790000000000, CurrentValue: 1000, AllowedValue: 1000}
-	if !errors.As(err, &e) || e.Billing == nil || *e.Billing != want || e.Message != "Monthly limit reached" {
-		t.Errorf("error = %+v, billing %+v", e, e.Billing)
+	for _, tt := range []struct {
+		name   string
+		status int
+		body   string
+		want   shared.BillingLimit
+	}{
+		{"as an error status", http.StatusTooManyRequests,
+			`{"code":"billing_limit_reached","message":"limit","gateKey":"maxEvalIterationsPerMonth","resetsAt":1}`,
+			shared.BillingLimit{GateKey: "maxEvalIterationsPerMonth", ResetsAt: 1}},
+		{"as ok:false", http.StatusOK,
+			`{"ok":false,"code":"billing_limit_reached","message":"limit","limit":"maxEvalIterationsPerMonth",` +
+				`"resetsAt":1790000000000,"currentValue":1000,"allowedValue":1000}`,
+			shared.BillingLimit{GateKey: "maxEvalIterationsPerMonth", ResetsAt: 1790000000000, CurrentValue: 1000, AllowedValue: 1000}},
+	} {
+		var calls int
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			calls++
+			return &http.Response{StatusCode: tt.status, Header: http.Header{"Content-Type": {"application/json"}},
+				Body: io.NopCloser(strings.NewReader(tt.body)), Request: r}, nil
+		})
+		c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt),
+			option.WithBaseURL("https://api.example/api/v1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "s", ExternalRunID: "e"})
+		if !errors.Is(err, projectops.ErrBillingLimitReached) || calls != 1 {
+			t.Fatalf("%s: err = %v after %d calls, want ErrBillingLimitReached after 1", tt.name, err, calls)
+		}
+		if tt.status == http.StatusOK && !errors.Is(err, ingest.ErrNotOK) {
+			t.Errorf("%s: %v is not ErrNotOK", tt.name, err)
+		}
+		var e *shared.Error
+		if !errors.As(err, &e) || e.Temporary() || e.Message != "limit" {
+			t.Errorf("%s: error = %+v (a billing refusal is not temporary)", tt.name, e)
+		}
+		if e == nil || e.Billing == nil || *e.Billing != tt.want {
+			t.Errorf("%s: billing limit = %+v", tt.name, e)
+		}
 	}
 }
 

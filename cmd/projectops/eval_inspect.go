@@ -10,6 +10,7 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/pager"
 )
 
 func newEvalCancelCmd(a *app) *cobra.Command {
@@ -77,7 +78,7 @@ func newEvalTraceCmd(a *app) *cobra.Command {
 				return err
 			}
 			runID, iterID := args[0], args[1]
-			steps, err := collect(ec.c.Evals.Runs.AllSteps(a.ctx, ec.project, runID, iterID, nil))
+			steps, err := pager.Collect(ec.c.Evals.Runs.AllSteps(a.ctx, ec.project, runID, iterID, nil))
 			if err != nil {
 				return err
 			}

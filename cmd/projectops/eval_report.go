@@ -4,11 +4,11 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"iter"
 	"os"
 	"strings"
 
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/pager"
 )
 
 // failReasons returns, for each failed iteration, why it failed: its first
@@ -20,7 +20,7 @@ func (ec *evalCmd) failReasons(runID string, iters []evals.Iteration) (map[strin
 			continue
 		}
 		reason := it.Error
-		steps, err := collect(ec.c.Evals.Runs.AllSteps(ec.ctx, ec.project, runID, it.ID, nil))
+		steps, err := pager.Collect(ec.c.Evals.Runs.AllSteps(ec.ctx, ec.project, runID, it.ID, nil))
 		if err != nil {
 			return nil, err
 		}
@@ -133,16 +133,4 @@ func mdCell(s string) string {
 		s = s[:200] + "…"
 	}
 	return s
-}
-
-// collect gathers an iterator's items, stopping at the first error.
-func collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
-	var out []T
-	for v, err := range seq {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }

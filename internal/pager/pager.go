@@ -77,3 +77,15 @@ func Copy[T any](p *T) T {
 	}
 	return v
 }
+
+// Collect drains an iterator, stopping at the first error.
+func Collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
+	var out []T
+	for v, err := range seq {
+		if err != nil {
+			return out, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

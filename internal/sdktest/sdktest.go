@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/option"
 
 	projectops "github.com/projectops/projectops-go"
@@ -116,16 +117,7 @@ func WantField(t testing.TB, err error, field string, sent bool) *projectops.Err
 }
 
 // Collect drains an iterator, stopping at the first error.
-func Collect[T any](seq func(yield func(T, error) bool)) ([]T, error) {
-	var out []T
-	for v, err := range seq {
-		if err != nil {
-			return out, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
+func Collect[T any](seq func(yield func(T, error) bool)) ([]T, error) { return pager.Collect(seq) }
 
 // APIBody is the error envelope as sent on the wire.
 type APIBody struct {
