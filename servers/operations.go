@@ -34,7 +34,7 @@ var emptyBody = struct{}{}
 
 func post[T any](ctx context.Context, s *Service, route, projectID, serverID string, body any, c transport.Class) (*T, error) {
 	return transport.Call[T](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
-		Params: []string{projectID, serverID}, Body: body, Wire: wireJSON, Class: c})
+		Params: []string{projectID, serverID}, Body: body, Class: c})
 }
 
 // Validate connects to the server, initializes an MCP session and returns
@@ -141,5 +141,7 @@ func (s *Service) Export(ctx context.Context, projectID, serverID string, opts .
 // so the call is retried like a read.
 func (s *Service) ImportTokens(ctx context.Context, projectID, serverID string, p ImportTokensParams, opts ...option.RequestOption) (*ImportTokensResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return post[ImportTokensResult](ctx, s, routeImportTokens, projectID, serverID, p, transport.Idempotent)
+	// The one body that carries secrets: wireJSON sends them in clear.
+	return transport.Call[ImportTokensResult](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeImportTokens,
+		Params: []string{projectID, serverID}, Body: p, Wire: wireJSON, Class: transport.Idempotent})
 }

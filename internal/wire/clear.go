@@ -1,6 +1,9 @@
 package wire
 
 import (
+	"encoding/json"
+	"fmt"
+
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -26,5 +29,17 @@ func Clear[T, P any](conv func(T) P) *jsonv2.Marshalers {
 // Encode encodes a request body as encoding/json would, with ms taking
 // precedence over the types' own MarshalJSON methods.
 func Encode(v any, ms *jsonv2.Marshalers) ([]byte, error) {
-	return jsonv2.Marshal(v, jsonv1.DefaultOptionsV1(), jsonv2.WithMarshalers(ms))
+	return jsonv2.Marshal(v, jsonv1.DefaultOptionsV1(), jsonv2.WithMarshalers(jsonv2.JoinMarshalers(ms, stdNumber)))
 }
+
+// stdNumber writes encoding/json's Number as the number it holds, as
+// encoding/json does (json/v2 would write it as a string; "" is 0 there).
+var stdNumber = jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, n json.Number) error {
+	if n == "" {
+		n = "0"
+	}
+	if !json.Valid([]byte(n)) {
+		return fmt.Errorf("json: invalid number literal %q", string(n))
+	}
+	return enc.WriteValue(jsontext.Value(n))
+})
