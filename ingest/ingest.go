@@ -102,7 +102,7 @@ func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...optio
 		return nil, err
 	}
 	if !out.Result.OK || out.Result.UploadURL == "" {
-		return nil, notOK(routeUploadURL, out)
+		return nil, notOK(s.redact, routeUploadURL, out)
 	}
 	return &out.Result, nil
 }
@@ -141,7 +141,7 @@ func (s *Service) run(ctx context.Context, route, projectID string, body any, ra
 		return nil, err
 	}
 	if !out.Result.OK {
-		return nil, notOK(route, out)
+		return nil, notOK(s.redact, route, out)
 	}
 	return &out.Result, nil
 }
@@ -153,7 +153,7 @@ func (s *Service) appendRaw(ctx context.Context, projectID string, body any, raw
 		return nil, err
 	}
 	if !out.Result.OK {
-		return nil, notOK(routeAppend, out)
+		return nil, notOK(s.redact, routeAppend, out)
 	}
 	return &out.Result, nil
 }
@@ -184,12 +184,20 @@ func (a *answer[T]) UnmarshalJSON(b []byte) error {
 // errors.As gives the *shared.Error with its Billing limit.
 var ErrNotOK = errors.New("projectops: ingest: service answered without ok:true")
 
-func notOK[T any](route string, a *answer[T]) error {
+// notOK is the error for an answer without ok:true; redact removes the key
+// from its text first, as the transport does for error bodies (a backend
+// may reflect it into the message).
+func notOK[T any](redact func(string) string, route string, a *answer[T]) error {
 	if a.Body.Code == "" {
 		return fmt.Errorf("%w (%s)", ErrNotOK, route)
 	}
-	e := apierr.FromBody(http.StatusOK, a.Body)
-	apierr.AddBilling(e, a.raw)
+	raw := []byte(redact(string(a.raw)))
+	var b apierr.Body
+	if json.Unmarshal(raw, &b) != nil {
+		b = apierr.Body{Code: a.Body.Code}
+	}
+	e := apierr.FromBody(http.StatusOK, b)
+	apierr.AddBilling(e, raw)
 	e.Method, e.Path = http.MethodPost, route
 	return fmt.Errorf("%w: %w", ErrNotOK, e)
 }
