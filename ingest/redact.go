@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/json"
 	"regexp"
 )
 
@@ -41,6 +42,20 @@ func (rd redactor) apply(b []byte) []byte {
 		b = reURLCreds.ReplaceAll(b, []byte("${1}"+Redacted+"@"))
 	}
 	return b
+}
+
+// text redacts plain text (widget HTML) as a JSON string holding it would
+// be: the rules read JSON, header lines inside strings included.
+func (rd redactor) text(s string) []byte {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false) // "<pre>Cookie:" stays as the rules read it
+	_ = e.Encode(s)        // a string always encodes
+	var out string
+	if json.Unmarshal(rd.apply(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), &out) != nil {
+		return []byte(Redacted) // cannot happen: replacements keep the string whole
+	}
+	return []byte(out)
 }
 
 // containsAt is bytes.Contains(b, word) with candidates found by

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,6 +38,9 @@ type ResumeResult struct {
 // platform has one: Unix and Windows): a second one waits for the first,
 // then finds what it left.
 func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, error) {
+	if err := checkSpoolDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	unlock, err := lockSpoolDir(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("projectops: ingest spool %s: %w", dir, err)
@@ -53,10 +57,6 @@ func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, erro
 	var errs []error
 	runs := map[key]RunParams{}
 	for _, p := range paths {
-		if err := ownedByMe(p); err != nil {
-			errs = append(errs, err)
-			continue
-		}
 		hdr, err := readSpoolHeader(p)
 		if err != nil {
 			errs = append(errs, err)
@@ -151,7 +151,7 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 }
 
 func readSpoolHeader(path string) (*spoolRecord, error) {
-	f, err := os.Open(path)
+	f, err := openOwn(path)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func eachUnacked(path string, fn func(json.RawMessage) error) error {
 }
 
 func eachRecord(path string, fn func(*spoolRecord) error) error {
-	f, err := os.Open(path)
+	f, err := openOwn(path)
 	if err != nil {
 		return err
 	}

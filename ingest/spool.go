@@ -65,6 +65,9 @@ func openSpool(dir, project string, run RunParams, rd redactor) (*spool, error) 
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
 	}
+	if err := checkSpoolDir(dir); err != nil {
+		return nil, err
+	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	name := safeName(run.ExternalRunID) + "." + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:]) + SpoolExt

@@ -2,6 +2,29 @@
 
 package ingest
 
-// ownedByMe has no owner to compare on these platforms; their temporary
+import (
+	"fmt"
+	"os"
+)
+
+// openOwn opens a spool file for reading, refusing what is not a regular
+// file. These platforms have no owner to compare: their temporary
 // directory is per user (Windows) or they have no other users.
-func ownedByMe(string) error { return nil }
+func openOwn(path string) (*os.File, error) {
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		if err == nil {
+			err = fmt.Errorf("projectops: ingest spool %s: not a regular file; left alone", path)
+		}
+		return nil, err
+	}
+	return os.Open(path)
+}
+
+// checkSpoolDir refuses a spool directory that is not a directory.
+func checkSpoolDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if err == nil && !fi.IsDir() {
+		err = fmt.Errorf("projectops: ingest spool %s: not a directory", dir)
+	}
+	return err
+}

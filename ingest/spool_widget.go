@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,8 +33,7 @@ func (t *TBRecorder) spoolWidgets(res *Result, seq int) error {
 			continue
 		}
 		name := base + ".w" + strconv.Itoa(seq) + "-" + strconv.Itoa(i) + widgetExt
-		html := t.enc.redact.apply([]byte(s.WidgetHTML)) // the spool is a plain file
-		if err := os.WriteFile(filepath.Join(dir, name), html, 0o600); err != nil {
+		if err := writeNew(filepath.Join(dir, name), t.enc.redact.text(s.WidgetHTML)); err != nil {
 			return fmt.Errorf("projectops: ingest spool: %w", err)
 		}
 		s.WidgetHTML, s.WidgetHTMLBlobID = "", spoolBlobPrefix+name
@@ -64,11 +64,10 @@ func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res j
 			continue
 		}
 		delete(s, "widgetHtmlBlobId")
-		path := filepath.Join(dir, name)
-		if name != filepath.Base(name) || !strings.HasSuffix(name, widgetExt) || ownedByMe(path) != nil {
+		if name != filepath.Base(name) || !strings.HasSuffix(name, widgetExt) {
 			continue
 		}
-		html, err := os.ReadFile(path)
+		html, err := readOwn(filepath.Join(dir, name))
 		if err != nil {
 			continue
 		}
@@ -83,6 +82,30 @@ func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res j
 		s["widgetHtmlBlobId"] = up.StorageID
 	}
 	return json.Marshal(m)
+}
+
+// writeNew writes a file that must not exist yet (O_EXCL: a link planted
+// under its name is not followed).
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// readOwn reads a file of this user's spool (see openOwn).
+func readOwn(path string) ([]byte, error) {
+	f, err := openOwn(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // removeWidgets removes the widget files of a spool file.

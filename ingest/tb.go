@@ -163,6 +163,9 @@ func (t *TBRecorder) open() error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
+	if err := checkSpoolDir(dir); err != nil {
+		return err
+	}
 	ext, err := sharedRunID(dir, t.getenv)
 	if err != nil {
 		return err
