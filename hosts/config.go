@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"reflect"
 	"strings"
+
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // Config is a host config: a JSON object whose shape mirrors the hosted host
@@ -144,33 +146,12 @@ func (c Config) String() string {
 	if err != nil {
 		return fmt.Sprintf("hosts.Config(%d bytes, not a JSON object)", len(c))
 	}
-	redactHeaders(m)
+	wire.RedactHeaderValues(m)
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(m) // decoded JSON always re-encodes
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// redactHeaders replaces every value of a "headers" or "headersOverride"
-// object, at any depth.
-func redactHeaders(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if h, ok := e.(map[string]any); ok && (k == "headers" || k == "headersOverride") {
-				for name := range h {
-					h[name] = "[REDACTED]"
-				}
-				continue
-			}
-			redactHeaders(e)
-		}
-	case []any:
-		for _, e := range x {
-			redactHeaders(e)
-		}
-	}
 }
 
 // GoString is String.

@@ -320,6 +320,25 @@ func TestHostConfigHashIsComputed(t *testing.T) {
 	if cfg["serverIds"] == nil {
 		t.Error("the caller's config was changed")
 	}
+	// Header values travel in clear, whatever their names, and show
+	// nowhere else.
+	hcfg := ingest.HostConfig{"temperature": 0.7, "hostContext": map[string]any{}, "clientCapabilities": map[string]any{},
+		"connectionDefaults": map[string]any{"headers": map[string]any{"X-Tenant-Token": "tok-TENANT"}, "requestTimeout": 10000}}
+	p := ingest.RunParams{SuiteName: "h", ExternalRunID: "h-3", HostConfig: hcfg}
+	if _, err := f.c.Ingest.StartRun(t.Context(), ingest.DefaultProject, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f.srv.IngestedRuns(f.ws.ProjectID) {
+		if r.Params.ExternalRunID == "h-3" && !strings.Contains(fmt.Sprint(map[string]any(r.Params.HostConfig)), "tok-TENANT") {
+			t.Errorf("the header did not reach the service: %v", map[string]any(r.Params.HostConfig))
+		}
+	}
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "nested", []ingest.RunParams{p}, "cfg", hcfg)
+	direct, _ := json.Marshal(p)
+	if out := fmt.Sprintf("%v %+v %#v", p, p, hcfg) + logs.String() + string(direct); strings.Contains(out, "tok-TENANT") {
+		t.Errorf("a header value shows: %s", out)
+	}
 	n := len(f.srv.Requests())
 	_, err = f.c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "h", ExternalRunID: "h-2",
 		HostConfig: map[string]any{"temperature": "warm"}})

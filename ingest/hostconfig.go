@@ -19,7 +19,7 @@ func (p RunParams) withHostConfigHash() (RunParams, error) {
 	}
 	// Through JSON: the validator reads decoded JSON (float64 numbers,
 	// []any, map[string]any), whatever Go values the caller built.
-	b, err := json.Marshal(p.HostConfig)
+	b, err := json.Marshal(map[string]any(p.HostConfig)) // not HostConfig's redacting MarshalJSON
 	if err != nil {
 		return p, apierr.Invalid("hostConfig", "hostConfig does not encode as JSON: "+err.Error())
 	}

@@ -151,7 +151,7 @@ type RunParams struct {
 	// overrides and the computer, and sets HostConfigHash to its content
 	// address, as the service's reporter does (a value set here is
 	// replaced): the service recomputes the hash and refuses a mismatch.
-	HostConfig     map[string]any `json:"hostConfig,omitempty"`
+	HostConfig     HostConfig `json:"hostConfig,omitempty"`
 	HostConfigHash string         `json:"hostConfigHash,omitempty"`
 }
 

@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/projectops/projectops-go/internal/wire"
 )
 
@@ -64,8 +66,11 @@ func (c ServerReplayConfig) MarshalJSON() ([]byte, error) {
 // replayPlain is ServerReplayConfig without its methods: the wire form.
 type replayPlain ServerReplayConfig
 
-// wireJSON sends replay configs in clear in request bodies.
-var wireJSON = wire.Clear(func(c ServerReplayConfig) replayPlain { return replayPlain(c) })
+// wireJSON sends replay configs and host config headers in clear in
+// request bodies.
+var wireJSON = jsonv2.JoinMarshalers(
+	wire.Clear(func(c ServerReplayConfig) replayPlain { return replayPlain(c) }),
+	wire.Clear(func(c HostConfig) map[string]any { return c }))
 
 // withoutSecrets is p as the spool keeps it: replay configs lose their
 // tokens and client secret.
