@@ -152,7 +152,7 @@ type RunParams struct {
 	// address, as the service's reporter does (a value set here is
 	// replaced): the service recomputes the hash and refuses a mismatch.
 	HostConfig     HostConfig `json:"hostConfig,omitempty"`
-	HostConfigHash string         `json:"hostConfigHash,omitempty"`
+	HostConfigHash string     `json:"hostConfigHash,omitempty"`
 }
 
 // ReportParams is the body of the one-shot report: a run and all its
