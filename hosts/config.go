@@ -139,7 +139,9 @@ func (c Config) Equal(d Config) bool {
 // redacted: they carry credentials. The bytes themselves (string(c)) are
 // what the service gets.
 func (c Config) String() string {
-	if !bytes.Contains(c, []byte(`"headers`)) {
+	// Fast path: no key spelled "headers…" and no escape that could spell
+	// one ("h\u0065aders").
+	if !bytes.Contains(c, []byte(`"headers`)) && !bytes.Contains(c, []byte(`\u`)) {
 		return string(c)
 	}
 	m, err := c.Map()

@@ -86,6 +86,10 @@ func TestConfigAccessors(t *testing.T) {
 func TestConfigPrintsNoHeaderValues(t *testing.T) {
 	c := hosts.MustConfig(`{"modelId":"m","connectionDefaults":{"headers":{"Authorization":"Bearer tok-AAA"},"requestTimeout":10000},` +
 		`"serverConnectionOverrides":{"s1":{"headersOverride":{"X-Key":"tok-BBB"}}}}`)
+	// A key spelled with an escape is the same key.
+	if esc := hosts.MustConfig(`{"connectionDefaults":{"h\u0065aders":{"Y":"tok-CCC"}}}`); strings.Contains(esc.String(), "tok-") {
+		t.Errorf("an escaped headers key shows its values: %s", esc)
+	}
 	var logs bytes.Buffer
 	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "cfg", c)
 	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "cfg", c)
