@@ -2,10 +2,13 @@ package hostconfig
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"strconv"
+	"unicode/utf16"
 )
 
 // The service hashes the JSON text of its canonical object, which it builds
@@ -31,11 +34,13 @@ var (
 )
 
 // CanonicalJSON is a canonical config (from Canonicalize) as the service
-// writes it: its keys in the service's order, numbers as JavaScript prints
-// them, no HTML escaping.
+// writes it with JavaScript's JSON.stringify: its keys in the service's
+// order, then JavaScript's property order in nested objects (integer-like
+// keys first, in numeric order), numbers and strings as JavaScript prints
+// them.
 func CanonicalJSON(canon map[string]any) []byte {
 	var b bytes.Buffer
-	writeObject(&b, canon, topOrder, true)
+	writeObject(&b, canon, topOrder, true, true)
 	return b.Bytes()
 }
 
@@ -63,8 +68,9 @@ func ForEvalWire(cfg map[string]any) map[string]any {
 }
 
 // writeObject writes m with the keys of order first, in that order (when
-// fixed) and the rest sorted; nested objects follow fixedOrder or sort.
-func writeObject(b *bytes.Buffer, m map[string]any, order []string, fixed bool) {
+// fixed), the rest in JavaScript's property order; nested objects follow
+// fixedOrder, mcpProfile (at the top) its own rule, or that order.
+func writeObject(b *bytes.Buffer, m map[string]any, order []string, fixed, top bool) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -75,51 +81,124 @@ func writeObject(b *bytes.Buffer, m map[string]any, order []string, fixed bool) 
 		}
 		return len(order)
 	}
-	slices.SortStableFunc(keys, func(x, y string) int {
+	slices.SortFunc(keys, func(x, y string) int {
 		if fixed {
 			if d := rank(x) - rank(y); d != 0 {
 				return d
 			}
 		}
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+		return jsKeyOrder(x, y)
 	})
 	b.WriteByte('{')
 	for i, k := range keys {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeValue(b, k)
+		writeString(b, k)
 		b.WriteByte(':')
-		switch v := m[k].(type) {
-		case map[string]any:
+		if v, ok := m[k].(map[string]any); ok {
 			switch {
-			case k == "mcpProfile":
-				writeObject(b, v, []string{"profileVersion"}, true)
-			case fixedOrder[k] != nil && fixed:
-				writeObject(b, v, fixedOrder[k], true)
+			case top && k == "mcpProfile":
+				writeObject(b, v, []string{"profileVersion"}, true, false)
+			case fixed && fixedOrder[k] != nil:
+				writeObject(b, v, fixedOrder[k], true, false)
 			default:
-				writeObject(b, v, nil, false)
+				writeObject(b, v, nil, false, false)
 			}
-		default:
-			writeValue(b, v)
+			continue
 		}
+		writeValue(b, m[k])
 	}
 	b.WriteByte('}')
 }
 
-// writeValue writes a JSON value with sorted keys (encoding/json sorts map
-// keys), numbers as float64 (as JavaScript holds them) and no HTML escaping.
+// jsKeyOrder is the order of an object's keys after the service sorts them:
+// JavaScript enumerates integer-like keys first, ascending, then the others
+// in insertion order, which Array.prototype.sort made UTF-16 order.
+func jsKeyOrder(x, y string) int {
+	xi, xok := arrayIndex(x)
+	yi, yok := arrayIndex(y)
+	switch {
+	case xok && yok:
+		return cmp.Compare(xi, yi)
+	case xok:
+		return -1
+	case yok:
+		return 1
+	}
+	return slices.Compare(utf16.Encode([]rune(x)), utf16.Encode([]rune(y)))
+}
+
+// arrayIndex reads a canonical array index ("0", "17"; not "017"), the
+// keys JavaScript orders first.
+func arrayIndex(k string) (uint64, bool) {
+	if k == "" || len(k) > 10 || (k[0] == '0' && len(k) > 1) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	return n, err == nil && n < 1<<32-1
+}
+
+// writeValue writes an array, string, number, boolean or null as
+// JSON.stringify does (objects in arrays in JavaScript's key order).
 func writeValue(b *bytes.Buffer, v any) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(asFloats(v)) // decoded JSON always re-encodes
-	b.Truncate(b.Len() - 1)     // Encode's newline
+	switch x := v.(type) {
+	case map[string]any:
+		writeObject(b, x, nil, false, false)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeValue(b, e)
+		}
+		b.WriteByte(']')
+	case string:
+		writeString(b, x)
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case nil:
+		b.WriteString("null")
+	default:
+		f, _ := Number(asFloats(x))
+		if f == 0 {
+			f = 0 // -0 prints as 0
+		}
+		n, _ := json.Marshal(f) // encoding/json formats floats as ES6 does
+		b.Write(n)
+	}
+}
+
+// writeString quotes s as JSON.stringify does: only the quote, the
+// backslash and control characters are escaped (not <, >, &, U+2028).
+func writeString(b *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"', r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			b.WriteString(`\u00`)
+			b.WriteByte(hex[r>>4])
+			b.WriteByte(hex[r&0xf])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
 }
 
 // asFloats turns every number into a float64, as JavaScript reads them.

@@ -2,6 +2,7 @@ package hostconfig
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -79,5 +80,21 @@ func TestIDIsTheServiceContentAddress(t *testing.T) {
 		if got := ID(canon); got != tt.want {
 			t.Errorf("%s: ID = %s, want %s\n%s", tt.name, got, tt.want, CanonicalJSON(canon))
 		}
+	}
+}
+
+// What JSON.stringify writes for the service's sorted objects, checked
+// against node: integer-like keys first, UTF-16 order ("😀" before
+// "\uffff"), U+2028 and <&> raw, -0 as 0, and a key named mcpProfile
+// below the top sorted like any other.
+func TestCanonicalJSONIsJavaScripts(t *testing.T) {
+	t.Parallel()
+	canon := map[string]any{"schemaVersion": 2.0, "temperature": math.Copysign(0, -1), "hostContext": map[string]any{
+		"10": 1.0, "9": 2.0, "b": 3.0, "a\u2028b": "x\u2029y<&>", "mcpProfile": map[string]any{"a": 1.0, "profileVersion": 1.0},
+		"😀": 1.0, "\uffff": 2.0, "017": 4.0}}
+	want := "{\"schemaVersion\":2,\"temperature\":0,\"hostContext\":{\"9\":2,\"10\":1,\"017\":4,\"a\u2028b\":\"x\u2029y<&>\"," +
+		"\"b\":3,\"mcpProfile\":{\"a\":1,\"profileVersion\":1},\"😀\":1,\"\uffff\":2}}"
+	if got := string(CanonicalJSON(canon)); got != want {
+		t.Errorf("CanonicalJSON =\n%s\nwant\n%s", got, want)
 	}
 }
