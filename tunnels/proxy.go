@@ -18,8 +18,8 @@ const PublicPath = "/mcp"
 // maps to target's path, a sub-path of it to the same sub-path of target's,
 // and the query is kept. Only that path is exposed: any other path answers
 // 404, and a path with a "." or ".." segment (also as "..;x"), a
-// backslash, a control byte or percent-encoding left after decoding (a
-// doubly encoded path) answers 400, however it was encoded, so nothing outside target's path is reachable
+// backslash or a control byte answers 400, however it was encoded, also
+// when only a second decoding would show it (a doubly encoded path), so nothing outside target's path is reachable
 // through the tunnel. Responses are flushed as they arrive, so SSE and
 // MCP's streamable HTTP work. An unreachable target answers 502.
 func ProxyTo(target *url.URL) (http.Handler, error) {
@@ -75,20 +75,21 @@ func hasDotSegment(p string) bool {
 	return false
 }
 
-// stillEncoded reports percent-encoding left in a decoded path: it was
-// encoded twice, and a server that decodes again would see what the
-// checks above did not (%252e%252e is "..").
+// stillEncoded reports a decoded path that, decoded once more (as a server
+// that decodes twice would), shows what the other checks refuse: a dot
+// segment, a new slash, a backslash, a control byte, or yet more encoding
+// (%252e%252e is ".."). A literal percent sign that decodes to nothing of
+// the kind ("100%25abc") is forwarded.
 func stillEncoded(p string) bool {
-	for i := 0; i+2 < len(p); i++ {
-		if p[i] == '%' && ishex(p[i+1]) && ishex(p[i+2]) {
-			return true
-		}
+	if !strings.Contains(p, "%") {
+		return false
 	}
-	return false
-}
-
-func ishex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+	q, err := url.PathUnescape(p)
+	if err != nil || q == p {
+		return false
+	}
+	return hasDotSegment(q) || strings.Count(q, "/") != strings.Count(p, "/") || strings.ContainsRune(q, '\\') ||
+		hasControl(q) || stillEncoded(q)
 }
 
 // hasControl reports a NUL or other control byte, which no MCP path has

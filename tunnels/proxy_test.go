@@ -27,6 +27,9 @@ func TestProxyToMapsPaths(t *testing.T) {
 		"/mcp?x=1":     "/srv/mcp?token=t&x=1",
 		"/mcp/sub":     "/srv/mcp/sub?token=t",
 		"/mcp/a.b/..c": "/srv/mcp/a.b/..c?token=t",
+		// A literal percent sign that decodes to nothing refused.
+		"/mcp/res/100%25abc": "/srv/mcp/res/100%25abc?token=t",
+		"/mcp/50%25off":      "/srv/mcp/50%25off?token=t",
 	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, in, nil))
