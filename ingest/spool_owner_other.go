@@ -20,9 +20,10 @@ func openOwn(path string) (*os.File, error) {
 	return os.Open(path)
 }
 
-// checkSpoolDir refuses a spool directory that is not a directory.
+// checkSpoolDir refuses a spool directory that is not a directory (a link
+// to one is fine).
 func checkSpoolDir(dir string) error {
-	fi, err := os.Lstat(dir)
+	fi, err := os.Stat(dir)
 	if err == nil && !fi.IsDir() {
 		err = fmt.Errorf("projectops: ingest spool %s: not a directory", dir)
 	}

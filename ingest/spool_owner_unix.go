@@ -37,27 +37,35 @@ func notOwn(path string, err error) error {
 	return err
 }
 
-func owned(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return fi.Mode().IsRegular() && (!ok || int(st.Uid) == os.Getuid())
-}
+func owned(fi fs.FileInfo) bool { return fi.Mode().IsRegular() && mine(fi) }
 
-// checkSpoolDir refuses a spool directory that is a link, or that another
-// user owns and others may write to (one planted in a shared temporary
-// directory before this user's first run).
+// checkSpoolDir refuses a spool directory another user could have planted:
+// a link this user does not own, or a directory (the link's target) that
+// another user owns and others may write to, unless it is sticky (as /tmp
+// is: nobody can replace this user's files there). The files in it are
+// checked one by one anyway (O_EXCL, O_NOFOLLOW, owner).
 func checkSpoolDir(dir string) error {
-	fi, err := os.Lstat(dir)
+	li, err := os.Lstat(dir)
 	if err != nil {
 		return err
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	if li.Mode()&fs.ModeSymlink != 0 && !mine(li) {
+		return fmt.Errorf("projectops: ingest spool %s: a link of another user", dir)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
 	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("projectops: ingest spool %s: a link; give the directory itself", dir)
 	case !fi.IsDir():
 		return fmt.Errorf("projectops: ingest spool %s: not a directory", dir)
-	case ok && int(st.Uid) != os.Getuid() && fi.Mode().Perm()&0o022 != 0:
+	case !mine(fi) && fi.Mode().Perm()&0o022 != 0 && fi.Mode()&fs.ModeSticky == 0:
 		return fmt.Errorf("projectops: ingest spool %s: another user's directory that others can write to", dir)
 	}
 	return nil
+}
+
+func mine(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || int(st.Uid) == os.Getuid()
 }

@@ -73,8 +73,12 @@ var wireJSON = jsonv2.JoinMarshalers(
 	wire.Clear(func(c HostConfig) map[string]any { return c }))
 
 // withoutSecrets is p as the spool keeps it: replay configs lose their
-// tokens and client secret.
+// tokens and client secret, and the host config is left out.
 func (p RunParams) withoutSecrets() RunParams {
+	// The host config cannot be kept whole (its headers are credentials)
+	// and a redacted one must never be resent: a resumed run starts
+	// without it, and the service keeps the one it has.
+	p.HostConfig, p.HostConfigHash = nil, ""
 	if len(p.ServerReplayConfigs) == 0 {
 		return p
 	}

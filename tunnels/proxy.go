@@ -76,7 +76,7 @@ func hasDotSegment(p string) bool {
 }
 
 // stillEncoded reports a decoded path that, decoded once more (as a server
-// that decodes twice would), shows what the other checks refuse: a dot
+// that decodes twice would, leniently: valid escapes only), shows what the other checks refuse: a dot
 // segment, a new slash, a backslash, a control byte, or yet more encoding
 // (%252e%252e is ".."). A literal percent sign that decodes to nothing of
 // the kind ("100%25abc") is forwarded.
@@ -84,8 +84,8 @@ func stillEncoded(p string) bool {
 	if !strings.Contains(p, "%") {
 		return false
 	}
-	q, err := url.PathUnescape(p)
-	if err != nil || q == p {
+	q := lenientUnescape(p)
+	if q == p {
 		return false
 	}
 	return hasDotSegment(q) || strings.Count(q, "/") != strings.Count(p, "/") || strings.ContainsRune(q, '\\') ||
@@ -106,4 +106,33 @@ func mergeQuery(a, b string) string {
 		return a
 	}
 	return a + "&" + b
+}
+
+// lenientUnescape decodes the valid %XX escapes of p and keeps the rest as
+// it is, as a lenient server would.
+func lenientUnescape(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '%' && i+2 < len(p) && ishex(p[i+1]) && ishex(p[i+2]) {
+			b.WriteByte(unhex(p[i+1])<<4 | unhex(p[i+2]))
+			i += 2
+			continue
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+func ishex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -32,13 +33,17 @@ func Encode(v any, ms *jsonv2.Marshalers) ([]byte, error) {
 	return jsonv2.Marshal(v, jsonv1.DefaultOptionsV1(), jsonv2.WithMarshalers(jsonv2.JoinMarshalers(ms, stdNumber)))
 }
 
+// numberLiteral is JSON's number grammar, which encoding/json checks a
+// Number against.
+var numberLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
 // stdNumber writes encoding/json's Number as the number it holds, as
 // encoding/json does (json/v2 would write it as a string; "" is 0 there).
 var stdNumber = jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, n json.Number) error {
 	if n == "" {
 		n = "0"
 	}
-	if !json.Valid([]byte(n)) {
+	if !numberLiteral.MatchString(string(n)) {
 		return fmt.Errorf("json: invalid number literal %q", string(n))
 	}
 	return enc.WriteValue(jsontext.Value(n))

@@ -32,7 +32,9 @@ func TestEncodeIsEncodingJSON(t *testing.T) {
 			t.Errorf("Encode = %s, %v; encoding/json gives %s", got, err, want)
 		}
 	}
-	if _, err := Encode(json.Number("3x"), nil); err == nil {
-		t.Error("an invalid number literal was written")
+	for _, bad := range []string{"3x", `"1"`, "[1]", "true", "null", " 1", "01", "1."} {
+		if _, err := Encode(json.Number(bad), nil); err == nil {
+			t.Errorf("the invalid number literal %q was written", bad)
+		}
 	}
 }
