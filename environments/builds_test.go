@@ -12,8 +12,8 @@ import (
 )
 
 // buildOf creates an environment from dockerfile, builds it with the gate
-// open, and waits for the build to end.
-func buildOf(t *testing.T, f *fixture, dockerfile string) (*environments.Build, error) {
+// open, and waits for the build to end (with opts after the fast polling).
+func buildOf(t *testing.T, f *fixture, dockerfile string, opts ...environments.WaitOption) (*environments.Build, error) {
 	t.Helper()
 	f.gate.open()
 	ctx, p := t.Context(), f.WS.ProjectID
@@ -25,7 +25,7 @@ func buildOf(t *testing.T, f *fixture, dockerfile string) (*environments.Build, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast)
+	return f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, append([]environments.WaitOption{fast}, opts...)...)
 }
 
 func TestBuildFailures(t *testing.T) {

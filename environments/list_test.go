@@ -275,20 +275,8 @@ func TestWaitForBuild(t *testing.T) {
 // WaitForBuild's polls take per-call request options like every other call.
 func TestWaitForBuildRequestOptions(t *testing.T) {
 	t.Parallel()
-	f := setup(t)
-	f.gate.open()
-	ctx, p := t.Context(), f.WS.ProjectID
-	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: dockerfile})
-	if err != nil {
-		t.Fatal(err)
-	}
-	started, err := f.C.Environments.Build(ctx, p, env.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var meta option.Response
-	b, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID,
-		environments.WithPollInterval(time.Millisecond, 2*time.Millisecond),
+	b, err := buildOf(t, setup(t), dockerfile,
 		environments.WithRequestOptions(option.WithHeader("X-Request-Id", "wait-probe-1"), option.WithResponseInto(&meta)))
 	if err != nil || b.Status != environments.BuildReady {
 		t.Fatalf("WaitForBuild = %+v, %v", b, err)
