@@ -1,6 +1,9 @@
 package projectopstest
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"testing"
 )
@@ -17,6 +20,33 @@ func TestTunnelQuery(t *testing.T) {
 		k, rest := tunnelQuery(raw)
 		if k != wantK || rest != q.Encode() {
 			t.Errorf("tunnelQuery(%q) = %q, %q; want %q, %q", raw, k, rest, wantK, q.Encode())
+		}
+	}
+}
+
+// publicSlug, which spares relayed requests the mux, takes only paths the
+// mux sends to the public relay route, with the slug the mux reads.
+func TestPublicSlugAgreesWithTheMux(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	mux.HandleFunc(relayPublicRoute, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, r.PathValue("slug")) })
+	for _, p := range []string{"/tunnels/abc/mcp", "/tunnels/abc/", "/tunnels/abc/a/b", "/tunnels/abc",
+		"/tunnels/", "/tunnels", "/tunnelsx/abc/mcp", "/api/v1/tunnels/abc/mcp", "/tunnels/a%2Fb/mcp",
+		"/tunnels/a%20b/mcp", "/tunnels/a.b_c-d~e/mcp", "/tunnels/abc/%2e%2e/x"} {
+		slug, ok := publicSlug(p)
+		if !ok {
+			continue
+		}
+		r := httptest.NewRequest(http.MethodPost, p, nil)
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, r)
+		if w.Code != http.StatusOK || w.Body.String() != slug {
+			t.Errorf("publicSlug(%q) = %q; the mux answers %d %q", p, slug, w.Code, w.Body.String())
+		}
+	}
+	for _, p := range []string{"/tunnels/abc", "/tunnels/", "/tunnels/a%2Fb/mcp", "/api/v1/tunnels/abc/mcp"} {
+		if slug, ok := publicSlug(p); ok {
+			t.Errorf("publicSlug(%q) = %q, true; want it left to the mux", p, slug)
 		}
 	}
 }

@@ -30,7 +30,7 @@ const (
 // other streams.
 func relayRoutes(s *Server, rt *router) {
 	rt.mux.HandleFunc(relayAgentRoute, func(w http.ResponseWriter, r *http.Request) { relayAgent(s, w, r) })
-	rt.mux.HandleFunc(relayPublicRoute, func(w http.ResponseWriter, r *http.Request) { relayPublic(s, w, r) })
+	rt.mux.HandleFunc(relayPublicRoute, func(w http.ResponseWriter, r *http.Request) { relayPublic(s, w, r, r.PathValue("slug")) })
 	rt.markStreaming(relayAgentRoute)
 	rt.markStreaming(relayPublicRoute)
 }
@@ -107,9 +107,8 @@ func offersSubprotocol(r *http.Request) bool {
 // unknown slug all answer the same 404, so a dead tunnel URL looks like a
 // server that is not there), then the request is relayed to the live host session, or fails
 // fast with 502 SERVER_UNREACHABLE when none is connected.
-func relayPublic(s *Server, w http.ResponseWriter, r *http.Request) {
+func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string) {
 	infoOf(w).route = relayPublicRoute
-	slug := r.PathValue("slug")
 	k, query := tunnelQuery(r.URL.RawQuery)
 	s.mu.Lock()
 	t := s.st.tun.bySlug[slug]
@@ -170,4 +169,16 @@ func tunnelQuery(raw string) (k, rest string) {
 	k = q.Get("k")
 	q.Del("k")
 	return k, q.Encode()
+}
+
+// publicSlug finds a public tunnel URL's slug in an admitted (clean)
+// escaped path without the mux, whose pattern matching allocates on every
+// relayed request; a slug with an escape is left to the mux.
+func publicSlug(p string) (string, bool) {
+	rest, ok := strings.CutPrefix(p, relayPublicPath)
+	if !ok {
+		return "", false
+	}
+	slug, _, ok := strings.Cut(rest, "/")
+	return slug, ok && slug != "" && !strings.Contains(slug, "%")
 }

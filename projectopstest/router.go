@@ -165,9 +165,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()
-	if edge.Admit(rec, r) {
-		s.rt.mux.ServeHTTP(rec, r)
+	if !edge.Admit(rec, r) {
+		return
 	}
+	if slug, ok := publicSlug(r.URL.EscapedPath()); ok {
+		relayPublic(s, rec, r, slug)
+		return
+	}
+	s.rt.mux.ServeHTTP(rec, r)
 }
 
 // validRequestID accepts a client's x-request-id when it is short printable
