@@ -198,6 +198,7 @@ func notOK[T any](redact func(string) string, route string, a *answer[T]) error 
 	}
 	e := apierr.FromBody(http.StatusOK, b)
 	apierr.AddBilling(e, raw)
+	apierr.Redact(e, redact)
 	e.Method, e.Path = http.MethodPost, route
 	return fmt.Errorf("%w: %w", ErrNotOK, e)
 }

@@ -107,3 +107,41 @@ func As(err error) (*shared.Error, bool) {
 	ok := errors.As(err, &e)
 	return e, ok
 }
+
+// Redact applies redact to every string e decoded from a body: the text
+// was redacted before decoding too, but a JSON escape (\u0073k_…) hides a
+// key from a search of the raw bytes and decoding brings it back.
+func Redact(e *shared.Error, redact func(string) string) {
+	e.Code = shared.Code(redact(string(e.Code)))
+	e.Message = redact(e.Message)
+	e.Reason = shared.Reason(redact(string(e.Reason)))
+	for i, m := range e.HostedModels {
+		e.HostedModels[i] = redact(m)
+	}
+	if e.Billing != nil {
+		e.Billing.GateKey = redact(e.Billing.GateKey)
+	}
+	if e.Details != nil {
+		e.Details = redactValue(e.Details, redact).(map[string]any)
+	}
+}
+
+// redactValue redacts the strings of a decoded JSON value, keys included.
+func redactValue(v any, redact func(string) string) any {
+	switch v := v.(type) {
+	case string:
+		return redact(v)
+	case []any:
+		for i, x := range v {
+			v[i] = redactValue(x, redact)
+		}
+		return v
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[redact(k)] = redactValue(x, redact)
+		}
+		return out
+	}
+	return v
+}

@@ -264,6 +264,7 @@ func (t *Transport) decodeError(resp *http.Response, method, path string) (*shar
 	if err := json.Unmarshal(raw, &b); err == nil && b.Code != "" {
 		e = apierr.FromBody(resp.StatusCode, b)
 		apierr.AddBilling(e, raw)
+		apierr.Redact(e, t.Redact)
 	} else {
 		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 		if ct == "" {

@@ -422,3 +422,27 @@ func TestLogging(t *testing.T) {
 		t.Errorf("logged at info level: %s", logs.String())
 	}
 }
+
+// A key the service reflects JSON-escaped (\u0073k_…) into an error's
+// message or details is found after decoding: neither the error's text nor
+// its %#v shows it.
+func TestRedactEscapedKeyInError(t *testing.T) {
+	t.Parallel()
+	escaped := `\u0073` + testKey[1:]
+	mock, _ := mockRoute(t, http.MethodGet, "/me", reply{status: 401,
+		body: `{"code":"UNAUTHORIZED","message":"bad key ` + escaped + `","details":{"got":"` + escaped + `","` + escaped + `":[1,"` + escaped + `"]}}`})
+	tr, _ := newTestTransport(t, mock)
+	err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/me", Class: Read}, nil)
+	var e *shared.Error
+	if !errors.As(err, &e) || e.Code != "UNAUTHORIZED" {
+		t.Fatalf("err = %v", err)
+	}
+	for _, out := range []string{err.Error(), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e)} {
+		if strings.Contains(out, testKey) {
+			t.Errorf("the key shows: %s", out)
+		}
+	}
+	if e.Message != "bad key sk_***" || e.Details["got"] != "sk_***" {
+		t.Errorf("message %q, details %v", e.Message, e.Details)
+	}
+}
