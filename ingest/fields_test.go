@@ -169,14 +169,20 @@ func TestFailedWidgetUploadKeepsTheRun(t *testing.T) {
 func TestReplaySecretsNeverShow(t *testing.T) {
 	t.Parallel()
 	cfg := ingest.ServerReplayConfig{ServerID: "srv", URL: "https://x", AccessToken: "tok-AAA", RefreshToken: "tok-BBB", ClientSecret: "tok-CCC"}
-	p := ingest.RunParams{SuiteName: "s", ServerReplayConfigs: []ingest.ServerReplayConfig{cfg}}
+	// A tunnel URL's ?k= is a secret too.
+	tunnel := ingest.ServerReplayConfig{ServerID: "srv2", URL: "https://relay.example/tunnels/abc/mcp?k=tok-KKK12345678"}
+	p := ingest.RunParams{SuiteName: "s", ServerReplayConfigs: []ingest.ServerReplayConfig{cfg, tunnel}}
 	var logs bytes.Buffer
 	slog.New(slog.NewJSONHandler(&logs, nil)).Info("run", "cfg", cfg, "params", p,
 		"nested", []ingest.ServerReplayConfig{cfg}, "inMap", map[string]any{"p": p}, "report", ingest.ReportParams{RunParams: p})
 	direct, _ := json.Marshal(p)
 	logs.Write(direct)
 	slog.New(slog.NewTextHandler(&logs, nil)).Info("run", "cfg", cfg)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("run", "cfg", tunnel)
+	direct, _ = json.Marshal(tunnel)
+	logs.Write(direct)
 	for _, out := range []string{fmt.Sprint(cfg), fmt.Sprintf("%v %+v %#v %s %q", cfg, cfg, cfg, cfg, cfg),
+		fmt.Sprintf("%v %+v %#v %s %q", tunnel, tunnel, tunnel, tunnel, tunnel),
 		fmt.Sprintf("%v %+v %#v", p, p, p), logs.String()} {
 		if strings.Contains(out, "tok-") {
 			t.Errorf("a replay secret shows: %s", out)
@@ -196,6 +202,13 @@ func TestReplaySecretsNeverShow(t *testing.T) {
 	if err := rep.Record(t.Context(), ingest.Result{CaseTitle: "c", Passed: true}); err != nil {
 		t.Fatal(err)
 	}
+	// Test output that prints a tunnel URL, in any of its spellings.
+	for _, e := range []string{`Post "https://relay.example/tunnels/abc/mcp?k=tok-KKK12345678": dial tcp: refused`,
+		`GET /tunnels/abc/mcp?x=1&k=tok-KKK12345678#f`, `redirect=https%3A%2F%2Frelay%2Ft%3Fk%3Dtok-KKK12345678%26x%3D1`} {
+		if err := rep.Record(t.Context(), ingest.Result{CaseTitle: "d", Passed: false, Error: e}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	_ = rep.Flush(t.Context()) // the spool stays until Close
 	defer func() { _, _ = rep.Close(t.Context()) }()
 	files := 0
@@ -204,7 +217,7 @@ func TestReplaySecretsNeverShow(t *testing.T) {
 			files++
 			// The host config is left out whole: a redacted one must
 			// never be resent by Resume.
-			if b, _ := os.ReadFile(path); bytes.Contains(b, []byte("sk_live")) || bytes.Contains(b, []byte("HDR")) || bytes.Contains(b, []byte("tok-A")) ||
+			if b, _ := os.ReadFile(path); bytes.Contains(b, []byte("sk_live")) || bytes.Contains(b, []byte("HDR")) || bytes.Contains(b, []byte("tok-A")) || bytes.Contains(b, []byte("tok-K")) ||
 				bytes.Contains(b, []byte("hostConfig")) {
 				t.Errorf("spool file %s holds a secret: %s", path, b)
 			}

@@ -13,6 +13,9 @@ var (
 	reSKToken  = regexp.MustCompile(`\bsk_[A-Za-z0-9][A-Za-z0-9_\-]{7,}`)
 	reBearer   = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
 	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/\s"\\@]+@`)
+	// A tunnel URL's ?k= secret, also as JSON (\u0026) or a URL inside a
+	// URL (%3Fk%3D) writes its separator.
+	reTunnelSecret = regexp.MustCompile(`(?i)((?:\?|&|\\u0026|%3F|%26)k(?:=|%3D))[^&\s"\\#%]{8,}`)
 )
 
 // Redacted replaces every secret the reporter removes.
@@ -37,6 +40,9 @@ func (rd redactor) apply(b []byte) []byte {
 	b = redactHeaders(b)
 	if containsFoldAt(b, "bearer", 0) {
 		b = reBearer.ReplaceAll(b, []byte("${1}${2}"+Redacted))
+	}
+	if bytes.Contains(b, []byte("k=")) || containsFoldAt(b, "k%3d", 0) {
+		b = reTunnelSecret.ReplaceAll(b, []byte("${1}"+Redacted))
 	}
 	if bytes.IndexByte(b, '@') >= 0 && bytes.Contains(b, []byte("://")) { // '@' is the rare one
 		b = reURLCreds.ReplaceAll(b, []byte("${1}"+Redacted+"@"))

@@ -36,7 +36,7 @@ func redacted(s string) string {
 // String shows the config with its secrets redacted.
 func (c ServerReplayConfig) String() string {
 	return fmt.Sprintf("ServerReplayConfig{ServerID:%s URL:%s PreferSSE:%t AccessToken:%s RefreshToken:%s ClientID:%s ClientSecret:%s}",
-		c.ServerID, c.URL, c.PreferSSE, redacted(c.AccessToken), redacted(c.RefreshToken), c.ClientID, redacted(c.ClientSecret))
+		c.ServerID, wire.RedactSecretQuery(c.URL), c.PreferSSE, redacted(c.AccessToken), redacted(c.RefreshToken), c.ClientID, redacted(c.ClientSecret))
 }
 
 // GoString is String.
@@ -48,7 +48,7 @@ func (c ServerReplayConfig) Format(f fmt.State, _ rune) { _, _ = io.WriteString(
 // LogValue logs the config without its secrets (slog's JSON handler would
 // otherwise encode it with encoding/json, bypassing Format).
 func (c ServerReplayConfig) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("serverId", c.ServerID), slog.String("url", c.URL),
+	return slog.GroupValue(slog.String("serverId", c.ServerID), slog.String("url", wire.RedactSecretQuery(c.URL)),
 		slog.Bool("preferSSE", c.PreferSSE), slog.String("accessToken", redacted(c.AccessToken)),
 		slog.String("refreshToken", redacted(c.RefreshToken)), slog.String("clientId", c.ClientID),
 		slog.String("clientSecret", redacted(c.ClientSecret)))
@@ -59,6 +59,7 @@ func (c ServerReplayConfig) LogValue() slog.Value {
 // log line) never shows them. The SDK's request bodies send them in clear.
 func (c ServerReplayConfig) MarshalJSON() ([]byte, error) {
 	r := replayPlain(c)
+	r.URL = wire.RedactSecretQuery(c.URL)
 	r.AccessToken, r.RefreshToken, r.ClientSecret = redacted(c.AccessToken), redacted(c.RefreshToken), redacted(c.ClientSecret)
 	return json.Marshal(r)
 }
@@ -73,7 +74,8 @@ var wireJSON = jsonv2.JoinMarshalers(
 	wire.Clear(func(c HostConfig) map[string]any { return c }))
 
 // withoutSecrets is p as the spool keeps it: replay configs lose their
-// tokens and client secret, and the host config is left out.
+// tokens and client secret, and the host config is left out, as is a replay
+// config whose URL carries a tunnel secret (?k=).
 func (p RunParams) withoutSecrets() RunParams {
 	// The host config cannot be kept whole (its headers are credentials)
 	// and a redacted one must never be resent: a resumed run starts
@@ -82,10 +84,13 @@ func (p RunParams) withoutSecrets() RunParams {
 	if len(p.ServerReplayConfigs) == 0 {
 		return p
 	}
-	cfgs := make([]ServerReplayConfig, len(p.ServerReplayConfigs))
-	for i, c := range p.ServerReplayConfigs {
+	cfgs := make([]ServerReplayConfig, 0, len(p.ServerReplayConfigs))
+	for _, c := range p.ServerReplayConfigs {
+		if wire.RedactSecretQuery(c.URL) != c.URL {
+			continue // as the host config: never resent redacted
+		}
 		c.AccessToken, c.RefreshToken, c.ClientSecret = "", "", ""
-		cfgs[i] = c
+		cfgs = append(cfgs, c)
 	}
 	p.ServerReplayConfigs = cfgs
 	return p
