@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
@@ -199,4 +200,28 @@ func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *e
 	}
 	edge.WriteJSON(w, http.StatusOK, ingest.Upload{StorageID: id})
 	return nil
+}
+
+// shownPath is a request path as the double's errors and logs show it:
+// the segment after eval-ingest-uploads, an upload URL's token and its
+// credential, is replaced, whatever the method or the rest of the path
+// ("//", "." and ".." segments skipped).
+func shownPath(p string) string {
+	const dir = "eval-ingest-uploads"
+	if !strings.Contains(p, dir) {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	for i := 0; i < len(segs); i++ {
+		if segs[i] != dir {
+			continue
+		}
+		for j := i + 1; j < len(segs); j++ {
+			if s := segs[j]; s != "" && s != "." && s != ".." {
+				segs[j], i = "REDACTED", j
+				break
+			}
+		}
+	}
+	return strings.Join(segs, "/")
 }

@@ -149,10 +149,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", id)
 	rec := &statusRecorder{ResponseWriter: w}
 	defer func() {
-		path := r.URL.Path
-		if rec.info.route == uploadRoute { // the token is the credential
-			path = apiPrefix + uploadPath + "REDACTED"
-		}
+		path := shownPath(r.URL.Path)
 		s.reqlog.add(Request{
 			Method: r.Method, Path: path, Route: rec.info.route, Status: rec.status,
 			KeyID: rec.info.keyID, RequestID: id, Time: arrived,
@@ -165,7 +162,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()
-	if !edge.Admit(rec, r) {
+	if !edge.Admit(rec, r, shownPath(r.URL.Path)) {
 		return
 	}
 	if slug, ok := publicSlug(r.URL.EscapedPath()); ok {
@@ -204,12 +201,12 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(allowed) == 0 {
-		edge.WriteError(w, edge.NotFound("No route for "+r.Method+" "+r.URL.Path))
+		edge.WriteError(w, edge.NotFound("No route for "+r.Method+" "+shownPath(r.URL.Path)))
 		return
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	edge.WriteError(w, &edge.Error{Status: http.StatusMethodNotAllowed, Body: edge.NewError(edge.CodeMethodNotAllowed,
-		"Method "+r.Method+" is not allowed on "+r.URL.Path, nil).Body})
+		"Method "+r.Method+" is not allowed on "+shownPath(r.URL.Path), nil).Body})
 }
 
 // statusRecorder remembers the status written, passing flushes through so

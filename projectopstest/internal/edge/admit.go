@@ -21,8 +21,9 @@ const MaxAuthorizationBytes = 8 << 10
 // would answer with an HTML redirect), a path with control characters or
 // invalid UTF-8, and a query string with bad escapes (which would
 // otherwise be dropped silently, so ?cursor=%zz read page one). It reports
-// whether the request may go on to the router.
-func Admit(w http.ResponseWriter, r *http.Request) bool {
+// whether the request may go on to the router. Its messages show the path
+// as shown, which hides credentials a path may hold.
+func Admit(w http.ResponseWriter, r *http.Request, shown string) bool {
 	var herr *Error
 	switch p := r.URL.Path; {
 	case headerBytes(r.Header.Values("Authorization")) > MaxAuthorizationBytes:
@@ -31,7 +32,7 @@ func Admit(w http.ResponseWriter, r *http.Request) bool {
 	case !utf8.ValidString(p) || strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f }):
 		herr = Validation("", "Invalid request path")
 	case !cleanPath(r.URL.EscapedPath()): // as the router sees segments: "..%2F" is not ".."
-		herr = NotFound("No route for " + r.Method + " " + strconv.Quote(p) + ": the path is not clean")
+		herr = NotFound("No route for " + r.Method + " " + strconv.Quote(shown) + ": the path is not clean")
 	default:
 		if err := queryError(r.URL.RawQuery); err != nil {
 			herr = Validation("", "Invalid query string: "+queryErr(err))
