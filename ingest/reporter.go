@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"log/slog"
@@ -59,7 +58,7 @@ type Reporter struct {
 // NewReporter returns a Reporter for svc (Client.Ingest).
 func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if svc == nil {
-		return nil, errors.New("projectops: ingest.NewReporter: nil service")
+		return nil, apierr.Invalid("service", "projectops: ingest.NewReporter: nil service")
 	}
 	if opt.Run.SuiteName == "" {
 		return nil, apierr.Invalid("suiteName", "ReporterOptions.Run.SuiteName is required")
@@ -115,6 +114,9 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 // Concurrency chunks are in flight: that is what bounds memory. A chunk's
 // upload does not end with ctx; Flush and Close bound the uploads instead.
 func (r *Reporter) Record(ctx context.Context, res Result) error {
+	if ctx == nil {
+		return apierr.NilContext()
+	}
 	if res.CaseTitle == "" {
 		return apierr.Invalid("caseTitle", "Result.CaseTitle is required")
 	}
@@ -171,6 +173,9 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 // Flush sends everything recorded so far and waits for it to be stored.
 // It switches the run to the chunked flow.
 func (r *Reporter) Flush(ctx context.Context) error {
+	if ctx == nil {
+		return apierr.NilContext()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {

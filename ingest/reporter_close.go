@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"context"
+
+	"github.com/projectops/projectops-go/internal/apierr"
 )
 
 // Close sends what is left and finalizes the run: one report call when the
@@ -11,6 +13,9 @@ import (
 // Outcome (and, when Strict, the error) names it. Close is not idempotent:
 // a second call returns ErrReporterClosed.
 func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
+	if ctx == nil {
+		return nil, apierr.NilContext() // the reporter stays open for a Close with a context
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {

@@ -76,7 +76,7 @@ func ExampleProxyTo() {
 	_ = h // pass to client.Tunnels.Serve
 	_, err = tunnels.ProxyTo(&url.URL{Path: "/mcp"})
 	fmt.Println(err)
-	// Output: tunnels: ProxyTo needs an absolute http or https URL
+	// Output: projectops: VALIDATION_ERROR: tunnels: ProxyTo needs an absolute http or https URL
 }
 
 func ExampleRedactURL() {

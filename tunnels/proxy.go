@@ -2,10 +2,13 @@ package tunnels
 
 import (
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strings"
+
+	"github.com/projectops/projectops-go/internal/apierr"
 )
 
 // PublicPath is the path relayed requests carry when they arrive at the
@@ -24,7 +27,7 @@ const PublicPath = "/mcp"
 // MCP's streamable HTTP work. An unreachable target answers 502.
 func ProxyTo(target *url.URL) (http.Handler, error) {
 	if target == nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
-		return nil, errors.New("tunnels: ProxyTo needs an absolute http or https URL")
+		return nil, apierr.Invalid("target", "tunnels: ProxyTo needs an absolute http or https URL")
 	}
 	t := *target
 	rp := &httputil.ReverseProxy{
@@ -41,6 +44,15 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 			pr.Out.Host = t.Host
 		},
 		FlushInterval: -1, // flush after every write: streaming responses
+		// The default handler logs through the log package, beside the
+		// caller's slog, with the outgoing URL (and so its query) in it.
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if ue, ok := errors.AsType[*url.Error](err); ok {
+				err = ue.Err
+			}
+			slog.DebugContext(r.Context(), "tunnels: local server did not answer", "error", err.Error())
+			http.Error(w, "tunnels: the local server did not answer", http.StatusBadGateway)
+		},
 	}
 	return exposedOnly(rp), nil
 }

@@ -1,13 +1,18 @@
 package tunnels_test
 
 import (
+	"bytes"
+	"errors"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/tunnels"
 )
 
@@ -69,16 +74,28 @@ func TestProxyToMapsPaths(t *testing.T) {
 	}
 	for _, bad := range []string{"/mcp", "ftp://x/mcp", "http:///mcp"} {
 		u, _ := url.Parse(bad)
-		if _, err := tunnels.ProxyTo(u); err == nil {
-			t.Errorf("ProxyTo(%q) accepted", bad)
+		if _, err := tunnels.ProxyTo(u); !errors.Is(err, projectops.ErrValidation) {
+			t.Errorf("ProxyTo(%q): %v, want a validation error", bad, err)
 		}
 	}
-	// An unreachable local server answers 502.
+}
+
+// Not parallel: it captures the log package's output, which is global.
+func TestProxyToUnreachable(t *testing.T) {
+	// An unreachable local server answers 502, with a body that says so,
+	// and nothing goes to the log package (whose output would carry the
+	// outgoing URL and its query).
+	var stdlog bytes.Buffer
+	log.SetOutput(&stdlog)
+	defer log.SetOutput(os.Stderr)
 	dead, _ := url.Parse("http://127.0.0.1:1/mcp")
-	h, _ = tunnels.ProxyTo(dead)
+	h, _ := tunnels.ProxyTo(dead)
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/mcp", nil))
-	if rec.Code != http.StatusBadGateway {
-		t.Errorf("dead target: %d", rec.Code)
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/mcp?token=tok-SECRET", nil))
+	if rec.Code != http.StatusBadGateway || !strings.Contains(rec.Body.String(), "did not answer") {
+		t.Errorf("dead target: %d %q", rec.Code, rec.Body)
+	}
+	if stdlog.Len() > 0 {
+		t.Errorf("the log package got: %s", stdlog.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 	"github.com/coder/websocket"
 
+	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
 
@@ -26,11 +27,13 @@ import (
 // error once reconnecting has failed for too long. Requests in flight when
 // the session ends see their context cancelled.
 func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...ServeOption) error {
-	if g == nil || g.RelayWSURL == "" || g.ConnectToken == "" {
-		return errors.New("tunnels: Serve needs a grant with a relay URL and connect token (from Create)")
-	}
-	if h == nil {
-		return errors.New("tunnels: Serve needs a handler")
+	switch {
+	case ctx == nil:
+		return apierr.NilContext()
+	case g == nil || g.RelayWSURL == "" || g.ConnectToken == "":
+		return apierr.Invalid("grant", "tunnels: Serve needs a grant with a relay URL and connect token (from Create)")
+	case h == nil:
+		return apierr.Invalid("handler", "tunnels: Serve needs a handler")
 	}
 	o := defaultServeOptions()
 	o.client = s.t.HTTPClient()

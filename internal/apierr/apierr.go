@@ -145,3 +145,9 @@ func redactValue(v any, redact func(string) string) any {
 	}
 	return v
 }
+
+// NilContext is the error for a nil context.Context, a caller bug that
+// would otherwise panic (net/http answers it with an error too).
+func NilContext() *shared.Error {
+	return Invalid("ctx", "nil context.Context: pass context.Background() or the caller's context")
+}

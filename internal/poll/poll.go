@@ -39,6 +39,9 @@ type Step struct {
 // Loop calls poll until it reports Done, returns an error other than a
 // waitable 429, or ctx ends (its error is returned).
 func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, error)) error {
+	if ctx == nil {
+		return apierr.NilContext()
+	}
 	sleep := c.Sleep
 	if sleep == nil {
 		sleep = Sleep

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/option"
 )
 
@@ -13,14 +14,25 @@ type optionsKey struct{}
 // does this once, on entry, so its helpers and its iterator's page fetches
 // pass them on without a parameter of their own.
 func WithOptions(ctx context.Context, opts []option.RequestOption) context.Context {
+	if ctx == nil {
+		// A caller bug that would panic in the first ctx.Value: Do answers
+		// it with a typed error, as net/http answers "nil Context".
+		ctx = context.WithValue(context.Background(), nilContextKey{}, true)
+	}
 	if len(opts) == 0 {
 		return ctx
 	}
 	return context.WithValue(ctx, optionsKey{}, opts)
 }
 
-// callConfig applies the options ctx carries.
+// nilContextKey marks the stand-in for a nil context.
+type nilContextKey struct{}
+
+// callConfig applies the options ctx carries; a nil context is refused.
 func callConfig(ctx context.Context) (option.Config, error) {
+	if ctx == nil || ctx.Value(nilContextKey{}) != nil {
+		return option.Config{}, apierr.NilContext()
+	}
 	opts, _ := ctx.Value(optionsKey{}).([]option.RequestOption)
 	return option.ForCall(opts)
 }
