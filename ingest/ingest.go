@@ -109,15 +109,20 @@ func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...optio
 
 // UploadArtifact sends body (at most MaxArtifactBytes) to a URL minted by
 // UploadURL, without the API key, and returns the stored artifact's id. A
-// URL works once: an upload is not retried after it may have run.
+// URL works once: an upload is not retried after it may have run. The URL
+// is a credential: an error's Path names it by its route, "/eval-ingest/upload",
+// never by the URL itself. A nil body uploads an empty artifact.
 func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType string, body io.Reader, opts ...option.RequestOption) (*Upload, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	if uploadURL == "" {
 		return nil, apierr.Invalid("uploadUrl", "uploadUrl is required")
 	}
-	data, err := io.ReadAll(io.LimitReader(body, MaxArtifactBytes+1))
-	if err != nil {
-		return nil, err
+	var data []byte
+	if body != nil { // nil sends an empty artifact, as http.NewRequest does
+		var err error
+		if data, err = io.ReadAll(io.LimitReader(body, MaxArtifactBytes+1)); err != nil {
+			return nil, err
+		}
 	}
 	if len(data) > MaxArtifactBytes {
 		return nil, apierr.Invalid("body", "artifact exceeds the upload size limit")

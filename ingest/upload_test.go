@@ -54,6 +54,16 @@ func TestUploadArtifact(t *testing.T) {
 	wantCode(t, err, projectops.CodeNotFound, "")
 	_, err = f.c.Ingest.UploadArtifact(ctx, "", "", strings.NewReader("x"))
 	wantCode(t, err, projectops.CodeValidation, "uploadUrl")
+	// A nil body is an empty artifact, as for http.NewRequest.
+	u3, err := f.c.Ingest.UploadURL(ctx, f.ws.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up, err := f.c.Ingest.UploadArtifact(ctx, u3.UploadURL, "text/plain", nil); err != nil {
+		t.Errorf("nil body: %v", err)
+	} else if data, _, ok := f.srv.Artifact(up.StorageID); !ok || len(data) != 0 {
+		t.Errorf("nil body stored %q %v", data, ok)
+	}
 	// The mint route takes no fields and is not retried after it may have run.
 	f.srv.SetFault(routeUploadURL, projectopstest.Fault{Status: http.StatusBadGateway, Times: 1})
 	_, err = f.c.Ingest.UploadURL(ctx, f.ws.ProjectID)
