@@ -63,6 +63,11 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if opt.Run.SuiteName == "" {
 		return nil, apierr.Invalid("suiteName", "ReporterOptions.Run.SuiteName is required")
 	}
+	// A refusal the service would make of every request: caught here, the
+	// results are not spooled for a Resume that can never send them.
+	if pc := opt.Run.PassCriteria; pc != nil && !(pc.MinimumPassRate >= 0 && pc.MinimumPassRate <= 100) {
+		return nil, apierr.Invalid("passCriteria.minimumPassRate", "PassCriteria.MinimumPassRate must be between 0 and 100")
+	}
 	if opt.ChunkSize < 0 || opt.ChunkBytes < 0 || opt.Concurrency < 0 {
 		return nil, apierr.Invalid("options", "chunk size, chunk bytes and concurrency must not be negative")
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -340,5 +341,21 @@ func TestReporterUploadOutlivesRecordContext(t *testing.T) {
 	}
 	if !strings.HasPrefix(out2.SpoolPath, dir) {
 		t.Errorf("spool %q not under %q", out2.SpoolPath, dir)
+	}
+}
+
+// A pass rate the service refuses on every request is refused before
+// anything is spooled: a Resume could never send those results.
+func TestReporterRefusesAnImpossiblePassRate(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	for _, rate := range []float64{-5, 100.5, 150, math.NaN()} {
+		dir := t.TempDir()
+		_, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{SpoolDir: dir,
+			Run: ingest.RunParams{SuiteName: "s", PassCriteria: &ingest.PassCriteria{MinimumPassRate: rate}}})
+		wantCode(t, err, projectops.CodeValidation, "passCriteria.minimumPassRate")
+		if files, _ := os.ReadDir(dir); len(files) != 0 {
+			t.Errorf("rate %v: %d spool files", rate, len(files))
+		}
 	}
 }

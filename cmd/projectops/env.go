@@ -67,7 +67,7 @@ func envSimple(do func(ec *envCmd) error) func(fs *pflag.FlagSet) func(ec *envCm
 
 func envListFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	return func(ec *envCmd) error {
-		var all []environments.Environment
+		all := []environments.Environment{} // --json prints [] for none, as other listings do
 		for e, err := range ec.c.Environments.All(ec.ctx, ec.project, nil) {
 			if err != nil {
 				return err
@@ -124,7 +124,7 @@ func envCreateFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 func envBuildsFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	limit := fs.Int("limit", 10, "show at most `n` builds (0: all)")
 	return func(ec *envCmd) error {
-		var all []environments.Build
+		all := []environments.Build{} // --json prints [] for none
 		for b, err := range ec.c.Environments.AllBuilds(ec.ctx, ec.project, ec.arg, nil) {
 			if err != nil {
 				return err

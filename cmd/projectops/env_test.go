@@ -42,6 +42,11 @@ func env(t *testing.T, args ...string) (int, string, string) {
 
 func TestEnvCommands(t *testing.T) {
 	_, _ = envServer(t)
+	// Empty listings are [] under --json, as every other listing: jq '.[]'
+	// works on them.
+	if code, out, errOut := env(t, "list", "--json"); code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Errorf("list of none: %d %q %q", code, out, errOut)
+	}
 	df := filepath.Join(t.TempDir(), "Dockerfile")
 	if err := os.WriteFile(df, []byte("FROM python:3.13-slim\nRUN pip install httpx\n"), 0o600); err != nil {
 		t.Fatal(err)

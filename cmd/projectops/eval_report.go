@@ -12,10 +12,21 @@ import (
 )
 
 // failReasons returns, for each failed iteration, why it failed: its first
-// failing step's reason ("step <id>: <reason>"), else its error.
+// failing step's reason ("step <id>: <reason>"), else its error. An
+// iteration that ended without a verdict (cancelled, timed out) did not
+// pass either: its reason is its status, so JUnit and the summary count it
+// as a failure, as the exit code does.
 func (ec *evalCmd) failReasons(runID string, iters []evals.Iteration) (map[string]string, error) {
 	out := map[string]string{}
 	for _, it := range iters {
+		if it.Result == "" && it.Status.Terminal() {
+			reason := "iteration " + string(it.Status)
+			if it.Error != "" {
+				reason += ": " + it.Error
+			}
+			out[it.ID] = reason
+			continue
+		}
 		if it.Result != evals.ResultFailed {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -228,5 +229,34 @@ func TestErrorPrintedOnce(t *testing.T) {
 	code, _, errOut := evalCLI(t, "run", "--suite", "evs_nope", "--wait")
 	if code != 2 || strings.Count(errOut, "projectops") != 1 || !strings.Contains(errOut, "NOT_FOUND") {
 		t.Errorf("exit %d: %q", code, errOut)
+	}
+}
+
+// Iterations a cancelled or timed-out run left without a verdict did not
+// pass: JUnit and the summary count them as failures, as the exit code does.
+func TestUnfinishedIterationsFailInReports(t *testing.T) {
+	t.Parallel()
+	run := &evals.Run{ID: "run_1", SuiteID: "evs_1", Status: evals.StatusCancelled}
+	iters := []evals.Iteration{
+		{ID: "it_1", Title: "a", IterationNumber: 1, Status: evals.StatusCompleted, Result: evals.ResultPassed},
+		{ID: "it_2", Title: "b", IterationNumber: 1, Status: evals.StatusCancelled},
+		{ID: "it_3", Title: "c", IterationNumber: 1, Status: evals.StatusTimedOut, Error: "deadline"},
+		{ID: "it_4", Title: "d", IterationNumber: 1, Status: evals.StatusRunning},
+	}
+	reasons, err := (&evalCmd{}).failReasons(run.ID, iters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"it_2": "iteration cancelled", "it_3": "iteration timed_out: deadline"}
+	if diff := cmp.Diff(want, reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
+	}
+	junit := filepath.Join(t.TempDir(), "r.xml")
+	if err := writeJUnit(junit, run, iters, reasons); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := os.ReadFile(junit)
+	if s := string(x); !strings.Contains(s, `failures="2"`) || !strings.Contains(s, `<failure message="iteration cancelled">`) {
+		t.Errorf("junit:\n%s", s)
 	}
 }

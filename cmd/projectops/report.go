@@ -60,6 +60,9 @@ the results are spooled for "report resume").`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("min-pass-rate") && !(f.minPassRate >= 0 && f.minPassRate <= 100) {
+				return usagef("--min-pass-rate must be a percentage from 0 to 100, got %v", f.minPassRate)
+			}
 			var cmdArgs []string
 			if cmd.ArgsLenAtDash() == 0 {
 				if len(args) == 0 {
