@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -82,7 +84,18 @@ func isCobraUsage(err error) bool {
 
 // errText is err's message for the one line the CLI prints, which already
 // names the command: the SDK's own "projectops: " prefix is dropped, so a
-// failure never reads "projectops report: projectops: ...".
+// failure never reads "projectops report: projectops: ...". Anything shaped
+// like an API key is masked: cobra echoes a key typed as an argument or
+// glued to a flag ("unknown shorthand flag: 'k' in -ksk_live_…"), and the
+// key in PROJECTOPS_API_KEY is masked whatever its shape.
 func errText(err error) string {
-	return strings.TrimPrefix(err.Error(), "projectops: ")
+	s := strings.TrimPrefix(err.Error(), "projectops: ")
+	if k := os.Getenv("PROJECTOPS_API_KEY"); len(k) >= 8 {
+		s = strings.ReplaceAll(s, k, "sk_***")
+	}
+	return reKeyShaped.ReplaceAllString(s, "sk_***")
 }
+
+// reKeyShaped matches API-key-shaped tokens, with no word boundary
+// before them: a key can follow a shorthand flag's letter.
+var reKeyShaped = regexp.MustCompile(`sk_[A-Za-z0-9_\-]{8,}`)

@@ -151,3 +151,17 @@ func TestVerboseShowsRetries(t *testing.T) {
 		t.Error("the key was logged")
 	}
 }
+
+// A key typed where the CLI does not expect it (an argument, glued to a
+// shorthand flag) is not echoed back in the usage error; the key in
+// PROJECTOPS_API_KEY is masked whatever its shape.
+func TestUsageErrorsMaskKeys(t *testing.T) {
+	const key = "sk_live_TYPEDKEY0123456789"
+	t.Setenv("PROJECTOPS_API_KEY", "odd-shaped-KEY-987654")
+	for _, args := range [][]string{{"export", "-k" + key}, {"eval", key}, {"eval", "odd-shaped-KEY-987654"}} {
+		code, out, errOut := runCLI(t, args...)
+		if all := out + errOut; strings.Contains(all, "TYPEDKEY") || strings.Contains(all, "KEY-987654") || code != exitError {
+			t.Errorf("%v: exit %d: %s", args, code, all)
+		}
+	}
+}
