@@ -60,7 +60,7 @@ func (a *app) tunnel(name, to string) error {
 		return err
 	}
 	opts := []tunnels.ServeOption{tunnels.OnConnect(func() {
-		fmt.Fprintf(a.stderr, "tunnel connected: server %s (%s) -> %s\n", g.ServerID, g.Name, target.Redacted())
+		fmt.Fprintf(a.stderr, "tunnel connected: server %s (%s) -> %s\n", g.ServerID, g.Name, shownTarget(target))
 	})}
 	if a.verbose {
 		opts = append(opts, tunnels.WithLogger(a.logger()))
@@ -86,4 +86,15 @@ func (a *app) tunnel(name, to string) error {
 	}
 	fmt.Fprintln(a.stderr, "tunnel closed")
 	return nil
+}
+
+// shownTarget is the local URL as the tunnel line prints it: without its
+// userinfo and its query, either of which may hold a token.
+func shownTarget(u *url.URL) string {
+	v := *u
+	v.User, v.RawQuery, v.ForceQuery = nil, "", false
+	if u.RawQuery != "" {
+		return v.String() + "?…"
+	}
+	return v.String()
 }

@@ -23,7 +23,7 @@ func TestTunnelCommand(t *testing.T) {
 	var stdout, stderr lockedBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", local.URL + "/mcp?x=1"}, &stdout, &stderr)
+		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", local.URL + "/mcp?x=1&tok=LOCALTOKEN"}, &stdout, &stderr)
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(stderr.String(), "tunnel connected") {
@@ -40,7 +40,7 @@ func TestTunnelCommand(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || string(b) != `POST /mcp?x=1 {"a":1}` {
+	if resp.StatusCode != http.StatusOK || string(b) != `POST /mcp?x=1&tok=LOCALTOKEN {"a":1}` {
 		t.Fatalf("through the tunnel: %d %q", resp.StatusCode, b)
 	}
 	cancel()
@@ -53,6 +53,11 @@ func TestTunnelCommand(t *testing.T) {
 		t.Fatal("tunnel did not stop on interrupt")
 	}
 	if !strings.Contains(stderr.String(), "WARNING") || !strings.Contains(stderr.String(), "tunnel closed") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+	// The local URL's query may hold a token too: the line that names it
+	// leaves it out.
+	if strings.Contains(stderr.String(), "LOCALTOKEN") || !strings.Contains(stderr.String(), "/mcp?…") {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
 	if strings.Contains(stderr.String(), k) || strings.Count(stdout.String(), k) != 1 {
