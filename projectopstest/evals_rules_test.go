@@ -102,6 +102,27 @@ func TestEvalRunValidation(t *testing.T) {
 		ServerIDs: []string{f.serverID}, Model: ok.Model}).wantField(t, "tests")
 	tg.call(t, http.MethodGet, base+"/eval-suites/"+bare+"/runs?limit=101", f.ws.APIKey, nil).wantField(t, "limit")
 	tg.call(t, http.MethodGet, base+"/eval-suites/evs_nope/runs", f.ws.APIKey, nil).wantError(t, "NOT_FOUND")
+	// JSON Schema's integer, and the service's JavaScript, take 2.0 and
+	// 1e0 as the whole numbers they are; 2.5 is still no integer.
+	suiteBody := func(runs string) string {
+		return `{"name":"int ` + runs + `","serverIds":["` + f.serverID + `"],"model":"` + ok.Model +
+			`","tests":[{"title":"t","steps":[{"id":"s1","kind":"prompt","prompt":"hi"}],"runs":` + runs + `}]}`
+	}
+	var suite struct {
+		ID string `json:"suiteId"`
+	}
+	for _, n := range []string{"2.0", "1e0"} {
+		r := tg.call(t, http.MethodPost, base+"/eval-suites", f.ws.APIKey, suiteBody(n))
+		if r.status != http.StatusCreated {
+			t.Fatalf("runs %s: %d %s", n, r.status, r.body)
+		}
+		r.decode(t, &suite)
+	}
+	tg.call(t, http.MethodPost, base+"/eval-suites", f.ws.APIKey, suiteBody("2.5")).wantField(t, "tests[0].runs")
+	if r := tg.call(t, http.MethodPost, base+"/eval-runs", f.ws.APIKey, `{"suiteId":"`+suite.ID+`","iterationOverride":2.0}`); r.status != http.StatusAccepted {
+		t.Errorf("iterationOverride 2.0: %d %s", r.status, r.body)
+	}
+	f.srv.Wait()
 }
 
 func TestEvalModelKeysNeverEchoed(t *testing.T) {

@@ -126,8 +126,9 @@ func ViolationError(err error) *Error {
 // name) and ignores the rest. A type error here means the handler's type
 // disagrees with the contract: a bug, reported as such.
 func bindKnown(data []byte, obj map[string]any, dst any) *Error {
+	known := obj
 	if f := inexactField(obj, dst); f != "" {
-		known := map[string]any{}
+		known = map[string]any{}
 		for k, v := range obj {
 			if exactField(dst, k) {
 				known[k] = v
@@ -136,6 +137,23 @@ func bindKnown(data []byte, obj map[string]any, dst any) *Error {
 		data, _ = json.Marshal(known) // decoded JSON always re-encodes
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
+		return rebindIntegral(err, known, dst)
+	}
+	return nil
+}
+
+// rebindIntegral retries a bind that failed on a whole number written as
+// 2.0 or 1e0: JSON Schema's integer (and the service's JavaScript) takes
+// it as the integer it equals, encoding/json refuses it for an int field.
+// The parsed body re-encodes such a number as 2, so a second bind takes
+// it; any other failure is err's.
+func rebindIntegral(err error, obj map[string]any, dst any) *Error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number ") {
+		return DecodeError(err)
+	}
+	data, merr := json.Marshal(obj)
+	if merr != nil || json.Unmarshal(data, dst) != nil {
 		return DecodeError(err)
 	}
 	return nil
@@ -147,7 +165,7 @@ func strictDecode(data []byte, obj map[string]any, dst any) *Error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return DecodeError(err)
+		return rebindIntegral(err, obj, dst)
 	}
 	if f := inexactField(obj, dst); f != "" {
 		return Validation(f, fmt.Sprintf("Unknown field %q", f))
