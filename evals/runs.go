@@ -2,6 +2,7 @@ package evals
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 	"strconv"
@@ -13,16 +14,27 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
+// MaxIdempotencyKey is the longest RunParams.IdempotencyKey the service
+// takes.
+const MaxIdempotencyKey = 256
+
 // RunService is the eval runs API. Use Client.Evals.Runs.
 type RunService struct{ t *transport.Transport }
 
 // Create starts a run and returns at once (202) with its id; the run
 // executes in the background. The request carries an Idempotency-Key
-// generated for this call and reused on each retry, so retries are safe:
-// the service answers a repeated key with the run it already started.
+// (p.IdempotencyKey, else one generated for this call) reused on each
+// retry, so retries are safe: the service answers a repeated key with the
+// run it already started, marked Deduped.
 // Validation and quota errors (ErrConcurrentRunLimit, which is not retried)
 // surface here.
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
+	if len(p.IdempotencyKey) > MaxIdempotencyKey {
+		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d characters", MaxIdempotencyKey))
+	}
+	if p.IdempotencyKey != "" { // the header the service reads first: the same key (an explicit option still wins)
+		opts = append([]option.RequestOption{option.WithIdempotencyKey(p.IdempotencyKey)}, opts...)
+	}
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[RunCreated](ctx, s.t, &transport.Request{Method: http.MethodPost,
 		Route: routeRuns, Params: []string{projectID}, Body: p, Wire: wireJSON, Class: transport.Write, IdempotencyKey: true})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,11 +24,15 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 	tg := inproc(f.srv)
 	body := evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
 		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}}
-	send := func(key string) evals.RunCreated {
+	sendWith := func(header, key, bodyKey string) evals.RunCreated {
+		p := body
+		p.IdempotencyKey = bodyKey
 		req := must[*http.Request](t)(http.NewRequestWithContext(t.Context(), http.MethodPost,
-			projectopstest.InProcessURL+"/projects/"+f.ws.ProjectID+"/eval-runs", jsonBody(t, body)))
+			projectopstest.InProcessURL+"/projects/"+f.ws.ProjectID+"/eval-runs", jsonBody(t, p)))
 		req.Header.Set("Authorization", "Bearer "+f.ws.APIKey)
-		req.Header.Set("Idempotency-Key", key)
+		if header != "" {
+			req.Header.Set(header, key)
+		}
 		resp := must[*http.Response](t)(tg.client.Do(req))
 		defer resp.Body.Close()
 		var rc evals.RunCreated
@@ -37,9 +42,36 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 		}
 		return rc
 	}
+	send := func(key string) evals.RunCreated { return sendWith("Idempotency-Key", key, "") }
 	a, b, c := send("k1"), send("k1"), send("k2")
 	if a.RunID != b.RunID || a.Deduped || !b.Deduped || c.RunID == a.RunID {
 		t.Fatalf("a=%+v b=%+v c=%+v", a, b, c)
+	}
+	// The gateway's other spellings: the prefixed header (read first), the
+	// body's idempotencyKey (read last); a blank or over-long header is
+	// ignored, an over-long body key refused.
+	if d := sendWith("X-Mcpjam-Idempotency-Key", "k1", ""); d.RunID != a.RunID || !d.Deduped {
+		t.Errorf("prefixed header: %+v", d)
+	}
+	e1, e2 := sendWith("", "", "k3"), sendWith("", "", "k3")
+	if e1.Deduped || e2.RunID != e1.RunID || !e2.Deduped {
+		t.Errorf("body key: %+v %+v", e1, e2)
+	}
+	if g := sendWith("Idempotency-Key", strings.Repeat("x", 257), "k3"); g.RunID != e1.RunID || !g.Deduped {
+		t.Errorf("an over-long header must give way to the body key: %+v", g)
+	}
+	tg.call(t, http.MethodPost, "/projects/"+f.ws.ProjectID+"/eval-runs", f.ws.APIKey,
+		map[string]any{"suiteName": "s", "serverIds": body.ServerIDs, "tests": body.Tests, "idempotencyKey": strings.Repeat("x", 257)}).
+		wantField(t, "idempotencyKey")
+	// The SDK sends RunParams.IdempotencyKey as the header too.
+	withKey := body
+	withKey.IdempotencyKey = "k3"
+	if h, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); err != nil || h.RunID != e1.RunID || !h.Deduped {
+		t.Errorf("SDK with a body key: %+v, %v", h, err)
+	}
+	withKey.IdempotencyKey = strings.Repeat("x", 257)
+	if _, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); !errors.Is(err, projectops.ErrValidation) {
+		t.Errorf("SDK with an over-long key: %v", err)
 	}
 
 	// The SDK sends one key per call and reuses it on retries: a create

@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -17,12 +18,19 @@ const maxIdempotencyKey = 256
 
 func checkCreateRun(_ *call, p *evals.RunParams) *edge.Error { return checkRunParams(p) }
 
-// createEvalRun checks the quota and starts a run: 202 at once.
+// createEvalRun checks the quota and starts a run: 202 at once. The
+// idempotency key is the gateway's: x-mcpjam-idempotency-key, else
+// Idempotency-Key (a blank or too long header is ignored), else the body's
+// idempotencyKey.
 func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *edge.Error) {
-	key := strings.TrimSpace(c.r.Header.Get("Idempotency-Key"))
-	if len(key) > maxIdempotencyKey {
-		key = ""
+	key := ""
+	for _, h := range []string{"X-Mcpjam-Idempotency-Key", "Idempotency-Key"} {
+		if k := strings.TrimSpace(c.r.Header.Get(h)); k != "" && len(k) <= maxIdempotencyKey {
+			key = k
+			break
+		}
 	}
+	key = cmp.Or(key, p.IdempotencyKey)
 	if key != "" {
 		key = c.a.userID + "\x00" + c.project.id + "\x00" + key
 	}
@@ -47,6 +55,9 @@ func checkRunParams(p *evals.RunParams) *edge.Error {
 		if herr := checkTests("tests", p.Tests); herr != nil {
 			return herr
 		}
+	}
+	if len(p.IdempotencyKey) > maxIdempotencyKey {
+		return edge.Validation("idempotencyKey", "idempotencyKey must be at most "+strconv.Itoa(maxIdempotencyKey)+" characters")
 	}
 	if p.IterationOverride < 0 || p.IterationOverride > maxEvalRuns {
 		return edge.Validation("iterationOverride", "iterationOverride must be between 1 and "+strconv.Itoa(maxEvalRuns))

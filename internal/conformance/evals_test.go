@@ -17,7 +17,6 @@ func TestEvalSchemasMatchGoTypes(t *testing.T) {
 		"EvalSuite":              reflect.TypeFor[evals.Suite](),
 		"EvalSuiteCreateRequest": reflect.TypeFor[evals.CreateSuiteParams](),
 		"EvalSuiteCreated":       reflect.TypeFor[evals.SuiteCreated](),
-		"EvalRunCreateRequest":   reflect.TypeFor[evals.RunParams](),
 		"EvalTestStep":           reflect.TypeFor[evals.Step](),
 	}
 	for name, typ := range cases {
@@ -26,6 +25,9 @@ func TestEvalSchemasMatchGoTypes(t *testing.T) {
 			check(t, name, d.Components.Schemas[name], typ)
 		})
 	}
+	// idempotencyKey is the 08-22 version's (reference-notes section 1).
+	checkFields(t, "EvalRunCreateRequest", d.Components.Schemas["EvalRunCreateRequest"], reflect.TypeFor[evals.RunParams](),
+		[]string{"idempotencyKey"})
 	s := d.Components.Schemas["EvalSuite"]
 	check(t, "EvalSuite.latestRun", s.Properties["latestRun"], reflect.TypeFor[evals.LatestRun]())
 	check(t, "EvalSuite.totals", s.Properties["totals"], reflect.TypeFor[evals.Totals]())
