@@ -208,7 +208,12 @@ func TestIngestValidation(t *testing.T) {
 			return err
 		}, projectops.CodeNotFound, ""},
 		{"unknown project", func() error { _, err := f.c.Ingest.StartRun(ctx, "prj_nope", ok); return err }, projectops.CodeNotFound, ""},
-		{"body over 6 MiB", func() error {
+		{"body over the gateway's 6 MiB", func() error {
+			_, err := f.c.Ingest.AppendIterations(ctx, p, ingest.AppendParams{RunID: st.RunID,
+				Results: []ingest.Result{{CaseTitle: "a", Error: big + strings.Repeat("x", 1<<20)}}})
+			return err
+		}, projectops.CodeValidation, ""},
+		{"body over the backend's 5 MiB", func() error {
 			_, err := f.c.Ingest.AppendIterations(ctx, p, ingest.AppendParams{RunID: st.RunID,
 				Results: []ingest.Result{{CaseTitle: "a", Error: big}}})
 			return err
@@ -219,13 +224,17 @@ func TestIngestValidation(t *testing.T) {
 		})
 	}
 	// Not one of those was retried: 400 and 404 are final.
-	if got := len(routeStatuses(f.srv, routeAppend)); got != 4 {
-		t.Errorf("append attempts = %d, want 4 (one per failing call, none retried)", got)
+	if got := len(routeStatuses(f.srv, routeAppend)); got != 5 {
+		t.Errorf("append attempts = %d, want 5 (one per failing call, none retried)", got)
 	}
 	// The oversized body's error says what happened.
 	_, err = f.c.Ingest.AppendIterations(ctx, p, ingest.AppendParams{RunID: st.RunID, Results: []ingest.Result{{CaseTitle: "a", Error: big}}})
-	if e := wantCode(t, err, projectops.CodeValidation, ""); !strings.Contains(e.Message, "size limit") {
+	if e := wantCode(t, err, projectops.CodeValidation, ""); !strings.Contains(e.Message, "backend size limit") {
 		t.Errorf("message = %q", e.Message)
+	}
+	// Nothing of a refused body was stored.
+	if run, err := f.c.Ingest.FinalizeRun(ctx, p, ingest.FinalizeParams{RunID: st.RunID, ExternalRunID: "v"}); err != nil || run.Summary == nil || run.Summary.Total != 0 {
+		t.Errorf("after refusals: %+v, %v", run, err)
 	}
 }
 

@@ -30,13 +30,22 @@ func ingestRoutes(s *Server, rt *router) {
 // which the request log and debug log redact.
 const uploadRoute = "POST " + uploadPath + "{token}"
 
+// ingestGatewayBytes is the gateway's cap on an ingest body; the backend
+// behind it takes ingest.MaxBodyBytes (5 MiB).
+const ingestGatewayBytes = 6 << 20
+
 // decodeIngest reads an ingest body under the gateway's 6 MiB cap and
 // parses it once into its checked object and, cut in the same pass, the
-// raw JSON of each result (what the run stores). A projectId in the body
-// is ignored (the path decides), as the gateway overwrites it.
+// raw JSON of each result (what the run stores); a body over the
+// backend's 5 MiB is refused after the gateway let it through. A projectId
+// in the body is ignored (the path decides), as the gateway overwrites it.
 func decodeIngest(r *http.Request) (map[string]any, [][]byte, *edge.Error) {
-	obj, _, results, _, herr := edge.DecodeObjectElements(r, ingest.MaxBodyBytes, edge.NewError(shared.CodeValidation,
-		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingest.MaxBodyBytes}), "results")
+	obj, data, results, _, herr := edge.DecodeObjectElements(r, ingestGatewayBytes, edge.NewError(shared.CodeValidation,
+		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingestGatewayBytes}), "results")
+	if herr == nil && len(data) > ingest.MaxBodyBytes {
+		return nil, nil, edge.NewError(shared.CodeValidation, "Payload exceeds the eval ingestion backend size limit",
+			map[string]any{"limit": ingest.MaxBodyBytes})
+	}
 	if herr == nil {
 		delete(obj, "projectId")
 	}
