@@ -157,18 +157,31 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 	}
 }
 
-// tunnelQuery splits a public URL's query into the ?k= secret and the
-// query to forward without it. The query is nearly always the secret
-// alone, which needs no parsing; anything else goes through
-// url.ParseQuery (errors ignored, as URL.Query does) and is re-encoded.
+// tunnelQuery splits a public URL's query into the ?k= secret (the first
+// k, unescaped, as URL.Query().Get reads it) and the query to forward: the
+// raw query without its k parameters, every other part as the caller wrote
+// it (order, escapes, bare flags). The query is nearly always the secret
+// alone, which needs no splitting.
 func tunnelQuery(raw string) (k, rest string) {
 	if v, ok := strings.CutPrefix(raw, "k="); ok && !strings.ContainsAny(v, "&;%+") {
 		return v, ""
 	}
-	q, _ := url.ParseQuery(raw)
-	k = q.Get("k")
-	q.Del("k")
-	return k, q.Encode()
+	var kept []string
+	found := false
+	for part := range strings.SplitSeq(raw, "&") {
+		name, value, _ := strings.Cut(part, "=")
+		if n, err := url.QueryUnescape(name); err != nil || n != "k" {
+			if part != "" {
+				kept = append(kept, part)
+			}
+			continue
+		}
+		if !found {
+			k, _ = url.QueryUnescape(value)
+			found = true
+		}
+	}
+	return k, strings.Join(kept, "&")
 }
 
 // publicSlug finds a public tunnel URL's slug in an admitted (clean)
