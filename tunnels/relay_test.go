@@ -254,3 +254,33 @@ func TestConcurrentLargeBodies(t *testing.T) {
 }
 
 const tunnelChunk = 32 << 10
+
+// A response head too large for a frame fails the request at once (502)
+// instead of leaving the caller waiting for a head that never comes.
+func TestOversizedResponseHeadFails(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("big") {
+			w.Header().Set("X-Big", strings.Repeat("a", 300<<10))
+		}
+		_, _ = io.WriteString(w, "body")
+	}))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if status, _ := get(t, f, http.MethodGet, g.URL+"&big=1", ""); status != http.StatusBadGateway {
+			t.Errorf("status %d, want 502", status)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the caller is still waiting")
+	}
+	// The tunnel still serves.
+	if status, body := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusOK || body != "body" {
+		t.Errorf("next request: %d %q", status, body)
+	}
+}

@@ -116,7 +116,12 @@ func (w *responseWriter) flushBuf() {
 			g, err := w.group.AppendHead(tunnelwire.Response, w.id,
 				&tunnelwire.Head{Status: w.status, Header: tunnelwire.Clean(w.header)})
 			if err != nil {
+				// A head too large for a frame: the stream ends failed (the
+				// caller gets 502) instead of waiting for a head that never
+				// comes.
 				w.err = err
+				w.group = w.group.AppendEnd(w.id, errors.New("response head too large to relay"))
+				w.push()
 				return
 			}
 			w.group = g
