@@ -68,7 +68,7 @@ func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered
 	}
 	conn.SetReadLimit(tunnelwire.MaxMessage)
-	sess := relay.New(conn, tunnelwire.Offers(r.Header, tunnelwire.FeatureBatch))
+	sess := relay.New(conn, tunnelwire.Offers(r.Header, tunnelwire.FeatureBatch), tunnelwire.Offers(r.Header, tunnelwire.FeatureCredit))
 	s.mu.Lock()
 	current := s.st.tun.byToken[hash] == t && t.version == version
 	var old *relay.Session

@@ -44,11 +44,14 @@
 //	6 cancel   relay → host  the public caller went away
 //	7 batch    both ways     id 0: several frames in one message, each a
 //	                         4-byte big-endian length and the frame
+//	8 credit   both ways     the receiver consumed N of the stream's data
+//	                         frames (N as 4 bytes big-endian): the sender
+//	                         may send N more
 //
-// Batches are optional: the host offers them with the dial header
-// "X-Tunnel-Features: batch", and a relay that will send and read them
-// says so with the payload "batch" in its ready frame; without both, every
-// frame is its own message. A request (head, body, end) or a response part
+// Batches and credit are optional: the host offers them with the dial
+// header "X-Tunnel-Features: batch,credit", and the relay lists those it
+// will use as its ready frame's payload ("batch,credit"). Without batches
+// every frame is its own message. A request (head, body, end) or a response part
 // written at once then travels as one message, and frames of concurrent
 // streams written at the same moment share one.
 //
@@ -57,9 +60,14 @@
 // end frame. Responses stream (the host sends the head at its first Flush
 // and each chunk as written, so SSE and MCP's long-lived GET stream work);
 // the relay reads a request body (at most 4 MiB) before relaying it.
-// Frames are capped (request and response heads 256 KiB, data 32 KiB);
-// each side queues at most 16 chunks per stream and otherwise waits, so no
-// body is buffered whole. Headers are relayed end to end without
+// Frames are capped (request and response heads 256 KiB, data 32 KiB).
+// With credit, a sender has at most 8 data frames of a stream
+// unacknowledged and then waits for credit, so a receiver holds at most
+// 256 KiB of any stream and its reader never waits: a handler that does
+// not read its body, or a public caller that stops reading, holds up its
+// own stream only. Without credit, each side queues at most 16 chunks per
+// stream and its reader waits beyond that (for every stream). No body is
+// buffered whole. Headers are relayed end to end without
 // hop-by-hop headers; the relay adds X-Forwarded-Host and X-Forwarded-For.
 // The relay closes a session with WebSocket status 4001 when the grant is
 // revoked or rotated and 4002 when a newer session replaces it.

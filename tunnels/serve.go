@@ -107,7 +107,7 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions) (
 func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, error) {
 	hdr := http.Header{}
 	hdr.Set("Authorization", "Bearer "+g.ConnectToken)
-	hdr.Set(tunnelwire.FeaturesHeader, tunnelwire.FeatureBatch)
+	hdr.Set(tunnelwire.FeaturesHeader, tunnelwire.FeatureBatch+","+tunnelwire.FeatureCredit)
 	conn, resp, err := websocket.Dial(ctx, g.RelayWSURL, &websocket.DialOptions{
 		HTTPClient:   client,
 		HTTPHeader:   hdr,

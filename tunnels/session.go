@@ -26,6 +26,7 @@ type session struct {
 
 	ctx    context.Context // ends with the session: body pushes wait on it
 	reqCtx context.Context // the session's values without its cancellation: requests derive from it
+	credit bool            // the relay keeps to stream windows (Ready said so): set before any request
 
 	mu      sync.Mutex
 	streams map[uint32]*stream
@@ -34,8 +35,9 @@ type session struct {
 
 // stream is one relayed request being served.
 type stream struct {
-	cancel context.CancelFunc
-	body   tunnelwire.Body // by value: one allocation less per request
+	cancel  context.CancelFunc
+	body    tunnelwire.Body    // by value: one allocation less per request
+	credits tunnelwire.Credits // the response body's window, with credit
 }
 
 var errSessionEnded = errors.New("tunnels: relay session ended")
@@ -62,6 +64,7 @@ func (s *session) run(ctx context.Context) error {
 		for _, st := range s.streams {
 			st.cancel()
 			st.body.Finish(errSessionEnded)
+			st.credits.Close()
 		}
 		s.mu.Unlock()
 		// Closed before waiting: a handler blocked writing to a relay
@@ -108,6 +111,7 @@ func (s *session) handle(f tunnelwire.Frame) error {
 		// The payload lists the features the relay will use; a relay
 		// that sends batches reads them too.
 		s.w.SetBatch(tunnelwire.HasFeature(string(f.Payload), tunnelwire.FeatureBatch))
+		s.credit = tunnelwire.HasFeature(string(f.Payload), tunnelwire.FeatureCredit)
 		if s.onReady != nil {
 			s.onReady()
 			s.onReady = nil
@@ -119,8 +123,26 @@ func (s *session) handle(f tunnelwire.Frame) error {
 		}
 		s.start(f.ID, h)
 	case tunnelwire.Data:
+		st := s.stream(f.ID)
+		switch {
+		case st == nil:
+		case s.credit:
+			// Never waits: the relay keeps to the stream's window, and
+			// one that does not loses the stream, not the session.
+			if err := st.body.Offer(bytes.Clone(f.Payload)); err != nil { // f aliases the read buffer
+				st.cancel()
+				st.body.Finish(err)
+			}
+		default:
+			st.body.Push(s.ctx, bytes.Clone(f.Payload))
+		}
+	case tunnelwire.Credit:
+		n, err := tunnelwire.CreditCount(f.Payload)
+		if err != nil {
+			return err
+		}
 		if st := s.stream(f.ID); st != nil {
-			st.body.Push(s.ctx, bytes.Clone(f.Payload)) // f aliases the read buffer
+			st.credits.Add(n)
 		}
 	case tunnelwire.End:
 		if st := s.stream(f.ID); st != nil {
@@ -129,6 +151,7 @@ func (s *session) handle(f tunnelwire.Frame) error {
 	case tunnelwire.Cancel:
 		if st := s.stream(f.ID); st != nil {
 			st.cancel()
+			st.credits.Close()
 		}
 	case tunnelwire.Batch:
 		return tunnelwire.SplitBatch(f.Payload, s.handle)
@@ -149,6 +172,11 @@ func (s *session) stream(id uint32) *stream {
 func (s *session) start(id uint32, h *tunnelwire.Head) {
 	ctx, cancel := context.WithCancel(s.reqCtx)
 	st := &stream{cancel: cancel}
+	if s.credit {
+		st.body.Credit = func(n int) { // the handler's goroutine, as it reads
+			_ = s.w.Send(tunnelwire.Group(nil).Append(tunnelwire.Credit, id, tunnelwire.CreditPayload(n)))
+		}
+	}
 	s.mu.Lock()
 	if old := s.streams[id]; old != nil {
 		old.cancel() // a reused id: the relay gave up on the old one
@@ -160,6 +188,7 @@ func (s *session) start(id uint32, h *tunnelwire.Head) {
 		defer s.wg.Done()
 		defer func() {
 			cancel()
+			st.credits.Close()
 			_ = st.body.Close()
 			s.mu.Lock()
 			if s.streams[id] == st {
@@ -167,12 +196,16 @@ func (s *session) start(id uint32, h *tunnelwire.Head) {
 			}
 			s.mu.Unlock()
 		}()
-		s.serve(ctx, id, h, &st.body)
+		s.serve(ctx, id, h, st)
 	}()
 }
 
-func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, body *tunnelwire.Body) {
+func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *stream) {
+	body := &st.body
 	w := newResponseWriter(s, id, ctx)
+	if s.credit {
+		w.credits = &st.credits
+	}
 	defer w.release()
 	req, err := http.NewRequestWithContext(ctx, h.Method, h.URI, body)
 	if err != nil {

@@ -25,8 +25,9 @@ type responseWriter struct {
 	buf      []byte
 	err      error
 	done     bool
-	group    tunnelwire.Group // frames not yet pushed; its buffer is reused
-	bufs     *frameBufs       // where buf and group came from
+	group    tunnelwire.Group    // frames not yet pushed; its buffer is reused
+	bufs     *frameBufs          // where buf and group came from
+	credits  *tunnelwire.Credits // the stream's window when the relay keeps to one; nil otherwise
 }
 
 // frameBufs are a response writer's frame group and chunk buffer, which
@@ -128,6 +129,15 @@ func (w *responseWriter) flushBuf() {
 		}
 	}
 	if len(w.buf) > 0 && w.err == nil && w.live() {
+		if w.credits != nil && !w.credits.TryAcquire() {
+			// A caller that reads slowly holds up this handler only:
+			// what was queued goes first, then the chunk waits for room.
+			w.push()
+			if err := w.credits.Acquire(w.ctx); err != nil {
+				w.err = err
+				return
+			}
+		}
 		w.group = w.group.Append(tunnelwire.Data, w.id, w.buf)
 		w.buf = w.buf[:0]
 	}

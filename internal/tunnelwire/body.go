@@ -31,6 +31,12 @@ type Body struct {
 	room   chan struct{} // one slot, made when a push must wait for room
 
 	cur []byte // Read's unread part of a chunk
+
+	// Credit, when set, is called (by the consumer's goroutine) with the
+	// number of chunks consumed since its last call, every Window/2
+	// chunks: a stream with a window returns them to its sender.
+	Credit   func(n int)
+	consumed int
 }
 
 // signal wakes a waiter on c, if there is a channel and it is not already
@@ -62,6 +68,31 @@ func (b *Body) Push(ctx context.Context, chunk []byte) bool {
 		}
 		b.mu.Lock()
 	}
+	b.enqueue(chunk)
+	return true
+}
+
+// Offer queues a chunk without waiting, for a stream whose sender keeps to
+// its window: a full queue means the sender did not, and Offer returns
+// ErrWindow. A chunk for a consumer that is gone or a body that has ended
+// is dropped.
+func (b *Body) Offer(chunk []byte) error {
+	b.mu.Lock()
+	switch {
+	case b.ended || b.closed:
+		b.mu.Unlock()
+		return nil
+	case len(b.q)-b.head >= QueueLen:
+		b.mu.Unlock()
+		return ErrWindow
+	}
+	b.enqueue(chunk)
+	return nil
+}
+
+// enqueue, called with b.mu held and room in the queue, queues chunk,
+// releases b.mu and wakes the consumer.
+func (b *Body) enqueue(chunk []byte) {
 	switch {
 	case b.q == nil:
 		b.q = b.inline[:0]
@@ -74,7 +105,6 @@ func (b *Body) Push(ctx context.Context, chunk []byte) bool {
 	wake := b.wake
 	b.mu.Unlock()
 	signal(wake)
-	return true
 }
 
 // Finish ends the body: readers get io.EOF after the queued chunks when err
@@ -123,8 +153,17 @@ func (b *Body) Next(ctx context.Context) ([]byte, error) {
 				b.q, b.head = b.q[:0], 0
 			}
 			room := b.room
+			credit := 0
+			if c != nil && b.Credit != nil { // nil is a relay's head marker, not a chunk
+				if b.consumed++; b.consumed >= Window/2 {
+					credit, b.consumed = b.consumed, 0
+				}
+			}
 			b.mu.Unlock()
 			signal(room)
+			if credit > 0 {
+				b.Credit(credit)
+			}
 			return c, nil
 		}
 		switch {

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -31,7 +32,7 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 		return &UnreachableError{"No tunnel host is connected"}
 	}
 	defer rs.forget(id)
-	if err := rs.sendRequest(id, h, body); err != nil {
+	if err := rs.sendRequest(r.Context(), id, st, h, body); err != nil {
 		return err
 	}
 	// Every wait below ends when the public caller goes away, and then the
@@ -94,8 +95,16 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, h *tunnelwire
 var groups = sync.Pool{New: func() any { return new(tunnelwire.Group) }}
 
 // sendRequest sends the whole request as one group: one message when
-// batching.
-func (rs *Session) sendRequest(id uint32, h *tunnelwire.Head, body []byte) error {
+// batching. With credit, a body longer than the stream's window goes as far
+// as the window allows, and the rest on a goroutine of its own as the host
+// returns credit, while Forward waits for the response: a handler may
+// answer before it reads its body, or never read it.
+func (rs *Session) sendRequest(ctx context.Context, id uint32, st *stream, h *tunnelwire.Head, body []byte) error {
+	var rest []byte
+	if rs.credit && len(body) > tunnelwire.Window*tunnelwire.MaxChunk {
+		body, rest = body[:tunnelwire.Window*tunnelwire.MaxChunk], body[tunnelwire.Window*tunnelwire.MaxChunk:]
+		st.credits.Take(tunnelwire.Window)
+	}
 	gp := groups.Get().(*tunnelwire.Group)
 	defer func() {
 		if cap(*gp) <= 2*tunnelwire.MaxMessage {
@@ -110,9 +119,27 @@ func (rs *Session) sendRequest(id uint32, h *tunnelwire.Head, body []byte) error
 	for chunk := range slices.Chunk(body, tunnelwire.MaxChunk) {
 		g = g.Append(tunnelwire.Data, id, chunk)
 	}
-	*gp = g.AppendEnd(id, nil)
+	if rest == nil {
+		g = g.AppendEnd(id, nil)
+	}
+	*gp = g
 	if rs.send(*gp) != nil {
 		return &UnreachableError{"Tunnel host disconnected"}
 	}
+	if rest != nil {
+		go rs.sendRest(ctx, id, st, rest)
+	}
 	return nil
+}
+
+// sendRest sends the rest of a request body chunk by chunk as the host
+// returns credit, then the end. It stops when the public caller goes away
+// or the stream is over (its credits closed when Forward returns).
+func (rs *Session) sendRest(ctx context.Context, id uint32, st *stream, rest []byte) {
+	for chunk := range slices.Chunk(rest, tunnelwire.MaxChunk) {
+		if st.credits.Acquire(ctx) != nil || rs.send(tunnelwire.Group(nil).Append(tunnelwire.Data, id, chunk)) != nil {
+			return
+		}
+	}
+	_ = rs.send(tunnelwire.Group(nil).AppendEnd(id, nil))
 }

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/coder/websocket"
@@ -22,6 +23,7 @@ type Session struct {
 	conn   *websocket.Conn
 	w      *tunnelwire.Writer
 	batch  bool            // the host reads Batch frames (it said so when dialing)
+	credit bool            // the host keeps to stream windows and returns credit (it said so when dialing)
 	ctx    context.Context // ends with the session; body pushes wait on it
 	cancel context.CancelFunc
 	done   chan struct{} // closed once the session is over
@@ -37,16 +39,18 @@ type Session struct {
 // waits in one place for the head, the body and the end, and a stream
 // that ends without a head ends its body with no chunk in it.
 type stream struct {
-	head    *tunnelwire.Head // written by the reader before it queues the marker
-	started bool             // the reader has queued the head (reader goroutine only)
-	body    tunnelwire.Body  // by value: one allocation less per request
+	head    *tunnelwire.Head   // written by the reader before it queues the marker
+	started bool               // the reader has queued the head (reader goroutine only)
+	body    tunnelwire.Body    // by value: one allocation less per request
+	credits tunnelwire.Credits // the request body's window, with credit
 }
 
 // New returns the relay side of a host's WebSocket session; batch says
-// the host reads Batch frames. Run serves it.
-func New(conn *websocket.Conn, batch bool) *Session {
+// the host reads Batch frames, credit that it keeps to stream windows.
+// Run serves it.
+func New(conn *websocket.Conn, batch, credit bool) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Session{conn: conn, w: tunnelwire.NewWriter(conn, batch), batch: batch, ctx: ctx, cancel: cancel,
+	return &Session{conn: conn, w: tunnelwire.NewWriter(conn, batch), batch: batch, credit: credit, ctx: ctx, cancel: cancel,
 		done: make(chan struct{}), streams: map[uint32]*stream{}}
 }
 
@@ -61,10 +65,14 @@ func (rs *Session) Run(serverCtx context.Context) {
 		_ = rs.conn.CloseNow()
 		close(rs.done)
 	}()
-	var features []byte
+	var used []string
 	if rs.batch {
-		features = []byte(tunnelwire.FeatureBatch)
+		used = append(used, tunnelwire.FeatureBatch)
 	}
+	if rs.credit {
+		used = append(used, tunnelwire.FeatureCredit)
+	}
+	features := []byte(strings.Join(used, ","))
 	if rs.send(tunnelwire.Group(nil).Append(tunnelwire.Ready, 0, features)) != nil {
 		return
 	}
@@ -105,9 +113,24 @@ func (rs *Session) dispatch(f tunnelwire.Frame) error {
 			st.body.Push(rs.ctx, nil)
 		}
 	case tunnelwire.Data:
-		if st.started { // a body before its head is not a response
-			st.body.Push(rs.ctx, bytes.Clone(f.Payload)) // f aliases the read buffer
+		switch {
+		case !st.started: // a body before its head is not a response
+		case rs.credit:
+			// Never waits: the host keeps to the stream's window (a
+			// public caller that reads slowly holds up its own stream
+			// only), and one that does not loses the stream.
+			if err := st.body.Offer(bytes.Clone(f.Payload)); err != nil { // f aliases the read buffer
+				st.body.Finish(err)
+			}
+		default:
+			st.body.Push(rs.ctx, bytes.Clone(f.Payload))
 		}
+	case tunnelwire.Credit:
+		n, err := tunnelwire.CreditCount(f.Payload)
+		if err != nil {
+			return err
+		}
+		st.credits.Add(n)
 	case tunnelwire.End:
 		st.body.Finish(tunnelwire.EndError(f.Payload))
 	}
@@ -136,6 +159,7 @@ func (rs *Session) shutdown() bool {
 	rs.mu.Unlock()
 	for _, st := range streams {
 		st.body.Finish(errClosed)
+		st.credits.Close()
 	}
 	return true
 }
@@ -149,6 +173,12 @@ func (rs *Session) open() (uint32, *stream, bool) {
 	}
 	rs.next++
 	st := &stream{}
+	if rs.credit {
+		id := rs.next
+		st.body.Credit = func(n int) { // Forward's goroutine, as it writes the response
+			_ = rs.send(tunnelwire.Group(nil).Append(tunnelwire.Credit, id, tunnelwire.CreditPayload(n)))
+		}
+	}
 	rs.streams[rs.next] = st
 	return rs.next, st, true
 }
@@ -164,6 +194,7 @@ func (rs *Session) forget(id uint32) {
 	if st := rs.streams[id]; st != nil {
 		delete(rs.streams, id)
 		_ = st.body.Close()
+		st.credits.Close()
 	}
 	rs.mu.Unlock()
 }

@@ -1,0 +1,128 @@
+package tunnels_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// fastGet asks the tunnel's quick path and fails the test if it is held up
+// for more than 5 seconds behind another stream.
+func fastGet(t *testing.T, f *fixture, u string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	resp, err := f.Srv.Client().Do(req)
+	if err != nil {
+		t.Fatalf("a request held up behind another stream: %v", err)
+	}
+	defer resp.Body.Close()
+	if b, _ := io.ReadAll(resp.Body); string(b) != "fast" {
+		t.Fatalf("got %q", b)
+	}
+}
+
+// quickOr serves "fast" unless the query asks for slow: slow is called then.
+func quickOr(slow http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("slow") {
+			slow(w, r)
+			return
+		}
+		_, _ = io.WriteString(w, "fast")
+	})
+}
+
+// A handler that never reads a large request body holds up its own stream
+// only: the host's reader never waits for it (the relay keeps to the
+// stream's window), other requests go through, and when its caller gives
+// up the handler is cancelled.
+func TestUnreadBodyHoldsUpItsStreamOnly(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	cancelled := make(chan struct{})
+	serve(t, f, g, quickOr(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done() // never reads the body
+		close(cancelled)
+	}))
+	ctx, cancel := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, g.URL+"&slow=1", bytes.NewReader(make([]byte, 3<<20)))
+	resp, err := f.Srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fastGet(t, f, g.URL)
+	cancel()
+	resp.Body.Close()
+	select {
+	case <-cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the handler was not cancelled after its caller went away")
+	}
+	fastGet(t, f, g.URL)
+}
+
+// A public caller that stops reading a large response holds up its own
+// stream only: the relay's reader never waits for it.
+func TestSlowCallerHoldsUpItsStreamOnly(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	serve(t, f, g, quickOr(func(w http.ResponseWriter, r *http.Request) {
+		chunk := make([]byte, 32<<10)
+		for range 1000 { // 32 MB, far more than any buffer on the way
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, g.URL+"&slow=1", nil)
+	resp, err := f.Srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close() // never read
+	time.Sleep(200 * time.Millisecond)
+	fastGet(t, f, g.URL)
+	// The held-up stream still delivers when its caller reads again.
+	if n, err := io.Copy(io.Discard, resp.Body); err != nil || n != 1000*32<<10 {
+		t.Errorf("the slow caller read %d bytes, %v", n, err)
+	}
+}
+
+// A large request body a handler reads slowly arrives whole, in order.
+func TestLargeBodyThroughTheWindow(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	serve(t, f, g, quickOr(func(w http.ResponseWriter, r *http.Request) {
+		var got bytes.Buffer
+		buf := make([]byte, 100<<10)
+		for {
+			n, err := r.Body.Read(buf)
+			got.Write(buf[:n])
+			if err != nil {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		_, _ = w.Write(got.Bytes())
+	}))
+	body := make([]byte, 3<<20+12345)
+	for i := range body {
+		body[i] = byte(i * 7)
+	}
+	status, got := get(t, f, http.MethodPost, g.URL+"&slow=1", string(body))
+	if status != http.StatusOK || got != string(body) {
+		t.Errorf("status %d, %d bytes back of %d (equal: %v)", status, len(got), len(body), got == string(body))
+	}
+}
