@@ -14,8 +14,8 @@ import (
 
 // Polling defaults of WaitForBuild.
 const (
-	DefaultWaitInterval    = 500 * time.Millisecond
-	DefaultWaitMaxInterval = 15 * time.Second
+	DefaultPollMin = 500 * time.Millisecond
+	DefaultPollMax = 15 * time.Second
 )
 
 // WaitOption configures WaitForBuild (the same style as evals' Wait).
@@ -34,7 +34,7 @@ func WithRequestOptions(opts ...option.RequestOption) WaitOption {
 }
 
 // WithPollInterval bounds the delay between polls (defaults
-// DefaultWaitInterval and DefaultWaitMaxInterval); delays grow by half each
+// DefaultPollMin and DefaultPollMax); delays grow by half each
 // time, with jitter. Values below 1ms are raised to 1ms; max is raised to
 // min.
 func WithPollInterval(lo, hi time.Duration) WaitOption {
@@ -84,7 +84,7 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 	if buildID == "" {
 		return nil, apierr.Invalid("buildId", "buildId is required")
 	}
-	c := waitConfig{min: DefaultWaitInterval, max: DefaultWaitMaxInterval}
+	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)

@@ -45,7 +45,7 @@ type Iteration struct {
 	Error             string     `json:"error,omitempty"`
 }
 
-// IterationsParams pages Runs.Iterations.
+// IterationsParams pages Runs.ListIterations and Runs.AllIterations.
 type IterationsParams struct {
 	// Limit is the page size, 1 to MaxIterationsLimit (service default 50).
 	Limit int

@@ -11,7 +11,7 @@ import (
 // ReasonRunDropped is details.reason of the 404 NOT_FOUND answering a read
 // of a run dropped under WithMaxRuns (a double-only value: the service
 // keeps every run).
-const ReasonRunDropped = "RUN_DROPPED"
+const ReasonRunDropped shared.Reason = "RUN_DROPPED"
 
 // WithMaxRuns bounds the memory of a long session (projectops serve
 // --max-runs): once more than n eval runs are stored, the oldest finished
@@ -69,5 +69,5 @@ func (e *evalEngine) droppedRunError(projectID, runID string) *edge.Error {
 		return nil
 	}
 	return edge.NewError(shared.CodeNotFound, "Eval run "+runID+" was dropped: the double keeps only the newest runs (max runs "+
-		strconv.Itoa(e.opts.maxRuns)+")", map[string]any{"reason": ReasonRunDropped, "runId": runID})
+		strconv.Itoa(e.opts.maxRuns)+")", map[string]any{"reason": string(ReasonRunDropped), "runId": runID})
 }

@@ -38,7 +38,7 @@ func TestMaxRunsDropsOldestFinished(t *testing.T) {
 	for _, id := range []string{b, c} {
 		for _, path := range []string{"", "/iterations"} {
 			body := tg.call(t, "GET", base+"/eval-runs/"+id+path, ws.APIKey, nil).wantError(t, shared.CodeNotFound)
-			if body.Details["reason"] != projectopstest.ReasonRunDropped {
+			if body.Details["reason"] != string(projectopstest.ReasonRunDropped) {
 				t.Errorf("dropped run %s%s: details %v", id, path, body.Details)
 			}
 		}
