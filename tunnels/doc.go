@@ -69,6 +69,9 @@
 // stream and its reader waits beyond that (for every stream). No body is
 // buffered whole. Headers are relayed end to end without
 // hop-by-hop headers; the relay adds X-Forwarded-Host and X-Forwarded-For.
+// Heads travel as JSON, so header bytes that are not UTF-8 (HTTP's
+// obs-text) arrive as U+FFFD, and the protocol has no frame for trailers:
+// a response's trailers are not relayed.
 // The relay closes a session with WebSocket status 4001 when the grant is
 // revoked or rotated and 4002 when a newer session replaces it.
 package tunnels
