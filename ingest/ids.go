@@ -47,7 +47,9 @@ func ciRunID(getenv func(string) string) string {
 	}
 	switch {
 	case getenv("GITHUB_ACTIONS") == "true" && getenv("GITHUB_RUN_ID") != "":
-		return join("gha", "GITHUB_RUN_ID", "GITHUB_JOB", "GITHUB_RUN_ATTEMPT")
+		// GITHUB_ACTION names the step ("__run", "__run_2", …): two
+		// reports in one job are two runs, a retried step the same one.
+		return join("gha", "GITHUB_RUN_ID", "GITHUB_JOB", "GITHUB_RUN_ATTEMPT", "GITHUB_ACTION")
 	case getenv("BUILDKITE") == "true" && getenv("BUILDKITE_BUILD_ID") != "":
 		return join("buildkite", "BUILDKITE_BUILD_ID", "BUILDKITE_JOB_ID", "BUILDKITE_RETRY_COUNT")
 	case getenv("GITLAB_CI") == "true" && getenv("CI_PIPELINE_ID") != "":

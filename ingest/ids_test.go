@@ -19,7 +19,7 @@ func envOf(kv ...string) func(string) string {
 
 func TestExternalRunIDAndCI(t *testing.T) {
 	t.Parallel()
-	gha := []string{"GITHUB_ACTIONS", "true", "GITHUB_RUN_ID", "99", "GITHUB_JOB", "test", "GITHUB_RUN_ATTEMPT", "2",
+	gha := []string{"GITHUB_ACTIONS", "true", "GITHUB_RUN_ID", "99", "GITHUB_JOB", "test", "GITHUB_RUN_ATTEMPT", "2", "GITHUB_ACTION", "__run_2",
 		"GITHUB_SERVER_URL", "https://github.com", "GITHUB_REPOSITORY", "o/r", "GITHUB_SHA", "abc", "GITHUB_REF_NAME", "main"}
 	for _, tt := range []struct {
 		name, explicit string
@@ -28,7 +28,8 @@ func TestExternalRunIDAndCI(t *testing.T) {
 	}{
 		{"explicit wins", "mine", append([]string{ingest.EnvExternalRunID, "env"}, gha...), "mine"},
 		{"environment next", "", append([]string{ingest.EnvExternalRunID, "env"}, gha...), "env"},
-		{"github actions", "", gha, "gha-99-test-2"},
+		// The step is part of it: two reports in one job are two runs.
+		{"github actions", "", gha, "gha-99-test-2-__run_2"},
 		{"buildkite", "", []string{"BUILDKITE", "true", "BUILDKITE_BUILD_ID", "b1", "BUILDKITE_JOB_ID", "j1", "BUILDKITE_RETRY_COUNT", "1"}, "buildkite-b1-j1-1"},
 		{"gitlab", "", []string{"GITLAB_CI", "true", "CI_PIPELINE_ID", "7", "CI_JOB_ID", "8"}, "gitlab-7-8"},
 		{"circleci", "", []string{"CIRCLECI", "true", "CIRCLE_WORKFLOW_ID", "w", "CIRCLE_BUILD_NUM", "5"}, "circleci-w-5"},

@@ -218,17 +218,24 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 			return codeError{code}
 		}
 		return nil
-	case reportFailed(st, out):
+	case reportFailed(st, out, f.minPassRate >= 0):
 		return gateError{}
 	}
 	return nil
 }
 
-// reportFailed is the gate of a report: the run's verdict when it was
-// stored, else whether any test failed.
-func reportFailed(st ingest.SourceStats, out *ingest.Outcome) bool {
-	if out != nil && out.Err == nil && out.Run != nil && out.Run.Result != "" {
+// reportFailed is the gate of a report: whether any test failed, or the
+// run's verdict when it was stored and failed. Under a pass criterion
+// (--min-pass-rate) the verdict alone decides. A failing test fails the
+// gate even when the service's verdict is an earlier run's (a reused
+// external run id whose run had ended keeps its results, not these).
+func reportFailed(st ingest.SourceStats, out *ingest.Outcome, criterion bool) bool {
+	stored := out != nil && out.Err == nil && out.Run != nil && out.Run.Result != ""
+	switch {
+	case stored && criterion:
 		return out.Run.Result != "passed"
+	case stored && out.Run.Result != "passed":
+		return true
 	}
 	return st.Failed > 0
 }

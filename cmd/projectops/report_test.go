@@ -199,3 +199,35 @@ func TestReportQuiet(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// Two reports in one CI job (two steps) are two runs, and a failing test
+// fails the gate even when the external run id names a run that already
+// ended (its verdict is an earlier report's).
+func TestSecondReportInOneCIJob(t *testing.T) {
+	srv := reportEnv(t)
+	t.Setenv("GITHUB_ACTIONS", "true")
+	t.Setenv("GITHUB_RUN_ID", "777")
+	t.Setenv("GITHUB_JOB", "test")
+	t.Setenv("GITHUB_RUN_ATTEMPT", "1")
+	t.Setenv("GITHUB_ACTION", "__run")
+	pass := `{"Action":"run","Package":"p","Test":"TestA"}` + "\n" + `{"Action":"pass","Package":"p","Test":"TestA","Elapsed":0.1}` + "\n"
+	fail := `{"Action":"run","Package":"q","Test":"TestB"}` + "\n" + `{"Action":"fail","Package":"q","Test":"TestB","Elapsed":0.1}` + "\n"
+	if code, _, e := runReportCLI(t, pass, "report"); code != 0 {
+		t.Fatalf("first: exit %d %s", code, e)
+	}
+	// The same step again (a retry): the run has ended; the failure shows.
+	if code, _, e := runReportCLI(t, fail, "report"); code != 1 {
+		t.Errorf("same step, a failing test: exit %d, want 1; %s", code, e)
+	}
+	t.Setenv("GITHUB_ACTION", "__run_2")
+	if code, _, e := runReportCLI(t, fail, "report"); code != 1 {
+		t.Errorf("next step: exit %d, want 1; %s", code, e)
+	}
+	total := 0
+	for _, r := range srv.IngestedRuns("") {
+		total += r.Summary.Total
+	}
+	if total != 2 {
+		t.Errorf("stored %d results, want 2 (the first step's and the second's)", total)
+	}
+}
