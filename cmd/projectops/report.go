@@ -200,6 +200,10 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	out, cerr := rep.close(context.WithoutCancel(ctx))
 	prog.done()
 	if out == nil && readErr == nil && cmdArgs == nil {
+		if st.Skipped > 0 { // a valid run whose tests were all skipped: nothing to store, nothing failed
+			fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, %d skipped; nothing to report\n", st.Skipped)
+			return nil
+		}
 		return usageError{fmt.Errorf("no test results in the %s input; nothing was reported", format)}
 	}
 	if a.json {

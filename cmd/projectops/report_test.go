@@ -231,3 +231,17 @@ func TestSecondReportInOneCIJob(t *testing.T) {
 		t.Errorf("stored %d results, want 2 (the first step's and the second's)", total)
 	}
 }
+
+// A go test run whose tests were all skipped is a passing run with nothing
+// to store, not bad input.
+func TestAllSkippedStreamPasses(t *testing.T) {
+	reportEnv(t)
+	in := `{"Action":"start","Package":"p"}` + "\n" +
+		`{"Action":"run","Package":"p","Test":"TestIntegration"}` + "\n" +
+		`{"Action":"output","Package":"p","Test":"TestIntegration","Output":"--- SKIP: TestIntegration (0.00s)\n"}` + "\n" +
+		`{"Action":"skip","Package":"p","Test":"TestIntegration","Elapsed":0}` + "\n" +
+		`{"Action":"pass","Package":"p","Elapsed":0.01}` + "\n"
+	if code, _, e := runReportCLI(t, in, "report"); code != 0 || !strings.Contains(e, "1 skipped; nothing to report") {
+		t.Errorf("exit %d: %s", code, e)
+	}
+}
