@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -76,14 +77,26 @@ func isDecodeErr(err error) bool {
 var errShape = errors.New("unexpected JSON shape")
 
 // file reads one testResults entry. Jest writes assertionResults before
-// name, so a file's assertions are held until its object ends.
+// name, so a file's assertions are held until its object ends. A file
+// that failed with no failing test in it (it did not compile or load:
+// "Test suite failed to run") is one failing result named after the file,
+// with the file's message: its failure would otherwise not show at all.
 func (j *jestReader) file() error {
-	var name string
+	var name, status, message string
 	var pending []jestAssertion
 	err := j.object(func(key string) error {
 		switch key {
 		case "name", "testFilePath":
 			return j.dec.Decode(&name)
+		case "status":
+			return j.dec.Decode(&status)
+		case "message", "failureMessage":
+			var m *string // null in some reporters
+			if err := j.dec.Decode(&m); err != nil || m == nil {
+				return err
+			}
+			message = *m
+			return nil
 		case "assertionResults":
 			return j.array(func() error {
 				var a jestAssertion
@@ -98,6 +111,11 @@ func (j *jestReader) file() error {
 	})
 	if err != nil {
 		return err
+	}
+	if status == "failed" && !slices.ContainsFunc(pending, func(a jestAssertion) bool { return a.Status == "failed" || a.Status == "fail" }) {
+		if err := j.emit(name, j.relative(name)+" (failed to run)", "failed", 0, orStr(message, "the test file failed")); err != nil {
+			return err
+		}
 	}
 	for _, a := range pending {
 		title := a.FullName

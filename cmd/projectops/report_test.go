@@ -245,3 +245,29 @@ func TestAllSkippedStreamPasses(t *testing.T) {
 		t.Errorf("exit %d: %s", code, e)
 	}
 }
+
+// A Jest or Vitest test file that failed to run (no failing test in it)
+// is a failure: the run fails and the file's message is kept.
+func TestTestFileThatFailedToRunFails(t *testing.T) {
+	srv := reportEnv(t)
+	for _, format := range []string{"jest", "vitest"} {
+		p := filepath.Join(t.TempDir(), format+".json")
+		j := `{"numFailedTestSuites":1,"numTotalTests":1,"success":false,"testResults":[` +
+			`{"name":"/x/ok.test.js","status":"passed","message":"","assertionResults":[{"ancestorTitles":[],"fullName":"ok","title":"ok","status":"passed","duration":1,"failureMessages":[]}]},` +
+			`{"name":"/x/broken.test.js","status":"failed","message":"Test suite failed to run\n\n SyntaxError: Unexpected token","assertionResults":[]}]}`
+		if err := os.WriteFile(p, []byte(j), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := runReportCLI(t, "", "report", "--"+format, p, "--external-run-id", format+"-broken")
+		if code != 1 || !strings.Contains(errOut, "1 passed, 1 failed") {
+			t.Errorf("%s: exit %d: %s", format, code, errOut)
+		}
+	}
+	var stored int
+	for _, r := range srv.IngestedRuns("") {
+		stored += r.Summary.Failed
+	}
+	if stored != 2 {
+		t.Errorf("%d failures stored, want 2", stored)
+	}
+}
