@@ -143,6 +143,12 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		}
 		defer fh.Close()
 		in = fh
+		// A file is read through once before anything is sent: a
+		// malformed one (cut short, not the format) is refused whole,
+		// instead of leaving a run with the results before the break.
+		if err := checkFile(ctx, format, fh); err != nil {
+			return usageError{fmt.Errorf("reading %s: %w; nothing was reported", format, err)}
+		}
 		if f.upload {
 			if err := uploadArtifact(ctx, client, project, format, fh, &f.notes, stderr); err != nil && f.strict {
 				return err
@@ -326,3 +332,20 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
+
+// checkFile parses a results file with a recorder that keeps nothing and
+// rewinds it.
+func checkFile(ctx context.Context, format string, fh *os.File) error {
+	read := map[string]func(context.Context, io.Reader, ingest.Recorder) (ingest.SourceStats, error){
+		"junit": ingest.ReadJUnit, "jest": ingest.ReadJest, "vitest": ingest.ReadVitest}[format]
+	if _, err := read(ctx, fh, discard{}); err != nil {
+		return err
+	}
+	_, err := fh.Seek(0, io.SeekStart)
+	return err
+}
+
+// discard is a Recorder that keeps nothing.
+type discard struct{}
+
+func (discard) Record(context.Context, ingest.Result) error { return nil }

@@ -271,3 +271,24 @@ func TestTestFileThatFailedToRunFails(t *testing.T) {
 		t.Errorf("%d failures stored, want 2", stored)
 	}
 }
+
+// A results file cut short is refused whole before anything is sent: no
+// run is left with the results before the break.
+func TestMalformedFileSendsNothing(t *testing.T) {
+	srv := reportEnv(t)
+	p := filepath.Join(t.TempDir(), "r.xml")
+	x := `<?xml version="1.0"?><testsuites><testsuite name="s">` +
+		`<testcase classname="c" name="a" time="0.1"/>` +
+		`<testcase classname="c" name="b" time="0.1"/>` +
+		`<testcase classname="c" name="c"><failure message="m">boo`
+	if err := os.WriteFile(p, []byte(x), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runReportCLI(t, "", "report", "--junit", p, "--external-run-id", "junit-cut"); code != 2 ||
+		!strings.Contains(errOut, "nothing was reported") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if runs := srv.IngestedRuns(""); len(runs) != 0 {
+		t.Errorf("a malformed file created %d run(s)", len(runs))
+	}
+}
