@@ -36,7 +36,9 @@ type ResumeResult struct {
 // stored, and a run that is already complete is left as it is. Resumes of
 // one directory run one at a time (an OS lock on a file in dir, where the
 // platform has one: Unix and Windows): a second one waits for the first,
-// then finds what it left.
+// then finds what it left. A spool file its reporter still writes (locked
+// while it lives) is left to that reporter, and an empty one (its writer
+// died before writing) is removed.
 func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, error) {
 	if err := checkSpoolDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -57,6 +59,19 @@ func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, erro
 	var errs []error
 	runs := map[key]RunParams{}
 	for _, p := range paths {
+		switch state, err := spoolState(p); {
+		case err != nil:
+			errs = append(errs, err)
+			continue
+		case state == spoolLive:
+			continue // its reporter is still writing and sending it
+		case state == spoolEmpty:
+			// A writer that died before its first line: nothing to send.
+			if err := os.Remove(p); err != nil {
+				errs = append(errs, err)
+			}
+			continue
+		}
 		hdr, err := readSpoolHeader(p)
 		if err != nil {
 			errs = append(errs, err)
@@ -224,4 +239,32 @@ func eachRecord(path string, fn func(*spoolRecord) error) error {
 			return err
 		}
 	}
+}
+
+// The states of a spool file as Resume finds it.
+const (
+	spoolDone  = iota // its writer is gone: Resume's to send
+	spoolLive         // its writer holds its lock
+	spoolEmpty        // its writer died before writing anything
+)
+
+// spoolState tells a live reporter's spool (locked) from one whose writer
+// is gone.
+func spoolState(path string) (int, error) {
+	f, err := openOwn(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	switch err := tryLock(f); {
+	case errors.Is(err, errLocked):
+		return spoolLive, nil
+	case err != nil:
+		return 0, err
+	}
+	defer func() { _ = unlockFile(f) }()
+	if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+		return spoolEmpty, nil
+	}
+	return spoolDone, nil
 }

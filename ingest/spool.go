@@ -75,6 +75,10 @@ func openSpool(dir, project string, run RunParams, rd redactor) (*spool, error) 
 	if err != nil {
 		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
 	}
+	// Locked while its writer lives (the OS releases it when the file is
+	// closed, or the process ends however it ends): Resume leaves a live
+	// reporter's spool alone. A fresh file: nobody else holds it.
+	_ = tryLock(f)
 	s := &spool{f: f, w: bufio.NewWriterSize(f, 64<<10), path: f.Name()}
 	run = run.withoutSecrets() // the spool is a plain file
 	rec, err := json.Marshal(spoolRecord{Kind: "run", Version: 1, Project: project, Run: &run})
