@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"golang.org/x/text/encoding/charmap"
 )
 
 // FormatError is a malformed input file. Results read before the error
@@ -38,6 +40,7 @@ const maxFailureText = 8 << 10
 func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
 	var st SourceStats
 	dec := xml.NewDecoder(r)
+	dec.CharsetReader = junitCharset
 	occ := map[string]int{}
 	var cur *junitCase
 	for {
@@ -162,4 +165,18 @@ func (c *junitCase) emit(ctx context.Context, rec Recorder, st *SourceStats, occ
 		st.Passed++
 	}
 	return rec.Record(ctx, res)
+}
+
+// junitCharset reads the single-byte encodings JUnit writers declare
+// besides UTF-8 (encoding/xml reads only UTF-8 itself).
+func junitCharset(label string, input io.Reader) (io.Reader, error) {
+	switch strings.ToLower(label) {
+	case "us-ascii", "ascii":
+		return input, nil
+	case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1":
+		return charmap.ISO8859_1.NewDecoder().Reader(input), nil
+	case "windows-1252", "cp1252":
+		return charmap.Windows1252.NewDecoder().Reader(input), nil
+	}
+	return nil, fmt.Errorf("unsupported encoding %q", label)
 }

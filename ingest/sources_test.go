@@ -60,6 +60,14 @@ func TestReadJUnit(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Format != "junit" {
 		t.Errorf("malformed: %v", err)
 	}
+	// Single-byte encodings JUnit writers declare are read as such.
+	for _, enc := range []string{"ISO-8859-1", "windows-1252"} {
+		var l collector
+		x := "<?xml version=\"1.0\" encoding=\"" + enc + "\"?>\n<testsuite name=\"s\"><testcase name=\"caf\xe9\"/></testsuite>"
+		if _, err := ingest.ReadJUnit(t.Context(), strings.NewReader(x), &l); err != nil || len(l.got) != 1 || l.got[0].CaseTitle != "café" {
+			t.Errorf("%s: %v, %+v", enc, err, l.got)
+		}
+	}
 }
 
 func TestReadJest(t *testing.T) {
