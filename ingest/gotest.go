@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"regexp"
+	"strings"
 )
 
 // GoTestOptions configure ReadGoTest.
@@ -97,8 +99,9 @@ type goPackage struct {
 }
 
 type goTest struct {
-	name string
-	out  boundedOutput
+	name    string
+	out     boundedOutput
+	benched bool // a benchmark that printed its result (or a sub-benchmark's): it passed
 }
 
 func newGoReader(rec Recorder, opt GoTestOptions) *goReader {
@@ -180,6 +183,14 @@ func (g *goReader) line(ctx context.Context, line []byte) error {
 			p.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
 		case !isFraming(g.text):
 			t.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
+			if strings.HasPrefix(t.name, "Benchmark") && benchResult.Match(g.text) {
+				// test2json sends no pass event for a benchmark: its
+				// result line is how it says it passed.
+				t.benched = true
+				if parent, _, ok := strings.Cut(t.name, "/"); ok && p.running[parent] != nil {
+					p.running[parent].benched = true
+				}
+			}
 		}
 	case "pass", "fail", "skip":
 		name := string(ev.test)
@@ -209,9 +220,14 @@ func (g *goReader) newTest(name string) *goTest {
 	return &goTest{name: name}
 }
 
+// benchResult is a benchmark's result line: its name, iterations and
+// ns/op ("BenchmarkX-2   1000   245 ns/op").
+var benchResult = regexp.MustCompile(`^Benchmark\S*\s+\d+\s+[0-9.]+ ns/op`)
+
 func (g *goReader) release(t *goTest) {
 	if t != nil && len(g.free) < 64 {
 		t.out.reset()
+		t.benched = false
 		g.free = append(g.free, t)
 	}
 }

@@ -14,9 +14,10 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 		return nil
 	case "pass", "skip":
 		// Tests left running under a passing package: test2json lost
-		// their outcome; nothing failed, so nothing is invented.
+		// their outcome; nothing failed, so nothing is invented, but a
+		// benchmark that printed its result passed.
 		delete(g.pkgs, p.name)
-		return nil
+		return g.passBenched(ctx, p)
 	case "fail":
 	default:
 		return nil
@@ -29,6 +30,9 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 			delete(g.build, fb)
 		}
 		return g.packageFailure(ctx, p, " [build failed]", msg, ev.elapsed)
+	}
+	if err := g.passBenched(ctx, p); err != nil {
+		return err
 	}
 	if len(p.running) > 0 {
 		return g.failRunning(ctx, p, "\n--- package "+p.name+" failed while this test was running:\n"+p.out.String())
@@ -77,6 +81,27 @@ func (g *goReader) end(ctx context.Context) error {
 		if err := g.failRunning(ctx, p, "\n--- the go test stream ended before this test finished\n"); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// passBenched records the benchmarks still running in p that printed
+// their result as passed, in name order, and forgets them.
+func (g *goReader) passBenched(ctx context.Context, p *goPackage) error {
+	var names []string
+	for n, t := range p.running {
+		if t.benched {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := p.running[n]
+		delete(p.running, n)
+		if err := g.outcome(ctx, p, n, "pass", 0, t, ""); err != nil {
+			return err
+		}
+		g.release(t)
 	}
 	return nil
 }

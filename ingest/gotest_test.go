@@ -152,3 +152,26 @@ func TestReadGoTestLateOutput(t *testing.T) {
 		t.Errorf("stats %+v, results %+v", st, c.got)
 	}
 }
+
+// Real go test -json -bench output (Go 1.26): test2json sends no pass
+// event for a benchmark, so a passing one is known by its result line; it
+// passes even when another benchmark fails the package.
+func TestPassingBenchmarkPasses(t *testing.T) {
+	t.Parallel()
+	fh, err := os.Open("testdata/gotest_bench.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	got := map[string]bool{}
+	if _, err := ingest.ReadGoTest(t.Context(), fh, ingest.RecorderFunc(func(_ context.Context, r ingest.Result) error {
+		got[r.CaseTitle] = r.Passed
+		return nil
+	}), ingest.GoTestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"gt/e.TestE": true, "gt/e.BenchmarkX": true, "gt/e.BenchmarkFail": false}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+}
