@@ -25,9 +25,10 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 	delete(g.pkgs, p.name)
 	if fb := string(ev.failedBuild); fb != "" {
 		msg := p.out.String()
+		// Kept for the stream: every package that imports a broken one
+		// fails with its compiler error, printed once.
 		if o := g.build[fb]; o != nil {
 			msg = o.String() + msg
-			delete(g.build, fb)
 		}
 		return g.packageFailure(ctx, p, " [build failed]", msg, ev.elapsed)
 	}

@@ -175,3 +175,32 @@ func TestPassingBenchmarkPasses(t *testing.T) {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
 }
+
+// Real `go test -json ./c ./d` (Go 1.26) where c and d both import a
+// package that does not compile: the compiler error is printed once, as
+// build-output of gt/dep, and both packages fail with FailedBuild gt/dep.
+const sharedDepBuildFailure = `{"ImportPath":"gt/dep","Action":"build-output","Output":"# gt/dep\n"}
+{"ImportPath":"gt/dep","Action":"build-output","Output":"dep/dep.go:2:23: cannot use \"x\" (untyped string constant) as int value in return statement\n"}
+{"ImportPath":"gt/dep","Action":"build-fail"}
+{"Time":"2026-11-25T11:13:07.513050252Z","Action":"start","Package":"gt/c"}
+{"Time":"2026-11-25T11:13:07.513225244Z","Action":"output","Package":"gt/c","Output":"FAIL\tgt/c [build failed]\n"}
+{"Time":"2026-11-25T11:13:07.513234702Z","Action":"fail","Package":"gt/c","Elapsed":0,"FailedBuild":"gt/dep"}
+{"Time":"2026-11-25T11:13:07.513394796Z","Action":"start","Package":"gt/d"}
+{"Time":"2026-11-25T11:13:07.513487371Z","Action":"output","Package":"gt/d","Output":"FAIL\tgt/d [build failed]\n"}
+{"Time":"2026-11-25T11:13:07.51349733Z","Action":"fail","Package":"gt/d","Elapsed":0,"FailedBuild":"gt/dep"}
+`
+
+func TestSharedDepBuildFailureKeepsCause(t *testing.T) {
+	t.Parallel()
+	var got []ingest.Result
+	_, err := ingest.ReadGoTest(t.Context(), strings.NewReader(sharedDepBuildFailure),
+		ingest.RecorderFunc(func(_ context.Context, r ingest.Result) error { got = append(got, r); return nil }), ingest.GoTestOptions{})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("%v %d", err, len(got))
+	}
+	for _, r := range got {
+		if !strings.Contains(r.Error, "cannot use") {
+			t.Errorf("%s: Error %q lacks the compiler error", r.CaseTitle, r.Error)
+		}
+	}
+}
