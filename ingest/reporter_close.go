@@ -27,10 +27,14 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 	if !r.started && r.Err() == nil {
 		run = r.report(ctx)
 	} else {
+		// ctx bounds the uploads from here on, the last chunk's wait for
+		// a free upload slot included.
+		stop := context.AfterFunc(ctx, r.upCancel)
 		if r.n > 0 {
 			r.cut(ctx)
 		}
 		r.waitUploads(ctx)
+		stop()
 		if r.Err() == nil && r.runID != "" {
 			var err error
 			run, err = r.svc.run(ctx, routeFinalize, r.opt.Project,

@@ -164,3 +164,37 @@ func killChildMain() {
 		}
 	}
 }
+
+// Close with a cancelled context bounds the uploads, the last chunk's wait
+// for a free upload slot included: with every slot held by an append that
+// stalls, it returns at once with everything spooled, and Resume stores
+// every result once.
+func TestCloseWithCancelledContextIsPrompt(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.srv.SetFault(routeAppend, projectopstest.Fault{Latency: time.Hour})
+	r, dir := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10 })
+	rs := results("c", 25, 0)
+	record(t, r, rs) // two chunks in flight (both slots), five results buffered
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	done := make(chan *ingest.Outcome, 1)
+	go func() { out, _ := r.Close(ctx); done <- out }()
+	var out *ingest.Outcome
+	select {
+	case out = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close with a cancelled context waited for the stalled uploads")
+	}
+	if out.Err == nil || out.SpoolPath == "" {
+		t.Fatalf("outcome %+v", out)
+	}
+	f.srv.ClearFaults()
+	if _, err := ingest.Resume(t.Context(), f.c.Ingest, dir); err != nil {
+		t.Fatal(err)
+	}
+	runs := f.srv.IngestedRuns("")
+	if len(runs) != 1 || runs[0].Summary.Total != 25 {
+		t.Fatalf("after resume: %+v", runs)
+	}
+}
