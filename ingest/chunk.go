@@ -54,7 +54,13 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 		if f == nil {
 			break
 		}
-		*f = truncateMiddle(*f, len(*f)-(len(b)-e.limit)-96)
+		// The excess is in encoded bytes; escapes make a field's
+		// encoding longer than its text, so the cut is scaled to it.
+		excess := len(b) - e.limit
+		if enc := escapedLen(*f); enc > len(*f) {
+			excess = int(int64(excess)*int64(len(*f))/int64(enc)) + 1
+		}
+		*f = truncateMiddle(*f, len(*f)-excess-96)
 		if b, err = e.marshal(&r); err != nil {
 			return nil, false, err
 		}
@@ -176,4 +182,21 @@ func hookAny(v any, hook func(string) string) any {
 		return out
 	}
 	return v
+}
+
+// escapedLen is the length of s's JSON string encoding without its quotes
+// (HTML characters unescaped, as the encoder writes them).
+func escapedLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			n += 2
+		case c < 0x20:
+			n += 6
+		default:
+			n++
+		}
+	}
+	return n
 }

@@ -359,3 +359,23 @@ func TestReporterRefusesAnImpossiblePassRate(t *testing.T) {
 		}
 	}
 }
+
+// A result too large for a chunk is cut in proportion to its encoding:
+// text that escapes heavily (quotes, backslashes) keeps as much as fits,
+// not just the marker.
+func TestOversizedEscapedTextKeepsWhatFits(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	r, _ := newReporter(t, f.c, nil)
+	errText := strings.Repeat(`{\"key\":\"v\"},`, 2<<20/17)
+	record(t, r, []ingest.Result{{CaseTitle: "escaped", Passed: false, Error: errText}})
+	out, err := r.Close(t.Context())
+	if err != nil || out.Err != nil {
+		t.Fatalf("%v %v", err, out.Err)
+	}
+	iters, _ := f.srv.IngestedIterations(out.Run.RunID)
+	// About 1 MiB of JSON fits, and this text encodes at 1.5 bytes a byte.
+	if got := iters[0].Input.Error; len(got) < 500<<10 || !strings.Contains(got, "truncated by projectops") {
+		t.Errorf("kept %d of %d bytes", len(got), len(errText))
+	}
+}
