@@ -37,14 +37,18 @@ func (x *iterExec) store(ctx context.Context, run *evalRunRec) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if it.status != evals.StatusRunning {
+		// Ended by a cancel that was already answered: a terminal
+		// iteration reads the same from that moment on, so what the
+		// executor finished afterwards is not stored.
+		return
+	}
 	it.duration = s.now().Sub(it.startedAt)
 	it.actual, it.steps, it.trace, it.usage = x.actual, x.steps, trace, &usage
-	if it.status != evals.StatusRunning || !done {
-		if it.status == evals.StatusRunning {
-			it.status = evals.StatusCancelled
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				it.errText = "run deadline exceeded"
-			}
+	if !done {
+		it.status = evals.StatusCancelled
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			it.errText = "run deadline exceeded"
 		}
 		return
 	}

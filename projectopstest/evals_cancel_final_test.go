@@ -1,0 +1,84 @@
+package projectopstest_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/sdktest"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+type cancelTagIn struct {
+	Tag string `json:"tag"`
+}
+
+// After a cancel returns, the run and its iterations are final: nothing a
+// read shows may change later (spec section 3: cancelled is terminal).
+func TestCancelledIterationIsFinal(t *testing.T) {
+	t.Parallel()
+	started := make(chan struct{}, 8)
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0), projectopstest.WithEvalParallelism(1),
+		// An in-flight step that takes a moment to wind down once cancelled
+		// (as a widget action or a slow MCP teardown does).
+		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error {
+			started <- struct{}{}
+			<-ctx.Done()
+			time.Sleep(300 * time.Millisecond)
+			return ctx.Err()
+		}))
+	ws := srv.Default()
+	m := mcp.NewServer(&mcp.Implementation{Name: "demo", Version: "1"}, nil)
+	mcp.AddTool(m, &mcp.Tool{Name: "quick"}, func(context.Context, *mcp.CallToolRequest, cancelTagIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+	})
+	mcp.AddTool(m, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ cancelTagIn) (*mcp.CallToolResult, any, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil, nil, ctx.Err()
+	})
+	sid := sdktest.Must(t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo", MCPServer: m}))
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	rc, err := c.Evals.Runs.Create(ctx, ws.ProjectID, evals.RunParams{SuiteName: "s", ServerIDs: []string{sid},
+		Tests: []evals.Test{{Title: "t", Model: "anthropic/claude-haiku-4.5", Steps: []evals.Step{
+			evals.ToolCallStep("one", "quick", map[string]any{"tag": "a"}),
+			evals.InteractStep("two", map[string]any{"click": "x"}),
+		}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(20 * time.Second):
+		t.Fatal("block never started")
+	}
+	if _, err := c.Evals.Runs.Cancel(ctx, ws.ProjectID, rc.RunID); err != nil {
+		t.Fatal(err)
+	}
+	snap := func() string {
+		its, err := sdktest.Collect(c.Evals.Runs.AllIterations(ctx, ws.ProjectID, rc.RunID, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps, err := sdktest.Collect(c.Evals.Runs.AllSteps(ctx, ws.ProjectID, rc.RunID, its[0].ID, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, terr := c.Evals.Runs.Trace(ctx, ws.ProjectID, rc.RunID, its[0].ID)
+		b, _ := json.Marshal(map[string]any{"iterations": its, "steps": steps, "traceErr": terr != nil})
+		return string(b)
+	}
+	before := snap()
+	srv.Wait()
+	if after := snap(); after != before {
+		t.Errorf("cancelled iteration changed after the cancel answered:\nright after cancel: %s\nlater:              %s", before, after)
+	}
+}
