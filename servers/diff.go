@@ -1,8 +1,10 @@
 package servers
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -94,24 +96,45 @@ func Diff(old, new *ExportSnapshot) *SnapshotDiff {
 	return d
 }
 
-// keyed indexes items by key as their generic JSON form.
+// keyed indexes items by key as their generic JSON form. A key met again
+// (a server listing two tools of one name) is indexed as "name #2" and so
+// on, so no item hides another.
 func keyed[T any](items []T, key func(T) string) map[string]any {
 	out := make(map[string]any, len(items))
+	seen := map[string]int{}
 	for _, it := range items {
-		out[key(it)] = generic(it)
+		k := key(it)
+		if seen[k]++; seen[k] > 1 {
+			k += " #" + strconv.Itoa(seen[k])
+		}
+		out[k] = generic(it)
 	}
 	return out
 }
 
-// generic is v's JSON form decoded into maps, slices and scalars.
+// generic is v's JSON form decoded into maps, slices and scalars, numbers
+// kept as written (a float64 would make 9007199254740993 equal ...992).
 func generic(v any) any {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprintf("unencodable: %v", err)
 	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
 	var out any
-	_ = json.Unmarshal(b, &out)
+	_ = dec.Decode(&out)
 	return out
+}
+
+// sameNumber compares two JSON numbers by value: 1, 1.0 and 1e0 are one
+// number, 9007199254740993 and 9007199254740992 two.
+func sameNumber(a, b json.Number) bool {
+	if a == b {
+		return true
+	}
+	x, okx := new(big.Rat).SetString(string(a))
+	y, oky := new(big.Rat).SetString(string(b))
+	return okx && oky && x.Cmp(y) == 0
 }
 
 func diffKind(kind string, old, new map[string]any) []Change {
@@ -200,6 +223,11 @@ func diffValue(out *[]FieldChange, path string, o, n any) {
 			}
 		}
 		return
+	}
+	if on, ok := o.(json.Number); ok {
+		if nn, ok := n.(json.Number); ok && sameNumber(on, nn) {
+			return
+		}
 	}
 	if !reflect.DeepEqual(o, n) {
 		if path == "" {

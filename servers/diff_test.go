@@ -91,3 +91,31 @@ func TestDiffIgnoresExportedAtAndGoTypes(t *testing.T) {
 		t.Errorf("from nil: %d changes, want 4 added", len(d.Changes))
 	}
 }
+
+// Numbers compare by value at full precision: 1.0 is 1, but two integers
+// past float64's precision are two numbers.
+func TestDiffNumbersByValue(t *testing.T) {
+	t.Parallel()
+	mk := func(max string) *servers.ExportSnapshot {
+		return &servers.ExportSnapshot{Tools: []*mcp.Tool{{Name: "t",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer","maximum":` + max + `}}}`)}}}
+	}
+	if d := servers.Diff(mk("9007199254740993"), mk("9007199254740992")); d.Equal() {
+		t.Error("maximum 9007199254740993 and 9007199254740992 compare equal")
+	}
+	if d := servers.Diff(mk("1.0"), mk("1e0")); !d.Equal() {
+		t.Errorf("1.0 and 1e0 differ:\n%s", d)
+	}
+}
+
+// Two tools of one name (a server bug Diff should surface) are both
+// compared: neither hides the other.
+func TestDiffDuplicateNames(t *testing.T) {
+	t.Parallel()
+	old := &servers.ExportSnapshot{Tools: []*mcp.Tool{{Name: "x", Description: "v1"}, {Name: "x", Description: "v2"}}}
+	new := &servers.ExportSnapshot{Tools: []*mcp.Tool{{Name: "x", Description: "v2"}}}
+	d := servers.Diff(old, new)
+	if want := "~ tool \"x\"\n    description: \"v1\" → \"v2\"\n- tool \"x #2\"\n"; d.String() != want {
+		t.Errorf("diff:\n%s\nwant:\n%s", d, want)
+	}
+}
