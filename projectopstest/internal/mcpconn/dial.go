@@ -61,6 +61,7 @@ type Conn struct {
 	rejected atomic.Bool
 	once     sync.Once
 	onClose  func() // extra cleanup, run after the session closes
+	cmd      *exec.Cmd // a stdio peer's process, the leader of its own process group
 }
 
 // AuthRejected reports whether the server answered an HTTP request with
@@ -155,6 +156,8 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 	case TransportStdio:
 		cmd := exec.Command(t.Command, t.Args...)
 		cmd.Env = stdioEnviron(t.Env)
+		ownGroup(cmd)
+		c.cmd = cmd
 		tr = &mcp.CommandTransport{Command: cmd, TerminateDuration: d.TerminateDuration}
 	default:
 		return nil, errors.New("mcpconn: unknown transport " + t.Transport)
@@ -171,6 +174,12 @@ func (c *Conn) Close() {
 	c.once.Do(func() {
 		if c.Session != nil {
 			_ = c.Session.Close() // "signal: terminated" from a stdio peer is benign
+		}
+		if c.cmd != nil {
+			// go-sdk ends the process it started; one started through a
+			// wrapper (sh -c, npx) leaves the real server behind unless
+			// its whole group goes.
+			killGroup(c.cmd)
 		}
 		if c.server != nil {
 			_ = c.server.Close()
