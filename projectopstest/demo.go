@@ -54,8 +54,11 @@ func DemoSeed() *Seed {
 		},
 		Servers: []ServerSpec{
 			{ID: "srv_everything", ProjectID: "prj_demo", Name: "everything", TransportType: "http", URL: "http://127.0.0.1:3001/mcp"},
+			// Its command is never a real one: the demo's keys are public,
+			// and a runnable filesystem server would let any of them read
+			// and write the host's files (and fetch a package to do it).
 			{ID: "srv_filesystem", ProjectID: "prj_demo", Name: "filesystem", TransportType: "stdio",
-				Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"}},
+				Command: "projectops-demo-not-running", Args: []string{"filesystem", "/tmp"}},
 			{ID: "srv_demo", ProjectID: "prj_demo", Name: "demo", MCPServer: DemoMCPServer()},
 		},
 		Hosts: []HostSpec{

@@ -124,4 +124,9 @@ func TestDemoSeed(t *testing.T) {
 	if len(sessions.Items) != 2 {
 		t.Errorf("sessions = %+v", sessions.Items)
 	}
+	// The saved stdio server is not running, and nothing starts it: the
+	// demo keys are public.
+	tg.call(t, "POST", "/projects/prj_demo/servers/srv_filesystem/tools/call", projectopstest.DemoMemberKey,
+		map[string]any{"toolName": "write_file", "parameters": map[string]any{"path": t.TempDir() + "/x", "content": "hi"}}).
+		wantError(t, shared.CodeServerUnreachable)
 }
