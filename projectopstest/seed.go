@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"reflect"
+	"strings"
 )
 
 // Seed is the complete initial state of a server, for WithSeed and for
@@ -70,7 +73,7 @@ func ParseSeed(data []byte) (*Seed, error) {
 	dec.DisallowUnknownFields()
 	var s Seed
 	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("projectopstest: parse seed: %w", err)
+		return nil, seedSyntaxError(data, dec.InputOffset(), err)
 	}
 	if dec.More() {
 		return nil, errors.New("projectopstest: parse seed: trailing data after the seed object")
@@ -172,4 +175,59 @@ func (s *Server) seedDefault() error {
 	s.def = Workspace{OrganizationID: org, UserID: user, ProjectID: project, APIKeyID: keyID, APIKey: secret}
 	s.mu.Unlock()
 	return nil
+}
+
+// seedSyntaxError says where a seed file is malformed (line and column)
+// and what was expected, in the JSON's terms rather than Go's.
+func seedSyntaxError(data []byte, at int64, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &se):
+		at, msg = se.Offset-1, strings.TrimPrefix(se.Error(), "json: ") // Offset is just past the culprit
+	case errors.As(err, &te):
+		at = te.Offset
+		msg = fmt.Sprintf("field %q must be %s, not a %s", te.Field, jsonKindOf(te.Type), te.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		at, msg = int64(len(data)), "the file ends before the seed object does"
+	default:
+		msg = strings.TrimPrefix(msg, "json: ")
+		// An unknown field: at its first mention (the decoder stops at the
+		// end of the object).
+		if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
+			if i := bytes.Index(data, []byte(name)); i >= 0 {
+				at = int64(i)
+			}
+		}
+	}
+	line, col := 1, 1
+	for _, c := range data[:min(max(at, 0), int64(len(data)))] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Errorf("projectopstest: parse seed: line %d, column %d: %s", line, col, msg)
+}
+
+// jsonKindOf names the JSON type a Go type decodes from.
+func jsonKindOf(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a " + t.Kind().String()
 }

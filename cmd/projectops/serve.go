@@ -47,7 +47,7 @@ func (a *app) serve(f serveFlags) error {
 	if f.seed != "" {
 		var err error
 		if seed, err = projectopstest.LoadSeed(f.seed); err != nil {
-			return usageError{err}
+			return err // a data error, not a usage one: exit 2 without --help
 		}
 	}
 	// -v logs every request (never keys or bodies).
@@ -55,7 +55,7 @@ func (a *app) serve(f serveFlags) error {
 		projectopstest.WithRateLimit(f.perMinute, f.burst), projectopstest.WithBuildStepDelay(f.buildStep),
 		projectopstest.WithMaxRuns(f.maxRuns), projectopstest.WithEvalStepDelay(f.stepDelay))
 	if err != nil {
-		return usageError{err}
+		return err // the seed's content: a data error, exit 2 without --help
 	}
 	base, err := srv.StartAt(f.addr)
 	if err != nil {
@@ -64,6 +64,9 @@ func (a *app) serve(f serveFlags) error {
 	}
 	keys := usableKeys(seed)
 	if a.json {
+		if keys == nil {
+			keys = []servedKeys{} // an array always, as docs/double.md shows it
+		}
 		if err := writeJSON(a.stdout, struct {
 			BaseURL string       `json:"baseUrl"`
 			APIKeys []servedKeys `json:"apiKeys"`

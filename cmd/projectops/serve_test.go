@@ -217,7 +217,37 @@ func TestServeRejectsBadSeed(t *testing.T) {
 	if code := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--seed", path}, &stdout, &stderr); code != 2 {
 		t.Fatalf("exit code %d", code)
 	}
-	if !strings.Contains(stderr.String(), `hosts[0]: host: project "prj_x" not found`) {
+	// A seed's content is a data error: no pointer to --help.
+	if !strings.Contains(stderr.String(), `hosts[0]: host: project "prj_x" not found`) || strings.Contains(stderr.String(), "--help") {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// --json prints apiKeys as an array, also when the seed has no usable key.
+func TestServeJSONWithoutKeys(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/seed.json"
+	seed := `{"organizations":[{"id":"o","name":"O"}],"users":[{"id":"u","organizationId":"o","role":"owner"}],` +
+		`"apiKeys":[{"userId":"u","secret":"sk_revoked_key_000000","revoked":true}]}`
+	if err := os.WriteFile(path, []byte(seed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	stdout, stderr := &lockedBuffer{}, &lockedBuffer{}
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"serve", "--json", "--addr", "127.0.0.1:0", "--seed", path}, stdout, stderr)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stdout.String(), "apiKeys") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Errorf("exit %d: %s", c, stderr.String())
+	}
+	var out struct{ APIKeys []any }
+	if err := json.Unmarshal([]byte(stdout.String()), &out); err != nil || out.APIKeys == nil || len(out.APIKeys) != 0 {
+		t.Errorf("output %q: %v", stdout.String(), err)
 	}
 }
