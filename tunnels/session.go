@@ -35,6 +35,8 @@ type session struct {
 
 // stream is one relayed request being served.
 type stream struct {
+	s       *session
+	id      uint32
 	cancel  context.CancelFunc
 	body    tunnelwire.Body    // by value: one allocation less per request
 	credits tunnelwire.Credits // the response body's window, with credit
@@ -171,11 +173,9 @@ func (s *session) stream(id uint32) *stream {
 // start serves one relayed request on its own goroutine.
 func (s *session) start(id uint32, h *tunnelwire.Head) {
 	ctx, cancel := context.WithCancel(s.reqCtx)
-	st := &stream{cancel: cancel}
+	st := &stream{s: s, id: id, cancel: cancel}
 	if s.credit {
-		st.body.Credit = func(n int) { // the handler's goroutine, as it reads
-			_ = s.w.Send(tunnelwire.Group(nil).Append(tunnelwire.Credit, id, tunnelwire.CreditPayload(n)))
-		}
+		st.body.Credit = st
 	}
 	s.mu.Lock()
 	if old := s.streams[id]; old != nil {
@@ -236,4 +236,10 @@ func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *
 	}()
 	s.h.ServeHTTP(w, req)
 	w.finish(nil)
+}
+
+// Credit returns n consumed request chunks to the relay (on the handler's
+// goroutine, as it reads its body).
+func (st *stream) Credit(n int) {
+	_ = st.s.w.Send(tunnelwire.Group(nil).Append(tunnelwire.Credit, st.id, tunnelwire.CreditPayload(n)))
 }

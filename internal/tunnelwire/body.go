@@ -32,12 +32,17 @@ type Body struct {
 
 	cur []byte // Read's unread part of a chunk
 
-	// Credit, when set, is called (by the consumer's goroutine) with the
-	// number of chunks consumed since its last call, every Window/2
-	// chunks: a stream with a window returns them to its sender.
-	Credit   func(n int)
+	// Credit, when set, is told (on the consumer's goroutine) how many
+	// chunks were consumed since it was last told, every Window/2 chunks:
+	// a stream with a window returns them to its sender. An interface,
+	// which the stream that owns the Body implements, costs no allocation
+	// per stream (a closure would).
+	Credit   Crediter
 	consumed int
 }
+
+// Crediter returns consumed chunks to a stream's sender.
+type Crediter interface{ Credit(n int) }
 
 // signal wakes a waiter on c, if there is a channel and it is not already
 // signalled.
@@ -162,7 +167,7 @@ func (b *Body) Next(ctx context.Context) ([]byte, error) {
 			b.mu.Unlock()
 			signal(room)
 			if credit > 0 {
-				b.Credit(credit)
+				b.Credit.Credit(credit)
 			}
 			return c, nil
 		}

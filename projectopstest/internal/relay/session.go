@@ -39,6 +39,8 @@ type Session struct {
 // waits in one place for the head, the body and the end, and a stream
 // that ends without a head ends its body with no chunk in it.
 type stream struct {
+	rs      *Session
+	id      uint32
 	head    *tunnelwire.Head   // written by the reader before it queues the marker
 	started bool               // the reader has queued the head (reader goroutine only)
 	body    tunnelwire.Body    // by value: one allocation less per request
@@ -172,12 +174,9 @@ func (rs *Session) open() (uint32, *stream, bool) {
 		return 0, nil, false
 	}
 	rs.next++
-	st := &stream{}
+	st := &stream{rs: rs, id: rs.next}
 	if rs.credit {
-		id := rs.next
-		st.body.Credit = func(n int) { // Forward's goroutine, as it writes the response
-			_ = rs.send(tunnelwire.Group(nil).Append(tunnelwire.Credit, id, tunnelwire.CreditPayload(n)))
-		}
+		st.body.Credit = st
 	}
 	rs.streams[rs.next] = st
 	return rs.next, st, true
@@ -202,4 +201,10 @@ func (rs *Session) forget(id uint32) {
 // send writes a group of frames (one message when the host reads batches).
 func (rs *Session) send(g tunnelwire.Group) error {
 	return rs.w.Send(g)
+}
+
+// Credit returns n consumed response chunks to the host (on Forward's
+// goroutine, as it writes the response).
+func (st *stream) Credit(n int) {
+	_ = st.rs.send(tunnelwire.Group(nil).Append(tunnelwire.Credit, st.id, tunnelwire.CreditPayload(n)))
 }
