@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"strings"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 )
 
 // Seed is the complete initial state of a server, for WithSeed and for
@@ -188,7 +189,7 @@ func seedSyntaxError(data []byte, at int64, err error) error {
 		at, msg = se.Offset-1, strings.TrimPrefix(se.Error(), "json: ") // Offset is just past the culprit
 	case errors.As(err, &te):
 		at = te.Offset
-		msg = fmt.Sprintf("field %q must be %s, not a %s", te.Field, jsonKindOf(te.Type), te.Value)
+		msg = fmt.Sprintf("field %q must be %s, not a %s", te.Field, edge.JSONKind(te.Type), te.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		at, msg = int64(len(data)), "the file ends before the seed object does"
 	default:
@@ -210,24 +211,4 @@ func seedSyntaxError(data []byte, at int64, err error) error {
 		}
 	}
 	return fmt.Errorf("projectopstest: parse seed: line %d, column %d: %s", line, col, msg)
-}
-
-// jsonKindOf names the JSON type a Go type decodes from.
-func jsonKindOf(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	}
-	return "a " + t.Kind().String()
 }

@@ -267,13 +267,13 @@ func DecodeError(err error) *Error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return Validation(te.Field, fmt.Sprintf("Field %q must be %s", te.Field, jsonKind(te.Type)))
+		return Validation(te.Field, fmt.Sprintf("Field %q must be %s", te.Field, JSONKind(te.Type)))
 	}
 	return Validation("", "Invalid JSON body")
 }
 
-// jsonKind names the JSON type a Go type decodes from.
-func jsonKind(t reflect.Type) string {
+// JSONKind names the JSON type a Go type decodes from ("a string").
+func JSONKind(t reflect.Type) string {
 	if t == nil {
 		return "a valid value"
 	}
@@ -292,7 +292,7 @@ func jsonKind(t reflect.Type) string {
 	case reflect.Map, reflect.Struct:
 		return "an object"
 	case reflect.Pointer:
-		return jsonKind(t.Elem())
+		return JSONKind(t.Elem())
 	}
 	return "a valid value"
 }

@@ -60,7 +60,7 @@ type Conn struct {
 	// wants credentials the double does not have.
 	rejected atomic.Bool
 	once     sync.Once
-	onClose  func() // extra cleanup, run after the session closes
+	onClose  func()    // extra cleanup, run after the session closes
 	cmd      *exec.Cmd // a stdio peer's process, the leader of its own process group
 }
 
