@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/projectops/projectops-go/internal/apierr"
@@ -99,6 +100,7 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 			}
 			if c.progress != nil && (last == nil || last.Status != b.Status || last.LogPreview != b.LogPreview) {
 				cp := *b
+				cp.BaseImageDigests = slices.Clone(b.BaseImageDigests) // a copy shares nothing with the result
 				c.progress(&cp)
 			}
 			last = b

@@ -63,6 +63,10 @@ func MustConfig(v any) Config {
 	return c
 }
 
+// IsZero reports an empty config, which omitzero leaves out of a request
+// (a non-nil empty one too, which MarshalJSON would write as null).
+func (c Config) IsZero() bool { return len(c) == 0 }
+
 // MarshalJSON writes the config's bytes (null when empty). Invalid bytes
 // fail the encoding, so a malformed Config never reaches the service.
 func (c Config) MarshalJSON() ([]byte, error) {

@@ -123,8 +123,11 @@ func checkUpdateHost(c *call, p *hosts.UpdateParams) *edge.Error {
 		return edge.NewError(shared.CodeValidation, "Provide at least one of name or config",
 			map[string]any{"fields": []string{"name", "config"}})
 	}
-	if c.present["name"] && p.Name == "" {
-		return edge.Validation("name", "name must not be empty")
+	if c.present["name"] {
+		// Trimmed and non-empty, as on create.
+		if p.Name = strings.TrimSpace(p.Name); p.Name == "" {
+			return edge.Validation("name", "name must not be empty")
+		}
 	}
 	if c.present["config"] {
 		cfg, herr := hostcfg.CanonicalConfig("config", json.RawMessage(p.Config))
