@@ -12,17 +12,23 @@ import (
 // log of options).
 var owned = map[string]bool{
 	"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true,
-	"Idempotency-Key": true, "Accept": true, "X-Retry-Count": true,
+	"Idempotency-Key": true, "Accept": true, "X-Projectops-Retry-Count": true, "User-Agent": true,
 }
 
 // WithHeader adds a header to every request of the client, or of the call.
 // The headers the SDK owns (Authorization, Content-Type, Idempotency-Key,
-// ...) are refused: use WithAPIKey or WithIdempotencyKey.
+// User-Agent, ...) are refused: use WithAPIKey, WithIdempotencyKey or
+// WithUserAgent. A name that is not an HTTP token, or a value with a
+// control character (a line break could smuggle a header), is refused too,
+// before anything is sent.
 func WithHeader(key, value string) RequestOption {
 	return func(c *Config) error {
 		k := http.CanonicalHeaderKey(strings.TrimSpace(key))
 		if k == "" || owned[k] {
 			return invalid("header", fmt.Sprintf("header %q cannot be set by an option", key))
+		}
+		if !validHeaderName(k) || !validHeaderValue(value) {
+			return invalid("header", fmt.Sprintf("header %q: not a valid HTTP header name and value", key))
 		}
 		if c.Header == nil {
 			c.Header = http.Header{}
@@ -40,6 +46,9 @@ func WithIdempotencyKey(key string) RequestOption {
 	return func(c *Config) error {
 		if strings.TrimSpace(key) == "" {
 			return invalid("idempotencyKey", "idempotency key is empty")
+		}
+		if !validHeaderValue(key) {
+			return invalid("idempotencyKey", "idempotency key holds a control character")
 		}
 		c.IdempotencyKey = key
 		return nil
@@ -76,4 +85,26 @@ func WithResponseInto(r *Response) RequestOption {
 		c.Response = r
 		return nil
 	}
+}
+
+// validHeaderName reports an HTTP token (RFC 9110 section 5.6.2).
+func validHeaderName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// validHeaderValue reports a value net/http would send: no control
+// character but the tab.
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -128,7 +128,23 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		t.logAttempt(ctx, req, resp.StatusCode, attempt, start, nil)
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			return decodeSuccess(resp, out, req, path, t.maxBody)
+			err := decodeSuccess(resp, out, req, path, t.maxBody)
+			// A body cut short (the connection reset mid-response) is a
+			// network error: a read is retried, a write that may have run
+			// is not.
+			re, cut := errors.AsType[*bodyReadError](err)
+			if !cut || ctx.Err() != nil || attempt >= maxRetries || !retryableNetErr(req.Class, idemKey != "", re.err) {
+				return err
+			}
+			if bo == nil {
+				bo = t.newBackOff()
+			}
+			wait := bo.NextBackOff()
+			t.logRetry(ctx, req, attempt, wait, "backoff")
+			if serr := t.sleep(ctx, wait); serr != nil {
+				return errors.Join(serr, err)
+			}
+			continue
 		}
 		if isRedirect(resp.StatusCode) {
 			return redirectError(resp, req.Method, path)
@@ -233,11 +249,17 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		// the whole body before decoding it, which was a third of an
 		// in-process call.
 		buf := make([]byte, n)
-		if _, err = io.ReadFull(resp.Body, buf); err == nil {
-			err = jsonv2.Unmarshal(buf, out, jsonv1.DefaultOptionsV1())
+		if _, err = io.ReadFull(resp.Body, buf); err != nil {
+			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, err), err}
 		}
-	} else if err = json.NewDecoder(&cappedReader{r: resp.Body, left: limit}).Decode(out); errors.Is(err, io.EOF) {
-		err = nil // an empty body leaves out as it is
+		err = jsonv2.Unmarshal(buf, out, jsonv1.DefaultOptionsV1())
+	} else {
+		cr := &cappedReader{r: resp.Body, left: limit}
+		if err = json.NewDecoder(cr).Decode(out); errors.Is(err, io.EOF) {
+			err = nil // an empty body leaves out as it is
+		} else if err != nil && cr.err != nil && !errors.Is(cr.err, io.EOF) && !errors.Is(cr.err, errOverCap) {
+			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, cr.err), cr.err}
+		}
 	}
 	if errors.Is(err, errOverCap) {
 		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
@@ -247,6 +269,17 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 	}
 	return nil
 }
+
+// bodyReadError is a success response whose body could not be read to its
+// end (the connection failed mid-response): a network error, which Do may
+// retry, unlike a body that is not the JSON expected.
+type bodyReadError struct {
+	msg error // what the caller sees
+	err error // the read's own error
+}
+
+func (e *bodyReadError) Error() string { return e.msg.Error() }
+func (e *bodyReadError) Unwrap() error { return e.msg }
 
 // maxSizedBody bounds the responses read whole by their Content-Length.
 const maxSizedBody = 1 << 20

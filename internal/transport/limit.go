@@ -21,6 +21,7 @@ var errOverCap = errors.New("response body over the cap")
 type cappedReader struct {
 	r    io.Reader
 	left int64
+	err  error // the last error the body itself gave (io.EOF at its end)
 }
 
 func (c *cappedReader) Read(p []byte) (int, error) {
@@ -31,6 +32,7 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 		if n > 0 {
 			return 0, errOverCap
 		}
+		c.err = err
 		return 0, err
 	}
 	if int64(len(p)) > c.left {
@@ -38,5 +40,8 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.left -= int64(n)
+	if err != nil {
+		c.err = err
+	}
 	return n, err
 }

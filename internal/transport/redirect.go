@@ -9,10 +9,18 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// maxRedirects is how many redirects a read follows, as net/http's default.
+// maxRedirects is how many redirects a read follows.
 const maxRedirects = 10
 
 var errTooManyRedirects = errors.New("stopped after 10 redirects")
+
+// redirectRefused marks a redirect the policy (or the caller's
+// CheckRedirect) stopped: the same request would meet the same redirect, so
+// it is not retried.
+type redirectRefused struct{ err error }
+
+func (e *redirectRefused) Error() string { return e.err.Error() }
+func (e *redirectRefused) Unwrap() error { return e.err }
 
 // GuardRedirects returns a copy of c (the caller's client is never changed)
 // whose redirect policy keeps writes and the key safe:
@@ -33,14 +41,18 @@ func GuardRedirects(c *http.Client) *http.Client {
 		if first.Method != http.MethodGet && first.Method != http.MethodHead {
 			return http.ErrUseLastResponse
 		}
-		if len(via) >= maxRedirects {
-			return errTooManyRedirects
+		if len(via) > maxRedirects { // via holds the first request and the redirects followed
+			return &redirectRefused{errTooManyRedirects}
 		}
 		if !sameOrigin(first, req) || !allSameOrigin(first, via[1:]) {
 			req.Header.Del("Authorization")
 		}
 		if user != nil {
-			return user(req, via)
+			err := user(req, via)
+			if err != nil && !errors.Is(err, http.ErrUseLastResponse) {
+				return &redirectRefused{err}
+			}
+			return err
 		}
 		return nil
 	}

@@ -52,6 +52,9 @@ func retryableStatus(c Class, idempotent bool, e *shared.Error) bool {
 // retryableNetErr decides whether a transport failure may be retried. A
 // non-idempotent write is retried only when the connection was never made.
 func retryableNetErr(c Class, idempotent bool, err error) bool {
+	if _, refused := errors.AsType[*redirectRefused](err); refused {
+		return false
+	}
 	if c != Write || idempotent {
 		return true
 	}
