@@ -82,9 +82,17 @@ func newEvalTraceCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if steps == nil {
+				steps = []evals.StepResult{} // [] under --json, never null
+			}
 			tr, terr := ec.c.Evals.Runs.Trace(a.ctx, ec.project, runID, iterID)
 			if terr != nil && !errors.Is(terr, projectops.ErrTraceNotAvailable) {
 				return terr
+			}
+			if terr != nil {
+				// No trace is an answer, not a failure: the verdicts are
+				// the data, and the trace is null.
+				fmt.Fprintln(a.stderr, "projectops: this iteration has no trace (TRACE_NOT_AVAILABLE)")
 			}
 			out := struct {
 				Steps []evals.StepResult `json:"steps"`
@@ -93,10 +101,7 @@ func newEvalTraceCmd(a *app) *cobra.Command {
 			if tr != nil {
 				out.Trace = tr.Raw
 			}
-			if err := a.print(out, func(w io.Writer) { printTrace(w, steps, tr) }); err != nil {
-				return err
-			}
-			return terr
+			return a.print(out, func(w io.Writer) { printTrace(w, steps, tr) })
 		},
 	}
 }

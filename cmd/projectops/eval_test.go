@@ -260,3 +260,31 @@ func TestUnfinishedIterationsFailInReports(t *testing.T) {
 		t.Errorf("junit:\n%s", s)
 	}
 }
+
+// An iteration without a trace is an answer, not a failure: its verdicts
+// print (an empty list, never null) with a null trace, and the command
+// exits 0 with a note on stderr.
+func TestEvalTraceWithoutTrace(t *testing.T) {
+	_, _ = evalServer(t)
+	demo := os.Getenv("EVAL_TEST_DEMO_SERVER")
+	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{demo}, Tests: []evals.Test{{
+		Title: "echo " + projectopstest.NoTraceMarker, Model: "openai/gpt-4o-mini",
+		Steps: []evals.Step{evals.PromptStep("p", "Use echo with message=hi")}}}})
+	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--json", "--interval", "1ms")
+	var res struct {
+		Run        evals.Run         `json:"run"`
+		Iterations []evals.Iteration `json:"iterations"`
+	}
+	if json.Unmarshal([]byte(out), &res) != nil || len(res.Iterations) != 1 {
+		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = evalCLI(t, "trace", "--json", res.Run.ID, res.Iterations[0].ID)
+	var tr struct {
+		Steps []evals.StepResult `json:"steps"`
+		Trace any                `json:"trace"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &tr) != nil || tr.Steps == nil || tr.Trace != nil ||
+		!strings.Contains(errOut, "no trace") {
+		t.Errorf("trace: %d\n%s\n%s", code, out, errOut)
+	}
+}
