@@ -161,3 +161,24 @@ func TestRedirectLoopNotRetried(t *testing.T) {
 		t.Fatalf("redirect loop: attempts=%d HTTP requests=%d err=%v; want 1 attempt", meta.Attempts, reqs.Load(), err)
 	}
 }
+
+// A call whose wait before a retry is cut short by its context ends with
+// one line that matches both the context's error and the last answer.
+func TestCutRetryWaitIsOneLine(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"code":"SERVER_UNREACHABLE","message":"down"}`))
+	}))
+	defer srv.Close()
+	c := edgeClient(t, srv.URL+"/api/v1")
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	_, err := c.Hosts.Get(ctx, "prj_1", "hst_1")
+	var e *projectops.Error
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &e) || e.StatusCode != 503 || strings.Contains(err.Error(), "\n") {
+		t.Errorf("err = %q", err)
+	}
+}

@@ -122,7 +122,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			wait := bo.NextBackOff()
 			t.logRetry(ctx, req, attempt, wait, "backoff")
 			if serr := t.sleep(ctx, wait); serr != nil {
-				return errors.Join(serr, err)
+				return waitCut(serr, err)
 			}
 			continue
 		}
@@ -142,7 +142,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			wait := bo.NextBackOff()
 			t.logRetry(ctx, req, attempt, wait, "backoff")
 			if serr := t.sleep(ctx, wait); serr != nil {
-				return errors.Join(serr, err)
+				return waitCut(serr, err)
 			}
 			continue
 		}
@@ -171,7 +171,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		t.logRetry(ctx, req, attempt, wait, why)
 		if serr := t.sleep(ctx, wait); serr != nil {
-			return errors.Join(serr, apiErr)
+			return waitCut(serr, apiErr)
 		}
 	}
 }
@@ -373,4 +373,11 @@ func (t *Transport) logAttempt(ctx context.Context, req *Request, status, attemp
 		attrs = append(attrs, slog.String("error", err.Error()))
 	}
 	t.log.LogAttrs(ctx, slog.LevelDebug, "projectops request", attrs...)
+}
+
+// waitCut is the error of a call whose wait before a retry was cut short
+// (its context ended): both errors match errors.Is and errors.As, on one
+// line (errors.Join would print two).
+func waitCut(ctxErr, last error) error {
+	return fmt.Errorf("%w while waiting to retry after: %w", ctxErr, last)
 }
