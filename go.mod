@@ -19,6 +19,7 @@ require (
 	golang.org/x/oauth2 v0.38.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.37.0
 	golang.org/x/text v0.44.0
 	golang.org/x/time v0.16.0
 )

@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/projectops/projectops-go/ingest"
+	"golang.org/x/term"
 )
 
 // errNotGoTestJSON refuses stdin that is not what report reads from it.
@@ -21,7 +22,8 @@ var errNotGoTestJSON = errors.New("stdin is not `go test -json` output")
 // It returns a reader that still yields every byte.
 func goTestInput(in io.Reader) (io.Reader, error) {
 	if f, ok := in.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+		// A terminal, not any character device: </dev/null is empty input.
+		if term.IsTerminal(int(f.Fd())) {
 			return nil, fmt.Errorf("%w: stdin is a terminal; pipe `go test -json ./...` into report, or run `projectops report -- go test ./...`", errNotGoTestJSON)
 		}
 	}

@@ -292,3 +292,16 @@ func TestMalformedFileSendsNothing(t *testing.T) {
 		t.Errorf("a malformed file created %d run(s)", len(runs))
 	}
 }
+
+// </dev/null is empty input, not a terminal (both are character devices).
+func TestDevNullIsEmptyInput(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := goTestInput(f); err == nil || !strings.Contains(err.Error(), "it is empty") {
+		t.Errorf("err = %v", err)
+	}
+}
