@@ -150,6 +150,9 @@ func newResumeCmd(a *app) *cobra.Command {
 		RunE: func(*cobra.Command, []string) error {
 			if dir == "" {
 				dir = ingest.DefaultSpoolDir(os.Getenv)
+			} else if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				// A mistyped --spool must not pass as "nothing to resume".
+				return usagef("--spool %s: not a directory", dir)
 			}
 			client, err := a.client()
 			if err != nil {
