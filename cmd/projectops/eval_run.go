@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -52,6 +53,16 @@ func (a *app) evalRun(f evalRunFlags) error {
 	}
 	if (f.junit != "" || f.summary != "") && !f.wait {
 		return usagef("--junit and --summary need --wait")
+	}
+	// Checked before the run starts: a report that cannot be written
+	// would otherwise cost a whole run and lose its verdict.
+	for flag, path := range map[string]string{"--junit": f.junit, "--summary": f.summary} {
+		if path == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return usagef("%s %s: its directory does not exist", flag, path)
+		}
 	}
 	p := evals.RunParams{SuiteID: f.suite}
 	if f.file != "" {

@@ -166,7 +166,7 @@ func TestEvalRunPassedRunExitsZero(t *testing.T) {
 // eval run --wait writes JUnit XML (one case per iteration, the failing
 // step's reason as the message) and appends a Markdown summary.
 func TestEvalRunJUnitAndSummary(t *testing.T) {
-	evalServer(t)
+	srv, _ := evalServer(t)
 	demo := os.Getenv("EVAL_TEST_DEMO_SERVER")
 	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{demo}, Tests: []evals.Test{
 		{Title: "echoes", Model: "openai/gpt-4o-mini", Steps: []evals.Step{
@@ -207,6 +207,15 @@ func TestEvalRunJUnitAndSummary(t *testing.T) {
 	}
 	if code, _, errOut := evalCLI(t, "run", "--file", file, "--junit", junit); code != 2 || !strings.Contains(errOut, "need --wait") {
 		t.Errorf("--junit without --wait: %d %q", code, errOut)
+	}
+	// A report path that cannot be written is refused before a run starts.
+	before := len(srv.Requests())
+	bad := filepath.Join(t.TempDir(), "missing", "r.xml")
+	if code, _, errOut := evalCLI(t, "run", "--file", file, "--wait", "--junit", bad); code != 2 || !strings.Contains(errOut, "directory does not exist") {
+		t.Errorf("--junit in a missing directory: %d %q", code, errOut)
+	}
+	if n := len(srv.Requests()) - before; n != 0 {
+		t.Errorf("%d requests sent for a refused invocation", n)
 	}
 }
 
