@@ -49,7 +49,14 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			p.finish(b)
 		}
 		if errors.Is(err, environments.ErrBuildFailed) {
-			return gateError{errText(err)} // the build ran and failed: a gate
+			// The build ran and failed: a gate. --json still prints it
+			// (its status and error are the data), as a failed eval run does.
+			if be, ok := errors.AsType[*environments.BuildError](err); ok && be.Build != nil && ec.json {
+				if perr := ec.print(be.Build, func(io.Writer) {}); perr != nil {
+					return perr
+				}
+			}
+			return gateError{errText(err)}
 		}
 		if err != nil {
 			return err

@@ -109,6 +109,13 @@ func TestEnvBuildFailureExitsNonZero(t *testing.T) {
 		!strings.Contains(errOut, "ERROR: line 2: unsupported instruction ADD") || strings.Contains(out, "ERROR") {
 		t.Errorf("failing build: %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
+	// Under --json the failed build is still printed: its status and error
+	// are the data.
+	code, out, errOut = env(t, "build", "--json", "--interval", "1ms", id)
+	var b environments.Build
+	if code != 1 || json.Unmarshal([]byte(out), &b) != nil || b.Status != environments.BuildFailed || b.Error == "" {
+		t.Errorf("failing build --json: %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
 	// A guest of the project cannot build.
 	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoGuestKey)
 	if code, _, errOut := env(t, "build", id); code != 2 || !strings.Contains(errOut, "FORBIDDEN") {
