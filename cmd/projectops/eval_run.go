@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -103,10 +104,14 @@ func readRunFile(path string) (evals.RunParams, error) {
 		defer f.Close()
 		r = f
 	}
-	dec := json.NewDecoder(r)
+	data, err := io.ReadAll(io.LimitReader(r, 32<<20))
+	if err != nil {
+		return p, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return p, fmt.Errorf("%s: %w", path, err)
+		return p, fmt.Errorf("%s: %w", path, jsonError(data, err))
 	}
 	return p, nil
 }

@@ -166,3 +166,34 @@ func TestUsageErrorsMaskKeys(t *testing.T) {
 		}
 	}
 }
+
+// Input files that are not what a command reads are described in JSON's
+// terms, with where: never a Go type or field name.
+func TestJSONInputErrorsSpeakJSON(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	snap := write("snap.json", `{"tools":[],"resources":[],"prompts":[]}`)
+	wrong := write("wrong.json", `{"tools":{},"resources":[],"prompts":[]}`)
+	arr := write("arr.json", `[1,2]`)
+	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"diff", snap, wrong}, "line 1, column 11: tools must be an array, not an object"},
+		{[]string{"diff", snap, arr}, "not a JSON object"},
+		{[]string{"eval", "run", "-p", "prj_demo", "--file", arr}, "the document must be an object, not an array"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != exitError || !strings.Contains(errOut, tc.want) || strings.Contains(errOut, "Go ") ||
+			strings.Contains(errOut, "evals.") || strings.Contains(errOut, "mcp.") {
+			t.Errorf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+	}
+}
