@@ -60,6 +60,7 @@ func TestExitCodeTable(t *testing.T) {
 		{"report junit with failures", []string{"report", "--junit", "../../ingest/testdata/junit.xml"}, 1},
 		{"report unreadable file", []string{"report", "--junit", filepath.Join(dir, "missing.xml")}, 2},
 		{"report command status", []string{"report", "--", "sh", "-c", "exit 3"}, 3},
+		{"report command killed by a signal", []string{"report", "--", "sh", "-c", "kill -TERM $$"}, 128 + 15},
 		{"report resume of a missing --spool", []string{"report", "resume", "--spool", filepath.Join(dir, "missing")}, 2},
 		{"report pass rate over 100", []string{"report", "--min-pass-rate", "150", "--junit", "../../ingest/testdata/junit.xml"}, 2},
 		{"report negative pass rate", []string{"report", "--min-pass-rate", "-5", "--junit", "../../ingest/testdata/junit.xml"}, 2},

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"syscall"
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
@@ -294,8 +295,12 @@ func runCommand(ctx context.Context, cmdArgs []string, rec ingest.Recorder, stdo
 			return st, 1, err
 		}
 		code = ee.ExitCode()
-		if code < 0 {
-			code = 1 // killed by a signal
+		if code < 0 { // killed by a signal: 128+n, as a shell reports it
+			code = 1
+			if ws, ok := ee.Sys().(interface{ Signal() syscall.Signal }); ok {
+				code = 128 + int(ws.Signal())
+			}
+			fmt.Fprintf(stderr, "projectops: %s: %v\n", cmdArgs[0], ee)
 		}
 	}
 	return st, code, readErr
