@@ -67,6 +67,8 @@ func TestExitCodeTable(t *testing.T) {
 		{"tunnel missing --to", []string{"tunnel", "--name", "x"}, 2},
 		{"serve bad seed", []string{"serve", "--seed", filepath.Join(dir, "missing.json")}, 2},
 		{"completion", []string{"completion", "bash"}, 0},
+		{"completion without a shell", []string{"completion"}, 2},
+		{"completion of an unknown shell", []string{"completion", "tcsh"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errOut := runCLI(t, tc.args...)

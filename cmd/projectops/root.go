@@ -66,6 +66,11 @@ snapshots differ, a tool returned isError); 2 bad usage or an API error.`,
 	root.AddCommand(newServeCmd(a), newReportCmd(a), newEvalCmd(a), newEnvCmd(a), newToolsCmd(a),
 		newExportCmd(a), newDiffCmd(a), newTunnelCmd(a), newVersionCmd(a))
 	root.InitDefaultCompletionCmd() // now, so help, docs and tests see it
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		// A group like the others: bare or with an unknown shell, a usage
+		// error (exit 2), not a help page on stdout with exit 0.
+		c.Args, c.RunE = noSubcommand, missingSubcommand
+	}
 	return root
 }
 
