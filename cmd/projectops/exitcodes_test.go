@@ -170,6 +170,25 @@ func TestUsageErrorsMaskKeys(t *testing.T) {
 	}
 }
 
+// A bad flag value, or a --to that is no URL, is said in words: never
+// strconv's or the SDK function's name.
+func TestFlagErrorsSpeakPlainly(t *testing.T) {
+	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "iterations", "--limit", "abc", "run_1"}, `"--limit" flag: want a whole number`},
+		{[]string{"report", "--min-pass-rate", "abc"}, `"--min-pass-rate" flag: want a number`},
+		{[]string{"tunnel", "-p", "prj_demo", "--name", "x", "--to", "notaurl"}, "want an absolute http or https URL"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != exitError || !strings.Contains(errOut, tc.want) || strings.Contains(errOut, "strconv") || strings.Contains(errOut, "ProxyTo") {
+			t.Errorf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+	}
+}
+
 // Input files that are not what a command reads are described in JSON's
 // terms, with where: never a Go type or field name.
 func TestJSONInputErrorsSpeakJSON(t *testing.T) {

@@ -44,8 +44,8 @@ func (a *app) tunnel(name, to string) error {
 		return err
 	}
 	target, err := url.Parse(to)
-	if err != nil {
-		return usagef("--to: %v", err)
+	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
+		return usagef("--to %q: want an absolute http or https URL, e.g. http://127.0.0.1:3000/mcp", to)
 	}
 	proxy, err := tunnels.ProxyTo(target)
 	if err != nil {
