@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 
-	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+	"github.com/projectops/projectops-go/internal/jsonerr"
 )
 
 // Seed is the complete initial state of a server, for WithSeed and for
@@ -74,7 +72,7 @@ func ParseSeed(data []byte) (*Seed, error) {
 	dec.DisallowUnknownFields()
 	var s Seed
 	if err := dec.Decode(&s); err != nil {
-		return nil, seedSyntaxError(data, dec.InputOffset(), err)
+		return nil, fmt.Errorf("projectopstest: parse seed: %w", jsonerr.Describe(data, err))
 	}
 	if dec.More() {
 		return nil, errors.New("projectopstest: parse seed: trailing data after the seed object")
@@ -176,39 +174,4 @@ func (s *Server) seedDefault() error {
 	s.def = Workspace{OrganizationID: org, UserID: user, ProjectID: project, APIKeyID: keyID, APIKey: secret}
 	s.mu.Unlock()
 	return nil
-}
-
-// seedSyntaxError says where a seed file is malformed (line and column)
-// and what was expected, in the JSON's terms rather than Go's.
-func seedSyntaxError(data []byte, at int64, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	msg := err.Error()
-	switch {
-	case errors.As(err, &se):
-		at, msg = se.Offset-1, strings.TrimPrefix(se.Error(), "json: ") // Offset is just past the culprit
-	case errors.As(err, &te):
-		at = te.Offset
-		msg = fmt.Sprintf("field %q must be %s, not a %s", te.Field, edge.JSONKind(te.Type), te.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		at, msg = int64(len(data)), "the file ends before the seed object does"
-	default:
-		msg = strings.TrimPrefix(msg, "json: ")
-		// An unknown field: at its first mention (the decoder stops at the
-		// end of the object).
-		if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
-			if i := bytes.Index(data, []byte(name)); i >= 0 {
-				at = int64(i)
-			}
-		}
-	}
-	line, col := 1, 1
-	for _, c := range data[:min(max(at, 0), int64(len(data)))] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return fmt.Errorf("projectopstest: parse seed: line %d, column %d: %s", line, col, msg)
 }

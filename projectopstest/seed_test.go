@@ -60,7 +60,7 @@ func TestSeedErrors(t *testing.T) {
 		name, json, wantErr string
 	}{
 		{"unknown field", `{"organisations":[]}`, "unknown field"},
-		{"malformed", `{"organizations":[`, "parse seed: line 1, column 19: the file ends before the seed object does"},
+		{"malformed", `{"organizations":[`, "parse seed: line 1, column 19: the input ends before its JSON value does"},
 		{"trailing comma", "{\n  \"organizations\": [{\"id\":\"o\",},]\n}", "parse seed: line 2, column 31: invalid character '}'"},
 		{"wrong type", `{"organizations":[{"id":"o","plan":5}]}`, `line 1, column 37: field "organizations.plan" must be a string, not a number`},
 		{"unknown top-level field", `{"organisations":[]}`, `parse seed: line 1, column 2: unknown field "organisations"`},

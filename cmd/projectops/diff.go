@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/projectops/projectops-go/internal/jsonerr"
 	"github.com/projectops/projectops-go/servers"
 )
 
@@ -54,7 +55,7 @@ func readSnapshot(path string) (*servers.ExportSnapshot, error) {
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, fmt.Errorf("%s: not a JSON object: %w", path, jsonError(b, err))
+		return nil, fmt.Errorf("%s: not a JSON object: %w", path, jsonerr.Describe(b, err))
 	}
 	for _, k := range []string{"tools", "resources", "prompts"} {
 		if _, ok := raw[k]; !ok {
@@ -63,7 +64,7 @@ func readSnapshot(path string) (*servers.ExportSnapshot, error) {
 	}
 	var s servers.ExportSnapshot
 	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&s); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, jsonError(b, err))
+		return nil, fmt.Errorf("%s: %w", path, jsonerr.Describe(b, err))
 	}
 	return &s, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/jsonerr"
 )
 
 type evalRunFlags struct {
@@ -111,7 +112,7 @@ func readRunFile(path string) (evals.RunParams, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return p, fmt.Errorf("%s: %w", path, jsonError(data, err))
+		return p, fmt.Errorf("%s: %w", path, jsonerr.Describe(data, err))
 	}
 	return p, nil
 }

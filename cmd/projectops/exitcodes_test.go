@@ -208,7 +208,7 @@ func TestJSONInputErrorsSpeakJSON(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"diff", snap, wrong}, "line 1, column 11: tools must be an array, not an object"},
+		{[]string{"diff", snap, wrong}, `line 1, column 11: field "tools" must be an array, not an object`},
 		{[]string{"diff", snap, arr}, "not a JSON object"},
 		{[]string{"eval", "run", "-p", "prj_demo", "--file", arr}, "the document must be an object, not an array"},
 	} {

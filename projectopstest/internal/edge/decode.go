@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/projectops/projectops-go/internal/jsonerr"
 	"github.com/projectops/projectops-go/projectopstest/internal/contract"
 )
 
@@ -273,29 +274,7 @@ func DecodeError(err error) *Error {
 }
 
 // JSONKind names the JSON type a Go type decodes from ("a string").
-func JSONKind(t reflect.Type) string {
-	if t == nil {
-		return "a valid value"
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Pointer:
-		return JSONKind(t.Elem())
-	}
-	return "a valid value"
-}
+func JSONKind(t reflect.Type) string { return jsonerr.Kind(t) }
 
 // ReadBody reads at most limit+1 bytes of r's body (one more than allowed,
 // so the caller can tell an oversized body), in one allocation of the right
