@@ -116,13 +116,8 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			if attempt >= maxRetries || !retryableNetErr(req.Class, idemKey != "", err) {
 				return err
 			}
-			if bo == nil {
-				bo = t.newBackOff()
-			}
-			wait := bo.NextBackOff()
-			t.logRetry(ctx, req, attempt, wait, "backoff")
-			if serr := t.sleep(ctx, wait); serr != nil {
-				return waitCut(serr, err)
+			if werr := t.backoff(ctx, req, attempt, &bo, err); werr != nil {
+				return werr
 			}
 			continue
 		}
@@ -136,13 +131,8 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			if !cut || ctx.Err() != nil || attempt >= maxRetries || !retryableNetErr(req.Class, idemKey != "", re.err) {
 				return err
 			}
-			if bo == nil {
-				bo = t.newBackOff()
-			}
-			wait := bo.NextBackOff()
-			t.logRetry(ctx, req, attempt, wait, "backoff")
-			if serr := t.sleep(ctx, wait); serr != nil {
-				return waitCut(serr, err)
+			if werr := t.backoff(ctx, req, attempt, &bo, err); werr != nil {
+				return werr
 			}
 			continue
 		}
@@ -373,6 +363,21 @@ func (t *Transport) logAttempt(ctx context.Context, req *Request, status, attemp
 		attrs = append(attrs, slog.String("error", err.Error()))
 	}
 	t.log.LogAttrs(ctx, slog.LevelDebug, "projectops request", attrs...)
+}
+
+// backoff waits out the next backoff interval before a retry after a
+// network failure (last); *bo is made on first use. It returns the error
+// to end the call with when ctx ends first.
+func (t *Transport) backoff(ctx context.Context, req *Request, attempt int, bo *backoff.BackOff, last error) error {
+	if *bo == nil {
+		*bo = t.newBackOff()
+	}
+	wait := (*bo).NextBackOff()
+	t.logRetry(ctx, req, attempt, wait, "backoff")
+	if serr := t.sleep(ctx, wait); serr != nil {
+		return waitCut(serr, last)
+	}
+	return nil
 }
 
 // waitCut is the error of a call whose wait before a retry was cut short
