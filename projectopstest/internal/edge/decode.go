@@ -268,13 +268,10 @@ func DecodeError(err error) *Error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return Validation(te.Field, fmt.Sprintf("Field %q must be %s", te.Field, JSONKind(te.Type)))
+		return Validation(te.Field, fmt.Sprintf("Field %q must be %s", te.Field, jsonerr.Kind(te.Type)))
 	}
 	return Validation("", "Invalid JSON body")
 }
-
-// JSONKind names the JSON type a Go type decodes from ("a string").
-func JSONKind(t reflect.Type) string { return jsonerr.Kind(t) }
 
 // ReadBody reads at most limit+1 bytes of r's body (one more than allowed,
 // so the caller can tell an oversized body), in one allocation of the right
