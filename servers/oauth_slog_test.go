@@ -35,3 +35,18 @@ func TestImportTokensLogsNoSecret(t *testing.T) {
 		}
 	}
 }
+
+// A token that is not set logs as an empty value, not as the two quote
+// characters fmt's %v shows for it.
+func TestImportTokensLogsUnsetTokenEmpty(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("import", "tokens",
+		servers.Tokens{AccessToken: "at-x"}, "client", servers.ClientInformation{ClientID: "cid"})
+	out := buf.String()
+	for _, want := range []string{`"access_token":"[REDACTED]"`, `"refresh_token":""`, `"id_token":""`, `"clientSecret":""`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %s:\n%s", want, out)
+		}
+	}
+}

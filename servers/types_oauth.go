@@ -144,14 +144,14 @@ var wireJSON = jsonv2.JoinMarshalers(
 // LogValue keeps the tokens out of slog output: without it slog's JSON
 // handler encodes Tokens with encoding/json, bypassing Format.
 func (t Tokens) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("access_token", redact(t.AccessToken != "")),
-		slog.String("refresh_token", redact(t.RefreshToken != "")), slog.String("id_token", redact(t.IDToken != "")),
+	return slog.GroupValue(slog.String("access_token", redactValue(t.AccessToken)),
+		slog.String("refresh_token", redactValue(t.RefreshToken)), slog.String("id_token", redactValue(t.IDToken)),
 		slog.Float64("expires_in", t.ExpiresIn), slog.String("token_type", t.TokenType), slog.String("scope", t.Scope))
 }
 
 // LogValue shows the client id, never the secret.
 func (c ClientInformation) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("clientId", c.ClientID), slog.String("clientSecret", redact(c.ClientSecret != "")))
+	return slog.GroupValue(slog.String("clientId", c.ClientID), slog.String("clientSecret", redactValue(c.ClientSecret)))
 }
 
 // LogValue logs the params without tokens, client secret or URL queries.
