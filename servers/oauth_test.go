@@ -238,6 +238,27 @@ func TestServerRefusingCredentialsIsOAuthRequired(t *testing.T) {
 	}
 }
 
+// A server saved without OAuth that answers 403 refuses the double outright:
+// no grant to import would help, so the answer is 403 FORBIDDEN (the
+// service's code for an upstream auth refusal), not OAUTH_REQUIRED.
+func TestServerForbiddingIsForbidden(t *testing.T) {
+	t.Parallel()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "forbidden", http.StatusForbidden)
+	}))
+	t.Cleanup(hs.Close)
+	f := setup(t)
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "walled", URL: hs.URL}))
+	_, err := f.C.Servers.Validate(t.Context(), f.WS.ProjectID, id)
+	wantError(t, err, projectops.CodeForbidden, true)
+	rep, err := f.C.Servers.Doctor(t.Context(), f.WS.ProjectID, id)
+	if err != nil || rep.Status != servers.DoctorError || rep.Error == nil || rep.Error.Code != projectops.CodeForbidden {
+		t.Fatalf("Doctor = %+v, %v; want status error with a FORBIDDEN error", rep, err)
+	}
+	_, err = f.C.Servers.ListTools(t.Context(), f.WS.ProjectID, id, nil)
+	wantError(t, err, projectops.CodeForbidden, true)
+}
+
 func TestImportTokensPrintsNoSecret(t *testing.T) {
 	t.Parallel()
 	p := servers.ImportTokensParams{ServerURL: "https://x.test/mcp?k=tunnelsecret",

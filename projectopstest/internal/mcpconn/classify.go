@@ -18,7 +18,8 @@ const (
 	Timeout
 	// Unsupported: the server does not implement the method (422).
 	Unsupported
-	// AuthRequired: the server refused the double's credentials (401).
+	// AuthRequired: the server refused the double's credentials (HTTP
+	// 401 or 403, in Failure.Status).
 	AuthRequired
 	// InvalidParams: the server rejected the request's parameters (400).
 	InvalidParams
@@ -36,6 +37,7 @@ const (
 type Failure struct {
 	Kind    Kind
 	Code    int64 // JSON-RPC code, when the server answered one
+	Status  int   // the HTTP status of an AuthRequired refusal (401 or 403)
 	Message string
 	Err     error // the underlying error, for the double's own use only
 }
@@ -62,7 +64,7 @@ func Classify(err error, opCtx, caller context.Context, c *Conn) *Failure {
 		(opCtx != nil && errors.Is(opCtx.Err(), context.DeadlineExceeded)):
 		return &Failure{Kind: Timeout, Message: "The server did not answer in time", Err: err}
 	case c != nil && c.AuthRejected():
-		return &Failure{Kind: AuthRequired, Message: "The server requires authorization", Err: err}
+		return c.authFailure(err)
 	case rpc != nil:
 		f := &Failure{Code: rpc.Code, Message: rpc.Message, Err: err}
 		switch rpc.Code {

@@ -19,7 +19,7 @@ func TestClassifyErrors(t *testing.T) {
 	expired, cancel2 := context.WithDeadline(live, time.Unix(0, 0))
 	defer cancel2()
 	rejected := &Conn{}
-	rejected.rejected.Store(true)
+	rejected.rejected.Store(401)
 	own := &Failure{Kind: NotFound, Message: "mine"}
 	tests := []struct {
 		name       string

@@ -56,9 +56,10 @@ type Conn struct {
 	Session *mcp.ClientSession
 	server  *mcp.ServerSession // in-process peer, closed with the session
 	cancel  context.CancelFunc
-	// rejected is set when an HTTP response said 401 or 403: the server
-	// wants credentials the double does not have.
-	rejected atomic.Bool
+	// rejected is the status of an HTTP response that said 401 or 403
+	// (the last one): the server wants credentials the double does not
+	// have, or refuses the ones it has.
+	rejected atomic.Int32
 	once     sync.Once
 	onClose  func()    // extra cleanup, run after the session closes
 	cmd      *exec.Cmd // a stdio peer's process, the leader of its own process group
@@ -66,7 +67,13 @@ type Conn struct {
 
 // AuthRejected reports whether the server answered an HTTP request with
 // 401 or 403.
-func (c *Conn) AuthRejected() bool { return c.rejected.Load() }
+func (c *Conn) AuthRejected() bool { return c.rejected.Load() != 0 }
+
+// authFailure is the Failure for a server that refused the double's
+// credentials, with the status it refused them with.
+func (c *Conn) authFailure(err error) *Failure {
+	return &Failure{Kind: AuthRequired, Status: int(c.rejected.Load()), Message: "The server requires authorization", Err: err}
+}
 
 // Dialer opens sessions. Its zero value is not usable; use NewDialer.
 type Dialer struct {
@@ -116,7 +123,7 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 	if err != nil {
 		c.Close()
 		if c.AuthRejected() {
-			return nil, &Failure{Kind: AuthRequired, Message: "The server requires authorization", Err: err}
+			return nil, c.authFailure(err)
 		}
 		return nil, err
 	}
@@ -212,7 +219,7 @@ func (w *watch) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp, err := base.RoundTrip(r)
 	if err == nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
-		w.conn.rejected.Store(true)
+		w.conn.rejected.Store(int32(resp.StatusCode))
 	}
 	return resp, err
 }

@@ -3,6 +3,7 @@ package mcpops
 import (
 	"context"
 	"log/slog"
+	"net/http"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
@@ -115,6 +116,12 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 	case mcpconn.Timeout, mcpconn.Canceled:
 		return edge.NewError(shared.CodeTimeout, "The server did not answer in time", details)
 	case mcpconn.AuthRequired:
+		if f.Status == http.StatusForbidden && !sc.UseOAuth && sc.grant == nil {
+			// A server saved without OAuth that refuses the double: no
+			// grant to import would help, so not OAUTH_REQUIRED (the
+			// service answers upstream auth refusals with 403).
+			return edge.NewError(shared.CodeForbidden, "The server refused the request (HTTP 403)", details)
+		}
 		return errOAuthRequired()
 	case mcpconn.Unsupported:
 		return edge.NewError(shared.CodeFeatureNotSupported, "The server does not support this operation: "+f.Message, details)

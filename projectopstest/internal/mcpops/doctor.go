@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+	"github.com/projectops/projectops-go/shared"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
@@ -57,7 +58,7 @@ func Doctor(ctx context.Context, sc *Call) (servers.DoctorReport, *edge.Error) {
 	if f != nil {
 		h := sc.fail(f)
 		rep.Status = servers.DoctorError
-		if f.Kind == mcpconn.AuthRequired {
+		if h.Body.Code == shared.CodeOAuthRequired {
 			rep.Status = servers.DoctorOAuthRequired
 		}
 		rep.Connection = servers.Connection{Status: servers.ConnectionError, Detail: h.Body.Message}
