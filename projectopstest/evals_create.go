@@ -21,7 +21,11 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
 		return nil, herr
 	}
-	if id, ok := s.st.evals.idem[idemKey]; ok && idemKey != "" {
+	// A key names one run of one suite for one actor (reference notes:
+	// same actor and suite): the same key on another suite starts that
+	// suite's run. A suite created by name is that name's and its id's.
+	scoped := func(id, name string) string { return idemKey + "\x00" + suiteScope(id, name) }
+	if id, ok := s.st.evals.idem[scoped(p.SuiteID, p.SuiteName)]; ok && idemKey != "" {
 		if run := s.st.evals.runs[id]; run != nil {
 			return &evals.RunCreated{RunID: run.id, SuiteID: run.suiteID, Status: run.status,
 				Servers: run.servers, CaseUpsert: evals.CaseUpsert{}, Deduped: true}, nil
@@ -101,7 +105,8 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	}
 	run := e.newRunLocked(a, projectID, su, p, serverIDs, names, resolved)
 	if idemKey != "" {
-		s.st.evals.idem[idemKey] = run.id
+		s.st.evals.idem[scoped(p.SuiteID, p.SuiteName)] = run.id
+		s.st.evals.idem[scoped(su.id, "")] = run.id
 	}
 	e.startRunLocked(run)
 	// A fresh run is reported "running" as the reference service does
@@ -162,4 +167,13 @@ func (e *evalEngine) newRunLocked(a actor, projectID string, su *evalSuiteRec, p
 	s.st.evals.runs[id] = run
 	e.trimRunsLocked()
 	return run
+}
+
+// suiteScope is the suite part of an idempotency key: the suite's id, or
+// for a suite created by the request, its name.
+func suiteScope(id, name string) string {
+	if id != "" {
+		return "id:" + id
+	}
+	return "name:" + name
 }

@@ -47,6 +47,18 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 	if a.RunID != b.RunID || a.Deduped || !b.Deduped || c.RunID == a.RunID {
 		t.Fatalf("a=%+v b=%+v c=%+v", a, b, c)
 	}
+	// A key names a run of one suite (same actor and suite): on another
+	// suite it starts that suite's run.
+	other := body
+	other.SuiteName = "other"
+	if o := must[*evals.RunCreated](t)(f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, other,
+		option.WithIdempotencyKey("k1"))); o.Deduped || o.RunID == a.RunID || o.SuiteID == a.SuiteID {
+		t.Errorf("the key of suite s on suite other: %+v, want a new run of a new suite", o)
+	}
+	if r := must[*evals.RunCreated](t)(f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID,
+		evals.RunParams{SuiteID: a.SuiteID}, option.WithIdempotencyKey("k1"))); !r.Deduped || r.RunID != a.RunID {
+		t.Errorf("the suite's creation by name and a rerun by its id are the same suite: %+v", r)
+	}
 	// The gateway's other spellings: the prefixed header (read first), the
 	// body's idempotencyKey (read last); a blank or over-long header is
 	// ignored, an over-long body key refused.

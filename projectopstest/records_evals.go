@@ -30,7 +30,8 @@ type caseRec struct {
 // touched with Server.mu held.
 type evalStore struct {
 	runs map[string]*evalRunRec
-	// idem maps userID + projectID + Idempotency-Key to the run it created.
+	// idem maps userID + projectID + Idempotency-Key + suite (its id, or
+	// the name it was created by) to the run it created.
 	idem map[string]string
 }
 
