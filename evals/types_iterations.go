@@ -1,8 +1,6 @@
 package evals
 
 import (
-	"encoding/json"
-
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -83,69 +81,4 @@ type StepResult struct {
 	// Evidence is omitted when the step produced none (for example when
 	// the iteration kept no trace).
 	Evidence map[string]any `json:"evidence,omitempty"`
-}
-
-// Trace is an iteration's trace envelope. It is an open document: the
-// fields below are the ones this SDK knows, and Raw holds the whole
-// document as received.
-type Trace struct {
-	Messages []TraceMessage   `json:"messages,omitempty"`
-	Prompts  []PromptAnalysis `json:"prompts,omitempty"`
-	Spans    []Span           `json:"spans,omitempty"`
-	Raw      json.RawMessage  `json:"-"`
-}
-
-// UnmarshalJSON keeps the raw document alongside the known fields.
-func (t *Trace) UnmarshalJSON(b []byte) error {
-	type plain Trace
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*t = Trace(p)
-	t.Raw = append(json.RawMessage(nil), b...)
-	return nil
-}
-
-// TraceMessage is one conversation message.
-type TraceMessage struct {
-	// Role is "user", "assistant" or "tool".
-	Role      string     `json:"role"`
-	Content   string     `json:"content,omitempty"`
-	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
-	// ToolName names the tool whose result a "tool" message carries.
-	ToolName string `json:"toolName,omitempty"`
-	IsError  bool   `json:"isError,omitempty"`
-}
-
-// PromptAnalysis compares the tool calls expected after a prompt step with
-// those made.
-type PromptAnalysis struct {
-	PromptIndex       int        `json:"promptIndex"`
-	StepID            string     `json:"stepId,omitempty"`
-	Prompt            string     `json:"prompt,omitempty"`
-	ExpectedToolCalls []ToolCall `json:"expectedToolCalls"`
-	ActualToolCalls   []ToolCall `json:"actualToolCalls"`
-	Missing           []ToolCall `json:"missing,omitempty"`
-	Unexpected        []ToolCall `json:"unexpected,omitempty"`
-	Passed            bool       `json:"passed"`
-}
-
-// Span is a timed part of an iteration: a step, a model call or a tool call.
-type Span struct {
-	ID       string `json:"id"`
-	ParentID string `json:"parentId,omitempty"`
-	Name     string `json:"name"`
-	// Category is "step", "llm", "tool" or "error".
-	Category     string  `json:"category"`
-	StartMs      float64 `json:"startMs"`
-	EndMs        float64 `json:"endMs"`
-	StepIndex    *int    `json:"stepIndex,omitempty"`
-	Status       string  `json:"status,omitempty"`
-	ToolName     string  `json:"toolName,omitempty"`
-	ServerID     string  `json:"serverId,omitempty"`
-	ModelID      string  `json:"modelId,omitempty"`
-	InputTokens  int     `json:"inputTokens,omitempty"`
-	OutputTokens int     `json:"outputTokens,omitempty"`
-	TotalTokens  int     `json:"totalTokens,omitempty"`
 }

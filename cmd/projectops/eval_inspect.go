@@ -122,6 +122,14 @@ func printTrace(w io.Writer, steps []evals.StepResult, tr *evals.Trace) {
 		for _, c := range m.ToolCalls {
 			line += fmt.Sprintf(" [calls %s %v]", c.ToolName, c.Arguments)
 		}
+		for _, p := range m.Parts { // the service's form of the same
+			switch p.Type {
+			case "tool-call":
+				line += fmt.Sprintf(" [calls %s %s]", p.ToolName, p.Input)
+			case "tool-result":
+				line += fmt.Sprintf(" [result of %s: %s]", p.ToolName, cell(string(p.Output), 100))
+			}
+		}
 		fmt.Fprintf(w, "  %-9s %s\n", m.Role+":", line)
 	}
 	for _, p := range tr.Prompts {

@@ -297,3 +297,21 @@ func TestEvalTraceWithoutTrace(t *testing.T) {
 		t.Errorf("trace: %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// eval trace shows the service's message parts: tool calls and results
+// carried in the content list, not only the double's flat tool calls.
+func TestPrintTraceShowsContentParts(t *testing.T) {
+	var tr evals.Trace
+	doc := `{"messages":[{"role":"assistant","content":[{"type":"text","text":"checking"},{"type":"tool-call","toolCallId":"c1","toolName":"weather","input":{"city":"Paris"}}]},
+	{"role":"tool","content":[{"type":"tool-result","toolCallId":"c1","toolName":"weather","output":{"type":"json","value":{"t":21}}}]}]}`
+	if err := json.Unmarshal([]byte(doc), &tr); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	printTrace(&out, nil, &tr)
+	for _, want := range []string{`assistant: checking [calls weather {"city":"Paris"}]`, `tool:      [result of weather: {"type":"json","value":{"t":21}}]`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, out.String())
+		}
+	}
+}
