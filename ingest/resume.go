@@ -3,6 +3,8 @@ package ingest
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +26,12 @@ type ResumeResult struct {
 	Resent int
 	Run    *RunResult
 	Err    error
+	// CompletedRunID is set when the run the files were written for was
+	// already complete without their results (another reporter, or an
+	// earlier invocation, used the same external run id): it is that id,
+	// and the results went to a new run, ExternalRunID, instead of being
+	// dropped.
+	CompletedRunID string
 }
 
 // Resume sends what spool files in dir hold and finalizes their runs: the
@@ -85,10 +93,16 @@ func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, erro
 		}
 		groups[k].Files = append(groups[k].Files, p)
 	}
+	shared := readRunIDFile(dir)
+	sharedDone := false
 	out := make([]ResumeResult, 0, len(order))
 	for _, k := range order {
 		g := groups[k]
-		g.Run, g.Resent, g.Err = resumeRun(ctx, svc, k.project, runs[k], g.Files)
+		var ext string
+		g.Run, ext, g.Resent, g.Err = resumeRun(ctx, svc, k.project, runs[k], g.Files)
+		if ext != k.ext {
+			g.CompletedRunID, g.ExternalRunID = k.ext, ext
+		}
 		if g.Err == nil {
 			for _, f := range g.Files {
 				if err := os.Remove(f); err != nil {
@@ -100,25 +114,89 @@ func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, erro
 		if g.Err != nil {
 			errs = append(errs, fmt.Errorf("run %s: %w", k.ext, g.Err))
 		}
+		sharedDone = sharedDone || k.ext == shared && g.Err == nil
 		out = append(out, *g)
 	}
-	if len(errs) == 0 && len(out) > 0 {
-		// The shared run id of a TBRecorder's processes is used up.
+	if sharedDone {
+		// The shared run id of a TBRecorder's processes is used up, however
+		// the directory's other runs fared: the next invocation's results
+		// belong to a new run, not to this finalized one.
 		_ = os.Remove(filepath.Join(dir, RunIDFile))
 	}
 	return out, errors.Join(errs...)
 }
 
+// readRunIDFile returns the TBRecorder run id shared in dir, or "".
+func readRunIDFile(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, RunIDFile))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
 // resumeRun starts (reuses) the run, re-sends every unacknowledged result
-// of files in batches within the default chunk limits, and finalizes.
-func resumeRun(ctx context.Context, svc *Service, project string, run RunParams, files []string) (*RunResult, int, error) {
+// of files in batches within the default chunk limits, and finalizes. It
+// returns the external id of the run the results went to: run's, or when
+// that run was already complete and the files hold results it never
+// acknowledged, a new run's (see resumedRunID).
+func resumeRun(ctx context.Context, svc *Service, project string, run RunParams, files []string) (*RunResult, string, int, error) {
 	st, err := svc.StartRun(ctx, project, run)
 	if err != nil {
-		return nil, 0, err
+		return nil, run.ExternalRunID, 0, err
 	}
 	if st.Reused && st.Status != StatusRunning {
-		return st, 0, nil
+		// Complete already: with nothing unacknowledged there is nothing
+		// to deliver. Otherwise the id was taken by another reporter or
+		// an earlier invocation, and its run takes no more results: they
+		// go to a run of their own rather than nowhere. (A resume stopped
+		// between finalizing and removing its files sends them again
+		// that way: a duplicate run, never a lost one.)
+		n, err := countUnacked(files)
+		if err != nil || n == 0 {
+			return st, run.ExternalRunID, 0, err
+		}
+		run.ExternalRunID = resumedRunID(run.ExternalRunID, files)
+		if st, err = svc.StartRun(ctx, project, run); err != nil {
+			return nil, run.ExternalRunID, 0, err
+		}
+		if st.Reused && st.Status != StatusRunning {
+			return st, run.ExternalRunID, 0, nil // an earlier resume delivered them there
+		}
 	}
+	resent, err := sendUnacked(ctx, svc, project, st.RunID, files)
+	if err != nil {
+		return nil, run.ExternalRunID, resent, err
+	}
+	fin, err := svc.FinalizeRun(ctx, project, FinalizeParams{RunID: st.RunID, ExternalRunID: run.ExternalRunID})
+	return fin, run.ExternalRunID, resent, err
+}
+
+// resumedRunID names the run that takes a spool's results when the run
+// they were written for was complete without them: the same id for the
+// same files, so a resume that stops half-way continues into it.
+func resumedRunID(ext string, files []string) string {
+	h := sha256.New()
+	for _, f := range files {
+		h.Write([]byte(filepath.Base(f) + "\x00"))
+	}
+	return ext + "-resumed-" + hex.EncodeToString(h.Sum(nil)[:4])
+}
+
+// countUnacked counts the results of files that were never acknowledged.
+func countUnacked(files []string) (int, error) {
+	n := 0
+	for _, f := range files {
+		if err := eachUnacked(f, func(json.RawMessage) error { n++; return nil }); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// sendUnacked re-sends every unacknowledged result of files to the run in
+// batches within the default chunk limits.
+func sendUnacked(ctx context.Context, svc *Service, project, runID string, files []string) (int, error) {
 	var batch []json.RawMessage
 	size, resent := 0, 0
 	flush := func() error {
@@ -128,7 +206,7 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 		body, err := json.Marshal(struct {
 			RunID   string            `json:"runId"`
 			Results []json.RawMessage `json:"results"`
-		}{st.RunID, batch})
+		}{runID, batch})
 		if err != nil {
 			return err
 		}
@@ -155,14 +233,10 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 			return nil
 		})
 		if err != nil {
-			return nil, resent, err
+			return resent, err
 		}
 	}
-	if err := flush(); err != nil {
-		return nil, resent, err
-	}
-	fin, err := svc.FinalizeRun(ctx, project, FinalizeParams{RunID: st.RunID, ExternalRunID: run.ExternalRunID})
-	return fin, resent, err
+	return resent, flush()
 }
 
 func readSpoolHeader(path string) (*spoolRecord, error) {

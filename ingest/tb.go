@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -30,9 +31,9 @@ const (
 	// EnvStrict set to 1 makes a RecordTB failure fail the test.
 	EnvStrict = "PROJECTOPS_STRICT"
 	// RunIDFile, in the spool directory, holds the external run id that
-	// every test process of one go test invocation shares when neither
-	// PROJECTOPS_EXTERNAL_RUN_ID nor a CI job names the run. Resume
-	// removes it once it has finalized the run.
+	// every test process of one go test invocation shares unless
+	// PROJECTOPS_EXTERNAL_RUN_ID names the run. Resume removes it once it
+	// has finalized the run.
 	RunIDFile = "external-run-id"
 )
 
@@ -185,11 +186,15 @@ func (t *TBRecorder) open() error {
 	return nil
 }
 
-// sharedRunID returns the run id for this invocation: explicit or from CI
-// when available, else the one in dir/RunIDFile, created atomically by the
-// first test process.
+// sharedRunID returns the run id for this invocation: explicit when
+// PROJECTOPS_EXTERNAL_RUN_ID names it, else the one in dir/RunIDFile,
+// created atomically by the first test process and removed by the Resume
+// that finalizes its run. Not the CI job's id, which a reporter of the
+// same step (projectops report -- go test) or a later go test of the same
+// job would share, finding the run already finalized; in CI the id starts
+// with the job's for the reader.
 func sharedRunID(dir string, getenv func(string) string) (string, error) {
-	if id := ExternalRunID("", getenv); !strings.HasPrefix(id, "local-") {
+	if id := getenv(EnvExternalRunID); id != "" {
 		return id, nil
 	}
 	path := filepath.Join(dir, RunIDFile)
@@ -198,7 +203,7 @@ func sharedRunID(dir string, getenv func(string) string) (string, error) {
 	}
 	var r [8]byte
 	_, _ = rand.Read(r[:])
-	id := "local-" + hex.EncodeToString(r[:])
+	id := cmp.Or(ciRunID(getenv), "local") + "-" + hex.EncodeToString(r[:])
 	tmp := path + "." + hex.EncodeToString(r[:])
 	if err := os.WriteFile(tmp, []byte(id+"\n"), 0o600); err != nil {
 		return "", err

@@ -172,6 +172,9 @@ func newResumeCmd(a *app) *cobra.Command {
 					continue
 				}
 				if !a.json {
+					if r.CompletedRunID != "" {
+						fmt.Fprintf(a.stdout, "projectops: run %s was complete without these results: they go to a new run\n", r.CompletedRunID)
+					}
 					fmt.Fprintf(a.stdout, "projectops: run %s (%s): %d results re-sent; %s, result %s (%d stored)\n", r.Run.RunID,
 						r.ExternalRunID, r.Resent, r.Run.Status, r.Run.Result, summaryTotal(r.Run))
 				}
@@ -191,16 +194,19 @@ func newResumeCmd(a *app) *cobra.Command {
 
 // resumed is one run of resume's --json output.
 type resumed struct {
-	ExternalRunID string            `json:"externalRunId"`
-	Resent        int               `json:"resent"`
-	Run           *ingest.RunResult `json:"run,omitempty"`
-	Error         string            `json:"error,omitempty"`
+	ExternalRunID string `json:"externalRunId"`
+	// CompletedRunID is the run the spool was written for, when it was
+	// complete without its results (they went to ExternalRunID).
+	CompletedRunID string            `json:"completedRunId,omitempty"`
+	Resent         int               `json:"resent"`
+	Run            *ingest.RunResult `json:"run,omitempty"`
+	Error          string            `json:"error,omitempty"`
 }
 
 func resumeJSON(res []ingest.ResumeResult) []resumed {
 	out := []resumed{}
 	for _, r := range res {
-		j := resumed{ExternalRunID: r.ExternalRunID, Resent: r.Resent, Run: r.Run}
+		j := resumed{ExternalRunID: r.ExternalRunID, CompletedRunID: r.CompletedRunID, Resent: r.Resent, Run: r.Run}
 		if r.Err != nil {
 			j.Error = errText(r.Err)
 		}

@@ -134,6 +134,25 @@ func TestReportFileUploadAndResume(t *testing.T) {
 	}
 }
 
+// A spool whose run another report completed meanwhile (same external run
+// id) is resumed into a new run, and resume says so.
+func TestReportResumeIntoACompleteRun(t *testing.T) {
+	srv := reportEnv(t)
+	spool := t.TempDir()
+	srv.SetFault("POST /projects/{projectId}/eval-ingest/report", projectopstest.Fault{Status: 403})
+	runReportCLI(t, "", "report", "--jest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-4")
+	srv.ClearFaults()
+	runReportCLI(t, "", "report", "--junit", "../../ingest/testdata/junit.xml", "--external-run-id", "j-4")
+	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool)
+	if code != 0 || !strings.Contains(out, "run j-4 was complete without these results: they go to a new run") ||
+		!strings.Contains(out, "(j-4-resumed-") || !strings.Contains(out, "3 results re-sent") {
+		t.Errorf("resume: exit %d, %q %q", code, out, errOut)
+	}
+	if runs := srv.IngestedRuns(""); len(runs) != 2 || runs[1].Summary.Total != 3 {
+		t.Errorf("runs = %+v", runs)
+	}
+}
+
 func TestReportUsage(t *testing.T) {
 	reportEnv(t)
 	for _, args := range [][]string{
