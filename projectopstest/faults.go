@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"strconv"
@@ -19,7 +20,8 @@ import (
 // lets the route answer normally.
 type Fault struct {
 	// Status is the HTTP status of the error response. 0 with a Code uses the
-	// code's status; 0 without a Code writes no error response.
+	// code's status (500 for a code the SDK does not know); 0 without a
+	// Code writes no error response.
 	Status int
 	// Code is the envelope's code; empty derives one from Status.
 	Code shared.Code
@@ -119,7 +121,7 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string
 	}
 	status, code := f.Status, f.Code
 	if status == 0 {
-		status = code.Status()
+		status = cmp.Or(code.Status(), http.StatusInternalServerError)
 	}
 	if code == "" {
 		code = edge.CodeForStatus(status)

@@ -61,6 +61,30 @@ func TestFaultStatus(t *testing.T) {
 	}
 }
 
+// A fault with a code and no status: the billing refusal is a 403, as the
+// service answers it, and a code the SDK does not know a 500, on either
+// transport (it was a 200 in process and a dropped connection on loopback).
+func TestFaultCodeWithoutStatus(t *testing.T) {
+	t.Parallel()
+	// Unchecked: the codes are outside the reference's enum on purpose.
+	srv, err := projectopstest.NewServer(noLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	ws := srv.Default()
+	route := "POST /projects/{projectId}/eval-ingest/report"
+	for _, tg := range targets(t, srv) {
+		for code, want := range map[shared.Code]int{shared.CodeBillingLimitReached: 403, "TEAPOT": 500} {
+			srv.SetFault(route, projectopstest.Fault{Code: code})
+			r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, map[string]any{})
+			if r.status != want || !strings.Contains(string(r.body), `"code":"`+string(code)+`"`) {
+				t.Errorf("%s/%s: %d %s, want %d", tg.name, code, r.status, r.body, want)
+			}
+		}
+	}
+}
+
 func TestFaultTimesAndBeforeAuth(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t, noLimit)

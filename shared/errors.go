@@ -38,13 +38,14 @@ var Codes = []Code{
 	CodeTimeout, CodeInternal,
 }
 
-// Status returns the HTTP status the specification pairs with the code, or 0
-// for an unknown code.
+// Status returns the HTTP status the specification pairs with the code
+// (403 for the billing refusal, as the service answers it), or 0 for an
+// unknown code.
 func (c Code) Status() int {
 	switch c {
 	case CodeUnauthorized, CodeOAuthRequired:
 		return http.StatusUnauthorized
-	case CodeForbidden:
+	case CodeForbidden, CodeBillingLimitReached:
 		return http.StatusForbidden
 	case CodeValidation:
 		return http.StatusBadRequest
