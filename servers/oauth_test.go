@@ -37,7 +37,10 @@ type oauthPeer struct {
 func newOAuthPeer(t *testing.T) *oauthPeer {
 	t.Helper()
 	p := &oauthPeer{valid: map[string]bool{"at-good": true, "at-2": true}}
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return toolsOnlyServer() }, nil)
+	// Stateless: a session the double cannot close (its token expired on
+	// the clock, so the DELETE is refused) leaves nothing running here.
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return toolsOnlyServer() },
+		&mcp.StreamableHTTPOptions{Stateless: true})
 	mux := http.NewServeMux()
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
 		h := r.Header.Get("Authorization")
@@ -203,6 +206,52 @@ func TestOAuth(t *testing.T) {
 		if strings.Contains(err.Error(), s) {
 			t.Errorf("error contains %q", s)
 		}
+	}
+}
+
+// An imported token expires on the double's clock (WithClock), as the
+// expiresAt it reports does: advancing the clock past it ends a grant
+// that cannot be refreshed, and refreshes one that can.
+func TestImportedTokenExpiresOnTheDoublesClock(t *testing.T) {
+	t.Parallel()
+	peer := newOAuthPeer(t)
+	f := setup(t)
+	p := f.WS.ProjectID
+	mcpURL := peer.url + "/mcp"
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: mcpURL,
+		UseOAuth: true, OAuthTokenURL: peer.url + "/token"}))
+	ctx := t.Context()
+	res, err := f.C.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: mcpURL,
+		Tokens: servers.Tokens{AccessToken: "at-good", ExpiresIn: 3600}})
+	if err != nil || res.ExpiresAt == nil {
+		t.Fatalf("ImportTokens = %+v, %v", res, err)
+	}
+	if _, err := f.C.Servers.ListTools(ctx, p, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	f.Clock.Advance(2 * time.Hour)
+	_, err = f.C.Servers.ListTools(ctx, p, id, nil)
+	wantError(t, err, projectops.CodeOAuthRequired, true)
+
+	// With a refresh token, the expired token is refreshed instead.
+	_, err = f.C.Servers.ImportTokens(ctx, p, id, servers.ImportTokensParams{ServerURL: mcpURL,
+		ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "csecret"},
+		Tokens:            servers.Tokens{AccessToken: "at-good", RefreshToken: "rt-1", ExpiresIn: 3600}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.C.Servers.ListTools(ctx, p, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, refreshes := peer.seen(); refreshes != 0 {
+		t.Fatalf("refreshed a token that had not expired on the clock: %d", refreshes)
+	}
+	f.Clock.Advance(2 * time.Hour)
+	if _, err := f.C.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "ping"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, refreshes := peer.seen(); refreshes != 1 || b[len(b)-1] != "Bearer at-2" {
+		t.Errorf("refreshes = %d, last bearer %q", refreshes, b[len(b)-1])
 	}
 }
 

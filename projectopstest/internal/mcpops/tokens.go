@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,19 +52,13 @@ func (*grantError) Error() string { return "oauth grant could not be refreshed" 
 
 // storeTokens saves an imported grant, replacing any earlier one for the
 // same key, and drops the user's pooled session on that server so the next
-// call connects with the new token.
+// call connects with the new token. tok's expiry is on the double's clock.
 func (m *Layer) storeTokens(k TokenKey, tok *oauth2.Token, cfg *oauth2.Config) {
-	ctx := context.WithValue(m.ctx, oauth2.HTTPClient, m.http)
-	var src oauth2.TokenSource
-	if cfg != nil && tok.RefreshToken != "" {
-		src = cfg.TokenSource(ctx, tok) // refreshes when expired
-	} else {
-		src = oauth2.StaticTokenSource(tok)
-		if !tok.Expiry.IsZero() {
-			src = &expiringSource{tok: tok}
-		}
+	src := &clockSource{now: m.cfg.Now, ctx: context.WithValue(m.ctx, oauth2.HTTPClient, m.http), tok: tok}
+	if tok.RefreshToken != "" {
+		src.cfg = cfg
 	}
-	rec := &grant{src: oauth2.ReuseTokenSource(tok, src)}
+	rec := &grant{src: src}
 	m.mu.Lock()
 	m.tokens[k] = rec
 	m.mu.Unlock()
@@ -78,14 +73,46 @@ func (m *Layer) grant(k TokenKey) *grant {
 	return m.tokens[k]
 }
 
-// expiringSource serves a token that cannot be refreshed until it expires.
-type expiringSource struct{ tok *oauth2.Token }
+// expiryDelta is how long before its expiry a token counts as expired
+// (oauth2's margin).
+const expiryDelta = 10 * time.Second
 
-func (e *expiringSource) Token() (*oauth2.Token, error) {
-	if !e.tok.Valid() {
-		return nil, errGrantFailed
+// clockSource serves an imported grant's access token while it is valid on
+// the double's clock (WithClock), and when it has expired refreshes it
+// through cfg (golang.org/x/oauth2, against the saved server's token
+// endpoint) if it can: a test that advances the clock sees its token
+// expire, as every other expiry in the double does. Refreshes are one at a
+// time; concurrent calls wait for the same one.
+type clockSource struct {
+	now func() time.Time
+	ctx context.Context // carries the double's HTTP client for refreshes
+	cfg *oauth2.Config  // nil: the token cannot be refreshed
+
+	mu  sync.Mutex
+	tok *oauth2.Token // its Expiry on the double's clock
+}
+
+// Token implements oauth2.TokenSource. The token it returns has no expiry:
+// oauth2 would judge one on the real clock.
+func (c *clockSource) Token() (*oauth2.Token, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if exp := c.tok.Expiry; !exp.IsZero() && !c.now().Before(exp.Add(-expiryDelta)) {
+		if c.cfg == nil {
+			return nil, errGrantFailed
+		}
+		fresh, err := c.cfg.TokenSource(c.ctx, &oauth2.Token{RefreshToken: c.tok.RefreshToken}).Token()
+		if err != nil {
+			return nil, errGrantFailed
+		}
+		if !fresh.Expiry.IsZero() { // oauth2 set it on the real clock
+			fresh.Expiry = c.now().Add(time.Until(fresh.Expiry))
+		}
+		c.tok = fresh
 	}
-	return e.tok, nil
+	t := *c.tok
+	t.Expiry = time.Time{}
+	return &t, nil
 }
 
 // bearerClient is the HTTP client of an OAuth server's MCP connection: it
@@ -125,9 +152,7 @@ func ImportTokens(sc *Call, p *servers.ImportTokensParams, sameURL func(given, s
 		return servers.ImportTokensResult{}, herr
 	}
 	tok := &oauth2.Token{AccessToken: p.Tokens.AccessToken, RefreshToken: p.Tokens.RefreshToken, TokenType: p.Tokens.TokenType}
-	// oauth2 judges expiry on the real clock; the response reports it on
-	// the double's clock, like every other timestamp.
-	tok.Expiry = TokenExpiry(time.Now(), p.Tokens.ExpiresIn)
+	tok.Expiry = TokenExpiry(sc.l.cfg.Now(), p.Tokens.ExpiresIn) // the double's clock, as every expiry
 	var cfg *oauth2.Config
 	if p.ClientInformation != nil && sc.TokenURL != "" {
 		cfg = &oauth2.Config{ClientID: p.ClientInformation.ClientID, ClientSecret: p.ClientInformation.ClientSecret,
