@@ -1,11 +1,14 @@
 package servers_test
 
 import (
+	"context"
 	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/projectops/projectops-go/option"
 
 	projectops "github.com/projectops/projectops-go"
@@ -122,4 +125,42 @@ func TestMCPErrorsMapped(t *testing.T) {
 	wantError(t, err, projectops.CodeNotFound, true)
 	_, err = f.C.Servers.ListTools(ctx, p, id, &servers.ListParams{Cursor: "not-a-cursor"})
 	wantError(t, err, projectops.CodeValidation, true)
+}
+
+// oldStyleServer answers as servers before SEP-2164 do: an unknown
+// resource is JSON-RPC -32002, and prompts/list, though prompts are
+// advertised, is "method not found".
+func oldStyleServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "old-style", Version: "0.1.0"}, nil)
+	s.AddResource(&mcp.Resource{URI: "file:///gone", Name: "gone"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return nil, &jsonrpc.Error{Code: -32002, Message: "Resource not found"}
+		})
+	s.AddPrompt(&mcp.Prompt{Name: "p"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	})
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "prompts/list" {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return s
+}
+
+// MCP's "resource not found" (-32002) is 404, as invalid params is; a
+// capability advertised but not served exports as an empty list (export
+// never answers 422).
+func TestOldStyleServerErrors(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, id := f.WS.ProjectID, addMCP(t, f, "old", oldStyleServer())
+	_, err := f.C.Servers.ReadResource(t.Context(), p, id, servers.ReadResourceParams{URI: "file:///gone"})
+	wantError(t, err, projectops.CodeNotFound, true)
+	snap, err := f.C.Servers.Export(t.Context(), p, id)
+	if err != nil || snap.Prompts == nil || len(snap.Prompts) != 0 || len(snap.Resources) != 1 {
+		t.Fatalf("Export = %+v, %v", snap, err)
+	}
 }

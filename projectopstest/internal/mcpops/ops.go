@@ -145,13 +145,16 @@ func ReadResource(ctx context.Context, sc *Call, p *servers.ReadResourceParams) 
 			return nil
 		}
 		f := mcpconn.Classify(err, ctx, nil, conn)
-		if f.Kind == mcpconn.InvalidParams {
+		if f.Kind == mcpconn.InvalidParams || f.Kind == mcpconn.ServerError && f.Code == codeResourceNotFound {
 			f.Kind = mcpconn.NotFound
 		}
 		return f
 	})
 	return res, herr
 }
+
+// codeResourceNotFound is MCP's JSON-RPC error for an unknown resource URI.
+const codeResourceNotFound = -32002
 
 // Tools lists every tool of an authorized call's server (following its
 // cursors), none for a server without tools: what an eval run offers its
@@ -182,6 +185,12 @@ func CallToolArgs(ctx context.Context, sc *Call, name string, args map[string]an
 	return res, herr
 }
 
+// methodNotFound reports whether err is the server's JSON-RPC "method not
+// found".
+func methodNotFound(ctx context.Context, err error, conn *mcpconn.Conn) bool {
+	return mcpconn.Classify(err, ctx, nil, conn).Kind == mcpconn.Unsupported
+}
+
 // Export lists tools, resources and prompts in one snapshot. A
 // capability the server lacks exports as an empty list (never 422).
 func Export(ctx context.Context, sc *Call) (servers.ExportSnapshot, *edge.Error) {
@@ -201,7 +210,10 @@ func Export(ctx context.Context, sc *Call) (servers.ExportSnapshot, *edge.Error)
 			{hasPrompts(caps), collect(cs, &snap.Prompts, listPromptsPage)},
 		} {
 			if l.has {
-				if _, err := l.list(ctx); err != nil {
+				// A capability advertised but not served (method not
+				// found) exports as an empty list, like one not
+				// advertised: export never answers 422.
+				if _, err := l.list(ctx); err != nil && !methodNotFound(ctx, err, conn) {
 					return err
 				}
 			}
@@ -211,6 +223,15 @@ func Export(ctx context.Context, sc *Call) (servers.ExportSnapshot, *edge.Error)
 	if herr != nil {
 		return servers.ExportSnapshot{}, herr
 	}
+	// A list that was not served is empty, never null.
+	snap.Tools, snap.Resources, snap.Prompts = orEmpty(snap.Tools), orEmpty(snap.Resources), orEmpty(snap.Prompts)
 	snap.ExportedAt = sc.l.cfg.Now().UTC()
 	return snap, nil
+}
+
+func orEmpty[T any](s []*T) []*T {
+	if s == nil {
+		return []*T{}
+	}
+	return s
 }
