@@ -3,7 +3,10 @@ package servers_test
 import (
 	"context"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -162,5 +165,52 @@ func TestOldStyleServerErrors(t *testing.T) {
 	snap, err := f.C.Servers.Export(t.Context(), p, id)
 	if err != nil || snap.Prompts == nil || len(snap.Prompts) != 0 || len(snap.Resources) != 1 {
 		t.Fatalf("Export = %+v, %v", snap, err)
+	}
+}
+
+// A streamable HTTP server that restarted no longer knows the double's
+// pooled session and answers its id with 404: the tool call never ran, so
+// it goes again on a new session (MCP: a client MUST start a new session
+// then) instead of failing 502 once after every restart. It runs once.
+func TestToolCallAfterServerRestart(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	var started []*mcp.Server
+	t.Cleanup(func() { // what a restart ends: the old process's sessions
+		for _, s := range started {
+			for ss := range s.Sessions() {
+				_ = ss.Close()
+			}
+		}
+	})
+	server := func() http.Handler {
+		s := mcp.NewServer(&mcp.Implementation{Name: "restarts", Version: "0.1.0"}, nil)
+		started = append(started, s)
+		mcp.AddTool(s, &mcp.Tool{Name: "count"}, func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+			runs.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+		})
+		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	}
+	var current atomic.Pointer[http.Handler]
+	h := server()
+	current.Store(&h)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*current.Load()).ServeHTTP(w, r) }))
+	t.Cleanup(hs.Close)
+	f := setup(t)
+	p := f.WS.ProjectID
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "restarts", URL: hs.URL}))
+	call := func() {
+		t.Helper()
+		if _, err := f.C.Servers.CallTool(t.Context(), p, id, servers.CallToolParams{ToolName: "count"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call()
+	restarted := server()
+	current.Store(&restarted)
+	call()
+	if n := runs.Load(); n != 2 {
+		t.Errorf("the tool ran %d times for two calls", n)
 	}
 }

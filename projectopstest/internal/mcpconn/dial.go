@@ -218,8 +218,12 @@ func (w *watch) RoundTrip(r *http.Request) (*http.Response, error) {
 		base = http.DefaultTransport
 	}
 	resp, err := base.RoundTrip(r)
-	if err == nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+	if err != nil {
+		return resp, err
+	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		w.conn.rejected.Store(int32(resp.StatusCode))
 	}
+	noteSessionGone(r, resp)
 	return resp, err
 }

@@ -63,7 +63,8 @@ func (sc *Call) opContext(ctx context.Context) (context.Context, context.CancelF
 
 // Run executes op on the caller's pooled session for the server. A read
 // (retry true) that fails because a reused session had died is run once
-// more on a new session; a tool call never is.
+// more on a new session; a tool call only when the server refused its
+// request for a session it no longer has (it never ran).
 func (sc *Call) Run(ctx context.Context, retry bool, op func(ctx context.Context, c *mcpconn.Conn) error) *edge.Error {
 	key := poolKey(sc.UserID, sc.ServerID)
 	for attempt := 0; ; attempt++ {
@@ -72,6 +73,7 @@ func (sc *Call) Run(ctx context.Context, retry bool, op func(ctx context.Context
 			return sc.fail(mcpconn.Classify(err, nil, ctx, nil))
 		}
 		opCtx, cancel := sc.opContext(ctx)
+		opCtx, sent := mcpconn.TrackDelivery(opCtx)
 		err = op(opCtx, lease.Conn)
 		var f *mcpconn.Failure
 		if err != nil {
@@ -82,8 +84,9 @@ func (sc *Call) Run(ctx context.Context, retry bool, op func(ctx context.Context
 			lease.Release(false)
 			return nil
 		}
-		lease.Release(f.Kind == mcpconn.Unreachable || f.Kind == mcpconn.Timeout || f.Kind == mcpconn.AuthRequired)
-		if retry && attempt == 0 && !lease.Fresh && f.Kind == mcpconn.Unreachable {
+		gone := sent.SessionGone()
+		lease.Release(gone || f.Kind == mcpconn.Unreachable || f.Kind == mcpconn.Timeout || f.Kind == mcpconn.AuthRequired)
+		if attempt == 0 && !lease.Fresh && (gone || retry && f.Kind == mcpconn.Unreachable) {
 			continue
 		}
 		return sc.fail(f)
