@@ -10,7 +10,7 @@ import (
 )
 
 // Per-call options go after a method's own arguments: here a timeout and
-// the response's metadata.
+// the response's metadata and body.
 func ExampleWithResponseInto() {
 	srv, _ := projectopstest.NewServer()
 	defer srv.Close()
@@ -24,5 +24,8 @@ func ExampleWithResponseInto() {
 		return
 	}
 	fmt.Println(len(page.Items), meta.StatusCode, meta.Attempts, meta.RequestID != "")
-	// Output: 0 200 1 true
+	fmt.Println(string(meta.Body)) // as sent: fields the types do not model are here too
+	// Output:
+	// 0 200 1 true
+	// {"items":[]}
 }

@@ -21,7 +21,9 @@
 package option
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -104,7 +106,35 @@ type Response struct {
 	RequestID string
 	// Attempts is how many requests the call took (1 without retries).
 	Attempts int
+	// Body is the final success response's body as the service sent it:
+	// the JSON beneath the typed result, with any field the SDK's types
+	// do not model (a tool definition's extra fields, which the service
+	// passes on from the MCP server as they came). It is read under the
+	// client's response cap; nil after an error response.
+	Body Body
 }
+
+// Body is a response body. It prints, logs and encodes as its size only:
+// a body may hold a secret the call returned (a tunnel's connect token),
+// so read it with json.Unmarshal or string(body) where that is intended.
+type Body []byte
+
+// String implements fmt.Stringer: the body's size, never its bytes.
+func (b Body) String() string { return fmt.Sprintf("option.Body(%d bytes)", len(b)) }
+
+// GoString is String, for %#v.
+func (b Body) GoString() string { return b.String() }
+
+// Format implements fmt.Formatter, so every verb (%x, %q, %s) prints the
+// size too.
+func (b Body) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, b.String()) }
+
+// LogValue implements slog.LogValuer.
+func (b Body) LogValue() slog.Value { return slog.StringValue(b.String()) }
+
+// MarshalJSON encodes the size as a string: a Response encoded for a log
+// line carries no body (decode Body itself with json.Unmarshal).
+func (b Body) MarshalJSON() ([]byte, error) { return json.Marshal(b.String()) }
 
 // Apply runs opts on a fresh Config. Apply, ForCall and ForClient are how
 // the SDK reads options; a program does not need them.

@@ -25,6 +25,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -123,7 +124,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		t.logAttempt(ctx, req, resp.StatusCode, attempt, start, nil)
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			err := decodeSuccess(resp, out, req, path, t.maxBody)
+			err := decodeSuccess(resp, out, req, path, t.maxBody, call.Response)
 			// A body cut short (the connection reset mid-response) is a
 			// network error: a read is retried, a write that may have run
 			// is not.
@@ -222,15 +223,35 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 
 var jsonContentType = []string{"application/json"}
 
-func decodeSuccess(resp *http.Response, out any, req *Request, path string, limit int64) error {
+func decodeSuccess(resp *http.Response, out any, req *Request, path string, limit int64, keep *option.Response) error {
 	defer drainClose(resp.Body)
-	if out == nil || resp.StatusCode == http.StatusNoContent {
+	if (out == nil && keep == nil) || resp.StatusCode == http.StatusNoContent {
 		return nil
 	}
 	if resp.ContentLength > limit {
 		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: resp.ContentLength}
 	}
 	var err error
+	if keep != nil {
+		// The caller wants the body itself (WithResponseInto): read it
+		// whole, under the same cap, and decode from it.
+		cr := &cappedReader{r: resp.Body, left: limit}
+		buf, rerr := io.ReadAll(cr)
+		switch {
+		case errors.Is(rerr, errOverCap):
+			return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
+		case rerr != nil:
+			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, rerr), rerr}
+		}
+		keep.Body = buf
+		if out == nil || len(buf) == 0 {
+			return nil // an empty body leaves out as it is
+		}
+		if err := jsonv2.Unmarshal(buf, out, jsonv1.DefaultOptionsV1()); err != nil {
+			return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
+		}
+		return nil
+	}
 	if n := resp.ContentLength; n > 0 && n <= maxSizedBody {
 		// A known length is read in one exact allocation: cheaper than a
 		// Decoder's growing buffer, which matters for small hot reads. It is
