@@ -6,6 +6,7 @@
 package servers_test
 
 import (
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -15,8 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // everythingVersion is pinned in internal/testdata/mcpservers/package.json.
@@ -64,6 +69,37 @@ func exerciseEverything(t *testing.T, f *fixture, id string) {
 	tools, err := collect(f.C.Servers.AllTools(ctx, p, id, nil))
 	if err != nil || len(tools) < 5 {
 		t.Fatalf("Tools: %d, %v", len(tools), err)
+	}
+	// The reference server's task tool declares execution (MCP
+	// 2025-11-25), which go-sdk's Tool does not model: the double passes it
+	// on as sent, and the SDK's caller reads it from the body.
+	var meta option.Response
+	var page *shared.Page[*mcp.Tool]
+	var exec string
+	for cursor := ""; exec == ""; cursor = page.NextCursor {
+		if page, err = f.C.Servers.ListTools(ctx, p, id, &servers.ListParams{Cursor: cursor}, option.WithResponseInto(&meta)); err != nil {
+			t.Fatalf("ListTools: %v", err)
+		}
+		var raw struct {
+			Items []struct {
+				Name      string
+				Execution struct{ TaskSupport string }
+			}
+		}
+		if err := json.Unmarshal(meta.Body, &raw); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range raw.Items {
+			if it.Name == "simulate-research-query" {
+				exec = it.Execution.TaskSupport
+			}
+		}
+		if page.NextCursor == "" {
+			break
+		}
+	}
+	if exec != "required" {
+		t.Errorf("simulate-research-query execution.taskSupport = %q, want required (as the server sent it)", exec)
 	}
 	prompts, err := collect(f.C.Servers.AllPrompts(ctx, p, id, nil))
 	if err != nil || len(prompts) < 2 {

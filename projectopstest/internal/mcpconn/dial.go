@@ -7,6 +7,7 @@ package mcpconn
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -54,6 +55,10 @@ type Target struct {
 // use.
 type Conn struct {
 	Session *mcp.ClientSession
+	// InitRaw is the server's initialize result as it sent it (nil when
+	// it could not be captured): go-sdk's InitializeResult keeps only the
+	// capabilities and fields it models.
+	InitRaw json.RawMessage
 	server  *mcp.ServerSession // in-process peer, closed with the session
 	cancel  context.CancelFunc
 	// rejected is the status of an HTTP response that said 401 or 403
@@ -112,6 +117,7 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 	c := &Conn{cancel: cancel}
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(d.ConnectTimeout, func() { timedOut.Store(true); cancel() })
+	ctx, initRaw := captureRaw(ctx, "initialize") // connect sends it with ctx
 	cs, err := d.connect(ctx, c, t)
 	if !timer.Stop() && timedOut.Load() {
 		if err == nil {
@@ -127,7 +133,7 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 		}
 		return nil, err
 	}
-	c.Session = cs
+	c.Session, c.InitRaw = cs, initRaw.Result()
 	return c, nil
 }
 
@@ -151,7 +157,8 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 		if hc == nil {
 			hc = d.http
 		}
-		hc = &http.Client{Transport: &watch{base: hc.Transport, headers: t.Headers, conn: c}, Timeout: hc.Timeout}
+		hc = &http.Client{Transport: &watch{base: hc.Transport, headers: t.Headers, conn: c,
+			tap: t.Transport == TransportHTTP}, Timeout: hc.Timeout}
 		if t.Transport == TransportSSE {
 			tr = &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc}
 		} else {
@@ -168,6 +175,9 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 		tr = &mcp.CommandTransport{Command: cmd, TerminateDuration: d.TerminateDuration}
 	default:
 		return nil, errors.New("mcpconn: unknown transport " + t.Transport)
+	}
+	if t.Transport != TransportHTTP {
+		tr = rawTransport{tr}
 	}
 	if d.wrap != nil {
 		tr = d.wrap(tr)
@@ -198,12 +208,14 @@ func (c *Conn) Close() {
 	})
 }
 
-// watch is the HTTP layer under an MCP session: it adds the saved headers
-// and remembers an authorization refusal.
+// watch is the HTTP layer under an MCP session: it adds the saved headers,
+// remembers an authorization refusal and, on streamable HTTP (tap),
+// captures results as the server sent them.
 type watch struct {
 	base    http.RoundTripper
 	headers map[string]string
 	conn    *Conn
+	tap     bool
 }
 
 func (w *watch) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -225,5 +237,8 @@ func (w *watch) RoundTrip(r *http.Request) (*http.Response, error) {
 		w.conn.rejected.Store(int32(resp.StatusCode))
 	}
 	noteSessionGone(r, resp)
+	if w.tap {
+		tapRaw(r, resp)
+	}
 	return resp, err
 }

@@ -27,6 +27,7 @@ func testServer() *mcp.Server {
 		return nil, nil, ctx.Err()
 	})
 	addEnvironTool(s)
+	s.AddReceivingMiddleware(vendorFields)
 	s.AddResource(&mcp.Resource{URI: "test://a", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "test://a", Text: "a"}}}, nil
 	})

@@ -13,16 +13,17 @@ import (
 )
 
 // Validate connects once, fresh, and reports the server's initialize result.
-func Validate(ctx context.Context, sc *Call) (servers.ValidateResult, *edge.Error) {
+func Validate(ctx context.Context, sc *Call) (ValidateResult, *edge.Error) {
 	if herr := sc.Authorize(); herr != nil {
-		return servers.ValidateResult{}, herr
+		return ValidateResult{}, herr
 	}
 	conn, f := sc.dialFresh(ctx)
 	if f != nil {
-		return servers.ValidateResult{}, sc.fail(f)
+		return ValidateResult{}, sc.fail(f)
 	}
 	defer sc.l.pool.Discard(conn)
-	return servers.ValidateResult{Success: true, Status: "connected", InitInfo: conn.Session.InitializeResult()}, nil
+	init, _ := initAsSent(conn)
+	return ValidateResult{ValidateResult: servers.ValidateResult{Success: true, Status: "connected"}, InitInfo: init}, nil
 }
 
 func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCheck {
@@ -32,8 +33,10 @@ func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCh
 // Doctor runs probe → connection → initialization → capabilities →
 // tools, resources, resource templates, prompts. A broken server is a 200
 // report with status error; only access and body problems are errors.
-func Doctor(ctx context.Context, sc *Call) (servers.DoctorReport, *edge.Error) {
-	rep := servers.DoctorReport{GeneratedAt: sc.l.cfg.Now().UTC()}
+func Doctor(ctx context.Context, sc *Call) (DoctorReport, *edge.Error) {
+	var full DoctorReport
+	rep := &full.DoctorReport
+	rep.GeneratedAt = sc.l.cfg.Now().UTC()
 	rep.Checks.Probe = check(servers.CheckSkipped, "no transport probe: the double connects directly")
 	skipRest := func(why string) {
 		rep.Checks.Initialization = check(servers.CheckSkipped, "%s", why)
@@ -52,7 +55,7 @@ func Doctor(ctx context.Context, sc *Call) (servers.DoctorReport, *edge.Error) {
 		rep.Checks.Connection = check(servers.CheckSkipped, "an OAuth grant is required")
 		skipRest("not connected")
 		fail(herr)
-		return rep, nil
+		return full, nil
 	}
 	conn, f := sc.dialFresh(ctx)
 	if f != nil {
@@ -65,18 +68,20 @@ func Doctor(ctx context.Context, sc *Call) (servers.DoctorReport, *edge.Error) {
 		rep.Checks.Connection = check(servers.CheckError, "%s", h.Body.Message)
 		skipRest("not connected")
 		fail(h)
-		return rep, nil
+		return full, nil
 	}
 	defer sc.l.pool.Discard(conn)
-	sc.doctorConnected(ctx, conn, &rep)
-	return rep, nil
+	sc.doctorConnected(ctx, conn, &full)
+	return full, nil
 }
 
 // doctorConnected fills the steps after a successful connection.
-func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, rep *servers.DoctorReport) {
+func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *DoctorReport) {
+	rep := &full.DoctorReport
 	ir := c.Session.InitializeResult()
 	rep.InitInfo = ir
 	rep.Capabilities = capsOf(c)
+	full.InitInfo, full.Capabilities = initAsSent(c)
 	rep.Connection = servers.Connection{Status: servers.ConnectionConnected, Detail: "connected over " + sc.Target.Transport}
 	rep.Checks.Connection = check(servers.CheckOK, "connected over %s", sc.Target.Transport)
 	name := "the server"
@@ -122,10 +127,10 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, rep *serve
 		return check(servers.CheckOK, "%d %s", n, label)
 	}
 	cs := c.Session
-	rep.Checks.Tools = step("tools", caps.Tools != nil, collect(cs, &rep.Tools, listToolsPage))
-	rep.Checks.Resources = step("resources", caps.Resources != nil, collect(cs, &rep.Resources, listResourcesPage))
-	rep.Checks.ResourceTemplates = step("resource templates", caps.Resources != nil, collect(cs, &rep.ResourceTemplates, listTemplatesPage))
-	rep.Checks.Prompts = step("prompts", caps.Prompts != nil, collect(cs, &rep.Prompts, listPromptsPage))
+	rep.Checks.Tools = step("tools", caps.Tools != nil, collect(cs, &full.Tools, toolsAsSent))
+	rep.Checks.Resources = step("resources", caps.Resources != nil, collect(cs, &full.Resources, resourcesAsSent))
+	rep.Checks.ResourceTemplates = step("resource templates", caps.Resources != nil, collect(cs, &full.ResourceTemplates, templatesAsSent))
+	rep.Checks.Prompts = step("prompts", caps.Prompts != nil, collect(cs, &full.Prompts, promptsAsSent))
 	rep.Status = servers.DoctorReady
 	if failed {
 		rep.Status = servers.DoctorPartial

@@ -16,8 +16,8 @@ var errCursorLoop = &mcpconn.Failure{Kind: mcpconn.ServerError, Message: "the se
 
 // listAll follows the MCP server's cursors to the end of a listing.
 func listAll[T any](ctx context.Context, cs *mcp.ClientSession,
-	list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*T, string, error)) ([]*T, error) {
-	out := []*T{}
+	list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]T, string, error)) ([]T, error) {
+	out := []T{}
 	seen := map[string]bool{}
 	cursor := ""
 	for range maxListPages {
@@ -71,8 +71,8 @@ func listTemplatesPage(ctx context.Context, cs *mcp.ClientSession, cursor string
 }
 
 // collect is a listing to the end into *dst, counting what it got.
-func collect[T any](cs *mcp.ClientSession, dst *[]*T,
-	list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*T, string, error)) func(context.Context) (int, error) {
+func collect[T any](cs *mcp.ClientSession, dst *[]T,
+	list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]T, string, error)) func(context.Context) (int, error) {
 	return func(ctx context.Context) (int, error) {
 		var err error
 		*dst, err = listAll(ctx, cs, list)

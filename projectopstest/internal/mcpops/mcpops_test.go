@@ -2,6 +2,7 @@ package mcpops
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"testing"
@@ -49,12 +50,14 @@ func TestOperations(t *testing.T) {
 	sc := open(l, false)
 
 	page, herr := ListTools(ctx, sc, &servers.ListParams{})
-	if herr != nil || len(page.Items) != 1 || page.Items[0].Name != "echo" {
-		t.Fatalf("ListTools = %+v, %v", page, herr)
+	var tool mcp.Tool
+	if herr != nil || len(page.Items) != 1 || json.Unmarshal(page.Items[0], &tool) != nil || tool.Name != "echo" {
+		t.Fatalf("ListTools = %s, %v", page.Items, herr)
 	}
-	res, herr := CallTool(ctx, sc, &servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}})
-	if herr != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "hi" {
-		t.Fatalf("CallTool = %+v, %v", res, herr)
+	raw, herr := CallTool(ctx, sc, &servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}})
+	var res mcp.CallToolResult
+	if herr != nil || json.Unmarshal(raw, &res) != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "hi" {
+		t.Fatalf("CallTool = %s, %v", raw, herr)
 	}
 	if l.Sessions() != 1 {
 		t.Errorf("Sessions = %d after two calls, want one pooled session", l.Sessions())

@@ -2,6 +2,7 @@ package mcpops
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,18 +15,17 @@ import (
 
 // ListTools, ListPrompts and ListResources serve one page of a primitive
 // listing: 422 when the server did not advertise the capability, else the
-// MCP server's own page and cursor.
+// MCP server's own page and cursor, its items as the server sent them.
 var (
-	ListTools     = listPage("tools", hasTools, listToolsPage)
-	ListPrompts   = listPage("prompts", hasPrompts, listPromptsPage)
-	ListResources = listPage("resources", hasResources, listResourcesPage)
+	ListTools     = listPage("tools", hasTools, toolsAsSent)
+	ListPrompts   = listPage("prompts", hasPrompts, promptsAsSent)
+	ListResources = listPage("resources", hasResources, resourcesAsSent)
 )
 
-func listPage[T any](capability string, has func(*mcp.ServerCapabilities) bool,
-	list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*T, string, error),
-) func(ctx context.Context, sc *Call, p *servers.ListParams) (pager.Page[*T], *edge.Error) {
-	return func(ctx context.Context, sc *Call, p *servers.ListParams) (pager.Page[*T], *edge.Error) {
-		page := pager.Page[*T]{Items: []*T{}}
+func listPage(capability string, has func(*mcp.ServerCapabilities) bool, list rawPager,
+) func(ctx context.Context, sc *Call, p *servers.ListParams) (pager.Page[json.RawMessage], *edge.Error) {
+	return func(ctx context.Context, sc *Call, p *servers.ListParams) (pager.Page[json.RawMessage], *edge.Error) {
+		page := pager.Page[json.RawMessage]{Items: []json.RawMessage{}}
 		if herr := sc.Authorize(); herr != nil {
 			return page, herr
 		}
@@ -67,7 +67,7 @@ func hasResources(c *mcp.ServerCapabilities) bool { return c.Resources != nil }
 // CallTool executes a tool: a member's write (project guests may not run
 // tools, which can have side effects). The result is returned verbatim,
 // isError included; it is never retried on a new session.
-func CallTool(ctx context.Context, sc *Call, p *servers.CallToolParams) (*mcp.CallToolResult, *edge.Error) {
+func CallTool(ctx context.Context, sc *Call, p *servers.CallToolParams) (json.RawMessage, *edge.Error) {
 	if herr := sc.Authorize(); herr != nil {
 		return nil, herr
 	}
@@ -78,13 +78,16 @@ func CallTool(ctx context.Context, sc *Call, p *servers.CallToolParams) (*mcp.Ca
 	if args == nil {
 		args = map[string]any{}
 	}
-	var res *mcp.CallToolResult
+	var res json.RawMessage
 	herr := sc.Run(ctx, false, func(ctx context.Context, conn *mcpconn.Conn) error {
 		if !hasTools(capsOf(conn)) {
 			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "tools"}
 		}
-		var err error
-		res, err = conn.Session.CallTool(ctx, &mcp.CallToolParams{Name: p.ToolName, Arguments: args})
+		ctx, raw := mcpconn.CaptureRaw(ctx)
+		typed, err := conn.Session.CallTool(ctx, &mcp.CallToolParams{Name: p.ToolName, Arguments: args})
+		if err == nil {
+			res = verbatim(raw, typed)
+		}
 		return err
 	})
 	return res, herr
@@ -92,7 +95,7 @@ func CallTool(ctx context.Context, sc *Call, p *servers.CallToolParams) (*mcp.Ca
 
 // GetPrompt renders a prompt; argument values may be strings, numbers or
 // booleans and reach the MCP server as strings.
-func GetPrompt(ctx context.Context, sc *Call, p *servers.GetPromptParams) (*mcp.GetPromptResult, *edge.Error) {
+func GetPrompt(ctx context.Context, sc *Call, p *servers.GetPromptParams) (json.RawMessage, *edge.Error) {
 	if herr := sc.Authorize(); herr != nil {
 		return nil, herr
 	}
@@ -112,36 +115,40 @@ func GetPrompt(ctx context.Context, sc *Call, p *servers.GetPromptParams) (*mcp.
 			return nil, edge.Validation("arguments."+k, "Prompt argument "+strconv.Quote(k)+" must be a string, number or boolean")
 		}
 	}
-	var res *mcp.GetPromptResult
+	var res json.RawMessage
 	herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
 		if !hasPrompts(capsOf(conn)) {
 			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "prompts"}
 		}
-		var err error
-		res, err = conn.Session.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.PromptName, Arguments: args})
+		ctx, raw := mcpconn.CaptureRaw(ctx)
+		typed, err := conn.Session.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.PromptName, Arguments: args})
+		if err == nil {
+			res = verbatim(raw, typed)
+		}
 		return err
 	})
 	return res, herr
 }
 
 // ReadResource reads a resource; an unknown URI is 404.
-func ReadResource(ctx context.Context, sc *Call, p *servers.ReadResourceParams) (*mcp.ReadResourceResult, *edge.Error) {
+func ReadResource(ctx context.Context, sc *Call, p *servers.ReadResourceParams) (json.RawMessage, *edge.Error) {
 	if herr := sc.Authorize(); herr != nil {
 		return nil, herr
 	}
 	if p.URI == "" {
 		return nil, edge.Validation("uri", "uri is required")
 	}
-	var res *mcp.ReadResourceResult
+	var res json.RawMessage
 	herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
 		if !hasResources(capsOf(conn)) {
 			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "resources"}
 		}
-		var err error
-		res, err = conn.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: p.URI})
+		ctx, raw := mcpconn.CaptureRaw(ctx)
+		typed, err := conn.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: p.URI})
 		// Servers answer an unknown URI with -32002 or, like go-sdk and
 		// the TypeScript SDK, with invalid params: both are a 404 here.
 		if err == nil {
+			res = verbatim(raw, typed)
 			return nil
 		}
 		f := mcpconn.Classify(err, ctx, nil, conn)
@@ -191,23 +198,23 @@ func methodNotFound(ctx context.Context, err error, conn *mcpconn.Conn) bool {
 	return mcpconn.Classify(err, ctx, nil, conn).Kind == mcpconn.Unsupported
 }
 
-// Export lists tools, resources and prompts in one snapshot. A
-// capability the server lacks exports as an empty list (never 422).
-func Export(ctx context.Context, sc *Call) (servers.ExportSnapshot, *edge.Error) {
+// Export lists tools, resources and prompts in one snapshot, each item as
+// the server sent it. A capability the server lacks exports as an empty
+// list (never 422).
+func Export(ctx context.Context, sc *Call) (ExportSnapshot, *edge.Error) {
 	if herr := sc.Authorize(); herr != nil {
-		return servers.ExportSnapshot{}, herr
+		return ExportSnapshot{}, herr
 	}
-	snap := servers.ExportSnapshot{ServerID: sc.ServerID,
-		Tools: []*mcp.Tool{}, Resources: []*mcp.Resource{}, Prompts: []*mcp.Prompt{}}
+	snap := ExportSnapshot{ExportSnapshot: servers.ExportSnapshot{ServerID: sc.ServerID}}
 	herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
 		caps, cs := capsOf(conn), conn.Session
 		for _, l := range []struct {
 			has  bool
 			list func(context.Context) (int, error)
 		}{
-			{hasTools(caps), collect(cs, &snap.Tools, listToolsPage)},
-			{hasResources(caps), collect(cs, &snap.Resources, listResourcesPage)},
-			{hasPrompts(caps), collect(cs, &snap.Prompts, listPromptsPage)},
+			{hasTools(caps), collect(cs, &snap.Tools, toolsAsSent)},
+			{hasResources(caps), collect(cs, &snap.Resources, resourcesAsSent)},
+			{hasPrompts(caps), collect(cs, &snap.Prompts, promptsAsSent)},
 		} {
 			if l.has {
 				// A capability advertised but not served (method not
@@ -221,7 +228,7 @@ func Export(ctx context.Context, sc *Call) (servers.ExportSnapshot, *edge.Error)
 		return nil
 	})
 	if herr != nil {
-		return servers.ExportSnapshot{}, herr
+		return ExportSnapshot{}, herr
 	}
 	// A list that was not served is empty, never null.
 	snap.Tools, snap.Resources, snap.Prompts = orEmpty(snap.Tools), orEmpty(snap.Resources), orEmpty(snap.Prompts)
@@ -229,9 +236,9 @@ func Export(ctx context.Context, sc *Call) (servers.ExportSnapshot, *edge.Error)
 	return snap, nil
 }
 
-func orEmpty[T any](s []*T) []*T {
+func orEmpty[T any](s []T) []T {
 	if s == nil {
-		return []*T{}
+		return []T{}
 	}
 	return s
 }

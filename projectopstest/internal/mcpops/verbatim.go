@@ -1,0 +1,112 @@
+package mcpops
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// The service returns what an MCP server answers verbatim (the reference's
+// Tool is "as returned by the server", with extra fields; CallToolResult
+// "verbatim"). go-sdk's types keep only what they model, so the double
+// answers from the bytes the server sent (mcpconn.Raw) and falls back to
+// go-sdk's encoding only when those could not be captured.
+
+// verbatim is the captured result, else v encoded.
+func verbatim(raw *mcpconn.Raw, v any) json.RawMessage {
+	if b := raw.Result(); b != nil {
+		return b
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return b
+}
+
+// verbatimItems is the list under field of the captured result, when it
+// holds the items go-sdk decoded (as many); else the decoded items encoded.
+func verbatimItems[T any](raw *mcpconn.Raw, field string, typed []T) []json.RawMessage {
+	var res map[string]json.RawMessage
+	var items []json.RawMessage
+	if b := raw.Result(); b != nil && json.Unmarshal(b, &res) == nil &&
+		json.Unmarshal(res[field], &items) == nil && len(items) == len(typed) {
+		return items
+	}
+	out := make([]json.RawMessage, 0, len(typed))
+	for _, it := range typed {
+		out = append(out, verbatim(nil, it))
+	}
+	return out
+}
+
+// rawPager is a listing page function that answers items as sent.
+type rawPager = func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]json.RawMessage, string, error)
+
+// asSent turns a typed page function into one answering the items under
+// field as the server sent them.
+func asSent[T any](field string, list func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*T, string, error)) rawPager {
+	return func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]json.RawMessage, string, error) {
+		ctx, raw := mcpconn.CaptureRaw(ctx)
+		items, next, err := list(ctx, cs, cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		return verbatimItems(raw, field, items), next, nil
+	}
+}
+
+var (
+	toolsAsSent     = asSent("tools", listToolsPage)
+	promptsAsSent   = asSent("prompts", listPromptsPage)
+	resourcesAsSent = asSent("resources", listResourcesPage)
+	templatesAsSent = asSent("resourceTemplates", listTemplatesPage)
+)
+
+// ExportSnapshot is servers.ExportSnapshot with the lists as the server
+// sent their items.
+type ExportSnapshot struct {
+	servers.ExportSnapshot
+	Tools     []json.RawMessage `json:"tools"`
+	Resources []json.RawMessage `json:"resources"`
+	Prompts   []json.RawMessage `json:"prompts"`
+}
+
+// DoctorReport is servers.DoctorReport with the server's answers as it
+// sent them: its initialize result, capabilities and listings.
+type DoctorReport struct {
+	servers.DoctorReport
+	InitInfo          json.RawMessage   `json:"initInfo"`
+	Capabilities      json.RawMessage   `json:"capabilities"`
+	Tools             []json.RawMessage `json:"tools,omitempty"`
+	Resources         []json.RawMessage `json:"resources,omitempty"`
+	ResourceTemplates []json.RawMessage `json:"resourceTemplates,omitempty"`
+	Prompts           []json.RawMessage `json:"prompts,omitempty"`
+}
+
+// ValidateResult is servers.ValidateResult with the initialize result as
+// the server sent it.
+type ValidateResult struct {
+	servers.ValidateResult
+	InitInfo json.RawMessage `json:"initInfo"`
+}
+
+// initAsSent is c's initialize result as sent, else go-sdk's, and its
+// capabilities.
+func initAsSent(c *mcpconn.Conn) (init, caps json.RawMessage) {
+	init, caps = c.InitRaw, verbatim(nil, capsOf(c))
+	if init == nil {
+		return verbatim(nil, c.Session.InitializeResult()), caps
+	}
+	var res struct {
+		Capabilities json.RawMessage `json:"capabilities"`
+	}
+	if json.Unmarshal(init, &res) == nil && res.Capabilities != nil {
+		caps = res.Capabilities
+	}
+	return init, caps
+}
