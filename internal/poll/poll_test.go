@@ -30,7 +30,10 @@ func TestLoop(t *testing.T) {
 	if err != nil || n != 5 || len(slept) != 4 {
 		t.Fatalf("err %v after %d polls, slept %v", err, n, slept)
 	}
-	if slept[0] < 800*time.Millisecond || slept[0] > 1200*time.Millisecond || slept[1] <= slept[0]*11/10 {
+	// 1 s, then 1.5 s, each ±20%: the second is within 1.2–1.8 s whatever
+	// the first drew (comparing the two failed when their jitter met).
+	if slept[0] < 800*time.Millisecond || slept[0] > 1200*time.Millisecond ||
+		slept[1] < 1200*time.Millisecond || slept[1] > 1800*time.Millisecond {
 		t.Errorf("no backoff: %v", slept)
 	}
 	if slept[2] < 20*time.Second || slept[2] > 22*time.Second {
