@@ -2,6 +2,7 @@ package projectopstest_test
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -10,7 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -124,5 +130,83 @@ func TestCloseWithStalledClient(t *testing.T) {
 	}
 	if _, err := c.Read(make([]byte, 1)); err == nil || strings.Contains(err.Error(), "timeout") {
 		t.Errorf("stalled connection after Close: %v, want closed", err)
+	}
+}
+
+// TestCloseLetsInFlightFinish: a loopback request in flight when Close
+// starts (a tool call waiting on its MCP server) finishes with its answer;
+// Close cancelled it at once, and the call answered 504 TIMEOUT although
+// the server was about to answer.
+func TestCloseLetsInFlightFinish(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	started, release := make(chan struct{}), make(chan struct{})
+	slow := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
+	mcp.AddTool(slow, &mcp.Tool{Name: "slow"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		close(started)
+		<-release
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+	})
+	id, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "slow", MCPServer: slow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithBaseURL(base), option.WithAPIKey(ws.APIKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		res, err := c.Servers.CallTool(context.Background(), ws.ProjectID, id, servers.CallToolParams{ToolName: "slow"})
+		got <- answer{res, err}
+	}()
+	<-started
+	closed := make(chan error, 1)
+	go func() { closed <- srv.Close() }()
+	time.Sleep(100 * time.Millisecond) // Close is under way (it cancelled everything at once)
+	close(release)
+	a := <-got
+	if a.err != nil || len(a.res.Content) != 1 || a.res.Content[0].(*mcp.TextContent).Text != "done" {
+		t.Errorf("tool call in flight during Close = %+v, %v; want its answer", a.res, a.err)
+	}
+	if err := <-closed; err != nil {
+		t.Errorf("Close = %v", err)
+	}
+}
+
+// TestCloseLetsSlowRequestFinish: a plain request still being answered
+// when Close starts (a fault's latency) gets its answer, not a dropped
+// connection.
+func TestCloseLetsSlowRequestFinish(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	srv.SetFault("GET /me", projectopstest.Fault{Latency: 300 * time.Millisecond})
+	c, prefix := dialRaw(t, srv)
+	if _, err := io.WriteString(c, "GET "+prefix+"/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+ws.APIKey+"\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the request is waiting out its latency
+	closed := make(chan error, 1)
+	go func() { closed <- srv.Close() }()
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("request in flight during Close: %v, want its answer", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("status %d, want 200", resp.StatusCode)
+	}
+	if err := <-closed; err != nil {
+		t.Errorf("Close = %v", err)
 	}
 }

@@ -162,7 +162,8 @@ func (s *Server) GoString() string { return s.String() }
 // started by requests) has finished.
 func (s *Server) Wait() { s.bg.Wait() }
 
-// Close stops the listener, cancels every request and background goroutine
+// Close stops the listener, lets loopback requests in flight finish for up
+// to ShutdownGrace, then cancels every request and background goroutine
 // the server owns and waits for them to return. A loopback client still
 // sending or not reading after ShutdownGrace has its connection closed, so
 // Close never waits on it. It is idempotent and reports no error; the
@@ -177,7 +178,10 @@ func (s *Server) Close() error {
 	hs := s.httpSrv
 	s.life.Unlock()
 
-	s.cancel()
+	// Requests in flight on the listener run on s.ctx: they finish (up to
+	// ShutdownGrace) before it is cancelled, or a tool call cut short
+	// would answer a false 504 TIMEOUT. Hijacked connections (a tunnel's
+	// host) are not waited for; the cancel below ends them.
 	if hs != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
 		if hs.Shutdown(ctx) != nil {
@@ -190,6 +194,7 @@ func (s *Server) Close() error {
 		}
 		cancel()
 	}
+	s.cancel()
 	s.inflight.Wait()
 	s.bg.Wait() // background work (eval runs) uses the MCP pool: close it after
 	s.mcp.Close()
