@@ -158,7 +158,7 @@ func ingestUploadURL(s *Server, w http.ResponseWriter, r *http.Request, a actor)
 	if herr != nil {
 		return herr
 	}
-	edge.WriteJSON(w, http.StatusOK, ingest.UploadURL{OK: true, UploadURL: s.URL() + uploadPath + token})
+	edge.WriteJSON(w, http.StatusOK, ingest.UploadURL{OK: true, UploadURL: requestBase(r) + uploadPath + token})
 	return nil
 }
 

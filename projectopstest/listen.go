@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -31,13 +32,14 @@ func (s *Server) StartAt(addr string) (string, error) {
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
-		// Requests inherit the server's context, so Close cancels them.
+		// Requests inherit the server's context, which Close cancels once
+		// they had ShutdownGrace to finish.
 		BaseContext: func(net.Listener) context.Context { return s.ctx },
 		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
 	s.conn.configure(hs)
 	s.httpSrv = hs
-	s.baseURL = "http://" + ln.Addr().String() + apiPrefix
+	s.baseURL = "http://" + dialable(ln.Addr()) + apiPrefix
 	s.inflight.Add(1) // under s.life with closed false: Close has not started waiting
 	go func() {
 		defer s.inflight.Done()
@@ -46,4 +48,14 @@ func (s *Server) StartAt(addr string) (string, error) {
 		}
 	}()
 	return s.baseURL, nil
+}
+
+// dialable is a listener's address as a client on this machine dials it: a
+// wildcard bind (0.0.0.0, ::, or no host) is served on loopback too, while
+// its printed form "[::]:port" is no address to connect to.
+func dialable(a net.Addr) string {
+	if ta, ok := a.(*net.TCPAddr); ok && ta.IP.IsUnspecified() {
+		return net.JoinHostPort("127.0.0.1", strconv.Itoa(ta.Port))
+	}
+	return a.String()
 }

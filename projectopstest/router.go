@@ -14,6 +14,22 @@ import (
 // apiPrefix is the version segment every route lives under.
 const apiPrefix = edge.APIPrefix
 
+// requestOrigin is the scheme and host a request reached the double by,
+// for the URLs the double mints (upload URLs, tunnel URLs): the address a
+// remote client used, not the wildcard the double listens on.
+func requestOrigin(r *http.Request) (httpOrigin, wsOrigin string) {
+	if r.TLS != nil {
+		return "https://" + r.Host, "wss://" + r.Host
+	}
+	return "http://" + r.Host, "ws://" + r.Host
+}
+
+// requestBase is the API base URL a request reached the double by.
+func requestBase(r *http.Request) string {
+	o, _ := requestOrigin(r)
+	return o + apiPrefix
+}
+
 // handlerFunc answers one request. a is the authenticated caller (zero on
 // public routes). Returning an error writes it as the envelope; a handler
 // writes its own success response. Handlers must not hold Server.mu while

@@ -42,12 +42,9 @@ func checkCreateTunnel(c *call, p *tunnels.CreateParams) *edge.Error {
 // tunnel's secret and token, disconnects the previous grant's session and
 // answers the new grant.
 func createTunnel(c *call, p *tunnels.CreateParams) (*tunnels.Grant, *edge.Error) {
-	scheme, wsScheme := "http", "ws"
-	if c.r.TLS != nil {
-		scheme, wsScheme = "https", "wss"
-	}
+	public, ws := requestOrigin(c.r)
 	s := c.s
-	g, old, herr := s.mintTunnelLocked(c.a, c.project.id, p.Name, scheme+"://"+c.r.Host, wsScheme+"://"+c.r.Host)
+	g, old, herr := s.mintTunnelLocked(c.a, c.project.id, p.Name, public, ws)
 	if herr != nil {
 		return nil, herr
 	}
