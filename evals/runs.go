@@ -6,6 +6,7 @@ import (
 	"iter"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
@@ -29,7 +30,7 @@ type RunService struct{ t *transport.Transport }
 // Validation and quota errors (ErrConcurrentRunLimit, which is not retried)
 // surface here.
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
-	if len(p.IdempotencyKey) > MaxIdempotencyKey {
+	if utf8.RuneCountInString(p.IdempotencyKey) > MaxIdempotencyKey { // characters, as the schema's maxLength
 		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d characters", MaxIdempotencyKey))
 	}
 	if p.IdempotencyKey != "" { // the header the service reads first: the same key (an explicit option still wins)

@@ -97,3 +97,20 @@ func TestIngestBodyProjectIDIgnoredRaw(t *testing.T) {
 	}
 	tg.call(t, "POST", base+"report", ws.APIKey, `{"projectId":"x","bogus":1,"suiteName":"s","externalRunId":"e3","results":[]}`).wantField(t, "bogus")
 }
+
+// TestIngestIDLimitsCountCharacters: externalRunId and externalIterationId
+// take 256 characters (JSON Schema's maxLength), whatever their bytes; the
+// 257th is refused.
+func TestIngestIDLimitsCountCharacters(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	base := "/projects/" + ws.ProjectID + "/eval-ingest/"
+	id := strings.Repeat("é", 256)
+	body := `{"suiteName":"s","externalRunId":"` + id + `","results":[{"caseTitle":"a","passed":true,"externalIterationId":"` + id + `"}]}`
+	if r := tg.call(t, "POST", base+"report", ws.APIKey, body); r.status != 200 {
+		t.Errorf("256-character ids: %d %s", r.status, r.body)
+	}
+	tg.call(t, "POST", base+"report", ws.APIKey, `{"suiteName":"s","externalRunId":"`+id+`é","results":[]}`).wantField(t, "externalRunId")
+}

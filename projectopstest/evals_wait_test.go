@@ -85,6 +85,19 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 	if _, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); !errors.Is(err, projectops.ErrValidation) {
 		t.Errorf("SDK with an over-long key: %v", err)
 	}
+	// The limit counts characters (JSON Schema's maxLength), not bytes: 256
+	// two-byte characters are a key, on the wire and through the SDK.
+	u := sendWith("", "", strings.Repeat("é", 256))
+	if u.RunID == "" || u.Deduped {
+		t.Errorf("a 256-character body key: %+v", u)
+	}
+	if h := sendWith("Idempotency-Key", strings.Repeat("é", 256), ""); h.RunID != u.RunID || !h.Deduped {
+		t.Errorf("the same 256-character key as a header (ignored as over-long, it started another run): %+v", h)
+	}
+	withKey.IdempotencyKey = strings.Repeat("é", 256)
+	if h, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); err != nil || !h.Deduped {
+		t.Errorf("SDK with a 256-character key (the run just started with it): %+v, %v", h, err)
+	}
 
 	// The SDK sends one key per call and reuses it on retries: a create
 	// failing with 503 the first time is retried with the same key and

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
@@ -25,7 +26,7 @@ func checkCreateRun(_ *call, p *evals.RunParams) *edge.Error { return checkRunPa
 func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *edge.Error) {
 	key := ""
 	for _, h := range []string{"X-Mcpjam-Idempotency-Key", "Idempotency-Key"} {
-		if k := strings.TrimSpace(c.r.Header.Get(h)); k != "" && len(k) <= maxIdempotencyKey {
+		if k := strings.TrimSpace(c.r.Header.Get(h)); k != "" && utf8.RuneCountInString(k) <= maxIdempotencyKey {
 			key = k
 			break
 		}
@@ -56,7 +57,7 @@ func checkRunParams(p *evals.RunParams) *edge.Error {
 			return herr
 		}
 	}
-	if len(p.IdempotencyKey) > maxIdempotencyKey {
+	if utf8.RuneCountInString(p.IdempotencyKey) > maxIdempotencyKey { // characters, as JSON Schema's maxLength
 		return edge.Validation("idempotencyKey", "idempotencyKey must be at most "+strconv.Itoa(maxIdempotencyKey)+" characters")
 	}
 	if p.IterationOverride < 0 || p.IterationOverride > maxEvalRuns {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/hostconfig"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
@@ -246,7 +247,7 @@ func validateRunParams(p ingest.RunParams) *edge.Error {
 		return edge.Validation("suiteName", "suiteName is required")
 	case p.ExternalRunID == "":
 		return edge.Validation("externalRunId", "externalRunId is required")
-	case len(p.ExternalRunID) > 256:
+	case utf8.RuneCountInString(p.ExternalRunID) > 256: // characters, as JSON Schema's maxLength
 		return edge.Validation("externalRunId", "externalRunId is longer than 256 characters")
 	case p.PassCriteria != nil && (p.PassCriteria.MinimumPassRate < 0 || p.PassCriteria.MinimumPassRate > 100):
 		return edge.Validation("passCriteria.minimumPassRate", "minimumPassRate must be a percentage between 0 and 100")
@@ -274,7 +275,7 @@ func validateResults(rs []any, nonEmpty bool) *edge.Error {
 			return edge.Validation(at+"caseTitle", "caseTitle is required")
 		case caseID != "" && extCase != "" && caseID != extCase:
 			return edge.Validation(at+"caseId", "caseId must equal externalCaseId when both are set")
-		case len(extIter) > 256:
+		case utf8.RuneCountInString(extIter) > 256:
 			return edge.Validation(at+"externalIterationId", "externalIterationId is longer than 256 characters")
 		}
 	}
