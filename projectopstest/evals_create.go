@@ -138,12 +138,7 @@ func (e *evalEngine) newRunLocked(a actor, projectID string, su *evalSuiteRec, p
 	serverIDs, names []string, tests []evals.Test) *evalRunRec {
 	s := e.s
 	id, _ := s.st.newID("run", "")
-	n := 1
-	for _, r := range s.st.evals.runs {
-		if r.suiteID == su.id {
-			n++
-		}
-	}
+	n := s.st.nextRunNumberLocked(su.id)
 	keys := e.runModelKeysLocked(a.orgID, p.ModelAPIKeys)
 	run := &evalRunRec{id: id, projectID: projectID, orgID: a.orgID, suiteID: su.id, source: evals.SourceAPI,
 		runNumber: n, status: evals.StatusPending, notes: p.Notes, passCriteria: p.PassCriteria,

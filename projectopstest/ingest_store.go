@@ -56,12 +56,7 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 	if st.byExt == nil {
 		st.byExt = map[string]*evalRunRec{}
 	}
-	n := 1
-	for _, r := range s.st.evals.runs {
-		if r.suiteID == suiteID {
-			n++
-		}
-	}
+	n := s.st.nextRunNumberLocked(suiteID)
 	p.ServerNames = slices.Clone(p.ServerNames)
 	p.Tags = slices.Clone(p.Tags)
 	run := &evalRunRec{id: id, projectID: projectID, orgID: s.st.projects[projectID].orgID, suiteID: suiteID,

@@ -124,4 +124,5 @@ type evalSuiteRec struct {
 	createdAt, updatedAt time.Time
 	ord                  int
 	def                  *suiteDef // tests and defaults (records_evals.go); nil for a bare suite
+	lastRun              int       // the last run number given: runs dropped by WithMaxRuns keep theirs
 }

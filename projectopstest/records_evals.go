@@ -108,3 +108,20 @@ func (r *evalRunRec) summary() evals.Summary {
 	}
 	return s
 }
+
+// nextRunNumberLocked numbers a new run of suiteID: one more than the
+// suite's last, never reused after old runs are dropped (WithMaxRuns), as
+// the service, which keeps every run, never reuses one.
+func (st *state) nextRunNumberLocked(suiteID string) int {
+	su := st.suites[suiteID]
+	if su == nil {
+		return 1
+	}
+	for _, r := range st.evals.runs { // runs stored before the suite counted (a seed)
+		if r.suiteID == suiteID {
+			su.lastRun = max(su.lastRun, r.runNumber)
+		}
+	}
+	su.lastRun++
+	return su.lastRun
+}

@@ -3,6 +3,7 @@ package projectopstest_test
 import (
 	"testing"
 
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -58,5 +59,27 @@ func TestMaxRunsDropsOldestFinished(t *testing.T) {
 	// Reusing a dropped run's externalRunId starts a new run.
 	if again := post("runs/start", `{"suiteName":"s","externalRunId":"b"}`); again == b {
 		t.Error("runs/start reused a dropped run")
+	}
+}
+
+// TestRunNumbersNeverRepeat: a suite's runs are numbered 1, 2, 3, … even
+// after WithMaxRuns dropped the oldest (the number was one more than the
+// runs still stored, so every new run got the same one).
+func TestRunNumbersNeverRepeat(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithMaxRuns(2))
+	su, err := f.c.Evals.Suites.Create(t.Context(), f.ws.ProjectID, evals.CreateSuiteParams{Name: "s",
+		ServerIDs: []string{f.serverID}, Model: "openai/gpt-4o-mini", Tests: []evals.Test{echoTest("a", "x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		rc, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, evals.RunParams{SuiteID: su.SuiteID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run := f.awaitRun(t, rc.RunID); run.RunNumber != i {
+			t.Errorf("run %d of the suite: runNumber %d", i, run.RunNumber)
+		}
 	}
 }
