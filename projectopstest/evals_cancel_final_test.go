@@ -82,3 +82,26 @@ func TestCancelledIterationIsFinal(t *testing.T) {
 		t.Errorf("cancelled iteration changed after the cancel answered:\nright after cancel: %s\nlater:              %s", before, after)
 	}
 }
+
+// TestCancelledRunningIterationKeepsDuration: an iteration cancelled while
+// running reports how long it ran (it reported 0, while the same iteration
+// ended by the run's deadline reported its time).
+func TestCancelledRunningIterationKeepsDuration(t *testing.T) {
+	t.Parallel()
+	clk := newFakeClock()
+	f := newEvalFix(t, projectopstest.WithClock(clk.Now), projectopstest.WithEvalParallelism(1))
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{blockTest("first")}})
+	f.awaitBlocked(t)
+	clk.Advance(5 * time.Second)
+	if _, err := f.c.Evals.Runs.Cancel(t.Context(), f.ws.ProjectID, rc.RunID); err != nil {
+		t.Fatal(err)
+	}
+	f.srv.Wait()
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(t.Context(), f.ws.ProjectID, rc.RunID, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := iters[0]; it.Status != evals.StatusCancelled || it.DurationMs != 5000 {
+		t.Errorf("iteration cancelled after running 5 s: status %s, durationMs %v", it.Status, it.DurationMs)
+	}
+}

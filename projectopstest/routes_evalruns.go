@@ -119,6 +119,9 @@ func cancelEvalRun(c *call, _ *noBody) (views.Run, *edge.Error) {
 			map[string]any{"status": string(run.status)})
 	default:
 		for _, it := range run.iters {
+			if it.status == evals.StatusRunning && !it.startedAt.IsZero() {
+				it.duration = c.s.now().Sub(it.startedAt) // it ran until now
+			}
 			if it.status == evals.StatusPending || it.status == evals.StatusRunning {
 				it.status = evals.StatusCancelled
 			}
