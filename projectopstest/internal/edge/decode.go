@@ -247,11 +247,13 @@ func jsonFieldNames(t reflect.Type, known map[string]bool) {
 // field is a VALIDATION_ERROR naming it, as the service's route code
 // answers (the reference declares these bodies without a schema).
 func RejectBody(r *http.Request) *Error {
-	present, herr := DecodeBody(r, &struct{}{})
+	// Any key is refused, one whose value is null too ("present" skips
+	// those, for routes where null means absent).
+	obj, _, _, herr := DecodeObject(r, MaxBodyBytes, Validation("", "Request body too large"))
 	if herr != nil {
 		return herr
 	}
-	for _, k := range slices.Sorted(maps.Keys(present)) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		return Validation(k, fmt.Sprintf("Unknown field %q", k))
 	}
 	return nil

@@ -1,0 +1,36 @@
+package projectopstest_test
+
+import (
+	"testing"
+
+	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
+)
+
+// TestBodylessWritesRefuseNullFields: a bodyless write refuses any field,
+// one whose value is null too, and does nothing (a {"force":null} started
+// a build, promoted an environment and reset the computer).
+func TestBodylessWritesRefuseNullFields(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	env, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: ws.ProjectID, OwnerUserID: ws.UserID,
+		Name: "e", Dockerfile: "FROM ubuntu:22.04\nRUN echo hi\n", Built: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := inproc(srv)
+	p := "/projects/" + ws.ProjectID
+	ep := p + "/computer-environments/" + env
+	for _, path := range []string{ep + "/build", ep + "/use", ep + "/promote", p + "/computer/reset"} {
+		tg.call(t, "POST", path, ws.APIKey, `{"force":null}`).wantField(t, "force")
+	}
+	var page shared.Page[environments.Build]
+	tg.call(t, "GET", ep+"/builds", ws.APIKey, nil).decode(t, &page)
+	var e environments.Environment
+	tg.call(t, "GET", ep, ws.APIKey, nil).decode(t, &e)
+	if len(page.Items) != 1 || e.Sharing != environments.SharingUser {
+		t.Errorf("after refused writes: %d builds (want the seeded one), sharing %s (want user)", len(page.Items), e.Sharing)
+	}
+}
