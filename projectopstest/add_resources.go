@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
@@ -157,7 +158,7 @@ func (st *state) addChatbox(spec ChatboxSpec) (string, error) {
 	cb := &chatboxRec{
 		projectID: spec.ProjectID, name: spec.Name, description: spec.Description, mode: mode,
 		hostID: spec.HostID, hostStyle: spec.HostStyle, modelID: spec.ModelID, systemPrompt: spec.SystemPrompt,
-		requireToolApproval: spec.RequireToolApproval, serverIDs: append([]string(nil), spec.ServerIDs...),
+		requireToolApproval: spec.RequireToolApproval, serverIDs: slices.Clone(spec.ServerIDs), // nil: the host's
 	}
 	if spec.Temperature != nil {
 		t := *spec.Temperature
@@ -167,15 +168,6 @@ func (st *state) addChatbox(spec ChatboxSpec) (string, error) {
 		h := st.hosts[spec.HostID]
 		if h == nil || h.projectID != spec.ProjectID {
 			return "", fmt.Errorf("chatbox %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
-		}
-		if cb.modelID == "" {
-			cb.modelID = hostcfg.ModelID(h.config)
-		}
-		if cb.hostStyle == "" {
-			cb.hostStyle, _ = h.config["hostStyle"].(string)
-		}
-		if spec.ServerIDs == nil {
-			cb.serverIDs = hostcfg.ServerIDs(h.config)
 		}
 	}
 	if herr := st.checkServerIDs(spec.ProjectID, cb.serverIDs, "serverIds"); herr != nil {

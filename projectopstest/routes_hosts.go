@@ -180,6 +180,10 @@ func deleteHost(c *call, p *hosts.DeleteParams) (hosts.Deleted, *edge.Error) {
 	}
 	for _, cb := range st.chatbox {
 		if cb.hostID == h.id {
+			// The chatbox keeps the settings it last showed.
+			set := st.chatboxSettings(cb)
+			cb.hostStyle, cb.modelID, cb.systemPrompt = set.hostStyle, set.modelID, set.systemPrompt
+			cb.temperature, cb.requireToolApproval, cb.serverIDs = set.temperature, set.requireToolApproval, set.serverIDs
 			cb.hostID = ""
 		}
 	}

@@ -126,8 +126,10 @@ type HostSpec struct {
 	Config    map[string]any `json:"config,omitempty"`
 }
 
-// ChatboxSpec describes a published chatbox. ModelID, HostStyle and (when
-// ServerIDs is nil) the attached servers default to the host's config.
+// ChatboxSpec describes a published chatbox. A chatbox publishes its host:
+// HostStyle, ModelID, SystemPrompt, Temperature, RequireToolApproval and
+// (when ServerIDs is nil) the attached servers left unset are the host's
+// config as it is when the chatbox is read, so a change to the host shows.
 type ChatboxSpec struct {
 	ID          string `json:"id,omitempty"`
 	ProjectID   string `json:"projectId"`

@@ -72,10 +72,63 @@ func setHost(h *hostRec, name string, cfg map[string]any) {
 	h.detail = raw
 }
 
+// chatboxSettings are a chatbox's execution settings: what its spec set,
+// else its host's config as it is now. A chatbox publishes its host (the
+// two are 1:1), so a change to the host shows in the chatbox.
+type chatboxSettings struct {
+	hostStyle, modelID, systemPrompt string
+	temperature                      *float64
+	requireToolApproval              bool
+	serverIDs                        []string
+}
+
+func (st *state) chatboxSettings(cb *chatboxRec) chatboxSettings {
+	s := chatboxSettings{hostStyle: cb.hostStyle, modelID: cb.modelID, systemPrompt: cb.systemPrompt,
+		temperature: cb.temperature, requireToolApproval: cb.requireToolApproval, serverIDs: cb.serverIDs}
+	h := st.hosts[cb.hostID]
+	if h == nil {
+		return s
+	}
+	cfg := h.config
+	if s.hostStyle == "" {
+		s.hostStyle, _ = cfg["hostStyle"].(string)
+	}
+	if s.modelID == "" {
+		s.modelID = hostcfg.ModelID(cfg)
+	}
+	if s.systemPrompt == "" {
+		s.systemPrompt, _ = cfg["systemPrompt"].(string)
+	}
+	if s.temperature == nil {
+		s.temperature = configNumber(cfg["temperature"])
+	}
+	if !s.requireToolApproval {
+		s.requireToolApproval, _ = cfg["requireToolApproval"].(bool)
+	}
+	if s.serverIDs == nil {
+		s.serverIDs = hostcfg.ServerIDs(cfg)
+	}
+	return s
+}
+
+// configNumber is a host config's number, nil when it holds none.
+func configNumber(v any) *float64 {
+	switch n := v.(type) {
+	case float64:
+		return &n
+	case json.Number:
+		if f, err := n.Float64(); err == nil {
+			return &f
+		}
+	}
+	return nil
+}
+
 func (st *state) chatboxView(cb *chatboxRec) catalog.Chatbox {
+	set := st.chatboxSettings(cb)
 	v := catalog.Chatbox{
 		ID: cb.id, ProjectID: cb.projectID, Name: cb.name, Description: cb.description,
-		Mode: cb.mode, HostStyle: cb.hostStyle, HostID: cb.hostID,
+		Mode: cb.mode, HostStyle: set.hostStyle, HostID: cb.hostID,
 		ServerNames: []string{},
 		Link:        &catalog.ChatboxLink{Path: "/chatbox/" + cb.linkToken, URL: chatboxBaseURL + "/chatbox/" + cb.linkToken},
 		CreatedAt:   wire.MillisOf(cb.createdAt), UpdatedAt: wire.MillisOf(cb.updatedAt),
@@ -83,7 +136,7 @@ func (st *state) chatboxView(cb *chatboxRec) catalog.Chatbox {
 	if h := st.hosts[cb.hostID]; h != nil {
 		v.HostName = h.name
 	}
-	for _, id := range cb.serverIDs {
+	for _, id := range set.serverIDs {
 		if sv := st.servers[id]; sv != nil {
 			v.ServerNames = append(v.ServerNames, sv.name)
 		}
@@ -93,15 +146,16 @@ func (st *state) chatboxView(cb *chatboxRec) catalog.Chatbox {
 }
 
 func (st *state) chatboxDetailView(cb *chatboxRec) catalog.ChatboxDetail {
+	set := st.chatboxSettings(cb)
 	d := catalog.ChatboxDetail{
-		Chatbox: st.chatboxView(cb), ModelID: cb.modelID, SystemPrompt: cb.systemPrompt,
-		RequireToolApproval: cb.requireToolApproval, Servers: []catalog.ChatboxServer{},
+		Chatbox: st.chatboxView(cb), ModelID: set.modelID, SystemPrompt: set.systemPrompt,
+		RequireToolApproval: set.requireToolApproval, Servers: []catalog.ChatboxServer{},
 	}
-	if cb.temperature != nil {
-		t := *cb.temperature
+	if set.temperature != nil {
+		t := *set.temperature
 		d.Temperature = &t
 	}
-	for _, id := range cb.serverIDs {
+	for _, id := range set.serverIDs {
 		if sv := st.servers[id]; sv != nil {
 			d.Servers = append(d.Servers, catalog.ChatboxServer{ID: sv.id, Name: sv.name, URL: sv.url, UseOAuth: sv.useOAuth})
 		}
