@@ -61,7 +61,7 @@ func ExampleService_Delete() {
 	ctx := context.Background()
 
 	_, err = client.Hosts.Delete(ctx, "prj_demo", "hst_claude", nil)
-	fmt.Println(errors.Is(err, projectops.ErrConflict))
+	fmt.Println(errors.Is(err, projectops.ErrValidation))
 
 	del, err := client.Hosts.Delete(ctx, "prj_demo", "hst_claude", &hosts.DeleteParams{Force: true})
 	if err != nil {

@@ -332,7 +332,7 @@ func TestDeleteReferencedHost(t *testing.T) {
 			if len(tt.wantRefTypes) > 0 {
 				for _, params := range []*hosts.DeleteParams{nil, {Force: false}} {
 					_, err := f.C.Hosts.Delete(ctx, p, host, params)
-					e := wantError(t, err, projectops.CodeConflict, true)
+					e := wantError(t, err, projectops.CodeValidation, true)
 					refs, _ := e.Details["references"].([]any)
 					var types []string
 					for _, r := range refs {

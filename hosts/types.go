@@ -91,7 +91,7 @@ type UpdateParams struct {
 // DeleteParams controls DELETE.
 type DeleteParams struct {
 	// Force deletes a host that is still referenced by an eval suite or a
-	// chatbox; without it such a delete fails with 409 CONFLICT.
+	// chatbox; without it such a delete fails with 400 VALIDATION_ERROR.
 	Force bool `json:"force,omitempty"`
 }
 

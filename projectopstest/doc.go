@@ -44,7 +44,8 @@
 //     creation order;
 //   - a wrong method on a known path answers 405 with code
 //     METHOD_NOT_ALLOWED (the specification names no code for it);
-//   - the 409 for deleting a referenced host uses code CONFLICT with
+//   - the 400 VALIDATION_ERROR for deleting a referenced host without
+//     force (as the service answers its backend's refusal) carries
 //     details.references listing {type, id, name};
 //   - cursors are opaque base64url tokens and a bad cursor is a
 //     VALIDATION_ERROR naming the parameter that carried it. The real

@@ -136,7 +136,7 @@ func TestHostDeleteReferenced(t *testing.T) {
 	path := "/projects/" + ws.ProjectID + "/hosts/"
 
 	for _, body := range []any{nil, map[string]any{}, map[string]any{"force": false}} {
-		b := tg.call(t, "DELETE", path+host, ws.APIKey, body).wantError(t, shared.CodeConflict)
+		b := tg.call(t, "DELETE", path+host, ws.APIKey, body).wantError(t, shared.CodeValidation)
 		want := []any{
 			map[string]any{"type": "evalSuite", "id": suite, "name": "Smoke"},
 			map[string]any{"type": "chatbox", "id": cbx, "name": "Bot"},

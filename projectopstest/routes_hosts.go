@@ -170,8 +170,11 @@ func deleteHost(c *call, p *hosts.DeleteParams) (hosts.Deleted, *edge.Error) {
 	st := c.s.st
 	refs := st.hostReferences(h.id)
 	if len(refs) > 0 && !p.Force {
-		return hosts.Deleted{}, edge.NewError(shared.CodeConflict, "Host is still referenced; pass force to delete it anyway",
-			map[string]any{"references": refs})
+		// The service answers its backend's refusal as every backend error
+		// but not-found: 400 VALIDATION_ERROR (the reference lists no 409
+		// for this route). details.references is the double's.
+		return hosts.Deleted{}, edge.NewError(shared.CodeValidation, "Host is still referenced; pass force to delete it anyway",
+			map[string]any{"field": "force", "references": refs})
 	}
 	for _, su := range st.suites {
 		if su.hostID == h.id {

@@ -42,7 +42,7 @@ func TestLoadSeedFile(t *testing.T) {
 	tg.call(t, "POST", "/projects/prj_web/hosts", "sk_test_bob_0123456789",
 		map[string]any{"name": "x", "template": "codex"}).wantError(t, shared.CodeForbidden)
 	tg.call(t, "GET", "/projects/prj_web/hosts", "sk_test_hank_0123456789", nil).wantError(t, shared.CodeNotFound)
-	tg.call(t, "DELETE", "/projects/prj_web/hosts/hst_custom", "sk_test_alice_0123456789", nil).wantError(t, shared.CodeConflict)
+	tg.call(t, "DELETE", "/projects/prj_web/hosts/hst_custom", "sk_test_alice_0123456789", nil).wantError(t, shared.CodeValidation)
 	var sessions shared.Page[catalog.ChatSession]
 	tg.call(t, "GET", "/chat-sessions", "sk_test_alice_0123456789", nil).decode(t, &sessions)
 	var ids []string
