@@ -2,6 +2,7 @@ package mcpops
 
 import (
 	"context"
+	"io"
 	"math"
 	"net/http"
 	"strings"
@@ -34,6 +35,9 @@ type grant struct {
 
 // Token implements oauth2.TokenSource, remembering a failed refresh.
 func (t *grant) Token() (*oauth2.Token, error) {
+	if t.failed.Load() { // one refused refresh is enough: no retry per request
+		return nil, errGrantFailed
+	}
 	tok, err := t.src.Token()
 	if err != nil {
 		t.failed.Store(true)
@@ -90,6 +94,29 @@ type clockSource struct {
 
 	mu  sync.Mutex
 	tok *oauth2.Token // its Expiry on the double's clock
+	gen int           // counts the access tokens served: one refresh per rejected token
+}
+
+// generation identifies the access token Token serves now.
+func (c *clockSource) generation() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+// reject marks the access token of generation gen expired, for the next
+// Token to refresh, and reports whether a refresh can replace it. A token
+// already replaced (a concurrent call's refresh) is left alone.
+func (c *clockSource) reject(gen int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cfg == nil || c.tok.RefreshToken == "" {
+		return false
+	}
+	if c.gen == gen {
+		c.tok.Expiry = c.now().Add(-expiryDelta - time.Second)
+	}
+	return true
 }
 
 // Token implements oauth2.TokenSource. The token it returns has no expiry:
@@ -108,7 +135,11 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 		if !fresh.Expiry.IsZero() { // oauth2 set it on the real clock
 			fresh.Expiry = c.now().Add(time.Until(fresh.Expiry))
 		}
+		if fresh.RefreshToken == "" { // the endpoint kept the refresh token
+			fresh.RefreshToken = c.tok.RefreshToken
+		}
 		c.tok = fresh
+		c.gen++
 	}
 	t := *c.tok
 	t.Expiry = time.Time{}
@@ -116,17 +147,55 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 }
 
 // bearerClient is the HTTP client of an OAuth server's MCP connection: it
-// sends the grant's (refreshed) access token as the bearer.
+// sends the grant's (refreshed) access token as the bearer, and when the
+// server answers 401 to a token the double still thought valid (revoked or
+// rotated upstream), refreshes it and sends the request once more, as the
+// service does: "401s from the server trigger a server-side refresh".
 func (m *Layer) bearerClient(rec *grant) *http.Client {
-	return &http.Client{Transport: &oauth2.Transport{Source: rec, Base: m.http.Transport}, Timeout: m.http.Timeout}
+	return &http.Client{Transport: &refreshOn401{grant: rec, base: &oauth2.Transport{Source: rec, Base: m.http.Transport}},
+		Timeout: m.http.Timeout}
 }
+
+type refreshOn401 struct {
+	grant *grant
+	base  http.RoundTripper
+}
+
+func (t *refreshOn401) RoundTrip(r *http.Request) (*http.Response, error) {
+	src, _ := t.grant.src.(*clockSource)
+	gen := 0
+	if src != nil {
+		gen = src.generation()
+	}
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || resp.StatusCode != http.StatusUnauthorized || src == nil ||
+		(r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) || !src.reject(gen) {
+		return resp, err
+	}
+	// Refused before it ran: the same request goes again with a fresh token.
+	r2 := r.Clone(r.Context())
+	if r.GetBody != nil {
+		body, gerr := r.GetBody()
+		if gerr != nil {
+			return resp, err
+		}
+		r2.Body = body
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return t.base.RoundTrip(r2)
+}
+
+// maxTokenLife bounds an expiry's distance so it fits a time.Duration: a
+// provider may report a lifetime of decades ("never expires").
+const maxTokenLife = 100 * 365 * 24 * time.Hour
 
 // TokenExpiry converts expires_in seconds from now.
 func TokenExpiry(now time.Time, expiresIn float64) time.Time {
 	if expiresIn <= 0 {
 		return time.Time{}
 	}
-	return now.Add(time.Duration(expiresIn * float64(time.Second)))
+	return now.Add(time.Duration(min(expiresIn, maxTokenLife.Seconds()) * float64(time.Second)))
 }
 
 // ImportTokens stores a grant for the caller on this server. It is a
@@ -140,7 +209,7 @@ func ImportTokens(sc *Call, p *servers.ImportTokensParams, sameURL func(given, s
 		herr = edge.Validation("serverUrl", "serverUrl is required")
 	case p.Tokens.AccessToken == "":
 		herr = edge.Validation("tokens.access_token", "tokens.access_token is required")
-	case p.Tokens.ExpiresIn < 0 || math.IsInf(p.Tokens.ExpiresIn, 0) || p.Tokens.ExpiresIn > 10*365*24*3600:
+	case p.Tokens.ExpiresIn < 0 || math.IsInf(p.Tokens.ExpiresIn, 0) || math.IsNaN(p.Tokens.ExpiresIn):
 		herr = edge.Validation("tokens.expires_in", "tokens.expires_in must be a positive number of seconds")
 	case p.ClientInformation != nil && p.ClientInformation.ClientID == "":
 		herr = edge.Validation("clientInformation.clientId", "clientInformation.clientId is required")

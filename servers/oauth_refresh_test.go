@@ -1,0 +1,74 @@
+package servers_test
+
+import (
+	"testing"
+	"time"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// TestServer401TriggersRefresh: a token the server refuses with 401 before
+// it expired (revoked or rotated upstream) is refreshed server-side and the
+// call goes through, as the reference says of imported grants ("401s from
+// the server trigger a server-side refresh"); a grant that cannot refresh
+// answers OAUTH_REQUIRED, after one refresh attempt at most.
+func TestServer401TriggersRefresh(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name          string
+		refresh       string // the imported refresh token ("" none)
+		ok            bool
+		wantRefreshes int // requests to the token endpoint
+	}{
+		{"refreshed", "rt-1", true, 1},
+		// One refresh, sent twice: oauth2 tries the client's credentials in
+		// the header, then in the body, before it gives up.
+		{"refresh refused", "rt-unknown", false, 2},
+		{"no refresh token", "", false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			peer := newOAuthPeer(t)
+			f := setup(t)
+			p, mcpURL := f.WS.ProjectID, peer.url+"/mcp"
+			id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: mcpURL,
+				UseOAuth: true, OAuthTokenURL: peer.url + "/token"}))
+			if _, err := f.C.Servers.ImportTokens(t.Context(), p, id, servers.ImportTokensParams{ServerURL: mcpURL,
+				ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "csecret"},
+				Tokens:            servers.Tokens{AccessToken: "at-revoked-upstream", RefreshToken: tc.refresh, ExpiresIn: 3600}}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := f.C.Servers.ListTools(t.Context(), p, id, nil)
+			bearers, refreshes := peer.seen()
+			if tc.ok {
+				if err != nil || bearers[len(bearers)-1] != "Bearer at-2" {
+					t.Errorf("ListTools after the server's 401 = %v; bearers %v", err, bearers)
+				}
+			} else {
+				wantError(t, err, projectops.CodeOAuthRequired, true)
+			}
+			if refreshes != tc.wantRefreshes {
+				t.Errorf("%d refreshes, want %d", refreshes, tc.wantRefreshes)
+			}
+		})
+	}
+}
+
+// TestImportLongLivedToken: a lifetime of decades (a provider's "never
+// expires", 2^31-1 seconds) is imported as the reference's unbounded number
+// allows; the double refused anything over ten years.
+func TestImportLongLivedToken(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, url := f.WS.ProjectID, "https://mcp.example.com/mcp"
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: url, UseOAuth: true}))
+	for _, life := range []float64{2147483647, 1e15} {
+		res, err := f.C.Servers.ImportTokens(t.Context(), p, id, servers.ImportTokensParams{ServerURL: url,
+			Tokens: servers.Tokens{AccessToken: "at", ExpiresIn: life}})
+		if err != nil || res.ExpiresAt == nil || !res.ExpiresAt.Time().After(time.Now().AddDate(50, 0, 0)) {
+			t.Errorf("expires_in %g: %+v, %v; want imported, expiring decades from now", life, res, err)
+		}
+	}
+}
