@@ -103,7 +103,7 @@ func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin str
 
 	g.ServerID, g.Slug, g.URL, g.ConnectToken = sv.id, t.slug, public, token
 	g.ConnectTokenExpiresAt = wire.MillisOf(t.tokenExpiry)
-	g.SecretVersion = t.version
+	g.SecretVersion = float64(t.version)
 	return g, old, nil
 }
 

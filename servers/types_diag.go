@@ -101,9 +101,11 @@ type DoctorCheck struct {
 
 // ReportError is the error envelope of the failure that ended a doctor run.
 type ReportError struct {
-	Code    shared.Code    `json:"code"`
-	Message string         `json:"message"`
-	Details map[string]any `json:"details,omitempty"`
+	Code    shared.Code `json:"code"`
+	Message string      `json:"message"`
+	// Details is any JSON value (the reference leaves it untyped, unlike
+	// the error envelope's object): usually a map[string]any.
+	Details any `json:"details,omitempty"`
 }
 
 // CheckOAuthResult says whether a server is configured to require an OAuth

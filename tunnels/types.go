@@ -46,8 +46,10 @@ type Grant struct {
 	ConnectTokenExpiresAt shared.Millis `json:"connectTokenExpiresAt,omitempty"`
 	// RelayWSURL is the relay's WebSocket endpoint.
 	RelayWSURL string `json:"relayWsUrl"`
-	// SecretVersion grows with every create (each rotates the secret).
-	SecretVersion int `json:"secretVersion,omitempty"`
+	// SecretVersion grows with every create (each rotates the secret). A
+	// whole number in practice; the reference types it a JSON number, so a
+	// float64 decodes whatever the service sends.
+	SecretVersion float64 `json:"secretVersion,omitempty"`
 }
 
 // Closed is the result of Close.
@@ -78,7 +80,7 @@ func (g Grant) String() string {
 	return "tunnels.Grant{ServerID:" + strconv.Quote(g.ServerID) + " Name:" + strconv.Quote(g.Name) +
 		" Slug:" + strconv.Quote(g.Slug) + " URL:" + strconv.Quote(RedactURL(g.URL)) +
 		" ConnectToken:" + tok + " ExpiresAt:" + strconv.FormatInt(int64(g.ConnectTokenExpiresAt), 10) +
-		" RelayWSURL:" + strconv.Quote(g.RelayWSURL) + " SecretVersion:" + strconv.Itoa(g.SecretVersion) + "}"
+		" RelayWSURL:" + strconv.Quote(g.RelayWSURL) + " SecretVersion:" + strconv.FormatFloat(g.SecretVersion, 'f', -1, 64) + "}"
 }
 
 // GoString is String, so %#v is as safe as %v.
@@ -92,5 +94,5 @@ func (g Grant) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("serverId", g.ServerID), slog.String("name", g.Name), slog.String("slug", g.Slug),
 		slog.String("url", RedactURL(g.URL)), slog.String("relayWsUrl", g.RelayWSURL),
-		slog.Int("secretVersion", g.SecretVersion))
+		slog.Float64("secretVersion", g.SecretVersion))
 }

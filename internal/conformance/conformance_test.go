@@ -6,10 +6,12 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/servers"
 )
 
@@ -20,6 +22,10 @@ type schema struct {
 	Items      *schema            `json:"items"`
 	Ref        string             `json:"$ref"`
 	OneOf      []*schema          `json:"oneOf"`
+	AnyOf      []*schema          `json:"anyOf"`
+	Enum       []any              `json:"enum"`
+	Const      any                `json:"const"`
+	Format     string             `json:"format"`
 }
 
 type requestBody struct {
@@ -34,6 +40,8 @@ type document struct {
 		Schemas       map[string]*schema      `json:"schemas"`
 		RequestBodies map[string]*requestBody `json:"requestBodies"`
 	} `json:"components"`
+	// defs are the eval-ingest schema's $defs, for its references.
+	defs  map[string]*schema
 	Paths map[string]map[string]struct {
 		RequestBody *requestBody `json:"requestBody"`
 		Responses   map[string]struct {
@@ -44,17 +52,46 @@ type document struct {
 	} `json:"paths"`
 }
 
-func load(t *testing.T) *document {
-	t.Helper()
+// reference is the reference document, read once.
+var reference = sync.OnceValues(func() (*document, error) {
 	b, err := os.ReadFile("testdata/reference-openapi.json")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	var d document
 	if err := json.Unmarshal(b, &d); err != nil {
+		return nil, err
+	}
+	if b, err = os.ReadFile("../../projectopstest/internal/contract/data/eval-ingest.schema.json"); err != nil {
+		return nil, err
+	}
+	var ing struct {
+		Defs map[string]*schema `json:"$defs"`
+	}
+	err = json.Unmarshal(b, &ing)
+	d.defs = ing.Defs
+	return &d, err
+})
+
+// requestOnly reports whether typ is a body the SDK only sends: its params
+// types and the eval-ingest result parts.
+func requestOnly(typ reflect.Type) bool {
+	switch typ {
+	case reflect.TypeFor[ingest.Result](), reflect.TypeFor[ingest.ToolCall](), reflect.TypeFor[ingest.CIMetadata](),
+		reflect.TypeFor[ingest.MatchOptions](), reflect.TypeFor[ingest.WidgetSnapshot](), reflect.TypeFor[ingest.PassCriteria](),
+		reflect.TypeFor[ingest.ServerReplayConfig]():
+		return true
+	}
+	return strings.HasSuffix(typ.Name(), "Params")
+}
+
+func load(t *testing.T) *document {
+	t.Helper()
+	d, err := reference()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return &d
+	return d
 }
 
 // field is a JSON field of a Go struct.
@@ -117,6 +154,109 @@ func checkFields(t *testing.T, name string, s *schema, typ reflect.Type, goOnly 
 			t.Errorf("%s: required property %q is omitempty in %s", name, req, typ)
 		}
 	}
+	checkDecodes(t, name, s, typ)
+}
+
+// checkDecodes decodes into typ a body the schema allows, once with every
+// value present (a fraction for each number, any value where the schema
+// leaves the type open) and once with null wherever the schema allows it:
+// a name match says nothing of an int field the reference calls a number.
+func checkDecodes(t *testing.T, name string, s *schema, typ reflect.Type) {
+	t.Helper()
+	if requestOnly(typ) {
+		return // the SDK sends these and never decodes one from the service
+	}
+	d := load(t)
+	for _, nulls := range []bool{false, true} {
+		b, err := json.Marshal(sample(d, s, nulls, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, reflect.New(typ).Interface()); err != nil {
+			t.Errorf("%s: a body the reference allows does not decode into %s: %v\n%s", name, typ, err, b)
+		}
+	}
+}
+
+// sample is a value s allows: null where allowed when nulls is set, else
+// a value of its (first non-null) type.
+func sample(d *document, s *schema, nulls bool, depth int) any {
+	if s == nil || depth > 8 {
+		return nil
+	}
+	if ref, ok := strings.CutPrefix(s.Ref, "#/components/schemas/"); ok {
+		return sample(d, d.Components.Schemas[ref], nulls, depth+1)
+	}
+	if ref, ok := strings.CutPrefix(s.Ref, "#/$defs/"); ok {
+		return sample(d, d.defs[ref], nulls, depth+1)
+	}
+	if s.Const != nil {
+		return s.Const
+	}
+	for _, alts := range [][]*schema{s.OneOf, s.AnyOf} {
+		if s.Type != nil || s.Properties != nil {
+			break // alternatives that only constrain the schema's own shape
+		}
+		var first *schema
+		for _, o := range alts {
+			if o.Type == "null" {
+				if nulls {
+					return nil
+				}
+				continue
+			}
+			if first == nil {
+				first = o
+			}
+		}
+		if first != nil {
+			return sample(d, first, nulls, depth+1)
+		}
+	}
+	typ := ""
+	switch v := s.Type.(type) {
+	case string:
+		typ = v
+	case []any:
+		for _, x := range v {
+			if x == "null" && nulls {
+				return nil
+			}
+			if x != "null" && typ == "" {
+				typ, _ = x.(string)
+			}
+		}
+	}
+	for _, e := range s.Enum {
+		if e != nil {
+			return e
+		}
+	}
+	if typ == "" && s.Properties != nil {
+		typ = "object"
+	}
+	switch typ {
+	case "number":
+		return 2.5
+	case "integer":
+		return 2
+	case "boolean":
+		return true
+	case "string":
+		if s.Format == "date-time" {
+			return "2026-07-09T12:00:00Z"
+		}
+		return "s"
+	case "array":
+		return []any{sample(d, s.Items, nulls, depth+1)}
+	case "object":
+		m := map[string]any{}
+		for k, p := range s.Properties {
+			m[k] = sample(d, p, nulls, depth+1)
+		}
+		return m
+	}
+	return "any JSON value" // no type: the reference allows anything
 }
 
 func TestSchemasMatchGoTypes(t *testing.T) {
