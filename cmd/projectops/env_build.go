@@ -59,6 +59,10 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			return gateError{errText(err)}
 		}
 		if err != nil {
+			if ec.ctx.Err() != nil { // interrupted: the build goes on without us
+				return fmt.Errorf("stopped waiting; build %s continues (see it with: projectops env builds --project %s %s)",
+					st.BuildID, ec.project, ec.arg)
+			}
 			return err
 		}
 		return ec.print(b, func(io.Writer) {})

@@ -89,7 +89,9 @@ func isCobraUsage(err error) bool {
 // glued to a flag ("unknown shorthand flag: 'k' in -ksk_live_…"), and the
 // key in PROJECTOPS_API_KEY is masked whatever its shape.
 func errText(err error) string {
-	s := strings.TrimPrefix(err.Error(), "projectops: ")
+	// The prefix also starts every error the reporter wraps ("reporting
+	// failed: projectops: POST ..."): dropped there too.
+	s := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "projectops: "), ": projectops: ", ": ")
 	if k := os.Getenv("PROJECTOPS_API_KEY"); len(k) >= 8 {
 		s = strings.ReplaceAll(s, k, "sk_***")
 	}

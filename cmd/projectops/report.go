@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -180,6 +181,9 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	switch {
 	case cmdArgs != nil:
 		st, code, readErr = runCommand(ctx, cmdArgs, rep, text, stderr)
+		if readErr == errNotStarted {
+			return codeError{code}
+		}
 	case format == "junit":
 		st, readErr = ingest.ReadJUnit(ctx, in, rep)
 	case format == "jest":
@@ -208,6 +212,11 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	prog.done()
 	if out == nil && readErr == nil && cmdArgs == nil {
 		if st.Skipped > 0 { // a valid run whose tests were all skipped: nothing to store, nothing failed
+			if a.json {
+				if err := writeJSON(stdout, reportJSON(st, nil)); err != nil {
+					return err
+				}
+			}
 			fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, %d skipped; nothing to report\n", st.Skipped)
 			return nil
 		}
@@ -222,8 +231,12 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	switch {
 	case readErr != nil:
 		return fmt.Errorf("reading %s: %w", format, readErr)
+	case cerr != nil && f.strict && out != nil && out.Err != nil:
+		// --strict: a reporting failure fails the command; the summary
+		// above already said why.
+		return codeError{exitError}
 	case cerr != nil && f.strict:
-		return cerr // --strict: a reporting failure fails the command
+		return cerr
 	case cmdArgs != nil:
 		if code != 0 {
 			return codeError{code}
@@ -268,7 +281,18 @@ func runCommand(ctx context.Context, cmdArgs []string, rec ingest.Recorder, stdo
 		return ingest.SourceStats{}, 1, err
 	}
 	if err := cmd.Start(); err != nil {
-		return ingest.SourceStats{}, 1, err
+		// As a shell: 127 for a command not found, 126 for one that
+		// cannot run; nothing ran, so there is nothing to report.
+		code := 126
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			code = 127
+		}
+		why := err
+		if u := errors.Unwrap(err); u != nil { // the reason, not exec's restatement of the name
+			why = u
+		}
+		fmt.Fprintf(stderr, "projectops report: cannot run %s: %v\n", cmdArgs[0], errText(why))
+		return ingest.SourceStats{}, code, errNotStarted
 	}
 	opt := ingest.GoTestOptions{}
 	var src io.Reader = pipe
@@ -305,6 +329,9 @@ func runCommand(ctx context.Context, cmdArgs []string, rec ingest.Recorder, stdo
 	}
 	return st, code, readErr
 }
+
+// errNotStarted is a command that could not start (runCommand said why).
+var errNotStarted = errors.New("command not started")
 
 // verbose reports a -v flag among go test's flags.
 func verbose(args []string) bool {

@@ -182,7 +182,7 @@ func newResumeCmd(a *app) *cobra.Command {
 			if len(res) == 0 && err == nil && !a.json {
 				fmt.Fprintf(a.stdout, "projectops: nothing to resume in %s\n", dir)
 			}
-			if err == nil && failed > 0 {
+			if failed > 0 { // each failure is printed above: the error only counts them
 				err = fmt.Errorf("%d of %d runs not resumed", failed, len(res))
 			}
 			return err

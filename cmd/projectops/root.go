@@ -74,6 +74,20 @@ snapshots differ, a tool returned isError); 2 bad usage or an API error.`,
 		// error (exit 2), not a help page on stdout with exit 0.
 		c.Args, c.RunE = noSubcommand, missingSubcommand
 	}
+	root.InitDefaultHelpCmd() // now, to make an unknown topic a usage error
+	if h, _, err := root.Find([]string{"help"}); err == nil && h != root && h.Run != nil {
+		// cobra's help finds the root for "help nope" (its Args accept
+		// any word) and prints the root's help with exit 0.
+		run := h.Run
+		h.Run = nil
+		h.RunE = func(c *cobra.Command, args []string) error {
+			if _, rest, err := c.Root().Find(args); err != nil || len(rest) > 0 {
+				return usagef("unknown help topic %q", strings.Join(args, " "))
+			}
+			run(c, args)
+			return nil
+		}
+	}
 	return root
 }
 

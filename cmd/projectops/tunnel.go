@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,9 +44,20 @@ func (a *app) tunnel(name, to string) error {
 	if err != nil {
 		return err
 	}
+	// The value is never echoed whole: it may carry credentials or a
+	// token in its query, which the status line hides too.
+	const want = "want an absolute http or https URL, e.g. http://127.0.0.1:3000/mcp"
 	target, err := url.Parse(to)
-	if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
-		return usagef("--to %q: want an absolute http or https URL, e.g. http://127.0.0.1:3000/mcp", to)
+	if err != nil {
+		return usagef("--to: not a URL: %s", want)
+	}
+	if (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
+		return usagef("--to %s: %s", shownTarget(target), want)
+	}
+	if p := target.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return usagef("--to %s: port %s is not between 1 and 65535", shownTarget(target), p)
+		}
 	}
 	proxy, err := tunnels.ProxyTo(target)
 	if err != nil {

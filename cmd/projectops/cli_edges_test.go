@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// report --json prints its summary when every test was skipped too (it
+// printed nothing, and `| jq` read no input).
+func TestReportJSONAllSkipped(t *testing.T) {
+	reportEnv(t)
+	in := `{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"skip","Package":"p","Test":"TestA","Elapsed":0}
+{"Action":"skip","Package":"p","Elapsed":0}
+`
+	code, out, errOut := runReportCLI(t, in, "report", "--json")
+	var sum struct{ Passed, Failed, Skipped int }
+	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || sum.Skipped != 1 {
+		t.Errorf("exit %d, stdout %q (want a JSON summary), stderr %q", code, out, errOut)
+	}
+}
+
+// A reporting failure is said once, without the SDK's prefix in the
+// middle of the line ("...: projectops: POST ..."), also under --strict.
+func TestReportFailureSaidOnce(t *testing.T) {
+	reportEnv(t)
+	t.Setenv("PROJECTOPS_API_KEY", "sk_test_wrong_0123456789")
+	for _, strict := range []bool{false, true} {
+		args := []string{"report", "--junit", "../../ingest/testdata/junit.xml"}
+		if strict {
+			args = append(args, "--strict")
+		}
+		code, _, errOut := runReportCLI(t, "", args...)
+		if strings.Contains(errOut, ": projectops:") || strings.Count(errOut, "NOT reported") != 1 || !strings.Contains(errOut, "401") {
+			t.Errorf("strict %v: exit %d, stderr %q", strict, code, errOut)
+		}
+		if want := map[bool]int{false: 1, true: 2}[strict]; code != want {
+			t.Errorf("strict %v: exit %d, want %d", strict, code, want)
+		}
+	}
+}
+
+// "help TOPIC" with an unknown topic is a usage error, as an unknown
+// command is (it printed the root's help and exited 0).
+func TestHelpUnknownTopic(t *testing.T) {
+	for _, args := range [][]string{{"help", "nope"}, {"help", "env", "nope"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "unknown help topic") {
+			t.Errorf("%v: exit %d, %d bytes on stdout, stderr %q", args, code, len(out), errOut)
+		}
+	}
+	if code, out, _ := runCLI(t, "help", "env"); code != 0 || !strings.Contains(out, "projectops env") {
+		t.Errorf("help env: exit %d", code)
+	}
+}
+
+// tunnel --to never echoes credentials or a query back, and refuses a
+// port out of range before anything is created.
+func TestTunnelToChecked(t *testing.T) {
+	demoAPI(t)
+	t.Setenv("PROJECTOPS_PROJECT", "prj_demo")
+	for to, want := range map[string]string{
+		"ftp://admin:hunter2@10.0.0.5/mcp?token=SECRET123": "absolute http or https",
+		"http://127.0.0.1:99999/mcp":                       "port 99999",
+		"http://[::1":                                      "not a URL",
+	} {
+		code, _, errOut := runCLI(t, "tunnel", "--name", "t", "--to", to)
+		if code != 2 || !strings.Contains(errOut, want) || strings.Contains(errOut, "hunter2") || strings.Contains(errOut, "SECRET123") {
+			t.Errorf("--to %s: exit %d, stderr %q", to, code, errOut)
+		}
+	}
+}
+
+// env builds --limit below 0 is a usage error (it meant "all").
+func TestEnvBuildsNegativeLimit(t *testing.T) {
+	envServer(t)
+	if code, _, errOut := env(t, "builds", "--limit", "-3", "env_x"); code != 2 || !strings.Contains(errOut, "--limit") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// An interrupted env build --wait says the build goes on, as eval run
+// --wait does (it said "context canceled").
+func TestEnvBuildInterrupted(t *testing.T) {
+	srv, _ := envServer(t, projectopstest.WithBuildStepDelay(time.Hour))
+	id, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: "prj_demo", OwnerUserID: "usr_owner",
+		Name: "slow", Dockerfile: "FROM ubuntu:22.04\nRUN echo hi\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"env", "build", "--interval", "10ms", id}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "stopped waiting; build") || strings.Contains(stderr.String(), "context") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// report -- CMD with a command that cannot start exits as a shell does
+// (127 not found), saying so, instead of "reading go test: exec: ...".
+func TestReportCommandNotFound(t *testing.T) {
+	reportEnv(t)
+	code, _, errOut := runReportCLI(t, "", "report", "--", "projectops-no-such-command")
+	if code != 127 || !strings.Contains(errOut, "cannot run projectops-no-such-command") || strings.Contains(errOut, "reading") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
