@@ -317,6 +317,11 @@ func (t *Transport) decodeError(resp *http.Response, method, path string) (*shar
 		// The body is not echoed: a proxy page could reflect request headers.
 		e = &shared.Error{StatusCode: resp.StatusCode,
 			Message: fmt.Sprintf("%s (non-envelope error body, %s, %d bytes)", http.StatusText(resp.StatusCode), ct, len(raw))}
+		if resp.StatusCode == http.StatusConflict {
+			// The reference declares a run cancel's 409 with no body, and a
+			// 409 means one thing in this API: ErrConflict matches it.
+			e.Code = shared.CodeConflict
+		}
 	}
 	e.Method, e.Path = method, path
 	e.RequestID = resp.Header.Get(RequestIDHeader)
