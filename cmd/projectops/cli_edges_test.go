@@ -69,6 +69,8 @@ func TestTunnelToChecked(t *testing.T) {
 		"ftp://admin:hunter2@10.0.0.5/mcp?token=SECRET123": "absolute http or https",
 		"http://127.0.0.1:99999/mcp":                       "port 99999",
 		"http://[::1":                                      "not a URL",
+		"admin:hunter2@127.0.0.1:3000/mcp":                 "absolute http or https", // the scheme forgotten
+		"ws://127.0.0.1:3000/mcp#access_token=hunter2":     "absolute http or https",
 	} {
 		code, _, errOut := runCLI(t, "tunnel", "--name", "t", "--to", to)
 		if code != 2 || !strings.Contains(errOut, want) || strings.Contains(errOut, "hunter2") || strings.Contains(errOut, "SECRET123") {

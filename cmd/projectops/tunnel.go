@@ -51,6 +51,9 @@ func (a *app) tunnel(name, to string) error {
 	if err != nil {
 		return usagef("--to: not a URL: %s", want)
 	}
+	if target.Opaque != "" { // "user:pass@host/…" with the scheme forgotten: the "scheme" is the user
+		return usagef("--to: %s", want)
+	}
 	if (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
 		return usagef("--to %s: %s", shownTarget(target), want)
 	}
@@ -101,11 +104,11 @@ func (a *app) tunnel(name, to string) error {
 }
 
 // shownTarget is the local URL as the tunnel line prints it: without its
-// userinfo and its query, either of which may hold a token.
+// userinfo, query and fragment, any of which may hold a token.
 func shownTarget(u *url.URL) string {
 	v := *u
-	v.User, v.RawQuery, v.ForceQuery = nil, "", false
-	if u.RawQuery != "" {
+	v.User, v.RawQuery, v.ForceQuery, v.Fragment, v.RawFragment = nil, "", false, "", ""
+	if u.RawQuery != "" || u.Fragment != "" {
 		return v.String() + "?…"
 	}
 	return v.String()
