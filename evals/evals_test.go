@@ -184,3 +184,21 @@ func TestModelAPIKeysOnlyOnTheWire(t *testing.T) {
 		t.Errorf("request body: %s", s)
 	}
 }
+
+// AssertCalledWith sends the predicate in the service's shape, as the
+// reference's examples write it: args nested under args, {} for none.
+func TestAssertCalledWithWireShape(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"text": "hi"}, `{"id":"s2","kind":"assert","assertion":{"type":"toolCalledWith","toolName":"echo","args":{"args":{"text":"hi"}}}}`},
+		{nil, `{"id":"s2","kind":"assert","assertion":{"type":"toolCalledWith","toolName":"echo","args":{"args":{}}}}`},
+	} {
+		b, err := json.Marshal(evals.AssertCalledWith("s2", "echo", tc.args))
+		if err != nil || string(b) != tc.want {
+			t.Errorf("AssertCalledWith(%v) = %s, %v; want %s", tc.args, b, err, tc.want)
+		}
+	}
+}

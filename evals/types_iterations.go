@@ -35,8 +35,10 @@ type Iteration struct {
 	Provider        string        `json:"provider,omitempty"`
 	StartedAt       shared.Millis `json:"startedAt,omitempty"`
 	// DurationMs is the iteration's latency, set once it finished.
-	DurationMs        float64    `json:"durationMs,omitempty"`
-	TokensUsed        float64    `json:"tokensUsed,omitempty"`
+	DurationMs float64 `json:"durationMs,omitempty"`
+	TokensUsed float64 `json:"tokensUsed,omitempty"`
+	// Usage is nil when the service has none (an iteration that never
+	// ran, a cancelled one): TokensUsed is the nil-safe total.
 	Usage             *Usage     `json:"usage,omitempty"`
 	ActualToolCalls   []ToolCall `json:"actualToolCalls"`
 	ExpectedToolCalls []ToolCall `json:"expectedToolCalls"`

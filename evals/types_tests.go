@@ -1,5 +1,7 @@
 package evals
 
+import "encoding/json"
+
 // StepKind is the kind of an authored test step.
 type StepKind string
 
@@ -16,16 +18,82 @@ const (
 )
 
 // AssertToolCalledWith is the assertion type checking that a tool was
-// called with (at least) the given arguments.
+// called with matching arguments (Assertion.Args) at least MinCount times.
 const AssertToolCalledWith = "toolCalledWith"
 
-// Assertion is the assertion of an assert step. For AssertToolCalledWith,
-// ToolName names the tool and Args the arguments the call must have carried
-// (every key given must match; keys not given are not checked).
+// The other predicate types of the service's library, with the Assertion
+// fields each uses. The double evaluates toolCalledWith only (the others
+// are reported skipped).
+const (
+	AssertToolCalledAtLeastOnce         = "toolCalledAtLeastOnce"         // ToolName
+	AssertToolNeverCalled               = "toolNeverCalled"               // ToolName
+	AssertFirstToolWas                  = "firstToolWas"                  // ToolName
+	AssertResponseContains              = "responseContains"              // Needle, CaseSensitive
+	AssertResponseMatches               = "responseMatches"               // Pattern
+	AssertNoToolErrors                  = "noToolErrors"                  // none
+	AssertFinalAssistantMessageNonEmpty = "finalAssistantMessageNonEmpty" // none
+	AssertTokenBudgetUnder              = "tokenBudgetUnder"              // Tokens
+	AssertWidgetRendered                = "widgetRendered"                // ToolName (optional)
+	AssertWidgetRenderLatencyUnder      = "widgetRenderLatencyUnder"      // Ms, ToolName (optional)
+	AssertWidgetNoConsoleErrors         = "widgetNoConsoleErrors"         // ToolName (optional)
+	AssertTurnCountUnder                = "turnCountUnder"                // Turns
+)
+
+// Assertion is the predicate of an assert step: Type selects it and the
+// fields it uses (see the Assert constants). AssertCalledWith builds the
+// usual one.
 type Assertion struct {
-	Type     string         `json:"type"`
-	ToolName string         `json:"toolName,omitempty"`
-	Args     map[string]any `json:"args,omitempty"`
+	Type     string `json:"type"`
+	ToolName string `json:"toolName,omitempty"`
+	// Args is toolCalledWith's expected arguments, required by the
+	// service for that type: {"args": {"args": {...}}} on the wire.
+	Args *ArgMatcher `json:"args,omitempty"`
+	// MinCount is how many matching calls toolCalledWith needs (0: 1).
+	MinCount      int     `json:"minCount,omitempty"`
+	Needle        string  `json:"needle,omitempty"`
+	CaseSensitive bool    `json:"caseSensitive,omitempty"`
+	Pattern       string  `json:"pattern,omitempty"` // a regular expression's source, without flags
+	Tokens        float64 `json:"tokens,omitempty"`
+	Ms            float64 `json:"ms,omitempty"`
+	Turns         float64 `json:"turns,omitempty"`
+}
+
+// How an ArgMatcher compares arguments.
+const (
+	// ArgumentMatchingPartial (the default) checks the keys given only;
+	// a value that is one of the words any, string, number, boolean,
+	// object, array or null checks the argument's JSON type instead.
+	ArgumentMatchingPartial = "partial"
+	// ArgumentMatchingExact wants the arguments equal, with no extra keys.
+	ArgumentMatchingExact = "exact"
+	// ArgumentMatchingIgnore checks the tool name only.
+	ArgumentMatchingIgnore = "ignore"
+)
+
+// ArgMatcher is the expected arguments of a toolCalledWith assertion.
+type ArgMatcher struct {
+	// Args are the expected arguments; nil is sent as {} (with partial
+	// matching, any call of the tool).
+	Args map[string]any `json:"args"`
+	// ArgumentMatching is an ArgumentMatching constant; empty is partial.
+	ArgumentMatching string `json:"argumentMatching,omitempty"`
+}
+
+// Expected is m's expected arguments: none for a nil m.
+func (m *ArgMatcher) Expected() map[string]any {
+	if m == nil {
+		return nil
+	}
+	return m.Args
+}
+
+// MarshalJSON sends nil Args as {}: the service requires the object.
+func (m ArgMatcher) MarshalJSON() ([]byte, error) {
+	type plain ArgMatcher
+	if m.Args == nil {
+		m.Args = map[string]any{}
+	}
+	return json.Marshal(plain(m))
 }
 
 // Step is one authored test step. ID is required and unique within its
@@ -62,9 +130,10 @@ func InteractStep(id string, action map[string]any) Step {
 }
 
 // AssertCalledWith returns an assert step checking that tool was called
-// with args (a subset match; nil checks the name only).
+// with args (partial matching: the keys given; nil checks the name only).
 func AssertCalledWith(id, tool string, args map[string]any) Step {
-	return Step{ID: id, Kind: KindAssert, Assertion: &Assertion{Type: AssertToolCalledWith, ToolName: tool, Args: args}}
+	return Step{ID: id, Kind: KindAssert, Assertion: &Assertion{Type: AssertToolCalledWith, ToolName: tool,
+		Args: &ArgMatcher{Args: args}}}
 }
 
 // Test is one test case: an ordered list of steps. Model, Provider and Runs

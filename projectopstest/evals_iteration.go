@@ -126,10 +126,16 @@ func (x *iterExec) assert(st *evals.Step, res *evals.StepResult) {
 		res.Status, res.Reason = evals.StepSkipped, "assertion type not evaluated by the double"
 		return
 	}
-	want := evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args}
+	mode := evals.ArgumentMatchingPartial
+	if a.Args != nil && a.Args.ArgumentMatching != "" {
+		mode = a.Args.ArgumentMatching
+	}
+	need, n := max(a.MinCount, 1), 0
 	for _, c := range x.actual {
-		if evalmodel.CallMatches(want, c) {
-			return
+		if c.ToolName == a.ToolName && evalmodel.ArgsMatch(a.Args.Expected(), c.Arguments, mode) {
+			if n++; n >= need {
+				return
+			}
 		}
 	}
 	var got []string
@@ -137,7 +143,12 @@ func (x *iterExec) assert(st *evals.Step, res *evals.StepResult) {
 		got = append(got, c.ToolName+" "+evalmodel.JSONString(c.Arguments))
 	}
 	res.Status = evals.StepFail
-	res.Reason = fmt.Sprintf("%s was not called with %s; calls: [%s]", a.ToolName, evalmodel.JSONString(a.Args), strings.Join(got, ", "))
+	times := ""
+	if need > 1 {
+		times = fmt.Sprintf(" %d times (%d)", need, n)
+	}
+	res.Reason = fmt.Sprintf("%s was not called with %s%s (%s matching); calls: [%s]", a.ToolName,
+		evalmodel.JSONString(a.Args.Expected()), times, mode, strings.Join(got, ", "))
 }
 
 // ms is the time since the iteration started, on the server's clock.

@@ -136,7 +136,7 @@ func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals
 			break
 		}
 		if a := next.Assertion; next.Kind == evals.KindAssert && a != nil && a.Type == evals.AssertToolCalledWith {
-			pa.ExpectedToolCalls = append(pa.ExpectedToolCalls, evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args})
+			pa.ExpectedToolCalls = append(pa.ExpectedToolCalls, evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args.Expected()})
 		}
 	}
 	used := make([]bool, len(actual))

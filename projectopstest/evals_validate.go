@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,8 +71,20 @@ func checkStep(sf string, st evals.Step, seen map[string]bool) *edge.Error {
 		if a == nil || a.Type == "" {
 			return edge.Validation(sf+".assertion", "An assert step needs an assertion with a type")
 		}
-		if a.Type == evals.AssertToolCalledWith && a.ToolName == "" {
-			return edge.Validation(sf+".assertion.toolName", "A toolCalledWith assertion needs a toolName")
+		if a.Type == evals.AssertToolCalledWith {
+			// The service's predicate schema: toolName, args {args: object,
+			// argumentMatching?}, minCount? a positive whole number.
+			switch {
+			case a.ToolName == "":
+				return edge.Validation(sf+".assertion.toolName", "A toolCalledWith assertion needs a toolName")
+			case a.Args == nil || a.Args.Args == nil:
+				return edge.Validation(sf+".assertion.args.args",
+					`A toolCalledWith assertion needs args: {"args": {...expected arguments}}`)
+			case !slices.Contains([]string{"", evals.ArgumentMatchingPartial, evals.ArgumentMatchingExact, evals.ArgumentMatchingIgnore}, a.Args.ArgumentMatching):
+				return edge.Validation(sf+".assertion.args.argumentMatching", "argumentMatching must be exact, partial or ignore")
+			case a.MinCount < 0:
+				return edge.Validation(sf+".assertion.minCount", "minCount must be a positive whole number")
+			}
 		}
 	default:
 		return edge.Validation(sf+".kind", "kind must be one of prompt, toolCall, interact, assert")

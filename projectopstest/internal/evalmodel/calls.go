@@ -4,23 +4,81 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/projectops/projectops-go/evals"
 )
 
-// CallMatches reports whether actual is a call of want's tool carrying at
-// least want's arguments, compared as JSON values.
+// CallMatches reports whether actual is a call of want's tool whose
+// arguments match want's under partial matching (ArgsMatch).
 func CallMatches(want, actual evals.ToolCall) bool {
-	if want.ToolName != actual.ToolName {
-		return false
+	return want.ToolName == actual.ToolName && ArgsMatch(want.Arguments, actual.Arguments, evals.ArgumentMatchingPartial)
+}
+
+// ArgsMatch compares a call's arguments with the expected ones as the
+// service's matcher does. partial (or ""): every expected key matches,
+// others are not checked, and an expected value that is one of the words
+// any, string, number, boolean, object, array or null (any case, spaces
+// trimmed) checks the argument's JSON type instead; exact: equal as JSON
+// values, no extra keys; ignore: always.
+func ArgsMatch(want, got map[string]any, mode string) bool {
+	switch mode {
+	case evals.ArgumentMatchingIgnore:
+		return true
+	case evals.ArgumentMatchingExact:
+		return jsonEqual(orEmpty(want), orEmpty(got))
 	}
-	for k, v := range want.Arguments {
-		got, ok := actual.Arguments[k]
-		if !ok || !jsonEqual(v, got) {
+	for k, v := range want {
+		g, present := got[k]
+		if ok, isType := typeCheck(v, g, present); isType {
+			if !ok {
+				return false
+			}
+			continue
+		}
+		if !present || !jsonEqual(v, g) {
 			return false
 		}
 	}
 	return true
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// typeCheck applies an expected value that names a JSON type to an
+// argument; isType is false when the value names none.
+func typeCheck(want, got any, present bool) (ok, isType bool) {
+	w, isString := want.(string)
+	if !isString {
+		return false, false
+	}
+	switch strings.ToLower(strings.TrimSpace(w)) {
+	case "any":
+		return present, true
+	case "string":
+		_, ok = got.(string)
+	case "number":
+		switch got.(type) {
+		case float64, float32, int, int64, json.Number:
+			ok = true
+		}
+	case "boolean":
+		_, ok = got.(bool)
+	case "object":
+		_, ok = normalize(got).(map[string]any)
+	case "array":
+		_, ok = normalize(got).([]any)
+	case "null":
+		ok = present && got == nil
+	default:
+		return false, false
+	}
+	return ok && present, true
 }
 
 func jsonEqual(a, b any) bool {
@@ -60,7 +118,7 @@ func ExpectedCalls(t evals.Test) []evals.ToolCall {
 	out := []evals.ToolCall{}
 	for _, st := range t.Steps {
 		if a := st.Assertion; st.Kind == evals.KindAssert && a != nil && a.Type == evals.AssertToolCalledWith {
-			out = append(out, evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args})
+			out = append(out, evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args.Expected()})
 		}
 	}
 	return slices.Clip(out)

@@ -26,10 +26,38 @@ func TestCallMatches(t *testing.T) {
 		t.Errorf("JSONString(nil) = %q", got)
 	}
 	test := evals.Test{Steps: []evals.Step{
-		{Kind: evals.KindAssert, Assertion: &evals.Assertion{Type: evals.AssertToolCalledWith, ToolName: "add", Args: map[string]any{"a": 1}}},
+		{Kind: evals.KindAssert, Assertion: &evals.Assertion{Type: evals.AssertToolCalledWith, ToolName: "add", Args: &evals.ArgMatcher{Args: map[string]any{"a": 1}}}},
 		{Kind: evals.KindPrompt},
 	}}
 	if got := ExpectedCalls(test); len(got) != 1 || got[0].ToolName != "add" {
 		t.Errorf("ExpectedCalls = %v", got)
+	}
+}
+
+// ArgsMatch is the service's matcher: partial with type words, exact,
+// ignore.
+func TestArgsMatch(t *testing.T) {
+	t.Parallel()
+	got := map[string]any{"city": "Lyon", "days": 3.0, "opts": map[string]any{"u": "c"}, "tags": []any{"a"}, "none": nil}
+	for _, tt := range []struct {
+		want map[string]any
+		mode string
+		ok   bool
+	}{
+		{map[string]any{"city": "Lyon"}, "", true},
+		{map[string]any{"city": "Paris"}, evals.ArgumentMatchingPartial, false},
+		{map[string]any{"city": "string", "days": " Number ", "opts": "object", "tags": "array", "none": "null"}, "", true},
+		{map[string]any{"city": "number"}, "", false},
+		{map[string]any{"missing": "any"}, "", false},
+		{map[string]any{"none": "any"}, "", true}, // present, even as null
+		{map[string]any{"days": 3}, "", true},     // 3 and 3.0 are one JSON number
+		{map[string]any{}, "", true},
+		{map[string]any{"city": "Lyon"}, evals.ArgumentMatchingExact, false},
+		{got, evals.ArgumentMatchingExact, true},
+		{map[string]any{"city": "Paris"}, evals.ArgumentMatchingIgnore, true},
+	} {
+		if ok := ArgsMatch(tt.want, got, tt.mode); ok != tt.ok {
+			t.Errorf("ArgsMatch(%v, %q) = %v, want %v", tt.want, tt.mode, ok, tt.ok)
+		}
 	}
 }

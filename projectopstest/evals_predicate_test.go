@@ -1,0 +1,73 @@
+package projectopstest_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/sdktest"
+)
+
+// TestToolCalledWithPredicate: a toolCalledWith assertion is the service's
+// predicate, {toolName, args: {args, argumentMatching?}, minCount?}: its
+// matching modes and count are applied, and the flat args the double took
+// before (which the service's schema refuses) are a VALIDATION_ERROR.
+func TestToolCalledWithPredicate(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	ctx := t.Context()
+	check := func(a evals.Assertion) evals.Test {
+		a.Type, a.ToolName = evals.AssertToolCalledWith, "echo"
+		return evals.Test{Title: "t", Steps: []evals.Step{evals.PromptStep("ask", "Use echo with message=ho"),
+			{ID: "check", Kind: evals.KindAssert, Assertion: &a}}}
+	}
+	cases := []struct {
+		name string
+		a    evals.Assertion
+		pass bool
+	}{
+		{"partial", evals.Assertion{Args: &evals.ArgMatcher{Args: map[string]any{"message": "ho"}}}, true},
+		{"type word", evals.Assertion{Args: &evals.ArgMatcher{Args: map[string]any{"message": "string"}}}, true},
+		{"wrong type word", evals.Assertion{Args: &evals.ArgMatcher{Args: map[string]any{"message": "number"}}}, false},
+		{"exact with a missing key", evals.Assertion{Args: &evals.ArgMatcher{ArgumentMatching: evals.ArgumentMatchingExact}}, false},
+		{"ignore", evals.Assertion{Args: &evals.ArgMatcher{Args: map[string]any{"message": "hi"}, ArgumentMatching: evals.ArgumentMatchingIgnore}}, true},
+		{"twice, called once", evals.Assertion{Args: &evals.ArgMatcher{}, MinCount: 2}, false},
+	}
+	var tests []evals.Test
+	for _, c := range cases {
+		tt := check(c.a)
+		tt.Title = c.name
+		tests = append(tests, tt)
+	}
+	rc := f.create(t, evals.RunParams{Tests: tests})
+	f.awaitRun(t, rc.RunID)
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(ctx, f.ws.ProjectID, rc.RunID, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range iters {
+		if (it.Result == evals.ResultPassed) != cases[i].pass {
+			t.Errorf("%s: result %s, want passed %v", cases[i].name, it.Result, cases[i].pass)
+		}
+	}
+
+	tg := inproc(f.srv)
+	path := "/projects/" + f.ws.ProjectID + "/eval-runs"
+	step := func(assertion map[string]any) map[string]any {
+		return map[string]any{"suiteName": "s", "serverIds": []string{f.serverID}, "tests": []any{map[string]any{
+			"title": "t", "model": "openai/gpt-4o-mini", "provider": "openai", "runs": 1, "steps": []any{
+				map[string]any{"id": "p", "kind": "prompt", "prompt": "hi"},
+				map[string]any{"id": "a", "kind": "assert", "assertion": assertion}}}}}
+	}
+	for field, a := range map[string]map[string]any{
+		"tests[0].steps[1].assertion.args.args": {"type": "toolCalledWith", "toolName": "echo", "args": map[string]any{"message": "hi"}},
+		"tests[0].steps[1].assertion.args.argumentMatching": {"type": "toolCalledWith", "toolName": "echo",
+			"args": map[string]any{"args": map[string]any{}, "argumentMatching": "fuzzy"}},
+	} {
+		tg.call(t, http.MethodPost, path, f.ws.APIKey, step(a)).wantField(t, field)
+	}
+	if r := tg.call(t, http.MethodPost, path, f.ws.APIKey, step(map[string]any{"type": "toolCalledWith", "toolName": "echo",
+		"args": map[string]any{"args": map[string]any{"message": "hi"}}})); r.status != http.StatusAccepted {
+		t.Errorf("the reference's shape: %d %s", r.status, r.body)
+	}
+}
