@@ -69,6 +69,10 @@ func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, e
 			return nil
 		case st.Next > 0:
 			wait = min(max(st.Next, c.Min), c.Max)
+			// The estimate decides while it lasts; when it lapses (a run
+			// done but not yet final) polling starts again from Min, not
+			// from a backoff that grew unseen.
+			bo.Reset()
 		}
 		if err := sleep(ctx, wait); err != nil {
 			return err

@@ -61,3 +61,30 @@ func TestLoopStops(t *testing.T) {
 		t.Errorf("an ended context: %v", err)
 	}
 }
+
+// An estimate's delays do not grow the backoff behind it: when the
+// estimate lapses the next delay is about Min again (a finishing run was
+// noticed up to Max late).
+func TestLoopEstimateKeepsBackoffAtMin(t *testing.T) {
+	t.Parallel()
+	var slept []time.Duration
+	c := Config{Min: time.Second, Max: time.Minute, MaxRetryAfter: time.Minute,
+		Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }}
+	n := 0
+	err := Loop(t.Context(), c, func(context.Context) (Step, error) {
+		n++
+		switch {
+		case n <= 10:
+			return Step{Next: 5 * time.Second}, nil
+		case n == 11:
+			return Step{}, nil // the estimate lapsed: done, not yet final
+		}
+		return Step{Done: true}, nil
+	})
+	if err != nil || len(slept) != 11 {
+		t.Fatalf("err %v, slept %v", err, slept)
+	}
+	if last := slept[10]; last < 800*time.Millisecond || last > 1200*time.Millisecond {
+		t.Errorf("delay after the estimate lapsed = %v, want about Min (1s ±20%%)", last)
+	}
+}
