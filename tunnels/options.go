@@ -90,6 +90,7 @@ func WithReconnect(minDelay, maxDelay, giveUp time.Duration) ServeOption {
 // to (after every reconnect too). f must not block.
 func OnConnect(f func()) ServeOption { return func(o *serveOptions) { o.onConnect = f } }
 
-// OnDisconnect calls f with the cause each time a live session ends. f must
-// not block.
+// OnDisconnect calls f with the cause each time a live session ends, the
+// last one too (when Serve's context ends), so it pairs with OnConnect. f
+// must not block.
 func OnDisconnect(f func(error)) ServeOption { return func(o *serveOptions) { o.onDisconnect = f } }

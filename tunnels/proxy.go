@@ -36,6 +36,9 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 			out := pr.Out.URL
 			out.Scheme, out.Host, out.User = t.Scheme, t.Host, t.User
 			out.Path = strings.TrimSuffix(t.Path, "/") + rest
+			if rest == "" {
+				out.Path = t.Path // PublicPath itself: target's path as given, its trailing slash too
+			}
 			if out.Path == "" {
 				out.Path = "/"
 			}

@@ -95,8 +95,12 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions) (
 	select {
 	case <-readyCh:
 		connected = true
-		if o.onDisconnect != nil && ctx.Err() == nil {
-			o.onDisconnect(err)
+		if o.onDisconnect != nil {
+			cause := err
+			if ctx.Err() != nil { // the last one: Serve is stopping
+				cause = ctx.Err()
+			}
+			o.onDisconnect(cause)
 		}
 	default:
 	}

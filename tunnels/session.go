@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -44,6 +45,9 @@ type stream struct {
 
 var errSessionEnded = errors.New("tunnels: relay session ended")
 
+// closeGrace bounds the close handshake when Serve's context ends.
+const closeGrace = 500 * time.Millisecond
+
 func newSession(conn *websocket.Conn, h http.Handler, log *slog.Logger) *session {
 	return &session{conn: conn, w: tunnelwire.NewWriter(conn, false), h: h, log: log, streams: map[uint32]*stream{}}
 }
@@ -58,7 +62,16 @@ func (s *session) run(ctx context.Context) error {
 	s.ctx, s.reqCtx = sctx, context.WithoutCancel(sctx)
 	// Closing is how a blocked Read is interrupted: a Read whose context
 	// ends would tear the connection down without a close handshake.
-	stop := context.AfterFunc(ctx, func() { _ = s.conn.Close(websocket.StatusNormalClosure, "host shutting down") })
+	// A relay that stopped answering would hold the close handshake for
+	// websocket's 5 s: closeGrace after ctx ends, the read is abandoned,
+	// which takes the connection down.
+	readCtx, abandon := context.WithCancel(context.Background())
+	defer abandon()
+	stop := context.AfterFunc(ctx, func() {
+		t := time.AfterFunc(closeGrace, abandon)
+		defer t.Stop()
+		_ = s.conn.Close(websocket.StatusNormalClosure, "host shutting down")
+	})
 	defer func() {
 		stop()
 		cancel()
@@ -76,7 +89,7 @@ func (s *session) run(ctx context.Context) error {
 	}()
 	r := tunnelwire.NewReader(s.conn)
 	for {
-		typ, msg, err := r.Read()
+		typ, msg, err := r.ReadContext(readCtx)
 		if err != nil {
 			return sessionError(err)
 		}
@@ -154,6 +167,9 @@ func (s *session) handle(f tunnelwire.Frame) error {
 		if st := s.stream(f.ID); st != nil {
 			st.cancel()
 			st.credits.Close()
+			// The rest of the body will not come: a handler reading it
+			// gets an error, as from a net/http client that went away.
+			st.body.Finish(context.Canceled)
 		}
 	case tunnelwire.Batch:
 		return tunnelwire.SplitBatch(f.Payload, s.handle)

@@ -1,0 +1,122 @@
+package tunnels_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+	"github.com/projectops/projectops-go/tunnels"
+)
+
+// A public caller that goes away while its body is still being relayed
+// (larger than the credit window) releases the handler's body read with an
+// error; it waited for the whole session to end.
+func TestCallerGoneMidBodyReleasesBodyRead(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	started, readDone := make(chan struct{}), make(chan error, 1)
+	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var one [1]byte
+		if _, err := io.ReadFull(r.Body, one[:]); err != nil {
+			readDone <- err
+			return
+		}
+		close(started)
+		<-r.Context().Done() // the caller went away: the host was told
+		_, err := io.ReadAll(r.Body)
+		readDone <- err
+	}))
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() { <-started; cancel() }()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, g.URL, strings.NewReader(strings.Repeat("x", 1<<20)))
+	if resp, err := f.Srv.Client().Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatal("request succeeded")
+	}
+	select {
+	case err := <-readDone:
+		if err == nil {
+			t.Error("the body of a cancelled request read to a clean end")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler's body read still hangs after the caller went away")
+	}
+}
+
+// ProxyTo forwards PublicPath to target's path as given, its trailing
+// slash too (servers mounted at /mcp/ redirect /mcp to their own address).
+func TestProxyToKeepsTrailingSlash(t *testing.T) {
+	t.Parallel()
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, r.URL.RequestURI())
+	}))
+	defer local.Close()
+	for target, want := range map[string]string{"/srv/mcp/": "/srv/mcp/", "/srv/mcp": "/srv/mcp"} {
+		u, _ := url.Parse(local.URL + target)
+		h, err := tunnels.ProxyTo(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, tunnels.PublicPath, nil))
+		if rec.Code != http.StatusOK || rec.Body.String() != want {
+			t.Errorf("target %s: %d %q, want %q", target, rec.Code, rec.Body.String(), want)
+		}
+	}
+}
+
+// Serve returns soon after its context ends even when the relay stopped
+// answering (it waited out websocket's 5 s close handshake), and
+// OnDisconnect hears of that last session's end with ctx's error.
+func TestServeStopsWithSilentRelay(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	release := make(chan struct{})
+	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{tunnelwire.Subprotocol}})
+		if err != nil {
+			return
+		}
+		_ = c.Write(r.Context(), websocket.MessageBinary, tunnelwire.Encode(tunnelwire.Ready, 0, nil))
+		<-release // then silence
+		_ = c.CloseNow()
+	}))
+	defer relay.Close()
+	defer close(release)
+	g := &tunnels.Grant{RelayWSURL: "ws" + strings.TrimPrefix(relay.URL, "http"), ConnectToken: "ct_x"}
+	ctx, cancel := context.WithCancel(context.Background())
+	conn, disc, done := make(chan struct{}, 1), make(chan error, 1), make(chan error, 1)
+	go func() {
+		done <- f.C.Tunnels.Serve(ctx, g, echo, tunnels.WithHTTPClient(http.DefaultClient),
+			tunnels.OnConnect(func() { conn <- struct{}{} }), tunnels.OnDisconnect(func(err error) { disc <- err }))
+	}()
+	<-conn
+	cancel()
+	start := time.Now()
+	select {
+	case err := <-done:
+		if d := time.Since(start); d > 3*time.Second || !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve = %v, %v after its context ended", err, d)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	select {
+	case err := <-disc:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("OnDisconnect(%v), want the context's error", err)
+		}
+	default:
+		t.Error("the live session ended but OnDisconnect was never called")
+	}
+}
