@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -90,19 +89,40 @@ func TestEnvBuildsNegativeLimit(t *testing.T) {
 // An interrupted env build --wait says the build goes on, as eval run
 // --wait does (it said "context canceled").
 func TestEnvBuildInterrupted(t *testing.T) {
-	srv, _ := envServer(t, projectopstest.WithBuildStepDelay(time.Hour))
+	srv, _ := envServer(t, projectopstest.WithBuildHook(func(ctx context.Context, _ projectopstest.BuildStep) error {
+		<-ctx.Done() // the build runs until the double closes
+		return ctx.Err()
+	}))
 	id, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: "prj_demo", OwnerUserID: "usr_owner",
 		Name: "slow", Dockerfile: "FROM ubuntu:22.04\nRUN echo hi\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	var stdout, stderr bytes.Buffer
-	code := run(ctx, []string{"env", "build", "--interval", "10ms", id}, &stdout, &stderr)
-	if code != 2 || !strings.Contains(stderr.String(), "stopped waiting; build") || strings.Contains(stderr.String(), "context") {
-		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	// Ctrl-C once the CLI shows the build's progress (it is waiting).
+	stderr := &cancelOnWrite{cancel: cancel, when: "build "}
+	var stdout bytes.Buffer
+	code := run(ctx, []string{"env", "build", "--interval", "10ms", id}, &stdout, stderr)
+	if got := stderr.String(); code != 2 || !strings.Contains(got, "stopped waiting; build") || strings.Contains(got, "context") {
+		t.Errorf("exit %d, stderr %q", code, got)
 	}
+}
+
+// cancelOnWrite is a writer that calls cancel once what is written
+// contains when.
+type cancelOnWrite struct {
+	bytes.Buffer
+	cancel func()
+	when   string
+}
+
+func (w *cancelOnWrite) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	if strings.Contains(w.String(), w.when) {
+		w.cancel()
+	}
+	return n, err
 }
 
 // report -- CMD with a command that cannot start exits as a shell does

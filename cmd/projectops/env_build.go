@@ -22,6 +22,10 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 		}
 		st, err := ec.c.Environments.Build(ec.ctx, ec.project, ec.arg)
 		if err != nil {
+			if ec.ctx.Err() != nil {
+				return fmt.Errorf("interrupted before the service answered; a build may have started (see: projectops env builds --project %s %s)",
+					ec.project, ec.arg)
+			}
 			return err
 		}
 		if !*wait {
