@@ -3,11 +3,15 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
+	"strconv"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/svc"
@@ -60,6 +64,9 @@ func (s *Service) Report(ctx context.Context, projectID string, p ReportParams, 
 		return nil, err
 	}
 	p.RunParams = run
+	if p.Results == nil { // an empty run ("results": [], never null)
+		p.Results = []Result{}
+	}
 	return s.run(ctx, routeReport, projectID, p, nil, nil)
 }
 
@@ -79,10 +86,32 @@ func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams, o
 
 // AppendIterations adds results to a started run. Results whose
 // ExternalIterationID the run already holds are skipped, so a retried batch
-// never duplicates rows; it is retried like Report.
+// never duplicates rows; it is retried like Report. A result without an
+// ExternalIterationID is sent with one drawn for this call (p is not
+// changed), else a retry after a lost answer would store it twice.
 func (s *Service) AppendIterations(ctx context.Context, projectID string, p AppendParams, opts ...option.RequestOption) (*AppendResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
+	p.Results = withIterationIDs(p.Results)
 	return s.appendRaw(ctx, projectID, p, nil, nil)
+}
+
+// withIterationIDs is rs with every missing ExternalIterationID filled in
+// (batch-<random>-<n>, unique to this batch), copied only when one is
+// missing.
+func withIterationIDs(rs []Result) []Result {
+	if !slices.ContainsFunc(rs, func(r Result) bool { return r.ExternalIterationID == "" }) {
+		return rs
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	prefix := "batch-" + hex.EncodeToString(b[:]) + "-"
+	out := slices.Clone(rs)
+	for i := range out {
+		if out[i].ExternalIterationID == "" {
+			out[i].ExternalIterationID = prefix + strconv.Itoa(i+1)
+		}
+	}
+	return out
 }
 
 // FinalizeRun computes the run's status, result and summary from its pass

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/hostconfig"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
@@ -175,6 +176,9 @@ func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 	s := c.s
 	run, _, herr := s.startIngestedRunLocked(c.a, c.path("projectId"), b.run, configHash(b.obj))
 	if herr == nil {
+		herr = stoppedRun(run)
+	}
+	if herr == nil {
 		herr = s.st.checkBlobs(run.projectID, b.results)
 	}
 	if herr != nil {
@@ -193,6 +197,17 @@ func ingestStart(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 		return ingest.RunResult{}, herr
 	}
 	return c.s.st.runResult(run, reused), nil
+}
+
+// stoppedRun refuses a report to a run cancelled (or timed out) through
+// the eval routes: the results sent would be dropped; 409, as appending to
+// any finished run. (Finalizing it answers its state: nothing is lost.)
+func stoppedRun(run *evalRunRec) *edge.Error {
+	if run.status != evals.StatusCancelled && run.status != evals.StatusTimedOut {
+		return nil
+	}
+	return edge.NewError(shared.CodeConflict, "Run was "+strings.ReplaceAll(string(run.status), "_", " ")+"; report to a new run (another externalRunId)",
+		map[string]any{"runId": run.id, "status": string(run.status)})
 }
 
 func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *edge.Error) {
