@@ -208,10 +208,14 @@ func TestOptionLevels(t *testing.T) {
 		t.Errorf("%d requests sent, want 2: refused calls send nothing", n)
 	}
 	var meta option.Response
-	for _, opt := range []option.RequestOption{option.WithIdempotencyKey("k"), option.WithResponseInto(&meta)} {
+	for _, opt := range []option.RequestOption{option.WithIdempotencyKey("k"), option.WithResponseInto(&meta), option.WithResponseInto(nil)} {
 		if _, err := srv.NewClient(opt); !errors.Is(err, projectops.ErrValidation) {
 			t.Errorf("call option on a client: err = %v, want VALIDATION_ERROR", err)
 		}
+	}
+	// A nil target is refused on a call too (it stored nothing, silently).
+	if _, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, nil, option.WithResponseInto(nil)); !errors.Is(err, projectops.ErrValidation) {
+		t.Errorf("WithResponseInto(nil) on a call: err = %v, want VALIDATION_ERROR", err)
 	}
 }
 

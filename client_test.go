@@ -268,7 +268,7 @@ func TestChatSessionsIterator(t *testing.T) {
 		t.Fatalf("%d requests before iterating", n)
 	}
 	// Changing the caller's params afterwards must not affect the iterator.
-	p.ProjectID, p.Status, p.Limit, p.Before = "other", catalog.ChatSessionArchived, 99, "k2"
+	p.ProjectID, p.Status, p.Limit, p.Cursor = "other", catalog.ChatSessionArchived, 99, "k2"
 
 	var ids []string
 	for cs, err := range seq {

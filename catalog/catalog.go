@@ -69,20 +69,20 @@ func (s *Service) projectsPage(ctx context.Context, p ProjectsParams, cursor str
 }
 
 // ListChatSessions returns one page of chat sessions, newest activity first.
-// Pass the page's NextCursor as Before for the next page. p may be nil.
+// Pass the page's NextCursor as Cursor for the next page. p may be nil.
 func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) (*shared.Page[ChatSession], error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return s.chatSessionsPage(ctx, pager.Copy(p))
 }
 
 // AllChatSessions iterates over every chat session matching p, starting
-// at p.Before when set.
+// at p.Cursor when set.
 func (s *Service) AllChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) iter.Seq2[ChatSession, error] {
 	ctx = transport.WithOptions(ctx, opts)
 	params := pager.Copy(p)
-	return pager.Seq(ctx, params.Before, func(ctx context.Context, cursor string) (*shared.Page[ChatSession], error) {
+	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[ChatSession], error) {
 		q := params
-		q.Before = cursor
+		q.Cursor = cursor
 		return s.chatSessionsPage(ctx, q)
 	})
 }
@@ -93,7 +93,7 @@ func (s *Service) chatSessionsPage(ctx context.Context, p ChatSessionsParams) (*
 		limit = strconv.Itoa(p.Limit)
 	}
 	return transport.Call[shared.Page[ChatSession]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/chat-sessions",
-		Query: transport.Query("projectId", p.ProjectID, "status", p.Status, "limit", limit, "before", p.Before)})
+		Query: transport.Query("projectId", p.ProjectID, "status", p.Status, "limit", limit, "before", p.Cursor)})
 }
 
 // HostCatalog returns the public host-compatibility catalog. It sends no

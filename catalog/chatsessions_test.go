@@ -194,7 +194,7 @@ func TestChatSessionsPaging(t *testing.T) {
 			f, want := pagingWorld(t)
 			pages := (len(want) + limit - 1) / limit
 
-			// Page by hand with ListChatSessions and Before.
+			// Page by hand with ListChatSessions and Cursor.
 			var got []string
 			p := &catalog.ChatSessionsParams{Limit: limit}
 			for n := 0; ; n++ {
@@ -215,7 +215,7 @@ func TestChatSessionsPaging(t *testing.T) {
 					}
 					break
 				}
-				p.Before = page.NextCursor
+				p.Cursor = page.NextCursor
 			}
 			if diff := gocmp.Diff(want, got); diff != "" {
 				t.Errorf("ListChatSessions pages (-want +got):\n%s", diff)
@@ -237,7 +237,7 @@ func TestChatSessionsPaging(t *testing.T) {
 	}
 }
 
-// Stopping early fetches no further page; starting at Before resumes there.
+// Stopping early fetches no further page; starting at Cursor resumes there.
 func TestChatSessionsIteratorLaziness(t *testing.T) {
 	t.Parallel()
 	f, want := pagingWorld(t)
@@ -262,12 +262,12 @@ func TestChatSessionsIteratorLaziness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rest, err := collect(f.C.Catalog.AllChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4, Before: first.NextCursor}))
+	rest, err := collect(f.C.Catalog.AllChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 4, Cursor: first.NextCursor}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := gocmp.Diff(want[4:], titles(rest)); diff != "" {
-		t.Errorf("resumed at Before (-want +got):\n%s", diff)
+		t.Errorf("resumed at Cursor (-want +got):\n%s", diff)
 	}
 }
 
@@ -282,7 +282,7 @@ func TestChatSessionsCursorStableUnderInserts(t *testing.T) {
 	}
 	must(t)(f.Srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: f.WS.ProjectID, Title: "newest",
 		LastActivityAt: t0.Add(time.Hour)}))
-	next, err := f.C.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 3, Before: page.NextCursor})
+	next, err := f.C.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: 3, Cursor: page.NextCursor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,8 +302,8 @@ func TestChatSessionsBadParams(t *testing.T) {
 		{"limit above 200", catalog.ChatSessionsParams{Limit: 201}, "limit"},
 		{"unknown status", catalog.ChatSessionsParams{Status: "deleted"}, "status"},
 		{"status in capitals", catalog.ChatSessionsParams{Status: "ACTIVE"}, "status"},
-		{"cursor not issued by the service", catalog.ChatSessionsParams{Before: "not-a-cursor"}, "before"},
-		{"cursor of another shape", catalog.ChatSessionsParams{Before: "Y2hhdC1zZXNzaW9uczp4"}, "before"},
+		{"cursor not issued by the service", catalog.ChatSessionsParams{Cursor: "not-a-cursor"}, "before"},
+		{"cursor of another shape", catalog.ChatSessionsParams{Cursor: "Y2hhdC1zZXNzaW9uczp4"}, "before"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -74,8 +74,9 @@ type ChatSessionsParams struct {
 	Status string
 	// Limit is the page size, 1–200 (service default 50).
 	Limit int
-	// Before is the cursor: a previous page's NextCursor.
-	Before string
+	// Cursor is a previous page's NextCursor, as in every listing; it is
+	// sent as the service's "before" query parameter.
+	Cursor string
 }
 
 // Host-catalog sources.

@@ -73,7 +73,7 @@ type CaseUpsert struct {
 	Failed    []CaseFailure `json:"failed,omitempty"`
 }
 
-// SuiteCreated is the answer to CreateSuite.
+// SuiteCreated is the answer to SuiteService.Create.
 type SuiteCreated struct {
 	SuiteID    string      `json:"suiteId"`
 	Name       string      `json:"name"`

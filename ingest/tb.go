@@ -24,11 +24,11 @@ type TB interface {
 // Environment a TBRecorder reads its defaults from (through
 // TBOptions.Getenv).
 const (
-	// EnvProject is the project RecordTB's results go to (default "default").
+	// EnvProject is the project a TBRecorder's results go to (default "default").
 	EnvProject = "PROJECTOPS_PROJECT"
-	// EnvSuite names RecordTB's suite (default "go test").
+	// EnvSuite names a TBRecorder's suite (default "go test").
 	EnvSuite = "PROJECTOPS_SUITE"
-	// EnvStrict set to 1 makes a RecordTB failure fail the test.
+	// EnvStrict set to 1 makes a TBRecorder's reporting failure fail the test.
 	EnvStrict = "PROJECTOPS_STRICT"
 	// RunIDFile, in the spool directory, holds the external run id that
 	// every test process of one go test invocation shares unless

@@ -79,9 +79,13 @@ func WithRequestTimeout(d time.Duration) RequestOption {
 }
 
 // WithResponseInto stores the final response's metadata in r, on success
-// and on an error response alike. One call only.
+// and on an error response alike, and a success's body. One call only; r
+// must not be nil.
 func WithResponseInto(r *Response) RequestOption {
 	return func(c *Config) error {
+		if r == nil {
+			return invalid("response", "WithResponseInto needs a *Response to fill, not nil")
+		}
 		c.Response = r
 		return nil
 	}

@@ -31,7 +31,9 @@ const (
 	CodeBillingLimitReached Code = "billing_limit_reached"
 )
 
-// Codes lists every code the SDK knows, in the specification's order.
+// Codes lists the error codes of the specification's table, in its order,
+// with CONFLICT (the reference's 409). CodeBillingLimitReached, the
+// billing refusal's code from outside that table, is not among them.
 var Codes = []Code{
 	CodeUnauthorized, CodeOAuthRequired, CodeForbidden, CodeValidation, CodeNotFound,
 	CodeConflict, CodeFeatureNotSupported, CodeRateLimited, CodeServerUnreachable,

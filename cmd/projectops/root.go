@@ -41,8 +41,8 @@ func newRoot(a *app) *cobra.Command {
 snapshots and test reports, and calls the API from a shell.
 
 The API key is read from PROJECTOPS_API_KEY only (never a flag: shell history).
-Exit status: 0 success; 1 a gate failed (a run or reported tests failed,
-snapshots differ, a tool returned isError); 2 bad usage or an API error.`,
+Exit status: 0 success; 1 a gate failed (a run, a build or reported tests
+failed, snapshots differ, a tool returned isError); 2 bad usage or an API error.`,
 		Args:          noSubcommand,
 		RunE:          missingSubcommand,
 		SilenceErrors: true, // printed once, by app.exit
