@@ -58,7 +58,7 @@ func TestBadOptions(t *testing.T) {
 		{"nil http client", []option.RequestOption{option.WithHTTPClient(nil)}, "nil client"},
 		{"nil transport", []option.RequestOption{option.WithTransport(nil)}, "nil RoundTripper"},
 		{"nil logger", []option.RequestOption{option.WithLogger(nil)}, "nil logger"},
-		{"user agent with newline", []option.RequestOption{option.WithUserAgent("app\r\nX-Injected: 1")}, "newline"},
+		{"user agent with newline", []option.RequestOption{option.WithUserAgent("app\r\nX-Injected: 1")}, "control character"},
 		{"client and transport together", []option.RequestOption{option.WithHTTPClient(&http.Client{}), option.WithTransport(httpmock.NewMockTransport())}, "exclusive"},
 		{"bad option after good ones", []option.RequestOption{option.WithAPIKey(optKey), option.WithMaxRetries(2), option.WithMaxRetries(-2)}, "max retries is negative"},
 	}

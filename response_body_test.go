@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -83,5 +84,37 @@ func TestResponseBodyNeverPrinted(t *testing.T) {
 	}
 	if got := fmt.Sprint(meta.Body); got != "option.Body(36 bytes)" {
 		t.Errorf("Body prints as %q", got)
+	}
+}
+
+// A success body without a length is held to the cap as a whole, not only
+// its first JSON value (the rest went unread and unchecked), and data after
+// the value is refused as it is in a body with a length.
+func TestStreamedBodyCapAndTrailingData(t *testing.T) {
+	t.Parallel()
+	for tail, want := range map[string]string{
+		strings.Repeat(" ", 4096): "over the 1024-byte limit",
+		` {"id":"hst_2"}`:         "after the JSON value",
+		"  \n":                    "",
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"id":"hst_1","name":"x"}`))
+			w.(http.Flusher).Flush() // chunked: no Content-Length
+			_, _ = w.Write([]byte(tail))
+		}))
+		c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test_stream_0001"),
+			option.WithBaseURL(srv.URL+"/api/v1"), option.WithMaxResponseBytes(1024), option.WithMaxRetries(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := c.Hosts.Get(t.Context(), "prj_1", "hst_1")
+		srv.Close()
+		switch {
+		case want == "" && (err != nil || h.ID != "hst_1"):
+			t.Errorf("%d bytes of space after the value: %+v, %v", len(tail), h, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("tail %.20q: err = %v, want %q", tail, err, want)
+		}
 	}
 }

@@ -131,8 +131,8 @@ func WithLogger(l *slog.Logger) RequestOption {
 // WithUserAgent prepends ua to the SDK's User-Agent. A client only.
 func WithUserAgent(ua string) RequestOption {
 	return func(c *Config) error {
-		if strings.ContainsAny(ua, "\r\n") {
-			return invalid("WithUserAgent", "WithUserAgent: newline in user agent")
+		if !validHeaderValue(ua) { // net/http would refuse every request, each retried as a network error
+			return invalid("WithUserAgent", "WithUserAgent: a user agent HTTP cannot carry (a control character)")
 		}
 		c.UserAgent = ua
 		return nil

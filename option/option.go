@@ -95,6 +95,10 @@ func (c Config) String() string {
 // GoString is String, so %#v never shows the key either.
 func (c Config) GoString() string { return c.String() }
 
+// Format implements fmt.Formatter: every verb (%d, %x, ...) prints String,
+// never the fields, the key among them.
+func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
 // Response is the metadata of a call's final HTTP response: what go-github
 // returns beside every result, for the calls that want it.
 type Response struct {

@@ -26,14 +26,28 @@ func TestApplyRecordsAndRedacts(t *testing.T) {
 		c.Header.Get("X-App") != "a" || c.MaxResponseBytes != 1<<20 || c.Logger == nil {
 		t.Errorf("Config = %+v", c)
 	}
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d", "%x", "%q", "%T %[1]v"} {
 		for _, v := range []any{c, &c} {
-			if s := fmt.Sprintf(verb, v); strings.Contains(s, "SECRET") {
+			if s := fmt.Sprintf(verb, v); strings.Contains(s, "SECRET") || strings.Contains(s, "534543524554") {
 				t.Errorf("%s of a Config shows the key: %s", verb, s)
 			}
 		}
 	}
 	if _, err := ForCall([]RequestOption{WithAPIKey(key)}); err == nil || strings.Contains(err.Error(), "SECRET") {
 		t.Errorf("WithAPIKey on a call: %v", err)
+	}
+}
+
+// A user agent HTTP cannot carry is refused up front: net/http refused
+// every request, each retried as a network error.
+func TestUserAgentRefusesControlCharacters(t *testing.T) {
+	t.Parallel()
+	for _, ua := range []string{"app/1\x00", "app/1\x7f", "app/1\x1b[31m", "app/1\n"} {
+		if _, err := ForClient([]RequestOption{WithUserAgent(ua)}); err == nil {
+			t.Errorf("WithUserAgent(%q) accepted", ua)
+		}
+	}
+	if _, err := ForClient([]RequestOption{WithUserAgent("app/1 (linux; +https://x.example)")}); err != nil {
+		t.Errorf("a plain user agent: %v", err)
 	}
 }

@@ -266,9 +266,15 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		err = jsonv2.Unmarshal(buf, out, jsonv1.DefaultOptionsV1())
 	} else {
 		cr := &cappedReader{r: resp.Body, left: limit}
-		if err = json.NewDecoder(cr).Decode(out); errors.Is(err, io.EOF) {
+		dec := json.NewDecoder(cr)
+		if err = dec.Decode(out); errors.Is(err, io.EOF) {
 			err = nil // an empty body leaves out as it is
-		} else if err != nil && cr.err != nil && !errors.Is(cr.err, io.EOF) && !errors.Is(cr.err, errOverCap) {
+		} else if err == nil {
+			// The Decoder stops after the value: what follows is read too,
+			// under the cap, and must be space, as a sized body's is.
+			err = onlySpace(io.MultiReader(dec.Buffered(), cr))
+		}
+		if err != nil && cr.err != nil && !errors.Is(cr.err, io.EOF) && !errors.Is(cr.err, errOverCap) {
 			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, cr.err), cr.err}
 		}
 	}
@@ -279,6 +285,26 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
 	}
 	return nil
+}
+
+// onlySpace reads r to its end and reports data other than JSON white
+// space after a body's value.
+func onlySpace(r io.Reader) error {
+	var buf [512]byte
+	for {
+		n, err := r.Read(buf[:])
+		for _, c := range buf[:n] {
+			if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				return errors.New("invalid data after the JSON value")
+			}
+		}
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return err
+		}
+	}
 }
 
 // bodyReadError is a success response whose body could not be read to its
