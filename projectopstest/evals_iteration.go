@@ -138,9 +138,14 @@ func (x *iterExec) assert(st *evals.Step, res *evals.StepResult) {
 			}
 		}
 	}
+	// Arguments are shown as the service's evaluator shows them: values
+	// under sensitive keys scrubbed, each cut short, three calls at most.
 	var got []string
-	for _, c := range x.actual {
-		got = append(got, c.ToolName+" "+evalmodel.JSONString(c.Arguments))
+	for _, c := range x.actual[:min(len(x.actual), 3)] {
+		got = append(got, c.ToolName+" "+evalmodel.Brief(c.Arguments))
+	}
+	if len(x.actual) > 3 {
+		got = append(got, fmt.Sprintf("and %d more", len(x.actual)-3))
 	}
 	res.Status = evals.StepFail
 	times := ""
@@ -148,7 +153,7 @@ func (x *iterExec) assert(st *evals.Step, res *evals.StepResult) {
 		times = fmt.Sprintf(" %d times (%d)", need, n)
 	}
 	res.Reason = fmt.Sprintf("%s was not called with %s%s (%s matching); calls: [%s]", a.ToolName,
-		evalmodel.JSONString(a.Args.Expected()), times, mode, strings.Join(got, ", "))
+		evalmodel.Brief(a.Args.Expected()), times, mode, strings.Join(got, ", "))
 }
 
 // ms is the time since the iteration started, on the server's clock.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -78,11 +79,12 @@ var errPermanent = errors.New("tunnels: relay refused the connection")
 // serveOnce dials and runs one session; connected reports whether it got
 // as far as a routed session (so the backoff restarts).
 func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions) (connected bool, err error) {
-	conn, err := dial(ctx, g, o.client)
+	conn, raw, err := dial(ctx, g, o.client)
 	if err != nil {
 		return false, err
 	}
 	sess := newSession(conn, h, o.log)
+	sess.raw = raw
 	readyCh := make(chan struct{})
 	sess.onReady = func() {
 		close(readyCh)
@@ -107,13 +109,36 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions) (
 	return connected, err
 }
 
-// dial opens the relay WebSocket with the subprotocol and bearer token.
-func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, error) {
+// rawConn keeps the connection a WebSocket dial upgraded (the 101
+// response's body), so a session can close it under the WebSocket.
+type rawConn struct {
+	base http.RoundTripper
+	rwc  io.ReadWriteCloser
+}
+
+func (t *rawConn) RoundTrip(r *http.Request) (*http.Response, error) {
+	base := t.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	resp, err := base.RoundTrip(r)
+	if err == nil && resp.StatusCode == http.StatusSwitchingProtocols {
+		t.rwc, _ = resp.Body.(io.ReadWriteCloser)
+	}
+	return resp, err
+}
+
+// dial opens the relay WebSocket with the subprotocol and bearer token,
+// and returns the connection under it too (nil when it cannot be seen).
+func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, io.Closer, error) {
+	keep := &rawConn{base: client.Transport}
+	c := *client
+	c.Transport = keep
 	hdr := http.Header{}
 	hdr.Set("Authorization", "Bearer "+g.ConnectToken)
 	hdr.Set(tunnelwire.FeaturesHeader, tunnelwire.FeatureBatch+","+tunnelwire.FeatureCredit)
 	conn, resp, err := websocket.Dial(ctx, g.RelayWSURL, &websocket.DialOptions{
-		HTTPClient:   client,
+		HTTPClient:   &c,
 		HTTPHeader:   hdr,
 		Subprotocols: []string{tunnelwire.Subprotocol},
 	})
@@ -121,18 +146,21 @@ func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, 
 		if resp != nil {
 			switch {
 			case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-				return nil, fmt.Errorf("%w (HTTP %d)", ErrTokenRejected, resp.StatusCode)
+				return nil, nil, fmt.Errorf("%w (HTTP %d)", ErrTokenRejected, resp.StatusCode)
 			case resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests &&
 				resp.StatusCode != http.StatusRequestTimeout:
-				return nil, fmt.Errorf("%w (HTTP %d)", errPermanent, resp.StatusCode)
+				return nil, nil, fmt.Errorf("%w (HTTP %d)", errPermanent, resp.StatusCode)
 			}
 		}
-		return nil, fmt.Errorf("tunnels: connecting to the relay: %w", err)
+		return nil, nil, fmt.Errorf("tunnels: connecting to the relay: %w", err)
 	}
 	if conn.Subprotocol() != tunnelwire.Subprotocol {
 		_ = conn.Close(websocket.StatusProtocolError, "subprotocol required")
-		return nil, fmt.Errorf("%w: relay did not accept subprotocol %s", errPermanent, tunnelwire.Subprotocol)
+		return nil, nil, fmt.Errorf("%w: relay did not accept subprotocol %s", errPermanent, tunnelwire.Subprotocol)
 	}
 	conn.SetReadLimit(tunnelwire.MaxMessage)
-	return conn, nil
+	if keep.rwc == nil {
+		return conn, nil, nil
+	}
+	return conn, keep.rwc, nil
 }

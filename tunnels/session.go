@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 // serves each relayed request on its own goroutine.
 type session struct {
 	conn    *websocket.Conn
+	raw     io.Closer          // the connection under conn (nil if unknown): closed when a close handshake stalls
 	w       *tunnelwire.Writer // batches once the relay's Ready allows it
 	h       http.Handler
 	log     *slog.Logger
@@ -63,13 +65,14 @@ func (s *session) run(ctx context.Context) error {
 	// Closing is how a blocked Read is interrupted: a Read whose context
 	// ends would tear the connection down without a close handshake.
 	// A relay that stopped answering would hold the close handshake for
-	// websocket's 5 s: closeGrace after ctx ends, the read is abandoned,
-	// which takes the connection down.
-	readCtx, abandon := context.WithCancel(context.Background())
-	defer abandon()
+	// websocket's 5 s: closeGrace after ctx ends, the connection under the
+	// WebSocket is closed, which ends the handshake and the read. (A read
+	// with a cancellable context would cost allocations on every read.)
 	stop := context.AfterFunc(ctx, func() {
-		t := time.AfterFunc(closeGrace, abandon)
-		defer t.Stop()
+		if s.raw != nil {
+			t := time.AfterFunc(closeGrace, func() { _ = s.raw.Close() })
+			defer t.Stop()
+		}
 		_ = s.conn.Close(websocket.StatusNormalClosure, "host shutting down")
 	})
 	defer func() {
@@ -89,7 +92,7 @@ func (s *session) run(ctx context.Context) error {
 	}()
 	r := tunnelwire.NewReader(s.conn)
 	for {
-		typ, msg, err := r.ReadContext(readCtx)
+		typ, msg, err := r.Read()
 		if err != nil {
 			return sessionError(err)
 		}

@@ -69,6 +69,8 @@ func TestTunnelToChecked(t *testing.T) {
 		"http://127.0.0.1:99999/mcp":                       "port 99999",
 		"http://[::1":                                      "not a URL",
 		"admin:hunter2@127.0.0.1:3000/mcp":                 "absolute http or https", // the scheme forgotten
+		"http//admin:hunter2@127.0.0.1:3000/mcp":           "absolute http or https", // no host: all path
+		"http:/admin:hunter2@127.0.0.1:3000/mcp":           "absolute http or https",
 		"ws://127.0.0.1:3000/mcp#access_token=hunter2":     "absolute http or https",
 	} {
 		code, _, errOut := runCLI(t, "tunnel", "--name", "t", "--to", to)

@@ -51,7 +51,10 @@ func (a *app) tunnel(name, to string) error {
 	if err != nil {
 		return usagef("--to: not a URL: %s", want)
 	}
-	if target.Opaque != "" { // "user:pass@host/…" with the scheme forgotten: the "scheme" is the user
+	if target.Opaque != "" || target.Host == "" {
+		// "user:pass@host/…" with the scheme forgotten (the "scheme" is the
+		// user), or "http//…" / "http:/…" (no host: it is all path): what
+		// would be shown may hold the credentials.
 		return usagef("--to: %s", want)
 	}
 	if (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {

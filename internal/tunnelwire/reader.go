@@ -25,13 +25,7 @@ func NewReader(conn *websocket.Conn) *Reader { return &Reader{conn: conn} }
 // blocked read by closing the connection, since a read whose context ends
 // tears the connection down without a close handshake.
 func (r *Reader) Read() (websocket.MessageType, []byte, error) {
-	return r.ReadContext(context.Background())
-}
-
-// ReadContext is Read ending when ctx does, which tears the connection
-// down: for a peer that no longer answers a close handshake.
-func (r *Reader) ReadContext(ctx context.Context) (websocket.MessageType, []byte, error) {
-	typ, mr, err := r.conn.Reader(ctx)
+	typ, mr, err := r.conn.Reader(context.Background())
 	if err != nil {
 		return 0, nil, err
 	}

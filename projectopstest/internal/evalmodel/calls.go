@@ -3,6 +3,7 @@ package evalmodel
 import (
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -122,4 +123,49 @@ func ExpectedCalls(t evals.Test) []evals.ToolCall {
 		}
 	}
 	return slices.Clip(out)
+}
+
+// sensitiveKey matches the argument names whose values a verdict's reason
+// never shows, as the service's evaluator scrubs them (reasons are stored
+// with the iteration).
+var sensitiveKey = regexp.MustCompile(`(?i)(authorization|bearer|password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret|cookie|credential|private[_-]?key)`)
+
+// Redacted is the marker that stands for a scrubbed value.
+const Redacted = "«redacted»"
+
+// Brief is v as compact JSON for a reason: values under sensitive keys
+// replaced at any depth, at most 200 characters.
+func Brief(v any) string {
+	s := JSONString(scrub(normalize(v), 0))
+	if r := []rune(s); len(r) > maxBrief {
+		s = string(r[:maxBrief]) + "…"
+	}
+	return s
+}
+
+const maxBrief = 200
+
+func scrub(v any, depth int) any {
+	if depth > 6 {
+		return "«depth-limit»"
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			if sensitiveKey.MatchString(k) {
+				out[k] = Redacted
+			} else {
+				out[k] = scrub(x, depth+1)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, 0, min(len(v), 20))
+		for _, x := range v[:min(len(v), 20)] {
+			out = append(out, scrub(x, depth+1))
+		}
+		return out
+	}
+	return v
 }

@@ -1,6 +1,7 @@
 package evalmodel
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/projectops/projectops-go/evals"
@@ -59,5 +60,21 @@ func TestArgsMatch(t *testing.T) {
 		if ok := ArgsMatch(tt.want, got, tt.mode); ok != tt.ok {
 			t.Errorf("ArgsMatch(%v, %q) = %v, want %v", tt.want, tt.mode, ok, tt.ok)
 		}
+	}
+}
+
+// A reason never shows a value under a sensitive key, at any depth, and
+// stays short.
+func TestBriefScrubs(t *testing.T) {
+	t.Parallel()
+	got := Brief(map[string]any{"city": "Lyon", "apiKey": "sk-live-1", "headers": map[string]any{"Authorization": "Bearer x-2"},
+		"list": []any{map[string]any{"client_secret": "cs-3"}}, "long": strings.Repeat("y", 500)})
+	for _, secret := range []string{"sk-live-1", "Bearer x-2", "cs-3"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("Brief shows %q: %s", secret, got)
+		}
+	}
+	if !strings.Contains(got, Redacted) || len([]rune(got)) > 201 {
+		t.Errorf("Brief = %s (%d runes)", got, len([]rune(got)))
 	}
 }
