@@ -65,6 +65,10 @@ func Classify(err error, opCtx, caller context.Context, c *Conn) *Failure {
 		return &Failure{Kind: Timeout, Message: "The server did not answer in time", Err: err}
 	case c != nil && c.AuthRejected():
 		return c.authFailure(err)
+	case c != nil && c.readFailed.Load():
+		// The session died reading (a message it could not decode, the
+		// peer gone): whatever code the error carries is not the server's.
+		return &Failure{Kind: Unreachable, Message: "The server's connection failed", Err: err}
 	case rpc != nil:
 		f := &Failure{Code: rpc.Code, Message: rpc.Message, Err: err}
 		switch rpc.Code {

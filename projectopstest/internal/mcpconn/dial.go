@@ -65,6 +65,9 @@ type Conn struct {
 	// (the last one): the server wants credentials the double does not
 	// have, or refuses the ones it has.
 	rejected atomic.Int32
+	// readFailed is set when reading the session's messages failed (stdio,
+	// SSE, in process): the session is dead.
+	readFailed atomic.Bool
 	once     sync.Once
 	onClose  func()    // extra cleanup, run after the session closes
 	cmd      *exec.Cmd // a stdio peer's process, the leader of its own process group
@@ -177,7 +180,7 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 		return nil, errors.New("mcpconn: unknown transport " + t.Transport)
 	}
 	if t.Transport != TransportHTTP {
-		tr = rawTransport{tr}
+		tr = rawTransport{tr, c}
 	}
 	if d.wrap != nil {
 		tr = d.wrap(tr)

@@ -74,14 +74,20 @@ func (r *Raw) keep(msg jsonrpc.Message) {
 // The streamable HTTP connection must not be wrapped: go-sdk tells it
 // about the session through a method a wrapper cannot forward, so its
 // results are captured from the HTTP responses instead (watch).
-type rawTransport struct{ mcp.Transport }
+// It also tells its Conn when reading failed: the session is dead then,
+// even if the error the pending calls get looks like a JSON-RPC answer (a
+// message go-sdk could not decode fails them with "invalid request").
+type rawTransport struct {
+	mcp.Transport
+	conn *Conn
+}
 
 func (t rawTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := t.Transport.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &rawConn{Connection: c, pending: map[jsonrpc.ID]*Raw{}}, nil
+	return &rawConn{Connection: c, pending: map[jsonrpc.ID]*Raw{}, owner: t.conn}, nil
 }
 
 // maxPendingRaw bounds the requests awaiting a captured result on one
@@ -90,6 +96,7 @@ const maxPendingRaw = 1024
 
 type rawConn struct {
 	mcp.Connection
+	owner   *Conn
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]*Raw
 }
@@ -117,6 +124,9 @@ func (c *rawConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	if err != nil && c.owner != nil {
+		c.owner.readFailed.Store(true) // before go-sdk fails the pending calls
+	}
 	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil {
 		c.mu.Lock()
 		r := c.pending[resp.ID]

@@ -154,8 +154,9 @@ func ReadResource(ctx context.Context, sc *Call, p *servers.ReadResourceParams) 
 		f := mcpconn.Classify(err, ctx, nil, conn)
 		if f.Kind == mcpconn.InvalidParams || f.Kind == mcpconn.ServerError && f.Code == codeResourceNotFound {
 			f.Kind = mcpconn.NotFound
+			return f
 		}
-		return f
+		return err // Run classifies the rest, knowing whether the caller left
 	})
 	return res, herr
 }

@@ -1,0 +1,99 @@
+package mcpops
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
+)
+
+// garbageEnv turns the test binary into a stdio MCP server whose "garbage"
+// tool writes what many servers write for a line they cannot parse.
+const garbageEnv = "MCPOPS_TEST_GARBAGE_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(garbageEnv) == "1" {
+		s := echoServer()
+		mcp.AddTool(s, &mcp.Tool{Name: "garbage"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			_, _ = os.Stdout.WriteString(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n")
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
+		})
+		_ = s.Run(context.Background(), &mcp.StdioTransport{})
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// A message go-sdk cannot decode kills a stdio session: the call answers
+// 502 without a code the server never sent, and the next call runs on a
+// new session (the dead one was pooled again and failed it too).
+func TestUndecodableMessageBreaksSession(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLayer(t)
+	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_1", Transport: servers.TransportStdio,
+		Target: mcpconn.Target{Transport: mcpconn.TransportStdio, Command: exe, Env: []string{garbageEnv + "=1"}, ProtocolVersion: "2025-11-25"}})
+	if _, herr := CallTool(t.Context(), sc, &servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}}); herr != nil {
+		t.Fatalf("warm-up echo: %v", herr)
+	}
+	_, herr := CallTool(t.Context(), sc, &servers.CallToolParams{ToolName: "garbage"})
+	if herr == nil || herr.Body.Code != shared.CodeServerUnreachable || herr.Body.Details["mcpCode"] != nil {
+		t.Fatalf("garbage call = %v (details %v), want 502 SERVER_UNREACHABLE without an mcpCode", herr, herr.Body.Details)
+	}
+	raw, herr := CallTool(t.Context(), sc, &servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "again"}})
+	if herr != nil || !strings.Contains(string(raw), `"again"`) {
+		t.Fatalf("echo after the session broke = %s, %v; want it answered on a new session", raw, herr)
+	}
+}
+
+// A caller that leaves during resources/read gets the cancel's answer
+// (504, as a cancelled tools/call) and the pooled session is kept: it was
+// torn down and a new one dialled for nobody.
+func TestCancelledReadKeepsSession(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	s := echoServer()
+	s.AddResource(&mcp.Resource{URI: "test://slow", Name: "slow"}, func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	var mu sync.Mutex
+	sessions := map[any]bool{}
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			mu.Lock()
+			sessions[req.GetSession()] = true
+			mu.Unlock()
+			return next(ctx, method, req)
+		}
+	})
+	sc := open(l, false)
+	sc.Target.Server = s
+	if _, herr := ListTools(t.Context(), sc, &servers.ListParams{}); herr != nil {
+		t.Fatal(herr)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	_, herr := ReadResource(ctx, sc, &servers.ReadResourceParams{URI: "test://slow"})
+	if _, err := ListTools(t.Context(), sc, &servers.ListParams{}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	n := len(sessions)
+	mu.Unlock()
+	if n != 1 || herr == nil || herr.Body.Code != shared.CodeTimeout {
+		t.Fatalf("cancelled read answered %v and the server saw %d sessions; want TIMEOUT and 1 session", herr, n)
+	}
+}
