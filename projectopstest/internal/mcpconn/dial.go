@@ -68,9 +68,9 @@ type Conn struct {
 	// readFailed is set when reading the session's messages failed (stdio,
 	// SSE, in process): the session is dead.
 	readFailed atomic.Bool
-	once     sync.Once
-	onClose  func()    // extra cleanup, run after the session closes
-	cmd      *exec.Cmd // a stdio peer's process, the leader of its own process group
+	once       sync.Once
+	onClose    func()    // extra cleanup, run after the session closes
+	cmd        *exec.Cmd // a stdio peer's process, the leader of its own process group
 }
 
 // AuthRejected reports whether the server answered an HTTP request with
