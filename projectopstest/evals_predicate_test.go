@@ -50,6 +50,15 @@ func TestToolCalledWithPredicate(t *testing.T) {
 			t.Errorf("%s: result %s, want passed %v", cases[i].name, it.Result, cases[i].pass)
 		}
 	}
+	// The trace's prompt analysis judges with the assertion's matching too:
+	// an ignore assertion's call is not "missing" there.
+	tr, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, iters[4].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := tr.Prompts[0]; !p.Passed || len(p.Missing) != 0 {
+		t.Errorf("ignore assertion's analysis = %+v", p)
+	}
 
 	tg := inproc(f.srv)
 	path := "/projects/" + f.ws.ProjectID + "/eval-runs"

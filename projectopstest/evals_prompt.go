@@ -131,19 +131,25 @@ func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals
 	if pa.ActualToolCalls == nil {
 		pa.ActualToolCalls = []evals.ToolCall{}
 	}
+	var modes []string // each expected call's argument matching, as its assertion says
 	for _, next := range x.it.test.Steps[i+1:] {
 		if next.Kind == evals.KindPrompt {
 			break
 		}
 		if a := next.Assertion; next.Kind == evals.KindAssert && a != nil && a.Type == evals.AssertToolCalledWith {
 			pa.ExpectedToolCalls = append(pa.ExpectedToolCalls, evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args.Expected()})
+			mode := ""
+			if a.Args != nil {
+				mode = a.Args.ArgumentMatching
+			}
+			modes = append(modes, mode)
 		}
 	}
 	used := make([]bool, len(actual))
-	for _, want := range pa.ExpectedToolCalls {
+	for k, want := range pa.ExpectedToolCalls {
 		found := false
 		for j, c := range actual {
-			if !used[j] && evalmodel.CallMatches(want, c) {
+			if !used[j] && c.ToolName == want.ToolName && evalmodel.ArgsMatch(want.Arguments, c.Arguments, modes[k]) {
 				used[j], found = true, true
 				break
 			}
