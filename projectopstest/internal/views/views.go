@@ -29,11 +29,12 @@ type Me struct {
 	catalog.Me
 	ImageURL          *string `json:"imageUrl"`
 	ProfilePictureURL *string `json:"profilePictureUrl"`
+	Plan              *string `json:"plan"` // null for an organization without one
 }
 
 // MeOf fills Me's nullable fields from m.
 func MeOf(m catalog.Me) Me {
-	return Me{Me: m, ImageURL: OrNull(m.ImageURL), ProfilePictureURL: OrNull(m.ProfilePictureURL)}
+	return Me{Me: m, ImageURL: OrNull(m.ImageURL), ProfilePictureURL: OrNull(m.ProfilePictureURL), Plan: OrNull(m.Plan)}
 }
 
 // Project is a projects listing item.
