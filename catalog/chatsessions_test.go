@@ -377,16 +377,3 @@ func TestChatSessionsRawParams(t *testing.T) {
 		})
 	}
 }
-
-// GET /me sends plan as null for an organization without one (a nullable
-// field is never left out; the contract check caught it missing).
-func TestMePlanNullWithoutPlan(t *testing.T) {
-	t.Parallel()
-	f := setup(t)
-	org := must(t)(f.Srv.AddOrganization(projectopstest.OrganizationSpec{Name: "No plan"}))
-	id, key := f.User(t, org, projectopstest.RoleOwner, "np")
-	me, err := f.Client(t, option.WithAPIKey(key)).Catalog.Me(t.Context())
-	if err != nil || me.ID != id || me.Plan != "" {
-		t.Errorf("Me = %+v, %v", me, err)
-	}
-}
