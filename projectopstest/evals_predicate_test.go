@@ -1,11 +1,13 @@
 package projectopstest_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/sdktest"
+	"github.com/projectops/projectops-go/projectopstest"
 )
 
 // TestToolCalledWithPredicate: a toolCalledWith assertion is the service's
@@ -78,5 +80,43 @@ func TestToolCalledWithPredicate(t *testing.T) {
 	if r := tg.call(t, http.MethodPost, path, f.ws.APIKey, step(map[string]any{"type": "toolCalledWith", "toolName": "echo",
 		"args": map[string]any{"args": map[string]any{"message": "hi"}}})); r.status != http.StatusAccepted {
 		t.Errorf("the reference's shape: %d %s", r.status, r.body)
+	}
+}
+
+// The trace's prompt analysis pairs expected and actual calls as the
+// verdict does: an ignore assertion listed first does not take the call a
+// later, stricter assertion needs (the analysis reported it missing while
+// the iteration passed).
+func TestPromptAnalysisPairsLenientLast(t *testing.T) {
+	t.Parallel()
+	model := projectopstest.ModelFunc(func(_ context.Context, req projectopstest.ModelRequest) (*projectopstest.ModelResponse, error) {
+		if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "user" {
+			return &projectopstest.ModelResponse{Text: "two calls", ToolCalls: []evals.ToolCall{
+				{ToolName: "echo", Arguments: map[string]any{"message": "b"}},
+				{ToolName: "echo", Arguments: map[string]any{"message": "a"}},
+			}}, nil
+		}
+		return &projectopstest.ModelResponse{Text: "done"}, nil
+	})
+	f := newEvalFix(t, projectopstest.WithEvalModel(model))
+	ctx := t.Context()
+	test := evals.Test{Title: "t", Steps: []evals.Step{evals.PromptStep("ask", "Use echo twice"),
+		{ID: "ignore", Kind: evals.KindAssert, Assertion: &evals.Assertion{Type: evals.AssertToolCalledWith, ToolName: "echo",
+			Args: &evals.ArgMatcher{Args: map[string]any{"message": "a"}, ArgumentMatching: evals.ArgumentMatchingIgnore}}},
+		{ID: "partial", Kind: evals.KindAssert, Assertion: &evals.Assertion{Type: evals.AssertToolCalledWith, ToolName: "echo",
+			Args: &evals.ArgMatcher{Args: map[string]any{"message": "b"}}}},
+	}}
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{test}})
+	f.awaitRun(t, rc.RunID)
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(ctx, f.ws.ProjectID, rc.RunID, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, iters[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := tr.Prompts[0]; iters[0].Result != evals.ResultPassed || !p.Passed || len(p.Missing) != 0 {
+		t.Errorf("verdict %s, analysis passed %v, missing %+v", iters[0].Result, p.Passed, p.Missing)
 	}
 }

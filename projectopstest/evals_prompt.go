@@ -145,16 +145,17 @@ func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals
 			modes = append(modes, mode)
 		}
 	}
+	// Pair expected with actual calls as many as can be (a lenient
+	// assertion must not take the call a stricter one needs).
+	match := evalmodel.Pair(len(pa.ExpectedToolCalls), len(actual), func(k, j int) bool {
+		want, c := pa.ExpectedToolCalls[k], actual[j]
+		return c.ToolName == want.ToolName && evalmodel.ArgsMatch(want.Arguments, c.Arguments, modes[k])
+	})
 	used := make([]bool, len(actual))
 	for k, want := range pa.ExpectedToolCalls {
-		found := false
-		for j, c := range actual {
-			if !used[j] && c.ToolName == want.ToolName && evalmodel.ArgsMatch(want.Arguments, c.Arguments, modes[k]) {
-				used[j], found = true, true
-				break
-			}
-		}
-		if !found {
+		if j := match[k]; j >= 0 {
+			used[j] = true
+		} else {
 			pa.Missing = append(pa.Missing, want)
 		}
 	}

@@ -169,3 +169,34 @@ func scrub(v any, depth int) any {
 	}
 	return v
 }
+
+// Pair matches each of n expected items with a distinct one of m actual
+// items where ok(k, j) allows, as many as possible (augmenting paths; the
+// lists are a prompt's few calls). match[k] is k's actual item, -1 for none.
+func Pair(n, m int, ok func(k, j int) bool) []int {
+	match, owner := make([]int, n), make([]int, m)
+	for i := range match {
+		match[i] = -1
+	}
+	for i := range owner {
+		owner[i] = -1
+	}
+	var try func(k int, seen []bool) bool
+	try = func(k int, seen []bool) bool {
+		for j := range m {
+			if seen[j] || !ok(k, j) {
+				continue
+			}
+			seen[j] = true
+			if owner[j] < 0 || try(owner[j], seen) {
+				owner[j], match[k] = k, j
+				return true
+			}
+		}
+		return false
+	}
+	for k := range n {
+		try(k, make([]bool, m))
+	}
+	return match
+}

@@ -78,3 +78,17 @@ func TestBriefScrubs(t *testing.T) {
 		t.Errorf("Brief = %s (%d runes)", got, len([]rune(got)))
 	}
 }
+
+// Pair finds the most pairs: a lenient first item does not take what a
+// stricter later one needs.
+func TestPair(t *testing.T) {
+	t.Parallel()
+	// expected 0 takes any actual; expected 1 only actual 0.
+	got := Pair(2, 2, func(k, j int) bool { return k == 0 || j == 0 })
+	if got[0] != 1 || got[1] != 0 {
+		t.Errorf("Pair = %v, want [1 0]", got)
+	}
+	if got := Pair(2, 1, func(int, int) bool { return true }); got[0] != 0 || got[1] != -1 {
+		t.Errorf("Pair with one actual = %v", got)
+	}
+}

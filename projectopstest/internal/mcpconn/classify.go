@@ -65,9 +65,10 @@ func Classify(err error, opCtx, caller context.Context, c *Conn) *Failure {
 		return &Failure{Kind: Timeout, Message: "The server did not answer in time", Err: err}
 	case c != nil && c.AuthRejected():
 		return c.authFailure(err)
-	case c != nil && c.readFailed.Load():
+	case c != nil && c.failedReading(err):
 		// The session died reading (a message it could not decode, the
-		// peer gone): whatever code the error carries is not the server's.
+		// peer gone) and this call got that failure, not an answer:
+		// whatever code it carries is not the server's.
 		return &Failure{Kind: Unreachable, Message: "The server's connection failed", Err: err}
 	case rpc != nil:
 		f := &Failure{Code: rpc.Code, Message: rpc.Message, Err: err}
@@ -109,4 +110,34 @@ func serverError(err error) *jsonrpc.Error {
 		}
 	}
 	return nil
+}
+
+// failedReading reports whether err is, or wraps, the very error the
+// session's reading failed with (identity, not an equal code: an answer
+// the server gave just before it went away stays its answer).
+func (c *Conn) failedReading(err error) bool {
+	p := c.readErr.Load()
+	return p != nil && holds(err, *p)
+}
+
+func holds(err, target error) bool {
+	for err != nil {
+		if err == target {
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if holds(e, target) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
 }

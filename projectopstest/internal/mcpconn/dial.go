@@ -65,9 +65,10 @@ type Conn struct {
 	// (the last one): the server wants credentials the double does not
 	// have, or refuses the ones it has.
 	rejected atomic.Int32
-	// readFailed is set when reading the session's messages failed (stdio,
-	// SSE, in process): the session is dead.
-	readFailed atomic.Bool
+	// readErr is the error reading the session's messages failed with
+	// (stdio, SSE, in process): the session is dead, and go-sdk fails the
+	// calls still waiting with this error.
+	readErr atomic.Pointer[error]
 	once       sync.Once
 	onClose    func()    // extra cleanup, run after the session closes
 	cmd        *exec.Cmd // a stdio peer's process, the leader of its own process group

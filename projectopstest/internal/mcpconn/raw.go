@@ -74,9 +74,10 @@ func (r *Raw) keep(msg jsonrpc.Message) {
 // The streamable HTTP connection must not be wrapped: go-sdk tells it
 // about the session through a method a wrapper cannot forward, so its
 // results are captured from the HTTP responses instead (watch).
-// It also tells its Conn when reading failed: the session is dead then,
-// even if the error the pending calls get looks like a JSON-RPC answer (a
-// message go-sdk could not decode fails them with "invalid request").
+// It also tells its Conn the error reading failed with: the session is
+// dead then, and the calls that get that very error were not answered,
+// even if it looks like a JSON-RPC answer (a message go-sdk could not
+// decode fails them with "invalid request").
 type rawTransport struct {
 	mcp.Transport
 	conn *Conn
@@ -125,7 +126,7 @@ func (c *rawConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 func (c *rawConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if err != nil && c.owner != nil {
-		c.owner.readFailed.Store(true) // before go-sdk fails the pending calls
+		c.owner.readErr.CompareAndSwap(nil, &err) // before go-sdk fails the pending calls with it
 	}
 	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil {
 		c.mu.Lock()
