@@ -69,9 +69,9 @@ type Conn struct {
 	// (stdio, SSE, in process): the session is dead, and go-sdk fails the
 	// calls still waiting with this error.
 	readErr atomic.Pointer[error]
-	once       sync.Once
-	onClose    func()    // extra cleanup, run after the session closes
-	cmd        *exec.Cmd // a stdio peer's process, the leader of its own process group
+	once    sync.Once
+	onClose func()    // extra cleanup, run after the session closes
+	cmd     *exec.Cmd // a stdio peer's process, the leader of its own process group
 }
 
 // AuthRejected reports whether the server answered an HTTP request with
