@@ -112,6 +112,10 @@ func serverError(err error) *jsonrpc.Error {
 	return nil
 }
 
+// Dead reports whether reading the session's messages failed: it can
+// take no more calls.
+func (c *Conn) Dead() bool { return c.readErr.Load() != nil }
+
 // failedReading reports whether err is, or wraps, the very error the
 // session's reading failed with (identity, not an equal code: an answer
 // the server gave just before it went away stays its answer).

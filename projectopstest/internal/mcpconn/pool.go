@@ -63,6 +63,12 @@ func (p *Pool) Acquire(ctx context.Context, key string, t Target) (*Lease, error
 		return nil, ErrClosed
 	}
 	e := p.entries[key]
+	if e != nil && e.conn != nil && e.conn.Dead() {
+		// Its reading failed since its last call (the server exited after
+		// answering): a call on it would be refused unsent. Dial anew.
+		p.removeLocked(key, e)
+		e = nil
+	}
 	fresh := e == nil
 	if fresh {
 		e = &entry{ready: make(chan struct{})}
