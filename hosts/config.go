@@ -112,15 +112,16 @@ func (c Config) Map() (map[string]any, error) {
 	return m, nil
 }
 
-// ModelID is the config's modelId ("" when absent or not a string).
+// ModelID is the config's modelId ("" when absent or not a string): that
+// key exactly, as the service reads it (a struct tag would also match
+// "modelid" or "ModelID").
 func (c Config) ModelID() string {
-	var v struct {
-		ModelID any `json:"modelId"`
-	}
-	if len(c) == 0 || json.Unmarshal(c, &v) != nil {
+	var m map[string]json.RawMessage
+	if len(c) == 0 || json.Unmarshal(c, &m) != nil {
 		return ""
 	}
-	s, _ := v.ModelID.(string)
+	var s string
+	_ = json.Unmarshal(m["modelId"], &s)
 	return s
 }
 
@@ -169,3 +170,23 @@ func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 
 // LogValue logs String.
 func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// slog's JSON handler encodes a value with encoding/json, and Config's
+// MarshalJSON is the service's bytes, header values included: the types
+// that hold a Config log it as its String.
+
+// LogValue implements slog.LogValuer.
+func (h HostDetail) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("id", h.ID), slog.String("name", h.Name), slog.Any("config", h.Config))
+}
+
+// LogValue implements slog.LogValuer.
+func (p CreateParams) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("name", p.Name), slog.String("template", string(p.Template)),
+		slog.String("theme", p.Theme), slog.Any("config", p.Config))
+}
+
+// LogValue implements slog.LogValuer.
+func (p UpdateParams) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("name", p.Name), slog.Any("config", p.Config))
+}

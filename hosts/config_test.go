@@ -13,6 +13,7 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/internal/sdktest"
 )
 
 func TestNewConfig(t *testing.T) {
@@ -176,5 +177,38 @@ func TestConfigRoundTrip(t *testing.T) {
 	}
 	if n := len(f.Srv.Requests()); n != before {
 		t.Errorf("a malformed config reached the service (%d requests)", n-before)
+	}
+}
+
+// A HostDetail (and the params that carry a Config) logged through slog's
+// JSON handler shows no header value: the handler encoded the value with
+// encoding/json, which wrote the config's bytes.
+func TestHostDetailLogsNoHeaderValues(t *testing.T) {
+	t.Parallel()
+	cfg := hosts.MustConfig(sdktest.HostConfig(map[string]any{"connectionDefaults": map[string]any{
+		"headers": map[string]any{"Authorization": "Bearer tok-AAA"}, "requestTimeout": 10000.0}}))
+	var logs bytes.Buffer
+	for _, h := range []slog.Handler{slog.NewJSONHandler(&logs, nil), slog.NewTextHandler(&logs, nil)} {
+		slog.New(h).Info("host", "detail", hosts.HostDetail{ID: "hst_1", Name: "n", Config: cfg},
+			"create", hosts.CreateParams{Name: "n", Config: cfg}, "update", &hosts.UpdateParams{Config: cfg})
+	}
+	if strings.Contains(logs.String(), "tok-AAA") || !strings.Contains(logs.String(), "hst_1") {
+		t.Errorf("logs: %s", logs.String())
+	}
+}
+
+// ModelID reads the key modelId exactly, as the service does.
+func TestModelIDExactKey(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`{"modelid":"x"}`:               "",
+		`{"MODELID":"x"}`:               "",
+		`{"modelId":"a","ModelID":"b"}`: "a",
+		`{"modelId":7}`:                 "",
+		`{"modelId":"m"}`:               "m",
+	} {
+		if got := hosts.MustConfig(in).ModelID(); got != want {
+			t.Errorf("ModelID(%s) = %q, want %q", in, got, want)
+		}
 	}
 }
