@@ -254,3 +254,25 @@ func hostedWithPrefix(prefix string) []string {
 	}
 	return out
 }
+
+// Two tests of one request with the same title: the first is kept and
+// committed, the second reported failed (both were reported committed,
+// under one id, and the first was silently replaced).
+func TestSuiteDuplicateTitlesInOneRequest(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	sc, err := f.c.Evals.Suites.Create(t.Context(), f.ws.ProjectID, evals.CreateSuiteParams{
+		Name: "dups", ServerIDs: []string{f.serverID}, Model: "anthropic/claude-haiku-4.5",
+		Tests: []evals.Test{echoTest("same", "x"), echoTest("same", "y"), echoTest("other", "z")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := sc.CaseUpsert
+	if len(up.Committed) != 2 || len(up.Failed) != 1 || up.Failed[0].Name != "same" || up.Failed[0].Error == "" {
+		t.Fatalf("caseUpsert = %+v", up)
+	}
+	run := f.awaitRun(t, f.create(t, evals.RunParams{SuiteID: sc.SuiteID}).RunID)
+	if run.Summary.Total != len(up.Committed) {
+		t.Errorf("run executed %d iterations, caseUpsert committed %d", run.Summary.Total, len(up.Committed))
+	}
+}

@@ -129,19 +129,28 @@ func (e *evalEngine) checkSuiteParams(p *evals.CreateSuiteParams) *edge.Error {
 }
 
 // upsertCases stores tests in the suite, replacing cases of the same
-// title.
+// title. A title repeated within the request fails that later test (it
+// would replace the one just stored, reported committed too).
 func (st *state) upsertCases(su *evalSuiteRec, tests []evals.Test) evals.CaseUpsert {
 	var up evals.CaseUpsert
+	seen := map[string]string{} // title → case id, this request
 	for _, t := range tests {
+		if id, dup := seen[t.Title]; dup {
+			up.Failed = append(up.Failed, evals.CaseFailure{ID: id, Name: t.Title,
+				Error: "another test of this request has the same title; the first one was kept"})
+			continue
+		}
 		i := slices.IndexFunc(su.def.cases, func(c *caseRec) bool { return c.test.Title == t.Title })
 		if i >= 0 {
 			su.def.cases[i] = &caseRec{id: su.def.cases[i].id, test: t}
 			up.Committed = append(up.Committed, evals.CaseRef{ID: su.def.cases[i].id, Name: t.Title})
+			seen[t.Title] = su.def.cases[i].id
 			continue
 		}
 		id, _ := st.newID("case", "")
 		su.def.cases = append(su.def.cases, &caseRec{id: id, test: t})
 		up.Committed = append(up.Committed, evals.CaseRef{ID: id, Name: t.Title})
+		seen[t.Title] = id
 	}
 	su.updatedAt = st.now()
 	return up
