@@ -54,7 +54,12 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 		return nil, herr
 	}
 	cases := slices.Clone(def.cases)
+	given := map[string]bool{}
 	for _, t := range p.Tests {
+		if given[t.Title] {
+			continue // a repeated title: the first test runs, as upsertCases keeps it
+		}
+		given[t.Title] = true
 		i := slices.IndexFunc(cases, func(c *caseRec) bool { return c.test.Title == t.Title })
 		if i >= 0 {
 			cases[i] = &caseRec{id: cases[i].id, test: t}

@@ -276,3 +276,20 @@ func TestSuiteDuplicateTitlesInOneRequest(t *testing.T) {
 		t.Errorf("run executed %d iterations, caseUpsert committed %d", run.Summary.Total, len(up.Committed))
 	}
 }
+
+// A run created with a repeated title runs the test caseUpsert kept (the
+// first), as a rerun of the suite by id does (it ran the failed second).
+func TestRunCreateDuplicateTitleRunsTheKeptTest(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("same", "x"), echoTest("same", "y")}})
+	f.awaitRun(t, rc.RunID)
+	first := f.iterations(t, rc.RunID)
+	rerun := f.create(t, evals.RunParams{SuiteID: rc.SuiteID})
+	f.awaitRun(t, rerun.RunID)
+	second := f.iterations(t, rerun.RunID)
+	a, b := fmt.Sprint(first[0].ExpectedToolCalls), fmt.Sprint(second[0].ExpectedToolCalls)
+	if len(first) != 1 || len(second) != 1 || a != b || !strings.Contains(a, "x") {
+		t.Errorf("run-create executed %s; the stored case, run by suite id, executes %s", a, b)
+	}
+}
