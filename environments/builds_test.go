@@ -127,6 +127,21 @@ func TestLogPreviewIsCappedTail(t *testing.T) {
 	}
 }
 
+// The service's log preview is "ANSI-stripped": colour codes a RUN prints
+// (or names) never reach it.
+func TestLogPreviewIsANSIStripped(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	b, err := buildOf(t, f, "FROM alpine\nRUN echo \x1b[31mred\x1b[0m \x1b]0;title\x07done\x1bc\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsRune(b.LogPreview, '\x1b') || strings.ContainsRune(b.LogPreview, '\a') ||
+		!strings.Contains(b.LogPreview, "RUN echo red done") {
+		t.Errorf("log preview keeps escape sequences or lost the text: %q", b.LogPreview)
+	}
+}
+
 func TestRebuildReusesAndListsNewestFirst(t *testing.T) {
 	t.Parallel()
 	f := setup(t)

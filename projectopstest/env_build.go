@@ -202,9 +202,10 @@ func (bd *builder) failBuild(ctx context.Context, b *buildRec, err error) {
 	bd.updateBuild(ctx, b, func() { b.fail(err, s.now()) })
 }
 
-// logPreview is the capped tail of a build log (BuildLogPreviewCap bytes).
+// logPreview is the capped, ANSI-stripped tail of a build log
+// (BuildLogPreviewCap bytes), as the service's is.
 func logPreview(lines []string) string {
-	full := strings.Join(lines, "\n")
+	full := builds.StripANSI(strings.Join(lines, "\n"))
 	if len(full) <= BuildLogPreviewCap {
 		return full
 	}

@@ -156,6 +156,18 @@ func resolveFrom(in *Instr, stages map[string]bool) *Error {
 	return nil
 }
 
+// ansiEscape matches terminal escape sequences: CSI (colours, cursor
+// moves), OSC (titles, links; ended by BEL or ST) and two-byte escapes.
+var ansiEscape = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_a-z])`)
+
+// StripANSI removes terminal escape sequences from build log text.
+func StripANSI(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	return ansiEscape.ReplaceAllString(s, "")
+}
+
 // Clip shortens user text quoted in errors and logs.
 func Clip(s string) string {
 	if r := []rune(s); len(r) > 64 {
