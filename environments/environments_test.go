@@ -3,6 +3,7 @@ package environments_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 	"testing"
 	"time"
 
@@ -193,5 +194,25 @@ func TestUpdate(t *testing.T) {
 	}
 	if edited.Name != "b" || edited.Dockerfile != df2 || edited.ContentHash != hashOf(df2) {
 		t.Fatalf("edited = %+v", edited)
+	}
+}
+
+// The reference bounds neither a name's nor a Dockerfile's length (only
+// "non-empty after trimming"): long ones are kept whole.
+func TestLongNameAndDockerfileAccepted(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx, p := t.Context(), f.WS.ProjectID
+	name := strings.Repeat("n", 1000)
+	df := "FROM alpine\n" + strings.Repeat("RUN echo "+strings.Repeat("x", 100)+"\n", 1000) // 110 KB
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: name, Dockerfile: df})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Name != name || env.Dockerfile != df {
+		t.Fatalf("create kept a %d-byte name and a %d-byte Dockerfile", len(env.Name), len(env.Dockerfile))
+	}
+	if _, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Name: name + "2"}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -20,12 +20,6 @@ const (
 	envListMaxLimit     = 200
 )
 
-// Limits on environment fields the double enforces with VALIDATION_ERROR.
-const (
-	envNameMaxLen       = 200
-	envDockerfileMaxLen = 64 << 10
-)
-
 // BaseImage is the image a computer runs before any environment is booted on
 // it, and again after the environment it was booted from is deleted.
 const BaseImage = "projectops/computer-base:latest"

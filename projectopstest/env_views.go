@@ -62,23 +62,15 @@ func pageArgs(r *http.Request, kind string) (limit, after int, herr *edge.Error)
 	return limit, after, nil
 }
 
-// checkEnvFields validates a name and Dockerfile present in a body.
+// checkEnvFields validates a name and Dockerfile present in a body: the
+// reference sets no maximum length on either (the request body cap bounds
+// both), only that neither is empty after trimming.
 func checkEnvFields(p environments.UpdateParams, present map[string]bool) *edge.Error {
-	if present["name"] {
-		switch n := strings.TrimSpace(p.Name); {
-		case n == "":
-			return edge.Validation("name", "name must not be empty")
-		case len(n) > envNameMaxLen:
-			return edge.Validation("name", "name must be at most "+strconv.Itoa(envNameMaxLen)+" bytes")
-		}
+	if present["name"] && strings.TrimSpace(p.Name) == "" {
+		return edge.Validation("name", "name must not be empty")
 	}
-	if present["dockerfile"] {
-		switch {
-		case strings.TrimSpace(p.Dockerfile) == "":
-			return edge.Validation("dockerfile", "dockerfile must not be empty")
-		case len(p.Dockerfile) > envDockerfileMaxLen:
-			return edge.Validation("dockerfile", "dockerfile must be at most "+strconv.Itoa(envDockerfileMaxLen)+" bytes")
-		}
+	if present["dockerfile"] && strings.TrimSpace(p.Dockerfile) == "" {
+		return edge.Validation("dockerfile", "dockerfile must not be empty")
 	}
 	return nil
 }
