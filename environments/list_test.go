@@ -147,10 +147,6 @@ func TestCreateAndUpdateValidation(t *testing.T) {
 	f := setup(t)
 	p := f.WS.ProjectID
 	path := "/projects/" + p + "/computer-environments"
-	long := make([]byte, 64<<10+1)
-	for i := range long {
-		long[i] = 'a'
-	}
 	for _, tt := range []struct{ body, field string }{
 		{`{"dockerfile":"FROM a"}`, "name"},
 		{`{"name":"n"}`, "dockerfile"},
@@ -158,7 +154,6 @@ func TestCreateAndUpdateValidation(t *testing.T) {
 		{`{"name":"n","dockerfile":" \n"}`, "dockerfile"},
 		{`{"name":"n","dockerfile":"FROM a","sharing":"project"}`, "sharing"},
 		{`{"name":"n","dockerfile":5}`, "dockerfile"},
-		{`{"name":"n","dockerfile":"` + string(long) + `"}`, "dockerfile"},
 	} {
 		if status, field := f.raw(t, http.MethodPost, path, f.WS.APIKey, tt.body); status != 400 || field != tt.field {
 			t.Errorf("POST %.60s: %d field %q, want 400 %q", tt.body, status, field, tt.field)
