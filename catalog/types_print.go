@@ -23,3 +23,20 @@ func (s ChatboxServer) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("id", s.ID), slog.String("name", s.Name),
 		slog.String("url", wire.RedactSecretQuery(s.URL)), slog.Bool("useOAuth", s.UseOAuth))
 }
+
+// LogValue implements slog.LogValuer: the detail as it is, its servers'
+// URLs redacted. slog's JSON handler would otherwise encode it with
+// encoding/json, which writes a tunnel server's URL with its ?k= secret.
+func (d ChatboxDetail) LogValue() slog.Value {
+	type ChatboxDetail plainChatboxDetail
+	c := ChatboxDetail(d)
+	c.Servers = make([]ChatboxServer, len(d.Servers))
+	for i, sv := range d.Servers {
+		sv.URL = wire.RedactSecretQuery(sv.URL)
+		c.Servers[i] = sv
+	}
+	return slog.AnyValue(c)
+}
+
+// plainChatboxDetail is ChatboxDetail without its methods, for LogValue.
+type plainChatboxDetail ChatboxDetail

@@ -17,7 +17,11 @@ func TestChatboxServerURLNeverPrinted(t *testing.T) {
 	t.Parallel()
 	d := catalog.ChatboxDetail{Servers: []catalog.ChatboxServer{{ID: "srv_1", URL: "https://relay.example/tunnels/t1/mcp?k=s3cret"}}}
 	var logs bytes.Buffer
-	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "server", d.Servers[0])
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "server", d.Servers[0], "detail", d)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "detail", d)
+	if !strings.Contains(logs.String(), `"servers":[{"id":"srv_1"`) || !strings.Contains(logs.String(), "k=REDACTED") {
+		t.Errorf("the detail's log lost its servers: %s", logs.String())
+	}
 	if printed := fmt.Sprintf("%v %+v %#v", d, d, d) + logs.String(); strings.Contains(printed, "s3cret") {
 		t.Errorf("printed: %s", printed)
 	}
