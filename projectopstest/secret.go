@@ -3,6 +3,7 @@ package projectopstest
 import (
 	"fmt"
 	"io"
+	"log/slog"
 )
 
 // Secret is a string that never prints: every fmt verb, %v and %#v included,
@@ -30,3 +31,25 @@ func secretKeys(m map[string]Secret) string {
 	}
 	return fmt.Sprintf("{%d redacted}", len(m))
 }
+
+// slog's handlers print a value without LogValue with fmt (the text
+// handler: Secret's Format redacts) or encoding/json (the JSON handler:
+// the plaintext, since a Seed written with json.Marshal must load again).
+// Secret and the types that hold one log their redacted text; a slice or
+// struct holding them still reaches encoding/json, so log them one by one.
+
+// LogValue implements slog.LogValuer without revealing the value.
+func (Secret) LogValue() slog.Value { return slog.StringValue(redacted) }
+
+// LogValue implements slog.LogValuer: String.
+func (sp ServerSpec) LogValue() slog.Value { return slog.StringValue(sp.String()) }
+
+// LogValue implements slog.LogValuer: the spec with its secret redacted.
+func (a APIKeySpec) LogValue() slog.Value { return slog.StringValue(fmt.Sprintf("%+v", a)) }
+
+// LogValue implements slog.LogValuer: String.
+func (w Workspace) LogValue() slog.Value { return slog.StringValue(w.String()) }
+
+// LogValue implements slog.LogValuer: the seed with its secrets redacted
+// (and its servers' command lines left out, as ServerSpec prints).
+func (s Seed) LogValue() slog.Value { return slog.StringValue(fmt.Sprintf("%+v", s)) }

@@ -1,7 +1,9 @@
 package projectopstest_test
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -31,6 +33,16 @@ func TestSecretsNeverPrint(t *testing.T) {
 			if out := fmt.Sprintf(verb, v); strings.Contains(out, plain) || strings.Contains(out, fmt.Sprintf("%x", plain)) {
 				t.Errorf("%s of %T leaks the secret: %s", verb, v, out)
 			}
+		}
+		// Logged as an attribute of its own (LogValue; a value nested in
+		// a slice reaches encoding/json, which keeps the seed format).
+		var logs bytes.Buffer
+		if _, bare := v.(map[string]projectopstest.Secret); !bare { // a map has no LogValue
+			slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "v", v)
+		}
+		slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "v", v, "in", []any{v})
+		if strings.Contains(logs.String(), plain) {
+			t.Errorf("slog of %T leaks the secret: %s", v, logs.String())
 		}
 	}
 }
