@@ -47,7 +47,7 @@ func TestBootNeedsAReadyBuild(t *testing.T) {
 
 	// A failed rebuild does not unpin the ready image: boot uses the newest
 	// ready build.
-	if _, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: "FROM alpine\nNOPE\n"}); err != nil {
+	if _, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: "FROM alpine@" + pinned + "\nNOPE\n"}); err != nil {
 		t.Fatal(err)
 	}
 	bad, err := f.C.Environments.Build(ctx, p, env.ID)

@@ -32,17 +32,17 @@ func TestBuildFailures(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, dockerfile, reason string }{
 		{"no FROM", "# nothing here\n\n", "no FROM instruction"},
-		{"RUN before FROM", "RUN echo hi\nFROM alpine\n", "line 1: RUN before the first FROM"},
-		{"unknown instruction", "FROM alpine\nFETCH http://x\n", "line 2: unknown instruction FETCH"},
-		{"unsupported instruction", "FROM alpine\nCOPY . /app\n", "line 2: unsupported instruction COPY: only FROM and RUN are supported"},
-		{"malformed line", "FROM alpine\n--> oops\n", `line 2: malformed line: "-->" is not an instruction`},
-		{"instruction without argument", "FROM alpine\nRUN\n", "line 2: malformed line: RUN needs an argument"},
-		{"continuation at end", "FROM alpine\nRUN echo \\", "line 2: malformed line: line continuation at end of file"},
+		{"RUN before FROM", "RUN echo hi\nFROM alpine@" + pinned + "\n", "line 1: RUN before the first FROM"},
+		{"unknown instruction", "FROM alpine@" + pinned + "\nFETCH http://x\n", "line 2: unknown instruction FETCH"},
+		{"unsupported instruction", "FROM alpine@" + pinned + "\nCOPY . /app\n", "line 2: unsupported instruction COPY: only FROM and RUN are supported"},
+		{"malformed line", "FROM alpine@" + pinned + "\n--> oops\n", `line 2: malformed line: "-->" is not an instruction`},
+		{"instruction without argument", "FROM alpine@" + pinned + "\nRUN\n", "line 2: malformed line: RUN needs an argument"},
+		{"continuation at end", "FROM alpine@" + pinned + "\nRUN echo \\", "line 2: malformed line: line continuation at end of file"},
 		{"bad image reference", "FROM Alpine!!\n", "line 1: malformed FROM: invalid image reference Alpine!!"},
 		{"bad digest", "FROM alpine@sha256:abc\n", "line 1: malformed FROM: invalid image reference"},
-		{"extra FROM words", "FROM alpine extra\n", "line 1: malformed FROM: expected FROM image"},
+		{"extra FROM words", "FROM alpine@" + pinned + " extra\n", "line 1: malformed FROM: expected FROM image"},
 		{"unknown FROM flag", "FROM --pull alpine\n", "line 1: malformed FROM: unknown flag --pull"},
-		{"failing RUN", "FROM alpine\nRUN true\nRUN exit 3\n", "line 3: RUN exit 3: exited with code 3"},
+		{"failing RUN", "FROM alpine@" + pinned + "\nRUN true\nRUN exit 3\n", "line 3: RUN exit 3: exited with code 3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,34 +75,35 @@ func TestBuildFailures(t *testing.T) {
 func TestBaseImageDigests(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	df := "FROM --platform=linux/amd64 golang:1.25 AS build\nRUN go build ./...\n" +
-		"FROM build\nRUN true\nFROM ghcr.io/acme/base@" + pinned + "\nRUN ls\n"
+	const other = "sha256:" + "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
+	df := "FROM --platform=linux/amd64 golang:1.25@" + pinned + " AS build\nRUN go build ./...\n" +
+		"FROM build\nRUN true\nFROM docker.io/library/debian@" + other + "\nRUN ls\n"
 	b, err := buildOf(t, f, df)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.BaseImageDigests) != 2 || b.BaseImageDigests[1] != pinned {
-		t.Fatalf("digests = %v, want [resolved golang, pinned] (a stage is not a base image)", b.BaseImageDigests)
+	// Each base's pin, in order; a stage is not a base image.
+	if len(b.BaseImageDigests) != 2 || b.BaseImageDigests[0] != pinned || b.BaseImageDigests[1] != other {
+		t.Fatalf("digests = %v, want [%s %s]", b.BaseImageDigests, pinned, other)
 	}
-	golang := b.BaseImageDigests[0]
-	if !strings.HasPrefix(golang, "sha256:") || len(golang) != len(pinned) {
-		t.Fatalf("resolved digest %q", golang)
+	if !strings.Contains(b.LogPreview, "resolve docker.io/library/golang:1.25@"+pinned) {
+		t.Errorf("log does not show the normalized base:\n%s", b.LogPreview)
 	}
-	// Resolution is deterministic: same reference, same digest; the
-	// implicit registry and library path normalize.
-	again, err := buildOf(t, f, "FROM docker.io/library/golang:1.25\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := buildOf(t, f, "FROM golang:1.24\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.BaseImageDigests[0] != golang || other.BaseImageDigests[0] == golang {
-		t.Errorf("golang:1.25 → %s and %s; golang:1.24 → %s", golang, again.BaseImageDigests[0], other.BaseImageDigests[0])
-	}
-	if !strings.Contains(b.LogPreview, "resolve docker.io/library/golang:1.25 -> "+golang) {
-		t.Errorf("log does not show the resolution:\n%s", b.LogPreview)
+}
+
+// The service builds from "an allowlisted official base pinned by @sha256
+// digest": a tag alone or another registry's image fails the build.
+func TestBaseImageMustBePinnedAndOfficial(t *testing.T) {
+	t.Parallel()
+	for df, want := range map[string]string{
+		"FROM debian:bookworm-slim\nRUN true\n":        "line 1: FROM: the base image must be pinned by digest",
+		"FROM ghcr.io/acme/base@" + pinned + "\n":      "line 1: FROM: not an allowlisted official base image",
+		"FROM acme/tools:1@" + pinned + "\nRUN true\n": "line 1: FROM: not an allowlisted official base image",
+	} {
+		b, err := buildOf(t, setup(t), df)
+		if !errors.Is(err, environments.ErrBuildFailed) || !strings.HasPrefix(b.Error, want) {
+			t.Errorf("%q: %v, want a failed build %q", df, err, want)
+		}
 	}
 }
 
@@ -110,7 +111,7 @@ func TestLogPreviewIsCappedTail(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	var df strings.Builder
-	df.WriteString("FROM alpine\n")
+	df.WriteString("FROM alpine@" + pinned + "\n")
 	for i := range 300 {
 		fmt.Fprintf(&df, "RUN echo step %d\n", i)
 	}
@@ -132,7 +133,7 @@ func TestLogPreviewIsCappedTail(t *testing.T) {
 func TestLogPreviewIsANSIStripped(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	b, err := buildOf(t, f, "FROM alpine\nRUN echo \x1b[31mred\x1b[0m \x1b]0;title\x07done\x1bc\n")
+	b, err := buildOf(t, f, "FROM alpine@"+pinned+"\nRUN echo \x1b[31mred\x1b[0m \x1b]0;title\x07done\x1bc\n")
 	if err != nil {
 		t.Fatal(err)
 	}

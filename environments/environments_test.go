@@ -187,7 +187,7 @@ func TestUpdate(t *testing.T) {
 		renamed.UpdatedAt != ms(t0.Add(time.Minute)) || renamed.CreatedAt != ms(t0) {
 		t.Fatalf("renamed = %+v", renamed)
 	}
-	const df2 = "FROM alpine:3.20\nRUN apk add git\n"
+	const df2 = "FROM alpine:3.20@sha256:d3dfed77bb64d7d29a735783a2a90e9a1979dacbe1b8dead996d9ebc78544336\nRUN apk add git\n"
 	edited, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: df2})
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ func TestLongNameAndDockerfileAccepted(t *testing.T) {
 	f := setup(t)
 	ctx, p := t.Context(), f.WS.ProjectID
 	name := strings.Repeat("n", 1000)
-	df := "FROM alpine\n" + strings.Repeat("RUN echo "+strings.Repeat("x", 100)+"\n", 1000) // 110 KB
+	df := "FROM alpine@" + pinned + "\n" + strings.Repeat("RUN echo "+strings.Repeat("x", 100)+"\n", 1000) // 110 KB
 	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: name, Dockerfile: df})
 	if err != nil {
 		t.Fatal(err)

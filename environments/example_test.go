@@ -25,9 +25,11 @@ func Example() {
 	ctx := context.Background()
 	projectID := srv.Default().ProjectID
 
+	// The base is an official image pinned by digest (the service's rule;
+	// the double takes any digest, the service the image's real one).
 	env, err := client.Environments.Create(ctx, projectID, environments.CreateParams{
 		Name:       "scraper",
-		Dockerfile: "FROM debian:bookworm-slim\nRUN apt-get update && apt-get install -y curl\n",
+		Dockerfile: "FROM debian:bookworm-slim@sha256:12f2bc40491f9f7b029e375c38f2ecef73006e86ca71ea9321b3cf777df92ba8\nRUN apt-get update && apt-get install -y curl\n",
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -70,7 +72,7 @@ func ExampleService_WaitForBuild() {
 	projectID := srv.Default().ProjectID
 
 	env, err := client.Environments.Create(ctx, projectID, environments.CreateParams{
-		Name: "broken", Dockerfile: "FROM alpine:3.20\nCOPY . /app\n",
+		Name: "broken", Dockerfile: "FROM alpine:3.20@sha256:d3dfed77bb64d7d29a735783a2a90e9a1979dacbe1b8dead996d9ebc78544336\nCOPY . /app\n",
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -108,7 +110,7 @@ func ExampleService_Boot() {
 	projectID := srv.Default().ProjectID
 
 	env, err := client.Environments.Create(ctx, projectID, environments.CreateParams{
-		Name: "unbuilt", Dockerfile: "FROM alpine:3.20\n",
+		Name: "unbuilt", Dockerfile: "FROM alpine:3.20@sha256:d3dfed77bb64d7d29a735783a2a90e9a1979dacbe1b8dead996d9ebc78544336\n",
 	})
 	if err != nil {
 		log.Fatal(err)

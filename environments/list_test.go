@@ -148,11 +148,11 @@ func TestCreateAndUpdateValidation(t *testing.T) {
 	p := f.WS.ProjectID
 	path := "/projects/" + p + "/computer-environments"
 	for _, tt := range []struct{ body, field string }{
-		{`{"dockerfile":"FROM a"}`, "name"},
+		{`{"dockerfile":"FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}`, "name"},
 		{`{"name":"n"}`, "dockerfile"},
-		{`{"name":"   ","dockerfile":"FROM a"}`, "name"},
+		{`{"name":"   ","dockerfile":"FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}`, "name"},
 		{`{"name":"n","dockerfile":" \n"}`, "dockerfile"},
-		{`{"name":"n","dockerfile":"FROM a","sharing":"project"}`, "sharing"},
+		{`{"name":"n","dockerfile":"FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb","sharing":"project"}`, "sharing"},
 		{`{"name":"n","dockerfile":5}`, "dockerfile"},
 	} {
 		if status, field := f.raw(t, http.MethodPost, path, f.WS.APIKey, tt.body); status != 400 || field != tt.field {

@@ -17,7 +17,7 @@ func TestWaitForBuildProgressGetsACopy(t *testing.T) {
 	f := sdktest.Setup(t)
 	ctx := t.Context()
 	p := f.WS.ProjectID
-	e, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: "FROM alpine\n"})
+	e, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: "FROM alpine@" + pinned + "\n"})
 	if err != nil {
 		t.Fatal(err)
 	}

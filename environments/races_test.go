@@ -25,7 +25,7 @@ func TestUpdateWhileBuilding(t *testing.T) {
 	}
 	f.gate.step(t)
 	f.gate.next(t) // building, held before FROM
-	const df2 = "FROM alpine:3.20\nRUN apk add git\n"
+	const df2 = "FROM alpine:3.20@sha256:d3dfed77bb64d7d29a735783a2a90e9a1979dacbe1b8dead996d9ebc78544336\nRUN apk add git\n"
 	edited, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: df2})
 	if err != nil {
 		t.Fatal(err)

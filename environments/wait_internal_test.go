@@ -139,7 +139,7 @@ func TestRetryClasses(t *testing.T) {
 		},
 		"share": func(s *Service) error { _, err := s.Share(context.Background(), "p", "e"); return err },
 		"create": func(s *Service) error {
-			_, err := s.Create(context.Background(), "p", CreateParams{Name: "n", Dockerfile: "FROM a"})
+			_, err := s.Create(context.Background(), "p", CreateParams{Name: "n", Dockerfile: "FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"})
 			return err
 		},
 		"build":  func(s *Service) error { _, err := s.Build(context.Background(), "p", "e"); return err },

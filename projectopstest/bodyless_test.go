@@ -16,7 +16,7 @@ func TestBodylessWritesRefuseNullFields(t *testing.T) {
 	srv := projectopstest.NewTestServer(t, noLimit)
 	ws := srv.Default()
 	env, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: ws.ProjectID, OwnerUserID: ws.UserID,
-		Name: "e", Dockerfile: "FROM ubuntu:22.04\nRUN echo hi\n", Built: true})
+		Name: "e", Dockerfile: "FROM ubuntu:22.04@sha256:cb287cf26b15fded26828219b268886d76ea3963bc93495425dcf08225c86e9f\nRUN echo hi\n", Built: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func (b *buildRec) applyInstr(i, n int, in builds.Instr) error {
 	switch {
 	case in.Cmd == "FROM" && in.Digest != "":
 		b.digests = append(b.digests, in.Digest)
-		b.log = append(b.log, num+" resolve "+in.Base+" -> "+in.Digest)
+		b.log = append(b.log, num+" resolve "+in.Base)
 	case in.Cmd == "FROM":
 		b.log = append(b.log, num+" from build stage "+in.Args)
 	default:

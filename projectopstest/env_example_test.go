@@ -35,7 +35,7 @@ func ExampleWithBuildHook() {
 	ctx, ws := context.Background(), srv.Default()
 
 	env, err := client.Environments.Create(ctx, ws.ProjectID, environments.CreateParams{
-		Name: "tools", Dockerfile: "FROM alpine:3.20\nRUN apk add jq\n"})
+		Name: "tools", Dockerfile: "FROM alpine:3.20@sha256:d3dfed77bb64d7d29a735783a2a90e9a1979dacbe1b8dead996d9ebc78544336\nRUN apk add jq\n"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -27,10 +27,10 @@ func TestEnvironmentResponsesMatchReference(t *testing.T) {
 	specWins(t, doc)
 	seed := projectopstest.DemoSeed()
 	seed.Environments = []projectopstest.EnvironmentSpec{
-		{ID: "env_ready", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "ready", Dockerfile: "FROM alpine\nRUN true\n", Built: true},
-		{ID: "env_failed", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "failed", Dockerfile: "FROM alpine\nCOPY a b\n", Built: true},
-		{ID: "env_draft", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "draft", Dockerfile: "FROM alpine\n"},
-		{ID: "env_gone", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "gone", Dockerfile: "FROM alpine\n"},
+		{ID: "env_ready", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "ready", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nRUN true\n", Built: true},
+		{ID: "env_failed", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "failed", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nCOPY a b\n", Built: true},
+		{ID: "env_draft", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "draft", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\n"},
+		{ID: "env_gone", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "gone", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\n"},
 	}
 	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithSeed(seed))
 	tg := inproc(srv)
@@ -47,7 +47,7 @@ func TestEnvironmentResponsesMatchReference(t *testing.T) {
 		{"GET", base + "?limit=1", envs, owner, nil, 200},
 		{"GET", base + "?limit=0", envs, owner, nil, 400},
 		{"GET", "/projects/prj_nope/computer-environments", envs, owner, nil, 404},
-		{"POST", base, envs, owner, map[string]any{"name": "n", "dockerfile": "FROM alpine"}, 201},
+		{"POST", base, envs, owner, map[string]any{"name": "n", "dockerfile": "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41"}, 201},
 		{"POST", base, envs, owner, map[string]any{"name": "n"}, 400},
 		{"GET", base + "/env_ready", one, owner, nil, 200},
 		{"GET", base + "/env_failed", one, owner, nil, 200},

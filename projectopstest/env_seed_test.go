@@ -19,8 +19,8 @@ func TestSeedEnvironments(t *testing.T) {
 		"apiKeys": [{"userId": "usr_a", "secret": "sk_seed_env_0000000000"}],
 		"environments": [
 			{"id": "env_py", "projectId": "prj_a", "ownerUserId": "usr_a", "name": "python",
-			 "dockerfile": "FROM python:3.13-slim\nRUN pip install httpx\n", "shared": true, "built": true},
-			{"projectId": "prj_a", "ownerUserId": "usr_a", "name": "draft", "dockerfile": "FROM alpine\n"}
+			 "dockerfile": "FROM python:3.13-slim@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d\nRUN pip install httpx\n", "shared": true, "built": true},
+			{"projectId": "prj_a", "ownerUserId": "usr_a", "name": "draft", "dockerfile": "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\n"}
 		]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -44,9 +44,9 @@ func TestSeedEnvironments(t *testing.T) {
 	}
 
 	for _, bad := range []struct{ entry, want string }{
-		{`{"projectId": "prj_nope", "ownerUserId": "usr_a", "name": "x", "dockerfile": "FROM a"}`, `project "prj_nope" not found`},
-		{`{"projectId": "prj_a", "ownerUserId": "usr_nope", "name": "x", "dockerfile": "FROM a"}`, `owner "usr_nope" cannot access`},
-		{`{"projectId": "prj_a", "ownerUserId": "usr_a", "name": " ", "dockerfile": "FROM a"}`, "name is required"},
+		{`{"projectId": "prj_nope", "ownerUserId": "usr_a", "name": "x", "dockerfile": "FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}`, `project "prj_nope" not found`},
+		{`{"projectId": "prj_a", "ownerUserId": "usr_nope", "name": "x", "dockerfile": "FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}`, `owner "usr_nope" cannot access`},
+		{`{"projectId": "prj_a", "ownerUserId": "usr_a", "name": " ", "dockerfile": "FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}`, "name is required"},
 		{`{"projectId": "prj_a", "ownerUserId": "usr_a", "name": "x"}`, "dockerfile is required"},
 	} {
 		s, err := projectopstest.ParseSeed([]byte(`{"organizations": [{"id": "org_a", "name": "A"}],
@@ -83,7 +83,7 @@ func TestCloseStopsBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := srv.Default().ProjectID
-	env, err := c.Environments.Create(t.Context(), p, environments.CreateParams{Name: "e", Dockerfile: "FROM alpine\n"})
+	env, err := c.Environments.Create(t.Context(), p, environments.CreateParams{Name: "e", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestBuildStepDelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := srv.Default().ProjectID
-	env, err := c.Environments.Create(t.Context(), p, environments.CreateParams{Name: "e", Dockerfile: "FROM alpine\nRUN true\n"})
+	env, err := c.Environments.Create(t.Context(), p, environments.CreateParams{Name: "e", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nRUN true\n"})
 	if err != nil {
 		t.Fatal(err)
 	}

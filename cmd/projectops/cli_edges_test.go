@@ -96,7 +96,7 @@ func TestEnvBuildInterrupted(t *testing.T) {
 		return ctx.Err()
 	}))
 	id, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: "prj_demo", OwnerUserID: "usr_owner",
-		Name: "slow", Dockerfile: "FROM ubuntu:22.04\nRUN echo hi\n"})
+		Name: "slow", Dockerfile: "FROM ubuntu:22.04@sha256:cb287cf26b15fded26828219b268886d76ea3963bc93495425dcf08225c86e9f\nRUN echo hi\n"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestEnvCommands(t *testing.T) {
 		t.Errorf("list of none: %d %q %q", code, out, errOut)
 	}
 	df := filepath.Join(t.TempDir(), "Dockerfile")
-	if err := os.WriteFile(df, []byte("FROM python:3.13-slim\nRUN pip install httpx\n"), 0o600); err != nil {
+	if err := os.WriteFile(df, []byte("FROM python:3.13-slim@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d\nRUN pip install httpx\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := env(t, "create", "--name", "py", "--file", df, "--json")
@@ -60,7 +60,7 @@ func TestEnvCommands(t *testing.T) {
 
 	code, out, errOut = env(t, "build", "--interval", "1ms", id)
 	// The log and the status are progress: stderr.
-	if code != 0 || !strings.Contains(errOut, ": ready") || !strings.Contains(errOut, "  #1 [1/2] FROM python:3.13-slim") ||
+	if code != 0 || !strings.Contains(errOut, ": ready") || !strings.Contains(errOut, "  #1 [1/2] FROM python:3.13-slim@sha256:cf1b6e9cc15cc669") ||
 		!strings.Contains(errOut, "build ready") {
 		t.Fatalf("build: %d\n%s\n%s", code, out, errOut)
 	}
@@ -99,7 +99,7 @@ func TestEnvCommands(t *testing.T) {
 func TestEnvBuildFailureExitsNonZero(t *testing.T) {
 	srv, _ := envServer(t)
 	id, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: "prj_demo", OwnerUserID: "usr_owner",
-		Name: "bad", Dockerfile: "FROM alpine\nADD x y\n"})
+		Name: "bad", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nADD x y\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestEnvBuildProgress(t *testing.T) {
 	}
 	srv, _ := envServer(t, projectopstest.WithBuildHook(hook))
 	id, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: "prj_demo", OwnerUserID: "usr_owner",
-		Name: "e", Dockerfile: "FROM alpine\nRUN true\n"})
+		Name: "e", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nRUN true\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,11 +179,11 @@ func TestEnvTerminalProgress(t *testing.T) {
 	p.update(environments.Build{Status: environments.BuildQueued, LogPreview: "#0 queued"})
 	p.update(environments.Build{Status: environments.BuildBuilding, LogPreview: "#0 queued\n#0 building"})
 	p.update(environments.Build{Status: environments.BuildBuilding,
-		LogPreview: "[earlier log lines truncated]\n#0 building\n#1 [1/1] FROM a"})
+		LogPreview: "[earlier log lines truncated]\n#0 building\n#1 [1/1] FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"})
 	p.finish(&environments.Build{Status: environments.BuildReady})
 	want := "\r\033[K  #0 queued\nbuild bld_1: queued (0s)" +
 		"\r\033[K  #0 building\nbuild bld_1: building (0s)" +
-		"\r\033[K  #1 [1/1] FROM a\nbuild bld_1: building (0s)" +
+		"\r\033[K  #1 [1/1] FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb\nbuild bld_1: building (0s)" +
 		"\r\033[Kbuild bld_1: ready\n"
 	if buf.String() != want {
 		t.Errorf("terminal output\n%q\nwant\n%q", buf.String(), want)

@@ -1,12 +1,13 @@
 // Package builds is the double's reader of the service's Dockerfile
 // dialect: FROM and RUN only, the first instruction FROM, with comments,
 // blank lines and backslash line continuations; other Dockerfile
-// instructions are refused as unsupported, anything else as unknown. Base
-// images resolve to digests deterministically, as if a registry answered.
+// instructions are refused as unsupported, anything else as unknown. A
+// base image must be an official image pinned by digest, as the service
+// requires ("an allowlisted official base pinned by @sha256 digest"; it
+// does not publish the allowlist, so every Docker Official Image passes).
 package builds
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -135,24 +136,29 @@ func resolveFrom(in *Instr, stages map[string]bool) *Error {
 		return &Error{in.Line, "malformed FROM: invalid image reference " + Clip(ref)}
 	}
 	registry, name, tag, digest := m[1], m[2], m[3], m[4]
-	if registry == "" {
+	if registry != "" && !strings.ContainsAny(registry, ".:") && registry != "localhost" {
+		// "acme/base": a Docker Hub account's image, not a registry.
+		registry, name = "", registry+"/"+name
+	}
+	switch registry {
+	case "", "index.docker.io", "registry-1.docker.io":
 		registry = "docker.io"
-		if !strings.Contains(name, "/") {
-			name = "library/" + name
-		}
+	}
+	if registry == "docker.io" && !strings.Contains(name, "/") {
+		name = "library/" + name
+	}
+	official := registry == "docker.io" && strings.HasPrefix(name, "library/") && strings.Count(name, "/") == 1
+	switch {
+	case digest == "":
+		return &Error{in.Line, "FROM: the base image must be pinned by digest (image:tag@sha256:<64 hex digits>): " + Clip(ref)}
+	case !official:
+		return &Error{in.Line, "FROM: not an allowlisted official base image (Docker Official Images such as debian, ubuntu or alpine): " + Clip(ref)}
 	}
 	norm := registry + "/" + name
-	if tag != "" || digest == "" {
-		norm += ":" + cmp.Or(tag, "latest")
+	if tag != "" {
+		norm += ":" + tag
 	}
-	if digest == "" {
-		// Resolving a tag: deterministic, as if the registry answered.
-		sum := sha256.Sum256([]byte("projectopstest resolve " + norm))
-		digest = "sha256:" + hex.EncodeToString(sum[:])
-	} else {
-		norm += "@" + digest
-	}
-	in.Base, in.Digest = norm, digest
+	in.Base, in.Digest = norm+"@"+digest, digest
 	return nil
 }
 

@@ -6,11 +6,11 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	in, err := Parse("# base\nFROM python:3.13-slim AS base\nRUN pip install \\\n  # a comment inside\n  httpx\nFROM base\nRUN exit 3\n")
+	in, err := Parse("# base\nFROM python:3.13-slim@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d AS base\nRUN pip install \\\n  # a comment inside\n  httpx\nFROM base\nRUN exit 3\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(in) != 4 || in[0].Base != "docker.io/library/python:3.13-slim" || !strings.HasPrefix(in[0].Digest, "sha256:") ||
+	if len(in) != 4 || in[0].Base != "docker.io/library/python:3.13-slim@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d" || in[0].Digest != "sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d" ||
 		in[1].Args != "pip install httpx" || in[2].Digest != "" || in[3].Line != 7 {
 		t.Errorf("instructions = %+v", in)
 	}
@@ -20,21 +20,30 @@ func TestParse(t *testing.T) {
 	if RunExit(in[1]) != nil {
 		t.Error("a plain RUN failed")
 	}
-	again, _ := Parse("FROM python:3.13-slim\n")
-	if again[0].Digest != in[0].Digest {
-		t.Error("tag resolution is not deterministic")
+	// Official images normalize to docker.io/library, with or without a
+	// tag, however the registry is spelled.
+	for _, ref := range []string{"debian@", "library/debian@", "docker.io/library/debian@", "index.docker.io/debian@"} {
+		in, err := Parse("FROM " + ref + "sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d\n")
+		if err != nil || in[0].Base != "docker.io/library/debian@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d" {
+			t.Errorf("FROM %s: %+v, %v", ref, in, err)
+		}
 	}
 }
 
 func TestParseRefuses(t *testing.T) {
 	for src, want := range map[string]string{
-		"":                       "no FROM instruction",
-		"RUN echo\n":             "line 1: RUN before the first FROM",
-		"FROM a\nCOPY . /x\n":    "line 2: unsupported instruction COPY",
-		"FROM a\nFROBNICATE x\n": "line 2: unknown instruction FROBNICATE",
-		"FROM a\nRUN x \\":       "line 2: malformed line: line continuation at end of file",
-		"FROM Not_An_Image\n":    "line 1: malformed FROM: invalid image reference",
-		"FROM --weird=1 a\n":     "line 1: malformed FROM: unknown flag",
+		"":           "no FROM instruction",
+		"RUN echo\n": "line 1: RUN before the first FROM",
+		"FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb\nCOPY . /x\n":    "line 2: unsupported instruction COPY",
+		"FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb\nFROBNICATE x\n": "line 2: unknown instruction FROBNICATE",
+		"FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb\nRUN x \\":       "line 2: malformed line: line continuation at end of file",
+		"FROM Not_An_Image\n": "line 1: malformed FROM: invalid image reference",
+		"FROM --weird=1 a\n":  "line 1: malformed FROM: unknown flag",
+		// The service's rule: an allowlisted official base pinned by digest.
+		"FROM debian:bookworm-slim\n": "line 1: FROM: the base image must be pinned by digest",
+		"FROM acme/base@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d\n":             "line 1: FROM: not an allowlisted official base image",
+		"FROM ghcr.io/acme/base@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d\n":     "line 1: FROM: not an allowlisted official base image",
+		"FROM localhost:5000/debian@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d\n": "line 1: FROM: not an allowlisted official base image",
 	} {
 		if _, err := Parse(src); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("Parse(%q) = %v, want %q", src, err, want)
