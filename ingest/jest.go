@@ -137,7 +137,7 @@ func (j *jestReader) file() error {
 // fails, anything else is counted as skipped.
 func (j *jestReader) emit(file, title, status string, ms float64, failure string) error {
 	j.st.Events++
-	if title == "" {
+	if strings.TrimSpace(title) == "" { // the service refuses a blank title
 		title = "(unnamed test)"
 	}
 	var passed bool

@@ -109,9 +109,10 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 // ExternalRunID returns the run's external id.
 func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 
-// Record adds one finished result. A result without CaseTitle, or with a
-// Metadata value that is not a string, number or boolean, is a
-// VALIDATION_ERROR sent nowhere; without ExternalIterationID it gets a
+// Record adds one finished result. A result the service would refuse (a
+// blank CaseTitle, a CaseID that differs from its ExternalCaseID, an
+// ExternalIterationID over 256 characters, a Metadata value that is not a
+// string, number or boolean, ...) is a VALIDATION_ERROR sent nowhere; without ExternalIterationID it gets a
 // deterministic one (from its title, external case id and occurrence). A
 // result that would not fit a chunk has its widget HTML uploaded through
 // an upload URL, then its largest text cut (a failed upload is logged and
@@ -121,9 +122,6 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 func (r *Reporter) Record(ctx context.Context, res Result) error {
 	if ctx == nil {
 		return apierr.NilContext()
-	}
-	if res.CaseTitle == "" {
-		return apierr.Invalid("caseTitle", "Result.CaseTitle is required")
 	}
 	if err := res.check(); err != nil {
 		return err

@@ -3,17 +3,33 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 )
 
+// maxIterationIDChars is the service's limit on an externalIterationId, in
+// characters (JSON Schema's maxLength counts characters, not bytes).
+const maxIterationIDChars = 256
+
 // check refuses what the service would refuse of a result, before anything
 // is sent, and fills what it requires: a snapshot's protocol and its
 // toolMetadata object. It works on copies, never on the caller's slices.
+// A refusal here matters: sent, one such result sinks its whole chunk (a
+// 400, which Resume would meet again forever).
 func (res *Result) check() error {
+	switch {
+	case strings.TrimSpace(res.CaseTitle) == "":
+		return apierr.Invalid("caseTitle", "Result.CaseTitle is required (and not blank)")
+	case res.CaseID != "" && res.ExternalCaseID != "" && res.CaseID != res.ExternalCaseID:
+		return apierr.Invalid("caseId", "Result.CaseID must equal ExternalCaseID when both are set")
+	case utf8.RuneCountInString(res.ExternalIterationID) > maxIterationIDChars:
+		return apierr.Invalid("externalIterationId", fmt.Sprintf("Result.ExternalIterationID is longer than %d characters", maxIterationIDChars))
+	}
 	for k, v := range res.Metadata {
 		switch v.(type) {
 		case string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
