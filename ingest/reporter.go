@@ -146,12 +146,12 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 			// Not a reporting failure: the run goes on, and this result
 			// is sent cut to fit (its widget HTML is what is cut).
 			r.log.WarnContext(ctx, "projectops: ingest: widget upload failed; the result is sent without its widget HTML",
-				"case", res.CaseTitle, "error", err)
+				"case", r.shownTitle(res.CaseTitle), "error", err)
 			b, cut, err = r.enc.encode(&res)
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("projectops: ingest: encoding result %q: %w", res.CaseTitle, err)
+		return fmt.Errorf("projectops: ingest: encoding result %q: %w", r.shownTitle(res.CaseTitle), err)
 	}
 	if cut {
 		r.truncated++
@@ -247,6 +247,11 @@ func orInt(n, def int) int {
 	}
 	return n
 }
+
+// shownTitle is a result's title as an error or a log line may show it:
+// the built-in redaction of the title sent and spooled (encode has already
+// applied the Redact hook to it).
+func (r *Reporter) shownTitle(title string) string { return string(r.enc.redact.text(title)) }
 
 func hasWidgetHTML(res *Result) bool {
 	for _, s := range res.WidgetSnapshots {

@@ -1,11 +1,15 @@
 package ingest_test
 
 import (
+	"bytes"
+	"log/slog"
+	"math"
 	"strings"
 	"testing"
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/projectopstest"
 )
 
 // Record refuses, as a VALIDATION_ERROR, the titles and ids the service would
@@ -54,4 +58,40 @@ func TestReadJestBlankTitle(t *testing.T) {
 		t.Fatalf("Close = %+v, %v", out, err)
 	}
 	wantRows(t, f.srv, out.Run.RunID, []ingest.Result{{CaseTitle: "(unnamed test)", Passed: true}})
+}
+
+// A result's title reaches Record's error and the widget-upload warning
+// redacted, as it is sent and spooled.
+func TestRecordErrorAndLogRedactTheTitle(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.srv.SetFault(routeUploadURL, projectopstest.Fault{Status: 400})
+	var logged bytes.Buffer
+	r, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) {
+		o.ChunkBytes = 4096
+		o.Logger = slog.New(slog.NewTextHandler(&logged, nil))
+	})
+	secrets := []string{f.ws.APIKey, "sk_live_abcdefghijkl", "eyJhbGciOiJIUzI1NiJ9.payload"}
+	title := "key " + f.ws.APIKey + " token sk_live_abcdefghijkl Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload"
+	err := r.Record(t.Context(), ingest.Result{CaseTitle: title, Metadata: map[string]any{"score": math.NaN()}})
+	if err == nil {
+		t.Fatal("a NaN metadata value was accepted")
+	}
+	err2 := r.Record(t.Context(), ingest.Result{CaseTitle: title, Passed: true,
+		WidgetSnapshots: []ingest.WidgetSnapshot{{ToolCallID: "tc", ToolName: "show", ServerID: "srv_1", ResourceURI: "ui://w",
+			WidgetHTML: strings.Repeat("<p>widget</p>", 1000)}}})
+	if err2 != nil {
+		t.Fatal(err2)
+	}
+	if !strings.Contains(logged.String(), "widget upload failed") {
+		t.Fatalf("no warning logged: %s", logged.String())
+	}
+	for _, s := range secrets {
+		if strings.Contains(err.Error(), s) || strings.Contains(logged.String(), s) {
+			t.Errorf("secret %q in the error (%v) or the log (%s)", s, err, logged.String())
+		}
+	}
+	if _, err := r.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 }
