@@ -198,18 +198,24 @@ func countUnacked(files []string) (int, error) {
 // batches within the default chunk limits.
 func sendUnacked(ctx context.Context, svc *Service, project, runID string, files []string) (int, error) {
 	var batch []json.RawMessage
+	var body []byte
 	size, resent := 0, 0
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		body, err := json.Marshal(struct {
-			RunID   string            `json:"runId"`
-			Results []json.RawMessage `json:"results"`
-		}{runID, batch})
-		if err != nil {
-			return err
+		// Spliced, not json.Marshal'd: Marshal would HTML-escape the
+		// spooled results (< > & as \u003c, 6 bytes each), and a body the
+		// reporter could send might no longer fit the service's limit.
+		body := appendJSONString(append(body[:0], `{"runId":`...), runID)
+		body = append(body, `,"results":[`...)
+		for i, res := range batch {
+			if i > 0 {
+				body = append(body, ',')
+			}
+			body = append(body, res...)
 		}
+		body = append(body, "]}"...)
 		if _, err := svc.appendRaw(ctx, project, nil, body, nil); err != nil {
 			return err
 		}

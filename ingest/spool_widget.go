@@ -81,7 +81,15 @@ func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res j
 		}
 		s["widgetHtmlBlobId"] = up.StorageID
 	}
-	return json.Marshal(m)
+	// Without HTML escaping, as the reporter encoded it: escaped, the
+	// result could outgrow the body limit it was cut to.
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // writeNew writes a file that must not exist yet (O_EXCL: a link planted
