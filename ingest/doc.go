@@ -7,8 +7,8 @@
 // # Reporter
 //
 // A Reporter takes results one at a time (Record) and decides how to send
-// them: a single report call when the whole run fits one chunk (200 results
-// and 1 MiB by default), otherwise runs/start, chunks of runs/iterations
+// them: a single report call when the whole run, its fields included, fits
+// one chunk (200 results and 1 MiB by default), otherwise runs/start, chunks of runs/iterations
 // sent by up to two goroutines (one while the service answers 429), and
 // runs/finalize on Close. Memory stays bounded by the chunk size × (the
 // concurrency + 1) whatever the run's length. Every result carries an

@@ -15,7 +15,7 @@ import (
 )
 
 // Reporter streams results into one run: a single report call when the
-// whole run fits one chunk, else runs/start, chunks of runs/iterations and
+// whole run, its fields included, fits one chunk, else runs/start, chunks of runs/iterations and
 // runs/finalize. Memory stays bounded by the chunk size × (concurrency + 1)
 // whatever the run's length. Its methods are safe for concurrent use.
 type Reporter struct {

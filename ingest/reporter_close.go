@@ -7,7 +7,8 @@ import (
 )
 
 // Close sends what is left and finalizes the run: one report call when the
-// run never needed more than one chunk, else the last chunk and
+// run never needed more than one chunk and its whole report body (the
+// run's fields included) fits ChunkBytes, else the last chunk and
 // runs/finalize. It waits for every upload. The spool file is removed once
 // the run is finalized; after a failure it stays for Resume and the
 // Outcome (and, when Strict, the error) names it. Close is not idempotent:
@@ -24,14 +25,23 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 	r.closed = true
 	defer r.upCancel()
 	var run *RunResult
-	if !r.started && r.Err() == nil {
-		run = r.report(ctx)
+	oneShot := !r.started && r.Err() == nil
+	var head []byte
+	var herr error
+	if oneShot {
+		head, herr = jsonMarshal(r.opt.Run)
+		oneShot = herr != nil || r.reportFits(head)
+	}
+	if oneShot {
+		run = r.report(ctx, head, herr)
 	} else {
 		// ctx bounds the uploads from here on, the last chunk's wait for
 		// a free upload slot included.
 		stop := context.AfterFunc(ctx, r.upCancel)
 		if r.n > 0 {
 			r.cut(ctx)
+		} else if !r.started {
+			r.start(ctx) // a run with no results still gets its verdict
 		}
 		r.waitUploads(ctx)
 		stop()
@@ -67,16 +77,26 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 	return out, nil
 }
 
+// reportFits reports whether the one-shot report body (the run's encoded
+// fields, head, and the buffered results) fits a chunk. Records reserve only
+// chunkOverhead for the envelope, which a chunk's {"runId":..} fits but
+// the run's notes, tags or host config need not: then the run goes the
+// chunked way, as the reference reporter's does past its 1 MiB.
+func (r *Reporter) reportFits(head []byte) bool {
+	n := len(head) - 1 + len(`,"results":[`) + len(r.buf) + len("]}")
+	return n <= r.opt.ChunkBytes
+}
+
 // report sends the whole run as one report call (results already spooled
-// as chunk 1). Call with r.mu held.
-func (r *Reporter) report(ctx context.Context) *RunResult {
+// as chunk 1); head is the run's encoded fields, or herr. Call with r.mu
+// held.
+func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResult {
 	r.seq++
 	results := r.resultsArray()
 	defer r.putBody(results)
 	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: r.seq}, results)
-	head, err := jsonMarshal(r.opt.Run)
-	if err != nil {
-		r.fail(err)
+	if herr != nil {
+		r.fail(herr)
 		return nil
 	}
 	body := r.getBody()
