@@ -143,7 +143,11 @@ func (r *Reporter) spoolWrite(rec spoolRecord, results []byte) {
 		}
 		r.spool = sp
 	}
-	r.spool.write(rec, results)
+	if err := r.spool.write(rec, results); err != nil {
+		// Said once: from here on nothing more is spooled, so what the
+		// service does not store cannot be resumed.
+		r.log.Warn("projectops: ingest: writing the spool failed; results not stored from here on cannot be resumed", "error", err)
+	}
 }
 
 func (r *Reporter) progress() {

@@ -90,17 +90,26 @@ func openSpool(dir, project string, run RunParams, rd redactor) (*spool, error) 
 	s.mu.Lock()
 	s.line(rd.apply(rec))
 	s.mu.Unlock()
-	return s, s.err
+	if s.err != nil {
+		// A file without its run record is no spool: Resume would refuse
+		// it on every run.
+		_ = s.close(true)
+		return nil, s.err
+	}
+	return s, nil
 }
 
 // write appends one record; results, when given, is spliced in as the raw
-// results array (it can be a megabyte: no re-encoding).
-func (s *spool) write(rec spoolRecord, results []byte) {
+// results array (it can be a megabyte: no re-encoding). It returns the
+// spool's failure to the one call that met it first (later ones write
+// nothing and return nil), so that it is reported once.
+func (s *spool) write(rec spoolRecord, results []byte) (err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
-		return
+		return nil
 	}
+	defer func() { err = s.err }()
 	b, err := json.Marshal(rec)
 	if err == nil && results != nil {
 		b = b[:len(b)-1] // drop "}"
@@ -124,6 +133,7 @@ func (s *spool) write(rec spoolRecord, results []byte) {
 	if err != nil {
 		s.err = fmt.Errorf("projectops: ingest spool %s: %w", s.path, err)
 	}
+	return
 }
 
 // line appends b and a newline and flushes; call with s.mu held.
@@ -141,7 +151,8 @@ func (s *spool) line(b []byte) {
 }
 
 // close closes the file, removing it when remove is set (the run was
-// finalized: nothing is left to resend).
+// finalized: nothing is left to resend), even after a failed write: kept,
+// the file would have a later Resume send the run again.
 func (s *spool) close(remove bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -149,7 +160,7 @@ func (s *spool) close(remove bool) error {
 	if cerr := s.f.Close(); err == nil {
 		err = cerr
 	}
-	if remove && s.err == nil {
+	if remove {
 		return os.Remove(s.path)
 	}
 	return err
