@@ -56,8 +56,14 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 		}
 	}
 	out := &Outcome{Run: run, Local: summarize(r.passed, r.failed), Recorded: int(r.recorded.Load()),
-		Sent: int(r.sent.Load()), Truncated: r.truncated, Chunks: r.seq}
+		Sent: int(r.sent.Load()), Truncated: r.truncated, Chunks: r.seq, Reused: r.done}
 	failed := r.Err()
+	if r.done && failed == nil {
+		// Not a failure (it is what makes a retried step safe), but the
+		// results recorded here are in no run: say so.
+		r.log.Warn("projectops: ingest: the run was already complete under this external run id; the results recorded were not stored",
+			"externalRunId", r.opt.Run.ExternalRunID, "runId", r.runID, "recorded", out.Recorded)
+	}
 	if r.spool != nil {
 		if failed != nil {
 			out.SpoolPath = r.spool.path

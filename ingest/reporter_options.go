@@ -60,8 +60,12 @@ type Outcome struct {
 	// Run is the service's answer; nil when reporting failed.
 	Run *RunResult
 	// Local counts what was recorded, whatever the service said.
-	Local             Summary
-	Recorded, Sent    int
+	Local Summary
+	// Recorded counts the results Record took; Sent those the service
+	// acknowledged (stored, or skipped as stored already).
+	Recorded, Sent int
+	// Truncated counts the results cut to fit a chunk; Chunks the chunks
+	// cut.
 	Truncated, Chunks int
 	// SpoolPath names the spool file left behind for Resume ("" when
 	// everything was stored).
@@ -69,6 +73,15 @@ type Outcome struct {
 	// Err is the reporting failure, if any (returned by Close too when
 	// Strict).
 	Err error
+	// Reused is set when the run's external id named a run that was
+	// already complete (an earlier report under the same id): it is left
+	// as it is, so retries and Resume never duplicate rows, but none of
+	// the results recorded here were stored (Sent counts none of them) and
+	// Run is that earlier run. Known on the chunked flow only: a one-shot
+	// report call is answered with the run's state whether it created the
+	// run or found it complete, so there Reused stays false and Sent counts
+	// every result; a Run.Summary that differs from Local is the sign.
+	Reused bool
 }
 
 // ReportingError is a failure to deliver results. The results that were

@@ -252,9 +252,11 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 // run's verdict when it was stored and failed. Under a pass criterion
 // (--min-pass-rate) the verdict alone decides. A failing test fails the
 // gate even when the service's verdict is an earlier run's (a reused
-// external run id whose run had ended keeps its results, not these).
+// external run id whose run had ended keeps its results, not these), and
+// when the reporter knows the run was reused complete, the verdict is not
+// these results' at all: the tests decide, as when reporting failed.
 func reportFailed(st ingest.SourceStats, out *ingest.Outcome, criterion bool) bool {
-	stored := out != nil && out.Err == nil && out.Run != nil && out.Run.Result != ""
+	stored := out != nil && out.Err == nil && !out.Reused && out.Run != nil && out.Run.Result != ""
 	switch {
 	case stored && criterion:
 		return out.Run.Result != "passed"

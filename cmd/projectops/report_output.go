@@ -72,9 +72,20 @@ func printSummary(w io.Writer, st ingest.SourceStats, out *ingest.Outcome) {
 	case out == nil:
 	case out.Err != nil:
 		fmt.Fprintf(w, "projectops: %s; NOT reported: %v\n", counts, errText(out.Err))
+	case out.Reused && out.Run != nil:
+		fmt.Fprintf(w, "projectops: %s; NOT reported: run %s was already complete under this external run id "+
+			"(result %s, an earlier report's); these results were not stored (use another --external-run-id)\n",
+			counts, out.Run.RunID, out.Run.Result)
 	case out.Run != nil:
 		fmt.Fprintf(w, "projectops: %s; run %s %s, result %s (%d stored, pass rate %.1f%%)\n", counts, out.Run.RunID,
 			out.Run.Status, out.Run.Result, summaryTotal(out.Run), 100*summaryRate(out.Run))
+		if sum := out.Run.Summary; sum != nil && (sum.Total != out.Local.Total || sum.Passed != out.Local.Passed) {
+			// A one-shot report cannot tell a run it created from one it
+			// found complete: differing counts are the sign of the latter.
+			fmt.Fprintf(w, "projectops: the run's counts (%d, %d passed) are not this report's (%d, %d passed): "+
+				"its external run id may have been used by an earlier report, whose results it keeps\n",
+				sum.Total, sum.Passed, out.Local.Total, out.Local.Passed)
+		}
 	}
 }
 
@@ -124,6 +135,8 @@ type reportSummary struct {
 	Failed  int               `json:"failed"`
 	Skipped int               `json:"skipped"`
 	Run     *ingest.RunResult `json:"run,omitempty"`
+	// Reused: the run was already complete; these results were not stored.
+	Reused bool `json:"reused,omitempty"`
 	// Error is why the results were not reported; Spool holds them then.
 	Error string `json:"error,omitempty"`
 	Spool string `json:"spool,omitempty"`
@@ -132,7 +145,7 @@ type reportSummary struct {
 func reportJSON(st ingest.SourceStats, out *ingest.Outcome) reportSummary {
 	r := reportSummary{Passed: st.Passed, Failed: st.Failed, Skipped: st.Skipped}
 	if out != nil {
-		r.Run, r.Spool = out.Run, out.SpoolPath
+		r.Run, r.Spool, r.Reused = out.Run, out.SpoolPath, out.Reused
 		if out.Err != nil {
 			r.Error = errText(out.Err)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -322,5 +323,29 @@ func TestDevNullIsEmptyInput(t *testing.T) {
 	defer f.Close()
 	if _, err := goTestInput(f); err == nil || !strings.Contains(err.Error(), "it is empty") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A second report under the external run id of a complete run stores
+// nothing; the summary says so rather than showing the earlier run as
+// this report's, and the tests' own failures decide the exit status.
+func TestReportIntoACompleteRunSaysSo(t *testing.T) {
+	reportEnv(t)
+	var in strings.Builder
+	for i := range 201 { // over one chunk: the chunked flow, which knows
+		fmt.Fprintf(&in, `{"Action":"pass","Package":"p","Test":"TestP%d"}`+"\n", i)
+	}
+	if code, _, errOut := runReportCLI(t, in.String(), "report", "--external-run-id", "same"); code != 0 {
+		t.Fatalf("first report: exit %d, %q", code, errOut)
+	}
+	in.WriteString(`{"Action":"fail","Package":"p","Test":"TestF"}` + "\n")
+	code, _, errOut := runReportCLI(t, in.String(), "report", "--external-run-id", "same")
+	if code != 1 || !strings.Contains(errOut, "NOT reported: run ") || !strings.Contains(errOut, "already complete") {
+		t.Errorf("second report: exit %d, stderr %q", code, errOut)
+	}
+	// One-shot, the service's answer cannot tell; the counts can.
+	code, _, errOut = runReportCLI(t, "", "report", "--jest", "../../ingest/testdata/jest.json", "--external-run-id", "same")
+	if code != 1 || !strings.Contains(errOut, "may have been used by an earlier report") {
+		t.Errorf("one-shot report: exit %d, stderr %q", code, errOut)
 	}
 }
