@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -45,7 +46,9 @@ const maxLine = 1 << 20
 // at all is "<pkg> [package]". A stream that ends with tests still running
 // fails them as incomplete. Non-JSON lines are passed through, never
 // fatal. Titles are "<import path>.<Test/sub>"; ids are derived from
-// package, test name and occurrence (-count=N repeats a name).
+// package, test name and occurrence (-count=N repeats a name), and for a
+// package run again later in the stream (gotestsum --rerun-fails), the
+// run's number: a rerun's results are stored beside the first run's.
 func ReadGoTest(ctx context.Context, r io.Reader, rec Recorder, opt GoTestOptions) (SourceStats, error) {
 	g := newGoReader(rec, opt)
 	rd := bufio.NewReaderSize(r, 64<<10)
@@ -86,12 +89,17 @@ type goReader struct {
 	ev    goEvent
 	text  []byte // scratch for unescaped output
 	pkgs  map[string]*goPackage
+	// runs counts the ended runs of each package: all that is kept of a
+	// package once it ends, so that a rerun in the same stream
+	// (gotestsum --rerun-fails) gets ids of its own.
+	runs  map[string]int
 	build map[string]*boundedOutput // build output by import path
 	free  []*goTest
 }
 
 type goPackage struct {
 	name    string
+	run     int // earlier runs of the package in this stream
 	running map[string]*goTest
 	occ     map[string]int
 	failed  int // tests that failed in this package run
@@ -111,7 +119,7 @@ func newGoReader(rec Recorder, opt GoTestOptions) *goReader {
 	if opt.OutputTail == 0 {
 		opt.OutputTail = DefaultOutputTail
 	}
-	return &goReader{rec: rec, opt: opt, pkgs: map[string]*goPackage{}, build: map[string]*boundedOutput{}}
+	return &goReader{rec: rec, opt: opt, pkgs: map[string]*goPackage{}, runs: map[string]int{}, build: map[string]*boundedOutput{}}
 }
 
 func (g *goReader) passthrough(line []byte) {
@@ -162,6 +170,7 @@ func (g *goReader) line(ctx context.Context, line []byte) error {
 	p := g.pkgs[string(ev.pkg)]
 	if p == nil {
 		p = &goPackage{name: string(ev.pkg), running: map[string]*goTest{}, occ: map[string]int{}}
+		p.run = g.runs[p.name]
 		g.pkgs[p.name] = p
 	}
 	if len(ev.test) == 0 {
@@ -241,7 +250,7 @@ func (g *goReader) outcome(ctx context.Context, p *goPackage, name, action strin
 	}
 	p.occ[name]++
 	res := Result{CaseTitle: p.name + "." + name, Passed: action == "pass", DurationMs: elapsed * 1000,
-		ExternalIterationID: IterationID(p.occ[name], p.name, name),
+		ExternalIterationID: p.iterationID(name),
 		Metadata:            map[string]any{"package": p.name, "test": name}}
 	if !res.Passed {
 		g.stats.Failed++
@@ -254,4 +263,15 @@ func (g *goReader) outcome(ctx context.Context, p *goPackage, name, action strin
 		g.stats.Passed++
 	}
 	return g.rec.Record(ctx, res)
+}
+
+// iterationID is the id of the latest occurrence of name (a test, or a
+// package failure's title) in p: from package, name and occurrence, plus
+// the run's number for a rerun of the package, whose results the service
+// would otherwise skip as the first run's.
+func (p *goPackage) iterationID(name string) string {
+	if p.run == 0 {
+		return IterationID(p.occ[name], p.name, name)
+	}
+	return IterationID(p.occ[name], p.name, name, "run "+strconv.Itoa(p.run+1))
 }

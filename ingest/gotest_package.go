@@ -16,13 +16,13 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 		// Tests left running under a passing package: test2json lost
 		// their outcome; nothing failed, so nothing is invented, but a
 		// benchmark that printed its result passed.
-		delete(g.pkgs, p.name)
+		g.endPackage(p)
 		return g.passBenched(ctx, p)
 	case "fail":
 	default:
 		return nil
 	}
-	delete(g.pkgs, p.name)
+	g.endPackage(p)
 	if fb := string(ev.failedBuild); fb != "" {
 		msg := p.out.String()
 		// Kept for the stream: every package that imports a broken one
@@ -44,13 +44,20 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 	return nil
 }
 
+// endPackage forgets p's state but its run count: a later run of the
+// package in the stream is a rerun.
+func (g *goReader) endPackage(p *goPackage) {
+	delete(g.pkgs, p.name)
+	g.runs[p.name]++
+}
+
 func (g *goReader) packageFailure(ctx context.Context, p *goPackage, suffix, msg string, elapsed float64) error {
 	g.stats.PackageFailures++
 	g.stats.Failed++
 	title := p.name + suffix
 	p.occ[title]++
 	return g.rec.Record(ctx, Result{CaseTitle: title, Passed: false, DurationMs: elapsed * 1000, Error: msg,
-		ExternalIterationID: IterationID(p.occ[title], p.name, title),
+		ExternalIterationID: p.iterationID(title),
 		Metadata:            map[string]any{"package": p.name, "packageFailure": true}})
 }
 
