@@ -8,15 +8,17 @@
 //
 // A Reporter takes results one at a time (Record) and decides how to send
 // them: a single report call when the whole run, its fields included, fits
-// one chunk (200 results and 1 MiB by default), otherwise runs/start, chunks of runs/iterations
-// sent by up to two goroutines (one while the service answers 429), and
-// runs/finalize on Close. Memory stays bounded by the chunk size × (the
-// concurrency + 1) whatever the run's length. Every result carries an
-// externalIterationId (derived deterministically when missing) and the run
-// an externalRunId (explicit, PROJECTOPS_EXTERNAL_RUN_ID, the CI job, or
-// random), so retried chunks and re-runs never duplicate rows: the routes
-// are idempotent and retried on 429, 5xx and network errors, never on 400,
-// 401, 403 or 404.
+// one chunk (200 results and 1 MiB by default), otherwise runs/start, chunks
+// of runs/iterations sent by up to two goroutines (one while the service
+// answers 429), and runs/finalize on Close. Memory is the chunk size × (the
+// concurrency + 1) whatever the run's length, plus at most about 40 bytes
+// per distinct title (and external case id) recorded without an
+// ExternalIterationID: the count of its occurrences, which its derived id
+// needs. Every result carries an externalIterationId (derived
+// deterministically when missing) and the run an externalRunId (explicit,
+// PROJECTOPS_EXTERNAL_RUN_ID, the CI job, or random), so retried chunks and
+// re-runs never duplicate rows: the routes are idempotent and retried on
+// 429, 5xx and network errors, never on 400, 401, 403 or 404.
 //
 // Every chunk is written to a spool file before it is sent and
 // acknowledged after, so a failed or killed reporter loses nothing: Resume

@@ -16,8 +16,11 @@ import (
 
 // Reporter streams results into one run: a single report call when the
 // whole run, its fields included, fits one chunk, else runs/start, chunks of runs/iterations and
-// runs/finalize. Memory stays bounded by the chunk size × (concurrency + 1)
-// whatever the run's length. Its methods are safe for concurrent use.
+// runs/finalize. Memory is the chunk size × (concurrency + 1) whatever the
+// run's length, plus at most about 40 bytes per distinct title (and
+// external case id) among the results recorded without an
+// ExternalIterationID (see Record). Its methods are safe for concurrent
+// use.
 type Reporter struct {
 	svc *Service
 	opt *ReporterOptions // a pointer: fmt prints it as an address, never its secrets
@@ -39,8 +42,15 @@ type Reporter struct {
 	upCtx    context.Context
 	upCancel context.CancelFunc
 	spool    *spool
-	occ      map[uint64]int32 // occurrences of identities without ids
-	seed     maphash.Seed
+	// occ counts the occurrences of each identity (title, external case
+	// id) recorded without an id, by hash: ~20-40 bytes an identity, kept
+	// for the run's life. Forgetting one would give its next occurrence
+	// the first one's id, a row the service skips; a sequence number
+	// instead would give a result another id when a retried step records
+	// in another order (parallel tests), storing some twice and skipping
+	// others.
+	occ  map[uint64]int32
+	seed maphash.Seed
 
 	passed, failed, truncated int
 	recorded                  atomic.Int64
