@@ -6,8 +6,10 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -70,13 +72,16 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if svc == nil {
 		return nil, apierr.Invalid("service", "projectops: ingest.NewReporter: nil service")
 	}
-	if opt.Run.SuiteName == "" {
-		return nil, apierr.Invalid("suiteName", "ReporterOptions.Run.SuiteName is required")
+	if strings.TrimSpace(opt.Run.SuiteName) == "" {
+		return nil, apierr.Invalid("suiteName", "ReporterOptions.Run.SuiteName is required (and not blank)")
 	}
-	// A refusal the service would make of every request: caught here, the
+	// Refusals the service would make of every request: caught here, the
 	// results are not spooled for a Resume that can never send them.
 	if pc := opt.Run.PassCriteria; pc != nil && !(pc.MinimumPassRate >= 0 && pc.MinimumPassRate <= 100) {
 		return nil, apierr.Invalid("passCriteria.minimumPassRate", "PassCriteria.MinimumPassRate must be between 0 and 100")
+	}
+	if opt.Run.ExpectedIterations < 0 {
+		return nil, apierr.Invalid("expectedIterations", "RunParams.ExpectedIterations must not be negative")
 	}
 	if opt.ChunkSize < 0 || opt.ChunkBytes < 0 || opt.Concurrency < 0 {
 		return nil, apierr.Invalid("options", "chunk size, chunk bytes and concurrency must not be negative")
@@ -95,6 +100,11 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 		opt.Getenv = os.Getenv
 	}
 	opt.Run.ExternalRunID = ExternalRunID(opt.Run.ExternalRunID, opt.Getenv)
+	// From the options or the environment: either way the service
+	// would refuse it.
+	if utf8.RuneCountInString(opt.Run.ExternalRunID) > maxIterationIDChars {
+		return nil, apierr.Invalid("externalRunId", fmt.Sprintf("RunParams.ExternalRunID is longer than %d characters", maxIterationIDChars))
+	}
 	if opt.Run.CI == nil {
 		opt.Run.CI = DetectCI(opt.Getenv)
 	}

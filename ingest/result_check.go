@@ -12,8 +12,9 @@ import (
 	"github.com/projectops/projectops-go/internal/apierr"
 )
 
-// maxIterationIDChars is the service's limit on an externalIterationId, in
-// characters (JSON Schema's maxLength counts characters, not bytes).
+// maxIterationIDChars is the service's limit on an externalIterationId (and
+// an externalRunId), in characters (JSON Schema's maxLength counts
+// characters, not bytes).
 const maxIterationIDChars = 256
 
 // check refuses what the service would refuse of a result, before anything

@@ -95,3 +95,32 @@ func TestRecordErrorAndLogRedactTheTitle(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// NewReporter refuses run fields the service would refuse of every
+// request (their results would wait in the spool for a Resume that can
+// never send them).
+func TestNewReporterRefusesWhatTheServiceRefuses(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	long := strings.Repeat("é", 257)
+	for field, run := range map[string]ingest.RunParams{
+		"suiteName":          {SuiteName: "  "},
+		"expectedIterations": {SuiteName: "s", ExpectedIterations: -1},
+		"externalRunId":      {SuiteName: "s", ExternalRunID: long},
+	} {
+		_, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Run: run})
+		wantCode(t, err, projectops.CodeValidation, field)
+	}
+	env := func(k string) string {
+		if k == ingest.EnvExternalRunID {
+			return long
+		}
+		return ""
+	}
+	_, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Run: ingest.RunParams{SuiteName: "s"}, Getenv: env})
+	wantCode(t, err, projectops.CodeValidation, "externalRunId")
+	if _, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true,
+		Run: ingest.RunParams{SuiteName: "s", ExternalRunID: long[len("é"):]}}); err != nil {
+		t.Errorf("a 256-character id refused: %v", err)
+	}
+}
