@@ -17,6 +17,8 @@ func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch {
+	case w.gone:
+		return nil, nil, errors.New("projectopstest: the client gave up before the upgrade")
 	case w.sync:
 		return nil, nil, errors.New("projectopstest: only streaming routes can hijack in process")
 	case w.committed:
@@ -30,4 +32,18 @@ func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	w.sent, w.header = w.header, w.header.Clone()
 	close(w.ready)
 	return server, bufio.NewReadWriter(bufio.NewReader(server), bufio.NewWriter(server)), nil
+}
+
+// abandon is the client giving up before the response reached it: a
+// connection hijacked since, or about to be, would have nobody at the
+// other end, and the handler (the relay's session, say) would serve a
+// pipe nobody reads until the server closes. It is closed, or refused.
+func (w *responseWriter) abandon() {
+	w.mu.Lock()
+	w.gone = true
+	conn := w.conn
+	w.mu.Unlock()
+	if conn != nil {
+		_ = conn.Close()
+	}
 }

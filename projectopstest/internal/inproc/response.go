@@ -29,6 +29,7 @@ type responseWriter struct {
 	pw        *io.PipeWriter
 	err       error     // failure before commit, returned by RoundTrip
 	conn      net.Conn  // the client's end of a hijacked connection (hijack.go)
+	gone      bool      // the client gave up before the response was committed
 	small     [512]byte // initial buffer: most responses fit, saving an allocation
 }
 

@@ -115,7 +115,9 @@ func (t *Transport) serveAsync(req, sreq *http.Request, rw *responseWriter, canc
 	select {
 	case <-rw.ready:
 	case <-req.Context().Done():
-		// The handler's context is cancelled too; it winds down on its own.
+		// The handler's context is cancelled too; it winds down on its
+		// own, except on a connection it hijacked, which is closed.
+		rw.abandon()
 		return nil, req.Context().Err()
 	}
 	if rw.err != nil {
