@@ -71,26 +71,23 @@ func (p *Pool) Acquire(ctx context.Context, key string, t Target) (*Lease, error
 	}
 	fresh := e == nil
 	if fresh {
-		e = &entry{ready: make(chan struct{})}
+		e = &entry{ready: make(chan struct{}), inflight: 1} // the dial's own reference
 		p.entries[key] = e
+		p.closing.Add(1)
+		go p.dial(key, e, t)
 	}
 	e.inflight++
 	p.mu.Unlock()
 	l := &Lease{Fresh: fresh, p: p, e: e, key: key}
 
-	if fresh {
-		conn, err := p.dialer.Dial(p.ctx, t)
-		p.mu.Lock()
-		e.conn, e.err = conn, err
-		p.mu.Unlock()
-		close(e.ready)
-	} else {
-		select {
-		case <-e.ready:
-		case <-ctx.Done():
-			l.Release(false)
-			return nil, ctx.Err()
-		}
+	// Every caller, the one that started the dial included, waits for it
+	// only as long as its own context: the dial goes on for the callers
+	// still waiting, and a session that arrives for nobody is pooled.
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		l.Release(false)
+		return nil, ctx.Err()
 	}
 	if e.err != nil {
 		l.Release(true)
@@ -98,6 +95,18 @@ func (p *Pool) Acquire(ctx context.Context, key string, t Target) (*Lease, error
 	}
 	l.Conn = e.conn
 	return l, nil
+}
+
+// dial connects e's session on the pool's context (bounded by the dialer's
+// connect timeout and by Close) and drops the dial's reference to e.
+func (p *Pool) dial(key string, e *entry, t Target) {
+	defer p.closing.Done()
+	conn, err := p.dialer.Dial(p.ctx, t)
+	p.mu.Lock()
+	e.conn, e.err = conn, err
+	close(e.ready)
+	p.mu.Unlock()
+	(&Lease{p: p, e: e, key: key}).Release(err != nil)
 }
 
 // Release ends the lease. broken drops the session from the pool (the next
