@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -122,7 +123,9 @@ func hostSpecConfig(cc *hostcfg.Cache, spec HostSpec) (map[string]any, error) {
 		}
 		raw = b
 	}
-	cfg, herr := cc.Resolve(hostcfg.Input{Name: spec.Name, Template: string(spec.Template),
+	// No caller to wait for: a live lookup is bounded by the fetch timeout
+	// and the server's life.
+	cfg, herr := cc.Resolve(context.Background(), hostcfg.Input{Name: spec.Name, Template: string(spec.Template),
 		Theme: spec.Theme, Config: raw, Present: present})
 	if herr != nil {
 		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.Body.Message)

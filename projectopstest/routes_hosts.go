@@ -66,7 +66,7 @@ type hostCreate struct{ cfg map[string]any }
 // checkCreateHost resolves the template or config without the lock: it may
 // consult the host catalog.
 func checkCreateHost(c *call, p *hosts.CreateParams) *edge.Error {
-	cfg, herr := c.s.catalog.Resolve(hostcfg.Input{Name: p.Name, Template: string(p.Template), Theme: p.Theme,
+	cfg, herr := c.s.catalog.Resolve(c.r.Context(), hostcfg.Input{Name: p.Name, Template: string(p.Template), Theme: p.Theme,
 		Config: json.RawMessage(p.Config), Present: c.present})
 	if herr != nil {
 		return herr

@@ -41,19 +41,21 @@ func NewCache(ctx context.Context, source func(context.Context) ([]byte, error),
 // catalog younger than the TTL; else one shared refresh from the source (a
 // reply older than the cached version does not replace it); a failed
 // refresh serves the stale live catalog with no-cache, or, with nothing
-// cached, the bundled catalog with no-store. It never fails.
-func (cc *Cache) Serve() (c *Catalog, source, cacheControl string) {
+// cached, the bundled catalog with no-store. It fails only with ctx's
+// error, when the caller leaves during a refresh (which goes on for the
+// others: it is tied to the owner's lifetime, not to one request).
+func (cc *Cache) Serve(ctx context.Context) (c *Catalog, source, cacheControl string, err error) {
 	if cc.source == nil {
-		return Bundled(), "bundled", "no-store"
+		return Bundled(), "bundled", "no-store", nil
 	}
 	cc.mu.Lock()
 	live, fresh := cc.live, cc.live != nil && cc.now().Sub(cc.fetched) < CatalogTTL
 	cc.mu.Unlock()
 	if fresh {
-		return live, "live", "public, max-age=300"
+		return live, "live", "public, max-age=300", nil
 	}
-	v, _, _ := cc.group.Do("refresh", func() (any, error) {
-		got, err := cc.fetch()
+	ch := cc.group.DoChan("refresh", func() (any, error) {
+		got, err := cc.fetch(cc.ctx)
 		cc.mu.Lock()
 		defer cc.mu.Unlock()
 		if err != nil {
@@ -66,21 +68,27 @@ func (cc *Cache) Serve() (c *Catalog, source, cacheControl string) {
 		cc.fetched = cc.now() // an older reply restarts the cached one's TTL
 		return cc.live, nil
 	})
-	if got, _ := v.(*Catalog); got != nil {
-		return got, "live", "public, max-age=300"
+	var res singleflight.Result
+	select {
+	case res = <-ch:
+	case <-ctx.Done():
+		return nil, "", "", ctx.Err()
+	}
+	if got, _ := res.Val.(*Catalog); got != nil {
+		return got, "live", "public, max-age=300", nil
 	}
 	if live != nil {
-		return live, "live", "no-cache"
+		return live, "live", "no-cache", nil
 	}
-	return Bundled(), "bundled", "no-store"
+	return Bundled(), "bundled", "no-store", nil
 }
 
 // Template seeds a config from the live catalog's entry for id when a
 // source is configured and has it (read directly, as the gateway's host
-// route does), else from the bundled catalog's.
-func (cc *Cache) Template(id, theme string) (map[string]any, bool) {
+// route does, for as long as ctx lasts), else from the bundled catalog's.
+func (cc *Cache) Template(ctx context.Context, id, theme string) (map[string]any, bool) {
 	if cc.source != nil {
-		if live, err := cc.fetch(); err == nil {
+		if live, err := cc.fetch(ctx); err == nil {
 			if cfg, ok := live.Template(id, theme); ok {
 				return cfg, true
 			}
@@ -90,10 +98,11 @@ func (cc *Cache) Template(id, theme string) (map[string]any, bool) {
 }
 
 // fetch reads the live source once, with the gateway's timeout and its
-// reader's rules.
-func (cc *Cache) fetch() (*Catalog, error) {
-	ctx, cancel := context.WithTimeout(cc.ctx, CatalogFetchTimeout)
+// reader's rules, until ctx or the owner's lifetime ends.
+func (cc *Cache) fetch(ctx context.Context) (*Catalog, error) {
+	ctx, cancel := context.WithTimeout(ctx, CatalogFetchTimeout)
 	defer cancel()
+	defer context.AfterFunc(cc.ctx, cancel)()
 	b, err := cc.source(ctx)
 	if err != nil {
 		return nil, err

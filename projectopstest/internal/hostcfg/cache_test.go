@@ -36,33 +36,33 @@ func TestCacheServes(t *testing.T) {
 	clock := func() time.Time { return now }
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 
-	if c, src, cc := NewCache(t.Context(), nil, clock, log).Serve(); c != Bundled() || src != "bundled" || cc != "no-store" {
+	if c, src, cc, _ := NewCache(t.Context(), nil, clock, log).Serve(t.Context()); c != Bundled() || src != "bundled" || cc != "no-store" {
 		t.Errorf("no source: %v %s %s", c.Version, src, cc)
 	}
 
 	f := &fakeSource{version: 2}
 	cache := NewCache(t.Context(), f.fetch, clock, log)
-	c, src, cc := cache.Serve()
+	c, src, cc, _ := cache.Serve(t.Context())
 	if c.Version != 2 || src != "live" || cc != "public, max-age=300" {
 		t.Fatalf("first read: version %v, %s, %s", c.Version, src, cc)
 	}
-	cache.Serve()
+	cache.Serve(t.Context())
 	if f.calls != 1 {
 		t.Errorf("%d fetches within the TTL, want 1", f.calls)
 	}
 
 	now = now.Add(CatalogTTL)
 	f.version = 1 // an older publish does not replace the cached one
-	if c, _, _ := cache.Serve(); c.Version != 2 || f.calls != 2 {
+	if c, _, _, _ := cache.Serve(t.Context()); c.Version != 2 || f.calls != 2 {
 		t.Errorf("after the TTL: version %v after %d fetches, want 2 after 2", c.Version, f.calls)
 	}
 
 	now = now.Add(CatalogTTL)
 	f.fail = true
-	if c, src, cc := cache.Serve(); c.Version != 2 || src != "live" || cc != "no-cache" {
+	if c, src, cc, _ := cache.Serve(t.Context()); c.Version != 2 || src != "live" || cc != "no-cache" {
 		t.Errorf("failed refresh: version %v, %s, %s; want the stale live catalog, no-cache", c.Version, src, cc)
 	}
-	if cfg, ok := cache.Template("claude", "light"); !ok || cfg == nil {
+	if cfg, ok := cache.Template(t.Context(), "claude", "light"); !ok || cfg == nil {
 		t.Error("Template falls back to the bundled catalog when the source fails")
 	}
 }

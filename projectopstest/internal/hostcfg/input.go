@@ -2,6 +2,7 @@ package hostcfg
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -25,8 +26,9 @@ type Input struct {
 // template or a non-empty config (theme with config is accepted and
 // ignored), the template looked up in the live catalog and then the
 // bundled one, and the result validated by the host config v2 rules. It
-// may consult the live catalog, so call it without the store's lock held.
-func (cc *Cache) Resolve(in Input) (map[string]any, *edge.Error) {
+// may consult the live catalog (for as long as ctx lasts), so call it
+// without the store's lock held.
+func (cc *Cache) Resolve(ctx context.Context, in Input) (map[string]any, *edge.Error) {
 	if !in.Present["name"] {
 		return nil, edge.Validation("name", "name is required")
 	}
@@ -45,7 +47,7 @@ func (cc *Cache) Resolve(in Input) (map[string]any, *edge.Error) {
 	if in.Present["theme"] && in.Theme != "light" && in.Theme != "dark" {
 		return nil, edge.Validation("theme", "theme must be light or dark")
 	}
-	cfg, ok := cc.Template(strings.TrimSpace(in.Template), in.Theme)
+	cfg, ok := cc.Template(ctx, strings.TrimSpace(in.Template), in.Theme)
 	if !ok {
 		return nil, edge.Validation("template", "Unknown host template: "+in.Template)
 	}
