@@ -100,7 +100,7 @@ func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResu
 	r.seq++
 	results := r.resultsArray()
 	defer r.putBody(results)
-	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: r.seq, OneShot: true}, results)
+	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: r.seq}, results)
 	if herr != nil {
 		r.fail(herr)
 		return nil
@@ -113,12 +113,6 @@ func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResu
 	body = append(body, '}')
 	run, err := r.svc.run(ctx, routeReport, r.opt.Project, nil, body, r.observe)
 	if err != nil {
-		if e, ok := apierr.As(err); ok && e.StatusCode >= 200 && e.StatusCode < 500 {
-			// The service answered, and stored nothing: Resume must send
-			// this chunk even if another reporter completes the run. (No
-			// answer, or a 5xx, leaves it unknown.)
-			r.spoolWrite(spoolRecord{Kind: "refused", Seq: r.seq}, nil)
-		}
 		r.fail(err)
 		return nil
 	}

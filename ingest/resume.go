@@ -147,16 +147,12 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 	}
 	if st.Reused && st.Status != StatusRunning {
 		// Complete already: with nothing unacknowledged there is nothing
-		// to deliver. A one-shot report's chunk the service did not refuse
-		// counts as delivered when the run holds as many results, as many
-		// passed: that call is atomic, creating and finalizing the run
-		// (only its answer was lost). A chunked run is finalized only once
-		// every chunk was acknowledged. Otherwise the id was taken by another reporter or
+		// to deliver. Otherwise the id was taken by another reporter or
 		// an earlier invocation, and its run takes no more results: they
 		// go to a run of their own rather than nowhere. (A resume stopped
 		// between finalizing and removing its files sends them again
 		// that way: a duplicate run, never a lost one.)
-		n, err := countUnacked(files, st.Summary)
+		n, err := countUnacked(files)
 		if err != nil || n == 0 {
 			return st, run.ExternalRunID, 0, err
 		}
@@ -187,41 +183,15 @@ func resumedRunID(ext string, files []string) string {
 	return ext + "-resumed-" + hex.EncodeToString(h.Sum(nil)[:4])
 }
 
-// countUnacked counts the results of files that were never acknowledged,
-// leaving out a one-shot report's chunk that the complete run's summary
-// sum shows was stored (see resumeRun).
-func countUnacked(files []string, sum *Summary) (int, error) {
+// countUnacked counts the results of files that were never acknowledged.
+func countUnacked(files []string) (int, error) {
 	n := 0
 	for _, f := range files {
-		err := eachUnackedChunk(f, func(rec *spoolRecord, refused bool, results []json.RawMessage) error {
-			if rec.OneShot && !refused && sum != nil && sameCounts(*sum, results) {
-				return nil
-			}
-			n += len(results)
-			return nil
-		})
-		if err != nil {
+		if err := eachUnacked(f, func(json.RawMessage) error { n++; return nil }); err != nil {
 			return n, err
 		}
 	}
 	return n, nil
-}
-
-// sameCounts reports whether sum counts results: as many, as many passed.
-func sameCounts(sum Summary, results []json.RawMessage) bool {
-	passed := 0
-	for _, res := range results {
-		var v struct {
-			Passed bool `json:"passed"`
-		}
-		if json.Unmarshal(res, &v) != nil {
-			return false
-		}
-		if v.Passed {
-			passed++
-		}
-	}
-	return sum.Total == len(results) && sum.Passed == passed
 }
 
 // sendUnacked re-sends every unacknowledged result of files to the run in
@@ -293,31 +263,14 @@ func readSpoolHeader(path string) (*spoolRecord, error) {
 }
 
 // eachUnacked calls fn with every result of the file's chunks that were
-// never acknowledged.
+// never acknowledged. It reads the file twice (acks, then chunks) so that
+// only one chunk is in memory at a time. A torn last line (the process was
+// killed while writing it) is ignored: that chunk was never sent either.
 func eachUnacked(path string, fn func(json.RawMessage) error) error {
-	return eachUnackedChunk(path, func(_ *spoolRecord, _ bool, results []json.RawMessage) error {
-		for _, res := range results {
-			if err := fn(res); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// eachUnackedChunk calls fn with every chunk of the file that was never
-// acknowledged, whether the service refused it, and its results. It reads
-// the file twice (acks, then chunks) so that only one chunk is in memory at
-// a time. A torn last line (the process was killed while writing it) is
-// ignored: that chunk was never sent either.
-func eachUnackedChunk(path string, fn func(rec *spoolRecord, refused bool, results []json.RawMessage) error) error {
-	acked, refused := map[int]bool{}, map[int]bool{}
+	acked := map[int]bool{}
 	if err := eachRecord(path, func(rec *spoolRecord) error {
-		switch rec.Kind {
-		case "ack":
+		if rec.Kind == "ack" {
 			acked[rec.Seq] = true
-		case "refused":
-			refused[rec.Seq] = true
 		}
 		return nil
 	}); err != nil {
@@ -331,7 +284,12 @@ func eachUnackedChunk(path string, fn func(rec *spoolRecord, refused bool, resul
 		if err := json.Unmarshal(rec.Results, &results); err != nil {
 			return fmt.Errorf("projectops: %s: chunk %d: %w", path, rec.Seq, err)
 		}
-		return fn(rec, refused[rec.Seq], results)
+		for _, res := range results {
+			if err := fn(res); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

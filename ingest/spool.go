@@ -35,19 +35,14 @@ func DefaultSpoolDir(getenv func(string) string) string {
 }
 
 // spoolRecord is one line of a spool file. The first line is a "run"
-// record; then "chunk" records (results as sent, already redacted), "ack"
-// records once the service has stored a chunk, and "refused" records when
-// the service answered a one-shot report with a refusal (it stored none).
+// record; then "chunk" records (results as sent, already redacted) and
+// "ack" records once the service has stored a chunk.
 type spoolRecord struct {
-	Kind    string     `json:"kind"` // run, chunk, ack
-	Version int        `json:"v,omitempty"`
-	Project string     `json:"project,omitempty"`
-	Run     *RunParams `json:"run,omitempty"`
-	Seq     int        `json:"seq,omitempty"`
-	// OneShot marks the chunk a one-shot report call sent: that call
-	// creates and finalizes the run with all of it, so a complete run
-	// holding as many results may mean it was stored, acknowledged or not.
-	OneShot bool            `json:"oneShot,omitempty"`
+	Kind    string          `json:"kind"` // run, chunk, ack
+	Version int             `json:"v,omitempty"`
+	Project string          `json:"project,omitempty"`
+	Run     *RunParams      `json:"run,omitempty"`
+	Seq     int             `json:"seq,omitempty"`
 	Results json.RawMessage `json:"results,omitempty"`
 }
 
