@@ -52,7 +52,8 @@ exit 2 and no run is created. --project defaults to $PROJECTOPS_PROJECT, else
 "default". With --json the summary is a JSON object on stdout.
 
 Exit status: 0 the tests passed; 1 they failed (the run's verdict when it was
-reported); with -- CMD, CMD's own status; 2 bad input, or with --strict a
+reported; otherwise, as when the run was already complete, any failed test, or
+under --min-pass-rate their pass rate); with -- CMD, CMD's own status; 2 bad input, or with --strict a
 reporting failure (by default a reporting failure never changes the status:
 the results are spooled for "report resume").`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -242,7 +243,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 			return codeError{code}
 		}
 		return nil
-	case reportFailed(st, out, f.minPassRate >= 0):
+	case reportFailed(st, out, f.minPassRate):
 		return gateError{}
 	}
 	return nil
@@ -250,18 +251,27 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 
 // reportFailed is the gate of a report: whether any test failed, or the
 // run's verdict when it was stored and failed. Under a pass criterion
-// (--min-pass-rate) the verdict alone decides. A failing test fails the
-// gate even when the service's verdict is an earlier run's (a reused
-// external run id whose run had ended keeps its results, not these), and
-// when the reporter knows the run was reused complete, the verdict is not
-// these results' at all: the tests decide, as when reporting failed.
-func reportFailed(st ingest.SourceStats, out *ingest.Outcome, criterion bool) bool {
+// (--min-pass-rate, minPassRate >= 0) the verdict alone decides. A failing
+// test fails the gate even when the service's verdict is an earlier run's
+// (a reused external run id whose run had ended keeps its results, not
+// these). When the verdict is not these results' (the reporter knows the
+// run was reused complete) or there is none (reporting failed), the tests
+// decide: under a criterion by their own pass rate, as the service would
+// have judged them and as its reporter's local fallback does.
+func reportFailed(st ingest.SourceStats, out *ingest.Outcome, minPassRate float64) bool {
+	criterion := minPassRate >= 0
 	stored := out != nil && out.Err == nil && !out.Reused && out.Run != nil && out.Run.Result != ""
 	switch {
 	case stored && criterion:
 		return out.Run.Result != "passed"
 	case stored && out.Run.Result != "passed":
 		return true
+	case criterion:
+		rate := 0.0
+		if n := st.Passed + st.Failed; n > 0 {
+			rate = float64(st.Passed) / float64(n)
+		}
+		return rate*100 < minPassRate
 	}
 	return st.Failed > 0
 }

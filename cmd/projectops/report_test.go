@@ -349,3 +349,25 @@ func TestReportIntoACompleteRunSaysSo(t *testing.T) {
 		t.Errorf("one-shot report: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// A retried CI step reports the same results under the same external run
+// id: the run is complete already, so its verdict is not these results'.
+// Under --min-pass-rate the results' own pass rate decides, as it did the
+// first time (any failing test failed the retry).
+func TestReportReusedRunUnderPassCriterion(t *testing.T) {
+	reportEnv(t)
+	var in strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&in, `{"Action":"pass","Package":"p","Test":"TestP%d"}`+"\n", i)
+	}
+	in.WriteString(`{"Action":"fail","Package":"p","Test":"TestF"}` + "\n")
+	for _, rate := range []struct {
+		min  string
+		code int
+	}{{"50", 0}, {"50", 0}, {"100", 1}} {
+		args := []string{"report", "--external-run-id", "retried", "--min-pass-rate", rate.min}
+		if code, _, errOut := runReportCLI(t, in.String(), args...); code != rate.code {
+			t.Fatalf("--min-pass-rate %s: exit %d, want %d; stderr %q", rate.min, code, rate.code, errOut)
+		}
+	}
+}
