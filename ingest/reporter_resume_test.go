@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/option"
 
@@ -196,5 +197,30 @@ func TestCloseWithCancelledContextIsPrompt(t *testing.T) {
 	runs := f.srv.IngestedRuns("")
 	if len(runs) != 1 || runs[0].Summary.Total != 25 {
 		t.Fatalf("after resume: %+v", runs)
+	}
+}
+
+// A spool of a run whose id is near the service's 256-character limit is
+// delivered to a resumed run all the same: the resumed id is cut to fit
+// (it was refused 400, and the spool kept forever).
+func TestResumedRunIDFitsTheLimit(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ext := strings.Repeat("e", 250)
+	f.srv.SetFault(routeReport, projectopstest.Fault{Status: 403, Times: 1})
+	r, dir := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = ext })
+	mine := results("mine", 4, 2)
+	record(t, r, mine)
+	if out, err := r.Close(t.Context()); err != nil || out.Err == nil {
+		t.Fatalf("Close = %+v, %v", out, err)
+	}
+	other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = ext })
+	record(t, other, results("other", 4, 2))
+	if _, err := other.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	if err != nil || len(res) != 1 || res[0].Resent != len(mine) || utf8.RuneCountInString(res[0].ExternalRunID) != 256 {
+		t.Fatalf("Resume = %+v, %v: want the results in a resumed run with a 256-character id", res, err)
 	}
 }

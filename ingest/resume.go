@@ -180,7 +180,13 @@ func resumedRunID(ext string, files []string) string {
 	for _, f := range files {
 		h.Write([]byte(filepath.Base(f) + "\x00"))
 	}
-	return ext + "-resumed-" + hex.EncodeToString(h.Sum(nil)[:4])
+	suffix := "-resumed-" + hex.EncodeToString(h.Sum(nil)[:4])
+	// The service takes ids of up to 256 characters: a long one is cut so
+	// the resumed id fits (the hash keeps it apart from the original).
+	if r := []rune(ext); len(r)+len(suffix) > maxIterationIDChars {
+		ext = string(r[:maxIterationIDChars-len(suffix)])
+	}
+	return ext + suffix
 }
 
 // countUnacked counts the results of files that were never acknowledged.
