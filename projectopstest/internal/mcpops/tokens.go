@@ -58,7 +58,7 @@ func (*grantError) Error() string { return "oauth grant could not be refreshed" 
 // same key, and drops the user's pooled session on that server so the next
 // call connects with the new token. tok's expiry is on the double's clock.
 func (m *Layer) storeTokens(k TokenKey, tok *oauth2.Token, cfg *oauth2.Config) {
-	src := &clockSource{now: m.cfg.Now, ctx: context.WithValue(m.ctx, oauth2.HTTPClient, m.http), tok: tok}
+	src := &clockSource{now: m.cfg.Now, ctx: context.WithValue(m.ctx, oauth2.HTTPClient, m.http), timeout: m.cfg.Timeout, tok: tok}
 	if tok.RefreshToken != "" {
 		src.cfg = cfg
 	}
@@ -88,9 +88,10 @@ const expiryDelta = 10 * time.Second
 // expire, as every other expiry in the double does. Refreshes are one at a
 // time; concurrent calls wait for the same one.
 type clockSource struct {
-	now func() time.Time
-	ctx context.Context // carries the double's HTTP client for refreshes
-	cfg *oauth2.Config  // nil: the token cannot be refreshed
+	now     func() time.Time
+	ctx     context.Context // carries the double's HTTP client for refreshes
+	timeout time.Duration   // bounds a refresh, as connecting and each MCP operation
+	cfg     *oauth2.Config  // nil: the token cannot be refreshed
 
 	mu  sync.Mutex
 	tok *oauth2.Token // its Expiry on the double's clock
@@ -128,7 +129,15 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 		if c.cfg == nil {
 			return nil, errGrantFailed
 		}
-		fresh, err := c.cfg.TokenSource(c.ctx, &oauth2.Token{RefreshToken: c.tok.RefreshToken}).Token()
+		// oauth2 asks its source without the request's context, so the
+		// MCP timeout bounds a stalled token endpoint (which held every
+		// call on the grant, waiting on c.mu, with no limit at all).
+		ctx, cancel := context.WithCancel(c.ctx)
+		if c.timeout > 0 {
+			ctx, cancel = context.WithTimeout(c.ctx, c.timeout)
+		}
+		fresh, err := c.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: c.tok.RefreshToken}).Token()
+		cancel()
 		if err != nil {
 			return nil, errGrantFailed
 		}
