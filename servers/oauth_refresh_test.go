@@ -56,6 +56,37 @@ func TestServer401TriggersRefresh(t *testing.T) {
 	}
 }
 
+// A token endpoint that is briefly down (5xx, a timeout, no connection)
+// fails the call that needed the refresh with 502 SERVER_UNREACHABLE, not
+// OAUTH_REQUIRED, and leaves the grant as it was: the next call refreshes
+// and goes through. Only the endpoint refusing the grant (4xx:
+// invalid_grant) ends it until new tokens are imported.
+func TestTransientRefreshFailureKeepsTheGrant(t *testing.T) {
+	t.Parallel()
+	peer := newOAuthPeer(t)
+	peer.down = 1 << 20 // down until the first call has failed
+	f := setup(t)
+	p, mcpURL := f.WS.ProjectID, peer.url+"/mcp"
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: mcpURL,
+		UseOAuth: true, OAuthTokenURL: peer.url + "/token"}))
+	if _, err := f.C.Servers.ImportTokens(t.Context(), p, id, servers.ImportTokensParams{ServerURL: mcpURL,
+		ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "csecret"},
+		Tokens:            servers.Tokens{AccessToken: "at-revoked-upstream", RefreshToken: "rt-1", ExpiresIn: 3600}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.C.Servers.ListTools(t.Context(), p, id, nil)
+	wantError(t, err, projectops.CodeServerUnreachable, true)
+	peer.mu.Lock()
+	peer.down = 0
+	peer.mu.Unlock()
+	if _, err := f.C.Servers.ListTools(t.Context(), p, id, nil); err != nil {
+		t.Fatalf("ListTools once the token endpoint is back: %v", err)
+	}
+	if bearers, _ := peer.seen(); bearers[len(bearers)-1] != "Bearer at-2" {
+		t.Errorf("bearers %v, want the refreshed token last", bearers)
+	}
+}
+
 // TestImportLongLivedToken: a lifetime of decades (a provider's "never
 // expires", 2^31-1 seconds) is imported as the reference's unbounded number
 // allows; the double refused anything over ten years.

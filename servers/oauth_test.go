@@ -32,6 +32,7 @@ type oauthPeer struct {
 	// DELETE or SSE GET), which may arrive late with an earlier grant.
 	others   []string
 	refreshs int
+	down     int // token requests still to answer 503 (the endpoint briefly down)
 }
 
 func newOAuthPeer(t *testing.T) *oauthPeer {
@@ -64,7 +65,15 @@ func newOAuthPeer(t *testing.T) *oauthPeer {
 		id, secret, _ := r.BasicAuth()
 		p.mu.Lock()
 		p.refreshs++
+		down := p.down > 0
+		if down {
+			p.down--
+		}
 		p.mu.Unlock()
+		if down {
+			http.Error(w, "unavailable", http.StatusServiceUnavailable)
+			return
+		}
 		if r.Form.Get("grant_type") != "refresh_token" || r.Form.Get("refresh_token") != "rt-1" || id != "cid" || secret != "csecret" {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)

@@ -2,6 +2,7 @@ package mcpops
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -114,6 +115,10 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 	details := map[string]any{"serverId": sc.ServerID}
 	if f.Code != 0 {
 		details["mcpCode"] = f.Code
+	}
+	if errors.Is(f.Err, errRefreshUnavailable) {
+		// The grant stays: the next call refreshes again.
+		return edge.NewError(shared.CodeServerUnreachable, "The server's OAuth token endpoint could not be reached to refresh the grant", details)
 	}
 	switch f.Kind {
 	case mcpconn.Timeout, mcpconn.Canceled:

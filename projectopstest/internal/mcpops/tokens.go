@@ -2,6 +2,7 @@ package mcpops
 
 import (
 	"context"
+	"errors"
 	"io"
 	"math"
 	"net/http"
@@ -33,26 +34,47 @@ type grant struct {
 	failed atomic.Bool
 }
 
-// Token implements oauth2.TokenSource, remembering a failed refresh.
+// Token implements oauth2.TokenSource, remembering a refused refresh. A
+// refresh that could not reach an answer (the endpoint down, slow or
+// failing with 5xx) leaves the grant as it was, for the next call to
+// refresh again.
 func (t *grant) Token() (*oauth2.Token, error) {
 	if t.failed.Load() { // one refused refresh is enough: no retry per request
 		return nil, errGrantFailed
 	}
 	tok, err := t.src.Token()
-	if err != nil {
+	switch {
+	case err == errRefreshUnavailable:
+		return nil, err
+	case err != nil:
 		t.failed.Store(true)
 		return nil, errGrantFailed
 	}
 	return tok, nil
 }
 
-// errGrantFailed replaces oauth2's errors, whose text may quote the token
-// endpoint's response.
-var errGrantFailed = &grantError{}
+// errGrantFailed and errRefreshUnavailable replace oauth2's errors, whose
+// text may quote the token endpoint's response.
+var (
+	errGrantFailed        = &grantError{"oauth grant could not be refreshed"}
+	errRefreshUnavailable = &grantError{"oauth token endpoint unavailable"}
+)
 
-type grantError struct{}
+type grantError struct{ msg string }
 
-func (*grantError) Error() string { return "oauth grant could not be refreshed" }
+func (e *grantError) Error() string { return e.msg }
+
+// refused reports whether a refresh error is the token endpoint refusing
+// the grant (a 4xx answer: invalid_grant and the like), as opposed to no
+// answer or a server failure (network, timeout, 429, 5xx).
+func refused(err error) bool {
+	var re *oauth2.RetrieveError
+	if !errors.As(err, &re) || re.Response == nil {
+		return false
+	}
+	code := re.Response.StatusCode
+	return code >= 400 && code < 500 && code != http.StatusTooManyRequests && code != http.StatusRequestTimeout
+}
 
 // storeTokens saves an imported grant, replacing any earlier one for the
 // same key, and drops the user's pooled session on that server so the next
@@ -138,8 +160,11 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 		}
 		fresh, err := c.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: c.tok.RefreshToken}).Token()
 		cancel()
-		if err != nil {
+		switch {
+		case err != nil && refused(err):
 			return nil, errGrantFailed
+		case err != nil:
+			return nil, errRefreshUnavailable
 		}
 		if !fresh.Expiry.IsZero() { // oauth2 set it on the real clock
 			fresh.Expiry = c.now().Add(time.Until(fresh.Expiry))
