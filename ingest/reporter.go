@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/projectops/projectops-go/internal/apierr"
 )
 
@@ -29,15 +27,24 @@ type Reporter struct {
 	log *slog.Logger
 	enc *encoder
 
-	mu      sync.Mutex // serialises Record, Flush and Close
-	buf     []byte     // the current chunk's results, comma-separated
-	n       int        // results in buf
-	seq     int        // chunks cut
+	// mu serialises Record, Flush and Close. A channel, not a sync.Mutex,
+	// so that a Record or Flush waiting behind a call stuck on a stalled
+	// upload can give up when its context ends (see lock).
+	mu      chan struct{}
+	buf     []byte // the current chunk's results, comma-separated
+	n       int    // results in buf
+	seq     int    // chunks cut
 	runID   string
 	started bool
 	done    bool // the run was already complete at start: send nothing
 	closed  bool
-	g       *errgroup.Group
+	closing atomic.Bool // set by the first Close, before it waits for mu
+	// slots holds a token per chunk upload in flight (cap Concurrency),
+	// uploads counts their goroutines. Waiting for a slot watches a
+	// context, which errgroup.Group.Go (SetLimit) would not.
+	slots   chan struct{}
+	uploads sync.WaitGroup
+	pending *pendingChunk // cut and spooled, waiting for a slot (see dispatch)
 	// upCtx carries the chunk uploads: detached from the Record call that
 	// cut the chunk (whose context may end as soon as Record returns), and
 	// ended by upCancel when a Flush or Close context ends first.
@@ -116,13 +123,13 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 		return nil, err
 	}
 	opt.Run = run
-	r := &Reporter{svc: svc, opt: &opt, log: opt.Logger, occ: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	r := &Reporter{svc: svc, opt: &opt, log: opt.Logger, occ: map[uint64]int32{}, seed: maphash.MakeSeed(),
+		mu: make(chan struct{}, 1), slots: make(chan struct{}, opt.Concurrency)}
 	r.upCtx, r.upCancel = context.WithCancel(context.Background())
 	if r.log == nil {
 		r.log = slog.Default()
 	}
 	r.enc = newEncoder(redactor{key: svc.redact}, opt.Redact, opt.ChunkBytes)
-	r.newGroup()
 	return r, nil
 }
 
@@ -137,7 +144,15 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 // result that would not fit a chunk has its widget HTML uploaded through
 // an upload URL, then its largest text cut (a failed upload is logged and
 // the result sent cut to fit; the run goes on). Record may block while
-// Concurrency chunks are in flight: that is what bounds memory. A chunk's
+// Concurrency chunks are in flight (that is what bounds memory), and
+// behind another call to Record, Flush or Close; it waits only while ctx
+// lasts. When ctx ends first, Record returns ctx's error and refuses res:
+// it is neither recorded nor spooled (the next occurrence without an id
+// gets the id it would have had), so the caller can record it again or
+// count it as lost. What was recorded earlier is kept: a chunk cut before
+// the wait is already spooled, and is sent first by the next call (or left
+// in the spool by Close). A Close whose context ends cancels the uploads,
+// which ends such a wait too (res is then recorded and spooled). A chunk's
 // upload does not end with ctx; Flush and Close bound the uploads instead.
 func (r *Reporter) Record(ctx context.Context, res Result) error {
 	if ctx == nil {
@@ -146,13 +161,22 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 	if err := res.check(); err != nil {
 		return err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	if err := r.lock(ctx); err != nil {
+		return err
+	}
+	defer r.unlock()
 	if r.closed {
 		return ErrReporterClosed
 	}
-	if res.ExternalIterationID == "" {
-		h := maphash.String(r.seed, res.CaseTitle+"\x00"+res.ExternalCaseID)
+	// A chunk whose wait for a slot an earlier call gave up goes first:
+	// chunks go in order, and memory stays bounded.
+	if err := r.dispatch(ctx); err != nil {
+		return err
+	}
+	var h uint64
+	derived := res.ExternalIterationID == ""
+	if derived {
+		h = maphash.String(r.seed, res.CaseTitle+"\x00"+res.ExternalCaseID)
 		r.occ[h]++
 		res.ExternalIterationID = IterationID(int(r.occ[h]), res.CaseTitle, res.ExternalCaseID)
 	}
@@ -173,11 +197,17 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 	if err != nil {
 		return fmt.Errorf("projectops: ingest: encoding result %q: %w", r.shownTitle(res.CaseTitle), err)
 	}
+	if r.n > 0 && (r.n >= r.opt.ChunkSize || len(r.buf)+1+len(b) > r.opt.ChunkBytes-chunkOverhead) {
+		if err := r.cut(ctx); err != nil {
+			// Refused: undo what res changed, so a retry is the same call.
+			if derived {
+				r.occ[h]--
+			}
+			return err
+		}
+	}
 	if cut {
 		r.truncated++
-	}
-	if r.n > 0 && (r.n >= r.opt.ChunkSize || len(r.buf)+1+len(b) > r.opt.ChunkBytes-chunkOverhead) {
-		r.cut(ctx)
 	}
 	if r.n > 0 {
 		r.buf = append(r.buf, ',')
@@ -194,24 +224,36 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 }
 
 // Flush sends everything recorded so far and waits for it to be stored.
-// It switches the run to the chunked flow.
+// It switches the run to the chunked flow. If ctx ends first (while Flush
+// waits behind another call, for an upload slot or for the uploads),
+// Flush returns ctx's error. Once Flush has begun, that abandons the
+// uploads in flight and any later ones (a reporting failure: Close keeps
+// their results in the spool for Resume); results not yet cut stay
+// recorded and go with the next chunk.
 func (r *Reporter) Flush(ctx context.Context) error {
 	if ctx == nil {
 		return apierr.NilContext()
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	if err := r.lock(ctx); err != nil {
+		return err
+	}
+	defer r.unlock()
 	if r.closed {
 		return ErrReporterClosed
 	}
-	if r.n > 0 {
-		r.cut(ctx)
-	} else if !r.started {
+	// Set before the cut, so that ctx bounds its wait for a slot too.
+	stop := context.AfterFunc(ctx, r.upCancel)
+	err := r.dispatch(ctx)
+	if err == nil && r.n > 0 {
+		err = r.cut(ctx)
+	} else if err == nil && !r.started {
 		r.start(ctx)
 	}
-	r.waitUploads(ctx)
-	r.newGroup()
-	return r.strict(nil)
+	r.uploads.Wait()
+	if !stop() && err == nil {
+		err = ctx.Err() // the uploads were abandoned
+	}
+	return r.strict(err)
 }
 
 // Err returns the first reporting failure, whatever Strict says.
@@ -241,18 +283,23 @@ func (r *Reporter) wrap(err error) error {
 	return re
 }
 
-// waitUploads waits for the chunks in flight; if ctx ends first, they are
-// abandoned (cancelled, and kept in the spool).
-func (r *Reporter) waitUploads(ctx context.Context) {
-	stop := context.AfterFunc(ctx, r.upCancel)
-	_ = r.g.Wait()
-	stop()
+// lock takes mu, unless ctx ends first. A free lock is taken even when
+// ctx has ended: ctx bounds waiting, nothing else.
+func (r *Reporter) lock(ctx context.Context) error {
+	select {
+	case r.mu <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case r.mu <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
-func (r *Reporter) newGroup() {
-	r.g = new(errgroup.Group)
-	r.g.SetLimit(r.opt.Concurrency)
-}
+func (r *Reporter) unlock() { <-r.mu }
 
 func orStr(s, def string) string {
 	if s == "" {

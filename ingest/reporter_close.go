@@ -9,19 +9,29 @@ import (
 // Close sends what is left and finalizes the run: one report call when the
 // run never needed more than one chunk and its whole report body (the
 // run's fields included) fits ChunkBytes, else the last chunk and
-// runs/finalize. It waits for every upload. The spool file is removed once
-// the run is finalized; after a failure it stays for Resume and the
-// Outcome (and, when Strict, the error) names it. Close is not idempotent:
-// a second call returns ErrReporterClosed.
+// runs/finalize. It waits for every upload. ctx bounds all of it, the wait
+// for a Record or Flush in progress included: when ctx ends, the uploads
+// are cancelled (which also ends a Record waiting for an upload slot, its
+// result spooled), and Close returns once they have stopped, reporting a
+// failure. The spool file is removed once the run is finalized; after a
+// failure it stays for Resume and the Outcome (and, when Strict, the
+// error) names it. Close is not idempotent: a second call returns
+// ErrReporterClosed.
 func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 	if ctx == nil {
 		return nil, apierr.NilContext() // the reporter stays open for a Close with a context
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return nil, ErrReporterClosed
+	if !r.closing.CompareAndSwap(false, true) {
+		return nil, ErrReporterClosed // without touching the first Close's uploads
 	}
+	// Armed before taking the lock: a Record holding it while it waits for
+	// a slot that a stalled upload keeps is released by the cancellation.
+	// From here on ctx bounds the uploads, the last chunk's wait for a
+	// free upload slot included.
+	stop := context.AfterFunc(ctx, r.upCancel)
+	defer stop()
+	r.mu <- struct{}{} // not lock(ctx): Close must close, and the AfterFunc frees a holder stuck on a slot
+	defer r.unlock()
 	r.closed = true
 	defer r.upCancel()
 	var run *RunResult
@@ -35,18 +45,24 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 	if oneShot {
 		run = r.report(ctx, head, herr)
 	} else {
-		// ctx bounds the uploads from here on, the last chunk's wait for
-		// a free upload slot included.
-		stop := context.AfterFunc(ctx, r.upCancel)
-		if r.n > 0 {
-			r.cut(ctx)
-		} else if !r.started {
+		err := r.dispatch(ctx)
+		if err == nil && r.n > 0 {
+			err = r.cut(ctx)
+		} else if err == nil && !r.started {
 			r.start(ctx) // a run with no results still gets its verdict
 		}
-		r.waitUploads(ctx)
-		stop()
+		if err != nil {
+			// ctx ended while a chunk waited for a slot (the uploads are
+			// being cancelled): it stays in the spool, as do the results
+			// not cut yet.
+			r.fail(err)
+			r.dropPending()
+			if r.n > 0 {
+				_ = r.cut(ctx) // spools; failed, it sends nothing
+			}
+		}
+		r.uploads.Wait()
 		if r.Err() == nil && r.runID != "" {
-			var err error
 			run, err = r.svc.run(ctx, routeFinalize, r.opt.Project,
 				FinalizeParams{RunID: r.runID, ExternalRunID: r.opt.Run.ExternalRunID}, nil, r.observe)
 			if err != nil {

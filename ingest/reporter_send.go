@@ -8,10 +8,12 @@ import (
 	"github.com/projectops/projectops-go/internal/wire"
 )
 
-// cut ends the current chunk: it starts the run if needed, spools the chunk
-// and hands it to an upload goroutine (blocking while Concurrency chunks
-// are in flight). Call with r.mu held.
-func (r *Reporter) cut(ctx context.Context) {
+// cut ends the current chunk: it starts the run if needed, spools the
+// chunk and hands it to an upload goroutine (see dispatch). The chunk is
+// spooled before any wait, so a process killed while Record waits for a
+// slot loses none of the results it recorded. Call with r.mu held and no
+// chunk pending.
+func (r *Reporter) cut(ctx context.Context) error {
 	if !r.started {
 		r.start(ctx)
 	}
@@ -31,17 +33,81 @@ func (r *Reporter) cut(ctx context.Context) {
 	r.buf, r.n = r.buf[:0], 0
 	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: seq}, body[from:])
 	body = append(body, '}')
-	if r.done || r.Err() != nil {
-		r.putBody(body)
-		return
+	r.pending = &pendingChunk{seq: seq, n: n, body: body}
+	return r.dispatch(ctx)
+}
+
+// pendingChunk is a chunk cut and spooled, not yet handed to an upload.
+type pendingChunk struct {
+	seq, n int
+	body   []byte
+}
+
+// dispatch hands the pending chunk to an upload goroutine once an upload
+// slot is free (Concurrency chunks in flight: that bounds memory), waiting
+// only while ctx lasts. If ctx ends first it returns ctx's error, and the
+// chunk stays pending, first in line for the next call. A chunk that will
+// not be sent (the run was complete, failed, or its uploads abandoned) is
+// left in the spool. Call with r.mu held.
+func (r *Reporter) dispatch(ctx context.Context) error {
+	p := r.pending
+	if p == nil {
+		return nil
 	}
+	if r.done || r.Err() != nil {
+		r.dropPending()
+		return nil
+	}
+	slot, err := r.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	if !slot {
+		// The uploads were abandoned (a Flush or Close context ended):
+		// this chunk, like theirs, waits in the spool for Resume.
+		r.fail(context.Cause(r.upCtx))
+		r.dropPending()
+		return nil
+	}
+	r.pending = nil
 	r.progress()
 	up := r.upCtx
-	r.g.Go(func() error {
-		r.send(up, seq, n, body)
-		r.putBody(body)
-		return nil
-	})
+	r.uploads.Add(1)
+	go func() {
+		defer r.uploads.Done()
+		r.send(up, p.seq, p.n, p.body)
+		r.putBody(p.body)
+		<-r.slots
+	}()
+	return nil
+}
+
+// dropPending forgets the pending chunk, which stays in the spool.
+func (r *Reporter) dropPending() {
+	if r.pending != nil {
+		r.putBody(r.pending.body)
+		r.pending = nil
+	}
+}
+
+// acquire takes an upload slot, waiting while ctx lasts. It reports false,
+// with nothing taken, when the uploads were abandoned (upCtx ended), and
+// returns ctx's error when ctx ends first. A free slot is taken even when
+// ctx has ended: ctx bounds waiting, nothing else.
+func (r *Reporter) acquire(ctx context.Context) (bool, error) {
+	select {
+	case r.slots <- struct{}{}:
+		return true, nil
+	default:
+	}
+	select {
+	case r.slots <- struct{}{}:
+		return true, nil
+	case <-r.upCtx.Done():
+		return false, nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
 }
 
 // resultsArray moves the buffered results into a pooled "[...]" slice and
