@@ -25,6 +25,10 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal only ends ctx, so a command can finish cleanly (report
+	// sends what it read, for a bounded time). Catching stops there: a second
+	// signal gets the default action and ends the process at once.
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

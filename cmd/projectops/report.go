@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
@@ -55,7 +56,11 @@ Exit status: 0 the tests passed; 1 they failed (the run's verdict when it was
 reported; otherwise, as when the run was already complete, any failed test, or
 under --min-pass-rate their pass rate); with -- CMD, CMD's own status; 2 bad input, or with --strict a
 reporting failure (by default a reporting failure never changes the status:
-the results are spooled for "report resume").`,
+the results are spooled for "report resume").
+
+After an interrupt (Ctrl-C, SIGTERM) it sends what was read for at most 10s,
+then stops and leaves the rest in the spool for "report resume"; a second
+interrupt ends it at once.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if n := cmd.ArgsLenAtDash(); n > 0 || (n < 0 && len(args) > 0) {
 				return usagef("unexpected argument %q (a command to run goes after --)", args[0])
@@ -209,8 +214,19 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		// A file or stream that yields nothing usable: no run is made.
 		return usageError{fmt.Errorf("reading %s: %w; nothing was reported", format, readErr)}
 	}
-	out, cerr := rep.close(context.WithoutCancel(ctx))
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "projectops report: interrupted: sending what was read, for at most %s (interrupt again to stop at once)\n",
+			reportInterruptGrace)
+	}
+	cctx, cancel := closeContext(ctx, reportInterruptGrace)
+	out, cerr := rep.close(cctx)
+	cut := cctx.Err() != nil
+	cancel()
 	prog.done()
+	if cut {
+		// The summary below names the spool that keeps what was not stored.
+		fmt.Fprintf(stderr, "projectops report: interrupted: stopped waiting for the service after %s\n", reportInterruptGrace)
+	}
 	if out == nil && readErr == nil && cmdArgs == nil {
 		if st.Skipped > 0 { // a valid run whose tests were all skipped: nothing to store, nothing failed
 			if a.json {
@@ -247,6 +263,34 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		return gateError{}
 	}
 	return nil
+}
+
+// reportInterruptGrace bounds the sending that follows an interrupt: the
+// tunnel's bound on its revoke. A variable so that tests can shorten it.
+var reportInterruptGrace = closeTimeout
+
+// closeContext is the context the reporter is closed with. An interrupt
+// (ctx ending) does not end it at once, since what was read is still worth
+// sending, but ends it grace later: a stalled service must not keep the
+// process, and the spool keeps what was not stored for "report resume".
+// The goroutine ends with cancel.
+func closeContext(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
+	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-cctx.Done():
+			return
+		}
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-cctx.Done():
+		}
+	}()
+	return cctx, cancel
 }
 
 // reportFailed is the gate of a report: whether any test failed, or the
