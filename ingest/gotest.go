@@ -49,11 +49,21 @@ const maxLine = 1 << 20
 // package, test name and occurrence (-count=N repeats a name), and for a
 // package run again later in the stream (gotestsum --rerun-fails), the
 // run's number: a rerun's results are stored beside the first run's.
+//
+// ReadGoTest checks ctx between lines: once it has ended, it reads no
+// further and returns ctx's error (tests still running are not failed as
+// incomplete: the stream was not read to its end). A read blocked on a
+// stream that stays idle is not interrupted: it ends when r yields data
+// or an error, so close r (or end the process writing it, as
+// exec.CommandContext does) to end it.
 func ReadGoTest(ctx context.Context, r io.Reader, rec Recorder, opt GoTestOptions) (SourceStats, error) {
 	g := newGoReader(rec, opt)
 	rd := bufio.NewReaderSize(r, 64<<10)
 	var long []byte // a line longer than the reader's buffer
 	for {
+		if err := ctxDone(ctx); err != nil {
+			return g.stats, err
+		}
 		line, err := rd.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			long = append(long, line...)
@@ -74,6 +84,9 @@ func ReadGoTest(ctx context.Context, r io.Reader, rec Recorder, opt GoTestOption
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
+				if cerr := ctxDone(ctx); cerr != nil {
+					return g.stats, cerr // ended with ctx, perhaps by it: not a complete stream
+				}
 				return g.stats, g.end(ctx)
 			}
 			return g.stats, err

@@ -14,13 +14,16 @@ import (
 // ReadJest streams a Jest JSON report (jest --json) and records one result
 // per assertion, titled with its full name. Only "passed" and "failed"
 // assertions are sent; skipped, pending, todo and disabled ones are counted
-// (see SourceStats). Files are decoded one at a time.
+// (see SourceStats). Files are decoded one at a time. ctx is checked
+// between keys and array elements; once it has ended, ReadJest returns
+// its error.
 func ReadJest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
 	return readJestLike(ctx, r, rec, "jest")
 }
 
 // ReadVitest streams a Vitest JSON report (vitest --reporter=json), which
-// has Jest's shape; the older "files" task tree is read too.
+// has Jest's shape; the older "files" task tree is read too. ctx is
+// checked as ReadJest does.
 func ReadVitest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
 	return readJestLike(ctx, r, rec, "vitest")
 }
@@ -182,6 +185,9 @@ func (j *jestReader) object(field func(key string) error) error {
 		return err
 	}
 	for j.dec.More() {
+		if err := ctxDone(j.ctx); err != nil {
+			return err
+		}
 		tok, err := j.dec.Token()
 		if err != nil {
 			return err
@@ -202,6 +208,9 @@ func (j *jestReader) array(elem func() error) error {
 		return err
 	}
 	for j.dec.More() {
+		if err := ctxDone(j.ctx); err != nil {
+			return err
+		}
 		if err := elem(); err != nil {
 			return err
 		}

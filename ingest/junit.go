@@ -36,7 +36,8 @@ const maxFailureText = 8 << 10
 // records one result per testcase, titled "classname::name" (or name). A
 // testcase with a failure or error element fails, with their messages and
 // text as Error (bounded; system-out and system-err follow); one with a
-// skipped element is only counted (see SourceStats).
+// skipped element is only counted (see SourceStats). It checks ctx
+// between elements and returns its error once it has ended.
 func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
 	var st SourceStats
 	dec := xml.NewDecoder(r)
@@ -44,6 +45,9 @@ func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, err
 	occ := map[string]int{}
 	var cur *junitCase
 	for {
+		if err := ctxDone(ctx); err != nil {
+			return st, err
+		}
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
 			if cur != nil {

@@ -34,3 +34,16 @@ const (
 	DefaultOutputHead = 4 << 10
 	DefaultOutputTail = 4 << 10
 )
+
+// ctxDone returns ctx's error once it has ended: the sources check it
+// between lines or test cases, so a cancelled read stops even when nothing
+// it reads is recorded (skips, plain output), which is where ctx would
+// otherwise be looked at.
+func ctxDone(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	default:
+		return nil
+	}
+}
