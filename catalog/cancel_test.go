@@ -14,7 +14,8 @@ import (
 // A caller whose context ends while the double refreshes the live host
 // catalog (or reads it for a template) gets its context's error then, not
 // after the gateway's 6.5 s fetch timeout: the shared refresh goes on for
-// the callers still waiting.
+// the callers still waiting, and a host whose template was being read is
+// not created (from the bundled catalog, standing in for a slow live one).
 func TestHostCatalogHonoursCancel(t *testing.T) {
 	t.Parallel()
 	stalled := func(ctx context.Context) ([]byte, error) { <-ctx.Done(); return nil, ctx.Err() }
@@ -35,5 +36,8 @@ func TestHostCatalogHonoursCancel(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
 			t.Errorf("%s with a 200 ms context: %v after %v, want context.DeadlineExceeded before the 6.5 s fetch timeout", name, err, time.Since(start))
 		}
+	}
+	if page, err := c.Hosts.List(t.Context(), f.WS.ProjectID, nil); err != nil || len(page.Items) != 0 {
+		t.Errorf("hosts after a create whose caller left: %+v, %v; want none", page, err)
 	}
 }

@@ -53,3 +53,16 @@ func (w Workspace) LogValue() slog.Value { return slog.StringValue(w.String()) }
 // LogValue implements slog.LogValuer: the seed with its secrets redacted
 // (and its servers' command lines left out, as ServerSpec prints).
 func (s Seed) LogValue() slog.Value { return slog.StringValue(fmt.Sprintf("%+v", s)) }
+
+// LogValue implements slog.LogValuer: the request with its APIKey redacted.
+func (r ModelRequest) LogValue() slog.Value {
+	type ModelRequest plainModelRequest
+	c := ModelRequest(r)
+	if c.APIKey != "" {
+		c.APIKey = redacted
+	}
+	return slog.AnyValue(c)
+}
+
+// plainModelRequest is ModelRequest without its methods, for LogValue.
+type plainModelRequest ModelRequest

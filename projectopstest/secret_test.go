@@ -22,6 +22,7 @@ func TestSecretsNeverPrint(t *testing.T) {
 		projectopstest.Workspace{APIKey: plain, APIKeyID: "key_1"},
 		map[string]projectopstest.Secret{"k": plain},
 		&projectopstest.Seed{APIKeys: []projectopstest.APIKeySpec{{Secret: plain}}},
+		projectopstest.ModelRequest{Model: "gpt", Provider: "openai", APIKey: plain},
 	}
 	srv := projectopstest.NewTestServer(t)
 	values = append(values, srv)

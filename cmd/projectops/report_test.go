@@ -371,3 +371,22 @@ func TestReportReusedRunUnderPassCriterion(t *testing.T) {
 		}
 	}
 }
+
+// The fallback judges as the service does at the boundary: 290 of 1000 is
+// 28.999…% in floating point, which meets 29 there.
+func TestReportReusedRunPassRateBoundary(t *testing.T) {
+	reportEnv(t)
+	var in strings.Builder
+	for i := range 290 {
+		fmt.Fprintf(&in, `{"Action":"pass","Package":"p","Test":"TestP%d"}`+"\n", i)
+	}
+	for i := range 710 {
+		fmt.Fprintf(&in, `{"Action":"fail","Package":"p","Test":"TestF%d"}`+"\n", i)
+	}
+	for attempt := 1; attempt <= 2; attempt++ {
+		args := []string{"report", "--external-run-id", "edge", "--min-pass-rate", "29"}
+		if code, _, errOut := runReportCLI(t, in.String(), args...); code != 0 {
+			t.Errorf("attempt %d: exit %d, want 0 (290/1000 meets 29%%, as the service judged); stderr %q", attempt, code, errOut)
+		}
+	}
+}

@@ -163,8 +163,11 @@ func resolveFrom(in *Instr, stages map[string]bool) *Error {
 }
 
 // ansiEscape matches terminal escape sequences: CSI (colours, cursor
-// moves), OSC (titles, links; ended by BEL or ST) and two-byte escapes.
-var ansiEscape = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_a-z])`)
+// moves), OSC (titles, links; ended by BEL or ST, or cut at the end of its
+// line when unterminated), other escapes (ESC, intermediate bytes, a final
+// byte: charset selection "ESC ( B", cursor save "ESC 7", reset "ESC c"),
+// and a stray ESC.
+var ansiEscape = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|[ -/]*[0-~])?`)
 
 // StripANSI removes terminal escape sequences from build log text.
 func StripANSI(s string) string {

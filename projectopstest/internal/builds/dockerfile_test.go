@@ -50,3 +50,22 @@ func TestParseRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestStripANSI(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain [text] (ok) ~ 7 8":                  "plain [text] (ok) ~ 7 8",
+		"\x1b[31merror\x1b[0m done":                "error done",
+		"\x1b[1;38;5;196mbold\x1b[m":               "bold",
+		"\x1b[31merror\x1b(B\x1b[m done":           "error done", // tput sgr0
+		"\x1b7step 1/3\x1b8":                       "step 1/3",
+		"\x1bcreset":                               "reset",
+		"\x1b]0;title\x07kept":                     "kept",
+		"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\": "link",
+		"bad \x1b]title\nline 2\nline 3":           "bad \nline 2\nline 3", // unterminated: cut at its line's end
+		"stray \x1b":                               "stray ",
+	} {
+		if got := StripANSI(in); got != want {
+			t.Errorf("StripANSI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

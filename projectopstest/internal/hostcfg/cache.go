@@ -86,15 +86,21 @@ func (cc *Cache) Serve(ctx context.Context) (c *Catalog, source, cacheControl st
 // Template seeds a config from the live catalog's entry for id when a
 // source is configured and has it (read directly, as the gateway's host
 // route does, for as long as ctx lasts), else from the bundled catalog's.
-func (cc *Cache) Template(ctx context.Context, id, theme string) (map[string]any, bool) {
+// It fails only with ctx's error: a caller that left gets no config (the
+// bundled one would stand in for a live catalog that was merely slow).
+func (cc *Cache) Template(ctx context.Context, id, theme string) (map[string]any, bool, error) {
 	if cc.source != nil {
-		if live, err := cc.fetch(ctx); err == nil {
+		live, err := cc.fetch(ctx)
+		if err == nil {
 			if cfg, ok := live.Template(id, theme); ok {
-				return cfg, true
+				return cfg, true, nil
 			}
+		} else if ctx.Err() != nil {
+			return nil, false, ctx.Err()
 		}
 	}
-	return Bundled().Template(id, theme)
+	cfg, ok := Bundled().Template(id, theme)
+	return cfg, ok, nil
 }
 
 // fetch reads the live source once, with the gateway's timeout and its

@@ -62,7 +62,7 @@ func TestCacheServes(t *testing.T) {
 	if c, src, cc, _ := cache.Serve(t.Context()); c.Version != 2 || src != "live" || cc != "no-cache" {
 		t.Errorf("failed refresh: version %v, %s, %s; want the stale live catalog, no-cache", c.Version, src, cc)
 	}
-	if cfg, ok := cache.Template(t.Context(), "claude", "light"); !ok || cfg == nil {
+	if cfg, ok, err := cache.Template(t.Context(), "claude", "light"); !ok || cfg == nil || err != nil {
 		t.Error("Template falls back to the bundled catalog when the source fails")
 	}
 }

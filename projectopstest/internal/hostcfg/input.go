@@ -47,7 +47,10 @@ func (cc *Cache) Resolve(ctx context.Context, in Input) (map[string]any, *edge.E
 	if in.Present["theme"] && in.Theme != "light" && in.Theme != "dark" {
 		return nil, edge.Validation("theme", "theme must be light or dark")
 	}
-	cfg, ok := cc.Template(ctx, strings.TrimSpace(in.Template), in.Theme)
+	cfg, ok, err := cc.Template(ctx, strings.TrimSpace(in.Template), in.Theme)
+	if err != nil { // the caller left while the live catalog was read: nothing is created
+		return nil, edge.NewError(shared.CodeTimeout, "The request ended before the host catalog was read", nil)
+	}
 	if !ok {
 		return nil, edge.Validation("template", "Unknown host template: "+in.Template)
 	}

@@ -154,7 +154,7 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 		// oauth2 asks its source without the request's context, so the
 		// MCP timeout bounds a stalled token endpoint (which held every
 		// call on the grant, waiting on c.mu, with no limit at all).
-		ctx, cancel := context.WithCancel(c.ctx)
+		ctx, cancel := c.ctx, context.CancelFunc(func() {})
 		if c.timeout > 0 {
 			ctx, cancel = context.WithTimeout(c.ctx, c.timeout)
 		}
