@@ -88,14 +88,19 @@ func listEnvironments(c *call, _ *none) (pager.Page[environments.Environment], *
 	if herr != nil {
 		return page, herr
 	}
+	last := after
 	for _, e := range sortedByOrd(c.s.st.envStore().envs, func(e *envRec) int { return e.ord }, func(e *envRec) bool {
 		return e.projectID == projectID && e.visibleTo(c.a.userID) && e.ord > after
 	}) {
 		if len(page.Items) == limit {
-			page.NextCursor = edge.EncodeCursor(kind, strconv.Itoa(e.ord-1))
+			// After the last item shown, not before the next one: one
+			// that becomes visible in between (a draft shared since) is
+			// on the next page.
+			page.NextCursor = edge.EncodeCursor(kind, strconv.Itoa(last))
 			break
 		}
 		page.Items = append(page.Items, envView(e, c.a.userID))
+		last = e.ord
 	}
 	return page, nil
 }

@@ -21,11 +21,14 @@ func listIterations(c *call, _ *none) (pager.Page[views.Iteration], *edge.Error)
 	if herr != nil {
 		return pager.Page[views.Iteration]{}, herr
 	}
-	off, herr := edge.DecodeOffsetCursor(iterationsCursorKind, q.Get("cursor"), "cursor")
+	run, herr := c.run()
 	if herr != nil {
 		return pager.Page[views.Iteration]{}, herr
 	}
-	run, herr := c.run()
+	// The cursor names its run: another run's is refused, not read as an
+	// offset into this one.
+	kind := iterationsCursorKind + ":" + run.id
+	off, herr := edge.DecodeOffsetCursor(kind, q.Get("cursor"), "cursor")
 	if herr != nil {
 		return pager.Page[views.Iteration]{}, herr
 	}
@@ -38,7 +41,7 @@ func listIterations(c *call, _ *none) (pager.Page[views.Iteration], *edge.Error)
 		page.Items = append(page.Items, views.IterationOf(iterView(it), it.status.Terminal()))
 	}
 	if end < n {
-		page.NextCursor = edge.EncodeOffsetCursor(iterationsCursorKind, end)
+		page.NextCursor = edge.EncodeOffsetCursor(kind, end)
 	}
 	return page, nil
 }
