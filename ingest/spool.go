@@ -157,6 +157,10 @@ func (s *spool) close(remove bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	err := s.w.Flush()
+	// Unlocked before it is closed: a process forked in between holds a
+	// copy of the descriptor until it execs, and with it the lock, so a
+	// Resume right after would skip the file as a live reporter's.
+	_ = unlockFile(s.f)
 	if cerr := s.f.Close(); err == nil {
 		err = cerr
 	}
