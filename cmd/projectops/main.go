@@ -24,11 +24,10 @@ import (
 )
 
 func main() {
+	// A signal ends ctx, so a command can finish cleanly, each within a
+	// bound (report sends what it read, tunnel revokes its URL, serve drains);
+	// later signals are caught too, so none of that is cut short.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// The first signal only ends ctx, so a command can finish cleanly (report
-	// sends what it read, for a bounded time). Catching stops there: a second
-	// signal gets the default action and ends the process at once.
-	context.AfterFunc(ctx, stop)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

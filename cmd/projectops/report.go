@@ -181,21 +181,27 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		return usageError{err}
 	}
 	rep := &lazyReporter{make: func() (*ingest.Reporter, error) { return ingest.NewReporter(client.Ingest, opt) }}
+	// An interrupt stops the command (-- CMD) at once, but reading and
+	// sending go on for reportInterruptGrace: go test writes the
+	// interrupted tests' failures as it exits, and what was read is worth
+	// sending.
+	cctx, cancel := closeContext(ctx, reportInterruptGrace)
+	defer cancel()
 	code := 0
 	var st ingest.SourceStats
 	var readErr error
 	switch {
 	case cmdArgs != nil:
-		st, code, readErr = runCommand(ctx, cmdArgs, rep, text, stderr)
+		st, code, readErr = runCommand(ctx, cctx, cmdArgs, rep, text, stderr)
 		if readErr == errNotStarted {
 			return codeError{code}
 		}
 	case format == "junit":
-		st, readErr = ingest.ReadJUnit(ctx, in, rep)
+		st, readErr = ingest.ReadJUnit(cctx, in, rep)
 	case format == "jest":
-		st, readErr = ingest.ReadJest(ctx, in, rep)
+		st, readErr = ingest.ReadJest(cctx, in, rep)
 	case format == "vitest":
-		st, readErr = ingest.ReadVitest(ctx, in, rep)
+		st, readErr = ingest.ReadVitest(cctx, in, rep)
 	default:
 		// Failing tests and their output as they end, then the summary
 		// (gotestsum's default); -q keeps the summary alone.
@@ -205,7 +211,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 			plain = newPlainText(text, stderr)
 			opt.OnEvent = plain.event
 		}
-		st, readErr = ingest.ReadGoTest(ctx, in, rep, opt)
+		st, readErr = ingest.ReadGoTest(cctx, in, rep, opt)
 		if plain != nil {
 			plain.finish()
 		}
@@ -214,11 +220,9 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		// A file or stream that yields nothing usable: no run is made.
 		return usageError{fmt.Errorf("reading %s: %w; nothing was reported", format, readErr)}
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintf(stderr, "projectops report: interrupted: sending what was read, for at most %s (interrupt again to stop at once)\n",
-			reportInterruptGrace)
+	if ctx.Err() != nil && cctx.Err() == nil {
+		fmt.Fprintf(stderr, "projectops report: interrupted: sending what was read, for at most %s\n", reportInterruptGrace)
 	}
-	cctx, cancel := closeContext(ctx, reportInterruptGrace)
 	out, cerr := rep.close(cctx)
 	cut := cctx.Err() != nil
 	cancel()
@@ -269,7 +273,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 // tunnel's bound on its revoke. A variable so that tests can shorten it.
 var reportInterruptGrace = closeTimeout
 
-// closeContext is the context the reporter is closed with. An interrupt
+// closeContext is the context the input is read and the reporter closed with. An interrupt
 // (ctx ending) does not end it at once, since what was read is still worth
 // sending, but ends it grace later: a stalled service must not keep the
 // process, and the spool keeps what was not stored for "report resume".
@@ -322,7 +326,7 @@ func reportFailed(st ingest.SourceStats, out *ingest.Outcome, minPassRate float6
 // runCommand runs cmdArgs, passing its output through and reading its go
 // test -json events. "go test" without -json gets -json added, and what go
 // test would have printed is rendered from the events (see plainText).
-func runCommand(ctx context.Context, cmdArgs []string, rec ingest.Recorder, stdout, stderr io.Writer) (ingest.SourceStats, int, error) {
+func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recorder, stdout, stderr io.Writer) (ingest.SourceStats, int, error) {
 	added := false
 	if filepath.Base(cmdArgs[0]) == "go" && len(cmdArgs) > 1 && cmdArgs[1] == "test" && !hasJSONFlag(cmdArgs[2:]) {
 		cmdArgs = slices.Insert(slices.Clone(cmdArgs), 2, "-json")
@@ -362,7 +366,7 @@ func runCommand(ctx context.Context, cmdArgs []string, rec ingest.Recorder, stdo
 	} else {
 		src = io.TeeReader(pipe, stdout) // unchanged, byte for byte
 	}
-	st, readErr := ingest.ReadGoTest(ctx, src, rec, opt)
+	st, readErr := ingest.ReadGoTest(readCtx, src, rec, opt)
 	if text != nil && opt.OnEvent != nil {
 		text.finish()
 	}
