@@ -184,7 +184,10 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 	if err == nil && cut && hasWidgetHTML(&res) {
 		// Widget HTML goes through an upload URL rather than being cut.
 		var uploaded bool
-		if uploaded, err = r.uploadWidgets(ctx, &res); uploaded && err == nil {
+		uctx, stop := r.bounded(ctx)
+		uploaded, err = r.uploadWidgets(uctx, &res)
+		stop()
+		if uploaded && err == nil {
 			b, cut, err = r.enc.encode(&res)
 		} else if err != nil {
 			// Not a reporting failure: the run goes on, and this result

@@ -15,7 +15,9 @@ import (
 // chunk pending.
 func (r *Reporter) cut(ctx context.Context) error {
 	if !r.started {
-		r.start(ctx)
+		sctx, stop := r.bounded(ctx)
+		r.start(sctx)
+		stop()
 	}
 	r.seq++
 	r.chunks.Store(int64(r.seq))
@@ -35,6 +37,15 @@ func (r *Reporter) cut(ctx context.Context) error {
 	body = append(body, '}')
 	r.pending = &pendingChunk{seq: seq, n: n, body: body}
 	return r.dispatch(ctx)
+}
+
+// bounded is ctx, ended also when the uploads are cancelled (a Close
+// whose context ended): a service call made under the lock (starting the
+// run, a widget upload) then holds Close no longer than its context.
+func (r *Reporter) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(r.upCtx, cancel)
+	return ctx, func() { stop(); cancel() }
 }
 
 // pendingChunk is a chunk cut and spooled, not yet handed to an upload.
