@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	projectops "github.com/projectops/projectops-go"
@@ -45,6 +46,22 @@ func TestNilContextIsATypedError(t *testing.T) {
 		},
 		"Tunnels.Serve": func() error {
 			return c.Tunnels.Serve(nilCtx, &tunnels.Grant{ServerID: "srv_1", ConnectToken: "t", RelayWSURL: "ws://127.0.0.1:1/x"}, http.NotFoundHandler())
+		},
+		"ingest.ReadGoTest": func() error {
+			_, err := ingest.ReadGoTest(nilCtx, strings.NewReader("plain text\n"), ingest.RecorderFunc(func(context.Context, ingest.Result) error { return nil }), ingest.GoTestOptions{})
+			return err
+		},
+		"ingest.ReadJUnit": func() error {
+			_, err := ingest.ReadJUnit(nilCtx, strings.NewReader(`<testsuite><testcase name="a"/></testsuite>`), ingest.RecorderFunc(func(context.Context, ingest.Result) error { return nil }))
+			return err
+		},
+		"ingest.ReadJest": func() error {
+			_, err := ingest.ReadJest(nilCtx, strings.NewReader(`{"testResults":[]}`), ingest.RecorderFunc(func(context.Context, ingest.Result) error { return nil }))
+			return err
+		},
+		"ingest.ReadVitest": func() error {
+			_, err := ingest.ReadVitest(nilCtx, strings.NewReader(`{"testResults":[]}`), ingest.RecorderFunc(func(context.Context, ingest.Result) error { return nil }))
+			return err
 		},
 		"Reporter.Record": func() error {
 			rep, err := ingest.NewReporter(c.Ingest, ingest.ReporterOptions{Run: ingest.RunParams{SuiteName: "s", ExternalRunID: "e"}, SpoolDir: t.TempDir()})

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/projectops/projectops-go/internal/apierr"
 )
 
 // GoTestOptions configure ReadGoTest.
@@ -57,6 +59,9 @@ const maxLine = 1 << 20
 // or an error, so close r (or end the process writing it, as
 // exec.CommandContext does) to end it.
 func ReadGoTest(ctx context.Context, r io.Reader, rec Recorder, opt GoTestOptions) (SourceStats, error) {
+	if ctx == nil {
+		return SourceStats{}, apierr.NilContext()
+	}
 	g := newGoReader(rec, opt)
 	rd := bufio.NewReaderSize(r, 64<<10)
 	var long []byte // a line longer than the reader's buffer

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/projectops/projectops-go/internal/apierr"
 )
 
 // ReadJest streams a Jest JSON report (jest --json) and records one result
@@ -18,6 +20,9 @@ import (
 // between keys and array elements; once it has ended, ReadJest returns
 // its error.
 func ReadJest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
+	if ctx == nil {
+		return SourceStats{}, apierr.NilContext()
+	}
 	return readJestLike(ctx, r, rec, "jest")
 }
 
@@ -25,6 +30,9 @@ func ReadJest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, erro
 // has Jest's shape; the older "files" task tree is read too. ctx is
 // checked as ReadJest does.
 func ReadVitest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
+	if ctx == nil {
+		return SourceStats{}, apierr.NilContext()
+	}
 	return readJestLike(ctx, r, rec, "vitest")
 }
 

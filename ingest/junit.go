@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/projectops/projectops-go/internal/apierr"
 	"golang.org/x/text/encoding/charmap"
 )
 
@@ -39,6 +40,9 @@ const maxFailureText = 8 << 10
 // skipped element is only counted (see SourceStats). It checks ctx
 // between elements and returns its error once it has ended.
 func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
+	if ctx == nil {
+		return SourceStats{}, apierr.NilContext()
+	}
 	var st SourceStats
 	dec := xml.NewDecoder(r)
 	dec.CharsetReader = junitCharset
