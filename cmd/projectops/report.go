@@ -58,9 +58,9 @@ under --min-pass-rate their pass rate); with -- CMD, CMD's own status; 2 bad inp
 reporting failure (by default a reporting failure never changes the status:
 the results are spooled for "report resume").
 
-After an interrupt (Ctrl-C, SIGTERM) it sends what was read for at most 10s,
-then stops and leaves the rest in the spool for "report resume"; a second
-interrupt ends it at once.`,
+After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD, reads what the tests still
+write for at most 10s, sends it for at most 10s more, then stops and leaves the
+rest in the spool for "report resume"; a second interrupt ends it at once.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if n := cmd.ArgsLenAtDash(); n > 0 || (n < 0 && len(args) > 0) {
 				return usagef("unexpected argument %q (a command to run goes after --)", args[0])
@@ -181,27 +181,30 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		return usageError{err}
 	}
 	rep := &lazyReporter{make: func() (*ingest.Reporter, error) { return ingest.NewReporter(client.Ingest, opt) }}
-	// An interrupt stops the command (-- CMD) at once, but reading and
-	// sending go on for reportInterruptGrace: go test writes the
-	// interrupted tests' failures as it exits, and what was read is worth
-	// sending.
-	cctx, cancel := closeContext(ctx, reportInterruptGrace)
-	defer cancel()
+	// An interrupt stops the command (-- CMD) at once, but reading goes on
+	// for reportInterruptGrace (go test writes the interrupted tests'
+	// failures as it exits), and sending what was read for as long again.
+	// A read blocked on input that stays open is not interrupted: a second
+	// interrupt ends the process.
+	stopRelease := context.AfterFunc(ctx, releaseSignals)
+	defer stopRelease()
+	rctx, rcancel := closeContext(ctx, reportInterruptGrace)
+	defer rcancel()
 	code := 0
 	var st ingest.SourceStats
 	var readErr error
 	switch {
 	case cmdArgs != nil:
-		st, code, readErr = runCommand(ctx, cctx, cmdArgs, rep, text, stderr)
+		st, code, readErr = runCommand(ctx, rctx, cmdArgs, rep, text, stderr)
 		if readErr == errNotStarted {
 			return codeError{code}
 		}
 	case format == "junit":
-		st, readErr = ingest.ReadJUnit(cctx, in, rep)
+		st, readErr = ingest.ReadJUnit(rctx, in, rep)
 	case format == "jest":
-		st, readErr = ingest.ReadJest(cctx, in, rep)
+		st, readErr = ingest.ReadJest(rctx, in, rep)
 	case format == "vitest":
-		st, readErr = ingest.ReadVitest(cctx, in, rep)
+		st, readErr = ingest.ReadVitest(rctx, in, rep)
 	default:
 		// Failing tests and their output as they end, then the summary
 		// (gotestsum's default); -q keeps the summary alone.
@@ -211,16 +214,27 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 			plain = newPlainText(text, stderr)
 			opt.OnEvent = plain.event
 		}
-		st, readErr = ingest.ReadGoTest(cctx, in, rep, opt)
+		st, readErr = ingest.ReadGoTest(rctx, in, rep, opt)
 		if plain != nil {
 			plain.finish()
 		}
+	}
+	if readErr != nil && ctx.Err() != nil && rctx.Err() != nil && errors.Is(readErr, context.Canceled) {
+		// Interrupted, and the grace for reading is over: what was read
+		// is the report, not a reading failure.
+		fmt.Fprintf(stderr, "projectops report: interrupted: stopped reading after %s\n", reportInterruptGrace)
+		readErr = nil
 	}
 	if readErr != nil && rep.rep == nil && cmdArgs == nil {
 		// A file or stream that yields nothing usable: no run is made.
 		return usageError{fmt.Errorf("reading %s: %w; nothing was reported", format, readErr)}
 	}
-	if ctx.Err() != nil && cctx.Err() == nil {
+	rcancel()
+	// The close gets its own grace, from now if the interrupt came while
+	// reading: a long read must not leave it none.
+	cctx, cancel := closeContext(ctx, reportInterruptGrace)
+	defer cancel()
+	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "projectops report: interrupted: sending what was read, for at most %s\n", reportInterruptGrace)
 	}
 	out, cerr := rep.close(cctx)

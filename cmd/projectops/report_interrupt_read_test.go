@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -65,5 +66,54 @@ func TestReportCommandInterruptKeepsCommandStatus(t *testing.T) {
 		"cat " + filepath.Join(dir, "events") + "; exec sleep 30"}, &o, &e)
 	if code != 128+9 || strings.Contains(e.String(), "context canceled") || strings.Contains(e.String(), "result passed") {
 		t.Errorf("exit %d, want the command's own status (137), no reading error and no passed run; stderr %q", code, e.String())
+	}
+}
+
+// Reading after an interrupt and sending what was read each get the grace:
+// a stream that goes on writing uses up the reading's, and the close still
+// has its own (it had none left: nothing was sent, exit 2).
+func TestReportInterruptLongReadStillSends(t *testing.T) {
+	reportEnv(t)
+	grace := reportInterruptGrace
+	reportInterruptGrace = time.Second
+	defer func() { reportInterruptGrace = grace }()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	old := stdin
+	stdin = pr
+	defer func() { stdin = old }()
+	stopWriting := make(chan struct{})
+	defer close(stopWriting)
+	go func() {
+		_, _ = io.WriteString(pw, `{"Action":"start","Package":"example.com/p"}`+"\n")
+		for i := 0; ; i++ {
+			if i >= 1000 { // past report's look at the first 64 KiB: a live stream
+				select {
+				case <-stopWriting:
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			if _, err := fmt.Fprintf(pw, `{"Action":"run","Package":"example.com/p","Test":"T%d"}
+{"Action":"pass","Package":"example.com/p","Test":"T%d","Elapsed":0.01}
+`, i, i); err != nil {
+				return
+			}
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var o, e bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"report", "-q", "--external-run-id", "long-read"}, &o, &e) }()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(8 * time.Second):
+		t.Fatal("report still running 8 s after the interrupt with a 1 s grace")
+	}
+	if code != 0 || strings.Contains(e.String(), "NOT reported") || strings.Contains(e.String(), "stopped waiting for the service") {
+		t.Errorf("exit %d: what was read was not sent; stderr %q", code, e.String())
 	}
 }
