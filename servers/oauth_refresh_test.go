@@ -1,6 +1,9 @@
 package servers_test
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,14 +79,53 @@ func TestTransientRefreshFailureKeepsTheGrant(t *testing.T) {
 	}
 	_, err := f.C.Servers.ListTools(t.Context(), p, id, nil)
 	wantError(t, err, projectops.CodeServerUnreachable, true)
+	if _, refreshes := peer.seen(); refreshes > 2 {
+		t.Errorf("one call made %d token requests, want one refresh (oauth2 sends it twice: header, then body)", refreshes)
+	}
 	peer.mu.Lock()
 	peer.down = 0
 	peer.mu.Unlock()
+	// The grant waits a few seconds (on the double's clock) before the
+	// next attempt, not one per HTTP request of a call.
+	f.Clock.Advance(10 * time.Second)
 	if _, err := f.C.Servers.ListTools(t.Context(), p, id, nil); err != nil {
 		t.Fatalf("ListTools once the token endpoint is back: %v", err)
 	}
 	if bearers, _ := peer.seen(); bearers[len(bearers)-1] != "Bearer at-2" {
 		t.Errorf("bearers %v, want the refreshed token last", bearers)
+	}
+}
+
+// An endpoint that refuses the grant with an OAuth error, even in a 200
+// answer (oauth2 reads one as an error), ends the grant: OAUTH_REQUIRED,
+// and no refresh on later calls.
+func TestRefusalIn200EndsTheGrant(t *testing.T) {
+	t.Parallel()
+	var refreshes atomic.Int32
+	peer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/token" {
+			refreshes.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"error":"invalid_grant","error_description":"refresh token revoked"}`))
+			return
+		}
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer peer.Close()
+	f := setup(t)
+	p, mcpURL := f.WS.ProjectID, peer.URL+"/mcp"
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: mcpURL, UseOAuth: true, OAuthTokenURL: peer.URL + "/token"}))
+	if _, err := f.C.Servers.ImportTokens(t.Context(), p, id, servers.ImportTokensParams{ServerURL: mcpURL,
+		ClientInformation: &servers.ClientInformation{ClientID: "cid"},
+		Tokens:            servers.Tokens{AccessToken: "at-old", RefreshToken: "rt-1", ExpiresIn: 3600}}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		_, err := f.C.Servers.ListTools(t.Context(), p, id, nil)
+		wantError(t, err, projectops.CodeOAuthRequired, true)
+	}
+	if n := refreshes.Load(); n > 2 {
+		t.Errorf("%d token requests over 3 calls, want one refusal (sent twice: header, then body) and no more", n)
 	}
 }
 

@@ -64,16 +64,32 @@ type grantError struct{ msg string }
 
 func (e *grantError) Error() string { return e.msg }
 
+// RefreshRetryDelay is how long, on the double's clock, a grant whose
+// refresh got no answer waits before the next attempt: one attempt per
+// call, not one per HTTP request of it (a stalled endpoint held each call
+// for several timeouts).
+const RefreshRetryDelay = 5 * time.Second
+
 // refused reports whether a refresh error is the token endpoint refusing
 // the grant (a 4xx answer: invalid_grant and the like), as opposed to no
 // answer or a server failure (network, timeout, 429, 5xx).
 func refused(err error) bool {
 	var re *oauth2.RetrieveError
-	if !errors.As(err, &re) || re.Response == nil {
+	if !errors.As(err, &re) {
 		return false
 	}
-	code := re.Response.StatusCode
-	return code >= 400 && code < 500 && code != http.StatusTooManyRequests && code != http.StatusRequestTimeout
+	code := 0
+	if re.Response != nil {
+		code = re.Response.StatusCode
+	}
+	switch {
+	case code >= 500, code == http.StatusTooManyRequests, code == http.StatusRequestTimeout,
+		re.ErrorCode == "temporarily_unavailable", re.ErrorCode == "server_error": // RFC 6749's transient codes
+		return false
+	case re.ErrorCode != "": // an OAuth error answer (invalid_grant), even with 200
+		return true
+	}
+	return code >= 400
 }
 
 // storeTokens saves an imported grant, replacing any earlier one for the
@@ -115,9 +131,10 @@ type clockSource struct {
 	timeout time.Duration   // bounds a refresh, as connecting and each MCP operation
 	cfg     *oauth2.Config  // nil: the token cannot be refreshed
 
-	mu  sync.Mutex
-	tok *oauth2.Token // its Expiry on the double's clock
-	gen int           // counts the access tokens served: one refresh per rejected token
+	mu      sync.Mutex
+	tok     *oauth2.Token // its Expiry on the double's clock
+	retryAt time.Time     // no refresh before it: the endpoint failed to answer
+	gen     int           // counts the access tokens served: one refresh per rejected token
 }
 
 // generation identifies the access token Token serves now.
@@ -151,6 +168,9 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 		if c.cfg == nil {
 			return nil, errGrantFailed
 		}
+		if c.now().Before(c.retryAt) { // the endpoint just failed: not again per request
+			return nil, errRefreshUnavailable
+		}
 		// oauth2 asks its source without the request's context, so the
 		// MCP timeout bounds a stalled token endpoint (which held every
 		// call on the grant, waiting on c.mu, with no limit at all).
@@ -164,6 +184,7 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 		case err != nil && refused(err):
 			return nil, errGrantFailed
 		case err != nil:
+			c.retryAt = c.now().Add(RefreshRetryDelay)
 			return nil, errRefreshUnavailable
 		}
 		if !fresh.Expiry.IsZero() { // oauth2 set it on the real clock
