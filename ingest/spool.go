@@ -71,7 +71,10 @@ func openSpool(dir, project string, run RunParams, rd redactor) (*spool, error) 
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	name := safeName(run.ExternalRunID) + "." + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:]) + SpoolExt
-	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
+	// Not O_APPEND: one writer writes a new file in order anyway, and on
+	// Windows O_APPEND opens without GENERIC_WRITE, which LockFileEx needs:
+	// the lock below would fail, leaving a live spool to any Resume.
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
 	}
