@@ -59,8 +59,9 @@ reporting failure (by default a reporting failure never changes the status:
 the results are spooled for "report resume").
 
 After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD, reads what the tests still
-write for at most 10s, sends it for at most 10s more, then stops and leaves the
-rest in the spool for "report resume"; a second interrupt ends it at once.`,
+write for at most 10s (cut there, before the tests ended, it exits 1), sends it
+for at most 10s more, then stops and leaves the rest in the spool for "report
+resume"; a second interrupt ends it at once.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if n := cmd.ArgsLenAtDash(); n > 0 || (n < 0 && len(args) > 0) {
 				return usagef("unexpected argument %q (a command to run goes after --)", args[0])
@@ -125,6 +126,11 @@ func (a *app) report(f reportFlags, cmdArgs []string) error {
 // summary.
 func (a *app) reportSource(client *projectops.Client, project string, f reportFlags, cmdArgs []string) error {
 	ctx, stdout, stderr := a.ctx, a.stdout, a.stderr
+	// A read blocked on input that stays open (stdin, from the first
+	// look at it on) is not interrupted: after a first interrupt, a second
+	// one ends the process.
+	stopRelease := context.AfterFunc(ctx, releaseSignals)
+	defer stopRelease()
 	// What the tests print is data without --json; with it, stdout is the
 	// summary object alone and the tests' text goes to stderr.
 	text := stdout
@@ -184,10 +190,6 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	// An interrupt stops the command (-- CMD) at once, but reading goes on
 	// for reportInterruptGrace (go test writes the interrupted tests'
 	// failures as it exits), and sending what was read for as long again.
-	// A read blocked on input that stays open is not interrupted: a second
-	// interrupt ends the process.
-	stopRelease := context.AfterFunc(ctx, releaseSignals)
-	defer stopRelease()
 	rctx, rcancel := closeContext(ctx, reportInterruptGrace)
 	defer rcancel()
 	code := 0
@@ -219,11 +221,12 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 			plain.finish()
 		}
 	}
+	cut := false // reading stopped at the grace: the tests had not ended
 	if readErr != nil && ctx.Err() != nil && rctx.Err() != nil && errors.Is(readErr, context.Canceled) {
-		// Interrupted, and the grace for reading is over: what was read
-		// is the report, not a reading failure.
-		fmt.Fprintf(stderr, "projectops report: interrupted: stopped reading after %s\n", reportInterruptGrace)
-		readErr = nil
+		// What was read is the report, not a reading failure; but tests
+		// still running then never reported, so the gate cannot pass.
+		fmt.Fprintf(stderr, "projectops report: interrupted: stopped reading after %s, before the tests ended\n", reportInterruptGrace)
+		readErr, cut = nil, true
 	}
 	if readErr != nil && rep.rep == nil && cmdArgs == nil {
 		// A file or stream that yields nothing usable: no run is made.
@@ -238,10 +241,10 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		fmt.Fprintf(stderr, "projectops report: interrupted: sending what was read, for at most %s\n", reportInterruptGrace)
 	}
 	out, cerr := rep.close(cctx)
-	cut := cctx.Err() != nil
+	stopped := cctx.Err() != nil
 	cancel()
 	prog.done()
-	if cut {
+	if stopped {
 		// The summary below names the spool that keeps what was not stored.
 		fmt.Fprintf(stderr, "projectops report: interrupted: stopped waiting for the service after %s\n", reportInterruptGrace)
 	}
@@ -276,8 +279,11 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		if code != 0 {
 			return codeError{code}
 		}
+		if cut {
+			return gateError{}
+		}
 		return nil
-	case reportFailed(st, out, f.minPassRate):
+	case cut || reportFailed(st, out, f.minPassRate):
 		return gateError{}
 	}
 	return nil
@@ -347,6 +353,9 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		added = true
 	}
 	cmd := exec.CommandContext(ctx, cmdArgs[0], cmdArgs[1:]...)
+	// Once the command has exited or been killed, its output is waited
+	// for no longer than the grace: a child of it may hold it open.
+	cmd.WaitDelay = reportInterruptGrace
 	cmd.Stderr = stderr
 	cmd.Stdin = stdin
 	pipe, err := cmd.StdoutPipe()
@@ -384,7 +393,12 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	if text != nil && opt.OnEvent != nil {
 		text.finish()
 	}
-	_, _ = io.Copy(io.Discard, src) // let the command finish writing
+	// Let the command finish writing, unless reading was cut at the grace:
+	// the command is killed then, and whatever still holds its output (a
+	// child of it) is not waited for.
+	if readCtx.Err() == nil {
+		_, _ = io.Copy(io.Discard, src)
+	}
 	code := 0
 	if err := cmd.Wait(); err != nil {
 		var ee *exec.ExitError

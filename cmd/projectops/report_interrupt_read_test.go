@@ -71,7 +71,9 @@ func TestReportCommandInterruptKeepsCommandStatus(t *testing.T) {
 
 // Reading after an interrupt and sending what was read each get the grace:
 // a stream that goes on writing uses up the reading's, and the close still
-// has its own (it had none left: nothing was sent, exit 2).
+// has its own (it had none left: nothing was sent, exit 2). A read cut
+// before the tests ended fails the gate: a test still running never
+// reported (it exited 0 with a passed run).
 func TestReportInterruptLongReadStillSends(t *testing.T) {
 	reportEnv(t)
 	grace := reportInterruptGrace
@@ -113,7 +115,82 @@ func TestReportInterruptLongReadStillSends(t *testing.T) {
 	case <-time.After(8 * time.Second):
 		t.Fatal("report still running 8 s after the interrupt with a 1 s grace")
 	}
-	if code != 0 || strings.Contains(e.String(), "NOT reported") || strings.Contains(e.String(), "stopped waiting for the service") {
+	if strings.Contains(e.String(), "NOT reported") || strings.Contains(e.String(), "stopped waiting for the service") {
 		t.Errorf("exit %d: what was read was not sent; stderr %q", code, e.String())
+	}
+	if code != 1 { // the tests had not ended: the gate cannot pass
+		t.Errorf("exit %d, want 1 for a read cut before the tests ended; stderr %q", code, e.String())
+	}
+}
+
+// A test still running when reading is cut is not a pass.
+func TestReportCutWhileTestRunningIsNotAPass(t *testing.T) {
+	reportEnv(t)
+	grace := reportInterruptGrace
+	reportInterruptGrace = 500 * time.Millisecond
+	defer func() { reportInterruptGrace = grace }()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	old := stdin
+	stdin = pr
+	defer func() { stdin = old }()
+	stopWriting := make(chan struct{})
+	defer close(stopWriting)
+	go func() {
+		_, _ = io.WriteString(pw, `{"Action":"start","Package":"example.com/p"}`+"\n")
+		for i := range 1000 { // past report's look at the first 64 KiB
+			_, _ = fmt.Fprintf(pw, `{"Action":"run","Package":"example.com/p","Test":"T%d"}
+{"Action":"pass","Package":"example.com/p","Test":"T%d","Elapsed":0.01}
+`, i, i)
+		}
+		_, _ = io.WriteString(pw, `{"Action":"run","Package":"example.com/p","Test":"TestSlow"}`+"\n")
+		for {
+			select {
+			case <-stopWriting:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if _, err := io.WriteString(pw, `{"Action":"output","Package":"example.com/p","Test":"TestSlow","Output":"still going\n"}`+"\n"); err != nil {
+				return
+			}
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var o, e bytes.Buffer
+	if code := run(ctx, []string{"report", "-q", "--external-run-id", "cut-running"}, &o, &e); code != 1 {
+		t.Errorf("exit %d, want 1: an interrupted stream cut while TestSlow ran is not a pass; stderr %q", code, e.String())
+	}
+}
+
+// report -- CMD does not wait, after the grace, for output a child of the
+// killed command keeps writing.
+func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
+	reportEnv(t)
+	grace := reportInterruptGrace
+	reportInterruptGrace = 500 * time.Millisecond
+	defer func() { reportInterruptGrace = grace }()
+	dir := t.TempDir()
+	events := `{"Action":"start","Package":"example.com/p"}
+{"Action":"run","Package":"example.com/p","Test":"TestDone"}
+{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
+`
+	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var o, e bytes.Buffer
+	script := "cat " + filepath.Join(dir, "events") + `; (i=0; while [ $i -lt 120 ]; do echo '{"Action":"output","Package":"example.com/p","Output":"x\n"}'; sleep 0.05; i=$((i+1)); done) & wait`
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"report", "-q", "--external-run-id", "cmd-drain", "--", "sh", "-c", script}, &o, &e)
+	}()
+	select {
+	case <-done:
+	case <-time.After(4 * time.Second):
+		t.Fatalf("report -- CMD still running 4 s on with a 500 ms grace for reading and as long for sending; stderr %q", e.String())
 	}
 }

@@ -75,3 +75,46 @@ func TestReportSecondInterruptEndsIdleRead(t *testing.T) {
 		t.Fatalf("report still running 10 s after two interrupts (stdin open and idle); stderr %q", stderr.String())
 	}
 }
+
+const reportPeekChild = "PROJECTOPS_CLI_REPORT_PEEK_CHILD"
+
+// The same while report still waits for its first look at the input (up
+// to 64 KiB or the end): a second interrupt ends it there too.
+func TestReportSecondInterruptEndsIdleReadUnder64KiB(t *testing.T) {
+	if os.Getenv(reportPeekChild) != "" {
+		os.Args = []string{"projectops", "report", "-q", "--external-run-id", "sig-peek"}
+		main()
+		return
+	}
+	reportEnv(t)
+	in, err := os.ReadFile("../../ingest/testdata/gotest.jsonl") // about 30 KiB
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestReportSecondInterruptEndsIdleReadUnder64KiB$")
+	cmd.Env = append(os.Environ(), reportPeekChild+"=1")
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = w.Write(in) // and stdin stays open and idle
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	time.Sleep(time.Second)
+	_ = cmd.Process.Signal(os.Interrupt)
+	time.Sleep(500 * time.Millisecond)
+	_ = cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-exited
+		t.Fatalf("report still running 10 s after two interrupts (stdin open and idle, %d bytes written); stderr %q", len(in), stderr.String())
+	}
+}
