@@ -61,9 +61,9 @@ func TestServer401TriggersRefresh(t *testing.T) {
 
 // A token endpoint that is briefly down (5xx, a timeout, no connection)
 // fails the call that needed the refresh with 502 SERVER_UNREACHABLE, not
-// OAUTH_REQUIRED, and leaves the grant as it was: the next call refreshes
-// and goes through. Only the endpoint refusing the grant (4xx:
-// invalid_grant) ends it until new tokens are imported.
+// OAUTH_REQUIRED, after one refresh, and leaves the grant as it was: once
+// the retry delay has passed (5 s on the double's clock) a call refreshes
+// and goes through. Only the endpoint refusing the grant ends it.
 func TestTransientRefreshFailureKeepsTheGrant(t *testing.T) {
 	t.Parallel()
 	peer := newOAuthPeer(t)

@@ -117,7 +117,7 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 		details["mcpCode"] = f.Code
 	}
 	if errors.Is(f.Err, errRefreshUnavailable) {
-		// The grant stays: the next call refreshes again.
+		// The grant stays, refreshed again after RefreshRetryDelay.
 		return edge.NewError(shared.CodeServerUnreachable, "The server's OAuth token endpoint could not be reached to refresh the grant", details)
 	}
 	switch f.Kind {

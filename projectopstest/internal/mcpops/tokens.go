@@ -36,8 +36,8 @@ type grant struct {
 
 // Token implements oauth2.TokenSource, remembering a refused refresh. A
 // refresh that could not reach an answer (the endpoint down, slow or
-// failing with 5xx) leaves the grant as it was, for the next call to
-// refresh again.
+// failing with 5xx) leaves the grant as it was, refreshed again once
+// RefreshRetryDelay has passed.
 func (t *grant) Token() (*oauth2.Token, error) {
 	if t.failed.Load() { // one refused refresh is enough: no retry per request
 		return nil, errGrantFailed
