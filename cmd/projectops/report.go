@@ -256,6 +256,9 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 				}
 			}
 			fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, %d skipped; nothing to report\n", st.Skipped)
+			if cut {
+				return gateError{}
+			}
 			return nil
 		}
 		return usageError{fmt.Errorf("no test results in the %s input; nothing was reported", format)}
@@ -353,9 +356,6 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		added = true
 	}
 	cmd := exec.CommandContext(ctx, cmdArgs[0], cmdArgs[1:]...)
-	// Once the command has exited or been killed, its output is waited
-	// for no longer than the grace: a child of it may hold it open.
-	cmd.WaitDelay = reportInterruptGrace
 	cmd.Stderr = stderr
 	cmd.Stdin = stdin
 	pipe, err := cmd.StdoutPipe()
@@ -389,7 +389,14 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	} else {
 		src = io.TeeReader(pipe, stdout) // unchanged, byte for byte
 	}
+	// Reading ends at the grace even while a child of the killed command
+	// holds the output open and idle: the pipe is closed under the read.
+	stopClose := context.AfterFunc(readCtx, func() { _ = pipe.Close() })
 	st, readErr := ingest.ReadGoTest(readCtx, src, rec, opt)
+	stopClose()
+	if readErr != nil && readCtx.Err() != nil {
+		readErr = readCtx.Err() // cut at the grace, not a reading failure
+	}
 	if text != nil && opt.OnEvent != nil {
 		text.finish()
 	}

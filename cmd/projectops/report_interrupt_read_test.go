@@ -164,8 +164,10 @@ func TestReportCutWhileTestRunningIsNotAPass(t *testing.T) {
 	}
 }
 
-// report -- CMD does not wait, after the grace, for output a child of the
-// killed command keeps writing.
+// report -- CMD, interrupted, waits no longer than the grace for output a
+// child of the killed command holds open, idle or writing, and exits with
+// the command's status. Run as main runs it: stdin and stderr are files,
+// handed to the command as they are.
 func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
 	reportEnv(t)
 	grace := reportInterruptGrace
@@ -179,18 +181,106 @@ func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	old := stdin
+	stdin = devnull
+	defer func() { stdin = old }()
+	cat := "cat " + filepath.Join(dir, "events") + "; "
+	for name, script := range map[string]string{
+		"idle child":    cat + "sleep 8 & wait",
+		"writing child": cat + `(i=0; while [ $i -lt 120 ]; do echo '{"Action":"output","Package":"example.com/p","Output":"x\n"}'; sleep 0.05; i=$((i+1)); done) & wait`,
+	} {
+		ef, err := os.Create(filepath.Join(dir, "stderr-"+strings.ReplaceAll(name, " ", "-")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(300*time.Millisecond, cancel)
+		var o bytes.Buffer
+		done := make(chan int, 1)
+		go func() {
+			done <- run(ctx, []string{"report", "-q", "--external-run-id", "cmd-" + name[:4], "--", "sh", "-c", script}, &o, ef)
+		}()
+		select {
+		case code := <-done:
+			b, _ := os.ReadFile(ef.Name())
+			if code != 128+9 || strings.Contains(string(b), "reading go test") {
+				t.Errorf("%s: exit %d, want the command's 137 and no reading error; stderr %q", name, code, b)
+			}
+		case <-time.After(4 * time.Second):
+			t.Errorf("%s: report -- CMD still running 4 s on, with a 500 ms grace for reading and as long for sending", name)
+			<-done
+		}
+		cancel()
+		ef.Close()
+	}
+}
+
+// A read cut while a test runs fails the gate even when every test that
+// ended was skipped (no run was made).
+func TestReportCutAfterOnlySkipsIsNotAPass(t *testing.T) {
+	reportEnv(t)
+	grace := reportInterruptGrace
+	reportInterruptGrace = 500 * time.Millisecond
+	defer func() { reportInterruptGrace = grace }()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	old := stdin
+	stdin = pr
+	defer func() { stdin = old }()
+	stopWriting := make(chan struct{})
+	defer close(stopWriting)
+	go func() {
+		_, _ = io.WriteString(pw, `{"Action":"start","Package":"example.com/p"}`+"\n")
+		for i := range 1000 { // past report's look at the first 64 KiB
+			_, _ = fmt.Fprintf(pw, `{"Action":"run","Package":"example.com/p","Test":"T%d"}
+{"Action":"skip","Package":"example.com/p","Test":"T%d","Elapsed":0.01}
+`, i, i)
+		}
+		_, _ = io.WriteString(pw, `{"Action":"run","Package":"example.com/p","Test":"TestSlow"}`+"\n")
+		for {
+			select {
+			case <-stopWriting:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if _, err := io.WriteString(pw, `{"Action":"output","Package":"example.com/p","Test":"TestSlow","Output":"still going\n"}`+"\n"); err != nil {
+				return
+			}
+		}
+	}()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(300*time.Millisecond, cancel)
 	var o, e bytes.Buffer
-	script := "cat " + filepath.Join(dir, "events") + `; (i=0; while [ $i -lt 120 ]; do echo '{"Action":"output","Package":"example.com/p","Output":"x\n"}'; sleep 0.05; i=$((i+1)); done) & wait`
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"report", "-q", "--external-run-id", "cmd-drain", "--", "sh", "-c", script}, &o, &e)
-	}()
-	select {
-	case <-done:
-	case <-time.After(4 * time.Second):
-		t.Fatalf("report -- CMD still running 4 s on with a 500 ms grace for reading and as long for sending; stderr %q", e.String())
+	if code := run(ctx, []string{"report", "-q", "--external-run-id", "cut-skips"}, &o, &e); code != 1 {
+		t.Errorf("exit %d, want 1: the read was cut while TestSlow ran; stderr %q", code, e.String())
+	}
+}
+
+// Not interrupted, a command that exits 0 while a background child of it
+// still holds stderr exits 0.
+func TestReportCommandChildHoldingStderr(t *testing.T) {
+	reportEnv(t)
+	grace := reportInterruptGrace
+	reportInterruptGrace = 300 * time.Millisecond // shorter than the child: the grace is for interrupts only
+	defer func() { reportInterruptGrace = grace }()
+	dir := t.TempDir()
+	events := `{"Action":"start","Package":"example.com/p"}
+{"Action":"run","Package":"example.com/p","Test":"TestDone"}
+{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
+{"Action":"pass","Package":"example.com/p","Elapsed":0.01}
+`
+	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var o, e bytes.Buffer
+	if code := run(context.Background(), []string{"report", "-q", "--external-run-id", "normal-stderr", "--", "sh", "-c",
+		"cat " + filepath.Join(dir, "events") + "; sleep 1 >/dev/null &"}, &o, &e); code != 0 {
+		t.Errorf("exit %d, want 0 (the command exited 0, its test passed); stderr %q", code, e.String())
 	}
 }
