@@ -54,9 +54,9 @@ exit 2 and no run is created. --project defaults to $PROJECTOPS_PROJECT, else
 
 Exit status: 0 the tests passed; 1 they failed (the run's verdict when it was
 reported; otherwise, as when the run was already complete, any failed test, or
-under --min-pass-rate their pass rate); with -- CMD, CMD's own status; 2 bad input, or with --strict a
-reporting failure (by default a reporting failure never changes the status:
-the results are spooled for "report resume").
+under --min-pass-rate their pass rate); with -- CMD, CMD's own status; 2 bad
+input, or with --strict a reporting failure (by default a reporting failure
+never changes the status: the results are spooled for "report resume").
 
 After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD, reads what the tests still
 write for at most 10s (cut there, before the tests ended, it exits 1), sends it
@@ -292,15 +292,17 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	return nil
 }
 
-// reportInterruptGrace bounds the sending that follows an interrupt: the
-// tunnel's bound on its revoke. A variable so that tests can shorten it.
+// reportInterruptGrace bounds the reading, and then the sending, that
+// follow an interrupt: the tunnel's bound on its revoke. A variable so
+// that tests can shorten it.
 var reportInterruptGrace = closeTimeout
 
-// closeContext is the context the input is read and the reporter closed with. An interrupt
-// (ctx ending) does not end it at once, since what was read is still worth
-// sending, but ends it grace later: a stalled service must not keep the
-// process, and the spool keeps what was not stored for "report resume".
-// The goroutine ends with cancel.
+// closeContext is the context the input is read with, and then the one
+// the reporter is closed with. An interrupt (ctx ending) does not end it
+// at once, since what the tests still write and what was read are worth
+// sending, but ends it grace later: a stalled stream or service must not
+// keep the process, and the spool keeps what was not stored for "report
+// resume". The goroutine ends with cancel.
 func closeContext(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
 	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	go func() {
