@@ -411,7 +411,13 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	code := 0
 	if err := cmd.Wait(); err != nil {
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
+		switch ps := cmd.ProcessState; {
+		case errors.As(err, &ee):
+		case ps != nil && ps.Exited():
+			// It had exited on its own when the interrupt came: Wait
+			// reports the context, but the status is the command's.
+			return st, ps.ExitCode(), readErr
+		default:
 			return st, 1, err
 		}
 		code = ee.ExitCode()

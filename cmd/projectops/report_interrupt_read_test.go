@@ -284,3 +284,45 @@ func TestReportCommandChildHoldingStderr(t *testing.T) {
 		t.Errorf("exit %d, want 0 (the command exited 0, its test passed); stderr %q", code, e.String())
 	}
 }
+
+// A command that had exited 0 on its own (a background child still
+// holding its output) when the interrupt came keeps its status: Wait
+// reports the context then, which was taken for a reading failure (exit 2).
+func TestReportCommandExitedBeforeInterrupt(t *testing.T) {
+	reportEnv(t)
+	grace := reportInterruptGrace
+	reportInterruptGrace = 3 * time.Second
+	defer func() { reportInterruptGrace = grace }()
+	dir := t.TempDir()
+	events := `{"Action":"start","Package":"example.com/p"}
+{"Action":"run","Package":"example.com/p","Test":"TestDone"}
+{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
+{"Action":"pass","Package":"example.com/p","Elapsed":0.01}
+`
+	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ef, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ef.Close()
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	old := stdin
+	stdin = devnull
+	defer func() { stdin = old }()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var o bytes.Buffer
+	code := run(ctx, []string{"report", "-q", "--external-run-id", "exited-zero", "--", "sh", "-c",
+		"cat " + filepath.Join(dir, "events") + "; sleep 1 &"}, &o, ef)
+	b, _ := os.ReadFile(ef.Name())
+	if code != 0 || strings.Contains(string(b), "context canceled") {
+		t.Errorf("exit %d, want 0 (the command exited 0 before the interrupt, its test passed); stderr %q", code, b)
+	}
+}
