@@ -28,19 +28,26 @@ func goTestInput(in io.Reader) (io.Reader, error) {
 		}
 	}
 	// Build noise ("go: downloading ...") may come before the first event:
-	// look through the first lines for one.
+	// look through the first lines for one, as they arrive, so a live
+	// stream is read from its first event on (waiting for 64 KiB held a
+	// slow one back).
 	br := bufio.NewReaderSize(in, 64<<10)
-	head, err := br.Peek(64 << 10)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, err
+	var head []byte
+	for len(head) < 64<<10 {
+		_, err := br.Peek(len(head) + 1) // at least one byte more
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, err
+		}
+		head, _ = br.Peek(br.Buffered())
+		if err != nil || hasEventLine(head) {
+			break
+		}
+	}
+	if hasEventLine(head) {
+		return br, nil
 	}
 	if len(bytes.TrimSpace(head)) == 0 {
 		return nil, fmt.Errorf("%w: it is empty; nothing was reported", errNotGoTestJSON)
-	}
-	for line := range bytes.Lines(head) {
-		if bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
-			return br, nil
-		}
 	}
 	first, _, _ := bytes.Cut(bytes.TrimSpace(head), []byte("\n"))
 	if len(first) > 60 {
@@ -48,6 +55,17 @@ func goTestInput(in io.Reader) (io.Reader, error) {
 	}
 	return nil, fmt.Errorf("%w (it starts with %q); run `go test -json ./... | projectops report` or `projectops report -- go test ./...`",
 		errNotGoTestJSON, first)
+}
+
+// hasEventLine reports whether a line of head (the last may be partial)
+// starts like a test2json event.
+func hasEventLine(head []byte) bool {
+	for line := range bytes.Lines(head) {
+		if bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
+			return true
+		}
+	}
+	return false
 }
 
 // lazyReporter creates the reporter (and with it the run) at the first

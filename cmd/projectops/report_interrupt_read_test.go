@@ -326,3 +326,35 @@ func TestReportCommandExitedBeforeInterrupt(t *testing.T) {
 		t.Errorf("exit %d, want 0 (the command exited 0 before the interrupt, its test passed); stderr %q", code, b)
 	}
 }
+
+// A live stream is read from its first event on: a failing test shows as
+// it ends, before 64 KiB have arrived (report waited for 64 KiB or the end
+// of the input before it read anything).
+func TestReportReadsALiveStreamAtOnce(t *testing.T) {
+	reportEnv(t)
+	pr, pw := io.Pipe()
+	old := stdin
+	stdin = pr
+	defer func() { stdin = old }()
+	var o, e syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(context.Background(), []string{"report", "--external-run-id", "live"}, &o, &e) }()
+	_, _ = io.WriteString(pw, `{"Action":"start","Package":"example.com/p"}
+{"Action":"run","Package":"example.com/p","Test":"TestBroken"}
+{"Action":"output","Package":"example.com/p","Test":"TestBroken","Output":"    p_test.go:9: broken\n"}
+{"Action":"fail","Package":"example.com/p","Test":"TestBroken","Elapsed":0.01}
+`)
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(o.String(), "--- FAIL: TestBroken") {
+		if time.Now().After(deadline) {
+			pw.Close()
+			<-done
+			t.Fatalf("the failing test was not shown while the stream stayed open; stdout %q", o.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	pw.Close()
+	if code := <-done; code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+}
