@@ -92,5 +92,8 @@ func writeReference(w io.Writer, root *cobra.Command) {
 		if fl := c.LocalNonPersistentFlags().FlagUsages(); fl != "" {
 			fmt.Fprintf(w, "Flags:\n\n```\n%s```\n\n", fl)
 		}
+		if fl := c.PersistentFlags().FlagUsages(); fl != "" { // tools' --server, say
+			fmt.Fprintf(w, "Flags of it and its subcommands:\n\n```\n%s```\n\n", fl)
+		}
 	}
 }
