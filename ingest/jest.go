@@ -63,6 +63,9 @@ func readJestLike(ctx context.Context, r io.Reader, rec Recorder, format string)
 		case "testResults":
 			return j.array(j.file)
 		case "files":
+			if j.st.Events > 0 { // Vitest wrote testResults too: the same tests
+				return j.skip()
+			}
 			return j.array(j.vitestFile)
 		}
 		return j.skip()
@@ -144,8 +147,10 @@ func (j *jestReader) file() error {
 	return nil
 }
 
-// emit records one test. Status "passed"/"pass" passes, "failed"/"fail"
-// fails, anything else is counted as skipped.
+// emit records one test. Status "passed"/"pass" passes; a skip ("skipped",
+// "skip", "pending", "todo", "disabled") is counted; anything else fails,
+// a missing or unknown status included, as the service's reporter has it
+// (an assertion without a status, with failure messages, must not vanish).
 func (j *jestReader) emit(file, title, status string, ms float64, failure string) error {
 	j.st.Events++
 	if strings.TrimSpace(title) == "" { // the service refuses a blank title
@@ -156,11 +161,11 @@ func (j *jestReader) emit(file, title, status string, ms float64, failure string
 	case "passed", "pass":
 		passed = true
 		j.st.Passed++
-	case "failed", "fail":
-		j.st.Failed++
-	default:
+	case "skipped", "skip", "pending", "todo", "disabled":
 		j.st.Skipped++
 		return nil
+	default:
+		j.st.Failed++
 	}
 	file = j.relative(file)
 	j.occ[file+"\x00"+title]++

@@ -20,6 +20,8 @@ type vitestTask struct {
 }
 
 // vitestFile reads one file of the task tree (decoded whole: one file).
+// A file that failed to load, like a suite whose hook failed, carries its
+// own errors: it is a failing result, as a Jest file that failed to run.
 func (j *jestReader) vitestFile() error {
 	var f vitestTask
 	if err := j.dec.Decode(&f); err != nil {
@@ -29,33 +31,55 @@ func (j *jestReader) vitestFile() error {
 	if file == "" {
 		file = f.Name
 	}
+	if err := j.taskErrors(file, j.relative(file)+" (failed to run)", &f); err != nil {
+		return err
+	}
 	return j.walk(file, nil, f.Tasks)
 }
 
+// taskErrors records a suite's or file's own errors (a load failure, a
+// failed beforeAll) as one failing result titled title.
+func (j *jestReader) taskErrors(file, title string, t *vitestTask) error {
+	if t.Result == nil || len(t.Result.Errors) == 0 {
+		return nil
+	}
+	return j.emit(file, title, "failed", 0, vitestErrors(t))
+}
+
+func vitestErrors(t *vitestTask) string {
+	var msgs []string
+	for _, e := range t.Result.Errors {
+		msgs = append(msgs, strings.TrimSpace(e.Message+"\n"+e.Stack))
+	}
+	return strings.Join(msgs, "\n")
+}
+
 func (j *jestReader) walk(file string, path []string, tasks []vitestTask) error {
-	for _, t := range tasks {
+	for i := range tasks {
+		t := &tasks[i]
+		title := strings.Join(append(append([]string{}, path...), t.Name), " > ")
 		if t.Type == "suite" {
+			if err := j.taskErrors(file, title+" (suite failed)", t); err != nil {
+				return err
+			}
 			if err := j.walk(file, append(path, t.Name), t.Tasks); err != nil {
 				return err
 			}
 			continue
 		}
-		state, ms, failure := "skip", 0.0, ""
+		// A test without a result never finished: it fails, as the
+		// service's reporter has it, unless it was skipped.
+		state, ms, failure := "", 0.0, "the test did not finish"
 		if t.Result != nil {
 			state = t.Result.State
 			if t.Result.Duration != nil {
 				ms = *t.Result.Duration
 			}
-			var msgs []string
-			for _, e := range t.Result.Errors {
-				msgs = append(msgs, strings.TrimSpace(e.Message+"\n"+e.Stack))
-			}
-			failure = strings.Join(msgs, "\n")
+			failure = vitestErrors(t)
 		}
 		if t.Mode == "skip" || t.Mode == "todo" {
 			state = "skip"
 		}
-		title := strings.Join(append(append([]string{}, path...), t.Name), " > ")
 		if err := j.emit(file, title, state, ms, failure); err != nil {
 			return err
 		}

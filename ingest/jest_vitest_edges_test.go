@@ -1,0 +1,87 @@
+package ingest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/ingest"
+)
+
+// A Vitest task-tree file that failed to load, or a suite whose hook
+// failed, is a failing result, as a Jest file that failed to run: both were
+// lost (a broken file left a passed run).
+func TestVitestTaskTreeFileAndSuiteErrors(t *testing.T) {
+	for name, in := range map[string]string{
+		"file failed to load": `{"files":[
+{"type":"suite","name":"ok.test.ts","filepath":"/r/ok.test.ts","mode":"run","result":{"state":"pass"},
+ "tasks":[{"type":"test","name":"works","mode":"run","result":{"state":"pass","duration":1}}]},
+{"type":"suite","name":"broken.test.ts","filepath":"/r/broken.test.ts","mode":"run",
+ "result":{"state":"fail","errors":[{"message":"Cannot find module './missing'","stack":"Error: Cannot find module"}]},"tasks":[]}]}`,
+		"beforeAll failed": `{"files":[{"type":"suite","name":"a.test.ts","filepath":"a.test.ts","mode":"run","result":{"state":"fail"},
+ "tasks":[{"type":"suite","name":"db","mode":"run","result":{"state":"fail","errors":[{"message":"beforeAll: connect ECONNREFUSED"}]},
+  "tasks":[{"type":"test","name":"reads","mode":"run","result":{"state":"skip"}},{"type":"test","name":"writes","mode":"run","result":{"state":"skip"}}]}]}]}`,
+	} {
+		var c collector
+		stats, err := ingest.ReadVitest(t.Context(), strings.NewReader(in), &c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stats.Failed != 1 || !strings.Contains(c.got[len(c.got)-1].Error, "Cannot find module") && !strings.Contains(c.got[len(c.got)-1].Error, "ECONNREFUSED") {
+			t.Errorf("%s: results %+v stats %+v, want one failing result with the error", name, briefs(c.got), stats)
+		}
+	}
+}
+
+// An assertion without a status, or with one the reader does not know
+// ("focused"), fails, as the service's reporter has it (status ?? failed):
+// it was counted as skipped, failure messages and all.
+func TestJestMissingOrUnknownStatusFails(t *testing.T) {
+	for _, st := range []string{``, `,"status":"focused"`} {
+		in := `{"testResults":[{"name":"/x/a.test.js","assertionResults":[
+{"ancestorTitles":["s"],"title":"t","fullName":"s t","failureMessages":["boom"]` + st + `}]}]}`
+		var c collector
+		stats, err := ingest.ReadJest(t.Context(), strings.NewReader(in), &c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.got) != 1 || c.got[0].Passed || stats.Failed != 1 {
+			t.Errorf("status%s: got %d results, stats %+v; want one failing result", st, len(c.got), stats)
+		}
+	}
+	// The skips stay skips.
+	in := `{"testResults":[{"name":"/x/a.test.js","assertionResults":[
+{"title":"a","status":"pending"},{"title":"b","status":"todo"},{"title":"c","status":"disabled"},{"title":"d","status":"skipped"}]}]}`
+	var c collector
+	if stats, err := ingest.ReadJest(t.Context(), strings.NewReader(in), &c); err != nil || stats.Skipped != 4 || len(c.got) != 0 {
+		t.Errorf("skips: %+v, %v, %d results", stats, err, len(c.got))
+	}
+}
+
+// A Vitest test without a result never finished: it fails (it was counted
+// as skipped); one in skip or todo mode stays a skip.
+func TestVitestTaskWithoutResultFails(t *testing.T) {
+	in := `{"files":[{"type":"suite","name":"a.test.ts","filepath":"a.test.ts","tasks":[
+{"type":"test","name":"hangs","mode":"run"},{"type":"test","name":"later","mode":"todo"}]}]}`
+	var c collector
+	st, err := ingest.ReadVitest(t.Context(), strings.NewReader(in), &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Failed != 1 || st.Skipped != 1 {
+		t.Errorf("stats %+v, want the unfinished test failed and the todo skipped", st)
+	}
+}
+
+// A Vitest report with both testResults and the files tree holds the same
+// tests twice: they are read once (from testResults).
+func TestVitestBothShapesReadOnce(t *testing.T) {
+	in := `{"testResults":[{"name":"a.test.ts","assertionResults":[{"ancestorTitles":["s"],"title":"t","fullName":"s t","status":"passed","duration":1}]}],
+"files":[{"type":"suite","name":"a.test.ts","filepath":"a.test.ts","tasks":[{"type":"suite","name":"s","tasks":[{"type":"test","name":"t","mode":"run","result":{"state":"pass","duration":1}}]}]}]}`
+	var c collector
+	if _, err := ingest.ReadVitest(t.Context(), strings.NewReader(in), &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.got) != 1 {
+		t.Errorf("got %d results %+v, want 1", len(c.got), briefs(c.got))
+	}
+}
