@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -37,8 +38,9 @@ const maxFailureText = 8 << 10
 // records one result per testcase, titled "classname::name" (or name). A
 // testcase with a failure or error element fails, with their messages and
 // text as Error (bounded; system-out and system-err follow); one with a
-// skipped element is only counted (see SourceStats). It checks ctx
-// between elements and returns its error once it has ended.
+// skipped element is only counted (see SourceStats). A testcase's time
+// (seconds) is its duration; an unparsable or non-finite one is none. It
+// checks ctx between elements and returns its error once it has ended.
 func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
 	if ctx == nil {
 		return SourceStats{}, apierr.NilContext()
@@ -74,7 +76,7 @@ func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, err
 					case "classname":
 						cur.class = a.Value
 					case "time":
-						cur.secs, _ = strconv.ParseFloat(strings.TrimSpace(a.Value), 64)
+						cur.ms = junitMillis(a.Value)
 					}
 				}
 			case cur != nil:
@@ -103,7 +105,7 @@ func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, err
 
 type junitCase struct {
 	name, class     string
-	secs            float64
+	ms              float64
 	failed, skipped bool
 	depth           int
 	in              string // element whose text is being kept
@@ -147,6 +149,20 @@ func (c *junitCase) add(b *strings.Builder, s string) {
 	}
 }
 
+// junitMillis turns a testcase's time (seconds) into milliseconds. An
+// unparsable or non-finite one (NaN, Inf, 1e400, or finite seconds that
+// overflow as milliseconds) is no duration, as with the reference reporter:
+// JSON cannot encode a non-finite number, so keeping it would fail the
+// send mid-run.
+func junitMillis(v string) float64 {
+	secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	ms := secs * 1000
+	if err != nil || math.IsNaN(ms) || math.IsInf(ms, 0) {
+		return 0
+	}
+	return ms
+}
+
 func (c *junitCase) emit(ctx context.Context, rec Recorder, st *SourceStats, occ map[string]int) error {
 	st.Events++
 	title := c.name
@@ -161,7 +177,7 @@ func (c *junitCase) emit(ctx context.Context, rec Recorder, st *SourceStats, occ
 		return nil
 	}
 	occ[title]++
-	res := Result{CaseTitle: title, Passed: !c.failed, DurationMs: c.secs * 1000,
+	res := Result{CaseTitle: title, Passed: !c.failed, DurationMs: c.ms,
 		ExternalIterationID: IterationID(occ[title], "junit", title)}
 	if c.failed {
 		st.Failed++
