@@ -39,8 +39,9 @@ const maxFailureText = 8 << 10
 // testcase with a failure or error element fails, with their messages and
 // text as Error (bounded; system-out and system-err follow); one with a
 // skipped element is only counted (see SourceStats). A testcase's time
-// (seconds) is its duration; an unparsable or non-finite one is none. It
-// checks ctx between elements and returns its error once it has ended.
+// (seconds) is its duration; an unparsable or non-finite one is none, a
+// negative one 0. It checks ctx between elements and returns its error
+// once it has ended.
 func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
 	if ctx == nil {
 		return SourceStats{}, apierr.NilContext()
@@ -153,11 +154,12 @@ func (c *junitCase) add(b *strings.Builder, s string) {
 // unparsable or non-finite one (NaN, Inf, 1e400, or finite seconds that
 // overflow as milliseconds) is no duration, as with the reference reporter:
 // JSON cannot encode a non-finite number, so keeping it would fail the
-// send mid-run.
+// send mid-run. A negative one is 0, as the reference clamps it: a
+// duration cannot be negative.
 func junitMillis(v string) float64 {
 	secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	ms := secs * 1000
-	if err != nil || math.IsNaN(ms) || math.IsInf(ms, 0) {
+	if err != nil || math.IsNaN(ms) || math.IsInf(ms, 0) || ms < 0 {
 		return 0
 	}
 	return ms

@@ -37,3 +37,15 @@ func TestReadJUnitNonFiniteTime(t *testing.T) {
 		t.Errorf("time 1.5: %v ms", got[0].DurationMs)
 	}
 }
+
+// A negative time is 0, as the reference reporter clamps it; it was sent
+// as a negative duration.
+func TestReadJUnitNegativeTime(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"-1", "-0.001", "-1e300"} {
+		got := readJUnit(t, `<testsuite><testcase name="a" time="`+v+`"/></testsuite>`)
+		if len(got) != 1 || got[0].DurationMs != 0 {
+			t.Errorf("time=%q: %+v", v, briefs(got))
+		}
+	}
+}
