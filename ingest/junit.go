@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"golang.org/x/text/encoding/charmap"
@@ -37,7 +39,8 @@ const maxFailureText = 8 << 10
 // ReadJUnit streams a JUnit XML report (any nesting of testsuites) and
 // records one result per testcase, titled "classname::name" (or name). A
 // testcase with a failure or error element fails, with their messages and
-// text as Error (bounded; system-out and system-err follow); one with a
+// text as Error (each a 4 KiB head and 4 KiB tail at most, the middle
+// replaced by a marker; system-out and system-err follow); one with a
 // skipped element is only counted (see SourceStats). A testcase's time
 // (seconds) is its duration; an unparsable or non-finite one is none, a
 // negative one 0. It checks ctx between elements and returns its error
@@ -110,7 +113,7 @@ type junitCase struct {
 	failed, skipped bool
 	depth           int
 	in              string // element whose text is being kept
-	msg, out        strings.Builder
+	msg, out        headTail
 }
 
 func (c *junitCase) start(t xml.StartElement) {
@@ -122,7 +125,8 @@ func (c *junitCase) start(t xml.StartElement) {
 		c.in = "failure"
 		for _, a := range t.Attr {
 			if (a.Name.Local == "message" || a.Name.Local == "type") && a.Value != "" {
-				c.add(&c.msg, a.Value+"\n")
+				c.msg.add([]byte(a.Value))
+				c.msg.add([]byte{'\n'})
 			}
 		}
 	case "skipped":
@@ -134,20 +138,70 @@ func (c *junitCase) start(t xml.StartElement) {
 
 func (c *junitCase) text(in string, data []byte) {
 	if in == "failure" {
-		c.add(&c.msg, string(data))
+		c.msg.add(data)
 	} else {
-		c.add(&c.out, string(data))
+		c.out.add(data)
 	}
 }
 
-// add keeps at most twice maxFailureText per builder; emit cuts the rest.
-func (c *junitCase) add(b *strings.Builder, s string) {
-	if room := 2*maxFailureText - b.Len(); room > 0 {
-		if len(s) > room {
-			s = s[:room]
+// headTail keeps the first maxFailureText bytes of a text written in
+// pieces and a window over its last ones (maxFailureText to twice that),
+// so a text of any length costs bounded memory yet keeps its real end.
+// Pieces are whole UTF-8 (encoding/xml's text and attribute values).
+type headTail struct {
+	head, tail []byte
+	n          int // bytes written
+}
+
+func (b *headTail) add(p []byte) {
+	// Once a byte went to the tail the head is closed, so the two stay in
+	// order.
+	if room := maxFailureText - len(b.head); room > 0 && len(b.head) == b.n {
+		k := min(room, len(p))
+		// The head ends on a whole character; the rest goes to the tail.
+		for k < len(p) && k > 0 && !utf8.RuneStart(p[k]) {
+			k--
 		}
-		b.WriteString(s)
+		b.head = append(b.head, p[:k]...)
+		b.n += k
+		p = p[k:]
 	}
+	b.n += len(p)
+	switch {
+	case len(p) == 0:
+	case len(p) >= maxFailureText:
+		b.tail = append(b.tail[:0], p[len(p)-maxFailureText:]...)
+	case len(b.tail)+len(p) > 2*maxFailureText:
+		// Slide the window: keep its last maxFailureText bytes. Copying
+		// only once it has doubled keeps this linear in the input.
+		keep := copy(b.tail, b.tail[len(b.tail)+len(p)-maxFailureText:])
+		b.tail = append(b.tail[:keep], p...)
+	default:
+		b.tail = append(b.tail, p...)
+	}
+}
+
+// text is the text, trimmed, cut to keep bytes as truncateMiddle does
+// (half from each end, never inside a UTF-8 character), with a marker
+// giving the bytes removed from the trimmed whole, including those that
+// were never kept.
+func (b *headTail) text(keep int) string {
+	if b.n == len(b.head)+len(b.tail) { // nothing was dropped
+		return truncateMiddle(strings.TrimSpace(string(b.head)+string(b.tail)), keep)
+	}
+	h := strings.TrimLeftFunc(string(b.head), unicode.IsSpace)
+	t := strings.TrimRightFunc(string(b.tail), unicode.IsSpace)
+	hk := min(keep/2, len(h))
+	for hk > 0 && hk < len(h) && !utf8.RuneStart(h[hk]) {
+		hk--
+	}
+	start := max(len(t)-(keep-keep/2), 0)
+	for start < len(t) && !utf8.RuneStart(t[start]) {
+		start++ // also skips a character the window's start cut
+	}
+	lead, trail := len(b.head)-len(h), len(b.tail)-len(t)
+	removed := b.n - lead - trail - hk - (len(t) - start)
+	return h[:hk] + marker(removed) + t[start:]
 }
 
 // junitMillis turns a testcase's time (seconds) into milliseconds. An
@@ -183,9 +237,9 @@ func (c *junitCase) emit(ctx context.Context, rec Recorder, st *SourceStats, occ
 		ExternalIterationID: IterationID(occ[title], "junit", title)}
 	if c.failed {
 		st.Failed++
-		res.Error = truncateMiddle(strings.TrimSpace(c.msg.String()), maxFailureText)
-		if out := strings.TrimSpace(c.out.String()); out != "" {
-			res.Error += "\n--- output:\n" + truncateMiddle(out, maxFailureText)
+		res.Error = c.msg.text(maxFailureText)
+		if out := c.out.text(maxFailureText); out != "" {
+			res.Error += "\n--- output:\n" + out
 		}
 	} else {
 		st.Passed++

@@ -2,8 +2,10 @@ package ingest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/ingest"
 )
@@ -46,6 +48,68 @@ func TestReadJUnitNegativeTime(t *testing.T) {
 		got := readJUnit(t, `<testsuite><testcase name="a" time="`+v+`"/></testsuite>`)
 		if len(got) != 1 || got[0].DurationMs != 0 {
 			t.Errorf("time=%q: %+v", v, briefs(got))
+		}
+	}
+}
+
+// middleCut is the documented cut of a failure's text: keep bytes, half
+// from each end, never inside a character, the marker naming the bytes
+// removed.
+func middleCut(s string, keep int) string {
+	if len(s) <= keep {
+		return s
+	}
+	head, start := keep/2, len(s)-(keep-keep/2)
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return s[:head] + fmt.Sprintf("…[truncated by projectops: %d bytes removed]…", start-head) + s[start:]
+}
+
+// A long failure text keeps its real head and tail, whole characters
+// only, and the marker counts every byte removed: only its first 16 KiB
+// were kept, so the tail was lost and the count too small.
+func TestReadJUnitLongFailureText(t *testing.T) {
+	t.Parallel()
+	const keep = 8 << 10 // maxFailureText
+	for n, size := range []int{100, 3000, 6000, 20000, 300000, 400000} {
+		// 3-byte characters, in pieces (CDATA sections are tokens of
+		// their own), so cuts fall inside characters and across pieces;
+		// leading and trailing space is trimmed.
+		var body, out, whole, wholeOut strings.Builder
+		msg := ""
+		if n%2 == 0 {
+			msg = "boom"
+			whole.WriteString("boom\n")
+		}
+		body.WriteString("\n\t ")
+		whole.WriteString("\n\t ")
+		for i := 0; whole.Len() < size; i++ {
+			p := fmt.Sprintf("line %d €€€€ ", i) + strings.Repeat("€", i%700)
+			body.WriteString("<![CDATA[" + p + "]]>")
+			whole.WriteString(p)
+			o := fmt.Sprintf("out %d ✓\n", i)
+			out.WriteString(o)
+			wholeOut.WriteString(o)
+		}
+		body.WriteString("  THE END\n  ")
+		whole.WriteString("  THE END\n  ")
+		got := readJUnit(t, `<testsuite><testcase name="a"><failure message="`+msg+`">`+body.String()+
+			`</failure><system-out>`+out.String()+`</system-out></testcase></testsuite>`)
+		want := middleCut(strings.TrimSpace(whole.String()), keep) + "\n--- output:\n" +
+			middleCut(strings.TrimSpace(wholeOut.String()), keep)
+		if len(got) != 1 {
+			t.Fatalf("size %d: %d results", size, len(got))
+		}
+		if got[0].Error != want {
+			t.Errorf("size %d: error text differs:\n got %.200q…%q\nwant %.200q…%q", size,
+				got[0].Error, got[0].Error[max(0, len(got[0].Error)-200):], want, want[max(0, len(want)-200):])
+		}
+		if !utf8.ValidString(got[0].Error) {
+			t.Errorf("size %d: invalid UTF-8", size)
 		}
 	}
 }
