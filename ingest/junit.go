@@ -43,14 +43,17 @@ const maxFailureText = 8 << 10
 // replaced by a marker; system-out and system-err follow); one with a
 // skipped element is only counted (see SourceStats). A testcase's time
 // (seconds) is its duration; an unparsable or non-finite one is none, a
-// negative one 0. It checks ctx between elements and returns its error
-// once it has ended.
+// negative one 0. Control characters XML 1.0 forbids, raw or as
+// references (the ANSI colour codes some writers keep), are dropped with
+// the colour sequence an ESC starts; other malformed XML is a FormatError,
+// whose Offset then counts the input without them. It checks ctx between
+// elements and returns its error once it has ended.
 func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
 	if ctx == nil {
 		return SourceStats{}, apierr.NilContext()
 	}
 	var st SourceStats
-	dec := xml.NewDecoder(r)
+	dec := xml.NewDecoder(newCtrlFilter(r))
 	dec.CharsetReader = junitCharset
 	occ := map[string]int{}
 	var cur *junitCase

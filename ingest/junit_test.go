@@ -2,9 +2,12 @@ package ingest_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/ingest"
@@ -110,6 +113,45 @@ func TestReadJUnitLongFailureText(t *testing.T) {
 		}
 		if !utf8.ValidString(got[0].Error) {
 			t.Errorf("size %d: invalid UTF-8", size)
+		}
+	}
+}
+
+// ESC (and the other controls XML 1.0 forbids), raw or as a character
+// reference, as JUnit writers keeping ANSI colours write it, is dropped
+// with the colour sequence it starts: encoding/xml refused such a file
+// whole ("illegal character code U+001B").
+func TestReadJUnitControlCharacters(t *testing.T) {
+	t.Parallel()
+	x := "<testsuite><testcase classname=\"c\x1b[1m\" name=\"a&#27;[32m ok&#x1B;[0m\"><failure message=\"&#x1b;[31mboom&#0027;[0m\x07\">" +
+		"\x1b[31mAssertionError\x1b[39m: \x01want&#1; 1&#10;got 2 &amp; &#x41;\x1b[0m" +
+		"<![CDATA[ keeps &#27; as text\x1b[2K]]></failure></testcase>" +
+		"<testcase name=\"b\x1b\" time=\"1\"/></testsuite>"
+	for _, slow := range []bool{false, true} {
+		var r io.Reader = strings.NewReader(x)
+		if slow { // references and sequences split across reads
+			r = iotest.OneByteReader(r)
+		}
+		var c collector
+		if _, err := ingest.ReadJUnit(t.Context(), r, &c); err != nil {
+			t.Fatalf("slow %v: %v", slow, err)
+		}
+		if len(c.got) != 2 || c.got[0].CaseTitle != "c::a ok" || c.got[1].CaseTitle != "b" {
+			t.Fatalf("slow %v: %+v", slow, briefs(c.got))
+		}
+		if want := "boom\nAssertionError: want 1\ngot 2 & A keeps &#27; as text"; c.got[0].Error != want {
+			t.Errorf("slow %v: error %q, want %q", slow, c.got[0].Error, want)
+		}
+	}
+	// Malformed XML is still refused, other illegal references included.
+	for _, bad := range []string{`<testsuite><testcase name="a"></testsuite>`, `<testsuite><testcase name="&#27"/></testsuite>`,
+		`<testsuite><testcase name="&#X1B;"/></testsuite>`, `<testsuite><testcase name="&#27;/></testsuite>`,
+		`<testsuite><testcase name="&#;"/></testsuite>`, "<testsuite><testcase name=\"a\"/></testsuite>&#27"} {
+		var c collector
+		_, err := ingest.ReadJUnit(t.Context(), strings.NewReader(bad), &c)
+		var fe *ingest.FormatError
+		if !errors.As(err, &fe) {
+			t.Errorf("%q: err = %v, want a FormatError", bad, err)
 		}
 	}
 }
