@@ -90,7 +90,7 @@ resume"; a second interrupt ends it at once.`,
 	fl.StringVar(&f.junit, "junit", "", "read a JUnit XML `file`")
 	fl.StringVar(&f.jest, "jest", "", "read a Jest JSON `file`")
 	fl.StringVar(&f.vitest, "vitest", "", "read a Vitest JSON `file`")
-	fl.BoolVar(&f.upload, "upload", false, "also upload the raw file through an upload URL")
+	fl.BoolVar(&f.upload, "upload", false, "also upload the raw file (through an upload URL) when it holds results")
 	fl.BoolVar(&f.strict, "strict", false, "exit 2 when reporting fails (by default it never changes the exit status)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "the summary alone: no failing tests' output, no progress line")
 	fl.Float64Var(&f.minPassRate, "min-pass-rate", -1, "minimum pass rate in `percent` for the run to pass (service default 100)")
@@ -160,10 +160,14 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		// A file is read through once before anything is sent: a
 		// malformed one (cut short, not the format) is refused whole,
 		// instead of leaving a run with the results before the break.
-		if err := checkFile(ctx, format, fh); err != nil {
+		fst, err := checkFile(ctx, format, fh)
+		if err != nil {
 			return usageError{fmt.Errorf("reading %s: %w; nothing was reported", format, err)}
 		}
-		if f.upload {
+		// Only a file that yields results makes a run, whose notes name
+		// the upload: one with none (refused, or all skipped) is not
+		// uploaded, which would leave an artifact no run refers to.
+		if f.upload && fst.Passed+fst.Failed > 0 {
 			if err := uploadArtifact(ctx, client, project, format, fh, &f.notes, stderr); err != nil && f.strict {
 				return err
 			}
@@ -467,16 +471,17 @@ func orDefault(s, def string) string {
 	return s
 }
 
-// checkFile parses a results file with a recorder that keeps nothing and
-// rewinds it.
-func checkFile(ctx context.Context, format string, fh *os.File) error {
+// checkFile parses a results file with a recorder that keeps nothing,
+// rewinds it, and returns what it holds.
+func checkFile(ctx context.Context, format string, fh *os.File) (ingest.SourceStats, error) {
 	read := map[string]func(context.Context, io.Reader, ingest.Recorder) (ingest.SourceStats, error){
 		"junit": ingest.ReadJUnit, "jest": ingest.ReadJest, "vitest": ingest.ReadVitest}[format]
-	if _, err := read(ctx, fh, discard{}); err != nil {
-		return err
+	st, err := read(ctx, fh, discard{})
+	if err != nil {
+		return st, err
 	}
-	_, err := fh.Seek(0, io.SeekStart)
-	return err
+	_, err = fh.Seek(0, io.SeekStart)
+	return st, err
 }
 
 // discard is a Recorder that keeps nothing.

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -28,5 +29,31 @@ func TestReportJUnitNonFiniteTime(t *testing.T) {
 	}
 	if runs := srv.IngestedRuns(""); len(runs) != 1 || runs[0].Summary.Total != 3 {
 		t.Errorf("runs = %+v", runs)
+	}
+}
+
+// --upload sends the raw file only when it yields results: a file then
+// refused for having none ("nothing was reported"), or whose tests were
+// all skipped, was uploaded first all the same.
+func TestReportUploadOnlyWithResults(t *testing.T) {
+	srv := reportEnv(t)
+	for _, c := range []struct {
+		x    string
+		code int
+	}{
+		{`<testsuite name="empty"/>`, 2},
+		{`<testsuite><testcase name="a"><skipped/></testcase></testsuite>`, 0},
+	} {
+		before := len(srv.Requests())
+		code, _, errOut := runReportCLI(t, "", "report", "--junit", junitFile(t, c.x), "--upload")
+		if code != c.code {
+			t.Errorf("%s: exit %d, want %d: %s", c.x, code, c.code, errOut)
+		}
+		for _, r := range srv.Requests()[before:] {
+			t.Errorf("%s: request %s %s", c.x, r.Method, r.Path)
+		}
+		if strings.Contains(errOut, "uploading") {
+			t.Errorf("%s: stderr %q", c.x, errOut)
+		}
 	}
 }
