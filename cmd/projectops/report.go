@@ -150,6 +150,25 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 			return usageError{err}
 		}
 	}
+	// The summary line reports failures; the reporter's own warning would
+	// repeat it.
+	opt := ingest.ReporterOptions{Project: project, SpoolDir: f.spool, Strict: f.strict, Logger: slog.New(slog.DiscardHandler),
+		Run: ingest.RunParams{SuiteName: orDefault(f.suite, format), ExternalRunID: f.extRunID, Notes: f.notes,
+			Framework: strings.ReplaceAll(format, " ", "")}}
+	if a.verbose {
+		opt.Logger = a.logger()
+	}
+	if f.minPassRate >= 0 {
+		opt.Run.PassCriteria = &ingest.PassCriteria{MinimumPassRate: f.minPassRate}
+	}
+	prog := newProgress(stderr, f.quiet)
+	defer prog.stop() // ends the heartbeat on every return
+	opt.Progress = prog.update
+	if _, err := ingest.NewReporter(client.Ingest, opt); err != nil { // the options, checked up front
+		return usageError{err}
+	}
+	// The options are checked before the file is uploaded: a run refused
+	// up front would leave an upload no run refers to.
 	if file != "" {
 		fh, err := os.Open(file)
 		if err != nil {
@@ -171,24 +190,8 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 			if err := uploadArtifact(ctx, client, project, format, fh, &f.notes, stderr); err != nil && f.strict {
 				return err
 			}
+			opt.Run.Notes = f.notes
 		}
-	}
-	// The summary line reports failures; the reporter's own warning would
-	// repeat it.
-	opt := ingest.ReporterOptions{Project: project, SpoolDir: f.spool, Strict: f.strict, Logger: slog.New(slog.DiscardHandler),
-		Run: ingest.RunParams{SuiteName: orDefault(f.suite, format), ExternalRunID: f.extRunID, Notes: f.notes,
-			Framework: strings.ReplaceAll(format, " ", "")}}
-	if a.verbose {
-		opt.Logger = a.logger()
-	}
-	if f.minPassRate >= 0 {
-		opt.Run.PassCriteria = &ingest.PassCriteria{MinimumPassRate: f.minPassRate}
-	}
-	prog := newProgress(stderr, f.quiet)
-	defer prog.stop() // ends the heartbeat on every return
-	opt.Progress = prog.update
-	if _, err := ingest.NewReporter(client.Ingest, opt); err != nil { // the options, checked up front
-		return usageError{err}
 	}
 	rep := &lazyReporter{make: func() (*ingest.Reporter, error) { return ingest.NewReporter(client.Ingest, opt) }}
 	// An interrupt stops the command (-- CMD) at once, but reading goes on

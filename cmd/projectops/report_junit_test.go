@@ -57,3 +57,23 @@ func TestReportUploadOnlyWithResults(t *testing.T) {
 		}
 	}
 }
+
+// A run refused up front (its options) uploads nothing: the options are
+// checked before the file goes up (it left an upload no run refers to).
+func TestReportUploadAfterOptionsCheck(t *testing.T) {
+	srv := reportEnv(t)
+	for _, args := range [][]string{
+		{"--external-run-id", strings.Repeat("r", 300)},
+		{"--suite", " "},
+	} {
+		p := junitFile(t, `<testsuite><testcase name="a"/></testsuite>`)
+		before := len(srv.Requests())
+		code, _, errOut := runReportCLI(t, "", append([]string{"report", "--junit", p, "--upload"}, args...)...)
+		if code != 2 {
+			t.Fatalf("%v: exit %d, want 2 (options refused): %s", args, code, errOut)
+		}
+		for _, r := range srv.Requests()[before:] {
+			t.Errorf("%v: refused run, yet request %s %s (stderr %q)", args, r.Method, r.Path, errOut)
+		}
+	}
+}
