@@ -83,6 +83,11 @@ func (f *ctrlFilter) filter(dst, src []byte) []byte {
 		if len(f.ref) > 0 {
 			hex := len(f.ref) > 2 && f.ref[2] == 'x'
 			switch {
+			case c == '0' && leadingZero(f.ref):
+				// Leading zeros after the first say nothing: collapsed, a
+				// zero-padded reference (&#000000000000027;) stays within
+				// maxRef (an equivalent reference if it passes).
+				continue
 			case len(f.ref) == 1 && c == '#', len(f.ref) == 2 && c == 'x',
 				len(f.ref) >= 2 && len(f.ref) < maxRef && (isDigit(c) || hex && isHex(c)):
 				f.ref = append(f.ref, c)
@@ -159,6 +164,16 @@ func (f *ctrlFilter) filter(dst, src []byte) []byte {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// leadingZero reports whether a held reference's digits so far are one
+// "0" ("&#0" or "&#x0").
+func leadingZero(ref []byte) bool {
+	digits := ref[min(2, len(ref)):]
+	if len(ref) > 2 && ref[2] == 'x' {
+		digits = ref[3:]
+	}
+	return len(digits) == 1 && digits[0] == '0'
+}
 
 // isCtrl reports whether XML 1.0 forbids the C0 control v.
 func isCtrl(v int) bool { return v < 0x20 && v != '\t' && v != '\n' && v != '\r' }

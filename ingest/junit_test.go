@@ -155,3 +155,21 @@ func TestReadJUnitControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// A zero-padded reference to a control character, longer than the filter
+// holds back, is dropped too (it passed, and the file was refused).
+func TestReadJUnitZeroPaddedControlReference(t *testing.T) {
+	for _, ref := range []string{"&#000000000000027;", "&#x00000000000001b;", "&#0027;"} {
+		doc := `<testcase name="t"><failure>a` + ref + `[31mb</failure></testcase>`
+		var c collector
+		if _, err := ingest.ReadJUnit(t.Context(), strings.NewReader(doc), &c); err != nil || len(c.got) != 1 || c.got[0].Error != "ab" {
+			t.Errorf("%s: %+v, %v; want Error \"ab\"", ref, briefs(c.got), err)
+		}
+	}
+	// A zero-padded reference to anything else stays that character.
+	var c collector
+	doc := `<testcase name="t"><failure>&#0000000000000065;&#x000041;</failure></testcase>`
+	if _, err := ingest.ReadJUnit(t.Context(), strings.NewReader(doc), &c); err != nil || len(c.got) != 1 || c.got[0].Error != "AA" {
+		t.Errorf("padded A: %+v, %v", briefs(c.got), err)
+	}
+}
