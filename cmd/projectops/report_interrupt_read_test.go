@@ -19,9 +19,7 @@ import (
 func TestReportStdinInterruptKeepsTheFailure(t *testing.T) {
 	reportEnv(t)
 	pr, pw := io.Pipe()
-	old := stdin
-	stdin = pr
-	defer func() { stdin = old }()
+	setStdin(t, pr)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -76,33 +74,8 @@ func TestReportCommandInterruptKeepsCommandStatus(t *testing.T) {
 // reported (it exited 0 with a passed run).
 func TestReportInterruptLongReadStillSends(t *testing.T) {
 	reportEnv(t)
-	grace := reportInterruptGrace
-	reportInterruptGrace = time.Second
-	defer func() { reportInterruptGrace = grace }()
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	old := stdin
-	stdin = pr
-	defer func() { stdin = old }()
-	stopWriting := make(chan struct{})
-	defer close(stopWriting)
-	go func() {
-		_, _ = io.WriteString(pw, `{"Action":"start","Package":"example.com/p"}`+"\n")
-		for i := 0; ; i++ {
-			if i >= 1000 { // past report's look at the first 64 KiB: a live stream
-				select {
-				case <-stopWriting:
-					return
-				case <-time.After(20 * time.Millisecond):
-				}
-			}
-			if _, err := fmt.Fprintf(pw, `{"Action":"run","Package":"example.com/p","Test":"T%d"}
-{"Action":"pass","Package":"example.com/p","Test":"T%d","Elapsed":0.01}
-`, i, i); err != nil {
-				return
-			}
-		}
-	}()
+	setGrace(t, time.Second)
+	liveStdin(t, "pass", false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(300*time.Millisecond, cancel)
@@ -126,35 +99,8 @@ func TestReportInterruptLongReadStillSends(t *testing.T) {
 // A test still running when reading is cut is not a pass.
 func TestReportCutWhileTestRunningIsNotAPass(t *testing.T) {
 	reportEnv(t)
-	grace := reportInterruptGrace
-	reportInterruptGrace = 500 * time.Millisecond
-	defer func() { reportInterruptGrace = grace }()
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	old := stdin
-	stdin = pr
-	defer func() { stdin = old }()
-	stopWriting := make(chan struct{})
-	defer close(stopWriting)
-	go func() {
-		_, _ = io.WriteString(pw, `{"Action":"start","Package":"example.com/p"}`+"\n")
-		for i := range 1000 { // past report's look at the first 64 KiB
-			_, _ = fmt.Fprintf(pw, `{"Action":"run","Package":"example.com/p","Test":"T%d"}
-{"Action":"pass","Package":"example.com/p","Test":"T%d","Elapsed":0.01}
-`, i, i)
-		}
-		_, _ = io.WriteString(pw, `{"Action":"run","Package":"example.com/p","Test":"TestSlow"}`+"\n")
-		for {
-			select {
-			case <-stopWriting:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			if _, err := io.WriteString(pw, `{"Action":"output","Package":"example.com/p","Test":"TestSlow","Output":"still going\n"}`+"\n"); err != nil {
-				return
-			}
-		}
-	}()
+	setGrace(t, 500*time.Millisecond)
+	liveStdin(t, "pass", true)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(300*time.Millisecond, cancel)
@@ -170,9 +116,7 @@ func TestReportCutWhileTestRunningIsNotAPass(t *testing.T) {
 // handed to the command as they are.
 func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
 	reportEnv(t)
-	grace := reportInterruptGrace
-	reportInterruptGrace = 500 * time.Millisecond
-	defer func() { reportInterruptGrace = grace }()
+	setGrace(t, 500*time.Millisecond)
 	dir := t.TempDir()
 	events := `{"Action":"start","Package":"example.com/p"}
 {"Action":"run","Package":"example.com/p","Test":"TestDone"}
@@ -181,14 +125,7 @@ func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer devnull.Close()
-	old := stdin
-	stdin = devnull
-	defer func() { stdin = old }()
+	devnullStdin(t)
 	cat := "cat " + filepath.Join(dir, "events") + "; "
 	for name, script := range map[string]string{
 		"idle child":    cat + "sleep 8 & wait",
@@ -224,35 +161,8 @@ func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
 // ended was skipped (no run was made).
 func TestReportCutAfterOnlySkipsIsNotAPass(t *testing.T) {
 	reportEnv(t)
-	grace := reportInterruptGrace
-	reportInterruptGrace = 500 * time.Millisecond
-	defer func() { reportInterruptGrace = grace }()
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	old := stdin
-	stdin = pr
-	defer func() { stdin = old }()
-	stopWriting := make(chan struct{})
-	defer close(stopWriting)
-	go func() {
-		_, _ = io.WriteString(pw, `{"Action":"start","Package":"example.com/p"}`+"\n")
-		for i := range 1000 { // past report's look at the first 64 KiB
-			_, _ = fmt.Fprintf(pw, `{"Action":"run","Package":"example.com/p","Test":"T%d"}
-{"Action":"skip","Package":"example.com/p","Test":"T%d","Elapsed":0.01}
-`, i, i)
-		}
-		_, _ = io.WriteString(pw, `{"Action":"run","Package":"example.com/p","Test":"TestSlow"}`+"\n")
-		for {
-			select {
-			case <-stopWriting:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			if _, err := io.WriteString(pw, `{"Action":"output","Package":"example.com/p","Test":"TestSlow","Output":"still going\n"}`+"\n"); err != nil {
-				return
-			}
-		}
-	}()
+	setGrace(t, 500*time.Millisecond)
+	liveStdin(t, "skip", true)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(300*time.Millisecond, cancel)
@@ -266,9 +176,7 @@ func TestReportCutAfterOnlySkipsIsNotAPass(t *testing.T) {
 // still holds stderr exits 0.
 func TestReportCommandChildHoldingStderr(t *testing.T) {
 	reportEnv(t)
-	grace := reportInterruptGrace
-	reportInterruptGrace = 300 * time.Millisecond // shorter than the child: the grace is for interrupts only
-	defer func() { reportInterruptGrace = grace }()
+	setGrace(t, 300*time.Millisecond) // shorter than the child: the grace is for interrupts only
 	dir := t.TempDir()
 	events := `{"Action":"start","Package":"example.com/p"}
 {"Action":"run","Package":"example.com/p","Test":"TestDone"}
@@ -290,9 +198,7 @@ func TestReportCommandChildHoldingStderr(t *testing.T) {
 // reports the context then, which was taken for a reading failure (exit 2).
 func TestReportCommandExitedBeforeInterrupt(t *testing.T) {
 	reportEnv(t)
-	grace := reportInterruptGrace
-	reportInterruptGrace = 3 * time.Second
-	defer func() { reportInterruptGrace = grace }()
+	setGrace(t, 3*time.Second)
 	dir := t.TempDir()
 	events := `{"Action":"start","Package":"example.com/p"}
 {"Action":"run","Package":"example.com/p","Test":"TestDone"}
@@ -307,14 +213,7 @@ func TestReportCommandExitedBeforeInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ef.Close()
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer devnull.Close()
-	old := stdin
-	stdin = devnull
-	defer func() { stdin = old }()
+	devnullStdin(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(300*time.Millisecond, cancel)
@@ -333,9 +232,7 @@ func TestReportCommandExitedBeforeInterrupt(t *testing.T) {
 func TestReportReadsALiveStreamAtOnce(t *testing.T) {
 	reportEnv(t)
 	pr, pw := io.Pipe()
-	old := stdin
-	stdin = pr
-	defer func() { stdin = old }()
+	setStdin(t, pr)
 	var o, e syncBuffer
 	done := make(chan int, 1)
 	go func() { done <- run(context.Background(), []string{"report", "--external-run-id", "live"}, &o, &e) }()
@@ -357,4 +254,73 @@ func TestReportReadsALiveStreamAtOnce(t *testing.T) {
 	if code := <-done; code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
+}
+
+// setGrace sets reportInterruptGrace for the test.
+func setGrace(t *testing.T, d time.Duration) {
+	old := reportInterruptGrace
+	reportInterruptGrace = d
+	t.Cleanup(func() { reportInterruptGrace = old })
+}
+
+// setStdin makes r report's stdin for the test.
+func setStdin(t *testing.T, r io.Reader) {
+	old := stdin
+	stdin = r
+	t.Cleanup(func() { stdin = old })
+}
+
+// devnullStdin makes /dev/null report's stdin: a file, as in main, which a
+// command after -- gets as it is.
+func devnullStdin(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	setStdin(t, f)
+}
+
+// liveStdin feeds report's stdin a go test -json stream that stays open
+// until the test ends: a start and 1000 tests ending with action (past
+// report's first look, 64 KiB at most), then every 20 ms another such
+// test or, with running, a line of output from a TestSlow that never ends.
+func liveStdin(t *testing.T, action string, running bool) {
+	pr, pw := io.Pipe()
+	setStdin(t, pr)
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop); pw.Close() })
+	test := func(i int) error {
+		_, err := fmt.Fprintf(pw, `{"Action":"run","Package":"example.com/p","Test":"T%d"}
+{"Action":"%s","Package":"example.com/p","Test":"T%d","Elapsed":0.01}
+`, i, action, i)
+		return err
+	}
+	go func() {
+		_, _ = io.WriteString(pw, `{"Action":"start","Package":"example.com/p"}`+"\n")
+		for i := range 1000 {
+			if test(i) != nil {
+				return
+			}
+		}
+		if running {
+			_, _ = io.WriteString(pw, `{"Action":"run","Package":"example.com/p","Test":"TestSlow"}`+"\n")
+		}
+		for i := 1000; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			var err error
+			if running {
+				_, err = io.WriteString(pw, `{"Action":"output","Package":"example.com/p","Test":"TestSlow","Output":"still going\n"}`+"\n")
+			} else {
+				err = test(i)
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 }

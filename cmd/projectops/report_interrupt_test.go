@@ -21,16 +21,12 @@ const reportRoute = "POST /projects/{projectId}/eval-ingest/report"
 func TestReportInterruptBoundsTheClose(t *testing.T) {
 	srv := reportEnv(t)
 	srv.SetFault(reportRoute, projectopstest.Fault{Latency: 20 * time.Second})
-	grace := reportInterruptGrace
-	reportInterruptGrace = time.Second
-	defer func() { reportInterruptGrace = grace }()
+	setGrace(t, time.Second)
 	in, err := os.ReadFile("../../ingest/testdata/gotest.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := stdin
-	stdin = bytes.NewReader(in)
-	defer func() { stdin = old }()
+	setStdin(t, bytes.NewReader(in))
 	spool := t.TempDir()
 
 	ctx, cancel := context.WithCancel(t.Context())
