@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/projectops/projectops-go/option"
 
@@ -89,4 +90,56 @@ func benchSDK(b *testing.B, c *projectops.Client, projectID, hostID string) {
 			b.Fatalf("get: %v", err)
 		}
 	}
+}
+
+// BenchmarkGetHostPaired is GetHost's in-process and loopback SDK calls
+// taking turns in blocks of 100 within each iteration, so a host whose
+// speed drifts (a shared VM) slows both alike. It reports each one's time
+// per call and inproc-x, how many times faster in process is (goal ≥ 5).
+//
+//	go test -run '^$' -bench GetHostPaired -benchtime 300x -count 3 .
+func BenchmarkGetHostPaired(b *testing.B) {
+	srv, err := projectopstest.NewServer(projectopstest.WithRateLimit(0, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = srv.Close() })
+	ws := srv.Default()
+	hostID, err := srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "bench",
+		Config: map[string]any{"modelId": "openai/gpt-5", "hostStyle": "chatgpt"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	base, err := srv.Start()
+	if err != nil {
+		b.Fatal(err)
+	}
+	loop, err := projectops.NewClient(option.WithoutEnvironment(), option.WithBaseURL(base),
+		option.WithAPIKey(ws.APIKey))
+	if err != nil {
+		b.Fatal(err)
+	}
+	inproc, err := srv.NewClient()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const block = 100
+	var spent [2]time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, c := range []*projectops.Client{loop, inproc} {
+			start := time.Now()
+			for range block {
+				h, err := c.Hosts.Get(b.Context(), ws.ProjectID, hostID)
+				if err != nil || h.ID != hostID {
+					b.Fatalf("get: %v", err)
+				}
+			}
+			spent[i] += time.Since(start)
+		}
+	}
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N*block) }
+	b.ReportMetric(per(spent[0]), "loopback-ns/call")
+	b.ReportMetric(per(spent[1]), "inproc-ns/call")
+	b.ReportMetric(float64(spent[0])/float64(spent[1]), "inproc-x")
 }

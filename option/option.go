@@ -143,6 +143,9 @@ func (b Body) MarshalJSON() ([]byte, error) { return json.Marshal(b.String()) }
 // Apply runs opts on a fresh Config. Apply, ForCall and ForClient are how
 // the SDK reads options; a program does not need them.
 func Apply(opts []RequestOption) (Config, error) {
+	if len(opts) == 0 {
+		return Config{}, nil // most calls: c below escapes through o(&c)
+	}
 	var c Config
 	for _, o := range opts {
 		if o == nil {

@@ -11,11 +11,17 @@ import (
 // path-escaping each. An empty or missing parameter is a client-side
 // VALIDATION_ERROR naming the placeholder, so no request goes to a wrong URL.
 func BuildPath(route string, params []string) (string, error) {
+	return joinPath("", route, params)
+}
+
+// joinPath is base followed by BuildPath's path, in one allocation.
+func joinPath(base, route string, params []string) (string, error) {
 	if !strings.Contains(route, "{") {
-		return route, nil
+		return base + route, nil
 	}
 	var b strings.Builder
-	b.Grow(len(route) + 32)
+	b.Grow(len(base) + len(route) + 32)
+	b.WriteString(base)
 	rest := route
 	for i := 0; ; i++ {
 		open := strings.IndexByte(rest, '{')

@@ -30,7 +30,7 @@ func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	w.conn = client
 	w.committed = true
 	w.sent, w.header = w.header, w.header.Clone()
-	close(w.ready)
+	w.signalReady()
 	return server, bufio.NewReadWriter(bufio.NewReader(server), bufio.NewWriter(server)), nil
 }
 

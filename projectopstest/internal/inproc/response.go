@@ -18,7 +18,7 @@ type responseWriter struct {
 	ctx    context.Context // the handler's context
 	sync   bool            // running on the caller's goroutine: never stream
 	header http.Header
-	ready  chan struct{} // closed at commit
+	ready  chan struct{} // closed at commit; nil on the caller's goroutine, where nobody waits
 
 	mu        sync.Mutex
 	status    int
@@ -31,6 +31,7 @@ type responseWriter struct {
 	conn      net.Conn  // the client's end of a hijacked connection (hijack.go)
 	gone      bool      // the client gave up before the response was committed
 	small     [512]byte // initial buffer: most responses fit, saving an allocation
+	body      bufferedBody // a complete response's body, part of this allocation
 }
 
 // Header implements http.ResponseWriter.
@@ -56,7 +57,14 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 	if !w.committed {
 		defer w.mu.Unlock()
 		if w.buf.Cap() == 0 {
-			w.buf = *bytes.NewBuffer(w.small[:0])
+			first := w.small[:0]
+			if len(p) > len(w.small) {
+				// Most handlers write their body at once: one exact
+				// allocation, where growing from small would take one
+				// about three times the size.
+				first = make([]byte, 0, len(p))
+			}
+			w.buf = *bytes.NewBuffer(first)
 		}
 		return w.buf.Write(p)
 	}
@@ -99,7 +107,7 @@ func (w *responseWriter) commitLocked(stream bool) {
 	if !stream {
 		// The handler has returned: nobody touches the header map again.
 		w.sent = w.header
-		close(w.ready)
+		w.signalReady()
 		return
 	}
 	// The handler goes on: it gets its own copy of the header map, as
@@ -109,7 +117,7 @@ func (w *responseWriter) commitLocked(stream bool) {
 	w.pr, w.pw = io.Pipe()
 	// Unblock a handler writing to a client that went away.
 	context.AfterFunc(w.ctx, func() { w.abort(w.ctx.Err()) })
-	close(w.ready)
+	w.signalReady()
 }
 
 // finish ends a handler that returned normally.
@@ -133,7 +141,7 @@ func (w *responseWriter) fail() {
 	if !w.committed {
 		w.committed = true
 		w.err = errDropped
-		close(w.ready)
+		w.signalReady()
 		w.mu.Unlock()
 		return
 	}
@@ -152,7 +160,7 @@ func (w *responseWriter) abort(err error) { _ = w.pw.CloseWithError(err) }
 // response builds the client's *http.Response once committed.
 func (w *responseWriter) response(req *http.Request, cancel func()) *http.Response {
 	resp := &http.Response{
-		Status:     strconv.Itoa(w.status) + " " + http.StatusText(w.status),
+		Status:     statusLine(w.status),
 		StatusCode: w.status,
 		Proto:      "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header:        w.sent,
@@ -167,14 +175,34 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 	default:
 		b := w.buf.Bytes()
 		resp.ContentLength = int64(len(b))
-		body := &bufferedBody{}
-		body.Reset(b)
-		resp.Body = body
+		w.body.Reset(b)
+		resp.Body = &w.body
 	}
 	if req.Method == http.MethodHead {
 		resp.Body = http.NoBody
 	}
 	return resp
+}
+
+// signalReady tells a waiting RoundTrip the response is committed.
+func (w *responseWriter) signalReady() {
+	if w.ready != nil {
+		close(w.ready)
+	}
+}
+
+// statusLine is http.Response.Status for code; the common ones are
+// constants, saving an allocation per response.
+func statusLine(code int) string {
+	switch code {
+	case http.StatusOK:
+		return "200 OK"
+	case http.StatusCreated:
+		return "201 Created"
+	case http.StatusAccepted:
+		return "202 Accepted"
+	}
+	return strconv.Itoa(code) + " " + http.StatusText(code)
 }
 
 // bufferedBody is a complete response body.

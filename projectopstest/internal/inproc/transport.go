@@ -66,20 +66,24 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	hctx, cancel := context.WithCancel(ctx)
 	stopOnClose := context.AfterFunc(t.Host.Context(), cancel) // Close cancels in-flight handlers
-	rw := &responseWriter{ctx: hctx, header: http.Header{}, ready: make(chan struct{})}
+	// Room for the headers the double sets, so the map is made once.
+	rw := &responseWriter{ctx: hctx, header: make(http.Header, 4)}
 	sreq := serverRequest(hctx, req)
-	release := func() {
-		stopOnClose()
-		cancel()
-		closeRequestBody(req)
-	}
 	if t.Host.Streams(sreq) {
 		// The handler outlives RoundTrip: give it its own header map.
 		sreq.Header = req.Header.Clone()
-		return t.serveAsync(req, sreq, rw, cancel, release)
+		rw.ready = make(chan struct{})
+		return t.serveAsync(req, sreq, rw, cancel, func() { release(stopOnClose, cancel, req) })
 	}
-	defer release()
+	defer release(stopOnClose, cancel, req)
 	return t.serveSync(req, sreq, rw)
+}
+
+// release ends a request once its handler is done.
+func release(stopOnClose func() bool, cancel func(), req *http.Request) {
+	stopOnClose()
+	cancel()
+	closeRequestBody(req)
 }
 
 // serveSync runs an ordinary route on the caller's goroutine.
