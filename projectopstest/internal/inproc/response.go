@@ -27,10 +27,10 @@ type responseWriter struct {
 	sent      http.Header    // header snapshot taken at commit
 	pr        *io.PipeReader // streaming only
 	pw        *io.PipeWriter
-	err       error     // failure before commit, returned by RoundTrip
-	conn      net.Conn  // the client's end of a hijacked connection (hijack.go)
-	gone      bool      // the client gave up before the response was committed
-	small     [512]byte // initial buffer: most responses fit, saving an allocation
+	err       error        // failure before commit, returned by RoundTrip
+	conn      net.Conn     // the client's end of a hijacked connection (hijack.go)
+	gone      bool         // the client gave up before the response was committed
+	small     [512]byte    // initial buffer: most responses fit, saving an allocation
 	body      bufferedBody // a complete response's body, part of this allocation
 }
 
