@@ -155,7 +155,24 @@ type Test struct {
 }
 
 // PassCriteria decides a run's result: it passes when its pass rate, in
-// percent, reaches MinimumPassRate (100 when unset).
+// percent, reaches MinimumPassRate. A nil *PassCriteria leaves the
+// service's default, 100; so does a decoded object without
+// minimumPassRate ({}), which reads as 100, not 0, so that re-sending it
+// (eval run --file) keeps its meaning.
 type PassCriteria struct {
 	MinimumPassRate float64 `json:"minimumPassRate"`
+}
+
+// defaultMinimumPassRate is the service's threshold when none is given.
+const defaultMinimumPassRate = 100
+
+// UnmarshalJSON reads a missing minimumPassRate as the service's default.
+func (p *PassCriteria) UnmarshalJSON(b []byte) error {
+	type plain PassCriteria
+	v := plain{MinimumPassRate: defaultMinimumPassRate}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*p = PassCriteria(v)
+	return nil
 }

@@ -293,3 +293,26 @@ func TestRunCreateDuplicateTitleRunsTheKeptTest(t *testing.T) {
 		t.Errorf("run-create executed %s; the stored case, run by suite id, executes %s", a, b)
 	}
 }
+
+// A passCriteria object without minimumPassRate sets no threshold: the run
+// is judged by the default, 100%, so a run whose every iteration failed is
+// not "passed" (it was: {} decoded as a 0% threshold).
+func TestEvalEmptyPassCriteriaMeansDefault(t *testing.T) {
+	f := newEvalFix(t)
+	tg := inproc(f.srv)
+	base := "/projects/" + f.ws.ProjectID
+	// The prompt calls echo with message=hi; the assertion wants "bye": fails.
+	body := `{"suiteName":"s","serverIds":["` + f.serverID + `"],"passCriteria":{},"tests":[{"title":"t",` +
+		`"model":"anthropic/claude-haiku-4.5","steps":[{"id":"p","kind":"prompt","prompt":"Use the echo tool with message=hi"},` +
+		`{"id":"a","kind":"assert","assertion":{"type":"toolCalledWith","toolName":"echo","args":{"args":{"message":"bye"}}}}]}]}`
+	r := tg.call(t, http.MethodPost, base+"/eval-runs", f.ws.APIKey, body)
+	var rc evals.RunCreated
+	r.decode(t, &rc)
+	run := f.awaitRun(t, rc.RunID)
+	if run.Summary == nil || run.Summary.Passed != 0 || run.Summary.Failed != 1 {
+		t.Fatalf("setup: want 0 passed / 1 failed, got %+v", run.Summary)
+	}
+	if run.Result != evals.ResultFailed {
+		t.Errorf("run with a 0%% pass rate and passCriteria {} has result %q, want %q", run.Result, evals.ResultFailed)
+	}
+}
