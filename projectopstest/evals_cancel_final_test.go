@@ -3,11 +3,13 @@ package projectopstest_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/internal/sdktest"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -103,5 +105,36 @@ func TestCancelledRunningIterationKeepsDuration(t *testing.T) {
 	}
 	if it := iters[0]; it.Status != evals.StatusCancelled || it.DurationMs != 5000 {
 		t.Errorf("iteration cancelled after running 5 s: status %s, durationMs %v", it.Status, it.DurationMs)
+	}
+}
+
+// An iteration still queued when its run times out never ran: like one
+// still pending when the run is cancelled, it has no startedAt, no usage and
+// no stored trace (404 TRACE_NOT_AVAILABLE). It used to be started on the
+// dead context: startedAt set, usage zeros, and an empty trace served 200.
+func TestEvalTimedOutQueuedIterationNeverStarted(t *testing.T) {
+	f := newEvalFix(t, projectopstest.WithEvalParallelism(1), projectopstest.WithEvalRunDeadline(300*time.Millisecond),
+		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { <-ctx.Done(); return ctx.Err() }))
+	slow := func(title string) evals.Test {
+		return evals.Test{Title: title, Steps: []evals.Step{evals.InteractStep("i", map[string]any{"click": "x"})}}
+	}
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{slow("first"), slow("second")}})
+	run := f.awaitRun(t, rc.RunID)
+	if run.Status != evals.StatusTimedOut {
+		t.Fatalf("setup: run status %s, want timed_out", run.Status)
+	}
+	page, err := f.c.Evals.Runs.ListIterations(t.Context(), f.ws.ProjectID, rc.RunID, nil)
+	if err != nil || len(page.Items) != 2 {
+		t.Fatalf("iterations: %+v %v", page, err)
+	}
+	second := page.Items[1]
+	if second.Status != evals.StatusCancelled {
+		t.Fatalf("setup: second iteration %s, want cancelled", second.Status)
+	}
+	if !second.StartedAt.IsZero() || second.Usage != nil {
+		t.Errorf("never-run iteration: startedAt=%v usage=%+v, want null/null", second.StartedAt, second.Usage)
+	}
+	if _, err := f.c.Evals.Runs.Trace(t.Context(), f.ws.ProjectID, rc.RunID, second.ID); !errors.Is(err, projectops.ErrTraceNotAvailable) {
+		t.Errorf("trace of a never-run iteration: err %v; want 404 TRACE_NOT_AVAILABLE", err)
 	}
 }

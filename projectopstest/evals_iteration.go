@@ -34,7 +34,10 @@ type iterExec struct {
 func (e *evalEngine) executeIteration(ctx context.Context, env *runEnv, run *evalRunRec, it *evalIterRec) {
 	s := e.s
 	s.mu.Lock()
-	if run.terminal() || it.status != evals.StatusPending {
+	// A run past its deadline is not terminal until its workers are done:
+	// an iteration still queued then never starts (no startedAt, usage or
+	// trace), as one still pending when the run is cancelled.
+	if run.terminal() || it.status != evals.StatusPending || ctx.Err() != nil {
 		s.mu.Unlock()
 		return
 	}
