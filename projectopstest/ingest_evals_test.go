@@ -2,6 +2,7 @@ package projectopstest_test
 
 import (
 	"errors"
+	"net/http"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -239,5 +240,35 @@ func TestIngestedRunsDoNotConsumeTheCap(t *testing.T) {
 	fin, err := f.c.Ingest.FinalizeRun(ctx, pid, ingest.FinalizeParams{RunID: first.RunID, ExternalRunID: "a"})
 	if err != nil || fin.Status != string(evals.StatusCancelled) || fin.Result != ingest.ResultFailed {
 		t.Errorf("finalize a cancelled run = %+v, %v", fin, err)
+	}
+}
+
+// An ingested iteration is found by its id exactly as listed: "itr_1_01"
+// and "itr_1_+1" are unknown (404), not aliases of "itr_1_1".
+func TestIngestedIterationIDIsExact(t *testing.T) {
+	f := newEvalFix(t)
+	tg := inproc(f.srv)
+	ctx, pid := t.Context(), f.ws.ProjectID
+	st, err := f.c.Ingest.StartRun(ctx, pid, ingest.RunParams{SuiteName: "ci", ExternalRunID: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.c.Ingest.AppendIterations(ctx, pid, ingest.AppendParams{RunID: st.RunID,
+		Results: []ingest.Result{{CaseTitle: "one", Passed: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := f.c.Evals.Runs.ListIterations(ctx, pid, st.RunID, nil)
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("iterations: %v %v", page, err)
+	}
+	id := page.Items[0].ID
+	base := "/projects/" + pid + "/eval-runs/" + st.RunID + "/iterations/"
+	if r := tg.call(t, http.MethodGet, base+id+"/steps", f.ws.APIKey, nil); r.status != http.StatusOK {
+		t.Fatalf("listed id %q: %d %s", id, r.status, r.body)
+	}
+	for _, alias := range []string{id[:len(id)-1] + "01", id[:len(id)-1] + "+1"} {
+		if r := tg.call(t, http.MethodGet, base+alias+"/steps", f.ws.APIKey, nil); r.status != http.StatusNotFound {
+			t.Errorf("steps of unknown iteration %q (listed %q): %d %s, want 404", alias, id, r.status, r.body)
+		}
 	}
 }

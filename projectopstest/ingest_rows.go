@@ -49,7 +49,8 @@ func (r *evalRunRec) iterByID(id string) *evalIterRec {
 	if r.ext != nil {
 		prefix := "itr_" + strings.TrimPrefix(r.id, "run_") + "_"
 		n, err := strconv.Atoi(strings.TrimPrefix(id, prefix))
-		if !strings.HasPrefix(id, prefix) || err != nil || n < 1 || n > r.ext.rows.Len() {
+		// Only the id as listed: Atoi would also take "01" and "+1".
+		if !strings.HasPrefix(id, prefix) || err != nil || n < 1 || n > r.ext.rows.Len() || id != ingestedIterID(r.id, n) {
 			return nil
 		}
 		return r.iterAt(n - 1)
