@@ -43,12 +43,9 @@ func newEvalIterationsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var iters []evals.Iteration
-			for it, err := range ec.c.Evals.Runs.AllIterations(a.ctx, ec.project, args[0], &evals.IterationsParams{Limit: limit}) {
-				if err != nil {
-					return err
-				}
-				iters = append(iters, it)
+			iters, err := ec.iterations(args[0], limit)
+			if err != nil {
+				return err
 			}
 			if a.json {
 				return writeJSON(a.stdout, iters)

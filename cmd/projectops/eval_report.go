@@ -140,8 +140,8 @@ func firstLine(s string) string {
 // mdCell keeps a table cell on one line and its pipes literal.
 func mdCell(s string) string {
 	s = strings.ReplaceAll(firstLine(s), "|", `\|`)
-	if len(s) > 200 {
-		s = s[:200] + "…"
+	if r := []rune(s); len(r) > 200 { // by characters: a byte cut could split one
+		s = string(r[:200]) + "…"
 	}
 	return s
 }

@@ -151,12 +151,9 @@ func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary s
 		}
 		return err
 	}
-	var iters []evals.Iteration
-	for it, err := range ec.c.Evals.Runs.AllIterations(ec.ctx, ec.project, runID, &evals.IterationsParams{Limit: evals.MaxIterationsLimit}) {
-		if err != nil {
-			return err
-		}
-		iters = append(iters, it)
+	iters, err := ec.iterations(runID, evals.MaxIterationsLimit)
+	if err != nil {
+		return err
 	}
 	reasons, err := ec.failReasons(runID, iters)
 	if err != nil {
@@ -186,6 +183,19 @@ func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary s
 		return gateError{} // the run line says why
 	}
 	return nil
+}
+
+// iterations lists a run's iterations: [] under --json when there are
+// none yet, never null.
+func (ec *evalCmd) iterations(runID string, limit int) ([]evals.Iteration, error) {
+	iters := []evals.Iteration{}
+	for it, err := range ec.c.Evals.Runs.AllIterations(ec.ctx, ec.project, runID, &evals.IterationsParams{Limit: limit}) {
+		if err != nil {
+			return nil, err
+		}
+		iters = append(iters, it)
+	}
+	return iters, nil
 }
 
 func runLine(r *evals.Run) string {

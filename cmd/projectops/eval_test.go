@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -313,5 +315,44 @@ func TestPrintTraceShowsContentParts(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, out.String())
 		}
+	}
+}
+
+// `eval iterations --json` on a run with no iterations yet prints [], as
+// `eval trace --json` prints its steps, never null.
+func TestEvalIterationsJSONEmptyIsArray(t *testing.T) {
+	srv, _ := evalServer(t)
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.Ingest.StartRun(t.Context(), os.Getenv("PROJECTOPS_PROJECT"), ingest.RunParams{SuiteName: "ci", ExternalRunID: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := evalCLI(t, "iterations", "--json", st.RunID)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if got := strings.TrimSpace(out); got != "[]" {
+		t.Errorf("eval iterations --json printed %q for a run with no iterations, want []", got)
+	}
+}
+
+// The Markdown summary ($GITHUB_STEP_SUMMARY) stays valid UTF-8: a long
+// failure reason is cut by characters, not at byte 200.
+func TestEvalSummaryCutKeepsUTF8(t *testing.T) {
+	run := &evals.Run{ID: "run_1", SuiteID: "evs_1", Status: evals.StatusCompleted, Result: evals.ResultFailed}
+	iters := []evals.Iteration{{ID: "it_1", Title: "t", IterationNumber: 1, Status: evals.StatusCompleted, Result: evals.ResultFailed}}
+	reason := "x" + strings.Repeat("é", 250) // byte 200 is inside an "é"
+	var b bytes.Buffer
+	if err := summaryMarkdown(&b, run, iters, map[string]string{"it_1": reason}); err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(b.Bytes()) {
+		t.Errorf("summary is not valid UTF-8:\n%q", b.String())
+	}
+	if !strings.Contains(b.String(), "x"+strings.Repeat("é", 199)+"…") {
+		t.Errorf("reason not cut at 200 characters:\n%s", b.String())
 	}
 }
