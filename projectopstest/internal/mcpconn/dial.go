@@ -10,8 +10,11 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,9 +38,14 @@ type Target struct {
 	// URL is the endpoint of an HTTP or SSE server.
 	URL string
 	// HTTPClient sends the HTTP and SSE requests; it carries any injected
-	// credentials. Nil uses the dialer's default client.
+	// credentials (an OAuth bearer), which are for URL's origin only: a
+	// request that a redirect took to another origin goes through the
+	// dialer's default client instead (see watch). Nil uses the dialer's
+	// default client.
 	HTTPClient *http.Client
-	// Headers are added to every HTTP request (saved raw headers).
+	// Headers are added to every HTTP request (saved raw headers), less
+	// Authorization, Proxy-Authorization and Cookie once a redirect has
+	// left URL's origin (see watch).
 	Headers map[string]string
 	// Command, Args and Env start a stdio server; Env entries are
 	// "NAME=value", added to a minimal base (PATH, HOME), never to the
@@ -161,8 +169,12 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 		if hc == nil {
 			hc = d.http
 		}
-		hc = &http.Client{Transport: &watch{base: hc.Transport, headers: t.Headers, conn: c,
-			tap: t.Transport == TransportHTTP}, Timeout: hc.Timeout}
+		var plain http.RoundTripper
+		if d.http != nil {
+			plain = d.http.Transport
+		}
+		hc = &http.Client{Transport: &watch{base: hc.Transport, plain: plain, origin: originOf(t.URL),
+			headers: t.Headers, conn: c, tap: t.Transport == TransportHTTP}, Timeout: hc.Timeout}
 		if t.Transport == TransportSSE {
 			tr = &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc}
 		} else {
@@ -212,30 +224,59 @@ func (c *Conn) Close() {
 	})
 }
 
-// watch is the HTTP layer under an MCP session: it adds the saved headers,
-// remembers an authorization refusal and, on streamable HTTP (tap),
-// captures results as the server sent them.
+// watch is the HTTP layer under an MCP session, below net/http's redirect
+// following, so it sees every hop: it adds the saved headers, remembers an
+// authorization refusal and, on streamable HTTP (tap), captures results as
+// the server sent them.
+//
+// Credentials go to the saved server's origin only, as the service's fetch
+// (undici) sends them: a redirect that leaves the origin drops
+// Authorization, Proxy-Authorization and Cookie (other headers are kept),
+// and they are not added again on a later hop, even one back to the
+// origin. So a hop whose chain has left the origin gets the saved headers
+// but those three, loses those three whoever set them (net/http keeps
+// Authorization and Cookie on a redirect to another port or scheme of the
+// same host, and Proxy-Authorization always), and goes through plain, the
+// transport without the target's injected credentials (the OAuth bearer).
 type watch struct {
-	base    http.RoundTripper
+	base    http.RoundTripper // the target's, with its credentials
+	plain   http.RoundTripper // the dialer's, without them
+	origin  string            // the target URL's origin (originOf); "" matches nothing
 	headers map[string]string
 	conn    *Conn
 	tap     bool
 }
 
+// credentialHeaders are the headers fetch drops on a redirect to another
+// origin.
+var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie"}
+
 func (w *watch) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(w.headers) > 0 {
+	base, onOrigin := w.base, w.origin != "" && chainOnOrigin(r, w.origin)
+	if len(w.headers) > 0 || (!onOrigin && hasAny(r.Header, credentialHeaders)) {
 		r = r.Clone(r.Context())
 		for k, v := range w.headers {
 			r.Header.Set(k, v)
 		}
+		if !onOrigin {
+			for _, k := range credentialHeaders {
+				r.Header.Del(k)
+			}
+		}
 	}
-	base := w.base
+	if !onOrigin {
+		base = w.plain
+	}
 	if base == nil {
 		base = http.DefaultTransport
 	}
 	resp, err := base.RoundTrip(r)
 	if err != nil {
 		return resp, err
+	}
+	if resp.Request == nil {
+		// The next hop finds this one through it (chainOnOrigin).
+		resp.Request = r
 	}
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		w.conn.rejected.Store(int32(resp.StatusCode))
@@ -245,4 +286,57 @@ func (w *watch) RoundTrip(r *http.Request) (*http.Response, error) {
 		tapRaw(r, resp)
 	}
 	return resp, err
+}
+
+// originOf is rawURL's origin as fetch compares them: scheme, host and
+// port, lower-cased, with the scheme's default port made explicit. It is
+// "" for a URL without a host or one that does not parse.
+func originOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return urlOrigin(u)
+}
+
+func urlOrigin(u *url.URL) string {
+	if u == nil || u.Host == "" {
+		return ""
+	}
+	scheme, port := strings.ToLower(u.Scheme), u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// chainOnOrigin reports whether r and every request of the redirect chain
+// that led to it (net/http links a hop to the previous one through
+// r.Response.Request) are for origin. A hop whose predecessor cannot be
+// found counts as having left it.
+func chainOnOrigin(r *http.Request, origin string) bool {
+	for r != nil {
+		if urlOrigin(r.URL) != origin {
+			return false
+		}
+		if r.Response == nil {
+			return true // the first request of the chain
+		}
+		r = r.Response.Request
+	}
+	return false
+}
+
+func hasAny(h http.Header, keys []string) bool {
+	for _, k := range keys {
+		if _, ok := h[k]; ok {
+			return true
+		}
+	}
+	return false
 }
