@@ -105,6 +105,12 @@
 //     answer;
 //   - a STDIO server starts with its spec's environment plus PATH and HOME
 //     only, never the environment of the process running the double;
+//   - like the service's fetch, the MCP client follows an HTTP or SSE
+//     server's redirects but sends the imported OAuth token and saved
+//     Authorization, Proxy-Authorization and Cookie headers only while
+//     every hop is on the saved URL's origin (scheme, host and port): once
+//     a redirect has left it they stay off, even on a hop back; other
+//     saved headers follow every hop;
 //   - the contract is the reference documents as written, with the places
 //     where the specification or the service's route code says otherwise
 //     (CONFLICT and timed_out, provider_a, the optional test-case fields,
