@@ -168,3 +168,28 @@ func TestCredentialsStayOnTheServersOrigin(t *testing.T) {
 		}
 	}
 }
+
+// A redirected hop carries no Referer: net/http sets it to the previous
+// hop's URL, query and all, so a saved URL's ?api_key= reached the other
+// origin; the service's fetch sends none.
+func TestRedirectSendsNoReferer(t *testing.T) {
+	t.Parallel()
+	rd := newRedirector(t, "other port", "hdr")
+	f := setup(t)
+	p := f.WS.ProjectID
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "redir",
+		URL:     rd.url + "/mcp?api_key=url-secret-must-not-leak",
+		Headers: map[string]projectopstest.Secret{"Authorization": "Bearer hdr"}}))
+	if _, err := f.C.Servers.ListTools(t.Context(), p, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	atDest, _ := rd.seen()
+	if len(atDest) == 0 {
+		t.Fatal("the redirect's destination was never contacted")
+	}
+	for _, h := range atDest {
+		if v := h.Get("Referer"); v != "" {
+			t.Fatalf("Referer at the redirect's destination: %q", v)
+		}
+	}
+}

@@ -234,10 +234,13 @@ func (c *Conn) Close() {
 // Authorization, Proxy-Authorization and Cookie (other headers are kept),
 // and they are not added again on a later hop, even one back to the
 // origin. So a hop whose chain has left the origin gets the saved headers
-// but those three, loses those three whoever set them (net/http keeps
-// Authorization and Cookie on a redirect to another port or scheme of the
-// same host, and Proxy-Authorization always), and goes through plain, the
-// transport without the target's injected credentials (the OAuth bearer).
+// but those three, loses those three whoever set them (net/http compares
+// host names only: it keeps them on a redirect to another port or scheme of
+// the same host, or to a subdomain), and goes through plain, the transport
+// without the target's injected credentials (the OAuth bearer). A
+// redirected hop also loses the Referer net/http gives it, the previous
+// hop's URL, query and all (a saved URL's ?k= or ?api_key=): fetch sends
+// none.
 type watch struct {
 	base    http.RoundTripper // the target's, with its credentials
 	plain   http.RoundTripper // the dialer's, without them
@@ -253,8 +256,12 @@ var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie
 
 func (w *watch) RoundTrip(r *http.Request) (*http.Response, error) {
 	base, onOrigin := w.base, w.origin != "" && chainOnOrigin(r, w.origin)
-	if len(w.headers) > 0 || (!onOrigin && hasAny(r.Header, credentialHeaders)) {
+	redirected := r.Response != nil && r.Header.Get("Referer") != ""
+	if len(w.headers) > 0 || redirected || (!onOrigin && hasAny(r.Header, credentialHeaders)) {
 		r = r.Clone(r.Context())
+		if redirected {
+			r.Header.Del("Referer") // before the saved headers: a saved Referer still goes
+		}
 		for k, v := range w.headers {
 			r.Header.Set(k, v)
 		}
