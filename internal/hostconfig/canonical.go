@@ -102,18 +102,20 @@ func Canonicalize(in map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	out["hostContext"] = DeepCopy(hc)
-	// 5. image fields.
-	if v, present := in["modelVisibleMcpToolResults"]; present {
-		if err := booleanLeaves(v, modelShape, "modelVisibleMcpToolResults"); err != nil {
-			return nil, err
+	// 5. image fields: canonical, and dropped when they say nothing.
+	for _, f := range []struct {
+		k  string
+		sh map[string]any
+	}{{"modelVisibleMcpToolResults", modelShape}, {"mcpToolResultImageRendering", renderShape}} {
+		if v, present := in[f.k]; present {
+			img, err := booleanLeaves(v, f.sh, f.k)
+			if err != nil {
+				return nil, err
+			}
+			if img != nil {
+				out[f.k] = img
+			}
 		}
-		out["modelVisibleMcpToolResults"] = DeepCopy(v)
-	}
-	if v, present := in["mcpToolResultImageRendering"]; present {
-		if err := booleanLeaves(v, renderShape, "mcpToolResultImageRendering"); err != nil {
-			return nil, err
-		}
-		out["mcpToolResultImageRendering"] = DeepCopy(v)
 	}
 	// 6. computer.
 	if c, err := computer(in["computer"]); err != nil {

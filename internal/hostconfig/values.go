@@ -98,35 +98,48 @@ func stringList(v any, path string, nonEmpty, sorted bool) ([]any, error) {
 	return res, nil
 }
 
-// booleanLeaves checks an object against an allowed shape: a nil shape
-// value is a boolean leaf, a map is a nested object.
-func booleanLeaves(v any, shape map[string]any, path string) error {
+// booleanLeaves checks an object against an allowed shape (a nil shape
+// value is a boolean leaf, a map a nested object, a []string an enum leaf)
+// and returns it canonical: nested objects left without a leaf are dropped,
+// and nil is returned when nothing is left, as the service's canonicalizer
+// drops an image object that says nothing.
+func booleanLeaves(v any, shape map[string]any, path string) (map[string]any, error) {
 	m, ok := Object(v)
 	if !ok {
-		return fail("%s must be a plain object", path)
+		return nil, fail("%s must be a plain object", path)
 	}
+	out := map[string]any{}
 	for k, sub := range m {
 		want, known := shape[k]
 		if !known {
-			return fail("%s.%s is not supported", path, k)
+			return nil, fail("%s.%s is not supported", path, k)
 		}
 		switch w := want.(type) {
 		case nil:
 			if _, ok := sub.(bool); !ok {
-				return fail("%s.%s must be a boolean", path, k)
+				return nil, fail("%s.%s must be a boolean", path, k)
 			}
+			out[k] = sub
 		case map[string]any:
-			if err := booleanLeaves(sub, w, path+"."+k); err != nil {
-				return err
+			nested, err := booleanLeaves(sub, w, path+"."+k)
+			if err != nil {
+				return nil, err
+			}
+			if nested != nil {
+				out[k] = nested
 			}
 		case []string: // an enum leaf
 			s, ok := sub.(string)
 			if !ok || !slices.Contains(w, s) {
-				return fail("%s.%s must be one of %s", path, k, strings.Join(w, ", "))
+				return nil, fail("%s.%s must be one of %s", path, k, strings.Join(w, ", "))
 			}
+			out[k] = s
 		}
 	}
-	return nil
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
 }
 
 // DeepCopy copies decoded JSON so a stored config never aliases its input.
