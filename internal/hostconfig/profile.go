@@ -284,18 +284,37 @@ func sandbox(v any) error {
 			}
 		}
 	}
+	// sandboxAttrs is a set, as the CSP domain lists: trimmed, blanks
+	// dropped, deduplicated and sorted (an empty list stays []).
+	if a, present := sb["sandboxAttrs"]; present {
+		list, err := trimmedList(a, "mcpProfile.apps.sandbox.sandboxAttrs")
+		if err != nil {
+			return err
+		}
+		sb["sandboxAttrs"] = list
+	}
+	// allowFeatures: the spec's features belong to permissions.allow and
+	// are dropped (before their value is looked at); nothing left drops
+	// the key, and then an empty sandbox goes too.
 	if f, present := sb["allowFeatures"]; present {
 		fm, ok := Object(f)
 		if !ok {
 			return fail("mcpProfile.apps.sandbox.allowFeatures must be a plain object")
 		}
 		for k, x := range fm {
-			if s, ok := x.(string); !kebab(k) || !ok || strings.ContainsAny(s, ";,") {
-				return fail("mcpProfile.apps.sandbox.allowFeatures.%s must be a kebab-case key with a string value without ; or ,", k)
+			if !kebab(k) {
+				return fail("mcpProfile.apps.sandbox.allowFeatures.%s: keys are lowercase kebab-case Permissions Policy tokens", k)
 			}
 			if slices.Contains(droppedFeatures, k) {
 				delete(fm, k)
+				continue
 			}
+			if s, ok := x.(string); !ok || strings.ContainsAny(s, ";,") {
+				return fail("mcpProfile.apps.sandbox.allowFeatures.%s must be a string without ; or ,", k)
+			}
+		}
+		if len(fm) == 0 {
+			delete(sb, "allowFeatures")
 		}
 	}
 	return nil

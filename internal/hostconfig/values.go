@@ -161,9 +161,10 @@ func DeepCopy(v any) any {
 	return v
 }
 
-// kebab reports a lowercase kebab-case key ("frame-src").
+// kebab reports a lowercase kebab-case key ("frame-src"): the service's
+// ^[a-z][a-z0-9-]*$.
 func kebab(s string) bool {
-	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return false
 	}
 	for _, r := range s {
