@@ -152,8 +152,10 @@ func appsProfile(v any) error {
 		if !ok {
 			return fail("mcpProfile.apps.uiInitialize must be a plain object")
 		}
-		if err := nameVersion(um["hostInfo"], "mcpProfile.apps.uiInitialize.hostInfo"); err != nil {
-			return err
+		if hi, present := um["hostInfo"]; present { // optional; {} collapses
+			if err := nameVersion(hi, "mcpProfile.apps.uiInitialize.hostInfo"); err != nil {
+				return err
+			}
 		}
 	}
 	if cr, present := apps["compatRuntime"]; present {
@@ -218,7 +220,7 @@ func sandbox(v any) error {
 		if !ok {
 			return fail("mcpProfile.apps.sandbox.csp must be a plain object")
 		}
-		if m, _ := csp["mode"].(string); !slices.Contains([]string{"host-default", "declared", "relaxed"}, m) {
+		if m, present := csp["mode"]; present && !oneOf(m, "host-default", "declared", "relaxed") { // optional
 			return fail("mcpProfile.apps.sandbox.csp.mode must be host-default, declared or relaxed")
 		}
 		if rt, present := csp["restrictTo"]; present {
@@ -269,7 +271,7 @@ func sandbox(v any) error {
 		if !ok {
 			return fail("mcpProfile.apps.sandbox.permissions must be a plain object")
 		}
-		if m, _ := pm["mode"].(string); !slices.Contains([]string{"resource-declared", "deny-all", "custom"}, m) {
+		if m, present := pm["mode"]; present && !oneOf(m, "resource-declared", "deny-all", "custom") { // optional
 			return fail("mcpProfile.apps.sandbox.permissions.mode must be resource-declared, deny-all or custom")
 		}
 		if a, present := pm["allow"]; present {
@@ -378,4 +380,10 @@ func trimmedList(v any, path string) ([]any, error) {
 		}
 	}
 	return stringList(trimmed, path, true, true)
+}
+
+// oneOf reports a string among values.
+func oneOf(v any, values ...string) bool {
+	s, ok := v.(string)
+	return ok && slices.Contains(values, s)
 }
