@@ -189,23 +189,27 @@ func compatRuntime(v any) error {
 	if !present {
 		return nil
 	}
-	if on != true {
-		delete(cr, "openaiAppsOverrides") // meaningless without the runtime
-		return nil
-	}
+	// Checked whatever openaiApps says; dropped only when it is false (the
+	// resolver ignores them then), kept when it is absent.
 	om, ok := Object(o)
 	if !ok {
 		return fail("mcpProfile.apps.compatRuntime.openaiAppsOverrides must be a plain object")
 	}
 	for k, x := range om {
-		if !slices.Contains(openaiOverrideKeys, k) {
-			return fail("mcpProfile.apps.compatRuntime.openaiAppsOverrides.%s is not supported", k)
-		}
-		if k == "requestDisplayMode" {
-			if s, _ := x.(string); s != "all" && s != "fullscreen-only" && s != "none" {
-				return fail("mcpProfile.apps.compatRuntime.openaiAppsOverrides.requestDisplayMode must be all, fullscreen-only or none")
+		path := "mcpProfile.apps.compatRuntime.openaiAppsOverrides." + k
+		switch {
+		case !slices.Contains(openaiOverrideKeys, k):
+			return fail("%s is not supported", path)
+		case k == "requestDisplayMode":
+			if !oneOf(x, "all", "fullscreen-only", "none") {
+				return fail("%s must be all, fullscreen-only or none", path)
 			}
+		case !IsBool(x):
+			return fail("%s must be a boolean", path)
 		}
+	}
+	if on == false {
+		delete(cr, "openaiAppsOverrides")
 	}
 	return nil
 }
