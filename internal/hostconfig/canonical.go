@@ -89,8 +89,8 @@ func Canonicalize(in map[string]any) (map[string]any, error) {
 			out[k] = DeepCopy(m)
 		}
 	}
-	// 3. harness.
-	if v, present := in["harness"]; present && v != nil {
+	// 3. harness: absent, or one of the two (null is refused).
+	if v, present := in["harness"]; present {
 		if s, _ := v.(string); s != "claude-code" && s != "codex" {
 			return nil, fail(`harness must be "claude-code" or "codex"`)
 		}
@@ -148,8 +148,8 @@ func Canonicalize(in map[string]any) (map[string]any, error) {
 		return nil, err
 	}
 	out["clientCapabilities"] = DeepCopy(cc)
-	// 9. MCP profile.
-	if v, present := in["mcpProfile"]; present && v != nil {
+	// 9. MCP profile: absent, or a plain object (null is refused).
+	if v, present := in["mcpProfile"]; present {
 		p, err := profile(v)
 		if err != nil {
 			return nil, err
