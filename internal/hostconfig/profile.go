@@ -10,6 +10,10 @@ var appsOverrideFlags = []string{"toolInputPartial", "toolCancelled", "hostConte
 	"toolInfo", "openLinks", "serverTools", "serverResources", "logging", "updateModelContext", "message",
 	"sandboxPermissions", "cspFrameDomains", "cspBaseUriDomains", "resourcePrefersBorder", "downloadFile", "requestTeardown"}
 
+// IsAppsOverrideFlag reports a boolean mcpAppsOverrides key the service
+// knows (07-09), for the catalog reader, which strips the others.
+func IsAppsOverrideFlag(k string) bool { return slices.Contains(appsOverrideFlags, k) }
+
 // openaiOverrideKeys are the compatRuntime.openaiAppsOverrides keys.
 var openaiOverrideKeys = []string{"callTool", "sendFollowUpMessage", "setWidgetState", "requestDisplayMode",
 	"notifyIntrinsicHeight", "openExternal", "setOpenInAppUrl", "requestModal", "uploadFile", "selectFiles",

@@ -94,7 +94,11 @@ func entry(id string, v any) (map[string]any, error) {
 		if !ok {
 			return nil, errors.New("mcpProfile must be an object")
 		}
-		out["mcpProfile"] = lenientProfile(hostconfig.DeepCopy(pm).(map[string]any))
+		lp, err := lenientProfile(hostconfig.DeepCopy(pm).(map[string]any))
+		if err != nil {
+			return nil, err
+		}
+		out["mcpProfile"] = lp
 	}
 	if err := hydrateImages(in, out); err != nil {
 		return nil, err
@@ -178,26 +182,61 @@ func entryComputer(in, out map[string]any) error {
 	return nil
 }
 
-// lenientProfile applies the reader's forgiving rules inside mcpAppsOverrides.
-func lenientProfile(p map[string]any) map[string]any {
-	apps, _ := hostconfig.Object(p["apps"])
-	o, _ := hostconfig.Object(apps["mcpAppsOverrides"])
-	if o == nil {
-		return p
-	}
-	if modes, ok := o["availableDisplayModes"].([]any); ok {
-		kept := []any{}
-		for _, m := range modes {
-			if m == "inline" || m == "fullscreen" || m == "pip" {
-				kept = append(kept, m)
-			}
+// lenientProfile reads mcpProfile as the service's catalog schema does: the
+// profile and its apps pass through, but apps.mcpAppsOverrides is a zod
+// object, so its unknown keys (a newer catalog's cspConnectDomains) are
+// stripped, unknown display modes filtered out, an unknown
+// widgetDisplayModeRequests read as unset, and a wrongly typed known key
+// fails the entry.
+func lenientProfile(p map[string]any) (map[string]any, error) {
+	if v, present := p["profileVersion"]; present {
+		if _, ok := hostconfig.Number(v); !ok {
+			return nil, errors.New("mcpProfile.profileVersion must be a number")
 		}
-		o["availableDisplayModes"] = kept
 	}
-	if w, present := o["widgetDisplayModeRequests"]; present && w != "accept" && w != "user-initiated-only" && w != "decline" {
-		delete(o, "widgetDisplayModeRequests")
+	a, present := p["apps"]
+	if !present {
+		return p, nil
 	}
-	return p
+	apps, ok := hostconfig.Object(a)
+	if !ok {
+		return nil, errors.New("mcpProfile.apps must be an object")
+	}
+	v, present := apps["mcpAppsOverrides"]
+	if !present {
+		return p, nil
+	}
+	o, ok := hostconfig.Object(v)
+	if !ok {
+		return nil, errors.New("mcpProfile.apps.mcpAppsOverrides must be an object")
+	}
+	for k, x := range o {
+		switch {
+		case k == "availableDisplayModes":
+			modes, ok := x.([]any)
+			if !ok {
+				return nil, errors.New("mcpProfile.apps.mcpAppsOverrides.availableDisplayModes must be an array")
+			}
+			kept := []any{}
+			for _, m := range modes {
+				if m == "inline" || m == "fullscreen" || m == "pip" {
+					kept = append(kept, m)
+				}
+			}
+			o[k] = kept
+		case k == "widgetDisplayModeRequests":
+			if x != "accept" && x != "user-initiated-only" && x != "decline" {
+				delete(o, k)
+			}
+		case hostconfig.IsAppsOverrideFlag(k):
+			if !hostconfig.IsBool(x) {
+				return nil, fmt.Errorf("mcpProfile.apps.mcpAppsOverrides.%s must be a boolean", k)
+			}
+		default:
+			delete(o, k)
+		}
+	}
+	return p, nil
 }
 
 // imageKinds pairs imageSupport's summary keys with the concrete objects'.

@@ -208,7 +208,7 @@ func TestParseLikeTheServiceReader(t *testing.T) {
 	}
 	c, err := Parse([]byte(entry(`,"provenance":"rumour","futureKey":1,"imageSupport":{"toolImageContent":{"model":true,"ui":false},` +
 		`"embeddedResourceImages":{"model":false,"ui":false},"resourceLinkImages":{"model":false,"ui":true},"placement":"sideways"},` +
-		`"mcpProfile":{"profileVersion":1,"custom":{"kept":true},"apps":{"mcpAppsOverrides":{"availableDisplayModes":["inline","hologram"],"widgetDisplayModeRequests":"maybe"}}}`)))
+		`"mcpProfile":{"profileVersion":1,"custom":{"kept":true},"apps":{"mcpAppsOverrides":{"availableDisplayModes":["inline","hologram"],"widgetDisplayModeRequests":"maybe","cspConnectDomains":{"fetch":true}}}}`)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,6 +229,9 @@ func TestParseLikeTheServiceReader(t *testing.T) {
 	if _, present := o["widgetDisplayModeRequests"]; present {
 		t.Error("an unknown widgetDisplayModeRequests was kept")
 	}
+	if _, present := o["cspConnectDomains"]; present {
+		t.Error("an unknown mcpAppsOverrides key was kept")
+	}
 	if e["mcpProfile"].(map[string]any)["custom"] == nil {
 		t.Error("mcpProfile did not pass through")
 	}
@@ -242,6 +245,8 @@ func TestParseLikeTheServiceReader(t *testing.T) {
 		"missing field":  strings.Replace(entry(""), `"systemPrompt":"",`, ``, 1),
 		"id mismatch":    strings.Replace(entry(""), `"id":"x"`, `"id":"y"`, 1),
 		"harness":        entry(`,"harness":"cursor"`),
+		"override type":  entry(`,"mcpProfile":{"profileVersion":1,"apps":{"mcpAppsOverrides":{"logging":"yes"}}}`),
+		"apps type":      entry(`,"mcpProfile":{"profileVersion":1,"apps":[]}`),
 	} {
 		if _, err := Parse([]byte(bad)); err == nil {
 			t.Errorf("%s: parsed", name)
