@@ -348,3 +348,183 @@ func configMap(t *testing.T, c hosts.Config) map[string]any {
 	}
 	return m
 }
+
+// createConfigHost creates a host from cfg; on 201 it returns the detail and
+// the config's content address (config.id), else the body.
+func createConfigHost(t *testing.T, tg target, base, key string, cfg map[string]any) (int, hosts.HostDetail, string, string) {
+	t.Helper()
+	r := tg.call(t, "POST", base, key, map[string]any{"name": "h", "config": cfg})
+	var d hosts.HostDetail
+	if r.status != 201 {
+		return r.status, d, "", string(r.body)
+	}
+	r.decode(t, &d)
+	m := map[string]any{}
+	_ = json.Unmarshal(d.Config, &m)
+	id, _ := m["id"].(string)
+	return r.status, d, id, string(r.body)
+}
+
+// appsProfileConfig is a minimal config whose mcpProfile has these apps.
+func appsProfileConfig(apps map[string]any) map[string]any {
+	return sdktest.HostConfig(map[string]any{"mcpProfile": map[string]any{"profileVersion": 1, "apps": apps}})
+}
+
+// Image objects with no leaf canonicalize away, as the service's
+// canonicalizer drops them: the config is the plain one, same content
+// address, and reads back without them.
+func TestHostEmptyImageObjectsCollapse(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg, base := inproc(srv), "/projects/"+ws.ProjectID+"/hosts"
+	_, _, plain, body := createConfigHost(t, tg, base, ws.APIKey, sdktest.HostConfig(nil))
+	st, d, empty, body2 := createConfigHost(t, tg, base, ws.APIKey, sdktest.HostConfig(map[string]any{
+		"modelVisibleMcpToolResults":  map[string]any{"directContent": map[string]any{}},
+		"mcpToolResultImageRendering": map[string]any{}}))
+	if st != 201 || plain == "" || empty != plain {
+		t.Fatalf("ids %q %q (%d %s %s)", plain, empty, st, body, body2)
+	}
+	cfg := configMap(t, d.Config)
+	for _, k := range []string{"modelVisibleMcpToolResults", "mcpToolResultImageRendering"} {
+		if _, present := cfg[k]; present {
+			t.Errorf("stored config keeps an empty %s: %v", k, cfg[k])
+		}
+	}
+}
+
+// sandboxAttrs are trimmed, emptied of blanks, deduplicated and sorted, and
+// a sandbox whose allowFeatures hold only spec features collapses, as the
+// service's canonicalizer does.
+func TestHostSandboxNormalization(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg, base := inproc(srv), "/projects/"+ws.ProjectID+"/hosts"
+	id := func(cfg map[string]any) string {
+		t.Helper()
+		st, _, id, body := createConfigHost(t, tg, base, ws.APIKey, cfg)
+		if st != 201 {
+			t.Fatalf("create: %d %s", st, body)
+		}
+		return id
+	}
+	sorted := id(appsProfileConfig(map[string]any{"sandbox": map[string]any{"sandboxAttrs": []any{"allow-forms", "allow-popups"}}}))
+	messy := id(appsProfileConfig(map[string]any{"sandbox": map[string]any{"sandboxAttrs": []any{" allow-popups ", "allow-forms", "allow-forms", ""}}}))
+	if sorted != messy {
+		t.Errorf("sandboxAttrs: %s != %s", sorted, messy)
+	}
+	bare := id(sdktest.HostConfig(map[string]any{"mcpProfile": map[string]any{"profileVersion": 1}}))
+	specOnly := id(appsProfileConfig(map[string]any{"sandbox": map[string]any{"allowFeatures": map[string]any{"camera": "*"}}}))
+	if bare != specOnly {
+		t.Errorf("spec-only allowFeatures: %s != %s", bare, specOnly)
+	}
+}
+
+// csp.mode, permissions.mode and uiInitialize.hostInfo are optional.
+func TestHostOptionalProfileFieldsAccepted(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg, base := inproc(srv), "/projects/"+ws.ProjectID+"/hosts"
+	for _, apps := range []map[string]any{
+		{"sandbox": map[string]any{"csp": map[string]any{"restrictTo": map[string]any{"connectDomains": []any{"https://a.example"}}}}},
+		{"sandbox": map[string]any{"permissions": map[string]any{"allow": map[string]any{"camera": true}}}},
+		{"uiInitialize": map[string]any{}},
+	} {
+		if st, _, _, body := createConfigHost(t, tg, base, ws.APIKey, appsProfileConfig(apps)); st != 201 {
+			t.Errorf("%v: %d %s", apps, st, body)
+		}
+	}
+}
+
+// openaiAppsOverrides are checked whatever openaiApps says, and kept unless
+// openaiApps is false.
+func TestHostOpenAIAppsOverrides(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg, base := inproc(srv), "/projects/"+ws.ProjectID+"/hosts"
+	compat := func(cr map[string]any) map[string]any { return appsProfileConfig(map[string]any{"compatRuntime": cr}) }
+	for _, tt := range []struct {
+		cr   map[string]any
+		want string
+	}{
+		{map[string]any{"openaiApps": true, "openaiAppsOverrides": map[string]any{"callTool": "yes"}}, "openaiAppsOverrides.callTool must be a boolean"},
+		{map[string]any{"openaiApps": false, "openaiAppsOverrides": map[string]any{"bogus": true}}, "bogus"},
+	} {
+		st, _, _, body := createConfigHost(t, tg, base, ws.APIKey, compat(tt.cr))
+		if st != 400 || !strings.Contains(body, string(shared.CodeValidation)) || !strings.Contains(body, tt.want) {
+			t.Errorf("%v: %d %s", tt.cr, st, body)
+		}
+	}
+	st, d, _, body := createConfigHost(t, tg, base, ws.APIKey, compat(map[string]any{"openaiAppsOverrides": map[string]any{"callTool": true}}))
+	if st != 201 {
+		t.Fatalf("overrides without openaiApps: %d %s", st, body)
+	}
+	apps, _ := configMap(t, d.Config)["mcpProfile"].(map[string]any)["apps"].(map[string]any)
+	cr, _ := apps["compatRuntime"].(map[string]any)
+	if diff := cmp.Diff(map[string]any{"callTool": true}, cr["openaiAppsOverrides"]); diff != "" {
+		t.Errorf("stored openaiAppsOverrides (-want +got):\n%s", diff)
+	}
+}
+
+// A null mcpProfile or harness is refused, as the service's canonicalizer
+// refuses anything but absent or a valid value.
+func TestHostNullProfileAndHarnessRefused(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg, base := inproc(srv), "/projects/"+ws.ProjectID+"/hosts"
+	for _, k := range []string{"mcpProfile", "harness"} {
+		st, _, _, body := createConfigHost(t, tg, base, ws.APIKey, sdktest.HostConfig(map[string]any{k: nil}))
+		if st != 400 || !strings.Contains(body, string(shared.CodeValidation)) {
+			t.Errorf("%s: null: %d %s", k, st, body)
+		}
+	}
+}
+
+// The live catalog reader strips mcpAppsOverrides keys it does not know
+// (the service's zod schema does), so a newer catalog's cspConnectDomains
+// is neither served nor breaks template creation.
+func TestHostLiveCatalogStripsUnknownAppsOverrides(t *testing.T) {
+	t.Parallel()
+	claude := bundledEntry(t, "claude")
+	claude["modelId"] = "anthropic/claude-opus-4.1"
+	p := claude["mcpProfile"].(map[string]any)
+	apps, _ := p["apps"].(map[string]any)
+	if apps == nil {
+		apps = map[string]any{}
+		p["apps"] = apps
+	}
+	o, _ := apps["mcpAppsOverrides"].(map[string]any)
+	if o == nil {
+		o = map[string]any{}
+		apps["mcpAppsOverrides"] = o
+	}
+	o["cspConnectDomains"] = map[string]any{"fetch": true, "xhr": true, "websocket": false}
+	live, err := json.Marshal(map[string]any{
+		"schemaVersion": 2, "version": 7, "contentHash": "abc", "publishedAt": 1782000000000,
+		"catalog": map[string]any{"hostsById": map[string]any{"claude": claude}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithHostCatalogSource(
+		func(context.Context) ([]byte, error) { return live, nil }))
+	ws := srv.Default()
+	tg := inproc(srv)
+	r := tg.call(t, "GET", "/host-catalog", "", nil)
+	if r.status != 200 || !strings.Contains(string(r.body), `"source":"live"`) || strings.Contains(string(r.body), "cspConnectDomains") {
+		t.Errorf("served catalog: %d, cspConnectDomains served or not live: %.300s", r.status, r.body)
+	}
+	r = tg.call(t, "POST", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, hosts.CreateParams{Name: "L", Template: hosts.TemplateClaude})
+	if r.status != 201 {
+		t.Fatalf("template create: %d %s", r.status, r.body)
+	}
+	var d hosts.HostDetail
+	r.decode(t, &d)
+	if d.Config.ModelID() != "anthropic/claude-opus-4.1" {
+		t.Errorf("not seeded from the live entry: %s", d.Config.ModelID())
+	}
+}
