@@ -45,6 +45,9 @@ func TestHostConfigHashMatchesTheServiceCanonicalForm(t *testing.T) {
 		{"spec-only allowFeatures",
 			hostConfigWith(map[string]any{"mcpProfile": map[string]any{"profileVersion": 1}}),
 			appsHostConfig(map[string]any{"sandbox": map[string]any{"allowFeatures": map[string]any{"camera": "*"}}})},
+		{"spec feature dropped before its value is read",
+			hostConfigWith(map[string]any{"mcpProfile": map[string]any{"profileVersion": 1}}),
+			appsHostConfig(map[string]any{"sandbox": map[string]any{"allowFeatures": map[string]any{"camera": 1}}})},
 		{"openaiAppsOverrides false-only drop",
 			appsHostConfig(map[string]any{"compatRuntime": map[string]any{"openaiApps": false}}),
 			appsHostConfig(map[string]any{"compatRuntime": map[string]any{"openaiApps": false, "openaiAppsOverrides": map[string]any{"callTool": true}}})},
@@ -60,11 +63,14 @@ func TestHostConfigHashMatchesTheServiceCanonicalForm(t *testing.T) {
 	}
 	// A csp without mode is accepted.
 	hostConfigHash(t, appsHostConfig(map[string]any{"sandbox": map[string]any{"csp": map[string]any{"restrictTo": map[string]any{"connectDomains": []any{"https://a.example"}}}}}))
+	// A feature token is ^[a-z][a-z0-9-]*$: a trailing hyphen is accepted.
+	hostConfigHash(t, appsHostConfig(map[string]any{"sandbox": map[string]any{"allowFeatures": map[string]any{"foo-": "*"}}}))
 	// What the service refuses is refused before anything is sent.
 	for _, cfg := range []HostConfig{
 		hostConfigWith(map[string]any{"mcpProfile": nil}),
 		hostConfigWith(map[string]any{"harness": nil}),
 		appsHostConfig(map[string]any{"compatRuntime": map[string]any{"openaiAppsOverrides": map[string]any{"callTool": "yes"}}}),
+		appsHostConfig(map[string]any{"sandbox": map[string]any{"allowFeatures": map[string]any{"1foo": "*"}}}), // a leading digit
 	} {
 		if _, err := (RunParams{HostConfig: cfg}).withHostConfigHash(); err == nil || !strings.Contains(err.Error(), "hostConfigV2:") {
 			t.Errorf("%v: err = %v", map[string]any(cfg), err)
