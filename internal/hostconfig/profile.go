@@ -251,7 +251,8 @@ func sandbox(v any) error {
 			if !ok {
 				return fail("mcpProfile.apps.sandbox.csp.cspDirectives must be a plain object")
 			}
-			for k, vals := range dm {
+			for _, k := range sortedKeys(dm) {
+				vals := dm[k]
 				path := "mcpProfile.apps.sandbox.csp.cspDirectives." + k
 				if !kebab(k) {
 					return fail("%s: directive names are lowercase kebab-case", path)
@@ -287,7 +288,8 @@ func sandbox(v any) error {
 			if !ok {
 				return fail("mcpProfile.apps.sandbox.permissions.allow must be a plain object")
 			}
-			for k, x := range am {
+			for _, k := range sortedKeys(am) {
+				x := am[k]
 				if !IsBool(x) {
 					return fail("mcpProfile.apps.sandbox.permissions.allow.%s must be a boolean", k)
 				}
@@ -311,7 +313,8 @@ func sandbox(v any) error {
 		if !ok {
 			return fail("mcpProfile.apps.sandbox.allowFeatures must be a plain object")
 		}
-		for k, x := range fm {
+		for _, k := range sortedKeys(fm) {
+			x := fm[k]
 			if !kebab(k) {
 				return fail("mcpProfile.apps.sandbox.allowFeatures.%s: keys are lowercase kebab-case Permissions Policy tokens", k)
 			}

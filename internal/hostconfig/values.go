@@ -3,9 +3,11 @@ package hostconfig
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf16"
 )
 
 // Invalid is a config the service's validator refuses. Its message is the
@@ -173,4 +175,14 @@ func kebab(s string) bool {
 		}
 	}
 	return true
+}
+
+// sortedKeys is the service's Object.keys(m).sort(), the order it checks
+// some objects' keys in, so that of several bad keys the same one is
+// reported: UTF-16 code unit order, as Array.prototype.sort compares
+// strings ("10" before "9", "😀" before "\uffff", unlike Go's byte order).
+func sortedKeys(m map[string]any) []string {
+	return slices.SortedFunc(maps.Keys(m), func(x, y string) int {
+		return slices.Compare(utf16.Encode([]rune(x)), utf16.Encode([]rune(y)))
+	})
 }
