@@ -47,3 +47,21 @@ func TestSeveralBadKeysReportTheServicesFirst(t *testing.T) {
 		}
 	}
 }
+
+// csp.extensions and permissions.extensions are plain objects when present.
+func TestSandboxExtensionsArePlainObjects(t *testing.T) {
+	t.Parallel()
+	for _, block := range []string{"csp", "permissions"} {
+		want := "hostConfigV2: mcpProfile.apps.sandbox." + block + ".extensions must be a plain object"
+		for _, ext := range []string{`[]`, `5`, `"x"`, `null`, `true`} {
+			profile := `{"profileVersion":1,"apps":{"sandbox":{"` + block + `":{"extensions":` + ext + `}}}}`
+			if got := refusal(t, profile); got != want {
+				t.Errorf("%s:\n got %q\nwant %q", profile, got, want)
+			}
+		}
+		profile := `{"profileVersion":1,"apps":{"sandbox":{"` + block + `":{"extensions":{"io.example/x":[1]}}}}}`
+		if got := refusal(t, profile); got != "" {
+			t.Errorf("%s: %s", profile, got)
+		}
+	}
+}

@@ -274,6 +274,9 @@ func sandbox(v any) error {
 				dm[k] = sorted
 			}
 		}
+		if err := plainIfPresent(csp, "extensions", "mcpProfile.apps.sandbox.csp.extensions"); err != nil {
+			return err
+		}
 	}
 	if p, present := sb["permissions"]; present {
 		pm, ok := Object(p)
@@ -294,6 +297,9 @@ func sandbox(v any) error {
 					return fail("mcpProfile.apps.sandbox.permissions.allow.%s must be a boolean", k)
 				}
 			}
+		}
+		if err := plainIfPresent(pm, "extensions", "mcpProfile.apps.sandbox.permissions.extensions"); err != nil {
+			return err
 		}
 	}
 	// sandboxAttrs is a set, as the CSP domain lists: trimmed, blanks
@@ -391,6 +397,16 @@ func trimmedList(v any, path string) ([]any, error) {
 		}
 	}
 	return stringList(trimmed, path, true, true)
+}
+
+// plainIfPresent refuses m[k] when it is present but not a plain object.
+func plainIfPresent(m map[string]any, k, path string) error {
+	if v, present := m[k]; present {
+		if _, ok := Object(v); !ok {
+			return fail("%s must be a plain object", path)
+		}
+	}
+	return nil
 }
 
 // oneOf reports a string among values.
