@@ -65,3 +65,33 @@ func TestSandboxExtensionsArePlainObjects(t *testing.T) {
 		}
 	}
 }
+
+// With errors in two sections the service reports the one it checks first:
+// in the profile apps before extensions; in apps the sandbox, then
+// uiInitialize, compatRuntime and mcpAppsOverrides; in the sandbox csp
+// (mode, restrictTo, cspDirectives, extensions), then permissions (mode,
+// allow, extensions), sandboxAttrs and allowFeatures.
+func TestTwoBadSectionsReportTheServicesFirst(t *testing.T) {
+	t.Parallel()
+	const p = "hostConfigV2: mcpProfile."
+	for _, tt := range []struct{ profile, want string }{
+		{`{"profileVersion":1,"extensions":[],"apps":5}`, p + "apps must be a plain object"},
+		{`{"profileVersion":1,"extensions":[],"apps":{"sandbox":5}}`, p + "apps.sandbox must be a plain object"},
+		{`{"profileVersion":1,"apps":{"uiInitialize":5,"sandbox":5}}`, p + "apps.sandbox must be a plain object"},
+		{`{"profileVersion":1,"apps":{"compatRuntime":5,"sandbox":5}}`, p + "apps.sandbox must be a plain object"},
+		{`{"profileVersion":1,"apps":{"mcpAppsOverrides":5,"compatRuntime":5,"uiInitialize":5}}`, p + "apps.uiInitialize must be a plain object"},
+		{`{"profileVersion":1,"apps":{"mcpAppsOverrides":5,"compatRuntime":5}}`, p + "apps.compatRuntime must be a plain object"},
+		{`{"profileVersion":1,"apps":{"mcpAppsOverrides":5,"sandbox":{"allowFeatures":5}}}`, p + "apps.sandbox.allowFeatures must be a plain object"},
+		{`{"profileVersion":1,"apps":{"sandbox":{"permissions":5,"csp":{"extensions":[],"cspDirectives":5}}}}`,
+			p + "apps.sandbox.csp.cspDirectives must be a plain object"},
+		{`{"profileVersion":1,"apps":{"sandbox":{"permissions":5,"csp":{"extensions":[]}}}}`, p + "apps.sandbox.csp.extensions must be a plain object"},
+		{`{"profileVersion":1,"apps":{"sandbox":{"allowFeatures":5,"sandboxAttrs":5,"permissions":{"extensions":[],"allow":5}}}}`,
+			p + "apps.sandbox.permissions.allow must be a plain object"},
+		{`{"profileVersion":1,"apps":{"sandbox":{"allowFeatures":5,"permissions":{"extensions":[]}}}}`,
+			p + "apps.sandbox.permissions.extensions must be a plain object"},
+	} {
+		if got := refusal(t, tt.profile); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.profile, got, tt.want)
+		}
+	}
+}

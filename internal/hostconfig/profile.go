@@ -73,14 +73,15 @@ func profile(v any) (map[string]any, error) {
 			init["supportedProtocolVersions"] = []any{pin}
 		}
 	}
-	if ext, present := p["extensions"]; present {
-		if _, ok := Object(ext); !ok {
-			return nil, fail("mcpProfile.extensions must be a plain object")
-		}
-	}
+	// In the service's order: apps, then extensions.
 	if apps, present := p["apps"]; present {
 		if err := appsProfile(apps); err != nil {
 			return nil, err
+		}
+	}
+	if ext, present := p["extensions"]; present {
+		if _, ok := Object(ext); !ok {
+			return nil, fail("mcpProfile.extensions must be a plain object")
 		}
 	}
 	prune(p, profileShape)
@@ -151,6 +152,13 @@ func appsProfile(v any) error {
 	if !ok {
 		return fail("mcpProfile.apps must be a plain object")
 	}
+	// In the service's order: sandbox, uiInitialize, compatRuntime,
+	// mcpAppsOverrides.
+	if sb, present := apps["sandbox"]; present {
+		if err := sandbox(sb); err != nil {
+			return err
+		}
+	}
 	if ui, present := apps["uiInitialize"]; present {
 		um, ok := Object(ui)
 		if !ok {
@@ -164,11 +172,6 @@ func appsProfile(v any) error {
 	}
 	if cr, present := apps["compatRuntime"]; present {
 		if err := compatRuntime(cr); err != nil {
-			return err
-		}
-	}
-	if sb, present := apps["sandbox"]; present {
-		if err := sandbox(sb); err != nil {
 			return err
 		}
 	}
