@@ -164,7 +164,9 @@ func appsProfile(v any) error {
 		if !ok {
 			return fail("mcpProfile.apps.uiInitialize must be a plain object")
 		}
-		if hi, present := um["hostInfo"]; present { // optional; {} collapses
+		// hostInfo is optional, but when present needs its name and
+		// version ({} is refused); an empty uiInitialize collapses.
+		if hi, present := um["hostInfo"]; present {
 			if err := nameVersion(hi, "mcpProfile.apps.uiInitialize.hostInfo"); err != nil {
 				return err
 			}
