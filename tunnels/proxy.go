@@ -1,12 +1,16 @@
 package tunnels
 
 import (
+	"context"
 	"errors"
+	"io"
+	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 )
@@ -24,7 +28,12 @@ const PublicPath = "/mcp"
 // backslash or a control byte answers 400, however it was encoded, also
 // when only a second decoding would show it (a doubly encoded path), so nothing outside target's path is reachable
 // through the tunnel. Responses are flushed as they arrive, so SSE and
-// MCP's streamable HTTP work. An unreachable target answers 502.
+// MCP's streamable HTTP work. An unreachable target answers 502. A local
+// server whose response body fails midway (it crashed or dropped the
+// connection) cuts the public caller's response short too: the handler
+// panics with http.ErrAbortHandler, which Serve (like net/http's server)
+// turns into a body cut short. Nothing is logged through the log
+// package; ProxyTo's diagnostics go to slog's default logger at debug level.
 func ProxyTo(target *url.URL) (http.Handler, error) {
 	if target == nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
 		return nil, apierr.Invalid("target", "tunnels: ProxyTo needs an absolute http or https URL")
@@ -46,7 +55,13 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 			out.RawQuery = mergeQuery(t.RawQuery, pr.In.URL.RawQuery)
 			pr.Out.Host = t.Host
 		},
+		// Watches the response body: ReverseProxy aborts a response whose
+		// body fails only under net/http's server (http.ServerContextKey),
+		// and otherwise ends it as if it were complete.
+		Transport:     watchBody{},
 		FlushInterval: -1, // flush after every write: streaming responses
+		// Its own diagnostics (a body copy that failed) too.
+		ErrorLog: log.New(debugLog{}, "", 0),
 		// The default handler logs through the log package, beside the
 		// caller's slog, with the outgoing URL (and so its query) in it.
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
@@ -57,7 +72,63 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 			http.Error(w, "tunnels: the local server did not answer", http.StatusBadGateway)
 		},
 	}
-	return exposedOnly(rp), nil
+	return exposedOnly(abortCutShort(rp)), nil
+}
+
+// bodyFailure records that a local response body failed while it was
+// being relayed.
+type bodyFailure struct{ failed atomic.Bool }
+
+type bodyFailureKey struct{}
+
+// abortCutShort panics with http.ErrAbortHandler when the local response
+// body failed: next (a ReverseProxy) returned as if it were complete.
+func abortCutShort(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bf := new(bodyFailure)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bodyFailureKey{}, bf)))
+		if bf.failed.Load() {
+			panic(http.ErrAbortHandler)
+		}
+	})
+}
+
+// watchBody is http.DefaultTransport with the response body watched for
+// a read error other than io.EOF (a 101's body is left alone: it is also
+// written to).
+type watchBody struct{}
+
+func (watchBody) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || resp.StatusCode == http.StatusSwitchingProtocols {
+		return resp, err
+	}
+	if bf, ok := r.Context().Value(bodyFailureKey{}).(*bodyFailure); ok {
+		resp.Body = &watchedBody{ReadCloser: resp.Body, bf: bf}
+	}
+	return resp, nil
+}
+
+type watchedBody struct {
+	io.ReadCloser
+	bf *bodyFailure
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		b.bf.failed.Store(true)
+	}
+	return n, err
+}
+
+// debugLog writes ReverseProxy's log lines to slog's default logger at
+// debug level, as ProxyTo's ErrorHandler does.
+type debugLog struct{}
+
+func (debugLog) Write(p []byte) (int, error) {
+	slog.Debug("tunnels: " + strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
 }
 
 // exposedOnly refuses what lies outside PublicPath before next sees it. The

@@ -99,3 +99,39 @@ func TestProxyToUnreachable(t *testing.T) {
 		t.Errorf("the log package got: %s", stdlog.String())
 	}
 }
+
+// Not parallel: it captures the log package's output, which is global.
+func TestProxyToLocalCutShortCutsCallerShort(t *testing.T) {
+	// A local server that dies mid-response reaches the public caller as
+	// a body cut short (it read as a complete 200: ReverseProxy aborts
+	// only under net/http's server), and nothing goes to the log package.
+	var stdlog bytes.Buffer
+	log.SetOutput(&stdlog)
+	defer log.SetOutput(os.Stderr)
+	f := setup(t)
+	g := create(t, f, "local")
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "partial")
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	}))
+	defer local.Close()
+	tu, _ := url.Parse(local.URL + "/mcp")
+	ph, err := tunnels.ProxyTo(tu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, f, g, ph)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL, nil)
+	resp, err := f.Srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if b, err := io.ReadAll(resp.Body); err == nil {
+		t.Errorf("status %d, body %q read to a clean EOF", resp.StatusCode, b)
+	}
+	if stdlog.Len() > 0 {
+		t.Errorf("the log package got: %s", stdlog.String())
+	}
+}
