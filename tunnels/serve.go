@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -26,7 +27,14 @@ import (
 // the grant is revoked or rotated, ErrTokenRejected when the relay refuses
 // the connect token, ErrReplaced when another host takes over, or the last
 // error once reconnecting has failed for too long. Requests in flight when
-// the session ends see their context cancelled.
+// the session ends see their context cancelled, and their responses are
+// cut short.
+//
+// Neither reconnecting nor Serve's return waits for a handler that ignores
+// its request's context: Serve waits briefly (half a second at most) for
+// the handlers still running to return, then returns anyway. A handler
+// left running writes to nothing (its writes fail); stopping it is the
+// handler's business, as its context said.
 func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...ServeOption) error {
 	switch {
 	case ctx == nil:
@@ -45,8 +53,10 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 	}
 	bo := backoff.NewExponentialBackOff(backoff.WithInitialInterval(o.min), backoff.WithMaxInterval(o.max),
 		backoff.WithMaxElapsedTime(max(o.giveUp, 0)))
+	var handlers sync.WaitGroup
+	defer waitBriefly(&handlers, closeGrace)
 	for {
-		connected, err := serveOnce(ctx, g, h, &o)
+		connected, err := serveOnce(ctx, g, h, &o, &handlers)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -73,17 +83,33 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 	}
 }
 
+// waitBriefly waits for wg at most d: handlers whose context ended
+// return at once, and one that does not is not waited for.
+func waitBriefly(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { // ends when the handlers do
+		wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}
+
 // errPermanent marks handshake refusals that retrying cannot fix.
 var errPermanent = errors.New("tunnels: relay refused the connection")
 
 // serveOnce dials and runs one session; connected reports whether it got
 // as far as a routed session (so the backoff restarts).
-func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions) (connected bool, err error) {
+func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *sync.WaitGroup) (connected bool, err error) {
 	conn, raw, err := dial(ctx, g, o.client)
 	if err != nil {
 		return false, err
 	}
-	sess := newSession(conn, h, o.log)
+	sess := newSession(conn, h, o.log, handlers)
 	sess.raw = raw
 	readyCh := make(chan struct{})
 	sess.onReady = func() {

@@ -2,6 +2,7 @@ package tunnels_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -232,4 +233,91 @@ func TestSecretsNeverShown(t *testing.T) {
 	if !strings.Contains(shown.String(), g.Slug) || !strings.Contains(logs.String(), "tunnel connected") {
 		t.Errorf("the redacted output lost the useful parts:\n%s\n%s", shown.String(), logs.String())
 	}
+}
+
+// A handler that ignores its context does not hold up reconnecting after
+// a network drop (the session waited for every handler), and what it
+// writes once its stream is gone goes nowhere: its writes fail.
+func TestHungHandlerDoesNotHoldUpReconnect(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	d := &dropper{rt: f.Srv.Transport()}
+	release, entered, wrote := make(chan struct{}), make(chan struct{}, 1), make(chan error, 1)
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free()
+	h := serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("hang") {
+			entered <- struct{}{}
+			<-release
+			_, err := io.WriteString(w, "late")
+			wrote <- err
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+	}), tunnels.WithHTTPClient(&http.Client{Transport: d}))
+	called := make(chan struct{})
+	go func() {
+		defer close(called)
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL+"&hang=1", nil)
+		if resp, err := f.Srv.Client().Do(req); err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	<-entered
+	d.drop()
+	select {
+	case <-h.connected:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no reconnect after a drop while a handler ignores its context")
+	}
+	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusAccepted {
+		t.Errorf("after reconnecting: %d", status)
+	}
+	free()
+	if err := <-wrote; err == nil {
+		t.Error("a handler's write after its session ended succeeded")
+	}
+	<-called
+}
+
+// Serve returns when its context ends even while a handler ignores its
+// context (it waited for every handler).
+func TestServeReturnsDespiteHungHandler(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	release, entered, connected := make(chan struct{}), make(chan struct{}, 1), make(chan struct{}, 1)
+	defer close(release)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- f.C.Tunnels.Serve(ctx, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			entered <- struct{}{}
+			<-release
+		}), fastReconnect, tunnels.OnConnect(func() { connected <- struct{}{} }))
+	}()
+	<-connected
+	called := make(chan struct{})
+	go func() {
+		defer close(called)
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL, nil)
+		if resp, err := f.Srv.Client().Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-entered
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve = %v, want the context's error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after its context ended while a handler ignores its context")
+	}
+	<-called
 }

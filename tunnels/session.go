@@ -33,7 +33,7 @@ type session struct {
 
 	mu      sync.Mutex
 	streams map[uint32]*stream
-	wg      sync.WaitGroup
+	wg      *sync.WaitGroup // the handlers running, of every session of one Serve
 }
 
 // stream is one relayed request being served.
@@ -50,12 +50,15 @@ var errSessionEnded = errors.New("tunnels: relay session ended")
 // closeGrace bounds the close handshake when Serve's context ends.
 const closeGrace = 500 * time.Millisecond
 
-func newSession(conn *websocket.Conn, h http.Handler, log *slog.Logger) *session {
-	return &session{conn: conn, w: tunnelwire.NewWriter(conn, false), h: h, log: log, streams: map[uint32]*stream{}}
+func newSession(conn *websocket.Conn, h http.Handler, log *slog.Logger, handlers *sync.WaitGroup) *session {
+	return &session{conn: conn, w: tunnelwire.NewWriter(conn, false), h: h, log: log, streams: map[uint32]*stream{},
+		wg: handlers}
 }
 
 // run reads frames until the connection ends or ctx does, then cancels the
-// requests in flight and waits for their handlers.
+// requests in flight. It does not wait for their handlers: one that
+// ignores its context would hold up reconnecting (and Serve's return);
+// its writes fail from then on, as the stream is gone.
 func (s *session) run(ctx context.Context) error {
 	sctx, cancel := context.WithCancel(ctx)
 	// Requests carry the session's values but are cancelled one by one
@@ -85,10 +88,9 @@ func (s *session) run(ctx context.Context) error {
 			st.credits.Close()
 		}
 		s.mu.Unlock()
-		// Closed before waiting: a handler blocked writing to a relay
-		// that stopped reading is released by the close.
+		// A handler blocked writing to a relay that stopped reading is
+		// released by the close.
 		_ = s.conn.CloseNow()
-		s.wg.Wait()
 	}()
 	r := tunnelwire.NewReader(s.conn)
 	for {

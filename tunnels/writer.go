@@ -76,10 +76,15 @@ func (w *responseWriter) WriteHeader(code int) {
 	w.status = code
 }
 
-// Write implements http.ResponseWriter.
+// Write implements http.ResponseWriter. Once the request is cancelled
+// (the caller went away or the session ended) writes fail, buffered or
+// not: nothing will carry them.
 func (w *responseWriter) Write(p []byte) (int, error) {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
+	}
+	if !w.live() {
+		return 0, w.err
 	}
 	n := 0
 	for len(p) > 0 {
