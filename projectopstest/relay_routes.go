@@ -127,7 +127,8 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 		return
 	}
 	body, err := edge.ReadBody(r, edge.MaxBodyBytes)
-	if err != nil {
+	if err != nil { // as the API routes answer a body that cannot be read
+		edge.WriteError(w, edge.Validation("", "Could not read request body"))
 		return
 	}
 	if len(body) > edge.MaxBodyBytes {

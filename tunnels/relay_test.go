@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -282,5 +284,38 @@ func TestOversizedResponseHeadFails(t *testing.T) {
 	// The tunnel still serves.
 	if status, body := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusOK || body != "body" {
 		t.Errorf("next request: %d %q", status, body)
+	}
+}
+
+// A public request whose body cannot be read (malformed chunked encoding)
+// answers 400 VALIDATION_ERROR, as the double's other routes do; it
+// answered an empty 200.
+func TestRelayUnreadableBody(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	serve(t, f, g, echo)
+	base, err := f.Srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bu, _ := url.Parse(base)
+	pu, _ := url.Parse(g.URL)
+	c, err := net.Dial("tcp", bu.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	_, _ = c.Write([]byte("POST " + pu.RequestURI() + " HTTP/1.1\r\nHost: " + bu.Host +
+		"\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "VALIDATION_ERROR") {
+		t.Errorf("malformed request body: %d %s, want 400 VALIDATION_ERROR", resp.StatusCode, b)
 	}
 }
