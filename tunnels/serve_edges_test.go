@@ -120,3 +120,81 @@ func TestServeStopsWithSilentRelay(t *testing.T) {
 		t.Error("the live session ended but OnDisconnect was never called")
 	}
 }
+
+// relayHead relays one request head, with an empty body, from a minimal
+// relay of its own to Serve with h, as a relay other than the double's
+// may send it, and returns the response head's status.
+func relayHead(t *testing.T, f *fixture, h http.Handler, head *tunnelwire.Head) int {
+	t.Helper()
+	req, err := tunnelwire.EncodeHead(tunnelwire.Request, 1, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan int, 1)
+	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{tunnelwire.Subprotocol}})
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		c.SetReadLimit(tunnelwire.MaxMessage)
+		ctx := r.Context()
+		for _, m := range [][]byte{tunnelwire.Encode(tunnelwire.Ready, 0, nil), req, tunnelwire.Encode(tunnelwire.End, 1, nil)} {
+			if err := c.Write(ctx, websocket.MessageBinary, m); err != nil {
+				return
+			}
+		}
+		for {
+			_, msg, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			fr, err := tunnelwire.Decode(msg)
+			if err != nil || fr.ID != 1 || fr.Kind != tunnelwire.Response && fr.Kind != tunnelwire.End {
+				continue
+			}
+			status := 0 // an End before the head: the request failed
+			if fr.Kind == tunnelwire.Response {
+				if rh, err := tunnelwire.DecodeHead(fr.Payload); err == nil {
+					status = rh.Status
+				}
+			}
+			select {
+			case got <- status:
+			default: // a session after a reconnect
+			}
+		} // reads on until Serve ends the session
+	}))
+	defer relay.Close()
+	g := &tunnels.Grant{RelayWSURL: "ws" + strings.TrimPrefix(relay.URL, "http"), ConnectToken: "ct_x"}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.C.Tunnels.Serve(ctx, g, h, tunnels.WithHTTPClient(http.DefaultClient)) }()
+	defer func() { cancel(); <-done }()
+	select {
+	case status := <-got:
+		return status
+	case <-time.After(10 * time.Second):
+		t.Fatal("no response head")
+		return 0
+	}
+}
+
+// A relayed uri is origin-form: "//evil.example/mcp" is a path, not an
+// authority and the path /mcp, so ProxyTo answers 404 (it served /mcp).
+func TestProxyToDoubleSlashURI(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer local.Close()
+	tu, _ := url.Parse(local.URL + "/mcp")
+	ph, err := tunnels.ProxyTo(tu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for uri, want := range map[string]int{"//evil.example/mcp": http.StatusNotFound, "/mcp": http.StatusOK} {
+		if status := relayHead(t, f, ph, &tunnelwire.Head{Method: http.MethodGet, URI: uri}); status != want {
+			t.Errorf("uri %s: %d, want %d", uri, status, want)
+		}
+	}
+}

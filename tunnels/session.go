@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -228,13 +229,19 @@ func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *
 		w.credits = &st.credits
 	}
 	defer w.release()
-	req, err := http.NewRequestWithContext(ctx, h.Method, h.URI, body)
+	// The uri is origin-form, read as net/http's server reads a request
+	// line: "//x/mcp" is a path, not an authority and the path /mcp.
+	u, err := url.ParseRequestURI(h.URI)
+	var req *http.Request
+	if err == nil {
+		req, err = http.NewRequestWithContext(ctx, h.Method, "/", body)
+	}
 	if err != nil {
 		w.group = w.group.AppendEnd(id, errors.New("malformed request line"))
 		w.push()
 		return
 	}
-	req.RequestURI = h.URI
+	req.URL, req.RequestURI = u, h.URI
 	if h.Header != nil {
 		req.Header = h.Header
 	}
