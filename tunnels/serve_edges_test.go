@@ -3,6 +3,7 @@ package tunnels_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -196,5 +197,25 @@ func TestProxyToDoubleSlashURI(t *testing.T) {
 		if status := relayHead(t, f, ph, &tunnelwire.Head{Method: http.MethodGet, URI: uri}); status != want {
 			t.Errorf("uri %s: %d, want %d", uri, status, want)
 		}
+	}
+}
+
+// Header names a relay sends in lower case (Node's relays do) reach the
+// handler canonical, as net/http's server gives them: Content-Type and
+// Content-Length are found.
+func TestLowercaseRequestHeaderNames(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	seen := make(chan string, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- fmt.Sprintf("%s %d", r.Header.Get("Content-Type"), r.ContentLength)
+	})
+	head := &tunnelwire.Head{Method: http.MethodPost, URI: "/mcp",
+		Header: http.Header{"content-type": {"application/json"}, "content-length": {"0"}}}
+	if status := relayHead(t, f, h, head); status != http.StatusOK {
+		t.Fatalf("status %d", status)
+	}
+	if got := <-seen; got != "application/json 0" {
+		t.Errorf("handler saw Content-Type and length %q, want %q", got, "application/json 0")
 	}
 }

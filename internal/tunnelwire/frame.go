@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/coder/websocket"
@@ -160,11 +161,8 @@ func Clean(h http.Header) http.Header {
 	if h == nil {
 		return http.Header{}
 	}
-	if _, ok := h["Connection"]; ok {
-		return CleanHeader(h)
-	}
-	for _, k := range hopHeaders {
-		if _, ok := h[k]; ok {
+	for k := range h {
+		if isHop(k) { // Connection is one
 			return CleanHeader(h)
 		}
 	}
@@ -172,19 +170,40 @@ func Clean(h http.Header) http.Header {
 }
 
 // CleanHeader returns a copy of h without hop-by-hop headers (including
-// those named by Connection).
+// those named by Connection). Names match in any case: a header set in
+// the map directly, or decoded from a peer, need not be canonical.
 func CleanHeader(h http.Header) http.Header {
 	out := h.Clone()
 	if out == nil {
 		out = http.Header{}
 	}
-	for _, v := range out.Values("Connection") {
-		for name := range strings.SplitSeq(v, ",") {
-			out.Del(strings.TrimSpace(name))
+	var named []string
+	for k, vs := range out {
+		if !strings.EqualFold(k, "Connection") {
+			continue
+		}
+		for _, v := range vs {
+			for name := range strings.SplitSeq(v, ",") {
+				if name = strings.TrimSpace(name); name != "" {
+					named = append(named, name)
+				}
+			}
 		}
 	}
-	for _, k := range hopHeaders {
-		out.Del(k)
+	for k := range out {
+		if isHop(k) || slices.ContainsFunc(named, func(n string) bool { return strings.EqualFold(n, k) }) {
+			delete(out, k)
+		}
 	}
 	return out
+}
+
+// isHop reports a hop-by-hop header name, in any case.
+func isHop(k string) bool {
+	for _, h := range hopHeaders {
+		if len(h) == len(k) && strings.EqualFold(h, k) {
+			return true
+		}
+	}
+	return false
 }

@@ -95,6 +95,20 @@ func TestDecodeHeadLenient(t *testing.T) {
 	if h.Status != 201 || len(h.Header["X-Name"]) != 1 {
 		t.Errorf("head = %+v", h)
 	}
+	// Names come back canonical, as net/http reads them; names differing
+	// only in case are one.
+	for _, p := range []string{
+		`{"method":"POST","header":{"content-type":["a"],"x-b":["1"]}}`,             // the scan
+		`{"method":"POST","header":{"content-type":["a"],"x-b":["1"],"X-B":["2"]}}`, // json/v2
+	} {
+		h, err := DecodeHead([]byte(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Header.Get("Content-Type") != "a" || len(h.Header) != 2 || len(h.Header["X-B"]) == 0 {
+			t.Errorf("%s: header %v", p, h.Header)
+		}
+	}
 	if _, err := DecodeHead([]byte(`{"status":`)); !errors.Is(err, ErrMalformed) {
 		t.Errorf("truncated head: err = %v, want ErrMalformed", err)
 	}
@@ -114,6 +128,13 @@ func TestClean(t *testing.T) {
 	}
 	if Clean(nil) == nil {
 		t.Error("Clean(nil) = nil")
+	}
+	// Names in another case (a handler may set them in the map) are
+	// hop-by-hop all the same.
+	lower := http.Header{"content-type": {"a"}, "connection": {"x-drop"}, "X-Drop": {"1"},
+		"transfer-encoding": {"chunked"}, "keep-alive": {"timeout=5"}}
+	if got := Clean(lower); len(got) != 1 || len(got["content-type"]) != 1 {
+		t.Errorf("Clean = %v", got)
 	}
 }
 

@@ -104,8 +104,11 @@ func plain(c byte) bool {
 // writes it (compact, ASCII, no escapes) is read by a direct scan; any
 // other JSON goes through json/v2 with encoding/json's leniency: invalid
 // UTF-8 (HTTP allows obs-text in values) and repeated names are accepted,
-// names match case-insensitively. FuzzDecodeHead holds the scan to the
-// same result as json/v2 wherever it accepts.
+// names match case-insensitively. Header names come back canonical, as
+// net/http's server reads them (a relay may send them in lower case):
+// names that differ only in case are one, their values joined in the
+// order of the names sorted. FuzzDecodeHead holds the scan to the same
+// result as json/v2 wherever it accepts.
 func DecodeHead(p []byte) (*Head, error) {
 	if h, ok := scanHead(p); ok {
 		return h, nil
@@ -114,7 +117,33 @@ func DecodeHead(p []byte) (*Head, error) {
 	if err := jsonv2.Unmarshal(p, &h, headDecode); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
+	h.Header = canonicalHeader(h.Header)
 	return &h, nil
+}
+
+// canonicalHeader returns h with canonical names: h itself when they
+// already are.
+func canonicalHeader(h http.Header) http.Header {
+	canonical := true
+	for k := range h {
+		if http.CanonicalHeaderKey(k) != k {
+			canonical = false
+			break
+		}
+	}
+	if canonical {
+		return h
+	}
+	out := make(http.Header, len(h))
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		ck := http.CanonicalHeaderKey(k)
+		if prev, dup := out[ck]; dup {
+			out[ck] = append(prev[:len(prev):len(prev)], h[k]...)
+			continue
+		}
+		out[ck] = h[k]
+	}
+	return out
 }
 
 // headDecode are DecodeHead's json/v2 options: encoding/json's leniency.

@@ -14,6 +14,7 @@ import (
 func slowHead(p []byte) (*Head, error) {
 	var h Head
 	err := jsonv2.Unmarshal(p, &h, headDecode)
+	h.Header = canonicalHeader(h.Header)
 	return &h, err
 }
 

@@ -96,8 +96,9 @@ func (s *headScanner) number() (int, bool) {
 	return n, true
 }
 
-// header reads {"Name":["v",...],...}; a null or a repeated name is not
-// ours to read.
+// header reads {"Name":["v",...],...} and makes the names canonical; a
+// null or a repeated name (also one differing only in case) is not ours
+// to read.
 func (s *headScanner) header() (http.Header, bool) {
 	if !s.eat('{') {
 		return nil, false
@@ -132,14 +133,15 @@ func (s *headScanner) header() (http.Header, bool) {
 	}
 	h := make(http.Header, len(entries))
 	for _, e := range entries {
-		if _, dup := h[e.name]; dup {
+		name := http.CanonicalHeaderKey(e.name) // as DecodeHead returns them; no copy when it is
+		if _, dup := h[name]; dup {
 			return nil, false
 		}
 		if e.from == e.to {
-			h[e.name] = []string{} // as json/v2 reads []
+			h[name] = []string{} // as json/v2 reads []
 			continue
 		}
-		h[e.name] = vals[e.from:e.to:e.to]
+		h[name] = vals[e.from:e.to:e.to]
 	}
 	return h, true
 }
