@@ -36,7 +36,9 @@
 //	                         uses (see below): the session is routed to
 //	2 request  relay → host  JSON {method, uri, header}; uri is the path
 //	                         after the tunnel's prefix ("/mcp" for the public
-//	                         URL) plus the query without k
+//	                         URL) plus the query without k, read as an
+//	                         HTTP request line's origin-form ("" is "/");
+//	                         header names may come in any case
 //	3 response host → relay  JSON {status, header}
 //	4 data     both ways     a body chunk, at most 32 KiB
 //	5 end      both ways     the body is complete; a non-empty payload is an

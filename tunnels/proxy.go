@@ -87,7 +87,10 @@ func abortCutShort(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bf := new(bodyFailure)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bodyFailureKey{}, bf)))
-		if bf.failed.Load() {
+		// A caller gone (the request cancelled) has nothing left to abort:
+		// panicking then would reach the user's middleware on every
+		// ordinary disconnect of a stream.
+		if bf.failed.Load() && r.Context().Err() == nil {
 			panic(http.ErrAbortHandler)
 		}
 	})

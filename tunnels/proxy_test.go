@@ -2,6 +2,7 @@ package tunnels_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"log"
@@ -10,7 +11,9 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/tunnels"
@@ -133,5 +136,70 @@ func TestProxyToLocalCutShortCutsCallerShort(t *testing.T) {
 	}
 	if stdlog.Len() > 0 {
 		t.Errorf("the log package got: %s", stdlog.String())
+	}
+}
+
+// A public caller leaving mid-stream is an ordinary end, not a body cut
+// short: ProxyTo does not panic through the user's middleware then (it did
+// on every SSE disconnect once it learnt to abort a failed local body).
+func TestProxyToCallerGoneDoesNotPanic(t *testing.T) {
+	f := setup(t)
+	sse := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for {
+			if _, err := io.WriteString(w, "data: x\n\n"); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}))
+	defer sse.Close()
+	tu, _ := url.Parse(sse.URL + "/mcp")
+	ph, err := tunnels.ProxyTo(tu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var panics atomic.Int32
+	done := make(chan struct{}, 8)
+	mw := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			done <- struct{}{}
+			if v := recover(); v != nil {
+				panics.Add(1)
+				panic(v)
+			}
+		}()
+		ph.ServeHTTP(w, r)
+	})
+	g := create(t, f, "sse")
+	serve(t, f, g, mw)
+	const n = 3
+	for range n {
+		ctx, cancel := context.WithCancel(t.Context())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, g.URL, nil)
+		resp, err := f.Srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(resp.Body, make([]byte, 9)); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		resp.Body.Close()
+	}
+	for range n {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a proxied stream did not end after its caller left")
+		}
+	}
+	if p := panics.Load(); p != 0 {
+		t.Errorf("%d panics reached the middleware after %d callers left", p, n)
 	}
 }

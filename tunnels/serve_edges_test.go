@@ -193,7 +193,9 @@ func TestProxyToDoubleSlashURI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for uri, want := range map[string]int{"//evil.example/mcp": http.StatusNotFound, "/mcp": http.StatusOK} {
+	// The bare root ("" or a query alone) is "/".
+	for uri, want := range map[string]int{"//evil.example/mcp": http.StatusNotFound, "/mcp": http.StatusOK,
+		"": http.StatusNotFound, "?a=b": http.StatusNotFound} {
 		if status := relayHead(t, f, ph, &tunnelwire.Head{Method: http.MethodGet, URI: uri}); status != want {
 			t.Errorf("uri %s: %d, want %d", uri, status, want)
 		}

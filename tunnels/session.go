@@ -230,8 +230,13 @@ func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *
 	}
 	defer w.release()
 	// The uri is origin-form, read as net/http's server reads a request
-	// line: "//x/mcp" is a path, not an authority and the path /mcp.
-	u, err := url.ParseRequestURI(h.URI)
+	// line: "//x/mcp" is a path, not an authority and the path /mcp. A
+	// relay forwarding the bare tunnel root sends "" or "?q": that is "/".
+	uri := h.URI
+	if uri == "" || uri[0] == '?' {
+		uri = "/" + uri
+	}
+	u, err := url.ParseRequestURI(uri)
 	var req *http.Request
 	if err == nil {
 		req, err = http.NewRequestWithContext(ctx, h.Method, "/", body)
@@ -241,7 +246,7 @@ func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *
 		w.push()
 		return
 	}
-	req.URL, req.RequestURI = u, h.URI
+	req.URL, req.RequestURI = u, uri
 	if h.Header != nil {
 		req.Header = h.Header
 	}
