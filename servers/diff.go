@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Change kinds and operations of a SnapshotDiff.
@@ -77,11 +79,19 @@ func orAbsent(s string) string {
 }
 
 // Diff compares two export snapshots of a server: tools by name, resources
-// by URI, prompts by name, each item as its JSON form (so it does not
-// matter whether a schema was built in Go or decoded). ExportedAt and
-// ServerID are ignored, so snapshots taken at different times (or of the
-// same server saved under different ids) compare by content. A nil
-// snapshot counts as empty.
+// by URI, prompts by name, each item as its JSON form, numbers kept as
+// written and compared by value (1.0 is 1; 9007199254740993 is not
+// 9007199254740992). ExportedAt and ServerID are ignored, so snapshots
+// taken at different times (or of the same server saved under different
+// ids) compare by content. A nil snapshot counts as empty.
+//
+// When both snapshots carry Raw (both were decoded: from Service.Export or
+// a stored file) and their lists still match it, items are compared as
+// served, so a field go-sdk's types do not model (a tool's
+// execution.taskSupport) is compared too. Otherwise both sides are
+// compared by their typed fields, so it does not matter whether an item
+// was built in Go or decoded; a decoded schema's numbers are then
+// float64s.
 func Diff(old, new *ExportSnapshot) *SnapshotDiff {
 	if old == nil {
 		old = &ExportSnapshot{}
@@ -90,24 +100,90 @@ func Diff(old, new *ExportSnapshot) *SnapshotDiff {
 		new = &ExportSnapshot{}
 	}
 	d := &SnapshotDiff{}
+	if o, ok := served(old); ok {
+		if n, ok := served(new); ok {
+			d.Changes = append(d.Changes, diffKind(KindTool, keyedServed(o.Tools, "name"), keyedServed(n.Tools, "name"))...)
+			d.Changes = append(d.Changes, diffKind(KindResource, keyedServed(o.Resources, "uri"), keyedServed(n.Resources, "uri"))...)
+			d.Changes = append(d.Changes, diffKind(KindPrompt, keyedServed(o.Prompts, "name"), keyedServed(n.Prompts, "name"))...)
+			return d
+		}
+	}
 	d.Changes = append(d.Changes, diffKind(KindTool, keyed(old.Tools, toolKey), keyed(new.Tools, toolKey))...)
 	d.Changes = append(d.Changes, diffKind(KindResource, keyed(old.Resources, resourceKey), keyed(new.Resources, resourceKey))...)
 	d.Changes = append(d.Changes, diffKind(KindPrompt, keyed(old.Prompts, promptKey), keyed(new.Prompts, promptKey))...)
 	return d
 }
 
-// keyed indexes items by key as their generic JSON form. A key met again
-// (a server listing two tools of one name) is indexed as "name #2" and so
-// on, so no item hides another.
+// servedLists are a snapshot's lists as served, each item decoded into
+// maps, slices and scalars with numbers kept as written.
+type servedLists struct {
+	Tools     []any `json:"tools"`
+	Resources []any `json:"resources"`
+	Prompts   []any `json:"prompts"`
+}
+
+// served returns s's lists as served, or false when s has no Raw or its
+// typed lists no longer match Raw (the snapshot was edited in Go).
+func served(s *ExportSnapshot) (*servedLists, bool) {
+	if len(s.Raw) == 0 {
+		return nil, false
+	}
+	var typed struct {
+		Tools     []*mcp.Tool     `json:"tools"`
+		Resources []*mcp.Resource `json:"resources"`
+		Prompts   []*mcp.Prompt   `json:"prompts"`
+	}
+	if json.Unmarshal(s.Raw, &typed) != nil || !sameJSON(typed.Tools, s.Tools) ||
+		!sameJSON(typed.Resources, s.Resources) || !sameJSON(typed.Prompts, s.Prompts) {
+		return nil, false
+	}
+	var l servedLists
+	dec := json.NewDecoder(bytes.NewReader(s.Raw))
+	dec.UseNumber()
+	if dec.Decode(&l) != nil {
+		return nil, false
+	}
+	return &l, true
+}
+
+// sameJSON reports whether a and b encode alike.
+func sameJSON(a, b any) bool {
+	x, err := json.Marshal(a)
+	if err != nil {
+		return false
+	}
+	y, err := json.Marshal(b)
+	return err == nil && bytes.Equal(x, y)
+}
+
+// keyed indexes items by key as their generic JSON form.
 func keyed[T any](items []T, key func(T) string) map[string]any {
-	out := make(map[string]any, len(items))
+	return index(len(items), func(i int) string { return key(items[i]) }, func(i int) any { return generic(items[i]) })
+}
+
+// keyedServed indexes served items by their field (name or uri); an item
+// that is not an object, or lacks the field, has the key "" as a nil typed
+// item does.
+func keyedServed(items []any, field string) map[string]any {
+	return index(len(items), func(i int) string {
+		m, _ := items[i].(map[string]any)
+		k, _ := m[field].(string)
+		return k
+	}, func(i int) any { return items[i] })
+}
+
+// index maps n items by key to their value. A key met again (a server
+// listing two tools of one name) is indexed as "name #2" and so on, so no
+// item hides another.
+func index(n int, key func(int) string, value func(int) any) map[string]any {
+	out := make(map[string]any, n)
 	seen := map[string]int{}
-	for _, it := range items {
-		k := key(it)
+	for i := range n {
+		k := key(i)
 		if seen[k]++; seen[k] > 1 {
 			k += " #" + strconv.Itoa(seen[k])
 		}
-		out[k] = generic(it)
+		out[k] = value(i)
 	}
 	return out
 }

@@ -119,3 +119,54 @@ func TestDiffDuplicateNames(t *testing.T) {
 		t.Errorf("diff:\n%s\nwant:\n%s", d, want)
 	}
 }
+
+// Decoded snapshots are compared as served: a field go-sdk's types do not
+// model (MCP 2025-11-25's execution.taskSupport) and an integer past
+// float64's precision are both seen, while equal documents (keys in
+// another order, 1.0 for 1, another exportedAt) compare equal.
+func TestDiffServed(t *testing.T) {
+	t.Parallel()
+	mk := func(exec, max, extra string) *servers.ExportSnapshot {
+		return snapshot(t, `{"serverId":"srv_1","exportedAt":"2026-01-01T00:00:00Z","resources":[{"uri":"file:///a","x-size":`+extra+`}],"prompts":[],
+ "tools":[{"name":"research","execution":{"taskSupport":"`+exec+`"},
+   "inputSchema":{"type":"object","properties":{"id":{"type":"integer","maximum":`+max+`}}}}]}`)
+	}
+	base := mk("required", "9007199254740993", "1")
+	if base.Raw == nil {
+		t.Fatal("Raw not kept")
+	}
+	if d := servers.Diff(base, mk("forbidden", "9007199254740993", "1")); d.String() !=
+		"~ tool \"research\"\n    execution.taskSupport: \"required\" → \"forbidden\"\n" {
+		t.Errorf("execution change:\n%s", d)
+	}
+	if d := servers.Diff(base, mk("required", "9007199254740992", "1")); d.String() !=
+		"~ tool \"research\"\n    inputSchema.properties.id.maximum: 9007199254740993 → 9007199254740992\n" {
+		t.Errorf("maximum change:\n%s", d)
+	}
+	if d := servers.Diff(base, mk("required", "9007199254740993", "2")); d.String() !=
+		"~ resource \"file:///a\"\n    x-size: 1 → 2\n" {
+		t.Errorf("resource change:\n%s", d)
+	}
+	same := snapshot(t, `{"tools":[{"inputSchema":{"properties":{"id":{"maximum":9007199254740993,"type":"integer"}},"type":"object"},
+ "execution":{"taskSupport":"required"},"name":"research"}],"prompts":[],"resources":[{"x-size":1.0,"uri":"file:///a"}],
+ "exportedAt":"2026-03-01T00:00:00Z","serverId":"srv_2"}`)
+	if d := servers.Diff(base, same); !d.Equal() {
+		t.Errorf("equal served snapshots differ:\n%s", d)
+	}
+
+	// A decoded snapshot copied and edited in Go is compared by its edits
+	// (its Raw no longer matches), as is one compared with a snapshot built
+	// in Go (which has no Raw): by the typed fields on both sides.
+	edited := *base
+	tool := *edited.Tools[0]
+	tool.Description = "new"
+	edited.Tools = []*mcp.Tool{&tool}
+	if d := servers.Diff(base, &edited); d.String() != "~ tool \"research\"\n    description: (absent) → \"new\"\n" {
+		t.Errorf("edited copy:\n%s", d)
+	}
+	built := &servers.ExportSnapshot{Tools: []*mcp.Tool{{Name: "research", InputSchema: base.Tools[0].InputSchema}},
+		Resources: []*mcp.Resource{{URI: "file:///a"}}, Prompts: []*mcp.Prompt{}}
+	if d := servers.Diff(base, built); !d.Equal() {
+		t.Errorf("decoded and built in Go differ:\n%s", d)
+	}
+}

@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,6 +47,13 @@ type ReadResourceParams struct {
 
 // ExportSnapshot is a server's tools, resources and prompts in one
 // document, meant to be stored and compared in CI (see Diff).
+//
+// The items are go-sdk's types, which model only the fields go-sdk knows:
+// a field of a newer MCP revision (a tool's execution.taskSupport, say) or
+// a vendor's is not in them, and numbers in a schema decode as float64.
+// A decoded snapshot therefore also keeps the document as served in Raw,
+// every field and number as written: Diff compares by it, and it is what
+// to store when the snapshot must be read back whole.
 type ExportSnapshot struct {
 	ServerID string `json:"serverId"`
 	// ExportedAt is when the service took the snapshot (RFC 3339 on the
@@ -54,4 +62,24 @@ type ExportSnapshot struct {
 	Tools      []*mcp.Tool     `json:"tools"`
 	Resources  []*mcp.Resource `json:"resources"`
 	Prompts    []*mcp.Prompt   `json:"prompts"`
+	// Raw is the snapshot as served (or as read from a file), set by
+	// UnmarshalJSON; nil for a snapshot built in Go. It is not encoded:
+	// json.Marshal writes the typed fields, so write Raw itself to keep
+	// what they do not model. Diff uses it only while Tools, Resources and
+	// Prompts still match it, so a snapshot copied and edited in Go is
+	// compared by its edits.
+	Raw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the typed fields and keeps the whole document in
+// Raw.
+func (s *ExportSnapshot) UnmarshalJSON(b []byte) error {
+	type plain ExportSnapshot
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*s = ExportSnapshot(p)
+	s.Raw = append(json.RawMessage(nil), b...)
+	return nil
 }

@@ -117,8 +117,12 @@ func TestResultsVerbatim(t *testing.T) {
 	body("ListPrompts", err, `"x-item":"prompts"`)
 	_, err = f.C.Servers.ListResources(ctx, p, id, nil, option.WithResponseInto(&meta))
 	body("ListResources", err, `"x-item":"resources"`)
-	_, err = f.C.Servers.Export(ctx, p, id, option.WithResponseInto(&meta))
+	snap, err := f.C.Servers.Export(ctx, p, id, option.WithResponseInto(&meta))
 	body("Export", err, `"execution":{"taskSupport":"optional"}`, `"x-item":"prompts"`, `"x-item":"resources"`)
+	// The snapshot keeps the document as served, so Diff sees those fields.
+	if string(snap.Raw) != string(meta.Body) || len(snap.Tools) == 0 {
+		t.Errorf("snapshot Raw = %s, want the body %s", snap.Raw, meta.Body)
+	}
 	_, err = f.C.Servers.Validate(ctx, p, id, option.WithResponseInto(&meta))
 	body("Validate", err, `"tasks":{"list":{}}`, `"x-vendor":"kept"`)
 	rep, err := f.C.Servers.Doctor(ctx, p, id, option.WithResponseInto(&meta))
