@@ -20,6 +20,8 @@ func newDiffCmd(a *app) *cobra.Command {
 		Use:   "diff OLD NEW",
 		Short: "Compare two export snapshots (exit 0 equal, 1 different)",
 		Long: `Compares two snapshots written by "projectops export" (exportedAt is ignored).
+Items are compared as written, fields the SDK's MCP types do not model and
+numbers at full precision included.
 Exit status: 0 equal, 1 different (the diff on stdout), 2 error.`,
 		Args: exactArgs(2, "OLD and NEW snapshot files"),
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -47,7 +49,10 @@ Exit status: 0 equal, 1 different (the diff on stdout), 2 error.`,
 }
 
 // readSnapshot reads an export snapshot, strictly: a file that is not one
-// (a typo'd path, another JSON document) must not compare as "equal".
+// (a typo'd path, another JSON document) must not compare as "equal". The
+// snapshot keeps the file's document in Raw, so servers.Diff compares the
+// items as written: fields go-sdk's types do not model and numbers past
+// float64's precision included.
 func readSnapshot(path string) (*servers.ExportSnapshot, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -8,14 +8,18 @@ import (
 )
 
 // newExportCmd writes a server's export snapshot (tools, resources,
-// prompts) as JSON to stdout or -o, for committing and diffing in CI.
+// prompts) as JSON to stdout or -o, for committing and diffing in CI: the
+// document as the service served it, indented, every field and number
+// kept.
 func newExportCmd(a *app) *cobra.Command {
 	var server, out string
 	cmd := &cobra.Command{
 		Use:   "export --server ID [-o FILE]",
 		Short: "Write a saved server's tools, resources and prompts as a JSON snapshot",
 		Long: `Writes the server's tools, resources and prompts as one JSON snapshot (always
-JSON), to stdout or to -o FILE. Compare two with "projectops diff".`,
+JSON), to stdout or to -o FILE, as served: tool, resource and prompt fields
+are kept as the MCP server sent them, numbers as written. Compare two with
+"projectops diff".`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error {
 			c, project, err := a.projectClient()
@@ -26,8 +30,15 @@ JSON), to stdout or to -o FILE. Compare two with "projectops diff".`,
 			if err != nil {
 				return err
 			}
+			// The snapshot as served: fields go-sdk's types do not model
+			// (a tool's execution) and numbers as written (a float64 would
+			// round 9007199254740993) survive, so diff sees them.
+			var v any = snap
+			if snap.Raw != nil {
+				v = snap.Raw
+			}
 			var b bytes.Buffer
-			if err := writeJSON(&b, snap); err != nil {
+			if err := writeJSON(&b, v); err != nil {
 				return err
 			}
 			if out == "" {

@@ -1,17 +1,22 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // newToolsCmd is "projectops tools list|call": a server's tools from a
@@ -32,15 +37,15 @@ Output is always JSON. A call whose result has isError exits 1.`,
 func newToolsListCmd(a *app, server *string) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list --server ID",
-		Short: "Print every tool of the server as a JSON array",
+		Short: "Print every tool of the server as a JSON array, as served",
 		Args:  exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error {
 			c, project, err := a.projectClient()
 			if err != nil {
 				return err
 			}
-			tools := []*mcp.Tool{}
-			for t, err := range c.Servers.AllTools(a.ctx, project, *server, nil) {
+			tools := []json.RawMessage{}
+			for t, err := range toolsAsServed(a.ctx, c, project, *server) {
 				if err != nil {
 					return err
 				}
@@ -49,6 +54,32 @@ func newToolsListCmd(a *app, server *string) *cobra.Command {
 			return writeJSON(a.stdout, tools)
 		},
 	}
+}
+
+// toolsAsServed iterates over the server's tools as the service served
+// them (fields go-sdk's mcp.Tool does not model, such as execution, and
+// numbers as written), page by page like AllTools.
+func toolsAsServed(ctx context.Context, c *projectops.Client, project, server string) iter.Seq2[json.RawMessage, error] {
+	return pager.Seq(ctx, "", func(ctx context.Context, cursor string) (*shared.Page[json.RawMessage], error) {
+		var meta option.Response
+		page, err := c.Servers.ListTools(ctx, project, server, &servers.ListParams{Cursor: cursor}, option.WithResponseInto(&meta))
+		if err != nil {
+			return nil, err
+		}
+		var body struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		if json.Unmarshal(meta.Body, &body) != nil || len(body.Items) != len(page.Items) {
+			// Not the body the typed page came from: go-sdk's encoding.
+			body.Items = make([]json.RawMessage, len(page.Items))
+			for i, t := range page.Items {
+				if body.Items[i], err = json.Marshal(t); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return &shared.Page[json.RawMessage]{Items: body.Items, NextCursor: page.NextCursor}, nil
+	})
 }
 
 func newToolsCallCmd(a *app, server *string) *cobra.Command {

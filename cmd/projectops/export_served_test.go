@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// execResult adds what go-sdk's mcp.Tool does not model to every tool of
+// a tools/list result, as a server on MCP 2025-11-25 does (the execution
+// @modelcontextprotocol/server-everything puts on each tool), and a
+// number past float64's precision.
+type execResult struct{ mcp.Result }
+
+func (v *execResult) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(v.Result)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if items, ok := m["tools"].([]any); ok {
+		for _, it := range items {
+			it.(map[string]any)["execution"] = map[string]any{"taskSupport": "required"}
+			it.(map[string]any)["x-limit"] = json.Number("9007199254740993")
+		}
+	}
+	return json.Marshal(m)
+}
+
+// execAPI starts a double with one saved server, "tasks", whose tools
+// carry execution, and points the SDK's environment at it.
+func execAPI(t *testing.T) (projectID, serverID string) {
+	t.Helper()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
+	ws := srv.Default()
+	s := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "research"}, func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if err != nil || method != "tools/list" {
+				return res, err
+			}
+			return &execResult{res}, nil
+		}
+	})
+	id, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "tasks", MCPServer: s, ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PROJECTOPS_BASE_URL", base)
+	t.Setenv("PROJECTOPS_API_KEY", ws.APIKey)
+	return ws.ProjectID, id
+}
+
+// export writes the snapshot as served: the tool's execution and its
+// number as written are in the file, which is still indented, and diff
+// sees a change to them.
+func TestExportKeepsToolFieldsAsServed(t *testing.T) {
+	p, id := execAPI(t)
+	code, out, stderr := runCLI(t, "export", "--project", p, "--server", id)
+	if code != 0 {
+		t.Fatalf("export: %d %s", code, stderr)
+	}
+	for _, want := range []string{`"taskSupport": "required"`, `"x-limit": 9007199254740993`, "\n  \"tools\": [\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("exported snapshot lacks %q:\n%s", want, out)
+		}
+	}
+	dir := t.TempDir()
+	oldPath, newPath := filepath.Join(dir, "old.json"), filepath.Join(dir, "new.json")
+	if code, _, stderr := runCLI(t, "export", "--project", p, "--server", id, "-o", oldPath); code != 0 {
+		t.Fatalf("export -o: %d %s", code, stderr)
+	}
+	if code, out, errs := runCLI(t, "diff", oldPath, oldPath); code != 0 || out != "" {
+		t.Errorf("diff of a snapshot with itself: %d %q %q", code, out, errs)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{`"taskSupport": "required"`, `"taskSupport": "forbidden"`, `execution.taskSupport: "required" → "forbidden"`},
+		{`9007199254740993`, `9007199254740992`, `x-limit: 9007199254740993 → 9007199254740992`},
+	} {
+		if err := os.WriteFile(newPath, []byte(strings.Replace(out, c.from, c.to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, got, errs := runCLI(t, "diff", oldPath, newPath)
+		if code != 1 || !strings.Contains(got, c.want) {
+			t.Errorf("diff after %s → %s: exit %d, stdout %q, stderr %q; want 1 and %q", c.from, c.to, code, got, errs, c.want)
+		}
+	}
+}
+
+// tools list prints the tools as served, execution included.
+func TestToolsListAsServed(t *testing.T) {
+	p, id := execAPI(t)
+	code, out, stderr := runCLI(t, "tools", "list", "--project", p, "--server", id)
+	if code != 0 {
+		t.Fatalf("tools list: %d %s", code, stderr)
+	}
+	var tools []struct {
+		Name      string `json:"name"`
+		Execution struct {
+			TaskSupport string `json:"taskSupport"`
+		} `json:"execution"`
+	}
+	if err := json.Unmarshal([]byte(out), &tools); err != nil || len(tools) != 1 || tools[0].Name != "research" ||
+		tools[0].Execution.TaskSupport != "required" || !strings.Contains(out, `"x-limit": 9007199254740993`) {
+		t.Errorf("tools list = %+v, %v:\n%s", tools, err, out)
+	}
+}
+
+// diff reads snapshot files keeping what go-sdk's types do not model and
+// numbers at full precision: a change to either is a difference (exit 1).
+func TestDiffSeesServedFields(t *testing.T) {
+	dir := t.TempDir()
+	snap := func(name, tool string) string {
+		p := filepath.Join(dir, name)
+		js := `{"serverId":"srv_1","exportedAt":"2026-01-01T00:00:00Z","resources":[],"prompts":[],"tools":[` + tool + `]}`
+		if err := os.WriteFile(p, []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	exec := func(support string) string {
+		return `{"name":"research","inputSchema":{"type":"object"},"execution":{"taskSupport":"` + support + `"}}`
+	}
+	maximum := func(n string) string {
+		return `{"name":"research","inputSchema":{"type":"object","properties":{"id":{"type":"integer","maximum":` + n + `}}}}`
+	}
+	for _, c := range []struct {
+		name     string
+		old, new string
+		code     int
+	}{
+		{"execution changed", exec("required"), exec("forbidden"), 1},
+		{"execution same", exec("required"), exec("required"), 0},
+		{"maximum past 2^53", maximum("9007199254740993"), maximum("9007199254740992"), 1},
+		{"maximum same value", maximum("9007199254740993"), maximum("9007199254740993.0"), 0},
+	} {
+		code, out, errs := runCLI(t, "diff", snap("old.json", c.old), snap("new.json", c.new))
+		if code != c.code {
+			t.Errorf("%s: diff exit = %d (stdout %q, stderr %q), want %d", c.name, code, out, errs, c.code)
+		}
+	}
+}
