@@ -130,7 +130,8 @@ func (s *Service) ReadResource(ctx context.Context, projectID, serverID string, 
 
 // Export returns the server's tools, resources and prompts in one snapshot,
 // for storing and diffing in CI (see Diff). A missing capability exports as
-// an empty list.
+// an empty list. The snapshot's Raw is the response as served, with the
+// fields go-sdk's types do not model and numbers as written.
 func (s *Service) Export(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*ExportSnapshot, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return post[ExportSnapshot](ctx, s, routeExport, projectID, serverID, emptyBody, transport.Read)
