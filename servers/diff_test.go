@@ -2,6 +2,7 @@ package servers_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,11 +14,57 @@ import (
 
 func snapshot(t *testing.T, js string) *servers.ExportSnapshot {
 	t.Helper()
-	var s servers.ExportSnapshot
-	if err := json.Unmarshal([]byte(js), &s); err != nil {
+	s, err := servers.ParseSnapshot([]byte(js))
+	if err != nil {
 		t.Fatal(err)
 	}
-	return &s
+	return s
+}
+
+// ExportSnapshot has no UnmarshalJSON of its own (ParseSnapshot and
+// Export set Raw), so a struct embedding it decodes its own fields, an
+// outer DisallowUnknownFields holds, and decoding into a filled snapshot
+// leaves the fields the document lacks as they were.
+func TestExportSnapshotEmbedded(t *testing.T) {
+	t.Parallel()
+	var outer struct {
+		servers.ExportSnapshot
+		Tools []json.RawMessage `json:"tools"`
+		Extra string            `json:"extra"`
+	}
+	if err := json.Unmarshal([]byte(`{"serverId":"srv_1","tools":[{"name":"a","execution":{}}],"prompts":[],"extra":"x"}`), &outer); err != nil {
+		t.Fatal(err)
+	}
+	if outer.Extra != "x" || len(outer.Tools) != 1 || string(outer.Tools[0]) != `{"name":"a","execution":{}}` ||
+		outer.ServerID != "srv_1" || outer.Prompts == nil || outer.Raw != nil {
+		t.Errorf("embedding struct decoded as %+v", outer)
+	}
+	dec := json.NewDecoder(strings.NewReader(`{"serverId":"srv_1","tools":[],"unknown":1}`))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&outer); err == nil {
+		t.Error("DisallowUnknownFields: an unknown field decoded")
+	}
+	filled := servers.ExportSnapshot{ServerID: "srv_1", Prompts: []*mcp.Prompt{{Name: "p"}}}
+	if err := json.Unmarshal([]byte(`{"tools":[]}`), &filled); err != nil || filled.ServerID != "srv_1" || len(filled.Prompts) != 1 {
+		t.Errorf("decoding into a filled snapshot: %+v, %v", filled, err)
+	}
+}
+
+// ParseSnapshot keeps a copy of the document in Raw.
+func TestParseSnapshot(t *testing.T) {
+	t.Parallel()
+	b := []byte(`{"serverId":"srv_1","tools":[{"name":"a","execution":{"taskSupport":"optional"}}],"resources":[],"prompts":[]}`)
+	s, err := servers.ParseSnapshot(b)
+	if err != nil || s.ServerID != "srv_1" || len(s.Tools) != 1 || s.Tools[0].Name != "a" || string(s.Raw) != string(b) {
+		t.Fatalf("ParseSnapshot = %+v, %v", s, err)
+	}
+	b[0] = ' '
+	if s.Raw[0] != '{' {
+		t.Error("Raw shares the caller's bytes")
+	}
+	if _, err := servers.ParseSnapshot([]byte(`{"tools":{}}`)); err == nil {
+		t.Error("a tools object parsed")
+	}
 }
 
 const oldSnap = `{"serverId":"srv_1","exportedAt":"2026-01-01T00:00:00Z",

@@ -126,3 +126,23 @@ func ExampleDiff() {
 	//     inputSchema.required: ["message"] → (absent)
 	// + tool "reverse"
 }
+
+// ParseSnapshot reads a stored snapshot keeping what go-sdk's types do not
+// model, so Diff sees a change to it (here a tool's execution, a field of
+// MCP 2025-11-25).
+func ExampleParseSnapshot() {
+	old, err := servers.ParseSnapshot([]byte(`{"serverId":"srv_demo","tools":[
+  {"name":"research","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}],"resources":[],"prompts":[]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	cur, err := servers.ParseSnapshot([]byte(`{"serverId":"srv_demo","tools":[
+  {"name":"research","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}],"resources":[],"prompts":[]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(servers.Diff(old, cur))
+	// Output:
+	// ~ tool "research"
+	//     execution.taskSupport: "optional" → "required"
+}

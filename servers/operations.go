@@ -2,6 +2,7 @@ package servers
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"net/http"
 
@@ -133,8 +134,29 @@ func (s *Service) ReadResource(ctx context.Context, projectID, serverID string, 
 // an empty list. The snapshot's Raw is the response as served, with the
 // fields go-sdk's types do not model and numbers as written.
 func (s *Service) Export(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*ExportSnapshot, error) {
+	// Raw is the response body: kept in the caller's WithResponseInto
+	// target when there is one (and copied from it, as the caller owns
+	// it), else in one of Export's own.
+	var own option.Response
+	keep := &own
+	if c, err := option.ForCall(opts); err == nil && c.Response != nil {
+		keep = c.Response
+	} else {
+		opts = append(opts[:len(opts):len(opts)], option.WithResponseInto(&own))
+	}
 	ctx = transport.WithOptions(ctx, opts)
-	return post[ExportSnapshot](ctx, s, routeExport, projectID, serverID, emptyBody, transport.Read)
+	snap, err := post[ExportSnapshot](ctx, s, routeExport, projectID, serverID, emptyBody, transport.Read)
+	if err != nil {
+		return nil, err
+	}
+	if len(keep.Body) > 0 {
+		if keep == &own {
+			snap.Raw = json.RawMessage(own.Body)
+		} else {
+			snap.Raw = append(json.RawMessage(nil), keep.Body...)
+		}
+	}
+	return snap, nil
 }
 
 // ImportTokens stores OAuth tokens obtained outside the service for the

@@ -62,24 +62,25 @@ type ExportSnapshot struct {
 	Tools      []*mcp.Tool     `json:"tools"`
 	Resources  []*mcp.Resource `json:"resources"`
 	Prompts    []*mcp.Prompt   `json:"prompts"`
-	// Raw is the snapshot as served (or as read from a file), set by
-	// UnmarshalJSON; nil for a snapshot built in Go. It is not encoded:
-	// json.Marshal writes the typed fields, so write Raw itself to keep
-	// what they do not model. Diff uses it only while Tools, Resources and
-	// Prompts still match it, so a snapshot copied and edited in Go is
-	// compared by its edits.
+	// Raw is the snapshot as served: set by Service.Export (the response
+	// body) and ParseSnapshot (the document parsed), nil for a snapshot
+	// built in Go. json.Unmarshal neither sets nor clears it, and
+	// json.Marshal does not write it: it writes the typed fields, so write
+	// Raw itself to keep what they do not model. Diff uses an item of Raw
+	// only while a typed item still matches it, so a snapshot copied and
+	// edited in Go is compared by its edits.
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the typed fields and keeps the whole document in
-// Raw.
-func (s *ExportSnapshot) UnmarshalJSON(b []byte) error {
-	type plain ExportSnapshot
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
+// ParseSnapshot decodes a snapshot as Service.Export returns it (a file
+// written from Raw, say) and keeps a copy of b in Raw, so Diff compares
+// its items as written: fields go-sdk's types do not model and numbers at
+// full precision included. The error is encoding/json's.
+func ParseSnapshot(b []byte) (*ExportSnapshot, error) {
+	var s ExportSnapshot
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
 	}
-	*s = ExportSnapshot(p)
 	s.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	return &s, nil
 }

@@ -123,6 +123,15 @@ func TestResultsVerbatim(t *testing.T) {
 	if string(snap.Raw) != string(meta.Body) || len(snap.Tools) == 0 {
 		t.Errorf("snapshot Raw = %s, want the body %s", snap.Raw, meta.Body)
 	}
+	// Raw is a copy of the caller's Body, and kept without one too.
+	meta.Body[0] = ' '
+	if snap.Raw[0] != '{' {
+		t.Error("snapshot Raw shares the caller's Body")
+	}
+	plain, err := f.C.Servers.Export(ctx, p, id)
+	if err != nil || !strings.Contains(string(plain.Raw), `"execution":{"taskSupport":"optional"}`) || len(plain.Tools) == 0 {
+		t.Errorf("Export without WithResponseInto: Raw %s, %v", plain.Raw, err)
+	}
 	_, err = f.C.Servers.Validate(ctx, p, id, option.WithResponseInto(&meta))
 	body("Validate", err, `"tasks":{"list":{}}`, `"x-vendor":"kept"`)
 	rep, err := f.C.Servers.Doctor(ctx, p, id, option.WithResponseInto(&meta))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -67,9 +66,9 @@ func readSnapshot(path string) (*servers.ExportSnapshot, error) {
 			return nil, fmt.Errorf("%s: not an export snapshot (no %q)", path, k)
 		}
 	}
-	var s servers.ExportSnapshot
-	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&s); err != nil {
+	s, err := servers.ParseSnapshot(b)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, jsonerr.Describe(b, err))
 	}
-	return &s, nil
+	return s, nil
 }
