@@ -85,13 +85,19 @@ func orAbsent(s string) string {
 // taken at different times (or of the same server saved under different
 // ids) compare by content. A nil snapshot counts as empty.
 //
-// When both snapshots carry Raw (both were decoded: from Service.Export or
-// a stored file) and their lists still match it, items are compared as
-// served, so a field go-sdk's types do not model (a tool's
-// execution.taskSupport) is compared too. Otherwise both sides are
+// A snapshot from Service.Export or ParseSnapshot keeps the document as
+// served in Raw. Each typed item that still matches an item of Raw (its
+// typed decoding encodes alike) stands for that served item, and when the
+// items of one name on both sides do, they are compared as served, so a
+// field go-sdk's types do not model (a tool's execution.taskSupport) is
+// compared too. Otherwise (an item built, edited or added in Go) both are
 // compared by their typed fields, so it does not matter whether an item
 // was built in Go or decoded; a decoded schema's numbers are then
-// float64s.
+// float64s. Reordering or filtering a decoded snapshot's lists in Go
+// keeps the other items compared as served. An edit in Go that float64
+// cannot tell from Raw (a maximum of 9007199254740992 set where Raw has
+// 9007199254740993) still matches the served item, so Diff compares Raw's
+// number and does not see the edit.
 func Diff(old, new *ExportSnapshot) *SnapshotDiff {
 	if old == nil {
 		old = &ExportSnapshot{}
@@ -99,102 +105,116 @@ func Diff(old, new *ExportSnapshot) *SnapshotDiff {
 	if new == nil {
 		new = &ExportSnapshot{}
 	}
+	o, n := servedOf(old), servedOf(new)
 	d := &SnapshotDiff{}
-	if o, ok := served(old); ok {
-		if n, ok := served(new); ok {
-			d.Changes = append(d.Changes, diffKind(KindTool, keyedServed(o.Tools, "name"), keyedServed(n.Tools, "name"))...)
-			d.Changes = append(d.Changes, diffKind(KindResource, keyedServed(o.Resources, "uri"), keyedServed(n.Resources, "uri"))...)
-			d.Changes = append(d.Changes, diffKind(KindPrompt, keyedServed(o.Prompts, "name"), keyedServed(n.Prompts, "name"))...)
-			return d
-		}
-	}
-	d.Changes = append(d.Changes, diffKind(KindTool, keyed(old.Tools, toolKey), keyed(new.Tools, toolKey))...)
-	d.Changes = append(d.Changes, diffKind(KindResource, keyed(old.Resources, resourceKey), keyed(new.Resources, resourceKey))...)
-	d.Changes = append(d.Changes, diffKind(KindPrompt, keyed(old.Prompts, promptKey), keyed(new.Prompts, promptKey))...)
+	d.Changes = append(d.Changes, diffKind(KindTool, keyed(old.Tools, toolKey, o.Tools), keyed(new.Tools, toolKey, n.Tools))...)
+	d.Changes = append(d.Changes, diffKind(KindResource, keyed(old.Resources, resourceKey, o.Resources), keyed(new.Resources, resourceKey, n.Resources))...)
+	d.Changes = append(d.Changes, diffKind(KindPrompt, keyed(old.Prompts, promptKey, o.Prompts), keyed(new.Prompts, promptKey, n.Prompts))...)
 	return d
 }
 
-// servedLists are a snapshot's lists as served, each item decoded into
-// maps, slices and scalars with numbers kept as written.
+// servedLists are a snapshot's lists as served; each is empty when the
+// snapshot has no Raw or Raw does not decode.
 type servedLists struct {
-	Tools     []any `json:"tools"`
-	Resources []any `json:"resources"`
-	Prompts   []any `json:"prompts"`
+	Tools     *servedList[mcp.Tool]
+	Resources *servedList[mcp.Resource]
+	Prompts   *servedList[mcp.Prompt]
 }
 
-// served returns s's lists as served, or false when s has no Raw or its
-// typed lists no longer match Raw (the snapshot was edited in Go).
-func served(s *ExportSnapshot) (*servedLists, bool) {
-	if len(s.Raw) == 0 {
+// servedList is one list of Raw: each item as served (decoded into maps,
+// slices and scalars, numbers as written) and, by the encoding of its
+// decoding into go-sdk's type T, the items not yet matched, in order.
+type servedList[T any] struct {
+	items  []any
+	unused map[string][]int
+}
+
+// servedOf decodes s.Raw's lists.
+func servedOf(s *ExportSnapshot) servedLists {
+	var raw struct {
+		Tools     []json.RawMessage `json:"tools"`
+		Resources []json.RawMessage `json:"resources"`
+		Prompts   []json.RawMessage `json:"prompts"`
+	}
+	if len(s.Raw) == 0 || json.Unmarshal(s.Raw, &raw) != nil {
+		return servedLists{}
+	}
+	return servedLists{Tools: newServedList[mcp.Tool](raw.Tools), Resources: newServedList[mcp.Resource](raw.Resources),
+		Prompts: newServedList[mcp.Prompt](raw.Prompts)}
+}
+
+func newServedList[T any](raw []json.RawMessage) *servedList[T] {
+	l := &servedList[T]{items: make([]any, len(raw)), unused: make(map[string][]int, len(raw))}
+	for i, r := range raw {
+		var typed *T
+		if json.Unmarshal(r, &typed) != nil {
+			continue
+		}
+		enc, err := json.Marshal(typed)
+		if err != nil {
+			continue
+		}
+		l.items[i] = decodeGeneric(r)
+		l.unused[string(enc)] = append(l.unused[string(enc)], i)
+	}
+	return l
+}
+
+// match returns the first unused served item whose typed decoding encodes
+// as enc, and marks it used; false when there is none.
+func (l *servedList[T]) match(enc []byte) (any, bool) {
+	if l == nil {
 		return nil, false
 	}
-	var typed struct {
-		Tools     []*mcp.Tool     `json:"tools"`
-		Resources []*mcp.Resource `json:"resources"`
-		Prompts   []*mcp.Prompt   `json:"prompts"`
-	}
-	if json.Unmarshal(s.Raw, &typed) != nil || !sameJSON(typed.Tools, s.Tools) ||
-		!sameJSON(typed.Resources, s.Resources) || !sameJSON(typed.Prompts, s.Prompts) {
+	idx := l.unused[string(enc)]
+	if len(idx) == 0 {
 		return nil, false
 	}
-	var l servedLists
-	dec := json.NewDecoder(bytes.NewReader(s.Raw))
-	dec.UseNumber()
-	if dec.Decode(&l) != nil {
-		return nil, false
+	l.unused[string(enc)] = idx[1:]
+	return l.items[idx[0]], true
+}
+
+// item is one item of a snapshot to compare: its typed fields' JSON form
+// and, when it matched an item of Raw, that item as served.
+type item struct {
+	enc    []byte // the typed item's encoding, nil if it has none
+	err    error  // why it has none
+	served any
+	ok     bool // served is set
+}
+
+// typed is the item's typed fields as their generic JSON form, numbers
+// kept as written (a float64 would make 9007199254740993 equal ...992).
+func (it *item) typed() any {
+	if it.err != nil {
+		return fmt.Sprintf("unencodable: %v", it.err)
 	}
-	return &l, true
+	return decodeGeneric(it.enc)
 }
 
-// sameJSON reports whether a and b encode alike.
-func sameJSON(a, b any) bool {
-	x, err := json.Marshal(a)
-	if err != nil {
-		return false
-	}
-	y, err := json.Marshal(b)
-	return err == nil && bytes.Equal(x, y)
-}
-
-// keyed indexes items by key as their generic JSON form.
-func keyed[T any](items []T, key func(T) string) map[string]any {
-	return index(len(items), func(i int) string { return key(items[i]) }, func(i int) any { return generic(items[i]) })
-}
-
-// keyedServed indexes served items by their field (name or uri); an item
-// that is not an object, or lacks the field, has the key "" as a nil typed
-// item does.
-func keyedServed(items []any, field string) map[string]any {
-	return index(len(items), func(i int) string {
-		m, _ := items[i].(map[string]any)
-		k, _ := m[field].(string)
-		return k
-	}, func(i int) any { return items[i] })
-}
-
-// index maps n items by key to their value. A key met again (a server
-// listing two tools of one name) is indexed as "name #2" and so on, so no
-// item hides another.
-func index(n int, key func(int) string, value func(int) any) map[string]any {
-	out := make(map[string]any, n)
+// keyed indexes items by key, each matched to an unused item of served.
+// A key met again (a server listing two tools of one name) is indexed as
+// "name #2" and so on, so no item hides another.
+func keyed[T any](items []*T, key func(*T) string, served *servedList[T]) map[string]*item {
+	out := make(map[string]*item, len(items))
 	seen := map[string]int{}
-	for i := range n {
-		k := key(i)
+	for _, t := range items {
+		k := key(t)
 		if seen[k]++; seen[k] > 1 {
 			k += " #" + strconv.Itoa(seen[k])
 		}
-		out[k] = value(i)
+		it := &item{}
+		if it.enc, it.err = json.Marshal(t); it.err == nil {
+			it.served, it.ok = served.match(it.enc)
+		}
+		out[k] = it
 	}
 	return out
 }
 
-// generic is v's JSON form decoded into maps, slices and scalars, numbers
-// kept as written (a float64 would make 9007199254740993 equal ...992).
-func generic(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("unencodable: %v", err)
-	}
+// decodeGeneric decodes b into maps, slices and scalars, numbers kept as
+// written.
+func decodeGeneric(b []byte) any {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var out any
@@ -213,7 +233,9 @@ func sameNumber(a, b json.Number) bool {
 	return okx && oky && x.Cmp(y) == 0
 }
 
-func diffKind(kind string, old, new map[string]any) []Change {
+// diffKind compares the items of one kind by key: as served when both
+// matched an item of their Raw, else by their typed fields.
+func diffKind(kind string, old, new map[string]*item) []Change {
 	names := make([]string, 0, len(old)+len(new))
 	for k := range old {
 		names = append(names, k)
@@ -235,7 +257,11 @@ func diffKind(kind string, old, new map[string]any) []Change {
 			out = append(out, Change{Kind: kind, Name: name, Op: OpRemoved})
 		default:
 			var fields []FieldChange
-			diffValue(&fields, "", o, n)
+			if o.ok && n.ok {
+				diffValue(&fields, "", o.served, n.served)
+			} else {
+				diffValue(&fields, "", o.typed(), n.typed())
+			}
 			if len(fields) > 0 {
 				slices.SortFunc(fields, func(a, b FieldChange) int { return strings.Compare(a.Path, b.Path) })
 				out = append(out, Change{Kind: kind, Name: name, Op: OpChanged, Fields: fields})

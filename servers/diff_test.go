@@ -2,6 +2,7 @@ package servers_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +216,49 @@ func TestDiffServed(t *testing.T) {
 		Resources: []*mcp.Resource{{URI: "file:///a"}}, Prompts: []*mcp.Prompt{}}
 	if d := servers.Diff(base, built); !d.Equal() {
 		t.Errorf("decoded and built in Go differ:\n%s", d)
+	}
+}
+
+// Each item is compared as served while it still matches an item of Raw:
+// reordering, filtering or editing some items of a decoded snapshot in Go
+// leaves a served-only change on the others seen.
+func TestDiffServedPerItem(t *testing.T) {
+	t.Parallel()
+	tools := func(exec string) string {
+		return `{"serverId":"srv_1","resources":[],"prompts":[],"tools":[
+ {"name":"b","inputSchema":{"type":"object"}},
+ {"name":"a","inputSchema":{"type":"object"},"execution":{"taskSupport":"` + exec + `"}},
+ {"name":"c","inputSchema":{"type":"object"},"execution":{"taskSupport":"` + exec + `"}}]}`
+	}
+	old := snapshot(t, tools("required"))
+	execChange := func(name string) string {
+		return "~ tool \"" + name + "\"\n    execution.taskSupport: \"required\" → \"forbidden\"\n"
+	}
+
+	reordered := snapshot(t, tools("forbidden"))
+	slices.Reverse(reordered.Tools)
+	if d := servers.Diff(old, reordered).String(); d != execChange("a")+execChange("c") {
+		t.Errorf("reordered in Go:\n%s", d)
+	}
+	filtered := snapshot(t, tools("forbidden"))
+	filtered.Tools = filtered.Tools[1:]
+	if d := servers.Diff(old, filtered).String(); d != execChange("a")+"- tool \"b\"\n"+execChange("c") {
+		t.Errorf("filtered in Go:\n%s", d)
+	}
+	// c, edited in Go, is compared by its typed fields (its execution is
+	// not among them); a still as served.
+	edited := snapshot(t, tools("forbidden"))
+	c := *edited.Tools[2]
+	c.Description = "new"
+	edited.Tools[2] = &c
+	if d := servers.Diff(old, edited).String(); d != execChange("a")+"~ tool \"c\"\n    description: (absent) → \"new\"\n" {
+		t.Errorf("one item edited in Go:\n%s", d)
+	}
+	// Items that encode alike are matched one to one: a second copy of a
+	// served item (added in Go) has none left and is compared typed.
+	dup := snapshot(t, tools("forbidden"))
+	dup.Tools = append(dup.Tools, dup.Tools[1])
+	if d := servers.Diff(old, dup).String(); d != execChange("a")+"+ tool \"a #2\"\n"+execChange("c") {
+		t.Errorf("an item appended twice:\n%s", d)
 	}
 }
