@@ -154,10 +154,42 @@ func newServedList[T any](raw []json.RawMessage) *servedList[T] {
 		if err != nil {
 			continue
 		}
-		l.items[i] = decodeGeneric(r)
+		l.items[i] = dropAbsent(decodeGeneric(r), true)
 		l.unused[string(enc)] = append(l.unused[string(enc)], i)
 	}
 	return l
+}
+
+// dropAbsent drops from a served item what go-sdk's types and the typed
+// comparison take for absent, so "description": null or "_meta": {} is
+// not a change from a snapshot that leaves them out: an object's member
+// whose value is null, and an empty _meta object. A tool's inputSchema
+// and outputSchema are kept as they are (below top): go-sdk keeps a
+// schema whole, and a null in one ("const": null) means null.
+func dropAbsent(v any, top bool) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if x == nil {
+				delete(v, k)
+				continue
+			}
+			if top && (k == "inputSchema" || k == "outputSchema") {
+				continue
+			}
+			x = dropAbsent(x, false)
+			if m, ok := x.(map[string]any); ok && k == "_meta" && len(m) == 0 {
+				delete(v, k)
+				continue
+			}
+			v[k] = x
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = dropAbsent(x, false)
+		}
+	}
+	return v
 }
 
 // match returns the first unused served item whose typed decoding encodes

@@ -262,3 +262,24 @@ func TestDiffServedPerItem(t *testing.T) {
 		t.Errorf("an item appended twice:\n%s", d)
 	}
 }
+
+// Compared as served, a member that is null and an empty _meta are absent,
+// as they are to go-sdk's types; a null in a schema is not.
+func TestDiffServedNullIsAbsent(t *testing.T) {
+	t.Parallel()
+	mk := func(extra, exec, schema string) *servers.ExportSnapshot {
+		return snapshot(t, `{"serverId":"srv_1","resources":[{"uri":"file:///a"`+extra+`}],"prompts":[{"name":"p"`+extra+`}],
+ "tools":[{"name":"t","execution":{"taskSupport":"`+exec+`","x-limit":null}`+extra+`,"inputSchema":`+schema+`}]}`)
+	}
+	const schema = `{"type":"object","properties":{"x":{"const":null}}}`
+	old := mk(`,"description":null,"_meta":{},"title":null`, "required", schema)
+	if d := servers.Diff(old, mk("", "required", schema)); !d.Equal() {
+		t.Errorf("null and empty _meta differ from absent:\n%s", d)
+	}
+	// Still compared as served (execution is seen), and a schema's null
+	// is a value.
+	if d := servers.Diff(old, mk("", "forbidden", `{"type":"object","properties":{"x":{}}}`)).String(); d !=
+		"~ tool \"t\"\n    execution.taskSupport: \"required\" → \"forbidden\"\n    inputSchema.properties.x.const: null → (absent)\n" {
+		t.Errorf("served changes:\n%s", d)
+	}
+}

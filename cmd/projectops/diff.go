@@ -20,7 +20,10 @@ func newDiffCmd(a *app) *cobra.Command {
 		Short: "Compare two export snapshots (exit 0 equal, 1 different)",
 		Long: `Compares two snapshots written by "projectops export" (exportedAt is ignored).
 Items are compared as written, fields the SDK's MCP types do not model and
-numbers at full precision included.
+numbers at full precision included; a null field or an empty _meta counts as
+absent. A baseline exported by an earlier version lacks the fields those
+types do not model, so diff reports them as added: re-export baselines after
+upgrading.
 Exit status: 0 equal, 1 different (the diff on stdout), 2 error.`,
 		Args: exactArgs(2, "OLD and NEW snapshot files"),
 		RunE: func(_ *cobra.Command, args []string) error {
