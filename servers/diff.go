@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -254,15 +253,158 @@ func decodeGeneric(b []byte) any {
 	return out
 }
 
-// sameNumber compares two JSON numbers by value: 1, 1.0 and 1e0 are one
-// number, 9007199254740993 and 9007199254740992 two.
+// sameNumber compares two JSON numbers by value: 1, 1.0, 10e-1 and 1e0
+// are one number, 9007199254740993 and 9007199254740992 two. It compares
+// their decimal forms as text, in time linear in their length, whatever
+// the exponent (1e999999999 too); a number that is not valid JSON equals
+// only itself.
 func sameNumber(a, b json.Number) bool {
 	if a == b {
 		return true
 	}
-	x, okx := new(big.Rat).SetString(string(a))
-	y, oky := new(big.Rat).SetString(string(b))
-	return okx && oky && x.Cmp(y) == 0
+	x, okx := canonicalNumber(string(a))
+	y, oky := canonicalNumber(string(b))
+	return okx && oky && x == y
+}
+
+// decimal is a number's value as 0.digits × 10^exp: digits without
+// leading or trailing zeros (empty for zero, whose sign and exp are then
+// zero too), exp in decimal.
+type decimal struct {
+	neg    bool
+	digits string
+	exp    string
+}
+
+// canonicalNumber parses a JSON number (-?int(.frac)?([eE][+-]?exp)?)
+// into its decimal; false if s is not one.
+func canonicalNumber(s string) (decimal, bool) {
+	var d decimal
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		d.neg = true
+		i++
+	}
+	intStart := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	intPart := s[intStart:i]
+	if intPart == "" || (len(intPart) > 1 && intPart[0] == '0') {
+		return d, false
+	}
+	var frac string
+	if i < len(s) && s[i] == '.' {
+		i++
+		start := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if frac = s[start:i]; frac == "" {
+			return d, false
+		}
+	}
+	expNeg, expDigits := false, ""
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			expNeg = s[i] == '-'
+			i++
+		}
+		start := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if expDigits = s[start:i]; expDigits == "" {
+			return d, false
+		}
+	}
+	if i != len(s) {
+		return d, false
+	}
+	// The value is 0.(intPart frac) × 10^(exp + len(intPart)); leading
+	// zeros of intPart frac lower that exponent, trailing ones change
+	// nothing.
+	all := intPart + frac
+	lead := len(all) - len(strings.TrimLeft(all, "0"))
+	d.digits = strings.TrimRight(all[lead:], "0")
+	if d.digits == "" {
+		return decimal{}, true // zero, -0 and 0e5 included
+	}
+	d.exp = addExponent(expNeg, strings.TrimLeft(expDigits, "0"), len(intPart)-lead)
+	return d, true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// addExponent returns (±mag) + k in decimal, mag a magnitude's digits
+// without leading zeros, in time linear in len(mag) and without big
+// arithmetic: k is at most a number's length, so past 18 digits only the
+// low 18 move, with a carry or borrow into the rest.
+func addExponent(neg bool, mag string, k int) string {
+	const lowDigits = 18
+	const base = 1_000_000_000_000_000_000 // 10^lowDigits
+	if len(mag) <= lowDigits {
+		var v int64
+		if mag != "" {
+			v, _ = strconv.ParseInt(mag, 10, 64) // below 10^18: fits
+		}
+		if neg {
+			v = -v
+		}
+		return strconv.FormatInt(v+int64(k), 10) // |k| < 2^62: no overflow
+	}
+	// |±mag| ≥ 10^18 > |k|: the sum has mag's sign and magnitude mag ± |k|.
+	j := int64(k)
+	if neg {
+		j = -j
+	}
+	hi, lo := mag[:len(mag)-lowDigits], mag[len(mag)-lowDigits:]
+	low, _ := strconv.ParseInt(lo, 10, 64)
+	low += j
+	carry := 0
+	switch {
+	case low < 0:
+		low += base
+		carry = -1
+	case low >= base:
+		low -= base
+		carry = 1
+	}
+	hi = addDigit(hi, carry)
+	out := strings.TrimLeft(hi+fmt.Sprintf("%0*d", lowDigits, low), "0")
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+// addDigit adds carry (-1, 0 or 1) to the decimal digits s, which are at
+// least 1 when carry is -1.
+func addDigit(s string, carry int) string {
+	if carry == 0 {
+		return s
+	}
+	b := []byte(s)
+	for i := len(b) - 1; i >= 0; i-- {
+		if carry > 0 {
+			if b[i] < '9' {
+				b[i]++
+				return string(b)
+			}
+			b[i] = '0'
+		} else {
+			if b[i] > '0' {
+				b[i]--
+				return string(b)
+			}
+			b[i] = '9'
+		}
+	}
+	if carry > 0 {
+		return "1" + string(b)
+	}
+	return string(b) // not reached: s was at least 1
 }
 
 // diffKind compares the items of one kind by key: as served when both
