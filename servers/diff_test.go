@@ -201,6 +201,12 @@ func TestDiffServed(t *testing.T) {
 	if d := servers.Diff(base, same); !d.Equal() {
 		t.Errorf("equal served snapshots differ:\n%s", d)
 	}
+	// same is compared as served: from it, a change to execution alone is
+	// seen, and x-size's 1.0 is still 1.
+	if d := servers.Diff(same, mk("forbidden", "9007199254740993", "1")); d.String() !=
+		"~ tool \"research\"\n    execution.taskSupport: \"required\" → \"forbidden\"\n" {
+		t.Errorf("same, compared with a change to execution:\n%s", d)
+	}
 
 	// A decoded snapshot copied and edited in Go is compared by its edits
 	// (its Raw no longer matches), as is one compared with a snapshot built

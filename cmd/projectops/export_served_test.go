@@ -125,7 +125,10 @@ func TestToolsListAsServed(t *testing.T) {
 }
 
 // diff reads snapshot files keeping what go-sdk's types do not model and
-// numbers at full precision: a change to either is a difference (exit 1).
+// numbers at full precision: a change to either is a difference (exit 1),
+// while keys in another order and 1.0 for 1 in the same unmodelled field
+// are not. Each equal pair has a changed twin whose diff is exactly the
+// change, so the pair is known to be compared as served.
 func TestDiffSeesServedFields(t *testing.T) {
 	dir := t.TempDir()
 	snap := func(name, tool string) string {
@@ -136,25 +139,38 @@ func TestDiffSeesServedFields(t *testing.T) {
 		}
 		return p
 	}
-	exec := func(support string) string {
-		return `{"name":"research","inputSchema":{"type":"object"},"execution":{"taskSupport":"` + support + `"}}`
+	// execution and x-limits are unmodelled: only served comparison sees
+	// them.
+	exec := func(support, limits string) string {
+		return `{"name":"research","inputSchema":{"type":"object"},"execution":{"taskSupport":"` + support + `","limits":` + limits + `}}`
 	}
-	maximum := func(n string) string {
-		return `{"name":"research","inputSchema":{"type":"object","properties":{"id":{"type":"integer","maximum":` + n + `}}}}`
+	maximum := func(n, limits string) string {
+		return `{"name":"research","inputSchema":{"type":"object","properties":{"id":{"type":"integer","maximum":` + n + `}}},"x-limits":` + limits + `}`
 	}
+	const (
+		limits     = `{"tasks":1,"depth":2}`
+		reordered  = `{"depth":2.0,"tasks":1.0}`
+		execChange = "~ tool \"research\"\n    execution.taskSupport: \"required\" → \"forbidden\"\n"
+		maxChange  = "~ tool \"research\"\n    inputSchema.properties.id.maximum: 9007199254740993 → 9007199254740992\n"
+	)
 	for _, c := range []struct {
 		name     string
 		old, new string
 		code     int
+		out      string
 	}{
-		{"execution changed", exec("required"), exec("forbidden"), 1},
-		{"execution same", exec("required"), exec("required"), 0},
-		{"maximum past 2^53", maximum("9007199254740993"), maximum("9007199254740992"), 1},
-		{"maximum same value", maximum("9007199254740993"), maximum("9007199254740993.0"), 0},
+		{"execution changed", exec("required", limits), exec("forbidden", reordered), 1, execChange},
+		{"execution same", exec("required", limits), exec("required", reordered), 0, ""},
+		{"execution limits changed", exec("required", limits), exec("required", `{"depth":2,"tasks":3}`), 1,
+			"~ tool \"research\"\n    execution.limits.tasks: 1 → 3\n"},
+		{"maximum past 2^53", maximum("9007199254740993", limits), maximum("9007199254740992", reordered), 1, maxChange},
+		{"maximum same value", maximum("9007199254740993", limits), maximum("9007199254740993.0", reordered), 0, ""},
+		{"x-limits changed", maximum("9007199254740993", limits), maximum("9007199254740993", `{"depth":2}`), 1,
+			"~ tool \"research\"\n    x-limits.tasks: 1 → (absent)\n"},
 	} {
 		code, out, errs := runCLI(t, "diff", snap("old.json", c.old), snap("new.json", c.new))
-		if code != c.code {
-			t.Errorf("%s: diff exit = %d (stdout %q, stderr %q), want %d", c.name, code, out, errs, c.code)
+		if code != c.code || out != c.out {
+			t.Errorf("%s: diff exit = %d, stdout %q (stderr %q); want %d, %q", c.name, code, out, errs, c.code, c.out)
 		}
 	}
 }
