@@ -260,6 +260,18 @@ func TestDiffServedPerItem(t *testing.T) {
 	if d := servers.Diff(old, edited).String(); d != execChange("a")+"~ tool \"c\"\n    description: (absent) → \"new\"\n" {
 		t.Errorf("one item edited in Go:\n%s", d)
 	}
+	// An edit float64 cannot see still matches the served item, whose
+	// number is compared (documented): 9007199254740992 set in Go where
+	// Raw has ...993 is not a change.
+	precise := snapshot(t, `{"tools":[{"name":"n","inputSchema":{"maximum":9007199254740993}}],"resources":[],"prompts":[]}`)
+	invisible := snapshot(t, string(precise.Raw))
+	n := *invisible.Tools[0]
+	n.InputSchema = map[string]any{"maximum": float64(9007199254740992)}
+	invisible.Tools[0] = &n
+	if d := servers.Diff(precise, invisible); !d.Equal() {
+		t.Errorf("an edit float64 cannot see:\n%s", d)
+	}
+
 	// Items that encode alike are matched one to one: a second copy of a
 	// served item (added in Go) has none left and is compared typed.
 	dup := snapshot(t, tools("forbidden"))

@@ -66,9 +66,13 @@ type ExportSnapshot struct {
 	// body) and ParseSnapshot (the document parsed), nil for a snapshot
 	// built in Go. json.Unmarshal neither sets nor clears it, and
 	// json.Marshal does not write it: it writes the typed fields, so write
-	// Raw itself to keep what they do not model. Diff uses an item of Raw
-	// only while a typed item still matches it, so a snapshot copied and
-	// edited in Go is compared by its edits.
+	// Raw itself to keep what they do not model; it is the document as
+	// served, so writing it discards any edit made in Go to the typed
+	// fields. Diff uses an item of Raw only while a typed item still
+	// matches it, so an item edited in Go is compared by its edits, save
+	// an edit float64 cannot see: a schema's 9007199254740992 set in Go
+	// where Raw has 9007199254740993 still matches, and Diff compares
+	// Raw's number.
 	Raw json.RawMessage `json:"-"`
 }
 
