@@ -89,7 +89,8 @@ func orAbsent(s string) string {
 // typed decoding encodes alike) stands for that served item, and when the
 // items of one name on both sides do, they are compared as served, so a
 // field go-sdk's types do not model (a tool's execution.taskSupport) is
-// compared too. Otherwise (an item built, edited or added in Go) both are
+// compared too, while a null member or an empty _meta counts as absent,
+// as it does to those types. Otherwise (an item built, edited or added in Go) both are
 // compared by their typed fields, so it does not matter whether an item
 // was built in Go or decoded; a decoded schema's numbers are then
 // float64s. Reordering or filtering a decoded snapshot's lists in Go
