@@ -86,18 +86,21 @@ func orAbsent(s string) string {
 //
 // A snapshot from Service.Export or ParseSnapshot keeps the document as
 // served in Raw. Each typed item that still matches an item of Raw (its
-// typed decoding encodes alike) stands for that served item, and when the
-// items of one name on both sides do, they are compared as served, so a
-// field go-sdk's types do not model (a tool's execution.taskSupport) is
-// compared too, while a null member or an empty _meta counts as absent,
-// as it does to those types. Otherwise (an item built, edited or added in Go) both are
-// compared by their typed fields, so it does not matter whether an item
-// was built in Go or decoded; a decoded schema's numbers are then
-// float64s. Reordering or filtering a decoded snapshot's lists in Go
-// keeps the other items compared as served. An edit in Go that float64
-// cannot tell from Raw (a maximum of 9007199254740992 set where Raw has
-// 9007199254740993) still matches the served item, so Diff compares Raw's
-// number and does not see the edit.
+// typed decoding encodes alike) stands for that served item: the one it
+// was decoded from, else (an item copied, or Raw set by hand) the first
+// unused one that decodes alike, if all that do are alike as served. When
+// the items of one name on both sides stand for served items, they are
+// compared as served, so a field go-sdk's types do not model (a tool's
+// execution.taskSupport) is compared too, while a null member or an empty
+// _meta counts as absent, as it does to those types. Otherwise (an item
+// built, edited or added in Go) both are compared by their typed fields,
+// so it does not matter whether an item was built in Go or decoded; a
+// decoded schema's numbers are then float64s. Reordering or filtering a
+// decoded snapshot's lists in Go keeps the other items compared as
+// served, two items of one name that decode alike included. An edit in
+// Go that float64 cannot tell from Raw (a maximum of 9007199254740992 set
+// where Raw has 9007199254740993) still matches the served item, so Diff
+// compares Raw's number and does not see the edit.
 func Diff(old, new *ExportSnapshot) *SnapshotDiff {
 	if old == nil {
 		old = &ExportSnapshot{}
@@ -122,11 +125,17 @@ type servedLists struct {
 }
 
 // servedList is one list of Raw: each item as served (decoded into maps,
-// slices and scalars, numbers as written) and, by the encoding of its
-// decoding into go-sdk's type T, the items not yet matched, in order.
+// slices and scalars, numbers as written), the encoding of its decoding
+// into go-sdk's type T ("" if it has none), whether a typed item has been
+// paired with it, and its indices by encoding, in order.
 type servedList[T any] struct {
 	items  []any
-	unused map[string][]int
+	encs   []string
+	used   []bool
+	byEnc  map[string][]int
+	next   map[string]int  // by encoding, where in byEnc an unused item may be
+	same   map[string]bool // by encoding, whether its items are alike as served
+	origin map[any]int     // the snapshot's: typed item → index it was decoded from
 }
 
 // servedOf decodes s.Raw's lists.
@@ -139,12 +148,14 @@ func servedOf(s *ExportSnapshot) servedLists {
 	if len(s.Raw) == 0 || json.Unmarshal(s.Raw, &raw) != nil {
 		return servedLists{}
 	}
-	return servedLists{Tools: newServedList[mcp.Tool](raw.Tools), Resources: newServedList[mcp.Resource](raw.Resources),
-		Prompts: newServedList[mcp.Prompt](raw.Prompts)}
+	return servedLists{Tools: newServedList[mcp.Tool](raw.Tools, s.origin),
+		Resources: newServedList[mcp.Resource](raw.Resources, s.origin),
+		Prompts:   newServedList[mcp.Prompt](raw.Prompts, s.origin)}
 }
 
-func newServedList[T any](raw []json.RawMessage) *servedList[T] {
-	l := &servedList[T]{items: make([]any, len(raw)), unused: make(map[string][]int, len(raw))}
+func newServedList[T any](raw []json.RawMessage, origin map[any]int) *servedList[T] {
+	l := &servedList[T]{items: make([]any, len(raw)), encs: make([]string, len(raw)), used: make([]bool, len(raw)),
+		byEnc: make(map[string][]int, len(raw)), next: map[string]int{}, same: map[string]bool{}, origin: origin}
 	for i, r := range raw {
 		var typed *T
 		if json.Unmarshal(r, &typed) != nil {
@@ -155,7 +166,8 @@ func newServedList[T any](raw []json.RawMessage) *servedList[T] {
 			continue
 		}
 		l.items[i] = dropAbsent(decodeGeneric(r), true)
-		l.unused[string(enc)] = append(l.unused[string(enc)], i)
+		l.encs[i] = string(enc)
+		l.byEnc[l.encs[i]] = append(l.byEnc[l.encs[i]], i)
 	}
 	return l
 }
@@ -192,18 +204,57 @@ func dropAbsent(v any, top bool) any {
 	return v
 }
 
-// match returns the first unused served item whose typed decoding encodes
-// as enc, and marks it used; false when there is none.
+// claim pairs t, whose typed encoding is enc, with the served item it
+// was decoded from, if that item is unused and still decodes alike.
+func (l *servedList[T]) claim(t *T, enc []byte) (any, bool) {
+	if l == nil {
+		return nil, false
+	}
+	i, ok := l.origin[t]
+	if !ok || i >= len(l.items) || l.used[i] || l.encs[i] != string(enc) {
+		return nil, false
+	}
+	l.used[i] = true
+	return l.items[i], true
+}
+
+// match pairs an item not decoded from Raw (or whose own item is taken)
+// with the first unused served item whose typed decoding encodes as enc,
+// and only when all served items of that encoding are alike as served:
+// else which one it stands for is unknown, and it has none (false).
 func (l *servedList[T]) match(enc []byte) (any, bool) {
 	if l == nil {
 		return nil, false
 	}
-	idx := l.unused[string(enc)]
-	if len(idx) == 0 {
+	group := l.byEnc[string(enc)]
+	i := l.next[string(enc)]
+	for i < len(group) && l.used[group[i]] {
+		i++
+	}
+	l.next[string(enc)] = i
+	if i == len(group) || !l.alike(string(enc)) {
 		return nil, false
 	}
-	l.unused[string(enc)] = idx[1:]
-	return l.items[idx[0]], true
+	l.used[group[i]] = true
+	return l.items[group[i]], true
+}
+
+// alike reports whether the served items of encoding enc are alike.
+func (l *servedList[T]) alike(enc string) bool {
+	same, ok := l.same[enc]
+	if !ok {
+		group := l.byEnc[enc]
+		same = true
+		for _, i := range group[1:] {
+			var fields []FieldChange
+			if diffValue(&fields, "", l.items[group[0]], l.items[i]); len(fields) > 0 {
+				same = false
+				break
+			}
+		}
+		l.same[enc] = same
+	}
+	return same
 }
 
 // item is one item of a snapshot to compare: its typed fields' JSON form
@@ -224,9 +275,10 @@ func (it *item) typed() any {
 	return decodeGeneric(it.enc)
 }
 
-// keyed indexes items by key, each matched to an unused item of served.
-// A key met again (a server listing two tools of one name) is indexed as
-// "name #2" and so on, so no item hides another.
+// keyed indexes items by key, each paired with an item of served: the
+// one it was decoded from, else one that decodes alike. A key met again
+// (a server listing two tools of one name) is indexed as "name #2" and so
+// on, so no item hides another.
 func keyed[T any](items []*T, key func(*T) string, served *servedList[T]) map[string]*item {
 	out := make(map[string]*item, len(items))
 	seen := map[string]int{}
@@ -237,7 +289,9 @@ func keyed[T any](items []*T, key func(*T) string, served *servedList[T]) map[st
 		}
 		it := &item{}
 		if it.enc, it.err = json.Marshal(t); it.err == nil {
-			it.served, it.ok = served.match(it.enc)
+			if it.served, it.ok = served.claim(t, it.enc); !it.ok {
+				it.served, it.ok = served.match(it.enc)
+			}
 		}
 		out[k] = it
 	}
