@@ -92,7 +92,8 @@ func orAbsent(s string) string {
 // the items of one name on both sides stand for served items, they are
 // compared as served, so a field go-sdk's types do not model (a tool's
 // execution.taskSupport) is compared too, while a null member or an empty
-// _meta counts as absent, as it does to those types. Otherwise (an item
+// _meta counts as absent, as it does to those types (a null in a _meta or
+// in a tool's inputSchema or outputSchema is kept). Otherwise (an item
 // built, edited or added in Go) both are compared by their typed fields,
 // so it does not matter whether an item was built in Go or decoded; a
 // decoded schema's numbers are then float64s. Reordering or filtering a
@@ -148,12 +149,13 @@ func servedOf(s *ExportSnapshot) servedLists {
 	if len(s.Raw) == 0 || json.Unmarshal(s.Raw, &raw) != nil {
 		return servedLists{}
 	}
-	return servedLists{Tools: newServedList[mcp.Tool](raw.Tools, s.origin),
-		Resources: newServedList[mcp.Resource](raw.Resources, s.origin),
-		Prompts:   newServedList[mcp.Prompt](raw.Prompts, s.origin)}
+	return servedLists{Tools: newServedList[mcp.Tool](raw.Tools, true, s.origin),
+		Resources: newServedList[mcp.Resource](raw.Resources, false, s.origin),
+		Prompts:   newServedList[mcp.Prompt](raw.Prompts, false, s.origin)}
 }
 
-func newServedList[T any](raw []json.RawMessage, origin map[any]int) *servedList[T] {
+// newServedList decodes one list of Raw; tool says it is the tools.
+func newServedList[T any](raw []json.RawMessage, tool bool, origin map[any]int) *servedList[T] {
 	l := &servedList[T]{items: make([]any, len(raw)), encs: make([]string, len(raw)), used: make([]bool, len(raw)),
 		byEnc: make(map[string][]int, len(raw)), next: map[string]int{}, same: map[string]bool{}, origin: origin}
 	for i, r := range raw {
@@ -165,7 +167,7 @@ func newServedList[T any](raw []json.RawMessage, origin map[any]int) *servedList
 		if err != nil {
 			continue
 		}
-		l.items[i] = dropAbsent(decodeGeneric(r), true)
+		l.items[i] = dropAbsent(decodeGeneric(r), tool)
 		l.encs[i] = string(enc)
 		l.byEnc[l.encs[i]] = append(l.byEnc[l.encs[i]], i)
 	}
@@ -175,10 +177,11 @@ func newServedList[T any](raw []json.RawMessage, origin map[any]int) *servedList
 // dropAbsent drops from a served item what go-sdk's types and the typed
 // comparison take for absent, so "description": null or "_meta": {} is
 // not a change from a snapshot that leaves them out: an object's member
-// whose value is null, and an empty _meta object. A tool's inputSchema
-// and outputSchema are kept as they are (below top): go-sdk keeps a
-// schema whole, and a null in one ("const": null) means null.
-func dropAbsent(v any, top bool) any {
+// whose value is null, and an empty _meta object. What go-sdk keeps
+// whole is kept as it is: the contents of a _meta (a map, where
+// {"k": null} is a value) and, when tool is set (v a tool), its
+// inputSchema and outputSchema, where a null ("const": null) means null.
+func dropAbsent(v any, tool bool) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
@@ -186,15 +189,16 @@ func dropAbsent(v any, top bool) any {
 				delete(v, k)
 				continue
 			}
-			if top && (k == "inputSchema" || k == "outputSchema") {
+			if k == "_meta" {
+				if m, ok := x.(map[string]any); ok && len(m) == 0 {
+					delete(v, k)
+				}
 				continue
 			}
-			x = dropAbsent(x, false)
-			if m, ok := x.(map[string]any); ok && k == "_meta" && len(m) == 0 {
-				delete(v, k)
+			if tool && (k == "inputSchema" || k == "outputSchema") {
 				continue
 			}
-			v[k] = x
+			v[k] = dropAbsent(x, false)
 		}
 	case []any:
 		for i, x := range v {

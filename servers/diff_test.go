@@ -282,7 +282,8 @@ func TestDiffServedPerItem(t *testing.T) {
 }
 
 // Compared as served, a member that is null and an empty _meta are absent,
-// as they are to go-sdk's types; a null in a schema is not.
+// as they are to go-sdk's types; a null in a tool's schema or in a _meta
+// is not.
 func TestDiffServedNullIsAbsent(t *testing.T) {
 	t.Parallel()
 	mk := func(extra, exec, schema string) *servers.ExportSnapshot {
@@ -299,5 +300,26 @@ func TestDiffServedNullIsAbsent(t *testing.T) {
 	if d := servers.Diff(old, mk("", "forbidden", `{"type":"object","properties":{"x":{}}}`)).String(); d !=
 		"~ tool \"t\"\n    execution.taskSupport: \"required\" → \"forbidden\"\n    inputSchema.properties.x.const: null → (absent)\n" {
 		t.Errorf("served changes:\n%s", d)
+	}
+	// A null in _meta is a value, as in go-sdk's Meta (a map): compared
+	// as served or by the typed fields, {"k":null} is not absent.
+	metaNull := `,"_meta":{"k":null}`
+	for _, old := range []*servers.ExportSnapshot{mk(metaNull, "required", schema), {Tools: []*mcp.Tool{{Name: "t",
+		Meta: mcp.Meta{"k": nil}, InputSchema: map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"const": nil}}}}},
+		Resources: []*mcp.Resource{{URI: "file:///a", Meta: mcp.Meta{"k": nil}}}, Prompts: []*mcp.Prompt{{Name: "p", Meta: mcp.Meta{"k": nil}}}}} {
+		const metaChange = "    _meta: {\"k\":null} → (absent)\n"
+		if d := servers.Diff(old, mk("", "required", schema)).String(); d != "~ tool \"t\"\n"+metaChange+
+			"~ resource \"file:///a\"\n"+metaChange+"~ prompt \"p\"\n"+metaChange {
+			t.Errorf("a null in _meta:\n%s", d)
+		}
+	}
+	// Only a tool's schemas are kept whole: a resource's or a prompt's
+	// inputSchema is a field like any other.
+	foreign := func(v string) *servers.ExportSnapshot {
+		return snapshot(t, `{"resources":[{"uri":"file:///a","inputSchema":{"x":`+v+`}}],"prompts":[{"name":"p","outputSchema":{"x":`+v+`}}],"tools":[]}`)
+	}
+	if d := servers.Diff(foreign("null"), foreign(`{}`)); d.String() !=
+		"~ resource \"file:///a\"\n    inputSchema.x: (absent) → {}\n~ prompt \"p\"\n    outputSchema.x: (absent) → {}\n" {
+		t.Errorf("a null in a resource's or a prompt's schema:\n%s", d)
 	}
 }
