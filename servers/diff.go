@@ -413,7 +413,8 @@ func addExponent(neg bool, mag string, k int) string {
 		}
 		return strconv.FormatInt(v+int64(k), 10) // |k| < 2^62: no overflow
 	}
-	// |±mag| ≥ 10^18 > |k|: the sum has mag's sign and magnitude mag ± |k|.
+	// |±mag| ≥ 10^18 > |k|: the sum has mag's sign and magnitude mag ± |k|,
+	// written into b after a byte for the sign and a 0 for a carry.
 	j := int64(k)
 	if neg {
 		j = -j
@@ -430,40 +431,44 @@ func addExponent(neg bool, mag string, k int) string {
 		low -= base
 		carry = 1
 	}
-	hi = addDigit(hi, carry)
-	out := strings.TrimLeft(hi+fmt.Sprintf("%0*d", lowDigits, low), "0")
-	if neg {
-		return "-" + out
+	b := make([]byte, 0, 2+len(mag))
+	b = append(b, ' ', '0')
+	b = append(b, hi...)
+	addDigit(b[1:], carry)
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], low, 10)
+	for range lowDigits - len(d) {
+		b = append(b, '0')
 	}
-	return out
+	b = append(b, d...)
+	z := 1 // the sum is at least 10^18 - |k| > 0: it has a digit other than 0
+	for b[z] == '0' {
+		z++
+	}
+	if neg {
+		b[z-1] = '-'
+		return string(b[z-1:])
+	}
+	return string(b[z:])
 }
 
-// addDigit adds carry (-1, 0 or 1) to the decimal digits s, which are at
-// least 1 when carry is -1.
-func addDigit(s string, carry int) string {
-	if carry == 0 {
-		return s
-	}
-	b := []byte(s)
-	for i := len(b) - 1; i >= 0; i-- {
-		if carry > 0 {
-			if b[i] < '9' {
-				b[i]++
-				return string(b)
-			}
+// addDigit adds carry (-1, 0 or 1) to the decimal digits b in place; b is
+// at least 1 when carry is -1 and starts with a 0 when it is 1.
+func addDigit(b []byte, carry int) {
+	for i := len(b) - 1; carry != 0 && i >= 0; i-- {
+		switch {
+		case carry > 0 && b[i] < '9':
+			b[i]++
+			carry = 0
+		case carry > 0:
 			b[i] = '0'
-		} else {
-			if b[i] > '0' {
-				b[i]--
-				return string(b)
-			}
+		case b[i] > '0':
+			b[i]--
+			carry = 0
+		default:
 			b[i] = '9'
 		}
 	}
-	if carry > 0 {
-		return "1" + string(b)
-	}
-	return string(b) // not reached: s was at least 1
 }
 
 // diffKind compares the items of one kind by key: as served when both
