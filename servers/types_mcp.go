@@ -51,9 +51,10 @@ type ReadResourceParams struct {
 // The items are go-sdk's types, which model only the fields go-sdk knows:
 // a field of a newer MCP revision (a tool's execution.taskSupport, say) or
 // a vendor's is not in them, and numbers in a schema decode as float64.
-// A decoded snapshot therefore also keeps the document as served in Raw,
-// every field and number as written: Diff compares by it, and it is what
-// to store when the snapshot must be read back whole.
+// A snapshot from Service.Export or ParseSnapshot therefore also keeps
+// the document as served in Raw, every field and number as written: Diff
+// compares by it, and it is what to store when the snapshot must be read
+// back whole.
 type ExportSnapshot struct {
 	ServerID string `json:"serverId"`
 	// ExportedAt is when the service took the snapshot (RFC 3339 on the

@@ -21,7 +21,8 @@ func newDiffCmd(a *app) *cobra.Command {
 		Long: `Compares two snapshots written by "projectops export" (exportedAt is ignored).
 Items are compared as written, fields the SDK's MCP types do not model and
 numbers at full precision included; a null field or an empty _meta counts as
-absent. A baseline exported by an earlier version lacks the fields those
+absent, while a null inside a tool's inputSchema or outputSchema or inside a
+_meta is kept. A baseline exported by an earlier version lacks the fields those
 types do not model, so diff reports them as added: re-export baselines after
 upgrading.
 Exit status: 0 equal, 1 different (the diff on stdout), 2 error.`,
