@@ -86,9 +86,8 @@ func orAbsent(s string) string {
 //
 // A snapshot from Service.Export or ParseSnapshot keeps the document as
 // served in Raw. Each typed item that still matches an item of Raw (its
-// typed decoding encodes alike) stands for that served item: the one it
-// was decoded from, else (an item copied, or Raw set by hand) the first
-// unused one that decodes alike, if all that do are alike as served. When
+// typed decoding encodes alike) stands for the first unused one that
+// decodes alike, if all that do are alike as served. When
 // the items of one name on both sides stand for served items, they are
 // compared as served, so a field go-sdk's types do not model (a tool's
 // execution.taskSupport) is compared too, while a null member or an empty
@@ -98,7 +97,9 @@ func orAbsent(s string) string {
 // so it does not matter whether an item was built in Go or decoded; a
 // decoded schema's numbers are then float64s. Reordering or filtering a
 // decoded snapshot's lists in Go keeps the other items compared as
-// served, two items of one name that decode alike included. An edit in
+// served, except items that decode alike but differ as served (two tools
+// of one name differing only in execution): which one such an item stands
+// for is unknown, so it is always compared by its typed fields. An edit in
 // Go that float64 cannot tell from Raw (a maximum of 9007199254740992 set
 // where Raw has 9007199254740993) still matches the served item, so Diff
 // compares Raw's number and does not see the edit.
@@ -130,13 +131,12 @@ type servedLists struct {
 // into go-sdk's type T ("" if it has none), whether a typed item has been
 // paired with it, and its indices by encoding, in order.
 type servedList[T any] struct {
-	items  []any
-	encs   []string
-	used   []bool
-	byEnc  map[string][]int
-	next   map[string]int  // by encoding, where in byEnc an unused item may be
-	same   map[string]bool // by encoding, whether its items are alike as served
-	origin map[any]int     // the snapshot's: typed item → index it was decoded from
+	items []any
+	encs  []string
+	used  []bool
+	byEnc map[string][]int
+	next  map[string]int  // by encoding, where in byEnc an unused item may be
+	same  map[string]bool // by encoding, whether its items are alike as served
 }
 
 // servedOf decodes s.Raw's lists.
@@ -149,15 +149,15 @@ func servedOf(s *ExportSnapshot) servedLists {
 	if len(s.Raw) == 0 || json.Unmarshal(s.Raw, &raw) != nil {
 		return servedLists{}
 	}
-	return servedLists{Tools: newServedList[mcp.Tool](raw.Tools, true, s.origin),
-		Resources: newServedList[mcp.Resource](raw.Resources, false, s.origin),
-		Prompts:   newServedList[mcp.Prompt](raw.Prompts, false, s.origin)}
+	return servedLists{Tools: newServedList[mcp.Tool](raw.Tools, true),
+		Resources: newServedList[mcp.Resource](raw.Resources, false),
+		Prompts:   newServedList[mcp.Prompt](raw.Prompts, false)}
 }
 
 // newServedList decodes one list of Raw; tool says it is the tools.
-func newServedList[T any](raw []json.RawMessage, tool bool, origin map[any]int) *servedList[T] {
+func newServedList[T any](raw []json.RawMessage, tool bool) *servedList[T] {
 	l := &servedList[T]{items: make([]any, len(raw)), encs: make([]string, len(raw)), used: make([]bool, len(raw)),
-		byEnc: make(map[string][]int, len(raw)), next: map[string]int{}, same: map[string]bool{}, origin: origin}
+		byEnc: make(map[string][]int, len(raw)), next: map[string]int{}, same: map[string]bool{}}
 	for i, r := range raw {
 		var typed *T
 		if json.Unmarshal(r, &typed) != nil {
@@ -208,22 +208,7 @@ func dropAbsent(v any, tool bool) any {
 	return v
 }
 
-// claim pairs t, whose typed encoding is enc, with the served item it
-// was decoded from, if that item is unused and still decodes alike.
-func (l *servedList[T]) claim(t *T, enc []byte) (any, bool) {
-	if l == nil {
-		return nil, false
-	}
-	i, ok := l.origin[t]
-	if !ok || i >= len(l.items) || l.used[i] || l.encs[i] != string(enc) {
-		return nil, false
-	}
-	l.used[i] = true
-	return l.items[i], true
-}
-
-// match pairs an item not decoded from Raw (or whose own item is taken)
-// with the first unused served item whose typed decoding encodes as enc,
+// match pairs a typed item with the first unused served item whose typed decoding encodes as enc,
 // and only when all served items of that encoding are alike as served:
 // else which one it stands for is unknown, and it has none (false).
 func (l *servedList[T]) match(enc []byte) (any, bool) {
@@ -279,8 +264,8 @@ func (it *item) typed() any {
 	return decodeGeneric(it.enc)
 }
 
-// keyed indexes items by key, each paired with an item of served: the
-// one it was decoded from, else one that decodes alike. A key met again
+// keyed indexes items by key, each paired with an item of served that
+// decodes alike (match). A key met again
 // (a server listing two tools of one name) is indexed as "name #2" and so
 // on, so no item hides another.
 func keyed[T any](items []*T, key func(*T) string, served *servedList[T]) map[string]*item {
@@ -293,9 +278,7 @@ func keyed[T any](items []*T, key func(*T) string, served *servedList[T]) map[st
 		}
 		it := &item{}
 		if it.enc, it.err = json.Marshal(t); it.err == nil {
-			if it.served, it.ok = served.claim(t, it.enc); !it.ok {
-				it.served, it.ok = served.match(it.enc)
-			}
+			it.served, it.ok = served.match(it.enc)
 		}
 		out[k] = it
 	}

@@ -155,7 +155,6 @@ func (s *Service) Export(ctx context.Context, projectID, serverID string, opts .
 		} else {
 			snap.Raw = append(json.RawMessage(nil), keep.Body...)
 		}
-		snap.recordOrigins()
 	}
 	return snap, nil
 }

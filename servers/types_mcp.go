@@ -75,27 +75,6 @@ type ExportSnapshot struct {
 	// where Raw has 9007199254740993 still matches, and Diff compares
 	// Raw's number.
 	Raw json.RawMessage `json:"-"`
-	// origin maps each item decoded along with Raw to its index in Raw's
-	// list, so Diff pairs it with the served item it came from even when
-	// another item decodes alike.
-	origin map[any]int
-}
-
-// recordOrigins notes, for Diff, which item of Raw each typed item was
-// decoded from: s's lists are Raw's, decoded.
-func (s *ExportSnapshot) recordOrigins() {
-	s.origin = make(map[any]int, len(s.Tools)+len(s.Resources)+len(s.Prompts))
-	recordOrigins(s.origin, s.Tools)
-	recordOrigins(s.origin, s.Resources)
-	recordOrigins(s.origin, s.Prompts)
-}
-
-func recordOrigins[T any](origin map[any]int, items []*T) {
-	for i, t := range items {
-		if t != nil {
-			origin[t] = i
-		}
-	}
 }
 
 // ParseSnapshot decodes a snapshot as Service.Export returns it (a file
@@ -108,6 +87,5 @@ func ParseSnapshot(b []byte) (*ExportSnapshot, error) {
 		return nil, err
 	}
 	s.Raw = append(json.RawMessage(nil), b...)
-	s.recordOrigins()
 	return &s, nil
 }
