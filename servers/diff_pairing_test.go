@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/projectops/projectops-go/option"
 )
 
@@ -98,5 +100,18 @@ func TestDiffUnrecordedPairing(t *testing.T) {
 	copied.Tools[0] = &tool
 	if d := Diff(copied, pairParse(t, pairReq)); d.String() != pairChange {
 		t.Errorf("a copied item:\n%v", d)
+	}
+}
+
+// Snapshots stay comparable with go-cmp and reflect.DeepEqual: no
+// unexported state (cmp.Diff panics on it).
+func TestSnapshotComparable(t *testing.T) {
+	t.Parallel()
+	a, b := pairParse(t, pairReq), pairParse(t, pairReq)
+	if d := cmp.Diff(a, b); d != "" {
+		t.Errorf("two parses of one document differ:\n%s", d)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Error("two parses of one document are not DeepEqual")
 	}
 }
