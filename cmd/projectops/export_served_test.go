@@ -45,7 +45,8 @@ func execAPI(t *testing.T) (projectID, serverID string) {
 	ws := srv.Default()
 	s := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "research"}, func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{}, nil, nil
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(`{"id":9007199254740993}`),
+			Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
 	})
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -172,5 +173,18 @@ func TestDiffSeesServedFields(t *testing.T) {
 		if code != c.code || out != c.out {
 			t.Errorf("%s: diff exit = %d, stdout %q (stderr %q); want %d, %q", c.name, code, out, errs, c.code, c.out)
 		}
+	}
+}
+
+// tools call prints the result as served: a number in structuredContent
+// past 2^53 is not rounded through float64.
+func TestToolsCallAsServed(t *testing.T) {
+	p, id := execAPI(t)
+	code, out, stderr := runCLI(t, "tools", "call", "--project", p, "--server", id, "research")
+	if code != 0 {
+		t.Fatalf("tools call: %d %s", code, stderr)
+	}
+	if !strings.Contains(out, `"id": 9007199254740993`) || !strings.Contains(out, `"text": "ok"`) {
+		t.Errorf("tools call output:\n%s", out)
 	}
 }

@@ -120,11 +120,20 @@ Exit status: 0 success, 1 the result has isError, 2 bad usage or API error.`,
 			if err != nil {
 				return err
 			}
-			res, err := c.Servers.CallTool(a.ctx, project, *server, servers.CallToolParams{ToolName: name, Parameters: params})
+			var meta option.Response
+			res, err := c.Servers.CallTool(a.ctx, project, *server, servers.CallToolParams{ToolName: name, Parameters: params},
+				option.WithResponseInto(&meta))
 			if err != nil {
 				return err
 			}
-			if err := writeJSON(a.stdout, res); err != nil {
+			// As served: go-sdk's CallToolResult drops fields it does not
+			// model (a newer revision's, a vendor's) and turns numbers in
+			// structuredContent into float64.
+			var out any = res
+			if json.Valid(meta.Body) {
+				out = json.RawMessage(meta.Body)
+			}
+			if err := writeJSON(a.stdout, out); err != nil {
 				return err
 			}
 			if res.IsError {
