@@ -103,7 +103,7 @@ func envCreateFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 		var df []byte
 		var err error
 		if *file == "-" {
-			df, err = io.ReadAll(stdin)
+			df, err = readAll(ec.ctx, stdin)
 		} else {
 			df, err = os.ReadFile(*file)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -69,7 +70,10 @@ func (a *app) evalRun(f evalRunFlags) error {
 	p := evals.RunParams{SuiteID: f.suite}
 	if f.file != "" {
 		var err error
-		if p, err = readRunFile(f.file); err != nil {
+		if p, err = readRunFile(a.ctx, f.file); err != nil {
+			if a.ctx.Err() != nil {
+				return err // interrupted while reading stdin
+			}
 			return usageError{err}
 		}
 	}
@@ -94,7 +98,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 }
 
 // readRunFile decodes a run request, rejecting unknown fields.
-func readRunFile(path string) (evals.RunParams, error) {
+func readRunFile(ctx context.Context, path string) (evals.RunParams, error) {
 	var p evals.RunParams
 	r := stdin
 	if path != "-" {
@@ -105,7 +109,7 @@ func readRunFile(path string) (evals.RunParams, error) {
 		defer f.Close()
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, 32<<20))
+	data, err := readAll(ctx, io.LimitReader(r, 32<<20))
 	if err != nil {
 		return p, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -112,8 +113,11 @@ Exit status: 0 success, 1 the result has isError, 2 bad usage or API error.`,
 			if name == "" {
 				return usagef("missing the tool name")
 			}
-			params, err := readArguments(arguments)
+			params, err := readArguments(a.ctx, arguments)
 			if err != nil {
+				if a.ctx.Err() != nil {
+					return err // interrupted while reading stdin
+				}
 				return usagef("arguments: %v", err)
 			}
 			c, project, err := a.projectClient()
@@ -149,12 +153,12 @@ Exit status: 0 success, 1 the result has isError, 2 bad usage or API error.`,
 
 // readArguments parses tool arguments: a JSON object given inline, in
 // @file, or on stdin with -.
-func readArguments(v string) (map[string]any, error) {
+func readArguments(ctx context.Context, v string) (map[string]any, error) {
 	var data []byte
 	var err error
 	switch {
 	case v == "-":
-		data, err = io.ReadAll(stdin)
+		data, err = readAll(ctx, stdin)
 	case strings.HasPrefix(v, "@"):
 		data, err = os.ReadFile(v[1:])
 	default:
@@ -163,8 +167,15 @@ func readArguments(v string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Numbers as written (json.Number): through float64, an id past 2^53
+	// would reach the tool as another number.
 	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil || m == nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return nil, errors.New("want a JSON object of tool arguments")
+	}
+	if _, err := dec.Token(); err != io.EOF { // nothing after the object
 		return nil, errors.New("want a JSON object of tool arguments")
 	}
 	return m, nil

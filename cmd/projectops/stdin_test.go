@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// An interrupt ends a command that waits on standard input (tools call -,
+// env create --file -, eval run --file -): main catches every signal, and
+// the read never looked at ctx, so only the end of input (or kill -9)
+// stopped it. run's ctx is what main's signal handler cancels.
+func TestInterruptEndsStdinRead(t *testing.T) {
+	t.Setenv("PROJECTOPS_BASE_URL", "http://127.0.0.1:1/api/v1")
+	t.Setenv("PROJECTOPS_API_KEY", "sk_test_stdin_0123456789")
+	t.Setenv("PROJECTOPS_PROJECT", "prj_x")
+	for _, args := range [][]string{
+		{"tools", "call", "--server", "srv_x", "add", "-"},
+		{"env", "create", "--name", "n", "--file", "-"},
+		{"eval", "run", "--file", "-"},
+	} {
+		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+			pr, pw := io.Pipe() // a terminal nobody types into
+			defer pw.Close()    // ends the read left behind
+			setStdin(t, pr)
+			ctx, cancel := context.WithCancel(t.Context())
+			done := make(chan int, 1)
+			go func() { done <- run(ctx, args, io.Discard, io.Discard) }()
+			cancel() // Ctrl-C
+			select {
+			case code := <-done:
+				if code == 0 {
+					t.Errorf("exit 0 after an interrupt")
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("still reading standard input after the interrupt")
+			}
+		})
+	}
+}
+
+// Tool arguments keep their numbers as written: through float64 an id past
+// 2^53 reached the tool as another number. Trailing data is still refused.
+func TestToolArgumentsKeepNumbers(t *testing.T) {
+	m, err := readArguments(t.Context(), `{"id":9007199254740993,"x":1.50}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(m)
+	if string(b) != `{"id":9007199254740993,"x":1.50}` {
+		t.Errorf("arguments sent as %s", b)
+	}
+	for _, bad := range []string{`{"a":1} x`, `{"a":1}}`, `[1]`, `null`, ``} {
+		if _, err := readArguments(t.Context(), bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
