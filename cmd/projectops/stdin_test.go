@@ -59,3 +59,17 @@ func TestToolArgumentsKeepNumbers(t *testing.T) {
 		}
 	}
 }
+
+// -v logs the key no more than the error line does: the SDK redacts its
+// key in the path it logs (here the key pasted as ENV_ID).
+func TestVerboseLogMasksKey(t *testing.T) {
+	const key = "sk_live_PASTEDKEY0123456789"
+	t.Setenv("PROJECTOPS_API_KEY", key)
+	code, out, errOut := runCLI(t, "env", "boot", key, "-p", "prj_x", "-v", "--base-url", "http://127.0.0.1:1/api/v1")
+	if code != 2 {
+		t.Errorf("exit %d", code)
+	}
+	if strings.Contains(out+errOut, "PASTEDKEY") {
+		t.Errorf("the API key appears in clear:\n%s", errOut)
+	}
+}

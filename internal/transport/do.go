@@ -38,7 +38,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	if err != nil {
 		return err
 	}
-	path := target[len(t.base):]
+	// What errors and logs show: a caller who pasted the key as an id
+	// (the CLI's ENV_ID, say) must not see it echoed there.
+	path := t.Redact(target[len(t.base):])
 	call, err := callConfig(ctx)
 	if err != nil {
 		return err

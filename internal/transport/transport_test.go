@@ -446,3 +446,30 @@ func TestRedactEscapedKeyInError(t *testing.T) {
 		t.Errorf("message %q, details %v", e.Message, e.Details)
 	}
 }
+
+// A key pasted as a path id (the CLI's ENV_ID, say) is redacted in the
+// error and in the debug log of every attempt; the request still goes to
+// the id as given.
+func TestRedactKeyInPath(t *testing.T) {
+	t.Parallel()
+	var sent string
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		sent = r.URL.Path
+		return nil, errors.New("connection refused")
+	})
+	var logs bytes.Buffer
+	tr, _ := newTestTransport(t, rt, func(c *Config) {
+		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		c.MaxRetries = 1
+	})
+	err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/envs/{id}", Params: []string{testKey}, Class: Read}, nil)
+	if err == nil || !strings.Contains(err.Error(), "/envs/sk_***") {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(err.Error(), testKey) || strings.Contains(logs.String(), testKey) {
+		t.Errorf("the key shows:\nerr %v\nlogs %s", err, logs.String())
+	}
+	if !strings.HasSuffix(sent, "/envs/"+testKey) {
+		t.Errorf("request went to %q", sent)
+	}
+}
