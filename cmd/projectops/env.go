@@ -86,7 +86,9 @@ func envListFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 				if e.IsOwner {
 					owner = "you"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.Name, e.Sharing, owner, build, e.UpdatedAt)
+				// cell: a name is anyone's text (a shared one another member's),
+				// and a tab or newline in it would break the table.
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, cell(e.Name, 40), e.Sharing, owner, build, e.UpdatedAt)
 			}
 			tw.Flush()
 		})
@@ -141,7 +143,7 @@ func envBuildsFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSTATUS\tPROVIDER\tCREATED\tERROR")
 			for _, b := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", b.ID, b.Status, b.Provider, b.CreatedAt, b.Error)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", b.ID, b.Status, b.Provider, b.CreatedAt, cell(b.Error, 100))
 			}
 			tw.Flush()
 		})

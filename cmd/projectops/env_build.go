@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -82,7 +83,7 @@ type buildProgress struct {
 	id     string
 	start  time.Time
 	status environments.BuildStatus
-	last   string // last log line printed
+	prev   []string // the lines of the preview last printed from
 }
 
 // update is the WaitForBuild progress callback.
@@ -119,27 +120,27 @@ func (p *buildProgress) finish(b *environments.Build) {
 }
 
 // newLines returns the lines of a log preview (a capped tail) not printed
-// yet: those after the last printed line, or all when the tail moved past it.
+// yet: those after the part the previous preview ended with, or all when
+// the tail moved past it.
 func (p *buildProgress) newLines(preview string) []string {
 	if preview == "" {
 		return nil
 	}
-	lines := strings.Split(preview, "\n")
+	lines := strings.Split(strings.TrimSuffix(preview, "\n"), "\n") // a final newline ends a line, it starts none
 	if strings.HasPrefix(lines[0], "[") && strings.Contains(lines[0], "truncated") {
 		lines = lines[1:]
 	}
-	if p.last != "" {
-		for i := len(lines) - 1; i >= 0; i-- {
-			if lines[i] == p.last {
-				lines = lines[i+1:]
-				break
-			}
+	// The preview is the log's tail: what is new follows the longest run
+	// of its first lines that ends the previous preview (a repeated line,
+	// "ok" or a blank, is no landmark on its own).
+	k := min(len(lines), len(p.prev))
+	for ; k > 0; k-- {
+		if slices.Equal(lines[:k], p.prev[len(p.prev)-k:]) {
+			break
 		}
 	}
-	if len(lines) > 0 {
-		p.last = lines[len(lines)-1]
-	}
-	return lines
+	p.prev = lines
+	return lines[k:]
 }
 
 // isTerminal reports whether w is a terminal (a character device).

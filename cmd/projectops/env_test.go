@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -214,5 +215,50 @@ func TestEnvUsageErrors(t *testing.T) {
 		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
 			t.Errorf("env %v: %d %q %q, want %d %q", tt.args, code, out, errOut, tt.code, tt.want)
 		}
+	}
+}
+
+// A line the log repeats ("ok", a blank) is no landmark: the lines after
+// the part the previous preview ended with are printed, once each, as the
+// tail grows and scrolls.
+func TestEnvProgressRepeatedLines(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	p := &buildProgress{w: &buf, id: "bld_1", start: time.Now()}
+	for _, preview := range []string{
+		"step 1\nok\n",
+		"step 1\nok\nstep 2\nok\n",
+		"step 1\nok\nstep 2\nok\n", // unchanged
+		"[earlier log lines truncated]\nok\nstep 2\nok\nstep 3\n",
+	} {
+		p.update(environments.Build{Status: environments.BuildBuilding, LogPreview: preview})
+	}
+	var got []string
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "build ") {
+			got = append(got, l)
+		}
+	}
+	if want := []string{"step 1", "ok", "step 2", "ok", "step 3"}; !slices.Equal(got, want) {
+		t.Errorf("printed %q, want %q\n%s", got, want, buf.String())
+	}
+}
+
+// env list prints one row per environment: a tab or newline in a name
+// (anyone's text; a shared environment's name is another member's) no
+// longer breaks the table.
+func TestEnvListOneRowPerEnv(t *testing.T) {
+	_, _ = envServer(t)
+	df := filepath.Join(t.TempDir(), "Dockerfile")
+	if err := os.WriteFile(df, []byte("FROM ubuntu:24.04@sha256:"+strings.Repeat("0", 64)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := env(t, "create", "--name", "line one\nline\ttwo", "--file", df); code != 0 {
+		t.Fatalf("create: %d %s", code, errOut)
+	}
+	code, out, _ := env(t, "list")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if code != 0 || len(lines) != 2 || !strings.Contains(lines[1], "line one line two") {
+		t.Errorf("want a header and one row, got %d lines:\n%s", len(lines), out)
 	}
 }

@@ -30,9 +30,18 @@ func newToolsCmd(a *app) *cobra.Command {
 		Long: `List a saved server's tools (a JSON array) or call one (the MCP CallToolResult).
 Output is always JSON. A call whose result has isError exits 1.`,
 	}, newToolsListCmd(a, &server), newToolsCallCmd(a, &server))
+	// Required by list and call, not by the group: "projectops tools help"
+	// prints help, as "projectops env help" does.
 	cmd.PersistentFlags().StringVar(&server, "server", "", "saved server `id` (required)")
-	_ = cmd.MarkPersistentFlagRequired("server")
 	return cmd
+}
+
+// needServer refuses a missing --server, as a required flag would.
+func needServer(server string) error {
+	if server == "" {
+		return usagef(`required flag(s) "server" not set`)
+	}
+	return nil
 }
 
 func newToolsListCmd(a *app, server *string) *cobra.Command {
@@ -41,6 +50,9 @@ func newToolsListCmd(a *app, server *string) *cobra.Command {
 		Short: "Print every tool of the server as a JSON array, as served",
 		Args:  exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error {
+			if err := needServer(*server); err != nil {
+				return err
+			}
 			c, project, err := a.projectClient()
 			if err != nil {
 				return err
@@ -98,6 +110,9 @@ Exit status: 0 success, 1 the result has isError, 2 bad usage or API error.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := needServer(*server); err != nil {
+				return err
+			}
 			if len(args) > 0 {
 				if cmd.Flags().Changed("name") {
 					return usagef("give the tool as an argument or as --name, not both")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,6 +41,9 @@ drops and reconnects.`,
 }
 
 func (a *app) tunnel(name, to string) error {
+	if strings.TrimSpace(name) == "" { // the service refuses it; say so before any request
+		return usagef("--name must not be empty")
+	}
 	project, err := a.needProject()
 	if err != nil {
 		return err
