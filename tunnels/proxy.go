@@ -87,10 +87,11 @@ func abortCutShort(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bf := new(bodyFailure)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), bodyFailureKey{}, bf)))
-		// A caller gone (the request cancelled) has nothing left to abort:
-		// panicking then would reach the user's middleware on every
-		// ordinary disconnect of a stream.
-		if bf.failed.Load() && r.Context().Err() == nil {
+		// A stream the tunnel ended (the caller gone) has nothing left to
+		// abort: panicking then would reach the user's middleware on every
+		// ordinary disconnect. A context the middleware ended (a deadline)
+		// still aborts: the caller is there, and must see the cut.
+		if bf.failed.Load() && !errors.Is(context.Cause(r.Context()), errStreamEnded) {
 			panic(http.ErrAbortHandler)
 		}
 	})

@@ -203,3 +203,40 @@ func TestProxyToCallerGoneDoesNotPanic(t *testing.T) {
 		t.Errorf("%d panics reached the middleware after %d callers left", p, n)
 	}
 }
+
+// A context the user's middleware ends (a deadline in front of ProxyTo)
+// still cuts the public response short: the caller is there and must see
+// the cut, unlike one who left.
+func TestProxyToMiddlewareDeadlineCutsShort(t *testing.T) {
+	f := setup(t)
+	g := create(t, f, "deadline")
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "partial")
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+		_, _ = io.WriteString(w, "-rest")
+	}))
+	defer local.Close()
+	tu, _ := url.Parse(local.URL + "/mcp")
+	ph, err := tunnels.ProxyTo(tu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 300*time.Millisecond)
+		defer cancel()
+		ph.ServeHTTP(w, r.WithContext(ctx))
+	}))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL, nil)
+	resp, err := f.Srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if b, err := io.ReadAll(resp.Body); err == nil {
+		t.Errorf("status %d, body %q read to a clean EOF", resp.StatusCode, b)
+	}
+}

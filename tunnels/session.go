@@ -192,9 +192,16 @@ func (s *session) stream(id uint32) *stream {
 	return s.streams[id]
 }
 
+// errStreamEnded is the cause of a stream's context when the tunnel ends
+// it (the caller gone, a reused id, the stream or session done): ProxyTo
+// then has nothing left to abort, unlike a context the user's middleware
+// ended.
+var errStreamEnded = errors.New("tunnels: the relayed request ended")
+
 // start serves one relayed request on its own goroutine.
 func (s *session) start(id uint32, h *tunnelwire.Head) {
-	ctx, cancel := context.WithCancel(s.reqCtx)
+	ctx, cancelCause := context.WithCancelCause(s.reqCtx)
+	cancel := func() { cancelCause(errStreamEnded) }
 	st := &stream{s: s, id: id, cancel: cancel}
 	if s.credit {
 		st.body.Credit = st

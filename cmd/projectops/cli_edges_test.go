@@ -100,3 +100,13 @@ func TestTunnelEmptyName(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
+
+// Completion still offers --server first while it is unset.
+func TestToolsCompletionSuggestsServer(t *testing.T) {
+	for _, sub := range []string{"list", "call"} {
+		code, out, _ := runCLI(t, "__complete", "tools", sub, "")
+		if code != 0 || !strings.Contains(out, "--server") {
+			t.Errorf("completion of tools %s: exit %d, %q", sub, code, out)
+		}
+	}
+}

@@ -44,11 +44,23 @@ func needServer(server string) error {
 	return nil
 }
 
+// suggestServer offers --server first while it is unset, as cobra does for
+// a required flag.
+func suggestServer(server *string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		if *server == "" {
+			return []string{"--server\tsaved server id (required)"}, cobra.ShellCompDirectiveNoFileComp
+		}
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 func newToolsListCmd(a *app, server *string) *cobra.Command {
 	return &cobra.Command{
-		Use:   "list --server ID",
-		Short: "Print every tool of the server as a JSON array, as served",
-		Args:  exactArgs(0, ""),
+		Use:               "list --server ID",
+		Short:             "Print every tool of the server as a JSON array, as served",
+		Args:              exactArgs(0, ""),
+		ValidArgsFunction: suggestServer(server),
 		RunE: func(*cobra.Command, []string) error {
 			if err := needServer(*server); err != nil {
 				return err
@@ -98,8 +110,9 @@ func toolsAsServed(ctx context.Context, c *projectops.Client, project, server st
 func newToolsCallCmd(a *app, server *string) *cobra.Command {
 	var name, arguments string
 	cmd := &cobra.Command{
-		Use:   "call --server ID TOOL [JSON|@FILE|-]",
-		Short: "Call a tool and print its MCP CallToolResult (exit 1 when isError)",
+		Use:               "call --server ID TOOL [JSON|@FILE|-]",
+		Short:             "Call a tool and print its MCP CallToolResult (exit 1 when isError)",
+		ValidArgsFunction: suggestServer(server),
 		Long: `Calls a tool with a JSON object of arguments, given inline, in @FILE, or on
 stdin with -. The tool and arguments may also be given as --name and --args.
 Exit status: 0 success, 1 the result has isError, 2 bad usage or API error.`,
