@@ -156,23 +156,9 @@ type Test struct {
 
 // PassCriteria decides a run's result: it passes when its pass rate, in
 // percent, reaches MinimumPassRate. A nil *PassCriteria leaves the
-// service's default, 100; so does a decoded object without
-// minimumPassRate ({}), which reads as 100, not 0, so that re-sending it
-// (eval run --file) keeps its meaning.
+// service's default, 100, as does a JSON object without minimumPassRate;
+// decoded into this type such an object holds 0, so a program re-sending
+// a decoded body should send nil instead (eval run --file does).
 type PassCriteria struct {
 	MinimumPassRate float64 `json:"minimumPassRate"`
-}
-
-// defaultMinimumPassRate is the service's threshold when none is given.
-const defaultMinimumPassRate = 100
-
-// UnmarshalJSON reads a missing minimumPassRate as the service's default.
-func (p *PassCriteria) UnmarshalJSON(b []byte) error {
-	type plain PassCriteria
-	v := plain{MinimumPassRate: defaultMinimumPassRate}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*p = PassCriteria(v)
-	return nil
 }

@@ -121,23 +121,8 @@ type CIMetadata struct {
 type PassCriteria struct {
 	// MinimumPassRate is a percentage (0–100); the run passes when its
 	// pass rate × 100 is at least this. The service's default is 100: a
-	// nil *PassCriteria leaves it, and a decoded object without
-	// minimumPassRate ({}) reads as 100, not 0.
+	// nil *PassCriteria leaves it.
 	MinimumPassRate float64 `json:"minimumPassRate"`
-}
-
-// defaultMinimumPassRate is the service's threshold when none is given.
-const defaultMinimumPassRate = 100
-
-// UnmarshalJSON reads a missing minimumPassRate as the service's default.
-func (p *PassCriteria) UnmarshalJSON(b []byte) error {
-	type plain PassCriteria
-	v := plain{MinimumPassRate: defaultMinimumPassRate}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*p = PassCriteria(v)
-	return nil
 }
 
 // RunParams describes a run: the body of runs/start, and of report

@@ -17,7 +17,20 @@ import (
 // longer key is ignored, not rejected (reference gateway).
 const maxIdempotencyKey = 256
 
-func checkCreateRun(_ *call, p *evals.RunParams) *edge.Error { return checkRunParams(p) }
+func checkCreateRun(c *call, p *evals.RunParams) *edge.Error {
+	p.PassCriteria = passCriteria(c, p.PassCriteria)
+	return checkRunParams(p)
+}
+
+// passCriteria is a body's passCriteria as the service reads it: an object
+// without minimumPassRate sets no threshold (the default, 100), where the
+// decoded struct would hold 0 and pass every run.
+func passCriteria(c *call, pc *evals.PassCriteria) *evals.PassCriteria {
+	if pc != nil && !c.present["passCriteria.minimumPassRate"] {
+		return nil
+	}
+	return pc
+}
 
 // createEvalRun checks the quota and starts a run: 202 at once. The
 // idempotency key is the gateway's: x-mcpjam-idempotency-key, else

@@ -81,6 +81,7 @@ func (st *state) findSuite(a actor, projectID, suiteID string, need access) (*ev
 }
 
 func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *edge.Error {
+	p.PassCriteria = passCriteria(c, p.PassCriteria)
 	return c.s.ev.checkSuiteParams(p)
 }
 

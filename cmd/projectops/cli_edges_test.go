@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/projectops/projectops-go/evals"
 )
 
 // An interrupt ends a command that waits on standard input (tools call -,
@@ -107,6 +111,35 @@ func TestToolsCompletionSuggestsServer(t *testing.T) {
 		code, out, _ := runCLI(t, "__complete", "tools", sub, "")
 		if code != 0 || !strings.Contains(out, "--server") {
 			t.Errorf("completion of tools %s: exit %d, %q", sub, code, out)
+		}
+	}
+}
+
+// A run file's passCriteria without minimumPassRate is sent as none (the
+// service's default, 100), not as an explicit 0 that passes every run; an
+// unknown key inside it is still refused, where it is.
+func TestRunFilePassCriteria(t *testing.T) {
+	dir := t.TempDir()
+	read := func(in string) (*evals.PassCriteria, error) {
+		p := filepath.Join(dir, "run.json")
+		if err := os.WriteFile(p, []byte(in), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rp, err := readRunFile(t.Context(), p)
+		return rp.PassCriteria, err
+	}
+	if pc, err := read(`{"suiteName":"s","passCriteria":{}}`); err != nil || pc != nil {
+		t.Errorf("{}: %+v, %v; want none", pc, err)
+	}
+	if pc, err := read(`{"suiteName":"s","passCriteria":{"minimumPassRate":0}}`); err != nil || pc == nil || pc.MinimumPassRate != 0 {
+		t.Errorf("explicit 0: %+v, %v", pc, err)
+	}
+	for in, want := range map[string]string{
+		"{\"suiteName\":\"s\",\n \"passCriteria\":{\"minPassRate\":50}}":         `line 2, column 18: unknown field "minPassRate"`,
+		"{\"suiteName\":\"s\",\n \"passCriteria\":{\"minimumPassRate\":\"50\"}}": "line 2, column 40:",
+	} {
+		if _, err := read(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err %v, want %q", in, err, want)
 		}
 	}
 }

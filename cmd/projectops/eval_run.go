@@ -118,6 +118,19 @@ func readRunFile(ctx context.Context, path string) (evals.RunParams, error) {
 	if err := dec.Decode(&p); err != nil {
 		return p, fmt.Errorf("%s: %w", path, jsonerr.Describe(data, err))
 	}
+	if p.PassCriteria != nil {
+		// An object without minimumPassRate sets no threshold (the
+		// service's 100); decoded, it holds 0, which re-sent would pass
+		// every run: send none instead.
+		var raw struct {
+			PassCriteria map[string]json.RawMessage `json:"passCriteria"`
+		}
+		if json.Unmarshal(data, &raw) == nil {
+			if _, ok := raw.PassCriteria["minimumPassRate"]; !ok {
+				p.PassCriteria = nil
+			}
+		}
+	}
 	return p, nil
 }
 

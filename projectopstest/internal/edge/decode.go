@@ -26,8 +26,9 @@ const APIPrefix = "/api/v1"
 
 // DecodeBody strictly decodes the JSON object in r's body into dst, the
 // SDK's request type for the route. An empty body reads as {}. It reports
-// which top-level fields were present with a non-null value, so handlers can
-// tell "absent" from "zero" without a second set of types. Every failure is a
+// which top-level fields, and members of top-level objects ("a.b"), were
+// present with a non-null value, so handlers can tell "absent" from "zero"
+// without a second set of types. Every failure is a
 // 400 VALIDATION_ERROR naming the offending field where there is one.
 func DecodeBody(r *http.Request, dst any) (map[string]bool, *Error) {
 	return DecodeBodyLimit(r, dst, MaxBodyBytes, Validation("", "Request body too large"))
@@ -44,6 +45,13 @@ func DecodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *Error) (map[
 	for k, x := range obj {
 		if x != nil {
 			present[k] = true
+		}
+		if m, ok := x.(map[string]any); ok { // "passCriteria.minimumPassRate"
+			for sub, y := range m {
+				if y != nil {
+					present[k+"."+sub] = true
+				}
+			}
 		}
 	}
 	if route == nil { // a route the reference does not document
