@@ -14,6 +14,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"sync"
 	"time"
@@ -232,6 +233,23 @@ var jsonContentType = []string{"application/json"}
 // in-process call.
 var decodeOptions = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false))
 
+// decodeJSON decodes b into out (a pointer) with decodeOptions. A failure
+// is decoded again, into a fresh value, with encoding/json's error
+// semantics, so its error reads as a streamed body's does (a type error
+// names the Go field, not a JSON pointer): the cost falls on failures only.
+func decodeJSON(b []byte, out any) error {
+	err := jsonv2.Unmarshal(b, out, decodeOptions)
+	if err == nil {
+		return nil
+	}
+	if t := reflect.TypeOf(out); t != nil && t.Kind() == reflect.Pointer {
+		if lerr := jsonv2.Unmarshal(b, reflect.New(t.Elem()).Interface(), jsonv1.DefaultOptionsV1()); lerr != nil {
+			return lerr
+		}
+	}
+	return err
+}
+
 func decodeSuccess(resp *http.Response, out any, req *Request, path string, limit int64, keep *option.Response) error {
 	defer drainClose(resp.Body)
 	if (out == nil && keep == nil) || resp.StatusCode == http.StatusNoContent {
@@ -256,7 +274,7 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		if out == nil || len(buf) == 0 {
 			return nil // an empty body leaves out as it is
 		}
-		if err := jsonv2.Unmarshal(buf, out, decodeOptions); err != nil {
+		if err := decodeJSON(buf, out); err != nil {
 			return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
 		}
 		return nil
@@ -272,7 +290,7 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		if _, err = io.ReadFull(resp.Body, buf); err != nil {
 			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, err), err}
 		}
-		err = jsonv2.Unmarshal(buf, out, decodeOptions)
+		err = decodeJSON(buf, out)
 	} else {
 		cr := &cappedReader{r: resp.Body, left: limit}
 		dec := json.NewDecoder(cr)

@@ -224,7 +224,11 @@ func (t *Transport) Redact(s string) string {
 	if t.key == nil {
 		return s
 	}
-	return strings.ReplaceAll(s, *t.key, "sk_***")
+	s = strings.ReplaceAll(s, *t.key, "sk_***")
+	if esc := url.PathEscape(*t.key); esc != *t.key { // as a path shows it
+		s = strings.ReplaceAll(s, esc, "sk_***")
+	}
+	return s
 }
 
 // keyRef stores the key behind a *string. fmt cannot call String methods

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"syscall"
@@ -471,5 +472,40 @@ func TestRedactKeyInPath(t *testing.T) {
 	}
 	if !strings.HasSuffix(sent, "/envs/"+testKey) {
 		t.Errorf("request went to %q", sent)
+	}
+}
+
+// A type error in a success body reads alike whether the body came with a
+// length (decoded in one pass) or streamed (encoding/json's Decoder).
+func TestDecodeErrorSameSizedOrStreamed(t *testing.T) {
+	t.Parallel()
+	var msgs []string
+	for _, length := range []int64{-1, 8} {
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+				Body: io.NopCloser(strings.NewReader(`{"id":5}`)), ContentLength: length, Request: r}, nil
+		})
+		tr, _ := newTestTransport(t, rt)
+		var out struct {
+			ID string `json:"id"`
+		}
+		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/me", Class: Read}, &out)
+		if err == nil {
+			t.Fatalf("length %d: no error", length)
+		}
+		msgs = append(msgs, err.Error())
+	}
+	if msgs[0] != msgs[1] {
+		t.Errorf("streamed: %s\nsized:    %s", msgs[0], msgs[1])
+	}
+}
+
+// A key with characters a path escapes is redacted in its escaped form too.
+func TestRedactEscapedKeyInPath(t *testing.T) {
+	t.Parallel()
+	const key = "sk_ab/cd?e%f"
+	tr := New(Config{BaseURL: testBase, APIKey: key})
+	if got := tr.Redact("GET /envs/" + url.PathEscape(key) + " and " + key); got != "GET /envs/sk_*** and sk_***" {
+		t.Errorf("Redact = %q", got)
 	}
 }
