@@ -11,12 +11,13 @@
 //		option.WithRequestTimeout(5*time.Second), option.WithResponseInto(&meta))
 //	fmt.Println(meta.StatusCode, meta.RequestID)
 //
-// Most options apply at both levels, a call's value winning over its
-// client's (WithHeader adds to the client's headers). A few make sense at
-// one level only and fail at the other with a VALIDATION_ERROR, before
-// anything is sent: the client's identity and wiring (WithAPIKey,
-// WithBaseURL, WithHTTPClient, WithTransport, ...) cannot change per call,
-// and WithIdempotencyKey and WithResponseInto name one call. On an iterator
+// WithHeader, WithRequestTimeout and WithMaxRetries apply at both levels, a
+// call's value winning over its client's (WithHeader adds to the client's
+// headers). The others make sense at one level only and fail at the other
+// with a VALIDATION_ERROR, before anything is sent: the client's identity
+// and wiring (WithAPIKey, WithBaseURL, WithHTTPClient, WithTransport,
+// WithLogger, WithRateLimit, ...) cannot change per call, and
+// WithIdempotencyKey and WithResponseInto name one call. On an iterator
 // (the All… methods) a call's options apply to every page it fetches.
 package option
 

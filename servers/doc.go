@@ -5,9 +5,14 @@
 // export snapshots for CI (Export, compared with Diff) and OAuth token
 // import (ImportTokens). Use it through projectops.Client.Servers.
 //
-// MCP payloads are the go-sdk types (github.com/modelcontextprotocol/go-sdk/mcp)
-// exactly as the server answered: *mcp.Tool, *mcp.Prompt, *mcp.Resource,
-// *mcp.CallToolResult, *mcp.GetPromptResult and *mcp.ReadResourceResult.
+// MCP payloads are the go-sdk types (github.com/modelcontextprotocol/go-sdk/mcp):
+// *mcp.Tool, *mcp.Prompt, *mcp.Resource, *mcp.CallToolResult,
+// *mcp.GetPromptResult and *mcp.ReadResourceResult. They model the fields
+// go-sdk knows (a newer revision's or a vendor's are dropped) and decode
+// numbers they hold as any (StructuredContent, schemas) into float64, so
+// an id past 2^53 comes back rounded: for the body as the server answered
+// it, pass option.WithResponseInto and read Response.Body (Export keeps it
+// in ExportSnapshot.Raw).
 //
 // Errors are *projectops.Error values: SERVER_UNREACHABLE (502) when the
 // service could not connect to the MCP server, TIMEOUT (504) when it

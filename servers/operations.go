@@ -107,8 +107,8 @@ func (s *Service) AllResources(ctx context.Context, projectID, serverID string, 
 	})
 }
 
-// CallTool executes a tool and returns the MCP result as the server sent
-// it. A tool-level failure (result.IsError) is a successful call, not a Go
+// CallTool executes a tool and returns the MCP result, as go-sdk's type
+// holds it (see the package doc for the body as sent). A tool-level failure (result.IsError) is a successful call, not a Go
 // error. The call is never re-sent once it may have reached the service,
 // since a tool may have side effects.
 func (s *Service) CallTool(ctx context.Context, projectID, serverID string, p CallToolParams, opts ...option.RequestOption) (*mcp.CallToolResult, error) {

@@ -12,7 +12,8 @@
 // Printing a Grant (fmt, %v, %+v, %#v, slog) redacts both; PublicURL and
 // RedactURL give a printable URL. Every Create rotates the secret and
 // revokes the previous grant (its live session is disconnected), which is
-// why Create is never retried automatically.
+// why Create is never retried once the request may have reached the
+// service (a 429 is, as for any write).
 //
 // # Lifecycle
 //

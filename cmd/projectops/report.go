@@ -53,8 +53,10 @@ exit 2 and no run is created. --project defaults to $PROJECTOPS_PROJECT, else
 "default". With --json the summary is a JSON object on stdout.
 
 Exit status: 0 the tests passed; 1 they failed (the run's verdict when it was
-reported; otherwise, as when the run was already complete, any failed test, or
-under --min-pass-rate their pass rate); with -- CMD, CMD's own status; 2 bad
+reported; otherwise, as when a chunked report found the run already complete,
+any failed test, or under --min-pass-rate their pass rate; a report sent whole
+cannot tell a complete run it reused, so that run's verdict decides, with a note
+when its counts are not the report's); with -- CMD, CMD's own status; 2 bad
 input, or with --strict a reporting failure (by default a reporting failure
 never changes the status: the results are spooled for "report resume").
 
