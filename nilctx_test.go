@@ -6,10 +6,14 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/option"
+	"github.com/projectops/projectops-go/shared"
 	"github.com/projectops/projectops-go/tunnels"
 )
 
@@ -108,5 +112,33 @@ func TestInputRejectionsAreTyped(t *testing.T) {
 		if !errors.As(err, &e) || !errors.Is(err, projectops.ErrValidation) || e.StatusCode != 0 {
 			t.Errorf("%s: %T %v, want a validation *projectops.Error", name, err, err)
 		}
+	}
+}
+
+// A zero Client or service answers with a typed error, not a panic; so do
+// the zero values of error types, as errors.As leaves a target.
+func TestZeroValuesDoNotPanic(t *testing.T) {
+	ctx := context.Background()
+	c := &projectops.Client{}
+	if c.BaseURL() != "" || !strings.Contains(c.String(), "unconfigured") {
+		t.Errorf("zero Client: %q %q", c.BaseURL(), c.String())
+	}
+	if _, err := (&hosts.Service{}).List(ctx, "p", nil); err == nil || !strings.Contains(err.Error(), "unconfigured client") {
+		t.Errorf("zero hosts.Service List: %v", err)
+	}
+	for _, err := range (&hosts.Service{}).All(ctx, "p", nil) {
+		if err == nil {
+			t.Error("zero hosts.Service All: no error")
+		}
+		break
+	}
+	if s := (&environments.BuildError{}).Error(); s == "" {
+		t.Error("zero BuildError: empty text")
+	}
+	if s := (&ingest.ReportingError{}).Error(); s == "" {
+		t.Error("zero ReportingError: empty text")
+	}
+	if m := shared.MillisOf(time.Time{}); !m.IsZero() {
+		t.Errorf("MillisOf(zero time) = %d", int64(m))
 	}
 }

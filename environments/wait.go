@@ -63,6 +63,9 @@ type BuildError struct {
 
 // Error implements error.
 func (e *BuildError) Error() string {
+	if e.Build == nil { // a zero value, as errors.As leaves a target
+		return "environments: build failed"
+	}
 	msg := "environments: build " + e.Build.ID + " failed"
 	if e.Build.Error != "" {
 		msg += ": " + e.Build.Error

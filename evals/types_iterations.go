@@ -16,11 +16,11 @@ type ToolCall struct {
 
 // Usage is structured token usage.
 type Usage struct {
-	InputTokens     int `json:"inputTokens"`
-	OutputTokens    int `json:"outputTokens"`
-	TotalTokens     int `json:"totalTokens"`
-	CachedTokens    int `json:"cachedInputTokens,omitempty"`
-	ReasoningTokens int `json:"reasoningTokens,omitempty"`
+	InputTokens       int `json:"inputTokens"`
+	OutputTokens      int `json:"outputTokens"`
+	TotalTokens       int `json:"totalTokens"`
+	CachedInputTokens int `json:"cachedInputTokens,omitempty"`
+	ReasoningTokens   int `json:"reasoningTokens,omitempty"`
 }
 
 // Iteration is one execution of one test of a run.

@@ -30,7 +30,8 @@ func WithRequestOptions(opts ...option.RequestOption) WaitOption {
 }
 
 // WithProgress calls fn (on Wait's goroutine) with the run each time a poll
-// shows it changed: its status or its summary counts.
+// shows it changed: its status or its summary counts. fn gets a copy: what
+// it does to it changes neither Wait's result nor when Wait ends.
 func WithProgress(fn func(*Run)) WaitOption { return func(c *waitConfig) { c.progress = fn } }
 
 // WithPollInterval bounds the delay between polls (defaults DefaultPollMin
@@ -69,7 +70,12 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 				return poll.Step{}, err
 			}
 			if c.progress != nil && changed(last, run) {
-				c.progress(run)
+				cp := *run
+				if run.Summary != nil {
+					s := *run.Summary
+					cp.Summary = &s
+				}
+				c.progress(&cp)
 			}
 			last = run
 			if run.Status.Terminal() {

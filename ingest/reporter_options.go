@@ -93,6 +93,9 @@ type ReportingError struct {
 
 // Error says what failed and how to send the spooled results.
 func (e *ReportingError) Error() string {
+	if e.Err == nil { // a zero value, as errors.As leaves a target
+		return "projectops: reporting failed"
+	}
 	if e.SpoolPath == "" {
 		return "projectops: reporting failed (no spool: results were lost): " + e.Err.Error()
 	}

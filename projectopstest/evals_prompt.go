@@ -46,7 +46,7 @@ func (x *iterExec) prompt(ctx context.Context, i int, st *evals.Step) {
 		x.usage.InputTokens += resp.Usage.InputTokens
 		x.usage.OutputTokens += resp.Usage.OutputTokens
 		x.usage.TotalTokens += resp.Usage.TotalTokens
-		x.usage.CachedTokens += resp.Usage.CachedTokens
+		x.usage.CachedInputTokens += resp.Usage.CachedInputTokens
 		x.usage.ReasoningTokens += resp.Usage.ReasoningTokens
 		idx := i
 		x.spans = append(x.spans, evals.Span{ID: fmt.Sprintf("llm-%d-%d", i, turn), Name: "model turn",

@@ -13,8 +13,14 @@ import (
 // It decodes integers, fractional numbers (truncated) and null (zero).
 type Millis int64
 
-// MillisOf converts a time to epoch milliseconds.
-func MillisOf(t time.Time) Millis { return Millis(t.UnixMilli()) }
+// MillisOf converts a time to epoch milliseconds; the zero time gives the
+// zero Millis (absent).
+func MillisOf(t time.Time) Millis {
+	if t.IsZero() {
+		return 0 // absent, as Millis(0).Time() is the zero time
+	}
+	return Millis(t.UnixMilli())
+}
 
 // Time returns the timestamp as a time.Time in UTC; the zero Millis gives the
 // zero time.

@@ -45,7 +45,9 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		return apierr.Invalid("handler", "tunnels: Serve needs a handler")
 	}
 	o := defaultServeOptions()
-	o.client = s.t.HTTPClient()
+	if o.client = s.t.HTTPClient(); o.client == nil {
+		o.client = http.DefaultClient // a zero Service: WithHTTPClient may still set one
+	}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)

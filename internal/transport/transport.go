@@ -198,6 +198,9 @@ func New(cfg Config) *Transport {
 
 // String never shows the key: a Transport printed with %v is safe to log.
 func (t *Transport) String() string {
+	if t == nil {
+		return "transport{unconfigured}"
+	}
 	key := "none"
 	if t.key != nil {
 		key = "set"
@@ -209,19 +212,29 @@ func (t *Transport) String() string {
 func (t *Transport) GoString() string { return t.String() }
 
 // BaseURL returns the base URL requests are sent to.
-func (t *Transport) BaseURL() string { return t.base }
+func (t *Transport) BaseURL() string {
+	if t == nil {
+		return ""
+	}
+	return t.base
+}
 
 // MaxRetryAfter is the longest Retry-After the client waits out; polling
 // loops above the transport (Wait, WaitForBuild) apply the same cap.
-func (t *Transport) MaxRetryAfter() time.Duration { return t.maxRA }
+func (t *Transport) MaxRetryAfter() time.Duration {
+	if t == nil {
+		return 0
+	}
+	return t.maxRA
+}
 
 // HasKey reports whether an API key is configured.
-func (t *Transport) HasKey() bool { return t.key != nil }
+func (t *Transport) HasKey() bool { return t != nil && t.key != nil }
 
 // Redact replaces the configured key in s, for callers that must echo text
 // that might contain it.
 func (t *Transport) Redact(s string) string {
-	if t.key == nil {
+	if t == nil || t.key == nil {
 		return s
 	}
 	s = strings.ReplaceAll(s, *t.key, "sk_***")
@@ -262,4 +275,9 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // HTTPClient returns the client requests are sent with, for the rare caller
 // that needs the same HTTP stack for something else (the tunnel host's
 // WebSocket, which then works over in-process transports too).
-func (t *Transport) HTTPClient() *http.Client { return t.client }
+func (t *Transport) HTTPClient() *http.Client {
+	if t == nil {
+		return nil
+	}
+	return t.client
+}
