@@ -79,7 +79,8 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // WaitForBuild polls the environment's builds until build buildID is
 // terminal and returns it. A failed build is returned together with a
 // *BuildError (errors.Is(err, ErrBuildFailed)). It stops as soon as ctx ends,
-// returning ctx's error. Polls back off exponentially; a RATE_LIMITED answer
+// returning the last build seen (nil before the first answer) and ctx's
+// error, as evals' Runs.Wait does. Polls back off exponentially; a RATE_LIMITED answer
 // is not an error here but a reason to wait at least its Retry-After before
 // the next poll, unless it exceeds the client's option.WithMaxRetryAfter cap: that
 // error ends the wait, as it ends any call. Any other error ends the wait:
@@ -111,7 +112,7 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 		})
 	switch {
 	case err != nil:
-		return nil, err
+		return last, err // the last build seen, as evals.Runs.Wait returns its run
 	case last.Status == BuildFailed:
 		return last, &BuildError{Build: last}
 	}

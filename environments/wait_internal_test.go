@@ -170,3 +170,17 @@ func TestRetryClasses(t *testing.T) {
 		})
 	}
 }
+
+// When ctx ends, WaitForBuild returns the last build seen with ctx's error,
+// as evals' Runs.Wait returns its run (it returned nil).
+func TestWaitForBuildReturnsLastSeenOnCancel(t *testing.T) {
+	t.Parallel()
+	sc := &script{resps: []func() *http.Response{builds("building"), builds("building")}}
+	s, _ := newScripted(sc)
+	ctx, cancel := context.WithCancel(t.Context())
+	s.sleep = func(context.Context, time.Duration) error { cancel(); return context.Canceled }
+	b, err := s.WaitForBuild(ctx, "prj_1", "env_1", "bld_1")
+	if !errors.Is(err, context.Canceled) || b == nil || b.Status != BuildBuilding {
+		t.Errorf("WaitForBuild = %+v, %v; want the building build and context.Canceled", b, err)
+	}
+}

@@ -51,7 +51,11 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 		b, err := ec.c.Environments.WaitForBuild(ec.ctx, ec.project, ec.arg, st.BuildID, opts...)
 		stopBeat()
 		if p != nil {
-			p.finish(b)
+			done := b
+			if err != nil && !errors.Is(err, environments.ErrBuildFailed) {
+				done = nil // still going: the last build seen is not an end
+			}
+			p.finish(done)
 		}
 		if errors.Is(err, environments.ErrBuildFailed) {
 			// The build ran and failed: a gate. --json still prints it
