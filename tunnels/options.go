@@ -51,7 +51,8 @@ func defaultServeOptions() serveOptions {
 // WithHTTPClient dials the relay with c instead of the client's own HTTP
 // stack. Its Timeout, if any, applies to the handshake only. The SDK's
 // redirect rules still apply (a copy of c is used; c is not changed): the
-// connect token never follows a redirect to another origin.
+// connect token never follows a redirect to another origin. A nil c keeps
+// the default.
 func WithHTTPClient(c *http.Client) ServeOption {
 	return func(o *serveOptions) {
 		if c != nil {
@@ -61,7 +62,7 @@ func WithHTTPClient(c *http.Client) ServeOption {
 }
 
 // WithLogger logs connections, drops and reconnects (never the grant's
-// secrets or relayed content). Default: none.
+// secrets or relayed content). Default: none; a nil l keeps it.
 func WithLogger(l *slog.Logger) ServeOption {
 	return func(o *serveOptions) {
 		if l != nil {
@@ -73,7 +74,9 @@ func WithLogger(l *slog.Logger) ServeOption {
 // WithReconnect sets the jittered exponential backoff between reconnect
 // attempts (min, max) and how long consecutive failures may last before
 // Serve gives up (giveUp; zero or negative retries forever). Defaults:
-// DefaultReconnectMin, DefaultReconnectMax, DefaultReconnectFor.
+// DefaultReconnectMin, DefaultReconnectMax, DefaultReconnectFor. A
+// non-positive min or a max below min keeps the default (the ceiling is
+// never below min).
 func WithReconnect(minDelay, maxDelay, giveUp time.Duration) ServeOption {
 	return func(o *serveOptions) {
 		if minDelay > 0 {
@@ -82,6 +85,7 @@ func WithReconnect(minDelay, maxDelay, giveUp time.Duration) ServeOption {
 		if maxDelay >= o.min {
 			o.max = maxDelay
 		}
+		o.max = max(o.max, o.min) // a min above the default ceiling raises it
 		o.giveUp = giveUp
 	}
 }
