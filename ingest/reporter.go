@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 )
 
 // Reporter streams results into one run: a single report call when the
@@ -89,6 +91,11 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	}
 	if opt.Run.ExpectedIterations < 0 {
 		return nil, apierr.Invalid("expectedIterations", "RunParams.ExpectedIterations must not be negative")
+	}
+	if c, err := option.ForCall(opt.RequestOptions); err != nil {
+		return nil, err
+	} else if c.IdempotencyKey != "" || c.Response != nil {
+		return nil, apierr.Invalid("requestOptions", "WithIdempotencyKey and WithResponseInto name one call: a reporter sends many")
 	}
 	if opt.ChunkSize < 0 || opt.ChunkBytes < 0 || opt.Concurrency < 0 {
 		return nil, apierr.Invalid("options", "chunk size, chunk bytes and concurrency must not be negative")
@@ -330,4 +337,9 @@ func hasWidgetHTML(res *Result) bool {
 		}
 	}
 	return false
+}
+
+// callCtx carries ReporterOptions.RequestOptions to a request.
+func (r *Reporter) callCtx(ctx context.Context) context.Context {
+	return transport.WithOptions(ctx, r.opt.RequestOptions)
 }

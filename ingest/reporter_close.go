@@ -63,7 +63,7 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 		}
 		r.uploads.Wait()
 		if r.Err() == nil && r.runID != "" {
-			run, err = r.svc.run(ctx, routeFinalize, r.opt.Project,
+			run, err = r.svc.run(r.callCtx(ctx), routeFinalize, r.opt.Project,
 				FinalizeParams{RunID: r.runID, ExternalRunID: r.opt.Run.ExternalRunID}, nil, r.observe)
 			if err != nil {
 				r.fail(err)
@@ -127,7 +127,7 @@ func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResu
 	body = append(body, `,"results":`...)
 	body = append(body, results...)
 	body = append(body, '}')
-	run, err := r.svc.run(ctx, routeReport, r.opt.Project, nil, body, r.observe)
+	run, err := r.svc.run(r.callCtx(ctx), routeReport, r.opt.Project, nil, body, r.observe)
 	if err != nil {
 		r.fail(err)
 		return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+
+	"github.com/projectops/projectops-go/option"
 )
 
 // ReporterOptions configure a Reporter. Only Run.SuiteName is needed; the
@@ -47,6 +49,11 @@ type ReporterOptions struct {
 	Logger *slog.Logger
 	// Getenv reads the environment; default os.Getenv.
 	Getenv func(string) string
+	// RequestOptions apply to every request the reporter sends, as a
+	// method's own options do (option.WithHeader, WithRequestTimeout,
+	// WithMaxRetries). Those naming one call (WithIdempotencyKey,
+	// WithResponseInto) and the client's own are refused by NewReporter.
+	RequestOptions []option.RequestOption
 }
 
 // Progress is a snapshot of a reporter's work.

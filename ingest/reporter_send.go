@@ -157,7 +157,7 @@ func (r *Reporter) send(ctx context.Context, seq, n int, body []byte) {
 		}
 	}
 	r.inflight.Add(1)
-	_, err := r.svc.appendRaw(ctx, r.opt.Project, nil, body, observe)
+	_, err := r.svc.appendRaw(r.callCtx(ctx), r.opt.Project, nil, body, observe)
 	r.inflight.Add(-1)
 	if err != nil {
 		r.fail(err)
@@ -175,7 +175,7 @@ func (r *Reporter) start(ctx context.Context) {
 	if r.Err() != nil {
 		return
 	}
-	res, err := r.svc.run(ctx, routeStart, r.opt.Project, r.opt.Run, nil, r.observe)
+	res, err := r.svc.run(r.callCtx(ctx), routeStart, r.opt.Project, r.opt.Run, nil, r.observe)
 	if err != nil {
 		r.fail(err)
 		return

@@ -80,11 +80,11 @@ func (r *Reporter) uploadWidgets(ctx context.Context, res *Result) (bool, error)
 		if s.WidgetHTML == "" {
 			continue
 		}
-		u, err := r.svc.UploadURL(ctx, r.opt.Project)
+		u, err := r.svc.UploadURL(r.callCtx(ctx), r.opt.Project)
 		if err != nil {
 			return uploaded, err
 		}
-		up, err := r.svc.UploadArtifact(ctx, u.UploadURL, "text/html; charset=utf-8", strings.NewReader(s.WidgetHTML))
+		up, err := r.svc.UploadArtifact(r.callCtx(ctx), u.UploadURL, "text/html; charset=utf-8", strings.NewReader(s.WidgetHTML))
 		if err != nil {
 			return uploaded, err
 		}

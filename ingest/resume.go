@@ -15,6 +15,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/option"
 )
 
 // ResumeResult is what Resume did for one run.
@@ -46,8 +50,15 @@ type ResumeResult struct {
 // platform has one: Unix and Windows): a second one waits for the first,
 // then finds what it left. A spool file its reporter still writes (locked
 // while it lives) is left to that reporter, and an empty one (its writer
-// died before writing) is removed.
-func Resume(ctx context.Context, svc *Service, dir string) ([]ResumeResult, error) {
+// died before writing) is removed. opts apply to every request it sends,
+// as ReporterOptions.RequestOptions do.
+func Resume(ctx context.Context, svc *Service, dir string, opts ...option.RequestOption) ([]ResumeResult, error) {
+	if c, err := option.ForCall(opts); err != nil {
+		return nil, err
+	} else if c.IdempotencyKey != "" || c.Response != nil {
+		return nil, apierr.Invalid("opts", "WithIdempotencyKey and WithResponseInto name one call: Resume sends many")
+	}
+	ctx = transport.WithOptions(ctx, opts)
 	if err := checkSpoolDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
