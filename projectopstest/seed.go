@@ -77,6 +77,22 @@ func ParseSeed(data []byte) (*Seed, error) {
 	if dec.More() {
 		return nil, errors.New("projectopstest: parse seed: trailing data after the seed object")
 	}
+	// A suite's passCriteria without minimumPassRate sets no threshold (the
+	// service's 100), as the suite routes read it; decoded it holds 0.
+	var rates struct {
+		EvalSuites []struct {
+			PassCriteria *struct {
+				MinimumPassRate *float64 `json:"minimumPassRate"`
+			} `json:"passCriteria"`
+		} `json:"evalSuites"`
+	}
+	if json.Unmarshal(data, &rates) == nil && len(rates.EvalSuites) == len(s.EvalSuites) {
+		for i, r := range rates.EvalSuites {
+			if r.PassCriteria == nil || r.PassCriteria.MinimumPassRate == nil {
+				s.EvalSuites[i].PassCriteria = nil
+			}
+		}
+	}
 	return &s, nil
 }
 

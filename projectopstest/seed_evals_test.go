@@ -65,3 +65,20 @@ func TestSeededSuiteWithTestsRuns(t *testing.T) {
 		t.Errorf("suite with pass criteria = %+v %+v", run, run.Summary)
 	}
 }
+
+// A seeded suite's passCriteria without minimumPassRate sets no threshold
+// (the service's 100), as the suite routes read it; it decoded as 0, which
+// let every run of the suite pass.
+func TestSeedPassCriteriaWithoutRate(t *testing.T) {
+	seed, err := projectopstest.ParseSeed([]byte(`{"evalSuites":[
+		{"projectId":"prj_1","name":"a","passCriteria":{}},
+		{"projectId":"prj_1","name":"b","passCriteria":{"minimumPassRate":80}},
+		{"projectId":"prj_1","name":"c"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []*evals.PassCriteria{seed.EvalSuites[0].PassCriteria, seed.EvalSuites[1].PassCriteria, seed.EvalSuites[2].PassCriteria}
+	if got[0] != nil || got[1] == nil || got[1].MinimumPassRate != 80 || got[2] != nil {
+		t.Errorf("passCriteria = %+v %+v %+v", got[0], got[1], got[2])
+	}
+}

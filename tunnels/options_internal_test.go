@@ -1,6 +1,8 @@
 package tunnels
 
 import (
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -19,5 +21,15 @@ func TestWithReconnectCeilingNotBelowMin(t *testing.T) {
 		if o.max != tc.wantMax || o.max < o.min {
 			t.Errorf("WithReconnect(%s, %s): min %s max %s, want max %s", tc.min, tc.max, o.min, o.max, tc.wantMax)
 		}
+	}
+}
+
+// A zero Service refuses Serve with the typed error its other methods give,
+// instead of dialing with http.DefaultClient.
+func TestZeroServiceServe(t *testing.T) {
+	g := &Grant{RelayWSURL: "ws://127.0.0.1:1/relay", ConnectToken: "ct_x"}
+	err := (&Service{}).Serve(t.Context(), g, http.NotFoundHandler())
+	if err == nil || !strings.Contains(err.Error(), "unconfigured client") {
+		t.Errorf("Serve on a zero Service: %v", err)
 	}
 }

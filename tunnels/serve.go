@@ -45,13 +45,14 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		return apierr.Invalid("handler", "tunnels: Serve needs a handler")
 	}
 	o := defaultServeOptions()
-	if o.client = s.t.HTTPClient(); o.client == nil {
-		o.client = http.DefaultClient // a zero Service: WithHTTPClient may still set one
-	}
+	o.client = s.t.HTTPClient()
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
+	}
+	if o.client == nil { // a zero Service, as every other method refuses it
+		return apierr.Invalid("client", "unconfigured client: build it with projectops.NewClient or tunnels.NewService")
 	}
 	bo := backoff.NewExponentialBackOff(backoff.WithInitialInterval(o.min), backoff.WithMaxInterval(o.max),
 		backoff.WithMaxElapsedTime(max(o.giveUp, 0)))

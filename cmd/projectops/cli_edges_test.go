@@ -134,6 +134,12 @@ func TestRunFilePassCriteria(t *testing.T) {
 	if pc, err := read(`{"suiteName":"s","passCriteria":{"minimumPassRate":0}}`); err != nil || pc == nil || pc.MinimumPassRate != 0 {
 		t.Errorf("explicit 0: %+v, %v", pc, err)
 	}
+	if pc, err := read(`{"suiteName":"s","passCriteria":{"minimumPassRate":null}}`); err != nil || pc != nil {
+		t.Errorf("null: %+v, %v; want none (not 0)", pc, err)
+	}
+	if pc, err := read(`{"suiteName":"s","passCriteria":{"MinimumPassRate":50}}`); err != nil || pc == nil || pc.MinimumPassRate != 50 {
+		t.Errorf("other case: %+v, %v; want 50, as encoding/json matches it", pc, err)
+	}
 	for in, want := range map[string]string{
 		"{\"suiteName\":\"s\",\n \"passCriteria\":{\"minPassRate\":50}}":         `line 2, column 18: unknown field "minPassRate"`,
 		"{\"suiteName\":\"s\",\n \"passCriteria\":{\"minimumPassRate\":\"50\"}}": "line 2, column 40:",

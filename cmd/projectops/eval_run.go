@@ -113,23 +113,25 @@ func readRunFile(ctx context.Context, path string) (evals.RunParams, error) {
 	if err != nil {
 		return p, err
 	}
+	// passCriteria shadows RunParams' own, so the one strict decode also
+	// tells a missing (or null) minimumPassRate from 0: such an object sets
+	// no threshold (the service's 100), while a decoded 0 re-sent would
+	// pass every run.
+	var f struct {
+		evals.RunParams
+		PassCriteria *struct {
+			MinimumPassRate *float64 `json:"minimumPassRate"`
+		} `json:"passCriteria"`
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	if err := dec.Decode(&f); err != nil {
 		return p, fmt.Errorf("%s: %w", path, jsonerr.Describe(data, err))
 	}
-	if p.PassCriteria != nil {
-		// An object without minimumPassRate sets no threshold (the
-		// service's 100); decoded, it holds 0, which re-sent would pass
-		// every run: send none instead.
-		var raw struct {
-			PassCriteria map[string]json.RawMessage `json:"passCriteria"`
-		}
-		if json.Unmarshal(data, &raw) == nil {
-			if _, ok := raw.PassCriteria["minimumPassRate"]; !ok {
-				p.PassCriteria = nil
-			}
-		}
+	p = f.RunParams
+	p.PassCriteria = nil
+	if pc := f.PassCriteria; pc != nil && pc.MinimumPassRate != nil {
+		p.PassCriteria = &evals.PassCriteria{MinimumPassRate: *pc.MinimumPassRate}
 	}
 	return p, nil
 }
