@@ -21,24 +21,7 @@ import (
 // the double on loopback (goal: SDK/raw ≤ 1.05 in time per op), and through
 // the SDK in process (goal: ≥ 5× faster than loopback).
 func BenchmarkGetHost(b *testing.B) {
-	srv, err := projectopstest.NewServer(projectopstest.WithRateLimit(0, 0))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = srv.Close() })
-	ws := srv.Default()
-	// A small config (the validator's required fields): the figure is the
-	// per-call cost, which a template's ~12 KB of host context would bury
-	// under JSON decoding.
-	hostID, err := srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "bench",
-		Config: map[string]any{"modelId": "openai/gpt-5", "hostStyle": "chatgpt"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	base, err := srv.Start()
-	if err != nil {
-		b.Fatal(err)
-	}
+	srv, ws, hostID, base := hostBench(b)
 
 	b.Run("sdk/loopback", func(b *testing.B) {
 		c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithBaseURL(base),
@@ -82,6 +65,29 @@ func BenchmarkGetHost(b *testing.B) {
 	})
 }
 
+// hostBench starts a double on loopback with one host to get. Its config
+// is small (the validator's required fields): the figure is the per-call
+// cost, which a template's ~12 KB of host context would bury under JSON
+// decoding.
+func hostBench(b *testing.B) (srv *projectopstest.Server, ws projectopstest.Workspace, hostID, base string) {
+	b.Helper()
+	srv, err := projectopstest.NewServer(projectopstest.WithRateLimit(0, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = srv.Close() })
+	ws = srv.Default()
+	hostID, err = srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "bench",
+		Config: map[string]any{"modelId": "openai/gpt-5", "hostStyle": "chatgpt"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if base, err = srv.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return srv, ws, hostID, base
+}
+
 func benchSDK(b *testing.B, c *projectops.Client, projectID, hostID string) {
 	b.ReportAllocs()
 	for b.Loop() {
@@ -99,21 +105,7 @@ func benchSDK(b *testing.B, c *projectops.Client, projectID, hostID string) {
 //
 //	go test -run '^$' -bench GetHostPaired -benchtime 300x -count 3 .
 func BenchmarkGetHostPaired(b *testing.B) {
-	srv, err := projectopstest.NewServer(projectopstest.WithRateLimit(0, 0))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = srv.Close() })
-	ws := srv.Default()
-	hostID, err := srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "bench",
-		Config: map[string]any{"modelId": "openai/gpt-5", "hostStyle": "chatgpt"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	base, err := srv.Start()
-	if err != nil {
-		b.Fatal(err)
-	}
+	srv, ws, hostID, base := hostBench(b)
 	loop, err := projectops.NewClient(option.WithoutEnvironment(), option.WithBaseURL(base),
 		option.WithAPIKey(ws.APIKey))
 	if err != nil {

@@ -113,27 +113,13 @@ func TestProxyToLocalCutShortCutsCallerShort(t *testing.T) {
 	defer log.SetOutput(os.Stderr)
 	f := setup(t)
 	g := create(t, f, "local")
-	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ph := proxyToLocal(t, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "partial")
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler)
-	}))
-	defer local.Close()
-	tu, _ := url.Parse(local.URL + "/mcp")
-	ph, err := tunnels.ProxyTo(tu)
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	serve(t, f, g, ph)
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL, nil)
-	resp, err := f.Srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if b, err := io.ReadAll(resp.Body); err == nil {
-		t.Errorf("status %d, body %q read to a clean EOF", resp.StatusCode, b)
-	}
+	expectCutShort(t, f, g)
 	if stdlog.Len() > 0 {
 		t.Errorf("the log package got: %s", stdlog.String())
 	}
@@ -144,7 +130,7 @@ func TestProxyToLocalCutShortCutsCallerShort(t *testing.T) {
 // on every SSE disconnect once it learnt to abort a failed local body).
 func TestProxyToCallerGoneDoesNotPanic(t *testing.T) {
 	f := setup(t)
-	sse := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ph := proxyToLocal(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		for {
 			if _, err := io.WriteString(w, "data: x\n\n"); err != nil {
@@ -157,13 +143,7 @@ func TestProxyToCallerGoneDoesNotPanic(t *testing.T) {
 			case <-time.After(50 * time.Millisecond):
 			}
 		}
-	}))
-	defer sse.Close()
-	tu, _ := url.Parse(sse.URL + "/mcp")
-	ph, err := tunnels.ProxyTo(tu)
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	var panics atomic.Int32
 	done := make(chan struct{}, 8)
 	mw := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -210,7 +190,7 @@ func TestProxyToCallerGoneDoesNotPanic(t *testing.T) {
 func TestProxyToMiddlewareDeadlineCutsShort(t *testing.T) {
 	f := setup(t)
 	g := create(t, f, "deadline")
-	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ph := proxyToLocal(t, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "partial")
 		w.(http.Flusher).Flush()
 		select {
@@ -218,18 +198,33 @@ func TestProxyToMiddlewareDeadlineCutsShort(t *testing.T) {
 		case <-time.After(5 * time.Second):
 		}
 		_, _ = io.WriteString(w, "-rest")
-	}))
-	defer local.Close()
-	tu, _ := url.Parse(local.URL + "/mcp")
-	ph, err := tunnels.ProxyTo(tu)
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 300*time.Millisecond)
 		defer cancel()
 		ph.ServeHTTP(w, r.WithContext(ctx))
 	}))
+	expectCutShort(t, f, g)
+}
+
+// proxyToLocal serves h on loopback (closed with t) and returns ProxyTo's
+// handler for its /mcp.
+func proxyToLocal(t *testing.T, h http.HandlerFunc) http.Handler {
+	t.Helper()
+	local := httptest.NewServer(h)
+	t.Cleanup(local.Close)
+	tu, _ := url.Parse(local.URL + "/mcp")
+	ph, err := tunnels.ProxyTo(tu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ph
+}
+
+// expectCutShort GETs the public URL and wants its body to end in a read
+// error, not a clean EOF.
+func expectCutShort(t *testing.T, f *fixture, g *tunnels.Grant) {
+	t.Helper()
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL, nil)
 	resp, err := f.Srv.Client().Do(req)
 	if err != nil {
