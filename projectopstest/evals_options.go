@@ -82,7 +82,8 @@ func WithEvalModel(m Model) Option {
 	return checked("WithEvalModel", m != nil, "nil model", func(o *options) { o.evals.model = m })
 }
 
-// WithHostedModels replaces the hosted model catalog (provider/name ids).
+// WithHostedModels replaces the hosted model catalog (provider/name ids);
+// with none, no model runs on credits.
 func WithHostedModels(ids ...string) Option {
 	return func(o *options) error {
 		for _, id := range ids {
@@ -90,7 +91,7 @@ func WithHostedModels(ids ...string) Option {
 				return errors.New("projectopstest: WithHostedModels: " + id + " is not provider/name")
 			}
 		}
-		o.evals.hosted = slices.Clone(ids)
+		o.evals.hosted = append([]string{}, ids...) // non-nil: none given is an empty catalog, not the default
 		return nil
 	}
 }

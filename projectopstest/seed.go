@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/projectops/projectops-go/internal/jsonerr"
@@ -74,7 +75,7 @@ func ParseSeed(data []byte) (*Seed, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("projectopstest: parse seed: %w", jsonerr.Describe(data, err))
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF { // More misses a stray } or ]
 		return nil, errors.New("projectopstest: parse seed: trailing data after the seed object")
 	}
 	// A suite's passCriteria without minimumPassRate sets no threshold (the

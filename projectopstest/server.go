@@ -35,13 +35,14 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	life     sync.Mutex // guards closed, httpSrv, baseURL and the WaitGroup Adds
-	closed   bool
-	httpSrv  *http.Server
-	conn     connLimits // the loopback listener's limits (listen_limits.go)
-	baseURL  string
-	inflight sync.WaitGroup // request goroutines and the listener
-	bg       sync.WaitGroup // background work (Wait)
+	life      sync.Mutex // guards closed, httpSrv, baseURL and the WaitGroup Adds
+	closed    bool
+	closeDone chan struct{} // closed when the first Close has finished
+	httpSrv   *http.Server
+	conn      connLimits // the loopback listener's limits (listen_limits.go)
+	baseURL   string
+	inflight  sync.WaitGroup // request goroutines and the listener
+	bg        workGroup      // background work (Wait, which may run during an Add)
 
 	rt        *router
 	handler   http.Handler
@@ -78,7 +79,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		log: o.logger, now: o.clock,
+		log: o.logger, now: o.clock, closeDone: make(chan struct{}),
 		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(),
 		pool:    newWorkerPool(),
 		envOpt:  o.envDefaults(),
@@ -91,6 +92,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	s.ev = newEvalEngine(s, o.evals)
 	s.bld = &builder{s: s}
 	s.catalog = hostcfg.NewCache(ctx, o.catalogSource, o.clock, o.logger)
+	s.catalog.Spawn = func(f func()) bool { return s.spawn(&s.bg, f) }
 	s.mcp = newMCPLayer(s, o.mcp)
 	s.buildMux()
 	if o.contractTB != nil {
@@ -172,11 +174,13 @@ func (s *Server) Close() error {
 	s.life.Lock()
 	if s.closed {
 		s.life.Unlock()
+		<-s.closeDone // a Close racing the first returns when it does
 		return nil
 	}
 	s.closed = true
 	hs := s.httpSrv
 	s.life.Unlock()
+	defer close(s.closeDone)
 
 	// Requests in flight on the listener run on s.ctx: they finish (up to
 	// ShutdownGrace) before it is cancelled, or a tool call cut short
@@ -214,7 +218,10 @@ func (s *Server) enter() bool {
 }
 
 // spawn runs f on a goroutine counted by wg, unless the server is closed.
-func (s *Server) spawn(wg *sync.WaitGroup, f func()) bool {
+func (s *Server) spawn(wg interface {
+	Add(int)
+	Done()
+}, f func()) bool {
 	s.life.Lock()
 	if s.closed {
 		s.life.Unlock()
