@@ -94,7 +94,8 @@ func WithLogger(l *slog.Logger) Option {
 // WithHostCatalogSource sets the "live" host-compatibility catalog. src
 // returns a catalog envelope as JSON (the GET /host-catalog shape; its source
 // field is ignored). When src fails or returns something unusable the bundled
-// snapshot is served, exactly like the real service falling back.
+// snapshot is served, exactly like the real service falling back. src must
+// return once its ctx ends: Close waits for a refresh in flight.
 func WithHostCatalogSource(src func(ctx context.Context) ([]byte, error)) Option {
 	return func(o *options) error {
 		if src == nil {

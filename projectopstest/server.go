@@ -35,14 +35,13 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	life      sync.Mutex // guards closed, httpSrv, baseURL and the WaitGroup Adds
-	closed    bool
-	closeDone chan struct{} // closed when the first Close has finished
-	httpSrv   *http.Server
-	conn      connLimits // the loopback listener's limits (listen_limits.go)
-	baseURL   string
-	inflight  sync.WaitGroup // request goroutines and the listener
-	bg        workGroup      // background work (Wait, which may run during an Add)
+	life     sync.Mutex // guards closed, httpSrv, baseURL and the WaitGroup Adds
+	closed   bool
+	httpSrv  *http.Server
+	conn     connLimits // the loopback listener's limits (listen_limits.go)
+	baseURL  string
+	inflight sync.WaitGroup // request goroutines and the listener
+	bg       workGroup      // background work (Wait, which may run during an Add)
 
 	rt        *router
 	handler   http.Handler
@@ -79,7 +78,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		log: o.logger, now: o.clock, closeDone: make(chan struct{}),
+		log: o.logger, now: o.clock,
 		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(),
 		pool:    newWorkerPool(),
 		envOpt:  o.envDefaults(),
@@ -92,7 +91,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	s.ev = newEvalEngine(s, o.evals)
 	s.bld = &builder{s: s}
 	s.catalog = hostcfg.NewCache(ctx, o.catalogSource, o.clock, o.logger)
-	s.catalog.Spawn = func(f func()) bool { return s.spawn(&s.bg, f) }
+	s.catalog.Enter, s.catalog.Leave = s.enter, s.inflight.Done // Close waits for a live refresh
 	s.mcp = newMCPLayer(s, o.mcp)
 	s.buildMux()
 	if o.contractTB != nil {
@@ -169,18 +168,19 @@ func (s *Server) Wait() { s.bg.Wait() }
 // the server owns and waits for them to return. A loopback client still
 // sending or not reading after ShutdownGrace has its connection closed, so
 // Close never waits on it. It is idempotent and reports no error; the
-// return value keeps the io.Closer shape.
+// return value keeps the io.Closer shape. A Close racing the first
+// returns at once; the first returns when everything has ended.
 func (s *Server) Close() error {
 	s.life.Lock()
 	if s.closed {
+		// At once, not when the first Close is done: a Close from a
+		// callback the server waits for (a hook, a model) would deadlock.
 		s.life.Unlock()
-		<-s.closeDone // a Close racing the first returns when it does
 		return nil
 	}
 	s.closed = true
 	hs := s.httpSrv
 	s.life.Unlock()
-	defer close(s.closeDone)
 
 	// Requests in flight on the listener run on s.ctx: they finish (up to
 	// ShutdownGrace) before it is cancelled, or a tool call cut short

@@ -3,6 +3,8 @@ package projectopstest_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -80,39 +82,6 @@ func TestCloseWaitsForCatalogRefresh(t *testing.T) {
 	}
 }
 
-// A Close racing the first returns when the first has finished: it
-// returned at once, while a run's goroutine was still unwinding.
-func TestConcurrentCloseWaits(t *testing.T) {
-	var running atomic.Bool
-	started := make(chan struct{}, 1)
-	f := newEvalFix(t, projectopstest.WithEvalHooks(projectopstest.EvalHooks{
-		BeforeIteration: func(ctx context.Context, runID, iterationID string) error {
-			running.Store(true)
-			defer running.Store(false)
-			started <- struct{}{}
-			<-ctx.Done()
-			time.Sleep(100 * time.Millisecond) // unwinding
-			return ctx.Err()
-		},
-	}))
-	_ = f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("a", "x")}})
-	<-started
-	var wg sync.WaitGroup
-	var early atomic.Int32
-	for range 2 {
-		wg.Go(func() {
-			_ = f.srv.Close()
-			if running.Load() {
-				early.Add(1)
-			}
-		})
-	}
-	wg.Wait()
-	if n := early.Load(); n > 0 {
-		t.Errorf("%d of 2 concurrent Close calls returned while a run's goroutine was still running", n)
-	}
-}
-
 // WithHostedModels with no ids is an empty hosted catalog: a model without
 // a key does not run on credits (it kept the default catalog).
 func TestWithHostedModelsEmpty(t *testing.T) {
@@ -133,5 +102,37 @@ func TestParseSeedTrailingData(t *testing.T) {
 	}
 	if _, err := projectopstest.ParseSeed([]byte("{}\n")); err != nil {
 		t.Errorf("a seed with a final newline: %v", err)
+	}
+}
+
+// Wait is for background work requests start (runs, builds), not a live
+// catalog refresh: it returns while a slow source is still being read.
+func TestWaitDoesNotWaitForCatalogRefresh(t *testing.T) {
+	release, started := make(chan struct{}), make(chan struct{}, 1)
+	src := func(ctx context.Context) ([]byte, error) {
+		started <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil, errors.New("unavailable")
+	}
+	srv := projectopstest.NewTestServer(t, projectopstest.WithHostCatalogSource(src))
+	defer close(release) // before srv.Close (cleanups run later)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, projectopstest.InProcessURL+"/host-catalog", nil)
+	go func() {
+		if resp, err := srv.Client().Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	done := make(chan struct{})
+	go func() { srv.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Wait blocked on a live catalog refresh")
 	}
 }

@@ -30,10 +30,12 @@ type Cache struct {
 	fetched time.Time
 	group   singleflight.Group
 
-	// Spawn runs a refresh's waiter on a goroutine its owner counts, so
-	// closing the owner waits for the refresh (it returns once the owner's
-	// ctx ends); false when the owner is closed. Nil runs it with go.
-	Spawn func(func()) bool
+	// Enter counts a refresh with its owner, so closing the owner waits for
+	// it (it returns once the owner's ctx ends); false once the owner is
+	// closed, when the refresh falls back as a failed one does. Leave ends
+	// it. Nil counts nothing.
+	Enter func() bool
+	Leave func()
 }
 
 // NewCache returns a cache over source (nil for none), reading time from
@@ -59,7 +61,13 @@ func (cc *Cache) Serve(ctx context.Context) (c *Catalog, source, cacheControl st
 	if fresh {
 		return live, "live", "public, max-age=300", nil
 	}
-	refresh := func() (any, error) {
+	ch := cc.group.DoChan("refresh", func() (any, error) {
+		if cc.Enter != nil {
+			if !cc.Enter() {
+				return nil, nil // the owner is closing: as a failed refresh
+			}
+			defer cc.Leave()
+		}
 		got, err := cc.fetch(cc.ctx)
 		cc.mu.Lock()
 		defer cc.mu.Unlock()
@@ -72,20 +80,7 @@ func (cc *Cache) Serve(ctx context.Context) (c *Catalog, source, cacheControl st
 		}
 		cc.fetched = cc.now() // an older reply restarts the cached one's TTL
 		return cc.live, nil
-	}
-	// Each caller waits for the shared refresh on a goroutine of its own,
-	// counted by the owner (Spawn): the one that runs the refresh is then
-	// waited for on close, which singleflight's DoChan goroutine was not.
-	ch := make(chan singleflight.Result, 1)
-	wait := func() {
-		v, err, shared := cc.group.Do("refresh", refresh)
-		ch <- singleflight.Result{Val: v, Err: err, Shared: shared}
-	}
-	if cc.Spawn == nil {
-		go wait()
-	} else if !cc.Spawn(wait) {
-		return nil, "", "", context.Canceled // the owner is closed
-	}
+	})
 	var res singleflight.Result
 	select {
 	case res = <-ch:
