@@ -13,16 +13,12 @@ import (
 	"github.com/projectops/projectops-go/option"
 )
 
-type copyRT func(*http.Request) (*http.Response, error)
-
-func (f copyRT) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
 // WithProgress's fn gets a copy, as environments.WithProgress's does: a
 // callback that writes to its argument changed Wait's result, and even
 // when Wait ended (it tested the status fn had just overwritten).
 func TestWaitProgressGetsACopy(t *testing.T) {
 	var n atomic.Int32
-	rt := copyRT(func(r *http.Request) (*http.Response, error) {
+	rt := rtFunc(func(r *http.Request) (*http.Response, error) {
 		body := `{"id":"run_1","suiteId":"s","status":"completed","result":"passed","source":"api","createdAt":1,"summary":{"total":1,"passed":1,"failed":0,"passRate":1}}`
 		if n.Add(1) == 1 {
 			body = `{"id":"run_1","suiteId":"s","status":"running","source":"api","createdAt":1,"summary":{"total":1,"passed":0,"failed":0,"passRate":0}}`

@@ -10,26 +10,20 @@ import (
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
-type headerTap struct {
-	rt   http.RoundTripper
-	mu   sync.Mutex
-	seen []string
-}
-
-func (h *headerTap) RoundTrip(r *http.Request) (*http.Response, error) {
-	h.mu.Lock()
-	h.seen = append(h.seen, r.URL.Path+" "+r.Header.Get("X-Team"))
-	h.mu.Unlock()
-	return h.rt.RoundTrip(r)
-}
-
 // ReporterOptions.RequestOptions reach every request the reporter sends,
 // and Resume's opts every request it sends; options that name one call are
 // refused.
 func TestReporterRequestOptions(t *testing.T) {
 	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
 	ws := srv.Default()
-	tap := &headerTap{rt: srv.Transport()}
+	var mu sync.Mutex
+	var seen []string // each request's path and X-Team header
+	tap := rtFunc(func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		seen = append(seen, r.URL.Path+" "+r.Header.Get("X-Team"))
+		mu.Unlock()
+		return srv.Transport().RoundTrip(r)
+	})
 	svc, err := ingest.NewService(option.WithoutEnvironment(), option.WithBaseURL(srv.URL()),
 		option.WithAPIKey(ws.APIKey), option.WithTransport(tap))
 	if err != nil {
@@ -49,12 +43,12 @@ func TestReporterRequestOptions(t *testing.T) {
 	if _, err := rep.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	tap.mu.Lock()
-	defer tap.mu.Unlock()
-	if len(tap.seen) < 2 {
-		t.Fatalf("requests: %v", tap.seen)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) < 2 {
+		t.Fatalf("requests: %v", seen)
 	}
-	for _, s := range tap.seen {
+	for _, s := range seen {
 		if len(s) < 5 || s[len(s)-5:] != " blue" {
 			t.Errorf("request without the header: %q", s)
 		}

@@ -129,6 +129,7 @@ const (
 type Transport struct {
 	base       string  // base URL without trailing slash
 	key        *string // the API key, nil when none; see keyRef
+	keyEsc     *string // the key as a path shows it, when that differs; nil otherwise
 	client     *http.Client
 	maxRetries int
 	baseDelay  time.Duration
@@ -174,6 +175,9 @@ func New(cfg Config) *Transport {
 	}
 	if cfg.APIKey != "" {
 		t.key = keyRef(cfg.APIKey)
+		if esc := url.PathEscape(cfg.APIKey); esc != cfg.APIKey {
+			t.keyEsc = keyRef(esc)
+		}
 		auth := []string{"Bearer " + cfg.APIKey}
 		t.authHeader = func() []string { return auth }
 	}
@@ -238,8 +242,8 @@ func (t *Transport) Redact(s string) string {
 		return s
 	}
 	s = strings.ReplaceAll(s, *t.key, "sk_***")
-	if esc := url.PathEscape(*t.key); esc != *t.key { // as a path shows it
-		s = strings.ReplaceAll(s, esc, "sk_***")
+	if t.keyEsc != nil { // as a path shows it
+		s = strings.ReplaceAll(s, *t.keyEsc, "sk_***")
 	}
 	return s
 }
