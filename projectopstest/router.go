@@ -160,10 +160,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	arrived := s.now()
 	id := r.Header.Get("X-Request-Id")
 	if !validRequestID(id) {
-		id = "req_" + strconv.FormatUint(s.reqSeq.Add(1), 10)
+		id = string(strconv.AppendUint(append(make([]byte, 0, 24), "req_"...), s.reqSeq.Add(1), 10))
 	}
-	w.Header().Set("X-Request-Id", id)
 	rec := &statusRecorder{ResponseWriter: w}
+	rec.id[0] = id
+	w.Header()["X-Request-Id"] = rec.id[:] // the header's value is part of rec's allocation
 	defer func() {
 		path := shownPath(r.URL.Path)
 		s.reqlog.add(Request{
@@ -231,6 +232,7 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	info   reqInfo
+	id     [1]string // the X-Request-Id header's value
 }
 
 // WriteHeader implements http.ResponseWriter, remembering the first status.

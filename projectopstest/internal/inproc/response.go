@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 )
@@ -32,6 +33,8 @@ type responseWriter struct {
 	gone      bool         // the client gave up before the response was committed
 	small     [512]byte    // initial buffer: most responses fit, saving an allocation
 	body      bufferedBody // a complete response's body, part of this allocation
+	hctx      handlerCtx   // the handler's context (ctx), part of this allocation too
+	url       url.URL      // the handler's request URL, likewise
 }
 
 // Header implements http.ResponseWriter.
@@ -176,6 +179,7 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 		b := w.buf.Bytes()
 		resp.ContentLength = int64(len(b))
 		w.body.Reset(b)
+		w.body.all = b
 		resp.Body = &w.body
 	}
 	if req.Method == http.MethodHead {
@@ -206,7 +210,19 @@ func statusLine(code int) string {
 }
 
 // bufferedBody is a complete response body.
-type bufferedBody struct{ bytes.Reader }
+type bufferedBody struct {
+	bytes.Reader
+	all []byte
+}
+
+// TakeBytes returns the unread bytes without a copy and leaves the body at
+// its end: the SDK decodes a body it knows is whole where it lies.
+func (b *bufferedBody) TakeBytes() []byte {
+	rest := b.all[b.Size()-int64(b.Len()):]
+	b.all = nil
+	b.Reset(nil)
+	return rest
+}
 
 // Close implements io.Closer; there is nothing to release.
 func (*bufferedBody) Close() error { return nil }

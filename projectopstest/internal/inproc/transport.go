@@ -64,25 +64,27 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeRequestBody(req)
 		return nil, err
 	}
-	hctx, cancel := context.WithCancel(ctx)
-	stopOnClose := context.AfterFunc(t.Host.Context(), cancel) // Close cancels in-flight handlers
 	// Room for the headers the double sets, so the map is made once.
-	rw := &responseWriter{ctx: hctx, header: make(http.Header, 4)}
-	sreq := serverRequest(hctx, req)
+	rw := &responseWriter{header: make(http.Header, 4)}
+	// The handler's context is part of the writer's allocation; the
+	// server's closing cancels it too.
+	hctx := &rw.hctx
+	hctx.Context, hctx.host = ctx, t.Host.Context()
+	rw.ctx = hctx
+	sreq := serverRequest(hctx, req, &rw.url)
 	if t.Host.Streams(sreq) {
 		// The handler outlives RoundTrip: give it its own header map.
 		sreq.Header = req.Header.Clone()
 		rw.ready = make(chan struct{})
-		return t.serveAsync(req, sreq, rw, cancel, func() { release(stopOnClose, cancel, req) })
+		return t.serveAsync(req, sreq, rw, hctx.cancel, func() { release(hctx, req) })
 	}
-	defer release(stopOnClose, cancel, req)
+	defer release(hctx, req)
 	return t.serveSync(req, sreq, rw)
 }
 
 // release ends a request once its handler is done.
-func release(stopOnClose func() bool, cancel func(), req *http.Request) {
-	stopOnClose()
-	cancel()
+func release(hctx *handlerCtx, req *http.Request) {
+	hctx.release()
 	closeRequestBody(req)
 }
 
@@ -131,14 +133,15 @@ func (t *Transport) serveAsync(req, sreq *http.Request, rw *responseWriter, canc
 }
 
 // serverRequest turns an outgoing client request into the request a server
-// handler would see.
-func serverRequest(ctx context.Context, req *http.Request) *http.Request {
+// handler would see, with u (the writer's, saving an allocation) as its URL.
+func serverRequest(ctx context.Context, req *http.Request, u *url.URL) *http.Request {
 	// A shallow copy with its own URL. The header map is shared: handlers
 	// only read request headers, and an ordinary route finishes before
 	// RoundTrip returns (RoundTrip gives streaming routes their own copy).
 	sreq := req.WithContext(ctx)
 	sreq.Trailer = nil
-	sreq.URL = &url.URL{Path: req.URL.Path, RawPath: req.URL.RawPath, RawQuery: req.URL.RawQuery}
+	*u = url.URL{Path: req.URL.Path, RawPath: req.URL.RawPath, RawQuery: req.URL.RawQuery}
+	sreq.URL = u
 	sreq.RequestURI = req.URL.RequestURI()
 	sreq.Proto, sreq.ProtoMajor, sreq.ProtoMinor = "HTTP/1.1", 1, 1
 	if sreq.Host == "" {

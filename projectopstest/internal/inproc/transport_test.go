@@ -92,3 +92,32 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("closed: err = %v", err)
 	}
 }
+
+// TestTakeBytes: a complete body hands over what is unread, without a copy,
+// and is then at its end.
+func TestTakeBytes(t *testing.T) {
+	h := &host{ctx: t.Context(), h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "hello world")
+	})}
+	resp, err := get(t, &Transport{Host: h, Closed: errClosed}, "/ok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]byte, 6)
+	if _, err := io.ReadFull(resp.Body, p); err != nil {
+		t.Fatal(err)
+	}
+	held, ok := resp.Body.(interface{ TakeBytes() []byte })
+	if !ok {
+		t.Fatalf("body %T has no TakeBytes", resp.Body)
+	}
+	if rest := held.TakeBytes(); string(rest) != "world" {
+		t.Errorf("TakeBytes = %q", rest)
+	}
+	if n, err := resp.Body.Read(p); n != 0 || err != io.EOF {
+		t.Errorf("Read after TakeBytes = %d, %v", n, err)
+	}
+	if rest := held.TakeBytes(); len(rest) != 0 {
+		t.Errorf("second TakeBytes = %q", rest)
+	}
+}

@@ -1,0 +1,103 @@
+package inproc
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// handlerCtx is an ordinary route's handler context: the request's context,
+// also cancelled when the server closes, and cancelled once the handler has
+// returned. The cancel context and the AfterFunc on the server's context
+// this takes are built by the first call that needs them (Done, directly or
+// through a context derived from this one): most handlers never make one,
+// and building them was a tenth of an in-process call. Until then Err reads
+// both parents.
+type handlerCtx struct {
+	context.Context // the request's
+	host            context.Context
+
+	mu       sync.Mutex // serialises building and releasing
+	built    atomic.Pointer[mergedCtx]
+	released atomic.Bool
+}
+
+// mergedCtx is the built form: a child of the request's context that the
+// server's closing cancels too.
+type mergedCtx struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	stop   func() bool // unregisters the cancel from the server's context
+}
+
+// closedChan is Done's answer once the handler has returned without ever
+// asking.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// merged builds the merged context on first use; nil once released without
+// it.
+func (c *handlerCtx) merged() *mergedCtx {
+	if m := c.built.Load(); m != nil {
+		return m
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m := c.built.Load(); m != nil || c.released.Load() {
+		return m
+	}
+	ctx, cancel := context.WithCancel(c.Context)
+	m := &mergedCtx{ctx: ctx, cancel: cancel, stop: context.AfterFunc(c.host, cancel)}
+	c.built.Store(m)
+	return m
+}
+
+// Done implements context.Context.
+func (c *handlerCtx) Done() <-chan struct{} {
+	if m := c.merged(); m != nil {
+		return m.ctx.Done()
+	}
+	return closedChan
+}
+
+// Err implements context.Context.
+func (c *handlerCtx) Err() error {
+	if m := c.built.Load(); m != nil {
+		return m.ctx.Err()
+	}
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if c.released.Load() || c.host.Err() != nil {
+		return context.Canceled
+	}
+	return nil
+}
+
+// Value implements context.Context. Once built, values come from the merged
+// context, so a context derived from this one finds its cancellation and
+// joins it directly (no goroutine).
+func (c *handlerCtx) Value(key any) any {
+	if m := c.built.Load(); m != nil {
+		return m.ctx.Value(key)
+	}
+	return c.Context.Value(key)
+}
+
+// release cancels the context once the handler has returned.
+func (c *handlerCtx) release() {
+	c.mu.Lock()
+	c.released.Store(true)
+	m := c.built.Load()
+	c.mu.Unlock()
+	if m != nil {
+		m.stop()
+		m.cancel()
+	}
+}
+
+// cancel cancels the context now (a streaming response's body closed).
+func (c *handlerCtx) cancel() {
+	if m := c.merged(); m != nil {
+		m.cancel()
+	}
+}
