@@ -194,7 +194,7 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	hr, err := http.NewRequestWithContext(ctx, req.Method, target, rd)
+	hr, err := t.newRequest(ctx, req.Method, target, rd)
 	if err != nil {
 		return nil, err
 	}
@@ -253,6 +253,29 @@ func decodeJSON(b []byte, out any) error {
 	return err
 }
 
+// heldBody is a response body already whole in memory, as the double's
+// in-process transport answers: TakeBytes hands over what is unread, without
+// a copy, and leaves the body at its end.
+type heldBody interface{ TakeBytes() []byte }
+
+// readSized reads a body of known length n in one exact allocation, or
+// none for a held body (the decoder copies what it keeps, so nothing
+// aliases a held body's bytes after the call).
+func readSized(body io.Reader, n int64) ([]byte, error) {
+	if h, ok := body.(heldBody); ok {
+		b := h.TakeBytes()
+		if int64(len(b)) < n {
+			return nil, io.ErrUnexpectedEOF
+		}
+		return b[:n], nil
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(body, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
 func decodeSuccess(resp *http.Response, out any, req *Request, path string, limit int64, keep *option.Response) error {
 	defer drainClose(resp.Body)
 	if (out == nil && keep == nil) || resp.StatusCode == http.StatusNoContent {
@@ -289,8 +312,8 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		// encoding/json's semantics (v1 options): encoding/json validates
 		// the whole body before decoding it, which was a third of an
 		// in-process call.
-		buf := make([]byte, n)
-		if _, err = io.ReadFull(resp.Body, buf); err != nil {
+		var buf []byte
+		if buf, err = readSized(resp.Body, n); err != nil {
 			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, err), err}
 		}
 		err = decodeJSON(buf, out)

@@ -551,25 +551,46 @@ func TestDecodeSuccessByLength(t *testing.T) {
 		{"unknown length", -1, false},
 		{"over the sized cap", maxSizedBody + 1, false}, // streamed, never allocated up front
 		{"truncated body", int64(len(body)) + 10, true},
+		{"longer than declared", int64(len(body)) - 5, true},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-				return &http.Response{StatusCode: 200, Header: http.Header{}, ContentLength: tc.length,
-					Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+		for _, held := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/held=%v", tc.name, held), func(t *testing.T) {
+				t.Parallel()
+				rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+					b := io.NopCloser(strings.NewReader(body))
+					if held { // a body whole in memory, as the in-process transport's
+						b = &heldReader{Reader: strings.NewReader(body), all: body}
+					}
+					return &http.Response{StatusCode: 200, Header: http.Header{}, ContentLength: tc.length,
+						Body: b, Request: r}, nil
+				})
+				tr, _ := newTestTransport(t, rt)
+				var got struct {
+					ID   string `json:"id"`
+					Size int    `json:"size"`
+				}
+				err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/things/1"}, &got)
+				if tc.wantErr != (err != nil) {
+					t.Fatalf("err = %v, wantErr %v", err, tc.wantErr)
+				}
+				if !tc.wantErr && (got.ID != "a" || got.Size != 2) {
+					t.Errorf("decoded %+v", got)
+				}
 			})
-			tr, _ := newTestTransport(t, rt)
-			var got struct {
-				ID   string `json:"id"`
-				Size int    `json:"size"`
-			}
-			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/things/1"}, &got)
-			if tc.wantErr != (err != nil) {
-				t.Fatalf("err = %v, wantErr %v", err, tc.wantErr)
-			}
-			if !tc.wantErr && (got.ID != "a" || got.Size != 2) {
-				t.Errorf("decoded %+v", got)
-			}
-		})
+		}
 	}
 }
+
+// heldReader is a body that hands over its bytes (heldBody).
+type heldReader struct {
+	*strings.Reader
+	all string
+}
+
+func (h *heldReader) TakeBytes() []byte {
+	rest := h.all[len(h.all)-h.Len():]
+	h.Reset("")
+	return []byte(rest)
+}
+
+func (*heldReader) Close() error { return nil }

@@ -127,9 +127,11 @@ const (
 
 // Transport executes Requests. It is safe for concurrent use.
 type Transport struct {
-	base       string  // base URL without trailing slash
-	key        *string // the API key, nil when none; see keyRef
-	keyEsc     *string // the key as a path shows it, when that differs; nil otherwise
+	base       string   // base URL without trailing slash
+	baseURL    *url.URL // base parsed once, when newRequest may build on it
+	baseHost   string   // a request's Host on baseURL, as net/http sets it
+	key        *string  // the API key, nil when none; see keyRef
+	keyEsc     *string  // the key as a path shows it, when that differs; nil otherwise
 	client     *http.Client
 	maxRetries int
 	baseDelay  time.Duration
@@ -173,6 +175,7 @@ func New(cfg Config) *Transport {
 	if t.maxBody <= 0 {
 		t.maxBody = DefaultMaxResponseBytes
 	}
+	t.baseURL, t.baseHost = parseBase(t.base)
 	if cfg.APIKey != "" {
 		t.key = keyRef(cfg.APIKey)
 		if esc := url.PathEscape(cfg.APIKey); esc != cfg.APIKey {
