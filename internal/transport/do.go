@@ -263,11 +263,14 @@ type heldBody interface{ TakeBytes() []byte }
 // aliases a held body's bytes after the call).
 func readSized(body io.Reader, n int64) ([]byte, error) {
 	if h, ok := body.(heldBody); ok {
-		b := h.TakeBytes()
-		if int64(len(b)) < n {
+		switch b := h.TakeBytes(); {
+		case len(b) == 0: // as io.ReadFull reports these
+			return nil, io.EOF
+		case int64(len(b)) < n:
 			return nil, io.ErrUnexpectedEOF
+		default:
+			return b[:n], nil
 		}
-		return b[:n], nil
 	}
 	b := make([]byte, n)
 	if _, err := io.ReadFull(body, b); err != nil {

@@ -13,6 +13,11 @@ import (
 // through a context derived from this one): most handlers never make one,
 // and building them was a tenth of an in-process call. Until then Err reads
 // both parents.
+//
+// It keeps the context contract as the built form would: the first error
+// Err returns is the one it always returns, Done is closed once Err has
+// returned one, and context.Cause reads the request's cause only when the
+// request's own end is what ended this context.
 type handlerCtx struct {
 	context.Context // the request's
 	host            context.Context
@@ -20,6 +25,10 @@ type handlerCtx struct {
 	mu       sync.Mutex // serialises building and releasing
 	built    atomic.Pointer[mergedCtx]
 	released atomic.Bool
+	err      atomic.Pointer[error] // the first error Err returned
+	// ownEnd: ended by the server or by release rather than by the
+	// request, so the request's cancellation (and its cause) stays hidden.
+	ownEnd atomic.Bool
 }
 
 // mergedCtx is the built form: a child of the request's context that the
@@ -47,6 +56,11 @@ func (c *handlerCtx) merged() *mergedCtx {
 	}
 	ctx, cancel := context.WithCancel(c.Context)
 	m := &mergedCtx{ctx: ctx, cancel: cancel, stop: context.AfterFunc(c.host, cancel)}
+	if c.host.Err() != nil || c.ownEnd.Load() {
+		// Ended already: the AfterFunc cancels on another goroutine, and
+		// Done must not be open once Err has said otherwise.
+		cancel()
+	}
 	c.built.Store(m)
 	return m
 }
@@ -61,24 +75,34 @@ func (c *handlerCtx) Done() <-chan struct{} {
 
 // Err implements context.Context.
 func (c *handlerCtx) Err() error {
+	if p := c.err.Load(); p != nil {
+		return *p
+	}
+	var err error
 	if m := c.built.Load(); m != nil {
-		return m.ctx.Err()
+		err = m.ctx.Err()
+	} else if err = c.Context.Err(); err == nil && (c.released.Load() || c.host.Err() != nil) {
+		c.ownEnd.Store(true)
+		err = context.Canceled
 	}
-	if err := c.Context.Err(); err != nil {
-		return err
+	if err == nil {
+		return nil
 	}
-	if c.released.Load() || c.host.Err() != nil {
-		return context.Canceled
-	}
-	return nil
+	c.err.CompareAndSwap(nil, &err)
+	return *c.err.Load()
 }
 
 // Value implements context.Context. Once built, values come from the merged
 // context, so a context derived from this one finds its cancellation and
-// joins it directly (no goroutine).
+// joins it directly (no goroutine). Before that they come from the
+// request's, except that a context this one's own end ended no longer shows
+// the request's cancellation (context.Cause finds it through Value).
 func (c *handlerCtx) Value(key any) any {
 	if m := c.built.Load(); m != nil {
 		return m.ctx.Value(key)
+	}
+	if c.ownEnd.Load() {
+		return context.WithoutCancel(c.Context).Value(key)
 	}
 	return c.Context.Value(key)
 }
@@ -92,7 +116,9 @@ func (c *handlerCtx) release() {
 	if m != nil {
 		m.stop()
 		m.cancel()
+		return
 	}
+	_ = c.Err() // fixes the error now: a later end of the request changes nothing
 }
 
 // cancel cancels the context now (a streaming response's body closed).
