@@ -54,7 +54,13 @@ func (c *handlerCtx) merged() *mergedCtx {
 	if m := c.built.Load(); m != nil || c.released.Load() {
 		return m
 	}
-	ctx, cancel := context.WithCancel(c.Context)
+	parent := c.Context
+	if c.ownEnd.Load() {
+		// Ended by the server or the handler's return, as Err has said:
+		// the request's own end, later, must not show through.
+		parent = context.WithoutCancel(parent)
+	}
+	ctx, cancel := context.WithCancel(parent)
 	m := &mergedCtx{ctx: ctx, cancel: cancel, stop: context.AfterFunc(c.host, cancel)}
 	if c.host.Err() != nil || c.ownEnd.Load() {
 		// Ended already: the AfterFunc cancels on another goroutine, and

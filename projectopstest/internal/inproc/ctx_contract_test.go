@@ -119,3 +119,71 @@ func TestHandlerCtxCauseAfterServerClose(t *testing.T) {
 		t.Errorf("Err %v then %v, Cause %v; want Canceled throughout", errBefore, errAfter, causeAfter)
 	}
 }
+
+func TestHandlerCtxCauseStaysWhenDoneBuiltAfterServerClose(t *testing.T) {
+	hostCtx, closeHost := context.WithCancel(t.Context())
+	defer closeHost()
+	reqCtx, cancel := context.WithCancelCause(t.Context())
+	defer cancel(nil)
+	callerCause := errors.New("caller gave up")
+	var err1, cause1, cause2, cause3, childErr, childCause error
+	h := &host{ctx: hostCtx, h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		closeHost()
+		err1, cause1 = ctx.Err(), context.Cause(ctx)       // ended: Canceled, Canceled
+		cancel(callerCause)                                // later, the caller
+		cause2 = context.Cause(ctx)                        // still Canceled
+		child, stop := context.WithTimeout(ctx, time.Hour) // calls Done
+		defer stop()
+		cause3 = context.Cause(ctx)
+		childErr, childCause = child.Err(), context.Cause(child)
+	})}
+	tr := &Transport{Host: h, Closed: errClosed}
+	req, _ := http.NewRequestWithContext(reqCtx, http.MethodGet, "http://double.test/x", nil)
+	if resp, err := tr.RoundTrip(req); err == nil {
+		resp.Body.Close()
+	}
+	t.Logf("Err %v Cause %v; after caller cancel Cause %v; after Done Cause %v; child Err %v Cause %v",
+		err1, cause1, cause2, cause3, childErr, childCause)
+	if err1 != context.Canceled || cause1 != context.Canceled || cause2 != context.Canceled {
+		t.Fatalf("precondition: Err %v Cause %v/%v", err1, cause1, cause2)
+	}
+	if cause3 != context.Canceled {
+		t.Errorf("Cause changed from Canceled to %v once Done was called", cause3)
+	}
+	if childCause != context.Canceled {
+		t.Errorf("derived context: Err %v but Cause %v, want Canceled", childErr, childCause)
+	}
+}
+
+// The same without any cause: the request has a deadline. The server
+// closes, the handler sees Err = Canceled; the deadline passes; the handler
+// then calls Done. Cause becomes DeadlineExceeded while Err stays
+// Canceled, a pair the eager context (cancelled by the closing, Canceled
+// both) never shows.
+func TestHandlerCtxCauseStaysAfterDeadlineAndServerClose(t *testing.T) {
+	hostCtx, closeHost := context.WithCancel(t.Context())
+	defer closeHost()
+	reqCtx, cancel := context.WithTimeout(t.Context(), 30*time.Millisecond)
+	defer cancel()
+	var err1, cause1, err2, cause2 error
+	h := &host{ctx: hostCtx, h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		closeHost()
+		err1, cause1 = ctx.Err(), context.Cause(ctx)
+		<-reqCtx.Done()
+		<-ctx.Done()
+		err2, cause2 = ctx.Err(), context.Cause(ctx)
+	})}
+	tr := &Transport{Host: h, Closed: errClosed}
+	req, _ := http.NewRequestWithContext(reqCtx, http.MethodGet, "http://double.test/x", nil)
+	if resp, err := tr.RoundTrip(req); err == nil {
+		resp.Body.Close()
+	}
+	if err1 != context.Canceled || cause1 != context.Canceled {
+		t.Fatalf("precondition: Err %v Cause %v", err1, cause1)
+	}
+	if err2 != context.Canceled || cause2 != context.Canceled {
+		t.Errorf("after the deadline and Done: Err %v, Cause %v; want Canceled, Canceled (as before)", err2, cause2)
+	}
+}
