@@ -210,3 +210,26 @@ func TestCloseLetsSlowRequestFinish(t *testing.T) {
 		t.Errorf("Close = %v", err)
 	}
 }
+
+// An Upgrade header on a request with a body does not lift the body's
+// deadline (any client could otherwise hold a connection forever).
+func TestStalledBodyWithUpgradeHeaderTimesOut(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithConnTimeouts(100*time.Millisecond, time.Minute))
+	ws := srv.Default()
+	c, prefix := dialRaw(t, srv)
+	_ = c.SetReadDeadline(time.Now().Add(3 * time.Second)) // 30x the body timeout
+	_, err := io.WriteString(c, "POST "+prefix+"/projects/"+ws.ProjectID+"/hosts HTTP/1.1\r\nHost: x\r\n"+
+		"Authorization: Bearer "+ws.APIKey+"\r\nUpgrade: slowloris\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"na")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("stalled body with an Upgrade header: no answer 3s after a 100ms body timeout: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("status %d, want 400 VALIDATION_ERROR", resp.StatusCode)
+	}
+}

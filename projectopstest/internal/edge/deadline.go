@@ -10,10 +10,12 @@ import (
 // once the body has been read: the deadline must not outlive the body,
 // because net/http cancels a request's context when a read of its
 // connection fails, and it keeps reading after the body to notice a
-// departed client. Bodyless requests and upgrades get none.
+// departed client. Bodyless requests get none (an upgrade, whose
+// connection is handed over, has no body); an Upgrade header on a request
+// with a body changes nothing, or any client could stall a body forever.
 func BodyDeadline(h http.Handler, d time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 || r.Header.Get("Upgrade") != "" {
+		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 			h.ServeHTTP(w, r)
 			return
 		}
