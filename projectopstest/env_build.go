@@ -94,9 +94,9 @@ func (b *buildRec) applyInstr(i, n int, in builds.Instr) error {
 	switch {
 	case in.Cmd == "FROM" && in.Digest != "":
 		b.digests = append(b.digests, in.Digest)
-		b.log = append(b.log, num+" resolve "+in.Base)
+		b.log = append(b.log, num+" resolve "+builds.Clip(in.Base))
 	case in.Cmd == "FROM":
-		b.log = append(b.log, num+" from build stage "+in.Args)
+		b.log = append(b.log, num+" from build stage "+builds.Clip(in.Args))
 	default:
 		if err := builds.RunExit(in); err != nil {
 			return &builds.Error{Line: in.Line, Msg: err.Error()}
@@ -133,7 +133,13 @@ func (b *buildRec) fail(err error, now time.Time) {
 		b.startedAt = now
 	}
 	b.finishedAt = now
-	b.log = append(b.log, "ERROR: "+b.errMsg, "build failed")
+	// The log's line is cut (the record's error has it whole), so the
+	// preview, the log's last 4 KiB, always shows why the build failed.
+	msg := b.errMsg
+	if r := []rune(msg); len(r) > maxErrorLogRunes {
+		msg = string(r[:maxErrorLogRunes]) + "…"
+	}
+	b.log = append(b.log, "ERROR: "+msg, "build failed")
 	b.cancel = nil
 }
 
@@ -204,6 +210,10 @@ func (bd *builder) failBuild(ctx context.Context, b *buildRec, err error) {
 
 // logPreview is the capped, ANSI-stripped tail of a build log
 // (BuildLogPreviewCap bytes), as the service's is.
+// maxErrorLogRunes bounds a failure's line in the build log: at four bytes
+// a rune at most, with "build failed" after it, it fits the preview.
+const maxErrorLogRunes = 900
+
 func logPreview(lines []string) string {
 	full := builds.StripANSI(strings.Join(lines, "\n"))
 	if len(full) <= BuildLogPreviewCap {

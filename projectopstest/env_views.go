@@ -64,12 +64,14 @@ func pageArgs(r *http.Request, kind string) (limit, after int, herr *edge.Error)
 
 // checkEnvFields validates a name and Dockerfile present in a body: the
 // reference sets no maximum length on either (the request body cap bounds
-// both), only that neither is empty after trimming.
+// both); a name must not be empty after trimming, a Dockerfile only must
+// not be empty (minLength 1: one of only whitespace is saved, and fails
+// when built).
 func checkEnvFields(p environments.UpdateParams, present map[string]bool) *edge.Error {
 	if present["name"] && strings.TrimSpace(p.Name) == "" {
 		return edge.Validation("name", "name must not be empty")
 	}
-	if present["dockerfile"] && strings.TrimSpace(p.Dockerfile) == "" {
+	if present["dockerfile"] && p.Dockerfile == "" {
 		return edge.Validation("dockerfile", "dockerfile must not be empty")
 	}
 	return nil

@@ -14,11 +14,11 @@ import (
 func listBuilds(c *call, _ *none) (pager.Page[environments.Build], *edge.Error) {
 	page := pager.Page[environments.Build]{Items: []environments.Build{}}
 	kind := "builds:" + c.path("environmentId")
-	limit, before, herr := pageArgs(c.r, kind)
+	e, herr := c.env() // a missing environment is 404 whatever the query says
 	if herr != nil {
 		return page, herr
 	}
-	e, herr := c.env()
+	limit, before, herr := pageArgs(c.r, kind)
 	if herr != nil {
 		return page, herr
 	}

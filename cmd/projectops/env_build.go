@@ -149,7 +149,7 @@ func (p *buildProgress) newLines(preview string) []string {
 
 // isTerminal reports whether w is a terminal (a character device).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := unwrapWriter(w).(*os.File)
 	if !ok {
 		return false
 	}

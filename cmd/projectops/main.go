@@ -42,7 +42,7 @@ var releaseSignals = func() {}
 // run executes the command tree on args and returns the exit code; it is
 // main without the process, so tests drive the CLI through it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	a := &app{ctx: ctx, stdout: stdout, stderr: stderr}
+	a := &app{ctx: ctx, stdout: stdout, stderr: &lockedWriter{w: stderr}}
 	root := newRoot(a)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()

@@ -368,6 +368,12 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	}
 	cmd := exec.CommandContext(ctx, cmdArgs[0], cmdArgs[1:]...)
 	cmd.Stderr = stderr
+	if f, ok := unwrapWriter(stderr).(*os.File); ok {
+		// A file is handed to the command as it is (the kernel orders the
+		// writes): through the lock, exec would copy from a pipe that a
+		// child of the command may hold open long after it is killed.
+		cmd.Stderr = f
+	}
 	cmd.Stdin = stdin
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
