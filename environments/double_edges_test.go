@@ -2,6 +2,7 @@ package environments_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -55,6 +56,15 @@ func TestWhitespaceDockerfileFollowsReference(t *testing.T) {
 	}
 	if _, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: "\n\n"}); err != nil {
 		t.Errorf("update with a non-empty (whitespace) Dockerfile: %v", err)
+	}
+	// Saved, it fails when built, as a Dockerfile without FROM does.
+	st, err := f.C.Environments.Build(ctx, p, env.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, st.BuildID)
+	if b == nil || b.Status != environments.BuildFailed || !errors.Is(err, environments.ErrBuildFailed) {
+		t.Errorf("build of a blank Dockerfile: %+v, %v", b, err)
 	}
 }
 

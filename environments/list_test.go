@@ -151,7 +151,6 @@ func TestCreateAndUpdateValidation(t *testing.T) {
 		{`{"dockerfile":"FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}`, "name"},
 		{`{"name":"n"}`, "dockerfile"},
 		{`{"name":"   ","dockerfile":"FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}`, "name"},
-		{`{"name":"n","dockerfile":" \n"}`, "dockerfile"},
 		{`{"name":"n","dockerfile":"FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb","sharing":"project"}`, "sharing"},
 		{`{"name":"n","dockerfile":5}`, "dockerfile"},
 	} {

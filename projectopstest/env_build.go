@@ -94,9 +94,9 @@ func (b *buildRec) applyInstr(i, n int, in builds.Instr) error {
 	switch {
 	case in.Cmd == "FROM" && in.Digest != "":
 		b.digests = append(b.digests, in.Digest)
-		b.log = append(b.log, num+" resolve "+builds.Clip(in.Base))
+		b.log = append(b.log, num+" resolve "+clipRunes(in.Base, maxRefLogRunes))
 	case in.Cmd == "FROM":
-		b.log = append(b.log, num+" from build stage "+builds.Clip(in.Args))
+		b.log = append(b.log, num+" from build stage "+clipRunes(in.Args, maxRefLogRunes))
 	default:
 		if err := builds.RunExit(in); err != nil {
 			return &builds.Error{Line: in.Line, Msg: err.Error()}
@@ -135,11 +135,7 @@ func (b *buildRec) fail(err error, now time.Time) {
 	b.finishedAt = now
 	// The log's line is cut (the record's error has it whole), so the
 	// preview, the log's last 4 KiB, always shows why the build failed.
-	msg := b.errMsg
-	if r := []rune(msg); len(r) > maxErrorLogRunes {
-		msg = string(r[:maxErrorLogRunes]) + "…"
-	}
-	b.log = append(b.log, "ERROR: "+msg, "build failed")
+	b.log = append(b.log, "ERROR: "+clipRunes(b.errMsg, maxErrorLogRunes), "build failed")
 	b.cancel = nil
 }
 
@@ -210,9 +206,22 @@ func (bd *builder) failBuild(ctx context.Context, b *buildRec, err error) {
 
 // logPreview is the capped, ANSI-stripped tail of a build log
 // (BuildLogPreviewCap bytes), as the service's is.
-// maxErrorLogRunes bounds a failure's line in the build log: at four bytes
-// a rune at most, with "build failed" after it, it fits the preview.
-const maxErrorLogRunes = 900
+// Lines of the build log that echo what a user wrote are cut, so that
+// every line fits the preview: an image reference (a whole one, digest
+// included, is far shorter) and a failure's message (at four bytes a rune
+// at most, with "build failed" after it, it fits).
+const (
+	maxRefLogRunes   = 256
+	maxErrorLogRunes = 900
+)
+
+// clipRunes cuts s to n runes, marking the cut.
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
 
 func logPreview(lines []string) string {
 	full := builds.StripANSI(strings.Join(lines, "\n"))
