@@ -27,7 +27,11 @@ type redactor struct{ key func(string) string }
 
 // apply returns b with secrets replaced; b is returned unchanged (no copy)
 // when nothing looks like a secret, which is the common case.
-func (rd redactor) apply(b []byte) []byte {
+func (rd redactor) apply(b []byte) []byte { return rd.applyMode(b, false) }
+
+// applyMode is apply; html reads every string of b as HTML (see
+// redactHeaders).
+func (rd redactor) applyMode(b []byte, html bool) []byte {
 	// Keys always start with sk_, so this test gates the key check too.
 	if containsAt(b, "sk_", 2) {
 		if rd.key != nil {
@@ -37,7 +41,7 @@ func (rd redactor) apply(b []byte) []byte {
 		}
 		b = reSKToken.ReplaceAll(b, []byte(Redacted))
 	}
-	b = redactHeaders(b)
+	b = redactHeaders(b, html)
 	if containsFoldAt(b, "bearer", 0) {
 		b = reBearer.ReplaceAll(b, []byte("${1}${2}"+Redacted))
 	}
@@ -50,15 +54,22 @@ func (rd redactor) apply(b []byte) []byte {
 	return b
 }
 
-// text redacts plain text (widget HTML) as a JSON string holding it would
-// be: the rules read JSON, header lines inside strings included.
-func (rd redactor) text(s string) []byte {
+// text redacts plain text as a JSON string holding it would be: the rules
+// read JSON, header lines inside strings included.
+func (rd redactor) text(s string) []byte { return rd.textMode(s, false) }
+
+// html redacts widget HTML as text does, reading header values as the HTML
+// shows them (as a result's widgetHtml field is read): what a reporter
+// uploads or spools beside a result goes through the rules the result does.
+func (rd redactor) html(s string) []byte { return rd.textMode(s, true) }
+
+func (rd redactor) textMode(s string, html bool) []byte {
 	var b bytes.Buffer
 	e := json.NewEncoder(&b)
 	e.SetEscapeHTML(false) // "<pre>Cookie:" stays as the rules read it
 	_ = e.Encode(s)        // a string always encodes
 	var out string
-	if json.Unmarshal(rd.apply(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), &out) != nil {
+	if json.Unmarshal(rd.applyMode(bytes.TrimSuffix(b.Bytes(), []byte("\n")), html), &out) != nil {
 		return []byte(Redacted) // cannot happen: replacements keep the string whole
 	}
 	return []byte(out)

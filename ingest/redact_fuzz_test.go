@@ -29,6 +29,17 @@ var headerForms = []func(name, secret string) Result{
 	func(n, s string) Result {
 		return Result{Metadata: map[string]any{"headers": map[string]any{n: []any{s, "x"}}}}
 	},
+	func(n, s string) Result { return Result{Error: "GET /x?" + n + "=" + s} },
+	func(n, s string) Result {
+		b, _ := json.Marshal([]map[string]string{{"name": n, "value": s}})
+		return Result{Error: string(b)}
+	},
+	func(n, s string) Result {
+		return Result{Trace: json.RawMessage(`{"headers":[{"name":"` + n + `","value":"` + s + `"}]}`)}
+	},
+	func(n, s string) Result {
+		return Result{WidgetSnapshots: []WidgetSnapshot{{WidgetHTML: "<pre>" + n + ": " + s + "</pre>"}}}
+	},
 }
 
 // A secret header's value never survives redaction, whatever the case of
@@ -38,6 +49,10 @@ func FuzzRedactHeaders(f *testing.F) {
 	f.Add(uint8(0), uint64(1), uint8(2), []byte("tok3n-abcdefgh"), "headers ", " done")
 	f.Add(uint8(2), uint64(0xffff), uint8(6), []byte("c00kieValue"), "", "")
 	f.Add(uint8(1), uint64(0xaaaa), uint8(3), []byte("Zm9vOmJhcg"), `cookie:"`, `"`)
+	f.Add(uint8(5), uint64(0b101), uint8(2), []byte("hunter2hunter2"), "", "")
+	f.Add(uint8(8), uint64(0), uint8(8), []byte("hunter2hunter2"), "", "")
+	f.Add(uint8(10), uint64(0xffff), uint8(9), []byte("tok3n-abcdefgh"), "", "")
+	f.Add(uint8(9), uint64(1), uint8(11), []byte("tok3n-abcdefgh"), "", "")
 	f.Fuzz(func(t *testing.T, which uint8, caseMask uint64, form uint8, raw []byte, prefix, suffix string) {
 		const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 		if len(raw) < 8 || len(raw) > 64 {
@@ -70,7 +85,7 @@ func FuzzRedactHeaders(f *testing.F) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
-		text := fmt.Sprintf("%s %+v", b, back)
+		text := fmt.Sprintf("%s %+v %s", b, back, redactor{}.html(res.Error))
 		if strings.Contains(text, string(secret)) {
 			t.Fatalf("secret %q survived in %s", secret, b)
 		}
@@ -80,7 +95,7 @@ func FuzzRedactHeaders(f *testing.F) {
 // FuzzContainsFoldAt holds the pivot search to a plain ASCII-folded
 // search, for every word the redactor looks for.
 func FuzzContainsFoldAt(f *testing.F) {
-	for _, s := range []string{"Authorization: x", "X-API-KEY", "cOoKiE", "bearer", "BEARER k", "kkk zzz", "\xffapi-kEy"} {
+	for _, s := range []string{"Authorization: x", "X-API-KEY", "cOoKiE", "bearer", "BEARER k", "kkk zzz", "\xffapi-kEy", "API_KEY", "x-auth-TOKEN", "apikey", "k"} {
 		f.Add([]byte(s))
 	}
 	lower := func(b []byte) []byte {
@@ -101,6 +116,13 @@ func FuzzContainsFoldAt(f *testing.F) {
 			if got, want := containsFoldAt(b, w.word, w.pivot), bytes.Contains(lower(b), []byte(w.word)); got != want {
 				t.Fatalf("containsFoldAt(%q, %q) = %v, want %v", b, w.word, got, want)
 			}
+		}
+		want := false
+		for _, w := range keyWords {
+			want = want || bytes.Contains(lower(b), []byte(w.word))
+		}
+		if got := containsKeyWord(b); got != want {
+			t.Fatalf("containsKeyWord(%q) = %v, want %v", b, got, want)
 		}
 	})
 }

@@ -7,25 +7,37 @@ import (
 	"strings"
 )
 
-// secretHeaders are the header names whose values are secrets, lower case.
-var secretHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"}
+// secretHeaders are the header names whose values are secrets, lower case:
+// every spelling of the API-key header (with or without X-, with '-', '_'
+// or nothing between its words, as headers, query parameters and JSON keys
+// write it) and X-Auth-Token among them.
+var secretHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie",
+	"x-api-key", "api-key", "x-api_key", "api_key", "x-apikey", "apikey", "x-auth-token"}
 
 // reHeaderName finds a secret header's name in decoded text, in any case;
 // reHeaderValue then reads the separator and value after it, in the
-// spellings Go and tools print: "Name: value" lines, http.Header printed
-// with %v (map[Name:[v1 v2]]) or %#v (http.Header{"Name":[]string{"v"}}),
-// and JSON ({"Name":["v"]}, "Name": "v").
+// spellings Go and tools print: "Name: value" lines, name=value pairs,
+// http.Header printed with %v (map[Name:[v1 v2]]) or %#v
+// (http.Header{"Name":[]string{"v"}}), JSON ({"Name":["v"]}, "Name": "v")
+// and a HAR-style {"name":"Name","value":"v"} pair. A bare value runs to
+// the end of its line; reHeaderValueHTML, for widget HTML, also ends it
+// where a tag starts ('<' then a letter, '/', '!' or '?'): in HTML a '<'
+// that belongs to the text is written &lt;, so the value shown ends there.
 var (
-	reHeaderName  = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|x-api-key`)
-	reHeaderValue = regexp.MustCompile(`^["']?[ \t]*[:=][ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
+	reHeaderName      = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token`)
+	reHeaderValue     = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
+	reHeaderValueHTML = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|(?:[^\r\n<]|<[^\r\n/!?A-Za-z])*)`)
 )
 
 // redactHeaders rewrites the JSON document b so that no secret header's
 // value survives, wherever a header name appears: inside any string value
-// (re-encoded after redaction, so escapes stay valid) and as an object key
-// ({"X-Api-Key": ...}, whose string or array value is replaced). b is
-// returned as is when there is nothing to redact.
-func redactHeaders(b []byte) []byte {
+// (re-encoded after redaction, so escapes stay valid), as an object key
+// ({"X-Api-Key": ...}, whose string or array value is replaced) and as the
+// name of a name/value pair ({"name":"Authorization","value":...}). b is
+// returned as is when there is nothing to redact. Strings that hold HTML
+// (every one when html is set, else a widgetHtml field's) read header
+// values as HTML shows them (see reHeaderValueHTML).
+func redactHeaders(b []byte, html bool) []byte {
 	if !hasHeaderName(b) {
 		return b
 	}
@@ -62,7 +74,15 @@ func redactHeaders(b []byte) []byte {
 				continue
 			}
 		}
-		if r := redactHeaderText(s); r != s {
+		if vs := pairValue(b, end); vs > 0 && isSecretHeader(s) {
+			// The name of a {"name":...,"value":...} pair: replace the value.
+			if ve, rep := redactedValue(b, vs); ve > vs {
+				splice(vs, ve, rep)
+				i = ve - 1
+				continue
+			}
+		}
+		if r := redactHeaderText(s, html || isWidgetHTML(b, i)); r != s {
 			splice(i, end, encodeString(r))
 		}
 		i = end - 1
@@ -73,15 +93,45 @@ func redactHeaders(b []byte) []byte {
 	return append(out, b[last:]...)
 }
 
+// pairValue returns where the value of a {"name":...,"value":...} pair
+// starts when the JSON string ending at b[end] is followed by its
+// "value" key, else 0.
+func pairValue(b []byte, end int) int {
+	i := skipWS(b, end)
+	if i >= len(b) || b[i] != ',' {
+		return 0
+	}
+	i = skipWS(b, i+1)
+	if !bytes.HasPrefix(b[i:], []byte(`"value"`)) {
+		return 0
+	}
+	i = skipWS(b, i+len(`"value"`))
+	if i >= len(b) || b[i] != ':' {
+		return 0
+	}
+	return skipWS(b, i+1)
+}
+
+// isWidgetHTML reports whether the JSON string at b[i] is the value of a
+// widgetHtml key.
+func isWidgetHTML(b []byte, i int) bool {
+	return bytes.HasSuffix(bytes.TrimRight(b[:i], " \t\r\n"), []byte(`"widgetHtml":`))
+}
+
 // redactHeaderText replaces each secret header's value in s, keeping the
-// shape of the value (brackets, braces, quotes) so the text still reads.
-// A name found inside a value already redacted extends the redaction to
-// its own value, so one header cannot shield another's secret.
-func redactHeaderText(s string) string {
+// shape of the value (brackets, braces, quotes) so the text still reads;
+// html reads s as HTML (see reHeaderValueHTML). A name found inside a
+// value already redacted extends the redaction to its own value, so one
+// header cannot shield another's secret.
+func redactHeaderText(s string, html bool) string {
+	re := reHeaderValue
+	if html {
+		re = reHeaderValueHTML
+	}
 	var b strings.Builder
 	last, end := 0, 0
 	for _, m := range reHeaderName.FindAllStringIndex(s, -1) {
-		v := reHeaderValue.FindStringSubmatchIndex(s[m[1]:])
+		v := re.FindStringSubmatchIndex(s[m[1]:])
 		if v == nil || v[3] == v[2] {
 			continue // a name without a value, as in "authorization failed"
 		}
@@ -185,9 +235,37 @@ func encodeString(s string) []byte {
 }
 
 // hasHeaderName reports whether b holds a secret header's name in any
-// ASCII case: authorization, api-key (x-api-key too) or cookie.
+// ASCII case: authorization, cookie, or one of keyWords.
 func hasHeaderName(b []byte) bool {
-	return containsFoldAt(b, "authorization", 7) || containsFoldAt(b, "api-key", 4) || containsFoldAt(b, "cookie", 3)
+	return containsFoldAt(b, "authorization", 7) || containsFoldAt(b, "cookie", 3) || containsKeyWord(b)
+}
+
+// keyWords are the secret header names (or their tails) that have a 'k',
+// each with its offset: containsKeyWord finds them all in one search.
+var keyWords = [...]struct {
+	word string
+	k    int
+}{{"api-key", 4}, {"api_key", 4}, {"apikey", 3}, {"auth-token", 7}}
+
+// containsKeyWord reports whether b contains one of keyWords in any ASCII
+// case, finding candidates by their 'k' as containsFoldAt does.
+func containsKeyWord(b []byte) bool {
+	for _, c := range [2]byte{'k', 'K'} {
+		for off := 0; off < len(b); {
+			j := bytes.IndexByte(b[off:], c)
+			if j < 0 {
+				break
+			}
+			j += off
+			for _, w := range keyWords {
+				if i := j - w.k; i >= 0 && hasFoldAt(b, i, w.word) {
+					return true
+				}
+			}
+			off = j + 1
+		}
+	}
+	return false
 }
 
 // hasFoldAt reports whether b[i:] starts with word (lower-case ASCII) in

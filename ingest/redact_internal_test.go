@@ -19,7 +19,22 @@ func TestRedactRules(t *testing.T) {
 		{"x-api-key: 12345", "x-api-key: [REDACTED]"},
 		{"sent bearer eyJhbGciOiJIUzI1NiJ9.e30.sig!", "sent bearer [REDACTED]!"},
 		{"dial postgres://admin:s3cret@db:5432/x", "dial postgres://[REDACTED]@db:5432/x"},
+		// Every spelling of the API-key header, and X-Auth-Token.
+		{"Api-Key: hunter2hunter2", "Api-Key: [REDACTED]"},
+		{"api-key=hunter2hunter2&x=1", "api-key=[REDACTED]"},
+		{"map[Api-Key:[hunter2] Content-Type:[application/json]]", "map[Api-Key:[[REDACTED]] Content-Type:[application/json]]"},
+		{`http.Header{"Api-Key":[]string{"hunter2"}}`, `http.Header{"Api-Key":[]string{"[REDACTED]"}}`},
+		{"GET /x?api_key=hunter2hunter2", "GET /x?api_key=[REDACTED]"},
+		{"APIKEY: hunter2", "APIKEY: [REDACTED]"},
+		{"X-API_KEY: hunter2", "X-API_KEY: [REDACTED]"},
+		{`{"apiKey":"hunter2"}`, `{"apiKey":"[REDACTED]"}`},
+		{"X-Auth-Token: hunter2\nok", "X-Auth-Token: [REDACTED]\nok"},
+		{`[{"name":"Authorization","value":"Basic Zm9vOmJhcg=="}]`, `[{"name":"Authorization","value":"[REDACTED]"}]`},
+		{`{"name": "x-auth-token", "value": "hunter2"}`, `{"name": "x-auth-token", "value": "[REDACTED]"}`},
 		// Not secrets.
+		{"the api key is missing; set PROJECTOPS_API_KEY first; apikey lookup failed", "the api key is missing; set PROJECTOPS_API_KEY first; apikey lookup failed"},
+		{"auth token expired", "auth token expired"},
+		{`{"name":"Content-Type","value":"text/plain"}`, `{"name":"Content-Type","value":"text/plain"}`},
 		{"the risk_of sk_ prefix alone, task_sk_1", "the risk_of sk_ prefix alone, task_sk_1"},
 		{"cookie jar is empty; authorization failed", "cookie jar is empty; authorization failed"},
 		{"mail me at a@b.c, see https://example.com/x", "mail me at a@b.c, see https://example.com/x"},
@@ -33,6 +48,56 @@ func TestRedactRules(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("%q:\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// The structured forms: a JSON document's object keys and name/value pairs
+// naming a secret header (a HAR's headers), in any case.
+func TestRedactStructuredHeaders(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{`{"metadata":{"Api-Key":"v1v1v1","X-Auth-Token":["v2"]}}`, `{"metadata":{"Api-Key":"[REDACTED]","X-Auth-Token":["[REDACTED]"]}}`},
+		{`{"api_key":"v1v1v1","apikey":"v2"}`, `{"api_key":"[REDACTED]","apikey":"[REDACTED]"}`},
+		{`{"headers":[{"name":"COOKIE","value":"a=1"},{"name":"Accept","value":"*/*"}]}`, `{"headers":[{"name":"COOKIE","value":"[REDACTED]"},{"name":"Accept","value":"*/*"}]}`},
+		{`{"name":"apiKey", "value" : ["v1","v2"]}`, `{"name":"apiKey", "value" : ["[REDACTED]"]}`},
+	} {
+		if got := string(redactor{}.apply([]byte(tt.in))); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Widget HTML (uploaded or spooled beside a result, or its widgetHtml
+// field) ends a bare header value where a tag starts, not at the end of
+// the line: a one-line page keeps its markup, and the value is still gone.
+// Everywhere else the value runs to the end of the line.
+func TestRedactHTMLHeaderValue(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}
+	const page = `<html><pre>Authorization: Basic Zm9vOmJhcg==</pre><p>Cookie: a=1; b=2<br/>next</p><!--x-api-key: k1k1k1<!-- -->` +
+		`<i>Api-Key: 3 < 4 k2k2k2</i><b>X-Auth-Token: "k3 k3"</b></html>`
+	const want = `<html><pre>Authorization: [REDACTED]</pre><p>Cookie: [REDACTED]<br/>next</p><!--x-api-key: [REDACTED]<!-- -->` +
+		`<i>Api-Key: [REDACTED]</i><b>X-Auth-Token: "[REDACTED]"</b></html>`
+	if got := string(rd.html(page)); got != want {
+		t.Errorf("html:\n got %s\nwant %s", got, want)
+	}
+	// As text (a title, an error), the same line loses all after the name.
+	if got := string(rd.text("<pre>Authorization: Basic Zm9vOmJhcg==</pre><p>x</p>")); got != "<pre>Authorization: [REDACTED]" {
+		t.Errorf("text: %s", got)
+	}
+	// Inline, a result's widgetHtml field reads the same way as uploaded.
+	b := rd.apply([]byte(`{"error":"<p>Cookie: a=1</p>","widgetSnapshots":[{"widgetHtml": "` + strings.ReplaceAll(page, `"`, `\"`) + `"}]}`))
+	var res Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if res.Error != "<p>Cookie: [REDACTED]" || res.WidgetSnapshots[0].WidgetHTML != want {
+		t.Errorf("inline: %s", b)
+	}
+	for _, secret := range []string{"Zm9v", "a=1", "k1k1", "k2k2", "k3"} {
+		if strings.Contains(string(b), secret) || strings.Contains(string(rd.html(page)), secret) {
+			t.Errorf("%q survived", secret)
 		}
 	}
 }

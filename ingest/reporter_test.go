@@ -222,6 +222,55 @@ func TestReporterChunkBytes(t *testing.T) {
 	}
 }
 
+// Every spelling of the API-key header is redacted in every form, sent and
+// spooled: with or without X-, "Name: v" lines, name=v pairs and Go's
+// printed map (only "X-Api-Key:" was once).
+func TestReporterRedactsEveryAPIKeySpelling(t *testing.T) {
+	t.Parallel()
+	const secret = "hunter2hunter2hunter2"
+	for _, line := range []string{
+		"X-Api-Key: " + secret, // redacted (control)
+		"Api-Key: " + secret,
+		"api-key=" + secret,
+		"map[Api-Key:[" + secret + "] Content-Type:[application/json]]",
+		"GET /v1?api_key=" + secret,
+		"APIKEY: " + secret,
+		"X-Auth-Token: " + secret,
+		`{"apiKey":"` + secret + `"}`,
+		`[{"name":"Authorization","value":"` + secret + `"}]`,
+	} {
+		// Sent: the row the service stores.
+		f := setup(t)
+		r, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Strict = true })
+		record(t, r, []ingest.Result{{CaseTitle: "TestHeaders", Error: "request headers: " + line}})
+		out, err := r.Close(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		its, _ := f.srv.IngestedIterations(out.Run.RunID)
+		if len(its) != 1 {
+			t.Fatalf("rows: %+v", its)
+		}
+		if strings.Contains(string(its[0].Raw), secret) {
+			t.Errorf("%q: sent to the service in clear: %s", line, its[0].Raw)
+		}
+
+		// Spooled: the file a failed reporter leaves behind.
+		g := setup(t)
+		g.srv.SetFault(routeReport, projectopstest.Fault{Status: 400})
+		r, dir := newReporter(t, g.c, nil)
+		record(t, r, []ingest.Result{{CaseTitle: "TestHeaders", Error: "request headers: " + line}})
+		out, _ = r.Close(t.Context())
+		b, err := os.ReadFile(out.SpoolPath)
+		if err != nil {
+			t.Fatalf("spool in %s: %v", dir, err)
+		}
+		if strings.Contains(string(b), secret) {
+			t.Errorf("%q: written to the spool file in clear", line)
+		}
+	}
+}
+
 // Nothing secret is sent or spooled.
 func TestReporterRedaction(t *testing.T) {
 	t.Parallel()
