@@ -132,6 +132,56 @@ func TestLargeWidgetHTMLIsUploaded(t *testing.T) {
 	}
 }
 
+// Widget HTML is redacted whether it goes inline or, too large for a
+// chunk, through an upload URL (it was once uploaded in clear). A page on
+// one line keeps its markup: a header value ends where a tag starts.
+func TestUploadedWidgetHTMLIsRedacted(t *testing.T) {
+	t.Parallel()
+	const secrets = `<pre>Authorization: Bearer tok_abcdefghijklmnop</pre><pre>key=sk_live_ABCDEFGH12345678</pre>`
+	for _, tc := range []struct {
+		name string
+		pad  int
+		nl   string
+	}{{"inline", 100, "\n"}, {"uploaded", 3 << 20, "\n"}, {"inline one line", 100, ""}, {"uploaded one line", 3 << 20, ""}} {
+		f := setup(t)
+		r, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Strict = true })
+		html := "<html>" + tc.nl + strings.Repeat("x", tc.pad) + tc.nl + secrets + tc.nl + "</html>"
+		if err := r.Record(t.Context(), ingest.Result{CaseTitle: "widget", Passed: true, WidgetSnapshots: []ingest.WidgetSnapshot{{
+			ToolCallID: "call-1", ToolName: "show", ServerID: "srv", ResourceURI: "ui://w", WidgetHTML: html}}}); err != nil {
+			t.Fatal(err)
+		}
+		out, err := r.Close(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		its, _ := f.srv.IngestedIterations(out.Run.RunID)
+		if len(its) != 1 || len(its[0].Input.WidgetSnapshots) != 1 {
+			t.Fatalf("%s: rows %+v", tc.name, its)
+		}
+		stored := its[0].Input.WidgetSnapshots[0].WidgetHTML
+		if id := its[0].Input.WidgetSnapshots[0].WidgetHTMLBlobID; id != "" {
+			data, _, ok := f.srv.Artifact(id)
+			if !ok {
+				t.Fatalf("%s: artifact %s missing", tc.name, id)
+			}
+			stored = string(data)
+		}
+		uploaded := its[0].Input.WidgetSnapshots[0].WidgetHTMLBlobID != ""
+		if uploaded != strings.HasPrefix(tc.name, "uploaded") {
+			t.Errorf("%s: uploaded %v", tc.name, uploaded)
+		}
+		want := "<pre>Authorization: [REDACTED]</pre><pre>key=[REDACTED]</pre>" + tc.nl + "</html>"
+		if !strings.HasSuffix(stored, want) || len(stored) < tc.pad {
+			t.Errorf("%s: %d bytes stored, ending %q; want the page whole, ending %q", tc.name, len(stored), stored[max(0, len(stored)-120):], want)
+		}
+		for _, s := range []string{"tok_abcdefghijklmnop", "sk_live_ABCDEFGH12345678"} {
+			if strings.Contains(stored, s) {
+				t.Errorf("%s widget HTML: %q reached the service in clear", tc.name, s)
+			}
+		}
+	}
+}
+
 // A widget upload that fails is no reporting failure: the result goes out
 // cut to fit, and the rest of the run with it.
 func TestFailedWidgetUploadKeepsTheRun(t *testing.T) {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -71,8 +72,9 @@ func oneOf(s string, allowed ...string) bool { return slices.Contains(allowed, s
 
 // uploadWidgets sends every inline widget HTML of res through an upload
 // URL and replaces it by the stored blob's id, as the service's reporter
-// does when a result would not fit a chunk otherwise. It reports whether
-// anything was uploaded.
+// does when a result would not fit a chunk otherwise. What is uploaded is
+// redacted first, by the rules the result itself goes through (inline, the
+// HTML would have been). It reports whether anything was uploaded.
 func (r *Reporter) uploadWidgets(ctx context.Context, res *Result) (bool, error) {
 	uploaded := false
 	for i := range res.WidgetSnapshots {
@@ -84,7 +86,7 @@ func (r *Reporter) uploadWidgets(ctx context.Context, res *Result) (bool, error)
 		if err != nil {
 			return uploaded, err
 		}
-		up, err := r.svc.UploadArtifact(r.callCtx(ctx), u.UploadURL, "text/html; charset=utf-8", strings.NewReader(s.WidgetHTML))
+		up, err := r.svc.UploadArtifact(r.callCtx(ctx), u.UploadURL, "text/html; charset=utf-8", bytes.NewReader(r.enc.redact.html(s.WidgetHTML)))
 		if err != nil {
 			return uploaded, err
 		}

@@ -33,7 +33,7 @@ func (t *TBRecorder) spoolWidgets(res *Result, seq int) error {
 			continue
 		}
 		name := base + ".w" + strconv.Itoa(seq) + "-" + strconv.Itoa(i) + widgetExt
-		if err := writeNew(filepath.Join(dir, name), t.enc.redact.text(s.WidgetHTML)); err != nil {
+		if err := writeNew(filepath.Join(dir, name), t.enc.redact.html(s.WidgetHTML)); err != nil {
 			return fmt.Errorf("projectops: ingest spool: %w", err)
 		}
 		s.WidgetHTML, s.WidgetHTMLBlobID = "", spoolBlobPrefix+name
