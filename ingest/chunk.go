@@ -3,7 +3,9 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -46,9 +48,25 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 	if len(b) <= e.limit {
 		return b, false, nil
 	}
-	// Cut the biggest text field until it fits (removing at least the
-	// excess each time, so this ends fast), then drop the structured ones.
+	// Drop widget HTML first, the largest first, keeping each snapshot's
+	// other fields (Record uploads it, a TBRecorder spools it, rather than
+	// have it dropped; this is what is sent when that fails). Then cut the
+	// biggest text field until it fits (removing at least the excess each
+	// time, so this ends fast), then drop the structured fields.
 	r := *res
+	if hasWidgetHTML(&r) {
+		r.WidgetSnapshots = slices.Clone(r.WidgetSnapshots)
+		for len(b) > e.limit {
+			s := largestWidgetHTML(r.WidgetSnapshots)
+			if s == nil {
+				break
+			}
+			s.WidgetHTML = widgetHTMLDropped(len(s.WidgetHTML))
+			if b, err = e.marshal(&r); err != nil {
+				return nil, false, err
+			}
+		}
+	}
 	for i := 0; len(b) > e.limit && i < 16; i++ {
 		f := biggest(&r)
 		if f == nil {
@@ -77,6 +95,28 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 		b, err = e.marshal(&r)
 	}
 	return b, true, err
+}
+
+// largestWidgetHTML returns the snapshot with the largest widget HTML not
+// dropped yet, or nil.
+func largestWidgetHTML(snaps []WidgetSnapshot) *WidgetSnapshot {
+	var best *WidgetSnapshot
+	for i := range snaps {
+		s := &snaps[i]
+		if s.WidgetHTML != "" && !strings.HasPrefix(s.WidgetHTML, widgetDroppedPrefix) &&
+			(best == nil || len(s.WidgetHTML) > len(best.WidgetHTML)) {
+			best = s
+		}
+	}
+	return best
+}
+
+// widgetDroppedPrefix starts what replaces widget HTML dropped to fit a
+// chunk: an HTML comment (the widget renders empty) that says so.
+const widgetDroppedPrefix = "<!-- widget HTML dropped by projectops"
+
+func widgetHTMLDropped(n int) string {
+	return widgetDroppedPrefix + " to fit the chunk size: " + strconv.Itoa(n) + " bytes removed -->"
 }
 
 // biggest returns the largest text field of r worth cutting, or nil. A

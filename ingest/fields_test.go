@@ -214,6 +214,46 @@ func TestFailedWidgetUploadKeepsTheRun(t *testing.T) {
 	}
 }
 
+// A failed widget upload costs the result its widget HTML only, as the
+// logged warning says: the snapshot (tool call id, resource URI, ...), the
+// metadata and advancedConfig are sent (all of them were once dropped).
+func TestFailedWidgetUploadDropsOnlyTheHTML(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.srv.SetFault("POST /eval-ingest-uploads/{token}", projectopstest.Fault{Status: http.StatusServiceUnavailable})
+	var logged bytes.Buffer
+	r, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) {
+		o.Strict = true
+		o.Logger = slog.New(slog.NewTextHandler(&logged, nil))
+	})
+	if err := r.Record(t.Context(), ingest.Result{CaseTitle: "widget", Passed: true,
+		Metadata:       map[string]any{"model": "m1"},
+		AdvancedConfig: map[string]any{"temperature": 0.2},
+		WidgetSnapshots: []ingest.WidgetSnapshot{{ToolCallID: "call-1", ToolName: "show", ServerID: "srv", ResourceURI: "ui://w",
+			WidgetHTML: "<html>" + strings.Repeat("x", 3<<20) + "</html>"}}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.Close(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	its, _ := f.srv.IngestedIterations(out.Run.RunID)
+	if len(its) != 1 || out.Truncated != 1 {
+		t.Fatalf("rows: %d, truncated %d", len(its), out.Truncated)
+	}
+	if !strings.Contains(logged.String(), "sent without its widget HTML") {
+		t.Errorf("log: %s", logged.String())
+	}
+	got := its[0].Input
+	if len(got.WidgetSnapshots) != 1 || got.WidgetSnapshots[0].ToolCallID != "call-1" || got.WidgetSnapshots[0].ResourceURI != "ui://w" ||
+		strings.Contains(got.WidgetSnapshots[0].WidgetHTML, "xxxx") {
+		t.Errorf("widget snapshot lost, not just its HTML: %s", its[0].Raw)
+	}
+	if got.Metadata["model"] != "m1" || got.AdvancedConfig["temperature"] != 0.2 {
+		t.Errorf("metadata/advancedConfig lost: %s", its[0].Raw)
+	}
+}
+
 // Replay configs carry tokens and a client secret: no fmt verb, no slog
 // handler and no spool file shows them.
 func TestReplaySecretsNeverShow(t *testing.T) {

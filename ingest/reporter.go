@@ -150,7 +150,8 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 // deterministic one (from its title, external case id and occurrence). A
 // result that would not fit a chunk has its widget HTML uploaded through
 // an upload URL, then its largest text cut (a failed upload is logged and
-// the result sent cut to fit; the run goes on). Record may block while
+// the result sent without that HTML, its snapshots otherwise whole, and cut
+// further only if still too large; the run goes on). Record may block while
 // Concurrency chunks are in flight (that is what bounds memory), and
 // behind another call to Record, Flush or Close; it waits only while ctx
 // lasts. When ctx ends first, Record returns ctx's error and refuses res:
@@ -198,7 +199,9 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 			b, cut, err = r.enc.encode(&res)
 		} else if err != nil {
 			// Not a reporting failure: the run goes on, and this result
-			// is sent cut to fit (its widget HTML is what is cut).
+			// is sent cut to fit: its widget HTML is dropped first (the
+			// snapshots keep their other fields), then, only if it still
+			// does not fit, its largest text.
 			r.log.WarnContext(ctx, "projectops: ingest: widget upload failed; the result is sent without its widget HTML",
 				"case", r.shownTitle(res.CaseTitle), "error", err)
 			b, cut, err = r.enc.encode(&res)
