@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 )
@@ -110,15 +111,20 @@ func (r *Reporter) reportFits(head []byte) bool {
 }
 
 // report sends the whole run as one report call (results already spooled
-// as chunk 1); head is the run's encoded fields, or herr. Call with r.mu
-// held.
+// as chunk 1, marked as a report); head is the run's encoded fields, or
+// herr. A failure the service answered with a refusal on every attempt is
+// spooled as such: Resume then knows the report stored nothing, whereas one
+// whose answer may have been lost (a network error, a 5xx, a reporter
+// killed while waiting) may have stored and completed the run. Call with
+// r.mu held.
 func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResult {
 	r.seq++
 	results := r.resultsArray()
 	defer r.putBody(results)
-	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: r.seq}, results)
+	r.spoolWrite(spoolRecord{Kind: "chunk", Seq: r.seq, Report: true}, results)
 	if herr != nil {
 		r.fail(herr)
+		r.spoolWrite(spoolRecord{Kind: "refused", Seq: r.seq}, nil)
 		return nil
 	}
 	body := r.getBody()
@@ -127,9 +133,22 @@ func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResu
 	body = append(body, `,"results":`...)
 	body = append(body, results...)
 	body = append(body, '}')
-	run, err := r.svc.run(r.callCtx(ctx), routeReport, r.opt.Project, nil, body, r.observe)
+	unsure, last := 0, 0 // attempts that may have stored the run; the last status
+	observe := func(status int) {
+		r.observe(status)
+		if status < 400 || status >= 500 {
+			unsure++
+		}
+		last = status
+	}
+	run, err := r.svc.run(r.callCtx(ctx), routeReport, r.opt.Project, nil, body, observe)
 	if err != nil {
 		r.fail(err)
+		// Refused: every attempt answered 4xx, or the last a 2xx
+		// {"ok":false} (answered in full: nothing stored) after 4xx ones.
+		if unsure == 0 || unsure == 1 && last >= 200 && last < 300 && errors.Is(err, ErrNotOK) {
+			r.spoolWrite(spoolRecord{Kind: "refused", Seq: r.seq}, nil)
+		}
 		return nil
 	}
 	r.sent.Add(int64(r.recorded.Load()))

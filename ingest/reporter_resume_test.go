@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -222,5 +224,106 @@ func TestResumedRunIDFitsTheLimit(t *testing.T) {
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
 	if err != nil || len(res) != 1 || res[0].Resent != len(mine) || utf8.RuneCountInString(res[0].ExternalRunID) != 256 {
 		t.Fatalf("Resume = %+v, %v: want the results in a resumed run with a 256-character id", res, err)
+	}
+}
+
+// A one-shot report whose answer is lost (the service stored and finalized
+// the run, the reporter never heard back) leaves its results in the spool.
+// Resume finds the run complete and leaves it so: its rows are not stored
+// a second time in a resumed run (they once were), and the spool is gone.
+func TestResumeAfterLostReportAnswerStoresNoDuplicates(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	lose := roundTrip(func(req *http.Request) (*http.Response, error) {
+		resp, err := f.srv.Transport().RoundTrip(req)
+		if err == nil && strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
+			resp.Body.Close()
+			return nil, io.ErrUnexpectedEOF // applied, but the answer never arrived
+		}
+		return resp, err
+	})
+	c := f.client(t, option.WithTransport(lose), option.WithMaxRetries(2))
+	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Strict = true })
+	rs := results("d", 10, 3)
+	record(t, r, rs)
+	if _, err := r.Close(t.Context()); err == nil {
+		t.Fatal("Close succeeded although every report answer was lost")
+	}
+	if len(spoolFiles(t, dir)) != 1 {
+		t.Fatalf("spool: %v", spoolFiles(t, dir))
+	}
+	// The network is back: deliver what the spool holds.
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	if err != nil || len(res) != 1 || res[0].Resent != 0 || res[0].CompletedRunID != "" || res[0].Run == nil ||
+		res[0].Run.Summary.Total != len(rs) {
+		t.Fatalf("resume = %+v, %v", res, err)
+	}
+	if files := spoolFiles(t, dir); len(files) != 0 {
+		t.Errorf("spool kept: %v", files)
+	}
+	total := 0
+	for _, run := range f.srv.IngestedRuns(f.ws.ProjectID) {
+		its, _ := f.srv.IngestedIterations(run.ID)
+		t.Logf("run %s (external id %q): %d rows", run.ID, run.Params.ExternalRunID, len(its))
+		total += len(its)
+	}
+	if total != len(rs) {
+		t.Errorf("%d rows stored for %d results: the lost answer made Resume store them again", total, len(rs))
+	}
+}
+
+// A one-shot report lost before it reached the service, whose external run
+// id another report then completed with fewer rows than it carried, was
+// not stored there: Resume delivers it to a run of its own.
+func TestResumeLostReportIntoASmallerCompleteRun(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	lose := roundTrip(func(req *http.Request) (*http.Response, error) {
+		if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
+			return nil, io.ErrUnexpectedEOF // never arrived
+		}
+		return f.srv.Transport().RoundTrip(req)
+	})
+	c := f.client(t, option.WithTransport(lose), option.WithMaxRetries(1))
+	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
+	record(t, r, results("mine-", 3, 0))
+	if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
+		t.Fatal("nothing spooled")
+	}
+	other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
+	record(t, other, results("other-", 2, 0))
+	if _, err := other.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	if err != nil || len(res) != 1 {
+		t.Fatalf("resume = %+v, %v", res, err)
+	}
+	if g := res[0]; g.CompletedRunID != "shared" || !strings.HasPrefix(g.ExternalRunID, "shared-resumed-") || g.Resent != 3 ||
+		g.Run == nil || g.Run.Summary.Total != 3 {
+		t.Errorf("resume = %+v (run %+v)", g, g.Run)
+	}
+}
+
+// A one-shot report the service refused (a 4xx: it stored nothing) into a
+// run another report then completed goes to a run of its own, whatever the
+// size of that run.
+func TestResumeRefusedReportIntoACompleteRun(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.srv.SetFault(routeReport, projectopstest.Fault{Status: http.StatusForbidden, Times: 1})
+	r, dir := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
+	record(t, r, results("mine-", 2, 0))
+	if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
+		t.Fatal("nothing spooled")
+	}
+	other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
+	record(t, other, results("other-", 5, 0))
+	if _, err := other.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	if err != nil || len(res) != 1 || res[0].CompletedRunID != "shared" || res[0].Resent != 2 {
+		t.Fatalf("resume = %+v, %v", res, err)
 	}
 }

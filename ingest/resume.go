@@ -34,7 +34,9 @@ type ResumeResult struct {
 	// already complete without their results (another reporter, or an
 	// earlier invocation, used the same external run id): it is that id,
 	// and the results went to a new run, ExternalRunID, instead of being
-	// dropped.
+	// dropped. A one-shot report whose lost answer may have completed
+	// that run is not among them (see Resume): when it was all the files
+	// held, CompletedRunID stays empty, Resent is 0 and Run is that run.
 	CompletedRunID string
 }
 
@@ -45,7 +47,13 @@ type ResumeResult struct {
 // together. A file is removed once its run is finalized; files whose run
 // failed stay for another attempt, and the returned error joins those
 // failures. Re-sending is safe: the service skips iterations it already
-// stored, and a run that is already complete is left as it is. Resumes of
+// stored, and a run that is already complete is left as it is. What the
+// files hold for a complete run goes as follows. A one-shot report that
+// may have completed it (its answer was lost: the service did not refuse
+// it) is taken as stored there, and not sent again, unless the run holds
+// fewer rows than the report carried distinct iterations. Any other
+// unacknowledged result goes to a new run, "<externalRunId>-resumed-<hash>"
+// (ResumeResult.CompletedRunID says so), rather than nowhere. Resumes of
 // one directory run one at a time (an OS lock on a file in dir, where the
 // platform has one: Unix and Windows): a second one waits for the first,
 // then finds what it left. A spool file its reporter still writes (locked
@@ -149,21 +157,33 @@ func readRunIDFile(dir string) string {
 // resumeRun starts (reuses) the run, re-sends every unacknowledged result
 // of files in batches within the default chunk limits, and finalizes. It
 // returns the external id of the run the results went to: run's, or when
-// that run was already complete and the files hold results it never
-// acknowledged, a new run's (see resumedRunID).
+// that run was already complete and the files hold unacknowledged results
+// it cannot be holding (all but a one-shot report that may have completed
+// it: see Resume), a new run's (see resumedRunID).
 func resumeRun(ctx context.Context, svc *Service, project string, run RunParams, files []string) (*RunResult, string, int, error) {
 	st, err := svc.StartRun(ctx, project, run)
 	if err != nil {
 		return nil, run.ExternalRunID, 0, err
 	}
+	var stored map[chunkKey]bool
 	if st.Reused && st.Status != StatusRunning {
-		// Complete already: with nothing unacknowledged there is nothing
-		// to deliver. Otherwise the id was taken by another reporter or
-		// an earlier invocation, and its run takes no more results: they
-		// go to a run of their own rather than nowhere. (A resume stopped
-		// between finalizing and removing its files sends them again
-		// that way: a duplicate run, never a lost one.)
-		n, err := countUnacked(files)
+		// Complete already. A one-shot report whose answer was lost may be
+		// what completed it: a report creates, stores and finalizes its
+		// run in one call, so unless the service refused it, or the run
+		// holds fewer rows than it carried, its results are there (and
+		// were the run someone else's, the report would have been
+		// answered with that run, storing nothing, as the reporter then
+		// counts it sent). With nothing else unacknowledged there is
+		// nothing to deliver. Otherwise the id was taken by another
+		// reporter or an earlier invocation, and its run takes no more
+		// results: they go to a run of their own rather than nowhere. (A
+		// resume stopped between finalizing and removing its files sends
+		// them again that way: a duplicate run, never a lost one.)
+		var err error
+		if stored, err = storedReports(files, st.Summary); err != nil {
+			return st, run.ExternalRunID, 0, err
+		}
+		n, err := countUnacked(files, stored)
 		if err != nil || n == 0 {
 			return st, run.ExternalRunID, 0, err
 		}
@@ -175,7 +195,7 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 			return st, run.ExternalRunID, 0, nil // an earlier resume delivered them there
 		}
 	}
-	resent, err := sendUnacked(ctx, svc, project, st.RunID, files)
+	resent, err := sendUnacked(ctx, svc, project, st.RunID, files, stored)
 	if err != nil {
 		return nil, run.ExternalRunID, resent, err
 	}
@@ -200,20 +220,61 @@ func resumedRunID(ext string, files []string) string {
 	return ext + suffix
 }
 
-// countUnacked counts the results of files that were never acknowledged.
-func countUnacked(files []string) (int, error) {
+// chunkKey names one chunk of one spool file.
+type chunkKey struct {
+	file string
+	seq  int
+}
+
+// storedReports returns the unacknowledged chunks of files that were sent
+// as one-shot reports and may have been stored in the complete run whose
+// summary is sum: those the service did not refuse, and that carried no
+// more distinct iterations (externalIterationIds) than the run holds. (A
+// run without a summary is taken to hold them.)
+func storedReports(files []string, sum *Summary) (map[chunkKey]bool, error) {
+	stored := map[chunkKey]bool{}
+	for _, f := range files {
+		err := eachUnackedChunk(f, func(rec *spoolRecord, refused bool) error {
+			if !rec.Report || refused {
+				return nil
+			}
+			var results []struct {
+				ID string `json:"externalIterationId"`
+			}
+			if err := json.Unmarshal(rec.Results, &results); err != nil {
+				return fmt.Errorf("projectops: %s: chunk %d: %w", f, rec.Seq, err)
+			}
+			ids := make(map[string]bool, len(results))
+			for _, r := range results {
+				ids[r.ID] = true
+			}
+			if sum == nil || sum.Total >= len(ids) {
+				stored[chunkKey{f, rec.Seq}] = true
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return stored, nil
+}
+
+// countUnacked counts the results of files that were never acknowledged,
+// but for the chunks in skip.
+func countUnacked(files []string, skip map[chunkKey]bool) (int, error) {
 	n := 0
 	for _, f := range files {
-		if err := eachUnacked(f, func(json.RawMessage) error { n++; return nil }); err != nil {
+		if err := eachUnacked(f, skip, func(json.RawMessage) error { n++; return nil }); err != nil {
 			return n, err
 		}
 	}
 	return n, nil
 }
 
-// sendUnacked re-sends every unacknowledged result of files to the run in
-// batches within the default chunk limits.
-func sendUnacked(ctx context.Context, svc *Service, project, runID string, files []string) (int, error) {
+// sendUnacked re-sends every unacknowledged result of files, but for the
+// chunks in skip, to the run in batches within the default chunk limits.
+func sendUnacked(ctx context.Context, svc *Service, project, runID string, files []string, skip map[chunkKey]bool) (int, error) {
 	var batch []json.RawMessage
 	var body []byte
 	size, resent := 0, 0
@@ -241,7 +302,7 @@ func sendUnacked(ctx context.Context, svc *Service, project, runID string, files
 		return nil
 	}
 	for _, f := range files {
-		err := eachUnacked(f, func(res json.RawMessage) error {
+		err := eachUnacked(f, skip, func(res json.RawMessage) error {
 			res, err := uploadSpooled(ctx, svc, project, filepath.Dir(f), res)
 			if err != nil {
 				return err
@@ -280,21 +341,10 @@ func readSpoolHeader(path string) (*spoolRecord, error) {
 }
 
 // eachUnacked calls fn with every result of the file's chunks that were
-// never acknowledged. It reads the file twice (acks, then chunks) so that
-// only one chunk is in memory at a time. A torn last line (the process was
-// killed while writing it) is ignored: that chunk was never sent either.
-func eachUnacked(path string, fn func(json.RawMessage) error) error {
-	acked := map[int]bool{}
-	if err := eachRecord(path, func(rec *spoolRecord) error {
-		if rec.Kind == "ack" {
-			acked[rec.Seq] = true
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	return eachRecord(path, func(rec *spoolRecord) error {
-		if rec.Kind != "chunk" || acked[rec.Seq] {
+// never acknowledged, but for the chunks in skip.
+func eachUnacked(path string, skip map[chunkKey]bool, fn func(json.RawMessage) error) error {
+	return eachUnackedChunk(path, func(rec *spoolRecord, _ bool) error {
+		if skip[chunkKey{path, rec.Seq}] {
 			return nil
 		}
 		var results []json.RawMessage
@@ -307,6 +357,33 @@ func eachUnacked(path string, fn func(json.RawMessage) error) error {
 			}
 		}
 		return nil
+	})
+}
+
+// eachUnackedChunk calls fn with every chunk of the file that was never
+// acknowledged, and whether the service refused it (a one-shot report
+// answered with a refusal). It reads the file twice (acks, then chunks) so
+// that only one chunk is in memory at a time. A torn last line (the
+// process was killed while writing it) is ignored: that chunk was never
+// sent either.
+func eachUnackedChunk(path string, fn func(rec *spoolRecord, refused bool) error) error {
+	acked, refused := map[int]bool{}, map[int]bool{}
+	if err := eachRecord(path, func(rec *spoolRecord) error {
+		switch rec.Kind {
+		case "ack":
+			acked[rec.Seq] = true
+		case "refused":
+			refused[rec.Seq] = true
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return eachRecord(path, func(rec *spoolRecord) error {
+		if rec.Kind != "chunk" || acked[rec.Seq] {
+			return nil
+		}
+		return fn(rec, refused[rec.Seq])
 	})
 }
 

@@ -36,13 +36,16 @@ func DefaultSpoolDir(getenv func(string) string) string {
 
 // spoolRecord is one line of a spool file. The first line is a "run"
 // record; then "chunk" records (results as sent, already redacted) and
-// "ack" records once the service has stored a chunk.
+// "ack" records once the service has stored a chunk. A chunk sent as a
+// one-shot report is marked Report; a "refused" record follows it when the
+// service answered that report with a refusal (so it stored nothing).
 type spoolRecord struct {
-	Kind    string          `json:"kind"` // run, chunk, ack
+	Kind    string          `json:"kind"` // run, chunk, ack, refused
 	Version int             `json:"v,omitempty"`
 	Project string          `json:"project,omitempty"`
 	Run     *RunParams      `json:"run,omitempty"`
 	Seq     int             `json:"seq,omitempty"`
+	Report  bool            `json:"report,omitempty"`
 	Results json.RawMessage `json:"results,omitempty"`
 }
 
