@@ -44,7 +44,7 @@ func TestCutDropsWidgetHTMLFirst(t *testing.T) {
 	enc := newEncoder(redactor{}, nil, DefaultChunkBytes)
 	big, small := strings.Repeat("b", DefaultChunkBytes), strings.Repeat("s", 1000)
 	res := Result{CaseTitle: "c", Error: strings.Repeat("e", 5000), Metadata: map[string]any{"model": "m1"},
-		AdvancedConfig: map[string]any{"temperature": 0.2},
+		AdvancedConfig:  map[string]any{"temperature": 0.2},
 		WidgetSnapshots: []WidgetSnapshot{{ToolCallID: "a", WidgetHTML: small}, {ToolCallID: "b", WidgetHTML: big}}}
 	b, cut, err := enc.encode(&res)
 	if err != nil || !cut {
