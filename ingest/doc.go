@@ -24,9 +24,11 @@
 // acknowledged after, so a failed or killed reporter loses nothing: Resume
 // (projectops report resume --spool DIR) re-sends what was not stored and
 // finalizes. Without ReporterOptions.Strict a reporting failure never fails
-// the caller. Secrets are removed before anything is spooled or sent: the
-// client's API key, sk_ tokens, Authorization, Cookie and API-key header
-// lines, bearer tokens, URL credentials, plus ReporterOptions.Redact.
+// the caller. Secrets are removed before anything is spooled or sent
+// (widget HTML uploaded through an upload URL included): the client's API
+// key, sk_ tokens, the values of Authorization, Cookie, API-key (any
+// spelling) and X-Auth-Token headers, bearer tokens, URL credentials, plus
+// ReporterOptions.Redact.
 //
 // # Sources
 //

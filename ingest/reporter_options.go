@@ -38,8 +38,10 @@ type ReporterOptions struct {
 	// Redact, when set, rewrites every text field of every result (title,
 	// query, error, expected output, trace, strings in metadata, error
 	// details and tool-call arguments) before the built-in rules, which
-	// remove the client's API key, any sk_ token, Authorization, Cookie
-	// and API-key header lines, bearer tokens and URL credentials.
+	// remove the client's API key, any sk_ token, the values of
+	// Authorization, Cookie, API-key (any spelling) and X-Auth-Token
+	// headers, bearer tokens and URL credentials. Widget HTML, inline or
+	// uploaded, goes through the built-in rules only.
 	Redact func(string) string
 	// Progress, when set, is called as chunks are cut and stored, from the
 	// upload goroutines too: it must be safe for concurrent use.
