@@ -20,13 +20,15 @@ var secretHeaders = []string{"authorization", "proxy-authorization", "cookie", "
 // http.Header printed with %v (map[Name:[v1 v2]]) or %#v
 // (http.Header{"Name":[]string{"v"}}), JSON ({"Name":["v"]}, "Name": "v")
 // and a HAR-style {"name":"Name","value":"v"} pair. A bare value runs to
-// the end of its line; reHeaderValueHTML, for widget HTML, also ends it
-// where a tag starts ('<' then a letter, '/', '!' or '?'): in HTML a '<'
-// that belongs to the text is written &lt;, so the value shown ends there.
+// the end of its line. In widget HTML it ends earlier where the line as
+// shown ends: at a <br> or a block element's tag (reLineBreakHTML), not at
+// inline markup (<b>, <span>, ...), which may sit inside the value; a value
+// that would then be empty (the block starts right after the name) still
+// runs to the end of the line.
 var (
-	reHeaderName      = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token`)
-	reHeaderValue     = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
-	reHeaderValueHTML = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|(?:[^\r\n<]|<[^\r\n/!?A-Za-z])*)`)
+	reHeaderName    = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token`)
+	reHeaderValue   = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
+	reLineBreakHTML = regexp.MustCompile(`(?i)<(?:br|hr|/?(?:p|div|pre|li|ul|ol|dl|dt|dd|tr|td|th|table|thead|tbody|h[1-6]|body|html|head|section|article|header|footer|main|nav|aside|blockquote|form|script|style|textarea|title))\b`)
 )
 
 // redactHeaders rewrites the JSON document b so that no secret header's
@@ -120,22 +122,23 @@ func isWidgetHTML(b []byte, i int) bool {
 
 // redactHeaderText replaces each secret header's value in s, keeping the
 // shape of the value (brackets, braces, quotes) so the text still reads;
-// html reads s as HTML (see reHeaderValueHTML). A name found inside a
+// html reads s as HTML (see reLineBreakHTML). A name found inside a
 // value already redacted extends the redaction to its own value, so one
 // header cannot shield another's secret.
 func redactHeaderText(s string, html bool) string {
-	re := reHeaderValue
-	if html {
-		re = reHeaderValueHTML
-	}
 	var b strings.Builder
 	last, end := 0, 0
 	for _, m := range reHeaderName.FindAllStringIndex(s, -1) {
-		v := re.FindStringSubmatchIndex(s[m[1]:])
+		v := reHeaderValue.FindStringSubmatchIndex(s[m[1]:])
 		if v == nil || v[3] == v[2] {
 			continue // a name without a value, as in "authorization failed"
 		}
 		vStart, vEnd := m[1]+v[2], m[1]+v[3]
+		if html && !strings.ContainsRune(`["'`, rune(s[vStart])) {
+			if br := reLineBreakHTML.FindStringIndex(s[vStart:vEnd]); br != nil && strings.TrimSpace(s[vStart:vStart+br[0]]) != "" {
+				vEnd = vStart + br[0]
+			}
+		}
 		if m[0] < end {
 			if vEnd > end {
 				last, end = vEnd, vEnd // drop the rest of that value too

@@ -69,16 +69,19 @@ func TestRedactStructuredHeaders(t *testing.T) {
 }
 
 // Widget HTML (uploaded or spooled beside a result, or its widgetHtml
-// field) ends a bare header value where a tag starts, not at the end of
-// the line: a one-line page keeps its markup, and the value is still gone.
-// Everywhere else the value runs to the end of the line.
+// field) ends a bare header value where the line shown ends (a <br> or a
+// block element's tag), not at the end of the source line: a one-line page
+// keeps its markup, and the value is still gone, inline markup inside it
+// included. Everywhere else the value runs to the end of the line.
 func TestRedactHTMLHeaderValue(t *testing.T) {
 	t.Parallel()
 	rd := redactor{}
-	const page = `<html><pre>Authorization: Basic Zm9vOmJhcg==</pre><p>Cookie: a=1; b=2<br/>next</p><!--x-api-key: k1k1k1<!-- -->` +
-		`<i>Api-Key: 3 < 4 k2k2k2</i><b>X-Auth-Token: "k3 k3"</b></html>`
-	const want = `<html><pre>Authorization: [REDACTED]</pre><p>Cookie: [REDACTED]<br/>next</p><!--x-api-key: [REDACTED]<!-- -->` +
-		`<i>Api-Key: [REDACTED]</i><b>X-Auth-Token: "[REDACTED]"</b></html>`
+	const page = `<html><pre>Authorization: Basic Zm9vOmJhcg==</pre><p>Cookie: a=1; b=2<br/>next</p><div>x-api-key: k1k1k1</div>` +
+		`<p>Api-Key: 3 < 4 <b>k2k2k2</b> <span>k4k4</span></p><TD>X-Auth-Token: "k3 k3"</TD>` +
+		`<p>Cookie: <div>k5k5</div></p><p>end</p></html>`
+	const want = `<html><pre>Authorization: [REDACTED]</pre><p>Cookie: [REDACTED]<br/>next</p><div>x-api-key: [REDACTED]</div>` +
+		`<p>Api-Key: [REDACTED]</p><TD>X-Auth-Token: "[REDACTED]"</TD>` +
+		`<p>Cookie: [REDACTED]`
 	if got := string(rd.html(page)); got != want {
 		t.Errorf("html:\n got %s\nwant %s", got, want)
 	}
@@ -95,7 +98,7 @@ func TestRedactHTMLHeaderValue(t *testing.T) {
 	if res.Error != "<p>Cookie: [REDACTED]" || res.WidgetSnapshots[0].WidgetHTML != want {
 		t.Errorf("inline: %s", b)
 	}
-	for _, secret := range []string{"Zm9v", "a=1", "k1k1", "k2k2", "k3"} {
+	for _, secret := range []string{"Zm9v", "a=1", "k1k1", "k2k2", "k3", "k4k4", "k5k5"} {
 		if strings.Contains(string(b), secret) || strings.Contains(string(rd.html(page)), secret) {
 			t.Errorf("%q survived", secret)
 		}
