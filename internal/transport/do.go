@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -118,7 +119,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			err = fmt.Errorf("projectops: %s %s: %w", req.Method, path, unwrapURLError(err))
+			err = t.causeError(req, target, path, unwrapURLError(err))
 			t.logAttempt(ctx, req, 0, attempt, start, err)
 			if attempt >= maxRetries || !retryableNetErr(req.Class, idemKey != "", err) {
 				return err
@@ -146,11 +147,21 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if isRedirect(resp.StatusCode) {
 			return redirectError(resp, req.Method, path)
 		}
-		apiErr, hasRA := t.decodeError(resp, req.Method, path)
+		apiErr, hasRA, cut := t.decodeError(resp, req.Method, path)
+		if cut != nil && ctx.Err() != nil {
+			// The call's own end cut the error body short: what is left
+			// of it says nothing, the context's error says why.
+			return ctx.Err()
+		}
 		if attempt >= maxRetries || !retryableStatus(req.Class, idemKey != "", apiErr) {
 			return apiErr
 		}
-		var wait time.Duration
+		if bo == nil {
+			bo = t.newBackOff()
+		}
+		// Drawn whether used or not, so the n-th retry's backoff is the
+		// n-th step of the schedule after a Retry-After wait too.
+		wait := bo.NextBackOff()
 		why := "backoff"
 		if hasRA {
 			why = "Retry-After"
@@ -160,11 +171,6 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 				return apiErr
 			}
 			wait = apiErr.RetryAfter
-		} else {
-			if bo == nil {
-				bo = t.newBackOff()
-			}
-			wait = bo.NextBackOff()
 		}
 		t.logRetry(ctx, req, attempt, wait, why)
 		if serr := t.sleep(ctx, wait); serr != nil {
@@ -253,6 +259,16 @@ func decodeJSON(b []byte, out any) error {
 	return err
 }
 
+// blank reports whether b is only JSON white space (or empty).
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
 // heldBody is a response body already whole in memory, as the double's
 // in-process transport answers: TakeBytes hands over what is unread, without
 // a copy, and leaves the body at its end.
@@ -300,7 +316,7 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, rerr), rerr}
 		}
 		keep.Body = buf
-		if out == nil || len(buf) == 0 {
+		if out == nil || blank(buf) {
 			return nil // an empty body leaves out as it is
 		}
 		if err := decodeJSON(buf, out); err != nil {
@@ -318,6 +334,9 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		var buf []byte
 		if buf, err = readSized(resp.Body, n); err != nil {
 			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, err), err}
+		}
+		if blank(buf) {
+			return nil // as a streamed body of only white space: out as it is
 		}
 		err = decodeJSON(buf, out)
 	} else {
@@ -379,9 +398,9 @@ const maxSizedBody = 1 << 20
 
 // decodeError reads a capped error body into *shared.Error. hasRA reports
 // whether a usable Retry-After header was present.
-func (t *Transport) decodeError(resp *http.Response, method, path string) (*shared.Error, bool) {
+func (t *Transport) decodeError(resp *http.Response, method, path string) (*shared.Error, bool, error) {
 	defer drainClose(resp.Body)
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
+	raw, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 	// A gateway may reflect the key into the envelope's message or details,
 	// which end up in error text.
 	raw = []byte(t.Redact(string(raw)))
@@ -397,8 +416,12 @@ func (t *Transport) decodeError(resp *http.Response, method, path string) (*shar
 			ct = "no content type"
 		}
 		// The body is not echoed: a proxy page could reflect request headers.
+		what := "non-envelope error body"
+		if rerr != nil {
+			what = "error body cut short: " + t.Redact(rerr.Error())
+		}
 		e = &shared.Error{StatusCode: resp.StatusCode,
-			Message: fmt.Sprintf("%s (non-envelope error body, %s, %d bytes)", http.StatusText(resp.StatusCode), ct, len(raw))}
+			Message: fmt.Sprintf("%s (%s, %s, %d bytes)", http.StatusText(resp.StatusCode), what, ct, len(raw))}
 		if resp.StatusCode == http.StatusConflict {
 			// The reference declares a run cancel's 409 with no body, and a
 			// 409 means one thing in this API: ErrConflict matches it.
@@ -409,7 +432,7 @@ func (t *Transport) decodeError(resp *http.Response, method, path string) (*shar
 	e.RequestID = resp.Header.Get(RequestIDHeader)
 	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.RetryAfter = ra
-	return e, ok
+	return e, ok, rerr
 }
 
 // drainClose reads a little of what is left so the connection can be reused.
@@ -430,6 +453,35 @@ var drainBufs = sync.Pool{New: func() any { return new([512]byte) }}
 
 // unwrapURLError drops *url.Error's URL (which may carry query values) and
 // keeps its cause.
+// causeError is a network failure as errors and logs show it: the
+// cause's text without the key or the request's URL (a tracing RoundTripper
+// may name the URL in its error, and a minted upload URL is a capability),
+// while errors.Is and errors.As still see the cause.
+func (t *Transport) causeError(req *Request, target, path string, cause error) error {
+	text := cause.Error()
+	if req.URL != "" {
+		text = strings.ReplaceAll(text, target, "REDACTED")
+		if u, err := url.Parse(target); err == nil {
+			for _, part := range []string{u.String(), u.RawQuery, u.EscapedPath(), u.Path} {
+				if len(part) > 1 {
+					text = strings.ReplaceAll(text, part, "REDACTED")
+				}
+			}
+		}
+	}
+	return &shownError{text: "projectops: " + req.Method + " " + path + ": " + t.Redact(text), cause: cause}
+}
+
+// shownError is an error whose text was cleaned of secrets; it unwraps to
+// the original.
+type shownError struct {
+	text  string
+	cause error
+}
+
+func (e *shownError) Error() string { return e.text }
+func (e *shownError) Unwrap() error { return e.cause }
+
 func unwrapURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {

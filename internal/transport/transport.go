@@ -132,6 +132,7 @@ type Transport struct {
 	baseHost   string   // a request's Host on baseURL, as net/http sets it
 	key        *string  // the API key, nil when none; see keyRef
 	keyEsc     *string  // the key as a path shows it, when that differs; nil otherwise
+	keyQEsc    *string  // the key as a query shows it, when that differs from both; nil otherwise
 	client     *http.Client
 	maxRetries int
 	baseDelay  time.Duration
@@ -178,8 +179,12 @@ func New(cfg Config) *Transport {
 	t.baseURL, t.baseHost = parseBase(t.base)
 	if cfg.APIKey != "" {
 		t.key = keyRef(cfg.APIKey)
-		if esc := url.PathEscape(cfg.APIKey); esc != cfg.APIKey {
+		esc, qesc := url.PathEscape(cfg.APIKey), url.QueryEscape(cfg.APIKey)
+		if esc != cfg.APIKey {
 			t.keyEsc = keyRef(esc)
+		}
+		if qesc != cfg.APIKey && qesc != esc {
+			t.keyQEsc = keyRef(qesc)
 		}
 		auth := []string{"Bearer " + cfg.APIKey}
 		t.authHeader = func() []string { return auth }
@@ -247,6 +252,9 @@ func (t *Transport) Redact(s string) string {
 	s = strings.ReplaceAll(s, *t.key, "sk_***")
 	if t.keyEsc != nil { // as a path shows it
 		s = strings.ReplaceAll(s, *t.keyEsc, "sk_***")
+	}
+	if t.keyQEsc != nil { // as a query shows it
+		s = strings.ReplaceAll(s, *t.keyQEsc, "sk_***")
 	}
 	return s
 }
