@@ -50,6 +50,9 @@ func (s *Server) openServer(userID, projectID, serverID string, check func() *ed
 	if b, _ := sv.backend.(*mcpBackend); b != nil {
 		c.TokenURL = b.tokenURL
 	}
+	if sec := string(sv.clientSecret); sec != "" {
+		c.SavedClientSecret = func() string { return sec }
+	}
 	return s.mcp.Open(c), nil
 }
 

@@ -18,8 +18,12 @@ type Call struct {
 	UserID, ProjectID, ServerID string
 	UseOAuth                    bool
 	TokenURL                    string // the saved server's OAuth token endpoint, if any
-	URL, Transport              string // as listed on the saved server
-	Target                      mcpconn.Target
+	// SavedClientSecret returns the saved server's OAuth client secret (nil
+	// when none): a refresh uses it when an import names the client
+	// without one. A func, so a printed Call never shows the secret.
+	SavedClientSecret func() string
+	URL, Transport    string // as listed on the saved server
+	Target            mcpconn.Target
 
 	l     *Layer
 	grant *grant

@@ -279,7 +279,11 @@ func ImportTokens(sc *Call, p *servers.ImportTokensParams, sameURL func(given, s
 	tok.Expiry = TokenExpiry(sc.l.cfg.Now(), p.Tokens.ExpiresIn) // the double's clock, as every expiry
 	var cfg *oauth2.Config
 	if p.ClientInformation != nil && sc.TokenURL != "" {
-		cfg = &oauth2.Config{ClientID: p.ClientInformation.ClientID, ClientSecret: p.ClientInformation.ClientSecret,
+		secret := p.ClientInformation.ClientSecret
+		if secret == "" && sc.SavedClientSecret != nil {
+			secret = sc.SavedClientSecret() // the server record holds it (hasClientSecret)
+		}
+		cfg = &oauth2.Config{ClientID: p.ClientInformation.ClientID, ClientSecret: secret,
 			Endpoint: oauth2.Endpoint{TokenURL: sc.TokenURL}}
 	}
 	sc.l.storeTokens(TokenKey{sc.UserID, sc.ProjectID, sc.ServerID}, tok, cfg)
