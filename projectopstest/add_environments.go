@@ -46,7 +46,7 @@ func (s *Server) addEnvironmentLocked(spec EnvironmentSpec) (string, error) {
 	if strings.TrimSpace(spec.Name) == "" {
 		return "", errors.New("environment: name is required")
 	}
-	if strings.TrimSpace(spec.Dockerfile) == "" {
+	if spec.Dockerfile == "" { // as the API: one of only white space is saved, and fails when built
 		return "", errors.New("environment: dockerfile is required")
 	}
 	e, err := s.st.insertEnv(spec)

@@ -131,7 +131,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		t.logAttempt(ctx, req, resp.StatusCode, attempt, start, nil)
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			err := decodeSuccess(resp, out, req, path, t.maxBody, call.Response)
+			err := t.decodeSuccess(resp, out, req, path, target, call.Response)
 			// A body cut short (the connection reset mid-response) is a
 			// network error: a read is retried, a write that may have run
 			// is not.
@@ -147,7 +147,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if isRedirect(resp.StatusCode) {
 			return redirectError(resp, req.Method, path)
 		}
-		apiErr, hasRA, cut := t.decodeError(resp, req.Method, path)
+		apiErr, hasRA, cut := t.decodeError(resp, req.Method, path, t.cleaner(req, target))
 		if cut != nil && ctx.Err() != nil {
 			// The call's own end cut the error body short: what is left
 			// of it says nothing, the context's error says why.
@@ -295,7 +295,8 @@ func readSized(body io.Reader, n int64) ([]byte, error) {
 	return b, nil
 }
 
-func decodeSuccess(resp *http.Response, out any, req *Request, path string, limit int64, keep *option.Response) error {
+func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, path, target string, keep *option.Response) error {
+	limit := t.maxBody
 	defer drainClose(resp.Body)
 	if (out == nil && keep == nil) || resp.StatusCode == http.StatusNoContent {
 		return nil
@@ -313,7 +314,7 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		case errors.Is(rerr, errOverCap):
 			return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
 		case rerr != nil:
-			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, rerr), rerr}
+			return t.readFailure(req, target, path, rerr)
 		}
 		keep.Body = buf
 		if out == nil || blank(buf) {
@@ -333,7 +334,7 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 		// in-process call.
 		var buf []byte
 		if buf, err = readSized(resp.Body, n); err != nil {
-			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, err), err}
+			return t.readFailure(req, target, path, err)
 		}
 		if blank(buf) {
 			return nil // as a streamed body of only white space: out as it is
@@ -350,7 +351,7 @@ func decodeSuccess(resp *http.Response, out any, req *Request, path string, limi
 			err = onlySpace(io.MultiReader(dec.Buffered(), cr))
 		}
 		if err != nil && cr.err != nil && !errors.Is(cr.err, io.EOF) && !errors.Is(cr.err, errOverCap) {
-			return &bodyReadError{fmt.Errorf("projectops: %s %s: reading response: %w", req.Method, path, cr.err), cr.err}
+			return t.readFailure(req, target, path, cr.err)
 		}
 	}
 	if errors.Is(err, errOverCap) {
@@ -382,6 +383,13 @@ func onlySpace(r io.Reader) error {
 	}
 }
 
+// readFailure is the error of a success body that could not be read, its
+// text cleaned as a network failure's is (a tracing body may name the URL).
+func (t *Transport) readFailure(req *Request, target, path string, err error) error {
+	text := "projectops: " + req.Method + " " + path + ": reading response: " + t.cleaner(req, target)(err.Error())
+	return &bodyReadError{msg: &shownError{text: text, cause: err}, err: err}
+}
+
 // bodyReadError is a success response whose body could not be read to its
 // end (the connection failed mid-response): a network error, which Do may
 // retry, unlike a body that is not the JSON expected.
@@ -398,18 +406,18 @@ const maxSizedBody = 1 << 20
 
 // decodeError reads a capped error body into *shared.Error. hasRA reports
 // whether a usable Retry-After header was present.
-func (t *Transport) decodeError(resp *http.Response, method, path string) (*shared.Error, bool, error) {
+func (t *Transport) decodeError(resp *http.Response, method, path string, clean func(string) string) (*shared.Error, bool, error) {
 	defer drainClose(resp.Body)
 	raw, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 	// A gateway may reflect the key into the envelope's message or details,
 	// which end up in error text.
-	raw = []byte(t.Redact(string(raw)))
+	raw = []byte(clean(string(raw)))
 	var b apierr.Body
 	var e *shared.Error
 	if err := json.Unmarshal(raw, &b); err == nil && b.Code != "" {
 		e = apierr.FromBody(resp.StatusCode, b)
 		apierr.AddBilling(e, raw)
-		apierr.Redact(e, t.Redact)
+		apierr.Redact(e, clean)
 	} else {
 		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 		if ct == "" {
@@ -418,7 +426,7 @@ func (t *Transport) decodeError(resp *http.Response, method, path string) (*shar
 		// The body is not echoed: a proxy page could reflect request headers.
 		what := "non-envelope error body"
 		if rerr != nil {
-			what = "error body cut short: " + t.Redact(rerr.Error())
+			what = "error body cut short: " + clean(rerr.Error())
 		}
 		e = &shared.Error{StatusCode: resp.StatusCode,
 			Message: fmt.Sprintf("%s (%s, %s, %d bytes)", http.StatusText(resp.StatusCode), what, ct, len(raw))}
@@ -454,22 +462,34 @@ var drainBufs = sync.Pool{New: func() any { return new([512]byte) }}
 // unwrapURLError drops *url.Error's URL (which may carry query values) and
 // keeps its cause.
 // causeError is a network failure as errors and logs show it: the
-// cause's text without the key or the request's URL (a tracing RoundTripper
-// may name the URL in its error, and a minted upload URL is a capability),
-// while errors.Is and errors.As still see the cause.
+// cause's text cleaned of the request's secrets (a tracing RoundTripper may
+// name the URL in its error), while errors.Is and errors.As still see the
+// cause.
 func (t *Transport) causeError(req *Request, target, path string, cause error) error {
-	text := cause.Error()
-	if req.URL != "" {
-		text = strings.ReplaceAll(text, target, "REDACTED")
-		if u, err := url.Parse(target); err == nil {
-			for _, part := range []string{u.String(), u.RawQuery, u.EscapedPath(), u.Path} {
-				if len(part) > 1 {
-					text = strings.ReplaceAll(text, part, "REDACTED")
-				}
+	return &shownError{text: "projectops: " + req.Method + " " + path + ": " + t.cleaner(req, target)(cause.Error()), cause: cause}
+}
+
+// cleaner returns what takes a request's secrets out of text its errors and
+// logs show: the key in every spelling and, for a minted upload URL (a
+// capability), the URL and its parts.
+func (t *Transport) cleaner(req *Request, target string) func(string) string {
+	if req.URL == "" {
+		return t.Redact
+	}
+	parts := []string{target}
+	if u, err := url.Parse(target); err == nil {
+		for _, p := range []string{u.String(), u.RawQuery, u.EscapedPath(), u.Path} {
+			if len(p) > 1 {
+				parts = append(parts, p)
 			}
 		}
 	}
-	return &shownError{text: "projectops: " + req.Method + " " + path + ": " + t.Redact(text), cause: cause}
+	return func(s string) string {
+		for _, p := range parts {
+			s = strings.ReplaceAll(s, p, "REDACTED")
+		}
+		return t.Redact(s)
+	}
 }
 
 // shownError is an error whose text was cleaned of secrets; it unwraps to
