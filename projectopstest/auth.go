@@ -40,10 +40,12 @@ func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 	if herr != nil {
 		return a, herr
 	}
-	if wait := s.limiter.Wait(a.keyID, s.now()); wait > 0 {
-		e := edge.NewError(shared.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
-		e.RetryAfter = wait
-		return a, e
+	if s.limiter.Enabled() { // else the clock need not be read
+		if wait := s.limiter.Wait(a.keyID, s.now()); wait > 0 {
+			e := edge.NewError(shared.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
+			e.RetryAfter = wait
+			return a, e
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -156,7 +156,12 @@ func infoOf(w http.ResponseWriter) *reqInfo {
 
 // serveHTTP is the outermost layer: request id, request log, debug log.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
+	// The debug line's duration is the only use of the wall clock here.
+	debug := s.log.Enabled(r.Context(), slog.LevelDebug)
+	var start time.Time
+	if debug {
+		start = time.Now()
+	}
 	arrived := s.now()
 	id := r.Header.Get("X-Request-Id")
 	if !validRequestID(id) {
@@ -171,7 +176,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			Method: r.Method, Path: path, Route: rec.info.route, Status: rec.status,
 			KeyID: rec.info.keyID, RequestID: id, Time: arrived,
 		})
-		if s.log.Enabled(r.Context(), slog.LevelDebug) {
+		if debug {
 			s.log.LogAttrs(r.Context(), slog.LevelDebug, "projectopstest request",
 				slog.String("method", r.Method), slog.String("path", path),
 				slog.String("route", rec.info.route), slog.Int("status", rec.status),

@@ -24,6 +24,10 @@ func New(perMinute, burst int) *Limiter {
 	return &Limiter{perMinute: perMinute, burst: burst, byKey: map[string]*rate.Limiter{}}
 }
 
+// Enabled reports whether the limiter limits at all (a caller can then skip
+// reading the clock).
+func (l *Limiter) Enabled() bool { return l.perMinute > 0 }
+
 // Wait takes a token for keyID at now. It returns 0 when the request may
 // proceed, else how long until a token is available (and takes nothing).
 func (l *Limiter) Wait(keyID string, now time.Time) time.Duration {
