@@ -34,4 +34,3 @@ func TestRefreshUsesSavedClientSecret(t *testing.T) {
 		t.Fatalf("ListTools after expiry = %v (token endpoint asked %d times)", err, refreshes)
 	}
 }
-
