@@ -133,8 +133,10 @@ func TestLargeWidgetHTMLIsUploaded(t *testing.T) {
 }
 
 // Widget HTML is redacted whether it goes inline or, too large for a
-// chunk, through an upload URL (it was once uploaded in clear). A page on
-// one line keeps its markup: a header value ends where a tag starts.
+// chunk, through an upload URL (it was once uploaded in clear). A header
+// value runs to the end of its source line, as in text: a page on one line
+// loses the rest of that line (over-redaction is the safe side), a page on
+// several lines keeps the lines after it.
 func TestUploadedWidgetHTMLIsRedacted(t *testing.T) {
 	t.Parallel()
 	const secrets = `<pre>Authorization: Bearer tok_abcdefghijklmnop</pre><pre>key=sk_live_ABCDEFGH12345678</pre>`
@@ -170,9 +172,12 @@ func TestUploadedWidgetHTMLIsRedacted(t *testing.T) {
 		if uploaded != strings.HasPrefix(tc.name, "uploaded") {
 			t.Errorf("%s: uploaded %v", tc.name, uploaded)
 		}
-		want := "<pre>Authorization: [REDACTED]</pre><pre>key=[REDACTED]</pre>" + tc.nl + "</html>"
+		want := "<pre>Authorization: [REDACTED]" + tc.nl
+		if tc.nl != "" {
+			want += "</html>"
+		}
 		if !strings.HasSuffix(stored, want) || len(stored) < tc.pad {
-			t.Errorf("%s: %d bytes stored, ending %q; want the page whole, ending %q", tc.name, len(stored), stored[max(0, len(stored)-120):], want)
+			t.Errorf("%s: %d bytes stored, ending %q; want the page up to the header, ending %q", tc.name, len(stored), stored[max(0, len(stored)-120):], want)
 		}
 		for _, s := range []string{"tok_abcdefghijklmnop", "sk_live_ABCDEFGH12345678"} {
 			if strings.Contains(stored, s) {

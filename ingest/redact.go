@@ -58,9 +58,10 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 // read JSON, header lines inside strings included.
 func (rd redactor) text(s string) []byte { return rd.textMode(s, false) }
 
-// html redacts widget HTML as text does, reading header values as the HTML
-// shows them (as a result's widgetHtml field is read): what a reporter
-// uploads or spools beside a result goes through the rules the result does.
+// html redacts widget HTML as a result's widgetHtml field is read (a bare
+// header value runs to the end of its source line, as in text): what a
+// reporter uploads or spools beside a result goes through the rules the
+// result does.
 func (rd redactor) html(s string) []byte { return rd.textMode(s, true) }
 
 func (rd redactor) textMode(s string, html bool) []byte {

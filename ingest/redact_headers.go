@@ -20,15 +20,13 @@ var secretHeaders = []string{"authorization", "proxy-authorization", "cookie", "
 // http.Header printed with %v (map[Name:[v1 v2]]) or %#v
 // (http.Header{"Name":[]string{"v"}}), JSON ({"Name":["v"]}, "Name": "v")
 // and a HAR-style {"name":"Name","value":"v"} pair. A bare value runs to
-// the end of its line. In widget HTML it ends earlier where the line as
-// shown ends: at a <br> or a block element's tag (reLineBreakHTML), not at
-// inline markup (<b>, <span>, ...), which may sit inside the value; a value
-// that would then be empty (the block starts right after the name) still
-// runs to the end of the line.
+// the end of its source line, in widget HTML too: no tag is taken to end
+// it, since a regexp cannot tell a <br> or block tag that ends the line
+// shown from one inside a comment, a quoted attribute or a <script>, and
+// redacting the rest of a one-line page is the safe side.
 var (
-	reHeaderName    = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token`)
-	reHeaderValue   = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
-	reLineBreakHTML = regexp.MustCompile(`(?i)<(?:br|hr|/?(?:p|div|pre|li|ul|ol|dl|dt|dd|tr|td|th|table|thead|tbody|h[1-6]|body|html|head|section|article|header|footer|main|nav|aside|blockquote|form|script|style|textarea|title))\b`)
+	reHeaderName  = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token`)
+	reHeaderValue = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
 )
 
 // redactHeaders rewrites the JSON document b so that no secret header's
@@ -37,8 +35,8 @@ var (
 // ({"X-Api-Key": ...}, whose string or array value is replaced) and as the
 // name of a name/value pair ({"name":"Authorization","value":...}). b is
 // returned as is when there is nothing to redact. Strings that hold HTML
-// (every one when html is set, else a widgetHtml field's) read header
-// values as HTML shows them (see reHeaderValueHTML).
+// (every one when html is set, else a widgetHtml field's) are read as
+// widget HTML (see redactHeaderText).
 func redactHeaders(b []byte, html bool) []byte {
 	if !hasHeaderName(b) {
 		return b
@@ -122,9 +120,10 @@ func isWidgetHTML(b []byte, i int) bool {
 
 // redactHeaderText replaces each secret header's value in s, keeping the
 // shape of the value (brackets, braces, quotes) so the text still reads;
-// html reads s as HTML (see reLineBreakHTML). A name found inside a
-// value already redacted extends the redaction to its own value, so one
-// header cannot shield another's secret.
+// html marks s as widget HTML, whose bare values run to the end of the
+// source line as text's do. A name found inside a value already redacted
+// extends the redaction to its own value, so one header cannot shield
+// another's secret.
 func redactHeaderText(s string, html bool) string {
 	var b strings.Builder
 	last, end := 0, 0
@@ -134,11 +133,6 @@ func redactHeaderText(s string, html bool) string {
 			continue // a name without a value, as in "authorization failed"
 		}
 		vStart, vEnd := m[1]+v[2], m[1]+v[3]
-		if html && !strings.ContainsRune(`["'`, rune(s[vStart])) {
-			if br := reLineBreakHTML.FindStringIndex(s[vStart:vEnd]); br != nil && strings.TrimSpace(s[vStart:vStart+br[0]]) != "" {
-				vEnd = vStart + br[0]
-			}
-		}
 		if m[0] < end {
 			if vEnd > end {
 				last, end = vEnd, vEnd // drop the rest of that value too

@@ -69,19 +69,21 @@ func TestRedactStructuredHeaders(t *testing.T) {
 }
 
 // Widget HTML (uploaded or spooled beside a result, or its widgetHtml
-// field) ends a bare header value where the line shown ends (a <br> or a
-// block element's tag), not at the end of the source line: a one-line page
-// keeps its markup, and the value is still gone, inline markup inside it
-// included. Everywhere else the value runs to the end of the line.
+// field) reads a bare header value as text does: to the end of the source
+// line, whatever tags sit in it. A one-line page loses everything after the
+// header (over-redaction is the safe side); the other lines of a page are
+// kept.
 func TestRedactHTMLHeaderValue(t *testing.T) {
 	t.Parallel()
 	rd := redactor{}
-	const page = `<html><pre>Authorization: Basic Zm9vOmJhcg==</pre><p>Cookie: a=1; b=2<br/>next</p><div>x-api-key: k1k1k1</div>` +
-		`<p>Api-Key: 3 < 4 <b>k2k2k2</b> <span>k4k4</span></p><TD>X-Auth-Token: "k3 k3"</TD>` +
-		`<p>Cookie: <div>k5k5</div></p><p>end</p></html>`
-	const want = `<html><pre>Authorization: [REDACTED]</pre><p>Cookie: [REDACTED]<br/>next</p><div>x-api-key: [REDACTED]</div>` +
-		`<p>Api-Key: [REDACTED]</p><TD>X-Auth-Token: "[REDACTED]"</TD>` +
-		`<p>Cookie: [REDACTED]`
+	const page = "<html><pre>Authorization: Basic Zm9vOmJhcg==</pre><p>ok</p>\n" +
+		"<p>Cookie: a=1; b=2<br/>next</p>\n<div>x-api-key: k1k1k1</div>\n" +
+		"<p>Api-Key: 3 < 4 <b>k2k2k2</b> <span>k4k4</span></p><TD>X-Auth-Token: \"k3 k3\"</TD>\n" +
+		"<p>Cookie: <div>k5k5</div></p><p>end</p></html>"
+	const want = "<html><pre>Authorization: [REDACTED]\n" +
+		"<p>Cookie: [REDACTED]\n<div>x-api-key: [REDACTED]\n" +
+		"<p>Api-Key: [REDACTED]\n" +
+		"<p>Cookie: [REDACTED]"
 	if got := string(rd.html(page)); got != want {
 		t.Errorf("html:\n got %s\nwant %s", got, want)
 	}
@@ -90,7 +92,7 @@ func TestRedactHTMLHeaderValue(t *testing.T) {
 		t.Errorf("text: %s", got)
 	}
 	// Inline, a result's widgetHtml field reads the same way as uploaded.
-	b := rd.apply([]byte(`{"error":"<p>Cookie: a=1</p>","widgetSnapshots":[{"widgetHtml": "` + strings.ReplaceAll(page, `"`, `\"`) + `"}]}`))
+	b := rd.apply([]byte(`{"error":"<p>Cookie: a=1</p>","widgetSnapshots":[{"widgetHtml": ` + string(encodeString(page)) + `}]}`))
 	var res Result
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatalf("%s: %v", b, err)
@@ -101,6 +103,36 @@ func TestRedactHTMLHeaderValue(t *testing.T) {
 	for _, secret := range []string{"Zm9v", "a=1", "k1k1", "k2k2", "k3", "k4k4", "k5k5"} {
 		if strings.Contains(string(b), secret) || strings.Contains(string(rd.html(page)), secret) {
 			t.Errorf("%q survived", secret)
+		}
+	}
+}
+
+// No tag ends a header value in widget HTML: a <br> or block tag inside a
+// comment or a quoted attribute does not end the line shown, nor does a
+// <script>, <style>, <textarea> or <title>; every secret below sits on its
+// header's source line and is redacted, uploaded, spooled or inline.
+func TestRedactHTMLNoTagEndsHeaderValue(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}
+	for _, tc := range []struct{ name, page, secret string }{
+		{"<br> inside a comment", `<p>X-Api-Key: k1<!-- <br> -->S3cretComment</p>`, "S3cretComment"},
+		{"<br> inside a quoted attribute", `<p>X-Api-Key: <span title="a<br>b">S3cretAttr</span></p>`, "S3cretAttr"},
+		{"<p> inside a quoted attribute", `<pre>Cookie: sid=<abbr title="<p>">S3cretAbbr</abbr></pre>`, "S3cretAbbr"},
+		{"<script>", `<p>X-Api-Key: k1<script>var x</script>S3cretScript</p>`, "S3cretScript"},
+		{"<style>", `<p>Authorization: Basic k1<style>b{}</style>S3cretStyle</p>`, "S3cretStyle"},
+		{"<textarea>", `<p>Cookie: sid=<textarea>S3cretTextarea</textarea></p>`, "S3cretTextarea"},
+		{"<br>", `<p>Cookie: a=1<br>S3cretBr</p>`, "S3cretBr"},
+		{"block tag", `<div>Authorization: Basic k1</div><div>S3cretDiv</div>`, "S3cretDiv"},
+	} {
+		if got := string(rd.text(tc.page)); strings.Contains(got, tc.secret) {
+			t.Errorf("%s: text keeps the secret: %s", tc.name, got)
+		}
+		if got := string(rd.html(tc.page)); strings.Contains(got, tc.secret) {
+			t.Errorf("%s: uploaded/spooled widget HTML keeps the secret: %s", tc.name, got)
+		}
+		inline := string(rd.apply([]byte(`{"widgetSnapshots":[{"widgetHtml":` + string(encodeString(tc.page)) + `}]}`)))
+		if strings.Contains(inline, tc.secret) {
+			t.Errorf("%s: inline widgetHtml keeps the secret: %s", tc.name, inline)
 		}
 	}
 }
