@@ -67,7 +67,7 @@ func (s *Service) Report(ctx context.Context, projectID string, p ReportParams, 
 	if p.Results == nil { // an empty run ("results": [], never null)
 		p.Results = []Result{}
 	}
-	return s.run(ctx, routeReport, projectID, p, nil, nil)
+	return s.run(ctx, routeReport, projectID, p, nil, nil, nil)
 }
 
 // StartRun creates the run named by p.ExternalRunID, or reuses it (Reused
@@ -81,7 +81,7 @@ func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams, o
 	if err != nil {
 		return nil, err
 	}
-	return s.run(ctx, routeStart, projectID, p, nil, nil)
+	return s.run(ctx, routeStart, projectID, p, nil, nil, nil)
 }
 
 // AppendIterations adds results to a started run. Results whose
@@ -118,7 +118,7 @@ func withIterationIDs(rs []Result) []Result {
 // criteria. Finalizing twice answers the same. Retried like Report.
 func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeParams, opts ...option.RequestOption) (*RunResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return s.run(ctx, routeFinalize, projectID, p, nil, nil)
+	return s.run(ctx, routeFinalize, projectID, p, nil, nil, nil)
 }
 
 // UploadURL mints a short-lived, single-use URL for one raw artifact (JUnit
@@ -169,10 +169,12 @@ func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType str
 const MaxArtifactBytes = 32 << 20
 
 // run posts body to one of the run routes. raw, when non-nil, is body
-// already encoded; observe sees each attempt's status.
-func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, observe func(int)) (*RunResult, error) {
+// already encoded; observe sees each attempt's status, netErr each
+// attempt's network error (see transport.Request.OnNetError).
+func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, observe func(int), netErr func(error)) (*RunResult, error) {
 	out, err := transport.Call[answer[RunResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
-		Params: []string{projectID}, Body: body, Wire: wireJSON, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
+		Params: []string{projectID}, Body: body, Wire: wireJSON, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe,
+		OnNetError: netErr})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/transport"
 )
 
 // Close sends what is left and finalizes the run: one report call when the
@@ -65,7 +66,7 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 		r.uploads.Wait()
 		if r.Err() == nil && r.runID != "" {
 			run, err = r.svc.run(r.callCtx(ctx), routeFinalize, r.opt.Project,
-				FinalizeParams{RunID: r.runID, ExternalRunID: r.opt.Run.ExternalRunID}, nil, r.observe)
+				FinalizeParams{RunID: r.runID, ExternalRunID: r.opt.Run.ExternalRunID}, nil, r.observe, nil)
 			if err != nil {
 				r.fail(err)
 				run = nil
@@ -112,11 +113,12 @@ func (r *Reporter) reportFits(head []byte) bool {
 
 // report sends the whole run as one report call (results already spooled
 // as chunk 1, marked as a report); head is the run's encoded fields, or
-// herr. A failure the service answered with a refusal on every attempt is
-// spooled as such: Resume then knows the report stored nothing, whereas one
-// whose answer may have been lost (a network error, a 5xx, a reporter
-// killed while waiting) may have stored and completed the run. Call with
-// r.mu held.
+// herr. A failure whose every attempt was refused (a 4xx) or provably
+// never left (a dial error: connection refused, DNS) is spooled as such:
+// Resume then knows the report stored nothing, whereas one whose answer
+// may have been lost (another network error, a 5xx, a reporter killed
+// while waiting) may have stored and completed the run. Call with r.mu
+// held.
 func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResult {
 	r.seq++
 	results := r.resultsArray()
@@ -134,18 +136,21 @@ func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResu
 	body = append(body, results...)
 	body = append(body, '}')
 	unsure, last := 0, 0 // attempts that may have stored the run; the last status
+	unsent := false      // this attempt's network error proves it never left
+	netErr := func(err error) { unsent = transport.NotSent(err) }
 	observe := func(status int) {
 		r.observe(status)
-		if status < 400 || status >= 500 {
+		if (status < 400 || status >= 500) && !(status == 0 && unsent) {
 			unsure++
 		}
-		last = status
+		last, unsent = status, false
 	}
-	run, err := r.svc.run(r.callCtx(ctx), routeReport, r.opt.Project, nil, body, observe)
+	run, err := r.svc.run(r.callCtx(ctx), routeReport, r.opt.Project, nil, body, observe, netErr)
 	if err != nil {
 		r.fail(err)
-		// Refused: every attempt answered 4xx, or the last a 2xx
-		// {"ok":false} (answered in full: nothing stored) after 4xx ones.
+		// Refused: every attempt answered 4xx or never left, or the last
+		// a 2xx {"ok":false} (answered in full: nothing stored) after
+		// such ones.
 		if unsure == 0 || unsure == 1 && last >= 200 && last < 300 && errors.Is(err, ErrNotOK) {
 			r.spoolWrite(spoolRecord{Kind: "refused", Seq: r.seq}, nil)
 		}

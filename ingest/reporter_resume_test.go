@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -325,5 +327,102 @@ func TestResumeRefusedReportIntoACompleteRun(t *testing.T) {
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
 	if err != nil || len(res) != 1 || res[0].CompletedRunID != "shared" || res[0].Resent != 2 {
 		t.Fatalf("resume = %+v, %v", res, err)
+	}
+}
+
+// storedRows counts the rows, in any run of the project, whose case title
+// starts with prefix.
+func storedRows(t *testing.T, f *fixture, prefix string) int {
+	t.Helper()
+	n := 0
+	for _, run := range f.srv.IngestedRuns(f.ws.ProjectID) {
+		its, _ := f.srv.IngestedIterations(run.ID)
+		for _, it := range its {
+			if strings.HasPrefix(it.Input.CaseTitle, prefix) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// A one-shot report that provably never reached the service (the
+// connection refused on every attempt: the commonest reason a spool
+// exists) stored nothing, even when another reporter then completed its
+// external run id with rows that look just like its own: Resume delivers
+// it to a run of its own. It was once taken as stored there, and lost.
+func TestResumeReportThatNeverConnectedIntoACompleteRun(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	refuse := roundTrip(func(req *http.Request) (*http.Response, error) {
+		if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
+			return nil, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+		}
+		return f.srv.Transport().RoundTrip(req)
+	})
+	c := f.client(t, option.WithTransport(refuse), option.WithMaxRetries(1))
+	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
+	record(t, r, results("mine-", 3, 2))
+	if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
+		t.Fatal("nothing spooled")
+	}
+	// Same size, same verdicts: only the refusal tells them apart.
+	other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
+	record(t, other, results("other-", 3, 2))
+	if _, err := other.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	if err != nil || len(res) != 1 || res[0].CompletedRunID != "shared" || res[0].Resent != 3 {
+		t.Errorf("resume = %+v, %v", res, err)
+	}
+	if files := spoolFiles(t, dir); len(files) != 0 {
+		t.Errorf("spool kept: %v", files)
+	}
+	if n := storedRows(t, f, "mine-"); n != 3 {
+		t.Errorf("%d of 3 results of the refused-connection report are stored anywhere", n)
+	}
+}
+
+// A one-shot report whose answer may have been lost is taken as what
+// completed its run only when the run holds exactly its rows, as far as
+// the summary tells: as many as its distinct iterations, as many passed.
+// A run of another reporter that differs in either gets nothing from it;
+// the report goes to a run of its own. (It was once enough for the run to
+// hold at least as many rows.)
+func TestResumeLostReportIntoADifferentCompleteRun(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name             string
+		other, otherFail int
+	}{{"same size, other verdicts", 3, 0}, {"larger, same verdicts", 4, 1}, {"larger", 5, 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := setup(t)
+			lose := roundTrip(func(req *http.Request) (*http.Response, error) {
+				if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
+					return nil, io.ErrUnexpectedEOF // may have arrived, as far as the reporter knows
+				}
+				return f.srv.Transport().RoundTrip(req)
+			})
+			c := f.client(t, option.WithTransport(lose), option.WithMaxRetries(1))
+			r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
+			record(t, r, results("mine-", 3, 1)) // all three fail
+			if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
+				t.Fatal("nothing spooled")
+			}
+			other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
+			record(t, other, results("other-", tc.other, tc.otherFail))
+			if _, err := other.Close(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+			if err != nil || len(res) != 1 || res[0].CompletedRunID != "shared" || res[0].Resent != 3 {
+				t.Errorf("resume = %+v, %v", res, err)
+			}
+			if n := storedRows(t, f, "mine-"); n != 3 {
+				t.Errorf("%d of 3 results of the report are stored anywhere", n)
+			}
+		})
 	}
 }

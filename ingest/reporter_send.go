@@ -175,7 +175,7 @@ func (r *Reporter) start(ctx context.Context) {
 	if r.Err() != nil {
 		return
 	}
-	res, err := r.svc.run(r.callCtx(ctx), routeStart, r.opt.Project, r.opt.Run, nil, r.observe)
+	res, err := r.svc.run(r.callCtx(ctx), routeStart, r.opt.Project, r.opt.Run, nil, r.observe, nil)
 	if err != nil {
 		r.fail(err)
 		return

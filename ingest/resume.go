@@ -50,8 +50,10 @@ type ResumeResult struct {
 // stored, and a run that is already complete is left as it is. What the
 // files hold for a complete run goes as follows. A one-shot report that
 // may have completed it (its answer was lost: the service did not refuse
-// it) is taken as stored there, and not sent again, unless the run holds
-// fewer rows than the report carried distinct iterations. Any other
+// it, and it did not provably fail to connect) is taken as stored there,
+// and not sent again, when the run holds exactly its rows as far as the
+// run's summary tells (as many rows as its distinct iterations, as many
+// passed). Any other
 // unacknowledged result goes to a new run, "<externalRunId>-resumed-<hash>"
 // (ResumeResult.CompletedRunID says so), rather than nowhere. Resumes of
 // one directory run one at a time (an OS lock on a file in dir, where the
@@ -169,8 +171,8 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 	if st.Reused && st.Status != StatusRunning {
 		// Complete already. A one-shot report whose answer was lost may be
 		// what completed it: a report creates, stores and finalizes its
-		// run in one call, so unless the service refused it, or the run
-		// holds fewer rows than it carried, its results are there (and
+		// run in one call, so unless the service refused it (or it never
+		// left), when the run holds exactly its rows they are its (and
 		// were the run someone else's, the report would have been
 		// answered with that run, storing nothing, as the reporter then
 		// counts it sent). With nothing else unacknowledged there is
@@ -227,28 +229,45 @@ type chunkKey struct {
 }
 
 // storedReports returns the unacknowledged chunks of files that were sent
-// as one-shot reports and may have been stored in the complete run whose
-// summary is sum: those the service did not refuse, and that carried no
-// more distinct iterations (externalIterationIds) than the run holds. (A
-// run without a summary is taken to hold them.)
+// as one-shot reports and may be what completed the run whose summary is
+// sum: those the service did not refuse (nor provably never received),
+// whose rows the run holds exactly, as far as its summary tells: as many
+// rows as the chunk's distinct iterations (externalIterationIds; the
+// service stores the first of a repeated one) and as many passed among
+// them. Any other run (another reporter's, a CI re-run's, one without a
+// summary) cannot be taken to hold them: they go to a resumed run.
 func storedReports(files []string, sum *Summary) (map[chunkKey]bool, error) {
 	stored := map[chunkKey]bool{}
+	if sum == nil {
+		return stored, nil
+	}
 	for _, f := range files {
 		err := eachUnackedChunk(f, func(rec *spoolRecord, refused bool) error {
 			if !rec.Report || refused {
 				return nil
 			}
 			var results []struct {
-				ID string `json:"externalIterationId"`
+				ID     string `json:"externalIterationId"`
+				Passed bool   `json:"passed"`
 			}
 			if err := json.Unmarshal(rec.Results, &results); err != nil {
 				return fmt.Errorf("projectops: %s: chunk %d: %w", f, rec.Seq, err)
 			}
 			ids := make(map[string]bool, len(results))
+			rows, passed := 0, 0
 			for _, r := range results {
-				ids[r.ID] = true
+				if r.ID != "" {
+					if ids[r.ID] {
+						continue
+					}
+					ids[r.ID] = true
+				}
+				rows++
+				if r.Passed {
+					passed++
+				}
 			}
-			if sum == nil || sum.Total >= len(ids) {
+			if sum.Total == rows && sum.Passed == passed {
 				stored[chunkKey{f, rec.Seq}] = true
 			}
 			return nil

@@ -108,6 +108,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if call.Response != nil {
 			recordResponse(call.Response, resp, attempt)
 		}
+		if err != nil && req.OnNetError != nil {
+			req.OnNetError(err)
+		}
 		if req.OnAttempt != nil {
 			st := 0
 			if err == nil {

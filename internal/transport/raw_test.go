@@ -2,10 +2,14 @@ package transport
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,5 +57,29 @@ func TestRawBodyAbsoluteURLAndOnAttempt(t *testing.T) {
 	}
 	if diff := cmp.Diff([]int{0, 0}, seen); diff != "" {
 		t.Errorf("network attempts (-want +got):\n%s", diff)
+	}
+}
+
+// OnNetError sees each attempt's network error before OnAttempt(0), and
+// NotSent tells a connection never made from an answer lost.
+func TestOnNetErrorAndNotSent(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if calls.Add(1) == 1 {
+			return nil, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+		}
+		return nil, io.ErrUnexpectedEOF
+	})
+	tr, _ := newTestTransport(t, rt, func(c *Config) { c.MaxRetries = 1 })
+	var seen []string
+	err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", RawBody: []byte("x"), Class: Idempotent,
+		OnNetError: func(err error) { seen = append(seen, fmt.Sprint("notSent=", NotSent(err))) },
+		OnAttempt:  func(s int) { seen = append(seen, fmt.Sprint("status=", s)) }}, nil)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if diff := cmp.Diff([]string{"notSent=true", "status=0", "notSent=false", "status=0"}, seen); diff != "" {
+		t.Errorf("attempts (-want +got):\n%s", diff)
 	}
 }

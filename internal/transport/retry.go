@@ -61,6 +61,11 @@ func retryableNetErr(c Class, idempotent bool, err error) bool {
 	return notSent(err)
 }
 
+// NotSent reports whether err, an attempt's network error, proves the
+// request never reached the server: the connection was never made (a dial
+// error, connection refused, a DNS failure).
+func NotSent(err error) bool { return notSent(err) }
+
 // notSent reports whether err proves the request never reached the server.
 func notSent(err error) bool {
 	if errors.Is(err, syscall.ECONNREFUSED) {

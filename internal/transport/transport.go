@@ -79,6 +79,11 @@ type Request struct {
 	// status (0 for a network error), so callers can adapt (the ingest
 	// reporter slows down while it sees 429s).
 	OnAttempt func(status int)
+	// OnNetError, when set, is called with the error of each attempt that
+	// got no HTTP response, before OnAttempt(0), so a caller can tell an
+	// attempt that provably never reached the server (NotSent) from one
+	// whose answer may have been lost.
+	OnNetError func(err error)
 }
 
 // Config configures a Transport. Zero durations get the defaults below.
