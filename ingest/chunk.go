@@ -56,12 +56,13 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 	r := *res
 	if hasWidgetHTML(&r) {
 		r.WidgetSnapshots = slices.Clone(r.WidgetSnapshots)
-		for len(b) > e.limit {
-			s := largestWidgetHTML(r.WidgetSnapshots)
-			if s == nil {
+		// The HTML to drop is picked from its encoded size, so the result
+		// is marshalled once more, not once per snapshot; redaction can
+		// make that estimate short, and then all the rest goes too.
+		for _, all := range []bool{false, true} {
+			if len(b) <= e.limit || !dropWidgetHTML(r.WidgetSnapshots, len(b)-e.limit, all) {
 				break
 			}
-			s.WidgetHTML = widgetHTMLDropped(len(s.WidgetHTML))
 			if b, err = e.marshal(&r); err != nil {
 				return nil, false, err
 			}
@@ -97,18 +98,29 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 	return b, true, err
 }
 
-// largestWidgetHTML returns the snapshot with the largest widget HTML not
-// dropped yet, or nil.
-func largestWidgetHTML(snaps []WidgetSnapshot) *WidgetSnapshot {
-	var best *WidgetSnapshot
+// dropWidgetHTML replaces the widget HTML of snaps, the largest first, by
+// a note that it was dropped until the encoded bytes removed reach excess
+// (all of it when all is set), and reports whether it dropped any.
+func dropWidgetHTML(snaps []WidgetSnapshot, excess int, all bool) bool {
+	var order []int
 	for i := range snaps {
-		s := &snaps[i]
-		if s.WidgetHTML != "" && !strings.HasPrefix(s.WidgetHTML, widgetDroppedPrefix) &&
-			(best == nil || len(s.WidgetHTML) > len(best.WidgetHTML)) {
-			best = s
+		// HTML shorter than the note would not shrink the result.
+		if h := snaps[i].WidgetHTML; escapedLen(h) > len(widgetHTMLDropped(len(h))) && !strings.HasPrefix(h, widgetDroppedPrefix) {
+			order = append(order, i)
 		}
 	}
-	return best
+	// Largest first; the sort is stable, so equal sizes go in order.
+	slices.SortStableFunc(order, func(a, b int) int { return len(snaps[b].WidgetHTML) - len(snaps[a].WidgetHTML) })
+	removed := 0
+	for k, i := range order {
+		if !all && removed >= excess {
+			return k > 0
+		}
+		h := snaps[i].WidgetHTML
+		snaps[i].WidgetHTML = widgetHTMLDropped(len(h))
+		removed += escapedLen(h) - len(snaps[i].WidgetHTML)
+	}
+	return len(order) > 0
 }
 
 // widgetDroppedPrefix starts what replaces widget HTML dropped to fit a
