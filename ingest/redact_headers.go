@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 )
 
@@ -13,21 +12,6 @@ import (
 // write it) and X-Auth-Token among them.
 var secretHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie",
 	"x-api-key", "api-key", "x-api_key", "api_key", "x-apikey", "apikey", "x-auth-token"}
-
-// reHeaderName finds a secret header's name in decoded text, in any case;
-// reHeaderValue then reads the separator and value after it, in the
-// spellings Go and tools print: "Name: value" lines, name=value pairs,
-// http.Header printed with %v (map[Name:[v1 v2]]) or %#v
-// (http.Header{"Name":[]string{"v"}}), JSON ({"Name":["v"]}, "Name": "v")
-// and a HAR-style {"name":"Name","value":"v"} pair. A bare value runs to
-// the end of its source line, in widget HTML too: no tag is taken to end
-// it, since a regexp cannot tell a <br> or block tag that ends the line
-// shown from one inside a comment, a quoted attribute or a <script>, and
-// redacting the rest of a one-line page is the safe side.
-var (
-	reHeaderName  = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token`)
-	reHeaderValue = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
-)
 
 // redactHeaders rewrites the JSON document b so that no secret header's
 // value survives, wherever a header name appears: inside any string value
@@ -123,16 +107,17 @@ func isWidgetHTML(b []byte, i int) bool {
 // html marks s as widget HTML, whose bare values run to the end of the
 // source line as text's do. A name found inside a value already redacted
 // extends the redaction to its own value, so one header cannot shield
-// another's secret.
+// another's secret. It is linear in len(s): names come in order, and every
+// search for a value's end goes through a valueScanner.
 func redactHeaderText(s string, html bool) string {
 	var b strings.Builder
+	sc := newValueScanner(s)
 	last, end := 0, 0
-	for _, m := range reHeaderName.FindAllStringIndex(s, -1) {
-		v := reHeaderValue.FindStringSubmatchIndex(s[m[1]:])
-		if v == nil || v[3] == v[2] {
+	for _, m := range headerNames(s) {
+		vStart, vEnd := sc.headerValue(m[1])
+		if vEnd == vStart {
 			continue // a name without a value, as in "authorization failed"
 		}
-		vStart, vEnd := m[1]+v[2], m[1]+v[3]
 		if m[0] < end {
 			if vEnd > end {
 				last, end = vEnd, vEnd // drop the rest of that value too
@@ -148,6 +133,186 @@ func redactHeaderText(s string, html bool) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// headerNames returns the start and end of every secret header's name in
+// decoded text, in order and in any ASCII case; headerValue then reads
+// the separator and value after each, in the spellings Go and tools
+// print: "Name: value" lines, name=value pairs, http.Header printed with
+// %v (map[Name:[v1 v2]]) or %#v (http.Header{"Name":[]string{"v"}}), JSON
+// ({"Name":["v"]}, "Name": "v") and a HAR-style {"name":"Name","value":"v"}
+// pair. A bare value runs to the end of its source line, in widget HTML
+// too: no tag is taken to end it, since a regexp cannot tell a <br> or
+// block tag that ends the line shown from one inside a comment, a quoted
+// attribute or a <script>, and redacting the rest of a one-line page is
+// the safe side.
+//
+// The names are those the regexp
+// (?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token
+// finds with FindAllStringIndex (the tests hold headerNames to it; the
+// names cannot overlap), found by hand: every one has a 'z' or a 'k', so
+// one pass over s finds them all, where the regexp ran at a few MB/s.
+func headerNames(s string) [][2]int {
+	var out [][2]int
+	for j := 0; j < len(s); j++ {
+		if c := s[j] | 0x20; c != 'z' && c != 'k' {
+			continue
+		}
+		if start, end := headerNameAt(s, j); end > 0 {
+			out = append(out, [2]int{start, end})
+			j = end - 1
+		}
+	}
+	return out
+}
+
+// headerNameAt returns the secret header name around its 'z' or 'k' at
+// s[j], with its optional prefix; end is 0 when there is none.
+func headerNameAt(s string, j int) (start, end int) {
+	if s[j]|0x20 == 'z' {
+		if a := j - 7; hasFoldAt(s, a, "authorization") {
+			if hasFoldAt(s, a-6, "proxy-") {
+				a -= 6
+			}
+			return a, j + 6
+		}
+		return 0, 0
+	}
+	switch a := j - 3; {
+	case hasFoldAt(s, a, "cookie"):
+		if hasFoldAt(s, a-4, "set-") {
+			a -= 4
+		}
+		return a, j + 3
+	case hasFoldAt(s, a, "apikey"):
+		if hasFoldAt(s, a-2, "x-") {
+			a -= 2
+		}
+		return a, j + 3
+	case hasFoldAt(s, a-1, "api-key") || hasFoldAt(s, a-1, "api_key"):
+		if hasFoldAt(s, a-3, "x-") {
+			return a - 3, j + 3
+		}
+		return a - 1, j + 3
+	case hasFoldAt(s, j-9, "x-auth-token"):
+		return j - 9, j + 3
+	}
+	return 0, 0
+}
+
+// valueScanner reads header values in s for names found in increasing
+// order. Each delimiter a value may end at has its own nextByte, so the
+// searches for one delimiter cover s once however many names there are.
+type valueScanner struct {
+	s                                 string
+	cr, lf, quote, squote, rbrack, rb nextByte
+}
+
+func newValueScanner(s string) *valueScanner {
+	return &valueScanner{s: s, cr: nextByte{c: '\r', from: -1}, lf: nextByte{c: '\n', from: -1},
+		quote: nextByte{c: '"', from: -1}, squote: nextByte{c: '\'', from: -1},
+		rbrack: nextByte{c: ']', from: -1}, rb: nextByte{c: '}', from: -1}}
+}
+
+// headerValue returns the value after the separator that follows a
+// header name ending at p: [vStart, vEnd), empty when there is no
+// separator or no value. The forms, tried in order: []string{...}
+// (Go's %#v), [...] (%v, a JSON array), "...", '...', else the rest of
+// the line. An opening bracket, brace or quote never closed runs to the
+// end of the line.
+func (sc *valueScanner) headerValue(p int) (int, int) {
+	s := sc.s
+	v := separatorEnd(s, p)
+	if v < 0 || v >= len(s) {
+		return p, p
+	}
+	closing := func(nb *nextByte, from int) int {
+		if j := nb.find(s, from); j >= 0 {
+			return j + 1
+		}
+		return sc.lineEnd(v)
+	}
+	switch {
+	case strings.HasPrefix(s[v:], "[]string{"):
+		return v, closing(&sc.rb, v+len("[]string{"))
+	case s[v] == '[':
+		return v, closing(&sc.rbrack, v+1)
+	case s[v] == '"':
+		return v, closing(&sc.quote, v+1)
+	case s[v] == '\'':
+		return v, closing(&sc.squote, v+1)
+	}
+	return v, sc.lineEnd(v)
+}
+
+// lineEnd is the index of the first '\r' or '\n' at or after i, or len(s).
+func (sc *valueScanner) lineEnd(i int) int {
+	e := len(sc.s)
+	for _, nb := range []*nextByte{&sc.cr, &sc.lf} {
+		if j := nb.find(sc.s, i); j >= 0 && j < e {
+			e = j
+		}
+	}
+	return e
+}
+
+// separatorEnd returns where a value starts after a header name ending
+// at p: after ["']?[ \t]*[:=] or "[ \t]*,[ \t]*"value"[ \t]*: (a name/value
+// pair) and the blanks that follow; -1 when neither is there.
+func separatorEnd(s string, p int) int {
+	j := p
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		j++
+	}
+	j = skipBlanks(s, j)
+	if j < len(s) && (s[j] == ':' || s[j] == '=') {
+		return skipBlanks(s, j+1)
+	}
+	if p >= len(s) || s[p] != '"' {
+		return -1
+	}
+	j = skipBlanks(s, p+1)
+	if j >= len(s) || s[j] != ',' {
+		return -1
+	}
+	j = skipBlanks(s, j+1)
+	if !strings.HasPrefix(s[j:], `"value"`) {
+		return -1
+	}
+	j = skipBlanks(s, j+len(`"value"`))
+	if j >= len(s) || s[j] != ':' {
+		return -1
+	}
+	return skipBlanks(s, j+1)
+}
+
+// skipBlanks returns the index of the first byte at or after i that is
+// not a space or a tab.
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// nextByte finds the first c at or after a position, remembering its
+// last answer: for positions that do not decrease, the searches together
+// read s once.
+type nextByte struct {
+	c    byte
+	from int // the last search started here, or -1
+	at   int // and found c here, or -1
+}
+
+func (nb *nextByte) find(s string, i int) int {
+	if nb.from >= 0 && nb.from <= i && (nb.at < 0 || nb.at >= i) {
+		return nb.at
+	}
+	nb.from, nb.at = i, strings.IndexByte(s[i:], nb.c)
+	if nb.at >= 0 {
+		nb.at += i
+	}
+	return nb.at
 }
 
 // redactedShape is Redacted in the delimiters of val.
@@ -267,8 +432,8 @@ func containsKeyWord(b []byte) bool {
 
 // hasFoldAt reports whether b[i:] starts with word (lower-case ASCII) in
 // any ASCII case.
-func hasFoldAt(b []byte, i int, word string) bool {
-	if len(b)-i < len(word) {
+func hasFoldAt[T string | []byte](b T, i int, word string) bool {
+	if i < 0 || len(b)-i < len(word) {
 		return false
 	}
 	for k := 0; k < len(word); k++ {

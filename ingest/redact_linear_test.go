@@ -1,0 +1,86 @@
+package ingest
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The header-text redactor is linear in its input. It once ran a regexp to
+// the end of the line from every header name, names inside a value already
+// redacted included: one long line (a minified widget page, a JSON dump in
+// an error) took seconds at 64 KiB and minutes at 256 KiB. Values whose
+// bracket or quote never closes, one per line, are the other way to make
+// each name read the rest of the text.
+func TestRedactHeadersLinear(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}
+	for _, tc := range []struct {
+		name, unit string
+		size       int
+	}{
+		{"one line, 64 KiB", "<p>Cookie: a=1</p>", 64 << 10},
+		{"one line, 256 KiB", "<p>Cookie: a=1</p>", 256 << 10},
+		{"one line of names", "x-api-key=authorization:", 256 << 10},
+		{"unclosed brackets", "Cookie: [a\n", 256 << 10},
+		{"unclosed %#v", "Cookie: []string{a\n", 256 << 10},
+		{"unclosed quotes", "X-Api-Key: \"a\nApi-Key: 'b\n", 256 << 10},
+	} {
+		page := strings.Repeat(tc.unit, tc.size/len(tc.unit))
+		for mode, f := range map[string]func(string) []byte{"html": rd.html, "text": rd.text} {
+			start := time.Now()
+			out := f(page)
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("%s: %s redaction of %d KiB took %v", tc.name, mode, len(page)>>10, d)
+			}
+			if strings.Contains(string(out), "a=1") {
+				t.Errorf("%s: %s: a value survived", tc.name, mode)
+			}
+		}
+	}
+}
+
+// The regexps headerNames and headerValue replace (headerValue runs an
+// unclosed []string{ to the end of the line, where the regexp took "[]").
+var (
+	reHeaderName  = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token`)
+	reHeaderValue = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
+)
+
+// headerNames and headerValue find what the regexps found.
+func FuzzHeaderNamesMatchRegexp(f *testing.F) {
+	for _, s := range []string{"Authorization: Bearer x", "proxy-AUTHORIZATION:a\nb", "set-cookie=1; x-api_key: 'v'", "X-Auth-Token, apikey",
+		`{"name":"api-key", "value": ["a"]}`, `http.Header{"Cookie":[]string{"v"}}`, "map[Cookie:[a b]]", `x-x-apikey:"v`, "cookie: []string{a",
+		"authorizationcookieapikey:\r\nx", "\u212aookie: v", "api-_key: v"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.ContainsAny(s, "\u017f\u212a") {
+			return // the regexp folds these to s and k; headers are ASCII
+		}
+		want := reHeaderName.FindAllStringIndex(s, -1)
+		got := headerNames(s)
+		if len(got) != len(want) {
+			t.Fatalf("%q: names %v, want %v", s, got, want)
+		}
+		sc := newValueScanner(s)
+		for i, m := range want {
+			if got[i][0] != m[0] || got[i][1] != m[1] {
+				t.Fatalf("%q: names %v, want %v", s, got, want)
+			}
+			vs, ve := sc.headerValue(m[1])
+			v := reHeaderValue.FindStringSubmatchIndex(s[m[1]:])
+			if v == nil || v[2] == v[3] {
+				if vs != ve {
+					t.Fatalf("%q: value after %v is %q, want none", s, m, s[vs:ve])
+				}
+				continue
+			}
+			ws, we := m[1]+v[2], m[1]+v[3]
+			if vs != ws || (ve != we && !(s[ws:we] == "[]" && strings.HasPrefix(s[vs:], "[]string{") && ve > we)) {
+				t.Fatalf("%q: value after %v is %q, want %q", s, m, s[vs:ve], s[ws:we])
+			}
+		}
+	})
+}
