@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -12,6 +13,17 @@ import (
 // write it) and X-Auth-Token among them.
 var secretHeaders = []string{"authorization", "proxy-authorization", "cookie", "set-cookie",
 	"x-api-key", "api-key", "x-api_key", "api_key", "x-apikey", "apikey", "x-auth-token"}
+
+// secretHeaderKeys are secretHeaders without their '-' and '_', which
+// isSecretHeader drops too: X_API_KEY, x_apikey, X_Auth_Token, apiKey and
+// xApiKey are all one name.
+var secretHeaderKeys = func() map[string]bool {
+	m := map[string]bool{}
+	for _, h := range secretHeaders {
+		m[strings.NewReplacer("-", "", "_", "").Replace(h)] = true
+	}
+	return m
+}()
 
 // redactHeaders rewrites the JSON document b so that no secret header's
 // value survives, wherever a header name appears: inside any string value
@@ -25,6 +37,7 @@ func redactHeaders(b []byte, html bool) []byte {
 	if !hasHeaderName(b) {
 		return b
 	}
+	b = redactPairs(b)
 	var out []byte
 	last := 0
 	splice := func(from, to int, with []byte) {
@@ -66,13 +79,125 @@ func redactHeaders(b []byte, html bool) []byte {
 				continue
 			}
 		}
-		if r := redactHeaderText(s, html || isWidgetHTML(b, i)); r != s {
+		r := s
+		if k, e := strings.IndexAny(s, "{["), strings.LastIndexAny(s, "}]"); k >= 0 && e > k && json.Valid([]byte(s[k:e+1])) {
+			// A JSON document in a string (a response body in an error,
+			// with text around it): its keys and name/value pairs are read
+			// as the result's are.
+			r = s[:k] + string(redactHeaders([]byte(s[k:e+1]), html)) + s[e+1:]
+		}
+		if r = redactHeaderText(r, html || isWidgetHTML(b, i)); r != s {
 			splice(i, end, encodeString(r))
 		}
 		i = end - 1
 	}
 	if out == nil {
 		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// redactPairs returns b with the "value" member of every object whose
+// "name" member (either key in any case, as HAR and Go's default field
+// names write them) names a secret header replaced, whatever the order of
+// the members and whatever sits between them. b is returned as is when
+// there is none, or when it is not well-formed enough to tell.
+func redactPairs(b []byte) []byte {
+	type member int
+	const (
+		other member = iota
+		name
+		value
+	)
+	type frame struct {
+		obj, wantKey bool
+		cur          member
+		curStart     int  // where the current member's value starts
+		secret       bool // the name member names a secret header
+		vs, ve       int  // the value member's value, when ve > vs
+	}
+	var stack []frame
+	var reps [][2]int
+	endMember := func(f *frame, i int) {
+		if f.cur == value && f.curStart >= 0 {
+			e := i
+			for e > f.curStart && (b[e-1] == ' ' || b[e-1] == '\t' || b[e-1] == '\n' || b[e-1] == '\r') {
+				e--
+			}
+			f.vs, f.ve = f.curStart, e
+		}
+		f.cur, f.curStart = other, -1
+	}
+	for i := 0; i < len(b); i++ {
+		var top *frame
+		if len(stack) > 0 {
+			top = &stack[len(stack)-1]
+		}
+		switch b[i] {
+		case '"':
+			end := stringEnd(b, i)
+			if end < 0 {
+				return b
+			}
+			switch {
+			case top == nil || !top.obj:
+			case top.wantKey:
+				top.wantKey = false
+				switch k := b[i+1 : end-1]; {
+				case bytes.EqualFold(k, []byte("name")):
+					top.cur = name
+				case bytes.EqualFold(k, []byte("value")):
+					top.cur = value
+				}
+			case top.cur == name:
+				var s string
+				if json.Unmarshal(b[i:end], &s) == nil && isSecretHeader(s) {
+					top.secret = true
+				}
+			}
+			i = end - 1
+		case ':':
+			if top != nil && top.obj {
+				top.curStart = skipWS(b, i+1)
+			}
+		case ',':
+			if top != nil && top.obj {
+				endMember(top, i)
+				top.wantKey = true
+			}
+		case '{', '[':
+			stack = append(stack, frame{obj: b[i] == '{', wantKey: b[i] == '{', curStart: -1})
+		case '}', ']':
+			if top == nil || top.obj != (b[i] == '}') {
+				return b
+			}
+			if top.obj {
+				endMember(top, i)
+				if top.secret && top.ve > top.vs {
+					reps = append(reps, [2]int{top.vs, top.ve})
+				}
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(reps) == 0 {
+		return b
+	}
+	// An object closes after those it holds: inner pairs inside an outer
+	// pair's value are covered by it.
+	slices.SortFunc(reps, func(x, y [2]int) int { return x[0] - y[0] })
+	var out []byte
+	last := 0
+	for _, r := range reps {
+		if r[0] < last {
+			continue
+		}
+		rep := `"` + Redacted + `"`
+		if b[r[0]] == '[' {
+			rep = `["` + Redacted + `"]`
+		}
+		out = append(append(out, b[last:r[0]]...), rep...)
+		last = r[1]
 	}
 	return append(out, b[last:]...)
 }
@@ -148,7 +273,7 @@ func redactHeaderText(s string, html bool) string {
 // the safe side.
 //
 // The names are those the regexp
-// (?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token
+// (?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x[-_]?auth[-_]?token
 // finds with FindAllStringIndex (the tests hold headerNames to it; the
 // names cannot overlap), found by hand: every one has a 'z' or a 'k', so
 // one pass over s finds them all, where the regexp ran at a few MB/s.
@@ -194,8 +319,21 @@ func headerNameAt(s string, j int) (start, end int) {
 			return a - 3, j + 3
 		}
 		return a - 1, j + 3
-	case hasFoldAt(s, j-9, "x-auth-token"):
-		return j - 9, j + 3
+	case hasFoldAt(s, j-2, "token"):
+		a := j - 2
+		if a > 0 && (s[a-1] == '-' || s[a-1] == '_') {
+			a--
+		}
+		if !hasFoldAt(s, a-4, "auth") {
+			return 0, 0
+		}
+		a -= 4
+		if a > 0 && (s[a-1] == '-' || s[a-1] == '_') {
+			a--
+		}
+		if hasFoldAt(s, a-1, "x") {
+			return a - 1, j + 3
+		}
 	}
 	return 0, 0
 }
@@ -378,13 +516,24 @@ func stringEnd(b []byte, i int) int {
 	return -1
 }
 
+// isSecretHeader reports whether name is a secret header's, in any ASCII
+// case and with any '-' and '_' between its words, or none.
 func isSecretHeader(name string) bool {
-	for _, h := range secretHeaders {
-		if strings.EqualFold(name, h) {
-			return true
+	if len(name) > 32 {
+		return false // longer than any spelling, separators included
+	}
+	var buf [32]byte
+	k := buf[:0]
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '-' || c == '_':
+		case 'A' <= c && c <= 'Z':
+			k = append(k, c+'a'-'A')
+		default:
+			k = append(k, c)
 		}
 	}
-	return false
+	return secretHeaderKeys[string(k)]
 }
 
 // encodeString encodes s as the reporter's encoder does (no HTML escaping).
@@ -407,7 +556,7 @@ func hasHeaderName(b []byte) bool {
 var keyWords = [...]struct {
 	word string
 	k    int
-}{{"api-key", 4}, {"api_key", 4}, {"apikey", 3}, {"auth-token", 7}}
+}{{"api-key", 4}, {"api_key", 4}, {"apikey", 3}, {"auth-token", 7}, {"auth_token", 7}, {"authtoken", 6}}
 
 // containsKeyWord reports whether b contains one of keyWords in any ASCII
 // case, finding candidates by their 'k' as containsFoldAt does.

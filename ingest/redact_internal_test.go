@@ -68,6 +68,49 @@ func TestRedactStructuredHeaders(t *testing.T) {
 	}
 }
 
+// A secret header's name as a JSON key in any case and with '_', '-' or
+// nothing between its words, and a name/value pair whatever the order of
+// its members and whatever sits between them (a HAR's comment, Go's
+// default field names), in the result's JSON and in JSON text inside a
+// string.
+func TestRedactStructuredSpellingsAndPairOrder(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}
+	for _, tc := range []struct{ name, in, secret string }{
+		{"text form", `{"error":"X_API_KEY: S3cretText"}`, "S3cretText"},
+		{"text X_Auth_Token", `{"error":"X_Auth_Token: S3cretText2"}`, "S3cretText2"},
+		{"JSON key X_API_KEY", `{"metadata":{"X_API_KEY":"S3cretKey1"}}`, "S3cretKey1"},
+		{"JSON key x_apikey", `{"metadata":{"x_apikey":"S3cretKey2"}}`, "S3cretKey2"},
+		{"JSON key X_Auth_Token", `{"metadata":{"X_Auth_Token":"S3cretKey3"}}`, "S3cretKey3"},
+		{"JSON key xApiKey", `{"metadata":{"xApiKey":"S3cretKey4"}}`, "S3cretKey4"},
+		{"JSON key Set_Cookie", `{"metadata":{"Set_Cookie":["S3cretKey5"]}}`, "S3cretKey5"},
+		{"pair, value first", `{"trace":{"headers":[{"value":"S3cretPair1","name":"Authorization"}]}}`, "S3cretPair1"},
+		{"HAR pair with comment between", `{"trace":{"headers":[{"name":"Cookie","comment":"","value":"S3cretPair2"}]}}`, "S3cretPair2"},
+		{"Go field names, value first", `{"trace":[{"Value":["S3cretPair3"], "Name" : "x_api_key"}]}`, "S3cretPair3"},
+		{"value an object", `{"trace":{"value":{"v":"S3cretPair4"},"x":[1,{"y":2}],"name":"Cookie"}}`, "S3cretPair4"},
+		{"pair inside a pair's value", `{"trace":{"name":"Cookie","value":{"value":"S3cretPair5","name":"Authorization"}}}`, "S3cretPair5"},
+		{"JSON text in a string", `{"error":"body: {\"value\":\"S3cretPair6\",\"name\":\"Authorization\"} (401)"}`, "S3cretPair6"},
+		{"JSON document in a string", `{"error":"{\"headers\":[{\"value\":\"S3cretPair7\",\"comment\":\"\",\"name\":\"cookie\"}]}"}`, "S3cretPair7"},
+	} {
+		got := string(rd.apply([]byte(tc.in)))
+		if !json.Valid([]byte(got)) {
+			t.Errorf("%s: redaction broke the JSON: %s", tc.name, got)
+		}
+		if tc.secret != "" && strings.Contains(got, tc.secret) {
+			t.Errorf("%s: secret survives: %s", tc.name, got)
+		}
+	}
+	// Not secrets: pairs and keys naming other headers stay as they are.
+	for _, in := range []string{
+		`{"headers":[{"name":"Content-Type","comment":"","value":"text/plain"},{"value":"*/*","name":"Accept"}]}`,
+		`{"metadata":{"api_version":"2","x_key":"k","token":"t","name":"cookie jar","value":"kept"}}`,
+	} {
+		if got := string(rd.apply([]byte(in))); got != in {
+			t.Errorf("%s:\n changed to %s", in, got)
+		}
+	}
+}
+
 // Widget HTML (uploaded or spooled beside a result, or its widgetHtml
 // field) reads a bare header value as text does: to the end of the source
 // line, whatever tags sit in it. A one-line page loses everything after the

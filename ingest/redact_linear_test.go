@@ -42,9 +42,10 @@ func TestRedactHeadersLinear(t *testing.T) {
 }
 
 // The regexps headerNames and headerValue replace (headerValue runs an
-// unclosed []string{ to the end of the line, where the regexp took "[]").
+// unclosed []string{ to the end of the line, where the regexp took "[]";
+// X-Auth-Token's name takes '_' or nothing between its words as well).
 var (
-	reHeaderName  = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x-auth-token`)
+	reHeaderName  = regexp.MustCompile(`(?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x[-_]?auth[-_]?token`)
 	reHeaderValue = regexp.MustCompile(`^(?:["']?[ \t]*[:=]|"[ \t]*,[ \t]*"value"[ \t]*:)[ \t]*(\[\]string\{[^}]*\}|\[[^\]]*\]|"[^"]*"|'[^']*'|[^\r\n]*)`)
 )
 
