@@ -230,7 +230,8 @@ func isWidgetHTML(b []byte, i int) bool {
 // redactHeaderText replaces each secret header's value in s, keeping the
 // shape of the value (brackets, braces, quotes) so the text still reads;
 // html marks s as widget HTML, whose bare values run to the end of the
-// source line as text's do. A name found inside a value already redacted
+// source line as text's do, and further in the forms htmlValue and
+// wrapped read. A name found inside a value already redacted
 // extends the redaction to its own value, so one header cannot shield
 // another's secret. It is linear in len(s): names come in order, and every
 // search for a value's end goes through a valueScanner.
@@ -240,6 +241,14 @@ func redactHeaderText(s string, html bool) string {
 	last, end := 0, 0
 	for _, m := range headerNames(s) {
 		vStart, vEnd := sc.headerValue(m[1])
+		if html {
+			switch {
+			case vEnd == vStart:
+				vStart, vEnd = sc.htmlValue(m[0], m[1])
+			case !strings.ContainsRune(`["'`, rune(s[vStart])):
+				vEnd = sc.wrapped(vStart, vEnd)
+			}
+		}
 		if vEnd == vStart {
 			continue // a name without a value, as in "authorization failed"
 		}
@@ -344,12 +353,15 @@ func headerNameAt(s string, j int) (start, end int) {
 type valueScanner struct {
 	s                                 string
 	cr, lf, quote, squote, rbrack, rb nextByte
+	cellEnd                           nextByte // a '<' that ends a table cell (isCellEnd)
+	wrapFrom, wrapTo                  int      // wrapped's last answer
 }
 
 func newValueScanner(s string) *valueScanner {
 	return &valueScanner{s: s, cr: nextByte{c: '\r', from: -1}, lf: nextByte{c: '\n', from: -1},
 		quote: nextByte{c: '"', from: -1}, squote: nextByte{c: '\'', from: -1},
-		rbrack: nextByte{c: ']', from: -1}, rb: nextByte{c: '}', from: -1}}
+		rbrack: nextByte{c: ']', from: -1}, rb: nextByte{c: '}', from: -1},
+		cellEnd: nextByte{c: '<', from: -1, match: isCellEnd}, wrapFrom: -1}
 }
 
 // headerValue returns the value after the separator that follows a
@@ -381,6 +393,146 @@ func (sc *valueScanner) headerValue(p int) (int, int) {
 		return v, closing(&sc.squote, v+1)
 	}
 	return v, sc.lineEnd(v)
+}
+
+// htmlValue reads, in widget HTML, a secret header's value that the text
+// forms miss, after a name at s[m0:m1] followed only by tags and white
+// space: a separator after markup around the name (<b>Cookie</b>: v) or
+// on the next line, its value running to the end of the line (see
+// wrapped); or a label cell (<th>, <dt>, or a <td> holding just the name)
+// closed (or not: HTML may leave it open) and the next <td> or <dd>
+// opened, the value running to the end
+// of that cell. Over-redaction is the safe side: a cell is taken to end
+// at the next cell or row tag, or at the end of s. Tags skipped are
+// bounded, so the cost per name is too.
+func (sc *valueScanner) htmlValue(m0, m1 int) (int, int) {
+	s := sc.s
+	cellOnly := strings.HasSuffix(strings.TrimRight(s[max(0, m0-64):m0], " \t\r\n"), ">")
+	j, closed, opened := m1, false, false
+	for n := 0; n < 8 && j < len(s) && j-m1 < 512; {
+		c := s[j]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			j++
+			continue
+		}
+		if c != '<' || opened && j+1 < len(s) && s[j+1] == '/' {
+			break // text, or the end of an empty cell
+		}
+		e := strings.IndexByte(s[j:min(len(s), j+256)], '>')
+		if e < 0 {
+			break
+		}
+		switch tag := s[j+1 : j+e]; {
+		case isTag(tag, "/th") || isTag(tag, "/dt") || cellOnly && isTag(tag, "/td"):
+			closed = true
+		case (closed || cellOnly) && (isTag(tag, "td") || isTag(tag, "dd")):
+			opened = true
+		}
+		j += e + 1
+		n++
+	}
+	switch {
+	case opened:
+		if e := sc.cellEnd.find(s, j); e >= 0 {
+			return j, e
+		}
+		return j, len(s)
+	case j < len(s) && (s[j] == ':' || s[j] == '='):
+		v := skipBlanks(s, j+1)
+		return v, sc.wrapped(v, sc.lineEnd(v))
+	}
+	return m1, m1
+}
+
+// wrapped extends a bare value [v, e) that ends its source line to the
+// end of the next line that is not blank, when what the line shows of it
+// is nothing or an auth scheme alone: in HTML a line break outside
+// <pre> is a space, so a formatter may have put the rest of the value
+// there (Cookie:\n sid=..., Authorization: Basic\n <base64>).
+func (sc *valueScanner) wrapped(v, e int) int {
+	s := sc.s
+	if e != sc.lineEnd(v) || e-v > 256 {
+		return e
+	}
+	if e == sc.wrapFrom {
+		return sc.wrapTo // another name on the same line
+	}
+	if shown := strings.TrimSpace(stripTags(s[v:e])); shown != "" && !isAuthScheme(shown) {
+		return e
+	}
+	to := e
+	for p := e; p < len(s); {
+		for p < len(s) && (s[p] == '\r' || s[p] == '\n') {
+			p++
+		}
+		le := sc.lineEnd(p)
+		if strings.TrimSpace(stripTags(s[p:le])) != "" || le-p > 256 {
+			to = le
+			break
+		}
+		p = le
+	}
+	sc.wrapFrom, sc.wrapTo = e, to
+	return to
+}
+
+// isAuthScheme reports whether w is an HTTP authentication scheme's name
+// (IANA's registry, and the common Token), in any case.
+func isAuthScheme(w string) bool {
+	switch strings.ToLower(w) {
+	case "basic", "bearer", "digest", "dpop", "gnap", "hoba", "mutual", "negotiate", "ntlm", "oauth",
+		"privatetoken", "scram-sha-1", "scram-sha-256", "vapid", "token", "hawk", "aws4-hmac-sha256", "concealed":
+		return true
+	}
+	return false
+}
+
+// stripTags is s without its tags (a '<' that starts none ends s).
+func stripTags(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		e := strings.IndexByte(s[i:], '>')
+		if e < 0 {
+			return b.String()
+		}
+		s = s[i+e+1:]
+	}
+}
+
+// isTag reports whether tag (what is between '<' and '>') is the element
+// name, in any case, followed by nothing, white space, '/' or attributes.
+func isTag(tag, name string) bool {
+	if !hasFoldAt(tag, 0, name) {
+		return false
+	}
+	if len(tag) == len(name) {
+		return true
+	}
+	c := tag[len(name)]
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/'
+}
+
+// isCellEnd reports whether a cell's content ends at s[p]: a '<' that
+// starts a cell or row tag, opening or closing, or the end of a table or
+// a definition list.
+func isCellEnd(s string, p int) bool {
+	e := strings.IndexByte(s[p:min(len(s), p+16)], '>')
+	tag := s[p+1:]
+	if e >= 0 {
+		tag = s[p+1 : p+e]
+	}
+	for _, name := range [...]string{"td", "/td", "th", "/th", "dd", "/dd", "dt", "/dt", "tr", "/tr", "/table", "/dl", "/tbody"} {
+		if isTag(tag, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineEnd is the index of the first '\r' or '\n' at or after i, or len(s).
@@ -437,18 +589,26 @@ func skipBlanks(s string, i int) int {
 // last answer: for positions that do not decrease, the searches together
 // read s once.
 type nextByte struct {
-	c    byte
-	from int // the last search started here, or -1
-	at   int // and found c here, or -1
+	c     byte
+	from  int                        // the last search started here, or -1
+	at    int                        // and found c here, or -1
+	match func(s string, p int) bool // when set, only a c it accepts counts
 }
 
 func (nb *nextByte) find(s string, i int) int {
 	if nb.from >= 0 && nb.from <= i && (nb.at < 0 || nb.at >= i) {
 		return nb.at
 	}
-	nb.from, nb.at = i, strings.IndexByte(s[i:], nb.c)
-	if nb.at >= 0 {
-		nb.at += i
+	nb.from, nb.at = i, -1
+	for p := i; p < len(s); p++ {
+		j := strings.IndexByte(s[p:], nb.c)
+		if j < 0 {
+			break
+		}
+		if p += j; nb.match == nil || nb.match(s, p) {
+			nb.at = p
+			break
+		}
 	}
 	return nb.at
 }

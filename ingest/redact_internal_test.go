@@ -180,6 +180,51 @@ func TestRedactHTMLNoTagEndsHeaderValue(t *testing.T) {
 	}
 }
 
+// In widget HTML, a secret header's value is found in the forms a page
+// shows it: the name wrapped in markup, a header table or definition list,
+// a value on the next source line (a line break is a space when shown).
+// Prose and other tables stay as they are.
+func TestRedactHTMLHeaderForms(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}
+	for _, tc := range []struct{ name, page, secret string }{
+		{"bold name", `<p><b>Authorization</b>: Basic dXNlcjpTM2NyZXQ=</p>`, "dXNlcjpTM2NyZXQ="},
+		{"header table", `<table><tr><th>X-Api-Key</th><td>S3cretTable</td></tr></table>`, "S3cretTable"},
+		{"header table, attributes, markup", `<TR><TH class="k">cookie</TH>` + "\n  " + `<TD style="x"><code>S3cretTd</code></TD></TR>`, "S3cretTd"},
+		{"cells of a name and a value", `<tr><td>Authorization</td><td>S3cretCell</td></tr>`, "S3cretCell"},
+		{"unclosed cell", `<table><tr><th>Cookie<td>S3cretOpen<tr><th>x<td>y</table>`, "S3cretOpen"},
+		{"definition list", "<dl><dt>Cookie</dt><dd>sid=S3cretDl</dd></dl>", "S3cretDl"},
+		{"value on next source line", "<p>Cookie:\n  sid=S3cretNewline</p>", "S3cretNewline"},
+		{"value after blank lines", "<p><i>Set-Cookie</i>:\n\n\r\n  <b>sid=S3cretBlank</b></p>", "S3cretBlank"},
+		{"value wrapped by a formatter", "<div>Authorization: Basic\n  dXNlcjpTM2NyZXQ=</div>", "dXNlcjpTM2NyZXQ="},
+		{"scheme in markup", "<div>Authorization: <b>Bearer</b>\n  S3cretWrapped</div>", "S3cretWrapped"},
+	} {
+		got := string(rd.html(tc.page))
+		if strings.Contains(got, tc.secret) {
+			t.Errorf("%s: secret survives: %s", tc.name, got)
+		}
+		inline := string(rd.apply([]byte(`{"widgetSnapshots":[{"widgetHtml":` + string(encodeString(tc.page)) + `}]}`)))
+		if strings.Contains(inline, tc.secret) {
+			t.Errorf("%s: inline widgetHtml keeps the secret: %s", tc.name, inline)
+		}
+	}
+	for _, page := range []string{
+		"<p>The cookie jar is empty; <b>authorization</b> failed.</p>\n<p>Next</p>",
+		"<table><tr><th>Cookie</th><th>Purpose</th></tr><tr><td>sid</td><td>session</td></tr></table>",
+		"<p>Set the <em>cookie</em></p>\n<p>then reload</p>",
+		"<div>Cookie: a=1</div>\n<div>kept</div>",
+		"<td>api key</td><td>kept</td>",
+	} {
+		want := page
+		if i := strings.Index(page, "a=1"); i >= 0 {
+			want = page[:i] + Redacted + page[strings.IndexByte(page, '\n'):]
+		}
+		if got := string(rd.html(page)); got != want {
+			t.Errorf("%q:\n got %q\nwant %q", page, got, want)
+		}
+	}
+}
+
 // boundedOutput keeps exactly the first head and last tail bytes.
 func TestBoundedOutput(t *testing.T) {
 	t.Parallel()

@@ -12,7 +12,9 @@ import (
 // redacted included: one long line (a minified widget page, a JSON dump in
 // an error) took seconds at 64 KiB and minutes at 256 KiB. Values whose
 // bracket or quote never closes, one per line, are the other way to make
-// each name read the rest of the text.
+// each name read the rest of the text; widget HTML's forms (header cells,
+// values on a later line) must not make one either. A header cell is
+// found in widget HTML only.
 func TestRedactHeadersLinear(t *testing.T) {
 	t.Parallel()
 	rd := redactor{}
@@ -26,6 +28,9 @@ func TestRedactHeadersLinear(t *testing.T) {
 		{"unclosed brackets", "Cookie: [a\n", 256 << 10},
 		{"unclosed %#v", "Cookie: []string{a\n", 256 << 10},
 		{"unclosed quotes", "X-Api-Key: \"a\nApi-Key: 'b\n", 256 << 10},
+		{"unclosed header cells", "<th>Cookie</th><td>a=1", 256 << 10},
+		{"names in markup, values on no line", "<b>Cookie</b>:\n\n", 256 << 10},
+		{"schemes, blank lines", "Authorization: Basic\n\n", 256 << 10},
 	} {
 		page := strings.Repeat(tc.unit, tc.size/len(tc.unit))
 		for mode, f := range map[string]func(string) []byte{"html": rd.html, "text": rd.text} {
@@ -34,7 +39,7 @@ func TestRedactHeadersLinear(t *testing.T) {
 			if d := time.Since(start); d > time.Second {
 				t.Errorf("%s: %s redaction of %d KiB took %v", tc.name, mode, len(page)>>10, d)
 			}
-			if strings.Contains(string(out), "a=1") {
+			if strings.Contains(string(out), "a=1") && (mode == "html" || !strings.HasPrefix(tc.unit, "<th>")) {
 				t.Errorf("%s: %s: a value survived", tc.name, mode)
 			}
 		}
