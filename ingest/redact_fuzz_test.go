@@ -40,6 +40,15 @@ var headerForms = []func(name, secret string) Result{
 	func(n, s string) Result {
 		return Result{WidgetSnapshots: []WidgetSnapshot{{WidgetHTML: "<pre>" + n + ": " + s + "</pre>"}}}
 	},
+	func(n, s string) Result {
+		return Result{WidgetSnapshots: []WidgetSnapshot{{WidgetHTML: "<tr><th>" + n + "</th><td>" + s + "</td></tr>"}}}
+	},
+	func(n, s string) Result {
+		return Result{WidgetSnapshots: []WidgetSnapshot{{WidgetHTML: "<p><b>" + n + "</b>:\n " + s + "</p>"}}}
+	},
+	func(n, s string) Result {
+		return Result{Trace: json.RawMessage(`{"headers":[{"value":"` + s + `","comment":"","name":"` + n + `"}]}`)}
+	},
 }
 
 // A secret header's value never survives redaction, whatever the case of
