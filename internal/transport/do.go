@@ -16,7 +16,6 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -262,42 +261,6 @@ func decodeJSON(b []byte, out any) error {
 	return err
 }
 
-// blank reports whether b is only JSON white space (or empty).
-func blank(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return false
-		}
-	}
-	return true
-}
-
-// heldBody is a response body already whole in memory, as the double's
-// in-process transport answers: TakeBytes hands over what is unread, without
-// a copy, and leaves the body at its end.
-type heldBody interface{ TakeBytes() []byte }
-
-// readSized reads a body of known length n in one exact allocation, or
-// none for a held body (the decoder copies what it keeps, so nothing
-// aliases a held body's bytes after the call).
-func readSized(body io.Reader, n int64) ([]byte, error) {
-	if h, ok := body.(heldBody); ok {
-		switch b := h.TakeBytes(); {
-		case len(b) == 0: // as io.ReadFull reports these
-			return nil, io.EOF
-		case int64(len(b)) < n:
-			return nil, io.ErrUnexpectedEOF
-		default:
-			return b[:n], nil
-		}
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(body, b); err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
 func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, path, target string, keep *option.Response) error {
 	limit := t.maxBody
 	defer drainClose(resp.Body)
@@ -386,13 +349,6 @@ func onlySpace(r io.Reader) error {
 	}
 }
 
-// readFailure is the error of a success body that could not be read, its
-// text cleaned as a network failure's is (a tracing body may name the URL).
-func (t *Transport) readFailure(req *Request, target, path string, err error) error {
-	text := "projectops: " + req.Method + " " + path + ": reading response: " + t.cleaner(req, target)(err.Error())
-	return &bodyReadError{msg: &shownError{text: text, cause: err}, err: err}
-}
-
 // bodyReadError is a success response whose body could not be read to its
 // end (the connection failed mid-response): a network error, which Do may
 // retry, unlike a body that is not the JSON expected.
@@ -464,47 +420,6 @@ var drainBufs = sync.Pool{New: func() any { return new([512]byte) }}
 
 // unwrapURLError drops *url.Error's URL (which may carry query values) and
 // keeps its cause.
-// causeError is a network failure as errors and logs show it: the
-// cause's text cleaned of the request's secrets (a tracing RoundTripper may
-// name the URL in its error), while errors.Is and errors.As still see the
-// cause.
-func (t *Transport) causeError(req *Request, target, path string, cause error) error {
-	return &shownError{text: "projectops: " + req.Method + " " + path + ": " + t.cleaner(req, target)(cause.Error()), cause: cause}
-}
-
-// cleaner returns what takes a request's secrets out of text its errors and
-// logs show: the key in every spelling and, for a minted upload URL (a
-// capability), the URL and its parts.
-func (t *Transport) cleaner(req *Request, target string) func(string) string {
-	if req.URL == "" {
-		return t.Redact
-	}
-	parts := []string{target}
-	if u, err := url.Parse(target); err == nil {
-		for _, p := range []string{u.String(), u.RawQuery, u.EscapedPath(), u.Path} {
-			if len(p) > 1 {
-				parts = append(parts, p)
-			}
-		}
-	}
-	return func(s string) string {
-		for _, p := range parts {
-			s = strings.ReplaceAll(s, p, "REDACTED")
-		}
-		return t.Redact(s)
-	}
-}
-
-// shownError is an error whose text was cleaned of secrets; it unwraps to
-// the original.
-type shownError struct {
-	text  string
-	cause error
-}
-
-func (e *shownError) Error() string { return e.text }
-func (e *shownError) Unwrap() error { return e.cause }
-
 func unwrapURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
