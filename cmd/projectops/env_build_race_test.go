@@ -10,9 +10,9 @@ import (
 )
 
 // "env build" off a terminal writes build progress lines (polling
-// goroutine) and heartbeat lines (heartbeat goroutine) to the same stderr
-// writer with no synchronisation: a data race on any writer that is not
-// goroutine-safe (run takes an io.Writer). Run with -race.
+// goroutine) and heartbeat lines (heartbeat goroutine) to the same stderr:
+// run takes any io.Writer, so the writes must be serialised (this races
+// under -race on a bytes.Buffer without the lock).
 func TestEnvBuildProgressAndHeartbeatShareStderr(t *testing.T) {
 	old := heartbeatEvery
 	heartbeatEvery = time.Millisecond
