@@ -354,7 +354,8 @@ type valueScanner struct {
 	s                                 string
 	cr, lf, quote, squote, rbrack, rb nextByte
 	cellEnd                           nextByte // a '<' that ends a table cell (isCellEnd)
-	wrapFrom, wrapTo                  int      // wrapped's last answer
+	wrapFrom, wrapTo                  int      // the span wrapped read last (see there)
+	wrapFound                         bool     // and whether it found a line that shows something
 }
 
 func newValueScanner(s string) *valueScanner {
@@ -449,30 +450,51 @@ func (sc *valueScanner) htmlValue(m0, m1 int) (int, int) {
 // is nothing or an auth scheme alone: in HTML a line break outside
 // <pre> is a space, so a formatter may have put the rest of the value
 // there (Cookie:\n sid=..., Authorization: Basic\n <base64>).
+//
+// Its scans are remembered: everything from wrapFrom to the start of the
+// line ending at wrapTo is line breaks and lines that show nothing, so a
+// scan from any line end in that span has the same answer (wrapTo, or
+// none when wrapFound is false and the span runs to the end of s). A later
+// scan stops on reaching that span, so however many names sit on the
+// lines it covers (a tag per line, each with a name in it), they are read
+// once.
 func (sc *valueScanner) wrapped(v, e int) int {
 	s := sc.s
 	if e != sc.lineEnd(v) || e-v > 256 {
 		return e
 	}
-	if e == sc.wrapFrom {
+	if e == sc.wrapFrom && sc.wrapFound {
 		return sc.wrapTo // another name on the same line
 	}
 	if shown := strings.TrimSpace(stripTags(s[v:e])); shown != "" && !isAuthScheme(shown) {
 		return e
 	}
-	to := e
+	to, found := e, false
 	for p := e; p < len(s); {
+		if sc.wrapFrom >= 0 && sc.wrapFrom <= p && (p < sc.wrapTo || !sc.wrapFound) {
+			to, found = sc.wrapTo, sc.wrapFound // the rest was read before
+			if !found {
+				to = e
+			}
+			break
+		}
 		for p < len(s) && (s[p] == '\r' || s[p] == '\n') {
 			p++
 		}
 		le := sc.lineEnd(p)
-		if strings.TrimSpace(stripTags(s[p:le])) != "" || le-p > 256 {
-			to = le
+		if le-p > 256 || strings.TrimSpace(stripTags(s[p:le])) != "" {
+			to, found = le, true
 			break
 		}
 		p = le
 	}
-	sc.wrapFrom, sc.wrapTo = e, to
+	if sc.wrapFrom < 0 || e < sc.wrapFrom || e >= sc.wrapTo && sc.wrapFound {
+		sc.wrapFrom = e
+	} // else e is inside the span read before, which this answer extends
+	sc.wrapTo, sc.wrapFound = to, found
+	if !found {
+		sc.wrapTo = len(s)
+	}
 	return to
 }
 

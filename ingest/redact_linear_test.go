@@ -13,7 +13,8 @@ import (
 // an error) took seconds at 64 KiB and minutes at 256 KiB. Values whose
 // bracket or quote never closes, one per line, are the other way to make
 // each name read the rest of the text; widget HTML's forms (header cells,
-// values on a later line) must not make one either. A header cell is
+// values on a later line, lines of tags that show nothing between a name
+// and its value) must not make one either. A header cell is
 // found in widget HTML only.
 func TestRedactHeadersLinear(t *testing.T) {
 	t.Parallel()
@@ -31,6 +32,11 @@ func TestRedactHeadersLinear(t *testing.T) {
 		{"unclosed header cells", "<th>Cookie</th><td>a=1", 256 << 10},
 		{"names in markup, values on no line", "<b>Cookie</b>:\n\n", 256 << 10},
 		{"schemes, blank lines", "Authorization: Basic\n\n", 256 << 10},
+		// A name in a tag on every line: each value shows nothing, so it
+		// may go on on a later line, and every name once read the rest of
+		// the page looking for one.
+		{"names in tags, lines that show nothing", "<x cookie=<y>\n", 256 << 10},
+		{"names in comments, lines that show nothing", "<!-- Authorization: <!---->\n", 256 << 10},
 	} {
 		page := strings.Repeat(tc.unit, tc.size/len(tc.unit))
 		for mode, f := range map[string]func(string) []byte{"html": rd.html, "text": rd.text} {
@@ -89,4 +95,20 @@ func FuzzHeaderNamesMatchRegexp(f *testing.F) {
 			}
 		}
 	})
+}
+
+// wrapped remembers the lines it read: a name on any of them, or before
+// them, still finds the value on the first line after them that shows
+// something.
+func TestRedactWrappedRemembersLines(t *testing.T) {
+	t.Parallel()
+	for _, page := range []string{
+		strings.Repeat("<x cookie=<y>\n", 50) + "sid=s3cr3t\n",
+		"<b>Cookie</b>:\n" + strings.Repeat("<x cookie=<y>\n\n", 50) + " sid=s3cr3t",
+		strings.Repeat("<!-- Authorization: <!---->\n", 3) + "<p>\n" + strings.Repeat("<x cookie=<y>\r\n", 3) + "s3cr3t\n<p>x</p>",
+	} {
+		if out := string(redactor{}.html(page)); strings.Contains(out, "s3cr3t") {
+			t.Errorf("%q: the value survived: %q", page, out)
+		}
+	}
 }
