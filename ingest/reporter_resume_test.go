@@ -426,3 +426,45 @@ func TestResumeLostReportIntoADifferentCompleteRun(t *testing.T) {
 		})
 	}
 }
+
+// Two reporters share an external run id (PROJECTOPS_EXTERNAL_RUN_ID, as
+// doc'd for several processes) and both send one-shot reports whose
+// answers are lost: A's reached the service and completed the run; B's
+// never arrived. Only one report can complete a run, so Resume takes one
+// of the two spooled report chunks at most as stored there, the one
+// written first; it once took both (each was compared with the run's
+// summary on its own) and B's results were lost.
+func TestResumeTwoLostReportsOneCompletedTheRun(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	dir := t.TempDir()
+	lose := func(arrive bool) http.RoundTripper {
+		return roundTrip(func(req *http.Request) (*http.Response, error) {
+			if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
+				if arrive {
+					if resp, err := f.srv.Transport().RoundTrip(req); err == nil {
+						resp.Body.Close()
+					}
+				}
+				return nil, io.ErrUnexpectedEOF // answer lost
+			}
+			return f.srv.Transport().RoundTrip(req)
+		})
+	}
+	for _, p := range []struct {
+		prefix string
+		arrive bool
+	}{{"A-", true}, {"B-", false}} {
+		c := f.client(t, option.WithTransport(lose(p.arrive)), option.WithMaxRetries(0))
+		r, _ := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared"; o.SpoolDir = dir })
+		record(t, r, results(p.prefix, 3, 0))
+		if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
+			t.Fatal("nothing spooled")
+		}
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	t.Logf("resume = %+v, %v", res, err)
+	if a, b := storedRows(t, f, "A-"), storedRows(t, f, "B-"); a != 3 || b != 3 {
+		t.Errorf("stored anywhere: %d of A's 3 results, %d of B's 3 (B's report never reached the service)", a, b)
+	}
+}

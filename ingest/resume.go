@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/transport"
@@ -53,7 +54,8 @@ type ResumeResult struct {
 // it, and it did not provably fail to connect) is taken as stored there,
 // and not sent again, when the run holds exactly its rows as far as the
 // run's summary tells (as many rows as its distinct iterations, as many
-// passed). Any other
+// passed); one such report at most, the one written first, when several
+// match (see storedReports). Any other
 // unacknowledged result goes to a new run, "<externalRunId>-resumed-<hash>"
 // (ResumeResult.CompletedRunID says so), rather than nowhere. Resumes of
 // one directory run one at a time (an OS lock on a file in dir, where the
@@ -228,20 +230,40 @@ type chunkKey struct {
 	seq  int
 }
 
-// storedReports returns the unacknowledged chunks of files that were sent
-// as one-shot reports and may be what completed the run whose summary is
-// sum: those the service did not refuse (nor provably never received),
+// storedReports returns the unacknowledged chunk of files that was sent
+// as a one-shot report and may be what completed the run whose summary is
+// sum: one the service did not refuse (nor provably never received),
 // whose rows the run holds exactly, as far as its summary tells: as many
 // rows as the chunk's distinct iterations (externalIterationIds; the
 // service stores the first of a repeated one) and as many passed among
 // them. Any other run (another reporter's, a CI re-run's, one without a
 // summary) cannot be taken to hold them: they go to a resumed run.
+//
+// At most one chunk is returned: a report creates, stores and completes
+// its run in one call, so one report at most completed it, and a later
+// report to the same id found it complete and stored nothing. When
+// several match (reporters sharing an external run id, with results that
+// count alike), the one written first is taken (the oldest file, by
+// modification time, then spool order: file name, then sequence), as the
+// report that arrived first is the one that completed the run; the others
+// go to the resumed run. The summary cannot tell such reports apart, so
+// this is a guess: were it wrong (the earlier report never arrived, a
+// later one did), the chunk taken would not be delivered. Only reporters
+// sharing an external run id, each losing its report's answer, with the
+// same counts, get there.
 func storedReports(files []string, sum *Summary) (map[chunkKey]bool, error) {
 	stored := map[chunkKey]bool{}
 	if sum == nil {
 		return stored, nil
 	}
+	var best chunkKey
+	var bestTime time.Time
+	found := false
 	for _, f := range files {
+		var mtime time.Time
+		if fi, err := os.Stat(f); err == nil {
+			mtime = fi.ModTime()
+		}
 		err := eachUnackedChunk(f, func(rec *spoolRecord, refused bool) error {
 			if !rec.Report || refused {
 				return nil
@@ -267,14 +289,17 @@ func storedReports(files []string, sum *Summary) (map[chunkKey]bool, error) {
 					passed++
 				}
 			}
-			if sum.Total == rows && sum.Passed == passed {
-				stored[chunkKey{f, rec.Seq}] = true
+			if sum.Total == rows && sum.Passed == passed && (!found || mtime.Before(bestTime)) {
+				best, bestTime, found = chunkKey{f, rec.Seq}, mtime, true
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
+	}
+	if found {
+		stored[best] = true
 	}
 	return stored, nil
 }
