@@ -79,14 +79,7 @@ func redactHeaders(b []byte, html bool) []byte {
 				continue
 			}
 		}
-		r := s
-		if k, e := strings.IndexAny(s, "{["), strings.LastIndexAny(s, "}]"); k >= 0 && e > k && json.Valid([]byte(s[k:e+1])) {
-			// A JSON document in a string (a response body in an error,
-			// with text around it): its keys and name/value pairs are read
-			// as the result's are.
-			r = s[:k] + string(redactHeaders([]byte(s[k:e+1]), html)) + s[e+1:]
-		}
-		if r = redactHeaderText(r, html || isWidgetHTML(b, i)); r != s {
+		if r := redactStringText(s, html, html || isWidgetHTML(b, i)); r != s {
 			splice(i, end, encodeString(r))
 		}
 		i = end - 1
@@ -95,6 +88,29 @@ func redactHeaders(b []byte, html bool) []byte {
 		return b
 	}
 	return append(out, b[last:]...)
+}
+
+// redactStringText redacts the text s of a JSON string: its header
+// lines, and a JSON document in it (a response body in an error, with
+// text around it), whose keys and name/value pairs are read as the
+// result's are. The text is read first, as it was before documents in
+// it were: a value there may run on past the document's delimiters (to
+// the end of a line that a folded header, escaped as \r\n in the
+// document, does not end), and nothing it redacts may survive. The
+// document is then redacted in what remains, when it is still one; when
+// the text's values broke it, the document is redacted in s first and
+// the text read after, a value the document pass redacted running to
+// the end of its line (see redactHeaderText), as it may have before.
+func redactStringText(s string, docHTML, html bool) string {
+	k, e := strings.IndexAny(s, "{["), strings.LastIndexAny(s, "}]")
+	if k < 0 || e <= k || !json.Valid([]byte(s[k:e+1])) {
+		return redactHeaderText(s, html, false)
+	}
+	t := redactHeaderText(s, html, false)
+	if k, e := strings.IndexAny(t, "{["), strings.LastIndexAny(t, "}]"); k >= 0 && e > k && json.Valid([]byte(t[k:e+1])) {
+		return t[:k] + string(redactHeaders([]byte(t[k:e+1]), docHTML)) + t[e+1:]
+	}
+	return redactHeaderText(s[:k]+string(redactHeaders([]byte(s[k:e+1]), docHTML))+s[e+1:], html, true)
 }
 
 // redactPairs returns b with the "value" member of every object whose
@@ -235,13 +251,22 @@ func isWidgetHTML(b []byte, i int) bool {
 // extends the redaction to its own value, so one header cannot shield
 // another's secret. It is linear in len(s): names come in order, and every
 // search for a value's end goes through a valueScanner.
-func redactHeaderText(s string, html bool) string {
+//
+// redone marks s as redacted already in part (see redactStringText): a
+// value that starts as one redacted does (isRedactedAt) then runs to the
+// end of its line.
+func redactHeaderText(s string, html, redone bool) string {
 	var b strings.Builder
 	sc := newValueScanner(s)
 	last, end := 0, 0
 	for _, m := range headerNames(s) {
 		vStart, vEnd := sc.headerValue(m[1])
-		if html {
+		if redone && vEnd > vStart && isRedactedAt(s, vStart) {
+			// A value redacted already, by the pass over a JSON document
+			// in s: what it was may have run on past its delimiters, so it
+			// runs to the end of the line, as a bare value does.
+			vEnd = max(vEnd, sc.lineEnd(vStart))
+		} else if html {
 			switch {
 			case vEnd == vStart:
 				vStart, vEnd = sc.htmlValue(m[0], m[1])
@@ -267,6 +292,21 @@ func redactHeaderText(s string, html bool) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// redactedForms are the shapes a value redacted in a JSON document takes
+// (redactedValue, redactPairs and redactedShape write them).
+var redactedForms = [...]string{Redacted, `"` + Redacted + `"`, `'` + Redacted + `'`, `["` + Redacted + `"]`,
+	"[" + Redacted + "]", `[]string{"` + Redacted + `"}`}
+
+// isRedactedAt reports whether a value redacted already starts at s[i].
+func isRedactedAt(s string, i int) bool {
+	for _, f := range redactedForms {
+		if strings.HasPrefix(s[i:], f) {
+			return true
+		}
+	}
+	return false
 }
 
 // headerNames returns the start and end of every secret header's name in
