@@ -28,8 +28,10 @@ var secretHeaderKeys = func() map[string]bool {
 // redactHeaders rewrites the JSON document b so that no secret header's
 // value survives, wherever a header name appears: inside any string value
 // (re-encoded after redaction, so escapes stay valid), as an object key
-// ({"X-Api-Key": ...}, whose string or array value is replaced) and as the
-// name of a name/value pair ({"name":"Authorization","value":...}). b is
+// ({"X-Api-Key": ...}, whose value is replaced, a string, an array, an
+// object or a number) and as the name of a name/value pair
+// ({"name":"Authorization","value":...}); and a "cookies" list's cookies
+// have their values replaced (see redactPairs). b is
 // returned as is when there is nothing to redact. Strings that hold HTML
 // (every one when html is set, else a widgetHtml field's) are read as
 // widget HTML (see redactHeaderText).
@@ -116,7 +118,10 @@ func redactStringText(s string, docHTML, html bool) string {
 // redactPairs returns b with the "value" member of every object whose
 // "name" member (either key in any case, as HAR and Go's default field
 // names write them) names a secret header replaced, whatever the order of
-// the members and whatever sits between them. b is returned as is when
+// the members and whatever sits between them, and every "value" member
+// when it repeats; and so for every object in a "cookies" array (a HAR's
+// request and response cookies, Playwright's storageState), whatever its
+// name. b is returned as is when
 // there is none, or when it is not well-formed enough to tell.
 func redactPairs(b []byte) []byte {
 	type member int
@@ -124,13 +129,15 @@ func redactPairs(b []byte) []byte {
 		other member = iota
 		name
 		value
+		cookies
 	)
 	type frame struct {
 		obj, wantKey bool
 		cur          member
-		curStart     int  // where the current member's value starts
-		secret       bool // the name member names a secret header
-		vs, ve       int  // the value member's value, when ve > vs
+		curStart     int      // where the current member's value starts
+		secret       bool     // the name member names a secret header, or the object is a cookie
+		cookieList   bool     // an array that is a "cookies" member's value
+		values       [][2]int // the value members' values (a member may repeat)
 	}
 	var stack []frame
 	var reps [][2]int
@@ -140,7 +147,9 @@ func redactPairs(b []byte) []byte {
 			for e > f.curStart && (b[e-1] == ' ' || b[e-1] == '\t' || b[e-1] == '\n' || b[e-1] == '\r') {
 				e--
 			}
-			f.vs, f.ve = f.curStart, e
+			if e > f.curStart {
+				f.values = append(f.values, [2]int{f.curStart, e})
+			}
 		}
 		f.cur, f.curStart = other, -1
 	}
@@ -164,6 +173,8 @@ func redactPairs(b []byte) []byte {
 					top.cur = name
 				case bytes.EqualFold(k, []byte("value")):
 					top.cur = value
+				case bytes.EqualFold(k, []byte("cookies")):
+					top.cur = cookies
 				}
 			case top.cur == name:
 				var s string
@@ -182,15 +193,23 @@ func redactPairs(b []byte) []byte {
 				top.wantKey = true
 			}
 		case '{', '[':
-			stack = append(stack, frame{obj: b[i] == '{', wantKey: b[i] == '{', curStart: -1})
+			f := frame{obj: b[i] == '{', wantKey: b[i] == '{', curStart: -1}
+			if top != nil {
+				// A "cookies" list (a HAR's, Playwright's storageState):
+				// each cookie's name is the cookie's, not a header's, and
+				// its value is a secret.
+				f.cookieList = !f.obj && top.obj && top.cur == cookies && top.curStart == i
+				f.secret = f.obj && !top.obj && top.cookieList
+			}
+			stack = append(stack, f)
 		case '}', ']':
 			if top == nil || top.obj != (b[i] == '}') {
 				return b
 			}
 			if top.obj {
 				endMember(top, i)
-				if top.secret && top.ve > top.vs {
-					reps = append(reps, [2]int{top.vs, top.ve})
+				if top.secret {
+					reps = append(reps, top.values...)
 				}
 			}
 			stack = stack[:len(stack)-1]
@@ -277,6 +296,7 @@ func redactHeaderText(s string, html, redone bool) string {
 		if vEnd == vStart {
 			continue // a name without a value, as in "authorization failed"
 		}
+		vEnd = sc.folded(vEnd)
 		if m[0] < end {
 			if vEnd > end {
 				last, end = vEnd, vEnd // drop the rest of that value too
@@ -396,13 +416,14 @@ type valueScanner struct {
 	cellEnd                           nextByte // a '<' that ends a table cell (isCellEnd)
 	wrapFrom, wrapTo                  int      // the span wrapped read last (see there)
 	wrapFound                         bool     // and whether it found a line that shows something
+	foldFrom, foldTo                  int      // the span folded read last (see there)
 }
 
 func newValueScanner(s string) *valueScanner {
 	return &valueScanner{s: s, cr: nextByte{c: '\r', from: -1}, lf: nextByte{c: '\n', from: -1},
 		quote: nextByte{c: '"', from: -1}, squote: nextByte{c: '\'', from: -1},
 		rbrack: nextByte{c: ']', from: -1}, rb: nextByte{c: '}', from: -1},
-		cellEnd: nextByte{c: '<', from: -1, match: isCellEnd}, wrapFrom: -1}
+		cellEnd: nextByte{c: '<', from: -1, match: isCellEnd}, wrapFrom: -1, foldFrom: -1, foldTo: -2}
 }
 
 // headerValue returns the value after the separator that follows a
@@ -536,6 +557,35 @@ func (sc *valueScanner) wrapped(v, e int) int {
 		sc.wrapTo = len(s)
 	}
 	return to
+}
+
+// folded extends a value ending at e, when e ends its line, over the
+// lines that continue it: an obs-fold (RFC 9112 5.2), a line break
+// followed by a space or a tab, is part of the header's value
+// (Authorization: Basic\r\n dXNl...). The lines from foldFrom to
+// foldTo, read last, all continue one value: a value ending among them
+// runs on to foldTo without reading them again (names inside a folded
+// value, one per continuation line, would otherwise each read the rest).
+func (sc *valueScanner) folded(e int) int {
+	s := sc.s
+	if sc.foldFrom <= e && e <= sc.foldTo {
+		return sc.foldTo
+	}
+	from := e
+	for e < len(s) && (s[e] == '\r' || s[e] == '\n') {
+		p := e + 1
+		if s[e] == '\r' && p < len(s) && s[p] == '\n' {
+			p++
+		}
+		if p >= len(s) || s[p] != ' ' && s[p] != '\t' {
+			break
+		}
+		e = sc.lineEnd(p)
+	}
+	if e > from {
+		sc.foldFrom, sc.foldTo = from, e
+	}
+	return e
 }
 
 // isAuthScheme reports whether w is an HTTP authentication scheme's name
@@ -691,18 +741,31 @@ func redactedShape(val string) string {
 }
 
 // redactedValue returns the end of the JSON value at b[i] and its
-// replacement when it is a string or an array (of header values); ok is
-// signalled by end > i.
+// replacement when it is a string, an array (of header values), an object
+// or a number; ok is signalled by end > i.
 func redactedValue(b []byte, i int) (int, []byte) {
 	if i >= len(b) {
 		return i, nil
 	}
-	switch b[i] {
-	case '"':
+	switch c := b[i]; {
+	case c == '"':
 		if end := stringEnd(b, i); end > 0 {
 			return end, []byte(`"` + Redacted + `"`)
 		}
-	case '[':
+	case c == '-' || '0' <= c && c <= '9':
+		// A number: a key or token written as one.
+		j := i + 1
+		for j < len(b) && strings.IndexByte("0123456789.eE+-", b[j]) >= 0 {
+			j++
+		}
+		return j, []byte(`"` + Redacted + `"`)
+	case c == '[' || c == '{':
+		// An array (of header values), or an object (a cookie jar by
+		// name, a value with its parameters): redacted whole.
+		rep := []byte(`["` + Redacted + `"]`)
+		if c == '{' {
+			rep = []byte(`"` + Redacted + `"`)
+		}
 		depth := 0
 		for j := i; j < len(b); j++ {
 			switch b[j] {
@@ -717,7 +780,7 @@ func redactedValue(b []byte, i int) (int, []byte) {
 			case ']', '}':
 				depth--
 				if depth == 0 {
-					return j + 1, []byte(`["` + Redacted + `"]`)
+					return j + 1, rep
 				}
 			}
 		}

@@ -244,3 +244,27 @@ func TestBoundedOutput(t *testing.T) {
 		}
 	}
 }
+
+// Values in forms the rules once missed (the redactor at 7757a9c too): a
+// folded header line, a secret header key whose value is an object or a
+// number, a cookies list's cookies, and a name/value pair's "value"
+// member when it repeats.
+func TestRedactFoldedObjectAndCookieValues(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ doc, secret string }{
+		// a folded header line in plain text (obs-fold continuation)
+		{`{"error":"Authorization: Basic\r\n dXNlcjpodW50ZXIy"}`, "dXNlcjpodW50ZXIy"},
+		// a secret header as a result field's key with an object or number value
+		{`{"advancedConfig":{"headers":{"Cookie":{"session":"s3cr3tSess"}}}}`, "s3cr3tSess"},
+		{`{"metadata":{"X-Api-Key":918273645546372819}}`, "918273645546372819"},
+		// a HAR's (or Playwright storageState's) cookies list: name/value pairs named by the cookie
+		{`{"trace":{"request":{"cookies":[{"name":"sid","value":"s3cr3tSid"}]}}}`, "s3cr3tSid"},
+		// a duplicate "value" member before the name (only the last was replaced)
+		{`{"trace":[{"value":"s3cr3tDup","value":"x","name":"Cookie"}]}`, "s3cr3tDup"},
+	} {
+		got := string(redactor{}.apply([]byte(tc.doc)))
+		if strings.Contains(got, tc.secret) {
+			t.Errorf("%q survives: %s", tc.secret, got)
+		}
+	}
+}

@@ -37,6 +37,9 @@ func TestRedactHeadersLinear(t *testing.T) {
 		// the page looking for one.
 		{"names in tags, lines that show nothing", "<x cookie=<y>\n", 256 << 10},
 		{"names in comments, lines that show nothing", "<!-- Authorization: <!---->\n", 256 << 10},
+		// Folded lines (obs-fold) continue a value, and a name on each.
+		{"folded lines with names", "Authorization: x\n Cookie: a=1\n", 256 << 10},
+		{"folded lines", "Cookie: a=1\r\n\t", 256 << 10},
 	} {
 		page := strings.Repeat(tc.unit, tc.size/len(tc.unit))
 		for mode, f := range map[string]func(string) []byte{"html": rd.html, "text": rd.text} {
