@@ -37,7 +37,7 @@ func oldRedactHeaders(b []byte) []byte {
 		if b[i] != '"' {
 			continue
 		}
-		end := stringEnd(b, i)
+		end := oldStringEnd(b, i)
 		if end < 0 {
 			break // not valid JSON: left to the other rules
 		}
@@ -125,7 +125,7 @@ func oldRedactedValue(b []byte, i int) (int, []byte) {
 	}
 	switch b[i] {
 	case '"':
-		if end := stringEnd(b, i); end > 0 {
+		if end := oldStringEnd(b, i); end > 0 {
 			return end, []byte(`"` + Redacted + `"`)
 		}
 	case '[':
@@ -133,7 +133,7 @@ func oldRedactedValue(b []byte, i int) (int, []byte) {
 		for j := i; j < len(b); j++ {
 			switch b[j] {
 			case '"':
-				end := stringEnd(b, j)
+				end := oldStringEnd(b, j)
 				if end < 0 {
 					return i, nil
 				}
@@ -185,7 +185,7 @@ func oldEncodeString(s string) []byte {
 // hasHeaderName reports whether b holds a secret header's name in any
 // ASCII case: authorization, api-key (x-api-key too) or cookie.
 func oldHasHeaderName(b []byte) bool {
-	return containsFoldAt(b, "authorization", 7) || containsFoldAt(b, "api-key", 4) || containsFoldAt(b, "cookie", 3)
+	return oldContainsFoldAt(b, "authorization", 7) || oldContainsFoldAt(b, "api-key", 4) || oldContainsFoldAt(b, "cookie", 3)
 }
 
 // hasFoldAt reports whether b[i:] starts with word (lower-case ASCII) in
@@ -218,7 +218,7 @@ func oldContainsFoldAt(b []byte, word string, pivot int) bool {
 				break
 			}
 			j += off
-			if i := j - pivot; i >= 0 && hasFoldAt(b, i, word) {
+			if i := j - pivot; i >= 0 && oldHasFoldAt(b, i, word) {
 				return true
 			}
 			off = j + 1
