@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -466,5 +467,61 @@ func TestResumeTwoLostReportsOneCompletedTheRun(t *testing.T) {
 	t.Logf("resume = %+v, %v", res, err)
 	if a, b := storedRows(t, f, "A-"), storedRows(t, f, "B-"); a != 3 || b != 3 {
 		t.Errorf("stored anywhere: %d of A's 3 results, %d of B's 3 (B's report never reached the service)", a, b)
+	}
+}
+
+// Two lost reports of the same counts whose spool files have the same
+// modification time (coarse file-system clocks: Linux stamps at tick
+// resolution, some file systems at 1-2 s), B's name sorting first: the
+// names are random, so nothing orders them, and B's (never delivered)
+// must not be taken as stored.
+func TestResumeTwoLostReportsSameModTime(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	dir := t.TempDir()
+	lose := func(arrive bool) http.RoundTripper {
+		return roundTrip(func(req *http.Request) (*http.Response, error) {
+			if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
+				if arrive {
+					if resp, err := f.srv.Transport().RoundTrip(req); err == nil {
+						resp.Body.Close()
+					}
+				}
+				return nil, io.ErrUnexpectedEOF
+			}
+			return f.srv.Transport().RoundTrip(req)
+		})
+	}
+	var paths []string
+	for _, p := range []struct {
+		prefix string
+		arrive bool
+	}{{"A-", true}, {"B-", false}} {
+		c := f.client(t, option.WithTransport(lose(p.arrive)), option.WithMaxRetries(0))
+		r, _ := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared"; o.SpoolDir = dir })
+		record(t, r, results(p.prefix, 3, 0))
+		out, _ := r.Close(t.Context())
+		if out.SpoolPath == "" {
+			t.Fatal("nothing spooled")
+		}
+		paths = append(paths, out.SpoolPath)
+	}
+	// B's name sorts first, as a random suffix makes it half the time.
+	bPath := filepath.Join(dir, "shared.1-00000000"+ingest.SpoolExt)
+	if err := os.Rename(paths[1], bPath); err != nil {
+		t.Fatal(err)
+	}
+	tie := time.Now().Truncate(time.Second)
+	for _, p := range []string{paths[0], bPath} {
+		if err := os.Chtimes(p, tie, tie); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	t.Logf("resume = %+v, %v", res, err)
+	// Neither can be taken as the one that completed the run: both go to
+	// the resumed run, A's a second time (a duplicate at worst), B's not lost.
+	if a, b := storedRows(t, f, "A-"), storedRows(t, f, "B-"); b != 3 || (a != 3 && a != 6) {
+		t.Errorf("stored: %d rows of A's 3 results, %d of B's 3 (B's report never reached the service)", a, b)
 	}
 }

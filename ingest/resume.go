@@ -244,9 +244,11 @@ type chunkKey struct {
 // report to the same id found it complete and stored nothing. When
 // several match (reporters sharing an external run id, with results that
 // count alike), the one written first is taken (the oldest file, by
-// modification time, then spool order: file name, then sequence), as the
-// report that arrived first is the one that completed the run; the others
-// go to the resumed run. The summary cannot tell such reports apart, so
+// modification time), as the report that arrived first is the one that
+// completed the run; the others go to the resumed run. Two written in the
+// same tick of the file system's clock cannot be ordered (file names are
+// random): then none is taken, and all go to the resumed run (a duplicate
+// run at worst, never a lost report). The summary cannot tell such reports apart, so
 // this is a guess: were it wrong (the earlier report never arrived, a
 // later one did), the chunk taken would not be delivered. Only reporters
 // sharing an external run id, each losing its report's answer, with the
@@ -258,7 +260,7 @@ func storedReports(files []string, sum *Summary) (map[chunkKey]bool, error) {
 	}
 	var best chunkKey
 	var bestTime time.Time
-	found := false
+	found, tied := false, false
 	for _, f := range files {
 		var mtime time.Time
 		if fi, err := os.Stat(f); err == nil {
@@ -289,8 +291,13 @@ func storedReports(files []string, sum *Summary) (map[chunkKey]bool, error) {
 					passed++
 				}
 			}
-			if sum.Total == rows && sum.Passed == passed && (!found || mtime.Before(bestTime)) {
-				best, bestTime, found = chunkKey{f, rec.Seq}, mtime, true
+			if sum.Total == rows && sum.Passed == passed {
+				switch {
+				case !found || mtime.Before(bestTime):
+					best, bestTime, found, tied = chunkKey{f, rec.Seq}, mtime, true, false
+				case mtime.Equal(bestTime):
+					tied = true // no order to go by
+				}
 			}
 			return nil
 		})
@@ -298,7 +305,7 @@ func storedReports(files []string, sum *Summary) (map[chunkKey]bool, error) {
 			return nil, err
 		}
 	}
-	if found {
+	if found && !tied {
 		stored[best] = true
 	}
 	return stored, nil
