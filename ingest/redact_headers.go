@@ -194,10 +194,9 @@ func isRedactedAt(s string, i int) bool {
 // %v (map[Name:[v1 v2]]) or %#v (http.Header{"Name":[]string{"v"}}), JSON
 // ({"Name":["v"]}, "Name": "v") and a HAR-style {"name":"Name","value":"v"}
 // pair. A bare value runs to the end of its source line, in widget HTML
-// too: no tag is taken to end it, since a regexp cannot tell a <br> or
-// block tag that ends the line shown from one inside a comment, a quoted
-// attribute or a <script>, and redacting the rest of a one-line page is
-// the safe side.
+// too: no tag is taken to end it, since a <br> or block tag may sit in a
+// comment, a quoted attribute or a <script>, and redacting the rest of a
+// one-line page is the safe side.
 //
 // The names are those the regexp
 // (?i)(?:proxy-)?authorization|(?:set-)?cookie|(?:x-)?api[-_]?key|x[-_]?auth[-_]?token

@@ -268,3 +268,17 @@ func TestRedactFoldedObjectAndCookieValues(t *testing.T) {
 		}
 	}
 }
+
+// A Postman-style {"key":...,"value":...} pair is redacted in either member
+// order, as a HAR's {"name":...,"value":...} is.
+func TestRedactKeyValuePairAnyOrder(t *testing.T) {
+	for _, in := range []string{
+		`{"headers":[{"key":"Authorization","value":"s3cretKV1"}]}`,
+		`{"headers":[{"value":"s3cretKV1","key":"Authorization"}]}`,
+		`{"headers":[{"value":"s3cretKV1","disabled":false,"KEY":"x-api-key"}]}`,
+	} {
+		if got := string(redactor{}.apply([]byte(in))); strings.Contains(got, "s3cretKV1") || !json.Valid([]byte(got)) {
+			t.Errorf("%s -> %s", in, got)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func redactPairs(b []byte) []byte {
 			case top.wantKey:
 				top.wantKey = false
 				switch k := b[i+1 : end-1]; {
-				case bytes.EqualFold(k, []byte("name")):
+				case bytes.EqualFold(k, []byte("name")), bytes.EqualFold(k, []byte("key")): // HAR, Postman
 					top.cur = name
 				case bytes.EqualFold(k, []byte("value")):
 					top.cur = value

@@ -40,8 +40,10 @@ type ReporterOptions struct {
 	// details and tool-call arguments) before the built-in rules, which
 	// remove the client's API key, any sk_ token, the values of
 	// Authorization, Cookie, API-key (any spelling) and X-Auth-Token
-	// headers, bearer tokens and URL credentials. Widget HTML, inline or
-	// uploaded, goes through the built-in rules only.
+	// headers (name/value pairs such as a HAR's included), every cookie
+	// value in a cookies list, bearer tokens, URL credentials and a tunnel
+	// URL's ?k= secret. Widget HTML, inline or uploaded, goes through the
+	// built-in rules only.
 	Redact func(string) string
 	// Progress, when set, is called as chunks are cut and stored, from the
 	// upload goroutines too: it must be safe for concurrent use.

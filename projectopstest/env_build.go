@@ -204,8 +204,6 @@ func (bd *builder) failBuild(ctx context.Context, b *buildRec, err error) {
 	bd.updateBuild(ctx, b, func() { b.fail(err, s.now()) })
 }
 
-// logPreview is the capped, ANSI-stripped tail of a build log
-// (BuildLogPreviewCap bytes), as the service's is.
 // Lines of the build log that echo what a user wrote are cut, so that
 // every line fits the preview: an image reference (a whole one, digest
 // included, is far shorter) and a failure's message (at four bytes a rune
@@ -217,12 +215,17 @@ const (
 
 // clipRunes cuts s to n runes, marking the cut.
 func clipRunes(s string, n int) string {
+	if len(s) <= n {
+		return s // n bytes are at most n runes
+	}
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"
 	}
 	return s
 }
 
+// logPreview is the capped, ANSI-stripped tail of a build log
+// (BuildLogPreviewCap bytes), as the service's is.
 func logPreview(lines []string) string {
 	full := builds.StripANSI(strings.Join(lines, "\n"))
 	if len(full) <= BuildLogPreviewCap {
