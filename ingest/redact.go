@@ -65,12 +65,8 @@ func (rd redactor) text(s string) []byte { return rd.textMode(s, false) }
 func (rd redactor) html(s string) []byte { return rd.textMode(s, true) }
 
 func (rd redactor) textMode(s string, html bool) []byte {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false) // "<pre>Cookie:" stays as the rules read it
-	_ = e.Encode(s)        // a string always encodes
-	var out string
-	if json.Unmarshal(rd.applyMode(bytes.TrimSuffix(b.Bytes(), []byte("\n")), html), &out) != nil {
+	var out string // encodeString keeps "<pre>Cookie:" as the rules read it
+	if json.Unmarshal(rd.applyMode(encodeString(s), html), &out) != nil {
 		return []byte(Redacted) // cannot happen: replacements keep the string whole
 	}
 	return []byte(out)
