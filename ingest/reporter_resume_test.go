@@ -281,23 +281,9 @@ func TestResumeAfterLostReportAnswerStoresNoDuplicates(t *testing.T) {
 func TestResumeLostReportIntoASmallerCompleteRun(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	lose := roundTrip(func(req *http.Request) (*http.Response, error) {
-		if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
-			return nil, io.ErrUnexpectedEOF // never arrived
-		}
-		return f.srv.Transport().RoundTrip(req)
-	})
-	c := f.client(t, option.WithTransport(lose), option.WithMaxRetries(1))
-	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
-	record(t, r, results("mine-", 3, 0))
-	if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
-		t.Fatal("nothing spooled")
-	}
-	other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
-	record(t, other, results("other-", 2, 0))
-	if _, err := other.Close(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	c := f.client(t, option.WithTransport(reportTransport(f, false, io.ErrUnexpectedEOF)), option.WithMaxRetries(1))
+	_, dir := spoolShared(t, c, "", "mine-", 3, 0)
+	completeShared(t, f, "other-", 2, 0)
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
 	if err != nil || len(res) != 1 {
 		t.Fatalf("resume = %+v, %v", res, err)
@@ -315,16 +301,8 @@ func TestResumeRefusedReportIntoACompleteRun(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	f.srv.SetFault(routeReport, projectopstest.Fault{Status: http.StatusForbidden, Times: 1})
-	r, dir := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
-	record(t, r, results("mine-", 2, 0))
-	if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
-		t.Fatal("nothing spooled")
-	}
-	other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
-	record(t, other, results("other-", 5, 0))
-	if _, err := other.Close(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := spoolShared(t, f.c, "", "mine-", 2, 0)
+	completeShared(t, f, "other-", 5, 0)
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
 	if err != nil || len(res) != 1 || res[0].CompletedRunID != "shared" || res[0].Resent != 2 {
 		t.Fatalf("resume = %+v, %v", res, err)
@@ -355,24 +333,11 @@ func storedRows(t *testing.T, f *fixture, prefix string) int {
 func TestResumeReportThatNeverConnectedIntoACompleteRun(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	refuse := roundTrip(func(req *http.Request) (*http.Response, error) {
-		if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
-			return nil, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
-		}
-		return f.srv.Transport().RoundTrip(req)
-	})
-	c := f.client(t, option.WithTransport(refuse), option.WithMaxRetries(1))
-	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
-	record(t, r, results("mine-", 3, 2))
-	if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
-		t.Fatal("nothing spooled")
-	}
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	c := f.client(t, option.WithTransport(reportTransport(f, false, refused)), option.WithMaxRetries(1))
+	_, dir := spoolShared(t, c, "", "mine-", 3, 2)
 	// Same size, same verdicts: only the refusal tells them apart.
-	other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
-	record(t, other, results("other-", 3, 2))
-	if _, err := other.Close(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	completeShared(t, f, "other-", 3, 2)
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
 	if err != nil || len(res) != 1 || res[0].CompletedRunID != "shared" || res[0].Resent != 3 {
 		t.Errorf("resume = %+v, %v", res, err)
@@ -400,23 +365,10 @@ func TestResumeLostReportIntoADifferentCompleteRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			f := setup(t)
-			lose := roundTrip(func(req *http.Request) (*http.Response, error) {
-				if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
-					return nil, io.ErrUnexpectedEOF // may have arrived, as far as the reporter knows
-				}
-				return f.srv.Transport().RoundTrip(req)
-			})
-			c := f.client(t, option.WithTransport(lose), option.WithMaxRetries(1))
-			r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
-			record(t, r, results("mine-", 3, 1)) // all three fail
-			if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
-				t.Fatal("nothing spooled")
-			}
-			other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
-			record(t, other, results("other-", tc.other, tc.otherFail))
-			if _, err := other.Close(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			// The report may have arrived, as far as the reporter knows.
+			c := f.client(t, option.WithTransport(reportTransport(f, false, io.ErrUnexpectedEOF)), option.WithMaxRetries(1))
+			_, dir := spoolShared(t, c, "", "mine-", 3, 1) // all three fail
+			completeShared(t, f, "other-", tc.other, tc.otherFail)
 			res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
 			if err != nil || len(res) != 1 || res[0].CompletedRunID != "shared" || res[0].Resent != 3 {
 				t.Errorf("resume = %+v, %v", res, err)
@@ -439,29 +391,12 @@ func TestResumeTwoLostReportsOneCompletedTheRun(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	dir := t.TempDir()
-	lose := func(arrive bool) http.RoundTripper {
-		return roundTrip(func(req *http.Request) (*http.Response, error) {
-			if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
-				if arrive {
-					if resp, err := f.srv.Transport().RoundTrip(req); err == nil {
-						resp.Body.Close()
-					}
-				}
-				return nil, io.ErrUnexpectedEOF // answer lost
-			}
-			return f.srv.Transport().RoundTrip(req)
-		})
-	}
 	for _, p := range []struct {
 		prefix string
 		arrive bool
 	}{{"A-", true}, {"B-", false}} {
-		c := f.client(t, option.WithTransport(lose(p.arrive)), option.WithMaxRetries(0))
-		r, _ := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared"; o.SpoolDir = dir })
-		record(t, r, results(p.prefix, 3, 0))
-		if out, _ := r.Close(t.Context()); out.SpoolPath == "" {
-			t.Fatal("nothing spooled")
-		}
+		c := f.client(t, option.WithTransport(reportTransport(f, p.arrive, io.ErrUnexpectedEOF)), option.WithMaxRetries(0))
+		spoolShared(t, c, dir, p.prefix, 3, 0) // the answer lost
 	}
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
 	t.Logf("resume = %+v, %v", res, err)
@@ -479,32 +414,14 @@ func TestResumeTwoLostReportsSameModTime(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	dir := t.TempDir()
-	lose := func(arrive bool) http.RoundTripper {
-		return roundTrip(func(req *http.Request) (*http.Response, error) {
-			if strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
-				if arrive {
-					if resp, err := f.srv.Transport().RoundTrip(req); err == nil {
-						resp.Body.Close()
-					}
-				}
-				return nil, io.ErrUnexpectedEOF
-			}
-			return f.srv.Transport().RoundTrip(req)
-		})
-	}
 	var paths []string
 	for _, p := range []struct {
 		prefix string
 		arrive bool
 	}{{"A-", true}, {"B-", false}} {
-		c := f.client(t, option.WithTransport(lose(p.arrive)), option.WithMaxRetries(0))
-		r, _ := newReporter(t, c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared"; o.SpoolDir = dir })
-		record(t, r, results(p.prefix, 3, 0))
-		out, _ := r.Close(t.Context())
-		if out.SpoolPath == "" {
-			t.Fatal("nothing spooled")
-		}
-		paths = append(paths, out.SpoolPath)
+		c := f.client(t, option.WithTransport(reportTransport(f, p.arrive, io.ErrUnexpectedEOF)), option.WithMaxRetries(0))
+		spool, _ := spoolShared(t, c, dir, p.prefix, 3, 0)
+		paths = append(paths, spool)
 	}
 	// B's name sorts first, as a random suffix makes it half the time.
 	bPath := filepath.Join(dir, "shared.1-00000000"+ingest.SpoolExt)
@@ -523,5 +440,52 @@ func TestResumeTwoLostReportsSameModTime(t *testing.T) {
 	// the resumed run, A's a second time (a duplicate at worst), B's not lost.
 	if a, b := storedRows(t, f, "A-"), storedRows(t, f, "B-"); b != 3 || (a != 3 && a != 6) {
 		t.Errorf("stored: %d rows of A's 3 results, %d of B's 3 (B's report never reached the service)", a, b)
+	}
+}
+
+// reportTransport sends every request to f's double but the one-shot
+// report's, which fails with err; when arrive is set the report reaches
+// the double first (stored, its answer lost).
+func reportTransport(f *fixture, arrive bool, err error) http.RoundTripper {
+	return roundTrip(func(req *http.Request) (*http.Response, error) {
+		if !strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
+			return f.srv.Transport().RoundTrip(req)
+		}
+		if arrive {
+			if resp, rerr := f.srv.Transport().RoundTrip(req); rerr == nil {
+				resp.Body.Close()
+			}
+		}
+		return nil, err
+	})
+}
+
+// spoolShared reports n results titled prefix (failEvery as results has
+// it) as the external run "shared" through c, whose report fails, and
+// returns the spool file and its directory (dir, or a new one for "").
+func spoolShared(t *testing.T, c *projectops.Client, dir, prefix string, n, failEvery int) (spool, spoolDir string) {
+	t.Helper()
+	r, d := newReporter(t, c, func(o *ingest.ReporterOptions) {
+		o.Run.ExternalRunID = "shared"
+		if dir != "" {
+			o.SpoolDir = dir
+		}
+	})
+	record(t, r, results(prefix, n, failEvery))
+	out, _ := r.Close(t.Context())
+	if out.SpoolPath == "" {
+		t.Fatal("nothing spooled")
+	}
+	return out.SpoolPath, d
+}
+
+// completeShared has another reporter complete the external run "shared"
+// with n results titled prefix.
+func completeShared(t *testing.T, f *fixture, prefix string, n, failEvery int) {
+	t.Helper()
+	other, _ := newReporter(t, f.c, func(o *ingest.ReporterOptions) { o.Run.ExternalRunID = "shared" })
+	record(t, other, results(prefix, n, failEvery))
+	if _, err := other.Close(t.Context()); err != nil {
+		t.Fatal(err)
 	}
 }
