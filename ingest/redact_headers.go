@@ -72,14 +72,6 @@ func redactHeaders(b []byte, html bool) []byte {
 				continue
 			}
 		}
-		if vs := pairValue(b, end); vs > 0 && isSecretHeader(s) {
-			// The name of a {"name":...,"value":...} pair: replace the value.
-			if ve, rep := redactedValue(b, vs); ve > vs {
-				splice(vs, ve, rep)
-				i = ve - 1
-				continue
-			}
-		}
 		if r := redactStringText(s, html, html || isWidgetHTML(b, i)); r != s {
 			splice(i, end, encodeString(r))
 		}

@@ -127,22 +127,3 @@ func redactPairs(b []byte) []byte {
 	}
 	return append(out, b[last:]...)
 }
-
-// pairValue returns where the value of a {"name":...,"value":...} pair
-// starts when the JSON string ending at b[end] is followed by its
-// "value" key, else 0.
-func pairValue(b []byte, end int) int {
-	i := skipWS(b, end)
-	if i >= len(b) || b[i] != ',' {
-		return 0
-	}
-	i = skipWS(b, i+1)
-	if !bytes.HasPrefix(b[i:], []byte(`"value"`)) {
-		return 0
-	}
-	i = skipWS(b, i+len(`"value"`))
-	if i >= len(b) || b[i] != ':' {
-		return 0
-	}
-	return skipWS(b, i+1)
-}
