@@ -16,8 +16,7 @@ import (
 // committed by a flush streams the rest through an io.Pipe, so a handler
 // that writes progressively is read progressively.
 type responseWriter struct {
-	ctx    context.Context // the handler's context
-	sync   bool            // running on the caller's goroutine: never stream
+	sync   bool // running on the caller's goroutine: never stream
 	header http.Header
 	ready  chan struct{} // closed at commit; nil on the caller's goroutine, where nobody waits
 
@@ -32,7 +31,7 @@ type responseWriter struct {
 	conn      net.Conn     // the client's end of a hijacked connection (hijack.go)
 	gone      bool         // the client gave up before the response was committed
 	body      bufferedBody // a complete response's body, part of this allocation
-	hctx      handlerCtx   // the handler's context (ctx), part of this allocation too
+	hctx      handlerCtx   // the handler's context, part of this allocation too
 	url       url.URL      // the handler's request URL, likewise
 }
 
@@ -114,7 +113,7 @@ func (w *responseWriter) commitLocked(stream bool) {
 	w.sent.Del("Content-Length") // the length is unknown once streaming
 	w.pr, w.pw = io.Pipe()
 	// Unblock a handler writing to a client that went away.
-	context.AfterFunc(w.ctx, func() { w.abort(w.ctx.Err()) })
+	context.AfterFunc(&w.hctx, func() { w.abort(w.hctx.Err()) })
 	w.signalReady()
 }
 

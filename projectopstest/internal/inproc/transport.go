@@ -70,7 +70,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// server's closing cancels it too.
 	hctx := &rw.hctx
 	hctx.Context, hctx.host = ctx, t.Host.Context()
-	rw.ctx = hctx
 	sreq := serverRequest(hctx, req, &rw.url)
 	if t.Host.Streams(sreq) {
 		// The handler outlives RoundTrip: give it its own header map.
