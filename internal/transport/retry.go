@@ -58,16 +58,13 @@ func retryableNetErr(c Class, idempotent bool, err error) bool {
 	if c != Write || idempotent {
 		return true
 	}
-	return notSent(err)
+	return NotSent(err)
 }
 
 // NotSent reports whether err, an attempt's network error, proves the
 // request never reached the server: the connection was never made (a dial
 // error, connection refused, a DNS failure).
-func NotSent(err error) bool { return notSent(err) }
-
-// notSent reports whether err proves the request never reached the server.
-func notSent(err error) bool {
+func NotSent(err error) bool {
 	if errors.Is(err, syscall.ECONNREFUSED) {
 		return true
 	}

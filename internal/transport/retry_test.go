@@ -451,8 +451,8 @@ func TestNotSent(t *testing.T) {
 		{&net.OpError{Op: "write", Net: "tcp", Err: syscall.EPIPE}, false},
 	}
 	for _, tt := range tests {
-		if got := notSent(tt.err); got != tt.want {
-			t.Errorf("notSent(%v) = %v, want %v", tt.err, got, tt.want)
+		if got := NotSent(tt.err); got != tt.want {
+			t.Errorf("NotSent(%v) = %v, want %v", tt.err, got, tt.want)
 		}
 		if !retryableNetErr(Read, false, tt.err) || !retryableNetErr(Idempotent, false, tt.err) || !retryableNetErr(Write, true, tt.err) {
 			t.Errorf("retryableNetErr(%v) false for a retry-safe class", tt.err)
