@@ -169,7 +169,7 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 	if err != nil {
 		return nil, run.ExternalRunID, 0, err
 	}
-	var stored map[chunkKey]bool
+	var stored chunkKey // the report chunk taken as stored, if any
 	if st.Reused && st.Status != StatusRunning {
 		// Complete already. A one-shot report whose answer was lost may be
 		// what completed it: a report creates, stores and finalizes its
@@ -230,7 +230,8 @@ type chunkKey struct {
 	seq  int
 }
 
-// storedReports returns the unacknowledged chunk of files that was sent
+// storedReports returns the unacknowledged chunk of files (the zero
+// chunkKey for none) that was sent
 // as a one-shot report and may be what completed the run whose summary is
 // sum: one the service did not refuse (nor provably never received),
 // whose rows the run holds exactly, as far as its summary tells: as many
@@ -239,7 +240,7 @@ type chunkKey struct {
 // them. Any other run (another reporter's, a CI re-run's, one without a
 // summary) cannot be taken to hold them: they go to a resumed run.
 //
-// At most one chunk is returned: a report creates, stores and completes
+// One chunk at most: a report creates, stores and completes
 // its run in one call, so one report at most completed it, and a later
 // report to the same id found it complete and stored nothing. When
 // several match (reporters sharing an external run id, with results that
@@ -253,10 +254,9 @@ type chunkKey struct {
 // later one did), the chunk taken would not be delivered. Only reporters
 // sharing an external run id, each losing its report's answer, with the
 // same counts, get there.
-func storedReports(files []string, sum *Summary) (map[chunkKey]bool, error) {
-	stored := map[chunkKey]bool{}
+func storedReports(files []string, sum *Summary) (chunkKey, error) {
 	if sum == nil {
-		return stored, nil
+		return chunkKey{}, nil
 	}
 	var best chunkKey
 	var bestTime time.Time
@@ -302,18 +302,18 @@ func storedReports(files []string, sum *Summary) (map[chunkKey]bool, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return chunkKey{}, err
 		}
 	}
-	if found && !tied {
-		stored[best] = true
+	if !found || tied {
+		return chunkKey{}, nil
 	}
-	return stored, nil
+	return best, nil
 }
 
 // countUnacked counts the results of files that were never acknowledged,
-// but for the chunks in skip.
-func countUnacked(files []string, skip map[chunkKey]bool) (int, error) {
+// but for the chunk skip (none when zero).
+func countUnacked(files []string, skip chunkKey) (int, error) {
 	n := 0
 	for _, f := range files {
 		if err := eachUnacked(f, skip, func(json.RawMessage) error { n++; return nil }); err != nil {
@@ -324,8 +324,8 @@ func countUnacked(files []string, skip map[chunkKey]bool) (int, error) {
 }
 
 // sendUnacked re-sends every unacknowledged result of files, but for the
-// chunks in skip, to the run in batches within the default chunk limits.
-func sendUnacked(ctx context.Context, svc *Service, project, runID string, files []string, skip map[chunkKey]bool) (int, error) {
+// chunk skip, to the run in batches within the default chunk limits.
+func sendUnacked(ctx context.Context, svc *Service, project, runID string, files []string, skip chunkKey) (int, error) {
 	var batch []json.RawMessage
 	var body []byte
 	size, resent := 0, 0
@@ -392,10 +392,10 @@ func readSpoolHeader(path string) (*spoolRecord, error) {
 }
 
 // eachUnacked calls fn with every result of the file's chunks that were
-// never acknowledged, but for the chunks in skip.
-func eachUnacked(path string, skip map[chunkKey]bool, fn func(json.RawMessage) error) error {
+// never acknowledged, but for the chunk skip (none when zero).
+func eachUnacked(path string, skip chunkKey, fn func(json.RawMessage) error) error {
 	return eachUnackedChunk(path, func(rec *spoolRecord, _ bool) error {
-		if skip[chunkKey{path, rec.Seq}] {
+		if skip == (chunkKey{path, rec.Seq}) {
 			return nil
 		}
 		var results []json.RawMessage
