@@ -16,7 +16,10 @@
 //
 // Errors are *projectops.Error values: SERVER_UNREACHABLE (502) when the
 // service could not connect to the MCP server, TIMEOUT (504) when it
-// connected but got no answer in time, FEATURE_NOT_SUPPORTED (422) when the
+// connected but got no answer in time, INTERNAL_ERROR (500) with the MCP
+// server's message when it answered a JSON-RPC error (a prompt or tool
+// handler that failed; as a read, GetPrompt is retried on it unless
+// option.WithMaxRetries(0)), FEATURE_NOT_SUPPORTED (422) when the
 // server lacks the capability (no prompts, say), OAUTH_REQUIRED (401) when
 // the server needs an OAuth grant (import tokens once). A tool that reports
 // a failure is not an error: CallTool returns the result with IsError set.

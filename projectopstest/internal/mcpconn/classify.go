@@ -25,7 +25,7 @@ const (
 	InvalidParams
 	// NotFound: the server has no such resource (404).
 	NotFound
-	// ServerError: the server answered with another JSON-RPC error (502).
+	// ServerError: the server answered with another JSON-RPC error (500).
 	ServerError
 	// Canceled: the caller went away.
 	Canceled
@@ -35,11 +35,14 @@ const (
 // is the MCP server's own JSON-RPC message or a fixed text, never a command
 // line, URL or credential from the transport layer.
 type Failure struct {
-	Kind    Kind
-	Code    int64 // JSON-RPC code, when the server answered one
-	Status  int   // the HTTP status of an AuthRequired refusal (401 or 403)
-	Message string
-	Err     error // the underlying error, for the double's own use only
+	Kind Kind
+	Code int64 // JSON-RPC code, when the server answered one
+	// Answered: the server answered a JSON-RPC error, whose code is Code
+	// (go-sdk's servers answer a handler's plain error with code 0).
+	Answered bool
+	Status   int // the HTTP status of an AuthRequired refusal (401 or 403)
+	Message  string
+	Err      error // the underlying error, for the double's own use only
 }
 
 // Error implements error.
@@ -71,7 +74,7 @@ func Classify(err error, opCtx, caller context.Context, c *Conn) *Failure {
 		// whatever code it carries is not the server's.
 		return &Failure{Kind: Unreachable, Message: "The server's connection failed", Err: err}
 	case rpc != nil:
-		f := &Failure{Code: rpc.Code, Message: rpc.Message, Err: err}
+		f := &Failure{Code: rpc.Code, Answered: true, Message: rpc.Message, Err: err}
 		switch rpc.Code {
 		case jsonrpc.CodeMethodNotFound:
 			f.Kind = Unsupported

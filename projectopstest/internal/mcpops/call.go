@@ -117,7 +117,7 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 	sc.l.cfg.Log.LogAttrs(context.Background(), slog.LevelDebug, "projectopstest mcp failure",
 		slog.String("serverId", sc.ServerID), slog.Int("kind", int(f.Kind)), slog.Int64("mcpCode", f.Code))
 	details := map[string]any{"serverId": sc.ServerID}
-	if f.Code != 0 {
+	if f.Code != 0 || f.Answered {
 		details["mcpCode"] = f.Code
 	}
 	if errors.Is(f.Err, errRefreshUnavailable) {
@@ -142,7 +142,10 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 	case mcpconn.NotFound:
 		return edge.NewError(shared.CodeNotFound, "The server has no such resource: "+f.Message, details)
 	case mcpconn.ServerError:
-		return edge.NewError(shared.CodeServerUnreachable, "The server answered with an error: "+f.Message, details)
+		// Connected and answered, so not SERVER_UNREACHABLE ("could not
+		// connect"): the service's catch-all for an MCP error it has no
+		// code for is 500 INTERNAL_ERROR with the server's message.
+		return edge.NewError(shared.CodeInternal, "The server answered with an error: "+f.Message, details)
 	}
 	return edge.NewError(shared.CodeServerUnreachable, "Could not connect to the server", details)
 }
