@@ -57,9 +57,9 @@ func (s *Server) openServer(userID, projectID, serverID string, check func() *ed
 }
 
 // sameServerURL reports whether a caller's serverUrl names the saved URL,
-// ignoring trailing slashes and a tunnel's ?k= secret (a printed URL shows
-// it redacted, so a URL copied from a log must match too).
+// ignoring trailing slashes, the case of scheme and host, and a tunnel's
+// ?k= secret (see urlKey).
 func sameServerURL(given, saved string) bool {
-	norm := func(u string) string { return strings.TrimRight(redactTunnelSecret(u), "/") }
+	norm := func(u string) string { return strings.TrimRight(urlKey(u), "/") }
 	return norm(given) == norm(saved)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/relay"
@@ -108,22 +109,22 @@ func randomToken(prefix string) string {
 	return prefix + base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// redactTunnelSecret replaces the value of a URL's k query parameter, for
-// printing (the record itself keeps the plaintext, as the service's does).
-func redactTunnelSecret(u string) string {
+// urlKey is u as compared for sameness: scheme and host in lower case, a
+// tunnel's ?k= secret dropped (a printed URL shows it redacted, so a URL
+// copied from a log matches too). Text that does not parse is itself.
+func urlKey(u string) string {
 	p, err := url.Parse(u)
-	if err != nil || p.RawQuery == "" {
+	if err != nil {
 		return u
 	}
-	q := p.Query()
-	if !q.Has("k") {
-		return u
+	p.Scheme, p.Host = strings.ToLower(p.Scheme), strings.ToLower(p.Host)
+	if q, err := url.ParseQuery(p.RawQuery); err == nil && q.Has("k") {
+		q.Del("k")
+		p.RawQuery = q.Encode()
 	}
-	q.Set("k", "REDACTED")
-	p.RawQuery = q.Encode()
 	return p.String()
 }
 
 // sameTunnelURL reports whether two URLs differ at most in their ?k=
 // secret: the same tunnel, re-created with a rotated secret.
-func sameTunnelURL(a, b string) bool { return redactTunnelSecret(a) == redactTunnelSecret(b) }
+func sameTunnelURL(a, b string) bool { return urlKey(a) == urlKey(b) }

@@ -25,29 +25,36 @@ func TestTunnelQuery(t *testing.T) {
 	}
 }
 
-// publicSlug, which spares relayed requests the mux, takes only paths the
-// mux sends to the public relay route, with the slug the mux reads.
+// publicSlug, which spares relayed requests the mux, takes every path
+// under /tunnels/ but the agent's (the mux would answer some of them with a
+// redirect repeating the query, ?k= secret and all). Where the mux would
+// reach the public relay route with a slug a tunnel can have, publicSlug
+// reads the same slug; a bare /tunnels/{slug} is that tunnel's root.
 func TestPublicSlugAgreesWithTheMux(t *testing.T) {
 	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc(relayPublicRoute, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, r.PathValue("slug")) })
-	for _, p := range []string{"/tunnels/abc/mcp", "/tunnels/abc/", "/tunnels/abc/a/b", "/tunnels/abc",
-		"/tunnels/", "/tunnels", "/tunnelsx/abc/mcp", "/api/v1/tunnels/abc/mcp", "/tunnels/a%2Fb/mcp",
+	for _, p := range []string{"/tunnels/abc/mcp", "/tunnels/abc/", "/tunnels/abc/a/b",
 		"/tunnels/a%20b/mcp", "/tunnels/a.b_c-d~e/mcp", "/tunnels/abc/%2e%2e/x"} {
 		slug, ok := publicSlug(p)
-		if !ok {
-			continue
-		}
 		r := httptest.NewRequest(http.MethodPost, p, nil)
 		w := httptest.NewRecorder()
 		mux.ServeHTTP(w, r)
-		if w.Code != http.StatusOK || w.Body.String() != slug {
-			t.Errorf("publicSlug(%q) = %q; the mux answers %d %q", p, slug, w.Code, w.Body.String())
+		if !ok || w.Code != http.StatusOK || w.Body.String() != slug {
+			t.Errorf("publicSlug(%q) = %q, %v; the mux answers %d %q", p, slug, ok, w.Code, w.Body.String())
 		}
 	}
-	for _, p := range []string{"/tunnels/abc", "/tunnels/", "/tunnels/a%2Fb/mcp", "/api/v1/tunnels/abc/mcp"} {
-		if slug, ok := publicSlug(p); ok {
-			t.Errorf("publicSlug(%q) = %q, true; want it left to the mux", p, slug)
+	for _, tt := range []struct {
+		path, slug string
+		public     bool
+	}{
+		{"/tunnels/abc", "abc", true}, {"/tunnels/", "", true}, {"/tunnels//mcp", "", true},
+		{"/tunnels/a%2Fb/mcp", "", true}, {"/tunnels/a%zz/mcp", "", true},
+		{"/tunnels/agent", "", false}, {"/tunnels", "", false}, {"/tunnelsx/abc/mcp", "", false},
+		{"/api/v1/tunnels/abc/mcp", "", false},
+	} {
+		if slug, ok := publicSlug(tt.path); slug != tt.slug || ok != tt.public {
+			t.Errorf("publicSlug(%q) = %q, %v; want %q, %v", tt.path, slug, ok, tt.slug, tt.public)
 		}
 	}
 }

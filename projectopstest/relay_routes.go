@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 const (
@@ -43,7 +44,7 @@ func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 		edge.WriteError(w, edge.Validation("Sec-WebSocket-Protocol", "The relay needs subprotocol "+tunnelwire.Subprotocol))
 		return
 	}
-	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	token, _ := bearer(r.Header.Get("Authorization")) // the scheme in any case, as for API keys
 	hash := sha256.Sum256([]byte(token))
 	s.mu.Lock()
 	t := s.st.tun.byToken[hash]
@@ -135,11 +136,27 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 		edge.WriteError(w, edge.Validation("", "Request body too large"))
 		return
 	}
-	uri := strings.TrimPrefix(r.URL.EscapedPath(), relayPublicPath+slug)
+	// The path after the slug as the caller wrote it: "" for a bare
+	// /tunnels/{slug}, which the host reads as "/".
+	uri := strings.TrimPrefix(r.URL.EscapedPath(), relayPublicPath)
+	if i := strings.IndexByte(uri, '/'); i >= 0 {
+		uri = uri[i:]
+	} else {
+		uri = ""
+	}
 	if query != "" {
 		uri += "?" + query
 	}
 	h := tunnelwire.Clean(r.Header) // the request is this handler's to change
+	for name, vs := range h {
+		// A page served through the tunnel names the public URL, secret
+		// and all, in its sub-requests' Referer: the host never sees k.
+		if strings.EqualFold(name, "Referer") {
+			for i, v := range vs {
+				vs[i] = wire.RedactSecretQuery(v)
+			}
+		}
+	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("X-Forwarded-Host", r.Host)
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
@@ -185,14 +202,23 @@ func tunnelQuery(raw string) (k, rest string) {
 	return k, strings.Join(kept, "&")
 }
 
-// publicSlug finds a public tunnel URL's slug in an admitted (clean)
-// escaped path without the mux, whose pattern matching allocates on every
-// relayed request; a slug with an escape is left to the mux.
-func publicSlug(p string) (string, bool) {
+// publicSlug reports whether an admitted escaped path is a public tunnel
+// URL (anything under /tunnels/ but the agent's endpoint) and finds its
+// slug without the mux, whose pattern matching allocates on every relayed
+// request. The mux must never see these paths: it would answer a bare
+// /tunnels/{slug} or an odd path with a redirect that repeats the query,
+// ?k= secret and all. A slug that cannot be one comes back empty (404).
+func publicSlug(p string) (slug string, public bool) {
 	rest, ok := strings.CutPrefix(p, relayPublicPath)
-	if !ok {
+	if !ok || p == relayAgentPath {
 		return "", false
 	}
-	slug, _, ok := strings.Cut(rest, "/")
-	return slug, ok && slug != "" && !strings.Contains(slug, "%")
+	slug, _, _ = strings.Cut(rest, "/")
+	if strings.Contains(slug, "%") {
+		if u, err := url.PathUnescape(slug); err == nil && !strings.Contains(u, "/") {
+			return u, true
+		}
+		return "", true
+	}
+	return slug, true
 }

@@ -188,7 +188,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if slug, ok := publicSlug(r.URL.EscapedPath()); ok {
-		relayPublic(s, rec, r, slug)
+		relayPublic(s, rec, r, slug) // an empty slug finds no tunnel: 404
 		return
 	}
 	s.rt.mux.ServeHTTP(rec, r)

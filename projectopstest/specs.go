@@ -9,6 +9,7 @@ import (
 
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // The Spec types describe objects to add, both through the Add helpers and
@@ -109,7 +110,7 @@ type ServerSpec struct {
 // String describes the server without its secrets or command line.
 func (sp ServerSpec) String() string {
 	return fmt.Sprintf("ServerSpec{ID:%q Project:%q Name:%q Transport:%q URL:%q Env:%s Headers:%s}",
-		sp.ID, sp.ProjectID, sp.Name, sp.TransportType, redactTunnelSecret(sp.URL), secretKeys(sp.Env), secretKeys(sp.Headers))
+		sp.ID, sp.ProjectID, sp.Name, sp.TransportType, wire.RedactSecretQuery(sp.URL), secretKeys(sp.Env), secretKeys(sp.Headers))
 }
 
 // GoString is String, so %#v does not show the command line either.

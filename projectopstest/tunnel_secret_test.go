@@ -2,12 +2,17 @@ package projectopstest_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/coder/websocket"
+	"github.com/projectops/projectops-go/internal/tunnelwire"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -95,5 +100,30 @@ func TestTunnelPreviousURL(t *testing.T) {
 	fresh := createTunnelRaw(t, tg, ws.ProjectID, ws.APIKey, "new")
 	if _, ok := fresh["previousUrl"]; ok || fresh["existed"] != false {
 		t.Errorf("new record: %v", fresh)
+	}
+}
+
+// The relay's agent endpoint reads the connect token under any case of the
+// Bearer scheme (RFC 9110 §11.1), as the API routes read keys.
+func TestRelayAgentBearerSchemeAnyCase(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	g := createTunnelRaw(t, inproc(srv), ws.ProjectID, ws.APIKey, "local")
+	relayURL, _ := g["relayWsUrl"].(string)
+	token, _ := g["connectToken"].(string)
+	for _, scheme := range []string{"bearer", "BEARER"} {
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		conn, resp, err := websocket.Dial(ctx, relayURL, &websocket.DialOptions{HTTPClient: srv.Client(),
+			HTTPHeader: http.Header{"Authorization": {scheme + " " + token}}, Subprotocols: []string{tunnelwire.Subprotocol}})
+		cancel()
+		if err != nil {
+			status := 0
+			if resp != nil {
+				status = resp.StatusCode
+			}
+			t.Fatalf("dial with %q scheme: HTTP %d: %v", scheme, status, err)
+		}
+		_ = conn.CloseNow()
 	}
 }

@@ -23,7 +23,9 @@ const PublicPath = "/mcp"
 // ProxyTo returns a handler that forwards relayed requests to a local
 // server at target (for example http://127.0.0.1:3000/mcp): PublicPath
 // maps to target's path, a sub-path of it to the same sub-path of target's,
-// and the query is kept. Only that path is exposed: any other path answers
+// and the query is kept, as are the relay's X-Forwarded-For and
+// X-Forwarded-Host; target's userinfo, if any, is sent as Basic auth to a
+// request without an Authorization header. Only that path is exposed: any other path answers
 // 404, and a path with a "." or ".." segment (also as "..;x"), a
 // backslash or a control byte answers 400, however it was encoded, also
 // when only a second decoding would show it (a doubly encoded path), so nothing outside target's path is reachable
@@ -43,7 +45,19 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			rest := pr.In.URL.Path[len(PublicPath):] // checked by exposedOnly
 			out := pr.Out.URL
-			out.Scheme, out.Host, out.User = t.Scheme, t.Host, t.User
+			out.Scheme, out.Host = t.Scheme, t.Host
+			// A transport never sends a URL's userinfo (http.Client does):
+			// it becomes Basic auth here, unless the caller sent its own.
+			if t.User != nil && pr.Out.Header.Get("Authorization") == "" {
+				pw, _ := t.User.Password()
+				pr.Out.SetBasicAuth(t.User.Username(), pw)
+			}
+			// Rewrite drops X-Forwarded-*; the relay's are the caller's.
+			for _, k := range forwarded {
+				if v, ok := pr.In.Header[k]; ok {
+					pr.Out.Header[k] = v
+				}
+			}
 			out.Path = strings.TrimSuffix(t.Path, "/") + rest
 			if rest == "" {
 				out.Path = t.Path // PublicPath itself: target's path as given, its trailing slash too
@@ -74,6 +88,10 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 	}
 	return exposedOnly(abortCutShort(rp)), nil
 }
+
+// forwarded are the headers the relay sets on a relayed request, which
+// ProxyTo passes on to the local server.
+var forwarded = []string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"}
 
 // bodyFailure records that a local response body failed while it was
 // being relayed.

@@ -15,7 +15,13 @@ func RedactSecretQuery(u string) string {
 	if err != nil {
 		return "[unparsable URL redacted]"
 	}
-	q := p.Query()
+	q, err := url.ParseQuery(p.RawQuery)
+	if err != nil {
+		// A pair Go cannot read (a ';', a bad escape) may still be a
+		// secret to another reader: none of the query is shown.
+		p.RawQuery = "REDACTED"
+		return p.String()
+	}
 	if !q.Has("k") {
 		return u
 	}

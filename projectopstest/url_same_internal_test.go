@@ -1,0 +1,35 @@
+package projectopstest
+
+import "testing"
+
+// The URLs import-tokens and tunnel re-creation compare name the same
+// server in any case of scheme and host, with or without a trailing slash
+// or the tunnel's ?k= secret; any other difference is another server.
+func TestSameServerURL(t *testing.T) {
+	t.Parallel()
+	saved := "https://Example.com/mcp?k=S3CRET&x=1"
+	for _, tt := range []struct {
+		given string
+		same  bool
+	}{
+		{"https://example.com/mcp?k=S3CRET&x=1", true},
+		{"HTTPS://EXAMPLE.COM/mcp?x=1&k=REDACTED", true},
+		{"https://example.com/mcp/?x=1", false}, // the slash before the query is not trailing
+		{"https://example.com/MCP?x=1", false},
+		{"https://example.com/mcp?x=2", false},
+		{"https://other.example/mcp?x=1", false},
+	} {
+		if got := sameServerURL(tt.given, saved); got != tt.same {
+			t.Errorf("sameServerURL(%q, saved) = %v, want %v", tt.given, got, tt.same)
+		}
+	}
+	if !sameServerURL("https://example.com/mcp/", "https://EXAMPLE.com/mcp") {
+		t.Error("a trailing slash or the host's case made another server")
+	}
+	if sameServerURL("http://[::1/a", "http://[::1/b") {
+		t.Error("two different unparsable URLs compared equal")
+	}
+	if !sameTunnelURL("https://r.example/tunnels/t1/mcp?k=old", "https://r.example/tunnels/t1/mcp?k=new") {
+		t.Error("a rotated secret made another tunnel URL")
+	}
+}
