@@ -8,7 +8,9 @@
 // MCP payloads are the go-sdk types (github.com/modelcontextprotocol/go-sdk/mcp):
 // *mcp.Tool, *mcp.Prompt, *mcp.Resource, *mcp.CallToolResult,
 // *mcp.GetPromptResult and *mcp.ReadResourceResult. They model the fields
-// go-sdk knows (a newer revision's or a vendor's are dropped) and decode
+// go-sdk knows (a newer revision's or a vendor's are dropped, and so is a
+// content block of a type go-sdk cannot read, or the prompt message that
+// holds one, rather than failing a call that has run) and decode
 // numbers they hold as any (StructuredContent, schemas) into float64, so
 // an id past 2^53 comes back rounded: for the body as the server answered
 // it, pass option.WithResponseInto and read Response.Body (Export keeps it

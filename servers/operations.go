@@ -113,13 +113,15 @@ func (s *Service) AllResources(ctx context.Context, projectID, serverID string, 
 // since a tool may have side effects.
 func (s *Service) CallTool(ctx context.Context, projectID, serverID string, p CallToolParams, opts ...option.RequestOption) (*mcp.CallToolResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return post[mcp.CallToolResult](ctx, s, routeCallTool, projectID, serverID, p, transport.Write)
+	r, err := post[callToolResult](ctx, s, routeCallTool, projectID, serverID, p, transport.Write)
+	return (*mcp.CallToolResult)(r), err
 }
 
 // GetPrompt renders a prompt with arguments.
 func (s *Service) GetPrompt(ctx context.Context, projectID, serverID string, p GetPromptParams, opts ...option.RequestOption) (*mcp.GetPromptResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return post[mcp.GetPromptResult](ctx, s, routeGetPrompt, projectID, serverID, p, transport.Read)
+	r, err := post[getPromptResult](ctx, s, routeGetPrompt, projectID, serverID, p, transport.Read)
+	return (*mcp.GetPromptResult)(r), err
 }
 
 // ReadResource reads one resource by URI; text resources carry Text, binary

@@ -1,0 +1,87 @@
+package servers_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/option"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// answering is a stand-in for the service answering every request with
+// body.
+func answering(t *testing.T, body string) *servers.Service {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	}))
+	t.Cleanup(hs.Close)
+	s, err := servers.NewService(option.WithBaseURL(hs.URL), option.WithAPIKey("sk_test"), option.WithoutEnvironment(),
+		option.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A content block of a type go-sdk does not know (a newer revision's, a
+// vendor's) is dropped; the tool has run, and the rest of its result is
+// the caller's.
+func TestCallToolDropsUnknownContentTypes(t *testing.T) {
+	t.Parallel()
+	s := answering(t, `{"content":[{"type":"text","text":"ok"},{"type":"x-widget","html":"<b>hi</b>"},`+
+		`{"type":"image","data":"aGk=","mimeType":"image/png"}],"structuredContent":{"n":1},"isError":true}`)
+	res, err := s.CallTool(t.Context(), "prj_1", "srv_1", servers.CallToolParams{ToolName: "render"})
+	if err != nil {
+		t.Fatalf("CallTool = %v; want the result without the unknown block", err)
+	}
+	if len(res.Content) != 2 || !res.IsError || res.StructuredContent == nil {
+		t.Fatalf("result = %+v", res)
+	}
+	if txt, ok := res.Content[0].(*mcp.TextContent); !ok || txt.Text != "ok" {
+		t.Errorf("content[0] = %#v", res.Content[0])
+	}
+	if _, ok := res.Content[1].(*mcp.ImageContent); !ok {
+		t.Errorf("content[1] = %#v", res.Content[1])
+	}
+}
+
+// A prompt message whose content go-sdk cannot read is dropped whole (a
+// message without content is not one go-sdk can hold); the others stay.
+func TestGetPromptDropsMessagesOfUnknownContent(t *testing.T) {
+	t.Parallel()
+	s := answering(t, `{"description":"d","messages":[{"role":"user","content":{"type":"x-widget","html":"<b>hi</b>"}},`+
+		`{"role":"assistant","content":{"type":"text","text":"hello"}}]}`)
+	res, err := s.GetPrompt(t.Context(), "prj_1", "srv_1", servers.GetPromptParams{PromptName: "p"})
+	if err != nil {
+		t.Fatalf("GetPrompt = %v", err)
+	}
+	if res.Description != "d" || len(res.Messages) != 1 || res.Messages[0].Role != "assistant" {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+// What is malformed apart from unknown blocks is still an error, and a
+// result go-sdk reads is not touched.
+func TestLenientDecodeKeepsErrors(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{
+		`{"content":"not an array"}`,
+		`{"content":[{"type":"x-widget"}],"isError":"yes"}`,
+	} {
+		if _, err := answering(t, body).CallTool(t.Context(), "prj_1", "srv_1", servers.CallToolParams{ToolName: "x"}); err == nil ||
+			!strings.Contains(err.Error(), "decoding response") {
+			t.Errorf("CallTool of %s = %v; want a decoding error", body, err)
+		}
+	}
+	res, err := answering(t, `{"content":[{"type":"text","text":"<a&b>"}]}`).CallTool(t.Context(), "prj_1", "srv_1",
+		servers.CallToolParams{ToolName: "x"})
+	if err != nil || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "<a&b>" {
+		t.Fatalf("CallTool = %+v, %v", res, err)
+	}
+}
