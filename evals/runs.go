@@ -6,7 +6,6 @@ import (
 	"iter"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
@@ -16,7 +15,7 @@ import (
 )
 
 // MaxIdempotencyKey is the longest RunParams.IdempotencyKey the service
-// takes.
+// takes, in characters and, as a header, in bytes.
 const MaxIdempotencyKey = 256
 
 // RunService is the eval runs API. Use Client.Evals.Runs.
@@ -30,8 +29,10 @@ type RunService struct{ t *transport.Transport }
 // Validation and quota errors (ErrConcurrentRunLimit, which is not retried)
 // surface here.
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
-	if utf8.RuneCountInString(p.IdempotencyKey) > MaxIdempotencyKey { // characters, as the schema's maxLength
-		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d characters", MaxIdempotencyKey))
+	// Bytes: the key travels as a header too, which the service ignores
+	// when longer (the body's maxLength counts characters, never more).
+	if len(p.IdempotencyKey) > MaxIdempotencyKey {
+		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d bytes", MaxIdempotencyKey))
 	}
 	if p.IdempotencyKey != "" { // the header the service reads first: the same key (an explicit option still wins)
 		opts = append([]option.RequestOption{option.WithIdempotencyKey(p.IdempotencyKey)}, opts...)

@@ -41,11 +41,15 @@ func WithHeader(key, value string) RequestOption {
 // WithIdempotencyKey sends key as the call's Idempotency-Key, the same on
 // every attempt, so a write is retried like a read and the service runs it
 // at most once. Eval-run creation gets a generated key without it. One
-// call only.
+// call only. A key longer than 256 bytes is refused: the service ignores
+// such a header, and a retry would then run the write again.
 func WithIdempotencyKey(key string) RequestOption {
 	return func(c *Config) error {
 		if strings.TrimSpace(key) == "" {
 			return invalid("idempotencyKey", "idempotency key is empty")
+		}
+		if len(key) > maxIdempotencyHeader {
+			return invalid("idempotencyKey", fmt.Sprintf("idempotency key is over %d bytes, which the service ignores", maxIdempotencyHeader))
 		}
 		if !validHeaderValue(key) {
 			return invalid("idempotencyKey", "idempotency key holds a control character")
@@ -54,6 +58,10 @@ func WithIdempotencyKey(key string) RequestOption {
 		return nil
 	}
 }
+
+// maxIdempotencyHeader is the longest Idempotency-Key header the service
+// reads (a longer one is ignored, not refused).
+const maxIdempotencyHeader = 256
 
 // WithMaxRetries sets how many times a failed request is retried after the
 // first attempt (default 3; 0 sends it once).

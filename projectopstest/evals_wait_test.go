@@ -85,18 +85,28 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 	if _, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); !errors.Is(err, projectops.ErrValidation) {
 		t.Errorf("SDK with an over-long key: %v", err)
 	}
-	// The limit counts characters (JSON Schema's maxLength), not bytes: 256
-	// two-byte characters are a key, on the wire and through the SDK.
+	// The body's limit counts characters (JSON Schema's maxLength), a
+	// header's bytes (Node reads it as Latin-1): 256 two-byte characters
+	// are a body key and an ignored header. The SDK, which sends its key
+	// both ways, refuses one over 256 bytes, as it does an option's.
 	u := sendWith("", "", strings.Repeat("é", 256))
 	if u.RunID == "" || u.Deduped {
 		t.Errorf("a 256-character body key: %+v", u)
 	}
-	if h := sendWith("Idempotency-Key", strings.Repeat("é", 256), ""); h.RunID != u.RunID || !h.Deduped {
-		t.Errorf("the same 256-character key as a header (ignored as over-long, it started another run): %+v", h)
+	if h := sendWith("Idempotency-Key", strings.Repeat("é", 256), ""); h.RunID == u.RunID || h.Deduped {
+		t.Errorf("the same key as a 512-byte header must be ignored (another run): %+v", h)
 	}
-	withKey.IdempotencyKey = strings.Repeat("é", 256)
-	if h, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); err != nil || !h.Deduped {
-		t.Errorf("SDK with a 256-character key (the run just started with it): %+v, %v", h, err)
+	if h := sendWith("Idempotency-Key", strings.Repeat("é", 128), ""); h.Deduped {
+		t.Errorf("a 256-byte header key is new: %+v", h)
+	} else if h2 := sendWith("Idempotency-Key", strings.Repeat("é", 128), ""); h2.RunID != h.RunID || !h2.Deduped {
+		t.Errorf("a 256-byte header key is honoured: %+v then %+v", h, h2)
+	}
+	withKey.IdempotencyKey = strings.Repeat("é", 129)
+	if _, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); !errors.Is(err, projectops.ErrValidation) {
+		t.Errorf("SDK with a 258-byte key: %v", err)
+	}
+	if _, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, body, option.WithIdempotencyKey(strings.Repeat("x", 257))); !errors.Is(err, projectops.ErrValidation) {
+		t.Errorf("SDK with a 257-byte option key: %v", err)
 	}
 
 	// The SDK sends one key per call and reuses it on retries: a create

@@ -14,7 +14,9 @@ import (
 )
 
 // maxIdempotencyKey is the longest Idempotency-Key honoured; a blank or
-// longer key is ignored, not rejected (reference gateway).
+// longer key is ignored, not rejected (reference gateway). A header counts
+// bytes (Node reads header values as Latin-1, a character a byte), the
+// body's idempotencyKey characters (JSON Schema's maxLength).
 const maxIdempotencyKey = 256
 
 func checkCreateRun(c *call, p *evals.RunParams) *edge.Error {
@@ -39,7 +41,7 @@ func passCriteria(c *call, pc *evals.PassCriteria) *evals.PassCriteria {
 func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *edge.Error) {
 	key := ""
 	for _, h := range []string{"X-Mcpjam-Idempotency-Key", "Idempotency-Key"} {
-		if k := strings.TrimSpace(c.r.Header.Get(h)); k != "" && utf8.RuneCountInString(k) <= maxIdempotencyKey {
+		if k := strings.TrimSpace(c.r.Header.Get(h)); k != "" && len(k) <= maxIdempotencyKey {
 			key = k
 			break
 		}
