@@ -37,7 +37,10 @@ func iterView(it *evalIterRec) evals.Iteration {
 		u := *it.usage
 		v.Usage, v.TokensUsed = &u, float64(u.TotalTokens)
 	}
-	if it.status.Terminal() {
+	switch {
+	case it.in != nil: // an ingested row's duration as sent, not rounded or saturated
+		v.DurationMs = it.in.DurationMs
+	case it.status.Terminal():
 		v.DurationMs = float64(it.duration.Microseconds()) / 1000
 	}
 	return v

@@ -3,6 +3,7 @@ package projectopstest
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"time"
 
 	"github.com/projectops/projectops-go/evals"
@@ -17,7 +18,7 @@ func ingestedIteration(id string, number int, res ingest.Result, now time.Time) 
 	it := &evalIterRec{id: id, number: number, status: evals.StatusCompleted, result: evals.ResultFailed,
 		test:     evals.Test{Title: res.CaseTitle, Model: res.Model, Provider: res.Provider},
 		expected: evalCalls(res.ExpectedToolCalls), actual: evalCalls(res.ActualToolCalls),
-		duration: time.Duration(res.DurationMs * float64(time.Millisecond)), errText: res.Error,
+		duration: msDuration(res.DurationMs), errText: res.Error,
 		receivedAt: now, in: &res}
 	if res.Passed {
 		it.result = evals.ResultPassed
@@ -25,10 +26,27 @@ func ingestedIteration(id string, number int, res ingest.Result, now time.Time) 
 	if t := res.Tokens; t != nil {
 		it.usage = &evals.Usage{InputTokens: int(t.Input), OutputTokens: int(t.Output), TotalTokens: int(t.Total)}
 		if it.usage.TotalTokens == 0 {
-			it.usage.TotalTokens = it.usage.InputTokens + it.usage.OutputTokens
+			it.usage.TotalTokens = satAdd(it.usage.InputTokens, it.usage.OutputTokens)
 		}
 	}
 	return it
+}
+
+// msDuration is a row's durationMs as a Duration, saturated at the
+// largest one (the view shows the row's own number; this only orders).
+func msDuration(ms float64) time.Duration {
+	if d := ms * float64(time.Millisecond); d < float64(math.MaxInt64) {
+		return time.Duration(max(d, 0))
+	}
+	return math.MaxInt64
+}
+
+// satAdd adds two non-negative counts, saturating instead of wrapping.
+func satAdd(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
 
 // evalCalls converts received tool calls; the argument maps are shared,
