@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/projectops/projectops-go/evals"
@@ -57,8 +58,12 @@ func wordIndex(s, name string) int {
 		}
 		i += off
 		end := i + len(name)
-		before := i == 0 || !isNameRune(rune(s[i-1]))
-		after := end == len(s) || !isNameRune(rune(s[end])) || (s[end] == '.' && (end+1 == len(s) || s[end+1] == ' '))
+		// Runes, not bytes: a multi-byte character's first byte would
+		// read as a Latin-1 letter ("echo” tool" is a word).
+		prev, _ := utf8.DecodeLastRuneInString(s[:i])
+		next, _ := utf8.DecodeRuneInString(s[end:])
+		before := i == 0 || !isNameRune(prev)
+		after := end == len(s) || !isNameRune(next) || (s[end] == '.' && (end+1 == len(s) || s[end+1] == ' '))
 		if before && after {
 			return i
 		}
@@ -75,8 +80,12 @@ func promptPairs(s string) map[string]string {
 			continue
 		}
 		k := i
-		for k > 0 && isNameRune(rune(s[k-1])) {
-			k--
+		for k > 0 {
+			r, size := utf8.DecodeLastRuneInString(s[:k])
+			if !isNameRune(r) {
+				break
+			}
+			k -= size
 		}
 		if k == i {
 			continue

@@ -23,6 +23,12 @@ func TestPickTools(t *testing.T) {
 			[]map[string]any{{"a": float64(1), "b": float64(2)}, {"message": "hi there"}}},
 		{"nothing to call here", nil, nil},
 		{"echoed is not echo's name but echo is", []string{"echo"}, []map[string]any{{}}},
+		// Words end at any non-name rune, multi-byte ones included; a
+		// letter beyond ASCII is part of a name.
+		{"Use the \u201cecho\u201d tool with message=hi", []string{"echo"}, []map[string]any{{"message": "hi"}}},
+		{"Use echo\u2026 with message=hi", []string{"echo"}, []map[string]any{{"message": "hi"}}},
+		{"Use echo\u00a0tool, \u00e9message=x", []string{"echo"}, []map[string]any{{}}},
+		{"echo\u00e9 is another name", nil, nil},
 	} {
 		calls := PickTools(tc.prompt, tools)
 		var names []string
