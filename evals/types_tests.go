@@ -147,7 +147,8 @@ type Test struct {
 	// provider-native id, which needs a key in RunParams.ModelAPIKeys.
 	Model    string `json:"model,omitempty"`
 	Provider string `json:"provider,omitempty"`
-	// IsNegativeTest makes the test pass only when no tool is called.
+	// IsNegativeTest makes the test pass exactly when no tool is called:
+	// the service's matcher sets its toolCalledWith assertions aside.
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
 	Scenario       string         `json:"scenario,omitempty"`
