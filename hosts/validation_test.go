@@ -76,14 +76,6 @@ func TestCreateValidation(t *testing.T) {
 			params: func(string) hosts.CreateParams {
 				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": []any{1}}))}
 			}},
-		{name: "unknown server", field: "config.serverIds",
-			params: func(string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": []string{"srv_nope"}}))}
-			}},
-		{name: "server of another project", field: "config.serverIds",
-			params: func(other string) hosts.CreateParams {
-				return hosts.CreateParams{Name: "x", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": []string{other}}))}
-			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,8 +119,6 @@ func TestUpdateValidation(t *testing.T) {
 		{name: "modelId not a string", params: hosts.UpdateParams{Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"modelId": false}))},
 			field: "config.modelId"},
 		{name: "serverIds not an array", params: hosts.UpdateParams{Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": map[string]any{}}))},
-			field: "config.serverIds"},
-		{name: "unknown server", params: hosts.UpdateParams{Name: "renamed", Config: hosts.MustConfig(sdktest.HostConfig(map[string]any{"serverIds": []any{"srv_nope"}}))},
 			field: "config.serverIds"},
 	}
 	for _, tt := range tests {

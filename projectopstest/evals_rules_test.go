@@ -44,7 +44,6 @@ func TestEvalRunValidation(t *testing.T) {
 		{name: "nothing", p: evals.RunParams{}, field: "suiteName"},
 		{name: "no tests", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID}}, field: "tests"},
 		{name: "no servers", p: evals.RunParams{SuiteName: "s", Tests: []evals.Test{ok}}, field: "serverIds"},
-		{name: "unknown server", p: evals.RunParams{SuiteName: "s", Tests: []evals.Test{ok}, ServerIDs: []string{"srv_nope"}}, field: "serverIds"},
 		{name: "no title", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
 			Tests: []evals.Test{{Steps: ok.Steps, Model: ok.Model}}}, field: "tests[0].title"},
 		{name: "bad kind", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
@@ -314,5 +313,22 @@ func TestEvalEmptyPassCriteriaMeansDefault(t *testing.T) {
 	}
 	if run.Result != evals.ResultFailed {
 		t.Errorf("run with a 0%% pass rate and passCriteria {} has result %q, want %q", run.Result, evals.ResultFailed)
+	}
+}
+
+// A run or suite naming a server the project does not have is the spec's
+// NOT_FOUND (404), as the service answers it, naming the field.
+func TestEvalUnknownServerIs404(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	ok := echoTest("echo", "x")
+	_, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, evals.RunParams{SuiteName: "s", Tests: []evals.Test{ok},
+		ServerIDs: []string{f.serverID, "srv_nope"}})
+	if e := sdktest.WantError(t, err, projectops.CodeNotFound, true); e.Details["field"] != "serverIds" || e.Details["serverId"] != "srv_nope" {
+		t.Errorf("details = %v", e.Details)
+	}
+	suites, err := f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil)
+	if err != nil || len(suites.Items) != 0 {
+		t.Errorf("a refused run left suites %+v (%v)", suites, err)
 	}
 }

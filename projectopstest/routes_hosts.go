@@ -110,7 +110,9 @@ func (st *state) insertHost(a actor, projectID, id, name string, cfg map[string]
 func (st *state) checkServerIDs(projectID string, ids []string, field string) *edge.Error {
 	for _, id := range ids {
 		if sv := st.servers[id]; sv == nil || sv.projectID != projectID {
-			return edge.NewError(shared.CodeValidation, "Unknown server "+edge.Quote(id)+" in "+field,
+			// The spec's NOT_FOUND covers an unknown server, and the
+			// service answers a run's unknown server with 404 too.
+			return edge.NewError(shared.CodeNotFound, "Server "+edge.Quote(id)+" in "+field+" not found in this project",
 				map[string]any{"field": field, "serverId": id})
 		}
 	}
