@@ -118,10 +118,7 @@ func urlKey(u string) string {
 		return u
 	}
 	p.Scheme, p.Host = strings.ToLower(p.Scheme), strings.ToLower(p.Host)
-	if q, err := url.ParseQuery(p.RawQuery); err == nil && q.Has("k") {
-		q.Del("k")
-		p.RawQuery = q.Encode()
-	}
+	_, p.RawQuery = tunnelQuery(p.RawQuery) // the rest as written: no re-encoding of one side only
 	return p.String()
 }
 

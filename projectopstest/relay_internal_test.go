@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -36,7 +37,7 @@ func TestPublicSlugAgreesWithTheMux(t *testing.T) {
 	mux.HandleFunc(relayPublicRoute, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, r.PathValue("slug")) })
 	for _, p := range []string{"/tunnels/abc/mcp", "/tunnels/abc/", "/tunnels/abc/a/b",
 		"/tunnels/a%20b/mcp", "/tunnels/a.b_c-d~e/mcp", "/tunnels/abc/%2e%2e/x"} {
-		slug, ok := publicSlug(p)
+		slug, ok := publicSlug(http.MethodPost, p)
 		r := httptest.NewRequest(http.MethodPost, p, nil)
 		w := httptest.NewRecorder()
 		mux.ServeHTTP(w, r)
@@ -45,16 +46,32 @@ func TestPublicSlugAgreesWithTheMux(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct {
-		path, slug string
-		public     bool
+		method, path, slug string
+		public             bool
 	}{
-		{"/tunnels/abc", "abc", true}, {"/tunnels/", "", true}, {"/tunnels//mcp", "", true},
-		{"/tunnels/a%2Fb/mcp", "", true}, {"/tunnels/a%zz/mcp", "", true},
-		{"/tunnels/agent", "", false}, {"/tunnels", "", false}, {"/tunnelsx/abc/mcp", "", false},
-		{"/api/v1/tunnels/abc/mcp", "", false},
+		{"GET", "/tunnels/abc", "abc", true}, {"GET", "/tunnels/", "", true}, {"GET", "/tunnels//mcp", "", true},
+		{"GET", "/tunnels/a%2Fb/mcp", "", true}, {"GET", "/tunnels/a%zz/mcp", "", true},
+		{"GET", "/tunnels/agent", "", false}, {"HEAD", "/tunnels/agent", "", false},
+		{"POST", "/tunnels/agent", "agent", true}, {"OPTIONS", "/tunnels/agent", "agent", true},
+		{"GET", "/tunnels", "", false}, {"GET", "/tunnelsx/abc/mcp", "", false}, {"GET", "/api/v1/tunnels/abc/mcp", "", false},
 	} {
-		if slug, ok := publicSlug(tt.path); slug != tt.slug || ok != tt.public {
-			t.Errorf("publicSlug(%q) = %q, %v; want %q, %v", tt.path, slug, ok, tt.slug, tt.public)
+		if slug, ok := publicSlug(tt.method, tt.path); slug != tt.slug || ok != tt.public {
+			t.Errorf("publicSlug(%s %q) = %q, %v; want %q, %v", tt.method, tt.path, slug, ok, tt.slug, tt.public)
+		}
+	}
+}
+
+// No method on the agent's path reaches the mux's redirect, which would
+// repeat the query, ?k= secret and all.
+func TestAgentPathOtherMethodsNoRedirect(t *testing.T) {
+	t.Parallel()
+	s := NewTestServer(t)
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions, http.MethodPatch} {
+		r := httptest.NewRequest(m, "/tunnels/agent?k=S3CRET", strings.NewReader("{}"))
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, r)
+		if loc := w.Header().Get("Location"); w.Code != http.StatusNotFound || strings.Contains(loc+w.Body.String(), "S3CRET") {
+			t.Errorf("%s /tunnels/agent?k=…: %d Location=%q; want the 404 envelope without the query", m, w.Code, loc)
 		}
 	}
 }

@@ -203,15 +203,15 @@ func tunnelQuery(raw string) (k, rest string) {
 }
 
 // publicSlug reports whether an admitted escaped path is a public tunnel
-// URL (anything under /tunnels/ but the agent's endpoint) and finds its
+// URL (anything under /tunnels/ but a GET of the agent's endpoint) and finds its
 // slug without the mux, whose pattern matching allocates on every relayed
 // request. The mux must never see these paths: it would answer a bare
 // /tunnels/{slug} or an odd path with a redirect that repeats the query,
 // ?k= secret and all. A slug that cannot be one comes back empty (404).
-func publicSlug(p string) (slug string, public bool) {
+func publicSlug(method, p string) (slug string, public bool) {
 	rest, ok := strings.CutPrefix(p, relayPublicPath)
-	if !ok || p == relayAgentPath {
-		return "", false
+	if !ok || p == relayAgentPath && (method == http.MethodGet || method == http.MethodHead) {
+		return "", false // the agent's route; other methods find no tunnel "agent"
 	}
 	slug, _, _ = strings.Cut(rest, "/")
 	if strings.Contains(slug, "%") {

@@ -187,7 +187,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if !edge.Admit(rec, r, shownPath(r.URL.Path)) {
 		return
 	}
-	if slug, ok := publicSlug(r.URL.EscapedPath()); ok {
+	if slug, ok := publicSlug(r.Method, r.URL.EscapedPath()); ok {
 		relayPublic(s, rec, r, slug) // an empty slug finds no tunnel: 404
 		return
 	}

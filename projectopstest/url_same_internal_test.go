@@ -23,6 +23,20 @@ func TestSameServerURL(t *testing.T) {
 			t.Errorf("sameServerURL(%q, saved) = %v, want %v", tt.given, got, tt.same)
 		}
 	}
+	// k goes from the query as written: the rest is compared as is,
+	// whichever side had it.
+	for _, tt := range []struct{ a, b string }{
+		{"https://example.com/mcp?y=1&x=1", "https://example.com/mcp?y=1&x=1&k=S3CRET"},
+		{"https://example.com/mcp?y=1&x=1&k=REDACTED", "https://example.com/mcp?y=1&x=1"},
+		{"https://example.com/mcp?q=a%20b", "https://example.com/mcp?k=S3CRET&q=a%20b"},
+	} {
+		if !sameServerURL(tt.a, tt.b) {
+			t.Errorf("sameServerURL(%q, %q) = false; they differ only in k", tt.a, tt.b)
+		}
+	}
+	if a, b := "https://example.com/mcp?x=1&y=1", "https://example.com/mcp?y=1&x=1"; sameServerURL(a, b) || sameServerURL(a, b+"&k=S") {
+		t.Errorf("%q and %q compared equal with or without k", a, b)
+	}
 	if !sameServerURL("https://example.com/mcp/", "https://EXAMPLE.com/mcp") {
 		t.Error("a trailing slash or the host's case made another server")
 	}

@@ -71,7 +71,10 @@
 // own stream only. Without credit, each side queues at most 16 chunks per
 // stream and its reader waits beyond that (for every stream). No body is
 // buffered whole. Headers are relayed end to end without
-// hop-by-hop headers; the relay adds X-Forwarded-Host and X-Forwarded-For.
+// hop-by-hop headers; the relay adds X-Forwarded-Host and X-Forwarded-For,
+// and redacts the secret in a Referer naming the public URL (the host
+// never sees k). A bare public URL, /tunnels/{slug}?k=..., reaches the
+// host as "/" (which ProxyTo answers 404).
 // Heads travel as JSON, so header bytes that are not UTF-8 (HTTP's
 // obs-text) arrive as U+FFFD, and the protocol has no frame for trailers:
 // a response's trailers are not relayed.

@@ -91,7 +91,7 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 
 // forwarded are the headers the relay sets on a relayed request, which
 // ProxyTo passes on to the local server.
-var forwarded = []string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"}
+var forwarded = []string{"X-Forwarded-For", "X-Forwarded-Host"}
 
 // bodyFailure records that a local response body failed while it was
 // being relayed.

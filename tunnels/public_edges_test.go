@@ -107,8 +107,8 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	t.Parallel()
 	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, p, ok := r.BasicAuth()
-		fmt.Fprintf(w, "%v %s %s|%s|%s|%s", ok, u, p, r.Header.Get("Authorization"),
-			r.Header.Get("X-Forwarded-Host"), r.Header.Get("X-Forwarded-For"))
+		fmt.Fprintf(w, "%v %s %s|%s|%s|%s|%s", ok, u, p, r.Header.Get("Authorization"),
+			r.Header.Get("X-Forwarded-Host"), r.Header.Get("X-Forwarded-For"), r.Header.Get("X-Forwarded-Proto"))
 	}))
 	defer local.Close()
 	tu, err := url.Parse(local.URL + "/mcp")
@@ -125,7 +125,7 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	serve(t, f, g, ph)
 	status, body := get(t, f, http.MethodGet, g.URL, "")
 	parts := strings.Split(body, "|")
-	if status != http.StatusOK || len(parts) != 4 || parts[0] != "true alice pw" || parts[2] == "" || parts[3] == "" {
+	if status != http.StatusOK || len(parts) != 5 || parts[0] != "true alice pw" || parts[2] == "" || parts[3] == "" {
 		t.Fatalf("local server saw %q (status %d); want Basic alice:pw and the forwarded headers", body, status)
 	}
 
@@ -134,13 +134,14 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer caller-token")
+	req.Header.Set("X-Forwarded-Proto", "spoofed") // the relay sets none: this one is the caller's
 	resp, err := f.Srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.HasPrefix(string(b), "false  |Bearer caller-token|") {
-		t.Errorf("with the caller's Authorization the local server saw %q; want it untouched", b)
+	if !strings.HasPrefix(string(b), "false  |Bearer caller-token|") || strings.HasSuffix(string(b), "|spoofed") {
+		t.Errorf("with the caller's Authorization the local server saw %q; want it untouched, and no X-Forwarded-Proto of the caller's", b)
 	}
 }

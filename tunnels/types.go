@@ -65,7 +65,8 @@ const StatusClosed = "closed"
 const redacted = "REDACTED"
 
 // RedactURL returns u with the value of its k query parameter (the tunnel
-// secret) replaced by REDACTED, for printing and logging.
+// secret) and any userinfo password replaced by REDACTED, for printing and
+// logging; a query that does not parse is replaced whole.
 func RedactURL(u string) string { return wire.RedactSecretQuery(u) }
 
 // PublicURL is URL with its secret redacted: safe to print or log.

@@ -3,10 +3,11 @@ package wire
 import "net/url"
 
 // RedactSecretQuery returns u with the value of its k query parameter (a
-// tunnel URL's secret) replaced by REDACTED, for printing and logging. The
-// wire value itself is never changed: the service stores and returns the
-// plaintext URL in a tunnel's server record. Text that does not parse as a
-// URL is replaced entirely when it could hold a secret.
+// tunnel URL's secret) and its userinfo password replaced by REDACTED, for
+// printing and logging. The wire value itself is never changed: the service
+// stores and returns the plaintext URL in a tunnel's server record. Text
+// that does not parse as a URL is replaced entirely, and a query Go cannot
+// parse (it may hold a secret for another reader) is replaced whole.
 func RedactSecretQuery(u string) string {
 	if u == "" {
 		return ""
@@ -15,17 +16,22 @@ func RedactSecretQuery(u string) string {
 	if err != nil {
 		return "[unparsable URL redacted]"
 	}
-	q, err := url.ParseQuery(p.RawQuery)
-	if err != nil {
-		// A pair Go cannot read (a ';', a bad escape) may still be a
-		// secret to another reader: none of the query is shown.
-		p.RawQuery = "REDACTED"
-		return p.String()
+	changed := false
+	if _, ok := p.User.Password(); ok {
+		p.User, changed = url.UserPassword(p.User.Username(), "REDACTED"), true
 	}
-	if !q.Has("k") {
+	if p.RawQuery != "" {
+		q, err := url.ParseQuery(p.RawQuery)
+		switch {
+		case err != nil:
+			p.RawQuery, changed = "REDACTED", true
+		case q.Has("k"):
+			q.Set("k", "REDACTED")
+			p.RawQuery, changed = q.Encode(), true
+		}
+	}
+	if !changed {
 		return u
 	}
-	q.Set("k", "REDACTED")
-	p.RawQuery = q.Encode()
 	return p.String()
 }

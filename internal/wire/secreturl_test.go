@@ -18,6 +18,10 @@ func TestRedactSecretQuery(t *testing.T) {
 		{"https://r.example/mcp?k=S3CRET;", "https://r.example/mcp?REDACTED"},
 		{"https://r.example/mcp?k=S3CRET%zz", "https://r.example/mcp?REDACTED"},
 		{"http://[::1/mcp?k=S3CRET", "[unparsable URL redacted]"},
+		// A userinfo password is a secret too; a user name alone is not.
+		{"https://alice:S3CRET@r.example/mcp", "https://alice:REDACTED@r.example/mcp"},
+		{"https://alice@r.example/mcp?x=1", "https://alice@r.example/mcp?x=1"},
+		{"https://alice:S3CRET@r.example/mcp?k=S3CRET", "https://alice:REDACTED@r.example/mcp?k=REDACTED"},
 	} {
 		got := RedactSecretQuery(tt.in)
 		if got != tt.want || strings.Contains(got, "S3CRET") {

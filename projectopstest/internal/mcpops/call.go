@@ -145,6 +145,9 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 		// Connected and answered, so not SERVER_UNREACHABLE ("could not
 		// connect"): the service's catch-all for an MCP error it has no
 		// code for is 500 INTERNAL_ERROR with the server's message.
+		if !f.Answered { // the double's own verdict (a repeated cursor), no JSON-RPC error
+			return edge.NewError(shared.CodeInternal, "The server misbehaved: "+f.Message, details)
+		}
 		return edge.NewError(shared.CodeInternal, "The server answered with an error: "+f.Message, details)
 	}
 	return edge.NewError(shared.CodeServerUnreachable, "Could not connect to the server", details)
