@@ -85,3 +85,34 @@ func TestLenientDecodeKeepsErrors(t *testing.T) {
 		t.Fatalf("CallTool = %+v, %v", res, err)
 	}
 }
+
+// Only a type go-sdk does not know is dropped: a malformed block of a known
+// type, or a prompt message malformed otherwise, still fails the decode;
+// within a tool_result only its unknown nested blocks go.
+func TestLenientDropsOnlyUnknownTypes(t *testing.T) {
+	t.Parallel()
+	for _, block := range []string{
+		`{"type":"text","text":5}`,
+		`{"type":"text","text":"b","annotations":{"priority":"high"}}`,
+		`{"type":"image","data":"not base64!!","mimeType":"image/png"}`,
+		`{"type":"resource","resource":"file:///x"}`,
+	} {
+		body := `{"content":[{"type":"text","text":"a"},` + block + `,{"type":"x-widget"}]}`
+		if res, err := answering(t, body).CallTool(t.Context(), "prj_1", "srv_1", servers.CallToolParams{ToolName: "x"}); err == nil {
+			t.Errorf("CallTool with %s = %d blocks, nil error; want a decoding error", block, len(res.Content))
+		}
+	}
+	body := `{"content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"kept"},{"type":"x-widget"}]}]}`
+	res, err := answering(t, body).CallTool(t.Context(), "prj_1", "srv_1", servers.CallToolParams{ToolName: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	//lint:ignore SA1019 a tool_result is still what go-sdk decodes it into
+	if tr, ok := res.Content[0].(*mcp.ToolResultContent); len(res.Content) != 1 || !ok || tr.ToolUseID != "u1" || len(tr.Content) != 1 {
+		t.Fatalf("content = %#v; want the tool_result with its known block", res.Content)
+	}
+	body = `{"messages":[{"role":7,"content":{"type":"text","text":"a"}},{"role":"user","content":{"type":"x-widget"}}]}`
+	if p, err := answering(t, body).GetPrompt(t.Context(), "prj_1", "srv_1", servers.GetPromptParams{PromptName: "p"}); err == nil {
+		t.Errorf("GetPrompt = %d messages, nil error; want a decoding error for role 7", len(p.Messages))
+	}
+}
