@@ -10,12 +10,13 @@ import (
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
 // MaxIdempotencyKey is the longest RunParams.IdempotencyKey the service
-// takes, in characters and, as a header, in bytes.
+// takes, in UTF-16 code units (characters, for most text).
 const MaxIdempotencyKey = 256
 
 // RunService is the eval runs API. Use Client.Evals.Runs.
@@ -29,17 +30,25 @@ type RunService struct{ t *transport.Transport }
 // Validation and quota errors (ErrConcurrentRunLimit, which is not retried)
 // surface here.
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
-	// Bytes: the key travels as a header too, which the service ignores
-	// when longer (the body's maxLength counts characters, never more).
-	if len(p.IdempotencyKey) > MaxIdempotencyKey {
-		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d bytes", MaxIdempotencyKey))
+	if wire.UTF16Len(p.IdempotencyKey) > MaxIdempotencyKey { // as the service's schema counts: UTF-16 code units
+		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d characters", MaxIdempotencyKey))
 	}
-	if p.IdempotencyKey != "" { // the header the service reads first: the same key (an explicit option still wins)
+	req := &transport.Request{Method: http.MethodPost, Route: routeRuns, Params: []string{projectID}, Body: p,
+		Wire: wireJSON, Class: transport.Write, IdempotencyKey: true}
+	switch {
+	case p.IdempotencyKey == "":
+	case len(p.IdempotencyKey) <= MaxIdempotencyKey:
+		// The header the service reads first: the same key (an explicit
+		// option still wins).
 		opts = append([]option.RequestOption{option.WithIdempotencyKey(p.IdempotencyKey)}, opts...)
+	default:
+		// Too many bytes for a header, which the service would ignore:
+		// the body's key alone, with no generated header key to
+		// override it, and safe to retry all the same.
+		req.IdempotencyKey, req.Class = false, transport.Idempotent
 	}
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[RunCreated](ctx, s.t, &transport.Request{Method: http.MethodPost,
-		Route: routeRuns, Params: []string{projectID}, Body: p, Wire: wireJSON, Class: transport.Write, IdempotencyKey: true})
+	return transport.Call[RunCreated](ctx, s.t, req)
 }
 
 // Get returns the run's status, result and summary.

@@ -122,10 +122,11 @@ type RunParams struct {
 	PassCriteria *PassCriteria `json:"passCriteria,omitempty"`
 	// IterationOverride replaces every test's Runs for this run (1 to 10).
 	IterationOverride int `json:"iterationOverride,omitempty"`
-	// IdempotencyKey (at most 256 characters and bytes) names this run request: a
-	// repeat with the same key returns the run it started (Deduped). Runs.Create
-	// sends it as the Idempotency-Key header too (which the service reads
-	// first); without it, Create generates a key per call.
+	// IdempotencyKey (at most 256 characters, as UTF-16 counts them) names
+	// this run request: a repeat with the same key returns the run it
+	// started (Deduped). Runs.Create sends it as the Idempotency-Key header
+	// too (which the service reads first) when it fits one (256 bytes);
+	// without it, Create generates a key per call.
 	IdempotencyKey string `json:"idempotencyKey,omitempty"`
 }
 

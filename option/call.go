@@ -3,6 +3,7 @@ package option
 import (
 	"fmt"
 	"net/http"
+	"net/textproto"
 	"strings"
 	"time"
 )
@@ -12,7 +13,8 @@ import (
 // log of options).
 var owned = map[string]bool{
 	"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true,
-	"Idempotency-Key": true, "Accept": true, "X-Projectops-Retry-Count": true, "User-Agent": true,
+	"Idempotency-Key": true, "X-Mcpjam-Idempotency-Key": true, // the key, in both spellings the service reads
+	"Accept": true, "X-Projectops-Retry-Count": true, "User-Agent": true,
 }
 
 // WithHeader adds a header to every request of the client, or of the call.
@@ -40,15 +42,18 @@ func WithHeader(key, value string) RequestOption {
 
 // WithIdempotencyKey sends key as the call's Idempotency-Key, the same on
 // every attempt, so a write is retried like a read and the service runs it
-// at most once. Eval-run creation gets a generated key without it. One
-// call only. A key longer than 256 bytes is refused: the service ignores
-// such a header, and a retry would then run the write again.
+// at most once. It goes out as Idempotency-Key and as
+// X-Mcpjam-Idempotency-Key, the spelling the service reads first (and, on
+// POST /eval-runs, the only one it reads). Eval-run creation gets a
+// generated key without it. One call only. A key longer than 256 bytes is
+// refused: the service ignores such a header, and a retry would then run
+// the write again.
 func WithIdempotencyKey(key string) RequestOption {
 	return func(c *Config) error {
 		if strings.TrimSpace(key) == "" {
 			return invalid("idempotencyKey", "idempotency key is empty")
 		}
-		if len(key) > maxIdempotencyHeader {
+		if len(textproto.TrimString(key)) > maxIdempotencyHeader { // as sent: net/http trims a header value
 			return invalid("idempotencyKey", fmt.Sprintf("idempotency key is over %d bytes, which the service ignores", maxIdempotencyHeader))
 		}
 		if !validHeaderValue(key) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/option"
 
@@ -85,10 +86,12 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 	if _, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); !errors.Is(err, projectops.ErrValidation) {
 		t.Errorf("SDK with an over-long key: %v", err)
 	}
-	// The body's limit counts characters (JSON Schema's maxLength), a
+	// The body's limit counts UTF-16 code units (the service's schema), a
 	// header's bytes (Node reads it as Latin-1): 256 two-byte characters
-	// are a body key and an ignored header. The SDK, which sends its key
-	// both ways, refuses one over 256 bytes, as it does an option's.
+	// are a body key and an ignored header. The SDK sends such a key in
+	// the body alone (no header, generated or not, to override it); it
+	// refuses an option's key over 256 bytes, and a body key over 256
+	// UTF-16 units.
 	u := sendWith("", "", strings.Repeat("é", 256))
 	if u.RunID == "" || u.Deduped {
 		t.Errorf("a 256-character body key: %+v", u)
@@ -101,10 +104,21 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 	} else if h2 := sendWith("Idempotency-Key", strings.Repeat("é", 128), ""); h2.RunID != h.RunID || !h2.Deduped {
 		t.Errorf("a 256-byte header key is honoured: %+v then %+v", h, h2)
 	}
-	withKey.IdempotencyKey = strings.Repeat("é", 129)
-	if _, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); !errors.Is(err, projectops.ErrValidation) {
-		t.Errorf("SDK with a 258-byte key: %v", err)
+	withKey.IdempotencyKey = strings.Repeat("é", 200)
+	if h, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); err != nil || h.Deduped {
+		t.Errorf("SDK with a 400-byte key: %+v, %v", h, err)
+	} else if h2, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); err != nil || h2.RunID != h.RunID || !h2.Deduped {
+		t.Errorf("SDK with the same 400-byte key again: %+v, %v; want the run it started", h2, err)
 	}
+	for _, long := range []string{strings.Repeat("é", 257), strings.Repeat("\U0001F600", 129)} {
+		withKey.IdempotencyKey = long
+		if _, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); !errors.Is(err, projectops.ErrValidation) {
+			t.Errorf("SDK with an over-long key of %d runes: %v", utf8.RuneCountInString(long), err)
+		}
+	}
+	tg.call(t, http.MethodPost, "/projects/"+f.ws.ProjectID+"/eval-runs", f.ws.APIKey,
+		map[string]any{"suiteName": "s", "serverIds": body.ServerIDs, "tests": body.Tests, "idempotencyKey": strings.Repeat("\U0001F600", 129)}).
+		wantField(t, "idempotencyKey")
 	if _, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, body, option.WithIdempotencyKey(strings.Repeat("x", 257))); !errors.Is(err, projectops.ErrValidation) {
 		t.Errorf("SDK with a 257-byte option key: %v", err)
 	}

@@ -1,6 +1,7 @@
 package projectopstest_test
 
 import (
+	"math"
 	"testing"
 
 	projectops "github.com/projectops/projectops-go"
@@ -22,6 +23,8 @@ func TestIngestedDurationAndTokensAsSent(t *testing.T) {
 			{CaseTitle: "long", Passed: true, DurationMs: 1e13},
 			{CaseTitle: "short", Passed: true, DurationMs: 0.0004},
 			{CaseTitle: "tokens", Passed: true, Tokens: &ingest.Tokens{Input: 1 << 62, Output: 1 << 62}},
+			{CaseTitle: "negative", Passed: true, Tokens: &ingest.Tokens{Input: 5, Output: -3}},
+			{CaseTitle: "very negative", Passed: true, Tokens: &ingest.Tokens{Input: -1 << 62, Output: -1 << 62}},
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -30,16 +33,17 @@ func TestIngestedDurationAndTokensAsSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]float64{"long": 1e13, "short": 0.0004, "tokens": 0}
+	want := map[string]float64{"long": 1e13, "short": 0.0004}
 	for _, it := range page.Items {
 		if it.DurationMs != want[it.Title] {
 			t.Errorf("%s: durationMs %v, want %v", it.Title, it.DurationMs, want[it.Title])
 		}
-		if it.Title == "tokens" && (it.Usage == nil || it.Usage.TotalTokens <= 0 || it.TokensUsed <= 0) {
-			t.Errorf("tokens: tokensUsed %v, usage %+v: the total wrapped", it.TokensUsed, it.Usage)
+		wantTotal := map[string]int{"tokens": math.MaxInt, "negative": 2, "very negative": math.MinInt}
+		if w, ok := wantTotal[it.Title]; ok && (it.Usage == nil || it.Usage.TotalTokens != w) {
+			t.Errorf("%s: tokensUsed %v, usage %+v; want total %d", it.Title, it.TokensUsed, it.Usage, w)
 		}
 	}
-	if len(page.Items) != 3 {
+	if len(page.Items) != 5 {
 		t.Fatalf("%d iterations", len(page.Items))
 	}
 }

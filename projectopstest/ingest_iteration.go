@@ -41,10 +41,14 @@ func msDuration(ms float64) time.Duration {
 	return math.MaxInt64
 }
 
-// satAdd adds two non-negative counts, saturating instead of wrapping.
+// satAdd adds two counts (the contract takes negative ones too),
+// saturating instead of wrapping.
 func satAdd(a, b int) int {
-	if a > math.MaxInt-b {
+	switch {
+	case b > 0 && a > math.MaxInt-b:
 		return math.MaxInt
+	case b < 0 && a < math.MinInt-b:
+		return math.MinInt
 	}
 	return a + b
 }

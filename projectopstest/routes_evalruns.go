@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
 	"github.com/projectops/projectops-go/evals"
@@ -16,7 +16,7 @@ import (
 // maxIdempotencyKey is the longest Idempotency-Key honoured; a blank or
 // longer key is ignored, not rejected (reference gateway). A header counts
 // bytes (Node reads header values as Latin-1, a character a byte), the
-// body's idempotencyKey characters (JSON Schema's maxLength).
+// body's idempotencyKey UTF-16 code units (the service's zod schema).
 const maxIdempotencyKey = 256
 
 func checkCreateRun(c *call, p *evals.RunParams) *edge.Error {
@@ -72,7 +72,7 @@ func checkRunParams(p *evals.RunParams) *edge.Error {
 			return herr
 		}
 	}
-	if utf8.RuneCountInString(p.IdempotencyKey) > maxIdempotencyKey { // characters, as JSON Schema's maxLength
+	if wire.UTF16Len(p.IdempotencyKey) > maxIdempotencyKey { // UTF-16 code units, as the service's schema counts
 		return edge.Validation("idempotencyKey", "idempotencyKey must be at most "+strconv.Itoa(maxIdempotencyKey)+" characters")
 	}
 	if p.IterationOverride < 0 || p.IterationOverride > maxEvalRuns {

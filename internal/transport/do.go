@@ -227,7 +227,8 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 		hr.Header["User-Agent"] = t.uaHeader
 	}
 	if idemKey != "" {
-		hr.Header[IdempotencyHeader] = []string{idemKey}
+		v := []string{idemKey}
+		hr.Header[IdempotencyHeader], hr.Header[PrefixedIdempotencyHeader] = v, v
 	}
 	if n > 0 {
 		hr.Header[RetryCountHeader] = []string{strconv.Itoa(n)}

@@ -206,6 +206,10 @@ func TestIdempotencyKey(t *testing.T) {
 		if !hexKey.MatchString(keys[i]) {
 			t.Errorf("attempt %d: Idempotency-Key %q, want 32 hex digits", i+1, keys[i])
 		}
+		// The same key in the prefixed spelling, the one POST /eval-runs reads.
+		if p := r.Header.Values(PrefixedIdempotencyHeader); len(p) != 1 || p[0] != keys[i] {
+			t.Errorf("attempt %d: X-Mcpjam-Idempotency-Key %q, want %q", i+1, p, keys[i])
+		}
 	}
 	if keys[0] != keys[1] || keys[1] != keys[2] {
 		t.Errorf("key changed across attempts of one call: %q", keys[:3])

@@ -126,6 +126,11 @@ const (
 	RetryCountHeader = "X-Projectops-Retry-Count"
 	// IdempotencyHeader is the header the service dedupes writes on.
 	IdempotencyHeader = "Idempotency-Key"
+	// PrefixedIdempotencyHeader carries the same key: the service reads
+	// it first everywhere, and on POST /eval-runs only it (its
+	// server/utils/idempotency.ts readIdempotencyKey), whatever the
+	// reference notes say of the bare spelling there.
+	PrefixedIdempotencyHeader = "X-Mcpjam-Idempotency-Key"
 	// RequestIDHeader is reflected (or generated) by the service.
 	RequestIDHeader = "X-Request-Id"
 )

@@ -63,7 +63,8 @@ func wordIndex(s, name string) int {
 		prev, _ := utf8.DecodeLastRuneInString(s[:i])
 		next, _ := utf8.DecodeRuneInString(s[end:])
 		before := i == 0 || !isNameRune(prev)
-		after := end == len(s) || !isNameRune(next) || (s[end] == '.' && (end+1 == len(s) || s[end+1] == ' '))
+		afterDot, _ := utf8.DecodeRuneInString(s[min(end+1, len(s)):])
+		after := end == len(s) || !isNameRune(next) || (s[end] == '.' && (end+1 == len(s) || unicode.IsSpace(afterDot)))
 		if before && after {
 			return i
 		}
@@ -71,8 +72,21 @@ func wordIndex(s, name string) int {
 	}
 }
 
-// promptPairs reads key=value pairs; a value is "quoted" or runs to the
-// next space or comma, without trailing sentence punctuation.
+// quoted reports whether rest opens with a quote, straight or curly, and
+// the quote that closes it.
+func quoted(rest string) (open, close string, ok bool) {
+	switch {
+	case strings.HasPrefix(rest, `"`):
+		return `"`, `"`, true
+	case strings.HasPrefix(rest, "“"):
+		return "“", "”", true
+	}
+	return "", "", false
+}
+
+// promptPairs reads key=value pairs; a value is "quoted" (or “quoted”) or
+// runs to the next space (any, a no-break one too) or comma, without
+// trailing sentence punctuation.
 func promptPairs(s string) map[string]string {
 	out := map[string]string{}
 	for i := 0; i < len(s); i++ {
@@ -92,16 +106,16 @@ func promptPairs(s string) map[string]string {
 		}
 		key, rest := s[k:i], s[i+1:]
 		var val string
-		if strings.HasPrefix(rest, `"`) {
-			if end := strings.IndexByte(rest[1:], '"'); end >= 0 {
-				val = rest[1 : end+1]
+		if open, close, ok := quoted(rest); ok {
+			if end := strings.Index(rest[len(open):], close); end >= 0 {
+				val = rest[len(open) : len(open)+end]
 			}
 		} else {
-			end := strings.IndexAny(rest, " ,;\n\t")
+			end := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == ';' })
 			if end < 0 {
 				end = len(rest)
 			}
-			val = strings.TrimRight(rest[:end], ".!?:)")
+			val = strings.TrimRight(rest[:end], ".!?:)…")
 		}
 		if _, dup := out[key]; !dup {
 			out[key] = val

@@ -29,6 +29,11 @@ func TestPickTools(t *testing.T) {
 		{"Use echo\u2026 with message=hi", []string{"echo"}, []map[string]any{{"message": "hi"}}},
 		{"Use echo\u00a0tool, \u00e9message=x", []string{"echo"}, []map[string]any{{}}},
 		{"echo\u00e9 is another name", nil, nil},
+		{"Use echo with message=hi\u2026", []string{"echo"}, []map[string]any{{"message": "hi"}}},
+		{"Use echo with message=hi\u00a0please", []string{"echo"}, []map[string]any{{"message": "hi"}}},
+		{"Use echo with message=\u201chi there\u201d", []string{"echo"}, []map[string]any{{"message": "hi there"}}},
+		{"Call echo.\u00a0Then stop", []string{"echo"}, []map[string]any{{}}},
+		{"Call echo.\nThen stop", []string{"echo"}, []map[string]any{{}}},
 	} {
 		calls := PickTools(tc.prompt, tools)
 		var names []string
