@@ -53,6 +53,9 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 				pr.Out.SetBasicAuth(t.User.Username(), pw)
 			}
 			// Rewrite drops X-Forwarded-*; the relay's are the caller's.
+			// RFC 7239's Forwarded it keeps: the relay sets none, so
+			// one would be the public caller's own claim.
+			pr.Out.Header.Del("Forwarded")
 			for _, k := range forwarded {
 				if v, ok := pr.In.Header[k]; ok {
 					pr.Out.Header[k] = v

@@ -108,7 +108,7 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, p, ok := r.BasicAuth()
 		fmt.Fprintf(w, "%v %s %s|%s|%s|%s|%s", ok, u, p, r.Header.Get("Authorization"),
-			r.Header.Get("X-Forwarded-Host"), r.Header.Get("X-Forwarded-For"), r.Header.Get("X-Forwarded-Proto"))
+			r.Header.Get("X-Forwarded-Host"), r.Header.Get("X-Forwarded-For"), r.Header.Get("X-Forwarded-Proto")+r.Header.Get("Forwarded"))
 	}))
 	defer local.Close()
 	tu, err := url.Parse(local.URL + "/mcp")
@@ -135,13 +135,14 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	}
 	req.Header.Set("Authorization", "Bearer caller-token")
 	req.Header.Set("X-Forwarded-Proto", "spoofed") // the relay sets none: this one is the caller's
+	req.Header.Set("Forwarded", "for=spoofed")
 	resp, err := f.Srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.HasPrefix(string(b), "false  |Bearer caller-token|") || strings.HasSuffix(string(b), "|spoofed") {
+	if !strings.HasPrefix(string(b), "false  |Bearer caller-token|") || strings.Contains(string(b), "spoofed") {
 		t.Errorf("with the caller's Authorization the local server saw %q; want it untouched, and no X-Forwarded-Proto of the caller's", b)
 	}
 }
