@@ -54,8 +54,7 @@ func newEvalIterationsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			printIterations(a.stdout, iters, reasons)
-			return nil
+			return a.text(func(w io.Writer) { printIterations(w, iters, reasons) })
 		},
 	}
 	cmd.Flags().IntVar(&limit, "limit", 0, "page `size` (1-200; the service's default when 0)")

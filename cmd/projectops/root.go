@@ -189,8 +189,30 @@ func (a *app) print(v any, text func(w io.Writer)) error {
 	if a.json {
 		return writeJSON(a.stdout, v)
 	}
-	text(a.stdout)
-	return nil
+	return a.text(text)
+}
+
+// text calls write on stdout and returns the first write error: output
+// that never arrived (a full disk) is a failure, as under --json.
+func (a *app) text(write func(w io.Writer)) error {
+	w := &stickyWriter{w: a.stdout}
+	write(w)
+	return w.err
+}
+
+// stickyWriter keeps the first write error and writes nothing after it.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
 }
 
 // writeJSON prints v as indented JSON.
