@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -60,10 +61,12 @@ when its counts are not the report's); with -- CMD, CMD's own status; 2 bad
 input, or with --strict a reporting failure (by default a reporting failure
 never changes the status: the results are spooled for "report resume").
 
-After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD, reads what the tests still
-write for at most 10s (cut there, before the tests ended, it exits 1), sends it
-for at most 10s more, then stops and leaves the rest in the spool for "report
-resume"; a second interrupt ends it at once.`,
+After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD (SIGINT to CMD and all it
+started, as Ctrl-C does; what is left of them at the end is killed), reads what
+the tests still write for at most 10s (cut there, before the tests ended, it
+exits 1), sends it for at most 10s more, then stops and leaves the rest in the
+spool for "report resume"; a second interrupt ends it at once. A reader of its
+output that goes away ("| head") stops the text, not the report.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if n := cmd.ArgsLenAtDash(); n > 0 || (n < 0 && len(args) > 0) {
 				return usagef("unexpected argument %q (a command to run goes after --)", args[0])
@@ -139,6 +142,12 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	if a.json {
 		text = stderr
 	}
+	// The tests' text is a courtesy; the results and the exit status are
+	// the report. "report | head" must not die of SIGPIPE (nothing sent,
+	// nothing spooled, the status lost): the text stops at the first
+	// failed write and the report goes on.
+	signal.Ignore(syscall.SIGPIPE)
+	text = &bestEffort{w: text}
 	format, file := "go test", ""
 	for _, c := range []struct{ name, file string }{{"junit", f.junit}, {"jest", f.jest}, {"vitest", f.vitest}} {
 		if c.file != "" {
@@ -206,7 +215,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	var readErr error
 	switch {
 	case cmdArgs != nil:
-		st, code, readErr = runCommand(ctx, rctx, cmdArgs, rep, text, stderr)
+		st, code, readErr = runCommand(ctx, rctx, cmdArgs, rep, text, stderr, f.quiet)
 		if readErr == errNotStarted {
 			return codeError{code}
 		}
@@ -360,13 +369,14 @@ func reportFailed(st ingest.SourceStats, out *ingest.Outcome, minPassRate float6
 // runCommand runs cmdArgs, passing its output through and reading its go
 // test -json events. "go test" without -json gets -json added, and what go
 // test would have printed is rendered from the events (see plainText).
-func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recorder, stdout, stderr io.Writer) (ingest.SourceStats, int, error) {
+func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recorder, stdout, stderr io.Writer, quiet bool) (ingest.SourceStats, int, error) {
 	added := false
 	if filepath.Base(cmdArgs[0]) == "go" && len(cmdArgs) > 1 && cmdArgs[1] == "test" && !hasJSONFlag(cmdArgs[2:]) {
 		cmdArgs = slices.Insert(slices.Clone(cmdArgs), 2, "-json")
 		added = true
 	}
 	cmd := exec.CommandContext(ctx, cmdArgs[0], cmdArgs[1:]...)
+	inGroup(cmd)
 	cmd.Stderr = stderr
 	if f, ok := unwrapWriter(stderr).(*os.File); ok {
 		// A file is handed to the command as it is (the kernel orders the
@@ -393,15 +403,28 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		fmt.Fprintf(stderr, "projectops report: cannot run %s: %v\n", cmdArgs[0], errText(why))
 		return ingest.SourceStats{}, code, errNotStarted
 	}
+	// Interrupted, the command had the grace to end; what of it is left
+	// then (a child that ignored the interrupt) is killed, whether reading
+	// is cut at the grace or the command ended first.
+	stopKill := context.AfterFunc(readCtx, func() { killGroup(cmd) })
+	defer func() {
+		if stopKill() && ctx.Err() != nil {
+			killGroup(cmd)
+		}
+	}()
 	opt := ingest.GoTestOptions{}
 	var src io.Reader = pipe
 	var text *plainText
 	if added {
-		// Print what the command would have printed without -json.
-		text = newPlainText(stdout, stderr)
-		opt.OnEvent, opt.Passthrough = text.event, stdout
-		if verbose(cmdArgs) {
-			opt.OnEvent, opt.Output = nil, stdout // -v text is the events' text
+		// Print what the command would have printed without -json (-q:
+		// the summary alone, as for input on stdin).
+		opt.Passthrough = stdout
+		if !quiet {
+			text = newPlainText(stdout, stderr)
+			opt.OnEvent = text.event
+			if verbose(cmdArgs) {
+				opt.OnEvent, opt.Output = nil, stdout // -v text is the events' text
+			}
 		}
 	} else {
 		src = io.TeeReader(pipe, stdout) // unchanged, byte for byte
@@ -445,6 +468,22 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		}
 	}
 	return st, code, readErr
+}
+
+// bestEffort writes to w until a write fails, then drops what follows,
+// reporting success: a reader that went away does not stop a report.
+type bestEffort struct {
+	w      io.Writer
+	failed bool
+}
+
+func (b *bestEffort) Write(p []byte) (int, error) {
+	if !b.failed {
+		if _, err := b.w.Write(p); err != nil {
+			b.failed = true
+		}
+	}
+	return len(p), nil
 }
 
 // errNotStarted is a command that could not start (runCommand said why).

@@ -62,8 +62,8 @@ func TestReportCommandInterruptKeepsCommandStatus(t *testing.T) {
 	var o, e bytes.Buffer
 	code := run(ctx, []string{"report", "-q", "--external-run-id", "cmd-intr", "--", "sh", "-c",
 		"cat " + filepath.Join(dir, "events") + "; exec sleep 30"}, &o, &e)
-	if code != 128+9 || strings.Contains(e.String(), "context canceled") || strings.Contains(e.String(), "result passed") {
-		t.Errorf("exit %d, want the command's own status (137), no reading error and no passed run; stderr %q", code, e.String())
+	if code != 128+2 || strings.Contains(e.String(), "context canceled") || strings.Contains(e.String(), "result passed") {
+		t.Errorf("exit %d, want the command's own status (130: SIGINT, as from Ctrl-C), no reading error and no passed run; stderr %q", code, e.String())
 	}
 }
 
@@ -145,8 +145,8 @@ func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
 		select {
 		case code := <-done:
 			b, _ := os.ReadFile(ef.Name())
-			if code != 128+9 || strings.Contains(string(b), "reading go test") {
-				t.Errorf("%s: exit %d, want the command's 137 and no reading error; stderr %q", name, code, b)
+			if code != 128+2 || strings.Contains(string(b), "reading go test") {
+				t.Errorf("%s: exit %d, want the command's 130 (SIGINT) and no reading error; stderr %q", name, code, b)
 			}
 		case <-time.After(4 * time.Second):
 			t.Errorf("%s: report -- CMD still running 4 s on, with a 500 ms grace for reading and as long for sending", name)

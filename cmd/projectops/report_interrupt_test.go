@@ -56,3 +56,33 @@ func TestReportInterruptBoundsTheClose(t *testing.T) {
 		t.Errorf("resume: exit %d, %q %q", code, out, errOut)
 	}
 }
+
+// -q keeps the summary alone with -- go test too, where report adds -json
+// and renders go test's text itself.
+func TestReportQuietCommand(t *testing.T) {
+	reportEnv(t)
+	dir := t.TempDir()
+	events := `{"Action":"start","Package":"p"}
+{"Action":"run","Package":"p","Test":"TestB"}
+{"Action":"output","Package":"p","Test":"TestB","Output":"    b_test.go:9: some detail\n"}
+{"Action":"output","Package":"p","Test":"TestB","Output":"--- FAIL: TestB (0.00s)\n"}
+{"Action":"fail","Package":"p","Test":"TestB","Elapsed":0.1}
+{"Action":"output","Package":"p","Output":"FAIL\n"}
+{"Action":"fail","Package":"p","Elapsed":0.1}
+`
+	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fakeGo := filepath.Join(dir, "go")
+	if err := os.WriteFile(fakeGo, []byte("#!/bin/sh\ncat "+filepath.Join(dir, "events")+"\nexit 1\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runReportCLI(t, "", "report", "-q", "--external-run-id", "quiet-cmd", "--", fakeGo, "test", "./...")
+	if code != 1 || strings.Contains(out, "--- FAIL") || strings.Contains(out, "some detail") {
+		t.Fatalf("report -q -- go test: exit %d, stdout %q: -q promises the summary alone", code, out)
+	}
+	code, out, _ = runReportCLI(t, "", "report", "--external-run-id", "loud-cmd", "--", fakeGo, "test", "./...")
+	if code != 1 || !strings.Contains(out, "--- FAIL: TestB") || !strings.Contains(out, "some detail") {
+		t.Fatalf("report -- go test: exit %d, stdout %q: want the failing test and its output", code, out)
+	}
+}
