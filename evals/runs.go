@@ -23,10 +23,13 @@ const MaxIdempotencyKey = 256
 type RunService struct{ t *transport.Transport }
 
 // Create starts a run and returns at once (202) with its id; the run
-// executes in the background. The request carries an Idempotency-Key
+// executes in the background. The request carries an idempotency key
 // (p.IdempotencyKey, else one generated for this call) reused on each
 // retry, so retries are safe: the service answers a repeated key with the
-// run it already started, marked Deduped.
+// run it already started, marked Deduped. The key goes out as a header
+// (see option.WithIdempotencyKey) and, when it is p's, in the body; a key
+// that cannot be a header the service reads (over 256 bytes, blank, with
+// a control character) goes in the body alone.
 // Validation and quota errors (ErrConcurrentRunLimit, which is not retried)
 // surface here.
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
@@ -35,16 +38,17 @@ func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, 
 	}
 	req := &transport.Request{Method: http.MethodPost, Route: routeRuns, Params: []string{projectID}, Body: p,
 		Wire: wireJSON, Class: transport.Write, IdempotencyKey: true}
+	header := option.WithIdempotencyKey(p.IdempotencyKey)
 	switch {
 	case p.IdempotencyKey == "":
-	case len(p.IdempotencyKey) <= MaxIdempotencyKey:
+	case header(new(option.Config)) == nil:
 		// The header the service reads first: the same key (an explicit
 		// option still wins).
-		opts = append([]option.RequestOption{option.WithIdempotencyKey(p.IdempotencyKey)}, opts...)
+		opts = append([]option.RequestOption{header}, opts...)
 	default:
-		// Too many bytes for a header, which the service would ignore:
-		// the body's key alone, with no generated header key to
-		// override it, and safe to retry all the same.
+		// Not a header the service would read: the body's key alone,
+		// with no generated header key to override it. Retrying stays
+		// safe as the service reads that key (its API of 2026-08-22 on).
 		req.IdempotencyKey, req.Class = false, transport.Idempotent
 	}
 	ctx = transport.WithOptions(ctx, opts)

@@ -75,7 +75,7 @@ var wireJSON = jsonv2.JoinMarshalers(
 
 // withoutSecrets is p as the spool keeps it: replay configs lose their
 // tokens and client secret, and the host config is left out, as is a replay
-// config whose URL carries a tunnel secret (?k=).
+// config whose URL carries a secret (a tunnel's ?k=, a userinfo password).
 func (p RunParams) withoutSecrets() RunParams {
 	// The host config cannot be kept whole (its headers are credentials)
 	// and a redacted one must never be resent: a resumed run starts

@@ -21,7 +21,7 @@ import (
 
 func TestEvalRunIdempotencyKey(t *testing.T) {
 	t.Parallel()
-	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(50))
 	tg := inproc(f.srv)
 	body := evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
 		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}}
@@ -43,10 +43,16 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 		}
 		return rc
 	}
-	send := func(key string) evals.RunCreated { return sendWith("Idempotency-Key", key, "") }
+	// POST /eval-runs reads the prefixed header alone (the service's
+	// readIdempotencyKey); a bare Idempotency-Key names nothing there.
+	const prefixed = "X-Mcpjam-Idempotency-Key"
+	send := func(key string) evals.RunCreated { return sendWith(prefixed, key, "") }
 	a, b, c := send("k1"), send("k1"), send("k2")
 	if a.RunID != b.RunID || a.Deduped || !b.Deduped || c.RunID == a.RunID {
 		t.Fatalf("a=%+v b=%+v c=%+v", a, b, c)
+	}
+	if bare := sendWith("Idempotency-Key", "k1", ""); bare.Deduped || bare.RunID == a.RunID {
+		t.Errorf("a bare Idempotency-Key deduped: %+v", bare)
 	}
 	// A key names a run of one suite (same actor and suite): on another
 	// suite it starts that suite's run.
@@ -60,17 +66,13 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 		evals.RunParams{SuiteID: a.SuiteID}, option.WithIdempotencyKey("k1"))); !r.Deduped || r.RunID != a.RunID {
 		t.Errorf("the suite's creation by name and a rerun by its id are the same suite: %+v", r)
 	}
-	// The gateway's other spellings: the prefixed header (read first), the
-	// body's idempotencyKey (read last); a blank or over-long header is
-	// ignored, an over-long body key refused.
-	if d := sendWith("X-Mcpjam-Idempotency-Key", "k1", ""); d.RunID != a.RunID || !d.Deduped {
-		t.Errorf("prefixed header: %+v", d)
-	}
+	// The body's idempotencyKey is read when no header is; a blank or
+	// over-long header is ignored, an over-long body key refused.
 	e1, e2 := sendWith("", "", "k3"), sendWith("", "", "k3")
 	if e1.Deduped || e2.RunID != e1.RunID || !e2.Deduped {
 		t.Errorf("body key: %+v %+v", e1, e2)
 	}
-	if g := sendWith("Idempotency-Key", strings.Repeat("x", 257), "k3"); g.RunID != e1.RunID || !g.Deduped {
+	if g := sendWith(prefixed, strings.Repeat("x", 257), "k3"); g.RunID != e1.RunID || !g.Deduped {
 		t.Errorf("an over-long header must give way to the body key: %+v", g)
 	}
 	tg.call(t, http.MethodPost, "/projects/"+f.ws.ProjectID+"/eval-runs", f.ws.APIKey,
@@ -96,13 +98,23 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 	if u.RunID == "" || u.Deduped {
 		t.Errorf("a 256-character body key: %+v", u)
 	}
-	if h := sendWith("Idempotency-Key", strings.Repeat("é", 256), ""); h.RunID == u.RunID || h.Deduped {
+	if h := sendWith(prefixed, strings.Repeat("é", 256), ""); h.RunID == u.RunID || h.Deduped {
 		t.Errorf("the same key as a 512-byte header must be ignored (another run): %+v", h)
 	}
-	if h := sendWith("Idempotency-Key", strings.Repeat("é", 128), ""); h.Deduped {
+	if h := sendWith(prefixed, strings.Repeat("é", 128), ""); h.Deduped {
 		t.Errorf("a 256-byte header key is new: %+v", h)
-	} else if h2 := sendWith("Idempotency-Key", strings.Repeat("é", 128), ""); h2.RunID != h.RunID || !h2.Deduped {
+	} else if h2 := sendWith(prefixed, strings.Repeat("é", 128), ""); h2.RunID != h.RunID || !h2.Deduped {
 		t.Errorf("a 256-byte header key is honoured: %+v then %+v", h, h2)
+	}
+	// A key no header can carry (blank, a control character) travels in
+	// the body alone too, and names its run all the same.
+	for _, key := range []string{"   ", "line\nbreak"} {
+		withKey.IdempotencyKey = key
+		if h, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); err != nil || h.Deduped {
+			t.Errorf("SDK with body key %q: %+v, %v", key, h, err)
+		} else if h2, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); err != nil || h2.RunID != h.RunID || !h2.Deduped {
+			t.Errorf("SDK with body key %q again: %+v, %v; want the run it started", key, h2, err)
+		}
 	}
 	withKey.IdempotencyKey = strings.Repeat("é", 200)
 	if h, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, withKey); err != nil || h.Deduped {
@@ -134,7 +146,8 @@ func TestEvalRunIdempotencyKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := rec.Exchanges()
-	if len(ex) != 2 || ex[0].Header.Get("Idempotency-Key") == "" || ex[0].Header.Get("Idempotency-Key") != ex[1].Header.Get("Idempotency-Key") {
+	if len(ex) != 2 || ex[0].Header.Get(prefixed) == "" || ex[0].Header.Get(prefixed) != ex[1].Header.Get(prefixed) ||
+		ex[0].Header.Get("Idempotency-Key") != ex[0].Header.Get(prefixed) {
 		t.Fatalf("exchanges: %d, keys %q %q", len(ex), ex[0].Header.Get("Idempotency-Key"), ex[len(ex)-1].Header.Get("Idempotency-Key"))
 	}
 	rc2, err := cl.Evals.Runs.Create(t.Context(), f.ws.ProjectID, body)

@@ -110,15 +110,19 @@ func randomToken(prefix string) string {
 }
 
 // urlKey is u as compared for sameness: scheme and host in lower case, a
-// tunnel's ?k= secret dropped (a printed URL shows it redacted, so a URL
-// copied from a log matches too). Text that does not parse is itself.
+// tunnel's ?k= secret and a userinfo password dropped (a printed URL shows
+// them redacted, so a URL copied from a log matches too). Text that does
+// not parse is itself.
 func urlKey(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
 		return u
 	}
 	p.Scheme, p.Host = strings.ToLower(p.Scheme), strings.ToLower(p.Host)
-	_, p.RawQuery = tunnelQuery(p.RawQuery) // the rest as written: no re-encoding of one side only
+	if p.User != nil { // a printed URL shows the password redacted
+		p.User = url.User(p.User.Username())
+	}
+	_, p.RawQuery = tunnelQuery(p.RawQuery) // the rest as written, as a printed URL shows it
 	return p.String()
 }
 

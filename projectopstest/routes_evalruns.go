@@ -35,16 +35,15 @@ func passCriteria(c *call, pc *evals.PassCriteria) *evals.PassCriteria {
 }
 
 // createEvalRun checks the quota and starts a run: 202 at once. The
-// idempotency key is the gateway's: x-mcpjam-idempotency-key, else
-// Idempotency-Key (a blank or too long header is ignored), else the body's
-// idempotencyKey.
+// idempotency key is the gateway's: x-mcpjam-idempotency-key (a blank or
+// too long header is ignored), else the body's idempotencyKey.
 func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *edge.Error) {
 	key := ""
-	for _, h := range []string{"X-Mcpjam-Idempotency-Key", "Idempotency-Key"} {
-		if k := strings.TrimSpace(c.r.Header.Get(h)); k != "" && len(k) <= maxIdempotencyKey {
-			key = k
-			break
-		}
+	// This route reads the prefixed header alone (the service's
+	// readIdempotencyKey, whatever the reference notes say of the bare
+	// Idempotency-Key, which other routes read too).
+	if k := strings.TrimSpace(c.r.Header.Get("X-Mcpjam-Idempotency-Key")); k != "" && len(k) <= maxIdempotencyKey {
+		key = k
 	}
 	key = cmp.Or(key, p.IdempotencyKey)
 	if key != "" {

@@ -1,6 +1,10 @@
 package projectopstest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/projectops/projectops-go/internal/wire"
+)
 
 // The URLs import-tokens and tunnel re-creation compare name the same
 // server in any case of scheme and host, with or without a trailing slash
@@ -36,6 +40,16 @@ func TestSameServerURL(t *testing.T) {
 	}
 	if a, b := "https://example.com/mcp?x=1&y=1", "https://example.com/mcp?y=1&x=1"; sameServerURL(a, b) || sameServerURL(a, b+"&k=S") {
 		t.Errorf("%q and %q compared equal with or without k", a, b)
+	}
+	// A URL as the SDK prints it (wire.RedactSecretQuery) names the saved one.
+	for _, saved := range []string{
+		"https://example.com/mcp?y=1&k=S3CRET&x=1",
+		"https://example.com/mcp?k=S3CRET&q=a%20b",
+		"https://alice:pw@example.com/mcp?k=S3CRET",
+	} {
+		if printed := wire.RedactSecretQuery(saved); !sameServerURL(printed, saved) {
+			t.Errorf("sameServerURL(%q, %q) = false; the printed URL must name the saved one", printed, saved)
+		}
 	}
 	if !sameServerURL("https://example.com/mcp/", "https://EXAMPLE.com/mcp") {
 		t.Error("a trailing slash or the host's case made another server")

@@ -61,13 +61,14 @@ func (r *getPromptResult) UnmarshalJSON(b []byte) error {
 // any; a block that does not read as one has type "" and is left alone.
 func blockType(b json.RawMessage) (typ string, nested []json.RawMessage) {
 	var head struct {
-		Type    *string           `json:"type"`
-		Content []json.RawMessage `json:"content"`
+		Type    *string         `json:"type"`
+		Content json.RawMessage `json:"content"` // any JSON: a vendor's block may hold anything here
 	}
 	if json.Unmarshal(b, &head) != nil || head.Type == nil {
 		return "", nil
 	}
-	return *head.Type, head.Content
+	_ = json.Unmarshal(head.Content, &nested) // nil unless an array
+	return *head.Type, nested
 }
 
 // Where a block stands, for knows.
@@ -85,7 +86,7 @@ var probes = [...]func(typ []byte) []byte{
 	inPrompt: func(t []byte) []byte { return concat(`{"messages":[{"role":"user","content":{"type":`, t, `}}]}`) },
 }
 
-var known sync.Map // [2]any{where, typ} → bool
+var known sync.Map // [2]any{where, typ} → true: only known types, so a server cannot grow it
 
 // knows reports whether go-sdk decodes a minimal block of type typ where it
 // stands; "" (a block without a type, or not an object) counts as known,
@@ -95,8 +96,8 @@ func knows(where int, typ string) bool {
 		return true
 	}
 	key := [2]any{where, typ}
-	if v, ok := known.Load(key); ok {
-		return v.(bool)
+	if _, ok := known.Load(key); ok {
+		return true
 	}
 	t, _ := json.Marshal(typ)
 	var err error
@@ -105,7 +106,9 @@ func knows(where int, typ string) bool {
 	} else {
 		err = json.Unmarshal(probes[where](t), new(mcp.CallToolResult))
 	}
-	known.Store(key, err == nil)
+	if err == nil {
+		known.Store(key, true)
+	}
 	return err == nil
 }
 

@@ -116,3 +116,27 @@ func TestLenientDropsOnlyUnknownTypes(t *testing.T) {
 		t.Errorf("GetPrompt = %d messages, nil error; want a decoding error for role 7", len(p.Messages))
 	}
 }
+
+// A block of an unknown type is dropped whatever its other members hold: a
+// vendor block whose "content" is an object or a string is still unknown,
+// at the top, in a tool_result and as a prompt message's content.
+func TestUnknownBlockWithOddContentIsDropped(t *testing.T) {
+	t.Parallel()
+	for _, block := range []string{
+		`{"type":"x-widget","content":{"html":"<b>hi</b>"}}`,
+		`{"type":"x-widget","content":"hi"}`,
+	} {
+		body := `{"content":[{"type":"text","text":"a"},` + block + `]}`
+		if res, err := answering(t, body).CallTool(t.Context(), "prj_1", "srv_1", servers.CallToolParams{ToolName: "x"}); err != nil || len(res.Content) != 1 {
+			t.Errorf("CallTool with %s = %v; want the text block alone", block, err)
+		}
+		body = `{"content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"a"},` + block + `]}]}`
+		if _, err := answering(t, body).CallTool(t.Context(), "prj_1", "srv_1", servers.CallToolParams{ToolName: "x"}); err != nil {
+			t.Errorf("CallTool with %s nested in a tool_result = %v; want it dropped", block, err)
+		}
+		body = `{"messages":[{"role":"user","content":` + block + `},{"role":"assistant","content":{"type":"text","text":"hello"}}]}`
+		if p, err := answering(t, body).GetPrompt(t.Context(), "prj_1", "srv_1", servers.GetPromptParams{PromptName: "p"}); err != nil || len(p.Messages) != 1 {
+			t.Errorf("GetPrompt with %s = %v; want the text message alone", block, err)
+		}
+	}
+}

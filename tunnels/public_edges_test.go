@@ -125,7 +125,7 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	serve(t, f, g, ph)
 	status, body := get(t, f, http.MethodGet, g.URL, "")
 	parts := strings.Split(body, "|")
-	if status != http.StatusOK || len(parts) != 5 || parts[0] != "true alice pw" || parts[2] == "" || parts[3] == "" {
+	if status != http.StatusOK || len(parts) != 5 || parts[0] != "true alice pw" || parts[2] == "" || parts[3] == "" || parts[4] != "" {
 		t.Fatalf("local server saw %q (status %d); want Basic alice:pw and the forwarded headers", body, status)
 	}
 

@@ -1,13 +1,18 @@
 package wire
 
-import "net/url"
+import (
+	"net/url"
+	"strings"
+)
 
-// RedactSecretQuery returns u with the value of its k query parameter (a
+// RedactSecretQuery returns u with the value of its k query parameters (a
 // tunnel URL's secret) and its userinfo password replaced by REDACTED, for
-// printing and logging. The wire value itself is never changed: the service
-// stores and returns the plaintext URL in a tunnel's server record. Text
-// that does not parse as a URL is replaced entirely, and a query Go cannot
-// parse (it may hold a secret for another reader) is replaced whole.
+// printing and logging; the rest of the query stays as written (order,
+// escapes), so a printed URL still names the one it came from. The wire
+// value itself is never changed: the service stores and returns the
+// plaintext URL in a tunnel's server record. Text that does not parse as a
+// URL is replaced entirely, and a query Go cannot parse (it may hold a
+// secret for another reader) is replaced whole.
 func RedactSecretQuery(u string) string {
 	if u == "" {
 		return ""
@@ -21,17 +26,28 @@ func RedactSecretQuery(u string) string {
 		p.User, changed = url.UserPassword(p.User.Username(), "REDACTED"), true
 	}
 	if p.RawQuery != "" {
-		q, err := url.ParseQuery(p.RawQuery)
-		switch {
-		case err != nil:
+		if _, err := url.ParseQuery(p.RawQuery); err != nil {
 			p.RawQuery, changed = "REDACTED", true
-		case q.Has("k"):
-			q.Set("k", "REDACTED")
-			p.RawQuery, changed = q.Encode(), true
+		} else if q, found := redactPairs(p.RawQuery); found {
+			p.RawQuery, changed = q, true
 		}
 	}
 	if !changed {
 		return u
 	}
 	return p.String()
+}
+
+// redactPairs replaces the value of every k pair of a raw query (the name
+// read as url.ParseQuery reads it, so %6B too) where it stands.
+func redactPairs(raw string) (string, bool) {
+	parts := strings.Split(raw, "&")
+	found := false
+	for i, part := range parts {
+		name, _, _ := strings.Cut(part, "=")
+		if n, err := url.QueryUnescape(name); err == nil && n == "k" {
+			parts[i], found = name+"=REDACTED", true
+		}
+	}
+	return strings.Join(parts, "&"), found
 }

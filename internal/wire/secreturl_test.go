@@ -11,7 +11,10 @@ func TestRedactSecretQuery(t *testing.T) {
 		{"", ""},
 		{"https://r.example/tunnels/t1/mcp", "https://r.example/tunnels/t1/mcp"},
 		{"https://r.example/tunnels/t1/mcp?k=S3CRET&x=1", "https://r.example/tunnels/t1/mcp?k=REDACTED&x=1"},
-		{"https://r.example/tunnels/t1/mcp?%6B=S3CRET", "https://r.example/tunnels/t1/mcp?k=REDACTED"},
+		{"https://r.example/tunnels/t1/mcp?%6B=S3CRET", "https://r.example/tunnels/t1/mcp?%6B=REDACTED"},
+		// The rest of the query as written: order, escapes, bare flags.
+		{"https://r.example/mcp?y=1&k=S3CRET&x=a%20b&flag", "https://r.example/mcp?y=1&k=REDACTED&x=a%20b&flag"},
+		{"https://r.example/mcp?k=S3CRET&k=S3CRET2", "https://r.example/mcp?k=REDACTED&k=REDACTED"},
 		// Pairs Go's query parser refuses may hold a secret for another
 		// reader: the whole query goes.
 		{"https://r.example/mcp?x=1;k=S3CRET", "https://r.example/mcp?REDACTED"},
