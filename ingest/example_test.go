@@ -48,7 +48,10 @@ func ExampleNewReporter() {
 	}
 	out, err := rep.Close(ctx)
 	if err != nil {
-		log.Fatal(err)
+		log.Fatal(err) // only with Strict
+	}
+	if out.Err != nil { // by default a reporting failure lands here, with out.Run nil
+		log.Fatal(out.Err)
 	}
 	fmt.Println(out.Run.Status, out.Run.Result, out.Run.Summary.Passed, out.Run.Summary.Failed)
 	// Output: completed failed 1 1
@@ -84,6 +87,9 @@ func ExampleReadGoTest() {
 		log.Fatal(err)
 	}
 	out, err := rep.Close(ctx)
+	if err == nil {
+		err = out.Err // not reported: out.Run is nil
+	}
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -3,7 +3,9 @@ package projectopstest
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -61,8 +63,13 @@ type faultSet struct {
 
 // SetFault injects f into every request matched by route, a pattern as
 // listed by Routes, e.g. "GET /projects/{projectId}/hosts/{hostId}" (no
-// /api/v1 prefix). It replaces any fault already set on route.
+// /api/v1 prefix). It replaces any fault already set on route. A route
+// that is not one of Routes panics: a fault that can never fire would let
+// a test of error handling pass on the happy path.
 func (s *Server) SetFault(route string, f Fault) {
+	if !slices.Contains(s.rt.routes, route) {
+		panic(fmt.Sprintf("projectopstest: SetFault: no route %q (Server.Routes lists them, e.g. %q)", route, s.rt.routes[0]))
+	}
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.byRoute[route] = &faultEntry{f: f, left: f.Times}

@@ -3,6 +3,7 @@ package projectopstest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -212,4 +213,27 @@ func TestRoutesAreFaultKeys(t *testing.T) {
 			t.Errorf("Routes() lacks %q: %v", want, routes)
 		}
 	}
+}
+
+// A fault on a route that is not one of Routes could never fire: SetFault
+// panics, naming it, instead of letting a test of error handling pass on
+// the happy path.
+func TestSetFaultUnknownRoutePanics(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t)
+	for _, route := range []string{
+		"GET /api/v1/projects/{projectId}/hosts",
+		"GET /projects/{projectID}/hosts",
+		"GET /projects/" + srv.Default().ProjectID + "/hosts",
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), route) {
+					t.Errorf("SetFault(%q) did not panic naming it: %v", route, r)
+				}
+			}()
+			srv.SetFault(route, projectopstest.Fault{Status: 500})
+		}()
+	}
+	srv.SetFault("GET /projects/{projectId}/hosts", projectopstest.Fault{Status: 500}) // a route: no panic
 }

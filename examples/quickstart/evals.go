@@ -55,6 +55,9 @@ func ingestTour(ctx context.Context, w io.Writer, client *projectops.Client, pro
 		return fmt.Errorf("read go test: %w", err)
 	}
 	out, err := rep.Close(ctx)
+	if err == nil {
+		err = out.Err // not reported (spooled): out.Run is nil
+	}
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
