@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -236,4 +237,18 @@ func TestSetFaultUnknownRoutePanics(t *testing.T) {
 		}()
 	}
 	srv.SetFault("GET /projects/{projectId}/hosts", projectopstest.Fault{Status: 500}) // a route: no panic
+}
+
+// A path outside /api/v1 (a base URL without the version segment) gets a
+// 404 that says where the API is.
+func TestNoRouteOutsideAPIPrefixSaysWhere(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t)
+	for path, hint := range map[string]bool{"/projects/prj_1/hosts": true, "/api/v1/nothing-here": false} {
+		w := httptest.NewRecorder()
+		srv.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		if w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), "served under /api/v1") != hint {
+			t.Errorf("GET %s: %d %s; want 404, hint %v", path, w.Code, w.Body, hint)
+		}
+	}
 }

@@ -223,7 +223,12 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(allowed) == 0 {
-		edge.WriteError(w, edge.NotFound("No route for "+r.Method+" "+shownPath(r.URL.Path)))
+		msg := "No route for " + r.Method + " " + shownPath(r.URL.Path)
+		if !strings.HasPrefix(r.URL.Path, apiPrefix+"/") && !strings.HasPrefix(r.URL.Path, relayPublicPath) {
+			// The usual cause: a base URL without the version segment.
+			msg += " (the API is served under " + apiPrefix + ": does the base URL end with it?)"
+		}
+		edge.WriteError(w, edge.NotFound(msg))
 		return
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -262,6 +263,19 @@ func decodeJSON(b []byte, out any) error {
 	return err
 }
 
+// decodeError is a success response that would not decode; one that is not
+// JSON at all (an HTML page) names its type, the usual sign of a base URL
+// that is not the API's.
+func decodeError(req *Request, path string, resp *http.Response, err error) error {
+	if ct := resp.Header.Get("Content-Type"); ct != "" {
+		if mt, _, perr := mime.ParseMediaType(ct); perr != nil || mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+			return fmt.Errorf("projectops: %s %s: decoding response: it is %q, not JSON (is the base URL the API's, ending in /api/v1?): %w",
+				req.Method, path, ct[:min(len(ct), 64)], err)
+		}
+	}
+	return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
+}
+
 func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, path, target string, keep *option.Response) error {
 	limit := t.maxBody
 	defer drainClose(resp.Body)
@@ -288,7 +302,7 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 			return nil // an empty body leaves out as it is
 		}
 		if err := decodeJSON(buf, out); err != nil {
-			return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
+			return decodeError(req, path, resp, err)
 		}
 		return nil
 	}
@@ -325,7 +339,7 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
 	}
 	if err != nil {
-		return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
+		return decodeError(req, path, resp, err)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -594,3 +595,26 @@ func (h *heldReader) TakeBytes() []byte {
 }
 
 func (*heldReader) Close() error { return nil }
+
+// A success that is not JSON at all (a web app's HTML page, a base URL
+// without /api/v1) names its type; a JSON one that will not decode does
+// not guess.
+func TestDecodeErrorNamesNonJSON(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ ct, body, want string }{
+		{"text/html; charset=utf-8", "<!doctype html><p>hi</p>", `it is "text/html; charset=utf-8", not JSON (is the base URL the API's`},
+		{"application/json", `{"id":`, "decoding response: unexpected"},
+	} {
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", tt.ct)
+			_, _ = io.WriteString(w, tt.body)
+		}))
+		tr, _ := newTestTransport(t, hs.Client().Transport, func(c *Config) { c.BaseURL = hs.URL })
+		var out struct{ ID string }
+		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/me"}, &out)
+		hs.Close()
+		if err == nil || !strings.Contains(err.Error(), tt.want) || (tt.ct == "application/json" && strings.Contains(err.Error(), "not JSON")) {
+			t.Errorf("%s: err = %v; want %q", tt.ct, err, tt.want)
+		}
+	}
+}
