@@ -36,6 +36,7 @@ func TestBadOptions(t *testing.T) {
 		{"unparsable URL", []option.RequestOption{option.WithBaseURL("http://host:SECRET123/api/v1")}, "unparsable base URL"},
 		{"unparsable URL (bad IPv6)", []option.RequestOption{option.WithBaseURL("http://[::1/api/v1")}, "unparsable base URL"},
 		{"URL without scheme", []option.RequestOption{option.WithBaseURL("api.example.test/api/v1")}, "scheme and a host"},
+		{"host:port without scheme", []option.RequestOption{option.WithBaseURL("127.0.0.1:8080/api/v1")}, "scheme and a host, as in http://"},
 		{"key given as the URL", []option.RequestOption{option.WithBaseURL(optKey)}, "scheme and a host"},
 		{"URL with another scheme", []option.RequestOption{option.WithBaseURL("ftp://api.example.test/api/v1")}, "scheme and a host"},
 		{"URL without host", []option.RequestOption{option.WithBaseURL("https:///api/v1")}, "scheme and a host"},

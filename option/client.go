@@ -184,6 +184,9 @@ func checkKey(key string) error {
 func checkBaseURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil {
+		if !strings.Contains(raw, "://") { // "127.0.0.1:8080/api/v1" does not even parse
+			return invalid("WithBaseURL", "base URL needs an http or https scheme and a host, as in http://127.0.0.1:8080/api/v1")
+		}
 		return invalid("WithBaseURL", "unparsable base URL")
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
