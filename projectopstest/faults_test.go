@@ -252,3 +252,24 @@ func TestNoRouteOutsideAPIPrefixSaysWhere(t *testing.T) {
 		}
 	}
 }
+
+// Header names set in the map directly, not canonical, are heard in
+// process as net/http's server hears them over a socket.
+func TestInProcessHeaderNamesCanonical(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t)
+	req := httptest.NewRequest(http.MethodGet, srv.URL()+"/me", nil)
+	req.RequestURI = ""
+	req.Header = http.Header{"authorization": {"Bearer " + srv.Default().APIKey}, "x-request-id": {"req-lower"}}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Request-Id") != "req-lower" {
+		t.Errorf("GET /me with lower-case header names: %d, request id %q", resp.StatusCode, resp.Header.Get("X-Request-Id"))
+	}
+	if _, ok := req.Header["Authorization"]; ok {
+		t.Error("the caller's header map was changed")
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // Head is the JSON payload of Request and Response frames.
@@ -117,33 +118,8 @@ func DecodeHead(p []byte) (*Head, error) {
 	if err := jsonv2.Unmarshal(p, &h, headDecode); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	h.Header = canonicalHeader(h.Header)
+	h.Header = wire.CanonicalHeader(h.Header)
 	return &h, nil
-}
-
-// canonicalHeader returns h with canonical names: h itself when they
-// already are.
-func canonicalHeader(h http.Header) http.Header {
-	canonical := true
-	for k := range h {
-		if http.CanonicalHeaderKey(k) != k {
-			canonical = false
-			break
-		}
-	}
-	if canonical {
-		return h
-	}
-	out := make(http.Header, len(h))
-	for _, k := range slices.Sorted(maps.Keys(h)) {
-		ck := http.CanonicalHeaderKey(k)
-		if prev, dup := out[ck]; dup {
-			out[ck] = append(prev[:len(prev):len(prev)], h[k]...)
-			continue
-		}
-		out[ck] = h[k]
-	}
-	return out
 }
 
 // headDecode are DecodeHead's json/v2 options: encoding/json's leniency.

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // slowHead is DecodeHead without the scan.
 func slowHead(p []byte) (*Head, error) {
 	var h Head
 	err := jsonv2.Unmarshal(p, &h, headDecode)
-	h.Header = canonicalHeader(h.Header)
+	h.Header = wire.CanonicalHeader(h.Header)
 	return &h, err
 }
 

@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"net/url"
 	"runtime/debug"
+
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // errDropped is what a client sees when the server drops the connection
@@ -73,7 +75,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	sreq := serverRequest(hctx, req, &rw.url)
 	if t.Host.Streams(sreq) {
 		// The handler outlives RoundTrip: give it its own header map.
-		sreq.Header = req.Header.Clone()
+		sreq.Header = sreq.Header.Clone()
 		rw.ready = make(chan struct{})
 		return t.serveAsync(req, sreq, rw, hctx.cancel, func() { release(hctx, req) })
 	}
@@ -138,6 +140,9 @@ func serverRequest(ctx context.Context, req *http.Request, u *url.URL) *http.Req
 	// only read request headers, and an ordinary route finishes before
 	// RoundTrip returns (RoundTrip gives streaming routes their own copy).
 	sreq := req.WithContext(ctx)
+	// Names as net/http's server reads them: a client that set
+	// "authorization" in the map directly is heard as over a socket.
+	sreq.Header = wire.CanonicalHeader(req.Header)
 	sreq.Trailer = nil
 	*u = url.URL{Path: req.URL.Path, RawPath: req.URL.RawPath, RawQuery: req.URL.RawQuery}
 	sreq.URL = u
