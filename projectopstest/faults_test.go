@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -271,5 +272,32 @@ func TestInProcessHeaderNamesCanonical(t *testing.T) {
 	}
 	if _, ok := req.Header["Authorization"]; ok {
 		t.Error("the caller's header map was changed")
+	}
+}
+
+// The diagnostics and export read an empty body or any JSON object: the
+// reference's emptyBody is open, and the service ignores what it holds.
+// A body that is not a JSON object is still refused.
+func TestServerReadsIgnoreBodyFields(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	id := must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo", MCPServer: projectopstest.DemoMCPServer()}))
+	for _, op := range []string{"validate", "doctor", "check-oauth", "export"} {
+		for body, want := range map[string]int{"": 200, "{}": 200, `{"verbose":true}`: 200, "[1]": 400, "{": 400} {
+			req := httptest.NewRequest(http.MethodPost, srv.URL()+"/projects/"+ws.ProjectID+"/servers/"+id+"/"+op, strings.NewReader(body))
+			req.RequestURI = ""
+			req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("%s with body %q: %d %s; want %d", op, body, resp.StatusCode, b, want)
+			}
+		}
 	}
 }

@@ -18,10 +18,11 @@ func TestIngestedDurationAndTokensAsSent(t *testing.T) {
 	ws := srv.Default()
 	c := must[*projectops.Client](t)(srv.NewClient())
 	res, err := c.Ingest.Report(t.Context(), ws.ProjectID, ingest.ReportParams{
-		RunParams: ingest.RunParams{SuiteName: "ing", ExternalRunID: "ext-1"},
+		RunParams: ingest.RunParams{SuiteName: "ing", ExternalRunID: "ext-1", ExpectedIterations: -1},
 		Results: []ingest.Result{
 			{CaseTitle: "long", Passed: true, DurationMs: 1e13},
 			{CaseTitle: "short", Passed: true, DurationMs: 0.0004},
+			{CaseTitle: "negative duration", Passed: true, DurationMs: -1}, // the reference's number has no minimum
 			{CaseTitle: "tokens", Passed: true, Tokens: &ingest.Tokens{Input: 1 << 62, Output: 1 << 62}},
 			{CaseTitle: "negative", Passed: true, Tokens: &ingest.Tokens{Input: 5, Output: -3}},
 			{CaseTitle: "very negative", Passed: true, Tokens: &ingest.Tokens{Input: -1 << 62, Output: -1 << 62}},
@@ -33,7 +34,7 @@ func TestIngestedDurationAndTokensAsSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]float64{"long": 1e13, "short": 0.0004}
+	want := map[string]float64{"long": 1e13, "short": 0.0004, "negative duration": -1}
 	for _, it := range page.Items {
 		if it.DurationMs != want[it.Title] {
 			t.Errorf("%s: durationMs %v, want %v", it.Title, it.DurationMs, want[it.Title])
@@ -43,7 +44,7 @@ func TestIngestedDurationAndTokensAsSent(t *testing.T) {
 			t.Errorf("%s: tokensUsed %v, usage %+v; want total %d", it.Title, it.TokensUsed, it.Usage, w)
 		}
 	}
-	if len(page.Items) != 5 {
+	if len(page.Items) != 6 {
 		t.Fatalf("%d iterations", len(page.Items))
 	}
 }

@@ -266,8 +266,6 @@ func validateRunParams(p ingest.RunParams) *edge.Error {
 		return edge.Validation("externalRunId", "externalRunId is longer than 256 characters")
 	case p.PassCriteria != nil && (p.PassCriteria.MinimumPassRate < 0 || p.PassCriteria.MinimumPassRate > 100):
 		return edge.Validation("passCriteria.minimumPassRate", "minimumPassRate must be a percentage between 0 and 100")
-	case p.ExpectedIterations < 0:
-		return edge.Validation("expectedIterations", "expectedIterations must not be negative")
 	}
 	return nil
 }

@@ -48,12 +48,18 @@ func serverOp[Req, Resp any](s *Server, need access, f func(ctx context.Context,
 		}})
 }
 
-// serverRead is serverOp for a bodyless read.
+// serverRead is serverOp for a read whose body carries nothing: an empty
+// body or any JSON object, its fields ignored (the reference's emptyBody
+// is an open object, and the service reads these routes' bodies so).
 func serverRead[Resp any](s *Server, f func(ctx context.Context, sc *mcpops.Call) (Resp, *edge.Error)) handlerFunc {
-	return serverOp(s, accessRead, func(ctx context.Context, sc *mcpops.Call, _ *noBody) (Resp, *edge.Error) {
+	return serverOp(s, accessRead, func(ctx context.Context, sc *mcpops.Call, _ *ignoredBody) (Resp, *edge.Error) {
 		return f(ctx, sc)
 	})
 }
+
+// ignoredBody is the request type of an operation whose body may hold
+// anything: it is checked against the contract and otherwise ignored.
+type ignoredBody struct{}
 
 // findServer requires the route's saved server to be the project's.
 func findServer(c *call) *edge.Error {

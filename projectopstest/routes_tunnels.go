@@ -3,7 +3,6 @@ package projectopstest
 import (
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
@@ -26,13 +25,16 @@ func tunnelRoutes(s *Server, rt *router) {
 	relayRoutes(s, rt)
 }
 
+// checkCreateTunnel reads the name as the service's schema does: trimmed,
+// then 1 to 128 characters as JavaScript counts them (UTF-16 code units).
 func checkCreateTunnel(c *call, p *tunnels.CreateParams) *edge.Error {
-	switch n := utf8.RuneCountInString(p.Name); {
+	p.Name = strings.TrimSpace(p.Name)
+	switch {
 	case !c.present["name"]:
 		return edge.Validation("name", "name is required")
-	case strings.TrimSpace(p.Name) == "":
+	case p.Name == "":
 		return edge.Validation("name", "name must not be blank")
-	case n > maxTunnelName:
+	case wire.UTF16Len(p.Name) > maxTunnelName:
 		return edge.Validation("name", "name must be at most 128 characters")
 	}
 	return nil

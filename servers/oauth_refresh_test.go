@@ -145,3 +145,20 @@ func TestImportLongLivedToken(t *testing.T) {
 		}
 	}
 }
+
+// TestImportExpiredToken: a negative lifetime (the reference's number has
+// no minimum) imports a token that expired already: the grant needs a
+// refresh, and without one the server is OAUTH_REQUIRED.
+func TestImportExpiredToken(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, url := f.WS.ProjectID, "https://mcp.example.com/mcp"
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: url, UseOAuth: true}))
+	res, err := f.C.Servers.ImportTokens(t.Context(), p, id, servers.ImportTokensParams{ServerURL: url,
+		Tokens: servers.Tokens{AccessToken: "at", ExpiresIn: -5}})
+	if err != nil || res.ExpiresAt == nil || !res.ExpiresAt.Time().Before(f.Clock.Now()) {
+		t.Fatalf("ImportTokens with expires_in -5 = %+v, %v; want imported, already expired", res, err)
+	}
+	_, err = f.C.Servers.ListTools(t.Context(), p, id, nil)
+	wantError(t, err, projectops.CodeOAuthRequired, true)
+}

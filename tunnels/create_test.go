@@ -184,12 +184,17 @@ func TestCloseAndRevive(t *testing.T) {
 func TestCreateValidation(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	for _, name := range []string{"", "   ", strings.Repeat("é", 129)} {
+	// As the service's schema: trimmed, then 1 to 128 UTF-16 code units
+	// (an emoji is two).
+	for _, name := range []string{"", "   ", strings.Repeat("é", 129), strings.Repeat("\U0001F600", 65)} {
 		_, err := f.C.Tunnels.Create(t.Context(), f.WS.ProjectID, tunnels.CreateParams{Name: name})
 		wantField(t, err, "name", true)
 	}
 	if g := create(t, f, strings.Repeat("é", 128)); g.Name != strings.Repeat("é", 128) {
 		t.Errorf("128-character name: %q", g.Name)
+	}
+	if g := create(t, f, "  "+strings.Repeat("\U0001F600", 64)+"\t"); g.Name != strings.Repeat("\U0001F600", 64) {
+		t.Errorf("64 emoji, padded: name %q, want it trimmed", g.Name)
 	}
 	p := "/projects/" + f.WS.ProjectID
 	for _, tt := range []struct{ path, body, field string }{
@@ -202,7 +207,7 @@ func TestCreateValidation(t *testing.T) {
 			t.Errorf("%s %s: %d %+v", tt.path, tt.body, status, e)
 		}
 	}
-	if page, _ := f.C.Servers.List(t.Context(), f.WS.ProjectID, nil); len(page.Items) != 1 {
+	if page, _ := f.C.Servers.List(t.Context(), f.WS.ProjectID, nil); len(page.Items) != 2 { // the two creates above
 		t.Errorf("rejected creates registered servers: %d", len(page.Items))
 	}
 	// The create body is open in both reference versions: the service

@@ -195,7 +195,7 @@ func TestFastKeywords(t *testing.T) {
 		{"trace/spans/0/category", `"other"`}, {"trace/spans/0/endMs", `"1"`}, {"trace", `5`},
 		{"trace/messages/0/role", `1`}, {"expectedToolCalls/0/toolName", `null`},
 		{"expectedToolCalls/0/arguments", `[]`}, {"tokens/total", `"3"`}, {"tokens/extra", `1`},
-		{"advancedConfig", `"x"`}, {"caseTitle", `""`}, {"durationMs", `-1`}, {"metadata/k", `{}`},
+		{"advancedConfig", `"x"`}, {"caseTitle", `""`}, {"durationMs", `"1"`}, {"metadata/k", `{}`},
 		{"passed", `null`}, {"isNegativeTest", `"no"`},
 	} {
 		val, _ := Decode([]byte(tc.val))

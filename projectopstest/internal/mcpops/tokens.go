@@ -264,8 +264,8 @@ func ImportTokens(sc *Call, p *servers.ImportTokensParams, sameURL func(given, s
 		herr = edge.Validation("serverUrl", "serverUrl is required")
 	case p.Tokens.AccessToken == "":
 		herr = edge.Validation("tokens.access_token", "tokens.access_token is required")
-	case p.Tokens.ExpiresIn < 0 || math.IsInf(p.Tokens.ExpiresIn, 0) || math.IsNaN(p.Tokens.ExpiresIn):
-		herr = edge.Validation("tokens.expires_in", "tokens.expires_in must be a positive number of seconds")
+	case math.IsInf(p.Tokens.ExpiresIn, 0) || math.IsNaN(p.Tokens.ExpiresIn):
+		herr = edge.Validation("tokens.expires_in", "tokens.expires_in must be a number of seconds")
 	case p.ClientInformation != nil && p.ClientInformation.ClientID == "":
 		herr = edge.Validation("clientInformation.clientId", "clientInformation.clientId is required")
 	case sc.Transport != servers.TransportStdio && !sameURL(p.ServerURL, sc.URL):
@@ -277,6 +277,11 @@ func ImportTokens(sc *Call, p *servers.ImportTokensParams, sameURL func(given, s
 	}
 	tok := &oauth2.Token{AccessToken: p.Tokens.AccessToken, RefreshToken: p.Tokens.RefreshToken, TokenType: p.Tokens.TokenType}
 	tok.Expiry = TokenExpiry(sc.l.cfg.Now(), p.Tokens.ExpiresIn) // the double's clock, as every expiry
+	if p.Tokens.ExpiresIn < 0 {
+		// The reference's number has no minimum: a token that expired
+		// already, as the service's now + expires_in makes it.
+		tok.Expiry = sc.l.cfg.Now().Add(time.Duration(max(p.Tokens.ExpiresIn, -maxTokenLife.Seconds()) * float64(time.Second)))
+	}
 	var cfg *oauth2.Config
 	if p.ClientInformation != nil && sc.TokenURL != "" {
 		secret := p.ClientInformation.ClientSecret
@@ -288,8 +293,8 @@ func ImportTokens(sc *Call, p *servers.ImportTokensParams, sameURL func(given, s
 	}
 	sc.l.storeTokens(TokenKey{sc.UserID, sc.ProjectID, sc.ServerID}, tok, cfg)
 	res := servers.ImportTokensResult{Imported: true}
-	if at := TokenExpiry(sc.l.cfg.Now(), p.Tokens.ExpiresIn); !at.IsZero() {
-		ms := wire.MillisOf(at)
+	if !tok.Expiry.IsZero() {
+		ms := wire.MillisOf(tok.Expiry)
 		res.ExpiresAt = &ms
 	}
 	return res, nil
