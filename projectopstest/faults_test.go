@@ -245,7 +245,7 @@ func TestSetFaultUnknownRoutePanics(t *testing.T) {
 func TestNoRouteOutsideAPIPrefixSaysWhere(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t)
-	for path, hint := range map[string]bool{"/projects/prj_1/hosts": true, "/api/v1/nothing-here": false} {
+	for path, hint := range map[string]bool{"/projects/prj_1/hosts": true, "/api/v1/nothing-here": false, "/api/v1": false, "/tunnels": false} {
 		w := httptest.NewRecorder()
 		srv.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
 		if w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), "served under /api/v1") != hint {

@@ -61,12 +61,12 @@ when its counts are not the report's); with -- CMD, CMD's own status; 2 bad
 input, or with --strict a reporting failure (by default a reporting failure
 never changes the status: the results are spooled for "report resume").
 
-After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD (SIGINT to CMD and all it
-started, as Ctrl-C does; what is left of them at the end is killed), reads what
-the tests still write for at most 10s (cut there, before the tests ended, it
-exits 1), sends it for at most 10s more, then stops and leaves the rest in the
-spool for "report resume"; a second interrupt ends it at once. A reader of its
-output that goes away ("| head") stops the text, not the report.`,
+After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD (SIGINT, as Ctrl-C sends
+it, so CMD can still write; killed after the grace), reads what the tests still
+write for at most 10s (cut there, before the tests ended, it exits 1), sends it
+for at most 10s more, then stops and leaves the rest in the spool for "report
+resume"; a second interrupt ends it at once. A reader of its output that goes
+away ("| head") stops the text, not the report.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if n := cmd.ArgsLenAtDash(); n > 0 || (n < 0 && len(args) > 0) {
 				return usagef("unexpected argument %q (a command to run goes after --)", args[0])
@@ -144,10 +144,11 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	}
 	// The tests' text is a courtesy; the results and the exit status are
 	// the report. "report | head" must not die of SIGPIPE (nothing sent,
-	// nothing spooled, the status lost): the text stops at the first
-	// failed write and the report goes on.
-	signal.Ignore(syscall.SIGPIPE)
-	text = &bestEffort{w: text}
+	// nothing spooled, the status lost): catching it (not ignoring it,
+	// which -- CMD would inherit) makes the write fail with EPIPE, and the
+	// text stops at the first failed write while the report goes on.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	text = &bestEffort{w: text, stderr: stderr}
 	format, file := "go test", ""
 	for _, c := range []struct{ name, file string }{{"junit", f.junit}, {"jest", f.jest}, {"vitest", f.vitest}} {
 		if c.file != "" {
@@ -281,12 +282,12 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		}
 		return usageError{fmt.Errorf("no test results in the %s input; nothing was reported", format)}
 	}
+	printSummary(stderr, st, out) // first: where the run went, whatever stdout does
 	if a.json {
 		if err := writeJSON(stdout, reportJSON(st, out)); err != nil {
 			return err
 		}
 	}
-	printSummary(stderr, st, out)
 	switch {
 	case readErr != nil:
 		return fmt.Errorf("reading %s: %w", format, readErr)
@@ -376,7 +377,7 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		added = true
 	}
 	cmd := exec.CommandContext(ctx, cmdArgs[0], cmdArgs[1:]...)
-	inGroup(cmd)
+	interruptible(cmd)
 	cmd.Stderr = stderr
 	if f, ok := unwrapWriter(stderr).(*os.File); ok {
 		// A file is handed to the command as it is (the kernel orders the
@@ -403,15 +404,10 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		fmt.Fprintf(stderr, "projectops report: cannot run %s: %v\n", cmdArgs[0], errText(why))
 		return ingest.SourceStats{}, code, errNotStarted
 	}
-	// Interrupted, the command had the grace to end; what of it is left
-	// then (a child that ignored the interrupt) is killed, whether reading
-	// is cut at the grace or the command ended first.
-	stopKill := context.AfterFunc(readCtx, func() { killGroup(cmd) })
-	defer func() {
-		if stopKill() && ctx.Err() != nil {
-			killGroup(cmd)
-		}
-	}()
+	// Interrupted, the command has the grace to end; still running then,
+	// it is killed.
+	stopKill := context.AfterFunc(readCtx, func() { _ = cmd.Process.Kill() })
+	defer stopKill()
 	opt := ingest.GoTestOptions{}
 	var src io.Reader = pipe
 	var text *plainText
@@ -471,9 +467,11 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 }
 
 // bestEffort writes to w until a write fails, then drops what follows,
-// reporting success: a reader that went away does not stop a report.
+// reporting success: a reader that went away does not stop a report. A
+// failure other than a closed reader (a full disk) is said once on stderr.
 type bestEffort struct {
 	w      io.Writer
+	stderr io.Writer
 	failed bool
 }
 
@@ -481,6 +479,9 @@ func (b *bestEffort) Write(p []byte) (int, error) {
 	if !b.failed {
 		if _, err := b.w.Write(p); err != nil {
 			b.failed = true
+			if !errors.Is(err, syscall.EPIPE) {
+				fmt.Fprintf(b.stderr, "projectops report: the tests' output is lost from here: %v\n", err)
+			}
 		}
 	}
 	return len(p), nil
