@@ -268,7 +268,7 @@ func decodeJSON(b []byte, out any) error {
 // that is not the API's.
 func decodeError(req *Request, path string, resp *http.Response, err error) error {
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		if mt, _, perr := mime.ParseMediaType(ct); perr != nil || mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+		if mt, _, perr := mime.ParseMediaType(ct); perr != nil || mt != "application/json" && mt != "text/json" && !strings.HasSuffix(mt, "+json") {
 			return fmt.Errorf("projectops: %s %s: decoding response: it is %q, not JSON (is the base URL the API's, ending in /api/v1?): %w",
 				req.Method, path, ct[:min(len(ct), 64)], err)
 		}

@@ -604,6 +604,7 @@ func TestDecodeErrorNamesNonJSON(t *testing.T) {
 	for _, tt := range []struct{ ct, body, want string }{
 		{"text/html; charset=utf-8", "<!doctype html><p>hi</p>", `it is "text/html; charset=utf-8", not JSON (is the base URL the API's`},
 		{"application/json", `{"id":`, "decoding response: unexpected"},
+		{"text/json", `{"id":`, "decoding response: unexpected"},
 	} {
 		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", tt.ct)
@@ -613,7 +614,7 @@ func TestDecodeErrorNamesNonJSON(t *testing.T) {
 		var out struct{ ID string }
 		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/me"}, &out)
 		hs.Close()
-		if err == nil || !strings.Contains(err.Error(), tt.want) || (tt.ct == "application/json" && strings.Contains(err.Error(), "not JSON")) {
+		if err == nil || !strings.Contains(err.Error(), tt.want) || (strings.Contains(tt.ct, "json") && strings.Contains(err.Error(), "not JSON")) {
 			t.Errorf("%s: err = %v; want %q", tt.ct, err, tt.want)
 		}
 	}
