@@ -53,65 +53,14 @@ func TestReportCommandGetsDefaultSIGPIPE(t *testing.T) {
 
 const reportPipeChild = "PROJECTOPS_CLI_REPORT_PIPE_CHILD"
 
-// "report < results | head": the reader going away does not kill report
-// with SIGPIPE; the results are sent and the exit status is the tests'.
-func TestReportIntoClosedPipeStillReports(t *testing.T) {
-	if os.Getenv(reportPipeChild) != "" {
-		os.Args = []string{"projectops", "report", "--external-run-id", "head-1"}
-		main()
-		return
-	}
-	srv := reportEnv(t)
-	t.Setenv("PROJECTOPS_SPOOL_DIR", t.TempDir())
-	in, err := os.ReadFile("../../ingest/testdata/gotest.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestReportIntoClosedPipeStillReports$")
-	cmd.Env = append(os.Environ(), reportPipeChild+"=1")
-	cmd.Stdin = bytes.NewReader(bytes.Repeat(in, 100))
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout = w
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	_, _ = r.Read(make([]byte, 64)) // head -c 64
-	r.Close()
-	err = cmd.Wait()
-	code := 0
-	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
-		code = ee.ExitCode() // -1 when a signal ended it
-	}
-	if runs := srv.IngestedRuns(""); len(runs) != 1 || code != 1 {
-		t.Fatalf("report | head: exit %d (want the tests' 1), %d runs ingested (want 1); stderr %q",
-			code, len(runs), strings.TrimSpace(stderr.String()))
-	}
-}
-
-const reportJSONPipeChild = "PROJECTOPS_CLI_REPORT_JSON_PIPE_CHILD"
-
-// "report --json < results | (closed)": the summary line (where the run
-// went) is printed before the JSON object, whose failed write is the exit
-// status (2: under --json the object is the output).
-func TestReportJSONIntoClosedPipe(t *testing.T) {
-	if os.Getenv(reportJSONPipeChild) != "" {
-		os.Args = []string{"projectops", "report", "--json", "--external-run-id", "head-json"}
-		main()
-		return
-	}
-	srv := reportEnv(t)
-	in, err := os.ReadFile("../../ingest/testdata/gotest.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestReportJSONIntoClosedPipe$")
-	cmd.Env = append(os.Environ(), reportJSONPipeChild+"=1")
+// reportIntoClosedPipe runs "projectops report args..." as a process (a
+// closed pipe's SIGPIPE only kills a real one) with in on stdin and a
+// stdout whose reader reads keep bytes (none: closed at once) and goes
+// away; it returns the exit code (-1 when a signal ended it) and stderr.
+func reportIntoClosedPipe(t *testing.T, test string, in []byte, keep int, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), reportPipeChild+"="+strings.Join(args, "\x1f"))
 	cmd.Stdin = bytes.NewReader(in)
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -124,14 +73,63 @@ func TestReportJSONIntoClosedPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
+	if keep > 0 {
+		_, _ = r.Read(make([]byte, keep))
+	}
 	r.Close()
-	err = cmd.Wait()
 	code := 0
-	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+	if ee, ok := errors.AsType[*exec.ExitError](cmd.Wait()); ok {
 		code = ee.ExitCode()
 	}
-	if runs := srv.IngestedRuns(""); len(runs) != 1 || code != 2 || !strings.Contains(stderr.String(), "12 passed, 10 failed") {
-		t.Errorf("report --json | (closed): exit %d, %d runs; stderr %q; want 2, the run, and the summary line", code, len(runs), stderr.String())
+	return code, stderr.String()
+}
+
+// reportChild runs report in the child process reportIntoClosedPipe starts.
+func reportChild() bool {
+	args := os.Getenv(reportPipeChild)
+	if args == "" {
+		return false
+	}
+	os.Args = append([]string{"projectops"}, strings.Split(args, "\x1f")...)
+	main()
+	return true
+}
+
+// "report < results | head": the reader going away does not kill report
+// with SIGPIPE; the results are sent and the exit status is the tests'.
+func TestReportIntoClosedPipeStillReports(t *testing.T) {
+	if reportChild() {
+		return
+	}
+	srv := reportEnv(t)
+	t.Setenv("PROJECTOPS_SPOOL_DIR", t.TempDir())
+	in, err := os.ReadFile("../../ingest/testdata/gotest.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := reportIntoClosedPipe(t, "TestReportIntoClosedPipeStillReports", bytes.Repeat(in, 100), 64, // head -c 64
+		"report", "--external-run-id", "head-1")
+	if runs := srv.IngestedRuns(""); len(runs) != 1 || code != 1 {
+		t.Fatalf("report | head: exit %d (want the tests' 1), %d runs ingested (want 1); stderr %q",
+			code, len(runs), strings.TrimSpace(stderr))
+	}
+}
+
+// "report --json < results | (closed)": the summary line (where the run
+// went) is printed before the JSON object, whose failed write is the exit
+// status (2: under --json the object is the output).
+func TestReportJSONIntoClosedPipe(t *testing.T) {
+	if reportChild() {
+		return
+	}
+	srv := reportEnv(t)
+	in, err := os.ReadFile("../../ingest/testdata/gotest.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := reportIntoClosedPipe(t, "TestReportJSONIntoClosedPipe", in, 0, "report", "--json", "--external-run-id", "head-json")
+	if runs := srv.IngestedRuns(""); len(runs) != 1 || code != 2 || !strings.Contains(stderr, "12 passed, 10 failed") {
+		t.Errorf("report --json | (closed): exit %d, %d runs; stderr %q; want 2, the run, and the summary line", code, len(runs), stderr)
 	}
 }
 
