@@ -19,8 +19,16 @@ func newKeySecret() string {
 	return keyPrefix + base64.RawURLEncoding.EncodeToString(b)
 }
 
-// hashKey is the only form in which a key is stored.
-func hashKey(secret string) [32]byte { return sha256.Sum256([]byte(secret)) }
+// hashKey is the only form in which a key is stored. A key of ordinary
+// length is hashed from a copy on the stack: []byte(secret) would be an
+// allocation per request past 32 bytes.
+func hashKey(secret string) [32]byte {
+	var buf [128]byte
+	if len(secret) <= len(buf) {
+		return sha256.Sum256(buf[:copy(buf[:], secret)])
+	}
+	return sha256.Sum256([]byte(secret))
+}
 
 // findKey returns the key whose hash matches secret. Every stored hash is
 // compared in constant time, and the loop never stops early, so the answer

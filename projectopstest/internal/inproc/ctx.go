@@ -94,9 +94,31 @@ func (c *handlerCtx) Err() error {
 	if err == nil {
 		return nil
 	}
-	c.err.CompareAndSwap(nil, &err)
+	c.err.CompareAndSwap(nil, errPointer(err))
 	return *c.err.Load()
 }
+
+// The errors a context ends with nearly always, boxed once: latching one
+// costs no allocation per request.
+var (
+	canceled error = context.Canceled
+	deadline error = context.DeadlineExceeded
+)
+
+// errPointer boxes err for the latch.
+func errPointer(err error) *error {
+	switch err {
+	case context.Canceled:
+		return &canceled
+	case context.DeadlineExceeded:
+		return &deadline
+	}
+	return boxed(err)
+}
+
+// boxed is the allocation errPointer spares the common errors (apart, so
+// that errPointer's own argument does not escape).
+func boxed(err error) *error { return &err }
 
 // Value implements context.Context. Once built, values come from the merged
 // context, so a context derived from this one finds its cancellation and
