@@ -1,8 +1,10 @@
 package projectopstest
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -63,13 +65,18 @@ func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.inflight.Done()
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+	hw := &hijackRecorder{ResponseWriter: w}
+	conn, err := websocket.Accept(hw, r, &websocket.AcceptOptions{
 		Subprotocols: []string{tunnelwire.Subprotocol}, InsecureSkipVerify: true})
 	if err != nil {
 		return // Accept has answered
 	}
 	conn.SetReadLimit(tunnelwire.MaxMessage)
-	sess := relay.New(conn, tunnelwire.Offers(r.Header, tunnelwire.FeatureBatch), tunnelwire.Offers(r.Header, tunnelwire.FeatureCredit))
+	var raw io.Closer
+	if hw.conn != nil {
+		raw = hw.conn
+	}
+	sess := relay.New(conn, raw, tunnelwire.Offers(r.Header, tunnelwire.FeatureBatch), tunnelwire.Offers(r.Header, tunnelwire.FeatureCredit))
 	s.mu.Lock()
 	current := s.st.tun.byToken[hash] == t && t.version == version
 	var old *relay.Session
@@ -102,6 +109,23 @@ func offersSubprotocol(r *http.Request) bool {
 	}
 	return false
 }
+
+// hijackRecorder keeps the connection websocket.Accept hijacks, so that a
+// close handshake with a host that stopped reading can be cut short.
+type hijackRecorder struct {
+	http.ResponseWriter
+	conn net.Conn
+}
+
+// Hijack implements http.Hijacker.
+func (h *hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(h.ResponseWriter).Hijack()
+	h.conn = c
+	return c, rw, err
+}
+
+// Unwrap returns the writer under h.
+func (h *hijackRecorder) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
 // relayPublic serves a public tunnel URL: the ?k= secret is checked in
 // constant time (a wrong, old or missing one, a revoked tunnel and an

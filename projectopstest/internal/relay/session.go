@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -21,6 +23,7 @@ var errClosed = errors.New("tunnel host disconnected")
 // Session is a tunnel host's live WebSocket on the relay side.
 type Session struct {
 	conn   *websocket.Conn
+	raw    io.Closer // the connection under conn (nil if unknown): cut when a close handshake stalls
 	w      *tunnelwire.Writer
 	batch  bool            // the host reads Batch frames (it said so when dialing)
 	credit bool            // the host keeps to stream windows and returns credit (it said so when dialing)
@@ -48,13 +51,18 @@ type stream struct {
 }
 
 // New returns the relay side of a host's WebSocket session; batch says
-// the host reads Batch frames, credit that it keeps to stream windows.
-// Run serves it.
-func New(conn *websocket.Conn, batch, credit bool) *Session {
+// the host reads Batch frames, credit that it keeps to stream windows;
+// raw, when known, is the connection under conn. Run serves it.
+func New(conn *websocket.Conn, raw io.Closer, batch, credit bool) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Session{conn: conn, w: tunnelwire.NewWriter(conn, batch), batch: batch, credit: credit, ctx: ctx, cancel: cancel,
+	return &Session{conn: conn, raw: raw, w: tunnelwire.NewWriter(conn, batch), batch: batch, credit: credit, ctx: ctx, cancel: cancel,
 		done: make(chan struct{}), streams: map[uint32]*stream{}}
 }
+
+// closeGrace bounds a close handshake: a host that stopped reading would
+// hold it (and the double's Close, or a replacing session) for
+// websocket's 5 s, and a write stuck on it forever.
+const closeGrace = 500 * time.Millisecond
 
 // Run announces the session and reads the host's frames until the
 // connection ends or serverCtx does (the double closing).
@@ -143,6 +151,10 @@ func (rs *Session) dispatch(f tunnelwire.Frame) error {
 // flight fail at once, before the close handshake.
 func (rs *Session) Close(code websocket.StatusCode, reason string) {
 	if rs.shutdown() {
+		if rs.raw != nil {
+			t := time.AfterFunc(closeGrace, func() { _ = rs.raw.Close() })
+			defer t.Stop()
+		}
 		_ = rs.conn.Close(code, reason)
 	}
 }

@@ -33,7 +33,7 @@ func pairAnswering(t *testing.T, answer func(id uint32, body []byte) [][]byte) *
 		if err != nil {
 			return
 		}
-		s := New(conn, false, false)
+		s := New(conn, nil, false, false)
 		got <- s
 		s.Run(context.Background())
 	}))
