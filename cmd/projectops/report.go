@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -147,7 +148,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	// nothing spooled, the status lost): catching it (not ignoring it,
 	// which -- CMD would inherit) makes the write fail with EPIPE, and the
 	// text stops at the first failed write while the report goes on.
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	catchSIGPIPE.Do(func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) })
 	text = &bestEffort{w: text, stderr: stderr}
 	format, file := "go test", ""
 	for _, c := range []struct{ name, file string }{{"junit", f.junit}, {"jest", f.jest}, {"vitest", f.vitest}} {
@@ -405,8 +406,8 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		return ingest.SourceStats{}, code, errNotStarted
 	}
 	// Interrupted, the command has the grace to end; still running then,
-	// it is killed.
-	stopKill := context.AfterFunc(readCtx, func() { _ = cmd.Process.Kill() })
+	// it is killed with what it started.
+	stopKill := context.AfterFunc(readCtx, func() { killTree(cmd) })
 	defer stopKill()
 	opt := ingest.GoTestOptions{}
 	var src io.Reader = pipe
@@ -465,6 +466,9 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	}
 	return st, code, readErr
 }
+
+// catchSIGPIPE registers report's SIGPIPE catch once per process.
+var catchSIGPIPE sync.Once
 
 // bestEffort writes to w until a write fails, then drops what follows,
 // reporting success: a reader that went away does not stop a report. A

@@ -3,16 +3,76 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // interruptible makes an interrupt reach cmd as SIGINT, as Ctrl-C does, so
 // a shell's trap or a test's cleanup can still run and write; reading is
-// cut and cmd killed at the grace. cmd stays in report's process group, so
-// a terminal's signals and job control reach it as they would without
-// report (what cmd started gets them from the terminal; a SIGTERM to
-// report alone reaches cmd only).
+// cut and cmd killed at the grace (killTree). cmd stays in report's
+// process group, so a terminal's signals and job control reach it as they
+// would without report: when report is the terminal's foreground job, the
+// terminal's Ctrl-C has reached cmd already, and a second SIGINT would cut
+// its cleanup short.
 func interruptible(cmd *exec.Cmd) {
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGINT) }
+	cmd.Cancel = func() error {
+		if terminalForeground() {
+			return nil
+		}
+		return cmd.Process.Signal(syscall.SIGINT)
+	}
+}
+
+// terminalForeground reports whether this process's group is the
+// foreground job of its controlling terminal.
+func terminalForeground() bool {
+	tty, err := os.Open("/dev/tty")
+	if err != nil {
+		return false // no controlling terminal: CI, a service
+	}
+	defer tty.Close()
+	pgrp, err := unix.IoctlGetInt(int(tty.Fd()), unix.TIOCGPGRP)
+	return err == nil && pgrp == syscall.Getpgrp()
+}
+
+// killTree kills cmd and, where the system lists a process's children
+// (Linux's /proc), everything it started: go test's test binaries do not
+// end with the go command, and a SIGTERM to report alone never reached
+// them.
+func killTree(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
+	}
+	pids := descendants(cmd.Process.Pid)
+	_ = cmd.Process.Kill()
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// descendants lists pid's descendants from /proc, nearest first; none
+// where /proc does not list children.
+func descendants(pid int) []int {
+	var out []int
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(queue[0]) + "/task")
+		for _, task := range tasks {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(queue[0]) + "/task/" + task.Name() + "/children")
+			if err != nil {
+				continue
+			}
+			for _, f := range strings.Fields(string(b)) {
+				if c, err := strconv.Atoi(f); err == nil {
+					out = append(out, c)
+					queue = append(queue, c)
+				}
+			}
+		}
+	}
+	return out
 }

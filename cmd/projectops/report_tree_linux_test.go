@@ -1,0 +1,162 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// running reports whether pid runs (a zombie a container's init never
+// reaps does not).
+func running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// An interrupt that reached report alone (SIGTERM from a CI cancel, kill
+// PID) reaches CMD as SIGINT; what CMD started and waits on, as go test
+// waits on its test binary, is killed with it at the grace, not left
+// running.
+func TestReportInterruptKillsWhatCommandStarted(t *testing.T) {
+	reportEnv(t)
+	setGrace(t, time.Second)
+	devnullStdin(t)
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	script := `echo '{"Action":"start","Package":"example.com/p"}'
+echo '{"Action":"run","Package":"example.com/p","Test":"TestSlow"}'
+trap 'wait' INT
+sh -c 'echo $$ > ` + pidFile + `; exec sleep 30' >/dev/null 2>&1 &
+wait`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(500*time.Millisecond, cancel)
+	var o, e bytes.Buffer
+	code := run(ctx, []string{"report", "-q", "--external-run-id", "tree", "--", "sh", "-c", script}, &o, &e)
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	for deadline := time.Now().Add(2 * time.Second); running(pid) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if running(pid) {
+		t.Errorf("exit %d: what the command started (pid %d) outlived report; stderr %q", code, pid, e.String())
+	}
+}
+
+const (
+	ttyReportChild = "PROJECTOPS_CLI_TTY_REPORT"
+	ttyCommandMode = "PROJECTOPS_CLI_TTY_COMMAND"
+)
+
+// Ctrl-C in a terminal reaches report and CMD alike (one foreground job);
+// report does not send CMD a second SIGINT, which a command may take for
+// "quit now, skip the cleanup".
+func TestReportCtrlCInTerminalIsOneSIGINT(t *testing.T) {
+	if marker := os.Getenv(ttyCommandMode); marker != "" { // CMD: counts SIGINTs
+		ch := make(chan os.Signal, 4)
+		signal.Notify(ch, os.Interrupt)
+		fmt.Println(`{"Action":"start","Package":"example.com/p"}`)
+		_ = os.WriteFile(marker, []byte("ready"), 0o600)
+		<-ch
+		select {
+		case <-ch:
+			os.Exit(130) // a second one: cleanup cut short
+		case <-time.After(700 * time.Millisecond):
+			os.Exit(3) // cleanup done
+		}
+	}
+	if marker := os.Getenv(ttyReportChild); marker != "" { // report, in the terminal's foreground
+		os.Setenv(ttyCommandMode, marker)
+		os.Args = []string{"projectops", "report", "-q", "--external-run-id", "tty", "--", os.Args[0],
+			"-test.run=^TestReportCtrlCInTerminalIsOneSIGINT$"}
+		main()
+		return
+	}
+	reportEnv(t)
+	m, s := openPty(t)
+	defer m.Close()
+	ready := filepath.Join(t.TempDir(), "ready")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestReportCtrlCInTerminalIsOneSIGINT$")
+	cmd.Env = append(os.Environ(), ttyReportChild+"="+ready)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s, s, s
+	// A login shell's job: a session leader with the pty as its terminal,
+	// its group in the foreground.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var screen syncBuffer
+	go func() { _, _ = io.Copy(&screen, m) }()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for i := 0; i < 250; i++ {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	_, _ = m.Write([]byte{3}) // Ctrl-C: the line discipline signals the foreground job
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(15 * time.Second):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
+		t.Fatalf("report still running 15 s after Ctrl-C; screen %q", screen.String())
+	}
+	code := 0
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+		code = ee.ExitCode()
+	}
+	if code != 3 {
+		t.Errorf("one Ctrl-C: exit %d, want CMD's 3 (one SIGINT, its cleanup finished); screen %q", code, screen.String())
+	}
+}
+
+// openPty returns a pseudo-terminal's master and slave.
+func openPty(t *testing.T) (m, s *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("no pty: %v", err)
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, s
+}
