@@ -89,9 +89,6 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if pc := opt.Run.PassCriteria; pc != nil && !(pc.MinimumPassRate >= 0 && pc.MinimumPassRate <= 100) {
 		return nil, apierr.Invalid("passCriteria.minimumPassRate", "PassCriteria.MinimumPassRate must be between 0 and 100")
 	}
-	if opt.Run.ExpectedIterations < 0 {
-		return nil, apierr.Invalid("expectedIterations", "RunParams.ExpectedIterations must not be negative")
-	}
 	if c, err := option.ForCall(opt.RequestOptions); err != nil {
 		return nil, err
 	} else if c.IdempotencyKey != "" || c.Response != nil {

@@ -102,11 +102,16 @@ func TestRecordErrorAndLogRedactTheTitle(t *testing.T) {
 func TestNewReporterRefusesWhatTheServiceRefuses(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
+	// The reference's expectedIterations has no minimum: the reporter
+	// takes what the service takes.
+	if _, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true,
+		Run: ingest.RunParams{SuiteName: "s", ExpectedIterations: -1}}); err != nil {
+		t.Errorf("NewReporter with expectedIterations -1: %v", err)
+	}
 	long := strings.Repeat("é", 257)
 	for field, run := range map[string]ingest.RunParams{
-		"suiteName":          {SuiteName: "  "},
-		"expectedIterations": {SuiteName: "s", ExpectedIterations: -1},
-		"externalRunId":      {SuiteName: "s", ExternalRunID: long},
+		"suiteName":     {SuiteName: "  "},
+		"externalRunId": {SuiteName: "s", ExternalRunID: long},
 	} {
 		_, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Run: run})
 		wantCode(t, err, projectops.CodeValidation, field)

@@ -224,7 +224,8 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(allowed) == 0 {
 		msg := "No route for " + r.Method + " " + shownPath(r.URL.Path)
-		if !strings.HasPrefix(r.URL.Path, apiPrefix) && !strings.HasPrefix(r.URL.Path, strings.TrimSuffix(relayPublicPath, "/")) {
+		if p := r.URL.Path; p != apiPrefix && !strings.HasPrefix(p, apiPrefix+"/") && p != strings.TrimSuffix(relayPublicPath, "/") &&
+			!strings.HasPrefix(p, relayPublicPath) {
 			// The usual cause: a base URL without the version segment.
 			msg += " (the API is served under " + apiPrefix + ": does the base URL end with it?)"
 		}

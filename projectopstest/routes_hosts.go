@@ -3,7 +3,6 @@ package projectopstest
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -76,7 +76,7 @@ func checkCreateHost(c *call, p *hosts.CreateParams) *edge.Error {
 }
 
 func createHost(c *call, p *hosts.CreateParams) (rawJSON, *edge.Error) {
-	h, herr := c.s.st.insertHost(c.a, c.project.id, "", strings.TrimSpace(p.Name), c.scratch.(hostCreate).cfg)
+	h, herr := c.s.st.insertHost(c.a, c.project.id, "", wire.TrimJS(p.Name), c.scratch.(hostCreate).cfg)
 	if herr != nil {
 		return nil, herr
 	}
@@ -127,7 +127,7 @@ func checkUpdateHost(c *call, p *hosts.UpdateParams) *edge.Error {
 	}
 	if c.present["name"] {
 		// Trimmed and non-empty, as on create.
-		if p.Name = strings.TrimSpace(p.Name); p.Name == "" {
+		if p.Name = wire.TrimJS(p.Name); p.Name == "" {
 			return edge.Validation("name", "name must not be empty")
 		}
 	}

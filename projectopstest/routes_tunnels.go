@@ -2,7 +2,6 @@ package projectopstest
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
@@ -28,7 +27,7 @@ func tunnelRoutes(s *Server, rt *router) {
 // checkCreateTunnel reads the name as the service's schema does: trimmed,
 // then 1 to 128 characters as JavaScript counts them (UTF-16 code units).
 func checkCreateTunnel(c *call, p *tunnels.CreateParams) *edge.Error {
-	p.Name = strings.TrimSpace(p.Name)
+	p.Name = wire.TrimJS(p.Name)
 	switch {
 	case !c.present["name"]:
 		return edge.Validation("name", "name is required")

@@ -40,7 +40,9 @@ type ClientInformation struct {
 type Tokens struct {
 	AccessToken  string `json:"access_token"`
 	RefreshToken string `json:"refresh_token,omitempty"`
-	// ExpiresIn is the access token's lifetime in seconds; 0 means unknown.
+	// ExpiresIn is the access token's lifetime in seconds; 0 means unknown,
+	// and a negative one imports a token that expired already (ExpiresAt in
+	// the past: the next call refreshes it, or needs a new grant).
 	ExpiresIn float64 `json:"expires_in,omitempty"`
 	TokenType string  `json:"token_type,omitempty"`
 	Scope     string  `json:"scope,omitempty"`

@@ -260,3 +260,17 @@ func TestAccess(t *testing.T) {
 		t.Errorf("tunnel after denied calls: %d", status)
 	}
 }
+
+// Names are trimmed as the service's schema trims them (JavaScript's
+// trim): a BOM goes, a NEL stays.
+func TestTunnelNameTrimmedAsJavaScript(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	for given, want := range map[string]string{"\ufeffbom": "bom", "nel\u0085": "nel\u0085"} {
+		if g := create(t, f, given); g.Name != want {
+			t.Errorf("name %q: registered as %q, want %q", given, g.Name, want)
+		}
+	}
+	_, err := f.C.Tunnels.Create(t.Context(), f.WS.ProjectID, tunnels.CreateParams{Name: "\ufeff"})
+	wantField(t, err, "name", true)
+}

@@ -12,9 +12,10 @@ import (
 
 // CreateParams is the body of Create.
 type CreateParams struct {
-	// Name is the server record to expose the tunnel as (1 to 128
-	// characters). An existing record of that name is repointed at the
-	// tunnel: its url is overwritten and a stdio record becomes http.
+	// Name is the server record to expose the tunnel as: trimmed (as
+	// JavaScript trims), then 1 to 128 characters as UTF-16 counts them.
+	// An existing record of that name is repointed at the tunnel: its url
+	// is overwritten and a stdio record becomes http.
 	Name string `json:"name"`
 }
 

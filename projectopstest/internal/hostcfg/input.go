@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/projectops/projectops-go/internal/hostconfig"
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -32,7 +33,7 @@ func (cc *Cache) Resolve(ctx context.Context, in Input) (map[string]any, *edge.E
 	if !in.Present["name"] {
 		return nil, edge.Validation("name", "name is required")
 	}
-	if strings.TrimSpace(in.Name) == "" {
+	if wire.TrimJS(in.Name) == "" {
 		return nil, edge.Validation("name", "name must not be empty")
 	}
 	hasT := in.Present["template"]
