@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -69,6 +70,11 @@ type Conn struct {
 	InitRaw json.RawMessage
 	server  *mcp.ServerSession // in-process peer, closed with the session
 	cancel  context.CancelFunc
+	// abort ends every HTTP exchange of the session, go-sdk's own session
+	// DELETE included (it runs on a context of go-sdk's, for up to 5 s):
+	// a close that outlived its bound is cut, not left to finish.
+	abort    context.Context
+	abortNow context.CancelFunc
 	// rejected is the status of an HTTP response that said 401 or 403
 	// (the last one): the server wants credentials the double does not
 	// have, or refuses the ones it has.
@@ -127,6 +133,7 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 	// transport streams on it); a timer cancels it if connecting is slow.
 	ctx, cancel := context.WithCancel(parent)
 	c := &Conn{cancel: cancel}
+	c.abort, c.abortNow = context.WithCancel(context.Background())
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(d.ConnectTimeout, func() { timedOut.Store(true); cancel() })
 	ctx, initRaw := captureRaw(ctx, "initialize") // connect sends it with ctx
@@ -218,6 +225,9 @@ func (c *Conn) Close() {
 			_ = c.server.Close()
 		}
 		c.cancel()
+		if c.abortNow != nil {
+			c.abortNow() // releases the exchanges' watchers
+		}
 		if c.onClose != nil {
 			c.onClose()
 		}
@@ -255,6 +265,35 @@ type watch struct {
 var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie"}
 
 func (w *watch) RoundTrip(r *http.Request) (*http.Response, error) {
+	if a := w.conn.abort; a != nil {
+		ctx, cancel := context.WithCancel(r.Context())
+		stop := context.AfterFunc(a, cancel)
+		resp, err := w.roundTrip(r.WithContext(ctx))
+		if err != nil || resp.Body == nil {
+			stop()
+			cancel()
+			return resp, err
+		}
+		resp.Body = &releasingBody{ReadCloser: resp.Body, release: func() { stop(); cancel() }}
+		return resp, nil
+	}
+	return w.roundTrip(r)
+}
+
+// releasingBody calls release once the body is closed.
+type releasingBody struct {
+	io.ReadCloser
+	once    sync.Once
+	release func()
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.release)
+	return err
+}
+
+func (w *watch) roundTrip(r *http.Request) (*http.Response, error) {
 	base, onOrigin := w.base, w.origin != "" && chainOnOrigin(r, w.origin)
 	redirected := r.Response != nil && r.Header.Get("Referer") != ""
 	if len(w.headers) > 0 || redirected || (!onOrigin && hasAny(r.Header, credentialHeaders)) {

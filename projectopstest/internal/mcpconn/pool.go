@@ -189,8 +189,8 @@ func (p *Pool) Len() int {
 }
 
 // CloseWithin closes c, waiting at most d. It reports whether the close
-// finished; if not, c's context is cancelled to unblock it and the closing
-// goroutine is left to finish on its own.
+// finished; if not, c's context and its HTTP exchanges are cancelled to
+// unblock it, and the closing goroutine finishes soon after.
 func CloseWithin(c *Conn, d time.Duration) bool {
 	done := make(chan struct{})
 	go func() {
@@ -204,6 +204,9 @@ func CloseWithin(c *Conn, d time.Duration) bool {
 		return true
 	case <-t.C:
 		c.cancel()
+		if c.abortNow != nil {
+			c.abortNow() // go-sdk's session DELETE too
+		}
 		return false
 	}
 }

@@ -1,0 +1,73 @@
+package servers_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"runtime/pprof"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// A real MCP server (over HTTP) whose tool ignores its context holds a call
+// when the double closes: Close returns within its MCP close bound, and
+// leaves none of its own goroutines behind (go-sdk's session DELETE, sent
+// on a context of its own, is cut with the rest).
+func TestCloseWithStuckMCPServerLeavesNothing(t *testing.T) {
+	release := make(chan struct{})
+	ms := mcp.NewServer(&mcp.Implementation{Name: "stuck", Version: "0.1.0"}, nil)
+	mcp.AddTool(ms, &mcp.Tool{Name: "stuck"}, func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		<-release
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ms }, nil))
+	defer hs.Close()
+	defer close(release)
+
+	srv, err := projectopstest.NewServer(projectopstest.WithRateLimit(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := srv.Default().ProjectID
+	id, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "stuck", URL: hs.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_, _ = c.Servers.CallTool(context.Background(), p, id, servers.CallToolParams{ToolName: "stuck"})
+	}()
+	time.Sleep(300 * time.Millisecond) // the call is in flight
+	start := time.Now()
+	_ = srv.Close()
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	var left []string
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var b strings.Builder
+		_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
+		left = left[:0]
+		for _, g := range strings.Split(b.String(), "\n\n") {
+			if strings.Contains(g, "projectopstest") || strings.Contains(g, "mcp.(*ClientSession") ||
+				strings.Contains(g, "mcp.(*streamableClientConn") {
+				left = append(left, g)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Fatalf("%d goroutine groups of the double left 1 s after Close returned:\n%s", len(left), strings.Join(left, "\n\n"))
+	}
+}
