@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 
 	"github.com/projectops/projectops-go/catalog"
@@ -59,7 +60,7 @@ func (s *Server) addServerLocked(spec ServerSpec) (string, error) {
 	if s.st.projects[spec.ProjectID] == nil {
 		return "", fmt.Errorf("server: project %q not found", spec.ProjectID)
 	}
-	if strings.TrimSpace(spec.Name) == "" {
+	if wire.TrimJS(spec.Name) == "" { // as the service trims names
 		return "", errors.New("server: name is required")
 	}
 	spec = inProcessDefaults(spec)

@@ -43,6 +43,7 @@ func TestCloseWithStuckMCPServerLeavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	before := goroutineIDs() // another test's goroutines are not this double's
 	go func() {
 		_, _ = c.Servers.CallTool(context.Background(), p, id, servers.CallToolParams{ToolName: "stuck"})
 	}()
@@ -55,9 +56,12 @@ func TestCloseWithStuckMCPServerLeavesNothing(t *testing.T) {
 	var left []string
 	for deadline := time.Now().Add(time.Second); ; time.Sleep(50 * time.Millisecond) {
 		var b strings.Builder
-		_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
+		_ = pprof.Lookup("goroutine").WriteTo(&b, 2)
 		left = left[:0]
 		for _, g := range strings.Split(b.String(), "\n\n") {
+			if id, _, _ := strings.Cut(g, " ["); before[id] {
+				continue
+			}
 			if strings.Contains(g, "projectopstest") || strings.Contains(g, "mcp.(*ClientSession") ||
 				strings.Contains(g, "mcp.(*streamableClientConn") {
 				left = append(left, g)
@@ -70,4 +74,16 @@ func TestCloseWithStuckMCPServerLeavesNothing(t *testing.T) {
 	if len(left) > 0 {
 		t.Fatalf("%d goroutine groups of the double left 1 s after Close returned:\n%s", len(left), strings.Join(left, "\n\n"))
 	}
+}
+
+// goroutineIDs are the "goroutine N" headers of the goroutines running now.
+func goroutineIDs() map[string]bool {
+	var b strings.Builder
+	_ = pprof.Lookup("goroutine").WriteTo(&b, 2)
+	ids := map[string]bool{}
+	for _, g := range strings.Split(b.String(), "\n\n") {
+		id, _, _ := strings.Cut(g, " [")
+		ids[id] = true
+	}
+	return ids
 }

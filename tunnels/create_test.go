@@ -274,3 +274,13 @@ func TestTunnelNameTrimmedAsJavaScript(t *testing.T) {
 	_, err := f.C.Tunnels.Create(t.Context(), f.WS.ProjectID, tunnels.CreateParams{Name: "\ufeff"})
 	wantField(t, err, "name", true)
 }
+
+// A name of a NEL alone is a name (JavaScript's trim keeps it), not blank:
+// registered as given.
+func TestTunnelNameOnlyNEL(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	if g := create(t, f, "\u0085"); g.Name != "\u0085" {
+		t.Errorf("registered as %q", g.Name)
+	}
+}

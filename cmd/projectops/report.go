@@ -378,7 +378,7 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		added = true
 	}
 	cmd := exec.CommandContext(ctx, cmdArgs[0], cmdArgs[1:]...)
-	interruptible(cmd)
+	interruptible(ctx, cmd)
 	cmd.Stderr = stderr
 	if f, ok := unwrapWriter(stderr).(*os.File); ok {
 		// A file is handed to the command as it is (the kernel orders the

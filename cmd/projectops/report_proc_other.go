@@ -2,11 +2,14 @@
 
 package main
 
-import "os/exec"
+import (
+	"context"
+	"os/exec"
+)
 
 // interruptible leaves cmd as exec.CommandContext makes it: an interrupt
 // kills it (there is no SIGINT to send).
-func interruptible(*exec.Cmd) {}
+func interruptible(context.Context, *exec.Cmd) {}
 
 // killTree kills cmd (what it started is left to the system).
 func killTree(cmd *exec.Cmd) {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"strconv"
@@ -16,16 +17,23 @@ import (
 // a shell's trap or a test's cleanup can still run and write; reading is
 // cut and cmd killed at the grace (killTree). cmd stays in report's
 // process group, so a terminal's signals and job control reach it as they
-// would without report: when report is the terminal's foreground job, the
-// terminal's Ctrl-C has reached cmd already, and a second SIGINT would cut
-// its cleanup short.
-func interruptible(cmd *exec.Cmd) {
+// would without report: when a Ctrl-C interrupted report as the terminal's
+// foreground job, it has reached cmd already, and a second SIGINT would
+// cut its cleanup short.
+func interruptible(ctx context.Context, cmd *exec.Cmd) {
 	cmd.Cancel = func() error {
-		if terminalForeground() {
+		if byCtrlC(ctx) && terminalForeground() {
 			return nil
 		}
 		return cmd.Process.Signal(syscall.SIGINT)
 	}
+}
+
+// byCtrlC reports whether ctx ended for a SIGINT (main's NotifyContext
+// names the signal in its cause); a SIGTERM reached report alone.
+func byCtrlC(ctx context.Context) bool {
+	c := context.Cause(ctx)
+	return c != nil && c.Error() == os.Interrupt.String()+" signal received"
 }
 
 // terminalForeground reports whether this process's group is the
@@ -37,7 +45,8 @@ func terminalForeground() bool {
 	}
 	defer tty.Close()
 	pgrp, err := unix.IoctlGetInt(int(tty.Fd()), unix.TIOCGPGRP)
-	return err == nil && pgrp == syscall.Getpgrp()
+	own, gerr := unix.Getpgid(0)
+	return err == nil && gerr == nil && pgrp == own
 }
 
 // killTree kills cmd and, where the system lists a process's children
@@ -45,8 +54,8 @@ func terminalForeground() bool {
 // end with the go command, and a SIGTERM to report alone never reached
 // them.
 func killTree(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
+	if cmd.Process == nil || cmd.Process.Signal(syscall.Signal(0)) != nil {
+		return // not started, or waited for: its pid may be another's now
 	}
 	pids := descendants(cmd.Process.Pid)
 	_ = cmd.Process.Kill()

@@ -160,3 +160,72 @@ func openPty(t *testing.T) (m, s *os.File) {
 	}
 	return m, s
 }
+
+const (
+	ttyTermReport  = "PROJECTOPS_CLI_TTY_TERM_REPORT"
+	ttyTermCommand = "PROJECTOPS_CLI_TTY_TERM_COMMAND"
+)
+
+// A SIGTERM to report alone (kill PID, an IDE's stop button) while report
+// is the terminal's foreground job reached nobody else: report sends CMD
+// its SIGINT.
+func TestReportSIGTERMInTerminalInterruptsCommand(t *testing.T) {
+	if marker := os.Getenv(ttyTermCommand); marker != "" { // CMD
+		ch := make(chan os.Signal, 4)
+		signal.Notify(ch, os.Interrupt)
+		fmt.Println(`{"Action":"start","Package":"example.com/p"}`)
+		_ = os.WriteFile(marker, []byte("ready"), 0o600)
+		select {
+		case <-ch:
+			os.Exit(3) // interrupted, cleanup done
+		case <-time.After(4 * time.Second):
+			os.Exit(4) // never told
+		}
+	}
+	if marker := os.Getenv(ttyTermReport); marker != "" { // report, the pty's foreground job
+		os.Setenv(ttyTermCommand, marker)
+		os.Args = []string{"projectops", "report", "-q", "--external-run-id", "tty-term", "--", os.Args[0],
+			"-test.run=^TestReportSIGTERMInTerminalInterruptsCommand$"}
+		main()
+		return
+	}
+	reportEnv(t)
+	m, s := openPty(t)
+	defer m.Close()
+	ready := filepath.Join(t.TempDir(), "ready")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestReportSIGTERMInTerminalInterruptsCommand$")
+	cmd.Env = append(os.Environ(), ttyTermReport+"="+ready)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s, s, s
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var screen syncBuffer
+	go func() { _, _ = io.Copy(&screen, m) }()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for i := 0; i < 250; i++ {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	_ = cmd.Process.Signal(syscall.SIGTERM) // to report alone
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(20 * time.Second):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
+		t.Fatalf("report still running 20 s after SIGTERM; screen %q", screen.String())
+	}
+	code := 0
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+		code = ee.ExitCode()
+	}
+	if code != 3 {
+		t.Errorf("SIGTERM to report in a terminal: exit %d, want CMD's 3 (CMD got SIGINT); screen %q", code, screen.String())
+	}
+}

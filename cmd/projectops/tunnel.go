@@ -6,11 +6,11 @@ import (
 	"io"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/tunnels"
 )
 
@@ -41,7 +41,7 @@ drops and reconnects.`,
 }
 
 func (a *app) tunnel(name, to string) error {
-	if strings.TrimSpace(name) == "" { // the service refuses it; say so before any request
+	if wire.TrimJS(name) == "" { // the service refuses it (trimmed as JavaScript trims); say so before any request
 		return usagef("--name must not be empty")
 	}
 	project, err := a.needProject()
