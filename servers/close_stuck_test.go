@@ -30,6 +30,7 @@ func TestCloseWithStuckMCPServerLeavesNothing(t *testing.T) {
 	defer hs.Close()
 	defer close(release)
 
+	before := goroutineIDs() // another test's goroutines are not this double's
 	srv, err := projectopstest.NewServer(projectopstest.WithRateLimit(0, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,6 @@ func TestCloseWithStuckMCPServerLeavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := goroutineIDs() // another test's goroutines are not this double's
 	go func() {
 		_, _ = c.Servers.CallTool(context.Background(), p, id, servers.CallToolParams{ToolName: "stuck"})
 	}()
@@ -59,7 +59,7 @@ func TestCloseWithStuckMCPServerLeavesNothing(t *testing.T) {
 		_ = pprof.Lookup("goroutine").WriteTo(&b, 2)
 		left = left[:0]
 		for _, g := range strings.Split(b.String(), "\n\n") {
-			if id, _, _ := strings.Cut(g, " ["); before[id] {
+			if f := strings.Fields(g); len(f) > 1 && before[f[1]] {
 				continue
 			}
 			if strings.Contains(g, "projectopstest") || strings.Contains(g, "mcp.(*ClientSession") ||
@@ -76,14 +76,15 @@ func TestCloseWithStuckMCPServerLeavesNothing(t *testing.T) {
 	}
 }
 
-// goroutineIDs are the "goroutine N" headers of the goroutines running now.
+// goroutineIDs are the ids of the goroutines running now.
 func goroutineIDs() map[string]bool {
 	var b strings.Builder
 	_ = pprof.Lookup("goroutine").WriteTo(&b, 2)
 	ids := map[string]bool{}
 	for _, g := range strings.Split(b.String(), "\n\n") {
-		id, _, _ := strings.Cut(g, " [")
-		ids[id] = true
+		if f := strings.Fields(g); len(f) > 1 { // "goroutine N [...": N, whatever GOTRACEBACK adds after it
+			ids[f[1]] = true
+		}
 	}
 	return ids
 }

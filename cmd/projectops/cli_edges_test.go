@@ -95,13 +95,17 @@ func TestToolsHelpAndServerRequired(t *testing.T) {
 	}
 }
 
-// An empty --name is refused before any request, as env create refuses one.
+// An empty --name (trimmed as the service trims, JavaScript's way: a BOM
+// too) is refused before any request, as env create refuses one; a NEL is
+// a name, and goes on to the service (here, none listening).
 func TestTunnelEmptyName(t *testing.T) {
 	t.Setenv("PROJECTOPS_API_KEY", "sk_test_tunnel_0123456789")
-	code, _, errOut := runCLI(t, "tunnel", "-p", "prj_x", "--name", " ", "--to", "http://127.0.0.1:3000/mcp",
-		"--base-url", "http://127.0.0.1:1/api/v1")
-	if code != 2 || !strings.Contains(errOut, "--name must not be empty") {
-		t.Errorf("exit %d, %q", code, errOut)
+	for name, empty := range map[string]bool{" ": true, "\ufeff": true, "\u0085": false} {
+		code, _, errOut := runCLI(t, "tunnel", "-p", "prj_x", "--name", name, "--to", "http://127.0.0.1:3000/mcp",
+			"--base-url", "http://127.0.0.1:1/api/v1")
+		if refused := strings.Contains(errOut, "--name must not be empty"); refused != empty || code != 2 {
+			t.Errorf("--name %q: exit %d, %q; want refused as empty: %v", name, code, errOut, empty)
+		}
 	}
 }
 

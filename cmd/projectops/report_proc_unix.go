@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"strconv"
@@ -30,7 +31,10 @@ func interruptible(ctx context.Context, cmd *exec.Cmd) {
 }
 
 // byCtrlC reports whether ctx ended for a SIGINT (main's NotifyContext
-// names the signal in its cause); a SIGTERM reached report alone.
+// names the signal in its cause); a SIGTERM reached report alone. A
+// SIGINT sent to report alone (kill -INT) while it is the foreground job
+// cannot be told from the terminal's (Go does not expose si_code): CMD is
+// then killed at the grace without a SIGINT of its own.
 func byCtrlC(ctx context.Context) bool {
 	c := context.Cause(ctx)
 	return c != nil && c.Error() == os.Interrupt.String()+" signal received"
@@ -54,8 +58,8 @@ func terminalForeground() bool {
 // end with the go command, and a SIGTERM to report alone never reached
 // them.
 func killTree(cmd *exec.Cmd) {
-	if cmd.Process == nil || cmd.Process.Signal(syscall.Signal(0)) != nil {
-		return // not started, or waited for: its pid may be another's now
+	if cmd.Process == nil || errors.Is(cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone) {
+		return // not started, or waited for: its children are gone from it
 	}
 	pids := descendants(cmd.Process.Pid)
 	_ = cmd.Process.Kill()
