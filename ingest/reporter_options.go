@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/projectops/projectops-go/option"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // ReporterOptions configure a Reporter. Only Run.SuiteName is needed; the
@@ -109,6 +110,13 @@ func (e *ReportingError) Error() string {
 	}
 	if e.SpoolPath == "" {
 		return "projectops: reporting failed (no spool: results were lost): " + e.Err.Error()
+	}
+	if ae, ok := errors.AsType[*shared.Error](e.Err); ok && ae.StatusCode != 0 && !ae.Temporary() {
+		// A refusal (a key, a project, a body): resume re-sends the same
+		// run to the same project, so it helps only once that is fixed.
+		return fmt.Sprintf("projectops: reporting failed; the service refused the results, kept in %s "+
+			"(\"projectops report resume --spool %s\" re-sends them as they are, to the same project: fix the cause first, or delete the file): %v",
+			e.SpoolPath, filepath.Dir(e.SpoolPath), e.Err)
 	}
 	return fmt.Sprintf("projectops: reporting failed; results kept in %s (send them with: projectops report resume --spool %s): %v",
 		e.SpoolPath, filepath.Dir(e.SpoolPath), e.Err)

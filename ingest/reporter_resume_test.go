@@ -489,3 +489,20 @@ func completeShared(t *testing.T, f *fixture, prefix string, n, failEvery int) {
 		t.Fatal(err)
 	}
 }
+
+// A refusal (here a project that does not exist) is said to need fixing
+// before a resume, which re-sends to the same project; a failure that may
+// pass later says plainly to resume.
+func TestReportingErrorSaysWhenResumeHelps(t *testing.T) {
+	t.Parallel()
+	refused := (&ingest.ReportingError{SpoolPath: "/spool/r.spool.jsonl",
+		Err: &projectops.Error{StatusCode: 404, Code: projectops.CodeNotFound, Message: "Project not found"}}).Error()
+	down := (&ingest.ReportingError{SpoolPath: "/spool/r.spool.jsonl",
+		Err: &projectops.Error{StatusCode: 503, Code: projectops.CodeServerUnreachable}}).Error()
+	if !strings.Contains(refused, "the service refused the results") || !strings.Contains(refused, "fix the cause first") {
+		t.Errorf("refusal: %q", refused)
+	}
+	if strings.Contains(down, "refused") || !strings.Contains(down, "send them with: projectops report resume --spool /spool") {
+		t.Errorf("outage: %q", down)
+	}
+}

@@ -118,7 +118,7 @@ func TestReportFileUploadAndResume(t *testing.T) {
 	spool := t.TempDir()
 	srv.SetFault("POST /projects/{projectId}/eval-ingest/report", projectopstest.Fault{Status: 403})
 	code, _, errOut = runReportCLI(t, "", "report", "--jest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-2")
-	if code != 1 || !strings.Contains(errOut, "NOT reported") || !strings.Contains(errOut, "report resume --spool "+spool+")") {
+	if code != 1 || !strings.Contains(errOut, "NOT reported") || !strings.Contains(errOut, "report resume --spool "+spool+`"`) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	code, _, _ = runReportCLI(t, "", "report", "--strict", "--vitest", "../../ingest/testdata/jest.json", "--spool", spool, "--external-run-id", "j-3")
