@@ -135,7 +135,7 @@ func (e *evalEngine) checkRunQuotaLocked(orgID string) *edge.Error {
 		return nil
 	}
 	return edge.NewError(shared.CodeRateLimited, "Too many eval runs in flight for this organization",
-		map[string]any{"reason": string(shared.ReasonConcurrentRunLimit), "limit": e.opts.concurrency})
+		map[string]any{"reason": string(shared.ReasonConcurrentRunLimit), "maxConcurrentRuns": e.opts.concurrency})
 }
 
 // newRunLocked stores a pending run with one iteration per test per run.
@@ -147,7 +147,7 @@ func (e *evalEngine) newRunLocked(a actor, projectID string, su *evalSuiteRec, p
 	keys := e.runModelKeysLocked(a.orgID, p.ModelAPIKeys)
 	run := &evalRunRec{id: id, projectID: projectID, orgID: a.orgID, suiteID: su.id, source: evals.SourceAPI,
 		runNumber: n, status: evals.StatusPending, notes: p.Notes, passCriteria: p.PassCriteria,
-		createdAt: s.now(), ord: s.st.nextOrd(), servers: s.st.serverRefs(serverIDs, names),
+		createdAt: s.now(), ord: s.st.nextOrd(), servers: s.st.serverRefs(serverIDs, names, true),
 		exec: &runExec{userID: a.userID, modelKeys: keys}}
 	if run.passCriteria == nil && su.def != nil {
 		run.passCriteria = su.def.passCriteria

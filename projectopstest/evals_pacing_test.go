@@ -27,8 +27,8 @@ func TestEvalStepDelayPacesRuns(t *testing.T) {
 	_, err = f.c.Evals.Runs.Create(ctx, f.ws.ProjectID, evals.RunParams{SuiteName: "third", ServerIDs: []string{f.serverID},
 		Tests: []evals.Test{{Title: "t", Model: "anthropic/claude-haiku-4.5", Steps: test.Steps}}})
 	var apiErr *projectops.Error
-	if !errors.As(err, &apiErr) || apiErr.Reason != projectops.ReasonConcurrentRunLimit {
-		t.Fatalf("third run while two are paced: %v, want CONCURRENT_RUN_LIMIT", err)
+	if !errors.As(err, &apiErr) || apiErr.Reason != projectops.ReasonConcurrentRunLimit || apiErr.Details["maxConcurrentRuns"] != float64(2) {
+		t.Fatalf("third run while two are paced: %v (details %v), want CONCURRENT_RUN_LIMIT with maxConcurrentRuns 2, as the service names the cap", err, apiErr.Details)
 	}
 	for _, id := range []string{first.RunID, second.RunID} {
 		if run, err := f.c.Evals.Runs.Cancel(ctx, f.ws.ProjectID, id); err != nil || run.Status != evals.StatusCancelled {

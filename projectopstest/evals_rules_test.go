@@ -99,7 +99,9 @@ func TestEvalRunValidation(t *testing.T) {
 		Model: ok.Model, Tests: []evals.Test{ok}}).wantField(t, "serverIds")
 	tg.call(t, http.MethodPost, base+"/eval-suites", f.ws.APIKey, evals.CreateSuiteParams{Name: "x",
 		ServerIDs: []string{f.serverID}, Model: ok.Model}).wantField(t, "tests")
-	tg.call(t, http.MethodGet, base+"/eval-suites/"+bare+"/runs?limit=101", f.ws.APIKey, nil).wantField(t, "limit")
+	if r := tg.call(t, http.MethodGet, base+"/eval-suites/"+bare+"/runs?limit=101", f.ws.APIKey, nil); r.status != http.StatusOK {
+		t.Errorf("limit=101: %d %s; the service clamps it to 100", r.status, r.body) // as the service reads it
+	}
 	tg.call(t, http.MethodGet, base+"/eval-suites/evs_nope/runs", f.ws.APIKey, nil).wantError(t, "NOT_FOUND")
 	// JSON Schema's integer, and the service's JavaScript, take 2.0 and
 	// 1e0 as the whole numbers they are; 2.5 is still no integer.
@@ -331,4 +333,19 @@ func TestEvalUnknownServerIs404(t *testing.T) {
 	if err != nil || len(suites.Items) != 0 {
 		t.Errorf("a refused run left suites %+v (%v)", suites, err)
 	}
+}
+
+// A minimum pass rate is any number, as the service's schemas take it
+// (above 100 no run passes); only what is not a number is refused.
+func TestPassCriteriaAnyNumber(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	rc := f.create(t, evals.RunParams{PassCriteria: &evals.PassCriteria{MinimumPassRate: 150},
+		Tests: []evals.Test{echoTest("echo", "x")}})
+	if run := f.awaitRun(t, rc.RunID); run.Result != evals.ResultFailed || run.Summary == nil || run.Summary.Passed != 1 {
+		t.Errorf("a run whose one test passed, against 150%%: %+v", run)
+	}
+	inproc(f.srv).call(t, http.MethodPost, "/projects/"+f.ws.ProjectID+"/eval-suites", f.ws.APIKey,
+		`{"name":"x","serverIds":["`+f.serverID+`"],"model":"openai/gpt-4o-mini","passCriteria":{"minimumPassRate":"high"},`+
+			`"tests":[{"title":"t","steps":[{"id":"s1","kind":"prompt","prompt":"hi"}]}]}`).wantField(t, "passCriteria.minimumPassRate")
 }

@@ -23,8 +23,16 @@ func TestEvalSuiteAuthoringRunsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	if created.SuiteID == "" || created.Name != "smoke" || len(created.CaseUpsert.Committed) != 2 ||
-		len(created.Servers) != 1 || created.Servers[0] != (evals.ServerRef{ID: f.serverID, Name: "demo"}) {
-		t.Fatalf("created = %+v", created)
+		len(created.Servers) != 1 || created.Servers[0] != (evals.ServerRef{ID: f.serverID}) {
+		t.Fatalf("created = %+v; a suite's servers are named only by the serverNames given, as the service names them", created)
+	}
+	g := newEvalFix(t) // a world of its own: f's suites are counted below
+	named, err := g.c.Evals.Suites.Create(ctx, g.ws.ProjectID, evals.CreateSuiteParams{
+		Name: "named", ServerIDs: []string{g.serverID}, ServerNames: []string{"Demo server"}, Model: "openai/gpt-4o-mini",
+		Tests: []evals.Test{echoTest("echo works", "hi")},
+	})
+	if err != nil || len(named.Servers) != 1 || named.Servers[0] != (evals.ServerRef{ID: g.serverID, Name: "Demo server"}) {
+		t.Fatalf("named = %+v, %v", named, err)
 	}
 	suites, err := items(f.c.Evals.Suites.List(ctx, f.ws.ProjectID, nil))
 	if err != nil {
@@ -194,8 +202,20 @@ func TestEvalRunIterationsPaging(t *testing.T) {
 	}
 	_, err = f.c.Evals.Runs.ListIterations(ctx, f.ws.ProjectID, rc.RunID, &evals.IterationsParams{Limit: 201})
 	sdktest.WantField(t, err, "limit", false)
-	for q, field := range map[string]string{"limit=0": "limit", "limit=201": "limit", "limit=x": "limit", "cursor=bogus": "cursor"} {
+	inproc(f.srv).call(t, http.MethodGet, "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/iterations?cursor=bogus",
+		f.ws.APIKey, nil).wantField(t, "cursor")
+	// A limit the service cannot use is clamped, never refused, as its
+	// route reads it: 0 or none a number is the default (50), the rest
+	// brought into 1–200.
+	for q, want := range map[string]int{"limit=0": 5, "limit=201": 5, "limit=x": 5, "limit=-5": 1, "limit=2.9": 2} {
+		var page struct {
+			Items      []map[string]any `json:"items"`
+			NextCursor string           `json:"nextCursor"`
+		}
 		inproc(f.srv).call(t, http.MethodGet, "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/iterations?"+q,
-			f.ws.APIKey, nil).wantField(t, field)
+			f.ws.APIKey, nil).decode(t, &page)
+		if len(page.Items) != want {
+			t.Errorf("%s: %d items, want %d", q, len(page.Items), want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,10 +93,12 @@ func checkStep(sf string, st evals.Step, seen map[string]bool) *edge.Error {
 	return nil
 }
 
-// checkPassCriteria requires a minimum pass rate within [0, 100].
+// checkPassCriteria takes any minimum pass rate, as the service's schemas
+// do (a plain number: above 100 no run passes, below 0 every run does);
+// only what is not a finite number is refused.
 func checkPassCriteria(pc *evals.PassCriteria) *edge.Error {
-	if pc != nil && (pc.MinimumPassRate < 0 || pc.MinimumPassRate > 100) {
-		return edge.Validation("passCriteria.minimumPassRate", "minimumPassRate must be between 0 and 100")
+	if pc != nil && (math.IsNaN(pc.MinimumPassRate) || math.IsInf(pc.MinimumPassRate, 0)) {
+		return edge.Validation("passCriteria.minimumPassRate", "minimumPassRate must be a number")
 	}
 	return nil
 }

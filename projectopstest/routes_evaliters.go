@@ -17,10 +17,9 @@ const (
 
 func listIterations(c *call, _ *none) (pager.Page[views.Iteration], *edge.Error) {
 	q := c.r.URL.Query()
-	limit, herr := edge.ParseLimit(q.Get("limit"), "limit", iterationsDefaultLimit, iterationsMaxLimit)
-	if herr != nil {
-		return pager.Page[views.Iteration]{}, herr
-	}
+	// Clamped, never refused, as the service reads it (the reference
+	// lists no 400 here).
+	limit := edge.ClampLimit(q.Get("limit"), iterationsDefaultLimit, iterationsMaxLimit)
 	run, herr := c.run()
 	if herr != nil {
 		return pager.Page[views.Iteration]{}, herr

@@ -50,10 +50,8 @@ func listEvalSuites(c *call, _ *none) (pager.Page[views.Suite], *edge.Error) {
 }
 
 func listSuiteRuns(c *call, _ *none) (pager.Page[views.Run], *edge.Error) {
-	limit, herr := edge.ParseLimit(c.r.URL.Query().Get("limit"), "limit", suiteRunsDefaultLimit, suiteRunsMaxLimit)
-	if herr != nil {
-		return pager.Page[views.Run]{}, herr
-	}
+	// Clamped, never refused, as the service reads it.
+	limit := edge.ClampLimit(c.r.URL.Query().Get("limit"), suiteRunsDefaultLimit, suiteRunsMaxLimit)
 	su := c.s.st.suites[c.path("suiteId")]
 	if su == nil || su.projectID != c.project.id {
 		return pager.Page[views.Run]{}, notFoundIn("Eval suite")
@@ -98,7 +96,9 @@ func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *
 	su := s.st.suites[id]
 	su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
 		model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
-	return evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.st.serverRefs(p.ServerIDs, p.ServerNames),
+	// The service names a new suite's servers only by the serverNames
+	// given (a run's servers it names from the saved ones).
+	return evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.st.serverRefs(p.ServerIDs, p.ServerNames, false),
 		CaseUpsert: s.st.upsertCases(su, p.Tests)}, nil
 }
 
@@ -157,15 +157,15 @@ func (st *state) upsertCases(su *evalSuiteRec, tests []evals.Test) evals.CaseUps
 	return up
 }
 
-// serverRefs names servers: the given display names, else the saved
-// servers' names.
-func (st *state) serverRefs(ids, names []string) []evals.ServerRef {
+// serverRefs names servers: the given display names, else (saved) the
+// saved servers' names.
+func (st *state) serverRefs(ids, names []string, saved bool) []evals.ServerRef {
 	out := make([]evals.ServerRef, len(ids))
 	for i, id := range ids {
 		out[i].ID = id
 		if i < len(names) && names[i] != "" {
 			out[i].Name = names[i]
-		} else if sv := st.servers[id]; sv != nil {
+		} else if sv := st.servers[id]; sv != nil && saved {
 			out[i].Name = sv.name
 		}
 	}

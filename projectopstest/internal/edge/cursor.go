@@ -2,6 +2,7 @@ package edge
 
 import (
 	"encoding/base64"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -49,6 +50,17 @@ func DecodeOffsetCursor(kind, cursor, param string) (int, *Error) {
 		return 0, Validation(param, "Invalid cursor")
 	}
 	return n, nil
+}
+
+// ClampLimit reads a page-size query parameter as the service's eval
+// listings do (JavaScript's min(max(Number(raw) || def, 1), max)): never
+// refused, anything unreadable or 0 is def, the rest clamped to [1, max].
+func ClampLimit(raw string, def, maxLimit int) int {
+	f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+	if err != nil || f == 0 || math.IsNaN(f) {
+		return def
+	}
+	return int(max(min(f, float64(maxLimit)), 1))
 }
 
 // ParseLimit reads a page-size query parameter: def when absent, else an
