@@ -111,9 +111,11 @@ func (e *ReportingError) Error() string {
 	if e.SpoolPath == "" {
 		return "projectops: reporting failed (no spool: results were lost): " + e.Err.Error()
 	}
-	if ae, ok := errors.AsType[*shared.Error](e.Err); ok && ae.StatusCode != 0 && !ae.Temporary() {
+	if ae, ok := errors.AsType[*shared.Error](e.Err); ok && ae.StatusCode != 0 && !ae.Temporary() && ae.Code != shared.CodeConflict {
 		// A refusal (a key, a project, a body): resume re-sends the same
-		// run to the same project, so it helps only once that is fixed.
+		// run to the same project, so it helps only once that is fixed. A
+		// conflict (the run ended meanwhile) resume settles itself: the
+		// results go to a run of their own.
 		return fmt.Sprintf("projectops: reporting failed; the service refused the results, kept in %s "+
 			"(\"projectops report resume --spool %s\" re-sends them as they are, to the same project: fix the cause first, or delete the file): %v",
 			e.SpoolPath, filepath.Dir(e.SpoolPath), e.Err)

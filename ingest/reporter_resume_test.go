@@ -499,6 +499,11 @@ func TestReportingErrorSaysWhenResumeHelps(t *testing.T) {
 		Err: &projectops.Error{StatusCode: 404, Code: projectops.CodeNotFound, Message: "Project not found"}}).Error()
 	down := (&ingest.ReportingError{SpoolPath: "/spool/r.spool.jsonl",
 		Err: &projectops.Error{StatusCode: 503, Code: projectops.CodeServerUnreachable}}).Error()
+	ended := (&ingest.ReportingError{SpoolPath: "/spool/r.spool.jsonl", // resume sends them to a run of their own
+		Err: &projectops.Error{StatusCode: 409, Code: projectops.CodeConflict}}).Error()
+	if strings.Contains(ended, "refused") {
+		t.Errorf("conflict: %q", ended)
+	}
 	if !strings.Contains(refused, "the service refused the results") || !strings.Contains(refused, "fix the cause first") {
 		t.Errorf("refusal: %q", refused)
 	}

@@ -147,7 +147,7 @@ func (e *evalEngine) newRunLocked(a actor, projectID string, su *evalSuiteRec, p
 	keys := e.runModelKeysLocked(a.orgID, p.ModelAPIKeys)
 	run := &evalRunRec{id: id, projectID: projectID, orgID: a.orgID, suiteID: su.id, source: evals.SourceAPI,
 		runNumber: n, status: evals.StatusPending, notes: p.Notes, passCriteria: p.PassCriteria,
-		createdAt: s.now(), ord: s.st.nextOrd(), servers: s.st.serverRefs(serverIDs, names, true),
+		createdAt: s.now(), ord: s.st.nextOrd(), servers: s.st.serverRefs(serverIDs, names, len(p.ServerIDs) == 0), // named from the saved servers only when they are the suite's
 		exec: &runExec{userID: a.userID, modelKeys: keys}}
 	if run.passCriteria == nil && su.def != nil {
 		run.passCriteria = su.def.passCriteria

@@ -219,3 +219,19 @@ func TestEvalRunIterationsPaging(t *testing.T) {
 		}
 	}
 }
+
+// A run given its serverIds names no server (the SDK sends no names); a
+// rerun of a suite's saved selection names them from the saved servers.
+func TestRunServersNamedOnlyWhenSaved(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	rc := f.create(t, evals.RunParams{SuiteName: "explicit", ServerIDs: []string{f.serverID}, Tests: []evals.Test{echoTest("echo", "x")}})
+	if len(rc.Servers) != 1 || rc.Servers[0] != (evals.ServerRef{ID: f.serverID}) {
+		t.Errorf("explicit servers = %+v, want [{ID:%s}]", rc.Servers, f.serverID)
+	}
+	f.awaitRun(t, rc.RunID)
+	re := f.create(t, evals.RunParams{SuiteID: rc.SuiteID})
+	if len(re.Servers) != 1 || re.Servers[0] != (evals.ServerRef{ID: f.serverID, Name: "demo"}) {
+		t.Errorf("rerun servers = %+v, want the saved server's name", re.Servers)
+	}
+}

@@ -97,7 +97,7 @@ func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *
 	su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
 		model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
 	// The service names a new suite's servers only by the serverNames
-	// given (a run's servers it names from the saved ones).
+	// given (a rerun's, taken from the suite, from the saved servers).
 	return evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.st.serverRefs(p.ServerIDs, p.ServerNames, false),
 		CaseUpsert: s.st.upsertCases(su, p.Tests)}, nil
 }

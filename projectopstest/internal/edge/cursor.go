@@ -2,9 +2,13 @@ package edge
 
 import (
 	"encoding/base64"
+	"errors"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // Cursors are opaque to clients: base64url of "<listing kind>:<position>".
@@ -56,11 +60,47 @@ func DecodeOffsetCursor(kind, cursor, param string) (int, *Error) {
 // listings do (JavaScript's min(max(Number(raw) || def, 1), max)): never
 // refused, anything unreadable or 0 is def, the rest clamped to [1, max].
 func ClampLimit(raw string, def, maxLimit int) int {
-	f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
-	if err != nil || f == 0 || math.IsNaN(f) {
+	f := jsNumber(raw)
+	if f == 0 || math.IsNaN(f) {
 		return def
 	}
 	return int(max(min(f, float64(maxLimit)), 1))
+}
+
+// jsDecimal is the decimal form JavaScript's Number() reads.
+var jsDecimal = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
+// jsNumber is JavaScript's Number(s) for a query value: trimmed as
+// JavaScript trims, empty is 0, [+-]Infinity, 0x/0o/0b integers without a
+// sign, decimals (an overflow is infinite); anything else NaN.
+func jsNumber(s string) float64 {
+	s = wire.TrimJS(s)
+	switch s {
+	case "":
+		return 0
+	case "Infinity", "+Infinity":
+		return math.Inf(1)
+	case "-Infinity":
+		return math.Inf(-1)
+	}
+	if len(s) > 2 && s[0] == '0' {
+		base := map[byte]int{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}[s[1]]
+		if base != 0 {
+			n, err := strconv.ParseUint(s[2:], base, 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) || strings.ContainsAny(s[2:], "_+-") {
+				return math.NaN()
+			}
+			if err != nil {
+				return math.Inf(1)
+			}
+			return float64(n)
+		}
+	}
+	if !jsDecimal.MatchString(s) {
+		return math.NaN()
+	}
+	f, _ := strconv.ParseFloat(s, 64) // an overflow comes back infinite, as in JavaScript
+	return f
 }
 
 // ParseLimit reads a page-size query parameter: def when absent, else an
