@@ -71,6 +71,11 @@ func checkCreateHost(c *call, p *hosts.CreateParams) *edge.Error {
 	if herr != nil {
 		return herr
 	}
+	// A host pins its model: the service trims config.modelId and refuses
+	// a config without one (a template always has one).
+	if hostcfg.TrimModelID(cfg) == "" {
+		return edge.Validation("config.modelId", "config.modelId is required: a host pins its model")
+	}
 	c.scratch = hostCreate{cfg}
 	return nil
 }
@@ -136,6 +141,7 @@ func checkUpdateHost(c *call, p *hosts.UpdateParams) *edge.Error {
 		if herr != nil {
 			return herr
 		}
+		hostcfg.TrimModelID(cfg) // as on create; clearing a pinned model is refused in updateHost
 		c.scratch = hostCreate{cfg}
 	}
 	return nil
@@ -149,6 +155,11 @@ func updateHost(c *call, p *hosts.UpdateParams) (rawJSON, *edge.Error) {
 	cfg := h.config
 	if c.present["config"] {
 		cfg = c.scratch.(hostCreate).cfg
+		if pinned := hostcfg.ModelID(h.config); pinned != "" && hostcfg.ModelID(cfg) == "" {
+			// The service: a PATCH may not clear a host's model.
+			return nil, edge.NewError(shared.CodeValidation, "config.modelId is required: the host's model cannot be cleared",
+				map[string]any{"field": "config.modelId", "modelId": pinned})
+		}
 		if herr := c.s.st.checkServerIDs(c.project.id, hostcfg.ServerIDs(cfg), "config.serverIds"); herr != nil {
 			return nil, herr
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/projectops/projectops-go/internal/hostconfig"
 	"github.com/projectops/projectops-go/internal/wire"
@@ -48,7 +47,7 @@ func (cc *Cache) Resolve(ctx context.Context, in Input) (map[string]any, *edge.E
 	if in.Present["theme"] && in.Theme != "light" && in.Theme != "dark" {
 		return nil, edge.Validation("theme", "theme must be light or dark")
 	}
-	cfg, ok, err := cc.Template(ctx, strings.TrimSpace(in.Template), in.Theme)
+	cfg, ok, err := cc.Template(ctx, wire.TrimJS(in.Template), in.Theme)
 	if err != nil { // the caller left while the live catalog was read: nothing is created
 		return nil, edge.NewError(shared.CodeTimeout, "The request ended before the host catalog was read", nil)
 	}
@@ -97,6 +96,18 @@ func emptyObject(raw json.RawMessage) bool {
 // ModelID is config.modelId, when a string.
 func ModelID(cfg map[string]any) string {
 	m, _ := cfg["modelId"].(string)
+	return m
+}
+
+// TrimModelID trims config.modelId in place, as the service does (with
+// JavaScript's trim), and returns it.
+func TrimModelID(cfg map[string]any) string {
+	m, ok := cfg["modelId"].(string)
+	if !ok {
+		return ""
+	}
+	m = wire.TrimJS(m)
+	cfg["modelId"] = m
 	return m
 }
 

@@ -1,0 +1,83 @@
+package projectopstest_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+func hostCall(t *testing.T, srv *projectopstest.Server, method, path string, body any) (int, map[string]any) {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(method, srv.URL()+path, strings.NewReader(string(b)))
+	req.Header.Set("Authorization", "Bearer "+srv.Default().APIKey)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	_ = json.Unmarshal(raw, &m)
+	return resp.StatusCode, m
+}
+
+// A host pins its model, as the service has it: a config without a model
+// (missing, empty or blank) is refused on create, a PATCH may not clear a
+// host's model (details.modelId names it), and the model id is trimmed.
+// A template is looked up after JavaScript's trim.
+func TestHostPinsItsModel(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	p := "/projects/" + srv.Default().ProjectID
+	status, seed := hostCall(t, srv, "POST", p+"/hosts", map[string]any{"name": "Seed", "template": "claude"})
+	if status != 201 {
+		t.Fatalf("create from template: %d %v", status, seed)
+	}
+	id, cfg := seed["id"].(string), seed["config"].(map[string]any)
+	model := cfg["modelId"]
+	with := func(m any) map[string]any {
+		c := map[string]any{}
+		for k, v := range cfg {
+			c[k] = v
+		}
+		if m == nil {
+			delete(c, "modelId")
+		} else {
+			c["modelId"] = m
+		}
+		return c
+	}
+	for _, m := range []any{nil, "", "   "} {
+		if status, body := hostCall(t, srv, "POST", p+"/hosts", map[string]any{"name": "No model", "config": with(m)}); status != 400 ||
+			body["details"].(map[string]any)["field"] != "config.modelId" {
+			t.Errorf("create with modelId %#v: %d %v", m, status, body)
+		}
+	}
+	status, body := hostCall(t, srv, "PATCH", p+"/hosts/"+id, map[string]any{"config": with(nil)})
+	if d, _ := body["details"].(map[string]any); status != 400 || d["modelId"] != model {
+		t.Errorf("PATCH clearing the model: %d %v; want 400 naming %v", status, body, model)
+	}
+	status, body = hostCall(t, srv, "POST", p+"/hosts", map[string]any{"name": "Padded", "config": with("  openai/gpt-5-mini  ")})
+	if status != 201 || body["config"].(map[string]any)["modelId"] != "openai/gpt-5-mini" {
+		t.Errorf("create with a padded model: %d %v", status, body["config"])
+	}
+	status, body = hostCall(t, srv, "PATCH", p+"/hosts/"+id, map[string]any{"config": with("\topenai/gpt-5-mini ")})
+	if status != 200 || body["config"].(map[string]any)["modelId"] != "openai/gpt-5-mini" {
+		t.Errorf("PATCH with a padded model: %d %v", status, body["config"])
+	}
+	if status, _ := hostCall(t, srv, "POST", p+"/hosts", map[string]any{"name": "BOM", "template": "\ufeffclaude"}); status != 201 {
+		t.Errorf("BOM-padded template: %d, want 201", status)
+	}
+	if status, _ := hostCall(t, srv, "POST", p+"/hosts", map[string]any{"name": "NEL", "template": "\u0085claude"}); status != 400 {
+		t.Errorf("NEL-padded template: %d, want 400 (JavaScript keeps a NEL: no such template)", status)
+	}
+}
