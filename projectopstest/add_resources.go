@@ -24,7 +24,9 @@ func (s *Server) AddServer(spec ServerSpec) (string, error) {
 }
 
 // AddHost adds a host to a project, from a template or a full config, with
-// the same rules as POST /projects/{projectId}/hosts.
+// the same rules as POST /projects/{projectId}/hosts but one: a config
+// need not pin a model (the service has such legacy rows; its model is
+// then kept as given).
 func (s *Server) AddHost(spec HostSpec) (string, error) {
 	cfg, err := hostSpecConfig(s.catalog, spec)
 	if err != nil {

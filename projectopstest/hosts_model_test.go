@@ -81,3 +81,41 @@ func TestHostPinsItsModel(t *testing.T) {
 		t.Errorf("NEL-padded template: %d, want 400 (JavaScript keeps a NEL: no such template)", status)
 	}
 }
+
+// The pin is checked before anything else in the config, as the service
+// checks it; a legacy host whose model is blank pins nothing.
+func TestHostPinCheckedFirst(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	pid := srv.Default().ProjectID
+	p := "/projects/" + pid
+	status, seed := hostCall(t, srv, "POST", p+"/hosts", map[string]any{"name": "Seed", "template": "claude"})
+	if status != 201 {
+		t.Fatalf("create: %d %v", status, seed)
+	}
+	id, model := seed["id"].(string), seed["config"].(map[string]any)["modelId"]
+	for name, cfg := range map[string]map[string]any{
+		"numeric modelId":         {"modelId": 5, "temperature": "hot"},
+		"only an unrelated field": {"systemPrompt": "x"},
+	} {
+		status, body := hostCall(t, srv, "PATCH", p+"/hosts/"+id, map[string]any{"config": cfg})
+		if d, _ := body["details"].(map[string]any); status != 400 || d["modelId"] != model {
+			t.Errorf("PATCH %s: %d %v; want the pin's 400 naming %v", name, status, body, model)
+		}
+	}
+	status, body := hostCall(t, srv, "POST", p+"/hosts", map[string]any{"name": "x", "config": map[string]any{"systemPrompt": "x"}})
+	if d, _ := body["details"].(map[string]any); status != 400 || d["field"] != "config.modelId" {
+		t.Errorf("create with no model and more wrong: %d %v; want the model's refusal first", status, body)
+	}
+	legacy, err := srv.AddHost(projectopstest.HostSpec{ProjectID: pid, Name: "legacy", Config: map[string]any{"modelId": "   "}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cur := hostCall(t, srv, "GET", p+"/hosts/"+legacy, nil)
+	c := cur["config"].(map[string]any)
+	delete(c, "modelId")
+	c["systemPrompt"] = "edited"
+	if status, body := hostCall(t, srv, "PATCH", p+"/hosts/"+legacy, map[string]any{"config": c}); status != 200 {
+		t.Errorf("PATCH of a legacy host with a blank model: %d %v; a blank model pins nothing", status, body)
+	}
+}

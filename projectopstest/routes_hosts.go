@@ -60,23 +60,31 @@ func getHost(c *call, _ *none) (rawJSON, *edge.Error) {
 	return h.detail, nil
 }
 
-// hostCreate carries the canonical config from check to apply.
-type hostCreate struct{ cfg map[string]any }
+// hostCreate carries the canonical config from check to apply; on an
+// update, whether the body's config pins a model and the config's own
+// refusal, both decided in apply (the pin check, which needs the current
+// host, comes first there, as in the service).
+type hostCreate struct {
+	cfg  map[string]any
+	pins bool
+	herr *edge.Error
+}
 
 // checkCreateHost resolves the template or config without the lock: it may
 // consult the host catalog.
 func checkCreateHost(c *call, p *hosts.CreateParams) *edge.Error {
+	// A host pins its model: the service refuses a config without one
+	// before anything else in it, and trims the one it keeps.
 	cfg, herr := c.s.catalog.Resolve(c.r.Context(), hostcfg.Input{Name: p.Name, Template: string(p.Template), Theme: p.Theme,
-		Config: json.RawMessage(p.Config), Present: c.present})
+		Config: json.RawMessage(p.Config), Present: c.present, PinModel: true})
 	if herr != nil {
 		return herr
 	}
-	// A host pins its model: the service trims config.modelId and refuses
-	// a config without one (a template always has one).
-	if hostcfg.TrimModelID(cfg) == "" {
-		return edge.Validation("config.modelId", "config.modelId is required: a host pins its model")
+	if hostcfg.TrimModelID(cfg) == "" { // a live template without one
+		return edge.Validation("template", "Host template "+edge.Quote(wire.TrimJS(string(p.Template)))+
+			" does not pin a model; pass an explicit config instead")
 	}
-	c.scratch = hostCreate{cfg}
+	c.scratch = hostCreate{cfg: cfg}
 	return nil
 }
 
@@ -138,11 +146,10 @@ func checkUpdateHost(c *call, p *hosts.UpdateParams) *edge.Error {
 	}
 	if c.present["config"] {
 		cfg, herr := hostcfg.CanonicalConfig("config", json.RawMessage(p.Config))
-		if herr != nil {
-			return herr
+		if herr == nil {
+			hostcfg.TrimModelID(cfg) // as on create
 		}
-		hostcfg.TrimModelID(cfg) // as on create; clearing a pinned model is refused in updateHost
-		c.scratch = hostCreate{cfg}
+		c.scratch = hostCreate{cfg: cfg, pins: hostcfg.PinsModel(json.RawMessage(p.Config)), herr: herr}
 	}
 	return nil
 }
@@ -154,12 +161,17 @@ func updateHost(c *call, p *hosts.UpdateParams) (rawJSON, *edge.Error) {
 	}
 	cfg := h.config
 	if c.present["config"] {
-		cfg = c.scratch.(hostCreate).cfg
-		if pinned := hostcfg.ModelID(h.config); pinned != "" && hostcfg.ModelID(cfg) == "" {
-			// The service: a PATCH may not clear a host's model.
+		up := c.scratch.(hostCreate)
+		if pinned := hostcfg.ModelID(h.config); wire.TrimJS(pinned) != "" && !up.pins {
+			// The service: a PATCH may not clear a host's model, and says
+			// so before anything else wrong with the config.
 			return nil, edge.NewError(shared.CodeValidation, "config.modelId is required: the host's model cannot be cleared",
 				map[string]any{"field": "config.modelId", "modelId": pinned})
 		}
+		if up.herr != nil {
+			return nil, up.herr
+		}
+		cfg = up.cfg
 		if herr := c.s.st.checkServerIDs(c.project.id, hostcfg.ServerIDs(cfg), "config.serverIds"); herr != nil {
 			return nil, herr
 		}

@@ -43,7 +43,7 @@ func TestBadInput(t *testing.T) {
 		{"empty config", "POST", hostsPath, `{"name":"x","config":{}}`, "", true},
 		{"config without temperature", "POST", hostsPath, `{"name":"x","config":{"modelId":"m"}}`, "config.temperature", false},
 		{"config modelId type", "POST", hostsPath, `{"name":"x","config":{"modelId":7,"temperature":0.7,"connectionDefaults":{"headers":{},"requestTimeout":10000},"hostContext":{},"clientCapabilities":{}}}`, "config.modelId", false},
-		{"config serverIds type", "POST", hostsPath, `{"name":"x","config":{"serverIds":"srv_1","temperature":0.7,"connectionDefaults":{"headers":{},"requestTimeout":10000},"hostContext":{},"clientCapabilities":{}}}`, "config.serverIds", false},
+		{"config serverIds type", "POST", hostsPath, `{"name":"x","config":{"modelId":"openai/gpt-5","serverIds":"srv_1","temperature":0.7,"connectionDefaults":{"headers":{},"requestTimeout":10000},"hostContext":{},"clientCapabilities":{}}}`, "config.serverIds", false},
 		{"config hostContext type", "POST", hostsPath, `{"name":"x","config":{"modelId":"m","temperature":1,"connectionDefaults":{"requestTimeout":1},"hostContext":[],"clientCapabilities":{}}}`, "config.hostContext", false},
 		{"patch nothing", "PATCH", hostPath, `{}`, "", true},
 		{"patch empty name", "PATCH", hostPath, `{"name":""}`, "name", false},

@@ -84,14 +84,22 @@ func jsNumber(s string) float64 {
 		return math.Inf(-1)
 	}
 	if len(s) > 2 && s[0] == '0' {
-		base := map[byte]int{'x': 16, 'X': 16, 'o': 8, 'O': 8, 'b': 2, 'B': 2}[s[1]]
+		base := 0
+		switch s[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
 		if base != 0 {
 			n, err := strconv.ParseUint(s[2:], base, 64)
 			if err != nil && !errors.Is(err, strconv.ErrRange) || strings.ContainsAny(s[2:], "_+-") {
 				return math.NaN()
 			}
 			if err != nil {
-				return math.Inf(1)
+				return math.Inf(1) // past 2^64: JavaScript's is finite, but clamped alike
 			}
 			return float64(n)
 		}

@@ -19,6 +19,22 @@ type Input struct {
 	Name, Template, Theme string
 	Config                json.RawMessage
 	Present               map[string]bool
+	// PinModel refuses a config without a model, first among its errors,
+	// as the service's create route does (seeds may have legacy rows).
+	PinModel bool
+}
+
+// PinsModel reports whether a raw config names a model: a modelId string,
+// non-empty once trimmed as the service trims it.
+func PinsModel(raw json.RawMessage) bool {
+	var c struct {
+		ModelID any `json:"modelId"`
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return false
+	}
+	m, ok := c.ModelID.(string)
+	return ok && wire.TrimJS(m) != ""
 }
 
 // Resolve validates a create request and returns the canonical config the
@@ -42,17 +58,21 @@ func (cc *Cache) Resolve(ctx context.Context, in Input) (map[string]any, *edge.E
 			map[string]any{"fields": []string{"template", "config"}})
 	}
 	if hasC {
+		if in.PinModel && !PinsModel(in.Config) {
+			return nil, edge.Validation("config.modelId", "config.modelId is required: a host pins its model")
+		}
 		return CanonicalConfig("config", in.Config)
 	}
 	if in.Present["theme"] && in.Theme != "light" && in.Theme != "dark" {
 		return nil, edge.Validation("theme", "theme must be light or dark")
 	}
-	cfg, ok, err := cc.Template(ctx, wire.TrimJS(in.Template), in.Theme)
+	template := wire.TrimJS(in.Template)
+	cfg, ok, err := cc.Template(ctx, template, in.Theme)
 	if err != nil { // the caller left while the live catalog was read: nothing is created
 		return nil, edge.NewError(shared.CodeTimeout, "The request ended before the host catalog was read", nil)
 	}
 	if !ok {
-		return nil, edge.Validation("template", "Unknown host template: "+in.Template)
+		return nil, edge.Validation("template", "Unknown host template: "+template)
 	}
 	canon, err := hostconfig.Canonicalize(cfg)
 	if err != nil { // a live catalog entry the validator refuses
