@@ -42,24 +42,21 @@ func buildView(b *buildRec) environments.Build {
 }
 
 // pageArgs reads ?limit and ?cursor of a keyset-paginated listing whose
-// cursor encodes the last item's ord.
-func pageArgs(r *http.Request, kind string) (limit, after int, herr *edge.Error) {
+// cursor encodes the last item's ord. The service reads neither on these
+// routes (it answers every item in one page), so neither is ever refused:
+// a limit is clamped as the eval listings clamp theirs, and a cursor the
+// double did not make starts from the top.
+func pageArgs(r *http.Request, kind string) (limit, after int) {
 	q := r.URL.Query()
-	if limit, herr = edge.ParseLimit(q.Get("limit"), "limit", envListDefaultLimit, envListMaxLimit); herr != nil {
-		return 0, 0, herr
-	}
+	limit = edge.ClampLimit(q.Get("limit"), envListDefaultLimit, envListMaxLimit)
 	if c := q.Get("cursor"); c != "" {
-		pos, herr := edge.DecodeCursor(kind, c, "cursor")
-		if herr != nil {
-			return 0, 0, herr
+		if pos, herr := edge.DecodeCursor(kind, c, "cursor"); herr == nil {
+			if n, err := strconv.Atoi(pos); err == nil && n >= 0 {
+				after = n
+			}
 		}
-		n, err := strconv.Atoi(pos)
-		if err != nil || n < 0 {
-			return 0, 0, edge.Validation("cursor", "Invalid cursor")
-		}
-		after = n
 	}
-	return limit, after, nil
+	return limit, after
 }
 
 // checkEnvFields validates a name and Dockerfile present in a body: the

@@ -18,10 +18,7 @@ func listBuilds(c *call, _ *none) (pager.Page[environments.Build], *edge.Error) 
 	if herr != nil {
 		return page, herr
 	}
-	limit, before, herr := pageArgs(c.r, kind)
-	if herr != nil {
-		return page, herr
-	}
+	limit, before := pageArgs(c.r, kind)
 	for i := len(e.builds) - 1; i >= 0; i-- {
 		b := e.builds[i]
 		if before > 0 && b.ord >= before {

@@ -84,10 +84,7 @@ func listEnvironments(c *call, _ *none) (pager.Page[environments.Environment], *
 	projectID := c.project.id
 	kind := "computer-environments:" + projectID
 	page := pager.Page[environments.Environment]{Items: []environments.Environment{}}
-	limit, after, herr := pageArgs(c.r, kind)
-	if herr != nil {
-		return page, herr
-	}
+	limit, after := pageArgs(c.r, kind)
 	last := after
 	for _, e := range sortedByOrd(c.s.st.envStore().envs, func(e *envRec) int { return e.ord }, func(e *envRec) bool {
 		return e.projectID == projectID && e.visibleTo(c.a.userID) && e.ord > after
