@@ -119,3 +119,40 @@ func TestHostPinCheckedFirst(t *testing.T) {
 		t.Errorf("PATCH of a legacy host with a blank model: %d %v; a blank model pins nothing", status, body)
 	}
 }
+
+// The pin reads "modelId" exactly, the last of duplicates winning, as the
+// stored config does: "MODELID" is not a model, and cannot clear one.
+func TestHostPinReadsTheExactKey(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	p := "/projects/" + srv.Default().ProjectID
+	rest := map[string]any{"temperature": 0.5, "connectionDefaults": map[string]any{"headers": map[string]any{}, "requestTimeout": 10000},
+		"hostContext": map[string]any{}, "clientCapabilities": map[string]any{}}
+	cfg := func(kv ...any) map[string]any {
+		c := map[string]any{}
+		for k, v := range rest {
+			c[k] = v
+		}
+		for i := 0; i < len(kv); i += 2 {
+			c[kv[i].(string)] = kv[i+1]
+		}
+		return c
+	}
+	status, seed := hostCall(t, srv, "POST", p+"/hosts", map[string]any{"name": "Seed", "template": "claude"})
+	if status != 201 {
+		t.Fatalf("create: %d %v", status, seed)
+	}
+	id := seed["id"].(string)
+	for _, key := range []string{"MODELID", "modelid"} {
+		if status, body := hostCall(t, srv, "PATCH", p+"/hosts/"+id, map[string]any{"config": cfg(key, "openai/gpt-5")}); status != 400 {
+			t.Errorf("PATCH with %q alone: %d %v; want 400 (the model cannot be cleared)", key, status, body["config"])
+		}
+	}
+	status, body := hostCall(t, srv, "POST", p+"/hosts", map[string]any{"name": "x", "config": cfg("MODELID", "m")})
+	if d, _ := body["details"].(map[string]any); status != 400 || d["field"] != "config.modelId" {
+		t.Errorf("create with MODELID: %d %v; want 400 field config.modelId", status, body)
+	}
+	if status, body := hostCall(t, srv, "PATCH", p+"/hosts/"+id, map[string]any{"config": cfg("modelId", "m", "MODELID", "")}); status != 200 {
+		t.Errorf("PATCH with modelId and a blank MODELID: %d %v; want 200", status, body)
+	}
+}

@@ -27,14 +27,15 @@ type Input struct {
 // PinsModel reports whether a raw config names a model: a modelId string,
 // non-empty once trimmed as the service trims it.
 func PinsModel(raw json.RawMessage) bool {
-	var c struct {
-		ModelID any `json:"modelId"`
-	}
-	if json.Unmarshal(raw, &c) != nil {
+	// A map, not a struct: the key matched exactly (a struct field would
+	// take "MODELID" too), the last of duplicates winning, as the stored
+	// config and JavaScript's JSON.parse read it.
+	var c map[string]json.RawMessage
+	var m string
+	if json.Unmarshal(raw, &c) != nil || json.Unmarshal(c["modelId"], &m) != nil {
 		return false
 	}
-	m, ok := c.ModelID.(string)
-	return ok && wire.TrimJS(m) != ""
+	return wire.TrimJS(m) != ""
 }
 
 // Resolve validates a create request and returns the canonical config the
