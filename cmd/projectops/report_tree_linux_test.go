@@ -73,16 +73,21 @@ const (
 	ttyCommandMode = "PROJECTOPS_CLI_TTY_COMMAND"
 )
 
-// Ctrl-C in a terminal reaches report and CMD alike (one foreground job);
-// report does not send CMD a second SIGINT, which a command may take for
-// "quit now, skip the cleanup".
-func TestReportCtrlCInTerminalIsOneSIGINT(t *testing.T) {
-	if marker := os.Getenv(ttyCommandMode); marker != "" { // CMD: counts SIGINTs
+// ttyChild plays its part when test runs as a child: CMD (counting
+// SIGINTs: exit 3 after one and its cleanup, 130 after a second, 4 after
+// none in 4 s) or report running CMD as the pty's foreground job. It
+// reports whether it played one.
+func ttyChild(test string) bool {
+	if marker := os.Getenv(ttyCommandMode); marker != "" {
 		ch := make(chan os.Signal, 4)
 		signal.Notify(ch, os.Interrupt)
 		fmt.Println(`{"Action":"start","Package":"example.com/p"}`)
 		_ = os.WriteFile(marker, []byte("ready"), 0o600)
-		<-ch
+		select {
+		case <-ch:
+		case <-time.After(4 * time.Second):
+			os.Exit(4) // never told
+		}
 		select {
 		case <-ch:
 			os.Exit(130) // a second one: cleanup cut short
@@ -90,22 +95,29 @@ func TestReportCtrlCInTerminalIsOneSIGINT(t *testing.T) {
 			os.Exit(3) // cleanup done
 		}
 	}
-	if marker := os.Getenv(ttyReportChild); marker != "" { // report, in the terminal's foreground
+	if marker := os.Getenv(ttyReportChild); marker != "" {
 		os.Setenv(ttyCommandMode, marker)
-		os.Args = []string{"projectops", "report", "-q", "--external-run-id", "tty", "--", os.Args[0],
-			"-test.run=^TestReportCtrlCInTerminalIsOneSIGINT$"}
+		os.Args = []string{"projectops", "report", "-q", "--external-run-id", "tty", "--", os.Args[0], "-test.run=^" + test + "$"}
 		main()
-		return
+		return true
 	}
+	return false
+}
+
+// reportInTerminal runs report -- CMD (ttyChild) as a login shell's job on
+// a pty, does interrupt to it once CMD is ready, and returns report's exit
+// code and what the terminal showed.
+func reportInTerminal(t *testing.T, test string, interrupt func(m *os.File, report *os.Process)) (int, string) {
+	t.Helper()
 	reportEnv(t)
 	m, s := openPty(t)
 	defer m.Close()
 	ready := filepath.Join(t.TempDir(), "ready")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestReportCtrlCInTerminalIsOneSIGINT$")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
 	cmd.Env = append(os.Environ(), ttyReportChild+"="+ready)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = s, s, s
-	// A login shell's job: a session leader with the pty as its terminal,
-	// its group in the foreground.
+	// A session leader with the pty as its terminal, its group in the
+	// foreground.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -122,21 +134,49 @@ func TestReportCtrlCInTerminalIsOneSIGINT(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	time.Sleep(100 * time.Millisecond)
-	_, _ = m.Write([]byte{3}) // Ctrl-C: the line discipline signals the foreground job
+	interrupt(m, cmd.Process)
 	var err error
 	select {
 	case err = <-exited:
-	case <-time.After(15 * time.Second):
+	case <-time.After(20 * time.Second):
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-exited
-		t.Fatalf("report still running 15 s after Ctrl-C; screen %q", screen.String())
+		t.Fatalf("report still running 20 s after the interrupt; screen %q", screen.String())
 	}
 	code := 0
 	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		code = ee.ExitCode()
 	}
+	return code, screen.String()
+}
+
+// Ctrl-C in a terminal reaches report and CMD alike (one foreground job);
+// report does not send CMD a second SIGINT, which a command may take for
+// "quit now, skip the cleanup".
+func TestReportCtrlCInTerminalIsOneSIGINT(t *testing.T) {
+	if ttyChild("TestReportCtrlCInTerminalIsOneSIGINT") {
+		return
+	}
+	code, screen := reportInTerminal(t, "TestReportCtrlCInTerminalIsOneSIGINT", func(m *os.File, _ *os.Process) {
+		_, _ = m.Write([]byte{3}) // Ctrl-C: the line discipline signals the foreground job
+	})
 	if code != 3 {
-		t.Errorf("one Ctrl-C: exit %d, want CMD's 3 (one SIGINT, its cleanup finished); screen %q", code, screen.String())
+		t.Errorf("one Ctrl-C: exit %d, want CMD's 3 (one SIGINT, its cleanup finished); screen %q", code, screen)
+	}
+}
+
+// A SIGTERM to report alone (kill PID, an IDE's stop button) while report
+// is the terminal's foreground job reached nobody else: report sends CMD
+// its SIGINT.
+func TestReportSIGTERMInTerminalInterruptsCommand(t *testing.T) {
+	if ttyChild("TestReportSIGTERMInTerminalInterruptsCommand") {
+		return
+	}
+	code, screen := reportInTerminal(t, "TestReportSIGTERMInTerminalInterruptsCommand", func(_ *os.File, report *os.Process) {
+		_ = report.Signal(syscall.SIGTERM) // to report alone
+	})
+	if code != 3 {
+		t.Errorf("SIGTERM to report in a terminal: exit %d, want CMD's 3 (CMD got SIGINT); screen %q", code, screen)
 	}
 }
 
@@ -159,73 +199,4 @@ func openPty(t *testing.T) (m, s *os.File) {
 		t.Fatal(err)
 	}
 	return m, s
-}
-
-const (
-	ttyTermReport  = "PROJECTOPS_CLI_TTY_TERM_REPORT"
-	ttyTermCommand = "PROJECTOPS_CLI_TTY_TERM_COMMAND"
-)
-
-// A SIGTERM to report alone (kill PID, an IDE's stop button) while report
-// is the terminal's foreground job reached nobody else: report sends CMD
-// its SIGINT.
-func TestReportSIGTERMInTerminalInterruptsCommand(t *testing.T) {
-	if marker := os.Getenv(ttyTermCommand); marker != "" { // CMD
-		ch := make(chan os.Signal, 4)
-		signal.Notify(ch, os.Interrupt)
-		fmt.Println(`{"Action":"start","Package":"example.com/p"}`)
-		_ = os.WriteFile(marker, []byte("ready"), 0o600)
-		select {
-		case <-ch:
-			os.Exit(3) // interrupted, cleanup done
-		case <-time.After(4 * time.Second):
-			os.Exit(4) // never told
-		}
-	}
-	if marker := os.Getenv(ttyTermReport); marker != "" { // report, the pty's foreground job
-		os.Setenv(ttyTermCommand, marker)
-		os.Args = []string{"projectops", "report", "-q", "--external-run-id", "tty-term", "--", os.Args[0],
-			"-test.run=^TestReportSIGTERMInTerminalInterruptsCommand$"}
-		main()
-		return
-	}
-	reportEnv(t)
-	m, s := openPty(t)
-	defer m.Close()
-	ready := filepath.Join(t.TempDir(), "ready")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestReportSIGTERMInTerminalInterruptsCommand$")
-	cmd.Env = append(os.Environ(), ttyTermReport+"="+ready)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = s, s, s
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	var screen syncBuffer
-	go func() { _, _ = io.Copy(&screen, m) }()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	for i := 0; i < 250; i++ {
-		if _, err := os.Stat(ready); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	time.Sleep(100 * time.Millisecond)
-	_ = cmd.Process.Signal(syscall.SIGTERM) // to report alone
-	var err error
-	select {
-	case err = <-exited:
-	case <-time.After(20 * time.Second):
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-		t.Fatalf("report still running 20 s after SIGTERM; screen %q", screen.String())
-	}
-	code := 0
-	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
-		code = ee.ExitCode()
-	}
-	if code != 3 {
-		t.Errorf("SIGTERM to report in a terminal: exit %d, want CMD's 3 (CMD got SIGINT); screen %q", code, screen.String())
-	}
 }
