@@ -172,14 +172,11 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 		uri += "?" + query
 	}
 	h := tunnelwire.Clean(r.Header) // the request is this handler's to change
-	for name, vs := range h {
-		// A page served through the tunnel names the public URL, secret
-		// and all, in its sub-requests' Referer: the host never sees k.
-		if strings.EqualFold(name, "Referer") {
-			for i, v := range vs {
-				vs[i] = wire.RedactSecretQuery(v)
-			}
-		}
+	// A page served through the tunnel names the public URL, secret and
+	// all, in its sub-requests' Referer: the host never sees k. (Header
+	// names are canonical here, over a socket and in process alike.)
+	for i, v := range h["Referer"] {
+		h["Referer"][i] = wire.RedactSecretQuery(v)
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("X-Forwarded-Host", r.Host)
@@ -212,7 +209,7 @@ func tunnelQuery(raw string) (k, rest string) {
 	found := false
 	for part := range strings.SplitSeq(raw, "&") {
 		name, value, _ := strings.Cut(part, "=")
-		if n, err := url.QueryUnescape(name); err != nil || n != "k" {
+		if !wire.IsSecretParam(name) {
 			if part != "" {
 				kept = append(kept, part)
 			}

@@ -80,11 +80,7 @@ func checkCreateHost(c *call, p *hosts.CreateParams) *edge.Error {
 	if herr != nil {
 		return herr
 	}
-	if hostcfg.TrimModelID(cfg) == "" {
-		if !c.present["template"] {
-			return edge.Validation("config.modelId", "config.modelId is required: a host pins its model")
-		}
-		// A live template without one.
+	if hostcfg.TrimModelID(cfg) == "" { // a live template without one (Resolve refused such a config)
 		return edge.Validation("template", "Host template "+edge.Quote(wire.TrimJS(string(p.Template)))+
 			" does not pin a model; pass an explicit config instead")
 	}

@@ -78,15 +78,22 @@ const (
 	inPrompt
 )
 
-var probes = [...]func(typ []byte) []byte{
-	inResult: func(t []byte) []byte { return concat(`{"content":[{"type":`, t, `}]}`) },
-	inToolResult: func(t []byte) []byte {
-		return concat(`{"content":[{"type":"tool_result","toolUseId":"x","content":[{"type":`, t, `}]}]}`)
-	},
-	inPrompt: func(t []byte) []byte { return concat(`{"messages":[{"role":"user","content":{"type":`, t, `}}]}`) },
+// probes wrap a quoted type, where it stands, into the smallest result
+// go-sdk decodes.
+var probes = [...][2]string{
+	inResult:     {`{"content":[{"type":`, `}]}`},
+	inToolResult: {`{"content":[{"type":"tool_result","toolUseId":"x","content":[{"type":`, `}]}]}`},
+	inPrompt:     {`{"messages":[{"role":"user","content":{"type":`, `}}]}`},
 }
 
-var known sync.Map // [2]any{where, typ} → true: only known types, so a server cannot grow it
+// known holds the types go-sdk knows where they stand (only those, so a
+// server cannot grow it).
+var known sync.Map // knownKey → true
+
+type knownKey struct {
+	where int
+	typ   string
+}
 
 // knows reports whether go-sdk decodes a minimal block of type typ where it
 // stands; "" (a block without a type, or not an object) counts as known,
@@ -95,25 +102,22 @@ func knows(where int, typ string) bool {
 	if typ == "" {
 		return true
 	}
-	key := [2]any{where, typ}
+	key := knownKey{where, typ}
 	if _, ok := known.Load(key); ok {
 		return true
 	}
 	t, _ := json.Marshal(typ)
+	probe := append(append([]byte(probes[where][0]), t...), probes[where][1]...)
 	var err error
 	if where == inPrompt {
-		err = json.Unmarshal(probes[where](t), new(mcp.GetPromptResult))
+		err = json.Unmarshal(probe, new(mcp.GetPromptResult))
 	} else {
-		err = json.Unmarshal(probes[where](t), new(mcp.CallToolResult))
+		err = json.Unmarshal(probe, new(mcp.CallToolResult))
 	}
 	if err == nil {
 		known.Store(key, true)
 	}
 	return err == nil
-}
-
-func concat(a string, b []byte, c string) []byte {
-	return append(append([]byte(a), b...), c...)
 }
 
 // lenient decodes b into *v; if that fails, it passes the elements of b's

@@ -149,7 +149,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	// which -- CMD would inherit) makes the write fail with EPIPE, and the
 	// text stops at the first failed write while the report goes on.
 	catchSIGPIPE.Do(func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) })
-	text = &bestEffort{w: text, stderr: stderr}
+	text = &bestEffort{stickyWriter: stickyWriter{w: text}, stderr: stderr}
 	format, file := "go test", ""
 	for _, c := range []struct{ name, file string }{{"junit", f.junit}, {"jest", f.jest}, {"vitest", f.vitest}} {
 		if c.file != "" {
@@ -474,18 +474,14 @@ var catchSIGPIPE sync.Once
 // reporting success: a reader that went away does not stop a report. A
 // failure other than a closed reader (a full disk) is said once on stderr.
 type bestEffort struct {
-	w      io.Writer
+	stickyWriter
 	stderr io.Writer
-	failed bool
 }
 
 func (b *bestEffort) Write(p []byte) (int, error) {
-	if !b.failed {
-		if _, err := b.w.Write(p); err != nil {
-			b.failed = true
-			if !errors.Is(err, syscall.EPIPE) {
-				fmt.Fprintf(b.stderr, "projectops report: the tests' output is lost from here: %v\n", err)
-			}
+	if b.err == nil {
+		if _, err := b.stickyWriter.Write(p); err != nil && !errors.Is(err, syscall.EPIPE) {
+			fmt.Fprintf(b.stderr, "projectops report: the tests' output is lost from here: %v\n", err)
 		}
 	}
 	return len(p), nil

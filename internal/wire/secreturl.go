@@ -45,9 +45,16 @@ func redactPairs(raw string) (string, bool) {
 	found := false
 	for i, part := range parts {
 		name, _, _ := strings.Cut(part, "=")
-		if n, err := url.QueryUnescape(name); err == nil && n == "k" {
+		if IsSecretParam(name) {
 			parts[i], found = name+"=REDACTED", true
 		}
 	}
 	return strings.Join(parts, "&"), found
+}
+
+// IsSecretParam reports whether a raw query pair's name is a tunnel URL's
+// secret, k, read as url.ParseQuery reads it (so %6B too).
+func IsSecretParam(name string) bool {
+	n, err := url.QueryUnescape(name)
+	return err == nil && n == "k"
 }
