@@ -199,6 +199,13 @@ func (t *Transport) wait(ctx context.Context) error {
 
 // attempt performs one HTTP exchange with a fresh body reader (the rewind).
 func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, idemKey string, n int, extra http.Header) (*http.Response, error) {
+	return t.send(func() (*http.Request, error) {
+		return t.build(ctx, req, target, body, idemKey, n, extra)
+	})
+}
+
+// build makes one attempt's request with a fresh body reader.
+func (t *Transport) build(ctx context.Context, req *Request, target string, body []byte, idemKey string, n int, extra http.Header) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -234,7 +241,7 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 	if n > 0 {
 		hr.Header[RetryCountHeader] = []string{strconv.Itoa(n)}
 	}
-	return t.client.Do(hr)
+	return hr, nil
 }
 
 var jsonContentType = []string{"application/json"}

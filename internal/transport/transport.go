@@ -144,6 +144,7 @@ type Transport struct {
 	keyEsc     *string  // the key as a path shows it, when that differs; nil otherwise
 	keyQEsc    *string  // the key as a query shows it, when that differs from both; nil otherwise
 	client     *http.Client
+	direct     http.RoundTripper // client's in-process transport, called directly; nil if none
 	maxRetries int
 	baseDelay  time.Duration
 	maxDelay   time.Duration
@@ -205,6 +206,7 @@ func New(cfg Config) *Transport {
 	if t.client == nil {
 		t.client = http.DefaultClient
 	}
+	t.direct = directTransport(t.client)
 	t.client = GuardRedirects(t.client)
 	if t.log == nil {
 		t.log = slog.New(slog.DiscardHandler)

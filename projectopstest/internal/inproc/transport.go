@@ -50,6 +50,12 @@ type Transport struct {
 	Closed error
 }
 
+// InProcess marks t as serving in the caller's process (wire.InProcess):
+// the SDK calls it without an http.Client in between.
+func (t *Transport) InProcess() {}
+
+var _ wire.InProcess = (*Transport)(nil)
+
 // RoundTrip implements http.RoundTripper. The handler's context ends when
 // the request's context does, when the response body is closed, or when
 // the server closes. An ordinary route runs on the caller's goroutine and
