@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,9 +42,9 @@ type session struct {
 type stream struct {
 	s       *session
 	id      uint32
-	cancel  context.CancelFunc
-	body    tunnelwire.Body    // by value: one allocation less per request
-	credits tunnelwire.Credits // the response body's window, with credit
+	stop    context.CancelCauseFunc // with errStreamEnded: see cancel
+	body    tunnelwire.Body         // by value: one allocation less per request
+	credits tunnelwire.Credits      // the response body's window, with credit
 }
 
 var errSessionEnded = errors.New("tunnels: relay session ended")
@@ -200,9 +201,8 @@ var errStreamEnded = errors.New("tunnels: the relayed request ended")
 
 // start serves one relayed request on its own goroutine.
 func (s *session) start(id uint32, h *tunnelwire.Head) {
-	ctx, cancelCause := context.WithCancelCause(s.reqCtx)
-	cancel := func() { cancelCause(errStreamEnded) }
-	st := &stream{s: s, id: id, cancel: cancel}
+	ctx, stop := context.WithCancelCause(s.reqCtx)
+	st := &stream{s: s, id: id, stop: stop}
 	if s.credit {
 		st.body.Credit = st
 	}
@@ -213,20 +213,28 @@ func (s *session) start(id uint32, h *tunnelwire.Head) {
 	s.streams[id] = st
 	s.mu.Unlock()
 	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer func() {
-			cancel()
-			st.credits.Close()
-			_ = st.body.Close()
-			s.mu.Lock()
-			if s.streams[id] == st {
-				delete(s.streams, id)
-			}
-			s.mu.Unlock()
-		}()
-		s.serve(ctx, id, h, st)
+	go st.run(ctx, h)
+}
+
+// cancel ends the stream's request context (a method, not a closure: one
+// allocation less per request).
+func (st *stream) cancel() { st.stop(errStreamEnded) }
+
+// run serves the stream's request, then lets go of the stream.
+func (st *stream) run(ctx context.Context, h *tunnelwire.Head) {
+	s := st.s
+	defer s.wg.Done()
+	defer func() {
+		st.cancel()
+		st.credits.Close()
+		_ = st.body.Close()
+		s.mu.Lock()
+		if s.streams[st.id] == st {
+			delete(s.streams, st.id)
+		}
+		s.mu.Unlock()
 	}()
+	s.serve(ctx, st.id, h, st)
 }
 
 func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *stream) {
@@ -243,17 +251,13 @@ func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *
 	if uri == "" || uri[0] == '?' {
 		uri = "/" + uri
 	}
-	u, err := url.ParseRequestURI(uri)
-	var req *http.Request
-	if err == nil {
-		req, err = http.NewRequestWithContext(ctx, h.Method, "/", body)
-	}
+	req, err := newServerRequest(ctx, h.Method, uri, body)
 	if err != nil {
 		w.group = w.group.AppendEnd(id, errors.New("malformed request line"))
 		w.push()
 		return
 	}
-	req.URL, req.RequestURI = u, uri
+	req.RequestURI = uri
 	if h.Header != nil {
 		req.Header = h.Header
 	}
@@ -276,6 +280,26 @@ func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *
 	}()
 	s.h.ServeHTTP(w, req)
 	w.finish(nil)
+}
+
+// newServerRequest is the request for an origin-form uri, its URL as
+// url.ParseRequestURI reads it. A path that url.Parse reads alike (it
+// starts with one slash and has no '#') is parsed by NewRequest itself,
+// saving the URL that parsing another target for it would cost.
+func newServerRequest(ctx context.Context, method, uri string, body io.Reader) (*http.Request, error) {
+	if len(uri) > 0 && uri[0] == '/' && (len(uri) == 1 || uri[1] != '/') && !strings.Contains(uri, "#") {
+		return http.NewRequestWithContext(ctx, method, uri, body)
+	}
+	u, err := url.ParseRequestURI(uri)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "/", body)
+	if err != nil {
+		return nil, err
+	}
+	req.URL = u
+	return req, nil
 }
 
 // Credit returns n consumed request chunks to the relay (on the handler's
