@@ -19,7 +19,8 @@ const maxTunnelName = 128
 func tunnelRoutes(s *Server, rt *router) {
 	rt.handle("POST /projects/{projectId}/tunnels", route(s, op[tunnels.CreateParams, *tunnels.Grant]{
 		status: http.StatusCreated, need: accessWrite, check: checkCreateTunnel, apply: createTunnel}))
-	rt.handle("POST /projects/{projectId}/tunnels/{serverId}/close", route(s, op[noBody, tunnels.Closed]{
+	// The service's close reads no body: whatever is sent is ignored.
+	rt.handle("POST /projects/{projectId}/tunnels/{serverId}/close", route(s, op[none, tunnels.Closed]{
 		need: accessWrite, apply: closeTunnel}))
 	relayRoutes(s, rt)
 }
@@ -108,8 +109,11 @@ func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin str
 	return g, old, nil
 }
 
-// closeTunnel revokes the grant; the server record is left as it is.
-func closeTunnel(c *call, _ *noBody) (tunnels.Closed, *edge.Error) {
+// closeTunnel revokes the grant; the server record is left as it is. A
+// server of the project that has no grant (never had one) is closed too:
+// the service's route refuses only a server outside the project, and
+// revoking nothing changes nothing, as closing twice does.
+func closeTunnel(c *call, _ *none) (tunnels.Closed, *edge.Error) {
 	s, serverID := c.s, c.path("serverId")
 	sv := s.st.servers[serverID]
 	t := s.st.tun.byServer[serverID]
@@ -117,7 +121,7 @@ func closeTunnel(c *call, _ *noBody) (tunnels.Closed, *edge.Error) {
 	case sv == nil || sv.projectID != c.project.id:
 		return tunnels.Closed{}, notFoundIn("Server")
 	case t == nil:
-		return tunnels.Closed{}, notFoundIn("Tunnel")
+		return tunnels.Closed{ServerID: serverID, Status: tunnels.StatusClosed}, nil
 	}
 	old := s.st.tun.revoke(t)
 	c.after(func() {

@@ -164,6 +164,12 @@ func TestCloseAndRevive(t *testing.T) {
 	if _, err := f.C.Tunnels.Close(t.Context(), f.WS.ProjectID, g.ServerID); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
+	// The service's close reads no body: one sent, JSON or not, is ignored.
+	for _, body := range []string{`{"force":true}`, `not json`} {
+		if status, e := f.Raw(t, http.MethodPost, "/projects/"+f.WS.ProjectID+"/tunnels/"+g.ServerID+"/close", f.WS.APIKey, body); status != http.StatusOK {
+			t.Errorf("close with body %s: %d %+v", body, status, e)
+		}
+	}
 	if err := f.C.Tunnels.Serve(t.Context(), g, echo); err == nil || !strings.Contains(err.Error(), "rejected") {
 		t.Errorf("Serve(revoked) = %v", err)
 	}
@@ -200,7 +206,6 @@ func TestCreateValidation(t *testing.T) {
 	for _, tt := range []struct{ path, body, field string }{
 		{p + "/tunnels", `{}`, "name"},
 		{p + "/tunnels", `{"name":7}`, "name"},
-		{p + "/tunnels/srv_1/close", `{"force":true}`, "force"},
 	} {
 		status, e := f.Raw(t, http.MethodPost, tt.path, f.WS.APIKey, tt.body)
 		if status != http.StatusBadRequest || e.Code != projectops.CodeValidation || e.Details["field"] != tt.field {
@@ -244,9 +249,18 @@ func TestAccess(t *testing.T) {
 	other := must(t)(f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "Other"}))
 	theirs := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: other, Name: "theirs", URL: "https://x.example/mcp"}))
 	plain := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "plain", URL: "https://x.example/mcp"}))
-	for _, id := range []string{theirs, plain, "srv_nope"} {
+	for _, id := range []string{theirs, "srv_nope"} {
 		_, err = f.C.Tunnels.Close(t.Context(), f.WS.ProjectID, id)
 		wantError(t, err, projectops.CodeNotFound, true)
+	}
+	// The service refuses only a server outside the project: closing a
+	// server of it that never had a tunnel revokes nothing, as a second
+	// close does, and leaves the server as it was.
+	if c, err := f.C.Tunnels.Close(t.Context(), f.WS.ProjectID, plain); err != nil || c.ServerID != plain || c.Status != tunnels.StatusClosed {
+		t.Errorf("close of a server without a tunnel: %+v, %v", c, err)
+	}
+	if sv := listed(t, f, plain); sv.URL != "https://x.example/mcp" {
+		t.Errorf("the server after close: %+v", sv)
 	}
 	_, err = f.C.Tunnels.Close(t.Context(), other, g.ServerID) // a tunnel of another project
 	wantError(t, err, projectops.CodeNotFound, true)

@@ -41,7 +41,8 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 // Close revokes the tunnel's grant: its public URL stops working at once
 // and a live session is disconnected. The server record and its now dead
 // url are kept, so a later Create revives the tunnel with the same slug.
-// Closing a closed tunnel succeeds again.
+// Closing a closed tunnel succeeds again, as does closing a server of the
+// project that never had one; a server outside the project is NOT_FOUND.
 func (s *Service) Close(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*Closed, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Closed](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeClose,
