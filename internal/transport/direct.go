@@ -1,7 +1,7 @@
 package transport
 
 import (
-	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,7 +12,7 @@ import (
 // directTransport returns c's RoundTripper when it serves in process and c
 // adds nothing a direct call would skip: no cookie jar, no client timeout,
 // no redirect policy of the caller's. Redirects are the one thing left,
-// and send hands those back to the client.
+// and send hands those to the client.
 func directTransport(c *http.Client) http.RoundTripper {
 	rt, ok := c.Transport.(wire.InProcess)
 	if !ok || c.Jar != nil || c.Timeout != 0 || c.CheckRedirect != nil {
@@ -22,15 +22,10 @@ func directTransport(c *http.Client) http.RoundTripper {
 }
 
 // send performs one exchange: through the in-process transport directly
-// when there is one, else (and for a redirect the client would follow)
-// through the client. build makes the request, again for the client when
-// the direct answer was such a redirect: that repeats a GET or HEAD to the
-// double, which only redirects a path it would not route.
-func (t *Transport) send(build func() (*http.Request, error)) (*http.Response, error) {
-	hr, err := build()
-	if err != nil {
-		return nil, err
-	}
+// when there is one, else through the client. A 3xx answered directly goes
+// to the client as the answer to its first hop (not sent again), so the
+// client decides on that very response whether and how to follow it.
+func (t *Transport) send(hr *http.Request) (*http.Response, error) {
 	if t.direct == nil || hr.URL.User != nil { // the client turns userinfo into Basic auth
 		return t.client.Do(hr)
 	}
@@ -41,21 +36,38 @@ func (t *Transport) send(build func() (*http.Request, error)) (*http.Response, e
 		return nil, &url.Error{Op: urlErrorOp(hr.Method), URL: hr.URL.Redacted(), Err: err}
 	case resp == nil:
 		return nil, &url.Error{Op: urlErrorOp(hr.Method), URL: hr.URL.Redacted(),
-			Err: errNilResponse}
-	case isRedirect(resp.StatusCode) && (hr.Method == http.MethodGet || hr.Method == http.MethodHead):
-		drainClose(resp.Body)
-		if hr, err = build(); err != nil {
-			return nil, err
+			Err: fmt.Errorf("http: RoundTripper implementation (%T) returned a nil *Response with a nil error", t.direct)}
+	case resp.Body == nil:
+		if resp.ContentLength > 0 && hr.Method != http.MethodHead {
+			return nil, &url.Error{Op: urlErrorOp(hr.Method), URL: hr.URL.Redacted(),
+				Err: fmt.Errorf("http: RoundTripper implementation (%T) returned a *Response with content length %d but a nil Body", t.direct, resp.ContentLength)}
 		}
-		return t.client.Do(hr)
-	}
-	if resp.Body == nil {
 		resp.Body = http.NoBody
+	case isRedirect(resp.StatusCode):
+		c := *t.client
+		c.Transport = &answered{resp: resp, rt: t.direct}
+		return c.Do(hr)
 	}
 	return resp, nil
 }
 
-var errNilResponse = errors.New("in-process transport returned neither a response nor an error")
+// answered answers its first round trip with resp, the answer the request
+// already got, and passes later hops (the redirects followed) to rt.
+type answered struct {
+	resp *http.Response
+	rt   http.RoundTripper
+}
+
+func (a *answered) RoundTrip(req *http.Request) (*http.Response, error) {
+	if resp := a.resp; resp != nil {
+		a.resp = nil
+		if req.Body != nil { // the request was sent: its body is done with
+			_ = req.Body.Close()
+		}
+		return resp, nil
+	}
+	return a.rt.RoundTrip(req)
+}
 
 // urlErrorOp is the Op http.Client gives a *url.Error: "Get" for GET.
 func urlErrorOp(method string) string {

@@ -5,11 +5,12 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
-	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -26,6 +27,9 @@ func (rt *handlerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 	rt.mu.Lock()
 	rt.calls++
 	rt.mu.Unlock()
+	if r.Body != nil {
+		defer r.Body.Close() // a RoundTripper closes the request body
+	}
 	if rt.err != nil {
 		return nil, rt.err
 	}
@@ -39,7 +43,7 @@ func (rt *handlerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 // inProcRT is handlerRT marked as serving in process.
 type inProcRT struct{ *handlerRT }
 
-func (inProcRT) InProcess() {}
+func (inProcRT) InProcess(wire.InProcessMark) {}
 
 // The client is skipped only for an in-process transport under a client
 // that adds nothing: no jar, no timeout, no redirect policy of its own.
@@ -66,22 +70,39 @@ func TestDirectTransportOnlyForABareInProcessClient(t *testing.T) {
 }
 
 // Called directly, an in-process transport still has its GET redirects
-// followed and its write redirects refused, as through the client.
+// followed and its write redirects refused, as through the client, and
+// every hop is served once: the 3xx the direct call got is the client's
+// answer to its first hop, not a reason to send the request again.
 func TestDirectTransportRedirects(t *testing.T) {
 	t.Parallel()
-	for _, code := range []int{301, 302, 303, 307, 308} {
-		t.Run(strconv.Itoa(code), func(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		loc    string
+		follow bool // as http.Client does: 301/302/303/307/308 with a Location
+	}{
+		{"301", 301, "/api/v1/landed", true},
+		{"302", 302, "/api/v1/landed", true},
+		{"303", 303, "/api/v1/landed", true},
+		{"307", 307, "/api/v1/landed", true},
+		{"308", 308, "/api/v1/landed", true},
+		{"302 without Location", 302, "", false},
+		{"304", 304, "", false},
+		{"300 with Location", 300, "/api/v1/landed", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var mu sync.Mutex
-			landed := 0
+			var moved, landed atomic.Int32
 			mux := http.NewServeMux()
 			mux.HandleFunc("/api/v1/moved", func(w http.ResponseWriter, r *http.Request) {
-				http.Redirect(w, r, "/api/v1/landed", code)
+				moved.Add(1)
+				if tc.loc != "" {
+					w.Header().Set("Location", tc.loc)
+				}
+				w.WriteHeader(tc.status)
 			})
 			mux.HandleFunc("/api/v1/landed", func(w http.ResponseWriter, r *http.Request) {
-				mu.Lock()
-				landed++
-				mu.Unlock()
+				landed.Add(1)
 				_, _ = w.Write([]byte(`{"ok":true}`))
 			})
 			rt := inProcRT{&handlerRT{h: mux}}
@@ -91,18 +112,30 @@ func TestDirectTransportRedirects(t *testing.T) {
 			}
 
 			var out struct{ OK bool }
-			if err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/moved", Class: Read}, &out); err != nil || !out.OK {
-				t.Fatalf("GET: err = %v, ok = %v; want the redirect followed", err, out.OK)
+			err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/moved", Class: Read}, &out)
+			if tc.follow {
+				if err != nil || !out.OK {
+					t.Errorf("GET: err = %v, ok = %v; want the redirect followed", err, out.OK)
+				}
+			} else if e, ok := errors.AsType[*shared.Error](err); !ok || e.StatusCode != tc.status {
+				t.Errorf("GET: err = %v, want the %d unfollowed", err, tc.status)
 			}
 			out.OK = false
-			err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/moved", Body: map[string]any{}, Class: Write}, &out)
-			if e, ok := errors.AsType[*shared.Error](err); !ok || e.StatusCode != code {
-				t.Fatalf("POST: err = %v, want *shared.Error with status %d", err, code)
+			err = tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/moved", Body: map[string]any{}, Class: Write}, &out)
+			if e, ok := errors.AsType[*shared.Error](err); !ok || e.StatusCode != tc.status {
+				t.Errorf("POST: err = %v, want *shared.Error with status %d", err, tc.status)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if landed != 1 || out.OK {
-				t.Errorf("%d requests landed, want 1 (the GET's)", landed)
+			wantLanded := int32(0)
+			if tc.follow {
+				wantLanded = 1 // the GET's
+			}
+			if m, l := moved.Load(), landed.Load(); m != 2 || l != wantLanded || out.OK {
+				t.Errorf("/moved served %d times (want 2: once per call), /landed %d (want %d)", m, l, wantLanded)
+			}
+			rt.mu.Lock()
+			defer rt.mu.Unlock()
+			if want := 2 + int(wantLanded); rt.calls != want {
+				t.Errorf("the transport served %d requests, want %d", rt.calls, want)
 			}
 		})
 	}

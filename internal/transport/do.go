@@ -199,9 +199,11 @@ func (t *Transport) wait(ctx context.Context) error {
 
 // attempt performs one HTTP exchange with a fresh body reader (the rewind).
 func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, idemKey string, n int, extra http.Header) (*http.Response, error) {
-	return t.send(func() (*http.Request, error) {
-		return t.build(ctx, req, target, body, idemKey, n, extra)
-	})
+	hr, err := t.build(ctx, req, target, body, idemKey, n, extra)
+	if err != nil {
+		return nil, err
+	}
+	return t.send(hr)
 }
 
 // build makes one attempt's request with a fresh body reader.

@@ -52,7 +52,7 @@ type Transport struct {
 
 // InProcess marks t as serving in the caller's process (wire.InProcess):
 // the SDK calls it without an http.Client in between.
-func (t *Transport) InProcess() {}
+func (t *Transport) InProcess(wire.InProcessMark) {}
 
 var _ wire.InProcess = (*Transport)(nil)
 
