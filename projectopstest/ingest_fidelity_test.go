@@ -155,3 +155,23 @@ func TestIngestRules(t *testing.T) {
 		t.Errorf("refused rows were stored: %d", len(its))
 	}
 }
+
+// The backend's 5 MiB counts the body the gateway forwards, which it
+// re-encodes compact: a caller's white space does not count against it.
+func TestIngestBackendCapCountsCompactJSON(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	pad := strings.Repeat(" ", 5<<20+512<<10) // 5.5 MiB of white space
+	body := `{"suiteName":"ws",` + pad + `"externalRunId":"compact","results":[{"caseTitle":"c","passed":true}]}`
+	if r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, body); r.status != http.StatusOK {
+		t.Errorf("padded body: %d %s, want 200", r.status, r.body)
+	}
+	// Over the cap compact too: refused.
+	big := `{"suiteName":"ws","externalRunId":"big","results":[{"caseTitle":"c","passed":true,"error":"` + strings.Repeat("x", 5<<20+512<<10) + `"}]}`
+	if r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, big); r.status != http.StatusBadRequest ||
+		!strings.Contains(string(r.body), "backend size limit") {
+		t.Errorf("big body: %d %s, want 400", r.status, r.body)
+	}
+}

@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -39,12 +40,13 @@ const ingestGatewayBytes = 6 << 20
 // decodeIngest reads an ingest body under the gateway's 6 MiB cap and
 // parses it once into its checked object and, cut in the same pass, the
 // raw JSON of each result (what the run stores); a body over the
-// backend's 5 MiB is refused after the gateway let it through. A projectId
+// backend's 5 MiB, once compact, is refused after the gateway let it
+// through. A projectId
 // in the body is ignored (the path decides), as the gateway overwrites it.
 func decodeIngest(r *http.Request) (map[string]any, [][]byte, *edge.Error) {
 	obj, data, results, _, herr := edge.DecodeObjectElements(r, ingestGatewayBytes, edge.NewError(shared.CodeValidation,
 		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingestGatewayBytes}), "results")
-	if herr == nil && len(data) > ingest.MaxBodyBytes {
+	if herr == nil && len(data) > ingest.MaxBodyBytes && compactLen(data) > ingest.MaxBodyBytes {
 		return nil, nil, edge.NewError(shared.CodeValidation, "Payload exceeds the eval ingestion backend size limit",
 			map[string]any{"limit": ingest.MaxBodyBytes})
 	}
@@ -52,6 +54,17 @@ func decodeIngest(r *http.Request) (map[string]any, [][]byte, *edge.Error) {
 		delete(obj, "projectId")
 	}
 	return obj, results, herr
+}
+
+// compactLen is the length of data without insignificant white space: the
+// gateway forwards the body re-encoded (JSON.stringify of what it parsed),
+// so the backend's cap never counts the caller's indentation.
+func compactLen(data []byte) int {
+	var buf bytes.Buffer
+	if json.Compact(&buf, data) != nil {
+		return len(data)
+	}
+	return buf.Len()
 }
 
 // runParams reads the run fields of a report or runs/start body (the
