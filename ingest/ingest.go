@@ -17,6 +17,7 @@ import (
 	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/option"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Service is the eval-ingest API. Use Client.Ingest.
@@ -121,16 +122,16 @@ func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeP
 	return s.run(ctx, routeFinalize, projectID, p, nil, nil, nil)
 }
 
-// UploadURL mints a short-lived, single-use URL for one raw artifact (JUnit
-// XML, Jest or Vitest JSON); send the file with UploadArtifact. It is a
-// Write: a retry could mint a second URL, which is harmless but is not done
-// once the request may have run.
+// UploadURL mints a short-lived URL for one artifact (a widget's HTML, a
+// raw JUnit XML, Jest or Vitest file); send it with UploadArtifact. A
+// failure that may be passing (a 5xx, a lost answer) is retried, as the
+// service's own reporter does: a second URL minted is harmless.
 func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...option.RequestOption) (*UploadURL, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	out, err := transport.Call[answer[UploadURL]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUploadURL,
-		Params: []string{projectID}, Body: struct{}{}, Class: transport.Write})
+		Params: []string{projectID}, Body: struct{}{}, Class: transport.Idempotent, Legacy: true})
 	if err != nil {
-		return nil, err
+		return nil, s.shown(err)
 	}
 	if !out.Result.OK || out.Result.UploadURL == "" {
 		return nil, notOK(s.redact, routeUploadURL, out)
@@ -140,8 +141,9 @@ func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...optio
 
 // UploadArtifact sends body (at most MaxArtifactBytes) to a URL minted by
 // UploadURL, without the API key, and returns the stored artifact's id. A
-// URL works once: an upload is not retried after it may have run. The URL
-// is a credential: an error's Path names it by its route, "/eval-ingest/upload",
+// failure that may be passing (a 5xx, a lost answer) is retried to the same
+// URL, as the service's own reporter does: at worst a second copy is
+// stored, which nothing references. The URL is a credential: an error's Path names it by its route, "/eval-ingest/upload",
 // never by the URL itself. A nil body uploads an empty artifact.
 func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType string, body io.Reader, opts ...option.RequestOption) (*Upload, error) {
 	ctx = transport.WithOptions(ctx, opts)
@@ -162,7 +164,7 @@ func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType str
 		contentType = "application/octet-stream"
 	}
 	return transport.Call[Upload](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUpload,
-		URL: uploadURL, RawBody: data, ContentType: contentType, Public: true, Class: transport.Write})
+		URL: uploadURL, RawBody: data, ContentType: contentType, Public: true, Class: transport.Idempotent})
 }
 
 // MaxArtifactBytes caps one raw artifact upload (32 MiB).
@@ -174,9 +176,9 @@ const MaxArtifactBytes = 32 << 20
 func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, observe func(int), netErr func(error)) (*RunResult, error) {
 	out, err := transport.Call[answer[RunResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
 		Params: []string{projectID}, Body: body, Wire: wireJSON, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe,
-		OnNetError: netErr})
+		OnNetError: netErr, Legacy: true})
 	if err != nil {
-		return nil, err
+		return nil, s.shown(err)
 	}
 	if !out.Result.OK {
 		return nil, notOK(s.redact, route, out)
@@ -186,9 +188,9 @@ func (s *Service) run(ctx context.Context, route, projectID string, body any, ra
 
 func (s *Service) appendRaw(ctx context.Context, projectID string, body any, raw []byte, observe func(int)) (*AppendResult, error) {
 	out, err := transport.Call[answer[AppendResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeAppend,
-		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe})
+		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe, Legacy: true})
 	if err != nil {
-		return nil, err
+		return nil, s.shown(err)
 	}
 	if !out.Result.OK {
 		return nil, notOK(s.redact, routeAppend, out)
@@ -210,8 +212,8 @@ func (a *answer[T]) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	_ = json.Unmarshal(b, &a.Body) // a result without a code leaves it empty
-	if a.Body.Code != "" {
-		a.raw = bytes.Clone(b)
+	if a.Body.Code != "" || bytes.Contains(b, []byte(`"error"`)) || bytes.Contains(b, []byte(`"message"`)) {
+		a.raw = bytes.Clone(b) // an ok:false answer's code or legacy text
 	}
 	return nil
 }
@@ -226,19 +228,46 @@ var ErrNotOK = errors.New("projectops: ingest: service answered without ok:true"
 // from its text first, as the transport does for error bodies (a backend
 // may reflect it into the message).
 func notOK[T any](redact func(string) string, route string, a *answer[T]) error {
-	if a.Body.Code == "" {
+	raw := []byte(redact(string(a.raw)))
+	var e *shared.Error
+	if a.Body.Code != "" {
+		var b apierr.Body
+		if json.Unmarshal(raw, &b) != nil {
+			b = apierr.Body{Code: a.Body.Code}
+		}
+		e = apierr.FromBody(http.StatusOK, b)
+		apierr.AddBilling(e, raw)
+	} else if le, ok := apierr.Legacy(http.StatusOK, raw); ok {
+		e = le // {ok: false, error: "…"}: its text, as the service's reporter reads it
+	} else {
 		return fmt.Errorf("%w (%s)", ErrNotOK, route)
 	}
-	raw := []byte(redact(string(a.raw)))
-	var b apierr.Body
-	if json.Unmarshal(raw, &b) != nil {
-		b = apierr.Body{Code: a.Body.Code}
-	}
-	e := apierr.FromBody(http.StatusOK, b)
-	apierr.AddBilling(e, raw)
-	apierr.Redact(e, redact)
+	apierr.Redact(e, func(s string) string { return string(redactor{key: redact}.text(s)) })
 	e.Method, e.Path = http.MethodPost, route
 	return fmt.Errorf("%w: %w", ErrNotOK, e)
+}
+
+// ErrIncompatibleBackend is a reporting backend that refuses caseId as a
+// field it does not know: older than this SDK, it refuses every result
+// whole (nothing is stored), and no retry or resume changes that. Point
+// the client at a current service. The error also wraps the service's
+// *shared.Error.
+var ErrIncompatibleBackend = errors.New("projectops: ingest: the reporting backend refuses caseId, a field this SDK sends (it is older than the SDK needs); nothing was stored")
+
+// shown is err, an ingest call's failure, as callers see it: a message
+// the service wrote is redacted with the reporter's rules (a backend may
+// quote the request body, which carries credentials), and a backend that
+// refuses caseId is named as such.
+func (s *Service) shown(err error) error {
+	e, ok := errors.AsType[*shared.Error](err)
+	if !ok {
+		return err
+	}
+	e.Message = string(redactor{key: s.redact}.text(e.Message))
+	if apierr.RejectsCaseID(e) {
+		return fmt.Errorf("%w: %w", ErrIncompatibleBackend, err)
+	}
+	return err
 }
 
 // redact is the client's key redaction, for text about to be sent.

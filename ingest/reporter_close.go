@@ -149,9 +149,10 @@ func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResu
 	if err != nil {
 		r.fail(err)
 		// Refused: every attempt answered 4xx or never left, or the last
-		// a 2xx {"ok":false} (answered in full: nothing stored) after
-		// such ones.
-		if unsure == 0 || unsure == 1 && last >= 200 && last < 300 && errors.Is(err, ErrNotOK) {
+		// a 2xx {"ok":false} (answered in full: nothing stored) or a
+		// backend refusing caseId (its validation refuses the report
+		// whole, whatever the status) after such ones.
+		if unsure == 0 || unsure == 1 && (last >= 200 && last < 300 && errors.Is(err, ErrNotOK) || errors.Is(err, ErrIncompatibleBackend)) {
 			r.spoolWrite(spoolRecord{Kind: "refused", Seq: r.seq}, nil)
 		}
 		return nil

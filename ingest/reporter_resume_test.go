@@ -309,6 +309,34 @@ func TestResumeRefusedReportIntoACompleteRun(t *testing.T) {
 	}
 }
 
+// A one-shot report refused by a backend that does not know caseId (a 500
+// whose validation refused it whole) stored nothing: Resume, once the
+// backend is current, delivers it to a run of its own even when another
+// reporter completed its external run id with rows just like its own.
+func TestResumeIncompatibleBackendReportIntoACompleteRun(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	rt := roundTrip(func(req *http.Request) (*http.Response, error) {
+		if !strings.HasSuffix(req.URL.Path, "/eval-ingest/report") {
+			return f.srv.Transport().RoundTrip(req)
+		}
+		_ = req.Body.Close()
+		return &http.Response{StatusCode: http.StatusInternalServerError, Header: http.Header{"Content-Type": {"application/json"}},
+			Body:    io.NopCloser(strings.NewReader(`{"ok":false,"error":"ArgumentValidationError: Object contains extra field ` + "`caseId`" + ` that is not in the validator."}`)),
+			Request: req}, nil
+	})
+	c := f.client(t, option.WithTransport(rt))
+	_, dir := spoolShared(t, c, "", "mine-", 3, 2)
+	completeShared(t, f, "other-", 3, 2) // same size, same verdicts
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
+	if err != nil || len(res) != 1 || res[0].CompletedRunID != "shared" || res[0].Resent != 3 {
+		t.Errorf("resume = %+v, %v", res, err)
+	}
+	if n := storedRows(t, f, "mine-"); n != 3 {
+		t.Errorf("%d of 3 results of the refused report are stored anywhere", n)
+	}
+}
+
 // storedRows counts the rows, in any run of the project, whose case title
 // starts with prefix.
 func storedRows(t *testing.T, f *fixture, prefix string) int {

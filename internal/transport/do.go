@@ -150,13 +150,14 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if isRedirect(resp.StatusCode) {
 			return redirectError(resp, req.Method, path)
 		}
-		apiErr, hasRA, cut := t.decodeError(resp, req.Method, path, t.cleaner(req, target))
+		apiErr, hasRA, cut := t.decodeError(resp, req.Method, path, t.cleaner(req, target), req.Legacy)
 		if cut != nil && ctx.Err() != nil {
 			// The call's own end cut the error body short: what is left
 			// of it says nothing, the context's error says why.
 			return ctx.Err()
 		}
-		if attempt >= maxRetries || !retryableStatus(req.Class, idemKey != "", apiErr) {
+		if attempt >= maxRetries || !retryableStatus(req.Class, idemKey != "", apiErr) ||
+			req.Legacy && apierr.RejectsCaseID(apiErr) {
 			return apiErr
 		}
 		if bo == nil {
@@ -389,7 +390,7 @@ const maxSizedBody = 1 << 20
 
 // decodeError reads a capped error body into *shared.Error. hasRA reports
 // whether a usable Retry-After header was present.
-func (t *Transport) decodeError(resp *http.Response, method, path string, clean func(string) string) (*shared.Error, bool, error) {
+func (t *Transport) decodeError(resp *http.Response, method, path string, clean func(string) string, legacy bool) (*shared.Error, bool, error) {
 	defer drainClose(resp.Body)
 	raw, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 	// A gateway may reflect the key into the envelope's message or details,
@@ -397,11 +398,18 @@ func (t *Transport) decodeError(resp *http.Response, method, path string, clean 
 	raw = []byte(clean(string(raw)))
 	var b apierr.Body
 	var e *shared.Error
-	if err := json.Unmarshal(raw, &b); err == nil && b.Code != "" {
+	enveloped := json.Unmarshal(raw, &b) == nil && b.Code != ""
+	if !enveloped && legacy && rerr == nil {
+		e, _ = apierr.Legacy(resp.StatusCode, raw)
+	}
+	switch {
+	case enveloped:
 		e = apierr.FromBody(resp.StatusCode, b)
 		apierr.AddBilling(e, raw)
 		apierr.Redact(e, clean)
-	} else {
+	case e != nil: // the legacy form's text
+		apierr.Redact(e, clean)
+	default:
 		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 		if ct == "" {
 			ct = "no content type"

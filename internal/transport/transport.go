@@ -84,6 +84,11 @@ type Request struct {
 	// attempt that provably never reached the server (NotSent) from one
 	// whose answer may have been lost.
 	OnNetError func(err error)
+	// Legacy reads an error answer without an envelope code in the ingest
+	// routes' legacy form ({ok: false, error}; see apierr.Legacy): its
+	// text becomes the message, a billing refusal inside it is one, and a
+	// backend refusing caseId as unknown is not retried.
+	Legacy bool
 }
 
 // Config configures a Transport. Zero durations get the defaults below.

@@ -1,0 +1,116 @@
+package apierr
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/projectops/projectops-go/shared"
+)
+
+// MaxLegacyMessage caps the text kept from a legacy error: its first line,
+// as the rest of a backend's message is often a dump of the request body
+// (a validator echoing the rejected object, credentials included).
+const MaxLegacyMessage = 512
+
+// legacyBody is the ingest routes' older error form: {ok: false, error}
+// (or a message without a code), which the service's reporter reads as
+// error ?? message.
+type legacyBody struct {
+	Error   any `json:"error"`
+	Message any `json:"message"`
+}
+
+// Legacy reads raw, an error answer without an envelope code, in the
+// ingest routes' legacy form. A text that carries billing_limit_reached is
+// the billing refusal, read from the first JSON object inside the text (a
+// backend exception wraps it: "Uncaught ConvexError: {…}\n at …"); any
+// other text becomes the message, its first line only. ok is false when
+// raw holds no such text.
+func Legacy(status int, raw []byte) (e *shared.Error, ok bool) {
+	var b legacyBody
+	if json.Unmarshal(raw, &b) != nil {
+		return nil, false
+	}
+	text, _ := b.Error.(string)
+	if strings.TrimSpace(text) == "" {
+		text, _ = b.Message.(string)
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, false
+	}
+	if strings.Contains(text, string(shared.CodeBillingLimitReached)) {
+		return legacyBilling(status, text), true
+	}
+	e = &shared.Error{StatusCode: status, Message: firstLine(text)}
+	if status == http.StatusConflict {
+		e.Code = shared.CodeConflict
+	}
+	return e, true
+}
+
+// legacyBilling is the billing refusal named inside a legacy text.
+func legacyBilling(status int, text string) *shared.Error {
+	e := &shared.Error{StatusCode: status, Code: shared.CodeBillingLimitReached, Message: "Billing limit reached."}
+	var payload map[string]any
+	if i := strings.IndexByte(text, '{'); i >= 0 {
+		// A Decoder stops after the first value: what follows (a stack
+		// trace) is never read.
+		if json.NewDecoder(strings.NewReader(text[i:])).Decode(&payload) != nil {
+			payload = nil
+		}
+	}
+	if payload["code"] != string(shared.CodeBillingLimitReached) {
+		e.Billing = &shared.BillingLimit{}
+		return e
+	}
+	if m, _ := payload["message"].(string); strings.TrimSpace(m) != "" {
+		e.Message = firstLine(m)
+	}
+	raw, _ := json.Marshal(payload)
+	var f billingFields
+	_ = json.Unmarshal(raw, &f)
+	e.Billing = billing(f, nil)
+	return e
+}
+
+// firstLine is s's first non-blank line, trimmed and cut to
+// MaxLegacyMessage bytes on a rune boundary.
+func firstLine(s string) string {
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			s = line
+			break
+		}
+	}
+	if len(s) > MaxLegacyMessage {
+		cut := MaxLegacyMessage
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// The phrasings of a strict validator refusing a field it does not know
+// (before the field: "extra field `caseId`"; after it, on the same line:
+// "caseId is not allowed"), as the service's reporter recognises them. The
+// field must sit next to the phrase: a validator refusing another field
+// echoes the whole object, caseId included.
+var (
+	unknownFieldBefore = regexp.MustCompile("(?i)(?:(?:extra|unknown|unexpected|unrecognized|additional)\\s+(?:field|argument|propert\\w*|key)|no such (?:field|argument))[\\s:='\"`]{0,4}caseId\\b")
+	unknownFieldAfter  = regexp.MustCompile("(?i)\\bcaseId[\"'`]?[^\\n]{0,24}?(?:is\\s+)?not\\s+(?:in the validator|allowed|permitted|a\\s+(?:valid|known|recognized)\\s+(?:field|argument|propert\\w*))")
+)
+
+// RejectsCaseID reports whether e is an ingest backend refusing the
+// caseId field as unknown: a backend older than the SDK, which no retry
+// (and no resume) can change.
+func RejectsCaseID(e *shared.Error) bool {
+	if e == nil || e.Code != "" || !strings.Contains(strings.ToLower(e.Message), "caseid") {
+		return false
+	}
+	return unknownFieldBefore.MatchString(e.Message) || unknownFieldAfter.MatchString(e.Message)
+}
