@@ -122,14 +122,15 @@ func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeP
 	return s.run(ctx, routeFinalize, projectID, p, nil, nil, nil)
 }
 
-// UploadURL mints a short-lived URL for one artifact (a widget's HTML, a
-// raw JUnit XML, Jest or Vitest file); send it with UploadArtifact. A
-// failure that may be passing (a 5xx, a lost answer) is retried, as the
-// service's own reporter does: a second URL minted is harmless.
+// UploadURL mints a short-lived, single-use URL for one artifact (a
+// widget's HTML, a raw JUnit XML, Jest or Vitest file); send it with
+// UploadArtifact. A failure that may be passing (a 5xx, a lost answer) is
+// retried, as the service's own reporter does: a second URL minted is
+// harmless.
 func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...option.RequestOption) (*UploadURL, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	out, err := transport.Call[answer[UploadURL]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUploadURL,
-		Params: []string{projectID}, Body: struct{}{}, Class: transport.Idempotent, Legacy: true})
+		Params: []string{projectID}, Body: struct{}{}, Class: transport.Idempotent, Legacy: true, Scrub: s.scrub})
 	if err != nil {
 		return nil, s.shown(err)
 	}
@@ -140,10 +141,11 @@ func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...optio
 }
 
 // UploadArtifact sends body (at most MaxArtifactBytes) to a URL minted by
-// UploadURL, without the API key, and returns the stored artifact's id. A
-// failure that may be passing (a 5xx, a lost answer) is retried to the same
-// URL, as the service's own reporter does: at worst a second copy is
-// stored, which nothing references. The URL is a credential: an error's Path names it by its route, "/eval-ingest/upload",
+// UploadURL, without the API key, and returns the stored artifact's id.
+// The URL works once: an upload the server answered as failed (429, 5xx)
+// is retried to it, as the service's own reporter retries, but not one
+// whose answer may have been lost (the URL may be used up: mint another).
+// The URL is a credential: an error's Path names it by its route, "/eval-ingest/upload",
 // never by the URL itself. A nil body uploads an empty artifact.
 func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType string, body io.Reader, opts ...option.RequestOption) (*Upload, error) {
 	ctx = transport.WithOptions(ctx, opts)
@@ -164,7 +166,7 @@ func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType str
 		contentType = "application/octet-stream"
 	}
 	return transport.Call[Upload](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUpload,
-		URL: uploadURL, RawBody: data, ContentType: contentType, Public: true, Class: transport.Idempotent})
+		URL: uploadURL, RawBody: data, ContentType: contentType, Public: true, Class: transport.Upload})
 }
 
 // MaxArtifactBytes caps one raw artifact upload (32 MiB).
@@ -176,7 +178,7 @@ const MaxArtifactBytes = 32 << 20
 func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, observe func(int), netErr func(error)) (*RunResult, error) {
 	out, err := transport.Call[answer[RunResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
 		Params: []string{projectID}, Body: body, Wire: wireJSON, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe,
-		OnNetError: netErr, Legacy: true})
+		OnNetError: netErr, Legacy: true, Scrub: s.scrub})
 	if err != nil {
 		return nil, s.shown(err)
 	}
@@ -188,7 +190,7 @@ func (s *Service) run(ctx context.Context, route, projectID string, body any, ra
 
 func (s *Service) appendRaw(ctx context.Context, projectID string, body any, raw []byte, observe func(int)) (*AppendResult, error) {
 	out, err := transport.Call[answer[AppendResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeAppend,
-		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe, Legacy: true})
+		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe, Legacy: true, Scrub: s.scrub})
 	if err != nil {
 		return nil, s.shown(err)
 	}
@@ -229,6 +231,7 @@ var ErrNotOK = errors.New("projectops: ingest: service answered without ok:true"
 // may reflect it into the message).
 func notOK[T any](redact func(string) string, route string, a *answer[T]) error {
 	raw := []byte(redact(string(a.raw)))
+	scrub := func(v string) string { return string(redactor{key: redact}.text(v)) }
 	var e *shared.Error
 	if a.Body.Code != "" {
 		var b apierr.Body
@@ -237,13 +240,16 @@ func notOK[T any](redact func(string) string, route string, a *answer[T]) error 
 		}
 		e = apierr.FromBody(http.StatusOK, b)
 		apierr.AddBilling(e, raw)
-	} else if le, ok := apierr.Legacy(http.StatusOK, raw); ok {
+		apierr.Redact(e, scrub)
+	} else if le, ok := apierr.Legacy(http.StatusOK, raw, scrub); ok {
 		e = le // {ok: false, error: "…"}: its text, as the service's reporter reads it
 	} else {
 		return fmt.Errorf("%w (%s)", ErrNotOK, route)
 	}
-	apierr.Redact(e, func(s string) string { return string(redactor{key: redact}.text(s)) })
 	e.Method, e.Path = http.MethodPost, route
+	if apierr.RejectsCaseID(e) {
+		return fmt.Errorf("%w: %w: %w", ErrNotOK, ErrIncompatibleBackend, e)
+	}
 	return fmt.Errorf("%w: %w", ErrNotOK, e)
 }
 
@@ -254,21 +260,19 @@ func notOK[T any](redact func(string) string, route string, a *answer[T]) error 
 // *shared.Error.
 var ErrIncompatibleBackend = errors.New("projectops: ingest: the reporting backend refuses caseId, a field this SDK sends (it is older than the SDK needs); nothing was stored")
 
-// shown is err, an ingest call's failure, as callers see it: a message
-// the service wrote is redacted with the reporter's rules (a backend may
-// quote the request body, which carries credentials), and a backend that
-// refuses caseId is named as such.
+// shown is err, an ingest call's failure, as callers see it: a backend
+// that refuses caseId is named as such.
 func (s *Service) shown(err error) error {
-	e, ok := errors.AsType[*shared.Error](err)
-	if !ok {
-		return err
-	}
-	e.Message = string(redactor{key: s.redact}.text(e.Message))
-	if apierr.RejectsCaseID(e) {
+	if e, ok := errors.AsType[*shared.Error](err); ok && apierr.RejectsCaseID(e) {
 		return fmt.Errorf("%w: %w", ErrIncompatibleBackend, err)
 	}
 	return err
 }
+
+// scrub redacts what the service wrote in an error with the reporter's
+// rules: a backend may quote the request body, which carries credentials
+// (replay configs' tokens, host config headers).
+func (s *Service) scrub(v string) string { return string(redactor{key: s.redact}.text(v)) }
 
 // redact is the client's key redaction, for text about to be sent.
 func (s *Service) redact(v string) string { return s.t.Redact(v) }

@@ -139,3 +139,150 @@ func TestUploadsRetriedOn5xx(t *testing.T) {
 		t.Errorf("UploadArtifact: %+v, %v after %d calls", up, err, calls.Load())
 	}
 }
+func cannedRoute(t *testing.T, f *fixture, suffix string, status int, body string) (*projectops.Client, *atomic.Int32) {
+	var n atomic.Int32
+	rt := roundTrip(func(req *http.Request) (*http.Response, error) {
+		if !strings.HasSuffix(req.URL.Path, suffix) {
+			return f.srv.Transport().RoundTrip(req)
+		}
+		n.Add(1)
+		if req.Body != nil {
+			_ = req.Body.Close()
+		}
+		return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: req}, nil
+	})
+	return f.client(t, option.WithTransport(rt)), &n
+}
+
+func reportOne(t *testing.T, c *projectops.Client, projectID string) error {
+	_, err := c.Ingest.Report(t.Context(), projectID, ingest.ReportParams{
+		RunParams: ingest.RunParams{SuiteName: "s", ExternalRunID: "review-1"},
+		Results:   []ingest.Result{{CaseTitle: "c", Passed: true}}})
+	return err
+}
+
+// A backend echoing a replay config on the message's first line: its
+// credentials are redacted, as the service's reporter redacts them.
+func TestLegacyTextRedactsReplayCredentials(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	body := `{"ok":false,"error":"Invalid serverReplayConfigs[0]: {\"serverId\":\"s1\",\"url\":\"https://mcp.example/mcp\",\"accessToken\":\"at-live-0123456789abcdef\",\"refreshToken\":\"rt-live-0123456789abcdef\",\"clientSecret\":\"cs-live-0123456789abcdef\"}"}`
+	for _, status := range []int{http.StatusBadRequest, http.StatusOK} {
+		c, _ := cannedRoute(t, f, "/eval-ingest/report", status, body)
+		err := reportOne(t, c, f.ws.ProjectID)
+		if err == nil {
+			t.Fatalf("status %d: no error", status)
+		}
+		var e *projectops.Error
+		errors.As(err, &e)
+		for _, secret := range []string{"at-live-", "rt-live-", "cs-live-"} {
+			if strings.Contains(err.Error(), secret) || e != nil && strings.Contains(e.Message, secret) {
+				t.Errorf("status %d: error text leaks %s…: %v", status, secret, err)
+			}
+		}
+	}
+}
+
+// The gateway passes the backend's canonical {code, message} errors
+// through; the service's reporter reads `error ?? message` whatever else
+// the body holds, so a caseId refusal in an enveloped 500 is incompatible
+// and never retried.
+func TestEnvelopedCaseIDRefusal(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	c, n := cannedRoute(t, f, "/eval-ingest/report", http.StatusInternalServerError,
+		`{"code":"INTERNAL_ERROR","message":"ArgumentValidationError: Object contains extra field `+"`caseId`"+` that is not in the validator."}`)
+	err := reportOne(t, c, f.ws.ProjectID)
+	if !errors.Is(err, ingest.ErrIncompatibleBackend) || n.Load() != 1 {
+		t.Errorf("err = %v (ErrIncompatibleBackend %v), %d attempts; want it, 1 attempt", err, errors.Is(err, ingest.ErrIncompatibleBackend), n.Load())
+	}
+}
+
+// The caseId refusal is found on any line of the message (one headed by
+// a request-id line, as a backend client writes it), and that line is the
+// one shown.
+func TestCaseIDRefusalAfterFirstLine(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	c, n := cannedRoute(t, f, "/eval-ingest/report", http.StatusInternalServerError,
+		`{"ok":false,"error":"[Request ID: 5c1e0f3a] Server Error\nArgumentValidationError: Object contains extra field `+"`caseId`"+` that is not in the validator.\n\nObject: {results: [...]}"}`)
+	err := reportOne(t, c, f.ws.ProjectID)
+	if !errors.Is(err, ingest.ErrIncompatibleBackend) || n.Load() != 1 {
+		t.Errorf("err = %v, %d attempts; want ErrIncompatibleBackend after 1 attempt", err, n.Load())
+	}
+}
+
+// A 2xx {ok:false} caseId refusal is named incompatible too.
+func TestOKFalseCaseIDRefusal(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	c, _ := cannedRoute(t, f, "/eval-ingest/report", http.StatusOK,
+		`{"ok":false,"error":"ArgumentValidationError: Object contains extra field `+"`caseId`"+` that is not in the validator."}`)
+	err := reportOne(t, c, f.ws.ProjectID)
+	if !errors.Is(err, ingest.ErrIncompatibleBackend) {
+		t.Errorf("err = %v; want ErrIncompatibleBackend", err)
+	}
+}
+
+// An upload whose answer was lost is not sent again: the URL works once,
+// and the first attempt may have used it up (the caller mints another).
+func TestUploadNotRetriedAfterLostAnswer(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	var uploads atomic.Int32
+	lost := errors.New("read: connection reset by peer")
+	rt := roundTrip(func(req *http.Request) (*http.Response, error) {
+		if !strings.Contains(req.URL.Path, "eval-ingest-uploads") {
+			return f.srv.Transport().RoundTrip(req)
+		}
+		resp, err := f.srv.Transport().RoundTrip(req)
+		if uploads.Add(1) == 1 && err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+			return nil, lost // stored, and the answer lost
+		}
+		return resp, err
+	})
+	c := f.client(t, option.WithTransport(rt))
+	u, err := c.Ingest.UploadURL(t.Context(), f.ws.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Ingest.UploadArtifact(t.Context(), u.UploadURL, "text/html", strings.NewReader("<p>x</p>"))
+	if !errors.Is(err, lost) || uploads.Load() != 1 {
+		t.Errorf("upload after a lost answer: %v after %d attempts; want the network error after 1", err, uploads.Load())
+	}
+}
+
+// The text is redacted whole before it is cut to a line of 512 bytes: a
+// token the cut would leave shorter than a rule's minimum goes too.
+func TestLegacyTextRedactedBeforeCut(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	msg := strings.Repeat("a", 512-len(" Bearer ")-7) + ` Bearer SECRETTOKENVALUE0123`
+	c, _ := cannedRoute(t, f, "/eval-ingest/runs/start", http.StatusBadRequest, `{"ok":false,"error":"`+msg+`"}`)
+	_, err := c.Ingest.StartRun(t.Context(), f.ws.ProjectID, ingest.RunParams{SuiteName: "s", ExternalRunID: "x"})
+	if err == nil || strings.Contains(err.Error(), "SECRETT") {
+		t.Errorf("error keeps the token's first characters: …%s", err.Error()[max(0, len(err.Error())-40):])
+	}
+}
+
+// An enveloped error's details (what callers read through errors.As) are
+// redacted with the reporter's rules too.
+func TestErrorDetailsRedacted(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	c, _ := cannedRoute(t, f, "/eval-ingest/runs/start", http.StatusBadRequest,
+		`{"code":"VALIDATION_ERROR","message":"bad replay config","details":{"value":"Authorization: Bearer abcdefgh12345678","url":"https://t.example/mcp?k=tunnelsecret123"}}`)
+	_, err := c.Ingest.StartRun(t.Context(), f.ws.ProjectID, ingest.RunParams{SuiteName: "s", ExternalRunID: "x"})
+	var e *projectops.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v", err)
+	}
+	for k, v := range e.Details {
+		if s, _ := v.(string); strings.Contains(s, "abcdefgh1234") || strings.Contains(s, "tunnelsecret") {
+			t.Errorf("Details[%q] = %q", k, s)
+		}
+	}
+}

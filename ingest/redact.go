@@ -16,6 +16,14 @@ var (
 	// A tunnel URL's ?k= secret, also as JSON (\u0026) or a URL inside a
 	// URL (%3Fk%3D) writes its separator.
 	reTunnelSecret = regexp.MustCompile(`(?i)((?:\?|&|\\u0026|%3F|%26)k(?:=|%3D))[^&\s"\\#%]{8,}`)
+	// An OAuth credential named by its field, camel or snake case (a
+	// replay config's accessToken, refreshToken and clientSecret, an
+	// id token, a PKCE verifier): its quoted value, the key quoted or
+	// not and the quotes escaped or not (JSON, a JSON dump inside a
+	// string, a JavaScript object), or a key=value pair. An unquoted JSON
+	// value (null, a number) is left: it is no secret, and the JSON stays
+	// whole.
+	reCredField = regexp.MustCompile(`(?i)((?:\\u0026|\b)(?:(?:access|refresh|id)_?token|client_?secret|code_?verifier))(\\?"?\s*:\s*\\?"|\\?'?\s*:\s*'|=\\?["']?)[^"'\\\s&,;{}\[\]]+`)
 )
 
 // Redacted replaces every secret the reporter removes.
@@ -47,6 +55,9 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 	}
 	if bytes.Contains(b, []byte("k=")) || containsFoldAt(b, "k%3d", 0) {
 		b = reTunnelSecret.ReplaceAll(b, []byte("${1}"+Redacted))
+	}
+	if containsFoldAt(b, "token", 4) || containsFoldAt(b, "secret", 5) || containsFoldAt(b, "verifier", 7) {
+		b = reCredField.ReplaceAll(b, []byte("${1}${2}"+Redacted))
 	}
 	if bytes.IndexByte(b, '@') >= 0 && bytes.Contains(b, []byte("://")) { // '@' is the rare one
 		b = reURLCreds.ReplaceAll(b, []byte("${1}"+Redacted+"@"))

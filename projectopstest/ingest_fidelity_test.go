@@ -157,7 +157,8 @@ func TestIngestRules(t *testing.T) {
 }
 
 // The backend's 5 MiB counts the body the gateway forwards, which it
-// re-encodes compact: a caller's white space does not count against it.
+// re-encodes: a caller's white space and escapes ("\u003c", as Go's
+// encoding/json writes "<") do not count against it.
 func TestIngestBackendCapCountsCompactJSON(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t, noLimit)
@@ -168,7 +169,12 @@ func TestIngestBackendCapCountsCompactJSON(t *testing.T) {
 	if r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, body); r.status != http.StatusOK {
 		t.Errorf("padded body: %d %s, want 200", r.status, r.body)
 	}
-	// Over the cap compact too: refused.
+	esc := strings.Repeat(`\u003c`, 950_000) // 5.7 MB sent, 0.95 MB forwarded
+	body = `{"suiteName":"ws","externalRunId":"escaped","results":[{"caseTitle":"c","passed":true,"error":"` + esc + `"}]}`
+	if r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, body); r.status != http.StatusOK {
+		t.Errorf("escaped body: %d %.200s, want 200", r.status, r.body)
+	}
+	// Over the cap as forwarded too: refused.
 	big := `{"suiteName":"ws","externalRunId":"big","results":[{"caseTitle":"c","passed":true,"error":"` + strings.Repeat("x", 5<<20+512<<10) + `"}]}`
 	if r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, big); r.status != http.StatusBadRequest ||
 		!strings.Contains(string(r.body), "backend size limit") {

@@ -46,8 +46,9 @@ func (c *call) after(f func()) { c.afters = append(c.afters, f) }
 // path returns a path value of the route's pattern.
 func (c *call) path(name string) string { return c.r.PathValue(name) }
 
-// none is the request type of a read without a body: nothing is decoded
-// (a GET body is ignored, as the service ignores it).
+// none is the request type of a route that reads no body: nothing is
+// decoded (a GET's body, or a tunnel close's, is ignored, as the service
+// ignores it).
 type none struct{}
 
 // noBody is the request type of a bodyless write: any field is refused.

@@ -40,13 +40,13 @@ const ingestGatewayBytes = 6 << 20
 // decodeIngest reads an ingest body under the gateway's 6 MiB cap and
 // parses it once into its checked object and, cut in the same pass, the
 // raw JSON of each result (what the run stores); a body over the
-// backend's 5 MiB, once compact, is refused after the gateway let it
-// through. A projectId
+// backend's 5 MiB as the gateway forwards it (re-encoded: see
+// forwardedLen) is refused after the gateway let it through. A projectId
 // in the body is ignored (the path decides), as the gateway overwrites it.
 func decodeIngest(r *http.Request) (map[string]any, [][]byte, *edge.Error) {
 	obj, data, results, _, herr := edge.DecodeObjectElements(r, ingestGatewayBytes, edge.NewError(shared.CodeValidation,
 		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingestGatewayBytes}), "results")
-	if herr == nil && len(data) > ingest.MaxBodyBytes && compactLen(data) > ingest.MaxBodyBytes {
+	if herr == nil && len(data) > ingest.MaxBodyBytes && forwardedLen(data, r.PathValue("projectId")) > ingest.MaxBodyBytes {
 		return nil, nil, edge.NewError(shared.CodeValidation, "Payload exceeds the eval ingestion backend size limit",
 			map[string]any{"limit": ingest.MaxBodyBytes})
 	}
@@ -56,15 +56,36 @@ func decodeIngest(r *http.Request) (map[string]any, [][]byte, *edge.Error) {
 	return obj, results, herr
 }
 
-// compactLen is the length of data without insignificant white space: the
-// gateway forwards the body re-encoded (JSON.stringify of what it parsed),
-// so the backend's cap never counts the caller's indentation.
-func compactLen(data []byte) int {
-	var buf bytes.Buffer
-	if json.Compact(&buf, data) != nil {
+// forwardedLen is the length of the body the gateway forwards to the
+// backend: what it parsed, re-encoded as JSON.stringify writes it (no white
+// space, escapes written out: "\u003c" is "<"), with projectId set to the
+// path's, or left out for the default project.
+func forwardedLen(data []byte, projectID string) int {
+	var v map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
 		return len(data)
 	}
-	return buf.Len()
+	delete(v, "projectId")
+	if projectID != ingest.DefaultProject {
+		v["projectId"] = projectID
+	}
+	var n countingWriter
+	enc := json.NewEncoder(&n)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return len(data)
+	}
+	return int(n) - 1 // Encode's newline
+}
+
+// countingWriter counts what is written to it.
+type countingWriter int
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	*w += countingWriter(len(p))
+	return len(p), nil
 }
 
 // runParams reads the run fields of a report or runs/start body (the

@@ -24,12 +24,14 @@ type legacyBody struct {
 }
 
 // Legacy reads raw, an error answer without an envelope code, in the
-// ingest routes' legacy form. A text that carries billing_limit_reached is
-// the billing refusal, read from the first JSON object inside the text (a
-// backend exception wraps it: "Uncaught ConvexError: {…}\n at …"); any
-// other text becomes the message, its first line only. ok is false when
-// raw holds no such text.
-func Legacy(status int, raw []byte) (e *shared.Error, ok bool) {
+// ingest routes' legacy form. scrub (nil for none) redacts the whole text
+// before anything of it is kept. A text that carries billing_limit_reached
+// is the billing refusal, read from the first JSON object inside the text
+// (a backend exception wraps it: "Uncaught ConvexError: {…}\n at …"); any
+// other text becomes the message, one line of it: the line that refuses
+// caseId as unknown when one does (see RejectsCaseID), else the first. ok
+// is false when raw holds no such text.
+func Legacy(status int, raw []byte, scrub func(string) string) (e *shared.Error, ok bool) {
 	var b legacyBody
 	if json.Unmarshal(raw, &b) != nil {
 		return nil, false
@@ -41,10 +43,13 @@ func Legacy(status int, raw []byte) (e *shared.Error, ok bool) {
 	if strings.TrimSpace(text) == "" {
 		return nil, false
 	}
+	if scrub != nil {
+		text = scrub(text)
+	}
 	if strings.Contains(text, string(shared.CodeBillingLimitReached)) {
 		return legacyBilling(status, text), true
 	}
-	e = &shared.Error{StatusCode: status, Message: firstLine(text)}
+	e = &shared.Error{StatusCode: status, Message: shownLine(text)}
 	if status == http.StatusConflict {
 		e.Code = shared.CodeConflict
 	}
@@ -67,7 +72,7 @@ func legacyBilling(status int, text string) *shared.Error {
 		return e
 	}
 	if m, _ := payload["message"].(string); strings.TrimSpace(m) != "" {
-		e.Message = firstLine(m)
+		e.Message = shownLine(m)
 	}
 	raw, _ := json.Marshal(payload)
 	var f billingFields
@@ -76,23 +81,33 @@ func legacyBilling(status int, text string) *shared.Error {
 	return e
 }
 
-// firstLine is s's first non-blank line, trimmed and cut to
-// MaxLegacyMessage bytes on a rune boundary.
-func firstLine(s string) string {
-	for line := range strings.Lines(s) {
-		if line = strings.TrimSpace(line); line != "" {
-			s = line
+// shownLine is the line of s an error shows: the one that refuses caseId
+// as unknown, when one does, else the first that is not blank; trimmed and
+// cut to MaxLegacyMessage bytes (on a rune boundary, an ellipsis marking
+// the cut).
+func shownLine(s string) string {
+	line := ""
+	for l := range strings.Lines(s) {
+		l = strings.TrimSpace(l)
+		if line == "" {
+			line = l
+		}
+		if rejectsCaseID(l) {
+			line = l
 			break
 		}
 	}
-	if len(s) > MaxLegacyMessage {
+	if line == "" {
+		line = strings.TrimSpace(s)
+	}
+	if len(line) > MaxLegacyMessage {
 		cut := MaxLegacyMessage
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
 			cut--
 		}
-		s = s[:cut] + "…"
+		line = line[:cut] + "…"
 	}
-	return s
+	return line
 }
 
 // The phrasings of a strict validator refusing a field it does not know
@@ -106,11 +121,15 @@ var (
 )
 
 // RejectsCaseID reports whether e is an ingest backend refusing the
-// caseId field as unknown: a backend older than the SDK, which no retry
-// (and no resume) can change.
+// caseId field as unknown (in its message, whatever its code but billing):
+// a backend older than the SDK, which no retry (and no resume) can change.
 func RejectsCaseID(e *shared.Error) bool {
-	if e == nil || e.Code != "" || !strings.Contains(strings.ToLower(e.Message), "caseid") {
+	return e != nil && e.Code != shared.CodeBillingLimitReached && rejectsCaseID(e.Message)
+}
+
+func rejectsCaseID(s string) bool {
+	if !strings.Contains(strings.ToLower(s), "caseid") {
 		return false
 	}
-	return unknownFieldBefore.MatchString(e.Message) || unknownFieldAfter.MatchString(e.Message)
+	return unknownFieldBefore.MatchString(s) || unknownFieldAfter.MatchString(s)
 }

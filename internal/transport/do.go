@@ -150,7 +150,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if isRedirect(resp.StatusCode) {
 			return redirectError(resp, req.Method, path)
 		}
-		apiErr, hasRA, cut := t.decodeError(resp, req.Method, path, t.cleaner(req, target), req.Legacy)
+		apiErr, hasRA, cut := t.decodeError(resp, req, path, t.cleaner(req, target))
 		if cut != nil && ctx.Err() != nil {
 			// The call's own end cut the error body short: what is left
 			// of it says nothing, the context's error says why.
@@ -390,7 +390,7 @@ const maxSizedBody = 1 << 20
 
 // decodeError reads a capped error body into *shared.Error. hasRA reports
 // whether a usable Retry-After header was present.
-func (t *Transport) decodeError(resp *http.Response, method, path string, clean func(string) string, legacy bool) (*shared.Error, bool, error) {
+func (t *Transport) decodeError(resp *http.Response, req *Request, path string, clean func(string) string) (*shared.Error, bool, error) {
 	defer drainClose(resp.Body)
 	raw, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 	// A gateway may reflect the key into the envelope's message or details,
@@ -398,17 +398,17 @@ func (t *Transport) decodeError(resp *http.Response, method, path string, clean 
 	raw = []byte(clean(string(raw)))
 	var b apierr.Body
 	var e *shared.Error
+	shown := scrubbed(clean, req.Scrub) // for the decoded text; raw stays JSON
 	enveloped := json.Unmarshal(raw, &b) == nil && b.Code != ""
-	if !enveloped && legacy && rerr == nil {
-		e, _ = apierr.Legacy(resp.StatusCode, raw)
+	if !enveloped && req.Legacy && rerr == nil {
+		e, _ = apierr.Legacy(resp.StatusCode, raw, shown)
 	}
 	switch {
 	case enveloped:
 		e = apierr.FromBody(resp.StatusCode, b)
 		apierr.AddBilling(e, raw)
-		apierr.Redact(e, clean)
-	case e != nil: // the legacy form's text
-		apierr.Redact(e, clean)
+		apierr.Redact(e, shown)
+	case e != nil: // the legacy form's text, redacted whole before a line was kept
 	default:
 		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 		if ct == "" {
@@ -427,11 +427,19 @@ func (t *Transport) decodeError(resp *http.Response, method, path string, clean 
 			e.Code = shared.CodeConflict
 		}
 	}
-	e.Method, e.Path = method, path
+	e.Method, e.Path = req.Method, path
 	e.RequestID = resp.Header.Get(RequestIDHeader)
 	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.RetryAfter = ra
 	return e, ok, rerr
+}
+
+// scrubbed is clean followed by scrub, when there is one.
+func scrubbed(clean, scrub func(string) string) func(string) string {
+	if scrub == nil {
+		return clean
+	}
+	return func(s string) string { return scrub(clean(s)) }
 }
 
 // drainClose reads a little of what is left so the connection can be reused.

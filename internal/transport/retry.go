@@ -55,7 +55,7 @@ func retryableNetErr(c Class, idempotent bool, err error) bool {
 	if _, refused := errors.AsType[*redirectRefused](err); refused {
 		return false
 	}
-	if c != Write || idempotent {
+	if c != Write && c != Upload || idempotent {
 		return true
 	}
 	return NotSent(err)

@@ -30,6 +30,11 @@ const (
 	// Idempotent is a write that is safe to repeat (same effect once or
 	// twice): retried like Read.
 	Idempotent
+	// Upload is a write to a single-use URL: retried when the server
+	// answered that it failed (429, 500, 502, 503, 504: the URL is still
+	// unused) or the request provably never left, never after an answer
+	// that may be lost (the URL may be used up).
+	Upload
 )
 
 // String implements fmt.Stringer.
@@ -41,6 +46,8 @@ func (c Class) String() string {
 		return "write"
 	case Idempotent:
 		return "idempotent"
+	case Upload:
+		return "upload"
 	}
 	return "unknown"
 }
@@ -89,6 +96,10 @@ type Request struct {
 	// text becomes the message, a billing refusal inside it is one, and a
 	// backend refusing caseId as unknown is not retried.
 	Legacy bool
+	// Scrub, when set, redacts what an error answer says (its message,
+	// details and legacy text) beyond the client's key: a backend may
+	// quote the request, whose credentials the caller knows how to find.
+	Scrub func(string) string
 }
 
 // Config configures a Transport. Zero durations get the defaults below.
