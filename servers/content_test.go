@@ -140,3 +140,22 @@ func TestUnknownBlockWithOddContentIsDropped(t *testing.T) {
 		}
 	}
 }
+
+// The service's resources/read route wraps the MCP result as
+// {"content": {"contents": [...]}}, the reference answers it bare: both
+// read as the one result.
+func TestReadResourceReadsBothBodies(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"reference": `{"contents":[{"uri":"file:///a.txt","mimeType":"text/plain","text":"alpha text"}]}`,
+		"service":   `{"content":{"contents":[{"uri":"file:///a.txt","mimeType":"text/plain","text":"alpha text"}]}}`,
+	} {
+		rr, err := answering(t, body).ReadResource(t.Context(), "prj_1", "srv_1", servers.ReadResourceParams{URI: "file:///a.txt"})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(rr.Contents) != 1 || rr.Contents[0].Text != "alpha text" || rr.Contents[0].MIMEType != "text/plain" {
+			t.Errorf("%s body: contents = %+v; want the one text content", name, rr.Contents)
+		}
+	}
+}

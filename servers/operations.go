@@ -125,10 +125,14 @@ func (s *Service) GetPrompt(ctx context.Context, projectID, serverID string, p G
 }
 
 // ReadResource reads one resource by URI; text resources carry Text, binary
-// ones Blob.
+// ones Blob. The reference answers the MCP result ({"contents": [...]});
+// the service's route wraps it as {"content": {"contents": [...]}}. Both
+// read alike: a body without a top-level contents but with a content
+// object holding one is read from that object.
 func (s *Service) ReadResource(ctx context.Context, projectID, serverID string, p ReadResourceParams, opts ...option.RequestOption) (*mcp.ReadResourceResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return post[mcp.ReadResourceResult](ctx, s, routeReadResource, projectID, serverID, p, transport.Read)
+	r, err := post[readResourceResult](ctx, s, routeReadResource, projectID, serverID, p, transport.Read)
+	return (*mcp.ReadResourceResult)(r), err
 }
 
 // Export returns the server's tools, resources and prompts in one snapshot,
