@@ -56,7 +56,7 @@ func exerciseEverything(t *testing.T, f *fixture, id string) {
 	if err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
-	if v.InitInfo == nil || v.InitInfo.ServerInfo == nil || !strings.Contains(v.InitInfo.ServerInfo.Name, "everything") {
+	if v.InitInfo == nil || v.InitInfo.ServerVersion == nil || !strings.Contains(v.InitInfo.ServerVersion.Name, "everything") {
 		t.Errorf("initInfo = %+v", v.InitInfo)
 	}
 	rep, err := f.C.Servers.Doctor(ctx, p, id)

@@ -43,14 +43,17 @@ func TestValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// initInfo is the service's initialization info, not the initialize
+	// result: serverVersion and serverCapabilities, plus the transport.
 	ii := v.InitInfo
-	if !v.Success || v.Status != "connected" || ii == nil || ii.ServerInfo == nil {
+	if !v.Success || v.Status != "connected" || ii == nil || ii.ServerVersion == nil {
 		t.Fatalf("Validate = %+v", v)
 	}
-	if ii.ServerInfo.Name != "full" || ii.ServerInfo.Version != "1.2.3" || ii.ProtocolVersion == "" {
-		t.Errorf("initInfo = %+v / %+v", ii, ii.ServerInfo)
+	if ii.ServerVersion.Name != "full" || ii.ServerVersion.Version != "1.2.3" || ii.ProtocolVersion == "" ||
+		ii.Transport != servers.InitTransportStreamableHTTP || ii.ClientCapabilities == nil {
+		t.Errorf("initInfo = %+v / %+v", ii, ii.ServerVersion)
 	}
-	if c := ii.Capabilities; c == nil || c.Tools == nil || c.Prompts == nil || c.Resources == nil {
+	if c := ii.ServerCapabilities; c == nil || c.Tools == nil || c.Prompts == nil || c.Resources == nil {
 		t.Errorf("capabilities = %+v", c)
 	}
 	if n := f.Srv.MCPSessions(); n != 0 {
@@ -249,7 +252,7 @@ func TestDoctorReady(t *testing.T) {
 		t.Errorf("primitives: %q, %d tools %d prompts %d resources %d templates", c.Tools.Detail,
 			len(rep.Tools), len(rep.Prompts), len(rep.Resources), len(rep.ResourceTemplates))
 	}
-	if !rep.GeneratedAt.Equal(t0) || rep.InitInfo == nil || rep.Capabilities == nil {
+	if !rep.GeneratedAt.Equal(t0) || rep.InitInfo == nil || rep.InitInfo.ServerVersion == nil || rep.Capabilities == nil {
 		t.Errorf("generatedAt %v initInfo %v capabilities %v", rep.GeneratedAt, rep.InitInfo, rep.Capabilities)
 	}
 

@@ -14,10 +14,43 @@ type ValidateResult struct {
 	Success bool `json:"success"`
 	// Status is always "connected".
 	Status string `json:"status"`
-	// InitInfo is the server's initialize result: server info, negotiated
-	// protocol version and capabilities. Nil when the service had none.
-	InitInfo *mcp.InitializeResult `json:"initInfo"`
+	// InitInfo is what the service learned initializing the session. Nil
+	// when the service connected but had none.
+	InitInfo *InitInfo `json:"initInfo"`
 }
+
+// InitInfo is the service's summary of an initialized MCP session (its
+// client's initialization info), not the MCP initialize result: the
+// server's info is ServerVersion and its capabilities ServerCapabilities.
+// A field the service did not have is left out of the body and is zero
+// here.
+type InitInfo struct {
+	// ProtocolVersion is the negotiated MCP protocol version.
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	// Transport is the transport that connected: InitTransportStreamableHTTP,
+	// InitTransportSSE or InitTransportStdio.
+	Transport string `json:"transport,omitempty"`
+	// ServerCapabilities are the capabilities the server advertised.
+	ServerCapabilities *mcp.ServerCapabilities `json:"serverCapabilities,omitempty"`
+	// ServerVersion is the server's implementation info (its initialize
+	// result's serverInfo): name, version, title.
+	ServerVersion *mcp.Implementation `json:"serverVersion,omitempty"`
+	// Instructions are the server's usage instructions, "" when it gave
+	// none.
+	Instructions string `json:"instructions,omitempty"`
+	// ClientCapabilities are the capabilities the service's client
+	// declared to the server.
+	ClientCapabilities *mcp.ClientCapabilities `json:"clientCapabilities,omitempty"`
+}
+
+// Transports an InitInfo names: the one that actually connected, which for
+// an HTTP server may differ from the saved TransportType (a fallback to
+// SSE, say).
+const (
+	InitTransportStreamableHTTP = "streamable-http"
+	InitTransportSSE            = "sse"
+	InitTransportStdio          = "stdio"
+)
 
 // DoctorStatus is the overall outcome of a doctor run.
 type DoctorStatus string
@@ -59,9 +92,11 @@ type DoctorReport struct {
 	GeneratedAt time.Time    `json:"generatedAt"`
 	Status      DoctorStatus `json:"status"`
 	// Probe is the transport-level probe result, nil when skipped.
-	Probe      map[string]any        `json:"probe"`
-	Connection Connection            `json:"connection"`
-	InitInfo   *mcp.InitializeResult `json:"initInfo"`
+	Probe      map[string]any `json:"probe"`
+	Connection Connection     `json:"connection"`
+	// InitInfo is what the service learned initializing the session, nil
+	// when it did not connect.
+	InitInfo *InitInfo `json:"initInfo"`
 	// Capabilities are the server's negotiated capabilities.
 	Capabilities      *mcp.ServerCapabilities `json:"capabilities"`
 	Tools             []*mcp.Tool             `json:"tools,omitempty"`

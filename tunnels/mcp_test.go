@@ -75,7 +75,8 @@ func TestMCPServerThroughTunnel(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Validate: %v", err)
 	}
-	if !v.Success || v.InitInfo == nil || v.InitInfo.ServerInfo.Name != "local" {
+	if !v.Success || v.InitInfo == nil || v.InitInfo.ServerVersion == nil || v.InitInfo.ServerVersion.Name != "local" ||
+		v.InitInfo.Transport != servers.InitTransportStreamableHTTP {
 		t.Fatalf("Validate = %+v", v)
 	}
 	r, err := callEcho(t, f.C, p, g.ServerID)

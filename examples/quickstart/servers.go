@@ -23,7 +23,7 @@ func serverTour(ctx context.Context, w io.Writer, client *projectops.Client, pro
 		return fmt.Errorf("validate: %w", err)
 	}
 	fmt.Fprintf(w, "validated %s: %s %s, protocol %s\n", demoServerID,
-		v.InitInfo.ServerInfo.Name, v.InitInfo.ServerInfo.Version, v.InitInfo.ProtocolVersion)
+		v.InitInfo.ServerVersion.Name, v.InitInfo.ServerVersion.Version, v.InitInfo.ProtocolVersion)
 
 	rep, err := client.Servers.Doctor(ctx, projectID, demoServerID)
 	if err != nil {

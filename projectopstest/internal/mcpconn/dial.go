@@ -117,11 +117,15 @@ type Dialer struct {
 // server asking for them would stall teardown), using hc for HTTP.
 func NewDialer(name, version string, hc *http.Client) *Dialer {
 	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, &mcp.ClientOptions{
-		Capabilities: &mcp.ClientCapabilities{},
+		Capabilities: ClientCapabilities(),
 		Logger:       slog.New(slog.DiscardHandler),
 	})
 	return &Dialer{client: c, http: hc, ConnectTimeout: 10 * time.Second, TerminateDuration: time.Second}
 }
+
+// ClientCapabilities are the capabilities every dialer's sessions declare:
+// none. A fresh value each call, so no caller can change another's.
+func ClientCapabilities() *mcp.ClientCapabilities { return &mcp.ClientCapabilities{} }
 
 // ErrConnectTimeout marks a connect that did not finish in time.
 var ErrConnectTimeout = errors.New("mcpconn: connect timed out")

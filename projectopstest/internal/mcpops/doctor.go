@@ -12,7 +12,8 @@ import (
 	"github.com/projectops/projectops-go/servers"
 )
 
-// Validate connects once, fresh, and reports the server's initialize result.
+// Validate connects once, fresh, and reports the session's initialization
+// info.
 func Validate(ctx context.Context, sc *Call) (ValidateResult, *edge.Error) {
 	if herr := sc.Authorize(); herr != nil {
 		return ValidateResult{}, herr
@@ -22,7 +23,7 @@ func Validate(ctx context.Context, sc *Call) (ValidateResult, *edge.Error) {
 		return ValidateResult{}, sc.fail(f)
 	}
 	defer sc.l.pool.Discard(conn)
-	init, _ := initAsSent(conn)
+	init, _ := initAsSent(conn, sc.Target.Transport)
 	return ValidateResult{ValidateResult: servers.ValidateResult{Success: true, Status: "connected"}, InitInfo: init}, nil
 }
 
@@ -79,9 +80,8 @@ func Doctor(ctx context.Context, sc *Call) (DoctorReport, *edge.Error) {
 func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *DoctorReport) {
 	rep := &full.DoctorReport
 	ir := c.Session.InitializeResult()
-	rep.InitInfo = ir
 	rep.Capabilities = capsOf(c)
-	full.InitInfo, full.Capabilities = initAsSent(c)
+	full.InitInfo, full.Capabilities = initAsSent(c, sc.Target.Transport)
 	rep.Connection = servers.Connection{Status: servers.ConnectionConnected, Detail: "connected over " + sc.Target.Transport}
 	rep.Checks.Connection = check(servers.CheckOK, "connected over %s", sc.Target.Transport)
 	name := "the server"

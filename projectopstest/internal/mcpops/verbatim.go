@@ -77,7 +77,7 @@ type ExportSnapshot struct {
 }
 
 // DoctorReport is servers.DoctorReport with the server's answers as it
-// sent them: its initialize result, capabilities and listings.
+// sent them: its initialization info, capabilities and listings.
 type DoctorReport struct {
 	servers.DoctorReport
 	InitInfo          json.RawMessage   `json:"initInfo"`
@@ -88,25 +88,9 @@ type DoctorReport struct {
 	Prompts           []json.RawMessage `json:"prompts,omitempty"`
 }
 
-// ValidateResult is servers.ValidateResult with the initialize result as
-// the server sent it.
+// ValidateResult is servers.ValidateResult with the initialization info's
+// parts as the server sent them.
 type ValidateResult struct {
 	servers.ValidateResult
 	InitInfo json.RawMessage `json:"initInfo"`
-}
-
-// initAsSent is c's initialize result as sent, else go-sdk's, and its
-// capabilities.
-func initAsSent(c *mcpconn.Conn) (init, caps json.RawMessage) {
-	init, caps = c.InitRaw, verbatim(nil, capsOf(c))
-	if init == nil {
-		return verbatim(nil, c.Session.InitializeResult()), caps
-	}
-	var res struct {
-		Capabilities json.RawMessage `json:"capabilities"`
-	}
-	if json.Unmarshal(init, &res) == nil && res.Capabilities != nil {
-		caps = res.Capabilities
-	}
-	return init, caps
 }

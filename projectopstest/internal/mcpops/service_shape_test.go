@@ -1,0 +1,72 @@
+package mcpops
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+	"github.com/projectops/projectops-go/servers"
+)
+
+// keys is the sorted member names of the JSON object b.
+func keys(t *testing.T, b json.RawMessage) []string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return slices.Sorted(maps.Keys(m))
+}
+
+// initInfo is the service's initialization info (its client manager's),
+// not the MCP initialize result; a part the server did not send
+// (instructions) is left out.
+func TestInitInfoIsTheServicesSummary(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	sc := open(l, false)
+	v, herr := Validate(t.Context(), sc)
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	rep, herr := Doctor(t.Context(), sc)
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	want := []string{"clientCapabilities", "protocolVersion", "serverCapabilities", "serverVersion", "transport"}
+	for name, raw := range map[string]json.RawMessage{"validate": v.InitInfo, "doctor": rep.InitInfo} {
+		if got := keys(t, raw); !slices.Equal(got, want) {
+			t.Errorf("%s initInfo keys = %v, want %v", name, got, want)
+		}
+		var ii servers.InitInfo
+		if err := json.Unmarshal(raw, &ii); err != nil || ii.Transport != servers.InitTransportStreamableHTTP ||
+			ii.ServerVersion == nil || ii.ServerVersion.Name != "echo" || ii.ServerCapabilities == nil || ii.ServerCapabilities.Tools == nil {
+			t.Errorf("%s initInfo = %s (%v)", name, raw, err)
+		}
+	}
+
+	s := mcp.NewServer(&mcp.Implementation{Name: "told", Version: "1"}, &mcp.ServerOptions{Instructions: "call echo first"})
+	told := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_2", URL: "http://inprocess.invalid/told",
+		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: s}})
+	v, herr = Validate(t.Context(), told)
+	var ii servers.InitInfo
+	if herr != nil || json.Unmarshal(v.InitInfo, &ii) != nil || ii.Instructions != "call echo first" {
+		t.Errorf("initInfo with instructions = %s, %v", v.InitInfo, herr)
+	}
+}
+
+// The transport an initInfo names is the service's: streamable-http, sse
+// or stdio.
+func TestInitTransport(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{mcpconn.TransportHTTP: "streamable-http", mcpconn.TransportSSE: "sse",
+		mcpconn.TransportStdio: "stdio", mcpconn.TransportInProcess: "streamable-http"} {
+		if got := initTransport(in); got != want {
+			t.Errorf("initTransport(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
