@@ -136,8 +136,12 @@ func (s *Service) ReadResource(ctx context.Context, projectID, serverID string, 
 }
 
 // Export returns the server's tools, resources and prompts in one snapshot,
-// for storing and diffing in CI (see Diff). A missing capability exports as
-// an empty list. The snapshot's Raw is the response as served, with the
+// for storing and diffing in CI (see Diff). As the service does, it holds
+// the first page of each listing (the service asks each once, with no
+// cursor) and only some fields of each item: a tool's name, description,
+// inputSchema and outputSchema; a resource's uri, name, description and
+// mimeType; a prompt's name, description and arguments. A missing
+// capability exports as an empty list. The snapshot's Raw is the response as served, with the
 // fields go-sdk's types do not model and numbers as written.
 func (s *Service) Export(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*ExportSnapshot, error) {
 	// Raw is the response body: kept in the caller's WithResponseInto

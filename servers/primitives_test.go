@@ -207,8 +207,12 @@ func TestExport(t *testing.T) {
 	if snap.ServerID != id || !snap.ExportedAt.Equal(t0) {
 		t.Errorf("serverId %q exportedAt %v", snap.ServerID, snap.ExportedAt)
 	}
-	if len(snap.Tools) != 5 || len(snap.Prompts) != 3 || len(snap.Resources) != 3 {
-		t.Errorf("snapshot has %d tools, %d prompts, %d resources", len(snap.Tools), len(snap.Prompts), len(snap.Resources))
+	// As the service, export asks each listing once, without a cursor: the
+	// server's first page (pageSize items of 5 tools, 3 prompts, 3
+	// resources).
+	if len(snap.Tools) != pageSize || len(snap.Prompts) != pageSize || len(snap.Resources) != pageSize {
+		t.Errorf("snapshot has %d tools, %d prompts, %d resources; want the first page (%d) of each",
+			len(snap.Tools), len(snap.Prompts), len(snap.Resources), pageSize)
 	}
 	// Exported again later, the same server diffs as equal.
 	f.Clock.Advance(1e9)

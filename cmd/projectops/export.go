@@ -17,9 +17,11 @@ func newExportCmd(a *app) *cobra.Command {
 		Use:   "export --server ID [-o FILE]",
 		Short: "Write a saved server's tools, resources and prompts as a JSON snapshot",
 		Long: `Writes the server's tools, resources and prompts as one JSON snapshot (always
-JSON), to stdout or to -o FILE, as served: tool, resource and prompt fields
-are kept as the MCP server sent them, numbers as written. Compare two with
-"projectops diff".`,
+JSON), to stdout or to -o FILE, as served. The service exports the first page
+of each listing, keeping a tool's name, description, inputSchema and
+outputSchema, a resource's uri, name, description and mimeType, and a prompt's
+name, description and arguments, each as the MCP server sent it, numbers as
+written. Compare two with "projectops diff".`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error {
 			c, project, err := a.projectClient()
@@ -31,7 +33,7 @@ are kept as the MCP server sent them, numbers as written. Compare two with
 				return err
 			}
 			// The snapshot as served: fields go-sdk's types do not model
-			// (a tool's execution) and numbers as written (a float64 would
+			// (a vendor keyword in a tool's inputSchema) and numbers as written (a float64 would
 			// round 9007199254740993) survive, so diff sees them.
 			var v any = snap
 			if snap.Raw != nil {

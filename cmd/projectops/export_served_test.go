@@ -16,7 +16,8 @@ import (
 // execResult adds what go-sdk's mcp.Tool does not model to every tool of
 // a tools/list result, as a server on MCP 2025-11-25 does (the execution
 // @modelcontextprotocol/server-everything puts on each tool), and a
-// number past float64's precision.
+// number past float64's precision; its inputSchema gets the like, as
+// export keeps a tool's schemas but not its execution.
 type execResult struct{ mcp.Result }
 
 func (v *execResult) MarshalJSON() ([]byte, error) {
@@ -30,8 +31,13 @@ func (v *execResult) MarshalJSON() ([]byte, error) {
 	}
 	if items, ok := m["tools"].([]any); ok {
 		for _, it := range items {
-			it.(map[string]any)["execution"] = map[string]any{"taskSupport": "required"}
-			it.(map[string]any)["x-limit"] = json.Number("9007199254740993")
+			tool := it.(map[string]any)
+			tool["execution"] = map[string]any{"taskSupport": "required"}
+			tool["x-limit"] = json.Number("9007199254740993")
+			if schema, ok := tool["inputSchema"].(map[string]any); ok {
+				schema["x-execution"] = map[string]any{"taskSupport": "required"}
+				schema["x-limit"] = json.Number("9007199254740993")
+			}
 		}
 	}
 	return json.Marshal(m)
@@ -70,9 +76,10 @@ func execAPI(t *testing.T) (projectID, serverID string) {
 	return ws.ProjectID, id
 }
 
-// export writes the snapshot as served: the tool's execution and its
-// number as written are in the file, which is still indented, and diff
-// sees a change to them.
+// export writes the snapshot as served: what the service keeps of the
+// tool (its inputSchema, an unmodelled member and a number as written
+// included) is in the file, which is still indented, and diff sees a
+// change to them.
 func TestExportKeepsToolFieldsAsServed(t *testing.T) {
 	p, id := execAPI(t)
 	code, out, stderr := runCLI(t, "export", "--project", p, "--server", id)
@@ -93,7 +100,7 @@ func TestExportKeepsToolFieldsAsServed(t *testing.T) {
 		t.Errorf("diff of a snapshot with itself: %d %q %q", code, out, errs)
 	}
 	for _, c := range []struct{ from, to, want string }{
-		{`"taskSupport": "required"`, `"taskSupport": "forbidden"`, `execution.taskSupport: "required" → "forbidden"`},
+		{`"taskSupport": "required"`, `"taskSupport": "forbidden"`, `x-execution.taskSupport: "required" → "forbidden"`},
 		{`9007199254740993`, `9007199254740992`, `x-limit: 9007199254740993 → 9007199254740992`},
 	} {
 		if err := os.WriteFile(newPath, []byte(strings.Replace(out, c.from, c.to, 1)), 0o644); err != nil {

@@ -199,44 +199,6 @@ func methodNotFound(ctx context.Context, err error, conn *mcpconn.Conn) bool {
 	return mcpconn.Classify(err, ctx, nil, conn).Kind == mcpconn.Unsupported
 }
 
-// Export lists tools, resources and prompts in one snapshot, each item as
-// the server sent it. A capability the server lacks exports as an empty
-// list (never 422).
-func Export(ctx context.Context, sc *Call) (ExportSnapshot, *edge.Error) {
-	if herr := sc.Authorize(); herr != nil {
-		return ExportSnapshot{}, herr
-	}
-	snap := ExportSnapshot{ExportSnapshot: servers.ExportSnapshot{ServerID: sc.ServerID}}
-	herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
-		caps, cs := capsOf(conn), conn.Session
-		for _, l := range []struct {
-			has  bool
-			list func(context.Context) (int, error)
-		}{
-			{hasTools(caps), collect(cs, &snap.Tools, toolsAsSent)},
-			{hasResources(caps), collect(cs, &snap.Resources, resourcesAsSent)},
-			{hasPrompts(caps), collect(cs, &snap.Prompts, promptsAsSent)},
-		} {
-			if l.has {
-				// A capability advertised but not served (method not
-				// found) exports as an empty list, like one not
-				// advertised: export never answers 422.
-				if _, err := l.list(ctx); err != nil && !methodNotFound(ctx, err, conn) {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	if herr != nil {
-		return ExportSnapshot{}, herr
-	}
-	// A list that was not served is empty, never null.
-	snap.Tools, snap.Resources, snap.Prompts = orEmpty(snap.Tools), orEmpty(snap.Resources), orEmpty(snap.Prompts)
-	snap.ExportedAt = sc.l.cfg.Now().UTC()
-	return snap, nil
-}
-
 func orEmpty[T any](s []T) []T {
 	if s == nil {
 		return []T{}

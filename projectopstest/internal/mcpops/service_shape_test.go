@@ -1,6 +1,7 @@
 package mcpops
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -67,6 +68,62 @@ func TestInitTransport(t *testing.T) {
 		mcpconn.TransportStdio: "stdio", mcpconn.TransportInProcess: "streamable-http"} {
 		if got := initTransport(in); got != want {
 			t.Errorf("initTransport(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// pagedServer has three tools (the first with title, annotations and
+// _meta), three resources and three prompts, in pages of two.
+func pagedServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "paged", Version: "1"}, &mcp.ServerOptions{PageSize: 2})
+	h := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil, nil
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "a", Title: "A", Description: "first", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		Meta: mcp.Meta{"vendor/x": "y"}}, h)
+	mcp.AddTool(s, &mcp.Tool{Name: "b"}, h)
+	mcp.AddTool(s, &mcp.Tool{Name: "c"}, h)
+	read := func(_ context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.Params.URI, Text: "x"}}}, nil
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		s.AddResource(&mcp.Resource{URI: "file:///" + n, Name: n, Title: "T" + n, MIMEType: "text/plain", Size: 1}, read)
+		s.AddPrompt(&mcp.Prompt{Name: n, Title: "T" + n, Arguments: []*mcp.PromptArgument{{Name: "x"}}},
+			func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				return &mcp.GetPromptResult{}, nil
+			})
+	}
+	return s
+}
+
+// Export asks each listing once, with no cursor, and keeps the fields
+// the service keeps, in its order; a field the server did not send (a
+// description) stays out.
+func TestExportFirstPageServiceFields(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_3", URL: "http://inprocess.invalid/paged",
+		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: pagedServer()}})
+	snap, herr := Export(t.Context(), sc)
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	for name, items := range map[string][]json.RawMessage{"tools": snap.Tools, "resources": snap.Resources, "prompts": snap.Prompts} {
+		if len(items) != 2 {
+			t.Errorf("%d %s exported; want the first page's 2", len(items), name)
+		}
+	}
+	for _, c := range []struct {
+		got  json.RawMessage
+		want string
+	}{
+		{snap.Tools[0], `{"name":"a","description":"first","inputSchema":{"type":"object"}}`},
+		{snap.Tools[1], `{"name":"b","inputSchema":{"type":"object"}}`},
+		{snap.Resources[0], `{"uri":"file:///a","name":"a","mimeType":"text/plain"}`},
+		{snap.Prompts[0], `{"name":"a","arguments":[{"name":"x"}]}`},
+	} {
+		if string(c.got) != c.want {
+			t.Errorf("exported item = %s, want %s", c.got, c.want)
 		}
 	}
 }
