@@ -3,6 +3,7 @@ package servers_test
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -260,13 +261,16 @@ func TestDoctorReady(t *testing.T) {
 		t.Errorf("generatedAt %v initInfo %v capabilities %v", rep.GeneratedAt, rep.InitInfo, rep.Capabilities)
 	}
 
-	// Missing capabilities are skipped steps, and the server is still ready.
+	// A listing the server does not advertise is, as in the service, an ok
+	// step of none (only resource templates are skipped), and the server
+	// is still ready.
 	rep, err = f.C.Servers.Doctor(t.Context(), p, addMCP(t, f, "tools-only", toolsOnlyServer()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Status != servers.DoctorReady || rep.Checks.Prompts.Status != servers.CheckSkipped ||
-		rep.Checks.Resources.Status != servers.CheckSkipped || rep.Checks.Tools.Status != servers.CheckOK {
+	if rep.Status != servers.DoctorReady || rep.Checks.Prompts.Status != servers.CheckOK ||
+		rep.Checks.Resources.Status != servers.CheckOK || rep.Checks.Tools.Status != servers.CheckOK ||
+		rep.Checks.ResourceTemplates.Status != servers.CheckSkipped || !strings.HasPrefix(rep.Checks.Prompts.Detail, "0 prompts") {
 		t.Errorf("tools-only report = %+v / %+v", rep, rep.Checks)
 	}
 }

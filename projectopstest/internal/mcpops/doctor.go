@@ -108,10 +108,17 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 	}
 	rep.Checks.Capabilities = check(servers.CheckOK, "advertised: %s", orNone(strings.Join(have, ", ")))
 
+	// A listing the server does not advertise, or advertises but does not
+	// serve, is the service's empty answer: an ok step of none. Only
+	// resource templates are skipped then.
 	failed := false
 	step := func(label string, advertised bool, run func(ctx context.Context) (int, error)) *servers.DoctorCheck {
+		templates := label == "resource templates"
 		if !advertised {
-			return check(servers.CheckSkipped, "the server does not advertise %s", label)
+			if templates {
+				return check(servers.CheckSkipped, "the server does not advertise resources")
+			}
+			return check(servers.CheckOK, "0 %s: the server does not advertise them", label)
 		}
 		opCtx, cancel := sc.opContext(ctx)
 		defer cancel()
@@ -119,7 +126,10 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 		if err != nil {
 			f := mcpconn.Classify(err, opCtx, ctx, c)
 			if f.Kind == mcpconn.Unsupported {
-				return check(servers.CheckSkipped, "the server does not implement listing %s", label)
+				if templates {
+					return check(servers.CheckSkipped, "the server does not implement listing %s", label)
+				}
+				return check(servers.CheckOK, "0 %s: the server does not implement listing them", label)
 			}
 			failed = true
 			return check(servers.CheckError, "listing %s failed: %s", label, sc.fail(f).Body.Message)

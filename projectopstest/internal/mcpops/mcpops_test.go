@@ -70,7 +70,7 @@ func TestOperations(t *testing.T) {
 	}
 
 	rep, herr := Doctor(ctx, sc)
-	if herr != nil || rep.Status != servers.DoctorReady || len(rep.Tools) != 1 || rep.Checks.Prompts.Status != servers.CheckSkipped {
+	if herr != nil || rep.Status != servers.DoctorReady || len(rep.Tools) != 1 || rep.Checks.Prompts.Status != servers.CheckOK {
 		t.Errorf("Doctor = %+v, %v", rep, herr)
 	}
 	if !rep.GeneratedAt.Equal(t0) {

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
@@ -125,5 +127,52 @@ func TestExportFirstPageServiceFields(t *testing.T) {
 		if string(c.got) != c.want {
 			t.Errorf("exported item = %s, want %s", c.got, c.want)
 		}
+	}
+}
+
+// withoutListing makes s answer method to "method not found", as a server
+// that advertises a capability but does not serve its listing.
+func withoutListing(s *mcp.Server, method string) *mcp.Server {
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, m string, req mcp.Request) (mcp.Result, error) {
+			if m == method {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}
+			}
+			return next(ctx, m, req)
+		}
+	})
+	return s
+}
+
+// A listing the server does not advertise, or does not serve, is what the
+// service's client answers then, an empty list: an ok step of none. Only
+// resource templates are skipped.
+func TestDoctorUnservedListingsAreOK(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	rep, herr := Doctor(t.Context(), open(l, false)) // tools only
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	c := rep.Checks
+	for name, ch := range map[string]*servers.DoctorCheck{"resources": c.Resources, "prompts": c.Prompts} {
+		if ch.Status != servers.CheckOK || !strings.HasPrefix(ch.Detail, "0 "+name) {
+			t.Errorf("unadvertised %s = %+v, want ok with 0", name, ch)
+		}
+	}
+	if c.ResourceTemplates.Status != servers.CheckSkipped || rep.Status != servers.DoctorReady {
+		t.Errorf("templates %+v, status %s", c.ResourceTemplates, rep.Status)
+	}
+
+	s := withoutListing(withoutListing(pagedServer(), "prompts/list"), "resources/templates/list")
+	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_4", URL: "http://inprocess.invalid/paged",
+		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: s}})
+	rep, herr = Doctor(t.Context(), sc)
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	if c := rep.Checks; c.Prompts.Status != servers.CheckOK || c.ResourceTemplates.Status != servers.CheckSkipped ||
+		rep.Status != servers.DoctorReady {
+		t.Errorf("unserved prompts %+v, templates %+v, status %s", c.Prompts, c.ResourceTemplates, rep.Status)
 	}
 }
