@@ -104,7 +104,9 @@ type DoctorReport struct {
 	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`
 	Prompts           []*mcp.Prompt           `json:"prompts,omitempty"`
 	Checks            DoctorChecks            `json:"checks"`
-	// Error is the error that ended the workflow, nil when it completed.
+	// Error is the error that ended the workflow; in a DoctorPartial
+	// report, the first failed listing's (by tools, resources, prompts,
+	// resource templates) code and message; nil in a DoctorReady one.
 	Error *ReportError `json:"error"`
 }
 

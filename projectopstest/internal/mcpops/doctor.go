@@ -111,8 +111,8 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 	// A listing the server does not advertise, or advertises but does not
 	// serve, is the service's empty answer: an ok step of none. Only
 	// resource templates are skipped then.
-	failed := false
-	step := func(label string, advertised bool, run func(ctx context.Context) (int, error)) *servers.DoctorCheck {
+	var errs [4]*servers.ReportError // by the service's order: tools, resources, prompts, templates
+	step := func(label string, advertised bool, slot int, run func(ctx context.Context) (int, error)) *servers.DoctorCheck {
 		templates := label == "resource templates"
 		if !advertised {
 			if templates {
@@ -131,20 +131,47 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 				}
 				return check(servers.CheckOK, "0 %s: the server does not implement listing them", label)
 			}
-			failed = true
-			return check(servers.CheckError, "listing %s failed: %s", label, sc.fail(f).Body.Message)
+			h := sc.fail(f)
+			errs[slot] = &servers.ReportError{Code: doctorErrorCode(h), Message: h.Body.Message}
+			return check(servers.CheckError, "listing %s failed: %s", label, h.Body.Message)
 		}
 		return check(servers.CheckOK, "%d %s", n, label)
 	}
 	cs := c.Session
-	rep.Checks.Tools = step("tools", caps.Tools != nil, collect(cs, &full.Tools, toolsAsSent))
-	rep.Checks.Resources = step("resources", caps.Resources != nil, collect(cs, &full.Resources, resourcesAsSent))
-	rep.Checks.ResourceTemplates = step("resource templates", caps.Resources != nil, collect(cs, &full.ResourceTemplates, templatesAsSent))
-	rep.Checks.Prompts = step("prompts", caps.Prompts != nil, collect(cs, &full.Prompts, promptsAsSent))
+	rep.Checks.Tools = step("tools", caps.Tools != nil, 0, collect(cs, &full.Tools, toolsAsSent))
+	rep.Checks.Resources = step("resources", caps.Resources != nil, 1, collect(cs, &full.Resources, resourcesAsSent))
+	rep.Checks.ResourceTemplates = step("resource templates", caps.Resources != nil, 3, collect(cs, &full.ResourceTemplates, templatesAsSent))
+	rep.Checks.Prompts = step("prompts", caps.Prompts != nil, 2, collect(cs, &full.Prompts, promptsAsSent))
 	rep.Status = servers.DoctorReady
-	if failed {
-		rep.Status = servers.DoctorPartial
+	// A partial report carries the first failed listing's error, as the
+	// service's does.
+	for _, e := range errs {
+		if e != nil {
+			rep.Status, rep.Error = servers.DoctorPartial, e
+			break
+		}
 	}
+}
+
+// doctorErrorCode is the code the service gives a failed listing in a
+// doctor report: TIMEOUT, SERVER_UNREACHABLE or else INTERNAL_ERROR. The
+// service reads it off the error's message (timeout words, then
+// connection words); the double's own messages are reworded, so its
+// timeouts and lost connections keep their codes, and a server's message
+// is read as the service reads it.
+func doctorErrorCode(h *edge.Error) shared.Code {
+	switch h.Body.Code {
+	case shared.CodeTimeout, shared.CodeServerUnreachable:
+		return h.Body.Code
+	}
+	m := strings.ToLower(h.Body.Message)
+	switch {
+	case strings.Contains(m, "timed out"), strings.Contains(m, "timeout"):
+		return shared.CodeTimeout
+	case strings.Contains(m, "connect"), strings.Contains(m, "refused"), strings.Contains(m, "econn"):
+		return shared.CodeServerUnreachable // "connect" covers "connection"
+	}
+	return shared.CodeInternal
 }
 
 func orNone(s string) string {

@@ -3,6 +3,7 @@ package mcpops
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -11,8 +12,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // keys is the sorted member names of the JSON object b.
@@ -174,5 +177,74 @@ func TestDoctorUnservedListingsAreOK(t *testing.T) {
 	if c := rep.Checks; c.Prompts.Status != servers.CheckOK || c.ResourceTemplates.Status != servers.CheckSkipped ||
 		rep.Status != servers.DoctorReady {
 		t.Errorf("unserved prompts %+v, templates %+v, status %s", c.Prompts, c.ResourceTemplates, rep.Status)
+	}
+}
+
+// failing makes s fail each of methods with an error naming it.
+func failing(s *mcp.Server, methods ...string) *mcp.Server {
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, m string, req mcp.Request) (mcp.Result, error) {
+			if slices.Contains(methods, m) {
+				return nil, errors.New(m + " exploded")
+			}
+			return next(ctx, m, req)
+		}
+	})
+	return s
+}
+
+// A partial report carries the first failed listing's {code, message},
+// first in the service's order: tools, resources, prompts, templates.
+func TestDoctorPartialCarriesFirstError(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	for _, c := range []struct {
+		fail []string
+		want string
+	}{
+		{[]string{"prompts/list", "resources/list"}, "resources/list exploded"},
+		{[]string{"resources/templates/list", "prompts/list"}, "prompts/list exploded"},
+		{[]string{"resources/templates/list"}, "resources/templates/list exploded"},
+	} {
+		sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_5", URL: "http://inprocess.invalid/paged",
+			Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: failing(pagedServer(), c.fail...)}})
+		rep, herr := Doctor(t.Context(), sc)
+		if herr != nil {
+			t.Fatal(herr)
+		}
+		if rep.Status != servers.DoctorPartial || rep.Error == nil || rep.Error.Code != shared.CodeInternal ||
+			!strings.Contains(rep.Error.Message, c.want) || rep.Error.Details != nil {
+			t.Errorf("%v failing: status %s, error %+v; want partial with INTERNAL_ERROR %q", c.fail, rep.Status, rep.Error, c.want)
+		}
+		l.DropSessions("srv_5")
+	}
+	rep, herr := Doctor(t.Context(), open(l, false))
+	if herr != nil || rep.Status != servers.DoctorReady || rep.Error != nil {
+		t.Errorf("ready report: %s, error %+v, %v", rep.Status, rep.Error, herr)
+	}
+}
+
+// The code of a failed listing is the service's: TIMEOUT, then
+// SERVER_UNREACHABLE by the message's words, else INTERNAL_ERROR; the
+// double's own timeouts and lost connections keep theirs.
+func TestDoctorErrorCode(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		code shared.Code
+		msg  string
+		want shared.Code
+	}{
+		{shared.CodeTimeout, "The server did not answer in time", shared.CodeTimeout},
+		{shared.CodeServerUnreachable, "Could not reach the server", shared.CodeServerUnreachable},
+		{shared.CodeInternal, "Request timed out", shared.CodeTimeout},
+		{shared.CodeInternal, "upstream Timeout", shared.CodeTimeout},
+		{shared.CodeInternal, "Connection reset by the backend", shared.CodeServerUnreachable},
+		{shared.CodeInternal, "fetch failed: ECONNRESET", shared.CodeServerUnreachable},
+		{shared.CodeInternal, "boom", shared.CodeInternal},
+		{shared.CodeOAuthRequired, "The server requires authorization", shared.CodeInternal},
+	} {
+		if got := doctorErrorCode(edge.NewError(c.code, c.msg, nil)); got != c.want {
+			t.Errorf("doctorErrorCode(%s %q) = %s, want %s", c.code, c.msg, got, c.want)
+		}
 	}
 }
