@@ -98,7 +98,9 @@ type DoctorReport struct {
 	// when it did not connect.
 	InitInfo *InitInfo `json:"initInfo"`
 	// Capabilities are the server's negotiated capabilities.
-	Capabilities      *mcp.ServerCapabilities `json:"capabilities"`
+	Capabilities *mcp.ServerCapabilities `json:"capabilities"`
+	// Tools are the server's tools, each without its _meta (the service
+	// strips it from the report).
 	Tools             []*mcp.Tool             `json:"tools,omitempty"`
 	Resources         []*mcp.Resource         `json:"resources,omitempty"`
 	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`

@@ -138,7 +138,7 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 		return check(servers.CheckOK, "%d %s", n, label)
 	}
 	cs := c.Session
-	rep.Checks.Tools = step("tools", caps.Tools != nil, 0, collect(cs, &full.Tools, toolsAsSent))
+	rep.Checks.Tools = step("tools", caps.Tools != nil, 0, collect(cs, &full.Tools, doctorToolsAsSent))
 	rep.Checks.Resources = step("resources", caps.Resources != nil, 1, collect(cs, &full.Resources, resourcesAsSent))
 	rep.Checks.ResourceTemplates = step("resource templates", caps.Resources != nil, 3, collect(cs, &full.ResourceTemplates, templatesAsSent))
 	rep.Checks.Prompts = step("prompts", caps.Prompts != nil, 2, collect(cs, &full.Prompts, promptsAsSent))

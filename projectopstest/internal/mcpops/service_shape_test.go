@@ -248,3 +248,35 @@ func TestDoctorErrorCode(t *testing.T) {
 		}
 	}
 }
+
+// The doctor's tools are as the server sent them less _meta, which the
+// service strips from each.
+func TestDoctorToolsWithoutMeta(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_6", URL: "http://inprocess.invalid/paged",
+		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: pagedServer()}})
+	rep, herr := Doctor(t.Context(), sc)
+	if herr != nil || len(rep.Tools) != 3 {
+		t.Fatalf("Doctor: %d tools, %v", len(rep.Tools), herr)
+	}
+	got := keys(t, rep.Tools[0])
+	if slices.Contains(got, "_meta") || !slices.Contains(got, "annotations") || !slices.Contains(got, "title") {
+		t.Errorf("doctor tool a has %v; want its fields as sent less _meta", got)
+	}
+}
+
+func TestOmit(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`{"name":"a","_meta":{"x":1},"n":9007199254740993}`: `{"name":"a","n":9007199254740993}`,
+		`{"_meta":null}`:        `{}`,
+		`{"name":"a"}`:          `{"name":"a"}`,
+		`[{"_meta":1}]`:         `[{"_meta":1}]`,
+		`{"name":"a","_meta":}`: `{"name":"a","_meta":}`,
+	} {
+		if got := string(omit(json.RawMessage(in), "_meta")); got != want {
+			t.Errorf("omit(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

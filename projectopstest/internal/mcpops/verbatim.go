@@ -1,6 +1,7 @@
 package mcpops
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 
@@ -93,4 +94,51 @@ type DoctorReport struct {
 type ValidateResult struct {
 	servers.ValidateResult
 	InitInfo json.RawMessage `json:"initInfo"`
+}
+
+// doctorToolsAsSent is toolsAsSent less each tool's _meta, which the
+// service's doctor strips from the tools it reports.
+func doctorToolsAsSent(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]json.RawMessage, string, error) {
+	items, next, err := toolsAsSent(ctx, cs, cursor)
+	for i, it := range items {
+		items[i] = omit(it, "_meta")
+	}
+	return items, next, err
+}
+
+// omit is the object item without its member field, the others in their
+// order and as sent; anything else, or an object without field, is item.
+func omit(item json.RawMessage, field string) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(item))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return item
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	found := false
+	for dec.More() {
+		k, err := dec.Token()
+		var v json.RawMessage
+		if err != nil || dec.Decode(&v) != nil {
+			return item
+		}
+		key, _ := k.(string)
+		if key == field {
+			found = true
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(key)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	if !found {
+		return item
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
