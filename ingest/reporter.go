@@ -101,7 +101,7 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 		return nil, apierr.Invalid("chunkBytes", fmt.Sprintf("ChunkBytes must be at least %d", 4*chunkOverhead))
 	}
 	if opt.ChunkBytes > MaxBodyBytes {
-		return nil, apierr.Invalid("chunkBytes", "ChunkBytes must not exceed the service's 5 MiB body limit (MaxBodyBytes)")
+		return nil, apierr.Invalid("chunkBytes", "ChunkBytes must not exceed the service's 1 MiB body limit (MaxBodyBytes)")
 	}
 	opt.Project = orStr(opt.Project, DefaultProject)
 	opt.ChunkSize = orInt(opt.ChunkSize, DefaultChunkSize)

@@ -10,7 +10,7 @@ import (
 
 // A run whose results fit one chunk but whose report body, the run's own
 // fields included, would not fit it goes the chunked way: the one-shot
-// body would exceed the service's 5 MiB limit and be refused.
+// body would exceed the service's 1 MiB limit and be refused.
 func TestReporterOneShotOnlyWhenTheBodyFits(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -19,9 +19,9 @@ func TestReporterOneShotOnlyWhenTheBodyFits(t *testing.T) {
 		o.Run.Notes = strings.Repeat("n", 100_000)
 		o.Strict = true
 	})
-	rs := make([]ingest.Result, 5) // about 5 MiB of results: one chunk
+	rs := make([]ingest.Result, 5) // about 1 MB of results: one chunk
 	for i := range rs {
-		rs[i] = ingest.Result{CaseTitle: "big" + strconv.Itoa(i), Passed: true, Error: strings.Repeat("x", 1_048_000)}
+		rs[i] = ingest.Result{CaseTitle: "big" + strconv.Itoa(i), Passed: true, Error: strings.Repeat("x", 190_000)}
 	}
 	record(t, r, rs)
 	out, err := r.Close(t.Context())

@@ -23,7 +23,7 @@ func TestResumeKeepsHTMLUnescaped(t *testing.T) {
 	f.srv.SetFault(routeReport, projectopstest.Fault{Status: 500, Times: 1})
 	c := f.client(t, option.WithMaxRetries(0))
 	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkBytes = ingest.MaxBodyBytes })
-	res := ingest.Result{CaseTitle: "<html> & friends", Error: strings.Repeat("<a>&", 300_000)} // 1.2 MB, 7.2 MB escaped
+	res := ingest.Result{CaseTitle: "<html> & friends", Error: strings.Repeat("<a>&", 60_000)} // 240 KB, 1.44 MB escaped
 	record(t, r, []ingest.Result{res})
 	if out, err := r.Close(t.Context()); err != nil || out.Err == nil {
 		t.Fatalf("Close = %+v, %v: want a spooled failure", out, err)

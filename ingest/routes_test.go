@@ -208,14 +208,14 @@ func TestIngestValidation(t *testing.T) {
 			return err
 		}, projectops.CodeNotFound, ""},
 		{"unknown project", func() error { _, err := f.c.Ingest.StartRun(ctx, "prj_nope", ok); return err }, projectops.CodeNotFound, ""},
-		{"body over the gateway's 6 MiB", func() error {
-			_, err := f.c.Ingest.AppendIterations(ctx, p, ingest.AppendParams{RunID: st.RunID,
-				Results: []ingest.Result{{CaseTitle: "a", Error: big + strings.Repeat("x", 1<<20)}}})
-			return err
-		}, projectops.CodeValidation, ""},
-		{"body over the backend's 5 MiB", func() error {
+		{"body over the API's 1 MiB", func() error {
 			_, err := f.c.Ingest.AppendIterations(ctx, p, ingest.AppendParams{RunID: st.RunID,
 				Results: []ingest.Result{{CaseTitle: "a", Error: big}}})
+			return err
+		}, projectops.CodeValidation, ""},
+		{"body over the ingest route's 6 MiB", func() error {
+			_, err := f.c.Ingest.AppendIterations(ctx, p, ingest.AppendParams{RunID: st.RunID,
+				Results: []ingest.Result{{CaseTitle: "a", Error: strings.Repeat(big, 6)}}})
 			return err
 		}, projectops.CodeValidation, ""},
 	} {
@@ -229,7 +229,7 @@ func TestIngestValidation(t *testing.T) {
 	}
 	// The oversized body's error says what happened.
 	_, err = f.c.Ingest.AppendIterations(ctx, p, ingest.AppendParams{RunID: st.RunID, Results: []ingest.Result{{CaseTitle: "a", Error: big}}})
-	if e := wantCode(t, err, projectops.CodeValidation, ""); !strings.Contains(e.Message, "backend size limit") {
+	if e := wantCode(t, err, projectops.CodeValidation, ""); e.Message != "Request body exceeds 1MB limit" {
 		t.Errorf("message = %q", e.Message)
 	}
 	// Nothing of a refused body was stored.

@@ -29,7 +29,10 @@ func TestAuthentication(t *testing.T) {
 		{"orphaned", "Bearer " + w.keys["orphaned"], 401, shared.CodeUnauthorized, "ORPHANED_KEY"},
 		{"org guest", "Bearer " + w.keys["orgguest"], 403, shared.CodeForbidden, ""},
 		{"owner", "Bearer " + w.keys["owner"], 200, "", ""},
-		{"lowercase scheme", "bearer " + w.keys["member"], 200, "", ""},
+		// The gateway reads the scheme exactly as "Bearer ".
+		{"lowercase scheme", "bearer " + w.keys["member"], 401, shared.CodeUnauthorized, ""},
+		{"upper-case scheme", "BEARER " + w.keys["member"], 401, shared.CodeUnauthorized, ""},
+		{"two spaces", "Bearer  " + w.keys["member"], 401, shared.CodeUnauthorized, ""},
 	}
 	for _, tg := range targets(t, w.srv) {
 		for _, tt := range tests {

@@ -10,9 +10,10 @@ import (
 )
 
 // authenticate applies the key rules in the real gateway's order: the key
-// (401 missing/invalid/revoked, 401 ORPHANED_KEY), then the per-key rate limit
-// (429), then the creator (403 for organization guests). The returned key id
-// is set whenever the key was recognised, so the request log can attribute
+// (401 missing/invalid/revoked), the per-key rate limit (429), the
+// creator (401), the key's organization (401 ORPHANED_KEY), then the
+// creator's role (403 for organization guests). The returned key id is set
+// whenever the key was recognised, so the request log can attribute
 // refused requests too.
 func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 	token, ok := bearer(r.Header.Get("Authorization"))
@@ -25,21 +26,15 @@ func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 	s.mu.Lock()
 	k := s.st.findKey(token)
 	var a actor
-	var herr *edge.Error
-	switch {
-	case k == nil || k.revoked:
-		herr = edge.Unauthorized("Invalid API key")
-	case k.orgID == "":
-		a.keyID = k.id
-		herr = edge.NewError(shared.CodeUnauthorized, "API key is not bound to an organization",
-			map[string]any{"reason": string(shared.ReasonOrphanedKey)})
-	default:
+	if k != nil && !k.revoked {
 		a = actor{keyID: k.id, userID: k.userID, orgID: k.orgID}
 	}
 	s.mu.Unlock()
-	if herr != nil {
-		return a, herr
+	if a.keyID == "" {
+		return a, edge.Unauthorized("Invalid API key")
 	}
+	// A recognised key is metered before anything else about it is
+	// checked, an orphaned one too.
 	if s.limiter.Enabled() { // else the clock need not be read
 		if wait := s.limiter.Wait(a.keyID, s.now()); wait > 0 {
 			e := edge.NewError(shared.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
@@ -51,8 +46,11 @@ func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 	defer s.mu.Unlock()
 	u := s.st.users[a.userID]
 	switch {
-	case u == nil || u.orgID != a.orgID:
+	case u == nil || a.orgID != "" && u.orgID != a.orgID:
 		return a, edge.Unauthorized("Invalid API key")
+	case a.orgID == "":
+		return a, edge.NewError(shared.CodeUnauthorized, "API key is not bound to an organization",
+			map[string]any{"reason": string(shared.ReasonOrphanedKey)})
 	case u.role == RoleGuest:
 		return a, edge.Forbidden("Guest sessions cannot use the API")
 	}

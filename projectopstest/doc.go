@@ -4,9 +4,12 @@
 // A Server holds organizations, users and their roles, projects, API keys,
 // saved servers, hosts, chatboxes, chat sessions and eval suites, and serves
 // the API under /api/v1 with the real service's rules: bearer sk_ keys
-// scoped to one organization, guest denial, per-key rate limits with
-// Retry-After, strict request bodies, the {code, message, details} error
-// envelope and x-request-id reflection. What a request body may hold is
+// ("Authorization: Bearer <key>", the scheme exactly so) scoped to one
+// organization, checked for every path but the public catalog's, guest
+// denial, per-key rate limits with Retry-After, a 1 MiB cap on every
+// request body checked before anything else, strict request bodies, the
+// {code, message, details} error envelope and x-request-id reflection (an
+// inbound id of 8 to 128 letters, digits, '-' and '_'). What a request body may hold is
 // decided by the service's contract, not by the SDK's Go types: every body
 // is parsed once and checked against the reference OpenAPI documents
 // (2026-07-09, whose names it follows, and 2026-08-22) and a JSON Schema of
@@ -41,7 +44,8 @@
 //
 // Where the double knowingly differs from the real service:
 //   - ids are deterministic (prj_1, hst_2, ...) and listings are in
-//     creation order;
+//     creation order; a generated x-request-id is req_1, req_2, ... (the
+//     service's is a UUID);
 //   - a wrong method on a known path answers 405 with code
 //     METHOD_NOT_ALLOWED (the specification names no code for it);
 //   - the 400 VALIDATION_ERROR for deleting a referenced host without

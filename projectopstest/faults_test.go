@@ -181,7 +181,7 @@ func TestRequestIDAndLog(t *testing.T) {
 			t.Errorf("%s: reflected id %q", tg.name, got)
 		}
 		// Generated when absent, on errors too.
-		r := tg.call(t, "GET", "/nope", "", nil)
+		r := tg.call(t, "GET", "/nope", ws.APIKey, nil)
 		generated := r.header.Get("X-Request-Id")
 		if !strings.HasPrefix(generated, "req_") {
 			t.Errorf("%s: generated id %q", tg.name, generated)
@@ -195,7 +195,7 @@ func TestRequestIDAndLog(t *testing.T) {
 		if reqs[0] != want {
 			t.Errorf("%s: logged %+v, want %+v", tg.name, reqs[0], want)
 		}
-		if reqs[1].Status != 404 || reqs[1].Route != "" || reqs[1].RequestID != generated || reqs[1].KeyID != "" {
+		if reqs[1].Status != 404 || reqs[1].Route != "" || reqs[1].RequestID != generated || reqs[1].KeyID != ws.APIKeyID {
 			t.Errorf("%s: logged %+v", tg.name, reqs[1])
 		}
 	}
@@ -247,7 +247,9 @@ func TestNoRouteOutsideAPIPrefixSaysWhere(t *testing.T) {
 	srv := projectopstest.NewTestServer(t)
 	for path, hint := range map[string]bool{"/projects/prj_1/hosts": true, "/api/v1/nothing-here": false, "/api/v1": false, "/tunnels": false} {
 		w := httptest.NewRecorder()
-		srv.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("Authorization", "Bearer "+srv.Default().APIKey)
+		srv.Handler().ServeHTTP(w, req)
 		if w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), "served under /api/v1") != hint {
 			t.Errorf("GET %s: %d %s; want 404, hint %v", path, w.Code, w.Body, hint)
 		}

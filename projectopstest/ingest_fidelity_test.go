@@ -155,29 +155,3 @@ func TestIngestRules(t *testing.T) {
 		t.Errorf("refused rows were stored: %d", len(its))
 	}
 }
-
-// The backend's 5 MiB counts the body the gateway forwards, which it
-// re-encodes: a caller's white space and escapes ("\u003c", as Go's
-// encoding/json writes "<") do not count against it.
-func TestIngestBackendCapCountsCompactJSON(t *testing.T) {
-	t.Parallel()
-	srv := projectopstest.NewTestServer(t, noLimit)
-	ws := srv.Default()
-	tg := inproc(srv)
-	pad := strings.Repeat(" ", 5<<20+512<<10) // 5.5 MiB of white space
-	body := `{"suiteName":"ws",` + pad + `"externalRunId":"compact","results":[{"caseTitle":"c","passed":true}]}`
-	if r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, body); r.status != http.StatusOK {
-		t.Errorf("padded body: %d %s, want 200", r.status, r.body)
-	}
-	esc := strings.Repeat(`\u003c`, 950_000) // 5.7 MB sent, 0.95 MB forwarded
-	body = `{"suiteName":"ws","externalRunId":"escaped","results":[{"caseTitle":"c","passed":true,"error":"` + esc + `"}]}`
-	if r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, body); r.status != http.StatusOK {
-		t.Errorf("escaped body: %d %.200s, want 200", r.status, r.body)
-	}
-	// Over the cap as forwarded too: refused.
-	big := `{"suiteName":"ws","externalRunId":"big","results":[{"caseTitle":"c","passed":true,"error":"` + strings.Repeat("x", 5<<20+512<<10) + `"}]}`
-	if r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, big); r.status != http.StatusBadRequest ||
-		!strings.Contains(string(r.body), "backend size limit") {
-		t.Errorf("big body: %d %s, want 400", r.status, r.body)
-	}
-}

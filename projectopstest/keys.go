@@ -44,9 +44,20 @@ func (st *state) findKey(secret string) *apiKeyRec {
 	return found
 }
 
-// bearer extracts the token of an "Authorization: Bearer <token>" header.
+// bearer extracts the token of an "Authorization: Bearer <token>" header
+// as the service's gateway reads it: the scheme exactly so ("bearer" is
+// refused), the token all that follows the one space (the header's own
+// surrounding white space aside, which a server trims).
 func bearer(header string) (string, bool) {
-	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	token, ok := strings.CutPrefix(strings.Trim(header, " \t"), "Bearer ")
+	return token, ok && token != ""
+}
+
+// bearerAnyCase is bearer with the scheme in any case (RFC 9110 §11.1),
+// for the relay's agent endpoint: the relay is not the API's gateway, and
+// what it reads is not documented.
+func bearerAnyCase(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.Trim(header, " \t"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return "", false
 	}

@@ -38,6 +38,11 @@ func relayRoutes(s *Server, rt *router) {
 	rt.markStreaming(relayPublicRoute)
 }
 
+// maxRelayBody caps a request body relayed to a tunnel: the public URL is
+// not under the API's 1 MiB cap, and what the real relay takes is not
+// documented.
+const maxRelayBody = 4 << 20
+
 // relayAgent accepts a tunnel host: subprotocol and connect token are
 // checked before upgrading. The session replaces the grant's previous one.
 func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
@@ -46,7 +51,7 @@ func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 		edge.WriteError(w, edge.Validation("Sec-WebSocket-Protocol", "The relay needs subprotocol "+tunnelwire.Subprotocol))
 		return
 	}
-	token, _ := bearer(r.Header.Get("Authorization")) // the scheme in any case, as for API keys
+	token, _ := bearerAnyCase(r.Header.Get("Authorization"))
 	hash := sha256.Sum256([]byte(token))
 	s.mu.Lock()
 	t := s.st.tun.byToken[hash]
@@ -151,12 +156,12 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, "No tunnel host is connected", nil))
 		return
 	}
-	body, err := edge.ReadBody(r, edge.MaxBodyBytes)
+	body, err := edge.ReadBody(r, maxRelayBody)
 	if err != nil { // as the API routes answer a body that cannot be read
 		edge.WriteError(w, edge.Validation("", "Could not read request body"))
 		return
 	}
-	if len(body) > edge.MaxBodyBytes {
+	if len(body) > maxRelayBody {
 		edge.WriteError(w, edge.Validation("", "Request body too large"))
 		return
 	}

@@ -187,6 +187,17 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if !edge.Admit(rec, r, shownPath(r.URL.Path)) {
 		return
 	}
+	if r.ContentLength > edge.MaxBodyBytes && underAPI(r.URL.Path) && !strings.HasPrefix(r.URL.Path, apiPrefix+uploadPath) {
+		// The gateway's body cap comes before everything else under the
+		// API, authentication included; a body of unknown length meets
+		// it as it is read. (Minted upload URLs are storage's, with a
+		// cap of their own.)
+		if _, pattern := s.rt.mux.Handler(r); pattern != "/" { // the log still names the route
+			rec.info.route = strings.Replace(pattern, apiPrefix, "", 1)
+		}
+		edge.WriteError(rec, edge.BodyTooLarge())
+		return
+	}
 	if slug, ok := publicSlug(r.Method, r.URL.EscapedPath()); ok {
 		relayPublic(s, rec, r, slug) // an empty slug finds no tunnel: 404
 		return
@@ -194,23 +205,42 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.rt.mux.ServeHTTP(rec, r)
 }
 
-// validRequestID accepts a client's x-request-id when it is short printable
-// ASCII; anything else is replaced by a generated id.
+// validRequestID accepts a client's x-request-id as the service does: 8 to
+// 128 letters, digits, '-' and '_'; anything else is replaced by a
+// generated id (req_N here, a UUID there: see the package doc).
 func validRequestID(id string) bool {
-	if id == "" || len(id) > 128 {
+	if len(id) < 8 || len(id) > 128 {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
-		if id[i] < 0x21 || id[i] > 0x7e {
+		switch c := id[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+		default:
 			return false
 		}
 	}
 	return true
 }
 
+// underAPI reports whether path is under the API's prefix.
+func underAPI(path string) bool {
+	return path == apiPrefix || strings.HasPrefix(path, apiPrefix+"/")
+}
+
 // unmatched answers paths no route serves: 405 when the path exists with
-// another method, else 404, both as error envelopes.
+// another method, else 404, both as error envelopes. Under the API the
+// key is checked first, as the service's gateway checks it for every path
+// but the public catalog's (a request without one is 401, and it is
+// metered).
 func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
+	if underAPI(r.URL.Path) {
+		a, herr := rt.s.authenticate(r)
+		infoOf(w).keyID = a.keyID
+		if herr != nil {
+			edge.WriteError(w, herr)
+			return
+		}
+	}
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		if m == r.Method {
@@ -224,7 +254,7 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(allowed) == 0 {
 		msg := "No route for " + r.Method + " " + shownPath(r.URL.Path)
-		if p := r.URL.Path; p != apiPrefix && !strings.HasPrefix(p, apiPrefix+"/") && p != strings.TrimSuffix(relayPublicPath, "/") &&
+		if p := r.URL.Path; !underAPI(p) && p != strings.TrimSuffix(relayPublicPath, "/") &&
 			!strings.HasPrefix(p, relayPublicPath) {
 			// The usual cause: a base URL without the version segment.
 			msg += " (the API is served under " + apiPrefix + ": does the base URL end with it?)"

@@ -1,7 +1,6 @@
 package projectopstest
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -33,59 +32,18 @@ func ingestRoutes(s *Server, rt *router) {
 // which the request log and debug log redact.
 const uploadRoute = "POST " + uploadPath + "{token}"
 
-// ingestGatewayBytes is the gateway's cap on an ingest body; the backend
-// behind it takes ingest.MaxBodyBytes (5 MiB).
-const ingestGatewayBytes = 6 << 20
-
-// decodeIngest reads an ingest body under the gateway's 6 MiB cap and
-// parses it once into its checked object and, cut in the same pass, the
-// raw JSON of each result (what the run stores); a body over the
-// backend's 5 MiB as the gateway forwards it (re-encoded: see
-// forwardedLen) is refused after the gateway let it through. A projectId
-// in the body is ignored (the path decides), as the gateway overwrites it.
+// decodeIngest reads an ingest body under the API's 1 MiB cap (the
+// gateway's own 6 MiB cap for ingest, and its backend's 5 MiB, sit behind
+// it and never see a larger body) and parses it once into its checked
+// object and, cut in the same pass, the raw JSON of each result (what the
+// run stores). A projectId in the body is ignored (the path decides), as
+// the gateway overwrites it.
 func decodeIngest(r *http.Request) (map[string]any, [][]byte, *edge.Error) {
-	obj, data, results, _, herr := edge.DecodeObjectElements(r, ingestGatewayBytes, edge.NewError(shared.CodeValidation,
-		"Payload exceeds the eval ingestion size limit", map[string]any{"limit": ingestGatewayBytes}), "results")
-	if herr == nil && len(data) > ingest.MaxBodyBytes && forwardedLen(data, r.PathValue("projectId")) > ingest.MaxBodyBytes {
-		return nil, nil, edge.NewError(shared.CodeValidation, "Payload exceeds the eval ingestion backend size limit",
-			map[string]any{"limit": ingest.MaxBodyBytes})
-	}
+	obj, _, results, _, herr := edge.DecodeObjectElements(r, edge.MaxBodyBytes, edge.BodyTooLarge(), "results")
 	if herr == nil {
 		delete(obj, "projectId")
 	}
 	return obj, results, herr
-}
-
-// forwardedLen is the length of the body the gateway forwards to the
-// backend: what it parsed, re-encoded as JSON.stringify writes it (no white
-// space, escapes written out: "\u003c" is "<"), with projectId set to the
-// path's, or left out for the default project.
-func forwardedLen(data []byte, projectID string) int {
-	var v map[string]any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if dec.Decode(&v) != nil {
-		return len(data)
-	}
-	delete(v, "projectId")
-	if projectID != ingest.DefaultProject {
-		v["projectId"] = projectID
-	}
-	var n countingWriter
-	enc := json.NewEncoder(&n)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
-		return len(data)
-	}
-	return int(n) - 1 // Encode's newline
-}
-
-// countingWriter counts what is written to it.
-type countingWriter int
-
-func (w *countingWriter) Write(p []byte) (int, error) {
-	*w += countingWriter(len(p))
-	return len(p), nil
 }
 
 // runParams reads the run fields of a report or runs/start body (the

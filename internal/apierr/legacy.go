@@ -10,9 +10,9 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// MaxLegacyMessage caps the text kept from a legacy error: its first line,
-// as the rest of a backend's message is often a dump of the request body
-// (a validator echoing the rejected object, credentials included).
+// MaxLegacyMessage caps the text kept from a legacy error, one line of it:
+// the rest of a backend's message is often a dump of the request body (a
+// validator echoing the rejected object, credentials included).
 const MaxLegacyMessage = 512
 
 // legacyBody is the ingest routes' older error form: {ok: false, error}

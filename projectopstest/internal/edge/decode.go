@@ -17,9 +17,13 @@ import (
 	"github.com/projectops/projectops-go/projectopstest/internal/contract"
 )
 
-// MaxBodyBytes caps request bodies; the real gateway rejects oversized
-// bodies with 400 as well.
-const MaxBodyBytes = 4 << 20
+// MaxBodyBytes caps every request body under APIPrefix, as the service's
+// gateway caps them (1 MiB, ingest routes included) before anything else,
+// authentication too; a body over it is BodyTooLarge.
+const MaxBodyBytes = 1 << 20
+
+// BodyTooLarge is the refusal of a body over MaxBodyBytes.
+func BodyTooLarge() *Error { return Validation("", "Request body exceeds 1MB limit") }
 
 // APIPrefix is the path every route of the API lives under.
 const APIPrefix = "/api/v1"
@@ -31,7 +35,7 @@ const APIPrefix = "/api/v1"
 // without a second set of types. Every failure is a
 // 400 VALIDATION_ERROR naming the offending field where there is one.
 func DecodeBody(r *http.Request, dst any) (map[string]bool, *Error) {
-	return DecodeBodyLimit(r, dst, MaxBodyBytes, Validation("", "Request body too large"))
+	return DecodeBodyLimit(r, dst, MaxBodyBytes, BodyTooLarge())
 }
 
 // DecodeBodyLimit is DecodeBody for routes with their own body cap: a body
@@ -257,7 +261,7 @@ func jsonFieldNames(t reflect.Type, known map[string]bool) {
 func RejectBody(r *http.Request) *Error {
 	// Any key is refused, one whose value is null too ("present" skips
 	// those, for routes where null means absent).
-	obj, _, _, herr := DecodeObject(r, MaxBodyBytes, Validation("", "Request body too large"))
+	obj, _, _, herr := DecodeObject(r, MaxBodyBytes, BodyTooLarge())
 	if herr != nil {
 		return herr
 	}

@@ -160,9 +160,14 @@ func serverRequest(ctx context.Context, req *http.Request, u *url.URL) *http.Req
 	sreq.RemoteAddr = "127.0.0.1:1"
 	sreq.GetBody = nil
 	sreq.Close = false
-	if req.Body == nil {
+	switch {
+	case req.Body == nil:
 		sreq.Body = http.NoBody
 		sreq.ContentLength = 0
+	case req.ContentLength == 0 && req.Body != http.NoBody:
+		// A client request's 0 with a body means "unknown" (net/http
+		// sends it chunked): a server sees -1, and reads the body.
+		sreq.ContentLength = -1
 	}
 	return sreq
 }
