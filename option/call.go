@@ -41,11 +41,14 @@ func WithHeader(key, value string) RequestOption {
 }
 
 // WithIdempotencyKey sends key as the call's Idempotency-Key, the same on
-// every attempt, so a write is retried like a read and the service runs it
-// at most once. It goes out as Idempotency-Key and as
+// every attempt. It goes out as Idempotency-Key and as
 // X-Mcpjam-Idempotency-Key, the spelling the service reads first (and, on
-// POST /eval-runs, the only one it reads). Eval-run creation gets a
-// generated key without it. One call only. A key longer than 256 bytes is
+// POST /eval-runs, the only one it reads). Where the service deduplicates
+// by it — eval-run creation, which gets a generated key without this
+// option — a write is then retried like a read and runs at most once.
+// Other routes (a tool call, a tunnel, a host) ignore the key: it is sent,
+// and the write is retried only when it provably did not run, as without
+// it. One call only. A key longer than 256 bytes is
 // refused: the service ignores such a header, and a retry would then run
 // the write again.
 func WithIdempotencyKey(key string) RequestOption {

@@ -28,7 +28,7 @@
 //
 // Retries follow each operation's nature: listings, Validate, Doctor,
 // CheckOAuth, Export, GetPrompt and ReadResource are reads (retried on
-// network errors, 429, 500, 502, 503, 504); CallTool is a non-idempotent
+// network errors, 429 and 5xx but 501 and 505); CallTool is a non-idempotent
 // write, never re-sent once it may have reached the service; ImportTokens
 // is idempotent and retried like a read.
 package servers

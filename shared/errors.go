@@ -172,7 +172,7 @@ func (e *Error) Is(target error) bool {
 
 // Temporary reports whether retrying the same request later may succeed.
 // Known codes decide; an unknown code is temporary only when the HTTP status
-// is 429 or one of 500, 502, 503, 504. A 429 with reason
+// is 429 or a 5xx other than 501 and 505. A 429 with reason
 // CONCURRENT_RUN_LIMIT is temporary (it lifts when a run ends) but the SDK
 // does not retry it by itself: waiting for a run is the caller's decision.
 func (e *Error) Temporary() bool {
@@ -189,14 +189,14 @@ func (e *Error) Temporary() bool {
 	return retryableStatus(e.StatusCode)
 }
 
-// retryableStatus reports whether an HTTP status is worth retrying for a read.
+// retryableStatus reports whether an HTTP status is worth retrying for a
+// read: 429 and the 5xx that may pass (as apierr.RetryableStatus).
 func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
-	}
-	return false
+	// Every 5xx but 501 and 505, which name what the server cannot do,
+	// not a passing state: gateways and CDNs answer 5xx of their own
+	// (520-524), and the service's reporter retries any status >= 500.
+	return status == http.StatusTooManyRequests ||
+		status >= 500 && status <= 599 && status != http.StatusNotImplemented && status != http.StatusHTTPVersionNotSupported
 }
 
 // Sentinels for errors.Is. They match any *Error with the same code (and

@@ -85,14 +85,37 @@ func billing(b billingFields, details map[string]any) *shared.BillingLimit {
 	}
 }
 
-// RetryableStatus reports whether an HTTP status is worth retrying for a read.
+// RetryableStatus reports whether an HTTP status is worth retrying for a
+// read: 429 and the 5xx that may pass.
 func RetryableStatus(status int) bool {
-	switch status {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
-		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
+	// Every 5xx but 501 and 505, which name what the server cannot do,
+	// not a passing state: gateways and CDNs answer 5xx of their own
+	// (520-524), and the service's reporter retries any status >= 500.
+	return status == http.StatusTooManyRequests ||
+		status >= 500 && status <= 599 && status != http.StatusNotImplemented && status != http.StatusHTTPVersionNotSupported
+}
+
+// StatusCode is the code an error answer without one gets from its status,
+// as the official client gives it: 401 UNAUTHORIZED, 403 FORBIDDEN, 404
+// NOT_FOUND, 409 CONFLICT, 429 RATE_LIMITED, a 5xx INTERNAL_ERROR (an
+// empty answer or a proxy's page still matches the sentinels). Any other
+// status gets none: a 400 that says nothing is no internal error.
+func StatusCode(status int) shared.Code {
+	switch {
+	case status == http.StatusUnauthorized:
+		return shared.CodeUnauthorized
+	case status == http.StatusForbidden:
+		return shared.CodeForbidden
+	case status == http.StatusNotFound:
+		return shared.CodeNotFound
+	case status == http.StatusConflict:
+		return shared.CodeConflict
+	case status == http.StatusTooManyRequests:
+		return shared.CodeRateLimited
+	case status >= 500 && status <= 599:
+		return shared.CodeInternal
 	}
-	return false
+	return ""
 }
 
 // Invalid returns a client-side VALIDATION_ERROR (StatusCode 0) naming the

@@ -314,7 +314,7 @@ func TestTemporary(t *testing.T) {
 func TestRetryableStatus(t *testing.T) {
 	t.Parallel()
 	for status := 100; status < 600; status++ {
-		want := status == 429 || status == 500 || status == 502 || status == 503 || status == 504
+		want := status == 429 || status >= 500 && status != 501 && status != 505
 		if got := apierr.RetryableStatus(status); got != want {
 			t.Errorf("RetryableStatus(%d) = %v, want %v", status, got, want)
 		}

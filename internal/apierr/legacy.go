@@ -2,7 +2,6 @@ package apierr
 
 import (
 	"encoding/json"
-	"net/http"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -49,11 +48,7 @@ func Legacy(status int, raw []byte, scrub func(string) string) (e *shared.Error,
 	if strings.Contains(text, string(shared.CodeBillingLimitReached)) {
 		return legacyBilling(status, text), true
 	}
-	e = &shared.Error{StatusCode: status, Message: shownLine(text)}
-	if status == http.StatusConflict {
-		e.Code = shared.CodeConflict
-	}
-	return e, true
+	return &shared.Error{StatusCode: status, Code: StatusCode(status), Message: shownLine(text)}, true
 }
 
 // legacyBilling is the billing refusal named inside a legacy text.

@@ -87,6 +87,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	case req.IdempotencyKey:
 		idemKey = newIdempotencyKey()
 	}
+	// A key makes a write safe to repeat only where the service reads it
+	// (req.IdempotencyKey); elsewhere it travels, and changes nothing.
+	dedup := idemKey != "" && req.IdempotencyKey
 
 	if err := ctx.Err(); err != nil {
 		// Not every RoundTripper checks (httpmock, in-process doubles).
@@ -124,7 +127,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			}
 			err = t.causeError(req, target, path, unwrapURLError(err))
 			t.logAttempt(ctx, req, 0, attempt, start, err)
-			if attempt >= maxRetries || !retryableNetErr(req.Class, idemKey != "", err) {
+			if attempt >= maxRetries || !retryableNetErr(req.Class, dedup, err) {
 				return err
 			}
 			if werr := t.backoff(ctx, req, attempt, &bo, err); werr != nil {
@@ -139,7 +142,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			// network error: a read is retried, a write that may have run
 			// is not.
 			re, cut := errors.AsType[*bodyReadError](err)
-			if !cut || ctx.Err() != nil || attempt >= maxRetries || !retryableNetErr(req.Class, idemKey != "", re.err) {
+			if !cut || ctx.Err() != nil || attempt >= maxRetries || !retryableNetErr(req.Class, dedup, re.err) {
 				return err
 			}
 			if werr := t.backoff(ctx, req, attempt, &bo, err); werr != nil {
@@ -156,7 +159,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			// of it says nothing, the context's error says why.
 			return ctx.Err()
 		}
-		if attempt >= maxRetries || !retryableStatus(req.Class, idemKey != "", apiErr) ||
+		if attempt >= maxRetries || !retryableStatus(req.Class, dedup, apiErr) ||
 			req.Legacy && apierr.RejectsCaseID(apiErr) {
 			return apiErr
 		}
@@ -419,13 +422,11 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 		if rerr != nil {
 			what = "error body cut short: " + clean(rerr.Error())
 		}
-		e = &shared.Error{StatusCode: resp.StatusCode,
+		// The code its status implies, as the official client gives one
+		// (a bare 429 is still RATE_LIMITED, which pollers wait out; the
+		// reference declares a run cancel's 409 with no body).
+		e = &shared.Error{StatusCode: resp.StatusCode, Code: apierr.StatusCode(resp.StatusCode),
 			Message: fmt.Sprintf("%s (%s, %s, %d bytes)", http.StatusText(resp.StatusCode), what, ct, len(raw))}
-		if resp.StatusCode == http.StatusConflict {
-			// The reference declares a run cancel's 409 with no body, and a
-			// 409 means one thing in this API: ErrConflict matches it.
-			e.Code = shared.CodeConflict
-		}
 	}
 	e.Method, e.Path = req.Method, path
 	e.RequestID = resp.Header.Get(RequestIDHeader)

@@ -116,12 +116,10 @@ func TestDecodeErrorNonEnvelope(t *testing.T) {
 			if !ok {
 				t.Fatalf("err = %v, want *shared.Error", err)
 			}
-			// No code can be read from the body; a 409 has one meaning in
-			// this API (ErrConflict matches it), other statuses several.
-			wantCode := shared.Code("")
-			if tt.r.status == http.StatusConflict {
-				wantCode = shared.CodeConflict
-			}
+			// No code can be read from the body: the status gives one, as
+			// the official client gives it (a 400 says nothing: none).
+			wantCode := map[int]shared.Code{401: shared.CodeUnauthorized, 403: shared.CodeForbidden, 404: shared.CodeNotFound,
+				409: shared.CodeConflict, 500: shared.CodeInternal, 502: shared.CodeInternal}[tt.r.status]
 			if e.StatusCode != tt.r.status || e.Code != wantCode || e.RequestID != "req-1" || e.Method != "GET" || e.Path != "/x" {
 				t.Errorf("got %+v; want status %d, code %q, request id, method and path", e, tt.r.status, wantCode)
 			}

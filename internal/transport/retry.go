@@ -76,7 +76,24 @@ func NotSent(err error) bool {
 	return errors.As(err, &dns)
 }
 
-// parseRetryAfter reads Retry-After as integer seconds or an HTTP date.
+// decimal reports whether v is digits with one decimal point among them.
+func decimal(v string) bool {
+	digits, point := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] >= '0' && v[i] <= '9':
+			digits++
+		case v[i] == '.':
+			point++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && point == 1
+}
+
+// parseRetryAfter reads Retry-After as seconds (whole, or with a fraction)
+// or an HTTP date.
 // ok is false when the header is absent or unparsable.
 func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	v = strings.TrimSpace(v)
@@ -94,6 +111,16 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 			return time.Duration(math.MaxInt64), true
 		}
 		return time.Duration(secs) * time.Second, true
+	}
+	if decimal(v) {
+		// A fraction of a second ("1.5"), as the official client reads
+		// the header (JavaScript's Number).
+		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
+			if secs >= float64(math.MaxInt64/time.Second) {
+				return time.Duration(math.MaxInt64), true
+			}
+			return time.Duration(secs * float64(time.Second)), true
+		}
 	}
 	if at, err := http.ParseTime(v); err == nil {
 		d := at.Sub(now)

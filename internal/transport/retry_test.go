@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -219,6 +220,34 @@ func TestIdempotencyKey(t *testing.T) {
 	}
 }
 
+// A caller's key makes a write retryable only on a route the service
+// deduplicates by it; elsewhere it is sent and the write is not re-sent
+// after an answer that says it may have run.
+func TestCallerKeyRetriesOnlyWhereDeduplicated(t *testing.T) {
+	t.Parallel()
+	for _, dedup := range []bool{true, false} {
+		mock, s := mockRoute(t, http.MethodPost, "/projects/p/things", status(504), reply{status: 200, body: `{}`})
+		tr, _ := newTestTransport(t, mock)
+		req := &Request{Method: http.MethodPost, Route: "/projects/{projectId}/things", Params: []string{"p"},
+			Body: map[string]string{}, Class: Write, IdempotencyKey: dedup}
+		ctx := WithOptions(t.Context(), []option.RequestOption{option.WithIdempotencyKey("caller-key")})
+		err := tr.Do(ctx, req, nil)
+		reqs := s.requests()
+		want := 1
+		if dedup {
+			want = 2
+		}
+		if len(reqs) != want || (err == nil) != dedup {
+			t.Errorf("dedup %v: %d attempts, err %v; want %d", dedup, len(reqs), err, want)
+		}
+		for _, r := range reqs {
+			if r.Header.Get(IdempotencyHeader) != "caller-key" || r.Header.Get(PrefixedIdempotencyHeader) != "caller-key" {
+				t.Errorf("dedup %v: key %q", dedup, r.Header.Get(IdempotencyHeader))
+			}
+		}
+	}
+}
+
 func TestRetryAfter(t *testing.T) {
 	t.Parallel()
 	const base = 100 * time.Millisecond // newTestTransport's BaseDelay
@@ -244,7 +273,10 @@ func TestRetryAfter(t *testing.T) {
 			min: 8 * time.Second, max: 10 * time.Second},
 		{name: "HTTP date in the past", class: Read, first: raReply(429, "Mon, 02 Jan 2006 15:04:05 GMT"), min: 0, max: 0},
 		{name: "unparsable falls back to backoff", class: Read, first: raReply(429, "soon"), min: base / 2, max: base * 3 / 2},
-		{name: "fractional falls back to backoff", class: Read, first: raReply(429, "1.5"), min: base / 2, max: base * 3 / 2},
+		{name: "fractional seconds", class: Read, first: raReply(429, "1.5"), wantSleep: 1500 * time.Millisecond},
+		{name: "a fraction only", class: Read, first: raReply(429, ".25"), wantSleep: 250 * time.Millisecond},
+		{name: "two points fall back to backoff", class: Read, first: raReply(429, "1.5.2"), min: base / 2, max: base * 3 / 2},
+		{name: "exponent falls back to backoff", class: Read, first: raReply(429, "1e3"), min: base / 2, max: base * 3 / 2},
 		{name: "negative falls back to backoff", class: Read, first: raReply(503, "-3"), min: base / 2, max: base * 3 / 2},
 		{name: "above the cap", class: Read, first: raReply(429, "61"), capped: true, wantRetryAfter: 61 * time.Second},
 		{name: "date above the cap", class: Write, first: raReply(429, time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)), capped: true},
@@ -353,7 +385,12 @@ func TestParseRetryAfter(t *testing.T) {
 		{"1", time.Second, true},
 		{" 120 ", 2 * time.Minute, true},
 		{"-1", 0, false},
-		{"1.5", 0, false},
+		{"1.5", 1500 * time.Millisecond, true},
+		{"0.001", time.Millisecond, true},
+		{"1.", time.Second, true},
+		{"-1.5", 0, false},
+		{".", 0, false},
+		{"1e3", 0, false},
 		{"soon", 0, false},
 		{"9223372036", 9223372036 * time.Second, true},
 		{"9223372037", math.MaxInt64, true},

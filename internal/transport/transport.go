@@ -21,7 +21,7 @@ type Class int
 
 const (
 	// Read is a GET or a read-only POST: retried on network errors, 429 and
-	// 500, 502, 503, 504.
+	// the 5xx that may pass (apierr.RetryableStatus).
 	Read Class = iota
 	// Write is a non-idempotent write: retried only when the request provably
 	// did not run (429, connection refused), unless it carries an
@@ -31,7 +31,7 @@ const (
 	// twice): retried like Read.
 	Idempotent
 	// Upload is a write to a single-use URL: retried when the server
-	// answered that it failed (429, 500, 502, 503, 504: the URL is still
+	// answered that it failed (429, a 5xx but 501 and 505: the URL is still
 	// unused) or the request provably never left, never after an answer
 	// that may be lost (the URL may be used up).
 	Upload
@@ -68,8 +68,11 @@ type Request struct {
 	// types that redact themselves in MarshalJSON are sent in clear.
 	Wire  *jsonv2.Marshalers
 	Class Class
-	// IdempotencyKey asks for an Idempotency-Key header, generated once per
-	// call and reused on every attempt; it makes a Write retryable.
+	// IdempotencyKey marks a route the service deduplicates by an
+	// Idempotency-Key (POST /eval-runs): a key is generated once per call
+	// when the caller gave none and sent on every attempt, and with it a
+	// Write is retried like a read. Elsewhere a caller's key is sent but
+	// changes no retry: the service ignores it there.
 	IdempotencyKey bool
 	// Public sends no Authorization header (the host catalog).
 	Public bool

@@ -1,0 +1,66 @@
+package projectops_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/option"
+)
+
+// bareStatusRT answers every request with status and a body that is not
+// the {code, message} envelope (an empty body, a proxy's page).
+type bareStatusRT struct {
+	status int
+	body   string
+	ct     string
+}
+
+func (b bareStatusRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	h := http.Header{}
+	if b.ct != "" {
+		h.Set("Content-Type", b.ct)
+	}
+	return &http.Response{StatusCode: b.status, Request: r, Header: h,
+		Body: io.NopCloser(strings.NewReader(b.body))}, nil
+}
+
+// An error answer without a {code} envelope gets the code its status
+// implies, as the official client gives it, so the sentinels match:
+// 401 UNAUTHORIZED, 403 FORBIDDEN, 404 NOT_FOUND, 429 RATE_LIMITED, a
+// 5xx INTERNAL_ERROR.
+func TestBareStatusMapsToCode(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		status int
+		body   string
+		ct     string
+		want   *projectops.Error
+		code   projectops.Code
+	}{
+		{401, "", "", projectops.ErrUnauthorized, projectops.CodeUnauthorized},
+		{403, "<html>Forbidden</html>", "text/html", projectops.ErrForbidden, projectops.CodeForbidden},
+		{404, "", "", projectops.ErrNotFound, projectops.CodeNotFound},
+		{429, "", "", projectops.ErrRateLimited, projectops.CodeRateLimited},
+		{502, "<html>Bad Gateway</html>", "text/html", projectops.ErrInternal, projectops.CodeInternal},
+	}
+	for _, tc := range cases {
+		c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
+			option.WithTransport(bareStatusRT{tc.status, tc.body, tc.ct}), option.WithMaxRetries(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Evals.Runs.Get(t.Context(), "prj_1", "run_1")
+		var e *projectops.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%d: err = %v, want *projectops.Error", tc.status, err)
+		}
+		if e.Code != tc.code || !errors.Is(err, tc.want) {
+			t.Errorf("%d with a non-envelope body: Code = %q, errors.Is(%s) = %v; the official client maps it to %s",
+				tc.status, e.Code, tc.code, errors.Is(err, tc.want), tc.code)
+		}
+	}
+}
