@@ -22,7 +22,7 @@ import (
 type evalRunFlags struct {
 	suite, file, junit, summary string
 	wait                        bool
-	interval                    time.Duration
+	interval, waitTimeout       time.Duration
 	servers                     []string
 }
 
@@ -35,6 +35,8 @@ func newEvalRunCmd(a *app) *cobra.Command {
 suiteName, serverIds, tests, ...; - reads stdin). With --wait it follows the run
 (a live line on a terminal, a heartbeat line in CI logs, both on stderr), prints
 its iterations and verdict, and can write JUnit XML and a Markdown summary.
+A run still going after --wait-timeout (10m by default, as the service's own
+gate; 0 waits for good) is left running, and the command exits 2.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error { return a.evalRun(f) },
@@ -44,11 +46,16 @@ Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 	fl.StringVar(&f.file, "file", "", "run the tests in this JSON `file` (- reads standard input)")
 	fl.BoolVar(&f.wait, "wait", false, "follow the run until it ends, then print a summary; the exit code is the verdict")
 	fl.DurationVar(&f.interval, "interval", evals.DefaultPollMin, "shortest `delay` between polls")
+	fl.DurationVar(&f.waitTimeout, "wait-timeout", defaultWaitTimeout, "with --wait: stop following the run after this `long` (0: no limit); it goes on, and the exit status is 2")
 	fl.StringVar(&f.junit, "junit", "", "with --wait: write the run as JUnit XML to `file` (one test case per iteration)")
 	fl.StringVar(&f.summary, "summary", "", "with --wait: append a Markdown summary to `file` (works as $GITHUB_STEP_SUMMARY)")
 	fl.StringArrayVar(&f.servers, "server", nil, "saved server `id` to run against (repeatable; overrides the suite's or the file's)")
 	return cmd
 }
+
+// defaultWaitTimeout bounds --wait as the service's own gate bounds it: a
+// stuck run must not hold a CI job until the job's own limit.
+const defaultWaitTimeout = 10 * time.Minute
 
 func (a *app) evalRun(f evalRunFlags) error {
 	if (f.suite == "") == (f.file == "") {
@@ -94,7 +101,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 				rc.RunID, rc.SuiteID, ec.project, rc.RunID)
 		})
 	}
-	return ec.follow(rc.RunID, f.interval, f.junit, f.summary)
+	return ec.follow(rc.RunID, f.interval, f.waitTimeout, f.junit, f.summary)
 }
 
 // readRunFile decodes a run request, rejecting unknown fields.
@@ -138,7 +145,7 @@ func readRunFile(ctx context.Context, path string) (evals.RunParams, error) {
 
 // follow waits for the run with live progress (on a terminal), prints the
 // summary and returns nil when it passed, a gateError when it did not.
-func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary string) error {
+func (ec *evalCmd) follow(runID string, interval, timeout time.Duration, junit, summary string) error {
 	live := isTerminal(ec.stderr) && !ec.json
 	var mu sync.Mutex
 	state := "run " + runID + ": waiting for its first poll"
@@ -157,16 +164,26 @@ func (ec *evalCmd) follow(runID string, interval time.Duration, junit, summary s
 		fmt.Fprintf(ec.stderr, "\r%s %-9s %d/%d iterations  %d passed  %d failed ", r.ID, r.Status,
 			s.Passed+s.Failed, s.Total, s.Passed, s.Failed)
 	}
-	run, err := ec.c.Evals.Runs.Wait(ec.ctx, ec.project, runID, evals.WithProgress(progress),
+	ctx := ec.ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	run, err := ec.c.Evals.Runs.Wait(ctx, ec.project, runID, evals.WithProgress(progress),
 		evals.WithPollInterval(interval, max(interval, evals.DefaultPollMax)))
 	stop()
 	if live {
 		fmt.Fprintln(ec.stderr)
 	}
 	if err != nil {
-		if ec.ctx.Err() != nil {
+		switch {
+		case ec.ctx.Err() != nil:
 			return fmt.Errorf("stopped waiting; run %s continues (cancel it with: projectops eval cancel --project %s %s)",
 				runID, ec.project, runID)
+		case ctx.Err() != nil:
+			return fmt.Errorf("stopped waiting after --wait-timeout %s; run %s continues (cancel it with: projectops eval cancel --project %s %s)",
+				timeout, runID, ec.project, runID)
 		}
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -354,5 +355,38 @@ func TestEvalSummaryCutKeepsUTF8(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "x"+strings.Repeat("é", 199)+"…") {
 		t.Errorf("reason not cut at 200 characters:\n%s", b.String())
+	}
+}
+
+// --wait gives up after --wait-timeout, as the service's own gate does: the
+// run goes on, and the command exits 2 saying so.
+func TestEvalRunWaitTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0),
+		projectopstest.WithEvalHooks(projectopstest.EvalHooks{BeforeIteration: func(ctx context.Context, _, _ string) error {
+			select { // held until the test ends
+			case <-release:
+			case <-ctx.Done():
+			}
+			return nil
+		}}))
+	t.Cleanup(func() { close(release) })
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := srv.Default()
+	demoID, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo", MCPServer: projectopstest.DemoMCPServer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PROJECTOPS_API_KEY", ws.APIKey)
+	t.Setenv("PROJECTOPS_BASE_URL", base)
+	t.Setenv("PROJECTOPS_PROJECT", ws.ProjectID)
+	file := writeTests(t, evals.RunParams{SuiteName: "slow", ServerIDs: []string{demoID}, Tests: []evals.Test{{
+		Title: "echo", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "Use echo with message=hi")}}}})
+	code, _, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms", "--wait-timeout", "200ms")
+	if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout 200ms") || !strings.Contains(errOut, "continues") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
