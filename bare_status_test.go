@@ -5,7 +5,9 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/option"
@@ -63,4 +65,36 @@ func TestBareStatusMapsToCode(t *testing.T) {
 				tc.status, e.Code, tc.code, errors.Is(err, tc.want), tc.code)
 		}
 	}
+}
+
+// Temporary agrees with the SDK's retries for a bare 5xx: a 501 or 505
+// (INTERNAL_ERROR by its status) is neither retried nor temporary, a 503
+// is both.
+func TestBare5xxTemporaryMatchesRetries(t *testing.T) {
+	t.Parallel()
+	for status, want := range map[int]bool{501: false, 505: false, 503: true, 520: true} {
+		var n atomic.Int32
+		c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
+			option.WithTransport(countingRT{bareStatusRT{status, "", ""}, &n}), option.WithMaxRetries(1),
+			option.WithRetryBackoff(time.Millisecond, time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Evals.Runs.Get(t.Context(), "prj_1", "run_1")
+		e, ok := errors.AsType[*projectops.Error](err)
+		if !ok || e.Temporary() != want || (n.Load() > 1) != want {
+			t.Errorf("bare %d: %v, Temporary %v after %d attempt(s); want temporary and retried: %v", status, err, ok && e.Temporary(), n.Load(), want)
+		}
+	}
+}
+
+// countingRT is a bareStatusRT that counts its requests.
+type countingRT struct {
+	bareStatusRT
+	n *atomic.Int32
+}
+
+func (c countingRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.bareStatusRT.RoundTrip(r)
 }

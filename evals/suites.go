@@ -39,11 +39,13 @@ func (s *SuiteService) page(ctx context.Context, projectID, cursor string) (*sha
 
 // Create authors a suite and its test cases without running anything (no
 // credits are spent); run it later with Runs.Create and the returned
-// SuiteID. It is not retried once the request may have reached the service.
+// SuiteID. It sends an Idempotency-Key (generated once per call, or
+// option.WithIdempotencyKey's), by which the service authors one suite
+// however often the call is sent, so it is retried like a read.
 func (s *SuiteService) Create(ctx context.Context, projectID string, p CreateSuiteParams, opts ...option.RequestOption) (*SuiteCreated, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[SuiteCreated](ctx, s.t, &transport.Request{Method: http.MethodPost,
-		Route: routeSuites, Params: []string{projectID}, Body: p, Class: transport.Write})
+		Route: routeSuites, Params: []string{projectID}, Body: p, Class: transport.Write, IdempotencyKey: true})
 }
 
 // ListRuns returns the suite's recent runs, newest first (one page: the

@@ -29,9 +29,7 @@
 // key, sk_ tokens, the values of Authorization, Cookie, API-key (any
 // spelling) and X-Auth-Token headers (name/value pairs such as a HAR's
 // included), every cookie value in a cookies list, bearer tokens, URL
-// credentials, a tunnel URL's ?k= secret, an OAuth credential named by its
-// field (accessToken, refresh_token, clientSecret, …), plus
-// ReporterOptions.Redact.
+// credentials, a tunnel URL's ?k= secret, plus ReporterOptions.Redact.
 //
 // # Sources
 //

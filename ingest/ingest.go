@@ -231,7 +231,7 @@ var ErrNotOK = errors.New("projectops: ingest: service answered without ok:true"
 // may reflect it into the message).
 func notOK[T any](redact func(string) string, route string, a *answer[T]) error {
 	raw := []byte(redact(string(a.raw)))
-	scrub := func(v string) string { return string(redactor{key: redact}.text(v)) }
+	scrub := func(v string) string { return credFields(string(redactor{key: redact}.text(v))) }
 	var e *shared.Error
 	if a.Body.Code != "" {
 		var b apierr.Body
@@ -270,9 +270,9 @@ func (s *Service) shown(err error) error {
 }
 
 // scrub redacts what the service wrote in an error with the reporter's
-// rules: a backend may quote the request body, which carries credentials
-// (replay configs' tokens, host config headers).
-func (s *Service) scrub(v string) string { return string(redactor{key: s.redact}.text(v)) }
+// rules and credential fields: a backend may quote the request body, which
+// carries credentials (replay configs' tokens, host config headers).
+func (s *Service) scrub(v string) string { return credFields(string(redactor{key: s.redact}.text(v))) }
 
 // redact is the client's key redaction, for text about to be sent.
 func (s *Service) redact(v string) string { return s.t.Redact(v) }

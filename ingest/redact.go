@@ -16,14 +16,6 @@ var (
 	// A tunnel URL's ?k= secret, also as JSON (\u0026) or a URL inside a
 	// URL (%3Fk%3D) writes its separator.
 	reTunnelSecret = regexp.MustCompile(`(?i)((?:\?|&|\\u0026|%3F|%26)k(?:=|%3D))[^&\s"\\#%]{8,}`)
-	// An OAuth credential named by its field, camel or snake case (a
-	// replay config's accessToken, refreshToken and clientSecret, an
-	// id token, a PKCE verifier): its quoted value, the key quoted or
-	// not and the quotes escaped or not (JSON, a JSON dump inside a
-	// string, a JavaScript object), or a key=value pair. An unquoted JSON
-	// value (null, a number) is left: it is no secret, and the JSON stays
-	// whole.
-	reCredField = regexp.MustCompile(`(?i)((?:\\u0026|\b)(?:(?:access|refresh|id)_?token|client_?secret|code_?verifier))(\\?"?\s*:\s*\\?"|\\?'?\s*:\s*'|=\\?["']?)[^"'\\\s&,;{}\[\]]+`)
 )
 
 // Redacted replaces every secret the reporter removes.
@@ -55,9 +47,6 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 	}
 	if bytes.Contains(b, []byte("k=")) || containsFoldAt(b, "k%3d", 0) {
 		b = reTunnelSecret.ReplaceAll(b, []byte("${1}"+Redacted))
-	}
-	if containsFoldAt(b, "token", 4) || containsFoldAt(b, "secret", 5) || containsFoldAt(b, "verifier", 7) {
-		b = reCredField.ReplaceAll(b, []byte("${1}${2}"+Redacted))
 	}
 	if bytes.IndexByte(b, '@') >= 0 && bytes.Contains(b, []byte("://")) { // '@' is the rare one
 		b = reURLCreds.ReplaceAll(b, []byte("${1}"+Redacted+"@"))
@@ -99,4 +88,22 @@ func containsAt(b []byte, word string, pivot int) bool {
 		off = j + 1
 	}
 	return false
+}
+
+// reCredField is an OAuth credential named by its field in a message the
+// service wrote (a validator echoing the request: a replay config's
+// accessToken, refreshToken and clientSecret, an id token, a PKCE
+// verifier), whatever precedes the name (googleAccessToken) and however
+// the pair is written: JSON, a JSON dump inside a string (escaped quotes),
+// a JavaScript object, key=value.
+var reCredField = regexp.MustCompile(`(?i)([a-z0-9]*[_-]?(?:(?:access|refresh|id)[_-]?token|client[_-]?secret|code[_-]?verifier)\\?["']?\s*[:=]\s*\\?["']?)[^"'\\\s&,;{}\[\]]+`)
+
+// credFields redacts reCredField's values in s, plain text: the service's
+// own words about a request, not results (whose JSON the rule could
+// mistake and whose size would make it slow).
+func credFields(s string) string {
+	if !containsFoldAt([]byte(s), "token", 2) && !containsFoldAt([]byte(s), "secret", 2) && !containsFoldAt([]byte(s), "verifier", 0) {
+		return s
+	}
+	return reCredField.ReplaceAllString(s, "${1}"+Redacted)
 }

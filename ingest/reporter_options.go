@@ -42,10 +42,8 @@ type ReporterOptions struct {
 	// remove the client's API key, any sk_ token, the values of
 	// Authorization, Cookie, API-key (any spelling) and X-Auth-Token
 	// headers (name/value pairs such as a HAR's included), every cookie
-	// value in a cookies list, bearer tokens, URL credentials, a tunnel
-	// URL's ?k= secret and an OAuth credential named by its field
-	// (accessToken, refresh_token, clientSecret, id and PKCE verifier
-	// too). Widget HTML, inline or uploaded, goes through the
+	// value in a cookies list, bearer tokens, URL credentials and a tunnel
+	// URL's ?k= secret. Widget HTML, inline or uploaded, goes through the
 	// built-in rules only.
 	Redact func(string) string
 	// Progress, when set, is called as chunks are cut and stored, from the

@@ -44,8 +44,9 @@ func WithHeader(key, value string) RequestOption {
 // every attempt. It goes out as Idempotency-Key and as
 // X-Mcpjam-Idempotency-Key, the spelling the service reads first (and, on
 // POST /eval-runs, the only one it reads). Where the service deduplicates
-// by it — eval-run creation, which gets a generated key without this
-// option — a write is then retried like a read and runs at most once.
+// by it — eval-run and eval-suite creation, which get a generated key
+// without this option — a write is then retried like a read and runs at
+// most once.
 // Other routes (a tool call, a tunnel, a host) ignore the key: it is sent,
 // and the write is retried only when it provably did not run, as without
 // it. One call only. A key longer than 256 bytes is

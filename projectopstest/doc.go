@@ -7,7 +7,8 @@
 // ("Authorization: Bearer <key>", the scheme exactly so) scoped to one
 // organization, checked for every path but the public catalog's, guest
 // denial, per-key rate limits with Retry-After, a 1 MiB cap on every
-// request body checked before anything else, strict request bodies, the
+// request body (checked before anything else when its length is declared,
+// as it is read otherwise), strict request bodies, the
 // {code, message, details} error envelope and x-request-id reflection (an
 // inbound id of 8 to 128 letters, digits, '-' and '_'). What a request body may hold is
 // decided by the service's contract, not by the SDK's Go types: every body

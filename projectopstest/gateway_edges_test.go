@@ -156,3 +156,18 @@ func TestInProcessBodyOfUnknownLength(t *testing.T) {
 		t.Errorf("body of unknown length: %d %.200s", r.status, r.body)
 	}
 }
+
+// A GET's or HEAD's body is never read by the service's gateway, so its
+// size refuses nothing.
+func TestGETBodyNotCapped(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	big := strings.Repeat("x", 1536<<10)
+	for _, m := range []string{"GET", "HEAD"} {
+		if r := tg.call(t, m, "/me", ws.APIKey, big); r.status != http.StatusOK {
+			t.Errorf("%s /me with a 1.5 MiB body: %d %.200s", m, r.status, r.body)
+		}
+	}
+}

@@ -187,11 +187,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if !edge.Admit(rec, r, shownPath(r.URL.Path)) {
 		return
 	}
-	if r.ContentLength > edge.MaxBodyBytes && underAPI(r.URL.Path) && !strings.HasPrefix(r.URL.Path, apiPrefix+uploadPath) {
+	if r.ContentLength > edge.MaxBodyBytes && r.Method != http.MethodGet && r.Method != http.MethodHead &&
+		underAPI(r.URL.Path) && !strings.HasPrefix(r.URL.Path, apiPrefix+uploadPath) {
 		// The gateway's body cap comes before everything else under the
 		// API, authentication included; a body of unknown length meets
-		// it as it is read. (Minted upload URLs are storage's, with a
-		// cap of their own.)
+		// it as it is read. (A GET's or HEAD's body is never read there;
+		// minted upload URLs are storage's, with a cap of their own.)
 		if _, pattern := s.rt.mux.Handler(r); pattern != "/" { // the log still names the route
 			rec.info.route = strings.Replace(pattern, apiPrefix, "", 1)
 		}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
@@ -86,6 +87,15 @@ func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *edge.Error {
 // createEvalSuite authors a suite: 201, nothing executed.
 func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *edge.Error) {
 	s, projectID := c.s, c.project.id
+	// The service authors one suite per x-mcpjam-idempotency-key (its
+	// readIdempotencyKey: a blank or too long header is ignored).
+	var key string
+	if k := strings.TrimSpace(c.r.Header.Get("X-Mcpjam-Idempotency-Key")); k != "" && len(k) <= maxIdempotencyKey {
+		key = c.a.userID + "\x00" + projectID + "\x00" + k
+		if done, ok := s.st.evals.suiteIdem[key]; ok {
+			return done, nil
+		}
+	}
 	if herr := s.st.checkServerIDs(projectID, p.ServerIDs, "serverIds"); herr != nil {
 		return evals.SuiteCreated{}, herr
 	}
@@ -98,8 +108,12 @@ func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *
 		model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
 	// The service names a new suite's servers only by the serverNames
 	// given (a rerun's, taken from the suite, from the saved servers).
-	return evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.st.serverRefs(p.ServerIDs, p.ServerNames, false),
-		CaseUpsert: s.st.upsertCases(su, p.Tests)}, nil
+	out := evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.st.serverRefs(p.ServerIDs, p.ServerNames, false),
+		CaseUpsert: s.st.upsertCases(su, p.Tests)}
+	if key != "" {
+		s.st.evals.suiteIdem[key] = out
+	}
+	return out, nil
 }
 
 func (e *evalEngine) checkSuiteParams(p *evals.CreateSuiteParams) *edge.Error {

@@ -180,8 +180,12 @@ func (e *Error) Temporary() bool {
 		return false
 	}
 	switch e.Code {
-	case CodeRateLimited, CodeServerUnreachable, CodeTimeout, CodeInternal:
+	case CodeRateLimited, CodeServerUnreachable, CodeTimeout:
 		return true
+	case CodeInternal:
+		// As the SDK retries it: a 501 or 505 (a bare one is
+		// INTERNAL_ERROR by its status) names what cannot change.
+		return e.StatusCode == 0 || retryableStatus(e.StatusCode)
 	case CodeUnauthorized, CodeOAuthRequired, CodeForbidden, CodeValidation, CodeNotFound,
 		CodeConflict, CodeFeatureNotSupported, CodeBillingLimitReached:
 		return false

@@ -64,6 +64,12 @@ func (a *app) evalRun(f evalRunFlags) error {
 	if (f.junit != "" || f.summary != "") && !f.wait {
 		return usagef("--junit and --summary need --wait")
 	}
+	switch {
+	case f.waitTimeout < 0:
+		return usagef("--wait-timeout must not be negative (0 waits for good)")
+	case f.waitTimeout != defaultWaitTimeout && !f.wait:
+		return usagef("--wait-timeout needs --wait")
+	}
 	// Checked before the run starts: a report that cannot be written
 	// would otherwise cost a whole run and lose its verdict.
 	for flag, path := range map[string]string{"--junit": f.junit, "--summary": f.summary} {

@@ -390,3 +390,16 @@ func TestEvalRunWaitTimeout(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// --wait-timeout is refused negative, and without --wait (it would do
+// nothing), before any run is created.
+func TestEvalRunWaitTimeoutUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--suite", "evs_1", "--wait", "--wait-timeout", "-1s"},
+		{"run", "--suite", "evs_1", "--wait-timeout", "5m"},
+	} {
+		if code, _, errOut := evalCLI(t, args...); code != 2 || !strings.Contains(errOut, "--wait-timeout") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}

@@ -95,11 +95,12 @@ func RetryableStatus(status int) bool {
 		status >= 500 && status <= 599 && status != http.StatusNotImplemented && status != http.StatusHTTPVersionNotSupported
 }
 
-// StatusCode is the code an error answer without one gets from its status,
-// as the official client gives it: 401 UNAUTHORIZED, 403 FORBIDDEN, 404
-// NOT_FOUND, 409 CONFLICT, 429 RATE_LIMITED, a 5xx INTERNAL_ERROR (an
-// empty answer or a proxy's page still matches the sentinels). Any other
-// status gets none: a 400 that says nothing is no internal error.
+// StatusCode is the code an error answer without one gets from its status:
+// 401 UNAUTHORIZED, 403 FORBIDDEN, 404 NOT_FOUND, 429 RATE_LIMITED, as the
+// official client gives them, 409 CONFLICT (one meaning in this API) and a
+// 5xx INTERNAL_ERROR, so an empty answer or a proxy's page still matches
+// the sentinels. Any other status gets none (the official client calls it
+// INTERNAL_ERROR): a 400 that says nothing is no internal error.
 func StatusCode(status int) shared.Code {
 	switch {
 	case status == http.StatusUnauthorized:

@@ -69,7 +69,7 @@ type Request struct {
 	Wire  *jsonv2.Marshalers
 	Class Class
 	// IdempotencyKey marks a route the service deduplicates by an
-	// Idempotency-Key (POST /eval-runs): a key is generated once per call
+	// Idempotency-Key (eval-run and eval-suite creation): a key is generated once per call
 	// when the caller gave none and sent on every attempt, and with it a
 	// Write is retried like a read. Elsewhere a caller's key is sent but
 	// changes no retry: the service ignores it there.

@@ -1,0 +1,44 @@
+package projectopstest_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/option"
+)
+
+// Suite creation is deduplicated by its idempotency key, as the service's
+// authorEvalSuite is: a retry after a lost answer (the SDK sends a key of
+// its own, and retries) gets the same suite, not a second one.
+func TestSuiteCreateDeduplicatedByKey(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	var lost atomic.Bool
+	rt := rtFunc(func(req *http.Request) (*http.Response, error) {
+		resp, err := f.srv.Transport().RoundTrip(req)
+		if err == nil && req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/eval-suites") && lost.CompareAndSwap(false, true) {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+			return nil, errors.New("read: connection reset by peer") // created, the answer lost
+		}
+		return resp, err
+	})
+	c, err := f.srv.NewClient(option.WithTransport(rt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, err := c.Evals.Suites.Create(t.Context(), f.ws.ProjectID, evals.CreateSuiteParams{
+		Name: "once", ServerIDs: []string{f.serverID}, Model: "openai/gpt-4o-mini", Tests: []evals.Test{echoTest("echo", "hi")}})
+	if err != nil || !lost.Load() {
+		t.Fatalf("Create = %+v, %v (answer lost: %v)", created, err, lost.Load())
+	}
+	suites, err := items(c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil))
+	if err != nil || len(suites) != 1 || suites[0].ID != created.SuiteID {
+		t.Errorf("suites = %+v, %v; want the one created", suites, err)
+	}
+}
