@@ -40,12 +40,14 @@ func (r *callToolResult) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// getPromptResult is mcp.GetPromptResult, decoded leniently.
+// getPromptResult is mcp.GetPromptResult, decoded leniently from either
+// body a prompts/get may answer: the reference's bare result, or the
+// service route's {"content": <result>} (see unwrapContent).
 type getPromptResult mcp.GetPromptResult
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (r *getPromptResult) UnmarshalJSON(b []byte) error {
-	return lenient(b, "messages", (*mcp.GetPromptResult)(r), func(elem json.RawMessage) (json.RawMessage, bool) {
+	return lenient(unwrapContent(b, "messages"), "messages", (*mcp.GetPromptResult)(r), func(elem json.RawMessage) (json.RawMessage, bool) {
 		var m struct {
 			Content json.RawMessage `json:"content"`
 		}

@@ -159,3 +159,52 @@ func TestReadResourceReadsBothBodies(t *testing.T) {
 		}
 	}
 }
+
+// The service's prompts/get route wraps the MCP result as
+// {"content": {"messages": [...]}} (as resources/read does), the reference
+// answers it bare: both read as the one result.
+func TestGetPromptReadsBothBodies(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"reference":    `{"description":"d","messages":[{"role":"user","content":{"type":"text","text":"hello"}}]}`,
+		"service":      `{"content":{"description":"d","messages":[{"role":"user","content":{"type":"text","text":"hello"}}]}}`,
+		"null members": `{"messages":null,"content":{"description":"d","messages":[{"role":"user","content":{"type":"text","text":"hello"}}]}}`,
+	} {
+		gp, err := answering(t, body).GetPrompt(t.Context(), "prj_1", "srv_1", servers.GetPromptParams{PromptName: "greet"})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(gp.Messages) != 1 || gp.Description != "d" {
+			t.Errorf("%s body: description %q, %d messages; want the one message", name, gp.Description, len(gp.Messages))
+		}
+	}
+}
+
+// A JSON null top-level contents is no contents: the wrapped result is
+// still read.
+func TestReadResourceNullContentsUnwraps(t *testing.T) {
+	t.Parallel()
+	body := `{"contents":null,"content":{"contents":[{"uri":"file:///a.txt","text":"alpha text"}]}}`
+	rr, err := answering(t, body).ReadResource(t.Context(), "prj_1", "srv_1", servers.ReadResourceParams{URI: "file:///a.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rr.Contents) != 1 || rr.Contents[0].Text != "alpha text" {
+		t.Errorf("contents = %+v; want the one text content", rr.Contents)
+	}
+}
+
+// A prompt message of an unknown block type is still dropped from the
+// service's wrapped body.
+func TestGetPromptWrappedDropsUnknownBlocks(t *testing.T) {
+	t.Parallel()
+	body := `{"content":{"messages":[{"role":"user","content":{"type":"text","text":"hello"}},` +
+		`{"role":"user","content":{"type":"x-widget","html":"<b>hi</b>"}}]}}`
+	gp, err := answering(t, body).GetPrompt(t.Context(), "prj_1", "srv_1", servers.GetPromptParams{PromptName: "greet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gp.Messages) != 1 {
+		t.Errorf("%d messages; want the known one", len(gp.Messages))
+	}
+}

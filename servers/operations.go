@@ -117,7 +117,11 @@ func (s *Service) CallTool(ctx context.Context, projectID, serverID string, p Ca
 	return (*mcp.CallToolResult)(r), err
 }
 
-// GetPrompt renders a prompt with arguments.
+// GetPrompt renders a prompt with arguments. The reference answers the MCP
+// result ({"messages": [...]}); the service's route wraps it as
+// {"content": {"messages": [...]}}. Both read alike: a body without a
+// top-level messages (or with a null one) but with a content object
+// holding one is read from that object.
 func (s *Service) GetPrompt(ctx context.Context, projectID, serverID string, p GetPromptParams, opts ...option.RequestOption) (*mcp.GetPromptResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	r, err := post[getPromptResult](ctx, s, routeGetPrompt, projectID, serverID, p, transport.Read)
@@ -127,8 +131,8 @@ func (s *Service) GetPrompt(ctx context.Context, projectID, serverID string, p G
 // ReadResource reads one resource by URI; text resources carry Text, binary
 // ones Blob. The reference answers the MCP result ({"contents": [...]});
 // the service's route wraps it as {"content": {"contents": [...]}}. Both
-// read alike: a body without a top-level contents but with a content
-// object holding one is read from that object.
+// read alike: a body without a top-level contents (or with a null one)
+// but with a content object holding one is read from that object.
 func (s *Service) ReadResource(ctx context.Context, projectID, serverID string, p ReadResourceParams, opts ...option.RequestOption) (*mcp.ReadResourceResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	r, err := post[readResourceResult](ctx, s, routeReadResource, projectID, serverID, p, transport.Read)

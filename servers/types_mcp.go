@@ -48,24 +48,12 @@ type ReadResourceParams struct {
 // readResourceResult is mcp.ReadResourceResult read from either body a
 // resources/read may answer: the reference's {"contents": [...]}, or the
 // service route's {"content": {"contents": [...]}}, which wraps the MCP
-// result as its SDK operation returns it.
+// result as its SDK operation returns it (see unwrapContent).
 type readResourceResult mcp.ReadResourceResult
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (r *readResourceResult) UnmarshalJSON(b []byte) error {
-	var outer struct {
-		Contents json.RawMessage `json:"contents"`
-		Content  json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal(b, &outer) == nil && outer.Contents == nil && outer.Content != nil {
-		var inner struct {
-			Contents json.RawMessage `json:"contents"`
-		}
-		if json.Unmarshal(outer.Content, &inner) == nil && inner.Contents != nil {
-			b = outer.Content
-		}
-	}
-	return json.Unmarshal(b, (*mcp.ReadResourceResult)(r))
+	return json.Unmarshal(unwrapContent(b, "contents"), (*mcp.ReadResourceResult)(r))
 }
 
 // ExportSnapshot is a server's tools, resources and prompts in one
