@@ -99,12 +99,16 @@ type DoctorReport struct {
 	InitInfo *InitInfo `json:"initInfo"`
 	// Capabilities are the server's negotiated capabilities.
 	Capabilities *mcp.ServerCapabilities `json:"capabilities"`
-	// Tools are the server's tools, each without its _meta (the service
+	// Tools, Resources, ResourceTemplates and Prompts are the server's
+	// listings. The service sends each as an array in every report, []
+	// when the server has none, does not serve the listing, the listing
+	// failed or the server was not connected; they are empty, not nil,
+	// once decoded from one. Tools are each without its _meta (the service
 	// strips it from the report).
-	Tools             []*mcp.Tool             `json:"tools,omitempty"`
-	Resources         []*mcp.Resource         `json:"resources,omitempty"`
-	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`
-	Prompts           []*mcp.Prompt           `json:"prompts,omitempty"`
+	Tools             []*mcp.Tool             `json:"tools"`
+	Resources         []*mcp.Resource         `json:"resources"`
+	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates"`
+	Prompts           []*mcp.Prompt           `json:"prompts"`
 	Checks            DoctorChecks            `json:"checks"`
 	// Error is the error that ended the workflow; in a DoctorPartial
 	// report, the first failed listing's (by tools, resources, prompts,

@@ -35,6 +35,13 @@ func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCh
 // tools, resources, resource templates, prompts. A broken server is a 200
 // report with status error; only access and body problems are errors.
 func Doctor(ctx context.Context, sc *Call) (DoctorReport, *edge.Error) {
+	full := doctor(ctx, sc)
+	full.listsAsArrays()
+	return full, nil
+}
+
+// doctor is Doctor's report, its listings nil where none were collected.
+func doctor(ctx context.Context, sc *Call) DoctorReport {
 	var full DoctorReport
 	rep := &full.DoctorReport
 	rep.GeneratedAt = sc.l.cfg.Now().UTC()
@@ -56,7 +63,7 @@ func Doctor(ctx context.Context, sc *Call) (DoctorReport, *edge.Error) {
 		rep.Checks.Connection = check(servers.CheckSkipped, "an OAuth grant is required")
 		skipRest("not connected")
 		fail(herr)
-		return full, nil
+		return full
 	}
 	conn, f := sc.dialFresh(ctx)
 	if f != nil {
@@ -69,11 +76,11 @@ func Doctor(ctx context.Context, sc *Call) (DoctorReport, *edge.Error) {
 		rep.Checks.Connection = check(servers.CheckError, "%s", h.Body.Message)
 		skipRest("not connected")
 		fail(h)
-		return full, nil
+		return full
 	}
 	defer sc.l.pool.Discard(conn)
 	sc.doctorConnected(ctx, conn, &full)
-	return full, nil
+	return full
 }
 
 // doctorConnected fills the steps after a successful connection.

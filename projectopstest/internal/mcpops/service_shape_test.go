@@ -280,3 +280,47 @@ func TestOmit(t *testing.T) {
 		}
 	}
 }
+
+// reportMembers is the report encoded and read back as its members.
+func reportMembers(t *testing.T, rep DoctorReport) map[string]json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// Every doctor report carries the four listings as arrays, [] when none,
+// unserved, failed or not connected, as the service's
+// (createServerDoctorResult starts them at []).
+func TestDoctorListsAreAlwaysArrays(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	failed := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_7", URL: "http://inprocess.invalid/paged",
+		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess,
+			Server: failing(pagedServer(), "tools/list", "resources/list", "prompts/list", "resources/templates/list")}})
+	dead := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_8", Transport: servers.TransportStdio,
+		Target: mcpconn.Target{Transport: mcpconn.TransportStdio, Command: "sh", Args: []string{"-c", "exit 3"}, ProtocolVersion: "2025-11-25"}})
+	for name, sc := range map[string]*Call{
+		"connected, tools only": open(l, false),
+		"oauth_required":        open(l, true),
+		"listings failed":       failed,
+		"not connected":         dead,
+	} {
+		rep, herr := Doctor(t.Context(), sc)
+		if herr != nil {
+			t.Fatalf("%s: %v", name, herr)
+		}
+		m := reportMembers(t, rep)
+		for _, k := range []string{"tools", "resources", "resourceTemplates", "prompts"} {
+			if v, ok := m[k]; !ok || !strings.HasPrefix(string(v), "[") {
+				t.Errorf("%s report (%s): %q = %s (present %v); want an array", name, rep.Status, k, v, ok)
+			}
+		}
+	}
+}

@@ -78,15 +78,27 @@ type ExportSnapshot struct {
 }
 
 // DoctorReport is servers.DoctorReport with the server's answers as it
-// sent them: its initialization info, capabilities and listings.
+// sent them: its initialization info, capabilities and listings. The
+// listings are arrays in every report, [] when none, unserved, failed or
+// not connected, as the service's (it starts them at []).
 type DoctorReport struct {
 	servers.DoctorReport
 	InitInfo          json.RawMessage   `json:"initInfo"`
 	Capabilities      json.RawMessage   `json:"capabilities"`
-	Tools             []json.RawMessage `json:"tools,omitempty"`
-	Resources         []json.RawMessage `json:"resources,omitempty"`
-	ResourceTemplates []json.RawMessage `json:"resourceTemplates,omitempty"`
-	Prompts           []json.RawMessage `json:"prompts,omitempty"`
+	Tools             []json.RawMessage `json:"tools"`
+	Resources         []json.RawMessage `json:"resources"`
+	ResourceTemplates []json.RawMessage `json:"resourceTemplates"`
+	Prompts           []json.RawMessage `json:"prompts"`
+}
+
+// listsAsArrays sets each listing still nil to an empty one, so that it
+// encodes as [] rather than null.
+func (r *DoctorReport) listsAsArrays() {
+	for _, l := range []*[]json.RawMessage{&r.Tools, &r.Resources, &r.ResourceTemplates, &r.Prompts} {
+		if *l == nil {
+			*l = []json.RawMessage{}
+		}
+	}
 }
 
 // ValidateResult is servers.ValidateResult with the initialization info's
