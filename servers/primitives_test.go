@@ -262,15 +262,17 @@ func TestDoctorReady(t *testing.T) {
 	}
 
 	// A listing the server does not advertise is, as in the service, an ok
-	// step of none (only resource templates are skipped), and the server
-	// is still ready.
+	// step of none, and the server is still ready: the service asks
+	// resource templates regardless, and a go-sdk server without resources
+	// answers an empty list (skipped is only for method not found).
 	rep, err = f.C.Servers.Doctor(t.Context(), p, addMCP(t, f, "tools-only", toolsOnlyServer()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Status != servers.DoctorReady || rep.Checks.Prompts.Status != servers.CheckOK ||
 		rep.Checks.Resources.Status != servers.CheckOK || rep.Checks.Tools.Status != servers.CheckOK ||
-		rep.Checks.ResourceTemplates.Status != servers.CheckSkipped || !strings.HasPrefix(rep.Checks.Prompts.Detail, "0 prompts") {
+		rep.Checks.ResourceTemplates.Status != servers.CheckOK || !strings.HasPrefix(rep.Checks.ResourceTemplates.Detail, "0 resource templates") ||
+		!strings.HasPrefix(rep.Checks.Prompts.Detail, "0 prompts") {
 		t.Errorf("tools-only report = %+v / %+v", rep, rep.Checks)
 	}
 }

@@ -115,16 +115,14 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 	}
 	rep.Checks.Capabilities = check(servers.CheckOK, "advertised: %s", orNone(strings.Join(have, ", ")))
 
-	// A listing the server does not advertise, or advertises but does not
-	// serve, is the service's empty answer: an ok step of none. Only
-	// resource templates are skipped then.
+	// The service asks tools, resources and resource templates whatever
+	// the server advertises (its client does not enforce capabilities), and
+	// prompts unless the capabilities leave them out. A listing not asked,
+	// or answered method not found, is its client's empty answer: an ok
+	// step of none, but for resource templates, which are skipped then.
 	var errs [4]*servers.ReportError // by the service's order: tools, resources, prompts, templates
-	step := func(label string, advertised bool, slot int, run func(ctx context.Context) (int, error)) *servers.DoctorCheck {
-		templates := label == "resource templates"
-		if !advertised {
-			if templates {
-				return check(servers.CheckSkipped, "the server does not advertise resources")
-			}
+	step := func(label string, ask bool, slot int, run func(ctx context.Context) (int, error)) *servers.DoctorCheck {
+		if !ask {
 			return check(servers.CheckOK, "0 %s: the server does not advertise them", label)
 		}
 		opCtx, cancel := sc.opContext(ctx)
@@ -133,7 +131,7 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 		if err != nil {
 			f := mcpconn.Classify(err, opCtx, ctx, c)
 			if f.Kind == mcpconn.Unsupported {
-				if templates {
+				if label == "resource templates" {
 					return check(servers.CheckSkipped, "the server does not implement listing %s", label)
 				}
 				return check(servers.CheckOK, "0 %s: the server does not implement listing them", label)
@@ -145,10 +143,13 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 		return check(servers.CheckOK, "%d %s", n, label)
 	}
 	cs := c.Session
-	rep.Checks.Tools = step("tools", caps.Tools != nil, 0, collect(cs, &full.Tools, doctorToolsAsSent))
-	rep.Checks.Resources = step("resources", caps.Resources != nil, 1, collect(cs, &full.Resources, resourcesAsSent))
-	rep.Checks.ResourceTemplates = step("resource templates", caps.Resources != nil, 3, collect(cs, &full.ResourceTemplates, templatesAsSent))
-	rep.Checks.Prompts = step("prompts", caps.Prompts != nil, 2, collect(cs, &full.Prompts, promptsAsSent))
+	// Prompts are left unasked only when the server sent capabilities
+	// without them, as the service's client does.
+	askPrompts := ir == nil || ir.Capabilities == nil || ir.Capabilities.Prompts != nil
+	rep.Checks.Tools = step("tools", true, 0, collect(cs, &full.Tools, doctorToolsAsSent))
+	rep.Checks.Resources = step("resources", true, 1, collect(cs, &full.Resources, resourcesAsSent))
+	rep.Checks.ResourceTemplates = step("resource templates", true, 3, collect(cs, &full.ResourceTemplates, templatesAsSent))
+	rep.Checks.Prompts = step("prompts", askPrompts, 2, collect(cs, &full.Prompts, promptsAsSent))
 	rep.Status = servers.DoctorReady
 	// A partial report carries the first failed listing's error, as the
 	// service's does.

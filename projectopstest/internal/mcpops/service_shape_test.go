@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -147,36 +148,75 @@ func withoutListing(s *mcp.Server, method string) *mcp.Server {
 	return s
 }
 
-// A listing the server does not advertise, or does not serve, is what the
-// service's client answers then, an empty list: an ok step of none. Only
-// resource templates are skipped.
+// asked records the methods s receives.
+func asked(s *mcp.Server) (*mcp.Server, func() []string) {
+	var mu sync.Mutex
+	var methods []string
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, m string, req mcp.Request) (mcp.Result, error) {
+			mu.Lock()
+			methods = append(methods, m)
+			mu.Unlock()
+			return next(ctx, m, req)
+		}
+	})
+	return s, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(methods)
+	}
+}
+
+// The service asks tools, resources and resource templates whatever the
+// server advertises, and prompts unless its capabilities leave them out; a
+// listing not asked or answered method not found is an ok step of none,
+// but resource templates are skipped only on method not found.
 func TestDoctorUnservedListingsAreOK(t *testing.T) {
 	t.Parallel()
 	l := newLayer(t)
-	rep, herr := Doctor(t.Context(), open(l, false)) // tools only
+	s, methods := asked(echoServer()) // tools only
+	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_3", URL: "http://inprocess.invalid/echo",
+		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: s}})
+	rep, herr := Doctor(t.Context(), sc)
 	if herr != nil {
 		t.Fatal(herr)
 	}
 	c := rep.Checks
-	for name, ch := range map[string]*servers.DoctorCheck{"resources": c.Resources, "prompts": c.Prompts} {
+	// go-sdk answers an unadvertised resources listing with an empty one.
+	for name, ch := range map[string]*servers.DoctorCheck{"resources": c.Resources, "resource templates": c.ResourceTemplates, "prompts": c.Prompts} {
 		if ch.Status != servers.CheckOK || !strings.HasPrefix(ch.Detail, "0 "+name) {
 			t.Errorf("unadvertised %s = %+v, want ok with 0", name, ch)
 		}
 	}
-	if c.ResourceTemplates.Status != servers.CheckSkipped || rep.Status != servers.DoctorReady {
-		t.Errorf("templates %+v, status %s", c.ResourceTemplates, rep.Status)
+	if rep.Status != servers.DoctorReady {
+		t.Errorf("status %s", rep.Status)
+	}
+	got := methods()
+	for _, m := range []string{"tools/list", "resources/list", "resources/templates/list"} {
+		if !slices.Contains(got, m) {
+			t.Errorf("%s not asked; the service asks it whatever the server advertises (asked %v)", m, got)
+		}
+	}
+	if slices.Contains(got, "prompts/list") {
+		t.Errorf("prompts/list asked of a server without the prompts capability (asked %v)", got)
 	}
 
-	s := withoutListing(withoutListing(pagedServer(), "prompts/list"), "resources/templates/list")
-	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_4", URL: "http://inprocess.invalid/paged",
+	s = withoutListing(withoutListing(withoutListing(withoutListing(pagedServer(),
+		"prompts/list"), "resources/templates/list"), "tools/list"), "resources/list")
+	sc = l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_4", URL: "http://inprocess.invalid/paged",
 		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: s}})
 	rep, herr = Doctor(t.Context(), sc)
 	if herr != nil {
 		t.Fatal(herr)
 	}
-	if c := rep.Checks; c.Prompts.Status != servers.CheckOK || c.ResourceTemplates.Status != servers.CheckSkipped ||
-		rep.Status != servers.DoctorReady {
-		t.Errorf("unserved prompts %+v, templates %+v, status %s", c.Prompts, c.ResourceTemplates, rep.Status)
+	c = rep.Checks
+	for name, ch := range map[string]*servers.DoctorCheck{"tools": c.Tools, "resources": c.Resources, "prompts": c.Prompts} {
+		if ch.Status != servers.CheckOK || !strings.HasPrefix(ch.Detail, "0 "+name) {
+			t.Errorf("unserved %s = %+v, want ok with 0", name, ch)
+		}
+	}
+	if c.ResourceTemplates.Status != servers.CheckSkipped || rep.Status != servers.DoctorReady {
+		t.Errorf("unserved templates %+v, status %s; want skipped, ready", c.ResourceTemplates, rep.Status)
 	}
 }
 
