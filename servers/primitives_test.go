@@ -2,6 +2,7 @@ package servers_test
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -274,5 +275,29 @@ func TestDoctorReady(t *testing.T) {
 		rep.Checks.ResourceTemplates.Status != servers.CheckOK || !strings.HasPrefix(rep.Checks.ResourceTemplates.Detail, "0 resource templates") ||
 		!strings.HasPrefix(rep.Checks.Prompts.Detail, "0 prompts") {
 		t.Errorf("tools-only report = %+v / %+v", rep, rep.Checks)
+	}
+}
+
+// A tool's _meta, stripped from the report's tools, is in ToolsMetadata
+// by tool name, as the server sent it; a report without any has it empty.
+func TestDoctorToolsMetadata(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	s := mcp.NewServer(&mcp.Implementation{Name: "meta", Version: "1"}, nil)
+	h := func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil, nil
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "a", Meta: mcp.Meta{"vendor/x": "y"}}, h)
+	mcp.AddTool(s, &mcp.Tool{Name: "b"}, h)
+	rep, err := f.C.Servers.Doctor(t.Context(), f.WS.ProjectID, addMCP(t, f, "meta", s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.ToolsMetadata) != 1 || string(rep.ToolsMetadata["a"]) != `{"vendor/x":"y"}` || rep.Tools[0].Meta != nil {
+		t.Errorf("toolsMetadata = %s; tool a's _meta %v; want {a: {\"vendor/x\":\"y\"}} and the tool without it", rep.ToolsMetadata, rep.Tools[0].Meta)
+	}
+	rep, err = f.C.Servers.Doctor(t.Context(), f.WS.ProjectID, addMCP(t, f, "tools-only", toolsOnlyServer()))
+	if err != nil || rep.ToolsMetadata == nil || len(rep.ToolsMetadata) != 0 {
+		t.Errorf("toolsMetadata without any _meta = %v (%v); want {}", rep.ToolsMetadata, err)
 	}
 }

@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -109,7 +110,13 @@ type DoctorReport struct {
 	Resources         []*mcp.Resource         `json:"resources"`
 	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates"`
 	Prompts           []*mcp.Prompt           `json:"prompts"`
-	Checks            DoctorChecks            `json:"checks"`
+	// ToolsMetadata is each tool's _meta, which the service strips from
+	// Tools, by tool name ({toolName: _meta}, for the tools sent with
+	// one), each value as the server sent it. The service sends it in
+	// every report, {} when no tool has a _meta or the server was not
+	// connected.
+	ToolsMetadata map[string]json.RawMessage `json:"toolsMetadata"`
+	Checks        DoctorChecks               `json:"checks"`
 	// Error is the error that ended the workflow; in a DoctorPartial
 	// report, the first failed listing's (by tools, resources, prompts,
 	// resource templates) code and message; nil in a DoctorReady one.

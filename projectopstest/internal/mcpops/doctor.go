@@ -36,7 +36,7 @@ func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCh
 // report with status error; only access and body problems are errors.
 func Doctor(ctx context.Context, sc *Call) (DoctorReport, *edge.Error) {
 	full := doctor(ctx, sc)
-	full.listsAsArrays()
+	full.fillUnset()
 	return full, nil
 }
 
@@ -146,7 +146,8 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 	// Prompts are left unasked only when the server sent capabilities
 	// without them, as the service's client does.
 	askPrompts := ir == nil || ir.Capabilities == nil || ir.Capabilities.Prompts != nil
-	rep.Checks.Tools = step("tools", true, 0, collect(cs, &full.Tools, doctorToolsAsSent))
+	rep.Checks.Tools = step("tools", true, 0, collect(cs, &full.Tools, toolsAsSent))
+	full.Tools, full.ToolsMetadata = splitToolsMeta(full.Tools)
 	rep.Checks.Resources = step("resources", true, 1, collect(cs, &full.Resources, resourcesAsSent))
 	rep.Checks.ResourceTemplates = step("resource templates", true, 3, collect(cs, &full.ResourceTemplates, templatesAsSent))
 	rep.Checks.Prompts = step("prompts", askPrompts, 2, collect(cs, &full.Prompts, promptsAsSent))

@@ -364,3 +364,47 @@ func TestDoctorListsAreAlwaysArrays(t *testing.T) {
 		}
 	}
 }
+
+// The service reports the _meta it strips from the tools in toolsMetadata,
+// {toolName: _meta}; {} when none or not connected.
+func TestDoctorToolsMetadata(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_9", URL: "http://inprocess.invalid/paged",
+		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: pagedServer()}})
+	for name, c := range map[string]struct {
+		sc   *Call
+		want string
+	}{
+		"paged":          {sc, `{"a":{"vendor/x":"y"}}`},
+		"echo":           {open(l, false), `{}`},
+		"oauth_required": {open(l, true), `{}`},
+	} {
+		rep, herr := Doctor(t.Context(), c.sc)
+		if herr != nil {
+			t.Fatal(herr)
+		}
+		if got := string(reportMembers(t, rep)["toolsMetadata"]); got != c.want {
+			t.Errorf("%s toolsMetadata = %s, want %s", name, got, c.want)
+		}
+	}
+}
+
+func TestSplitToolsMeta(t *testing.T) {
+	t.Parallel()
+	tools := []json.RawMessage{
+		json.RawMessage(`{"name":"z","_meta":{"n":9007199254740993}}`),
+		json.RawMessage(`{"name":"a<b>","_meta":null,"title":"T"}`),
+		json.RawMessage(`{"name":"plain"}`),
+		json.RawMessage(`{"name":"z","_meta":2}`),
+	}
+	got, meta := splitToolsMeta(tools)
+	if want := `{"z":2,"a<b>":null}`; string(meta) != want {
+		t.Errorf("toolsMetadata = %s, want %s", meta, want)
+	}
+	for i, want := range []string{`{"name":"z"}`, `{"name":"a<b>","title":"T"}`, `{"name":"plain"}`, `{"name":"z"}`} {
+		if string(got[i]) != want {
+			t.Errorf("tool %d = %s, want %s", i, got[i], want)
+		}
+	}
+}

@@ -78,26 +78,31 @@ type ExportSnapshot struct {
 }
 
 // DoctorReport is servers.DoctorReport with the server's answers as it
-// sent them: its initialization info, capabilities and listings. The
-// listings are arrays in every report, [] when none, unserved, failed or
-// not connected, as the service's (it starts them at []).
+// sent them: its initialization info, capabilities, listings and tools'
+// _meta. The listings are arrays and ToolsMetadata an object in every
+// report, empty when none, unserved, failed or not connected, as the
+// service's (it starts them at [] and {}).
 type DoctorReport struct {
 	servers.DoctorReport
 	InitInfo          json.RawMessage   `json:"initInfo"`
 	Capabilities      json.RawMessage   `json:"capabilities"`
 	Tools             []json.RawMessage `json:"tools"`
+	ToolsMetadata     json.RawMessage   `json:"toolsMetadata"`
 	Resources         []json.RawMessage `json:"resources"`
 	ResourceTemplates []json.RawMessage `json:"resourceTemplates"`
 	Prompts           []json.RawMessage `json:"prompts"`
 }
 
-// listsAsArrays sets each listing still nil to an empty one, so that it
-// encodes as [] rather than null.
-func (r *DoctorReport) listsAsArrays() {
+// fillUnset sets each listing still nil to an empty one, and
+// ToolsMetadata to {}, so that none encodes as null.
+func (r *DoctorReport) fillUnset() {
 	for _, l := range []*[]json.RawMessage{&r.Tools, &r.Resources, &r.ResourceTemplates, &r.Prompts} {
 		if *l == nil {
 			*l = []json.RawMessage{}
 		}
+	}
+	if r.ToolsMetadata == nil {
+		r.ToolsMetadata = json.RawMessage("{}")
 	}
 }
 
@@ -106,16 +111,6 @@ func (r *DoctorReport) listsAsArrays() {
 type ValidateResult struct {
 	servers.ValidateResult
 	InitInfo json.RawMessage `json:"initInfo"`
-}
-
-// doctorToolsAsSent is toolsAsSent less each tool's _meta, which the
-// service's doctor strips from the tools it reports.
-func doctorToolsAsSent(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]json.RawMessage, string, error) {
-	items, next, err := toolsAsSent(ctx, cs, cursor)
-	for i, it := range items {
-		items[i] = omit(it, "_meta")
-	}
-	return items, next, err
 }
 
 // omit is the object item without its member field, the others in their
