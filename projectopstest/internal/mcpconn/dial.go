@@ -127,6 +127,28 @@ func NewDialer(name, version string, hc *http.Client) *Dialer {
 // none. A fresh value each call, so no caller can change another's.
 func ClientCapabilities() *mcp.ClientCapabilities { return &mcp.ClientCapabilities{} }
 
+// ClientCapabilitiesJSON is ClientCapabilities as go-sdk sends them: in
+// their V2 form, whose roots is a pointer left out when RootsV2 is unset.
+// Encoding the struct itself would claim "roots":{}, as its deprecated
+// non-pointer Roots always encodes.
+func ClientCapabilitiesJSON() json.RawMessage {
+	c := ClientCapabilities()
+	//lint:ignore SA1019 roots is deprecated, yet go-sdk still sends it when set
+	v2 := capabilitiesV2{c, c.RootsV2}
+	b, err := json.Marshal(v2)
+	if err != nil { // cannot happen: the capabilities are plain data
+		return json.RawMessage("{}")
+	}
+	return b
+}
+
+// capabilitiesV2 is go-sdk's wire form of client capabilities.
+type capabilitiesV2 struct {
+	*mcp.ClientCapabilities
+	//lint:ignore SA1019 roots is deprecated, yet go-sdk still sends it when set
+	Roots *mcp.RootCapabilities `json:"roots,omitempty"` // shadows the v1 Roots
+}
+
 // ErrConnectTimeout marks a connect that did not finish in time.
 var ErrConnectTimeout = errors.New("mcpconn: connect timed out")
 

@@ -38,7 +38,7 @@ func initTransport(t string) string {
 // initialize result could not be captured).
 func initAsSent(c *mcpconn.Conn, transport string) (init, caps json.RawMessage) {
 	ir := c.Session.InitializeResult()
-	info := initInfo{Transport: initTransport(transport), ClientCapabilities: verbatim(nil, mcpconn.ClientCapabilities())}
+	info := initInfo{Transport: initTransport(transport), ClientCapabilities: mcpconn.ClientCapabilitiesJSON()}
 	var sent struct {
 		Capabilities json.RawMessage `json:"capabilities"`
 		ServerInfo   json.RawMessage `json:"serverInfo"`

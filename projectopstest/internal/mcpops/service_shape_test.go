@@ -408,3 +408,23 @@ func TestSplitToolsMeta(t *testing.T) {
 		}
 	}
 }
+
+// initInfo.clientCapabilities is what the double's client declared on the
+// wire (go-sdk's V2 form, {}), not the v1 struct's "roots":{}.
+func TestInitInfoClientCapabilitiesAsDeclared(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	v, herr := Validate(t.Context(), open(l, false))
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	var ii struct {
+		ClientCapabilities json.RawMessage `json:"clientCapabilities"`
+	}
+	if err := json.Unmarshal(v.InitInfo, &ii); err != nil {
+		t.Fatal(err)
+	}
+	if string(ii.ClientCapabilities) != `{}` {
+		t.Errorf("initInfo.clientCapabilities = %s; the double's client declared none ({})", ii.ClientCapabilities)
+	}
+}
