@@ -314,6 +314,9 @@ func TestOmit(t *testing.T) {
 		`{"name":"a"}`:          `{"name":"a"}`,
 		`[{"_meta":1}]`:         `[{"_meta":1}]`,
 		`{"name":"a","_meta":}`: `{"name":"a","_meta":}`,
+		// Keys are written as sent, not re-encoded (no <>& escaping).
+		`{"a<b>&":1,"_meta":2,"\u00e9":3}`:            `{"a<b>&":1,"\u00e9":3}`,
+		"{ \"x\" : 1 ,\n \"_meta\":2 , \"y\":[1, 2]}": `{"x":1,"y":[1, 2]}`,
 	} {
 		if got := string(omit(json.RawMessage(in), "_meta")); got != want {
 			t.Errorf("omit(%s) = %s, want %s", in, got, want)

@@ -125,21 +125,23 @@ func omit(item json.RawMessage, field string) json.RawMessage {
 	b.WriteByte('{')
 	found := false
 	for dec.More() {
+		from := dec.InputOffset()
 		k, err := dec.Token()
+		// The key as written (escapes and all): from the previous value's
+		// end, past the comma and blanks, to the key's end.
+		raw := bytes.TrimLeft(item[from:dec.InputOffset()], ", \t\r\n")
 		var v json.RawMessage
 		if err != nil || dec.Decode(&v) != nil {
 			return item
 		}
-		key, _ := k.(string)
-		if key == field {
+		if key, _ := k.(string); key == field {
 			found = true
 			continue
 		}
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		kb, _ := json.Marshal(key)
-		b.Write(kb)
+		b.Write(raw)
 		b.WriteByte(':')
 		b.Write(v)
 	}
