@@ -89,8 +89,8 @@ func orAbsent(s string) string {
 // typed decoding encodes alike) stands for the first unused one that
 // decodes alike, if all that do are alike as served. When
 // the items of one name on both sides stand for served items, they are
-// compared as served, so a field go-sdk's types do not model (a tool's
-// execution.taskSupport) is compared too, while a null member or an empty
+// compared as served, so a field go-sdk's types do not model (a vendor
+// field of a prompt argument) is compared too, while a null member or an empty
 // _meta counts as absent, as it does to those types (a null in a _meta or
 // in a tool's inputSchema or outputSchema is kept). Otherwise (an item
 // built, edited or added in Go) both are compared by their typed fields,
@@ -98,7 +98,8 @@ func orAbsent(s string) string {
 // decoded schema's numbers are then float64s. Reordering or filtering a
 // decoded snapshot's lists in Go keeps the other items compared as
 // served, except items that decode alike but differ as served (two tools
-// of one name differing only in execution): which one such an item stands
+// of one name whose schemas differ only in a number float64 cannot tell
+// apart): which one such an item stands
 // for is unknown, so it is always compared by its typed fields. An edit in
 // Go that float64 cannot tell from Raw (a maximum of 9007199254740992 set
 // where Raw has 9007199254740993) still matches the served item, so Diff

@@ -60,8 +60,8 @@ func (r *readResourceResult) UnmarshalJSON(b []byte) error {
 // document, meant to be stored and compared in CI (see Diff).
 //
 // The items are go-sdk's types, which model only the fields go-sdk knows:
-// a field of a newer MCP revision (a tool's execution.taskSupport, say) or
-// a vendor's is not in them, and numbers in a schema decode as float64.
+// a vendor's field (of a prompt argument, say) is not in them, and numbers
+// in a schema decode as float64.
 // A snapshot from Service.Export or ParseSnapshot therefore also keeps
 // the document as served in Raw, every field and number as written: Diff
 // compares by it, and it is what to store when the snapshot must be read

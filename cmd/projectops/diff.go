@@ -22,8 +22,10 @@ func newDiffCmd(a *app) *cobra.Command {
 Items are compared as written, fields the SDK's MCP types do not model and
 numbers at full precision included; a null field or an empty _meta counts as
 absent, while a null inside a tool's inputSchema or outputSchema or inside a
-_meta is kept. A baseline exported by an earlier version lacks the fields those
-types do not model, so diff reports them as added: re-export baselines after
+_meta is kept. Export now keeps only the fields the service does (a tool's
+name, description, inputSchema and outputSchema, say), so a baseline exported
+by an earlier version may hold fields new exports drop (a tool's title or
+annotations), which diff reports as removed: re-export baselines after
 upgrading.
 Exit status: 0 equal, 1 different (the diff on stdout), 2 error.`,
 		Args: exactArgs(2, "OLD and NEW snapshot files"),
