@@ -2,10 +2,16 @@ package main
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/option"
+	"github.com/projectops/projectops-go/servers"
 
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -71,5 +77,49 @@ func TestConfiguredServiceTour(t *testing.T) {
 	}
 	if strings.Contains(out.String(), projectopstest.DemoMemberKey) {
 		t.Error("the key was printed")
+	}
+}
+
+// InitInfo is nullable: against a service that answers validate with none,
+// the tour says so and goes on (to fail at doctor here) rather than panic.
+func TestTourWithoutInitInfo(t *testing.T) {
+	t.Parallel()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if !strings.HasSuffix(r.URL.Path, "/validate") {
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"error":{"code":"NOT_FOUND","message":"no such route"}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"success":true,"status":"connected","initInfo":null}`))
+	}))
+	t.Cleanup(hs.Close)
+	client, err := projectops.NewClient(option.WithBaseURL(hs.URL), option.WithAPIKey("sk_test"),
+		option.WithoutEnvironment(), option.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err = serverTour(t.Context(), &out, client, "prj_1")
+	if want := "validated srv_demo: no initialization info"; !strings.Contains(out.String(), want) || err == nil {
+		t.Errorf("tour = %q, %v; want %q, then the doctor's error", &out, err, want)
+	}
+}
+
+// InitInfo, and the server's info in it, are nullable: the tour prints
+// what there is.
+func TestDescribeInit(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		ii   *servers.InitInfo
+		want string
+	}{
+		{nil, "no initialization info"},
+		{&servers.InitInfo{ProtocolVersion: "2025-11-25"}, "unnamed server, protocol 2025-11-25"},
+		{&servers.InitInfo{ProtocolVersion: "2025-11-25", ServerVersion: &mcp.Implementation{Name: "s", Version: "1"}}, "s 1, protocol 2025-11-25"},
+	} {
+		if got := describeInit(c.ii); got != c.want {
+			t.Errorf("describeInit(%+v) = %q, want %q", c.ii, got, c.want)
+		}
 	}
 }

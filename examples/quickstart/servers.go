@@ -22,8 +22,7 @@ func serverTour(ctx context.Context, w io.Writer, client *projectops.Client, pro
 	if err != nil {
 		return fmt.Errorf("validate: %w", err)
 	}
-	fmt.Fprintf(w, "validated %s: %s %s, protocol %s\n", demoServerID,
-		v.InitInfo.ServerVersion.Name, v.InitInfo.ServerVersion.Version, v.InitInfo.ProtocolVersion)
+	fmt.Fprintf(w, "validated %s: %s\n", demoServerID, describeInit(v.InitInfo))
 
 	rep, err := client.Servers.Doctor(ctx, projectID, demoServerID)
 	if err != nil {
@@ -79,6 +78,19 @@ func serverTour(ctx context.Context, w io.Writer, client *projectops.Client, pro
 	fmt.Fprintf(w, "export: %d tools, %d prompts, %d resources; unchanged on re-export: %v\n",
 		len(snap.Tools), len(snap.Prompts), len(snap.Resources), servers.Diff(snap, again).Equal())
 	return nil
+}
+
+// describeInit names the server and protocol of an initialization info,
+// which the service may not have (nil) or may lack the server's info.
+func describeInit(ii *servers.InitInfo) string {
+	if ii == nil {
+		return "no initialization info"
+	}
+	server := "unnamed server"
+	if sv := ii.ServerVersion; sv != nil {
+		server = sv.Name + " " + sv.Version
+	}
+	return fmt.Sprintf("%s, protocol %s", server, ii.ProtocolVersion)
 }
 
 func firstText(c []mcp.Content) string {
