@@ -1,6 +1,7 @@
 package tunnels_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -219,5 +221,84 @@ func TestLowercaseRequestHeaderNames(t *testing.T) {
 	}
 	if got := <-seen; got != "application/json 0" {
 		t.Errorf("handler saw Content-Type and length %q, want %q", got, "application/json 0")
+	}
+}
+
+// A relay that keeps to no window (it did not offer credit) may send a
+// request's head and more of its body than a stream queues in one
+// message: the handler runs while the host waits for room, and reads the
+// body whole.
+func TestNonCreditRelayBodyLongerThanTheQueue(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	const chunks = 3 * tunnelwire.QueueLen
+	chunk := bytes.Repeat([]byte("b"), 1024)
+	var g tunnelwire.Group
+	g, err := g.AppendHead(tunnelwire.Request, 1, &tunnelwire.Head{Method: http.MethodPost, URI: "/mcp",
+		Header: http.Header{"Content-Length": {strconv.Itoa(chunks * len(chunk))}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range chunks {
+		g = g.Append(tunnelwire.Data, 1, chunk)
+	}
+	g = g.AppendEnd(1, nil)
+	got := make(chan string, 1)
+	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{tunnelwire.Subprotocol}})
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		c.SetReadLimit(tunnelwire.MaxMessage)
+		ctx := r.Context()
+		if c.Write(ctx, websocket.MessageBinary, tunnelwire.Encode(tunnelwire.Ready, 0, []byte(tunnelwire.FeatureBatch))) != nil ||
+			tunnelwire.NewWriter(c, true).Send(g) != nil { // one message: head, every chunk, end
+			return
+		}
+		var body []byte
+		rd := tunnelwire.NewReader(c)
+		for {
+			_, msg, err := rd.Read()
+			if err != nil {
+				return
+			}
+			var take func(fr tunnelwire.Frame) error
+			take = func(fr tunnelwire.Frame) error {
+				switch {
+				case fr.Kind == tunnelwire.Batch:
+					return tunnelwire.SplitBatch(fr.Payload, take)
+				case fr.ID == 1 && fr.Kind == tunnelwire.Data:
+					body = append(body, fr.Payload...)
+				case fr.ID == 1 && fr.Kind == tunnelwire.End:
+					select {
+					case got <- string(body):
+					default:
+					}
+				}
+				return nil
+			}
+			if fr, err := tunnelwire.Decode(msg); err == nil {
+				_ = take(fr)
+			}
+		}
+	}))
+	defer relay.Close()
+	grant := &tunnels.Grant{RelayWSURL: "ws" + strings.TrimPrefix(relay.URL, "http"), ConnectToken: "ct_x"}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		_, _ = io.WriteString(w, strconv.Itoa(len(b)))
+	})
+	go func() { done <- f.C.Tunnels.Serve(ctx, grant, h, tunnels.WithHTTPClient(http.DefaultClient)) }()
+	defer func() { cancel(); <-done }()
+	select {
+	case n := <-got:
+		if n != strconv.Itoa(chunks*len(chunk)) {
+			t.Errorf("the handler read %s bytes, want %d", n, chunks*len(chunk))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no response: the host waited for room no handler made")
 	}
 }
