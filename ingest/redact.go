@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"strings"
 )
 
 // The built-in redaction rules, applied to every result's JSON encoding
@@ -93,17 +94,53 @@ func containsAt(b []byte, word string, pivot int) bool {
 // reCredField is an OAuth credential named by its field in a message the
 // service wrote (a validator echoing the request: a replay config's
 // accessToken, refreshToken and clientSecret, an id token, a PKCE
-// verifier), whatever precedes the name (googleAccessToken) and however
-// the pair is written: JSON, a JSON dump inside a string (escaped quotes),
-// a JavaScript object, key=value.
-var reCredField = regexp.MustCompile(`(?i)([a-z0-9]*[_-]?(?:(?:access|refresh|id)[_-]?token|client[_-]?secret|code[_-]?verifier)\\?["']?\s*[:=]\s*\\?["']?)[^"'\\\s&,;{}\[\]]+`)
+// verifier), however the pair is written: JSON, a JSON dump inside a
+// string (escaped quotes), a JavaScript object, key=value, a hash's =>.
+// Group 1 is what precedes the name in its word (see credPrefixOK).
+var reCredField = regexp.MustCompile(`(?i)([a-z0-9_-]*?)((?:(?:access|refresh|id)[_-]?token|client[_-]?secret|code[_-]?verifier)\\?["']?\s*(?:=>|[:=])\s*\\?["']?)([^"'\\\s&,;{}\[\]]+)`)
+
+// credPrefixOK reports whether name, preceded in its word by prefix, is a
+// credential's field name: alone, after a '_' or '-' (github_client_secret)
+// or at a camel-case joint (googleAccessToken); not "valid_token" or
+// "invalid_token", whose "id_token" is part of another word.
+func credPrefixOK(prefix, name string) bool {
+	switch {
+	case prefix == "":
+		return true
+	case strings.HasSuffix(prefix, "_"), strings.HasSuffix(prefix, "-"):
+		return true
+	}
+	return name[0] >= 'A' && name[0] <= 'Z'
+}
 
 // credFields redacts reCredField's values in s, plain text: the service's
 // own words about a request, not results (whose JSON the rule could
-// mistake and whose size would make it slow).
+// mistake and whose size would make it slow). A quoted value is redacted
+// to its closing quote, whatever it holds.
 func credFields(s string) string {
 	if !containsFoldAt([]byte(s), "token", 2) && !containsFoldAt([]byte(s), "secret", 2) && !containsFoldAt([]byte(s), "verifier", 0) {
 		return s
 	}
-	return reCredField.ReplaceAllString(s, "${1}"+Redacted)
+	var b strings.Builder
+	last := 0
+	for _, m := range reCredField.FindAllStringSubmatchIndex(s, -1) {
+		from, to := m[6], m[7]
+		if from < last || !credPrefixOK(s[m[2]:m[3]], s[m[4]:m[5]]) {
+			continue
+		}
+		if q := s[from-1]; q == '"' || q == '\'' {
+			to = len(s)
+			if j := strings.IndexAny(s[from:], "\"'\\"); j >= 0 {
+				to = from + j
+			}
+		}
+		b.WriteString(s[last:from])
+		b.WriteString(Redacted)
+		last = to
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -46,3 +46,25 @@ func TestResultsKeepCredentialLookalikes(t *testing.T) {
 		t.Errorf("apply changed %s to %s", in, got)
 	}
 }
+
+// The rule names a field only where its name starts a word or follows a
+// '_', '-' or a camel-case joint, reads a hash's "=>", and redacts a quoted
+// value to its closing quote.
+func TestRedactCredentialFieldBoundaries(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{`valid_token: "keep"`, `error: invalid_token: The access token expired`} {
+		if got := credFields(in); got != in {
+			t.Errorf("%q → %q, want it unchanged", in, got)
+		}
+	}
+	for in, want := range map[string]string{
+		`{"client_secret" => "S1secretvalue"}`:   `{"client_secret" => "[REDACTED]"}`,
+		`{"accessToken":"abc,S1 secret value"}`:  `{"accessToken":"[REDACTED]"}`,
+		`oauthRefreshToken=S1secret&next=1`:      `oauthRefreshToken=[REDACTED]&next=1`,
+		`x_access_token: 'S1secret', other: 'y'`: `x_access_token: '[REDACTED]', other: 'y'`,
+	} {
+		if got := credFields(in); got != want {
+			t.Errorf("%q → %q, want %q", in, got, want)
+		}
+	}
+}

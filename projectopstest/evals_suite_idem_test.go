@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -40,5 +41,36 @@ func TestSuiteCreateDeduplicatedByKey(t *testing.T) {
 	suites, err := items(c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil))
 	if err != nil || len(suites) != 1 || suites[0].ID != created.SuiteID {
 		t.Errorf("suites = %+v, %v; want the one created", suites, err)
+	}
+}
+
+// A replay of a suite creation's key runs the request again on the suite
+// it authored, as the service does: a case the first request lacked is
+// created, and the answer echoes this request's name.
+func TestSuiteReplayWithAnotherBody(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	key := option.WithIdempotencyKey("suite-key")
+	first, err := f.c.Evals.Suites.Create(t.Context(), f.ws.ProjectID, evals.CreateSuiteParams{
+		Name: "first", ServerIDs: []string{f.serverID}, Model: "openai/gpt-4o-mini",
+		Tests: []evals.Test{echoTest("echo", "hi")}}, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := f.c.Evals.Suites.Create(t.Context(), f.ws.ProjectID, evals.CreateSuiteParams{
+		Name: "second", ServerIDs: []string{f.serverID}, Model: "openai/gpt-4o-mini",
+		Tests: []evals.Test{echoTest("echo", "hi"), echoTest("echo two", "there")}}, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, cr := range again.CaseUpsert.Committed {
+		names = append(names, cr.Name)
+	}
+	if again.SuiteID != first.SuiteID || again.Name != "second" || !slices.Contains(names, "echo two") {
+		t.Errorf("replay = %s %q, committed %v; want suite %s, this request's name and its new case", again.SuiteID, again.Name, names, first.SuiteID)
+	}
+	if suites, err := items(f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil)); err != nil || len(suites) != 1 {
+		t.Errorf("suites = %+v, %v; want one", suites, err)
 	}
 }

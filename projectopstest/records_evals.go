@@ -33,9 +33,9 @@ type evalStore struct {
 	// idem maps userID + projectID + Idempotency-Key + suite (its id, or
 	// the name it was created by) to the run it created.
 	idem map[string]string
-	// suiteIdem maps userID + projectID + Idempotency-Key to the answer
-	// of the suite creation that carried it.
-	suiteIdem map[string]evals.SuiteCreated
+	// suiteIdem maps userID + projectID + Idempotency-Key to the suite
+	// the creation that carried it authored.
+	suiteIdem map[string]string
 }
 
 // evalRunRec is an eval run, whichever way it was created. Runs created

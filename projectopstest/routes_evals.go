@@ -87,33 +87,34 @@ func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *edge.Error {
 // createEvalSuite authors a suite: 201, nothing executed.
 func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *edge.Error) {
 	s, projectID := c.s, c.project.id
-	// The service authors one suite per x-mcpjam-idempotency-key (its
-	// readIdempotencyKey: a blank or too long header is ignored).
-	var key string
-	if k := strings.TrimSpace(c.r.Header.Get("X-Mcpjam-Idempotency-Key")); k != "" && len(k) <= maxIdempotencyKey {
-		key = c.a.userID + "\x00" + projectID + "\x00" + k
-		if done, ok := s.st.evals.suiteIdem[key]; ok {
-			return done, nil
-		}
-	}
 	if herr := s.st.checkServerIDs(projectID, p.ServerIDs, "serverIds"); herr != nil {
 		return evals.SuiteCreated{}, herr
 	}
-	id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: p.Name, ServerIDs: p.ServerIDs})
-	if err != nil {
-		return evals.SuiteCreated{}, edge.Internal()
+	// The service authors one suite per x-mcpjam-idempotency-key (its
+	// readIdempotencyKey: a blank or too long header is ignored). A replay
+	// runs the request again on that suite: its cases are upserted (one
+	// the first request lacked is created) and the answer is this one's.
+	var key string
+	if k := strings.TrimSpace(c.r.Header.Get("X-Mcpjam-Idempotency-Key")); k != "" && len(k) <= maxIdempotencyKey {
+		key = c.a.userID + "\x00" + projectID + "\x00" + k
 	}
-	su := s.st.suites[id]
-	su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
-		model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
+	su := s.st.suites[s.st.evals.suiteIdem[key]]
+	if key == "" || su == nil {
+		id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: p.Name, ServerIDs: p.ServerIDs})
+		if err != nil {
+			return evals.SuiteCreated{}, edge.Internal()
+		}
+		su = s.st.suites[id]
+		su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
+			model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
+		if key != "" {
+			s.st.evals.suiteIdem[key] = id
+		}
+	}
 	// The service names a new suite's servers only by the serverNames
 	// given (a rerun's, taken from the suite, from the saved servers).
-	out := evals.SuiteCreated{SuiteID: id, Name: p.Name, Servers: s.st.serverRefs(p.ServerIDs, p.ServerNames, false),
-		CaseUpsert: s.st.upsertCases(su, p.Tests)}
-	if key != "" {
-		s.st.evals.suiteIdem[key] = out
-	}
-	return out, nil
+	return evals.SuiteCreated{SuiteID: su.id, Name: p.Name, Servers: s.st.serverRefs(p.ServerIDs, p.ServerNames, false),
+		CaseUpsert: s.st.upsertCases(su, p.Tests)}, nil
 }
 
 func (e *evalEngine) checkSuiteParams(p *evals.CreateSuiteParams) *edge.Error {

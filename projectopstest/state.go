@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-
-	"github.com/projectops/projectops-go/evals"
 )
 
 // state is the double's whole store, guarded by Server.mu: every method of
@@ -42,7 +40,7 @@ func newState() state {
 		servers: map[string]*serverRec{}, hosts: map[string]*hostRec{},
 		chatbox: map[string]*chatboxRec{}, sessions: map[string]*chatSessionRec{},
 		suites: map[string]*evalSuiteRec{},
-		evals:  evalStore{runs: map[string]*evalRunRec{}, idem: map[string]string{}, suiteIdem: map[string]evals.SuiteCreated{}},
+		evals:  evalStore{runs: map[string]*evalRunRec{}, idem: map[string]string{}, suiteIdem: map[string]string{}},
 	}
 }
 

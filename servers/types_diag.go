@@ -104,18 +104,19 @@ type DoctorReport struct {
 	// listings. The service sends each as an array in every report, []
 	// when the server has none, does not serve the listing, the listing
 	// failed or the server was not connected; they are empty, not nil,
-	// once decoded from one. Tools are each without its _meta (the service
-	// strips it from the report).
-	Tools             []*mcp.Tool             `json:"tools"`
-	Resources         []*mcp.Resource         `json:"resources"`
-	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates"`
-	Prompts           []*mcp.Prompt           `json:"prompts"`
+	// once decoded from one (a report without them, as the reference
+	// allows, leaves them nil, and encodes without them). Tools are each
+	// without its _meta (the service strips it from the report).
+	Tools             []*mcp.Tool             `json:"tools,omitempty"`
+	Resources         []*mcp.Resource         `json:"resources,omitempty"`
+	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`
+	Prompts           []*mcp.Prompt           `json:"prompts,omitempty"`
 	// ToolsMetadata is each tool's _meta, which the service strips from
 	// Tools, by tool name ({toolName: _meta}, for the tools sent with
 	// one), each value as the server sent it. The service sends it in
 	// every report, {} when no tool has a _meta or the server was not
 	// connected.
-	ToolsMetadata map[string]json.RawMessage `json:"toolsMetadata"`
+	ToolsMetadata map[string]json.RawMessage `json:"toolsMetadata,omitempty"`
 	Checks        DoctorChecks               `json:"checks"`
 	// Error is the error that ended the workflow; in a DoctorPartial
 	// report, the first failed listing's (by tools, resources, prompts,

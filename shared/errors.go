@@ -184,8 +184,9 @@ func (e *Error) Temporary() bool {
 		return true
 	case CodeInternal:
 		// As the SDK retries it: a 501 or 505 (a bare one is
-		// INTERNAL_ERROR by its status) names what cannot change.
-		return e.StatusCode == 0 || retryableStatus(e.StatusCode)
+		// INTERNAL_ERROR by its status) names what cannot change; at any
+		// other status (an ingest route's 200 {ok: false}) it may pass.
+		return e.StatusCode != http.StatusNotImplemented && e.StatusCode != http.StatusHTTPVersionNotSupported
 	case CodeUnauthorized, CodeOAuthRequired, CodeForbidden, CodeValidation, CodeNotFound,
 		CodeConflict, CodeFeatureNotSupported, CodeBillingLimitReached:
 		return false

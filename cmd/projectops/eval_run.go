@@ -21,7 +21,7 @@ import (
 
 type evalRunFlags struct {
 	suite, file, junit, summary string
-	wait                        bool
+	wait, waitTimeoutSet        bool
 	interval, waitTimeout       time.Duration
 	servers                     []string
 }
@@ -39,7 +39,10 @@ A run still going after --wait-timeout (10m by default, as the service's own
 gate; 0 waits for good) is left running, and the command exits 2.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 		Args: exactArgs(0, ""),
-		RunE: func(*cobra.Command, []string) error { return a.evalRun(f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.waitTimeoutSet = cmd.Flags().Changed("wait-timeout")
+			return a.evalRun(f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.suite, "suite", "", "rerun the suite with this `id`")
@@ -67,7 +70,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 	switch {
 	case f.waitTimeout < 0:
 		return usagef("--wait-timeout must not be negative (0 waits for good)")
-	case f.waitTimeout != defaultWaitTimeout && !f.wait:
+	case f.waitTimeoutSet && !f.wait:
 		return usagef("--wait-timeout needs --wait")
 	}
 	// Checked before the run starts: a report that cannot be written

@@ -106,6 +106,36 @@ func TestTourWithoutInitInfo(t *testing.T) {
 	}
 }
 
+// A doctor report may leave checks out (the reference's checks members are
+// optional): the tour prints that they were not reported.
+func TestTourDoctorWithoutChecks(t *testing.T) {
+	t.Parallel()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/validate"):
+			_, _ = w.Write([]byte(`{"success":true,"status":"connected","initInfo":null}`))
+		case strings.HasSuffix(r.URL.Path, "/doctor"):
+			_, _ = w.Write([]byte(`{"generatedAt":"2026-11-01T00:00:00Z","status":"error",` +
+				`"connection":{"status":"error","detail":"refused"},"checks":{"connection":{"status":"error","detail":"refused"}}}`))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"code":"NOT_FOUND","message":"no such route"}`))
+		}
+	}))
+	t.Cleanup(hs.Close)
+	client, err := projectops.NewClient(option.WithBaseURL(hs.URL), option.WithAPIKey("sk_test"),
+		option.WithoutEnvironment(), option.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err = serverTour(t.Context(), &out, client, "prj_1")
+	if want := "doctor: error (not reported; not reported; not reported)"; !strings.Contains(out.String(), want) || err == nil {
+		t.Errorf("tour = %q, %v; want %q, then the tools listing's error", &out, err, want)
+	}
+}
+
 // InitInfo, and the server's info in it, are nullable: the tour prints
 // what there is.
 func TestDescribeInit(t *testing.T) {

@@ -28,7 +28,8 @@ func serverTour(ctx context.Context, w io.Writer, client *projectops.Client, pro
 	if err != nil {
 		return fmt.Errorf("doctor: %w", err)
 	}
-	fmt.Fprintf(w, "doctor: %s (%s; %s; %s)\n", rep.Status, rep.Checks.Tools.Detail, rep.Checks.Prompts.Detail, rep.Checks.Resources.Detail)
+	fmt.Fprintf(w, "doctor: %s (%s; %s; %s)\n", rep.Status, checkDetail(rep.Checks.Tools), checkDetail(rep.Checks.Prompts),
+		checkDetail(rep.Checks.Resources))
 
 	var names []string
 	for t, err := range client.Servers.AllTools(ctx, projectID, demoServerID, nil) {
@@ -58,11 +59,17 @@ func serverTour(ctx context.Context, w io.Writer, client *projectops.Client, pro
 	if err != nil {
 		return fmt.Errorf("get prompt: %w", err)
 	}
+	if len(gp.Messages) == 0 {
+		return fmt.Errorf("get prompt: no messages")
+	}
 	fmt.Fprintf(w, "prompt greet: %s\n", firstText([]mcp.Content{gp.Messages[0].Content}))
 
 	rr, err := client.Servers.ReadResource(ctx, projectID, demoServerID, servers.ReadResourceParams{URI: "demo://readme"})
 	if err != nil {
 		return fmt.Errorf("read resource: %w", err)
+	}
+	if len(rr.Contents) == 0 {
+		return fmt.Errorf("read resource: no contents")
 	}
 	title, _, _ := strings.Cut(rr.Contents[0].Text, "\n")
 	fmt.Fprintf(w, "resource demo://readme: %s\n", title)
@@ -100,4 +107,12 @@ func firstText(c []mcp.Content) string {
 		}
 	}
 	return ""
+}
+
+// checkDetail is a doctor check's detail; a report may leave a check out.
+func checkDetail(c *servers.DoctorCheck) string {
+	if c == nil {
+		return "not reported"
+	}
+	return c.Detail
 }

@@ -297,6 +297,13 @@ func TestTemporary(t *testing.T) {
 			t.Errorf("%s at 503: Temporary() = %v, want %v", code, got, temporary[code])
 		}
 	}
+	// INTERNAL_ERROR may pass at any status (an ingest route's 200
+	// {ok: false}, a bare 0) but 501 and 505, which the SDK does not retry.
+	for status, want := range map[int]bool{0: true, 200: true, 500: true, 520: true, 501: false, 505: false} {
+		if got := (&shared.Error{StatusCode: status, Code: shared.CodeInternal}).Temporary(); got != want {
+			t.Errorf("INTERNAL_ERROR at %d: Temporary() = %v, want %v", status, got, want)
+		}
+	}
 	// Unknown codes (and no code at all): only the status decides.
 	for _, code := range []shared.Code{"SOMETHING_NEW", ""} {
 		for status, want := range map[int]bool{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/shared"
@@ -146,11 +147,20 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 	// Prompts are left unasked only when the server sent capabilities
 	// without them, as the service's client does.
 	askPrompts := ir == nil || ir.Capabilities == nil || ir.Capabilities.Prompts != nil
-	rep.Checks.Tools = step("tools", true, 0, collect(cs, &full.Tools, toolsAsSent))
+	// The four go at once, as the service collects them: a server that
+	// answers none costs one timeout, not four. Each writes its own
+	// check, listing and error slot.
+	var wg sync.WaitGroup
+	wg.Go(func() { rep.Checks.Tools = step("tools", true, 0, collect(cs, &full.Tools, toolsAsSent)) })
+	wg.Go(func() {
+		rep.Checks.Resources = step("resources", true, 1, collect(cs, &full.Resources, resourcesAsSent))
+	})
+	wg.Go(func() {
+		rep.Checks.ResourceTemplates = step("resource templates", true, 3, collect(cs, &full.ResourceTemplates, templatesAsSent))
+	})
+	wg.Go(func() { rep.Checks.Prompts = step("prompts", askPrompts, 2, collect(cs, &full.Prompts, promptsAsSent)) })
+	wg.Wait()
 	full.Tools, full.ToolsMetadata = splitToolsMeta(full.Tools)
-	rep.Checks.Resources = step("resources", true, 1, collect(cs, &full.Resources, resourcesAsSent))
-	rep.Checks.ResourceTemplates = step("resource templates", true, 3, collect(cs, &full.ResourceTemplates, templatesAsSent))
-	rep.Checks.Prompts = step("prompts", askPrompts, 2, collect(cs, &full.Prompts, promptsAsSent))
 	rep.Status = servers.DoctorReady
 	// A partial report carries the first failed listing's error, as the
 	// service's does.

@@ -1,0 +1,29 @@
+package servers_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/servers"
+)
+
+// A report decoded from a body without the listings (the reference makes
+// them optional) encodes without them, never as null.
+func TestDoctorReportNeverEncodesNullListings(t *testing.T) {
+	t.Parallel()
+	var rep servers.DoctorReport
+	body := `{"generatedAt":"2026-11-01T00:00:00Z","status":"error","connection":{"status":"error","detail":"x"},"checks":{}}`
+	if err := json.Unmarshal([]byte(body), &rep); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(&rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{`"tools":null`, `"resources":null`, `"resourceTemplates":null`, `"prompts":null`, `"toolsMetadata":null`} {
+		if strings.Contains(string(b), f) {
+			t.Errorf("re-encoded report has %s: %s", f, b)
+		}
+	}
+}
