@@ -105,12 +105,15 @@ var reCredField = regexp.MustCompile(`(?i)([a-z0-9_-]*?)((?:(?:access|refresh|id
 // "invalid_token", whose "id_token" is part of another word.
 func credPrefixOK(prefix, name string) bool {
 	switch {
+	case !strings.EqualFold(name[:2], "id"): // only "id_token" ends common words (valid, paid)
+		return true
 	case prefix == "":
 		return true
 	case strings.HasSuffix(prefix, "_"), strings.HasSuffix(prefix, "-"):
 		return true
 	}
-	return name[0] >= 'A' && name[0] <= 'Z'
+	last := prefix[len(prefix)-1]
+	return name[0] >= 'A' && name[0] <= 'Z' && (last >= 'a' && last <= 'z' || last >= '0' && last <= '9')
 }
 
 // credFields redacts reCredField's values in s, plain text: the service's
@@ -123,20 +126,42 @@ func credFields(s string) string {
 	}
 	var b strings.Builder
 	last := 0
-	for _, m := range reCredField.FindAllStringSubmatchIndex(s, -1) {
+	for pos := 0; pos < len(s); {
+		m := reCredField.FindStringSubmatchIndex(s[pos:])
+		if m == nil {
+			break
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += pos
+			}
+		}
 		from, to := m[6], m[7]
-		if from < last || !credPrefixOK(s[m[2]:m[3]], s[m[4]:m[5]]) {
+		if !credPrefixOK(s[m[2]:m[3]], s[m[4]:m[5]]) {
+			pos = m[4] + 1 // not a field here: look again after the name's first byte
 			continue
 		}
 		if q := s[from-1]; q == '"' || q == '\'' {
 			to = len(s)
-			if j := strings.IndexAny(s[from:], "\"'\\"); j >= 0 {
-				to = from + j
+			if from >= 2 && s[from-2] == '\\' { // an escaped quote closes it
+				if j := strings.Index(s[from:], "\\"+string(q)); j >= 0 {
+					to = from + j
+				}
+			} else {
+				for j := from; j < len(s); j++ {
+					if s[j] == '\\' {
+						j++
+					} else if s[j] == q {
+						to = j
+						break
+					}
+				}
 			}
 		}
 		b.WriteString(s[last:from])
 		b.WriteString(Redacted)
 		last = to
+		pos = max(to, m[1])
 	}
 	if last == 0 {
 		return s

@@ -68,3 +68,26 @@ func TestRedactCredentialFieldBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// A name the boundary rule rejects does not hide a field after it; an
+// upper-case INVALID_TOKEN is no more a field than invalid_token; a quoted
+// value runs to the quote that opened it (an escaped one when it opened
+// escaped); an all-lower-case joined name is still a field.
+func TestRedactCredentialFieldEdges(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`401 invalid_token: access_token=ya29.S1secret`: `401 invalid_token: access_token=[REDACTED]`,
+		`error: INVALID_TOKEN: expired`:                 `error: INVALID_TOKEN: expired`,
+		`MY_INVALID_TOKEN=abc`:                          `MY_INVALID_TOKEN=abc`,
+		`{"clientSecret":"ab'cd ef gh"}`:                `{"clientSecret":"[REDACTED]"}`,
+		`{'clientSecret': 'ab"cd ef gh'}`:               `{'clientSecret': '[REDACTED]'}`,
+		`{"clientSecret":"ab\"cd ef gh"}`:               `{"clientSecret":"[REDACTED]"}`,
+		`{\"clientSecret\":\"abc def\"}`:                `{\"clientSecret\":\"[REDACTED]\"}`,
+		`googleaccesstoken=S1secret`:                    `googleaccesstoken=[REDACTED]`,
+		`clientSecret: "unclosed S1secret`:              `clientSecret: "[REDACTED]`,
+	} {
+		if got := credFields(in); got != want {
+			t.Errorf("%q → %q, want %q", in, got, want)
+		}
+	}
+}

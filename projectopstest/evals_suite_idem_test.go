@@ -70,7 +70,7 @@ func TestSuiteReplayWithAnotherBody(t *testing.T) {
 	if again.SuiteID != first.SuiteID || again.Name != "second" || !slices.Contains(names, "echo two") {
 		t.Errorf("replay = %s %q, committed %v; want suite %s, this request's name and its new case", again.SuiteID, again.Name, names, first.SuiteID)
 	}
-	if suites, err := items(f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil)); err != nil || len(suites) != 1 {
-		t.Errorf("suites = %+v, %v; want one", suites, err)
+	if suites, err := items(f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil)); err != nil || len(suites) != 1 || suites[0].Name != "second" {
+		t.Errorf("suites = %+v, %v; want one, named as the replay says", suites, err)
 	}
 }

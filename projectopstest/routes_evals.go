@@ -105,12 +105,16 @@ func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *
 			return evals.SuiteCreated{}, edge.Internal()
 		}
 		su = s.st.suites[id]
-		su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
-			model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
 		if key != "" {
 			s.st.evals.suiteIdem[key] = id
 		}
+	} else {
+		// Authored again: the suite is what this request describes, as
+		// the answer says.
+		su.name, su.serverIDs, su.updatedAt = p.Name, slices.Clone(p.ServerIDs), s.now()
 	}
+	su.def = &suiteDef{description: p.Description, serverNames: slices.Clone(p.ServerNames),
+		model: p.Model, provider: p.Provider, passCriteria: p.PassCriteria}
 	// The service names a new suite's servers only by the serverNames
 	// given (a rerun's, taken from the suite, from the saved servers).
 	return evals.SuiteCreated{SuiteID: su.id, Name: p.Name, Servers: s.st.serverRefs(p.ServerIDs, p.ServerNames, false),

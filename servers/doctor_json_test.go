@@ -27,3 +27,23 @@ func TestDoctorReportNeverEncodesNullListings(t *testing.T) {
 		}
 	}
 }
+
+// The service's empty listings ([] and {}) re-encode as they came.
+func TestDoctorReportKeepsEmptyListings(t *testing.T) {
+	t.Parallel()
+	var rep servers.DoctorReport
+	body := `{"generatedAt":"2026-11-01T00:00:00Z","status":"ready","connection":{"status":"connected","detail":"x"},` +
+		`"tools":[],"resources":[],"resourceTemplates":[],"prompts":[],"toolsMetadata":{},"checks":{}}`
+	if err := json.Unmarshal([]byte(body), &rep); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(&rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{`"tools":[]`, `"resources":[]`, `"resourceTemplates":[]`, `"prompts":[]`, `"toolsMetadata":{}`} {
+		if !strings.Contains(string(b), f) {
+			t.Errorf("re-encoded report lacks %s: %s", f, b)
+		}
+	}
+}

@@ -104,19 +104,19 @@ type DoctorReport struct {
 	// listings. The service sends each as an array in every report, []
 	// when the server has none, does not serve the listing, the listing
 	// failed or the server was not connected; they are empty, not nil,
-	// once decoded from one (a report without them, as the reference
-	// allows, leaves them nil, and encodes without them). Tools are each
+	// once decoded from one, and encode so (a report without them, as the
+	// reference allows, leaves them nil, and encodes without them). Tools are each
 	// without its _meta (the service strips it from the report).
-	Tools             []*mcp.Tool             `json:"tools,omitempty"`
-	Resources         []*mcp.Resource         `json:"resources,omitempty"`
-	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates,omitempty"`
-	Prompts           []*mcp.Prompt           `json:"prompts,omitempty"`
+	Tools             []*mcp.Tool             `json:"tools,omitzero"`
+	Resources         []*mcp.Resource         `json:"resources,omitzero"`
+	ResourceTemplates []*mcp.ResourceTemplate `json:"resourceTemplates,omitzero"`
+	Prompts           []*mcp.Prompt           `json:"prompts,omitzero"`
 	// ToolsMetadata is each tool's _meta, which the service strips from
 	// Tools, by tool name ({toolName: _meta}, for the tools sent with
 	// one), each value as the server sent it. The service sends it in
 	// every report, {} when no tool has a _meta or the server was not
 	// connected.
-	ToolsMetadata map[string]json.RawMessage `json:"toolsMetadata,omitempty"`
+	ToolsMetadata map[string]json.RawMessage `json:"toolsMetadata,omitzero"`
 	Checks        DoctorChecks               `json:"checks"`
 	// Error is the error that ended the workflow; in a DoctorPartial
 	// report, the first failed listing's (by tools, resources, prompts,
@@ -138,10 +138,10 @@ type DoctorChecks struct {
 	Connection        *DoctorCheck `json:"connection,omitempty"`
 	Initialization    *DoctorCheck `json:"initialization,omitempty"`
 	Capabilities      *DoctorCheck `json:"capabilities,omitempty"`
-	Tools             *DoctorCheck `json:"tools,omitempty"`
-	Resources         *DoctorCheck `json:"resources,omitempty"`
-	ResourceTemplates *DoctorCheck `json:"resourceTemplates,omitempty"`
-	Prompts           *DoctorCheck `json:"prompts,omitempty"`
+	Tools             *DoctorCheck `json:"tools,omitzero"`
+	Resources         *DoctorCheck `json:"resources,omitzero"`
+	ResourceTemplates *DoctorCheck `json:"resourceTemplates,omitzero"`
+	Prompts           *DoctorCheck `json:"prompts,omitzero"`
 }
 
 // DoctorCheck is one step's outcome.

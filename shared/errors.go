@@ -183,10 +183,11 @@ func (e *Error) Temporary() bool {
 	case CodeRateLimited, CodeServerUnreachable, CodeTimeout:
 		return true
 	case CodeInternal:
-		// As the SDK retries it: a 501 or 505 (a bare one is
-		// INTERNAL_ERROR by its status) names what cannot change; at any
-		// other status (an ingest route's 200 {ok: false}) it may pass.
-		return e.StatusCode != http.StatusNotImplemented && e.StatusCode != http.StatusHTTPVersionNotSupported
+		// As the SDK retries it by status: a 501 or 505 (a bare one is
+		// INTERNAL_ERROR by its status) names what cannot change, a 4xx
+		// is a refusal; without an error status (an ingest route's 200
+		// {ok: false}) it may pass.
+		return e.StatusCode < 400 || retryableStatus(e.StatusCode)
 	case CodeUnauthorized, CodeOAuthRequired, CodeForbidden, CodeValidation, CodeNotFound,
 		CodeConflict, CodeFeatureNotSupported, CodeBillingLimitReached:
 		return false

@@ -297,9 +297,9 @@ func TestTemporary(t *testing.T) {
 			t.Errorf("%s at 503: Temporary() = %v, want %v", code, got, temporary[code])
 		}
 	}
-	// INTERNAL_ERROR may pass at any status (an ingest route's 200
-	// {ok: false}, a bare 0) but 501 and 505, which the SDK does not retry.
-	for status, want := range map[int]bool{0: true, 200: true, 500: true, 520: true, 501: false, 505: false} {
+	// INTERNAL_ERROR may pass without an error status (an ingest route's
+	// 200 {ok: false}, a bare 0) and at the statuses the SDK retries.
+	for status, want := range map[int]bool{0: true, 200: true, 500: true, 520: true, 501: false, 505: false, 400: false, 429: true} {
 		if got := (&shared.Error{StatusCode: status, Code: shared.CodeInternal}).Temporary(); got != want {
 			t.Errorf("INTERNAL_ERROR at %d: Temporary() = %v, want %v", status, got, want)
 		}
