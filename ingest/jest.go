@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,8 +28,9 @@ func ReadJest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, erro
 }
 
 // ReadVitest streams a Vitest JSON report (vitest --reporter=json), which
-// has Jest's shape; the older "files" task tree is read too. ctx is
-// checked as ReadJest does.
+// has Jest's shape; the older "files" task tree is read only when
+// testResults gave no passed or failed test, whatever the key order. ctx
+// is checked as ReadJest does.
 func ReadVitest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
 	if ctx == nil {
 		return SourceStats{}, apierr.NilContext()
@@ -58,18 +60,35 @@ type jestAssertion struct {
 func readJestLike(ctx context.Context, r io.Reader, rec Recorder, format string) (SourceStats, error) {
 	j := &jestReader{ctx: ctx, dec: json.NewDecoder(r), rec: rec, format: format, occ: map[string]int{}}
 	j.cwd, _ = os.Getwd()
+	// The files tree is read only when testResults gave no result (no
+	// passed or failed test; skips do not count), as the service's
+	// reporter reads it: a report with both holds the same tests twice.
+	// A tree that comes first is kept and read at the end if need be.
+	var (
+		seenResults bool
+		files       json.RawMessage
+		filesAt     int64
+	)
 	err := j.object(func(key string) error {
 		switch key {
 		case "testResults":
+			seenResults = true
 			return j.array(j.file)
 		case "files":
-			if j.st.Events > 0 { // Vitest wrote testResults too: the same tests
-				return j.skip()
+			if seenResults {
+				if j.results() > 0 {
+					return j.skip()
+				}
+				return j.array(j.vitestFile)
 			}
-			return j.array(j.vitestFile)
+			filesAt = j.dec.InputOffset()
+			return j.dec.Decode(&files)
 		}
 		return j.skip()
 	})
+	if err == nil && files != nil && j.results() == 0 {
+		err = j.deferredFiles(files, filesAt)
+	}
 	if err != nil {
 		var fe *FormatError
 		if errors.As(err, &fe) || ctx.Err() != nil || !isDecodeErr(err) {
@@ -78,6 +97,23 @@ func readJestLike(ctx context.Context, r io.Reader, rec Recorder, format string)
 		return j.st, &FormatError{Format: format, Offset: j.dec.InputOffset(), Err: err}
 	}
 	return j.st, nil
+}
+
+// results counts the tests read that passed or failed.
+func (j *jestReader) results() int { return j.st.Passed + j.st.Failed }
+
+// deferredFiles reads a files tree kept whole because it came before
+// testResults; a malformed one is reported at its offset in the input.
+func (j *jestReader) deferredFiles(files json.RawMessage, at int64) error {
+	outer := j.dec
+	j.dec = json.NewDecoder(bytes.NewReader(files))
+	defer func() { j.dec = outer }()
+	err := j.array(j.vitestFile)
+	var fe *FormatError
+	if err != nil && j.ctx.Err() == nil && isDecodeErr(err) && !errors.As(err, &fe) {
+		return &FormatError{Format: j.format, Offset: at + j.dec.InputOffset(), Err: err}
+	}
+	return err
 }
 
 // isDecodeErr tells decoding failures from a Recorder's errors.

@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -83,5 +84,42 @@ func TestVitestBothShapesReadOnce(t *testing.T) {
 	}
 	if len(c.got) != 1 {
 		t.Errorf("got %d results %+v, want 1", len(c.got), briefs(c.got))
+	}
+}
+
+// A files tree that comes before testResults is read only when
+// testResults gave no passed or failed test, as the service's reporter
+// reads it whatever the key order: both were read, every test twice.
+func TestVitestFilesBeforeTestResults(t *testing.T) {
+	tree := `"files":[{"type":"suite","name":"m.test.ts","tasks":[{"type":"test","name":"t","mode":"run","result":{"state":"pass"}}]}]`
+	for name, tc := range map[string]struct {
+		in   string
+		want []string
+	}{
+		"testResults has results": {`{` + tree + `,
+"testResults":[{"name":"m.test.ts","assertionResults":[{"fullName":"t","title":"t","status":"passed"}]}]}`, []string{"t"}},
+		"testResults only skips": {`{` + tree + `,
+"testResults":[{"name":"m.test.ts","assertionResults":[{"fullName":"x","title":"x","status":"skipped"}]}]}`, []string{"t"}},
+		"no testResults":    {`{` + tree + `}`, []string{"t"}},
+		"after, only skips": {`{"testResults":[{"name":"m.test.ts","assertionResults":[{"fullName":"x","status":"skipped"}]}],` + tree + `}`, []string{"t"}},
+	} {
+		var c collector
+		if _, err := ingest.ReadVitest(t.Context(), strings.NewReader(tc.in), &c); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var got []string
+		for _, r := range c.got {
+			got = append(got, r.CaseTitle)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: titles %q, want %q", name, got, tc.want)
+		}
+	}
+	// A malformed tree kept for the end is still refused.
+	var c collector
+	_, err := ingest.ReadVitest(t.Context(), strings.NewReader(`{"files":[{"type":1}],"testResults":[]}`), &c)
+	var fe *ingest.FormatError
+	if !errors.As(err, &fe) {
+		t.Errorf("malformed deferred tree: %v, want a FormatError", err)
 	}
 }
