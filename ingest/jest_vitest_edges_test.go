@@ -123,3 +123,24 @@ func TestVitestFilesBeforeTestResults(t *testing.T) {
 		t.Errorf("malformed deferred tree: %v, want a FormatError", err)
 	}
 }
+
+// Only tasks of type "test" are results in the Vitest tree, as the
+// service's reporter reads it; a custom or untyped task is only recursed
+// into (each was a result).
+func TestVitestTreeOnlyTypeTest(t *testing.T) {
+	in := `{"files":[{"type":"suite","name":"m.test.ts","tasks":[
+{"type":"test","name":"t","mode":"run","result":{"state":"pass"}},
+{"type":"custom","name":"bench","mode":"run","result":{"state":"pass"}},
+{"name":"untyped","mode":"run","result":{"state":"fail"},"tasks":[{"type":"test","name":"inner","mode":"run","result":{"state":"pass"}}]}]}]}`
+	var c collector
+	if _, err := ingest.ReadVitest(t.Context(), strings.NewReader(in), &c); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range c.got {
+		got = append(got, r.CaseTitle)
+	}
+	if want := "t|untyped > inner"; strings.Join(got, "|") != want {
+		t.Errorf("titles %q, want %q", got, want)
+	}
+}

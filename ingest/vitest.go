@@ -58,9 +58,14 @@ func (j *jestReader) walk(file string, path []string, tasks []vitestTask) error 
 	for i := range tasks {
 		t := &tasks[i]
 		title := strings.Join(append(append([]string{}, path...), t.Name), " > ")
-		if t.Type == "suite" {
-			if err := j.taskErrors(file, title+" (suite failed)", t); err != nil {
-				return err
+		// Only a task of type "test" is a result, as the service's
+		// reporter has it; a suite, a custom or an untyped task is only
+		// read for the tasks in it.
+		if t.Type != "test" {
+			if t.Type == "suite" {
+				if err := j.taskErrors(file, title+" (suite failed)", t); err != nil {
+					return err
+				}
 			}
 			if err := j.walk(file, append(path, t.Name), t.Tasks); err != nil {
 				return err
