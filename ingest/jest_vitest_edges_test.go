@@ -144,3 +144,25 @@ func TestVitestTreeOnlyTypeTest(t *testing.T) {
 		t.Errorf("titles %q, want %q", got, want)
 	}
 }
+
+// An errors entry in the Vitest tree may be a plain string, as the
+// service's reporter reads it (the whole file was refused); an object
+// keeps its message and stack.
+func TestVitestTreeStringErrors(t *testing.T) {
+	in := `{"files":[{"type":"suite","name":"m.test.ts","tasks":[
+{"type":"test","name":"t","mode":"run","result":{"state":"fail","errors":["boom",{"message":"m2","stack":"S"}]}}]}]}`
+	var c collector
+	if _, err := ingest.ReadVitest(t.Context(), strings.NewReader(in), &c); err != nil {
+		t.Fatalf("ReadVitest: %v", err)
+	}
+	if len(c.got) != 1 || c.got[0].Passed || c.got[0].Error != "boom\nm2\nS" {
+		t.Errorf("results %+v, want one failing result with error %q", briefs(c.got), "boom\nm2\nS")
+	}
+	// Anything else is still refused.
+	_, err := ingest.ReadVitest(t.Context(), strings.NewReader(`{"files":[{"type":"suite","name":"m","tasks":[
+{"type":"test","name":"t","result":{"state":"fail","errors":[7]}}]}]}`), &collector{})
+	var fe *ingest.FormatError
+	if !errors.As(err, &fe) {
+		t.Errorf("a numeric error entry: %v, want a FormatError", err)
+	}
+}

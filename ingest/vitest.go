@@ -1,6 +1,9 @@
 package ingest
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // vitestTask is a node of Vitest's older "files" task tree.
 type vitestTask struct {
@@ -10,13 +13,27 @@ type vitestTask struct {
 	Filepath string       `json:"filepath"`
 	Tasks    []vitestTask `json:"tasks"`
 	Result   *struct {
-		State    string   `json:"state"`
-		Duration *float64 `json:"duration"`
-		Errors   []struct {
-			Message string `json:"message"`
-			Stack   string `json:"stack"`
-		} `json:"errors"`
+		State    string        `json:"state"`
+		Duration *float64      `json:"duration"`
+		Errors   []vitestError `json:"errors"`
 	} `json:"result"`
+}
+
+// vitestError is one of a task's errors: an object with a message and a
+// stack, or a plain string, as the service's reporter accepts.
+type vitestError struct {
+	Message string `json:"message"`
+	Stack   string `json:"stack"`
+}
+
+// UnmarshalJSON reads an error object or a plain string (its message).
+func (e *vitestError) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		*e = vitestError{}
+		return json.Unmarshal(b, &e.Message)
+	}
+	type plain vitestError
+	return json.Unmarshal(b, (*plain)(e))
 }
 
 // vitestFile reads one file of the task tree (decoded whole: one file).
