@@ -166,3 +166,22 @@ func TestVitestTreeStringErrors(t *testing.T) {
 		t.Errorf("a numeric error entry: %v, want a FormatError", err)
 	}
 }
+
+// A Vitest tree test with a fullName is titled by it; one without keeps
+// its suites' names and its own, joined by " > ".
+func TestVitestTreeFullName(t *testing.T) {
+	in := `{"files":[{"type":"suite","name":"m.test.ts","filepath":"/r/m.test.ts","tasks":[{"type":"suite","name":"math","tasks":[
+{"type":"test","name":"adds","mode":"run","result":{"state":"pass","duration":2}},
+{"type":"test","name":"subs","fullName":"m.test.ts > math > subs","mode":"run","result":{"state":"pass"}}]}]}]}`
+	var c collector
+	if _, err := ingest.ReadVitest(t.Context(), strings.NewReader(in), &c); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range c.got {
+		got = append(got, r.CaseTitle)
+	}
+	if want := "math > adds|m.test.ts > math > subs"; strings.Join(got, "|") != want {
+		t.Errorf("titles %q, want %q", got, want)
+	}
+}

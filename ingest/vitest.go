@@ -9,6 +9,7 @@ import (
 type vitestTask struct {
 	Type     string       `json:"type"` // suite, test, custom
 	Name     string       `json:"name"`
+	FullName string       `json:"fullName"`
 	Mode     string       `json:"mode"`
 	Filepath string       `json:"filepath"`
 	Tasks    []vitestTask `json:"tasks"`
@@ -88,6 +89,13 @@ func (j *jestReader) walk(file string, path []string, tasks []vitestTask) error 
 				return err
 			}
 			continue
+		}
+		// A test is titled by its fullName when it has one; otherwise by
+		// its suites' names and its own, joined by " > " (the service's
+		// reporter then uses the bare name, which another suite's test
+		// of that name would share).
+		if t.FullName != "" {
+			title = t.FullName
 		}
 		// A test without a result never finished: it fails, as the
 		// service's reporter has it, unless it was skipped.
