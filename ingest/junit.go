@@ -37,7 +37,9 @@ func (e *FormatError) Unwrap() error { return e.Err }
 const maxFailureText = 8 << 10
 
 // ReadJUnit streams a JUnit XML report (any nesting of testsuites) and
-// records one result per testcase, titled "classname::name" (or name). A
+// records one result per testcase, titled "classname::name" (or name; a
+// testcase without a name attribute is named "test-<n>", n its 1-based
+// position among the document's testcases). A
 // testcase with a failure or error element fails, with their messages and
 // text as Error (each a 4 KiB head and 4 KiB tail at most, the middle
 // replaced by a marker; system-out and system-err follow); one with a
@@ -57,6 +59,7 @@ func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, err
 	dec.CharsetReader = junitCharset
 	occ := map[string]int{}
 	var cur *junitCase
+	pos := 0 // testcases begun so far
 	for {
 		if err := ctxDone(ctx); err != nil {
 			return st, err
@@ -75,11 +78,12 @@ func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, err
 		case xml.StartElement:
 			switch {
 			case t.Name.Local == "testcase" && cur == nil:
-				cur = &junitCase{}
+				pos++
+				cur = &junitCase{pos: pos}
 				for _, a := range t.Attr {
 					switch a.Name.Local {
 					case "name":
-						cur.name = a.Value
+						cur.name, cur.named = a.Value, true
 					case "classname":
 						cur.class = a.Value
 					case "time":
@@ -112,6 +116,8 @@ func ReadJUnit(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, err
 
 type junitCase struct {
 	name, class     string
+	named           bool // it has a name attribute
+	pos             int  // its 1-based position among the document's testcases
 	ms              float64
 	failed, skipped bool
 	depth           int
@@ -224,9 +230,15 @@ func junitMillis(v string) float64 {
 
 func (c *junitCase) emit(ctx context.Context, rec Recorder, st *SourceStats, occ map[string]int) error {
 	st.Events++
-	title := c.name
+	// A testcase without a name attribute is "test-<position>", as the
+	// service's reporter names it.
+	name := c.name
+	if !c.named {
+		name = "test-" + strconv.Itoa(c.pos)
+	}
+	title := name
 	if c.class != "" {
-		title = c.class + "::" + c.name
+		title = c.class + "::" + name
 	}
 	if strings.TrimSpace(title) == "" {
 		title = "(unnamed testcase)"

@@ -173,3 +173,19 @@ func TestReadJUnitZeroPaddedControlReference(t *testing.T) {
 		t.Errorf("padded A: %+v, %v", briefs(c.got), err)
 	}
 }
+
+// A testcase without a name attribute is "test-<n>", n its position among
+// the document's testcases (skipped ones included), as the service's
+// reporter names it; an empty name stays empty.
+func TestReadJUnitMissingNameAttribute(t *testing.T) {
+	t.Parallel()
+	got := readJUnit(t, `<testsuites><testsuite><testcase classname="C" time="1"/><testcase name="s"><skipped/></testcase></testsuite>
+<testsuite><testcase time="1"/><testcase classname="D" name=""/></testsuite></testsuites>`)
+	var titles []string
+	for _, r := range got {
+		titles = append(titles, r.CaseTitle)
+	}
+	if want := "C::test-1|test-3|D::"; strings.Join(titles, "|") != want {
+		t.Errorf("titles %q, want %q", titles, want)
+	}
+}
