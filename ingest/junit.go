@@ -41,8 +41,9 @@ const maxFailureText = 8 << 10
 // testcase without a name attribute is named "test-<n>", n its 1-based
 // position among the document's testcases). A
 // testcase with a failure or error element fails, with their messages and
-// text as Error (each a 4 KiB head and 4 KiB tail at most, the middle
-// replaced by a marker; system-out and system-err follow); one with a
+// text as Error ("JUnit testcase failed" when they have none; each a 4
+// KiB head and 4 KiB tail at most, the middle replaced by a marker;
+// system-out and system-err follow); one with a
 // skipped element is only counted (see SourceStats). A testcase's time
 // (seconds) is its duration; an unparsable or non-finite one is none, a
 // negative one 0. Control characters XML 1.0 forbids, raw or as
@@ -252,7 +253,9 @@ func (c *junitCase) emit(ctx context.Context, rec Recorder, st *SourceStats, occ
 		ExternalIterationID: IterationID(occ[title], "junit", title)}
 	if c.failed {
 		st.Failed++
-		res.Error = c.msg.text(maxFailureText)
+		// A failure with neither message nor text gets the service's
+		// reporter's fallback rather than an empty error.
+		res.Error = orStr(c.msg.text(maxFailureText), "JUnit testcase failed")
 		if out := c.out.text(maxFailureText); out != "" {
 			res.Error += "\n--- output:\n" + out
 		}

@@ -189,3 +189,17 @@ func TestReadJUnitMissingNameAttribute(t *testing.T) {
 		t.Errorf("titles %q, want %q", titles, want)
 	}
 }
+
+// A failure or error element with neither message nor text gives the
+// service's reporter's fallback, "JUnit testcase failed", not an empty
+// error; the output still follows it.
+func TestReadJUnitEmptyFailureText(t *testing.T) {
+	t.Parallel()
+	got := readJUnit(t, `<testsuite><testcase name="a"><failure/></testcase><testcase name="b"><error></error><system-out>log</system-out></testcase><testcase name="c"><failure message="m"/></testcase></testsuite>`)
+	want := []string{"JUnit testcase failed", "JUnit testcase failed\n--- output:\nlog", "m"}
+	for i, r := range got {
+		if r.Passed || r.Error != want[i] {
+			t.Errorf("%s: passed %v error %q, want %q", r.CaseTitle, r.Passed, r.Error, want[i])
+		}
+	}
+}
