@@ -45,7 +45,7 @@ const maxFailureText = 8 << 10
 // KiB head and 4 KiB tail at most, the middle replaced by a marker;
 // system-out and system-err follow); one with a
 // skipped element is only counted (see SourceStats). A testcase's time
-// (seconds) is its duration; an unparsable or non-finite one is none, a
+// (seconds) is its duration, rounded to whole milliseconds; an unparsable or non-finite one is none, a
 // negative one 0. Control characters XML 1.0 forbids, raw or as
 // references (the ANSI colour codes some writers keep), are dropped with
 // the colour sequence an ESC starts; other malformed XML is a FormatError,
@@ -214,7 +214,8 @@ func (b *headTail) text(keep int) string {
 	return h[:hk] + marker(removed) + t[start:]
 }
 
-// junitMillis turns a testcase's time (seconds) into milliseconds. An
+// junitMillis turns a testcase's time (seconds) into whole milliseconds,
+// rounded as the service's reporter rounds them. An
 // unparsable or non-finite one (NaN, Inf, 1e400, or finite seconds that
 // overflow as milliseconds) is no duration, as with the reference reporter:
 // JSON cannot encode a non-finite number, so keeping it would fail the
@@ -226,7 +227,7 @@ func junitMillis(v string) float64 {
 	if err != nil || math.IsNaN(ms) || math.IsInf(ms, 0) || ms < 0 {
 		return 0
 	}
-	return ms
+	return math.Round(ms)
 }
 
 func (c *junitCase) emit(ctx context.Context, rec Recorder, st *SourceStats, occ map[string]int) error {

@@ -203,3 +203,16 @@ func TestReadJUnitEmptyFailureText(t *testing.T) {
 		}
 	}
 }
+
+// A testcase's duration is rounded to whole milliseconds, as the service's
+// reporter rounds it; it was sent with the fraction.
+func TestReadJUnitDurationRounded(t *testing.T) {
+	t.Parallel()
+	got := readJUnit(t, `<testsuite><testcase name="a" time="0.0012"/><testcase name="b" time="1.0005"/><testcase name="c" time="0.0004"/><testcase name="d" time="-0.0004"/></testsuite>`)
+	want := []float64{1, 1001, 0, 0}
+	for i, r := range got {
+		if r.DurationMs != want[i] {
+			t.Errorf("%s: durationMs %v, want %v", r.CaseTitle, r.DurationMs, want[i])
+		}
+	}
+}
