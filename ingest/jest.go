@@ -168,9 +168,15 @@ func (j *jestReader) file() error {
 		}
 	}
 	for _, a := range pending {
+		// Without a fullName: the non-empty ancestor titles and title,
+		// else the file's name, as the service's reporter titles it.
 		title := a.FullName
 		if title == "" {
-			title = strings.TrimSpace(strings.Join(append(append([]string{}, a.AncestorTitles...), a.Title), " "))
+			parts := slices.DeleteFunc(append(slices.Clone(a.AncestorTitles), a.Title), func(p string) bool { return p == "" })
+			title = strings.TrimSpace(strings.Join(parts, " "))
+			if title == "" {
+				title = j.relative(name)
+			}
 		}
 		var ms float64
 		if a.Duration != nil {

@@ -2,6 +2,9 @@ package ingest_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -182,6 +185,31 @@ func TestVitestTreeFullName(t *testing.T) {
 		got = append(got, r.CaseTitle)
 	}
 	if want := "math > adds|m.test.ts > math > subs"; strings.Join(got, "|") != want {
+		t.Errorf("titles %q, want %q", got, want)
+	}
+}
+
+// Without a fullName a Jest test's empty ancestor titles are dropped
+// before joining, and one with no ancestor or title is titled by its file
+// (relative), as the service's reporter titles them: they were "A  t" and
+// "(unnamed test)".
+func TestJestTitleFallbacks(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `{"testResults":[{"name":` + strconv.Quote(filepath.Join(wd, "a.test.js")) + `,"assertionResults":[
+{"ancestorTitles":["A","","B"],"title":"t","status":"passed"},{"ancestorTitles":[""],"title":"","status":"passed"},
+{"fullName":"F","ancestorTitles":["A"],"title":"t","status":"passed"}]}]}`
+	var c collector
+	if _, err := ingest.ReadJest(t.Context(), strings.NewReader(in), &c); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range c.got {
+		got = append(got, r.CaseTitle)
+	}
+	if want := "A B t|a.test.js|F"; strings.Join(got, "|") != want {
 		t.Errorf("titles %q, want %q", got, want)
 	}
 }
