@@ -33,16 +33,8 @@ func TestAPIBodyCap(t *testing.T) {
 	}
 	// Unknown length: refused as it is read.
 	body := io.MultiReader(strings.NewReader(`{"name":"`), strings.NewReader(big), strings.NewReader(`"}`))
-	req, err := http.NewRequestWithContext(t.Context(), "POST", projectopstest.InProcessURL+"/projects/"+ws.ProjectID+"/hosts", body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+ws.APIKey)
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := readResult(t, resp); r.status != http.StatusBadRequest || !strings.Contains(string(r.body), "exceeds 1MB") {
+	if r := postUnsized(t, srv, "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, body); r.status != http.StatusBadRequest ||
+		!strings.Contains(string(r.body), "exceeds 1MB") {
 		t.Errorf("chunked body: %d %.200s", r.status, r.body)
 	}
 	// Just under the cap: not refused for its size.
@@ -143,16 +135,8 @@ func TestInProcessBodyOfUnknownLength(t *testing.T) {
 	srv := projectopstest.NewTestServer(t, noLimit)
 	ws := srv.Default()
 	body := io.MultiReader(strings.NewReader(`{"name":"chunked",`), strings.NewReader(`"template":"claude"}`))
-	req, err := http.NewRequestWithContext(t.Context(), "POST", projectopstest.InProcessURL+"/projects/"+ws.ProjectID+"/hosts", body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+ws.APIKey)
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := readResult(t, resp); r.status != http.StatusCreated || !strings.Contains(string(r.body), `"chunked"`) {
+	if r := postUnsized(t, srv, "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, body); r.status != http.StatusCreated ||
+		!strings.Contains(string(r.body), `"chunked"`) {
 		t.Errorf("body of unknown length: %d %.200s", r.status, r.body)
 	}
 }
@@ -170,4 +154,20 @@ func TestGETBodyNotCapped(t *testing.T) {
 			t.Errorf("%s /me with a 1.5 MiB body: %d %.200s", m, r.status, r.body)
 		}
 	}
+}
+
+// postUnsized POSTs body, a reader net/http cannot size (sent chunked over
+// a socket), to path in process with key.
+func postUnsized(t *testing.T, srv *projectopstest.Server, path, key string, body io.Reader) result {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), "POST", projectopstest.InProcessURL+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readResult(t, resp)
 }

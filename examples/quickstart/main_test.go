@@ -80,18 +80,20 @@ func TestConfiguredServiceTour(t *testing.T) {
 	}
 }
 
-// InitInfo is nullable: against a service that answers validate with none,
-// the tour says so and goes on (to fail at doctor here) rather than panic.
-func TestTourWithoutInitInfo(t *testing.T) {
-	t.Parallel()
+// tourAgainst runs the server tour against a stub service answering the
+// routes whose path ends as a key of bodies (404 elsewhere).
+func tourAgainst(t *testing.T, bodies map[string]string) (string, error) {
+	t.Helper()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		if !strings.HasSuffix(r.URL.Path, "/validate") {
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = w.Write([]byte(`{"error":{"code":"NOT_FOUND","message":"no such route"}}`))
-			return
+		for suffix, body := range bodies {
+			if strings.HasSuffix(r.URL.Path, suffix) {
+				_, _ = w.Write([]byte(body))
+				return
+			}
 		}
-		_, _ = w.Write([]byte(`{"success":true,"status":"connected","initInfo":null}`))
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(`{"code":"NOT_FOUND","message":"no such route"}`))
 	}))
 	t.Cleanup(hs.Close)
 	client, err := projectops.NewClient(option.WithBaseURL(hs.URL), option.WithAPIKey("sk_test"),
@@ -101,8 +103,18 @@ func TestTourWithoutInitInfo(t *testing.T) {
 	}
 	var out bytes.Buffer
 	err = serverTour(t.Context(), &out, client, "prj_1")
-	if want := "validated srv_demo: no initialization info"; !strings.Contains(out.String(), want) || err == nil {
-		t.Errorf("tour = %q, %v; want %q, then the doctor's error", &out, err, want)
+	return out.String(), err
+}
+
+const validatedWithoutInitInfo = `{"success":true,"status":"connected","initInfo":null}`
+
+// InitInfo is nullable: against a service that answers validate with none,
+// the tour says so and goes on (to fail at doctor here) rather than panic.
+func TestTourWithoutInitInfo(t *testing.T) {
+	t.Parallel()
+	out, err := tourAgainst(t, map[string]string{"/validate": validatedWithoutInitInfo})
+	if want := "validated srv_demo: no initialization info"; !strings.Contains(out, want) || err == nil {
+		t.Errorf("tour = %q, %v; want %q, then the doctor's error", out, err, want)
 	}
 }
 
@@ -110,29 +122,11 @@ func TestTourWithoutInitInfo(t *testing.T) {
 // optional): the tour prints that they were not reported.
 func TestTourDoctorWithoutChecks(t *testing.T) {
 	t.Parallel()
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		switch {
-		case strings.HasSuffix(r.URL.Path, "/validate"):
-			_, _ = w.Write([]byte(`{"success":true,"status":"connected","initInfo":null}`))
-		case strings.HasSuffix(r.URL.Path, "/doctor"):
-			_, _ = w.Write([]byte(`{"generatedAt":"2026-11-01T00:00:00Z","status":"error",` +
-				`"connection":{"status":"error","detail":"refused"},"checks":{"connection":{"status":"error","detail":"refused"}}}`))
-		default:
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = w.Write([]byte(`{"code":"NOT_FOUND","message":"no such route"}`))
-		}
-	}))
-	t.Cleanup(hs.Close)
-	client, err := projectops.NewClient(option.WithBaseURL(hs.URL), option.WithAPIKey("sk_test"),
-		option.WithoutEnvironment(), option.WithMaxRetries(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	err = serverTour(t.Context(), &out, client, "prj_1")
-	if want := "doctor: error (not reported; not reported; not reported)"; !strings.Contains(out.String(), want) || err == nil {
-		t.Errorf("tour = %q, %v; want %q, then the tools listing's error", &out, err, want)
+	out, err := tourAgainst(t, map[string]string{"/validate": validatedWithoutInitInfo,
+		"/doctor": `{"generatedAt":"2026-11-01T00:00:00Z","status":"error",` +
+			`"connection":{"status":"error","detail":"refused"},"checks":{"connection":{"status":"error","detail":"refused"}}}`})
+	if want := "doctor: error (not reported; not reported; not reported)"; !strings.Contains(out, want) || err == nil {
+		t.Errorf("tour = %q, %v; want %q, then the tools listing's error", out, err, want)
 	}
 }
 
