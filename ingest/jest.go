@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,9 +27,10 @@ func ReadJest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, erro
 }
 
 // ReadVitest streams a Vitest JSON report (vitest --reporter=json), which
-// has Jest's shape; the older "files" task tree is read only when
-// testResults gave no passed or failed test, whatever the key order. ctx
-// is checked as ReadJest does.
+// has Jest's shape; of testResults and the older "files" task tree, which
+// hold the same tests, the first in the report is read, and the other only
+// when the first gave no passed or failed test. ctx is checked as
+// ReadJest does.
 func ReadVitest(ctx context.Context, r io.Reader, rec Recorder) (SourceStats, error) {
 	if ctx == nil {
 		return SourceStats{}, apierr.NilContext()
@@ -60,35 +60,43 @@ type jestAssertion struct {
 func readJestLike(ctx context.Context, r io.Reader, rec Recorder, format string) (SourceStats, error) {
 	j := &jestReader{ctx: ctx, dec: json.NewDecoder(r), rec: rec, format: format, occ: map[string]int{}}
 	j.cwd, _ = os.Getwd()
-	// The files tree is read only when testResults gave no result (no
-	// passed or failed test; skips do not count), as the service's
-	// reporter reads it: a report with both holds the same tests twice.
-	// A tree that comes first is kept and read at the end if need be.
-	var (
-		seenResults bool
-		files       json.RawMessage
-		filesAt     int64
-	)
+	// Vitest writes testResults; the older files tree holds the same
+	// tests. One of them is read, both streamed: the first in the report,
+	// and the second only when the first gave no passed or failed test
+	// (the service's reporter prefers testResults, which Vitest writes
+	// first); the second then replaces the first's counts of skips.
+	var first string
+	second := func(read func() error) error {
+		if j.results() > 0 {
+			return j.skip()
+		}
+		saved := j.st
+		j.st = SourceStats{}
+		err := read()
+		if j.st.Events == 0 { // nothing there: the first's skips stand
+			j.st = saved
+		}
+		return err
+	}
 	err := j.object(func(key string) error {
+		var read func() error
 		switch key {
 		case "testResults":
-			seenResults = true
-			return j.array(j.file)
+			read = func() error { return j.array(j.file) }
 		case "files":
-			if seenResults {
-				if j.results() > 0 {
-					return j.skip()
-				}
-				return j.array(j.vitestFile)
-			}
-			filesAt = j.dec.InputOffset()
-			return j.dec.Decode(&files)
+			read = func() error { return j.array(j.vitestFile) }
+		default:
+			return j.skip()
 		}
-		return j.skip()
+		switch first {
+		case "":
+			first = key
+			return read()
+		case key: // a repeated key: read as before
+			return read()
+		}
+		return second(read)
 	})
-	if err == nil && files != nil && j.results() == 0 {
-		err = j.deferredFiles(files, filesAt)
-	}
 	if err != nil {
 		var fe *FormatError
 		if errors.As(err, &fe) || ctx.Err() != nil || !isDecodeErr(err) {
@@ -101,20 +109,6 @@ func readJestLike(ctx context.Context, r io.Reader, rec Recorder, format string)
 
 // results counts the tests read that passed or failed.
 func (j *jestReader) results() int { return j.st.Passed + j.st.Failed }
-
-// deferredFiles reads a files tree kept whole because it came before
-// testResults; a malformed one is reported at its offset in the input.
-func (j *jestReader) deferredFiles(files json.RawMessage, at int64) error {
-	outer := j.dec
-	j.dec = json.NewDecoder(bytes.NewReader(files))
-	defer func() { j.dec = outer }()
-	err := j.array(j.vitestFile)
-	var fe *FormatError
-	if err != nil && j.ctx.Err() == nil && isDecodeErr(err) && !errors.As(err, &fe) {
-		return &FormatError{Format: j.format, Offset: at + j.dec.InputOffset(), Err: err}
-	}
-	return err
-}
 
 // isDecodeErr tells decoding failures from a Recorder's errors.
 func isDecodeErr(err error) bool {

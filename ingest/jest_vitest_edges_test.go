@@ -1,12 +1,15 @@
 package ingest_test
 
 import (
+	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/projectops/projectops-go/ingest"
 )
@@ -211,5 +214,56 @@ func TestJestTitleFallbacks(t *testing.T) {
 	}
 	if want := "A B t|a.test.js|F"; strings.Join(got, "|") != want {
 		t.Errorf("titles %q, want %q", got, want)
+	}
+}
+
+// testResults holding only skips, plus the files tree with the same
+// skipped test: the test is counted once, in either key order.
+func TestVitestSkipsCountedOnce(t *testing.T) {
+	t.Parallel()
+	tr := `"testResults":[{"name":"a.test.ts","status":"passed","assertionResults":[{"fullName":"s t","status":"skipped"}]}]`
+	fl := `"files":[{"type":"suite","name":"a.test.ts","filepath":"a.test.ts","tasks":[{"type":"test","name":"t","mode":"skip"}]}]`
+	for name, in := range map[string]string{"testResults first": "{" + tr + "," + fl + "}", "files first": "{" + fl + "," + tr + "}"} {
+		var c collector
+		st, err := ingest.ReadVitest(t.Context(), strings.NewReader(in), &c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Skipped != 1 || st.Events != 1 {
+			t.Errorf("%s: stats %+v, want Skipped 1 Events 1 (one skipped test)", name, st)
+		}
+	}
+}
+
+// signalRec signals each result recorded.
+type signalRec struct{ ch chan struct{} }
+
+func (s *signalRec) Record(context.Context, ingest.Result) error {
+	select {
+	case s.ch <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// A files-only report (the tree's usual form) is streamed file by file:
+// the first file's result is recorded before the rest of the input is
+// read, not after the whole tree is held in memory.
+func TestVitestFilesOnlyTreeStreams(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	rec := &signalRec{ch: make(chan struct{}, 1)}
+	done := make(chan error, 1)
+	go func() { _, err := ingest.ReadVitest(t.Context(), pr, rec); done <- err }()
+	go pw.Write([]byte(`{"files":[{"type":"suite","name":"a.test.ts","filepath":"a.test.ts","tasks":[{"type":"test","name":"t","mode":"run","result":{"state":"pass","duration":1}}]},`))
+	select {
+	case <-rec.ch:
+	case <-time.After(10 * time.Second):
+		t.Error("no result recorded after the first file of a files-only report: the whole tree is buffered before any is read")
+	}
+	pw.Write([]byte(`{"type":"suite","name":"b.test.ts","tasks":[]}]}`))
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
