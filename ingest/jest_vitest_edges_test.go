@@ -93,9 +93,10 @@ func TestVitestBothShapesReadOnce(t *testing.T) {
 	}
 }
 
-// A files tree that comes before testResults is read only when
-// testResults gave no passed or failed test, as the service's reporter
-// reads it whatever the key order: both were read, every test twice.
+// A report with a files tree and testResults, which hold the same tests,
+// gives each test once: the first of the two is read, the other only when
+// the first gave no passed or failed test (both were read, every test
+// twice).
 func TestVitestFilesBeforeTestResults(t *testing.T) {
 	tree := `"files":[{"type":"suite","name":"m.test.ts","tasks":[{"type":"test","name":"t","mode":"run","result":{"state":"pass"}}]}]`
 	for name, tc := range map[string]struct {
@@ -113,20 +114,16 @@ func TestVitestFilesBeforeTestResults(t *testing.T) {
 		if _, err := ingest.ReadVitest(t.Context(), strings.NewReader(tc.in), &c); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		var got []string
-		for _, r := range c.got {
-			got = append(got, r.CaseTitle)
-		}
-		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("%s: titles %q, want %q", name, got, tc.want)
+		if got, want := caseTitles(c.got), strings.Join(tc.want, "|"); got != want {
+			t.Errorf("%s: titles %q, want %q", name, got, want)
 		}
 	}
-	// A malformed tree kept for the end is still refused.
+	// A malformed tree is refused, wherever it stands.
 	var c collector
 	_, err := ingest.ReadVitest(t.Context(), strings.NewReader(`{"files":[{"type":1}],"testResults":[]}`), &c)
 	var fe *ingest.FormatError
 	if !errors.As(err, &fe) {
-		t.Errorf("malformed deferred tree: %v, want a FormatError", err)
+		t.Errorf("malformed tree: %v, want a FormatError", err)
 	}
 }
 
@@ -142,11 +139,7 @@ func TestVitestTreeOnlyTypeTest(t *testing.T) {
 	if _, err := ingest.ReadVitest(t.Context(), strings.NewReader(in), &c); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, r := range c.got {
-		got = append(got, r.CaseTitle)
-	}
-	if want := "t|untyped > inner"; strings.Join(got, "|") != want {
+	if got, want := caseTitles(c.got), "t|untyped > inner"; got != want {
 		t.Errorf("titles %q, want %q", got, want)
 	}
 }
@@ -183,11 +176,7 @@ func TestVitestTreeFullName(t *testing.T) {
 	if _, err := ingest.ReadVitest(t.Context(), strings.NewReader(in), &c); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, r := range c.got {
-		got = append(got, r.CaseTitle)
-	}
-	if want := "math > adds|m.test.ts > math > subs"; strings.Join(got, "|") != want {
+	if got, want := caseTitles(c.got), "math > adds|m.test.ts > math > subs"; got != want {
 		t.Errorf("titles %q, want %q", got, want)
 	}
 }
@@ -208,11 +197,7 @@ func TestJestTitleFallbacks(t *testing.T) {
 	if _, err := ingest.ReadJest(t.Context(), strings.NewReader(in), &c); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, r := range c.got {
-		got = append(got, r.CaseTitle)
-	}
-	if want := "A B t|a.test.js|F"; strings.Join(got, "|") != want {
+	if got, want := caseTitles(c.got), "A B t|a.test.js|F"; got != want {
 		t.Errorf("titles %q, want %q", got, want)
 	}
 }
@@ -266,4 +251,13 @@ func TestVitestFilesOnlyTreeStreams(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// caseTitles is the results' titles, in order, joined by "|".
+func caseTitles(rs []ingest.Result) string {
+	titles := make([]string, len(rs))
+	for i, r := range rs {
+		titles[i] = r.CaseTitle
+	}
+	return strings.Join(titles, "|")
 }

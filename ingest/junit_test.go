@@ -181,11 +181,7 @@ func TestReadJUnitMissingNameAttribute(t *testing.T) {
 	t.Parallel()
 	got := readJUnit(t, `<testsuites><testsuite><testcase classname="C" time="1"/><testcase name="s"><skipped/></testcase></testsuite>
 <testsuite><testcase time="1"/><testcase classname="D" name=""/></testsuite></testsuites>`)
-	var titles []string
-	for _, r := range got {
-		titles = append(titles, r.CaseTitle)
-	}
-	if want := "C::test-1|test-3|D::"; strings.Join(titles, "|") != want {
+	if titles, want := caseTitles(got), "C::test-1|test-3|D::"; titles != want {
 		t.Errorf("titles %q, want %q", titles, want)
 	}
 }
