@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// Body is a stream's body as it arrives in Data frames: a bounded queue the
+// Body is a stream's body as it arrives in chunk messages: a bounded queue the
 // session's reader loop pushes into and one consumer reads from. It never
 // holds more than QueueLen chunks, so a whole body is never buffered; a
 // consumer slower than the network makes the reader wait (backpressure on
@@ -31,18 +31,7 @@ type Body struct {
 	room   chan struct{} // one slot, made when a push must wait for room
 
 	cur []byte // Read's unread part of a chunk
-
-	// Credit, when set, is told (on the consumer's goroutine) how many
-	// chunks were consumed since it was last told, every Window/2 chunks:
-	// a stream with a window returns them to its sender. An interface,
-	// which the stream that owns the Body implements, costs no allocation
-	// per stream (a closure would).
-	Credit   Crediter
-	consumed int
 }
-
-// Crediter returns consumed chunks to a stream's sender.
-type Crediter interface{ Credit(n int) }
 
 // signal wakes a waiter on c, if there is a channel and it is not already
 // signalled.
@@ -75,24 +64,6 @@ func (b *Body) Push(ctx context.Context, chunk []byte) bool {
 	}
 	b.enqueue(chunk)
 	return true
-}
-
-// Offer queues a chunk without waiting, for a stream whose sender keeps to
-// its window: a full queue means the sender did not, and Offer returns
-// ErrWindow. A chunk for a consumer that is gone or a body that has ended
-// is dropped.
-func (b *Body) Offer(chunk []byte) error {
-	b.mu.Lock()
-	switch {
-	case b.ended || b.closed:
-		b.mu.Unlock()
-		return nil
-	case len(b.q)-b.head >= QueueLen:
-		b.mu.Unlock()
-		return ErrWindow
-	}
-	b.enqueue(chunk)
-	return nil
 }
 
 // enqueue, called with b.mu held and room in the queue, queues chunk,
@@ -158,17 +129,8 @@ func (b *Body) Next(ctx context.Context) ([]byte, error) {
 				b.q, b.head = b.q[:0], 0
 			}
 			room := b.room
-			credit := 0
-			if c != nil && b.Credit != nil { // nil is a relay's head marker, not a chunk
-				if b.consumed++; b.consumed >= Window/2 {
-					credit, b.consumed = b.consumed, 0
-				}
-			}
 			b.mu.Unlock()
 			signal(room)
-			if credit > 0 {
-				b.Credit.Credit(credit)
-			}
 			return c, nil
 		}
 		switch {

@@ -1,7 +1,9 @@
-// Package tunnelwire is the relay frame protocol shared by the SDK's tunnel
-// host (package tunnels) and the double's relay (projectopstest). The
-// protocol is documented for users in the tunnels package doc; this package
-// only encodes and decodes it.
+// Package tunnelwire is the hosted relay's tunnel protocol,
+// "mcpjam-tunnel.v1", shared by the SDK's tunnel host (package tunnels)
+// and the double's relay edge (projectopstest). The protocol is the
+// service's own (its CLI and inspector speak it as the agent side); the
+// tunnels package doc describes it for users. This package only encodes and
+// decodes it, and writes many messages with one write.
 package tunnelwire
 
 import (
@@ -18,138 +20,100 @@ import (
 // Subprotocol is the WebSocket subprotocol the relay requires.
 const Subprotocol = "mcpjam-tunnel.v1"
 
-// Kind is a frame's type.
-type Kind byte
+// Proto is the protocol version a hello announces.
+const Proto = 1
 
-// Frame kinds. Every frame travels as one binary WebSocket message:
-// kind (1 byte), stream id (4 bytes, big endian), payload.
+// Binary messages carry body chunks: a kind byte, the stream id (4 bytes,
+// big endian), the payload.
 const (
-	// Ready (relay → host, id 0): the session is registered; public
-	// requests are routed to it from now on. The payload lists the
-	// optional features the relay uses (FeatureBatch), empty for none.
-	Ready Kind = 1
-	// Request (relay → host): a Head with Method, URI and Header; the body
-	// follows as Data frames and an End frame.
-	Request Kind = 2
-	// Response (host → relay): a Head with Status and Header; the body
-	// follows as Data frames and an End frame (a relay drops Data that
-	// comes before the head, and an End without one fails the request).
-	Response Kind = 3
-	// Data (both ways): a body chunk of at most MaxChunk bytes.
-	Data Kind = 4
-	// End (both ways): the body is complete; a non-empty payload is an error
-	// text and means the body was cut short.
-	End Kind = 5
-	// Cancel (relay → host, no payload): the public caller went away.
-	Cancel Kind = 6
+	// ReqChunk (edge → agent) is a piece of a request body.
+	ReqChunk byte = 0x01
+	// ResChunk (agent → edge) is a piece of a response body.
+	ResChunk byte = 0x02
+	// HeaderLen is a binary message's fixed header: kind and stream id.
+	HeaderLen = 5
 )
 
-// String implements fmt.Stringer.
-func (k Kind) String() string {
-	switch k {
-	case Ready:
-		return "ready"
-	case Request:
-		return "request"
-	case Response:
-		return "response"
-	case Data:
-		return "data"
-	case End:
-		return "end"
-	case Cancel:
-		return "cancel"
-	case Batch:
-		return "batch"
+// WebSocket close codes the edge uses; the host maps them to its errors.
+const (
+	// CloseBadToken: the connect token is invalid or expired.
+	CloseBadToken websocket.StatusCode = 4000
+	// CloseReplaced: a newer session of the same tunnel took over.
+	CloseReplaced websocket.StatusCode = 4001
+	// CloseRevoked: the control plane closed the tunnel (revoked, or its
+	// secret rotated by a new create).
+	CloseRevoked websocket.StatusCode = 4002
+	// CloseEdgeRestart: the edge is restarting; reconnect at once.
+	CloseEdgeRestart = websocket.StatusServiceRestart
+)
+
+// Limits are the edge's, announced in its hello.
+type Limits struct {
+	// MaxReqBody caps a relayed request body, in bytes.
+	MaxReqBody int64 `json:"maxReqBody"`
+	// Chunk caps a body chunk's payload, in bytes.
+	Chunk int `json:"chunk"`
+	// MaxInflight caps the requests in flight on one session.
+	MaxInflight int `json:"maxInflight"`
+}
+
+// DefaultLimits are the limits the service's edge announces; a host uses
+// them for any the hello leaves out.
+var DefaultLimits = Limits{MaxReqBody: 10 << 20, Chunk: 64 << 10, MaxInflight: 32}
+
+// OrDefault fills the limits l leaves out (zero or negative) from
+// DefaultLimits.
+func (l Limits) OrDefault() Limits {
+	if l.MaxReqBody <= 0 {
+		l.MaxReqBody = DefaultLimits.MaxReqBody
 	}
-	return fmt.Sprintf("kind(%d)", byte(k))
+	if l.Chunk <= 0 {
+		l.Chunk = DefaultLimits.Chunk
+	}
+	if l.MaxInflight <= 0 {
+		l.MaxInflight = DefaultLimits.MaxInflight
+	}
+	return l
 }
 
 // Sizes.
 const (
-	// HeaderLen is the fixed frame header: kind and stream id.
-	HeaderLen = 5
-	// MaxChunk caps a Data frame's payload.
-	MaxChunk = 32 << 10
-	// MaxHead caps a Request or Response frame's JSON payload.
-	MaxHead = 256 << 10
+	// MaxChunk caps a chunk this package accepts, whatever a hello says.
+	MaxChunk = 1 << 20
+	// MaxControl caps a control message (its headers, mostly).
+	MaxControl = 1 << 20
 	// MaxMessage is the read limit both ends set on the WebSocket.
-	MaxMessage = HeaderLen + MaxHead
-	// MaxError caps an End frame's error text.
-	MaxError = 1 << 10
+	MaxMessage = HeaderLen + MaxChunk
 	// QueueLen is how many chunks a stream buffers before its reader
-	// waits for the consumer: at most QueueLen*MaxChunk bytes per stream.
+	// waits for the consumer.
 	QueueLen = 16
+	// MaxAbortMsg caps an abort's message.
+	MaxAbortMsg = 1 << 10
 )
 
-// WebSocket close codes the relay uses; the host maps them to its errors.
-const (
-	// CloseRevoked: the grant was revoked or rotated (a new create).
-	CloseRevoked websocket.StatusCode = 4001
-	// CloseReplaced: a newer session of the same grant took over.
-	CloseReplaced websocket.StatusCode = 4002
-)
+// ErrMalformed reports a message that breaks the protocol.
+var ErrMalformed = errors.New("malformed tunnel message")
 
-// Frame is one decoded frame.
-type Frame struct {
-	Kind    Kind
+// Chunk is a decoded binary message.
+type Chunk struct {
+	Kind    byte
 	ID      uint32
-	Payload []byte
+	Payload []byte // aliases the message
 }
 
-// Encode builds a frame alone, as a message of its own (Group.Append
-// builds frames that go out together).
-func Encode(k Kind, id uint32, payload []byte) []byte {
-	return Group(nil).Append(k, id, payload)[HeaderLen+4:]
-}
-
-// EncodeEnd builds an End frame; err may be nil.
-func EncodeEnd(id uint32, err error) []byte { return Encode(End, id, endPayload(err)) }
-
-// endPayload is an End frame's payload: empty for a clean end, else the
-// error's text, cut to MaxError.
-func endPayload(err error) []byte {
-	if err == nil {
-		return nil
-	}
-	p := []byte(err.Error())
-	if len(p) > MaxError {
-		p = p[:MaxError]
-	}
-	if len(p) == 0 {
-		p = []byte("error")
-	}
-	return p
-}
-
-// ErrMalformed reports a frame that breaks the protocol.
-var ErrMalformed = errors.New("malformed tunnel frame")
-
-// Decode parses a message. The payload aliases msg.
-func Decode(msg []byte) (Frame, error) {
+// DecodeChunk parses a binary message.
+func DecodeChunk(msg []byte) (Chunk, error) {
 	if len(msg) < HeaderLen {
-		return Frame{}, fmt.Errorf("%w: %d bytes", ErrMalformed, len(msg))
+		return Chunk{}, fmt.Errorf("%w: binary message of %d bytes", ErrMalformed, len(msg))
 	}
-	f := Frame{Kind: Kind(msg[0]), ID: binary.BigEndian.Uint32(msg[1:]), Payload: msg[HeaderLen:]}
-	if f.Kind == Data && len(f.Payload) > MaxChunk {
-		return Frame{}, fmt.Errorf("%w: data chunk of %d bytes", ErrMalformed, len(f.Payload))
-	}
-	return f, nil
+	return Chunk{Kind: msg[0], ID: binary.BigEndian.Uint32(msg[1:]), Payload: msg[HeaderLen:]}, nil
 }
 
-// EndError turns an End payload into an error (nil for a clean end).
-func EndError(p []byte) error {
-	if len(p) == 0 {
-		return nil
-	}
-	return &RemoteError{Msg: string(p)}
+// AppendChunk appends a binary message's bytes to b.
+func AppendChunk(b []byte, kind byte, id uint32, payload []byte) []byte {
+	b = binary.BigEndian.AppendUint32(append(b, kind), id)
+	return append(b, payload...)
 }
-
-// RemoteError is an error reported by the other end in an End frame.
-type RemoteError struct{ Msg string }
-
-// Error implements error.
-func (e *RemoteError) Error() string { return "tunnel peer: " + e.Msg }
 
 // hopHeaders are connection-level headers never relayed.
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization",

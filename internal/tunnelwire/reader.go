@@ -8,11 +8,11 @@ import (
 )
 
 // Reader reads a session's WebSocket messages into one buffer that it
-// reuses: a session reads a message per batch of frames, and the fresh,
+// reuses: a session reads several small messages per request, and the fresh,
 // regrown buffer websocket.Conn.Read makes for each was a tenth of what a
-// relayed request allocates. A message, and the payloads of the frames
+// relayed request allocates. A message, and the payloads of the chunks
 // decoded from it, alias the buffer until the next Read: a payload that
-// outlives its frame (a body chunk) is copied.
+// outlives its message is copied.
 type Reader struct {
 	conn *websocket.Conn
 	buf  bytes.Buffer
