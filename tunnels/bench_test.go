@@ -228,66 +228,66 @@ func post(c *http.Client, u, body string) (int, error) {
 
 // bareHost creates a second tunnel on f's double and serves it from a
 // host that answers every request as echo does (202, X-Echo-Method, the
-// method, URI and body) inline on its reader, one write per message read.
-// It returns the tunnel's public URL.
+// method, URI and body) inline on its reader, one write per request, with
+// no http.Handler, goroutine or http.Request per call. It returns the
+// tunnel's public URL.
 func bareHost(b *testing.B, f *fixture) string {
 	b.Helper()
 	g, err := f.C.Tunnels.Create(b.Context(), f.WS.ProjectID, tunnels.CreateParams{Name: "bare"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	hdr := http.Header{"Authorization": {"Bearer " + g.ConnectToken}, tunnelwire.FeaturesHeader: {tunnelwire.FeatureBatch}}
+	up := &tunnelwire.UpgradeTransport{}
+	hdr := http.Header{"Authorization": {"Bearer " + g.ConnectToken}}
 	conn, _, err := websocket.Dial(b.Context(), g.RelayWSURL,
-		&websocket.DialOptions{HTTPHeader: hdr, Subprotocols: []string{tunnelwire.Subprotocol}})
+		&websocket.DialOptions{HTTPClient: &http.Client{Transport: up}, HTTPHeader: hdr, Subprotocols: []string{tunnelwire.Subprotocol}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = conn.CloseNow() })
 	conn.SetReadLimit(tunnelwire.MaxMessage)
-	if _, _, err := conn.Read(b.Context()); err != nil { // Ready
+	if _, _, err := conn.Read(b.Context()); err != nil { // hello
 		b.Fatal(err)
 	}
 	go func() {
-		r, w := tunnelwire.NewReader(conn), tunnelwire.NewWriter(conn, true)
+		r, w := tunnelwire.NewReader(conn), tunnelwire.NewWriter(conn, up.Cork)
 		reqs := map[uint32][]byte{} // per stream: "METHOD URI " and the body so far
-		var out tunnelwire.Group
-		var handle func(tunnelwire.Frame) error
-		handle = func(f tunnelwire.Frame) error {
-			switch f.Kind {
-			case tunnelwire.Batch:
-				return tunnelwire.SplitBatch(f.Payload, handle)
-			case tunnelwire.Request:
-				h, err := tunnelwire.DecodeHead(f.Payload)
-				if err != nil {
-					return err
-				}
-				reqs[f.ID] = []byte(h.Method + " " + h.URI + " ")
-			case tunnelwire.Data:
-				reqs[f.ID] = append(reqs[f.ID], f.Payload...)
-			case tunnelwire.End:
-				var err error
-				out, err = out.AppendHead(tunnelwire.Response, f.ID, &tunnelwire.Head{Status: http.StatusAccepted,
-					Header: http.Header{"X-Echo-Method": {"POST"}, "Content-Type": {"text/plain; charset=utf-8"}}})
-				if err != nil {
-					return err
-				}
-				out = out.Append(tunnelwire.Data, f.ID, reqs[f.ID]).AppendEnd(f.ID, nil)
-				delete(reqs, f.ID)
-			}
-			return nil
+		var out tunnelwire.Batch
+		answer := func(id uint32) error {
+			out = out.Reset().Res(id, http.StatusAccepted, http.Header{"X-Echo-Method": {"POST"},
+				"Content-Type": {"text/plain; charset=utf-8"}}).Chunk(tunnelwire.ResChunk, id, reqs[id]).End(tunnelwire.ResEnd, id)
+			delete(reqs, id)
+			return w.Send(out)
 		}
 		for {
-			_, msg, err := r.Read()
+			typ, msg, err := r.Read()
 			if err != nil {
 				return
 			}
-			fr, err := tunnelwire.Decode(msg)
-			if err == nil {
-				out = out.Reset()
-				err = handle(fr)
+			if typ == websocket.MessageBinary {
+				c, err := tunnelwire.DecodeChunk(msg)
+				if err != nil {
+					return
+				}
+				reqs[c.ID] = append(reqs[c.ID], c.Payload...)
+				continue
 			}
-			if err != nil || !out.Empty() && w.Send(out) != nil {
+			m, err := tunnelwire.DecodeControl(msg)
+			if err != nil {
 				return
+			}
+			switch m.T {
+			case tunnelwire.Req:
+				uri := strings.TrimPrefix(m.URL, "/api/mcp/adapter-http/"+g.ServerID)
+				uri, _, _ = strings.Cut(uri, "?")
+				reqs[m.ID] = []byte(m.Method + " " + tunnels.PublicPath + uri + " ")
+				if !m.HasBody && answer(m.ID) != nil {
+					return
+				}
+			case tunnelwire.ReqEnd:
+				if answer(m.ID) != nil {
+					return
+				}
 			}
 		}
 	}()

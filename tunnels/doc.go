@@ -28,56 +28,55 @@
 //
 // # Relay protocol
 //
-// The host dials the grant's RelayWSURL as a WebSocket with subprotocol
-// "mcpjam-tunnel.v1" and "Authorization: Bearer <ConnectToken>". Every
-// frame is one binary message (or part of a batch): a 1-byte kind, a
-// 4-byte big-endian stream id, then the payload.
+// Serve speaks the service's own relay protocol, "mcpjam-tunnel.v1", as
+// the service's CLI agent does, so a host built on this package works
+// against the hosted edge and against projectopstest alike. The host
+// dials the grant's RelayWSURL as a WebSocket with that subprotocol and
+// "Authorization: Bearer <ConnectToken>". Control messages are JSON text
+// messages with a "t" member; body chunks are binary messages: a kind
+// byte (1 a request chunk, 2 a response chunk), the stream id (4 bytes,
+// big endian), the bytes.
 //
-//	1 ready    relay → host  id 0, payload the optional features the relay
-//	                         uses (see below): the session is routed to
-//	2 request  relay → host  JSON {method, uri, header}; uri is the path
-//	                         after the tunnel's prefix ("/mcp" for the public
-//	                         URL) plus the query without k, read as an
-//	                         HTTP request line's origin-form ("" is "/");
-//	                         header names may come in any case
-//	3 response host → relay  JSON {status, header}
-//	4 data     both ways     a body chunk, at most 32 KiB
-//	5 end      both ways     the body is complete; a non-empty payload is an
-//	                         error text and means the body was cut short
-//	6 cancel   relay → host  the public caller went away
-//	7 batch    both ways     id 0: several frames in one message, each a
-//	                         4-byte big-endian length and the frame
-//	8 credit   both ways     the receiver consumed N of the stream's data
-//	                         frames (N as 4 bytes big-endian): the sender
-//	                         may send N more
+//	hello    edge → host  {"t":"hello","proto":1,"slug",
+//	                      "limits":{"maxReqBody","chunk","maxInflight"}}:
+//	                      the session is routed to
+//	req      edge → host  {"t":"req","id","method","url","headers":[[name,
+//	                      value],...],"hasBody"}; url is the public path and
+//	                      query as the caller sent them (?k= included);
+//	                      with hasBody, request chunks and "req_end" follow
+//	res      host → edge  {"t":"res","id","status","headers"}; response
+//	                      chunks and "res_end" follow
+//	abort    both ways    {"t":"abort","id","code","msg"?}: the stream is
+//	                      over, cut short; codes timeout, too_large,
+//	                      client_gone, upstream_error, overloaded
 //
-// Batches and credit are optional: the host offers them with the dial
-// header "X-Tunnel-Features: batch,credit", and the relay lists those it
-// will use as its ready frame's payload ("batch,credit"). Without batches
-// every frame is its own message. A request (head, body, end) or a response part
-// written at once then travels as one message, and frames of concurrent
-// streams written at the same moment share one.
+// The edge forwards every request of a tunnel under
+// /api/mcp/adapter-http/{serverId}, the path of the public URL. The host
+// serves only that path (anything else answers 404 without reaching the
+// handler), and the handler sees it as PublicPath ("/mcp", plus the
+// caller's sub-path) with the query minus k, so the secret never reaches
+// it; a Referer naming the public URL has k redacted. Header names arrive
+// in any case and are made canonical. Responses stream: the head goes out
+// at the handler's first Flush and each chunk as written (at most the
+// hello's chunk size, 64 KiB), so SSE and MCP's long-lived GET stream
+// work; a handler that fails, or panics, ends its stream with abort
+// (upstream_error), which the edge turns into 502 or a response cut
+// short. The messages written at once (a whole small response, or the
+// parts of several streams' responses) go out in one write on the
+// socket.
 //
-// Streams are multiplexed by id: a request is a request frame, data frames
-// and an end frame; its response is a response frame, data frames and an
-// end frame. Responses stream (the host sends the head at its first Flush
-// and each chunk as written, so SSE and MCP's long-lived GET stream work);
-// the relay reads a request body (at most 4 MiB) before relaying it.
-// Frames are capped (request and response heads 256 KiB, data 32 KiB).
-// With credit, a sender has at most 8 data frames of a stream
-// unacknowledged and then waits for credit, so a receiver holds at most
-// 256 KiB of any stream and its reader never waits: a handler that does
-// not read its body, or a public caller that stops reading, holds up its
-// own stream only. Without credit, each side queues at most 16 chunks per
-// stream and its reader waits beyond that (for every stream). No body is
-// buffered whole. Headers are relayed end to end without
-// hop-by-hop headers; the relay adds X-Forwarded-Host and X-Forwarded-For,
-// and redacts the secret in a Referer naming the public URL (the host
-// never sees k). A bare public URL, /tunnels/{slug}?k=..., reaches the
-// host as "/" (which ProxyTo answers 404).
-// Heads travel as JSON, so header bytes that are not UTF-8 (HTTP's
-// obs-text) arrive as U+FFFD, and the protocol has no frame for trailers:
-// a response's trailers are not relayed.
-// The relay closes a session with WebSocket status 4001 when the grant is
-// revoked or rotated and 4002 when a newer session replaces it.
+// The protocol has no flow control of its own. A request body is queued
+// for its handler as it arrives, up to the hello's maxReqBody (10 MiB)
+// per request, without holding up other streams; past that the stream is
+// aborted (too_large). A response is written as fast as the relay reads
+// it. Heads travel as JSON, so header bytes that are not UTF-8 (HTTP's
+// obs-text) arrive as U+FFFD, and the protocol has no message for
+// trailers: a response's trailers are not relayed.
+//
+// The edge closes a session with WebSocket status 4000 when the connect
+// token is invalid or expired (ErrTokenRejected), 4001 when a newer
+// session of the tunnel replaces it (ErrReplaced), 4002 when the tunnel is
+// revoked or its secret rotated (ErrRevoked), and 1012 when it restarts
+// (Serve reconnects at once). Serve pings the edge every 25 s
+// (WithHeartbeat) and reconnects when two pings in a row go unanswered.
 package tunnels

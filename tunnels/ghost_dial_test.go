@@ -22,7 +22,7 @@ import (
 func TestCancelledInProcessDialLeavesNoSession(t *testing.T) {
 	f := setup(t)
 	g := create(t, f, "ghost")
-	hdr := http.Header{"Authorization": {"Bearer " + g.ConnectToken}, tunnelwire.FeaturesHeader: {tunnelwire.FeatureBatch}}
+	hdr := http.Header{"Authorization": {"Bearer " + g.ConnectToken}}
 	for range 300 {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(rand.IntN(300))*time.Microsecond)
 		conn, _, err := websocket.Dial(ctx, g.RelayWSURL, &websocket.DialOptions{

@@ -29,6 +29,9 @@ const (
 	// DefaultReconnectFor bounds how long Serve keeps failing to reconnect
 	// before it gives up with the last error.
 	DefaultReconnectFor = 5 * time.Minute
+	// DefaultHeartbeat is how often Serve pings the relay (the service's
+	// own agent's interval).
+	DefaultHeartbeat = 25 * time.Second
 )
 
 // A ServeOption configures Serve.
@@ -41,11 +44,12 @@ type serveOptions struct {
 	giveUp       time.Duration
 	onConnect    func()
 	onDisconnect func(error)
+	ping         time.Duration
 }
 
 func defaultServeOptions() serveOptions {
 	return serveOptions{log: slog.New(slog.DiscardHandler), min: DefaultReconnectMin, max: DefaultReconnectMax,
-		giveUp: DefaultReconnectFor}
+		giveUp: DefaultReconnectFor, ping: DefaultHeartbeat}
 }
 
 // WithHTTPClient dials the relay with c instead of the client's own HTTP
@@ -98,3 +102,11 @@ func OnConnect(f func()) ServeOption { return func(o *serveOptions) { o.onConnec
 // last one too (when Serve's context ends), so it pairs with OnConnect. f
 // must not block.
 func OnDisconnect(f func(error)) ServeOption { return func(o *serveOptions) { o.onDisconnect = f } }
+
+// WithHeartbeat pings the relay every interval; a relay that answers
+// neither of two pings in a row is taken for gone (a connection a sleeping
+// laptop or a NAT left half open) and Serve reconnects. Default:
+// DefaultHeartbeat. Zero or negative sends no pings.
+func WithHeartbeat(interval time.Duration) ServeOption {
+	return func(o *serveOptions) { o.ping = max(interval, 0) }
+}

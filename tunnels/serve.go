@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -71,6 +70,9 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 			bo.Reset()
 		}
 		d := bo.NextBackOff()
+		if websocket.CloseStatus(err) == tunnelwire.CloseEdgeRestart && d != backoff.Stop {
+			d = 0 // the edge restarts: reconnect at once, as the service's agent does
+		}
 		if d == backoff.Stop {
 			return fmt.Errorf("tunnels: gave up reconnecting after %s: %w", o.giveUp, err)
 		}
@@ -108,12 +110,12 @@ var errPermanent = errors.New("tunnels: relay refused the connection")
 // serveOnce dials and runs one session; connected reports whether it got
 // as far as a routed session (so the backoff restarts).
 func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *sync.WaitGroup) (connected bool, err error) {
-	conn, raw, err := dial(ctx, g, o.client)
+	conn, cork, err := dial(ctx, g, o.client)
 	if err != nil {
 		return false, err
 	}
-	sess := newSession(conn, h, o.log, handlers)
-	sess.raw = raw
+	sess := newSession(conn, cork, h, o.log, handlers)
+	sess.serverID, sess.ping = g.ServerID, o.ping
 	readyCh := make(chan struct{})
 	sess.onReady = func() {
 		close(readyCh)
@@ -138,34 +140,15 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 	return connected, err
 }
 
-// rawConn keeps the connection a WebSocket dial upgraded (the 101
-// response's body), so a session can close it under the WebSocket.
-type rawConn struct {
-	base http.RoundTripper
-	rwc  io.ReadWriteCloser
-}
-
-func (t *rawConn) RoundTrip(r *http.Request) (*http.Response, error) {
-	base := t.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(r)
-	if err == nil && resp.StatusCode == http.StatusSwitchingProtocols {
-		t.rwc, _ = resp.Body.(io.ReadWriteCloser)
-	}
-	return resp, err
-}
-
 // dial opens the relay WebSocket with the subprotocol and bearer token,
-// and returns the connection under it too (nil when it cannot be seen).
-func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, io.Closer, error) {
-	keep := &rawConn{base: client.Transport}
+// and returns the Cork under it too (nil when the connection cannot be
+// seen: its messages are then written one by one).
+func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, *tunnelwire.Cork, error) {
+	keep := &tunnelwire.UpgradeTransport{Base: client.Transport}
 	c := *client
 	c.Transport = keep
 	hdr := http.Header{}
 	hdr.Set("Authorization", "Bearer "+g.ConnectToken)
-	hdr.Set(tunnelwire.FeaturesHeader, tunnelwire.FeatureBatch+","+tunnelwire.FeatureCredit)
 	conn, resp, err := websocket.Dial(ctx, g.RelayWSURL, &websocket.DialOptions{
 		HTTPClient:   &c,
 		HTTPHeader:   hdr,
@@ -188,8 +171,5 @@ func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, 
 		return nil, nil, fmt.Errorf("%w: relay did not accept subprotocol %s", errPermanent, tunnelwire.Subprotocol)
 	}
 	conn.SetReadLimit(tunnelwire.MaxMessage)
-	if keep.rwc == nil {
-		return conn, nil, nil
-	}
-	return conn, keep.rwc, nil
+	return conn, keep.Cork, nil
 }

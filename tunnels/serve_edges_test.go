@@ -21,8 +21,8 @@ import (
 )
 
 // A public caller that goes away while its body is still being relayed
-// (larger than the credit window) releases the handler's body read with an
-// error; it waited for the whole session to end.
+// releases the handler's body read with an error; it waited for the whole
+// session to end.
 func TestCallerGoneMidBodyReleasesBodyRead(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -90,7 +90,7 @@ func TestServeStopsWithSilentRelay(t *testing.T) {
 		if err != nil {
 			return
 		}
-		_ = c.Write(r.Context(), websocket.MessageBinary, tunnelwire.Encode(tunnelwire.Ready, 0, nil))
+		_ = c.Write(r.Context(), websocket.MessageText, tunnelwire.AppendHello(nil, "slug", tunnelwire.DefaultLimits))
 		<-release // then silence
 		_ = c.CloseNow()
 	}))
@@ -124,181 +124,222 @@ func TestServeStopsWithSilentRelay(t *testing.T) {
 	}
 }
 
-// relayHead relays one request head, with an empty body, from a minimal
-// relay of its own to Serve with h, as a relay other than the double's
-// may send it, and returns the response head's status.
-func relayHead(t *testing.T, f *fixture, h http.Handler, head *tunnelwire.Head) int {
-	t.Helper()
-	req, err := tunnelwire.EncodeHead(tunnelwire.Request, 1, head)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan int, 1)
-	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{tunnelwire.Subprotocol}})
-		if err != nil {
-			return
-		}
-		defer c.CloseNow()
-		c.SetReadLimit(tunnelwire.MaxMessage)
-		ctx := r.Context()
-		for _, m := range [][]byte{tunnelwire.Encode(tunnelwire.Ready, 0, nil), req, tunnelwire.Encode(tunnelwire.End, 1, nil)} {
-			if err := c.Write(ctx, websocket.MessageBinary, m); err != nil {
-				return
-			}
-		}
-		for {
-			_, msg, err := c.Read(ctx)
-			if err != nil {
-				return
-			}
-			fr, err := tunnelwire.Decode(msg)
-			if err != nil || fr.ID != 1 || fr.Kind != tunnelwire.Response && fr.Kind != tunnelwire.End {
-				continue
-			}
-			status := 0 // an End before the head: the request failed
-			if fr.Kind == tunnelwire.Response {
-				if rh, err := tunnelwire.DecodeHead(fr.Payload); err == nil {
-					status = rh.Status
-				}
-			}
-			select {
-			case got <- status:
-			default: // a session after a reconnect
-			}
-		} // reads on until Serve ends the session
-	}))
-	defer relay.Close()
-	g := &tunnels.Grant{RelayWSURL: "ws" + strings.TrimPrefix(relay.URL, "http"), ConnectToken: "ct_x"}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- f.C.Tunnels.Serve(ctx, g, h, tunnels.WithHTTPClient(http.DefaultClient)) }()
-	defer func() { cancel(); <-done }()
-	select {
-	case status := <-got:
-		return status
-	case <-time.After(10 * time.Second):
-		t.Fatal("no response head")
-		return 0
-	}
-}
-
-// A relayed uri is origin-form: "//evil.example/mcp" is a path, not an
-// authority and the path /mcp, so ProxyTo answers 404 (it served /mcp).
-func TestProxyToDoubleSlashURI(t *testing.T) {
-	t.Parallel()
-	f := setup(t)
-	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	defer local.Close()
-	tu, _ := url.Parse(local.URL + "/mcp")
-	ph, err := tunnels.ProxyTo(tu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The bare root ("" or a query alone) is "/".
-	for uri, want := range map[string]int{"//evil.example/mcp": http.StatusNotFound, "/mcp": http.StatusOK,
-		"": http.StatusNotFound, "?a=b": http.StatusNotFound} {
-		if status := relayHead(t, f, ph, &tunnelwire.Head{Method: http.MethodGet, URI: uri}); status != want {
-			t.Errorf("uri %s: %d, want %d", uri, status, want)
-		}
-	}
-}
-
-// Header names a relay sends in lower case (Node's relays do) reach the
-// handler canonical, as net/http's server gives them: Content-Type and
-// Content-Length are found.
-func TestLowercaseRequestHeaderNames(t *testing.T) {
+// The edge forwards the public path and query as the caller sent them,
+// secret included: the handler sees PublicPath and the sub-path after the
+// tunnel's prefix, the query without k (however it is spelled), and a
+// path outside the prefix, or another server's, never reaches it.
+func TestEdgeURLMapsToPublicPath(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	seen := make(chan string, 1)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		seen <- fmt.Sprintf("%s %d", r.Header.Get("Content-Type"), r.ContentLength)
+		seen <- r.RequestURI
+		_, _ = io.WriteString(w, r.URL.Path)
 	})
-	head := &tunnelwire.Head{Method: http.MethodPost, URI: "/mcp",
-		Header: http.Header{"content-type": {"application/json"}, "content-length": {"0"}}}
-	if status := relayHead(t, f, h, head); status != http.StatusOK {
-		t.Fatalf("status %d", status)
-	}
-	if got := <-seen; got != "application/json 0" {
-		t.Errorf("handler saw Content-Type and length %q, want %q", got, "application/json 0")
+	for url, want := range map[string]string{
+		"/api/mcp/adapter-http/srv_1?k=s3cret":                  "/mcp",
+		"/api/mcp/adapter-http/srv_1?k=s3cret&sessionId=a%20b":  "/mcp?sessionId=a%20b",
+		"/api/mcp/adapter-http/srv_1/sse?a=1&%6B=s3cret&k=x&b=": "/mcp/sse?a=1&b=",
+		"/api/mcp/adapter-http/srv_1/":                          "/mcp/",
+		"/api/mcp/adapter-http/srv%5F1/x//y?k=s":                "/mcp/x//y",
+		"/api/mcp/adapter-http/srv_2?k=s":                       "",
+		"/api/mcp/adapter-http/?k=s":                            "",
+		"/mcp?k=s":                                              "",
+		"/api/mcp/adapter-http":                                 "",
+	} {
+		r := relayOnce(t, f, h, http.MethodGet, url, nil, nil)
+		if want == "" {
+			if r.status != http.StatusNotFound {
+				t.Errorf("%s: %d, want 404", url, r.status)
+			}
+			select {
+			case got := <-seen:
+				t.Errorf("%s reached the handler as %s", url, got)
+			default:
+			}
+			continue
+		}
+		if r.status != http.StatusOK {
+			t.Errorf("%s: %d %+v", url, r.status, r)
+			continue
+		}
+		if got := <-seen; got != want {
+			t.Errorf("%s reached the handler as %s, want %s", url, got, want)
+		}
 	}
 }
 
-// A relay that keeps to no window (it did not offer credit) may send a
-// request's head and more of its body than a stream queues in one
-// message: the handler runs while the host waits for room, and reads the
-// body whole.
-func TestNonCreditRelayBodyLongerThanTheQueue(t *testing.T) {
+// Header names the edge sends in lower case reach the handler canonical,
+// as net/http's server gives them; the forwarded host is the request's
+// Host, a Referer naming the public URL has its secret redacted, and a
+// request without a body (hasBody false) has none.
+func TestEdgeHeadersReachTheHandler(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	const chunks = 3 * tunnelwire.QueueLen
-	chunk := bytes.Repeat([]byte("b"), 1024)
-	var g tunnelwire.Group
-	g, err := g.AppendHead(tunnelwire.Request, 1, &tunnelwire.Head{Method: http.MethodPost, URI: "/mcp",
-		Header: http.Header{"Content-Length": {strconv.Itoa(chunks * len(chunk))}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range chunks {
-		g = g.Append(tunnelwire.Data, 1, chunk)
-	}
-	g = g.AppendEnd(1, nil)
-	got := make(chan string, 1)
-	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{tunnelwire.Subprotocol}})
-		if err != nil {
-			return
-		}
-		defer c.CloseNow()
-		c.SetReadLimit(tunnelwire.MaxMessage)
-		ctx := r.Context()
-		if c.Write(ctx, websocket.MessageBinary, tunnelwire.Encode(tunnelwire.Ready, 0, []byte(tunnelwire.FeatureBatch))) != nil ||
-			tunnelwire.NewWriter(c, true).Send(g) != nil { // one message: head, every chunk, end
-			return
-		}
-		var body []byte
-		rd := tunnelwire.NewReader(c)
-		for {
-			_, msg, err := rd.Read()
-			if err != nil {
-				return
-			}
-			var take func(fr tunnelwire.Frame) error
-			take = func(fr tunnelwire.Frame) error {
-				switch {
-				case fr.Kind == tunnelwire.Batch:
-					return tunnelwire.SplitBatch(fr.Payload, take)
-				case fr.ID == 1 && fr.Kind == tunnelwire.Data:
-					body = append(body, fr.Payload...)
-				case fr.ID == 1 && fr.Kind == tunnelwire.End:
-					select {
-					case got <- string(body):
-					default:
-					}
-				}
-				return nil
-			}
-			if fr, err := tunnelwire.Decode(msg); err == nil {
-				_ = take(fr)
-			}
-		}
-	}))
-	defer relay.Close()
-	grant := &tunnels.Grant{RelayWSURL: "ws" + strings.TrimPrefix(relay.URL, "http"), ConnectToken: "ct_x"}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
+	seen := make(chan string, 2)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := io.ReadAll(r.Body)
+		seen <- fmt.Sprintf("%s|%d|%s|%s|%s|%q|%v|%v", r.Header.Get("Content-Type"), r.ContentLength, r.Host,
+			r.Header.Get("X-Forwarded-For"), r.Header.Get("Referer"), b, err, r.Body == http.NoBody)
+		w.Header().Set("X-Answer", "42")
+		w.WriteHeader(http.StatusCreated)
+		_, _ = io.WriteString(w, "made")
+	})
+	hdr := http.Header{"Content-Type": {"application/json"}, "Content-Length": {"2"},
+		"X-Forwarded-Host": {"slug0001.tunnels.example"}, "X-Forwarded-For": {"203.0.113.9"},
+		"Referer": {"https://slug0001.tunnels.example/api/mcp/adapter-http/srv_1?k=s3cret&x=1"}}
+	r := relayOnce(t, f, h, http.MethodPost, "/api/mcp/adapter-http/srv_1?k=s3cret", hdr, []byte("{}"))
+	if r.status != http.StatusCreated || r.header.Get("X-Answer") != "42" || r.body != "made" || r.abort != "" {
+		t.Errorf("reply %+v", r)
+	}
+	want := `application/json|2|slug0001.tunnels.example|203.0.113.9|https://slug0001.tunnels.example/api/mcp/adapter-http/srv_1?k=REDACTED&x=1|"{}"|<nil>|false`
+	if got := <-seen; got != want {
+		t.Errorf("handler saw\n%s\nwant\n%s", got, want)
+	}
+	r = relayOnce(t, f, h, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
+	if got := <-seen; r.status != http.StatusCreated || !strings.HasSuffix(got, `|0|||||""|<nil>|true`) {
+		t.Errorf("a request without a body: %d, handler saw %s", r.status, got)
+	}
+}
+
+// An edge sends a body's chunks as fast as it reads them, whatever the
+// handler does: all of them are queued for the handler (within the
+// hello's maxReqBody), which reads the body whole.
+func TestEdgeBodyLongerThanAQueue(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	body := bytes.Repeat([]byte("b"), 3*tunnelwire.QueueLen*64<<10+5)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(50 * time.Millisecond) // every chunk arrives before the first read
 		b, _ := io.ReadAll(r.Body)
 		_, _ = io.WriteString(w, strconv.Itoa(len(b)))
 	})
-	go func() { done <- f.C.Tunnels.Serve(ctx, grant, h, tunnels.WithHTTPClient(http.DefaultClient)) }()
-	defer func() { cancel(); <-done }()
+	r := relayOnce(t, f, h, http.MethodPost, "/api/mcp/adapter-http/srv_1", nil, body)
+	if r.status != http.StatusOK || r.body != strconv.Itoa(len(body)) {
+		t.Errorf("reply %+v, want %d bytes read", r, len(body))
+	}
+}
+
+// A request body past the hello's maxReqBody aborts its stream with
+// too_large, and the handler's read fails instead of seeing a clean end.
+func TestEdgeBodyPastMaxReqBody(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.Limits{MaxReqBody: 100 << 10, Chunk: 16 << 10, MaxInflight: 32})
+	read := make(chan error, 1)
+	started := make(chan struct{})
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done()
+		_, err := io.ReadAll(r.Body)
+		read <- err
+	}))
+	c := e.next(t)
+	c.send(tunnelwire.AppendReq(nil, 1, http.MethodPost, "/api/mcp/adapter-http/srv_1", nil, true, true))
+	<-started
+	for range 8 {
+		c.send(tunnelwire.AppendChunk(nil, tunnelwire.ReqChunk, 1, make([]byte, 16<<10)))
+	}
+	if r := c.response(1); r.abort != tunnelwire.AbortTooLarge {
+		t.Errorf("reply %+v, want an abort too_large", r)
+	}
+	if err := <-read; err == nil {
+		t.Error("the handler read a body past the limit to a clean end")
+	}
+}
+
+// An edge's abort (the public caller went away) cancels the handler's
+// request; a handler that panics, or whose response head is too large,
+// ends its stream with abort upstream_error, before or after its head.
+func TestEdgeAborts(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	cancelled := make(chan error, 1)
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/mcp/wait":
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			cancelled <- r.Context().Err()
+		case "/mcp/panic-late":
+			_, _ = io.WriteString(w, "part")
+			w.(http.Flusher).Flush()
+			panic("late")
+		case "/mcp/big-head":
+			w.Header().Set("X-Big", strings.Repeat("x", tunnelwire.MaxControl))
+		default:
+			panic("early")
+		}
+	}))
+	c := e.next(t)
+	c.req(1, http.MethodGet, "/api/mcp/adapter-http/srv_1/wait", nil, nil)
+	for {
+		_, msg, err := c.r.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := tunnelwire.DecodeControl(msg); err == nil && m.T == tunnelwire.Res && m.ID == 1 {
+			break
+		}
+	}
+	c.send(tunnelwire.AppendAbort(nil, 1, tunnelwire.AbortClientGone, ""))
 	select {
-	case n := <-got:
-		if n != strconv.Itoa(chunks*len(chunk)) {
-			t.Errorf("the handler read %s bytes, want %d", n, chunks*len(chunk))
+	case err := <-cancelled:
+		if err == nil {
+			t.Error("the handler's context ended without an error")
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("no response: the host waited for room no handler made")
+		t.Fatal("an edge abort did not cancel the handler")
 	}
+	for id, path := range map[uint32]string{2: "/early", 3: "/panic-late", 4: "/big-head"} {
+		c.req(id, http.MethodGet, "/api/mcp/adapter-http/srv_1"+path, nil, nil)
+		r := c.response(id)
+		if r.abort != tunnelwire.AbortUpstreamError {
+			t.Errorf("%s: %+v, want an abort upstream_error", path, r)
+		}
+		if path == "/panic-late" && (r.status != http.StatusOK || r.body != "part") {
+			t.Errorf("%s: the part written before the panic did not come first: %+v", path, r)
+		}
+	}
+}
+
+// The edge's close codes end Serve with the package's errors; 1012 (the
+// edge restarting) makes Serve reconnect at once, whatever its backoff.
+func TestEdgeCloseCodes(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	for code, want := range map[websocket.StatusCode]error{tunnelwire.CloseBadToken: tunnels.ErrTokenRejected,
+		tunnelwire.CloseReplaced: tunnels.ErrReplaced, tunnelwire.CloseRevoked: tunnels.ErrRevoked} {
+		e := newFakeEdge(t, tunnelwire.DefaultLimits)
+		e.close = code
+		err := f.C.Tunnels.Serve(t.Context(), e.grant(), echo, tunnels.WithHTTPClient(http.DefaultClient))
+		if !errors.Is(err, want) {
+			t.Errorf("close %d: Serve = %v, want %v", code, err, want)
+		}
+	}
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	connected := make(chan struct{}, 4)
+	serveOn(t, f, e.grant(), echo, tunnels.WithReconnect(time.Hour, time.Hour, 0),
+		tunnels.OnConnect(func() { connected <- struct{}{} }))
+	first := e.next(t)
+	<-connected
+	_ = first.c.Close(tunnelwire.CloseEdgeRestart, "restarting")
+	second := e.next(t) // within next's 10 s, far below the hour of backoff
+	if second.auth != "Bearer ct_x" {
+		t.Errorf("reconnect sent Authorization %q", second.auth)
+	}
+}
+
+// A relay that stops answering pings is taken for gone: Serve drops the
+// session and connects again.
+func TestHeartbeatDropsASilentRelay(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	serveOn(t, f, e.grant(), echo, tunnels.WithHeartbeat(20*time.Millisecond), tunnels.WithReconnect(time.Millisecond, time.Millisecond, 0))
+	silent := e.next(t) // never reads: pings go unanswered
+	_ = silent
+	e.next(t)
 }

@@ -17,21 +17,23 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
-// session is one relay connection on the host side: it reads frames and
-// serves each relayed request on its own goroutine.
+// session is one relay connection on the host side: it reads the edge's
+// messages and serves each relayed request on its own goroutine.
 type session struct {
-	conn    *websocket.Conn
-	raw     io.Closer          // the connection under conn (nil if unknown): closed when a close handshake stalls
-	w       *tunnelwire.Writer // batches once the relay's Ready allows it
-	h       http.Handler
-	log     *slog.Logger
-	onReady func()
+	conn     *websocket.Conn
+	raw      io.Closer          // the connection under conn (nil if unknown): closed when a close handshake stalls
+	w        *tunnelwire.Writer // writes a round of messages in one write
+	h        http.Handler
+	log      *slog.Logger
+	onReady  func()
+	serverID string        // the grant's: the edge forwards /api/mcp/adapter-http/{serverID}[/rest]
+	ping     time.Duration // heartbeat interval; 0 for none
 
-	ctx    context.Context // ends with the session: body pushes wait on it
-	reqCtx context.Context // the session's values without its cancellation: requests derive from it
-	credit bool            // the relay keeps to stream windows (Ready said so): set before any request
+	reqCtx context.Context   // the session's values without its cancellation: requests derive from it
+	limits tunnelwire.Limits // the edge's, from its hello
 
 	mu      sync.Mutex
 	streams map[uint32]*stream
@@ -40,11 +42,10 @@ type session struct {
 
 // stream is one relayed request being served.
 type stream struct {
-	s       *session
-	id      uint32
-	stop    context.CancelCauseFunc // with errStreamEnded: see cancel
-	body    tunnelwire.Body         // by value: one allocation less per request
-	credits tunnelwire.Credits      // the response body's window, with credit
+	s    *session
+	id   uint32
+	stop context.CancelCauseFunc // with errStreamEnded: see cancel
+	body tunnelwire.Body         // by value: one allocation less per request
 }
 
 var errSessionEnded = errors.New("tunnels: relay session ended")
@@ -52,13 +53,17 @@ var errSessionEnded = errors.New("tunnels: relay session ended")
 // closeGrace bounds the close handshake when Serve's context ends.
 const closeGrace = 500 * time.Millisecond
 
-func newSession(conn *websocket.Conn, h http.Handler, log *slog.Logger, handlers *sync.WaitGroup) *session {
-	return &session{conn: conn, w: tunnelwire.NewWriter(conn, false), h: h, log: log, streams: map[uint32]*stream{},
-		wg: handlers}
+func newSession(conn *websocket.Conn, cork *tunnelwire.Cork, h http.Handler, log *slog.Logger, handlers *sync.WaitGroup) *session {
+	s := &session{conn: conn, w: tunnelwire.NewWriter(conn, cork), h: h, log: log, streams: map[uint32]*stream{},
+		wg: handlers, limits: tunnelwire.DefaultLimits}
+	if cork != nil {
+		s.raw = cork
+	}
+	return s
 }
 
-// run reads frames until the connection ends or ctx does, then cancels the
-// requests in flight. It does not wait for their handlers: one that
+// run reads messages until the connection ends or ctx does, then cancels
+// the requests in flight. It does not wait for their handlers: one that
 // ignores its context would hold up reconnecting (and Serve's return);
 // its writes fail from then on, as the stream is gone.
 func (s *session) run(ctx context.Context) error {
@@ -66,7 +71,7 @@ func (s *session) run(ctx context.Context) error {
 	// Requests carry the session's values but are cancelled one by one
 	// when it ends (each is in s.streams): registering every request with
 	// a cancellable parent costs a lock and a map entry apiece.
-	s.ctx, s.reqCtx = sctx, context.WithoutCancel(sctx)
+	s.reqCtx = context.WithoutCancel(sctx)
 	// Closing is how a blocked Read is interrupted: a Read whose context
 	// ends would tear the connection down without a close handshake.
 	// A relay that stopped answering would hold the close handshake for
@@ -80,6 +85,7 @@ func (s *session) run(ctx context.Context) error {
 		}
 		_ = s.conn.Close(websocket.StatusNormalClosure, "host shutting down")
 	})
+	var beats sync.WaitGroup
 	defer func() {
 		stop()
 		cancel()
@@ -87,102 +93,126 @@ func (s *session) run(ctx context.Context) error {
 		for _, st := range s.streams {
 			st.cancel()
 			st.body.Finish(errSessionEnded)
-			st.credits.Close()
 		}
 		s.mu.Unlock()
 		// A handler blocked writing to a relay that stopped reading is
 		// released by the close.
 		_ = s.conn.CloseNow()
+		beats.Wait()
 	}()
+	if s.ping > 0 {
+		beats.Go(func() { s.heartbeat(sctx) })
+	}
 	r := tunnelwire.NewReader(s.conn)
 	for {
 		typ, msg, err := r.Read()
 		if err != nil {
 			return sessionError(err)
 		}
-		if typ != websocket.MessageBinary {
-			_ = s.conn.Close(websocket.StatusUnsupportedData, "binary frames only")
-			return fmt.Errorf("tunnels: relay sent a text message: %w", tunnelwire.ErrMalformed)
+		if typ == websocket.MessageText {
+			err = s.control(msg)
+		} else {
+			err = s.chunkMsg(msg)
 		}
-		f, err := tunnelwire.Decode(msg)
 		if err != nil {
-			_ = s.conn.Close(websocket.StatusProtocolError, "malformed frame")
-			return fmt.Errorf("tunnels: %w", err)
-		}
-		if err := s.handle(f); err != nil {
-			_ = s.conn.Close(websocket.StatusProtocolError, "malformed frame")
+			_ = s.conn.Close(websocket.StatusProtocolError, "malformed message")
 			return fmt.Errorf("tunnels: %w", err)
 		}
 	}
 }
 
-// sessionError maps the relay's close codes to the package's errors.
+// heartbeat pings the edge every s.ping, as the service's own agent does:
+// a relay that answers neither of two pings in a row (a connection a
+// sleeping laptop or a dead NAT left half open) is dropped, and Serve
+// reconnects.
+func (s *session) heartbeat(ctx context.Context) {
+	t := time.NewTicker(s.ping)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, 2*s.ping)
+		err := s.conn.Ping(pctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Warn("tunnels: the relay stopped answering pings; reconnecting")
+				_ = s.conn.CloseNow()
+			}
+			return
+		}
+	}
+}
+
+// sessionError maps the edge's close codes to the package's errors.
 func sessionError(err error) error {
 	switch websocket.CloseStatus(err) {
 	case tunnelwire.CloseRevoked:
 		return ErrRevoked
 	case tunnelwire.CloseReplaced:
 		return ErrReplaced
+	case tunnelwire.CloseBadToken:
+		return ErrTokenRejected
 	}
 	return fmt.Errorf("%w: %w", errSessionEnded, err)
 }
 
-func (s *session) handle(f tunnelwire.Frame) error {
-	switch f.Kind {
-	case tunnelwire.Ready:
-		// The payload lists the features the relay will use; a relay
-		// that sends batches reads them too.
-		s.w.SetBatch(tunnelwire.HasFeature(string(f.Payload), tunnelwire.FeatureBatch))
-		s.credit = tunnelwire.HasFeature(string(f.Payload), tunnelwire.FeatureCredit)
+// control handles a text message. Types this host does not know are
+// ignored: later protocol additions stay compatible with it.
+func (s *session) control(msg []byte) error {
+	c, err := tunnelwire.DecodeControl(msg)
+	if err != nil {
+		return err
+	}
+	switch c.T {
+	case tunnelwire.Hello:
+		s.limits = c.Limits.OrDefault()
+		s.limits.Chunk = min(s.limits.Chunk, tunnelwire.MaxChunk)
 		if s.onReady != nil {
 			s.onReady()
 			s.onReady = nil
 		}
-	case tunnelwire.Request:
-		h, err := tunnelwire.DecodeHead(f.Payload)
-		if err != nil {
-			return err
+	case tunnelwire.Req:
+		s.start(c)
+	case tunnelwire.ReqEnd:
+		if st := s.stream(c.ID); st != nil {
+			st.body.Finish(nil)
 		}
-		s.start(f.ID, h)
-	case tunnelwire.Data:
-		st := s.stream(f.ID)
-		switch {
-		case st == nil:
-		case s.credit:
-			// Never waits: the relay keeps to the stream's window, and
-			// one that does not loses the stream, not the session.
-			if err := st.body.Offer(bytes.Clone(f.Payload)); err != nil { // f aliases the read buffer
-				st.cancel()
-				st.body.Finish(err)
-			}
-		default:
-			st.body.Push(s.ctx, bytes.Clone(f.Payload))
-		}
-	case tunnelwire.Credit:
-		n, err := tunnelwire.CreditCount(f.Payload)
-		if err != nil {
-			return err
-		}
-		if st := s.stream(f.ID); st != nil {
-			st.credits.Add(n)
-		}
-	case tunnelwire.End:
-		if st := s.stream(f.ID); st != nil {
-			st.body.Finish(tunnelwire.EndError(f.Payload))
-		}
-	case tunnelwire.Cancel:
-		if st := s.stream(f.ID); st != nil {
+	case tunnelwire.Abort:
+		if st := s.stream(c.ID); st != nil {
 			st.cancel()
-			st.credits.Close()
 			// The rest of the body will not come: a handler reading it
 			// gets an error, as from a net/http client that went away.
 			st.body.Finish(context.Canceled)
 		}
-	case tunnelwire.Batch:
-		return tunnelwire.SplitBatch(f.Payload, s.handle)
-	default:
-		// Unknown kinds are ignored: later protocol additions stay
-		// compatible with this host.
+	}
+	return nil
+}
+
+// chunkMsg handles a binary message: a piece of a request body. Other
+// kinds are ignored.
+func (s *session) chunkMsg(msg []byte) error {
+	c, err := tunnelwire.DecodeChunk(msg)
+	if err != nil {
+		return err
+	}
+	if c.Kind != tunnelwire.ReqChunk {
+		return nil
+	}
+	st := s.stream(c.ID)
+	if st == nil {
+		return nil
+	}
+	// Queued without waiting, up to the edge's own cap on a request body:
+	// a handler that does not read its body holds up no other stream (the
+	// protocol has no flow control of its own), and memory stays bounded.
+	if err := st.body.Add(bytes.Clone(c.Payload), s.limits.MaxReqBody); err != nil { // c aliases the read buffer
+		st.cancel()
+		st.body.Finish(err)
+		_ = s.w.Send(tunnelwire.Batch(nil).Abort(c.ID, tunnelwire.AbortTooLarge, ""))
 	}
 	return nil
 }
@@ -200,20 +230,20 @@ func (s *session) stream(id uint32) *stream {
 var errStreamEnded = errors.New("tunnels: the relayed request ended")
 
 // start serves one relayed request on its own goroutine.
-func (s *session) start(id uint32, h *tunnelwire.Head) {
+func (s *session) start(c *tunnelwire.Control) {
 	ctx, stop := context.WithCancelCause(s.reqCtx)
-	st := &stream{s: s, id: id, stop: stop}
-	if s.credit {
-		st.body.Credit = st
+	st := &stream{s: s, id: c.ID, stop: stop}
+	if !c.HasBody {
+		st.body.Finish(nil) // no chunks and no req_end follow
 	}
 	s.mu.Lock()
-	if old := s.streams[id]; old != nil {
-		old.cancel() // a reused id: the relay gave up on the old one
+	if old := s.streams[c.ID]; old != nil {
+		old.cancel() // a reused id: the edge gave up on the old one
 	}
-	s.streams[id] = st
+	s.streams[c.ID] = st
 	s.mu.Unlock()
 	s.wg.Add(1)
-	go st.run(ctx, h)
+	go st.run(ctx, c)
 }
 
 // cancel ends the stream's request context (a method, not a closure: one
@@ -221,12 +251,11 @@ func (s *session) start(id uint32, h *tunnelwire.Head) {
 func (st *stream) cancel() { st.stop(errStreamEnded) }
 
 // run serves the stream's request, then lets go of the stream.
-func (st *stream) run(ctx context.Context, h *tunnelwire.Head) {
+func (st *stream) run(ctx context.Context, c *tunnelwire.Control) {
 	s := st.s
 	defer s.wg.Done()
 	defer func() {
 		st.cancel()
-		st.credits.Close()
 		_ = st.body.Close()
 		s.mu.Lock()
 		if s.streams[st.id] == st {
@@ -234,32 +263,35 @@ func (st *stream) run(ctx context.Context, h *tunnelwire.Head) {
 		}
 		s.mu.Unlock()
 	}()
-	s.serve(ctx, st.id, h, st)
+	s.serve(ctx, c, st)
 }
 
-func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *stream) {
-	body := &st.body
-	w := newResponseWriter(s, id, ctx)
-	if s.credit {
-		w.credits = &st.credits
-	}
+func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) {
+	w := newResponseWriter(s, c.ID, ctx)
 	defer w.release()
-	// The uri is origin-form, read as net/http's server reads a request
-	// line: "//x/mcp" is a path, not an authority and the path /mcp. A
-	// relay forwarding the bare tunnel root sends "" or "?q": that is "/".
-	uri := h.URI
-	if uri == "" || uri[0] == '?' {
-		uri = "/" + uri
+	uri, ok := s.localURI(c.URL)
+	if !ok {
+		// The edge keeps requests to the tunnel's path; one outside it
+		// never reaches the handler.
+		w.header.Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, "tunnels: only the tunnel's path is served\n")
+		w.finish(nil)
+		return
 	}
-	req, err := newServerRequest(ctx, h.Method, uri, body)
+	req, err := newServerRequest(ctx, c.Method, uri, &st.body)
 	if err != nil {
-		w.group = w.group.AppendEnd(id, errors.New("malformed request line"))
-		w.push()
+		w.finish(errors.New("malformed request line"))
 		return
 	}
 	req.RequestURI = uri
-	if h.Header != nil {
-		req.Header = h.Header
+	if c.Header != nil {
+		req.Header = c.Header
+	}
+	// A page served through the tunnel names the public URL, secret and
+	// all, in its sub-requests' Referer: the handler never sees k.
+	for i, v := range req.Header["Referer"] {
+		req.Header["Referer"][i] = wire.RedactSecretQuery(v)
 	}
 	req.Host = req.Header.Get("X-Forwarded-Host")
 	req.RemoteAddr = "tunnel"
@@ -267,19 +299,63 @@ func (s *session) serve(ctx context.Context, id uint32, h *tunnelwire.Head, st *
 	if n, err := strconv.ParseInt(req.Header.Get("Content-Length"), 10, 64); err == nil && n >= 0 {
 		req.ContentLength = n
 	}
-	if req.ContentLength == 0 {
-		req.Body = http.NoBody
+	if !c.HasBody {
+		req.ContentLength, req.Body = 0, http.NoBody
 	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v != http.ErrAbortHandler {
-				s.log.Error("tunnels: handler panic", "method", h.Method, "panic", fmt.Sprint(v))
+				s.log.Error("tunnels: handler panic", "method", c.Method, "panic", fmt.Sprint(v))
 			}
 			w.finish(errors.New("handler failed"))
 		}
 	}()
 	s.h.ServeHTTP(w, req)
 	w.finish(nil)
+}
+
+// adapterPrefix is the path the edge forwards every request of a tunnel
+// under: /api/mcp/adapter-http/{serverId}, then the caller's sub-path.
+const adapterPrefix = "/api/mcp/adapter-http/"
+
+// localURI maps the URL the edge forwards (the public path and query as
+// the caller sent them, ?k= secret included) to the request line the
+// handler sees: PublicPath and the sub-path after the tunnel's prefix,
+// the query without k. A URL outside the tunnel's prefix reports false.
+func (s *session) localURI(raw string) (string, bool) {
+	p, query, _ := strings.Cut(raw, "?")
+	rest, ok := strings.CutPrefix(p, adapterPrefix)
+	if !ok {
+		return "", false
+	}
+	seg, sub, _ := strings.Cut(rest, "/")
+	if id, err := url.PathUnescape(seg); err != nil || id == "" || s.serverID != "" && id != s.serverID {
+		return "", false
+	}
+	uri := PublicPath
+	if sub != "" || strings.HasSuffix(rest, "/") {
+		uri += "/" + sub
+	}
+	if q := withoutSecret(query); q != "" {
+		uri += "?" + q
+	}
+	return uri, true
+}
+
+// withoutSecret is a raw query without its k parameters (however encoded),
+// every other part as the caller wrote it.
+func withoutSecret(raw string) string {
+	if raw == "" || strings.HasPrefix(raw, "k=") && !strings.ContainsAny(raw, "&;") {
+		return "" // the secret alone: nearly always
+	}
+	var kept []string
+	for part := range strings.SplitSeq(raw, "&") {
+		name, _, _ := strings.Cut(part, "=")
+		if part != "" && !wire.IsSecretParam(name) {
+			kept = append(kept, part)
+		}
+	}
+	return strings.Join(kept, "&")
 }
 
 // newServerRequest is the request for an origin-form uri, its URL as
@@ -300,10 +376,4 @@ func newServerRequest(ctx context.Context, method, uri string, body io.Reader) (
 	}
 	req.URL = u
 	return req, nil
-}
-
-// Credit returns n consumed request chunks to the relay (on the handler's
-// goroutine, as it reads its body).
-func (st *stream) Credit(n int) {
-	_ = st.s.w.Send(tunnelwire.Group(nil).Append(tunnelwire.Credit, st.id, tunnelwire.CreditPayload(n)))
 }

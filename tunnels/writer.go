@@ -9,11 +9,11 @@ import (
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
 
-// responseWriter sends a handler's response as frames: the head at the
-// first flush (or when the handler returns), the body in chunks of at most
-// MaxChunk. Nothing is buffered beyond one chunk. The frames of one flush
-// (head, chunk and, when the handler is done, end) are handed to the
-// session's writer together, so they can travel as one message.
+// responseWriter sends a handler's response as messages: res at the first
+// flush (or when the handler returns), the body in chunks of at most the
+// edge's chunk size, res_end (or abort) when the handler returns. Nothing
+// is buffered beyond one chunk. The messages of one flush are handed to
+// the session's writer together, so they go out in one write.
 type responseWriter struct {
 	s      *session
 	id     uint32
@@ -25,18 +25,17 @@ type responseWriter struct {
 	buf      []byte
 	err      error
 	done     bool
-	group    tunnelwire.Group    // frames not yet pushed; its buffer is reused
-	bufs     *frameBufs          // where buf and group came from
-	credits  *tunnelwire.Credits // the stream's window when the relay keeps to one; nil otherwise
+	group    tunnelwire.Batch // messages not yet pushed; its buffer is reused
+	bufs     *frameBufs       // where buf and group came from
 }
 
-// frameBufs are a response writer's frame group and chunk buffer, which
+// frameBufs are a response writer's message batch and chunk buffer, which
 // every relayed response needs: recycled, instead of grown afresh (a dozen
 // allocations per response). Only the buffers are: a handler that writes
 // after it returned (a bug net/http forgives) reaches its own finished
 // writer, never another request's.
 type frameBufs struct {
-	group tunnelwire.Group
+	group tunnelwire.Batch
 	buf   []byte
 }
 
@@ -55,7 +54,7 @@ func newResponseWriter(s *session, id uint32, ctx context.Context) *responseWrit
 // unusually large response are let go.
 func (w *responseWriter) release() {
 	b := w.bufs
-	if cap(w.buf) <= tunnelwire.MaxChunk && cap(w.group) <= 2*tunnelwire.MaxMessage {
+	if cap(w.buf) <= tunnelwire.DefaultLimits.Chunk && cap(w.group) <= 2*tunnelwire.DefaultLimits.Chunk {
 		b.buf, b.group = w.buf[:0], w.group.Reset()
 		bufPool.Put(b)
 	}
@@ -91,15 +90,23 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 		if w.err != nil {
 			return n, w.err
 		}
-		k := min(len(p), tunnelwire.MaxChunk-len(w.buf))
+		k := min(len(p), w.chunk()-len(w.buf))
 		w.buf = append(w.buf, p[:k]...)
 		p, n = p[k:], n+k
-		if len(w.buf) == tunnelwire.MaxChunk {
+		if len(w.buf) == w.chunk() {
 			w.flushBuf()
 			w.push()
 		}
 	}
 	return n, w.err
+}
+
+// chunk is the largest chunk the edge takes.
+func (w *responseWriter) chunk() int {
+	if c := w.s.limits.Chunk; c > 0 {
+		return c
+	}
+	return tunnelwire.DefaultLimits.Chunk
 }
 
 // Flush implements http.Flusher: the head and what is buffered go out now.
@@ -119,36 +126,31 @@ func (w *responseWriter) flushBuf() {
 	if !w.headSent {
 		w.headSent = true
 		if w.live() {
-			g, err := w.group.AppendHead(tunnelwire.Response, w.id,
-				&tunnelwire.Head{Status: w.status, Header: tunnelwire.Clean(w.header)})
-			if err != nil {
-				// A head too large for a frame: the stream ends failed (the
-				// caller gets 502) instead of waiting for a head that never
-				// comes.
-				w.err = err
-				w.group = w.group.AppendEnd(w.id, errors.New("response head too large to relay"))
+			at := w.group.Len()
+			if g := w.group.Res(w.id, w.status, tunnelwire.Clean(w.header)); g.Len()-at <= tunnelwire.MaxControl {
+				w.group = g
+			} else {
+				// A head too large for the edge: the stream ends failed
+				// (the caller gets 502) instead of waiting for a head
+				// that never comes.
+				w.group = g[:at]
+				w.err = errHeadTooLarge
+				w.group = w.group.Abort(w.id, tunnelwire.AbortUpstreamError, "response head too large to relay")
 				w.push()
 				return
 			}
-			w.group = g
 		}
 	}
 	if len(w.buf) > 0 && w.err == nil && w.live() {
-		if w.credits != nil && !w.credits.TryAcquire() {
-			// A caller that reads slowly holds up this handler only:
-			// what was queued goes first, then the chunk waits for room.
-			w.push()
-			if err := w.credits.Acquire(w.ctx); err != nil {
-				w.err = err
-				return
-			}
-		}
-		w.group = w.group.Append(tunnelwire.Data, w.id, w.buf)
+		w.group = w.group.Chunk(tunnelwire.ResChunk, w.id, w.buf)
 		w.buf = w.buf[:0]
 	}
 }
 
-// push hands the queued frames to the session's writer in one Send. The
+// errHeadTooLarge fails writes after a response head too large to relay.
+var errHeadTooLarge = errors.New("tunnels: response head too large to relay")
+
+// push hands the queued messages to the session's writer in one Send. The
 // request's context is checked once more: a cancelled caller stops writes.
 func (w *responseWriter) push() {
 	if w.group.Empty() || !w.live() {
@@ -157,7 +159,7 @@ func (w *responseWriter) push() {
 	if err := w.s.w.Send(w.group); err != nil && w.err == nil {
 		w.err = err
 	}
-	w.group = w.group.Reset() // Send is done with the group when it returns
+	w.group = w.group.Reset() // Send is done with the batch when it returns
 }
 
 // finish ends the stream after the handler returned; failed cuts the body
@@ -173,14 +175,18 @@ func (w *responseWriter) finish(failed error) {
 		}
 		w.flushBuf()
 	}
-	if (w.err == nil || failed != nil) && w.live() {
-		w.group = w.group.AppendEnd(w.id, failed)
+	switch {
+	case !w.live():
+	case failed != nil && w.err != errHeadTooLarge: // that one has sent its abort
+		w.group = w.group.Abort(w.id, tunnelwire.AbortUpstreamError, failed.Error())
+	case w.err == nil:
+		w.group = w.group.End(tunnelwire.ResEnd, w.id)
 	}
 	w.push()
 }
 
-// live reports whether frames may still be queued: once the request is
-// cancelled nothing more is written for it, and w.err says why. Frames
+// live reports whether messages may still be queued: once the request is
+// cancelled nothing more is written for it, and w.err says why. Messages
 // are written with the session's connection: a write whose context ends
 // would tear down the whole connection.
 func (w *responseWriter) live() bool {

@@ -2,6 +2,7 @@ package tunnelwire
 
 import (
 	"context"
+	"errors"
 	"io"
 	"sync"
 )
@@ -31,7 +32,12 @@ type Body struct {
 	room   chan struct{} // one slot, made when a push must wait for room
 
 	cur []byte // Read's unread part of a chunk
+
+	queued int64 // bytes queued by Add and not yet taken
 }
+
+// ErrTooLarge is a body whose queued bytes would pass Add's limit.
+var ErrTooLarge = errors.New("tunnel: body too large")
 
 // signal wakes a waiter on c, if there is a channel and it is not already
 // signalled.
@@ -64,6 +70,28 @@ func (b *Body) Push(ctx context.Context, chunk []byte) bool {
 	}
 	b.enqueue(chunk)
 	return true
+}
+
+// Add queues a chunk without waiting, however many are queued, as long as
+// the bytes queued stay within limit; past it, Add returns ErrTooLarge
+// and queues nothing. It is for a body whose sender caps it (the edge
+// relays at most its MaxReqBody of a request): the reader never waits for
+// this body's consumer, so a handler that does not read its body holds up
+// no other stream. A chunk for a consumer that is gone or a body that has
+// ended is dropped.
+func (b *Body) Add(chunk []byte, limit int64) error {
+	b.mu.Lock()
+	switch {
+	case b.ended || b.closed:
+		b.mu.Unlock()
+		return nil
+	case b.queued+int64(len(chunk)) > limit:
+		b.mu.Unlock()
+		return ErrTooLarge
+	}
+	b.queued += int64(len(chunk))
+	b.enqueue(chunk)
+	return nil
 }
 
 // enqueue, called with b.mu held and room in the queue, queues chunk,
@@ -125,6 +153,7 @@ func (b *Body) Next(ctx context.Context) ([]byte, error) {
 			c := b.q[b.head]
 			b.q[b.head] = nil
 			b.head++
+			b.queued = max(b.queued-int64(len(c)), 0) // Push's chunks were never counted
 			if b.head == len(b.q) {
 				b.q, b.head = b.q[:0], 0
 			}
@@ -184,6 +213,7 @@ func (b *Body) Read(p []byte) (int, error) {
 func (b *Body) Close() error {
 	b.mu.Lock()
 	b.closed = true
+	b.queued = 0
 	clear(b.q)
 	b.q, b.head = b.q[:0], 0
 	b.unlockWaking()

@@ -120,3 +120,32 @@ func TestBodyBackpressure(t *testing.T) {
 		t.Errorf("Next after Close = %v", err)
 	}
 }
+
+// Add never waits, whatever the consumer does, and keeps the bytes queued
+// within its limit; what the consumer takes makes room again.
+func TestBodyAdd(t *testing.T) {
+	t.Parallel()
+	b := new(Body)
+	for range 4 * QueueLen {
+		if err := b.Add([]byte("0123456789"), 40*QueueLen); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Add([]byte("x"), 40*QueueLen); err != ErrTooLarge {
+		t.Fatalf("Add past the limit = %v, want ErrTooLarge", err)
+	}
+	if c, err := b.Next(t.Context()); err != nil || string(c) != "0123456789" {
+		t.Fatalf("Next = %q, %v", c, err)
+	}
+	if err := b.Add([]byte("0123456789"), 40*QueueLen); err != nil {
+		t.Fatalf("Add after a chunk was taken = %v", err)
+	}
+	b.Finish(nil)
+	got, err := io.ReadAll(b)
+	if err != nil || len(got) != 40*QueueLen {
+		t.Fatalf("ReadAll = %d bytes, %v", len(got), err)
+	}
+	if err := b.Add([]byte("late"), 1); err != nil {
+		t.Errorf("Add after the end = %v, want it dropped", err)
+	}
+}
