@@ -23,9 +23,15 @@ const TunnelTokenTTL = time.Hour
 const (
 	relayAgentPath  = "/tunnels/agent"
 	relayPublicPath = "/tunnels/"
-	// relayPublicSuffix ends every public URL; the host sees it as its path.
-	relayPublicSuffix = "/mcp"
+	// relayScopePrefix starts the path every public URL has after its
+	// slug, as the service's public URLs have it after their host; the
+	// escaped server id ends it (see tunnelScope).
+	relayScopePrefix = "/api/mcp/adapter-http/"
 )
+
+// tunnelScope is the path a tunnel relays, after the slug: its server's
+// adapter path, as the service's edge scopes a tunnel to one server.
+func tunnelScope(serverID string) string { return relayScopePrefix + url.PathEscape(serverID) }
 
 // tunnelState indexes the tunnels; guarded by Server.mu. Its maps are made
 // on first use so the zero value is ready.
@@ -40,6 +46,7 @@ type tunnelState struct {
 // because the specification says so.
 type tunnelRec struct {
 	serverID, projectID, slug string
+	scope                     string // tunnelScope(serverID)
 	version                   int
 	secretHash                [32]byte
 	tokenHash                 [32]byte

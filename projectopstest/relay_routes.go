@@ -38,13 +38,11 @@ func relayRoutes(s *Server, rt *router) {
 	rt.markStreaming(relayPublicRoute)
 }
 
-// maxRelayBody caps a request body relayed to a tunnel: the public URL is
-// not under the API's 1 MiB cap, and what the real relay takes is not
-// documented.
-const maxRelayBody = 4 << 20
-
-// relayAgent accepts a tunnel host: subprotocol and connect token are
-// checked before upgrading. The session replaces the grant's previous one.
+// relayAgent accepts a tunnel host. The subprotocol is checked before
+// upgrading (a client that does not speak it gets the 400 envelope); the
+// connect token after, as the service's edge does: a bad, expired or
+// revoked token closes the WebSocket with CloseBadToken. The session
+// replaces the grant's previous one.
 func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 	infoOf(w).route = relayAgentRoute
 	if !offersSubprotocol(r) {
@@ -57,14 +55,11 @@ func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 	t := s.st.tun.byToken[hash]
 	ok := token != "" && t != nil && !t.revoked && s.now().Before(t.tokenExpiry)
 	var version int
+	var slug string
 	if ok {
-		version = t.version
+		version, slug = t.version, t.slug
 	}
 	s.mu.Unlock()
-	if !ok {
-		edge.WriteError(w, edge.Unauthorized("Invalid, expired or revoked tunnel connect token"))
-		return
-	}
 	if !s.enter() { // hijacked connections are not tracked by net/http
 		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, "Relay shutting down", nil))
 		return
@@ -81,7 +76,11 @@ func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 	if hw.conn != nil {
 		raw = hw.conn
 	}
-	sess := relay.New(conn, raw, tunnelwire.Offers(r.Header, tunnelwire.FeatureBatch), tunnelwire.Offers(r.Header, tunnelwire.FeatureCredit))
+	if !ok {
+		relay.CloseConn(conn, raw, tunnelwire.CloseBadToken, "invalid, expired or revoked connect token")
+		return
+	}
+	sess := relay.New(conn, raw, hw.cork, slug)
 	s.mu.Lock()
 	current := s.st.tun.byToken[hash] == t && t.version == version
 	var old *relay.Session
@@ -116,33 +115,55 @@ func offersSubprotocol(r *http.Request) bool {
 }
 
 // hijackRecorder keeps the connection websocket.Accept hijacks, so that a
-// close handshake with a host that stopped reading can be cut short.
+// close handshake with a host that stopped reading can be cut short, and
+// puts a Cork under the WebSocket's writes, so that a round of messages
+// is one write on the connection.
 type hijackRecorder struct {
 	http.ResponseWriter
 	conn net.Conn
+	cork *tunnelwire.Cork // nil when the hijacked writer held unsent bytes
 }
 
 // Hijack implements http.Hijacker.
 func (h *hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, rw, err := http.NewResponseController(h.ResponseWriter).Hijack()
+	if err != nil {
+		return c, rw, err
+	}
 	h.conn = c
-	return c, rw, err
+	// Bytes already buffered would be lost with the writer: keep it then,
+	// and go without a cork.
+	if rw.Writer.Buffered() == 0 {
+		h.cork = tunnelwire.NewCork(c)
+		rw = bufio.NewReadWriter(rw.Reader, bufio.NewWriter(h.cork))
+	}
+	return c, rw, nil
 }
 
 // Unwrap returns the writer under h.
 func (h *hijackRecorder) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
-// relayPublic serves a public tunnel URL: the ?k= secret is checked in
-// constant time (a wrong, old or missing one, a revoked tunnel and an
-// unknown slug all answer the same 404, so a dead tunnel URL looks like a
-// server that is not there), then the request is relayed to the live host session, or fails
-// fast with 502 SERVER_UNREACHABLE when none is connected.
+// relayPublic serves a public tunnel URL, /tunnels/{slug} and the path the
+// service's public URL has: the ?k= secret is checked in constant time (a
+// wrong, old or missing one, a revoked tunnel, an unknown slug and a path
+// outside the tunnel's server all answer the same 404, so a dead tunnel
+// URL looks like a server that is not there), then the request is relayed
+// to the live host session, or fails fast with 502 SERVER_UNREACHABLE
+// when none is connected.
 func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string) {
 	infoOf(w).route = relayPublicRoute
-	k, query := tunnelQuery(r.URL.RawQuery)
+	k, _ := tunnelQuery(r.URL.RawQuery)
+	// The path after the slug as the caller wrote it; the host sees it,
+	// and the query, verbatim (?k= included: the host strips it).
+	uri := strings.TrimPrefix(r.URL.EscapedPath(), relayPublicPath)
+	if i := strings.IndexByte(uri, '/'); i >= 0 {
+		uri = uri[i:]
+	} else {
+		uri = ""
+	}
 	s.mu.Lock()
 	t := s.st.tun.bySlug[slug]
-	ok := t != nil && t.secretOK(k)
+	ok := t != nil && t.secretOK(k) && inScope(uri, t.scope)
 	var sess *relay.Session
 	if ok {
 		sess = t.session
@@ -156,39 +177,20 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, "No tunnel host is connected", nil))
 		return
 	}
-	body, err := edge.ReadBody(r, maxRelayBody)
-	if err != nil { // as the API routes answer a body that cannot be read
-		edge.WriteError(w, edge.Validation("", "Could not read request body"))
-		return
-	}
-	if len(body) > maxRelayBody {
-		edge.WriteError(w, edge.Validation("", "Request body too large"))
-		return
-	}
-	// The path after the slug as the caller wrote it: "" for a bare
-	// /tunnels/{slug}, which the host reads as "/".
-	uri := strings.TrimPrefix(r.URL.EscapedPath(), relayPublicPath)
-	if i := strings.IndexByte(uri, '/'); i >= 0 {
-		uri = uri[i:]
-	} else {
-		uri = ""
-	}
-	if query != "" {
-		uri += "?" + query
+	if r.URL.RawQuery != "" {
+		uri += "?" + r.URL.RawQuery
 	}
 	h := tunnelwire.Clean(r.Header) // the request is this handler's to change
-	// A page served through the tunnel names the public URL, secret and
-	// all, in its sub-requests' Referer: the host never sees k. (Header
-	// names are canonical here, over a socket and in process alike.)
-	for i, v := range h["Referer"] {
-		h["Referer"][i] = wire.RedactSecretQuery(v)
+	if r.ContentLength > 0 {
+		h.Set("Content-Length", strconv.FormatInt(r.ContentLength, 10))
+	} else if r.ContentLength < 0 {
+		h.Del("Content-Length") // the body streams: its length is not known
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("X-Forwarded-Host", r.Host)
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		h.Set("X-Forwarded-For", host)
 	}
-	err = sess.Forward(w, r, &tunnelwire.Head{Method: r.Method, URI: uri, Header: h}, body)
+	err := sess.Forward(w, r, uri, h)
 	if err == nil {
 		return
 	}
@@ -196,9 +198,32 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 	switch {
 	case errors.As(err, &un):
 		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, un.Msg, nil))
+	case errors.Is(err, relay.ErrBodyTooLarge):
+		// The envelope has no code of its own for 413; the status says it.
+		edge.WriteError(w, withStatus(http.StatusRequestEntityTooLarge, edge.Validation("", "Request body too large")))
+	case errors.Is(err, relay.ErrOverloaded):
+		// The service's edge has an overloaded abort, but what its public
+		// side answers is not known: 503, retryable, as the nearest.
+		edge.WriteError(w, withStatus(http.StatusServiceUnavailable,
+			edge.NewError(shared.CodeServerUnreachable, "The tunnel host has too many requests in flight", nil)))
+	case errors.Is(err, relay.ErrBodyRead): // as the API routes answer a body that cannot be read
+		edge.WriteError(w, edge.Validation("", "Could not read request body"))
 	case errors.Is(err, relay.ErrHeadersTooLarge):
 		edge.WriteError(w, edge.Validation("", "Request headers too large to relay"))
 	}
+}
+
+// withStatus is e answered with another status than its code's.
+func withStatus(status int, e *edge.Error) *edge.Error {
+	e.Status = status
+	return e
+}
+
+// inScope reports whether the escaped path after a tunnel's slug is its
+// server's scope, or under it: the service's edge relays nothing else.
+func inScope(uri, scope string) bool {
+	rest, ok := strings.CutPrefix(uri, scope)
+	return ok && (rest == "" || rest[0] == '/')
 }
 
 // tunnelQuery splits a public URL's query into the ?k= secret (the first

@@ -88,11 +88,11 @@ func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin str
 	}
 	t := ts.byServer[sv.id]
 	if t == nil {
-		t = &tunnelRec{serverID: sv.id, projectID: projectID, slug: ts.newSlug()}
+		t = &tunnelRec{serverID: sv.id, projectID: projectID, slug: ts.newSlug(), scope: tunnelScope(sv.id)}
 		ts.byServer[sv.id], ts.bySlug[t.slug] = t, t
 	}
 	secret, token, old := ts.rotate(t, s.now())
-	public := origin + relayPublicPath + t.slug + relayPublicSuffix + "?k=" + secret
+	public := origin + relayPublicPath + t.slug + t.scope + "?k=" + secret
 	if g.Existed && sv.url != "" && !sameTunnelURL(sv.url, public) {
 		g.PreviousURL = sv.url
 	}

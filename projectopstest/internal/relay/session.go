@@ -1,7 +1,7 @@
 // Package relay is the double's relay edge of a tunnel: the host's live
-// WebSocket session, over which public requests are multiplexed as streams
-// (see package tunnels for the frame protocol), and the forwarding of one
-// public request over it.
+// WebSocket session, which speaks the service's protocol (see package
+// tunnelwire) and carries public requests to the host as numbered streams,
+// and the forwarding of one public request over it.
 package relay
 
 import (
@@ -9,8 +9,9 @@ import (
 	"context"
 	"errors"
 	"io"
-	"strings"
+	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -20,13 +21,20 @@ import (
 
 var errClosed = errors.New("tunnel host disconnected")
 
+// abortError ends a stream the host aborted.
+type abortError struct{ code, msg string }
+
+func (e *abortError) Error() string {
+	return "tunnel host aborted the request: " + e.code + " " + e.msg
+}
+
 // Session is a tunnel host's live WebSocket on the relay side.
 type Session struct {
 	conn   *websocket.Conn
 	raw    io.Closer // the connection under conn (nil if unknown): cut when a close handshake stalls
 	w      *tunnelwire.Writer
-	batch  bool            // the host reads Batch frames (it said so when dialing)
-	credit bool            // the host keeps to stream windows and returns credit (it said so when dialing)
+	slug   string
+	limits tunnelwire.Limits
 	ctx    context.Context // ends with the session; body pushes wait on it
 	cancel context.CancelFunc
 	done   chan struct{} // closed once the session is over
@@ -38,24 +46,32 @@ type Session struct {
 }
 
 // stream is one public request in flight. The host's response head comes
-// first in its body queue, as a nil chunk that says head is set: Forward
-// waits in one place for the head, the body and the end, and a stream
-// that ends without a head ends its body with no chunk in it.
+// first in its body queue, as a nil chunk that says the head is set:
+// Forward waits in one place for the head, the body and the end, and a
+// stream that ends without a head ends its body with no chunk in it.
 type stream struct {
-	rs      *Session
 	id      uint32
-	head    *tunnelwire.Head   // written by the reader before it queues the marker
-	started bool               // the reader has queued the head (reader goroutine only)
-	body    tunnelwire.Body    // by value: one allocation less per request
-	credits tunnelwire.Credits // the request body's window, with credit
+	status  int             // written by the reader before it queues the marker
+	header  http.Header     // likewise
+	started bool            // the reader has queued the head (reader goroutine only)
+	body    tunnelwire.Body // by value: one allocation less per request
+
+	// A request body longer than one read is pumped to the host on a
+	// goroutine of its own while Forward waits for the response; these
+	// are nil and zero otherwise.
+	pumped chan struct{} // closed when the pump is done
+	stop   chan struct{} // closed to stop the pump
+	abort  atomic.Bool   // an abort was sent or received: one per stream
 }
 
-// New returns the relay side of a host's WebSocket session; batch says
-// the host reads Batch frames, credit that it keeps to stream windows;
-// raw, when known, is the connection under conn. Run serves it.
-func New(conn *websocket.Conn, raw io.Closer, batch, credit bool) *Session {
+// New returns the relay side of a host's WebSocket session for the tunnel
+// slug. raw, when known, is the connection under conn; cork, when not nil,
+// is the Cork between them, which lets a round of messages go out in one
+// write. Run serves it.
+func New(conn *websocket.Conn, raw io.Closer, cork *tunnelwire.Cork, slug string) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Session{conn: conn, raw: raw, w: tunnelwire.NewWriter(conn, batch), batch: batch, credit: credit, ctx: ctx, cancel: cancel,
+	return &Session{conn: conn, raw: raw, w: tunnelwire.NewWriter(conn, cork), slug: slug,
+		limits: tunnelwire.DefaultLimits, ctx: ctx, cancel: cancel,
 		done: make(chan struct{}), streams: map[uint32]*stream{}}
 }
 
@@ -64,8 +80,18 @@ func New(conn *websocket.Conn, raw io.Closer, batch, credit bool) *Session {
 // websocket's 5 s, and a write stuck on it forever.
 const closeGrace = 500 * time.Millisecond
 
-// Run announces the session and reads the host's frames until the
-// connection ends or serverCtx does (the double closing).
+// CloseConn closes a WebSocket with code and reason, cutting the
+// connection under it (raw, when not nil) if the handshake stalls.
+func CloseConn(conn *websocket.Conn, raw io.Closer, code websocket.StatusCode, reason string) {
+	if raw != nil {
+		t := time.AfterFunc(closeGrace, func() { _ = raw.Close() })
+		defer t.Stop()
+	}
+	_ = conn.Close(code, reason)
+}
+
+// Run says hello and reads the host's messages until the connection ends
+// or serverCtx does (the double closing).
 func (rs *Session) Run(serverCtx context.Context) {
 	stop := context.AfterFunc(serverCtx, func() { rs.Close(websocket.StatusGoingAway, "relay shutting down") })
 	defer func() {
@@ -75,15 +101,7 @@ func (rs *Session) Run(serverCtx context.Context) {
 		_ = rs.conn.CloseNow()
 		close(rs.done)
 	}()
-	var used []string
-	if rs.batch {
-		used = append(used, tunnelwire.FeatureBatch)
-	}
-	if rs.credit {
-		used = append(used, tunnelwire.FeatureCredit)
-	}
-	features := []byte(strings.Join(used, ","))
-	if rs.send(tunnelwire.Group(nil).Append(tunnelwire.Ready, 0, features)) != nil {
+	if rs.w.Send(tunnelwire.Batch(nil).Hello(rs.slug, rs.limits)) != nil {
 		return
 	}
 	r := tunnelwire.NewReader(rs.conn)
@@ -92,57 +110,62 @@ func (rs *Session) Run(serverCtx context.Context) {
 		if err != nil {
 			return
 		}
-		f, err := tunnelwire.Decode(msg)
-		if typ == websocket.MessageBinary && err == nil {
-			err = rs.dispatch(f)
+		if typ == websocket.MessageBinary {
+			err = rs.chunk(msg)
+		} else {
+			err = rs.control(msg)
 		}
-		if typ != websocket.MessageBinary || err != nil {
-			rs.Close(websocket.StatusProtocolError, "malformed frame")
+		if err != nil {
+			rs.Close(websocket.StatusProtocolError, "malformed message")
 			return
 		}
 	}
 }
 
-// dispatch hands one frame from the host to its stream.
-func (rs *Session) dispatch(f tunnelwire.Frame) error {
-	if f.Kind == tunnelwire.Batch {
-		return tunnelwire.SplitBatch(f.Payload, rs.dispatch)
+// control hands a text message from the host to its stream. Types the
+// host does not send, or that this edge does not know, are ignored.
+func (rs *Session) control(msg []byte) error {
+	c, err := tunnelwire.DecodeControl(msg)
+	if err != nil {
+		return err
 	}
-	st := rs.lookup(f.ID)
+	switch c.T {
+	case tunnelwire.Res, tunnelwire.ResEnd, tunnelwire.Abort:
+	default:
+		return nil
+	}
+	st := rs.lookup(c.ID)
 	if st == nil {
-		return nil // a stream the relay already gave up on
+		return nil // a stream the relay already gave up on, or never had
 	}
-	switch f.Kind {
-	case tunnelwire.Response:
-		h, err := tunnelwire.DecodeHead(f.Payload)
-		if err != nil {
-			return err
-		}
+	switch c.T {
+	case tunnelwire.Res:
 		if !st.started { // a second head is ignored
-			st.started, st.head = true, h
+			st.started, st.status, st.header = true, c.Status, c.Header
 			st.body.Push(rs.ctx, nil)
 		}
-	case tunnelwire.Data:
-		switch {
-		case !st.started: // a body before its head is not a response
-		case rs.credit:
-			// Never waits: the host keeps to the stream's window (a
-			// public caller that reads slowly holds up its own stream
-			// only), and one that does not loses the stream.
-			if err := st.body.Offer(bytes.Clone(f.Payload)); err != nil { // f aliases the read buffer
-				st.body.Finish(err)
-			}
-		default:
-			st.body.Push(rs.ctx, bytes.Clone(f.Payload))
-		}
-	case tunnelwire.Credit:
-		n, err := tunnelwire.CreditCount(f.Payload)
-		if err != nil {
-			return err
-		}
-		st.credits.Add(n)
-	case tunnelwire.End:
-		st.body.Finish(tunnelwire.EndError(f.Payload))
+	case tunnelwire.ResEnd:
+		st.body.Finish(nil)
+	case tunnelwire.Abort:
+		st.abort.Store(true) // the host knows: nothing to tell it back
+		st.body.Finish(&abortError{c.Code, c.Msg})
+	}
+	return nil
+}
+
+// chunk hands a binary message from the host to its stream.
+func (rs *Session) chunk(msg []byte) error {
+	ch, err := tunnelwire.DecodeChunk(msg)
+	if err != nil {
+		return err
+	}
+	if ch.Kind != tunnelwire.ResChunk {
+		return nil
+	}
+	if st := rs.lookup(ch.ID); st != nil && st.started { // a body before its head is not a response
+		// Waits while the public caller reads slowly: backpressure on the
+		// WebSocket, as the protocol has no other.
+		st.body.Push(rs.ctx, bytes.Clone(ch.Payload)) // the payload aliases the read buffer
 	}
 	return nil
 }
@@ -151,13 +174,12 @@ func (rs *Session) dispatch(f tunnelwire.Frame) error {
 // flight fail at once, before the close handshake.
 func (rs *Session) Close(code websocket.StatusCode, reason string) {
 	if rs.shutdown() {
-		if rs.raw != nil {
-			t := time.AfterFunc(closeGrace, func() { _ = rs.raw.Close() })
-			defer t.Stop()
-		}
-		_ = rs.conn.Close(code, reason)
+		CloseConn(rs.conn, rs.raw, code, reason)
 	}
 }
+
+// Done is closed once the session is over.
+func (rs *Session) Done() <-chan struct{} { return rs.done }
 
 // shutdown marks the session closed and fails its streams; it reports
 // whether this call did it.
@@ -173,25 +195,28 @@ func (rs *Session) shutdown() bool {
 	rs.mu.Unlock()
 	for _, st := range streams {
 		st.body.Finish(errClosed)
-		st.credits.Close()
 	}
 	return true
 }
 
-// open starts a stream; false when the session is closed.
-func (rs *Session) open() (uint32, *stream, bool) {
+// errOverloaded is open's answer when MaxInflight streams are open.
+var errOverloaded = errors.New("too many requests in flight")
+
+// open starts a stream: errClosed when the session is closed,
+// errOverloaded when it has as many streams as the limits allow.
+func (rs *Session) open() (*stream, error) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.closed {
-		return 0, nil, false
+	switch {
+	case rs.closed:
+		return nil, errClosed
+	case len(rs.streams) >= rs.limits.MaxInflight:
+		return nil, errOverloaded
 	}
 	rs.next++
-	st := &stream{rs: rs, id: rs.next}
-	if rs.credit {
-		st.body.Credit = st
-	}
+	st := &stream{id: rs.next}
 	rs.streams[rs.next] = st
-	return rs.next, st, true
+	return st, nil
 }
 
 func (rs *Session) lookup(id uint32) *stream {
@@ -200,23 +225,18 @@ func (rs *Session) lookup(id uint32) *stream {
 	return rs.streams[id]
 }
 
-func (rs *Session) forget(id uint32) {
+func (rs *Session) forget(st *stream) {
 	rs.mu.Lock()
-	if st := rs.streams[id]; st != nil {
-		delete(rs.streams, id)
-		_ = st.body.Close()
-		st.credits.Close()
+	if rs.streams[st.id] == st {
+		delete(rs.streams, st.id)
 	}
 	rs.mu.Unlock()
+	_ = st.body.Close()
 }
 
-// send writes a group of frames (one message when the host reads batches).
-func (rs *Session) send(g tunnelwire.Group) error {
-	return rs.w.Send(g)
-}
-
-// Credit returns n consumed response chunks to the host (on Forward's
-// goroutine, as it writes the response).
-func (st *stream) Credit(n int) {
-	_ = st.rs.send(tunnelwire.Group(nil).Append(tunnelwire.Credit, st.id, tunnelwire.CreditPayload(n)))
+// sendAbort tells the host a stream is over, once per stream.
+func (rs *Session) sendAbort(st *stream, code string) {
+	if st.abort.CompareAndSwap(false, true) {
+		_ = rs.w.Send(tunnelwire.Batch(nil).Abort(st.id, code, ""))
+	}
 }
