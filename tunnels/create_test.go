@@ -58,7 +58,9 @@ func TestCreateNew(t *testing.T) {
 		t.Errorf("grant (-want +got):\n%s", diff)
 	}
 	k := secretOf(t, g)
-	if wantURL := "http://projectops.test/tunnels/" + g.Slug + "/mcp?k=" + k; g.URL != wantURL {
+	// The service's shape, https://{slug}.tunnels.mcpjam.com/api/mcp/adapter-http/{serverId}?k=…,
+	// with the slug in the path.
+	if wantURL := "http://projectops.test/tunnels/" + g.Slug + "/api/mcp/adapter-http/" + g.ServerID + "?k=" + k; g.URL != wantURL {
 		t.Errorf("URL = %s, want %s", tunnels.RedactURL(g.URL), tunnels.RedactURL(wantURL))
 	}
 	if !strings.HasPrefix(g.ConnectToken, "ct_") || g.Slug == "" || g.ServerID == "" {

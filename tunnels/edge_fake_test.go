@@ -23,6 +23,7 @@ type fakeEdge struct {
 	conns  chan *edgeConn
 	limits tunnelwire.Limits
 	close  websocket.StatusCode // when set, every session is closed with it right after hello
+	done   chan struct{}        // closed when the test ends: a hijacked request's context never is
 }
 
 // edgeConn is one host session as the fake edge sees it.
@@ -35,7 +36,7 @@ type edgeConn struct {
 
 func newFakeEdge(t *testing.T, limits tunnelwire.Limits) *fakeEdge {
 	t.Helper()
-	e := &fakeEdge{conns: make(chan *edgeConn, 16), limits: limits}
+	e := &fakeEdge{conns: make(chan *edgeConn, 16), limits: limits, done: make(chan struct{})}
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{tunnelwire.Subprotocol}})
 		if err != nil {
@@ -52,9 +53,10 @@ func newFakeEdge(t *testing.T, limits tunnelwire.Limits) *fakeEdge {
 		}
 		ec := &edgeConn{t: t, c: c, r: tunnelwire.NewReader(c), auth: r.Header.Get("Authorization")}
 		e.conns <- ec
-		<-r.Context().Done() // the test reads and writes on ec until it closes it
+		<-e.done // the test reads and writes on ec until it ends
 	}))
 	t.Cleanup(e.srv.Close)
+	t.Cleanup(func() { close(e.done) }) // before Close, which waits for the handlers
 	return e
 }
 

@@ -80,6 +80,6 @@ func ExampleProxyTo() {
 }
 
 func ExampleRedactURL() {
-	fmt.Println(tunnels.RedactURL("https://relay.example/tunnels/t1/mcp?k=s3cret"))
-	// Output: https://relay.example/tunnels/t1/mcp?k=REDACTED
+	fmt.Println(tunnels.RedactURL("https://t1.tunnels.example/api/mcp/adapter-http/srv_1?k=s3cret"))
+	// Output: https://t1.tunnels.example/api/mcp/adapter-http/srv_1?k=REDACTED
 }

@@ -12,10 +12,11 @@ import (
 	"github.com/projectops/projectops-go/tunnels"
 )
 
-// A public URL with nothing after the slug is the tunnel's root, relayed
-// as "/"; a wrong secret there, an empty slug or an escaped slash in it
-// answers the relay's 404 envelope. None of them is net/http's redirect,
-// which would repeat the query, secret and all, in Location and body.
+// Only the tunnel's own path is relayed: a public URL with nothing after
+// the slug, a wrong secret, an empty slug or an escaped slash in it, or
+// another path under the slug answers the relay's 404 envelope. None of
+// them is net/http's redirect, which would repeat the query, secret and
+// all, in Location and body.
 func TestPublicURLWithoutPathNeverRedirects(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -30,7 +31,8 @@ func TestPublicURLWithoutPathNeverRedirects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slug := strings.TrimSuffix(strings.TrimPrefix(u.Path, "/tunnels/"), "/mcp")
+	scope := "/api/mcp/adapter-http/" + g.ServerID
+	slug := strings.TrimSuffix(strings.TrimPrefix(u.Path, "/tunnels/"), scope)
 	c := *f.Srv.Client()
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	call := func(path, query string) (int, string, string) {
@@ -50,15 +52,19 @@ func TestPublicURLWithoutPathNeverRedirects(t *testing.T) {
 		return resp.StatusCode, resp.Header.Get("Location"), string(b)
 	}
 
-	status, loc, body := call("/tunnels/"+slug, "k="+url.QueryEscape(k)+"&x=1")
+	status, loc, body := call("/tunnels/"+slug+scope, "k="+url.QueryEscape(k)+"&x=1")
 	if status != http.StatusOK || body != "root" || loc != "" {
-		t.Fatalf("bare slug with its secret: %d %q %q", status, loc, body)
+		t.Fatalf("the public URL: %d %q %q", status, loc, body)
 	}
-	if got := <-seen; got != "/?x=1" {
-		t.Errorf("host saw %q, want /?x=1", got)
+	if got := <-seen; got != "/mcp?x=1" {
+		t.Errorf("host saw %q, want /mcp?x=1", got)
 	}
 	for _, p := range []struct{ path, query string }{
-		{"/tunnels/" + slug, "k=wrong-secret"},
+		{"/tunnels/" + slug, "k=" + k},
+		{"/tunnels/" + slug + "/mcp", "k=" + k},
+		{"/tunnels/" + slug + "/api/mcp/adapter-http/other", "k=" + k},
+		{"/tunnels/" + slug + scope + "x", "k=" + k},
+		{"/tunnels/" + slug + scope, "k=wrong-secret"},
 		{"/tunnels/" + slug, ""},
 		{"/tunnels//mcp", "k=" + k},
 		{"/tunnels/" + slug + "%2Fmcp", "k=" + k},
@@ -71,9 +77,9 @@ func TestPublicURLWithoutPathNeverRedirects(t *testing.T) {
 	}
 }
 
-// The relay strips ?k= from the request line, and from a Referer naming
-// the public URL (a page served through the tunnel loading more): the host
-// never sees the secret.
+// The host strips ?k= from the request line, and redacts it in a Referer
+// naming the public URL (a page served through the tunnel loading more):
+// the handler never sees the secret, which the edge forwards.
 func TestSecretNotInRelayedReferer(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -83,7 +89,7 @@ func TestSecretNotInRelayedReferer(t *testing.T) {
 	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen <- r.URL.RequestURI() + " Referer=" + r.Header.Get("Referer")
 	}))
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, strings.Replace(g.URL, "/mcp?", "/mcp/app.js?", 1), nil)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, strings.Replace(g.URL, "?", "/app.js?", 1), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

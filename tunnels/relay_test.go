@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/internal/tunnelwire"
 	"github.com/projectops/projectops-go/tunnels"
 )
 
@@ -255,9 +256,9 @@ func TestConcurrentLargeBodies(t *testing.T) {
 	wg.Wait()
 }
 
-const tunnelChunk = 32 << 10
+const tunnelChunk = 64 << 10
 
-// A response head too large for a frame fails the request at once (502)
+// A response head too large for a message fails the request at once (502)
 // instead of leaving the caller waiting for a head that never comes.
 func TestOversizedResponseHeadFails(t *testing.T) {
 	t.Parallel()
@@ -265,7 +266,7 @@ func TestOversizedResponseHeadFails(t *testing.T) {
 	g := create(t, f, "local")
 	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Has("big") {
-			w.Header().Set("X-Big", strings.Repeat("a", 300<<10))
+			w.Header().Set("X-Big", strings.Repeat("a", tunnelwire.MaxControl))
 		}
 		_, _ = io.WriteString(w, "body")
 	}))

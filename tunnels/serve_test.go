@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/tunnels"
 )
@@ -159,7 +162,9 @@ func TestServeOwnClientKeepsTokenOnOrigin(t *testing.T) {
 	}
 }
 
-// The relay endpoint checks the subprotocol and the token before upgrading.
+// The relay endpoint checks the subprotocol before upgrading; a missing,
+// wrong or foreign token is accepted and then closed with 4000, as the
+// service's edge does (its agent reads 4000 as a bad or expired token).
 func TestRelayHandshakeChecks(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -170,9 +175,6 @@ func TestRelayHandshakeChecks(t *testing.T) {
 	}{
 		{"no subprotocol", "", "Bearer " + g.ConnectToken, http.StatusBadRequest},
 		{"other subprotocol", "chat", "Bearer " + g.ConnectToken, http.StatusBadRequest},
-		{"no token", "mcpjam-tunnel.v1", "", http.StatusUnauthorized},
-		{"wrong token", "mcpjam-tunnel.v1", "Bearer ct_nope", http.StatusUnauthorized},
-		{"API key instead", "mcpjam-tunnel.v1", "Bearer " + f.WS.APIKey, http.StatusUnauthorized},
 	} {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.RelayWSURL, nil)
 		req.URL.Scheme = "http"
@@ -192,6 +194,30 @@ func TestRelayHandshakeChecks(t *testing.T) {
 		if resp.StatusCode != tt.status || !bytes.Contains(b, []byte(`"code"`)) {
 			t.Errorf("%s: %d %s", tt.name, resp.StatusCode, b)
 		}
+	}
+	for name, auth := range map[string]string{"no token": "", "wrong token": "Bearer ct_nope",
+		"API key instead": "Bearer " + f.WS.APIKey} {
+		hdr := http.Header{}
+		if auth != "" {
+			hdr.Set("Authorization", auth)
+		}
+		conn, _, err := websocket.Dial(t.Context(), g.RelayWSURL, &websocket.DialOptions{HTTPClient: f.Srv.Client(),
+			HTTPHeader: hdr, Subprotocols: []string{tunnelwire.Subprotocol}})
+		if err != nil {
+			t.Errorf("%s: dial: %v", name, err)
+			continue
+		}
+		_, msg, err := conn.Read(t.Context())
+		if websocket.CloseStatus(err) != tunnelwire.CloseBadToken {
+			t.Errorf("%s: read %q, %v; want close 4000", name, msg, err)
+		}
+		_ = conn.CloseNow()
+	}
+	// Serve reads that close as a rejected token, and stops.
+	bad := *g
+	bad.ConnectToken = "ct_nope"
+	if err := f.C.Tunnels.Serve(t.Context(), &bad, echo); !errors.Is(err, tunnels.ErrTokenRejected) {
+		t.Errorf("Serve with a wrong token = %v, want ErrTokenRejected", err)
 	}
 }
 
