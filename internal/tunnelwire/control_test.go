@@ -21,10 +21,10 @@ func TestControlRoundTrip(t *testing.T) {
 			Control{T: Req, ID: 7, Method: "POST", URL: "/api/mcp/adapter-http/s1?k=x&a=b", Header: h, HasBody: true}},
 		"req without body": {AppendReq(nil, 8, "GET", "/", http.Header{}, false, false),
 			Control{T: Req, ID: 8, Method: "GET", URL: "/", Header: http.Header{}}},
-		"res": {AppendRes(nil, 4294967295, 202, h), Control{T: Res, ID: 4294967295, Status: 202, Header: h}},
-		"req_end": {AppendEnd(nil, ReqEnd, 1), Control{T: ReqEnd, ID: 1}},
-		"res_end": {AppendEnd(nil, ResEnd, 2), Control{T: ResEnd, ID: 2}},
-		"abort":   {AppendAbort(nil, 3, AbortUpstreamError, "dial tcp: refused"), Control{T: Abort, ID: 3, Code: AbortUpstreamError, Msg: "dial tcp: refused"}},
+		"res":               {AppendRes(nil, 4294967295, 202, h), Control{T: Res, ID: 4294967295, Status: 202, Header: h}},
+		"req_end":           {AppendEnd(nil, ReqEnd, 1), Control{T: ReqEnd, ID: 1}},
+		"res_end":           {AppendEnd(nil, ResEnd, 2), Control{T: ResEnd, ID: 2}},
+		"abort":             {AppendAbort(nil, 3, AbortUpstreamError, "dial tcp: refused"), Control{T: Abort, ID: 3, Code: AbortUpstreamError, Msg: "dial tcp: refused"}},
 		"abort without msg": {AppendAbort(nil, 3, AbortClientGone, ""), Control{T: Abort, ID: 3, Code: AbortClientGone}},
 	} {
 		got, ok := scanControl(tc.msg)
