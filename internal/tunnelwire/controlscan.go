@@ -5,15 +5,25 @@ import "net/http"
 // scanControl reads a control message in the form this package writes: no
 // whitespace, known member names each once, strings without escapes,
 // integers. It reports false for anything else, which DecodeControl hands
-// to json/v2. All strings share one copy of p and all header values one
-// backing array.
+// to json/v2. The scan records where each string is; once it succeeds, the
+// header names are made canonical in place (p is a message buffer the
+// caller is done with), and every string is a piece of one copy of p, all
+// header values share one backing array.
 func scanControl(p []byte) (*Control, bool) {
-	s := scanner{s: string(p)}
-	c := &Control{}
+	s := scanner{b: p}
+	var (
+		seen                        uint16
+		t, slug, method, url        span
+		code, msg                   span
+		id, proto, status           int64
+		limits                      Limits
+		pairs                       [24][2]span
+		hdr                         [][2]span
+		hasBody, hasHeaders, hasMsg bool
+	)
 	if !s.eat('{') {
 		return nil, false
 	}
-	var seen uint16
 	for first := true; !s.eat('}'); first = false {
 		if !first && !s.eat(',') {
 			return nil, false
@@ -23,49 +33,45 @@ func scanControl(p []byte) (*Control, bool) {
 			return nil, false
 		}
 		var bit uint16
-		switch name {
+		switch string(p[name.from:name.to]) { // no allocation: a switch on a converted slice
 		case "t":
 			bit = 1 << 0
-			c.T, ok = s.str()
+			t, ok = s.str()
 		case "id":
 			bit = 1 << 1
-			var n int64
-			n, ok = s.int(1<<32 - 1)
-			c.ID = uint32(n)
+			id, ok = s.int(1<<32 - 1)
 		case "proto":
 			bit = 1 << 2
-			var n int64
-			n, ok = s.int(1<<31 - 1)
-			c.Proto = int(n)
+			proto, ok = s.int(1<<31 - 1)
 		case "slug":
 			bit = 1 << 3
-			c.Slug, ok = s.str()
+			slug, ok = s.str()
 		case "limits":
 			bit = 1 << 4
-			ok = s.limits(&c.Limits)
+			ok = s.limits(&limits)
 		case "method":
 			bit = 1 << 5
-			c.Method, ok = s.str()
+			method, ok = s.str()
 		case "url":
 			bit = 1 << 6
-			c.URL, ok = s.str()
+			url, ok = s.str()
 		case "status":
 			bit = 1 << 7
-			var n int64
-			n, ok = s.int(1<<31 - 1)
-			c.Status = int(n)
+			status, ok = s.int(1<<31 - 1)
 		case "headers":
 			bit = 1 << 8
-			c.Header, ok = s.headers()
+			hdr, ok = s.headers(pairs[:0])
+			hasHeaders = true
 		case "hasBody":
 			bit = 1 << 9
-			c.HasBody, ok = s.bool()
+			hasBody, ok = s.bool()
 		case "code":
 			bit = 1 << 10
-			c.Code, ok = s.str()
+			code, ok = s.str()
 		case "msg":
 			bit = 1 << 11
-			c.Msg, ok = s.str()
+			msg, ok = s.str()
+			hasMsg = true
 		default:
 			return nil, false
 		}
@@ -74,16 +80,35 @@ func scanControl(p []byte) (*Control, bool) {
 		}
 		seen |= bit
 	}
-	return c, s.i == len(s.s)
+	if s.i != len(p) {
+		return nil, false
+	}
+	for _, kv := range hdr {
+		canonicalInPlace(p[kv[0].from:kv[0].to])
+	}
+	all := string(p)
+	str := func(sp span) string { return all[sp.from:sp.to] }
+	c := &Control{T: str(t), ID: uint32(id), Proto: int(proto), Slug: str(slug), Limits: limits, Method: str(method),
+		URL: str(url), Status: int(status), HasBody: hasBody, Code: str(code)}
+	if hasMsg {
+		c.Msg = str(msg)
+	}
+	if hasHeaders {
+		c.Header = headerOf(all, hdr)
+	}
+	return c, true
 }
 
+// span is where a string's bytes are in the message.
+type span struct{ from, to int }
+
 type scanner struct {
-	s string
+	b []byte
 	i int
 }
 
 func (s *scanner) eat(c byte) bool {
-	if s.i < len(s.s) && s.s[s.i] == c {
+	if s.i < len(s.b) && s.b[s.i] == c {
 		s.i++
 		return true
 	}
@@ -91,50 +116,68 @@ func (s *scanner) eat(c byte) bool {
 }
 
 // str reads a string of printable ASCII without escapes.
-func (s *scanner) str() (string, bool) {
+func (s *scanner) str() (span, bool) {
 	if !s.eat('"') {
-		return "", false
+		return span{}, false
 	}
 	start := s.i
-	for ; s.i < len(s.s); s.i++ {
-		c := s.s[s.i]
-		if c == '"' {
+	for ; s.i < len(s.b); s.i++ {
+		switch strClass[s.b[s.i]] {
+		case strQuote:
 			s.i++
-			return s.s[start : s.i-1], true
-		}
-		if c < 0x20 || c >= 0x7f || c == '\\' {
-			return "", false
+			return span{start, s.i - 1}, true
+		case strOther:
+			return span{}, false
 		}
 	}
-	return "", false
+	return span{}, false
 }
+
+// Byte classes in a string the scan reads: one table lookup per byte.
+const (
+	strPlain = iota // printable ASCII but the two below
+	strQuote        // the closing quote
+	strOther        // an escape, a control byte or non-ASCII: json/v2's to read
+)
+
+var strClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c == '"':
+			t[c] = strQuote
+		case c < 0x20 || c >= 0x7f || c == '\\':
+			t[c] = strOther
+		}
+	}
+	return t
+}()
 
 // int reads a non-negative integer of at most 15 digits, as JSON writes
 // it, no larger than max.
 func (s *scanner) int(max int64) (int64, bool) {
 	start := s.i
 	var n int64
-	for s.i < len(s.s) && s.s[s.i] >= '0' && s.s[s.i] <= '9' && s.i-start < 15 {
-		n = n*10 + int64(s.s[s.i]-'0')
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' && s.i-start < 15 {
+		n = n*10 + int64(s.b[s.i]-'0')
 		s.i++
 	}
 	digits := s.i - start
-	if digits == 0 || digits > 1 && s.s[start] == '0' || n > max {
+	if digits == 0 || digits > 1 && s.b[start] == '0' || n > max {
 		return 0, false
 	}
 	// More digits, a fraction or an exponent: not ours to read.
-	if s.i < len(s.s) && (s.s[s.i] >= '0' && s.s[s.i] <= '9' || s.s[s.i] == '.' || s.s[s.i] == 'e' || s.s[s.i] == 'E') {
+	if s.i < len(s.b) && (s.b[s.i] >= '0' && s.b[s.i] <= '9' || s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E') {
 		return 0, false
 	}
 	return n, true
 }
 
 func (s *scanner) bool() (bool, bool) {
-	switch {
-	case len(s.s)-s.i >= 4 && s.s[s.i:s.i+4] == "true":
+	switch rest := s.b[s.i:]; {
+	case len(rest) >= 4 && string(rest[:4]) == "true":
 		s.i += 4
 		return true, true
-	case len(s.s)-s.i >= 5 && s.s[s.i:s.i+5] == "false":
+	case len(rest) >= 5 && string(rest[:5]) == "false":
 		s.i += 5
 		return false, true
 	}
@@ -161,7 +204,7 @@ func (s *scanner) limits(l *Limits) bool {
 			return false
 		}
 		var bit uint8
-		switch name {
+		switch string(s.b[name.from:name.to]) {
 		case "maxReqBody":
 			bit, l.MaxReqBody = 1, n
 		case "chunk":
@@ -185,15 +228,11 @@ func (s *scanner) limits(l *Limits) bool {
 	return true
 }
 
-// headers reads [["name","value"],...] into a header with canonical
-// names; values of names that are one once canonical are joined in order.
-func (s *scanner) headers() (http.Header, bool) {
+// headers reads [["name","value"],...] into pairs.
+func (s *scanner) headers(pairs [][2]span) ([][2]span, bool) {
 	if !s.eat('[') {
 		return nil, false
 	}
-	type pair struct{ k, v string }
-	var stack [24]pair
-	pairs := stack[:0]
 	for first := true; !s.eat(']'); first = false {
 		if !first && !s.eat(',') {
 			return nil, false
@@ -209,17 +248,23 @@ func (s *scanner) headers() (http.Header, bool) {
 		if !ok || !s.eat(']') {
 			return nil, false
 		}
-		pairs = append(pairs, pair{k, v})
+		pairs = append(pairs, [2]span{k, v})
 	}
+	return pairs, true
+}
+
+// headerOf builds the header of pairs whose names are canonical already;
+// values of a name are joined in order. A name's values are contiguous in
+// the one backing array when its pairs are: the common case takes a slice
+// of it, a name that recurs later its own.
+func headerOf(all string, pairs [][2]span) http.Header {
 	h := make(http.Header, len(pairs))
 	vals := make([]string, len(pairs))
-	for i, p := range pairs {
-		vals[i] = p.v
+	for i, kv := range pairs {
+		vals[i] = all[kv[1].from:kv[1].to]
 	}
-	// A name's values are contiguous in vals when its pairs are: the
-	// common case takes a slice of vals, a name that recurs later its own.
-	for i, p := range pairs {
-		k := http.CanonicalHeaderKey(p.k) // no copy when it already is
+	for i, kv := range pairs {
+		k := all[kv[0].from:kv[0].to]
 		prev, dup := h[k]
 		switch {
 		case !dup:
@@ -227,8 +272,44 @@ func (s *scanner) headers() (http.Header, bool) {
 		case len(prev) > 0 && &prev[len(prev)-1] == &vals[i-1]:
 			h[k] = vals[i-len(prev) : i+1 : i+1]
 		default:
-			h[k] = append(prev, p.v)
+			h[k] = append(prev, vals[i])
 		}
 	}
-	return h, true
+	return h
+}
+
+// canonicalInPlace rewrites a header name as http.CanonicalHeaderKey
+// would return it: the first letter and any letter after a hyphen upper
+// case, the rest lower; a name with a byte that is not a token's (a space,
+// say) is left as it is, as CanonicalHeaderKey leaves it.
+func canonicalInPlace(b []byte) {
+	for _, c := range b {
+		if !tokenByte(c) {
+			return
+		}
+	}
+	upper := true
+	for i, c := range b {
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			b[i] = c - 'a' + 'A'
+		case !upper && 'A' <= c && c <= 'Z':
+			b[i] = c - 'A' + 'a'
+		}
+		upper = c == '-'
+	}
+}
+
+// tokenByte reports a byte allowed in a header field name (RFC 9110's
+// tchar).
+func tokenByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	switch c {
+	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
+		return true
+	}
+	return false
 }
