@@ -30,12 +30,13 @@ func TestTunnelQuery(t *testing.T) {
 // under /tunnels/ but the agent's (the mux would answer some of them with a
 // redirect repeating the query, ?k= secret and all). Where the mux would
 // reach the public relay route with a slug a tunnel can have, publicSlug
-// reads the same slug; a bare /tunnels/{slug} is that tunnel's root.
+// reads the same slug (relayPublic then holds the rest to the tunnel's
+// scope: a bare /tunnels/{slug} is outside it).
 func TestPublicSlugAgreesWithTheMux(t *testing.T) {
 	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc(relayPublicRoute, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, r.PathValue("slug")) })
-	for _, p := range []string{"/tunnels/abc/mcp", "/tunnels/abc/", "/tunnels/abc/a/b",
+	for _, p := range []string{"/tunnels/abc/api/mcp/adapter-http/srv_1", "/tunnels/abc/mcp", "/tunnels/abc/", "/tunnels/abc/a/b",
 		"/tunnels/a%20b/mcp", "/tunnels/a.b_c-d~e/mcp", "/tunnels/abc/%2e%2e/x"} {
 		slug, ok := publicSlug(http.MethodPost, p)
 		r := httptest.NewRequest(http.MethodPost, p, nil)
@@ -72,6 +73,25 @@ func TestAgentPathOtherMethodsNoRedirect(t *testing.T) {
 		s.Handler().ServeHTTP(w, r)
 		if loc := w.Header().Get("Location"); w.Code != http.StatusNotFound || strings.Contains(loc+w.Body.String(), "S3CRET") {
 			t.Errorf("%s /tunnels/agent?k=…: %d Location=%q; want the 404 envelope without the query", m, w.Code, loc)
+		}
+	}
+}
+
+// A tunnel relays its server's adapter path and what lies under it, and
+// nothing else; the server id is compared escaped, as the caller wrote it.
+func TestInScope(t *testing.T) {
+	t.Parallel()
+	scope := tunnelScope("srv 1/x")
+	if scope != "/api/mcp/adapter-http/srv%201%2Fx" {
+		t.Fatalf("tunnelScope = %q", scope)
+	}
+	for uri, want := range map[string]bool{
+		scope: true, scope + "/": true, scope + "/sse": true, scope + "/a/b": true,
+		"": false, "/": false, "/mcp": false, scope + "x": false, scope[:len(scope)-1]: false,
+		"/api/mcp/adapter-http/srv 1/x": false, "/api/mcp/adapter-http/other": false, "/x" + scope: false,
+	} {
+		if got := inScope(uri, scope); got != want {
+			t.Errorf("inScope(%q) = %v, want %v", uri, got, want)
 		}
 	}
 }

@@ -116,13 +116,20 @@ func TestRelayAgentBearerSchemeAnyCase(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 		conn, resp, err := websocket.Dial(ctx, relayURL, &websocket.DialOptions{HTTPClient: srv.Client(),
 			HTTPHeader: http.Header{"Authorization": {scheme + " " + token}}, Subprotocols: []string{tunnelwire.Subprotocol}})
-		cancel()
 		if err != nil {
+			cancel()
 			status := 0
 			if resp != nil {
 				status = resp.StatusCode
 			}
 			t.Fatalf("dial with %q scheme: HTTP %d: %v", scheme, status, err)
+		}
+		// A token the relay does not read is closed with 4000 after the
+		// upgrade: the session must say hello.
+		typ, msg, err := conn.Read(ctx)
+		cancel()
+		if err != nil || typ != websocket.MessageText || !strings.Contains(string(msg), `"t":"hello"`) {
+			t.Errorf("with %q scheme: %s %v, want the hello", scheme, msg, err)
 		}
 		_ = conn.CloseNow()
 	}

@@ -57,7 +57,7 @@ func TestSameServerURL(t *testing.T) {
 	if sameServerURL("http://[::1/a", "http://[::1/b") {
 		t.Error("two different unparsable URLs compared equal")
 	}
-	if !sameTunnelURL("https://r.example/tunnels/t1/mcp?k=old", "https://r.example/tunnels/t1/mcp?k=new") {
+	if !sameTunnelURL("https://r.example/tunnels/t1/api/mcp/adapter-http/srv_1?k=old", "https://r.example/tunnels/t1/api/mcp/adapter-http/srv_1?k=new") {
 		t.Error("a rotated secret made another tunnel URL")
 	}
 }
