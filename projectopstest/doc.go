@@ -99,6 +99,13 @@
 //   - a tunnel's server record holds the grant's URL with its plaintext ?k=
 //     secret, as the service's does (reads of the record show it); the
 //     request log, debug log and the SDK's printing of records redact it;
+//   - the relay edge speaks the service's mcpjam-tunnel.v1, but its public
+//     URLs are path-based, /tunnels/{slug}/api/mcp/adapter-http/{serverId},
+//     where the service's name the slug as a subdomain; a request body past
+//     10 MiB answers 413 with the VALIDATION_ERROR envelope, a request past
+//     32 in flight on a session 503 SERVER_UNREACHABLE (the service's public
+//     answers to both are not documented), and relayed requests never time
+//     out (see docs/double.md);
 //   - an eval-ingest body may carry projectId: it is ignored, the path
 //     decides the project (the service's gateway overwrites it);
 //   - every error is an envelope, unclean paths (".", "..", "//", a
