@@ -176,7 +176,7 @@ func (s *session) control(msg []byte) error {
 			s.onReady = nil
 		}
 	case tunnelwire.Req:
-		s.start(c)
+		s.start(&c)
 	case tunnelwire.ReqEnd:
 		if st := s.stream(c.ID); st != nil {
 			st.body.Finish(nil)

@@ -173,8 +173,10 @@ func plain(c byte) bool {
 // a repeated member's last value counts, invalid UTF-8 is accepted. Names
 // match exactly. Header names come back canonical, as net/http's server
 // reads them; repeated names (in any case) have their values joined in
-// order. FuzzDecodeControl holds the scan to json/v2's result.
-func DecodeControl(p []byte) (*Control, error) {
+// order. FuzzDecodeControl holds the scan to json/v2's result. The scan
+// may rewrite the case of header names in p, which it reads as a buffer
+// the caller is done with.
+func DecodeControl(p []byte) (Control, error) {
 	if c, ok := scanControl(p); ok {
 		return c, nil
 	}
@@ -193,15 +195,15 @@ func DecodeControl(p []byte) (*Control, error) {
 		Msg     string     `json:"msg"`
 	}
 	if err := jsonv2.Unmarshal(p, &raw, controlDecode); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return Control{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	c := &Control{T: raw.T, ID: raw.ID, Proto: raw.Proto, Slug: raw.Slug, Limits: raw.Limits, Method: raw.Method,
+	c := Control{T: raw.T, ID: raw.ID, Proto: raw.Proto, Slug: raw.Slug, Limits: raw.Limits, Method: raw.Method,
 		URL: raw.URL, Status: raw.Status, HasBody: raw.HasBody, Code: raw.Code, Msg: raw.Msg}
 	if raw.Headers != nil {
 		c.Header = make(http.Header, len(raw.Headers))
 		for _, kv := range raw.Headers {
 			if len(kv) != 2 {
-				return nil, fmt.Errorf("%w: a header pair of %d strings", ErrMalformed, len(kv))
+				return Control{}, fmt.Errorf("%w: a header pair of %d strings", ErrMalformed, len(kv))
 			}
 			k := http.CanonicalHeaderKey(kv[0])
 			c.Header[k] = append(c.Header[k], kv[1])

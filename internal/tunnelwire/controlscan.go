@@ -9,7 +9,7 @@ import "net/http"
 // header names are made canonical in place (p is a message buffer the
 // caller is done with), and every string is a piece of one copy of p, all
 // header values share one backing array.
-func scanControl(p []byte) (*Control, bool) {
+func scanControl(p []byte) (Control, bool) {
 	s := scanner{b: p}
 	var (
 		seen                        uint16
@@ -22,15 +22,15 @@ func scanControl(p []byte) (*Control, bool) {
 		hasBody, hasHeaders, hasMsg bool
 	)
 	if !s.eat('{') {
-		return nil, false
+		return Control{}, false
 	}
 	for first := true; !s.eat('}'); first = false {
 		if !first && !s.eat(',') {
-			return nil, false
+			return Control{}, false
 		}
 		name, ok := s.str()
 		if !ok || !s.eat(':') {
-			return nil, false
+			return Control{}, false
 		}
 		var bit uint16
 		switch string(p[name.from:name.to]) { // no allocation: a switch on a converted slice
@@ -73,30 +73,64 @@ func scanControl(p []byte) (*Control, bool) {
 			msg, ok = s.str()
 			hasMsg = true
 		default:
-			return nil, false
+			return Control{}, false
 		}
 		if !ok || seen&bit != 0 {
-			return nil, false
+			return Control{}, false
 		}
 		seen |= bit
 	}
 	if s.i != len(p) {
-		return nil, false
+		return Control{}, false
 	}
 	for _, kv := range hdr {
 		canonicalInPlace(p[kv[0].from:kv[0].to])
 	}
-	all := string(p)
-	str := func(sp span) string { return all[sp.from:sp.to] }
-	c := &Control{T: str(t), ID: uint32(id), Proto: int(proto), Slug: str(slug), Limits: limits, Method: str(method),
-		URL: str(url), Status: int(status), HasBody: hasBody, Code: str(code)}
+	// Strings are pieces of one copy of p, made only when a message has a
+	// string that is not one of the protocol's names: an end or an abort
+	// costs no allocation.
+	var all string
+	str := func(sp span) string {
+		if sp.to == sp.from {
+			return ""
+		}
+		if all == "" {
+			all = string(p)
+		}
+		return all[sp.from:sp.to]
+	}
+	c := Control{T: known(p[t.from:t.to], types), ID: uint32(id), Proto: int(proto), Limits: limits,
+		Status: int(status), HasBody: hasBody, Code: known(p[code.from:code.to], codes)}
+	if c.T == "" {
+		c.T = str(t)
+	}
+	if c.Code == "" {
+		c.Code = str(code)
+	}
+	c.Slug, c.Method, c.URL = str(slug), str(method), str(url)
 	if hasMsg {
 		c.Msg = str(msg)
 	}
 	if hasHeaders {
-		c.Header = headerOf(all, hdr)
+		c.Header = headerOf(str(span{0, len(p)}), hdr)
 	}
 	return c, true
+}
+
+// The protocol's names, which a decoded message shares instead of copying.
+var (
+	types = []string{Hello, Req, ReqEnd, Res, ResEnd, Abort}
+	codes = []string{AbortTimeout, AbortTooLarge, AbortClientGone, AbortUpstreamError, AbortOverloaded}
+)
+
+// known returns the name in names that b spells, or "".
+func known(b []byte, names []string) string {
+	for _, n := range names {
+		if string(b) == n {
+			return n
+		}
+	}
+	return ""
 }
 
 // span is where a string's bytes are in the message.

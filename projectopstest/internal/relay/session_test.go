@@ -72,10 +72,12 @@ func pair(t *testing.T) (*Session, *fakeHost) {
 			}
 			var m message
 			if typ == websocket.MessageText {
-				if m.c, err = tunnelwire.DecodeControl(msg); err != nil {
+				c, err := tunnelwire.DecodeControl(msg)
+				if err != nil {
 					t.Errorf("edge sent %q: %v", msg, err)
 					return
 				}
+				m.c = &c
 			} else if m.chunk, err = tunnelwire.DecodeChunk(msg); err != nil {
 				t.Errorf("edge sent a binary message of %d bytes", len(msg))
 				return
