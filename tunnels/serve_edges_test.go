@@ -343,3 +343,40 @@ func TestHeartbeatDropsASilentRelay(t *testing.T) {
 	_ = silent
 	e.next(t)
 }
+
+// A handler whose body is still coming starts without waiting for its
+// end: a request that streams its body (or is slow to send it) is served
+// as it arrives.
+func TestHandlerStartsBeforeItsBodyEnds(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var first [5]byte
+		if _, err := io.ReadFull(r.Body, first[:]); err != nil {
+			return
+		}
+		_, _ = w.Write(first[:])
+		w.(http.Flusher).Flush()
+		_, _ = io.Copy(io.Discard, r.Body)
+	}))
+	c := e.next(t)
+	c.send(tunnelwire.AppendReq(nil, 1, http.MethodPost, "/api/mcp/adapter-http/srv_1", nil, true, true),
+		tunnelwire.AppendChunk(nil, tunnelwire.ReqChunk, 1, []byte("hello")))
+	for { // no req_end yet: the response starts all the same
+		typ, msg, err := c.r.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if typ == websocket.MessageBinary {
+			if ch, err := tunnelwire.DecodeChunk(msg); err != nil || string(ch.Payload) != "hello" {
+				t.Fatalf("chunk %q, %v", msg, err)
+			}
+			break
+		}
+	}
+	c.send(tunnelwire.AppendEnd(nil, tunnelwire.ReqEnd, 1))
+	if r := c.response(1); r.abort != "" {
+		t.Errorf("the stream ended with abort %s", r.abort)
+	}
+}

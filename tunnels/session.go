@@ -32,11 +32,13 @@ type session struct {
 	serverID string        // the grant's: the edge forwards /api/mcp/adapter-http/{serverID}[/rest]
 	ping     time.Duration // heartbeat interval; 0 for none
 
-	reqCtx context.Context   // the session's values without its cancellation: requests derive from it
-	limits tunnelwire.Limits // the edge's, from its hello
+	reqCtx     context.Context   // the session's values without its cancellation: requests derive from it
+	holdsReads bool              // the reader reports a socket read before it makes one (a Cork under the connection)
+	limits     tunnelwire.Limits // the edge's, from its hello
 
 	mu      sync.Mutex
 	streams map[uint32]*stream
+	pending []*stream       // requests whose handlers wait for their body or the reader's next socket read
 	wg      *sync.WaitGroup // the handlers running, of every session of one Serve
 }
 
@@ -46,6 +48,9 @@ type stream struct {
 	id   uint32
 	stop context.CancelCauseFunc // with errStreamEnded: see cancel
 	body tunnelwire.Body         // by value: one allocation less per request
+
+	ctx context.Context     // the request's, until its handler starts
+	req *tunnelwire.Control // the req message, until its handler starts
 }
 
 var errSessionEnded = errors.New("tunnels: relay session ended")
@@ -58,6 +63,7 @@ func newSession(conn *websocket.Conn, cork *tunnelwire.Cork, h http.Handler, log
 		wg: handlers, limits: tunnelwire.DefaultLimits}
 	if cork != nil {
 		s.raw = cork
+		cork.BeforeRead, s.holdsReads = s.startPending, true
 	}
 	return s
 }
@@ -180,6 +186,9 @@ func (s *session) control(msg []byte) error {
 	case tunnelwire.ReqEnd:
 		if st := s.stream(c.ID); st != nil {
 			st.body.Finish(nil)
+			if s.unpend(st) {
+				s.launch(st)
+			}
 		}
 	case tunnelwire.Abort:
 		if st := s.stream(c.ID); st != nil {
@@ -187,6 +196,9 @@ func (s *session) control(msg []byte) error {
 			// The rest of the body will not come: a handler reading it
 			// gets an error, as from a net/http client that went away.
 			st.body.Finish(context.Canceled)
+			if s.unpend(st) { // never started: nobody to tell
+				s.forget(st)
+			}
 		}
 	}
 	return nil
@@ -229,21 +241,80 @@ func (s *session) stream(id uint32) *stream {
 // ended.
 var errStreamEnded = errors.New("tunnels: the relayed request ended")
 
-// start serves one relayed request on its own goroutine.
+// start serves one relayed request on its own goroutine. A request whose
+// body is still to come waits for it: its handler starts at req_end, or
+// when the session's reader is about to wait on the socket (the body is
+// slow to come, or streams), whichever is first. The edge sends a small
+// request's messages together, so its handler nearly always starts with
+// the whole body queued instead of parking for it.
 func (s *session) start(c *tunnelwire.Control) {
 	ctx, stop := context.WithCancelCause(s.reqCtx)
-	st := &stream{s: s, id: c.ID, stop: stop}
+	st := &stream{s: s, id: c.ID, stop: stop, ctx: ctx, req: c}
 	if !c.HasBody {
 		st.body.Finish(nil) // no chunks and no req_end follow
 	}
+	wait := c.HasBody && s.holdsReads
 	s.mu.Lock()
 	if old := s.streams[c.ID]; old != nil {
 		old.cancel() // a reused id: the edge gave up on the old one
+		s.unpendLocked(old)
 	}
 	s.streams[c.ID] = st
+	if wait {
+		s.pending = append(s.pending, st)
+	}
 	s.mu.Unlock()
+	if !wait {
+		s.launch(st)
+	}
+}
+
+// launch starts a stream's handler.
+func (s *session) launch(st *stream) {
+	ctx, c := st.ctx, st.req
+	st.ctx, st.req = nil, nil
 	s.wg.Add(1)
 	go st.run(ctx, c)
+}
+
+// startPending starts the handlers still waiting for their body: the
+// reader is about to wait on the socket.
+func (s *session) startPending() {
+	s.mu.Lock()
+	pending := s.pending
+	s.pending = s.pending[len(s.pending):]
+	s.mu.Unlock()
+	for i, st := range pending {
+		s.launch(st)
+		pending[i] = nil
+	}
+}
+
+// unpend takes st off the pending list; it reports whether it was there.
+func (s *session) unpend(st *stream) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unpendLocked(st)
+}
+
+func (s *session) unpendLocked(st *stream) bool {
+	for i, p := range s.pending {
+		if p == st {
+			s.pending = append(s.pending[:i], s.pending[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// forget lets go of a stream whose handler never started.
+func (s *session) forget(st *stream) {
+	_ = st.body.Close()
+	s.mu.Lock()
+	if s.streams[st.id] == st {
+		delete(s.streams, st.id)
+	}
+	s.mu.Unlock()
 }
 
 // cancel ends the stream's request context (a method, not a closure: one

@@ -120,6 +120,11 @@ func (w *Writer) write(batches []Batch) error {
 type Cork struct {
 	rwc io.ReadWriteCloser
 
+	// BeforeRead, when set (before the connection is read), is called
+	// before every read on the connection: the WebSocket's buffer is
+	// empty, so its reader may be about to wait.
+	BeforeRead func()
+
 	mu   sync.Mutex // held while writing to rwc: writes stay in order
 	held bool
 	buf  []byte
@@ -129,7 +134,12 @@ type Cork struct {
 func NewCork(rwc io.ReadWriteCloser) *Cork { return &Cork{rwc: rwc} }
 
 // Read implements io.Reader.
-func (c *Cork) Read(p []byte) (int, error) { return c.rwc.Read(p) }
+func (c *Cork) Read(p []byte) (int, error) {
+	if c.BeforeRead != nil {
+		c.BeforeRead()
+	}
+	return c.rwc.Read(p)
+}
 
 // Close implements io.Closer.
 func (c *Cork) Close() error { return c.rwc.Close() }
