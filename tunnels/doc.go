@@ -77,6 +77,8 @@
 // token is invalid or expired (ErrTokenRejected), 4001 when a newer
 // session of the tunnel replaces it (ErrReplaced), 4002 when the tunnel is
 // revoked or its secret rotated (ErrRevoked), and 1012 when it restarts
-// (Serve reconnects at once). Serve pings the edge every 25 s
-// (WithHeartbeat) and reconnects when two pings in a row go unanswered.
+// (Serve reconnects at once, after a session that lasted a second or more).
+// Serve pings the edge every 25 s (WithHeartbeat) and reconnects when a
+// ping goes unanswered for two intervals. A message the host cannot read
+// is dropped, as the service's agent drops it.
 package tunnels

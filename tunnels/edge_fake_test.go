@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ type fakeEdge struct {
 	limits tunnelwire.Limits
 	close  websocket.StatusCode // when set, every session is closed with it right after hello
 	done   chan struct{}        // closed when the test ends: a hijacked request's context never is
+	dials  atomic.Int32         // WebSocket sessions accepted
 }
 
 // edgeConn is one host session as the fake edge sees it.
@@ -43,6 +45,7 @@ func newFakeEdge(t *testing.T, limits tunnelwire.Limits) *fakeEdge {
 			return
 		}
 		defer c.CloseNow()
+		e.dials.Add(1)
 		c.SetReadLimit(tunnelwire.MaxMessage)
 		if c.Write(r.Context(), websocket.MessageText, tunnelwire.AppendHello(nil, "slug0001", e.limits)) != nil {
 			return

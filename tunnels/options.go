@@ -103,9 +103,9 @@ func OnConnect(f func()) ServeOption { return func(o *serveOptions) { o.onConnec
 // must not block.
 func OnDisconnect(f func(error)) ServeOption { return func(o *serveOptions) { o.onDisconnect = f } }
 
-// WithHeartbeat pings the relay every interval; a relay that answers
-// neither of two pings in a row is taken for gone (a connection a sleeping
-// laptop or a NAT left half open) and Serve reconnects. Default:
+// WithHeartbeat pings the relay every interval; a relay that has not
+// answered a ping within two intervals is taken for gone (a connection a
+// sleeping laptop or a NAT left half open) and Serve reconnects. Default:
 // DefaultHeartbeat. Zero or negative sends no pings.
 func WithHeartbeat(interval time.Duration) ServeOption {
 	return func(o *serveOptions) { o.ping = max(interval, 0) }

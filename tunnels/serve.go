@@ -58,7 +58,8 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 	var handlers sync.WaitGroup
 	defer waitBriefly(&handlers, closeGrace)
 	for {
-		connected, err := serveOnce(ctx, g, h, &o, &handlers)
+		ready, err := serveOnce(ctx, g, h, &o, &handlers)
+		connected := !ready.IsZero()
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -70,8 +71,11 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 			bo.Reset()
 		}
 		d := bo.NextBackOff()
-		if websocket.CloseStatus(err) == tunnelwire.CloseEdgeRestart && d != backoff.Stop {
-			d = 0 // the edge restarts: reconnect at once, as the service's agent does
+		if websocket.CloseStatus(err) == tunnelwire.CloseEdgeRestart && d != backoff.Stop && connected &&
+			time.Since(ready) >= restartStable {
+			// The edge restarts: reconnect at once, as the service's agent
+			// does; an edge that keeps restarting takes the backoff.
+			d = 0
 		}
 		if d == backoff.Stop {
 			return fmt.Errorf("tunnels: gave up reconnecting after %s: %w", o.giveUp, err)
@@ -104,20 +108,26 @@ func waitBriefly(wg *sync.WaitGroup, d time.Duration) {
 	}
 }
 
+// restartStable is how long a session must have lasted for an edge
+// restart (close 1012) to be followed by an immediate reconnect.
+const restartStable = time.Second
+
 // errPermanent marks handshake refusals that retrying cannot fix.
 var errPermanent = errors.New("tunnels: relay refused the connection")
 
-// serveOnce dials and runs one session; connected reports whether it got
-// as far as a routed session (so the backoff restarts).
-func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *sync.WaitGroup) (connected bool, err error) {
+// serveOnce dials and runs one session; ready is when it got as far as a
+// routed session (so the backoff restarts), zero if it did not.
+func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *sync.WaitGroup) (ready time.Time, err error) {
 	conn, cork, err := dial(ctx, g, o.client)
 	if err != nil {
-		return false, err
+		return time.Time{}, err
 	}
 	sess := newSession(conn, cork, h, o.log, handlers)
 	sess.serverID, sess.ping = g.ServerID, o.ping
 	readyCh := make(chan struct{})
+	var readyAt time.Time
 	sess.onReady = func() {
+		readyAt = time.Now()
 		close(readyCh)
 		o.log.InfoContext(ctx, "tunnel connected", "serverId", g.ServerID, "slug", g.Slug)
 		if o.onConnect != nil {
@@ -127,7 +137,7 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 	err = sess.run(ctx)
 	select {
 	case <-readyCh:
-		connected = true
+		ready = readyAt
 		if o.onDisconnect != nil {
 			cause := err
 			if ctx.Err() != nil { // the last one: Serve is stopping
@@ -137,7 +147,7 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 		}
 	default:
 	}
-	return connected, err
+	return ready, err
 }
 
 // dial opens the relay WebSocket with the subprotocol and bearer token,

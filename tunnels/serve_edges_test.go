@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -204,18 +205,32 @@ func TestEdgeHeadersReachTheHandler(t *testing.T) {
 
 // An edge sends a body's chunks as fast as it reads them, whatever the
 // handler does: all of them are queued for the handler (within the
-// hello's maxReqBody), which reads the body whole.
+// hello's maxReqBody), so the session reads on and serves other streams
+// while the handler has read nothing, and the handler then reads the body
+// whole.
 func TestEdgeBodyLongerThanAQueue(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	body := bytes.Repeat([]byte("b"), 3*tunnelwire.QueueLen*64<<10+5)
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(50 * time.Millisecond) // every chunk arrives before the first read
+	sent := make(chan struct{})
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			_, _ = io.WriteString(w, "quick")
+			return
+		}
+		<-sent
 		b, _ := io.ReadAll(r.Body)
 		_, _ = io.WriteString(w, strconv.Itoa(len(b)))
-	})
-	r := relayOnce(t, f, h, http.MethodPost, "/api/mcp/adapter-http/srv_1", nil, body)
-	if r.status != http.StatusOK || r.body != strconv.Itoa(len(body)) {
+	}))
+	c := e.next(t)
+	c.req(1, http.MethodPost, "/api/mcp/adapter-http/srv_1", nil, body)
+	c.req(2, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
+	if r := c.response(2); r.body != "quick" {
+		t.Fatalf("another stream while the first holds its whole body unread: %+v", r)
+	}
+	close(sent)
+	if r := c.response(1); r.status != http.StatusOK || r.body != strconv.Itoa(len(body)) {
 		t.Errorf("reply %+v, want %d bytes read", r, len(body))
 	}
 }
@@ -306,7 +321,8 @@ func TestEdgeAborts(t *testing.T) {
 }
 
 // The edge's close codes end Serve with the package's errors; 1012 (the
-// edge restarting) makes Serve reconnect at once, whatever its backoff.
+// edge restarting) after a session of a second or more makes Serve
+// reconnect at once, whatever its backoff.
 func TestEdgeCloseCodes(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -325,6 +341,7 @@ func TestEdgeCloseCodes(t *testing.T) {
 		tunnels.OnConnect(func() { connected <- struct{}{} }))
 	first := e.next(t)
 	<-connected
+	time.Sleep(1100 * time.Millisecond) // a session that lasted a second: an edge that keeps restarting takes the backoff
 	_ = first.c.Close(tunnelwire.CloseEdgeRestart, "restarting")
 	second := e.next(t) // within next's 10 s, far below the hour of backoff
 	if second.auth != "Bearer ct_x" {
@@ -378,5 +395,74 @@ func TestHandlerStartsBeforeItsBodyEnds(t *testing.T) {
 	c.send(tunnelwire.AppendEnd(nil, tunnelwire.ReqEnd, 1))
 	if r := c.response(1); r.abort != "" {
 		t.Errorf("the stream ended with abort %s", r.abort)
+	}
+}
+
+// A req that reuses a live stream's id ends the old stream: its handler's
+// body read is released (it waited with no context), and the new request
+// is served.
+func TestReusedStreamIDReleasesTheOldBody(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	readErr, first := make(chan error, 1), make(chan struct{})
+	var n atomic.Int32
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			close(first)
+			_, err := io.ReadAll(r.Body) // no chunk comes
+			readErr <- err
+			return
+		}
+		_, _ = io.WriteString(w, "second")
+	}))
+	c := e.next(t)
+	c.send(tunnelwire.AppendReq(nil, 1, http.MethodPost, "/api/mcp/adapter-http/srv_1", nil, true, true))
+	<-first
+	c.req(1, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
+	if r := c.response(1); r.body != "second" {
+		t.Fatalf("the second stream: %+v", r)
+	}
+	select {
+	case err := <-readErr:
+		if err == nil {
+			t.Error("the replaced stream's body read to a clean end")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the replaced stream's body read still blocks")
+	}
+}
+
+// An edge that closes with 1012 right after its hello, every time, is
+// redialled with the backoff, not in a loop.
+func TestEdgeRestartLoopBacksOff(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	e.close = tunnelwire.CloseEdgeRestart
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	_ = f.C.Tunnels.Serve(ctx, e.grant(), echo, tunnels.WithHTTPClient(http.DefaultClient),
+		tunnels.WithReconnect(250*time.Millisecond, time.Second, 0))
+	if n := e.dials.Load(); n > 10 {
+		t.Errorf("%d dials in a second with a 250ms backoff", n)
+	}
+}
+
+// A message the host cannot read (a binary message shorter than its
+// header, text that is not JSON, a header pair of three strings) is
+// dropped, as the service's agent drops it; the session and its other
+// streams go on.
+func TestUnreadableMessagesAreDropped(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	serveOn(t, f, e.grant(), echo)
+	c := e.next(t)
+	c.send([]byte{tunnelwire.ReqChunk, 0, 0}, []byte("{not json"),
+		[]byte(`{"t":"req","id":9,"method":"GET","url":"/api/mcp/adapter-http/srv_1","headers":[["a","b","c"]],"hasBody":false}`))
+	c.req(1, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
+	if r := c.response(1); r.status != http.StatusAccepted || r.abort != "" {
+		t.Errorf("after unreadable messages: %+v", r)
 	}
 }

@@ -121,15 +121,16 @@ func (s *session) run(ctx context.Context) error {
 			err = s.chunkMsg(msg)
 		}
 		if err != nil {
-			_ = s.conn.Close(websocket.StatusProtocolError, "malformed message")
-			return fmt.Errorf("tunnels: %w", err)
+			// Dropped, as the service's own agent drops what it cannot
+			// read: one bad message does not cut every stream in flight.
+			s.log.Warn("tunnels: dropped a relay message that could not be read", "error", err.Error())
 		}
 	}
 }
 
 // heartbeat pings the edge every s.ping, as the service's own agent does:
-// a relay that answers neither of two pings in a row (a connection a
-// sleeping laptop or a dead NAT left half open) is dropped, and Serve
+// a relay that has not answered a ping within two intervals (a connection
+// a sleeping laptop or a dead NAT left half open) is dropped, and Serve
 // reconnects.
 func (s *session) heartbeat(ctx context.Context) {
 	t := time.NewTicker(s.ping)
@@ -256,8 +257,13 @@ func (s *session) start(c *tunnelwire.Control) {
 	wait := c.HasBody && s.holdsReads
 	s.mu.Lock()
 	if old := s.streams[c.ID]; old != nil {
-		old.cancel() // a reused id: the edge gave up on the old one
-		s.unpendLocked(old)
+		// A reused id: the edge gave up on the old stream. Its handler,
+		// if it started, is cancelled and its body read released.
+		old.cancel()
+		old.body.Finish(context.Canceled)
+		if s.unpendLocked(old) {
+			_ = old.body.Close()
+		}
 	}
 	s.streams[c.ID] = st
 	if wait {
