@@ -96,3 +96,39 @@ func TestLargeBodyArrivesWhole(t *testing.T) {
 		t.Errorf("status %d, %d bytes back of %d (equal: %v)", status, len(got), len(body), got == string(body))
 	}
 }
+
+// A public caller that stops reading a long response holds up its own
+// stream only: the double's edge queues up to relay.MaxQueuedResponse for
+// it and then cuts that response (telling the host, whose handler is
+// cancelled), while the tunnel's other requests go through.
+func TestSlowCallerIsCutNotTheTunnel(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	cancelled := make(chan struct{})
+	serve(t, f, g, quickOr(func(w http.ResponseWriter, r *http.Request) {
+		chunk := make([]byte, 32<<10)
+		for r.Context().Err() == nil {
+			if _, err := w.Write(chunk); err != nil {
+				break
+			}
+			w.(http.Flusher).Flush()
+		}
+		close(cancelled)
+	}))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL+"&slow=1", nil)
+	resp, err := f.Srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close() // not read until the end
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler streaming to a caller that reads nothing was never stopped")
+	}
+	fastGet(t, f, g.URL)
+	if _, err := io.Copy(io.Discard, resp.Body); err == nil {
+		t.Error("the slow caller's response ended cleanly; want it cut")
+	}
+}

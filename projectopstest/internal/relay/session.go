@@ -162,13 +162,27 @@ func (rs *Session) chunk(msg []byte) error {
 	if ch.Kind != tunnelwire.ResChunk {
 		return nil
 	}
-	if st := rs.lookup(ch.ID); st != nil && st.started { // a body before its head is not a response
-		// Waits while the public caller reads slowly: backpressure on the
-		// WebSocket, as the protocol has no other.
-		st.body.Push(rs.ctx, bytes.Clone(ch.Payload)) // the payload aliases the read buffer
+	st := rs.lookup(ch.ID)
+	if st == nil || !st.started { // a body before its head is not a response
+		return nil
+	}
+	// The protocol has no flow control: a public caller that reads slowly
+	// must not stall the session's reader (every other stream, and the
+	// host's pings, wait behind it). Its stream queues up to
+	// MaxQueuedResponse; past that the response is cut and the host told.
+	if err := st.body.Add(bytes.Clone(ch.Payload), MaxQueuedResponse); err != nil { // the payload aliases the read buffer
+		rs.sendAbort(st, tunnelwire.AbortOverloaded)
+		st.body.Finish(errSlowCaller)
 	}
 	return nil
 }
+
+// MaxQueuedResponse caps the response bytes the edge holds for one stream
+// whose public caller is not reading them.
+const MaxQueuedResponse = 4 << 20
+
+// errSlowCaller cuts a response whose caller fell MaxQueuedResponse behind.
+var errSlowCaller = errors.New("the public caller fell too far behind the response")
 
 // Close disconnects the host with a close code it understands; streams in
 // flight fail at once, before the close handshake.
