@@ -1,0 +1,101 @@
+package projectopstest_test
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+)
+
+// corkedAgent dials the fixture's relay as an agent whose messages of one
+// Send go out in one write, as the SDK's host sends a response's parts.
+func corkedAgent(t *testing.T, f *relayFixture) (*websocket.Conn, *tunnelwire.Writer) {
+	t.Helper()
+	up := &tunnelwire.UpgradeTransport{Base: f.tg.client.Transport}
+	client := *f.tg.client
+	client.Transport = up
+	conn, _, err := websocket.Dial(t.Context(), f.relayURL, &websocket.DialOptions{HTTPClient: &client,
+		HTTPHeader: http.Header{"Authorization": {"Bearer " + f.token}}, Subprotocols: []string{tunnelwire.Subprotocol}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.CloseNow() })
+	conn.SetReadLimit(tunnelwire.MaxMessage)
+	if _, _, err := conn.Read(t.Context()); err != nil { // hello
+		t.Fatal(err)
+	}
+	return conn, tunnelwire.NewWriter(conn, up.Cork)
+}
+
+// nextReq reads the agent's messages up to the next req and returns its id.
+func nextReq(t *testing.T, conn *websocket.Conn) uint32 {
+	t.Helper()
+	for {
+		typ, msg, err := conn.Read(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if typ != websocket.MessageText {
+			continue
+		}
+		if c, err := tunnelwire.DecodeControl(msg); err == nil && c.T == tunnelwire.Req {
+			return c.ID
+		}
+	}
+}
+
+// A response whose parts arrive together reaches the caller in one piece,
+// with a Content-Length: the edge writes it once it has all of it, not
+// its head alone first.
+func TestRelayResponseArrivingWholeIsWrittenWhole(t *testing.T) {
+	t.Parallel()
+	f := newRelayFixture(t, true)
+	conn, w := corkedAgent(t, f)
+	for range 20 {
+		resp := f.public(t.Context(), http.MethodGet, "", "", nil)
+		id := nextReq(t, conn)
+		if err := w.Send(tunnelwire.Batch(nil).Res(id, http.StatusOK, http.Header{"Content-Type": {"text/plain"}}).
+			Chunk(tunnelwire.ResChunk, id, []byte("hello")).End(tunnelwire.ResEnd, id)); err != nil {
+			t.Fatal(err)
+		}
+		r, body := recvResp(t, resp)
+		if r.StatusCode != http.StatusOK || body != "hello" || r.ContentLength != 5 || len(r.TransferEncoding) > 0 {
+			t.Fatalf("caller got %d %q, Content-Length %d, Transfer-Encoding %v", r.StatusCode, body, r.ContentLength, r.TransferEncoding)
+		}
+	}
+}
+
+// A response that streams reaches the caller as it comes: what arrived is
+// written before the edge waits for more.
+func TestRelayStreamedResponseIsWrittenAsItComes(t *testing.T) {
+	t.Parallel()
+	f := newRelayFixture(t, true)
+	conn, w := corkedAgent(t, f)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	respCh := f.public(ctx, http.MethodGet, "", "", nil)
+	id := nextReq(t, conn)
+	if err := w.Send(tunnelwire.Batch(nil).Res(id, http.StatusOK, http.Header{"Content-Type": {"text/event-stream"}}).
+		Chunk(tunnelwire.ResChunk, id, []byte("data: one\n\n"))); err != nil {
+		t.Fatal(err)
+	}
+	var resp *http.Response
+	select {
+	case resp = <-respCh:
+	case <-ctx.Done():
+		t.Fatal("no head reached the caller while the response streams")
+	}
+	defer resp.Body.Close()
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || line != "data: one\n" {
+		t.Fatalf("first event %q, %v: the edge held what it had", line, err)
+	}
+	if err := w.Send(tunnelwire.Batch(nil).End(tunnelwire.ResEnd, id)); err != nil {
+		t.Fatal(err)
+	}
+}
