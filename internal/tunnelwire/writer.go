@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"runtime"
 	"sync"
 
 	"github.com/coder/websocket"
@@ -14,7 +13,9 @@ import (
 // messages of one Send go out together and in order, and messages that
 // callers hand in while a write is under way are written together next
 // ("group commit"): with a Cork under the connection, a round is one
-// write on the socket, however many messages it holds.
+// write on the socket, however many messages it holds. (Yielding before a
+// round so that more senders join it, which paid with the batch frames of
+// the protocol this replaced, measured 1–3 points slower here.)
 type Writer struct {
 	conn *websocket.Conn
 	cork *Cork // nil: every message is its own write
@@ -58,14 +59,6 @@ func (w *Writer) Send(batches ...Batch) error {
 		if w.busy {
 			w.cond.Wait()
 			continue
-		}
-		if w.cork != nil {
-			// Let goroutines that are about to send join this round: one
-			// write for all of them instead of one each.
-			w.busy = true
-			w.mu.Unlock()
-			runtime.Gosched()
-			w.mu.Lock()
 		}
 		out := w.pending
 		w.pending = nil
