@@ -100,6 +100,7 @@ func TestWriterOrderAndOneWrite(t *testing.T) {
 	}
 
 	const senders, each = 8, 50
+	writes.Store(0)
 	var wg sync.WaitGroup
 	for i := range senders {
 		wg.Go(func() {
