@@ -528,3 +528,26 @@ func TestHostLiveCatalogStripsUnknownAppsOverrides(t *testing.T) {
 		t.Errorf("not seeded from the live entry: %s", d.Config.ModelID())
 	}
 }
+
+// A harness runs inside the host's computer: the service's backend refuses
+// a host config with a harness and no computer, on create and on update,
+// and takes one with both.
+func TestHostHarnessNeedsComputer(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	base := "/projects/" + ws.ProjectID + "/hosts"
+	bare := sdktest.HostConfig(map[string]any{"harness": "claude-code"})
+	r := tg.call(t, "POST", base, ws.APIKey, map[string]any{"name": "h", "config": bare})
+	if r.status != 400 || !strings.Contains(string(r.body), `"config.harness"`) {
+		t.Errorf("create with a harness and no computer: %d %s", r.status, r.body)
+	}
+	full := sdktest.HostConfig(map[string]any{"harness": "claude-code", "computer": map[string]any{"kind": "personal"}})
+	var h struct{ ID string }
+	tg.call(t, "POST", base, ws.APIKey, map[string]any{"name": "h", "config": full}).decode(t, &h)
+	r = tg.call(t, "PATCH", base+"/"+h.ID, ws.APIKey, map[string]any{"config": bare})
+	if r.status != 400 || !strings.Contains(string(r.body), `"config.harness"`) {
+		t.Errorf("update to a harness and no computer: %d %s", r.status, r.body)
+	}
+}

@@ -84,7 +84,22 @@ func checkCreateHost(c *call, p *hosts.CreateParams) *edge.Error {
 		return edge.Validation("template", "Host template "+edge.Quote(wire.TrimJS(string(p.Template)))+
 			" does not pin a model; pass an explicit config instead")
 	}
+	if herr := harnessNeedsComputer(cfg); herr != nil {
+		return herr
+	}
 	c.scratch = hostCreate{cfg: cfg}
+	return nil
+}
+
+// harnessNeedsComputer is the service's backend rule for every host
+// write: a harness runs inside the host's computer, so a config with a
+// harness and no computer is refused (its own client clears the harness
+// when it detaches a computer, for that reason). The message is the
+// double's; the backend's is not in the service's public source.
+func harnessNeedsComputer(cfg map[string]any) *edge.Error {
+	if _, harness := cfg["harness"]; harness && cfg["computer"] == nil {
+		return edge.Validation("config.harness", "config.harness needs config.computer: a harness runs inside the host's computer")
+	}
 	return nil
 }
 
@@ -172,6 +187,9 @@ func updateHost(c *call, p *hosts.UpdateParams) (rawJSON, *edge.Error) {
 			return nil, up.herr
 		}
 		cfg = up.cfg
+		if herr := harnessNeedsComputer(cfg); herr != nil {
+			return nil, herr
+		}
 		if herr := c.s.st.checkServerIDs(c.project.id, hostcfg.ServerIDs(cfg), "config.serverIds"); herr != nil {
 			return nil, herr
 		}
