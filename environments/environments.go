@@ -147,9 +147,12 @@ func (s *Service) buildsPage(ctx context.Context, projectID, environmentID strin
 // Boot attaches the environment to the caller's computer in the project and
 // re-provisions the computer from the environment's pinned image: whatever
 // was installed on it is wiped. The environment needs a ready build whose
-// provider matches the computer's; otherwise the answer is 409 CONFLICT with
-// reason ReasonBuildNotReady or ReasonProviderMismatch. Boot is not retried
-// once the request may have run (it wipes the computer each time).
+// provider matches the computer's. Otherwise the service refuses with a code
+// and a message and no machine-readable reason (the double: 409 CONFLICT;
+// the service's status is its backend's, CONFLICT or VALIDATION_ERROR), so
+// check the build first (Builds, WaitForBuild) rather than the error. Boot
+// is not retried once the request may have run (it wipes the computer each
+// time).
 func (s *Service) Boot(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*ComputerAttached, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[ComputerAttached](ctx, s.t, &transport.Request{Method: http.MethodPost,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -116,7 +117,7 @@ func ExampleService_Boot() {
 		log.Fatal(err)
 	}
 	_, err = client.Environments.Boot(ctx, projectID, env.ID)
-	fmt.Println(errors.Is(err, environments.ErrBuildNotReady))
+	fmt.Println(errors.Is(err, projectops.ErrConflict)) // the double's code; the message says why
 	// Output: true
 }
 

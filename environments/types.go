@@ -135,20 +135,3 @@ type ComputerReset struct {
 	Reset     bool   `json:"reset"`
 }
 
-// Reasons (details.reason) of the 409 CONFLICT answered by Boot. The
-// specification names no code for these refusals; the service uses
-// CONFLICT for an environment that cannot be launched.
-const (
-	// ReasonBuildNotReady: the environment has no ready build yet.
-	ReasonBuildNotReady shared.Reason = "BUILD_NOT_READY"
-	// ReasonProviderMismatch: the ready build is for another provider than
-	// the caller's computer; details carry buildProvider and
-	// computerProvider.
-	ReasonProviderMismatch shared.Reason = "PROVIDER_MISMATCH"
-)
-
-// Sentinels for errors.Is on Boot's refusals.
-var (
-	ErrBuildNotReady    = &shared.Error{Reason: ReasonBuildNotReady}
-	ErrProviderMismatch = &shared.Error{Reason: ReasonProviderMismatch}
-)

@@ -65,7 +65,7 @@ func (s *Server) InstallOnComputer(projectID, userID string, items ...string) er
 
 // SetComputerProvider moves userID's computer in projectID to another
 // provider, so that booting a build of the deployment's provider is refused
-// with PROVIDER_MISMATCH.
+// (CONFLICT: the build is for another provider).
 func (s *Server) SetComputerProvider(projectID, userID, provider string) error {
 	if provider == "" {
 		return fmt.Errorf("projectopstest: SetComputerProvider: empty provider")
