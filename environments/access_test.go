@@ -200,7 +200,7 @@ func TestShareNeedsProjectAdmin(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = member.Environments.Share(ctx, p, mine.ID)
-	wantError(t, err, projectops.CodeForbidden)
+	wantError(t, err, projectops.CodeNotFound) // the service's admin gate reads as NOT_FOUND
 
 	draft, err := admin.Environments.Create(ctx, p, environments.CreateParams{Name: "a", Dockerfile: dockerfile})
 	if err != nil {
@@ -218,7 +218,7 @@ func TestShareNeedsProjectAdmin(t *testing.T) {
 	}
 	// Sharing stays admin-only even on a shared environment.
 	_, err = member.Environments.Share(ctx, p, draft.ID)
-	wantError(t, err, projectops.CodeForbidden)
+	wantError(t, err, projectops.CodeNotFound)
 }
 
 func TestDeletingSharedNeedsProjectAdmin(t *testing.T) {
@@ -231,9 +231,10 @@ func TestDeletingSharedNeedsProjectAdmin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Not even its creator may delete it once shared.
+	// Not even its creator may delete it once shared; the answer is the
+	// service's NOT_FOUND, which does not confirm the environment exists.
 	_, err = member.Environments.Delete(ctx, p, shared)
-	wantError(t, err, projectops.CodeForbidden)
+	wantError(t, err, projectops.CodeNotFound)
 	// A member may still edit and build a shared environment.
 	if _, err := member.Environments.Update(ctx, p, shared, environments.UpdateParams{Name: "team2"}); err != nil {
 		t.Errorf("member Update of a shared environment: %v", err)

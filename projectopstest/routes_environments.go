@@ -63,7 +63,7 @@ func findEnv(c *call) *edge.Error {
 func (c *call) deletableEnv() (*envRec, *edge.Error) {
 	e, herr := c.env()
 	if herr == nil && e.sharing == environments.SharingProject && c.role != RoleAdmin {
-		return nil, edge.Forbidden("Deleting a project-shared environment requires project admin")
+		return nil, adminGate()
 	}
 	return e, herr
 }
@@ -72,9 +72,17 @@ func (c *call) deletableEnv() (*envRec, *edge.Error) {
 func (c *call) shareableEnv() (*envRec, *edge.Error) {
 	e, herr := c.env()
 	if herr == nil && c.role != RoleAdmin {
-		return nil, edge.Forbidden("Sharing an environment with the project requires project admin")
+		return nil, adminGate()
 	}
 	return e, herr
+}
+
+// adminGate is the service's answer to a member who is not project admin
+// deleting a shared environment or sharing one: the NOT_FOUND it gives
+// for an environment the caller cannot see, so that the answer does not
+// confirm the environment exists.
+func adminGate() *edge.Error {
+	return edge.NewError(shared.CodeNotFound, "Environment or project not found, or you do not have access to it.", nil)
 }
 
 // listEnvironments pages through the caller's drafts and the project's
