@@ -92,6 +92,9 @@ type UpdateParams struct {
 type DeleteParams struct {
 	// Force deletes a host that is still referenced by an eval suite or a
 	// chatbox; without it such a delete fails with 400 VALIDATION_ERROR.
+	// The specification documents force; the service's current public
+	// source refuses any field in a delete body, force included (400), so
+	// a delete with Force may fail there until the service catches up.
 	Force bool `json:"force,omitempty"`
 }
 
