@@ -551,3 +551,34 @@ func TestHostHarnessNeedsComputer(t *testing.T) {
 		t.Errorf("update to a harness and no computer: %d %s", r.status, r.body)
 	}
 }
+
+// Hosts and computer environments validate a body before they look the
+// resource up, as the service does: a bad body on a missing resource is
+// 400, not 404; a good one on a missing resource is still 404.
+func TestBodyCheckedBeforeLookup(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	p := "/projects/" + ws.ProjectID
+	for _, c := range []struct {
+		m, path string
+		body    any
+		status  int
+	}{
+		{"DELETE", p + "/computer-environments/missing", `{"x":1}`, 400},
+		{"POST", p + "/computer-environments/missing/build", `{"x":1}`, 400},
+		{"POST", p + "/computer-environments/missing/use", `{"x":1}`, 400},
+		{"POST", p + "/computer-environments/missing/promote", `{"x":1}`, 400},
+		{"PATCH", p + "/computer-environments/missing", `{}`, 400},
+		{"PATCH", p + "/hosts/missing", `{"bogus":1}`, 400},
+		{"DELETE", p + "/hosts/missing", `{"x":1}`, 400},
+		{"PATCH", p + "/computer-environments/missing", `{"name":"n"}`, 404},
+		{"PATCH", p + "/hosts/missing", `{"name":"n"}`, 404},
+		{"DELETE", p + "/hosts/missing", nil, 404},
+	} {
+		if r := tg.call(t, c.m, c.path, ws.APIKey, c.body); r.status != c.status {
+			t.Errorf("%s %s %v: %d %s, want %d", c.m, c.path, c.body, r.status, r.body, c.status)
+		}
+	}
+}

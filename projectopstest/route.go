@@ -72,6 +72,10 @@ type op[Req, Resp any] struct {
 	// (under Server.mu): the resource the path names must exist, so a
 	// missing one is 404 whatever the body says.
 	find func(c *call) *edge.Error
+	// bodyFirst runs find after the body is decoded and checked instead:
+	// the service validates these routes' bodies before it looks the
+	// resource up (a bad body on a missing resource is 400, not 404).
+	bodyFirst bool
 	// check validates the body without the lock (it may call out: the host
 	// catalog, canonical configs). Optional.
 	check func(c *call, body *Req) *edge.Error
@@ -95,7 +99,7 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 			if scoped {
 				s.mu.Lock()
 				herr := c.resolveProject(o.need)
-				if herr == nil && o.find != nil {
+				if herr == nil && o.find != nil && !o.bodyFirst {
 					herr = o.find(c)
 				}
 				s.mu.Unlock()
@@ -116,6 +120,17 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 			}
 			if o.check != nil {
 				if herr := o.check(c, &body); herr != nil {
+					return herr
+				}
+			}
+			if scoped && o.find != nil && o.bodyFirst {
+				s.mu.Lock()
+				herr := c.resolveProject(o.need)
+				if herr == nil {
+					herr = o.find(c)
+				}
+				s.mu.Unlock()
+				if herr != nil {
 					return herr
 				}
 			}
