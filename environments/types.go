@@ -134,4 +134,3 @@ type ComputerReset struct {
 	ProjectID string `json:"projectId"`
 	Reset     bool   `json:"reset"`
 }
-

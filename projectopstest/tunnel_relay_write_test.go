@@ -49,27 +49,6 @@ func nextReq(t *testing.T, conn *websocket.Conn) uint32 {
 	}
 }
 
-// A response whose parts arrive together reaches the caller in one piece,
-// with a Content-Length: the edge writes it once it has all of it, not
-// its head alone first.
-func TestRelayResponseArrivingWholeIsWrittenWhole(t *testing.T) {
-	t.Parallel()
-	f := newRelayFixture(t, true)
-	conn, w := corkedAgent(t, f)
-	for range 20 {
-		resp := f.public(t.Context(), http.MethodGet, "", "", nil)
-		id := nextReq(t, conn)
-		if err := w.Send(tunnelwire.Batch(nil).Res(id, http.StatusOK, http.Header{"Content-Type": {"text/plain"}}).
-			Chunk(tunnelwire.ResChunk, id, []byte("hello")).End(tunnelwire.ResEnd, id)); err != nil {
-			t.Fatal(err)
-		}
-		r, body := recvResp(t, resp)
-		if r.StatusCode != http.StatusOK || body != "hello" || r.ContentLength != 5 || len(r.TransferEncoding) > 0 {
-			t.Fatalf("caller got %d %q, Content-Length %d, Transfer-Encoding %v", r.StatusCode, body, r.ContentLength, r.TransferEncoding)
-		}
-	}
-}
-
 // A response that streams reaches the caller as it comes: what arrived is
 // written before the edge waits for more.
 func TestRelayStreamedResponseIsWrittenAsItComes(t *testing.T) {

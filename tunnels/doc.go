@@ -80,5 +80,6 @@
 // (Serve reconnects at once, after a session that lasted a second or more).
 // Serve pings the edge every 25 s (WithHeartbeat) and reconnects when a
 // ping goes unanswered for two intervals. A message the host cannot read
-// is dropped, as the service's agent drops it.
+// (not JSON, as the service's agent drops it, or not the protocol's
+// shapes) is dropped; the session goes on.
 package tunnels

@@ -45,6 +45,10 @@ func newFakeEdge(t *testing.T, limits tunnelwire.Limits) *fakeEdge {
 			return
 		}
 		defer c.CloseNow()
+		// A test that waits for a message that never comes fails after
+		// 30 s (its read ends with the connection) instead of hanging.
+		guard := time.AfterFunc(30*time.Second, func() { _ = c.CloseNow() })
+		defer guard.Stop()
 		e.dials.Add(1)
 		c.SetReadLimit(tunnelwire.MaxMessage)
 		if c.Write(r.Context(), websocket.MessageText, tunnelwire.AppendHello(nil, "slug0001", e.limits)) != nil {

@@ -450,9 +450,9 @@ func TestEdgeRestartLoopBacksOff(t *testing.T) {
 }
 
 // A message the host cannot read (a binary message shorter than its
-// header, text that is not JSON, a header pair of three strings) is
-// dropped, as the service's agent drops it; the session and its other
-// streams go on.
+// header, text that is not JSON, a header "pair" of one string) is
+// dropped, as the service's agent drops text that is not JSON; the
+// session and its other streams go on.
 func TestUnreadableMessagesAreDropped(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -460,7 +460,7 @@ func TestUnreadableMessagesAreDropped(t *testing.T) {
 	serveOn(t, f, e.grant(), echo)
 	c := e.next(t)
 	c.send([]byte{tunnelwire.ReqChunk, 0, 0}, []byte("{not json"),
-		[]byte(`{"t":"req","id":9,"method":"GET","url":"/api/mcp/adapter-http/srv_1","headers":[["a","b","c"]],"hasBody":false}`))
+		[]byte(`{"t":"req","id":9,"method":"GET","url":"/api/mcp/adapter-http/srv_1","headers":[["a"]],"hasBody":false}`))
 	c.req(1, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
 	if r := c.response(1); r.status != http.StatusAccepted || r.abort != "" {
 		t.Errorf("after unreadable messages: %+v", r)

@@ -121,8 +121,10 @@ func (s *session) run(ctx context.Context) error {
 			err = s.chunkMsg(msg)
 		}
 		if err != nil {
-			// Dropped, as the service's own agent drops what it cannot
-			// read: one bad message does not cut every stream in flight.
+			// Dropped, as the service's own agent drops a message that is
+			// not JSON (this host also drops one that is not the
+			// protocol's shape): one bad message does not cut every
+			// stream in flight.
 			s.log.Warn("tunnels: dropped a relay message that could not be read", "error", err.Error())
 		}
 	}
@@ -225,6 +227,9 @@ func (s *session) chunkMsg(msg []byte) error {
 	if err := st.body.Add(bytes.Clone(c.Payload), s.limits.MaxReqBody); err != nil { // c aliases the read buffer
 		st.cancel()
 		st.body.Finish(err)
+		if s.unpend(st) { // never started: nobody to serve
+			s.forget(st)
+		}
 		_ = s.w.Send(tunnelwire.Batch(nil).Abort(c.ID, tunnelwire.AbortTooLarge, ""))
 	}
 	return nil

@@ -126,6 +126,21 @@ func (b *Body) Finish(err error) {
 	b.unlockWaking()
 }
 
+// Abort ends the body at once with err: the chunks still queued are
+// dropped, and the consumer's next read returns err. Only an unended
+// body is changed.
+func (b *Body) Abort(err error) {
+	b.mu.Lock()
+	if b.ended {
+		b.mu.Unlock()
+		return
+	}
+	clear(b.q)
+	b.q, b.head, b.queued = b.q[:0], 0, 0
+	b.err, b.ended = err, true
+	b.unlockWaking()
+}
+
 // unlockWaking releases b.mu and wakes whichever side waits, to look at
 // the state again.
 func (b *Body) unlockWaking() {

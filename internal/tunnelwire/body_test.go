@@ -149,3 +149,21 @@ func TestBodyAdd(t *testing.T) {
 		t.Errorf("Add after the end = %v, want it dropped", err)
 	}
 }
+
+// Abort drops what is queued: the consumer's next read is the error, not
+// the chunks before it.
+func TestBodyAbort(t *testing.T) {
+	t.Parallel()
+	b := new(Body)
+	_ = b.Add([]byte("queued"), 1<<20)
+	cut := errors.New("cut")
+	b.Abort(cut)
+	if c, err := b.Next(t.Context()); err != cut || c != nil {
+		t.Fatalf("Next after Abort = %q, %v; want the error alone", c, err)
+	}
+	b.Abort(errors.New("again")) // only the first end counts
+	b.Finish(nil)
+	if _, err := b.Next(t.Context()); err != cut {
+		t.Errorf("Next = %v, want the first error", err)
+	}
+}

@@ -202,7 +202,9 @@ func DecodeControl(p []byte) (Control, error) {
 	if raw.Headers != nil {
 		c.Header = make(http.Header, len(raw.Headers))
 		for _, kv := range raw.Headers {
-			if len(kv) != 2 {
+			// A longer pair counts by its first two, as the service's
+			// agent reads one (destructuring); a shorter one is no pair.
+			if len(kv) < 2 {
 				return Control{}, fmt.Errorf("%w: a header pair of %d strings", ErrMalformed, len(kv))
 			}
 			k := http.CanonicalHeaderKey(kv[0])

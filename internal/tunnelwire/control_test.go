@@ -1,6 +1,7 @@
 package tunnelwire
 
 import (
+	"bytes"
 	"net/http"
 	"reflect"
 	"strings"
@@ -62,6 +63,7 @@ func TestDecodeControlLenient(t *testing.T) {
 		{`{"t":"hello","proto":1,"slug":"s","limits":{"chunk":1024},"t":"hello"}`,
 			Control{T: Hello, Proto: 1, Slug: "s", Limits: Limits{Chunk: 1024}}},
 		{`{"t":"future","id":3,"whatever":true}`, Control{T: "future", ID: 3}},
+		{`{"t":"req","id":4,"headers":[["a","b","c"]]}`, Control{T: Req, ID: 4, Header: http.Header{"A": {"b"}}}},
 	} {
 		got, err := DecodeControl([]byte(tc.msg))
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
@@ -69,7 +71,7 @@ func TestDecodeControlLenient(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{``, `[]`, `{"t":`, `{"t":"req","id":-1}`, `{"t":"req","id":4294967296}`,
-		`{"t":"req","headers":[["only-a-name"]]}`, `{"t":"req","headers":[["a",1]]}`, `{"t":1}`} {
+		`{"t":"req","headers":[["only-a-name"]]}`, `{"t":"req","headers":[["a","b",1]]}`, `{"t":"req","headers":[["a",1]]}`, `{"t":1}`} {
 		if got, err := DecodeControl([]byte(bad)); err == nil {
 			t.Errorf("DecodeControl(%s) = %+v, want an error", bad, got)
 		}
@@ -109,10 +111,13 @@ func FuzzDecodeControl(f *testing.F) {
 	f.Add([]byte(AppendHello(nil, "s", DefaultLimits)))
 	f.Add([]byte(AppendAbort(nil, 1, "timeout", "m")))
 	f.Add([]byte(`{"t":"req","id":01}`))
+	f.Add([]byte(`{"t":"req","id":1,"headers":[["x y","v"],["a-b","w"]]}`))
 	f.Fuzz(func(t *testing.T, p []byte) {
-		fast, ok := scanControl(p)
+		// The scan rewrites header names in place: it reads a copy, and
+		// json/v2 the bytes as they came.
+		fast, ok := scanControl(bytes.Clone(p))
 		if !ok {
-			_, _ = DecodeControl(p) // must not panic
+			_, _ = DecodeControl(bytes.Clone(p)) // must not panic
 			return
 		}
 		if slow := slowControl(t, p); slow == nil || !reflect.DeepEqual(*slow, fast) {
@@ -140,4 +145,48 @@ func BenchmarkControl(b *testing.B) {
 			}
 		}
 	})
+}
+
+// No string DecodeControl returns aliases its input: a session's reader
+// reuses the buffer for the next message.
+func TestDecodedStringsOwnTheirBytes(t *testing.T) {
+	t.Parallel()
+	h := http.Header{"content-type": {"application/json"}, "X-A": {"1", "2"}}
+	for _, msg := range [][]byte{
+		AppendReq(nil, 7, "POST", "/api/mcp/adapter-http/s?k=x", h, true, true),
+		AppendRes(nil, 7, 200, h),
+		AppendAbort(nil, 7, "custom_code", "some message"),
+		AppendHello(nil, "slug", DefaultLimits),
+		append([]byte(" "), AppendReq(nil, 7, "POST", "/u", h, true, true)...), // json/v2's path
+	} {
+		c, err := DecodeControl(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := c
+		before.Header = c.Header.Clone()
+		for i := range msg {
+			msg[i] = 'Z'
+		}
+		if !reflect.DeepEqual(c, before) {
+			t.Errorf("a decoded message changed with its buffer: %+v", c)
+		}
+	}
+}
+
+// The scan makes header names canonical exactly as net/http does, names
+// it must leave alone (a space, other non-token bytes) included.
+func TestScanCanonicalNames(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"x y", "a-b", "A-B", "x-forwarded-host", "content-TYPE", "-a", "a--b", "a_b", "1a", "éa", "a.b~c"} {
+		msg := []byte(`{"t":"req","id":1,"headers":[["` + name + `","v"]]}`)
+		c, err := DecodeControl(bytes.Clone(msg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := http.CanonicalHeaderKey(name)
+		if _, ok := c.Header[want]; !ok || len(c.Header) != 1 {
+			t.Errorf("%q read as %v, want the name %q", name, c.Header, want)
+		}
+	}
 }

@@ -127,6 +127,14 @@ func (t *Transport) serveAsync(req, sreq *http.Request, rw *responseWriter, canc
 	}
 	select {
 	case <-rw.ready:
+		// Both may be ready at once: a handler whose caller went away may
+		// return without writing, which commits an empty 200 nobody
+		// asked for. A cancelled request gets no response, as in
+		// serveSync.
+		if err := req.Context().Err(); err != nil {
+			rw.abandon()
+			return nil, err
+		}
 	case <-req.Context().Done():
 		// The handler's context is cancelled too; it winds down on its
 		// own, except on a connection it hijacked, which is closed.

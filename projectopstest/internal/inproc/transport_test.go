@@ -121,3 +121,24 @@ func TestTakeBytes(t *testing.T) {
 		t.Errorf("second TakeBytes = %q", rest)
 	}
 }
+
+// A streaming handler whose caller went away may return without writing,
+// committing an empty 200 at the moment the caller's context ends: the
+// cancelled request gets its error, never that 200.
+func TestCancelledStreamingRequestGetsNoResponse(t *testing.T) {
+	h := &host{ctx: t.Context(), h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // returns without writing
+	})}
+	tr := &Transport{Host: h, Closed: errClosed}
+	for range 300 {
+		ctx, cancel := context.WithCancel(t.Context())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://double.test/stream", nil)
+		go cancel()
+		resp, err := tr.RoundTrip(req)
+		if err == nil {
+			resp.Body.Close()
+			t.Fatalf("a cancelled request got %s", resp.Status)
+		}
+	}
+	h.wg.Wait()
+}

@@ -172,7 +172,7 @@ func (rs *Session) chunk(msg []byte) error {
 	// MaxQueuedResponse; past that the response is cut and the host told.
 	if err := st.body.Add(bytes.Clone(ch.Payload), MaxQueuedResponse); err != nil { // the payload aliases the read buffer
 		rs.sendAbort(st, tunnelwire.AbortOverloaded)
-		st.body.Finish(errSlowCaller)
+		st.body.Abort(errSlowCaller) // what was queued is dropped at once
 	}
 	return nil
 }
