@@ -46,8 +46,9 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 			serverIDs, names = su.serverIDs, def.serverNames
 		}
 		if len(serverIDs) == 0 {
+			// The service's details: the suite and the reason, no field.
 			return nil, edge.NewError(shared.CodeValidation, "The suite has no saved server selection: pass serverIds",
-				map[string]any{"field": "serverIds", "reason": string(shared.ReasonNoSavedServerSelection)})
+				map[string]any{"suiteId": su.id, "reason": string(shared.ReasonNoSavedServerSelection)})
 		}
 	}
 	if herr := s.st.checkServerIDs(projectID, serverIDs, "serverIds"); herr != nil {

@@ -61,7 +61,8 @@ func TestEvalRunValidation(t *testing.T) {
 		{name: "byok without key", p: evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID},
 			Tests: withModel("gpt-5-native", "openai"), ModelAPIKeys: evals.ModelAPIKeys{"anthropic": "sk-ant-secret"}},
 			field: "tests[0].model", hosted: hostedWithPrefix("openai/")},
-		{name: "no saved servers", p: evals.RunParams{SuiteID: bare, Tests: []evals.Test{ok}}, field: "serverIds",
+		// The service's details name the suite and the reason, no field.
+		{name: "no saved servers", p: evals.RunParams{SuiteID: bare, Tests: []evals.Test{ok}},
 			reason: projectops.ReasonNoSavedServerSelection},
 	}
 	for _, tc := range cases {
@@ -71,8 +72,8 @@ func TestEvalRunValidation(t *testing.T) {
 			if e.Reason != tc.reason {
 				t.Errorf("reason = %q, want %q", e.Reason, tc.reason)
 			}
-			if tc.reason == projectops.ReasonNoSavedServerSelection && !errors.Is(err, projectops.ErrNoSavedServerSelection) {
-				t.Error("errors.Is(ErrNoSavedServerSelection) = false")
+			if tc.reason == projectops.ReasonNoSavedServerSelection && (!errors.Is(err, projectops.ErrNoSavedServerSelection) || e.Details["suiteId"] != bare) {
+				t.Errorf("errors.Is(ErrNoSavedServerSelection) = %v, details %v; want the suite named", errors.Is(err, projectops.ErrNoSavedServerSelection), e.Details)
 			}
 			if !slices.Equal(e.HostedModels, tc.hosted) {
 				t.Errorf("hostedModels = %v, want %v", e.HostedModels, tc.hosted)

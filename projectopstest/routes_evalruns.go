@@ -77,12 +77,26 @@ func checkRunParams(p *evals.RunParams) *edge.Error {
 	if p.IterationOverride < 0 || p.IterationOverride > maxEvalRuns {
 		return edge.Validation("iterationOverride", "iterationOverride must be between 1 and "+strconv.Itoa(maxEvalRuns))
 	}
-	for prov, k := range p.ModelAPIKeys {
-		if prov == "" || k == "" {
-			return edge.Validation("modelApiKeys", "modelApiKeys maps a provider to a non-empty key")
+	// The service's schema takes any string for a key; an empty one just
+	// does not count as a key (the model check ignores it).
+	for prov := range p.ModelAPIKeys {
+		if prov == "" {
+			return edge.Validation("modelApiKeys", "modelApiKeys maps a provider to a key")
 		}
 	}
 	return checkPassCriteria(p.PassCriteria)
+}
+
+// finishedVerb says how a terminal run ended, for cancel's refusal
+// ("Cannot cancel a run that already completed").
+func finishedVerb(s evals.Status) string {
+	switch s {
+	case evals.StatusFailed:
+		return "failed"
+	case evals.StatusTimedOut:
+		return "timed out"
+	}
+	return "completed"
 }
 
 // run is the route's {runId}, a run of the call's project; another
@@ -120,7 +134,8 @@ func (e *evalEngine) projectRunLocked(projectID, runID string) (*evalRunRec, *ed
 // cancelEvalRun follows section 3: an in-flight run becomes cancelled with
 // its pending and running iterations (in-flight MCP calls are stopped
 // through the run's context); a cancelled run answers as it is; a run
-// completed, failed or timed out is 409 CONFLICT.
+// completed, failed or timed out is 409 CONFLICT, with a message and no
+// details, as the service answers it.
 func cancelEvalRun(c *call, _ *noBody) (views.Run, *edge.Error) {
 	run, herr := c.run()
 	if herr != nil {
@@ -129,8 +144,7 @@ func cancelEvalRun(c *call, _ *noBody) (views.Run, *edge.Error) {
 	switch {
 	case run.status == evals.StatusCancelled:
 	case run.terminal():
-		return views.Run{}, edge.NewError(shared.CodeConflict, "Run already finished with status "+string(run.status),
-			map[string]any{"status": string(run.status)})
+		return views.Run{}, edge.NewError(shared.CodeConflict, "Cannot cancel a run that already "+finishedVerb(run.status), nil)
 	default:
 		for _, it := range run.iters {
 			if it.status == evals.StatusRunning && !it.startedAt.IsZero() {

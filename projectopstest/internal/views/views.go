@@ -131,12 +131,14 @@ type Iteration struct {
 }
 
 // IterationOf fills the nullable fields; durationMs and tokensUsed are null
-// until the iteration has them (a finished iteration's 0 is a value).
+// until the iteration has them (a finished iteration's 0 is a value; one
+// cancelled before it started has none, as the service computes an
+// engine iteration's duration from its startedAt).
 func IterationOf(it evals.Iteration, finished bool) Iteration {
 	v := Iteration{Iteration: it, TestCaseID: OrNull(it.TestCaseID), Result: OrNull(it.Result),
 		Model: OrNull(it.Model), Provider: OrNull(it.Provider), StartedAt: OrNull(it.StartedAt),
 		Usage: it.Usage, Error: OrNull(it.Error)}
-	if finished {
+	if finished && (it.Status != evals.StatusCancelled || it.StartedAt != 0) {
 		d := it.DurationMs
 		v.DurationMs = &d
 	}

@@ -1,0 +1,93 @@
+package projectopstest_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// rawEval sends a raw request to the double and returns its status and
+// decoded body.
+func rawEval(t *testing.T, f *evalFix, method, path, body string) (int, map[string]any) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), method, f.srv.URL()+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+f.ws.APIKey)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := f.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	return resp.StatusCode, m
+}
+
+// Cancelling a finished run is 409 with a message and no details, as the
+// service answers it.
+func TestCancelFinishedRunHasNoDetails(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("t", "hi")}})
+	f.awaitRun(t, rc.RunID)
+	st, m := rawEval(t, f, "POST", "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/cancel", "")
+	if _, ok := m["details"]; st != 409 || ok || m["message"] != "Cannot cancel a run that already completed" {
+		t.Errorf("cancel of a completed run: %d %v", st, m)
+	}
+}
+
+// An iteration cancelled before it started has no duration (null), as
+// the service computes one only from a startedAt.
+func TestCancelledUnstartedIterationHasNoDuration(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalParallelism(1))
+	blk := evals.Test{Title: "b", Steps: []evals.Step{evals.ToolCallStep("one", "block", map[string]any{"tag": "a"})}}
+	blk2 := blk
+	blk2.Title = "c"
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{blk, blk2}})
+	f.awaitBlocked(t)
+	if _, err := f.c.Evals.Runs.Cancel(t.Context(), f.ws.ProjectID, rc.RunID); err != nil {
+		t.Fatal(err)
+	}
+	_, m := rawEval(t, f, "GET", "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/iterations", "")
+	unstarted := 0
+	for _, x := range m["items"].([]any) {
+		it := x.(map[string]any)
+		if it["startedAt"] == nil {
+			unstarted++
+			if it["durationMs"] != nil {
+				t.Errorf("iteration %v: never started but durationMs %v", it["title"], it["durationMs"])
+			}
+		}
+	}
+	if unstarted == 0 {
+		t.Fatal("no iteration was cancelled before it started")
+	}
+}
+
+// modelApiKeys takes any string for a key, as the service's schema does;
+// an empty one just is not a key.
+func TestModelAPIKeysEmptyValueAccepted(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	st, m := rawEval(t, f, "POST", "/projects/"+f.ws.ProjectID+"/eval-runs",
+		`{"suiteName":"s","serverIds":["`+f.serverID+`"],"modelApiKeys":{"openai":""},"tests":[{"title":"a","model":"anthropic/claude-haiku-4.5","steps":[{"id":"p","kind":"prompt","prompt":"hi"}]}]}`)
+	if st != 202 {
+		t.Errorf("modelApiKeys {openai: \"\"}: %d %v, want 202", st, m)
+	}
+}
