@@ -2,10 +2,12 @@ package evals
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
@@ -65,12 +67,38 @@ func (s *RunService) Get(ctx context.Context, projectID, runID string, opts ...o
 // Cancel requests cancellation of an in-flight run and returns it: its
 // pending and running iterations become cancelled and in-flight tool calls
 // are stopped. Cancelling a cancelled run succeeds without change; a run
-// already completed, failed or timed out gives 409 (ErrConflict).
+// already completed, failed or timed out gives 409, and the error matches
+// ErrConflict whatever code the service put on it (its source raises this
+// refusal with VALIDATION_ERROR, which today also turns the status into
+// 400; that answer, recognised by its message, matches ErrConflict too,
+// and still matches the code it came with).
 func (s *RunService) Cancel(ctx context.Context, projectID, runID string, opts ...option.RequestOption) (*Run, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Run](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeRunCancel,
+	run, err := transport.Call[Run](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeRunCancel,
 		Params: []string{projectID, runID}, Class: transport.Idempotent})
+	if e, ok := errors.AsType[*shared.Error](err); ok && runAlreadyFinished(e) {
+		return nil, &alreadyFinished{e}
+	}
+	return run, err
 }
+
+// runAlreadyFinished reports the service's refusal to cancel a finished
+// run, under any code.
+func runAlreadyFinished(e *shared.Error) bool {
+	return e.StatusCode == http.StatusConflict && e.Code != shared.CodeConflict ||
+		e.StatusCode == http.StatusBadRequest && e.Code == shared.CodeValidation &&
+			strings.HasPrefix(e.Message, "Cannot cancel a run that already")
+}
+
+// alreadyFinished is that refusal: it reads and unwraps as the service's
+// error, and also matches ErrConflict.
+type alreadyFinished struct{ err *shared.Error }
+
+func (e *alreadyFinished) Error() string { return e.err.Error() }
+
+func (e *alreadyFinished) Is(target error) bool { return target == shared.ErrConflict }
+
+func (e *alreadyFinished) Unwrap() error { return e.err }
 
 // ListIterations returns one page of the run's iterations. p may be nil.
 func (s *RunService) ListIterations(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) (*shared.Page[Iteration], error) {
