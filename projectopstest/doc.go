@@ -106,6 +106,9 @@
 //     32 in flight on a session 503 SERVER_UNREACHABLE (the service's public
 //     answers to both are not documented), and relayed requests never time
 //     out (see docs/double.md);
+//   - a validation error names the offending field in details.field (and
+//     some, their limit in details.limit); the service's name it in the
+//     message only, so a client must not branch on those two keys;
 //   - an eval-ingest body may carry projectId: it is ignored, the path
 //     decides the project (the service's gateway overwrites it);
 //   - every error is an envelope, unclean paths (".", "..", "//", a
