@@ -37,7 +37,11 @@ func (s Status) Terminal() bool {
 	return false
 }
 
-// Result is the verdict of a finished run or iteration.
+// Result is the verdict of a finished run or iteration. The reference
+// documents passed and failed (empty until there is one); the service's
+// own data types also allow pending, cancelled and timed_out here, which
+// it passes through as stored, so read a run's state from its Status and
+// treat any other Result as no verdict.
 type Result string
 
 // Results.
