@@ -242,3 +242,21 @@ func TestChatSessionsDefaultLimit(t *testing.T) {
 		t.Errorf("limit 200: %d items, cursor %q", len(all.Items), all.NextCursor)
 	}
 }
+
+// The service looks a chatbox up by its id, with the caller's access to
+// the chatbox's own project, and answers 404 when that is not the path's
+// project: named under a project the caller cannot access, a chatbox (or an
+// unknown id) is 404, never that project's 403; a chatbox of a project
+// the caller cannot read keeps that refusal.
+func TestChatboxUnderAnotherProjectIsNotFound(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	cbx := must[string](t)(w.srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: w.ws.ProjectID, Name: "Mine"}))
+	hidden := must[string](t)(w.srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: w.otherProject, Name: "Theirs"}))
+	tg := inproc(w.srv)
+	tg.call(t, "GET", "/projects/"+w.ws.ProjectID+"/chatboxes/"+cbx, w.keys["member"], nil).decode(t, new(map[string]any))
+	for _, path := range []string{"/projects/" + w.otherProject + "/chatboxes/" + cbx, "/projects/" + w.otherProject + "/chatboxes/cbx_nope"} {
+		tg.call(t, "GET", path, w.keys["member"], nil).wantError(t, shared.CodeNotFound)
+	}
+	tg.call(t, "GET", "/projects/"+w.otherProject+"/chatboxes/"+hidden, w.keys["member"], nil).wantError(t, shared.CodeForbidden)
+}

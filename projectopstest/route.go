@@ -72,6 +72,9 @@ type op[Req, Resp any] struct {
 	// (under Server.mu): the resource the path names must exist, so a
 	// missing one is 404 whatever the body says.
 	find func(c *call) *edge.Error
+	// ownAccess: the route checks access itself instead of on the path's
+	// {projectId} (apply runs under Server.mu with c.project unset).
+	ownAccess bool
 	// bodyFirst runs find after the body is decoded and checked instead:
 	// the service validates these routes' bodies before it looks the
 	// resource up (a bad body on a missing resource is 400, not 404).
@@ -91,7 +94,7 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a actor) *edge.Error {
 		c := newCall(s, r, a)
 		defer c.release()
-		scoped := r.PathValue("projectId") != ""
+		scoped := r.PathValue("projectId") != "" && !o.ownAccess
 		var body Req
 		_, bodyless := any(body).(none)
 		_, refuse := any(body).(noBody)

@@ -13,7 +13,7 @@ import (
 // or a seed.
 func chatboxRoutes(s *Server, rt *router) {
 	rt.handle("GET /projects/{projectId}/chatboxes", route(s, op[none, pager.Page[views.Chatbox]]{need: accessRead, apply: listChatboxes}))
-	rt.handle("GET /projects/{projectId}/chatboxes/{chatboxId}", route(s, op[none, views.ChatboxDetail]{need: accessRead, apply: getChatbox}))
+	rt.handle("GET /projects/{projectId}/chatboxes/{chatboxId}", route(s, op[none, views.ChatboxDetail]{ownAccess: true, apply: getChatbox}))
 }
 
 func listChatboxes(c *call, _ *none) (pager.Page[views.Chatbox], *edge.Error) {
@@ -25,9 +25,20 @@ func listChatboxes(c *call, _ *none) (pager.Page[views.Chatbox], *edge.Error) {
 	return page, nil
 }
 
+// getChatbox answers as the service's route does: it looks the chatbox up
+// by its id alone, with the caller's access to the chatbox's own project,
+// and then answers 404 when that is not the path's project. So a chatbox
+// named under another project is 404 whatever the caller's access to the
+// path's project (never that project's 403).
 func getChatbox(c *call, _ *none) (views.ChatboxDetail, *edge.Error) {
 	cb := c.s.st.chatbox[c.path("chatboxId")]
-	if cb == nil || cb.projectID != c.project.id {
+	if cb == nil {
+		return views.ChatboxDetail{}, notFoundIn("Chatbox")
+	}
+	if _, _, herr := c.s.st.projectFor(c.a, cb.projectID, accessRead); herr != nil {
+		return views.ChatboxDetail{}, herr
+	}
+	if cb.projectID != c.path("projectId") {
 		return views.ChatboxDetail{}, notFoundIn("Chatbox")
 	}
 	return views.ChatboxDetailOf(c.s.st.chatboxDetailView(cb)), nil
