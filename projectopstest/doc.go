@@ -109,6 +109,11 @@
 //   - a validation error names the offending field in details.field (and
 //     some, their limit in details.limit); the service's name it in the
 //     message only, so a client must not branch on those two keys;
+//   - GET /chat-sessions refuses a status other than active or archived,
+//     a limit outside 1-200 and a cursor it did not make (400), and a
+//     projectId filter it cannot find (404) or the caller cannot read
+//     (403): the reference lists none of these answers (the service's
+//     backend behind that route is not public);
 //   - an eval-ingest body may carry projectId: it is ignored, the path
 //     decides the project (the service's gateway overwrites it);
 //   - every error is an envelope, unclean paths (".", "..", "//", a
