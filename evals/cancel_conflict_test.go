@@ -39,6 +39,7 @@ func TestCancelFinishedRunMatchesConflict(t *testing.T) {
 		{409, `{"code":"VALIDATION_ERROR","message":"Cannot cancel a run that already completed"}`, true},
 		{400, `{"code":"VALIDATION_ERROR","message":"Cannot cancel a run that already failed"}`, true},
 		{400, `{"code":"VALIDATION_ERROR","message":"Unexpected field(s) in body: x"}`, false},
+		{409, `{"code":"FORBIDDEN","message":"something else entirely"}`, false},
 	} {
 		c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
 			option.WithHTTPClient(&http.Client{Transport: fixedAnswer{tc.status, tc.body}}), option.WithMaxRetries(0))
@@ -52,6 +53,10 @@ func TestCancelFinishedRunMatchesConflict(t *testing.T) {
 		}
 		if strings.Contains(tc.body, "VALIDATION") && !errors.Is(err, projectops.ErrValidation) {
 			t.Errorf("%s: the error no longer matches its own code", tc.body)
+		}
+		// Sentinels match by code: one of the caller's own matches too.
+		if errors.Is(err, &projectops.Error{Code: projectops.CodeConflict}) != tc.conflict {
+			t.Errorf("%s: a CONFLICT sentinel of the caller's own matches %v", tc.body, !tc.conflict)
 		}
 	}
 }

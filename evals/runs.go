@@ -83,11 +83,11 @@ func (s *RunService) Cancel(ctx context.Context, projectID, runID string, opts .
 }
 
 // runAlreadyFinished reports the service's refusal to cancel a finished
-// run, under any code.
+// run made with VALIDATION_ERROR: a 409 with that code, or the 400 the
+// service sends it as today, known by its message.
 func runAlreadyFinished(e *shared.Error) bool {
-	return e.StatusCode == http.StatusConflict && e.Code != shared.CodeConflict ||
-		e.StatusCode == http.StatusBadRequest && e.Code == shared.CodeValidation &&
-			strings.HasPrefix(e.Message, "Cannot cancel a run that already")
+	return e.Code == shared.CodeValidation && (e.StatusCode == http.StatusConflict ||
+		e.StatusCode == http.StatusBadRequest && strings.HasPrefix(e.Message, "Cannot cancel a run that already"))
 }
 
 // alreadyFinished is that refusal: it reads and unwraps as the service's
@@ -96,7 +96,12 @@ type alreadyFinished struct{ err *shared.Error }
 
 func (e *alreadyFinished) Error() string { return e.err.Error() }
 
-func (e *alreadyFinished) Is(target error) bool { return target == shared.ErrConflict }
+// Is matches ErrConflict, and any sentinel that asks for CONFLICT alone
+// (sentinels match by code).
+func (e *alreadyFinished) Is(target error) bool {
+	t, ok := target.(*shared.Error)
+	return ok && t.Code == shared.CodeConflict && t.Reason == "" && (t.StatusCode == 0 || t.StatusCode == e.err.StatusCode)
+}
 
 func (e *alreadyFinished) Unwrap() error { return e.err }
 

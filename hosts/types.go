@@ -75,7 +75,9 @@ type CreateParams struct {
 	Template Template `json:"template,omitempty"`
 	// Theme is stamped into a template-seeded config: ThemeLight or ThemeDark.
 	Theme string `json:"theme,omitempty"`
-	// Config is a full host config, used verbatim.
+	// Config is a full host config, used verbatim. A config with a
+	// harness needs a computer too (the harness runs inside it): one
+	// without is refused with VALIDATION_ERROR, on update as well.
 	Config Config `json:"config,omitzero"`
 }
 

@@ -130,6 +130,9 @@ func hostSpecConfig(cc *hostcfg.Cache, spec HostSpec) (map[string]any, error) {
 	// and the server's life.
 	cfg, herr := cc.Resolve(context.Background(), hostcfg.Input{Name: spec.Name, Template: string(spec.Template),
 		Theme: spec.Theme, Config: raw, Present: present})
+	if herr == nil {
+		herr = harnessNeedsComputer(cfg)
+	}
 	if herr != nil {
 		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.Body.Message)
 	}

@@ -107,7 +107,7 @@
 //     answers to both are not documented), and relayed requests never time
 //     out (see docs/double.md);
 //   - a validation error names the offending field in details.field (and
-//     some, their limit in details.limit); the service's name it in the
+//     some, their limit in details.limit); the service names it in the
 //     message only, so a client must not branch on those two keys;
 //   - GET /chat-sessions refuses a status other than active or archived,
 //     a limit outside 1-200 and a cursor it did not make (400), and a

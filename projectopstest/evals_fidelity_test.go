@@ -1,11 +1,13 @@
 package projectopstest_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -89,5 +91,21 @@ func TestModelAPIKeysEmptyValueAccepted(t *testing.T) {
 		`{"suiteName":"s","serverIds":["`+f.serverID+`"],"modelApiKeys":{"openai":""},"tests":[{"title":"a","model":"anthropic/claude-haiku-4.5","steps":[{"id":"p","kind":"prompt","prompt":"hi"}]}]}`)
 	if st != 202 {
 		t.Errorf("modelApiKeys {openai: \"\"}: %d %v, want 202", st, m)
+	}
+}
+
+// The refusal names the status as stored, as the service's message does:
+// a timed-out run "already timed_out".
+func TestCancelTimedOutRunMessage(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalParallelism(1), projectopstest.WithEvalRunDeadline(200*time.Millisecond),
+		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { <-ctx.Done(); return ctx.Err() }))
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{{Title: "x", Steps: []evals.Step{evals.InteractStep("i", map[string]any{"click": "x"})}}}})
+	if run := f.awaitRun(t, rc.RunID); run.Status != evals.StatusTimedOut {
+		t.Fatalf("setup: run %s", run.Status)
+	}
+	st, m := rawEval(t, f, "POST", "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/cancel", "")
+	if st != 409 || m["message"] != "Cannot cancel a run that already timed_out" {
+		t.Errorf("cancel of a timed-out run: %d %v", st, m)
 	}
 }

@@ -582,3 +582,15 @@ func TestBodyCheckedBeforeLookup(t *testing.T) {
 		}
 	}
 }
+
+// AddHost and seeds keep the harness rule too: a host the API would refuse
+// cannot be seeded (its own config would then be refused back on PATCH).
+func TestAddHostHarnessNeedsComputer(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	if id, err := srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "h",
+		Config: map[string]any{"modelId": "openai/gpt-5", "harness": "claude-code"}}); err == nil || !strings.Contains(err.Error(), "config.computer") {
+		t.Errorf("AddHost with a harness and no computer = %s, %v", id, err)
+	}
+}

@@ -87,18 +87,6 @@ func checkRunParams(p *evals.RunParams) *edge.Error {
 	return checkPassCriteria(p.PassCriteria)
 }
 
-// finishedVerb says how a terminal run ended, for cancel's refusal
-// ("Cannot cancel a run that already completed").
-func finishedVerb(s evals.Status) string {
-	switch s {
-	case evals.StatusFailed:
-		return "failed"
-	case evals.StatusTimedOut:
-		return "timed out"
-	}
-	return "completed"
-}
-
 // run is the route's {runId}, a run of the call's project; another
 // project's run reads as 404. Call with Server.mu held.
 func (c *call) run() (*evalRunRec, *edge.Error) {
@@ -144,7 +132,9 @@ func cancelEvalRun(c *call, _ *noBody) (views.Run, *edge.Error) {
 	switch {
 	case run.status == evals.StatusCancelled:
 	case run.terminal():
-		return views.Run{}, edge.NewError(shared.CodeConflict, "Cannot cancel a run that already "+finishedVerb(run.status), nil)
+		// The service's message names the status as stored ("already
+		// timed_out").
+		return views.Run{}, edge.NewError(shared.CodeConflict, "Cannot cancel a run that already "+string(run.status), nil)
 	default:
 		for _, it := range run.iters {
 			if it.status == evals.StatusRunning && !it.startedAt.IsZero() {
