@@ -3,9 +3,6 @@ package projectopstest_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,31 +10,18 @@ import (
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
-// rawEval sends a raw request to the double and returns its status and
-// decoded body.
+// rawEval sends a raw request to the double (the shared call helper) and
+// returns its status and decoded body.
 func rawEval(t *testing.T, f *evalFix, method, path, body string) (int, map[string]any) {
 	t.Helper()
-	var rd io.Reader
+	var b any
 	if body != "" {
-		rd = strings.NewReader(body)
+		b = body
 	}
-	req, err := http.NewRequestWithContext(t.Context(), method, f.srv.URL()+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+f.ws.APIKey)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := f.srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	r := inproc(f.srv).call(t, method, path, f.ws.APIKey, b)
 	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	return resp.StatusCode, m
+	_ = json.Unmarshal(r.body, &m)
+	return r.status, m
 }
 
 // Cancelling a finished run is 409 with a message and no details, as the
