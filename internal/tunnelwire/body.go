@@ -8,10 +8,12 @@ import (
 )
 
 // Body is a stream's body as it arrives in chunk messages: a bounded queue the
-// session's reader loop pushes into and one consumer reads from. It never
-// holds more than QueueLen chunks, so a whole body is never buffered; a
-// consumer slower than the network makes the reader wait (backpressure on
-// the WebSocket), and a consumer that is gone makes pushes drop.
+// session's reader loop feeds and one consumer reads from. Push holds at
+// most QueueLen chunks and then makes the reader wait for the consumer
+// (backpressure on the WebSocket, for every stream); Add never waits and
+// bounds the bytes queued instead, for a body whose sender caps it or
+// whose stream is cut past the bound. Either way a consumer that is gone
+// makes what comes next drop.
 //
 // Every relayed request makes one on each side, and most carry one chunk
 // that has arrived, with the end, before the consumer looks: the queue is
