@@ -26,20 +26,17 @@ func listChatboxes(c *call, _ *none) (pager.Page[views.Chatbox], *edge.Error) {
 }
 
 // getChatbox answers as the service's route does: it looks the chatbox up
-// by its id alone, with the caller's access to the chatbox's own project,
-// and then answers 404 when that is not the path's project. So a chatbox
-// named under another project is 404 whatever the caller's access to the
-// path's project (never that project's 403).
+// by its id alone and answers 404 when it is not the path's project's (as
+// the specification says of a chatbox of another project), whatever the
+// caller's access to the path's project: never that project's 403. Only
+// then does the caller's access to the chatbox's project count.
 func getChatbox(c *call, _ *none) (views.ChatboxDetail, *edge.Error) {
 	cb := c.s.st.chatbox[c.path("chatboxId")]
-	if cb == nil {
+	if cb == nil || cb.projectID != c.path("projectId") {
 		return views.ChatboxDetail{}, notFoundIn("Chatbox")
 	}
 	if _, _, herr := c.s.st.projectFor(c.a, cb.projectID, accessRead); herr != nil {
 		return views.ChatboxDetail{}, herr
-	}
-	if cb.projectID != c.path("projectId") {
-		return views.ChatboxDetail{}, notFoundIn("Chatbox")
 	}
 	return views.ChatboxDetailOf(c.s.st.chatboxDetailView(cb)), nil
 }
