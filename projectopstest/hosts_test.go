@@ -594,3 +594,28 @@ func TestAddHostHarnessNeedsComputer(t *testing.T) {
 		t.Errorf("AddHost with a harness and no computer = %s, %v", id, err)
 	}
 }
+
+// A server operation checks its body before it looks the server up, as
+// the service does: a bad body on an unknown server is 400, a good one 404.
+func TestServerOpBodyCheckedBeforeLookup(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	base := "/projects/" + ws.ProjectID + "/servers/srv_nope"
+	for _, c := range []struct {
+		path, body string
+		status     int
+	}{
+		{base + "/oauth/import-tokens", `{}`, 400},
+		{base + "/oauth/import-tokens", `{"serverUrl":"https://x.example/mcp","tokens":{}}`, 400},
+		{base + "/export", `{`, 400},
+		{base + "/export", `[]`, 400},
+		{base + "/export", `{}`, 404},
+		{base + "/oauth/import-tokens", `{"serverUrl":"https://x.example/mcp","tokens":{"access_token":"at"}}`, 404},
+	} {
+		if r := tg.call(t, "POST", c.path, ws.APIKey, c.body); r.status != c.status {
+			t.Errorf("POST %s %s: %d %s, want %d", c.path, c.body, r.status, r.body, c.status)
+		}
+	}
+}

@@ -29,12 +29,13 @@ func serverOpsRoutes(s *Server, rt *router) {
 		}))
 }
 
-// serverOp is a route on a saved server: the server must exist before the
-// body is read, and f runs without the lock (it calls the MCP server) with
-// the server opened but not yet authorized (most operations then call
-// Authorize for the caller's OAuth grant).
+// serverOp is a route on a saved server: the body is checked first (as
+// the service's schema check runs before its backend looks the server
+// up), then the server must exist, and f runs without the lock (it calls
+// the MCP server) with the server opened but not yet authorized (most
+// operations then call Authorize for the caller's OAuth grant).
 func serverOp[Req, Resp any](s *Server, need access, f func(ctx context.Context, sc *mcpops.Call, body *Req) (Resp, *edge.Error)) handlerFunc {
-	return route(s, op[Req, Resp]{need: need, find: findServer, unlocked: true,
+	return route(s, op[Req, Resp]{need: need, find: findServer, bodyFirst: true, unlocked: true,
 		apply: func(c *call, body *Req) (Resp, *edge.Error) {
 			sc, herr := c.s.openServer(c.a.userID, c.path("projectId"), c.path("serverId"), func() *edge.Error {
 				_, _, herr := c.s.st.projectFor(c.a, c.path("projectId"), need)
