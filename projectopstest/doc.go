@@ -109,6 +109,12 @@
 //   - a validation error names the offending field in details.field (and
 //     some, their limit in details.limit); the service names it in the
 //     message only, so a client must not branch on those two keys;
+//   - a server operation's MCP failure carries details.serverId (and
+//     mcpCode from the MCP server, capability for FEATURE_NOT_SUPPORTED),
+//     and the token import refuses a serverUrl that is not the saved
+//     server's (details.serverId): the double's own, the service's carry
+//     none and check only that serverUrl is a string; the service's
+//     undocumented per-call oauthAccessToken body field is not read;
 //   - GET /chat-sessions refuses a status other than active or archived,
 //     a limit outside 1-200 and a cursor it did not make (400), and a
 //     projectId filter it cannot find (404) or the caller cannot read

@@ -619,3 +619,34 @@ func TestServerOpBodyCheckedBeforeLookup(t *testing.T) {
 		}
 	}
 }
+
+// An OAuth server without an imported grant is refused before connecting
+// with the details the service sends for the token import that follows:
+// {oauthRequired, serverId, serverName (null), serverUrl}, a ?k= secret in
+// the URL redacted.
+func TestOAuthRequiredNamesTheServer(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	for url, shown := range map[string]string{
+		"https://mcp.example.com/mcp":              "https://mcp.example.com/mcp",
+		"https://mcp.example.com/mcp?k=s3cret&a=b": "https://mcp.example.com/mcp?k=REDACTED&a=b",
+	} {
+		id := must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "g" + shown[len(shown)-1:], URL: url, UseOAuth: true}))
+		r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/servers/"+id+"/export", ws.APIKey, `{}`)
+		var b struct {
+			Code    string
+			Details map[string]any
+		}
+		_ = json.Unmarshal(r.body, &b)
+		d := b.Details
+		if r.status != 401 || b.Code != "OAUTH_REQUIRED" || d["oauthRequired"] != true || d["serverId"] != id ||
+			d["serverUrl"] != shown || d["serverName"] != nil || strings.Contains(string(r.body), "s3cret") {
+			t.Errorf("%s: %d %s", shown, r.status, r.body)
+		}
+		if _, ok := d["serverName"]; !ok {
+			t.Errorf("%s: no serverName (null) in %s", shown, r.body)
+		}
+	}
+}

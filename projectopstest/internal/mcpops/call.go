@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
@@ -44,7 +45,13 @@ func (sc *Call) Authorize() *edge.Error {
 	}
 	if sc.grant == nil {
 		if sc.UseOAuth {
-			return errOAuthRequired()
+			// Refused before connecting, the service's answer names the
+			// server for the token import that follows (serverName is
+			// null: the service's layer is given none here). A tunnel
+			// URL's ?k= secret is redacted: errors never carry one.
+			return edge.NewError(shared.CodeOAuthRequired, oauthRequiredMsg, map[string]any{
+				"oauthRequired": true, "serverId": sc.ServerID, "serverName": nil,
+				"serverUrl": wire.RedactSecretQuery(sc.URL)})
 		}
 		return nil
 	}
@@ -54,9 +61,12 @@ func (sc *Call) Authorize() *edge.Error {
 	return nil
 }
 
+const oauthRequiredMsg = "This server needs an OAuth grant: import tokens with POST .../oauth/import-tokens"
+
+// errOAuthRequired is the MCP server refusing the imported token: the
+// service sends no details then.
 func errOAuthRequired() *edge.Error {
-	return edge.NewError(shared.CodeOAuthRequired,
-		"This server needs an OAuth grant: import tokens with POST .../oauth/import-tokens", nil)
+	return edge.NewError(shared.CodeOAuthRequired, oauthRequiredMsg, nil)
 }
 
 // opContext bounds one MCP operation by the layer's timeout and its end.
