@@ -72,9 +72,12 @@ var (
 // sent their items.
 type ExportSnapshot struct {
 	servers.ExportSnapshot
-	Tools     []json.RawMessage `json:"tools"`
-	Resources []json.RawMessage `json:"resources"`
-	Prompts   []json.RawMessage `json:"prompts"`
+	// ExportedAt as the service writes it (JavaScript's toISOString: UTC,
+	// three fractional digits), over the embedded time.Time.
+	ExportedAt string            `json:"exportedAt"`
+	Tools      []json.RawMessage `json:"tools"`
+	Resources  []json.RawMessage `json:"resources"`
+	Prompts    []json.RawMessage `json:"prompts"`
 }
 
 // DoctorReport is servers.DoctorReport with the server's answers as it

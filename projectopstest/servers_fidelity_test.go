@@ -1,0 +1,88 @@
+package projectopstest_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// A server operation checks its body before it looks the server up, as
+// the service does: a bad body on an unknown server is 400, a good one 404.
+func TestServerOpBodyCheckedBeforeLookup(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	base := "/projects/" + ws.ProjectID + "/servers/srv_nope"
+	for _, c := range []struct {
+		path, body string
+		status     int
+	}{
+		{base + "/oauth/import-tokens", `{}`, 400},
+		{base + "/oauth/import-tokens", `{"serverUrl":"https://x.example/mcp","tokens":{}}`, 400},
+		{base + "/export", `{`, 400},
+		{base + "/export", `[]`, 400},
+		{base + "/export", `{}`, 404},
+		{base + "/oauth/import-tokens", `{"serverUrl":"https://x.example/mcp","tokens":{"access_token":"at"}}`, 404},
+	} {
+		if r := tg.call(t, "POST", c.path, ws.APIKey, c.body); r.status != c.status {
+			t.Errorf("POST %s %s: %d %s, want %d", c.path, c.body, r.status, r.body, c.status)
+		}
+	}
+}
+
+// An OAuth server without an imported grant is refused before connecting
+// with the details the service sends for the token import that follows:
+// {oauthRequired, serverId, serverName (null), serverUrl}, a ?k= secret in
+// the URL redacted.
+func TestOAuthRequiredNamesTheServer(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	for url, shown := range map[string]string{
+		"https://mcp.example.com/mcp":              "https://mcp.example.com/mcp",
+		"https://mcp.example.com/mcp?k=s3cret&a=b": "https://mcp.example.com/mcp?k=REDACTED&a=b",
+	} {
+		id := must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "g" + shown[len(shown)-1:], URL: url, UseOAuth: true}))
+		r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/servers/"+id+"/export", ws.APIKey, `{}`)
+		var b struct {
+			Code    string
+			Details map[string]any
+		}
+		_ = json.Unmarshal(r.body, &b)
+		d := b.Details
+		if r.status != 401 || b.Code != "OAUTH_REQUIRED" || d["oauthRequired"] != true || d["serverId"] != id ||
+			d["serverUrl"] != shown || d["serverName"] != nil || strings.Contains(string(r.body), "s3cret") {
+			t.Errorf("%s: %d %s", shown, r.status, r.body)
+		}
+		if _, ok := d["serverName"]; !ok {
+			t.Errorf("%s: no serverName (null) in %s", shown, r.body)
+		}
+	}
+}
+
+// An export's exportedAt is written as the service writes it, JavaScript's
+// toISOString: UTC with exactly three fractional digits.
+func TestExportedAtIsMillisecondISO(t *testing.T) {
+	t.Parallel()
+	for now, want := range map[time.Time]string{
+		time.Date(2026, 7, 9, 12, 0, 0, 0, time.UTC):                            "2026-07-09T12:00:00.000Z",
+		time.Date(2026, 7, 9, 14, 0, 0, 123456789, time.FixedZone("x", 2*3600)): "2026-07-09T12:00:00.123Z",
+	} {
+		srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithClock(func() time.Time { return now }))
+		ws := srv.Default()
+		ms := mcp.NewServer(&mcp.Implementation{Name: "x", Version: "1"}, nil)
+		id := must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "s", MCPServer: ms}))
+		r := inproc(srv).call(t, "POST", "/projects/"+ws.ProjectID+"/servers/"+id+"/export", ws.APIKey, `{}`)
+		var snap struct{ ExportedAt string }
+		if err := json.Unmarshal(r.body, &snap); err != nil || r.status != 200 || snap.ExportedAt != want {
+			t.Errorf("export at %v: %d %s, want exportedAt %s", now, r.status, r.body, want)
+		}
+	}
+}
