@@ -419,12 +419,23 @@ func TestResumeTwoLostReportsOneCompletedTheRun(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	dir := t.TempDir()
+	var paths []string
 	for _, p := range []struct {
 		prefix string
 		arrive bool
 	}{{"A-", true}, {"B-", false}} {
 		c := f.client(t, option.WithTransport(reportTransport(f, p.arrive, io.ErrUnexpectedEOF)), option.WithMaxRetries(0))
-		spoolShared(t, c, dir, p.prefix, 3, 0) // the answer lost
+		spool, _ := spoolShared(t, c, dir, p.prefix, 3, 0) // the answer lost
+		paths = append(paths, spool)
+	}
+	// A was written first, and its file says so: two files written within
+	// one tick of the file system's clock tie, and a tie is the case
+	// TestResumeTwoLostReportsSameModTime covers (both resent).
+	first := time.Now().Add(-time.Minute).Truncate(time.Second)
+	for i, p := range paths {
+		if err := os.Chtimes(p, first.Add(time.Duration(i)*time.Second), first.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
 	t.Logf("resume = %+v, %v", res, err)
