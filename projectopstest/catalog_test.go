@@ -260,3 +260,18 @@ func TestChatboxUnderAnotherProjectIsNotFound(t *testing.T) {
 	}
 	tg.call(t, "GET", "/projects/"+w.otherProject+"/chatboxes/"+hidden, w.keys["member"], nil).wantError(t, shared.CodeForbidden)
 }
+
+// The case the specification's rule decides: a chatbox of a project the
+// caller cannot read, named under one it can, is 404 (not that project's
+// 403); named under its own project, the caller's access to it counts.
+func TestChatboxOfUnreadableProjectUnderReadableIsNotFound(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tg := inproc(w.srv)
+	for _, who := range []string{"member", "pguest"} {
+		tg.call(t, "GET", "/projects/"+w.ws.ProjectID+"/chatboxes/"+w.cbxOther, w.keys[who], nil).wantError(t, shared.CodeNotFound)
+	}
+	tg.call(t, "GET", "/projects/"+w.otherProject+"/chatboxes/"+w.cbxOther, w.keys["member"], nil).wantError(t, shared.CodeForbidden)
+	tg.call(t, "GET", "/projects/"+w.otherProject+"/chatboxes/"+w.cbxOther, w.keys["orgguest"], nil).wantError(t, shared.CodeForbidden)
+	tg.call(t, "GET", "/projects/"+w.otherProject+"/chatboxes/"+w.cbxOther, w.keys["foreign"], nil).wantError(t, shared.CodeNotFound)
+}

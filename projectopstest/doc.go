@@ -113,8 +113,11 @@
 //     mcpCode from the MCP server, capability for FEATURE_NOT_SUPPORTED),
 //     and the token import refuses a serverUrl that is not the saved
 //     server's (details.serverId): the double's own, the service's carry
-//     none and check only that serverUrl is a string; the service's
-//     undocumented per-call oauthAccessToken body field is not read;
+//     none and check only that serverUrl is a non-empty string; the
+//     service's undocumented per-call oauthAccessToken body field is not
+//     read; OAUTH_REQUIRED's details.serverUrl has a ?k= secret and a
+//     userinfo password redacted, where the service sends the saved URL
+//     as it is (a tunnel's, secret and all);
 //   - GET /chat-sessions refuses a status other than active or archived,
 //     a limit outside 1-200 and a cursor it did not make (400), and a
 //     projectId filter it cannot find (404) or the caller cannot read

@@ -50,9 +50,13 @@ func TestCancelledUnstartedIterationHasNoDuration(t *testing.T) {
 	if _, err := f.c.Evals.Runs.Cancel(t.Context(), f.ws.ProjectID, rc.RunID); err != nil {
 		t.Fatal(err)
 	}
-	_, m := rawEval(t, f, "GET", "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/iterations", "")
+	st, m := rawEval(t, f, "GET", "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/iterations", "")
+	items, ok := m["items"].([]any)
+	if st != 200 || !ok {
+		t.Fatalf("iterations: %d %v", st, m)
+	}
 	unstarted := 0
-	for _, x := range m["items"].([]any) {
+	for _, x := range items {
 		it := x.(map[string]any)
 		if it["startedAt"] == nil {
 			unstarted++

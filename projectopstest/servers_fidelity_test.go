@@ -67,8 +67,9 @@ func TestOAuthRequiredNamesTheServer(t *testing.T) {
 	}
 }
 
-// An export's exportedAt is written as the service writes it, JavaScript's
-// toISOString: UTC with exactly three fractional digits.
+// An export's exportedAt and a doctor report's generatedAt are written as
+// the service writes them, JavaScript's toISOString: UTC with exactly three
+// fractional digits.
 func TestExportedAtIsMillisecondISO(t *testing.T) {
 	t.Parallel()
 	for now, want := range map[time.Time]string{
@@ -83,6 +84,11 @@ func TestExportedAtIsMillisecondISO(t *testing.T) {
 		var snap struct{ ExportedAt string }
 		if err := json.Unmarshal(r.body, &snap); err != nil || r.status != 200 || snap.ExportedAt != want {
 			t.Errorf("export at %v: %d %s, want exportedAt %s", now, r.status, r.body, want)
+		}
+		r = inproc(srv).call(t, "POST", "/projects/"+ws.ProjectID+"/servers/"+id+"/doctor", ws.APIKey, `{}`)
+		var rep struct{ GeneratedAt string }
+		if err := json.Unmarshal(r.body, &rep); err != nil || r.status != 200 || rep.GeneratedAt != want {
+			t.Errorf("doctor at %v: %d generatedAt %q, want %s", now, r.status, rep.GeneratedAt, want)
 		}
 	}
 }

@@ -23,7 +23,10 @@
 // handler that failed; as a read, GetPrompt is retried on it unless
 // option.WithMaxRetries(0)), FEATURE_NOT_SUPPORTED (422) when the
 // server lacks the capability (no prompts, say), OAUTH_REQUIRED (401) when
-// the server needs an OAuth grant (import tokens once). A tool that reports
+// the server needs an OAuth grant (import tokens once; refused before
+// connecting, its Details name the server: oauthRequired, serverId,
+// serverName, serverUrl, the last as saved, so a tunnel's ?k= secret and
+// all: never log Details). A tool that reports
 // a failure is not an error: CallTool returns the result with IsError set.
 //
 // Retries follow each operation's nature: listings, Validate, Doctor,

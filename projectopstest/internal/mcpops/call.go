@@ -63,8 +63,10 @@ func (sc *Call) Authorize() *edge.Error {
 
 const oauthRequiredMsg = "This server needs an OAuth grant: import tokens with POST .../oauth/import-tokens"
 
-// errOAuthRequired is the MCP server refusing the imported token: the
-// service sends no details then.
+// errOAuthRequired is an OAUTH_REQUIRED met after connecting (the MCP
+// server refused the imported token, or a server saved without OAuth
+// answered 401 to a caller with no grant), with no details: the double
+// names the server only when it refuses before connecting.
 func errOAuthRequired() *edge.Error {
 	return edge.NewError(shared.CodeOAuthRequired, oauthRequiredMsg, nil)
 }

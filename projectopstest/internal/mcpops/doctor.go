@@ -45,7 +45,7 @@ func Doctor(ctx context.Context, sc *Call) (DoctorReport, *edge.Error) {
 func doctor(ctx context.Context, sc *Call) DoctorReport {
 	var full DoctorReport
 	rep := &full.DoctorReport
-	rep.GeneratedAt = sc.l.cfg.Now().UTC()
+	full.GeneratedAt = jsISO(sc.l.cfg.Now())
 	rep.Checks.Probe = check(servers.CheckSkipped, "no transport probe: the double connects directly")
 	skipRest := func(why string) {
 		rep.Checks.Initialization = check(servers.CheckSkipped, "%s", why)

@@ -58,7 +58,7 @@ func Export(ctx context.Context, sc *Call) (ExportSnapshot, *edge.Error) {
 	}
 	// A list that was not served is empty, never null.
 	snap.Tools, snap.Resources, snap.Prompts = orEmpty(snap.Tools), orEmpty(snap.Resources), orEmpty(snap.Prompts)
-	snap.ExportedAt = sc.l.cfg.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	snap.ExportedAt = jsISO(sc.l.cfg.Now())
 	return snap, nil
 }
 

@@ -73,8 +73,8 @@ func TestOperations(t *testing.T) {
 	if herr != nil || rep.Status != servers.DoctorReady || len(rep.Tools) != 1 || rep.Checks.Prompts.Status != servers.CheckOK {
 		t.Errorf("Doctor = %+v, %v", rep, herr)
 	}
-	if !rep.GeneratedAt.Equal(t0) {
-		t.Errorf("Doctor.GeneratedAt = %v, want the layer's clock %v", rep.GeneratedAt, t0)
+	if rep.GeneratedAt != jsISO(t0) {
+		t.Errorf("Doctor.GeneratedAt = %v, want the layer's clock %v", rep.GeneratedAt, jsISO(t0))
 	}
 	snap, herr := Export(ctx, sc)
 	if herr != nil || len(snap.Tools) != 1 || snap.Prompts == nil || len(snap.Prompts) != 0 {

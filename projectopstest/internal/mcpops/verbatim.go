@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -72,8 +73,8 @@ var (
 // sent their items.
 type ExportSnapshot struct {
 	servers.ExportSnapshot
-	// ExportedAt as the service writes it (JavaScript's toISOString: UTC,
-	// three fractional digits), over the embedded time.Time.
+	// ExportedAt as the service writes it (see jsISO), over the embedded
+	// time.Time.
 	ExportedAt string            `json:"exportedAt"`
 	Tools      []json.RawMessage `json:"tools"`
 	Resources  []json.RawMessage `json:"resources"`
@@ -87,6 +88,9 @@ type ExportSnapshot struct {
 // service's (it starts them at [] and {}).
 type DoctorReport struct {
 	servers.DoctorReport
+	// GeneratedAt as the service writes it (see jsISO), over the embedded
+	// time.Time.
+	GeneratedAt       string            `json:"generatedAt"`
 	InitInfo          json.RawMessage   `json:"initInfo"`
 	Capabilities      json.RawMessage   `json:"capabilities"`
 	Tools             []json.RawMessage `json:"tools"`
@@ -154,3 +158,7 @@ func omit(item json.RawMessage, field string) json.RawMessage {
 	b.WriteByte('}')
 	return b.Bytes()
 }
+
+// jsISO is t as the service's timestamps are written, JavaScript's
+// Date#toISOString: UTC, exactly three fractional digits (truncated).
+func jsISO(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
