@@ -11,18 +11,6 @@ import (
 	"github.com/projectops/projectops-go/option"
 )
 
-// fixedAnswer answers every request with one status and body.
-type fixedAnswer struct {
-	status int
-	body   string
-}
-
-func (rt fixedAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
-	return &http.Response{StatusCode: rt.status, Request: r,
-		Header: http.Header{"Content-Type": {"application/json"}},
-		Body:   io.NopCloser(strings.NewReader(rt.body))}, nil
-}
-
 // The service raises its refusal to cancel a finished run with the code
 // VALIDATION_ERROR (the specification gives it 409 and no code; the
 // service's own envelope turns it into a 400): Cancel's error matches
@@ -41,8 +29,12 @@ func TestCancelFinishedRunMatchesConflict(t *testing.T) {
 		{400, `{"code":"VALIDATION_ERROR","message":"Unexpected field(s) in body: x"}`, false},
 		{409, `{"code":"FORBIDDEN","message":"something else entirely"}`, false},
 	} {
+		answer := rtFunc(func(r *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: tc.status, Request: r, Header: http.Header{"Content-Type": {"application/json"}},
+				Body: io.NopCloser(strings.NewReader(tc.body))}, nil
+		})
 		c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
-			option.WithHTTPClient(&http.Client{Transport: fixedAnswer{tc.status, tc.body}}), option.WithMaxRetries(0))
+			option.WithTransport(answer), option.WithMaxRetries(0))
 		if err != nil {
 			t.Fatal(err)
 		}
