@@ -1,0 +1,179 @@
+package tunnels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+	"github.com/projectops/projectops-go/internal/wire"
+)
+
+// stream is one relayed request being served.
+type stream struct {
+	s    *session
+	id   uint32
+	stop context.CancelCauseFunc // with errStreamEnded: see cancel
+	body tunnelwire.Body         // by value: one allocation less per request
+
+	ctx context.Context     // the request's, until its handler starts
+	req *tunnelwire.Control // the req message, until its handler starts
+}
+
+// errStreamEnded is the cause of a stream's context when the tunnel ends
+// it (the caller gone, a reused id, the stream or session done): ProxyTo
+// then has nothing left to abort, unlike a context the user's middleware
+// ended.
+var errStreamEnded = errors.New("tunnels: the relayed request ended")
+
+// start serves one relayed request on its own goroutine. A request whose
+// body is still to come waits for it: its handler starts at req_end, or
+// when the session's reader is about to wait on the socket (the body is
+// slow to come, or streams), whichever is first. The edge sends a small
+// request's messages together, so its handler nearly always starts with
+// the whole body queued instead of parking for it.
+func (s *session) start(c *tunnelwire.Control) {
+	ctx, stop := context.WithCancelCause(s.reqCtx)
+	st := &stream{s: s, id: c.ID, stop: stop, ctx: ctx, req: c}
+	if !c.HasBody {
+		st.body.Finish(nil) // no chunks and no req_end follow
+	}
+	wait := c.HasBody && s.holdsReads
+	s.mu.Lock()
+	if old := s.streams[c.ID]; old != nil {
+		// A reused id: the edge gave up on the old stream. Its handler,
+		// if it started, is cancelled and its body read released.
+		old.cancel()
+		old.body.Finish(context.Canceled)
+		if s.unpendLocked(old) {
+			_ = old.body.Close()
+		}
+	}
+	s.streams[c.ID] = st
+	if wait {
+		s.pending = append(s.pending, st)
+	}
+	s.mu.Unlock()
+	if !wait {
+		s.launch(st)
+	}
+}
+
+// launch starts a stream's handler.
+func (s *session) launch(st *stream) {
+	ctx, c := st.ctx, st.req
+	st.ctx, st.req = nil, nil
+	s.wg.Add(1)
+	go st.run(ctx, c)
+}
+
+// startPending starts the handlers still waiting for their body: the
+// reader is about to wait on the socket.
+func (s *session) startPending() {
+	s.mu.Lock()
+	pending := s.pending
+	s.pending = s.pending[len(s.pending):]
+	s.mu.Unlock()
+	for i, st := range pending {
+		s.launch(st)
+		pending[i] = nil
+	}
+}
+
+// unpend takes st off the pending list; it reports whether it was there.
+func (s *session) unpend(st *stream) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unpendLocked(st)
+}
+
+func (s *session) unpendLocked(st *stream) bool {
+	for i, p := range s.pending {
+		if p == st {
+			s.pending = append(s.pending[:i], s.pending[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// forget lets go of a stream whose handler never started.
+func (s *session) forget(st *stream) {
+	_ = st.body.Close()
+	s.mu.Lock()
+	if s.streams[st.id] == st {
+		delete(s.streams, st.id)
+	}
+	s.mu.Unlock()
+}
+
+// cancel ends the stream's request context (a method, not a closure: one
+// allocation less per request).
+func (st *stream) cancel() { st.stop(errStreamEnded) }
+
+// run serves the stream's request, then lets go of the stream.
+func (st *stream) run(ctx context.Context, c *tunnelwire.Control) {
+	s := st.s
+	defer s.wg.Done()
+	defer func() {
+		st.cancel()
+		_ = st.body.Close()
+		s.mu.Lock()
+		if s.streams[st.id] == st {
+			delete(s.streams, st.id)
+		}
+		s.mu.Unlock()
+	}()
+	s.serve(ctx, c, st)
+}
+
+func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) {
+	w := newResponseWriter(s, c.ID, ctx)
+	defer w.release()
+	uri, ok := s.localURI(c.URL)
+	if !ok {
+		// The edge keeps requests to the tunnel's path; one outside it
+		// never reaches the handler.
+		w.header.Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, "tunnels: only the tunnel's path is served\n")
+		w.finish(nil)
+		return
+	}
+	req, err := newServerRequest(ctx, c.Method, uri, &st.body)
+	if err != nil {
+		w.finish(errors.New("malformed request line"))
+		return
+	}
+	req.RequestURI = uri
+	if c.Header != nil {
+		req.Header = c.Header
+	}
+	// A page served through the tunnel names the public URL, secret and
+	// all, in its sub-requests' Referer: the handler never sees k.
+	for i, v := range req.Header["Referer"] {
+		req.Header["Referer"][i] = wire.RedactSecretQuery(v)
+	}
+	req.Host = req.Header.Get("X-Forwarded-Host")
+	req.RemoteAddr = "tunnel"
+	req.ContentLength = -1
+	if n, err := strconv.ParseInt(req.Header.Get("Content-Length"), 10, 64); err == nil && n >= 0 {
+		req.ContentLength = n
+	}
+	if !c.HasBody {
+		req.ContentLength, req.Body = 0, http.NoBody
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			if v != http.ErrAbortHandler {
+				s.log.Error("tunnels: handler panic", "method", c.Method, "panic", fmt.Sprint(v))
+			}
+			w.finish(errors.New("handler failed"))
+		}
+	}()
+	s.h.ServeHTTP(w, req)
+	w.finish(nil)
+}
