@@ -89,6 +89,18 @@ type op[Req, Resp any] struct {
 	unlocked bool
 }
 
+// gate checks, under Server.mu, the caller's access to the path's project
+// and, with find, that the resource the path names exists.
+func (o *op[Req, Resp]) gate(s *Server, c *call, find bool) *edge.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	herr := c.resolveProject(o.need)
+	if herr == nil && find && o.find != nil {
+		herr = o.find(c)
+	}
+	return herr
+}
+
 // route adapts a typed handler to the router's handlerFunc.
 func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a actor) *edge.Error {
@@ -100,13 +112,7 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 		_, refuse := any(body).(noBody)
 		if !bodyless {
 			if scoped {
-				s.mu.Lock()
-				herr := c.resolveProject(o.need)
-				if herr == nil && o.find != nil && !o.bodyFirst {
-					herr = o.find(c)
-				}
-				s.mu.Unlock()
-				if herr != nil {
+				if herr := o.gate(s, c, !o.bodyFirst); herr != nil {
 					return herr
 				}
 			}
@@ -127,13 +133,7 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 				}
 			}
 			if scoped && o.find != nil && o.bodyFirst {
-				s.mu.Lock()
-				herr := c.resolveProject(o.need)
-				if herr == nil {
-					herr = o.find(c)
-				}
-				s.mu.Unlock()
-				if herr != nil {
+				if herr := o.gate(s, c, true); herr != nil {
 					return herr
 				}
 			}

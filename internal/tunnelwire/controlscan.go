@@ -12,14 +12,14 @@ import "net/http"
 func scanControl(p []byte) (Control, bool) {
 	s := scanner{b: p}
 	var (
-		seen                        uint16
-		t, slug, method, url        span
-		code, msg                   span
-		id, proto, status           int64
-		limits                      Limits
-		pairs                       [24][2]span
-		hdr                         [][2]span
-		hasBody, hasHeaders, hasMsg bool
+		seen                 uint16
+		t, slug, method, url span
+		code, msg            span
+		id, proto, status    int64
+		limits               Limits
+		pairs                [24][2]span
+		hdr                  [][2]span
+		hasBody              bool
 	)
 	if !s.eat('{') {
 		return Control{}, false
@@ -59,9 +59,8 @@ func scanControl(p []byte) (Control, bool) {
 			bit = 1 << 7
 			status, ok = s.int(1<<31 - 1)
 		case "headers":
-			bit = 1 << 8
+			bit = bitHeaders
 			hdr, ok = s.headers(pairs[:0])
-			hasHeaders = true
 		case "hasBody":
 			bit = 1 << 9
 			hasBody, ok = s.bool()
@@ -69,9 +68,8 @@ func scanControl(p []byte) (Control, bool) {
 			bit = 1 << 10
 			code, ok = s.str()
 		case "msg":
-			bit = 1 << 11
+			bit = bitMsg
 			msg, ok = s.str()
-			hasMsg = true
 		default:
 			return Control{}, false
 		}
@@ -108,10 +106,10 @@ func scanControl(p []byte) (Control, bool) {
 		c.Code = str(code)
 	}
 	c.Slug, c.Method, c.URL = str(slug), str(method), str(url)
-	if hasMsg {
+	if seen&bitMsg != 0 {
 		c.Msg = str(msg)
 	}
-	if hasHeaders {
+	if seen&bitHeaders != 0 {
 		c.Header = headerOf(str(span{0, len(p)}), hdr)
 	}
 	return c, true
@@ -132,6 +130,12 @@ func known(b []byte, names []string) string {
 	}
 	return ""
 }
+
+// The seen bits of the members whose presence matters beyond their value.
+const (
+	bitHeaders = 1 << 8
+	bitMsg     = 1 << 11
+)
 
 // span is where a string's bytes are in the message.
 type span struct{ from, to int }
