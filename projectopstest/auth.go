@@ -18,7 +18,7 @@ import (
 func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 	token, ok := bearer(r.Header.Get("Authorization"))
 	if !ok {
-		return actor{}, edge.Unauthorized("Missing API key: send Authorization: Bearer sk_...")
+		return actor{}, edge.Unauthorized("Bearer token required") // the gateway's words
 	}
 	if !strings.HasPrefix(token, keyPrefix) {
 		return actor{}, edge.Unauthorized("Invalid API key")
@@ -47,9 +47,9 @@ func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 	u := s.st.users[a.userID]
 	switch {
 	case u == nil || a.orgID != "" && u.orgID != a.orgID:
-		return a, edge.Unauthorized("Invalid API key")
+		return a, edge.Unauthorized("Unknown user")
 	case a.orgID == "":
-		return a, edge.NewError(shared.CodeUnauthorized, "API key is not bound to an organization",
+		return a, edge.NewError(shared.CodeUnauthorized, "This API key is not bound to an organization. Re-create it from Settings → API keys.",
 			map[string]any{"reason": string(shared.ReasonOrphanedKey)})
 	case u.role == RoleGuest:
 		return a, edge.Forbidden("Guest sessions cannot use the API")
