@@ -16,7 +16,9 @@ import (
 // whenever the key was recognised, so the request log can attribute
 // refused requests too.
 func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
-	token, ok := bearer(r.Header.Get("Authorization"))
+	// Repeated Authorization headers reach the service's gateway as one
+	// value joined with ", " (Node's Headers), which no key matches.
+	token, ok := bearer(strings.Join(r.Header.Values("Authorization"), ", "))
 	if !ok {
 		return actor{}, edge.Unauthorized("Bearer token required") // the gateway's words
 	}

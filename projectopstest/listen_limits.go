@@ -18,9 +18,11 @@ const (
 	DefaultBodyReadTimeout = 30 * time.Second
 	// DefaultIdleTimeout is how long an idle keep-alive connection is kept.
 	DefaultIdleTimeout = 2 * time.Minute
-	// MaxHeaderBytes caps a request's header block on the listener
-	// (net/http answers a larger one itself, as plain text 431).
-	MaxHeaderBytes = 1 << 20
+	// MaxHeaderBytes caps a request's header block (request line
+	// included) on the listener, as the service's Node server caps it (its
+	// default maxHeaderSize); net/http answers a larger one itself, 431 as
+	// plain text with the connection closed (the service's is bodyless).
+	MaxHeaderBytes = 16 << 10
 	// ShutdownGrace is how long Close lets in-flight loopback requests
 	// finish before it closes their connections.
 	ShutdownGrace = 2 * time.Second
@@ -55,6 +57,6 @@ func (l connLimits) withDefaults() connLimits {
 // configure applies the limits to the loopback http.Server.
 func (l connLimits) configure(hs *http.Server) {
 	hs.IdleTimeout = l.idle
-	hs.MaxHeaderBytes = MaxHeaderBytes
+	hs.MaxHeaderBytes = MaxHeaderBytes - 4096 // net/http reads 4 KiB past its setting
 	hs.Handler = edge.BodyDeadline(hs.Handler, l.body)
 }

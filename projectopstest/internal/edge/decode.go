@@ -84,7 +84,9 @@ func DecodeObjectElements(r *http.Request, limit int, tooLarge *Error, key strin
 	if len(data) > limit {
 		return nil, nil, nil, nil, tooLarge
 	}
-	data = bytes.TrimSpace(data)
+	// The service reads a body as text, and its decoder drops a leading
+	// byte-order mark (which PowerShell and Windows tools write).
+	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\uFEFF")))
 	if len(data) == 0 {
 		data = []byte("{}")
 	}
