@@ -125,6 +125,9 @@
 //     backend behind that route is not public);
 //   - an eval-ingest body may carry projectId: it is ignored, the path
 //     decides the project (the service's gateway overwrites it);
+//   - a browser's request from an origin WithAllowedOrigins does not list
+//     is 403 FORBIDDEN in the spec's envelope, where the service's body is
+//     {"error": "Forbidden", "message"} (preflights are 204, as there);
 //   - every error is an envelope, unclean paths (".", "..", "//", a
 //     trailing slash: 404), bad query escapes, control characters in the
 //     path (400) and an Authorization header over 8 KiB (401) included;

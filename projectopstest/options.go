@@ -31,6 +31,7 @@ type options struct {
 	mcp           mcpOptions
 	contractTB    testing.TB // see WithContractCheck
 	conn          connLimits // listen_limits.go
+	origins       []string   // see WithAllowedOrigins
 }
 
 func defaultOptions() options {

@@ -184,6 +184,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()
+	if underAPI(r.URL.Path) && !strings.HasPrefix(r.URL.Path, apiPrefix+uploadPath) && !s.corsGate(rec, r) {
+		return // a foreign origin, or a preflight (upload URLs are storage's)
+	}
 	if !edge.Admit(rec, r, shownPath(r.URL.Path)) {
 		return
 	}

@@ -39,6 +39,7 @@ type Server struct {
 	closed   bool
 	httpSrv  *http.Server
 	conn     connLimits // the loopback listener's limits (listen_limits.go)
+	origins  []string   // the browser origins served (cors.go)
 	baseURL  string
 	inflight sync.WaitGroup // request goroutines and the listener
 	bg       workGroup      // background work (Wait, which may run during an Add)
@@ -79,7 +80,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		log: o.logger, now: o.clock,
-		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(),
+		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(), origins: o.origins,
 		pool:    newWorkerPool(),
 		envOpt:  o.envDefaults(),
 		limiter: keylimit.New(o.perMinute, o.burst),

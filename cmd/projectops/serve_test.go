@@ -175,6 +175,32 @@ func TestServeDemoWorkspace(t *testing.T) {
 	}
 }
 
+// --allow-origin lets a browser app on that origin call the double; any
+// other origin is refused, as the service refuses it.
+func TestServeAllowOrigin(t *testing.T) {
+	t.Parallel()
+	const app = "http://localhost:5173"
+	base, lines, code, stop := serve(t, "--addr", "127.0.0.1:0", "--rate-limit", "0", "--allow-origin", app)
+	until(t, lines, projectopstest.DemoGuestKey)
+	for origin, want := range map[string]int{app: http.StatusOK, "http://localhost:3000": http.StatusForbidden} {
+		req, _ := http.NewRequest("GET", base+"/me", nil)
+		req.Header.Set("Authorization", "Bearer "+projectopstest.DemoOwnerKey)
+		req.Header.Set("Origin", origin)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want || (want == http.StatusOK) != (res.Header.Get("Access-Control-Allow-Origin") == origin) {
+			t.Errorf("Origin %s: %d %v; want %d", origin, res.StatusCode, res.Header, want)
+		}
+	}
+	stop()
+	if c := <-code; c != 0 {
+		t.Errorf("exit code %d", c)
+	}
+}
+
 func TestRunUsageErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -191,6 +217,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"extra arg", []string{"serve", "now"}, 2, `unexpected argument "now"`},
 		{"missing seed", []string{"serve", "--seed", "testdata/nope.json"}, 2, "read seed"},
 		{"bad rate", []string{"serve", "--rate-limit", "-1"}, 2, "WithRateLimit"},
+		{"bad origin", []string{"serve", "--allow-origin", "localhost:5173"}, 2, "WithAllowedOrigins"},
 		{"bad addr", []string{"serve", "--addr", "256.0.0.1:99999"}, 2, "listen"},
 	}
 	for _, tt := range tests {

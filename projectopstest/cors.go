@@ -1,0 +1,79 @@
+package projectopstest
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+)
+
+// WithAllowedOrigins sets the browser origins ("scheme://host[:port]",
+// matched exactly) the double serves. The service serves only its own web
+// app's origins: a request whose Origin header names any other is refused
+// with 403 before authentication, and a browser's preflight (OPTIONS) is
+// answered 204 for every origin but carries Access-Control-Allow-Origin
+// only for a listed one. By default no origin is listed, as for a client
+// outside the service's web app; requests without an Origin header (every
+// non-browser client) are not affected.
+func WithAllowedOrigins(origins ...string) Option {
+	return func(o *options) error {
+		for _, origin := range origins {
+			u, err := url.Parse(origin)
+			if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || u.Path != "" || u.RawQuery != "" ||
+				u.Fragment != "" || strings.HasSuffix(origin, "/") {
+				return errors.New("projectopstest: WithAllowedOrigins: " + origin + " is not an origin (scheme://host[:port])")
+			}
+		}
+		o.origins = slices.Clone(origins)
+		return nil
+	}
+}
+
+// The methods a preflight allows: the service's cors middleware's default.
+const corsAllowMethods = "GET,HEAD,PUT,POST,DELETE,PATCH"
+
+// Shared header values, set on nearly every response (never modified).
+var (
+	corsCredentials = []string{"true"}
+	varyOrigin      = []string{"Origin"}
+)
+
+// corsGate does what the service's app does for browsers before its
+// routes (origin validation, then a cors middleware with credentials)
+// and reports whether the request goes on: a foreign Origin is 403 (as
+// the spec's envelope: the service's body here is {error, message}), a
+// preflight is answered 204 whatever its path or key, and every other
+// response carries the credentials header, Vary: Origin and, for a listed
+// origin, Access-Control-Allow-Origin.
+func (s *Server) corsGate(w http.ResponseWriter, r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	allowed := origin != "" && slices.Contains(s.origins, origin)
+	preflight := r.Method == http.MethodOptions
+	if origin != "" && !allowed && !preflight {
+		edge.WriteError(w, edge.Forbidden("Request origin not allowed."))
+		return false
+	}
+	h := w.Header()
+	if allowed {
+		h["Access-Control-Allow-Origin"] = []string{origin}
+	}
+	h["Access-Control-Allow-Credentials"] = corsCredentials
+	h["Vary"] = varyOrigin
+	if !preflight {
+		return true
+	}
+	h.Set("Access-Control-Allow-Methods", corsAllowMethods)
+	if asked := r.Header.Get("Access-Control-Request-Headers"); asked != "" {
+		names := strings.Split(asked, ",")
+		for i, n := range names {
+			names[i] = strings.TrimSpace(n)
+		}
+		h.Set("Access-Control-Allow-Headers", strings.Join(names, ","))
+		h.Add("Vary", "Access-Control-Request-Headers")
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return false
+}
