@@ -17,7 +17,11 @@
 // the eval-ingest bodies written from the reference notes, embedded in the
 // double; a body is accepted when either version accepts it, and a key
 // neither documents is refused where either declares the body closed.
-// Invalid UTF-8 and repeated keys are refused at any depth. WithContractCheck
+// Invalid UTF-8 and repeated keys are refused at any depth, and so are an
+// escaped lone surrogate and a number past float64's range (the service's
+// JSON.parse keeps the last of repeated keys, a lone surrogate, and
+// Infinity, which it then sends on as null). A leading byte-order mark is
+// dropped, as the service's text decoding drops it. WithContractCheck
 // holds every response to the same documents. Reach it in process through
 // Transport or Client (no sockets), or on loopback after Start:
 //
