@@ -18,7 +18,8 @@ import (
 const Version = "0.1.0"
 
 // Client is the entry point to the API. Its services share one transport;
-// a Client is safe for concurrent use and should be reused.
+// a Client is safe for concurrent use and should be reused. Build it with
+// NewClient: the zero Client has no services (its fields are nil).
 type Client struct {
 	// Catalog reads the account, projects, chat sessions, chatboxes, the
 	// host-compatibility catalog and harness built-in tools.

@@ -31,12 +31,22 @@ type RunService struct{ t *transport.Transport }
 // run it already started, marked Deduped. The key goes out as a header
 // (see option.WithIdempotencyKey) and, when it is p's, in the body; a key
 // that cannot be a header the service reads (over 256 bytes, blank, with
-// a control character) goes in the body alone.
+// a control character) goes in the body alone. Given both, p's key and
+// an option.WithIdempotencyKey must be the same key (a VALIDATION_ERROR
+// otherwise).
 // Validation and quota errors (ErrConcurrentRunLimit, which is not retried)
 // surface here.
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
 	if wire.UTF16Len(p.IdempotencyKey) > MaxIdempotencyKey { // as the service's schema counts: UTF-16 code units
 		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d characters", MaxIdempotencyKey))
+	}
+	if p.IdempotencyKey != "" && len(opts) > 0 {
+		// Two keys for one call: the service would read the header's and
+		// ignore the body's, so a caller deduplicating by p's key would
+		// start a second run.
+		if c, err := option.Apply(opts); err == nil && c.IdempotencyKey != "" && c.IdempotencyKey != p.IdempotencyKey {
+			return nil, apierr.Invalid("idempotencyKey", "RunParams.IdempotencyKey and option.WithIdempotencyKey name different keys")
+		}
 	}
 	req := &transport.Request{Method: http.MethodPost, Route: routeRuns, Params: []string{projectID}, Body: p,
 		Wire: wireJSON, Class: transport.Write, IdempotencyKey: true}

@@ -47,7 +47,10 @@ const maxLine = 1 << 20
 // of those tests with the package's output; a package failing for no test
 // at all is "<pkg> [package]". A stream that ends with tests still running
 // fails them as incomplete. Non-JSON lines are passed through, never
-// fatal. Titles are "<import path>.<Test/sub>"; ids are derived from
+// fatal: plain go test output (run without -json) is all passthrough, so
+// a caller that must not report an empty run checks SourceStats.Events
+// (or, as projectops report does, creates its Reporter at the first
+// result: a Reporter closed with none still reports a run). Titles are "<import path>.<Test/sub>"; ids are derived from
 // package, test name and occurrence (-count=N repeats a name), and for a
 // package run again later in the stream (gotestsum --rerun-fails), the
 // run's number: a rerun's results are stored beside the first run's.
