@@ -24,7 +24,7 @@
 // with errors.Is and the Err* sentinels, never its Message.
 //
 // Requests are retried with jittered exponential backoff according to what
-// the operation is: reads on network errors, 429 and 500/502/503/504;
+// the operation is: reads on network errors, 429 and 5xx (but 501 and 505);
 // non-idempotent writes only when the request provably did not run.
 // Retry-After is honoured exactly, up to option.WithMaxRetryAfter.
 //

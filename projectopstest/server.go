@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
+
 	"github.com/projectops/projectops-go/projectopstest/internal/hostcfg"
 	"github.com/projectops/projectops-go/projectopstest/internal/inproc"
 	"github.com/projectops/projectops-go/projectopstest/internal/keylimit"
@@ -21,7 +23,8 @@ import (
 const InProcessURL = "http://projectops.test" + apiPrefix
 
 // ErrServerClosed is returned by the in-process transport and Start once
-// Close has been called. The Add helpers keep working on the store.
+// Close has been called (the transport's is wrapped by backoff.Permanent,
+// so the SDK does not retry it; errors.Is finds it). The Add helpers keep working on the store.
 var ErrServerClosed = errors.New("projectopstest: server closed")
 
 // Server is an in-memory, stateful Project Operations API. Create one with
@@ -98,7 +101,8 @@ func NewServer(opts ...Option) (*Server, error) {
 	if o.contractTB != nil {
 		s.handler = contractChecked(o.contractTB, s.handler)
 	}
-	s.transport = &inproc.Transport{Host: inprocHost{s}, Closed: ErrServerClosed}
+	// Permanent: a client's retries of a closed server's calls would only wait.
+	s.transport = &inproc.Transport{Host: inprocHost{s}, Closed: backoff.Permanent(ErrServerClosed)}
 	var err error
 	if o.seed != nil {
 		err = s.applySeed(o.seed)

@@ -51,8 +51,13 @@ func retryableStatus(c Class, idempotent bool, e *shared.Error) bool {
 
 // retryableNetErr decides whether a transport failure may be retried. A
 // non-idempotent write is retried only when the connection was never made.
+// A RoundTripper marks a failure no retry can change (the double's closed
+// in-process transport) with backoff.Permanent.
 func retryableNetErr(c Class, idempotent bool, err error) bool {
 	if _, refused := errors.AsType[*redirectRefused](err); refused {
+		return false
+	}
+	if _, permanent := errors.AsType[*backoff.PermanentError](err); permanent {
 		return false
 	}
 	if c != Write && c != Upload || idempotent {

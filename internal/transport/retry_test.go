@@ -11,10 +11,12 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/projectops/projectops-go/internal/apierr"
@@ -501,5 +503,22 @@ func TestNotSent(t *testing.T) {
 		if got := retryableNetErr(Write, false, tt.err); got != tt.want {
 			t.Errorf("retryableNetErr(Write, %v) = %v, want %v", tt.err, got, tt.want)
 		}
+	}
+}
+
+// A RoundTripper's failure marked backoff.Permanent is not retried, a
+// read's either; the error still unwraps to the cause.
+func TestPermanentTransportErrorNotRetried(t *testing.T) {
+	t.Parallel()
+	cause := errors.New("the double is closed")
+	var attempts atomic.Int32
+	rt := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		attempts.Add(1)
+		return nil, backoff.Permanent(cause)
+	})
+	tr, _ := newTestTransport(t, rt)
+	err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/me"}, nil)
+	if !errors.Is(err, cause) || attempts.Load() != 1 {
+		t.Errorf("Do = %v after %d attempts; want the cause after 1", err, attempts.Load())
 	}
 }
