@@ -49,7 +49,8 @@ type TBOptions struct {
 	// Suite names the run's suite; default $PROJECTOPS_SUITE, else "go test".
 	Suite string
 	// Strict makes a recording failure fail the test (tb.Errorf); default
-	// $PROJECTOPS_STRICT=1.
+	// $PROJECTOPS_STRICT=1 (a Getenv that answers "" keeps it off whatever
+	// the environment holds).
 	Strict bool
 	// APIKey is redacted wherever it appears in a result; default
 	// $PROJECTOPS_API_KEY.
