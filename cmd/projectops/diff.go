@@ -30,13 +30,15 @@ upgrading.
 Exit status: 0 equal, 1 different (the diff on stdout), 2 error.`,
 		Args: exactArgs(2, "OLD and NEW snapshot files"),
 		RunE: func(_ *cobra.Command, args []string) error {
+			// A file that cannot be read or is no snapshot is a data
+			// error (exit 2), not a bad invocation: no --help pointer.
 			old, err := readSnapshot(args[0])
 			if err != nil {
-				return usageError{err}
+				return err
 			}
 			cur, err := readSnapshot(args[1])
 			if err != nil {
-				return usageError{err}
+				return err
 			}
 			d := servers.Diff(old, cur)
 			if d.Changes == nil {

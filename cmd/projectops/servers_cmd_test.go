@@ -78,8 +78,10 @@ func TestExportAndDiff(t *testing.T) {
 		}
 	}
 	// Errors are exit 2.
-	if code, _, _ := runCLI(t, "diff", oldPath, filepath.Join(dir, "missing.json")); code != 2 {
-		t.Errorf("missing file: exit %d", code)
+	// A missing file is a data error: exit 2, without the usage pointer.
+	if code, _, stderr := runCLI(t, "diff", oldPath, filepath.Join(dir, "missing.json")); code != 2 ||
+		strings.Contains(stderr, "--help") {
+		t.Errorf("missing file: exit %d, %q", code, stderr)
 	}
 	notSnap := filepath.Join(dir, "other.json")
 	_ = os.WriteFile(notSnap, []byte(`{"items":[]}`), 0o644)
