@@ -79,7 +79,7 @@ type Reporter struct {
 // NewReporter returns a Reporter for svc (Client.Ingest).
 func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if svc == nil {
-		return nil, apierr.Invalid("service", "projectops: ingest.NewReporter: nil service")
+		return nil, apierr.Invalid("service", "ingest.NewReporter: nil service")
 	}
 	if strings.TrimSpace(opt.Run.SuiteName) == "" {
 		return nil, apierr.Invalid("suiteName", "ReporterOptions.Run.SuiteName is required (and not blank)")
