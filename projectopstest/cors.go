@@ -21,10 +21,12 @@ import (
 func WithAllowedOrigins(origins ...string) Option {
 	return func(o *options) error {
 		for _, origin := range origins {
+			// As a browser writes one: lower case, nothing after the port.
 			u, err := url.Parse(origin)
-			if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || u.Path != "" || u.RawQuery != "" ||
-				u.Fragment != "" || strings.HasSuffix(origin, "/") {
-				return errors.New("projectopstest: WithAllowedOrigins: " + origin + " is not an origin (scheme://host[:port])")
+			if err != nil || u.Scheme == "" || u.Host == "" || origin != u.Scheme+"://"+u.Host ||
+				origin != strings.ToLower(origin) {
+				return errors.New("projectopstest: WithAllowedOrigins: " + origin +
+					" is not an origin as a browser sends it (scheme://host[:port], lower case)")
 			}
 		}
 		o.origins = slices.Clone(origins)
@@ -35,12 +37,6 @@ func WithAllowedOrigins(origins ...string) Option {
 // The methods a preflight allows: the service's cors middleware's default.
 const corsAllowMethods = "GET,HEAD,PUT,POST,DELETE,PATCH"
 
-// Shared header values, set on nearly every response (never modified).
-var (
-	corsCredentials = []string{"true"}
-	varyOrigin      = []string{"Origin"}
-)
-
 // corsGate does what the service's app does for browsers before its
 // routes (origin validation, then a cors middleware with credentials)
 // and reports whether the request goes on: a foreign Origin is 403 (as
@@ -48,8 +44,12 @@ var (
 // preflight is answered 204 whatever its path or key, and every other
 // response carries the credentials header, Vary: Origin and, for a listed
 // origin, Access-Control-Allow-Origin.
-func (s *Server) corsGate(w http.ResponseWriter, r *http.Request) bool {
-	origin := r.Header.Get("Origin")
+func (s *Server) corsGate(w *statusRecorder, r *http.Request) bool {
+	if strings.HasPrefix(r.URL.Path, apiPrefix+uploadPath) {
+		return storageCORS(w, r)
+	}
+	// Repeated headers reach the service joined with ", " (Node's Headers).
+	origin := strings.Join(r.Header.Values("Origin"), ", ")
 	allowed := origin != "" && slices.Contains(s.origins, origin)
 	preflight := r.Method == http.MethodOptions
 	if origin != "" && !allowed && !preflight {
@@ -60,19 +60,39 @@ func (s *Server) corsGate(w http.ResponseWriter, r *http.Request) bool {
 	if allowed {
 		h["Access-Control-Allow-Origin"] = []string{origin}
 	}
-	h["Access-Control-Allow-Credentials"] = corsCredentials
-	h["Vary"] = varyOrigin
+	// Values in the recorder's allocation: the in-process transport hands
+	// this map to the client, which may change what it holds.
+	w.cors = [2]string{"true", "Origin"}
+	h["Access-Control-Allow-Credentials"] = w.cors[0:1:1]
+	h["Vary"] = w.cors[1:2:2]
 	if !preflight {
 		return true
 	}
 	h.Set("Access-Control-Allow-Methods", corsAllowMethods)
-	if asked := r.Header.Get("Access-Control-Request-Headers"); asked != "" {
+	if asked := strings.Join(r.Header.Values("Access-Control-Request-Headers"), ", "); asked != "" {
 		names := strings.Split(asked, ",")
 		for i, n := range names {
 			names[i] = strings.TrimSpace(n)
 		}
 		h.Set("Access-Control-Allow-Headers", strings.Join(names, ","))
 		h.Add("Vary", "Access-Control-Request-Headers")
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return false
+}
+
+// storageCORS is a minted upload URL's: storage's, which takes a file from
+// any origin without credentials (a browser's reporter uploads there
+// straight), so a preflight is 204 for every origin.
+func storageCORS(w http.ResponseWriter, r *http.Request) bool {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	if r.Method != http.MethodOptions {
+		return true
+	}
+	h.Set("Access-Control-Allow-Methods", "POST")
+	if asked := strings.Join(r.Header.Values("Access-Control-Request-Headers"), ", "); asked != "" {
+		h.Set("Access-Control-Allow-Headers", asked)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return false

@@ -134,11 +134,12 @@
 //     {"error": "Forbidden", "message"} (preflights are 204, as there);
 //   - every error is an envelope, unclean paths (".", "..", "//", a
 //     trailing slash: 404), bad query escapes, control characters in the
-//     path (400) and an Authorization header over 8 KiB (401) included;
-//     only what net/http refuses before any handler runs on the loopback
-//     listener (a request line that does not parse, such as a bad escape in
-//     the path, or a header block over MaxHeaderBytes) gets its plain-text
-//     answer;
+//     path (400) and an Authorization header over 8 KiB (401) included,
+//     but for a head over MaxHeaderBytes (431 with no body, as the
+//     service's server answers it) and what net/http refuses before any
+//     handler runs on the loopback listener (a request line that does not
+//     parse, such as a bad escape in the path, or a head over four times
+//     MaxHeaderBytes), which gets its plain-text answer;
 //   - a STDIO server starts with its spec's environment plus PATH and HOME
 //     only, never the environment of the process running the double;
 //   - like the service's fetch, the MCP client follows an HTTP or SSE

@@ -18,10 +18,11 @@ const (
 	DefaultBodyReadTimeout = 30 * time.Second
 	// DefaultIdleTimeout is how long an idle keep-alive connection is kept.
 	DefaultIdleTimeout = 2 * time.Minute
-	// MaxHeaderBytes caps a request's header block (request line
-	// included) on the listener, as the service's Node server caps it (its
-	// default maxHeaderSize); net/http answers a larger one itself, 431 as
-	// plain text with the connection closed (the service's is bodyless).
+	// MaxHeaderBytes caps a request's head as the service's Node server
+	// caps it (its default maxHeaderSize), counting as Node counts: the
+	// request target and every header's name and value. A head at or
+	// over it is answered 431 with no body before any route, in process
+	// and on the listener alike.
 	MaxHeaderBytes = 16 << 10
 	// ShutdownGrace is how long Close lets in-flight loopback requests
 	// finish before it closes their connections.
@@ -57,6 +58,27 @@ func (l connLimits) withDefaults() connLimits {
 // configure applies the limits to the loopback http.Server.
 func (l connLimits) configure(hs *http.Server) {
 	hs.IdleTimeout = l.idle
-	hs.MaxHeaderBytes = MaxHeaderBytes - 4096 // net/http reads 4 KiB past its setting
+	hs.MaxHeaderBytes = 4 * MaxHeaderBytes // a backstop: the handler applies the cap (headTooLarge)
 	hs.Handler = edge.BodyDeadline(hs.Handler, l.body)
+}
+
+// headTooLarge reports whether r's head reaches MaxHeaderBytes as Node
+// counts it (the target, header names and values; not the method, the
+// version, separators or line ends). net/http's own limit cannot count
+// so, and on a kept-alive connection it reads ahead of it.
+func headTooLarge(r *http.Request) bool {
+	n := len(r.RequestURI) + len("Host") + len(r.Host)
+	for name, vs := range r.Header {
+		for _, v := range vs {
+			n += len(name) + len(v)
+		}
+	}
+	return n >= MaxHeaderBytes
+}
+
+// refuseHead answers a head over MaxHeaderBytes as the service's server
+// does: 431, no body, the connection closed.
+func refuseHead(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	w.WriteHeader(http.StatusRequestHeaderFieldsTooLarge)
 }

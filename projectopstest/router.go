@@ -156,6 +156,10 @@ func infoOf(w http.ResponseWriter) *reqInfo {
 
 // serveHTTP is the outermost layer: request id, request log, debug log.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if headTooLarge(r) { // Node refuses it before the app: no id, no log
+		refuseHead(w)
+		return
+	}
 	// The debug line's duration is the only use of the wall clock here.
 	debug := s.log.Enabled(r.Context(), slog.LevelDebug)
 	var start time.Time
@@ -184,8 +188,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()
-	if underAPI(r.URL.Path) && !strings.HasPrefix(r.URL.Path, apiPrefix+uploadPath) && !s.corsGate(rec, r) {
-		return // a foreign origin, or a preflight (upload URLs are storage's)
+	if underAPI(r.URL.Path) && !s.corsGate(rec, r) {
+		return // a foreign origin, or a preflight
 	}
 	if !edge.Admit(rec, r, shownPath(r.URL.Path)) {
 		return
@@ -278,6 +282,7 @@ type statusRecorder struct {
 	status int
 	info   reqInfo
 	id     [1]string // the X-Request-Id header's value
+	cors   [2]string // the Vary and Access-Control-Allow-Credentials values (cors.go)
 }
 
 // WriteHeader implements http.ResponseWriter, remembering the first status.

@@ -59,7 +59,10 @@ func cleanPath(p string) bool {
 // headerBytes is the size of a header's values.
 func headerBytes(vs []string) int {
 	n := 0
-	for _, v := range vs {
+	for i, v := range vs {
+		if i > 0 {
+			n += len(", ") // repeated headers reach the gateway joined
+		}
 		n += len(v)
 	}
 	return n

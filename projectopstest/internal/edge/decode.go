@@ -86,7 +86,8 @@ func DecodeObjectElements(r *http.Request, limit int, tooLarge *Error, key strin
 	}
 	// The service reads a body as text, and its decoder drops a leading
 	// byte-order mark (which PowerShell and Windows tools write).
-	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\uFEFF")))
+	// JSON's white space only: JSON.parse refuses other Unicode spaces.
+	data = bytes.Trim(bytes.TrimPrefix(data, []byte("\uFEFF")), " \t\r\n")
 	if len(data) == 0 {
 		data = []byte("{}")
 	}
