@@ -69,12 +69,8 @@ func (s *Server) corsGate(w *statusRecorder, r *http.Request) bool {
 		return true
 	}
 	h.Set("Access-Control-Allow-Methods", corsAllowMethods)
-	if asked := strings.Join(r.Header.Values("Access-Control-Request-Headers"), ", "); asked != "" {
-		names := strings.Split(asked, ",")
-		for i, n := range names {
-			names[i] = strings.TrimSpace(n)
-		}
-		h.Set("Access-Control-Allow-Headers", strings.Join(names, ","))
+	if asked := askedHeaders(r); asked != "" {
+		h.Set("Access-Control-Allow-Headers", asked)
 		h.Add("Vary", "Access-Control-Request-Headers")
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -91,9 +87,24 @@ func storageCORS(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	h.Set("Access-Control-Allow-Methods", "POST")
-	if asked := strings.Join(r.Header.Values("Access-Control-Request-Headers"), ", "); asked != "" {
+	if asked := askedHeaders(r); asked != "" {
 		h.Set("Access-Control-Allow-Headers", asked)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return false
+}
+
+// askedHeaders is a preflight's Access-Control-Request-Headers as the
+// answer's Allow-Headers lists them: every name, repeated headers joined,
+// separated by bare commas.
+func askedHeaders(r *http.Request) string {
+	asked := strings.Join(r.Header.Values("Access-Control-Request-Headers"), ",")
+	if asked == "" {
+		return ""
+	}
+	names := strings.Split(asked, ",")
+	for i, n := range names {
+		names[i] = strings.TrimSpace(n)
+	}
+	return strings.Join(names, ",")
 }

@@ -3,7 +3,7 @@ package projectopstest_test
 // More of what the service's Node server and app do before its routes:
 // the head cap on every request of a connection and in process, counted as
 // Node counts it; browsers' repeated Origin headers; storage's upload
-// URLs; the origins WithAllowedOrigins takes; JSON's white space.
+// URLs; the origins WithAllowedOrigins takes.
 
 import (
 	"bufio"
@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/projectops/projectops-go/projectopstest"
-	"github.com/projectops/projectops-go/shared"
 )
 
 // The 16 KiB cap holds for every request of a kept-alive connection, as
@@ -165,24 +164,5 @@ func TestWithAllowedOriginsNonOrigins(t *testing.T) {
 		if _, err := projectopstest.NewServer(projectopstest.WithAllowedOrigins(bad)); err == nil {
 			t.Errorf("WithAllowedOrigins(%q) accepted: a browser's Origin never equals it", bad)
 		}
-	}
-}
-
-// Only JSON's white space surrounds a body: Unicode spaces (U+00A0, U+0085,
-// U+2028, \v, \f), which JSON.parse refuses, are "Invalid JSON body".
-func TestBodyUnicodeSpaceIsNotJSON(t *testing.T) {
-	t.Parallel()
-	srv := projectopstest.NewTestServer(t, noLimit)
-	ws := srv.Default()
-	tg := inproc(srv)
-	hosts := "/projects/" + ws.ProjectID + "/hosts"
-	for i, lead := range []string{"\u00a0", "\uFEFF\u00a0", "\v"} {
-		body := lead + fmt.Sprintf(`{"name":"nbsp%d","template":"claude"}`, i)
-		r := tg.call(t, "POST", hosts, ws.APIKey, body)
-		if r.status != http.StatusBadRequest {
-			t.Errorf("body %q: %d %.120s; want 400 Invalid JSON body", body, r.status, r.body)
-			continue
-		}
-		_ = r.wantError(t, shared.CodeValidation)
 	}
 }

@@ -42,29 +42,41 @@ func TestRepeatedAuthorizationHeaders(t *testing.T) {
 	}
 }
 
-// A JSON body that starts with a UTF-8 byte-order mark is read without it
-// (the service decodes bodies as text, which drops it); a body that is
-// only a mark is an empty body, {}.
-func TestBodyByteOrderMark(t *testing.T) {
+// What may surround a JSON body, as the service reads it (text decoding,
+// which drops a leading byte-order mark, then JSON.parse, which skips
+// JSON's white space only): a body of only a mark is the empty body, {},
+// refused for what it lacks; a mark elsewhere, or a Unicode space, is not
+// JSON.
+func TestBodyLeadingBytes(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t, noLimit)
 	ws := srv.Default()
 	tg := inproc(srv)
 	hosts := "/projects/" + ws.ProjectID + "/hosts"
-	for _, body := range []string{"\uFEFF{\"name\":\"b\",\"template\":\"claude\"}", "\uFEFF \n{\"name\":\"c\",\"template\":\"claude\"}"} {
-		if r := tg.call(t, "POST", hosts, ws.APIKey, body); r.status != http.StatusCreated {
-			t.Errorf("create with body %q: %d %.200s", body, r.status, r.body)
+	const host = `{"name":"h","template":"claude"}`
+	for _, c := range []struct {
+		body    string
+		created bool // else a VALIDATION_ERROR, "Invalid JSON body" or not
+		notJSON bool
+	}{
+		{"\uFEFF" + host, true, false},
+		{"\uFEFF \n" + host, true, false},
+		{"\uFEFF", false, false},
+		{" \uFEFF" + host, false, true},
+		{"\u00a0" + host, false, true},
+		{"\uFEFF\u00a0" + host, false, true},
+		{"\v" + host, false, true},
+	} {
+		r := tg.call(t, "POST", hosts, ws.APIKey, c.body)
+		if c.created {
+			if r.status != http.StatusCreated {
+				t.Errorf("body %q: %d %.200s; want 201", c.body, r.status, r.body)
+			}
+			continue
 		}
-	}
-	// Only a mark: the empty body, {}, refused for what it lacks.
-	r := tg.call(t, "POST", hosts, ws.APIKey, "\uFEFF")
-	if b := r.wantError(t, shared.CodeValidation); b.Message == "Invalid JSON body" {
-		t.Errorf("a body of only a mark: %.200s; want the empty body's refusal", r.body)
-	}
-	// A mark anywhere else is not JSON.
-	r = tg.call(t, "POST", hosts, ws.APIKey, " \uFEFF{\"name\":\"d\",\"template\":\"claude\"}")
-	if b := r.wantError(t, shared.CodeValidation); b.Message != "Invalid JSON body" {
-		t.Errorf("a mark after white space: %d %.200s", r.status, r.body)
+		if b := r.wantError(t, shared.CodeValidation); (b.Message == "Invalid JSON body") != c.notJSON {
+			t.Errorf("body %q: %.200s; want not-JSON %v", c.body, r.body, c.notJSON)
+		}
 	}
 }
 
