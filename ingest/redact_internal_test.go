@@ -282,3 +282,23 @@ func TestRedactKeyValuePairAnyOrder(t *testing.T) {
 		}
 	}
 }
+
+// go test indents every line of a test's log alike: the line after a
+// logged header is the test's next message, not the header's folded value,
+// and survives (the failure's own text was dropped with it); a line
+// indented further than the header's is its continuation, redacted.
+func TestRedactFoldNeedsDeeperIndent(t *testing.T) {
+	t.Parallel()
+	out := "    b_test.go:5: X-Api-Key: hunter2\n    b_test.go:6: line two important\n" +
+		"    b_test.go:7: the real failure\n--- FAIL: TestLeak (0.00s)\n"
+	doc, _ := json.Marshal(map[string]string{"error": out})
+	got := string(redactor{}.apply(doc))
+	if strings.Contains(got, "hunter2") || !strings.Contains(got, "line two important") ||
+		!strings.Contains(got, "the real failure") {
+		t.Errorf("go test log: %s", got)
+	}
+	folded, _ := json.Marshal(map[string]string{"error": "    x_test.go:5: Authorization: Bearer abc\n         d3f0ldedSecret\n    next"})
+	if got := string(redactor{}.apply(folded)); strings.Contains(got, "d3f0ldedSecret") || !strings.Contains(got, "next") {
+		t.Errorf("deeper-indented continuation: %s", got)
+	}
+}

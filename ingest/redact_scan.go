@@ -157,22 +157,29 @@ func (sc *valueScanner) wrapped(v, e int) int {
 // folded extends a value ending at e, when e ends its line, over the
 // lines that continue it: an obs-fold (RFC 9112 5.2), a line break
 // followed by a space or a tab, is part of the header's value
-// (Authorization: Basic\r\n dXNl...). The lines from foldFrom to
-// foldTo, read last, all continue one value: a value ending among them
-// runs on to foldTo without reading them again (names inside a folded
-// value, one per continuation line, would otherwise each read the rest).
+// (Authorization: Basic\r\n dXNl...). A continuation is indented more
+// than the header's own line: go test indents every line of a test's log
+// alike, and the line after "    x_test.go:5: X-Api-Key: ..." is the
+// test's next message, not the value. The lines from foldFrom to foldTo,
+// read last, all continue one value: a value ending among them runs on to
+// foldTo without reading them again (names inside a folded value, one per
+// continuation line, would otherwise each read the rest).
 func (sc *valueScanner) folded(e int) int {
 	s := sc.s
 	if sc.foldFrom <= e && e <= sc.foldTo {
 		return sc.foldTo
 	}
 	from := e
+	if e >= len(s) || s[e] != '\r' && s[e] != '\n' {
+		return e // the value does not end its line (one line end has one value)
+	}
+	indent := blanks(s, strings.LastIndexAny(s[:e], "\r\n")+1)
 	for e < len(s) && (s[e] == '\r' || s[e] == '\n') {
 		p := e + 1
 		if s[e] == '\r' && p < len(s) && s[p] == '\n' {
 			p++
 		}
-		if p >= len(s) || s[p] != ' ' && s[p] != '\t' {
+		if blanks(s, p) <= indent {
 			break
 		}
 		e = sc.lineEnd(p)
@@ -181,6 +188,15 @@ func (sc *valueScanner) folded(e int) int {
 		sc.foldFrom, sc.foldTo = from, e
 	}
 	return e
+}
+
+// blanks counts the spaces and tabs at s[p:].
+func blanks(s string, p int) int {
+	n := 0
+	for p+n < len(s) && (s[p+n] == ' ' || s[p+n] == '\t') {
+		n++
+	}
+	return n
 }
 
 // isAuthScheme reports whether w is an HTTP authentication scheme's name
