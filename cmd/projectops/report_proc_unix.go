@@ -14,19 +14,27 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// interruptible makes an interrupt reach cmd as SIGINT, as Ctrl-C does, so
-// a shell's trap or a test's cleanup can still run and write; reading is
-// cut and cmd killed at the grace (killTree). cmd stays in report's
-// process group, so a terminal's signals and job control reach it as they
-// would without report: when a Ctrl-C interrupted report as the terminal's
-// foreground job, it has reached cmd already, and a second SIGINT would
-// cut its cleanup short.
+// interruptible makes an interrupt reach cmd and what it started as
+// SIGINT, as Ctrl-C reaches a terminal's foreground job, so a shell's
+// trap or a test's cleanup can still run and write; reading is cut and
+// cmd killed at the grace (killTree). The whole tree: the go command waits
+// out a SIGINT of its own for its test binaries, which a signal to it
+// alone (CI's, timeout's) never reached, so the tests ran on to the kill.
+// cmd stays in report's process group, so a terminal's signals and job
+// control reach it as they would without report: when a Ctrl-C
+// interrupted report as the terminal's foreground job, it has reached
+// them all already, and a second SIGINT would cut their cleanup short.
 func interruptible(ctx context.Context, cmd *exec.Cmd) {
 	cmd.Cancel = func() error {
 		if byCtrlC(ctx) && terminalForeground() {
 			return nil
 		}
-		return cmd.Process.Signal(syscall.SIGINT)
+		pids := descendants(cmd.Process.Pid)
+		err := cmd.Process.Signal(syscall.SIGINT)
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGINT)
+		}
+		return err
 	}
 }
 
