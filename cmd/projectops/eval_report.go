@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -75,10 +76,13 @@ type junitFailure struct {
 // failing step's reason as a failure's message.
 func writeJUnit(path string, run *evals.Run, iters []evals.Iteration, reasons map[string]string) error {
 	s := junitSuite{Name: "eval run " + run.ID, Tests: len(iters)}
+	totalMs := 0.0 // whole milliseconds: their sum, and each time, print without float noise
 	for _, it := range iters {
+		ms := math.Round(it.DurationMs)
 		c := junitCase{Name: fmt.Sprintf("%s #%d", orDefault(it.Title, it.ID), it.IterationNumber),
-			ClassName: run.SuiteID, Time: it.DurationMs / 1000}
-		s.Time += c.Time
+			ClassName: run.SuiteID, Time: ms / 1000}
+		totalMs += ms
+		s.Time = totalMs / 1000
 		if r, failed := reasons[it.ID]; failed {
 			s.Failures++
 			c.Failure = &junitFailure{Message: firstLine(r), Text: r}
@@ -113,12 +117,27 @@ func summaryMarkdown(w io.Writer, run *evals.Run, iters []evals.Iteration, reaso
 		s = *run.Summary
 	}
 	verdict := "✅ passed"
-	if !run.Passed() {
+	switch {
+	case run.Status == evals.StatusCancelled || run.Status == evals.StatusTimedOut:
+		verdict = "🚫 " + string(run.Status) // its result is failed, but nothing failed
+	case !run.Passed():
 		verdict = "❌ " + orDefault(string(run.Result), string(run.Status))
+	}
+	// Iterations that never ended (a cancelled or timed-out run's) are
+	// neither passed nor failed; say so, so the counts add up.
+	unfinished := 0
+	for _, it := range iters {
+		if it.Status == evals.StatusCancelled || it.Status == evals.StatusTimedOut {
+			unfinished++
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Eval run %s: %s\n\n", run.ID, verdict)
-	fmt.Fprintf(&b, "Pass rate **%.0f%%**: %d passed, %d failed of %d iterations.\n", s.PassRate*100, s.Passed, s.Failed, s.Total)
+	fmt.Fprintf(&b, "Pass rate **%.0f%%**: %d passed, %d failed", s.PassRate*100, s.Passed, s.Failed)
+	if unfinished > 0 {
+		fmt.Fprintf(&b, ", %d not finished", unfinished)
+	}
+	fmt.Fprintf(&b, " of %d iterations.\n", s.Total)
 	if len(reasons) > 0 {
 		b.WriteString("\n| Test | Iteration | Reason |\n|---|---|---|\n")
 		for _, it := range iters {

@@ -68,6 +68,8 @@ func (a *app) evalRun(f evalRunFlags) error {
 		return usagef("--junit and --summary need --wait")
 	}
 	switch {
+	case f.interval <= 0:
+		return usagef("--interval must be positive")
 	case f.waitTimeout < 0:
 		return usagef("--wait-timeout must not be negative (0 waits for good)")
 	case f.waitTimeoutSet && !f.wait:

@@ -110,6 +110,8 @@ func TestEvalRunUsageAndErrors(t *testing.T) {
 		{nil, 2, "Usage:\n  projectops eval [flags]"},
 		{[]string{"run"}, 2, "exactly one of --suite or --file"},
 		{[]string{"run", "--suite", "a", "--file", "b"}, 2, "exactly one"},
+		{[]string{"run", "--suite", "a", "--wait", "--interval", "0s"}, 2, "--interval must be positive"},
+		{[]string{"run", "--suite", "a", "--wait", "--interval", "-1s"}, 2, "--interval must be positive"},
 		{[]string{"cancel"}, 2, "want RUN_ID, got 0 argument(s)"},
 		{[]string{"nope"}, 2, `unknown command "nope" for "projectops eval"`},
 		{[]string{"run", "--suite", "evs_missing"}, 2, "NOT_FOUND"},
@@ -245,12 +247,14 @@ func TestErrorPrintedOnce(t *testing.T) {
 }
 
 // Iterations a cancelled or timed-out run left without a verdict did not
-// pass: JUnit and the summary count them as failures, as the exit code does.
+// pass: JUnit counts them as failures, as the exit code does; the summary
+// names the run's status (not its result, failed, when nothing failed),
+// counts them as not finished so its numbers add up, and lists why.
 func TestUnfinishedIterationsFailInReports(t *testing.T) {
 	t.Parallel()
 	run := &evals.Run{ID: "run_1", SuiteID: "evs_1", Status: evals.StatusCancelled}
 	iters := []evals.Iteration{
-		{ID: "it_1", Title: "a", IterationNumber: 1, Status: evals.StatusCompleted, Result: evals.ResultPassed},
+		{ID: "it_1", Title: "a", IterationNumber: 1, Status: evals.StatusCompleted, Result: evals.ResultPassed, DurationMs: 1206.421},
 		{ID: "it_2", Title: "b", IterationNumber: 1, Status: evals.StatusCancelled},
 		{ID: "it_3", Title: "c", IterationNumber: 1, Status: evals.StatusTimedOut, Error: "deadline"},
 		{ID: "it_4", Title: "d", IterationNumber: 1, Status: evals.StatusRunning},
@@ -268,8 +272,20 @@ func TestUnfinishedIterationsFailInReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	x, _ := os.ReadFile(junit)
-	if s := string(x); !strings.Contains(s, `failures="2"`) || !strings.Contains(s, `<failure message="iteration cancelled">`) {
+	// Times in whole milliseconds, printed without float noise.
+	if s := string(x); !strings.Contains(s, `failures="2"`) || !strings.Contains(s, `<failure message="iteration cancelled">`) ||
+		!strings.Contains(s, `time="1.206"`) {
 		t.Errorf("junit:\n%s", s)
+	}
+	run.Result = evals.ResultFailed
+	run.Summary = &evals.Summary{Total: 4, Passed: 1}
+	var md strings.Builder
+	if err := summaryMarkdown(&md, run, iters, reasons); err != nil {
+		t.Fatal(err)
+	}
+	if s := md.String(); !strings.Contains(s, "run_1: 🚫 cancelled") || !strings.Contains(s, "1 passed, 0 failed, 2 not finished of 4") ||
+		!strings.Contains(s, "iteration cancelled") {
+		t.Errorf("summary:\n%s", s)
 	}
 }
 
