@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -105,12 +106,17 @@ func envCreateFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 		var df []byte
 		var err error
 		if *file == "-" {
-			df, err = readAll(ec.ctx, stdin)
+			df, err = readStdin(ec.ctx, 1<<20)
 		} else {
 			df, err = os.ReadFile(*file)
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, errStdinTerminal):
+			return usageError{err}
+		case err != nil:
 			return err
+		case strings.TrimSpace(string(df)) == "":
+			return usagef("--file %s: the Dockerfile is empty", *file)
 		}
 		e, err := ec.c.Environments.Create(ec.ctx, ec.project, environments.CreateParams{Name: *name, Dockerfile: string(df)})
 		if err != nil {

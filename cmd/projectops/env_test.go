@@ -216,6 +216,12 @@ func TestEnvUsageErrors(t *testing.T) {
 			t.Errorf("env %v: %d %q %q, want %d %q", tt.args, code, out, errOut, tt.code, tt.want)
 		}
 	}
+	// An empty Dockerfile on stdin is refused before anything is sent.
+	setStdin(t, strings.NewReader(" \n"))
+	if code, out, errOut := env(t, "create", "--project", "p", "--name", "x", "--file", "-"); code != 2 ||
+		!strings.Contains(errOut, "the Dockerfile is empty") {
+		t.Errorf("empty Dockerfile on stdin: %d %q %q", code, out, errOut)
+	}
 }
 
 // A line the log repeats ("ok", a blank) is no landmark: the lines after

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -116,7 +118,8 @@ func printTrace(w io.Writer, steps []evals.StepResult, tr *evals.Trace) {
 	for _, m := range tr.Messages {
 		line := m.Content
 		for _, c := range m.ToolCalls {
-			line += fmt.Sprintf(" [calls %s %v]", c.ToolName, c.Arguments)
+			args, _ := json.Marshal(c.Arguments) // JSON, as the iterations' reasons show them
+			line += fmt.Sprintf(" [calls %s %s]", c.ToolName, args)
 		}
 		for _, p := range m.Parts { // the service's form of the same
 			switch p.Type {
@@ -126,7 +129,9 @@ func printTrace(w io.Writer, steps []evals.StepResult, tr *evals.Trace) {
 				line += fmt.Sprintf(" [result of %s: %s]", p.ToolName, cell(string(p.Output), 100))
 			}
 		}
-		fmt.Fprintf(w, "  %-9s %s\n", m.Role+":", line)
+		// Aligned after "assistant:", the longest role; a message of parts
+		// alone starts with its first part.
+		fmt.Fprintf(w, "  %-10s %s\n", m.Role+":", strings.TrimLeft(line, " "))
 	}
 	for _, p := range tr.Prompts {
 		fmt.Fprintf(w, "prompt %d: passed=%t missing=%d unexpected=%d\n", p.PromptIndex, p.Passed, len(p.Missing), len(p.Unexpected))

@@ -118,16 +118,18 @@ func (a *app) evalRun(f evalRunFlags) error {
 // readRunFile decodes a run request, rejecting unknown fields.
 func readRunFile(ctx context.Context, path string) (evals.RunParams, error) {
 	var p evals.RunParams
-	r := stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = readStdin(ctx, 32<<20)
+	} else {
+		var f *os.File
+		if f, err = os.Open(path); err != nil {
 			return p, err
 		}
 		defer f.Close()
-		r = f
+		data, err = readAll(ctx, io.LimitReader(f, 32<<20))
 	}
-	data, err := readAll(ctx, io.LimitReader(r, 32<<20))
 	if err != nil {
 		return p, err
 	}
@@ -263,7 +265,8 @@ func runLine(r *evals.Run) string {
 // failing step's reason, else its error).
 func printIterations(w io.Writer, iters []evals.Iteration, reasons map[string]string) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tTEST\tSTATUS\tRESULT\tTOOL CALLS\tTOKENS\tMS\tREASON")
+	// ID: what eval trace takes.
+	fmt.Fprintln(tw, "#\tID\tTEST\tSTATUS\tRESULT\tTOOL CALLS\tTOKENS\tMS\tREASON")
 	for _, it := range iters {
 		var calls []string
 		for _, c := range it.ActualToolCalls {
@@ -277,7 +280,7 @@ func printIterations(w io.Writer, iters []evals.Iteration, reasons map[string]st
 		if r, ok := reasons[it.ID]; ok {
 			reason = r
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%s\n", it.IterationNumber, cell(it.Title, 48), it.Status, result,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%s\n", it.IterationNumber, it.ID, cell(it.Title, 48), it.Status, result,
 			cell(strings.Join(calls, ","), 40), it.TokensUsed, it.DurationMs, cell(reason, 100))
 	}
 	tw.Flush()

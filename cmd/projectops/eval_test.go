@@ -321,14 +321,17 @@ func TestEvalTraceWithoutTrace(t *testing.T) {
 // carried in the content list, not only the double's flat tool calls.
 func TestPrintTraceShowsContentParts(t *testing.T) {
 	var tr evals.Trace
-	doc := `{"messages":[{"role":"assistant","content":[{"type":"text","text":"checking"},{"type":"tool-call","toolCallId":"c1","toolName":"weather","input":{"city":"Paris"}}]},
+	doc := `{"messages":[{"role":"user","content":"weather?"},{"role":"assistant","content":[{"type":"text","text":"checking"},{"type":"tool-call","toolCallId":"c1","toolName":"weather","input":{"city":"Paris"}}]},
+	{"role":"assistant","content":"again","toolCalls":[{"toolName":"weather","arguments":{"city":"Oslo"}}]},
 	{"role":"tool","content":[{"type":"tool-result","toolCallId":"c1","toolName":"weather","output":{"type":"json","value":{"t":21}}}]}]}`
 	if err := json.Unmarshal([]byte(doc), &tr); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
 	printTrace(&out, nil, &tr)
-	for _, want := range []string{`assistant: checking [calls weather {"city":"Paris"}]`, `tool:      [result of weather: {"type":"json","value":{"t":21}}]`} {
+	// Contents aligned after "assistant:"; flat tool calls' arguments as JSON.
+	for _, want := range []string{"  user:      weather?", `  assistant: checking [calls weather {"city":"Paris"}]`,
+		`  assistant: again [calls weather {"city":"Oslo"}]`, `  tool:      [result of weather: {"type":"json","value":{"t":21}}]`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, out.String())
 		}

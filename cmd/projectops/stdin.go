@@ -2,8 +2,25 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
+	"os"
+
+	"golang.org/x/term"
 )
+
+// readStdin reads standard input for a "-" argument, refusing a terminal:
+// a command waiting silently for typed input looks hung (report refuses
+// one the same way).
+func readStdin(ctx context.Context, limit int64) ([]byte, error) {
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return nil, errStdinTerminal
+	}
+	return readAll(ctx, io.LimitReader(stdin, limit))
+}
+
+// errStdinTerminal refuses "-" when standard input is a terminal.
+var errStdinTerminal = errors.New("standard input is a terminal: pipe the input in (... | projectops ...) or name a file")
 
 // readAll reads r to its end unless ctx ends first. main catches every
 // signal, so a read from a terminal or a pipe nobody writes to would

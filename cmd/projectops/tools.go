@@ -186,7 +186,7 @@ func readArguments(ctx context.Context, v string) (map[string]any, error) {
 	var err error
 	switch {
 	case v == "-":
-		data, err = readAll(ctx, stdin)
+		data, err = readStdin(ctx, 32<<20)
 	case strings.HasPrefix(v, "@"):
 		data, err = os.ReadFile(v[1:])
 	default:
