@@ -4,13 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/tunnels"
 )
 
@@ -22,25 +26,29 @@ const closeTimeout = 10 * time.Second
 // the tunnel's secret. Nothing else ever prints it.
 func newTunnelCmd(a *app) *cobra.Command {
 	var name, to string
+	var replace bool
 	cmd := &cobra.Command{
 		Use:   "tunnel --name NAME --to URL",
 		Short: "Expose a local MCP server through a relay tunnel until interrupted",
 		Long: `Exposes a local MCP server through a relay tunnel until interrupted, registered as
-the project's server NAME (created if missing, repointed if it exists). Every
-start rotates the tunnel's secret. The public URL (with its secret) is printed
-on stdout once; with --json, as {"serverId", "name", "url"}. -v logs connects,
-drops and reconnects.`,
+the project's server NAME: created if missing; a tunnel of that name is reused;
+a server of that name that is not a tunnel is repointed (its url overwritten,
+not restored when the tunnel closes) only with --replace. Every start rotates
+the tunnel's secret. The public URL (with its secret) is printed on stdout once;
+with --json, as {"serverId", "name", "url"}. Drops and reconnects, and calls
+the local server did not answer, are said on stderr; -v logs more.`,
 		Args: exactArgs(0, ""),
-		RunE: func(*cobra.Command, []string) error { return a.tunnel(name, to) },
+		RunE: func(*cobra.Command, []string) error { return a.tunnel(name, to, replace) },
 	}
 	cmd.Flags().StringVar(&name, "name", "", "server `name` to register the tunnel as (required)")
 	cmd.Flags().StringVar(&to, "to", "", "local MCP server `URL`, e.g. http://127.0.0.1:3000/mcp (required)")
+	cmd.Flags().BoolVar(&replace, "replace", false, "repoint server NAME at the tunnel even when it is not one (its url is overwritten)")
 	_ = cmd.MarkFlagRequired("name")
 	_ = cmd.MarkFlagRequired("to")
 	return cmd
 }
 
-func (a *app) tunnel(name, to string) error {
+func (a *app) tunnel(name, to string, replace bool) error {
 	if wire.TrimJS(name) == "" { // the service refuses it (trimmed as JavaScript trims); say so before any request
 		return usagef("--name must not be empty")
 	}
@@ -77,13 +85,38 @@ func (a *app) tunnel(name, to string) error {
 	if err != nil {
 		return err
 	}
+	if !replace {
+		// Creating repoints a server of that name, whatever it was: one
+		// typo would overwrite a real server's url for good.
+		for s, err := range c.Servers.All(a.ctx, project, nil) {
+			if err != nil {
+				return err
+			}
+			if wire.TrimJS(s.Name) == wire.TrimJS(name) && !isTunnel(s) {
+				return usagef("server %q (%s) exists and is not a tunnel: --replace repoints it at the tunnel "+
+					"(its url is overwritten, and not restored when the tunnel closes)", s.Name, s.ID)
+			}
+		}
+	}
 	g, err := c.Tunnels.Create(a.ctx, project, tunnels.CreateParams{Name: name})
 	if err != nil {
 		return err
 	}
+	if g.PreviousTransportType == servers.TransportStdio || g.PreviousURL != "" && !isTunnelURL(g.PreviousURL, g.ServerID) {
+		was := g.PreviousTransportType
+		if u, err := url.Parse(g.PreviousURL); err == nil && g.PreviousURL != "" {
+			was = shownTarget(u)
+		}
+		fmt.Fprintf(a.stderr, "tunnel: server %s (%s) was %s; it now points at the tunnel\n", g.ServerID, g.Name, was)
+	}
 	opts := []tunnels.ServeOption{tunnels.OnConnect(func() {
 		fmt.Fprintf(a.stderr, "tunnel connected: server %s (%s) -> %s\n", g.ServerID, g.Name, shownTarget(target))
+	}), tunnels.OnDisconnect(func(cause error) {
+		if a.ctx.Err() == nil { // else it is stopping, as asked
+			fmt.Fprintf(a.stderr, "tunnel disconnected (%v); reconnecting\n", errText(cause))
+		}
 	})}
+	proxy = noticeUnanswered(proxy, a.stderr, shownTarget(target))
 	if a.verbose {
 		opts = append(opts, tunnels.WithLogger(a.logger()))
 	}
@@ -120,3 +153,51 @@ func shownTarget(u *url.URL) string {
 	}
 	return v.String()
 }
+
+// isTunnel reports whether a saved server is a tunnel's record: its url
+// is a tunnel URL of its own id.
+func isTunnel(s servers.Server) bool {
+	return s.TransportType == servers.TransportHTTP && isTunnelURL(s.URL, s.ID)
+}
+
+// isTunnelURL reports whether raw is a public tunnel URL of serverID:
+// its path ends in the service's adapter path for that server.
+func isTunnelURL(raw, serverID string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && strings.HasSuffix(u.Path, "/api/mcp/adapter-http/"+serverID)
+}
+
+// noticeUnanswered says on stderr, at most once in unansweredEvery, that
+// the local server did not answer a call (the proxy's 502): without it a
+// dead --to shows only as failures on the callers' side.
+func noticeUnanswered(h http.Handler, stderr io.Writer, target string) http.Handler {
+	var last atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w}
+		h.ServeHTTP(sw, r)
+		if now := time.Now().UnixNano(); sw.status == http.StatusBadGateway {
+			if prev := last.Load(); now-prev >= int64(unansweredEvery) && last.CompareAndSwap(prev, now) {
+				fmt.Fprintf(stderr, "tunnel: the local server at %s did not answer a call (502 to the caller)\n", target)
+			}
+		}
+	})
+}
+
+// unansweredEvery spaces noticeUnanswered's lines.
+const unansweredEvery = 5 * time.Second
+
+// statusWriter keeps the status a handler wrote; Unwrap keeps flushing
+// (SSE, streamable HTTP) working through it.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -86,3 +86,74 @@ func TestTunnelCommandUsage(t *testing.T) {
 		}
 	}
 }
+
+// startTunnel runs the tunnel command until it says it is connected and
+// returns its public URL, its stderr and a stop that interrupts it and
+// returns its exit code.
+func startTunnel(t *testing.T, args ...string) (publicURL string, stderr *lockedBuffer, stop func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout lockedBuffer
+	stderr = &lockedBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append([]string{"tunnel", "--project", "prj_demo"}, args...), &stdout, stderr)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), "tunnel connected") {
+		select {
+		case code := <-done:
+			cancel()
+			t.Fatalf("tunnel %v exited %d; stderr:\n%s", args, code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("not connected; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return strings.TrimSpace(stdout.String()), stderr, func() int { cancel(); return <-done }
+}
+
+// A server of the name that is not a tunnel is repointed only with
+// --replace (creating the tunnel overwrites its url for good), which says
+// what it was; a tunnel of the name is reused without it.
+func TestTunnelCommandReplace(t *testing.T) {
+	demoAPI(t)
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") }))
+	defer local.Close()
+	code, _, errOut := runCLI(t, "tunnel", "--project", "prj_demo", "--name", "demo", "--to", local.URL+"/mcp")
+	if code != 2 || !strings.Contains(errOut, "--replace") || !strings.Contains(errOut, "srv_demo") {
+		t.Fatalf("the demo server without --replace: exit %d, %q", code, errOut)
+	}
+	_, stderr, stop := startTunnel(t, "--name", "demo", "--replace", "--to", local.URL+"/mcp")
+	if c := stop(); c != 0 || !strings.Contains(stderr.String(), "server srv_demo (demo) was ") ||
+		!strings.Contains(stderr.String(), "it now points at the tunnel") {
+		t.Errorf("--replace: exit %d; stderr:\n%s", c, stderr.String())
+	}
+	// Now a tunnel: started again under its name, it needs no --replace.
+	_, stderr, stop = startTunnel(t, "--name", "demo", "--to", local.URL+"/mcp")
+	if c := stop(); c != 0 || strings.Contains(stderr.String(), " was ") {
+		t.Errorf("a tunnel's name again: exit %d; stderr:\n%s", c, stderr.String())
+	}
+}
+
+// A local server that does not answer is said on the tunnel's stderr, not
+// only seen by callers as 502s.
+func TestTunnelCommandSaysLocalServerDown(t *testing.T) {
+	demoAPI(t)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := dead.URL
+	dead.Close() // nothing listens there now
+	publicURL, stderr, stop := startTunnel(t, "--name", "down", "--to", deadURL+"/mcp")
+	defer stop()
+	resp, err := http.Post(publicURL, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(stderr.String(), "did not answer a call") {
+		t.Errorf("call to a dead local server: %d; stderr:\n%s", resp.StatusCode, stderr.String())
+	}
+}
