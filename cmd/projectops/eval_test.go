@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -420,5 +421,34 @@ func TestEvalRunWaitTimeoutUsage(t *testing.T) {
 		if code, _, errOut := evalCLI(t, args...); code != 2 || !strings.Contains(errOut, "--wait-timeout") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
+	}
+}
+
+// Over the organization's concurrent-run cap, eval run says what lifts
+// it (the error is not retried: it lifts when a run ends).
+func TestEvalRunConcurrentLimitHint(t *testing.T) {
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0),
+		projectopstest.WithEvalConcurrency(1), projectopstest.WithEvalStepDelay(time.Minute))
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := srv.Default()
+	demoID, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo",
+		MCPServer: projectopstest.DemoMCPServer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PROJECTOPS_API_KEY", ws.APIKey)
+	t.Setenv("PROJECTOPS_BASE_URL", base)
+	t.Setenv("PROJECTOPS_PROJECT", ws.ProjectID)
+	file := writeTests(t, evals.RunParams{SuiteName: "cap", ServerIDs: []string{demoID},
+		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "x")}}}})
+	if code, _, errOut := evalCLI(t, "run", "--file", file); code != 0 {
+		t.Fatalf("first run: %d %q", code, errOut)
+	}
+	code, _, errOut := evalCLI(t, "run", "--file", file)
+	if code != 2 || !strings.Contains(errOut, "CONCURRENT_RUN_LIMIT") || !strings.Contains(errOut, "cancel one") {
+		t.Errorf("over the cap: %d %q", code, errOut)
 	}
 }

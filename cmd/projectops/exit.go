@@ -64,6 +64,11 @@ func (a *app) exit(cmd *cobra.Command, err error) int {
 		// A model the service cannot run: say which hosted ones it can.
 		fmt.Fprintf(a.stderr, "%s: valid hosted models: %s\n", name, strings.Join(e.HostedModels, ", "))
 	}
+	if errors.Is(err, projectops.ErrConcurrentRunLimit) {
+		// Not retried (it lifts when a run ends, not after a delay): say
+		// what lifts it.
+		fmt.Fprintf(a.stderr, "%s: wait for one of the organization's runs to end, or cancel one (projectops eval cancel RUN_ID), then run again\n", name)
+	}
 	var usage usageError
 	if errors.As(err, &usage) || isCobraUsage(err) {
 		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", name)
