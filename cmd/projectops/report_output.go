@@ -159,7 +159,13 @@ func newResumeCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "resume [--spool DIR]",
 		Short: "Re-send spooled results and finalize their runs",
-		Args:  exactArgs(0, ""),
+		Long: `Re-sends the results a spool directory keeps (a report that could not deliver
+them, or tests that recorded with ingest.TBRecorder) and finalizes their runs.
+What it delivered is its output, on stdout (with --json, an array of runs).
+Exit status: 0 when every spooled run was delivered, whatever their verdicts
+(delivery is this command's job; the tests' gate was the report that ran
+them); 2 when one could not be (its files are kept for another resume).`,
+		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error {
 			if dir == "" {
 				dir = ingest.DefaultSpoolDir(os.Getenv)
