@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +18,14 @@ import (
 func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	wait := fs.Bool("wait", true, "follow the build until it ends; --wait=false returns once it is queued")
 	interval := fs.Duration("interval", time.Second, "first polling `interval` while following (backs off to 10x)")
+	waitTimeout := fs.Duration("wait-timeout", defaultBuildWaitTimeout,
+		"stop following the build after this `long` (0: no limit); it goes on, and the exit status is 2")
 	return func(ec *envCmd) error {
-		if *interval <= 0 {
+		switch {
+		case *interval <= 0:
 			return usagef("--interval must be positive")
+		case *waitTimeout < 0:
+			return usagef("--wait-timeout must not be negative (0 waits for good)")
 		}
 		st, err := ec.c.Environments.Build(ec.ctx, ec.project, ec.arg)
 		if err != nil {
@@ -48,7 +54,13 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			}
 		}))
 		stopBeat := heartbeat(ec.stderr, func() string { mu.Lock(); defer mu.Unlock(); return state })
-		b, err := ec.c.Environments.WaitForBuild(ec.ctx, ec.project, ec.arg, st.BuildID, opts...)
+		wctx, cancel := ec.ctx, context.CancelFunc(func() {})
+		if *waitTimeout > 0 { // a stuck build must not hold a CI job until the job's own limit
+			wctx, cancel = context.WithTimeout(ec.ctx, *waitTimeout)
+		}
+		b, err := ec.c.Environments.WaitForBuild(wctx, ec.project, ec.arg, st.BuildID, opts...)
+		timedOut := wctx.Err() != nil && ec.ctx.Err() == nil
+		cancel()
 		stopBeat()
 		if p != nil {
 			done := b
@@ -68,15 +80,23 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			return gateError{errText(err)}
 		}
 		if err != nil {
-			if ec.ctx.Err() != nil { // interrupted: the build goes on without us
-				return fmt.Errorf("stopped waiting; build %s continues (see it with: projectops env builds --project %s %s)",
-					st.BuildID, ec.project, ec.arg)
+			if ec.ctx.Err() != nil || timedOut { // the build goes on without us
+				why := "stopped waiting"
+				if timedOut {
+					why = fmt.Sprintf("stopped waiting after --wait-timeout %s", *waitTimeout)
+				}
+				return fmt.Errorf("%s; build %s continues (see it with: projectops env builds --project %s %s)",
+					why, st.BuildID, ec.project, ec.arg)
 			}
 			return err
 		}
 		return ec.print(b, func(io.Writer) {})
 	}
 }
+
+// defaultBuildWaitTimeout bounds following a build, as --wait-timeout
+// bounds following an eval run.
+const defaultBuildWaitTimeout = 30 * time.Minute
 
 // buildProgress shows a build as it goes: new log lines as they appear and
 // each status change. On a terminal the status is one line at the bottom,

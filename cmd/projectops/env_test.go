@@ -268,3 +268,25 @@ func TestEnvListOneRowPerEnv(t *testing.T) {
 		t.Errorf("want a header and one row, got %d lines:\n%s", len(lines), out)
 	}
 }
+
+// Following a build stops at --wait-timeout (the build goes on) with exit
+// 2, as eval run --wait does: a stuck build must not hold a CI job.
+func TestEnvBuildWaitTimeout(t *testing.T) {
+	_, _ = envServer(t, projectopstest.WithBuildStepDelay(time.Minute))
+	df := filepath.Join(t.TempDir(), "Dockerfile")
+	if err := os.WriteFile(df, []byte("FROM python:3.13-slim@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := env(t, "create", "--name", "slow", "--file", df, "--json")
+	var created environments.Environment
+	if code != 0 || json.Unmarshal([]byte(out), &created) != nil {
+		t.Fatalf("create: %d %q %q", code, out, errOut)
+	}
+	code, _, errOut = env(t, "build", "--interval", "1ms", "--wait-timeout", "200ms", created.ID)
+	if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout 200ms") || !strings.Contains(errOut, "continues") {
+		t.Errorf("build past --wait-timeout: %d %q", code, errOut)
+	}
+	if code, _, errOut := env(t, "build", "--wait-timeout", "-1s", created.ID); code != 2 || !strings.Contains(errOut, "must not be negative") {
+		t.Errorf("negative --wait-timeout: %d %q", code, errOut)
+	}
+}
