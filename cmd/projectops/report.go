@@ -20,6 +20,7 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/option"
 	"github.com/spf13/cobra"
 )
 
@@ -151,6 +152,11 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	// text stops at the first failed write while the report goes on.
 	catchSIGPIPE.Do(func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) })
 	text = &bestEffort{stickyWriter: stickyWriter{w: text}, stderr: stderr}
+	var masked *maskWriter
+	if key := os.Getenv(option.EnvAPIKey); len(key) >= 8 { // checked by client() before anything runs
+		masked = &maskWriter{w: text, secret: []byte(key)}
+		text = masked
+	}
 	format, file := "go test", ""
 	for _, c := range []struct{ name, file string }{{"junit", f.junit}, {"jest", f.jest}, {"vitest", f.vitest}} {
 		if c.file != "" {
@@ -254,6 +260,9 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		if plain != nil {
 			plain.finish()
 		}
+	}
+	if masked != nil {
+		_ = masked.Flush() // the tests' last line, before the summary
 	}
 	cut := false // reading stopped at the grace: the tests had not ended
 	if readErr != nil && ctx.Err() != nil && rctx.Err() != nil && errors.Is(readErr, context.Canceled) {
