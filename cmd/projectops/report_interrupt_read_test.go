@@ -140,7 +140,7 @@ func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(300*time.Millisecond, cancel)
+		time.AfterFunc(time.Second, cancel) // after the command started, on a loaded machine too
 		var o bytes.Buffer
 		done := make(chan int, 1)
 		go func() {
@@ -152,8 +152,8 @@ func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
 			if code != 128+2 || strings.Contains(string(b), "reading go test") {
 				t.Errorf("%s: exit %d, want the command's 130 (SIGINT) and no reading error; stderr %q", name, code, b)
 			}
-		case <-time.After(4 * time.Second):
-			t.Errorf("%s: report -- CMD still running 4 s on, with a 500 ms grace for reading and as long for sending", name)
+		case <-time.After(6 * time.Second): // the idle child holds the output 8 s: unbounded, it would run past this
+			t.Errorf("%s: report -- CMD still running 6 s on, with a 500 ms grace for reading and as long for sending", name)
 			<-done
 		}
 		cancel()
@@ -220,10 +220,10 @@ func TestReportCommandExitedBeforeInterrupt(t *testing.T) {
 	devnullStdin(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	time.AfterFunc(300*time.Millisecond, cancel)
+	time.AfterFunc(time.Second, cancel) // after sh exited, on a loaded machine too
 	var o bytes.Buffer
 	code := run(ctx, []string{"report", "-q", "--external-run-id", "exited-zero", "--", "sh", "-c",
-		"cat " + filepath.Join(dir, "events") + "; sleep 1 &"}, &o, ef)
+		"cat " + filepath.Join(dir, "events") + "; sleep 3 &"}, &o, ef)
 	b, _ := os.ReadFile(ef.Name())
 	if code != 0 || strings.Contains(string(b), "context canceled") {
 		t.Errorf("exit %d, want 0 (the command exited 0 before the interrupt, its test passed); stderr %q", code, b)
