@@ -62,7 +62,7 @@ func TestReportCommandInterruptKeepsCommandStatus(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	time.AfterFunc(500*time.Millisecond, cancel) // Ctrl-C while TestSlow runs
+	time.AfterFunc(time.Second, cancel) // Ctrl-C while TestSlow runs (the command started, on a loaded machine too)
 	var o, e bytes.Buffer
 	code := run(ctx, []string{"report", "-q", "--external-run-id", "cmd-intr", "--", "sh", "-c",
 		"cat " + filepath.Join(dir, "events") + "; exec sleep 30"}, &o, &e)
@@ -348,7 +348,7 @@ func TestReportCommandInterruptReachesItsChildren(t *testing.T) {
 	devnullStdin(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	time.AfterFunc(300*time.Millisecond, cancel)
+	time.AfterFunc(time.Second, cancel) // after the command started, on a loaded machine too
 	var o, e bytes.Buffer
 	code := run(ctx, []string{"report", "-q", "--external-run-id", "cmd-tree", "--", "sh", "-c",
 		"cat " + filepath.Join(dir, "events") + "; trap : INT; sleep 30; exit 1"}, &o, &e)
