@@ -49,6 +49,14 @@ var headerForms = []func(name, secret string) Result{
 	func(n, s string) Result {
 		return Result{Trace: json.RawMessage(`{"headers":[{"value":"` + s + `","comment":"","name":"` + n + `"}]}`)}
 	},
+	// Folded values (obs-fold), whatever the indentation of either line.
+	func(n, s string) Result { return Result{Error: "    " + n + ": Basic\r\n\t" + s + "\r\n"} },
+	func(n, s string) Result { return Result{Error: "  " + n + ": x;\r\n  " + s + "\r\n"} },
+	func(n, s string) Result { return Result{Error: n + ": x;\n " + s} },
+	func(n, s string) Result { return Result{Error: "    x_test.go:5: " + n + ": x;\n        " + s + "\n"} },
+	func(n, s string) Result {
+		return Result{WidgetSnapshots: []WidgetSnapshot{{WidgetHTML: "<p>\n    " + n + ": x;\n    " + s + "\n  </p>"}}}
+	},
 }
 
 // A secret header's value never survives redaction, whatever the case of
@@ -62,6 +70,9 @@ func FuzzRedactHeaders(f *testing.F) {
 	f.Add(uint8(8), uint64(0), uint8(8), []byte("hunter2hunter2"), "", "")
 	f.Add(uint8(10), uint64(0xffff), uint8(9), []byte("tok3n-abcdefgh"), "", "")
 	f.Add(uint8(9), uint64(1), uint8(11), []byte("tok3n-abcdefgh"), "", "")
+	for form := uint8(15); form < 20; form++ { // the folded forms
+		f.Add(uint8(form), uint64(0), form, []byte("f0ldedSecretValue"), "request:\n", "\n    x_test.go:9: next")
+	}
 	f.Fuzz(func(t *testing.T, which uint8, caseMask uint64, form uint8, raw []byte, prefix, suffix string) {
 		const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 		if len(raw) < 8 || len(raw) > 64 {

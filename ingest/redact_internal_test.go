@@ -283,22 +283,43 @@ func TestRedactKeyValuePairAnyOrder(t *testing.T) {
 	}
 }
 
-// go test indents every line of a test's log alike: the line after a
-// logged header is the test's next message, not the header's folded value,
-// and survives (the failure's own text was dropped with it); a line
-// indented further than the header's is its continuation, redacted.
-func TestRedactFoldNeedsDeeperIndent(t *testing.T) {
+// A folded value runs on over the lines a space or tab starts, but for go
+// test's own lines: a test's next log message, indented as the line with
+// the header is, and its --- result line are not the value (the failure's
+// reason was dropped with them). Folds whatever their indentation (a tab
+// under spaces, equal indentation, widget HTML's pretty-printing) stay
+// part of the value.
+func TestRedactFoldStopsAtGoTestLines(t *testing.T) {
 	t.Parallel()
 	out := "    b_test.go:5: X-Api-Key: hunter2\n    b_test.go:6: line two important\n" +
 		"    b_test.go:7: the real failure\n--- FAIL: TestLeak (0.00s)\n"
 	doc, _ := json.Marshal(map[string]string{"error": out})
 	got := string(redactor{}.apply(doc))
 	if strings.Contains(got, "hunter2") || !strings.Contains(got, "line two important") ||
-		!strings.Contains(got, "the real failure") {
+		!strings.Contains(got, "the real failure") || !strings.Contains(got, "--- FAIL: TestLeak") {
 		t.Errorf("go test log: %s", got)
 	}
-	folded, _ := json.Marshal(map[string]string{"error": "    x_test.go:5: Authorization: Bearer abc\n         d3f0ldedSecret\n    next"})
-	if got := string(redactor{}.apply(folded)); strings.Contains(got, "d3f0ldedSecret") || !strings.Contains(got, "next") {
-		t.Errorf("deeper-indented continuation: %s", got)
+	// A header printed at column 0 (fmt.Println) before the test's next message.
+	col0, _ := json.Marshal(map[string]string{"error": "Authorization: Bearer abc123secret\n    x_test.go:7: the real failure\n"})
+	if got := string(redactor{}.apply(col0)); strings.Contains(got, "abc123secret") || !strings.Contains(got, "the real failure") {
+		t.Errorf("column-0 header: %s", got)
+	}
+	for _, c := range []struct{ name, text, secret string }{
+		{"deeper continuation", "    x_test.go:5: Authorization: Bearer abc\n         d3f0ldedSecret\n", "d3f0ldedSecret"},
+		{"tab fold under space indent", "request:\n    Authorization: Basic\r\n\tdXNlcjpzM2NyZXRwYXNz\r\n    Host: x\r\n", "dXNlcjpzM2NyZXRwYXNz"},
+		{"equal indent", "  Cookie: sid=abc;\r\n  csrf=S3cretCsrfValue\r\n", "S3cretCsrfValue"},
+	} {
+		doc, _ := json.Marshal(map[string]string{"error": c.text})
+		if got := string(redactor{}.apply(doc)); strings.Contains(got, c.secret) {
+			t.Errorf("%s: %s survives: %s", c.name, c.secret, got)
+		}
+	}
+	page := "<div>\n  <p>\n    Cookie: sid=abc;\n    csrf=S3cretCsrfValue\n  </p>\n</div>"
+	if got := string(redactor{}.html(page)); strings.Contains(got, "S3cretCsrfValue") {
+		t.Errorf("widget HTML: the wrapped cookie survives:\n%s", got)
+	}
+	widget, _ := json.Marshal(map[string]string{"widgetHtml": page})
+	if got := string(redactor{}.apply(widget)); strings.Contains(got, "S3cretCsrfValue") {
+		t.Errorf("widgetHtml field: the wrapped cookie survives:\n%s", got)
 	}
 }

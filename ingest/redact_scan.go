@@ -157,32 +157,33 @@ func (sc *valueScanner) wrapped(v, e int) int {
 // folded extends a value ending at e, when e ends its line, over the
 // lines that continue it: an obs-fold (RFC 9112 5.2), a line break
 // followed by a space or a tab, is part of the header's value
-// (Authorization: Basic\r\n dXNl...). A continuation is indented more
-// than the header's own line: go test indents every line of a test's log
-// alike, and the line after "    x_test.go:5: X-Api-Key: ..." is the
-// test's next message, not the value. The lines from foldFrom to foldTo,
-// read last, all continue one value: a value ending among them runs on to
-// foldTo without reading them again (names inside a folded value, one per
-// continuation line, would otherwise each read the rest).
+// (Authorization: Basic\r\n dXNl...), but for a line that is go test's
+// own: a test's next log message ("    x_test.go:7: ..."), which go test
+// indents as it indents the line with the header, or a "--- FAIL" or
+// "=== RUN" line; the failure's reason was dropped as the value. The
+// lines from foldFrom to foldTo, read last, all continue one value: a
+// value ending among them runs on to foldTo without reading them again
+// (names inside a folded value, one per continuation line, would
+// otherwise each read the rest).
 func (sc *valueScanner) folded(e int) int {
 	s := sc.s
 	if sc.foldFrom <= e && e <= sc.foldTo {
 		return sc.foldTo
 	}
 	from := e
-	if e >= len(s) || s[e] != '\r' && s[e] != '\n' {
-		return e // the value does not end its line (one line end has one value)
-	}
-	indent := blanks(s, strings.LastIndexAny(s[:e], "\r\n")+1)
 	for e < len(s) && (s[e] == '\r' || s[e] == '\n') {
 		p := e + 1
 		if s[e] == '\r' && p < len(s) && s[p] == '\n' {
 			p++
 		}
-		if blanks(s, p) <= indent {
+		if p >= len(s) || s[p] != ' ' && s[p] != '\t' {
 			break
 		}
-		e = sc.lineEnd(p)
+		le := sc.lineEnd(p)
+		if goTestLine(s[p+blanks(s, p) : le]) {
+			break
+		}
+		e = le
 	}
 	if e > from {
 		sc.foldFrom, sc.foldTo = from, e
@@ -197,6 +198,25 @@ func blanks(s string, p int) int {
 		n++
 	}
 	return n
+}
+
+// goTestLine reports whether line, its indentation removed, is one go test
+// writes itself: a log message's "file.go:N: " prefix, or a test's
+// "--- " result or "=== " progress line.
+func goTestLine(line string) bool {
+	if strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "=== ") {
+		return true
+	}
+	i := strings.Index(line, ".go:")
+	if i <= 0 || strings.ContainsAny(line[:i], " \t") {
+		return false
+	}
+	j := i + len(".go:")
+	k := j
+	for k < len(line) && line[k] >= '0' && line[k] <= '9' {
+		k++
+	}
+	return k > j && k+1 < len(line) && line[k] == ':' && line[k+1] == ' '
 }
 
 // isAuthScheme reports whether w is an HTTP authentication scheme's name
