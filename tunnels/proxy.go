@@ -35,10 +35,15 @@ const PublicPath = "/mcp"
 // connection) cuts the public caller's response short too: the handler
 // panics with http.ErrAbortHandler, which Serve (like net/http's server)
 // turns into a body cut short. Nothing is logged through the log
-// package; ProxyTo's diagnostics go to slog's default logger at debug level.
-func ProxyTo(target *url.URL) (http.Handler, error) {
+// package; ProxyTo's diagnostics go to slog's default logger at debug level
+// (OnUnanswered hands the local server's silence to a function of yours).
+func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 	if target == nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
 		return nil, apierr.Invalid("target", "tunnels: ProxyTo needs an absolute http or https URL")
+	}
+	var o proxyOptions
+	for _, opt := range opts {
+		opt(&o)
 	}
 	t := *target
 	rp := &httputil.ReverseProxy{
@@ -85,11 +90,35 @@ func ProxyTo(target *url.URL) (http.Handler, error) {
 			if ue, ok := errors.AsType[*url.Error](err); ok {
 				err = ue.Err
 			}
+			if r.Context().Err() != nil {
+				// The caller went away (or Serve is stopping): the local
+				// server was not at fault, and nobody reads the answer.
+				w.WriteHeader(http.StatusBadGateway)
+				return
+			}
 			slog.DebugContext(r.Context(), "tunnels: local server did not answer", "error", err.Error())
+			if o.onUnanswered != nil {
+				o.onUnanswered(r, err)
+			}
 			http.Error(w, "tunnels: the local server did not answer", http.StatusBadGateway)
 		},
 	}
 	return exposedOnly(abortCutShort(rp)), nil
+}
+
+// A ProxyOption configures ProxyTo.
+type ProxyOption func(*proxyOptions)
+
+type proxyOptions struct {
+	onUnanswered func(*http.Request, error)
+}
+
+// OnUnanswered calls f, on the request's goroutine, for each relayed
+// request the local server did not answer (it refused the connection,
+// timed out or dropped it before a response head): the caller gets 502.
+// A request whose caller went away first is not counted. f must not block.
+func OnUnanswered(f func(r *http.Request, err error)) ProxyOption {
+	return func(o *proxyOptions) { o.onUnanswered = f }
 }
 
 // forwarded are the headers the relay sets on a relayed request, which

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -77,7 +78,7 @@ func (a *app) tunnel(name, to string, replace bool) error {
 			return usagef("--to %s: port %s is not between 1 and 65535", shownTarget(target), p)
 		}
 	}
-	proxy, err := tunnels.ProxyTo(target)
+	proxy, err := tunnels.ProxyTo(target, tunnels.OnUnanswered(unansweredNotice(a.stderr, shownTarget(target))))
 	if err != nil {
 		return usagef("--to: %v", err)
 	}
@@ -88,14 +89,20 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	if !replace {
 		// Creating repoints a server of that name, whatever it was: one
 		// typo would overwrite a real server's url for good.
+		// The one the service repoints: the first in its listing whose
+		// name is the trimmed NAME exactly.
 		for s, err := range c.Servers.All(a.ctx, project, nil) {
 			if err != nil {
 				return err
 			}
-			if wire.TrimJS(s.Name) == wire.TrimJS(name) && !isTunnel(s) {
+			if s.Name != wire.TrimJS(name) {
+				continue
+			}
+			if !isTunnel(s) {
 				return usagef("server %q (%s) exists and is not a tunnel: --replace repoints it at the tunnel "+
 					"(its url is overwritten, and not restored when the tunnel closes)", s.Name, s.ID)
 			}
+			break
 		}
 	}
 	g, err := c.Tunnels.Create(a.ctx, project, tunnels.CreateParams{Name: name})
@@ -104,19 +111,22 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	}
 	if g.PreviousTransportType == servers.TransportStdio || g.PreviousURL != "" && !isTunnelURL(g.PreviousURL, g.ServerID) {
 		was := g.PreviousTransportType
-		if u, err := url.Parse(g.PreviousURL); err == nil && g.PreviousURL != "" {
-			was = shownTarget(u)
+		if u, err := url.Parse(g.PreviousURL); err == nil && g.PreviousURL != "" && u.Opaque == "" && u.Host != "" {
+			was = shownTarget(u) // else it may be "user:pass@host" with no scheme: not shown
 		}
 		fmt.Fprintf(a.stderr, "tunnel: server %s (%s) was %s; it now points at the tunnel\n", g.ServerID, g.Name, was)
 	}
 	opts := []tunnels.ServeOption{tunnels.OnConnect(func() {
 		fmt.Fprintf(a.stderr, "tunnel connected: server %s (%s) -> %s\n", g.ServerID, g.Name, shownTarget(target))
 	}), tunnels.OnDisconnect(func(cause error) {
-		if a.ctx.Err() == nil { // else it is stopping, as asked
+		switch {
+		case a.ctx.Err() != nil: // stopping, as asked
+		case errors.Is(cause, tunnels.ErrRevoked), errors.Is(cause, tunnels.ErrReplaced), errors.Is(cause, tunnels.ErrTokenRejected):
+			fmt.Fprintf(a.stderr, "tunnel disconnected (%v)\n", errText(cause)) // Serve returns it: no reconnecting
+		default:
 			fmt.Fprintf(a.stderr, "tunnel disconnected (%v); reconnecting\n", errText(cause))
 		}
 	})}
-	proxy = noticeUnanswered(proxy, a.stderr, shownTarget(target))
 	if a.verbose {
 		opts = append(opts, tunnels.WithLogger(a.logger()))
 	}
@@ -167,37 +177,18 @@ func isTunnelURL(raw, serverID string) bool {
 	return err == nil && strings.HasSuffix(u.Path, "/api/mcp/adapter-http/"+serverID)
 }
 
-// noticeUnanswered says on stderr, at most once in unansweredEvery, that
-// the local server did not answer a call (the proxy's 502): without it a
-// dead --to shows only as failures on the callers' side.
-func noticeUnanswered(h http.Handler, stderr io.Writer, target string) http.Handler {
+// unansweredNotice says on stderr, at most once in unansweredEvery, that
+// the local server did not answer a call: without it a dead --to shows
+// only as 502s on the callers' side.
+func unansweredNotice(stderr io.Writer, target string) func(*http.Request, error) {
 	var last atomic.Int64
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw := &statusWriter{ResponseWriter: w}
-		h.ServeHTTP(sw, r)
-		if now := time.Now().UnixNano(); sw.status == http.StatusBadGateway {
-			if prev := last.Load(); now-prev >= int64(unansweredEvery) && last.CompareAndSwap(prev, now) {
-				fmt.Fprintf(stderr, "tunnel: the local server at %s did not answer a call (502 to the caller)\n", target)
-			}
+	return func(_ *http.Request, err error) {
+		now := time.Now().UnixNano()
+		if prev := last.Load(); now-prev >= int64(unansweredEvery) && last.CompareAndSwap(prev, now) {
+			fmt.Fprintf(stderr, "tunnel: the local server at %s did not answer a call (502 to the caller): %v\n", target, errText(err))
 		}
-	})
-}
-
-// unansweredEvery spaces noticeUnanswered's lines.
-const unansweredEvery = 5 * time.Second
-
-// statusWriter keeps the status a handler wrote; Unwrap keeps flushing
-// (SSE, streamable HTTP) working through it.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
 	}
-	w.ResponseWriter.WriteHeader(code)
 }
 
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+// unansweredEvery spaces unansweredNotice's lines.
+const unansweredEvery = 5 * time.Second

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/projectops/projectops-go/projectopstest"
 )
 
 func TestTunnelCommand(t *testing.T) {
@@ -155,5 +157,93 @@ func TestTunnelCommandSaysLocalServerDown(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(stderr.String(), "did not answer a call") {
 		t.Errorf("call to a dead local server: %d; stderr:\n%s", resp.StatusCode, stderr.String())
+	}
+}
+
+// A 502 the local server itself answers (a gateway in front of the MCP
+// server) is its answer: the tunnel does not say it did not answer.
+func TestTunnelLocal502IsNotUnanswered(t *testing.T) {
+	demoAPI(t)
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "upstream of the MCP server is down", http.StatusBadGateway)
+	}))
+	defer local.Close()
+	publicURL, stderr, stop := startTunnel(t, "--name", "gw", "--to", local.URL+"/mcp")
+	defer stop()
+	resp, err := http.Post(publicURL, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), "upstream of the MCP server") {
+		t.Fatalf("call: %d %q", resp.StatusCode, body)
+	}
+	if strings.Contains(stderr.String(), "did not answer") {
+		t.Errorf("the local server answered (its own 502), yet stderr says it did not:\n%s", stderr.String())
+	}
+}
+
+// With two servers of the name, the service repoints the first it lists:
+// a tunnel first is reused without --replace, whatever comes after it.
+func TestTunnelSameNameTwice(t *testing.T) {
+	srv := demoAPI(t)
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") }))
+	defer local.Close()
+	_, _, stopFirst := startTunnel(t, "--name", "twice", "--to", local.URL+"/mcp")
+	if c := stopFirst(); c != 0 {
+		t.Fatalf("first tunnel: exit %d", c)
+	}
+	if _, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: "prj_demo", Name: "twice", URL: "https://real.example/mcp"}); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, stop := startTunnel(t, "--name", "twice", "--to", local.URL+"/mcp") // fails the test if refused
+	if c := stop(); c != 0 || strings.Contains(stderr.String(), " was ") {
+		t.Errorf("the tunnel of the name again: exit %d; stderr:\n%s", c, stderr.String())
+	}
+}
+
+// A caller that gives up before the local server's answer is not the
+// local server's silence: nothing is said.
+func TestTunnelCallerGoneIsNotUnanswered(t *testing.T) {
+	demoAPI(t)
+	release := make(chan struct{})
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		io.WriteString(w, "late")
+	}))
+	defer local.Close()
+	defer close(release)
+	publicURL, stderr, stop := startTunnel(t, "--name", "slow", "--to", local.URL+"/mcp")
+	client := &http.Client{Timeout: 300 * time.Millisecond}
+	if resp, err := client.Post(publicURL, "application/json", strings.NewReader(`{}`)); err == nil {
+		resp.Body.Close()
+		t.Fatalf("call answered %d; want the caller's timeout", resp.StatusCode)
+	}
+	time.Sleep(time.Second) // the relay notices the caller gone
+	if strings.Contains(stderr.String(), "did not answer") {
+		t.Errorf("the caller gave up, yet stderr blames the local server:\n%s", stderr.String())
+	}
+	stop()
+}
+
+// A tunnel whose grant another start of the name revoked says it was
+// disconnected, not that it is reconnecting (it exits).
+func TestTunnelRevokedDoesNotSayReconnecting(t *testing.T) {
+	demoAPI(t)
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") }))
+	defer local.Close()
+	_, errA, stopA := startTunnel(t, "--name", "rv", "--to", local.URL+"/mcp")
+	_, _, stopB := startTunnel(t, "--name", "rv", "--to", local.URL+"/mcp")
+	defer stopB()
+	for i := 0; i < 100 && !strings.Contains(errA.String(), "grant revoked"); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	codeA := stopA()
+	if strings.Contains(errA.String(), "reconnecting") {
+		t.Errorf("a revoked tunnel (exit %d) said it was reconnecting:\n%s", codeA, errA.String())
 	}
 }
