@@ -26,6 +26,8 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			return usagef("--interval must be positive")
 		case *waitTimeout < 0:
 			return usagef("--wait-timeout must not be negative (0 waits for good)")
+		case !*wait && fs.Changed("wait-timeout"):
+			return usagef("--wait-timeout needs --wait")
 		}
 		st, err := ec.c.Environments.Build(ec.ctx, ec.project, ec.arg)
 		if err != nil {

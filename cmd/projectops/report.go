@@ -63,9 +63,9 @@ when its counts are not the report's); with -- CMD, CMD's own status; 2 bad
 input, or with --strict a reporting failure (by default a reporting failure
 never changes the status: the results are spooled for "report resume").
 
-After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD and what CMD started
-(SIGINT, as Ctrl-C sends it, so the tests can still write; killed after the
-grace), reads what the tests still write for at most 10s (cut there, before the
+After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD and, on Linux, what CMD
+started (SIGINT, as Ctrl-C sends it, so the tests can still write; killed after
+the grace), reads what the tests still write for at most 10s (cut there, before the
 tests ended, it exits 1; a read of stdin waiting on input that stays open is not
 cut), sends it for at most 10s more, then stops and leaves the rest in the spool
 for "report resume"; a second interrupt ends it at once. A reader of its output that goes
@@ -164,6 +164,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		}
 	}
 	var in io.Reader = stdin
+	stopSaying := func() {} // ends the interrupt's acknowledgement once reading is over
 	if file == "" && cmdArgs == nil {
 		var err error
 		if in, err = goTestInput(stdin); err != nil {
@@ -172,16 +173,17 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		// Said at once: a read waiting on input that stays open is not
 		// cut short, so the interrupt may otherwise seem lost.
 		said := make(chan struct{})
-		stopSay := context.AfterFunc(ctx, func() {
+		stop := context.AfterFunc(ctx, func() {
 			defer close(said)
 			fmt.Fprintf(stderr, "projectops report: interrupted: reading what the tests still write for up to %s "+
 				"(a read waiting on open input is not cut: interrupt again to stop at once)\n", reportInterruptGrace)
 		})
-		defer func() {
-			if !stopSay() {
-				<-said // nothing is written to stderr after report returns
+		stopSaying = sync.OnceFunc(func() {
+			if !stop() {
+				<-said // said in full before what follows
 			}
-		}()
+		})
+		defer stopSaying()
 	}
 	// The summary line reports failures; the reporter's own warning would
 	// repeat it.
@@ -261,6 +263,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 			plain.finish()
 		}
 	}
+	stopSaying()
 	if masked != nil {
 		_ = masked.Flush() // the tests' last line, before the summary
 	}

@@ -14,8 +14,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// interruptible makes an interrupt reach cmd and what it started as
-// SIGINT, as Ctrl-C reaches a terminal's foreground job, so a shell's
+// interruptible makes an interrupt reach cmd and what it started (where
+// the system lists a process's children: Linux's /proc) as SIGINT, as
+// Ctrl-C reaches a terminal's foreground job, so a shell's
 // trap or a test's cleanup can still run and write; reading is cut and
 // cmd killed at the grace (killTree). The whole tree: the go command waits
 // out a SIGINT of its own for its test binaries, which a signal to it
@@ -31,8 +32,13 @@ func interruptible(ctx context.Context, cmd *exec.Cmd) {
 		}
 		pids := descendants(cmd.Process.Pid)
 		err := cmd.Process.Signal(syscall.SIGINT)
+		own, gerr := unix.Getpgid(0)
 		for _, pid := range pids {
-			_ = syscall.Kill(pid, syscall.SIGINT)
+			// Only what is still in report's job, as Ctrl-C would reach
+			// it: a process that left it (setsid: a daemon) is spared.
+			if g, err := unix.Getpgid(pid); gerr == nil && err == nil && g == own {
+				_ = syscall.Kill(pid, syscall.SIGINT)
+			}
 		}
 		return err
 	}

@@ -200,3 +200,61 @@ func openPty(t *testing.T) (m, s *os.File) {
 	}
 	return m, s
 }
+
+// The interrupt reaches CMD's tree as Ctrl-C reaches a terminal's job: a
+// process CMD started that left the job on purpose (setsid: a daemon, a
+// helper meant to outlive the run) is not sent it.
+func TestInterruptSparesWhatLeftTheJob(t *testing.T) {
+	reportEnv(t)
+	setGrace(t, 3*time.Second)
+	devnullStdin(t)
+	dir := t.TempDir()
+	got, ready := filepath.Join(dir, "got-int"), filepath.Join(dir, "ready")
+	script := `echo '{"Action":"start","Package":"example.com/p"}'
+setsid sh -c 'trap "echo INT > ` + got + `; exit 0" INT; : > ` + ready + `; n=0; while [ $n -lt 40 ]; do sleep 0.05; n=$((n+1)); done'`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for i := 0; i < 200; i++ {
+			if _, err := os.Stat(ready); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	var o, e bytes.Buffer
+	run(ctx, []string{"report", "-q", "--external-run-id", "setsid", "--", "sh", "-c", script}, &o, &e)
+	if _, err := os.Stat(got); err == nil {
+		t.Errorf("a process in its own session (setsid) was sent SIGINT; Ctrl-C reaches the foreground process group only")
+	}
+}
+
+// An interrupt reaches what -- CMD started too (Linux lists a process's
+// children), as Ctrl-C reaches a
+// terminal's whole job: the go command waits out a SIGINT of its own for
+// its test binaries (here a shell that traps it, waiting on its child),
+// so a signal to report alone (CI's, timeout's) never stopped the tests,
+// which ran on to the kill at the grace (137).
+func TestReportCommandInterruptReachesItsChildren(t *testing.T) {
+	reportEnv(t)
+	setGrace(t, 5*time.Second)
+	dir := t.TempDir()
+	events := `{"Action":"start","Package":"example.com/p"}
+{"Action":"run","Package":"example.com/p","Test":"TestDone"}
+{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
+`
+	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	devnullStdin(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(time.Second, cancel) // after the command started, on a loaded machine too
+	var o, e bytes.Buffer
+	code := run(ctx, []string{"report", "-q", "--external-run-id", "cmd-tree", "--", "sh", "-c",
+		"cat " + filepath.Join(dir, "events") + "; trap : INT; sleep 30; exit 1"}, &o, &e)
+	if code != 1 {
+		t.Errorf("exit %d, want the command's 1 (its child stopped by the SIGINT, it went on to exit 1); stderr %q", code, e.String())
+	}
+}

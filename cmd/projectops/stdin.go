@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -16,7 +17,11 @@ func readStdin(ctx context.Context, limit int64) ([]byte, error) {
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return nil, errStdinTerminal
 	}
-	return readAll(ctx, io.LimitReader(stdin, limit))
+	b, err := readAll(ctx, io.LimitReader(stdin, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		return nil, fmt.Errorf("standard input is over %d bytes", limit) // refused, not cut short
+	}
+	return b, err
 }
 
 // errStdinTerminal refuses "-" when standard input is a terminal.
