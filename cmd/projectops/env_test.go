@@ -208,6 +208,7 @@ func TestEnvUsageErrors(t *testing.T) {
 		{[]string{"create", "--project", "p", "--name", "x"}, 2, "--name and --file are required"},
 		{[]string{"create", "--project", "p", "--name", "x", "--file", "/nonexistent/Dockerfile"}, 2, "no such file"},
 		{[]string{"build", "--project", "p", "--interval", "0s", "e"}, 2, "--interval must be positive"},
+		{[]string{"build", "--project", "p", "--wait=false", "--wait-timeout", "5m", "e"}, 2, "--wait-timeout needs --wait"},
 		{[]string{"boot", "-h"}, 0, "PROJECTOPS_API_KEY"},
 	}
 	for _, tt := range tests {
@@ -216,11 +217,17 @@ func TestEnvUsageErrors(t *testing.T) {
 			t.Errorf("env %v: %d %q %q, want %d %q", tt.args, code, out, errOut, tt.code, tt.want)
 		}
 	}
-	// An empty Dockerfile on stdin is refused before anything is sent.
+	// An empty Dockerfile on stdin is refused before anything is sent, and
+	// one past the limit is refused, not cut short.
 	setStdin(t, strings.NewReader(" \n"))
 	if code, out, errOut := env(t, "create", "--project", "p", "--name", "x", "--file", "-"); code != 2 ||
 		!strings.Contains(errOut, "the Dockerfile is empty") {
 		t.Errorf("empty Dockerfile on stdin: %d %q %q", code, out, errOut)
+	}
+	setStdin(t, strings.NewReader("FROM a\n"+strings.Repeat("#", 1<<20)))
+	if code, out, errOut := env(t, "create", "--project", "p", "--name", "x", "--file", "-"); code != 2 ||
+		!strings.Contains(errOut, "standard input is over") {
+		t.Errorf("Dockerfile past the limit on stdin: %d %q %q", code, out, errOut)
 	}
 }
 
