@@ -51,21 +51,14 @@ func TestReportStdinInterruptKeepsTheFailure(t *testing.T) {
 // what it wrote is reported, the test left running as failed.
 func TestReportCommandInterruptKeepsCommandStatus(t *testing.T) {
 	reportEnv(t)
-	dir := t.TempDir()
-	events := `{"Action":"start","Package":"example.com/p"}
-{"Action":"run","Package":"example.com/p","Test":"TestDone"}
-{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
-{"Action":"run","Package":"example.com/p","Test":"TestSlow"}
-`
-	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cat := catEvents(t, doneEvents+`{"Action":"run","Package":"example.com/p","Test":"TestSlow"}
+`)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(time.Second, cancel) // Ctrl-C while TestSlow runs (the command started, on a loaded machine too)
 	var o, e bytes.Buffer
 	code := run(ctx, []string{"report", "-q", "--external-run-id", "cmd-intr", "--", "sh", "-c",
-		"cat " + filepath.Join(dir, "events") + "; exec sleep 30"}, &o, &e)
+		cat + "; exec sleep 30"}, &o, &e)
 	if code != 128+2 || strings.Contains(e.String(), "context canceled") || strings.Contains(e.String(), "result passed") {
 		t.Errorf("exit %d, want the command's own status (130: SIGINT, as from Ctrl-C), no reading error and no passed run; stderr %q", code, e.String())
 	}
@@ -122,18 +115,11 @@ func TestReportCommandReadBoundedAfterInterrupt(t *testing.T) {
 	reportEnv(t)
 	setGrace(t, 500*time.Millisecond)
 	dir := t.TempDir()
-	events := `{"Action":"start","Package":"example.com/p"}
-{"Action":"run","Package":"example.com/p","Test":"TestDone"}
-{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
-`
-	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cat := catEvents(t, doneEvents)
 	devnullStdin(t)
-	cat := "cat " + filepath.Join(dir, "events") + "; "
 	for name, script := range map[string]string{
-		"idle child":    cat + "sleep 8 & wait",
-		"writing child": cat + `(i=0; while [ $i -lt 120 ]; do echo '{"Action":"output","Package":"example.com/p","Output":"x\n"}'; sleep 0.05; i=$((i+1)); done) & wait`,
+		"idle child":    cat + "; sleep 8 & wait",
+		"writing child": cat + `; (i=0; while [ $i -lt 120 ]; do echo '{"Action":"output","Package":"example.com/p","Output":"x\n"}'; sleep 0.05; i=$((i+1)); done) & wait`,
 	} {
 		ef, err := os.Create(filepath.Join(dir, "stderr-"+strings.ReplaceAll(name, " ", "-")))
 		if err != nil {
@@ -181,18 +167,11 @@ func TestReportCutAfterOnlySkipsIsNotAPass(t *testing.T) {
 func TestReportCommandChildHoldingStderr(t *testing.T) {
 	reportEnv(t)
 	setGrace(t, 300*time.Millisecond) // shorter than the child: the grace is for interrupts only
-	dir := t.TempDir()
-	events := `{"Action":"start","Package":"example.com/p"}
-{"Action":"run","Package":"example.com/p","Test":"TestDone"}
-{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
-{"Action":"pass","Package":"example.com/p","Elapsed":0.01}
-`
-	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cat := catEvents(t, doneEvents+`{"Action":"pass","Package":"example.com/p","Elapsed":0.01}
+`)
 	var o, e bytes.Buffer
 	if code := run(context.Background(), []string{"report", "-q", "--external-run-id", "normal-stderr", "--", "sh", "-c",
-		"cat " + filepath.Join(dir, "events") + "; sleep 1 >/dev/null &"}, &o, &e); code != 0 {
+		cat + "; sleep 1 >/dev/null &"}, &o, &e); code != 0 {
 		t.Errorf("exit %d, want 0 (the command exited 0, its test passed); stderr %q", code, e.String())
 	}
 }
@@ -204,14 +183,8 @@ func TestReportCommandExitedBeforeInterrupt(t *testing.T) {
 	reportEnv(t)
 	setGrace(t, 3*time.Second)
 	dir := t.TempDir()
-	events := `{"Action":"start","Package":"example.com/p"}
-{"Action":"run","Package":"example.com/p","Test":"TestDone"}
-{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
-{"Action":"pass","Package":"example.com/p","Elapsed":0.01}
-`
-	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cat := catEvents(t, doneEvents+`{"Action":"pass","Package":"example.com/p","Elapsed":0.01}
+`)
 	ef, err := os.Create(filepath.Join(dir, "stderr"))
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +196,7 @@ func TestReportCommandExitedBeforeInterrupt(t *testing.T) {
 	time.AfterFunc(time.Second, cancel) // after sh exited, on a loaded machine too
 	var o bytes.Buffer
 	code := run(ctx, []string{"report", "-q", "--external-run-id", "exited-zero", "--", "sh", "-c",
-		"cat " + filepath.Join(dir, "events") + "; sleep 3 &"}, &o, ef)
+		cat + "; sleep 3 &"}, &o, ef)
 	b, _ := os.ReadFile(ef.Name())
 	if code != 0 || strings.Contains(string(b), "context canceled") {
 		t.Errorf("exit %d, want 0 (the command exited 0 before the interrupt, its test passed); stderr %q", code, b)
@@ -327,4 +300,22 @@ func liveStdin(t *testing.T, action string, running bool) {
 			}
 		}
 	}()
+}
+
+// doneEvents are go test -json's first events of a package whose TestDone
+// passed.
+const doneEvents = `{"Action":"start","Package":"example.com/p"}
+{"Action":"run","Package":"example.com/p","Test":"TestDone"}
+{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
+`
+
+// catEvents writes events to a file and returns the shell command that
+// prints them, as go test -json would.
+func catEvents(t *testing.T, events string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "events")
+	if err := os.WriteFile(path, []byte(events), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return "cat " + path
 }

@@ -230,30 +230,22 @@ setsid sh -c 'trap "echo INT > ` + got + `; exit 0" INT; : > ` + ready + `; n=0;
 	}
 }
 
-// An interrupt reaches what -- CMD started too (Linux lists a process's
-// children), as Ctrl-C reaches a
+// An interrupt reaches what -- CMD started too, as Ctrl-C reaches a
 // terminal's whole job: the go command waits out a SIGINT of its own for
-// its test binaries (here a shell that traps it, waiting on its child),
-// so a signal to report alone (CI's, timeout's) never stopped the tests,
+// its test binaries (here a shell that traps it, waiting on its child), so
+// a signal to report alone (CI's, timeout's) never stopped the tests,
 // which ran on to the kill at the grace (137).
 func TestReportCommandInterruptReachesItsChildren(t *testing.T) {
 	reportEnv(t)
 	setGrace(t, 5*time.Second)
-	dir := t.TempDir()
-	events := `{"Action":"start","Package":"example.com/p"}
-{"Action":"run","Package":"example.com/p","Test":"TestDone"}
-{"Action":"pass","Package":"example.com/p","Test":"TestDone","Elapsed":0.01}
-`
-	if err := os.WriteFile(filepath.Join(dir, "events"), []byte(events), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cat := catEvents(t, doneEvents)
 	devnullStdin(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	time.AfterFunc(time.Second, cancel) // after the command started, on a loaded machine too
 	var o, e bytes.Buffer
 	code := run(ctx, []string{"report", "-q", "--external-run-id", "cmd-tree", "--", "sh", "-c",
-		"cat " + filepath.Join(dir, "events") + "; trap : INT; sleep 30; exit 1"}, &o, &e)
+		cat + "; trap : INT; sleep 30; exit 1"}, &o, &e)
 	if code != 1 {
 		t.Errorf("exit %d, want the command's 1 (its child stopped by the SIGINT, it went on to exit 1); stderr %q", code, e.String())
 	}
