@@ -87,10 +87,9 @@ func (a *app) tunnel(name, to string, replace bool) error {
 		return err
 	}
 	if !replace {
-		// Creating repoints a server of that name, whatever it was: one
-		// typo would overwrite a real server's url for good.
-		// The one the service repoints: the first in its listing whose
-		// name is the trimmed NAME exactly.
+		// Creating repoints a server of that name, whatever it was (one
+		// typo would overwrite a real server's url for good): the first
+		// in the service's listing whose name is the trimmed NAME exactly.
 		for s, err := range c.Servers.All(a.ctx, project, nil) {
 			if err != nil {
 				return err
