@@ -146,7 +146,9 @@ func redactHeaderText(s string, html, redone bool) string {
 		if vEnd == vStart {
 			continue // a name without a value, as in "authorization failed"
 		}
-		vEnd = sc.folded(vEnd)
+		if !closedValue(s, vStart, vEnd) { // a quoted or bracketed value ends at its delimiter
+			vEnd = sc.folded(vEnd)
+		}
 		if m[0] < end {
 			if vEnd > end {
 				last, end = vEnd, vEnd // drop the rest of that value too

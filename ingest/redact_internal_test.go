@@ -323,3 +323,26 @@ func TestRedactFoldStopsAtGoTestLines(t *testing.T) {
 		t.Errorf("widgetHtml field: the wrapped cookie survives:\n%s", got)
 	}
 }
+
+// A quoted or bracketed value ends at its closing delimiter: it is not
+// folded on over the lines after it (the last member of a pretty-printed
+// JSON object took the rest of the document, the failure's reason with it).
+func TestRedactClosedValueIsNotFolded(t *testing.T) {
+	t.Parallel()
+	msg := "unexpected response: {\n  \"headers\": {\n    \"X-Trace\": \"abc\",\n    \"Cookie\": \"sid=s3cr3t\"\n  },\n" +
+		"  \"status\": 500,\n  \"error\": \"database timeout on orders\"\n}\n"
+	doc, _ := json.Marshal(map[string]string{"error": msg})
+	got := string(redactor{}.apply(doc))
+	if strings.Contains(got, "s3cr3t") || !strings.Contains(got, "database timeout on orders") {
+		t.Errorf("pretty-printed JSON: %s", got)
+	}
+	txt := "  Authorization: \"Bearer tok3n\"\n  want status 200, got 503\n"
+	if got := string(redactor{}.text(txt)); strings.Contains(got, "tok3n") || !strings.Contains(got, "want status 200") {
+		t.Errorf("a quoted value: %q", got)
+	}
+	// One never closed still runs to its line's end and on over its fold.
+	open := "  Authorization: \"Bearer tok3n\n\tf0lded\n"
+	if got := string(redactor{}.text(open)); strings.Contains(got, "tok3n") || strings.Contains(got, "f0lded") {
+		t.Errorf("an unclosed quote: %q", got)
+	}
+}

@@ -20,7 +20,7 @@ func TestRedactHeadersLinear(t *testing.T) {
 	t.Parallel()
 	rd := redactor{}
 	for _, tc := range linearCases {
-		page := strings.Repeat(tc.unit, tc.size/len(tc.unit))
+		page := linearPage(tc.unit, tc.goTestFile, tc.size)
 		for mode, f := range map[string]func(string) []byte{"html": rd.html, "text": rd.text} {
 			out := f(page) // its cost is BenchmarkRedactHeadersLinear's: a test asserts no time
 			if strings.Contains(string(out), "a=1") && (mode == "html" || !strings.HasPrefix(tc.unit, "<th>")) {
@@ -39,7 +39,7 @@ func BenchmarkRedactHeadersLinear(b *testing.B) {
 	rd := redactor{}
 	for _, tc := range linearCases {
 		for _, size := range []int{64 << 10, 256 << 10} {
-			page := strings.Repeat(tc.unit, size/len(tc.unit))
+			page := linearPage(tc.unit, tc.goTestFile, size)
 			b.Run(fmt.Sprintf("%s/%dKiB", tc.name, size>>10), func(b *testing.B) {
 				b.SetBytes(int64(len(page)))
 				for b.Loop() {
@@ -55,23 +55,36 @@ func BenchmarkRedactHeadersLinear(b *testing.B) {
 var linearCases = []struct {
 	name, unit string
 	size       int
+	goTestFile string // when set, the page goes on with a go test log line whose file name repeats it to size
 }{
-	{"one line", "<p>Cookie: a=1</p>", 256 << 10},
-	{"one line of names", "x-api-key=authorization:", 256 << 10},
-	{"unclosed brackets", "Cookie: [a\n", 256 << 10},
-	{"unclosed %#v", "Cookie: []string{a\n", 256 << 10},
-	{"unclosed quotes", "X-Api-Key: \"a\nApi-Key: 'b\n", 256 << 10},
-	{"unclosed header cells", "<th>Cookie</th><td>a=1", 256 << 10},
-	{"names in markup, values on no line", "<b>Cookie</b>:\n\n", 256 << 10},
-	{"schemes, blank lines", "Authorization: Basic\n\n", 256 << 10},
+	{"one line", "<p>Cookie: a=1</p>", 256 << 10, ""},
+	{"one line of names", "x-api-key=authorization:", 256 << 10, ""},
+	{"unclosed brackets", "Cookie: [a\n", 256 << 10, ""},
+	{"unclosed %#v", "Cookie: []string{a\n", 256 << 10, ""},
+	{"unclosed quotes", "X-Api-Key: \"a\nApi-Key: 'b\n", 256 << 10, ""},
+	{"unclosed header cells", "<th>Cookie</th><td>a=1", 256 << 10, ""},
+	{"names in markup, values on no line", "<b>Cookie</b>:\n\n", 256 << 10, ""},
+	{"schemes, blank lines", "Authorization: Basic\n\n", 256 << 10, ""},
 	// A name in a tag on every line: each value shows nothing, so it
 	// may go on on a later line, and every name once read the rest of
 	// the page looking for one.
-	{"names in tags, lines that show nothing", "<x cookie=<y>\n", 256 << 10},
-	{"names in comments, lines that show nothing", "<!-- Authorization: <!---->\n", 256 << 10},
+	{"names in tags, lines that show nothing", "<x cookie=<y>\n", 256 << 10, ""},
+	{"names in comments, lines that show nothing", "<!-- Authorization: <!---->\n", 256 << 10, ""},
 	// Folded lines (obs-fold) continue a value, and a name on each.
-	{"folded lines with names", "Authorization: x\n Cookie: a=1\n", 256 << 10},
-	{"folded lines", "Cookie: a=1\r\n\t", 256 << 10},
+	{"folded lines with names", "Authorization: x\n Cookie: a=1\n", 256 << 10, ""},
+	{"folded lines", "Cookie: a=1\r\n\t", 256 << 10, ""},
+	// One line of names whose values all end at its end, then a long line
+	// shaped like go test's: each name once read that line again.
+	{"one line of names, then a long go test line", "x-api-key=authorization:", 256 << 10, "a"},
+}
+
+// linearPage is tc's adversarial page at size bytes.
+func linearPage(unit, goTestFile string, size int) string {
+	page := strings.Repeat(unit, size/len(unit))
+	if goTestFile != "" {
+		page += "\n    " + strings.Repeat(goTestFile, size/len(goTestFile)) + ".go:1: the real failure\n"
+	}
+	return page
 }
 
 // The regexps headerNames and headerValue replace (headerValue runs an

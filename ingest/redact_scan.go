@@ -170,6 +170,9 @@ func (sc *valueScanner) folded(e int) int {
 	if sc.foldFrom <= e && e <= sc.foldTo {
 		return sc.foldTo
 	}
+	if e >= len(s) || s[e] != '\r' && s[e] != '\n' {
+		return e // the value does not end its line
+	}
 	from := e
 	for e < len(s) && (s[e] == '\r' || s[e] == '\n') {
 		p := e + 1
@@ -185,10 +188,30 @@ func (sc *valueScanner) folded(e int) int {
 		}
 		e = le
 	}
-	if e > from {
-		sc.foldFrom, sc.foldTo = from, e
-	}
+	// Remembered even when nothing continued the value: many names whose
+	// values end at this line end must not each read the next line again.
+	sc.foldFrom, sc.foldTo = from, e
 	return e
+}
+
+// closedValue reports whether the value [v, e) that headerValue found is
+// a quoted or bracketed one that its closing delimiter ended (one never
+// closed runs to its line's end, as a bare value does).
+func closedValue(s string, v, e int) bool {
+	var closer byte
+	switch {
+	case strings.HasPrefix(s[v:], "[]string{"):
+		return e > v+len("[]string{") && s[e-1] == '}'
+	case s[v] == '[':
+		closer = ']'
+	case s[v] == '"':
+		closer = '"'
+	case s[v] == '\'':
+		closer = '\''
+	default:
+		return false
+	}
+	return e-v >= 2 && s[e-1] == closer
 }
 
 // blanks counts the spaces and tabs at s[p:].
@@ -207,16 +230,22 @@ func goTestLine(line string) bool {
 	if strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "=== ") {
 		return true
 	}
-	i := strings.Index(line, ".go:")
-	if i <= 0 || strings.ContainsAny(line[:i], " \t") {
+	// The prefix is one short token: only the line's head is read, so a
+	// huge line costs no more than a short one.
+	head := line[:min(len(line), 256)]
+	if b := strings.IndexAny(head, " \t"); b >= 0 {
+		head = head[:b+1]
+	}
+	i := strings.Index(head, ".go:")
+	if i <= 0 {
 		return false
 	}
 	j := i + len(".go:")
 	k := j
-	for k < len(line) && line[k] >= '0' && line[k] <= '9' {
+	for k < len(head) && head[k] >= '0' && head[k] <= '9' {
 		k++
 	}
-	return k > j && k+1 < len(line) && line[k] == ':' && line[k+1] == ' '
+	return k > j && k+1 < len(head) && head[k] == ':' && head[k+1] == ' '
 }
 
 // isAuthScheme reports whether w is an HTTP authentication scheme's name
