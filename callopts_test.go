@@ -111,7 +111,7 @@ func TestCallOptionMaxRetries(t *testing.T) {
 
 // WithIdempotencyKey sends the key; on a route the service does not
 // deduplicate by it (a host create) it changes no retry: a write that may
-// have run is not sent again.
+// have run is not sent again, by the SDK or by net/http.
 func TestCallOptionIdempotencyKey(t *testing.T) {
 	t.Parallel()
 	srv, c, log := callOptsClient(t)
@@ -122,8 +122,10 @@ func TestCallOptionIdempotencyKey(t *testing.T) {
 		t.Fatalf("err = %v, want the 503", err)
 	}
 	seen := log.all()
-	if len(seen) != 1 || seen[0].Get("Idempotency-Key") != "key-1" || seen[0].Get("X-Mcpjam-Idempotency-Key") != "key-1" {
-		t.Errorf("%d attempts (want 1), key %q", len(seen), seen[0].Get("Idempotency-Key"))
+	// The prefixed header alone: net/http re-sends a request carrying
+	// Idempotency-Key on a reused connection that fails.
+	if len(seen) != 1 || seen[0].Get("Idempotency-Key") != "" || seen[0].Get("X-Mcpjam-Idempotency-Key") != "key-1" {
+		t.Errorf("%d attempts (want 1), keys %q, %q", len(seen), seen[0].Get("Idempotency-Key"), seen[0].Get("X-Mcpjam-Idempotency-Key"))
 	}
 }
 

@@ -41,15 +41,17 @@ func WithHeader(key, value string) RequestOption {
 }
 
 // WithIdempotencyKey sends key as the call's Idempotency-Key, the same on
-// every attempt. It goes out as Idempotency-Key and as
-// X-Mcpjam-Idempotency-Key, the spelling the service reads first (and, on
-// POST /eval-runs, the only one it reads). Where the service deduplicates
+// every attempt. It goes out as X-Mcpjam-Idempotency-Key, the spelling the
+// service reads first (and, on POST /eval-runs, the only one it reads), and
+// as Idempotency-Key where a repeat is safe. Where the service deduplicates
 // by it — eval-run and eval-suite creation, which get a generated key
 // without this option — a write is then retried like a read and runs at
 // most once.
-// Other routes (a tool call, a tunnel, a host) ignore the key: it is sent,
-// and the write is retried only when it provably did not run, as without
-// it. One call only. A key longer than 256 bytes is
+// Other routes (a tool call, a tunnel, a host) ignore the key: it is sent
+// as X-Mcpjam-Idempotency-Key alone (net/http re-sends a request carrying
+// Idempotency-Key when a reused connection fails, which would run such a
+// write twice), and the write is retried only when it provably did not
+// run, as without it. One call only. A key longer than 256 bytes is
 // refused: the service ignores such a header, and a retry would then run
 // the write again.
 func WithIdempotencyKey(key string) RequestOption {

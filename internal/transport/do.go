@@ -242,7 +242,14 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 	}
 	if idemKey != "" {
 		v := []string{idemKey}
-		hr.Header[IdempotencyHeader], hr.Header[PrefixedIdempotencyHeader] = v, v
+		hr.Header[PrefixedIdempotencyHeader] = v
+		// net/http re-sends a request carrying Idempotency-Key when a
+		// reused connection fails after sending it: only where the
+		// service deduplicates by the key, or the write is idempotent,
+		// may that happen behind the retry rules' back.
+		if req.IdempotencyKey || req.Class != Write && req.Class != Upload {
+			hr.Header[IdempotencyHeader] = v
+		}
 	}
 	if n > 0 {
 		hr.Header[RetryCountHeader] = []string{strconv.Itoa(n)}
