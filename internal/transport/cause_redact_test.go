@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/projectops/projectops-go/shared"
 )
 
 // A RoundTripper whose error names the request URL (a tracing or logging
@@ -58,5 +61,34 @@ func TestRoundTripperErrorHidesUploadToken(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), token) || strings.Contains(logs.String(), token) {
 		t.Errorf("capability token shows:\nerr: %v\nlog: %s", err, logs.String())
+	}
+}
+
+// A service error that quotes a tunnel URL (a server operation's failure
+// naming the saved server's URL) keeps its ?k= secret out of the error's
+// text, message, details and %#v, whatever its position or case; a request
+// id header that echoes the key is cleaned too.
+func TestErrorTextHidesTunnelSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "tunnelsecret123"
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		body := `{"code":"VALIDATION_ERROR","message":"url https://x.tunnels.example/api/mcp/adapter-http/srv?k=` + secret +
+			` failed; also ?a=1&k=` + secret + `#frag and ?K=` + secret + `","details":{"url":"https://x.example/p?k=` + secret + `"}}`
+		return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {"req_" + testKey}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+	})
+	tr, _ := newTestTransport(t, rt)
+	err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write}, nil)
+	e, ok := errors.AsType[*shared.Error](err)
+	if !ok {
+		t.Fatalf("err = %v", err)
+	}
+	for _, shown := range []string{err.Error(), fmt.Sprintf("%v %+v %#v", err, err, e), e.Message, fmt.Sprint(e.Details)} {
+		if strings.Contains(shown, secret) || strings.Contains(shown, testKey) {
+			t.Errorf("a secret shows: %s", shown)
+		}
+	}
+	if !strings.Contains(e.Message, "?k=REDACTED") {
+		t.Errorf("message %q: the URL is no longer recognisable", e.Message)
 	}
 }

@@ -436,7 +436,7 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 			Message: fmt.Sprintf("%s (%s, %s, %d bytes)", http.StatusText(resp.StatusCode), what, ct, len(raw))}
 	}
 	e.Method, e.Path = req.Method, path
-	e.RequestID = resp.Header.Get(RequestIDHeader)
+	e.RequestID = clean(resp.Header.Get(RequestIDHeader)) // an echo of anything, the key too
 	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.RetryAfter = ra
 	return e, ok, rerr

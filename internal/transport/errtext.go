@@ -3,6 +3,8 @@ package transport
 import (
 	"net/url"
 	"strings"
+
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // Error text as callers and logs see it: cleaned of every secret a request
@@ -21,7 +23,9 @@ func (t *Transport) causeError(req *Request, target, path string, cause error) e
 // capability), the URL and its parts.
 func (t *Transport) cleaner(req *Request, target string) func(string) string {
 	if req.URL == "" {
-		return t.Redact
+		// A tunnel URL's ?k= secret too: a server operation's failure may
+		// quote the saved server's URL, a tunnel's with its secret.
+		return func(s string) string { return wire.RedactSecretParams(t.Redact(s)) }
 	}
 	parts := []string{target}
 	if u, err := url.Parse(target); err == nil {
@@ -35,7 +39,7 @@ func (t *Transport) cleaner(req *Request, target string) func(string) string {
 		for _, p := range parts {
 			s = strings.ReplaceAll(s, p, "REDACTED")
 		}
-		return t.Redact(s)
+		return wire.RedactSecretParams(t.Redact(s))
 	}
 }
 

@@ -58,3 +58,36 @@ func IsSecretParam(name string) bool {
 	n, err := url.QueryUnescape(name)
 	return err == nil && n == "k"
 }
+
+// RedactSecretParams replaces, in free text (an error message quoting a
+// tunnel URL), the value of every k query parameter: what follows "?k=" or
+// "&k=" (K too: the text is not a URL parsed as the edge parses it) up to
+// the next '&', '#', quote, bracket, backslash or white space.
+func RedactSecretParams(s string) string {
+	if !strings.Contains(s, "k=") && !strings.Contains(s, "K=") {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i+2 < len(s); i++ {
+		if (s[i] != '?' && s[i] != '&') || (s[i+1] != 'k' && s[i+1] != 'K') || s[i+2] != '=' {
+			continue
+		}
+		start := i + 3
+		end := start
+		for end < len(s) && !strings.ContainsRune("&#\"'<>()[]{}\\ \t\r\n", rune(s[end])) {
+			end++
+		}
+		if end > start && s[start:end] != "REDACTED" {
+			b.WriteString(s[last:start])
+			b.WriteString("REDACTED")
+			last = end
+		}
+		i = end - 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}

@@ -32,3 +32,20 @@ func TestRedactSecretQuery(t *testing.T) {
 		}
 	}
 }
+
+func TestRedactSecretParams(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text":                            "plain text",
+		"see https://h/p?k=abc123 for more":     "see https://h/p?k=REDACTED for more",
+		`"url":"https://h/p?a=1&k=abc&b=2"`:     `"url":"https://h/p?a=1&k=REDACTED&b=2"`,
+		"https://h/p?K=abc#frag":                "https://h/p?K=REDACTED#frag",
+		"(https://h/p?k=abc)":                   "(https://h/p?k=REDACTED)",
+		"already ?k=REDACTED":                   "already ?k=REDACTED",
+		"a k=v pair that is no query: k=secret": "a k=v pair that is no query: k=secret",
+		"ends with ?k=":                         "ends with ?k=",
+	} {
+		if got := RedactSecretParams(in); got != want {
+			t.Errorf("RedactSecretParams(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
