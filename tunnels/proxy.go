@@ -90,9 +90,9 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 			if ue, ok := errors.AsType[*url.Error](err); ok {
 				err = ue.Err
 			}
-			if r.Context().Err() != nil {
-				// The caller went away (or Serve is stopping): the local
-				// server was not at fault, and nobody reads the answer.
+			if callerGone(r.Context()) {
+				// The local server was not at fault, and nobody reads
+				// the answer.
 				w.WriteHeader(http.StatusBadGateway)
 				return
 			}
@@ -106,6 +106,15 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 	return exposedOnly(abortCutShort(rp)), nil
 }
 
+// callerGone reports whether ctx ended because the caller went away: Serve
+// ended the stream (the caller gone, the session done), or net/http's
+// server cancelled the request; a deadline of the user's middleware is not
+// the caller leaving, and the local server's silence is then reported.
+func callerGone(ctx context.Context) bool {
+	cause := context.Cause(ctx)
+	return errors.Is(cause, errStreamEnded) || cause == context.Canceled
+}
+
 // A ProxyOption configures ProxyTo.
 type ProxyOption func(*proxyOptions)
 
@@ -116,7 +125,8 @@ type proxyOptions struct {
 // OnUnanswered calls f, on the request's goroutine, for each relayed
 // request the local server did not answer (it refused the connection,
 // timed out or dropped it before a response head): the caller gets 502.
-// A request whose caller went away first is not counted. f must not block.
+// A request whose caller went away first is not counted. f is called from
+// as many goroutines as requests are in flight, and must not block.
 func OnUnanswered(f func(r *http.Request, err error)) ProxyOption {
 	return func(o *proxyOptions) { o.onUnanswered = f }
 }

@@ -235,3 +235,41 @@ func expectCutShort(t *testing.T, f *fixture, g *tunnels.Grant) {
 		t.Errorf("status %d, body %q read to a clean EOF", resp.StatusCode, b)
 	}
 }
+
+// A deadline the user's middleware sets in front of ProxyTo (the caller
+// still waiting) is the local server's silence: OnUnanswered is told, and
+// the caller gets the 502 with its text.
+func TestOnUnansweredMiddlewareDeadline(t *testing.T) {
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}))
+	defer local.Close()
+	target, _ := url.Parse(local.URL + "/mcp")
+	var called atomic.Int32
+	proxy, err := tunnels.ProxyTo(target, tunnels.OnUnanswered(func(*http.Request, error) { called.Add(1) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withDeadline := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 100*time.Millisecond)
+		defer cancel()
+		proxy.ServeHTTP(w, r.WithContext(ctx))
+	})
+	front := httptest.NewServer(withDeadline)
+	defer front.Close()
+	resp, err := http.Post(front.URL+"/mcp", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if called.Load() == 0 {
+		t.Errorf("local server timed out under the middleware's deadline (caller still there, got 502 %q), yet OnUnanswered was not called", body)
+	}
+}
