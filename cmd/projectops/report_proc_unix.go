@@ -30,15 +30,10 @@ func interruptible(ctx context.Context, cmd *exec.Cmd) {
 		if byCtrlC(ctx) && terminalForeground() {
 			return nil
 		}
-		pids := descendants(cmd.Process.Pid)
+		pids := jobDescendants(cmd.Process.Pid)
 		err := cmd.Process.Signal(syscall.SIGINT)
-		own, gerr := unix.Getpgid(0)
 		for _, pid := range pids {
-			// Only what is still in report's job, as Ctrl-C would reach
-			// it: a process that left it (setsid: a daemon) is spared.
-			if g, err := unix.Getpgid(pid); gerr == nil && err == nil && g == own {
-				_ = syscall.Kill(pid, syscall.SIGINT)
-			}
+			_ = syscall.Kill(pid, syscall.SIGINT)
 		}
 		return err
 	}
@@ -68,18 +63,35 @@ func terminalForeground() bool {
 }
 
 // killTree kills cmd and, where the system lists a process's children
-// (Linux's /proc), everything it started: go test's test binaries do not
-// end with the go command, and a SIGTERM to report alone never reached
-// them.
+// (Linux's /proc), everything it started that is still in report's job:
+// go test's test binaries do not end with the go command, and a SIGTERM to
+// report alone never reached them.
 func killTree(cmd *exec.Cmd) {
 	if cmd.Process == nil || errors.Is(cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone) {
 		return // not started, or waited for: its children are gone from it
 	}
-	pids := descendants(cmd.Process.Pid)
+	pids := jobDescendants(cmd.Process.Pid)
 	_ = cmd.Process.Kill()
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
+}
+
+// jobDescendants is descendants still in report's process group, as a
+// terminal's signals reach them: a process that left the job (setsid: a
+// daemon meant to outlive the run) is spared.
+func jobDescendants(pid int) []int {
+	own, err := unix.Getpgid(0)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, p := range descendants(pid) {
+		if g, err := unix.Getpgid(p); err == nil && g == own {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // descendants lists pid's descendants from /proc, nearest first; none

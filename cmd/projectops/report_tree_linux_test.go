@@ -205,6 +205,7 @@ func openPty(t *testing.T) (m, s *os.File) {
 // process CMD started that left the job on purpose (setsid: a daemon, a
 // helper meant to outlive the run) is not sent it.
 func TestInterruptSparesWhatLeftTheJob(t *testing.T) {
+	needSetsid(t)
 	reportEnv(t)
 	setGrace(t, 3*time.Second)
 	devnullStdin(t)
@@ -248,5 +249,46 @@ func TestReportCommandInterruptReachesItsChildren(t *testing.T) {
 		cat + "; trap : INT; sleep 30; exit 1"}, &o, &e)
 	if code != 1 {
 		t.Errorf("exit %d, want the command's 1 (its child stopped by the SIGINT, it went on to exit 1); stderr %q", code, e.String())
+	}
+}
+
+// The kill at the grace spares a process that left report's job (setsid:
+// a helper meant to outlive the run), as the interrupt's SIGINT does.
+func TestGraceKillSparesWhatLeftTheJob(t *testing.T) {
+	needSetsid(t)
+	reportEnv(t)
+	setGrace(t, 500*time.Millisecond)
+	devnullStdin(t)
+	dir := t.TempDir()
+	alive, ready := filepath.Join(dir, "alive"), filepath.Join(dir, "ready")
+	script := `echo '{"Action":"start","Package":"example.com/p"}'
+setsid sh -c ': > ` + ready + `; n=0; while [ $n -lt 30 ]; do sleep 0.05; n=$((n+1)); done; echo ok > ` + alive + `' &
+trap "" INT
+exec sleep 30`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for i := 0; i < 200; i++ {
+			if _, err := os.Stat(ready); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	var o, e bytes.Buffer
+	run(ctx, []string{"report", "-q", "--external-run-id", "setsid-grace", "--", "sh", "-c", script}, &o, &e)
+	time.Sleep(3 * time.Second)
+	if _, err := os.Stat(alive); err != nil {
+		t.Errorf("the setsid'd helper (spared the SIGINT) was killed at the grace with CMD: %v", err)
+	}
+}
+
+// needSetsid fails the test where setsid (util-linux) is missing: without
+// it the tests that use it would check nothing.
+func needSetsid(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Fatalf("these tests need setsid (util-linux): %v", err)
 	}
 }

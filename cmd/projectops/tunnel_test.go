@@ -239,10 +239,13 @@ func TestTunnelRevokedDoesNotSayReconnecting(t *testing.T) {
 	_, errA, stopA := startTunnel(t, "--name", "rv", "--to", local.URL+"/mcp")
 	_, _, stopB := startTunnel(t, "--name", "rv", "--to", local.URL+"/mcp")
 	defer stopB()
-	for i := 0; i < 100 && !strings.Contains(errA.String(), "grant revoked"); i++ {
+	for i := 0; i < 500 && !strings.Contains(errA.String(), "grant revoked"); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
 	codeA := stopA()
+	if !strings.Contains(errA.String(), "grant revoked") {
+		t.Fatalf("the first tunnel never saw its grant revoked (exit %d):\n%s", codeA, errA.String())
+	}
 	if strings.Contains(errA.String(), "reconnecting") {
 		t.Errorf("a revoked tunnel (exit %d) said it was reconnecting:\n%s", codeA, errA.String())
 	}
