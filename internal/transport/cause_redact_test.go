@@ -73,7 +73,8 @@ func TestErrorTextHidesTunnelSecret(t *testing.T) {
 	const secret = "tunnelsecret123"
 	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		body := `{"code":"VALIDATION_ERROR","message":"url https://x.tunnels.example/api/mcp/adapter-http/srv?k=` + secret +
-			` failed; also ?a=1&k=` + secret + `#frag and ?K=` + secret + `","details":{"url":"https://x.example/p?k=` + secret + `"}}`
+			` failed; also ?a=1&k=` + secret + `#frag and ?K=` + secret + `","details":{"url":"https://x.example/p?k=` + secret +
+			`","upstream":"{\"error\":\"GET https://h/mcp?a=1\\u0026k=` + secret + `\"}"}}`
 		return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {"req_" + testKey}},
 			Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
 	})

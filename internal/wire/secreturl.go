@@ -60,22 +60,25 @@ func IsSecretParam(name string) bool {
 }
 
 // RedactSecretParams replaces, in free text (an error message quoting a
-// tunnel URL), the value of every k query parameter: what follows "?k=" or
-// "&k=" (K too: the text is not a URL parsed as the edge parses it) up to
-// the next '&', '#', quote, bracket, backslash or white space.
+// tunnel URL), the value of every k query parameter: what follows "k="
+// after '?' or '&' (also as JSON escapes "\u0026", percent-encoded inside
+// another URL, or as HTML's "&amp;"; the name also as %6B, and K, as the
+// text is not a URL parsed as the edge parses it), up to the next '&',
+// '#', quote, bracket, backslash, white space or percent-encoded '&', '#'
+// or '"'.
 func RedactSecretParams(s string) string {
-	if !strings.Contains(s, "k=") && !strings.Contains(s, "K=") {
+	if !strings.ContainsAny(s, "=%") { // no '=' however spelled: nothing to find
 		return s
 	}
 	var b strings.Builder
 	last := 0
-	for i := 0; i+2 < len(s); i++ {
-		if (s[i] != '?' && s[i] != '&') || (s[i+1] != 'k' && s[i+1] != 'K') || s[i+2] != '=' {
+	for i := 0; i < len(s); i++ {
+		start, ok := secretParamAt(s, i)
+		if !ok {
 			continue
 		}
-		start := i + 3
 		end := start
-		for end < len(s) && !strings.ContainsRune("&#\"'<>()[]{}\\ \t\r\n", rune(s[end])) {
+		for end < len(s) && !strings.ContainsRune("&#\"'<>()[]{}\\ \t\r\n", rune(s[end])) && !encodedStop(s, end) {
 			end++
 		}
 		if end > start && s[start:end] != "REDACTED" {
@@ -83,11 +86,48 @@ func RedactSecretParams(s string) string {
 			b.WriteString("REDACTED")
 			last = end
 		}
-		i = end - 1
+		i = max(i, end-1)
 	}
 	if last == 0 {
 		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// secretParamAt reports whether a k parameter starts at s[i] (its '?' or
+// '&', in any of the spellings RedactSecretParams reads) and where its
+// value begins.
+func secretParamAt(s string, i int) (int, bool) {
+	j, ok := afterAny(s, i, "&amp;", `\u0026`, `\U0026`, "%3F", "%3f", "%26", "?", "&") // longest first
+	if !ok {
+		return 0, false
+	}
+	if j, ok = afterAny(s, j, "k", "K", "%6B", "%6b"); !ok {
+		return 0, false
+	}
+	return afterAny(s, j, "=", "%3D", "%3d")
+}
+
+// afterAny returns the index after the first of words found at s[i].
+func afterAny(s string, i int, words ...string) (int, bool) {
+	for _, w := range words {
+		if strings.HasPrefix(s[i:], w) {
+			return i + len(w), true
+		}
+	}
+	return 0, false
+}
+
+// encodedStop reports whether s[i:] starts a percent-encoded '&', '#' or
+// '"', which ends a value inside an encoded URL.
+func encodedStop(s string, i int) bool {
+	if i+2 >= len(s) || s[i] != '%' {
+		return false
+	}
+	switch strings.ToUpper(s[i+1 : i+3]) {
+	case "26", "23", "22":
+		return true
+	}
+	return false
 }

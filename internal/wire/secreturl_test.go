@@ -49,3 +49,28 @@ func TestRedactSecretParams(t *testing.T) {
 		}
 	}
 }
+
+// The k parameter in the other spellings text quoting a URL carries: the
+// name percent-encoded (the edge reads %6B as k), a JSON document's
+// escaped '&', a URL inside another URL's query, an HTML page's &amp;.
+func TestRedactSecretParamsSpellings(t *testing.T) {
+	const secret = "tunnelsecret123"
+	for name, in := range map[string]string{
+		"percent-encoded name":       "https://h/p?%6B=" + secret,
+		"percent-encoded name lower": "https://h/p?a=1&%6b=" + secret,
+		"JSON-escaped ampersand":     `{"error":"GET https://h/p?a=1\u0026k=` + secret + `\u0026b=2"}`,
+		"URL-encoded URL":            "https://edge/x?target=https%3A%2F%2Fh%2Fp%3Fk%3D" + secret,
+		"URL-encoded URL &":          "https://edge/x?target=https%3A%2F%2Fh%2Fp%3Fa%3D1%26k%3D" + secret + "%26b%3D2",
+		"HTML-escaped ampersand":     `<a href="https://h/p?a=1&amp;k=` + secret + `">`,
+	} {
+		got := RedactSecretParams(in)
+		if strings.Contains(got, secret) || !strings.Contains(got, "REDACTED") {
+			t.Errorf("%s: RedactSecretParams(%q) = %q", name, in, got)
+		}
+		if strings.Contains(in, "b=2") || strings.Contains(in, "b%3D2") {
+			if !strings.Contains(got, "b=2") && !strings.Contains(got, "b%3D2") {
+				t.Errorf("%s: the parameter after the secret was taken too: %q", name, got)
+			}
+		}
+	}
+}
