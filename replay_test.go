@@ -1,6 +1,7 @@
 package projectops_test
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -60,5 +61,26 @@ func TestCallerKeyIsNoLeaveToReplay(t *testing.T) {
 		if n := posts.Load(); n != 1 || err == nil {
 			t.Errorf("%s: sent %d times, err %v; want once, and its lost answer an error", name, n, err)
 		}
+	}
+}
+
+// X-Idempotency-Key, net/http's other leave to re-send, cannot be set by
+// an option either (per call or for the client): a tool call with it ran
+// twice on a failed reused connection.
+func TestXIdempotencyKeyHeaderRefused(t *testing.T) {
+	t.Parallel()
+	if _, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test_0000000000"),
+		option.WithHeader("X-Idempotency-Key", "k")); !errors.Is(err, projectops.ErrValidation) {
+		t.Errorf("client header: %v, want a VALIDATION_ERROR", err)
+	}
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test_0000000000"),
+		option.WithBaseURL("http://127.0.0.1:1/api/v1"), option.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Servers.CallTool(t.Context(), "prj_1", "srv_1", servers.CallToolParams{ToolName: "t"},
+		option.WithHeader("x-idempotency-key", "k"))
+	if !errors.Is(err, projectops.ErrValidation) {
+		t.Errorf("call header: %v, want a VALIDATION_ERROR before anything is sent", err)
 	}
 }

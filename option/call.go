@@ -14,7 +14,11 @@ import (
 var owned = map[string]bool{
 	"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true,
 	"Idempotency-Key": true, "X-Mcpjam-Idempotency-Key": true, // the key, in both spellings the service reads
-	"Accept": true, "X-Projectops-Retry-Count": true, "User-Agent": true,
+	// net/http re-sends a request carrying it (as Idempotency-Key) when a
+	// reused connection fails: a write the service does not deduplicate
+	// would run twice.
+	"X-Idempotency-Key": true,
+	"Accept":            true, "X-Projectops-Retry-Count": true, "User-Agent": true,
 }
 
 // WithHeader adds a header to every request of the client, or of the call.
