@@ -63,14 +63,16 @@ func terminalForeground() bool {
 }
 
 // killTree kills cmd and, where the system lists a process's children
-// (Linux's /proc), everything it started that is still in report's job:
-// go test's test binaries do not end with the go command, and a SIGTERM to
-// report alone never reached them.
+// (Linux's /proc), everything it started that is still in report's
+// session: go test's test binaries do not end with the go command, and a
+// SIGTERM to report alone never reached them. The session, not the job:
+// a command may put its children in a group of their own (timeout, a
+// shell with set -m) without them leaving; a daemon (setsid) has left.
 func killTree(cmd *exec.Cmd) {
 	if cmd.Process == nil || errors.Is(cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone) {
 		return // not started, or waited for: its children are gone from it
 	}
-	pids := jobDescendants(cmd.Process.Pid)
+	pids := sessionDescendants(cmd.Process.Pid)
 	_ = cmd.Process.Kill()
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -88,6 +90,21 @@ func jobDescendants(pid int) []int {
 	var out []int
 	for _, p := range descendants(pid) {
 		if g, err := unix.Getpgid(p); err == nil && g == own {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// sessionDescendants is descendants still in report's session.
+func sessionDescendants(pid int) []int {
+	own, err := unix.Getsid(0)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, p := range descendants(pid) {
+		if sid, err := unix.Getsid(p); err == nil && sid == own {
 			out = append(out, p)
 		}
 	}

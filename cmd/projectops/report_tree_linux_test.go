@@ -292,3 +292,38 @@ func needSetsid(t *testing.T) {
 		t.Fatalf("these tests need setsid (util-linux): %v", err)
 	}
 }
+
+// The kill at the grace reaches what CMD started in a group of its own
+// without leaving the session (coreutils timeout, a shell with set -m):
+// go test's test binaries under "timeout 10m go test" are not daemons.
+func TestGraceKillReachesTimeoutsChildren(t *testing.T) {
+	if _, err := exec.LookPath("timeout"); err != nil {
+		t.Fatalf("this test needs timeout (coreutils): %v", err)
+	}
+	reportEnv(t)
+	setGrace(t, 500*time.Millisecond)
+	devnullStdin(t)
+	dir := t.TempDir()
+	alive, ready := filepath.Join(dir, "alive"), filepath.Join(dir, "ready")
+	// timeout setpgid()s itself; its child ignores SIGINT (a test binary's
+	// long cleanup, a trap), so only the kill at the grace can stop it.
+	script := `echo '{"Action":"start","Package":"example.com/p"}'
+exec timeout 60 sh -c 'trap "" INT; : > ` + ready + `; n=0; while [ $n -lt 30 ]; do sleep 0.05; n=$((n+1)); done; echo ok > ` + alive + `'`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for i := 0; i < 200; i++ {
+			if _, err := os.Stat(ready); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	var o, e bytes.Buffer
+	run(ctx, []string{"report", "-q", "--external-run-id", "timeout-grace", "--", "sh", "-c", script}, &o, &e)
+	time.Sleep(3 * time.Second)
+	if _, err := os.Stat(alive); err == nil {
+		t.Errorf("CMD's child (in timeout's process group, same session) outlived the kill at the grace")
+	}
+}
