@@ -213,19 +213,7 @@ func TestInterruptSparesWhatLeftTheJob(t *testing.T) {
 	got, ready := filepath.Join(dir, "got-int"), filepath.Join(dir, "ready")
 	script := `echo '{"Action":"start","Package":"example.com/p"}'
 setsid sh -c 'trap "echo INT > ` + got + `; exit 0" INT; : > ` + ready + `; n=0; while [ $n -lt 40 ]; do sleep 0.05; n=$((n+1)); done'`
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		for i := 0; i < 200; i++ {
-			if _, err := os.Stat(ready); err == nil {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		cancel()
-	}()
-	var o, e bytes.Buffer
-	run(ctx, []string{"report", "-q", "--external-run-id", "setsid", "--", "sh", "-c", script}, &o, &e)
+	interruptWhenReady(t, script, ready, "setsid")
 	if _, err := os.Stat(got); err == nil {
 		t.Errorf("a process in its own session (setsid) was sent SIGINT; Ctrl-C reaches the foreground process group only")
 	}
@@ -265,19 +253,7 @@ func TestGraceKillSparesWhatLeftTheJob(t *testing.T) {
 setsid sh -c ': > ` + ready + `; n=0; while [ $n -lt 30 ]; do sleep 0.05; n=$((n+1)); done; echo ok > ` + alive + `' &
 trap "" INT
 exec sleep 30`
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		for i := 0; i < 200; i++ {
-			if _, err := os.Stat(ready); err == nil {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		cancel()
-	}()
-	var o, e bytes.Buffer
-	run(ctx, []string{"report", "-q", "--external-run-id", "setsid-grace", "--", "sh", "-c", script}, &o, &e)
+	interruptWhenReady(t, script, ready, "setsid-grace")
 	time.Sleep(3 * time.Second)
 	if _, err := os.Stat(alive); err != nil {
 		t.Errorf("the setsid'd helper (spared the SIGINT) was killed at the grace with CMD: %v", err)
@@ -309,6 +285,18 @@ func TestGraceKillReachesTimeoutsChildren(t *testing.T) {
 	// long cleanup, a trap), so only the kill at the grace can stop it.
 	script := `echo '{"Action":"start","Package":"example.com/p"}'
 exec timeout 60 sh -c 'trap "" INT; : > ` + ready + `; n=0; while [ $n -lt 30 ]; do sleep 0.05; n=$((n+1)); done; echo ok > ` + alive + `'`
+	interruptWhenReady(t, script, ready, "timeout-grace")
+	time.Sleep(3 * time.Second)
+	if _, err := os.Stat(alive); err == nil {
+		t.Errorf("CMD's child (in timeout's process group, same session) outlived the kill at the grace")
+	}
+}
+
+// interruptWhenReady runs report -- sh -c script and interrupts it once
+// the file ready exists (what script starts is then running), and returns
+// when report has ended.
+func interruptWhenReady(t *testing.T, script, ready, runID string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -321,9 +309,5 @@ exec timeout 60 sh -c 'trap "" INT; : > ` + ready + `; n=0; while [ $n -lt 30 ];
 		cancel()
 	}()
 	var o, e bytes.Buffer
-	run(ctx, []string{"report", "-q", "--external-run-id", "timeout-grace", "--", "sh", "-c", script}, &o, &e)
-	time.Sleep(3 * time.Second)
-	if _, err := os.Stat(alive); err == nil {
-		t.Errorf("CMD's child (in timeout's process group, same session) outlived the kill at the grace")
-	}
+	run(ctx, []string{"report", "-q", "--external-run-id", runID, "--", "sh", "-c", script}, &o, &e)
 }
