@@ -82,29 +82,21 @@ func killTree(cmd *exec.Cmd) {
 // jobDescendants is descendants still in report's process group, as a
 // terminal's signals reach them: a process that left the job (setsid: a
 // daemon meant to outlive the run) is spared.
-func jobDescendants(pid int) []int {
-	own, err := unix.Getpgid(0)
-	if err != nil {
-		return nil
-	}
-	var out []int
-	for _, p := range descendants(pid) {
-		if g, err := unix.Getpgid(p); err == nil && g == own {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func jobDescendants(pid int) []int { return descendantsSharing(pid, unix.Getpgid) }
 
 // sessionDescendants is descendants still in report's session.
-func sessionDescendants(pid int) []int {
-	own, err := unix.Getsid(0)
+func sessionDescendants(pid int) []int { return descendantsSharing(pid, unix.Getsid) }
+
+// descendantsSharing is pid's descendants whose id (process group or
+// session) is report's own.
+func descendantsSharing(pid int, id func(int) (int, error)) []int {
+	own, err := id(0)
 	if err != nil {
 		return nil
 	}
 	var out []int
 	for _, p := range descendants(pid) {
-		if sid, err := unix.Getsid(p); err == nil && sid == own {
+		if v, err := id(p); err == nil && v == own {
 			out = append(out, p)
 		}
 	}
