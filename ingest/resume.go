@@ -45,7 +45,8 @@ type ResumeResult struct {
 // recovery path after a failed or killed reporter, and how results recorded
 // from inside tests (TBRecorder) are delivered once every package is done.
 // Files of one run (same project and external run id) are finalized once,
-// together. A file is removed once its run is finalized; files whose run
+// together; a file whose suite differs from its run's first file's (one
+// external run id given to two suites) is refused and kept. A file is removed once its run is finalized; files whose run
 // failed stay for another attempt, and the returned error joins those
 // failures. Re-sending is safe: the service skips iterations it already
 // stored, and a run that is already complete is left as it is. What the
@@ -109,6 +110,13 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 			continue
 		}
 		k := key{hdr.Project, hdr.Run.ExternalRunID}
+		if g := groups[k]; g != nil && runs[k].SuiteName != hdr.Run.SuiteName {
+			// One external id is one run of one suite: merged, the later
+			// suite's results would pass as the first's. Kept for the user.
+			errs = append(errs, fmt.Errorf("%s: run %s was recorded for suite %q and %q: an external run id names one run of one suite (file kept)",
+				filepath.Base(p), k.ext, runs[k].SuiteName, hdr.Run.SuiteName))
+			continue
+		}
 		if groups[k] == nil {
 			groups[k] = &ResumeResult{Project: hdr.Project, ExternalRunID: hdr.Run.ExternalRunID}
 			runs[k] = *hdr.Run
@@ -116,8 +124,7 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 		}
 		groups[k].Files = append(groups[k].Files, p)
 	}
-	shared := readRunIDFile(dir)
-	sharedDone := false
+	finalized := map[string]bool{}
 	out := make([]ResumeResult, 0, len(order))
 	for _, k := range order {
 		g := groups[k]
@@ -137,25 +144,28 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 		if g.Err != nil {
 			errs = append(errs, fmt.Errorf("run %s: %w", k.ext, g.Err))
 		}
-		sharedDone = sharedDone || k.ext == shared && g.Err == nil
+		if g.Err == nil {
+			finalized[k.ext] = true
+		}
 		out = append(out, *g)
 	}
-	if sharedDone {
-		// The shared run id of a TBRecorder's processes is used up, however
-		// the directory's other runs fared: the next invocation's results
-		// belong to a new run, not to this finalized one.
-		_ = os.Remove(filepath.Join(dir, RunIDFile))
-	}
+	removeUsedRunIDs(dir, finalized)
 	return out, errors.Join(errs...)
 }
 
-// readRunIDFile returns the TBRecorder run id shared in dir, or "".
-func readRunIDFile(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, RunIDFile))
-	if err != nil {
-		return ""
+// removeUsedRunIDs removes the TBRecorder run id files (see RunIDFile) of
+// the runs Resume finalized, however the directory's other runs fared: the
+// next invocation's results belong to a new run, not to a finalized one.
+func removeUsedRunIDs(dir string, finalized map[string]bool) {
+	if len(finalized) == 0 {
+		return
 	}
-	return strings.TrimSpace(string(b))
+	paths, _ := filepath.Glob(filepath.Join(dir, RunIDFile+"*"))
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil && finalized[strings.TrimSpace(string(b))] {
+			_ = os.Remove(p)
+		}
+	}
 }
 
 // resumeRun starts (reuses) the run, re-sends every unacknowledged result

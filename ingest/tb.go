@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -30,10 +31,12 @@ const (
 	EnvSuite = "PROJECTOPS_SUITE"
 	// EnvStrict set to 1 makes a TBRecorder's reporting failure fail the test.
 	EnvStrict = "PROJECTOPS_STRICT"
-	// RunIDFile, in the spool directory, holds the external run id that
-	// every test process of one go test invocation shares unless
-	// PROJECTOPS_EXTERNAL_RUN_ID names the run. Resume removes it once it
-	// has finalized the run.
+	// RunIDFile begins the names of the files, in the spool directory,
+	// that hold the external run id every test process of one go test
+	// invocation shares for one suite, unless PROJECTOPS_EXTERNAL_RUN_ID
+	// names the run: one file per invocation and suite, so a second go
+	// test before Resume records into a run of its own. Resume removes a
+	// file once it has finalized its run.
 	RunIDFile = "external-run-id"
 )
 
@@ -62,20 +65,28 @@ type TBOptions struct {
 // TBRecorder records eval results from inside Go tests durably: each one is
 // redacted and appended to a spool file, so nothing is sent while tests run
 // and nothing is lost if they crash. Every package of a go test invocation
-// that records into the same SpoolDir writes into the same run; once all
-// are done, deliver and finalize it with "projectops report resume" or
-// Resume. Make one per test package (a package-level variable) and share
-// it between tests: it is safe for concurrent use.
+// that records into the same SpoolDir and suite writes into the same run;
+// once all are done, deliver and finalize it with "projectops report
+// resume" or Resume. Make one per test package (a package-level variable)
+// and share it between tests: it is safe for concurrent use.
+//
+// Run such tests with -count=1: go test answers a package whose test
+// binary, flags and inputs are unchanged from its cache without running
+// it, so nothing would be recorded (the spool directory, outside the
+// module, is not one of the inputs it checks).
 type TBRecorder struct {
 	opt    *TBOptions // a pointer: fmt prints it as an address, never the API key
-	getenv func(string) string
+	id     tbIdentity
+	ext    string      // $PROJECTOPS_EXTERNAL_RUN_ID when the recorder was made
+	ciID   string      // the CI job's run id prefix, or ""
+	ci     *CIMetadata // read with the rest, when the recorder was made
 	mu     sync.Mutex
 	sp     *spool
 	enc    *encoder
 	occ    map[string]int
-	cwd    string
 	opened bool
 	err    error
+	warned bool
 	seq    int
 }
 
@@ -91,17 +102,25 @@ func NewTBRecorder(opt TBOptions) *TBRecorder {
 	opt.Suite = orStr(opt.Suite, orStr(getenv(EnvSuite), "go test"))
 	opt.Strict = opt.Strict || getenv(EnvStrict) == "1"
 	opt.APIKey = orStr(opt.APIKey, getenv("PROJECTOPS_API_KEY"))
-	return &TBRecorder{opt: &opt, getenv: getenv, occ: map[string]int{}}
+	return &TBRecorder{opt: &opt, id: currentTBIdentity(), ext: getenv(EnvExternalRunID), ciID: ciRunID(getenv),
+		ci: DetectCI(getenv), occ: map[string]int{}}
 }
 
 // Record durably records res as an eval result of the current test (its
 // tool calls, tokens, scores in Metadata, ...). CaseTitle defaults to the
-// test's name. A recording failure is logged with tb.Logf, or reported with
-// tb.Errorf when Strict.
+// test's name after its package's import path ("example.com/m/pkg.TestX"),
+// as "projectops report -- go test" titles a test. A recording failure is
+// reported with tb.Errorf when Strict; otherwise it is logged with tb.Logf,
+// and the recorder's first one is also written to standard error, which go
+// test shows even for a passing test when it runs in one directory or with
+// -v or -json.
 func (t *TBRecorder) Record(tb TB, res Result) {
 	tb.Helper()
 	if res.CaseTitle == "" {
 		res.CaseTitle = tb.Name()
+		if t.id.pkg != "" {
+			res.CaseTitle = t.id.pkg + "." + res.CaseTitle
+		}
 	}
 	err := res.check()
 	if err == nil {
@@ -113,7 +132,20 @@ func (t *TBRecorder) Record(tb TB, res Result) {
 			return
 		}
 		tb.Logf("projectops: result not recorded: %v", err)
+		if t.firstFailure() {
+			fmt.Fprintf(os.Stderr, "projectops: results of %s are not being recorded: %v\n", tb.Name(), err)
+		}
 	}
+}
+
+// firstFailure reports whether this is the recorder's first recording
+// failure.
+func (t *TBRecorder) firstFailure() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	first := !t.warned
+	t.warned = true
+	return first
 }
 
 // Close closes the spool file; later Records open a new one.
@@ -141,7 +173,7 @@ func (t *TBRecorder) record(testName string, res Result) error {
 	if res.ExternalIterationID == "" {
 		key := testName + "\x00" + res.CaseTitle
 		t.occ[key]++
-		res.ExternalIterationID = IterationID(t.occ[key], t.cwd, testName, res.CaseTitle)
+		res.ExternalIterationID = IterationID(t.occ[key], t.id.pkg, t.id.dir, testName, res.CaseTitle)
 	}
 	b, cut, err := t.enc.encode(&res)
 	if err == nil && cut && hasWidgetHTML(&res) {
@@ -168,11 +200,14 @@ func (t *TBRecorder) open() error {
 	if err := checkSpoolDir(dir); err != nil {
 		return err
 	}
-	ext, err := sharedRunID(dir, t.getenv)
-	if err != nil {
-		return err
+	ext := t.ext
+	if ext == "" {
+		var err error
+		if ext, err = sharedRunID(runIDPath(dir, t.id.invocation, t.opt.Suite), t.ciID); err != nil {
+			return err
+		}
 	}
-	run := RunParams{SuiteName: t.opt.Suite, ExternalRunID: ext, Framework: "go", CI: DetectCI(t.getenv)}
+	run := RunParams{SuiteName: t.opt.Suite, ExternalRunID: ext, Framework: "go", CI: t.ci}
 	var keyFn func(string) string
 	if key := t.opt.APIKey; key != "" {
 		keyFn = func(s string) string { return strings.ReplaceAll(s, key, Redacted) }
@@ -183,29 +218,25 @@ func (t *TBRecorder) open() error {
 		return err
 	}
 	t.sp = sp
-	t.cwd, _ = os.Getwd()
 	return nil
 }
 
-// sharedRunID returns the run id for this invocation: explicit when
-// PROJECTOPS_EXTERNAL_RUN_ID names it, else the one in dir/RunIDFile,
-// created atomically by the first test process and removed by the Resume
-// that finalizes its run. Not the CI job's id, which a reporter of the
-// same step (projectops report -- go test) or a later go test of the same
-// job would share, finding the run already finalized; in CI the id starts
-// with the job's for the reader.
-func sharedRunID(dir string, getenv func(string) string) (string, error) {
-	if id := getenv(EnvExternalRunID); id != "" {
-		return id, nil
-	}
-	path := filepath.Join(dir, RunIDFile)
+// sharedRunID returns the run id held in path (see runIDPath), created
+// atomically by the invocation's first test process and removed by the
+// Resume that finalizes its run. Not the CI job's id, which a reporter of
+// the same step (projectops report -- go test) or a later go test of the
+// same job would share, finding the run already finalized; in CI the id
+// starts with the job's (ciID) for the reader.
+func sharedRunID(path, ciID string) (string, error) {
 	if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
 		return strings.TrimSpace(string(b)), nil
 	}
 	var r [8]byte
 	_, _ = rand.Read(r[:])
-	id := cmp.Or(ciRunID(getenv), "local") + "-" + hex.EncodeToString(r[:])
-	tmp := path + "." + hex.EncodeToString(r[:])
+	id := cmp.Or(ciID, "local") + "-" + hex.EncodeToString(r[:])
+	// Hidden, so that Resume's look for RunIDFile* never reads it half
+	// written.
+	tmp := filepath.Join(filepath.Dir(path), "."+RunIDFile+"-"+hex.EncodeToString(r[:]))
 	if err := os.WriteFile(tmp, []byte(id+"\n"), 0o600); err != nil {
 		return "", err
 	}

@@ -110,8 +110,8 @@ func TestRunIDFileGoesWithItsRunWhateverElseFailed(t *testing.T) {
 	if _, err := ingest.Resume(t.Context(), f.c.Ingest, spool); err == nil {
 		t.Fatal("resume of the unknown project's spool succeeded")
 	}
-	if _, err := os.Stat(filepath.Join(spool, ingest.RunIDFile)); !os.IsNotExist(err) {
-		t.Fatalf("run id file kept after its run was finalized: %v", err)
+	if ids := runIDFiles(t, spool); len(ids) != 0 {
+		t.Fatalf("run id file kept after its run was finalized: %q", ids)
 	}
 	rec = ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Getenv: none})
 	rec.Record(t, ingest.Result{CaseTitle: "second invocation", Passed: false})
@@ -129,11 +129,30 @@ func TestRunIDFileGoesWithItsRunWhateverElseFailed(t *testing.T) {
 	}
 }
 
+// readRunIDFile returns the one run id a TBRecorder keeps in dir.
 func readRunIDFile(t *testing.T, dir string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, ingest.RunIDFile))
+	ids := runIDFiles(t, dir)
+	if len(ids) != 1 {
+		t.Fatalf("run id files in %s: %q, want one", dir, ids)
+	}
+	return ids[0]
+}
+
+// runIDFiles returns the run ids TBRecorders keep in dir.
+func runIDFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, ingest.RunIDFile+"*"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.TrimSpace(string(b))
+	var ids []string
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, strings.TrimSpace(string(b)))
+	}
+	return ids
 }

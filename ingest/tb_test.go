@@ -11,14 +11,20 @@ import (
 	"github.com/projectops/projectops-go/ingest"
 )
 
-const tbChild = "PROJECTOPS_INGEST_TB_CHILD"
+const (
+	tbChild      = "PROJECTOPS_INGEST_TB_CHILD"
+	tbChildChdir = "PROJECTOPS_INGEST_TB_CHDIR"
+)
 
 // Two test processes (two packages of one go test run) record results with
 // a TBRecorder; one Resume delivers them as a single run, finalized once.
+// Both tests t.Chdir into one fixture directory before recording: their
+// rows stay apart (a package is known by where its binary started).
 func TestRecordTBAcrossProcesses(t *testing.T) {
 	if os.Getenv(tbChild) != "" {
 		rec := ingest.NewTBRecorder(ingest.TBOptions{})
 		defer rec.Close()
+		t.Chdir(os.Getenv(tbChildChdir))
 		rec.Record(t, ingest.Result{Passed: true, Model: "gpt-x", Provider: "openai",
 			ActualToolCalls: []ingest.ToolCall{{ToolName: "search", Arguments: map[string]any{"q": "go"}}},
 			Tokens:          &ingest.Tokens{Input: 10, Output: 5, Total: 15},
@@ -28,7 +34,7 @@ func TestRecordTBAcrossProcesses(t *testing.T) {
 	}
 	t.Parallel()
 	f := setup(t)
-	spool := t.TempDir()
+	spool, fixture := t.TempDir(), t.TempDir()
 	for _, pkg := range []string{"pkga", "pkgb"} {
 		dir := filepath.Join(t.TempDir(), pkg)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -36,14 +42,14 @@ func TestRecordTBAcrossProcesses(t *testing.T) {
 		}
 		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestRecordTBAcrossProcesses$")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), tbChild+"=1", ingest.EnvSpoolDir+"="+spool, ingest.EnvExternalRunID+"=",
+		cmd.Env = append(os.Environ(), tbChild+"=1", tbChildChdir+"="+fixture, ingest.EnvSpoolDir+"="+spool, ingest.EnvExternalRunID+"=",
 			"GITHUB_ACTIONS=", "BUILDKITE=", "GITLAB_CI=", "CIRCLECI=", "PROJECTOPS_API_KEY="+f.ws.APIKey, ingest.EnvSuite+"=agent evals")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("child: %v\n%s", err, out)
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(spool, ingest.RunIDFile)); err != nil || !strings.HasPrefix(string(b), "local-") {
-		t.Fatalf("shared run id file: %q %v", b, err)
+	if ids := runIDFiles(t, spool); len(ids) != 1 || !strings.HasPrefix(ids[0], "local-") {
+		t.Fatalf("shared run id files: %q", ids)
 	}
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, spool)
 	if err != nil {
@@ -63,7 +69,7 @@ func TestRecordTBAcrossProcesses(t *testing.T) {
 		if strings.Contains(it.Input.Error, f.ws.APIKey) {
 			t.Error("API key recorded")
 		}
-		if it.Input.CaseTitle == "TestRecordTBAcrossProcesses" && (it.Input.Tokens == nil || it.Input.Tokens.Total != 15 ||
+		if it.Input.CaseTitle == "github.com/projectops/projectops-go/ingest.TestRecordTBAcrossProcesses" && (it.Input.Tokens == nil || it.Input.Tokens.Total != 15 ||
 			len(it.Input.ActualToolCalls) != 1 || it.Input.Metadata["relevance"] == nil) {
 			t.Errorf("eval fields lost: %+v", it.Input)
 		}
@@ -71,8 +77,8 @@ func TestRecordTBAcrossProcesses(t *testing.T) {
 	if len(ids) != 4 {
 		t.Errorf("%d distinct iteration ids, want 4", len(ids))
 	}
-	if _, err := os.Stat(filepath.Join(spool, ingest.RunIDFile)); !os.IsNotExist(err) {
-		t.Errorf("run id file kept after the run was finalized: %v", err)
+	if ids := runIDFiles(t, spool); len(ids) != 0 {
+		t.Errorf("run id file kept after the run was finalized: %q", ids)
 	}
 }
 
