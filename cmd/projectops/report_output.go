@@ -162,11 +162,18 @@ func newResumeCmd(a *app) *cobra.Command {
 		Long: `Re-sends the results a spool directory keeps (a report that could not deliver
 them, or tests that recorded with ingest.TBRecorder) and finalizes their runs.
 What it delivered is its output, on stdout (with --json, an array of runs).
+Each run goes to the project it was recorded for (--project does not apply:
+set $PROJECTOPS_PROJECT, or TBOptions.Project, when the tests run).
 Exit status: 0 when every spooled run was delivered, whatever their verdicts
 (delivery is this command's job; the tests' gate was the report that ran
 them); 2 when one could not be (its files are kept for another resume).`,
 		Args: exactArgs(0, ""),
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("project") {
+				// Accepted and ignored, it would send the runs elsewhere
+				// than the user asked without a word.
+				return usagef("--project: resume sends each spooled run to the project it was recorded for (set $%s or TBOptions.Project when the tests run)", envProject)
+			}
 			if dir == "" {
 				dir = ingest.DefaultSpoolDir(os.Getenv)
 			} else if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -199,7 +206,9 @@ them); 2 when one could not be (its files are kept for another resume).`,
 				}
 			}
 			if len(res) == 0 && err == nil && !a.json {
-				fmt.Fprintf(a.stdout, "projectops: nothing to resume in %s\n", dir)
+				// The likeliest reason after a TBRecorder's tests: go test
+				// answered them from its cache, running nothing.
+				fmt.Fprintf(a.stdout, "projectops: nothing to resume in %s (tests recording with ingest.TBRecorder: run go test with -count=1, a cached package records nothing)\n", dir)
 			}
 			if failed > 0 { // each failure is printed above: the error only counts them
 				err = fmt.Errorf("%d of %d runs not resumed", failed, len(res))

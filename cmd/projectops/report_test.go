@@ -163,6 +163,7 @@ func TestReportUsage(t *testing.T) {
 		{"report", "extra"},
 		{"report", "--"},
 		{"report", "resume", "extra"},
+		{"report", "resume", "--project", "prj_2"}, // accepted and ignored, it would mislead
 	} {
 		if code, _, _ := runReportCLI(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
@@ -170,6 +171,10 @@ func TestReportUsage(t *testing.T) {
 	}
 	if code, _, errOut := runReportCLI(t, "", "report", "--junit", "/nonexistent.xml"); code != 2 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("missing file: exit %d %q", code, errOut)
+	}
+	// An empty spool says why it may be empty: go test's cache.
+	if code, out, _ := runReportCLI(t, "", "report", "resume", "--spool", t.TempDir()); code != 0 || !strings.Contains(out, "-count=1") {
+		t.Errorf("empty spool: exit %d %q", code, out)
 	}
 }
 
