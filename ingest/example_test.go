@@ -172,3 +172,56 @@ func ExampleResume() {
 	// reported: false
 	// deploy-9 1 completed passed
 }
+
+// exampleT stands for the *testing.T that a test hands to Record.
+type exampleT struct{ name string }
+
+func (t exampleT) Name() string        { return t.name }
+func (exampleT) Helper()               {}
+func (exampleT) Logf(string, ...any)   {}
+func (exampleT) Errorf(string, ...any) {}
+
+// Record eval results from inside go test, then deliver the invocation's
+// run once every package is done. In a test package:
+//
+//	var rec = ingest.NewTBRecorder(ingest.TBOptions{Suite: "agent evals"})
+//
+//	func TestRefund(t *testing.T) {
+//		start := time.Now()
+//		// ... drive the agent ...
+//		t.Cleanup(func() {
+//			rec.Record(t, ingest.Result{Passed: !t.Failed(), DurationMs: float64(time.Since(start).Milliseconds())})
+//		})
+//	}
+//
+// then "go test -count=1 ./... ; projectops report resume" (-count=1: a
+// package go test answers from its cache records nothing).
+func ExampleTBRecorder() {
+	srv, err := projectopstest.NewServer()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := srv.NewClient()
+	if err != nil {
+		log.Fatal(err)
+	}
+	spool, _ := os.MkdirTemp("", "spool")
+	defer os.RemoveAll(spool)
+
+	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Suite: "agent evals"})
+	rec.Record(exampleT{"TestRefund"}, ingest.Result{Passed: false, Error: "refund called twice",
+		ActualToolCalls: []ingest.ToolCall{{ToolName: "refund"}, {ToolName: "refund"}}})
+	rec.Record(exampleT{"TestLookup"}, ingest.Result{Passed: true, Tokens: &ingest.Tokens{Total: 640}})
+	if err := rec.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	// What "projectops report resume" does after go test.
+	res, err := ingest.Resume(context.Background(), client.Ingest, spool)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res[0].Resent, res[0].Run.Status, res[0].Run.Result)
+	// Output: 2 completed failed
+}
