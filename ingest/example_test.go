@@ -209,7 +209,8 @@ func ExampleTBRecorder() {
 	spool, _ := os.MkdirTemp("", "spool")
 	defer os.RemoveAll(spool)
 
-	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Suite: "agent evals"})
+	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Suite: "agent evals",
+		Project: ingest.DefaultProject}) // left empty: $PROJECTOPS_PROJECT
 	rec.Record(exampleT{"TestRefund"}, ingest.Result{Passed: false, Error: "refund called twice",
 		ActualToolCalls: []ingest.ToolCall{{ToolName: "refund"}, {ToolName: "refund"}}})
 	rec.Record(exampleT{"TestLookup"}, ingest.Result{Passed: true, Tokens: &ingest.Tokens{Total: 640}})

@@ -45,8 +45,9 @@ type ResumeResult struct {
 // recovery path after a failed or killed reporter, and how results recorded
 // from inside tests (TBRecorder) are delivered once every package is done.
 // Files of one run (same project and external run id) are finalized once,
-// together; a file whose suite differs from its run's first file's (one
-// external run id given to two suites) is refused and kept. A file is removed once its run is finalized; files whose run
+// together; a second suite recorded under the same external run id goes to
+// a run of its own, "<externalRunId>-suite-<hash>" (ResumeResult's
+// ExternalRunID). A file is removed once its run is finalized; files whose run
 // failed stay for another attempt, and the returned error joins those
 // failures. Re-sending is safe: the service skips iterations it already
 // stored, and a run that is already complete is left as it is. What the
@@ -85,7 +86,7 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 		return nil, err
 	}
 	sort.Strings(paths)
-	type key struct{ project, ext string }
+	type key struct{ project, ext, suite string }
 	groups := map[key]*ResumeResult{}
 	var order []key
 	var errs []error
@@ -109,14 +110,7 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 			errs = append(errs, err)
 			continue
 		}
-		k := key{hdr.Project, hdr.Run.ExternalRunID}
-		if g := groups[k]; g != nil && runs[k].SuiteName != hdr.Run.SuiteName {
-			// One external id is one run of one suite: merged, the later
-			// suite's results would pass as the first's. Kept for the user.
-			errs = append(errs, fmt.Errorf("%s: run %s was recorded for suite %q and %q: an external run id names one run of one suite (file kept)",
-				filepath.Base(p), k.ext, runs[k].SuiteName, hdr.Run.SuiteName))
-			continue
-		}
+		k := key{hdr.Project, hdr.Run.ExternalRunID, hdr.Run.SuiteName}
 		if groups[k] == nil {
 			groups[k] = &ResumeResult{Project: hdr.Project, ExternalRunID: hdr.Run.ExternalRunID}
 			runs[k] = *hdr.Run
@@ -124,14 +118,29 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 		}
 		groups[k].Files = append(groups[k].Files, p)
 	}
+	// One external id is one run of one suite: a second suite recorded
+	// under the same id (PROJECTOPS_EXTERNAL_RUN_ID given to both) goes to
+	// a run named after both, the same whichever file comes first.
+	suites := map[key][]string{}
+	for _, k := range order {
+		pk := key{k.project, k.ext, ""}
+		suites[pk] = append(suites[pk], k.suite)
+	}
+	for _, k := range order {
+		if ss := suites[key{k.project, k.ext, ""}]; len(ss) > 1 && k.suite != slices.Min(ss) {
+			r := runs[k]
+			r.ExternalRunID = suiteRunID(k.ext, k.suite)
+			runs[k], groups[k].ExternalRunID = r, r.ExternalRunID
+		}
+	}
 	finalized := map[string]bool{}
 	out := make([]ResumeResult, 0, len(order))
 	for _, k := range order {
 		g := groups[k]
 		var ext string
 		g.Run, ext, g.Resent, g.Err = resumeRun(ctx, svc, k.project, runs[k], g.Files)
-		if ext != k.ext {
-			g.CompletedRunID, g.ExternalRunID = k.ext, ext
+		if ext != runs[k].ExternalRunID {
+			g.CompletedRunID, g.ExternalRunID = runs[k].ExternalRunID, ext
 		}
 		if g.Err == nil {
 			for _, f := range g.Files {
@@ -149,23 +158,65 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 		}
 		out = append(out, *g)
 	}
-	removeUsedRunIDs(dir, finalized)
+	cleanRunIDs(dir, finalized)
 	return out, errors.Join(errs...)
 }
 
-// removeUsedRunIDs removes the TBRecorder run id files (see RunIDFile) of
-// the runs Resume finalized, however the directory's other runs fared: the
+// orphanAge is how long a run id file without a spool file of its run may
+// be on its way to one (its first process is opening its spool).
+const orphanAge = time.Minute
+
+// cleanRunIDs removes the TBRecorder run id files (see RunIDFile) of the
+// runs Resume finalized, however the directory's other runs fared: the
 // next invocation's results belong to a new run, not to a finalized one.
-func removeUsedRunIDs(dir string, finalized map[string]bool) {
-	if len(finalized) == 0 {
-		return
+// It also removes those no spool file belongs to (a process killed before
+// its first line, spools removed by hand) and the temporary files of
+// processes killed while drawing an id, once orphanAge old: nothing else
+// would.
+func cleanRunIDs(dir string, finalized map[string]bool) {
+	var ids []string
+	if _, err := os.Stat(filepath.Join(dir, RunIDFile)); err == nil {
+		ids = append(ids, filepath.Join(dir, RunIDFile)) // a recorder's before they were per invocation
 	}
-	paths, _ := filepath.Glob(filepath.Join(dir, RunIDFile+"*"))
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil && finalized[strings.TrimSpace(string(b))] {
+	keyed, _ := filepath.Glob(filepath.Join(dir, RunIDFile+".*"))
+	for _, p := range keyed {
+		if isRunIDName(filepath.Base(p)) {
+			ids = append(ids, p)
+		}
+	}
+	spools, _ := filepath.Glob(filepath.Join(dir, "*"+SpoolExt))
+	old := func(p string) bool {
+		st, err := os.Stat(p)
+		return err == nil && time.Since(st.ModTime()) > orphanAge
+	}
+	for _, p := range ids {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		id := strings.TrimSpace(string(b))
+		prefix := safeName(id) + "."
+		orphan := !slices.ContainsFunc(spools, func(s string) bool { return strings.HasPrefix(filepath.Base(s), prefix) })
+		if finalized[id] || orphan && old(p) {
 			_ = os.Remove(p)
 		}
 	}
+	tmps, _ := filepath.Glob(filepath.Join(dir, "."+RunIDFile+"-*"))
+	for _, p := range tmps {
+		if old(p) {
+			_ = os.Remove(p)
+		}
+	}
+}
+
+// isRunIDName reports whether name is a run id file's (see runIDPath).
+func isRunIDName(name string) bool {
+	h, ok := strings.CutPrefix(name, RunIDFile+".")
+	if !ok || len(h) != 16 {
+		return false
+	}
+	_, err := hex.DecodeString(h)
+	return err == nil
 }
 
 // resumeRun starts (reuses) the run, re-sends every unacknowledged result
@@ -225,9 +276,18 @@ func resumedRunID(ext string, files []string) string {
 	for _, f := range files {
 		h.Write([]byte(filepath.Base(f) + "\x00"))
 	}
-	suffix := "-resumed-" + hex.EncodeToString(h.Sum(nil)[:4])
-	// The service takes ids of up to 256 characters: a long one is cut so
-	// the resumed id fits (the hash keeps it apart from the original).
+	return withSuffix(ext, "-resumed-"+hex.EncodeToString(h.Sum(nil)[:4]))
+}
+
+// suiteRunID is the id of suite's run when ext names another suite's.
+func suiteRunID(ext, suite string) string {
+	sum := sha256.Sum256([]byte(suite))
+	return withSuffix(ext, "-suite-"+hex.EncodeToString(sum[:4]))
+}
+
+// withSuffix is ext+suffix within the service's 256 characters: a long ext
+// is cut so the suffix fits (its hash keeps the id apart from ext).
+func withSuffix(ext, suffix string) string {
 	if r := []rune(ext); len(r)+len(suffix) > maxIterationIDChars {
 		ext = string(r[:maxIterationIDChars-len(suffix)])
 	}

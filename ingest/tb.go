@@ -29,7 +29,9 @@ const (
 	EnvProject = "PROJECTOPS_PROJECT"
 	// EnvSuite names a TBRecorder's suite (default "go test").
 	EnvSuite = "PROJECTOPS_SUITE"
-	// EnvStrict set to 1 makes a TBRecorder's reporting failure fail the test.
+	// EnvStrict set to 1 makes a TBRecorder's recording failure fail the
+	// test, 0 only logs it; unset, a recorder is strict in CI (where a
+	// passing package's output is never read) and not elsewhere.
 	EnvStrict = "PROJECTOPS_STRICT"
 	// RunIDFile begins the names of the files, in the spool directory,
 	// that hold the external run id every test process of one go test
@@ -52,7 +54,8 @@ type TBOptions struct {
 	// Suite names the run's suite; default $PROJECTOPS_SUITE, else "go test".
 	Suite string
 	// Strict makes a recording failure fail the test (tb.Errorf); default
-	// $PROJECTOPS_STRICT=1 (a Getenv that answers "" keeps it off whatever
+	// $PROJECTOPS_STRICT=1, or in CI (see DetectCI) unless
+	// $PROJECTOPS_STRICT=0 (a Getenv that answers "" keeps it off whatever
 	// the environment holds).
 	Strict bool
 	// APIKey is redacted wherever it appears in a result; default
@@ -98,12 +101,16 @@ func NewTBRecorder(opt TBOptions) *TBRecorder {
 		getenv = os.Getenv
 	}
 	opt.SpoolDir = orStr(opt.SpoolDir, DefaultSpoolDir(getenv))
+	if abs, err := filepath.Abs(opt.SpoolDir); err == nil {
+		opt.SpoolDir = abs // where the package's directory puts it, whatever a test's t.Chdir
+	}
 	opt.Project = orStr(opt.Project, orStr(getenv(EnvProject), DefaultProject))
 	opt.Suite = orStr(opt.Suite, orStr(getenv(EnvSuite), "go test"))
-	opt.Strict = opt.Strict || getenv(EnvStrict) == "1"
+	ci := DetectCI(getenv)
+	opt.Strict = opt.Strict || getenv(EnvStrict) == "1" || getenv(EnvStrict) == "" && ci != nil
 	opt.APIKey = orStr(opt.APIKey, getenv("PROJECTOPS_API_KEY"))
 	return &TBRecorder{opt: &opt, id: currentTBIdentity(), ext: getenv(EnvExternalRunID), ciID: ciRunID(getenv),
-		ci: DetectCI(getenv), occ: map[string]int{}}
+		ci: ci, occ: map[string]int{}}
 }
 
 // Record durably records res as an eval result of the current test (its
@@ -173,7 +180,7 @@ func (t *TBRecorder) record(testName string, res Result) error {
 	if res.ExternalIterationID == "" {
 		key := testName + "\x00" + res.CaseTitle
 		t.occ[key]++
-		res.ExternalIterationID = IterationID(t.occ[key], t.id.pkg, t.id.dir, testName, res.CaseTitle)
+		res.ExternalIterationID = IterationID(t.occ[key], t.id.nonce, t.id.pkg, t.id.dir, testName, res.CaseTitle)
 	}
 	b, cut, err := t.enc.encode(&res)
 	if err == nil && cut && hasWidgetHTML(&res) {
@@ -241,12 +248,19 @@ func sharedRunID(path, ciID string) (string, error) {
 		return "", err
 	}
 	defer os.Remove(tmp)
-	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", err
+	for range 3 {
+		if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+		// Another process may have won the race, and a Resume that
+		// finalized its run removed the file since: then link again.
+		b, err := os.ReadFile(path)
+		if err == nil {
+			return strings.TrimSpace(string(b)), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
 	}
-	b, err := os.ReadFile(path) // another process may have won the race
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(b)), nil
+	return id, nil
 }

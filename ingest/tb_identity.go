@@ -1,11 +1,13 @@
 package ingest
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 )
 
@@ -15,14 +17,25 @@ import (
 type tbIdentity struct {
 	pkg        string // the test package's import path, or ""
 	dir        string // the package directory the binary started in
-	invocation string // the go test invocation's work directory name, or ""
+	invocation string // the go test invocation (see goTestInvocation)
+	// nonce sets the recorder's row ids apart from any other process's:
+	// two invocations that share a run (binaries started by hand) keep
+	// both their verdicts.
+	nonce string
 }
 
 func currentTBIdentity() tbIdentity {
-	id := tbIdentity{pkg: testPackage()}
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	id := tbIdentity{pkg: testPackage(), nonce: hex.EncodeToString(r[:])}
 	id.dir, _ = os.Getwd()
 	if exe, err := os.Executable(); err == nil {
 		id.invocation = goTestInvocation(exe)
+	}
+	if id.invocation == "" {
+		// go test -o runs its binary from the go command too; binaries a
+		// shell starts share its pid until a resume.
+		id.invocation = "ppid-" + strconv.Itoa(os.Getppid())
 	}
 	return id
 }
@@ -44,8 +57,8 @@ func testPackage() string {
 // goTestInvocation names the go test invocation that runs exe: the go
 // command builds every package's test binary of one invocation under its
 // own work directory ($WORK/b001/pkg.test, $WORK a fresh go-build*), so
-// two invocations never share it. "" for a binary started by hand (go test
-// -c, -o).
+// two invocations never share it. "" for a binary elsewhere (go test -o,
+// -c and run by hand).
 func goTestInvocation(exe string) string {
 	work := filepath.Base(filepath.Dir(filepath.Dir(exe)))
 	if !strings.HasPrefix(work, "go-build") {

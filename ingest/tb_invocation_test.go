@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/projectops/projectops-go/ingest"
 )
@@ -44,8 +45,9 @@ func TestTBTwoInvocationsBeforeResumeAreTwoRuns(t *testing.T) {
 }
 
 // Recorders of one invocation with different suites record into a run per
-// suite (a run belongs to one suite); an explicit run id given to two
-// suites is refused by Resume, which keeps the later suite's file.
+// suite (a run belongs to one suite); so does an explicit run id given to
+// two suites: the first suite by name keeps it, the other's is named after
+// both, whichever file comes first.
 func TestTBSuitesAreRunsOfTheirOwn(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -76,12 +78,33 @@ func TestTBSuitesAreRunsOfTheirOwn(t *testing.T) {
 		_ = rec.Close()
 	}
 	res, err = ingest.Resume(t.Context(), f.c.Ingest, explicit)
-	if err == nil || !strings.Contains(err.Error(), "one run of one suite") || len(res) != 1 {
+	if err != nil || len(res) != 2 {
 		t.Fatalf("resume of one named run for two suites = %+v, %v", res, err)
 	}
-	if files := spoolFiles(t, explicit); len(files) != 1 {
-		t.Errorf("spool files left: %v, want the refused suite's", files)
+	for _, g := range res {
+		want := "nightly-7"
+		if suiteOf(t, f, g) == "suite B" {
+			want = "nightly-7-suite-"
+		}
+		if !strings.HasPrefix(g.ExternalRunID, want) || g.CompletedRunID != "" || g.Run.Summary.Total != 1 {
+			t.Errorf("%s's run: %+v (%+v), want %s... with its one row", suiteOf(t, f, g), g, g.Run, want)
+		}
 	}
+	if files := spoolFiles(t, explicit); len(files) != 0 {
+		t.Errorf("spool files left: %v", files)
+	}
+}
+
+// suiteOf returns the suite name of g's run as the double stored it.
+func suiteOf(t *testing.T, f *fixture, g ingest.ResumeResult) string {
+	t.Helper()
+	for _, r := range f.srv.IngestedRuns("") {
+		if r.ID == g.Run.RunID {
+			return r.SuiteName
+		}
+	}
+	t.Fatalf("run %s not stored", g.Run.RunID)
+	return ""
 }
 
 // The run id and CI job are read when the recorder is made, as its other
@@ -154,7 +177,7 @@ func TestTBRecordingFailureIsShownOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestTBRecordingFailureIsShownOnce$")
-	cmd.Env = append(os.Environ(), tbChild+"=warn", ingest.EnvSpoolDir+"="+file)
+	cmd.Env = append(os.Environ(), tbChild+"=warn", ingest.EnvSpoolDir+"="+file, ingest.EnvStrict+"=0")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if out, err := cmd.Output(); err != nil {
@@ -162,5 +185,97 @@ func TestTBRecordingFailureIsShownOnce(t *testing.T) {
 	}
 	if n := strings.Count(stderr.String(), "are not being recorded"); n != 1 {
 		t.Errorf("stderr %q: the failure shown %d times, want once", stderr.String(), n)
+	}
+}
+
+// Binaries started by hand (go test -c, -o) from one shell share a run
+// until a resume, and each keeps its rows: a failure, then the fix, are
+// both stored.
+func TestTBHandRunBinariesKeepBothVerdicts(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	spool := t.TempDir()
+	none := func(string) string { return "" }
+	for _, passed := range []bool{false, true} {
+		rec := ingest.NewTBRecorderIn(ingest.TBOptions{SpoolDir: spool, Getenv: none}, "ppid-1")
+		rec.Record(&fakeTB{name: "TestOnlyB"}, ingest.Result{Passed: passed})
+		_ = rec.Close()
+	}
+	res, err := ingest.Resume(t.Context(), f.c.Ingest, spool)
+	if err != nil || len(res) != 1 || res[0].Run.Summary.Total != 2 || res[0].Run.Summary.Passed != 1 {
+		t.Fatalf("resume = %+v, %v; want one run holding both rows", res, err)
+	}
+}
+
+// A run id file no spool file belongs to (its process killed before its
+// first line) and a temporary one a killed process left are removed once
+// old; a young one, whose process may be opening its spool, stays.
+func TestResumeRemovesOrphanRunIDFiles(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	spool := t.TempDir()
+	write := func(name, content string, age time.Duration) string {
+		p := filepath.Join(spool, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		then := time.Now().Add(-age)
+		if err := os.Chtimes(p, then, then); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	orphan := write(ingest.RunIDFile+".0123456789abcdef", "local-dead\n", time.Hour)
+	young := write(ingest.RunIDFile+".fedcba9876543210", "local-starting\n", 0)
+	tmp := write("."+ingest.RunIDFile+"-0011223344556677", "local-half\n", time.Hour)
+	other := write(ingest.RunIDFile+".notes", "mine\n", time.Hour)
+	if _, err := ingest.Resume(t.Context(), f.c.Ingest, spool); err != nil {
+		t.Fatal(err)
+	}
+	for p, kept := range map[string]bool{orphan: false, young: true, tmp: false, other: true} {
+		if _, err := os.Stat(p); (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(p), err == nil, kept)
+		}
+	}
+}
+
+// A relative spool directory is where the package's directory puts it,
+// whatever directory a test has moved to when it first records.
+func TestTBRelativeSpoolDirIsReadWhenMade(t *testing.T) {
+	t.Chdir(t.TempDir())
+	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: "spool", Getenv: func(string) string { return "" }})
+	made, _ := os.Getwd()
+	t.Chdir(t.TempDir())
+	rec.Record(&fakeTB{name: "TestX"}, ingest.Result{Passed: true})
+	_ = rec.Close()
+	if files := spoolFiles(t, filepath.Join(made, "spool")); len(files) != 1 {
+		t.Errorf("spool files where the recorder was made: %v", files)
+	}
+}
+
+// In CI a recorder is strict unless PROJECTOPS_STRICT=0: a recording
+// failure there fails the test, since nobody reads a passing package's
+// output.
+func TestTBIsStrictInCI(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		env    map[string]string
+		strict bool
+	}{
+		"CI":                      {map[string]string{"GITLAB_CI": "true"}, true},
+		"CI, PROJECTOPS_STRICT=0": {map[string]string{"GITLAB_CI": "true", ingest.EnvStrict: "0"}, false},
+		"no CI":                   {nil, false},
+		"PROJECTOPS_STRICT=1":     {map[string]string{ingest.EnvStrict: "1"}, true},
+	} {
+		rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: file, Getenv: func(k string) string { return tc.env[k] }})
+		ft := &fakeTB{name: "TestX"}
+		rec.Record(ft, ingest.Result{Passed: true})
+		if got := len(ft.errors) == 1; got != tc.strict {
+			t.Errorf("%s: test failed %v, want %v (%q)", name, got, tc.strict, ft.errors)
+		}
 	}
 }

@@ -42,7 +42,7 @@ func TestRecordTBAcrossProcesses(t *testing.T) {
 		}
 		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestRecordTBAcrossProcesses$")
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), tbChild+"=1", tbChildChdir+"="+fixture, ingest.EnvSpoolDir+"="+spool, ingest.EnvExternalRunID+"=",
+		cmd.Env = append(os.Environ(), tbChild+"=1", tbChildChdir+"="+fixture, ingest.EnvSpoolDir+"="+spool, ingest.EnvExternalRunID+"=", ingest.EnvProject+"=",
 			"GITHUB_ACTIONS=", "BUILDKITE=", "GITLAB_CI=", "CIRCLECI=", "PROJECTOPS_API_KEY="+f.ws.APIKey, ingest.EnvSuite+"=agent evals")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("child: %v\n%s", err, out)

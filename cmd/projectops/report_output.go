@@ -162,18 +162,14 @@ func newResumeCmd(a *app) *cobra.Command {
 		Long: `Re-sends the results a spool directory keeps (a report that could not deliver
 them, or tests that recorded with ingest.TBRecorder) and finalizes their runs.
 What it delivered is its output, on stdout (with --json, an array of runs).
-Each run goes to the project it was recorded for (--project does not apply:
-set $PROJECTOPS_PROJECT, or TBOptions.Project, when the tests run).
+Each run goes to the project it was recorded for: --project does not move it
+(set $PROJECTOPS_PROJECT, or TBOptions.Project, when the tests run), and a run
+recorded for another project than --project names is said so on stderr.
 Exit status: 0 when every spooled run was delivered, whatever their verdicts
 (delivery is this command's job; the tests' gate was the report that ran
 them); 2 when one could not be (its files are kept for another resume).`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("project") {
-				// Accepted and ignored, it would send the runs elsewhere
-				// than the user asked without a word.
-				return usagef("--project: resume sends each spooled run to the project it was recorded for (set $%s or TBOptions.Project when the tests run)", envProject)
-			}
 			if dir == "" {
 				dir = ingest.DefaultSpoolDir(os.Getenv)
 			} else if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -192,6 +188,12 @@ them); 2 when one could not be (its files are kept for another resume).`,
 			}
 			failed := 0
 			for _, r := range res {
+				if cmd.Flags().Changed("project") && r.Project != a.project {
+					// Scripts pass --project to every command: not refused,
+					// but a run that does not go where it names is said so.
+					fmt.Fprintf(a.stderr, "projectops: run %s goes to project %s, where it was recorded (--project %s does not move it)\n",
+						r.ExternalRunID, r.Project, a.project)
+				}
 				if r.Err != nil {
 					failed++
 					fmt.Fprintf(a.stderr, "projectops: run %s: %v (files kept)\n", r.ExternalRunID, errText(r.Err))
@@ -206,9 +208,9 @@ them); 2 when one could not be (its files are kept for another resume).`,
 				}
 			}
 			if len(res) == 0 && err == nil && !a.json {
-				// The likeliest reason after a TBRecorder's tests: go test
-				// answered them from its cache, running nothing.
-				fmt.Fprintf(a.stdout, "projectops: nothing to resume in %s (tests recording with ingest.TBRecorder: run go test with -count=1, a cached package records nothing)\n", dir)
+				// The likeliest reasons after a TBRecorder's tests: go test
+				// answered them from its cache, or they could not record.
+				fmt.Fprintf(a.stdout, "projectops: nothing to resume in %s (tests recording with ingest.TBRecorder: run go test with -count=1, a cached package records nothing; a recording failure shows with go test -v)\n", dir)
 			}
 			if failed > 0 { // each failure is printed above: the error only counts them
 				err = fmt.Errorf("%d of %d runs not resumed", failed, len(res))

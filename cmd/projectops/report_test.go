@@ -163,7 +163,6 @@ func TestReportUsage(t *testing.T) {
 		{"report", "extra"},
 		{"report", "--"},
 		{"report", "resume", "extra"},
-		{"report", "resume", "--project", "prj_2"}, // accepted and ignored, it would mislead
 	} {
 		if code, _, _ := runReportCLI(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
@@ -392,6 +391,27 @@ func TestReportReusedRunPassRateBoundary(t *testing.T) {
 		args := []string{"report", "--external-run-id", "edge", "--min-pass-rate", "29"}
 		if code, _, errOut := runReportCLI(t, in.String(), args...); code != 0 {
 			t.Errorf("attempt %d: exit %d, want 0 (290/1000 meets 29%%, as the service judged); stderr %q", attempt, code, errOut)
+		}
+	}
+}
+
+// resume takes --project, as scripts pass it to every command, and sends
+// each run to the project it was recorded for; a run recorded for another
+// project than --project names is said so.
+func TestReportResumeProjectFlag(t *testing.T) {
+	reportEnv(t)
+	none := func(string) string { return "" }
+	for _, tc := range []struct {
+		project string
+		note    bool
+	}{{ingest.DefaultProject, false}, {"prj_2", true}} {
+		spool := t.TempDir()
+		rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Getenv: none})
+		rec.Record(t, ingest.Result{CaseTitle: "c", Passed: true})
+		_ = rec.Close()
+		code, out, errOut := runReportCLI(t, "", "report", "resume", "--project", tc.project, "--spool", spool)
+		if code != 0 || !strings.Contains(out, "1 results re-sent") || strings.Contains(errOut, "goes to project default") != tc.note {
+			t.Errorf("--project %s: exit %d, %q %q", tc.project, code, out, errOut)
 		}
 	}
 }
