@@ -559,6 +559,11 @@ func spoolState(path string) (int, error) {
 	}
 	defer func() { _ = unlockFile(f) }()
 	if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+		if time.Since(fi.ModTime()) < orphanAge {
+			// Its writer may have just created it and not locked it
+			// yet: removed, its results would go to an unlinked file.
+			return spoolLive, nil
+		}
 		return spoolEmpty, nil
 	}
 	return spoolDone, nil

@@ -5,12 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // EnvSpoolDir sets the default spool directory (see ReporterOptions.SpoolDir).
@@ -83,8 +85,9 @@ func openSpool(dir, project string, run RunParams, rd redactor) (*spool, error) 
 	}
 	// Locked while its writer lives (the OS releases it when the file is
 	// closed, or the process ends however it ends): Resume leaves a live
-	// reporter's spool alone. A fresh file: nobody else holds it.
-	_ = tryLock(f)
+	// reporter's spool alone. Nothing is written before the lock is held;
+	// a Resume that looks at the fresh, empty file holds it for a moment.
+	lockFresh(f)
 	s := &spool{f: f, w: bufio.NewWriterSize(f, 64<<10), path: f.Name()}
 	run = run.withoutSecrets() // the spool is a plain file
 	rec, err := json.Marshal(spoolRecord{Kind: "run", Version: 1, Project: project, Run: &run})
@@ -188,4 +191,16 @@ func safeName(id string) string {
 		id = id[:64]
 	}
 	return id
+}
+
+// lockFresh locks a spool file its writer just created, waiting out a
+// Resume that holds the lock for the moment it takes to look at the file.
+// Where the platform has no lock, there is nothing to wait for.
+func lockFresh(f *os.File) {
+	for range 200 {
+		if err := tryLock(f); !errors.Is(err, errLocked) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

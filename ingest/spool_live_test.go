@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/projectops/projectops-go/ingest"
 )
@@ -18,7 +19,12 @@ func TestEmptySpoolFileDoesNotKeepTheRunID(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{ingest.EnvSpoolDir: dir}
 	getenv := func(k string) string { return env[k] }
-	if err := os.WriteFile(filepath.Join(dir, "killed.1-00.spool.jsonl"), nil, 0o600); err != nil {
+	killed := filepath.Join(dir, "killed.1-00.spool.jsonl")
+	if err := os.WriteFile(killed, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	then := time.Now().Add(-time.Hour) // a young one may be a writer's about to lock it
+	if err := os.Chtimes(killed, then, then); err != nil {
 		t.Fatal(err)
 	}
 
@@ -71,5 +77,33 @@ func TestResumeLeavesALiveReportersSpool(t *testing.T) {
 	runs := f.srv.IngestedRuns("")
 	if len(runs) != 1 || runs[0].Summary.Total != 60 {
 		t.Errorf("service holds %+v; want one run of 60 results", runs)
+	}
+}
+
+// An empty spool file is its writer's until it is old: one just created
+// is not yet locked, and removed, its results would go to an unlinked
+// file. An old one (its writer died before its first line) is removed.
+func TestResumeLeavesAYoungEmptySpool(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	dir := t.TempDir()
+	young, old := filepath.Join(dir, "young.1-00.spool.jsonl"), filepath.Join(dir, "old.2-00.spool.jsonl")
+	for _, p := range []string{young, old} {
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	then := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(old, then, then); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := ingest.Resume(t.Context(), f.c.Ingest, dir); err != nil || len(res) != 0 {
+		t.Fatalf("resume = %+v, %v", res, err)
+	}
+	if _, err := os.Stat(young); err != nil {
+		t.Errorf("a just-created spool was removed: %v", err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("an old empty spool was kept: %v", err)
 	}
 }
