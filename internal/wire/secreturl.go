@@ -38,14 +38,14 @@ func RedactSecretQuery(u string) string {
 	return p.String()
 }
 
-// redactPairs replaces the value of every k pair of a raw query (the name
-// read as url.ParseQuery reads it, so %6B too) where it stands.
+// redactPairs replaces the value of every k or K pair of a raw query (the
+// name read as url.ParseQuery reads it, so %6B too) where it stands.
 func redactPairs(raw string) (string, bool) {
 	parts := strings.Split(raw, "&")
 	found := false
 	for i, part := range parts {
 		name, _, _ := strings.Cut(part, "=")
-		if IsSecretParam(name) {
+		if isShownSecretParam(name) {
 			parts[i], found = name+"=REDACTED", true
 		}
 	}
@@ -53,10 +53,19 @@ func redactPairs(raw string) (string, bool) {
 }
 
 // IsSecretParam reports whether a raw query pair's name is a tunnel URL's
-// secret, k, read as url.ParseQuery reads it (so %6B too).
+// secret, k, read as url.ParseQuery reads it (so %6B too): the name the
+// relay reads its secret from. Redaction for display also reads K.
 func IsSecretParam(name string) bool {
 	n, err := url.QueryUnescape(name)
 	return err == nil && n == "k"
+}
+
+// isShownSecretParam is IsSecretParam for redaction: K too, as a reader of
+// printed text (and RedactSecretParams) may not tell it from k. The relay
+// itself accepts only k, so IsSecretParam stays exact for its callers.
+func isShownSecretParam(name string) bool {
+	n, err := url.QueryUnescape(name)
+	return err == nil && strings.EqualFold(n, "k")
 }
 
 // RedactSecretParams replaces, in free text (an error message quoting a

@@ -25,10 +25,23 @@ func TestRedactSecretQuery(t *testing.T) {
 		{"https://alice:S3CRET@r.example/mcp", "https://alice:REDACTED@r.example/mcp"},
 		{"https://alice@r.example/mcp?x=1", "https://alice@r.example/mcp?x=1"},
 		{"https://alice:S3CRET@r.example/mcp?k=S3CRET", "https://alice:REDACTED@r.example/mcp?k=REDACTED"},
+		// Shown text redacts K as well: a reader may not tell it from k.
+		{"https://r.example/mcp?a=1&K=S3CRET", "https://r.example/mcp?a=1&K=REDACTED"},
+		{"https://r.example/mcp?%6b=S3CRET", "https://r.example/mcp?%6b=REDACTED"},
 	} {
 		got := RedactSecretQuery(tt.in)
 		if got != tt.want || strings.Contains(got, "S3CRET") {
 			t.Errorf("RedactSecretQuery(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// IsSecretParam is what the relay accepts (k only); display redaction
+// reads K too.
+func TestIsSecretParamIsLowercaseK(t *testing.T) {
+	for name, want := range map[string]bool{"k": true, "%6B": true, "%6b": true, "K": false, "%4B": false, "kk": false} {
+		if got := IsSecretParam(name); got != want {
+			t.Errorf("IsSecretParam(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
