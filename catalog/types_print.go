@@ -24,6 +24,15 @@ func (s ChatboxServer) LogValue() slog.Value {
 		slog.String("url", wire.RedactSecretQuery(s.URL)), slog.Bool("useOAuth", s.UseOAuth))
 }
 
+// Format implements fmt.Formatter through a method-less copy printed with
+// the same verb, so each server goes through its own Format: without it
+// fmt's bad-verb path (a *ChatboxDetail in a slice under %s) printed the
+// servers' URLs raw.
+func (d ChatboxDetail) Format(f fmt.State, verb rune) {
+	type ChatboxDetail plainChatboxDetail
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), ChatboxDetail(d))
+}
+
 // LogValue implements slog.LogValuer: the detail as it is, its servers'
 // URLs redacted. slog's JSON handler would otherwise encode it with
 // encoding/json, which writes a tunnel server's URL with its ?k= secret.
@@ -38,5 +47,6 @@ func (d ChatboxDetail) LogValue() slog.Value {
 	return slog.AnyValue(c)
 }
 
-// plainChatboxDetail is ChatboxDetail without its methods, for LogValue.
+// plainChatboxDetail is ChatboxDetail without its methods, for Format and
+// LogValue.
 type plainChatboxDetail ChatboxDetail

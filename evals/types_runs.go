@@ -134,6 +134,18 @@ type RunParams struct {
 	IdempotencyKey string `json:"idempotencyKey,omitempty"`
 }
 
+// Format implements fmt.Formatter through a method-less copy printed with
+// the same verb, so ModelAPIKeys goes through its own Format: without it
+// fmt's bad-verb path (a *RunParams nested in a slice under %s) printed
+// the keys raw.
+func (p RunParams) Format(f fmt.State, verb rune) {
+	type RunParams runParamsPlain
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), RunParams(p))
+}
+
+// runParamsPlain is RunParams without its methods, for Format.
+type runParamsPlain RunParams
+
 // LogValue logs what identifies the run request, never the model API keys
 // (slog's JSON handler would otherwise encode them with encoding/json).
 func (p RunParams) LogValue() slog.Value {
