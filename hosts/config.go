@@ -141,9 +141,13 @@ func (c Config) Equal(d Config) bool {
 
 // String is the config's JSON text with the values of its connection
 // headers (connectionDefaults.headers, each override's headersOverride)
-// redacted: they carry credentials. The bytes themselves (string(c)) are
-// what the service gets.
-func (c Config) String() string {
+// and any tunnel URL's ?k= secret redacted: they carry credentials. The
+// bytes themselves (string(c)) are what the service gets.
+func (c Config) String() string { return wire.RedactSecretParams(c.redactedHeaders()) }
+
+// redactedHeaders is the config's JSON text with its header values
+// redacted.
+func (c Config) redactedHeaders() string {
 	// Fast path: no key spelled "headers…" and no escape that could spell
 	// one ("h\u0065aders").
 	if !bytes.Contains(c, []byte(`"headers`)) && !bytes.Contains(c, []byte(`\u`)) {
@@ -174,6 +178,36 @@ func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
 // slog's JSON handler encodes a value with encoding/json, and Config's
 // MarshalJSON is the service's bytes, header values included: the types
 // that hold a Config log it as its String.
+
+// The types that hold a Config print through a method-less copy with the
+// same verb, so the Config goes through its own Format: without one, fmt's
+// bad-verb path (a pointer nested in a slice under %s) prints it raw.
+
+// Format implements fmt.Formatter with the config redacted.
+func (h HostDetail) Format(f fmt.State, verb rune) {
+	type HostDetail hostDetailPlain
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), HostDetail(h))
+}
+
+// Format implements fmt.Formatter with the config redacted.
+func (p CreateParams) Format(f fmt.State, verb rune) {
+	type CreateParams createParamsPlain
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), CreateParams(p))
+}
+
+// Format implements fmt.Formatter with the config redacted.
+func (p UpdateParams) Format(f fmt.State, verb rune) {
+	type UpdateParams updateParamsPlain
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), UpdateParams(p))
+}
+
+// hostDetailPlain, createParamsPlain and updateParamsPlain are the types
+// without their methods, for Format.
+type (
+	hostDetailPlain   HostDetail
+	createParamsPlain CreateParams
+	updateParamsPlain UpdateParams
+)
 
 // LogValue implements slog.LogValuer.
 func (h HostDetail) LogValue() slog.Value {
