@@ -1,0 +1,69 @@
+package servers_test
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/internal/leaktest"
+	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
+)
+
+// secretURLs spell a URL secret every way a caller may: ?k= (also %6B,
+// %6b, K, repeated, before a fragment, in a query Go refuses), a userinfo
+// password, and URLs without a scheme.
+var secretURLs = []string{
+	"https://relay.example/t/slug/mcp?k=SEKRIT-K1",
+	"https://relay.example/t/slug/mcp?a=1&k=SEKRIT-K2",
+	"https://relay.example/t/slug/mcp?%6B=SEKRIT-K3",
+	"https://relay.example/t/slug/mcp?%6b=SEKRIT-K4",
+	"https://relay.example/t/slug/mcp?a=1&K=SEKRIT-K5",
+	"https://user:SEKRIT-PW6@relay.example/t/slug/mcp",
+	"https://relay.example/t/slug/mcp?k=SEKRIT-K7&k=SEKRIT-K7b",
+	"https://relay.example/t/slug/mcp?k=SEKRIT-K8#frag",
+	"https://relay.example/t/slug/mcp?x=%zz&k=SEKRIT-K9",
+	"https://relay.example/t/slug/mcp?k=SEKRIT-K10;a=1",
+	"relay.example/t/slug/mcp?k=SEKRIT-K11",
+	"/t/slug/mcp?k=SEKRIT-K12",
+}
+
+// TestServerSecretsNeverPrinted: a record's URL secret never shows in any
+// verb or log, on its own, in a listing page, nested or behind a pointer.
+func TestServerSecretsNeverPrinted(t *testing.T) {
+	t.Parallel()
+	for _, u := range secretURLs {
+		s := servers.Server{ID: "srv_1", Name: "n", URL: u, TransportType: "http"}
+		leaktest.NoLeak(t, "Server "+u, s, false, "SEKRIT")
+		leaktest.NoLeak(t, "Page[Server] "+u, shared.Page[servers.Server]{Items: []servers.Server{s}}, false, "SEKRIT")
+		uu := u
+		leaktest.NoLeak(t, "CheckOAuthResult "+u, servers.CheckOAuthResult{UseOAuth: true, ServerURL: &uu}, false, "SEKRIT")
+	}
+}
+
+// TestPageLogsItemsRedacted: slog's JSON handler logs a page's items
+// through their own LogValue, keeping what they show.
+func TestPageLogsItemsRedacted(t *testing.T) {
+	t.Parallel()
+	p := shared.Page[servers.Server]{Items: []servers.Server{{ID: "srv_1", URL: secretURLs[0]}}, NextCursor: "c2"}
+	var b bytes.Buffer
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("m", "page", p, "ptr", &p)
+	if out := b.String(); strings.Contains(out, "SEKRIT") || !strings.Contains(out, "srv_1") || !strings.Contains(out, "c2") {
+		t.Errorf("log: %s", out)
+	}
+}
+
+// TestImportTokensSecretsNeverPrinted: tokens, the client secret and URL
+// secrets (a userinfo password too) never show in any verb, log or JSON.
+func TestImportTokensSecretsNeverPrinted(t *testing.T) {
+	t.Parallel()
+	for _, u := range secretURLs {
+		p := servers.ImportTokensParams{ServerURL: u, OAuthResourceURL: u,
+			ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "SEKRIT-CS"},
+			Tokens:            servers.Tokens{AccessToken: "SEKRIT-AT", RefreshToken: "SEKRIT-RT", IDToken: "SEKRIT-ID", TokenType: "Bearer"}}
+		leaktest.NoLeak(t, "ImportTokensParams "+u, p, true, "SEKRIT")
+		leaktest.NoLeak(t, "Tokens", p.Tokens, true, "SEKRIT")
+		leaktest.NoLeak(t, "ClientInformation", *p.ClientInformation, true, "SEKRIT")
+	}
+}
