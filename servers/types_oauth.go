@@ -57,8 +57,10 @@ type ImportTokensResult struct {
 	ExpiresAt *shared.Millis `json:"expiresAt"`
 }
 
-// withoutQuery drops a URL's query, which may carry a tunnel secret.
+// withoutQuery drops a URL's query, which may carry a tunnel secret, and
+// redacts a userinfo password (as MarshalJSON does).
 func withoutQuery(u string) string {
+	u = wire.RedactSecretQuery(u)
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
 		return u[:i] + "?[REDACTED]"
 	}
