@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
-	"strings"
+
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // The built-in redaction rules, applied to every result's JSON encoding
@@ -91,81 +92,13 @@ func containsAt(b []byte, word string, pivot int) bool {
 	return false
 }
 
-// reCredField is an OAuth credential named by its field in a message the
-// service wrote (a validator echoing the request: a replay config's
-// accessToken, refreshToken and clientSecret, an id token, a PKCE
-// verifier), however the pair is written: JSON, a JSON dump inside a
-// string (escaped quotes), a JavaScript object, key=value, a hash's =>.
-// Group 1 is what precedes the name in its word (see credPrefixOK).
-var reCredField = regexp.MustCompile(`(?i)([a-z0-9_-]*?)((?:(?:access|refresh|id)[_-]?token|client[_-]?secret|code[_-]?verifier)\\?["']?\s*(?:=>|[:=])\s*\\?["']?)([^"'\\\s&,;{}\[\]]+)`)
-
-// credPrefixOK reports whether name, preceded in its word by prefix, is a
-// credential's field name: alone, after a '_' or '-' (github_client_secret)
-// or at a camel-case joint (googleAccessToken); not "valid_token" or
-// "invalid_token", whose "id_token" is part of another word.
-func credPrefixOK(prefix, name string) bool {
-	switch {
-	case !strings.EqualFold(name[:2], "id"): // only "id_token" ends common words (valid, paid)
-		return true
-	case prefix == "":
-		return true
-	case strings.HasSuffix(prefix, "_"), strings.HasSuffix(prefix, "-"):
-		return true
-	}
-	last := prefix[len(prefix)-1]
-	return name[0] >= 'A' && name[0] <= 'Z' && (last >= 'a' && last <= 'z' || last >= '0' && last <= '9')
-}
-
-// credFields redacts reCredField's values in s, plain text: the service's
-// own words about a request, not results (whose JSON the rule could
-// mistake and whose size would make it slow). A quoted value is redacted
-// to its closing quote, whatever it holds.
+// credFields redacts, in plain text (the service's own words about a
+// request, not results, whose JSON the rule could mistake and whose size
+// would make it slow), the values of OAuth credentials named by their
+// field (see wire.CredFields).
 func credFields(s string) string {
 	if !containsFoldAt([]byte(s), "token", 2) && !containsFoldAt([]byte(s), "secret", 2) && !containsFoldAt([]byte(s), "verifier", 0) {
 		return s
 	}
-	var b strings.Builder
-	last := 0
-	for pos := 0; pos < len(s); {
-		m := reCredField.FindStringSubmatchIndex(s[pos:])
-		if m == nil {
-			break
-		}
-		for i := range m {
-			if m[i] >= 0 {
-				m[i] += pos
-			}
-		}
-		from, to := m[6], m[7]
-		if !credPrefixOK(s[m[2]:m[3]], s[m[4]:m[5]]) {
-			pos = m[4] + 1 // not a field here: look again after the name's first byte
-			continue
-		}
-		if q := s[from-1]; q == '"' || q == '\'' {
-			to = len(s)
-			if from >= 2 && s[from-2] == '\\' { // an escaped quote closes it
-				if j := strings.Index(s[from:], "\\"+string(q)); j >= 0 {
-					to = from + j
-				}
-			} else {
-				for j := from; j < len(s); j++ {
-					if s[j] == '\\' {
-						j++
-					} else if s[j] == q {
-						to = j
-						break
-					}
-				}
-			}
-		}
-		b.WriteString(s[last:from])
-		b.WriteString(Redacted)
-		last = to
-		pos = max(to, m[1])
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return wire.CredFields(s, Redacted)
 }

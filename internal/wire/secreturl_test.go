@@ -87,3 +87,16 @@ func TestRedactSecretParamsSpellings(t *testing.T) {
 		}
 	}
 }
+
+// SecretScrubber takes a request's own secret values out of error text,
+// as written and as JSON escapes them, and credentials named by their
+// field; it leaves short values, which would mangle the text, to the
+// field rule.
+func TestSecretScrubber(t *testing.T) {
+	scrub := SecretScrubber("", "a", "S3CRET-VALUE-1", `S3CRET<"&>`)
+	in := `bad body {"x":"S3CRET-VALUE-1","y":"S3CRET\u003c\"\u0026\u003e","clientSecret":"shh","a":"https://r/t?k=S3CRET2"} clientInformation`
+	got := scrub(in)
+	if strings.Contains(got, "S3CRET") || strings.Contains(got, "shh") || !strings.Contains(got, "clientInformation") {
+		t.Errorf("scrub(%s) = %s", in, got)
+	}
+}

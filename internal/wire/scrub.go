@@ -1,0 +1,115 @@
+package wire
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// reCredField is an OAuth credential named by its field in a message the
+// service wrote (a validator echoing the request: a replay config's
+// accessToken, refreshToken and clientSecret, an id token, a PKCE
+// verifier), however the pair is written: JSON, a JSON dump inside a
+// string (escaped quotes), a JavaScript object, key=value, a hash's =>.
+// Group 1 is what precedes the name in its word (see credPrefixOK).
+var reCredField = regexp.MustCompile(`(?i)([a-z0-9_-]*?)((?:(?:access|refresh|id)[_-]?token|client[_-]?secret|code[_-]?verifier)\\?["']?\s*(?:=>|[:=])\s*\\?["']?)([^"'\\\s&,;{}\[\]]+)`)
+
+// credPrefixOK reports whether name, preceded in its word by prefix, is a
+// credential's field name: alone, after a '_' or '-' (github_client_secret)
+// or at a camel-case joint (googleAccessToken); not "valid_token" or
+// "invalid_token", whose "id_token" is part of another word.
+func credPrefixOK(prefix, name string) bool {
+	switch {
+	case !strings.EqualFold(name[:2], "id"): // only "id_token" ends common words (valid, paid)
+		return true
+	case prefix == "":
+		return true
+	case strings.HasSuffix(prefix, "_"), strings.HasSuffix(prefix, "-"):
+		return true
+	}
+	last := prefix[len(prefix)-1]
+	return name[0] >= 'A' && name[0] <= 'Z' && (last >= 'a' && last <= 'z' || last >= '0' && last <= '9')
+}
+
+// CredFields replaces with redacted, in plain text, the values of the OAuth
+// credentials reCredField names by their field. A quoted value is
+// redacted to its closing quote, whatever it holds.
+func CredFields(s, redacted string) string {
+	var b strings.Builder
+	last := 0
+	for pos := 0; pos < len(s); {
+		m := reCredField.FindStringSubmatchIndex(s[pos:])
+		if m == nil {
+			break
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += pos
+			}
+		}
+		from, to := m[6], m[7]
+		if !credPrefixOK(s[m[2]:m[3]], s[m[4]:m[5]]) {
+			pos = m[4] + 1 // not a field here: look again after the name's first byte
+			continue
+		}
+		if q := s[from-1]; q == '"' || q == '\'' {
+			to = len(s)
+			if from >= 2 && s[from-2] == '\\' { // an escaped quote closes it
+				if j := strings.Index(s[from:], "\\"+string(q)); j >= 0 {
+					to = from + j
+				}
+			} else {
+				for j := from; j < len(s); j++ {
+					if s[j] == '\\' {
+						j++
+					} else if s[j] == q {
+						to = j
+						break
+					}
+				}
+			}
+		}
+		b.WriteString(s[last:from])
+		b.WriteString(redacted)
+		last = to
+		pos = max(to, m[1])
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// minScrubbed is the shortest value SecretScrubber replaces by value, as
+// long as the shortest token ingest's rules match.
+const minScrubbed = 8
+
+// SecretScrubber returns what takes a request's own secrets out of the
+// text of an error answer (transport.Request.Scrub): a service or a proxy
+// may quote the request body, whose secrets only the caller knows. It
+// replaces each value, as written and as JSON escapes it, then the
+// credentials named by their field (CredFields) and any tunnel URL's ?k=
+// secret. Values shorter than minScrubbed are left to the field rule:
+// replacing a short one ("a", "x") wherever it occurs would mangle the
+// rest of the text.
+func SecretScrubber(values ...string) func(string) string {
+	var vals []string
+	for _, v := range values {
+		if len(v) < minScrubbed {
+			continue
+		}
+		vals = append(vals, v)
+		if b, err := json.Marshal(v); err == nil {
+			if e := string(b[1 : len(b)-1]); e != v {
+				vals = append(vals, e)
+			}
+		}
+	}
+	return func(s string) string {
+		for _, v := range vals {
+			s = strings.ReplaceAll(s, v, "[REDACTED]")
+		}
+		return RedactSecretParams(CredFields(s, "[REDACTED]"))
+	}
+}
