@@ -38,10 +38,33 @@ func callConfig(ctx context.Context) (option.Config, error) {
 }
 
 // recordResponse fills a WithResponseInto target after an attempt; resp is
-// nil after a network error.
-func recordResponse(r *option.Response, resp *http.Response, attempt int) {
+// nil after a network error. The request id and header values pass through
+// clean, as an error's RequestID does: a gateway may echo the key (or a
+// secret of the request) into any of them.
+func recordResponse(r *option.Response, resp *http.Response, attempt int, clean func(string) string) {
 	*r = option.Response{Attempts: attempt + 1}
 	if resp != nil {
-		r.StatusCode, r.Header, r.RequestID = resp.StatusCode, resp.Header, resp.Header.Get("X-Request-Id")
+		r.StatusCode, r.Header, r.RequestID = resp.StatusCode, cleanHeader(resp.Header, clean), clean(resp.Header.Get(RequestIDHeader))
 	}
+}
+
+// cleanHeader is h with clean applied to every value: h itself when
+// nothing changes (nearly always), else a copy, as the response's own
+// header must stay as it came.
+func cleanHeader(h http.Header, clean func(string) string) http.Header {
+	var out http.Header
+	for k, vs := range h {
+		for i, v := range vs {
+			if c := clean(v); c != v {
+				if out == nil {
+					out = h.Clone()
+				}
+				out[k][i] = c
+			}
+		}
+	}
+	if out == nil {
+		return h
+	}
+	return out
 }

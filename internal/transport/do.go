@@ -109,7 +109,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		resp, err := t.attempt(ctx, req, target, body, idemKey, attempt, call.Header)
 		if call.Response != nil {
-			recordResponse(call.Response, resp, attempt)
+			recordResponse(call.Response, resp, attempt, scrubbed(t.cleaner(req, target), req.Scrub))
 		}
 		if err != nil && req.OnNetError != nil {
 			req.OnNetError(err)
