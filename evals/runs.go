@@ -49,7 +49,7 @@ func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, 
 		}
 	}
 	req := &transport.Request{Method: http.MethodPost, Route: routeRuns, Params: []string{projectID}, Body: p,
-		Wire: wireJSON, Class: transport.Write, IdempotencyKey: true}
+		Wire: wireJSON, Class: transport.Write, IdempotencyKey: true, Scrub: p.ModelAPIKeys.scrubber()}
 	header := option.WithIdempotencyKey(p.IdempotencyKey)
 	switch {
 	case p.IdempotencyKey == "":

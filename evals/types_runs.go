@@ -106,6 +106,19 @@ func (m ModelAPIKeys) MarshalJSON() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+// scrubber takes the keys out of an error answer's text: a service or a
+// proxy may quote the request body back.
+func (m ModelAPIKeys) scrubber() func(string) string {
+	if len(m) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for _, k := range m {
+		keys = append(keys, k)
+	}
+	return wire.SecretScrubber(keys...)
+}
+
 // wireJSON sends model API keys in clear in request bodies.
 var wireJSON = wire.Clear(func(m ModelAPIKeys) map[string]string { return m })
 

@@ -66,14 +66,14 @@ func (s *Service) Get(ctx context.Context, projectID, hostID string, opts ...opt
 func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*HostDetail, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeHosts,
-		Params: []string{projectID}, Body: p, Class: transport.Write})
+		Params: []string{projectID}, Body: p, Class: transport.Write, Scrub: p.Config.scrubber()})
 }
 
 // Update changes the fields set in p and leaves the others as they are.
 func (s *Service) Update(ctx context.Context, projectID, hostID string, p UpdateParams, opts ...option.RequestOption) (*HostDetail, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPatch, Route: routeHost,
-		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent})
+		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent, Scrub: p.Config.scrubber()})
 }
 
 // Delete deletes a host. A host still referenced by an eval suite or a

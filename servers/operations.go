@@ -178,7 +178,8 @@ func (s *Service) Export(ctx context.Context, projectID, serverID string, opts .
 // so the call is retried like a read.
 func (s *Service) ImportTokens(ctx context.Context, projectID, serverID string, p ImportTokensParams, opts ...option.RequestOption) (*ImportTokensResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	// The one body that carries secrets: wireJSON sends them in clear.
+	// The one body that carries secrets: wireJSON sends them in clear, and
+	// Scrub keeps them out of an error that quotes the body back.
 	return transport.Call[ImportTokensResult](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeImportTokens,
-		Params: []string{projectID, serverID}, Body: p, Wire: wireJSON, Class: transport.Idempotent})
+		Params: []string{projectID, serverID}, Body: p, Wire: wireJSON, Class: transport.Idempotent, Scrub: p.scrubber()})
 }
