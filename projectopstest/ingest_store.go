@@ -200,8 +200,10 @@ func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *e
 // shownPath is a request path as the double's errors and logs show it:
 // the segment after eval-ingest-uploads, an upload URL's token and its
 // credential, is replaced, whatever the method or the rest of the path
-// ("//", "." and ".." segments skipped).
+// ("//", "." and ".." segments skipped), and so is anything shaped like an
+// API key (see keyShapedSegments).
 func shownPath(p string) string {
+	p = keyShapedSegments(p)
 	const dir = "eval-ingest-uploads"
 	if !strings.Contains(p, dir) {
 		return p
@@ -219,4 +221,71 @@ func shownPath(p string) string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// keyShapedSegments replaces, in each segment of p, what follows an "sk_"
+// (in any case: a key pasted into a URL) to the segment's end: every key
+// starts so, and a caller who pasted one where an id goes must not see it
+// echoed in an error or a log.
+func keyShapedSegments(p string) string {
+	lower := strings.ToLower(p) // p itself unless it has upper case
+	if !strings.Contains(lower, keyPrefix) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		j := strings.Index(lower[i:], keyPrefix)
+		if j < 0 {
+			b.WriteString(p[i:])
+			break
+		}
+		j += i
+		end := strings.IndexByte(p[j:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += j
+		}
+		b.WriteString(p[i:j])
+		if end > j+len(keyPrefix) {
+			b.WriteString("REDACTED")
+		} else {
+			b.WriteString(p[j:end])
+		}
+		i = end
+	}
+	return b.String()
+}
+
+// shownPath is the package's shownPath also replacing a segment that is
+// one of the double's keys pasted without its prefix: the double knows
+// its keys (by hash).
+func (s *Server) shownPath(p string) string {
+	p = shownPath(p)
+	// Scanned in place: this runs for every request, and a segment that
+	// long is rare (no allocation unless one is a key).
+	for start := 0; start < len(p); {
+		end := strings.IndexByte(p[start:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += start
+		}
+		if seg := p[start:end]; len(seg) >= 32 && strings.Trim(seg, keyAlphabet) == "" && s.isKey(keyPrefix+seg) {
+			p = p[:start] + "REDACTED" + p[end:]
+			end = start + len("REDACTED")
+		}
+		start = end + 1
+	}
+	return p
+}
+
+// keyAlphabet is base64url's, a key's random part's.
+const keyAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// isKey reports whether secret is one of the double's keys.
+func (s *Server) isKey(secret string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st.findKey(secret) != nil
 }

@@ -175,7 +175,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.id[0] = id
 	w.Header()["X-Request-Id"] = rec.id[:] // the header's value is part of rec's allocation
 	defer func() {
-		path := shownPath(r.URL.Path)
+		path := s.shownPath(r.URL.Path)
 		s.reqlog.add(Request{
 			Method: r.Method, Path: path, Route: rec.info.route, Status: rec.status,
 			KeyID: rec.info.keyID, RequestID: id, Time: arrived,
@@ -191,7 +191,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if underAPI(r.URL.Path) && !s.corsGate(rec, r) {
 		return // a foreign origin, or a preflight
 	}
-	if !edge.Admit(rec, r, shownPath(r.URL.Path)) {
+	if !edge.Admit(rec, r, s.shownPath(r.URL.Path)) {
 		return
 	}
 	if r.ContentLength > edge.MaxBodyBytes && r.Method != http.MethodGet && r.Method != http.MethodHead &&
@@ -261,7 +261,7 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(allowed) == 0 {
-		msg := "No route for " + r.Method + " " + shownPath(r.URL.Path)
+		msg := "No route for " + r.Method + " " + rt.s.shownPath(r.URL.Path)
 		if p := r.URL.Path; !underAPI(p) && p != strings.TrimSuffix(relayPublicPath, "/") &&
 			!strings.HasPrefix(p, relayPublicPath) {
 			// The usual cause: a base URL without the version segment.
@@ -272,7 +272,7 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	edge.WriteError(w, &edge.Error{Status: http.StatusMethodNotAllowed, Body: edge.NewError(edge.CodeMethodNotAllowed,
-		"Method "+r.Method+" is not allowed on "+shownPath(r.URL.Path), nil).Body})
+		"Method "+r.Method+" is not allowed on "+rt.s.shownPath(r.URL.Path), nil).Body})
 }
 
 // statusRecorder remembers the status written, passing flushes through so
