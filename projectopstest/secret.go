@@ -66,3 +66,42 @@ func (r ModelRequest) LogValue() slog.Value {
 
 // plainModelRequest is ModelRequest without its methods, for LogValue.
 type plainModelRequest ModelRequest
+
+// The types below hold a Secret (or, for IngestedRun, replay tokens) as a
+// field. Secret's Format redacts it, but fmt skips every nested Format once
+// it takes its bad-verb path, as it does for a pointer to a type without a
+// Format method printed with %s, %q, %x or %d (a []*Seed under %s). So each
+// prints through a method-less copy with the same verb, whose fields then
+// go through their own Format.
+
+// Format implements fmt.Formatter with the key's secret redacted.
+func (a APIKeySpec) Format(f fmt.State, verb rune) {
+	type APIKeySpec plainAPIKeySpec
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), APIKeySpec(a))
+}
+
+// Format implements fmt.Formatter with the seed's secrets redacted.
+func (s Seed) Format(f fmt.State, verb rune) {
+	type Seed plainSeed
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), Seed(s))
+}
+
+// Format implements fmt.Formatter with the request's APIKey redacted.
+func (r ModelRequest) Format(f fmt.State, verb rune) {
+	type ModelRequest plainModelRequest
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), ModelRequest(r))
+}
+
+// Format implements fmt.Formatter with the run's replay secrets redacted.
+func (r IngestedRun) Format(f fmt.State, verb rune) {
+	type IngestedRun plainIngestedRun
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), IngestedRun(r))
+}
+
+// plainAPIKeySpec, plainSeed and plainIngestedRun are the types without
+// their methods, for Format.
+type (
+	plainAPIKeySpec  APIKeySpec
+	plainSeed        Seed
+	plainIngestedRun IngestedRun
+)
