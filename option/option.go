@@ -119,6 +119,17 @@ type Response struct {
 	Body Body
 }
 
+// Format implements fmt.Formatter through a method-less copy printed with
+// the same verb, so Body goes through its own Format: without it fmt's
+// bad-verb path (a *Response in a slice under %s) printed the body's bytes.
+func (r Response) Format(f fmt.State, verb rune) {
+	type Response responsePlain
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), Response(r))
+}
+
+// responsePlain is Response without its methods, for Format.
+type responsePlain Response
+
 // Body is a response body. It prints, logs and encodes as its size only:
 // a body may hold a secret the call returned (a tunnel's connect token),
 // so read it with json.Unmarshal or string(body) where that is intended.

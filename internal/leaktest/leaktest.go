@@ -65,13 +65,17 @@ func Renderings[T any](v T, withJSON bool) map[string]string {
 }
 
 // NoLeak fails t for every rendering of v (see Renderings) that contains
-// one of secrets, case folded.
+// one of secrets in any spelling fmt gives it: as text (case folded), in
+// hex (%x on a string) or as a []byte's decimal bytes (a byte slice fmt
+// prints raw).
 func NoLeak[T any](t testing.TB, name string, v T, withJSON bool, secrets ...string) {
 	t.Helper()
 	for how, s := range Renderings(v, withJSON) {
 		for _, m := range secrets {
-			if strings.Contains(strings.ToLower(s), strings.ToLower(m)) {
-				t.Errorf("%s [%s] shows %q: %.400s", name, how, m, s)
+			for _, spelling := range []string{m, fmt.Sprintf("%x", m), strings.Trim(fmt.Sprint([]byte(m)), "[]")} {
+				if strings.Contains(strings.ToLower(s), strings.ToLower(spelling)) {
+					t.Errorf("%s [%s] shows %q: %.400s", name, how, m, s)
+				}
 			}
 		}
 	}
