@@ -24,8 +24,29 @@ var (
 const Redacted = "[REDACTED]"
 
 // redactor removes secrets from encoded results. key replaces the client's
-// API key (nil when there is no client).
-type redactor struct{ key func(string) string }
+// API key (nil when there is no client); values are the run's own secrets
+// (see runSecrets) as JSON writes them inside a string, replaced wherever
+// they occur: a result's error text or output may quote a replay token.
+type redactor struct {
+	key    func(string) string
+	values [][]byte
+}
+
+// minValueRedacted is the shortest run secret replaced by value: a shorter
+// one replaced everywhere would mangle results.
+const minValueRedacted = 8
+
+// withValues is rd also replacing each of values, as JSON escapes it.
+func (rd redactor) withValues(values ...string) redactor {
+	for _, v := range values {
+		if len(v) < minValueRedacted {
+			continue
+		}
+		e := encodeString(v)
+		rd.values = append(rd.values, e[1:len(e)-1])
+	}
+	return rd
+}
 
 // apply returns b with secrets replaced; b is returned unchanged (no copy)
 // when nothing looks like a secret, which is the common case.
@@ -34,6 +55,11 @@ func (rd redactor) apply(b []byte) []byte { return rd.applyMode(b, false) }
 // applyMode is apply; html reads every string of b as HTML (see
 // redactHeaders).
 func (rd redactor) applyMode(b []byte, html bool) []byte {
+	for _, v := range rd.values {
+		if bytes.Contains(b, v) {
+			b = bytes.ReplaceAll(b, v, []byte(Redacted))
+		}
+	}
 	// Keys always start with sk_, so this test gates the key check too.
 	if containsAt(b, "sk_", 2) {
 		if rd.key != nil {

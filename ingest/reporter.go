@@ -133,7 +133,7 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if r.log == nil {
 		r.log = slog.Default()
 	}
-	r.enc = newEncoder(redactor{key: svc.redact}, opt.Redact, opt.ChunkBytes)
+	r.enc = newEncoder(redactor{key: svc.redact}.withValues(opt.Run.secrets()...), opt.Redact, opt.ChunkBytes)
 	return r, nil
 }
 

@@ -3,9 +3,12 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
+	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/wire"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // cut ends the current chunk: it starts the run if needed, spools the
@@ -197,10 +200,20 @@ func (r *Reporter) observe(status int) {
 
 // fail records the first reporting failure; later chunks are only spooled.
 func (r *Reporter) fail(err error) {
+	r.scrubError(err)
 	r.failMu.Lock()
 	defer r.failMu.Unlock()
 	if r.failure == nil {
 		r.failure = err
+	}
+}
+
+// scrubError takes the run's own secrets out of what a service error says
+// (see redactor.values): a backend quoting the request may write a replay
+// token where no field names it.
+func (r *Reporter) scrubError(err error) {
+	if e, ok := errors.AsType[*shared.Error](err); ok && len(r.enc.redact.values) > 0 {
+		apierr.Redact(e, func(s string) string { return string(r.enc.redact.text(s)) })
 	}
 }
 

@@ -73,6 +73,39 @@ var wireJSON = jsonv2.JoinMarshalers(
 	wire.Clear(func(c ServerReplayConfig) replayPlain { return replayPlain(c) }),
 	wire.Clear(func(c HostConfig) map[string]any { return c }))
 
+// secrets are the run's own secret values: its replay configs' tokens and
+// client secrets and its host config's header values, which the reporter
+// redacts by value wherever they occur (see redactor.values).
+func (p RunParams) secrets() []string {
+	var out []string
+	for _, c := range p.ServerReplayConfigs {
+		out = append(out, c.AccessToken, c.RefreshToken, c.ClientSecret)
+	}
+	var walk func(v any, inHeaders bool)
+	walk = func(v any, inHeaders bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(e, inHeaders || k == "headers" || k == "headersOverride")
+			}
+		case map[string]string: // a config built in Go, not decoded
+			for k, e := range x {
+				walk(e, inHeaders || k == "headers" || k == "headersOverride")
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, inHeaders)
+			}
+		case string:
+			if inHeaders {
+				out = append(out, x)
+			}
+		}
+	}
+	walk(map[string]any(p.HostConfig), false)
+	return out
+}
+
 // withoutSecrets is p as the spool keeps it: replay configs lose their
 // tokens and client secret, and the host config is left out, as is a replay
 // config whose URL carries a secret (a tunnel's ?k=, a userinfo password).
