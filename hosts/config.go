@@ -165,34 +165,16 @@ func (c Config) redactedHeaders() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// scrubber takes the config's header values out of an error answer's text
-// (a service may quote the request body back); a tunnel URL's ?k= secret
-// goes too.
+// scrubber takes the config's credential header values out of an error
+// answer's text (a service may quote the request body back); a tunnel
+// URL's ?k= secret goes too. Other header values stay: replaced wherever
+// they occur, "application/json" would mangle the message.
 func (c Config) scrubber() func(string) string {
 	m, err := c.Map()
 	if err != nil {
 		return wire.SecretScrubber()
 	}
-	var values []string
-	var walk func(v any, inHeaders bool)
-	walk = func(v any, inHeaders bool) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				walk(e, inHeaders || k == "headers" || k == "headersOverride")
-			}
-		case []any:
-			for _, e := range x {
-				walk(e, inHeaders)
-			}
-		case string:
-			if inHeaders {
-				values = append(values, x)
-			}
-		}
-	}
-	walk(m, false)
-	return wire.SecretScrubber(values...)
+	return wire.SecretScrubber(wire.HeaderSecrets(m)...)
 }
 
 // GoString is String.

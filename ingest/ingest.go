@@ -68,7 +68,9 @@ func (s *Service) Report(ctx context.Context, projectID string, p ReportParams, 
 	if p.Results == nil { // an empty run ("results": [], never null)
 		p.Results = []Result{}
 	}
-	return s.run(ctx, routeReport, projectID, p, nil, nil, nil)
+	res, err := s.run(ctx, routeReport, projectID, p, nil, nil, nil)
+	scrubValues(err, redactor{key: s.redact}.withValues(run.secrets()...))
+	return res, err
 }
 
 // StartRun creates the run named by p.ExternalRunID, or reuses it (Reused
@@ -82,7 +84,9 @@ func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams, o
 	if err != nil {
 		return nil, err
 	}
-	return s.run(ctx, routeStart, projectID, p, nil, nil, nil)
+	res, err := s.run(ctx, routeStart, projectID, p, nil, nil, nil)
+	scrubValues(err, redactor{key: s.redact}.withValues(p.secrets()...))
+	return res, err
 }
 
 // AppendIterations adds results to a started run. Results whose

@@ -57,7 +57,7 @@ func (rd redactor) apply(b []byte) []byte { return rd.applyMode(b, false) }
 func (rd redactor) applyMode(b []byte, html bool) []byte {
 	for _, v := range rd.values {
 		if bytes.Contains(b, v) {
-			b = bytes.ReplaceAll(b, v, []byte(Redacted))
+			b = replaceInStrings(b, v)
 		}
 	}
 	// Keys always start with sk_, so this test gates the key check too.
@@ -80,6 +80,37 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 		b = reURLCreds.ReplaceAll(b, []byte("${1}"+Redacted+"@"))
 	}
 	return b
+}
+
+// replaceInStrings replaces v where it stands for text in a string of the
+// JSON document b: starting at a character, not inside an escape ("\n"
+// followed by the rest of a token that starts with n is not the token),
+// and never in a number or a name outside strings. Replaced as bytes
+// anywhere, a value could break the document or the text around it.
+func replaceInStrings(b, v []byte) []byte {
+	var out []byte
+	last, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case !inString:
+			inString = c == '"'
+		case c == '"':
+			inString = false
+		case bytes.HasPrefix(b[i:], v):
+			out = append(append(out, b[last:i]...), Redacted...)
+			i += len(v) - 1 // v is whole characters: the next one follows
+			last = i + 1
+		case c == '\\':
+			i++ // the escaped byte
+			if i < len(b) && b[i] == 'u' {
+				i += 4
+			}
+		}
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
 }
 
 // text redacts plain text as a JSON string holding it would be: the rules

@@ -88,8 +88,10 @@ func TestReporterRedactsRunSecretsInResultText(t *testing.T) {
 	}
 }
 
-// A host config's header values quoted in a result's output are redacted
-// by value too.
+// A host config's credential header values quoted in a result's output
+// are redacted by value too (the whole value and the credential after its
+// scheme); other header values, replaced wherever they occur, would mangle
+// text ("application/json"), and stay.
 func TestReporterRedactsHostHeaderValuesInResultText(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -102,19 +104,20 @@ func TestReporterRedactsHostHeaderValuesInResultText(t *testing.T) {
 		Logger: slog.New(slog.DiscardHandler),
 		Run: ingest.RunParams{SuiteName: "s", ExternalRunID: "ext-2",
 			HostConfig: ingest.HostConfig{"temperature": 0.7, "hostContext": map[string]any{}, "clientCapabilities": map[string]any{},
-				"connectionDefaults": map[string]any{"headers": map[string]any{"X-Custom": "SEKRIT-HEADER-VALUE"}, "requestTimeout": 10000}}}})
+				"connectionDefaults": map[string]any{"headers": map[string]any{"X-Tenant-Token": "SEKRIT-HEADER-VALUE",
+					"Authorization": "Bearer SEKRIT-BEARER-VALUE", "Accept": "application/json"}, "requestTimeout": 10000}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = r.Record(t.Context(), ingest.Result{CaseTitle: "t1", Error: "server said: unknown key SEKRIT-HEADER-VALUE"})
+	_ = r.Record(t.Context(), ingest.Result{CaseTitle: "t1", Error: "server said: unknown key SEKRIT-HEADER-VALUE, token SEKRIT-BEARER-VALUE; want application/json"})
 	_, _ = r.Close(t.Context())
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(files) == 0 {
 		t.Fatal("no spool file written")
 	}
 	for _, f := range files {
-		if b, _ := os.ReadFile(f); bytes.Contains(b, []byte("SEKRIT")) {
-			t.Errorf("spool: %s", b)
+		if b, _ := os.ReadFile(f); bytes.Contains(b, []byte("SEKRIT")) || bytes.Contains(b, []byte(`"kind":"chunk"`)) && !bytes.Contains(b, []byte("want application/json")) {
+			t.Errorf("spool %s: %q", f, b)
 		}
 	}
 }

@@ -200,7 +200,7 @@ func (r *Reporter) observe(status int) {
 
 // fail records the first reporting failure; later chunks are only spooled.
 func (r *Reporter) fail(err error) {
-	r.scrubError(err)
+	scrubValues(err, r.enc.redact)
 	r.failMu.Lock()
 	defer r.failMu.Unlock()
 	if r.failure == nil {
@@ -208,12 +208,12 @@ func (r *Reporter) fail(err error) {
 	}
 }
 
-// scrubError takes the run's own secrets out of what a service error says
-// (see redactor.values): a backend quoting the request may write a replay
+// scrubValues takes the run's own secrets (rd's values) out of what a
+// service error says: a backend quoting the request may write a replay
 // token where no field names it.
-func (r *Reporter) scrubError(err error) {
-	if e, ok := errors.AsType[*shared.Error](err); ok && len(r.enc.redact.values) > 0 {
-		apierr.Redact(e, func(s string) string { return string(r.enc.redact.text(s)) })
+func scrubValues(err error, rd redactor) {
+	if e, ok := errors.AsType[*shared.Error](err); ok && len(rd.values) > 0 {
+		apierr.Redact(e, func(s string) string { return string(rd.text(s)) })
 	}
 }
 

@@ -5,8 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
-
-	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // The types below hold secrets through their fields (replay tokens, host
@@ -72,21 +70,18 @@ func (r *Reporter) LogValue() slog.Value {
 		slog.String("externalRunId", r.opt.Run.ExternalRunID))
 }
 
-// shownUploadURL is an upload URL without its query, which carries the
-// upload's token, or a userinfo password.
+// shownUploadURL is an upload URL's scheme and host: the rest is the
+// capability (a service may carry its token in the query, the double
+// carries it in the path), and a userinfo password goes too.
 func shownUploadURL(u string) string {
 	if u == "" {
 		return ""
 	}
 	p, err := url.Parse(u)
-	if err != nil {
+	if err != nil || p.Host == "" {
 		return "[unparsable URL redacted]"
 	}
-	if p.RawQuery != "" || p.ForceQuery {
-		p.RawQuery, p.ForceQuery = "REDACTED", false
-	}
-	p.Fragment, p.RawFragment = "", ""
-	return wire.RedactSecretQuery(p.String())
+	return p.Scheme + "://" + p.Host + "/[REDACTED]"
 }
 
 // String shows the upload URL without its token.

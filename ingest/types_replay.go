@@ -73,36 +73,19 @@ var wireJSON = jsonv2.JoinMarshalers(
 	wire.Clear(func(c ServerReplayConfig) replayPlain { return replayPlain(c) }),
 	wire.Clear(func(c HostConfig) map[string]any { return c }))
 
-// secrets are the run's own secret values: its replay configs' tokens and
-// client secrets and its host config's header values, which the reporter
-// redacts by value wherever they occur (see redactor.values).
+// secrets are the run's own secret values: its replay configs' tokens,
+// client secrets and URL secrets (a tunnel's k, a password) and its host
+// config's credential header values, which the reporter redacts by value
+// wherever they occur (see redactor.values).
 func (p RunParams) secrets() []string {
 	var out []string
 	for _, c := range p.ServerReplayConfigs {
 		out = append(out, c.AccessToken, c.RefreshToken, c.ClientSecret)
+		out = append(out, wire.URLSecrets(c.URL)...)
 	}
-	var walk func(v any, inHeaders bool)
-	walk = func(v any, inHeaders bool) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				walk(e, inHeaders || k == "headers" || k == "headersOverride")
-			}
-		case map[string]string: // a config built in Go, not decoded
-			for k, e := range x {
-				walk(e, inHeaders || k == "headers" || k == "headersOverride")
-			}
-		case []any:
-			for _, e := range x {
-				walk(e, inHeaders)
-			}
-		case string:
-			if inHeaders {
-				out = append(out, x)
-			}
-		}
+	if len(p.HostConfig) > 0 {
+		out = append(out, wire.HeaderSecrets(map[string]any(p.HostConfig))...) // HostConfig itself encodes redacted
 	}
-	walk(map[string]any(p.HostConfig), false)
 	return out
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -59,23 +58,15 @@ type ImportTokensResult struct {
 }
 
 // scrubber takes the params' secrets (tokens, client secret, URL
-// passwords) out of an error answer's text.
+// passwords and tunnel ?k= secrets) out of an error answer's text.
 func (p ImportTokensParams) scrubber() func(string) string {
-	secrets := []string{p.Tokens.AccessToken, p.Tokens.RefreshToken, p.Tokens.IDToken,
-		urlPassword(p.ServerURL), urlPassword(p.OAuthResourceURL)}
+	secrets := []string{p.Tokens.AccessToken, p.Tokens.RefreshToken, p.Tokens.IDToken}
+	secrets = append(secrets, wire.URLSecrets(p.ServerURL)...)
+	secrets = append(secrets, wire.URLSecrets(p.OAuthResourceURL)...)
 	if p.ClientInformation != nil {
 		secrets = append(secrets, p.ClientInformation.ClientSecret)
 	}
 	return wire.SecretScrubber(secrets...)
-}
-
-// urlPassword is u's userinfo password, if it has one.
-func urlPassword(u string) string {
-	if p, err := url.Parse(u); err == nil {
-		pw, _ := p.User.Password()
-		return pw
-	}
-	return ""
 }
 
 // withoutQuery drops a URL's query, which may carry a tunnel secret, and

@@ -11,6 +11,10 @@ import (
 // secret redacted): without it fmt's bad-verb path (a *Page in a slice
 // under %s) printed the items raw.
 func (p Page[T]) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') { // the copy's type would name itself
+		_, _ = fmt.Fprintf(f, "%T{Items:%#v, NextCursor:%q}", p, p.Items, p.NextCursor)
+		return
+	}
 	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), pagePlain[T](p))
 }
 
@@ -21,6 +25,9 @@ type pagePlain[T any] Page[T]
 // would otherwise encode the page with encoding/json, which writes items
 // as the service sent them (a tunnel server's URL with its ?k= secret).
 func (p Page[T]) LogValue() slog.Value {
+	if len(p.Items) == 0 { // an empty group would drop the key
+		return slog.GroupValue(slog.Any("items", []T{}), slog.String("nextCursor", p.NextCursor))
+	}
 	items := make([]slog.Attr, len(p.Items))
 	for i, it := range p.Items {
 		items[i] = slog.Any(strconv.Itoa(i), it)

@@ -90,9 +90,10 @@ const minScrubbed = 8
 // may quote the request body, whose secrets only the caller knows. It
 // replaces each value, as written and as JSON escapes it, then the
 // credentials named by their field (CredFields) and any tunnel URL's ?k=
-// secret. Values shorter than minScrubbed are left to the field rule:
-// replacing a short one ("a", "x") wherever it occurs would mangle the
-// rest of the text.
+// secret. Values shorter than minScrubbed are not replaced by value
+// (replacing "a" or "x" wherever it occurs would mangle the rest of the
+// text): only an OAuth credential among them is still caught, by its
+// field's name.
 func SecretScrubber(values ...string) func(string) string {
 	var vals []string
 	for _, v := range values {

@@ -1,0 +1,112 @@
+package ingest
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// A run secret is replaced where it stands for text in a string: not
+// inside an escape ("\n" then the rest of a token starting with n), not in
+// a number; the document stays JSON and the text stays whole.
+func TestValueRedactionKeepsJSON(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}.withValues(RunParams{ServerReplayConfigs: []ServerReplayConfig{
+		{AccessToken: "nQ8xK2pLm4"}, {AccessToken: "u0001abcdefg"}, {AccessToken: "12345678"}}}.secrets()...)
+	for _, res := range []Result{
+		{CaseTitle: "t", Error: "got:\nQ8xK2pLm4 unexpected"}, // the token is not there
+		{CaseTitle: "t", Error: "got:\x01abcdefg unexpected"}, // nor here (JSON writes U+0001 as \u0001)
+		{CaseTitle: "t", DurationMs: 12345678},
+	} {
+		b, _ := json.Marshal(res)
+		if out := rd.apply(b); !json.Valid(out) || string(out) != string(b) {
+			t.Errorf("%s redacted to %s", b, out)
+		}
+	}
+	b, _ := json.Marshal(Result{CaseTitle: "t", Error: "token nQ8xK2pLm4, then\nnQ8xK2pLm4 and 12345678"})
+	if out := string(rd.apply(b)); strings.Contains(out, "nQ8xK2pLm4") || strings.Contains(out, "12345678") || !json.Valid([]byte(out)) {
+		t.Errorf("tokens not redacted: %s", out)
+	}
+	if got := string(rd.text("line\nQ8xK2pLm4 more text")); got != "line\nQ8xK2pLm4 more text" {
+		t.Errorf("text() = %q", got)
+	}
+}
+
+// Only credential headers' values are redacted by value (the whole value
+// and the credential after its scheme): an ordinary one replaced wherever
+// it occurs erased "production" and "application/json" from every result.
+func TestValueRedactionOnlyCredentialHeaders(t *testing.T) {
+	t.Parallel()
+	p := RunParams{HostConfig: HostConfig{"connectionDefaults": map[string]any{"headers": map[string]any{
+		"Accept": "application/json", "X-Env": "production", "Cache-Control": "no-cache",
+		"Authorization": "Bearer SEKRIT-BEARER-1", "X-Tenant-Key": "SEKRIT-TENANT-2"}}}}
+	rd := redactor{}.withValues(p.secrets()...)
+	b, _ := json.Marshal(Result{CaseTitle: "production smoke test",
+		Error: "server answered application/json with no-cache to SEKRIT-BEARER-1 and SEKRIT-TENANT-2"})
+	out := string(rd.apply(b))
+	for _, w := range []string{"production smoke test", "application/json", "no-cache"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("%q erased: %s", w, out)
+		}
+	}
+	if strings.Contains(out, "SEKRIT") {
+		t.Errorf("credential kept: %s", out)
+	}
+}
+
+// A host config built in Go with other shapes than JSON's (typed nested
+// maps, header slices) has its credential header values redacted by value
+// as well as one decoded from JSON.
+func TestValueRedactionGoBuiltHostConfig(t *testing.T) {
+	t.Parallel()
+	for name, hc := range map[string]HostConfig{
+		"nested typed map": {"connectionDefaults": map[string]map[string]string{"headers": {"X-Api-Key": "SEKRIT-HDR-VALUE-1"}}},
+		"typed headers":    {"connectionDefaults": map[string]any{"headers": map[string]string{"X-Api-Key": "SEKRIT-HDR-VALUE-1"}}},
+	} {
+		rd := redactor{}.withValues(RunParams{HostConfig: hc}.secrets()...)
+		b, _ := json.Marshal(Result{CaseTitle: "t", Error: "upstream refused SEKRIT-HDR-VALUE-1"})
+		if out := string(rd.apply(b)); strings.Contains(out, "SEKRIT") {
+			t.Errorf("%s: header value not redacted by value: %s", name, out)
+		}
+	}
+}
+
+// A replay URL's secrets (a tunnel's k in any case, a password) are
+// redacted by value too: a result may quote one alone.
+func TestValueRedactionReplayURLSecrets(t *testing.T) {
+	t.Parallel()
+	p := RunParams{ServerReplayConfigs: []ServerReplayConfig{
+		{ServerID: "a", URL: "https://relay.example/t/slug/mcp?K=TUNNELSEKRIT123"},
+		{ServerID: "b", URL: "https://bob:PASSWDSEKRIT99@mcp.example/mcp"},
+	}}
+	rd := redactor{}.withValues(p.secrets()...)
+	for _, msg := range []string{
+		"relay refused secret TUNNELSEKRIT123",
+		"login as bob with PASSWDSEKRIT99 failed",
+	} {
+		b, _ := json.Marshal(Result{CaseTitle: "t", Error: msg})
+		if out := string(rd.apply(b)); strings.Contains(out, "SEKRIT") {
+			t.Errorf("leaks: %s", out)
+		}
+	}
+}
+
+// The spool's run record keeps the run's identity: an ordinary header
+// value that is also in the suite name or the external run id
+// (X-Environment: production) is not a secret by value.
+func TestSpoolRunIdentityKept(t *testing.T) {
+	t.Parallel()
+	run := RunParams{SuiteName: "production smoke", ExternalRunID: "production-2026-11-27",
+		HostConfig: HostConfig{"connectionDefaults": map[string]any{"headers": map[string]any{"X-Environment": "production"}}}}
+	sp, err := openSpool(t.TempDir(), "prj_1", run, redactor{}.withValues(run.secrets()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := sp.path
+	_ = sp.close(false)
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), `"externalRunId":"production-2026-11-27"`) || !strings.Contains(string(b), `"suiteName":"production smoke"`) {
+		t.Errorf("spool run record rewritten: %s", b)
+	}
+}

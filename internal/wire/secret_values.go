@@ -1,0 +1,100 @@
+package wire
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+)
+
+// CredentialHeader reports whether a header named name carries a
+// credential: Authorization, Proxy-Authorization, Cookie, or a name
+// holding token, key, secret, password, auth, session or credential, in
+// any case. Only such headers' values are secrets by value; replaced
+// wherever it occurs, "application/json" or "production" would mangle
+// every text that mentions it.
+func CredentialHeader(name string) bool {
+	n := strings.ToLower(name)
+	if n == "cookie" || n == "set-cookie" {
+		return true
+	}
+	for _, w := range [...]string{"auth", "token", "key", "secret", "password", "passwd", "session", "credential"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// HeaderSecrets returns the values of the credential headers (see
+// CredentialHeader) in every "headers" or "headersOverride" object at any
+// depth of v, a host config as JSON decodes it or as Go builds it: each
+// value whole, and its last word too ("Bearer abc" gives "abc", which a
+// server may quote alone).
+func HeaderSecrets(v any) []string {
+	b, err := json.Marshal(v) // any shape a Go caller built, as the wire has it
+	if err != nil {
+		return nil
+	}
+	var m any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if h, ok := e.(map[string]any); ok && (k == "headers" || k == "headersOverride") {
+					for name, val := range h {
+						if s, ok := val.(string); ok && CredentialHeader(name) {
+							out = append(out, credentialParts(s)...)
+						}
+					}
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(m)
+	return out
+}
+
+// credentialParts is a credential header's value and, when it has a
+// scheme before it ("Bearer abc", "Basic abc"), the credential alone.
+func credentialParts(s string) []string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexAny(s, " \t"); i >= 0 {
+		return []string{s, s[i+1:]}
+	}
+	return []string{s}
+}
+
+// URLSecrets returns the secrets a URL carries: its password and the value
+// of every k query parameter, in any case (a tunnel's), as written and
+// decoded. A server that quotes one alone would otherwise show it.
+func URLSecrets(raw string) []string {
+	var out []string
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	if p, ok := u.User.Password(); ok {
+		out = append(out, p)
+	}
+	for _, pair := range strings.FieldsFunc(u.RawQuery, func(r rune) bool { return r == '&' || r == ';' }) {
+		name, val, _ := strings.Cut(pair, "=")
+		if n, err := url.QueryUnescape(name); err == nil && strings.EqualFold(n, "k") && val != "" {
+			out = append(out, val)
+			if d, err := url.QueryUnescape(val); err == nil && d != val {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,49 @@
+package wire
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestCredentialHeader(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{
+		"Authorization": true, "proxy-authorization": true, "Cookie": true, "X-Api-Key": true, "x_auth_token": true,
+		"X-Tenant-Secret": true, "X-Session-Id": true, "X-Password": true,
+		"Accept": false, "Content-Type": false, "X-Region": false, "Cache-Control": false, "X-Env": false,
+	} {
+		if got := CredentialHeader(name); got != want {
+			t.Errorf("CredentialHeader(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// Credential header values are found at any depth and in any shape a Go
+// caller builds, whole and without their scheme; ordinary ones are not.
+func TestHeaderSecrets(t *testing.T) {
+	t.Parallel()
+	cfg := map[string]any{
+		"connectionDefaults":        map[string]map[string]string{"headers": {"Authorization": "Bearer tok-123456", "Accept": "application/json"}},
+		"serverConnectionOverrides": []any{map[string]any{"headersOverride": map[string]string{"X-Api-Key": "key-abcdefgh"}}},
+	}
+	got := HeaderSecrets(cfg)
+	slices.Sort(got)
+	if want := []string{"Bearer tok-123456", "key-abcdefgh", "tok-123456"}; !slices.Equal(got, want) {
+		t.Errorf("HeaderSecrets = %q, want %q", got, want)
+	}
+}
+
+func TestURLSecrets(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string][]string{
+		"https://relay.example/t/s/mcp?k=abc123":         {"abc123"},
+		"https://relay.example/t/s/mcp?a=1&K=abc%2B123":  {"abc%2B123", "abc+123"},
+		"https://relay.example/t/s/mcp?%6B=x1;k=y2":      {"x1", "y2"},
+		"https://bob:pw-123@mcp.example/mcp":             {"pw-123"},
+		"https://mcp.example/mcp?key=notasecret&kk=nope": nil,
+	} {
+		if got := URLSecrets(raw); !slices.Equal(got, want) {
+			t.Errorf("URLSecrets(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
