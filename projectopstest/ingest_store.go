@@ -223,38 +223,75 @@ func shownPath(p string) string {
 	return strings.Join(segs, "/")
 }
 
-// keyShapedSegments replaces, in each segment of p, what follows an "sk_"
-// (in any case: a key pasted into a URL) to the segment's end: every key
-// starts so, and a caller who pasted one where an id goes must not see it
-// echoed in an error or a log.
+// keyShapedSegments replaces, in each segment of p, an API key pasted into
+// it (a caller who pasted one where an id goes must not see it echoed in
+// an error or a log): from an "sk_" (ASCII, in any case) to the segment's
+// end, when the "sk_" starts the segment or follows a byte that is no
+// ASCII letter or digit (" sk_", "=sk_", "-sk_") and is followed by at
+// least minKeyTail bytes of keyAlphabet. An id that merely holds "sk_"
+// (task_runner, disk_1, sk_test) is no key and is left alone. p is read
+// byte by byte, never through a case-folded copy, whose length may differ
+// (invalid UTF-8, İ, K); it is returned as it is unless a key is found.
 func keyShapedSegments(p string) string {
-	lower := strings.ToLower(p) // p itself unless it has upper case
-	if !strings.Contains(lower, keyPrefix) {
-		return p
-	}
 	var b strings.Builder
+	done := 0 // p[:done] is in b
 	for i := 0; i < len(p); {
-		j := strings.Index(lower[i:], keyPrefix)
-		if j < 0 {
-			b.WriteString(p[i:])
+		u := strings.IndexByte(p[i:], '_')
+		if u < 0 {
 			break
 		}
-		j += i
-		end := strings.IndexByte(p[j:], '/')
+		k := i + u - 2 // where "sk_" would start
+		i += u + 1
+		if !keyStartsAt(p, k) {
+			continue
+		}
+		end := strings.IndexByte(p[i:], '/')
 		if end < 0 {
 			end = len(p)
 		} else {
-			end += j
+			end += i
 		}
-		b.WriteString(p[i:j])
-		if end > j+len(keyPrefix) {
-			b.WriteString("REDACTED")
-		} else {
-			b.WriteString(p[j:end])
-		}
-		i = end
+		b.WriteString(p[done:k])
+		b.WriteString("REDACTED")
+		done, i = end, end
 	}
+	if done == 0 {
+		return p
+	}
+	b.WriteString(p[done:])
 	return b.String()
+}
+
+// minKeyTail is the fewest keyAlphabet bytes after "sk_" that make it a
+// key's: a key's random part is 43 bytes (newKeySecret), a seed's keys may
+// be shorter, and an id holding "sk_" ends sooner.
+const minKeyTail = 16
+
+// keyStartsAt reports whether a key starts at p[k]: "sk_" in any ASCII
+// case, at the start of p or after a byte that is no ASCII letter or
+// digit, followed by minKeyTail bytes of keyAlphabet.
+func keyStartsAt(p string, k int) bool {
+	if k < 0 || k+len(keyPrefix)+minKeyTail > len(p) ||
+		p[k]|0x20 != 's' || p[k+1]|0x20 != 'k' || p[k+2] != '_' ||
+		k > 0 && isASCIIAlnum(p[k-1]) {
+		return false
+	}
+	for _, c := range []byte(p[k+len(keyPrefix) : k+len(keyPrefix)+minKeyTail]) {
+		if !inKeyAlphabet(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// isASCIIAlnum reports whether c is an ASCII letter or digit.
+func isASCIIAlnum(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
+}
+
+// inKeyAlphabet reports whether c is in keyAlphabet.
+func inKeyAlphabet(c byte) bool {
+	return isASCIIAlnum(c) || c == '-' || c == '_'
 }
 
 // shownPath is the package's shownPath also replacing a segment that is

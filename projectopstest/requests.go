@@ -10,8 +10,13 @@ import (
 // other secrets never end up in a test's output.
 type Request struct {
 	Method string
-	// Path is the URL path, without the query string (the token of a
-	// minted upload URL is replaced by REDACTED).
+	// Path is the URL path, without the query string, with secrets
+	// replaced by REDACTED: the token of a minted upload URL; an API key
+	// pasted into it, from "sk_" (any case) to the segment's end when the
+	// "sk_" starts a segment or follows a byte that is no letter or digit
+	// and 16 or more base64url characters follow (so an id such as
+	// task_runner is shown as it is); and a segment that is one of the
+	// double's keys without its "sk_".
 	Path string
 	// Route is the matched pattern without the /api/v1 prefix, e.g.
 	// "GET /projects/{projectId}/hosts"; "" when no route matched.
