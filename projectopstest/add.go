@@ -198,5 +198,6 @@ func (st *state) addKey(spec APIKeySpec) (string, error) {
 		k.name = id
 	}
 	st.keys[id] = k
+	st.keyLens.add(len(secret) - len(keyPrefix))
 	return id, nil
 }

@@ -228,7 +228,7 @@ func shownPath(p string) string {
 // an error or a log): from an "sk_" (ASCII, in any case) to the segment's
 // end, when the "sk_" starts the segment or follows a byte that is no
 // ASCII letter or digit (" sk_", "=sk_", "-sk_") and is followed by at
-// least minKeyTail bytes of keyAlphabet. An id that merely holds "sk_"
+// least minKeyTail base64url bytes. An id that merely holds "sk_"
 // (task_runner, disk_1, sk_test) is no key and is left alone. p is read
 // byte by byte, never through a case-folded copy, whose length may differ
 // (invalid UTF-8, İ, K); it is returned as it is unless a key is found.
@@ -262,14 +262,14 @@ func keyShapedSegments(p string) string {
 	return b.String()
 }
 
-// minKeyTail is the fewest keyAlphabet bytes after "sk_" that make it a
+// minKeyTail is the fewest base64url bytes after "sk_" that make it a
 // key's: a key's random part is 43 bytes (newKeySecret), a seed's keys may
 // be shorter, and an id holding "sk_" ends sooner.
 const minKeyTail = 16
 
 // keyStartsAt reports whether a key starts at p[k]: "sk_" in any ASCII
 // case, at the start of p or after a byte that is no ASCII letter or
-// digit, followed by minKeyTail bytes of keyAlphabet.
+// digit, followed by minKeyTail base64url bytes.
 func keyStartsAt(p string, k int) bool {
 	if k < 0 || k+len(keyPrefix)+minKeyTail > len(p) ||
 		p[k]|0x20 != 's' || p[k+1]|0x20 != 'k' || p[k+2] != '_' ||
@@ -289,18 +289,22 @@ func isASCIIAlnum(c byte) bool {
 	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
 }
 
-// inKeyAlphabet reports whether c is in keyAlphabet.
+// inKeyAlphabet reports whether c is in base64url's alphabet, a key's
+// random part's.
 func inKeyAlphabet(c byte) bool {
 	return isASCIIAlnum(c) || c == '-' || c == '_'
 }
 
 // shownPath is the package's shownPath also replacing a segment that is
 // one of the double's keys pasted without its prefix: the double knows
-// its keys (by hash).
+// its keys (by hash). It runs once per request (serveHTTP keeps what it
+// returns in the request's reqInfo). It allocates nothing for a path it
+// leaves as it is (unless the path names eval-ingest-uploads), and a
+// segment is hashed, under the server's lock, only when it is at least
+// minKeyTail base64url bytes and as long as some key's part after "sk_"
+// (which st.keyLens tells without the lock).
 func (s *Server) shownPath(p string) string {
 	p = shownPath(p)
-	// Scanned in place: this runs for every request, and a segment that
-	// long is rare (no allocation unless one is a key).
 	for start := 0; start < len(p); {
 		end := strings.IndexByte(p[start:], '/')
 		if end < 0 {
@@ -308,7 +312,7 @@ func (s *Server) shownPath(p string) string {
 		} else {
 			end += start
 		}
-		if seg := p[start:end]; len(seg) >= 32 && strings.Trim(seg, keyAlphabet) == "" && s.isKey(keyPrefix+seg) {
+		if seg := p[start:end]; len(seg) >= minKeyTail && s.st.keyLens.has(len(seg)) && allKeyAlphabet(seg) && s.isKeyBody(seg) {
 			p = p[:start] + "REDACTED" + p[end:]
 			end = start + len("REDACTED")
 		}
@@ -317,12 +321,21 @@ func (s *Server) shownPath(p string) string {
 	return p
 }
 
-// keyAlphabet is base64url's, a key's random part's.
-const keyAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+// allKeyAlphabet reports whether every byte of seg is base64url.
+func allKeyAlphabet(seg string) bool {
+	for i := 0; i < len(seg); i++ {
+		if !inKeyAlphabet(seg[i]) {
+			return false
+		}
+	}
+	return true
+}
 
-// isKey reports whether secret is one of the double's keys.
-func (s *Server) isKey(secret string) bool {
+// isKeyBody reports whether keyPrefix+body is one of the double's keys,
+// hashing it without building that string.
+func (s *Server) isKeyBody(body string) bool {
+	h := hashKeyParts(keyPrefix, body)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.st.findKey(secret) != nil
+	return s.st.findKeyHash(h) != nil
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"strings"
+	"sync/atomic"
 )
 
 // keyPrefix starts every API key, as on the real service.
@@ -22,19 +23,28 @@ func newKeySecret() string {
 // hashKey is the only form in which a key is stored. A key of ordinary
 // length is hashed from a copy on the stack: []byte(secret) would be an
 // allocation per request past 32 bytes.
-func hashKey(secret string) [32]byte {
+func hashKey(secret string) [32]byte { return hashKeyParts("", secret) }
+
+// hashKeyParts is hashKey(prefix + rest) without building that string.
+func hashKeyParts(prefix, rest string) [32]byte {
 	var buf [128]byte
-	if len(secret) <= len(buf) {
-		return sha256.Sum256(buf[:copy(buf[:], secret)])
+	if len(prefix)+len(rest) <= len(buf) {
+		n := copy(buf[:], prefix)
+		n += copy(buf[n:], rest)
+		return sha256.Sum256(buf[:n])
 	}
-	return sha256.Sum256([]byte(secret))
+	return sha256.Sum256([]byte(prefix + rest))
 }
 
-// findKey returns the key whose hash matches secret. Every stored hash is
+// findKey returns the key whose hash matches secret. Call with Server.mu
+// held.
+func (st *state) findKey(secret string) *apiKeyRec { return st.findKeyHash(hashKey(secret)) }
+
+// findKeyHash returns the key whose hash is h. Every stored hash is
 // compared in constant time, and the loop never stops early, so the answer
-// time does not depend on which key (if any) matched. Call with Server.mu held.
-func (st *state) findKey(secret string) *apiKeyRec {
-	h := hashKey(secret)
+// time does not depend on which key (if any) matched. Call with Server.mu
+// held.
+func (st *state) findKeyHash(h [32]byte) *apiKeyRec {
 	var found *apiKeyRec
 	for _, k := range st.keys {
 		if subtle.ConstantTimeCompare(h[:], k.hash[:]) == 1 {
@@ -42,6 +52,25 @@ func (st *state) findKey(secret string) *apiKeyRec {
 		}
 	}
 	return found
+}
+
+// keyLengths is the set of the lengths of the double's keys' parts after
+// "sk_" (a length past 255 counts as 255), for Server.shownPath to tell
+// without the server's lock whether a path segment can be a key pasted
+// without its prefix. Keys are never removed (a revoked one is still
+// masked), so the set only grows. Safe for concurrent use.
+type keyLengths struct{ bits [4]atomic.Uint64 }
+
+// add records a key body's length.
+func (kl *keyLengths) add(n int) {
+	n = min(n, 255)
+	kl.bits[n/64].Or(1 << (n % 64))
+}
+
+// has reports whether some key's body may be n bytes long.
+func (kl *keyLengths) has(n int) bool {
+	n = min(n, 255)
+	return kl.bits[n/64].Load()&(1<<(n%64)) != 0
 }
 
 // bearer extracts the token of an "Authorization: Bearer <token>" header

@@ -141,8 +141,10 @@ func (rt *router) streams(r *http.Request) bool {
 	return rt.streaming[pattern]
 }
 
-// reqInfo carries what the route learns back to the outer logging layer.
-type reqInfo struct{ route, keyID string }
+// reqInfo carries what the route learns back to the outer logging layer,
+// and the request's path as errors and logs show it (Server.shownPath,
+// computed once per request).
+type reqInfo struct{ route, keyID, shown string }
 
 // infoOf finds the request's reqInfo on its writer: every route runs under
 // serveHTTP, which wraps the writer in a statusRecorder (cheaper than a
@@ -173,9 +175,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := &statusRecorder{ResponseWriter: w}
 	rec.id[0] = id
+	rec.info.shown = s.shownPath(r.URL.Path)
 	w.Header()["X-Request-Id"] = rec.id[:] // the header's value is part of rec's allocation
 	defer func() {
-		path := s.shownPath(r.URL.Path)
+		path := rec.info.shown
 		s.reqlog.add(Request{
 			Method: r.Method, Path: path, Route: rec.info.route, Status: rec.status,
 			KeyID: rec.info.keyID, RequestID: id, Time: arrived,
@@ -191,7 +194,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if underAPI(r.URL.Path) && !s.corsGate(rec, r) {
 		return // a foreign origin, or a preflight
 	}
-	if !edge.Admit(rec, r, s.shownPath(r.URL.Path)) {
+	if !edge.Admit(rec, r, rec.info.shown) {
 		return
 	}
 	if r.ContentLength > edge.MaxBodyBytes && r.Method != http.MethodGet && r.Method != http.MethodHead &&
@@ -261,7 +264,7 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(allowed) == 0 {
-		msg := "No route for " + r.Method + " " + rt.s.shownPath(r.URL.Path)
+		msg := "No route for " + r.Method + " " + rt.shownPath(w, r)
 		if p := r.URL.Path; !underAPI(p) && p != strings.TrimSuffix(relayPublicPath, "/") &&
 			!strings.HasPrefix(p, relayPublicPath) {
 			// The usual cause: a base URL without the version segment.
@@ -272,7 +275,16 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	edge.WriteError(w, &edge.Error{Status: http.StatusMethodNotAllowed, Body: edge.NewError(edge.CodeMethodNotAllowed,
-		"Method "+r.Method+" is not allowed on "+rt.s.shownPath(r.URL.Path), nil).Body})
+		"Method "+r.Method+" is not allowed on "+rt.shownPath(w, r), nil).Body})
+}
+
+// shownPath is the request's path as errors show it: serveHTTP's, or
+// computed when the handler runs without it.
+func (rt *router) shownPath(w http.ResponseWriter, r *http.Request) string {
+	if rec, ok := w.(*statusRecorder); ok {
+		return rec.info.shown
+	}
+	return rt.s.shownPath(r.URL.Path)
 }
 
 // statusRecorder remembers the status written, passing flushes through so

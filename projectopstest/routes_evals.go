@@ -35,7 +35,7 @@ func evalRoutes(s *Server, rt *router) {
 }
 
 func listEvalSuites(c *call, _ *none) (pager.Page[views.Suite], *edge.Error) {
-	st, projectID := c.s.st, c.project.id
+	st, projectID := &c.s.st, c.project.id
 	byRun := map[string][]*evalRunRec{}
 	for _, run := range sortedByOrd(st.evals.runs, func(r *evalRunRec) int { return r.ord },
 		func(r *evalRunRec) bool { return r.projectID == projectID }) {

@@ -210,7 +210,7 @@ func deleteHost(c *call, p *hosts.DeleteParams) (hosts.Deleted, *edge.Error) {
 	if herr != nil {
 		return hosts.Deleted{}, herr
 	}
-	st := c.s.st
+	st := &c.s.st
 	refs := st.hostReferences(h.id)
 	if len(refs) > 0 && !p.Force {
 		// The service answers its backend's refusal as every backend error

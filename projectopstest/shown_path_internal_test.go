@@ -40,3 +40,71 @@ func FuzzShownPath(f *testing.F) {
 		}
 	})
 }
+
+// TestShownPathKeyBodies: a segment that is one of the double's keys
+// without its prefix is masked, whatever the key's length (a seed's keys
+// need not be random ones), and a segment of the same shape that is no key
+// is shown.
+func TestShownPathKeyBodies(t *testing.T) {
+	s := NewTestServer(t)
+	ws := s.Default()
+	long := "sk_" + strings.Repeat("L0ng-key_", 40)
+	for _, secret := range []string{"sk_demo_owner_0000000000000000", long} {
+		s.mu.Lock()
+		_, err := s.st.addKey(APIKeySpec{UserID: ws.UserID, Secret: Secret(secret)})
+		s.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, want := range map[string]string{
+		"/api/v1/x/demo_owner_0000000000000000/y":                   "/api/v1/x/REDACTED/y",
+		"/api/v1/x/demo_owner_0000000000000001/y":                   "/api/v1/x/demo_owner_0000000000000001/y",
+		"/api/v1/x/" + long[3:]:                                     "/api/v1/x/REDACTED",
+		"/api/v1/x/" + long[4:] + "x":                               "/api/v1/x/" + long[4:] + "x",
+		"/api/v1/x/" + strings.TrimPrefix(ws.APIKey, "sk_") + "/y/": "/api/v1/x/REDACTED/y/",
+	} {
+		if got := s.shownPath(p); got != want {
+			t.Errorf("shownPath(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestShownPathNoAllocation: shownPath, which runs for every request,
+// allocates nothing for a path it leaves as it is: ids shaped like a key's
+// random part (UUIDs) or holding "sk_" included.
+func TestShownPathNoAllocation(t *testing.T) {
+	s := NewTestServer(t)
+	for _, p := range []string{
+		"/api/v1/projects/prj_1/servers/srv_1/validate",
+		"/api/v1/projects/prj_1/servers/0f8fad5b-d9cb-469f-a165-70867728950e/validate",
+		"/api/v1/projects/prj_1/servers/0f8fad5bd9cb469fa16570867728950e0123456789a/validate",
+		"/api/v1/projects/prj_1/servers/task_runner/validate",
+		"/api/v1/projects/prj_1/servers/TASK_RUNNER/x-sk_short",
+	} {
+		if n := testing.AllocsPerRun(100, func() { _ = s.shownPath(p) }); n != 0 {
+			t.Errorf("shownPath(%q): %v allocations", p, n)
+		}
+	}
+}
+
+// BenchmarkShownPath is the per-request cost of the path masking: an
+// ordinary path, one holding a UUID-shaped id (36 base64url characters),
+// one with a segment as long as a key's random part that is no key, and
+// one with an id holding "sk_".
+func BenchmarkShownPath(b *testing.B) {
+	s := NewTestServer(b)
+	for _, c := range []struct{ name, p string }{
+		{"short", "/api/v1/projects/prj_1/servers/srv_1/validate"},
+		{"uuid", "/api/v1/projects/prj_1/servers/0f8fad5b-d9cb-469f-a165-70867728950e/validate"},
+		{"keylen", "/api/v1/projects/prj_1/servers/0f8fad5bd9cb469fa16570867728950e0123456789a/validate"},
+		{"sk_id", "/api/v1/projects/prj_1/servers/task_runner/validate"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = s.shownPath(c.p)
+			}
+		})
+	}
+}

@@ -27,6 +27,10 @@ type state struct {
 	evals    evalStore   // eval runs (records_evals.go)
 	env      envState    // computer environments, builds, computers (env_records.go)
 	tun      tunnelState // records_tunnels.go
+	// keyLens holds the lengths of keys' parts after "sk_". Unlike the rest
+	// of state it is also read without Server.mu (Server.shownPath); it is
+	// written under it (addKey).
+	keyLens keyLengths
 	// now is the server's clock (WithClock), for the timestamps the store
 	// writes.
 	now func() time.Time
