@@ -295,16 +295,38 @@ func inKeyAlphabet(c byte) bool {
 	return isASCIIAlnum(c) || c == '-' || c == '_'
 }
 
-// shownPath is the package's shownPath also replacing a segment that is
-// one of the double's keys pasted without its prefix: the double knows
-// its keys (by hash). It runs once per request (serveHTTP keeps what it
-// returns in the request's reqInfo). It allocates nothing for a path it
-// leaves as it is (unless the path names eval-ingest-uploads), and a
-// segment is hashed, under the server's lock, only when it is at least
-// minKeyTail base64url bytes and as long as some key's part after "sk_"
-// (which st.keyLens tells without the lock).
+// shownPath is the package's shownPath also replacing what the double
+// knows is one of its keys (by hash), whatever the key's length or
+// alphabet: a key pasted with its "sk_" anywhere (glued to an id, or
+// shorter than the shape keyShapedSegments masks), and a segment that is
+// a key pasted without it. It runs once per request (serveHTTP keeps what
+// it returns in the request's reqInfo) and allocates nothing for a path it
+// leaves as it is (unless the path names eval-ingest-uploads); something
+// is hashed, under the server's lock, only at an "sk_" or for a segment as
+// long as some key's part after it (which st.keyLens tells without the
+// lock).
 func (s *Server) shownPath(p string) string {
 	p = shownPath(p)
+	for k := strings.Index(p, keyPrefix); k >= 0; {
+		body := p[k+len(keyPrefix):]
+		masked := false
+		s.st.keyLens.each(func(n int) {
+			if n == 255 { // or longer: the rest of the segment
+				n = strings.IndexByte(body, '/')
+				if n < 0 {
+					n = len(body)
+				}
+			}
+			if !masked && n <= len(body) && s.isKeyBody(body[:n]) {
+				p, masked = p[:k]+"REDACTED"+body[n:], true
+			}
+		})
+		next := strings.Index(p[k+1:], keyPrefix)
+		if next < 0 {
+			break
+		}
+		k += 1 + next
+	}
 	for start := 0; start < len(p); {
 		end := strings.IndexByte(p[start:], '/')
 		if end < 0 {
@@ -312,23 +334,13 @@ func (s *Server) shownPath(p string) string {
 		} else {
 			end += start
 		}
-		if seg := p[start:end]; len(seg) >= minKeyTail && s.st.keyLens.has(len(seg)) && allKeyAlphabet(seg) && s.isKeyBody(seg) {
+		if seg := p[start:end]; seg != "" && s.st.keyLens.has(len(seg)) && s.isKeyBody(seg) {
 			p = p[:start] + "REDACTED" + p[end:]
 			end = start + len("REDACTED")
 		}
 		start = end + 1
 	}
 	return p
-}
-
-// allKeyAlphabet reports whether every byte of seg is base64url.
-func allKeyAlphabet(seg string) bool {
-	for i := 0; i < len(seg); i++ {
-		if !inKeyAlphabet(seg[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // isKeyBody reports whether keyPrefix+body is one of the double's keys,

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"math/bits"
 	"strings"
 	"sync/atomic"
 )
@@ -65,6 +66,15 @@ type keyLengths struct{ bits [4]atomic.Uint64 }
 func (kl *keyLengths) add(n int) {
 	n = min(n, 255)
 	kl.bits[n/64].Or(1 << (n % 64))
+}
+
+// each calls f with every recorded length.
+func (kl *keyLengths) each(f func(n int)) {
+	for w := range kl.bits {
+		for m := kl.bits[w].Load(); m != 0; m &= m - 1 {
+			f(w*64 + bits.TrailingZeros64(m))
+		}
+	}
 }
 
 // has reports whether some key's body may be n bytes long.

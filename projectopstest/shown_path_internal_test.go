@@ -1,6 +1,8 @@
 package projectopstest
 
 import (
+	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -106,5 +108,49 @@ func BenchmarkShownPath(b *testing.B) {
 				_ = s.shownPath(c.p)
 			}
 		})
+	}
+}
+
+// A seed's keys need not be long or base64url ("sk_test_SECRET123",
+// "sk_thekey.with.dots..."): the double knows its keys, and masks them
+// pasted into a path with their prefix or without, whatever their shape.
+func TestShortSeededKeyInPathMasked(t *testing.T) {
+	s := NewTestServer(t)
+	ws := s.Default()
+	for _, secret := range []string{"sk_test_SECRET123", "sk_thekey.with.dots.ABCDEFGHIJ"} {
+		s.mu.Lock()
+		_, err := s.st.addKey(APIKeySpec{UserID: ws.UserID, Secret: Secret(secret)})
+		s.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"/api/v1/projects/" + secret + "/servers", "/api/v1/x/" + strings.TrimPrefix(secret, "sk_")} {
+			req := httptest.NewRequest("GET", p, nil)
+			req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+			rec := httptest.NewRecorder()
+			s.Handler().ServeHTTP(rec, req)
+			body := strings.TrimPrefix(secret, "sk_")
+			if strings.Contains(rec.Body.String(), body) {
+				t.Errorf("GET %s -> %d body echoes the double's own key: %s", p, rec.Code, rec.Body.String())
+			}
+			if got := s.shownPath(p); strings.Contains(got, body) {
+				t.Errorf("shownPath(%q) = %q shows the double's key", p, got)
+			}
+		}
+	}
+	if shown := fmt.Sprintf("%+v", s.Requests()); strings.Contains(shown, "SECRET123") || strings.Contains(shown, "with.dots") {
+		t.Errorf("Requests() shows a seeded key: %.400s", shown)
+	}
+}
+
+// One of the double's keys glued to an id (no separator) is masked: the
+// shape rule leaves an "sk_" after a letter or digit (task_runner), the
+// double's own keys do not.
+func TestKeyGluedToIDMasked(t *testing.T) {
+	s := NewTestServer(t)
+	ws := s.Default()
+	p := "/api/v1/projects/" + ws.ProjectID + "/servers/srv1" + ws.APIKey
+	if got := s.shownPath(p); strings.Contains(got, strings.TrimPrefix(ws.APIKey, "sk_")) {
+		t.Errorf("shownPath(%q) = %q", p, got)
 	}
 }
