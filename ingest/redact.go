@@ -43,7 +43,14 @@ func (rd redactor) withValues(values ...string) redactor {
 			continue
 		}
 		e := encodeString(v)
-		rd.values = append(rd.values, e[1:len(e)-1])
+		e = e[1 : len(e)-1]
+		rd.values = append(rd.values, e)
+		// And as JSON quoted in text writes it ("Zq\"9" in a message that
+		// quotes the request, escaped again when the text is read as a JSON
+		// string: see text).
+		if ee := encodeString(string(e)); len(ee) != len(e)+2 {
+			rd.values = append(rd.values, ee[1:len(ee)-1])
+		}
 	}
 	return rd
 }

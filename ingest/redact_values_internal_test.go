@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // A run secret is replaced where it stands for text in a string: not
@@ -109,4 +110,58 @@ func TestSpoolRunIdentityKept(t *testing.T) {
 	if !strings.Contains(string(b), `"externalRunId":"production-2026-11-27"`) || !strings.Contains(string(b), `"suiteName":"production smoke"`) {
 		t.Errorf("spool run record rewritten: %s", b)
 	}
+}
+
+// A secret quoted as JSON inside an error's text (a service quoting the
+// request) is redacted too: text reads the message as a JSON string, which
+// escapes the quote's escapes once more.
+func TestValueRedactionJSONQuotedInText(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}.withValues(`Zq"9\Lw07pX`)
+	msg := `upstream rejected {"x":"Zq\"9\\Lw07pX"}`
+	if got := string(rd.text(msg)); strings.Contains(got, `Lw07pX`) {
+		t.Errorf("text(%q) = %q keeps the secret", msg, got)
+	}
+}
+
+// FuzzReplaceInStrings: replacing a run secret in a JSON document is
+// replacing it in the document's decoded strings (nothing else changes, and
+// the document stays JSON).
+func FuzzReplaceInStrings(f *testing.F) {
+	for _, s := range [][2]string{
+		{"a\"b\\c\nsecret1234\"x", "secret1234"},
+		{"\\secret\"1234\\", "secret\"1234\\"},
+		{"\nQ8xK2pLm4", "nQ8xK2pLm4"},
+		{"😀😀secret😀😀secret", "😀secret😀"},
+		{"\u2028abcdefgh\u2028", "\u2028abcdefgh"},
+		{"\x01\x01\x01\x01\x01\x01\x01\x01\x01", "\x01\x01\x01\x01\x01\x01\x01\x01"},
+		{"aaaaaaaaaaaaaaaaa", "aaaaaaaa"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, text, secret string) {
+		text = text + secret + text[:len(text)/2] + secret + secret
+		if !utf8.ValidString(text) || !utf8.ValidString(secret) || len(secret) < minValueRedacted {
+			t.Skip()
+		}
+		b := append([]byte(`{"a":`), appendString(nil, text)...)
+		b = append(b, `,"n":12345678,"l":[`...)
+		b = appendString(b, text)
+		b = append(b, `,true,null,`...)
+		b = appendString(b, text+text)
+		b = append(b, "]}"...)
+		rd := redactor{}.withValues(secret)
+		out := replaceInStrings(append([]byte(nil), b...), rd.values[0]) // the secret as JSON writes it
+		var got map[string]any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("invalid JSON %q from %q", out, b)
+		}
+		r := func(s string) string { return strings.ReplaceAll(s, secret, Redacted) }
+		want := map[string]any{"a": r(text), "n": 12345678.0, "l": []any{r(text), true, nil, r(text + text)}}
+		wb, _ := json.Marshal(want)
+		gb, _ := json.Marshal(got)
+		if string(wb) != string(gb) {
+			t.Errorf("secret %q text %q:\n got %s\nwant %s", secret, text, gb, wb)
+		}
+	})
 }

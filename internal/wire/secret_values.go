@@ -7,22 +7,33 @@ import (
 )
 
 // CredentialHeader reports whether a header named name carries a
-// credential: Authorization, Proxy-Authorization, Cookie, or a name
-// holding token, key, secret, password, auth, session or credential, in
-// any case. Only such headers' values are secrets by value; replaced
-// wherever it occurs, "application/json" or "production" would mangle
-// every text that mentions it.
+// credential: one of its words (split at '-' and '_', in any case) names
+// one (authorization, auth, token, key, secret, password, cookie,
+// signature, jwt, session, ...), or it is written as one word that does
+// (apikey, accesstoken). Only such headers' values are secrets by value;
+// replaced wherever it occurs, "application/json" or "production" would
+// mangle every text that mentions it.
 func CredentialHeader(name string) bool {
 	n := strings.ToLower(name)
-	if n == "cookie" || n == "set-cookie" {
-		return true
+	for _, w := range strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' }) {
+		if credentialWords[w] {
+			return true
+		}
 	}
-	for _, w := range [...]string{"auth", "token", "key", "secret", "password", "passwd", "session", "credential"} {
+	for _, w := range [...]string{"apikey", "accesskey", "authtoken", "accesstoken", "secretkey", "sessionid"} {
 		if strings.Contains(n, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// credentialWords are the words that make a header name a credential's.
+var credentialWords = map[string]bool{
+	"authorization": true, "auth": true, "token": true, "key": true, "secret": true,
+	"password": true, "passwd": true, "pass": true, "passphrase": true, "credential": true,
+	"credentials": true, "cookie": true, "cookie2": true, "signature": true, "jwt": true,
+	"assertion": true, "session": true, "csrf": true, "xsrf": true,
 }
 
 // HeaderSecrets returns the values of the credential headers (see
@@ -80,14 +91,24 @@ func credentialParts(s string) []string {
 // decoded. A server that quotes one alone would otherwise show it.
 func URLSecrets(raw string) []string {
 	var out []string
-	u, err := url.Parse(raw)
-	if err != nil {
+	query := raw
+	if u, err := url.Parse(raw); err == nil {
+		if p, ok := u.User.Password(); ok {
+			out = append(out, p)
+			if w := rawPassword(raw); w != "" && w != p {
+				out = append(out, w) // as written: p%40ss
+			}
+		}
+		query = u.RawQuery
+	} else if _, q, ok := strings.Cut(raw, "?"); ok {
+		query = q // unparsable elsewhere (a %zz in its path): its query still reads
+	} else {
 		return nil
 	}
-	if p, ok := u.User.Password(); ok {
-		out = append(out, p)
+	if i := strings.IndexByte(query, '#'); i >= 0 {
+		query = query[:i]
 	}
-	for _, pair := range strings.FieldsFunc(u.RawQuery, func(r rune) bool { return r == '&' || r == ';' }) {
+	for _, pair := range strings.FieldsFunc(query, func(r rune) bool { return r == '&' || r == ';' }) {
 		name, val, _ := strings.Cut(pair, "=")
 		if n, err := url.QueryUnescape(name); err == nil && strings.EqualFold(n, "k") && val != "" {
 			out = append(out, val)
@@ -97,4 +118,24 @@ func URLSecrets(raw string) []string {
 		}
 	}
 	return out
+}
+
+// rawPassword is the password of raw's userinfo as written, or "".
+func rawPassword(raw string) string {
+	_, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	at := strings.LastIndexByte(rest, '@')
+	if at < 0 {
+		return ""
+	}
+	_, pw, ok := strings.Cut(rest[:at], ":")
+	if !ok {
+		return ""
+	}
+	return pw
 }

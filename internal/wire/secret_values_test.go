@@ -9,8 +9,12 @@ func TestCredentialHeader(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]bool{
 		"Authorization": true, "proxy-authorization": true, "Cookie": true, "X-Api-Key": true, "x_auth_token": true,
-		"X-Tenant-Secret": true, "X-Session-Id": true, "X-Password": true,
+		"X-Tenant-Secret": true, "X-Session-Id": true, "X-Password": true, "X-Goog-Api-Key": true,
+		"X-Amz-Security-Token": true, "Private-Token": true, "X-Hub-Signature-256": true, "X-JWT-Assertion": true,
+		"X-Api-Pass": true, "X-Passphrase": true, "Cookie2": true, "X-Cookie": true, "xapikey": true,
 		"Accept": false, "Content-Type": false, "X-Region": false, "Cache-Control": false, "X-Env": false,
+		"X-Author": false, "X-Authenticated-User": false, "X-Keywords": false, "X-Monkey": false,
+		"X-Tokenizer": false, "X-Max-Tokens": false, "Keep-Alive": false,
 	} {
 		if got := CredentialHeader(name); got != want {
 			t.Errorf("CredentialHeader(%q) = %v, want %v", name, got, want)
@@ -40,6 +44,8 @@ func TestURLSecrets(t *testing.T) {
 		"https://relay.example/t/s/mcp?a=1&K=abc%2B123":  {"abc%2B123", "abc+123"},
 		"https://relay.example/t/s/mcp?%6B=x1;k=y2":      {"x1", "y2"},
 		"https://bob:pw-123@mcp.example/mcp":             {"pw-123"},
+		"https://bob:p%40ss-123@mcp.example/mcp":         {"p@ss-123", "p%40ss-123"},
+		"https://relay.example/t/%zz/mcp?k=abc123#frag":  {"abc123"},
 		"https://mcp.example/mcp?key=notasecret&kk=nope": nil,
 	} {
 		if got := URLSecrets(raw); !slices.Equal(got, want) {
