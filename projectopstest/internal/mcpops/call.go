@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
@@ -128,6 +129,11 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 	}
 	sc.l.cfg.Log.LogAttrs(context.Background(), slog.LevelDebug, "projectopstest mcp failure",
 		slog.String("serverId", sc.ServerID), slog.Int("kind", int(f.Kind)), slog.Int64("mcpCode", f.Code))
+	if f.Message != "" {
+		g := *f
+		g.Message = sc.scrub(f.Message)
+		f = &g
+	}
 	details := map[string]any{"serverId": sc.ServerID}
 	if f.Code != 0 || f.Answered {
 		details["mcpCode"] = f.Code
@@ -163,6 +169,29 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 		return edge.NewError(shared.CodeInternal, "The server answered with an error: "+f.Message, details)
 	}
 	return edge.NewError(shared.CodeServerUnreachable, "Could not connect to the server", details)
+}
+
+// scrub takes the saved server's secrets out of what the server said: its
+// stdio env values, its raw header values (never shown, the spec says)
+// and its OAuth client secret, which a failing server may quote back and
+// fail would otherwise pass on in an error envelope or a doctor report.
+func (sc *Call) scrub(msg string) string {
+	var secrets []string
+	for _, kv := range sc.Target.Env {
+		if _, v, ok := strings.Cut(kv, "="); ok {
+			secrets = append(secrets, v)
+		}
+	}
+	for _, v := range sc.Target.Headers {
+		secrets = append(secrets, v)
+		if i := strings.LastIndexAny(v, " \t"); i >= 0 {
+			secrets = append(secrets, v[i+1:]) // the credential after a scheme
+		}
+	}
+	if sc.SavedClientSecret != nil {
+		secrets = append(secrets, sc.SavedClientSecret())
+	}
+	return wire.SecretScrubber(secrets...)(msg)
 }
 
 // errUnsupported is the 422 for a capability the server did not advertise.

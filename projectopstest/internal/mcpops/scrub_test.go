@@ -1,0 +1,23 @@
+package mcpops
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+)
+
+// A failing stdio server that prints its env (a token it was started
+// with) or a server quoting its saved client secret gets neither into the
+// double's error; its own words stay.
+func TestScrubTakesOutSavedSecrets(t *testing.T) {
+	t.Parallel()
+	sc := &Call{Target: mcpconn.Target{Env: []string{"API_TOKEN=S3CRET-env-value-9f8e", "EMPTY="},
+		Headers: map[string]string{"Authorization": "Bearer S3CRET-bearer-1234"}},
+		SavedClientSecret: func() string { return "S3CRET-client-5678" }}
+	msg := "prompt failed, token=S3CRET-env-value-9f8e; auth S3CRET-bearer-1234; client S3CRET-client-5678"
+	got := sc.scrub(msg)
+	if strings.Contains(got, "S3CRET") || !strings.HasPrefix(got, "prompt failed, token=") {
+		t.Errorf("scrub(%q) = %q", msg, got)
+	}
+}
