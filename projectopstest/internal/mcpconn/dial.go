@@ -84,8 +84,9 @@ type Conn struct {
 	// calls still waiting with this error.
 	readErr atomic.Pointer[error]
 	once    sync.Once
-	onClose func()    // extra cleanup, run after the session closes
-	cmd     *exec.Cmd // a stdio peer's process, the leader of its own process group
+	onClose func()       // extra cleanup, run after the session closes
+	cmd     *exec.Cmd    // a stdio peer's process, the leader of its own process group
+	pid     atomic.Int64 // cmd's pid once started, read by Dial's timer
 }
 
 // AuthRejected reports whether the server answered an HTTP request with
@@ -161,7 +162,17 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 	c := &Conn{cancel: cancel}
 	c.abort, c.abortNow = context.WithCancel(context.Background())
 	var timedOut atomic.Bool
-	timer := time.AfterFunc(d.ConnectTimeout, func() { timedOut.Store(true); cancel() })
+	timer := time.AfterFunc(d.ConnectTimeout, func() {
+		timedOut.Store(true)
+		cancel()
+		// go-sdk's error path would then wait on the peer (a session
+		// DELETE for up to 5 s, a stdio process's terminate durations):
+		// cut it now, or the 504 comes seconds after the timeout.
+		c.abortNow()
+		if pid := c.pid.Load(); pid != 0 {
+			killGroupOf(int(pid))
+		}
+	})
 	ctx, initRaw := captureRaw(ctx, "initialize") // connect sends it with ctx
 	cs, err := d.connect(ctx, c, t)
 	if !timer.Stop() && timedOut.Load() {

@@ -14,6 +14,9 @@ func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: t
 // killGroup ends whatever is left of cmd's process group.
 func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroupOf(cmd.Process.Pid)
 	}
 }
+
+// killGroupOf ends the process group led by pid.
+func killGroupOf(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }

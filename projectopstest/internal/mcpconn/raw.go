@@ -88,6 +88,9 @@ func (t rawTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cmd := t.conn.cmd; cmd != nil && cmd.Process != nil {
+		t.conn.pid.Store(int64(cmd.Process.Pid)) // for a connect timer, on another goroutine
+	}
 	return &rawConn{Connection: c, pending: map[jsonrpc.ID]*Raw{}, owner: t.conn}, nil
 }
 
