@@ -51,6 +51,15 @@ func (rd redactor) withValues(values ...string) redactor {
 		if ee := encodeString(string(e)); len(ee) != len(e)+2 {
 			rd.values = append(rd.values, ee[1:len(ee)-1])
 		}
+		// And as other encoders write it in a Trace, kept as its caller
+		// encoded it: encoding/json's default escapes <, > and & (\u003c),
+		// some escape every / (\/).
+		if h, err := json.Marshal(v); err == nil && !bytes.Equal(h[1:len(h)-1], e) {
+			rd.values = append(rd.values, h[1:len(h)-1])
+		}
+		if bytes.IndexByte(e, '/') >= 0 {
+			rd.values = append(rd.values, bytes.ReplaceAll(e, []byte("/"), []byte(`\/`)))
+		}
 	}
 	return rd
 }

@@ -165,3 +165,18 @@ func FuzzReplaceInStrings(f *testing.F) {
 		}
 	})
 }
+
+// A secret in a Trace, which keeps its caller's encoding, is redacted as
+// encoding/json's default writes it (<, > and & escaped) and as encoders
+// that escape every / write it.
+func TestValueRedactionTraceSpellings(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}.withValues("cs<9f&Kq2Lp>", "ya29.a0Af/Hx-9Zq")
+	trace, _ := json.Marshal(map[string]string{"secret": "cs<9f&Kq2Lp>"}) // "cs\u003c9f\u0026..."
+	for _, tr := range []string{string(trace), `{"token":"ya29.a0Af\/Hx-9Zq"}`} {
+		b, _ := json.Marshal(Result{CaseTitle: "t", Trace: json.RawMessage(tr)})
+		if out := string(rd.apply(b)); strings.Contains(out, "Kq2Lp") || strings.Contains(out, "Hx-9Zq") || !json.Valid([]byte(out)) {
+			t.Errorf("trace %s redacted to %s", tr, out)
+		}
+	}
+}
