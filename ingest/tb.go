@@ -78,19 +78,19 @@ type TBOptions struct {
 // it, so nothing would be recorded (the spool directory, outside the
 // module, is not one of the inputs it checks).
 type TBRecorder struct {
-	opt    *TBOptions // a pointer: fmt prints it as an address, never the API key
-	id     tbIdentity
-	ext    string      // $PROJECTOPS_EXTERNAL_RUN_ID when the recorder was made
-	ciID   string      // the CI job's run id prefix, or ""
-	ci     *CIMetadata // read with the rest, when the recorder was made
-	mu     sync.Mutex
-	sp     *spool
-	enc    *encoder
-	occ    map[string]int
-	opened bool
-	err    error
-	warned bool
-	seq    int
+	opt      *TBOptions // a pointer: fmt prints it as an address, never the API key
+	id       tbIdentity
+	ext      string      // $PROJECTOPS_EXTERNAL_RUN_ID when the recorder was made
+	ciID     string      // the CI job's run id prefix, or ""
+	ci       *CIMetadata // read with the rest, when the recorder was made
+	mu       sync.Mutex
+	sp       *spool
+	enc      *encoder
+	occ      map[string]int
+	opened   bool
+	err      error
+	warnOnce sync.Once // the first recording failure goes to stderr
+	seq      int
 }
 
 // NewTBRecorder returns a recorder with opt's defaults filled in. The spool
@@ -139,20 +139,10 @@ func (t *TBRecorder) Record(tb TB, res Result) {
 			return
 		}
 		tb.Logf("projectops: result not recorded: %v", err)
-		if t.firstFailure() {
+		t.warnOnce.Do(func() {
 			fmt.Fprintf(os.Stderr, "projectops: results of %s are not being recorded: %v\n", tb.Name(), err)
-		}
+		})
 	}
-}
-
-// firstFailure reports whether this is the recorder's first recording
-// failure.
-func (t *TBRecorder) firstFailure() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	first := !t.warned
-	t.warned = true
-	return first
 }
 
 // Close closes the spool file; later Records open a new one.
