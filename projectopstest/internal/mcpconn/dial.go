@@ -161,9 +161,14 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 	ctx, cancel := context.WithCancel(parent)
 	c := &Conn{cancel: cancel}
 	c.abort, c.abortNow = context.WithCancel(context.Background())
-	var timedOut atomic.Bool
+	// One outcome, decided once: the connect finished (1) or the timer
+	// fired first (2). A timer that loses never touches the session Dial
+	// returns (its callback may run after Stop failed to stop it).
+	var outcome atomic.Int32
 	timer := time.AfterFunc(d.ConnectTimeout, func() {
-		timedOut.Store(true)
+		if !outcome.CompareAndSwap(0, 2) {
+			return
+		}
 		cancel()
 		// go-sdk's error path would then wait on the peer (a session
 		// DELETE for up to 5 s, a stdio process's terminate durations):
@@ -175,7 +180,8 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 	})
 	ctx, initRaw := captureRaw(ctx, "initialize") // connect sends it with ctx
 	cs, err := d.connect(ctx, c, t)
-	if !timer.Stop() && timedOut.Load() {
+	timer.Stop()
+	if !outcome.CompareAndSwap(0, 1) {
 		if err == nil {
 			_ = cs.Close()
 		}
