@@ -198,6 +198,7 @@ func (st *state) addKey(spec APIKeySpec) (string, error) {
 		k.name = id
 	}
 	st.keys[id] = k
+	st.keyHashes[k.hash] = true
 	st.keyLens.add(len(secret) - len(keyPrefix))
 	return id, nil
 }

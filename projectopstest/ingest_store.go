@@ -297,30 +297,32 @@ func inKeyAlphabet(c byte) bool {
 
 // shownPath is the package's shownPath also replacing what the double
 // knows is one of its keys (by hash), whatever the key's length or
-// alphabet: a key pasted with its "sk_" anywhere (glued to an id, or
-// shorter than the shape keyShapedSegments masks), and a segment that is
-// a key pasted without it. It runs once per request (serveHTTP keeps what
-// it returns in the request's reqInfo) and allocates nothing for a path it
-// leaves as it is (unless the path names eval-ingest-uploads); something
-// is hashed, under the server's lock, only at an "sk_" or for a segment as
-// long as some key's part after it (which st.keyLens tells without the
-// lock).
+// alphabet: a key pasted with its "sk_" anywhere (glued to an id, or not
+// of the shape keyShapedSegments masks), the longest key that matches
+// there first, and a segment that is a key pasted without it. It runs
+// once per request (serveHTTP keeps what it returns in the request's
+// reqInfo). Nothing is hashed, nor the server's lock taken, unless the
+// path has an "sk_" or a segment as long as some key's part after it
+// (st.keyLens); then the lock is taken once, at most maxKeyScans "sk_"
+// are looked at, and each segment is hashed at most once, so a hostile
+// path costs about its length.
 func (s *Server) shownPath(p string) string {
 	p = shownPath(p)
-	for k := strings.Index(p, keyPrefix); k >= 0; {
+	lens := s.st.keyLens.list()
+	if len(lens) == 0 {
+		return p
+	}
+	kc := keyCheck{s: s}
+	defer kc.done()
+	scans := 0
+	for k := strings.Index(p, keyPrefix); k >= 0 && scans < maxKeyScans; scans++ {
 		body := p[k+len(keyPrefix):]
-		masked := false
-		s.st.keyLens.each(func(n int) {
-			if n == 255 { // or longer: the rest of the segment
-				n = strings.IndexByte(body, '/')
-				if n < 0 {
-					n = len(body)
-				}
+		for _, n := range lens {
+			if n <= len(body) && kc.isKeyBody(body[:n]) {
+				p = p[:k] + "REDACTED" + body[n:]
+				break
 			}
-			if !masked && n <= len(body) && s.isKeyBody(body[:n]) {
-				p, masked = p[:k]+"REDACTED"+body[n:], true
-			}
-		})
+		}
 		next := strings.Index(p[k+1:], keyPrefix)
 		if next < 0 {
 			break
@@ -334,7 +336,7 @@ func (s *Server) shownPath(p string) string {
 		} else {
 			end += start
 		}
-		if seg := p[start:end]; seg != "" && s.st.keyLens.has(len(seg)) && s.isKeyBody(seg) {
+		if seg := p[start:end]; seg != "" && slices.Contains(lens, len(seg)) && kc.isKeyBody(seg) {
 			p = p[:start] + "REDACTED" + p[end:]
 			end = start + len("REDACTED")
 		}
@@ -343,11 +345,29 @@ func (s *Server) shownPath(p string) string {
 	return p
 }
 
+// maxKeyScans bounds the "sk_" a path is looked at for a key with: a key
+// pasted once is found, a path made of "sk_" costs no more than this.
+const maxKeyScans = 32
+
+// keyCheck looks a path's candidates up among the double's keys, taking
+// the server's lock at the first and keeping it until done.
+type keyCheck struct {
+	s      *Server
+	locked bool
+}
+
 // isKeyBody reports whether keyPrefix+body is one of the double's keys,
 // hashing it without building that string.
-func (s *Server) isKeyBody(body string) bool {
-	h := hashKeyParts(keyPrefix, body)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.st.findKeyHash(h) != nil
+func (kc *keyCheck) isKeyBody(body string) bool {
+	if !kc.locked {
+		kc.s.mu.Lock()
+		kc.locked = true
+	}
+	return kc.s.st.keyHashes[hashKeyParts(keyPrefix, body)]
+}
+
+func (kc *keyCheck) done() {
+	if kc.locked {
+		kc.s.mu.Unlock()
+	}
 }

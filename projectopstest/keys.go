@@ -5,7 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"math/bits"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -56,31 +56,34 @@ func (st *state) findKeyHash(h [32]byte) *apiKeyRec {
 }
 
 // keyLengths is the set of the lengths of the double's keys' parts after
-// "sk_" (a length past 255 counts as 255), for Server.shownPath to tell
-// without the server's lock whether a path segment can be a key pasted
-// without its prefix. Keys are never removed (a revoked one is still
-// masked), so the set only grows. Safe for concurrent use.
-type keyLengths struct{ bits [4]atomic.Uint64 }
+// "sk_", longest first, for Server.shownPath: a path is looked at for keys
+// only at those lengths, and not at all (nor under the server's lock)
+// while there is none it could hold. Keys are never removed (a revoked
+// one is still masked), so the set only grows. Written under Server.mu,
+// read without it.
+type keyLengths struct{ lens atomic.Pointer[[]int] }
 
-// add records a key body's length.
+// add records a key body's length. Call with Server.mu held.
 func (kl *keyLengths) add(n int) {
-	n = min(n, 255)
-	kl.bits[n/64].Or(1 << (n % 64))
-}
-
-// each calls f with every recorded length.
-func (kl *keyLengths) each(f func(n int)) {
-	for w := range kl.bits {
-		for m := kl.bits[w].Load(); m != 0; m &= m - 1 {
-			f(w*64 + bits.TrailingZeros64(m))
+	var lens []int
+	if old := kl.lens.Load(); old != nil {
+		if slices.Contains(*old, n) {
+			return
 		}
+		lens = slices.Clone(*old)
 	}
+	lens = append(lens, n)
+	slices.SortFunc(lens, func(a, b int) int { return b - a })
+	kl.lens.Store(&lens)
 }
 
-// has reports whether some key's body may be n bytes long.
-func (kl *keyLengths) has(n int) bool {
-	n = min(n, 255)
-	return kl.bits[n/64].Load()&(1<<(n%64)) != 0
+// list returns the recorded lengths, longest first; the caller must not
+// change it.
+func (kl *keyLengths) list() []int {
+	if l := kl.lens.Load(); l != nil {
+		return *l
+	}
+	return nil
 }
 
 // bearer extracts the token of an "Authorization: Bearer <token>" header

@@ -154,3 +154,79 @@ func TestKeyGluedToIDMasked(t *testing.T) {
 		t.Errorf("shownPath(%q) = %q", p, got)
 	}
 }
+
+// Two seeded keys where one's body is a prefix of the other's
+// ("sk_demo" and "sk_demo_admin_0001"): the longest key that matches is
+// masked, not the shorter one and the rest shown.
+func TestShownPathLongestKeyFirst(t *testing.T) {
+	s := NewTestServer(t)
+	ws := s.Default()
+	for _, secret := range []string{"sk_demo", "sk_demo_admin_0001"} {
+		s.mu.Lock()
+		_, err := s.st.addKey(APIKeySpec{UserID: ws.UserID, Secret: Secret(secret)})
+		s.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := "/api/v1/projects/sk_demo_admin_0001/servers"
+	if got := s.shownPath(p); strings.Contains(got, "admin_0001") {
+		t.Errorf("shownPath(%q) = %q shows the rest of the longer key", p, got)
+	}
+}
+
+// A key of any length glued inside a segment ("prj1sk_...json") is
+// masked.
+func TestShownPathLongKeyInsideASegment(t *testing.T) {
+	s := NewTestServer(t)
+	secret := "sk_" + strings.Repeat("Z", 300)
+	uid := s.Default().UserID
+	s.mu.Lock()
+	_, err := s.st.addKey(APIKeySpec{UserID: uid, Secret: Secret(secret)})
+	s.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := "/api/v1/projects/prj1" + secret + ".json/servers"
+	if got := s.shownPath(p); strings.Contains(got, strings.Repeat("Z", 300)) {
+		t.Errorf("shownPath shows a 300-byte key glued inside a segment: %.80q...", got)
+	}
+}
+
+func seedLens(t testing.TB, s *Server, lens ...int) {
+	ws := s.Default()
+	for _, n := range lens {
+		secret := "sk_" + strings.Repeat("Q", n)
+		s.mu.Lock()
+		_, err := s.st.addKey(APIKeySpec{UserID: ws.UserID, Secret: Secret(secret)})
+		s.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+
+// BenchmarkShownPathHostile: a 16 KiB path (the head cap) of "xsk_",
+// every "sk_" after a letter, with one 300-byte key and with 64 key
+// lengths recorded: about the path's length, not its square.
+func BenchmarkShownPathHostile(b *testing.B) {
+	p := "/" + strings.Repeat("xsk_", 4<<10)
+	for _, tc := range []struct {
+		name string
+		lens []int
+	}{{"longkey", []int{300}}, {"64lengths", nil}} {
+		s := NewTestServer(b)
+		if tc.lens == nil {
+			for n := 1; n <= 64; n++ {
+				tc.lens = append(tc.lens, n)
+			}
+		}
+		seedLens(b, s, tc.lens...)
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				_ = s.shownPath(p)
+			}
+		})
+	}
+}

@@ -18,15 +18,18 @@ type state struct {
 	users    map[string]*userRec
 	projects map[string]*projectRec
 	keys     map[string]*apiKeyRec
-	servers  map[string]*serverRec
-	hosts    map[string]*hostRec
-	chatbox  map[string]*chatboxRec
-	sessions map[string]*chatSessionRec
-	suites   map[string]*evalSuiteRec
-	ingest   ingestStore // eval runs and artifacts received through eval-ingest
-	evals    evalStore   // eval runs (records_evals.go)
-	env      envState    // computer environments, builds, computers (env_records.go)
-	tun      tunnelState // records_tunnels.go
+	// keyHashes are the keys' hashes, for Server.shownPath's lookups: a
+	// path is masked, not authenticated, so no constant-time loop.
+	keyHashes map[[32]byte]bool
+	servers   map[string]*serverRec
+	hosts     map[string]*hostRec
+	chatbox   map[string]*chatboxRec
+	sessions  map[string]*chatSessionRec
+	suites    map[string]*evalSuiteRec
+	ingest    ingestStore // eval runs and artifacts received through eval-ingest
+	evals     evalStore   // eval runs (records_evals.go)
+	env       envState    // computer environments, builds, computers (env_records.go)
+	tun       tunnelState // records_tunnels.go
 	// keyLens holds the lengths of keys' parts after "sk_". Unlike the rest
 	// of state it is also read without Server.mu (Server.shownPath); it is
 	// written under it (addKey).
@@ -40,7 +43,7 @@ func newState() state {
 	return state{
 		ids: map[string]bool{}, next: map[string]int{},
 		orgs: map[string]*orgRec{}, users: map[string]*userRec{},
-		projects: map[string]*projectRec{}, keys: map[string]*apiKeyRec{},
+		projects: map[string]*projectRec{}, keys: map[string]*apiKeyRec{}, keyHashes: map[[32]byte]bool{},
 		servers: map[string]*serverRec{}, hosts: map[string]*hostRec{},
 		chatbox: map[string]*chatboxRec{}, sessions: map[string]*chatSessionRec{},
 		suites: map[string]*evalSuiteRec{},
