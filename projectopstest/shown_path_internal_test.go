@@ -206,7 +206,6 @@ func seedLens(t testing.TB, s *Server, lens ...int) {
 	}
 }
 
-
 // BenchmarkShownPathHostile: a 16 KiB path (the head cap) of "xsk_",
 // every "sk_" after a letter, with one 300-byte key and with 64 key
 // lengths recorded: about the path's length, not its square.
