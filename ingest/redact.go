@@ -44,21 +44,24 @@ func (rd redactor) withValues(values ...string) redactor {
 		}
 		e := encodeString(v)
 		e = e[1 : len(e)-1]
-		rd.values = append(rd.values, e)
-		// And as JSON quoted in text writes it ("Zq\"9" in a message that
-		// quotes the request, escaped again when the text is read as a JSON
-		// string: see text).
-		if ee := encodeString(string(e)); len(ee) != len(e)+2 {
-			rd.values = append(rd.values, ee[1:len(ee)-1])
-		}
-		// And as other encoders write it in a Trace, kept as its caller
-		// encoded it: encoding/json's default escapes <, > and & (\u003c),
-		// some escape every / (\/).
+		forms := [][]byte{e}
+		// As other encoders write it in a Trace, kept as its caller
+		// encoded it: encoding/json's default escapes <, > and &
+		// (\u003c), some escape every / (\/).
 		if h, err := json.Marshal(v); err == nil && !bytes.Equal(h[1:len(h)-1], e) {
-			rd.values = append(rd.values, h[1:len(h)-1])
+			forms = append(forms, h[1:len(h)-1])
 		}
 		if bytes.IndexByte(e, '/') >= 0 {
-			rd.values = append(rd.values, bytes.ReplaceAll(e, []byte("/"), []byte(`\/`)))
+			forms = append(forms, bytes.ReplaceAll(e, []byte("/"), []byte(`\/`)))
+		}
+		for _, f := range forms {
+			rd.values = append(rd.values, f)
+			// And as JSON quoted in text writes it ("Zq\"9" in a message
+			// that quotes the request, escaped again when the text is read
+			// as a JSON string: see text).
+			if ff := encodeString(string(f)); len(ff) != len(f)+2 {
+				rd.values = append(rd.values, ff[1:len(ff)-1])
+			}
 		}
 	}
 	return rd

@@ -180,3 +180,15 @@ func TestValueRedactionTraceSpellings(t *testing.T) {
 		}
 	}
 }
+
+// The other spellings of a secret are also found quoted as JSON inside an
+// error's text (escaped once more when text reads it).
+func TestValueRedactionOtherSpellingsQuotedInText(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}.withValues("cs<9f&Kq2Lp>", "ya29.a0Af/Hx-9Zq")
+	for _, msg := range []string{`upstream said {"s":"cs\u003c9f\u0026Kq2Lp\u003e"}`, `upstream said {"t":"ya29.a0Af\/Hx-9Zq"}`} {
+		if got := string(rd.text(msg)); strings.Contains(got, "Kq2Lp") || strings.Contains(got, "Hx-9Zq") {
+			t.Errorf("text(%q) = %q", msg, got)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -107,6 +108,9 @@ func SecretScrubber(values ...string) func(string) string {
 			}
 		}
 	}
+	// Longest first: a value that begins another would leave the other's
+	// tail behind.
+	slices.SortFunc(vals, func(a, b string) int { return len(b) - len(a) })
 	return func(s string) string {
 		for _, v := range vals {
 			s = strings.ReplaceAll(s, v, "[REDACTED]")

@@ -15,12 +15,16 @@ import (
 // mangle every text that mentions it.
 func CredentialHeader(name string) bool {
 	n := strings.ToLower(name)
+	if n == "idempotency-key" || n == "sec-websocket-key" {
+		return false // random per request, not credentials
+	}
 	for _, w := range strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' }) {
 		if credentialWords[w] {
 			return true
 		}
 	}
-	for _, w := range [...]string{"apikey", "accesskey", "authtoken", "accesstoken", "secretkey", "sessionid"} {
+	for _, w := range [...]string{"apikey", "accesskey", "authkey", "secretkey", "authtoken", "accesstoken", "apitoken",
+		"sessiontoken", "usertoken", "csrftoken", "clientsecret", "sessionid"} {
 		if strings.Contains(n, w) {
 			return true
 		}
@@ -30,7 +34,7 @@ func CredentialHeader(name string) bool {
 
 // credentialWords are the words that make a header name a credential's.
 var credentialWords = map[string]bool{
-	"authorization": true, "auth": true, "token": true, "key": true, "secret": true,
+	"authorization": true, "authentication": true, "auth": true, "token": true, "key": true, "secret": true,
 	"password": true, "passwd": true, "pass": true, "passphrase": true, "credential": true,
 	"credentials": true, "cookie": true, "cookie2": true, "signature": true, "jwt": true,
 	"assertion": true, "session": true, "csrf": true, "xsrf": true,

@@ -15,6 +15,8 @@ func TestCredentialHeader(t *testing.T) {
 		"Accept": false, "Content-Type": false, "X-Region": false, "Cache-Control": false, "X-Env": false,
 		"X-Author": false, "X-Authenticated-User": false, "X-Keywords": false, "X-Monkey": false,
 		"X-Tokenizer": false, "X-Max-Tokens": false, "Keep-Alive": false,
+		"Authentication": true, "X-ApiToken": true, "X-ClientSecret": true, "X-AuthKey": true, "X-CSRFToken": true,
+		"X-SessionToken": true, "Idempotency-Key": false, "Sec-WebSocket-Key": false,
 	} {
 		if got := CredentialHeader(name); got != want {
 			t.Errorf("CredentialHeader(%q) = %v, want %v", name, got, want)

@@ -172,9 +172,12 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 }
 
 // scrub takes the saved server's secrets out of what the server said: its
-// stdio env values, its raw header values (never shown, the spec says)
-// and its OAuth client secret, which a failing server may quote back and
-// fail would otherwise pass on in an error envelope or a doctor report.
+// stdio env values and arguments and its raw header values (never shown,
+// the spec says; a credential header's also after its scheme), its URL's
+// password and tunnel k, and its OAuth client secret, which a failing
+// server may quote back and fail would otherwise pass on in an error
+// envelope or a doctor report. Values under 8 bytes stay (see
+// wire.SecretScrubber).
 func (sc *Call) scrub(msg string) string {
 	var secrets []string
 	for _, kv := range sc.Target.Env {
@@ -182,12 +185,14 @@ func (sc *Call) scrub(msg string) string {
 			secrets = append(secrets, v)
 		}
 	}
-	for _, v := range sc.Target.Headers {
+	secrets = append(secrets, sc.Target.Args...)
+	for name, v := range sc.Target.Headers {
 		secrets = append(secrets, v)
-		if i := strings.LastIndexAny(v, " \t"); i >= 0 {
+		if i := strings.LastIndexAny(v, " \t"); i >= 0 && wire.CredentialHeader(name) {
 			secrets = append(secrets, v[i+1:]) // the credential after a scheme
 		}
 	}
+	secrets = append(secrets, wire.URLSecrets(sc.Target.URL)...)
 	if sc.SavedClientSecret != nil {
 		secrets = append(secrets, sc.SavedClientSecret())
 	}

@@ -21,3 +21,19 @@ func TestScrubTakesOutSavedSecrets(t *testing.T) {
 		t.Errorf("scrub(%q) = %q", msg, got)
 	}
 }
+
+// Ordinary words stay: a header's value is taken out whole, and only a
+// credential header's last word besides (Accept's "text/event-stream" is
+// no credential); a value that begins another leaves nothing of the
+// longer one behind.
+func TestScrubKeepsOrdinaryWords(t *testing.T) {
+	t.Parallel()
+	sc := &Call{Target: mcpconn.Target{Headers: map[string]string{"Accept": "application/json, text/event-stream",
+		"X-A": "S3CRET-prefix", "X-B": "S3CRET-prefix-TAIL-bbbb"}, Args: []string{"--token=S3CRET-arg-7777"},
+		URL: "https://bob:S3CRET-pw-1234@mcp.example/mcp"}}
+	msg := "client must accept text/event-stream; keys S3CRET-prefix-TAIL-bbbb, --token=S3CRET-arg-7777, S3CRET-pw-1234"
+	got := sc.scrub(msg)
+	if strings.Contains(got, "S3CRET") || strings.Contains(got, "TAIL") || !strings.Contains(got, "accept text/event-stream") {
+		t.Errorf("scrub(%q) = %q", msg, got)
+	}
+}
