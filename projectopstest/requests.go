@@ -15,8 +15,8 @@ type Request struct {
 	// pasted into it, from "sk_" (any case) to the segment's end when the
 	// "sk_" starts a segment or follows a byte that is no letter or digit
 	// and 16 or more base64url characters follow (so an id such as
-	// task_runner is shown as it is); and a segment that is one of the
-	// double's keys without its "sk_".
+	// task_runner is shown as it is); any of the double's own keys, with
+	// its "sk_" anywhere or as a segment without it, whatever its shape.
 	Path string
 	// Route is the matched pattern without the /api/v1 prefix, e.g.
 	// "GET /projects/{projectId}/hosts"; "" when no route matched.
