@@ -63,7 +63,7 @@ func HeaderSecrets(v any) []string {
 				if h, ok := e.(map[string]any); ok && (k == "headers" || k == "headersOverride") {
 					for name, val := range h {
 						if s, ok := val.(string); ok && CredentialHeader(name) {
-							out = append(out, credentialParts(s)...)
+							out = append(out, HeaderValueSecrets(name, s)...)
 						}
 					}
 					continue
@@ -80,14 +80,15 @@ func HeaderSecrets(v any) []string {
 	return out
 }
 
-// credentialParts is a credential header's value and, when it has a
-// scheme before it ("Bearer abc", "Basic abc"), the credential alone.
-func credentialParts(s string) []string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexAny(s, " \t"); i >= 0 {
-		return []string{s, s[i+1:]}
+// HeaderValueSecrets is what a by-value scrub takes for a header's value:
+// the value whole and, for a credential header with a scheme before its
+// credential ("Bearer abc", "Basic abc"), the credential alone.
+func HeaderValueSecrets(name, value string) []string {
+	v := strings.TrimSpace(value)
+	if i := strings.LastIndexAny(v, " \t"); i >= 0 && CredentialHeader(name) {
+		return []string{v, v[i+1:]}
 	}
-	return []string{s}
+	return []string{v}
 }
 
 // URLSecrets returns the secrets a URL carries: its password and the value

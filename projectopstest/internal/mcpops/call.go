@@ -187,10 +187,7 @@ func (sc *Call) scrub(msg string) string {
 	}
 	secrets = append(secrets, sc.Target.Args...)
 	for name, v := range sc.Target.Headers {
-		secrets = append(secrets, v)
-		if i := strings.LastIndexAny(v, " \t"); i >= 0 && wire.CredentialHeader(name) {
-			secrets = append(secrets, v[i+1:]) // the credential after a scheme
-		}
+		secrets = append(secrets, wire.HeaderValueSecrets(name, v)...)
 	}
 	secrets = append(secrets, wire.URLSecrets(sc.Target.URL)...)
 	if sc.SavedClientSecret != nil {
