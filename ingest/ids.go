@@ -10,7 +10,8 @@ import (
 )
 
 // EnvExternalRunID names the run explicitly (all processes reporting into
-// one run, e.g. every package of a go test invocation, share it).
+// one run, e.g. every package of a go test invocation, share it). A run
+// belongs to one suite: give each suite its own.
 const EnvExternalRunID = "PROJECTOPS_EXTERNAL_RUN_ID"
 
 // ExternalRunID chooses a run's external id: explicit when given, else

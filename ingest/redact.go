@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 
 	"github.com/projectops/projectops-go/internal/wire"
 )
@@ -64,6 +65,9 @@ func (rd redactor) withValues(values ...string) redactor {
 			}
 		}
 	}
+	// Longest first: a value that begins another would leave the other's
+	// tail behind.
+	slices.SortFunc(rd.values, func(a, b []byte) int { return len(b) - len(a) })
 	return rd
 }
 

@@ -150,8 +150,8 @@ func FuzzReplaceInStrings(f *testing.F) {
 		b = append(b, `,true,null,`...)
 		b = appendString(b, text+text)
 		b = append(b, "]}"...)
-		rd := redactor{}.withValues(secret)
-		out := replaceInStrings(append([]byte(nil), b...), rd.values[0]) // the secret as JSON writes it
+		e := encodeString(secret) // the secret as JSON writes it
+		out := replaceInStrings(append([]byte(nil), b...), e[1:len(e)-1])
 		var got map[string]any
 		if err := json.Unmarshal(out, &got); err != nil {
 			t.Fatalf("invalid JSON %q from %q", out, b)
@@ -190,5 +190,17 @@ func TestValueRedactionOtherSpellingsQuotedInText(t *testing.T) {
 		if got := string(rd.text(msg)); strings.Contains(got, "Kq2Lp") || strings.Contains(got, "Hx-9Zq") {
 			t.Errorf("text(%q) = %q", msg, got)
 		}
+	}
+}
+
+// A secret that begins another (an access token and a refresh token made
+// from it) leaves nothing of the longer one behind.
+func TestValueRedactionLongestFirst(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}.withValues(RunParams{ServerReplayConfigs: []ServerReplayConfig{{
+		URL: "https://mcp.example/x", AccessToken: "tok_ABCDEFGH", RefreshToken: "tok_ABCDEFGH.refresh-TAILSECRET",
+	}}}.secrets()...)
+	if out := string(rd.apply([]byte(`[{"output":"refresh with tok_ABCDEFGH.refresh-TAILSECRET"}]`))); strings.Contains(out, "TAILSECRET") {
+		t.Errorf("redacted %s: the longer secret's tail is left", out)
 	}
 }

@@ -31,7 +31,8 @@ type ResumeResult struct {
 	Resent int
 	Run    *RunResult
 	Err    error
-	// CompletedRunID is set when the run the files were written for was
+	// CompletedRunID is set when the run the files were written for (or,
+	// for a second suite under one id, its "-suite-" id) was
 	// already complete without their results (another reporter, or an
 	// earlier invocation, used the same external run id): it is that id,
 	// and the results went to a new run, ExternalRunID, instead of being
@@ -45,9 +46,11 @@ type ResumeResult struct {
 // recovery path after a failed or killed reporter, and how results recorded
 // from inside tests (TBRecorder) are delivered once every package is done.
 // Files of one run (same project and external run id) are finalized once,
-// together; a second suite recorded under the same external run id goes to
-// a run of its own, "<externalRunId>-suite-<hash>" (ResumeResult's
-// ExternalRunID). A file is removed once its run is finalized; files whose run
+// together; among the files one Resume sees, a second suite recorded under
+// the same external run id goes to a run of its own,
+// "<externalRunId>-suite-<hash>" (ResumeResult's ExternalRunID). Give each
+// suite its own external run id: a suite resumed on its own keeps the id,
+// and the service's run of that id may be another suite's. A file is removed once its run is finalized; files whose run
 // failed stay for another attempt, and the returned error joins those
 // failures. Re-sending is safe: the service skips iterations it already
 // stored, and a run that is already complete is left as it is. What the
@@ -120,7 +123,8 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 	}
 	// One external id is one run of one suite: a second suite recorded
 	// under the same id (PROJECTOPS_EXTERNAL_RUN_ID given to both) goes to
-	// a run named after both, the same whichever file comes first.
+	// a run named after both, the same whichever of these files comes
+	// first (the first suite by name keeps the id).
 	suites := map[key][]string{}
 	for _, k := range order {
 		pk := key{k.project, k.ext, ""}

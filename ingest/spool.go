@@ -87,7 +87,11 @@ func openSpool(dir, project string, run RunParams, rd redactor) (*spool, error) 
 	// closed, or the process ends however it ends): Resume leaves a live
 	// reporter's spool alone. Nothing is written before the lock is held;
 	// a Resume that looks at the fresh, empty file holds it for a moment.
-	lockFresh(f)
+	if err := lockFresh(f); err != nil {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
+	}
 	s := &spool{f: f, w: bufio.NewWriterSize(f, 64<<10), path: f.Name()}
 	run = run.withoutSecrets() // the spool is a plain file
 	rec, err := json.Marshal(spoolRecord{Kind: "run", Version: 1, Project: project, Run: &run})
@@ -194,13 +198,23 @@ func safeName(id string) string {
 }
 
 // lockFresh locks a spool file its writer just created, waiting out a
-// Resume that holds the lock for the moment it takes to look at the file.
-// Where the platform has no lock, there is nothing to wait for.
-func lockFresh(f *os.File) {
-	for range 200 {
+// Resume that holds the lock for the moment it takes to look at the file
+// (on a loaded machine, longer: up to lockFreshWait). Unlocked, the file
+// would pass for a dead writer's, sent and removed while it is written, so
+// a lock still held then is an error. Where the platform has no lock,
+// there is nothing to wait for.
+func lockFresh(f *os.File) error {
+	deadline := time.Now().Add(lockFreshWait)
+	for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
 		if err := tryLock(f); !errors.Is(err, errLocked) {
-			return
+			return nil
 		}
-		time.Sleep(time.Millisecond)
+		if time.Now().After(deadline) {
+			return errors.New("a new spool file stayed locked by another process")
+		}
+		time.Sleep(pause)
 	}
 }
+
+// lockFreshWait bounds lockFresh's wait.
+const lockFreshWait = 10 * time.Second

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -29,9 +30,10 @@ const (
 	EnvProject = "PROJECTOPS_PROJECT"
 	// EnvSuite names a TBRecorder's suite (default "go test").
 	EnvSuite = "PROJECTOPS_SUITE"
-	// EnvStrict set to 1 makes a TBRecorder's recording failure fail the
-	// test, 0 only logs it; unset, a recorder is strict in CI (where a
-	// passing package's output is never read) and not elsewhere.
+	// EnvStrict set to 1 (or true) makes a TBRecorder's recording failure
+	// fail the test, 0 (or false) only logs it; unset, a recorder is strict
+	// in CI (where a passing package's output is never read) and not
+	// elsewhere.
 	EnvStrict = "PROJECTOPS_STRICT"
 	// RunIDFile begins the names of the files, in the spool directory,
 	// that hold the external run id every test process of one go test
@@ -107,7 +109,8 @@ func NewTBRecorder(opt TBOptions) *TBRecorder {
 	opt.Project = orStr(opt.Project, orStr(getenv(EnvProject), DefaultProject))
 	opt.Suite = orStr(opt.Suite, orStr(getenv(EnvSuite), "go test"))
 	ci := DetectCI(getenv)
-	opt.Strict = opt.Strict || getenv(EnvStrict) == "1" || getenv(EnvStrict) == "" && ci != nil
+	strict, err := strconv.ParseBool(getenv(EnvStrict)) // 1, true, yes-like spellings; unset or odd: CI decides
+	opt.Strict = opt.Strict || err == nil && strict || err != nil && ci != nil
 	opt.APIKey = orStr(opt.APIKey, getenv("PROJECTOPS_API_KEY"))
 	return &TBRecorder{opt: &opt, id: currentTBIdentity(), ext: getenv(EnvExternalRunID), ciID: ciRunID(getenv),
 		ci: ci, occ: map[string]int{}}

@@ -266,10 +266,12 @@ func TestTBIsStrictInCI(t *testing.T) {
 		env    map[string]string
 		strict bool
 	}{
-		"CI":                      {map[string]string{"GITLAB_CI": "true"}, true},
-		"CI, PROJECTOPS_STRICT=0": {map[string]string{"GITLAB_CI": "true", ingest.EnvStrict: "0"}, false},
-		"no CI":                   {nil, false},
-		"PROJECTOPS_STRICT=1":     {map[string]string{ingest.EnvStrict: "1"}, true},
+		"CI":                          {map[string]string{"GITLAB_CI": "true"}, true},
+		"CI, PROJECTOPS_STRICT=0":     {map[string]string{"GITLAB_CI": "true", ingest.EnvStrict: "0"}, false},
+		"no CI":                       {nil, false},
+		"PROJECTOPS_STRICT=1":         {map[string]string{ingest.EnvStrict: "1"}, true},
+		"CI, PROJECTOPS_STRICT=true":  {map[string]string{"GITLAB_CI": "true", ingest.EnvStrict: "true"}, true},
+		"CI, PROJECTOPS_STRICT=false": {map[string]string{"GITLAB_CI": "true", ingest.EnvStrict: "false"}, false},
 	} {
 		rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: file, Getenv: func(k string) string { return tc.env[k] }})
 		ft := &fakeTB{name: "TestX"}
