@@ -199,6 +199,6 @@ func (st *state) addKey(spec APIKeySpec) (string, error) {
 	}
 	st.keys[id] = k
 	st.keyHashes[k.hash] = true
-	st.keyLens.add(len(secret) - len(keyPrefix))
+	st.keyLens.add(strings.TrimPrefix(secret, keyPrefix))
 	return id, nil
 }

@@ -301,26 +301,24 @@ func inKeyAlphabet(c byte) bool {
 // of the shape keyShapedSegments masks), the longest key that matches
 // there first, and a segment that is a key pasted without it. It runs
 // once per request (serveHTTP keeps what it returns in the request's
-// reqInfo). Nothing is hashed, nor the server's lock taken, unless the
-// path has an "sk_" or a segment as long as some key's part after it
-// (st.keyLens); then the lock is taken once, at most maxKeyScans "sk_"
-// are looked at, and each segment is hashed at most once, so a hostile
-// path costs about its length.
+// reqInfo). A place is hashed only where a key's first bytes and length
+// fit (st.keyLens), under the server's lock taken once, and at most
+// maxKeyHashes times, so a hostile path costs about its length.
 func (s *Server) shownPath(p string) string {
 	p = shownPath(p)
-	lens := s.st.keyLens.list()
-	if len(lens) == 0 {
+	ix := s.st.keyLens.index()
+	if ix == nil {
 		return p
 	}
 	kc := keyCheck{s: s}
 	defer kc.done()
-	scans := 0
-	for k := strings.Index(p, keyPrefix); k >= 0 && scans < maxKeyScans; scans++ {
-		body := p[k+len(keyPrefix):]
-		for _, n := range lens {
-			if n <= len(body) && kc.isKeyBody(body[:n]) {
-				p = p[:k] + "REDACTED" + body[n:]
-				break
+	for k := strings.Index(p, keyPrefix); k >= 0; {
+		if body := p[k+len(keyPrefix):]; ix.mayStart(body) {
+			for _, n := range ix.lens {
+				if n <= len(body) && kc.isKeyBody(body[:n]) {
+					p = p[:k] + "REDACTED" + body[n:]
+					break
+				}
 			}
 		}
 		next := strings.Index(p[k+1:], keyPrefix)
@@ -336,7 +334,7 @@ func (s *Server) shownPath(p string) string {
 		} else {
 			end += start
 		}
-		if seg := p[start:end]; seg != "" && slices.Contains(lens, len(seg)) && kc.isKeyBody(seg) {
+		if seg := p[start:end]; slices.Contains(ix.lens, len(seg)) && ix.mayStart(seg) && kc.isKeyBody(seg) {
 			p = p[:start] + "REDACTED" + p[end:]
 			end = start + len("REDACTED")
 		}
@@ -345,20 +343,26 @@ func (s *Server) shownPath(p string) string {
 	return p
 }
 
-// maxKeyScans bounds the "sk_" a path is looked at for a key with: a key
-// pasted once is found, a path made of "sk_" costs no more than this.
-const maxKeyScans = 32
+// maxKeyHashes bounds the hashes one path costs: a path made of a key's
+// first bytes costs no more than this (a key pasted in it is found unless
+// that many look-alikes of that key precede it; ids holding "sk_" cost
+// nothing).
+const maxKeyHashes = 256
 
 // keyCheck looks a path's candidates up among the double's keys, taking
 // the server's lock at the first and keeping it until done.
 type keyCheck struct {
 	s      *Server
 	locked bool
+	hashes int
 }
 
 // isKeyBody reports whether keyPrefix+body is one of the double's keys,
 // hashing it without building that string.
 func (kc *keyCheck) isKeyBody(body string) bool {
+	if kc.hashes++; kc.hashes > maxKeyHashes {
+		return false
+	}
 	if !kc.locked {
 		kc.s.mu.Lock()
 		kc.locked = true

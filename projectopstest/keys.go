@@ -55,35 +55,54 @@ func (st *state) findKeyHash(h [32]byte) *apiKeyRec {
 	return found
 }
 
-// keyLengths is the set of the lengths of the double's keys' parts after
-// "sk_", longest first, for Server.shownPath: a path is looked at for keys
-// only at those lengths, and not at all (nor under the server's lock)
-// while there is none it could hold. Keys are never removed (a revoked
-// one is still masked), so the set only grows. Written under Server.mu,
-// read without it.
-type keyLengths struct{ lens atomic.Pointer[[]int] }
+// keyLengths indexes the double's keys' parts after "sk_" for
+// Server.shownPath: their lengths, longest first, and their first bytes,
+// so that a path is looked at for keys only at those lengths and only
+// where it could start one (an id holding "sk_" is passed over without a
+// hash), and not at all (nor under the server's lock) while there is no
+// key. Keys are never removed (a revoked one is still masked), so the
+// index only grows. Written under Server.mu, read without it.
+type keyLengths struct{ idx atomic.Pointer[keyIndex] }
 
-// add records a key body's length. Call with Server.mu held.
-func (kl *keyLengths) add(n int) {
-	var lens []int
-	if old := kl.lens.Load(); old != nil {
-		if slices.Contains(*old, n) {
-			return
-		}
-		lens = slices.Clone(*old)
-	}
-	lens = append(lens, n)
-	slices.SortFunc(lens, func(a, b int) int { return b - a })
-	kl.lens.Store(&lens)
+// keyIndex is one state of keyLengths, never changed once stored.
+type keyIndex struct {
+	lens  []int           // the bodies' lengths, longest first
+	heads map[string]bool // the bodies' first headLen bytes
+	// headLen is the shortest body's length, at most maxHead; firsts are
+	// the bodies' first maxHead bytes, from which heads is rebuilt when a
+	// shorter key comes.
+	headLen int
+	firsts  []string
 }
 
-// list returns the recorded lengths, longest first; the caller must not
-// change it.
-func (kl *keyLengths) list() []int {
-	if l := kl.lens.Load(); l != nil {
-		return *l
+// maxHead is how many of a key's first bytes keyIndex holds.
+const maxHead = 4
+
+// add records a key's body. Call with Server.mu held.
+func (kl *keyLengths) add(body string) {
+	ix := keyIndex{headLen: maxHead}
+	if old := kl.idx.Load(); old != nil {
+		ix.lens, ix.firsts, ix.headLen = slices.Clone(old.lens), slices.Clone(old.firsts), old.headLen
 	}
-	return nil
+	if !slices.Contains(ix.lens, len(body)) {
+		ix.lens = append(ix.lens, len(body))
+		slices.SortFunc(ix.lens, func(a, b int) int { return b - a })
+	}
+	ix.firsts = append(ix.firsts, body[:min(maxHead, len(body))])
+	ix.headLen = min(ix.headLen, len(body))
+	ix.heads = make(map[string]bool, len(ix.firsts))
+	for _, f := range ix.firsts {
+		ix.heads[f[:ix.headLen]] = true
+	}
+	kl.idx.Store(&ix)
+}
+
+// index returns the current index, nil while there is no key.
+func (kl *keyLengths) index() *keyIndex { return kl.idx.Load() }
+
+// mayStart reports whether a key's body could start at body.
+func (ix *keyIndex) mayStart(body string) bool {
+	return len(body) >= ix.headLen && ix.heads[body[:ix.headLen]]
 }
 
 // bearer extracts the token of an "Authorization: Bearer <token>" header

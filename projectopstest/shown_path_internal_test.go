@@ -229,3 +229,22 @@ func BenchmarkShownPathHostile(b *testing.B) {
 		})
 	}
 }
+
+// Ids holding "sk_" (task_, disk_) before one of the double's keys do not
+// use up what a path may cost: they are passed over without a hash, and
+// the key is masked however many precede it.
+func TestShownPathKeyAfterManyIDsHoldingSK(t *testing.T) {
+	s := NewTestServer(t)
+	ws := s.Default()
+	const secret = "sk_test_SECRET123"
+	s.mu.Lock()
+	_, err := s.st.addKey(APIKeySpec{UserID: ws.UserID, Secret: Secret(secret)})
+	s.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := "/api/v1/x/" + strings.Repeat("task_/", 1000) + "id" + secret
+	if got := s.shownPath(p); strings.Contains(got, "SECRET123") {
+		t.Errorf("shownPath shows the double's key after 1000 ids holding sk_: %q", got[len(got)-40:])
+	}
+}
