@@ -199,9 +199,7 @@ func cleanRunIDs(dir string, finalized map[string]bool) {
 			continue
 		}
 		id := strings.TrimSpace(string(b))
-		prefix := safeName(id) + "."
-		orphan := !slices.ContainsFunc(spools, func(s string) bool { return strings.HasPrefix(filepath.Base(s), prefix) })
-		if finalized[id] || orphan && old(p) {
+		if finalized[id] || old(p) && !spoolOwned(spools, id) {
 			_ = os.Remove(p)
 		}
 	}
@@ -211,6 +209,25 @@ func cleanRunIDs(dir string, finalized map[string]bool) {
 			_ = os.Remove(p)
 		}
 	}
+}
+
+// spoolOwned reports whether a spool file of spools belongs to the run id:
+// by its name, which holds the whole id unless safeName cut it (a long CI
+// id), then by its header. An unreadable header counts as the id's.
+func spoolOwned(spools []string, id string) bool {
+	name := safeName(id)
+	for _, sp := range spools {
+		if !strings.HasPrefix(filepath.Base(sp), name+".") {
+			continue
+		}
+		if len(name) < maxSafeName {
+			return true
+		}
+		if hdr, err := readSpoolHeader(sp); err != nil || hdr.Run.ExternalRunID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // isRunIDName reports whether name is a run id file's (see runIDPath).

@@ -191,11 +191,14 @@ func safeName(id string) string {
 		}
 		return '_'
 	}, id)
-	if len(id) > 64 {
-		id = id[:64]
+	if len(id) > maxSafeName {
+		id = id[:maxSafeName]
 	}
 	return id
 }
+
+// maxSafeName is the longest id safeName keeps whole.
+const maxSafeName = 64
 
 // lockFresh locks a spool file its writer just created, waiting out a
 // Resume that holds the lock for the moment it takes to look at the file

@@ -281,3 +281,36 @@ func TestTBIsStrictInCI(t *testing.T) {
 		}
 	}
 }
+
+// An orphan run id file is found when the CI id is long too: spool file
+// names keep only an id's first 64 characters, so two ids of one job (its
+// id, then random parts) share a name's start, and the spool's header
+// tells which run it belongs to.
+func TestResumeRemovesOrphanRunIDOfALongID(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	spool := t.TempDir()
+	job := "buildkite-" + strings.Repeat("0123456789abcdef", 5) // longer than a spool name keeps
+	kept := func(k string) string { return map[string]string{ingest.EnvExternalRunID: job + "-kept"}[k] }
+	// A spool Resume cannot deliver (its project does not exist): kept, with its run id.
+	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Project: "prj_nope", Getenv: kept})
+	rec.Record(&fakeTB{name: "TestX"}, ingest.Result{Passed: true})
+	_ = rec.Close()
+	orphan := filepath.Join(spool, ingest.RunIDFile+".0123456789abcdef")
+	if err := os.WriteFile(orphan, []byte(job+"-dead\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	then := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(orphan, then, then); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ingest.Resume(t.Context(), f.c.Ingest, spool); err == nil {
+		t.Fatal("resume of the unknown project's spool succeeded")
+	}
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Errorf("orphan run id file of a long id kept: %v", err)
+	}
+	if files := spoolFiles(t, spool); len(files) != 1 {
+		t.Errorf("spool files %v, want the undelivered one", files)
+	}
+}
