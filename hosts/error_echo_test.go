@@ -1,13 +1,11 @@
 package hosts_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/projectops/projectops-go/internal/sdktest"
 
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/option"
@@ -18,17 +16,7 @@ import (
 // error, on create or update.
 func TestConfigErrorEchoRedacted(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var decoded any
-		_ = json.Unmarshal(body, &decoded)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(400)
-		_ = json.NewEncoder(w).Encode(map[string]any{"code": "VALIDATION_ERROR", "message": "invalid body " + string(body),
-			"details": map[string]any{"body": decoded}})
-	}))
-	defer srv.Close()
-	svc, err := hosts.NewService(option.WithoutEnvironment(), option.WithAPIKey("sk_x"), option.WithBaseURL(srv.URL+"/api/v1"), option.WithMaxRetries(0))
+	svc, err := hosts.NewService(option.WithoutEnvironment(), option.WithAPIKey("sk_x"), option.WithBaseURL(sdktest.EchoBodyServer(t)), option.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
 	}
