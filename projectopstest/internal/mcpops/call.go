@@ -193,6 +193,11 @@ func (sc *Call) scrub(msg string) string {
 	if sc.SavedClientSecret != nil {
 		secrets = append(secrets, sc.SavedClientSecret())
 	}
+	if sc.grant != nil { // a server that quotes the bearer it was sent
+		if src, ok := sc.grant.src.(*clockSource); ok {
+			secrets = append(secrets, src.secrets()...)
+		}
+	}
 	return wire.SecretScrubber(secrets...)(msg)
 }
 

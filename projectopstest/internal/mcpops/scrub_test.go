@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+	"github.com/projectops/projectops-go/servers"
 )
 
 // A failing stdio server that prints its env (a token it was started
@@ -34,6 +35,31 @@ func TestScrubKeepsOrdinaryWords(t *testing.T) {
 	msg := "client must accept text/event-stream; keys S3CRET-prefix-TAIL-bbbb, --token=S3CRET-arg-7777, S3CRET-pw-1234"
 	got := sc.scrub(msg)
 	if strings.Contains(got, "S3CRET") || strings.Contains(got, "TAIL") || !strings.Contains(got, "accept text/event-stream") {
+		t.Errorf("scrub(%q) = %q", msg, got)
+	}
+}
+
+// A server that quotes the bearer it was sent (an OAuth server's error
+// echoing its Authorization header) gets neither the imported access token
+// nor its refresh token into the double's error.
+func TestScrubTakesOutImportedTokens(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	sc := open(l, true)
+	p := &servers.ImportTokensParams{ServerURL: sc.URL,
+		ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "S3CRET-client-4321"}}
+	p.Tokens.AccessToken, p.Tokens.RefreshToken, p.Tokens.ExpiresIn = "S3CRET-access-1234", "S3CRET-refresh-5678", 60
+	sc.TokenURL = "http://token.invalid/token"
+	if _, herr := ImportTokens(sc, p, func(a, b string) bool { return a == b }); herr != nil {
+		t.Fatal(herr)
+	}
+	call := open(l, true)
+	call.TokenURL = sc.TokenURL
+	if herr := call.Authorize(); herr != nil {
+		t.Fatal(herr)
+	}
+	msg := "invalid token: Bearer S3CRET-access-1234 (refresh S3CRET-refresh-5678, client S3CRET-client-4321)"
+	if got := call.scrub(msg); strings.Contains(got, "S3CRET") || !strings.HasPrefix(got, "invalid token: Bearer ") {
 		t.Errorf("scrub(%q) = %q", msg, got)
 	}
 }

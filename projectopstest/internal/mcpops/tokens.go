@@ -159,6 +159,18 @@ func (c *clockSource) reject(gen int) bool {
 	return true
 }
 
+// secrets returns the grant's current token values and the client secret
+// its refreshes use: what a failing server's message must not show.
+func (c *clockSource) secrets() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := []string{c.tok.AccessToken, c.tok.RefreshToken}
+	if c.cfg != nil {
+		out = append(out, c.cfg.ClientSecret)
+	}
+	return out
+}
+
 // Token implements oauth2.TokenSource. The token it returns has no expiry:
 // oauth2 would judge one on the real clock.
 func (c *clockSource) Token() (*oauth2.Token, error) {
