@@ -17,6 +17,7 @@ import (
 // that writes progressively is read progressively.
 type responseWriter struct {
 	sync   bool // running on the caller's goroutine: never stream
+	head   bool // a HEAD request's: what the handler writes once committed is dropped, as net/http's server drops it
 	header http.Header
 	ready  chan struct{} // closed at commit; nil on the caller's goroutine, where nobody waits
 
@@ -70,6 +71,9 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 	if hijacked {
 		return 0, http.ErrHijacked
 	}
+	if w.head { // nobody reads a HEAD answer's pipe
+		return len(p), nil
+	}
 	if pw == nil {
 		return 0, io.ErrClosedPipe
 	}
@@ -91,7 +95,7 @@ func (w *responseWriter) Flush() {
 	w.buf.Reset()
 	pw := w.pw
 	w.mu.Unlock()
-	if len(pending) > 0 && pw != nil {
+	if len(pending) > 0 && pw != nil && !w.head {
 		_, _ = pw.Write(pending)
 	}
 }
@@ -109,8 +113,9 @@ func (w *responseWriter) commitLocked(stream bool) {
 	}
 	// The handler goes on: it gets its own copy of the header map, as
 	// changes after the headers are sent have no effect anyway.
+	// A Content-Length the handler set stays, as net/http's server
+	// sends it: the client reads that many bytes.
 	w.sent, w.header = w.header, w.header.Clone()
-	w.sent.Del("Content-Length") // the length is unknown once streaming
 	w.pr, w.pw = io.Pipe()
 	// Unblock a handler writing to a client that went away.
 	context.AfterFunc(&w.hctx, func() { w.abort(w.hctx.Err()) })
@@ -168,6 +173,7 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 	case w.conn != nil:
 		resp.Body = w.conn // a 101 response's body is the connection
 	case w.pr != nil:
+		resp.ContentLength = declaredLength(w.sent)
 		resp.Body = &streamBody{ctx: req.Context(), pr: w.pr, cancel: cancel}
 	default:
 		b := w.buf.Bytes()
@@ -177,9 +183,31 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 		resp.Body = &w.body
 	}
 	if req.Method == http.MethodHead {
+		// A HEAD answer's length is the one the handler declared (or,
+		// from a handler that wrote the body, its length, as net/http's
+		// server counts it); there is no body to read.
+		if n := declaredLength(w.sent); n >= 0 || w.pr != nil || resp.ContentLength == 0 {
+			resp.ContentLength = n
+		} else if w.sent.Get("Content-Length") == "" {
+			w.sent.Set("Content-Length", strconv.FormatInt(resp.ContentLength, 10))
+		}
 		resp.Body = http.NoBody
 	}
 	return resp
+}
+
+// declaredLength is the handler's Content-Length, or -1 when it set none
+// (or one that is not a length).
+func declaredLength(h http.Header) int64 {
+	v := h["Content-Length"]
+	if len(v) != 1 {
+		return -1
+	}
+	n, err := strconv.ParseInt(v[0], 10, 64)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
 }
 
 // signalReady tells a waiting RoundTrip the response is committed.
