@@ -102,13 +102,30 @@ func (e *evalEngine) hostedIn(provider string) []string {
 	return out
 }
 
+// deriveProvider is the provider of a model id given without one, as the
+// service attributes it: a provider/name id names its own; a bare id takes
+// the provider of the first catalog entry that is it or ends in "/<id>" (so
+// "gpt-4o-mini" is openai's). A bare id the catalog does not know has none
+// (""): the service refuses it rather than run it with a guessed provider.
+func (e *evalEngine) deriveProvider(model string) string {
+	id := strings.TrimSpace(model)
+	if p, _, ok := splitModel(id); ok {
+		return p
+	}
+	for _, k := range e.catalogModels() {
+		if k.ID == id || strings.HasSuffix(k.ID, "/"+id) {
+			return k.Provider
+		}
+	}
+	return ""
+}
+
 // resolveModel applies the service's create-time model gate to a test's
-// model and provider (already defaulted from the suite; a provider/name id
-// names its own provider when none is given). A test is admitted when its
-// provider is open (custom, ollama), its model is hosted, keys holds a key
-// for its provider, or the service knows the id (keys stored for the
-// organization may cover it: a run without a usable key fails in the run,
-// not here). Anything else is a VALIDATION_ERROR with the provider's hosted
+// model and provider (already defaulted from the suite; with none given,
+// deriveProvider's). A test is admitted when its provider is open (custom,
+// ollama), its model is hosted, keys holds a key for its provider, or the
+// service knows the id (keys stored for the organization may cover it: a
+// run without a usable key fails in the run, not here). Anything else is a VALIDATION_ERROR with the provider's hosted
 // ids in details.hostedModels. keys is nil when authoring a suite.
 func (e *evalEngine) resolveModel(field, model, provider string, keys map[string]string) (string, string, *edge.Error) {
 	if strings.TrimSpace(model) == "" {
@@ -116,11 +133,11 @@ func (e *evalEngine) resolveModel(field, model, provider string, keys map[string
 			map[string]any{"field": field})
 	}
 	if provider == "" {
-		provider, _, _ = splitModel(model)
+		provider = e.deriveProvider(model)
 	}
 	if strings.TrimSpace(provider) == "" {
 		return "", "", edge.NewError(shared.CodeValidation, "Cannot derive a provider for model "+edge.Quote(model)+
-			": name a provider or use a provider/name id", map[string]any{"field": field, "model": model})
+			": pass a provider, or a provider/name id", map[string]any{"field": field, "model": model})
 	}
 	canonical := e.canonicalModel(model, provider)
 	if openModelProvider(provider) || slices.Contains(e.opts.hosted, canonical) ||
