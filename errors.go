@@ -42,7 +42,8 @@ const (
 )
 
 // Sentinels for errors.Is: each matches any *Error with its code (or, for
-// the reason sentinels, its reason).
+// the reason sentinels, its reason); an error with a code the SDK does not
+// know matches the code sentinel its HTTP status implies (409 ErrConflict).
 var (
 	ErrUnauthorized        = shared.ErrUnauthorized
 	ErrOAuthRequired       = shared.ErrOAuthRequired

@@ -52,3 +52,24 @@ func TestCancelFinishedRunMatchesConflict(t *testing.T) {
 		}
 	}
 }
+
+// A finished run's cancel is pinned by status alone (spec §7 rule 4: 409,
+// code not shown), and new codes can appear: a 409 with a code the SDK does
+// not know still matches ErrConflict, keeps its code, and is not temporary.
+func TestCancelFinishedRunWithUnknownCodeMatchesConflict(t *testing.T) {
+	t.Parallel()
+	answer := rtFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 409, Request: r, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(`{"code":"RUN_ALREADY_TERMINAL","message":"Run already completed"}`))}, nil
+	})
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
+		option.WithTransport(answer), option.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Evals.Runs.Cancel(t.Context(), "prj_1", "run_1")
+	var e *projectops.Error
+	if !errors.Is(err, projectops.ErrConflict) || !errors.As(err, &e) || e.Code != "RUN_ALREADY_TERMINAL" || e.Temporary() {
+		t.Errorf("Cancel = %v (ErrConflict %v)", err, errors.Is(err, projectops.ErrConflict))
+	}
+}

@@ -153,12 +153,15 @@ func (e *Error) Error() string {
 // Is reports whether target is a sentinel this error matches. A sentinel
 // matches on its non-empty fields: Code, and Reason when set, so
 // errors.Is(err, ErrNotFound) and errors.Is(err, ErrTraceNotAvailable) both work.
+// An error whose code the SDK does not know (or has none) matches by its
+// HTTP status instead, as Temporary decides by it: a 409 matches
+// ErrConflict, a 404 ErrNotFound (statusCode lists them).
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	if !ok || e == nil || t == nil {
 		return false
 	}
-	if t.Code != "" && t.Code != e.Code {
+	if t.Code != "" && t.Code != e.matchCode() {
 		return false
 	}
 	if t.Reason != "" && t.Reason != e.Reason {

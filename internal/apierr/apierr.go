@@ -100,7 +100,9 @@ func RetryableStatus(status int) bool {
 // official client gives them, 409 CONFLICT (one meaning in this API) and a
 // 5xx INTERNAL_ERROR, so an empty answer or a proxy's page still matches
 // the sentinels. Any other status gets none (the official client calls it
-// INTERNAL_ERROR): a 400 that says nothing is no internal error.
+// INTERNAL_ERROR): a 400 that says nothing is no internal error. An answer
+// with a code the SDK does not know matches sentinels by the same table
+// (shared's statusCode; unknown_code_test keeps the two in step).
 func StatusCode(status int) shared.Code {
 	switch {
 	case status == http.StatusUnauthorized:
