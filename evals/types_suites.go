@@ -16,13 +16,15 @@ type Suite struct {
 	PassRateTrend []float64 `json:"passRateTrend"`
 }
 
-// LatestRun summarises a suite's newest run.
+// LatestRun summarises a suite's newest run. PassRate (0 to 1), Passed and
+// Failed are nil when the service sends null (no verdict yet), which is not
+// a 0% run; nil encodes back as null.
 type LatestRun struct {
 	ID        string        `json:"id,omitempty"`
 	Status    Status        `json:"status,omitempty"`
-	PassRate  float64       `json:"passRate"`
-	Passed    int           `json:"passed"`
-	Failed    int           `json:"failed"`
+	PassRate  *float64      `json:"passRate"`
+	Passed    *int          `json:"passed"`
+	Failed    *int          `json:"failed"`
 	CreatedAt shared.Millis `json:"createdAt,omitempty"`
 }
 

@@ -128,7 +128,7 @@ func TestEvalRunExecutesAgainstMCPServer(t *testing.T) {
 	}
 	s := suites[0]
 	if s.LatestRun == nil || s.LatestRun.ID != rc.RunID || s.LatestRun.Status != evals.StatusCompleted ||
-		s.LatestRun.Passed != 3 || s.Totals != (evals.Totals{Passed: 3, Runs: 1}) ||
+		s.LatestRun.Passed == nil || *s.LatestRun.Passed != 3 || s.LatestRun.PassRate == nil || *s.LatestRun.PassRate != 1 || s.Totals != (evals.Totals{Passed: 3, Runs: 1}) ||
 		!cmp.Equal(s.PassRateTrend, []float64{1}) {
 		t.Errorf("suite = %+v latest %+v", s, s.LatestRun)
 	}

@@ -72,8 +72,8 @@ func suiteView(su *evalSuiteRec, runs []*evalRunRec) evals.Suite {
 	if n := len(runs); n > 0 {
 		r := runs[n-1]
 		sum := r.summary()
-		v.LatestRun = &evals.LatestRun{ID: r.id, Status: r.status, PassRate: sum.PassRate,
-			Passed: sum.Passed, Failed: sum.Failed, CreatedAt: wire.MillisOf(r.createdAt)}
+		v.LatestRun = &evals.LatestRun{ID: r.id, Status: r.status, PassRate: &sum.PassRate,
+			Passed: &sum.Passed, Failed: &sum.Failed, CreatedAt: wire.MillisOf(r.createdAt)}
 	}
 	return v
 }
