@@ -64,8 +64,8 @@ func TestBodylessOperationsRejectBodies(t *testing.T) {
 }
 
 // everyOp calls every operation on env (reads and writes) as c and returns
-// the errors by name.
-func everyOp(ctx context.Context, c *projectops.Client, p, env string) map[string]error {
+// the errors by name; share is left out when noShare is set.
+func everyOp(ctx context.Context, c *projectops.Client, p, env string, noShare ...bool) map[string]error {
 	es := c.Environments
 	errs := map[string]error{}
 	_, errs["list"] = es.List(ctx, p, nil)
@@ -76,7 +76,9 @@ func everyOp(ctx context.Context, c *projectops.Client, p, env string) map[strin
 	_, errs["build"] = es.Build(ctx, p, env)
 	_, errs["boot"] = es.Boot(ctx, p, env)
 	_, errs["reset"] = es.Reset(ctx, p)
-	_, errs["share"] = es.Share(ctx, p, env)
+	if len(noShare) == 0 || !noShare[0] {
+		_, errs["share"] = es.Share(ctx, p, env)
+	}
 	_, errs["delete"] = es.Delete(ctx, p, env)
 	return errs
 }
@@ -169,11 +171,12 @@ func TestDraftsArePersonal(t *testing.T) {
 		t.Errorf("bob lists %v", got)
 	}
 	// Every operation on another user's draft reads as not found, even for
-	// the organization's owner.
+	// the organization's owner, but for the owner's share (a project
+	// admin's; TestProjectAdminSharesMembersDraft).
 	for who, c := range map[string]*projectops.Client{"bob": bob, "owner": f.C} {
-		errs := everyOp(ctx, c, p, draft.ID)
+		errs := everyOp(ctx, c, p, draft.ID, who == "owner")
 		for _, op := range []string{"get", "builds", "update", "build", "boot", "share", "delete"} {
-			if e := errs[op]; e == nil || !isCode(e, projectops.CodeNotFound) {
+			if e, ran := errs[op]; ran && (e == nil || !isCode(e, projectops.CodeNotFound)) {
 				t.Errorf("%s %s on alice's draft: %v, want NOT_FOUND", who, op, e)
 			}
 		}
@@ -218,6 +221,41 @@ func TestShareNeedsProjectAdmin(t *testing.T) {
 	}
 	// Sharing stays admin-only even on a shared environment.
 	_, err = member.Environments.Share(ctx, p, draft.ID)
+	wantError(t, err, projectops.CodeNotFound)
+}
+
+// TestProjectAdminSharesMembersDraft: spec §3 makes sharing a personal
+// draft the project admin's transition, so an admin shares a member's
+// draft (which the member, not admin, cannot), without seeing it before;
+// once shared, the whole project sees it and the member still owns it.
+func TestProjectAdminSharesMembersDraft(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx, p := t.Context(), f.WS.ProjectID
+	_, member := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
+	_, admin := f.user(t, projectopstest.RoleMember, projectopstest.RoleAdmin)
+	draft, err := member.Environments.Create(ctx, p, environments.CreateParams{Name: "m", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = admin.Environments.Get(ctx, p, draft.ID)
+	wantError(t, err, projectops.CodeNotFound) // still personal until shared
+	env, err := admin.Environments.Share(ctx, p, draft.ID)
+	if err != nil || env.Sharing != environments.SharingProject || env.IsOwner {
+		t.Fatalf("admin shares a member's draft: %+v, %v", env, err)
+	}
+	if env, err = member.Environments.Get(ctx, p, draft.ID); err != nil || !env.IsOwner || env.Sharing != environments.SharingProject {
+		t.Errorf("the member's view after sharing: %+v, %v", env, err)
+	}
+	if env, err = f.C.Environments.Get(ctx, p, draft.ID); err != nil || env.Sharing != environments.SharingProject {
+		t.Errorf("the organization owner's view after sharing: %+v, %v", env, err)
+	}
+	// Another project's admin path does not reach it.
+	other, err := f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.C.Environments.Share(ctx, other, draft.ID)
 	wantError(t, err, projectops.CodeNotFound)
 }
 

@@ -168,7 +168,7 @@ func (s *Service) Reset(ctx context.Context, projectID string, opts ...option.Re
 }
 
 // Share promotes a personal draft to a project-shared environment; it needs
-// project admin. Sharing an already shared environment changes nothing, so
+// project admin, who can share any draft of the project. Sharing an already shared environment changes nothing, so
 // Share is retried like a read.
 func (s *Service) Share(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*Environment, error) {
 	ctx = transport.WithOptions(ctx, opts)

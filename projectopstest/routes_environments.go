@@ -68,8 +68,16 @@ func (c *call) deletableEnv() (*envRec, *edge.Error) {
 	return e, herr
 }
 
-// shareableEnv is env for sharing, which needs project admin.
+// shareableEnv is env for sharing, which needs project admin. An admin
+// reaches any draft of the project, a member's too: spec §3 makes sharing
+// the admin's transition, and a draft only its member creator could see
+// would never be shareable. Every other operation keeps drafts personal.
 func (c *call) shareableEnv() (*envRec, *edge.Error) {
+	if c.role == RoleAdmin {
+		if e := c.s.st.envStore().envs[c.path("environmentId")]; e != nil && e.projectID == c.project.id {
+			return e, nil
+		}
+	}
 	e, herr := c.env()
 	if herr == nil && c.role != RoleAdmin {
 		return nil, adminGate()
