@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -97,10 +98,39 @@ func TestLargeBodyArrivesWhole(t *testing.T) {
 	}
 }
 
-// A public caller that stops reading a long response holds up its own
-// stream only: the double's edge queues up to relay.MaxQueuedResponse for
-// it and then cuts that response (telling the host, whose handler is
-// cancelled), while the tunnel's other requests go through.
+// A caller that reads a large response as fast as it can gets all of it,
+// every time: a host's burst can outrun it for a moment (the edge used to
+// cut such callers once they lagged relay.MaxQueuedResponse behind).
+func TestEagerCallerGetsLargeResponseWhole(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	big := make([]byte, 24<<20)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(big)))
+		_, _ = w.Write(big)
+	}))
+	for i := range 5 {
+		resp, err := f.Srv.Client().Get(g.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || !bytes.Equal(got, big) {
+			t.Fatalf("read %d: %d of %d bytes (%v)", i, len(got), len(big), err)
+		}
+	}
+}
+
+// A public caller that stops reading a long response is cut, and the
+// tunnel's other requests go through: the double's edge queues up to
+// relay.MaxQueuedResponse for it, waits relay.SlowCallerGrace for it to
+// read, then cuts that response (telling the host, whose handler is
+// cancelled).
 func TestSlowCallerIsCutNotTheTunnel(t *testing.T) {
 	t.Parallel()
 	f := setup(t)

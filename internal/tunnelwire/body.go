@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"time"
 )
 
 // Body is a stream's body as it arrives in chunk messages: a bounded queue the
@@ -94,6 +95,49 @@ func (b *Body) Add(chunk []byte, limit int64) error {
 	b.queued += int64(len(chunk))
 	b.enqueue(chunk)
 	return nil
+}
+
+// AddPaced is Add for a body whose consumer reads as fast as it can but
+// may lag a moment behind its sender (a caller on the other side of a
+// busy machine): past limit it waits for the consumer to take chunks, and
+// returns ErrTooLarge only once the consumer has taken none for idle. A
+// consumer that reads is never cut; one that stopped holds the caller
+// (the session's reader, and every stream behind it) for idle at most.
+func (b *Body) AddPaced(chunk []byte, limit int64, idle time.Duration) error {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	b.mu.Lock()
+	for {
+		switch {
+		case b.ended || b.closed:
+			b.mu.Unlock()
+			return nil
+		case b.queued+int64(len(chunk)) <= limit || b.queued == 0: // a chunk over limit alone still goes
+			b.queued += int64(len(chunk))
+			b.enqueue(chunk)
+			return nil
+		}
+		if b.room == nil {
+			b.room = make(chan struct{}, 1)
+		}
+		room := b.room
+		b.mu.Unlock()
+		if timer == nil {
+			timer = time.NewTimer(idle)
+		} else {
+			timer.Reset(idle) // the consumer took a chunk: it reads
+		}
+		select {
+		case <-room:
+		case <-timer.C:
+			return ErrTooLarge
+		}
+		b.mu.Lock()
+	}
 }
 
 // enqueue, called with b.mu held and room in the queue, queues chunk,

@@ -150,6 +150,58 @@ func TestBodyAdd(t *testing.T) {
 	}
 }
 
+// AddPaced past its limit waits while the consumer reads, however long
+// that takes in all, and gives up only once the consumer has taken
+// nothing for idle.
+func TestBodyAddPaced(t *testing.T) {
+	t.Parallel()
+	const idle = 200 * time.Millisecond
+	b := new(Body)
+	if err := b.AddPaced([]byte("0123456789"), 10, idle); err != nil {
+		t.Fatal(err)
+	}
+	// A consumer that takes a chunk every idle/2: ten chunks past the limit
+	// take 2.5 idles in all, and none is refused.
+	done := make(chan int)
+	go func() {
+		n := 0
+		for {
+			c, err := b.Next(context.Background())
+			if err != nil {
+				done <- n
+				return
+			}
+			n += len(c)
+			time.Sleep(idle / 2)
+		}
+	}()
+	for i := range 5 {
+		if err := b.AddPaced([]byte("0123456789"), 10, idle); err != nil {
+			t.Fatalf("chunk %d to a consumer that reads: %v", i, err)
+		}
+	}
+	b.Finish(nil)
+	if n := <-done; n != 60 {
+		t.Fatalf("the consumer read %d bytes, want 60", n)
+	}
+
+	stopped := new(Body)
+	_ = stopped.AddPaced([]byte("0123456789"), 10, idle)
+	start := time.Now()
+	if err := stopped.AddPaced([]byte("x"), 10, idle); err != ErrTooLarge {
+		t.Fatalf("AddPaced to a consumer that reads nothing = %v, want ErrTooLarge", err)
+	}
+	if d := time.Since(start); d < idle {
+		t.Errorf("gave up after %v, before idle (%v)", d, idle)
+	}
+	closed := new(Body)
+	_ = closed.AddPaced([]byte("0123456789"), 10, idle)
+	go func() { time.Sleep(idle / 4); _ = closed.Close() }()
+	if err := closed.AddPaced([]byte("x"), 10, time.Hour); err != nil {
+		t.Errorf("AddPaced when the consumer leaves = %v, want the chunk dropped", err)
+	}
+}
+
 // Abort drops what is queued: the consumer's next read is the error, not
 // the chunks before it.
 func TestBodyAbort(t *testing.T) {

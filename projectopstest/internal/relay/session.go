@@ -166,11 +166,14 @@ func (rs *Session) chunk(msg []byte) error {
 	if st == nil || !st.started { // a body before its head is not a response
 		return nil
 	}
-	// The protocol has no flow control: a public caller that reads slowly
-	// must not stall the session's reader (every other stream, and the
-	// host's pings, wait behind it). Its stream queues up to
-	// MaxQueuedResponse; past that the response is cut and the host told.
-	if err := st.body.Add(bytes.Clone(ch.Payload), MaxQueuedResponse); err != nil { // the payload aliases the read buffer
+	// The protocol has no flow control. A stream queues up to
+	// MaxQueuedResponse; past that the session's reader waits for its
+	// public caller to read, since a host's burst can outrun a caller that
+	// reads as fast as it can (cutting at the bound cut such callers at
+	// random). A caller that reads nothing for SlowCallerGrace has stopped:
+	// its response is cut and the host told, so it holds every other
+	// stream, and the host's pings, for that long at most.
+	if err := st.body.AddPaced(bytes.Clone(ch.Payload), MaxQueuedResponse, SlowCallerGrace); err != nil { // the payload aliases the read buffer
 		rs.sendAbort(st, tunnelwire.AbortOverloaded)
 		st.body.Abort(errSlowCaller) // what was queued is dropped at once
 	}
@@ -178,8 +181,12 @@ func (rs *Session) chunk(msg []byte) error {
 }
 
 // MaxQueuedResponse caps the response bytes the edge holds for one stream
-// whose public caller is not reading them.
+// whose public caller has not read them yet.
 const MaxQueuedResponse = 4 << 20
+
+// SlowCallerGrace is how long a public caller that is MaxQueuedResponse
+// behind may go without reading before its response is cut.
+const SlowCallerGrace = time.Second
 
 // errSlowCaller cuts a response whose caller fell MaxQueuedResponse behind.
 var errSlowCaller = errors.New("the public caller fell too far behind the response")
