@@ -25,11 +25,15 @@ const PublicPath = "/mcp"
 // maps to target's path, a sub-path of it to the same sub-path of target's,
 // and the query is kept, as are the relay's X-Forwarded-For and
 // X-Forwarded-Host; target's userinfo, if any, is sent as Basic auth to a
-// request without an Authorization header. Only that path is exposed: any other path answers
-// 404, and a path with a "." or ".." segment (also as "..;x"), a
-// backslash or a control byte answers 400, however it was encoded, also
-// when only a second decoding would show it (a doubly encoded path), so nothing outside target's path is reachable
-// through the tunnel. Responses are flushed as they arrive, so SSE and
+// request without an Authorization header. Only that path is exposed: any
+// other path answers 404, and a path with a "." or ".." segment (also as
+// "..;x"), a backslash or a control byte answers 400, however it was
+// encoded, so nothing outside target's path is reachable through the
+// tunnel. The sub-path is forwarded as the caller escaped it (a%2Fb stays
+// a%2Fb). A doubly encoded path is forwarded only when decoding it again
+// (and again) shows none of those and no new '/' (100%25off is; a%252Fb
+// and %252e%252e answer 400): a local server that decodes twice would
+// otherwise route it to a path the tunnel never checked. Responses are flushed as they arrive, so SSE and
 // MCP's streamable HTTP work. An unreachable target answers 502. A local
 // server whose response body fails midway (it crashed or dropped the
 // connection) cuts the public caller's response short too: the handler
@@ -67,13 +71,20 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 				}
 			}
 			out.Path = strings.TrimSuffix(t.Path, "/") + rest
+			out.RawPath = ""
+			if rawRest, ok := escapedRest(pr.In.URL); ok {
+				out.RawPath = strings.TrimSuffix(t.EscapedPath(), "/") + rawRest
+			}
 			if rest == "" {
-				out.Path = t.Path // PublicPath itself: target's path as given, its trailing slash too
+				// PublicPath itself: target's path as given, its trailing slash too
+				out.Path, out.RawPath = t.Path, t.EscapedPath()
 			}
 			if out.Path == "" {
-				out.Path = "/"
+				out.Path, out.RawPath = "/", ""
 			}
-			out.RawPath = ""
+			// The caller's escapes stay as sent (a%2Fb is one segment, not
+			// two): EscapedPath uses RawPath when it is a valid spelling
+			// of Path, and escapes Path itself otherwise.
 			out.RawQuery = mergeQuery(t.RawQuery, pr.In.URL.RawQuery)
 			pr.Out.Host = t.Host
 		},
@@ -104,6 +115,25 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 		},
 	}
 	return exposedOnly(abortCutShort(rp)), nil
+}
+
+// escapedRest is the sub-path after PublicPath (which exposedOnly found
+// u.Path to start with) as the caller escaped it; false when its '/' is
+// escaped itself (%2F: Serve's requests never are), and Path is then
+// escaped afresh.
+func escapedRest(u *url.URL) (string, bool) {
+	esc := u.EscapedPath() // a valid spelling of Path: each %XX one byte of it
+	i := 0
+	for range len(PublicPath) {
+		if i < len(esc) && esc[i] == '%' {
+			i += 2
+		}
+		i++
+	}
+	if i > len(esc) || i < len(esc) && esc[i] != '/' {
+		return "", false
+	}
+	return esc[i:], true
 }
 
 // callerGone reports whether ctx ended because the caller went away: Serve
@@ -206,7 +236,7 @@ func exposedOnly(next http.Handler) http.Handler {
 			return
 		}
 		if strings.ContainsRune(p, '\\') || hasDotSegment(p) || stillEncoded(p) || hasControl(p) {
-			http.Error(w, "tunnels: dot segments and doubly encoded paths are not forwarded", http.StatusBadRequest)
+			http.Error(w, "tunnels: a path with a dot segment, a backslash or a control byte is not forwarded, nor one that decoded again would gain one or a new '/'", http.StatusBadRequest)
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -38,6 +38,9 @@ func TestProxyToMapsPaths(t *testing.T) {
 		// A literal percent sign that decodes to nothing refused.
 		"/mcp/res/100%25abc": "/srv/mcp/res/100%25abc?token=t",
 		"/mcp/50%25off":      "/srv/mcp/50%25off?token=t",
+		"/mcp/a%2Fb":         "/srv/mcp/a%2Fb?token=t",
+		"/mc%70/a%2Fb":       "/srv/mcp/a%2Fb?token=t",
+		"/mcp%2Fa%2Fb":       "/srv/mcp/a/b?token=t", // its first '/' escaped: escaped afresh
 	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, in, nil))

@@ -1,0 +1,110 @@
+package tunnels_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/tunnels"
+)
+
+// proxyThroughTunnel serves ProxyTo(backend's /mcp) on g and returns the
+// request URIs the backend receives.
+func proxyThroughTunnel(t *testing.T, f *fixture, g *tunnels.Grant) <-chan string {
+	t.Helper()
+	seen := make(chan string, 1)
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.RequestURI
+	}))
+	t.Cleanup(b.Close)
+	u, _ := url.Parse(b.URL + "/mcp")
+	h, err := tunnels.ProxyTo(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, f, g, h)
+	return seen
+}
+
+// getRawSubPath GETs g's public URL with rawSuffix appended to its path
+// exactly as written (its escapes kept), and returns the status and body.
+func getRawSubPath(t *testing.T, f *fixture, g *tunnels.Grant, rawSuffix string) (int, string) {
+	t.Helper()
+	u, _ := url.Parse(g.URL)
+	p := u.EscapedPath() + rawSuffix
+	u.Path, _ = url.PathUnescape(p)
+	u.RawPath = p
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, u.String(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := f.Srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// ProxyTo forwards the sub-path as the caller escaped it: an encoded '/'
+// stays one segment (a%2Fb), as a plain Serve handler sees it.
+func TestProxyToKeepsEncodedSubPath(t *testing.T) {
+	f := setup(t)
+	g := create(t, f, "escapes")
+	seen := proxyThroughTunnel(t, f, g)
+	for _, c := range []struct{ sub, want string }{
+		{"/a%2Fb", "/mcp/a%2Fb"},
+		{"/a%2fb/c", "/mcp/a%2fb/c"},
+		{"/x%3Fy=1", "/mcp/x%3Fy=1"},
+		{"/x%23y", "/mcp/x%23y"},
+		{"/sp%20ace", "/mcp/sp%20ace"},
+		{"/", "/mcp/"},
+		{"", "/mcp"},
+	} {
+		st, body := getRawSubPath(t, f, g, c.sub)
+		if st != http.StatusOK {
+			t.Errorf("%q: %d %q", c.sub, st, body)
+			continue
+		}
+		if got := <-seen; got != c.want {
+			t.Errorf("%q: backend got %q, want %q", c.sub, got, c.want)
+		}
+	}
+}
+
+// A path that a second decoding turns into a new separator or a dot
+// segment is refused (a server that decodes twice would route it
+// elsewhere); a literal percent sign that decodes to neither is forwarded.
+func TestProxyToRefusesDoublyEncodedSeparator(t *testing.T) {
+	f := setup(t)
+	g := create(t, f, "escapes")
+	seen := proxyThroughTunnel(t, f, g)
+	for _, sub := range []string{"/files/a%252Fb", "/files/a%255Cb", "/files/%252e%252e", "/files/a%252F..%252Fb"} {
+		st, body := getRawSubPath(t, f, g, sub)
+		if st != http.StatusBadRequest || !strings.Contains(body, "decode") {
+			t.Errorf("%q: %d %q, want 400 naming the decoding", sub, st, body)
+		}
+	}
+	for _, c := range []struct{ sub, want string }{
+		{"/files/100%25done", "/mcp/files/100%25done"},
+		{"/files/a%2525b", "/mcp/files/a%2525b"},
+	} {
+		st, body := getRawSubPath(t, f, g, c.sub)
+		if st != http.StatusOK {
+			t.Errorf("%q: %d %q", c.sub, st, body)
+			continue
+		}
+		if got := <-seen; got != c.want {
+			t.Errorf("%q: backend got %q, want %q", c.sub, got, c.want)
+		}
+	}
+	select {
+	case got := <-seen:
+		t.Errorf("a refused path reached the backend: %q", got)
+	default:
+	}
+}
