@@ -54,8 +54,11 @@
 // /api/mcp/adapter-http/{serverId}, the path of the public URL. The host
 // serves only that path (anything else answers 404 without reaching the
 // handler), and the handler sees it as PublicPath ("/mcp", plus the
-// caller's sub-path) with the query minus k, so the secret never reaches
-// it; a Referer naming the public URL has k redacted. Header names arrive
+// caller's sub-path) with the query minus k and minus any parameter that
+// carries the grant's secret under another name or in an encoded spelling
+// (K=<secret>, token=%41...), so the secret never reaches it; a Referer
+// has k's value redacted (also as ?k%3D...) and the secret too, in any
+// spelling. Header names arrive
 // in any case and are made canonical. Responses stream: the head goes out
 // at the handler's first Flush and each chunk as written (at most the
 // hello's chunk size, 64 KiB), so SSE and MCP's long-lived GET stream

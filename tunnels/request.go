@@ -32,26 +32,100 @@ func (s *session) localURI(raw string) (string, bool) {
 	if sub != "" || strings.HasSuffix(rest, "/") {
 		uri += "/" + sub
 	}
-	if q := withoutSecret(query); q != "" {
+	if q := withoutSecret(query, s.secret); q != "" {
 		uri += "?" + q
 	}
 	return uri, true
 }
 
-// withoutSecret is a raw query without its k parameters (however encoded),
-// every other part as the caller wrote it.
-func withoutSecret(raw string) string {
+// withoutSecret is a raw query without its k parameters (however encoded)
+// and without any part that carries the host's secret (see hasSecret),
+// every other part as the caller wrote it. The relay reads the secret
+// from k alone, so a caller that repeats it under another name (K, %4B,
+// token) is the only one to do so: dropping parts by the secret's value
+// catches every such spelling and leaves the handler a parameter of its
+// own named K. A host that does not know its secret (secret "") drops K
+// by name too.
+func withoutSecret(raw, secret string) string {
 	if raw == "" || strings.HasPrefix(raw, "k=") && !strings.ContainsAny(raw, "&;") {
 		return "" // the secret alone: nearly always
 	}
 	var kept []string
 	for part := range strings.SplitSeq(raw, "&") {
 		name, _, _ := strings.Cut(part, "=")
-		if part != "" && !wire.IsSecretParam(name) {
+		switch {
+		case part == "", wire.IsSecretParam(name), hasSecret(part, secret):
+		case secret == "" && isKName(name):
+		default:
 			kept = append(kept, part)
 		}
 	}
 	return strings.Join(kept, "&")
+}
+
+// isKName reports a raw query name that reads as k or K.
+func isKName(name string) bool {
+	n, err := url.QueryUnescape(name)
+	return err == nil && strings.EqualFold(n, "k")
+}
+
+// minSecret is the shortest secret matched by value: a shorter one
+// (never the service's) would match ordinary text.
+const minSecret = 8
+
+// grantSecret is the ?k= secret of a grant's URL, or "" when it has none
+// long enough to match by value.
+func grantSecret(g *Grant) string {
+	u, err := url.Parse(g.URL)
+	if err != nil {
+		return ""
+	}
+	if k := u.Query().Get("k"); len(k) >= minSecret {
+		return k
+	}
+	return ""
+}
+
+// hasSecret reports whether s carries secret as written or in any
+// percent-encoded spelling (decoded once or more, as a lenient server
+// would). An empty secret is never found.
+func hasSecret(s, secret string) bool {
+	if secret == "" {
+		return false
+	}
+	for {
+		if strings.Contains(s, secret) {
+			return true
+		}
+		d := lenientUnescape(s)
+		if d == s {
+			return false
+		}
+		s = d
+	}
+}
+
+// redactReferer is a Referer without the secret: k's value redacted (also
+// in spellings only free text shows, ?k%3D...), then, when the host knows
+// its secret, the secret wherever it is written; a Referer that still
+// carries it in an encoded spelling keeps only its origin and path, or
+// is replaced whole.
+func redactReferer(v, secret string) string {
+	v = wire.RedactSecretParams(wire.RedactSecretQuery(v))
+	if !hasSecret(v, secret) {
+		return v
+	}
+	v = strings.ReplaceAll(v, secret, redacted)
+	if !hasSecret(v, secret) {
+		return v
+	}
+	if u, err := url.Parse(v); err == nil {
+		u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+		if w := u.String(); !hasSecret(w, secret) {
+			return w
+		}
+	}
+	return redacted
 }
 
 // newServerRequest is the request for an origin-form uri, its URL as

@@ -39,3 +39,31 @@ func TestNewServerRequestReadsAsParseRequestURI(t *testing.T) {
 		}
 	}
 }
+
+// withoutSecret drops k however encoded and any part carrying the known
+// secret, under any name or spelling; a host that does not know its secret
+// drops K by name too.
+func TestWithoutSecretDropsSecretSpellings(t *testing.T) {
+	t.Parallel()
+	const sec = "s3cretS3cretS3cret"
+	for _, c := range []struct{ raw, secret, want string }{
+		{"k=" + sec, sec, ""},
+		{"k=" + sec + "&K=" + sec + "&a=1", sec, "a=1"},
+		{"%6B=x&%4b=" + sec + "&b=2", sec, "b=2"},
+		{"k=" + sec + "&t=%73" + sec[1:], sec, ""},
+		{"k=" + sec + "&t=%2573" + sec[1:], sec, ""},
+		{"k=" + sec + "&K=mine&kk=1", sec, "K=mine&kk=1"},
+		{"k=" + sec + "&K=mine&kk=1", "", "kk=1"},
+		{"k=x&%4B=y&a=1", "", "a=1"},
+	} {
+		if got := withoutSecret(c.raw, c.secret); got != c.want {
+			t.Errorf("withoutSecret(%q, %q) = %q, want %q", c.raw, c.secret, got, c.want)
+		}
+	}
+	if got := grantSecret(&Grant{URL: "https://x/p?a=1&k=" + sec}); got != sec {
+		t.Errorf("grantSecret: %q", got)
+	}
+	if got := grantSecret(&Grant{URL: "https://x/p?k=short"}); got != "" {
+		t.Errorf("grantSecret of a short secret: %q, want none", got)
+	}
+}

@@ -123,7 +123,7 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 		return time.Time{}, err
 	}
 	sess := newSession(conn, cork, h, o.log, handlers)
-	sess.serverID, sess.ping = g.ServerID, o.ping
+	sess.serverID, sess.secret, sess.ping = g.ServerID, grantSecret(g), o.ping
 	readyCh := make(chan struct{})
 	var readyAt time.Time
 	sess.onReady = func() {

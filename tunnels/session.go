@@ -26,6 +26,7 @@ type session struct {
 	log      *slog.Logger
 	onReady  func()
 	serverID string        // the grant's: the edge forwards /api/mcp/adapter-http/{serverID}[/rest]
+	secret   string        // the grant's ?k= secret ("" if unknown): never handed to the handler
 	ping     time.Duration // heartbeat interval; 0 for none
 
 	reqCtx     context.Context   // the session's values without its cancellation: requests derive from it

@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
-	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // stream is one relayed request being served.
@@ -155,7 +154,7 @@ func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) 
 	// A page served through the tunnel names the public URL, secret and
 	// all, in its sub-requests' Referer: the handler never sees k.
 	for i, v := range req.Header["Referer"] {
-		req.Header["Referer"][i] = wire.RedactSecretQuery(v)
+		req.Header["Referer"][i] = redactReferer(v, s.secret)
 	}
 	req.Host = req.Header.Get("X-Forwarded-Host")
 	req.RemoteAddr = "tunnel"
