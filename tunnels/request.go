@@ -97,6 +97,9 @@ func hasSecret(s, secret string) bool {
 		if strings.Contains(s, secret) {
 			return true
 		}
+		if !strings.Contains(s, "%") {
+			return false
+		}
 		d := lenientUnescape(s)
 		if d == s {
 			return false
