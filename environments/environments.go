@@ -150,7 +150,7 @@ func (s *Service) buildsPage(ctx context.Context, projectID, environmentID strin
 // provider matches the computer's. Otherwise the service refuses with a code
 // and a message and no machine-readable reason (the double: 409 CONFLICT;
 // the service's status is its backend's, CONFLICT or VALIDATION_ERROR), so
-// check the build first (Builds, WaitForBuild) rather than the error. Boot
+// check the build first (ListBuilds, WaitForBuild) rather than the error. Boot
 // is not retried once the request may have run (it wipes the computer each
 // time).
 func (s *Service) Boot(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*ComputerAttached, error) {
