@@ -154,14 +154,15 @@ func (e *Error) Error() string {
 // matches on its non-empty fields: Code, and Reason when set, so
 // errors.Is(err, ErrNotFound) and errors.Is(err, ErrTraceNotAvailable) both work.
 // An error whose code the SDK does not know (or has none) matches by its
-// HTTP status instead, as Temporary decides by it: a 409 matches
-// ErrConflict, a 404 ErrNotFound (statusCode lists them).
+// HTTP status too, as Temporary decides by it: a 409 matches
+// ErrConflict, a 404 ErrNotFound (statusCode lists them), and a sentinel of
+// the caller's own with that new code still matches it.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	if !ok || e == nil || t == nil {
 		return false
 	}
-	if t.Code != "" && t.Code != e.matchCode() {
+	if t.Code != "" && t.Code != e.Code && t.Code != e.matchCode() {
 		return false
 	}
 	if t.Reason != "" && t.Reason != e.Reason {

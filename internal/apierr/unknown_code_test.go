@@ -26,6 +26,15 @@ func TestUnknownCodeMatchesSentinelByStatus(t *testing.T) {
 			}
 		}
 	}
+	// A sentinel of the caller's own for the new code matches it too,
+	// whatever the status: the caller's way to match a code the SDK has no
+	// constant for yet.
+	own := &shared.Error{Code: "RUN_ALREADY_TERMINAL"}
+	for _, status := range []int{0, 409, 500} {
+		if !errors.Is(&shared.Error{StatusCode: status, Code: "RUN_ALREADY_TERMINAL"}, own) {
+			t.Errorf("%d RUN_ALREADY_TERMINAL does not match a sentinel with its own code", status)
+		}
+	}
 	known := &shared.Error{StatusCode: 409, Code: shared.CodeForbidden}
 	if errors.Is(known, shared.ErrConflict) || !errors.Is(known, shared.ErrForbidden) {
 		t.Error("a known code on a 409 should match its own sentinel only")
