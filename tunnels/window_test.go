@@ -126,6 +126,62 @@ func TestEagerCallerGetsLargeResponseWhole(t *testing.T) {
 	}
 }
 
+// A caller that reads a long response slowly but steadily (never idle)
+// is cut too, instead of setting the pace of the tunnel's other streams
+// for as long as its response lasts; the tunnel goes on serving.
+func TestSteadySlowCallerIsCut(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	chunk := make([]byte, 32<<10)
+	serve(t, f, g, quickOr(func(w http.ResponseWriter, r *http.Request) {
+		n := 0
+		for r.Context().Err() == nil && (n < 8<<20 || r.URL.Query().Has("endless")) {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+			n += len(chunk)
+			w.(http.Flusher).Flush()
+		}
+	}))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, g.URL+"&slow=1&endless=1", nil)
+	resp, err := f.Srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cut := make(chan error, 1)
+	go func() { // 32 KiB every 50 ms: never idle, about 0.6 MiB a second
+		buf := make([]byte, 32<<10)
+		for {
+			if _, err := io.ReadFull(resp.Body, buf); err != nil {
+				cut <- err
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	select {
+	case err := <-cut:
+		t.Logf("cut after %v: %v", time.Since(start), err)
+	case <-time.After(15 * time.Second):
+		t.Fatal("a caller reading 0.6 MiB a second, 4 MiB behind, was never cut")
+	}
+	big, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL+"&slow=1", nil)
+	bresp, err := f.Srv.Client().Do(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, bresp.Body)
+	bresp.Body.Close()
+	if err != nil || n != 8<<20 {
+		t.Errorf("the download after it: %d bytes, %v", n, err)
+	}
+}
+
 // A public caller that stops reading a long response is cut, and the
 // tunnel's other requests go through: the double's edge queues up to
 // relay.MaxQueuedResponse for it, waits relay.SlowCallerGrace for it to

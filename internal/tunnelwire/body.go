@@ -13,8 +13,9 @@ import (
 // most QueueLen chunks and then makes the reader wait for the consumer
 // (backpressure on the WebSocket, for every stream); Add never waits and
 // bounds the bytes queued instead, for a body whose sender caps it or
-// whose stream is cut past the bound. Either way a consumer that is gone
-// makes what comes next drop.
+// whose stream is cut past the bound; AddPaced waits past its bound while
+// the consumer keeps reading, and cuts only one too slow to keep up. Either
+// way a consumer that is gone makes what comes next drop.
 //
 // Every relayed request makes one on each side, and most carry one chunk
 // that has arrived, with the end, before the consumer looks: the queue is
@@ -37,6 +38,10 @@ type Body struct {
 	cur []byte // Read's unread part of a chunk
 
 	queued int64 // bytes queued by Add and not yet taken
+
+	taken     int64     // bytes the consumer has taken, for AddPaced's rate
+	paceStart time.Time // when AddPaced began waiting, zero when it is not behind
+	paceTaken int64     // taken then
 }
 
 // ErrTooLarge is a body whose queued bytes would pass Add's limit.
@@ -99,11 +104,14 @@ func (b *Body) Add(chunk []byte, limit int64) error {
 
 // AddPaced is Add for a body whose consumer reads as fast as it can but
 // may lag a moment behind its sender (a caller on the other side of a
-// busy machine): past limit it waits for the consumer to take chunks, and
-// returns ErrTooLarge only once the consumer has taken none for idle. A
-// consumer that reads is never cut; one that stopped holds the caller
-// (the session's reader, and every stream behind it) for idle at most.
-func (b *Body) AddPaced(chunk []byte, limit int64, idle time.Duration) error {
+// busy machine): past limit it waits for the consumer to take chunks
+// instead of refusing. It returns ErrTooLarge when a wait has gone on for
+// grace and the consumer took less than limit bytes a second over it: a
+// consumer that reads as fast as a caller can is never cut, and one that
+// stopped, or reads slower than that, holds the sender (a session's
+// reader, and every stream behind it) for about grace, then is cut. A
+// wait goes on until the bytes queued fall to half the limit.
+func (b *Body) AddPaced(chunk []byte, limit int64, grace time.Duration) error {
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -117,24 +125,36 @@ func (b *Body) AddPaced(chunk []byte, limit int64, idle time.Duration) error {
 			b.mu.Unlock()
 			return nil
 		case b.queued+int64(len(chunk)) <= limit || b.queued == 0: // a chunk over limit alone still goes
+			if b.queued <= limit/2 {
+				b.paceStart = time.Time{} // caught up: a later wait starts afresh
+			}
 			b.queued += int64(len(chunk))
 			b.enqueue(chunk)
 			return nil
+		}
+		now := time.Now()
+		if b.paceStart.IsZero() {
+			b.paceStart, b.paceTaken = now, b.taken
+		}
+		waited := now.Sub(b.paceStart)
+		if waited >= grace && float64(b.taken-b.paceTaken) < float64(limit)*waited.Seconds() {
+			b.mu.Unlock()
+			return ErrTooLarge
 		}
 		if b.room == nil {
 			b.room = make(chan struct{}, 1)
 		}
 		room := b.room
 		b.mu.Unlock()
+		d := max(grace-waited, grace/4) // look again at grace, then now and then while it reads
 		if timer == nil {
-			timer = time.NewTimer(idle)
+			timer = time.NewTimer(d)
 		} else {
-			timer.Reset(idle) // the consumer took a chunk: it reads
+			timer.Reset(d)
 		}
 		select {
 		case <-room:
 		case <-timer.C:
-			return ErrTooLarge
 		}
 		b.mu.Lock()
 	}
@@ -215,6 +235,7 @@ func (b *Body) Next(ctx context.Context) ([]byte, error) {
 			b.q[b.head] = nil
 			b.head++
 			b.queued = max(b.queued-int64(len(c)), 0) // Push's chunks were never counted
+			b.taken += int64(len(c))
 			if b.head == len(b.q) {
 				b.q, b.head = b.q[:0], 0
 			}

@@ -150,54 +150,90 @@ func TestBodyAdd(t *testing.T) {
 	}
 }
 
-// AddPaced past its limit waits while the consumer reads, however long
-// that takes in all, and gives up only once the consumer has taken
-// nothing for idle.
+// AddPaced past its limit waits while the consumer keeps up, however long
+// that takes in all; it cuts a consumer that stopped, or that reads slower
+// than limit bytes a second, once it has waited grace.
 func TestBodyAddPaced(t *testing.T) {
 	t.Parallel()
-	const idle = 200 * time.Millisecond
-	b := new(Body)
-	if err := b.AddPaced([]byte("0123456789"), 10, idle); err != nil {
-		t.Fatal(err)
-	}
-	// A consumer that takes a chunk every idle/2: ten chunks past the limit
-	// take 2.5 idles in all, and none is refused.
-	done := make(chan int)
-	go func() {
-		n := 0
-		for {
-			c, err := b.Next(context.Background())
-			if err != nil {
-				done <- n
-				return
+	const grace = 200 * time.Millisecond
+	const limit = 1000 // bytes, and bytes a second
+	chunk := make([]byte, 100)
+	// reader takes a chunk every pause until the body ends, and returns the
+	// bytes it took.
+	reader := func(b *Body, pause time.Duration) chan int {
+		done := make(chan int, 1)
+		go func() {
+			n := 0
+			for {
+				c, err := b.Next(context.Background())
+				if err != nil {
+					done <- n
+					return
+				}
+				n += len(c)
+				time.Sleep(pause)
 			}
-			n += len(c)
-			time.Sleep(idle / 2)
-		}
-	}()
-	for i := range 5 {
-		if err := b.AddPaced([]byte("0123456789"), 10, idle); err != nil {
-			t.Fatalf("chunk %d to a consumer that reads: %v", i, err)
-		}
+		}()
+		return done
 	}
-	b.Finish(nil)
-	if n := <-done; n != 60 {
-		t.Fatalf("the consumer read %d bytes, want 60", n)
+	fill := func(b *Body) {
+		for range limit / len(chunk) {
+			if err := b.AddPaced(chunk, limit, grace); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 
-	stopped := new(Body)
-	_ = stopped.AddPaced([]byte("0123456789"), 10, idle)
+	// 10 KB/s, ten times the floor (a loaded machine's longer sleeps
+	// leave it well above): 30 chunks past the limit, 300 ms, none refused.
+	fast := new(Body)
+	fill(fast)
+	done := reader(fast, 10*time.Millisecond)
+	for i := range 30 {
+		if err := fast.AddPaced(chunk, limit, grace); err != nil {
+			t.Fatalf("chunk %d to a consumer that keeps up: %v", i, err)
+		}
+	}
+	fast.Finish(nil)
+	if n := <-done; n != 4000 {
+		t.Fatalf("the consumer read %d bytes, want 4000", n)
+	}
+
+	// 667 B/s: steady, under the floor, cut once it has held the sender
+	// for grace.
+	slow := new(Body)
+	fill(slow)
+	done = reader(slow, 150*time.Millisecond)
 	start := time.Now()
-	if err := stopped.AddPaced([]byte("x"), 10, idle); err != ErrTooLarge {
+	var err error
+	for range 30 {
+		if err = slow.AddPaced(chunk, limit, grace); err != nil {
+			break
+		}
+	}
+	if err != ErrTooLarge {
+		t.Fatalf("AddPaced to a consumer under the floor = %v, want ErrTooLarge", err)
+	}
+	if d := time.Since(start); d < grace {
+		t.Errorf("gave up after %v, before grace (%v)", d, grace)
+	}
+	_ = slow.Close()
+	<-done
+
+	stopped := new(Body)
+	fill(stopped)
+	start = time.Now()
+	if err := stopped.AddPaced(chunk, limit, grace); err != ErrTooLarge {
 		t.Fatalf("AddPaced to a consumer that reads nothing = %v, want ErrTooLarge", err)
 	}
-	if d := time.Since(start); d < idle {
-		t.Errorf("gave up after %v, before idle (%v)", d, idle)
+	if d := time.Since(start); d < grace {
+		t.Errorf("gave up after %v, before grace (%v)", d, grace)
 	}
+
 	closed := new(Body)
-	_ = closed.AddPaced([]byte("0123456789"), 10, idle)
-	go func() { time.Sleep(idle / 4); _ = closed.Close() }()
-	if err := closed.AddPaced([]byte("x"), 10, time.Hour); err != nil {
+	fill(closed)
+	go func() { time.Sleep(grace / 4); _ = closed.Close() }()
+	if err := closed.AddPaced(chunk, limit, time.Hour); err != nil {
 		t.Errorf("AddPaced when the consumer leaves = %v, want the chunk dropped", err)
 	}
 }

@@ -170,9 +170,10 @@ func (rs *Session) chunk(msg []byte) error {
 	// MaxQueuedResponse; past that the session's reader waits for its
 	// public caller to read, since a host's burst can outrun a caller that
 	// reads as fast as it can (cutting at the bound cut such callers at
-	// random). A caller that reads nothing for SlowCallerGrace has stopped:
-	// its response is cut and the host told, so it holds every other
-	// stream, and the host's pings, for that long at most.
+	// random). A caller that stopped reading, or reads under
+	// MaxQueuedResponse a second, is cut once the reader has waited
+	// SlowCallerGrace on it, and the host told: it holds every other
+	// stream, and the host's pings, for about that long.
 	if err := st.body.AddPaced(bytes.Clone(ch.Payload), MaxQueuedResponse, SlowCallerGrace); err != nil { // the payload aliases the read buffer
 		rs.sendAbort(st, tunnelwire.AbortOverloaded)
 		st.body.Abort(errSlowCaller) // what was queued is dropped at once
@@ -184,8 +185,9 @@ func (rs *Session) chunk(msg []byte) error {
 // whose public caller has not read them yet.
 const MaxQueuedResponse = 4 << 20
 
-// SlowCallerGrace is how long a public caller that is MaxQueuedResponse
-// behind may go without reading before its response is cut.
+// SlowCallerGrace is how long the edge waits on a public caller that is
+// MaxQueuedResponse behind before it cuts one that reads under
+// MaxQueuedResponse a second (or nothing).
 const SlowCallerGrace = time.Second
 
 // errSlowCaller cuts a response whose caller fell MaxQueuedResponse behind.
