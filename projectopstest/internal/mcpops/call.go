@@ -174,7 +174,8 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 // scrub takes the saved server's secrets out of what the server said: its
 // stdio env values and arguments and its raw header values (never shown,
 // the spec says; a credential header's also after its scheme), its URL's
-// password and tunnel k, and its OAuth client secret, which a failing
+// password and tunnel k, its OAuth client secret, and the caller's imported
+// grant's tokens (those refreshes replaced too), which a failing
 // server may quote back and fail would otherwise pass on in an error
 // envelope or a doctor report. Values under 8 bytes stay (see
 // wire.SecretScrubber).

@@ -1,6 +1,8 @@
 package mcpops
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -61,5 +63,47 @@ func TestScrubTakesOutImportedTokens(t *testing.T) {
 	msg := "invalid token: Bearer S3CRET-access-1234 (refresh S3CRET-refresh-5678, client S3CRET-client-4321)"
 	if got := call.scrub(msg); strings.Contains(got, "S3CRET") || !strings.HasPrefix(got, "invalid token: Bearer ") {
 		t.Errorf("scrub(%q) = %q", msg, got)
+	}
+}
+
+// A call that sent an access token and fails after another call on the
+// same grant refreshed it: the server's quote of the old token, and of the
+// refresh token the refresh replaced, is taken out too.
+func TestScrubTakesOutTokensARefreshReplaced(t *testing.T) {
+	t.Parallel()
+	tokenSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"access_token":"S3CRET-access-NEW-9999","token_type":"bearer","refresh_token":"S3CRET-refresh-NEW-8888","expires_in":3600}`))
+	}))
+	defer tokenSrv.Close()
+	l := newLayer(t)
+	sc := open(l, true)
+	sc.TokenURL = tokenSrv.URL
+	p := &servers.ImportTokensParams{ServerURL: sc.URL,
+		ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "S3CRET-client-4321"}}
+	p.Tokens.AccessToken, p.Tokens.RefreshToken, p.Tokens.ExpiresIn = "S3CRET-access-OLD-1234", "S3CRET-refresh-OLD-5678", 60
+	if _, herr := ImportTokens(sc, p, func(a, b string) bool { return a == b }); herr != nil {
+		t.Fatal(herr)
+	}
+	call := open(l, true)
+	call.TokenURL = sc.TokenURL
+	if herr := call.Authorize(); herr != nil {
+		t.Fatal(herr)
+	}
+	src := call.grant.src.(*clockSource)
+	sent, err := src.Token() // the bearer call's request carries
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another call on the same grant gets a 401 and refreshes meanwhile.
+	if !src.reject(src.generation()) {
+		t.Fatal("cannot refresh")
+	}
+	if tok, err := src.Token(); err != nil || tok.AccessToken == sent.AccessToken {
+		t.Fatalf("refresh: %v %v", tok, err)
+	}
+	msg := "upstream rejected token " + sent.AccessToken + " (refresh " + sent.RefreshToken + ")"
+	if got := call.scrub(msg); strings.Contains(got, "S3CRET") {
+		t.Errorf("scrub(%q) = %q: the token the call actually sent leaks", msg, got)
 	}
 }

@@ -135,6 +135,9 @@ type clockSource struct {
 	tok     *oauth2.Token // its Expiry on the double's clock
 	retryAt time.Time     // no refresh before it: the endpoint failed to answer
 	gen     int           // counts the access tokens served: one refresh per rejected token
+	// replaced holds the newest values refreshes replaced, up to
+	// maxReplaced, for scrubbing a late failure that quotes one.
+	replaced []string
 }
 
 // generation identifies the access token Token serves now.
@@ -159,17 +162,23 @@ func (c *clockSource) reject(gen int) bool {
 	return true
 }
 
-// secrets returns the grant's current token values and the client secret
-// its refreshes use: what a failing server's message must not show.
+// secrets returns the grant's token values, the ones its refreshes
+// replaced included (a call that sent one may fail after another call
+// refreshed it), and the client secret its refreshes use: what a failing
+// server's message must not show.
 func (c *clockSource) secrets() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := []string{c.tok.AccessToken, c.tok.RefreshToken}
+	out := append([]string{c.tok.AccessToken, c.tok.RefreshToken}, c.replaced...)
 	if c.cfg != nil {
 		out = append(out, c.cfg.ClientSecret)
 	}
 	return out
 }
+
+// maxReplaced bounds the replaced token values a grant keeps for scrubbing:
+// a call outlives a refresh or two, not dozens.
+const maxReplaced = 8
 
 // Token implements oauth2.TokenSource. The token it returns has no expiry:
 // oauth2 would judge one on the real clock.
@@ -204,6 +213,13 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 		}
 		if fresh.RefreshToken == "" { // the endpoint kept the refresh token
 			fresh.RefreshToken = c.tok.RefreshToken
+		}
+		c.replaced = append(c.replaced, c.tok.AccessToken)
+		if fresh.RefreshToken != c.tok.RefreshToken {
+			c.replaced = append(c.replaced, c.tok.RefreshToken)
+		}
+		if n := len(c.replaced); n > maxReplaced {
+			c.replaced = append(c.replaced[:0], c.replaced[n-maxReplaced:]...)
 		}
 		c.tok = fresh
 		c.gen++
