@@ -2,9 +2,12 @@ package inproc
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -12,18 +15,42 @@ import (
 // A response's length reads as it does over a socket: a Content-Length
 // the handler declared survives a flush, and a HEAD answer carries the
 // declared length (or, from a handler that wrote its body, that body's),
-// with no body to read.
+// with no body to read. A handler writing past the length it declared is
+// refused (http.ErrContentLength) and one writing less leaves the client's
+// read cut short (io.ErrUnexpectedEOF), streaming or not; a 204 or 304
+// has no body and no Content-Length, and refuses writes
+// (http.ErrBodyNotAllowed).
+//
+// The handler's query: declare[=N] sets Content-Length (5 by default),
+// code=N calls WriteHeader, flush flushes, write[=S] writes S ("hello" by
+// default). What each Write returned is compared too.
 func TestContentLengthAsOverASocket(t *testing.T) {
+	var mu sync.Mutex
+	writeErrs := map[bool]map[string]string{false: {}, true: {}} // in process?, then by method and query
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if q.Has("declare") {
-			w.Header().Set("Content-Length", "5")
+			n := q.Get("declare")
+			if n == "" {
+				n = "5"
+			}
+			w.Header().Set("Content-Length", n)
+		}
+		if code, err := strconv.Atoi(q.Get("code")); err == nil {
+			w.WriteHeader(code)
 		}
 		if q.Has("flush") {
 			w.(http.Flusher).Flush()
 		}
 		if q.Has("write") {
-			_, _ = io.WriteString(w, "hello")
+			s := q.Get("write")
+			if s == "" {
+				s = "hello"
+			}
+			n, err := io.WriteString(w, s)
+			mu.Lock()
+			writeErrs[r.Host == "double.test"][r.Method+" "+r.URL.RawQuery] = fmt.Sprint(n, " ", err)
+			mu.Unlock()
 		}
 	})
 	h := &host{ctx: t.Context(), h: handler}
@@ -40,6 +67,32 @@ func TestContentLengthAsOverASocket(t *testing.T) {
 		{http.MethodHead, "stream&declare&flush&write"},
 		{http.MethodGet, "declare&write"},
 		{http.MethodGet, "declare&flush&write"},
+
+		// More written than declared: the write is refused whole.
+		{http.MethodGet, "stream&declare=5&flush&write=hello+world"},
+		{http.MethodGet, "declare=5&write=hello+world"},
+		{http.MethodHead, "stream&declare=5&flush&write=hello+world"},
+		{http.MethodHead, "declare=5&write=hello+world"},
+		// Less written than declared: the read ends in io.ErrUnexpectedEOF.
+		{http.MethodGet, "stream&declare=10&flush&write=hello"},
+		{http.MethodGet, "declare=10&write=hello"},
+		{http.MethodGet, "stream&declare=10&flush"},
+		{http.MethodGet, "declare=10"},
+		{http.MethodHead, "stream&declare=10&flush&write=hello"},
+		{http.MethodHead, "declare=10&write=hello"},
+		// Exactly the declared length, streamed.
+		{http.MethodGet, "stream&declare=11&flush&write=hello+world"},
+
+		// 204 and 304: no body, no Content-Length, writes refused.
+		{http.MethodGet, "code=204&declare&write"},
+		{http.MethodGet, "code=304&declare&write"},
+		{http.MethodGet, "stream&code=204&declare&flush&write"},
+		{http.MethodGet, "stream&code=304&declare&flush&write"},
+		{http.MethodHead, "code=204&declare&write"},
+		{http.MethodHead, "code=304&declare&write"},
+		{http.MethodHead, "stream&code=204&declare&flush&write"},
+		{http.MethodHead, "stream&code=304&declare&flush&write"},
+		{http.MethodGet, "code=204&write"},
 	} {
 		path := "/?" + tc.query
 		if tc.query != "" && tc.query[:min(6, len(tc.query))] == "stream" {
@@ -48,15 +101,24 @@ func TestContentLengthAsOverASocket(t *testing.T) {
 		want := do(t, http.DefaultTransport, tc.method, real.URL+path)
 		got := do(t, tr, tc.method, "http://double.test"+path)
 		if got != want {
-			t.Errorf("%s %s: in process %+v, over a socket %+v", tc.method, path, got, want)
+			t.Errorf("%s %s:\n in process  %+v\n over socket %+v", tc.method, path, got, want)
 		}
 	}
+	real.Close() // waits for its handlers
 	h.wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	for k, want := range writeErrs[false] {
+		if got := writeErrs[true][k]; got != want {
+			t.Errorf("%s: the handler's Write returned %q in process, %q over a socket", k, got, want)
+		}
+	}
 }
 
 type lengths struct {
 	ContentLength int64
 	Header, Body  string
+	Err           string // the body read's error, if any
 }
 
 func do(t *testing.T, rt http.RoundTripper, method, url string) lengths {
@@ -72,6 +134,63 @@ func do(t *testing.T, rt http.RoundTripper, method, url string) lengths {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return lengths{resp.ContentLength, resp.Header.Get("Content-Length"), string(b)}
+	b, err := io.ReadAll(resp.Body)
+	l := lengths{ContentLength: resp.ContentLength, Header: resp.Header.Get("Content-Length"), Body: string(b)}
+	if err != nil {
+		l.Err = err.Error()
+	}
+	return l
+}
+
+// A streamed body with a declared length ends once that many bytes are
+// read, as over a socket, though the handler goes on: the client does not
+// wait for the handler to return.
+func TestStreamEndsAtDeclaredLength(t *testing.T) {
+	release := make(chan struct{})
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "5")
+		w.(http.Flusher).Flush()
+		_, _ = io.WriteString(w, "hello")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+		}
+	})
+	h := &host{ctx: t.Context(), h: handler}
+	tr := &Transport{Host: h, Closed: errClosed}
+	real := httptest.NewServer(handler)
+	defer real.Close()
+	defer func() { close(release); h.wg.Wait() }()
+	for _, c := range []struct {
+		via string
+		rt  http.RoundTripper
+		url string
+	}{{"over a socket", http.DefaultTransport, real.URL}, {"in process", tr, "http://double.test"}} {
+		done := make(chan lengths, 1)
+		go func() {
+			var l lengths
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, c.url+"/stream", nil)
+			resp, err := c.rt.RoundTrip(req)
+			if err != nil {
+				l.Err = err.Error()
+			} else {
+				defer resp.Body.Close()
+				b, err := io.ReadAll(resp.Body)
+				l = lengths{ContentLength: resp.ContentLength, Header: resp.Header.Get("Content-Length"), Body: string(b)}
+				if err != nil {
+					l.Err = err.Error()
+				}
+			}
+			done <- l
+		}()
+		select {
+		case got := <-done:
+			if want := (lengths{ContentLength: 5, Header: "5", Body: "hello"}); got != want {
+				t.Errorf("%s: %+v, want %+v", c.via, got, want)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatalf("%s: the body did not end at its declared length while the handler ran", c.via)
+		}
+	}
 }

@@ -23,6 +23,8 @@ type responseWriter struct {
 
 	mu        sync.Mutex
 	status    int
+	limit     int64 // the Content-Length declared when the status was set, -1 for none
+	written   int64 // bytes the handler asked to write, as net/http counts them
 	buf       bytes.Buffer
 	committed bool
 	sent      http.Header    // header snapshot taken at commit
@@ -45,16 +47,49 @@ func (w *responseWriter) WriteHeader(code int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if (code >= 200 || code == http.StatusSwitchingProtocols) && w.status == 0 && !w.committed {
-		w.status = code
+		w.setStatusLocked(code)
 	}
 }
 
+// setStatusLocked sets the status and, as net/http's server does at that
+// point, takes the Content-Length the handler declared as the most it may
+// write.
+func (w *responseWriter) setStatusLocked(code int) {
+	w.status = code
+	w.limit = declaredLength(w.header)
+}
+
+// bodyAllowed reports whether a response with this status has a body
+// (not 1xx, 204 or 304), as net/http's server and client decide.
+func bodyAllowed(status int) bool {
+	return status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
+}
+
 // Write implements http.ResponseWriter. After a flush it blocks until the
-// client reads, like a socket with no buffer.
+// client reads, like a socket with no buffer. As with net/http's server, a
+// 204 or 304 takes no body (http.ErrBodyNotAllowed), and a write that would
+// go past a declared Content-Length is refused whole (http.ErrContentLength).
 func (w *responseWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
+	if w.conn != nil {
+		w.mu.Unlock()
+		return 0, http.ErrHijacked
+	}
 	if w.status == 0 {
-		w.status = http.StatusOK
+		w.setStatusLocked(http.StatusOK)
+	}
+	if len(p) == 0 {
+		w.mu.Unlock()
+		return 0, nil
+	}
+	if !bodyAllowed(w.status) {
+		w.mu.Unlock()
+		return 0, http.ErrBodyNotAllowed
+	}
+	w.written += int64(len(p)) // a refused write counts too, as in net/http
+	if w.limit >= 0 && w.written > w.limit {
+		w.mu.Unlock()
+		return 0, http.ErrContentLength
 	}
 	if !w.committed {
 		defer w.mu.Unlock()
@@ -66,11 +101,8 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 		}
 		return w.buf.Write(p)
 	}
-	pw, hijacked := w.pw, w.conn != nil
+	pw := w.pw
 	w.mu.Unlock()
-	if hijacked {
-		return 0, http.ErrHijacked
-	}
 	if w.head { // nobody reads a HEAD answer's pipe
 		return len(p), nil
 	}
@@ -103,7 +135,16 @@ func (w *responseWriter) Flush() {
 func (w *responseWriter) commitLocked(stream bool) {
 	w.committed = true
 	if w.status == 0 {
-		w.status = http.StatusOK
+		w.setStatusLocked(http.StatusOK)
+	}
+	if !bodyAllowed(w.status) {
+		// net/http's server does not send these for a response with no
+		// body (nor, for a 304, a Content-Type).
+		delete(w.header, "Content-Length")
+		delete(w.header, "Transfer-Encoding")
+		if w.status == http.StatusNotModified {
+			delete(w.header, "Content-Type")
+		}
 	}
 	if !stream {
 		// The handler has returned: nobody touches the header map again.
@@ -173,11 +214,23 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 	case w.conn != nil:
 		resp.Body = w.conn // a 101 response's body is the connection
 	case w.pr != nil:
+		// The client reads the declared length and no more; a pipe that
+		// ends short of it is a body cut off (io.ErrUnexpectedEOF).
 		resp.ContentLength = declaredLength(w.sent)
-		resp.Body = &streamBody{ctx: req.Context(), pr: w.pr, cancel: cancel}
+		if !bodyAllowed(w.status) {
+			resp.ContentLength = 0
+		}
+		resp.Body = &streamBody{ctx: req.Context(), pr: w.pr, cancel: cancel, remain: resp.ContentLength}
 	default:
 		b := w.buf.Bytes()
 		resp.ContentLength = int64(len(b))
+		if n := w.limit; n > resp.ContentLength && bodyAllowed(w.status) && !w.head {
+			// The handler declared more than it wrote: the client is
+			// told the declared length and its read is cut short.
+			resp.ContentLength = n
+			resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), shortBody{}))
+			break
+		}
 		w.body.Reset(b)
 		w.body.all = b
 		resp.Body = &w.body
@@ -256,6 +309,7 @@ type streamBody struct {
 	ctx    context.Context
 	pr     *io.PipeReader
 	cancel func()
+	remain int64 // bytes of a declared length still to come; -1 for none declared
 }
 
 // Read implements io.Reader.
@@ -263,8 +317,27 @@ func (b *streamBody) Read(p []byte) (int, error) {
 	if err := b.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return b.pr.Read(p)
+	if b.remain < 0 {
+		return b.pr.Read(p)
+	}
+	if b.remain == 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.remain {
+		p = p[:b.remain]
+	}
+	n, err := b.pr.Read(p)
+	b.remain -= int64(n)
+	if err == io.EOF && b.remain > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
 }
+
+// shortBody ends a body that stopped short of its declared length.
+type shortBody struct{}
+
+func (shortBody) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
 
 // Close implements io.Closer: the handler sees its context cancelled.
 func (b *streamBody) Close() error {
