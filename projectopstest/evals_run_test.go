@@ -235,3 +235,60 @@ func TestRunServersNamedOnlyWhenSaved(t *testing.T) {
 		t.Errorf("rerun servers = %+v, want the saved server's name", re.Servers)
 	}
 }
+
+// A suite whose newest run is still going with no verdict yet lists that
+// run's passRate, passed and failed as null (nil), as the service does,
+// not as a 0% run, and keeps it out of passRateTrend; once the run
+// finishes they are its counts and the trend has its rate.
+func TestSuiteListsRunningRunWithoutVerdictAsNull(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	blk := evals.Test{Title: "b", Steps: []evals.Step{evals.ToolCallStep("one", "block", map[string]any{"tag": "a"})}}
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{blk}})
+	f.awaitBlocked(t)
+	unblocked := false
+	defer func() {
+		if !unblocked {
+			close(f.unblock)
+		}
+	}()
+	latest := func() evals.Suite {
+		t.Helper()
+		suites, err := items(f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range suites {
+			if s.LatestRun != nil && s.LatestRun.ID == rc.RunID {
+				return s
+			}
+		}
+		t.Fatalf("run %s is not the latest of any suite: %+v", rc.RunID, suites)
+		return evals.Suite{}
+	}
+	s := latest()
+	if lr := s.LatestRun; lr.Status.Terminal() || lr.PassRate != nil || lr.Passed != nil || lr.Failed != nil {
+		t.Errorf("running run with no verdict: status %s passRate=%v passed=%v failed=%v; want null (nil)",
+			lr.Status, ptrVal(lr.PassRate), ptrVal(lr.Passed), ptrVal(lr.Failed))
+	}
+	if len(s.PassRateTrend) != 0 || s.Totals != (evals.Totals{Runs: 1}) {
+		t.Errorf("trend %v, totals %+v; a running run adds no rate", s.PassRateTrend, s.Totals)
+	}
+
+	close(f.unblock)
+	unblocked = true
+	f.awaitRun(t, rc.RunID)
+	s = latest()
+	if lr := s.LatestRun; !lr.Status.Terminal() || lr.PassRate == nil || lr.Passed == nil || lr.Failed == nil ||
+		*lr.Passed+*lr.Failed != 1 || len(s.PassRateTrend) != 1 || s.PassRateTrend[0] != *lr.PassRate {
+		t.Errorf("finished run: %+v (passRate=%v passed=%v failed=%v), trend %v",
+			lr, ptrVal(lr.PassRate), ptrVal(lr.Passed), ptrVal(lr.Failed), s.PassRateTrend)
+	}
+}
+
+func ptrVal[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -71,9 +71,14 @@ func suiteView(su *evalSuiteRec, runs []*evalRunRec) evals.Suite {
 	}
 	if n := len(runs); n > 0 {
 		r := runs[n-1]
-		sum := r.summary()
-		v.LatestRun = &evals.LatestRun{ID: r.id, Status: r.status, PassRate: &sum.PassRate,
-			Passed: &sum.Passed, Failed: &sum.Failed, CreatedAt: wire.MillisOf(r.createdAt)}
+		v.LatestRun = &evals.LatestRun{ID: r.id, Status: r.status, CreatedAt: wire.MillisOf(r.createdAt)}
+		// A run still going with no verdict yet has no pass rate: the
+		// service sends null for it (its summary is not there yet), not
+		// a 0% run. It stays out of passRateTrend, which only finished
+		// runs enter.
+		if sum := r.summary(); r.terminal() || sum.Passed+sum.Failed > 0 {
+			v.LatestRun.PassRate, v.LatestRun.Passed, v.LatestRun.Failed = &sum.PassRate, &sum.Passed, &sum.Failed
+		}
 	}
 	return v
 }
