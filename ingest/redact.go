@@ -16,9 +16,10 @@ var (
 	reSKToken  = regexp.MustCompile(`\bsk_[A-Za-z0-9][A-Za-z0-9_\-]{7,}`)
 	reBearer   = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
 	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/\s"\\@]+@`)
-	// A tunnel URL's ?k= secret, also as JSON (\u0026) or a URL inside a
-	// URL (%3Fk%3D) writes its separator.
-	reTunnelSecret = regexp.MustCompile(`(?i)((?:\?|&|\\u0026|%3F|%26)k(?:=|%3D))[^&\s"\\#%]{8,}`)
+	// A tunnel URL's ?k= secret, also as JSON (\u0026), HTML or XML
+	// (&amp;, &#38;, &#x26;) or a URL inside a URL (%3Fk%3D) writes its
+	// separator.
+	reTunnelSecret = regexp.MustCompile(`(?i)((?:\?|(?:&|\\u0026)(?:amp;|#0*38;|#x0*26;)?|%3F|%26)k(?:=|%3D))[^&\s"\\#%]{8,}`)
 )
 
 // Redacted replaces every secret the reporter removes.

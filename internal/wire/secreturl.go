@@ -71,7 +71,7 @@ func isShownSecretParam(name string) bool {
 // RedactSecretParams replaces, in free text (an error message quoting a
 // tunnel URL), the value of every k query parameter: what follows "k="
 // after '?' or '&' (also as JSON escapes "\u0026", percent-encoded inside
-// another URL, or as HTML's "&amp;"; the name also as %6B, and K, as the
+// another URL, or as HTML's "&amp;", "&#38;" or "&#x26;"; the name also as %6B, and K, as the
 // text is not a URL parsed as the edge parses it), up to the next '&',
 // '#', quote, bracket, backslash, white space or percent-encoded '&', '#'
 // or '"'.
@@ -108,7 +108,7 @@ func RedactSecretParams(s string) string {
 // '&', in any of the spellings RedactSecretParams reads) and where its
 // value begins.
 func secretParamAt(s string, i int) (int, bool) {
-	j, ok := afterAny(s, i, "&amp;", `\u0026`, `\U0026`, "%3F", "%3f", "%26", "?", "&") // longest first
+	j, ok := afterAny(s, i, "&#x26;", "&#X26;", "&amp;", "&#38;", `\u0026`, `\U0026`, "%3F", "%3f", "%26", "?", "&") // longest first
 	if !ok {
 		return 0, false
 	}

@@ -65,7 +65,8 @@ func TestRedactSecretParams(t *testing.T) {
 
 // The k parameter in the other spellings text quoting a URL carries: the
 // name percent-encoded (the edge reads %6B as k), a JSON document's
-// escaped '&', a URL inside another URL's query, an HTML page's &amp;.
+// escaped '&', a URL inside another URL's query, an HTML page's &amp;
+// (or its character references &#38; and &#x26;).
 func TestRedactSecretParamsSpellings(t *testing.T) {
 	const secret = "tunnelsecret123"
 	for name, in := range map[string]string{
@@ -75,6 +76,9 @@ func TestRedactSecretParamsSpellings(t *testing.T) {
 		"URL-encoded URL":            "https://edge/x?target=https%3A%2F%2Fh%2Fp%3Fk%3D" + secret,
 		"URL-encoded URL &":          "https://edge/x?target=https%3A%2F%2Fh%2Fp%3Fa%3D1%26k%3D" + secret + "%26b%3D2",
 		"HTML-escaped ampersand":     `<a href="https://h/p?a=1&amp;k=` + secret + `">`,
+		"HTML decimal reference":     `<a href="https://h/p?a=1&#38;k=` + secret + `&#38;b=2">`,
+		"HTML hex reference":         `<a href="https://h/p?a=1&#x26;k=` + secret + `">`,
+		"HTML hex reference upper":   `<a href="https://h/p?a=1&#X26;k=` + secret + `">`,
 	} {
 		got := RedactSecretParams(in)
 		if strings.Contains(got, secret) || !strings.Contains(got, "REDACTED") {
