@@ -1,0 +1,28 @@
+package ingest
+
+// RedactText returns text with what the reporter removes from a result
+// before spooling or sending it (see Redacted): the client's API key, any
+// sk_ token, credential headers' values, bearer tokens, URL credentials
+// and a tunnel URL's ?k= secret, by the same rules. It is for a program
+// that also prints what it reports (a CLI echoing failing tests' output,
+// an eval run's reasons written to JUnit), so the printed text keeps no
+// more than the stored one. A ReporterOptions.Redact hook is not applied.
+func (s *Service) RedactText(text string) string {
+	return string(s.redactor().text(text))
+}
+
+// RedactJSON is RedactText for a JSON document, redacted as a result's
+// encoding is: strings where they stand, header names as object keys,
+// name/value pairs; what it returns is still JSON. doc itself may be
+// returned when there is nothing to redact.
+func (s *Service) RedactJSON(doc []byte) []byte {
+	return s.redactor().apply(doc)
+}
+
+// redactor is the reporter's redactor for the client's key alone.
+func (s *Service) redactor() redactor {
+	if s == nil {
+		return redactor{}
+	}
+	return redactor{key: s.redact}
+}

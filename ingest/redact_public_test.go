@@ -1,0 +1,50 @@
+package ingest_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/ingest"
+)
+
+// RedactText and RedactJSON apply the reporter's rules, with the client's
+// key, to what a program prints beside what it reports; a nil Service
+// applies the rules alone.
+func TestServiceRedactTextAndJSON(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	key := f.ws.APIKey
+	text := "key " + key + "\nX-Api-Key: apikeyvalue0123456789\nGET http://h/t/srv_1?a=1&amp;k=TUNNELSECRETAMP777 x" +
+		"\nproxy http://bob:PASSWORDSECRET99@proxy.local/\nAuthorization: Bearer tok_abcdefghijkl"
+	secrets := []string{key, "apikeyvalue0123456789", "TUNNELSECRETAMP777", "PASSWORDSECRET99", "tok_abcdefghijkl"}
+	for name, got := range map[string]string{
+		"RedactText":     f.c.Ingest.RedactText(text),
+		"RedactJSON":     string(f.c.Ingest.RedactJSON(mustJSON(t, map[string]any{"error": text, "n": 1}))),
+		"nil RedactText": (*ingest.Service)(nil).RedactText(text),
+	} {
+		for _, s := range secrets {
+			if strings.Contains(got, s) {
+				t.Errorf("%s keeps %q: %s", name, s, got)
+			}
+		}
+		if !strings.Contains(got, "X-Api-Key: ") || !strings.Contains(got, "proxy.local") {
+			t.Errorf("%s lost the text around the secrets: %s", name, got)
+		}
+	}
+	if b := f.c.Ingest.RedactJSON(mustJSON(t, map[string]any{"error": text})); !json.Valid(b) {
+		t.Errorf("RedactJSON broke the document: %s", b)
+	}
+	if got := f.c.Ingest.RedactText("nothing to see"); got != "nothing to see" {
+		t.Errorf("RedactText changed plain text: %q", got)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
