@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	projectops "github.com/projectops/projectops-go"
@@ -15,10 +17,14 @@ func newEvalCmd(a *app) *cobra.Command {
 }
 
 // evalCmd is what every eval subcommand needs: the client and the project.
+// What it prints or writes of the service's answers (reasons and errors
+// quote tool calls' arguments, a trace holds the conversation) is redacted
+// as the reporter redacts results: redact, and print's JSON.
 type evalCmd struct {
 	*app
 	c       *projectops.Client
 	project string
+	redact  func(string) string // nil: nothing to redact (no client)
 }
 
 // evalSetup checks --project and builds the client.
@@ -27,5 +33,22 @@ func (a *app) evalSetup() (*evalCmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &evalCmd{app: a, c: c, project: project}, nil
+	return &evalCmd{app: a, c: c, project: project, redact: outputRedactor(c)}, nil
+}
+
+// redacted is s redacted by ec.redact.
+func (ec *evalCmd) redacted(s string) string {
+	if ec.redact == nil {
+		return s
+	}
+	return ec.redact(s)
+}
+
+// print is app.print with the JSON redacted (see redactedJSON); the text
+// is written from values redacted already.
+func (ec *evalCmd) print(v any, text func(w io.Writer)) error {
+	if ec.json {
+		return redactedJSON(ec.stdout, ec.c, v)
+	}
+	return ec.text(text)
 }

@@ -50,7 +50,7 @@ func newEvalIterationsCmd(a *app) *cobra.Command {
 				return err
 			}
 			if a.json {
-				return writeJSON(a.stdout, iters)
+				return ec.print(iters, nil)
 			}
 			reasons, err := ec.failReasons(args[0], iters)
 			if err != nil {
@@ -99,16 +99,19 @@ func newEvalTraceCmd(a *app) *cobra.Command {
 			if tr != nil {
 				out.Trace = tr.Raw
 			}
-			return a.print(out, func(w io.Writer) { printTrace(w, steps, tr) })
+			return ec.print(out, func(w io.Writer) { printTrace(w, steps, tr, ec.redacted) })
 		},
 	}
 }
 
-func printTrace(w io.Writer, steps []evals.StepResult, tr *evals.Trace) {
+// printTrace prints steps and tr with every text the service returned
+// (reasons, messages, tool calls' arguments and results) redacted by
+// redact before a cell cuts it.
+func printTrace(w io.Writer, steps []evals.StepResult, tr *evals.Trace, redact func(string) string) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "STEP\tKIND\tSTATUS\tREASON")
 	for _, s := range steps {
-		fmt.Fprintf(tw, "%d %s\t%s\t%s\t%s\n", s.StepIndex, s.StepID, s.Kind, s.Status, cell(s.Reason, 100))
+		fmt.Fprintf(tw, "%d %s\t%s\t%s\t%s\n", s.StepIndex, s.StepID, s.Kind, s.Status, cell(redact(s.Reason), 100))
 	}
 	tw.Flush()
 	if tr == nil {
@@ -116,17 +119,17 @@ func printTrace(w io.Writer, steps []evals.StepResult, tr *evals.Trace) {
 	}
 	fmt.Fprintln(w, "\nconversation:")
 	for _, m := range tr.Messages {
-		line := m.Content
+		line := redact(m.Content)
 		for _, c := range m.ToolCalls {
 			args, _ := json.Marshal(c.Arguments) // JSON, as the iterations' reasons show them
-			line += fmt.Sprintf(" [calls %s %s]", c.ToolName, args)
+			line += fmt.Sprintf(" [calls %s %s]", c.ToolName, redact(string(args)))
 		}
 		for _, p := range m.Parts { // the service's form of the same
 			switch p.Type {
 			case "tool-call":
-				line += fmt.Sprintf(" [calls %s %s]", p.ToolName, p.Input)
+				line += fmt.Sprintf(" [calls %s %s]", p.ToolName, redact(string(p.Input)))
 			case "tool-result":
-				line += fmt.Sprintf(" [result of %s: %s]", p.ToolName, cell(string(p.Output), 100))
+				line += fmt.Sprintf(" [result of %s: %s]", p.ToolName, cell(redact(string(p.Output)), 100))
 			}
 		}
 		// Aligned after "assistant:", the longest role; a message of parts

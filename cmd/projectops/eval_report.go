@@ -25,7 +25,7 @@ func (ec *evalCmd) failReasons(runID string, iters []evals.Iteration) (map[strin
 			if it.Error != "" {
 				reason += ": " + it.Error
 			}
-			out[it.ID] = reason
+			out[it.ID] = ec.redacted(reason)
 			continue
 		}
 		if it.Result != evals.ResultFailed {
@@ -42,7 +42,8 @@ func (ec *evalCmd) failReasons(runID string, iters []evals.Iteration) (map[strin
 				break
 			}
 		}
-		out[it.ID] = orDefault(reason, "failed")
+		// Redacted whole, before JUnit, the summary or a cell cuts it.
+		out[it.ID] = ec.redacted(orDefault(reason, "failed"))
 	}
 	return out, nil
 }

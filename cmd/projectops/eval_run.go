@@ -35,6 +35,10 @@ func newEvalRunCmd(a *app) *cobra.Command {
 suiteName, serverIds, tests, ...; - reads stdin). With --wait it follows the run
 (a live line on a terminal, a heartbeat line in CI logs, both on stderr), prints
 its iterations and verdict, and can write JUnit XML and a Markdown summary.
+Failure reasons (which quote tool calls' arguments), there and in "eval
+iterations" and "eval trace" (--json too), are redacted as "report" redacts
+results: the API key, sk_ tokens, credential headers, bearer tokens, URL
+credentials and tunnel ?k= secrets.
 A run still going after --wait-timeout (10m by default, as the service's own
 gate; 0 waits for good) is left running, and the command exits 2.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
@@ -107,7 +111,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 		return err
 	}
 	if !f.wait {
-		return a.print(rc, func(w io.Writer) {
+		return ec.print(rc, func(w io.Writer) {
 			fmt.Fprintf(w, "run %s started (suite %s); follow it with --wait or poll it with: projectops eval iterations --project %s %s\n",
 				rc.RunID, rc.SuiteID, ec.project, rc.RunID)
 		})
@@ -242,6 +246,7 @@ func (ec *evalCmd) iterations(runID string, limit int) ([]evals.Iteration, error
 		if err != nil {
 			return nil, err
 		}
+		it.Error = ec.redacted(it.Error) // printed where there is no failing step
 		iters = append(iters, it)
 	}
 	return iters, nil

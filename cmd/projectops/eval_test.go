@@ -329,7 +329,7 @@ func TestPrintTraceShowsContentParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	printTrace(&out, nil, &tr)
+	printTrace(&out, nil, &tr, func(s string) string { return s })
 	// Contents aligned after "assistant:"; flat tool calls' arguments as JSON.
 	for _, want := range []string{"  user:      weather?", `  assistant: checking [calls weather {"city":"Paris"}]`,
 		`  assistant: again [calls weather {"city":"Oslo"}]`, `  tool:      [result of weather: {"type":"json","value":{"t":21}}]`} {
