@@ -20,7 +20,6 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
-	"github.com/projectops/projectops-go/option"
 	"github.com/spf13/cobra"
 )
 
@@ -50,7 +49,9 @@ func newReportCmd(a *app) *cobra.Command {
   projectops report resume [--spool DIR]
 
 While reading go test output it prints failing tests with their output and a
-closing summary (-q: the summary alone). Input that is not what the flags say
+closing summary (-q: the summary alone); that text is redacted as the results
+it sends and spools are (the API key, sk_ tokens, credential headers, bearer
+tokens, URL credentials, tunnel ?k= secrets). Input that is not what the flags say
 (plain go test text, a terminal on stdin, an unreadable file) is refused with
 exit 2 and no run is created. --project defaults to $PROJECTOPS_PROJECT, else
 "default". With --json the summary is a JSON object on stdout.
@@ -152,11 +153,12 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	// text stops at the first failed write while the report goes on.
 	catchSIGPIPE.Do(func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) })
 	text = &bestEffort{stickyWriter: stickyWriter{w: text}, stderr: stderr}
-	var masked *maskWriter
-	if key := os.Getenv(option.EnvAPIKey); len(key) >= 8 { // checked by client() before anything runs
-		masked = &maskWriter{w: text, secret: []byte(key)}
-		text = masked
-	}
+	// Echoed redacted as the results are sent and spooled, and with the
+	// key masked whatever its shape.
+	masked := &maskWriter{w: text, redact: client.Ingest.RedactText, secret: apiKeySecret()}
+	text = masked
+	// And so are the build errors the stream carries, printed on stderr.
+	buildText := &maskWriter{w: stderr, redact: client.Ingest.RedactText, secret: apiKeySecret()}
 	format, file := "go test", ""
 	for _, c := range []struct{ name, file string }{{"junit", f.junit}, {"jest", f.jest}, {"vitest", f.vitest}} {
 		if c.file != "" {
@@ -239,7 +241,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	var readErr error
 	switch {
 	case cmdArgs != nil:
-		st, code, readErr = runCommand(ctx, rctx, cmdArgs, rep, text, stderr, f.quiet)
+		st, code, readErr = runCommand(ctx, rctx, cmdArgs, rep, text, stderr, buildText, f.quiet)
 		if readErr == errNotStarted {
 			return codeError{code}
 		}
@@ -255,7 +257,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		opt := ingest.GoTestOptions{Passthrough: text}
 		var plain *plainText
 		if !f.quiet {
-			plain = newPlainText(text, stderr)
+			plain = newPlainText(text, buildText)
 			opt.OnEvent = plain.event
 		}
 		st, readErr = ingest.ReadGoTest(rctx, in, rep, opt)
@@ -264,9 +266,8 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		}
 	}
 	stopSaying()
-	if masked != nil {
-		_ = masked.Flush() // the tests' last line, before the summary
-	}
+	_ = masked.Flush() // the tests' last line, before the summary
+	_ = buildText.Flush()
 	cut := false // reading stopped at the grace: the tests had not ended
 	if readErr != nil && ctx.Err() != nil && rctx.Err() != nil && errors.Is(readErr, context.Canceled) {
 		// What was read is the report, not a reading failure; but tests
@@ -396,8 +397,9 @@ func reportFailed(st ingest.SourceStats, out *ingest.Outcome, minPassRate float6
 
 // runCommand runs cmdArgs, passing its output through and reading its go
 // test -json events. "go test" without -json gets -json added, and what go
-// test would have printed is rendered from the events (see plainText).
-func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recorder, stdout, stderr io.Writer, quiet bool) (ingest.SourceStats, int, error) {
+// test would have printed is rendered from the events (see plainText),
+// its build errors to buildText.
+func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recorder, stdout, stderr, buildText io.Writer, quiet bool) (ingest.SourceStats, int, error) {
 	added := false
 	if filepath.Base(cmdArgs[0]) == "go" && len(cmdArgs) > 1 && cmdArgs[1] == "test" && !hasJSONFlag(cmdArgs[2:]) {
 		cmdArgs = slices.Insert(slices.Clone(cmdArgs), 2, "-json")
@@ -443,7 +445,7 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		// the summary alone, as for input on stdin).
 		opt.Passthrough = stdout
 		if !quiet {
-			text = newPlainText(stdout, stderr)
+			text = newPlainText(stdout, buildText)
 			opt.OnEvent = text.event
 			if verbose(cmdArgs) {
 				opt.OnEvent, opt.Output = nil, stdout // -v text is the events' text
