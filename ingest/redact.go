@@ -79,6 +79,7 @@ func (rd redactor) apply(b []byte) []byte { return rd.applyMode(b, false) }
 // applyMode is apply; html reads every string of b as HTML (see
 // redactHeaders).
 func (rd redactor) applyMode(b []byte, html bool) []byte {
+	b = rd.redactEscapedTokens(b)
 	for _, v := range rd.values {
 		if bytes.Contains(b, v) {
 			b = replaceInStrings(b, v)

@@ -57,6 +57,16 @@ var headerForms = []func(name, secret string) Result{
 	func(n, s string) Result {
 		return Result{WidgetSnapshots: []WidgetSnapshot{{WidgetHTML: "<p>\n    " + n + ": x;\n    " + s + "\n  </p>"}}}
 	},
+	// Values a rule other than the header's finds, whatever the name: a
+	// tunnel URL's ?k= secret behind an HTML-escaped '&', in text and in
+	// widget HTML, and an sk_ token written with a JSON \u escape, in
+	// text (JSON quoted in it) and in a Trace.
+	func(n, s string) Result { return Result{Error: `<a href="https://h/t/mcp?` + n + `=1&amp;k=` + s + `&amp;b=2">`} },
+	func(n, s string) Result {
+		return Result{WidgetSnapshots: []WidgetSnapshot{{WidgetHTML: `<a href="https://h/t/mcp?` + n + `=1&#x26;k=` + s + `">`}}}
+	},
+	func(n, s string) Result { return Result{Error: `{"` + n + `":"sk\u005f` + s + `"}`} },
+	func(n, s string) Result { return Result{Trace: json.RawMessage(`{"h":{"` + n + `":"x"},"k":"\u0073k_` + s + `"}`)} },
 }
 
 // A secret header's value never survives redaction, whatever the case of
@@ -70,6 +80,9 @@ func FuzzRedactHeaders(f *testing.F) {
 	f.Add(uint8(8), uint64(0), uint8(8), []byte("hunter2hunter2"), "", "")
 	f.Add(uint8(10), uint64(0xffff), uint8(9), []byte("tok3n-abcdefgh"), "", "")
 	f.Add(uint8(9), uint64(1), uint8(11), []byte("tok3n-abcdefgh"), "", "")
+	for form := uint8(20); form < 24; form++ { // the forms other rules redact
+		f.Add(uint8(3), uint64(0), form, []byte("TUNNELSECRETAMP777"), "", "")
+	}
 	for form := uint8(15); form < 20; form++ { // the folded forms
 		f.Add(uint8(form), uint64(0), form, []byte("f0ldedSecretValue"), "request:\n", "\n    x_test.go:9: next")
 	}

@@ -76,6 +76,10 @@ var linearCases = []struct {
 	// One line of names whose values all end at its end, then a long line
 	// shaped like go test's: each name once read that line again.
 	{"one line of names, then a long go test line", "x-api-key=authorization:", 256 << 10, "a"},
+	// Tokens written with \u escapes are compared decoded: one that runs
+	// the whole page, and many, each an sk_ token.
+	{"escaped word characters, one token", `sk\u005fa\u005f`, 256 << 10, ""},
+	{"escaped word characters, many tokens", `Cookie: a=1 sk\u005fabcdefgh `, 256 << 10, ""},
 }
 
 // linearPage is tc's adversarial page at size bytes.

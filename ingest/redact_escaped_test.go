@@ -1,0 +1,47 @@
+package ingest
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// A secret token spelled with a JSON \u escape of one of its characters
+// (a test printing a JSON body whose encoder escaped it) is compared
+// decoded and redacted whole, at any depth of quoting: the client's key
+// (whatever its shape after sk_), any sk_ token, a run secret. Text
+// around it, other escapes and a token that decodes to no secret are
+// kept, and the document stays JSON.
+func TestSecretWithUnicodeEscapeRedacted(t *testing.T) {
+	t.Parallel()
+	const key = "sk_demo_owner_0000000000000000"
+	rd := redactor{key: func(s string) string { return strings.ReplaceAll(s, key, "sk_***") }}.withValues("RunSecretValue99")
+	for _, tc := range []struct{ text, secret string }{
+		{`body {"note":"sk\u005fdemo_owner_0000000000000000"} sent`, "demo_owner_0000"},
+		{`body {"note":"\u0073k_demo_owner_0000000000000000"} sent`, "demo_owner_0000"},
+		{`body {"note":"sk_demo\u005Fowner_0000000000000000"} sent`, "owner_0000"},
+		{`quoted "{\"note\":\"sk\\u005flive_ABCDEFGH12345\"}"`, "ABCDEFGH12345"},
+		{`token RunSecret\u0056alue99 here`, "alue99"},
+	} {
+		got := string(rd.text(tc.text))
+		if strings.Contains(got, tc.secret) || !strings.Contains(got, Redacted) {
+			t.Errorf("text(%q) = %q", tc.text, got)
+		}
+		if !strings.HasPrefix(got, strings.Fields(tc.text)[0]) {
+			t.Errorf("text(%q) = %q lost the text before the secret", tc.text, got)
+		}
+	}
+	// In a Trace, kept as its encoder wrote it: the escape is the
+	// document's own.
+	for _, tr := range []string{`{"note":"sk\u005fdemo_owner_0000000000000000","n":1}`, `["x \u0073k_live_ABCDEFGH12345 y"]`} {
+		b, _ := json.Marshal(Result{CaseTitle: "t", Trace: json.RawMessage(tr)})
+		if out := string(rd.apply(b)); strings.Contains(out, "0000000000") || strings.Contains(out, "ABCDEFGH") || !json.Valid([]byte(out)) {
+			t.Errorf("trace %s redacted to %s", tr, out)
+		}
+	}
+	for _, keep := range []string{`color \u001b[31mred\u001b[0m`, `escaped \u0041BC is not a secret`, `plain words_only`} {
+		if got := string(rd.text(keep)); got != keep {
+			t.Errorf("text(%q) = %q, want it unchanged", keep, got)
+		}
+	}
+}
