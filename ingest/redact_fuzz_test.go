@@ -61,12 +61,16 @@ var headerForms = []func(name, secret string) Result{
 	// tunnel URL's ?k= secret behind an HTML-escaped '&', in text and in
 	// widget HTML, and an sk_ token written with a JSON \u escape, in
 	// text (JSON quoted in it) and in a Trace.
-	func(n, s string) Result { return Result{Error: `<a href="https://h/t/mcp?` + n + `=1&amp;k=` + s + `&amp;b=2">`} },
+	func(n, s string) Result {
+		return Result{Error: `<a href="https://h/t/mcp?` + n + `=1&amp;k=` + s + `&amp;b=2">`}
+	},
 	func(n, s string) Result {
 		return Result{WidgetSnapshots: []WidgetSnapshot{{WidgetHTML: `<a href="https://h/t/mcp?` + n + `=1&#x26;k=` + s + `">`}}}
 	},
 	func(n, s string) Result { return Result{Error: `{"` + n + `":"sk\u005f` + s + `"}`} },
-	func(n, s string) Result { return Result{Trace: json.RawMessage(`{"h":{"` + n + `":"x"},"k":"\u0073k_` + s + `"}`)} },
+	func(n, s string) Result {
+		return Result{Trace: json.RawMessage(`{"h":{"` + n + `":"x"},"k":"\u0073k_` + s + `"}`)}
+	},
 }
 
 // A secret header's value never survives redaction, whatever the case of
