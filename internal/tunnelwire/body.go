@@ -39,9 +39,10 @@ type Body struct {
 
 	queued int64 // bytes queued by Add and not yet taken
 
-	taken     int64     // bytes the consumer has taken, for AddPaced's rate
-	paceStart time.Time // when AddPaced began waiting, zero when it is not behind
-	paceTaken int64     // taken then
+	taken      int64         // bytes the consumer has taken, for AddPaced's rate
+	pacing     bool          // AddPaced has waited since the consumer last caught up
+	paceWaited time.Duration // how long, in all
+	paceTaken  int64         // taken when the first of those waits began
 }
 
 // ErrTooLarge is a body whose queued bytes would pass Add's limit.
@@ -105,12 +106,14 @@ func (b *Body) Add(chunk []byte, limit int64) error {
 // AddPaced is Add for a body whose consumer reads as fast as it can but
 // may lag a moment behind its sender (a caller on the other side of a
 // busy machine): past limit it waits for the consumer to take chunks
-// instead of refusing. It returns ErrTooLarge when a wait has gone on for
-// grace and the consumer took less than limit bytes a second over it: a
-// consumer that reads as fast as a caller can is never cut, and one that
-// stopped, or reads slower than that, holds the sender (a session's
-// reader, and every stream behind it) for about grace, then is cut. A
-// wait goes on until the bytes queued fall to half the limit.
+// instead of refusing, each wait ending once the chunk fits. The waits
+// since the consumer last caught up (the bytes queued at half the limit or
+// under when a chunk is added) add up; once they reach grace, a consumer
+// that took less than limit bytes a second over them is cut (ErrTooLarge).
+// So a consumer that reads as fast as a caller can is never cut, and one
+// that stopped, or reads slower than that, holds the sender (a session's
+// reader, and every stream behind it) for about grace in all, then is cut.
+// Time nobody waited (both sides quiet) is not counted against it.
 func (b *Body) AddPaced(chunk []byte, limit int64, grace time.Duration) error {
 	var timer *time.Timer
 	defer func() {
@@ -126,18 +129,16 @@ func (b *Body) AddPaced(chunk []byte, limit int64, grace time.Duration) error {
 			return nil
 		case b.queued+int64(len(chunk)) <= limit || b.queued == 0: // a chunk over limit alone still goes
 			if b.queued <= limit/2 {
-				b.paceStart = time.Time{} // caught up: a later wait starts afresh
+				b.paceWaited, b.pacing = 0, false // caught up: later waits count afresh
 			}
 			b.queued += int64(len(chunk))
 			b.enqueue(chunk)
 			return nil
 		}
-		now := time.Now()
-		if b.paceStart.IsZero() {
-			b.paceStart, b.paceTaken = now, b.taken
+		if !b.pacing {
+			b.pacing, b.paceTaken = true, b.taken
 		}
-		waited := now.Sub(b.paceStart)
-		if waited >= grace && float64(b.taken-b.paceTaken) < float64(limit)*waited.Seconds() {
+		if w := b.paceWaited; w >= grace && float64(b.taken-b.paceTaken) < float64(limit)*w.Seconds() {
 			b.mu.Unlock()
 			return ErrTooLarge
 		}
@@ -145,18 +146,20 @@ func (b *Body) AddPaced(chunk []byte, limit int64, grace time.Duration) error {
 			b.room = make(chan struct{}, 1)
 		}
 		room := b.room
+		d := max(grace-b.paceWaited, grace/4) // look again at grace, then now and then while it reads
 		b.mu.Unlock()
-		d := max(grace-waited, grace/4) // look again at grace, then now and then while it reads
 		if timer == nil {
 			timer = time.NewTimer(d)
 		} else {
 			timer.Reset(d)
 		}
+		began := time.Now()
 		select {
 		case <-room:
 		case <-timer.C:
 		}
 		b.mu.Lock()
+		b.paceWaited += time.Since(began)
 	}
 }
 

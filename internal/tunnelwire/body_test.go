@@ -238,6 +238,57 @@ func TestBodyAddPaced(t *testing.T) {
 	}
 }
 
+// A pace episode that ended (the sender got room and stopped sending)
+// must not be charged for a later quiet spell in which nobody waited: a
+// consumer that paused while the sender was idle too, then is found a
+// little behind by the next burst, is cut at once, with no grace at all.
+func TestBodyAddPacedCountsOnlyWaits(t *testing.T) {
+	t.Parallel()
+	const grace = 200 * time.Millisecond
+	const limit = 1000
+	chunk := make([]byte, 100)
+	b := new(Body)
+	for range limit / len(chunk) {
+		if err := b.AddPaced(chunk, limit, grace); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The queue is full: the next chunk waits until the consumer takes one
+	// (a brief wait, well within grace).
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		_, _ = b.Next(context.Background())
+	}()
+	if err := b.AddPaced(chunk, limit, grace); err != nil {
+		t.Fatalf("first wait: %v", err)
+	}
+	// The consumer takes one more chunk (queued 900 > limit/2), then both
+	// sides are quiet for a while: nobody is held.
+	if _, err := b.Next(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * grace)
+	// The sender resumes: one chunk fits, the next waits. The consumer
+	// starts reading promptly, 10x faster than the floor.
+	if err := b.AddPaced(chunk, limit, grace); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			if _, err := b.Next(context.Background()); err != nil {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	err := b.AddPaced(chunk, limit, grace)
+	if err != nil {
+		t.Fatalf("AddPaced = %v after %v of waiting on a consumer that reads at 10x the floor (the stale episode's idle spell was charged to it)", err, time.Since(start))
+	}
+	_ = b.Close()
+}
+
 // Abort drops what is queued: the consumer's next read is the error, not
 // the chunks before it.
 func TestBodyAbort(t *testing.T) {
