@@ -45,6 +45,7 @@ type Server struct {
 	origins  []string   // the browser origins served (cors.go)
 	baseURL  string
 	inflight sync.WaitGroup // request goroutines and the listener
+	served   sync.WaitGroup // in-process requests being served: Close gives them ShutdownGrace too
 	bg       workGroup      // background work (Wait, which may run during an Add)
 
 	rt        *router
@@ -168,8 +169,9 @@ func (s *Server) GoString() string { return s.String() }
 // started by requests) has finished.
 func (s *Server) Wait() { s.bg.Wait() }
 
-// Close stops the listener, lets loopback requests in flight finish for up
-// to ShutdownGrace, then cancels every request and background goroutine
+// Close stops the listener, lets requests in flight, loopback and in
+// process, finish for up to ShutdownGrace, then cancels every request and
+// background goroutine
 // the server owns and waits for them to return. A loopback client still
 // sending or not reading after ShutdownGrace has its connection closed, so
 // Close never waits on it. It is idempotent and reports no error; the
@@ -187,12 +189,16 @@ func (s *Server) Close() error {
 	hs := s.httpSrv
 	s.life.Unlock()
 
-	// Requests in flight on the listener run on s.ctx: they finish (up to
-	// ShutdownGrace) before it is cancelled, or a tool call cut short
-	// would answer a false 504 TIMEOUT. Hijacked connections (a tunnel's
-	// host) are not waited for; the cancel below ends them.
+	// Requests in flight, on the listener and in process, run on s.ctx:
+	// they finish (up to ShutdownGrace) before it is cancelled, or a tool
+	// call cut short would answer a false 504 TIMEOUT. Hijacked
+	// connections (a tunnel's host) are not waited for; the cancel below
+	// ends them.
+	ctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
+	defer cancel()
+	served := make(chan struct{})
+	go func() { s.served.Wait(); close(served) }()
 	if hs != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
 		if hs.Shutdown(ctx) != nil {
 			// A client still sending (or not reading) after the grace
 			// period: close its connection rather than wait for it. That
@@ -201,13 +207,35 @@ func (s *Server) Close() error {
 				s.log.Debug("projectopstest: close listener", "err", cerr)
 			}
 		}
-		cancel()
+	}
+	select {
+	case <-served:
+	case <-ctx.Done():
 	}
 	s.cancel()
 	s.inflight.Wait()
+	<-served // every request is over: the goroutine waiting for them too
 	s.bg.Wait() // background work (eval runs) uses the MCP pool: close it after
 	s.mcp.Close()
 	return nil
+}
+
+// enterRequest is enter for an in-process request, which Close also
+// gives ShutdownGrace (s.served); the caller must call leaveRequest.
+func (s *Server) enterRequest() bool {
+	s.life.Lock()
+	defer s.life.Unlock()
+	if s.closed {
+		return false
+	}
+	s.inflight.Add(1)
+	s.served.Add(1)
+	return true
+}
+
+func (s *Server) leaveRequest() {
+	s.served.Done()
+	s.inflight.Done()
 }
 
 // enter counts a request served on the caller's goroutine in s.inflight,
@@ -253,7 +281,7 @@ type inprocHost struct{ s *Server }
 func (h inprocHost) Handler() http.Handler        { return h.s.handler }
 func (h inprocHost) Context() context.Context     { return h.s.ctx }
 func (h inprocHost) Streams(r *http.Request) bool { return h.s.rt.streams(r) }
-func (h inprocHost) Enter() bool                  { return h.s.enter() }
-func (h inprocHost) Leave()                       { h.s.inflight.Done() }
+func (h inprocHost) Enter() bool                  { return h.s.enterRequest() }
+func (h inprocHost) Leave()                       { h.s.leaveRequest() }
 func (h inprocHost) Dispatch(f func()) bool       { return h.s.dispatch(f) }
 func (h inprocHost) Logger() *slog.Logger         { return h.s.log }

@@ -31,7 +31,22 @@ func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	w.committed = true
 	w.sent, w.header = w.header, w.header.Clone()
 	w.signalReady()
+	w.leaveLocked() // the request is over; the connection is the handler's
 	return server, bufio.NewReadWriter(bufio.NewReader(server), bufio.NewWriter(server)), nil
+}
+
+// leave ends a streaming request's count with its host, once.
+func (w *responseWriter) leave() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.leaveLocked()
+}
+
+func (w *responseWriter) leaveLocked() {
+	if w.host != nil {
+		w.host.Leave()
+		w.host = nil
+	}
 }
 
 // abandon is the client giving up before the response reached it: a

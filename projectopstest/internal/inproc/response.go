@@ -35,6 +35,7 @@ type responseWriter struct {
 	gone      bool         // the client gave up before the response was committed
 	body      bufferedBody // a complete response's body, part of this allocation
 	hctx      handlerCtx   // the handler's context, part of this allocation too
+	host      Host         // a streaming request's, until it leaves (leave)
 	url       url.URL      // the handler's request URL, likewise
 }
 

@@ -33,7 +33,9 @@ type Host interface {
 	// its own goroutine and may flush or hijack.
 	Streams(r *http.Request) bool
 	// Enter counts an in-flight request (false once the server is
-	// closed); Leave ends it.
+	// closed); Leave ends it. A streaming request leaves when its handler
+	// returns or when it hijacks the connection: the server's Close
+	// waits for requests, not for the connections handed to handlers.
 	Enter() bool
 	Leave()
 	// Dispatch runs f on a goroutine the server owns (false once closed).
@@ -117,11 +119,18 @@ func (t *Transport) serveSync(req, sreq *http.Request, rw *responseWriter) (*htt
 // done (the body is then complete or abandoned), and closing the response
 // body cancels the handler.
 func (t *Transport) serveAsync(req, sreq *http.Request, rw *responseWriter, cancel, release func()) (*http.Response, error) {
+	if !t.Host.Enter() {
+		release()
+		return nil, t.Closed
+	}
+	rw.host = t.Host
 	started := t.Host.Dispatch(func() {
 		defer release()
+		defer rw.leave()
 		rw.serve(t.Host.Handler(), sreq, t.Host.Logger())
 	})
 	if !started {
+		rw.leave()
 		release()
 		return nil, t.Closed
 	}
