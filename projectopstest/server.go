@@ -214,7 +214,7 @@ func (s *Server) Close() error {
 	}
 	s.cancel()
 	s.inflight.Wait()
-	<-served // every request is over: the goroutine waiting for them too
+	<-served    // every request is over: the goroutine waiting for them too
 	s.bg.Wait() // background work (eval runs) uses the MCP pool: close it after
 	s.mcp.Close()
 	return nil
