@@ -24,7 +24,9 @@ import (
 // Network drops are retried with jittered exponential backoff (see
 // WithReconnect). Serve returns ctx's error when ctx ends, ErrRevoked when
 // the grant is revoked or rotated, ErrTokenRejected when the relay refuses
-// the connect token, ErrReplaced when another host takes over, or the last
+// the connect token, ErrReplaced when another host takes over, a dial error
+// the client's http.RoundTripper marks backoff.Permanent (the double's
+// in-process transport once the double is closed) at once, or the last
 // error once reconnecting has failed for too long. Requests in flight when
 // the session ends see their context cancelled, and their responses are
 // cut short.
@@ -63,8 +65,9 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		var perm *backoff.PermanentError // the client's transport says no retry helps (a closed double)
 		if errors.Is(err, ErrRevoked) || errors.Is(err, ErrTokenRejected) || errors.Is(err, ErrReplaced) ||
-			errors.Is(err, errPermanent) {
+			errors.Is(err, errPermanent) || errors.As(err, &perm) {
 			return err
 		}
 		if connected {
