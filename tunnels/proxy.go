@@ -256,20 +256,25 @@ func hasDotSegment(p string) bool {
 }
 
 // stillEncoded reports a decoded path that, decoded once more (as a server
-// that decodes twice would, leniently: valid escapes only), shows what the other checks refuse: a dot
-// segment, a new slash, a backslash, a control byte, or yet more encoding
-// (%252e%252e is ".."). A literal percent sign that decodes to nothing of
-// the kind ("100%25abc") is forwarded.
+// that decodes twice would, leniently: valid escapes only), shows what the
+// other checks refuse: a dot segment, a new slash, a backslash, a control
+// byte, or yet more encoding (%252e%252e is ".."), up to maxDecodes passes;
+// a path still encoded after that many is refused too, rather than
+// decoded once per level (quadratic in its length). A literal percent
+// sign that decodes to nothing of the kind ("100%25abc") is forwarded.
 func stillEncoded(p string) bool {
-	if !strings.Contains(p, "%") {
-		return false
+	for range maxDecodes {
+		if !hasEscape(p) {
+			return false
+		}
+		q := lenientUnescape(p)
+		if hasDotSegment(q) || strings.Count(q, "/") != strings.Count(p, "/") ||
+			strings.ContainsRune(q, '\\') || hasControl(q) {
+			return true
+		}
+		p = q
 	}
-	q := lenientUnescape(p)
-	if q == p {
-		return false
-	}
-	return hasDotSegment(q) || strings.Count(q, "/") != strings.Count(p, "/") || strings.ContainsRune(q, '\\') ||
-		hasControl(q) || stillEncoded(q)
+	return hasEscape(p)
 }
 
 // hasControl reports a NUL or other control byte, which no MCP path has
@@ -288,10 +293,31 @@ func mergeQuery(a, b string) string {
 	return a + "&" + b
 }
 
+// maxDecodes is how many times hasSecret and stillEncoded decode a string
+// before reading what is still encoded as suspect: three levels of %25
+// nesting are more than any ordinary URL carries.
+const maxDecodes = 3
+
+// hasEscape reports a valid %XX escape in p, which lenientUnescape would
+// decode.
+func hasEscape(p string) bool {
+	for {
+		i := strings.IndexByte(p, '%')
+		if i < 0 {
+			return false
+		}
+		if i+2 < len(p) && ishex(p[i+1]) && ishex(p[i+2]) {
+			return true
+		}
+		p = p[i+1:]
+	}
+}
+
 // lenientUnescape decodes the valid %XX escapes of p and keeps the rest as
 // it is, as a lenient server would.
 func lenientUnescape(p string) string {
 	var b strings.Builder
+	b.Grow(len(p))
 	for i := 0; i < len(p); i++ {
 		if p[i] == '%' && i+2 < len(p) && ishex(p[i+1]) && ishex(p[i+2]) {
 			b.WriteByte(unhex(p[i+1])<<4 | unhex(p[i+2]))

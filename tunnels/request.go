@@ -87,25 +87,24 @@ func grantSecret(g *Grant) string {
 }
 
 // hasSecret reports whether s carries secret as written or in any
-// percent-encoded spelling (decoded once or more, as a lenient server
-// would). An empty secret is never found.
+// percent-encoded spelling (decoded up to maxDecodes times, as a lenient
+// server would). A string still percent-encoded after that many passes
+// is suspect and reported too: decoding it further costs a copy per
+// level, quadratic in its length. An empty secret is never found.
 func hasSecret(s, secret string) bool {
 	if secret == "" {
 		return false
 	}
-	for {
+	for range maxDecodes {
 		if strings.Contains(s, secret) {
 			return true
 		}
-		if !strings.Contains(s, "%") {
+		if !hasEscape(s) {
 			return false
 		}
-		d := lenientUnescape(s)
-		if d == s {
-			return false
-		}
-		s = d
+		s = lenientUnescape(s)
 	}
+	return strings.Contains(s, secret) || hasEscape(s)
 }
 
 // redactReferer is a Referer without the secret: k's value redacted (also
