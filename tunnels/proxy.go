@@ -71,10 +71,13 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 				}
 			}
 			out.Path = strings.TrimSuffix(t.Path, "/") + rest
-			out.RawPath = ""
-			if rawRest, ok := escapedRest(pr.In.URL); ok {
-				out.RawPath = strings.TrimSuffix(t.EscapedPath(), "/") + rawRest
+			rawRest, ok := escapedRest(pr.In.URL)
+			if !ok {
+				// The separating '/' was escaped (/mcp%2Fx): the rest is
+				// escaped afresh, target's own escapes kept all the same.
+				rawRest = (&url.URL{Path: rest}).EscapedPath()
 			}
+			out.RawPath = strings.TrimSuffix(t.EscapedPath(), "/") + rawRest
 			if rest == "" {
 				// PublicPath itself: target's path as given, its trailing slash too
 				out.Path, out.RawPath = t.Path, t.EscapedPath()
@@ -119,7 +122,7 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 
 // escapedRest is the sub-path after PublicPath (which exposedOnly found
 // u.Path to start with) as the caller escaped it; false when its '/' is
-// escaped itself (%2F: Serve's requests never are), and Path is then
+// escaped itself (%2F: Serve's requests never are), and the rest is then
 // escaped afresh.
 func escapedRest(u *url.URL) (string, bool) {
 	esc := u.EscapedPath() // a valid spelling of Path: each %XX one byte of it

@@ -108,3 +108,35 @@ func TestProxyToRefusesDoublyEncodedSeparator(t *testing.T) {
 	default:
 	}
 }
+
+// A request whose separating '/' after PublicPath is escaped (/mcp%2Fx,
+// which Serve never sends but a handler mounted elsewhere may see) still
+// keeps target's own escapes: a%2Fb in target's path stays one segment.
+func TestProxyToKeepsTargetEscapesWhenSubPathSeparatorIsEscaped(t *testing.T) {
+	seen := make(chan string, 1)
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.RequestURI
+	}))
+	defer b.Close()
+	target, _ := url.Parse(b.URL + "/a%2Fb/mcp")
+	h, err := tunnels.ProxyTo(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{"/mcp%2Fx", "/a%2Fb/mcp/x"},
+		{"/mcp/x%2Fy", "/a%2Fb/mcp/x%2Fy"},
+		{"/mcp", "/a%2Fb/mcp"},
+	} {
+		req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, "http://relay.test"+c.path, nil)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Errorf("%s: %d %q", c.path, rec.Code, rec.Body)
+			continue
+		}
+		if got := <-seen; got != c.want {
+			t.Errorf("%s: backend got %q, want %q", c.path, got, c.want)
+		}
+	}
+}
