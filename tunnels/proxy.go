@@ -21,9 +21,9 @@ import (
 const PublicPath = "/mcp"
 
 // ProxyTo returns a handler that forwards relayed requests to a local
-// server at target (for example http://127.0.0.1:3000/mcp): PublicPath
-// maps to target's path, a sub-path of it to the same sub-path of target's,
-// and the query is kept, as are the relay's X-Forwarded-For and
+// server at target (for example http://127.0.0.1:3000/mcp): PublicPath maps
+// to target's path, a sub-path of it to the same sub-path of target's, and
+// the query is kept, as are the relay's X-Forwarded-For and
 // X-Forwarded-Host; target's userinfo, if any, is sent as Basic auth to a
 // request without an Authorization header. Only that path is exposed: any
 // other path answers 404, and a path with a "." or ".." segment (also as
@@ -31,16 +31,18 @@ const PublicPath = "/mcp"
 // encoded, so nothing outside target's path is reachable through the
 // tunnel. The sub-path is forwarded as the caller escaped it (a%2Fb stays
 // a%2Fb). A doubly encoded path is forwarded only when decoding it again
-// (and again) shows none of those and no new '/' (100%25off is; a%252Fb
-// and %252e%252e answer 400): a local server that decodes twice would
-// otherwise route it to a path the tunnel never checked. Responses are flushed as they arrive, so SSE and
-// MCP's streamable HTTP work. An unreachable target answers 502. A local
-// server whose response body fails midway (it crashed or dropped the
-// connection) cuts the public caller's response short too: the handler
-// panics with http.ErrAbortHandler, which Serve (like net/http's server)
-// turns into a body cut short. Nothing is logged through the log
-// package; ProxyTo's diagnostics go to slog's default logger at debug level
-// (OnUnanswered hands the local server's silence to a function of yours).
+// (and again, up to three times) shows none of those and no new '/'
+// (100%25off is; a%252Fb and %252e%252e answer 400, as does a path still
+// encoded after three decodings): a local server that decodes twice would
+// otherwise route it to a path the tunnel never checked. Responses are
+// flushed as they arrive, so SSE and MCP's streamable HTTP work. An
+// unreachable target answers 502. A local server whose response body fails
+// midway (it crashed or dropped the connection) cuts the public caller's
+// response short too: the handler panics with http.ErrAbortHandler, which
+// Serve (like net/http's server) turns into a body cut short. Nothing is
+// logged through the log package; ProxyTo's diagnostics go to slog's
+// default logger at debug level (OnUnanswered hands the local server's
+// silence to a function of yours).
 func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 	if target == nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
 		return nil, apierr.Invalid("target", "tunnels: ProxyTo needs an absolute http or https URL")
@@ -239,7 +241,7 @@ func exposedOnly(next http.Handler) http.Handler {
 			return
 		}
 		if strings.ContainsRune(p, '\\') || hasDotSegment(p) || stillEncoded(p) || hasControl(p) {
-			http.Error(w, "tunnels: a path with a dot segment, a backslash or a control byte is not forwarded, nor one that decoded again would gain one or a new '/'", http.StatusBadRequest)
+			http.Error(w, "tunnels: the path is not forwarded: it has a dot segment, a backslash or a control byte, or would have one (or a new '/') if decoded again", http.StatusBadRequest)
 			return
 		}
 		next.ServeHTTP(w, r)
