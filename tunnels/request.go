@@ -45,22 +45,47 @@ func (s *session) localURI(raw string) (string, bool) {
 // token) is the only one to do so: dropping parts by the secret's value
 // catches every such spelling and leaves the handler a parameter of its
 // own named K. A host that does not know its secret (secret "") drops K
-// by name too.
+// by name too. A ';' separates parts as '&' does (some servers split on
+// it; Go's drops a part that has one): a=1;k=x keeps a=1.
 func withoutSecret(raw, secret string) string {
 	if raw == "" || strings.HasPrefix(raw, "k=") && !strings.ContainsAny(raw, "&;") {
 		return "" // the secret alone: nearly always
 	}
 	var kept []string
 	for part := range strings.SplitSeq(raw, "&") {
-		name, _, _ := strings.Cut(part, "=")
-		switch {
-		case part == "", wire.IsSecretParam(name), hasSecret(part, secret):
-		case secret == "" && isKName(name):
-		default:
+		if strings.Contains(part, ";") {
+			part = withoutSecretParts(part, ";", secret)
+		}
+		if keepPart(part, secret) {
 			kept = append(kept, part)
 		}
 	}
 	return strings.Join(kept, "&")
+}
+
+// withoutSecretParts is raw's parts, split at sep, that keepPart keeps,
+// joined with sep again.
+func withoutSecretParts(raw, sep, secret string) string {
+	var kept []string
+	for part := range strings.SplitSeq(raw, sep) {
+		if keepPart(part, secret) {
+			kept = append(kept, part)
+		}
+	}
+	return strings.Join(kept, sep)
+}
+
+// keepPart reports a query part that is neither empty, nor k, nor carries
+// the secret (nor, when the secret is unknown, is K).
+func keepPart(part, secret string) bool {
+	name, _, _ := strings.Cut(part, "=")
+	switch {
+	case part == "", wire.IsSecretParam(name), hasSecret(part, secret):
+		return false
+	case secret == "" && isKName(name):
+		return false
+	}
+	return true
 }
 
 // isKName reports a raw query name that reads as k or K.

@@ -55,6 +55,11 @@ func TestWithoutSecretDropsSecretSpellings(t *testing.T) {
 		{"k=" + sec + "&K=mine&kk=1", sec, "K=mine&kk=1"},
 		{"k=" + sec + "&K=mine&kk=1", "", "kk=1"},
 		{"k=x&%4B=y&a=1", "", "a=1"},
+		// ';' separates parts too: the rest of the part is kept.
+		{"k=" + sec + "&a=1;K=" + sec + "&b=2", sec, "a=1&b=2"},
+		{"a=1;k=x;c=3&b=2", "", "a=1;c=3&b=2"},
+		{"a=1;t=%73" + sec[1:] + ";;c=3", sec, "a=1;c=3"},
+		{"k=" + sec + "&;", sec, ""},
 	} {
 		if got := withoutSecret(c.raw, c.secret); got != c.want {
 			t.Errorf("withoutSecret(%q, %q) = %q, want %q", c.raw, c.secret, got, c.want)
