@@ -19,11 +19,14 @@ import (
 // refused (http.ErrContentLength) and one writing less leaves the client's
 // read cut short (io.ErrUnexpectedEOF), streaming or not; a 204 or 304
 // has no body and no Content-Length, and refuses writes
-// (http.ErrBodyNotAllowed).
+// (http.ErrBodyNotAllowed). The header is the one set with the status: a
+// Content-Length (or any header) set after WriteHeader is neither sent nor
+// enforced, and one that is not a length is dropped.
 //
 // The handler's query: declare[=N] sets Content-Length (5 by default),
-// code=N calls WriteHeader, flush flushes, write[=S] writes S ("hello" by
-// default). What each Write returned is compared too.
+// code=N calls WriteHeader, late=N then sets Content-Length and X-Late,
+// flush flushes, write[=S] writes S ("hello" by default). What each Write
+// returned is compared too.
 func TestContentLengthAsOverASocket(t *testing.T) {
 	var mu sync.Mutex
 	writeErrs := map[bool]map[string]string{false: {}, true: {}} // in process?, then by method and query
@@ -38,6 +41,10 @@ func TestContentLengthAsOverASocket(t *testing.T) {
 		}
 		if code, err := strconv.Atoi(q.Get("code")); err == nil {
 			w.WriteHeader(code)
+		}
+		if q.Has("late") {
+			w.Header().Set("Content-Length", q.Get("late"))
+			w.Header().Set("X-Late", "1")
 		}
 		if q.Has("flush") {
 			w.(http.Flusher).Flush()
@@ -93,6 +100,23 @@ func TestContentLengthAsOverASocket(t *testing.T) {
 		{http.MethodHead, "stream&code=204&declare&flush&write"},
 		{http.MethodHead, "stream&code=304&declare&flush&write"},
 		{http.MethodGet, "code=204&write"},
+
+		// A body whose length the handler did not declare: the server
+		// counts it.
+		{http.MethodGet, "write"},
+		{http.MethodGet, ""},
+		// Set after WriteHeader: neither sent nor enforced.
+		{http.MethodGet, "code=200&late=3&write"},
+		{http.MethodGet, "stream&code=200&late=3&flush&write"},
+		{http.MethodGet, "code=200&late=10&write"},
+		{http.MethodHead, "code=200&late=3&write"},
+		{http.MethodHead, "stream&code=200&late=3&flush&write"},
+		// Not a length: dropped, and the body is sent without one.
+		{http.MethodGet, "declare=abc&write"},
+		{http.MethodGet, "stream&declare=abc&flush&write"},
+		{http.MethodGet, "code=200&declare=-1&write"},
+		// (A HEAD answer's is sent as it is, which net/http's client
+		// refuses: not compared.)
 	} {
 		path := "/?" + tc.query
 		if tc.query != "" && tc.query[:min(6, len(tc.query))] == "stream" {
@@ -118,6 +142,7 @@ func TestContentLengthAsOverASocket(t *testing.T) {
 type lengths struct {
 	ContentLength int64
 	Header, Body  string
+	Late          string // X-Late, set after WriteHeader
 	Err           string // the body read's error, if any
 }
 
@@ -135,7 +160,8 @@ func do(t *testing.T, rt http.RoundTripper, method, url string) lengths {
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	l := lengths{ContentLength: resp.ContentLength, Header: resp.Header.Get("Content-Length"), Body: string(b)}
+	l := lengths{ContentLength: resp.ContentLength, Header: resp.Header.Get("Content-Length"), Body: string(b),
+		Late: resp.Header.Get("X-Late")}
 	if err != nil {
 		l.Err = err.Error()
 	}

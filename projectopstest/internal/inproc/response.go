@@ -24,10 +24,11 @@ type responseWriter struct {
 	mu        sync.Mutex
 	status    int
 	limit     int64 // the Content-Length declared when the status was set, -1 for none
+	badLength bool  // the Content-Length declared then was not a length (and was dropped)
 	written   int64 // bytes the handler asked to write, as net/http counts them
 	buf       bytes.Buffer
 	committed bool
-	sent      http.Header    // header snapshot taken at commit
+	sent      http.Header    // header snapshot: taken when the handler reads its header after the status is set, else at commit
 	pr        *io.PipeReader // streaming only
 	pw        *io.PipeWriter
 	err       error        // failure before commit, returned by RoundTrip
@@ -39,8 +40,19 @@ type responseWriter struct {
 	url       url.URL      // the handler's request URL, likewise
 }
 
-// Header implements http.ResponseWriter.
-func (w *responseWriter) Header() http.Header { return w.header }
+// Header implements http.ResponseWriter. As with net/http's server, what
+// the handler changes after the status is set is not sent: reading the
+// header then snapshots the one set with the status. (net/http also
+// snapshots at the status a map the handler had read before, in case it
+// kept it; that copy on every response is skipped here.)
+func (w *responseWriter) Header() http.Header {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.status != 0 && !w.committed && w.sent == nil {
+		w.sent = w.header.Clone()
+	}
+	return w.header
+}
 
 // WriteHeader implements http.ResponseWriter. Informational statuses and
 // repeated calls are ignored.
@@ -54,10 +66,14 @@ func (w *responseWriter) WriteHeader(code int) {
 
 // setStatusLocked sets the status and, as net/http's server does at that
 // point, takes the Content-Length the handler declared as the most it may
-// write.
+// write, or drops one that is not a length (the response then has none).
 func (w *responseWriter) setStatusLocked(code int) {
 	w.status = code
 	w.limit = declaredLength(w.header)
+	if w.limit < 0 && len(w.header["Content-Length"]) == 1 {
+		delete(w.header, "Content-Length")
+		w.badLength = true
+	}
 }
 
 // bodyAllowed reports whether a response with this status has a body
@@ -138,26 +154,32 @@ func (w *responseWriter) commitLocked(stream bool) {
 	if w.status == 0 {
 		w.setStatusLocked(http.StatusOK)
 	}
+	if w.sent == nil {
+		// The handler did not read its header after setting the status:
+		// the map is as it was then.
+		w.sent = w.header
+		if stream {
+			// The handler goes on: it gets its own copy of the header
+			// map, as changes after the headers are sent have no effect
+			// anyway.
+			w.header = w.header.Clone()
+		}
+	}
 	if !bodyAllowed(w.status) {
 		// net/http's server does not send these for a response with no
 		// body (nor, for a 304, a Content-Type).
-		delete(w.header, "Content-Length")
-		delete(w.header, "Transfer-Encoding")
+		delete(w.sent, "Content-Length")
+		delete(w.sent, "Transfer-Encoding")
 		if w.status == http.StatusNotModified {
-			delete(w.header, "Content-Type")
+			delete(w.sent, "Content-Type")
 		}
 	}
 	if !stream {
-		// The handler has returned: nobody touches the header map again.
-		w.sent = w.header
 		w.signalReady()
 		return
 	}
-	// The handler goes on: it gets its own copy of the header map, as
-	// changes after the headers are sent have no effect anyway.
-	// A Content-Length the handler set stays, as net/http's server
-	// sends it: the client reads that many bytes.
-	w.sent, w.header = w.header, w.header.Clone()
+	// A Content-Length the handler set with the status stays, as
+	// net/http's server sends it: the client reads that many bytes.
 	w.pr, w.pw = io.Pipe()
 	// Unblock a handler writing to a client that went away.
 	context.AfterFunc(&w.hctx, func() { w.abort(w.hctx.Err()) })
@@ -225,6 +247,14 @@ func (w *responseWriter) response(req *http.Request, cancel func()) *http.Respon
 	default:
 		b := w.buf.Bytes()
 		resp.ContentLength = int64(len(b))
+		if w.badLength {
+			// net/http's server sends it chunked: no length is known.
+			resp.ContentLength = -1
+		} else if _, ok := w.sent["Content-Length"]; !ok && bodyAllowed(w.status) && !w.head {
+			// What net/http's server adds to a complete body it was not
+			// told the length of.
+			w.sent.Set("Content-Length", strconv.Itoa(len(b)))
+		}
 		if n := w.limit; n > resp.ContentLength && bodyAllowed(w.status) && !w.head {
 			// The handler declared more than it wrote: the client is
 			// told the declared length and its read is cut short.
