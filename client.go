@@ -69,6 +69,14 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 	}, nil
 }
 
+// CloseIdleConnections closes the client's idle keep-alive connections, as
+// http.Client.CloseIdleConnections does: a program that makes many clients,
+// or a test that checks for goroutine leaks, calls it when done with one
+// (a connection otherwise lingers until its idle timeout). Calls in flight
+// are not affected, and the client stays usable. With WithHTTPClient it
+// closes that client's idle connections.
+func (c *Client) CloseIdleConnections() { c.t.HTTPClient().CloseIdleConnections() }
+
 // BaseURL returns the base URL the client sends requests to.
 func (c *Client) BaseURL() string { return c.t.BaseURL() }
 
