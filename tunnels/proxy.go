@@ -49,7 +49,9 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 	}
 	var o proxyOptions
 	for _, opt := range opts {
-		opt(&o)
+		if opt != nil {
+			opt(&o)
+		}
 	}
 	t := *target
 	rp := &httputil.ReverseProxy{
@@ -96,7 +98,7 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 		// Watches the response body: ReverseProxy aborts a response whose
 		// body fails only under net/http's server (http.ServerContextKey),
 		// and otherwise ends it as if it were complete.
-		Transport:     watchBody{},
+		Transport:     watchBody{base: o.transport},
 		FlushInterval: -1, // flush after every write: streaming responses
 		// Its own diagnostics (a body copy that failed) too.
 		ErrorLog: log.New(debugLog{}, "", 0),
@@ -155,6 +157,17 @@ type ProxyOption func(*proxyOptions)
 
 type proxyOptions struct {
 	onUnanswered func(*http.Request, error)
+	transport    http.RoundTripper
+}
+
+// WithProxyTransport sends the requests to the local server through rt
+// instead of http.DefaultTransport. DefaultTransport's keep-alive
+// connections to the local server outlive Serve (until their idle
+// timeout): a program that checks for goroutine leaks, or runs many
+// tunnels, passes a transport of its own and closes its idle connections
+// once Serve has returned.
+func WithProxyTransport(rt http.RoundTripper) ProxyOption {
+	return func(o *proxyOptions) { o.transport = rt }
 }
 
 // OnUnanswered calls f, on the request's goroutine, for each relayed
@@ -192,13 +205,17 @@ func abortCutShort(next http.Handler) http.Handler {
 	})
 }
 
-// watchBody is http.DefaultTransport with the response body watched for
-// a read error other than io.EOF (a 101's body is left alone: it is also
-// written to).
-type watchBody struct{}
+// watchBody is base (nil: http.DefaultTransport) with the response body
+// watched for a read error other than io.EOF (a 101's body is left alone:
+// it is also written to).
+type watchBody struct{ base http.RoundTripper }
 
-func (watchBody) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
+func (w watchBody) RoundTrip(r *http.Request) (*http.Response, error) {
+	base := w.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	resp, err := base.RoundTrip(r)
 	if err != nil || resp.StatusCode == http.StatusSwitchingProtocols {
 		return resp, err
 	}
