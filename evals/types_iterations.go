@@ -34,11 +34,19 @@ type Iteration struct {
 	Model           string        `json:"model,omitempty"`
 	Provider        string        `json:"provider,omitempty"`
 	StartedAt       shared.Millis `json:"startedAt,omitempty"`
-	// DurationMs is the iteration's latency, set once it finished.
-	DurationMs float64 `json:"durationMs,omitempty"`
-	TokensUsed float64 `json:"tokensUsed,omitempty"`
+	// DurationMs is the iteration's wall-clock latency in milliseconds.
+	// It is nil while the service sends null: until the iteration is
+	// terminal (and for one cancelled before it started). A finished
+	// iteration's 0 is a value, not nil. nil encodes back as null.
+	DurationMs *float64 `json:"durationMs"`
+	// TokensUsed is the iteration's total token count. It is nil when the
+	// service sends null (no usage: an iteration that never ran, a
+	// cancelled one, an ingested result without tokens); a model-free
+	// iteration (toolCall steps only) that used no tokens has 0, not nil.
+	// nil encodes back as null.
+	TokensUsed *float64 `json:"tokensUsed"`
 	// Usage is nil when the service has none (an iteration that never
-	// ran, a cancelled one): TokensUsed is the nil-safe total.
+	// ran, a cancelled one).
 	Usage             *Usage     `json:"usage,omitempty"`
 	ActualToolCalls   []ToolCall `json:"actualToolCalls"`
 	ExpectedToolCalls []ToolCall `json:"expectedToolCalls"`

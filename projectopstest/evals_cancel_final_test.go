@@ -103,8 +103,8 @@ func TestCancelledRunningIterationKeepsDuration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if it := iters[0]; it.Status != evals.StatusCancelled || it.DurationMs != 5000 {
-		t.Errorf("iteration cancelled after running 5 s: status %s, durationMs %v", it.Status, it.DurationMs)
+	if it := iters[0]; it.Status != evals.StatusCancelled || ptrVal(it.DurationMs) != 5000.0 {
+		t.Errorf("iteration cancelled after running 5 s: status %s, durationMs %v", it.Status, ptrVal(it.DurationMs))
 	}
 }
 

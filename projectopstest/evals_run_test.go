@@ -91,7 +91,7 @@ func TestEvalRunExecutesAgainstMCPServer(t *testing.T) {
 		t.Errorf("actual tool calls (-want +got):\n%s", diff)
 	}
 	if first.Status != evals.StatusCompleted || first.Result != evals.ResultPassed || first.Model != "openai/gpt-4o-mini" ||
-		first.Provider != "openai" || first.Usage == nil || first.Usage.TotalTokens == 0 || first.TokensUsed == 0 ||
+		first.Provider != "openai" || first.Usage == nil || first.Usage.TotalTokens == 0 || first.TokensUsed == nil || *first.TokensUsed == 0 ||
 		first.TestCaseID == "" || len(first.ExpectedToolCalls) != 1 {
 		t.Errorf("iteration = %+v", first)
 	}

@@ -33,15 +33,23 @@ func iterView(it *evalIterRec) evals.Iteration {
 	if !it.startedAt.IsZero() {
 		v.StartedAt = wire.MillisOf(it.startedAt)
 	}
+	// tokensUsed is null without usage (never ran, cancelled, an ingested
+	// row without tokens); a model-free iteration's usage totals 0.
 	if it.usage != nil {
 		u := *it.usage
-		v.Usage, v.TokensUsed = &u, float64(u.TotalTokens)
+		n := float64(u.TotalTokens)
+		v.Usage, v.TokensUsed = &u, &n
 	}
-	switch {
-	case it.in != nil: // an ingested row's duration as sent, not rounded or saturated
-		v.DurationMs = it.in.DurationMs
-	case it.status.Terminal():
-		v.DurationMs = float64(it.duration.Microseconds()) / 1000
+	// durationMs is null until the iteration is terminal, and for one
+	// cancelled before it started (the service computes an engine
+	// iteration's duration from its startedAt); a finished iteration's 0
+	// is a value.
+	if it.status.Terminal() && (it.status != evals.StatusCancelled || !it.startedAt.IsZero()) {
+		d := float64(it.duration.Microseconds()) / 1000
+		if it.in != nil { // an ingested row's duration as sent, not rounded or saturated
+			d = it.in.DurationMs
+		}
+		v.DurationMs = &d
 	}
 	return v
 }

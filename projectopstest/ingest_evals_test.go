@@ -73,7 +73,7 @@ func checkIngestedReadBack(t *testing.T, c *projectops.Client, projectID, runID 
 			wantResult = evals.ResultPassed
 		}
 		if it.Title != want.CaseTitle || it.IterationNumber != i+1 || it.Status != evals.StatusCompleted ||
-			it.Result != wantResult || it.DurationMs != want.DurationMs || it.Error != want.Error ||
+			it.Result != wantResult || ptrVal(it.DurationMs) != any(want.DurationMs) || it.Error != want.Error ||
 			it.Model != want.Model || it.Provider != want.Provider {
 			t.Errorf("iteration %d = %+v, want row %+v", i, it, want)
 		}
@@ -90,8 +90,8 @@ func checkIngestedReadBack(t *testing.T, c *projectops.Client, projectID, runID 
 		t.Errorf("actual tool calls (-want +got):\n%s", diff)
 	}
 	if u := byTitle["echoes"].Usage; u == nil || *u != (evals.Usage{InputTokens: 100, OutputTokens: 20, TotalTokens: 120}) ||
-		byTitle["echoes"].TokensUsed != 120 {
-		t.Errorf("usage = %+v, tokensUsed %v", u, byTitle["echoes"].TokensUsed)
+		ptrVal(byTitle["echoes"].TokensUsed) != 120.0 {
+		t.Errorf("usage = %+v, tokensUsed %v", u, ptrVal(byTitle["echoes"].TokensUsed))
 	}
 	for title, want := range map[string]evals.TraceMessage{"echoes": {Role: "user", Content: "say hi"}, "adds": {Role: "assistant", Content: "3"}} {
 		tr, err := c.Evals.Runs.Trace(ctx, projectID, runID, byTitle[title].ID)

@@ -37,7 +37,7 @@ func listIterations(c *call, _ *none) (pager.Page[views.Iteration], *edge.Error)
 	page := pager.Page[views.Iteration]{Items: make([]views.Iteration, 0, end-off)}
 	for i := off; i < end; i++ {
 		it := run.iterAt(i)
-		page.Items = append(page.Items, views.IterationOf(iterView(it), it.status.Terminal()))
+		page.Items = append(page.Items, views.IterationOf(iterView(it)))
 	}
 	if end < n {
 		page.NextCursor = edge.EncodeOffsetCursor(kind, end)

@@ -79,7 +79,10 @@ func writeJUnit(path string, run *evals.Run, iters []evals.Iteration, reasons ma
 	s := junitSuite{Name: "eval run " + run.ID, Tests: len(iters)}
 	totalMs := 0.0 // whole milliseconds: their sum, and each time, print without float noise
 	for _, it := range iters {
-		ms := math.Round(it.DurationMs)
+		ms := 0.0 // null (not terminal): no time
+		if it.DurationMs != nil {
+			ms = math.Round(*it.DurationMs)
+		}
 		c := junitCase{Name: fmt.Sprintf("%s #%d", orDefault(it.Title, it.ID), it.IterationNumber),
 			ClassName: run.SuiteID, Time: ms / 1000}
 		totalMs += ms

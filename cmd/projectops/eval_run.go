@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -285,10 +286,19 @@ func printIterations(w io.Writer, iters []evals.Iteration, reasons map[string]st
 		if r, ok := reasons[it.ID]; ok {
 			reason = r
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%s\n", it.IterationNumber, it.ID, cell(it.Title, 48), it.Status, result,
-			cell(strings.Join(calls, ","), 40), it.TokensUsed, it.DurationMs, cell(reason, 100))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", it.IterationNumber, it.ID, cell(it.Title, 48), it.Status, result,
+			cell(strings.Join(calls, ","), 40), wholeOrDash(it.TokensUsed), wholeOrDash(it.DurationMs), cell(reason, 100))
 	}
 	tw.Flush()
+}
+
+// wholeOrDash prints n rounded to a whole number, or "-" when the service
+// sent null (no usage, not terminal), which is not 0.
+func wholeOrDash(n *float64) string {
+	if n == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*n, 'f', 0, 64)
 }
 
 // cell is s on one line, at most n runes (an ellipsis marks a cut).

@@ -255,7 +255,7 @@ func TestUnfinishedIterationsFailInReports(t *testing.T) {
 	t.Parallel()
 	run := &evals.Run{ID: "run_1", SuiteID: "evs_1", Status: evals.StatusCancelled}
 	iters := []evals.Iteration{
-		{ID: "it_1", Title: "a", IterationNumber: 1, Status: evals.StatusCompleted, Result: evals.ResultPassed, DurationMs: 1206.421},
+		{ID: "it_1", Title: "a", IterationNumber: 1, Status: evals.StatusCompleted, Result: evals.ResultPassed, DurationMs: new(1206.421)},
 		{ID: "it_2", Title: "b", IterationNumber: 1, Status: evals.StatusCancelled},
 		{ID: "it_3", Title: "c", IterationNumber: 1, Status: evals.StatusTimedOut, Error: "deadline"},
 		{ID: "it_4", Title: "d", IterationNumber: 1, Status: evals.StatusRunning},

@@ -116,7 +116,8 @@ func RunOf(r evals.Run) Run {
 	return Run{Run: r, Result: OrNull(r.Result), Notes: OrNull(r.Notes), CompletedAt: OrNull(r.CompletedAt)}
 }
 
-// Iteration is one iteration of an eval run.
+// Iteration is one iteration of an eval run. durationMs and tokensUsed
+// are evals.Iteration's own pointers, null when nil.
 type Iteration struct {
 	evals.Iteration
 	TestCaseID *string        `json:"testCaseId"`
@@ -124,29 +125,15 @@ type Iteration struct {
 	Model      *string        `json:"model"`
 	Provider   *string        `json:"provider"`
 	StartedAt  *shared.Millis `json:"startedAt"`
-	DurationMs *float64       `json:"durationMs"`
-	TokensUsed *float64       `json:"tokensUsed"`
 	Usage      *evals.Usage   `json:"usage"`
 	Error      *string        `json:"error"`
 }
 
-// IterationOf fills the nullable fields; durationMs and tokensUsed are null
-// until the iteration has them (a finished iteration's 0 is a value; one
-// cancelled before it started has none, as the service computes an
-// engine iteration's duration from its startedAt).
-func IterationOf(it evals.Iteration, finished bool) Iteration {
-	v := Iteration{Iteration: it, TestCaseID: OrNull(it.TestCaseID), Result: OrNull(it.Result),
+// IterationOf fills the nullable fields.
+func IterationOf(it evals.Iteration) Iteration {
+	return Iteration{Iteration: it, TestCaseID: OrNull(it.TestCaseID), Result: OrNull(it.Result),
 		Model: OrNull(it.Model), Provider: OrNull(it.Provider), StartedAt: OrNull(it.StartedAt),
 		Usage: it.Usage, Error: OrNull(it.Error)}
-	if finished && (it.Status != evals.StatusCancelled || it.StartedAt != 0) {
-		d := it.DurationMs
-		v.DurationMs = &d
-	}
-	if it.Usage != nil {
-		n := it.TokensUsed
-		v.TokensUsed = &n
-	}
-	return v
 }
 
 // Step is one step verdict of an iteration.

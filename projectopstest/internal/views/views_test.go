@@ -9,7 +9,7 @@ import (
 )
 
 // A nullable field without a value is sent as null, never left out; a
-// finished iteration's zero duration is a value.
+// finished iteration's zero duration or token count is a value.
 func TestNullableFields(t *testing.T) {
 	b, err := json.Marshal(RunOf(evals.Run{ID: "run_1"}))
 	if err != nil {
@@ -20,10 +20,12 @@ func TestNullableFields(t *testing.T) {
 			t.Errorf("run %s lacks %s", b, want)
 		}
 	}
-	pending, _ := json.Marshal(IterationOf(evals.Iteration{ID: "itr_1"}, false))
-	done, _ := json.Marshal(IterationOf(evals.Iteration{ID: "itr_1"}, true))
-	if !strings.Contains(string(pending), `"durationMs":null`) || !strings.Contains(string(done), `"durationMs":0`) {
-		t.Errorf("durationMs: pending %s, finished %s", pending, done)
+	zero := 0.0
+	pending, _ := json.Marshal(IterationOf(evals.Iteration{ID: "itr_1"}))
+	done, _ := json.Marshal(IterationOf(evals.Iteration{ID: "itr_1", DurationMs: &zero, TokensUsed: &zero}))
+	if !strings.Contains(string(pending), `"durationMs":null`) || !strings.Contains(string(done), `"durationMs":0`) ||
+		!strings.Contains(string(pending), `"tokensUsed":null`) || !strings.Contains(string(done), `"tokensUsed":0`) {
+		t.Errorf("durationMs/tokensUsed: pending %s, finished %s", pending, done)
 	}
 	if OrNull("") != nil || *OrNull("x") != "x" {
 		t.Error("OrNull")
