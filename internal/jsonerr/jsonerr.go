@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,11 @@ func Describe(data []byte, err error) error {
 		at = se.Offset - 1 // Offset is just past the culprit
 	case errors.As(err, &te):
 		at = te.Offset
+		if at < 0 {
+			// Raised inside a type's own UnmarshalJSON (evals.Step's),
+			// whose offsets count from that value: found by its path.
+			at = locate(data, te.Field, te.Value)
+		}
 		field := "the document"
 		if te.Field != "" {
 			field = fmt.Sprintf("field %q", te.Field)
@@ -54,6 +60,81 @@ func Describe(data []byte, err error) error {
 		}
 	}
 	return fmt.Errorf("line %d, column %d: %s", line, col, msg)
+}
+
+// locate returns where in data the first value at field starts whose
+// JSON kind is the first word of value ("number", "string", "bool",
+// "array", "object"), or -1. field is encoding/json's dotted path of
+// member names (array elements add none), which may begin with Go names
+// the document does not have; the first such value is the one the decoder
+// refused, as it stops at the first.
+func locate(data []byte, field, value string) int64 {
+	want := strings.Split(field, ".")
+	kind, _, _ := strings.Cut(value, " ")
+	type frame struct {
+		obj, key bool   // an object; its next token is a key
+		name     string // the current member's key
+	}
+	var stack []frame
+	var path []string
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	for {
+		at := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return -1
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].key {
+			if k, ok := tok.(string); ok {
+				stack[n-1].name, stack[n-1].key = k, false
+				continue
+			}
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+		} else {
+			path = path[:0]
+			for _, f := range stack {
+				if f.obj {
+					path = append(path, f.name)
+				}
+			}
+			if len(path) > 0 && len(path) <= len(want) && slices.Equal(path, want[len(want)-len(path):]) && kindOf(tok) == kind {
+				// The value starts after the separators before it.
+				for at < int64(len(data)) && strings.IndexByte(" \t\r\n:,", data[at]) >= 0 {
+					at++
+				}
+				return at
+			}
+			if d, ok := tok.(json.Delim); ok {
+				stack = append(stack, frame{obj: d == '{', key: d == '{'})
+				continue
+			}
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj {
+			stack[n-1].key = true
+		}
+	}
+}
+
+// kindOf names a token's JSON kind as encoding/json's UnmarshalTypeError
+// does.
+func kindOf(tok json.Token) string {
+	switch v := tok.(type) {
+	case json.Delim:
+		if v == '{' {
+			return "object"
+		}
+		return "array"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "bool"
+	}
+	return "null"
 }
 
 // Kind names the JSON type a Go type decodes from ("a string").
