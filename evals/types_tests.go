@@ -41,7 +41,10 @@ const (
 
 // Assertion is the predicate of an assert step: Type selects it and the
 // fields it uses (see the Assert constants). AssertCalledWith builds the
-// usual one.
+// usual one. The service also takes assertion types and members this type
+// does not model (a widget assertion such as {"type": "widgetVisible",
+// "selector": "#cart", "timeoutMs": 500}): decoding keeps them in Extra and
+// encoding sends them back unchanged.
 type Assertion struct {
 	Type     string `json:"type"`
 	ToolName string `json:"toolName,omitempty"`
@@ -56,6 +59,12 @@ type Assertion struct {
 	Tokens        float64 `json:"tokens,omitempty"`
 	Ms            float64 `json:"ms,omitempty"`
 	Turns         float64 `json:"turns,omitempty"`
+	// Extra holds the members of the assertion this type does not model,
+	// by JSON key, each value as the JSON it was: UnmarshalJSON fills it
+	// and MarshalJSON sends its members after the modelled fields. A key
+	// naming a modelled field (in any case, as encoding/json matches
+	// them) is not sent: the field wins.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // How an ArgMatcher compares arguments.
@@ -99,6 +108,8 @@ func (m ArgMatcher) MarshalJSON() ([]byte, error) {
 // Step is one authored test step. ID is required and unique within its
 // test; which other fields apply depends on Kind. The constructors
 // PromptStep, ToolCallStep, InteractStep and AssertCalledWith fill them.
+// The service's steps are open objects: members this type does not model
+// are kept in Extra when a step is decoded and sent back unchanged.
 type Step struct {
 	ID   string   `json:"id"`
 	Kind StepKind `json:"kind"`
@@ -114,6 +125,12 @@ type Step struct {
 	Action map[string]any `json:"action,omitempty"`
 	// Assertion is the assertion of an assert step.
 	Assertion *Assertion `json:"assertion,omitempty"`
+	// Extra holds the members of the step this type does not model, by
+	// JSON key, each value as the JSON it was: UnmarshalJSON fills it and
+	// MarshalJSON sends its members after the modelled fields. A key
+	// naming a modelled field (in any case, as encoding/json matches
+	// them) is not sent: the field wins.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // PromptStep returns a prompt step.
