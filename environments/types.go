@@ -62,7 +62,10 @@ type Build struct {
 	// Provider is the computer provider the image was built for; a computer
 	// boots only images of its own provider.
 	Provider string `json:"provider"`
-	// ProviderBuildID identifies the build at the provider.
+	// ProviderBuildID identifies the build at the provider. Its wire name
+	// is the spec's neutral providerBuildId; the hosted service names the
+	// same field e2bBuildId, which decoding reads when providerBuildId is
+	// absent (or null). Encoding sends providerBuildId only.
 	ProviderBuildID string `json:"providerBuildId,omitempty"`
 	// BaseImageDigests are the resolved sha256 digests of every FROM base
 	// image: the reproducibility pin.
