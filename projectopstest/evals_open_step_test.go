@@ -58,4 +58,8 @@ func TestRunCreateKeepsWidgetAssertionAndStepExtras(t *testing.T) {
 	if r := inproc(f.srv).call(t, "POST", "/projects/"+f.ws.ProjectID+"/eval-runs", f.ws.APIKey, body); r.status != 202 {
 		t.Errorf("raw run create: status %d (%s), want 202", r.status, r.body)
 	}
+	suite := json.RawMessage(`{"name":"raw suite","model":"anthropic/claude-haiku-4.5","serverIds":["` + f.serverID + `"],"tests":[` + tc + `]}`)
+	if r := inproc(f.srv).call(t, "POST", "/projects/"+f.ws.ProjectID+"/eval-suites", f.ws.APIKey, suite); r.status != 201 {
+		t.Errorf("raw suite create: status %d (%s), want 201", r.status, r.body)
+	}
 }
