@@ -72,7 +72,10 @@ func (rd redactor) escapedSecretSpans(text []byte, at []int) [][2]int {
 	var spans [][2]int
 	for i := 0; i < len(text); {
 		if !isWordChar(text[i]) && escapedWordChar(text, i) == 0 {
-			i++
+			// Every backslash of a run ends where the run does, so none
+			// of them starts an escape when its first does not: skip the
+			// run, or a long one is read again from each of its bytes.
+			i = skipBackslashes(text, i)
 			continue
 		}
 		start, escaped := i, false
@@ -114,6 +117,16 @@ func (rd redactor) isSecretToken(tok []byte) bool {
 		}
 	}
 	return false
+}
+
+// skipBackslashes returns the index after the run of backslashes at
+// text[i], or i+1 when text[i] is not one.
+func skipBackslashes(text []byte, i int) int {
+	j := i + 1
+	for text[i] == '\\' && j < len(text) && text[j] == '\\' {
+		j++
+	}
+	return j
 }
 
 // escapedWordChar returns the length of the \u00XX escape of a word

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A secret token spelled with a JSON \u escape of one of its characters
@@ -43,5 +44,25 @@ func TestSecretWithUnicodeEscapeRedacted(t *testing.T) {
 		if got := string(rd.text(keep)); got != keep {
 			t.Errorf("text(%q) = %q, want it unchanged", keep, got)
 		}
+	}
+}
+
+// A long run of backslashes in a document that also holds one \u00XX
+// escape of a word character (which makes the escaped-token rule read
+// the document) is read once: each of its backslashes once scanned the
+// rest of the run, and 64 Ki of them took seconds. A bound on time is the
+// only way to see it; linear, this takes about a millisecond.
+func TestRedactEscapedBackslashRunLinear(t *testing.T) {
+	rd := redactor{}
+	// As text: each '\' is "\\" in the JSON string and decodes back to
+	// one '\' in the string's text, the run the rule reads.
+	page := strings.Repeat(`\`, 64<<10) + ` \u0041 sk\u005fabcdefgh123`
+	start := time.Now()
+	out := string(rd.text(page))
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("RedactText of 64 Ki backslashes and one \\u0041 took %v: quadratic", d)
+	}
+	if strings.Contains(out, "abcdefgh123") {
+		t.Errorf("the escaped sk_ token after the run survived")
 	}
 }
