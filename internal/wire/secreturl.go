@@ -69,12 +69,9 @@ func isShownSecretParam(name string) bool {
 }
 
 // RedactSecretParams replaces, in free text (an error message quoting a
-// tunnel URL), the value of every k query parameter: what follows "k="
-// after '?' or '&' (also as JSON escapes "\u0026", percent-encoded inside
-// another URL, or as HTML's "&amp;", "&#38;" or "&#x26;"; the name also as %6B, and K, as the
-// text is not a URL parsed as the edge parses it), up to the next '&',
-// '#', quote, bracket, backslash, white space or percent-encoded '&', '#'
-// or '"'.
+// tunnel URL), the value of every k query parameter, found as
+// SecretParamAt finds it, up to the next '&', '#', quote, bracket,
+// backslash, white space or percent-encoded '&', '#' or '"'.
 func RedactSecretParams(s string) string {
 	if !strings.ContainsAny(s, "=%") { // no '=' however spelled: nothing to find
 		return s
@@ -82,7 +79,7 @@ func RedactSecretParams(s string) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
-		start, ok := secretParamAt(s, i)
+		start, ok := SecretParamAt(s, i)
 		if !ok {
 			continue
 		}
@@ -104,28 +101,113 @@ func RedactSecretParams(s string) string {
 	return b.String()
 }
 
-// secretParamAt reports whether a k parameter starts at s[i] (its '?' or
-// '&', in any of the spellings RedactSecretParams reads) and where its
-// value begins.
-func secretParamAt(s string, i int) (int, bool) {
-	j, ok := afterAny(s, i, "&#x26;", "&#X26;", "&amp;", "&#38;", `\u0026`, `\U0026`, "%3F", "%3f", "%26", "?", "&") // longest first
+// SecretParamAt reports whether a tunnel URL's k parameter starts at s[i]
+// and where its value begins. This is the one rule for its spellings: the
+// SDK's errors (RedactSecretParams) and the reporter's (ingest's rules,
+// hence spools, uploads and the CLI's echo) read it. The parameter is
+//   - a separator: '?', '&' or ';', also percent-encoded (%3F, %26, %3B),
+//     as JSON escapes them (\u003f, \u0026, \u003b), and '&' as HTML or
+//     XML escape it, any number of times (&amp;, &amp;amp;, &#38;, &#x26;,
+//     zeros before the number);
+//   - the name: k as the relay reads it, percent-decoded (%6B; see
+//     IsSecretParam), and K as a reader may not tell it from k (%4B);
+//   - '=', also %3D.
+//
+// Every letter and hex digit in these is read in either case. s[i] is
+// one of SecretParamStart's bytes when a parameter starts there.
+func SecretParamAt[T ~string | ~[]byte](s T, i int) (int, bool) {
+	j, ok := paramSepEnd(s, i)
 	if !ok {
 		return 0, false
 	}
-	if j, ok = afterAny(s, j, "k", "K", "%6B", "%6b"); !ok {
+	if j, ok = afterFold(s, j, "k", "%6b", "%4b"); !ok {
 		return 0, false
 	}
-	return afterAny(s, j, "=", "%3D", "%3d")
+	return afterFold(s, j, "=", "%3d")
 }
 
-// afterAny returns the index after the first of words found at s[i].
-func afterAny(s string, i int, words ...string) (int, bool) {
+// SecretParamStart reports whether c may start a k parameter (its
+// separator's first byte): a scanner may skip other bytes.
+func SecretParamStart(c byte) bool {
+	return c == '?' || c == '&' || c == ';' || c == '%' || c == '\\'
+}
+
+// paramSepEnd returns the index after the separator at s[i].
+func paramSepEnd[T ~string | ~[]byte](s T, i int) (int, bool) {
+	if i >= len(s) {
+		return 0, false
+	}
+	switch s[i] {
+	case '?', ';':
+		return i + 1, true
+	case '&':
+		return afterAmpEscapes(s, i+1), true
+	case '%':
+		return afterFold(s, i, "%3f", "%26", "%3b")
+	case '\\':
+		if j, ok := afterFold(s, i, `\u0026`); ok {
+			return afterAmpEscapes(s, j), true
+		}
+		return afterFold(s, i, `\u003f`, `\u003b`)
+	}
+	return 0, false
+}
+
+// afterAmpEscapes returns the index after what, following an '&' at s[j],
+// makes it an HTML escape of '&', escaped again any number of times
+// ("amp;", "#38;", "#x26;").
+func afterAmpEscapes[T ~string | ~[]byte](s T, j int) int {
+	for {
+		if k, ok := afterFold(s, j, "amp;"); ok {
+			j = k
+			continue
+		}
+		k, ok := afterFold(s, j, "#x", "#")
+		if !ok {
+			return j
+		}
+		hex := k-j == 2
+		for k < len(s) && s[k] == '0' {
+			k++
+		}
+		num := "38;"
+		if hex {
+			num = "26;"
+		}
+		if k, ok = afterFold(s, k, num); !ok {
+			return j
+		}
+		j = k
+	}
+}
+
+// afterFold returns the index after the first of words (lower case ASCII)
+// found at s[i] in either case.
+func afterFold[T ~string | ~[]byte](s T, i int, words ...string) (int, bool) {
 	for _, w := range words {
-		if strings.HasPrefix(s[i:], w) {
+		if hasFoldAt(s, i, w) {
 			return i + len(w), true
 		}
 	}
 	return 0, false
+}
+
+// hasFoldAt reports whether s[i:] starts with w (lower case ASCII) in
+// either case.
+func hasFoldAt[T ~string | ~[]byte](s T, i int, w string) bool {
+	if i < 0 || len(s)-i < len(w) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		c := s[i+k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // encodedStop reports whether s[i:] starts a percent-encoded '&', '#' or

@@ -66,7 +66,9 @@ func TestRedactSecretParams(t *testing.T) {
 // The k parameter in the other spellings text quoting a URL carries: the
 // name percent-encoded (the edge reads %6B as k), a JSON document's
 // escaped '&', a URL inside another URL's query, an HTML page's &amp;
-// (or its character references &#38; and &#x26;).
+// (or its character references &#38; and &#x26;), escaped again
+// (&amp;amp;), a JSON-escaped '?', and ';', which some query parsers read
+// as '&'.
 func TestRedactSecretParamsSpellings(t *testing.T) {
 	const secret = "tunnelsecret123"
 	for name, in := range map[string]string{
@@ -79,6 +81,15 @@ func TestRedactSecretParamsSpellings(t *testing.T) {
 		"HTML decimal reference":     `<a href="https://h/p?a=1&#38;k=` + secret + `&#38;b=2">`,
 		"HTML hex reference":         `<a href="https://h/p?a=1&#x26;k=` + secret + `">`,
 		"HTML hex reference upper":   `<a href="https://h/p?a=1&#X26;k=` + secret + `">`,
+		"doubly HTML-escaped":        `<a href="https://h/p?a=1&amp;amp;k=` + secret + `&amp;amp;b=2">`,
+		"HTML reference, zeros":      `<a href="https://h/p?a=1&#038;k=` + secret + `">`,
+		"HTML-escaped upper case":    `<a href="https://h/p?a=1&AMP;k=` + secret + `">`,
+		"JSON-escaped question mark": `{"u":"https://h/p\u003fk=` + secret + `"}`,
+		"JSON-escaped upper case":    `{"u":"https://h/p?a=1\u0026K=` + secret + `"}`,
+		"semicolon separator":        "https://h/p?a=1;k=" + secret,
+		"percent-encoded semicolon":  "https://edge/x?t=https%3A%2F%2Fh%2Fp%3Fa%3D1%3Bk%3D" + secret,
+		"percent-encoded K":          "https://h/p?%4B=" + secret,
+		"percent-encoded name, %3d":  "https://edge/x?t=https%3A%2F%2Fh%2Fp%3F%6B%3D" + secret,
 	} {
 		got := RedactSecretParams(in)
 		if strings.Contains(got, secret) || !strings.Contains(got, "REDACTED") {
