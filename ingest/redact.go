@@ -16,10 +16,7 @@ var (
 	reSKToken  = regexp.MustCompile(`\bsk_[A-Za-z0-9][A-Za-z0-9_\-]{7,}`)
 	reBearer   = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
 	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/\s"\\@]+@`)
-	// A tunnel URL's ?k= secret, also as JSON (\u0026), HTML or XML
-	// (&amp;, &#38;, &#x26;) or a URL inside a URL (%3Fk%3D) writes its
-	// separator.
-	reTunnelSecret = regexp.MustCompile(`(?i)((?:\?|(?:&|\\u0026)(?:amp;|#0*38;|#x0*26;)?|%3F|%26)k(?:=|%3D))[^&\s"\\#%]{8,}`)
+	// A tunnel URL's ?k= secret: see redactTunnelSecrets.
 )
 
 // Redacted replaces every secret the reporter removes.
@@ -98,13 +95,81 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 	if containsFoldAt(b, "bearer", 0) {
 		b = reBearer.ReplaceAll(b, []byte("${1}${2}"+Redacted))
 	}
-	if bytes.Contains(b, []byte("k=")) || containsFoldAt(b, "k%3d", 0) {
-		b = reTunnelSecret.ReplaceAll(b, []byte("${1}"+Redacted))
-	}
+	b = redactTunnelSecrets(b)
 	if bytes.IndexByte(b, '@') >= 0 && bytes.Contains(b, []byte("://")) { // '@' is the rare one
 		b = reURLCreds.ReplaceAll(b, []byte("${1}"+Redacted+"@"))
 	}
 	return b
+}
+
+// minTunnelSecret is the shortest ?k= value redactTunnelSecrets replaces:
+// a shorter one is no secret the service issues, and replacing it would
+// mangle text that only looks like a query.
+const minTunnelSecret = 8
+
+// redactTunnelSecrets replaces, in b, the value of a tunnel URL's k
+// parameter, in every spelling the SDK's errors redact it in (the name
+// percent-encoded, as the relay reads it; the separator escaped for JSON,
+// HTML, XML or inside another URL, or ';'): wire.SecretParamAt is the one
+// rule. The value runs to '&', '#', '%', '"', '\' or white space (a
+// quote or an escape ends it inside a JSON string) and is replaced when
+// it is at least minTunnelSecret bytes long. b is returned as is when it
+// names no k parameter, which is the common case.
+func redactTunnelSecrets(b []byte) []byte {
+	if !hasSecretParamName(b) {
+		return b
+	}
+	var out []byte
+	last := 0
+	for i := 0; i < len(b); i++ {
+		if !wire.SecretParamStart(b[i]) {
+			continue
+		}
+		start, ok := wire.SecretParamAt(b, i)
+		if !ok {
+			continue
+		}
+		end := start
+		for end < len(b) && !endsTunnelSecret(b[end]) {
+			end++
+		}
+		if end-start < minTunnelSecret {
+			continue
+		}
+		out = append(append(out, b[last:start]...), Redacted...)
+		last = end
+		i = end - 1
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+func endsTunnelSecret(c byte) bool {
+	switch c {
+	case '&', '#', '%', '"', '\\', ' ', '\t', '\n', '\r', '\f':
+		return true
+	}
+	return false
+}
+
+// hasSecretParamName reports whether b may hold a k parameter: k or K (or
+// %6B, %4B) before '=' or %3D, the gate that keeps other documents to a
+// search for '='.
+func hasSecretParamName(b []byte) bool {
+	for off := 0; off < len(b); {
+		j := bytes.IndexByte(b[off:], '=')
+		if j < 0 {
+			break
+		}
+		j += off
+		if j > 0 && (b[j-1] == 'k' || b[j-1] == 'K') || j >= 3 && (b[j-1] == 'b' || b[j-1] == 'B') && b[j-3] == '%' {
+			return true
+		}
+		off = j + 1
+	}
+	return containsFoldAt(b, "%3d", 1)
 }
 
 // replaceInStrings replaces v where it stands for text in a string of the

@@ -71,6 +71,18 @@ var headerForms = []func(name, secret string) Result{
 	func(n, s string) Result {
 		return Result{Trace: json.RawMessage(`{"h":{"` + n + `":"x"},"k":"\u0073k_` + s + `"}`)}
 	},
+	// The ?k= secret's other spellings (wire.SecretParamAt): the name
+	// percent-encoded as the relay reads it, the '&' escaped twice for
+	// HTML, a JSON-escaped '?' (in text and in a Trace), ';'.
+	func(n, s string) Result { return Result{Error: "GET https://h/t/mcp?" + n + "=1&%6b=" + s + "&b=2"} },
+	func(n, s string) Result {
+		return Result{WidgetSnapshots: []WidgetSnapshot{{WidgetHTML: `<a href="https://h/t/mcp?` + n + `=1&amp;amp;k=` + s + `">`}}}
+	},
+	func(n, s string) Result { return Result{Error: `{"` + n + `":"https://h/t/mcp\u003f%6B=` + s + `"}`} },
+	func(n, s string) Result {
+		return Result{Trace: json.RawMessage(`{"h":{"` + n + `":"x"},"u":"https://h/t/mcp\u003fk=` + s + `"}`)}
+	},
+	func(n, s string) Result { return Result{Error: "GET https://h/t/mcp?" + n + "=1;k=" + s} },
 }
 
 // A secret header's value never survives redaction, whatever the case of
@@ -84,7 +96,7 @@ func FuzzRedactHeaders(f *testing.F) {
 	f.Add(uint8(8), uint64(0), uint8(8), []byte("hunter2hunter2"), "", "")
 	f.Add(uint8(10), uint64(0xffff), uint8(9), []byte("tok3n-abcdefgh"), "", "")
 	f.Add(uint8(9), uint64(1), uint8(11), []byte("tok3n-abcdefgh"), "", "")
-	for form := uint8(20); form < 24; form++ { // the forms other rules redact
+	for form := uint8(20); int(form) < len(headerForms); form++ { // the forms other rules redact
 		f.Add(uint8(3), uint64(0), form, []byte("TUNNELSECRETAMP777"), "", "")
 	}
 	for form := uint8(15); form < 20; form++ { // the folded forms

@@ -30,3 +30,40 @@ func TestTunnelSecretHTMLEscapedSeparatorRedacted(t *testing.T) {
 		}
 	}
 }
+
+// The reporter's rules (RedactText, RedactJSON, hence spools, uploads and
+// the CLI's echo) find a tunnel URL's ?k= secret in every spelling the
+// SDK's errors do, as wire.SecretParamAt reads them: the name
+// percent-encoded, which the relay reads as k (?%6B=, ?%6b=); the '&'
+// escaped twice for HTML (&amp;amp;, HTML in an HTML attribute); a
+// JSON-escaped '?' (\u003f, JSON quoted in text); ';' as the separator.
+// The parameter after it is kept.
+func TestTunnelSecretPercentEncodedNameAndEscapedSeparatorsRedacted(t *testing.T) {
+	t.Parallel()
+	const secret = "SECRETsecret123"
+	var s *Service
+	for _, in := range []string{
+		"GET https://relay.test/api/mcp/adapter-http/srv?%6B=" + secret,
+		"GET https://relay.test/api/mcp/adapter-http/srv?a=1&%6b=" + secret + "&b=2",
+		`<a href="https://relay.test/x?a=1&amp;amp;k=` + secret + `&amp;amp;b=2">`,
+		`{"url":"https://relay.test/x\u003fk=` + secret + `\u0026b=2"}`,
+		"GET https://relay.test/x?a=1;k=" + secret + "&b=2",
+		"GET https://edge/x?t=https%3A%2F%2Frelay.test%2Fx%3F%6B%3D" + secret + "%26b%3D2",
+	} {
+		got := s.RedactText(in)
+		if strings.Contains(got, secret) {
+			t.Errorf("RedactText(%q) = %q: the ?k= secret is in clear", in, got)
+		}
+		if strings.Contains(in, "b=2") && !strings.Contains(got, "b=2") {
+			t.Errorf("RedactText(%q) = %q: the parameter after the secret was taken", in, got)
+		}
+		doc := []byte(`{"log":` + string(encodeString(in)) + `}`)
+		if got := s.RedactJSON(doc); strings.Contains(string(got), secret) || !json.Valid(got) {
+			t.Errorf("RedactJSON(%s) = %s: the ?k= secret is in clear", doc, got)
+		}
+	}
+	// Short values are no secret the service issues: kept.
+	if in := "for(i=0;k=x;) ?k=1234567"; s.RedactText(in) != in {
+		t.Errorf("RedactText(%q) = %q", in, s.RedactText(in))
+	}
+}
