@@ -1,5 +1,7 @@
 package ingest
 
+import "encoding/json"
+
 // RedactText returns text with what the reporter removes from a result
 // before spooling or sending it (see Redacted): the client's API key, any
 // sk_ token, credential headers' values, bearer tokens, URL credentials
@@ -7,6 +9,10 @@ package ingest
 // that also prints what it reports (a CLI echoing failing tests' output,
 // an eval run's reasons written to JUnit), so the printed text keeps no
 // more than the stored one. A ReporterOptions.Redact hook is not applied.
+//
+// A nil *Service is safe: it applies every rule but the client's key by
+// value (an sk_ token is still replaced as one; a key of another shape is
+// kept).
 func (s *Service) RedactText(text string) string {
 	return string(s.redactor().text(text))
 }
@@ -14,8 +20,14 @@ func (s *Service) RedactText(text string) string {
 // RedactJSON is RedactText for a JSON document, redacted as a result's
 // encoding is: strings where they stand, header names as object keys,
 // name/value pairs; what it returns is still JSON. doc itself may be
-// returned when there is nothing to redact.
+// returned when there is nothing to redact. doc that is not valid JSON is
+// redacted as RedactText redacts text (the rules for a document read its
+// strings, which text has none of). A nil *Service is safe, as for
+// RedactText.
 func (s *Service) RedactJSON(doc []byte) []byte {
+	if !json.Valid(doc) {
+		return s.redactor().text(string(doc))
+	}
 	return s.redactor().apply(doc)
 }
 

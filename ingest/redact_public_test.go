@@ -40,6 +40,28 @@ func TestServiceRedactTextAndJSON(t *testing.T) {
 	}
 }
 
+// RedactJSON of input that is not JSON redacts it as RedactText does: the
+// document rules read strings, so a secret token written with a \u escape
+// (sk\u005f...) in bare text was kept. A nil Service applies every rule
+// but the key by value, to text and documents.
+func TestServiceRedactJSONNotJSONIsRedactedAsText(t *testing.T) {
+	t.Parallel()
+	var s *ingest.Service
+	for _, in := range []string{
+		`log: sk\u005fabcdefgh123 then GET https://h/t?%6B=TUNNELSECRET77`,
+		`{"truncated": "sk\u005fabcdefgh123 https://h/t?%6B=TUNNELSECRET77`,
+	} {
+		got := string(s.RedactJSON([]byte(in)))
+		if strings.Contains(got, "abcdefgh123") || strings.Contains(got, "TUNNELSECRET77") || got != s.RedactText(in) {
+			t.Errorf("RedactJSON(%q) = %q, want RedactText's %q", in, got, s.RedactText(in))
+		}
+	}
+	doc := mustJSON(t, map[string]any{"a": "sk_abcdefgh123 https://h/t?k=TUNNELSECRET77", "b": []any{1, "sk\u005fabcdefgh123"}})
+	if got := s.RedactJSON(doc); !json.Valid(got) || strings.Contains(string(got), "abcdefgh123") || strings.Contains(string(got), "TUNNELSECRET77") {
+		t.Errorf("nil RedactJSON(%s) = %s", doc, got)
+	}
+}
+
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)
