@@ -18,36 +18,95 @@ import (
 // in a CI log. It masks whole lines (each write up to its last newline:
 // a failing test's report is one write), so a secret split across writes
 // is still whole when it is looked for; Flush writes a last line without
-// its newline.
+// its newline. A line longer than maskedLineMax is written in pieces (see
+// cut).
 type maskWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	redact func(string) string // nil: the key alone
-	secret []byte
-	buf    []byte // the line being written
+	mu       sync.Mutex
+	w        io.Writer
+	redact   func(string) string // nil: the key alone
+	secret   []byte
+	buf      []byte // the line being written
+	dropLine bool   // the line's start was written redacted to its end: drop the rest (see cut)
 }
 
 // maskedLineMax bounds a line held back waiting for its newline.
 const maskedLineMax = 64 << 10
 
-// maskedTailKept is what a line longer than maskedLineMax keeps back when
-// it is cut: a secret's start (a header name and a token) stays whole.
+// maskedTailKept is what a line longer than maskedLineMax keeps back, at
+// least, when it is cut (or the key's length, if longer). It is the bound
+// on a secret's length this relies on: a secret the rules only know whole
+// (the key by value, URL credentials up to their '@', a \u-escaped token
+// compared decoded) that starts before the cut ends in the text held, so
+// redacting that text sees all of it. API keys, tunnel secrets, bearer
+// and OAuth tokens are far shorter than 1 KiB.
 const maskedTailKept = 1 << 10
+
+// maskedCutTries bounds the cut points cut tries, each costing two
+// redactions of the held line.
+const maskedCutTries = 8
 
 func (m *maskWriter) Write(p []byte) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	n := len(p)
+	if m.dropLine {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			return n, nil
+		}
+		m.dropLine, p = false, p[i:]
+	}
 	m.buf = append(m.buf, p...)
-	end := bytes.LastIndexByte(m.buf, '\n') + 1
-	if end == 0 && len(m.buf) > maskedLineMax {
-		end = len(m.buf) - max(len(m.secret), maskedTailKept) // keep what may be a secret's start
+	if end := bytes.LastIndexByte(p, '\n') + 1; end > 0 { // what was held has none
+		end += len(m.buf) - len(p)
+		err := m.write(m.buf[:end])
+		m.buf = append(m.buf[:0], m.buf[end:]...)
+		if err != nil {
+			return n, err
+		}
 	}
-	if end <= 0 {
-		return len(p), nil
+	if len(m.buf) > maskedLineMax {
+		return n, m.cut()
 	}
-	err := m.write(m.buf[:end])
-	m.buf = append(m.buf[:0], m.buf[end:]...)
-	return len(p), err
+	return n, nil
+}
+
+// cut writes the start of the held line, which has grown over
+// maskedLineMax without a newline, and keeps the rest (at least
+// maskedTailKept bytes, at most half of maskedLineMax) for the next
+// write. Redacted in two pieces, a secret across the cut would match in
+// neither, so the cut is put where the redacted pieces, side by side, are
+// the whole held text redacted: no match of the rules spans it. The
+// points tried are maskedTailKept bytes before the end, then bytes before
+// it that end a token (white space, quotes, brackets, punctuation). When
+// none is such a point (a header's value, which runs to the end of its
+// line, spans them all), the held text is written redacted whole and the
+// rest of the line, which the match would have taken, is dropped.
+func (m *maskWriter) cut() error {
+	keep := max(len(m.secret), maskedTailKept)
+	whole := maskText(m.buf, m.redact, m.secret)
+	first := len(m.buf) - keep
+	for c, tries := first, 0; c > len(m.buf)-maskedLineMax/2 && tries < maskedCutTries; c-- {
+		if c != first && !endsToken(m.buf[c]) {
+			continue
+		}
+		tries++
+		head := maskText(m.buf[:c], m.redact, m.secret)
+		if !bytes.HasPrefix(whole, head) || !bytes.Equal(whole[len(head):], maskText(m.buf[c:], m.redact, m.secret)) {
+			continue
+		}
+		_, err := m.w.Write(head)
+		m.buf = append(m.buf[:0], m.buf[c:]...)
+		return err
+	}
+	_, err := m.w.Write(whole)
+	m.buf, m.dropLine = m.buf[:0], true
+	return err
+}
+
+// endsToken reports whether c is no part of a word: a cut point cut tries.
+func endsToken(c byte) bool {
+	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80)
 }
 
 // Flush writes what is held back.
@@ -55,7 +114,7 @@ func (m *maskWriter) Flush() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	err := m.write(m.buf)
-	m.buf = m.buf[:0]
+	m.buf, m.dropLine = m.buf[:0], false
 	return err
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/projectops/projectops-go/ingest"
 )
 
 // What report prints of the tests' output has the CLI's API key masked,
@@ -77,6 +79,79 @@ func TestReportEchoRedactedAsSent(t *testing.T) {
 		for _, want := range []string{"X-Api-Key: [REDACTED]", "srv_1?k=[REDACTED]", "proxy http://[REDACTED]@proxy.local/", "&amp;k=[REDACTED]"} {
 			if !strings.Contains(out+errOut, want) {
 				t.Errorf("%v: %q not echoed:\nstdout %s\nstderr %s", args, want, out, errOut)
+			}
+		}
+	}
+}
+
+// A line longer than maskedLineMax without a newline is written in
+// pieces; a secret across the point it would be cut at (maskedTailKept
+// bytes before its end) is still redacted whole: the key by value, and a
+// ?k= secret whose part before the cut is too short for the rule to
+// match. Redacting each piece alone wrote it whole, in clear.
+func TestMaskWriterLongLineCutKeepsSecretWhole(t *testing.T) {
+	var nilSvc *ingest.Service
+	key := "sk_reviewkey_0123456789"
+	tunnel := "https://relay.test/api/mcp/adapter-http/srv?k=TUNNELSECRET0123456789"
+	for _, secret := range []string{key, "TUNNELSECRET0123456789"} {
+		for before := 1; before < len(secret); before += 5 {
+			var b bytes.Buffer
+			m := &maskWriter{w: &b, redact: nilSvc.RedactText, secret: []byte(key)}
+			text := key
+			if secret != key {
+				text = tunnel
+			}
+			// The first cut point tried is at len-maskedTailKept: put the
+			// secret across it, before of its bytes before it.
+			total := maskedLineMax + 4096
+			at := total - maskedTailKept - before - 1 - (len(text) - len(secret))
+			line := strings.Repeat("x", at) + " " + text + " " + strings.Repeat("y", total-at-len(text)-2)
+			if _, err := m.Write([]byte(line)); err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Replace(line, secret, "[REDACTED]", 1)
+			if got := b.String(); got != want {
+				t.Errorf("a %d-byte line with %q across the cut, %d bytes before it: secret echoed %v, %d bytes echoed of %d",
+					len(line), secret, before, strings.Contains(got, secret), len(got), len(want))
+			}
+		}
+	}
+}
+
+// A line of any length without secrets is echoed as written, in pieces
+// and a byte at a time, with what is held back bounded; a header's value
+// that runs past the cut (to the end of its line) is not echoed at all,
+// and the next line is.
+func TestMaskWriterLongLines(t *testing.T) {
+	var nilSvc *ingest.Service
+	plain := strings.Repeat("word, ", 100<<10) + "end\nnext line\n"
+	cookie := "Cookie: " + strings.Repeat("c00kieValue", 20<<10) + "\nnext line\n"
+	for name, in := range map[string]string{"plain": plain, "cookie": cookie} {
+		for _, step := range []int{len(in), 4096, 1} {
+			var b bytes.Buffer
+			m := &maskWriter{w: &b, redact: nilSvc.RedactText}
+			held := 0
+			for i := 0; i < len(in); i += step {
+				if _, err := m.Write([]byte(in[i:min(i+step, len(in))])); err != nil {
+					t.Fatal(err)
+				}
+				held = max(held, len(m.buf))
+			}
+			if err := m.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			got := b.String()
+			if held > maskedLineMax+step {
+				t.Errorf("%s, %d-byte writes: %d bytes held", name, step, held)
+			}
+			switch {
+			case name == "plain" && got != in:
+				t.Errorf("plain, %d-byte writes: %d bytes echoed of %d", step, len(got), len(in))
+			case name == "cookie" && (strings.Contains(got, "c00kieValue") || !strings.HasSuffix(got, "\nnext line\n")):
+				t.Errorf("cookie, %d-byte writes: echoed %.60q...%q", step, got, got[max(0, len(got)-40):])
 			}
 		}
 	}
