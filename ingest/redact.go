@@ -13,7 +13,7 @@ import (
 // before it is spooled or sent. Token character classes exclude '"' and
 // '\', so a match never crosses a JSON string boundary or escape.
 var (
-	reSKToken  = regexp.MustCompile(`\bsk_[A-Za-z0-9][A-Za-z0-9_\-]{7,}`)
+	reSKToken  = regexp.MustCompile(`\bsk_[A-Za-z0-9_\-]{8,}`)
 	reBearer   = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
 	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/\s"\\@]+@`)
 	// A tunnel URL's ?k= secret: see redactTunnelSecrets.
