@@ -73,9 +73,15 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 // http.Client.CloseIdleConnections does: a program that makes many clients,
 // or a test that checks for goroutine leaks, calls it when done with one
 // (a connection otherwise lingers until its idle timeout). Calls in flight
-// are not affected, and the client stays usable. With WithHTTPClient it
-// closes that client's idle connections.
-func (c *Client) CloseIdleConnections() { c.t.HTTPClient().CloseIdleConnections() }
+// are not affected, and the client stays usable. With WithHTTPClient or
+// WithTransport it closes that client's or transport's idle connections
+// (an http.Client without a Transport uses http.DefaultTransport, which the
+// whole process shares).
+func (c *Client) CloseIdleConnections() {
+	if hc := c.t.HTTPClient(); hc != nil { // nil: a zero Client, which has none
+		hc.CloseIdleConnections()
+	}
+}
 
 // BaseURL returns the base URL the client sends requests to.
 func (c *Client) BaseURL() string { return c.t.BaseURL() }

@@ -37,3 +37,10 @@ func TestCloseIdleConnectionsLeavesNothing(t *testing.T) {
 	}
 	c.CloseIdleConnections()
 }
+
+// A zero Client has nothing to close and does not panic, as BaseURL and
+// String do not.
+func TestCloseIdleConnectionsZeroClient(t *testing.T) {
+	var c projectops.Client
+	c.CloseIdleConnections()
+}
