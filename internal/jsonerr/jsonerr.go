@@ -64,13 +64,14 @@ func Describe(data []byte, err error) error {
 
 // locate returns where in data the first value at field starts whose
 // JSON kind is the first word of value ("number", "string", "bool",
-// "array", "object"), or -1. field is encoding/json's dotted path of
+// "array", "object") and, when value goes on ("number 1.5"), whose
+// literal is the rest, or -1. field is encoding/json's dotted path of
 // member names (array elements add none), which may begin with Go names
-// the document does not have; the first such value is the one the decoder
-// refused, as it stops at the first.
+// the document does not have. The first such value is the likeliest the
+// decoder refused; a number's literal tells it from a valid one before it.
 func locate(data []byte, field, value string) int64 {
 	want := strings.Split(field, ".")
-	kind, _, _ := strings.Cut(value, " ")
+	kind, lit, _ := strings.Cut(value, " ")
 	type frame struct {
 		obj, key bool   // an object; its next token is a key
 		name     string // the current member's key
@@ -100,7 +101,8 @@ func locate(data []byte, field, value string) int64 {
 					path = append(path, f.name)
 				}
 			}
-			if len(path) > 0 && len(path) <= len(want) && slices.Equal(path, want[len(want)-len(path):]) && kindOf(tok) == kind {
+			if len(path) > 0 && len(path) <= len(want) && slices.Equal(path, want[len(want)-len(path):]) && kindOf(tok) == kind &&
+				(lit == "" || kind != "number" || tok.(json.Number).String() == lit) {
 				// The value starts after the separators before it.
 				for at < int64(len(data)) && strings.IndexByte(" \t\r\n:,", data[at]) >= 0 {
 					at++

@@ -60,6 +60,8 @@ func TestDescribeNestedUnmarshaler(t *testing.T) {
 		{"{\"items\":[{\"N\":1},\n {\"N\": \"x\"}]}", `line 2, column 8: field "items.N" must be an integer, not a string`},
 		{"{\"other\":{\"N\":1}, \"items\":[{\"N\":[]}]}", `line 1, column 33: field "items.N" must be an integer, not an array`},
 		{"{\"items\":[{\"N\":1.5}]}", `line 1, column 16: field "items.N" must be an integer, not a number 1.5`},
+		// A valid number before the refused one: the literal tells them apart.
+		{"{\"items\":[{\"N\":2},\n {\"N\":1.5}]}", `line 2, column 7: field "items.N" must be an integer, not a number 1.5`},
 	} {
 		var d doc
 		err := json.Unmarshal([]byte(tt.in), &d)
