@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/option"
 )
 
@@ -57,5 +58,18 @@ func TestBuildReadsHostedE2BBuildID(t *testing.T) {
 	}
 	if env.CurrentBuild == nil || env.CurrentBuild.ProviderBuildID != "e2b_tpl_9" {
 		t.Errorf("currentBuild: %+v", env.CurrentBuild)
+	}
+}
+
+// Decoding into a Build already filled keeps the members the JSON leaves
+// out, as encoding/json does for a struct without a method of its own.
+func TestBuildDecodeMergesLikeEncodingJSON(t *testing.T) {
+	t.Parallel()
+	b := environments.Build{ID: "bld_1", ProviderBuildID: "p-1", Status: "ready"}
+	if err := json.Unmarshal([]byte(`{"status":"failed"}`), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.ID != "bld_1" || b.ProviderBuildID != "p-1" || b.Status != "failed" {
+		t.Errorf("merged decode = %+v", b)
 	}
 }

@@ -19,6 +19,7 @@ func (b *Build) UnmarshalJSON(data []byte) error {
 		ProviderBuildID *string `json:"providerBuildId"`
 		E2BBuildID      *string `json:"e2bBuildId"`
 	}
+	v.plain = plain(*b) // members the JSON leaves out keep their values, as encoding/json merges
 	if err := json.Unmarshal(data, &v); err != nil {
 		if te, ok := err.(*json.UnmarshalTypeError); ok {
 			te.Offset = -1 // counted from this build's start, not its document's
