@@ -103,6 +103,13 @@ func withExtra(obj []byte, names []string, extra map[string]json.RawMessage) ([]
 func unplaced(err error) error {
 	if te, ok := err.(*json.UnmarshalTypeError); ok {
 		te.Offset = -1
+		// The public type's name, not its method-less copy's.
+		switch te.Struct {
+		case "stepFields":
+			te.Struct = "Step"
+		case "assertionFields":
+			te.Struct = "Assertion"
+		}
 	}
 	return err
 }

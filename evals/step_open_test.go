@@ -2,6 +2,7 @@ package evals_test
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -123,5 +124,17 @@ func TestRunsCreateSendsWidgetAssertionUnchanged(t *testing.T) {
 	}
 	if diff := cmp.Diff(asMap(t, []byte(step)), asMap(t, body.Tests[0].Steps[0])); diff != "" {
 		t.Errorf("sent step (-read +sent):\n%s", diff)
+	}
+}
+
+// A type error inside a step names the public type, not the copy its
+// decoder uses.
+func TestStepTypeErrorNamesStep(t *testing.T) {
+	t.Parallel()
+	var s evals.Step
+	err := json.Unmarshal([]byte(`{"id":"a","kind":"assert","assertion":{"type":"x","minCount":"two"}}`), &s)
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Struct != "Step" || strings.Contains(err.Error(), "Fields") {
+		t.Errorf("err = %v (%#v)", err, te)
 	}
 }

@@ -61,9 +61,11 @@ type Assertion struct {
 	Turns         float64 `json:"turns,omitempty"`
 	// Extra holds the members of the assertion this type does not model,
 	// by JSON key, each value as the JSON it was: UnmarshalJSON fills it
-	// and MarshalJSON sends its members after the modelled fields. A key
-	// naming a modelled field (in any case, as encoding/json matches
-	// them) is not sent: the field wins.
+	// and MarshalJSON sends its members after the modelled fields,
+	// in key order. A key naming a modelled field (in any case, as
+	// encoding/json matches them) is not sent: the field wins. A misspelt
+	// key lands here too and is sent as it is (the service's steps allow
+	// members of their own).
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -127,9 +129,11 @@ type Step struct {
 	Assertion *Assertion `json:"assertion,omitempty"`
 	// Extra holds the members of the step this type does not model, by
 	// JSON key, each value as the JSON it was: UnmarshalJSON fills it and
-	// MarshalJSON sends its members after the modelled fields. A key
-	// naming a modelled field (in any case, as encoding/json matches
-	// them) is not sent: the field wins.
+	// MarshalJSON sends its members after the modelled fields,
+	// in key order. A key naming a modelled field (in any case, as
+	// encoding/json matches them) is not sent: the field wins. A misspelt
+	// key lands here too and is sent as it is (the service's steps allow
+	// members of their own).
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
