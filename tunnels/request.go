@@ -38,15 +38,19 @@ func (s *session) localURI(raw string) (string, bool) {
 	return uri, true
 }
 
-// withoutSecret is a raw query without its k parameters (however encoded)
-// and without any part that carries the host's secret (see hasSecret),
-// every other part as the caller wrote it. The relay reads the secret
-// from k alone, so a caller that repeats it under another name (K, %4B,
-// token) is the only one to do so: dropping parts by the secret's value
-// catches every such spelling and leaves the handler a parameter of its
-// own named K. A host that does not know its secret (secret "") drops K
-// by name too. A ';' separates parts as '&' does (some servers split on
-// it; Go's drops a part that has one): a=1;k=x keeps a=1.
+// withoutSecret is a raw query without the parts that carry the secret,
+// every other byte as the caller wrote it (empty parts and a trailing '&'
+// or ';' included). An '&'-separated part is dropped when it is k (however
+// encoded) or carries the host's secret (see hasSecret). The relay reads
+// the secret from k alone, so a caller that repeats it under another name
+// (K, %4B, token) is the only one to do so: dropping parts by the secret's
+// value catches every such spelling and leaves the handler a parameter of
+// its own named K. A host that does not know its secret (secret "") drops
+// K by name too. Some servers split a part at ';' too (Go's drops a part
+// that has one), so within a part a ';'-separated sub-part is dropped
+// when it carries the secret (a=1;K=secret keeps a=1), never for its name
+// alone: a=1;k=2 may be one value to the handler. A host that does not
+// know its secret drops a k or K sub-part by name instead.
 func withoutSecret(raw, secret string) string {
 	if raw == "" || strings.HasPrefix(raw, "k=") && !strings.ContainsAny(raw, "&;") {
 		return "" // the secret alone: nearly always
@@ -54,7 +58,9 @@ func withoutSecret(raw, secret string) string {
 	var kept []string
 	for part := range strings.SplitSeq(raw, "&") {
 		if strings.Contains(part, ";") {
-			part = withoutSecretParts(part, ";", secret)
+			if part = withoutSecretSubParts(part, secret); part == "" {
+				continue // nothing left but the secret
+			}
 		}
 		if keepPart(part, secret) {
 			kept = append(kept, part)
@@ -63,24 +69,41 @@ func withoutSecret(raw, secret string) string {
 	return strings.Join(kept, "&")
 }
 
-// withoutSecretParts is raw's parts, split at sep, that keepPart keeps,
-// joined with sep again.
-func withoutSecretParts(raw, sep, secret string) string {
+// withoutSecretSubParts is part without its ';'-separated sub-parts that
+// carry the secret (k or K by name when the secret is unknown), the rest,
+// empty ones included, joined with ';' again. It is "" when every
+// non-empty sub-part was dropped.
+func withoutSecretSubParts(part, secret string) string {
 	var kept []string
-	for part := range strings.SplitSeq(raw, sep) {
-		if keepPart(part, secret) {
-			kept = append(kept, part)
+	dropped := false
+	for sub := range strings.SplitSeq(part, ";") {
+		if secret != "" && hasSecret(sub, secret) || secret == "" && isKName(subName(sub)) {
+			dropped = true
+			continue
 		}
+		kept = append(kept, sub)
 	}
-	return strings.Join(kept, sep)
+	if !dropped {
+		return part
+	}
+	if strings.Join(kept, "") == "" {
+		return ""
+	}
+	return strings.Join(kept, ";")
 }
 
-// keepPart reports a query part that is neither empty, nor k, nor carries
-// the secret (nor, when the secret is unknown, is K).
-func keepPart(part, secret string) bool {
+// subName is a raw query part's name: what precedes its first '='.
+func subName(part string) string {
 	name, _, _ := strings.Cut(part, "=")
+	return name
+}
+
+// keepPart reports an '&'-separated query part that is neither k nor
+// carries the secret (nor, when the secret is unknown, is K).
+func keepPart(part, secret string) bool {
+	name := subName(part)
 	switch {
-	case part == "", wire.IsSecretParam(name), hasSecret(part, secret):
+	case wire.IsSecretParam(name), hasSecret(part, secret):
 		return false
 	case secret == "" && isKName(name):
 		return false

@@ -58,8 +58,9 @@ func TestWithoutSecretDropsSecretSpellings(t *testing.T) {
 		// ';' separates parts too: the rest of the part is kept.
 		{"k=" + sec + "&a=1;K=" + sec + "&b=2", sec, "a=1&b=2"},
 		{"a=1;k=x;c=3&b=2", "", "a=1;c=3&b=2"},
-		{"a=1;t=%73" + sec[1:] + ";;c=3", sec, "a=1;c=3"},
-		{"k=" + sec + "&;", sec, ""},
+		{"a=1;t=%73" + sec[1:] + ";;c=3", sec, "a=1;;c=3"},
+		{"k=" + sec + "&;", sec, ";"},
+		{"k=" + sec + ";;&b=2", sec, "b=2"},
 	} {
 		if got := withoutSecret(c.raw, c.secret); got != c.want {
 			t.Errorf("withoutSecret(%q, %q) = %q, want %q", c.raw, c.secret, got, c.want)
@@ -70,5 +71,48 @@ func TestWithoutSecretDropsSecretSpellings(t *testing.T) {
 	}
 	if got := grantSecret(&Grant{URL: "https://x/p?k=short"}); got != "" {
 		t.Errorf("grantSecret of a short secret: %q, want none", got)
+	}
+}
+
+// A query, or the rest of one, that carries no secret reaches the handler
+// byte for byte: empty parts and a trailing '&' or ';' are kept, and a
+// ';' inside a value is not read as a separator unless a sub-part after
+// it carries the known secret (a server that does not split on ';' reads
+// sql=select+1;k=2 as one value). Only a host that does not know its
+// secret drops a k sub-part by name.
+func TestWithoutSecretKeepsQueryAsWritten(t *testing.T) {
+	t.Parallel()
+	const sec = "s3cretS3cretS3cret"
+	for _, q := range []string{
+		"a=1;;b=2",
+		"q=x;",
+		";a=1",
+		";",
+		"a=1&&b=2",
+		"a=1&",
+		"&a=1",
+		"q=100%25",
+		"q=%2525",
+		"v=%252541",
+		"sql=select+1;k=2",
+		"sql=select+1;K=2;;",
+	} {
+		if got := withoutSecret(q, sec); got != q {
+			t.Errorf("withoutSecret(%q, secret) = %q, want it unchanged", q, got)
+		}
+		if got := withoutSecret("k="+sec+"&"+q, sec); got != q {
+			t.Errorf("withoutSecret(k=secret&%q, secret) = %q, want %q", q, got, q)
+		}
+	}
+	for _, c := range []struct{ raw, secret, want string }{
+		{"sql=select+1;t=" + sec + ";;x=1", sec, "sql=select+1;;x=1"},
+		{"q=x;" + sec + ";", sec, "q=x;"},
+		{"a=1;;k=x;", "", "a=1;;"},
+		{";a=1;K=x&b=2;", "", ";a=1&b=2;"},
+		{"a=1;;b=2&q=x;&k=x", "", "a=1;;b=2&q=x;"},
+	} {
+		if got := withoutSecret(c.raw, c.secret); got != c.want {
+			t.Errorf("withoutSecret(%q, %q) = %q, want %q", c.raw, c.secret, got, c.want)
+		}
 	}
 }
