@@ -25,11 +25,16 @@ import (
 // WithReconnect). Serve returns ctx's error when ctx ends, ErrRevoked when
 // the grant is revoked or rotated, ErrTokenRejected when the relay refuses
 // the connect token, ErrReplaced when another host takes over, a dial error
-// the client's http.RoundTripper marks backoff.Permanent (the double's
-// in-process transport once the double is closed) at once, or the last
-// error once reconnecting has failed for too long. Requests in flight when
-// the session ends see their context cancelled, and their responses are
-// cut short.
+// the client's http.RoundTripper marks permanent at once, or the last
+// error once reconnecting has failed for too long. Permanent means
+// wrapped by github.com/cenkalti/backoff/v4's Permanent (a
+// *backoff.PermanentError of v4; v5's PermanentError, another type, does
+// not match and is retried as a drop). Serve trusts the mark: a transport
+// that wraps a transient error in it ends Serve at once, with no
+// reconnect. The double's in-process transport marks only its closed
+// state so (projectopstest.ErrServerClosed, once it is closed). Requests in
+// flight when the session ends see their context cancelled, and their
+// responses are cut short.
 //
 // Neither reconnecting nor Serve's return waits for a handler that ignores
 // its request's context: Serve waits briefly (half a second at most) for
