@@ -56,7 +56,10 @@
 // handler), and the handler sees it as PublicPath ("/mcp", plus the
 // caller's sub-path) with the query minus k and minus any parameter that
 // carries the grant's secret under another name or in an encoded spelling
-// (K=<secret>, token=%41...), so the secret never reaches it; a Referer
+// (K=<secret>, token=%41...), so the secret never reaches it; the rest of
+// the query is as the caller wrote it, byte for byte (empty parameters and
+// ';' included: within a parameter, a ';'-separated piece is dropped only
+// when it carries the secret, so sql=select+1;k=2 is kept whole); a Referer
 // has k's value redacted (also as ?k%3D...) and the secret too, in any
 // spelling. Header names arrive
 // in any case and are made canonical. Responses stream: the head goes out
