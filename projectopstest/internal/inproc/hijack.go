@@ -29,7 +29,9 @@ func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	server, client := net.Pipe()
 	w.conn = client
 	w.committed = true
-	w.sent, w.header = w.header, w.header.Clone()
+	if w.sent == nil {
+		w.sent = w.headerAtStatusLocked(true)
+	}
 	w.signalReady()
 	w.leaveLocked() // the request is over; the connection is the handler's
 	return server, bufio.NewReadWriter(bufio.NewReader(server), bufio.NewWriter(server)), nil

@@ -220,3 +220,48 @@ func TestStreamEndsAtDeclaredLength(t *testing.T) {
 		}
 	}
 }
+
+// A handler that kept the header map it read before WriteHeader (a common
+// middleware shape) and changes it afterwards changes nothing that is
+// sent, as with net/http's server, which snapshots such a map at the
+// status: Content-Length and X-Late set after WriteHeader are neither sent
+// nor enforced, whether the response is buffered or streamed, and whether
+// the change comes before the flush or after it (when it must not reach
+// the header the client already holds).
+func TestKeptHeaderMapChangedAfterWriteHeaderIsNotSent(t *testing.T) {
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusOK)
+		q := r.URL.Query()
+		if q.Has("flush") {
+			w.(http.Flusher).Flush()
+		}
+		if q.Has("swap") {
+			// As many keys as before, one of them new.
+			h.Del("Content-Type")
+		} else {
+			h.Set("Content-Length", "3")
+		}
+		h.Set("X-Late", "1")
+		if r.URL.Path == "/stream" {
+			w.(http.Flusher).Flush()
+		}
+		_, _ = io.WriteString(w, "hello")
+	})
+	hst := &host{ctx: t.Context(), h: handler}
+	tr := &Transport{Host: hst, Closed: errClosed}
+	real := httptest.NewServer(handler)
+	defer real.Close()
+	for _, path := range []string{"/", "/?swap", "/stream", "/stream?swap", "/stream?flush"} {
+		for _, method := range []string{http.MethodGet, http.MethodHead} {
+			want := do(t, http.DefaultTransport, method, real.URL+path)
+			got := do(t, tr, method, "http://double.test"+path)
+			if got != want {
+				t.Errorf("%s %s:\n in process  %+v\n over socket %+v", method, path, got, want)
+			}
+		}
+	}
+	real.Close()
+	hst.wg.Wait()
+}

@@ -28,7 +28,15 @@ type responseWriter struct {
 	written   int64 // bytes the handler asked to write, as net/http counts them
 	buf       bytes.Buffer
 	committed bool
-	sent      http.Header    // header snapshot: taken when the handler reads its header after the status is set, else at commit
+	sent      http.Header    // the header sent: fixed when the handler reads its header after the status is set, else at commit
+	// calledHeader: the handler read its header before the status was
+	// set, and may have kept the map. at then holds the map's entries as
+	// they were at the status (atKeys of them; -1 when they did not fit,
+	// and sent was cloned then), to tell whether the handler changed it
+	// since; only then is a header rebuilt from them.
+	calledHeader bool
+	atKeys       int
+	at           [6]headerEntry
 	pr        *io.PipeReader // streaming only
 	pw        *io.PipeWriter
 	err       error        // failure before commit, returned by RoundTrip
@@ -42,16 +50,79 @@ type responseWriter struct {
 
 // Header implements http.ResponseWriter. As with net/http's server, what
 // the handler changes after the status is set is not sent: reading the
-// header then snapshots the one set with the status. (net/http also
-// snapshots at the status a map the handler had read before, in case it
-// kept it; that copy on every response is skipped here.)
+// header then takes a copy of the one set with the status, and a map read
+// before the status and kept (a middleware's habit) is, if changed since,
+// set aside for the header as it was then. (net/http copies such a map at
+// the status, on nearly every response; here the entries are noted
+// without a copy, and compared at commit. A value changed in place,
+// h["K"][0] = v, goes unnoticed.)
 func (w *responseWriter) Header() http.Header {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.status != 0 && !w.committed && w.sent == nil {
-		w.sent = w.header.Clone()
+	if w.status == 0 {
+		w.calledHeader = true
+	} else if !w.committed && w.sent == nil {
+		w.sent = w.headerAtStatusLocked(true)
 	}
 	return w.header
+}
+
+// headerEntry is one entry of the header map at the status.
+type headerEntry struct {
+	key  string
+	vals []string
+}
+
+// noteHeaderLocked notes the handler's header map as it is when the status
+// is set, if the handler may have kept it; when it has more entries than
+// fit, it is copied, as net/http's server does.
+func (w *responseWriter) noteHeaderLocked() {
+	if !w.calledHeader {
+		return
+	}
+	if len(w.header) > len(w.at) {
+		w.sent, w.atKeys = w.header.Clone(), -1
+		return
+	}
+	n := 0
+	for k, v := range w.header {
+		w.at[n] = headerEntry{k, v}
+		n++
+	}
+	w.atKeys = n
+}
+
+// headerAtStatusLocked is the header as it was when the status was set: the
+// handler's map if unchanged since (a copy of it if own, as the handler
+// goes on with it), else one rebuilt from the entries noted then.
+func (w *responseWriter) headerAtStatusLocked(own bool) http.Header {
+	if w.calledHeader && !w.unchangedLocked() {
+		h := make(http.Header, w.atKeys)
+		for _, e := range w.at[:w.atKeys] {
+			h[e.key] = e.vals
+		}
+		return h
+	}
+	if own {
+		return w.header.Clone()
+	}
+	return w.header
+}
+
+// unchangedLocked reports whether the handler's map has the entries noted
+// at the status: the same keys, each with the same value slice (Set and
+// Del replace or remove it; Add lengthens it).
+func (w *responseWriter) unchangedLocked() bool {
+	if len(w.header) != w.atKeys {
+		return false
+	}
+	for _, e := range w.at[:w.atKeys] {
+		v, ok := w.header[e.key]
+		if !ok || len(v) != len(e.vals) || len(v) > 0 && &v[0] != &e.vals[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // WriteHeader implements http.ResponseWriter. Informational statuses and
@@ -74,6 +145,7 @@ func (w *responseWriter) setStatusLocked(code int) {
 		delete(w.header, "Content-Length")
 		w.badLength = true
 	}
+	w.noteHeaderLocked()
 }
 
 // bodyAllowed reports whether a response with this status has a body
@@ -155,15 +227,10 @@ func (w *responseWriter) commitLocked(stream bool) {
 		w.setStatusLocked(http.StatusOK)
 	}
 	if w.sent == nil {
-		// The handler did not read its header after setting the status:
-		// the map is as it was then.
-		w.sent = w.header
-		if stream {
-			// The handler goes on: it gets its own copy of the header
-			// map, as changes after the headers are sent have no effect
-			// anyway.
-			w.header = w.header.Clone()
-		}
+		// The handler did not read its header after setting the status.
+		// A streaming handler goes on with its map, which it may have
+		// kept: the header sent is a copy.
+		w.sent = w.headerAtStatusLocked(stream)
 	}
 	if !bodyAllowed(w.status) {
 		// net/http's server does not send these for a response with no
