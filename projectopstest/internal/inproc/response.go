@@ -28,7 +28,7 @@ type responseWriter struct {
 	written   int64 // bytes the handler asked to write, as net/http counts them
 	buf       bytes.Buffer
 	committed bool
-	sent      http.Header    // the header sent: fixed when the handler reads its header after the status is set, else at commit
+	sent      http.Header // the header sent: fixed when the handler reads its header after the status is set, else at commit
 	// calledHeader: the handler read its header before the status was
 	// set, and may have kept the map. at then holds the map's entries as
 	// they were at the status (atKeys of them; -1 when they did not fit,
@@ -37,15 +37,15 @@ type responseWriter struct {
 	calledHeader bool
 	atKeys       int
 	at           [6]headerEntry
-	pr        *io.PipeReader // streaming only
-	pw        *io.PipeWriter
-	err       error        // failure before commit, returned by RoundTrip
-	conn      net.Conn     // the client's end of a hijacked connection (hijack.go)
-	gone      bool         // the client gave up before the response was committed
-	body      bufferedBody // a complete response's body, part of this allocation
-	hctx      handlerCtx   // the handler's context, part of this allocation too
-	host      Host         // a streaming request's, until it leaves (leave)
-	url       url.URL      // the handler's request URL, likewise
+	pr           *io.PipeReader // streaming only
+	pw           *io.PipeWriter
+	err          error        // failure before commit, returned by RoundTrip
+	conn         net.Conn     // the client's end of a hijacked connection (hijack.go)
+	gone         bool         // the client gave up before the response was committed
+	body         bufferedBody // a complete response's body, part of this allocation
+	hctx         handlerCtx   // the handler's context, part of this allocation too
+	host         Host         // a streaming request's, until it leaves (leave)
+	url          url.URL      // the handler's request URL, likewise
 }
 
 // Header implements http.ResponseWriter. As with net/http's server, what
