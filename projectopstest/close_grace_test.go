@@ -16,8 +16,13 @@ import (
 // TIMEOUT.
 func TestCloseGivesInProcessRequestsTheGrace(t *testing.T) {
 	t.Parallel()
+	inFlight := make(chan struct{}, 1)
 	ms := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
 	mcp.AddTool(ms, &mcp.Tool{Name: "slow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		select {
+		case inFlight <- struct{}{}:
+		default:
+		}
 		select {
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
@@ -46,7 +51,11 @@ func TestCloseGivesInProcessRequestsTheGrace(t *testing.T) {
 		_, err := c.Servers.CallTool(context.Background(), ws.ProjectID, id, servers.CallToolParams{ToolName: "slow"})
 		errc <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // the call is in flight
+	select {
+	case <-inFlight: // the call is in flight: its tool is running
+	case err := <-errc:
+		t.Fatalf("the call ended before Close: %v", err)
+	}
 	start := time.Now()
 	srv.Close()
 	if err := <-errc; err != nil {

@@ -171,8 +171,10 @@ func (s *Server) Wait() { s.bg.Wait() }
 
 // Close stops the listener, lets requests in flight, loopback and in
 // process, finish for up to ShutdownGrace, then cancels every request and
-// background goroutine
-// the server owns and waits for them to return. A loopback client still
+// background goroutine the server owns and waits for them to return. The
+// grace is for requests not yet answered (a tool call): an in-process
+// stream whose response has begun (an SSE GET its caller holds open) or
+// a hijacked connection is not waited for, but cancelled. A loopback client still
 // sending or not reading after ShutdownGrace has its connection closed, so
 // Close never waits on it. It is idempotent and reports no error; the
 // return value keeps the io.Closer shape. A Close racing the first
@@ -192,8 +194,8 @@ func (s *Server) Close() error {
 	// Requests in flight, on the listener and in process, run on s.ctx:
 	// they finish (up to ShutdownGrace) before it is cancelled, or a tool
 	// call cut short would answer a false 504 TIMEOUT. Hijacked
-	// connections (a tunnel's host) are not waited for; the cancel below
-	// ends them.
+	// connections (a tunnel's host) and in-process streams already
+	// answered are not waited for; the cancel below ends them.
 	ctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
 	defer cancel()
 	served := make(chan struct{})

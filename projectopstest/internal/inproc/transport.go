@@ -33,9 +33,11 @@ type Host interface {
 	// its own goroutine and may flush or hijack.
 	Streams(r *http.Request) bool
 	// Enter counts an in-flight request (false once the server is
-	// closed); Leave ends it. A streaming request leaves when its handler
-	// returns or when it hijacks the connection: the server's Close
-	// waits for requests, not for the connections handed to handlers.
+	// closed); Leave ends it. A streaming request leaves once its
+	// response is committed (its first flush, a hijack, or its handler
+	// returning), or when its handler returns without one: the server's
+	// Close waits for requests to be answered, not for the streams or
+	// connections handed to their callers.
 	Enter() bool
 	Leave()
 	// Dispatch runs f on a goroutine the server owns (false once closed).

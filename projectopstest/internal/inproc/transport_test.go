@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -141,4 +142,56 @@ func TestCancelledStreamingRequestGetsNoResponse(t *testing.T) {
 		}
 	}
 	h.wg.Wait()
+}
+
+// countingHost counts the requests entered and not yet left.
+type countingHost struct {
+	host
+	n atomic.Int32
+}
+
+func (h *countingHost) Enter() bool { h.n.Add(1); return true }
+func (h *countingHost) Leave()      { h.n.Add(-1) }
+
+// A streaming request stops counting as in flight (what the server's Close
+// gives its grace to) once its response is committed, though its handler
+// goes on streaming; before that, it counts.
+func TestStreamingRequestLeavesOnceCommitted(t *testing.T) {
+	entered, flush := make(chan struct{}), make(chan struct{})
+	h := &countingHost{}
+	h.ctx = t.Context()
+	h.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-flush
+		_, _ = io.WriteString(w, "data: hi\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done() // an open stream
+	})
+	tr := &Transport{Host: h, Closed: errClosed}
+	type result struct {
+		resp *http.Response
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := get(t, tr, "/stream")
+		done <- result{resp, err}
+	}()
+	<-entered
+	if n := h.n.Load(); n != 1 {
+		t.Errorf("before its response: %d requests in flight, want 1", n)
+	}
+	close(flush)
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if n := h.n.Load(); n != 0 {
+		t.Errorf("with its response streaming: %d requests in flight, want 0", n)
+	}
+	r.resp.Body.Close()
+	h.wg.Wait()
+	if n := h.n.Load(); n != 0 {
+		t.Errorf("after the handler returned: %d requests in flight, want 0", n)
+	}
 }
