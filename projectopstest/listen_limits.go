@@ -24,8 +24,11 @@ const (
 	// over it is answered 431 with no body before any route, in process
 	// and on the listener alike.
 	MaxHeaderBytes = 16 << 10
-	// ShutdownGrace is how long Close lets in-flight loopback requests
-	// finish before it closes their connections.
+	// ShutdownGrace is how long Close lets requests in flight, loopback
+	// and in process, finish before it cancels them and closes their
+	// connections. It is for requests not yet answered: an in-process
+	// stream whose response has begun, or a hijacked connection, is not
+	// waited for.
 	ShutdownGrace = 2 * time.Second
 )
 
