@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -27,6 +28,7 @@ type maskWriter struct {
 	secret   []byte
 	buf      []byte // the line being written
 	dropLine bool   // the line's start was written redacted to its end: drop the rest (see cut)
+	dropped  int    // bytes of the line dropped so far
 }
 
 // maskedLineMax bounds a line held back waiting for its newline.
@@ -41,8 +43,8 @@ const maskedLineMax = 64 << 10
 // and OAuth tokens are far shorter than 1 KiB.
 const maskedTailKept = 1 << 10
 
-// maskedCutTries bounds the cut points cut tries, each costing two
-// redactions of the held line.
+// maskedCutTries bounds the cut points close to the end that cut tries
+// (see cutPoints), each costing two redactions of the held line.
 const maskedCutTries = 8
 
 func (m *maskWriter) Write(p []byte) (int, error) {
@@ -52,9 +54,14 @@ func (m *maskWriter) Write(p []byte) (int, error) {
 	if m.dropLine {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
+			m.dropped += len(p)
 			return n, nil
 		}
-		m.dropLine, p = false, p[i:]
+		m.dropped += i
+		if err := m.endDrop(); err != nil {
+			return n, err
+		}
+		p = p[i:]
 	}
 	m.buf = append(m.buf, p...)
 	if end := bytes.LastIndexByte(p, '\n') + 1; end > 0 { // what was held has none
@@ -77,20 +84,20 @@ func (m *maskWriter) Write(p []byte) (int, error) {
 // write. Redacted in two pieces, a secret across the cut would match in
 // neither, so the cut is put where the redacted pieces, side by side, are
 // the whole held text redacted: no match of the rules spans it. The
-// points tried are maskedTailKept bytes before the end, then bytes before
-// it that end a token (white space, quotes, brackets, punctuation). When
-// none is such a point (a header's value, which runs to the end of its
-// line, spans them all), the held text is written redacted whole and the
-// rest of the line, which the match would have taken, is dropped.
+// points tried (cutPoints) are maskedTailKept bytes before the end, then
+// a few bytes before it that end a token (white space, quotes, brackets,
+// punctuation), then points ever further back, to half of maskedLineMax
+// before the end: a match that spans the first points (a ?k= value of
+// minified code, whose punctuation gives many points close together)
+// begins before one of them. When none is such a point (a header's value,
+// which runs to the end of its line, spans them all), the held text is
+// written redacted whole and the rest of the line, which the match would
+// have taken, is dropped; a marker saying how many bytes were dropped
+// ends the line (see endDrop), so no output goes missing unseen.
 func (m *maskWriter) cut() error {
 	keep := max(len(m.secret), maskedTailKept)
 	whole := maskText(m.buf, m.redact, m.secret)
-	first := len(m.buf) - keep
-	for c, tries := first, 0; c > len(m.buf)-maskedLineMax/2 && tries < maskedCutTries; c-- {
-		if c != first && !endsToken(m.buf[c]) {
-			continue
-		}
-		tries++
+	for _, c := range cutPoints(m.buf, len(m.buf)-keep, len(m.buf)-maskedLineMax/2) {
 		head := maskText(m.buf[:c], m.redact, m.secret)
 		if !bytes.HasPrefix(whole, head) || !bytes.Equal(whole[len(head):], maskText(m.buf[c:], m.redact, m.secret)) {
 			continue
@@ -100,7 +107,56 @@ func (m *maskWriter) cut() error {
 		return err
 	}
 	_, err := m.w.Write(whole)
-	m.buf, m.dropLine = m.buf[:0], true
+	m.buf, m.dropLine, m.dropped = m.buf[:0], true, 0
+	return err
+}
+
+// cutPoints returns the points cut tries in b, best first, none below
+// low: first, then up to maskedCutTries bytes before it that end a token,
+// then points 1, 2, 4, ... KiB before first (each moved back to a byte
+// that ends a token, when one is near), and low. At most
+// 2*maskedCutTries points: each costs two redactions of b.
+func cutPoints(b []byte, first, low int) []int {
+	low = max(low, 1)
+	if first < low {
+		return nil
+	}
+	pts := []int{first}
+	for c := first - 1; c >= low && c > first-maskedTailKept && len(pts) <= maskedCutTries; c-- {
+		if endsToken(b[c]) {
+			pts = append(pts, c)
+		}
+	}
+	for d := maskedTailKept; ; d *= 2 {
+		c := max(first-d, low)
+		for s := c; s >= max(low, c-maskedCutBack); s-- {
+			if endsToken(b[s]) {
+				c = s
+				break
+			}
+		}
+		if c < pts[len(pts)-1] {
+			pts = append(pts, c)
+		}
+		if c == low || first-d <= low {
+			return pts
+		}
+	}
+}
+
+// maskedCutBack is how far cutPoints looks back from a point for a byte
+// that ends a token.
+const maskedCutBack = 256
+
+// endDrop ends a line cut dropped the rest of: a marker saying how many
+// bytes of it were not written.
+func (m *maskWriter) endDrop() error {
+	m.dropLine = false
+	if m.dropped == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(m.w, "[… line truncated by projectops: %d bytes]", m.dropped)
+	m.dropped = 0
 	return err
 }
 
@@ -114,7 +170,12 @@ func (m *maskWriter) Flush() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	err := m.write(m.buf)
-	m.buf, m.dropLine = m.buf[:0], false
+	m.buf = m.buf[:0]
+	if m.dropLine {
+		if e := m.endDrop(); err == nil {
+			err = e
+		}
+	}
 	return err
 }
 

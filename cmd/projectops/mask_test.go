@@ -156,3 +156,63 @@ func TestMaskWriterLongLines(t *testing.T) {
 		}
 	}
 }
+
+// A ?k=-looking value that runs across the cut and has more bytes that
+// end a token (minified code's punctuation) than the points cut tries
+// close to the end: cut tries points further back, before the value
+// begins, and the rest of the line is echoed as whole-line redaction
+// gives it. It was dropped, with no marker (found in review).
+func TestMaskWriterLongLineQueryValueAcrossCutKeepsRestOfLine(t *testing.T) {
+	var nilSvc *ingest.Service
+	total := maskedLineMax + 4096
+	for _, sep := range []string{"?k=", "&k=", "&amp;k="} {
+		run := sep + strings.Repeat("a.b(c),", 40) // 280 bytes, 160 of them punctuation
+		at := total - maskedTailKept - len(run)/2
+		line := strings.Repeat("x", at) + " " + run + " " + strings.Repeat("important output ", 3000) + "END\n"
+		var b bytes.Buffer
+		m := &maskWriter{w: &b, redact: nilSvc.RedactText}
+		for i := 0; i < len(line); i += 4096 {
+			if _, err := m.Write([]byte(line[i:min(i+4096, len(line))])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := m.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		want := nilSvc.RedactText(line)
+		if want == line {
+			t.Fatalf("%s: the run is not redacted: the test tests nothing", sep)
+		}
+		if got := b.String(); got != want {
+			t.Errorf("%s: echoed %d bytes, whole-line redaction gives %d; END echoed: %v", sep, len(got), len(want), strings.Contains(got, "END"))
+		}
+	}
+}
+
+// When no cut point works (a header's value runs to the end of its line)
+// the rest of the line is dropped, and a marker saying how many bytes
+// were dropped ends it, at its newline or at Flush; the next line is
+// echoed. Nothing was written in its place.
+func TestMaskWriterDroppedRestOfLineIsMarked(t *testing.T) {
+	var nilSvc *ingest.Service
+	const step = 4096
+	value := strings.Repeat("c00kieValue", 20<<10)
+	consumed := (maskedLineMax/step + 1) * step // written when the line is cut
+	for _, tail := range []string{"\nnext line\n", ""} {
+		in := "Cookie: " + value + tail
+		var b bytes.Buffer
+		m := &maskWriter{w: &b, redact: nilSvc.RedactText}
+		for i := 0; i < len(in); i += step {
+			if _, err := m.Write([]byte(in[i:min(i+step, len(in))])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := m.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("Cookie: [REDACTED][… line truncated by projectops: %d bytes]%s", len("Cookie: "+value)-consumed, tail)
+		if got := b.String(); got != want {
+			t.Errorf("tail %q: echoed %.80q...%q, want %q", tail, got, got[max(0, len(got)-60):], want)
+		}
+	}
+}
