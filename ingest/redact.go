@@ -110,8 +110,8 @@ const minTunnelSecret = 8
 // redactTunnelSecrets replaces, in b, the value of a tunnel URL's k
 // parameter, in every spelling the SDK's errors redact it in (the name
 // percent-encoded, as the relay reads it; the separator escaped for JSON,
-// HTML, XML or inside another URL, or ';'): wire.SecretParamAt is the one
-// rule. The value runs to '&', '#', '%', '"', '\' or white space (a
+// HTML, XML or inside another URL, once or twice; ';' in a query only,
+// not in code): wire.SecretParamAt is the one rule. The value runs to '&', '#', '%', '"', '\' or white space (a
 // quote or an escape ends it inside a JSON string) and is replaced when
 // it is at least minTunnelSecret bytes long. b is returned as is when it
 // names no k parameter, which is the common case.
@@ -155,8 +155,8 @@ func endsTunnelSecret(c byte) bool {
 }
 
 // hasSecretParamName reports whether b may hold a k parameter: k or K (or
-// %6B, %4B) before '=' or %3D, the gate that keeps other documents to a
-// search for '='.
+// %6B, %4B, %256B, %254B) before '=', or %3D or %253D: the gate that
+// keeps other documents to a search for '='.
 func hasSecretParamName(b []byte) bool {
 	for off := 0; off < len(b); {
 		j := bytes.IndexByte(b[off:], '=')
@@ -164,12 +164,12 @@ func hasSecretParamName(b []byte) bool {
 			break
 		}
 		j += off
-		if j > 0 && (b[j-1] == 'k' || b[j-1] == 'K') || j >= 3 && (b[j-1] == 'b' || b[j-1] == 'B') && b[j-3] == '%' {
+		if j > 0 && (b[j-1] == 'k' || b[j-1] == 'K') || j >= 3 && (b[j-1] == 'b' || b[j-1] == 'B') && (b[j-3] == '%' || j >= 5 && b[j-5] == '%') {
 			return true
 		}
 		off = j + 1
 	}
-	return containsFoldAt(b, "%3d", 1)
+	return containsFoldAt(b, "%3d", 1) || containsFoldAt(b, "%253d", 2)
 }
 
 // replaceInStrings replaces v where it stands for text in a string of the

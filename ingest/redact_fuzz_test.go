@@ -83,6 +83,18 @@ var headerForms = []func(name, secret string) Result{
 		return Result{Trace: json.RawMessage(`{"h":{"` + n + `":"x"},"u":"https://h/t/mcp\u003fk=` + s + `"}`)}
 	},
 	func(n, s string) Result { return Result{Error: "GET https://h/t/mcp?" + n + "=1;k=" + s} },
+	// A URL inside a URL inside a URL: percent-encoded twice (%253F,
+	// %2526, %253B, %253D), and ';' JSON-escaped in a query.
+	func(n, s string) Result {
+		return Result{Error: "GET https://x/login?next=https%3A%2F%2Fh%2Ft%2Fmcp%253Fk%253D" + s + "%2526" + n + "%253D1"}
+	},
+	func(n, s string) Result {
+		return Result{Error: "GET https://x/login?next=https%3A%2F%2Fh%2Ft%2Fmcp%253F" + n + "%253D1%2526k%253D" + s}
+	},
+	func(n, s string) Result {
+		return Result{Error: "GET https://x/login?next=https%3A%2F%2Fh%2Ft%2Fmcp%253F" + n + "%253D1%253B%256B%253D" + s}
+	},
+	func(n, s string) Result { return Result{Error: `{"u":"https://h/t/mcp?` + n + `=1\u003bk=` + s + `"}`} },
 }
 
 // A secret header's value never survives redaction, whatever the case of

@@ -105,25 +105,31 @@ func RedactSecretParams(s string) string {
 // and where its value begins. This is the one rule for its spellings: the
 // SDK's errors (RedactSecretParams) and the reporter's (ingest's rules,
 // hence spools, uploads and the CLI's echo) read it. The parameter is
-//   - a separator: '?', '&' or ';', also percent-encoded (%3F, %26, %3B),
-//     as JSON escapes them (\u003f, \u0026, \u003b), and '&' as HTML or
-//     XML escape it, any number of times (&amp;, &amp;amp;, &#38;, &#x26;,
-//     zeros before the number);
-//   - the name: k as the relay reads it, percent-decoded (%6B; see
+//   - a separator: '?' or '&', also percent-encoded (%3F, %26) once or
+//     twice (%253F, %2526: a URL inside a URL inside a URL), as JSON
+//     escapes them (\u003f, \u0026), and '&' as HTML or XML escape it,
+//     any number of times (&amp;, &amp;amp;, &#38;, &#x26;, zeros before
+//     the number); or ';' (%3B, %253B, \u003b), which some query parsers
+//     read as '&', in a query only (see inQuery): after ';' in code
+//     (for(i=0;k=next(i);...) is no secret;
+//   - the name: k as the relay reads it, percent-decoded (%6B, %256B; see
 //     IsSecretParam), and K as a reader may not tell it from k (%4B);
-//   - '=', also %3D.
+//   - '=', also %3D, %253D.
 //
 // Every letter and hex digit in these is read in either case. s[i] is
 // one of SecretParamStart's bytes when a parameter starts there.
 func SecretParamAt[T ~string | ~[]byte](s T, i int) (int, bool) {
-	j, ok := paramSepEnd(s, i)
+	j, semi, ok := paramSepEnd(s, i)
 	if !ok {
 		return 0, false
 	}
-	if j, ok = afterFold(s, j, "k", "%6b", "%4b"); !ok {
+	if j, ok = afterFold(s, j, "k", "%6b", "%4b", "%256b", "%254b"); !ok {
 		return 0, false
 	}
-	return afterFold(s, j, "=", "%3d")
+	if j, ok = afterFold(s, j, "=", "%3d", "%253d"); !ok || semi && !inQuery(s, i) {
+		return 0, false
+	}
+	return j, true
 }
 
 // SecretParamStart reports whether c may start a k parameter (its
@@ -132,25 +138,132 @@ func SecretParamStart(c byte) bool {
 	return c == '?' || c == '&' || c == ';' || c == '%' || c == '\\'
 }
 
-// paramSepEnd returns the index after the separator at s[i].
-func paramSepEnd[T ~string | ~[]byte](s T, i int) (int, bool) {
+// paramSepEnd returns the index after the separator at s[i], and whether
+// it is a ';'.
+func paramSepEnd[T ~string | ~[]byte](s T, i int) (end int, semi, ok bool) {
 	if i >= len(s) {
-		return 0, false
+		return 0, false, false
 	}
 	switch s[i] {
-	case '?', ';':
-		return i + 1, true
+	case '?':
+		return i + 1, false, true
+	case ';':
+		return i + 1, true, true
 	case '&':
-		return afterAmpEscapes(s, i+1), true
+		return afterAmpEscapes(s, i+1), false, true
 	case '%':
-		return afterFold(s, i, "%3f", "%26", "%3b")
+		if j, ok := afterFold(s, i, "%3b", "%253b"); ok {
+			return j, true, true
+		}
+		j, ok := afterFold(s, i, "%3f", "%26", "%253f", "%2526")
+		return j, false, ok
 	case '\\':
 		if j, ok := afterFold(s, i, `\u0026`); ok {
-			return afterAmpEscapes(s, j), true
+			return afterAmpEscapes(s, j), false, true
 		}
-		return afterFold(s, i, `\u003f`, `\u003b`)
+		if j, ok := afterFold(s, i, `\u003b`); ok {
+			return j, true, true
+		}
+		j, ok := afterFold(s, i, `\u003f`)
+		return j, false, ok
 	}
-	return 0, false
+	return 0, false, false
+}
+
+// Bounds on inQuery's look back: the bytes, and the query parts (';'
+// separators) it reads. Each ';' reads back past at most maxQueryParts
+// others, so text full of them is still read in linear time.
+const (
+	maxQueryBack  = 4 << 10
+	maxQueryParts = 16
+)
+
+// inQuery reports whether the ';' (however spelled) at s[i] separates the
+// parts of a URL's query: it follows a part name=value (the name made of
+// the bytes a query's names are: letters, digits, -._~+% and escapes),
+// and, through parts and bytes a query holds, a '?' or an '&' (however
+// spelled) before it. Code has ';' after an assignment too, but not
+// there: for(i=0;k=...) has '(' before i=0, "var a=1;k=..." white
+// space, "a=c?1:2;k=..." no '=' in the part after its '?', and
+// "x&&y=1;k=..." the operator '&&'.
+func inQuery[T ~string | ~[]byte](s T, i int) bool {
+	eq, nameOK := false, false // the part before s[i]: its '=' seen, its name so far a name
+	first, parts := true, 0
+	for j := i - 1; j >= 0 && i-j <= maxQueryBack; j-- {
+		c := s[j]
+		kind := byte(0)
+		switch {
+		case c == '?':
+			kind = '?'
+		case c == '&':
+			if j > 0 && s[j-1] == '&' {
+				return false
+			}
+			kind = '&'
+		case c == ';':
+			kind = ';'
+			if ampEscapeEndsAt(s, j) {
+				kind = '&'
+			}
+		case c == '=':
+			kind = '='
+		case c == '%' || c == '\\':
+			switch {
+			case hasFoldAt(s, j, "%3f") || hasFoldAt(s, j, "%253f") || hasFoldAt(s, j, `\u003f`):
+				kind = '?'
+			case hasFoldAt(s, j, "%26") || hasFoldAt(s, j, "%2526") || hasFoldAt(s, j, `\u0026`):
+				kind = '&'
+			case hasFoldAt(s, j, "%3b") || hasFoldAt(s, j, "%253b") || hasFoldAt(s, j, `\u003b`):
+				kind = ';'
+			case hasFoldAt(s, j, "%3d") || hasFoldAt(s, j, "%253d") || hasFoldAt(s, j, `\u003d`):
+				kind = '='
+			}
+		}
+		switch kind {
+		case '?', '&':
+			return !first || eq && nameOK
+		case ';':
+			if first && !(eq && nameOK) {
+				return false
+			}
+			if parts++; parts > maxQueryParts {
+				return false
+			}
+			first = false
+		case '=':
+			eq, nameOK = true, true
+		default:
+			if !queryByte(c) {
+				return false
+			}
+			nameOK = nameOK && queryNameByte(c)
+		}
+	}
+	return false
+}
+
+// queryNameByte reports whether c may be in a query parameter's name as
+// text writes it (a percent or JSON escape's bytes included).
+func queryNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '%' || c == '\\'
+}
+
+// queryByte reports whether c may be in a query as text writes it: what
+// RFC 3986 allows there but the separators, and bytes of UTF-8.
+func queryByte(c byte) bool {
+	return queryNameByte(c) || c >= 0x80 || strings.IndexByte("!$*,/:@", c) >= 0
+}
+
+// ampEscapeEndsAt reports whether the ';' at s[j] ends an HTML or XML
+// escape of '&' (&amp;, &#38;, &#x26;).
+func ampEscapeEndsAt[T ~string | ~[]byte](s T, j int) bool {
+	for k := j - 1; k >= 0 && j-k <= 8; k-- {
+		if s[k] == '&' {
+			return afterAmpEscapes(s, k+1) == j+1
+		}
+	}
+	return false
 }
 
 // afterAmpEscapes returns the index after what, following an '&' at s[j],
@@ -211,10 +324,16 @@ func hasFoldAt[T ~string | ~[]byte](s T, i int, w string) bool {
 }
 
 // encodedStop reports whether s[i:] starts a percent-encoded '&', '#' or
-// '"', which ends a value inside an encoded URL.
+// '"' (encoded once or twice), which ends a value inside an encoded URL.
 func encodedStop(s string, i int) bool {
 	if i+2 >= len(s) || s[i] != '%' {
 		return false
+	}
+	if hasFoldAt(s, i, "%25") {
+		i += 2
+		if i+2 >= len(s) {
+			return false
+		}
 	}
 	switch strings.ToUpper(s[i+1 : i+3]) {
 	case "26", "23", "22":

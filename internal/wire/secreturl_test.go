@@ -90,6 +90,13 @@ func TestRedactSecretParamsSpellings(t *testing.T) {
 		"percent-encoded semicolon":  "https://edge/x?t=https%3A%2F%2Fh%2Fp%3Fa%3D1%3Bk%3D" + secret,
 		"percent-encoded K":          "https://h/p?%4B=" + secret,
 		"percent-encoded name, %3d":  "https://edge/x?t=https%3A%2F%2Fh%2Fp%3F%6B%3D" + secret,
+		"URL-encoded twice":          "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253Fk%253D" + secret,
+		"URL-encoded twice &":        "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253Fa%253D1%2526k%253D" + secret + "%2526b%253D2",
+		"URL-encoded twice ;":        "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253Fa%253D1%253Bk%253D" + secret,
+		"URL-encoded twice, name":    "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253F%256B%253D" + secret,
+		"semicolon after two parts":  "https://h/p?a=1;b=x:y/z;k=" + secret,
+		"semicolon after &amp;":      `<a href="https://h/p?x=0&amp;a=1;k=` + secret + `">`,
+		"JSON-escaped semicolon":     `{"u":"https://h/p?a=1\u003bk=` + secret + `"}`,
 	} {
 		got := RedactSecretParams(in)
 		if strings.Contains(got, secret) || !strings.Contains(got, "REDACTED") {
@@ -113,5 +120,36 @@ func TestSecretScrubber(t *testing.T) {
 	got := scrub(in)
 	if strings.Contains(got, "S3CRET") || strings.Contains(got, "shh") || !strings.Contains(got, "clientInformation") {
 		t.Errorf("scrub(%s) = %s", in, got)
+	}
+}
+
+// ';' separates a query's parts (some parsers read it as '&'), but code
+// has it after an assignment too: there it is no separator, and what
+// follows k= is not redacted. A ';' is read as one in a query only: after
+// a part name=value that follows a '?' or '&' (however spelled).
+func TestSecretParamAtSemicolonInCodeIsNoSeparator(t *testing.T) {
+	for _, in := range []string{
+		"for(i=0;k=compute(x);k++) {",
+		"minified: var a=1;k=function(b){return b};",
+		"x=c?1:2;k=next(x)",
+		"a&&b=1;k=next(x)",
+		"a=1%3Bk%3Dnext(x)",
+		`{"src":"var a=1\u003bk=function(b){}"}`,
+		"?flag;k=abcdefgh", // a part that is no name=value
+		"(k=1);k=abcdefgh",
+	} {
+		for i := range len(in) {
+			if j, ok := SecretParamAt(in, i); ok {
+				t.Errorf("SecretParamAt(%q, %d) = %d: code read as a k parameter", in, i, j)
+			}
+		}
+		if got := RedactSecretParams(in); got != in {
+			t.Errorf("RedactSecretParams(%q) = %q", in, got)
+		}
+	}
+	for in, sep := range map[string]string{"?a=1;k=": ";", "&a=1;k=": ";", "%3Fa%3D1%3Bk%3D": "%3B", "&amp;a=1;k=": ";", "?a=1;b=2;k=": ";"} {
+		if _, ok := SecretParamAt(in, strings.LastIndex(in, sep)); !ok {
+			t.Errorf("SecretParamAt(%q) at its last %q: not a k parameter", in, sep)
+		}
 	}
 }
