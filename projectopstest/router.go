@@ -194,7 +194,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if underAPI(r.URL.Path) && !s.corsGate(rec, r) {
 		return // a foreign origin, or a preflight
 	}
-	if !edge.Admit(rec, r, rec.info.shown) {
+	if !edge.Admit(rec, r, rec.info.shown, underAPI(r.URL.Path)) {
 		return
 	}
 	if r.ContentLength > edge.MaxBodyBytes && r.Method != http.MethodGet && r.Method != http.MethodHead &&

@@ -23,7 +23,11 @@ const MaxAuthorizationBytes = 8 << 10
 // otherwise be dropped silently, so ?cursor=%zz read page one). It reports
 // whether the request may go on to the router. Its messages show the path
 // as shown, which hides credentials a path may hold.
-func Admit(w http.ResponseWriter, r *http.Request, shown string) bool {
+//
+// checkQuery is false for a tunnel's public URL: its query goes to the
+// tunnel's host as the caller wrote it (the service's edge parses only its
+// k), semicolons and odd escapes included.
+func Admit(w http.ResponseWriter, r *http.Request, shown string, checkQuery bool) bool {
 	var herr *Error
 	switch p := r.URL.Path; {
 	case headerBytes(r.Header.Values("Authorization")) > MaxAuthorizationBytes:
@@ -33,7 +37,7 @@ func Admit(w http.ResponseWriter, r *http.Request, shown string) bool {
 		herr = Validation("", "Invalid request path")
 	case !cleanPath(r.URL.EscapedPath()): // as the router sees segments: "..%2F" is not ".."
 		herr = NotFound("No route for " + r.Method + " " + strconv.Quote(shown) + ": the path is not clean")
-	default:
+	case checkQuery:
 		if err := queryError(r.URL.RawQuery); err != nil {
 			herr = Validation("", "Invalid query string: "+queryErr(err))
 		}
