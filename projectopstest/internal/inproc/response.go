@@ -99,6 +99,9 @@ func (w *responseWriter) headerAtStatusLocked(own bool) http.Header {
 	if w.calledHeader && !w.unchangedLocked() {
 		h := make(http.Header, w.atKeys)
 		for _, e := range w.at[:w.atKeys] {
+			if own { // the handler goes on with its slices: the client gets its own
+				e.vals = append([]string(nil), e.vals...)
+			}
 			h[e.key] = e.vals
 		}
 		return h

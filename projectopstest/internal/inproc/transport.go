@@ -105,7 +105,14 @@ func (t *Transport) serveSync(req, sreq *http.Request, rw *responseWriter) (*htt
 		return nil, t.Closed
 	}
 	rw.sync = true
+	leave := true
+	defer func() { // a handler that ends its goroutine (t.Fatal in a hook) still leaves
+		if leave {
+			t.Host.Leave()
+		}
+	}()
 	rw.serve(t.Host.Handler(), sreq, t.Host.Logger())
+	leave = false
 	t.Host.Leave()
 	if err := req.Context().Err(); err != nil {
 		return nil, err // like net/http: a cancelled request gets no response
