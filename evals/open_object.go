@@ -142,7 +142,8 @@ func (s *Step) UnmarshalJSON(data []byte) error {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil
 	}
-	var f stepFields
+	f := stepFields(*s) // members the JSON leaves out keep their values, as encoding/json merges
+	f.Extra = nil
 	if err := json.Unmarshal(data, &f); err != nil {
 		return unplaced(err)
 	}
@@ -150,7 +151,13 @@ func (s *Step) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	f.Extra = extra
+	f.Extra = s.Extra
+	for k, raw := range extra {
+		if f.Extra == nil {
+			f.Extra = make(map[string]json.RawMessage, len(extra))
+		}
+		f.Extra[k] = raw
+	}
 	*s = Step(f)
 	return nil
 }
@@ -171,7 +178,8 @@ func (a *Assertion) UnmarshalJSON(data []byte) error {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil
 	}
-	var f assertionFields
+	f := assertionFields(*a) // members the JSON leaves out keep their values, as encoding/json merges
+	f.Extra = nil
 	if err := json.Unmarshal(data, &f); err != nil {
 		return unplaced(err)
 	}
@@ -179,7 +187,13 @@ func (a *Assertion) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	f.Extra = extra
+	f.Extra = a.Extra
+	for k, raw := range extra {
+		if f.Extra == nil {
+			f.Extra = make(map[string]json.RawMessage, len(extra))
+		}
+		f.Extra[k] = raw
+	}
 	*a = Assertion(f)
 	return nil
 }

@@ -138,3 +138,18 @@ func TestStepTypeErrorNamesStep(t *testing.T) {
 		t.Errorf("err = %v (%#v)", err, te)
 	}
 }
+
+// Decoding into a Step or Assertion already filled keeps the members the
+// JSON leaves out, Extra's included, as encoding/json merges.
+func TestStepDecodeMerges(t *testing.T) {
+	t.Parallel()
+	s := evals.Step{ID: "keep", Kind: evals.KindAssert, Extra: map[string]json.RawMessage{"a": json.RawMessage(`1`)},
+		Assertion: &evals.Assertion{Type: "toolCalledWith", ToolName: "echo"}}
+	if err := json.Unmarshal([]byte(`{"kind":"assert","b":2,"assertion":{"type":"toolCalledWith","x":3}}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != "keep" || string(s.Extra["a"]) != "1" || string(s.Extra["b"]) != "2" ||
+		s.Assertion.ToolName != "echo" || string(s.Assertion.Extra["x"]) != "3" {
+		t.Errorf("merged decode = %+v, assertion %+v", s, s.Assertion)
+	}
+}
