@@ -172,9 +172,12 @@ func paramSepEnd[T ~string | ~[]byte](s T, i int) (end int, semi, ok bool) {
 
 // Bounds on inQuery's look back: the bytes, and the query parts (';'
 // separators) it reads. Each ';' reads back past at most maxQueryParts
-// others, so text full of them is still read in linear time.
+// others, so text full of them is still read in linear time. Text
+// redacted in pieces (the CLI's echo of a long line) keeps at least
+// MaxQueryBack bytes before a ';' it has not seen yet, so the rule reads
+// the same text as it would in the whole line.
 const (
-	maxQueryBack  = 4 << 10
+	MaxQueryBack  = 4 << 10
 	maxQueryParts = 16
 )
 
@@ -185,11 +188,14 @@ const (
 // spelled) before it. Code has ';' after an assignment too, but not
 // there: for(i=0;k=...) has '(' before i=0, "var a=1;k=..." white
 // space, "a=c?1:2;k=..." no '=' in the part after its '?', and
-// "x&&y=1;k=..." the operator '&&'.
+// "x&&y=1;k=..." the operator '&&'. A value (after its part's '=') may
+// hold ' ( and ) too, which RFC 3986 allows in a query (?q=f(x);k=...),
+// but a name may not: for(i=0;k=...) has '(' before i.
 func inQuery[T ~string | ~[]byte](s T, i int) bool {
 	eq, nameOK := false, false // the part before s[i]: its '=' seen, its name so far a name
+	valueOnly := false         // a byte only a value holds read since the last '=' (in a name, if no '=' is before it)
 	first, parts := true, 0
-	for j := i - 1; j >= 0 && i-j <= maxQueryBack; j-- {
+	for j := i - 1; j >= 0 && i-j <= MaxQueryBack; j-- {
 		c := s[j]
 		kind := byte(0)
 		switch {
@@ -219,6 +225,9 @@ func inQuery[T ~string | ~[]byte](s T, i int) bool {
 				kind = '='
 			}
 		}
+		if valueOnly && kind != 0 && kind != '=' {
+			return false
+		}
 		switch kind {
 		case '?', '&':
 			return !first || eq && nameOK
@@ -231,9 +240,12 @@ func inQuery[T ~string | ~[]byte](s T, i int) bool {
 			}
 			first = false
 		case '=':
-			eq, nameOK = true, true
+			eq, nameOK, valueOnly = true, true, false
 		default:
-			if !queryByte(c) {
+			switch {
+			case queryValueByte(c):
+				valueOnly = true
+			case !queryByte(c):
 				return false
 			}
 			nameOK = nameOK && queryNameByte(c)
@@ -250,9 +262,17 @@ func queryNameByte(c byte) bool {
 }
 
 // queryByte reports whether c may be in a query as text writes it: what
-// RFC 3986 allows there but the separators, and bytes of UTF-8.
+// RFC 3986 allows there but the separators, and bytes of UTF-8, less the
+// bytes of queryValueByte.
 func queryByte(c byte) bool {
 	return queryNameByte(c) || c >= 0x80 || strings.IndexByte("!$*,/:@", c) >= 0
+}
+
+// queryValueByte reports whether c is one of the bytes RFC 3986 allows in
+// a query (sub-delims) that inQuery takes only in a value, after its
+// part's '=': code has them where a query's names would be.
+func queryValueByte(c byte) bool {
+	return c == '\'' || c == '(' || c == ')'
 }
 
 // ampEscapeEndsAt reports whether the ';' at s[j] ends an HTML or XML

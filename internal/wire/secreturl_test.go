@@ -68,35 +68,38 @@ func TestRedactSecretParams(t *testing.T) {
 // escaped '&', a URL inside another URL's query, an HTML page's &amp;
 // (or its character references &#38; and &#x26;), escaped again
 // (&amp;amp;), a JSON-escaped '?', and ';', which some query parsers read
-// as '&'.
+// as '&', after values of any bytes RFC 3986 allows in a query (' ( ).
 func TestRedactSecretParamsSpellings(t *testing.T) {
 	const secret = "tunnelsecret123"
 	for name, in := range map[string]string{
-		"percent-encoded name":       "https://h/p?%6B=" + secret,
-		"percent-encoded name lower": "https://h/p?a=1&%6b=" + secret,
-		"JSON-escaped ampersand":     `{"error":"GET https://h/p?a=1\u0026k=` + secret + `\u0026b=2"}`,
-		"URL-encoded URL":            "https://edge/x?target=https%3A%2F%2Fh%2Fp%3Fk%3D" + secret,
-		"URL-encoded URL &":          "https://edge/x?target=https%3A%2F%2Fh%2Fp%3Fa%3D1%26k%3D" + secret + "%26b%3D2",
-		"HTML-escaped ampersand":     `<a href="https://h/p?a=1&amp;k=` + secret + `">`,
-		"HTML decimal reference":     `<a href="https://h/p?a=1&#38;k=` + secret + `&#38;b=2">`,
-		"HTML hex reference":         `<a href="https://h/p?a=1&#x26;k=` + secret + `">`,
-		"HTML hex reference upper":   `<a href="https://h/p?a=1&#X26;k=` + secret + `">`,
-		"doubly HTML-escaped":        `<a href="https://h/p?a=1&amp;amp;k=` + secret + `&amp;amp;b=2">`,
-		"HTML reference, zeros":      `<a href="https://h/p?a=1&#038;k=` + secret + `">`,
-		"HTML-escaped upper case":    `<a href="https://h/p?a=1&AMP;k=` + secret + `">`,
-		"JSON-escaped question mark": `{"u":"https://h/p\u003fk=` + secret + `"}`,
-		"JSON-escaped upper case":    `{"u":"https://h/p?a=1\u0026K=` + secret + `"}`,
-		"semicolon separator":        "https://h/p?a=1;k=" + secret,
-		"percent-encoded semicolon":  "https://edge/x?t=https%3A%2F%2Fh%2Fp%3Fa%3D1%3Bk%3D" + secret,
-		"percent-encoded K":          "https://h/p?%4B=" + secret,
-		"percent-encoded name, %3d":  "https://edge/x?t=https%3A%2F%2Fh%2Fp%3F%6B%3D" + secret,
-		"URL-encoded twice":          "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253Fk%253D" + secret,
-		"URL-encoded twice &":        "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253Fa%253D1%2526k%253D" + secret + "%2526b%253D2",
-		"URL-encoded twice ;":        "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253Fa%253D1%253Bk%253D" + secret,
-		"URL-encoded twice, name":    "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253F%256B%253D" + secret,
-		"semicolon after two parts":  "https://h/p?a=1;b=x:y/z;k=" + secret,
-		"semicolon after &amp;":      `<a href="https://h/p?x=0&amp;a=1;k=` + secret + `">`,
-		"JSON-escaped semicolon":     `{"u":"https://h/p?a=1\u003bk=` + secret + `"}`,
+		"percent-encoded name":        "https://h/p?%6B=" + secret,
+		"percent-encoded name lower":  "https://h/p?a=1&%6b=" + secret,
+		"JSON-escaped ampersand":      `{"error":"GET https://h/p?a=1\u0026k=` + secret + `\u0026b=2"}`,
+		"URL-encoded URL":             "https://edge/x?target=https%3A%2F%2Fh%2Fp%3Fk%3D" + secret,
+		"URL-encoded URL &":           "https://edge/x?target=https%3A%2F%2Fh%2Fp%3Fa%3D1%26k%3D" + secret + "%26b%3D2",
+		"HTML-escaped ampersand":      `<a href="https://h/p?a=1&amp;k=` + secret + `">`,
+		"HTML decimal reference":      `<a href="https://h/p?a=1&#38;k=` + secret + `&#38;b=2">`,
+		"HTML hex reference":          `<a href="https://h/p?a=1&#x26;k=` + secret + `">`,
+		"HTML hex reference upper":    `<a href="https://h/p?a=1&#X26;k=` + secret + `">`,
+		"doubly HTML-escaped":         `<a href="https://h/p?a=1&amp;amp;k=` + secret + `&amp;amp;b=2">`,
+		"HTML reference, zeros":       `<a href="https://h/p?a=1&#038;k=` + secret + `">`,
+		"HTML-escaped upper case":     `<a href="https://h/p?a=1&AMP;k=` + secret + `">`,
+		"JSON-escaped question mark":  `{"u":"https://h/p\u003fk=` + secret + `"}`,
+		"JSON-escaped upper case":     `{"u":"https://h/p?a=1\u0026K=` + secret + `"}`,
+		"semicolon separator":         "https://h/p?a=1;k=" + secret,
+		"percent-encoded semicolon":   "https://edge/x?t=https%3A%2F%2Fh%2Fp%3Fa%3D1%3Bk%3D" + secret,
+		"percent-encoded K":           "https://h/p?%4B=" + secret,
+		"percent-encoded name, %3d":   "https://edge/x?t=https%3A%2F%2Fh%2Fp%3F%6B%3D" + secret,
+		"URL-encoded twice":           "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253Fk%253D" + secret,
+		"URL-encoded twice &":         "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253Fa%253D1%2526k%253D" + secret + "%2526b%253D2",
+		"URL-encoded twice ;":         "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253Fa%253D1%253Bk%253D" + secret,
+		"URL-encoded twice, name":     "https://x/login?next=https%3A%2F%2Fr%2Fmcp%253F%256B%253D" + secret,
+		"semicolon after two parts":   "https://h/p?a=1;b=x:y/z;k=" + secret,
+		"semicolon after &amp;":       `<a href="https://h/p?x=0&amp;a=1;k=` + secret + `">`,
+		"JSON-escaped semicolon":      `{"u":"https://h/p?a=1\u003bk=` + secret + `"}`,
+		"semicolon after parentheses": "https://h/p?q=f(x);k=" + secret,
+		"semicolon after quotes":      "https://h/p?a=1&b='x';k=" + secret,
+		"semicolon after both":        "https://h/p?q=('a',b);c=1;k=" + secret,
 	} {
 		got := RedactSecretParams(in)
 		if strings.Contains(got, secret) || !strings.Contains(got, "REDACTED") {
@@ -137,6 +140,9 @@ func TestSecretParamAtSemicolonInCodeIsNoSeparator(t *testing.T) {
 		`{"src":"var a=1\u003bk=function(b){}"}`,
 		"?flag;k=abcdefgh", // a part that is no name=value
 		"(k=1);k=abcdefgh",
+		"c?for(i=0;j=n;k=compute(x);k++) {", // '(' in a name (i's part), after a '?'
+		"?a=1;f(i=0;b=2;k=abcdefgh",
+		"&x'y=1;b=2;k=abcdefgh",
 	} {
 		for i := range len(in) {
 			if j, ok := SecretParamAt(in, i); ok {
