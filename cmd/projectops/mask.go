@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/option"
 )
 
@@ -40,8 +41,17 @@ const maskedLineMax = 64 << 10
 // (the key by value, URL credentials up to their '@', a \u-escaped token
 // compared decoded) that starts before the cut ends in the text held, so
 // redacting that text sees all of it. API keys, tunnel secrets, bearer
-// and OAuth tokens are far shorter than 1 KiB.
-const maskedTailKept = 1 << 10
+// and OAuth tokens are far shorter than 1 KiB. It is also what the rules
+// read back from a match: a ';k=' secret is one only in a query, whose
+// '?' or '&' the rule looks for up to wire.MaxQueryBack bytes before the
+// ';'; with less kept, a ';k=' written after the cut lost its query and
+// was echoed in clear. Hence the rule's look back, and 1 KiB more.
+const maskedTailKept = wire.MaxQueryBack + 1<<10
+
+// maskedCutStep is the distance cutPoints starts from: it looks for a
+// byte that ends a token up to that far before its first point, then
+// goes back by it, doubled at each point.
+const maskedCutStep = 1 << 10
 
 // maskedCutTries bounds the cut points close to the end that cut tries
 // (see cutPoints), each costing two redactions of the held line.
@@ -122,12 +132,12 @@ func cutPoints(b []byte, first, low int) []int {
 		return nil
 	}
 	pts := []int{first}
-	for c := first - 1; c >= low && c > first-maskedTailKept && len(pts) <= maskedCutTries; c-- {
+	for c := first - 1; c >= low && c > first-maskedCutStep && len(pts) <= maskedCutTries; c-- {
 		if endsToken(b[c]) {
 			pts = append(pts, c)
 		}
 	}
-	for d := maskedTailKept; ; d *= 2 {
+	for d := maskedCutStep; ; d *= 2 {
 		c := max(first-d, low)
 		for s := c; s >= max(low, c-maskedCutBack); s-- {
 			if endsToken(b[s]) {

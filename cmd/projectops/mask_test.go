@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // What report prints of the tests' output has the CLI's API key masked,
@@ -213,6 +214,38 @@ func TestMaskWriterDroppedRestOfLineIsMarked(t *testing.T) {
 		want := fmt.Sprintf("Cookie: [REDACTED][… line truncated by projectops: %d bytes]%s", len("Cookie: "+value)-consumed, tail)
 		if got := b.String(); got != want {
 			t.Errorf("tail %q: echoed %.80q...%q, want %q", tail, got, got[max(0, len(got)-60):], want)
+		}
+	}
+}
+
+// A ';k=' secret is one only in a query, whose '?' the rule looks for up
+// to wire.MaxQueryBack bytes before the ';'. Written after a long line is
+// cut, it is redacted as in the whole line when its query began up to
+// that far back: the tail kept holds the rule's look back. With 1 KiB
+// kept, a query begun 2 KiB back had its ';k=' secret echoed in clear
+// (found in review).
+func TestMaskWriterSemicolonSecretAfterCutKeepsItsQuery(t *testing.T) {
+	var nilSvc *ingest.Service
+	const secret = "S3cr3tTunnelValue"
+	const query = "?state="
+	for _, back := range []int{2000, maskedCutStep + 1, wire.MaxQueryBack} { // from the '?' to the ';'
+		head := strings.Repeat("x", maskedLineMax) + " https://relay.example/t" + query + strings.Repeat("v", back-len(query))
+		tail := ";k=" + secret + "\n"
+		if got := nilSvc.RedactText(head + tail); strings.Contains(got, secret) {
+			t.Fatalf("%d bytes back: whole-line redaction keeps the secret: the test tests nothing", back)
+		}
+		var b bytes.Buffer
+		m := &maskWriter{w: &b, redact: nilSvc.RedactText}
+		for _, p := range []string{head, tail} {
+			if _, err := m.Write([]byte(p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := m.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); got != nilSvc.RedactText(head+tail) {
+			t.Errorf("query begun %d bytes before ';k=': secret echoed %v: ...%q", back, strings.Contains(got, secret), got[max(0, len(got)-80):])
 		}
 	}
 }
