@@ -1,17 +1,15 @@
 package shared
 
-import (
-	"net/http"
-	"slices"
-)
+import "net/http"
 
 // matchCode is the code e matches sentinels by: its own when the SDK knows
-// it, else the one its status implies. The service may add codes at any
+// it (Code.Status pairs every known code with a status), else the one its
+// status implies. The service may add codes at any
 // time (spec §9) and pins some refusals by status alone (a finished run's
 // cancel is a 409 with no code shown), so a new code must not make a
 // caller's errors.Is(err, ErrConflict) stop working.
 func (e *Error) matchCode() Code {
-	if e.Code == CodeBillingLimitReached || slices.Contains(Codes, e.Code) {
+	if e.Code.Status() != 0 {
 		return e.Code
 	}
 	return statusCode(e.StatusCode)
