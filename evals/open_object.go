@@ -3,6 +3,7 @@ package evals
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -57,6 +58,19 @@ func extraMembers(data []byte, names []string) (map[string]json.RawMessage, erro
 		extra[k] = v
 	}
 	return extra, nil
+}
+
+// mergeExtra adds extra's members to into, made if nil and needed, and
+// returns it.
+func mergeExtra(into, extra map[string]json.RawMessage) map[string]json.RawMessage {
+	if len(extra) == 0 {
+		return into
+	}
+	if into == nil {
+		into = make(map[string]json.RawMessage, len(extra))
+	}
+	maps.Copy(into, extra)
+	return into
 }
 
 // withExtra appends extra's members (keys in order, each value as given)
@@ -142,8 +156,9 @@ func (s *Step) UnmarshalJSON(data []byte) error {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil
 	}
-	f := stepFields(*s) // members the JSON leaves out keep their values, as encoding/json merges
-	f.Extra = nil
+	// Members the JSON leaves out keep their values, as encoding/json
+	// merges; Extra ("-") is not decoded into, and gains the new members.
+	f := stepFields(*s)
 	if err := json.Unmarshal(data, &f); err != nil {
 		return unplaced(err)
 	}
@@ -151,13 +166,7 @@ func (s *Step) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	f.Extra = s.Extra
-	for k, raw := range extra {
-		if f.Extra == nil {
-			f.Extra = make(map[string]json.RawMessage, len(extra))
-		}
-		f.Extra[k] = raw
-	}
+	f.Extra = mergeExtra(f.Extra, extra)
 	*s = Step(f)
 	return nil
 }
@@ -178,8 +187,9 @@ func (a *Assertion) UnmarshalJSON(data []byte) error {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return nil
 	}
-	f := assertionFields(*a) // members the JSON leaves out keep their values, as encoding/json merges
-	f.Extra = nil
+	// Members the JSON leaves out keep their values, as encoding/json
+	// merges; Extra ("-") is not decoded into, and gains the new members.
+	f := assertionFields(*a)
 	if err := json.Unmarshal(data, &f); err != nil {
 		return unplaced(err)
 	}
@@ -187,13 +197,7 @@ func (a *Assertion) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	f.Extra = a.Extra
-	for k, raw := range extra {
-		if f.Extra == nil {
-			f.Extra = make(map[string]json.RawMessage, len(extra))
-		}
-		f.Extra[k] = raw
-	}
+	f.Extra = mergeExtra(f.Extra, extra)
 	*a = Assertion(f)
 	return nil
 }
