@@ -3,23 +3,14 @@ package inproc
 import (
 	"net/http"
 	"runtime"
-	"sync/atomic"
 	"testing"
 )
-
-type leaveCountingHost struct {
-	host
-	in atomic.Int32
-}
-
-func (h *leaveCountingHost) Enter() bool { h.in.Add(1); return true }
-func (h *leaveCountingHost) Leave()      { h.in.Add(-1) }
 
 // A handler on the caller's goroutine (an ordinary route) that ends it
 // with runtime.Goexit (t.Fatal in a hook a test installed) still leaves:
 // the server's Close would otherwise wait for it forever.
 func TestSyncHandlerThatEndsItsGoroutineLeaves(t *testing.T) {
-	h := &leaveCountingHost{host: host{ctx: t.Context(), h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := &countingHost{host: host{ctx: t.Context(), h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		runtime.Goexit()
 	})}}
 	tr := &Transport{Host: h, Closed: errClosed}
@@ -30,7 +21,7 @@ func TestSyncHandlerThatEndsItsGoroutineLeaves(t *testing.T) {
 		_, _ = tr.RoundTrip(req)
 	}()
 	<-done
-	if n := h.in.Load(); n != 0 {
+	if n := h.n.Load(); n != 0 {
 		t.Errorf("requests still counted in flight after the handler's goroutine exited: %d", n)
 	}
 }
