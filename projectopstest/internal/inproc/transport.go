@@ -105,15 +105,10 @@ func (t *Transport) serveSync(req, sreq *http.Request, rw *responseWriter) (*htt
 		return nil, t.Closed
 	}
 	rw.sync = true
-	leave := true
-	defer func() { // a handler that ends its goroutine (t.Fatal in a hook) still leaves
-		if leave {
-			t.Host.Leave()
-		}
+	func() {
+		defer t.Host.Leave() // also when the handler ends its goroutine (t.Fatal in a hook)
+		rw.serve(t.Host.Handler(), sreq, t.Host.Logger())
 	}()
-	rw.serve(t.Host.Handler(), sreq, t.Host.Logger())
-	leave = false
-	t.Host.Leave()
 	if err := req.Context().Err(); err != nil {
 		return nil, err // like net/http: a cancelled request gets no response
 	}
