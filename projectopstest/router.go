@@ -191,14 +191,15 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()
-	if underAPI(r.URL.Path) && !s.corsGate(rec, r) {
+	api := underAPI(r.URL.Path)
+	if api && !s.corsGate(rec, r) {
 		return // a foreign origin, or a preflight
 	}
-	if !edge.Admit(rec, r, rec.info.shown, underAPI(r.URL.Path)) {
+	if !edge.Admit(rec, r, rec.info.shown, api) {
 		return
 	}
 	if r.ContentLength > edge.MaxBodyBytes && r.Method != http.MethodGet && r.Method != http.MethodHead &&
-		underAPI(r.URL.Path) && !strings.HasPrefix(r.URL.Path, apiPrefix+uploadPath) {
+		api && !strings.HasPrefix(r.URL.Path, apiPrefix+uploadPath) {
 		// The gateway's body cap comes before everything else under the
 		// API, authentication included; a body of unknown length meets
 		// it as it is read. (A GET's or HEAD's body is never read there;
