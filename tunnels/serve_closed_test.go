@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/tunnels"
 )
 
@@ -16,26 +15,16 @@ import (
 // held up every test that waits for Serve after Close.
 func TestServeReturnsWhenTheInProcessDoubleCloses(t *testing.T) {
 	t.Parallel()
-	srv, err := projectopstest.NewServer(projectopstest.WithRateLimit(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := srv.NewClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := c.Tunnels.Create(t.Context(), srv.Default().ProjectID, tunnels.CreateParams{Name: "x"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := setup(t)
+	g := create(t, f, "x")
 	connected := make(chan struct{}, 4)
 	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
-	go func() { done <- c.Tunnels.Serve(ctx, g, h, tunnels.OnConnect(func() { connected <- struct{}{} })) }()
+	go func() { done <- f.C.Tunnels.Serve(ctx, g, h, tunnels.OnConnect(func() { connected <- struct{}{} })) }()
 	<-connected
-	srv.Close()
+	f.Srv.Close()
 	select {
 	case err := <-done:
 		if err == nil || ctx.Err() != nil {
