@@ -77,7 +77,7 @@ func withoutSecretSubParts(part, secret string) string {
 	var kept []string
 	dropped := false
 	for sub := range strings.SplitSeq(part, ";") {
-		if secret != "" && hasSecret(sub, secret) || secret == "" && isKName(subName(sub)) {
+		if secret != "" && hasSecret(sub, secret) || secret == "" && wire.IsShownSecretParam(subName(sub)) {
 			dropped = true
 			continue
 		}
@@ -105,16 +105,10 @@ func keepPart(part, secret string) bool {
 	switch {
 	case wire.IsSecretParam(name), hasSecret(part, secret):
 		return false
-	case secret == "" && isKName(name):
+	case secret == "" && wire.IsShownSecretParam(name):
 		return false
 	}
 	return true
-}
-
-// isKName reports a raw query name that reads as k or K.
-func isKName(name string) bool {
-	n, err := url.QueryUnescape(name)
-	return err == nil && strings.EqualFold(n, "k")
 }
 
 // minSecret is the shortest secret matched by value: a shorter one

@@ -45,7 +45,7 @@ func redactPairs(raw string) (string, bool) {
 	found := false
 	for i, part := range parts {
 		name, _, _ := strings.Cut(part, "=")
-		if isShownSecretParam(name) {
+		if IsShownSecretParam(name) {
 			parts[i], found = name+"=REDACTED", true
 		}
 	}
@@ -60,10 +60,10 @@ func IsSecretParam(name string) bool {
 	return err == nil && n == "k"
 }
 
-// isShownSecretParam is IsSecretParam for redaction: K too, as a reader of
+// IsShownSecretParam is IsSecretParam for redaction: K too, as a reader of
 // printed text (and RedactSecretParams) may not tell it from k. The relay
 // itself accepts only k, so IsSecretParam stays exact for its callers.
-func isShownSecretParam(name string) bool {
+func IsShownSecretParam(name string) bool {
 	n, err := url.QueryUnescape(name)
 	return err == nil && strings.EqualFold(n, "k")
 }
