@@ -195,8 +195,9 @@ func TestHostCatalog(t *testing.T) {
 			if claude.ID != "claude" || claude.HostStyle != "claude" || claude.Label != "Claude" {
 				t.Errorf("claude entry = %+v", claude)
 			}
-			if _, ok := claude.Extra["modelId"]; !ok {
-				t.Errorf("claude entry lost its creation fields: Extra = %v", claude.Extra)
+			if claude.ModelID == "" || claude.ConnectionDefaults.RequestTimeout != 10000 || len(claude.Extra) != 0 {
+				t.Errorf("claude entry lost its creation fields: ModelID %q, ConnectionDefaults %+v, Extra %v",
+					claude.ModelID, claude.ConnectionDefaults, claude.Extra)
 			}
 		}},
 		{"live source", []projectopstest.Option{src(live, nil)}, catalog.SourceLive, []string{"claude"},
@@ -207,8 +208,8 @@ func TestHostCatalog(t *testing.T) {
 				if got := c.Catalog.HostsByID["claude"].Label; got != "Claude (live)" {
 					t.Errorf("label = %q, want the live one", got)
 				}
-				if got := string(c.Catalog.HostsByID["claude"].Extra["modelId"]); got != `"anthropic/claude-sonnet-live"` {
-					t.Errorf("Extra[modelId] = %s", got)
+				if got := c.Catalog.HostsByID["claude"].ModelID; got != "anthropic/claude-sonnet-live" {
+					t.Errorf("ModelID = %q", got)
 				}
 			}},
 		// The service's reader requires every envelope field: a publication

@@ -103,21 +103,90 @@ type HostCatalogContent struct {
 	HostsByID map[string]CatalogHost `json:"hostsById"`
 }
 
-// CatalogHost is one host of the catalog: display facts plus the creation
-// fields a host config is seeded from.
+// CatalogHost is one host of the catalog: display facts (the metadata
+// half) plus the host config v2 creation fields a host config is seeded
+// from (the template half). Optional fields absent from the entry stay
+// absent when it is encoded again; present empty lists and objects stay.
 type CatalogHost struct {
-	ID                        string         `json:"id"`
-	Label                     string         `json:"label"`
-	Provenance                string         `json:"provenance"`
-	RendersMCPApps            bool           `json:"rendersMcpApps"`
-	SupportedProtocolVersions []string       `json:"supportedProtocolVersions,omitempty"`
-	VerifiedAt                shared.Millis  `json:"verifiedAt,omitempty"`
-	ImageSupport              map[string]any `json:"imageSupport,omitempty"`
-	HostStyle                 string         `json:"hostStyle"`
-	MCPProfile                map[string]any `json:"mcpProfile,omitempty"`
-	// Extra holds the entry's other fields (host-config creation fields),
-	// kept verbatim.
+	// ID equals the entry's hostsById key.
+	ID string `json:"id"`
+	// Label is the display name.
+	Label string `json:"label"`
+	// Provenance is the trust level of the facts: "observed", "probe",
+	// "vendor-doc" or "assumed".
+	Provenance string `json:"provenance"`
+	// RendersMCPApps reports whether the host renders MCP Apps.
+	RendersMCPApps bool `json:"rendersMcpApps"`
+	// SupportedProtocolVersions are the MCP versions the template pins, if any.
+	SupportedProtocolVersions []string `json:"supportedProtocolVersions,omitzero"`
+	// VerifiedAt is when the facts were last verified.
+	VerifiedAt shared.Millis `json:"verifiedAt,omitempty"`
+	// ImageSupport describes which images reach the model and the UI.
+	ImageSupport map[string]any `json:"imageSupport,omitzero"`
+
+	// HostStyle is the chat surface the host config renders (equals ID for
+	// the built-ins).
+	HostStyle string `json:"hostStyle"`
+	// ModelID is the template's model id; may be "".
+	ModelID string `json:"modelId"`
+	// SystemPrompt is the template's system prompt.
+	SystemPrompt string `json:"systemPrompt"`
+	// Temperature is the template's sampling temperature.
+	Temperature float64 `json:"temperature"`
+	// RequireToolApproval makes every tool call wait for approval.
+	RequireToolApproval bool `json:"requireToolApproval"`
+	// RespectToolVisibility hides tools their server marks as not model-visible.
+	RespectToolVisibility bool `json:"respectToolVisibility"`
+	// ProgressiveToolDiscovery is nil when the entry does not set it.
+	ProgressiveToolDiscovery *bool `json:"progressiveToolDiscovery,omitempty"`
+	// ServerIDs are the servers the host config always connects.
+	ServerIDs []string `json:"serverIds"`
+	// OptionalServerIDs are the servers a chat may opt into.
+	OptionalServerIDs []string `json:"optionalServerIds"`
+	// BuiltInToolIDs are the harness built-in tools enabled.
+	BuiltInToolIDs []string `json:"builtInToolIds"`
+	// ModelVisibleMCPToolResults says which tool-result images the model sees.
+	ModelVisibleMCPToolResults map[string]any `json:"modelVisibleMcpToolResults,omitzero"`
+	// MCPToolResultImageRendering says how tool-result images are rendered.
+	MCPToolResultImageRendering map[string]any `json:"mcpToolResultImageRendering,omitzero"`
+	// Computer is the sandbox the host runs in, nil when it has none.
+	Computer *CatalogComputer `json:"computer,omitempty"`
+	// Harness is the agent harness ("claude-code" or "codex"), if any.
+	Harness string `json:"harness,omitempty"`
+	// ConnectionDefaults apply to every server connection of the host.
+	ConnectionDefaults CatalogConnectionDefaults `json:"connectionDefaults"`
+	// ClientCapabilities are the MCP client capabilities the host declares.
+	ClientCapabilities map[string]any `json:"clientCapabilities"`
+	// HostContext is the MCP Apps host context ({} for non-rendering hosts).
+	HostContext map[string]any `json:"hostContext"`
+	// HostCapabilitiesOverride overrides the MCP Apps host capabilities.
+	HostCapabilitiesOverride map[string]any `json:"hostCapabilitiesOverride,omitzero"`
+	// ChatUIOverride overrides the chat UI settings.
+	ChatUIOverride map[string]any `json:"chatUiOverride,omitzero"`
+	// MCPProfile is the host's MCP behaviour profile (passthrough object).
+	MCPProfile map[string]any `json:"mcpProfile,omitzero"`
+	// ServerConnectionOverrides maps a server id to its connection overrides.
+	ServerConnectionOverrides map[string]any `json:"serverConnectionOverrides,omitzero"`
+
+	// Extra holds the entry's members this type does not model (e.g.
+	// compatibilityEvidence), kept verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// CatalogComputer is the sandbox a host template runs in.
+type CatalogComputer struct {
+	// Kind is the computer kind ("personal").
+	Kind string `json:"kind"`
+	// Workdir is the working directory, if set.
+	Workdir string `json:"workdir,omitempty"`
+}
+
+// CatalogConnectionDefaults are a host template's server connection defaults.
+type CatalogConnectionDefaults struct {
+	// Headers are sent on every server connection.
+	Headers map[string]string `json:"headers"`
+	// RequestTimeout is the per-request timeout in milliseconds.
+	RequestTimeout float64 `json:"requestTimeout"`
 }
 
 type catalogHostFields CatalogHost
@@ -125,7 +194,13 @@ type catalogHostFields CatalogHost
 var catalogHostKnown = map[string]bool{
 	"id": true, "label": true, "provenance": true, "rendersMcpApps": true,
 	"supportedProtocolVersions": true, "verifiedAt": true, "imageSupport": true,
-	"hostStyle": true, "mcpProfile": true,
+	"hostStyle": true, "modelId": true, "systemPrompt": true, "temperature": true,
+	"requireToolApproval": true, "respectToolVisibility": true, "progressiveToolDiscovery": true,
+	"serverIds": true, "optionalServerIds": true, "builtInToolIds": true,
+	"modelVisibleMcpToolResults": true, "mcpToolResultImageRendering": true, "computer": true,
+	"harness": true, "connectionDefaults": true, "clientCapabilities": true, "hostContext": true,
+	"hostCapabilitiesOverride": true, "chatUiOverride": true, "mcpProfile": true,
+	"serverConnectionOverrides": true,
 }
 
 // UnmarshalJSON decodes the known fields and keeps the rest in Extra.

@@ -237,10 +237,9 @@ func TestHostCatalog(t *testing.T) {
 			if h.ID != id || h.Label == "" || h.HostStyle == "" || h.Provenance == "" || len(h.ImageSupport) == 0 {
 				t.Errorf("entry %s incomplete: %+v", id, h)
 			}
-			for _, k := range []string{"modelId", "temperature", "connectionDefaults", "clientCapabilities", "hostContext"} {
-				if _, ok := h.Extra[k]; !ok {
-					t.Errorf("entry %s has no %s creation field", id, k)
-				}
+			if h.ModelID == "" || h.Temperature == 0 || h.ConnectionDefaults.RequestTimeout == 0 ||
+				h.ClientCapabilities == nil || h.HostContext == nil || len(h.Extra) != 0 {
+				t.Errorf("entry %s creation fields incomplete or untyped: %+v", id, h)
 			}
 		}
 		slices.Sort(ids)
