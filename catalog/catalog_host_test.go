@@ -135,9 +135,11 @@ func TestCatalogHostOptionalMembers(t *testing.T) {
 			`"progressiveToolDiscovery":false,"modelVisibleMcpToolResults":{},"mcpToolResultImageRendering":{},` +
 			`"computer":{"kind":"personal","workdir":"/w"},"harness":"codex","hostCapabilitiesOverride":{},` +
 			`"chatUiOverride":{},"mcpProfile":{},"serverConnectionOverrides":{}}`, nil},
-		{"unmodelled members", `{` + required + `,"compatibilityEvidence":{"tables":[1]},` +
+		{"newer metadata", `{` + required + `,"compatibilityEvidence":{"tables":[1]},` +
 			`"styleVariablesByTheme":{"dark":{"--bg":"#000"}},"serverConnectionOverrides":{"s1":{"requestTimeoutOverride":5}}}`,
-			[]string{"compatibilityEvidence", "styleVariablesByTheme"}},
+			nil},
+		{"unmodelled members", `{` + required + `,"futureField":{"a":1},"another":true}`,
+			[]string{"another", "futureField"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,5 +153,17 @@ func TestCatalogHostOptionalMembers(t *testing.T) {
 				t.Errorf("Extra keys (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// The newer catalogs' metadata reads typed.
+func TestCatalogHostNewerMetadataTyped(t *testing.T) {
+	t.Parallel()
+	var h catalog.CatalogHost
+	if err := json.Unmarshal([]byte(`{"id":"x","styleVariablesByTheme":{"dark":{"--bg":"#000"}},"compatibilityEvidence":{"tables":[1]}}`), &h); err != nil {
+		t.Fatal(err)
+	}
+	if h.StyleVariablesByTheme["dark"]["--bg"] != "#000" || h.CompatibilityEvidence["tables"] == nil {
+		t.Errorf("decoded %+v", h)
 	}
 }

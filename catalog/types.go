@@ -123,6 +123,12 @@ type CatalogHost struct {
 	VerifiedAt shared.Millis `json:"verifiedAt,omitempty"`
 	// ImageSupport describes which images reach the model and the UI.
 	ImageSupport map[string]any `json:"imageSupport,omitzero"`
+	// CompatibilityEvidence holds documented capability tables and
+	// deployment facts (newer catalogs only; copilot).
+	CompatibilityEvidence map[string]any `json:"compatibilityEvidence,omitzero"`
+	// StyleVariablesByTheme maps "light" and "dark" to CSS variables the
+	// host sets (newer catalogs only; chatgpt, codex).
+	StyleVariablesByTheme map[string]map[string]string `json:"styleVariablesByTheme,omitzero"`
 
 	// HostStyle is the chat surface the host config renders (equals ID for
 	// the built-ins).
@@ -194,6 +200,7 @@ type catalogHostFields CatalogHost
 var catalogHostKnown = map[string]bool{
 	"id": true, "label": true, "provenance": true, "rendersMcpApps": true,
 	"supportedProtocolVersions": true, "verifiedAt": true, "imageSupport": true,
+	"compatibilityEvidence": true, "styleVariablesByTheme": true,
 	"hostStyle": true, "modelId": true, "systemPrompt": true, "temperature": true,
 	"requireToolApproval": true, "respectToolVisibility": true, "progressiveToolDiscovery": true,
 	"serverIds": true, "optionalServerIds": true, "builtInToolIds": true,
