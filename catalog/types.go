@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/projectops/projectops-go/shared"
 )
@@ -222,7 +223,7 @@ func (h *CatalogHost) UnmarshalJSON(b []byte) error {
 	}
 	f.Extra = nil
 	for k, v := range all {
-		if !catalogHostKnown[k] {
+		if !isCatalogHostKnown(k) {
 			if f.Extra == nil {
 				f.Extra = map[string]json.RawMessage{}
 			}
@@ -244,11 +245,26 @@ func (h CatalogHost) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	for k, v := range h.Extra {
-		if !catalogHostKnown[k] {
+		if !isCatalogHostKnown(k) {
 			all[k] = v
 		}
 	}
 	return json.Marshal(all)
+}
+
+// isCatalogHostKnown reports a key a CatalogHost field decodes, in any
+// case, as encoding/json matches keys: "ModelId" fills ModelID, so it is
+// no Extra member too.
+func isCatalogHostKnown(k string) bool {
+	if catalogHostKnown[k] {
+		return true
+	}
+	for known := range catalogHostKnown {
+		if strings.EqualFold(k, known) {
+			return true
+		}
+	}
+	return false
 }
 
 // BuiltinTool is a native tool an agent harness runs inside its sandbox.

@@ -66,6 +66,9 @@ func mergeExtra(into, extra map[string]json.RawMessage) map[string]json.RawMessa
 	if len(extra) == 0 {
 		return into
 	}
+	// A fresh map: the value decoded into may be a copy of another
+	// Step, whose Extra must not change with it.
+	into = maps.Clone(into)
 	if into == nil {
 		into = make(map[string]json.RawMessage, len(extra))
 	}
