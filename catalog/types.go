@@ -106,8 +106,9 @@ type HostCatalogContent struct {
 
 // CatalogHost is one host of the catalog: display facts (the metadata
 // half) plus the host config v2 creation fields a host config is seeded
-// from (the template half). Optional fields absent from the entry stay
-// absent when it is encoded again; present empty lists and objects stay.
+// from (the template half). The members the reference marks required are
+// always encoded; optional ones absent from the entry stay absent when it
+// is encoded again, and present empty lists and objects stay.
 type CatalogHost struct {
 	// ID equals the entry's hostsById key.
 	ID string `json:"id"`
@@ -175,8 +176,8 @@ type CatalogHost struct {
 	// ServerConnectionOverrides maps a server id to its connection overrides.
 	ServerConnectionOverrides map[string]any `json:"serverConnectionOverrides,omitzero"`
 
-	// Extra holds the entry's members this type does not model (e.g.
-	// compatibilityEvidence), kept verbatim.
+	// Extra holds the entry's members this type does not model (one a
+	// newer catalog adds), kept verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
