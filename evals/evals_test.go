@@ -129,6 +129,21 @@ type rtFunc func(*http.Request) (*http.Response, error)
 
 func (f rtFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
+// bodyClient is a client whose every call is answered 200 with body, as
+// the service would send it.
+func bodyClient(t *testing.T, body string) *projectops.Client {
+	t.Helper()
+	rt := rtFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body))}, nil
+	})
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // Wait's polls take per-call request options like every other call.
 func TestWaitRequestOptions(t *testing.T) {
 	t.Parallel()

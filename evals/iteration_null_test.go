@@ -2,13 +2,8 @@ package evals_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
-
-	projectops "github.com/projectops/projectops-go"
-	"github.com/projectops/projectops-go/option"
 )
 
 // TestIterationNullDurationAndTokensStayNull: the reference gives
@@ -21,14 +16,7 @@ func TestIterationNullDurationAndTokensStayNull(t *testing.T) {
 	body := `{"items":[
 		{"id":"zero","iterationNumber":1,"status":"completed","durationMs":0,"tokensUsed":0,"actualToolCalls":[],"expectedToolCalls":[]},
 		{"id":"null","iterationNumber":2,"status":"cancelled","durationMs":null,"tokensUsed":null,"actualToolCalls":[],"expectedToolCalls":[]}]}`
-	rt := rtFunc(func(r *http.Request) (*http.Response, error) {
-		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Content-Type": {"application/json"}},
-			Body: io.NopCloser(strings.NewReader(body))}, nil
-	})
-	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := bodyClient(t, body)
 	page, err := c.Evals.Runs.ListIterations(t.Context(), "prj_1", "run_1", nil)
 	if err != nil {
 		t.Fatal(err)

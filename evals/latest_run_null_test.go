@@ -2,13 +2,8 @@ package evals_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
-
-	projectops "github.com/projectops/projectops-go"
-	"github.com/projectops/projectops-go/option"
 )
 
 // TestLatestRunNullCountsStayNull: spec §2 gives latestRun.passRate,
@@ -21,14 +16,7 @@ func TestLatestRunNullCountsStayNull(t *testing.T) {
 		"latestRun":{"id":"run_1","status":"running","passRate":null,"passed":null,"failed":null,"createdAt":1700000000000}},
 		{"id":"evs_2","totals":{"passed":0,"failed":1,"runs":1},"passRateTrend":[0],
 		"latestRun":{"id":"run_2","status":"failed","passRate":0,"passed":0,"failed":1,"createdAt":1700000000000}}]}`
-	rt := rtFunc(func(r *http.Request) (*http.Response, error) {
-		return &http.Response{StatusCode: 200, Request: r, Header: http.Header{"Content-Type": {"application/json"}},
-			Body: io.NopCloser(strings.NewReader(body))}, nil
-	})
-	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"), option.WithTransport(rt))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := bodyClient(t, body)
 	page, err := c.Evals.Suites.List(t.Context(), "prj_1", nil)
 	if err != nil {
 		t.Fatal(err)
