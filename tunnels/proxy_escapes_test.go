@@ -56,7 +56,7 @@ func TestProxyToKeepsEncodedSubPath(t *testing.T) {
 	f := setup(t)
 	g := create(t, f, "escapes")
 	seen := proxyThroughTunnel(t, f, g)
-	for _, c := range []struct{ sub, want string }{
+	wantForwarded(t, f, g, seen, []forwarded{
 		{"/a%2Fb", "/mcp/a%2Fb"},
 		{"/a%2fb/c", "/mcp/a%2fb/c"},
 		{"/x%3Fy=1", "/mcp/x%3Fy=1"},
@@ -64,16 +64,7 @@ func TestProxyToKeepsEncodedSubPath(t *testing.T) {
 		{"/sp%20ace", "/mcp/sp%20ace"},
 		{"/", "/mcp/"},
 		{"", "/mcp"},
-	} {
-		st, body := getRawSubPath(t, f, g, c.sub)
-		if st != http.StatusOK {
-			t.Errorf("%q: %d %q", c.sub, st, body)
-			continue
-		}
-		if got := <-seen; got != c.want {
-			t.Errorf("%q: backend got %q, want %q", c.sub, got, c.want)
-		}
-	}
+	})
 }
 
 // A path that a second decoding turns into a new separator or a dot
@@ -89,19 +80,10 @@ func TestProxyToRefusesDoublyEncodedSeparator(t *testing.T) {
 			t.Errorf("%q: %d %q, want 400 naming the decoding", sub, st, body)
 		}
 	}
-	for _, c := range []struct{ sub, want string }{
+	wantForwarded(t, f, g, seen, []forwarded{
 		{"/files/100%25done", "/mcp/files/100%25done"},
 		{"/files/a%2525b", "/mcp/files/a%2525b"},
-	} {
-		st, body := getRawSubPath(t, f, g, c.sub)
-		if st != http.StatusOK {
-			t.Errorf("%q: %d %q", c.sub, st, body)
-			continue
-		}
-		if got := <-seen; got != c.want {
-			t.Errorf("%q: backend got %q, want %q", c.sub, got, c.want)
-		}
-	}
+	})
 	select {
 	case got := <-seen:
 		t.Errorf("a refused path reached the backend: %q", got)
@@ -137,6 +119,25 @@ func TestProxyToKeepsTargetEscapesWhenSubPathSeparatorIsEscaped(t *testing.T) {
 		}
 		if got := <-seen; got != c.want {
 			t.Errorf("%s: backend got %q, want %q", c.path, got, c.want)
+		}
+	}
+}
+
+// forwarded is a public sub-path and the path the backend should get.
+type forwarded struct{ sub, want string }
+
+// wantForwarded asks each sub-path through the tunnel and checks the path
+// the backend got (seen, from proxyThroughTunnel).
+func wantForwarded(t *testing.T, f *fixture, g *tunnels.Grant, seen <-chan string, cases []forwarded) {
+	t.Helper()
+	for _, c := range cases {
+		st, body := getRawSubPath(t, f, g, c.sub)
+		if st != http.StatusOK {
+			t.Errorf("%q: %d %q", c.sub, st, body)
+			continue
+		}
+		if got := <-seen; got != c.want {
+			t.Errorf("%q: backend got %q, want %q", c.sub, got, c.want)
 		}
 	}
 }
