@@ -82,26 +82,37 @@ func CredFields(s, redacted string) string {
 	return b.String()
 }
 
-// minScrubbed is the shortest value SecretScrubber replaces by value, as
-// long as the shortest token ingest's rules match.
+// minScrubbed is the shortest value SecretScrubber replaces wherever it
+// occurs, as long as the shortest token ingest's rules match; a shorter
+// value could well be part of an ordinary word or number.
 const minScrubbed = 8
+
+// minTokenScrubbed is the shortest value SecretScrubber replaces at all,
+// and then only as a whole token (see wholeToken). Under 4 bytes a value
+// (a flag such as "-y", "on", "1") is no secret worth the name and, even
+// as a whole token, would take out ordinary words and numbers ("line 1").
+const minTokenScrubbed = 4
 
 // SecretScrubber returns what takes a request's own secrets out of the
 // text of an error answer (transport.Request.Scrub): a service or a proxy
 // may quote the request body, whose secrets only the caller knows. It
 // replaces each value, as written and as JSON escapes it, then the
 // credentials named by their field (CredFields) and any tunnel URL's ?k=
-// secret. Values shorter than minScrubbed are not replaced by value
-// (replacing "a" or "x" wherever it occurs would mangle the rest of the
-// text): only an OAuth credential among them is still caught, by its
-// field's name.
+// secret. A value of minScrubbed bytes or more is replaced wherever it
+// occurs; a shorter one (a PIN, a short key) only where it stands as a
+// whole token, so that "7304" leaves "17304" alone; one under
+// minTokenScrubbed bytes is not replaced by value (only an OAuth
+// credential among them is still caught, by its field's name).
 func SecretScrubber(values ...string) func(string) string {
-	var vals []string
+	vals := make([]string, 0, len(values))
 	for _, v := range values {
-		if len(v) < minScrubbed {
+		if len(v) < minTokenScrubbed {
 			continue
 		}
 		vals = append(vals, v)
+		if !jsonEscapes(v) {
+			continue // its JSON form is itself: skip Marshal's allocations
+		}
 		if b, err := json.Marshal(v); err == nil {
 			if e := string(b[1 : len(b)-1]); e != v {
 				vals = append(vals, e)
@@ -113,7 +124,11 @@ func SecretScrubber(values ...string) func(string) string {
 	slices.SortFunc(vals, func(a, b string) int { return len(b) - len(a) })
 	return func(s string) string {
 		for _, v := range vals {
-			s = strings.ReplaceAll(s, v, "[REDACTED]")
+			if len(v) >= minScrubbed {
+				s = strings.ReplaceAll(s, v, "[REDACTED]")
+			} else {
+				s = replaceTokens(s, v, "[REDACTED]")
+			}
 		}
 		return RedactSecretParams(CredFields(s, "[REDACTED]"))
 	}

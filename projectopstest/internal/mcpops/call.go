@@ -177,8 +177,8 @@ func (sc *Call) fail(f *mcpconn.Failure) *edge.Error {
 // password and tunnel k, its OAuth client secret, and the caller's imported
 // grant's tokens (those refreshes replaced too), which a failing
 // server may quote back and fail would otherwise pass on in an error
-// envelope or a doctor report. Values under 8 bytes stay (see
-// wire.SecretScrubber).
+// envelope or a doctor report. Values under 8 bytes go only where they
+// stand as whole tokens, under 4 bytes not at all (see wire.SecretScrubber).
 func (sc *Call) scrub(msg string) string {
 	var secrets []string
 	for _, kv := range sc.Target.Env {

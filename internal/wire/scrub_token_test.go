@@ -1,0 +1,47 @@
+package wire
+
+import "testing"
+
+// A short secret (4 to 7 bytes) is taken out where it stands as a whole
+// token, in any punctuation, and left inside longer words and numbers;
+// one under 4 bytes is left to the field rule.
+func TestSecretScrubberShortValuesAsWholeTokens(t *testing.T) {
+	scrub := SecretScrubber("730451", "k-91x7", "8080", "-y", `a"bc`)
+	for in, want := range map[string]string{
+		"upstream refused PIN 730451":           "upstream refused PIN [REDACTED]",
+		"pin=730451;":                           "pin=[REDACTED];",
+		`{"pin":"730451"}`:                      `{"pin":"[REDACTED]"}`,
+		"key k-91x7 is not allowed":             "key [REDACTED] is not allowed",
+		"key=k-91x7,k-91x7":                     "key=[REDACTED],[REDACTED]",
+		"listening on :8080 after 18080 and 80": "listening on :[REDACTED] after 18080 and 80",
+		"order 7304512 and A730451 stay":        "order 7304512 and A730451 stay",
+		"xk-91x7 and k-91x7y stay":              "xk-91x7 and k-91x7y stay",
+		"npx -y server":                         "npx -y server",
+		`said "a\"bc"`:                          `said "[REDACTED]"`, // as JSON escapes it
+		"8080":                                  "[REDACTED]",
+	} {
+		if got := scrub(in); got != want {
+			t.Errorf("scrub(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A short value's first or last byte that is punctuation is a token edge
+// itself: "-k9x" is taken out of "a-k9x" as \b would see it.
+func TestWholeTokenAtPunctuation(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		i, j int
+		want bool
+	}{
+		{"a-k9x", 1, 5, true},
+		{"ak9x-", 1, 5, false},
+		{"k9x-b", 0, 4, true},
+		{"k9x-b", 0, 3, true},
+		{"k9xb", 0, 3, false},
+	} {
+		if got := wholeToken(c.s, c.i, c.j); got != c.want {
+			t.Errorf("wholeToken(%q, %d, %d) = %v, want %v", c.s, c.i, c.j, got, c.want)
+		}
+	}
+}
