@@ -94,7 +94,8 @@ func CallTool(ctx context.Context, sc *Call, p *servers.CallToolParams) (json.Ra
 }
 
 // GetPrompt renders a prompt; argument values may be strings, numbers or
-// booleans and reach the MCP server as strings.
+// booleans and reach the MCP server as the strings the service's
+// JavaScript String(value) makes of them.
 func GetPrompt(ctx context.Context, sc *Call, p *servers.GetPromptParams) (json.RawMessage, *edge.Error) {
 	if herr := sc.Authorize(); herr != nil {
 		return nil, herr
@@ -110,7 +111,7 @@ func GetPrompt(ctx context.Context, sc *Call, p *servers.GetPromptParams) (json.
 		case bool:
 			args[k] = strconv.FormatBool(v)
 		case float64:
-			args[k] = strconv.FormatFloat(v, 'f', -1, 64)
+			args[k] = jsNumberString(v) // as the service's String(value)
 		default:
 			return nil, edge.Validation("arguments."+k, "Prompt argument "+strconv.Quote(k)+" must be a string, number or boolean")
 		}
