@@ -122,6 +122,10 @@
 //     read; OAUTH_REQUIRED's details.serverUrl has a ?k= secret and a
 //     userinfo password redacted, where the service sends the saved URL
 //     as it is (a tunnel's, secret and all);
+//   - tools/call refuses a task opt-in (taskOptions, allowTaskResult true)
+//     as the service's /api/v1 route does, without running the tool, but
+//     with FEATURE_NOT_SUPPORTED's status in the spec, 422, where the
+//     service's source answers 400;
 //   - GET /chat-sessions refuses a status other than active or archived,
 //     a limit outside 1-200 and a cursor it did not make (400), and a
 //     projectId filter it cannot find (404) or the caller cannot read

@@ -36,6 +36,7 @@ func serverOpsRoutes(s *Server, rt *router) {
 // operations then call Authorize for the caller's OAuth grant).
 func serverOp[Req, Resp any](s *Server, need access, f func(ctx context.Context, sc *mcpops.Call, body *Req) (Resp, *edge.Error)) handlerFunc {
 	return route(s, op[Req, Resp]{need: need, find: findServer, bodyFirst: true, unlocked: true,
+		check: validateBody[Req],
 		apply: func(c *call, body *Req) (Resp, *edge.Error) {
 			sc, herr := c.s.openServer(c.a.userID, c.path("projectId"), c.path("serverId"), func() *edge.Error {
 				_, _, herr := c.s.st.projectFor(c.a, c.path("projectId"), need)
@@ -47,6 +48,15 @@ func serverOp[Req, Resp any](s *Server, need access, f func(ctx context.Context,
 			}
 			return f(c.r.Context(), sc, body)
 		}})
+}
+
+// validateBody runs a body's own checks (the service's schema rules the
+// reference does not state), when its type has them.
+func validateBody[Req any](_ *call, body *Req) *edge.Error {
+	if v, ok := any(body).(interface{ Validate() *edge.Error }); ok {
+		return v.Validate()
+	}
+	return nil
 }
 
 // serverRead is serverOp for a read whose body carries nothing: an empty

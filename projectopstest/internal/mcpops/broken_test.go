@@ -45,14 +45,14 @@ func TestUndecodableMessageBreaksSession(t *testing.T) {
 	l := newLayer(t)
 	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_1", Transport: servers.TransportStdio,
 		Target: mcpconn.Target{Transport: mcpconn.TransportStdio, Command: exe, Env: []string{garbageEnv + "=1"}, ProtocolVersion: "2025-11-25"}})
-	if _, herr := CallTool(t.Context(), sc, &servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}}); herr != nil {
+	if _, herr := CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}}}); herr != nil {
 		t.Fatalf("warm-up echo: %v", herr)
 	}
-	_, herr := CallTool(t.Context(), sc, &servers.CallToolParams{ToolName: "garbage"})
+	_, herr := CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "garbage"}})
 	if herr == nil || herr.Body.Code != shared.CodeServerUnreachable || herr.Body.Details["mcpCode"] != nil {
 		t.Fatalf("garbage call = %v (details %v), want 502 SERVER_UNREACHABLE without an mcpCode", herr, herr.Body.Details)
 	}
-	raw, herr := CallTool(t.Context(), sc, &servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "again"}})
+	raw, herr := CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "again"}}})
 	if herr != nil || !strings.Contains(string(raw), `"again"`) {
 		t.Fatalf("echo after the session broke = %s, %v; want it answered on a new session", raw, herr)
 	}

@@ -44,7 +44,7 @@ exit 0`
 	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_1", Transport: servers.TransportStdio,
 		Target: mcpconn.Target{Transport: mcpconn.TransportStdio, Command: "sh", Args: []string{"-c", script}, ProtocolVersion: "2025-11-25"}})
 	for i := range 2 {
-		_, herr := CallTool(t.Context(), sc, &servers.CallToolParams{ToolName: "t"})
+		_, herr := CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "t"}})
 		if herr == nil || herr.Body.Code != shared.CodeValidation {
 			t.Fatalf("call %d = %v, want 400 VALIDATION_ERROR: the server answers -32602", i, herr)
 		}

@@ -54,7 +54,7 @@ func TestOperations(t *testing.T) {
 	if herr != nil || len(page.Items) != 1 || json.Unmarshal(page.Items[0], &tool) != nil || tool.Name != "echo" {
 		t.Fatalf("ListTools = %s, %v", page.Items, herr)
 	}
-	raw, herr := CallTool(ctx, sc, &servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}})
+	raw, herr := CallTool(ctx, sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}}})
 	var res mcp.CallToolResult
 	if herr != nil || json.Unmarshal(raw, &res) != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "hi" {
 		t.Fatalf("CallTool = %s, %v", raw, herr)
@@ -65,7 +65,7 @@ func TestOperations(t *testing.T) {
 	if _, herr := ListPrompts(ctx, sc, &servers.ListParams{}); herr == nil || herr.Body.Code != shared.CodeFeatureNotSupported {
 		t.Errorf("ListPrompts on a tools-only server = %v, want FEATURE_NOT_SUPPORTED", herr)
 	}
-	if _, herr := CallTool(ctx, sc, &servers.CallToolParams{}); herr == nil || herr.Body.Code != shared.CodeValidation {
+	if _, herr := CallTool(ctx, sc, &CallToolBody{CallToolParams: servers.CallToolParams{}}); herr == nil || herr.Body.Code != shared.CodeValidation {
 		t.Errorf("CallTool without a name = %v, want VALIDATION_ERROR", herr)
 	}
 

@@ -66,8 +66,10 @@ func hasResources(c *mcp.ServerCapabilities) bool { return c.Resources != nil }
 
 // CallTool executes a tool: a member's write (project guests may not run
 // tools, which can have side effects). The result is returned verbatim,
-// isError included; it is never retried on a new session.
-func CallTool(ctx context.Context, sc *Call, p *servers.CallToolParams) (json.RawMessage, *edge.Error) {
+// isError included; it is never retried on a new session. A task opt-in
+// is refused once connected, as the service's route refuses it in the
+// operation it runs on the connection, and the tool is not called.
+func CallTool(ctx context.Context, sc *Call, p *CallToolBody) (json.RawMessage, *edge.Error) {
 	if herr := sc.Authorize(); herr != nil {
 		return nil, herr
 	}
@@ -79,7 +81,12 @@ func CallTool(ctx context.Context, sc *Call, p *servers.CallToolParams) (json.Ra
 		args = map[string]any{}
 	}
 	var res json.RawMessage
+	refused := false
 	herr := sc.Run(ctx, false, func(ctx context.Context, conn *mcpconn.Conn) error {
+		if p.wantsTask() {
+			refused = true
+			return nil
+		}
 		if !hasTools(capsOf(conn)) {
 			return &mcpconn.Failure{Kind: mcpconn.Unsupported, Message: "tools"}
 		}
@@ -90,6 +97,9 @@ func CallTool(ctx context.Context, sc *Call, p *servers.CallToolParams) (json.Ra
 		}
 		return err
 	})
+	if herr == nil && refused {
+		return nil, errTaskRefused()
+	}
 	return res, herr
 }
 

@@ -1,0 +1,69 @@
+package mcpops
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+	"github.com/projectops/projectops-go/servers"
+	"github.com/projectops/projectops-go/shared"
+)
+
+// CallToolBody is the tools/call body: the reference's fields and the two
+// task opt-ins the service's schema declares besides (toolsExecuteSchema
+// in server/routes/web/auth.ts), which its /api/v1 route refuses.
+type CallToolBody struct {
+	servers.CallToolParams
+	// TaskOptions is the 2025-11-25 wire's opt-in: {ttl?: positive int}.
+	TaskOptions json.RawMessage `json:"taskOptions"`
+	// AllowTaskResult is the io.modelcontextprotocol/tasks wire's.
+	AllowTaskResult json.RawMessage `json:"allowTaskResult"`
+}
+
+// Validate checks the opt-ins as the service's schema does, before the
+// server is looked up: taskOptions an object holding at most a positive
+// integer ttl, allowTaskResult a boolean, not both set.
+func (b *CallToolBody) Validate() *edge.Error {
+	if b.TaskOptions != nil {
+		var o map[string]json.RawMessage
+		if bytes.Equal(b.TaskOptions, []byte("null")) || json.Unmarshal(b.TaskOptions, &o) != nil {
+			return edge.Validation("taskOptions", "taskOptions must be an object")
+		}
+		for k, v := range o {
+			if k != "ttl" {
+				return edge.Validation("taskOptions."+k, "taskOptions has no field "+k)
+			}
+			var ttl float64
+			if json.Unmarshal(v, &ttl) != nil || ttl <= 0 || ttl != math.Trunc(ttl) {
+				return edge.Validation("taskOptions.ttl", "taskOptions.ttl must be a positive integer")
+			}
+		}
+	}
+	if b.AllowTaskResult != nil {
+		var allow bool
+		if json.Unmarshal(b.AllowTaskResult, &allow) != nil || bytes.Equal(b.AllowTaskResult, []byte("null")) {
+			return edge.Validation("allowTaskResult", "allowTaskResult must be a boolean")
+		}
+		if allow && b.TaskOptions != nil {
+			return edge.Validation("allowTaskResult",
+				"taskOptions (2025-11-25) and allowTaskResult (io.modelcontextprotocol/tasks) are different wires; send at most one")
+		}
+	}
+	return nil
+}
+
+// wantsTask reports whether a valid body opts into a task: the service
+// refuses when taskOptions is an object (any object, {} too, is truthy in
+// JavaScript) or allowTaskResult is true; allowTaskResult false runs the
+// tool.
+func (b *CallToolBody) wantsTask() bool {
+	return b.TaskOptions != nil || bytes.Equal(b.AllowTaskResult, []byte("true"))
+}
+
+// errTaskRefused is the service's refusal of a task opt-in on /api/v1, as
+// 422: the spec gives FEATURE_NOT_SUPPORTED that status (the service's
+// source answers it with 400; docs/double.md lists the difference).
+func errTaskRefused() *edge.Error {
+	return edge.NewError(shared.CodeFeatureNotSupported, "Task-augmented tool execution is not supported on /api/v1", nil)
+}
