@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -131,6 +130,9 @@ type goTest struct {
 	name    string
 	out     boundedOutput
 	benched bool // a benchmark that printed its result (or a sub-benchmark's): it passed
+	// partial is a benchmark's result line so far, when test2json split
+	// it across output events (see benchOutput).
+	partial []byte
 }
 
 func newGoReader(rec Recorder, opt GoTestOptions) *goReader {
@@ -213,13 +215,8 @@ func (g *goReader) line(ctx context.Context, line []byte) error {
 			p.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
 		case !isFraming(g.text):
 			t.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
-			if strings.HasPrefix(t.name, "Benchmark") && benchResult.Match(g.text) {
-				// test2json sends no pass event for a benchmark: its
-				// result line is how it says it passed.
-				t.benched = true
-				if parent, _, ok := strings.Cut(t.name, "/"); ok && p.running[parent] != nil {
-					p.running[parent].benched = true
-				}
+			if strings.HasPrefix(t.name, "Benchmark") {
+				benchOutput(p, t, g.text)
 			}
 		}
 	case "pass", "fail", "skip":
@@ -250,14 +247,11 @@ func (g *goReader) newTest(name string) *goTest {
 	return &goTest{name: name}
 }
 
-// benchResult is a benchmark's result line: its name, iterations and
-// ns/op ("BenchmarkX-2   1000   245 ns/op").
-var benchResult = regexp.MustCompile(`^Benchmark\S*\s+\d+\s+[0-9.]+ ns/op`)
-
 func (g *goReader) release(t *goTest) {
 	if t != nil && len(g.free) < 64 {
 		t.out.reset()
 		t.benched = false
+		t.partial = t.partial[:0]
 		g.free = append(g.free, t)
 	}
 }

@@ -1,0 +1,125 @@
+package ingest_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/projectops/projectops-go/ingest"
+)
+
+// Real go test -json -run '^$' -bench . -benchtime 1x output (go1.26.8,
+// linux/amd64) of a package whose three benchmarks all pass. test2json
+// flushed each benchmark's result line in two output events: the name
+// ("BenchmarkOne-2    \t") when the benchmark started measuring, the
+// figures ("       1\t       632.0 ns/op\n") when it ended. This is the
+// common case, not a corner one: b.Loop benchmarks and any benchmark that
+// logs always print the name first. ReadGoTest documents "one result per
+// test or subtest outcome" and that a benchmark that printed its result
+// passed: each of the three passes.
+const benchSplitPass = `{"Action":"start","Package":"example.com/gt/benchok"}
+{"Action":"output","Package":"example.com/gt/benchok","Output":"goos: linux\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Output":"goarch: amd64\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Output":"pkg: example.com/gt/benchok\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Output":"cpu: Intel(R) Xeon(R) Processor\n"}
+{"Action":"run","Package":"example.com/gt/benchok","Test":"BenchmarkOne"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkOne","Output":"=== RUN   BenchmarkOne\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkOne","Output":"BenchmarkOne\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkOne","Output":"BenchmarkOne-2    \t"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkOne","Output":"       1\t       632.0 ns/op\n"}
+{"Action":"run","Package":"example.com/gt/benchok","Test":"BenchmarkLoop"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkLoop","Output":"=== RUN   BenchmarkLoop\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkLoop","Output":"BenchmarkLoop\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkLoop","Output":"BenchmarkLoop-2   \t"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkLoop","Output":"       1\t       442.0 ns/op\n"}
+{"Action":"run","Package":"example.com/gt/benchok","Test":"BenchmarkLogs"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkLogs","Output":"=== RUN   BenchmarkLogs\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkLogs","Output":"BenchmarkLogs\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkLogs","Output":"    b_test.go:5: hi\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkLogs","Output":"BenchmarkLogs-2   \t"}
+{"Action":"output","Package":"example.com/gt/benchok","Test":"BenchmarkLogs","Output":"       1\t    155620 ns/op\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Output":"PASS\n"}
+{"Action":"output","Package":"example.com/gt/benchok","Output":"ok  \texample.com/gt/benchok\t0.028s\n"}
+{"Action":"pass","Package":"example.com/gt/benchok","Elapsed":0.028}
+`
+
+func TestSplitBenchmarkResultLinePasses(t *testing.T) {
+	t.Parallel()
+	var c collector
+	st, err := ingest.ReadGoTest(t.Context(), strings.NewReader(benchSplitPass), &c, ingest.GoTestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range c.got {
+		got[r.CaseTitle] = r.Passed
+	}
+	for _, b := range []string{"BenchmarkOne", "BenchmarkLoop", "BenchmarkLogs"} {
+		title := "example.com/gt/benchok." + b
+		if passed, ok := got[title]; !ok || !passed {
+			t.Errorf("%s: recorded=%v passed=%v, want one passing result", title, ok, passed)
+		}
+	}
+	if st.Passed != 3 || st.Failed != 0 {
+		t.Errorf("stats %+v, want Passed 3 Failed 0", st)
+	}
+}
+
+// The same split in a package that fails because another benchmark failed
+// (testdata/gotest_bench_split.jsonl, real go1.26.8 output): the passing
+// benchmarks whose result line was split, BenchmarkLoop and the
+// sub-benchmark BenchmarkSubs/s2, pass, and were recorded as failures
+// "failed while this test was running" before.
+func TestSplitBenchmarkResultLineInFailingPackage(t *testing.T) {
+	t.Parallel()
+	fh, err := os.Open("testdata/gotest_bench_split.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	var c collector
+	st, err := ingest.ReadGoTest(t.Context(), fh, &c, ingest.GoTestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range c.got {
+		got[strings.TrimPrefix(r.CaseTitle, "example.com/gt/fuzzb.")] = r.Passed
+	}
+	want := map[string]bool{"BenchmarkOne": true, "BenchmarkSubs": true, "BenchmarkSubs/s1": true,
+		"BenchmarkSubs/s2": true, "BenchmarkFail": false, "BenchmarkLoop": true}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	if st.PackageFailures != 0 {
+		t.Errorf("stats %+v, want no package failures", st)
+	}
+}
+
+// A result line split at any point, in more than two events, is still
+// the benchmark's result; an unfinished line is kept only up to a bound
+// (BenchmarkB's runs past it: it is not read as a result).
+func TestSplitBenchmarkResultLineAnyPieces(t *testing.T) {
+	t.Parallel()
+	ev := func(test, out string) string {
+		return `{"Action":"output","Package":"p","Test":"` + test + `","Output":"` + out + `"}` + "\n"
+	}
+	in := `{"Action":"run","Package":"p","Test":"BenchmarkA"}` + "\n" +
+		ev("BenchmarkA", "Bench") + ev("BenchmarkA", "markA-2 \\t  ") + ev("BenchmarkA", "1\\t 63") + ev("BenchmarkA", "2.0 ns/op\\n") +
+		`{"Action":"run","Package":"p","Test":"BenchmarkB"}` + "\n" +
+		ev("BenchmarkB", "BenchmarkB-2 \\t") + ev("BenchmarkB", strings.Repeat(" ", 2000)) + ev("BenchmarkB", "1\\t 632.0 ns/op\\n") +
+		`{"Action":"fail","Package":"p","Elapsed":0.01}` + "\n"
+	var c collector
+	if _, err := ingest.ReadGoTest(t.Context(), strings.NewReader(in), &c, ingest.GoTestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range c.got {
+		got[r.CaseTitle] = r.Passed
+	}
+	if want := map[string]bool{"p.BenchmarkA": true, "p.BenchmarkB": false}; !gocmp.Equal(want, got) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
