@@ -45,14 +45,17 @@ const maxLine = 1 << 20
 // package that fails with tests still running (panic, timeout) fails each
 // of those tests with the package's output; a package failing for no test
 // at all is "<pkg> [package]". A stream that ends with tests still running
-// fails them as incomplete. Non-JSON lines are passed through, never
-// fatal: plain go test output (run without -json) is all passthrough, so
-// a caller that must not report an empty run checks SourceStats.Events
-// (or, as projectops report does, creates its Reporter at the first
-// result: a Reporter closed with none still reports a run). Titles are "<import path>.<Test/sub>"; ids are derived from
-// package, test name and occurrence (-count=N repeats a name), and for a
-// package run again later in the stream (gotestsum --rerun-fails), the
-// run's number: a rerun's results are stored beside the first run's.
+// fails them as incomplete; one that ends between two tests of a package
+// that started and never reported its outcome fails that package,
+// "<pkg> [package]" (its later tests never ran). Non-JSON lines are passed
+// through, never fatal: plain go test output (run without -json) is all
+// passthrough, so a caller that must not report an empty run checks
+// SourceStats.Events (or, as projectops report does, creates its Reporter
+// at the first result: a Reporter closed with none still reports a run).
+// Titles are "<import path>.<Test/sub>"; ids are derived from package, test
+// name and occurrence (-count=N repeats a name), and for a package run
+// again later in the stream (gotestsum --rerun-fails), the run's number: a
+// rerun's results are stored beside the first run's.
 //
 // ReadGoTest checks ctx between lines: once it has ended, it reads no
 // further and returns ctx's error (tests still running are not failed as
@@ -122,7 +125,8 @@ type goPackage struct {
 	run     int // earlier runs of the package in this stream
 	running map[string]*goTest
 	occ     map[string]int
-	failed  int // tests that failed in this package run
+	failed  int  // tests that failed in this package run
+	started bool // its start event was seen: an outcome event must follow
 	out     boundedOutput
 }
 

@@ -9,6 +9,9 @@ import (
 func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 	ev := &g.ev
 	switch string(ev.action) {
+	case "start":
+		p.started = true
+		return nil
 	case "output":
 		p.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
 		return nil
@@ -77,7 +80,13 @@ func (g *goReader) failRunning(ctx context.Context, p *goPackage, extra string) 
 	return nil
 }
 
-// end fails whatever was still running when the stream ended.
+// end fails whatever was still running when the stream ended: the tests
+// still running, or, when none was and none had failed, a package that
+// started (go test sends its outcome after that, always) as
+// "<pkg> [package]", since its later tests never ran: a stream cut between
+// two tests must not pass. Without the start event (a stream filtered to
+// test events, say) an unended package is not taken for a cut one. A
+// benchmark that printed its result passed, as when its package ends.
 func (g *goReader) end(ctx context.Context) error {
 	names := make([]string, 0, len(g.pkgs))
 	for n := range g.pkgs {
@@ -86,7 +95,17 @@ func (g *goReader) end(ctx context.Context) error {
 	sort.Strings(names)
 	for _, n := range names {
 		p := g.pkgs[n]
-		if err := g.failRunning(ctx, p, "\n--- the go test stream ended before this test finished\n"); err != nil {
+		if err := g.passBenched(ctx, p); err != nil {
+			return err
+		}
+		var err error
+		switch {
+		case len(p.running) > 0:
+			err = g.failRunning(ctx, p, "\n--- the go test stream ended before this test finished\n")
+		case p.started && p.failed == 0:
+			err = g.packageFailure(ctx, p, " [package]", p.out.String()+"\n--- the go test stream ended before the package finished\n", 0)
+		}
+		if err != nil {
 			return err
 		}
 	}
