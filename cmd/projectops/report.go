@@ -53,7 +53,9 @@ closing summary (-q: the summary alone); that text is redacted as the results
 it sends and spools are (the API key, sk_ tokens, credential headers, bearer
 tokens, URL credentials, tunnel ?k= secrets). Input that is not what the flags say
 (plain go test text, a terminal on stdin, an unreadable file) is refused with
-exit 2 and no run is created. --project defaults to $PROJECTOPS_PROJECT, else
+exit 2 and no run is created; a go test stream in which no test ran (no test
+files, -run matching none) or every test was skipped creates no run either,
+and exits 0. --project defaults to $PROJECTOPS_PROJECT, else
 "default". With --json the summary is a JSON object on stdout.
 
 Exit status: 0 the tests passed; 1 they failed (the run's verdict when it was
@@ -296,13 +298,21 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		fmt.Fprintf(stderr, "projectops report: interrupted: stopped waiting for the service after %s\n", reportInterruptGrace)
 	}
 	if out == nil && readErr == nil && cmdArgs == nil {
-		if st.Skipped > 0 { // a valid run whose tests were all skipped: nothing to store, nothing failed
+		// Valid input with no result, its tests all skipped or, in a go
+		// test stream, none run (no test files, -run matching none), is a
+		// run in which nothing failed, not bad input: nothing to store,
+		// exit 0. Input with no event at all is refused below.
+		if st.Skipped > 0 || (format == "go test" && st.Events > 0) {
 			if a.json {
 				if err := writeJSON(stdout, reportJSON(st, nil)); err != nil {
 					return err
 				}
 			}
-			fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, %d skipped; nothing to report\n", st.Skipped)
+			if st.Skipped > 0 {
+				fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, %d skipped; nothing to report\n", st.Skipped)
+			} else {
+				fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, 0 skipped; nothing to report: no test ran in the go test input (no test files, or -run matched none)\n")
+			}
 			if cut {
 				return gateError{}
 			}
