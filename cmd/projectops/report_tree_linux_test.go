@@ -247,17 +247,40 @@ func TestGraceKillSparesWhatLeftTheJob(t *testing.T) {
 	reportEnv(t)
 	setGrace(t, 500*time.Millisecond)
 	devnullStdin(t)
-	dir := t.TempDir()
-	alive, ready := filepath.Join(dir, "alive"), filepath.Join(dir, "ready")
+	ready := filepath.Join(t.TempDir(), "ready")
 	script := `echo '{"Action":"start","Package":"example.com/p"}'
-setsid sh -c ': > ` + ready + `; n=0; while [ $n -lt 30 ]; do sleep 0.05; n=$((n+1)); done; echo ok > ` + alive + `' &
+setsid sh -c '` + writePID(ready) + `; n=0; while [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done' &
 trap "" INT
 exec sleep 30`
 	interruptWhenReady(t, script, ready, "setsid-grace")
-	time.Sleep(3 * time.Second)
-	if _, err := os.Stat(alive); err != nil {
-		t.Errorf("the setsid'd helper (spared the SIGINT) was killed at the grace with CMD: %v", err)
+	pid := readPID(t, ready)
+	// report has returned, so the kill at the grace is behind us; the
+	// helper's own life is a minute.
+	if !running(pid) {
+		t.Errorf("the setsid'd helper (spared the SIGINT) was killed at the grace with CMD")
 	}
+}
+
+// writePID is the shell that writes its own pid into file, whole: a
+// reader polling for file never sees it empty.
+func writePID(file string) string {
+	return `echo $$ > ` + file + `.tmp && mv ` + file + `.tmp ` + file
+}
+
+// readPID reads the pid writePID wrote, and kills that process when the
+// test ends (a helper that outlived the check must not outlive the test).
+func readPID(t *testing.T, file string) int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("the script never started: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("pid file: %v", err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	return pid
 }
 
 // needSetsid fails the test where setsid (util-linux) is missing: without
@@ -279,15 +302,19 @@ func TestGraceKillReachesTimeoutsChildren(t *testing.T) {
 	reportEnv(t)
 	setGrace(t, 500*time.Millisecond)
 	devnullStdin(t)
-	dir := t.TempDir()
-	alive, ready := filepath.Join(dir, "alive"), filepath.Join(dir, "ready")
+	ready := filepath.Join(t.TempDir(), "ready")
 	// timeout setpgid()s itself; its child ignores SIGINT (a test binary's
-	// long cleanup, a trap), so only the kill at the grace can stop it.
+	// long cleanup, a trap), so only the kill at the grace can stop it
+	// before its own minute is up.
 	script := `echo '{"Action":"start","Package":"example.com/p"}'
-exec timeout 60 sh -c 'trap "" INT; : > ` + ready + `; n=0; while [ $n -lt 30 ]; do sleep 0.05; n=$((n+1)); done; echo ok > ` + alive + `'`
+exec timeout 60 sh -c 'trap "" INT; ` + writePID(ready) + `; while :; do sleep 0.05; done'`
 	interruptWhenReady(t, script, ready, "timeout-grace")
-	time.Sleep(3 * time.Second)
-	if _, err := os.Stat(alive); err == nil {
+	pid := readPID(t, ready)
+	// Killed before report returned; dying may take the kernel a moment.
+	for i := 0; i < 500 && running(pid); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if running(pid) {
 		t.Errorf("CMD's child (in timeout's process group, same session) outlived the kill at the grace")
 	}
 }
@@ -300,7 +327,7 @@ func interruptWhenReady(t *testing.T, script, ready, runID string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		for i := 0; i < 200; i++ {
+		for i := 0; i < 3000; i++ { // 30 s: a loaded CI host starts shells slowly
 			if _, err := os.Stat(ready); err == nil {
 				break
 			}
