@@ -151,7 +151,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			continue
 		}
 		if isRedirect(resp.StatusCode) {
-			return redirectError(resp, req.Method, path)
+			return redirectError(resp, req.Method, path, scrubbed(t.cleaner(req, target), req.Scrub))
 		}
 		apiErr, hasRA, cut := t.decodeError(resp, req, path, t.cleaner(req, target))
 		if cut != nil && ctx.Err() != nil {
@@ -285,12 +285,14 @@ func decodeJSON(b []byte, out any) error {
 
 // decodeError is a success response that would not decode; one that is not
 // JSON at all (an HTML page) names its type, the usual sign of a base URL
-// that is not the API's.
-func decodeError(req *Request, path string, resp *http.Response, err error) error {
+// that is not the API's. The type is a header's value, which a gateway may
+// fill with anything: it is cleaned of the request's secrets first.
+func decodeError(req *Request, path string, resp *http.Response, err error, clean func(string) string) error {
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		if mt, _, perr := mime.ParseMediaType(ct); perr != nil || mt != "application/json" && mt != "text/json" && !strings.HasSuffix(mt, "+json") {
+			shown := clean(ct)
 			return fmt.Errorf("projectops: %s %s: decoding response: it is %q, not JSON (is the base URL the API's, ending in /api/v1?): %w",
-				req.Method, path, ct[:min(len(ct), 64)], err)
+				req.Method, path, shown[:min(len(shown), 64)], err)
 		}
 	}
 	return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
@@ -322,7 +324,7 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 			return nil // an empty body leaves out as it is
 		}
 		if err := decodeJSON(buf, out); err != nil {
-			return decodeError(req, path, resp, err)
+			return decodeError(req, path, resp, err, scrubbed(t.cleaner(req, target), req.Scrub))
 		}
 		return nil
 	}
@@ -359,7 +361,7 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
 	}
 	if err != nil {
-		return decodeError(req, path, resp, err)
+		return decodeError(req, path, resp, err, scrubbed(t.cleaner(req, target), req.Scrub))
 	}
 	return nil
 }
@@ -420,6 +422,8 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 		apierr.Redact(e, shown)
 	case e != nil: // the legacy form's text, redacted whole before a line was kept
 	default:
+		// The media type is a header's token, which a gateway may fill
+		// with anything: it is cleaned with the message below.
 		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 		if ct == "" {
 			ct = "no content type"
@@ -433,10 +437,12 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 		// (a bare 429 is still RATE_LIMITED, which pollers wait out; the
 		// reference declares a run cancel's 409 with no body).
 		e = &shared.Error{StatusCode: resp.StatusCode, Code: apierr.StatusCode(resp.StatusCode),
-			Message: fmt.Sprintf("%s (%s, %s, %d bytes)", http.StatusText(resp.StatusCode), what, ct, len(raw))}
+			Message: shown(fmt.Sprintf("%s (%s, %s, %d bytes)", http.StatusText(resp.StatusCode), what, ct, len(raw)))}
 	}
 	e.Method, e.Path = req.Method, path
-	e.RequestID = clean(resp.Header.Get(RequestIDHeader)) // an echo of anything, the key too
+	// An echo of anything, the key or a secret of the request too: cleaned
+	// as the message is (and as WithResponseInto's RequestID is).
+	e.RequestID = shown(resp.Header.Get(RequestIDHeader))
 	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.RetryAfter = ra
 	return e, ok, rerr

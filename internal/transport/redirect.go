@@ -90,11 +90,13 @@ func port(r *http.Request) string {
 func isRedirect(status int) bool { return status >= 300 && status < 400 }
 
 // redirectError describes a redirect that was not followed. The Location is
-// not echoed: it may carry a capability token.
-func redirectError(resp *http.Response, method, path string) *shared.Error {
+// not echoed: it may carry a capability token. The request id passes
+// through shown, as every error answer's does (decodeError): a gateway may
+// echo the key, or a secret of the request, into it.
+func redirectError(resp *http.Response, method, path string, shown func(string) string) *shared.Error {
 	drainClose(resp.Body)
 	return &shared.Error{StatusCode: resp.StatusCode, Method: method, Path: path,
-		RequestID: resp.Header.Get(RequestIDHeader),
+		RequestID: shown(resp.Header.Get(RequestIDHeader)),
 		Message: fmt.Sprintf("%s: redirect not followed (writes are never re-sent to another location; check the base URL)",
 			http.StatusText(resp.StatusCode))}
 }
