@@ -56,7 +56,7 @@ func (s *Service) ListProjects(ctx context.Context, p *ProjectsParams, opts ...o
 
 // AllProjects iterates over every accessible project from p.Cursor on.
 func (s *Service) AllProjects(ctx context.Context, p *ProjectsParams, opts ...option.RequestOption) iter.Seq2[Project, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	params := pager.Copy(p)
 	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Project], error) {
 		return s.projectsPage(ctx, params, cursor)
@@ -78,7 +78,7 @@ func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams, o
 // AllChatSessions iterates over every chat session matching p, starting
 // at p.Cursor when set.
 func (s *Service) AllChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) iter.Seq2[ChatSession, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	params := pager.Copy(p)
 	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[ChatSession], error) {
 		q := params
@@ -114,7 +114,7 @@ func (s *Service) ListBuiltinTools(ctx context.Context, harnessID string, p *Lis
 // AllBuiltinTools iterates over the native tools of an agent harness from
 // p.Cursor on.
 func (s *Service) AllBuiltinTools(ctx context.Context, harnessID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[BuiltinTool, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[BuiltinTool], error) {
 		return s.builtinToolsPage(ctx, harnessID, cursor)
 	})
@@ -135,7 +135,7 @@ func (s *Service) ListChatboxes(ctx context.Context, projectID string, p *ListPa
 // AllChatboxes iterates over a project's published chatboxes from p.Cursor
 // on.
 func (s *Service) AllChatboxes(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Chatbox, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[Chatbox], error) {
 		return s.chatboxesPage(ctx, projectID, cursor)
 	})

@@ -53,7 +53,7 @@ func (s *Service) List(ctx context.Context, projectID string, p *ListParams, opt
 // All iterates over every environment List would page through, starting at
 // p.Cursor. p is copied: changing it later does not affect the iterator.
 func (s *Service) All(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Environment, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	params := pager.Copy(p)
 	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Environment], error) {
 		q := params
@@ -130,7 +130,7 @@ func (s *Service) ListBuilds(ctx context.Context, projectID, environmentID strin
 
 // AllBuilds iterates over the environment's builds, newest first.
 func (s *Service) AllBuilds(ctx context.Context, projectID, environmentID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Build, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	params := pager.Copy(p)
 	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Build], error) {
 		q := params

@@ -129,7 +129,7 @@ func (s *RunService) ListIterations(ctx context.Context, projectID, runID string
 // by page (p.Limit per page). It copies p, so later changes to it have no
 // effect.
 func (s *RunService) AllIterations(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) iter.Seq2[Iteration, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	v := pager.Copy(p)
 	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
 		err := apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
@@ -169,7 +169,7 @@ func (s *RunService) ListSteps(ctx context.Context, projectID, runID, iterationI
 // AllSteps iterates over the iteration's step verdicts from p.Cursor on,
 // in order, following pages if the service sends more than one.
 func (s *RunService) AllSteps(ctx context.Context, projectID, runID, iterationID string, p *StepsParams, opts ...option.RequestOption) iter.Seq2[StepResult, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[StepResult], error) {
 		return s.stepsPage(ctx, projectID, runID, iterationID, cursor)
 	})

@@ -26,7 +26,7 @@ func (s *SuiteService) List(ctx context.Context, projectID string, p *ListParams
 
 // All iterates over the project's eval suites from p.Cursor on.
 func (s *SuiteService) All(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Suite, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[Suite], error) {
 		return s.page(ctx, projectID, cursor)
 	})
@@ -62,7 +62,7 @@ func (s *SuiteService) ListRuns(ctx context.Context, projectID, suiteID string, 
 // AllRuns iterates over the suite's recent runs, newest first, from
 // p.Cursor on.
 func (s *SuiteService) AllRuns(ctx context.Context, projectID, suiteID string, p *SuiteRunsParams, opts ...option.RequestOption) iter.Seq2[Run, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	v := pager.Copy(p)
 	if v.Limit < 0 || v.Limit > 100 {
 		err := apierr.Invalid("limit", "limit must be between 1 and 100")

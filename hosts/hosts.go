@@ -42,7 +42,7 @@ func (s *Service) List(ctx context.Context, projectID string, p *ListParams, opt
 
 // All iterates over the project's hosts from p.Cursor on.
 func (s *Service) All(ctx context.Context, projectID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[Host, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[Host], error) {
 		return s.page(ctx, projectID, cursor)
 	})

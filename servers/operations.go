@@ -71,7 +71,7 @@ func (s *Service) ListTools(ctx context.Context, projectID, serverID string, p *
 // AllTools iterates over the server's tools from p.Cursor on (p may
 // be nil).
 func (s *Service) AllTools(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[*mcp.Tool, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[*mcp.Tool], error) {
 		return s.ListTools(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
@@ -86,7 +86,7 @@ func (s *Service) ListPrompts(ctx context.Context, projectID, serverID string, p
 // AllPrompts iterates over the server's prompts from p.Cursor on (p may
 // be nil).
 func (s *Service) AllPrompts(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[*mcp.Prompt, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[*mcp.Prompt], error) {
 		return s.ListPrompts(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})
@@ -101,7 +101,7 @@ func (s *Service) ListResources(ctx context.Context, projectID, serverID string,
 // AllResources iterates over the server's resources from p.Cursor on (p may
 // be nil).
 func (s *Service) AllResources(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[*mcp.Resource, error] {
-	ctx = transport.WithOptions(ctx, opts)
+	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[*mcp.Resource], error) {
 		return s.ListResources(ctx, projectID, serverID, &ListParams{Cursor: cursor})
 	})

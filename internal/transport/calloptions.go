@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"net/http"
+	"slices"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/option"
@@ -23,6 +24,16 @@ func WithOptions(ctx context.Context, opts []option.RequestOption) context.Conte
 		return ctx
 	}
 	return context.WithValue(ctx, optionsKey{}, opts)
+}
+
+// KeepOptions is WithOptions for a call whose requests outlive it: an
+// All… iterator, whose pages are fetched when the iteration runs. It keeps
+// a copy of opts, so a caller that reuses its slice once the call has
+// returned (a buffer refilled for its next call, a slice shared with other
+// goroutines) changes nothing it already handed out, and races with
+// nothing.
+func KeepOptions(ctx context.Context, opts []option.RequestOption) context.Context {
+	return WithOptions(ctx, slices.Clone(opts))
 }
 
 // nilContextKey marks the stand-in for a nil context.
