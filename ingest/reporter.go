@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -89,6 +90,9 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if pc := opt.Run.PassCriteria; pc != nil && !(pc.MinimumPassRate >= 0 && pc.MinimumPassRate <= 100) {
 		return nil, apierr.Invalid("passCriteria.minimumPassRate", "PassCriteria.MinimumPassRate must be between 0 and 100")
 	}
+	// A copy: the reporter applies them for as long as it lives, and the
+	// caller may reuse its slice (and must not undo the check below).
+	opt.RequestOptions = slices.Clone(opt.RequestOptions)
 	if c, err := option.ForCall(opt.RequestOptions); err != nil {
 		return nil, err
 	} else if c.IdempotencyKey != "" || c.Response != nil {

@@ -57,7 +57,8 @@ type ReporterOptions struct {
 	// RequestOptions apply to every request the reporter sends, as a
 	// method's own options do (option.WithHeader, WithRequestTimeout,
 	// WithMaxRetries). Those naming one call (WithIdempotencyKey,
-	// WithResponseInto) and the client's own are refused by NewReporter.
+	// WithResponseInto) and the client's own are refused by NewReporter,
+	// which keeps a copy of the slice: reusing it afterwards changes nothing.
 	RequestOptions []option.RequestOption
 }
 
