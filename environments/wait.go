@@ -30,7 +30,9 @@ type waitConfig struct {
 
 // WithRequestOptions gives every poll request opts (headers, a timeout or
 // retry override, option.WithResponseInto for the last poll's metadata).
+// It keeps a copy of opts: reusing the slice afterwards changes nothing.
 func WithRequestOptions(opts ...option.RequestOption) WaitOption {
+	opts = slices.Clone(opts)
 	return func(c *waitConfig) { c.req = append(c.req, opts...) }
 }
 

@@ -2,6 +2,7 @@ package evals
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/projectops/projectops-go/internal/poll"
@@ -25,7 +26,9 @@ type waitConfig struct {
 
 // WithRequestOptions gives every poll request opts (headers, a timeout or
 // retry override, option.WithResponseInto for the last poll's metadata).
+// It keeps a copy of opts: reusing the slice afterwards changes nothing.
 func WithRequestOptions(opts ...option.RequestOption) WaitOption {
+	opts = slices.Clone(opts)
 	return func(c *waitConfig) { c.req = append(c.req, opts...) }
 }
 
