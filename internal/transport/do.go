@@ -180,8 +180,8 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			wait = apiErr.RetryAfter
 		}
 		t.logRetry(ctx, req, attempt, wait, why)
-		if serr := t.sleep(ctx, wait); serr != nil {
-			return waitCut(serr, apiErr)
+		if werr := t.retryWait(ctx, wait, apiErr); werr != nil {
+			return werr
 		}
 	}
 }
@@ -526,7 +526,20 @@ func (t *Transport) backoff(ctx context.Context, req *Request, attempt int, bo *
 	}
 	wait := (*bo).NextBackOff()
 	t.logRetry(ctx, req, attempt, wait, "backoff")
-	if serr := t.sleep(ctx, wait); serr != nil {
+	return t.retryWait(ctx, wait, last)
+}
+
+// retryWait waits d before a retry after last, or returns the error the
+// call ends with: when ctx ends during the wait, and at once when ctx's
+// deadline comes before the wait would end, with the error the wait would
+// have given at the deadline. Sleeping until the deadline only to fail
+// then helps no one; the client-side limiter (rate.Limiter.Wait) fails at
+// once the same way.
+func (t *Transport) retryWait(ctx context.Context, d time.Duration, last error) error {
+	if dl, ok := ctx.Deadline(); ok && d > 0 && time.Until(dl) < d {
+		return waitCut(context.DeadlineExceeded, last)
+	}
+	if serr := t.sleep(ctx, d); serr != nil {
 		return waitCut(serr, last)
 	}
 	return nil
