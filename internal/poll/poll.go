@@ -2,7 +2,7 @@
 // an environment build): delays that back off with jitter, a 429 waited
 // out for its Retry-After (unless it exceeds the client's cap: then the
 // error ends the wait, as it ends any call), and an immediate stop when
-// the context ends.
+// the context ends, or when its deadline comes before the next poll would.
 package poll
 
 import (
@@ -73,6 +73,12 @@ func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, e
 			// done but not yet final) polling starts again from Min, not
 			// from a backoff that grew unseen.
 			bo.Reset()
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			// The next poll would come after the deadline: end now, with
+			// the error the wait would end with then, as the transport's
+			// retry waits and the client-side limiter do.
+			return context.DeadlineExceeded
 		}
 		if err := sleep(ctx, wait); err != nil {
 			return err

@@ -88,3 +88,36 @@ func TestLoopEstimateKeepsBackoffAtMin(t *testing.T) {
 		t.Errorf("delay after the estimate lapsed = %v, want about Min (1s ±20%%)", last)
 	}
 }
+
+// A wait that would end after the context's deadline is not slept: Loop
+// returns at once with the error the wait would end with at the deadline.
+// No timing is measured: Sleep must not be called at all.
+func TestLoopWaitPastDeadlineReturnsAtOnce(t *testing.T) {
+	t.Parallel()
+	for name, step := range map[string]func() (Step, error){
+		"backoff":  func() (Step, error) { return Step{}, nil },
+		"estimate": func() (Step, error) { return Step{Next: 3 * time.Hour}, nil },
+		"Retry-After": func() (Step, error) {
+			return Step{}, &shared.Error{Code: shared.CodeRateLimited, RetryAfter: 2 * time.Hour}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var slept []time.Duration
+			c := Config{Min: 90 * time.Minute, Max: 4 * time.Hour, MaxRetryAfter: 3 * time.Hour,
+				// A sleep ends the loop (with an error of its own), so a wait
+				// that is slept fails the test at once.
+				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return errors.New("slept") }}
+			ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
+			defer cancel()
+			n := 0
+			err := Loop(ctx, c, func(context.Context) (Step, error) { n++; return step() })
+			if !errors.Is(err, context.DeadlineExceeded) || n != 1 || len(slept) != 0 {
+				t.Errorf("err %v after %d polls, slept %v; want context.DeadlineExceeded at once", err, n, slept)
+			}
+			if ctx.Err() != nil {
+				t.Errorf("the wait ran until its deadline")
+			}
+		})
+	}
+}
