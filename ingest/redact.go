@@ -11,9 +11,9 @@ import (
 
 // The built-in redaction rules, applied to every result's JSON encoding
 // before it is spooled or sent. Token character classes exclude '"' and
-// '\', so a match never crosses a JSON string boundary or escape.
+// '\', so a match never crosses a JSON string boundary or escape. An sk_
+// token: see skTokenAt.
 var (
-	reSKToken  = regexp.MustCompile(`\bsk_[A-Za-z0-9_\-]{8,}`)
 	reBearer   = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
 	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/\s"\\@]+@`)
 	// A tunnel URL's ?k= secret: see redactTunnelSecrets.
@@ -89,7 +89,7 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 				b = []byte(rd.key(s))
 			}
 		}
-		b = reSKToken.ReplaceAll(b, []byte(Redacted))
+		b = redactSKTokens(b)
 	}
 	b = redactHeaders(b, html)
 	if containsFoldAt(b, "bearer", 0) {

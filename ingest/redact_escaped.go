@@ -103,7 +103,7 @@ func (rd redactor) escapedSecretSpans(text []byte, at []int) [][2]int {
 // isSecretToken reports whether tok, a decoded token, is or holds a
 // secret the rules replace.
 func (rd redactor) isSecretToken(tok []byte) bool {
-	if reSKToken.Match(tok) {
+	if k, _ := skTokenAt(tok, 0); k >= 0 {
 		return true
 	}
 	if rd.key != nil && bytes.Contains(tok, []byte("sk_")) {
