@@ -9,11 +9,7 @@ const minSKTail = 8
 // skTokenAt returns the span of the first sk_ token in b at or after
 // from, or -1, -1. A token is "sk_" followed by minSKTail or more of
 // [A-Za-z0-9_-] (neither '"' nor '\', so it never crosses a JSON string's
-// end or escape), at the start of b or after a byte that is no ASCII
-// letter or digit. '_' counts as such a byte: go test writes a subtest
-// named "key sk_live_…" as "TestX/key_sk_live_…", and identifiers glue a
-// key on with '_' too; a letter or digit before it (task_skill,
-// disk_size) is a word that merely holds "sk_".
+// end or escape), where skBoundaryBefore allows one to start.
 func skTokenAt(b []byte, from int) (int, int) {
 	for off := from; off < len(b); {
 		// Candidates by their '_': "sk_" would otherwise stop at every 's'.
@@ -24,7 +20,7 @@ func skTokenAt(b []byte, from int) (int, int) {
 		u += off
 		off = u + 1
 		k := u - 2
-		if k < from || b[k] != 's' || b[k+1] != 'k' || k > 0 && isASCIIAlnum(b[k-1]) {
+		if k < from || b[k] != 's' || b[k+1] != 'k' || !skBoundaryBefore(b, k) {
 			continue
 		}
 		e := u + 1
@@ -57,6 +53,27 @@ func redactSKTokens(b []byte) []byte {
 		return b
 	}
 	return append(out, b[last:]...)
+}
+
+// skBoundaryBefore reports whether an sk_ token may start at b[k]: at the
+// start of b, after a byte that is no ASCII letter or digit, or after a
+// JSON escape (\n, \t, \r, \b, \f, \uXXXX), which ends in a letter or
+// digit but stands for another character: a key at the start of a line
+// is "\nsk_…" in the JSON the rules read, and one after "<" or invalid
+// UTF-8 may be "\u003csk_…" or "\ufffdsk_…". '_' counts: go test writes
+// a subtest named "key sk_live_…" as "TestX/key_sk_live_…", and
+// identifiers glue a key on with '_' too. A letter or digit before "sk_"
+// (task_skill, disk_size) makes a word that merely holds it. An escape of
+// a letter (\u0041) counts too: over-redacting that rare spelling is the
+// safe side.
+func skBoundaryBefore(b []byte, k int) bool {
+	switch {
+	case k == 0 || !isASCIIAlnum(b[k-1]):
+		return true
+	case k >= 2 && b[k-2] == '\\' && bytes.IndexByte([]byte("ntrbf"), b[k-1]) >= 0:
+		return true
+	}
+	return k >= 6 && b[k-6] == '\\' && b[k-5] == 'u' && isHex(b[k-4]) && isHex(b[k-3]) && isHex(b[k-2]) && isHex(b[k-1])
 }
 
 // isASCIIAlnum reports whether c is an ASCII letter or digit.

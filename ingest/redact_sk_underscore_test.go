@@ -97,6 +97,10 @@ func TestRedactPublicSkTokenBoundary(t *testing.T) {
 		{"x=sk_live_ABCDEF12.y", "x=[REDACTED].y"},
 		{"/v1/sk_live_ABCDEF12/x", "/v1/[REDACTED]/x"},
 		{"é_sk_live_ABCDEF12", "é_[REDACTED]"},
+		// After a character JSON escapes (\n, \t, \u003c): the rules read
+		// the escape, whose last byte is a letter or digit.
+		{"line\nsk_live_ABCDEF12\tsk_live_ABCDEF12", "line\n[REDACTED]\t[REDACTED]"},
+		{"<sk_live_ABCDEF12>", "<[REDACTED]>"},
 		// Not keys: a word that holds "sk_", or a tail shorter than 8.
 		{"task_skill disk_size mask_sk_ task_sk_1 ask_me_anything", "task_skill disk_size mask_sk_ task_sk_1 ask_me_anything"},
 	} {
