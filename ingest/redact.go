@@ -12,9 +12,11 @@ import (
 // The built-in redaction rules, applied to every result's JSON encoding
 // before it is spooled or sent. Token character classes exclude '"' and
 // '\', so a match never crosses a JSON string boundary or escape. An sk_
-// token: see skTokenAt.
+// token: see skTokenAt. "bearer" starts a word, or follows a JSON escape
+// (a line that starts with it is "\nBearer …" in JSON, as white space
+// after it may be "\t"); what precedes it is kept.
 var (
-	reBearer   = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9._~+/=\-]{8,}`)
+	reBearer   = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9_]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})(bearer)((?:\s|\\[ntr])+)[A-Za-z0-9._~+/=\-]{8,}`)
 	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/\s"\\@]+@`)
 	// A tunnel URL's ?k= secret: see redactTunnelSecrets.
 )
@@ -93,7 +95,7 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 	}
 	b = redactHeaders(b, html)
 	if containsFoldAt(b, "bearer", 0) {
-		b = reBearer.ReplaceAll(b, []byte("${1}${2}"+Redacted))
+		b = reBearer.ReplaceAll(b, []byte("${1}${2}${3}"+Redacted))
 	}
 	b = redactTunnelSecrets(b)
 	if bytes.IndexByte(b, '@') >= 0 && bytes.Contains(b, []byte("://")) { // '@' is the rare one

@@ -18,6 +18,11 @@ func TestRedactRules(t *testing.T) {
 		{"Set-Cookie: a=1; b=\"2\"\nok", "Set-Cookie: [REDACTED]\nok"},
 		{"x-api-key: 12345", "x-api-key: [REDACTED]"},
 		{"sent bearer eyJhbGciOiJIUzI1NiJ9.e30.sig!", "sent bearer [REDACTED]!"},
+		// At the start of a line, after a tab, after invalid UTF-8: JSON
+		// escapes what precedes "bearer" ("\nBearer", "\ufffdBearer").
+		{"sent:\nBearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "sent:\nBearer [REDACTED]"},
+		{"sent:\tBearer\teyJhbGciOiJIUzI1NiJ9.e30.sig", "sent:\tBearer\t[REDACTED]"},
+		{"sent:\xffBearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "sent:\ufffdBearer [REDACTED]"},
 		{"dial postgres://admin:s3cret@db:5432/x", "dial postgres://[REDACTED]@db:5432/x"},
 		// Every spelling of the API-key header, and X-Auth-Token.
 		{"Api-Key: hunter2hunter2", "Api-Key: [REDACTED]"},
