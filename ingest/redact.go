@@ -16,8 +16,10 @@ import (
 // (a line that starts with it is "\nBearer …" in JSON, as white space
 // after it may be "\t"); what precedes it is kept.
 var (
-	reBearer   = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9_]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})(bearer)((?:\s|\\[ntr])+)[A-Za-z0-9._~+/=\-]{8,}`)
-	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)[^/\s"\\@]+@`)
+	reBearer = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9_]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})(bearer)((?:\s|\\[ntr])+)[A-Za-z0-9._~+/=\-]{8,}`)
+	// URL credentials may hold JSON's \uXXXX escapes (encoding/json writes
+	// '&', '<' and '>' so, and invalid UTF-8 as \ufffd), not other escapes.
+	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)(?:[^/\s"\\@]|\\u[0-9A-Fa-f]{4})+@`)
 	// A tunnel URL's ?k= secret: see redactTunnelSecrets.
 )
 

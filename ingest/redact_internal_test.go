@@ -24,6 +24,8 @@ func TestRedactRules(t *testing.T) {
 		{"sent:\tBearer\teyJhbGciOiJIUzI1NiJ9.e30.sig", "sent:\tBearer\t[REDACTED]"},
 		{"sent:\xffBearer eyJhbGciOiJIUzI1NiJ9.e30.sig", "sent:\ufffdBearer [REDACTED]"},
 		{"dial postgres://admin:s3cret@db:5432/x", "dial postgres://[REDACTED]@db:5432/x"},
+		// encoding/json writes '&' as \u0026: still credentials.
+		{"dial https://bob:p&ss<1>@db/x", "dial https://[REDACTED]@db/x"},
 		// Every spelling of the API-key header, and X-Auth-Token.
 		{"Api-Key: hunter2hunter2", "Api-Key: [REDACTED]"},
 		{"api-key=hunter2hunter2&x=1", "api-key=[REDACTED]"},
