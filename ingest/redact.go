@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/wire"
 )
@@ -218,11 +220,33 @@ func (rd redactor) text(s string) []byte { return rd.textMode(s, false) }
 func (rd redactor) html(s string) []byte { return rd.textMode(s, true) }
 
 func (rd redactor) textMode(s string, html bool) []byte {
+	s = validUTF8(s)
 	var out string // encodeString keeps "<pre>Cookie:" as the rules read it
 	if json.Unmarshal(rd.applyMode(encodeString(s), html), &out) != nil {
 		return []byte(Redacted) // cannot happen: replacements keep the string whole
 	}
 	return []byte(out)
+}
+
+// validUTF8 is s with each byte of invalid UTF-8 replaced by U+FFFD, as
+// encoding/json decodes it: the rules then read what they read in text
+// redacted already (U+FFFD as itself, not the "\ufffd" escape, whose last
+// byte is a letter), so redacting that text again changes nothing.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // containsAt is bytes.Contains(b, word) with candidates found by

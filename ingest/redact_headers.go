@@ -122,7 +122,7 @@ func isWidgetHTML(b []byte, i int) bool {
 // search for a value's end goes through a valueScanner.
 //
 // redone marks s as redacted already in part (see redactStringText): a
-// value that starts as one redacted does (isRedactedAt) then runs to the
+// value that starts as one redacted does (redactedFormAt) then runs to the
 // end of its line.
 func redactHeaderText(s string, html, redone bool) string {
 	var b strings.Builder
@@ -130,7 +130,7 @@ func redactHeaderText(s string, html, redone bool) string {
 	last, end := 0, 0
 	for _, m := range headerNames(s) {
 		vStart, vEnd := sc.headerValue(m[1])
-		if redone && vEnd > vStart && isRedactedAt(s, vStart) {
+		if redone && vEnd > vStart && redactedFormAt(s, vStart) > 0 {
 			// A value redacted already, by the pass over a JSON document
 			// in s: what it was may have run on past its delimiters, so it
 			// runs to the end of the line, as a bare value does.
@@ -145,6 +145,12 @@ func redactHeaderText(s string, html, redone bool) string {
 		}
 		if vEnd == vStart {
 			continue // a name without a value, as in "authorization failed"
+		}
+		if n := redactedFormAt(s, vStart); vEnd < vStart+n {
+			// A value redacted already is one value, kept as it is (see
+			// redactedShape): ["[REDACTED]"] would otherwise end at its
+			// first ']', and redacting again must change nothing.
+			vEnd = vStart + n
 		}
 		if !closedValue(s, vStart, vEnd) { // a quoted or bracketed value ends at its delimiter
 			vEnd = sc.folded(vEnd)
@@ -171,14 +177,16 @@ func redactHeaderText(s string, html, redone bool) string {
 var redactedForms = [...]string{Redacted, `"` + Redacted + `"`, `'` + Redacted + `'`, `["` + Redacted + `"]`,
 	"[" + Redacted + "]", `[]string{"` + Redacted + `"}`}
 
-// isRedactedAt reports whether a value redacted already starts at s[i].
-func isRedactedAt(s string, i int) bool {
+// redactedFormAt returns the length of the longest of redactedForms at
+// s[i] (a value redacted already), or 0.
+func redactedFormAt(s string, i int) int {
+	n := 0
 	for _, f := range redactedForms {
-		if strings.HasPrefix(s[i:], f) {
-			return true
+		if len(f) > n && strings.HasPrefix(s[i:], f) {
+			n = len(f)
 		}
 	}
-	return false
+	return n
 }
 
 // headerNames returns the start and end of every secret header's name in
@@ -258,8 +266,13 @@ func headerNameAt(s string, j int) (start, end int) {
 	return 0, 0
 }
 
-// redactedShape is Redacted in the delimiters of val.
+// redactedShape is Redacted in the delimiters of val; a value that starts
+// redacted already keeps that form, so that redaction is idempotent
+// ("Authorization: [REDACTED]" must not become "[[REDACTED]]").
 func redactedShape(val string) string {
+	if n := redactedFormAt(val, 0); n > 0 {
+		return val[:n]
+	}
 	switch {
 	case strings.HasPrefix(val, "[]string{"):
 		return `[]string{"` + Redacted + `"}`
