@@ -9,6 +9,8 @@ import "encoding/json"
 // that also prints what it reports (a CLI echoing failing tests' output,
 // an eval run's reasons written to JUnit), so the printed text keeps no
 // more than the stored one. A ReporterOptions.Redact hook is not applied.
+// Redacting its result again changes nothing (a caller may redact text
+// that is redacted already).
 //
 // A nil *Service is safe: it applies every rule but the client's key by
 // value (an sk_ token is still replaced as one; a key of another shape is
