@@ -146,6 +146,12 @@
 //     MaxHeaderBytes), which gets its plain-text answer;
 //   - a STDIO server starts with its spec's environment plus PATH and HOME
 //     only, never the environment of the process running the double;
+//   - like the service's client manager, the double reaches an http server
+//     whose URL path ends in /sse over legacy SSE, and any other over
+//     Streamable HTTP first, then over SSE on the same URL when that fails
+//     (not after an insufficient_scope 403), both attempts within one
+//     connect timeout; validate and doctor report the transport that
+//     connected in initInfo.transport;
 //   - like the service's fetch, the MCP client follows an HTTP or SSE
 //     server's redirects but sends the imported OAuth token and saved
 //     Authorization, Proxy-Authorization and Cookie headers only while

@@ -79,6 +79,10 @@ type Conn struct {
 	// (the last one): the server wants credentials the double does not
 	// have, or refuses the ones it has.
 	rejected atomic.Int32
+	// scopeRefused: a 403 said insufficient_scope, which no other
+	// transport can repair (no SSE fallback).
+	scopeRefused atomic.Bool
+	transport    string // the transport that connected (Transport)
 	// readErr is the error reading the session's messages failed with
 	// (stdio, SSE, in process): the session is dead, and go-sdk fails the
 	// calls still waiting with this error.
@@ -214,25 +218,10 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 		}
 		c.server = ss
 		tr = ct
-	case TransportHTTP, TransportSSE:
-		hc := t.HTTPClient
-		if hc == nil {
-			hc = d.http
-		}
-		var plain http.RoundTripper
-		if d.http != nil {
-			plain = d.http.Transport
-		}
-		hc = &http.Client{Transport: &watch{base: hc.Transport, plain: plain, origin: originOf(t.URL),
-			headers: t.Headers, conn: c, tap: t.Transport == TransportHTTP}, Timeout: hc.Timeout}
-		if t.Transport == TransportSSE {
-			tr = &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc}
-		} else {
-			// No reconnects: a dead server must fail the call now, not
-			// after five backoffs. No standalone stream: the double
-			// consumes no server-initiated messages.
-			tr = &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
-		}
+	case TransportHTTP:
+		return d.connectHTTP(ctx, c, t, opts)
+	case TransportSSE:
+		tr = d.sseTransport(c, t)
 	case TransportStdio:
 		cmd := exec.Command(t.Command, t.Args...)
 		cmd.Env = stdioEnviron(t.Env)
@@ -242,14 +231,89 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 	default:
 		return nil, errors.New("mcpconn: unknown transport " + t.Transport)
 	}
-	if t.Transport != TransportHTTP {
-		tr = rawTransport{tr, c}
-	}
-	if d.wrap != nil {
-		tr = d.wrap(tr)
-	}
-	return d.client.Connect(ctx, tr, opts)
+	c.transport = t.Transport
+	return d.client.Connect(ctx, d.wrapped(rawTransport{tr, c}), opts)
 }
+
+// streamableAttempt bounds the Streamable HTTP attempt of an http server
+// that may fall back to SSE, as the service's client manager bounds it
+// (HTTP_CONNECT_TIMEOUT, 3 s, when its connect timeout is longer).
+const streamableAttempt = 3 * time.Second
+
+// connectHTTP reaches an http server the way the service's client manager
+// does: a URL whose path ends in /sse is taken for a legacy SSE endpoint;
+// any other is tried over Streamable HTTP first and, when that fails for
+// any reason but an insufficient_scope refusal or the caller's deadline,
+// over SSE on the same URL. Both attempts share Dial's connect deadline:
+// the Streamable one gets at most streamableAttempt of it, SSE the rest.
+func (d *Dialer) connectHTTP(ctx context.Context, c *Conn, t Target, opts *mcp.ClientSessionOptions) (*mcp.ClientSession, error) {
+	if !preferSSE(t.URL) {
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if d.ConnectTimeout > streamableAttempt {
+			actx, cancel = context.WithTimeout(ctx, streamableAttempt)
+		}
+		// No reconnects: a dead server must fail the call now, not after
+		// five backoffs. No standalone stream: the double consumes no
+		// server-initiated messages.
+		tr := &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: d.httpClient(c, t, true),
+			MaxRetries: -1, DisableStandaloneSSE: true}
+		cs, err := d.client.Connect(actx, d.wrapped(tr), opts)
+		cancel()
+		if err == nil {
+			c.transport = TransportHTTP
+			return cs, nil
+		}
+		if ctx.Err() != nil || c.scopeRefused.Load() {
+			return nil, err
+		}
+	}
+	cs, err := d.client.Connect(ctx, d.wrapped(rawTransport{d.sseTransport(c, t), c}), opts)
+	if err != nil {
+		return nil, err
+	}
+	// A refusal of the Streamable attempt says nothing of the session SSE
+	// opened.
+	c.rejected.Store(0)
+	c.transport = TransportSSE
+	return cs, nil
+}
+
+// preferSSE reports whether an http server's URL names a legacy SSE
+// endpoint: its path ends in /sse, the service's own heuristic.
+func preferSSE(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	return err == nil && strings.HasSuffix(u.Path, "/sse")
+}
+
+func (d *Dialer) sseTransport(c *Conn, t Target) mcp.Transport {
+	return &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: d.httpClient(c, t, false)}
+}
+
+// httpClient is the client of one HTTP or SSE attempt: t's own (or the
+// dialer's) under watch, tapping results on streamable HTTP (tap).
+func (d *Dialer) httpClient(c *Conn, t Target, tap bool) *http.Client {
+	hc := t.HTTPClient
+	if hc == nil {
+		hc = d.http
+	}
+	var plain http.RoundTripper
+	if d.http != nil {
+		plain = d.http.Transport
+	}
+	return &http.Client{Transport: &watch{base: hc.Transport, plain: plain, origin: originOf(t.URL),
+		headers: t.Headers, conn: c, tap: tap}, Timeout: hc.Timeout}
+}
+
+func (d *Dialer) wrapped(tr mcp.Transport) mcp.Transport {
+	if d.wrap != nil {
+		return d.wrap(tr)
+	}
+	return tr
+}
+
+// Transport is the transport the session connected over: an http
+// server's is TransportSSE when it was reached through the SSE fallback.
+func (c *Conn) Transport() string { return c.transport }
 
 // Close ends the session and its peer. It may block (go-sdk's Close can
 // hang on a misbehaving peer): callers bound it with CloseWithin.
@@ -369,6 +433,10 @@ func (w *watch) roundTrip(r *http.Request) (*http.Response, error) {
 	}
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		w.conn.rejected.Store(int32(resp.StatusCode))
+		if resp.StatusCode == http.StatusForbidden &&
+			strings.Contains(resp.Header.Get("WWW-Authenticate"), "insufficient_scope") {
+			w.conn.scopeRefused.Store(true)
+		}
 	}
 	noteSessionGone(r, resp)
 	if w.tap {

@@ -35,8 +35,12 @@ func initTransport(t string) string {
 
 // initAsSent is c's initialization info and its server's capabilities,
 // each part as the server sent it, else as go-sdk holds it (when the
-// initialize result could not be captured).
+// initialize result could not be captured). The transport is the one c
+// connected over (an http server's SSE fallback), else the saved one.
 func initAsSent(c *mcpconn.Conn, transport string) (init, caps json.RawMessage) {
+	if ct := c.Transport(); ct != "" {
+		transport = ct
+	}
 	ir := c.Session.InitializeResult()
 	info := initInfo{Transport: initTransport(transport), ClientCapabilities: mcpconn.ClientCapabilitiesJSON()}
 	var sent struct {
