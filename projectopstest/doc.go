@@ -81,8 +81,9 @@
 //     gives a new host before that check; API bodies are not. When
 //     config.serverIds is given every id must be a server of the project;
 //   - eval runs execute on goroutines the server owns (Close waits for
-//     them): tool calls go to the saved servers through the same pooled MCP
-//     sessions as the server routes, and prompt steps to a Model — by
+//     them): a run's tool calls go to the saved servers on one MCP session
+//     per server, opened for the run and closed when it ends (as the
+//     service's run connects once), and prompt steps to a Model — by
 //     default a deterministic one (DefaultModel) rather than a hosted LLM;
 //     see WithEvalModel, WithEvalConcurrency, WithEvalRunDeadline,
 //     WithEvalTraceDropRate and WithEvalHooks. A run's iterationNumber
@@ -144,6 +145,14 @@
 //     handler runs on the loopback listener (a request line that does not
 //     parse, such as a bad escape in the path, or a head over four times
 //     MaxHeaderBytes), which gets its plain-text answer;
+//   - every servers operation (validate, doctor, listings, tools/call,
+//     prompts, resources, export, OAuth probes) runs on an MCP session of
+//     its own, closed before the answer, as the service runs each on an
+//     ephemeral connection; but a STDIO server, which the hosted service
+//     refuses to run, keeps one session (its process) per user and server,
+//     reused across requests and eval runs and closed after
+//     WithMCPIdleTimeout unused: session state (a session resource, a
+//     counter) carries over between requests only there;
 //   - a STDIO server starts with its spec's environment plus PATH and HOME
 //     only, never the environment of the process running the double;
 //   - like the service's client manager, the double reaches an http server

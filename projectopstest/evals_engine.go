@@ -54,6 +54,10 @@ type runEnv struct {
 func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {
 	s := e.s
 	defer run.execCancel()
+	// One MCP session per server for the whole run, as the service
+	// connects a run's servers once and disconnects them when it settles.
+	ctx, endSessions := s.mcp.Scope(ctx)
+	defer endSessions()
 	s.mu.Lock()
 	if run.terminal() || run.exec == nil {
 		s.mu.Unlock()

@@ -17,9 +17,11 @@ type toolRunner interface {
 	Call(ctx context.Context, userID, projectID, serverID, name string, args map[string]any) (*mcp.CallToolResult, error)
 }
 
-// mcpRunner runs eval tool calls through the double's MCP layer, exactly as
-// the servers routes do: the run creator's pooled go-sdk session on the
-// saved server, their imported OAuth grant, the layer's timeout. The
+// mcpRunner runs eval tool calls through the double's MCP layer, as the
+// servers routes do but on the run's own go-sdk session per saved server
+// (opened by the run's first call, closed when the run ends: see
+// executeRun), with the run creator's imported OAuth grant and the
+// layer's timeout. The
 // iteration's context is passed down, so cancelling or timing out a run
 // stops its in-flight MCP calls.
 type mcpRunner struct{ s *Server }

@@ -11,7 +11,8 @@ const (
 	// DefaultMCPTimeout bounds connecting to a saved server and each MCP
 	// call; past it the API answers 504 TIMEOUT.
 	DefaultMCPTimeout = 30 * time.Second
-	// DefaultMCPIdleTimeout closes a pooled session unused for this long.
+	// DefaultMCPIdleTimeout closes a kept stdio session unused for this
+	// long.
 	DefaultMCPIdleTimeout = 5 * time.Minute
 	// DefaultMCPCloseTimeout bounds the teardown of one session; a session
 	// whose close hangs longer is abandoned.
@@ -31,9 +32,10 @@ func WithMCPTimeout(d time.Duration) Option {
 	return checked("WithMCPTimeout", d > 0, "duration must be positive", func(o *options) { o.mcp.timeout = d })
 }
 
-// WithMCPIdleTimeout sets how long a pooled MCP session (one per user and
-// saved server) may stay unused before it is closed (default
-// DefaultMCPIdleTimeout).
+// WithMCPIdleTimeout sets how long a kept MCP session may stay unused
+// before it is closed (default DefaultMCPIdleTimeout). Only stdio servers'
+// sessions (one per user and saved server) are kept: every other server's
+// session lasts one operation, or one eval run.
 func WithMCPIdleTimeout(d time.Duration) Option {
 	return checked("WithMCPIdleTimeout", d > 0, "duration must be positive", func(o *options) { o.mcp.idle = d })
 }

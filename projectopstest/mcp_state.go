@@ -26,9 +26,12 @@ func newMCPLayer(s *Server, o mcpOptions) *mcpops.Layer {
 	return mcpops.New(s.ctx, cfg)
 }
 
-// MCPSessions reports how many MCP sessions the double holds open in its
-// pool (one per user and saved server in use), for tests of pooling and
-// idle expiry.
+// MCPSessions reports how many MCP sessions the double holds open right
+// now: the kept stdio sessions (one per user and saved stdio server, until
+// idle expiry), one per server of each eval run in progress, and one per
+// servers operation in progress (an operation's session is closed before
+// its answer, so none is counted once every request has returned). For
+// tests of session lifetimes and idle expiry.
 func (s *Server) MCPSessions() int { return s.mcp.Sessions() }
 
 // openServer resolves the project and server for a with need (a server of

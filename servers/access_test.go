@@ -71,9 +71,9 @@ func TestAccessRules(t *testing.T) {
 	if _, err := member.Servers.CallTool(ctx, p, id, servers.CallToolParams{ToolName: "echo"}); err != nil {
 		t.Errorf("member CallTool: %v", err)
 	}
-	// Each user gets their own pooled session.
-	if n := f.Srv.MCPSessions(); n != 2 {
-		t.Errorf("MCPSessions = %d, want 2 (guest and member)", n)
+	// No user's session outlives their request.
+	if n := f.Srv.MCPSessions(); n != 0 {
+		t.Errorf("MCPSessions = %d, want 0", n)
 	}
 	// Missing path parameters never leave the SDK.
 	_, err = f.C.Servers.CallTool(ctx, p, "", servers.CallToolParams{ToolName: "echo"})

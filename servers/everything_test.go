@@ -150,6 +150,17 @@ func TestEverythingOverStdio(t *testing.T) {
 
 func TestEverythingOverStreamableHTTP(t *testing.T) {
 	t.Parallel()
+	url := startEverythingHTTP(t)
+	f := setup(t)
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "everything-http",
+		URL: url, ProtocolVersion: "2025-11-25"}))
+	exerciseEverything(t, f, id)
+}
+
+// startEverythingHTTP runs server-everything in its streamableHttp mode on a
+// free loopback port until the test ends and returns its MCP endpoint.
+func startEverythingHTTP(t *testing.T) string {
+	t.Helper()
 	node, entry := everythingEntry(t)
 	port := freePort(t)
 	cmd := exec.Command(node, entry, "streamableHttp")
@@ -174,10 +185,7 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	f := setup(t)
-	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "everything-http",
-		URL: "http://" + addr + "/mcp", ProtocolVersion: "2025-11-25"}))
-	exerciseEverything(t, f, id)
+	return "http://" + addr + "/mcp"
 }
 
 func freePort(t *testing.T) int {

@@ -3,6 +3,7 @@ package servers_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,7 +12,30 @@ import (
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// stdioEnv switches the test binary into fullServer over stdio, so the
+// kept stdio sessions are tested against a real child process.
+const stdioEnv = "SERVERS_TEST_STDIO_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(stdioEnv) == "1" {
+		if err := fullServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	goleak.VerifyTestMain(m)
+}
+
+// addStdioFull saves the test binary as a stdio server serving fullServer.
+func addStdioFull(t *testing.T, f *fixture) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "full-stdio",
+		Command: exe, Env: map[string]projectopstest.Secret{stdioEnv: "1"}}))
+}
 
 // The in-process MCP servers the contract tests save in the double. They
 // page every listing by two, so five tools, three prompts and three

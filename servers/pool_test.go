@@ -10,12 +10,17 @@ import (
 	"github.com/projectops/projectops-go/servers"
 )
 
+// A stdio server's session (the double's own feature: the hosted service
+// runs no stdio servers) is kept between calls and closed once idle.
 func TestPooledSessionExpiresWhenIdle(t *testing.T) {
 	t.Parallel()
-	f := setup(t, projectopstest.WithMCPIdleTimeout(30*time.Millisecond))
-	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	f := setup(t, projectopstest.WithMCPIdleTimeout(300*time.Millisecond))
+	p, id := f.WS.ProjectID, addStdioFull(t, f)
 	if _, err := f.C.Servers.ListTools(t.Context(), p, id, nil); err != nil {
 		t.Fatal(err)
+	}
+	if n := f.Srv.MCPSessions(); n != 1 {
+		t.Errorf("MCPSessions after a stdio call = %d, want 1 kept session", n)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for f.Srv.MCPSessions() != 0 {
@@ -27,6 +32,20 @@ func TestPooledSessionExpiresWhenIdle(t *testing.T) {
 	// The next call connects again.
 	if _, err := f.C.Servers.CallTool(t.Context(), p, id, servers.CallToolParams{ToolName: "echo"}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Any other server's session lasts as long as the operation, as on the
+// service, which connects afresh for each.
+func TestSessionEndsWithTheOperation(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
+	if _, err := f.C.Servers.ListTools(t.Context(), p, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Srv.MCPSessions(); n != 0 {
+		t.Errorf("MCPSessions after the call = %d, want 0", n)
 	}
 }
 

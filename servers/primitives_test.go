@@ -118,9 +118,9 @@ func TestListingsFollowCursors(t *testing.T) {
 	if diff := cmp.Diff([]string{"file:///a.txt", "file:///b.bin", "file:///c.md"}, names(resources, resourceURI)); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)
 	}
-	// Every page went through one pooled session.
-	if n := f.Srv.MCPSessions(); n != 1 {
-		t.Errorf("MCPSessions = %d, want 1", n)
+	// Every page's session ended with its request.
+	if n := f.Srv.MCPSessions(); n != 0 {
+		t.Errorf("MCPSessions = %d, want 0", n)
 	}
 }
 

@@ -43,8 +43,8 @@ func TestHTTPAndSSETransports(t *testing.T) {
 			if err != nil || rep.Status != servers.DoctorReady {
 				t.Fatalf("Doctor: %+v, %v", rep, err)
 			}
-			if n := f.Srv.MCPSessions(); n != 1 {
-				t.Errorf("MCPSessions = %d, want 1", n)
+			if n := f.Srv.MCPSessions(); n != 0 {
+				t.Errorf("MCPSessions = %d, want 0 (each operation's session ends with it)", n)
 			}
 		})
 	}

@@ -6,14 +6,23 @@ import (
 	"time"
 )
 
-// Pool keeps one session per key (the double uses user and server), reused
-// across calls and closed after the idle timeout without use. Teardown is
-// bounded: a session whose Close hangs is abandoned after the close
-// timeout, so neither expiry nor Pool.Close can block on a bad server.
+// Pool hands out sessions per key (the double uses user and server).
+//
+// As the service connects afresh for every server operation, an Acquire of
+// an HTTP, SSE or in-process target dials a session of its own, closed when
+// its lease is released; only stdio sessions (a process each, which the
+// hosted service never runs) are kept, one per key, reused across calls
+// and closed after the idle timeout without use. Under a Scope (an eval
+// run) every target's session is kept, one per key, until the scope ends.
+//
+// Teardown is bounded: a session whose Close hangs is abandoned after the
+// close timeout, so neither a release, expiry nor Pool.Close can block on a
+// bad server.
 type Pool struct {
 	dialer       *Dialer
-	idle         time.Duration
+	idle         time.Duration // 0: kept sessions never expire (a scope)
 	closeTimeout time.Duration
+	keepAll      bool // a scope's pool: every session is kept
 
 	ctx    context.Context // parent of every session; cancelled by Close
 	cancel context.CancelFunc
@@ -21,7 +30,9 @@ type Pool struct {
 	mu      sync.Mutex
 	closed  bool
 	entries map[string]*entry
-	closing sync.WaitGroup // teardown goroutines
+	once    int                // per-call sessions Dial opened, not yet discarded
+	scopes  map[*Pool]struct{} // the pools of open scopes
+	closing sync.WaitGroup     // teardown goroutines
 }
 
 type entry struct {
@@ -38,8 +49,52 @@ type entry struct {
 // session.
 func NewPool(parent context.Context, d *Dialer, idle, closeTimeout time.Duration) *Pool {
 	ctx, cancel := context.WithCancel(parent)
-	return &Pool{dialer: d, idle: idle, closeTimeout: closeTimeout, ctx: ctx, cancel: cancel, entries: map[string]*entry{}}
+	return &Pool{dialer: d, idle: idle, closeTimeout: closeTimeout, ctx: ctx, cancel: cancel,
+		entries: map[string]*entry{}, scopes: map[*Pool]struct{}{}}
 }
+
+// Kept reports whether p keeps t's session for later calls: a stdio
+// server's, or any under a scope.
+func (p *Pool) Kept(t Target) bool { return p.keepAll || t.Transport == TransportStdio }
+
+type scopeKey struct{}
+
+// Scope returns a child of ctx under which p's Acquire keeps every
+// session, one per key, shared by the scope's calls (an eval run's), and
+// end, which closes them in the background, bounded by the close timeout.
+// Stdio sessions stay p's own. end may be called more than once.
+func (p *Pool) Scope(ctx context.Context) (context.Context, func()) {
+	sp := NewPool(p.ctx, p.dialer, 0, p.closeTimeout)
+	sp.keepAll = true
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		sp.Close()
+		return ctx, func() {}
+	}
+	p.scopes[sp] = struct{}{}
+	p.mu.Unlock()
+	var once sync.Once
+	end := func() {
+		once.Do(func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if _, ok := p.scopes[sp]; !ok {
+				return // p.Close closes it
+			}
+			delete(p.scopes, sp)
+			p.closing.Add(1)
+			go func() {
+				defer p.closing.Done()
+				sp.Close()
+			}()
+		})
+	}
+	return context.WithValue(ctx, scopeKey{}, scope{p, sp}), end
+}
+
+// scope ties a scope's pool to the pool it was opened on.
+type scope struct{ parent, pool *Pool }
 
 // ErrClosed is returned once the pool is closed.
 var ErrClosed = &Failure{Kind: Unreachable, Message: "The service is shutting down"}
@@ -54,13 +109,26 @@ type Lease struct {
 	key   string
 }
 
-// Acquire returns the pooled session for key, dialing t when there is none.
-// Concurrent callers for the same key share one dial.
+// Acquire returns a session for key: a new one, for this lease only,
+// unless p keeps t's sessions (Kept), when it is the kept session for key,
+// dialed when there is none. Concurrent callers for the same kept key share
+// one dial.
 func (p *Pool) Acquire(ctx context.Context, key string, t Target) (*Lease, error) {
+	if sc, ok := ctx.Value(scopeKey{}).(scope); ok && sc.parent == p && !p.Kept(t) {
+		return sc.pool.Acquire(ctx, key, t)
+	}
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		return nil, ErrClosed
+	}
+	if !p.Kept(t) {
+		p.mu.Unlock()
+		c, err := p.Dial(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		return &Lease{Conn: c, Fresh: true, p: p}, nil
 	}
 	e := p.entries[key]
 	if e != nil && e.conn != nil && e.conn.Dead() {
@@ -109,10 +177,17 @@ func (p *Pool) dial(key string, e *entry, t Target) {
 	(&Lease{p: p, e: e, key: key}).Release(err != nil)
 }
 
-// Release ends the lease. broken drops the session from the pool (the next
-// Acquire dials again); it is closed once no call uses it.
+// Release ends the lease. A session of its own is closed (waiting at most
+// the close timeout, as the service's request awaits its disconnect). A
+// kept one stays for the next Acquire unless broken, which drops it from
+// the pool (the next Acquire dials again); it is closed once no call uses
+// it.
 func (l *Lease) Release(broken bool) {
 	p, e := l.p, l.e
+	if e == nil {
+		p.Discard(l.Conn)
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	e.inflight--
@@ -124,7 +199,7 @@ func (l *Lease) Release(broken bool) {
 		return
 	}
 	e.used = time.Now()
-	if e.inflight == 0 {
+	if e.inflight == 0 && p.idle > 0 {
 		if e.timer == nil {
 			e.timer = time.AfterFunc(p.idle, func() { p.expire(l.key, e) })
 		} else {
@@ -169,8 +244,9 @@ func (p *Pool) expire(key string, e *entry) {
 	p.removeLocked(key, e)
 }
 
-// Drop removes every session whose key satisfies match (new credentials,
-// a changed server); sessions in use close when their calls end.
+// Drop removes every kept session whose key satisfies match (new
+// credentials, a changed server), its scopes' too; sessions in use close
+// when their calls end.
 func (p *Pool) Drop(match func(key string) bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -179,13 +255,22 @@ func (p *Pool) Drop(match func(key string) bool) {
 			p.removeLocked(k, e)
 		}
 	}
+	for sp := range p.scopes {
+		sp.Drop(match)
+	}
 }
 
-// Len is the number of pooled sessions (including ones being dialed).
+// Len is the number of open sessions: the kept ones (including ones being
+// dialed), those of open scopes, and the per-call ones (Dial's and
+// Acquire's) not yet discarded or released.
 func (p *Pool) Len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.entries)
+	n := len(p.entries) + p.once
+	for sp := range p.scopes {
+		n += sp.Len()
+	}
+	return n
 }
 
 // CloseWithin closes c, waiting at most d. It reports whether the close
@@ -224,6 +309,14 @@ func (p *Pool) Close() {
 	for k, e := range p.entries {
 		p.removeLocked(k, e)
 	}
+	for sp := range p.scopes {
+		delete(p.scopes, sp)
+		p.closing.Add(1)
+		go func() {
+			defer p.closing.Done()
+			sp.Close()
+		}()
+	}
 	p.mu.Unlock()
 	// Dials in progress fail at once; calls in flight on the double are
 	// cancelled by its own Close.
@@ -238,19 +331,18 @@ func (p *Pool) Close() {
 	}
 }
 
-// Discard closes a session that was dialed outside the pool (a one-off
-// diagnostic connection) in the background, bounded like pooled ones.
+// Discard closes a session that Dial opened, waiting at most the close
+// timeout (the service's request awaits its disconnect; a hanging server's
+// close is abandoned, as in CloseWithin).
 func (p *Pool) Discard(c *Conn) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.closing.Add(1)
-	go func() {
-		defer p.closing.Done()
-		CloseWithin(c, p.closeTimeout)
-	}()
+	p.once--
+	p.mu.Unlock()
+	CloseWithin(c, p.closeTimeout)
 }
 
-// Dial opens a session outside the pool; Discard it when done.
+// Dial opens a session for one call, outside the kept ones; Discard it
+// when done. It counts in Len until then.
 func (p *Pool) Dial(ctx context.Context, t Target) (*Conn, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(p.ctx, cancel)
@@ -261,5 +353,8 @@ func (p *Pool) Dial(ctx context.Context, t Target) (*Conn, error) {
 		return nil, err
 	}
 	c.onClose = func() { stop(); cancel() }
+	p.mu.Lock()
+	p.once++
+	p.mu.Unlock()
 	return c, nil
 }

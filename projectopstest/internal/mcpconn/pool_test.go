@@ -11,9 +11,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// newTestPool returns a pool that keeps every session, as a scope's does:
+// the kept sessions' machinery (stdio's in the double), exercised with
+// cheap in-process servers.
 func newTestPool(t *testing.T, d *Dialer, idle time.Duration) *Pool {
 	t.Helper()
 	p := NewPool(context.Background(), d, idle, time.Second)
+	p.keepAll = true
 	t.Cleanup(p.Close)
 	return p
 }
@@ -155,6 +159,7 @@ func TestPoolDrop(t *testing.T) {
 func TestPoolCloseClosesSessionsAndRefusesAcquire(t *testing.T) {
 	t.Parallel()
 	p := NewPool(context.Background(), testDialer(), time.Minute, time.Second)
+	p.keepAll = true
 	l := acquire(t, p, "a")
 	l.Release(false)
 	p.Close()

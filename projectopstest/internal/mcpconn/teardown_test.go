@@ -51,6 +51,7 @@ func TestPoolCloseBoundedByHangingSession(t *testing.T) {
 	d, h := hangingDialer(t)
 	const closeTimeout = 30 * time.Millisecond
 	p := NewPool(context.Background(), d, time.Minute, closeTimeout)
+	p.keepAll = true // a kept session (stdio's in the double)
 	l, err := p.Acquire(t.Context(), "a", inproc())
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +76,7 @@ func TestPoolExpiryWithHangingClose(t *testing.T) {
 	t.Parallel()
 	d, h := hangingDialer(t)
 	p := NewPool(context.Background(), d, 10*time.Millisecond, 20*time.Millisecond)
+	p.keepAll = true // a kept session (stdio's in the double)
 	defer p.Close()
 	l, err := p.Acquire(t.Context(), "a", inproc())
 	if err != nil {
@@ -91,5 +93,32 @@ func TestPoolExpiryWithHangingClose(t *testing.T) {
 		t.Fatal("reused an expired session")
 	}
 	l.Release(true)
+	h.unblock()
+}
+
+// TestReleaseBoundedByHangingClose: the release of a per-call session,
+// which closes it before the request ends, gives up on a hanging close
+// after the close timeout.
+func TestReleaseBoundedByHangingClose(t *testing.T) {
+	t.Parallel()
+	d, h := hangingDialer(t)
+	const closeTimeout = 30 * time.Millisecond
+	p := NewPool(context.Background(), d, time.Minute, closeTimeout)
+	defer p.Close()
+	l, err := p.Acquire(t.Context(), "a", inproc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo(t, l.Conn)
+	h.arm()
+	start := time.Now()
+	l.Release(false)
+	if el := time.Since(start); el > time.Second {
+		t.Fatalf("Release took %v on a hanging close", el)
+	}
+	if n := p.Len(); n != 0 {
+		t.Fatalf("Len = %d after Release", n)
+	}
+	eventually(t, "the close to block", func() bool { return h.blockedN() == 1 })
 	h.unblock()
 }

@@ -59,9 +59,9 @@ func TestUndecodableMessageBreaksSession(t *testing.T) {
 }
 
 // A caller that leaves during resources/read gets the cancel's answer
-// (504, as a cancelled tools/call) and the pooled session is kept: it was
-// torn down and a new one dialled for nobody.
-func TestCancelledReadKeepsSession(t *testing.T) {
+// (504, as a cancelled tools/call) and the read is not run again on a new
+// session for nobody: the server sees one session per operation, three.
+func TestCancelledReadIsNotRetried(t *testing.T) {
 	t.Parallel()
 	l := newLayer(t)
 	s := echoServer()
@@ -93,7 +93,7 @@ func TestCancelledReadKeepsSession(t *testing.T) {
 	mu.Lock()
 	n := len(sessions)
 	mu.Unlock()
-	if n != 1 || herr == nil || herr.Body.Code != shared.CodeTimeout {
-		t.Fatalf("cancelled read answered %v and the server saw %d sessions; want TIMEOUT and 1 session", herr, n)
+	if n != 3 || herr == nil || herr.Body.Code != shared.CodeTimeout {
+		t.Fatalf("cancelled read answered %v and the server saw %d sessions; want TIMEOUT and 3 sessions", herr, n)
 	}
 }

@@ -1,8 +1,10 @@
 // Package mcpops is the double's MCP layer: the operations of the
 // servers routes (list, call, get, read, validate, doctor, export, OAuth
 // token import) carried out against the real MCP servers behind saved
-// servers, through a pool of live go-sdk sessions per (user, saved server)
-// and the imported OAuth grants. It never sees the store: the caller copies
+// servers, through go-sdk sessions (mcpconn.Pool: a new one per operation,
+// as the service connects afresh for each; one kept per user and saved
+// stdio server; one per user and server for an eval run's scope) and the
+// imported OAuth grants. It never sees the store: the caller copies
 // what a Call needs out of the saved server's record, so no store lock is
 // held while an MCP server is contacted.
 package mcpops
@@ -24,7 +26,7 @@ import (
 type Config struct {
 	// Timeout bounds connecting and each MCP operation (then 504 TIMEOUT).
 	Timeout time.Duration
-	// Idle closes a pooled session unused for this long.
+	// Idle closes a kept (stdio) session unused for this long.
 	Idle time.Duration
 	// CloseTimeout bounds the teardown of one session.
 	CloseTimeout time.Duration
@@ -70,7 +72,8 @@ func New(ctx context.Context, cfg Config) *Layer {
 	return m
 }
 
-// Close tears the pooled sessions down, bounded by the close timeout.
+// Close tears the kept and eval runs' sessions down, bounded by the close
+// timeout.
 func (m *Layer) Close() {
 	m.pool.Close()
 	if m.owned != nil {
@@ -78,11 +81,18 @@ func (m *Layer) Close() {
 	}
 }
 
-// Sessions is how many sessions the pool holds open.
+// Sessions is how many MCP sessions are open: the kept stdio ones, those
+// of eval runs in progress and those of operations in progress.
 func (m *Layer) Sessions() int { return m.pool.Len() }
 
-// DropSessions closes every user's pooled session on a saved server (its
-// tunnel went away, or its configuration changed).
+// Scope returns a child of ctx whose operations share one session per
+// user and saved server (an eval run's: the service connects a run's
+// servers once and disconnects them when it ends), and end, which closes
+// those sessions in the background.
+func (m *Layer) Scope(ctx context.Context) (context.Context, func()) { return m.pool.Scope(ctx) }
+
+// DropSessions closes every user's kept session on a saved server, eval
+// runs' included (its tunnel went away, or its configuration changed).
 func (m *Layer) DropSessions(serverID string) {
 	suffix := poolKey("", serverID)
 	m.pool.Drop(func(k string) bool { return strings.HasSuffix(k, suffix) })

@@ -59,8 +59,8 @@ func TestOperations(t *testing.T) {
 	if herr != nil || json.Unmarshal(raw, &res) != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "hi" {
 		t.Fatalf("CallTool = %s, %v", raw, herr)
 	}
-	if l.Sessions() != 1 {
-		t.Errorf("Sessions = %d after two calls, want one pooled session", l.Sessions())
+	if l.Sessions() != 0 {
+		t.Errorf("Sessions = %d after two calls, want 0: each operation's session ends with it", l.Sessions())
 	}
 	if _, herr := ListPrompts(ctx, sc, &servers.ListParams{}); herr == nil || herr.Body.Code != shared.CodeFeatureNotSupported {
 		t.Errorf("ListPrompts on a tools-only server = %v, want FEATURE_NOT_SUPPORTED", herr)
