@@ -61,7 +61,9 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			wctx, cancel = context.WithTimeout(ec.ctx, *waitTimeout)
 		}
 		b, err := ec.c.Environments.WaitForBuild(wctx, ec.project, ec.arg, st.BuildID, opts...)
-		timedOut := wctx.Err() != nil && ec.ctx.Err() == nil
+		// Wait may end before wctx does when its next poll would come
+		// after the deadline: the error says so, not only wctx.Err().
+		timedOut := ec.ctx.Err() == nil && (wctx.Err() != nil || errors.Is(err, context.DeadlineExceeded))
 		cancel()
 		stopBeat()
 		if p != nil {

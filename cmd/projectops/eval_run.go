@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -199,7 +200,7 @@ func (ec *evalCmd) follow(runID string, interval, timeout time.Duration, junit, 
 		case ec.ctx.Err() != nil:
 			return fmt.Errorf("stopped waiting; run %s continues (cancel it with: projectops eval cancel --project %s %s)",
 				runID, ec.project, runID)
-		case ctx.Err() != nil:
+		case ctx.Err() != nil, timeout > 0 && errors.Is(err, context.DeadlineExceeded): // Wait ends early when its next poll would come too late
 			return fmt.Errorf("stopped waiting after --wait-timeout %s; run %s continues (cancel it with: projectops eval cancel --project %s %s)",
 				timeout, runID, ec.project, runID)
 		}
