@@ -249,7 +249,7 @@ func TestGraceKillSparesWhatLeftTheJob(t *testing.T) {
 	devnullStdin(t)
 	ready := filepath.Join(t.TempDir(), "ready")
 	script := `echo '{"Action":"start","Package":"example.com/p"}'
-setsid sh -c '` + writePID(ready) + `; n=0; while [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done' &
+setsid sh -c '` + writePID(ready) + `; n=0; while [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done' </dev/null >/dev/null 2>&1 &
 trap "" INT
 exec sleep 30`
 	interruptWhenReady(t, script, ready, "setsid-grace")
