@@ -152,7 +152,8 @@
 //     refuses to run, keeps one session (its process) per user and server,
 //     reused across requests and eval runs and closed after
 //     WithMCPIdleTimeout unused: session state (a session resource, a
-//     counter) carries over between requests only there;
+//     counter) carries over between requests only there, or for every
+//     server with WithPooledMCPSessions;
 //   - a STDIO server starts with its spec's environment plus PATH and HOME
 //     only, never the environment of the process running the double;
 //   - like the service's client manager, the double reaches an http server

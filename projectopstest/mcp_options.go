@@ -23,6 +23,7 @@ const (
 type mcpOptions struct {
 	timeout, idle, closeTimeout time.Duration
 	httpClient                  *http.Client
+	pooled                      bool
 }
 
 // WithMCPTimeout sets how long the double waits for a saved MCP server to
@@ -34,10 +35,26 @@ func WithMCPTimeout(d time.Duration) Option {
 
 // WithMCPIdleTimeout sets how long a kept MCP session may stay unused
 // before it is closed (default DefaultMCPIdleTimeout). Only stdio servers'
-// sessions (one per user and saved server) are kept: every other server's
-// session lasts one operation, or one eval run.
+// sessions (one per user and saved server) are kept, unless
+// WithPooledMCPSessions keeps every server's: otherwise a session lasts
+// one operation, or one eval run.
 func WithMCPIdleTimeout(d time.Duration) Option {
 	return checked("WithMCPIdleTimeout", d > 0, "duration must be positive", func(o *options) { o.mcp.idle = d })
+}
+
+// WithPooledMCPSessions keeps every saved server's MCP session, one per
+// user and server, reused across requests and eval runs and closed after
+// WithMCPIdleTimeout unused, as stdio servers' always are. A call then
+// skips connect and initialize (about half the cost of a tools/call in
+// process), but it departs from the service, which connects afresh for
+// every operation: what a server keeps per session (a session resource, a
+// counter, a log level) survives from one request into the next. For
+// suites that make many calls to stateless servers.
+func WithPooledMCPSessions() Option {
+	return func(o *options) error {
+		o.mcp.pooled = true
+		return nil
+	}
 }
 
 // WithMCPHTTPClient sets the HTTP client the double uses to reach HTTP and

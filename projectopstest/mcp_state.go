@@ -12,7 +12,7 @@ import (
 // settings, the defaults filling what o leaves zero.
 func newMCPLayer(s *Server, o mcpOptions) *mcpops.Layer {
 	cfg := mcpops.Config{Timeout: o.timeout, Idle: o.idle, CloseTimeout: o.closeTimeout,
-		HTTPClient: o.httpClient, Now: s.now, Log: s.log,
+		KeepSessions: o.pooled, HTTPClient: o.httpClient, Now: s.now, Log: s.log,
 		Wrap: func(c *http.Client) *http.Client { return routeSelf(c, selfTransport{s}) }}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultMCPTimeout

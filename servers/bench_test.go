@@ -26,11 +26,11 @@ func benchDouble(b *testing.B, opts ...projectopstest.Option) (*projectopstest.S
 }
 
 // BenchmarkCallTool compares tools/call through the SDK and the double
-// (in-process transport, in-process MCP server, a session of its own per
-// call: connect, initialize, call, close, as the service connects afresh
-// for each operation) with the same call made directly on an open go-sdk
-// client session. The old goal, sdk ≤ 1.5× direct, was for a pooled
-// session; per-call sessions cost about twice the direct call.
+// (in-process transport, in-process MCP server) with the same call made
+// directly on an open go-sdk client session: sdk+double with a session of
+// its own per call (connect, initialize, call, close, as the service
+// connects afresh for each operation), sdk+double/pooled on one kept
+// session (WithPooledMCPSessions; goal: ≤ 1.5× direct).
 func BenchmarkCallTool(b *testing.B) {
 	args := func() map[string]any { return map[string]any{"query": "bench"} }
 	b.Run("direct", func(b *testing.B) {
@@ -53,8 +53,8 @@ func BenchmarkCallTool(b *testing.B) {
 			}
 		}
 	})
-	b.Run("sdk+double", func(b *testing.B) {
-		srv, c := benchDouble(b)
+	sdk := func(b *testing.B, opts ...projectopstest.Option) {
+		srv, c := benchDouble(b, opts...)
 		p := srv.Default().ProjectID
 		id, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "full", MCPServer: fullServer()})
 		if err != nil {
@@ -67,14 +67,15 @@ func BenchmarkCallTool(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-	})
+	}
+	b.Run("sdk+double", func(b *testing.B) { sdk(b) })
+	b.Run("sdk+double/pooled", func(b *testing.B) { sdk(b, projectopstest.WithPooledMCPSessions()) })
 }
 
-// BenchmarkFirstCall compares a first call on a newly saved server with a
-// later call on the same one. Since every operation on an in-process (or
-// HTTP, SSE) server gets a session of its own, both connect, initialize,
-// call and close: "warm" is no longer cheaper (only stdio sessions are
-// kept).
+// BenchmarkFirstCall shows the pool's effect under WithPooledMCPSessions:
+// a first call on a server no session exists for (connect + initialize +
+// call) against a call on the warm kept session. (Without the option every
+// call on an in-process, HTTP or SSE server is a first call.)
 func BenchmarkFirstCall(b *testing.B) {
 	call := func(b *testing.B, c *projectops.Client, p, id string) {
 		if _, err := c.Servers.CallTool(context.Background(), p, id, servers.CallToolParams{ToolName: "echo"}); err != nil {
@@ -82,7 +83,7 @@ func BenchmarkFirstCall(b *testing.B) {
 		}
 	}
 	b.Run("cold", func(b *testing.B) {
-		srv, c := benchDouble(b, projectopstest.WithMCPIdleTimeout(time.Second))
+		srv, c := benchDouble(b, projectopstest.WithPooledMCPSessions(), projectopstest.WithMCPIdleTimeout(time.Second))
 		p := srv.Default().ProjectID
 		mcpSrv := fullServer()
 		i := 0
@@ -98,7 +99,7 @@ func BenchmarkFirstCall(b *testing.B) {
 		}
 	})
 	b.Run("warm", func(b *testing.B) {
-		srv, c := benchDouble(b)
+		srv, c := benchDouble(b, projectopstest.WithPooledMCPSessions())
 		p := srv.Default().ProjectID
 		id, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "s", MCPServer: fullServer()})
 		if err != nil {

@@ -16,6 +16,7 @@ type serveFlags struct {
 	buildStep, stepDelay time.Duration
 	maxRuns              int
 	origins              []string
+	poolSessions         bool
 }
 
 // newServeCmd runs the in-memory double on --addr, seeded from --seed or
@@ -40,6 +41,8 @@ serves until interrupted. With --json the base URL and keys are one JSON object.
 	fl.DurationVar(&f.buildStep, "build-step-delay", 300*time.Millisecond, "real time each environment build step takes")
 	fl.DurationVar(&f.stepDelay, "step-delay", 0, "real time each eval step and prompt takes (0: as fast as they go)")
 	fl.IntVar(&f.maxRuns, "max-runs", 0, "keep at most `n` eval runs, dropping the oldest finished ones (0 keeps all)")
+	fl.BoolVar(&f.poolSessions, "pool-mcp-sessions", false,
+		"keep each saved server's MCP session across requests (faster; per-session server state then survives, which the service never keeps)")
 	fl.StringArrayVar(&f.origins, "allow-origin", nil,
 		"a browser `origin` (scheme://host[:port]) the API serves; repeat for more (default: none, as for any app but the service's own)")
 	return cmd
@@ -54,10 +57,14 @@ func (a *app) serve(f serveFlags) error {
 		}
 	}
 	// -v logs every request (never keys or bodies).
-	srv, err := projectopstest.NewServer(projectopstest.WithSeed(seed), projectopstest.WithLogger(a.logger()),
+	opts := []projectopstest.Option{projectopstest.WithSeed(seed), projectopstest.WithLogger(a.logger()),
 		projectopstest.WithRateLimit(f.perMinute, f.burst), projectopstest.WithBuildStepDelay(f.buildStep),
 		projectopstest.WithMaxRuns(f.maxRuns), projectopstest.WithEvalStepDelay(f.stepDelay),
-		projectopstest.WithAllowedOrigins(f.origins...))
+		projectopstest.WithAllowedOrigins(f.origins...)}
+	if f.poolSessions {
+		opts = append(opts, projectopstest.WithPooledMCPSessions())
+	}
+	srv, err := projectopstest.NewServer(opts...)
 	if err != nil {
 		return err // the seed's content: a data error, exit 2 without --help
 	}

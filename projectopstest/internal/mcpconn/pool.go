@@ -53,8 +53,13 @@ func NewPool(parent context.Context, d *Dialer, idle, closeTimeout time.Duration
 		entries: map[string]*entry{}, scopes: map[*Pool]struct{}{}}
 }
 
+// KeepAll makes p keep every target's session, one per key, reused across
+// calls until the idle timeout (the double's WithPooledMCPSessions). Call
+// it before p's first Acquire.
+func (p *Pool) KeepAll() { p.keepAll = true }
+
 // Kept reports whether p keeps t's session for later calls: a stdio
-// server's, or any under a scope.
+// server's, or any under a scope or KeepAll.
 func (p *Pool) Kept(t Target) bool { return p.keepAll || t.Transport == TransportStdio }
 
 type scopeKey struct{}

@@ -30,6 +30,9 @@ type Config struct {
 	Idle time.Duration
 	// CloseTimeout bounds the teardown of one session.
 	CloseTimeout time.Duration
+	// KeepSessions keeps every server's session, one per user and server,
+	// as stdio ones are (projectopstest.WithPooledMCPSessions).
+	KeepSessions bool
 	// HTTPClient reaches HTTP and SSE servers and token endpoints; nil
 	// means a pooled client of the layer's own, closed with it.
 	HTTPClient *http.Client
@@ -69,6 +72,9 @@ func New(ctx context.Context, cfg Config) *Layer {
 	m.dialer = mcpconn.NewDialer("projectopstest", "1.0.0", m.http)
 	m.dialer.ConnectTimeout = cfg.Timeout
 	m.pool = mcpconn.NewPool(ctx, m.dialer, cfg.Idle, cfg.CloseTimeout)
+	if cfg.KeepSessions {
+		m.pool.KeepAll()
+	}
 	return m
 }
 
