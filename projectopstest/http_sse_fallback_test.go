@@ -59,5 +59,13 @@ func TestHTTPServerFallsBackToLegacySSE(t *testing.T) {
 		if v.InitInfo.Transport != "sse" {
 			t.Errorf("%s: initInfo.transport = %q, want sse", path, v.InitInfo.Transport)
 		}
+		// doctor names the transport that connected too.
+		r = tg.call(t, "POST", "/projects/"+ws.ProjectID+"/servers/"+id+"/doctor", ws.APIKey, `{}`)
+		var d struct {
+			Connection struct{ Detail string } `json:"connection"`
+		}
+		if err := json.Unmarshal(r.body, &d); r.status != 200 || err != nil || d.Connection.Detail != "connected over sse" {
+			t.Errorf("%s: doctor %d, connection detail %q, want \"connected over sse\"", path, r.status, d.Connection.Detail)
+		}
 	}
 }

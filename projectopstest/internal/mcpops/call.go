@@ -79,9 +79,10 @@ func (sc *Call) opContext(ctx context.Context) (context.Context, context.CancelF
 	return ctx, func() { stop(); cancel() }
 }
 
-// Run executes op on the caller's pooled session for the server. A read
-// (retry true) that fails because a reused session had died is run once
-// more on a new session; a tool call only when the server refused its
+// Run executes op on a session for the server: the operation's own, or
+// the kept one of a stdio server, an eval run's scope or
+// WithPooledMCPSessions. A read (retry true) that fails because a reused
+// session had died is run once more on a new session; a tool call only when the server refused its
 // request for a session it no longer has (it never ran).
 func (sc *Call) Run(ctx context.Context, retry bool, op func(ctx context.Context, c *mcpconn.Conn) error) *edge.Error {
 	key := poolKey(sc.UserID, sc.ServerID)
@@ -112,7 +113,7 @@ func (sc *Call) Run(ctx context.Context, retry bool, op func(ctx context.Context
 }
 
 // dialFresh opens a one-off session for a diagnostic: validate and doctor
-// test the server itself, not a pooled session that may predate a change.
+// test the server itself, never a kept session that may predate a change.
 func (sc *Call) dialFresh(ctx context.Context) (*mcpconn.Conn, *mcpconn.Failure) {
 	c, err := sc.l.pool.Dial(ctx, sc.Target)
 	if err != nil {

@@ -90,8 +90,12 @@ func (sc *Call) doctorConnected(ctx context.Context, c *mcpconn.Conn, full *Doct
 	ir := c.Session.InitializeResult()
 	rep.Capabilities = capsOf(c)
 	full.InitInfo, full.Capabilities = initAsSent(c, sc.Target.Transport)
-	rep.Connection = servers.Connection{Status: servers.ConnectionConnected, Detail: "connected over " + sc.Target.Transport}
-	rep.Checks.Connection = check(servers.CheckOK, "connected over %s", sc.Target.Transport)
+	over := sc.Target.Transport
+	if ct := c.Transport(); ct != "" {
+		over = ct // an http server reached over its SSE fallback
+	}
+	rep.Connection = servers.Connection{Status: servers.ConnectionConnected, Detail: "connected over " + over}
+	rep.Checks.Connection = check(servers.CheckOK, "connected over %s", over)
 	name := "the server"
 	if ir != nil && ir.ServerInfo != nil {
 		name = ir.ServerInfo.Name + " " + ir.ServerInfo.Version

@@ -93,7 +93,7 @@ func refused(err error) bool {
 }
 
 // storeTokens saves an imported grant, replacing any earlier one for the
-// same key, and drops the user's pooled session on that server so the next
+// same key, and drops the user's kept session on that server so the next
 // call connects with the new token. tok's expiry is on the double's clock.
 func (m *Layer) storeTokens(k TokenKey, tok *oauth2.Token, cfg *oauth2.Config) {
 	src := &clockSource{now: m.cfg.Now, ctx: context.WithValue(m.ctx, oauth2.HTTPClient, m.http), timeout: m.cfg.Timeout, tok: tok}
