@@ -254,9 +254,12 @@ trap "" INT
 exec sleep 30`
 	interruptWhenReady(t, script, ready, "setsid-grace")
 	pid := readPID(t, ready)
-	// report has returned, so the kill at the grace is behind us; the
-	// helper's own life is a minute.
-	if !running(pid) {
+	// report has returned, so the kill at the grace is behind us (the
+	// helper's own life is a minute); a kill just sent may take the kernel
+	// a moment, so look twice.
+	alive := running(pid)
+	time.Sleep(200 * time.Millisecond)
+	if !alive || !running(pid) {
 		t.Errorf("the setsid'd helper (spared the SIGINT) was killed at the grace with CMD")
 	}
 }
@@ -279,7 +282,11 @@ func readPID(t *testing.T, file string) int {
 	if err != nil {
 		t.Fatalf("pid file: %v", err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	t.Cleanup(func() {
+		if running(pid) { // a dead pid may be someone else's by now
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
 	return pid
 }
 

@@ -100,7 +100,7 @@ const minTokenScrubbed = 4
 // credentials named by their field (CredFields) and any tunnel URL's ?k=
 // secret. A value of minScrubbed bytes or more is replaced wherever it
 // occurs; a shorter one (a PIN, a short key) only where it stands as a
-// whole token, so that "7304" leaves "17304" alone; one under
+// whole token (wholeToken), so that "7304" leaves "17304" alone; one under
 // minTokenScrubbed bytes is not replaced by value (only an OAuth
 // credential among them is still caught, by its field's name).
 func SecretScrubber(values ...string) func(string) string {

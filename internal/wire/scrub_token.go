@@ -34,10 +34,11 @@ func replaceTokens(s, v, repl string) string {
 	return b.String()
 }
 
-// wholeToken reports whether s[i:j] is not part of a longer run of
+// wholeToken reports whether s[i:j] is not part of a longer run of ASCII
 // letters and digits: at each end, either the match's own byte or its
-// neighbour outside is no ASCII letter or digit (a regexp's \b, without
-// the regexp).
+// neighbour outside is no ASCII letter or digit. Unlike a regexp's \b,
+// '_' and every non-ASCII byte are edges: a value next to one is taken
+// out (more than needed, never less).
 func wholeToken(s string, i, j int) bool {
 	if i > 0 && isWordByte(s[i-1]) && isWordByte(s[i]) {
 		return false

@@ -45,3 +45,20 @@ func TestWholeTokenAtPunctuation(t *testing.T) {
 		}
 	}
 }
+
+// A short value's token edges are ASCII's: '_' and non-ASCII bytes are
+// edges, so such a neighbour does not keep the value in (the safe side).
+func TestShortValueNextToNonASCIIIsTakenOut(t *testing.T) {
+	scrub := SecretScrubber("7304")
+	for in, want := range map[string]string{
+		"café7304":  "café[REDACTED]",
+		"_7304_":    "_[REDACTED]_",
+		"17304":     "17304",
+		"7304x":     "7304x",
+		"pin 7304.": "pin [REDACTED].",
+	} {
+		if got := scrub(in); got != want {
+			t.Errorf("scrub(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -23,7 +23,7 @@ type CallToolBody struct {
 
 // Validate checks the opt-ins as the service's schema does, before the
 // server is looked up: taskOptions an object holding at most a positive
-// integer ttl, allowTaskResult a boolean, not both set.
+// (safe) integer ttl, allowTaskResult a boolean, not both set.
 func (b *CallToolBody) Validate() *edge.Error {
 	if b.TaskOptions != nil {
 		var o map[string]json.RawMessage
@@ -35,7 +35,8 @@ func (b *CallToolBody) Validate() *edge.Error {
 				return edge.Validation("taskOptions."+k, "taskOptions has no field "+k)
 			}
 			var ttl float64
-			if json.Unmarshal(v, &ttl) != nil || ttl <= 0 || ttl != math.Trunc(ttl) {
+			// zod's int() is a safe integer: past 2^53-1 fails the schema.
+			if json.Unmarshal(v, &ttl) != nil || ttl <= 0 || ttl != math.Trunc(ttl) || ttl > 1<<53-1 {
 				return edge.Validation("taskOptions.ttl", "taskOptions.ttl must be a positive integer")
 			}
 		}
