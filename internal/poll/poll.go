@@ -37,7 +37,9 @@ type Step struct {
 }
 
 // Loop calls poll until it reports Done, returns an error other than a
-// waitable 429, or ctx ends (its error is returned).
+// waitable 429, or ctx ends (its error is returned). It also ends at once,
+// with context.DeadlineExceeded, when the next poll would come after ctx's
+// deadline.
 func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, error)) error {
 	if ctx == nil {
 		return apierr.NilContext()
@@ -73,6 +75,11 @@ func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, e
 			// done but not yet final) polling starts again from Min, not
 			// from a backoff that grew unseen.
 			bo.Reset()
+		}
+		if err := ctx.Err(); err != nil {
+			// The context ended while the poll was answered: its error
+			// says why (a cancel is not a deadline).
+			return err
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 			// The next poll would come after the deadline: end now, with

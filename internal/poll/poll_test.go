@@ -121,3 +121,22 @@ func TestLoopWaitPastDeadlineReturnsAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// A context cancelled while a poll is answered ends the loop with
+// context.Canceled, as ctx.Err() says, though it also has a deadline (as
+// most callers' do) that comes before the next poll: the early return is
+// for a deadline that will pass, not one that never will.
+func TestLoopCancelledWithDeadlineReportsCanceled(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Hour)
+	defer cancel()
+	c := Config{Min: 2 * time.Hour, Max: 4 * time.Hour,
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}
+	err := Loop(ctx, c, func(context.Context) (Step, error) {
+		cancel() // the caller gives up while the poll is answered
+		return Step{}, nil
+	})
+	if !errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v; ctx.Err() = %v; want context.Canceled", err, ctx.Err())
+	}
+}
