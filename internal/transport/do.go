@@ -179,8 +179,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			}
 			wait = apiErr.RetryAfter
 		}
-		t.logRetry(ctx, req, attempt, wait, why)
-		if werr := t.retryWait(ctx, wait, apiErr); werr != nil {
+		if werr := t.retryWait(ctx, req, attempt, wait, why, apiErr); werr != nil {
 			return werr
 		}
 	}
@@ -524,21 +523,25 @@ func (t *Transport) backoff(ctx context.Context, req *Request, attempt int, bo *
 	if *bo == nil {
 		*bo = t.newBackOff()
 	}
-	wait := (*bo).NextBackOff()
-	t.logRetry(ctx, req, attempt, wait, "backoff")
-	return t.retryWait(ctx, wait, last)
+	return t.retryWait(ctx, req, attempt, (*bo).NextBackOff(), "backoff", last)
 }
 
-// retryWait waits d before a retry after last, or returns the error the
-// call ends with: when ctx ends during the wait, and at once when ctx's
-// deadline comes before the wait would end, with the error the wait would
-// have given at the deadline. Sleeping until the deadline only to fail
-// then helps no one; the client-side limiter (rate.Limiter.Wait) fails at
-// once the same way.
-func (t *Transport) retryWait(ctx context.Context, d time.Duration, last error) error {
+// retryWait waits d before a retry (attempt+2, after why) that follows
+// last, or returns the error the call ends with: ctx's error when ctx has
+// ended or ends during the wait, and at once when ctx's deadline comes
+// before the wait would end, with the error the wait would have given at
+// the deadline. Sleeping until the deadline only to fail then helps no
+// one; the client-side limiter (rate.Limiter.Wait) fails at once the same
+// way. The retry is logged only when the wait is slept.
+func (t *Transport) retryWait(ctx context.Context, req *Request, attempt int, d time.Duration, why string, last error) error {
+	if err := ctx.Err(); err != nil {
+		// Ended already (a cancel is not a deadline): say so as ctx does.
+		return waitCut(err, last)
+	}
 	if dl, ok := ctx.Deadline(); ok && d > 0 && time.Until(dl) < d {
 		return waitCut(context.DeadlineExceeded, last)
 	}
+	t.logRetry(ctx, req, attempt, d, why)
 	if serr := t.sleep(ctx, d); serr != nil {
 		return waitCut(serr, last)
 	}
