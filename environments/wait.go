@@ -82,7 +82,9 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // terminal and returns it. A failed build is returned together with a
 // *BuildError (errors.Is(err, ErrBuildFailed)). It stops as soon as ctx ends,
 // returning the last build seen (nil before the first answer) and ctx's
-// error, as evals' Runs.Wait does. Polls back off exponentially; a RATE_LIMITED answer
+// error, as evals' Runs.Wait does; it also returns early, with the last
+// build seen and an error matching context.DeadlineExceeded, when its next
+// poll would come after ctx's deadline. Polls back off exponentially; a RATE_LIMITED answer
 // is not an error here but a reason to wait at least its Retry-After before
 // the next poll, unless it exceeds the client's option.WithMaxRetryAfter cap: that
 // error ends the wait, as it ends any call. Any other error ends the wait:

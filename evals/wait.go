@@ -56,7 +56,10 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 // answer is waited out (its Retry-After at least) and polling continues,
 // unless the Retry-After exceeds the client's option.WithMaxRetryAfter cap: that
 // error ends Wait, as it ends any call. Wait returns as soon as ctx ends,
-// with the last run seen and ctx's error; any other error ends it too.
+// with the last run seen and ctx's error. It also returns early, with the
+// last run seen and an error matching context.DeadlineExceeded, when its
+// next poll would come after ctx's deadline (waiting for it could only end
+// at the deadline). Any other error ends it too.
 func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...WaitOption) (*Run, error) {
 	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
 	for _, o := range opts {
