@@ -134,9 +134,9 @@ type goTest struct {
 	name    string
 	out     boundedOutput
 	benched bool // a benchmark that printed its result (or a sub-benchmark's): it passed
-	// partial is a benchmark's result line so far, when test2json split
-	// it across output events (see benchOutput).
-	partial []byte
+	// bench is how far a benchmark's output line so far goes in a result
+	// line, when test2json split it across output events (see benchOutput).
+	bench benchState
 }
 
 func newGoReader(rec Recorder, opt GoTestOptions) *goReader {
@@ -255,7 +255,7 @@ func (g *goReader) release(t *goTest) {
 	if t != nil && len(g.free) < 64 {
 		t.out.reset()
 		t.benched = false
-		t.partial = t.partial[:0]
+		t.bench = benchStart
 		g.free = append(g.free, t)
 	}
 }

@@ -99,8 +99,9 @@ func TestSplitBenchmarkResultLineInFailingPackage(t *testing.T) {
 }
 
 // A result line split at any point, in more than two events, is still
-// the benchmark's result; an unfinished line is kept only up to a bound
-// (BenchmarkB's runs past it: it is not read as a result).
+// the benchmark's result, however long it runs: BenchmarkB's padding is
+// 2000 spaces, as testing pads every name after a long one to its length.
+// The package fails with no test failing, so it has a result of its own.
 func TestSplitBenchmarkResultLineAnyPieces(t *testing.T) {
 	t.Parallel()
 	ev := func(test, out string) string {
@@ -119,7 +120,86 @@ func TestSplitBenchmarkResultLineAnyPieces(t *testing.T) {
 	for _, r := range c.got {
 		got[r.CaseTitle] = r.Passed
 	}
-	if want := map[string]bool{"p.BenchmarkA": true, "p.BenchmarkB": false}; !gocmp.Equal(want, got) {
+	if want := map[string]bool{"p.BenchmarkA": true, "p.BenchmarkB": true, "p [package]": false}; !gocmp.Equal(want, got) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// A benchmark's result line passes whole whatever its length, and so it
+// does split by test2json (name, then figures) however long its name part
+// is: a sub-benchmark named from a long table key (b.Run(longKey, ...))
+// is not lost, to fail with its package when another benchmark fails.
+func TestSplitBenchmarkLongNamePasses(t *testing.T) {
+	t.Parallel()
+	sub := "BenchmarkT/" + strings.Repeat("k", 1100)
+	pkg := "example.com/gt/benchlong"
+	ev := func(action, test, out string) string {
+		s := `{"Action":"` + action + `","Package":"` + pkg + `"`
+		if test != "" {
+			s += `,"Test":"` + test + `"`
+		}
+		if out != "" {
+			s += `,"Output":"` + out + `"`
+		}
+		return s + "}\n"
+	}
+	for name, result := range map[string]string{
+		"whole": ev("output", sub, sub+`-2 \t       1\t       632.0 ns/op\n`),
+		"split": ev("output", sub, sub+`-2 \t`) + ev("output", sub, `       1\t       632.0 ns/op\n`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			stream := ev("start", "", "") +
+				ev("run", "BenchmarkT", "") +
+				ev("output", "BenchmarkT", `BenchmarkT\n`) +
+				ev("run", sub, "") +
+				ev("output", sub, sub+`\n`) +
+				result +
+				ev("output", "", `PASS\n`) +
+				ev("pass", "", "")
+			var c collector
+			if _, err := ingest.ReadGoTest(t.Context(), strings.NewReader(stream), &c, ingest.GoTestOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{}
+			for _, r := range c.got {
+				got[strings.TrimPrefix(r.CaseTitle, pkg+".")] = r.Passed
+			}
+			if want := map[string]bool{"BenchmarkT": true, sub: true}; !gocmp.Equal(want, got) {
+				t.Errorf("results (-want +got):\n%s", gocmp.Diff(want, got))
+			}
+		})
+	}
+}
+
+// Real go1.26.8 output (testdata/gotest_bench_long_name.jsonl) of a
+// package whose sub-benchmarks are named 1100 and 2100 bytes long and
+// whose BenchmarkFail fails: test2json cuts each long line into 1 KiB
+// events, and testing pads BenchmarkT/short's name to the long names'
+// length, so its line too comes in two events of which the first is all
+// padding. Every benchmark but BenchmarkFail passes.
+func TestSplitBenchmarkLongLinesInFailingPackage(t *testing.T) {
+	t.Parallel()
+	fh, err := os.Open("testdata/gotest_bench_long_name.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	var c collector
+	st, err := ingest.ReadGoTest(t.Context(), fh, &c, ingest.GoTestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range c.got {
+		got[strings.TrimPrefix(r.CaseTitle, "example.com/gt/benchlong.")] = r.Passed
+	}
+	want := map[string]bool{"BenchmarkT": true, "BenchmarkT/" + strings.Repeat("k", 1100): true,
+		"BenchmarkT/short": true, "BenchmarkT/" + strings.Repeat("m", 2100): true, "BenchmarkFail": false}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	if st.PackageFailures != 0 {
+		t.Errorf("stats %+v, want no package failures", st)
 	}
 }
