@@ -29,9 +29,10 @@ func newMCPLayer(s *Server, o mcpOptions) *mcpops.Layer {
 // MCPSessions reports how many MCP sessions the double holds open right
 // now: the kept stdio sessions (one per user and saved stdio server, until
 // idle expiry), one per server of each eval run in progress, and one per
-// servers operation in progress (an operation's session is closed before
-// its answer, so none is counted once every request has returned). For
-// tests of session lifetimes and idle expiry.
+// servers operation in progress, counted from the start of its connect
+// (an operation's session stops counting before its answer, while it
+// closes in the background, so none is counted once every request has
+// returned). For tests of session lifetimes and idle expiry.
 func (s *Server) MCPSessions() int { return s.mcp.Sessions() }
 
 // openServer resolves the project and server for a with need (a server of

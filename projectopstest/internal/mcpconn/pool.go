@@ -9,8 +9,8 @@ import (
 // Pool hands out sessions per key (the double uses user and server).
 //
 // As the service connects afresh for every server operation, an Acquire of
-// an HTTP, SSE or in-process target dials a session of its own, closed when
-// its lease is released; only stdio sessions (a process each, which the
+// an HTTP, SSE or in-process target dials a session of its own, closed (in the
+// background) when its lease is released; only stdio sessions (a process each, which the
 // hosted service never runs) are kept, one per key, reused across calls
 // and closed after the idle timeout without use. Under a Scope (an eval
 // run) every target's session is kept, one per key, until the scope ends.
@@ -30,7 +30,7 @@ type Pool struct {
 	mu      sync.Mutex
 	closed  bool
 	entries map[string]*entry
-	once    int                // per-call sessions Dial opened, not yet discarded
+	once    int                // per-call sessions Dial is dialing or opened, not yet discarded
 	scopes  map[*Pool]struct{} // the pools of open scopes
 	closing sync.WaitGroup     // teardown goroutines
 }
@@ -182,9 +182,9 @@ func (p *Pool) dial(key string, e *entry, t Target) {
 	(&Lease{p: p, e: e, key: key}).Release(err != nil)
 }
 
-// Release ends the lease. A session of its own is closed (waiting at most
-// the close timeout, as the service's request awaits its disconnect). A
-// kept one stays for the next Acquire unless broken, which drops it from
+// Release ends the lease. A session of its own is discarded (Discard: it
+// closes in the background, so the caller's answer never waits on the
+// server). A kept one stays for the next Acquire unless broken, which drops it from
 // the pool (the next Acquire dials again); it is closed once no call uses
 // it.
 func (l *Lease) Release(broken bool) {
@@ -267,7 +267,9 @@ func (p *Pool) Drop(match func(key string) bool) {
 
 // Len is the number of open sessions: the kept ones (including ones being
 // dialed), those of open scopes, and the per-call ones (Dial's and
-// Acquire's) not yet discarded or released.
+// Acquire's, being dialed included) not yet discarded or released. A
+// discarded session still closing in the background is not counted: its
+// operation has ended.
 func (p *Pool) Len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -336,30 +338,41 @@ func (p *Pool) Close() {
 	}
 }
 
-// Discard closes a session that Dial opened, waiting at most the close
-// timeout (the service's request awaits its disconnect; a hanging server's
-// close is abandoned, as in CloseWithin).
+// Discard ends a session that Dial opened: it stops counting in Len at
+// once, and closes in the background, bounded by the close timeout (a
+// hanging server's close is abandoned, as in CloseWithin); Close waits for
+// it. Nothing waits on the server: the service's disconnect is local (its
+// transport aborts its requests, sending no session DELETE), so neither
+// does an answer here wait for go-sdk's DELETE.
 func (p *Pool) Discard(c *Conn) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.once--
-	p.mu.Unlock()
-	CloseWithin(c, p.closeTimeout)
+	p.closing.Add(1)
+	go func() {
+		defer p.closing.Done()
+		CloseWithin(c, p.closeTimeout)
+	}()
 }
 
 // Dial opens a session for one call, outside the kept ones; Discard it
-// when done. It counts in Len until then.
+// when done. It counts in Len from the start of its dial (a failed dial
+// stops counting when Dial returns) until Discard.
 func (p *Pool) Dial(ctx context.Context, t Target) (*Conn, error) {
+	p.mu.Lock()
+	p.once++
+	p.mu.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(p.ctx, cancel)
 	c, err := p.dialer.Dial(ctx, t)
 	if err != nil {
 		stop()
 		cancel()
+		p.mu.Lock()
+		p.once--
+		p.mu.Unlock()
 		return nil, err
 	}
 	c.onClose = func() { stop(); cancel() }
-	p.mu.Lock()
-	p.once++
-	p.mu.Unlock()
 	return c, nil
 }
