@@ -190,6 +190,12 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 			_ = cs.Close()
 		}
 		c.Close()
+		if c.AuthRejected() {
+			// An http server's Streamable attempt was refused (401/403)
+			// and its SSE fallback then ran out the time: the service's
+			// manager reports an auth failure from either attempt.
+			return nil, c.authFailure(ErrConnectTimeout)
+		}
 		return nil, ErrConnectTimeout
 	}
 	if err != nil {
@@ -279,10 +285,13 @@ func (d *Dialer) connectHTTP(ctx context.Context, c *Conn, t Target, opts *mcp.C
 }
 
 // preferSSE reports whether an http server's URL names a legacy SSE
-// endpoint: its path ends in /sse, the service's own heuristic.
+// endpoint: its path, escapes kept, ends in /sse, the service's own
+// heuristic.
 func preferSSE(rawURL string) bool {
 	u, err := url.Parse(rawURL)
-	return err == nil && strings.HasSuffix(u.Path, "/sse")
+	// The service tests the WHATWG pathname, which keeps percent-escapes
+	// as written: "/a%2Fsse" or "/%73se" does not end in /sse there.
+	return err == nil && strings.HasSuffix(u.EscapedPath(), "/sse")
 }
 
 func (d *Dialer) sseTransport(c *Conn, t Target) mcp.Transport {
