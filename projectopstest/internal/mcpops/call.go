@@ -91,25 +91,44 @@ func (sc *Call) Run(ctx context.Context, retry bool, op func(ctx context.Context
 		if err != nil {
 			return sc.fail(mcpconn.Classify(err, nil, ctx, nil))
 		}
-		opCtx, cancel := sc.opContext(ctx)
-		opCtx, sent := mcpconn.TrackDelivery(opCtx)
-		err = op(opCtx, lease.Conn)
-		var f *mcpconn.Failure
-		if err != nil {
-			f = mcpconn.Classify(err, opCtx, ctx, lease.Conn)
-		}
-		cancel()
+		f, gone := sc.runOn(ctx, lease, op)
 		if f == nil {
-			lease.Release(false)
 			return nil
 		}
-		gone := sent.SessionGone()
-		lease.Release(gone || f.Kind == mcpconn.Unreachable || f.Kind == mcpconn.Timeout || f.Kind == mcpconn.AuthRequired)
 		if attempt == 0 && !lease.Fresh && (gone || retry && f.Kind == mcpconn.Unreachable) {
 			continue
 		}
 		return sc.fail(f)
 	}
+}
+
+// runOn runs op on lease's session and releases the lease on every path:
+// an op that panics (or calls runtime.Goexit) releases it as broken (a
+// kept session's state is then unknown) before the panic goes on, so its
+// session is never left open. gone reports that the server no longer had
+// the session op's request was sent on.
+func (sc *Call) runOn(ctx context.Context, lease *mcpconn.Lease, op func(ctx context.Context, c *mcpconn.Conn) error) (f *mcpconn.Failure, gone bool) {
+	opCtx, cancel := sc.opContext(ctx)
+	defer cancel()
+	opCtx, sent := mcpconn.TrackDelivery(opCtx)
+	released := false
+	defer func() {
+		if !released {
+			lease.Release(true)
+		}
+	}()
+	if err := op(opCtx, lease.Conn); err != nil {
+		f = mcpconn.Classify(err, opCtx, ctx, lease.Conn)
+	}
+	cancel()
+	released = true
+	if f == nil {
+		lease.Release(false)
+		return nil, false
+	}
+	gone = sent.SessionGone()
+	lease.Release(gone || f.Kind == mcpconn.Unreachable || f.Kind == mcpconn.Timeout || f.Kind == mcpconn.AuthRequired)
+	return f, gone
 }
 
 // dialFresh opens a one-off session for a diagnostic: validate and doctor
