@@ -145,10 +145,12 @@
 //     handler runs on the loopback listener (a request line that does not
 //     parse, such as a bad escape in the path, or a head over four times
 //     MaxHeaderBytes), which gets its plain-text answer;
-//   - every servers operation (validate, doctor, listings, tools/call,
-//     prompts, resources, export, OAuth probes) runs on an MCP session of
-//     its own, closed before the answer, as the service runs each on an
-//     ephemeral connection; but a STDIO server, which the hosted service
+//   - every servers operation that reaches the server (validate, doctor,
+//     tools, tools/call, prompts, prompts/get, resources, resources/read,
+//     export; check-oauth and oauth/import-tokens connect to nothing) runs
+//     on an MCP session of its own, ended with the request (closed in the
+//     background, so no answer waits on the server's teardown), as the
+//     service runs each on an ephemeral connection; but a STDIO server, which the hosted service
 //     refuses to run, keeps one session (its process) per user and server,
 //     reused across requests and eval runs and closed after
 //     WithMCPIdleTimeout unused: session state (a session resource, a
