@@ -32,7 +32,7 @@ type Pool struct {
 	entries map[string]*entry
 	once    int                // per-call sessions Dial is dialing or opened, not yet discarded
 	scopes  map[*Pool]struct{} // the pools of open scopes
-	closing sync.WaitGroup     // teardown goroutines
+	closing teardowns          // teardown goroutines
 }
 
 type entry struct {
@@ -329,7 +329,7 @@ func (p *Pool) Close() {
 	// cancelled by its own Close.
 	p.cancel()
 	done := make(chan struct{})
-	go func() { p.closing.Wait(); close(done) }()
+	go func() { <-p.closing.idle(); close(done) }()
 	t := time.NewTimer(p.closeTimeout + 100*time.Millisecond)
 	defer t.Stop()
 	select {
@@ -375,4 +375,44 @@ func (p *Pool) Dial(ctx context.Context, t Target) (*Conn, error) {
 	}
 	c.onClose = func() { stop(); cancel() }
 	return c, nil
+}
+
+// teardowns counts teardown goroutines. Unlike a sync.WaitGroup it may be
+// added to at any time, while Close waits included: a session released
+// after Close began (a call Close cancelled) starts its teardown then.
+type teardowns struct {
+	mu   sync.Mutex
+	n    int
+	none chan struct{} // closed while n is 0; nil until the first Add
+}
+
+func (t *teardowns) Add(n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.n == 0 {
+		t.none = make(chan struct{})
+	}
+	t.n += n
+}
+
+func (t *teardowns) Done() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.n--
+	if t.n == 0 {
+		close(t.none)
+	}
+}
+
+// idle returns a channel closed once no teardown is running (at once when
+// none is).
+func (t *teardowns) idle() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.n == 0 {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return t.none
 }
