@@ -20,8 +20,10 @@ import (
 var (
 	reBearer = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9_]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})(bearer)((?:\s|\\[ntr])+)[A-Za-z0-9._~+/=\-]{8,}`)
 	// URL credentials may hold JSON's \uXXXX escapes (encoding/json writes
-	// '&', '<' and '>' so, and invalid UTF-8 as \ufffd), not other escapes.
-	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)(?:[^/\s"\\@]|\\u[0-9A-Fa-f]{4})+@`)
+	// '&', '<' and '>' so, and invalid UTF-8 as \ufffd) and its \" and \\
+	// (a '"' or '\' in a password), not other escapes: \/ is a '/', which
+	// ends them, and \n or \t white space.
+	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)(?:[^/\s"\\@]|\\u[0-9A-Fa-f]{4}|\\["\\])+@`)
 	// A tunnel URL's ?k= secret: see redactTunnelSecrets.
 )
 
