@@ -6,25 +6,56 @@ import (
 	"testing"
 )
 
-// reSKReference is the sk_ rule as a regexp: skTokenAt's boundary (no
-// ASCII letter or digit before "sk_", '_' included, or a JSON escape) and
-// tail.
-var reSKReference = regexp.MustCompile(`(^|[^A-Za-z0-9]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})sk_[A-Za-z0-9_\-]{8,}`)
+// reSKStrongBefore is skTokenAt's strong boundary as a regexp, matched
+// against what precedes "sk_": the start, a byte that is no ASCII letter
+// or digit nor '_', or a JSON escape.
+var reSKStrongBefore = regexp.MustCompile(`(^|[^A-Za-z0-9_]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})$`)
+
+// reSKTail is an sk_ token's tail: every token character that follows.
+var reSKTail = regexp.MustCompile(`^[A-Za-z0-9_\-]*`)
+
+// skReference is the sk_ rule written plainly: at each "sk_", left to
+// right, after a strong boundary 8 or more token characters follow; after
+// '_' the token, "sk_" included, has 16 or more and a digit among them.
+func skReference(b []byte) []byte {
+	var out []byte
+	last := 0
+	for k := 0; k+3 <= len(b); k++ {
+		if !bytes.HasPrefix(b[k:], []byte("sk_")) {
+			continue
+		}
+		tail := reSKTail.Find(b[k+3:])
+		var ok bool
+		switch {
+		case reSKStrongBefore.Match(b[:k]):
+			ok = len(tail) >= 8
+		case b[k-1] == '_':
+			ok = 3+len(tail) >= 16 && bytes.ContainsAny(tail, "0123456789")
+		}
+		if ok {
+			out = append(append(out, b[last:k]...), Redacted...)
+			last = k + 3 + len(tail)
+			k = last - 1
+		}
+	}
+	return append(out, b[last:]...)
+}
 
 // redactSKTokens replaces exactly what the reference regexp finds.
 func FuzzRedactSKTokens(f *testing.F) {
 	for _, s := range []string{"TestX/key_sk_live_ABCDEF1234567890abcdef", "task_skill disk_size mask_sk_", "sk_sk_abcdefgh",
 		"xsk_ab_sk_abcdefgh", "sk_abcdefg", "_sk_abcdefgh-sk_abcdefgh", "\xffsk_abcdefgh", "é_sk_12345678\"", "sk_a_sk_abcdefgh",
-		`x\nsk_abcdefgh`, `\u003csk_abcdefgh`, `\u0041sk_abcdefgh`, `\\nsk_abcdefgh`, `\xsk_abcdefgh`, `u0041sk_abcdefgh`} {
+		`x\nsk_abcdefgh`, `\u003csk_abcdefgh`, `\u0041sk_abcdefgh`, `\\nsk_abcdefgh`, `\xsk_abcdefgh`, `u0041sk_abcdefgh`,
+		"use_sk_prefix_for_keys", "_sk_abcdefghijklm-sk_abcdefgh", "_sk_abcdefghijkl1", "_sk_abcdefghijk1", "_sk_sk_sk_sk_abcdefgh"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		want := reSKReference.ReplaceAll(b, []byte("${1}"+Redacted))
+		want := skReference(b)
 		if got := redactSKTokens(bytes.Clone(b)); !bytes.Equal(got, want) {
 			t.Fatalf("redactSKTokens(%q) = %q, want %q", b, got, want)
 		}
-		if k, _ := skTokenAt(b, 0); (k >= 0) != reSKReference.Match(b) {
-			t.Fatalf("skTokenAt(%q) = %d, the regexp disagrees", b, k)
+		if k, _ := skTokenAt(b, 0); (k >= 0) != !bytes.Equal(want, b) {
+			t.Fatalf("skTokenAt(%q) = %d, the reference disagrees", b, k)
 		}
 	})
 }
