@@ -14,11 +14,19 @@ import (
 // The built-in redaction rules, applied to every result's JSON encoding
 // before it is spooled or sent. Token character classes exclude '"' and
 // '\', so a match never crosses a JSON string boundary or escape. An sk_
-// token: see skTokenAt. "bearer" starts a word, or follows a JSON escape
-// (a line that starts with it is "\nBearer …" in JSON, as white space
-// after it may be "\t"); what precedes it is kept.
+// token: see skTokenAt. "bearer" starts a word ('_' before it included),
+// or follows a JSON escape (a line that starts with it is "\nBearer …" in
+// JSON, as white space after it may be "\t"); what precedes it is kept.
+// White space after it then minBearer token characters make a bearer
+// token; '_' after it (go test writes a subtest named "token Bearer eyJ…"
+// as "TestX/token_Bearer_eyJ…") a token that looks like one:
+// minBearerUnderscore or more characters and a digit among them
+// (bearerUnderscore), since "TestAuth/bearer_token_is_missing" is an
+// ordinary name.
 var (
-	reBearer = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9_]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})(bearer)((?:\s|\\[ntr])+)[A-Za-z0-9._~+/=\-]{8,}`)
+	reBearer = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})(bearer)((?:\s|\\[ntr]|\\u00(?:20|09|0[aAdD]))+)[A-Za-z0-9._~+/=\-]{8,}`)
+	// The token's first character is no '_', so the separator is every '_'.
+	reBearerUnderscore = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})bearer_+([A-Za-z0-9.~+/=\-][A-Za-z0-9._~+/=\-]{15,})`)
 	// URL credentials may hold JSON's \uXXXX escapes (encoding/json writes
 	// '&', '<' and '>' so, and invalid UTF-8 as \ufffd) and its \" and \\
 	// (a '"' or '\' in a password), not other escapes: \/ is a '/', which
@@ -102,12 +110,41 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 	b = redactHeaders(b, html)
 	if containsFoldAt(b, "bearer", 0) {
 		b = reBearer.ReplaceAll(b, []byte("${1}${2}${3}"+Redacted))
+		b = bearerUnderscore(b)
 	}
 	b = redactTunnelSecrets(b)
 	if bytes.IndexByte(b, '@') >= 0 && bytes.Contains(b, []byte("://")) { // '@' is the rare one
 		b = reURLCreds.ReplaceAll(b, []byte("${1}"+Redacted+"@"))
 	}
 	return b
+}
+
+// minBearer and minBearerUnderscore are the fewest characters of a bearer
+// token after white space and after '_' (see reBearer).
+const (
+	minBearer           = 8
+	minBearerUnderscore = 16
+)
+
+// bearerUnderscore replaces in b the bearer tokens reBearerUnderscore
+// finds that hold a digit. A match passed over leaves no token behind:
+// one that starts inside it, after "bearer_", has a suffix of its token,
+// and one after white space is reBearer's, which ran first.
+func bearerUnderscore(b []byte) []byte {
+	var out []byte
+	last := 0
+	for _, m := range reBearerUnderscore.FindAllSubmatchIndex(b, -1) {
+		tok := b[m[4]:m[5]]
+		if !bytes.ContainsAny(tok, "0123456789") {
+			continue
+		}
+		out = append(append(out, b[last:m[4]]...), Redacted...)
+		last = m[5]
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
 }
 
 // minTunnelSecret is the shortest ?k= value redactTunnelSecrets replaces:

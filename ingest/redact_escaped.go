@@ -1,19 +1,26 @@
 package ingest
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // redactEscapedTokens redacts, in the JSON document b, a secret token some
-// of whose characters are spelled as \u escapes (sk\u005flive_..., as a
-// test prints a JSON body an encoder wrote so, or as JSON quoted in text
-// escapes it again): the rules below match a token as written, so such a
-// spelling would pass them. A token is compared decoded: a run of word
-// characters ([A-Za-z0-9_-]) and \u00XX escapes of them, at any depth of
-// quoting, inside a string of b, that holds an escape. It is replaced
-// whole when decoded it is a secret (an sk_ token, the client's key, a
-// run secret). b is returned as is when no escape of a word character is
-// in it, which is the common case: the check is a search for "u00".
+// of whose characters (or the character before it) are spelled as \u
+// escapes (sk\u005flive_..., as a test prints a JSON body an encoder wrote
+// so, or as JSON quoted in text escapes it again): the rules below match
+// a token as written, so such a spelling would pass them. A string of b
+// is read decoded, \u00XX escapes of token characters ([A-Za-z0-9_-],
+// and a bearer token's . ~ + / =) at any depth of quoting included: a run
+// of word characters that holds an escape is replaced whole when it is
+// the client's key or holds a run secret, and an sk_ token (skTokenAt's
+// rule, an escaped character before it a strong boundary, as the rule
+// reads one in b) or a bearer token (reBearer's and reBearerUnderscore's
+// rules) is replaced as those rules replace it. b is returned as is when
+// no escape of a token character is in it, which is the common case: the
+// check is a search for "u00" and "\/".
 func (rd redactor) redactEscapedTokens(b []byte) []byte {
-	if !hasEscapedWordChar(b) {
+	if !hasEscapedTokenChar(b) {
 		return b
 	}
 	var out []byte
@@ -22,6 +29,7 @@ func (rd redactor) redactEscapedTokens(b []byte) []byte {
 	// escape or byte T[i] came from, at[len(T)] the string's end.
 	var text []byte
 	var at []int
+	var d decodedText
 	for i := 0; i < len(b); i++ {
 		if b[i] != '"' {
 			continue
@@ -52,9 +60,14 @@ func (rd redactor) redactEscapedTokens(b []byte) []byte {
 			}
 		}
 		at = append(at, min(j, len(b)))
-		for _, sp := range rd.escapedSecretSpans(text, at) {
-			out = append(append(out, b[last:at[sp[0]]]...), Redacted...)
-			last = at[sp[1]]
+		d.decode(text, at)
+		for _, sp := range rd.escapedSecretSpans(&d) {
+			from, to := at[d.src[sp[0]]], at[d.src[sp[1]]]
+			if from < last {
+				continue // inside a span replaced already
+			}
+			out = append(append(out, b[last:from]...), Redacted...)
+			last = to
 		}
 		i = j
 	}
@@ -64,55 +77,167 @@ func (rd redactor) redactEscapedTokens(b []byte) []byte {
 	return append(out, b[last:]...)
 }
 
-// escapedSecretSpans returns the spans of text, a string's decoded text,
-// of the tokens written with an escape that decode to a secret; at maps
-// text to the document (a character written as an escape there spans
-// more than one byte).
-func (rd redactor) escapedSecretSpans(text []byte, at []int) [][2]int {
-	var spans [][2]int
+// decodedText is a string's text with the \u00XX escapes of token
+// characters that escaping it again left in it decoded: c[i] came from
+// text[src[i]] on (src[len(c)] is len(text)), and esc[i] tells whether it
+// was written as an escape in the document.
+type decodedText struct {
+	c   []byte
+	src []int
+	esc []bool
+}
+
+// decode fills d from text, a string's text, and at (see
+// redactEscapedTokens).
+func (d *decodedText) decode(text []byte, at []int) {
+	d.c, d.src, d.esc = d.c[:0], d.src[:0], d.esc[:0]
 	for i := 0; i < len(text); {
-		if !isWordChar(text[i]) && escapedWordChar(text, i) == 0 {
-			// Every backslash of a run ends where the run does, so none
-			// of them starts an escape when its first does not: skip the
-			// run, or a long one is read again from each of its bytes.
-			i = skipBackslashes(text, i)
+		if n := escapedTokenChar(text, i); n > 0 {
+			d.c = append(d.c, unhex(text[i+n-2])<<4|unhex(text[i+n-1]))
+			d.src = append(d.src, i)
+			d.esc = append(d.esc, true)
+			i += n
 			continue
 		}
-		start, escaped := i, false
-		var tok []byte
-		for i < len(text) {
-			if isWordChar(text[i]) {
-				tok = append(tok, text[i])
-				escaped = escaped || at[i+1]-at[i] > 1
-				i++
-			} else if n := escapedWordChar(text, i); n > 0 {
-				tok = append(tok, unhex(text[i+n-2])<<4|unhex(text[i+n-1]))
-				i += n
-				escaped = true
-			} else {
-				break
-			}
+		// Every backslash of a run ends where the run does, so none of
+		// them starts an escape when its first does not: the run is taken
+		// as it is, or a long one is read again from each of its bytes.
+		for j := skipBackslashes(text, i); i < j; i++ {
+			d.c = append(d.c, text[i])
+			d.src = append(d.src, i)
+			d.esc = append(d.esc, at[i+1]-at[i] > 1)
 		}
-		if escaped && rd.isSecretToken(tok) {
+	}
+	d.src = append(d.src, len(text))
+}
+
+// escaped reports whether a character of d in [from, to) was written as
+// an escape.
+func (d *decodedText) escaped(from, to int) bool {
+	for i := max(from, 0); i < to; i++ {
+		if d.esc[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// escapedSecretSpans returns the spans of d, a string's decoded text, of
+// the secrets redactEscapedTokens replaces, in order and not overlapping.
+func (rd redactor) escapedSecretSpans(d *decodedText) [][2]int {
+	var spans [][2]int
+	c := d.c
+	// Runs of word characters: the client's key, a run secret.
+	for i := 0; i < len(c); {
+		if !isWordChar(c[i]) {
+			i++
+			continue
+		}
+		start := i
+		for i < len(c) && isWordChar(c[i]) {
+			i++
+		}
+		if d.escaped(start, i) && rd.isSecretRun(c[start:i]) {
 			spans = append(spans, [2]int{start, i})
 		}
+	}
+	// sk_ tokens; a token spelled without an escape is the same span the
+	// sk_ rule finds in the document.
+	bound := func(b []byte, k int) skBound {
+		if k > 0 && d.esc[k-1] && c[k-1] != '_' {
+			return skStrongBound // as skBoundaryBefore reads an escape
+		}
+		return skBoundaryBefore(b, k)
+	}
+	for off := 0; ; {
+		k, e := skTokenAtFunc(c, off, bound)
+		if k < 0 {
+			break
+		}
+		if d.escaped(k-1, e) {
+			spans = append(spans, [2]int{k, e})
+		}
+		off = e
+	}
+	spans = append(spans, d.bearerSpans()...)
+	if len(spans) < 2 {
+		return spans
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	merged := spans[:1]
+	for _, sp := range spans[1:] {
+		if m := &merged[len(merged)-1]; sp[0] < m[1] {
+			m[1] = max(m[1], sp[1])
+		} else {
+			merged = append(merged, sp)
+		}
+	}
+	return merged
+}
+
+// bearerSpans returns the spans of the bearer tokens in d, found as
+// reBearer and reBearerUnderscore find them in a document, that are
+// written with an escape (in the token, the separator, "bearer" or the
+// character before it).
+func (d *decodedText) bearerSpans() [][2]int {
+	var spans [][2]int
+	c := d.c
+	// The run of bearer token characters read last (see skTokenAtFunc).
+	runFrom, runEnd, lastDigit := -1, -1, -1
+	for i := 0; i+len("bearer") < len(c); i++ {
+		if c[i]|0x20 != 'b' || !hasFoldAt(c, i, "bearer") || i > 0 && isASCIIAlnum(c[i-1]) && !d.esc[i-1] {
+			continue
+		}
+		j := i + len("bearer")
+		underscore := c[j] == '_'
+		for j < len(c) && (underscore && c[j] == '_' || !underscore && isBlank(c[j])) {
+			j++
+		}
+		if j == i+len("bearer") {
+			continue
+		}
+		if !(runFrom <= j && j <= runEnd) {
+			runFrom, runEnd, lastDigit = j, j, -1
+			for runEnd < len(c) && isBearerChar(c[runEnd]) {
+				if '0' <= c[runEnd] && c[runEnd] <= '9' {
+					lastDigit = runEnd
+				}
+				runEnd++
+			}
+		}
+		n := runEnd - j
+		if underscore && (n < minBearerUnderscore || lastDigit < j) || !underscore && n < minBearer {
+			continue
+		}
+		if d.escaped(i-1, runEnd) {
+			spans = append(spans, [2]int{j, runEnd})
+		}
+		i = runEnd - 1
 	}
 	return spans
 }
 
-// isSecretToken reports whether tok, a decoded token, is or holds a
-// secret the rules replace.
-func (rd redactor) isSecretToken(tok []byte) bool {
-	if k, _ := skTokenAt(tok, 0); k >= 0 {
-		return true
-	}
-	if rd.key != nil && bytes.Contains(tok, []byte("sk_")) {
-		if s := string(tok); rd.key(s) != s {
+// isBlank reports whether c is white space as reBearer's separator reads
+// it (a JSON escape of one is decoded to a space).
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+// isBearerChar reports whether c may be in a bearer token.
+func isBearerChar(c byte) bool {
+	return isWordChar(c) || c == '.' || c == '~' || c == '+' || c == '/' || c == '='
+}
+
+// isSecretRun reports whether run, a decoded run of word characters, is
+// the client's key or holds a run secret.
+func (rd redactor) isSecretRun(run []byte) bool {
+	if rd.key != nil && bytes.Contains(run, []byte("sk_")) {
+		if s := string(run); rd.key(s) != s {
 			return true
 		}
 	}
 	for _, v := range rd.values {
-		if bytes.Contains(tok, v) {
+		if bytes.Contains(run, v) {
 			return true
 		}
 	}
@@ -129,10 +254,11 @@ func skipBackslashes(text []byte, i int) int {
 	return j
 }
 
-// escapedWordChar returns the length of the \u00XX escape of a word
-// character at text[i], behind one or more backslashes (JSON quoted in
-// text escapes its own escapes again), or 0.
-func escapedWordChar(text []byte, i int) int {
+// escapedTokenChar returns the length of the \u00XX escape of a token
+// character (isBearerChar: a word character or one of . ~ + / =) at
+// text[i], behind one or more backslashes (JSON quoted in text escapes its
+// own escapes again), or 0.
+func escapedTokenChar(text []byte, i int) int {
 	j := i
 	for j < len(text) && text[j] == '\\' {
 		j++
@@ -140,22 +266,22 @@ func escapedWordChar(text []byte, i int) int {
 	if j == i || j+5 > len(text) || text[j] != 'u' || text[j+1] != '0' || text[j+2] != '0' || !isHex(text[j+3]) || !isHex(text[j+4]) {
 		return 0
 	}
-	if !isWordChar(unhex(text[j+3])<<4 | unhex(text[j+4])) {
+	if !isBearerChar(unhex(text[j+3])<<4 | unhex(text[j+4])) {
 		return 0
 	}
 	return j + 5 - i
 }
 
-// hasEscapedWordChar reports whether b holds a \u00XX escape of a word
-// character, at any depth of quoting.
-func hasEscapedWordChar(b []byte) bool {
+// hasEscapedTokenChar reports whether b holds a \u00XX escape of a token
+// character, at any depth of quoting, or an escaped '/' (\/).
+func hasEscapedTokenChar(b []byte) bool {
 	for off := 0; ; {
 		k := bytes.Index(b[off:], []byte("u00"))
 		if k < 0 {
-			return false
+			return bytes.Contains(b, []byte(`\/`))
 		}
 		k += off
-		if k > 0 && b[k-1] == '\\' && k+4 < len(b) && isHex(b[k+3]) && isHex(b[k+4]) && isWordChar(unhex(b[k+3])<<4|unhex(b[k+4])) {
+		if k > 0 && b[k-1] == '\\' && k+4 < len(b) && isHex(b[k+3]) && isHex(b[k+4]) && isBearerChar(unhex(b[k+3])<<4|unhex(b[k+4])) {
 			return true
 		}
 		off = k + 1

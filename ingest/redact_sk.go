@@ -106,7 +106,8 @@ func redactSKTokens(b []byte) []byte {
 // of a line is "\nsk_…" in the JSON the rules read, and one after "<" or
 // invalid UTF-8 may be "\u003csk_…" or "\ufffdsk_…". An escape of a
 // letter (\u0041) counts too: over-redacting that rare spelling is the
-// safe side. Weakly after '_': go test writes a subtest named "key
+// safe side. Weakly after '_', or its escape \u005f (one text, one
+// answer, however it is spelled): go test writes a subtest named "key
 // sk_live_…" as "TestX/key_sk_live_…", and identifiers glue a key on
 // with '_' too, but snake_case words hold "_sk_" as well (see skTail). A
 // letter or digit before "sk_" (task_skill, disk_size) makes a word that
@@ -122,6 +123,9 @@ func skBoundaryBefore(b []byte, k int) skBound {
 	case k >= 2 && b[k-2] == '\\' && bytes.IndexByte([]byte("ntrbf"), b[k-1]) >= 0:
 		return skStrongBound
 	case k >= 6 && b[k-6] == '\\' && b[k-5] == 'u' && isHex(b[k-4]) && isHex(b[k-3]) && isHex(b[k-2]) && isHex(b[k-1]):
+		if string(b[k-4:k-1]) == "005" && b[k-1]|0x20 == 'f' {
+			return skWeakBound // \u005f is '_', as weak as written
+		}
 		return skStrongBound
 	}
 	return skNoBound

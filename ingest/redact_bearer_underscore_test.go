@@ -1,0 +1,65 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+// d9d9f3d rewrote the bearer rule's boundary but kept '_' out of it and
+// out of the separator, while 5c916c4 made '_' a boundary for sk_ for the
+// very reason that go test writes a subtest name's spaces as '_': a
+// subtest named "token Bearer eyJ…" is reported as
+// "TestX/token_Bearer_eyJ…", and the token is sent in clear.
+func TestRedactBearerInSubtestName(t *testing.T) {
+	var svc *Service
+	s := "TestX/token_Bearer_eyJhbGciOiJIUzI1NiJ9.e30.sig"
+	if got := svc.RedactText(s); strings.Contains(got, "eyJhbGciOiJIUzI1NiJ9") {
+		t.Errorf("RedactText(%q) = %q: bearer token survives", s, got)
+	}
+}
+
+// A bearer token with one character written as a \u00XX escape (which
+// redactEscapedTokens exists to catch for sk_ tokens) is not redacted:
+// isSecretToken knows no bearer token, and reBearer's token class stops
+// at '\'.
+func TestRedactBearerEscapedTokenChar(t *testing.T) {
+	var svc *Service
+	doc := `{"e":"Authorisation was Bearer ab\u0063defgh12345678"}`
+	if got := string(svc.RedactJSON([]byte(doc))); strings.Contains(got, "defgh12345678") {
+		t.Errorf("RedactJSON(%s) = %s: bearer token survives", doc, got)
+	}
+}
+
+// More spellings: '_' before "bearer" and as its separator, escapes of
+// the token's other characters (. / as \u002e, \/), of "bearer" itself
+// and at a second depth of quoting; ordinary names that hold "bearer_"
+// are kept.
+func TestRedactBearerSpellings(t *testing.T) {
+	var svc *Service
+	for _, s := range []string{
+		"--- FAIL: TestX/token_Bearer_eyJhbGciOiJIUzI1NiJ9.e30.sig (0.00s)",
+		"TestX/send_bearer__abcdefgh12345678",
+		"auth_bearer eyJhbGciOiJIUzI1NiJ9",
+	} {
+		if got := svc.RedactText(s); strings.Contains(got, "eyJhbGciOiJIUzI1NiJ9") || strings.Contains(got, "abcdefgh12345678") {
+			t.Errorf("RedactText(%q) = %q: bearer token survives", s, got)
+		}
+	}
+	for _, doc := range []string{
+		`{"e":"Bearer abc\u002edefgh12345678"}`,
+		`{"e":"Bearer abc\/defgh12345678"}`,
+		`{"e":"\u0042earer abcdefgh12345678"}`,
+		`{"e":"Bearer\u0020abcdefgh12345678"}`,
+		`{"e":"x {\"h\":\"Bearer ab\\u0063defgh12345678\"}"}`,
+		`{"e":"TestX/token_Bearer_ab\u0063defgh12345678"}`,
+	} {
+		if got := string(svc.RedactJSON([]byte(doc))); strings.Contains(got, "defgh12345678") {
+			t.Errorf("RedactJSON(%s) = %s: bearer token survives", doc, got)
+		}
+	}
+	for _, s := range []string{"TestAuth/bearer_token_is_missing", "TestAuth/no_bearer_header_present_at_all", "TestBearer_auth_flow_is_retried"} {
+		if got := svc.RedactText(s); got != s {
+			t.Errorf("RedactText(%q) = %q, want it kept", s, got)
+		}
+	}
+}
