@@ -130,6 +130,7 @@ func redactHeaderText(s string, html, redone bool) string {
 	last, end := 0, 0
 	for _, m := range headerNames(s) {
 		vStart, vEnd := sc.headerValue(m[1])
+		bracketed := vEnd > vStart // a closed value here ends at its delimiter
 		if redone && vEnd > vStart && redactedFormAt(s, vStart) > 0 {
 			// A value redacted already, by the pass over a JSON document
 			// in s: what it was may have run on past its delimiters, so it
@@ -139,6 +140,7 @@ func redactHeaderText(s string, html, redone bool) string {
 			switch {
 			case vEnd == vStart:
 				vStart, vEnd = sc.htmlValue(m[0], m[1])
+				bracketed = false // a cell or a line, read as a bare value
 			case !strings.ContainsRune(`["'`, rune(s[vStart])):
 				vEnd = sc.wrapped(vStart, vEnd)
 			}
@@ -147,13 +149,20 @@ func redactHeaderText(s string, html, redone bool) string {
 			continue // a name without a value, as in "authorization failed"
 		}
 		if n := redactedFormAt(s, vStart); vEnd < vStart+n {
-			// A value redacted already is one value, kept as it is (see
-			// redactedShape): ["[REDACTED]"] would otherwise end at its
-			// first ']', and redacting again must change nothing.
+			// A value redacted already is one value (see redactedShape):
+			// ["[REDACTED]"] would otherwise end at its first ']', and
+			// redacting again must change nothing. What follows it is
+			// read next, as after any closed value.
 			vEnd = vStart + n
 		}
-		if !closedValue(s, vStart, vEnd) { // a quoted or bracketed value ends at its delimiter
+		switch {
+		case !closedValue(s, vStart, vEnd):
 			vEnd = sc.folded(vEnd)
+		case bracketed && vEnd > end && !valueEnds(s, vStart, vEnd):
+			// A quoted or bracketed value ends at its delimiter only where
+			// a value ends in its spelling: "Authorization: [x] Basic
+			// hunter2" is a header line, whose value is the whole line.
+			vEnd = sc.folded(sc.restOfLine(vEnd))
 		}
 		if m[0] < end {
 			if vEnd > end {
@@ -266,12 +275,13 @@ func headerNameAt(s string, j int) (start, end int) {
 	return 0, 0
 }
 
-// redactedShape is Redacted in the delimiters of val; a value that starts
-// redacted already keeps that form, so that redaction is idempotent
-// ("Authorization: [REDACTED]" must not become "[[REDACTED]]").
+// redactedShape is Redacted in the delimiters of val; a value that is
+// redacted already, and nothing more, keeps its form, so that redaction
+// is idempotent ("Authorization: [REDACTED]" must not become
+// "[[REDACTED]]"). One that only starts so is redacted as any other.
 func redactedShape(val string) string {
-	if n := redactedFormAt(val, 0); n > 0 {
-		return val[:n]
+	if n := redactedFormAt(val, 0); n > 0 && n == len(val) {
+		return val
 	}
 	switch {
 	case strings.HasPrefix(val, "[]string{"):

@@ -33,6 +33,11 @@ var idempotentSeeds = []string{
 	"A://\xfb@ \xa3sk_000000000",
 	"TestX/key_sk_live_ABCDEF1234567890abcdef key sk_live_ABCDEF12 Authorization: sk_live_ABCDEF12",
 	`{"k":"sk\u005flive_ABCDEF1234567890"}`,
+	`Authorization: ["[REDACTED]"] Basic hunter2hunter2`,
+	"map[Authorization:[[REDACTED]] Other:[y]] authorization=\"x\" user=bob",
+	"TestX/token_Bearer_eyJhbGciOiJIUzI1NiJ9.e30.sig TestCfg/use_sk_prefix_for_keys",
+	`{"e":"\u0041sk\u005flive_ABCDEF1234567890 Bearer ab\u0063defgh12345678"}`,
+	`dial https://bob:pa"ss\1234@db/x`,
 }
 
 // redactTwice fails t when redacting text again changes what one pass

@@ -8,6 +8,7 @@ import "strings"
 type valueScanner struct {
 	s                                 string
 	cr, lf, quote, squote, rbrack, rb nextByte
+	restCR, restLF                    nextByte // for restOfLine
 	cellEnd                           nextByte // a '<' that ends a table cell (isCellEnd)
 	wrapFrom, wrapTo                  int      // the span wrapped read last (see there)
 	wrapFound                         bool     // and whether it found a line that shows something
@@ -18,6 +19,7 @@ func newValueScanner(s string) *valueScanner {
 	return &valueScanner{s: s, cr: nextByte{c: '\r', from: -1}, lf: nextByte{c: '\n', from: -1},
 		quote: nextByte{c: '"', from: -1}, squote: nextByte{c: '\'', from: -1},
 		rbrack: nextByte{c: ']', from: -1}, rb: nextByte{c: '}', from: -1},
+		restCR: nextByte{c: '\r', from: -1}, restLF: nextByte{c: '\n', from: -1},
 		cellEnd: nextByte{c: '<', from: -1, match: isCellEnd}, wrapFrom: -1, foldFrom: -1, foldTo: -2}
 }
 
@@ -212,6 +214,49 @@ func closedValue(s string, v, e int) bool {
 		return false
 	}
 	return e-v >= 2 && s[e-1] == closer
+}
+
+// valueEnds reports whether a quoted or bracketed value [v, e) ends at
+// e, where its closing delimiter left it: what follows is the end of s or
+// of the line (blanks before it allowed), or ',', ')', ']' or '}' (blanks
+// before it allowed: the next member, or the end of the JSON, Go or
+// Python structure the value is in), or, when no blank separates the
+// value from its ':' or '=', one space and the next key and its ':' or '='
+// (Go's %v of an http.Header, map[Authorization:[x] Other:[y]], and
+// logfmt's name="x" next=y). Anything else, on a header line such as
+// "Authorization: [x] Basic hunter2", is more of the value.
+func valueEnds(s string, v, e int) bool {
+	p := skipBlanks(s, e)
+	if p == len(s) || strings.IndexByte("\r\n,)]}", s[p]) >= 0 {
+		return true
+	}
+	if p != e+1 || s[e] != ' ' || v == 0 || s[v-1] != ':' && s[v-1] != '=' {
+		return false
+	}
+	k := p
+	for k < len(s) && k-p < 64 && isKeyChar(s[k]) {
+		k++
+	}
+	return k > p && k < len(s) && (s[k] == ':' || s[k] == '=')
+}
+
+// isKeyChar reports whether c may be in a key that valueEnds reads.
+func isKeyChar(c byte) bool {
+	return isASCIIAlnum(c) || c == '-' || c == '_' || c == '.'
+}
+
+// restOfLine is the index of the first '\r' or '\n' at or after i, or
+// len(s), for a closed value that runs on: redactHeaderText asks only
+// past every value it took, so its searches read s once (lineEnd's serve
+// headerValue, whose positions a value's end may pass).
+func (sc *valueScanner) restOfLine(i int) int {
+	e := len(sc.s)
+	for _, nb := range []*nextByte{&sc.restCR, &sc.restLF} {
+		if j := nb.find(sc.s, i); j >= 0 && j < e {
+			e = j
+		}
+	}
+	return e
 }
 
 // blanks counts the spaces and tabs at s[p:].
