@@ -80,6 +80,15 @@ var linearCases = []struct {
 	// the whole page, and many, each an sk_ token.
 	{"escaped word characters, one token", `sk\u005fa\u005f`, 256 << 10, ""},
 	{"escaped word characters, many tokens", `Cookie: a=1 sk\u005fabcdefgh `, 256 << 10, ""},
+	// Closed values followed by more run to the end of their line, with
+	// a name in each; and Go's map spelling, whose values end at the
+	// next key.
+	{"closed values followed by more", `Cookie: [a=1] x Cookie: "a=1" y `, 256 << 10, ""},
+	{"map values", `map[Cookie:[a=1] Cookie:["a=1"] `, 256 << 10, ""},
+	// snake_case runs where every "_sk_" and "_bearer_" is a candidate
+	// the '_' rule rejects (no digit), written and with escapes.
+	{"snake_case sk_ and bearer candidates", `x_sk_abcdefgh-sk_bearer_abcdefghijklmnop_`, 256 << 10, ""},
+	{"escaped snake_case candidates", `x\u005fsk_abcdefgh-sk\u005fbearer_abcdefghijklmnop_`, 256 << 10, ""},
 }
 
 // linearPage is tc's adversarial page at size bytes.
