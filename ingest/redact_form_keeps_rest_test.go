@@ -51,6 +51,10 @@ func TestRedactClosedValueEndsAtItsSpellingsEnd(t *testing.T) {
 		{"Authorization: [REDACTED]\nnext", "Authorization: [REDACTED]\nnext"},
 		{`Authorization: ["[REDACTED]"]`, `Authorization: ["[REDACTED]"]`},
 		{"Authorization: [x] hunter2\n    x_test.go:5: next", "Authorization: [[REDACTED]]\n    x_test.go:5: next"},
+		// A header line quoted in a string: its quote ends the value.
+		{`calls: [echo {"message":"Cookie: [REDACTED]"}]`, `calls: [echo {"message":"Cookie: [REDACTED]"}]`},
+		{`{'h': 'Cookie: [x]'}`, `{'h': 'Cookie: [[REDACTED]]'}`},
+		{`{\"message\":\"Cookie: [REDACTED]\"}`, `{\"message\":\"Cookie: [REDACTED]\"}`},
 	} {
 		var svc *Service
 		got := svc.RedactText(tc.in)

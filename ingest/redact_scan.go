@@ -220,14 +220,16 @@ func closedValue(s string, v, e int) bool {
 // e, where its closing delimiter left it: what follows is the end of s or
 // of the line (blanks before it allowed), or ',', ')', ']' or '}' (blanks
 // before it allowed: the next member, or the end of the JSON, Go or
-// Python structure the value is in), or, when no blank separates the
+// Python structure the value is in), or the quote that ends a string the
+// header line is quoted in (a double or single quote, or \", as a call's arguments quote
+// {"message":"Cookie: [REDACTED]"}), or, when no blank separates the
 // value from its ':' or '=', one space and the next key and its ':' or '='
 // (Go's %v of an http.Header, map[Authorization:[x] Other:[y]], and
 // logfmt's name="x" next=y). Anything else, on a header line such as
 // "Authorization: [x] Basic hunter2", is more of the value.
 func valueEnds(s string, v, e int) bool {
 	p := skipBlanks(s, e)
-	if p == len(s) || strings.IndexByte("\r\n,)]}", s[p]) >= 0 {
+	if p == len(s) || strings.IndexByte("\r\n,)]}\"'", s[p]) >= 0 || strings.HasPrefix(s[p:], `\"`) {
 		return true
 	}
 	if p != e+1 || s[e] != ' ' || v == 0 || s[v-1] != ':' && s[v-1] != '=' {
