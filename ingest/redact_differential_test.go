@@ -49,7 +49,7 @@ func testDiff(t *testing.T, skipEmbedded bool) {
 	r := rand.New(rand.NewSource(1))
 	fails := 0
 	n := 100000
-	if testing.Short() {
+	if testing.Short() || raceOn { // plain go test runs the whole loop
 		n = 10000
 	}
 	for iter := 0; iter < n && fails < 8; iter++ {

@@ -290,7 +290,9 @@ func (d *Dialer) connectHTTP(ctx context.Context, c *Conn, t Target, opts *mcp.C
 func preferSSE(rawURL string) bool {
 	u, err := url.Parse(rawURL)
 	// The service tests the WHATWG pathname, which keeps percent-escapes
-	// as written: "/a%2Fsse" or "/%73se" does not end in /sse there.
+	// as written: "/a%2Fsse" or "/%73se" does not end in /sse there. (It
+	// reads a raw backslash as '/', which Go's parser does not: such a URL
+	// is requested differently anyway.)
 	return err == nil && strings.HasSuffix(u.EscapedPath(), "/sse")
 }
 
