@@ -7,11 +7,21 @@ import "bytes"
 const minSKTail = 8
 
 // minSKWeakToken is the fewest characters, "sk_" included, of an sk_
-// token after a weak boundary ('_'), which must also hold a digit: go
-// test writes a subtest's spaces as '_', so "key sk_live_…" is
-// "key_sk_live_…", but "use sk prefix for keys" is "use_sk_prefix_for_keys",
-// an ordinary snake_case name, and so are identifiers.
+// token after a weak boundary ('_'), whose tail must also hold a
+// character no snake_case word holds (an uppercase letter, a digit or
+// '-'; see isSKMark), unless it has minSKWeakLongToken or more: go test
+// writes a subtest's spaces as '_', so "key sk_live_…" is
+// "key_sk_live_…", but "use sk prefix for keys" is
+// "use_sk_prefix_for_keys", an ordinary snake_case name, and so are
+// identifiers.
 const minSKWeakToken = 16
+
+// minSKWeakLongToken is the fewest characters, "sk_" included, of an sk_
+// token after '_' that is one whatever it holds: the service's keys are
+// "sk_" and 43 random base64url characters (46), which may be all
+// lowercase letters and '_' (rarely, but a rare key is a key), and no
+// snake_case word in a subtest's name runs that long after "sk_".
+const minSKWeakLongToken = 40
 
 // skBound is how strongly what precedes an "sk_" separates it from a word.
 type skBound int
@@ -33,10 +43,10 @@ func skTokenAt(b []byte, from int) (int, int) {
 // skTokenAtFunc is skTokenAt with bound telling what precedes b[k].
 func skTokenAtFunc(b []byte, from int, bound func(b []byte, k int) skBound) (int, int) {
 	// The run of token characters read last, [runFrom, runEnd), and its
-	// last digit (or -1): a candidate inside it shares its end, so no run
+	// last mark (isSKMark, or -1): a candidate inside it shares its end, so no run
 	// is read twice (a rejected "_sk_" candidate's tail may hold a
 	// "-sk_" one, which a strong boundary makes a key).
-	runFrom, runEnd, lastDigit := -1, -1, -1
+	runFrom, runEnd, lastMark := -1, -1, -1
 	for off := from; off < len(b); {
 		// Candidates by their '_': "sk_" would otherwise stop at every 's'.
 		u := bytes.IndexByte(b[off:], '_')
@@ -54,30 +64,36 @@ func skTokenAtFunc(b []byte, from int, bound func(b []byte, k int) skBound) (int
 			continue
 		}
 		if !(runFrom <= u+1 && u+1 <= runEnd) {
-			runFrom, runEnd, lastDigit = u+1, u+1, -1
+			runFrom, runEnd, lastMark = u+1, u+1, -1
 			for runEnd < len(b) && isWordChar(b[runEnd]) {
-				if '0' <= b[runEnd] && b[runEnd] <= '9' {
-					lastDigit = runEnd
+				if isSKMark(b[runEnd]) {
+					lastMark = runEnd
 				}
 				runEnd++
 			}
 		}
-		if skTail(runEnd-(u+1), lastDigit > u, bd) {
+		if skTail(runEnd-(u+1), lastMark > u, bd) {
 			return k, runEnd
 		}
 	}
 	return -1, -1
 }
 
-// skTail reports whether a tail of n token characters after "sk_" (digit:
-// one of them is a digit) makes a key after a boundary bd: minSKTail or
-// more of them after a strong one; after a weak one, minSKWeakToken or
-// more in all, "sk_" included, and a digit.
-func skTail(n int, digit bool, bd skBound) bool {
+// skTail reports whether a tail of n token characters after "sk_" (mark:
+// one of them is an isSKMark) makes a key after a boundary bd: minSKTail
+// or more of them after a strong one; after a weak one, minSKWeakToken or
+// more in all, "sk_" included, and a mark, or minSKWeakLongToken or more.
+func skTail(n int, mark bool, bd skBound) bool {
 	if bd == skStrongBound {
 		return n >= minSKTail
 	}
-	return len("sk_")+n >= minSKWeakToken && digit
+	return len("sk_")+n >= minSKWeakLongToken || len("sk_")+n >= minSKWeakToken && mark
+}
+
+// isSKMark reports whether token character c is one a snake_case word
+// does not hold: an uppercase letter, a digit or '-'.
+func isSKMark(c byte) bool {
+	return 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-'
 }
 
 // redactSKTokens replaces every sk_ token in b (see skTokenAt); b is

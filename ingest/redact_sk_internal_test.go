@@ -18,10 +18,13 @@ var reSKEscapedUnderscoreBefore = regexp.MustCompile(`\\u005[fF]$`)
 // reSKTail is an sk_ token's tail: every token character that follows.
 var reSKTail = regexp.MustCompile(`^[A-Za-z0-9_\-]*`)
 
+// reSKMark is a character no snake_case word holds.
+var reSKMark = regexp.MustCompile(`[A-Z0-9-]`)
+
 // skReference is the sk_ rule written plainly: at each "sk_", left to
 // right, after a strong boundary 8 or more token characters follow; after
-// '_' (or \u005f) the token, "sk_" included, has 16 or more and a
-// digit among them.
+// '_' (or \u005f) the token, "sk_" included, has 16 or more and an
+// uppercase letter, a digit or '-' after "sk_", or has 40 or more.
 func skReference(b []byte) []byte {
 	var out []byte
 	last := 0
@@ -33,7 +36,7 @@ func skReference(b []byte) []byte {
 		var ok bool
 		switch {
 		case k > 0 && b[k-1] == '_' || reSKEscapedUnderscoreBefore.Match(b[:k]):
-			ok = 3+len(tail) >= 16 && bytes.ContainsAny(tail, "0123456789")
+			ok = 3+len(tail) >= 40 || 3+len(tail) >= 16 && reSKMark.Match(tail)
 		case reSKStrongBefore.Match(b[:k]):
 			ok = len(tail) >= 8
 		}
