@@ -30,8 +30,10 @@ var (
 	// URL credentials may hold JSON's \uXXXX escapes (encoding/json writes
 	// '&', '<' and '>' so, and invalid UTF-8 as \ufffd) and its \" and \\
 	// (a '"' or '\' in a password), not other escapes: \/ is a '/', which
-	// ends them, and \n or \t white space.
-	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://)(?:[^/\s"\\@]|\\u[0-9A-Fa-f]{4}|\\["\\])+@`)
+	// ends them, and \n or \t white space. Its "://" may be written with
+	// JSON's \/ (some encoders escape every '/'), at any depth of quoting
+	// (":\\\/" in JSON quoted in JSON).
+	reURLCreds = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*:(?:\\*/){2})(?:[^/\s"\\@]|\\u[0-9A-Fa-f]{4}|\\["\\])+@`)
 	// A tunnel URL's ?k= secret: see redactTunnelSecrets.
 )
 
@@ -113,7 +115,7 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 		b = bearerUnderscore(b)
 	}
 	b = redactTunnelSecrets(b)
-	if bytes.IndexByte(b, '@') >= 0 && bytes.Contains(b, []byte("://")) { // '@' is the rare one
+	if bytes.IndexByte(b, '@') >= 0 && (bytes.Contains(b, []byte(":/")) || bytes.Contains(b, []byte(`:\`))) { // '@' is the rare one
 		b = reURLCreds.ReplaceAll(b, []byte("${1}"+Redacted+"@"))
 	}
 	return b
