@@ -85,8 +85,11 @@ var linearCases = []struct {
 	// next key.
 	{"closed values followed by more", `Cookie: [a=1] x Cookie: "a=1" y `, 256 << 10, ""},
 	{"map values", `map[Cookie:[a=1] Cookie:["a=1"] `, 256 << 10, ""},
+	// Closed values followed by quotes, each read to see whether it
+	// closes an enclosing string.
+	{"closed values followed by quotes", `Cookie: 'a' " \" Cookie: "a" ' `, 256 << 10, ""},
 	// snake_case runs where every "_sk_" and "_bearer_" is a candidate
-	// the '_' rule rejects (no digit), written and with escapes.
+	// the '_' rule rejects (no uppercase letter, digit or '-' in sk_'s tail, none in bearer's), written and with escapes.
 	{"snake_case sk_ and bearer candidates", `x_sk_abcdefgh-sk_bearer_abcdefghijklmnop_`, 256 << 10, ""},
 	{"escaped snake_case candidates", `x\u005fsk_abcdefgh-sk\u005fbearer_abcdefghijklmnop_`, 256 << 10, ""},
 }

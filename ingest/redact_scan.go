@@ -221,15 +221,23 @@ func closedValue(s string, v, e int) bool {
 // of the line (blanks before it allowed), or ',', ')', ']' or '}' (blanks
 // before it allowed: the next member, or the end of the JSON, Go or
 // Python structure the value is in), or the quote that ends a string the
-// header line is quoted in (a double or single quote, or \", as a call's arguments quote
-// {"message":"Cookie: [REDACTED]"}), or, when no blank separates the
-// value from its ':' or '=', one space and the next key and its ':' or '='
-// (Go's %v of an http.Header, map[Authorization:[x] Other:[y]], and
-// logfmt's name="x" next=y). Anything else, on a header line such as
+// header line is quoted in, or, when no blank separates the value from
+// its ':' or '=', one space and the next key and its ':' or '=' (Go's %v
+// of an http.Header, map[Authorization:[x] Other:[y]], and logfmt's
+// name="x" next=y). Anything else, on a header line such as
 // "Authorization: [x] Basic hunter2", is more of the value.
+//
+// A quote (double or single, or \") ends a string the line is quoted in
+// only when what follows it ends a value itself (closingQuotes): in
+// {"message":"Cookie: [REDACTED]"} or f('Cookie: [x]', y) it does, but
+// in Authorization: "Bearer a" "hunter2" the second quote opens a string,
+// which is more of the value.
 func valueEnds(s string, v, e int) bool {
 	p := skipBlanks(s, e)
-	if p == len(s) || strings.IndexByte("\r\n,)]}\"'", s[p]) >= 0 || strings.HasPrefix(s[p:], `\"`) {
+	if p == len(s) || strings.IndexByte("\r\n,)]}", s[p]) >= 0 {
+		return true
+	}
+	if closingQuotes(s, p) {
 		return true
 	}
 	if p != e+1 || s[e] != ' ' || v == 0 || s[v-1] != ':' && s[v-1] != '=' {
@@ -240,6 +248,29 @@ func valueEnds(s string, v, e int) bool {
 		k++
 	}
 	return k > p && k < len(s) && (s[k] == ':' || s[k] == '=')
+}
+
+// closingQuotes reports whether s[p:] is one or more quotes (a double or
+// single quote, or \", blanks between them allowed) that close strings
+// the value is in: after them come the end of s or of the line, or ',',
+// ')', ']', '}' or ':' (a member's end, or a dict key's). It reads no more
+// than the quotes and blanks it passes over, which valueEnds's caller
+// reads once per value end.
+func closingQuotes(s string, p int) bool {
+	n := 0
+	for p < len(s) {
+		switch {
+		case s[p] == '"' || s[p] == '\'':
+			p++
+		case strings.HasPrefix(s[p:], `\"`):
+			p += 2
+		default:
+			return n > 0 && strings.IndexByte("\r\n,)]}:", s[p]) >= 0
+		}
+		n++
+		p = skipBlanks(s, p)
+	}
+	return n > 0
 }
 
 // isKeyChar reports whether c may be in a key that valueEnds reads.
