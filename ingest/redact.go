@@ -129,7 +129,9 @@ const (
 )
 
 // bearerUnderscore replaces in b the bearer tokens reBearerUnderscore
-// finds that hold a digit. A match passed over leaves no token behind:
+// finds that look like tokens, not snake_case words: holding a character
+// no such word holds (isBearerMark), or minSKWeakLongToken long, as the
+// sk_ rule after '_' (a random token without a digit is no rarity). A match passed over leaves no token behind:
 // one that starts inside it, after "bearer_", has a suffix of its token,
 // and one after white space is reBearer's, which ran first.
 func bearerUnderscore(b []byte) []byte {
@@ -137,7 +139,7 @@ func bearerUnderscore(b []byte) []byte {
 	last := 0
 	for _, m := range reBearerUnderscore.FindAllSubmatchIndex(b, -1) {
 		tok := b[m[4]:m[5]]
-		if !bytes.ContainsAny(tok, "0123456789") {
+		if len(tok) < minSKWeakLongToken && !bytes.ContainsFunc(tok, func(r rune) bool { return r < 0x80 && isBearerMark(byte(r)) }) {
 			continue
 		}
 		out = append(append(out, b[last:m[4]]...), Redacted...)
@@ -147,6 +149,12 @@ func bearerUnderscore(b []byte) []byte {
 		return b
 	}
 	return append(out, b[last:]...)
+}
+
+// isBearerMark reports whether token character c is one a snake_case word
+// does not hold: isSKMark's, or one of the token's own punctuation.
+func isBearerMark(c byte) bool {
+	return isSKMark(c) || c == '.' || c == '~' || c == '+' || c == '/' || c == '='
 }
 
 // minTunnelSecret is the shortest ?k= value redactTunnelSecrets replaces:

@@ -63,3 +63,25 @@ func TestRedactBearerSpellings(t *testing.T) {
 		}
 	}
 }
+
+// After '_' a bearer token needs no digit: an uppercase letter or a
+// token's punctuation marks it, and a long enough run is one whatever it
+// holds; snake_case words stay.
+func TestRedactBearerUnderscoreWithoutDigit(t *testing.T) {
+	var svc *Service
+	for _, tok := range []string{
+		"AbCdEfGhIjKlMnOpQrSt",                       // mixed case, no digit
+		"abcdefghij.klmnopqrst",                      // a dot
+		"abcdefghijklmnopqrstuvwxyzabcdefghijklmnop", // 42 lower-case letters
+	} {
+		s := "--- FAIL: TestX/auth_Bearer_" + tok + " (0.00s)"
+		if got := svc.RedactText(s); strings.Contains(got, tok) {
+			t.Errorf("RedactText(%q) = %q: bearer token survives", s, got)
+		}
+	}
+	for _, s := range []string{"TestAuth/bearer_token_is_missing_from_request", "TestX/no_bearer_header_set_in_the_request"} {
+		if got := svc.RedactText(s); got != s {
+			t.Errorf("RedactText(%q) = %q: an ordinary name changed", s, got)
+		}
+	}
+}
