@@ -289,9 +289,12 @@ func TestEnvBuildWaitTimeout(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &created) != nil {
 		t.Fatalf("create: %d %q %q", code, out, errOut)
 	}
-	code, _, errOut = env(t, "build", "--interval", "1ms", "--wait-timeout", "200ms", created.ID)
-	if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout 200ms") || !strings.Contains(errOut, "continues") {
-		t.Errorf("build past --wait-timeout: %d %q", code, errOut)
+	// The second: a timeout shorter than the interval ends the wait early.
+	for _, f := range [][2]string{{"1ms", "200ms"}, {"60s", "5s"}} { // interval, timeout
+		code, _, errOut = env(t, "build", "--interval", f[0], "--wait-timeout", f[1], created.ID)
+		if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout "+f[1]) || !strings.Contains(errOut, "continues") {
+			t.Errorf("build past --wait-timeout %s (interval %s): %d %q", f[1], f[0], code, errOut)
+		}
 	}
 	if code, _, errOut := env(t, "build", "--wait-timeout", "-1s", created.ID); code != 2 || !strings.Contains(errOut, "must not be negative") {
 		t.Errorf("negative --wait-timeout: %d %q", code, errOut)
