@@ -20,9 +20,9 @@ import (
 // White space after it then minBearer token characters make a bearer
 // token; '_' after it (go test writes a subtest named "token Bearer eyJ…"
 // as "TestX/token_Bearer_eyJ…") a token that looks like one:
-// minBearerUnderscore or more characters and a digit among them
-// (bearerUnderscore), since "TestAuth/bearer_token_is_missing" is an
-// ordinary name.
+// minBearerUnderscore or more characters holding a mark (isBearerMark),
+// or minSKWeakLongToken or more (bearerUnderscore), since
+// "TestAuth/bearer_token_is_missing" is an ordinary name.
 var (
 	reBearer = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})(bearer)((?:\s|\\[ntr]|\\u00(?:20|09|0[aAdD]))+)[A-Za-z0-9._~+/=\-]{8,}`)
 	// The token's first character is no '_', so the separator is every '_'.

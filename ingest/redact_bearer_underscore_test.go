@@ -85,3 +85,17 @@ func TestRedactBearerUnderscoreWithoutDigit(t *testing.T) {
 		}
 	}
 }
+
+// The escaped spellings follow the same rule after '_': a mark or a long
+// run, no digit needed.
+func TestRedactBearerUnderscoreEscapedWithoutDigit(t *testing.T) {
+	var svc *Service
+	for _, s := range []string{
+		`{"e":"TestX/token_Bearer\u005fabcDEFghiJKLmnoPQR"}`,
+		`{"e":"TestX/token_Bearer_abc\u0044EFghiJKLmnoPQR"}`,
+	} {
+		if got := string(svc.RedactJSON([]byte(s))); strings.Contains(got, "ghiJKLmnoPQR") {
+			t.Errorf("RedactJSON(%s) = %s: bearer token survives", s, got)
+		}
+	}
+}

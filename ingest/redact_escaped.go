@@ -183,7 +183,7 @@ func (d *decodedText) bearerSpans() [][2]int {
 	var spans [][2]int
 	c := d.c
 	// The run of bearer token characters read last (see skTokenAtFunc).
-	runFrom, runEnd, lastDigit := -1, -1, -1
+	runFrom, runEnd, lastMark := -1, -1, -1
 	for i := 0; i+len("bearer") < len(c); i++ {
 		if c[i]|0x20 != 'b' || !hasFoldAt(c, i, "bearer") || i > 0 && isASCIIAlnum(c[i-1]) && !d.esc[i-1] {
 			continue
@@ -197,16 +197,17 @@ func (d *decodedText) bearerSpans() [][2]int {
 			continue
 		}
 		if !(runFrom <= j && j <= runEnd) {
-			runFrom, runEnd, lastDigit = j, j, -1
+			runFrom, runEnd, lastMark = j, j, -1
 			for runEnd < len(c) && isBearerChar(c[runEnd]) {
-				if '0' <= c[runEnd] && c[runEnd] <= '9' {
-					lastDigit = runEnd
+				if isBearerMark(c[runEnd]) {
+					lastMark = runEnd
 				}
 				runEnd++
 			}
 		}
 		n := runEnd - j
-		if underscore && (n < minBearerUnderscore || lastDigit < j) || !underscore && n < minBearer {
+		// After '_' as bearerUnderscore reads it: a mark, or a long run.
+		if underscore && (n < minBearerUnderscore || lastMark < j && n < minSKWeakLongToken) || !underscore && n < minBearer {
 			continue
 		}
 		if d.escaped(i-1, runEnd) {
