@@ -14,13 +14,9 @@ import (
 // The service refuses task-augmented tool execution on /api/v1: its
 // tools/call body schema (toolsExecuteSchema) declares `taskOptions`
 // ({ttl?: positive int}, strict) and `allowTaskResult` (boolean), not
-// both, and the route throws before calling the tool when either is
-// truthy (mcpjam-inspector/server/routes/v1/tools.ts):
-//
-//	if (body.taskOptions || body.allowTaskResult) throw new WebRouteError(400,
-//	    ErrorCode.FEATURE_NOT_SUPPORTED, "Task-augmented tool execution is not supported on /api/v1")
-//
-// The double refuses the same opt-ins without running the tool, with the
+// both truthy, and the route refuses with FEATURE_NOT_SUPPORTED (status
+// 400 there) before calling the tool when either is truthy
+// (mcpjam-inspector/server/routes/v1/tools.ts). The double refuses the same opt-ins without running the tool, with the
 // status the spec's error table gives FEATURE_NOT_SUPPORTED (422).
 func TestToolsCallTaskOptionsRefused(t *testing.T) {
 	t.Parallel()

@@ -1,7 +1,9 @@
 // Package mcpconn is the double's MCP client layer: it reaches a saved
 // server's real MCP endpoint through go-sdk (an in-process *mcp.Server over
-// in-memory transports, streamable HTTP, SSE or a stdio command), pools the
-// sessions and classifies failures into the API's error kinds. It knows
+// in-memory transports, streamable HTTP, SSE or a stdio command), hands
+// out sessions (one per operation, kept ones for stdio servers, eval runs
+// and WithPooledMCPSessions: see Pool) and classifies failures into the
+// API's error kinds. It knows
 // nothing about projects or users; the double passes it Targets.
 package mcpconn
 

@@ -23,7 +23,8 @@ type CallToolBody struct {
 
 // Validate checks the opt-ins as the service's schema does, before the
 // server is looked up: taskOptions an object holding at most a positive
-// (safe) integer ttl, allowTaskResult a boolean, not both set.
+// (safe) integer ttl, allowTaskResult a boolean, not taskOptions with
+// allowTaskResult true.
 func (b *CallToolBody) Validate() *edge.Error {
 	if b.TaskOptions != nil {
 		var o map[string]json.RawMessage
@@ -48,7 +49,7 @@ func (b *CallToolBody) Validate() *edge.Error {
 		}
 		if allow && b.TaskOptions != nil {
 			return edge.Validation("allowTaskResult",
-				"taskOptions (2025-11-25) and allowTaskResult (io.modelcontextprotocol/tasks) are different wires; send at most one")
+				"send either taskOptions (the 2025-11-25 task opt-in) or allowTaskResult (the tasks extension's), not both")
 		}
 	}
 	return nil
@@ -66,5 +67,5 @@ func (b *CallToolBody) wantsTask() bool {
 // 422: the spec gives FEATURE_NOT_SUPPORTED that status (the service's
 // source answers it with 400; docs/double.md lists the difference).
 func errTaskRefused() *edge.Error {
-	return edge.NewError(shared.CodeFeatureNotSupported, "Task-augmented tool execution is not supported on /api/v1", nil)
+	return edge.NewError(shared.CodeFeatureNotSupported, "tools/call does not run tools as tasks on /api/v1 (taskOptions, allowTaskResult)", nil)
 }
