@@ -15,8 +15,8 @@ import (
 // schema: transportType z.enum(["stdio","http"])). An http server is
 // reached the way the service's MCPClientManager reaches it (public
 // source, sdk/src/mcp-client-manager/MCPClientManager.ts at 2026-07-09):
-// `preferSSE = config.preferSSE ?? url.pathname.endsWith("/sse")`; when not
-// preferred, Streamable HTTP is tried first and, when it fails, the legacy
+// SSE is preferred when the config asks for it or the URL's pathname ends
+// in /sse; when not preferred, Streamable HTTP is tried first and, when it fails, the legacy
 // SSE transport is tried on the same URL. The SDK's own InitInfo doc says
 // the same: the transport that connected "for an HTTP server may differ
 // from the saved TransportType (a fallback to SSE, say)".

@@ -14,7 +14,7 @@ import (
 // The service runs every server operation on its own MCP connection: the
 // v1 adapter calls runEphemeralConnection (public source,
 // mcpjam-inspector/server/routes/web/auth.ts at 2026-07-09), which connects,
-// runs the one operation and `finally { await manager.disconnectAllServers() }`.
+// runs the one operation and, whatever happens, disconnects every server.
 // So nothing an MCP server keeps per session (session-scoped resources such
 // as server-everything's gzip-file-as-resource output, a logging level,
 // subscriptions, a counter) survives from one API request to the next, and
