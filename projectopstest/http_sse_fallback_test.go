@@ -12,7 +12,7 @@ import (
 )
 
 // The hosted service knows two transports, stdio and http (its server
-// schema: transportType z.enum(["stdio","http"])). An http server is
+// schema allows only those two transport types). An http server is
 // reached the way the service's MCPClientManager reaches it (public
 // source, sdk/src/mcp-client-manager/MCPClientManager.ts at 2026-07-09):
 // SSE is preferred when the config asks for it or the URL's pathname ends

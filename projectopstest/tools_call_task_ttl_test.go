@@ -7,9 +7,8 @@ import (
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
-// The service's toolsExecuteSchema declares taskOptions.ttl as
-// z.number().int().positive() under zod ^4.2.0, whose int() is a safe
-// integer (<= 2^53-1): 1e16 fails the schema with 400 VALIDATION_ERROR,
+// The service's tools/call schema declares taskOptions.ttl a positive
+// integer, checked by zod 4, whose integers are safe ones (<= 2^53-1): 1e16 fails the schema with 400 VALIDATION_ERROR,
 // before the server is looked up (not 404 for the missing server, nor 422
 // for the task).
 func TestToolsCallTaskTTLAboveSafeIntegerIsValidation(t *testing.T) {
