@@ -16,7 +16,8 @@ import (
 // '\', so a match never crosses a JSON string boundary or escape. An sk_
 // token: see skTokenAt. "bearer" starts a word ('_' before it included),
 // or follows a JSON escape (a line that starts with it is "\nBearer …" in
-// JSON, as white space after it may be "\t"); what precedes it is kept.
+// JSON, as white space after it may be "\t", escaped once more when a
+// test prints JSON: "\\t"); what precedes it is kept.
 // White space after it then minBearer token characters make a bearer
 // token; '_' after it (go test writes a subtest named "token Bearer eyJ…"
 // as "TestX/token_Bearer_eyJ…") a token that looks like one:
@@ -24,7 +25,7 @@ import (
 // or minSKWeakLongToken or more (bearerUnderscore), since
 // "TestAuth/bearer_token_is_missing" is an ordinary name.
 var (
-	reBearer = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})(bearer)((?:\s|\\[ntr]|\\u00(?:20|09|0[aAdD]))+)[A-Za-z0-9._~+/=\-]{8,}`)
+	reBearer = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})(bearer)((?:\s|\\+[ntr]|\\+u00(?:20|09|0[aAdD]))+)[A-Za-z0-9._~+/=\-]{8,}`)
 	// The token's first character is no '_', so the separator is every '_'.
 	reBearerUnderscore = regexp.MustCompile(`(?i)(^|[^A-Za-z0-9]|\\[ntrbf]|\\u[0-9A-Fa-f]{4})bearer_+([A-Za-z0-9.~+/=\-][A-Za-z0-9._~+/=\-]{15,})`)
 	// URL credentials may hold JSON's \uXXXX escapes (encoding/json writes

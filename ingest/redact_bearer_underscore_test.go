@@ -99,3 +99,23 @@ func TestRedactBearerUnderscoreEscapedWithoutDigit(t *testing.T) {
 		}
 	}
 }
+
+// JSON a test prints is text to the reporter, so its escapes are escaped
+// once more where the rules read it: "Bearer\t<token>" in printed JSON
+// is still a bearer token.
+func TestRedactBearerAfterPrintedEscape(t *testing.T) {
+	var svc *Service
+	for _, s := range []string{
+		`{"a":"x Bearer\tabcdefgh12345678"}`,
+		`{"a":"x Bearer\u0020abcdefgh12345678"}`,
+		`{"a":"x bearer\n\nabcdefgh12345678"}`,
+	} {
+		got := svc.RedactText(s)
+		if strings.Contains(got, "abcdefgh12345678") {
+			t.Errorf("RedactText(%s) = %s: bearer token survives", s, got)
+		}
+		if again := svc.RedactText(got); again != got {
+			t.Errorf("not idempotent: %s -> %s", got, again)
+		}
+	}
+}
