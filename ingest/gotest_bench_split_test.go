@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
-
-	"github.com/projectops/projectops-go/ingest"
 )
 
 // Real go test -json -run '^$' -bench . -benchtime 1x output (go1.26.8,
@@ -47,17 +45,8 @@ const benchSplitPass = `{"Action":"start","Package":"example.com/gt/benchok"}
 
 func TestSplitBenchmarkResultLinePasses(t *testing.T) {
 	t.Parallel()
-	var c collector
-	st, err := ingest.ReadGoTest(t.Context(), strings.NewReader(benchSplitPass), &c, ingest.GoTestOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]bool{}
-	for _, r := range c.got {
-		got[r.CaseTitle] = r.Passed
-	}
-	for _, b := range []string{"BenchmarkOne", "BenchmarkLoop", "BenchmarkLogs"} {
-		title := "example.com/gt/benchok." + b
+	got, st := readVerdicts(t, strings.NewReader(benchSplitPass), "example.com/gt/benchok.")
+	for _, title := range []string{"BenchmarkOne", "BenchmarkLoop", "BenchmarkLogs"} {
 		if passed, ok := got[title]; !ok || !passed {
 			t.Errorf("%s: recorded=%v passed=%v, want one passing result", title, ok, passed)
 		}
@@ -79,15 +68,7 @@ func TestSplitBenchmarkResultLineInFailingPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	var c collector
-	st, err := ingest.ReadGoTest(t.Context(), fh, &c, ingest.GoTestOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]bool{}
-	for _, r := range c.got {
-		got[strings.TrimPrefix(r.CaseTitle, "example.com/gt/fuzzb.")] = r.Passed
-	}
+	got, st := readVerdicts(t, fh, "example.com/gt/fuzzb.")
 	want := map[string]bool{"BenchmarkOne": true, "BenchmarkSubs": true, "BenchmarkSubs/s1": true,
 		"BenchmarkSubs/s2": true, "BenchmarkFail": false, "BenchmarkLoop": true}
 	if diff := gocmp.Diff(want, got); diff != "" {
@@ -112,14 +93,7 @@ func TestSplitBenchmarkResultLineAnyPieces(t *testing.T) {
 		`{"Action":"run","Package":"p","Test":"BenchmarkB"}` + "\n" +
 		ev("BenchmarkB", "BenchmarkB-2 \\t") + ev("BenchmarkB", strings.Repeat(" ", 2000)) + ev("BenchmarkB", "1\\t 632.0 ns/op\\n") +
 		`{"Action":"fail","Package":"p","Elapsed":0.01}` + "\n"
-	var c collector
-	if _, err := ingest.ReadGoTest(t.Context(), strings.NewReader(in), &c, ingest.GoTestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]bool{}
-	for _, r := range c.got {
-		got[r.CaseTitle] = r.Passed
-	}
+	got, _ := readVerdicts(t, strings.NewReader(in), "")
 	if want := map[string]bool{"p.BenchmarkA": true, "p.BenchmarkB": true, "p [package]": false}; !gocmp.Equal(want, got) {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -157,14 +131,7 @@ func TestSplitBenchmarkLongNamePasses(t *testing.T) {
 				result +
 				ev("output", "", `PASS\n`) +
 				ev("pass", "", "")
-			var c collector
-			if _, err := ingest.ReadGoTest(t.Context(), strings.NewReader(stream), &c, ingest.GoTestOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]bool{}
-			for _, r := range c.got {
-				got[strings.TrimPrefix(r.CaseTitle, pkg+".")] = r.Passed
-			}
+			got, _ := readVerdicts(t, strings.NewReader(stream), pkg+".")
 			if want := map[string]bool{"BenchmarkT": true, sub: true}; !gocmp.Equal(want, got) {
 				t.Errorf("results (-want +got):\n%s", gocmp.Diff(want, got))
 			}
@@ -185,15 +152,7 @@ func TestSplitBenchmarkLongLinesInFailingPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	var c collector
-	st, err := ingest.ReadGoTest(t.Context(), fh, &c, ingest.GoTestOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]bool{}
-	for _, r := range c.got {
-		got[strings.TrimPrefix(r.CaseTitle, "example.com/gt/benchlong.")] = r.Passed
-	}
+	got, st := readVerdicts(t, fh, "example.com/gt/benchlong.")
 	want := map[string]bool{"BenchmarkT": true, "BenchmarkT/" + strings.Repeat("k", 1100): true,
 		"BenchmarkT/short": true, "BenchmarkT/" + strings.Repeat("m", 2100): true, "BenchmarkFail": false}
 	if diff := gocmp.Diff(want, got); diff != "" {

@@ -58,14 +58,7 @@ func TestStreamCutFailsRunningTestsOnly(t *testing.T) {
 {"Action":"output","Package":"p","Test":"BenchmarkA","Output":"  1\t 632.0 ns/op\n"}
 {"Action":"run","Package":"p","Test":"BenchmarkB"}
 `
-	var c collector
-	if _, err := ingest.ReadGoTest(t.Context(), strings.NewReader(in), &c, ingest.GoTestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]bool{}
-	for _, r := range c.got {
-		got[r.CaseTitle] = r.Passed
-	}
+	got, _ := readVerdicts(t, strings.NewReader(in), "")
 	if want := map[string]bool{"p.BenchmarkA": true, "p.BenchmarkB": false}; !gocmp.Equal(want, got) {
 		t.Errorf("got %v, want %v", got, want)
 	}

@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"sort"
 	"strconv"
@@ -20,6 +21,23 @@ type collector struct{ got []ingest.Result }
 func (c *collector) Record(_ context.Context, r ingest.Result) error {
 	c.got = append(c.got, r)
 	return nil
+}
+
+// readVerdicts reads a go test -json stream and returns each result's
+// verdict by title, prefix (a package path and its dot) cut off, and the
+// stream's stats.
+func readVerdicts(t *testing.T, r io.Reader, prefix string) (map[string]bool, ingest.SourceStats) {
+	t.Helper()
+	var c collector
+	st, err := ingest.ReadGoTest(t.Context(), r, &c, ingest.GoTestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, res := range c.got {
+		got[strings.TrimPrefix(res.CaseTitle, prefix)] = res.Passed
+	}
+	return got, st
 }
 
 // testdata/gotest.jsonl is real go test -json output (go 1.26) of a module
