@@ -178,8 +178,8 @@ func TestFlagErrorsSpeakPlainly(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"eval", "iterations", "--limit", "abc", "run_1"}, `"--limit" flag: want a whole number`},
-		{[]string{"report", "--min-pass-rate", "abc"}, `"--min-pass-rate" flag: want a number`},
+		{[]string{"eval", "iterations", "--limit", "abc", "run_1"}, `"--limit" flag: must be an integer`},
+		{[]string{"report", "--min-pass-rate", "abc"}, `"--min-pass-rate" flag: must be a number`},
 		{[]string{"tunnel", "-p", "prj_demo", "--name", "x", "--to", "notaurl"}, "want an absolute http or https URL"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)

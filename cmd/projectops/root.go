@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/projectops/projectops-go/option"
@@ -52,7 +50,7 @@ failed, snapshots differ, a tool returned isError); 2 bad usage or an API error.
 	root.SetErr(a.stderr)
 	root.SetContext(a.ctx)
 	root.SetUsageTemplate(root.UsageTemplate() + usageFooter)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagError(err)} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.baseURL, "base-url", "", "API base `URL` including /api/v1 (default $PROJECTOPS_BASE_URL or the hosted service)")
 	// The environment is read when the flag is unset, not as the flag's
@@ -237,24 +235,4 @@ func (a *app) completeProjects(cmd *cobra.Command, _ []string, _ string) ([]stri
 		out = append(out, fmt.Sprintf("%s\t%s", p.ID, p.Name))
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
-}
-
-// reStrconv is the strconv detail pflag puts in a bad value's error.
-var reStrconv = regexp.MustCompile(`strconv\.Parse(Int|Uint|Float|Bool): parsing "[^"]*": (invalid syntax|value out of range)`)
-
-// flagError says what a flag's value should have been in words, not in
-// strconv's ("strconv.ParseInt: parsing "abc": invalid syntax").
-func flagError(err error) error {
-	msg := reStrconv.ReplaceAllStringFunc(err.Error(), func(m string) string {
-		kind := map[string]string{"Int": "a whole number", "Uint": "a whole number", "Float": "a number",
-			"Bool": "true or false"}[reStrconv.FindStringSubmatch(m)[1]]
-		if strings.HasSuffix(m, "out of range") {
-			return "out of range for " + kind
-		}
-		return "want " + kind
-	})
-	if msg == err.Error() {
-		return err
-	}
-	return errors.New(msg)
 }
