@@ -45,6 +45,11 @@ func (x *iterExec) store(ctx context.Context, run *evalRunRec) {
 	}
 	it.duration = s.now().Sub(it.startedAt)
 	it.actual, it.steps, it.trace, it.usage = x.actual, x.steps, trace, &usage
+	if !done && !x.ran() {
+		// Stopped by the deadline before its first step: it never ran,
+		// so it reads as one a cancel stopped (no usage, no trace).
+		it.trace, it.usage = nil, nil
+	}
 	if !done {
 		it.status = evals.StatusCancelled
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -66,6 +71,19 @@ func (x *iterExec) store(ctx context.Context, run *evalRunRec) {
 	} else {
 		run.failed++
 	}
+}
+
+// ran reports whether any step started: a message, a span or a verdict.
+func (x *iterExec) ran() bool {
+	if len(x.msgs) > 0 || len(x.spans) > 0 {
+		return true
+	}
+	for _, st := range x.steps {
+		if st.Status != evals.StepPending {
+			return true
+		}
+	}
+	return false
 }
 
 // dropTrace decides whether the iteration keeps no trace: its title holds
