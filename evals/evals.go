@@ -9,9 +9,11 @@
 // reused on every retry, so a retried create never starts a second run.
 // Errors worth acting on: a model the service cannot run is a
 // VALIDATION_ERROR whose HostedModels lists valid hosted ids; a rerun of a
-// suite without servers is ErrNoSavedServerSelection; too many runs in
-// flight is ErrConcurrentRunLimit (429, not retried by the SDK); a missing
-// trace is ErrTraceNotAvailable; cancelling a finished run is 409 CONFLICT.
+// suite without servers is projectops.ErrNoSavedServerSelection; too many
+// runs in flight is projectops.ErrConcurrentRunLimit (429, not retried by
+// the SDK); a missing trace is projectops.ErrTraceNotAvailable; cancelling
+// a finished run is 409 CONFLICT (projectops.ErrConflict). The sentinels
+// live in the root package (and in shared, which it re-exports).
 package evals
 
 import (

@@ -34,7 +34,8 @@ type RunService struct{ t *transport.Transport }
 // a control character) goes in the body alone. Given both, p's key and
 // an option.WithIdempotencyKey must be the same key (a VALIDATION_ERROR
 // otherwise).
-// Validation and quota errors (ErrConcurrentRunLimit, which is not retried)
+// Validation and quota errors (projectops.ErrConcurrentRunLimit, which is
+// not retried)
 // surface here.
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
 	if wire.UTF16Len(p.IdempotencyKey) > MaxIdempotencyKey { // as the service's schema counts: UTF-16 code units
@@ -78,9 +79,9 @@ func (s *RunService) Get(ctx context.Context, projectID, runID string, opts ...o
 // pending and running iterations become cancelled and in-flight tool calls
 // are stopped. Cancelling a cancelled run succeeds without change; a run
 // already completed, failed or timed out gives 409, and the error matches
-// ErrConflict whatever code the service put on it (its source raises this
+// projectops.ErrConflict whatever code the service put on it (its source raises this
 // refusal with VALIDATION_ERROR, which today also turns the status into
-// 400; that answer, recognised by its message, matches ErrConflict too,
+// 400; that answer, recognised by its message, matches it too,
 // and still matches the code it came with).
 func (s *RunService) Cancel(ctx context.Context, projectID, runID string, opts ...option.RequestOption) (*Run, error) {
 	ctx = transport.WithOptions(ctx, opts)
@@ -101,12 +102,12 @@ func runAlreadyFinished(e *shared.Error) bool {
 }
 
 // alreadyFinished is that refusal: it reads and unwraps as the service's
-// error, and also matches ErrConflict.
+// error, and also matches projectops.ErrConflict.
 type alreadyFinished struct{ err *shared.Error }
 
 func (e *alreadyFinished) Error() string { return e.err.Error() }
 
-// Is matches ErrConflict, and any sentinel that asks for CONFLICT alone
+// Is matches projectops.ErrConflict, and any sentinel that asks for CONFLICT alone
 // (sentinels match by code).
 func (e *alreadyFinished) Is(target error) bool {
 	t, ok := target.(*shared.Error)
@@ -151,8 +152,8 @@ func (s *RunService) iterPage(ctx context.Context, projectID, runID string, limi
 }
 
 // Trace returns an iteration's trace envelope. An iteration that finished
-// without a stored trace gives ErrTraceNotAvailable (404); its Steps still
-// answer.
+// without a stored trace gives projectops.ErrTraceNotAvailable (404); its
+// Steps still answer.
 func (s *RunService) Trace(ctx context.Context, projectID, runID, iterationID string, opts ...option.RequestOption) (*Trace, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Trace](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeTrace,

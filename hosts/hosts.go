@@ -78,8 +78,9 @@ func (s *Service) Update(ctx context.Context, projectID, hostID string, p Update
 
 // Delete deletes a host. A host still referenced by an eval suite or a
 // chatbox is deleted only with p.Force; otherwise the service answers 400
-// VALIDATION_ERROR (ErrValidation; the route has no 409). p may be nil. Delete is not retried after it may have run, so a
-// retry never turns a success into NOT_FOUND.
+// VALIDATION_ERROR (projectops.ErrValidation; the route has no 409). p may
+// be nil. Delete is not retried after it may have run, so a retry never
+// turns a success into NOT_FOUND.
 func (s *Service) Delete(ctx context.Context, projectID, hostID string, p *DeleteParams, opts ...option.RequestOption) (*Deleted, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	req := &transport.Request{Method: http.MethodDelete, Route: routeHost, Params: []string{projectID, hostID},

@@ -65,6 +65,9 @@
 //     millisecond are never skipped;
 //   - like the service, every route ignores query parameters it does not
 //     know, and a listing that serves one page ignores cursor and limit;
+//     the computer-environment and build listings, which the service
+//     answers in one page, page here under a limit but refuse neither
+//     parameter: a cursor they did not make starts from the first page;
 //   - project visibility "public" lets every organization member in as a
 //     project member; the real service's rules are not published;
 //   - host configs are the service's: GET /host-catalog serves its bundled
