@@ -126,6 +126,8 @@ func unplaced(err error) error {
 			te.Struct = "Step"
 		case "assertionFields":
 			te.Struct = "Assertion"
+		case "argMatcherFields":
+			te.Struct = "ArgMatcher"
 		}
 	}
 	return err
@@ -134,13 +136,15 @@ func unplaced(err error) error {
 var (
 	stepNames      = sync.OnceValue(func() []string { return fieldNamesOf(reflect.TypeFor[stepFields]()) })
 	assertionNames = sync.OnceValue(func() []string { return fieldNamesOf(reflect.TypeFor[assertionFields]()) })
+	argNames       = sync.OnceValue(func() []string { return fieldNamesOf(reflect.TypeFor[argMatcherFields]()) })
 )
 
-// stepFields and assertionFields are Step and Assertion without their
-// methods, for the encodings of their modelled fields.
+// stepFields, assertionFields and argMatcherFields are Step, Assertion
+// and ArgMatcher without their methods, for the encodings of their modelled fields.
 type (
-	stepFields      Step
-	assertionFields Assertion
+	stepFields       Step
+	assertionFields  Assertion
+	argMatcherFields ArgMatcher
 )
 
 // MarshalJSON encodes the modelled fields, then Extra's members that do
@@ -202,5 +206,43 @@ func (a *Assertion) UnmarshalJSON(data []byte) error {
 	}
 	f.Extra = mergeExtra(f.Extra, extra)
 	*a = Assertion(f)
+	return nil
+}
+
+// MarshalJSON encodes the modelled fields, nil Args as {} when Extra is
+// empty (the service requires the object), then Extra's members that do
+// not name a modelled field.
+func (m ArgMatcher) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Args             map[string]any `json:"args,omitzero"`
+		ArgumentMatching string         `json:"argumentMatching,omitempty"`
+	}
+	w := wire{Args: m.Args, ArgumentMatching: m.ArgumentMatching}
+	if w.Args == nil && len(m.Extra) == 0 {
+		w.Args = map[string]any{}
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return nil, err
+	}
+	return withExtra(b, argNames(), m.Extra)
+}
+
+// UnmarshalJSON decodes the modelled fields and keeps every other member
+// in Extra.
+func (m *ArgMatcher) UnmarshalJSON(data []byte) error {
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return nil
+	}
+	f := argMatcherFields(*m)
+	if err := json.Unmarshal(data, &f); err != nil {
+		return unplaced(err)
+	}
+	extra, err := extraMembers(data, argNames())
+	if err != nil {
+		return err
+	}
+	f.Extra = mergeExtra(f.Extra, extra)
+	*m = ArgMatcher(f)
 	return nil
 }

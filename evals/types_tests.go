@@ -81,13 +81,21 @@ const (
 	ArgumentMatchingIgnore = "ignore"
 )
 
-// ArgMatcher is the expected arguments of a toolCalledWith assertion.
+// ArgMatcher is the expected arguments of a toolCalledWith assertion. As
+// the service's assertions are open objects, members this type does not
+// model are kept in Extra when it is decoded and sent back unchanged: an
+// assertion written with its arguments flat ("args": {"a": 1} instead of
+// "args": {"args": {"a": 1}}) reaches the service as written, which
+// refuses it, instead of becoming one that matches any call.
 type ArgMatcher struct {
 	// Args are the expected arguments; nil is sent as {} (with partial
-	// matching, any call of the tool).
+	// matching, any call of the tool) unless Extra has members: then it
+	// is left out and the service says what is missing.
 	Args map[string]any `json:"args"`
 	// ArgumentMatching is an ArgumentMatching constant; empty is partial.
 	ArgumentMatching string `json:"argumentMatching,omitempty"`
+	// Extra holds members not modelled above, by their JSON names.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // Expected is m's expected arguments: none for a nil m.
@@ -96,15 +104,6 @@ func (m *ArgMatcher) Expected() map[string]any {
 		return nil
 	}
 	return m.Args
-}
-
-// MarshalJSON sends nil Args as {}: the service requires the object.
-func (m ArgMatcher) MarshalJSON() ([]byte, error) {
-	type plain ArgMatcher
-	if m.Args == nil {
-		m.Args = map[string]any{}
-	}
-	return json.Marshal(plain(m))
 }
 
 // Step is one authored test step. ID is required and unique within its
