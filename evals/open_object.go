@@ -140,7 +140,8 @@ var (
 )
 
 // stepFields, assertionFields and argMatcherFields are Step, Assertion
-// and ArgMatcher without their methods, for the encodings of their modelled fields.
+// and ArgMatcher without their methods, for the encodings of their
+// modelled fields.
 type (
 	stepFields       Step
 	assertionFields  Assertion

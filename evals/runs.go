@@ -35,8 +35,7 @@ type RunService struct{ t *transport.Transport }
 // an option.WithIdempotencyKey must be the same key (a VALIDATION_ERROR
 // otherwise).
 // Validation and quota errors (projectops.ErrConcurrentRunLimit, which is
-// not retried)
-// surface here.
+// not retried) surface here.
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
 	if wire.UTF16Len(p.IdempotencyKey) > MaxIdempotencyKey { // as the service's schema counts: UTF-16 code units
 		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d characters", MaxIdempotencyKey))
@@ -79,10 +78,10 @@ func (s *RunService) Get(ctx context.Context, projectID, runID string, opts ...o
 // pending and running iterations become cancelled and in-flight tool calls
 // are stopped. Cancelling a cancelled run succeeds without change; a run
 // already completed, failed or timed out gives 409, and the error matches
-// projectops.ErrConflict whatever code the service put on it (its source raises this
-// refusal with VALIDATION_ERROR, which today also turns the status into
-// 400; that answer, recognised by its message, matches it too,
-// and still matches the code it came with).
+// projectops.ErrConflict whatever code the service put on it (its source
+// raises this refusal with VALIDATION_ERROR, which today also turns the
+// status into 400; that answer, recognised by its message, matches it
+// too, and still matches the code it came with).
 func (s *RunService) Cancel(ctx context.Context, projectID, runID string, opts ...option.RequestOption) (*Run, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	run, err := transport.Call[Run](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeRunCancel,
@@ -107,8 +106,8 @@ type alreadyFinished struct{ err *shared.Error }
 
 func (e *alreadyFinished) Error() string { return e.err.Error() }
 
-// Is matches projectops.ErrConflict, and any sentinel that asks for CONFLICT alone
-// (sentinels match by code).
+// Is matches projectops.ErrConflict, and any sentinel that asks for
+// CONFLICT alone (sentinels match by code).
 func (e *alreadyFinished) Is(target error) bool {
 	t, ok := target.(*shared.Error)
 	return ok && t.Code == shared.CodeConflict && t.Reason == "" && (t.StatusCode == 0 || t.StatusCode == e.err.StatusCode)
