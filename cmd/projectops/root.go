@@ -213,10 +213,19 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// writeJSON prints v as indented JSON.
+// writeJSON prints v as indented JSON: a command's whole output.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// writeJSONLine prints v as JSON on one line, then a newline: what a
+// command that goes on running prints first (serve, tunnel), so a script
+// reads it with one readline while the process runs.
+func writeJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }

@@ -29,7 +29,9 @@ func newServeCmd(a *app) *cobra.Command {
 		Short: "Run the in-memory API double on a local address",
 		Long: `Runs the Project Operations API double (an in-memory fake of the whole API, with
 its rules) for any client. It prints the base URL and the seed's API keys, then
-serves until interrupted. With --json the base URL and keys are one JSON object.`,
+serves until interrupted. With --json they are one JSON object on one line of
+stdout, {"baseUrl": ..., "apiKeys": [{"role", "userId", "key"}]}, so a script
+reads it with one readline while the double runs.`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(f) },
 	}
@@ -78,7 +80,7 @@ func (a *app) serve(f serveFlags) error {
 		if keys == nil {
 			keys = []servedKeys{} // an array always, as docs/double.md shows it
 		}
-		if err := writeJSON(a.stdout, struct {
+		if err := writeJSONLine(a.stdout, struct {
 			BaseURL string       `json:"baseUrl"`
 			APIKeys []servedKeys `json:"apiKeys"`
 		}{base, keys}); err != nil {

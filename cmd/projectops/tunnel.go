@@ -36,7 +36,8 @@ the project's server NAME: created if missing; a tunnel of that name is reused;
 a server of that name that is not a tunnel is repointed (its url overwritten,
 not restored when the tunnel closes) only with --replace. Every start rotates
 the tunnel's secret. The public URL (with its secret) is printed on stdout once;
-with --json, as {"serverId", "name", "url"}. Drops and reconnects, and calls
+with --json, as {"serverId", "name", "url"} on one line, for a script to read
+with one readline while the tunnel runs. Drops and reconnects, and calls
 the local server did not answer, are said on stderr; -v logs more.`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error { return a.tunnel(name, to, replace) },
@@ -129,11 +130,16 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	if a.verbose {
 		opts = append(opts, tunnels.WithLogger(a.logger()))
 	}
-	if err := a.print(struct {
-		ServerID string `json:"serverId"`
-		Name     string `json:"name"`
-		URL      string `json:"url"`
-	}{g.ServerID, g.Name, g.URL}, func(w io.Writer) { fmt.Fprintln(w, g.URL) }); err != nil {
+	if a.json {
+		err = writeJSONLine(a.stdout, struct {
+			ServerID string `json:"serverId"`
+			Name     string `json:"name"`
+			URL      string `json:"url"`
+		}{g.ServerID, g.Name, g.URL})
+	} else {
+		err = a.text(func(w io.Writer) { fmt.Fprintln(w, g.URL) })
+	}
+	if err != nil {
 		return err
 	}
 	fmt.Fprintln(a.stderr, "WARNING: the URL above contains the tunnel's secret (?k=): anyone holding it can call your server.")
