@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/projectops/projectops-go/evals"
@@ -73,9 +72,9 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// writeJUnit writes the run as JUnit XML: one test case per iteration, the
+// junitXML is the run as JUnit XML: one test case per iteration, the
 // failing step's reason as a failure's message.
-func writeJUnit(path string, run *evals.Run, iters []evals.Iteration, reasons map[string]string) error {
+func junitXML(run *evals.Run, iters []evals.Iteration, reasons map[string]string) ([]byte, error) {
 	s := junitSuite{Name: "eval run " + run.ID, Tests: len(iters)}
 	totalMs := 0.0 // whole milliseconds: their sum, and each time, print without float noise
 	for _, it := range iters {
@@ -95,24 +94,9 @@ func writeJUnit(path string, run *evals.Run, iters []evals.Iteration, reasons ma
 	}
 	b, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{s}}, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
-}
-
-// writeSummary appends the run as Markdown to path (so it works as
-// $GITHUB_STEP_SUMMARY): the verdict and pass rate, then each failed test
-// with its reason.
-func writeSummary(path string, run *evals.Run, iters []evals.Iteration, reasons map[string]string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if err := summaryMarkdown(f, run, iters, reasons); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return append([]byte(xml.Header), append(b, '\n')...), nil
 }
 
 func summaryMarkdown(w io.Writer, run *evals.Run, iters []evals.Iteration, reasons map[string]string) error {

@@ -36,7 +36,9 @@ func newEvalRunCmd(a *app) *cobra.Command {
 		Long: `Creates a run of a suite (--suite) or of a tests file (--file: a run request,
 suiteName, serverIds, tests, ...; - reads stdin). With --wait it follows the run
 (a live line on a terminal, a heartbeat line in CI logs, both on stderr), prints
-its iterations and verdict, and can write JUnit XML and a Markdown summary.
+its iterations and verdict, and can write JUnit XML and a Markdown summary
+(to stdout with --junit - or --summary -: stdout then holds that report alone,
+the iterations table and verdict go to stderr, and --json is refused).
 Failure reasons (which quote tool calls' arguments), there and in "eval
 iterations" and "eval trace" (--json too), are redacted as "report" redacts
 results: the API key, sk_ tokens, credential headers, bearer tokens, URL
@@ -56,8 +58,8 @@ Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 	fl.BoolVar(&f.wait, "wait", false, "follow the run until it ends, then print a summary; the exit code is the verdict")
 	fl.DurationVar(&f.interval, "interval", evals.DefaultPollMin, "shortest `delay` between polls")
 	fl.DurationVar(&f.waitTimeout, "wait-timeout", defaultWaitTimeout, "with --wait: stop following the run after this `long` (0: no limit); it goes on, and the exit status is 2")
-	fl.StringVar(&f.junit, "junit", "", "with --wait: write the run as JUnit XML to `file` (one test case per iteration)")
-	fl.StringVar(&f.summary, "summary", "", "with --wait: append a Markdown summary to `file` (works as $GITHUB_STEP_SUMMARY)")
+	fl.StringVar(&f.junit, "junit", "", "with --wait: write the run as JUnit XML to `file` (one test case per iteration; - for stdout)")
+	fl.StringVar(&f.summary, "summary", "", "with --wait: append a Markdown summary to `file` (works as $GITHUB_STEP_SUMMARY; - for stdout)")
 	fl.StringArrayVar(&f.servers, "server", nil, "saved server `id` to run against (repeatable; overrides the suite's or the file's)")
 	return cmd
 }
@@ -73,6 +75,13 @@ func (a *app) evalRun(f evalRunFlags) error {
 	if (f.junit != "" || f.summary != "") && !f.wait {
 		return usagef("--junit and --summary need --wait")
 	}
+	// "-" writes the report to stdout, which then holds it alone.
+	switch {
+	case f.junit == stdoutPath && f.summary == stdoutPath:
+		return usagef("--junit - and --summary - both write to standard output; give one of them a file")
+	case a.json && (f.junit == stdoutPath || f.summary == stdoutPath):
+		return usagef("--json and --junit - or --summary - both write to standard output; give the report a file")
+	}
 	switch {
 	case f.interval <= 0:
 		return usagef("--interval must be positive")
@@ -84,7 +93,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 	// Checked before the run starts: a report that cannot be written
 	// would otherwise cost a whole run and lose its verdict.
 	for flag, path := range map[string]string{"--junit": f.junit, "--summary": f.summary} {
-		if path == "" {
+		if path == "" || path == stdoutPath {
 			continue
 		}
 		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
@@ -215,23 +224,32 @@ func (ec *evalCmd) follow(runID string, interval, timeout time.Duration, junit, 
 		return err
 	}
 	if junit != "" {
-		if err := writeJUnit(junit, run, iters, reasons); err != nil {
+		x, err := junitXML(run, iters, reasons)
+		if err == nil {
+			err = ec.writeOutput(junit, x)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	if summary != "" {
-		if err := writeSummary(summary, run, iters, reasons); err != nil {
+		err := ec.appendOutput(summary, func(w io.Writer) error { return summaryMarkdown(w, run, iters, reasons) })
+		if err != nil {
 			return err
 		}
 	}
-	err = ec.print(struct {
-		Run        *evals.Run        `json:"run"`
-		Iterations []evals.Iteration `json:"iterations"`
-	}{run, iters}, func(w io.Writer) {
+	table := func(w io.Writer) {
 		printIterations(w, iters, reasons)
 		fmt.Fprintln(w, runLine(run))
-	})
-	if err != nil {
+	}
+	if junit == stdoutPath || summary == stdoutPath {
+		// Stdout holds the report alone, for the next command of a
+		// pipe to parse: the table goes to stderr, as progress does.
+		table(ec.stderr)
+	} else if err := ec.print(struct {
+		Run        *evals.Run        `json:"run"`
+		Iterations []evals.Iteration `json:"iterations"`
+	}{run, iters}, table); err != nil {
 		return err
 	}
 	if !run.Passed() {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 
 	"github.com/spf13/cobra"
 )
@@ -43,15 +42,11 @@ written. Compare two with "projectops diff".`,
 			if err := writeJSON(&b, v); err != nil {
 				return err
 			}
-			if out == "" {
-				_, err = a.stdout.Write(b.Bytes())
-				return err
-			}
-			return os.WriteFile(out, b.Bytes(), 0o644)
+			return a.writeOutput(orDefault(out, stdoutPath), b.Bytes())
 		},
 	}
 	cmd.Flags().StringVar(&server, "server", "", "saved server `id` (required)")
-	cmd.Flags().StringVarP(&out, "output", "o", "", "write the snapshot to `file` instead of stdout")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the snapshot to `file` instead of stdout (- is stdout)")
 	_ = cmd.MarkFlagRequired("server")
 	return cmd
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+// noDashFile fails the test when a file named "-" was written in the
+// working directory instead of stdout.
+func noDashFile(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat("-"); err == nil {
+		t.Errorf(`a file named "-" was written instead of stdout`)
+	}
+}
+
+// export -o - writes the snapshot to stdout, as no -o does.
+func TestExportOutputDashIsStdout(t *testing.T) {
+	demoAPI(t)
+	t.Chdir(t.TempDir())
+	code, out, errOut := runCLI(t, "export", "--project", "prj_demo", "--server", "srv_demo", "-o", "-")
+	var snap map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &snap) != nil || snap["tools"] == nil {
+		t.Fatalf("export -o -: %d %q %q", code, out, errOut)
+	}
+	noDashFile(t)
+}
+
+// eval run --junit - writes the JUnit XML to stdout, alone (the table
+// goes to stderr), so a pipe parses it; --summary - writes the Markdown
+// there alike.
+func TestEvalRunReportsToStdout(t *testing.T) {
+	_, _ = evalServer(t)
+	t.Chdir(t.TempDir())
+	demo := os.Getenv("EVAL_TEST_DEMO_SERVER")
+	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{demo}, Tests: []evals.Test{
+		{Title: "adds", Model: "openai/gpt-4o-mini", Steps: []evals.Step{
+			evals.ToolCallStep("call", "echo", map[string]any{"message": "hi"}),
+			evals.AssertCalledWith("want-add", "add", nil)}},
+	}})
+
+	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms", "--junit", "-")
+	var suites junitSuites
+	if code != 1 || xml.Unmarshal([]byte(out), &suites) != nil || len(suites.Suites) != 1 || suites.Suites[0].Failures != 1 {
+		t.Fatalf("--junit -: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !strings.HasPrefix(out, "<?xml") || strings.Contains(out, "REASON") || strings.Contains(out, "pass rate") {
+		t.Errorf("stdout holds more than the XML:\n%s", out)
+	}
+	if !strings.Contains(errOut, "REASON") || !strings.Contains(errOut, "step want-add: add was not called") ||
+		!strings.Contains(errOut, "completed: failed (0 passed, 1 failed of 1") {
+		t.Errorf("the table is not on stderr:\n%s", errOut)
+	}
+
+	code, out, errOut = evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms", "--summary", "-")
+	if code != 1 || !strings.HasPrefix(out, "### Eval run ") || strings.Contains(out, "REASON") ||
+		!strings.Contains(errOut, "REASON") {
+		t.Errorf("--summary -: %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	noDashFile(t)
+}
+
+// Two documents cannot share stdout: refused before a run starts.
+func TestEvalRunStdoutReportConflicts(t *testing.T) {
+	srv, _ := evalServer(t)
+	before := len(srv.Requests())
+	for _, args := range [][]string{
+		{"run", "--suite", "evs_x", "--wait", "--junit", "-", "--summary", "-"},
+		{"run", "--suite", "evs_x", "--wait", "--junit", "-", "--json"},
+		{"run", "--suite", "evs_x", "--wait", "--summary", "-", "--json"},
+	} {
+		code, out, errOut := evalCLI(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "both write to standard output") {
+			t.Errorf("%v: %d %q %q", args, code, out, errOut)
+		}
+	}
+	if n := len(srv.Requests()) - before; n != 0 {
+		t.Errorf("%d requests sent for refused invocations", n)
+	}
+}
