@@ -87,7 +87,8 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-// errText is err's message for the one line the CLI prints, which already
+// errText is err's message (with the API error's field, see withField)
+// for the one line the CLI prints, which already
 // names the command: the SDK's own "projectops: " prefix is dropped, so a
 // failure never reads "projectops report: projectops: ...". Anything shaped
 // like an API key is masked: cobra echoes a key typed as an argument or
@@ -96,7 +97,7 @@ func isCobraUsage(err error) bool {
 func errText(err error) string {
 	// The prefix also starts every error the reporter wraps ("reporting
 	// failed: projectops: POST ..."): dropped there too.
-	s := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "projectops: "), ": projectops: ", ": ")
+	s := strings.ReplaceAll(strings.TrimPrefix(withField(err), "projectops: "), ": projectops: ", ": ")
 	if k := os.Getenv("PROJECTOPS_API_KEY"); len(k) >= 8 {
 		s = strings.ReplaceAll(s, k, "sk_***")
 	}

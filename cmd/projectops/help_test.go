@@ -82,6 +82,8 @@ func writeReference(w io.Writer, root *cobra.Command) {
 	fmt.Fprint(w, "| 1 | a gate failed: an eval run or reported tests failed, snapshots differ, a tool returned `isError`, a build failed |\n")
 	fmt.Fprint(w, "| 2 | bad usage, a configuration error (no `PROJECTOPS_API_KEY`), or an API error |\n\n")
 	fmt.Fprint(w, "`report -- CMD` exits with CMD's own status (128+n when a signal n ended it, 127 when it was not found and 126 when it could not run, as a shell reports them). Stdout carries data only; progress, warnings and errors go to stderr.\n\n")
+	fmt.Fprint(w, "An error line on stderr names the command; an API error's reads: the request, the status and code, with `details.reason` and `details.field` in parentheses when the service sent them (no other detail: details may echo the request's values), the message and the request id, e.g. `projectops eval run: POST /projects/prj_1/eval-runs: 400 VALIDATION_ERROR (field tests[0].model): Unknown model ... [request req_1]`.\n\n")
+	fmt.Fprint(w, "`-` given to an output file flag (`eval run --junit` or `--summary`, `export -o`) writes that file to stdout, which then holds it alone.\n\n")
 	fmt.Fprintf(w, "Global flags (every command):\n\n```\n%s```\n\n", root.PersistentFlags().FlagUsages())
 	for _, c := range commands(root)[1:] {
 		fmt.Fprintf(w, "## %s\n\n%s.\n\n", c.CommandPath(), strings.TrimSuffix(c.Short, "."))
