@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 	"github.com/projectops/projectops-go/servers"
@@ -121,7 +122,7 @@ func GetPrompt(ctx context.Context, sc *Call, p *servers.GetPromptParams) (json.
 		case bool:
 			args[k] = strconv.FormatBool(v)
 		case float64:
-			args[k] = jsNumberString(v) // as the service's String(value)
+			args[k] = wire.JSNumber(v) // as the service's String(value)
 		default:
 			return nil, edge.Validation("arguments."+k, "Prompt argument "+strconv.Quote(k)+" must be a string, number or boolean")
 		}

@@ -1,4 +1,4 @@
-package mcpops
+package wire
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// jsNumberString matches JavaScript's String(v) at the notation cut-offs
+// JSNumber matches JavaScript's String(v) at the notation cut-offs
 // (1e-6 and 1e21, each side), for negatives, -0, shortest digits and a
 // JSON integer past 2^53 (which JavaScript, like Go, reads as the nearest
 // double). The wants are what node prints for String(v).
@@ -25,8 +25,8 @@ func TestJSNumberString(t *testing.T) {
 		if err := json.Unmarshal([]byte(raw), &v); err != nil {
 			t.Fatal(err)
 		}
-		if got := jsNumberString(v); got != want {
-			t.Errorf("jsNumberString(%s) = %q, want %q", raw, got, want)
+		if got := JSNumber(v); got != want {
+			t.Errorf("JSNumber(%s) = %q, want %q", raw, got, want)
 		}
 	}
 }
@@ -42,8 +42,8 @@ func TestJSNumberStringAgreesWithEncodingJSON(t *testing.T) {
 			}
 			for _, x := range []float64{v, -v} {
 				b, _ := json.Marshal(x)
-				if got := jsNumberString(x); got != string(b) {
-					t.Fatalf("jsNumberString(%v) = %q, encoding/json %s", x, got, b)
+				if got := JSNumber(x); got != string(b) {
+					t.Fatalf("JSNumber(%v) = %q, encoding/json %s", x, got, b)
 				}
 			}
 		}

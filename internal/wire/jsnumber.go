@@ -1,18 +1,21 @@
-package mcpops
+package wire
 
 import (
 	"math"
 	"strconv"
 )
 
-// jsNumberString formats v as JavaScript's String(v) does (ECMAScript
-// Number::toString): the service turns a prompt argument's number into the
-// MCP server's string so. The digits are the shortest that round-trip, as
+// JSNumber formats v as JavaScript's String(v) does (ECMAScript
+// Number::toString), which is also how JSON.stringify writes a finite
+// number: the double spells numbers so wherever the service's would pass
+// through JavaScript (a prompt argument made a string, a stored host
+// config). The digits are the shortest that round-trip, as
 // strconv's precision -1 gives; decimal notation for 1e-6 <= |v| < 1e21,
 // exponent form outside with an unpadded exponent ("1e-7", "1e+21"),
 // and -0 is "0". encoding/json uses the same cut-offs for a float64.
-// NaN and ±Inf cannot come from JSON and are not handled.
-func jsNumberString(v float64) string {
+// NaN and ±Inf are not handled: the caller decides (JSON.stringify
+// writes them as null).
+func JSNumber(v float64) string {
 	if v == 0 {
 		return "0" // -0 too
 	}
