@@ -253,3 +253,23 @@ func TestParseLikeTheServiceReader(t *testing.T) {
 		}
 	}
 }
+
+// A full config's numbers are stored as JSON.stringify writes them, in
+// free-form objects too: shortest digits, 1e+21, -0 as 0, and a number too
+// large for a double (Infinity to JavaScript) as null.
+func TestCanonicalConfigSpellsNumbersAsJavaScript(t *testing.T) {
+	raw := `{"modelId":"m","temperature":0.70,"connectionDefaults":{"headers":{},"requestTimeout":1e4},` +
+		`"clientCapabilities":{},"hostContext":{"a":[1.0,-0,1e21,1E-7,1e400],"b":{"c":2.50}}}`
+	canon, herr := CanonicalConfig("config", json.RawMessage(raw))
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	got, err := json.Marshal(map[string]any{"t": canon["temperature"], "cd": canon["connectionDefaults"], "hc": canon["hostContext"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"cd":{"headers":{},"requestTimeout":10000},"hc":{"a":[1,0,1e+21,1e-7,null],"b":{"c":2.5}},"t":0.7}`
+	if string(got) != want {
+		t.Errorf("canonical numbers:\n got %s\nwant %s", got, want)
+	}
+}

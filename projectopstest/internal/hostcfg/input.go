@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"slices"
 
 	"github.com/projectops/projectops-go/internal/hostconfig"
@@ -75,7 +76,7 @@ func (cc *Cache) Resolve(ctx context.Context, in Input) (map[string]any, *edge.E
 	if !ok {
 		return nil, edge.Validation("template", "Unknown host template: "+template)
 	}
-	canon, err := hostconfig.Canonicalize(cfg)
+	canon, err := canonicalize(cfg)
 	if err != nil { // a live catalog entry the validator refuses
 		return nil, ConfigError("template", err)
 	}
@@ -87,16 +88,58 @@ func (cc *Cache) Resolve(ctx context.Context, in Input) (map[string]any, *edge.E
 // service's message ("hostConfigV2: temperature must be finite").
 func CanonicalConfig(field string, raw json.RawMessage) (map[string]any, *edge.Error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber() // numbers re-encode exactly
+	d.UseNumber() // no float64 detour: canonicalize spells each number once
 	var cfg map[string]any
 	if d.Decode(&cfg) != nil || cfg == nil {
 		return nil, edge.Validation(field, field+" must be an object")
 	}
-	canon, err := hostconfig.Canonicalize(cfg)
+	canon, err := canonicalize(cfg)
 	if err != nil {
 		return nil, ConfigError(field, err)
 	}
 	return canon, nil
+}
+
+// canonicalize validates cfg by the host config v2 rules and spells its
+// numbers as the service's stored row does. The service parses a config
+// with JSON.parse and stores JSON.stringify's text, so 0.70, 7e-1 and 0.7
+// are one row (one content address) that reads back as 0.7; the double
+// keeps each number as that text, and a number too large for a double is
+// null, as JSON.stringify writes Infinity.
+func canonicalize(cfg map[string]any) (map[string]any, error) {
+	canon, err := hostconfig.Canonicalize(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return jsNumbers(canon).(map[string]any), nil
+}
+
+// jsNumbers is v with every number in its JavaScript spelling (a
+// json.Number, which encodes as its text). It copies objects and arrays:
+// the canonical config may share them with a cached catalog template.
+func jsNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsNumbers(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsNumbers(e)
+		}
+		return out
+	}
+	f, ok := hostconfig.Number(v)
+	switch {
+	case !ok:
+		return v
+	case math.IsInf(f, 0) || math.IsNaN(f):
+		return nil
+	}
+	return json.Number(wire.JSNumber(f))
 }
 
 // ConfigError names the config field a validator refusal is about.
