@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"reflect"
 	"strings"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -126,7 +125,11 @@ func (c Config) ModelID() string {
 }
 
 // Equal reports whether two configs hold the same JSON value, whatever
-// their key order or spacing. go-cmp uses it.
+// their key order or spacing. Numbers compare by exact decimal value, as
+// written: 0.7, 0.70 and 7e-1 are equal, so are 10000 and 1e4, and 0 and
+// -0; two integers past 2^53 that differ are unequal, though JavaScript
+// (and a float64) would read them as one number. Configs that are not
+// JSON objects are equal only byte for byte. go-cmp uses it.
 func (c Config) Equal(d Config) bool {
 	if len(c) == 0 || len(d) == 0 {
 		return len(c) == len(d)
@@ -136,7 +139,7 @@ func (c Config) Equal(d Config) bool {
 	if errA != nil || errB != nil {
 		return bytes.Equal(c, d)
 	}
-	return reflect.DeepEqual(a, b)
+	return jsonEqual(a, b)
 }
 
 // String is the config's JSON text with the values of its connection
