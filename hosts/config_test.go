@@ -143,8 +143,9 @@ func TestConfigJSON(t *testing.T) {
 	}
 }
 
-// Numbers round-trip exactly through the service, and a malformed config is
-// refused before anything is sent.
+// A config reads back as the service stores it (numbers as JSON.stringify
+// writes them), the SDK keeping the digits it is sent, and a malformed
+// config is refused before anything is sent.
 func TestConfigRoundTrip(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -165,8 +166,13 @@ func TestConfigRoundTrip(t *testing.T) {
 	if !strings.Contains(string(got.Config), `"temperature":0.1`) {
 		t.Errorf("temperature changed: %s", got.Config)
 	}
-	if !strings.Contains(string(got.Config), "12345678901234567890") {
-		t.Errorf("large integer rounded: %s", got.Config)
+	if !strings.Contains(string(got.Config), `"requestTimeout":12345678901234567000`) {
+		t.Errorf("large integer not as the service writes it: %s", got.Config)
+	}
+	var d hosts.HostDetail
+	if err := json.Unmarshal([]byte(`{"config":{"requestTimeout":12345678901234567890}}`), &d); err != nil ||
+		string(d.Config) != `{"requestTimeout":12345678901234567890}` {
+		t.Errorf("the SDK rewrote the config it was sent: %s, %v", d.Config, err)
 	}
 
 	before := len(f.Srv.Requests())
