@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/wire"
 )
 
@@ -76,6 +77,16 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		return nil, errors.New("hosts: config is not valid JSON")
 	}
 	return c, nil
+}
+
+// check refuses, before anything is sent, a config MarshalJSON would fail
+// on: a client-side VALIDATION_ERROR (StatusCode 0) naming the config,
+// never quoting it (it may hold credentials).
+func (c Config) check() error {
+	if len(c) > 0 && !json.Valid(c) {
+		return apierr.Invalid("config", "hosts: config is not valid JSON")
+	}
+	return nil
 }
 
 // UnmarshalJSON keeps a copy of the bytes; null leaves the config empty.

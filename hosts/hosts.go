@@ -64,6 +64,9 @@ func (s *Service) Get(ctx context.Context, projectID, hostID string, opts ...opt
 // Create creates a host from a template or a full config. It is not retried
 // once the request may have reached the service (it is not idempotent).
 func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*HostDetail, error) {
+	if err := p.Config.check(); err != nil {
+		return nil, err
+	}
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeHosts,
 		Params: []string{projectID}, Body: p, Class: transport.Write, Scrub: p.Config.scrubber()})
@@ -71,6 +74,9 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 
 // Update changes the fields set in p and leaves the others as they are.
 func (s *Service) Update(ctx context.Context, projectID, hostID string, p UpdateParams, opts ...option.RequestOption) (*HostDetail, error) {
+	if err := p.Config.check(); err != nil {
+		return nil, err
+	}
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPatch, Route: routeHost,
 		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent, Scrub: p.Config.scrubber()})
