@@ -77,7 +77,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			body, err = json.Marshal(req.Body)
 		}
 		if err != nil {
-			return fmt.Errorf("projectops: encoding %s %s body: %w", req.Method, req.Route, err)
+			return bodyEncodeError(req.Method, path, err)
 		}
 	}
 	var idemKey string
@@ -553,4 +553,31 @@ func (t *Transport) retryWait(ctx context.Context, req *Request, attempt int, d 
 // line (errors.Join would print two).
 func waitCut(ctxErr, last error) error {
 	return fmt.Errorf("%w while waiting to retry after: %w", ctxErr, last)
+}
+
+// bodyEncodeError is a body that does not encode as JSON (a NaN, a
+// malformed raw value): a client-side VALIDATION_ERROR, as other pre-send
+// mistakes are. The encoder's message may quote the body (an invalid
+// number literal, a marshaler's own error text), and bodies carry
+// secrets, so it names only the Go type that failed.
+func bodyEncodeError(method, path string, err error) *shared.Error {
+	msg := "the request body does not encode as JSON"
+	var (
+		me *json.MarshalerError
+		te *json.UnsupportedTypeError
+		ve *json.UnsupportedValueError
+		we *jsonv1.MarshalerError // wire.Encode's (encoding/json's v2 candidate)
+	)
+	switch {
+	case errors.As(err, &me):
+		msg += " (a " + me.Type.String() + " failed to marshal)"
+	case errors.As(err, &te):
+		msg += " (a " + te.Type.String() + " cannot be encoded)"
+	case errors.As(err, &ve) && ve.Value.IsValid():
+		msg += " (a " + ve.Value.Type().String() + " value cannot be encoded)"
+	case errors.As(err, &we) && we.Type != nil:
+		msg += " (a " + we.Type.String() + " failed to marshal)"
+	}
+	return &shared.Error{Code: shared.CodeValidation, Method: method, Path: path, Message: msg,
+		Details: map[string]any{"field": "body"}}
 }
