@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -162,6 +163,12 @@ func writeValue(b *bytes.Buffer, v any) {
 		b.WriteString("null")
 	default:
 		f, _ := Number(asFloats(x))
+		if math.IsInf(f, 0) {
+			// Beyond a double's range JSON.parse gives Infinity, which
+			// JSON.stringify writes as null (json.Marshal refuses it).
+			b.WriteString("null")
+			return
+		}
 		if f == 0 {
 			f = 0 // -0 prints as 0
 		}

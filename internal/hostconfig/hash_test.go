@@ -98,3 +98,14 @@ func TestCanonicalJSONIsJavaScripts(t *testing.T) {
 		t.Errorf("CanonicalJSON =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A number beyond a double's range is Infinity to JavaScript, which
+// JSON.stringify writes as null: the canonical text stays JSON.
+func TestCanonicalJSONOverflowIsNull(t *testing.T) {
+	t.Parallel()
+	canon := map[string]any{"hostContext": map[string]any{"big": json.Number("1e400"), "neg": json.Number("-1e400"), "inf": math.Inf(1)}}
+	got := CanonicalJSON(canon)
+	if want := `{"hostContext":{"big":null,"inf":null,"neg":null}}`; string(got) != want {
+		t.Errorf("CanonicalJSON = %s, want %s", got, want)
+	}
+}
