@@ -81,6 +81,9 @@ func relayAgent(s *Server, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess := relay.New(conn, raw, hw.cork, slug)
+	// Public requests find the session from here, before Run says hello:
+	// they wait for the hello (the host's first message), not for this
+	// handler, so an agent that has its hello is live.
 	s.mu.Lock()
 	current := s.st.tun.byToken[hash] == t && t.version == version
 	var old *relay.Session

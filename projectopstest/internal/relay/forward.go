@@ -40,13 +40,15 @@ func (e *UnreachableError) Error() string { return "relay: " + e.Msg }
 // the body passed its limit) drops the public connection, so the caller's
 // client sees the failure.
 func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, url string, h http.Header) error {
-	st, err := rs.open()
+	st, err := rs.open(r.Context())
 	switch err {
 	case nil:
 	case errOverloaded:
 		return ErrOverloaded
-	default:
+	case errClosed:
 		return &UnreachableError{"No tunnel host is connected"}
+	default:
+		return nil // the caller went away (in process, or the double closed) before the hello was out: nothing was relayed
 	}
 	defer rs.forget(st)
 	var rc *http.ResponseController // made when needed: most requests need none

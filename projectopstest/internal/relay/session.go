@@ -41,6 +41,8 @@ type Session struct {
 
 	mu      sync.Mutex
 	closed  bool
+	greeted bool          // Run has sent the hello
+	hello   chan struct{} // closed once greeted or closed, whichever is first
 	next    uint32
 	streams map[uint32]*stream
 }
@@ -67,12 +69,13 @@ type stream struct {
 // New returns the relay side of a host's WebSocket session for the tunnel
 // slug. raw, when known, is the connection under conn; cork, when not nil,
 // is the Cork between them, which lets a round of messages go out in one
-// write. Run serves it.
+// write. Run serves it. The session may be handed requests (Forward) at
+// once: they wait for its hello, which is the host's first message.
 func New(conn *websocket.Conn, raw io.Closer, cork *tunnelwire.Cork, slug string) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Session{conn: conn, raw: raw, w: tunnelwire.NewWriter(conn, cork), slug: slug,
 		limits: tunnelwire.DefaultLimits, ctx: ctx, cancel: cancel,
-		done: make(chan struct{}), streams: map[uint32]*stream{}}
+		done: make(chan struct{}), hello: make(chan struct{}), streams: map[uint32]*stream{}}
 }
 
 // closeGrace bounds a close handshake: a host that stopped reading would
@@ -104,6 +107,12 @@ func (rs *Session) Run(serverCtx context.Context) {
 	if rs.w.Send(tunnelwire.Batch(nil).Hello(rs.slug, rs.limits)) != nil {
 		return
 	}
+	rs.mu.Lock()
+	rs.greeted = true
+	if !rs.closed { // else shutdown has let the waiters go
+		close(rs.hello)
+	}
+	rs.mu.Unlock()
 	r := tunnelwire.NewReader(rs.conn)
 	for {
 		typ, msg, err := r.Read()
@@ -213,6 +222,9 @@ func (rs *Session) shutdown() bool {
 		return false
 	}
 	rs.closed = true
+	if !rs.greeted { // requests waiting for the hello fail now
+		close(rs.hello)
+	}
 	streams := rs.streams
 	rs.streams = map[uint32]*stream{}
 	rs.mu.Unlock()
@@ -226,9 +238,21 @@ func (rs *Session) shutdown() bool {
 var errOverloaded = errors.New("too many requests in flight")
 
 // open starts a stream: errClosed when the session is closed,
-// errOverloaded when it has as many streams as the limits allow.
-func (rs *Session) open() (*stream, error) {
+// errOverloaded when it has as many streams as the limits allow. On a
+// session whose hello is not sent yet (the tunnel's newest, just
+// connected) it waits for the hello first, so that a req never reaches the
+// host before it; ctx's error if ctx ends first.
+func (rs *Session) open(ctx context.Context) (*stream, error) {
 	rs.mu.Lock()
+	if !rs.greeted && !rs.closed { // rare: one branch on the way of every request
+		rs.mu.Unlock()
+		select {
+		case <-rs.hello:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		rs.mu.Lock()
+	}
 	defer rs.mu.Unlock()
 	switch {
 	case rs.closed:
