@@ -174,12 +174,14 @@ func (s *Server) Wait() { s.bg.Wait() }
 // background goroutine the server owns and waits for them to return. The
 // grace is for requests not yet answered (a tool call): an in-process
 // stream whose response has begun (an SSE GET its caller holds open) or
-// a hijacked connection is not waited for, but cancelled. A loopback
-// client still sending or not reading after ShutdownGrace has its
-// connection closed, so Close never waits on it. It is idempotent and
-// reports no error; the return value keeps the io.Closer shape. A Close
-// racing the first returns at once; the first returns when everything has
-// ended.
+// a hijacked connection is not waited for, but cancelled. An in-process
+// request the cancelling leaves unanswered (its handler returns without
+// writing) fails with ErrServerClosed, as over loopback it finds its
+// connection closed. A loopback client still sending or not reading after
+// ShutdownGrace has its connection closed, so Close never waits on it. It
+// is idempotent and reports no error; the return value keeps the io.Closer
+// shape. A Close racing the first returns at once; the first returns when
+// everything has ended.
 //
 // So the first Close must not be called from inside the server's own
 // work: a callback it runs (WithHostCatalogSource's source, a build hook,

@@ -260,10 +260,22 @@ func (w *responseWriter) commitLocked(stream bool) {
 	w.signalReady()
 }
 
-// finish ends a handler that returned normally.
+// finish ends a handler that returned normally. One that returns having
+// written nothing (no status, no body) once the server has closed was cut
+// by the closing, not answering (the relay's, whose tunnel host had not
+// answered yet): its caller gets errCut, as a caller over loopback finds
+// its connection closed, not the empty 200 net/http would send for it.
 func (w *responseWriter) finish() {
 	w.mu.Lock()
 	if !w.committed {
+		if w.status == 0 && w.hctx.host.Err() != nil {
+			w.committed = true
+			w.err = errCut
+			w.leaveLocked()
+			w.signalReady()
+			w.mu.Unlock()
+			return
+		}
 		w.commitLocked(false)
 		w.mu.Unlock()
 		return

@@ -22,6 +22,10 @@ import (
 // error, as with a real connection closed mid-exchange.
 var errDropped = fmt.Errorf("projectopstest: connection dropped by server: %w", io.ErrUnexpectedEOF)
 
+// errCut marks a request the server's closing cut before it was answered
+// (see finish): the transport answers it with its Closed error.
+var errCut = errors.New("projectopstest: request cut by the server closing")
+
 // Host is the server the transport runs requests on.
 type Host interface {
 	// Handler serves every request.
@@ -50,8 +54,19 @@ type Host interface {
 // beyond the HTTP bodies themselves.
 type Transport struct {
 	Host Host
-	// Closed is the error a request gets once the server is closed.
+	// Closed is the error a request gets once the server is closed, and
+	// one its closing cut before it was answered (a handler that returned
+	// without writing once the Host's context had ended).
 	Closed error
+}
+
+// failure is the error RoundTrip returns for a response that failed
+// before it was committed.
+func (t *Transport) failure(err error) error {
+	if err == errCut && t.Closed != nil {
+		return t.Closed
+	}
+	return err
 }
 
 // InProcess marks t as serving in the caller's process (wire.InProcess):
@@ -113,7 +128,7 @@ func (t *Transport) serveSync(req, sreq *http.Request, rw *responseWriter) (*htt
 		return nil, err // like net/http: a cancelled request gets no response
 	}
 	if rw.err != nil {
-		return nil, rw.err
+		return nil, t.failure(rw.err)
 	}
 	return rw.response(req, func() {}), nil
 }
@@ -155,7 +170,7 @@ func (t *Transport) serveAsync(req, sreq *http.Request, rw *responseWriter, canc
 		return nil, req.Context().Err()
 	}
 	if rw.err != nil {
-		return nil, rw.err
+		return nil, t.failure(rw.err)
 	}
 	return rw.response(req, cancel), nil
 }
