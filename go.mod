@@ -14,7 +14,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
-	github.com/spf13/pflag v1.1.0 // cobra 1.10.2 requires it; v1.1.0 prints every bool flag as --flag[=true|false] in help
+	github.com/spf13/pflag v1.1.0 // cobra's flags; v1.1.0 shows bool flags as --flag[=true|false] in help
 	go.uber.org/goleak v1.3.0
 	golang.org/x/oauth2 v0.38.0
 	golang.org/x/sync v0.25.0

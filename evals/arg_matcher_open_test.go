@@ -30,6 +30,11 @@ func TestArgMatcherKeepsUnmodelledMembers(t *testing.T) {
 	if got, _ := json.Marshal(evals.ArgMatcher{}); string(got) != `{"args":{}}` {
 		t.Errorf("zero ArgMatcher: %s", got)
 	}
+	// Extra members that name a modelled field are not sent, so they do
+	// not stand in for the required args object.
+	if got, _ := json.Marshal(evals.ArgMatcher{Extra: map[string]json.RawMessage{"Args": []byte(`{"a":1}`)}}); string(got) != `{"args":{}}` {
+		t.Errorf("Extra naming args only: %s", got)
+	}
 	var bad evals.ArgMatcher
 	if err := json.Unmarshal([]byte(`{"args":[1]}`), &bad); err == nil {
 		t.Error("args as an array decoded without error")

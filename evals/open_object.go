@@ -60,6 +60,17 @@ func extraMembers(data []byte, names []string) (map[string]json.RawMessage, erro
 	return extra, nil
 }
 
+// sendsExtra reports whether extra has a member withExtra sends: one not
+// naming a modelled field.
+func sendsExtra(names []string, extra map[string]json.RawMessage) bool {
+	for k := range extra {
+		if !modelled(names, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // mergeExtra adds extra's members to into, made if nil and needed, and
 // returns it.
 func mergeExtra(into, extra map[string]json.RawMessage) map[string]json.RawMessage {
@@ -128,6 +139,14 @@ func unplaced(err error) error {
 			te.Struct = "Assertion"
 		case "argMatcherFields":
 			te.Struct = "ArgMatcher"
+		}
+		switch te.Type {
+		case reflect.TypeFor[stepFields]():
+			te.Type = reflect.TypeFor[Step]()
+		case reflect.TypeFor[assertionFields]():
+			te.Type = reflect.TypeFor[Assertion]()
+		case reflect.TypeFor[argMatcherFields]():
+			te.Type = reflect.TypeFor[ArgMatcher]()
 		}
 	}
 	return err
@@ -210,16 +229,16 @@ func (a *Assertion) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON encodes the modelled fields, nil Args as {} when Extra is
-// empty (the service requires the object), then Extra's members that do
-// not name a modelled field.
+// MarshalJSON encodes the modelled fields, nil Args as {} when Extra has
+// no member to send (the service requires the object), then Extra's
+// members that do not name a modelled field.
 func (m ArgMatcher) MarshalJSON() ([]byte, error) {
 	type wire struct {
 		Args             map[string]any `json:"args,omitzero"`
 		ArgumentMatching string         `json:"argumentMatching,omitempty"`
 	}
 	w := wire{Args: m.Args, ArgumentMatching: m.ArgumentMatching}
-	if w.Args == nil && len(m.Extra) == 0 {
+	if w.Args == nil && !sendsExtra(argNames(), m.Extra) {
 		w.Args = map[string]any{}
 	}
 	b, err := json.Marshal(w)

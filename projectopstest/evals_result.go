@@ -73,7 +73,8 @@ func (x *iterExec) store(ctx context.Context, run *evalRunRec) {
 	}
 }
 
-// ran reports whether any step started: a message, a span or a verdict.
+// ran reports whether any step recorded anything: a message, a span or a
+// verdict (a step cut while under way recorded none, as a cancel stores).
 func (x *iterExec) ran() bool {
 	if len(x.msgs) > 0 || len(x.spans) > 0 {
 		return true

@@ -98,6 +98,12 @@ func errText(err error) string {
 	// The prefix also starts every error the reporter wraps ("reporting
 	// failed: projectops: POST ..."): dropped there too.
 	s := strings.ReplaceAll(strings.TrimPrefix(withField(err), "projectops: "), ": projectops: ", ": ")
+	return maskAPIKey(s)
+}
+
+// maskAPIKey masks the key in PROJECTOPS_API_KEY by value and any
+// key-shaped token.
+func maskAPIKey(s string) string {
 	if k := os.Getenv("PROJECTOPS_API_KEY"); len(k) >= 8 {
 		s = strings.ReplaceAll(s, k, "sk_***")
 	}

@@ -47,9 +47,10 @@ func withField(err error) string {
 const detailFieldMax = 120
 
 // detailField is details.field on one line, control characters dropped,
-// cut to detailFieldMax runes and redacted as the reporter redacts text
-// (errText masks the API key by value after): the service names the
-// field, but what it sends is still not the CLI's own text.
+// with the API key masked and redacted as the reporter redacts text, then
+// cut to detailFieldMax runes: the service names the field, but what it
+// sends is still not the CLI's own text, and a cut first could leave most
+// of a secret that no longer matches whole.
 func detailField(e *projectops.Error) string {
 	f, _ := e.Details["field"].(string)
 	f = strings.Map(func(r rune) rune {
@@ -58,9 +59,8 @@ func detailField(e *projectops.Error) string {
 		}
 		return r
 	}, f)
-	f = cell(f, detailFieldMax)
 	if f == "" {
 		return ""
 	}
-	return (*ingest.Service)(nil).RedactText(f)
+	return cell((*ingest.Service)(nil).RedactText(maskAPIKey(f)), detailFieldMax)
 }

@@ -48,7 +48,7 @@ func TestErrorLineField(t *testing.T) {
 		{"not a string", apiErr("", map[string]any{"field": 3}), "400 VALIDATION_ERROR: bad request"},
 		{"one line", apiErr("", map[string]any{"field": "a\nb\x1b[2Jc"}), "(field a b [2Jc)"},
 		{"secrets masked", apiErr("", map[string]any{"field": "sk_live_abcdefgh12345 odd-shaped-KEY-987654 Bearer tok123456789"}),
-			"(field [REDACTED] sk_*** Bearer [REDACTED])"},
+			"(field sk_*** sk_*** Bearer [REDACTED])"},
 	}
 	for _, tc := range cases {
 		var stderr bytes.Buffer

@@ -50,7 +50,7 @@ failed, snapshots differ, a tool returned isError); 2 bad usage or an API error.
 	root.SetErr(a.stderr)
 	root.SetContext(a.ctx)
 	root.SetUsageTemplate(root.UsageTemplate() + usageFooter)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagRange(err)} })
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.baseURL, "base-url", "", "API base `URL` including /api/v1 (default $PROJECTOPS_BASE_URL or the hosted service)")
 	// The environment is read when the flag is unset, not as the flag's
