@@ -9,8 +9,8 @@ import (
 )
 
 // Limits of the loopback listener (Start, StartAt, projectops serve), so a
-// double can be left running: a slow or idle client holds nothing for long
-// and never delays Close.
+// double can be left running: a slow, idle or non-reading client holds
+// nothing for long and never delays Close.
 const (
 	// DefaultBodyReadTimeout bounds how long a request's body may take to
 	// arrive once its headers are in; a stalled upload then fails with
@@ -18,6 +18,12 @@ const (
 	DefaultBodyReadTimeout = 30 * time.Second
 	// DefaultIdleTimeout is how long an idle keep-alive connection is kept.
 	DefaultIdleTimeout = 2 * time.Minute
+	// DefaultWriteTimeout bounds each write of a response: a client that
+	// stops reading has its connection closed once a write has waited on
+	// it this long. It bounds a write, not a response: a stream (an SSE
+	// GET, a relayed tunnel response) that a client keeps reading runs as
+	// long as it runs.
+	DefaultWriteTimeout = 30 * time.Second
 	// MaxHeaderBytes caps a request's head as the service's Node server
 	// caps it (its default maxHeaderSize), counting as Node counts: the
 	// request target and every header's name and value. A head at or
@@ -32,8 +38,9 @@ const (
 	ShutdownGrace = 2 * time.Second
 )
 
-// connLimits are the listener's timeouts (WithConnTimeouts).
-type connLimits struct{ body, idle time.Duration }
+// connLimits are the listener's timeouts (WithConnTimeouts,
+// WithWriteTimeout).
+type connLimits struct{ body, idle, write time.Duration }
 
 // WithConnTimeouts sets the loopback listener's body read timeout (default
 // DefaultBodyReadTimeout) and idle keep-alive timeout (default
@@ -43,9 +50,16 @@ func WithConnTimeouts(body, idle time.Duration) Option {
 		if body <= 0 || idle <= 0 {
 			return errors.New("projectopstest: WithConnTimeouts: timeouts must be positive")
 		}
-		o.conn = connLimits{body: body, idle: idle}
+		o.conn.body, o.conn.idle = body, idle
 		return nil
 	}
+}
+
+// WithWriteTimeout sets how long one write of a loopback response may wait
+// on a client that does not read it (default DefaultWriteTimeout) before
+// the connection is closed. It must be positive.
+func WithWriteTimeout(d time.Duration) Option {
+	return checked("WithWriteTimeout", d > 0, "d must be positive", func(o *options) { o.conn.write = d })
 }
 
 func (l connLimits) withDefaults() connLimits {
@@ -55,6 +69,9 @@ func (l connLimits) withDefaults() connLimits {
 	if l.idle == 0 {
 		l.idle = DefaultIdleTimeout
 	}
+	if l.write == 0 {
+		l.write = DefaultWriteTimeout
+	}
 	return l
 }
 
@@ -62,7 +79,7 @@ func (l connLimits) withDefaults() connLimits {
 func (l connLimits) configure(hs *http.Server) {
 	hs.IdleTimeout = l.idle
 	hs.MaxHeaderBytes = 4 * MaxHeaderBytes // a backstop: the handler applies the cap (headTooLarge)
-	hs.Handler = edge.BodyDeadline(hs.Handler, l.body)
+	hs.Handler = edge.BodyDeadline(edge.WriteDeadline(hs.Handler, l.write), l.body)
 }
 
 // headTooLarge reports whether r's head reaches MaxHeaderBytes as Node

@@ -168,9 +168,9 @@ type relayFixture struct {
 	serverID string
 }
 
-func newRelayFixture(t *testing.T, loopback bool) *relayFixture {
+func newRelayFixture(t *testing.T, loopback bool, opts ...projectopstest.Option) *relayFixture {
 	t.Helper()
-	srv := projectopstest.NewTestServer(t, noLimit)
+	srv := projectopstest.NewTestServer(t, append([]projectopstest.Option{noLimit}, opts...)...)
 	tg := inproc(srv)
 	if loopback {
 		tg = targets(t, srv)[1]
