@@ -28,7 +28,10 @@ const (
 	// caps it (its default maxHeaderSize), counting as Node counts: the
 	// request target and every header's name and value. A head at or
 	// over it is answered 431 with no body before any route, in process
-	// and on the listener alike.
+	// and on the listener alike. The exception is a head over the
+	// listener's backstop (4×MaxHeaderBytes plus net/http's 4 KiB slack,
+	// counted as sent), which net/http refuses before any handler: 431
+	// with a text/plain body and no X-Request-Id.
 	MaxHeaderBytes = 16 << 10
 	// ShutdownGrace is how long Close lets requests in flight, loopback
 	// and in process, finish before it cancels them and closes their
@@ -78,7 +81,9 @@ func (l connLimits) withDefaults() connLimits {
 // configure applies the limits to the loopback http.Server.
 func (l connLimits) configure(hs *http.Server) {
 	hs.IdleTimeout = l.idle
-	hs.MaxHeaderBytes = 4 * MaxHeaderBytes // a backstop: the handler applies the cap (headTooLarge)
+	// A backstop: the handler applies the cap (headTooLarge). A head over
+	// it is net/http's to answer, with its own text body.
+	hs.MaxHeaderBytes = 4 * MaxHeaderBytes
 	hs.Handler = edge.BodyDeadline(edge.WriteDeadline(hs.Handler, l.write), l.body)
 }
 
