@@ -46,10 +46,22 @@ func (w *deadlineWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// writePiece is the most one deadline covers: a large body to a client
+// that reads slowly but reads is written piece by piece, each in time.
+const writePiece = 64 << 10
+
 // Write implements http.ResponseWriter.
 func (w *deadlineWriter) Write(b []byte) (int, error) {
-	w.extend()
-	return w.ResponseWriter.Write(b)
+	n := 0
+	for {
+		w.extend()
+		m, err := w.ResponseWriter.Write(b[:min(len(b), writePiece)])
+		n += m
+		b = b[m:]
+		if err != nil || len(b) == 0 {
+			return n, err
+		}
+	}
 }
 
 // Flush implements http.Flusher.
