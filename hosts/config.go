@@ -139,15 +139,17 @@ func (c Config) ModelID() string {
 // their key order or spacing. Numbers compare by exact decimal value, as
 // written: 0.7, 0.70 and 7e-1 are equal, so are 10000 and 1e4, and 0 and
 // -0; two integers past 2^53 that differ are unequal, though JavaScript
-// (and a float64) would read them as one number. Configs that are not
-// JSON objects are equal only byte for byte. go-cmp uses it.
+// (and a float64) would read them as one number; a number whose exponent
+// does not fit in 62 bits compares as written. Configs that are not JSON
+// objects (null, or text that is not one JSON value) are equal only byte
+// for byte. go-cmp uses it.
 func (c Config) Equal(d Config) bool {
-	if len(c) == 0 || len(d) == 0 {
-		return len(c) == len(d)
+	if len(c) == 0 || len(d) == 0 || !json.Valid(c) || !json.Valid(d) {
+		return bytes.Equal(c, d)
 	}
 	a, errA := c.Map()
 	b, errB := d.Map()
-	if errA != nil || errB != nil {
+	if errA != nil || errB != nil || a == nil || b == nil {
 		return bytes.Equal(c, d)
 	}
 	return jsonEqual(a, b)

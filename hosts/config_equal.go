@@ -2,7 +2,7 @@ package hosts
 
 import (
 	"encoding/json"
-	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -42,29 +42,34 @@ func jsonEqual(a, b any) bool {
 
 // decimalKey spells a JSON number's exact value one way: its significant
 // digits and a power of ten ("7e-1" for 0.7, 0.70 and 7e-1; "0" for any
-// zero). It works on the text, so no value is rounded, and a huge exponent
-// ("1e999999999") costs no more than its digits (big.Rat would expand it).
+// zero). It works on the text, so no value is rounded; a number whose
+// exponent does not fit in 62 bits is its own key, as written (a key that
+// equals it is in this same normal form, so no two values share a key),
+// which keeps the cost linear in the text.
 func decimalKey(n json.Number) string {
 	s := string(n) // valid JSON number syntax: Map's decoder checked it
 	sign := ""
 	if strings.HasPrefix(s, "-") {
 		sign, s = "-", s[1:]
 	}
-	exp := new(big.Int)
+	var exp int64
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		exp.SetString(strings.TrimPrefix(s[i+1:], "+"), 10)
-		s = s[:i]
+		e, err := strconv.ParseInt(strings.TrimPrefix(s[i+1:], "+"), 10, 64)
+		if err != nil || e > 1<<62 || e < -1<<62 {
+			return string(n)
+		}
+		exp, s = e, s[:i]
 	}
 	digits := s
 	if i := strings.IndexByte(s, '.'); i >= 0 {
 		digits = s[:i] + s[i+1:]
-		exp.Sub(exp, big.NewInt(int64(len(s)-i-1)))
+		exp -= int64(len(s) - i - 1)
 	}
 	digits = strings.TrimLeft(digits, "0")
 	if digits == "" {
 		return "0" // -0 too
 	}
 	trimmed := strings.TrimRight(digits, "0")
-	exp.Add(exp, big.NewInt(int64(len(digits)-len(trimmed))))
-	return sign + trimmed + "e" + exp.String()
+	exp += int64(len(digits) - len(trimmed))
+	return sign + trimmed + "e" + strconv.FormatInt(exp, 10)
 }

@@ -1,6 +1,7 @@
 package hosts_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/projectops/projectops-go/hosts"
@@ -35,6 +36,33 @@ func TestConfigEqualSameNumberValue(t *testing.T) {
 		}
 		if got := b.Equal(a); got != p.want {
 			t.Errorf("Config(%s).Equal(%s) = %v, want %v", p.b, p.a, got, p.want)
+		}
+	}
+}
+
+// A number whose exponent passes 62 bits compares as written, which keeps
+// Equal linear in the text (a big-integer exponent is superlinear); and
+// what is not one JSON object compares byte for byte.
+func TestConfigEqualEdges(t *testing.T) {
+	t.Parallel()
+	huge := strings.Repeat("9", 100_000)
+	for _, p := range []struct {
+		a, b string
+		want bool
+	}{
+		{`{"x":1e` + huge + `}`, `{"x":1e` + huge + `}`, true},
+		{`{"x":1e` + huge + `}`, `{"x":10e` + huge + `}`, false},
+		{`{"x":1e4611686018427387904}`, `{"x":10e4611686018427387903}`, true},
+		{`null`, `{}`, false},
+		{`null`, `null`, true},
+		{`{"a":1}`, `{"a":1} {"b":2}`, false},
+	} {
+		a, b := hosts.Config(p.a), hosts.Config(p.b)
+		if got := a.Equal(b); got != p.want {
+			t.Errorf("Config(%.40s).Equal(%.40s) = %v, want %v", p.a, p.b, got, p.want)
+		}
+		if got := b.Equal(a); got != p.want {
+			t.Errorf("Config(%.40s).Equal(%.40s) = %v, want %v", p.b, p.a, got, p.want)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"encoding/json"
+	"errors"
+	"strings"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/hostconfig"
@@ -21,10 +23,18 @@ func (p RunParams) withHostConfigHash() (RunParams, error) {
 	// []any, map[string]any), whatever Go values the caller built.
 	b, err := json.Marshal(map[string]any(p.HostConfig)) // not HostConfig's redacting MarshalJSON
 	if err != nil {
-		return p, apierr.Invalid("hostConfig", "hostConfig does not encode as JSON: "+err.Error())
+		// Never the encoder's text: it may quote a header value.
+		return p, apierr.Invalid("hostConfig", "hostConfig does not encode as JSON"+apierr.EncodeFailure(err))
 	}
 	var cfg map[string]any
-	if err := json.Unmarshal(b, &cfg); err != nil || cfg == nil {
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) && strings.HasPrefix(ute.Value, "number") {
+			return p, apierr.Invalid("hostConfig", "hostConfig holds a number beyond a double's range")
+		}
+		return p, apierr.Invalid("hostConfig", "hostConfig does not decode as a JSON object")
+	}
+	if cfg == nil {
 		return p, apierr.Invalid("hostConfig", "hostConfig must be a JSON object")
 	}
 	cfg = hostconfig.ForEvalWire(cfg)

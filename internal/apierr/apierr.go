@@ -8,6 +8,8 @@ import (
 	"errors"
 	"net/http"
 
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -176,4 +178,27 @@ func redactValue(v any, redact func(string) string) any {
 // would otherwise panic (net/http answers it with an error too).
 func NilContext() *shared.Error {
 	return Invalid("ctx", "nil context.Context: pass context.Background() or the caller's context")
+}
+
+// EncodeFailure names the Go type a JSON encoding failed on, as
+// " (a T failed to marshal)", or "" when the error names none: never the
+// encoder's own text, which may quote the value (a header, a token).
+func EncodeFailure(err error) string {
+	var (
+		me *json.MarshalerError
+		te *json.UnsupportedTypeError
+		ve *json.UnsupportedValueError
+		we *jsonv1.MarshalerError // wire.Encode's (encoding/json's v2 candidate)
+	)
+	switch {
+	case errors.As(err, &me):
+		return " (a " + me.Type.String() + " failed to marshal)"
+	case errors.As(err, &te):
+		return " (a " + te.Type.String() + " cannot be encoded)"
+	case errors.As(err, &ve) && ve.Value.IsValid():
+		return " (a " + ve.Value.Type().String() + " value cannot be encoded)"
+	case errors.As(err, &we) && we.Type != nil:
+		return " (a " + we.Type.String() + " failed to marshal)"
+	}
+	return ""
 }

@@ -561,23 +561,7 @@ func waitCut(ctxErr, last error) error {
 // number literal, a marshaler's own error text), and bodies carry
 // secrets, so it names only the Go type that failed.
 func bodyEncodeError(method, path string, err error) *shared.Error {
-	msg := "the request body does not encode as JSON"
-	var (
-		me *json.MarshalerError
-		te *json.UnsupportedTypeError
-		ve *json.UnsupportedValueError
-		we *jsonv1.MarshalerError // wire.Encode's (encoding/json's v2 candidate)
-	)
-	switch {
-	case errors.As(err, &me):
-		msg += " (a " + me.Type.String() + " failed to marshal)"
-	case errors.As(err, &te):
-		msg += " (a " + te.Type.String() + " cannot be encoded)"
-	case errors.As(err, &ve) && ve.Value.IsValid():
-		msg += " (a " + ve.Value.Type().String() + " value cannot be encoded)"
-	case errors.As(err, &we) && we.Type != nil:
-		msg += " (a " + we.Type.String() + " failed to marshal)"
-	}
-	return &shared.Error{Code: shared.CodeValidation, Method: method, Path: path, Message: msg,
+	return &shared.Error{Code: shared.CodeValidation, Method: method, Path: path,
+		Message: "the request body does not encode as JSON" + apierr.EncodeFailure(err),
 		Details: map[string]any{"field": "body"}}
 }

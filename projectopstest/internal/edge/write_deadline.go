@@ -17,7 +17,7 @@ import (
 // connection is its new owner's: its deadlines are left alone.
 func WriteDeadline(h http.Handler, d time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}
+		dw := &deadlineWriter{ResponseWriter: w, d: d}
 		dw.extend()
 		h.ServeHTTP(dw, r)
 		dw.extend()
@@ -27,17 +27,24 @@ func WriteDeadline(h http.Handler, d time.Duration) http.Handler {
 // deadlineWriter extends the write deadline before each write.
 type deadlineWriter struct {
 	http.ResponseWriter
-	rc       *http.ResponseController
 	d        time.Duration
 	hijacked atomic.Bool
 }
 
 // extend moves the write deadline; an error (a writer without deadlines,
-// as in process) leaves the response unbounded, as before.
+// as in process) leaves the response unbounded, as before. net/http's own
+// writer is asked directly: a ResponseController per request would be an
+// allocation on every request.
 func (w *deadlineWriter) extend() {
-	if !w.hijacked.Load() {
-		_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	if w.hijacked.Load() {
+		return
 	}
+	t := time.Now().Add(w.d)
+	if dl, ok := w.ResponseWriter.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		_ = dl.SetWriteDeadline(t)
+		return
+	}
+	_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(t)
 }
 
 // WriteHeader implements http.ResponseWriter.
@@ -71,13 +78,16 @@ func (w *deadlineWriter) Flush() { _ = w.FlushError() }
 // write that failed.
 func (w *deadlineWriter) FlushError() error {
 	w.extend()
-	return w.rc.Flush()
+	if f, ok := w.ResponseWriter.(interface{ FlushError() error }); ok {
+		return f.FlushError()
+	}
+	return http.NewResponseController(w.ResponseWriter).Flush()
 }
 
 // Hijack implements http.Hijacker, and stops extending the deadline:
 // net/http clears it when it hands the connection over.
 func (w *deadlineWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	c, rw, err := w.rc.Hijack()
+	c, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err == nil {
 		w.hijacked.Store(true)
 	}
