@@ -46,6 +46,12 @@ type Control struct {
 	HasBody bool        // req
 	Code    string      // abort
 	Msg     string      // abort, optional
+
+	// NotBytes reports a req or res whose method, url or a header has a
+	// character above U+00FF: no byte stands for it (see bytestring.go),
+	// so the message is no HTTP message and is to be refused. Those
+	// strings are then as the JSON text spelled them.
+	NotBytes bool
 }
 
 // AppendHello appends a hello message.
@@ -63,8 +69,8 @@ func AppendHello(b []byte, slug string, l Limits) []byte {
 // lower is set (as the service's edge sends them), else as they are.
 func AppendReq(b []byte, id uint32, method, url string, h http.Header, hasBody, lower bool) []byte {
 	b = appendStart(b, Req, id)
-	b = appendString(append(b, `,"method":`...), method)
-	b = appendString(append(b, `,"url":`...), url)
+	b = appendByteString(append(b, `,"method":`...), method)
+	b = appendByteString(append(b, `,"url":`...), url)
 	b = appendHeaders(append(b, `,"headers":`...), h, lower)
 	if hasBody {
 		return append(b, `,"hasBody":true}`...)
@@ -103,8 +109,8 @@ func appendStart(b []byte, t string, id uint32) []byte {
 	return strconv.AppendUint(b, uint64(id), 10)
 }
 
-// appendHeaders writes h as [name, value] pairs, names sorted, each value
-// of a name its own pair.
+// appendHeaders writes h as [name, value] pairs of byte strings, names
+// sorted, each value of a name its own pair.
 func appendHeaders(b []byte, h http.Header, lower bool) []byte {
 	b = append(b, '[')
 	var stack [24]string
@@ -121,19 +127,20 @@ func appendHeaders(b []byte, h http.Header, lower bool) []byte {
 			if lower {
 				b = appendLowerString(b, k)
 			} else {
-				b = appendString(b, k)
+				b = appendByteString(b, k)
 			}
-			b = appendString(append(b, ','), v)
+			b = appendByteString(append(b, ','), v)
 			b = append(b, ']')
 		}
 	}
 	return append(b, ']')
 }
 
-// appendLowerString is appendString of s in ASCII lower case.
+// appendLowerString is appendByteString of s in ASCII lower case (no
+// escape it writes has an upper-case letter).
 func appendLowerString(b []byte, s string) []byte {
 	at := len(b)
-	b = appendString(b, s)
+	b = appendByteString(b, s)
 	for i := at; i < len(b); i++ {
 		if c := b[i]; 'A' <= c && c <= 'Z' {
 			b[i] = c + 'a' - 'A'
@@ -142,10 +149,10 @@ func appendLowerString(b []byte, s string) []byte {
 	return b
 }
 
-// appendString quotes s as JSON.stringify does (no HTML escapes: a URL's
-// '&' stays as it is). Header names, values and URLs are plain ASCII
-// nearly always; anything else takes encoding/json, which also turns
-// invalid UTF-8 into U+FFFD.
+// appendString quotes the text s (a slug, an abort's code or message) as
+// JSON.stringify does, no HTML escapes. Plain ASCII nearly always;
+// anything else takes encoding/json, which also turns invalid UTF-8 into
+// U+FFFD.
 func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if !plain(s[i]) {
@@ -171,9 +178,11 @@ func plain(c byte) bool {
 // it (compact, no escapes) is read by a direct scan; any other JSON goes
 // through json/v2 with JSON.parse's leniency: unknown members are ignored,
 // a repeated member's last value counts, invalid UTF-8 is accepted. Names
-// match exactly. Header names come back canonical, as net/http's server
-// reads them; repeated names (in any case) have their values joined in
-// order. FuzzDecodeControl holds the scan to json/v2's result. The scan
+// match exactly. The method, url and headers are byte strings (see
+// bytestring.go): each character U+0000–U+00FF comes back as its byte,
+// and one above sets NotBytes. Header names come back canonical, as
+// net/http's server reads them; repeated names (in any case) have their
+// values joined in order. FuzzDecodeControl holds the scan to json/v2's result. The scan
 // may rewrite the case of header names in p, which it reads as a buffer
 // the caller is done with.
 func DecodeControl(p []byte) (Control, error) {
@@ -197,8 +206,14 @@ func DecodeControl(p []byte) (Control, error) {
 	if err := jsonv2.Unmarshal(p, &raw, controlDecode); err != nil {
 		return Control{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	c := Control{T: raw.T, ID: raw.ID, Proto: raw.Proto, Slug: raw.Slug, Limits: raw.Limits, Method: raw.Method,
-		URL: raw.URL, Status: raw.Status, HasBody: raw.HasBody, Code: raw.Code, Msg: raw.Msg}
+	c := Control{T: raw.T, ID: raw.ID, Proto: raw.Proto, Slug: raw.Slug, Limits: raw.Limits,
+		Status: raw.Status, HasBody: raw.HasBody, Code: raw.Code, Msg: raw.Msg}
+	bytesOf := func(s string) string {
+		b, ok := fromByteString(s)
+		c.NotBytes = c.NotBytes || !ok
+		return b
+	}
+	c.Method, c.URL = bytesOf(raw.Method), bytesOf(raw.URL)
 	if raw.Headers != nil {
 		c.Header = make(http.Header, len(raw.Headers))
 		for _, kv := range raw.Headers {
@@ -207,8 +222,8 @@ func DecodeControl(p []byte) (Control, error) {
 			if len(kv) < 2 {
 				return Control{}, fmt.Errorf("%w: a header pair of %d strings", ErrMalformed, len(kv))
 			}
-			k := http.CanonicalHeaderKey(kv[0])
-			c.Header[k] = append(c.Header[k], kv[1])
+			k := http.CanonicalHeaderKey(bytesOf(kv[0]))
+			c.Header[k] = append(c.Header[k], bytesOf(kv[1]))
 		}
 	}
 	return c, nil
