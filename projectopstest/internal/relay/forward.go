@@ -88,6 +88,12 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, url string, h
 	if st.status < 200 || st.status > 999 { // net/http panics on a status outside 100–999
 		return &UnreachableError{"The tunnel host sent an invalid response status"}
 	}
+	if st.badHead {
+		// A header character above U+00FF stands for no byte: the
+		// service's edge, a Node program, cannot write it (setHeader
+		// throws) and fails the response.
+		return &UnreachableError{"The tunnel host sent a response header that is not a byte string"}
+	}
 	for k, v := range tunnelwire.Clean(st.header) {
 		w.Header()[k] = v
 	}
