@@ -132,6 +132,12 @@ func (st *stream) run(ctx context.Context, c *tunnelwire.Control) {
 func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) {
 	w := newResponseWriter(s, c.ID, ctx)
 	defer w.release()
+	if c.NotBytes {
+		// A character above U+00FF in the url or a header stands for no
+		// byte: no HTTP request carries it, so it is no request to serve.
+		w.finish(errors.New("request is not a byte string"))
+		return
+	}
 	uri, ok := s.localURI(c.URL)
 	if !ok {
 		// The edge keeps requests to the tunnel's path; one outside it
