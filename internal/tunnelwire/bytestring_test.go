@@ -99,3 +99,23 @@ func TestByteStringsASCIIAllocs(t *testing.T) {
 		t.Errorf("fromByteString: %v allocations", n)
 	}
 }
+
+// Any bytes read back as themselves, written as JSON.stringify writes the
+// string Node holds.
+func FuzzByteString(f *testing.F) {
+	f.Add("caf\xc3\xa9")
+	f.Add("\x00\x7f\x80\xff\"\\")
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := DecodeControl(AppendRes(nil, 1, 200, http.Header{"X-V": {s}}))
+		if err != nil || c.NotBytes || c.Header.Get("X-V") != s {
+			t.Fatalf("%q read as %+v, %v", s, c, err)
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(latin1Text(s))
+		if got := appendByteString(nil, s); string(got) != strings.TrimSuffix(want.String(), "\n") {
+			t.Fatalf("%q written as %s, JSON.stringify's is %s", s, got, want.String())
+		}
+	})
+}
