@@ -75,9 +75,17 @@
 // for its handler as it arrives, up to the hello's maxReqBody (10 MiB)
 // per request, without holding up other streams; past that the stream is
 // aborted (too_large). A response is written as fast as the relay reads
-// it. Heads travel as JSON, so header bytes that are not UTF-8 (HTTP's
-// obs-text) arrive as U+FFFD, and the protocol has no message for
-// trailers: a response's trailers are not relayed.
+// it. The protocol has no message for trailers: a response's trailers
+// are not relayed.
+//
+// A head's method, url and header names and values are byte strings, as
+// the service's edge (a Node program) reads and writes them: each byte of
+// the HTTP message is one character, U+0000–U+00FF, in the JSON string.
+// So the handler sees the caller's bytes (a raw "é" in the query, UTF-8
+// c3 a9, arrives as those two bytes), and the bytes of the handler's
+// header values reach the caller as they are. A req with a character
+// above U+00FF, which stands for no byte, is not served: its stream is
+// aborted (upstream_error).
 //
 // The edge closes a session with WebSocket status 4000 when the connect
 // token is invalid or expired (ErrTokenRejected), 4001 when a newer
