@@ -98,9 +98,9 @@ away ("| head") stops the text, not the report.`,
 	fl.StringVar(&f.extRunID, "external-run-id", "", "external run `id` (default $PROJECTOPS_EXTERNAL_RUN_ID, the CI job, or random)")
 	fl.StringVar(&f.notes, "notes", "", "run notes")
 	fl.StringVar(&f.spool, "spool", "", "spool `dir` for unsent results (default $PROJECTOPS_SPOOL_DIR or a temp dir)")
-	fl.StringVar(&f.junit, "junit", "", "read a JUnit XML `file`")
-	fl.StringVar(&f.jest, "jest", "", "read a Jest JSON `file`")
-	fl.StringVar(&f.vitest, "vitest", "", "read a Vitest JSON `file`")
+	fl.StringVar(&f.junit, "junit", "", "read a JUnit XML `file` (- for stdin)")
+	fl.StringVar(&f.jest, "jest", "", "read a Jest JSON `file` (- for stdin)")
+	fl.StringVar(&f.vitest, "vitest", "", "read a Vitest JSON `file` (- for stdin)")
 	fl.BoolVar(&f.upload, "upload", false, "also upload the raw file (through an upload URL) when it holds results")
 	fl.BoolVar(&f.strict, "strict", false, "exit 2 when reporting fails (by default it never changes the exit status)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "the summary alone: no failing tests' output, no progress line")
@@ -209,11 +209,19 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	// The options are checked before the file is uploaded: a run refused
 	// up front would leave an upload no run refers to.
 	if file != "" {
-		fh, err := os.Open(file)
+		var fh *os.File
+		var err error
+		if file == "-" {
+			var done func()
+			if fh, done, err = stdinResultsFile(ctx); err == nil {
+				defer done()
+			}
+		} else if fh, err = os.Open(file); err == nil {
+			defer fh.Close()
+		}
 		if err != nil {
 			return usageError{err}
 		}
-		defer fh.Close()
 		in = fh
 		// A file is read through once before anything is sent: a
 		// malformed one (cut short, not the format) is refused whole,
