@@ -10,9 +10,11 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/catalog"
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/servers"
 )
 
 // headerLog records the headers of every request a client sends.
@@ -126,6 +128,59 @@ func TestCallOptionIdempotencyKey(t *testing.T) {
 	// Idempotency-Key on a reused connection that fails.
 	if len(seen) != 1 || seen[0].Get("Idempotency-Key") != "" || seen[0].Get("X-Mcpjam-Idempotency-Key") != "key-1" {
 		t.Errorf("%d attempts (want 1), keys %q, %q", len(seen), seen[0].Get("Idempotency-Key"), seen[0].Get("X-Mcpjam-Idempotency-Key"))
+	}
+}
+
+// A caller's key does what option.Config.IdempotencyKey says, per route
+// class: on a tool call (a write the service does not deduplicate) it goes
+// out prefixed only and a 503 is not retried; on eval-suite creation (which
+// the service deduplicates by it) it goes out under both names on every
+// attempt and the 503 is retried.
+func TestCallOptionIdempotencyKeyPerRoute(t *testing.T) {
+	t.Parallel()
+	srv, c, log := callOptsClient(t)
+	ws := srv.Default()
+	sid, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo",
+		MCPServer: projectopstest.DemoMCPServer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, route string
+		call        func(opts ...option.RequestOption) error
+		retried     bool
+	}{
+		{"tool call", "POST /projects/{projectId}/servers/{serverId}/tools/call", func(opts ...option.RequestOption) error {
+			_, err := c.Servers.CallTool(t.Context(), ws.ProjectID, sid,
+				servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"message": "hi"}}, opts...)
+			return err
+		}, false},
+		{"suite creation", "POST /projects/{projectId}/eval-suites", func(opts ...option.RequestOption) error {
+			_, err := c.Evals.Suites.Create(t.Context(), ws.ProjectID, evals.CreateSuiteParams{
+				Name: "s", ServerIDs: []string{sid}, Model: "openai/gpt-4o-mini",
+				Tests: []evals.Test{{Title: "echo", Steps: []evals.Step{evals.PromptStep("ask", "Use the echo tool")}}}}, opts...)
+			return err
+		}, true},
+	}
+	for _, tt := range tests { // in turn: they share the log
+		srv.SetFault(tt.route, projectopstest.Fault{Status: 503, Times: 1})
+		before := len(log.all())
+		var meta option.Response
+		err := tt.call(option.WithIdempotencyKey("key-"+tt.name), option.WithResponseInto(&meta))
+		seen := log.all()[before:]
+		if wantN := map[bool]int{false: 1, true: 2}[tt.retried]; len(seen) != wantN || meta.Attempts != wantN || (err == nil) != tt.retried {
+			t.Errorf("%s: %d attempts (meta %d), err %v; want %d", tt.name, len(seen), meta.Attempts, err, wantN)
+		}
+		for i, h := range seen {
+			plain, prefixed := h.Get("Idempotency-Key"), h.Get("X-Mcpjam-Idempotency-Key")
+			wantPlain := ""
+			if tt.retried {
+				wantPlain = "key-" + tt.name
+			}
+			if prefixed != "key-"+tt.name || plain != wantPlain {
+				t.Errorf("%s attempt %d: Idempotency-Key %q, X-Mcpjam-Idempotency-Key %q", tt.name, i+1, plain, prefixed)
+			}
+		}
 	}
 }
 

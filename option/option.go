@@ -49,8 +49,14 @@ type Config struct {
 	// page, for an iterator).
 	Timeout time.Duration
 
-	// IdempotencyKey is sent as Idempotency-Key on every attempt of a call;
-	// a write that carries one is retried like a read. One call only.
+	// IdempotencyKey is the call's key (WithIdempotencyKey), the same on
+	// every attempt, sent as X-Mcpjam-Idempotency-Key. Where the service
+	// deduplicates by it (eval-run and eval-suite creation) it goes out as
+	// Idempotency-Key too, and the write is then retried like a read; so it
+	// does on reads and writes safe to repeat, whose retries it does not
+	// change. On any other write (a tool call, a host or tunnel creation)
+	// it goes out prefixed only and changes no retry: a write that may have
+	// run, a 503 say, is not sent again. One call only.
 	IdempotencyKey string
 	// Response receives a call's final response's metadata. One call only.
 	Response *Response
