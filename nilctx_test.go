@@ -10,6 +10,7 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/environments"
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/option"
@@ -132,6 +133,27 @@ func TestZeroValuesDoNotPanic(t *testing.T) {
 		}
 		break
 	}
+	// A zero evals.Service holds nil Suites and Runs: their methods fail as
+	// any zero service's do, iterators and Wait included.
+	var ev evals.Service
+	unconfigured := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, projectops.ErrValidation) || !strings.Contains(err.Error(), "unconfigured client") {
+			t.Errorf("zero evals.Service %s: %v", what, err)
+		}
+	}
+	_, err := ev.Runs.Get(ctx, "p", "r")
+	unconfigured("Runs.Get", err)
+	_, err = ev.Runs.Wait(ctx, "p", "r")
+	unconfigured("Runs.Wait", err)
+	for _, err := range ev.Runs.AllIterations(ctx, "p", "r", nil) {
+		unconfigured("Runs.AllIterations", err)
+		break
+	}
+	_, err = ev.Suites.List(ctx, "p", nil)
+	unconfigured("Suites.List", err)
+	_, err = ev.Suites.Create(ctx, "p", evals.CreateSuiteParams{Name: "s"})
+	unconfigured("Suites.Create", err)
 	if s := (&environments.BuildError{}).Error(); s == "" {
 		t.Error("zero BuildError: empty text")
 	}

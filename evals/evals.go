@@ -22,7 +22,9 @@ import (
 	"github.com/projectops/projectops-go/option"
 )
 
-// Service is the evals API. Use Client.Evals.
+// Service is the evals API. Use Client.Evals. In a zero Service, Suites
+// and Runs are nil, and their methods fail with a VALIDATION_ERROR
+// ("unconfigured client"), as every zero service's do.
 type Service struct {
 	// Suites authors and lists eval suites.
 	Suites *SuiteService

@@ -24,6 +24,15 @@ const MaxIdempotencyKey = 256
 // RunService is the eval runs API. Use Client.Evals.Runs.
 type RunService struct{ t *transport.Transport }
 
+// tr is s's transport; nil for a nil s (a zero Service's Runs), which
+// transport.Do refuses with a VALIDATION_ERROR instead of panicking.
+func (s *RunService) tr() *transport.Transport {
+	if s == nil {
+		return nil
+	}
+	return s.t
+}
+
 // Create starts a run and returns at once (202) with its id; the run
 // executes in the background. The request carries an idempotency key
 // (p.IdempotencyKey, else one generated for this call) reused on each
@@ -64,13 +73,13 @@ func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, 
 		req.IdempotencyKey, req.Class = false, transport.Idempotent
 	}
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[RunCreated](ctx, s.t, req)
+	return transport.Call[RunCreated](ctx, s.tr(), req)
 }
 
 // Get returns the run's status, result and summary.
 func (s *RunService) Get(ctx context.Context, projectID, runID string, opts ...option.RequestOption) (*Run, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Run](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeRun,
+	return transport.Call[Run](ctx, s.tr(), &transport.Request{Method: http.MethodGet, Route: routeRun,
 		Params: []string{projectID, runID}})
 }
 
@@ -84,7 +93,7 @@ func (s *RunService) Get(ctx context.Context, projectID, runID string, opts ...o
 // too, and still matches the code it came with).
 func (s *RunService) Cancel(ctx context.Context, projectID, runID string, opts ...option.RequestOption) (*Run, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	run, err := transport.Call[Run](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeRunCancel,
+	run, err := transport.Call[Run](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeRunCancel,
 		Params: []string{projectID, runID}, Class: transport.Idempotent})
 	if e, ok := errors.AsType[*shared.Error](err); ok && runAlreadyFinished(e) {
 		return nil, &alreadyFinished{e}
@@ -145,7 +154,7 @@ func (s *RunService) iterPage(ctx context.Context, projectID, runID string, limi
 	if limit > 0 {
 		l = strconv.Itoa(limit)
 	}
-	return transport.Call[shared.Page[Iteration]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[shared.Page[Iteration]](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: routeIterations, Params: []string{projectID, runID},
 		Query: transport.Query("limit", l, "cursor", cursor)})
 }
@@ -155,7 +164,7 @@ func (s *RunService) iterPage(ctx context.Context, projectID, runID string, limi
 // Steps still answer.
 func (s *RunService) Trace(ctx context.Context, projectID, runID, iterationID string, opts ...option.RequestOption) (*Trace, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Trace](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeTrace,
+	return transport.Call[Trace](ctx, s.tr(), &transport.Request{Method: http.MethodGet, Route: routeTrace,
 		Params: []string{projectID, runID, iterationID}})
 }
 
@@ -176,7 +185,7 @@ func (s *RunService) AllSteps(ctx context.Context, projectID, runID, iterationID
 }
 
 func (s *RunService) stepsPage(ctx context.Context, projectID, runID, iterationID, cursor string) (*shared.Page[StepResult], error) {
-	return transport.Call[shared.Page[StepResult]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[shared.Page[StepResult]](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: routeSteps, Params: []string{projectID, runID, iterationID},
 		Query: transport.Query("cursor", cursor)})
 }

@@ -16,6 +16,15 @@ import (
 // SuiteService is the eval suites API. Use Client.Evals.Suites.
 type SuiteService struct{ t *transport.Transport }
 
+// tr is s's transport; nil for a nil s (a zero Service's Suites), which
+// transport.Do refuses with a VALIDATION_ERROR instead of panicking.
+func (s *SuiteService) tr() *transport.Transport {
+	if s == nil {
+		return nil
+	}
+	return s.t
+}
+
 // List returns one page of the project's eval suites with their latest
 // run, totals and pass-rate trend (the service sends them all at once).
 // p may be nil.
@@ -33,7 +42,7 @@ func (s *SuiteService) All(ctx context.Context, projectID string, p *ListParams,
 }
 
 func (s *SuiteService) page(ctx context.Context, projectID, cursor string) (*shared.Page[Suite], error) {
-	return transport.Call[shared.Page[Suite]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[shared.Page[Suite]](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: routeSuites, Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
 }
 
@@ -44,7 +53,7 @@ func (s *SuiteService) page(ctx context.Context, projectID, cursor string) (*sha
 // however often the call is sent, so it is retried like a read.
 func (s *SuiteService) Create(ctx context.Context, projectID string, p CreateSuiteParams, opts ...option.RequestOption) (*SuiteCreated, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[SuiteCreated](ctx, s.t, &transport.Request{Method: http.MethodPost,
+	return transport.Call[SuiteCreated](ctx, s.tr(), &transport.Request{Method: http.MethodPost,
 		Route: routeSuites, Params: []string{projectID}, Body: p, Class: transport.Write, IdempotencyKey: true})
 }
 
@@ -78,6 +87,6 @@ func (s *SuiteService) runsPage(ctx context.Context, projectID, suiteID string, 
 	if p.Limit != 0 {
 		limit = strconv.Itoa(p.Limit)
 	}
-	return transport.Call[shared.Page[Run]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[shared.Page[Run]](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: routeSuiteRuns, Params: []string{projectID, suiteID}, Query: transport.Query("limit", limit, "cursor", cursor)})
 }

@@ -69,7 +69,7 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 	}
 	var last *Run
 	est := estimator{}
-	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.t.MaxRetryAfter()},
+	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter()},
 		func(ctx context.Context) (poll.Step, error) {
 			run, err := s.Get(ctx, projectID, runID, c.req...)
 			if err != nil {
