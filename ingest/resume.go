@@ -60,7 +60,7 @@ type ResumeResult struct {
 // and not sent again, when the run holds exactly its rows as far as the
 // run's summary tells (as many rows as its distinct iterations, as many
 // passed); one such report at most, the one written first, when several
-// match (see storedReports). Any other
+// match. Any other
 // unacknowledged result goes to a new run, "<externalRunId>-resumed-<hash>"
 // (ResumeResult.CompletedRunID says so), rather than nowhere. Resumes of
 // one directory run one at a time (an OS lock on a file in dir, where the

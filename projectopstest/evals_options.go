@@ -26,9 +26,15 @@ const (
 )
 
 // DefaultHostedModels is the default hosted model catalog: the provider/name
-// ids that run on the organization's credits, the service's own at the
-// reference date (bundled with the double's other data, with its source).
-var DefaultHostedModels = slices.Clone(bundledModels().Hosted)
+// ids that run on the organization's credits (openai/gpt-4o-mini,
+// anthropic/claude-sonnet-4.5, ...), the service's own at the reference
+// date. It is filled when the package loads, from the model catalog
+// bundled with the double's other data (which names its source).
+var DefaultHostedModels []string
+
+// The catalog is read from its embedded file, so its go doc shows a plain
+// declaration, not an expression naming unexported helpers.
+func init() { DefaultHostedModels = slices.Clone(bundledModels().Hosted) }
 
 // InteractHandler performs an interact step. Without one, interact steps
 // are recorded and reported as skipped.

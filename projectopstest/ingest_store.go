@@ -17,13 +17,15 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// Upload URLs: served by the double itself under uploadPath, without a key,
-// valid for UploadURLTTL and once.
-const (
-	uploadPath = "/eval-ingest-uploads/"
-	// UploadURLTTL is how long a minted upload URL stays valid.
-	UploadURLTTL = 5 * time.Minute
-)
+// uploadPath is where, under the API prefix, the double serves the upload
+// URLs it mints.
+const uploadPath = "/eval-ingest-uploads/"
+
+// UploadURLTTL is how long an upload URL the double mints stays valid. The
+// double serves such a URL itself, under its base URL
+// (…/api/v1/eval-ingest-uploads/<token>), without a key, and accepts one
+// upload to it.
+const UploadURLTTL = 5 * time.Minute
 
 // startIngestedRunLocked creates the run named by p.ExternalRunID in the
 // project, or returns the existing one (reused). The suite is found or

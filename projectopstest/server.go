@@ -20,7 +20,7 @@ import (
 
 // InProcessURL is the base URL reported by URL before Start: requests sent
 // through Transport or Client reach the double whatever their host.
-const InProcessURL = "http://projectops.test" + apiPrefix
+const InProcessURL = "http://projectops.test/api/v1"
 
 // ErrServerClosed is returned by the in-process transport and Start once
 // Close has been called (the transport's is wrapped by backoff.Permanent,

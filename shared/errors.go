@@ -154,9 +154,11 @@ func (e *Error) Error() string {
 // matches on its non-empty fields: Code, and Reason when set, so
 // errors.Is(err, ErrNotFound) and errors.Is(err, ErrTraceNotAvailable) both work.
 // An error whose code the SDK does not know (or has none) matches by its
-// HTTP status too, as Temporary decides by it: a 409 matches
-// ErrConflict, a 404 ErrNotFound (statusCode lists them), and a sentinel of
-// the caller's own with that new code still matches it.
+// HTTP status too, as Temporary decides by it: a 401 matches
+// ErrUnauthorized, a 403 ErrForbidden, a 404 ErrNotFound, a 409
+// ErrConflict, a 429 ErrRateLimited and a 5xx ErrInternal; any other
+// status matches none of them. A sentinel of the caller's own naming such
+// an unknown code matches it by that code.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	if !ok || e == nil || t == nil {
