@@ -50,8 +50,8 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 // WithProgress calls fn on the polling goroutine with the build as first
 // seen and again each time its status or log preview changes (a copy: what
 // fn does to it changes nothing). It mirrors evals.WithProgress, which
-// takes a func(*evals.Run) and gives an evals.WaitOption: neither package's
-// option can be passed to the other's Wait.
+// takes a func(*evals.Run) and gives an evals.WaitOption: each option goes
+// to its own package's wait only (WaitForBuild here, Runs.Wait there).
 func WithProgress(fn func(*Build)) WaitOption { return func(c *waitConfig) { c.progress = fn } }
 
 // ErrBuildFailed matches (errors.Is) the error WaitForBuild returns for a
