@@ -16,7 +16,8 @@ import (
 	"github.com/projectops/projectops-go/servers"
 )
 
-// AddServer saves an MCP server in a project.
+// AddServer saves an MCP server in a project and returns its id: what a
+// user does in the product, for which the API has no route.
 func (s *Server) AddServer(spec ServerSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -5,6 +5,11 @@
 // export snapshots for CI (Export, compared with Diff) and OAuth token
 // import (ImportTokens). Use it through projectops.Client.Servers.
 //
+// The API has no route to save, update or delete a server: servers are
+// saved in the hosted product, not through the API, and a tunnel
+// registers one (tunnels.Service.Create). In tests, projectopstest's
+// Server.AddServer stands in for saving one.
+//
 // MCP payloads are the go-sdk types (github.com/modelcontextprotocol/go-sdk/mcp):
 // *mcp.Tool, *mcp.Prompt, *mcp.Resource, *mcp.CallToolResult,
 // *mcp.GetPromptResult and *mcp.ReadResourceResult. They model the fields
