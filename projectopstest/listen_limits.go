@@ -30,8 +30,10 @@ const (
 	// over it is answered 431 with no body before any route, in process
 	// and on the listener alike. The exception is a head over the
 	// listener's backstop (4×MaxHeaderBytes plus net/http's 4 KiB slack,
-	// counted as sent), which net/http refuses before any handler: 431
-	// with a text/plain body and no X-Request-Id.
+	// counted as sent, on a connection's first request; more on a
+	// kept-alive one, where net/http has read ahead), which net/http
+	// refuses before any handler: 431 with a text/plain body and no
+	// X-Request-Id.
 	MaxHeaderBytes = 16 << 10
 	// ShutdownGrace is how long Close lets requests in flight, loopback
 	// and in process, finish before it cancels them and closes their

@@ -10,7 +10,8 @@ import (
 
 // flagRange says a number flag's value is out of range where pflag says
 // only that it must be a number (its words for any parse error: a whole
-// number too large is not "not an integer").
+// number too large is not "not an integer"). Durations keep pflag's words
+// ("must be a duration like ..."), which say what to write.
 func flagRange(err error) error {
 	var iv *pflag.InvalidValueError
 	if !errors.As(err, &iv) || iv.GetFlag() == nil {
