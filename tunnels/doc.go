@@ -83,7 +83,11 @@
 // the HTTP message is one character, U+0000–U+00FF, in the JSON string.
 // So the handler sees the caller's bytes (a raw "é" in the query, UTF-8
 // c3 a9, arrives as those two bytes), and the bytes of the handler's
-// header values reach the caller as they are. A req with a character
+// header values reach the caller as they are, as far as the edge can
+// write them: a header value with a control character other than tab
+// (CR, LF, NUL…) or a name that is not an HTTP token, which Node's
+// setHeader refuses, fails the response at the edge (the double answers
+// 502) where net/http would alter or drop it. A req with a character
 // above U+00FF, which stands for no byte, is not served: its stream is
 // aborted (upstream_error).
 //

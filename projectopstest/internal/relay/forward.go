@@ -89,10 +89,12 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, url string, h
 		return &UnreachableError{"The tunnel host sent an invalid response status"}
 	}
 	if st.badHead {
-		// A header character above U+00FF stands for no byte: the
-		// service's edge, a Node program, cannot write it (setHeader
-		// throws) and fails the response.
-		return &UnreachableError{"The tunnel host sent a response header that is not a byte string"}
+		// The service's edge, a Node program, cannot write a header
+		// character above U+00FF (no byte stands for it), a control
+		// character but tab in a value or a name that is not a token:
+		// setHeader throws and the response fails. Net/http would write
+		// a NUL as it is, turn CR and LF into spaces and drop the name.
+		return &UnreachableError{"The tunnel host sent a response header that cannot be written"}
 	}
 	for k, v := range tunnelwire.Clean(st.header) {
 		w.Header()[k] = v

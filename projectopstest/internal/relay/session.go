@@ -55,7 +55,7 @@ type stream struct {
 	id      uint32
 	status  int             // written by the reader before it queues the marker
 	header  http.Header     // likewise
-	badHead bool            // likewise: the head has a character no byte stands for
+	badHead bool            // likewise: the head is one Node's setHeader refuses
 	started bool            // the reader has queued the head (reader goroutine only)
 	body    tunnelwire.Body // by value: one allocation less per request
 
@@ -151,7 +151,8 @@ func (rs *Session) control(msg []byte) error {
 	switch c.T {
 	case tunnelwire.Res:
 		if !st.started { // a second head is ignored
-			st.started, st.status, st.header, st.badHead = true, c.Status, c.Header, c.NotBytes
+			st.started, st.status, st.header = true, c.Status, c.Header
+			st.badHead = c.NotBytes || !tunnelwire.ValidHeader(c.Header)
 			st.body.Push(rs.ctx, nil)
 		}
 	case tunnelwire.ResEnd:
