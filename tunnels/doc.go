@@ -87,9 +87,13 @@
 // write them: a header value with a control character other than tab
 // (CR, LF, NUL…) or a name that is not an HTTP token, which Node's
 // setHeader refuses, fails the response at the edge (the double answers
-// 502) where net/http would alter or drop it. A req with a character
-// above U+00FF, which stands for no byte, is not served: its stream is
-// aborted (upstream_error).
+// 502) where net/http would alter or drop it. A req that is no HTTP
+// request, which the service's agent (Node's http.request) refuses to
+// send and net/http's server never hands a handler, is not served: its
+// stream is aborted (upstream_error). That is a character above U+00FF
+// (it stands for no byte), a method or header name that is not a token, a
+// control character other than tab in a header value, or a character
+// outside U+0021–U+00FF (a space, say) in the url.
 //
 // The edge closes a session with WebSocket status 4000 when the connect
 // token is invalid or expired (ErrTokenRejected), 4001 when a newer

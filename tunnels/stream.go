@@ -132,10 +132,14 @@ func (st *stream) run(ctx context.Context, c *tunnelwire.Control) {
 func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) {
 	w := newResponseWriter(s, c.ID, ctx)
 	defer w.release()
-	if c.NotBytes {
-		// A character above U+00FF in the url or a header stands for no
-		// byte: no HTTP request carries it, so it is no request to serve.
-		w.finish(errors.New("request is not a byte string"))
+	if c.NotBytes || !tunnelwire.ValidReq(c.Method, c.URL, c.Header) {
+		// No HTTP request carries a character above U+00FF (no byte
+		// stands for it), a method or header name that is not a token, a
+		// control character but tab in a header value, or a space or
+		// control character in its target: the service's agent (Node's
+		// http.request) refuses to send one, net/http's server never
+		// hands a handler one, so it is no request to serve.
+		w.finish(errors.New("request is not an HTTP message"))
 		return
 	}
 	uri, ok := s.localURI(c.URL)

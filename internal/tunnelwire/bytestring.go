@@ -8,6 +8,7 @@ package tunnelwire
 // 0x80 crosses as the character of its value, never as part of a UTF-8
 // sequence. A character above U+00FF stands for no byte (Node refuses to
 // write one): a message that has one is refused, see Control.NotBytes.
+// One that is all bytes may still be no HTTP message: see ValidReq.
 
 // appendByteString quotes the byte string s as JSON.stringify writes it:
 // a byte under 0x80 as itself (escaped where JSON needs it), one at or
