@@ -156,17 +156,14 @@ func (h *hijackRecorder) Unwrap() http.ResponseWriter { return h.ResponseWriter 
 func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string) {
 	infoOf(w).route = relayPublicRoute
 	k, _ := tunnelQuery(r.URL.RawQuery)
-	// The path after the slug as the caller wrote it; the host sees it,
-	// and the query, verbatim (?k= included: the host strips it).
-	uri := strings.TrimPrefix(r.URL.EscapedPath(), relayPublicPath)
-	if i := strings.IndexByte(uri, '/'); i >= 0 {
-		uri = uri[i:]
-	} else {
-		uri = ""
-	}
+	// The host sees the path after the slug and the query verbatim (?k=
+	// included: the host strips it), as the service's edge relays
+	// req.url.
+	uri := afterSlug(r)
+	p, _, _ := strings.Cut(uri, "?")
 	s.mu.Lock()
 	t := s.st.tun.bySlug[slug]
-	ok := t != nil && t.secretOK(k) && inScope(uri, t.scope)
+	ok := t != nil && t.secretOK(k) && inScope(p, t.scope)
 	var sess *relay.Session
 	if ok {
 		sess = t.session
@@ -179,9 +176,6 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 	if sess == nil {
 		edge.WriteError(w, edge.NewError(shared.CodeServerUnreachable, "No tunnel host is connected", nil))
 		return
-	}
-	if r.URL.RawQuery != "" {
-		uri += "?" + r.URL.RawQuery
 	}
 	h := tunnelwire.Clean(r.Header) // the request is this handler's to change
 	if r.ContentLength > 0 {
@@ -220,6 +214,38 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 func withStatus(status int, e *edge.Error) *edge.Error {
 	e.Status = status
 	return e
+}
+
+// afterSlug is the request target as the caller wrote it (r.RequestURI)
+// from the end of its /tunnels/{slug}: a byte string, its raw bytes and
+// its escapes kept. r.URL's escaped path is not: once the path holds a
+// byte it does not keep (a raw UTF-8 "é"), it is the decoded path escaped
+// afresh, so a caller's a%2Fb (one segment) would become a/b (two). The
+// target's first two segments are those of the admitted path, tunnels and
+// the slug (a slug with an escaped slash finds no tunnel).
+func afterSlug(r *http.Request) string {
+	t := r.RequestURI
+	if t == "" { // a request made without a request line
+		t = r.URL.RequestURI()
+	} else if t[0] != '/' { // absolute form: scheme://authority/path?query
+		if _, rest, ok := strings.Cut(t, "://"); ok {
+			t = ""
+			if i := strings.IndexAny(rest, "/?"); i >= 0 {
+				t = rest[i:]
+			}
+		}
+	}
+	for range 2 { // "/tunnels", then "/{slug}"
+		if t == "" || t[0] != '/' {
+			break
+		}
+		i := strings.IndexAny(t[1:], "/?")
+		if i < 0 {
+			return ""
+		}
+		t = t[1+i:]
+	}
+	return t
 }
 
 // inScope reports whether the escaped path after a tunnel's slug is its
