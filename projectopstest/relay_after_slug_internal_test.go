@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// afterSlug takes the target as written: origin or absolute form, or the
-// URL's own when a request was made without a request line.
+// afterSlug takes the target as written, in origin or absolute form, or
+// r.URL's when the target is not the one r.URL was read from.
 func TestAfterSlug(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ target, want string }{
@@ -19,13 +19,18 @@ func TestAfterSlug(t *testing.T) {
 		{"/tunnels/s", ""},
 		{"/tunnels/s/", "/"},
 	} {
-		r := &http.Request{RequestURI: tc.target}
-		if got := afterSlug(r); got != tc.want {
+		u, err := url.ParseRequestURI(tc.target) // as net/http's server reads it
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := afterSlug(&http.Request{RequestURI: tc.target, URL: u}); got != tc.want {
 			t.Errorf("afterSlug(%q) = %q, want %q", tc.target, got, tc.want)
 		}
 	}
 	u, _ := url.Parse("/tunnels/s/api/a%2Fb?k=x")
-	if got := afterSlug(&http.Request{URL: u}); got != "/api/a%2Fb?k=x" {
-		t.Errorf("without a request line: %q", got)
+	for _, target := range []string{"", "/tunnels/s/api/other?k=x"} {
+		if got := afterSlug(&http.Request{RequestURI: target, URL: u}); got != "/api/a%2Fb?k=x" {
+			t.Errorf("a target %q that is not r.URL's: %q, want r.URL's", target, got)
+		}
 	}
 }

@@ -222,18 +222,22 @@ func withStatus(status int, e *edge.Error) *edge.Error {
 // byte it does not keep (a raw UTF-8 "é"), it is the decoded path escaped
 // afresh, so a caller's a%2Fb (one segment) would become a/b (two). The
 // target's first two segments are those of the admitted path, tunnels and
-// the slug (a slug with an escaped slash finds no tunnel).
+// the slug (a slug with an escaped slash finds no tunnel). A target that
+// is not the one r.URL was read from (a request made in process) gives
+// way to r.URL's, which the router and Admit have seen.
 func afterSlug(r *http.Request) string {
 	t := r.RequestURI
-	if t == "" { // a request made without a request line
-		t = r.URL.RequestURI()
-	} else if t[0] != '/' { // absolute form: scheme://authority/path?query
+	if t != "" && t[0] != '/' { // absolute form: scheme://authority/path?query
 		if _, rest, ok := strings.Cut(t, "://"); ok {
 			t = ""
 			if i := strings.IndexAny(rest, "/?"); i >= 0 {
 				t = rest[i:]
 			}
 		}
+	}
+	p, _, _ := strings.Cut(t, "?")
+	if d, err := url.PathUnescape(p); err != nil || d != r.URL.Path { // no copy unless p has escapes
+		t = r.URL.RequestURI()
 	}
 	for range 2 { // "/tunnels", then "/{slug}"
 		if t == "" || t[0] != '/' {
