@@ -129,7 +129,7 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 // escaped itself (%2F: Serve's requests never are), and the rest is then
 // escaped afresh.
 func escapedRest(u *url.URL) (string, bool) {
-	esc := u.EscapedPath() // a valid spelling of Path: each %XX one byte of it
+	esc := spelledPath(u) // a valid spelling of Path: each %XX one byte of it
 	i := 0
 	for range len(PublicPath) {
 		if i < len(esc) && esc[i] == '%' {
@@ -141,6 +141,52 @@ func escapedRest(u *url.URL) (string, bool) {
 		return "", false
 	}
 	return esc[i:], true
+}
+
+// spelledPath is u's path as the caller spelled it (RawPath), with only
+// the bytes a valid spelling may not hold raw (a raw UTF-8 "é", a space,
+// '{'…) escaped: the caller's own escapes stay, so a%2Fb is one segment.
+// EscapedPath would escape the decoded path afresh once RawPath holds such
+// a byte, as a request the service's edge relays as written may. A RawPath
+// that does not spell Path (a handler changed one of them) gives way to
+// EscapedPath.
+func spelledPath(u *url.URL) string {
+	raw := u.RawPath
+	if raw == "" {
+		return u.EscapedPath()
+	}
+	if p, err := url.PathUnescape(raw); err != nil || p != u.Path {
+		return u.EscapedPath()
+	}
+	const hex = "0123456789ABCDEF"
+	var b []byte
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '%' || pathByte(c) {
+			if b != nil {
+				b = append(b, c)
+			}
+			continue
+		}
+		if b == nil {
+			b = append(make([]byte, 0, len(raw)+16), raw[:i]...)
+		}
+		b = append(b, '%', hex[c>>4], hex[c&0xf])
+	}
+	if b == nil {
+		return raw
+	}
+	return string(b)
+}
+
+// pathByte reports a byte url.URL.EscapedPath keeps raw in a path:
+// unreserved, sub-delims, ':', '@', '/' and the brackets it leaves alone.
+func pathByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~!$&'()*+,;=:@/[]", c) >= 0
 }
 
 // callerGone reports whether ctx ended because the caller went away: Serve

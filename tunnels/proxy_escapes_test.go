@@ -108,6 +108,7 @@ func TestProxyToKeepsTargetEscapesWhenSubPathSeparatorIsEscaped(t *testing.T) {
 	for _, c := range []struct{ path, want string }{
 		{"/mcp%2Fx", "/a%2Fb/mcp/x"},
 		{"/mcp/x%2Fy", "/a%2Fb/mcp/x%2Fy"},
+		{"/mcp/x%2Fy/c\xc3\xa9{}", "/a%2Fb/mcp/x%2Fy/c%C3%A9%7B%7D"},
 		{"/mcp", "/a%2Fb/mcp"},
 	} {
 		req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, "http://relay.test"+c.path, nil)
@@ -134,6 +135,43 @@ func wantForwarded(t *testing.T, f *fixture, g *tunnels.Grant, seen <-chan strin
 		st, body := getRawSubPath(t, f, g, c.sub)
 		if st != http.StatusOK {
 			t.Errorf("%q: %d %q", c.sub, st, body)
+			continue
+		}
+		if got := <-seen; got != c.want {
+			t.Errorf("%q: backend got %q, want %q", c.sub, got, c.want)
+		}
+	}
+}
+
+// A path the caller wrote with raw bytes an escaped path may not hold (a
+// UTF-8 "é", '{', '|') reaches the handler as written, as the service's
+// edge relays it: ProxyTo escapes those bytes alone and keeps the caller's
+// escapes, where EscapedPath would escape the decoded path afresh and
+// make a%2Fb two segments.
+func TestProxyToKeepsEscapesBesideRawBytes(t *testing.T) {
+	f := setup(t)
+	g := create(t, f, "escapes")
+	seen := proxyThroughTunnel(t, f, g)
+	for _, c := range []forwarded{
+		{"/a%2Fb/c\xc3\xa9", "/mcp/a%2Fb/c%C3%A9"},
+		{"/a%2fb/{x}|", "/mcp/a%2fb/%7Bx%7D%7C"},
+		{"/sp%20ace/ok\xc3\xa9\xe2\x82\xac", "/mcp/sp%20ace/ok%C3%A9%E2%82%AC"},
+	} {
+		u, _ := url.Parse(g.URL)
+		// The request line as written (Opaque), and the URL a server
+		// reads from it (in process, the double reads Path and RawPath).
+		u.Opaque = u.EscapedPath() + c.sub
+		u.Path, _ = url.PathUnescape(u.Opaque)
+		u.RawPath = u.Opaque
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL, nil)
+		req.URL = u
+		resp, err := f.Srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%q: %d", c.sub, resp.StatusCode)
 			continue
 		}
 		if got := <-seen; got != c.want {
