@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -96,28 +95,25 @@ const minTokenScrubbed = 4
 // SecretScrubber returns what takes a request's own secrets out of the
 // text of an error answer (transport.Request.Scrub): a service or a proxy
 // may quote the request body, whose secrets only the caller knows. It
-// replaces each value, as written and as JSON escapes it, then the
-// credentials named by their field (CredFields) and any tunnel URL's ?k=
-// secret. A value of minScrubbed bytes or more is replaced wherever it
-// occurs; a shorter one (a PIN, a short key) only where it stands as a
-// whole token (wholeToken), so that "7304" leaves "17304" alone; one under
-// minTokenScrubbed bytes is not replaced by value (only an OAuth
-// credential among them is still caught, by its field's name).
+// replaces each value in any spelling: as written, percent-encoded (a URL
+// or form value; QueryEscape's '+' for a space too) and JSON-escaped (Go's
+// escaping, another encoder's \/ or \u002f, either hex case), any mixture
+// of them character by character (replaceEncoded); then the credentials
+// named by their field (CredFields) and any tunnel URL's ?k= secret. A
+// value of minScrubbed bytes or more is replaced wherever it occurs; a
+// shorter one (a PIN, a short key) only where it stands as a whole token
+// (tokenAt), so that "7304" leaves "17304" alone; one under
+// minTokenScrubbed bytes is not replaced by value (only an OAuth credential
+// among them is still caught, by its field's name).
 func SecretScrubber(values ...string) func(string) string {
 	vals := make([]string, 0, len(values))
+	spaced := false // a value with a space, which QueryEscape writes as '+'
 	for _, v := range values {
 		if len(v) < minTokenScrubbed {
 			continue
 		}
 		vals = append(vals, v)
-		if !jsonEscapes(v) {
-			continue // its JSON form is itself: skip Marshal's allocations
-		}
-		if b, err := json.Marshal(v); err == nil {
-			if e := string(b[1 : len(b)-1]); e != v {
-				vals = append(vals, e)
-			}
-		}
+		spaced = spaced || strings.IndexByte(v, ' ') >= 0
 	}
 	// Longest first: a value that begins another would leave the other's
 	// tail behind.
@@ -128,6 +124,13 @@ func SecretScrubber(values ...string) func(string) string {
 				s = strings.ReplaceAll(s, v, "[REDACTED]")
 			} else {
 				s = replaceTokens(s, v, "[REDACTED]")
+			}
+		}
+		// Every encoded spelling has a '%' or '\' (or a '+' for a
+		// space): text without them, the common case, is done.
+		if mayEncode(s, spaced) {
+			for _, v := range vals {
+				s = replaceEncoded(s, v, "[REDACTED]", len(v) < minScrubbed)
 			}
 		}
 		return RedactSecretParams(CredFields(s, "[REDACTED]"))

@@ -7,12 +7,15 @@ import (
 
 // BenchmarkSecretScrubber measures the scrub a relayed MCP error goes
 // through: a saved server's handful of secrets, long and short, against a
-// short message and a 4 KiB one that quotes none of them.
+// short message and a 4 KiB one that quotes none of them; and a 4 KiB
+// one with percent and JSON escapes, which takes the encoded-spelling pass
+// (replaceEncoded) as well.
 func BenchmarkSecretScrubber(b *testing.B) {
 	secrets := []string{"S3CRET-env-value-9f8e", "Bearer S3CRET-bearer-1234", "730451", "k-91x7", "8080", "dev"}
 	short := "MCP error -32603: upstream refused the request for tool launch (see server log line 42)"
 	long := strings.Repeat("tool launch failed at step 17: the upstream answered 503 Service Unavailable; ", 55)
-	for _, c := range []struct{ name, msg string }{{"short", short}, {"4KiB", long}} {
+	escaped := strings.Repeat(`GET /cb?state=a%2Fb%3D failed: {\"error\":\"upstream 503\"}; `, 55)
+	for _, c := range []struct{ name, msg string }{{"short", short}, {"4KiB", long}, {"4KiB-escaped", escaped}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -40,26 +40,47 @@ func replaceTokens(s, v, repl string) string {
 // '_' and every non-ASCII byte are edges: a value next to one is taken
 // out (more than needed, never less).
 func wholeToken(s string, i, j int) bool {
-	if i > 0 && isWordByte(s[i-1]) && isWordByte(s[i]) {
+	return tokenAt(s, i, j, s[i], s[j-1])
+}
+
+// tokenAt is wholeToken for a match s[i:j] of a value that begins with
+// first and ends with last, however the match spells them (an encoded
+// match begins with '%' or '\', which says nothing of the value's own
+// edge). The neighbour before is read decoded when the text there ends
+// in an escape: in "pin%3D7304" or "\n7304", the 'D' or 'n' stands for
+// '=' or a newline, an edge. The neighbour after needs no decoding: an
+// escape starts with '%' or '\', an edge already (so "7304%41" goes too,
+// the safe side).
+func tokenAt(s string, i, j int, first, last byte) bool {
+	if isWordByte(first) && i > 0 && isWordByte(s[i-1]) && !escapedEdgeBefore(s, i) {
 		return false
 	}
-	return j == len(s) || !isWordByte(s[j]) || !isWordByte(s[j-1])
+	return j == len(s) || !isWordByte(s[j]) || !isWordByte(last)
 }
 
-func isWordByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// jsonEscapes reports whether encoding/json writes v other than as it is:
-// a quote, backslash, control byte, HTML-sensitive <, > or &, or any
-// non-ASCII byte (invalid UTF-8, U+2028 and U+2029 are escaped; other
-// runes are not, and Marshal then finds nothing to add).
-func jsonEscapes(v string) bool {
-	for i := range len(v) {
-		switch c := v[i]; {
-		case c < 0x20, c >= 0x80, c == '"', c == '\\', c == '<', c == '>', c == '&':
+// escapedEdgeBefore reports whether s[:i] ends with an escape (%XX,
+// \uXXXX, or a short JSON escape spelt with a letter) of a character that
+// is no ASCII letter or digit.
+func escapedEdgeBefore(s string, i int) bool {
+	if i >= 3 {
+		if c := pctByte(s, i-3); c >= 0 {
+			return !isWordByte(byte(c))
+		}
+	}
+	if i >= 6 {
+		if r := hex4At(s, i-6); r >= 0 {
+			return r >= 0x80 || !isWordByte(byte(r))
+		}
+	}
+	if i >= 2 && s[i-2] == '\\' {
+		switch s[i-1] {
+		case 'b', 'f', 'n', 'r', 't':
 			return true
 		}
 	}
 	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
