@@ -1,9 +1,12 @@
 package wire
 
 import (
+	"encoding/json"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // reCredField is an OAuth credential named by its field in a message the
@@ -104,7 +107,11 @@ const minTokenScrubbed = 4
 // shorter one (a PIN, a short key) only where it stands as a whole token
 // (tokenAt), so that "7304" leaves "17304" alone; one under
 // minTokenScrubbed bytes is not replaced by value (only an OAuth credential
-// among them is still caught, by its field's name).
+// among them is still caught, by its field's name). A value of
+// minScrubbed bytes or more is also taken out under two layers of
+// encoding whose first is one an encoder writes (appendLayered): a URL
+// holding it, itself a query value (%252F), or a JSON dump inside a JSON
+// string (\\/).
 func SecretScrubber(values ...string) func(string) string {
 	vals := make([]string, 0, len(values))
 	spaced := false // a value with a space, which QueryEscape writes as '+'
@@ -117,7 +124,21 @@ func SecretScrubber(values ...string) func(string) string {
 	}
 	// Longest first: a value that begins another would leave the other's
 	// tail behind.
-	slices.SortFunc(vals, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(vals, longestFirst)
+	// The values and their one-layer encodings, for the encoded pass:
+	// made when a text first needs it, not for every scrubber.
+	encoded := sync.OnceValue(func() []string {
+		all := slices.Clone(vals)
+		for _, v := range vals {
+			if len(v) >= minScrubbed {
+				all = appendLayered(all, v)
+			}
+		}
+		slices.Sort(all)
+		all = slices.Compact(all)
+		slices.SortFunc(all, longestFirst)
+		return all
+	})
 	return func(s string) string {
 		for _, v := range vals {
 			if len(v) >= minScrubbed {
@@ -129,10 +150,31 @@ func SecretScrubber(values ...string) func(string) string {
 		// Every encoded spelling has a '%' or '\' (or a '+' for a
 		// space): text without them, the common case, is done.
 		if mayEncode(s, spaced) {
-			for _, v := range vals {
+			for _, v := range encoded() {
 				s = replaceEncoded(s, v, "[REDACTED]", len(v) < minScrubbed)
 			}
 		}
 		return RedactSecretParams(CredFields(s, "[REDACTED]"))
 	}
+}
+
+// longestFirst orders longer values first.
+func longestFirst(a, b string) int { return len(b) - len(a) }
+
+// appendLayered appends v's one-layer encodings as encoders write them
+// (QueryEscape, PathEscape, Go's JSON escaping, JSON with \/) that differ
+// from v: matched in any spelling by replaceEncoded, each covers a second
+// layer over the first (a URL inside a query value, JSON inside JSON).
+func appendLayered(vals []string, v string) []string {
+	forms := []string{url.QueryEscape(v), url.PathEscape(v)}
+	if b, err := json.Marshal(v); err == nil {
+		j := string(b[1 : len(b)-1])
+		forms = append(forms, j, strings.ReplaceAll(j, "/", `\/`))
+	}
+	for _, f := range forms {
+		if f != v {
+			vals = append(vals, f)
+		}
+	}
+	return vals
 }
