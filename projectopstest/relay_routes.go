@@ -235,8 +235,11 @@ func afterSlug(r *http.Request) string {
 			}
 		}
 	}
-	p, _, _ := strings.Cut(t, "?")
-	if d, err := url.PathUnescape(p); err != nil || d != r.URL.Path { // no copy unless p has escapes
+	// The target only when it is what r.URL was read from: its path
+	// decodes to the path Admit checked and its query is the one whose
+	// ?k= was checked (an in-process request's Opaque may hold a '?').
+	p, q, _ := strings.Cut(t, "?")
+	if d, err := url.PathUnescape(p); err != nil || d != r.URL.Path || q != r.URL.RawQuery { // no copy unless p has escapes
 		t = r.URL.RequestURI()
 	}
 	for range 2 { // "/tunnels", then "/{slug}"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"runtime"
 
 	"golang.org/x/term"
 )
@@ -11,8 +12,8 @@ import (
 // stdinResultsFile copies standard input to a temporary file for a "-"
 // results file (--junit -, --jest -, --vitest -): report reads the file
 // twice (checked whole, then sent) and may upload it, which a pipe cannot
-// give. A terminal is refused, as for every "-". The file is removed when
-// done is called.
+// give. A terminal is refused, as for every "-". The file is gone once
+// done is called (on Unix, from the start).
 func stdinResultsFile(ctx context.Context) (fh *os.File, done func(), err error) {
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return nil, nil, errStdinTerminal
@@ -21,9 +22,15 @@ func stdinResultsFile(ctx context.Context) (fh *os.File, done func(), err error)
 	if err != nil {
 		return nil, nil, err
 	}
+	// Unlinked at once where an open file outlives its name, so a kill
+	// (a second interrupt, SIGKILL) leaves no copy of the results behind;
+	// elsewhere removed when done.
+	removed := runtime.GOOS != "windows" && os.Remove(fh.Name()) == nil
 	done = func() {
 		fh.Close()
-		os.Remove(fh.Name())
+		if !removed {
+			os.Remove(fh.Name())
+		}
 	}
 	copied := make(chan error, 1)
 	go func() {
