@@ -102,15 +102,7 @@ func TestRelayReqURLIsAByteString(t *testing.T) {
 func TestRelayResHeaderValuesAreByteStrings(t *testing.T) {
 	t.Parallel()
 	f := newRelayFixture(t, true)
-	a := f.dial(t)
-	respc := f.public(t.Context(), "GET", "", "", nil)
-	m := a.next()
-	if m.T != "req" {
-		t.Fatalf("got %+v, want req", m)
-	}
-	a.sendText(`{"t":"res","id":%d,"status":200,"headers":[["x-r","caf\u00c3\u00a9"]]}`, m.ID)
-	a.sendText(`{"t":"res_end","id":%d}`, m.ID)
-	resp, _ := recvResp(t, respc)
+	resp, _ := relayRes(t, f, f.dial(t), `[["x-r","caf\u00c3\u00a9"]]`)
 	if got := resp.Header.Get("X-R"); got != "caf\xc3\xa9" {
 		t.Errorf("response header bytes %q, want the local server's %q", got, "caf\xc3\xa9")
 	}
@@ -122,15 +114,7 @@ func TestRelayResHeaderValuesAreByteStrings(t *testing.T) {
 func TestRelayResHeaderAboveFFFails(t *testing.T) {
 	t.Parallel()
 	f := newRelayFixture(t, true)
-	a := f.dial(t)
-	respc := f.public(t.Context(), "GET", "", "", nil)
-	m := a.next()
-	if m.T != "req" {
-		t.Fatalf("got %+v, want req", m)
-	}
-	a.sendText(`{"t":"res","id":%d,"status":200,"headers":[["x-r","5\u20ac"]]}`, m.ID)
-	a.sendText(`{"t":"res_end","id":%d}`, m.ID)
-	resp, body := recvResp(t, respc)
+	resp, body := relayRes(t, f, f.dial(t), `[["x-r","5\u20ac"]]`)
 	if resp.StatusCode != http.StatusBadGateway || !strings.Contains(body, `"SERVER_UNREACHABLE"`) || resp.Header.Get("X-R") != "" {
 		t.Errorf("%d %v %s, want 502 SERVER_UNREACHABLE", resp.StatusCode, resp.Header, body)
 	}

@@ -14,6 +14,8 @@ import (
 // the name.
 func TestRelayResHeaderNodeRefuses(t *testing.T) {
 	t.Parallel()
+	f := newRelayFixture(t, true)
+	a := f.dial(t) // one session: a refused res fails its stream only
 	for _, pair := range []string{
 		`["x-r","a\u0000b"]`,
 		`["x-r","a\r\nX-Injected: 1"]`,
@@ -22,16 +24,7 @@ func TestRelayResHeaderNodeRefuses(t *testing.T) {
 		`["x r","v"]`,
 		`["","v"]`,
 	} {
-		f := newRelayFixture(t, true)
-		a := f.dial(t)
-		respc := f.public(t.Context(), "GET", "", "", nil)
-		m := a.next()
-		if m.T != "req" {
-			t.Fatalf("got %+v, want req", m)
-		}
-		a.sendText(`{"t":"res","id":%d,"status":200,"headers":[`+pair+`]}`, m.ID)
-		a.sendText(`{"t":"res_end","id":%d}`, m.ID)
-		resp, body := recvResp(t, respc)
+		resp, body := relayRes(t, f, a, `[`+pair+`]`)
 		if resp.StatusCode != http.StatusBadGateway || !strings.Contains(body, `"SERVER_UNREACHABLE"`) {
 			t.Errorf("res header %s: %d %q %q, want 502 SERVER_UNREACHABLE", pair, resp.StatusCode, resp.Status, resp.Header)
 		}
@@ -42,16 +35,22 @@ func TestRelayResHeaderNodeRefuses(t *testing.T) {
 func TestRelayResHeaderTabAndObsText(t *testing.T) {
 	t.Parallel()
 	f := newRelayFixture(t, true)
-	a := f.dial(t)
+	resp, _ := relayRes(t, f, f.dial(t), `[["x-r","a\tb ~\u0080\u00ff"]]`)
+	if got := resp.Header.Get("X-R"); resp.StatusCode != http.StatusOK || got != "a\tb ~\x80\xff" {
+		t.Errorf("%d, X-R %q; want 200 and the bytes %q", resp.StatusCode, got, "a\tb ~\x80\xff")
+	}
+}
+
+// relayRes relays a GET to agent a, which answers 200 with headers (a JSON
+// array of [name, value] pairs), and returns what the caller got.
+func relayRes(t *testing.T, f *relayFixture, a *agent, headers string) (*http.Response, string) {
+	t.Helper()
 	respc := f.public(t.Context(), "GET", "", "", nil)
 	m := a.next()
 	if m.T != "req" {
 		t.Fatalf("got %+v, want req", m)
 	}
-	a.sendText(`{"t":"res","id":%d,"status":200,"headers":[["x-r","a\tb ~\u0080\u00ff"]]}`, m.ID)
+	a.sendText(`{"t":"res","id":%d,"status":200,"headers":`+headers+`}`, m.ID)
 	a.sendText(`{"t":"res_end","id":%d}`, m.ID)
-	resp, _ := recvResp(t, respc)
-	if got := resp.Header.Get("X-R"); resp.StatusCode != http.StatusOK || got != "a\tb ~\x80\xff" {
-		t.Errorf("%d, X-R %q; want 200 and the bytes %q", resp.StatusCode, got, "a\tb ~\x80\xff")
-	}
+	return recvResp(t, respc)
 }
