@@ -30,11 +30,12 @@ const PublicPath = "/mcp"
 // "..;x"), a backslash or a control byte answers 400, however it was
 // encoded, so nothing outside target's path is reachable through the
 // tunnel. The sub-path is forwarded as the caller escaped it (a%2Fb stays
-// a%2Fb), a raw byte a URL may not hold (UTF-8 "é", '{') escaped. A doubly encoded path is forwarded only when decoding it again
-// (and again, up to three times) shows none of those and no new '/'
-// (100%25off is; a%252Fb and %252e%252e answer 400, as does a path still
-// encoded after three decodings): a local server that decodes twice would
-// otherwise route it to a path the tunnel never checked. Responses are
+// a%2Fb), a raw byte a URL may not hold (UTF-8 "é", '{') escaped. A
+// doubly encoded path is forwarded only when decoding it again (and again,
+// up to three times) shows none of those and no new '/' (100%25off is;
+// a%252Fb and %252e%252e answer 400, as does a path still encoded after
+// three decodings): a local server that decodes twice would otherwise
+// route it to a path the tunnel never checked. Responses are
 // flushed as they arrive, so SSE and MCP's streamable HTTP work. An
 // unreachable target answers 502. A local server whose response body fails
 // midway (it crashed or dropped the connection) cuts the public caller's

@@ -5,10 +5,11 @@ import "net/http"
 // scanControl reads a control message in the form this package writes: no
 // whitespace, known member names each once, strings of printable ASCII
 // without escapes (a byte string of them is its own bytes), integers. It
-// reports false for anything else, which DecodeControl hands to json/v2. The scan records where each string is; once it succeeds, the
-// header names are made canonical in place (p is a message buffer the
-// caller is done with), and every string is a piece of one copy of p, all
-// header values share one backing array.
+// reports false for anything else, which DecodeControl hands to json/v2.
+// The scan records where each string is; once it succeeds, the header
+// names are made canonical in place (p is a message buffer the caller is
+// done with), and every string is a piece of one copy of p, all header
+// values share one backing array.
 func scanControl(p []byte) (Control, bool) {
 	s := scanner{b: p}
 	var (
