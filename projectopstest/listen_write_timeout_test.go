@@ -1,12 +1,9 @@
 package projectopstest_test
 
 import (
-	"bufio"
-	"context"
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -48,25 +45,8 @@ func TestStreamOutlivesWriteTimeout(t *testing.T) {
 	f := newRelayFixture(t, true, projectopstest.WithWriteTimeout(timeout))
 	conn, w := corkedAgent(t, f)
 	time.Sleep(3 * timeout) // the agent's connection idles past the timeout
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	respCh := f.public(ctx, http.MethodGet, "", "", nil)
-	id := nextReq(t, conn)
-	if err := w.Send(tunnelwire.Batch(nil).Res(id, http.StatusOK, http.Header{"Content-Type": {"text/event-stream"}}).
-		Chunk(tunnelwire.ResChunk, id, []byte("data: one\n\n"))); err != nil {
-		t.Fatal(err)
-	}
-	var resp *http.Response
-	select {
-	case resp = <-respCh:
-	case <-ctx.Done():
-		t.Fatal("no head reached the caller")
-	}
+	id, resp, br := streamFirstEvent(t, f, conn, w)
 	defer resp.Body.Close()
-	br := bufio.NewReader(resp.Body)
-	if line, err := br.ReadString('\n'); err != nil || line != "data: one\n" {
-		t.Fatalf("first event %q, %v", line, err)
-	}
 	time.Sleep(3 * timeout) // the stream pauses past the timeout
 	if err := w.Send(tunnelwire.Batch(nil).Chunk(tunnelwire.ResChunk, id, []byte("data: two\n\n")).
 		End(tunnelwire.ResEnd, id)); err != nil {

@@ -55,9 +55,22 @@ func TestRelayStreamedResponseIsWrittenAsItComes(t *testing.T) {
 	t.Parallel()
 	f := newRelayFixture(t, true)
 	conn, w := corkedAgent(t, f)
+	id, resp, _ := streamFirstEvent(t, f, conn, w)
+	defer resp.Body.Close()
+	if err := w.Send(tunnelwire.Batch(nil).End(tunnelwire.ResEnd, id)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// streamFirstEvent relays a GET that the agent on conn answers as an SSE
+// stream, sends one event and checks that it reaches the caller while the
+// stream is open (the edge holds nothing back); it returns the stream's id,
+// the response and a reader past the event.
+func streamFirstEvent(t *testing.T, f *relayFixture, conn *websocket.Conn, w *tunnelwire.Writer) (uint32, *http.Response, *bufio.Reader) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	respCh := f.public(ctx, http.MethodGet, "", "", nil)
+	respCh := f.public(t.Context(), http.MethodGet, "", "", nil)
 	id := nextReq(t, conn)
 	if err := w.Send(tunnelwire.Batch(nil).Res(id, http.StatusOK, http.Header{"Content-Type": {"text/event-stream"}}).
 		Chunk(tunnelwire.ResChunk, id, []byte("data: one\n\n"))); err != nil {
@@ -69,12 +82,10 @@ func TestRelayStreamedResponseIsWrittenAsItComes(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("no head reached the caller while the response streams")
 	}
-	defer resp.Body.Close()
-	line, err := bufio.NewReader(resp.Body).ReadString('\n')
-	if err != nil || line != "data: one\n" {
+	br := bufio.NewReader(resp.Body)
+	if line, err := br.ReadString('\n'); err != nil || line != "data: one\n" {
+		resp.Body.Close()
 		t.Fatalf("first event %q, %v: the edge held what it had", line, err)
 	}
-	if err := w.Send(tunnelwire.Batch(nil).End(tunnelwire.ResEnd, id)); err != nil {
-		t.Fatal(err)
-	}
+	return id, resp, br
 }
