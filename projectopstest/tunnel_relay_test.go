@@ -62,11 +62,15 @@ type agent struct {
 	err    error
 }
 
+// relayWait bounds the relay tests' waits: a hang fails, while a CI
+// machine whose two cores are busy still has time to answer.
+const relayWait = 30 * time.Second
+
 // dialAgent dials the grant's relay as an agent with token; it does not
 // read the hello.
 func dialAgent(t *testing.T, client *http.Client, relayURL, token string) *agent {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), relayWait)
 	defer cancel()
 	conn, _, err := websocket.Dial(ctx, relayURL, &websocket.DialOptions{HTTPClient: client,
 		HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}, Subprotocols: []string{"mcpjam-tunnel.v1"}})
@@ -110,7 +114,7 @@ func (a *agent) read() {
 	}
 }
 
-// next is the next message from the edge, waiting up to 5 s.
+// next is the next message from the edge, waiting up to relayWait.
 func (a *agent) next() edgeMsg {
 	a.t.Helper()
 	select {
@@ -119,7 +123,7 @@ func (a *agent) next() edgeMsg {
 			a.t.Fatalf("the relay closed the session: %v", a.err)
 		}
 		return m
-	case <-time.After(5 * time.Second):
+	case <-time.After(relayWait):
 		a.t.Fatal("no message from the relay")
 	}
 	return edgeMsg{}
@@ -128,7 +132,7 @@ func (a *agent) next() edgeMsg {
 // closeCode waits for the edge to close the session and returns its code.
 func (a *agent) closeCode() websocket.StatusCode {
 	a.t.Helper()
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(relayWait)
 	for {
 		select {
 		case _, ok := <-a.in:
@@ -239,7 +243,7 @@ func recvResp(t *testing.T, ch <-chan *http.Response) (*http.Response, string) {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		return resp, string(b)
-	case <-time.After(5 * time.Second):
+	case <-time.After(relayWait):
 		t.Fatal("no public response")
 	}
 	return nil, ""
@@ -317,7 +321,7 @@ func TestRelayAgentProtocol(t *testing.T) {
 		}
 		cancel()
 		resp.Body.Close()
-	case <-time.After(5 * time.Second):
+	case <-time.After(relayWait):
 		t.Fatal("the response head did not stream")
 	}
 	if m := a.next(); m.T != "abort" || m.ID != sse.ID || m.Code != "client_gone" {
