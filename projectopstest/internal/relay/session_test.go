@@ -35,24 +35,8 @@ type fakeHost struct {
 // read the hello.
 func pair(t *testing.T) (*Session, *fakeHost) {
 	t.Helper()
-	got := make(chan *Session, 1)
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		conn, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		conn.SetReadLimit(tunnelwire.MaxMessage)
-		s := New(conn, nil, nil, "slug1")
-		got <- s
-		s.Run(context.Background())
-	}))
-	t.Cleanup(hs.Close)
-	conn, _, err := websocket.Dial(t.Context(), "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.SetReadLimit(tunnelwire.MaxMessage)
-	t.Cleanup(func() { _ = conn.CloseNow() })
+	s, conn, start := unstarted(t)
+	close(start)
 	typ, msg, err := conn.Read(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +69,7 @@ func pair(t *testing.T) (*Session, *fakeHost) {
 			h.in <- m
 		}
 	}()
-	return <-got, h
+	return s, h
 }
 
 // next returns the next message the edge sent, waiting up to 5 s.
