@@ -220,7 +220,15 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 		return nil, err
 	}
 	if body != nil {
-		hr.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		// GetBody lets net/http send the request again on its own: HTTP/2
+		// re-sends one whose stream a peer reset with PROTOCOL_ERROR after
+		// the whole request went out. A write the service does not
+		// deduplicate may have run, so it gets none (net/http then re-sends
+		// it only when it is sure nothing was written).
+		hr.GetBody = nil
+		if req.IdempotencyKey || req.Class != Write && req.Class != Upload {
+			hr.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		}
 		hr.Header["Content-Type"] = jsonContentType
 		if req.ContentType != "" {
 			hr.Header["Content-Type"] = []string{req.ContentType}
@@ -287,14 +295,36 @@ func decodeJSON(b []byte, out any) error {
 // that is not the API's. The type is a header's value, which a gateway may
 // fill with anything: it is cleaned of the request's secrets first.
 func decodeError(req *Request, path string, resp *http.Response, err error, clean func(string) string) error {
-	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		if mt, _, perr := mime.ParseMediaType(ct); perr != nil || mt != "application/json" && mt != "text/json" && !strings.HasSuffix(mt, "+json") {
-			shown := clean(ct)
-			return fmt.Errorf("projectops: %s %s: decoding response: it is %q, not JSON (is the base URL the API's, ending in /api/v1?): %w",
-				req.Method, path, shown[:min(len(shown), 64)], err)
-		}
+	if e := notJSON(req, path, resp, err, clean); e != nil {
+		return e
 	}
 	return fmt.Errorf("projectops: %s %s: decoding response: %w", req.Method, path, err)
+}
+
+// notJSON is decodeError's message for a response whose declared type is
+// not JSON, or nil when it is JSON or undeclared.
+func notJSON(req *Request, path string, resp *http.Response, err error, clean func(string) string) error {
+	ct := resp.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	if mt, _, perr := mime.ParseMediaType(ct); perr == nil && (mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	shown := clean(ct)
+	return fmt.Errorf("projectops: %s %s: decoding response: it is %q, not JSON (is the base URL the API's, ending in /api/v1?): %w",
+		req.Method, path, shown[:min(len(shown), 64)], err)
+}
+
+// errEmptyBody is the cause of an empty success body that declares a type
+// other than JSON (a captive portal's or a gateway's 200 text/html): an
+// empty JSON or undeclared body leaves the result as it is, but one that
+// says it is a page is not the API's answer.
+var errEmptyBody = errors.New("the body is empty")
+
+// blankBody is the outcome of an empty success body decoded into out.
+func (t *Transport) blankBody(req *Request, path, target string, resp *http.Response) error {
+	return notJSON(req, path, resp, errEmptyBody, scrubbed(t.cleaner(req, target), req.Scrub))
 }
 
 func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, path, target string, keep *option.Response) error {
@@ -319,8 +349,11 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 			return t.readFailure(req, target, path, rerr)
 		}
 		keep.Body = buf
-		if out == nil || blank(buf) {
-			return nil // an empty body leaves out as it is
+		if out == nil {
+			return nil
+		}
+		if blank(buf) {
+			return t.blankBody(req, path, target, resp) // an empty JSON body leaves out as it is
 		}
 		if err := decodeJSON(buf, out); err != nil {
 			return decodeError(req, path, resp, err, scrubbed(t.cleaner(req, target), req.Scrub))
@@ -339,14 +372,14 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 			return t.readFailure(req, target, path, err)
 		}
 		if blank(buf) {
-			return nil // as a streamed body of only white space: out as it is
+			return t.blankBody(req, path, target, resp) // as a streamed body of only white space
 		}
 		err = decodeJSON(buf, out)
 	} else {
 		cr := &cappedReader{r: resp.Body, left: limit}
 		dec := json.NewDecoder(cr)
 		if err = dec.Decode(out); errors.Is(err, io.EOF) {
-			err = nil // an empty body leaves out as it is
+			return t.blankBody(req, path, target, resp) // an empty JSON body leaves out as it is
 		} else if err == nil {
 			// The Decoder stops after the value: what follows is read too,
 			// under the cap, and must be space, as a sized body's is.
