@@ -316,17 +316,22 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 					return err
 				}
 			}
-			if st.Skipped > 0 {
-				fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, %d skipped; nothing to report\n", st.Skipped)
-			} else {
-				fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, 0 skipped; nothing to report: no test ran in the go test input (no test files, or -run matched none)\n")
-			}
+			nothingReported(stderr, st)
 			if cut {
 				return gateError{}
 			}
 			return nil
 		}
 		return usageError{fmt.Errorf("no test results in the %s input; nothing was reported", format)}
+	}
+	if out == nil && readErr == nil && cmdArgs != nil {
+		// CMD's status stands, but the summary still says why no run was
+		// made, as it does for the same stream piped in.
+		if st.Skipped > 0 || st.Events > 0 {
+			nothingReported(stderr, st)
+		} else {
+			fmt.Fprintf(stderr, "projectops: no go test events in the output of %s; nothing was reported (report reads go test -json)\n", cmdArgs[0])
+		}
 	}
 	printSummary(stderr, st, out) // first: where the run went, whatever stdout does
 	if a.json {
@@ -355,6 +360,16 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		return gateError{}
 	}
 	return nil
+}
+
+// nothingReported says why valid input stored no run: its tests were all
+// skipped, or none ran.
+func nothingReported(stderr io.Writer, st ingest.SourceStats) {
+	if st.Skipped > 0 {
+		fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, %d skipped; nothing to report\n", st.Skipped)
+		return
+	}
+	fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, 0 skipped; nothing to report: no test ran in the go test input (no test files, or -run matched none)\n")
 }
 
 // reportInterruptGrace bounds the reading, and then the sending, that
