@@ -1,6 +1,7 @@
 package projectops_test
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -61,6 +62,9 @@ func TestBadOptions(t *testing.T) {
 		{"nil logger", []option.RequestOption{option.WithLogger(nil)}, "nil logger"},
 		{"user agent with newline", []option.RequestOption{option.WithUserAgent("app\r\nX-Injected: 1")}, "control character"},
 		{"client and transport together", []option.RequestOption{option.WithHTTPClient(&http.Client{}), option.WithTransport(httpmock.NewMockTransport())}, "exclusive"},
+		{"owned header", []option.RequestOption{option.WithHeader("Authorization", "Bearer sk_SECRET123")}, "cannot be set by an option"},
+		{"header with a newline", []option.RequestOption{option.WithHeader("X-Trace", "a\r\nX-Injected: 1")}, "not a valid HTTP header"},
+		{"zero request timeout", []option.RequestOption{option.WithRequestTimeout(0)}, "timeout is not positive"},
 		{"bad option after good ones", []option.RequestOption{option.WithAPIKey(optKey), option.WithMaxRetries(2), option.WithMaxRetries(-2)}, "max retries is negative"},
 	}
 	for _, tt := range tests {
@@ -78,6 +82,14 @@ func TestBadOptions(t *testing.T) {
 			}
 			if !strings.HasPrefix(err.Error(), "projectops: ") {
 				t.Errorf("error %q lacks the package prefix", err)
+			}
+			// The error names the option in its details.
+			var e *projectops.Error
+			if !errors.As(err, &e) || e.Code != projectops.CodeValidation {
+				t.Fatalf("error %v is not a VALIDATION_ERROR", err)
+			}
+			if f, _ := e.Details["field"].(string); !strings.HasPrefix(f, "With") {
+				t.Errorf("details.field = %q in %q: want the option's name", f, err)
 			}
 		})
 	}

@@ -31,10 +31,10 @@ func WithHeader(key, value string) RequestOption {
 	return func(c *Config) error {
 		k := http.CanonicalHeaderKey(strings.TrimSpace(key))
 		if k == "" || owned[k] {
-			return invalid("header", fmt.Sprintf("header %q cannot be set by an option", key))
+			return invalid("WithHeader", fmt.Sprintf("WithHeader: header %q cannot be set by an option", key))
 		}
 		if !validHeaderName(k) || !validHeaderValue(value) {
-			return invalid("header", fmt.Sprintf("header %q: not a valid HTTP header name and value", key))
+			return invalid("WithHeader", fmt.Sprintf("WithHeader: header %q: not a valid HTTP header name and value", key))
 		}
 		if c.Header == nil {
 			c.Header = http.Header{}
@@ -61,13 +61,13 @@ func WithHeader(key, value string) RequestOption {
 func WithIdempotencyKey(key string) RequestOption {
 	return func(c *Config) error {
 		if strings.TrimSpace(key) == "" {
-			return invalid("idempotencyKey", "idempotency key is empty")
+			return invalid("WithIdempotencyKey", "WithIdempotencyKey: idempotency key is empty")
 		}
 		if len(textproto.TrimString(key)) > maxIdempotencyHeader { // as sent: net/http trims a header value
-			return invalid("idempotencyKey", fmt.Sprintf("idempotency key is over %d bytes, which the service ignores", maxIdempotencyHeader))
+			return invalid("WithIdempotencyKey", fmt.Sprintf("WithIdempotencyKey: idempotency key is over %d bytes, which the service ignores", maxIdempotencyHeader))
 		}
 		if !validHeaderValue(key) {
-			return invalid("idempotencyKey", "idempotency key holds a control character")
+			return invalid("WithIdempotencyKey", "WithIdempotencyKey: idempotency key holds a control character")
 		}
 		c.IdempotencyKey = key
 		return nil
@@ -83,7 +83,7 @@ const maxIdempotencyHeader = 256
 func WithMaxRetries(n int) RequestOption {
 	return func(c *Config) error {
 		if n < 0 {
-			return invalid("maxRetries", fmt.Sprintf("max retries is negative (%d)", n))
+			return invalid("WithMaxRetries", fmt.Sprintf("WithMaxRetries: max retries is negative (%d)", n))
 		}
 		c.MaxRetries = &n
 		return nil
@@ -94,7 +94,7 @@ func WithMaxRetries(n int) RequestOption {
 func WithRequestTimeout(d time.Duration) RequestOption {
 	return func(c *Config) error {
 		if d <= 0 {
-			return invalid("timeout", "timeout is not positive")
+			return invalid("WithRequestTimeout", fmt.Sprintf("WithRequestTimeout: timeout is not positive (%s)", d))
 		}
 		c.Timeout = d
 		return nil
@@ -107,7 +107,7 @@ func WithRequestTimeout(d time.Duration) RequestOption {
 func WithResponseInto(r *Response) RequestOption {
 	return func(c *Config) error {
 		if r == nil {
-			return invalid("response", "WithResponseInto needs a *Response to fill, not nil")
+			return invalid("WithResponseInto", "WithResponseInto: needs a *Response to fill, not nil")
 		}
 		c.Response = r
 		return nil
