@@ -3,6 +3,7 @@ package projectopstest
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,7 +47,7 @@ type runEnv struct {
 	modelKeys                map[string]Secret // the run's modelApiKeys, by provider
 	tools                    []*mcp.Tool
 	owner                    map[string]string // tool name → server id
-	byName                   map[string]string // server name → server id
+	byRef                    map[string]string // a step's serverName, lower case → server id
 	listErr                  error             // a server's tools could not be listed
 	listErrServer            string
 }
@@ -65,13 +66,33 @@ func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {
 	}
 	run.status = evals.StatusRunning
 	env := &runEnv{runID: run.id, userID: run.exec.userID, projectID: run.projectID,
-		modelKeys: run.exec.modelKeys, owner: map[string]string{}, byName: map[string]string{}}
+		modelKeys: run.exec.modelKeys, owner: map[string]string{}, byRef: map[string]string{}}
 	servers := run.servers // never mutated once stored
 	iters := append([]*evalIterRec(nil), run.iters...)
+	// A toolCall step names its server as the service resolves it: by id
+	// first, then by the run's name for it or the saved server's name, in
+	// any case; the first server to claim a name keeps it.
+	type ref struct{ name, id string }
+	refs := make([]ref, 0, 3*len(servers))
+	for _, sv := range servers {
+		refs = append(refs, ref{sv.ID, sv.ID})
+	}
+	for _, sv := range servers {
+		refs = append(refs, ref{sv.Name, sv.ID})
+		if rec := s.st.servers[sv.ID]; rec != nil {
+			refs = append(refs, ref{rec.name, sv.ID})
+		}
+	}
 	s.mu.Unlock()
+	for _, r := range refs {
+		if k := strings.ToLower(strings.TrimSpace(r.name)); k != "" {
+			if _, taken := env.byRef[k]; !taken {
+				env.byRef[k] = r.id
+			}
+		}
+	}
 
 	for _, sv := range servers {
-		env.byName[sv.Name] = sv.ID
 		tools, err := e.runner.Tools(ctx, env.userID, env.projectID, sv.ID)
 		if err != nil {
 			if env.listErr == nil {

@@ -84,7 +84,10 @@ func (x *iterExec) step(ctx context.Context, i int) {
 	case evals.KindToolCall:
 		serverID := x.env.owner[st.ToolName]
 		if st.ServerName != "" {
-			serverID = x.env.byName[st.ServerName]
+			if serverID = x.env.byRef[strings.ToLower(strings.TrimSpace(st.ServerName))]; serverID == "" {
+				res.Status, res.Reason = evals.StepFail, "no server of the run is named "+st.ServerName
+				break
+			}
 		}
 		if serverID == "" {
 			res.Status, res.Reason = evals.StepFail, "no server of the run has a tool named "+st.ToolName

@@ -1,0 +1,41 @@
+package projectopstest_test
+
+import (
+	"testing"
+
+	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/sdktest"
+)
+
+// A toolCall step's serverName is resolved as the service resolves it: the
+// server's id, or its saved name in any case, even when the run gave no
+// serverNames; a name no server of the run has fails the step, saying so.
+func TestToolCallStepServerNameResolves(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	step := func(id, server string) evals.Step {
+		st := evals.ToolCallStep(id, "echo", map[string]any{"message": "hi"})
+		st.ServerName = server
+		return st
+	}
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{{Title: "refs", Steps: []evals.Step{
+		step("saved name", "demo"), step("other case", " DEMO "), step("id", f.serverID), step("unknown", "nope"),
+	}}}})
+	f.awaitRun(t, rc.RunID)
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(t.Context(), f.ws.ProjectID, rc.RunID, nil))
+	if err != nil || len(iters) != 1 {
+		t.Fatalf("iterations: %v, %v", iters, err)
+	}
+	steps, err := sdktest.Collect(f.c.Evals.Runs.AllSteps(t.Context(), f.ws.ProjectID, rc.RunID, iters[0].ID, nil))
+	if err != nil || len(steps) != 4 {
+		t.Fatalf("steps: %+v, %v", steps, err)
+	}
+	for _, st := range steps[:3] {
+		if st.Status != evals.StepOK {
+			t.Errorf("step %q: %s (%s), want ok", st.StepID, st.Status, st.Reason)
+		}
+	}
+	if st := steps[3]; st.Status != evals.StepFail || st.Reason != "no server of the run is named nope" {
+		t.Errorf("step %q: %s (%s), want a failure naming the server", st.StepID, st.Status, st.Reason)
+	}
+}
