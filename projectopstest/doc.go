@@ -181,7 +181,11 @@
 //     reading of the reference notes;
 //   - ingested results are stored as sent (every field of reference-notes
 //     3.8) and compressed per append; the eval routes show what they expose
-//     of them, and IngestedIteration.Raw the whole row. hostConfig is
+//     of them, and IngestedIteration.Raw the whole row. A token count
+//     with a fraction shows as tokensUsed, the exact sum, with usage null
+//     (the SDK's usage counts are ints; rounding would invent counts that
+//     were not sent); whole counts in any spelling (12.0, 1e3) are exact
+//     in both. hostConfig is
 //     checked by the host config v2 rules, and a hostConfigHash sent with it
 //     must be the service's content address of it (a host's hostConfigId is
 //     that address too, matched against the service's own vectors); a reused externalRunId with a different

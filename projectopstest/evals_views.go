@@ -34,11 +34,16 @@ func iterView(it *evalIterRec) evals.Iteration {
 		v.StartedAt = wire.MillisOf(it.startedAt)
 	}
 	// tokensUsed is null without usage (never ran, cancelled, an ingested
-	// row without tokens); a model-free iteration's usage totals 0.
+	// row without tokens); a model-free iteration's usage totals 0. An
+	// ingested row with fractional counts has tokensUsed without usage.
 	if it.usage != nil {
 		u := *it.usage
 		n := float64(u.TotalTokens)
 		v.Usage, v.TokensUsed = &u, &n
+	}
+	if it.tokensUsed != nil {
+		n := *it.tokensUsed // the view must not alias the record
+		v.TokensUsed = &n
 	}
 	// durationMs is null until the iteration is terminal, and for one
 	// cancelled before it started (the service computes an engine

@@ -7,28 +7,22 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/evals"
-	"github.com/projectops/projectops-go/ingest"
 )
 
 // ingestedIteration is a received row as an eval iteration: finished
 // (status completed) with the row's verdict, title, model, provider,
 // duration, token usage, error and tool calls. The row itself is kept in
-// in for the test hooks and the trace.
-func ingestedIteration(id string, number int, res ingest.Result, now time.Time) *evalIterRec {
+// in for the duration as sent and the trace.
+func ingestedIteration(id string, number int, row *ingestedRow, now time.Time) *evalIterRec {
 	it := &evalIterRec{id: id, number: number, status: evals.StatusCompleted, result: evals.ResultFailed,
-		test:     evals.Test{Title: res.CaseTitle, Model: res.Model, Provider: res.Provider},
-		expected: evalCalls(res.ExpectedToolCalls), actual: evalCalls(res.ActualToolCalls),
-		duration: msDuration(res.DurationMs), errText: res.Error,
-		receivedAt: now, in: &res}
-	if res.Passed {
+		test:     evals.Test{Title: row.CaseTitle, Model: row.Model, Provider: row.Provider},
+		expected: evalCalls(row.ExpectedToolCalls), actual: evalCalls(row.ActualToolCalls),
+		duration: msDuration(row.DurationMs), errText: row.Error,
+		receivedAt: now, in: row}
+	if row.Passed {
 		it.result = evals.ResultPassed
 	}
-	if t := res.Tokens; t != nil {
-		it.usage = &evals.Usage{InputTokens: int(t.Input), OutputTokens: int(t.Output), TotalTokens: int(t.Total)}
-		if it.usage.TotalTokens == 0 {
-			it.usage.TotalTokens = satAdd(it.usage.InputTokens, it.usage.OutputTokens)
-		}
-	}
+	it.usage, it.tokensUsed = row.Tokens.usage()
 	return it
 }
 
@@ -55,7 +49,7 @@ func satAdd(a, b int) int {
 
 // evalCalls converts received tool calls; the argument maps are shared,
 // as neither side mutates them.
-func evalCalls(in []ingest.ToolCall) []evals.ToolCall {
+func evalCalls(in []rowToolCall) []evals.ToolCall {
 	out := make([]evals.ToolCall, len(in))
 	for i, c := range in {
 		out[i] = evals.ToolCall{ToolName: c.ToolName, Arguments: c.Arguments}

@@ -1,11 +1,9 @@
 package projectopstest
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
-	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/projectopstest/internal/rows"
 )
 
@@ -39,9 +37,7 @@ func (r *evalRunRec) iterAt(i int) *evalIterRec {
 		return r.iters[i]
 	}
 	raw, received, _ := r.ext.rows.At(i)
-	var res ingest.Result
-	_ = json.Unmarshal(raw, &res) // stored rows passed the contract
-	return ingestedIteration(ingestedIterID(r.id, i+1), i+1, res, received)
+	return ingestedIteration(ingestedIterID(r.id, i+1), i+1, decodeRow(raw), received)
 }
 
 // iterByID finds an iteration of the run by id, or nil.

@@ -67,8 +67,10 @@ type IngestedIteration struct {
 	Status          string // always completed: ingested results are finished
 	Result          string // passed or failed
 	CreatedAt       time.Time
-	// Input is the result as received, in the SDK's type. (A server built
-	// with WithIngestDiscard keeps no iterations.)
+	// Input is the result as received, in the SDK's type: a token count
+	// with a fraction, which ingest.Tokens cannot hold, is 0 here and in
+	// Raw as sent. (A server built with WithIngestDiscard keeps no
+	// iterations.)
 	Input ingest.Result
 	// Raw is the result as received, every field the reference documents
 	// included (widgetSnapshots, advancedConfig, matchOptions, ...).
@@ -107,7 +109,7 @@ func (s *Server) IngestedIterations(runID string) ([]IngestedIteration, bool) {
 		if passed {
 			v.Result = string(evals.ResultPassed)
 		}
-		_ = json.Unmarshal(raw, &v.Input)
+		v.Input = rowAsResult(raw)
 		out = append(out, v)
 	}
 	return out, true

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/evals"
-	"github.com/projectops/projectops-go/ingest"
 )
 
 // suiteDef is what an eval suite authored through the API (or seeded with
@@ -87,16 +86,19 @@ type evalIterRec struct {
 	startedAt time.Time
 	duration  time.Duration
 	usage     *evals.Usage
-	actual    []evals.ToolCall
-	errText   string
-	steps     []evals.StepResult
-	trace     *evals.Trace // nil: finished without a stored trace
+	// tokensUsed, set only without usage, is the exact sum of an ingested
+	// row's fractional counts, which usage's ints cannot hold.
+	tokensUsed *float64
+	actual     []evals.ToolCall
+	errText    string
+	steps      []evals.StepResult
+	trace      *evals.Trace // nil: finished without a stored trace
 
 	receivedAt time.Time // ingested iterations: when the row arrived
 	// in is the row as received, for ingested iterations (nil for engine
 	// iterations); the fields above hold its view, except the trace, which
 	// is converted when read (traceOf).
-	in *ingest.Result
+	in *ingestedRow
 }
 
 // terminal reports whether the run has finished.
