@@ -1,6 +1,7 @@
 package projectopstest_test
 
 import (
+	"strconv"
 	"testing"
 
 	projectops "github.com/projectops/projectops-go"
@@ -27,7 +28,7 @@ func TestIngestedTokenNumbers(t *testing.T) {
 		{`{"input":1e3,"output":3}`, 1003, 1000},
 		{`{"input":10.5,"output":5}`, 15.5, -1},
 	} {
-		body := `{"suiteName":"tokens","externalRunId":"tok-` + string(rune('a'+i)) + `","results":[` +
+		body := `{"suiteName":"tokens","externalRunId":"tok-` + strconv.Itoa(i) + `","results":[` +
 			`{"caseTitle":"c","passed":true,"tokens":` + tc.tokens + `}]}`
 		var rep struct {
 			RunID string `json:"runId"`
