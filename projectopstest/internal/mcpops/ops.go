@@ -77,6 +77,9 @@ func CallTool(ctx context.Context, sc *Call, p *CallToolBody) (json.RawMessage, 
 	if p.ToolName == "" {
 		return nil, edge.Validation("toolName", "toolName is required")
 	}
+	if herr := checkMCPName("toolName", p.ToolName); herr != nil {
+		return nil, herr
+	}
 	args := p.Parameters
 	if args == nil {
 		args = map[string]any{}
@@ -114,6 +117,9 @@ func GetPrompt(ctx context.Context, sc *Call, p *servers.GetPromptParams) (json.
 	if p.PromptName == "" {
 		return nil, edge.Validation("promptName", "promptName is required")
 	}
+	if herr := checkMCPName("promptName", p.PromptName); herr != nil {
+		return nil, herr
+	}
 	args := make(map[string]string, len(p.Arguments))
 	for k, v := range p.Arguments {
 		switch v := v.(type) {
@@ -149,6 +155,9 @@ func ReadResource(ctx context.Context, sc *Call, p *servers.ReadResourceParams) 
 	}
 	if p.URI == "" {
 		return nil, edge.Validation("uri", "uri is required")
+	}
+	if herr := checkMCPName("uri", p.URI); herr != nil {
+		return nil, herr
 	}
 	var res json.RawMessage
 	herr := sc.Run(ctx, true, func(ctx context.Context, conn *mcpconn.Conn) error {
