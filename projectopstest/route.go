@@ -101,6 +101,22 @@ func (o *op[Req, Resp]) gate(s *Server, c *call, find bool) *edge.Error {
 	return herr
 }
 
+// locked runs the handler under Server.mu. The unlock is deferred so that a
+// handler's panic (recovered by net/http or the in-process transport as a
+// dropped connection) does not leave every later request waiting on the
+// lock.
+func (o *op[Req, Resp]) locked(s *Server, c *call, body *Req, scoped bool) (resp Resp, herr *edge.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if scoped {
+		herr = c.resolveProject(o.need)
+	}
+	if herr == nil {
+		resp, herr = o.apply(c, body)
+	}
+	return resp, herr
+}
+
 // route adapts a typed handler to the router's handlerFunc.
 func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a actor) *edge.Error {
@@ -143,14 +159,7 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 		if o.unlocked {
 			resp, herr = o.apply(c, &body)
 		} else {
-			s.mu.Lock()
-			if scoped {
-				herr = c.resolveProject(o.need)
-			}
-			if herr == nil {
-				resp, herr = o.apply(c, &body)
-			}
-			s.mu.Unlock()
+			resp, herr = o.locked(s, c, &body, scoped)
 		}
 		for _, f := range c.afters {
 			f()
