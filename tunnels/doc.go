@@ -39,7 +39,9 @@
 //
 //	hello    edge → host  {"t":"hello","proto":1,"slug",
 //	                      "limits":{"maxReqBody","chunk","maxInflight"}}:
-//	                      the session is routed to
+//	                      the session is routed to; only the first counts
+//	                      (a later one is ignored, as the service's agent
+//	                      does: limits never change mid-session)
 //	req      edge → host  {"t":"req","id","method","url","headers":[[name,
 //	                      value],...],"hasBody"}; url is the public path and
 //	                      query as the caller sent them (?k= included);

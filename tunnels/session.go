@@ -31,7 +31,8 @@ type session struct {
 
 	reqCtx     context.Context   // the session's values without its cancellation: requests derive from it
 	holdsReads bool              // the reader reports a socket read before it makes one (a Cork under the connection)
-	limits     tunnelwire.Limits // the edge's, from its hello
+	limits     tunnelwire.Limits // the edge's, from its first hello; read and written by the reader alone
+	greeted    bool              // the first hello has been taken in
 
 	mu      sync.Mutex
 	streams map[uint32]*stream
@@ -164,6 +165,14 @@ func (s *session) control(msg []byte) error {
 	}
 	switch c.T {
 	case tunnelwire.Hello:
+		if s.greeted {
+			// The hello is the handshake: the service's agent takes in
+			// only the first (a later one changes nothing there either).
+			// Limits that changed mid-session would change the chunk size
+			// under responses being written.
+			return nil
+		}
+		s.greeted = true
 		s.limits = c.Limits.OrDefault()
 		s.limits.Chunk = min(s.limits.Chunk, tunnelwire.MaxChunk)
 		if s.onReady != nil {

@@ -13,10 +13,11 @@ import (
 
 // stream is one relayed request being served.
 type stream struct {
-	s    *session
-	id   uint32
-	stop context.CancelCauseFunc // with errStreamEnded: see cancel
-	body tunnelwire.Body         // by value: one allocation less per request
+	s     *session
+	id    uint32
+	chunk int                     // the largest response chunk, the session's when the req arrived
+	stop  context.CancelCauseFunc // with errStreamEnded: see cancel
+	body  tunnelwire.Body         // by value: one allocation less per request
 
 	ctx context.Context     // the request's, until its handler starts
 	req *tunnelwire.Control // the req message, until its handler starts
@@ -36,7 +37,7 @@ var errStreamEnded = errors.New("tunnels: the relayed request ended")
 // the whole body queued instead of parking for it.
 func (s *session) start(c *tunnelwire.Control) {
 	ctx, stop := context.WithCancelCause(s.reqCtx)
-	st := &stream{s: s, id: c.ID, stop: stop, ctx: ctx, req: c}
+	st := &stream{s: s, id: c.ID, chunk: s.limits.Chunk, stop: stop, ctx: ctx, req: c}
 	if !c.HasBody {
 		st.body.Finish(nil) // no chunks and no req_end follow
 	}
@@ -130,7 +131,7 @@ func (st *stream) run(ctx context.Context, c *tunnelwire.Control) {
 }
 
 func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) {
-	w := newResponseWriter(s, c.ID, ctx)
+	w := newResponseWriter(st, ctx)
 	defer w.release()
 	if c.NotBytes || !tunnelwire.ValidReq(c.Method, c.URL, c.Header) {
 		// No HTTP request carries a character above U+00FF (no byte

@@ -17,6 +17,7 @@ import (
 type responseWriter struct {
 	s      *session
 	id     uint32
+	size   int             // the largest chunk, fixed for the response (0: the default)
 	ctx    context.Context // the request's: a cancelled caller stops writes
 	header http.Header
 
@@ -44,9 +45,9 @@ var bufPool = sync.Pool{New: func() any { return new(frameBufs) }}
 // errHandlerDone fails writes made after the handler returned.
 var errHandlerDone = errors.New("tunnels: write after the handler returned")
 
-func newResponseWriter(s *session, id uint32, ctx context.Context) *responseWriter {
+func newResponseWriter(st *stream, ctx context.Context) *responseWriter {
 	b := bufPool.Get().(*frameBufs)
-	return &responseWriter{s: s, id: id, ctx: ctx, header: http.Header{}, bufs: b,
+	return &responseWriter{s: st.s, id: st.id, size: st.chunk, ctx: ctx, header: http.Header{}, bufs: b,
 		buf: b.buf[:0], group: b.group.Reset()}
 }
 
@@ -101,9 +102,10 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 	return n, w.err
 }
 
-// chunk is the largest chunk the edge takes.
+// chunk is the largest chunk the edge takes. It is the stream's own copy
+// of the session's limit: the handler's goroutine never reads the session's.
 func (w *responseWriter) chunk() int {
-	if c := w.s.limits.Chunk; c > 0 {
+	if c := w.size; c > 0 {
 		return c
 	}
 	return tunnelwire.DefaultLimits.Chunk

@@ -13,9 +13,9 @@ func TestWriteAfterHandlerReturned(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // nothing is sent: the writers only buffer
 	s := &session{}
-	old := newResponseWriter(s, 1, ctx)
+	old := newResponseWriter(&stream{s: s, id: 1}, ctx)
 	old.release()
-	next := newResponseWriter(s, 2, context.Background()) // live: only buffers, below a chunk
+	next := newResponseWriter(&stream{s: s, id: 2}, context.Background()) // live: only buffers, below a chunk
 	defer next.release()
 	if _, err := old.Write([]byte("late")); !errors.Is(err, errHandlerDone) {
 		t.Fatalf("late Write: %v, want errHandlerDone", err)
