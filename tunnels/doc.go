@@ -74,10 +74,14 @@
 // socket.
 //
 // The protocol has no flow control of its own. A request body is queued
-// for its handler as it arrives, up to the hello's maxReqBody (10 MiB)
-// per request, without holding up other streams; past that the stream is
-// aborted (too_large). A response is written as fast as the relay reads
-// it. The protocol has no message for trailers: a response's trailers
+// for its handler as it arrives, up to the hello's maxReqBody per
+// request, without holding up other streams; past that the stream is
+// aborted (too_large). At most the hello's maxInflight requests are
+// served at once (a stream counts until its handler returns); a req past
+// that is aborted (overloaded) without reaching the handler. Whatever a
+// hello announces, the host takes at most the service's own limits (10
+// MiB, 32), so its memory is bounded by them, not by the edge. A response
+// is written as fast as the relay reads it. The protocol has no message for trailers: a response's trailers
 // are not relayed.
 //
 // A head's method, url and header names and values are byte strings, as

@@ -173,8 +173,7 @@ func (s *session) control(msg []byte) error {
 			return nil
 		}
 		s.greeted = true
-		s.limits = c.Limits.OrDefault()
-		s.limits.Chunk = min(s.limits.Chunk, tunnelwire.MaxChunk)
+		s.limits = sessionLimits(c.Limits)
 		if s.onReady != nil {
 			s.onReady()
 			s.onReady = nil
@@ -216,7 +215,7 @@ func (s *session) chunkMsg(msg []byte) error {
 	if st == nil {
 		return nil
 	}
-	// Queued without waiting, up to the edge's own cap on a request body:
+	// Queued without waiting, up to the session's cap on a request body:
 	// a handler that does not read its body holds up no other stream (the
 	// protocol has no flow control of its own), and memory stays bounded.
 	if err := st.body.Add(bytes.Clone(c.Payload), s.limits.MaxReqBody); err != nil { // c aliases the read buffer

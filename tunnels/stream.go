@@ -43,7 +43,17 @@ func (s *session) start(c *tunnelwire.Control) {
 	}
 	wait := c.HasBody && s.holdsReads
 	s.mu.Lock()
-	if old := s.streams[c.ID]; old != nil {
+	old := s.streams[c.ID]
+	if old == nil && len(s.streams) >= s.limits.MaxInflight {
+		// The edge sent more requests than the session's limit: each
+		// holds a goroutine and up to MaxReqBody of queued body, so the
+		// rest are refused, as the edge itself refuses a caller past it.
+		s.mu.Unlock()
+		stop(errStreamEnded)
+		_ = s.w.Send(tunnelwire.Batch(nil).Abort(c.ID, tunnelwire.AbortOverloaded, ""))
+		return
+	}
+	if old != nil {
 		// A reused id: the edge gave up on the old stream. Its handler,
 		// if it started, is cancelled and its body read released.
 		old.cancel()
@@ -98,6 +108,17 @@ func (s *session) unpendLocked(st *stream) bool {
 		}
 	}
 	return false
+}
+
+// settle lets go of a stream whose response is about to end, before its
+// last message goes out: the edge may send a new request as soon as it
+// reads it, and the stream no longer counts against MaxInflight.
+func (s *session) settle(st *stream) {
+	s.mu.Lock()
+	if s.streams[st.id] == st {
+		delete(s.streams, st.id)
+	}
+	s.mu.Unlock()
 }
 
 // forget lets go of a stream whose handler never started.

@@ -16,6 +16,7 @@ import (
 // the session's writer together, so they go out in one write.
 type responseWriter struct {
 	s      *session
+	st     *stream
 	id     uint32
 	size   int             // the largest chunk, fixed for the response (0: the default)
 	ctx    context.Context // the request's: a cancelled caller stops writes
@@ -47,7 +48,7 @@ var errHandlerDone = errors.New("tunnels: write after the handler returned")
 
 func newResponseWriter(st *stream, ctx context.Context) *responseWriter {
 	b := bufPool.Get().(*frameBufs)
-	return &responseWriter{s: st.s, id: st.id, size: st.chunk, ctx: ctx, header: http.Header{}, bufs: b,
+	return &responseWriter{s: st.s, st: st, id: st.id, size: st.chunk, ctx: ctx, header: http.Header{}, bufs: b,
 		buf: b.buf[:0], group: b.group.Reset()}
 }
 
@@ -184,6 +185,7 @@ func (w *responseWriter) finish(failed error) {
 	case w.err == nil:
 		w.group = w.group.End(tunnelwire.ResEnd, w.id)
 	}
+	w.s.settle(w.st)
 	w.push()
 }
 
