@@ -40,7 +40,9 @@ const PublicPath = "/mcp"
 // unreachable target answers 502. A local server whose response body fails
 // midway (it crashed or dropped the connection) cuts the public caller's
 // response short too: the handler panics with http.ErrAbortHandler, which
-// Serve (like net/http's server) turns into a body cut short. Nothing is
+// Serve (like net/http's server) turns into a body cut short. A local
+// server that answers 101 Switching Protocols gives the caller 502 (the
+// tunnel cannot switch protocols) and its connection is closed. Nothing is
 // logged through the log package; ProxyTo's diagnostics go to slog's
 // default logger at debug level (OnUnanswered hands the local server's
 // silence to a function of yours).
@@ -113,6 +115,12 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 				// The local server was not at fault, and nobody reads
 				// the answer.
 				w.WriteHeader(http.StatusBadGateway)
+				return
+			}
+			if errors.Is(err, errSwitchedProtocols) {
+				// The local server did answer: OnUnanswered is not told.
+				slog.DebugContext(r.Context(), "tunnels: "+err.Error())
+				http.Error(w, "tunnels: the local server switched protocols, which the tunnel cannot relay", http.StatusBadGateway)
 				return
 			}
 			slog.DebugContext(r.Context(), "tunnels: local server did not answer", "error", err.Error())
@@ -220,7 +228,8 @@ func WithProxyTransport(rt http.RoundTripper) ProxyOption {
 // OnUnanswered calls f, on the request's goroutine, for each relayed
 // request the local server did not answer (it refused the connection,
 // timed out or dropped it before a response head): the caller gets 502.
-// A request whose caller went away first is not counted. f is called from
+// A request whose caller went away first is not counted, nor one the
+// local server answered with 101 Switching Protocols (also a 502). f is called from
 // as many goroutines as requests are in flight, and must not block.
 func OnUnanswered(f func(r *http.Request, err error)) ProxyOption {
 	return func(o *proxyOptions) { o.onUnanswered = f }
@@ -252,9 +261,16 @@ func abortCutShort(next http.Handler) http.Handler {
 	})
 }
 
+// errSwitchedProtocols is a local server's 101 Switching Protocols: a
+// relayed request cannot switch protocols (the protocol has no way to
+// carry the switched connection).
+var errSwitchedProtocols = errors.New("the local server answered 101 Switching Protocols, which the tunnel cannot relay")
+
 // watchBody is base (nil: http.DefaultTransport) with the response body
-// watched for a read error other than io.EOF (a 101's body is left alone:
-// it is also written to).
+// watched for a read error other than io.EOF. A 101's connection is
+// closed at once and the 101 reported as errSwitchedProtocols:
+// ReverseProxy, which cannot hijack the tunnel's ResponseWriter, would
+// leave it open.
 type watchBody struct{ base http.RoundTripper }
 
 func (w watchBody) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -263,8 +279,12 @@ func (w watchBody) RoundTrip(r *http.Request) (*http.Response, error) {
 		base = http.DefaultTransport
 	}
 	resp, err := base.RoundTrip(r)
-	if err != nil || resp.StatusCode == http.StatusSwitchingProtocols {
+	if err != nil {
 		return resp, err
+	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		_ = resp.Body.Close()
+		return nil, errSwitchedProtocols
 	}
 	if bf, ok := r.Context().Value(bodyFailureKey{}).(*bodyFailure); ok {
 		resp.Body = &watchedBody{ReadCloser: resp.Body, bf: bf}
