@@ -64,7 +64,11 @@
 // when it carries the secret, so sql=select+1;k=2 is kept whole); a Referer
 // has k's value redacted (also as ?k%3D...) and the secret too, in any
 // spelling. Header names arrive
-// in any case and are made canonical. Responses stream: the head goes out
+// in any case and are made canonical. As from net/http's server, a
+// relayed Host is r.Host, not in r.Header (the edge's X-Forwarded-Host,
+// the public host, wins), and Transfer-Encoding is r.TransferEncoding
+// (chunked: the length is unknown); Connection, Keep-Alive, Te and
+// Upgrade stay in r.Header. Responses stream: the head goes out
 // at the handler's first Flush and each chunk as written (at most the
 // hello's chunk size, 64 KiB), so SSE and MCP's long-lived GET stream
 // work; a handler that fails, or panics, ends its stream with abort

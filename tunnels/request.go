@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -190,4 +191,38 @@ func newServerRequest(ctx context.Context, method, uri string, body io.Reader) (
 	}
 	req.URL = u
 	return req, nil
+}
+
+// setHostAndLength fills in r's Host and body length from its relayed
+// header as net/http's server does, so a handler written for it looks in
+// the same places: Host moves to r.Host (the edge's X-Forwarded-Host, the
+// public host, wins), Transfer-Encoding to r.TransferEncoding (a chunked
+// body's length is unknown, whatever a Content-Length says). Neither stays
+// in r.Header; the other hop-by-hop headers do, as there.
+func setHostAndLength(r *http.Request, hasBody bool) {
+	if h, ok := r.Header["Host"]; ok {
+		if len(h) > 0 {
+			r.Host = h[0]
+		}
+		delete(r.Header, "Host")
+	}
+	if fh := r.Header.Get("X-Forwarded-Host"); fh != "" {
+		r.Host = fh
+	}
+	te, hasTE := r.Header["Transfer-Encoding"]
+	if hasTE {
+		delete(r.Header, "Transfer-Encoding")
+	}
+	switch {
+	case !hasBody:
+		r.ContentLength, r.Body = 0, http.NoBody
+	case hasTE && len(te) == 1 && strings.EqualFold(strings.TrimSpace(te[0]), "chunked"):
+		r.TransferEncoding, r.ContentLength = []string{"chunked"}, -1
+		delete(r.Header, "Content-Length")
+	default:
+		r.ContentLength = -1
+		if n, err := strconv.ParseInt(r.Header.Get("Content-Length"), 10, 64); err == nil && n >= 0 {
+			r.ContentLength = n
+		}
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
@@ -188,15 +187,8 @@ func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) 
 	for i, v := range req.Header["Referer"] {
 		req.Header["Referer"][i] = redactReferer(v, s.secret)
 	}
-	req.Host = req.Header.Get("X-Forwarded-Host")
 	req.RemoteAddr = "tunnel"
-	req.ContentLength = -1
-	if n, err := strconv.ParseInt(req.Header.Get("Content-Length"), 10, 64); err == nil && n >= 0 {
-		req.ContentLength = n
-	}
-	if !c.HasBody {
-		req.ContentLength, req.Body = 0, http.NoBody
-	}
+	setHostAndLength(req, c.HasBody)
 	defer func() {
 		if v := recover(); v != nil {
 			if v != http.ErrAbortHandler {
