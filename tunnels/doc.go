@@ -17,14 +17,18 @@
 //
 // # Lifecycle
 //
-// Serve reconnects with jittered exponential backoff after network drops
-// and stops with ErrRevoked when the grant is revoked (Close) or rotated (a
-// newer Create), ErrTokenRejected when the relay refuses the connect token
-// (it expires; an established session is not cut), and ErrReplaced when
-// another host connects with the same grant. While no host is connected the
-// public URL fails fast with 502 SERVER_UNREACHABLE; a wrong, old or
-// missing secret and a revoked tunnel all answer 404 NOT_FOUND (the double
-// does; the hosted edge may differ in status but never says which).
+// Serve reconnects with jittered exponential backoff after network drops;
+// the backoff starts over only after a healthy session (one that lasted a
+// second or relayed a request), so an edge that drops every session right
+// after its hello is redialled with growing waits (and retried: giving up
+// counts only dials that fail before a hello). It stops with ErrRevoked
+// when the grant is revoked (Close) or rotated (a newer Create),
+// ErrTokenRejected when the relay refuses the connect token (it expires; an
+// established session is not cut), and ErrReplaced when another host
+// connects with the same grant. While no host is connected the public URL
+// fails fast with 502 SERVER_UNREACHABLE; a wrong, old or missing secret
+// and a revoked tunnel all answer 404 NOT_FOUND (the double does; the
+// hosted edge may differ in status but never says which).
 //
 // # Relay protocol
 //

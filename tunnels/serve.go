@@ -60,13 +60,12 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 	if o.client == nil { // a zero Service, as every other method refuses it
 		return apierr.Invalid("client", "unconfigured client: build it with projectops.NewClient or tunnels.NewService")
 	}
-	bo := backoff.NewExponentialBackOff(backoff.WithInitialInterval(o.min), backoff.WithMaxInterval(o.max),
-		backoff.WithMaxElapsedTime(max(o.giveUp, 0)))
+	rc := newReconnect(&o, time.Now())
 	var handlers sync.WaitGroup
 	defer waitBriefly(&handlers, closeGrace)
 	for {
-		ready, err := serveOnce(ctx, g, h, &o, &handlers)
-		connected := !ready.IsZero()
+		end := serveOnce(ctx, g, h, &o, &handlers)
+		err := end.err
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -75,16 +74,7 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 			errors.Is(err, errPermanent) || errors.As(err, &perm) {
 			return err
 		}
-		if connected {
-			bo.Reset()
-		}
-		d := bo.NextBackOff()
-		if websocket.CloseStatus(err) == tunnelwire.CloseEdgeRestart && d != backoff.Stop && connected &&
-			time.Since(ready) >= restartStable {
-			// The edge restarts: reconnect at once, as the service's agent
-			// does; an edge that keeps restarting takes the backoff.
-			d = 0
-		}
+		d := rc.after(end, time.Now())
 		if d == backoff.Stop {
 			return fmt.Errorf("tunnels: gave up reconnecting after %s: %w", o.giveUp, err)
 		}
@@ -116,19 +106,14 @@ func waitBriefly(wg *sync.WaitGroup, d time.Duration) {
 	}
 }
 
-// restartStable is how long a session must have lasted for an edge
-// restart (close 1012) to be followed by an immediate reconnect.
-const restartStable = time.Second
-
 // errPermanent marks handshake refusals that retrying cannot fix.
 var errPermanent = errors.New("tunnels: relay refused the connection")
 
-// serveOnce dials and runs one session; ready is when it got as far as a
-// routed session (so the backoff restarts), zero if it did not.
-func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *sync.WaitGroup) (ready time.Time, err error) {
+// serveOnce dials and runs one session, and reports how far it got.
+func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *sync.WaitGroup) sessionEnd {
 	conn, cork, err := dial(ctx, g, o.client)
 	if err != nil {
-		return time.Time{}, err
+		return sessionEnd{err: err}
 	}
 	sess := newSession(conn, cork, h, o.log, handlers)
 	sess.serverID, sess.secret, sess.ping = g.ServerID, grantSecret(g), o.ping
@@ -143,9 +128,10 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 		}
 	}
 	err = sess.run(ctx)
+	end := sessionEnd{served: sess.served, err: err}
 	select {
 	case <-readyCh:
-		ready = readyAt
+		end.ready = readyAt
 		if o.onDisconnect != nil {
 			cause := err
 			if ctx.Err() != nil { // the last one: Serve is stopping
@@ -155,7 +141,7 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 		}
 	default:
 	}
-	return ready, err
+	return end
 }
 
 // dial opens the relay WebSocket with the subprotocol and bearer token,

@@ -33,6 +33,7 @@ type session struct {
 	holdsReads bool              // the reader reports a socket read before it makes one (a Cork under the connection)
 	limits     tunnelwire.Limits // the edge's, from its first hello; read and written by the reader alone
 	greeted    bool              // the first hello has been taken in
+	served     bool              // a request reached the handler (read once run has returned)
 
 	mu      sync.Mutex
 	streams map[uint32]*stream

@@ -62,6 +62,7 @@ func (s *session) start(c *tunnelwire.Control) {
 		}
 	}
 	s.streams[c.ID] = st
+	s.served = true
 	if wait {
 		s.pending = append(s.pending, st)
 	}

@@ -1,0 +1,63 @@
+package tunnels
+
+import (
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+)
+
+// stableAfter is how long a session must have lasted to count as healthy:
+// its end restarts the backoff, and an edge restart (close 1012) after it
+// is followed by an immediate reconnect.
+const stableAfter = time.Second
+
+// sessionEnd is how far one dial got.
+type sessionEnd struct {
+	ready  time.Time // when the edge's hello routed the session; zero if it never did
+	served bool      // a request reached the handler
+	err    error
+}
+
+// reconnect is Serve's wait between sessions. The interval grows with each
+// session that fails, and starts over only after a healthy one (it lasted
+// stableAfter or relayed a request): an edge that accepts and drops right
+// after its hello is redialled with growing waits, not at the minimum
+// forever. Giving up counts failed dials from the end of the last session
+// that got as far as a hello, as before: such an edge is retried, not
+// given up on.
+type reconnect struct {
+	bo           *backoff.ExponentialBackOff // never stops: giving up is failingSince's business
+	giveUp       time.Duration               // zero or negative: never
+	failingSince time.Time                   // when the current run of failed dials began
+}
+
+func newReconnect(o *serveOptions, now time.Time) *reconnect {
+	return &reconnect{bo: backoff.NewExponentialBackOff(backoff.WithInitialInterval(o.min),
+		backoff.WithMaxInterval(o.max), backoff.WithMaxElapsedTime(0)), giveUp: o.giveUp, failingSince: now}
+}
+
+// after is how long to wait before the next dial once a session (or a
+// dial) ended at now; backoff.Stop to give up.
+func (rc *reconnect) after(e sessionEnd, now time.Time) time.Duration {
+	connected := !e.ready.IsZero()
+	stable := connected && now.Sub(e.ready) >= stableAfter
+	if connected {
+		rc.failingSince = now
+	}
+	if stable || e.served {
+		rc.bo.Reset()
+	}
+	d := rc.bo.NextBackOff()
+	if !connected && rc.giveUp > 0 && now.Sub(rc.failingSince)+d > rc.giveUp {
+		return backoff.Stop
+	}
+	if websocket.CloseStatus(e.err) == tunnelwire.CloseEdgeRestart && stable {
+		// The edge restarts: reconnect at once, as the service's agent
+		// does; an edge that keeps restarting takes the backoff.
+		return 0
+	}
+	return d
+}

@@ -1,0 +1,82 @@
+package tunnels
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+)
+
+// The waits are read off the backoff itself, the clock passed in: no
+// timing. With jitter 0.5 a wait lies within [0.5, 1.5] of its interval,
+// so one over 1.5×min shows the interval grew.
+const testMin = 100 * time.Millisecond
+
+func testReconnect(giveUp time.Duration) (*reconnect, time.Time) {
+	o := defaultServeOptions()
+	o.min, o.max, o.giveUp = testMin, time.Hour, giveUp
+	start := time.Unix(1_000_000, 0)
+	return newReconnect(&o, start), start
+}
+
+var errDropped = errors.New("dropped")
+
+// An edge that accepts and drops right after its hello, every time, is
+// redialled with growing waits; it was redialled at the minimum forever,
+// as each hello restarted the backoff.
+func TestReconnectGrowsAfterSessionsDroppedAtHello(t *testing.T) {
+	rc, now := testReconnect(0)
+	var d time.Duration
+	for range 12 {
+		d = rc.after(sessionEnd{ready: now, err: errDropped}, now)
+		now = now.Add(d)
+	}
+	if d <= testMin*3/2 {
+		t.Errorf("after 12 sessions dropped at their hello the wait is %s, want it grown past %s", d, testMin*3/2)
+	}
+}
+
+// A healthy session (it lasted stableAfter, or relayed a request) starts
+// the backoff over.
+func TestReconnectStartsOverAfterHealthySession(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		end  func(now time.Time) sessionEnd
+	}{
+		{"lasted", func(now time.Time) sessionEnd { return sessionEnd{ready: now.Add(-stableAfter), err: errDropped} }},
+		{"served", func(now time.Time) sessionEnd { return sessionEnd{ready: now, served: true, err: errDropped} }},
+	} {
+		rc, now := testReconnect(0)
+		for range 12 {
+			now = now.Add(rc.after(sessionEnd{err: errDropped}, now))
+		}
+		if d := rc.after(tc.end(now), now); d > testMin*3/2 {
+			t.Errorf("%s: the wait after a healthy session is %s, want the minimum's (at most %s)", tc.name, d, testMin*3/2)
+		}
+	}
+}
+
+// Giving up counts failed dials since the last session that got its
+// hello: an edge that keeps dropping at its hello is retried, one that
+// cannot be dialled is given up on.
+func TestReconnectGivesUpOnFailedDialsOnly(t *testing.T) {
+	const giveUp = time.Minute
+	rc, now := testReconnect(giveUp)
+	for range 100 {
+		d := rc.after(sessionEnd{ready: now, err: errDropped}, now)
+		if d == backoff.Stop {
+			t.Fatal("gave up on an edge whose sessions get their hello")
+		}
+		now = now.Add(d)
+	}
+	start := now
+	for now.Sub(start) <= 2*giveUp {
+		d := rc.after(sessionEnd{err: errDropped}, now)
+		if d == backoff.Stop {
+			return
+		}
+		now = now.Add(d)
+	}
+	t.Errorf("still redialling after %s of failed dials, with %s to give up", now.Sub(start), giveUp)
+}
