@@ -239,3 +239,28 @@ func recordingMock(t *testing.T) (*httpmock.MockTransport, func() []string) {
 		return append([]string(nil), got...)
 	}
 }
+
+// A bad option given to one call names the option, as the client's do,
+// and nothing is sent.
+func TestBadCallOptionNamesIt(t *testing.T) {
+	t.Parallel()
+	mock, seen := recordingMock(t)
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey(optKey), option.WithTransport(mock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, opt := range map[string]option.RequestOption{
+		"WithMaxRetries": option.WithMaxRetries(-1), "WithRequestTimeout": option.WithRequestTimeout(-time.Second),
+		"WithHeader": option.WithHeader("Authorization", "x"), "WithIdempotencyKey": option.WithIdempotencyKey(" "),
+		"WithResponseInto": option.WithResponseInto(nil),
+	} {
+		_, err := c.Hosts.List(t.Context(), "prj_1", nil, opt)
+		var e *projectops.Error
+		if !errors.As(err, &e) || e.Code != projectops.CodeValidation || e.Details["field"] != name || !strings.Contains(e.Message, name+":") {
+			t.Errorf("%s: %v; want a VALIDATION_ERROR naming the option", name, err)
+		}
+	}
+	if n := len(seen()); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}

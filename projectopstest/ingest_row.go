@@ -111,7 +111,7 @@ func wholeInt(n json.Number, f float64) int {
 // rowAsResult is a stored row in the SDK's type, for the IngestedIteration
 // hook. A whole count written 12.0 or 1e3, which encoding/json refuses for
 // an int64, is taken through the row's generic form, which writes it 12;
-// a fractional count, which ingest.Tokens cannot hold, stays 0 there.
+// a count ingest.Tokens cannot hold (a fraction, or past int64) stays 0.
 func rowAsResult(raw []byte) ingest.Result {
 	var res ingest.Result
 	err := json.Unmarshal(raw, &res)
@@ -125,6 +125,6 @@ func rowAsResult(raw []byte) ingest.Result {
 		panic("projectopstest: a stored ingest row does not decode: " + err.Error())
 	}
 	res = ingest.Result{}
-	_ = json.Unmarshal(data, &res) // only a fractional count fails: documented above
+	_ = json.Unmarshal(data, &res) // only a count Tokens cannot hold fails: documented above
 	return res
 }

@@ -68,8 +68,8 @@ type IngestedIteration struct {
 	Result          string // passed or failed
 	CreatedAt       time.Time
 	// Input is the result as received, in the SDK's type: a token count
-	// with a fraction, which ingest.Tokens cannot hold, is 0 here and in
-	// Raw as sent. (A server built with WithIngestDiscard keeps no
+	// ingest.Tokens cannot hold (one with a fraction, or a whole one past
+	// int64) is 0 here and in Raw as sent. (A server built with WithIngestDiscard keeps no
 	// iterations.)
 	Input ingest.Result
 	// Raw is the result as received, every field the reference documents

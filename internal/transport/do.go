@@ -222,11 +222,12 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 	if body != nil {
 		// GetBody lets net/http send the request again on its own: HTTP/2
 		// re-sends one whose stream a peer reset with PROTOCOL_ERROR after
-		// the whole request went out. A write the service does not
-		// deduplicate may have run, so it gets none (net/http then re-sends
-		// it only when it is sure nothing was written).
+		// the whole request went out. A write that may not run twice gets
+		// none; a re-send the peer proves safe (REFUSED_STREAM, a graceful
+		// GOAWAY) then comes back as an error NotSent recognises, and the
+		// retry rules send it again.
 		hr.GetBody = nil
-		if req.IdempotencyKey || req.Class != Write && req.Class != Upload {
+		if replayable(req) {
 			hr.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		}
 		hr.Header["Content-Type"] = jsonContentType
@@ -251,10 +252,8 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 		v := []string{idemKey}
 		hr.Header[PrefixedIdempotencyHeader] = v
 		// net/http re-sends a request carrying Idempotency-Key when a
-		// reused connection fails after sending it: only where the
-		// service deduplicates by the key, or the write is idempotent,
-		// may that happen behind the retry rules' back.
-		if req.IdempotencyKey || req.Class != Write && req.Class != Upload {
+		// reused connection fails after sending it.
+		if replayable(req) {
 			hr.Header[IdempotencyHeader] = v
 		}
 	}
@@ -265,6 +264,13 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 }
 
 var jsonContentType = []string{"application/json"}
+
+// replayable reports whether net/http may send req again on its own, behind
+// the retry rules' back: only a request that may run twice, a read or an
+// idempotent write, or one the service deduplicates by its key.
+func replayable(req *Request) bool {
+	return req.IdempotencyKey || req.Class != Write && req.Class != Upload
+}
 
 // decodeOptions decode a body with encoding/json's semantics (v1 options)
 // except its first pass over the whole body to validate it: a syntax error
@@ -308,7 +314,9 @@ func notJSON(req *Request, path string, resp *http.Response, err error, clean fu
 	if ct == "" {
 		return nil
 	}
-	if mt, _, perr := mime.ParseMediaType(ct); perr == nil && (mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json")) {
+	// A JSON type with a malformed parameter is still JSON: ParseMediaType
+	// returns the type with its error.
+	if mt, _, _ := mime.ParseMediaType(ct); mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json") {
 		return nil
 	}
 	shown := clean(ct)

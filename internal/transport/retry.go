@@ -68,9 +68,10 @@ func retryableNetErr(c Class, idempotent bool, err error) bool {
 
 // NotSent reports whether err, an attempt's network error, proves the
 // request never reached the server: the connection was never made (a dial
-// error, connection refused, a DNS failure).
+// error, connection refused, a DNS failure), or an HTTP/2 peer declared the
+// stream unprocessed (h2Unprocessed).
 func NotSent(err error) bool {
-	if errors.Is(err, syscall.ECONNREFUSED) {
+	if errors.Is(err, syscall.ECONNREFUSED) || h2Unprocessed(err) {
 		return true
 	}
 	var op *net.OpError
@@ -135,4 +136,29 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 		return d, true
 	}
 	return 0, false
+}
+
+// h2CannotRetry starts the error net/http's HTTP/2 client returns when it
+// would re-send a request itself but cannot rewind its body (a write that
+// may not run twice has no GetBody); the cause follows in brackets.
+const h2CannotRetry = "http2: Transport: cannot retry err ["
+
+// h2Unprocessed reports whether err is that error for a cause by which the
+// peer promises it did not process the request (RFC 9113 section 8.7): a
+// stream refused with REFUSED_STREAM, a graceful GOAWAY whose last stream
+// is below the request's, or a connection that could not take the stream.
+// Such a request is safe to send again. The other cause net/http would
+// re-send on, a PROTOCOL_ERROR reset, may come after the request ran, so it
+// stays unproven. net/http formats the cause into the text, hence the
+// string match.
+func h2Unprocessed(err error) bool {
+	msg := err.Error()
+	i := strings.Index(msg, h2CannotRetry)
+	if i < 0 {
+		return false
+	}
+	cause, _, ok := strings.Cut(msg[i+len(h2CannotRetry):], "]")
+	return ok && ((strings.HasSuffix(cause, "; REFUSED_STREAM") || strings.Contains(cause, "; REFUSED_STREAM; ")) ||
+		cause == "http2: Transport received Server's graceful shutdown GOAWAY" ||
+		cause == "http2: client conn not usable")
 }

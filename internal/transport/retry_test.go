@@ -525,3 +525,26 @@ func TestPermanentTransportErrorNotRetried(t *testing.T) {
 		t.Errorf("Do = %v after %d attempts; want the cause after 1", err, attempts.Load())
 	}
 }
+
+// NotSent takes net/http's HTTP/2 "cannot retry" error as proof only for a
+// cause by which the peer promised the stream was not processed.
+func TestNotSentHTTP2Causes(t *testing.T) {
+	t.Parallel()
+	const pre = "Post \"https://api.example.test/api/v1/x\": http2: Transport: cannot retry err ["
+	const post = "] after Request.Body was written; define Request.GetBody to avoid this error"
+	for cause, want := range map[string]bool{
+		"stream error: stream ID 1; REFUSED_STREAM; received from peer": true,
+		"stream error: stream ID 3; REFUSED_STREAM":                     true,
+		"http2: Transport received Server's graceful shutdown GOAWAY":   true,
+		"http2: client conn not usable":                                 true,
+		"stream error: stream ID 1; PROTOCOL_ERROR; received from peer": false,
+		"something else": false,
+	} {
+		if got := NotSent(errors.New(pre + cause + post)); got != want {
+			t.Errorf("NotSent(%q) = %v, want %v", cause, got, want)
+		}
+	}
+	if NotSent(errors.New("stream error: stream ID 1; REFUSED_STREAM; received from peer")) {
+		t.Error("a bare stream error (net/http re-sent nothing, or could not say) counted as not sent")
+	}
+}
