@@ -133,7 +133,7 @@ type goPackage struct {
 type goTest struct {
 	name    string
 	out     boundedOutput
-	benched bool // a benchmark that printed its result (or a sub-benchmark's): it passed
+	benched bool // a benchmark that printed its result, or one below it did: it passed
 	// bench is how far a benchmark's output line so far goes in a result
 	// line, when test2json split it across output events (see benchOutput).
 	bench benchState

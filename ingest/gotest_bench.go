@@ -52,8 +52,12 @@ func benchOutput(p *goPackage, t *goTest, text []byte) {
 	t.bench = benchScan(t.bench, text)
 	if t.bench == benchFound {
 		t.benched = true
-		if parent, _, ok := strings.Cut(t.name, "/"); ok && p.running[parent] != nil {
-			p.running[parent].benched = true
+		// Every ancestor passes with it (BenchmarkN and BenchmarkN/x for
+		// BenchmarkN/x/y): test2json sends none of them a pass event.
+		for i := strings.LastIndexByte(t.name, '/'); i > 0; i = strings.LastIndexByte(t.name[:i], '/') {
+			if a := p.running[t.name[:i]]; a != nil {
+				a.benched = true
+			}
 		}
 	}
 	// A line ends with its newline; one that does not start with
