@@ -4,37 +4,34 @@ import (
 	"strings"
 )
 
-// A benchmark's result line is its name, iterations and ns/op
-// ("BenchmarkX-2   1000   245 ns/op"): the pattern
-// `^Benchmark\S*\s+\d+\s+[0-9.]+ ns/op`, matched by benchScan one byte at
-// a time so that a line split across output events needs no buffer. Each
-// part of the pattern ends where a byte of another class begins, so one
-// state per position in it decides, exactly as the whole line would.
-// benchState is that position, kept in goTest between events.
+// A benchmark's result line is its name (with the -N GOMAXPROCS suffix
+// when N is not 1), iterations and one or more "value unit" pairs
+// ("BenchmarkX-2 \t 1000\t 245.0 ns/op", or "... 42.00 widgets/op" when
+// b.ReportMetric replaced ns/op): the pattern
+// `^Benchmark\S*\s+\d+\s+[-+.0-9NaInf]+ \S` (a value as testing prints a
+// float: digits, a point, a sign, NaN or Inf), matched by benchScan one
+// byte at a time so that a line split across output events needs no
+// buffer. Each part of the pattern ends where a byte of another class
+// begins, so one state per position in it decides, exactly as the whole
+// line would. benchState is that position, kept in goTest between events.
 type benchState uint8
 
 // benchStart is a line's start; 1 to 8: that much of "Benchmark" seen.
 const benchStart benchState = 0
 
 const (
-	benchName  = benchState(len(bword)) + iota // in the name (\S*)
-	benchPad                                   // padding before the iterations (\s+)
-	benchIters                                 // the iterations (\d+)
-	benchGap                                   // between iterations and figure (\s+)
-	benchFig                                   // the ns/op figure ([0-9.]+)
-	benchUnit                                  // benchUnit+k-1: k bytes of " ns/op" seen, 1 ≤ k < len(bunit)
+	benchName    = benchState(len(bword)) + iota // in the name (\S*)
+	benchPad                                     // padding before the iterations (\s+)
+	benchIters                                   // the iterations (\d+)
+	benchGap                                     // between iterations and value (\s+)
+	benchValue                                   // the first value ([-+.0-9NaInf]+)
+	benchSep                                     // the space between value and unit
+	benchFound                                   // the unit's first byte: the line is a result line
+	benchNotLine                                 // not one (its rest is ignored)
+	benchNotWord                                 // not one: it does not start with "Benchmark"
 )
 
-const (
-	benchFound   = benchUnit + benchState(len(bunit)) - 1 // the line is a result line
-	benchNotLine = benchFound + 1                         // not one (its rest is ignored)
-	benchNotWord = benchFound + 2                         // not one: it does not start with "Benchmark"
-)
-
-const (
-	bword = "Benchmark"
-	bunit = " ns/op"
-)
+const bword = "Benchmark"
 
 // benchOutput looks for benchmark t's result line in its output text:
 // test2json sends no pass event for a benchmark, so that line is how it
@@ -71,27 +68,22 @@ func benchOutput(p *goPackage, t *goTest, text []byte) {
 // benchScan returns the state after text, from state s.
 func benchScan(s benchState, text []byte) benchState {
 	for _, c := range text {
-		switch {
-		case s < benchName:
-			if c != bword[s] {
-				return benchNotWord
-			}
-			s++
-		case s == benchName:
+		switch s {
+		case benchName:
 			if isSpace(c) {
 				s = benchPad
 			}
-		case s == benchPad, s == benchGap:
+		case benchPad, benchGap:
 			switch {
 			case isSpace(c):
 			case s == benchPad && isDigit(c):
 				s = benchIters
-			case s == benchGap && (isDigit(c) || c == '.'):
-				s = benchFig
+			case s == benchGap && isValueByte(c):
+				s = benchValue
 			default:
 				return benchNotLine
 			}
-		case s == benchIters:
+		case benchIters:
 			switch {
 			case isDigit(c):
 			case isSpace(c):
@@ -99,24 +91,39 @@ func benchScan(s benchState, text []byte) benchState {
 			default:
 				return benchNotLine
 			}
-		case s == benchFig:
+		case benchValue:
 			switch {
-			case isDigit(c) || c == '.':
-			case c == bunit[0]:
-				s = benchUnit
+			case isValueByte(c):
+			case c == ' ':
+				s = benchSep
 			default:
 				return benchNotLine
 			}
-		case s < benchFound: // benchUnit+k
-			if c != bunit[s-benchUnit+1] {
+		case benchSep:
+			if isSpace(c) {
 				return benchNotLine
 			}
-			s++
-		default: // found, or not a result line: the rest changes nothing
+			return benchFound
+		case benchFound, benchNotLine, benchNotWord: // the rest changes nothing
 			return s
+		default: // in "Benchmark"
+			if c != bword[s] {
+				return benchNotWord
+			}
+			s++
 		}
 	}
 	return s
+}
+
+// isValueByte reports a byte of a metric's value as testing prints it
+// (%f of a float64: digits, '.', a sign, NaN, +Inf, -Inf).
+func isValueByte(c byte) bool {
+	switch c {
+	case '.', '-', '+', 'N', 'a', 'I', 'n', 'f':
+		return true
+	}
+	return isDigit(c)
 }
 
 // isSpace reports whether c is a regexp \s: ASCII space, \t, \n, \f or \r.

@@ -12,10 +12,11 @@ import (
 // which is not \s, included), each cut at random.
 func TestBenchScanMatchesPattern(t *testing.T) {
 	t.Parallel()
-	re := regexp.MustCompile(`^Benchmark\S*\s+\d+\s+[0-9.]+ ns/op`)
-	alpha := []byte("Benchmark \t\n\r\f\v0123456789.ns/opX-\xc3\xa9\xff")
+	re := regexp.MustCompile(`^Benchmark\S*\s+\d+\s+[-+.0-9NaInf]+ \S`)
+	alpha := []byte("Benchmark \t\n\r\f\v0123456789.ns/opX-+NaInfw\xc3\xa9\xff")
 	lines := []string{"BenchmarkX-2 \t 1\t 632.0 ns/op\n", "BenchmarkX 1 2 ns/op", "Benchmark\n1\n. ns/opq",
-		"BenchmarkX 1 2  ns/op", "BenchmarkX 1 2 ns/o", "Benchmark 10 .5 ns/op"}
+		"BenchmarkX 1 2  ns/op", "BenchmarkX 1 2 ns/o", "Benchmark 10 .5 ns/op",
+		"BenchmarkM-2 \t 1\t 42.00 widgets/op\n", "BenchmarkM 1 -Inf x/op", "BenchmarkM 1 NaN u", "BenchmarkM 1\n"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 100000 {
 		line := []byte(lines[r.IntN(len(lines))])
