@@ -47,11 +47,16 @@ const maxLine = 1 << 20
 // at all is "<pkg> [package]". A stream that ends with tests still running
 // fails them as incomplete; one that ends between two tests of a package
 // that started and never reported its outcome fails that package,
-// "<pkg> [package]" (its later tests never ran). Non-JSON lines are passed
-// through, never fatal: plain go test output (run without -json) is all
-// passthrough, so a caller that must not report an empty run checks
-// SourceStats.Events (or, as projectops report does, creates its Reporter
-// at the first result: a Reporter closed with none still reports a run).
+// "<pkg> [package]" (its later tests never ran). A test still running
+// when its package ends (test2json misses a "--- PASS" line glued to
+// output printed without a final newline, and sends no event) takes the
+// outcome and time of that line when one ends an output line of its
+// package; else it fails, under a passing package as never reported.
+// Non-JSON lines are passed through, never fatal: plain go test output
+// (run without -json) is all passthrough, so a caller that must not
+// report an empty run checks SourceStats.Events (or, as projectops report
+// does, creates its Reporter at the first result: a Reporter closed with
+// none still reports a run).
 // Titles are "<import path>.<Test/sub>"; ids are derived from package, test
 // name and occurrence (-count=N repeats a name), and for a package run
 // again later in the stream (gotestsum --rerun-fails), the run's number: a
@@ -137,6 +142,11 @@ type goTest struct {
 	// bench is how far a benchmark's output line so far goes in a result
 	// line, when test2json split it across output events (see benchOutput).
 	bench benchState
+	// framed is the outcome ("pass", "fail", "skip") and framedSecs the
+	// elapsed time its own --- line gave when test2json missed that line
+	// (see framedEnd); "" when none was seen.
+	framed     string
+	framedSecs float64
 }
 
 func newGoReader(rec Recorder, opt GoTestOptions) *goReader {
@@ -217,11 +227,13 @@ func (g *goReader) line(ctx context.Context, line []byte) error {
 			// the stream began after its run event) is the package's:
 			// tracking it as running would fail it if the package fails.
 			p.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
+			g.framedEnd(p, nil, g.text)
 		case !isFraming(g.text):
 			t.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
 			if strings.HasPrefix(t.name, "Benchmark") {
 				benchOutput(p, t, g.text)
 			}
+			g.framedEnd(p, t, g.text)
 		}
 	case "pass", "fail", "skip":
 		name := string(ev.test)
@@ -256,6 +268,7 @@ func (g *goReader) release(t *goTest) {
 		t.out.reset()
 		t.benched = false
 		t.bench = benchStart
+		t.framed, t.framedSecs = "", 0
 		g.free = append(g.free, t)
 	}
 }

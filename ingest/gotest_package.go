@@ -14,13 +14,18 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 		return nil
 	case "output":
 		p.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
+		g.framedEnd(p, nil, g.text)
 		return nil
 	case "pass", "skip":
 		// Tests left running under a passing package: test2json lost
-		// their outcome; nothing failed, so nothing is invented, but a
-		// benchmark that printed its result passed.
+		// their outcome. Each takes the one its own --- line or result
+		// line gave; one with none fails, as it never said it finished
+		// (dropping it would hide a failure a TestMain's os.Exit(0) hid).
 		g.endPackage(p)
-		return g.passBenched(ctx, p)
+		if err := g.endUnreported(ctx, p); err != nil {
+			return err
+		}
+		return g.failRunning(ctx, p, noEndReported)
 	case "fail":
 	default:
 		return nil
@@ -35,10 +40,11 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 		}
 		return g.packageFailure(ctx, p, " [build failed]", msg, ev.elapsed)
 	}
-	if err := g.passBenched(ctx, p); err != nil {
+	if err := g.endUnreported(ctx, p); err != nil {
 		return err
 	}
 	if len(p.running) > 0 {
+		g.stats.PackageFailures += len(p.running)
 		return g.failRunning(ctx, p, "\n--- package "+p.name+" failed while this test was running:\n"+p.out.String())
 	}
 	if p.failed == 0 {
@@ -64,7 +70,9 @@ func (g *goReader) packageFailure(ctx context.Context, p *goPackage, suffix, msg
 		Metadata:            map[string]any{"package": p.name, "packageFailure": true}})
 }
 
-// failRunning fails every test still running in p, in name order.
+// failRunning fails every test still running in p, in name order, extra
+// saying why (a caller failing them for their package's failure counts
+// them in PackageFailures).
 func (g *goReader) failRunning(ctx context.Context, p *goPackage, extra string) error {
 	names := make([]string, 0, len(p.running))
 	for n := range p.running {
@@ -72,7 +80,6 @@ func (g *goReader) failRunning(ctx context.Context, p *goPackage, extra string) 
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		g.stats.PackageFailures++
 		if err := g.outcome(ctx, p, n, "fail", 0, p.running[n], extra); err != nil {
 			return err
 		}
@@ -85,8 +92,9 @@ func (g *goReader) failRunning(ctx context.Context, p *goPackage, extra string) 
 // started (go test sends its outcome after that, always) as
 // "<pkg> [package]", since its later tests never ran: a stream cut between
 // two tests must not pass. Without the start event (a stream filtered to
-// test events, say) an unended package is not taken for a cut one. A
-// benchmark that printed its result passed, as when its package ends.
+// test events, say) an unended package is not taken for a cut one. A test
+// whose outcome is known without its event (endUnreported) takes it, as
+// when its package ends.
 func (g *goReader) end(ctx context.Context) error {
 	names := make([]string, 0, len(g.pkgs))
 	for n := range g.pkgs {
@@ -95,12 +103,13 @@ func (g *goReader) end(ctx context.Context) error {
 	sort.Strings(names)
 	for _, n := range names {
 		p := g.pkgs[n]
-		if err := g.passBenched(ctx, p); err != nil {
+		if err := g.endUnreported(ctx, p); err != nil {
 			return err
 		}
 		var err error
 		switch {
 		case len(p.running) > 0:
+			g.stats.PackageFailures += len(p.running)
 			err = g.failRunning(ctx, p, "\n--- the go test stream ended before this test finished\n")
 		case p.started && p.failed == 0:
 			err = g.packageFailure(ctx, p, " [package]", p.out.String()+"\n--- the go test stream ended before the package finished\n", 0)
@@ -108,27 +117,6 @@ func (g *goReader) end(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// passBenched records the benchmarks still running in p that printed
-// their result as passed, in name order, and forgets them.
-func (g *goReader) passBenched(ctx context.Context, p *goPackage) error {
-	var names []string
-	for n, t := range p.running {
-		if t.benched {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		t := p.running[n]
-		delete(p.running, n)
-		if err := g.outcome(ctx, p, n, "pass", 0, t, ""); err != nil {
-			return err
-		}
-		g.release(t)
 	}
 	return nil
 }

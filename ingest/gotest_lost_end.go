@@ -1,0 +1,89 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"sort"
+	"strconv"
+)
+
+// noEndReported is the failure of a test whose package ended while it ran
+// with no word of its outcome anywhere.
+const noEndReported = "\n--- go test never reported this test's end (test2json sends no pass or fail event when the test's" +
+	" --- PASS or --- FAIL line is glued to output without a final newline); its package ended without it\n"
+
+// framedEnd notes the outcome a test's own "--- PASS: <name> (0.00s)" line
+// gives, when it ends text: test2json reads that line only at a line's
+// start, so when a test prints without a final newline the line is glued
+// to that text ("partial--- FAIL: TestBad (0.00s)") and test2json sends
+// no pass or fail event for it. Such a line lands in whichever test
+// test2json then took for the running one (a parent's in its subtest's
+// output), so any output of the package is looked at, and the line is
+// taken for the running test of exactly that name. A test that does get
+// its event ends with it; the note is only read when its package ends
+// with the test still running (see endUnreported). The ordinary event
+// pays one suffix check.
+func (g *goReader) framedEnd(p *goPackage, t *goTest, text []byte) {
+	line, ok := bytes.CutSuffix(text, []byte("s)\n"))
+	if !ok {
+		return
+	}
+	open := bytes.LastIndex(line, []byte(" ("))
+	if open < 0 {
+		return
+	}
+	secs, err := strconv.ParseFloat(string(line[open+2:]), 64)
+	if err != nil || !(secs >= 0) || math.IsInf(secs, 1) {
+		return
+	}
+	// A test's name holds no space (go test writes a subtest's as _).
+	head := line[:open]
+	sp := bytes.LastIndexByte(head, ' ')
+	name, head := head[sp+1:], head[:sp+1]
+	var action string
+	switch {
+	case bytes.HasSuffix(head, []byte("--- PASS: ")):
+		action = "pass"
+	case bytes.HasSuffix(head, []byte("--- FAIL: ")):
+		action = "fail"
+	case bytes.HasSuffix(head, []byte("--- SKIP: ")):
+		action = "skip"
+	default:
+		return
+	}
+	if t == nil || t.name != string(name) {
+		t = p.running[string(name)]
+	}
+	if t != nil {
+		t.framed, t.framedSecs = action, secs
+	}
+}
+
+// endUnreported records, in name order, the tests still running in p
+// whose outcome is known without their event: the one their own --- line
+// gave (framedEnd), else a pass for a benchmark that printed its result
+// (test2json never sends one a pass event). It forgets them; what is left
+// running had no word of its outcome.
+func (g *goReader) endUnreported(ctx context.Context, p *goPackage) error {
+	var names []string
+	for n, t := range p.running {
+		if t.framed != "" || t.benched {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t := p.running[n]
+		delete(p.running, n)
+		action, secs := t.framed, t.framedSecs
+		if action == "" {
+			action, secs = "pass", 0
+		}
+		if err := g.outcome(ctx, p, n, action, secs, t, ""); err != nil {
+			return err
+		}
+		g.release(t)
+	}
+	return nil
+}
