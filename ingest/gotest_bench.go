@@ -47,14 +47,19 @@ func benchOutput(p *goPackage, t *goTest, text []byte) {
 		return
 	}
 	t.bench = benchScan(t.bench, text)
-	if t.bench == benchFound {
+	if t.bench == benchFound && !t.benched {
 		t.benched = true
 		// Every ancestor passes with it (BenchmarkN and BenchmarkN/x for
-		// BenchmarkN/x/y): test2json sends none of them a pass event.
+		// BenchmarkN/x/y): test2json sends none of them a pass event. The
+		// climb stops at one already marked, or not running (test2json
+		// runs a parent first), so a deep name costs its ancestors' names
+		// once, not once per result line.
 		for i := strings.LastIndexByte(t.name, '/'); i > 0; i = strings.LastIndexByte(t.name[:i], '/') {
-			if a := p.running[t.name[:i]]; a != nil {
-				a.benched = true
+			a := p.running[t.name[:i]]
+			if a == nil || a.benched {
+				break
 			}
+			a.benched = true
 		}
 	}
 	// A line ends with its newline; one that does not start with
