@@ -92,6 +92,8 @@
 //     WithEvalTraceDropRate and WithEvalHooks. A run's iterationNumber
 //     counts across the whole run; totals in the suite listing count the
 //     iterations of finished runs;
+//   - an iteration's verdict is the service runner's: the first failed
+//     assert or interact step stops it, its later steps reported skipped;
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference

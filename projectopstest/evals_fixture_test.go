@@ -13,6 +13,7 @@ import (
 
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/sdktest"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -151,6 +152,23 @@ func (f *evalFix) create(t *testing.T, p evals.RunParams) *evals.RunCreated {
 		t.Fatalf("create run: %v", err)
 	}
 	return rc
+}
+
+// runOne runs test alone, once, and returns its iteration and step
+// verdicts once the run is terminal.
+func (f *evalFix) runOne(t *testing.T, test evals.Test) (evals.Iteration, []evals.StepResult) {
+	t.Helper()
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{test}})
+	f.awaitRun(t, rc.RunID)
+	iters, err := sdktest.Collect(f.c.Evals.Runs.AllIterations(t.Context(), f.ws.ProjectID, rc.RunID, nil))
+	if err != nil || len(iters) != 1 {
+		t.Fatalf("iterations = %+v, %v", iters, err)
+	}
+	steps, err := sdktest.Collect(f.c.Evals.Runs.AllSteps(t.Context(), f.ws.ProjectID, rc.RunID, iters[0].ID, nil))
+	if err != nil || len(steps) != len(test.Steps) {
+		t.Fatalf("steps = %+v, %v", steps, err)
+	}
+	return iters[0], steps
 }
 
 // jsonBody encodes v as a request body.

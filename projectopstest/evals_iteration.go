@@ -29,6 +29,9 @@ type iterExec struct {
 	prompts  []evals.PromptAnalysis
 	usage    evals.Usage
 	infraErr string // set when a step could not execute: the iteration fails
+	// halt is why the steps after a failed assert or interact step are
+	// skipped: the service's executor stops at the first such failure.
+	halt string
 }
 
 func (e *evalEngine) executeIteration(ctx context.Context, env *runEnv, run *evalRunRec, it *evalIterRec) {
@@ -62,6 +65,10 @@ func (e *evalEngine) executeIteration(ctx context.Context, env *runEnv, run *eva
 		}
 		if x.infraErr != "" {
 			x.steps[i].Status, x.steps[i].Reason = evals.StepSkipped, "not executed: "+x.infraErr
+			continue
+		}
+		if x.halt != "" {
+			x.steps[i].Status, x.steps[i].Reason = evals.StepSkipped, x.halt
 			continue
 		}
 		x.step(ctx, i)
@@ -117,6 +124,9 @@ func (x *iterExec) step(ctx context.Context, i int) {
 	}
 	if res.Status == evals.StepPending {
 		res.Status = evals.StepOK
+	}
+	if res.Status == evals.StepFail && (st.Kind == evals.KindAssert || st.Kind == evals.KindInteract) {
+		x.halt = fmt.Sprintf("not executed: %s step %s failed", st.Kind, st.ID)
 	}
 	if calls := x.actual[before:]; len(calls) > 0 {
 		res.Evidence = map[string]any{"toolCalls": calls}
