@@ -94,6 +94,8 @@
 //     iterations of finished runs;
 //   - an iteration's verdict is the service runner's: the first failed
 //     assert or interact step stops it, its later steps reported skipped;
+//     a tool result with isError fails it (advancedConfig.failOnToolError
+//     false turns that off);
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference

@@ -32,6 +32,9 @@ type iterExec struct {
 	// halt is why the steps after a failed assert or interact step are
 	// skipped: the service's executor stops at the first such failure.
 	halt string
+	// toolErr records that a tool reported isError: the service fails
+	// the iteration on it unless advancedConfig.failOnToolError is false.
+	toolErr bool
 }
 
 func (e *evalEngine) executeIteration(ctx context.Context, env *runEnv, run *evalRunRec, it *evalIterRec) {

@@ -60,6 +60,7 @@ func (x *iterExec) prompt(ctx context.Context, i int, st *evals.Step) {
 		for _, c := range resp.ToolCalls {
 			serverID, ok := x.env.owner[c.ToolName]
 			if !ok {
+				x.toolErr = true
 				x.actual = append(x.actual, evals.ToolCall{ToolName: c.ToolName, Arguments: c.Arguments, IsError: true})
 				x.msgs = append(x.msgs, evals.TraceMessage{Role: "tool", ToolName: c.ToolName, IsError: true,
 					Content: "unknown tool " + c.ToolName})
@@ -97,6 +98,7 @@ func (x *iterExec) callTool(ctx context.Context, i int, serverID, name string, a
 	tc := evals.ToolCall{ToolName: name, Arguments: args, ServerID: serverID, IsError: res.IsError}
 	if tc.IsError {
 		span.Status = "error"
+		x.toolErr = true
 	}
 	x.spans = append(x.spans, span)
 	x.actual = append(x.actual, tc)

@@ -24,6 +24,9 @@ func (x *iterExec) store(ctx context.Context, run *evalRunRec) {
 	if it.test.IsNegativeTest && len(x.actual) > 0 {
 		passed = false
 	}
+	if x.toolErr && failOnToolError(it.test) {
+		passed = false
+	}
 	var trace *evals.Trace
 	keep := !x.dropTrace(run)
 	if keep {
@@ -97,4 +100,12 @@ func (x *iterExec) dropTrace(run *evalRunRec) bool {
 	f := x.s.ev.opts.traceDrop
 	n := float64(x.it.number)
 	return f > 0 && math.Floor(n*f) > math.Floor((n-1)*f)
+}
+
+// failOnToolError is the test's advancedConfig.failOnToolError: a tool
+// result with isError fails the iteration unless it is false, as the
+// service's verdict has it.
+func failOnToolError(t evals.Test) bool {
+	v, ok := t.AdvancedConfig["failOnToolError"].(bool)
+	return !ok || v
 }
