@@ -103,10 +103,9 @@ func (x *iterExec) step(ctx context.Context, i int) {
 			res.Status, res.Reason = evals.StepFail, "no server of the run has a tool named "+st.ToolName
 			break
 		}
-		tc, ok := x.callTool(ctx, i, serverID, st.ToolName, st.Arguments)
-		if ok && tc.IsError {
-			res.Status, res.Reason = evals.StepFail, "the tool reported an error"
-		}
+		// An isError result leaves the row ok: on the service it fails the
+		// iteration (toolErr), not the step.
+		x.callTool(ctx, i, serverID, st.ToolName, st.Arguments)
 	case evals.KindInteract:
 		h := x.s.ev.opts.interact
 		if h == nil {

@@ -164,7 +164,7 @@ func TestEvalRunVerdicts(t *testing.T) {
 	}{
 		{evals.ResultFailed, evals.StepFail, `echo was not called with {"message":"hi"} (partial matching); calls: [echo {"message":"ho"}]`},
 		{evals.ResultPassed, evals.StepOK, ""},
-		{evals.ResultFailed, evals.StepFail, "the tool reported an error"},
+		{evals.ResultFailed, evals.StepOK, ""}, // the tool's error fails the iteration, not its step
 		{evals.ResultPassed, evals.StepSkipped, "no interact handler is configured"},
 	}
 	for i, it := range iters {

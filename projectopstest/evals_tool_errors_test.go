@@ -27,3 +27,19 @@ func TestPromptToolIsErrorFailsIteration(t *testing.T) {
 		t.Errorf("failOnToolError false: iteration result = %s; want passed", it.Result)
 	}
 }
+
+// A toolCall step whose tool reports isError reads ok, as the service's
+// step rows do: the error fails the iteration, not the step.
+func TestToolCallIsErrorFailsIterationNotStep(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	it, steps := f.runOne(t, evals.Test{Title: "tool error", Steps: []evals.Step{
+		evals.ToolCallStep("call", "broken", nil),
+	}})
+	if it.Result != evals.ResultFailed {
+		t.Errorf("iteration %s; want failed", it.Result)
+	}
+	if steps[0].Status != evals.StepOK {
+		t.Errorf("toolCall step row %s (%q); want ok", steps[0].Status, steps[0].Reason)
+	}
+}
