@@ -96,6 +96,8 @@
 //     assert or interact step stops it, its later steps reported skipped;
 //     a tool result with isError fails it (advancedConfig.failOnToolError
 //     false turns that off);
+//     the toolCalledWith asserts after a prompt step are also its turn's
+//     expected calls, met only by calls made in that turn;
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference

@@ -126,7 +126,8 @@ func resultText(res *mcp.CallToolResult) string {
 }
 
 // analyse compares the calls a prompt step made with the toolCalledWith
-// assertions that follow it (up to the next prompt step).
+// assertions that follow it, up to the next prompt or toolCall step (each
+// opens its own turn, as the service's matcher groups them).
 func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals.PromptAnalysis {
 	pa := evals.PromptAnalysis{PromptIndex: len(x.prompts), StepID: st.ID, Prompt: st.Prompt,
 		ExpectedToolCalls: []evals.ToolCall{}, ActualToolCalls: slices.Clone(actual)}
@@ -135,7 +136,7 @@ func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals
 	}
 	var modes []string // each expected call's argument matching, as its assertion says
 	for _, next := range x.it.test.Steps[i+1:] {
-		if next.Kind == evals.KindPrompt {
+		if next.Kind == evals.KindPrompt || next.Kind == evals.KindToolCall {
 			break
 		}
 		if a := next.Assertion; next.Kind == evals.KindAssert && a != nil && a.Type == evals.AssertToolCalledWith {

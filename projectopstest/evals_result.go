@@ -24,6 +24,13 @@ func (x *iterExec) store(ctx context.Context, run *evalRunRec) {
 	if it.test.IsNegativeTest && len(x.actual) > 0 {
 		passed = false
 	}
+	// The service's matcher also holds each prompt turn to the
+	// toolCalledWith asserts that follow it, among that turn's calls only.
+	for _, p := range x.prompts {
+		if !p.Passed && !it.test.IsNegativeTest {
+			passed = false
+		}
+	}
 	if x.toolErr && failOnToolError(it.test) {
 		passed = false
 	}
