@@ -97,7 +97,9 @@
 //     a tool result with isError fails it (advancedConfig.failOnToolError
 //     false turns that off);
 //     the toolCalledWith asserts after a prompt step are also its turn's
-//     expected calls, met only by calls made in that turn;
+//     expected calls, met only by calls made in that turn and with
+//     partial argument matching (the assert's own row uses its
+//     argumentMatching and minCount);
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference

@@ -12,8 +12,8 @@ import (
 
 // TestToolCalledWithPredicate: a toolCalledWith assertion is the service's
 // predicate, {toolName, args: {args, argumentMatching?}, minCount?}: its
-// matching modes and count are applied, and the flat args the double took
-// before (which the service's schema refuses) are a VALIDATION_ERROR.
+// row applies its matching modes and count, and the flat args the double
+// took before (which the service's schema refuses) are a VALIDATION_ERROR.
 func TestToolCalledWithPredicate(t *testing.T) {
 	t.Parallel()
 	f := newEvalFix(t)
@@ -48,18 +48,23 @@ func TestToolCalledWithPredicate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, it := range iters {
-		if (it.Result == evals.ResultPassed) != cases[i].pass {
-			t.Errorf("%s: result %s, want passed %v", cases[i].name, it.Result, cases[i].pass)
+		steps, err := sdktest.Collect(f.c.Evals.Runs.AllSteps(ctx, f.ws.ProjectID, rc.RunID, it.ID, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (steps[1].Status == evals.StepOK) != cases[i].pass {
+			t.Errorf("%s: assert row %s (%q), want ok %v", cases[i].name, steps[1].Status, steps[1].Reason, cases[i].pass)
 		}
 	}
-	// The trace's prompt analysis judges with the assertion's matching too:
-	// an ignore assertion's call is not "missing" there.
+	// The prompt's turn matches partially whatever the assertion says, as
+	// the service's matcher does: the ignore assertion's row is ok, but its
+	// call is missing from the turn and the iteration fails.
 	tr, err := f.c.Evals.Runs.Trace(ctx, f.ws.ProjectID, rc.RunID, iters[4].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := tr.Prompts[0]; !p.Passed || len(p.Missing) != 0 {
-		t.Errorf("ignore assertion's analysis = %+v", p)
+	if p := tr.Prompts[0]; p.Passed || len(p.Missing) != 1 || iters[4].Result != evals.ResultFailed {
+		t.Errorf("ignore assertion: result %s, analysis = %+v", iters[4].Result, p)
 	}
 
 	tg := inproc(f.srv)

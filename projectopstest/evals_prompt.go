@@ -134,25 +134,21 @@ func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals
 	if pa.ActualToolCalls == nil {
 		pa.ActualToolCalls = []evals.ToolCall{}
 	}
-	var modes []string // each expected call's argument matching, as its assertion says
 	for _, next := range x.it.test.Steps[i+1:] {
 		if next.Kind == evals.KindPrompt || next.Kind == evals.KindToolCall {
 			break
 		}
 		if a := next.Assertion; next.Kind == evals.KindAssert && a != nil && a.Type == evals.AssertToolCalledWith {
 			pa.ExpectedToolCalls = append(pa.ExpectedToolCalls, evals.ToolCall{ToolName: a.ToolName, Arguments: a.Args.Expected()})
-			mode := ""
-			if a.Args != nil {
-				mode = a.Args.ArgumentMatching
-			}
-			modes = append(modes, mode)
 		}
 	}
-	// Pair expected with actual calls as many as can be (a lenient
-	// assertion must not take the call a stricter one needs).
+	// Pair expected with actual calls as many as can be. The service's
+	// matcher keeps only each assert's tool and arguments and matches them
+	// partially (the test's default), whatever the assert's own
+	// argumentMatching; minCount is the assert row's alone too.
 	match := evalmodel.Pair(len(pa.ExpectedToolCalls), len(actual), func(k, j int) bool {
 		want, c := pa.ExpectedToolCalls[k], actual[j]
-		return c.ToolName == want.ToolName && evalmodel.ArgsMatch(want.Arguments, c.Arguments, modes[k])
+		return c.ToolName == want.ToolName && evalmodel.ArgsMatch(want.Arguments, c.Arguments, evals.ArgumentMatchingPartial)
 	})
 	used := make([]bool, len(actual))
 	for k, want := range pa.ExpectedToolCalls {

@@ -41,3 +41,24 @@ func TestAssertAfterToolCallIsNotThePromptsExpectation(t *testing.T) {
 		t.Errorf("iteration %s; want passed", it.Result)
 	}
 }
+
+// The turn's matcher takes an expected call's arguments with the test's
+// matching (partial), not the assertion's argumentMatching, as the
+// service's does: "ignore" on the assertion keeps its own row ok but does
+// not excuse wrong arguments in the prompt's turn.
+func TestAssertIgnoreStillMatchedPartiallyByTurn(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	it, steps := f.runOne(t, evals.Test{Title: "ignore", Steps: []evals.Step{
+		evals.PromptStep("ask", "Use echo with message=ho"),
+		{ID: "check", Kind: evals.KindAssert, Assertion: &evals.Assertion{Type: evals.AssertToolCalledWith,
+			ToolName: "echo", Args: &evals.ArgMatcher{Args: map[string]any{"message": "hi"},
+				ArgumentMatching: evals.ArgumentMatchingIgnore}}},
+	}})
+	if len(it.ActualToolCalls) != 1 || it.ActualToolCalls[0].Arguments["message"] != "ho" || steps[1].Status != evals.StepOK {
+		t.Fatalf("precondition: calls = %+v, assert row %+v", it.ActualToolCalls, steps[1])
+	}
+	if it.Result != evals.ResultFailed {
+		t.Errorf("iteration %s: echo called with message=ho, expected message=hi; want failed", it.Result)
+	}
+}
