@@ -167,9 +167,10 @@ type Test struct {
 	// provider-native id, which needs a key in RunParams.ModelAPIKeys.
 	Model    string `json:"model,omitempty"`
 	Provider string `json:"provider,omitempty"`
-	// IsNegativeTest makes the test fail when any tool is called; the
-	// service's matcher sets its toolCalledWith assertions aside (a step
-	// that fails otherwise, an interact step say, still fails it).
+	// IsNegativeTest makes the test fail when the model calls any tool
+	// (toolCall steps' calls are exempt); the service's matcher sets its
+	// toolCalledWith assertions aside (a step that fails otherwise, an
+	// interact step say, still fails it).
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
 	Scenario       string         `json:"scenario,omitempty"`

@@ -100,6 +100,8 @@
 //     expected calls, met only by calls made in that turn and with
 //     partial argument matching (the assert's own row uses its
 //     argumentMatching and minCount);
+//     a negative test fails when the model calls a tool, not when a
+//     toolCall step does;
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference

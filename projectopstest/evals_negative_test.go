@@ -7,6 +7,28 @@ import (
 	"github.com/projectops/projectops-go/internal/sdktest"
 )
 
+// A negative test fails when the model calls a tool. A toolCall step is a
+// fixture, not the model's choice: the service's matcher exempts its turn,
+// so a negative test that sets up state with a toolCall and whose prompt
+// calls nothing passes; the same call made by the model fails it.
+func TestNegativeTestExemptsToolCallSteps(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	it, _ := f.runOne(t, evals.Test{Title: "setup then quiet", IsNegativeTest: true, Steps: []evals.Step{
+		evals.ToolCallStep("setup", "echo", map[string]any{"message": "hi"}),
+		evals.PromptStep("ask", "Just say hello, call nothing"),
+	}})
+	if it.Result != evals.ResultPassed {
+		t.Errorf("negative test whose only call is a toolCall step: %s (calls %+v); want passed", it.Result, it.ActualToolCalls)
+	}
+	it, _ = f.runOne(t, evals.Test{Title: "noisy", IsNegativeTest: true, Steps: []evals.Step{
+		evals.PromptStep("ask", "Use echo with message=hi"),
+	}})
+	if it.Result != evals.ResultFailed {
+		t.Errorf("negative test whose prompt calls echo: %s; want failed", it.Result)
+	}
+}
+
 // A negative test passes exactly when no tool is called, as the service's
 // matcher decides it: a toolCalledWith assertion naming the tool it must
 // not call does not fail it, and is reported as not evaluated.

@@ -134,6 +134,13 @@ func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals
 	if pa.ActualToolCalls == nil {
 		pa.ActualToolCalls = []evals.ToolCall{}
 	}
+	if x.it.test.IsNegativeTest {
+		// Any call the model made in the turn fails it; expected calls
+		// are set aside, as the service's matcher does.
+		pa.Unexpected = actual
+		pa.Passed = len(actual) == 0
+		return pa
+	}
 	for _, next := range x.it.test.Steps[i+1:] {
 		if next.Kind == evals.KindPrompt || next.Kind == evals.KindToolCall {
 			break
