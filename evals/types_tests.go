@@ -168,9 +168,8 @@ type Test struct {
 	Model    string `json:"model,omitempty"`
 	Provider string `json:"provider,omitempty"`
 	// IsNegativeTest makes the test fail when the model calls any tool
-	// (toolCall steps' calls are exempt); the service's matcher sets its
-	// toolCalledWith assertions aside (a step that fails otherwise, an
-	// interact step say, still fails it).
+	// (toolCall steps' calls are exempt). Its assert steps are still
+	// judged, so a toolCalledWith assert in it fails it either way.
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
 	Scenario       string         `json:"scenario,omitempty"`

@@ -101,7 +101,7 @@
 //     partial argument matching (the assert's own row uses its
 //     argumentMatching and minCount);
 //     a negative test fails when the model calls a tool, not when a
-//     toolCall step does;
+//     toolCall step does, and its assert steps are judged all the same;
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference
