@@ -102,6 +102,8 @@
 //     argumentMatching and minCount);
 //     a negative test fails when the model calls a tool, not when a
 //     toolCall step does, and its assert steps are judged all the same;
+//     a toolCall step naming a server the run does not have is a setup
+//     failure (iteration status failed, later steps skipped);
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference

@@ -92,15 +92,17 @@ func (x *iterExec) step(ctx context.Context, i int) {
 	case evals.KindPrompt:
 		x.prompt(ctx, i, st)
 	case evals.KindToolCall:
+		// A server the run does not have is a setup failure on the
+		// service: the iteration fails (status failed), later steps skipped.
 		serverID := x.env.owner[st.ToolName]
 		if st.ServerName != "" {
 			if serverID = x.env.byRef[strings.ToLower(strings.TrimSpace(st.ServerName))]; serverID == "" {
-				res.Status, res.Reason = evals.StepFail, "no server of the run is named "+st.ServerName
+				x.infraErr = "no server of the run is named " + st.ServerName
 				break
 			}
 		}
 		if serverID == "" {
-			res.Status, res.Reason = evals.StepFail, "no server of the run has a tool named "+st.ToolName
+			x.infraErr = "no server of the run has a tool named " + st.ToolName
 			break
 		}
 		// An isError result leaves the row ok: on the service it fails the

@@ -39,3 +39,23 @@ func TestToolCallStepServerNameResolves(t *testing.T) {
 		t.Errorf("step %q: %s (%s), want a failure naming the server", st.StepID, st.Status, st.Reason)
 	}
 }
+
+// A toolCall step whose server is not in the run is a setup failure, as on
+// the service: the iteration ends with status failed (not a completed
+// iteration with a failed result), and the steps after it are skipped.
+func TestToolCallUnknownServerIsSetupFailure(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	bad := evals.ToolCallStep("bad", "echo", map[string]any{"message": "hi"})
+	bad.ServerName = "nope"
+	it, steps := f.runOne(t, evals.Test{Title: "unresolved server", Steps: []evals.Step{
+		bad,
+		evals.ToolCallStep("after", "add", map[string]any{"a": 1, "b": 2}),
+	}})
+	if it.Status != evals.StatusFailed || it.Error != "no server of the run is named nope" {
+		t.Errorf("iteration status %s (result %s, error %q); want failed, naming the server", it.Status, it.Result, it.Error)
+	}
+	if steps[1].Status != evals.StepSkipped || len(it.ActualToolCalls) != 0 {
+		t.Errorf("later step %s (%q), calls %+v; want skipped and no call made", steps[1].Status, steps[1].Reason, it.ActualToolCalls)
+	}
+}
