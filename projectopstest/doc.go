@@ -104,6 +104,9 @@
 //     toolCall step does, and its assert steps are judged all the same;
 //     a toolCall step naming a server the run does not have is a setup
 //     failure (iteration status failed, later steps skipped);
+//     a run that runs to its end is completed whatever its iterations'
+//     verdicts, its result set by its pass criteria, as the service's
+//     runner finalizes it;
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference

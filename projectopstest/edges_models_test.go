@@ -52,8 +52,8 @@ func TestEvalModelGateSDK(t *testing.T) {
 
 	// Known provider-native id, no key anywhere: accepted, fails in the run.
 	rc := f.create(t, evals.RunParams{Tests: []evals.Test{test("native", "claude-haiku-4-5", "anthropic")}})
-	if run := f.awaitRun(t, rc.RunID); run.Status != evals.StatusFailed {
-		t.Errorf("keyless native run: %s, want failed", run.Status)
+	if run := f.awaitRun(t, rc.RunID); run.Status != evals.StatusCompleted || run.Result != evals.ResultFailed {
+		t.Errorf("keyless native run: %s %s, want completed and failed", run.Status, run.Result)
 	}
 	its := f.iterations(t, rc.RunID)
 	if len(its) != 1 || its[0].Result != evals.ResultFailed || !strings.Contains(its[0].Error, "key") {

@@ -139,7 +139,10 @@ func (r *evalRunRec) execCancel() {
 
 // finishRun stores the run's terminal status unless cancel got there
 // first: timed_out past the deadline (unfinished iterations cancelled),
-// else completed, or failed when an iteration could not execute.
+// else completed, whatever its iterations' verdicts and statuses, as the
+// service's runner finalizes a run that ran to its end (failed there
+// comes only from the runner itself throwing); pass criteria decide the
+// result.
 func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec) {
 	s := e.s
 	s.mu.Lock()
@@ -155,14 +158,11 @@ func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec) {
 		status = evals.StatusCancelled
 	}
 	for _, it := range run.iters {
-		switch {
-		case it.status == evals.StatusPending || it.status == evals.StatusRunning:
+		if it.status == evals.StatusPending || it.status == evals.StatusRunning {
 			it.status = evals.StatusCancelled
 			if status == evals.StatusTimedOut && it.errText == "" {
 				it.errText = "run deadline exceeded"
 			}
-		case it.status == evals.StatusFailed && status == evals.StatusCompleted:
-			status = evals.StatusFailed
 		}
 	}
 	s.st.endRun(run, status)

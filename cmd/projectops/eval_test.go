@@ -69,7 +69,7 @@ func TestEvalRunFailedRunExitsOne(t *testing.T) {
 	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{serverID}, Tests: []evals.Test{{
 		Title: "echo", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "Use echo with message=hi")}}}})
 	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms")
-	if code != 1 || !strings.Contains(out, "failed: failed (0 passed, 1 failed of 1") {
+	if code != 1 || !strings.Contains(out, "completed: failed (0 passed, 1 failed of 1") {
 		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
 	}
 	if !strings.Contains(out, "SERVER_UNREACHABLE") || !strings.Contains(out, "TEST") {
@@ -82,7 +82,7 @@ func TestEvalRunFailedRunExitsOne(t *testing.T) {
 		Run        evals.Run         `json:"run"`
 		Iterations []evals.Iteration `json:"iterations"`
 	}
-	if code != 1 || json.Unmarshal([]byte(out), &res) != nil || res.Run.Status != evals.StatusFailed || len(res.Iterations) != 1 {
+	if code != 1 || json.Unmarshal([]byte(out), &res) != nil || res.Run.Status != evals.StatusCompleted || res.Run.Result != evals.ResultFailed || len(res.Iterations) != 1 {
 		t.Fatalf("run --json: %d\n%s\n%s", code, out, errOut)
 	}
 
@@ -453,5 +453,24 @@ func TestEvalRunConcurrentLimitHint(t *testing.T) {
 	code, _, errOut := evalCLI(t, "run", "--file", file)
 	if code != 2 || !strings.Contains(errOut, "CONCURRENT_RUN_LIMIT") || !strings.Contains(errOut, "cancel one") {
 		t.Errorf("over the cap: %d %q", code, errOut)
+	}
+}
+
+// --wait's exit status follows the run's result, which its pass criteria
+// decide: a run that reaches them exits 0 though an iteration failed to set
+// up (the run completes, as the service's does).
+func TestEvalRunPassCriteriaDecideExit(t *testing.T) {
+	evalServer(t)
+	serverID := os.Getenv("EVAL_TEST_DEMO_SERVER")
+	bad := evals.ToolCallStep("c", "echo", map[string]any{"message": "hi"})
+	bad.ServerName = "nope"
+	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{serverID},
+		PassCriteria: &evals.PassCriteria{MinimumPassRate: 50}, Tests: []evals.Test{
+			{Title: "fails", Model: "openai/gpt-4o-mini", Steps: []evals.Step{bad}},
+			{Title: "passes", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "Use echo with message=hi")}},
+		}})
+	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms")
+	if code != 0 || !strings.Contains(out, "completed: passed (1 passed, 1 failed of 2") {
+		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
 	}
 }
