@@ -196,17 +196,23 @@ func (b *Body) Finish(err error) {
 }
 
 // Abort ends the body at once with err: the chunks still queued are
-// dropped, and the consumer's next read returns err. Only an unended
-// body is changed.
+// dropped, and the consumer's next read returns err. A body that has
+// ended and has nothing queued keeps its end (its consumer has had it
+// all); one with chunks still queued has them dropped too, and err
+// replaces a clean end, so a body cut short never reads as whole.
 func (b *Body) Abort(err error) {
 	b.mu.Lock()
-	if b.ended {
+	queued := b.head < len(b.q)
+	if b.ended && !queued {
 		b.mu.Unlock()
 		return
 	}
 	clear(b.q)
 	b.q, b.head, b.queued = b.q[:0], 0, 0
-	b.err, b.ended = err, true
+	if !b.ended || b.err == io.EOF {
+		b.err = err
+	}
+	b.ended = true
 	b.unlockWaking()
 }
 

@@ -306,3 +306,29 @@ func TestBodyAbort(t *testing.T) {
 		t.Errorf("Next = %v, want the first error", err)
 	}
 }
+
+// Abort drops the chunks of a body that has ended but was not read yet
+// (the edge gave up on the stream after its req_end): the consumer gets
+// the error instead of a body read as whole. One already read keeps its
+// end.
+func TestBodyAbortAfterEnd(t *testing.T) {
+	t.Parallel()
+	b := new(Body)
+	_ = b.Add([]byte("queued"), 1<<20)
+	b.Finish(nil)
+	cut := errors.New("cut")
+	b.Abort(cut)
+	if c, err := b.Next(t.Context()); err != cut || c != nil {
+		t.Fatalf("Next after Abort of an ended body = %q, %v; want the error alone", c, err)
+	}
+	read := new(Body)
+	_ = read.Add([]byte("read"), 1<<20)
+	read.Finish(nil)
+	if _, err := read.Next(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	read.Abort(cut)
+	if _, err := read.Next(t.Context()); err != io.EOF {
+		t.Errorf("Next after Abort of a body read to its end = %v, want io.EOF", err)
+	}
+}
