@@ -82,15 +82,23 @@
 // socket.
 //
 // The protocol has no flow control of its own. A request body is queued
-// for its handler as it arrives, up to the hello's maxReqBody per
-// request, without holding up other streams; past that the stream is
-// aborted (too_large). At most the hello's maxInflight requests are
-// served at once (a stream counts until its handler returns); a req past
-// that is aborted (overloaded) without reaching the handler. Whatever a
-// hello announces, the host takes at most the service's own limits (10
-// MiB, 32), so its memory is bounded by them, not by the edge. A response
-// is written as fast as the relay reads it. The protocol has no message for trailers: a response's trailers
-// are not relayed.
+// for its handler as it arrives, up to the hello's maxReqBody per request,
+// without holding up other streams; past that the stream is aborted
+// (too_large). At most the hello's maxInflight streams are open at once,
+// counted as the edge counts them: a stream is open until the host sends
+// its res_end or abort, the edge aborts it, or the edge reuses its id; a
+// req past that is aborted (overloaded) without reaching the handler. When
+// the edge aborts a stream, or the host aborts it too_large, its request
+// context is cancelled and the body queued for it is dropped at once (a
+// read of it fails), so queued bodies stay within maxInflight ×
+// maxReqBody. A handler that ignores its cancelled context runs on: at
+// most 4 × maxInflight handlers run at once, across reconnects, and a req
+// past that is aborted (overloaded) too, which an edge that keeps to its
+// own count meets only when handlers ignore cancellation. Whatever a hello
+// announces, the host takes at most the service's own limits (10 MiB, 32),
+// so its memory is bounded by them, not by the edge. A response is written
+// as fast as the relay reads it. The protocol has no message for trailers:
+// a response's trailers are not relayed.
 //
 // A head's method, url and header names and values are byte strings, as
 // the service's edge (a Node program) reads and writes them: each byte of

@@ -1,6 +1,11 @@
 package tunnels
 
-import "github.com/projectops/projectops-go/internal/tunnelwire"
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+)
 
 // hostLimits are the most a session takes, whatever the edge's hello
 // announces: the service's own limits (10 MiB per request body, 64 KiB
@@ -17,4 +22,21 @@ func sessionLimits(announced tunnelwire.Limits) tunnelwire.Limits {
 	l.Chunk = min(l.Chunk, tunnelwire.MaxChunk)
 	l.MaxInflight = min(l.MaxInflight, hostLimits.MaxInflight)
 	return l
+}
+
+// runningPerInflight sets the cap on handlers running at once: this many
+// times the session's maxInflight (128 with the service's limits). The
+// edge stops counting a stream when it aborts it or reuses its id, and so
+// does the host, but the stream's handler runs until it returns: one that
+// ignores its cancelled context runs on. The cap bounds those goroutines;
+// a req past it is aborted overloaded, which an edge that keeps to its
+// maxInflight meets only when handlers ignore cancellation.
+const runningPerInflight = 4
+
+// handlerSet is the handlers of one Serve, across its sessions.
+type handlerSet struct {
+	wg sync.WaitGroup
+	// running counts the requests taken in whose handler has not returned,
+	// those waiting for their body to start included.
+	running atomic.Int64
 }

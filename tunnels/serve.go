@@ -61,8 +61,8 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		return apierr.Invalid("client", "unconfigured client: build it with projectops.NewClient or tunnels.NewService")
 	}
 	rc := newReconnect(&o, time.Now())
-	var handlers sync.WaitGroup
-	defer waitBriefly(&handlers, closeGrace)
+	var handlers handlerSet
+	defer waitBriefly(&handlers.wg, closeGrace)
 	for {
 		end := serveOnce(ctx, g, h, &o, &handlers)
 		err := end.err
@@ -110,7 +110,7 @@ func waitBriefly(wg *sync.WaitGroup, d time.Duration) {
 var errPermanent = errors.New("tunnels: relay refused the connection")
 
 // serveOnce dials and runs one session, and reports how far it got.
-func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *sync.WaitGroup) sessionEnd {
+func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *handlerSet) sessionEnd {
 	conn, cork, err := dial(ctx, g, o.client)
 	if err != nil {
 		return sessionEnd{err: err}

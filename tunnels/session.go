@@ -32,13 +32,17 @@ type session struct {
 	reqCtx     context.Context   // the session's values without its cancellation: requests derive from it
 	holdsReads bool              // the reader reports a socket read before it makes one (a Cork under the connection)
 	limits     tunnelwire.Limits // the edge's, from its first hello; read and written by the reader alone
+	maxRunning int64             // the cap on handlers running (see runningPerInflight); the reader's too
 	greeted    bool              // the first hello has been taken in
 	served     bool              // a request reached the handler (read once run has returned)
 
-	mu      sync.Mutex
-	streams map[uint32]*stream
-	pending []*stream       // requests whose handlers wait for their body or the reader's next socket read
-	wg      *sync.WaitGroup // the handlers running, of every session of one Serve
+	mu sync.Mutex
+	// streams are the requests the edge still counts against maxInflight:
+	// each leaves when the host sends its res_end or abort, or the edge
+	// aborts it or reuses its id, whether or not its handler has returned.
+	streams  map[uint32]*stream
+	pending  []*stream   // requests whose handlers wait for their body or the reader's next socket read
+	handlers *handlerSet // of every session of one Serve
 }
 
 var errSessionEnded = errors.New("tunnels: relay session ended")
@@ -46,9 +50,10 @@ var errSessionEnded = errors.New("tunnels: relay session ended")
 // closeGrace bounds the close handshake when Serve's context ends.
 const closeGrace = 500 * time.Millisecond
 
-func newSession(conn *websocket.Conn, cork *tunnelwire.Cork, h http.Handler, log *slog.Logger, handlers *sync.WaitGroup) *session {
+func newSession(conn *websocket.Conn, cork *tunnelwire.Cork, h http.Handler, log *slog.Logger, handlers *handlerSet) *session {
 	s := &session{conn: conn, w: tunnelwire.NewWriter(conn, cork), h: h, log: log, streams: map[uint32]*stream{},
-		wg: handlers, limits: tunnelwire.DefaultLimits}
+		handlers: handlers}
+	s.setLimits(tunnelwire.DefaultLimits)
 	if cork != nil {
 		s.raw = cork
 		cork.BeforeRead, s.holdsReads = s.startPending, true
@@ -86,9 +91,14 @@ func (s *session) run(ctx context.Context) error {
 		s.mu.Lock()
 		for _, st := range s.streams {
 			st.cancel()
-			st.body.Finish(errSessionEnded)
+			st.body.Abort(errSessionEnded)
 		}
+		pending := s.pending
+		s.pending = nil
 		s.mu.Unlock()
+		for _, st := range pending { // never to start: the reader reads no more
+			s.drop(st)
+		}
 		// A handler blocked writing to a relay that stopped reading is
 		// released by the close.
 		_ = s.conn.CloseNow()
@@ -174,7 +184,7 @@ func (s *session) control(msg []byte) error {
 			return nil
 		}
 		s.greeted = true
-		s.limits = sessionLimits(c.Limits)
+		s.setLimits(sessionLimits(c.Limits))
 		if s.onReady != nil {
 			s.onReady()
 			s.onReady = nil
@@ -189,15 +199,14 @@ func (s *session) control(msg []byte) error {
 			}
 		}
 	case tunnelwire.Abort:
-		if st := s.stream(c.ID); st != nil {
-			st.cancel()
-			// The rest of the body will not come: a handler reading it
-			// gets an error, as from a net/http client that went away.
-			st.body.Finish(context.Canceled)
-			if s.unpend(st) { // never started: nobody to tell
-				s.forget(st)
-			}
+		// The edge has forgotten the stream: so does the host, at once. A
+		// handler reading its body gets an error, as from a net/http
+		// client that went away.
+		s.mu.Lock()
+		if st := s.streams[c.ID]; st != nil {
+			s.retireLocked(st, context.Canceled)
 		}
+		s.mu.Unlock()
 	}
 	return nil
 }
@@ -220,14 +229,21 @@ func (s *session) chunkMsg(msg []byte) error {
 	// a handler that does not read its body holds up no other stream (the
 	// protocol has no flow control of its own), and memory stays bounded.
 	if err := st.body.Add(bytes.Clone(c.Payload), s.limits.MaxReqBody); err != nil { // c aliases the read buffer
-		st.cancel()
-		st.body.Finish(err)
-		if s.unpend(st) { // never started: nobody to serve
-			s.forget(st)
+		// Let go before the abort goes out: the edge may send its next
+		// req as soon as it reads it.
+		s.mu.Lock()
+		if s.streams[c.ID] == st {
+			s.retireLocked(st, err)
 		}
+		s.mu.Unlock()
 		_ = s.w.Send(tunnelwire.Batch(nil).Abort(c.ID, tunnelwire.AbortTooLarge, ""))
 	}
 	return nil
+}
+
+// setLimits takes in the session's limits.
+func (s *session) setLimits(l tunnelwire.Limits) {
+	s.limits, s.maxRunning = l, int64(runningPerInflight*l.MaxInflight)
 }
 
 func (s *session) stream(id uint32) *stream {

@@ -2,7 +2,10 @@ package tunnels_test
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,5 +140,151 @@ func TestInflightSlotFreedAtResponseEnd(t *testing.T) {
 		if r := c.response(id + 1); r.abort != "" {
 			t.Fatalf("stream %d, sent once stream %d had ended: %+v", id+1, id, r)
 		}
+	}
+}
+
+// An edge stops counting a stream when it aborts it (the double's edge
+// forgets a stream as soon as its caller is gone, after sending
+// client_gone; the service's agent drops its entry on abort too), and so
+// does the host, whether or not the handler has returned: the edge's next
+// req within its maxInflight is served. The host counted the aborted
+// stream until its handler returned, and refused that req overloaded.
+func TestInflightSlotFreedAtEdgeAbort(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.Limits{MaxReqBody: 10 << 20, Chunk: 64 << 10, MaxInflight: 1})
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	defer close(release)
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/mcp/slow" {
+			return
+		}
+		started <- struct{}{}
+		<-r.Context().Done()
+		<-release // cleanup after the cancel (a local server hung up on, a log flushed)
+	}))
+	c := e.next(t)
+	c.req(1, http.MethodGet, "/api/mcp/adapter-http/srv_1/slow", nil, nil)
+	<-started
+	c.send(tunnelwire.AppendAbort(nil, 1, tunnelwire.AbortClientGone, ""))
+	c.req(2, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
+	if r := c.response(2); r.abort != "" {
+		t.Errorf("a req within the edge's maxInflight, its only other stream aborted by the edge: abort %q, want it served", r.abort)
+	}
+}
+
+// A stream the host aborts too_large stops counting before the abort
+// goes out, though its handler runs on: the edge's next req is served.
+func TestInflightSlotFreedAtTooLarge(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.Limits{MaxReqBody: 1 << 10, Chunk: 64 << 10, MaxInflight: 1})
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	defer close(release)
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			return
+		}
+		started <- struct{}{}
+		<-release // has not read its body yet
+	}))
+	c := e.next(t)
+	c.send(tunnelwire.AppendReq(nil, 1, http.MethodPost, "/api/mcp/adapter-http/srv_1", nil, true, true))
+	<-started // its body is to come: the handler does not wait for it
+	c.send(tunnelwire.AppendChunk(nil, tunnelwire.ReqChunk, 1, bytes.Repeat([]byte("x"), 2<<10)))
+	if r := c.response(1); r.abort != tunnelwire.AbortTooLarge {
+		t.Fatalf("a body past maxReqBody: %+v, want a too_large abort", r)
+	}
+	c.req(2, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
+	if r := c.response(2); r.abort != "" {
+		t.Errorf("a req sent once the host had aborted the edge's only other stream too_large: abort %q, want it served", r.abort)
+	}
+}
+
+// When the edge aborts a stream, the body it queued for the handler is
+// dropped at once, whole or not: the handler's read fails, and the host
+// holds no body for a stream the edge no longer counts. The handler read
+// the whole body after the abort.
+func TestEdgeAbortDropsQueuedBody(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	started, release, read := make(chan struct{}, 1), make(chan struct{}), make(chan error, 1)
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			return
+		}
+		started <- struct{}{}
+		<-release
+		_, err := io.ReadAll(r.Body)
+		read <- err
+	}))
+	c := e.next(t)
+	c.req(1, http.MethodPost, "/api/mcp/adapter-http/srv_1", nil, bytes.Repeat([]byte("x"), 256<<10))
+	<-started
+	c.send(tunnelwire.AppendAbort(nil, 1, tunnelwire.AbortClientGone, ""))
+	// Messages are handled in order: once the probe is answered the abort
+	// has been taken in.
+	c.req(2, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
+	c.response(2)
+	close(release)
+	if err := <-read; err == nil {
+		t.Error("a handler read its whole body after the edge aborted the stream; want an error")
+	}
+}
+
+// Through the double's own edge: callers that gave up on slow requests
+// leave the double's edge with no stream in flight, and the next request
+// is served while the handlers they left finish their cleanup. Every
+// later request through the tunnel failed (502) until those handlers
+// returned.
+func TestDoubleEdgeCallersGoneLeaveRoom(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	const n = 32
+	var startedWG, cancelledWG sync.WaitGroup
+	startedWG.Add(n)
+	cancelledWG.Add(n)
+	release := make(chan struct{})
+	defer close(release)
+	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !r.URL.Query().Has("slow") {
+			return
+		}
+		startedWG.Done()
+		<-r.Context().Done()
+		cancelledWG.Done()
+		<-release
+	}))
+	ctx, cancel := context.WithCancel(t.Context())
+	var callers sync.WaitGroup
+	for range n {
+		callers.Go(func() {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, g.URL+"&slow=1", nil)
+			if resp, err := f.Srv.Client().Do(req); err == nil {
+				resp.Body.Close()
+			}
+		})
+	}
+	startedWG.Wait()
+	cancel()
+	callers.Wait()
+	cancelledWG.Wait() // the host has taken in every abort
+	// The double's edge forgets a stream just after its abort goes out:
+	// until it has, it answers 503 itself (its own count); the host's
+	// answer comes after that. (The deadline only keeps a broken edge
+	// from hanging the test.)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		status, body := get(t, f, http.MethodGet, g.URL, "")
+		switch {
+		case status == http.StatusOK:
+			return
+		case status == http.StatusServiceUnavailable && time.Now().Before(deadline):
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		t.Fatalf("with no caller left in flight at the edge: %d %s, want 200", status, body)
 	}
 }

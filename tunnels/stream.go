@@ -35,32 +35,28 @@ var errStreamEnded = errors.New("tunnels: the relayed request ended")
 // request's messages together, so its handler nearly always starts with
 // the whole body queued instead of parking for it.
 func (s *session) start(c *tunnelwire.Control) {
+	s.mu.Lock()
+	if old := s.streams[c.ID]; old != nil {
+		// A reused id: the edge gave up on the old stream. Its handler,
+		// if it started, is cancelled and its body read fails.
+		s.retireLocked(old, context.Canceled)
+	}
+	if len(s.streams) >= s.limits.MaxInflight || s.handlers.running.Load() >= s.maxRunning {
+		// Past the edge's own count (each stream holds up to MaxReqBody
+		// of queued body), or past the handlers the host runs at once
+		// (those the edge forgot but that ignore their context): refused,
+		// as the edge itself refuses a caller past its limit.
+		s.mu.Unlock()
+		_ = s.w.Send(tunnelwire.Batch(nil).Abort(c.ID, tunnelwire.AbortOverloaded, ""))
+		return
+	}
+	s.handlers.running.Add(1)
 	ctx, stop := context.WithCancelCause(s.reqCtx)
 	st := &stream{s: s, id: c.ID, chunk: s.limits.Chunk, stop: stop, ctx: ctx, req: c}
 	if !c.HasBody {
 		st.body.Finish(nil) // no chunks and no req_end follow
 	}
 	wait := c.HasBody && s.holdsReads
-	s.mu.Lock()
-	old := s.streams[c.ID]
-	if old == nil && len(s.streams) >= s.limits.MaxInflight {
-		// The edge sent more requests than the session's limit: each
-		// holds a goroutine and up to MaxReqBody of queued body, so the
-		// rest are refused, as the edge itself refuses a caller past it.
-		s.mu.Unlock()
-		stop(errStreamEnded)
-		_ = s.w.Send(tunnelwire.Batch(nil).Abort(c.ID, tunnelwire.AbortOverloaded, ""))
-		return
-	}
-	if old != nil {
-		// A reused id: the edge gave up on the old stream. Its handler,
-		// if it started, is cancelled and its body read released.
-		old.cancel()
-		old.body.Finish(context.Canceled)
-		if s.unpendLocked(old) {
-			_ = old.body.Close()
-		}
-	}
 	s.streams[c.ID] = st
 	s.served = true
 	if wait {
@@ -76,7 +72,7 @@ func (s *session) start(c *tunnelwire.Control) {
 func (s *session) launch(st *stream) {
 	ctx, c := st.ctx, st.req
 	st.ctx, st.req = nil, nil
-	s.wg.Add(1)
+	s.handlers.wg.Add(1)
 	go st.run(ctx, c)
 }
 
@@ -121,14 +117,26 @@ func (s *session) settle(st *stream) {
 	s.mu.Unlock()
 }
 
-// forget lets go of a stream whose handler never started.
-func (s *session) forget(st *stream) {
-	_ = st.body.Close()
-	s.mu.Lock()
-	if s.streams[st.id] == st {
-		delete(s.streams, st.id)
+// retireLocked lets go of a stream the edge no longer counts (it aborted
+// it or reused its id, or the host aborted it too_large), called with
+// s.mu held: the stream stops counting against MaxInflight, its request
+// is cancelled and its queued body dropped at once (a handler reading it
+// gets err), so the edge's input held stays bounded by the streams it
+// counts. A handler that ignores its context runs on, counted as running.
+func (s *session) retireLocked(st *stream, err error) {
+	delete(s.streams, st.id)
+	st.cancel()
+	st.body.Abort(err)
+	if s.unpendLocked(st) { // never started: nobody else lets go of it
+		s.drop(st)
 	}
-	s.mu.Unlock()
+}
+
+// drop lets go of a stream whose handler will never start.
+func (s *session) drop(st *stream) {
+	st.cancel()
+	_ = st.body.Close()
+	s.handlers.running.Add(-1)
 }
 
 // cancel ends the stream's request context (a method, not a closure: one
@@ -138,7 +146,7 @@ func (st *stream) cancel() { st.stop(errStreamEnded) }
 // run serves the stream's request, then lets go of the stream.
 func (st *stream) run(ctx context.Context, c *tunnelwire.Control) {
 	s := st.s
-	defer s.wg.Done()
+	defer s.handlers.wg.Done()
 	defer func() {
 		st.cancel()
 		_ = st.body.Close()
@@ -147,6 +155,7 @@ func (st *stream) run(ctx context.Context, c *tunnelwire.Control) {
 			delete(s.streams, st.id)
 		}
 		s.mu.Unlock()
+		s.handlers.running.Add(-1)
 	}()
 	s.serve(ctx, c, st)
 }

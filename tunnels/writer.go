@@ -139,6 +139,7 @@ func (w *responseWriter) flushBuf() {
 				w.group = g[:at]
 				w.err = errHeadTooLarge
 				w.group = w.group.Abort(w.id, tunnelwire.AbortUpstreamError, "response head too large to relay")
+				w.s.settle(w.st) // the edge forgets the stream at the abort
 				w.push()
 				return
 			}
