@@ -71,8 +71,10 @@
 // in any case and are made canonical. As from net/http's server, a
 // relayed Host is r.Host, not in r.Header (the edge's X-Forwarded-Host,
 // the public host, wins), and Transfer-Encoding is r.TransferEncoding
-// (chunked: the length is unknown); Connection, Keep-Alive, Te and
-// Upgrade stay in r.Header. Responses stream: the head goes out
+// (chunked: the length is unknown; any other coding, "gzip, chunked"
+// say, is answered 501 Not Implemented without reaching the handler);
+// Connection, Keep-Alive, Te and Upgrade stay in r.Header.
+// Responses stream: the head goes out
 // at the handler's first Flush and each chunk as written (at most the
 // hello's chunk size, 64 KiB), so SSE and MCP's long-lived GET stream
 // work; a handler that fails, or panics, ends its stream with abort

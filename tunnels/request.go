@@ -198,8 +198,10 @@ func newServerRequest(ctx context.Context, method, uri string, body io.Reader) (
 // the same places: Host moves to r.Host (the edge's X-Forwarded-Host, the
 // public host, wins), Transfer-Encoding to r.TransferEncoding (a chunked
 // body's length is unknown, whatever a Content-Length says). Neither stays
-// in r.Header; the other hop-by-hop headers do, as there.
-func setHostAndLength(r *http.Request, hasBody bool) {
+// in r.Header; the other hop-by-hop headers do, as there. It reports false
+// for a Transfer-Encoding other than plain chunked, which net/http's
+// server answers 501 Not Implemented.
+func setHostAndLength(r *http.Request, hasBody bool) bool {
 	if h, ok := r.Header["Host"]; ok {
 		if len(h) > 0 {
 			r.Host = h[0]
@@ -211,12 +213,15 @@ func setHostAndLength(r *http.Request, hasBody bool) {
 	}
 	te, hasTE := r.Header["Transfer-Encoding"]
 	if hasTE {
+		if len(te) != 1 || !strings.EqualFold(strings.TrimSpace(te[0]), "chunked") {
+			return false
+		}
 		delete(r.Header, "Transfer-Encoding")
 	}
 	switch {
 	case !hasBody:
 		r.ContentLength, r.Body = 0, http.NoBody
-	case hasTE && len(te) == 1 && strings.EqualFold(strings.TrimSpace(te[0]), "chunked"):
+	case hasTE:
 		r.TransferEncoding, r.ContentLength = []string{"chunked"}, -1
 		delete(r.Header, "Content-Length")
 	default:
@@ -225,4 +230,5 @@ func setHostAndLength(r *http.Request, hasBody bool) {
 			r.ContentLength = n
 		}
 	}
+	return true
 }

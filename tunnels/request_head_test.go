@@ -58,3 +58,26 @@ func TestRelayedHeadMatchesNetHTTP(t *testing.T) {
 		}
 	}
 }
+
+// A relayed Transfer-Encoding other than plain chunked ("gzip, chunked":
+// the edge undoes the chunking, the gzip coding stays on the body) is
+// answered 501 without reaching the handler, as net/http's server does.
+// The handler read the coded body as plain bytes, the header gone.
+func TestOtherTransferEncodingAnswers501(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	called := make(chan struct{}, 4)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { called <- struct{}{} })
+	for _, te := range [][]string{{"gzip, chunked"}, {"identity"}, {"chunked", "chunked"}} {
+		hdr := http.Header{"Transfer-Encoding": te}
+		r := relayOnce(t, f, h, http.MethodPost, "/api/mcp/adapter-http/srv_1", hdr, []byte("\x1f\x8b..."))
+		if r.status != http.StatusNotImplemented || r.abort != "" {
+			t.Errorf("Transfer-Encoding %q: reply %+v, want 501", te, r)
+		}
+		select {
+		case <-called: // the response follows the handler's return
+			t.Errorf("Transfer-Encoding %q reached the handler", te)
+		default:
+		}
+	}
+}

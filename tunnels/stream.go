@@ -198,7 +198,16 @@ func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) 
 		req.Header["Referer"][i] = redactReferer(v, s.secret)
 	}
 	req.RemoteAddr = "tunnel"
-	setHostAndLength(req, c.HasBody)
+	if !setHostAndLength(req, c.HasBody) {
+		// A coding the edge did not undo ("gzip, chunked"): as from
+		// net/http's server, the handler never sees a body it could not
+		// tell is coded.
+		w.header.Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotImplemented)
+		_, _ = io.WriteString(w, "tunnels: unsupported transfer encoding\n")
+		w.finish(nil)
+		return
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			if v != http.ErrAbortHandler {
