@@ -9,9 +9,11 @@ import (
 
 // hostLimits are the most a session takes, whatever the edge's hello
 // announces: the service's own limits (10 MiB per request body, 64 KiB
-// chunks, 32 requests in flight). The protocol has no flow control, so
-// the host's memory is bounded by these, not by what an edge (broken or
-// hostile) claims: at most MaxInflight bodies of MaxReqBody queued.
+// response chunks, 32 requests in flight). The protocol has no flow
+// control, so the host's memory is bounded by these, not by what an edge
+// (broken or hostile) claims: at most MaxInflight bodies of MaxReqBody
+// queued. A response chunk is buffered whole per stream, and buffers up to
+// 64 KiB are recycled: the service's agent sends none larger either.
 var hostLimits = tunnelwire.DefaultLimits
 
 // sessionLimits are the limits of a hello, defaults for any it leaves out,
@@ -19,7 +21,7 @@ var hostLimits = tunnelwire.DefaultLimits
 func sessionLimits(announced tunnelwire.Limits) tunnelwire.Limits {
 	l := announced.OrDefault()
 	l.MaxReqBody = min(l.MaxReqBody, hostLimits.MaxReqBody)
-	l.Chunk = min(l.Chunk, tunnelwire.MaxChunk)
+	l.Chunk = min(l.Chunk, hostLimits.Chunk)
 	l.MaxInflight = min(l.MaxInflight, hostLimits.MaxInflight)
 	return l
 }

@@ -288,3 +288,41 @@ func TestDoubleEdgeCallersGoneLeaveRoom(t *testing.T) {
 		t.Fatalf("with no caller left in flight at the edge: %d %s, want 200", status, body)
 	}
 }
+
+// A hello's chunk size is capped at the host's own (the service's 64 KiB):
+// a response chunk is buffered whole per stream, and the host recycles
+// buffers of that size. An edge announcing 1 MiB got 200 KiB in one chunk.
+func TestHelloChunkIsCapped(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.Limits{MaxReqBody: 10 << 20, Chunk: 1 << 20, MaxInflight: 32})
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write(bytes.Repeat([]byte("x"), 200<<10))
+	}))
+	c := e.next(t)
+	c.req(1, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
+	total := 0
+	for {
+		typ, msg, err := c.r.Read()
+		if err != nil {
+			t.Fatalf("edge read: %v", err)
+		}
+		if typ == websocket.MessageBinary {
+			ch, err := tunnelwire.DecodeChunk(msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ch.Payload) > 64<<10 {
+				t.Errorf("a response chunk of %d bytes, want at most 64 KiB", len(ch.Payload))
+			}
+			total += len(ch.Payload)
+			continue
+		}
+		if m, err := tunnelwire.DecodeControl(msg); err != nil || m.T == tunnelwire.ResEnd || m.T == tunnelwire.Abort {
+			break
+		}
+	}
+	if total != 200<<10 {
+		t.Errorf("response of %d bytes, want %d", total, 200<<10)
+	}
+}
