@@ -43,9 +43,10 @@
 //
 //	hello    edge → host  {"t":"hello","proto":1,"slug",
 //	                      "limits":{"maxReqBody","chunk","maxInflight"}}:
-//	                      the session is routed to; only the first counts
-//	                      (a later one is ignored, as the service's agent
-//	                      does: limits never change mid-session)
+//	                      the session is routed to; only the first one's
+//	                      limits count (a later one is ignored, so they
+//	                      never change mid-session; the service's agent
+//	                      reads none)
 //	req      edge → host  {"t":"req","id","method","url","headers":[[name,
 //	                      value],...],"hasBody"}; url is the public path and
 //	                      query as the caller sent them (?k= included);
@@ -65,23 +66,21 @@
 // (K=<secret>, token=%41...), so the secret never reaches it; the rest of
 // the query is as the caller wrote it, byte for byte (empty parameters and
 // ';' included: within a parameter, a ';'-separated piece is dropped only
-// when it carries the secret, so sql=select+1;k=2 is kept whole); a Referer
-// has k's value redacted (also as ?k%3D...) and the secret too, in any
-// spelling. Header names arrive
-// in any case and are made canonical. As from net/http's server, a
-// relayed Host is r.Host, not in r.Header (the edge's X-Forwarded-Host,
-// the public host, wins), and Transfer-Encoding is r.TransferEncoding
-// (chunked: the length is unknown; any other coding, "gzip, chunked"
-// say, is answered 501 Not Implemented without reaching the handler);
-// Connection, Keep-Alive, Te and Upgrade stay in r.Header.
-// Responses stream: the head goes out
-// at the handler's first Flush and each chunk as written (at most the
-// hello's chunk size, 64 KiB), so SSE and MCP's long-lived GET stream
-// work; a handler that fails, or panics, ends its stream with abort
-// (upstream_error), which the edge turns into 502 or a response cut
-// short. The messages written at once (a whole small response, or the
-// parts of several streams' responses) go out in one write on the
-// socket.
+// when it carries the secret, so sql=select+1;k=2 is kept whole); a
+// Referer has k's value redacted (also as ?k%3D...) and the secret too, in
+// any spelling. Header names arrive in any case and are made canonical. As
+// from net/http's server, a relayed Host is r.Host, not in r.Header (the
+// edge's X-Forwarded-Host, the public host, wins), and Transfer-Encoding
+// is r.TransferEncoding (chunked: the length is unknown; any other coding,
+// "gzip, chunked" say, is answered 501 Not Implemented without reaching
+// the handler); Connection, Keep-Alive, Te and Upgrade stay in r.Header.
+// Responses stream: the head goes out at the handler's first Flush and
+// each chunk as written (at most the hello's chunk size, itself capped at
+// 64 KiB), so SSE and MCP's long-lived GET stream work; a handler that
+// fails, or panics, ends its stream with abort (upstream_error), which the
+// edge turns into 502 or a response cut short. The messages written at
+// once (a whole small response, or the parts of several streams'
+// responses) go out in one write on the socket.
 //
 // The protocol has no flow control of its own. A request body is queued
 // for its handler as it arrives, up to the hello's maxReqBody per request,
@@ -97,10 +96,10 @@
 // most 4 × maxInflight handlers run at once, across reconnects, and a req
 // past that is aborted (overloaded) too, which an edge that keeps to its
 // own count meets only when handlers ignore cancellation. Whatever a hello
-// announces, the host takes at most the service's own limits (10 MiB, 32),
-// so its memory is bounded by them, not by the edge. A response is written
-// as fast as the relay reads it. The protocol has no message for trailers:
-// a response's trailers are not relayed.
+// announces, the host takes at most the service's own limits (10 MiB, 64
+// KiB chunks, 32), so its memory is bounded by them, not by the edge. A
+// response is written as fast as the relay reads it. The protocol has no
+// message for trailers: a response's trailers are not relayed.
 //
 // A head's method, url and header names and values are byte strings, as
 // the service's edge (a Node program) reads and writes them: each byte of

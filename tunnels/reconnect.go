@@ -17,7 +17,7 @@ const stableAfter = time.Second
 // sessionEnd is how far one dial got.
 type sessionEnd struct {
 	ready  time.Time // when the edge's hello routed the session; zero if it never did
-	served bool      // a request reached the handler
+	served bool      // a req was taken in (not refused overloaded)
 	err    error
 }
 

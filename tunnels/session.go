@@ -34,7 +34,7 @@ type session struct {
 	limits     tunnelwire.Limits // the edge's, from its first hello; read and written by the reader alone
 	maxRunning int64             // the cap on handlers running (see runningPerInflight); the reader's too
 	greeted    bool              // the first hello has been taken in
-	served     bool              // a request reached the handler (read once run has returned)
+	served     bool              // a req was taken in, not refused (read once run has returned)
 
 	mu sync.Mutex
 	// streams are the requests the edge still counts against maxInflight:
@@ -177,10 +177,10 @@ func (s *session) control(msg []byte) error {
 	switch c.T {
 	case tunnelwire.Hello:
 		if s.greeted {
-			// The hello is the handshake: the service's agent takes in
-			// only the first (a later one changes nothing there either).
-			// Limits that changed mid-session would change the chunk size
-			// under responses being written.
+			// The hello is the handshake: only the first one's limits
+			// count (the service's agent reads none of them). Limits that
+			// changed mid-session would change the chunk size under
+			// responses being written.
 			return nil
 		}
 		s.greeted = true
