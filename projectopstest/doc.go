@@ -106,7 +106,8 @@
 //     failure (iteration status failed, later steps skipped);
 //     a run that runs to its end is completed whatever its iterations'
 //     verdicts, its result set by its pass criteria, as the service's
-//     runner finalizes it;
+//     runner finalizes it (a run whose server's tools cannot be listed is
+//     failed, as the runner throws there);
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference

@@ -127,7 +127,7 @@ func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {
 	}
 	close(work)
 	wg.Wait()
-	e.finishRun(ctx, run)
+	e.finishRun(ctx, run, env.listErr != nil)
 }
 
 // execCancel releases the run's context; safe after exec was cleared.
@@ -140,10 +140,11 @@ func (r *evalRunRec) execCancel() {
 // finishRun stores the run's terminal status unless cancel got there
 // first: timed_out past the deadline (unfinished iterations cancelled),
 // else completed, whatever its iterations' verdicts and statuses, as the
-// service's runner finalizes a run that ran to its end (failed there
-// comes only from the runner itself throwing); pass criteria decide the
-// result.
-func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec) {
+// service's runner finalizes a run that ran to its end. Failed there
+// comes only from the runner itself throwing, as it does when a server's
+// tools cannot be listed (threw): the double still reports each
+// iteration's setup failure. Pass criteria decide the result.
+func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec, threw bool) {
 	s := e.s
 	s.mu.Lock()
 	if run.terminal() {
@@ -152,6 +153,8 @@ func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec) {
 	}
 	status := evals.StatusCompleted
 	switch {
+	case threw:
+		status = evals.StatusFailed
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		status = evals.StatusTimedOut
 	case ctx.Err() != nil: // the server is closing

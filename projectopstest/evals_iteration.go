@@ -123,9 +123,9 @@ func (x *iterExec) step(ctx context.Context, i int) {
 	if ctx.Err() != nil {
 		return // left pending: the run was cancelled or timed out
 	}
-	if x.infraErr != "" && res.Status == evals.StepPending {
-		res.Status, res.Reason = evals.StepFail, x.infraErr
-	}
+	// A setup failure met in a prompt or toolCall step (the only kinds that
+	// meet one) leaves its row ok: the service keeps such errors on the
+	// iteration (its status and error), as it does a tool's isError.
 	if res.Status == evals.StepPending {
 		res.Status = evals.StepOK
 	}

@@ -137,7 +137,7 @@ func (x *iterExec) analyse(i int, st *evals.Step, actual []evals.ToolCall) evals
 	if x.it.test.IsNegativeTest {
 		// Any call the model made in the turn fails it; expected calls
 		// are set aside, as the service's matcher does.
-		pa.Unexpected = actual
+		pa.Unexpected = slices.Clone(actual)
 		pa.Passed = len(actual) == 0
 		return pa
 	}

@@ -69,7 +69,7 @@ func TestEvalRunFailedRunExitsOne(t *testing.T) {
 	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{serverID}, Tests: []evals.Test{{
 		Title: "echo", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "Use echo with message=hi")}}}})
 	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms")
-	if code != 1 || !strings.Contains(out, "completed: failed (0 passed, 1 failed of 1") {
+	if code != 1 || !strings.Contains(out, "failed: failed (0 passed, 1 failed of 1") {
 		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
 	}
 	if !strings.Contains(out, "SERVER_UNREACHABLE") || !strings.Contains(out, "TEST") {
@@ -82,7 +82,7 @@ func TestEvalRunFailedRunExitsOne(t *testing.T) {
 		Run        evals.Run         `json:"run"`
 		Iterations []evals.Iteration `json:"iterations"`
 	}
-	if code != 1 || json.Unmarshal([]byte(out), &res) != nil || res.Run.Status != evals.StatusCompleted || res.Run.Result != evals.ResultFailed || len(res.Iterations) != 1 {
+	if code != 1 || json.Unmarshal([]byte(out), &res) != nil || res.Run.Status != evals.StatusFailed || res.Run.Result != evals.ResultFailed || len(res.Iterations) != 1 {
 		t.Fatalf("run --json: %d\n%s\n%s", code, out, errOut)
 	}
 
