@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // evalEngine executes eval runs on goroutines the server owns.
@@ -50,6 +51,15 @@ type runEnv struct {
 	byRef                    map[string]string // a step's serverName, lower case → server id
 	listErr                  error             // a server's tools could not be listed
 	listErrServer            string
+}
+
+// scrubModelKeys takes the run's model API keys, and used, out of msg.
+func (env *runEnv) scrubModelKeys(msg string, used Secret) string {
+	keys := make([]string, 0, len(env.modelKeys)+1)
+	for _, k := range env.modelKeys {
+		keys = append(keys, string(k))
+	}
+	return wire.SecretScrubber(append(keys, string(used))...)(msg)
 }
 
 func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {

@@ -38,7 +38,10 @@ func (x *iterExec) prompt(ctx context.Context, i int, st *evals.Step) {
 			return
 		}
 		if err != nil {
-			x.infraErr = "model: " + err.Error()
+			// A provider refusing a key often quotes it: the run's keys
+			// and the one used (perhaps the organization's) are taken out,
+			// as a failing MCP server's secrets are.
+			x.infraErr = "model: " + x.env.scrubModelKeys(err.Error(), key)
 			x.spans = append(x.spans, evals.Span{ID: fmt.Sprintf("llm-%d-%d", i, turn), Name: "model error",
 				Category: "error", StartMs: start, EndMs: x.ms(), Status: "error", ModelID: x.it.test.Model})
 			return
