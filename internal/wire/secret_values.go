@@ -41,7 +41,9 @@ var credentialWords = map[string]bool{
 }
 
 // HeaderSecrets returns the values of the credential headers (see
-// CredentialHeader) in every "headers" or "headersOverride" object at any
+// CredentialHeader), and the key-like values of any other (KeyLike: many
+// services take a key under a name with no credential word, as
+// X-Honeycomb-Team), in every "headers" or "headersOverride" object at any
 // depth of v, a host config as JSON decodes it or as Go builds it: each
 // value whole, and its last word too ("Bearer abc" gives "abc", which a
 // server may quote alone).
@@ -62,8 +64,15 @@ func HeaderSecrets(v any) []string {
 			for k, e := range x {
 				if h, ok := e.(map[string]any); ok && (k == "headers" || k == "headersOverride") {
 					for name, val := range h {
-						if s, ok := val.(string); ok && CredentialHeader(name) {
-							out = append(out, HeaderValueSecrets(name, s)...)
+						if s, ok := val.(string); ok {
+							switch last := strings.TrimSpace(s); {
+							case CredentialHeader(name):
+								out = append(out, HeaderValueSecrets(name, s)...)
+							case KeyLike(last[strings.LastIndexAny(last, " \t")+1:]):
+								// "Token abc…" under a plain name: the
+								// whole value and its key.
+								out = append(out, last, last[strings.LastIndexAny(last, " \t")+1:])
+							}
 						}
 					}
 					continue
@@ -143,4 +152,27 @@ func rawPassword(raw string) string {
 		return ""
 	}
 	return pw
+}
+
+// KeyLike reports whether a header value looks like a key rather than a
+// setting: 16 bytes or more of one word (no space) holding both letters and
+// digits. "application/json" or "staging-eu" are not; an API key
+// or a token almost always is. Scrubbing every header value would cut
+// ordinary words out of error messages.
+func KeyLike(v string) bool {
+	if len(v) < 16 {
+		return false
+	}
+	letters, digits := false, false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c <= ' ' || c == 0x7f:
+			return false
+		case c >= '0' && c <= '9':
+			digits = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters = true
+		}
+	}
+	return letters && digits
 }

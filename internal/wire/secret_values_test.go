@@ -55,3 +55,16 @@ func TestURLSecrets(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyLike(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]bool{
+		"hcaik_LEAKCANARY1234567890abcdef": true, "LEAKCANARYTRACKER0987654321": true,
+		"application/json": false, "staging-eu": false, "text/event-stream": false,
+		"abc123": false, "Bearer abc1234567890xyz": false, "1234567890123456": false,
+	} {
+		if got := KeyLike(v); got != want {
+			t.Errorf("KeyLike(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
