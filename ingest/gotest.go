@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 )
@@ -51,7 +50,10 @@ const maxLine = 1 << 20
 // when its package ends (test2json misses a "--- PASS" line glued to
 // output printed without a final newline, and sends no event) takes the
 // outcome and time of that line when one ends an output line of its
-// package; else it fails, under a passing package as never reported.
+// package; else it fails, under a passing package as never reported. A
+// benchmark passes by its result line, or one below it; with none (its
+// sub-benchmarks filtered out or skipped) it gets no result when its
+// package passes, as test2json gives a benchmark no pass event.
 // Non-JSON lines are passed through, never fatal: plain go test output
 // (run without -json) is all passthrough, so a caller that must not
 // report an empty run checks SourceStats.Events (or, as projectops report
@@ -230,7 +232,7 @@ func (g *goReader) line(ctx context.Context, line []byte) error {
 			g.framedEnd(p, nil, g.text)
 		case !isFraming(g.text):
 			t.out.write(g.text, g.opt.OutputHead, g.opt.OutputTail)
-			if strings.HasPrefix(t.name, "Benchmark") {
+			if isBenchmark(t.name) {
 				benchOutput(p, t, g.text)
 			}
 			g.framedEnd(p, t, g.text)

@@ -135,3 +135,19 @@ func isValueByte(c byte) bool {
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
+
+// isBenchmark reports a benchmark or sub-benchmark by its name as
+// test2json gives it.
+func isBenchmark(name string) bool { return strings.HasPrefix(name, bword) }
+
+// dropBenchmarks forgets the benchmarks still running in p: one that
+// printed no result line, nor had one below it, ran nothing measured
+// (-bench filtered out its sub-benchmarks, or they all called b.Skip).
+func (g *goReader) dropBenchmarks(p *goPackage) {
+	for n, t := range p.running {
+		if isBenchmark(n) {
+			delete(p.running, n)
+			g.release(t)
+		}
+	}
+}

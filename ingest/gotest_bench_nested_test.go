@@ -62,3 +62,34 @@ func TestNestedSubBenchmarkPassesEveryAncestor(t *testing.T) {
 		}
 	}
 }
+
+// Real `go test -json -run '^$' -bench '/y' -benchtime 1x` (go1.26.8):
+// BenchmarkN's only sub-benchmark is filtered out by the pattern, so it
+// prints no result line and test2json sends it no event (the same when
+// every sub-benchmark calls b.Skip); the package passes. It ran nothing
+// measured, and a missing end is no evidence against a benchmark: it gets
+// no result, where it failed as never reported.
+const benchNoSubRun = `{"Action":"start","Package":"example.com/bm"}
+{"Action":"output","Package":"example.com/bm","Output":"pkg: example.com/bm\n"}
+{"Action":"run","Package":"example.com/bm","Test":"BenchmarkN"}
+{"Action":"output","Package":"example.com/bm","Test":"BenchmarkN","Output":"=== RUN   BenchmarkN\n"}
+{"Action":"output","Package":"example.com/bm","Test":"BenchmarkN","Output":"BenchmarkN\n"}
+{"Action":"run","Package":"example.com/bm","Test":"BenchmarkE"}
+{"Action":"output","Package":"example.com/bm","Test":"BenchmarkE","Output":"=== RUN   BenchmarkE\n"}
+{"Action":"output","Package":"example.com/bm","Test":"BenchmarkE","Output":"BenchmarkE\n"}
+{"Action":"run","Package":"example.com/bm","Test":"BenchmarkE/y"}
+{"Action":"output","Package":"example.com/bm","Test":"BenchmarkE/y","Output":"=== RUN   BenchmarkE/y\n"}
+{"Action":"output","Package":"example.com/bm","Test":"BenchmarkE/y","Output":"BenchmarkE/y\n"}
+{"Action":"output","Package":"example.com/bm","Test":"BenchmarkE/y","Output":"BenchmarkE/y-2 \t       1\t       390.0 ns/op\n"}
+{"Action":"output","Package":"example.com/bm","Output":"PASS\n"}
+{"Action":"output","Package":"example.com/bm","Output":"ok  \texample.com/bm\t0.035s\n"}
+{"Action":"pass","Package":"example.com/bm","Elapsed":0.036}
+`
+
+func TestBenchmarkWithNoSubBenchmarkRunGetsNoResult(t *testing.T) {
+	t.Parallel()
+	got, st := readVerdicts(t, strings.NewReader(benchNoSubRun), "example.com/bm.")
+	if want := map[string]bool{"BenchmarkE": true, "BenchmarkE/y": true}; !gocmp.Equal(want, got) || st.Failed != 0 {
+		t.Errorf("verdicts %v, stats %+v; want %v", got, st, want)
+	}
+}

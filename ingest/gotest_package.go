@@ -21,10 +21,13 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 		// their outcome. Each takes the one its own --- line or result
 		// line gave; one with none fails, as it never said it finished
 		// (dropping it would hide a failure a TestMain's os.Exit(0) hid).
+		// A benchmark with none is dropped: test2json never sends one a
+		// pass event, so a missing end says nothing against it.
 		g.endPackage(p)
 		if err := g.endUnreported(ctx, p); err != nil {
 			return err
 		}
+		g.dropBenchmarks(p)
 		return g.failRunning(ctx, p, noEndReported)
 	case "fail":
 	default:
