@@ -49,11 +49,12 @@ const maxLine = 1 << 20
 // "<pkg> [package]" (its later tests never ran). A test still running
 // when its package ends (test2json misses a "--- PASS" line glued to
 // output printed without a final newline, and sends no event) takes the
-// outcome and time of that line when one ends an output line of its
-// package; else it fails, under a passing package as never reported. A
-// benchmark passes by its result line, or one below it; with none (its
-// sub-benchmarks filtered out or skipped) it gets no result when its
-// package passes, as test2json gives a benchmark no pass event.
+// outcome and time of that line when one ends an output line of its own,
+// of a subtest's or of its package's (a FAIL line stays); else it fails,
+// under a passing package as never reported. A benchmark passes by its
+// result line, or one below it; with none (its sub-benchmarks filtered
+// out or skipped) it gets no result when its package passes, as test2json
+// gives a benchmark no pass event.
 // Non-JSON lines are passed through, never fatal: plain go test output
 // (run without -json) is all passthrough, so a caller that must not
 // report an empty run checks SourceStats.Events (or, as projectops report

@@ -18,12 +18,14 @@ const noEndReported = "\n--- go test never reported this test's end (test2json s
 // start, so when a test prints without a final newline the line is glued
 // to that text ("partial--- FAIL: TestBad (0.00s)") and test2json sends
 // no pass or fail event for it. Such a line lands in whichever test
-// test2json then took for the running one (a parent's in its subtest's
-// output), so any output of the package is looked at, and the line is
-// taken for the running test of exactly that name. A test that does get
-// its event ends with it; the note is only read when its package ends
-// with the test still running (see endUnreported). The ordinary event
-// pays one suffix check.
+// test2json then took for the running one: the test's own output, a
+// subtest's (a parent's line), or the package's (t nil: test2json took
+// the line for a test that was not running). Only there is it taken, for
+// the running test of exactly that name: another test's output may quote
+// such a line (a log of golden text), and a FAIL, once seen, stays. A
+// test that does get its event ends with it; the note is only read when
+// its package ends with the test still running (see endUnreported). The
+// ordinary event pays one suffix check.
 func (g *goReader) framedEnd(p *goPackage, t *goTest, text []byte) {
 	line, ok := bytes.CutSuffix(text, []byte("s)\n"))
 	if !ok {
@@ -52,12 +54,19 @@ func (g *goReader) framedEnd(p *goPackage, t *goTest, text []byte) {
 	default:
 		return
 	}
+	own := t
 	if t == nil || t.name != string(name) {
-		t = p.running[string(name)]
+		own = p.running[string(name)]
 	}
-	if t != nil {
-		t.framed, t.framedSecs = action, secs
+	if own == nil || own.framed == "fail" || t != nil && t != own && !isBelow(t.name, name) {
+		return
 	}
+	own.framed, own.framedSecs = action, secs
+}
+
+// isBelow reports whether test sub is a subtest of test name, at any depth.
+func isBelow(sub string, name []byte) bool {
+	return len(sub) > len(name) && sub[len(name)] == '/' && sub[:len(name)] == string(name)
 }
 
 // endUnreported records, in name order, the tests still running in p

@@ -113,3 +113,38 @@ func TestLostEndInFailingPackageTakesItsFramingLine(t *testing.T) {
 		t.Errorf("results %v, stats %+v; want %v", got, st, want)
 	}
 }
+
+// Real `go test -json -v` (go1.26.8): TestBad prints without a newline
+// and fails (its fail event is lost; TestMain exits 0), then TestLogger
+// logs text that reads "--- PASS: TestBad (0.00s)". That line, in another
+// test's output, was taken for TestBad's and, the later one, turned its
+// failure into a pass. A framing line counts only in the test's own
+// output, a subtest's or the package's, and a FAIL stays: a PASS line in
+// the package's output afterwards changes nothing either.
+const lostFailQuotedElsewhere = `{"Action":"start","Package":"example.com/fool"}
+{"Action":"run","Package":"example.com/fool","Test":"TestBad"}
+{"Action":"output","Package":"example.com/fool","Test":"TestBad","Output":"=== RUN   TestBad\n"}
+{"Action":"output","Package":"example.com/fool","Test":"TestBad","Output":"partial--- FAIL: TestBad (0.00s)\n"}
+{"Action":"run","Package":"example.com/fool","Test":"TestLogger"}
+{"Action":"output","Package":"example.com/fool","Test":"TestLogger","Output":"=== RUN   TestLogger\n"}
+{"Action":"output","Package":"example.com/fool","Test":"TestLogger","Output":"    x_test.go:5: golden: --- PASS: TestBad (0.00s)\n"}
+{"Action":"output","Package":"example.com/fool","Test":"TestLogger","Output":"--- PASS: TestLogger (0.00s)\n"}
+{"Action":"pass","Package":"example.com/fool","Test":"TestLogger","Elapsed":0}
+{"Action":"output","Package":"example.com/fool","Output":"FAIL\n"}
+{"Action":"output","Package":"example.com/fool","Output":"ok  \texample.com/fool\t0.020s\n"}
+{"Action":"pass","Package":"example.com/fool","Elapsed":0.03}
+`
+
+func TestLostFailNotTurnedToPassByOtherOutput(t *testing.T) {
+	t.Parallel()
+	const pkgPass = `{"Action":"output","Package":"example.com/fool","Output":"--- PASS: TestBad (0.00s)\n"}` + "\n"
+	for name, in := range map[string]string{
+		"another test's output": lostFailQuotedElsewhere,
+		"package output after":  strings.Replace(lostFailQuotedElsewhere, `{"Action":"run","Package":"example.com/fool","Test":"TestLogger"}`+"\n", pkgPass+`{"Action":"run","Package":"example.com/fool","Test":"TestLogger"}`+"\n", 1),
+	} {
+		got, _ := readVerdicts(t, strings.NewReader(in), "example.com/fool.")
+		if want := map[string]bool{"TestBad": false, "TestLogger": true}; !gocmp.Equal(want, got) {
+			t.Errorf("%s: verdicts %v, want %v", name, got, want)
+		}
+	}
+}
