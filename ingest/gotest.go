@@ -51,10 +51,11 @@ const maxLine = 1 << 20
 // output printed without a final newline, and sends no event) takes the
 // outcome and time of that line when one ends an output line of its own,
 // of a subtest's or of its package's (a FAIL line stays); else it fails,
-// under a passing package as never reported. A benchmark passes by its
-// result line, or one below it; with none (its sub-benchmarks filtered
-// out or skipped) it gets no result when its package passes, as test2json
-// gives a benchmark no pass event.
+// under a passing package as never reported; one that -count runs again
+// before its end came is ended so at that run, never hidden by it. A
+// benchmark passes by its result line, or one below it; with none (its
+// sub-benchmarks filtered out or skipped) it gets no result when its
+// package passes, as test2json gives a benchmark no pass event.
 // Non-JSON lines are passed through, never fatal: plain go test output
 // (run without -json) is all passthrough, so a caller that must not
 // report an empty run checks SourceStats.Events (or, as projectops report
@@ -219,10 +220,13 @@ func (g *goReader) line(ctx context.Context, line []byte) error {
 	t := p.running[string(ev.test)]
 	switch string(ev.action) {
 	case "run":
-		if t == nil {
-			t = g.newTest(string(ev.test))
-			p.running[t.name] = t
+		if t != nil {
+			if err := g.settleRerun(ctx, p, t); err != nil {
+				return err
+			}
 		}
+		t = g.newTest(string(ev.test))
+		p.running[t.name] = t
 	case "output":
 		switch {
 		case t == nil:

@@ -13,6 +13,11 @@ import (
 const noEndReported = "\n--- go test never reported this test's end (test2json sends no pass or fail event when the test's" +
 	" --- PASS or --- FAIL line is glued to output without a final newline); its package ended without it\n"
 
+// noEndBeforeRerun is the failure of a test run again (-count=N) with no
+// word of how its earlier run ended.
+const noEndBeforeRerun = "\n--- go test never reported this test's end (test2json sends no pass or fail event when the test's" +
+	" --- PASS or --- FAIL line is glued to output without a final newline); it ran again without it\n"
+
 // framedEnd notes the outcome a test's own "--- PASS: <name> (0.00s)" line
 // gives, when it ends text: test2json reads that line only at a line's
 // start, so when a test prints without a final newline the line is glued
@@ -77,7 +82,7 @@ func isBelow(sub string, name []byte) bool {
 func (g *goReader) endUnreported(ctx context.Context, p *goPackage) error {
 	var names []string
 	for n, t := range p.running {
-		if t.framed != "" || t.benched {
+		if a, _ := t.lostEnd(); a != "" {
 			names = append(names, n)
 		}
 	}
@@ -85,14 +90,41 @@ func (g *goReader) endUnreported(ctx context.Context, p *goPackage) error {
 	for _, n := range names {
 		t := p.running[n]
 		delete(p.running, n)
-		action, secs := t.framed, t.framedSecs
-		if action == "" {
-			action, secs = "pass", 0
-		}
+		action, secs := t.lostEnd()
 		if err := g.outcome(ctx, p, n, action, secs, t, ""); err != nil {
 			return err
 		}
 		g.release(t)
 	}
 	return nil
+}
+
+// lostEnd is the outcome of t known without its event (see
+// endUnreported), "" when there is none.
+func (t *goTest) lostEnd() (action string, secs float64) {
+	switch {
+	case t.framed != "":
+		return t.framed, t.framedSecs
+	case t.benched:
+		return "pass", 0
+	}
+	return "", 0
+}
+
+// settleRerun ends t, a test test2json starts again (-count=N) with no
+// word of its end, as its package's end would: with the outcome known
+// without its event, else failed as never reported (a benchmark, which
+// never gets an end event, is dropped). Reusing t for the new run would
+// fold a lost failure into the next run's pass.
+func (g *goReader) settleRerun(ctx context.Context, p *goPackage, t *goTest) error {
+	delete(p.running, t.name)
+	defer g.release(t)
+	action, secs := t.lostEnd()
+	switch {
+	case action != "":
+		return g.outcome(ctx, p, t.name, action, secs, t, "")
+	case isBenchmark(t.name):
+		return nil
+	}
+	return g.outcome(ctx, p, t.name, "fail", 0, t, noEndBeforeRerun)
 }

@@ -148,3 +148,47 @@ func TestLostFailNotTurnedToPassByOtherOutput(t *testing.T) {
 		}
 	}
 }
+
+// Real `go test -json -v -count=2` (go1.26.8): TestBad's first run fails
+// with its end lost (TestMain exits 0), its second passes. The second run
+// event reused the still-running first occurrence, so the failure
+// vanished behind one pass. The first occurrence now ends when its name
+// runs again, as its package's end would end it: here by its FAIL line;
+// with no line it fails as never reported.
+const lostFailThenRerun = `{"Action":"start","Package":"example.com/fool"}
+{"Action":"run","Package":"example.com/fool","Test":"TestBad"}
+{"Action":"output","Package":"example.com/fool","Test":"TestBad","Output":"=== RUN   TestBad\n"}
+{"Action":"output","Package":"example.com/fool","Test":"TestBad","Output":"partial--- FAIL: TestBad (0.00s)\n"}
+{"Action":"run","Package":"example.com/fool","Test":"TestBad"}
+{"Action":"output","Package":"example.com/fool","Test":"TestBad","Output":"=== RUN   TestBad\n"}
+{"Action":"output","Package":"example.com/fool","Test":"TestBad","Output":"--- PASS: TestBad (0.00s)\n"}
+{"Action":"pass","Package":"example.com/fool","Test":"TestBad","Elapsed":0}
+{"Action":"output","Package":"example.com/fool","Output":"FAIL\n"}
+{"Action":"output","Package":"example.com/fool","Output":"ok  \texample.com/fool\t0.022s\n"}
+{"Action":"pass","Package":"example.com/fool","Elapsed":0.022}
+`
+
+func TestLostEndSettledWhenTheTestRunsAgain(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		in, why string
+	}{
+		"its FAIL line": {lostFailThenRerun, "partial--- FAIL: TestBad"},
+		"no line": {strings.Replace(lostFailThenRerun, "partial--- FAIL: TestBad (0.00s)", "partial", 1),
+			"never reported this test's end"},
+	} {
+		var c collector
+		st, err := ingest.ReadGoTest(t.Context(), strings.NewReader(tc.in), &c, ingest.GoTestOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.got) != 2 || c.got[0].Passed || !c.got[1].Passed || st.Failed != 1 ||
+			c.got[0].ExternalIterationID == c.got[1].ExternalIterationID {
+			t.Errorf("%s: results %+v, stats %+v; want the first occurrence failed and the second passed", name, c.got, st)
+			continue
+		}
+		if !strings.Contains(c.got[0].Error, tc.why) {
+			t.Errorf("%s: error %q, want %q", name, c.got[0].Error, tc.why)
+		}
+	}
+}
