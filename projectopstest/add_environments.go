@@ -3,8 +3,8 @@ package projectopstest
 import (
 	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 
 	"github.com/projectops/projectops-go/environments"
@@ -43,7 +43,7 @@ func (s *Server) addEnvironmentLocked(spec EnvironmentSpec) (string, error) {
 	if roleIn(s.st.users[spec.OwnerUserID], p) == "" {
 		return "", fmt.Errorf("environment: owner %q cannot access project %q", spec.OwnerUserID, spec.ProjectID)
 	}
-	if strings.TrimSpace(spec.Name) == "" {
+	if wire.TrimJS(spec.Name) == "" {
 		return "", errors.New("environment: name is required")
 	}
 	if spec.Dockerfile == "" { // as the API: one of only white space is saved, and fails when built
@@ -66,7 +66,7 @@ func (st *state) insertEnv(spec EnvironmentSpec) (*envRec, error) {
 		return nil, err
 	}
 	now := st.now()
-	e := &envRec{id: id, projectID: spec.ProjectID, ownerID: spec.OwnerUserID, name: strings.TrimSpace(spec.Name),
+	e := &envRec{id: id, projectID: spec.ProjectID, ownerID: spec.OwnerUserID, name: wire.TrimJS(spec.Name),
 		dockerfile: spec.Dockerfile, contentHash: builds.ContentHash(spec.Dockerfile), sharing: environments.SharingUser,
 		createdAt: now, updatedAt: now, ord: st.nextOrd()}
 	if spec.Shared {

@@ -3,7 +3,6 @@ package projectopstest
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
@@ -65,7 +64,7 @@ func pageArgs(r *http.Request, kind string) (limit, after int) {
 // not be empty (minLength 1: one of only whitespace is saved, and fails
 // when built).
 func checkEnvFields(p environments.UpdateParams, present map[string]bool) *edge.Error {
-	if present["name"] && strings.TrimSpace(p.Name) == "" {
+	if present["name"] && wire.TrimJS(p.Name) == "" {
 		return edge.Validation("name", "name must not be empty")
 	}
 	if present["dockerfile"] && p.Dockerfile == "" {

@@ -3,7 +3,6 @@ package projectopstest
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/internal/pager"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 const envRoute = "/projects/{projectId}/computer-environments"
@@ -158,7 +158,7 @@ func updateEnvironment(c *call, p *environments.UpdateParams) (environments.Envi
 		return environments.Environment{}, herr
 	}
 	if c.present["name"] {
-		e.name = strings.TrimSpace(p.Name)
+		e.name = wire.TrimJS(p.Name)
 	}
 	if c.present["dockerfile"] {
 		e.dockerfile, e.contentHash = p.Dockerfile, builds.ContentHash(p.Dockerfile)

@@ -97,8 +97,9 @@ func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin str
 		g.PreviousURL = sv.url
 	}
 	// Repoint the record at the tunnel: an http server now, whatever it
-	// was; a stdio command line and environment no longer apply.
-	sv.transport, sv.url = servers.TransportHTTP, public
+	// was, and enabled, as the service's route saves it; a stdio command
+	// line and environment no longer apply.
+	sv.transport, sv.url, sv.enabled = servers.TransportHTTP, public, true
 	sv.command, sv.args, sv.env = "", nil, nil
 	sv.backend = nil
 	sv.updatedAt = s.now()
