@@ -58,9 +58,9 @@ type noBody struct{}
 type rawJSON []byte
 
 // op describes one route for the typed adapter. The adapter does, in
-// order: the access check on {projectId} (before a byte of body is read, so
-// a caller without access learns nothing from validation), the single
-// decode and contract check of the body into Req, check without the lock,
+// order: the access check on {projectId} (before a byte of body is read,
+// unless bodyFirst), the single decode and contract check of the body into
+// Req, check without the lock,
 // then apply under Server.mu with the access checked again (the project may
 // have changed meanwhile), and the encoding of apply's result with status.
 type op[Req, Resp any] struct {
@@ -75,9 +75,10 @@ type op[Req, Resp any] struct {
 	// ownAccess: the route checks access itself instead of on the path's
 	// {projectId} (apply runs under Server.mu with c.project unset).
 	ownAccess bool
-	// bodyFirst runs find after the body is decoded and checked instead:
-	// the service validates these routes' bodies before it looks the
-	// resource up (a bad body on a missing resource is 400, not 404).
+	// bodyFirst runs the access check and find after the body is decoded
+	// and checked instead: the service validates these routes' bodies
+	// before its backend looks the project or the resource up (a bad body
+	// under a missing project or on a missing resource is 400, not 404).
 	bodyFirst bool
 	// check validates the body without the lock (it may call out: the host
 	// catalog, canonical configs). Optional.
@@ -127,8 +128,8 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 		_, bodyless := any(body).(none)
 		_, refuse := any(body).(noBody)
 		if !bodyless {
-			if scoped {
-				if herr := o.gate(s, c, !o.bodyFirst); herr != nil {
+			if scoped && !o.bodyFirst {
+				if herr := o.gate(s, c, true); herr != nil {
 					return herr
 				}
 			}
@@ -148,7 +149,7 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 					return herr
 				}
 			}
-			if scoped && o.find != nil && o.bodyFirst {
+			if scoped && o.bodyFirst {
 				if herr := o.gate(s, c, true); herr != nil {
 					return herr
 				}

@@ -19,7 +19,7 @@ const envRoute = "/projects/{projectId}/computer-environments"
 func environmentRoutes(s *Server, rt *router) {
 	rt.handle("GET "+envRoute, route(s, op[none, pager.Page[environments.Environment]]{need: accessRead, apply: listEnvironments}))
 	rt.handle("POST "+envRoute, route(s, op[environments.CreateParams, environments.Environment]{status: http.StatusCreated,
-		need: accessWrite, check: checkCreateEnvironment, apply: createEnvironment}))
+		need: accessWrite, bodyFirst: true, check: checkCreateEnvironment, apply: createEnvironment}))
 	rt.handle("GET "+envRoute+"/{environmentId}", route(s, op[none, environments.Environment]{need: accessRead, apply: getEnvironment}))
 	rt.handle("PATCH "+envRoute+"/{environmentId}", route(s, op[environments.UpdateParams, environments.Environment]{
 		need: accessWrite, find: findEnv, bodyFirst: true, check: checkUpdateEnvironment, apply: updateEnvironment}))
@@ -33,7 +33,7 @@ func environmentRoutes(s *Server, rt *router) {
 	rt.handle("POST "+envRoute+"/{environmentId}/use", route(s, op[noBody, environments.ComputerAttached]{need: accessWrite,
 		find: func(c *call) *edge.Error { _, _, herr := c.bootable(); return herr }, bodyFirst: true, apply: bootEnvironment}))
 	rt.handle("POST /projects/{projectId}/computer/reset", route(s, op[noBody, environments.ComputerReset]{need: accessWrite,
-		apply: resetComputer}))
+		bodyFirst: true, apply: resetComputer}))
 }
 
 // visibleTo reports whether u sees e: shared environments are the project's,
