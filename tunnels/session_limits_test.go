@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -230,6 +231,43 @@ func TestEdgeAbortDropsQueuedBody(t *testing.T) {
 	close(release)
 	if err := <-read; err == nil {
 		t.Error("a handler read its whole body after the edge aborted the stream; want an error")
+	}
+}
+
+// A response head too large to relay ends the stream with an abort, and
+// the host lets go of the stream as the edge does: its request is
+// cancelled and its body dropped, so a read of it fails. The chunks and
+// req_end the edge had in flight find no stream; the handler reading its
+// body after the failed Flush waited until the session ended.
+func TestHeadTooLargeEndsBodyRead(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	type result struct{ read, ctx error }
+	flushed, done := make(chan struct{}), make(chan result, 1)
+	serveOn(t, f, e.grant(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Big", strings.Repeat("a", tunnelwire.MaxControl+1))
+		w.(http.Flusher).Flush()
+		close(flushed)
+		_, err := io.ReadAll(r.Body)
+		done <- result{err, r.Context().Err()}
+	}))
+	c := e.next(t)
+	c.send(tunnelwire.AppendReq(nil, 1, http.MethodPost, "/api/mcp/adapter-http/srv_1", nil, true, true))
+	if r := c.response(1); r.abort != tunnelwire.AbortUpstreamError {
+		t.Fatalf("a head too large: %+v, want an upstream_error abort", r)
+	}
+	<-flushed
+	// The edge had the rest of the body in flight when the abort came.
+	c.send(tunnelwire.AppendChunk(nil, tunnelwire.ReqChunk, 1, []byte("rest")),
+		tunnelwire.AppendEnd(nil, tunnelwire.ReqEnd, 1))
+	select {
+	case r := <-done:
+		if r.read == nil || r.ctx == nil {
+			t.Errorf("after a head too large the body read ended with %v and the context with %v; want both failed", r.read, r.ctx)
+		}
+	case <-time.After(10 * time.Second): // only keeps a broken host from hanging the test
+		t.Fatal("the handler's body read never ended after the host aborted its stream (head too large)")
 	}
 }
 

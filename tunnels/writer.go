@@ -139,8 +139,7 @@ func (w *responseWriter) flushBuf() {
 				w.group = g[:at]
 				w.err = errHeadTooLarge
 				w.group = w.group.Abort(w.id, tunnelwire.AbortUpstreamError, "response head too large to relay")
-				w.s.settle(w.st) // the edge forgets the stream at the abort
-				w.push()
+				w.abortStream()
 				return
 			}
 		}
@@ -153,6 +152,19 @@ func (w *responseWriter) flushBuf() {
 
 // errHeadTooLarge fails writes after a response head too large to relay.
 var errHeadTooLarge = errors.New("tunnels: response head too large to relay")
+
+// abortStream sends the abort queued for a stream the host gives up on,
+// and lets go of the stream as the edge does at that abort: it stops
+// counting, and its body is dropped (the chunks and req_end still in
+// flight find no stream), so a read of it fails instead of waiting for
+// them. The request is cancelled only once the abort is out: live()
+// would drop it otherwise.
+func (w *responseWriter) abortStream() {
+	w.s.settle(w.st)
+	w.st.body.Abort(w.err)
+	w.push()
+	w.st.cancel()
+}
 
 // push hands the queued messages to the session's writer in one Send. The
 // request's context is checked once more: a cancelled caller stops writes.
