@@ -11,7 +11,8 @@ import (
 // (ERR_INVALID_HTTP_TOKEN), as on a character above U+00FF: the service's
 // edge cannot write such a res, so the double answers 502 as for one,
 // rather than write a NUL (invalid HTTP), turn CR/LF into spaces or drop
-// the name.
+// the name, and tells the host the stream is over (abort upstream_error),
+// which would otherwise go on counting it.
 func TestRelayResHeaderNodeRefuses(t *testing.T) {
 	t.Parallel()
 	f := newRelayFixture(t, true)
@@ -27,6 +28,9 @@ func TestRelayResHeaderNodeRefuses(t *testing.T) {
 		resp, body := relayRes(t, f, a, `[`+pair+`]`)
 		if resp.StatusCode != http.StatusBadGateway || !strings.Contains(body, `"SERVER_UNREACHABLE"`) {
 			t.Errorf("res header %s: %d %q %q, want 502 SERVER_UNREACHABLE", pair, resp.StatusCode, resp.Status, resp.Header)
+		}
+		if m := a.next(); m.T != "abort" || m.Code != "upstream_error" {
+			t.Errorf("res header %s: the host got %+v, want an upstream_error abort", pair, m)
 		}
 	}
 }

@@ -327,6 +327,40 @@ func TestDoubleEdgeCallersGoneLeaveRoom(t *testing.T) {
 	}
 }
 
+// Through the double's own edge: a response head the edge cannot write (a
+// control character in a header value) is answered 502, and the edge
+// tells the host it forgot the stream, which then counts it no more and
+// cancels its handler. The edge forgot such streams silently: after
+// maxInflight of them, handlers that end with their context as an SSE
+// stream does, the host refused every request (502) though the edge
+// counted none in flight.
+func TestDoubleEdgeBadHeadLeavesRoom(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	release := make(chan struct{})
+	defer close(release)
+	serve(t, f, g, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !r.URL.Query().Has("bad") {
+			return
+		}
+		w.Header()["X-Bad"] = []string{"a\x01b"}
+		w.(http.Flusher).Flush()
+		select { // a stream that ends when its caller goes away
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	for i := range tunnelwire.DefaultLimits.MaxInflight {
+		if status, body := get(t, f, http.MethodGet, g.URL+"&bad=1", ""); status != http.StatusBadGateway {
+			t.Fatalf("bad head %d: %d %s, want 502", i, status, body)
+		}
+	}
+	if status, body := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusOK {
+		t.Errorf("a request with no other in flight at the double's edge: %d %s, want 200", status, body)
+	}
+}
+
 // A hello's chunk size is capped at the host's own (the service's 64 KiB):
 // a response chunk is buffered whole per stream, and the host recycles
 // buffers of that size. An edge announcing 1 MiB got 200 KiB in one chunk.

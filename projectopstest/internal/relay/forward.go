@@ -85,7 +85,12 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, url string, h
 		}
 		return &UnreachableError{"The tunnel host failed the request"}
 	}
+	// A head that cannot be written fails the response, and the edge
+	// forgets the stream: it tells the host so, which would otherwise go
+	// on counting the stream against maxInflight and never cancel its
+	// handler.
 	if st.status < 200 || st.status > 999 { // net/http panics on a status outside 100–999
+		rs.sendAbort(st, tunnelwire.AbortUpstreamError)
 		return &UnreachableError{"The tunnel host sent an invalid response status"}
 	}
 	if st.badHead {
@@ -94,6 +99,7 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, url string, h
 		// character but tab in a value or a name that is not a token:
 		// setHeader throws and the response fails. Net/http would write
 		// a NUL as it is, turn CR and LF into spaces and drop the name.
+		rs.sendAbort(st, tunnelwire.AbortUpstreamError)
 		return &UnreachableError{"The tunnel host sent a response header that cannot be written"}
 	}
 	for k, v := range tunnelwire.Clean(st.header) {
