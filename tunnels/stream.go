@@ -18,6 +18,11 @@ type stream struct {
 	stop  context.CancelCauseFunc // with errStreamEnded: see cancel
 	body  tunnelwire.Body         // by value: one allocation less per request
 
+	// counted: the stream is counted in handlers.running. Set when it is
+	// taken in; then read and cleared by whoever ends it (its handler's
+	// goroutine, or the reader for one that never started).
+	counted bool
+
 	ctx context.Context     // the request's, until its handler starts
 	req *tunnelwire.Control // the req message, until its handler starts
 }
@@ -53,6 +58,7 @@ func (s *session) start(c *tunnelwire.Control) {
 	s.handlers.running.Add(1)
 	ctx, stop := context.WithCancelCause(s.reqCtx)
 	st := &stream{s: s, id: c.ID, chunk: s.limits.Chunk, stop: stop, ctx: ctx, req: c}
+	st.counted = true
 	if !c.HasBody {
 		st.body.Finish(nil) // no chunks and no req_end follow
 	}
@@ -139,6 +145,16 @@ func (s *session) drop(st *stream) {
 	s.handlers.running.Add(-1)
 }
 
+// handlerDone stops counting the stream's handler as running, once: when
+// it has returned, before its last message goes out, so that the edge's
+// next req never meets a finished handler still counted.
+func (st *stream) handlerDone() {
+	if st.counted {
+		st.counted = false
+		st.s.handlers.running.Add(-1)
+	}
+}
+
 // cancel ends the stream's request context (a method, not a closure: one
 // allocation less per request).
 func (st *stream) cancel() { st.stop(errStreamEnded) }
@@ -155,7 +171,7 @@ func (st *stream) run(ctx context.Context, c *tunnelwire.Control) {
 			delete(s.streams, st.id)
 		}
 		s.mu.Unlock()
-		s.handlers.running.Add(-1)
+		st.handlerDone() // counted no more if the response ended
 	}()
 	s.serve(ctx, c, st)
 }

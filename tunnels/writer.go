@@ -185,6 +185,7 @@ func (w *responseWriter) finish(failed error) {
 		return
 	}
 	w.done = true
+	w.st.handlerDone()
 	if failed == nil {
 		if w.status == 0 {
 			w.WriteHeader(http.StatusOK)
