@@ -40,6 +40,14 @@ var errStreamEnded = errors.New("tunnels: the relayed request ended")
 // request's messages together, so its handler nearly always starts with
 // the whole body queued instead of parking for it.
 func (s *session) start(c *tunnelwire.Control) {
+	// Made before locking, and let go on a refusal (rare): the lock is
+	// held no longer than the count takes.
+	ctx, stop := context.WithCancelCause(s.reqCtx)
+	st := &stream{s: s, id: c.ID, chunk: s.limits.Chunk, stop: stop, ctx: ctx, req: c}
+	if !c.HasBody {
+		st.body.Finish(nil) // no chunks and no req_end follow
+	}
+	wait := c.HasBody && s.holdsReads
 	s.mu.Lock()
 	if old := s.streams[c.ID]; old != nil {
 		// A reused id: the edge gave up on the old stream. Its handler,
@@ -52,17 +60,12 @@ func (s *session) start(c *tunnelwire.Control) {
 		// (those the edge forgot but that ignore their context): refused,
 		// as the edge itself refuses a caller past its limit.
 		s.mu.Unlock()
+		st.cancel()
 		_ = s.w.Send(tunnelwire.Batch(nil).Abort(c.ID, tunnelwire.AbortOverloaded, ""))
 		return
 	}
 	s.handlers.running.Add(1)
-	ctx, stop := context.WithCancelCause(s.reqCtx)
-	st := &stream{s: s, id: c.ID, chunk: s.limits.Chunk, stop: stop, ctx: ctx, req: c}
 	st.counted = true
-	if !c.HasBody {
-		st.body.Finish(nil) // no chunks and no req_end follow
-	}
-	wait := c.HasBody && s.holdsReads
 	s.streams[c.ID] = st
 	s.served = true
 	if wait {
