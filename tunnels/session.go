@@ -97,7 +97,7 @@ func (s *session) run(ctx context.Context) error {
 		s.pending = nil
 		s.mu.Unlock()
 		for _, st := range pending { // never to start: the reader reads no more
-			s.drop(st)
+			st.close()
 		}
 		// A handler blocked writing to a relay that stopped reading is
 		// released by the close.
@@ -241,7 +241,8 @@ func (s *session) chunkMsg(msg []byte) error {
 	return nil
 }
 
-// setLimits takes in the session's limits.
+// setLimits takes in the session's limits, and maxRunning with them: it
+// is derived from the same hello's MaxInflight, so the two never disagree.
 func (s *session) setLimits(l tunnelwire.Limits) {
 	s.limits, s.maxRunning = l, int64(runningPerInflight*l.MaxInflight)
 }

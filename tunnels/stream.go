@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
@@ -137,15 +136,17 @@ func (s *session) retireLocked(st *stream, err error) {
 	st.cancel()
 	st.body.Abort(err)
 	if s.unpendLocked(st) { // never started: nobody else lets go of it
-		s.drop(st)
+		st.close()
 	}
 }
 
-// drop lets go of a stream whose handler will never start.
-func (s *session) drop(st *stream) {
+// close ends the stream's request and its body, and stops counting its
+// handler as running: once the handler has returned, or for a stream
+// whose handler will never start.
+func (st *stream) close() {
 	st.cancel()
 	_ = st.body.Close()
-	s.handlers.running.Add(-1)
+	st.handlerDone()
 }
 
 // handlerDone stops counting the stream's handler as running, once: when
@@ -167,14 +168,8 @@ func (st *stream) run(ctx context.Context, c *tunnelwire.Control) {
 	s := st.s
 	defer s.handlers.wg.Done()
 	defer func() {
-		st.cancel()
-		_ = st.body.Close()
-		s.mu.Lock()
-		if s.streams[st.id] == st {
-			delete(s.streams, st.id)
-		}
-		s.mu.Unlock()
-		st.handlerDone() // counted no more if the response ended
+		st.close() // counted no more if the response ended: see handlerDone
+		s.settle(st)
 	}()
 	s.serve(ctx, c, st)
 }
@@ -196,10 +191,7 @@ func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) 
 	if !ok {
 		// The edge keeps requests to the tunnel's path; one outside it
 		// never reaches the handler.
-		w.header.Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusNotFound)
-		_, _ = io.WriteString(w, "tunnels: only the tunnel's path is served\n")
-		w.finish(nil)
+		w.answer(http.StatusNotFound, "tunnels: only the tunnel's path is served\n")
 		return
 	}
 	req, err := newServerRequest(ctx, c.Method, uri, &st.body)
@@ -221,10 +213,7 @@ func (s *session) serve(ctx context.Context, c *tunnelwire.Control, st *stream) 
 		// A coding the edge did not undo ("gzip, chunked"): as from
 		// net/http's server, the handler never sees a body it could not
 		// tell is coded.
-		w.header.Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusNotImplemented)
-		_, _ = io.WriteString(w, "tunnels: unsupported transfer encoding\n")
-		w.finish(nil)
+		w.answer(http.StatusNotImplemented, "tunnels: unsupported transfer encoding\n")
 		return
 	}
 	defer func() {

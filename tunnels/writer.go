@@ -3,6 +3,7 @@ package tunnels
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"sync"
 
@@ -201,6 +202,15 @@ func (w *responseWriter) finish(failed error) {
 	}
 	w.s.settle(w.st)
 	w.push()
+}
+
+// answer is a short plain-text response of the host's own, made without
+// reaching the handler.
+func (w *responseWriter) answer(status int, msg string) {
+	w.header.Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, msg)
+	w.finish(nil)
 }
 
 // live reports whether messages may still be queued: once the request is
