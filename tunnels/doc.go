@@ -89,19 +89,21 @@
 // counted as the edge counts them: a stream is open until the host sends
 // its res_end or abort, the edge aborts it, or the edge reuses its id; a
 // req past that is aborted (overloaded) without reaching the handler. The
-// host assumes an edge that forgets a stream tells it so (an abort, as
-// for a response head it cannot write): a stream it was not told of
-// counts until its handler's response ends. When the edge aborts a
-// stream, or the host aborts it too_large, its request context is
-// cancelled and the body queued for it is dropped at once (a read of it
-// fails), so queued bodies stay within maxInflight × maxReqBody. A handler that ignores its cancelled context runs on: at
-// most 4 × maxInflight handlers run at once, across reconnects, and a req
-// past that is aborted (overloaded) too, which an edge that keeps to its
-// own count meets only when handlers ignore cancellation. Whatever a hello
-// announces, the host takes at most the service's own limits (10 MiB, 64
-// KiB chunks, 32), so its memory is bounded by them, not by the edge. A
-// response is written as fast as the relay reads it. The protocol has no
-// message for trailers: a response's trailers are not relayed.
+// host assumes an edge that forgets a stream tells it so (an abort, as for
+// a response head it cannot write): a stream it was not told of counts
+// until its handler's response ends. When the edge aborts a stream or
+// reuses its id, or the host aborts it (too_large, or a response head too
+// large), its request context is cancelled and the body queued for it is
+// dropped at once (a read of it fails), so queued bodies stay within
+// maxInflight × maxReqBody. A handler that ignores its cancelled context
+// runs on: at most 4 × maxInflight handlers run at once, across
+// reconnects, and a req past that is aborted (overloaded) too, which an
+// edge that keeps to its own count meets only when handlers ignore
+// cancellation. Whatever a hello announces, the host takes at most the
+// service's own limits (10 MiB, 64 KiB chunks, 32), so its memory is
+// bounded by them, not by the edge. A response is written as fast as the
+// relay reads it. The protocol has no message for trailers: a response's
+// trailers are not relayed.
 //
 // A head's method, url and header names and values are byte strings, as
 // the service's edge (a Node program) reads and writes them: each byte of
