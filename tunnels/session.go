@@ -88,17 +88,7 @@ func (s *session) run(ctx context.Context) error {
 	defer func() {
 		stop()
 		cancel()
-		s.mu.Lock()
-		for _, st := range s.streams {
-			st.cancel()
-			st.body.Abort(errSessionEnded)
-		}
-		pending := s.pending
-		s.pending = nil
-		s.mu.Unlock()
-		for _, st := range pending { // never to start: the reader reads no more
-			st.close()
-		}
+		s.endStreams()
 		// A handler blocked writing to a relay that stopped reading is
 		// released by the close.
 		_ = s.conn.CloseNow()
@@ -125,6 +115,23 @@ func (s *session) run(ctx context.Context) error {
 			// stream in flight.
 			s.log.Warn("tunnels: dropped a relay message that could not be read", "error", err.Error())
 		}
+	}
+}
+
+// endStreams cancels the requests in flight when the session ends, and
+// lets go of those whose handlers never started: they would count as
+// running, across reconnects, for ever.
+func (s *session) endStreams() {
+	s.mu.Lock()
+	for _, st := range s.streams {
+		st.cancel()
+		st.body.Abort(errSessionEnded)
+	}
+	pending := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	for _, st := range pending { // never to start: the reader reads no more
+		st.close()
 	}
 }
 
