@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Chunk limits, as the reference reporter cuts them.
@@ -51,8 +50,9 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 	// Drop widget HTML first, the largest first, keeping each snapshot's
 	// other fields (Record uploads it, a TBRecorder spools it, rather than
 	// have it dropped; this is what is sent when that fails). Then cut the
-	// biggest text field until it fits (removing at least the excess each
-	// time, so this ends fast), then drop the structured fields.
+	// biggest text field, redacted first (cutText), until it fits
+	// (removing at least the excess each time, so this ends fast), then
+	// drop the structured fields.
 	r := *res
 	if hasWidgetHTML(&r) {
 		r.WidgetSnapshots = slices.Clone(r.WidgetSnapshots)
@@ -79,7 +79,7 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 		if enc := escapedLen(*f); enc > len(*f) {
 			excess = int(int64(excess)*int64(len(*f))/int64(enc)) + 1
 		}
-		*f = truncateMiddle(*f, len(*f)-excess-96)
+		*f = e.redact.cutMiddle(*f, len(*f)-excess-96)
 		if b, err = e.marshal(&r); err != nil {
 			return nil, false, err
 		}
@@ -88,7 +88,7 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 		r.Metadata = map[string]any{"truncated": "metadata, errorDetails, trace, tool calls, widget snapshots and advancedConfig dropped to fit the chunk size"}
 		r.ErrorDetails, r.ExpectedToolCalls, r.ActualToolCalls, r.Trace = "", nil, nil, nil
 		r.WidgetSnapshots, r.AdvancedConfig = nil, nil
-		r.CaseTitle, r.Query, r.ExpectedOutput = truncateMiddle(r.CaseTitle, 1024), "", ""
+		r.CaseTitle, r.Query, r.ExpectedOutput = e.redact.cutMiddle(r.CaseTitle, 1024), "", ""
 		r.Error = ""
 		if res.Error != "" { // a passing result stays without an error
 			r.Error = marker(len(res.Error))
@@ -158,31 +158,6 @@ func (e *encoder) marshal(res *Result) ([]byte, error) {
 	}
 	b := bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))
 	return e.redact.apply(b), nil
-}
-
-// truncateMiddle keeps about keep bytes of s, half from each end, with the
-// marker between; s is returned as is when it is no longer than keep.
-func truncateMiddle(s string, keep int) string {
-	if keep < 0 {
-		keep = 0
-	}
-	if len(s) <= keep {
-		return s
-	}
-	head, tail := keep/2, keep-keep/2
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
-	}
-	start := len(s) - tail
-	for start < len(s) && !utf8.RuneStart(s[start]) {
-		start++
-	}
-	removed := start - head
-	return s[:head] + marker(removed) + s[start:]
-}
-
-func marker(n int) string {
-	return "…[truncated by projectops: " + strconv.Itoa(n) + " bytes removed]…"
 }
 
 // applyHook runs the user's redaction hook over every text field.

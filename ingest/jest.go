@@ -211,7 +211,7 @@ func (j *jestReader) emit(file, title, status string, ms float64, failure string
 		res.Metadata = map[string]any{"file": file}
 	}
 	if !passed {
-		res.Error = truncateMiddle(failure, maxFailureText)
+		res.Error = cutRedactor(j.rec).cutMiddle(failure, maxFailureText)
 	}
 	return j.rec.Record(j.ctx, res)
 }

@@ -154,19 +154,24 @@ func (c *junitCase) text(in string, data []byte) {
 	}
 }
 
-// headTail keeps the first maxFailureText bytes of a text written in
-// pieces and a window over its last ones (maxFailureText to twice that),
-// so a text of any length costs bounded memory yet keeps its real end.
+// headTail keeps the first junitWindow bytes of a text written in pieces
+// and a window over its last ones (junitWindow to twice that), so a text
+// of any length costs bounded memory yet keeps its real end.
 // Pieces are whole UTF-8 (encoding/xml's text and attribute values).
 type headTail struct {
 	head, tail []byte
 	n          int // bytes written
 }
 
+// junitWindow is half of maxFailureText, the margin cutText redacts
+// beyond it, and room for white space at the text's ends, which is
+// trimmed and would otherwise come out of the margin.
+const junitWindow = maxFailureText/2 + cutMargin + 1<<10
+
 func (b *headTail) add(p []byte) {
 	// Once a byte went to the tail the head is closed, so the two stay in
 	// order.
-	if room := maxFailureText - len(b.head); room > 0 && len(b.head) == b.n {
+	if room := junitWindow - len(b.head); room > 0 && len(b.head) == b.n {
 		k := min(room, len(p))
 		// The head ends on a whole character; the rest goes to the tail.
 		for k < len(p) && k > 0 && !utf8.RuneStart(p[k]) {
@@ -179,39 +184,32 @@ func (b *headTail) add(p []byte) {
 	b.n += len(p)
 	switch {
 	case len(p) == 0:
-	case len(p) >= maxFailureText:
-		b.tail = append(b.tail[:0], p[len(p)-maxFailureText:]...)
-	case len(b.tail)+len(p) > 2*maxFailureText:
-		// Slide the window: keep its last maxFailureText bytes. Copying
+	case len(p) >= junitWindow:
+		b.tail = append(b.tail[:0], p[len(p)-junitWindow:]...)
+	case len(b.tail)+len(p) > 2*junitWindow:
+		// Slide the window: keep its last junitWindow bytes. Copying
 		// only once it has doubled keeps this linear in the input.
-		keep := copy(b.tail, b.tail[len(b.tail)+len(p)-maxFailureText:])
+		keep := copy(b.tail, b.tail[len(b.tail)+len(p)-junitWindow:])
 		b.tail = append(b.tail[:keep], p...)
 	default:
 		b.tail = append(b.tail, p...)
 	}
 }
 
-// text is the text, trimmed, cut to keep bytes as truncateMiddle does
-// (half from each end, never inside a UTF-8 character), with a marker
-// giving the bytes removed from the trimmed whole, including those that
-// were never kept.
-func (b *headTail) text(keep int) string {
+// text is the text, trimmed, cut to keep bytes as cutMiddle cuts it
+// (redacted by rd first, half from each end, never inside a UTF-8
+// character), with a marker giving the bytes removed from the trimmed
+// whole, including those that were never kept.
+func (b *headTail) text(rd redactor, keep int) string {
 	if b.n == len(b.head)+len(b.tail) { // nothing was dropped
-		return truncateMiddle(strings.TrimSpace(string(b.head)+string(b.tail)), keep)
+		return rd.cutMiddle(strings.TrimSpace(string(b.head)+string(b.tail)), keep)
 	}
 	h := strings.TrimLeftFunc(string(b.head), unicode.IsSpace)
 	t := strings.TrimRightFunc(string(b.tail), unicode.IsSpace)
-	hk := min(keep/2, len(h))
-	for hk > 0 && hk < len(h) && !utf8.RuneStart(h[hk]) {
-		hk--
-	}
-	start := max(len(t)-(keep-keep/2), 0)
-	for start < len(t) && !utf8.RuneStart(t[start]) {
-		start++ // also skips a character the window's start cut
-	}
+	// The tail window may start inside a character: cutText drops its
+	// start with the margin.
 	lead, trail := len(b.head)-len(h), len(b.tail)-len(t)
-	removed := b.n - lead - trail - hk - (len(t) - start)
-	return h[:hk] + marker(removed) + t[start:]
+	return rd.cutText(h, t, b.n-lead-trail, keep/2, keep-keep/2, "")
 }
 
 // junitMillis turns a testcase's time (seconds) into whole milliseconds,
@@ -256,8 +254,9 @@ func (c *junitCase) emit(ctx context.Context, rec Recorder, st *SourceStats, occ
 		st.Failed++
 		// A failure with neither message nor text gets the service's
 		// reporter's fallback rather than an empty error.
-		res.Error = orStr(c.msg.text(maxFailureText), "JUnit testcase failed")
-		if out := c.out.text(maxFailureText); out != "" {
+		rd := cutRedactor(rec)
+		res.Error = orStr(c.msg.text(rd, maxFailureText), "JUnit testcase failed")
+		if out := c.out.text(rd, maxFailureText); out != "" {
 			res.Error += "\n--- output:\n" + out
 		}
 	} else {

@@ -1,0 +1,105 @@
+package ingest
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// cutMargin is the text kept, and redacted, beyond each edge of a cut,
+// and then dropped with the middle. A secret is known by what stands
+// around it (the "sk_" of a key, the "Authorization: Bearer " before a
+// token, a header's name, the '@' after URL credentials), so the rules
+// must read it whole before it is cut: one whose identifying context is
+// within cutMargin of it never survives a cut. 4 KiB is a whole header
+// line as common servers cap it (nginx's 4-8 KiB buffers), far more than
+// any key, token or JWT the rules know, and it is what JUnit's head and
+// tail windows always held beyond their cut.
+const cutMargin = 4 << 10
+
+// cutText returns the text of n bytes that starts with head and ends with
+// tail (it is all there when n is len(head)+len(tail); else head and tail
+// must each hold cutMargin bytes beyond what is kept) cut to at most
+// headKeep bytes from its start and tailKeep from its end, with
+// sep+marker+sep between. A text that needs no cut is returned as is (the
+// recorder redacts it); one that does is redacted by rd first, head and
+// tail each with their margin, and the redacted text is cut, so a secret
+// that straddles an edge is replaced before the cut could hide what
+// identifies it. The marker counts the bytes of the n not shown.
+func (rd redactor) cutText(head, tail string, n, headKeep, tailKeep int, sep string) string {
+	headKeep, tailKeep = max(headKeep, 0), max(tailKeep, 0)
+	if n == len(head)+len(tail) {
+		s := head
+		if tail != "" {
+			s = head + tail
+		}
+		if n <= headKeep+tailKeep {
+			return s
+		}
+		if n <= headKeep+tailKeep+2*cutMargin { // the margins meet: redact it whole
+			r := string(rd.text(s))
+			if len(r) <= headKeep+tailKeep {
+				return r
+			}
+			h, t := r[:headEdge(r, headKeep)], r[tailEdge(r, len(r)-tailKeep):]
+			return h + sep + marker(n-len(h)-len(t)) + sep + t
+		}
+		head, tail = s[:headKeep+cutMargin], s[len(s)-tailKeep-cutMargin:]
+	}
+	// The margin at the inner edge of each window is never kept: what the
+	// window cut there may be a secret whose context lies beyond it.
+	rh, rt := string(rd.text(head)), string(rd.text(tail))
+	h := rh[:headEdge(rh, min(headKeep, len(rh)-cutMargin))]
+	t := rt[tailEdge(rt, max(len(rt)-tailKeep, cutMargin)):]
+	return h + sep + marker(n-len(h)-len(t)) + sep + t
+}
+
+// cutMiddle is s cut to keep bytes, half from each end (see cutText).
+func (rd redactor) cutMiddle(s string, keep int) string {
+	keep = max(keep, 0)
+	return rd.cutText(s, "", len(s), keep/2, keep-keep/2, "")
+}
+
+// headEdge is where a head of at most k bytes of r ends: at a character's
+// start, and before a Redacted it would split.
+func headEdge(r string, k int) int {
+	k = min(max(k, 0), len(r))
+	for k > 0 && k < len(r) && !utf8.RuneStart(r[k]) {
+		k--
+	}
+	for j := max(0, k-len(Redacted)+1); j < k && k < len(r); j++ {
+		if strings.HasPrefix(r[j:], Redacted) {
+			return j
+		}
+	}
+	return k
+}
+
+// tailEdge is where a tail starting at k or after in r starts: at a
+// character's start, and after a Redacted it would split.
+func tailEdge(r string, k int) int {
+	k = min(max(k, 0), len(r))
+	for k < len(r) && !utf8.RuneStart(r[k]) {
+		k++
+	}
+	for j := max(0, k-len(Redacted)+1); j < k && k < len(r); j++ {
+		if strings.HasPrefix(r[j:], Redacted) {
+			return j + len(Redacted)
+		}
+	}
+	return k
+}
+
+func marker(n int) string {
+	return "…[truncated by projectops: " + strconv.Itoa(n) + " bytes removed]…"
+}
+
+// cutRedactor is the redactor a reader cuts text for rec with: a
+// Reporter's own (its client's key and its run's secrets too), else the
+// built-in rules.
+func cutRedactor(rec Recorder) redactor {
+	if r, ok := rec.(*Reporter); ok && r != nil && r.enc != nil {
+		return r.enc.redact
+	}
+	return redactor{}
+}

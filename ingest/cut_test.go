@@ -1,0 +1,138 @@
+package ingest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// Long text is cut to a head and a tail with a marker between. These
+// place a secret so that it straddles an edge of the cut: cut before it
+// was redacted, the secret lost what identifies it (its "sk_", the
+// "Authorization: Bearer " before it) and its rest was spooled and sent.
+
+// noLeak records through a Reporter on a double with record, and fails
+// t when a spool file or an iteration the service received holds leaked.
+func noLeak(t *testing.T, chunkBytes int, leaked string, record func(*ingest.Reporter)) {
+	t.Helper()
+	srv, err := projectopstest.NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spool := t.TempDir()
+	rep, err := ingest.NewReporter(c.Ingest, ingest.ReporterOptions{SpoolDir: spool, ChunkBytes: chunkBytes,
+		Run: ingest.RunParams{SuiteName: "cut", ExternalRunID: "cut-" + t.Name()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(rep)
+	_ = rep.Flush(t.Context())
+	files := 0
+	_ = filepath.WalkDir(spool, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files++
+			if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(leaked)) {
+				t.Errorf("spool file %s holds %s", filepath.Base(path), leaked)
+			}
+		}
+		return nil
+	})
+	if files == 0 {
+		t.Fatal("no spool file to check")
+	}
+	out, err := rep.Close(t.Context())
+	if err != nil || out.Err != nil {
+		t.Fatal(err, out.Err)
+	}
+	n := 0
+	for _, run := range srv.IngestedRuns("") {
+		its, _ := srv.IngestedIterations(run.ID)
+		for _, it := range its {
+			n++
+			if i := strings.Index(string(it.Raw), leaked); i >= 0 {
+				t.Errorf("the service received %s: …%s…", leaked, string(it.Raw)[max(0, i-60):min(len(it.Raw), i+len(leaked)+20)])
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("the service received no iteration")
+	}
+}
+
+// ReadJUnit keeps a failure's text as a 4 KiB head and tail; the token
+// straddles the start of the kept tail at each offset into it.
+func TestReadJUnitCutRedactsBearerFirst(t *testing.T) {
+	const tok = "LEAKCANARYJUNITBEARER0123456789abcdefXYZ"
+	const leaked = "0123456789abcdefXYZ"
+	var doc strings.Builder
+	doc.WriteString(`<?xml version="1.0"?>` + "\n<testsuite name=\"s\">\n")
+	for d := 0; d <= len(tok); d++ {
+		after := strings.Repeat("z", 4096-len(tok)+d) // to the end of the text
+		text := strings.Repeat("log line 0123456789\n", 300) + "request sent with Authorization: Bearer " + tok + "\n" + after
+		doc.WriteString(`<testcase classname="c" name="t` + itoa(d) + `"><failure>` + text + `</failure></testcase>` + "\n")
+	}
+	doc.WriteString("</testsuite>\n")
+	noLeak(t, 0, leaked, func(rep *ingest.Reporter) {
+		if _, err := ingest.ReadJUnit(t.Context(), strings.NewReader(doc.String()), rep); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// ReadJest and ReadVitest cut a failure's text as ReadJUnit does.
+func TestReadJestCutRedactsBearerFirst(t *testing.T) {
+	const tok = "LEAKCANARYJESTBEARER0123456789abcdefXYZ"
+	const leaked = "0123456789abcdefXYZ"
+	var results []map[string]any
+	for d := 0; d <= len(tok); d++ {
+		msg := strings.Repeat("    at frame (file.js:1:2)\n", 300) + "Error: request with Authorization: Bearer " + tok + "\n" +
+			strings.Repeat("z", 4096-len(tok)+d)
+		results = append(results, map[string]any{"ancestorTitles": []string{"s"}, "title": "t" + itoa(d),
+			"status": "failed", "duration": 1, "failureMessages": []string{msg}})
+	}
+	doc, err := json.Marshal(map[string]any{"testResults": []map[string]any{{"name": "a.test.js", "assertionResults": results}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, read := range []func(*ingest.Reporter) (ingest.SourceStats, error){
+		func(rep *ingest.Reporter) (ingest.SourceStats, error) {
+			return ingest.ReadJest(t.Context(), bytes.NewReader(doc), rep)
+		},
+		func(rep *ingest.Reporter) (ingest.SourceStats, error) {
+			return ingest.ReadVitest(t.Context(), bytes.NewReader(doc), rep)
+		},
+	} {
+		noLeak(t, 0, leaked, func(rep *ingest.Reporter) {
+			if st, err := read(rep); err != nil || st.Failed != len(tok)+1 {
+				t.Fatal(st, err)
+			}
+		})
+	}
+}
+
+// A result too big for a chunk has its biggest field cut in the middle;
+// the key straddles where the kept tail starts at one of the offsets.
+func TestChunkCutRedactsSkKeyFirst(t *testing.T) {
+	const key = "sk_test_LEAKCANARY123456abcdefXYZ"
+	const leaked = "123456abcdefXYZ"
+	noLeak(t, 4096, leaked, func(rep *ingest.Reporter) {
+		const n = 8000
+		for off := 6300; off < 6340; off += 5 { // around where the kept tail starts
+			e := strings.Repeat("x", off) + " " + key + " " + strings.Repeat("y", n-off)
+			if err := rep.Record(t.Context(), ingest.Result{CaseTitle: "big output " + itoa(off), Error: e}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
