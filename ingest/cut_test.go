@@ -70,6 +70,56 @@ func noLeak(t *testing.T, chunkBytes int, leaked string, record func(*ingest.Rep
 	}
 }
 
+// goTestCutStream is a go test -json stream of one failing test whose
+// output is longer than DefaultOutputHead+DefaultOutputTail, the kept tail
+// starting exactly at secretRest, after lineBefore (which names it a
+// secret).
+func goTestCutStream(t *testing.T, lineBefore, secretRest string) string {
+	t.Helper()
+	var out []string
+	for n := 0; n < ingest.DefaultOutputHead+512; n += 40 {
+		out = append(out, "    x_test.go:5: filler line 0123456789\n")
+	}
+	out = append(out, lineBefore+secretRest+"\n")
+	// The fail line is kept too.
+	pad := ingest.DefaultOutputTail - len(secretRest) - 1 - len("--- FAIL: TestCut (0.00s)\n")
+	for pad > 0 {
+		n := min(pad, 60)
+		out = append(out, strings.Repeat("y", n-1)+"\n")
+		pad -= n
+	}
+	var b strings.Builder
+	b.WriteString(`{"Action":"start","Package":"example.com/cut"}` + "\n")
+	b.WriteString(`{"Action":"run","Package":"example.com/cut","Test":"TestCut"}` + "\n")
+	for _, o := range append(out, "--- FAIL: TestCut (0.00s)\n") {
+		j, _ := json.Marshal(map[string]string{"Action": "output", "Package": "example.com/cut", "Test": "TestCut", "Output": o})
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	b.WriteString(`{"Action":"fail","Package":"example.com/cut","Test":"TestCut","Elapsed":0}` + "\n")
+	b.WriteString(`{"Action":"output","Package":"example.com/cut","Output":"FAIL\n"}` + "\n")
+	b.WriteString(`{"Action":"fail","Package":"example.com/cut","Elapsed":0.01}` + "\n")
+	return b.String()
+}
+
+func readGoTestNoLeak(t *testing.T, stream, leaked string) {
+	noLeak(t, 0, leaked, func(rep *ingest.Reporter) {
+		if _, err := ingest.ReadGoTest(t.Context(), strings.NewReader(stream), rep, ingest.GoTestOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestReadGoTestCutRedactsSkKeyFirst(t *testing.T) {
+	const rest = "test_LEAKCANARY1234567890abcdef" // of sk_test_LEAKCANARY1234567890abcdef
+	readGoTestNoLeak(t, goTestCutStream(t, "    x_test.go:9: calling with key sk_", rest), "LEAKCANARY1234567890abcdef")
+}
+
+func TestReadGoTestCutRedactsBearerFirst(t *testing.T) {
+	const tok = "LEAKCANARYBEARER0123456789abcdefXYZ"
+	readGoTestNoLeak(t, goTestCutStream(t, "    x_test.go:9: sent Authorization: Bearer ", tok), tok)
+}
+
 // ReadJUnit keeps a failure's text as a 4 KiB head and tail; the token
 // straddles the start of the kept tail at each offset into it.
 func TestReadJUnitCutRedactsBearerFirst(t *testing.T) {

@@ -1,16 +1,24 @@
 package ingest
 
 // boundedOutput keeps the first head bytes and the last tail bytes written
-// to it, counting what fell between.
+// to it, each with cutMargin more for the redaction that precedes a cut
+// (see cutText), counting what fell between.
 type boundedOutput struct {
 	head    []byte
-	tail    []byte // ring of up to tailCap bytes once head is full
+	tail    []byte // ring of up to tailCap+cutMargin bytes once head is full
 	pos     int    // next write position in tail once it is full
 	full    bool
 	dropped int
+	// headCap and tailCap are the last write's: what text keeps.
+	headCap, tailCap int
 }
 
 func (o *boundedOutput) write(p []byte, headCap, tailCap int) {
+	o.headCap, o.tailCap = headCap, tailCap
+	headCap += cutMargin
+	if tailCap > 0 {
+		tailCap += cutMargin
+	}
 	if n := headCap - len(o.head); n > 0 {
 		if n > len(p) {
 			n = len(p)
@@ -50,19 +58,16 @@ func (o *boundedOutput) write(p []byte, headCap, tailCap int) {
 
 func (o *boundedOutput) tailLen() int { return len(o.tail) }
 
-// String returns head, a marker for what was dropped, and the tail.
-func (o *boundedOutput) String() string {
-	if o.dropped == 0 && !o.full {
+// text returns the output, or when it is longer than the head and tail
+// kept, its head, a marker for what was dropped, and its tail, redacted
+// by rd before the cut (see cutText).
+func (o *boundedOutput) text(rd redactor) string {
+	n := len(o.head) + len(o.tail) + o.dropped
+	if n <= o.headCap+max(o.tailCap, 0) { // the common case: nothing to cut
 		return string(o.head) + string(o.tail)
 	}
-	b := make([]byte, 0, len(o.head)+len(o.tail)+64)
-	b = append(b, o.head...)
-	if o.dropped > 0 {
-		b = append(b, "\n"+marker(o.dropped)+"\n"...)
-	}
-	b = append(b, o.tail[o.pos:]...)
-	b = append(b, o.tail[:o.pos]...)
-	return string(b)
+	tail := string(o.tail[o.pos:]) + string(o.tail[:o.pos])
+	return rd.cutText(string(o.head), tail, n, o.headCap, o.tailCap, "\n")
 }
 
 func (o *boundedOutput) reset() {
