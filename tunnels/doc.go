@@ -88,12 +88,15 @@
 // (too_large). At most the hello's maxInflight streams are open at once,
 // counted as the edge counts them: a stream is open until the host sends
 // its res_end or abort, the edge aborts it, or the edge reuses its id; a
-// req past that is aborted (overloaded) without reaching the handler. The
-// host assumes an edge that forgets a stream tells it so (an abort, as for
-// a response head it cannot write): a stream it was not told of counts
+// req past that is aborted (overloaded) without reaching the handler. A
+// response head no HTTP edge can write (a status over 999, a header name
+// that is not a token, a control character in a value) or too large to
+// relay is aborted by the host itself (upstream_error; the caller gets
+// 502). The host assumes an edge that forgets a stream for any other
+// reason tells it so with an abort: a stream it was not told of counts
 // until its handler's response ends. When the edge aborts a stream or
-// reuses its id, or the host aborts it (too_large, or a response head too
-// large), its request context is cancelled and the body queued for it is
+// reuses its id, or the host aborts it (too_large, or a response head it
+// cannot relay), its request context is cancelled and the body queued for it is
 // dropped at once (a read of it fails), so queued bodies stay within
 // maxInflight × maxReqBody. A handler that ignores its cancelled context
 // runs on: at most 4 × maxInflight handlers run at once, across

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/projectops/projectops-go/internal/tunnelwire"
@@ -131,16 +132,23 @@ func (w *responseWriter) flushBuf() {
 		w.headSent = true
 		if w.live() {
 			at := w.group.Len()
-			if g := w.group.Res(w.id, w.status, tunnelwire.Clean(w.header)); g.Len()-at <= tunnelwire.MaxControl {
+			h := tunnelwire.Clean(w.header)
+			if w.status > 999 || !tunnelwire.ValidHeader(h) {
+				// A head no HTTP edge can write (net/http refuses the
+				// status, Node's setHeader the characters): the host
+				// ends the stream itself rather than trust the edge to
+				// say it dropped it.
+				w.failHead(errHeadInvalid)
+				return
+			}
+			if g := w.group.Res(w.id, w.status, h); g.Len()-at <= tunnelwire.MaxControl {
 				w.group = g
 			} else {
 				// A head too large for the edge: the stream ends failed
 				// (the caller gets 502) instead of waiting for a head
 				// that never comes.
 				w.group = g[:at]
-				w.err = errHeadTooLarge
-				w.group = w.group.Abort(w.id, tunnelwire.AbortUpstreamError, "response head too large to relay")
-				w.abortStream()
+				w.failHead(errHeadTooLarge)
 				return
 			}
 		}
@@ -153,6 +161,19 @@ func (w *responseWriter) flushBuf() {
 
 // errHeadTooLarge fails writes after a response head too large to relay.
 var errHeadTooLarge = errors.New("tunnels: response head too large to relay")
+
+// errHeadInvalid fails writes after a response head no HTTP edge can write:
+// a status over 999, a header name that is not a token, or a control
+// character other than tab in a value.
+var errHeadInvalid = errors.New("tunnels: response head has a status or header HTTP cannot carry")
+
+// failHead aborts the stream for a head that cannot be relayed (the caller
+// gets 502) and fails the handler's writes with err.
+func (w *responseWriter) failHead(err error) {
+	w.err = err
+	w.group = w.group.Abort(w.id, tunnelwire.AbortUpstreamError, strings.TrimPrefix(err.Error(), "tunnels: "))
+	w.abortStream()
+}
 
 // abortStream sends the abort queued for a stream the host gives up on,
 // and lets go of the stream as the edge does at that abort: it stops
