@@ -181,10 +181,11 @@ func (c Config) redactedHeaders() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// scrubber takes the config's credential header values out of an error
-// answer's text (a service may quote the request body back); a tunnel
-// URL's ?k= secret goes too. Other header values stay: replaced wherever
-// they occur, "application/json" would mangle the message.
+// scrubber takes the config's credential header values, and the key-like
+// values of other headers (wire.KeyLike), out of an error answer's text (a
+// service may quote the request body back); a tunnel URL's ?k= secret goes
+// too. Other header values stay: replaced wherever they occur,
+// "application/json" would mangle the message.
 func (c Config) scrubber() func(string) string {
 	m, err := c.Map()
 	if err != nil {

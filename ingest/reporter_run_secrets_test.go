@@ -90,8 +90,9 @@ func TestReporterRedactsRunSecretsInResultText(t *testing.T) {
 
 // A host config's credential header values quoted in a result's output
 // are redacted by value too (the whole value and the credential after its
-// scheme); other header values, replaced wherever they occur, would mangle
-// text ("application/json"), and stay.
+// scheme), and so are key-like values under other names (X-Honeycomb-Team);
+// other header values, replaced wherever they occur, would mangle text
+// ("application/json"), and stay.
 func TestReporterRedactsHostHeaderValuesInResultText(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -105,11 +106,12 @@ func TestReporterRedactsHostHeaderValuesInResultText(t *testing.T) {
 		Run: ingest.RunParams{SuiteName: "s", ExternalRunID: "ext-2",
 			HostConfig: ingest.HostConfig{"temperature": 0.7, "hostContext": map[string]any{}, "clientCapabilities": map[string]any{},
 				"connectionDefaults": map[string]any{"headers": map[string]any{"X-Tenant-Token": "SEKRIT-HEADER-VALUE",
-					"Authorization": "Bearer SEKRIT-BEARER-VALUE", "Accept": "application/json"}, "requestTimeout": 10000}}}})
+					"Authorization": "Bearer SEKRIT-BEARER-VALUE", "Accept": "application/json",
+					"X-Honeycomb-Team": "SEKRITkeylike0123456789"}, "requestTimeout": 10000}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = r.Record(t.Context(), ingest.Result{CaseTitle: "t1", Error: "server said: unknown key SEKRIT-HEADER-VALUE, token SEKRIT-BEARER-VALUE; want application/json"})
+	_ = r.Record(t.Context(), ingest.Result{CaseTitle: "t1", Error: "server said: unknown key SEKRIT-HEADER-VALUE, token SEKRIT-BEARER-VALUE, team SEKRITkeylike0123456789; want application/json"})
 	_, _ = r.Close(t.Context())
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(files) == 0 {

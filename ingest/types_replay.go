@@ -75,8 +75,9 @@ var wireJSON = jsonv2.JoinMarshalers(
 
 // secrets are the run's own secret values: its replay configs' tokens,
 // client secrets and URL secrets (a tunnel's k, a password) and its host
-// config's credential header values, which the reporter redacts by value
-// wherever they occur (see redactor.values).
+// config's credential header values and key-like header values
+// (wire.KeyLike), which the reporter redacts by value wherever they occur
+// (see redactor.values).
 func (p RunParams) secrets() []string {
 	var out []string
 	for _, c := range p.ServerReplayConfigs {

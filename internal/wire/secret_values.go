@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"mime"
 	"net/url"
 	"strings"
 )
@@ -156,9 +157,11 @@ func rawPassword(raw string) string {
 
 // KeyLike reports whether a header value looks like a key rather than a
 // setting: 16 bytes or more of one word (no space) holding both letters and
-// digits. "application/json" or "staging-eu" are not; an API key
-// or a token almost always is. Scrubbing every header value would cut
-// ordinary words out of error messages.
+// digits, and not a media type ("application/vnd.github.v3+json"), a
+// product/version token ("AppleWebKit/537.36") or a date and time
+// ("2024-10-01T00:00:00Z"). An API key or a token almost always is; so is a
+// UUID, which some services use as a key. Scrubbing every header value
+// would cut ordinary words out of error messages.
 func KeyLike(v string) bool {
 	if len(v) < 16 {
 		return false
@@ -174,5 +177,33 @@ func KeyLike(v string) bool {
 			letters = true
 		}
 	}
-	return letters && digits
+	return letters && digits && !mediaType(v) && !productToken(v) && !dateTime(v)
+}
+
+// topLevelTypes are the IANA media types' top-level names.
+var topLevelTypes = map[string]bool{"application": true, "audio": true, "font": true, "image": true,
+	"message": true, "model": true, "multipart": true, "text": true, "video": true}
+
+// mediaType reports whether v parses as a media type of a registered
+// top-level type.
+func mediaType(v string) bool {
+	mt, _, err := mime.ParseMediaType(v)
+	top, _, _ := strings.Cut(mt, "/")
+	return err == nil && topLevelTypes[top]
+}
+
+// productToken reports whether v is name/version with a version of digits
+// and dots, as User-Agent and Server write their products.
+func productToken(v string) bool {
+	name, version, ok := strings.Cut(v, "/")
+	if !ok || name == "" || version == "" || version[0] < '0' || version[0] > '9' {
+		return false
+	}
+	return strings.Trim(version, "0123456789.") == ""
+}
+
+// dateTime reports whether v holds only what a date and time are written
+// with: digits, - : . + and the letters T and Z.
+func dateTime(v string) bool {
+	return strings.Trim(v, "0123456789-:.+TZ") == ""
 }

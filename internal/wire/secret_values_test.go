@@ -62,6 +62,10 @@ func TestKeyLike(t *testing.T) {
 		"hcaik_LEAKCANARY1234567890abcdef": true, "LEAKCANARYTRACKER0987654321": true,
 		"application/json": false, "staging-eu": false, "text/event-stream": false,
 		"abc123": false, "Bearer abc1234567890xyz": false, "1234567890123456": false,
+		"application/vnd.github.v3+json": false, "application/vnd.api+json;v=2": false,
+		"text/plain;charset=utf-8": false, "AppleWebKit/537.36": false, "2024-10-01T00:00:00Z": false,
+		"123e4567-e89b-12d3-a456-426614174000": true, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY1": true,
+		"abc/1234567890123x": true,
 	} {
 		if got := KeyLike(v); got != want {
 			t.Errorf("KeyLike(%q) = %v, want %v", v, got, want)
