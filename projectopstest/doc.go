@@ -107,7 +107,9 @@
 //     a run that runs to its end is completed whatever its iterations'
 //     verdicts, its result set by its pass criteria, as the service's
 //     runner finalizes it (a run whose server's tools cannot be listed is
-//     failed, as the runner throws there);
+//     failed, as the runner throws there, though the double still lists
+//     each of its iterations, failed with the server's error, where the
+//     service runs none);
 //   - the run-create model gate is the service's (hosted ids, its known
 //     provider-native ids, the open providers custom and ollama, any id with
 //     a modelApiKeys entry); the catalogs are the service's at the reference
