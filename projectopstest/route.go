@@ -58,28 +58,24 @@ type noBody struct{}
 type rawJSON []byte
 
 // op describes one route for the typed adapter. The adapter does, in
-// order: the access check on {projectId} (before a byte of body is read,
-// unless bodyFirst), the single decode and contract check of the body into
-// Req, check without the lock,
-// then apply under Server.mu with the access checked again (the project may
-// have changed meanwhile), and the encoding of apply's result with status.
+// order: the single decode and contract check of the body into Req and
+// check without the lock (the service's routes validate a body before
+// their backend looks the project or the resource up, so a bad body is 400
+// whatever the path names or the caller may do); the access check on
+// {projectId} and find; then apply under Server.mu with the access checked
+// again (the project may have changed meanwhile), and the encoding of
+// apply's result with status.
 type op[Req, Resp any] struct {
 	// status is the success status; 0 is 200.
 	status int
 	// need is the access a route under /projects/{projectId} needs.
 	need access
-	// find, when set, runs with the access check before the body is read
-	// (under Server.mu): the resource the path names must exist, so a
-	// missing one is 404 whatever the body says.
+	// find, when set, runs with the access check (under Server.mu): the
+	// resource the path names must exist, or the route is 404.
 	find func(c *call) *edge.Error
 	// ownAccess: the route checks access itself instead of on the path's
 	// {projectId} (apply runs under Server.mu with c.project unset).
 	ownAccess bool
-	// bodyFirst runs the access check and find after the body is decoded
-	// and checked instead: the service validates these routes' bodies
-	// before its backend looks the project or the resource up (a bad body
-	// under a missing project or on a missing resource is 400, not 404).
-	bodyFirst bool
 	// check validates the body without the lock (it may call out: the host
 	// catalog, canonical configs). Optional.
 	check func(c *call, body *Req) *edge.Error
@@ -91,12 +87,12 @@ type op[Req, Resp any] struct {
 }
 
 // gate checks, under Server.mu, the caller's access to the path's project
-// and, with find, that the resource the path names exists.
-func (o *op[Req, Resp]) gate(s *Server, c *call, find bool) *edge.Error {
+// and that the resource the path names exists.
+func (o *op[Req, Resp]) gate(s *Server, c *call) *edge.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	herr := c.resolveProject(o.need)
-	if herr == nil && find && o.find != nil {
+	if herr == nil && o.find != nil {
 		herr = o.find(c)
 	}
 	return herr
@@ -128,11 +124,6 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 		_, bodyless := any(body).(none)
 		_, refuse := any(body).(noBody)
 		if !bodyless {
-			if scoped && !o.bodyFirst {
-				if herr := o.gate(s, c, true); herr != nil {
-					return herr
-				}
-			}
 			if refuse {
 				if herr := edge.RejectBody(r); herr != nil {
 					return herr
@@ -149,8 +140,8 @@ func route[Req, Resp any](s *Server, o op[Req, Resp]) handlerFunc {
 					return herr
 				}
 			}
-			if scoped && o.bodyFirst {
-				if herr := o.gate(s, c, true); herr != nil {
+			if scoped {
+				if herr := o.gate(s, c); herr != nil {
 					return herr
 				}
 			}

@@ -19,21 +19,21 @@ const envRoute = "/projects/{projectId}/computer-environments"
 func environmentRoutes(s *Server, rt *router) {
 	rt.handle("GET "+envRoute, route(s, op[none, pager.Page[environments.Environment]]{need: accessRead, apply: listEnvironments}))
 	rt.handle("POST "+envRoute, route(s, op[environments.CreateParams, environments.Environment]{status: http.StatusCreated,
-		need: accessWrite, bodyFirst: true, check: checkCreateEnvironment, apply: createEnvironment}))
+		need: accessWrite, check: checkCreateEnvironment, apply: createEnvironment}))
 	rt.handle("GET "+envRoute+"/{environmentId}", route(s, op[none, environments.Environment]{need: accessRead, apply: getEnvironment}))
 	rt.handle("PATCH "+envRoute+"/{environmentId}", route(s, op[environments.UpdateParams, environments.Environment]{
-		need: accessWrite, find: findEnv, bodyFirst: true, check: checkUpdateEnvironment, apply: updateEnvironment}))
+		need: accessWrite, find: findEnv, check: checkUpdateEnvironment, apply: updateEnvironment}))
 	rt.handle("DELETE "+envRoute+"/{environmentId}", route(s, op[noBody, environments.Deleted]{need: accessWrite,
-		find: func(c *call) *edge.Error { _, herr := c.deletableEnv(); return herr }, bodyFirst: true, apply: deleteEnvironment}))
+		find: func(c *call) *edge.Error { _, herr := c.deletableEnv(); return herr }, apply: deleteEnvironment}))
 	rt.handle("POST "+envRoute+"/{environmentId}/promote", route(s, op[noBody, environments.Environment]{need: accessWrite,
-		find: func(c *call) *edge.Error { _, herr := c.shareableEnv(); return herr }, bodyFirst: true, apply: shareEnvironment}))
+		find: func(c *call) *edge.Error { _, herr := c.shareableEnv(); return herr }, apply: shareEnvironment}))
 	rt.handle("GET "+envRoute+"/{environmentId}/builds", route(s, op[none, pager.Page[environments.Build]]{need: accessRead, apply: listBuilds}))
 	rt.handle("POST "+envRoute+"/{environmentId}/build", route(s, op[noBody, environments.BuildStarted]{
-		status: http.StatusAccepted, need: accessWrite, find: findEnv, bodyFirst: true, apply: buildEnvironment}))
+		status: http.StatusAccepted, need: accessWrite, find: findEnv, apply: buildEnvironment}))
 	rt.handle("POST "+envRoute+"/{environmentId}/use", route(s, op[noBody, environments.ComputerAttached]{need: accessWrite,
-		find: func(c *call) *edge.Error { _, _, herr := c.bootable(); return herr }, bodyFirst: true, apply: bootEnvironment}))
+		find: func(c *call) *edge.Error { _, _, herr := c.bootable(); return herr }, apply: bootEnvironment}))
 	rt.handle("POST /projects/{projectId}/computer/reset", route(s, op[noBody, environments.ComputerReset]{need: accessWrite,
-		bodyFirst: true, apply: resetComputer}))
+		apply: resetComputer}))
 }
 
 // visibleTo reports whether u sees e: shared environments are the project's,

@@ -20,9 +20,9 @@ func hostRoutes(s *Server, rt *router) {
 		need: accessWrite, check: checkCreateHost, apply: createHost}))
 	rt.handle("GET /projects/{projectId}/hosts/{hostId}", route(s, op[none, rawJSON]{need: accessRead, apply: getHost}))
 	rt.handle("PATCH /projects/{projectId}/hosts/{hostId}", route(s, op[hosts.UpdateParams, rawJSON]{need: accessWrite,
-		find: findHost, bodyFirst: true, check: checkUpdateHost, apply: updateHost}))
+		find: findHost, check: checkUpdateHost, apply: updateHost}))
 	rt.handle("DELETE /projects/{projectId}/hosts/{hostId}", route(s, op[hosts.DeleteParams, hosts.Deleted]{need: accessWrite,
-		find: findHost, bodyFirst: true, apply: deleteHost}))
+		find: findHost, apply: deleteHost}))
 }
 
 // host is the route's {hostId}, a host of the call's project; a host of

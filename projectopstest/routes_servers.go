@@ -35,7 +35,7 @@ func serverOpsRoutes(s *Server, rt *router) {
 // the MCP server) with the server opened but not yet authorized (most
 // operations then call Authorize for the caller's OAuth grant).
 func serverOp[Req, Resp any](s *Server, need access, f func(ctx context.Context, sc *mcpops.Call, body *Req) (Resp, *edge.Error)) handlerFunc {
-	return route(s, op[Req, Resp]{need: need, find: findServer, bodyFirst: true, unlocked: true,
+	return route(s, op[Req, Resp]{need: need, find: findServer, unlocked: true,
 		check: validateBody[Req],
 		apply: func(c *call, body *Req) (Resp, *edge.Error) {
 			sc, herr := c.s.openServer(c.a.userID, c.path("projectId"), c.path("serverId"), func() *edge.Error {

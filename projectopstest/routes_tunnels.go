@@ -18,7 +18,7 @@ const maxTunnelName = 128
 
 func tunnelRoutes(s *Server, rt *router) {
 	rt.handle("POST /projects/{projectId}/tunnels", route(s, op[tunnels.CreateParams, *tunnels.Grant]{
-		status: http.StatusCreated, need: accessWrite, bodyFirst: true, check: checkCreateTunnel, apply: createTunnel}))
+		status: http.StatusCreated, need: accessWrite, check: checkCreateTunnel, apply: createTunnel}))
 	// The service's close reads no body: whatever is sent is ignored.
 	rt.handle("POST /projects/{projectId}/tunnels/{serverId}/close", route(s, op[none, tunnels.Closed]{
 		need: accessWrite, apply: closeTunnel}))
