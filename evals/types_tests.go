@@ -169,7 +169,9 @@ type Test struct {
 	Provider string `json:"provider,omitempty"`
 	// IsNegativeTest makes the test fail when the model calls any tool
 	// (toolCall steps' calls are exempt). Its assert steps are still
-	// judged, so a toolCalledWith assert in it fails it either way.
+	// judged: a toolCalledWith assert in it fails it when the tool was not
+	// called, and the model's call fails the test; a toolCall step's call
+	// meets the assert.
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
 	Scenario       string         `json:"scenario,omitempty"`

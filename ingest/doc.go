@@ -26,7 +26,9 @@
 // finalizes. Without ReporterOptions.Strict a reporting failure never fails
 // the caller. Secrets are removed before anything is spooled or sent
 // (widget HTML uploaded through an upload URL included): the client's API
-// key, sk_ tokens, the values of Authorization, Cookie, API-key (any
+// key, the run's secrets (its replay configs' tokens, client secrets and
+// URL secrets, its host config's credential and key-like header values),
+// sk_ tokens, the values of Authorization, Cookie, API-key (any
 // spelling) and X-Auth-Token headers (name/value pairs such as a HAR's
 // included), every cookie value in a cookies list, bearer tokens, URL
 // credentials, a tunnel URL's ?k= secret, plus ReporterOptions.Redact.

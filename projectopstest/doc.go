@@ -151,10 +151,11 @@
 //   - tools/call's toolName, prompts/get's promptName and resources/read's
 //     uri holding a control character other than tab, or beginning or
 //     ending with a space or tab, are 400 VALIDATION_ERROR naming the
-//     field, before connecting, whatever the server's transport, where the
-//     service passes the value to the server as it is: go-sdk, which the
-//     double connects with, cannot carry them intact (it copies them into
-//     the Mcp-Name header at protocol 2026-07-28);
+//     field, once the server is found and before connecting, whatever the
+//     server's transport, where the service passes the value to the server
+//     as it is: go-sdk, which the double connects with, cannot carry them
+//     intact (it copies them into the Mcp-Name header at protocol
+//     2026-07-28);
 //   - GET /chat-sessions refuses a status other than active or archived,
 //     a limit outside 1-200 and a cursor it did not make (400), and a
 //     projectId filter it cannot find (404) or the caller cannot read

@@ -116,8 +116,8 @@
 // header values reach the caller as they are, as far as the edge can
 // write them: a header value with a control character other than tab
 // (CR, LF, NUL…) or a name that is not an HTTP token, which Node's
-// setHeader refuses, fails the response at the edge (the double answers
-// 502) where net/http would alter or drop it. A req that is no HTTP
+// setHeader refuses, is aborted by the host itself (upstream_error; the
+// caller gets 502) where net/http would alter or drop it. A req that is no HTTP
 // request, which the service's agent (Node's http.request) refuses to
 // send and net/http's server never hands a handler, is not served: its
 // stream is aborted (upstream_error). That is a character above U+00FF
