@@ -37,21 +37,40 @@ func (rd redactor) cutText(head, tail string, n, headKeep, tailKeep int, sep str
 			return s
 		}
 		if n <= headKeep+tailKeep+2*cutMargin { // the margins meet: redact it whole
-			r := string(rd.text(s))
+			r := rd.cutRedact(s)
 			if len(r) <= headKeep+tailKeep {
 				return r
 			}
-			h, t := r[:headEdge(r, headKeep)], r[tailEdge(r, len(r)-tailKeep):]
-			return h + sep + marker(n-len(h)-len(t)) + sep + t
+			return joinCut(r[:headEdge(r, headKeep)], r[tailEdge(r, len(r)-tailKeep):], s, s, n, sep)
 		}
 		head, tail = s[:headKeep+cutMargin], s[len(s)-tailKeep-cutMargin:]
 	}
 	// The margin at the inner edge of each window is never kept: what the
 	// window cut there may be a secret whose context lies beyond it.
-	rh, rt := string(rd.text(head)), string(rd.text(tail))
+	rh, rt := rd.cutRedact(head), rd.cutRedact(tail)
 	h := rh[:headEdge(rh, min(headKeep, len(rh)-cutMargin))]
 	t := rt[tailEdge(rt, max(len(rt)-tailKeep, cutMargin)):]
-	return h + sep + marker(n-len(h)-len(t)) + sep + t
+	return joinCut(h, t, head, tail, n, sep)
+}
+
+// cutRedact is s redacted by the built-in rules.
+func (rd redactor) cutRedact(s string) string { return string(rd.text(s)) }
+
+// joinCut is h and t, redacted from the text read as head and tail, with
+// a marker for the bytes of its n not shown.
+func joinCut(h, t, head, tail string, n int, sep string) string {
+	return h + sep + marker(n-readLen(h, head)-readLen(t, tail)) + sep + t
+}
+
+// readLen is how many bytes of read shown stands for: redaction turns
+// each byte of invalid UTF-8 into a U+FFFD, 3 bytes for 1. (Exact unless
+// read mixes such bytes with U+FFFD of its own.)
+func readLen(shown, read string) int {
+	if utf8.ValidString(read) {
+		return len(shown)
+	}
+	invalid := strings.Count(shown, "\uFFFD") - strings.Count(read, "\uFFFD")
+	return len(shown) - 2*max(invalid, 0)
 }
 
 // cutMiddle is s cut to keep bytes, half from each end (see cutText).
@@ -67,10 +86,8 @@ func headEdge(r string, k int) int {
 	for k > 0 && k < len(r) && !utf8.RuneStart(r[k]) {
 		k--
 	}
-	for j := max(0, k-len(Redacted)+1); j < k && k < len(r); j++ {
-		if strings.HasPrefix(r[j:], Redacted) {
-			return j
-		}
+	if j := splitRedacted(r, k); j >= 0 {
+		return j
 	}
 	return k
 }
@@ -82,12 +99,21 @@ func tailEdge(r string, k int) int {
 	for k < len(r) && !utf8.RuneStart(r[k]) {
 		k++
 	}
-	for j := max(0, k-len(Redacted)+1); j < k && k < len(r); j++ {
-		if strings.HasPrefix(r[j:], Redacted) {
-			return j + len(Redacted)
-		}
+	if j := splitRedacted(r, k); j >= 0 {
+		return j + len(Redacted)
 	}
 	return k
+}
+
+// splitRedacted is the start of the Redacted in r that a cut at k would
+// split, or -1.
+func splitRedacted(r string, k int) int {
+	for j := max(0, k-len(Redacted)+1); j < k && k < len(r); j++ {
+		if strings.HasPrefix(r[j:], Redacted) {
+			return j
+		}
+	}
+	return -1
 }
 
 func marker(n int) string {
@@ -95,8 +121,7 @@ func marker(n int) string {
 }
 
 // cutRedactor is the redactor a reader cuts text for rec with: a
-// Reporter's own (its client's key and its run's secrets too), else the
-// built-in rules.
+// Reporter's own (its client's key and its run's secrets too), else the built-in rules.
 func cutRedactor(rec Recorder) redactor {
 	if r, ok := rec.(*Reporter); ok && r != nil && r.enc != nil {
 		return r.enc.redact
