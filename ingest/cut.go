@@ -22,10 +22,12 @@ const cutMargin = 4 << 10
 // must each hold cutMargin bytes beyond what is kept) cut to at most
 // headKeep bytes from its start and tailKeep from its end, with
 // sep+marker+sep between. A text that needs no cut is returned as is (the
-// recorder redacts it); one that does is redacted by rd first, head and
-// tail each with their margin, and the redacted text is cut, so a secret
-// that straddles an edge is replaced before the cut could hide what
-// identifies it. The marker counts the bytes of the n not shown.
+// recorder redacts it); one that does is redacted by rd first, whole when
+// it is all there (a JSON document in it, a HAR, is then read as one),
+// else head and tail each with their margin, and the redacted text is
+// cut, so a secret that straddles an edge is replaced before the cut
+// could hide what identifies it. The marker counts the bytes of the n
+// not shown.
 func (rd redactor) cutText(head, tail string, n, headKeep, tailKeep int, sep string) string {
 	headKeep, tailKeep = max(headKeep, 0), max(tailKeep, 0)
 	if n == len(head)+len(tail) {
@@ -36,14 +38,11 @@ func (rd redactor) cutText(head, tail string, n, headKeep, tailKeep int, sep str
 		if n <= headKeep+tailKeep {
 			return s
 		}
-		if n <= headKeep+tailKeep+2*cutMargin { // the margins meet: redact it whole
-			r := rd.cutRedact(s)
-			if len(r) <= headKeep+tailKeep {
-				return r
-			}
-			return joinCut(r[:headEdge(r, headKeep)], r[tailEdge(r, len(r)-tailKeep):], s, s, n, sep)
+		r := rd.cutRedact(s)
+		if len(r) <= headKeep+tailKeep {
+			return r
 		}
-		head, tail = s[:headKeep+cutMargin], s[len(s)-tailKeep-cutMargin:]
+		return joinCut(r[:headEdge(r, headKeep)], r[tailEdge(r, len(r)-tailKeep):], s, s, n, sep)
 	}
 	// The margin at the inner edge of each window is never kept: what the
 	// window cut there may be a secret whose context lies beyond it.

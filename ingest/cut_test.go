@@ -21,6 +21,12 @@ import (
 // t when a spool file or an iteration the service received holds leaked.
 func noLeak(t *testing.T, chunkBytes int, leaked string, record func(*ingest.Reporter)) {
 	t.Helper()
+	noLeakWith(t, func(o *ingest.ReporterOptions) { o.ChunkBytes = chunkBytes }, leaked, record)
+}
+
+// noLeakWith is noLeak with the ReporterOptions set by opt.
+func noLeakWith(t *testing.T, opt func(*ingest.ReporterOptions), leaked string, record func(*ingest.Reporter)) {
+	t.Helper()
 	srv, err := projectopstest.NewServer()
 	if err != nil {
 		t.Fatal(err)
@@ -31,8 +37,9 @@ func noLeak(t *testing.T, chunkBytes int, leaked string, record func(*ingest.Rep
 		t.Fatal(err)
 	}
 	spool := t.TempDir()
-	rep, err := ingest.NewReporter(c.Ingest, ingest.ReporterOptions{SpoolDir: spool, ChunkBytes: chunkBytes,
-		Run: ingest.RunParams{SuiteName: "cut", ExternalRunID: "cut-" + t.Name()}})
+	o := ingest.ReporterOptions{SpoolDir: spool, Run: ingest.RunParams{SuiteName: "cut", ExternalRunID: "cut-" + t.Name()}}
+	opt(&o)
+	rep, err := ingest.NewReporter(c.Ingest, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,6 +190,32 @@ func TestChunkCutRedactsSkKeyFirst(t *testing.T) {
 			if err := rep.Record(t.Context(), ingest.Result{CaseTitle: "big output " + itoa(off), Error: e}); err != nil {
 				t.Fatal(err)
 			}
+		}
+	})
+}
+
+// A failure text quoting a HAR longer than the 8 KiB kept: a window of it
+// is a JSON document cut short, which the name/value pair rule cannot
+// read, so text held whole is redacted whole before the cut.
+func TestReadJestCutRedactsHARPair(t *testing.T) {
+	const value = "QWYUIOPSFGHJKLZXVBNM"
+	var entries []any
+	for range 60 {
+		entries = append(entries, map[string]any{"request": map[string]any{"url": "https://api.example/x", "headers": []any{
+			map[string]any{"name": "Accept", "value": "application/json"},
+			map[string]any{"name": "Authorization", "value": value},
+		}}, "response": map[string]any{"status": 200, "body": strings.Repeat("lorem ", 50)}})
+	}
+	har, _ := json.MarshalIndent(map[string]any{"log": map[string]any{"entries": entries}}, "", "  ")
+	msg := "Error: request failed, HAR follows\n" + string(har)
+	doc, err := json.Marshal(map[string]any{"testResults": []map[string]any{{"name": "a.test.js", "assertionResults": []map[string]any{{
+		"ancestorTitles": []string{"s"}, "title": "t", "status": "failed", "duration": 1, "failureMessages": []string{msg}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noLeakWith(t, func(*ingest.ReporterOptions) {}, value, func(rep *ingest.Reporter) {
+		if st, err := ingest.ReadJest(t.Context(), bytes.NewReader(doc), rep); err != nil || st.Failed != 1 {
+			t.Fatal(st, err)
 		}
 	})
 }
