@@ -52,8 +52,14 @@ func (rd redactor) cutText(head, tail string, n, headKeep, tailKeep int, sep str
 	return joinCut(h, t, head, tail, n, sep)
 }
 
-// cutRedact is s redacted by the built-in rules.
-func (rd redactor) cutRedact(s string) string { return string(rd.text(s)) }
+// cutRedact is s redacted as a Reporter redacts a field: by the user's
+// hook, then the built-in rules.
+func (rd redactor) cutRedact(s string) string {
+	if rd.hook != nil {
+		s = rd.hook(s)
+	}
+	return string(rd.text(s))
+}
 
 // joinCut is h and t, redacted from the text read as head and tail, with
 // a marker for the bytes of its n not shown.
@@ -120,10 +126,13 @@ func marker(n int) string {
 }
 
 // cutRedactor is the redactor a reader cuts text for rec with: a
-// Reporter's own (its client's key and its run's secrets too), else the built-in rules.
+// Reporter's own (its client's key, its run's secrets and its Redact
+// hook), else the built-in rules.
 func cutRedactor(rec Recorder) redactor {
 	if r, ok := rec.(*Reporter); ok && r != nil && r.enc != nil {
-		return r.enc.redact
+		rd := r.enc.redact
+		rd.hook = r.enc.hook
+		return rd
 	}
 	return redactor{}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -190,6 +191,22 @@ func TestChunkCutRedactsSkKeyFirst(t *testing.T) {
 			if err := rep.Record(t.Context(), ingest.Result{CaseTitle: "big output " + itoa(off), Error: e}); err != nil {
 				t.Fatal(err)
 			}
+		}
+	})
+}
+
+// A Redact hook that knows a secret by its context ("acme-pin=") reads
+// the text before the cut, as the built-in rules do, so a secret
+// straddling the start of the kept tail is not left as its bare suffix.
+func TestReadGoTestCutRunsHookFirst(t *testing.T) {
+	const secret = "ZXCVBNMASDFGHJKLqwertyuiop"
+	re := regexp.MustCompile(`acme-pin=\S+`)
+	stream := goTestCutStream(t, "    x_test.go:9: login with acme-pin=ZXCV", secret[4:])
+	noLeakWith(t, func(o *ingest.ReporterOptions) {
+		o.Redact = func(s string) string { return re.ReplaceAllString(s, "acme-pin=<hidden>") }
+	}, secret[4:], func(rep *ingest.Reporter) {
+		if _, err := ingest.ReadGoTest(t.Context(), strings.NewReader(stream), rep, ingest.GoTestOptions{}); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

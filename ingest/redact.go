@@ -45,9 +45,12 @@ const Redacted = "[REDACTED]"
 // API key (nil when there is no client); values are the run's own secrets
 // (see runSecrets) as JSON writes them inside a string, replaced wherever
 // they occur: a result's error text or output may quote a replay token.
+// hook is a Reporter's Redact, run before the rules only on text redacted
+// ahead of a cut (cutRedact): the encoder runs it on whole results itself.
 type redactor struct {
 	key    func(string) string
 	values [][]byte
+	hook   func(string) string
 }
 
 // minValueRedacted is the shortest run secret replaced by value: a shorter

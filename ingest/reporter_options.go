@@ -44,7 +44,11 @@ type ReporterOptions struct {
 	// headers (name/value pairs such as a HAR's included), every cookie
 	// value in a cookies list, bearer tokens, URL credentials and a tunnel
 	// URL's ?k= secret. Widget HTML, inline or uploaded, goes through the
-	// built-in rules only.
+	// built-in rules only. Text a source cut to size for the Reporter (see
+	// Recorder) it sees twice, both times before the built-in rules: the
+	// text before the cut (whole, or its head and tail with 4 KiB beyond
+	// each), then the cut text; a field the Reporter cuts to fit a chunk
+	// it sees whole, once.
 	Redact func(string) string
 	// Progress, when set, is called as chunks are cut and stored, from the
 	// upload goroutines too: it must be safe for concurrent use.
