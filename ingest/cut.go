@@ -127,12 +127,25 @@ func marker(n int) string {
 
 // cutRedactor is the redactor a reader cuts text for rec with: a
 // Reporter's own (its client's key, its run's secrets and its Redact
-// hook), else the built-in rules.
+// hook), found through the wrappers in front of it by their
+// Unwrap() Recorder (see Recorder), else the built-in rules. It is asked
+// just before a cut text is recorded, so a wrapper may make its Reporter
+// then.
 func cutRedactor(rec Recorder) redactor {
-	if r, ok := rec.(*Reporter); ok && r != nil && r.enc != nil {
-		rd := r.enc.redact
-		rd.hook = r.enc.hook
-		return rd
+	for range 16 { // a chain that long is a loop
+		switch r := rec.(type) {
+		case *Reporter:
+			if r != nil && r.enc != nil {
+				rd := r.enc.redact
+				rd.hook = r.enc.hook
+				return rd
+			}
+			return redactor{}
+		case interface{ Unwrap() Recorder }:
+			rec = r.Unwrap()
+		default:
+			return redactor{}
+		}
 	}
 	return redactor{}
 }

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -194,6 +195,38 @@ func TestChunkCutRedactsSkKeyFirst(t *testing.T) {
 		}
 	})
 }
+
+// A run secret, which no rule but its value knows, straddling the start
+// of the kept tail: through a Recorder that forwards to the Reporter (a
+// tee, the CLI's lazyReporter) by Unwrap, the cut redacts it with the
+// run's secrets as through the Reporter itself.
+func TestReadGoTestCutRedactsRunSecretThroughWrapper(t *testing.T) {
+	const token = "OPAQUEREPLAYTOKENqwertzuiop0123456789"
+	const cut = 12
+	stream := goTestCutStream(t, "    x_test.go:9: replay with access token "+token[:cut], token[cut:])
+	opt := func(o *ingest.ReporterOptions) {
+		o.Run.ServerReplayConfigs = []ingest.ServerReplayConfig{{ServerID: "srv_a", URL: "https://mcp.example/mcp", AccessToken: token}}
+	}
+	for _, wrapped := range []bool{false, true} {
+		t.Run(map[bool]string{false: "reporter", true: "wrapped"}[wrapped], func(t *testing.T) {
+			noLeakWith(t, opt, token[cut:], func(rep *ingest.Reporter) {
+				var rec ingest.Recorder = rep
+				if wrapped {
+					rec = tee{rep}
+				}
+				if _, err := ingest.ReadGoTest(t.Context(), strings.NewReader(stream), rec, ingest.GoTestOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
+// tee stands for a Recorder that forwards to a Reporter.
+type tee struct{ rep *ingest.Reporter }
+
+func (w tee) Record(ctx context.Context, r ingest.Result) error { return w.rep.Record(ctx, r) }
+func (w tee) Unwrap() ingest.Recorder                           { return w.rep }
 
 // A Redact hook that knows a secret by its context ("acme-pin=") reads
 // the text before the cut, as the built-in rules do, so a secret

@@ -126,7 +126,6 @@ type goReader struct {
 	// (gotestsum --rerun-fails) gets ids of its own.
 	runs  map[string]int
 	build map[string]*boundedOutput // build output by import path
-	rd    redactor                  // cuts output (see cutRedactor)
 	free  []*goTest
 }
 
@@ -161,7 +160,7 @@ func newGoReader(rec Recorder, opt GoTestOptions) *goReader {
 	if opt.OutputTail == 0 {
 		opt.OutputTail = DefaultOutputTail
 	}
-	return &goReader{rec: rec, rd: cutRedactor(rec), opt: opt, pkgs: map[string]*goPackage{}, runs: map[string]int{}, build: map[string]*boundedOutput{}}
+	return &goReader{rec: rec, opt: opt, pkgs: map[string]*goPackage{}, runs: map[string]int{}, build: map[string]*boundedOutput{}}
 }
 
 func (g *goReader) passthrough(line []byte) {
@@ -296,7 +295,7 @@ func (g *goReader) outcome(ctx context.Context, p *goPackage, name, action strin
 		g.stats.Failed++
 		p.failed++
 		if t != nil {
-			res.Error = t.out.text(g.rd)
+			res.Error = t.out.text(cutRedactor(g.rec))
 		}
 		res.Error += extra
 	} else {

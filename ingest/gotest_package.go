@@ -35,11 +35,11 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 	}
 	g.endPackage(p)
 	if fb := string(ev.failedBuild); fb != "" {
-		msg := p.out.text(g.rd)
+		msg := p.out.text(cutRedactor(g.rec))
 		// Kept for the stream: every package that imports a broken one
 		// fails with its compiler error, printed once.
 		if o := g.build[fb]; o != nil {
-			msg = o.text(g.rd) + msg
+			msg = o.text(cutRedactor(g.rec)) + msg
 		}
 		return g.packageFailure(ctx, p, " [build failed]", msg, ev.elapsed)
 	}
@@ -48,10 +48,10 @@ func (g *goReader) packageEvent(ctx context.Context, p *goPackage) error {
 	}
 	if len(p.running) > 0 {
 		g.stats.PackageFailures += len(p.running)
-		return g.failRunning(ctx, p, "\n--- package "+p.name+" failed while this test was running:\n"+p.out.text(g.rd))
+		return g.failRunning(ctx, p, "\n--- package "+p.name+" failed while this test was running:\n"+p.out.text(cutRedactor(g.rec)))
 	}
 	if p.failed == 0 {
-		return g.packageFailure(ctx, p, " [package]", p.out.text(g.rd), ev.elapsed)
+		return g.packageFailure(ctx, p, " [package]", p.out.text(cutRedactor(g.rec)), ev.elapsed)
 	}
 	return nil
 }
@@ -115,7 +115,7 @@ func (g *goReader) end(ctx context.Context) error {
 			g.stats.PackageFailures += len(p.running)
 			err = g.failRunning(ctx, p, "\n--- the go test stream ended before this test finished\n")
 		case p.started && p.failed == 0:
-			err = g.packageFailure(ctx, p, " [package]", p.out.text(g.rd)+"\n--- the go test stream ended before the package finished\n", 0)
+			err = g.packageFailure(ctx, p, " [package]", p.out.text(cutRedactor(g.rec))+"\n--- the go test stream ended before the package finished\n", 0)
 		}
 		if err != nil {
 			return err

@@ -2,7 +2,15 @@ package ingest
 
 import "context"
 
-// A Recorder receives results from a source; *Reporter is one.
+// A Recorder receives results from a source; *Reporter is one. A source
+// redacts text it cuts to size before the cut, with a Reporter's own
+// rules (its client's key, its run's secrets and its Redact hook) when it
+// records into one; a Recorder that forwards to a Reporter (a tee, a
+// filter) gets them too by a method Unwrap() Recorder returning it,
+// asked just before each failing result is recorded, as
+// http.ResponseController unwraps a ResponseWriter. Any other Recorder
+// gets text cut by the built-in rules only: one that knows a secret only
+// by its value may then keep a piece of it at an edge of the cut.
 type Recorder interface {
 	Record(ctx context.Context, r Result) error
 }

@@ -76,6 +76,23 @@ type lazyReporter struct {
 }
 
 func (l *lazyReporter) Record(ctx context.Context, r ingest.Result) error {
+	if err := l.ensure(); err != nil {
+		return err
+	}
+	return l.rep.Record(ctx, r)
+}
+
+// Unwrap creates the reporter too: a source asks for it just before it
+// records a failing result whose text it cut, to redact that text with
+// the run's secrets before the cut (see ingest.Recorder).
+func (l *lazyReporter) Unwrap() ingest.Recorder {
+	if l.ensure() != nil {
+		return nil // Record then fails with the error: nothing is sent
+	}
+	return l.rep
+}
+
+func (l *lazyReporter) ensure() error {
 	if l.rep == nil {
 		rep, err := l.make()
 		if err != nil {
@@ -83,7 +100,7 @@ func (l *lazyReporter) Record(ctx context.Context, r ingest.Result) error {
 		}
 		l.rep = rep
 	}
-	return l.rep.Record(ctx, r)
+	return nil
 }
 
 // close closes the reporter, if one was made.
