@@ -113,6 +113,8 @@ func FuzzCutRedacts(f *testing.F) {
 	f.Add(uint8(0), uint16(4090), uint16(20000), uint16(4096), uint16(4096), uint16(1000))
 	f.Add(uint8(1), uint16(15900), uint16(20000), uint16(4096), uint16(4096), uint16(7))
 	f.Add(uint8(3), uint16(100), uint16(300), uint16(50), uint16(70), uint16(1))
+	// A secret across the start of the kept tail.
+	f.Add(uint8(0), uint16(15880), uint16(20000), uint16(4096), uint16(4096), uint16(1000))
 	f.Fuzz(func(t *testing.T, kind uint8, at, n, headKeep, tailKeep, piece uint16) {
 		secret := cutSecrets[int(kind)%len(cutSecrets)]
 		if int(n) < len(secret)+2 || piece == 0 {
