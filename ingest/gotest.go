@@ -24,7 +24,11 @@ type GoTestOptions struct {
 	OnEvent func(GoTestEvent)
 	// OutputHead and OutputTail bound the output kept per running test
 	// (defaults DefaultOutputHead and DefaultOutputTail); a failing test's
-	// Error is that head and tail with a truncation marker between.
+	// Error is that head and tail with a truncation marker between. 4 KiB
+	// more is held beyond each, for redaction before the cut, so a running
+	// test (a package, a build) holds at most OutputHead + OutputTail +
+	// 8 KiB of output (OutputHead + 4 KiB when a negative OutputTail keeps
+	// no tail).
 	OutputHead, OutputTail int
 }
 
