@@ -3,6 +3,7 @@ package ingest
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -16,6 +17,13 @@ import (
 // any key, token or JWT the rules know, and it is what JUnit's head and
 // tail windows always held beyond their cut.
 const cutMargin = 4 << 10
+
+// wholeRedactMax bounds the text redacted whole before a cut: each rule
+// copies what it reads, so a 100 MB failure message read whole would cost
+// a gigabyte where its windows cost a few KiB. Past it (and past what is
+// kept with room for the windows) the text is read in windows as a
+// source's streamed output is.
+const wholeRedactMax = 1 << 20
 
 // cutText returns the text of n bytes that starts with head and ends with
 // tail (it is all there when n is len(head)+len(tail); else head and tail
@@ -37,6 +45,9 @@ func (rd redactor) cutText(head, tail string, n, headKeep, tailKeep int, sep str
 		}
 		if n <= headKeep+tailKeep {
 			return s
+		}
+		if n > wholeRedactMax && n > headKeep+tailKeep+4*cutMargin {
+			return rd.cutText(s[:headKeep+cutMargin], s[n-tailKeep-cutMargin:], n, headKeep, tailKeep, sep)
 		}
 		r := rd.cutRedact(s)
 		if len(r) <= headKeep+tailKeep {
@@ -64,12 +75,13 @@ func (rd redactor) cutRedact(s string) string {
 // joinCut is h and t, redacted from the text read as head and tail, with
 // a marker for the bytes of its n not shown.
 func joinCut(h, t, head, tail string, n int, sep string) string {
-	return h + sep + marker(n-readLen(h, head)-readLen(t, tail)) + sep + t
+	return h + sep + marker(n-readLen(h, head[:min(len(h), len(head))])-readLen(t, tail[len(tail)-min(len(t), len(tail)):])) + sep + t
 }
 
-// readLen is how many bytes of read shown stands for: redaction turns
-// each byte of invalid UTF-8 into a U+FFFD, 3 bytes for 1. (Exact unless
-// read mixes such bytes with U+FFFD of its own.)
+// readLen is how many bytes of read, the end of the text shown was cut
+// from, shown stands for: redaction turns each byte of invalid UTF-8 into
+// a U+FFFD, 3 bytes for 1. (Approximate when read mixes such bytes with
+// U+FFFD of its own, or redaction changed its length.)
 func readLen(shown, read string) int {
 	if utf8.ValidString(read) {
 		return len(shown)
@@ -148,4 +160,20 @@ func cutRedactor(rec Recorder) redactor {
 		}
 	}
 	return redactor{}
+}
+
+// serialized is hook called one at a time: a Reporter runs its Redact hook
+// under its lock, and sources that cut text for it (several may record
+// into one Reporter at once) run it outside, so a hook written for one
+// caller at a time stays safe.
+func serialized(hook func(string) string) func(string) string {
+	if hook == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	return func(s string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		return hook(s)
+	}
 }

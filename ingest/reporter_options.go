@@ -45,10 +45,12 @@ type ReporterOptions struct {
 	// value in a cookies list, bearer tokens, URL credentials and a tunnel
 	// URL's ?k= secret. Widget HTML, inline or uploaded, goes through the
 	// built-in rules only. Text a source cut to size for the Reporter (see
-	// Recorder) it sees twice, both times before the built-in rules: the
-	// text before the cut (whole, or its head and tail with 4 KiB beyond
-	// each), then the cut text; a field the Reporter cuts to fit a chunk
-	// it sees whole, once.
+	// Recorder) it sees twice: the text before the cut (whole, or its head
+	// and tail with 4 KiB beyond each), before the built-in rules; then the
+	// cut text, which those rules have already redacted. So it should be
+	// idempotent (replace; do not append, count or escape). A field the
+	// Reporter cuts to fit a chunk it sees whole, once. It is called one
+	// call at a time.
 	Redact func(string) string
 	// Progress, when set, is called as chunks are cut and stored, from the
 	// upload goroutines too: it must be safe for concurrent use.

@@ -6,8 +6,9 @@ import "context"
 // redacts text it cuts to size before the cut, with a Reporter's own
 // rules (its client's key, its run's secrets and its Redact hook) when it
 // records into one; a Recorder that forwards to a Reporter (a tee, a
-// filter) gets them too by a method Unwrap() Recorder returning it,
-// asked just before each failing result is recorded, as
+// filter) gets them too by a method Unwrap() Recorder returning it
+// (one: a tee into two Reporters gets one's secrets), asked before a
+// failing result whose text a source may cut is recorded, as
 // http.ResponseController unwraps a ResponseWriter. Any other Recorder
 // gets text cut by the built-in rules only: one that knows a secret only
 // by its value may then keep a piece of it at an edge of the cut.

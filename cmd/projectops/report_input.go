@@ -69,7 +69,8 @@ func hasEventLine(head []byte) bool {
 }
 
 // lazyReporter creates the reporter (and with it the run) at the first
-// result, so a source that yields none never creates an empty run.
+// result, or when a source unwraps it just before recording a failing one,
+// so a source that yields none never creates an empty run.
 type lazyReporter struct {
 	make func() (*ingest.Reporter, error)
 	rep  *ingest.Reporter
@@ -83,11 +84,13 @@ func (l *lazyReporter) Record(ctx context.Context, r ingest.Result) error {
 }
 
 // Unwrap creates the reporter too: a source asks for it just before it
-// records a failing result whose text it cut, to redact that text with
-// the run's secrets before the cut (see ingest.Recorder).
+// records a failing result, to redact text it cuts with the run's secrets
+// before the cut (see ingest.Recorder).
 func (l *lazyReporter) Unwrap() ingest.Recorder {
 	if l.ensure() != nil {
-		return nil // Record then fails with the error: nothing is sent
+		// Record makes it again and fails with the error, so nothing is
+		// sent: NewReporter does no I/O and fails the same way each time.
+		return nil
 	}
 	return l.rep
 }
