@@ -16,11 +16,7 @@ import (
 // still called one at a time, as ReporterOptions.Redact asks no
 // concurrency safety of it.
 func TestRedactHookNotCalledConcurrently(t *testing.T) {
-	srv, err := projectopstest.NewServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := projectopstest.NewTestServer(t)
 	c, err := srv.NewClient()
 	if err != nil {
 		t.Fatal(err)

@@ -12,11 +12,7 @@ import (
 // into, found by Unwrap (ingest.Recorder): the lazy reporter makes its
 // Reporter then, once, so the cut knows the run's secrets.
 func TestLazyReporterUnwrapsToItsReporter(t *testing.T) {
-	srv, err := projectopstest.NewServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := projectopstest.NewTestServer(t)
 	c, err := srv.NewClient()
 	if err != nil {
 		t.Fatal(err)
