@@ -39,10 +39,7 @@ const wholeRedactMax = 1 << 20
 func (rd redactor) cutText(head, tail string, n, headKeep, tailKeep int, sep string) string {
 	headKeep, tailKeep = max(headKeep, 0), max(tailKeep, 0)
 	if n == len(head)+len(tail) {
-		s := head
-		if tail != "" {
-			s = head + tail
-		}
+		s := head + tail // no copy when tail is empty
 		if n <= headKeep+tailKeep {
 			return s
 		}

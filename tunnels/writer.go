@@ -216,7 +216,7 @@ func (w *responseWriter) finish(failed error) {
 	}
 	switch {
 	case !w.live():
-	case failed != nil && w.err != errHeadTooLarge: // that one has sent its abort
+	case failed != nil: // a head that failed has sent its abort: !live() above
 		w.group = w.group.Abort(w.id, tunnelwire.AbortUpstreamError, failed.Error())
 	case w.err == nil:
 		w.group = w.group.End(tunnelwire.ResEnd, w.id)

@@ -311,17 +311,23 @@ func decodeError(req *Request, path string, resp *http.Response, err error, clea
 // not JSON, or nil when it is JSON or undeclared.
 func notJSON(req *Request, path string, resp *http.Response, err error, clean func(string) string) error {
 	ct := resp.Header.Get("Content-Type")
-	if ct == "" {
-		return nil
-	}
-	// A JSON type with a malformed parameter is still JSON: ParseMediaType
-	// returns the type with its error.
-	if mt, _, _ := mime.ParseMediaType(ct); mt == "application/json" || mt == "text/json" || strings.HasSuffix(mt, "+json") {
+	if !declaredNotJSON(ct) {
 		return nil
 	}
 	shown := clean(ct)
 	return fmt.Errorf("projectops: %s %s: decoding response: it is %q, not JSON (is the base URL the API's, ending in /api/v1?): %w",
 		req.Method, path, shown[:min(len(shown), 64)], err)
+}
+
+// declaredNotJSON reports whether a Content-Type is given and is not JSON.
+// A JSON type with a malformed parameter is still JSON: ParseMediaType
+// returns the type with its error.
+func declaredNotJSON(ct string) bool {
+	if ct == "" {
+		return false
+	}
+	mt, _, _ := mime.ParseMediaType(ct)
+	return mt != "application/json" && mt != "text/json" && !strings.HasSuffix(mt, "+json")
 }
 
 // errEmptyBody is the cause of an empty success body that declares a type
@@ -332,6 +338,9 @@ var errEmptyBody = errors.New("the body is empty")
 
 // blankBody is the outcome of an empty success body decoded into out.
 func (t *Transport) blankBody(req *Request, path, target string, resp *http.Response) error {
+	if !declaredNotJSON(resp.Header.Get("Content-Type")) {
+		return nil // the usual empty answer: no cleaner built for it
+	}
 	return notJSON(req, path, resp, errEmptyBody, scrubbed(t.cleaner(req, target), req.Scrub))
 }
 

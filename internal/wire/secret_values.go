@@ -66,13 +66,18 @@ func HeaderSecrets(v any) []string {
 				if h, ok := e.(map[string]any); ok && (k == "headers" || k == "headersOverride") {
 					for name, val := range h {
 						if s, ok := val.(string); ok {
-							switch last := strings.TrimSpace(s); {
+							v := strings.TrimSpace(s)
+							word := v[strings.LastIndexAny(v, " \t")+1:]
+							switch {
 							case CredentialHeader(name):
 								out = append(out, HeaderValueSecrets(name, s)...)
-							case KeyLike(last[strings.LastIndexAny(last, " \t")+1:]):
+							case KeyLike(word):
 								// "Token abc…" under a plain name: the
-								// whole value and its key.
-								out = append(out, last, last[strings.LastIndexAny(last, " \t")+1:])
+								// whole value and its key, each once.
+								out = append(out, v)
+								if word != v {
+									out = append(out, word)
+								}
 							}
 						}
 					}
