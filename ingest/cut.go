@@ -22,8 +22,14 @@ const cutMargin = 4 << 10
 // copies what it reads, so a 100 MB failure message read whole would cost
 // a gigabyte where its windows cost a few KiB. Past it (and past what is
 // kept with room for the windows) the text is read in windows as a
-// source's streamed output is.
+// source's streamed output is, unless it may hold name/value pairs (a
+// HAR), which the pair rule reads only in a whole JSON document.
 const wholeRedactMax = 1 << 20
+
+// namePairs reports whether s may hold JSON name/value pairs.
+func namePairs(s string) bool {
+	return strings.Contains(s, `"name"`) && strings.Contains(s, `"value"`)
+}
 
 // cutText returns the text of n bytes that starts with head and ends with
 // tail (it is all there when n is len(head)+len(tail); else head and tail
@@ -31,8 +37,9 @@ const wholeRedactMax = 1 << 20
 // headKeep bytes from its start and tailKeep from its end, with
 // sep+marker+sep between. A text that needs no cut is returned as is (the
 // recorder redacts it); one that does is redacted by rd first, whole when
-// it is all there (a JSON document in it, a HAR, is then read as one),
-// else head and tail each with their margin, and the redacted text is
+// it is all there and under wholeRedactMax or may hold name/value pairs (a
+// JSON document in it, a HAR, is then read as one), else head and tail
+// each with their margin, and the redacted text is
 // cut, so a secret that straddles an edge is replaced before the cut
 // could hide what identifies it. The marker counts the bytes of the n
 // not shown.
@@ -43,7 +50,7 @@ func (rd redactor) cutText(head, tail string, n, headKeep, tailKeep int, sep str
 		if n <= headKeep+tailKeep {
 			return s
 		}
-		if n > wholeRedactMax && n > headKeep+tailKeep+4*cutMargin {
+		if n > wholeRedactMax && n > headKeep+tailKeep+4*cutMargin && !namePairs(s) {
 			return rd.cutText(s[:headKeep+cutMargin], s[n-tailKeep-cutMargin:], n, headKeep, tailKeep, sep)
 		}
 		r := rd.cutRedact(s)

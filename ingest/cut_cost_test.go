@@ -29,7 +29,8 @@ func TestCutMiddleLongTextCostBounded(t *testing.T) {
 }
 
 // The marker counts a byte of invalid UTF-8 as one even when the text
-// also holds U+FFFD of its own elsewhere.
+// also holds U+FFFD of its own away from the cut's edges (near them the
+// count is approximate, as docs/reporter.md says).
 func TestCutMarkerMixedReplacementChars(t *testing.T) {
 	s := strings.Repeat("caf\xe9 ", 1000) + strings.Repeat("\uFFFD", 4000) + strings.Repeat("caf\xe9 ", 1000)
 	for name, out := range map[string]string{

@@ -49,8 +49,8 @@ type ReporterOptions struct {
 	// and tail with 4 KiB beyond each), before the built-in rules; then the
 	// cut text, which those rules have already redacted. So it should be
 	// idempotent (replace; do not append, count or escape). A field the
-	// Reporter cuts to fit a chunk it sees whole, once. It is called one
-	// call at a time.
+	// Reporter cuts to fit a chunk it sees whole, once. A Reporter calls it
+	// one call at a time (two Reporters sharing a hook may overlap).
 	Redact func(string) string
 	// Progress, when set, is called as chunks are cut and stored, from the
 	// upload goroutines too: it must be safe for concurrent use.
