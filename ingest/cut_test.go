@@ -29,11 +29,7 @@ func noLeak(t *testing.T, chunkBytes int, leaked string, record func(*ingest.Rep
 // noLeakWith is noLeak with the ReporterOptions set by opt.
 func noLeakWith(t *testing.T, opt func(*ingest.ReporterOptions), leaked string, record func(*ingest.Reporter)) {
 	t.Helper()
-	srv, err := projectopstest.NewServer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := projectopstest.NewTestServer(t)
 	c, err := srv.NewClient()
 	if err != nil {
 		t.Fatal(err)

@@ -178,6 +178,26 @@ func (c *edgeConn) response(id uint32) reply {
 	}
 }
 
+// control reads the host's messages until a control message and returns
+// it decoded; chunks are dropped.
+func (c *edgeConn) control() tunnelwire.Control {
+	c.t.Helper()
+	for {
+		typ, msg, err := c.r.Read()
+		if err != nil {
+			c.t.Fatalf("edge read: %v", err)
+		}
+		if typ != websocket.MessageText {
+			continue
+		}
+		m, err := tunnelwire.DecodeControl(msg)
+		if err != nil {
+			c.t.Fatalf("control message %s: %v", msg, err)
+		}
+		return m
+	}
+}
+
 // relayOnce serves h on a fresh fake edge and relays one request to it.
 func relayOnce(t *testing.T, f *fixture, h http.Handler, method, url string, hdr http.Header, body []byte) reply {
 	t.Helper()

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
 
@@ -81,17 +79,7 @@ func TestReusedIDCountsAgainstRunningHandlers(t *testing.T) {
 	c.req(2, http.MethodGet, "/api/mcp/adapter-http/srv_1/probe", nil, nil)
 	refused := 0
 	for {
-		typ, msg, err := c.r.Read()
-		if err != nil {
-			t.Fatalf("edge read: %v", err)
-		}
-		if typ != websocket.MessageText {
-			continue
-		}
-		m, err := tunnelwire.DecodeControl(msg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := c.control()
 		if m.ID == 1 && m.T == tunnelwire.Abort && m.Code == tunnelwire.AbortOverloaded {
 			refused++
 		}

@@ -46,17 +46,7 @@ func TestHelloMaxReqBodyIsCapped(t *testing.T) {
 	c.req(2, http.MethodGet, "/api/mcp/adapter-http/srv_1", nil, nil)
 	aborted := false
 	for {
-		typ, msg, err := c.r.Read()
-		if err != nil {
-			t.Fatalf("edge read: %v", err)
-		}
-		if typ != websocket.MessageText {
-			continue
-		}
-		m, err := tunnelwire.DecodeControl(msg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := c.control()
 		if m.ID == 1 && m.T == tunnelwire.Abort {
 			aborted = true
 		}
@@ -106,23 +96,13 @@ func TestHelloMaxInflightIsCapped(t *testing.T) {
 	}
 	// The streams past the cap end in any order: each ends once.
 	for ended := 0; ended < extra; {
-		typ, msg, err := c.r.Read()
-		if err != nil {
-			t.Fatalf("edge read: %v", err)
-		}
-		if typ != websocket.MessageText {
-			continue
-		}
-		m, err := tunnelwire.DecodeControl(msg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := c.control()
 		switch {
 		case m.ID <= capped || m.T == tunnelwire.Res:
 		case m.T == tunnelwire.Abort && m.Code == tunnelwire.AbortOverloaded:
 			ended++
 		default:
-			t.Fatalf("stream %d past the cap: %s, want an overloaded abort", m.ID, msg)
+			t.Fatalf("stream %d past the cap: %+v, want an overloaded abort", m.ID, m)
 		}
 	}
 }
