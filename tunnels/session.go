@@ -32,7 +32,6 @@ type session struct {
 	reqCtx     context.Context   // the session's values without its cancellation: requests derive from it
 	holdsReads bool              // the reader reports a socket read before it makes one (a Cork under the connection)
 	limits     tunnelwire.Limits // the edge's, from its first hello; read and written by the reader alone
-	maxRunning int64             // the cap on handlers running (see runningPerInflight); the reader's too
 	greeted    bool              // the first hello has been taken in
 	served     bool              // a req was taken in, not refused (read once run has returned)
 
@@ -53,7 +52,7 @@ const closeGrace = 500 * time.Millisecond
 func newSession(conn *websocket.Conn, cork *tunnelwire.Cork, h http.Handler, log *slog.Logger, handlers *handlerSet) *session {
 	s := &session{conn: conn, w: tunnelwire.NewWriter(conn, cork), h: h, log: log, streams: map[uint32]*stream{},
 		handlers: handlers}
-	s.setLimits(tunnelwire.DefaultLimits)
+	s.limits = tunnelwire.DefaultLimits
 	if cork != nil {
 		s.raw = cork
 		cork.BeforeRead, s.holdsReads = s.startPending, true
@@ -191,7 +190,7 @@ func (s *session) control(msg []byte) error {
 			return nil
 		}
 		s.greeted = true
-		s.setLimits(sessionLimits(c.Limits))
+		s.limits = sessionLimits(c.Limits)
 		if s.onReady != nil {
 			s.onReady()
 			s.onReady = nil
@@ -246,12 +245,6 @@ func (s *session) chunkMsg(msg []byte) error {
 		_ = s.w.Send(tunnelwire.Batch(nil).Abort(c.ID, tunnelwire.AbortTooLarge, ""))
 	}
 	return nil
-}
-
-// setLimits takes in the session's limits, and maxRunning with them: it
-// is derived from the same hello's MaxInflight, so the two never disagree.
-func (s *session) setLimits(l tunnelwire.Limits) {
-	s.limits, s.maxRunning = l, int64(runningPerInflight*l.MaxInflight)
 }
 
 func (s *session) stream(id uint32) *stream {

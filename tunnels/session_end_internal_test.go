@@ -19,8 +19,8 @@ func TestSessionEndDropsPendingStreams(t *testing.T) {
 		// A Cork under the connection: a req with a body waits for it.
 		s := newSession(nil, tunnelwire.NewCork(nil), http.NotFoundHandler(), slog.New(slog.DiscardHandler), &handlers)
 		s.reqCtx = context.Background()
-		s.setLimits(tunnelwire.Limits{MaxReqBody: 1 << 20, Chunk: 64 << 10, MaxInflight: 1})
-		if n := handlers.running.Load(); n >= s.maxRunning {
+		s.limits = tunnelwire.Limits{MaxReqBody: 1 << 20, Chunk: 64 << 10, MaxInflight: 1}
+		if n := handlers.running.Load(); n >= runningPerInflight {
 			t.Fatalf("session %d starts with %d handlers counted as running, none started; want 0", i, n)
 		}
 		s.start(&tunnelwire.Control{T: tunnelwire.Req, ID: 1, Method: http.MethodPost,

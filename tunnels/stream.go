@@ -53,7 +53,7 @@ func (s *session) start(c *tunnelwire.Control) {
 		// if it started, is cancelled and its body read fails.
 		s.retireLocked(old, context.Canceled)
 	}
-	if len(s.streams) >= s.limits.MaxInflight || s.handlers.running.Load() >= s.maxRunning {
+	if len(s.streams) >= s.limits.MaxInflight || s.handlers.running.Load() >= int64(runningPerInflight*s.limits.MaxInflight) {
 		// Past the edge's own count (each stream holds up to MaxReqBody
 		// of queued body), or past the handlers the host runs at once
 		// (those the edge forgot but that ignore their context): refused,
