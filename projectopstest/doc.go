@@ -51,8 +51,6 @@
 //   - ids are deterministic (prj_1, hst_2, ...) and listings are in
 //     creation order; a generated x-request-id is req_1, req_2, ... (the
 //     service's is a UUID);
-//   - a wrong method on a known path answers 405 with code
-//     METHOD_NOT_ALLOWED (the specification names no code for it);
 //   - the 400 VALIDATION_ERROR for deleting a referenced host without
 //     force (as the service answers its backend's refusal) carries
 //     details.references listing {type, id, name};
@@ -144,10 +142,6 @@
 //     read; OAUTH_REQUIRED's details.serverUrl has a ?k= secret and a
 //     userinfo password redacted, where the service sends the saved URL
 //     as it is (a tunnel's, secret and all);
-//   - tools/call refuses a task opt-in (taskOptions, allowTaskResult true)
-//     as the service's /api/v1 route does, without running the tool, but
-//     with FEATURE_NOT_SUPPORTED's status in the spec, 422, where the
-//     service's source answers 400;
 //   - tools/call's toolName, prompts/get's promptName and resources/read's
 //     uri holding a control character other than tab, or beginning or
 //     ending with a space or tab, are 400 VALIDATION_ERROR naming the

@@ -239,11 +239,13 @@ func underAPI(path string) bool {
 	return path == apiPrefix || strings.HasPrefix(path, apiPrefix+"/")
 }
 
-// unmatched answers paths no route serves: 405 when the path exists with
-// another method, else 404, both as error envelopes. Under the API the
-// key is checked first, as the service's gateway checks it for every path
-// but the public catalog's (a request without one is 401, and it is
-// metered).
+// unmatched answers paths no route serves with a 404 envelope, a known
+// path with another method too: the service's router has no 405 (its
+// codes are the specification's, and a wrong method falls through to its
+// 404), so the message names the methods the path takes instead. Under
+// the API the key is checked first, as the service's gateway checks it for
+// every path but the public catalog's (a request without one is 401, and
+// it is metered).
 func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 	if underAPI(r.URL.Path) {
 		a, herr := rt.s.authenticate(r)
@@ -264,19 +266,15 @@ func (rt *router) unmatched(w http.ResponseWriter, r *http.Request) {
 			allowed = append(allowed, m)
 		}
 	}
-	if len(allowed) == 0 {
-		msg := "No route for " + r.Method + " " + rt.shownPath(w, r)
-		if p := r.URL.Path; !underAPI(p) && p != strings.TrimSuffix(relayPublicPath, "/") &&
-			!strings.HasPrefix(p, relayPublicPath) {
-			// The usual cause: a base URL without the version segment.
-			msg += " (the API is served under " + apiPrefix + ": does the base URL end with it?)"
-		}
-		edge.WriteError(w, edge.NotFound(msg))
-		return
+	msg := "No route for " + r.Method + " " + rt.shownPath(w, r)
+	switch p := r.URL.Path; {
+	case len(allowed) > 0:
+		msg += " (the path takes " + strings.Join(allowed, ", ") + ")"
+	case !underAPI(p) && p != strings.TrimSuffix(relayPublicPath, "/") && !strings.HasPrefix(p, relayPublicPath):
+		// The usual cause: a base URL without the version segment.
+		msg += " (the API is served under " + apiPrefix + ": does the base URL end with it?)"
 	}
-	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	edge.WriteError(w, &edge.Error{Status: http.StatusMethodNotAllowed, Body: edge.NewError(edge.CodeMethodNotAllowed,
-		"Method "+r.Method+" is not allowed on "+rt.shownPath(w, r), nil).Body})
+	edge.WriteError(w, edge.NotFound(msg))
 }
 
 // shownPath is the request's path as errors show it: serveHTTP's, or

@@ -12,7 +12,7 @@ import (
 )
 
 // TestAPIKeyInPathNeverEchoed: an API key pasted into a URL path (where a
-// project or server id goes, or anywhere) is not echoed in the 404/405
+// project or server id goes, or anywhere) is not echoed in the 404
 // envelope, in Requests() or in the request's log line; neither is a key's
 // random part pasted without its prefix, nor anything shaped like a key.
 func TestAPIKeyInPathNeverEchoed(t *testing.T) {
@@ -93,7 +93,7 @@ func TestAPIKeyInPathAfterNonASCII(t *testing.T) {
 }
 
 // TestIDsHoldingSKShownAsIs: an id that merely holds "sk_" (task_runner,
-// disk_1, ...) is no key: Requests() and the 404/405 messages show it as
+// disk_1, ...) is no key: Requests() and the 404 messages show it as
 // it came. "sk_" starting a segment or following a non-alphanumeric byte,
 // with a key-length tail, is masked.
 func TestIDsHoldingSKShownAsIs(t *testing.T) {
@@ -107,7 +107,7 @@ func TestIDsHoldingSKShownAsIs(t *testing.T) {
 		}
 		for _, c := range []struct{ method, path string }{
 			{"POST", pfx + id + "/check-oauth"}, // served
-			{"PUT", pfx + id + "/check-oauth"},  // 405
+			{"PUT", pfx + id + "/check-oauth"},  // 404, a wrong method
 			{"GET", "/api/v1/nowhere/" + id},    // 404
 		} {
 			req := httptest.NewRequest(c.method, c.path, nil)

@@ -17,9 +17,10 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// CodeMethodNotAllowed answers a known path with the wrong method. The
-// specification has no code for 405, so the double names one; clients treat
-// it as an unknown, non-retryable code.
+// CodeMethodNotAllowed is the code of a fault injected with status 405
+// (SetFault). The specification has no code for 405 and the service never
+// answers one (a wrong method is its 404), so the double names one; clients
+// treat it as an unknown, non-retryable code.
 const CodeMethodNotAllowed shared.Code = "METHOD_NOT_ALLOWED"
 
 // Error is a failure a handler answers with: the wire envelope, its status
