@@ -34,3 +34,23 @@ func TestBodylessWritesRefuseNullFields(t *testing.T) {
 		t.Errorf("after refused writes: %d builds (want the seeded one), sharing %s (want user)", len(page.Items), e.Sharing)
 	}
 }
+
+// A bodyless route's refusal names every stray key in its message, in the
+// service's words ("Unexpected field(s) in body: ..."), as well as the first
+// in details.field.
+func TestBodylessRefusalNamesEveryKey(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	env, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: ws.ProjectID, OwnerUserID: ws.UserID,
+		Name: "e", Dockerfile: "FROM ubuntu:22.04\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := inproc(srv).call(t, "DELETE", "/projects/"+ws.ProjectID+"/computer-environments/"+env, ws.APIKey,
+		`{"x":1,"force":true}`)
+	r.wantField(t, "force")
+	if b := r.wantError(t, shared.CodeValidation); b.Message != "Unexpected field(s) in body: force, x" {
+		t.Errorf("message %q", b.Message)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -58,7 +59,9 @@ func (r *Route) CheckRequest(body any) error {
 			return nil
 		}
 		if m, ok := body.(map[string]any); ok {
-			return &Violation{Field: firstKey(m), Message: "This operation takes no body fields"}
+			// The service's wording, every stray key named (as its
+			// bodyless routes answer), not only the one details.field holds.
+			return &Violation{Field: firstKey(m), Message: "Unexpected field(s) in body: " + strings.Join(sortedKeys(m), ", ")}
 		}
 		return &Violation{Message: "JSON body must be an object"}
 	}
