@@ -26,7 +26,9 @@
 // Requests are retried with jittered exponential backoff according to what
 // the operation is: reads on network errors, 429 and 5xx (but 501 and 505);
 // non-idempotent writes only when the request provably did not run.
-// Retry-After is honoured exactly, up to option.WithMaxRetryAfter.
+// Retry-After is honoured (never retried sooner), plus jitter of up to a
+// quarter of it so that callers refused together do not return together,
+// up to option.WithMaxRetryAfter.
 //
 // The package projectopstest provides an in-memory implementation of the
 // whole API for tests and local development; the examples run against it.

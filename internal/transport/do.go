@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	mrand "math/rand/v2"
 	"mime"
 	"net/http"
 	"net/url"
@@ -172,12 +173,12 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		why := "backoff"
 		if hasRA {
 			why = "Retry-After"
-			// Honour Retry-After exactly; never wait longer than allowed
+			// Never earlier than Retry-After; never longer than allowed
 			// without telling the caller.
 			if apiErr.RetryAfter > t.maxRA {
 				return apiErr
 			}
-			wait = apiErr.RetryAfter
+			wait = raJitter(ctx, apiErr.RetryAfter, t.maxRA)
 		}
 		if werr := t.retryWait(ctx, req, attempt, wait, why, apiErr); werr != nil {
 			return werr
@@ -596,6 +597,24 @@ func (t *Transport) retryWait(ctx context.Context, req *Request, attempt int, d 
 		return waitCut(serr, last)
 	}
 	return nil
+}
+
+// raJitter is the wait for a Retry-After of ra: ra plus a random part of
+// up to a quarter of it. The service's per-key limiter gives every caller
+// it refuses within one window the same whole-second value, and callers
+// that all come back at that instant are refused together again, so the
+// specification asks for jitter on 429 (section 8). The added part never
+// takes the wait past maxRA or past the context's deadline, where ra alone
+// would fit.
+func raJitter(ctx context.Context, ra, maxRA time.Duration) time.Duration {
+	limit := min(ra+ra/4, maxRA)
+	if dl, ok := ctx.Deadline(); ok {
+		limit = min(limit, time.Until(dl))
+	}
+	if limit <= ra {
+		return ra
+	}
+	return ra + mrand.N(limit-ra)
 }
 
 // waitCut is the error of a call whose wait before a retry was cut short

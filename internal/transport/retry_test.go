@@ -260,8 +260,8 @@ func TestRetryAfter(t *testing.T) {
 		name  string
 		class Class
 		first reply
-		// wantSleep is the exact delay; when zero, the delay must lie in
-		// [min, max].
+		// wantSleep is the Retry-After waited (plus its jitter); when
+		// zero, the delay must lie in [min, max].
 		wantSleep time.Duration
 		min, max  time.Duration
 		// capped: the call returns after one attempt with RetryAfter set.
@@ -275,7 +275,7 @@ func TestRetryAfter(t *testing.T) {
 		{name: "zero retries at once", class: Read, first: raReply(429, "0"), min: 0, max: 0},
 		{name: "equal to the cap waits", class: Read, first: raReply(429, "60"), wantSleep: 60 * time.Second},
 		{name: "HTTP date", class: Read, first: raReply(429, time.Now().Add(10*time.Second).UTC().Format(http.TimeFormat)),
-			min: 8 * time.Second, max: 10 * time.Second},
+			min: 8 * time.Second, max: 10 * time.Second * 5 / 4},
 		{name: "HTTP date in the past", class: Read, first: raReply(429, "Mon, 02 Jan 2006 15:04:05 GMT"), min: 0, max: 0},
 		{name: "unparsable falls back to backoff", class: Read, first: raReply(429, "soon"), min: base / 2, max: base * 3 / 2},
 		{name: "fractional seconds", class: Read, first: raReply(429, "1.5"), wantSleep: 1500 * time.Millisecond},
@@ -325,8 +325,9 @@ func TestRetryAfter(t *testing.T) {
 				t.Fatalf("sleeps = %v, want one", d)
 			}
 			if tt.wantSleep != 0 {
-				if d[0] != tt.wantSleep {
-					t.Errorf("slept %s, want exactly %s", d[0], tt.wantSleep)
+				// Retry-After plus up to a quarter of it, within the cap.
+				if hi := min(tt.wantSleep+tt.wantSleep/4, time.Minute); d[0] < tt.wantSleep || d[0] > hi {
+					t.Errorf("slept %s, want within [%s, %s]", d[0], tt.wantSleep, hi)
 				}
 			} else if d[0] < tt.min || d[0] > tt.max {
 				t.Errorf("slept %s, want within [%s, %s]", d[0], tt.min, tt.max)
@@ -350,8 +351,8 @@ func TestRetryAfterOnLastAttempt(t *testing.T) {
 	if !ok || e.RetryAfter != 5*time.Second || e.StatusCode != 429 {
 		t.Fatalf("err = %v, want a 429 with RetryAfter 5s", err)
 	}
-	if diff := cmp.Diff([]time.Duration{5 * time.Second, 5 * time.Second}, sl.all()); diff != "" {
-		t.Errorf("sleeps (-want +got):\n%s", diff)
+	if d := sl.all(); len(d) != 2 || d[0] < 5*time.Second || d[1] < 5*time.Second || max(d[0], d[1]) > 5*time.Second+5*time.Second/4 {
+		t.Errorf("sleeps %v, want two of 5s plus its jitter", d)
 	}
 	if n := len(s.requests()); n != 3 {
 		t.Errorf("attempts = %d, want 3", n)

@@ -1,0 +1,41 @@
+package transport
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// Callers refused in one window get the same whole-second Retry-After from
+// the service's per-key limiter; the spec (section 8) asks for jitter on
+// 429, so each wait is Retry-After plus a random part of up to a quarter of
+// it: never earlier, not all alike, never past the cap or a deadline that
+// Retry-After alone meets.
+func TestRetryAfterJitter(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	seen := map[time.Duration]bool{}
+	for range 200 {
+		d := raJitter(ctx, time.Second, time.Minute)
+		if d < time.Second || d >= time.Second+time.Second/4 {
+			t.Fatalf("wait %s for Retry-After 1s, want within [1s, 1.25s)", d)
+		}
+		seen[d] = true
+	}
+	if len(seen) < 100 {
+		t.Errorf("200 waits took %d distinct values: no jitter to speak of", len(seen))
+	}
+	if d := raJitter(ctx, 0, time.Minute); d != 0 {
+		t.Errorf("Retry-After 0 waits %s, want 0", d)
+	}
+	if d := raJitter(ctx, 58*time.Second, time.Minute); d < 58*time.Second || d > time.Minute {
+		t.Errorf("Retry-After 58s under a 60s cap waits %s", d)
+	}
+	dl, cancel := context.WithTimeout(ctx, 1100*time.Millisecond)
+	defer cancel()
+	for range 50 {
+		if d := raJitter(dl, time.Second, time.Minute); d < time.Second || d > 1100*time.Millisecond {
+			t.Fatalf("Retry-After 1s with 1.1s left waits %s", d)
+		}
+	}
+}
