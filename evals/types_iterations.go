@@ -1,6 +1,8 @@
 package evals
 
 import (
+	"encoding/json"
+
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -51,6 +53,21 @@ type Iteration struct {
 	ActualToolCalls   []ToolCall `json:"actualToolCalls"`
 	ExpectedToolCalls []ToolCall `json:"expectedToolCalls"`
 	Error             string     `json:"error,omitempty"`
+
+	// The fields below are sent by newer versions of the service (the
+	// 2026-08-22 reference) and are zero on a service that does not.
+
+	// Scores are the per-scorer verdicts; nil when the run predates
+	// scoring or the stored scores failed validation.
+	Scores []ScoreResult `json:"scores,omitempty"`
+	// EvaluationConfig is the scorer definitions snapshot Scores were
+	// produced under ({hash, definitions}), kept as sent; present exactly
+	// when Scores is (a JSON null reads as the literal null).
+	EvaluationConfig json.RawMessage `json:"evaluationConfig,omitempty"`
+	// ScoreIntegrity is "score_integrity_invalid" when the service
+	// downgraded the iteration's verdict over malformed gating score
+	// evidence, else empty.
+	ScoreIntegrity string `json:"scoreIntegrity,omitempty"`
 }
 
 // IterationsParams pages Runs.ListIterations and Runs.AllIterations.

@@ -145,6 +145,11 @@ type RunParams struct {
 	// too (which the service reads first) when it fits one (256 bytes);
 	// without it, Create generates a key per call.
 	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+	// RunGroupID is a display label grouping sibling runs; it carries no
+	// quota or launch meaning. Newer versions of the service (the
+	// 2026-08-22 reference) echo it in RunCreated; older ones accept and
+	// ignore it.
+	RunGroupID string `json:"runGroupId,omitempty"`
 }
 
 // Format implements fmt.Formatter through a method-less copy printed with
@@ -183,6 +188,42 @@ type RunCreated struct {
 	// Deduped is true when the service recognised the Idempotency-Key of
 	// an earlier request and returned that request's run.
 	Deduped bool `json:"deduped,omitempty"`
+	// RunGroupID echoes RunParams.RunGroupID. Sent by newer versions of
+	// the service (the 2026-08-22 reference); empty otherwise.
+	RunGroupID string `json:"runGroupId,omitempty"`
+	// Environment is the environment revision the run is pinned to. Sent
+	// by newer versions of the service (the 2026-08-22 reference), as null
+	// for a run over a saved server selection; nil either way otherwise.
+	Environment *RunEnvironment `json:"environment,omitempty"`
+}
+
+// RunEnvironment is the project environment a run is pinned to, at the
+// revision resolved when it launched (newer versions of the service).
+type RunEnvironment struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+	// Revision is the environment revision the run executed against; 0
+	// when the service sends none.
+	Revision int `json:"revision,omitempty"`
+}
+
+// Run score integrity verdicts (Run.ScoreIntegrity), sent by newer
+// versions of the service. An empty ScoreIntegrity is no verdict at all
+// (an older service, or one that predates integrity checking): a score
+// gate must treat it like ScoreIntegrityInvalid.
+const (
+	ScoreIntegrityValid   = "valid"
+	ScoreIntegrityInvalid = "invalid"
+)
+
+// RunJudges are the advisory LLM graders of a run, keyed by judge, as
+// newer versions of the service send them on Runs.Get. Each is kept as the
+// service sent it (an object with status, errorCode, summary, generatedAt,
+// modelUsed, threshold and cases in the 2026-08-22 reference), nil when
+// absent.
+type RunJudges struct {
+	GoalCompletion json.RawMessage `json:"goalCompletion,omitempty"`
+	Groundedness   json.RawMessage `json:"groundedness,omitempty"`
 }
 
 // Summary counts a run's iterations. While the run is in flight Total is
@@ -207,6 +248,25 @@ type Run struct {
 	Notes       string        `json:"notes,omitempty"`
 	CreatedAt   shared.Millis `json:"createdAt"`
 	CompletedAt shared.Millis `json:"completedAt,omitempty"`
+
+	// The fields below are sent by newer versions of the service (the
+	// 2026-08-22 reference) and are zero on a service that does not.
+
+	// ScoreIntegrity is ScoreIntegrityValid or ScoreIntegrityInvalid;
+	// empty (null or absent) is no verdict, which a score gate must treat
+	// like invalid.
+	ScoreIntegrity string `json:"scoreIntegrity,omitempty"`
+	// Environment is the environment revision the run is pinned to; nil
+	// for a run over a saved server selection.
+	Environment *RunEnvironment `json:"environment,omitempty"`
+	// ExecutionEngine is "emulated" or "harness:<id>"; empty means the
+	// engine is unknown (never read it as emulated).
+	ExecutionEngine string `json:"executionEngine,omitempty"`
+	// Judges are the advisory graders (Runs.Get only; lists omit them).
+	Judges *RunJudges `json:"judges,omitempty"`
+	// Insights is the service's insights envelope as sent (Runs.Get only);
+	// nil reads like an envelope with status "not_available".
+	Insights json.RawMessage `json:"insights,omitempty"`
 }
 
 // Passed reports whether the run finished with the passed result.

@@ -23,6 +23,7 @@ type schema struct {
 	Ref        string             `json:"$ref"`
 	OneOf      []*schema          `json:"oneOf"`
 	AnyOf      []*schema          `json:"anyOf"`
+	AllOf      []*schema          `json:"allOf"`
 	Enum       []any              `json:"enum"`
 	Const      any                `json:"const"`
 	Format     string             `json:"format"`
@@ -230,7 +231,9 @@ func sample(d *document, s *schema, nulls bool, depth int) any {
 	if s.Const != nil {
 		return s.Const
 	}
-	for _, alts := range [][]*schema{s.OneOf, s.AnyOf} {
+	// A one-element allOf (the 08-22 reference's way of describing a
+	// $ref) is sampled as its element.
+	for _, alts := range [][]*schema{s.OneOf, s.AnyOf, s.AllOf} {
 		if s.Type != nil || s.Properties != nil {
 			break // alternatives that only constrain the schema's own shape
 		}

@@ -14,8 +14,10 @@ func TestRemainingSchemasMatchGoTypes(t *testing.T) {
 	t.Parallel()
 	d := load(t)
 	sc := d.Components.Schemas
-	// deduped is the 08-22 version's (reference-notes section 3.4).
-	checkFields(t, "EvalRunCreated", sc["EvalRunCreated"], reflect.TypeFor[evals.RunCreated](), []string{"deduped"})
+	// deduped, runGroupId and environment are the 08-22 version's
+	// (reference-notes sections 3.4 and 3.7).
+	checkFields(t, "EvalRunCreated", sc["EvalRunCreated"], reflect.TypeFor[evals.RunCreated](),
+		[]string{"deduped", "runGroupId", "environment"})
 	check(t, "Error", sc["Error"], reflect.TypeFor[apierr.Body]())
 	// An inline test case: the reference marks model, provider and runs
 	// required, the specification (which wins) makes them optional with

@@ -12,8 +12,6 @@ func TestEvalSchemasMatchGoTypes(t *testing.T) {
 	t.Parallel()
 	d := load(t)
 	cases := map[string]reflect.Type{
-		"EvalRun":                reflect.TypeFor[evals.Run](),
-		"EvalIteration":          reflect.TypeFor[evals.Iteration](),
 		"EvalSuite":              reflect.TypeFor[evals.Suite](),
 		"EvalSuiteCreateRequest": reflect.TypeFor[evals.CreateSuiteParams](),
 		"EvalSuiteCreated":       reflect.TypeFor[evals.SuiteCreated](),
@@ -25,9 +23,19 @@ func TestEvalSchemasMatchGoTypes(t *testing.T) {
 			check(t, name, d.Components.Schemas[name], typ)
 		})
 	}
-	// idempotencyKey is the 08-22 version's (reference-notes section 1).
+	// idempotencyKey and runGroupId are the 08-22 version's (reference-notes
+	// sections 1 and 3.7), as are the run's and iteration's fields below.
 	checkFields(t, "EvalRunCreateRequest", d.Components.Schemas["EvalRunCreateRequest"], reflect.TypeFor[evals.RunParams](),
-		[]string{"idempotencyKey"})
+		[]string{"idempotencyKey", "runGroupId"})
+	checkFields(t, "EvalRun", d.Components.Schemas["EvalRun"], reflect.TypeFor[evals.Run](),
+		[]string{"scoreIntegrity", "environment", "executionEngine", "judges", "insights"})
+	checkFields(t, "EvalIteration", d.Components.Schemas["EvalIteration"], reflect.TypeFor[evals.Iteration](),
+		[]string{"scores", "evaluationConfig", "scoreIntegrity"})
+	// The types of those fields against the 08-22 schemas.
+	later := reference0822(t).Components.Schemas
+	check(t, "ScoreResult", later["ScoreResult"], reflect.TypeFor[evals.ScoreResult]())
+	check(t, "EvalRunEnvironment", later["EvalRunEnvironment"], reflect.TypeFor[evals.RunEnvironment]())
+	check(t, "EvalRunJudges", later["EvalRunJudges"], reflect.TypeFor[evals.RunJudges]())
 	s := d.Components.Schemas["EvalSuite"]
 	check(t, "EvalSuite.latestRun", s.Properties["latestRun"], reflect.TypeFor[evals.LatestRun]())
 	check(t, "EvalSuite.totals", s.Properties["totals"], reflect.TypeFor[evals.Totals]())
