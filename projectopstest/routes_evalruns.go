@@ -21,7 +21,36 @@ const maxIdempotencyKey = 256
 
 func checkCreateRun(c *call, p *evals.RunParams) *edge.Error {
 	p.PassCriteria = passCriteria(c, p.PassCriteria)
+	if headerIdempotencyKey(c) == "" {
+		// The service puts a usable header key in place of the body's
+		// before its schema (1 to 256 characters) sees it: only a body
+		// key that stays is checked.
+		if herr := checkBodyIdempotencyKey(c.present["idempotencyKey"], p.IdempotencyKey); herr != nil {
+			return herr
+		}
+	}
 	return checkRunParams(p)
+}
+
+// headerIdempotencyKey is the run create's x-mcpjam-idempotency-key as
+// the gateway reads it, "" when there is none it honours (blank or too
+// long). This route reads the prefixed header alone (the service's
+// readIdempotencyKey, whatever the reference notes say of the bare
+// Idempotency-Key, which other routes read too).
+func headerIdempotencyKey(c *call) string {
+	if k := strings.TrimSpace(c.r.Header.Get("X-Mcpjam-Idempotency-Key")); len(k) <= maxIdempotencyKey {
+		return k
+	}
+	return ""
+}
+
+// checkBodyIdempotencyKey holds a body's idempotencyKey (present: sent,
+// not null) to the service's schema: 1 to 256 UTF-16 code units.
+func checkBodyIdempotencyKey(present bool, key string) *edge.Error {
+	if (present && key == "") || wire.UTF16Len(key) > maxIdempotencyKey {
+		return edge.Validation("idempotencyKey", "idempotencyKey must be 1 to "+strconv.Itoa(maxIdempotencyKey)+" characters")
+	}
+	return nil
 }
 
 // passCriteria is a body's passCriteria as the service reads it: an object
@@ -38,14 +67,7 @@ func passCriteria(c *call, pc *evals.PassCriteria) *evals.PassCriteria {
 // idempotency key is the gateway's: x-mcpjam-idempotency-key (a blank or
 // too long header is ignored), else the body's idempotencyKey.
 func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *edge.Error) {
-	key := ""
-	// This route reads the prefixed header alone (the service's
-	// readIdempotencyKey, whatever the reference notes say of the bare
-	// Idempotency-Key, which other routes read too).
-	if k := strings.TrimSpace(c.r.Header.Get("X-Mcpjam-Idempotency-Key")); k != "" && len(k) <= maxIdempotencyKey {
-		key = k
-	}
-	key = cmp.Or(key, p.IdempotencyKey)
+	key := cmp.Or(headerIdempotencyKey(c), p.IdempotencyKey)
 	if key != "" {
 		key = c.a.userID + "\x00" + c.project.id + "\x00" + key
 	}
@@ -70,9 +92,6 @@ func checkRunParams(p *evals.RunParams) *edge.Error {
 		if herr := checkTests("tests", p.Tests); herr != nil {
 			return herr
 		}
-	}
-	if wire.UTF16Len(p.IdempotencyKey) > maxIdempotencyKey { // UTF-16 code units, as the service's schema counts
-		return edge.Validation("idempotencyKey", "idempotencyKey must be at most "+strconv.Itoa(maxIdempotencyKey)+" characters")
 	}
 	if p.IterationOverride < 0 || p.IterationOverride > maxEvalRuns {
 		return edge.Validation("iterationOverride", "iterationOverride must be between 1 and "+strconv.Itoa(maxEvalRuns))
