@@ -35,9 +35,10 @@ func TestBodylessWritesRefuseNullFields(t *testing.T) {
 	}
 }
 
-// A bodyless route's refusal names every stray key in its message, in the
-// service's words ("Unexpected field(s) in body: ..."), as well as the first
-// in details.field.
+// Every bodyless route's refusal names each stray key in its message, in
+// the words of the service's environment routes ("Unexpected field(s) in
+// body: ..."), the first in details.field; the body is checked before the
+// resource is looked up (the run here does not exist).
 func TestBodylessRefusalNamesEveryKey(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t, noLimit)
@@ -47,10 +48,17 @@ func TestBodylessRefusalNamesEveryKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := inproc(srv).call(t, "DELETE", "/projects/"+ws.ProjectID+"/computer-environments/"+env, ws.APIKey,
-		`{"x":1,"force":true}`)
-	r.wantField(t, "force")
-	if b := r.wantError(t, shared.CodeValidation); b.Message != "Unexpected field(s) in body: force, x" {
-		t.Errorf("message %q", b.Message)
+	tg := inproc(srv)
+	p := "/projects/" + ws.ProjectID
+	ep := p + "/computer-environments/" + env
+	for _, c := range []struct{ method, path string }{
+		{"POST", ep + "/build"}, {"POST", ep + "/use"}, {"POST", ep + "/promote"}, {"POST", p + "/computer/reset"},
+		{"DELETE", ep}, {"POST", p + "/eval-runs/run_nope/cancel"},
+	} {
+		r := tg.call(t, c.method, c.path, ws.APIKey, `{"x":1,"force":true}`)
+		r.wantField(t, "force")
+		if b := r.wantError(t, shared.CodeValidation); b.Message != "Unexpected field(s) in body: force, x" {
+			t.Errorf("%s %s: message %q", c.method, c.path, b.Message)
+		}
 	}
 }

@@ -59,9 +59,7 @@ func (r *Route) CheckRequest(body any) error {
 			return nil
 		}
 		if m, ok := body.(map[string]any); ok {
-			// The service's wording, every stray key named (as its
-			// bodyless routes answer), not only the one details.field holds.
-			return &Violation{Field: firstKey(m), Message: "Unexpected field(s) in body: " + strings.Join(sortedKeys(m), ", ")}
+			return &Violation{Field: firstKey(m), Message: StrayFields(sortedKeys(m))}
 		}
 		return &Violation{Message: "JSON body must be an object"}
 	}
@@ -126,6 +124,13 @@ func (r *Route) responseSchema(status int) ([]*jsonschema.Schema, bool) {
 }
 
 func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
+
+// StrayFields is the message refusing a bodyless write's fields: every
+// stray key named, sorted, in the words of the service's environment
+// routes (images.ts), not only the one details.field holds.
+func StrayFields(keys []string) string {
+	return "Unexpected field(s) in body: " + strings.Join(keys, ", ")
+}
 
 func firstKey(m map[string]any) string {
 	if k := sortedKeys(m); len(k) > 0 {

@@ -259,8 +259,9 @@ func jsonFieldNames(t reflect.Type, known map[string]bool) {
 }
 
 // RejectBody reads the body of a bodyless operation: nothing, or {}. Any
-// field is a VALIDATION_ERROR naming it, as the service's route code
-// answers (the reference declares these bodies without a schema).
+// field is a VALIDATION_ERROR naming the first in details.field and all in
+// the message, as the service's environment routes answer (the reference
+// declares these bodies without a schema).
 func RejectBody(r *http.Request) *Error {
 	// Any key is refused, one whose value is null too ("present" skips
 	// those, for routes where null means absent).
@@ -268,10 +269,11 @@ func RejectBody(r *http.Request) *Error {
 	if herr != nil {
 		return herr
 	}
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		return Validation(k, fmt.Sprintf("Unknown field %q", k))
+	if len(obj) == 0 {
+		return nil
 	}
-	return nil
+	keys := slices.Sorted(maps.Keys(obj))
+	return Validation(keys[0], contract.StrayFields(keys))
 }
 
 // DecodeError turns an encoding/json error into a VALIDATION_ERROR naming
