@@ -150,7 +150,8 @@ func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...optio
 // is retried to it, as the service's own reporter retries, but not one
 // whose answer may have been lost (the URL may be used up: mint another).
 // The URL is a credential: an error's Path names it by its route, "/eval-ingest/upload",
-// never by the URL itself. A nil body uploads an empty artifact.
+// never by the URL itself. A nil body uploads an empty artifact. A success
+// answer without a storageId is ErrNoStorageID, never an Upload without one.
 func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType string, body io.Reader, opts ...option.RequestOption) (*Upload, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	if uploadURL == "" {
@@ -169,9 +170,23 @@ func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType str
 	if contentType == "" {
 		contentType = "application/octet-stream"
 	}
-	return transport.Call[Upload](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUpload,
+	up, err := transport.Call[Upload](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUpload,
 		URL: uploadURL, RawBody: data, ContentType: contentType, Public: true, Class: transport.Upload})
+	if err != nil {
+		return nil, err
+	}
+	if up.StorageID == "" {
+		// The service's reporter takes only a named blob as stored: an
+		// id-less answer would leave a snapshot pointing nowhere.
+		return nil, fmt.Errorf("%w (%s)", ErrNoStorageID, routeUpload)
+	}
+	return up, nil
 }
+
+// ErrNoStorageID is returned by UploadArtifact when the upload URL answers
+// a success without a storageId: nothing names the artifact, so it counts
+// as not stored (the URL is used up: mint another to retry).
+var ErrNoStorageID = errors.New("projectops: ingest: upload answered without a storageId; the artifact is not stored")
 
 // MaxArtifactBytes caps one raw artifact upload (32 MiB).
 const MaxArtifactBytes = 32 << 20

@@ -74,7 +74,8 @@ func oneOf(s string, allowed ...string) bool { return slices.Contains(allowed, s
 // URL and replaces it by the stored blob's id, as the service's reporter
 // does when a result would not fit a chunk otherwise. What is uploaded is
 // redacted first, by the rules the result itself goes through (inline, the
-// HTML would have been). It reports whether anything was uploaded.
+// HTML would have been). It reports whether anything was uploaded; an
+// upload answered without a storageId is a failed one (ErrNoStorageID).
 func (r *Reporter) uploadWidgets(ctx context.Context, res *Result) (bool, error) {
 	uploaded := false
 	for i := range res.WidgetSnapshots {

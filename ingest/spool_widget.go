@@ -44,7 +44,9 @@ func (t *TBRecorder) spoolWidgets(res *Result, seq int) error {
 // uploadSpooled uploads the widget files a spooled result names and
 // returns the result with their storage ids. A file that is missing or
 // not the spool's own is dropped (the snapshot goes without its HTML); a
-// failed upload fails the resume, which a later one retries.
+// failed upload (an answer without a storageId included: ErrNoStorageID)
+// fails the resume, which a later one retries, so no snapshot is ever
+// sent naming an empty blob.
 func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res json.RawMessage) (json.RawMessage, error) {
 	if !bytes.Contains(res, []byte(spoolBlobPrefix)) {
 		return res, nil
