@@ -14,9 +14,14 @@ import (
 // overrides and the computer, and hostConfigHash its content address (the
 // SHA-256 of its canonical form, which the service recomputes and checks).
 // A config the service's validator would refuse is a VALIDATION_ERROR
-// before anything is sent.
+// before anything is sent, as is a HostConfigHash without a HostConfig:
+// the pair travels whole or not at all, and sent alone the hash would
+// name a config the service never received.
 func (p RunParams) withHostConfigHash() (RunParams, error) {
 	if p.HostConfig == nil {
+		if p.HostConfigHash != "" {
+			return p, apierr.Invalid("hostConfigHash", "RunParams.HostConfigHash is set without a HostConfig; leave it empty: the SDK computes it from HostConfig")
+		}
 		return p, nil
 	}
 	// Through JSON: the validator reads decoded JSON (float64 numbers,

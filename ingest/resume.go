@@ -116,7 +116,11 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 		k := key{hdr.Project, hdr.Run.ExternalRunID, hdr.Run.SuiteName}
 		if groups[k] == nil {
 			groups[k] = &ResumeResult{Project: hdr.Project, ExternalRunID: hdr.Run.ExternalRunID}
-			runs[k] = *hdr.Run
+			run := *hdr.Run
+			// The spool never holds the host config (see withoutSecrets):
+			// a hash found without it is not resent alone.
+			run.HostConfig, run.HostConfigHash = nil, ""
+			runs[k] = run
 			order = append(order, k)
 		}
 		groups[k].Files = append(groups[k].Files, p)

@@ -150,10 +150,14 @@ type RunParams struct {
 	// HostConfig is the host config the run used (report and runs/start
 	// only). The SDK sends it without the runtime server ids, their
 	// overrides and the computer, and sets HostConfigHash to its content
-	// address, as the service's reporter does (a value set here is
-	// replaced): the service recomputes the hash and refuses a mismatch.
-	HostConfig     HostConfig `json:"hostConfig,omitempty"`
-	HostConfigHash string     `json:"hostConfigHash,omitempty"`
+	// address, as the service's reporter does: the service recomputes the
+	// hash and refuses a mismatch.
+	HostConfig HostConfig `json:"hostConfig,omitempty"`
+	// HostConfigHash is computed by the SDK; leave it empty. With a
+	// HostConfig, a value set here is replaced; without one, it is a
+	// VALIDATION_ERROR (field hostConfigHash) from Report, StartRun and
+	// NewReporter, sent nowhere: the pair travels whole or not at all.
+	HostConfigHash string `json:"hostConfigHash,omitempty"`
 }
 
 // ReportParams is the body of the one-shot report: a run and all its
