@@ -20,7 +20,7 @@ const maxIterationIDChars = 256
 
 // check refuses what the service would refuse of a result, before anything
 // is sent, and fills what it requires: a snapshot's protocol and its
-// toolMetadata object. It works on copies, never on the caller's slices.
+// toolMetadata object; a snapshot with a blob id loses its inline HTML. It works on copies, never on the caller's slices.
 // A refusal here matters: sent, one such result sinks its whole chunk (a
 // 400, which Resume would meet again forever).
 func (res *Result) check() error {
@@ -53,6 +53,12 @@ func (res *Result) check() error {
 			}
 			if s.ToolMetadata == nil {
 				s.ToolMetadata = map[string]any{}
+			}
+			if s.WidgetHTMLBlobID != "" {
+				// The blob already holds the HTML: the service's reporter
+				// sends no inline copy beside it, and the copy must never
+				// be uploaded over the caller's id.
+				s.WidgetHTML = ""
 			}
 		}
 		res.WidgetSnapshots = snaps

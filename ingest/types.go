@@ -65,13 +65,17 @@ type WidgetSnapshot struct {
 	ToolMetadata map[string]any `json:"toolMetadata"`
 	// WidgetCSP and WidgetPermissions are null when the widget declared
 	// none.
-	WidgetCSP            map[string]any `json:"widgetCsp"`
-	WidgetPermissions    map[string]any `json:"widgetPermissions"`
-	WidgetPermissive     bool           `json:"widgetPermissive"`
-	PrefersBorder        bool           `json:"prefersBorder"`
-	WidgetHTML           string         `json:"widgetHtml,omitempty"`
-	WidgetHTMLBlobID     string         `json:"widgetHtmlBlobId,omitempty"`
-	InjectedOpenAICompat *bool          `json:"injectedOpenAiCompat,omitempty"`
+	WidgetCSP         map[string]any `json:"widgetCsp"`
+	WidgetPermissions map[string]any `json:"widgetPermissions"`
+	WidgetPermissive  bool           `json:"widgetPermissive"`
+	PrefersBorder     bool           `json:"prefersBorder"`
+	// WidgetHTML is the widget's page inline; WidgetHTMLBlobID names it
+	// stored through UploadArtifact instead. The Reporter and TBRecorder
+	// send a snapshot with a WidgetHTMLBlobID without its WidgetHTML, as
+	// the service's reporter does, and never upload over a caller's id.
+	WidgetHTML           string `json:"widgetHtml,omitempty"`
+	WidgetHTMLBlobID     string `json:"widgetHtmlBlobId,omitempty"`
+	InjectedOpenAICompat *bool  `json:"injectedOpenAiCompat,omitempty"`
 }
 
 // Tool-call order and argument matching modes of MatchOptions.
