@@ -179,6 +179,12 @@
 //     WithMCPIdleTimeout unused: session state (a session resource, a
 //     counter) carries over between requests only there, or for every
 //     server with WithPooledMCPSessions;
+//   - tools, prompts and resources without a cursor, and export, walk every
+//     page of the MCP server's listing, as the service's MCP client does:
+//     a repeated cursor ends the walk with what it gathered, more than 64
+//     pages (the client's cap) fail with 500 INTERNAL_ERROR, and so do
+//     items past 32 MiB, a bound of the double's own (one response holds
+//     them all);
 //   - a STDIO server starts with its spec's environment plus PATH and HOME
 //     only, never the environment of the process running the double;
 //   - like the service's client manager, the double reaches an http server

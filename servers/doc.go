@@ -1,7 +1,8 @@
 // Package servers operates the MCP servers saved in a project: listing
 // them, diagnostics (Validate, Doctor, CheckOAuth), primitives (tools,
 // prompts, resources: AllTools and ListTools, and so on, an iterator and
-// single pages with the cursor in the body), execution (CallTool, GetPrompt, ReadResource),
+// single pages with the cursor in the body; the service answers a listing
+// without a cursor with every page in one), execution (CallTool, GetPrompt, ReadResource),
 // export snapshots for CI (Export, compared with Diff) and OAuth token
 // import (ImportTokens). Use it through projectops.Client.Servers.
 //

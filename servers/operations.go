@@ -61,15 +61,19 @@ func (s *Service) CheckOAuth(ctx context.Context, projectID, serverID string, op
 	return post[CheckOAuthResult](ctx, s, routeCheckOAuth, projectID, serverID, emptyBody, transport.Read)
 }
 
-// ListTools returns one page of the server's tools. p may be nil (first
-// page). A server without the tools capability is FEATURE_NOT_SUPPORTED.
+// ListTools returns a page of the server's tools. Without a cursor (p nil
+// or p.Cursor "") the service answers every page of the MCP server's
+// listing in one, with no NextCursor; with one, the MCP server's page
+// there and its NextCursor. A server without the tools capability is
+// FEATURE_NOT_SUPPORTED.
 func (s *Service) ListTools(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[*mcp.Tool], error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return post[shared.Page[*mcp.Tool]](ctx, s, routeTools, projectID, serverID, pager.Copy(p), transport.Read)
 }
 
 // AllTools iterates over the server's tools from p.Cursor on (p may
-// be nil).
+// be nil): without a cursor one request, which the service answers with
+// every page.
 func (s *Service) AllTools(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[*mcp.Tool, error] {
 	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[*mcp.Tool], error) {
@@ -77,7 +81,8 @@ func (s *Service) AllTools(ctx context.Context, projectID, serverID string, p *L
 	})
 }
 
-// ListPrompts returns one page of the server's prompts. p may be nil.
+// ListPrompts returns a page of the server's prompts: every page in one
+// without a cursor (p may be nil), as ListTools.
 func (s *Service) ListPrompts(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[*mcp.Prompt], error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return post[shared.Page[*mcp.Prompt]](ctx, s, routePrompts, projectID, serverID, pager.Copy(p), transport.Read)
@@ -92,7 +97,8 @@ func (s *Service) AllPrompts(ctx context.Context, projectID, serverID string, p 
 	})
 }
 
-// ListResources returns one page of the server's resources. p may be nil.
+// ListResources returns a page of the server's resources: every page in
+// one without a cursor (p may be nil), as ListTools.
 func (s *Service) ListResources(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[*mcp.Resource], error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return post[shared.Page[*mcp.Resource]](ctx, s, routeResources, projectID, serverID, pager.Copy(p), transport.Read)
@@ -141,8 +147,8 @@ func (s *Service) ReadResource(ctx context.Context, projectID, serverID string, 
 
 // Export returns the server's tools, resources and prompts in one snapshot,
 // for storing and diffing in CI (see Diff). As the service does, it holds
-// the first page of each listing (the service asks each once, with no
-// cursor) and only some fields of each item: a tool's name, description,
+// every page of each listing (the service asks each without a cursor,
+// which answers them all) and only some fields of each item: a tool's name, description,
 // inputSchema and outputSchema; a resource's uri, name, description and
 // mimeType; a prompt's name, description and arguments. A missing
 // capability exports as an empty list. The snapshot's Raw is the response as served, with the

@@ -3,7 +3,6 @@ package servers_test
 import (
 	"bytes"
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
@@ -63,32 +62,69 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// firstToolsCursor is the nextCursor of the first page of fullServer's
+// tools, asked of the MCP server directly (the service answers a listing
+// without a cursor with every page, so it hands out no such cursor).
+// go-sdk's cursors name the page's last item, so any fullServer takes it.
+func firstToolsCursor(t *testing.T) string {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := fullServer().Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil || res.NextCursor == "" {
+		t.Fatalf("first page of tools: %+v, %v", res, err)
+	}
+	return res.NextCursor
+}
+
+// A listing without a cursor is every page in one, with no next cursor
+// (the service's MCP client aggregates them); one at an explicit cursor is
+// that page and its cursor. The iterators work with both: started without
+// a cursor they yield every item once, started at one they page on.
 func TestListingsFollowCursors(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	p, id := f.WS.ProjectID, addMCP(t, f, "full", fullServer())
 	ctx := t.Context()
+	every := []string{"echo", "extra_0", "extra_1", "fail", "sum"}
 
-	first, err := f.C.Servers.ListTools(ctx, p, id, nil)
+	all, err := f.C.Servers.ListTools(ctx, p, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(first.Items) != pageSize || first.NextCursor == "" {
-		t.Fatalf("first page: %d items, cursor %q", len(first.Items), first.NextCursor)
+	if diff := cmp.Diff(every, names(all.Items, toolName)); diff != "" || all.NextCursor != "" {
+		t.Fatalf("listing without cursor (-want +got):\n%s\ncursor %q, want none", diff, all.NextCursor)
 	}
-	second, err := f.C.Servers.ListTools(ctx, p, id, &servers.ListParams{Cursor: first.NextCursor})
+	cursor := firstToolsCursor(t)
+	second, err := f.C.Servers.ListTools(ctx, p, id, &servers.ListParams{Cursor: cursor})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(second.Items) != pageSize || slices.Equal(names(first.Items, toolName), names(second.Items, toolName)) {
-		t.Fatalf("second page: %v", names(second.Items, toolName))
+	if diff := cmp.Diff(every[2:4], names(second.Items, toolName)); diff != "" || second.NextCursor == "" {
+		t.Fatalf("page at a cursor (-want +got):\n%s\ncursor %q, want the next page's", diff, second.NextCursor)
+	}
+	rest, err := collect(f.C.Servers.AllTools(ctx, p, id, &servers.ListParams{Cursor: cursor}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(every[2:], names(rest, toolName)); diff != "" {
+		t.Errorf("tools from a cursor on (-want +got):\n%s", diff)
 	}
 
 	tools, err := collect(f.C.Servers.AllTools(ctx, p, id, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"echo", "extra_0", "extra_1", "fail", "sum"}, names(tools, toolName)); diff != "" {
+	if diff := cmp.Diff(every, names(tools, toolName)); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	// Input schemas come through as the server declared them.
@@ -209,12 +245,12 @@ func TestExport(t *testing.T) {
 	if snap.ServerID != id || !snap.ExportedAt.Equal(t0) {
 		t.Errorf("serverId %q exportedAt %v", snap.ServerID, snap.ExportedAt)
 	}
-	// As the service, export asks each listing once, without a cursor: the
-	// server's first page (pageSize items of 5 tools, 3 prompts, 3
-	// resources).
-	if len(snap.Tools) != pageSize || len(snap.Prompts) != pageSize || len(snap.Resources) != pageSize {
-		t.Errorf("snapshot has %d tools, %d prompts, %d resources; want the first page (%d) of each",
-			len(snap.Tools), len(snap.Prompts), len(snap.Resources), pageSize)
+	// As the service, export asks each listing without a cursor, which
+	// answers every page: the server's 5 tools, 3 prompts and 3 resources,
+	// pageSize to a page.
+	if len(snap.Tools) != 5 || len(snap.Prompts) != 3 || len(snap.Resources) != 3 {
+		t.Errorf("snapshot has %d tools, %d prompts, %d resources; want every page's 5, 3 and 3",
+			len(snap.Tools), len(snap.Prompts), len(snap.Resources))
 	}
 	// Exported again later, the same server diffs as equal.
 	f.Clock.Advance(1e9)

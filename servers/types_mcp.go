@@ -14,8 +14,9 @@ import (
 // *mcp.ReadResourceResult.
 
 // ListParams selects a page of a primitive listing. Cursor is the
-// NextCursor of the previous page ("" for the first); it travels in the
-// request body.
+// NextCursor of the previous page; it travels in the request body. ""
+// asks for the whole listing: the service answers every page of the MCP
+// server's listing in one, with no NextCursor.
 type ListParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }

@@ -16,8 +16,8 @@ func newExportCmd(a *app) *cobra.Command {
 		Use:   "export --server ID [-o FILE]",
 		Short: "Write a saved server's tools, resources and prompts as a JSON snapshot",
 		Long: `Writes the server's tools, resources and prompts as one JSON snapshot (always
-JSON), to stdout or to -o FILE, as served. The service exports the first page
-of each listing, keeping a tool's name, description, inputSchema and
+JSON), to stdout or to -o FILE, as served. The service exports every page of
+each listing, keeping a tool's name, description, inputSchema and
 outputSchema, a resource's uri, name, description and mimeType, and a prompt's
 name, description and arguments, each as the MCP server sent it, numbers as
 written. Compare two with "projectops diff".`,

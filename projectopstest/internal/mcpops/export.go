@@ -19,8 +19,8 @@ var (
 )
 
 // Export lists tools, resources and prompts in one snapshot, as the
-// service does: the first page of each listing only (it asks once, with no
-// cursor), each item cut down to the fields the service keeps, as the
+// service does: every page of each listing (it asks without a cursor, and
+// its MCP client then walks them all; see listEvery), each item cut down to the fields the service keeps, as the
 // server sent them. A capability the server lacks, or advertises but does
 // not serve, exports as an empty list (never 422).
 func Export(ctx context.Context, sc *Call) (ExportSnapshot, *edge.Error) {
@@ -43,7 +43,7 @@ func Export(ctx context.Context, sc *Call) (ExportSnapshot, *edge.Error) {
 			if !l.has {
 				continue
 			}
-			items, _, err := l.list(ctx, conn.Session, "")
+			items, err := listEvery(ctx, conn.Session, l.list)
 			if err != nil && !methodNotFound(ctx, err, conn) {
 				return err
 			}

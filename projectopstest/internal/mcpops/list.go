@@ -2,15 +2,30 @@ package mcpops
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 )
 
-// maxListPages bounds a full listing, in case a server hands out cursors
-// forever.
+// maxListPages bounds a full listing of the doctor or an eval run, in case
+// a server hands out cursors forever (the service's doctor stops there).
 const maxListPages = 1000
+
+// The bounds of a listing asked without a cursor (see listEvery).
+const (
+	// maxEveryPages is the service's MCP client's page cap on such a
+	// listing (its listMaxPages default), past which the listing fails.
+	maxEveryPages = 64
+	// maxEveryBytes bounds the items such a listing gathers, as sent: the
+	// double answers them in one response. The service has no such bound;
+	// the double keeps one so that a server cannot make it hold (and
+	// answer) an unbounded listing. It is the bound of one captured MCP
+	// message (mcpconn's maxRawMessage).
+	maxEveryBytes = 32 << 20
+)
 
 var errCursorLoop = &mcpconn.Failure{Kind: mcpconn.ServerError, Message: "the server repeated a pagination cursor"}
 
@@ -37,6 +52,45 @@ func listAll[T any](ctx context.Context, cs *mcp.ClientSession,
 	}
 	return out, errCursorLoop
 }
+
+// listEvery gathers every page of a listing, its items as the server sent
+// them, as the service's MCP client does for a listing asked without a
+// cursor: a repeated cursor ends the walk quietly with what was gathered
+// (the client's walk stops there, answering a partial listing); more
+// than maxEveryPages pages, or items past maxEveryBytes, fail it.
+func listEvery(ctx context.Context, cs *mcp.ClientSession, list rawPager) ([]json.RawMessage, error) {
+	out := []json.RawMessage{}
+	seen := map[string]bool{}
+	size, cursor := 0, ""
+	for range maxEveryPages {
+		items, next, err := list(ctx, cs, cursor)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			size += len(it)
+		}
+		if size > maxEveryBytes {
+			return nil, errListTooLarge
+		}
+		out = append(out, items...)
+		if next == "" || seen[next] {
+			return out, nil
+		}
+		seen[next] = true
+		cursor = next
+	}
+	return nil, errTooManyPages
+}
+
+// errTooManyPages and errListTooLarge are the double's verdicts on a
+// listing without end, not errors the server sent.
+var (
+	errTooManyPages = &mcpconn.Failure{Kind: mcpconn.ServerError,
+		Message: fmt.Sprintf("the server's listing ran past %d pages", maxEveryPages)}
+	errListTooLarge = &mcpconn.Failure{Kind: mcpconn.ServerError,
+		Message: fmt.Sprintf("the server's listing ran past %d MiB", maxEveryBytes>>20)}
+)
 
 func listToolsPage(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Tool, string, error) {
 	res, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})

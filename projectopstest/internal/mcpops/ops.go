@@ -14,9 +14,12 @@ import (
 	"github.com/projectops/projectops-go/servers"
 )
 
-// ListTools, ListPrompts and ListResources serve one page of a primitive
-// listing: 422 when the server did not advertise the capability, else the
-// MCP server's own page and cursor, its items as the server sent them.
+// ListTools, ListPrompts and ListResources serve a primitive listing: 422
+// when the server did not advertise the capability; else, without a
+// cursor (or with an empty one), every page of the server's listing in one
+// page with no cursor, as the service's MCP client aggregates a listing
+// asked without one (see listEvery); with a cursor, the MCP server's own
+// page there and its next cursor. Items are as the server sent them.
 var (
 	ListTools     = listPage("tools", hasTools, toolsAsSent)
 	ListPrompts   = listPage("prompts", hasPrompts, promptsAsSent)
@@ -35,6 +38,13 @@ func listPage(capability string, has func(*mcp.ServerCapabilities) bool, list ra
 			if !has(capsOf(conn)) {
 				unsupported = true
 				return nil
+			}
+			if p.Cursor == "" {
+				items, err := listEvery(ctx, conn.Session, list)
+				if items != nil {
+					page.Items = items
+				}
+				return err
 			}
 			items, next, err := list(ctx, conn.Session, p.Cursor)
 			if items != nil {

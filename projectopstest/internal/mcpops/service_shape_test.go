@@ -102,10 +102,11 @@ func pagedServer() *mcp.Server {
 	return s
 }
 
-// Export asks each listing once, with no cursor, and keeps the fields
-// the service keeps, in its order; a field the server did not send (a
-// description) stays out.
-func TestExportFirstPageServiceFields(t *testing.T) {
+// Export holds every page of each listing (the service asks without a
+// cursor, and its client walks them all) and keeps the fields the service
+// keeps, in its order; a field the server did not send (a description)
+// stays out.
+func TestExportEveryPageServiceFields(t *testing.T) {
 	t.Parallel()
 	l := newLayer(t)
 	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_3", URL: "http://inprocess.invalid/paged",
@@ -115,8 +116,8 @@ func TestExportFirstPageServiceFields(t *testing.T) {
 		t.Fatal(herr)
 	}
 	for name, items := range map[string][]json.RawMessage{"tools": snap.Tools, "resources": snap.Resources, "prompts": snap.Prompts} {
-		if len(items) != 2 {
-			t.Errorf("%d %s exported; want the first page's 2", len(items), name)
+		if len(items) != 3 {
+			t.Errorf("%d %s exported; want all 3 of its two pages", len(items), name)
 		}
 	}
 	for _, c := range []struct {
@@ -125,6 +126,8 @@ func TestExportFirstPageServiceFields(t *testing.T) {
 	}{
 		{snap.Tools[0], `{"name":"a","description":"first","inputSchema":{"type":"object"}}`},
 		{snap.Tools[1], `{"name":"b","inputSchema":{"type":"object"}}`},
+		{snap.Tools[2], `{"name":"c","inputSchema":{"type":"object"}}`},
+		{snap.Prompts[2], `{"name":"c","arguments":[{"name":"x"}]}`},
 		{snap.Resources[0], `{"uri":"file:///a","name":"a","mimeType":"text/plain"}`},
 		{snap.Prompts[0], `{"name":"a","arguments":[{"name":"x"}]}`},
 	} {
