@@ -134,7 +134,8 @@ func TestOAuth(t *testing.T) {
 	ctx := t.Context()
 
 	co, err := c.Servers.CheckOAuth(ctx, p, id)
-	if err != nil || !co.UseOAuth || co.ServerURL == nil || *co.ServerURL != mcpURL {
+	if err != nil || !co.UseOAuth || !co.RequiresAuthorization || co.EffectiveAuthMethod != "oauth" ||
+		co.ServerURL == nil || *co.ServerURL != mcpURL {
 		t.Fatalf("CheckOAuth = %+v, %v", co, err)
 	}
 	// No grant yet: 401 OAUTH_REQUIRED without contacting the server.

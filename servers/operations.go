@@ -55,7 +55,7 @@ func (s *Service) Doctor(ctx context.Context, projectID, serverID string, opts .
 }
 
 // CheckOAuth reports whether the server is configured to require an OAuth
-// grant, without connecting to it.
+// grant (RequiresAuthorization), without connecting to it.
 func (s *Service) CheckOAuth(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*CheckOAuthResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return post[CheckOAuthResult](ctx, s, routeCheckOAuth, projectID, serverID, emptyBody, transport.Read)

@@ -162,7 +162,21 @@ type ReportError struct {
 // CheckOAuthResult says whether a server is configured to require an OAuth
 // grant. It is answered from configuration, without connecting.
 type CheckOAuthResult struct {
+	// UseOAuth is the server record's OAuth flag, which says only whether
+	// the server could use OAuth; act on RequiresAuthorization.
 	UseOAuth bool `json:"useOAuth"`
+	// RequiresAuthorization reports whether someone must grant OAuth
+	// access (ImportTokens, or the hosted product) before the server can
+	// be used: EffectiveAuthMethod is "oauth". Sent by the current service,
+	// beyond the 2026-07-09 reference; false from a service that does not
+	// send it.
+	RequiresAuthorization bool `json:"requiresAuthorization"`
+	// EffectiveAuthMethod is how the service authenticates to the server
+	// when it connects: "oauth", "xaa" (enterprise-managed authorization),
+	// "bearer", "none", or "discover" (connect without a token and take up
+	// OAuth only if the server answers 401). Sent by the current service,
+	// beyond the 2026-07-09 reference; "" from a service that does not.
+	EffectiveAuthMethod string `json:"effectiveAuthMethod"`
 	// ServerURL is the server's URL; nil for stdio servers.
 	ServerURL *string `json:"serverUrl"`
 }

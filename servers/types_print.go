@@ -34,10 +34,12 @@ func (s Server) LogValue() slog.Value {
 // Format implements fmt.Formatter with the ?k= secret of ServerURL redacted.
 func (r CheckOAuthResult) Format(f fmt.State, verb rune) {
 	type CheckOAuthResult struct {
-		UseOAuth  bool
-		ServerURL *string
+		UseOAuth              bool
+		RequiresAuthorization bool
+		EffectiveAuthMethod   string
+		ServerURL             *string
 	}
-	c := CheckOAuthResult{UseOAuth: r.UseOAuth}
+	c := CheckOAuthResult{UseOAuth: r.UseOAuth, RequiresAuthorization: r.RequiresAuthorization, EffectiveAuthMethod: r.EffectiveAuthMethod}
 	if r.ServerURL != nil {
 		u := wire.RedactSecretQuery(*r.ServerURL)
 		c.ServerURL = &u
@@ -51,5 +53,6 @@ func (r CheckOAuthResult) LogValue() slog.Value {
 	if r.ServerURL != nil {
 		u = wire.RedactSecretQuery(*r.ServerURL)
 	}
-	return slog.GroupValue(slog.Bool("useOAuth", r.UseOAuth), slog.String("serverUrl", u))
+	return slog.GroupValue(slog.Bool("useOAuth", r.UseOAuth), slog.Bool("requiresAuthorization", r.RequiresAuthorization),
+		slog.String("effectiveAuthMethod", r.EffectiveAuthMethod), slog.String("serverUrl", u))
 }

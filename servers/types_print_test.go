@@ -34,3 +34,19 @@ func TestTunnelURLNeverPrinted(t *testing.T) {
 		t.Errorf("JSON %s (%v) lost the wire value", b, err)
 	}
 }
+
+// CheckOAuthResult prints its verdict, requiresAuthorization and
+// effectiveAuthMethod, beside the redacted URL.
+func TestCheckOAuthResultPrintsVerdict(t *testing.T) {
+	t.Parallel()
+	u := "https://relay.example/tunnels/t1/mcp?k=s3cret"
+	res := servers.CheckOAuthResult{UseOAuth: true, RequiresAuthorization: true, EffectiveAuthMethod: "oauth", ServerURL: &u}
+	var logs bytes.Buffer
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "oauth", res)
+	for name, out := range map[string]string{"%+v": fmt.Sprintf("%+v", res), "slog": logs.String()} {
+		if !strings.Contains(out, "RequiresAuthorization:true") && !strings.Contains(out, "requiresAuthorization=true") ||
+			!strings.Contains(out, "EffectiveAuthMethod:oauth") && !strings.Contains(out, "effectiveAuthMethod=oauth") {
+			t.Errorf("%s = %s, want the verdict shown", name, out)
+		}
+	}
+}

@@ -228,9 +228,15 @@ func errUnsupported(serverID, capability string) *edge.Error {
 		map[string]any{"serverId": serverID, "capability": capability})
 }
 
-// CheckOAuth answers from configuration, without connecting.
+// CheckOAuth answers from configuration, without connecting. The double's
+// saved servers have only the OAuth flag, as the service's records from
+// before their auth method: such a record's method is "oauth" when the
+// flag is set, else "none", and only "oauth" requires authorization.
 func CheckOAuth(_ context.Context, sc *Call) (servers.CheckOAuthResult, *edge.Error) {
-	res := servers.CheckOAuthResult{UseOAuth: sc.UseOAuth}
+	res := servers.CheckOAuthResult{UseOAuth: sc.UseOAuth, EffectiveAuthMethod: "none"}
+	if sc.UseOAuth {
+		res.RequiresAuthorization, res.EffectiveAuthMethod = true, "oauth"
+	}
 	if sc.Transport != servers.TransportStdio {
 		u := sc.URL // a tunnel's record holds its ?k= secret, as the service's does
 		res.ServerURL = &u
