@@ -179,6 +179,13 @@
 //     WithMCPIdleTimeout unused: session state (a session resource, a
 //     counter) carries over between requests only there, or for every
 //     server with WithPooledMCPSessions;
+//   - every server operation but oauth/import-tokens checks the body
+//     fields the service's schema shares among them (serverName,
+//     accessScope, mcpProtocolVersion, clientCapabilities, clientInfo,
+//     supportedProtocolVersions, scenarioId, accessVersion,
+//     oauthAccessToken and the boolean knobs) by its rules, 400
+//     VALIDATION_ERROR naming the field, and then ignores them but for
+//     serverName, the doctor's label;
 //   - tools, prompts and resources without a cursor, and export, walk every
 //     page of the MCP server's listing, as the service's MCP client does:
 //     a repeated cursor ends the walk with what it gathered, more than 64

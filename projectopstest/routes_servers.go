@@ -2,6 +2,7 @@ package projectopstest
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpops"
@@ -14,15 +15,23 @@ import (
 func serverOpsRoutes(s *Server, rt *router) {
 	const p = "POST /projects/{projectId}/servers/{serverId}"
 	rt.handle(p+"/validate", serverRead(s, mcpops.Validate))
-	rt.handle(p+"/doctor", serverRead(s, mcpops.Doctor))
+	rt.handle(p+"/doctor", serverOp(s, accessRead, mcpops.Doctor))
 	rt.handle(p+"/check-oauth", serverRead(s, mcpops.CheckOAuth))
-	rt.handle(p+"/tools", serverOp(s, accessRead, mcpops.ListTools))
+	rt.handle(p+"/tools", serverOp(s, accessRead, listing(mcpops.ListTools)))
 	rt.handle(p+"/tools/call", serverOp(s, accessWrite, mcpops.CallTool))
-	rt.handle(p+"/prompts", serverOp(s, accessRead, mcpops.ListPrompts))
-	rt.handle(p+"/prompts/get", serverOp(s, accessRead, mcpops.GetPrompt))
-	rt.handle(p+"/resources", serverOp(s, accessRead, mcpops.ListResources))
-	rt.handle(p+"/resources/read", serverOp(s, accessRead, mcpops.ReadResource))
+	rt.handle(p+"/prompts", serverOp(s, accessRead, listing(mcpops.ListPrompts)))
+	rt.handle(p+"/prompts/get", serverOp(s, accessRead,
+		func(ctx context.Context, sc *mcpops.Call, b *mcpops.GetPromptBody) (json.RawMessage, *edge.Error) {
+			return mcpops.GetPrompt(ctx, sc, &b.GetPromptParams)
+		}))
+	rt.handle(p+"/resources", serverOp(s, accessRead, listing(mcpops.ListResources)))
+	rt.handle(p+"/resources/read", serverOp(s, accessRead,
+		func(ctx context.Context, sc *mcpops.Call, b *mcpops.ReadResourceBody) (json.RawMessage, *edge.Error) {
+			return mcpops.ReadResource(ctx, sc, &b.ReadResourceParams)
+		}))
 	rt.handle(p+"/export", serverRead(s, mcpops.Export))
+	// Import-tokens' body is not the other operations' (the service checks
+	// it with a schema of its own, without their common fields).
 	rt.handle(p+"/oauth/import-tokens", serverOp(s, accessWrite,
 		func(_ context.Context, sc *mcpops.Call, p *servers.ImportTokensParams) (servers.ImportTokensResult, *edge.Error) {
 			return mcpops.ImportTokens(sc, p, sameServerURL)
@@ -59,18 +68,25 @@ func validateBody[Req any](_ *call, body *Req) *edge.Error {
 	return nil
 }
 
-// serverRead is serverOp for a read whose body carries nothing: an empty
-// body or any JSON object, its fields ignored (the reference's emptyBody
-// is an open object, and the service reads these routes' bodies so).
+// serverRead is serverOp for a read whose body carries only the common
+// fields of the server operations (mcpops.ServerFields), checked and then
+// unused: an empty body or any JSON object with valid common fields, its
+// other fields ignored (the reference's emptyBody is an open object, and
+// the service reads these routes' bodies so).
 func serverRead[Resp any](s *Server, f func(ctx context.Context, sc *mcpops.Call) (Resp, *edge.Error)) handlerFunc {
-	return serverOp(s, accessRead, func(ctx context.Context, sc *mcpops.Call, _ *ignoredBody) (Resp, *edge.Error) {
+	return serverOp(s, accessRead, func(ctx context.Context, sc *mcpops.Call, _ *mcpops.ServerBody) (Resp, *edge.Error) {
 		return f(ctx, sc)
 	})
 }
 
-// ignoredBody is the request type of an operation whose body may hold
-// anything: it is checked against the contract and otherwise ignored.
-type ignoredBody struct{}
+// listing adapts a listing operation to its body, the cursor and the
+// common fields.
+func listing[Resp any](f func(ctx context.Context, sc *mcpops.Call, p *servers.ListParams) (Resp, *edge.Error),
+) func(ctx context.Context, sc *mcpops.Call, b *mcpops.ListBody) (Resp, *edge.Error) {
+	return func(ctx context.Context, sc *mcpops.Call, b *mcpops.ListBody) (Resp, *edge.Error) {
+		return f(ctx, sc, &b.ListParams)
+	}
+}
 
 // findServer requires the route's saved server to be the project's.
 func findServer(c *call) *edge.Error {

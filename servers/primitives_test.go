@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/servers"
 )
 
@@ -276,9 +277,17 @@ func TestDoctorReady(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	p := f.WS.ProjectID
-	rep, err := f.C.Servers.Doctor(t.Context(), p, addMCP(t, f, "full", fullServer()))
+	id := addMCP(t, f, "full", fullServer())
+	rep, err := f.C.Servers.Doctor(t.Context(), p, id)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The report names what it examined, labelled by the server id (the
+	// SDK sends no serverName).
+	want := servers.DoctorTarget{Kind: servers.DoctorTargetHTTP, Scope: servers.DoctorScopeHosted, ProjectID: p, ServerID: id,
+		Label: id, URL: projectopstest.InProcessServerURL("full")}
+	if rep.Target == nil || *rep.Target != want {
+		t.Errorf("target = %+v, want %+v", rep.Target, want)
 	}
 	if rep.Status != servers.DoctorReady || rep.Error != nil || rep.Connection.Status != servers.ConnectionConnected {
 		t.Fatalf("report = %+v", rep)

@@ -118,11 +118,38 @@ type DoctorReport struct {
 	// connected.
 	ToolsMetadata map[string]json.RawMessage `json:"toolsMetadata,omitzero"`
 	Checks        DoctorChecks               `json:"checks"`
+	// Target names the server examined; nil when the report has none.
+	Target *DoctorTarget `json:"target,omitempty"`
 	// Error is the error that ended the workflow; in a DoctorPartial
 	// report, the first failed listing's (by tools, resources, prompts,
 	// resource templates) code and message; nil in a DoctorReady one.
 	Error *ReportError `json:"error"`
 }
+
+// DoctorTarget names the server a doctor report examined. The current
+// service sends it in every report, beyond the 2026-07-09 reference (a
+// report without it leaves DoctorReport.Target nil).
+type DoctorTarget struct {
+	// Kind is DoctorTargetHTTP for every server the hosted service
+	// examines, whatever its transport.
+	Kind string `json:"kind"`
+	// Scope is DoctorScopeHosted: the service examined it.
+	Scope     string `json:"scope"`
+	ProjectID string `json:"projectId"`
+	ServerID  string `json:"serverId"`
+	// Label is the request's serverName, else the server id.
+	Label string `json:"label"`
+	// URL is the server's URL ("" for a server without one, a stdio
+	// server). A tunnel's holds its ?k= secret, which printing and
+	// logging redact.
+	URL string `json:"url,omitempty"`
+}
+
+// The values of DoctorTarget's Kind and Scope the service sends.
+const (
+	DoctorTargetHTTP  = "http"
+	DoctorScopeHosted = "hosted"
+)
 
 // Connection is the connection step's outcome: ConnectionConnected,
 // ConnectionError or ConnectionSkipped, with a human-readable detail.

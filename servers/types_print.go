@@ -56,3 +56,20 @@ func (r CheckOAuthResult) LogValue() slog.Value {
 	return slog.GroupValue(slog.Bool("useOAuth", r.UseOAuth), slog.Bool("requiresAuthorization", r.RequiresAuthorization),
 		slog.String("effectiveAuthMethod", r.EffectiveAuthMethod), slog.String("serverUrl", u))
 }
+
+// Format implements fmt.Formatter with the ?k= secret of URL redacted.
+func (t DoctorTarget) Format(f fmt.State, verb rune) {
+	type DoctorTarget targetPlain
+	t.URL = wire.RedactSecretQuery(t.URL)
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), DoctorTarget(t))
+}
+
+// targetPlain is DoctorTarget without its methods, for Format.
+type targetPlain DoctorTarget
+
+// LogValue implements slog.LogValuer with the URL's secret redacted.
+func (t DoctorTarget) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("kind", t.Kind), slog.String("scope", t.Scope),
+		slog.String("projectId", t.ProjectID), slog.String("serverId", t.ServerID),
+		slog.String("label", t.Label), slog.String("url", wire.RedactSecretQuery(t.URL)))
+}

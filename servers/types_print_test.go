@@ -50,3 +50,21 @@ func TestCheckOAuthResultPrintsVerdict(t *testing.T) {
 		}
 	}
 }
+
+// A doctor report's target keeps a tunnel URL's ?k= secret on the wire
+// but not in any fmt verb or slog output.
+func TestDoctorTargetURLNeverPrinted(t *testing.T) {
+	t.Parallel()
+	tg := servers.DoctorTarget{Kind: servers.DoctorTargetHTTP, Scope: servers.DoctorScopeHosted, ServerID: "srv_1",
+		Label: "local", URL: "https://relay.example/tunnels/t1/mcp?k=s3cret"}
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("x", "target", tg)
+	slog.New(slog.NewTextHandler(&logs, nil)).Info("x", "target", tg)
+	printed := fmt.Sprintf("%v %+v %#v %s", tg, tg, tg, tg) + logs.String()
+	if strings.Contains(printed, "s3cret") || !strings.Contains(printed, "k=REDACTED") {
+		t.Errorf("printed: %s", printed)
+	}
+	if b, err := json.Marshal(tg); err != nil || !strings.Contains(string(b), "k=s3cret") {
+		t.Errorf("JSON %s (%v) lost the wire value", b, err)
+	}
+}

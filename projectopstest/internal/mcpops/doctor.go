@@ -35,9 +35,22 @@ func check(st servers.CheckStatus, format string, args ...any) *servers.DoctorCh
 // Doctor runs probe → connection → initialization → capabilities →
 // tools, resources, resource templates, prompts. A broken server is a 200
 // report with status error; only access and body problems are errors.
-func Doctor(ctx context.Context, sc *Call) (DoctorReport, *edge.Error) {
+// The report names its target as the service's hosted doctor does: kind
+// "http" (whatever the transport), scope "hosted", the label the body's
+// serverName or else the server id (b may be nil), and the saved URL when
+// the server has one (a stdio server has none).
+func Doctor(ctx context.Context, sc *Call, b *ServerBody) (DoctorReport, *edge.Error) {
 	full := doctor(ctx, sc)
 	full.fillUnset()
+	var fields ServerFields
+	if b != nil {
+		fields = b.ServerFields
+	}
+	full.Target = &servers.DoctorTarget{Kind: servers.DoctorTargetHTTP, Scope: servers.DoctorScopeHosted,
+		ProjectID: sc.ProjectID, ServerID: sc.ServerID, Label: fields.Label(sc.ServerID)}
+	if sc.Transport != servers.TransportStdio {
+		full.Target.URL = sc.URL // a tunnel's holds its ?k= secret, as check-oauth's serverUrl
+	}
 	return full, nil
 }
 

@@ -46,7 +46,7 @@ func TestDoctorListsAtOnce(t *testing.T) {
 	l := newLayer(t)
 	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_b", URL: "http://inprocess.invalid/paged",
 		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: s}})
-	rep, herr := Doctor(t.Context(), sc)
+	rep, herr := Doctor(t.Context(), sc, nil)
 	if herr != nil {
 		t.Fatal(herr)
 	}

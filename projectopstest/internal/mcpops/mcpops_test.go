@@ -69,7 +69,7 @@ func TestOperations(t *testing.T) {
 		t.Errorf("CallTool without a name = %v, want VALIDATION_ERROR", herr)
 	}
 
-	rep, herr := Doctor(ctx, sc)
+	rep, herr := Doctor(ctx, sc, nil)
 	if herr != nil || rep.Status != servers.DoctorReady || len(rep.Tools) != 1 || rep.Checks.Prompts.Status != servers.CheckOK {
 		t.Errorf("Doctor = %+v, %v", rep, herr)
 	}
@@ -95,7 +95,7 @@ func TestOAuthGrant(t *testing.T) {
 	if _, herr := ListTools(ctx, sc, &servers.ListParams{}); herr == nil || herr.Body.Code != shared.CodeOAuthRequired {
 		t.Fatalf("ListTools without a grant = %v, want OAUTH_REQUIRED", herr)
 	}
-	rep, herr := Doctor(ctx, sc)
+	rep, herr := Doctor(ctx, sc, nil)
 	if herr != nil || rep.Status != servers.DoctorOAuthRequired {
 		t.Errorf("Doctor without a grant = %+v, %v", rep.Status, herr)
 	}

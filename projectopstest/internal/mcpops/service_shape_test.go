@@ -40,7 +40,7 @@ func TestInitInfoIsTheServicesSummary(t *testing.T) {
 	if herr != nil {
 		t.Fatal(herr)
 	}
-	rep, herr := Doctor(t.Context(), sc)
+	rep, herr := Doctor(t.Context(), sc, nil)
 	if herr != nil {
 		t.Fatal(herr)
 	}
@@ -180,7 +180,7 @@ func TestDoctorUnservedListingsAreOK(t *testing.T) {
 	s, methods := asked(echoServer()) // tools only
 	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_3", URL: "http://inprocess.invalid/echo",
 		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: s}})
-	rep, herr := Doctor(t.Context(), sc)
+	rep, herr := Doctor(t.Context(), sc, nil)
 	if herr != nil {
 		t.Fatal(herr)
 	}
@@ -208,7 +208,7 @@ func TestDoctorUnservedListingsAreOK(t *testing.T) {
 		"prompts/list"), "resources/templates/list"), "tools/list"), "resources/list")
 	sc = l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_4", URL: "http://inprocess.invalid/paged",
 		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: s}})
-	rep, herr = Doctor(t.Context(), sc)
+	rep, herr = Doctor(t.Context(), sc, nil)
 	if herr != nil {
 		t.Fatal(herr)
 	}
@@ -251,7 +251,7 @@ func TestDoctorPartialCarriesFirstError(t *testing.T) {
 	} {
 		sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_5", URL: "http://inprocess.invalid/paged",
 			Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: failing(pagedServer(), c.fail...)}})
-		rep, herr := Doctor(t.Context(), sc)
+		rep, herr := Doctor(t.Context(), sc, nil)
 		if herr != nil {
 			t.Fatal(herr)
 		}
@@ -261,7 +261,7 @@ func TestDoctorPartialCarriesFirstError(t *testing.T) {
 		}
 		l.DropSessions("srv_5")
 	}
-	rep, herr := Doctor(t.Context(), open(l, false))
+	rep, herr := Doctor(t.Context(), open(l, false), nil)
 	if herr != nil || rep.Status != servers.DoctorReady || rep.Error != nil {
 		t.Errorf("ready report: %s, error %+v, %v", rep.Status, rep.Error, herr)
 	}
@@ -299,7 +299,7 @@ func TestDoctorToolsWithoutMeta(t *testing.T) {
 	l := newLayer(t)
 	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_6", URL: "http://inprocess.invalid/paged",
 		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: pagedServer()}})
-	rep, herr := Doctor(t.Context(), sc)
+	rep, herr := Doctor(t.Context(), sc, nil)
 	if herr != nil || len(rep.Tools) != 3 {
 		t.Fatalf("Doctor: %d tools, %v", len(rep.Tools), herr)
 	}
@@ -358,7 +358,7 @@ func TestDoctorListsAreAlwaysArrays(t *testing.T) {
 		"listings failed":       failed,
 		"not connected":         dead,
 	} {
-		rep, herr := Doctor(t.Context(), sc)
+		rep, herr := Doctor(t.Context(), sc, nil)
 		if herr != nil {
 			t.Fatalf("%s: %v", name, herr)
 		}
@@ -386,7 +386,7 @@ func TestDoctorToolsMetadata(t *testing.T) {
 		"echo":           {open(l, false), `{}`},
 		"oauth_required": {open(l, true), `{}`},
 	} {
-		rep, herr := Doctor(t.Context(), c.sc)
+		rep, herr := Doctor(t.Context(), c.sc, nil)
 		if herr != nil {
 			t.Fatal(herr)
 		}
@@ -432,5 +432,27 @@ func TestInitInfoClientCapabilitiesAsDeclared(t *testing.T) {
 	}
 	if string(ii.ClientCapabilities) != `{}` {
 		t.Errorf("initInfo.clientCapabilities = %s; the double's client declared none ({})", ii.ClientCapabilities)
+	}
+}
+
+// The doctor's target is the service's hosted one whatever the transport:
+// kind http and scope hosted; a stdio server, which has no URL, has no url
+// in it. The label is the body's serverName, else the server id.
+func TestDoctorTarget(t *testing.T) {
+	t.Parallel()
+	l := newLayer(t)
+	stdio := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_9", Transport: servers.TransportStdio,
+		Target: mcpconn.Target{Transport: mcpconn.TransportStdio, Command: "/nonexistent/mcp-server"}})
+	rep, herr := Doctor(t.Context(), stdio, &ServerBody{ServerFields{ServerName: json.RawMessage(`"Local"`)}})
+	want := servers.DoctorTarget{Kind: "http", Scope: "hosted", ProjectID: "prj_1", ServerID: "srv_9", Label: "Local"}
+	if herr != nil || rep.Target == nil || *rep.Target != want {
+		t.Errorf("stdio target = %+v (%v), want %+v", rep.Target, herr, want)
+	}
+	if m := reportMembers(t, rep); !strings.Contains(string(m["target"]), `"kind":"http"`) || strings.Contains(string(m["target"]), "url") {
+		t.Errorf("stdio report's target = %s", m["target"])
+	}
+	rep, _ = Doctor(t.Context(), open(l, false), nil)
+	if rep.Target == nil || rep.Target.Label != "srv_1" || rep.Target.URL != "http://inprocess.invalid/echo" {
+		t.Errorf("http target = %+v, want labelled srv_1 with the saved URL", rep.Target)
 	}
 }

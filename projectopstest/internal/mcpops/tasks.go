@@ -15,17 +15,21 @@ import (
 // in server/routes/web/auth.ts), which its /api/v1 route refuses.
 type CallToolBody struct {
 	servers.CallToolParams
+	ServerFields
 	// TaskOptions is the 2025-11-25 wire's opt-in: {ttl?: positive int}.
 	TaskOptions json.RawMessage `json:"taskOptions"`
 	// AllowTaskResult is the io.modelcontextprotocol/tasks wire's.
 	AllowTaskResult json.RawMessage `json:"allowTaskResult"`
 }
 
-// Validate checks the opt-ins as the service's schema does, before the
-// server is looked up: taskOptions an object holding at most a positive
+// Validate checks the common fields (ServerFields) and the opt-ins as the
+// service's schema does, before the server is looked up: taskOptions an object holding at most a positive
 // (safe) integer ttl, allowTaskResult a boolean, not taskOptions with
 // allowTaskResult true.
 func (b *CallToolBody) Validate() *edge.Error {
+	if herr := b.ServerFields.Validate(); herr != nil {
+		return herr
+	}
 	if b.TaskOptions != nil {
 		var o map[string]json.RawMessage
 		if bytes.Equal(b.TaskOptions, []byte("null")) || json.Unmarshal(b.TaskOptions, &o) != nil {
