@@ -102,8 +102,10 @@ type ServerSpec struct {
 	// empty offers go-sdk's latest.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
 	// OAuthTokenURL is the token endpoint used to refresh imported OAuth
-	// tokens when they expire. Without it imported tokens are used until
-	// they expire, then calls answer OAUTH_REQUIRED.
+	// tokens when they expire. Without it an import's
+	// authorizationServerUrl is the fallback (its RFC 8414 metadata names
+	// the token endpoint), as the service's; without either imported
+	// tokens are used until they expire, then calls answer OAUTH_REQUIRED.
 	OAuthTokenURL string `json:"oauthTokenUrl,omitempty"`
 }
 

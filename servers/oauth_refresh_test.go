@@ -1,6 +1,7 @@
 package servers_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -161,4 +162,58 @@ func TestImportExpiredToken(t *testing.T) {
 	}
 	_, err = f.C.Servers.ListTools(t.Context(), p, id, nil)
 	wantError(t, err, projectops.CodeOAuthRequired, true)
+}
+
+// authServer serves RFC 8414 metadata for its own issuer URL, naming
+// tokenURL as its token endpoint.
+func authServer(t *testing.T, tokenURL string) string {
+	t.Helper()
+	var issuer string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/.well-known/oauth-authorization-server" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": issuer, "authorization_endpoint": issuer + "/authorize",
+			"token_endpoint": tokenURL, "response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"}})
+	}))
+	t.Cleanup(ts.Close)
+	issuer = ts.URL
+	return issuer
+}
+
+// A server saved without a token endpoint refreshes an imported grant at
+// the authorization server the import named (authorizationServerUrl,
+// whose metadata names the token endpoint), as the service falls back to
+// it; without one the grant cannot refresh.
+func TestRefreshAtImportedAuthorizationServer(t *testing.T) {
+	t.Parallel()
+	for _, named := range []bool{true, false} {
+		peer := newOAuthPeer(t)
+		f := setup(t)
+		p, mcpURL := f.WS.ProjectID, peer.url+"/mcp"
+		id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: mcpURL, UseOAuth: true}))
+		params := servers.ImportTokensParams{ServerURL: mcpURL,
+			ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "csecret"},
+			Tokens:            servers.Tokens{AccessToken: "at-revoked-upstream", RefreshToken: "rt-1", ExpiresIn: 3600}}
+		if named {
+			params.AuthorizationServerURL = authServer(t, peer.url+"/token")
+		}
+		if _, err := f.C.Servers.ImportTokens(t.Context(), p, id, params); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.C.Servers.ListTools(t.Context(), p, id, nil)
+		bearers, refreshes := peer.seen()
+		if named {
+			if err != nil || refreshes != 1 || bearers[len(bearers)-1] != "Bearer at-2" {
+				t.Errorf("ListTools = %v after %d refreshes; bearers %v, want refreshed at the named server", err, refreshes, bearers)
+			}
+			continue
+		}
+		wantError(t, err, projectops.CodeOAuthRequired, true)
+		if refreshes != 0 {
+			t.Errorf("%d refreshes without a token endpoint", refreshes)
+		}
+	}
 }

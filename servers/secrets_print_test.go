@@ -2,6 +2,7 @@ package servers_test
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -59,11 +60,27 @@ func TestPageLogsItemsRedacted(t *testing.T) {
 func TestImportTokensSecretsNeverPrinted(t *testing.T) {
 	t.Parallel()
 	for _, u := range secretURLs {
-		p := servers.ImportTokensParams{ServerURL: u, OAuthResourceURL: u,
+		p := servers.ImportTokensParams{ServerURL: u, OAuthResourceURL: u, AuthorizationServerURL: u,
 			ClientInformation: &servers.ClientInformation{ClientID: "cid", ClientSecret: "SEKRIT-CS"},
 			Tokens:            servers.Tokens{AccessToken: "SEKRIT-AT", RefreshToken: "SEKRIT-RT", IDToken: "SEKRIT-ID", TokenType: "Bearer"}}
 		leaktest.NoLeak(t, "ImportTokensParams "+u, p, true, "SEKRIT")
 		leaktest.NoLeak(t, "Tokens", p.Tokens, true, "SEKRIT")
 		leaktest.NoLeak(t, "ClientInformation", *p.ClientInformation, true, "SEKRIT")
+	}
+}
+
+// An import's authorizationServerUrl is a URL, not a secret: it prints and
+// logs (without a query, as the other URLs) beside redacted tokens, and
+// goes on the wire as given.
+func TestImportTokensAuthorizationServerURLShown(t *testing.T) {
+	t.Parallel()
+	p := servers.ImportTokensParams{ServerURL: "https://mcp.example/mcp", AuthorizationServerURL: "https://as.example/tenant",
+		Tokens: servers.Tokens{AccessToken: "SEKRIT-AT"}}
+	var logs bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logs, nil)).Info("m", "params", p)
+	for how, out := range map[string]string{"%v": fmt.Sprintf("%v", p), "%+v": fmt.Sprintf("%+v", p), "log": logs.String()} {
+		if !strings.Contains(out, "https://as.example/tenant") || strings.Contains(out, "SEKRIT") {
+			t.Errorf("%s = %s, want the authorization server URL and no token", how, out)
+		}
 	}
 }

@@ -23,6 +23,12 @@ type ImportTokensParams struct {
 	// OAuthResourceURL is the OAuth protected-resource URL, when it
 	// differs from ServerURL.
 	OAuthResourceURL string `json:"oauthResourceUrl,omitempty"`
+	// AuthorizationServerURL is the OAuth authorization server the caller
+	// discovered for the server: the service refreshes the tokens there
+	// when it cannot discover one itself (a server it cannot reach, such
+	// as one on localhost). A URL, not a secret: it prints and logs
+	// without its query, as the other URLs.
+	AuthorizationServerURL string `json:"authorizationServerUrl,omitempty"`
 	// ClientInformation is the OAuth client the tokens were issued to;
 	// without it the service cannot refresh them.
 	ClientInformation *ClientInformation `json:"clientInformation,omitempty"`
@@ -63,6 +69,7 @@ func (p ImportTokensParams) scrubber() func(string) string {
 	secrets := []string{p.Tokens.AccessToken, p.Tokens.RefreshToken, p.Tokens.IDToken}
 	secrets = append(secrets, wire.URLSecrets(p.ServerURL)...)
 	secrets = append(secrets, wire.URLSecrets(p.OAuthResourceURL)...)
+	secrets = append(secrets, wire.URLSecrets(p.AuthorizationServerURL)...) // a password or ?k= in it, not the URL
 	if p.ClientInformation != nil {
 		secrets = append(secrets, p.ClientInformation.ClientSecret)
 	}
@@ -99,8 +106,8 @@ func (c ClientInformation) Format(f fmt.State, _ rune) {
 
 // Format prints the params without tokens or client secret.
 func (p ImportTokensParams) Format(f fmt.State, _ rune) {
-	_, _ = fmt.Fprintf(f, "ImportTokensParams{ServerURL:%q OAuthResourceURL:%q ClientInformation:",
-		withoutQuery(p.ServerURL), withoutQuery(p.OAuthResourceURL))
+	_, _ = fmt.Fprintf(f, "ImportTokensParams{ServerURL:%q OAuthResourceURL:%q AuthorizationServerURL:%q ClientInformation:",
+		withoutQuery(p.ServerURL), withoutQuery(p.OAuthResourceURL), withoutQuery(p.AuthorizationServerURL))
 	if p.ClientInformation == nil {
 		_, _ = io.WriteString(f, "nil")
 	} else {
@@ -139,6 +146,7 @@ func redactValue(s string) string {
 func (p ImportTokensParams) MarshalJSON() ([]byte, error) {
 	r := paramsPlain(p)
 	r.ServerURL, r.OAuthResourceURL = wire.RedactSecretQuery(p.ServerURL), wire.RedactSecretQuery(p.OAuthResourceURL)
+	r.AuthorizationServerURL = wire.RedactSecretQuery(p.AuthorizationServerURL)
 	return json.Marshal(r)
 }
 
@@ -173,7 +181,8 @@ func (c ClientInformation) LogValue() slog.Value {
 // LogValue logs the params without tokens, client secret or URL queries.
 func (p ImportTokensParams) LogValue() slog.Value {
 	attrs := []slog.Attr{slog.String("serverUrl", withoutQuery(p.ServerURL)),
-		slog.String("oauthResourceUrl", withoutQuery(p.OAuthResourceURL))}
+		slog.String("oauthResourceUrl", withoutQuery(p.OAuthResourceURL)),
+		slog.String("authorizationServerUrl", withoutQuery(p.AuthorizationServerURL))}
 	if p.ClientInformation != nil {
 		attrs = append(attrs, slog.Any("clientInformation", p.ClientInformation.LogValue()))
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"golang.org/x/oauth2"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -95,10 +96,12 @@ func refused(err error) bool {
 // storeTokens saves an imported grant, replacing any earlier one for the
 // same key, and drops the user's kept session on that server so the next
 // call connects with the new token. tok's expiry is on the double's clock.
-func (m *Layer) storeTokens(k TokenKey, tok *oauth2.Token, cfg *oauth2.Config) {
-	src := &clockSource{now: m.cfg.Now, ctx: context.WithValue(m.ctx, oauth2.HTTPClient, m.http), timeout: m.cfg.Timeout, tok: tok}
+// A cfg without a token URL refreshes at the one issuer's metadata names.
+func (m *Layer) storeTokens(k TokenKey, tok *oauth2.Token, cfg *oauth2.Config, issuer string) {
+	src := &clockSource{now: m.cfg.Now, ctx: context.WithValue(m.ctx, oauth2.HTTPClient, m.http), timeout: m.cfg.Timeout, tok: tok,
+		http: m.http}
 	if tok.RefreshToken != "" {
-		src.cfg = cfg
+		src.cfg, src.issuer = cfg, issuer
 	}
 	rec := &grant{src: src}
 	m.mu.Lock()
@@ -130,6 +133,11 @@ type clockSource struct {
 	ctx     context.Context // carries the double's HTTP client for refreshes
 	timeout time.Duration   // bounds a refresh, as connecting and each MCP operation
 	cfg     *oauth2.Config  // nil: the token cannot be refreshed
+	// issuer is the authorization server whose metadata (RFC 8414) names
+	// the token endpoint, when cfg has none: the import's
+	// authorizationServerUrl, the service's refresh fallback.
+	issuer string
+	http   *http.Client // for the metadata
 
 	mu      sync.Mutex
 	tok     *oauth2.Token // its Expiry on the double's clock
@@ -199,9 +207,15 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 		if c.timeout > 0 {
 			ctx, cancel = context.WithTimeout(c.ctx, c.timeout)
 		}
-		fresh, err := c.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: c.tok.RefreshToken}).Token()
+		err := c.discover(ctx)
+		var fresh *oauth2.Token
+		if err == nil {
+			fresh, err = c.cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: c.tok.RefreshToken}).Token()
+		}
 		cancel()
 		switch {
+		case err == errGrantFailed:
+			return nil, err
 		case err != nil && refused(err):
 			return nil, errGrantFailed
 		case err != nil:
@@ -227,6 +241,29 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 	t := *c.tok
 	t.Expiry = time.Time{}
 	return &t, nil
+}
+
+// discover sets cfg's token endpoint from the issuer's metadata (go-sdk's
+// auth.GetAuthServerMetadata, the MCP specification's discovery) when cfg
+// has none. Metadata that cannot be fetched is the endpoint unavailable
+// (tried again later); none at all, or none naming a token endpoint, fails
+// the grant. Call with c.mu held.
+func (c *clockSource) discover(ctx context.Context) error {
+	if c.cfg.Endpoint.TokenURL != "" {
+		return nil
+	}
+	if c.issuer == "" {
+		return errGrantFailed
+	}
+	meta, err := auth.GetAuthServerMetadata(ctx, c.issuer, c.http)
+	switch {
+	case err != nil:
+		return errRefreshUnavailable
+	case meta == nil || meta.TokenEndpoint == "":
+		return errGrantFailed
+	}
+	c.cfg.Endpoint.TokenURL = meta.TokenEndpoint
+	return nil
 }
 
 // bearerClient is the HTTP client of an OAuth server's MCP connection: it
@@ -310,16 +347,24 @@ func ImportTokens(sc *Call, p *servers.ImportTokensParams, sameURL func(given, s
 		// already, as the service's now + expires_in makes it.
 		tok.Expiry = sc.l.cfg.Now().Add(time.Duration(max(p.Tokens.ExpiresIn, -maxTokenLife.Seconds()) * float64(time.Second)))
 	}
+	// The saved server's token endpoint refreshes the grant; without one,
+	// the authorization server the caller names (authorizationServerUrl)
+	// does, as the service falls back to it for a server it cannot
+	// discover one from. It is a URL, not a secret: kept, never logged.
 	var cfg *oauth2.Config
-	if p.ClientInformation != nil && sc.TokenURL != "" {
+	issuer := ""
+	if p.ClientInformation != nil && (sc.TokenURL != "" || p.AuthorizationServerURL != "") {
 		secret := p.ClientInformation.ClientSecret
 		if secret == "" && sc.SavedClientSecret != nil {
 			secret = sc.SavedClientSecret() // the server record holds it (hasClientSecret)
 		}
 		cfg = &oauth2.Config{ClientID: p.ClientInformation.ClientID, ClientSecret: secret,
 			Endpoint: oauth2.Endpoint{TokenURL: sc.TokenURL}}
+		if sc.TokenURL == "" {
+			issuer = p.AuthorizationServerURL
+		}
 	}
-	sc.l.storeTokens(TokenKey{sc.UserID, sc.ProjectID, sc.ServerID}, tok, cfg)
+	sc.l.storeTokens(TokenKey{sc.UserID, sc.ProjectID, sc.ServerID}, tok, cfg, issuer)
 	res := servers.ImportTokensResult{Imported: true}
 	if !tok.Expiry.IsZero() {
 		ms := wire.MillisOf(tok.Expiry)
