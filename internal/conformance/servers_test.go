@@ -35,16 +35,21 @@ func TestServerSchemasMatchGoTypes(t *testing.T) {
 	d := load(t)
 	sc := d.Components.Schemas
 	closed := map[string]reflect.Type{
-		"ValidateResult":      reflect.TypeFor[servers.ValidateResult](),
-		"DoctorCheck":         reflect.TypeFor[servers.DoctorCheck](),
-		"CheckOAuthResult":    reflect.TypeFor[servers.CheckOAuthResult](),
-		"ExportSnapshot":      reflect.TypeFor[servers.ExportSnapshot](),
-		"ImportTokensRequest": reflect.TypeFor[servers.ImportTokensParams](),
-		"ImportTokensResult":  reflect.TypeFor[servers.ImportTokensResult](),
+		"ValidateResult":     reflect.TypeFor[servers.ValidateResult](),
+		"DoctorCheck":        reflect.TypeFor[servers.DoctorCheck](),
+		"ExportSnapshot":     reflect.TypeFor[servers.ExportSnapshot](),
+		"ImportTokensResult": reflect.TypeFor[servers.ImportTokensResult](),
 	}
 	for name, typ := range closed {
 		check(t, name, sc[name], typ)
 	}
+	// Fields the current service sends or accepts beyond the reference:
+	// check-oauth's verdict (buildOAuthRequirementProjection) and the
+	// import's refresh fallback (importTokensSchema).
+	checkFields(t, "CheckOAuthResult", sc["CheckOAuthResult"], reflect.TypeFor[servers.CheckOAuthResult](),
+		[]string{"requiresAuthorization", "effectiveAuthMethod"})
+	checkFields(t, "ImportTokensRequest", sc["ImportTokensRequest"], reflect.TypeFor[servers.ImportTokensParams](),
+		[]string{"authorizationServerUrl"})
 	ir := sc["ImportTokensRequest"]
 	check(t, "ImportTokensRequest.tokens", ir.Properties["tokens"], reflect.TypeFor[servers.Tokens]())
 	check(t, "ImportTokensRequest.clientInformation", ir.Properties["clientInformation"], reflect.TypeFor[servers.ClientInformation]())
@@ -52,9 +57,9 @@ func TestServerSchemasMatchGoTypes(t *testing.T) {
 	// The doctor report allows more properties; its nested objects do not.
 	dr := sc["DoctorReport"]
 	checkOpen(t, "DoctorReport", dr, reflect.TypeFor[servers.DoctorReport]())
-	// toolsMetadata is in every report of the service (ServerDoctorResult)
-	// though the reference does not declare it.
-	checkFields(t, "DoctorReport", dr, reflect.TypeFor[servers.DoctorReport](), []string{"toolsMetadata"})
+	// toolsMetadata and target are in every report of the service
+	// (ServerDoctorResult) though the reference does not declare them.
+	checkFields(t, "DoctorReport", dr, reflect.TypeFor[servers.DoctorReport](), []string{"toolsMetadata", "target"})
 	check(t, "DoctorReport.connection", dr.Properties["connection"], reflect.TypeFor[servers.Connection]())
 	check(t, "DoctorReport.checks", dr.Properties["checks"], reflect.TypeFor[servers.DoctorChecks]())
 	if len(dr.Properties["error"].OneOf) != 2 {
