@@ -59,10 +59,16 @@ func listAll[T any](ctx context.Context, cs *mcp.ClientSession,
 // (the client's walk stops there, answering a partial listing); more
 // than maxEveryPages pages, or items past maxEveryBytes, fail it.
 func listEvery(ctx context.Context, cs *mcp.ClientSession, list rawPager) ([]json.RawMessage, error) {
+	return listBounded(ctx, cs, list, maxEveryPages, maxEveryBytes)
+}
+
+// listBounded is listEvery within maxPages pages and maxBytes bytes of
+// items.
+func listBounded(ctx context.Context, cs *mcp.ClientSession, list rawPager, maxPages, maxBytes int) ([]json.RawMessage, error) {
 	out := []json.RawMessage{}
 	seen := map[string]bool{}
 	size, cursor := 0, ""
-	for range maxEveryPages {
+	for range maxPages {
 		items, next, err := list(ctx, cs, cursor)
 		if err != nil {
 			return nil, err
@@ -70,8 +76,9 @@ func listEvery(ctx context.Context, cs *mcp.ClientSession, list rawPager) ([]jso
 		for _, it := range items {
 			size += len(it)
 		}
-		if size > maxEveryBytes {
-			return nil, errListTooLarge
+		if size > maxBytes {
+			return nil, &mcpconn.Failure{Kind: mcpconn.ServerError,
+				Message: fmt.Sprintf("the server's listing ran past %d KiB", maxBytes>>10)}
 		}
 		out = append(out, items...)
 		if next == "" || seen[next] {
@@ -80,17 +87,10 @@ func listEvery(ctx context.Context, cs *mcp.ClientSession, list rawPager) ([]jso
 		seen[next] = true
 		cursor = next
 	}
-	return nil, errTooManyPages
+	// The double's verdict on a listing without end, not an error the
+	// server sent.
+	return nil, &mcpconn.Failure{Kind: mcpconn.ServerError, Message: fmt.Sprintf("the server's listing ran past %d pages", maxPages)}
 }
-
-// errTooManyPages and errListTooLarge are the double's verdicts on a
-// listing without end, not errors the server sent.
-var (
-	errTooManyPages = &mcpconn.Failure{Kind: mcpconn.ServerError,
-		Message: fmt.Sprintf("the server's listing ran past %d pages", maxEveryPages)}
-	errListTooLarge = &mcpconn.Failure{Kind: mcpconn.ServerError,
-		Message: fmt.Sprintf("the server's listing ran past %d MiB", maxEveryBytes>>20)}
-)
 
 func listToolsPage(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Tool, string, error) {
 	res, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})

@@ -3,6 +3,7 @@ package mcpops
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -118,17 +119,29 @@ func TestListWithoutCursorPageCap(t *testing.T) {
 	}
 }
 
-// A listing without a cursor fails once its items pass maxEveryBytes: the
-// double answers it in one response, which stays bounded.
+// A listing without a cursor fails once its items pass its byte bound
+// (maxEveryBytes for the routes; a small one here, to keep the test
+// light): the double answers it in one response, which stays bounded.
 func TestListWithoutCursorByteCap(t *testing.T) {
 	t.Parallel()
-	s, asks := cursorServer(endless(), 1<<20)
-	sc := openServer(newLayer(t), s)
-	_, herr := ListTools(t.Context(), sc, &servers.ListParams{})
-	if herr == nil || herr.Body.Code != shared.CodeInternal || !strings.Contains(herr.Body.Message, "MiB") {
-		t.Errorf("oversized listing = %v, want INTERNAL_ERROR naming the size bound", herr)
+	s, asks := cursorServer(endless(), 1<<10)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := asks.Load(); got > maxEveryBytes>>20+1 {
-		t.Errorf("asked %d pages of 1 MiB, want the walk stopped once past %d MiB", got, maxEveryBytes>>20)
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	items, err := listBounded(t.Context(), cs, toolsAsSent, maxEveryPages, 8<<10)
+	var f *mcpconn.Failure
+	if !errors.As(err, &f) || f.Kind != mcpconn.ServerError || f.Answered || !strings.Contains(f.Message, "8 KiB") || items != nil {
+		t.Errorf("oversized listing = %d items, %v; want the double's verdict naming the 8 KiB bound", len(items), err)
+	}
+	if got := asks.Load(); got > 8 {
+		t.Errorf("asked %d pages of over 1 KiB, want the walk stopped once past 8 KiB", got)
 	}
 }
