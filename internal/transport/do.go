@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	mrand "math/rand/v2"
 	"mime"
 	"net/http"
@@ -178,9 +179,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			if apiErr.RetryAfter > t.maxRA {
 				return apiErr
 			}
-			wait = raJitter(ctx, apiErr.RetryAfter, t.maxRA)
+			wait = apiErr.RetryAfter
 		}
-		if werr := t.retryWait(ctx, req, attempt, wait, why, apiErr); werr != nil {
+		if werr := t.retryWait(ctx, req, attempt, wait, hasRA, why, apiErr); werr != nil {
 			return werr
 		}
 	}
@@ -539,13 +540,19 @@ func newIdempotencyKey() string {
 }
 
 // logRetry says, at debug level, that attempt+2 follows after wait and why
-// (backoff or the server's Retry-After), so -v shows where time goes.
-func (t *Transport) logRetry(ctx context.Context, req *Request, attempt int, wait time.Duration, why string) {
+// (backoff or the server's Retry-After, with the value it asked for when
+// asked is not negative: wait adds jitter to it), so -v shows where time
+// goes.
+func (t *Transport) logRetry(ctx context.Context, req *Request, attempt int, wait, asked time.Duration, why string) {
 	if !t.log.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
-	t.log.LogAttrs(ctx, slog.LevelDebug, "projectops retry", slog.String("method", req.Method),
-		slog.String("route", req.Route), slog.Int("next_attempt", attempt+2), slog.Duration("wait", wait), slog.String("after", why))
+	attrs := []slog.Attr{slog.String("method", req.Method), slog.String("route", req.Route),
+		slog.Int("next_attempt", attempt+2), slog.Duration("wait", wait), slog.String("after", why)}
+	if asked >= 0 {
+		attrs = append(attrs, slog.Duration("retry_after", asked))
+	}
+	t.log.LogAttrs(ctx, slog.LevelDebug, "projectops retry", attrs...)
 }
 
 func (t *Transport) logAttempt(ctx context.Context, req *Request, status, attempt int, start time.Time, err error) {
@@ -574,25 +581,33 @@ func (t *Transport) backoff(ctx context.Context, req *Request, attempt int, bo *
 	if *bo == nil {
 		*bo = t.newBackOff()
 	}
-	return t.retryWait(ctx, req, attempt, (*bo).NextBackOff(), "backoff", last)
+	return t.retryWait(ctx, req, attempt, (*bo).NextBackOff(), false, "backoff", last)
 }
 
 // retryWait waits d before a retry (attempt+2, after why) that follows
 // last, or returns the error the call ends with: ctx's error when ctx has
 // ended or ends during the wait, and at once when ctx's deadline comes
 // before the wait would end, with the error the wait would have given at
-// the deadline. Sleeping until the deadline only to fail then helps no
-// one; the client-side limiter (rate.Limiter.Wait) fails at once the same
-// way. The retry is logged only when the wait is slept.
-func (t *Transport) retryWait(ctx context.Context, req *Request, attempt int, d time.Duration, why string, last error) error {
+// the deadline. A Retry-After wait (ra) gets its jitter on top, within
+// what the deadline leaves.
+func (t *Transport) retryWait(ctx context.Context, req *Request, attempt int, d time.Duration, ra bool, why string, last error) error {
 	if err := ctx.Err(); err != nil {
 		// Ended already (a cancel is not a deadline): say so as ctx does.
 		return waitCut(err, last)
 	}
-	if dl, ok := ctx.Deadline(); ok && d > 0 && time.Until(dl) < d {
-		return waitCut(context.DeadlineExceeded, last)
+	left := time.Duration(math.MaxInt64)
+	if dl, ok := ctx.Deadline(); ok {
+		// One reading of the clock decides both whether d fits and how
+		// much jitter may follow it.
+		if left = time.Until(dl); d > 0 && left < d {
+			return waitCut(context.DeadlineExceeded, last)
+		}
 	}
-	t.logRetry(ctx, req, attempt, d, why)
+	asked := time.Duration(-1) // no Retry-After
+	if ra {
+		asked, d = d, raJitter(d, t.maxRA, left)
+	}
+	t.logRetry(ctx, req, attempt, d, asked, why)
 	if serr := t.sleep(ctx, d); serr != nil {
 		return waitCut(serr, last)
 	}
@@ -604,17 +619,16 @@ func (t *Transport) retryWait(ctx context.Context, req *Request, attempt int, d 
 // it refuses within one window the same whole-second value, and callers
 // that all come back at that instant are refused together again, so the
 // specification asks for jitter on 429 (section 8). The added part never
-// takes the wait past maxRA or past the context's deadline, where ra alone
-// would fit.
-func raJitter(ctx context.Context, ra, maxRA time.Duration) time.Duration {
-	limit := min(ra+ra/4, maxRA)
-	if dl, ok := ctx.Deadline(); ok {
-		limit = min(limit, time.Until(dl))
-	}
-	if limit <= ra {
+// takes the wait past maxRA, nor past half of what the deadline leaves
+// after ra (left), so the retry keeps time to run.
+func raJitter(ra, maxRA, left time.Duration) time.Duration {
+	if left <= ra {
 		return ra
 	}
-	return ra + mrand.N(limit-ra)
+	if limit := min(ra+ra/4, maxRA, ra+(left-ra)/2); limit > ra {
+		return ra + mrand.N(limit-ra)
+	}
+	return ra
 }
 
 // waitCut is the error of a call whose wait before a retry was cut short

@@ -1,7 +1,7 @@
 package transport
 
 import (
-	"context"
+	"math"
 	"testing"
 	"time"
 )
@@ -13,10 +13,10 @@ import (
 // Retry-After alone meets.
 func TestRetryAfterJitter(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	const none = time.Duration(math.MaxInt64) // no deadline
 	seen := map[time.Duration]bool{}
 	for range 200 {
-		d := raJitter(ctx, time.Second, time.Minute)
+		d := raJitter(time.Second, time.Minute, none)
 		if d < time.Second || d >= time.Second+time.Second/4 {
 			t.Fatalf("wait %s for Retry-After 1s, want within [1s, 1.25s)", d)
 		}
@@ -25,17 +25,19 @@ func TestRetryAfterJitter(t *testing.T) {
 	if len(seen) < 100 {
 		t.Errorf("200 waits took %d distinct values: no jitter to speak of", len(seen))
 	}
-	if d := raJitter(ctx, 0, time.Minute); d != 0 {
+	if d := raJitter(0, time.Minute, none); d != 0 {
 		t.Errorf("Retry-After 0 waits %s, want 0", d)
 	}
-	if d := raJitter(ctx, 58*time.Second, time.Minute); d < 58*time.Second || d > time.Minute {
+	if d := raJitter(58*time.Second, time.Minute, none); d < 58*time.Second || d > time.Minute {
 		t.Errorf("Retry-After 58s under a 60s cap waits %s", d)
 	}
-	dl, cancel := context.WithTimeout(ctx, 1100*time.Millisecond)
-	defer cancel()
+	// 100ms left after Retry-After: jitter takes at most half of it.
 	for range 50 {
-		if d := raJitter(dl, time.Second, time.Minute); d < time.Second || d > 1100*time.Millisecond {
+		if d := raJitter(time.Second, time.Minute, 1100*time.Millisecond); d < time.Second || d >= 1050*time.Millisecond {
 			t.Fatalf("Retry-After 1s with 1.1s left waits %s", d)
 		}
+	}
+	if d := raJitter(time.Second, time.Minute, time.Second); d != time.Second {
+		t.Errorf("Retry-After 1s with 1s left waits %s", d)
 	}
 }
