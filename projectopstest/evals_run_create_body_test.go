@@ -17,7 +17,7 @@ func TestEvalRunBodyIdempotencyKeyBounds(t *testing.T) {
 	t.Parallel()
 	f := newEvalFix(t, projectopstest.WithEvalConcurrency(50))
 	tg := inproc(f.srv)
-	create := func(header, bodyKey string) result {
+	create := func(header string, bodyKey any) result {
 		t.Helper()
 		p := map[string]any{"suiteName": "s", "serverIds": []string{f.serverID}, "idempotencyKey": bodyKey,
 			"tests": []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}}
@@ -33,9 +33,10 @@ func TestEvalRunBodyIdempotencyKeyBounds(t *testing.T) {
 	}
 	create("", "").wantField(t, "idempotencyKey")
 	create("   ", "").wantField(t, "idempotencyKey")
-	for _, bodyKey := range []string{"", strings.Repeat("x", 257)} {
+	create("", nil).wantField(t, "idempotencyKey") // optional is absent, not null
+	for _, bodyKey := range []any{"", strings.Repeat("x", 257), nil} {
 		if r := create("h1", bodyKey); r.status != http.StatusAccepted {
-			t.Errorf("body key of %d characters under a header key: status %d %s, want 202", len(bodyKey), r.status, r.body)
+			t.Errorf("body key %.10q under a header key: status %d %s, want 202", bodyKey, r.status, r.body)
 		}
 	}
 }
@@ -50,4 +51,15 @@ func TestEvalRunCreateAcceptsRunGroupID(t *testing.T) {
 	if rc, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, p); err != nil || rc.RunID == "" {
 		t.Fatalf("create with a runGroupId: %+v, %v", rc, err)
 	}
+}
+
+// runGroupId, like idempotencyKey, is an optional string in the service's
+// schema: null is refused, not read as absent.
+func TestEvalRunCreateRefusesNullRunGroupID(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	tg := inproc(f.srv)
+	body := map[string]any{"suiteName": "s", "serverIds": []string{f.serverID}, "runGroupId": nil,
+		"tests": []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "hi")}}}}
+	tg.call(t, "POST", "/projects/"+f.ws.ProjectID+"/eval-runs", f.ws.APIKey, body).wantField(t, "runGroupId")
 }

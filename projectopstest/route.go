@@ -15,8 +15,9 @@ type call struct {
 	a       actor
 	project *projectRec
 	role    Role
-	// present lists the body's top-level keys that carried a non-null
-	// value, so a handler can tell "absent" from "zero".
+	// present maps the body's top-level keys to whether they carried a
+	// non-null value, so a handler can tell "absent" from "zero" (and,
+	// by membership, "absent" from "null").
 	present map[string]bool
 	// scratch carries what check computed to apply (a canonical config).
 	scratch any

@@ -31,7 +31,8 @@ const APIPrefix = "/api/v1"
 // DecodeBody strictly decodes the JSON object in r's body into dst, the
 // SDK's request type for the route. An empty body reads as {}. It reports
 // which top-level fields, and members of top-level objects ("a.b"), were
-// present with a non-null value, so handlers can tell "absent" from "zero"
+// present with a non-null value (true; a top-level null is there as
+// false), so handlers can tell "absent" from "zero" and from "null"
 // without a second set of types. Every failure is a
 // 400 VALIDATION_ERROR naming the offending field where there is one.
 func DecodeBody(r *http.Request, dst any) (map[string]bool, *Error) {
@@ -47,9 +48,9 @@ func DecodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *Error) (map[
 	}
 	present := make(map[string]bool, len(obj))
 	for k, x := range obj {
-		if x != nil {
-			present[k] = true
-		}
+		// A top-level key sent as null is in the map as false: present[k]
+		// is "sent and not null", and membership alone is "sent".
+		present[k] = x != nil
 		if m, ok := x.(map[string]any); ok { // "passCriteria.minimumPassRate"
 			for sub, y := range m {
 				if y != nil {
