@@ -257,7 +257,7 @@ type Run struct {
 	// like invalid.
 	ScoreIntegrity string `json:"scoreIntegrity,omitempty"`
 	// Environment is the environment revision the run is pinned to; nil
-	// for a run over a saved server selection.
+	// for a run over a saved server selection, and from an older service.
 	Environment *RunEnvironment `json:"environment,omitempty"`
 	// ExecutionEngine is "emulated" or "harness:<id>"; empty means the
 	// engine is unknown (never read it as emulated).

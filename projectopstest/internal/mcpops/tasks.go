@@ -68,8 +68,8 @@ func (b *CallToolBody) wantsTask() bool {
 }
 
 // errTaskRefused is the service's refusal of a task opt-in on /api/v1, as
-// 422: the spec gives FEATURE_NOT_SUPPORTED that status (the service's
-// source answers it with 400; docs/double.md lists the difference).
+// 422: its route throws the code with 400, but its v1 error handler sends
+// every code with the code's own status, the one the spec gives.
 func errTaskRefused() *edge.Error {
 	return edge.NewError(shared.CodeFeatureNotSupported, "tools/call does not run tools as tasks on /api/v1 (taskOptions, allowTaskResult)", nil)
 }
