@@ -40,8 +40,8 @@ func checkCreateRun(c *call, p *evals.RunParams) *edge.Error {
 	return checkRunParams(p)
 }
 
-// headerIdempotencyKey is the run create's x-mcpjam-idempotency-key as
-// the gateway reads it, "" when there is none it honours (blank or too
+// headerIdempotencyKey is the x-mcpjam-idempotency-key of a run or suite
+// create as the gateway reads it, "" when there is none it honours (blank or too
 // long). This route reads the prefixed header alone (the service's
 // readIdempotencyKey, whatever the reference notes say of the bare
 // Idempotency-Key, which other routes read too).

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
@@ -95,7 +94,7 @@ func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *
 	// runs the request again on that suite: its cases are upserted (one
 	// the first request lacked is created) and the answer is this one's.
 	var key string
-	if k := strings.TrimSpace(c.r.Header.Get("X-Mcpjam-Idempotency-Key")); k != "" && len(k) <= maxIdempotencyKey {
+	if k := headerIdempotencyKey(c); k != "" {
 		key = c.a.userID + "\x00" + projectID + "\x00" + k
 	}
 	su := s.st.suites[s.st.evals.suiteIdem[key]]
