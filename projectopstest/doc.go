@@ -51,6 +51,9 @@
 //   - ids are deterministic (prj_1, hst_2, ...) and listings are in
 //     creation order; a generated x-request-id is req_1, req_2, ... (the
 //     service's is a UUID);
+//   - cancelling an eval run refuses body fields, as every bodyless write
+//     does here (the reference notes give the route no body); the
+//     service's cancel route does not read its body at all;
 //   - the 400 VALIDATION_ERROR for deleting a referenced host without
 //     force (as the service answers its backend's refusal) carries
 //     details.references listing {type, id, name};

@@ -1,7 +1,12 @@
 package transport
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
 	"math"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -39,5 +44,31 @@ func TestRetryAfterJitter(t *testing.T) {
 	}
 	if d := raJitter(time.Second, time.Minute, time.Second); d != time.Second {
 		t.Errorf("Retry-After 1s with 1s left waits %s", d)
+	}
+}
+
+// Through Do: under a deadline that leaves 100ms after a Retry-After of
+// 1s, the wait takes at most half of that slack, so the retry keeps time
+// to run; the debug log names both the wait and the Retry-After asked for.
+func TestRetryAfterJitterUnderDeadline(t *testing.T) {
+	t.Parallel()
+	for range 20 {
+		mock, _ := mockRoute(t, http.MethodGet, "/r", raReply(http.StatusTooManyRequests, "1"), reply{status: 200, body: `{}`})
+		var logged bytes.Buffer
+		tr, sl := newTestTransport(t, mock, func(c *Config) {
+			c.Logger = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		})
+		ctx, cancel := context.WithTimeout(t.Context(), 1100*time.Millisecond)
+		err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/r", Class: Read}, nil)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sl.all(); len(d) != 1 || d[0] < time.Second || d[0] > 1050*time.Millisecond {
+			t.Fatalf("sleeps %v, want one within [1s, 1.05s]", d)
+		}
+		if !strings.Contains(logged.String(), "retry_after=1s") {
+			t.Fatalf("retry log without the Retry-After asked for: %s", logged.String())
+		}
 	}
 }

@@ -32,8 +32,8 @@ const APIPrefix = "/api/v1"
 // SDK's request type for the route. An empty body reads as {}. It reports
 // which top-level fields, and members of top-level objects ("a.b"), were
 // present with a non-null value (true; a top-level null is there as
-// false), so handlers can tell "absent" from "zero" and from "null"
-// without a second set of types. Every failure is a
+// false, a nested one is left out), so handlers can tell "absent" from
+// "zero", and at the top level from "null", without a second set of types. Every failure is a
 // 400 VALIDATION_ERROR naming the offending field where there is one.
 func DecodeBody(r *http.Request, dst any) (map[string]bool, *Error) {
 	return DecodeBodyLimit(r, dst, MaxBodyBytes, BodyTooLarge())
@@ -264,8 +264,9 @@ func jsonFieldNames(t reflect.Type, known map[string]bool) {
 // the message, as the service's environment routes answer (the reference
 // declares these bodies without a schema).
 func RejectBody(r *http.Request) *Error {
-	// Any key is refused, one whose value is null too ("present" skips
-	// those, for routes where null means absent).
+	// Any key is refused, one whose value is null too (where a body is
+	// read, "present" holds a top-level null as false: absent for most
+	// routes).
 	obj, _, _, herr := DecodeObject(r, MaxBodyBytes, BodyTooLarge())
 	if herr != nil {
 		return herr
