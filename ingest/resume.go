@@ -29,8 +29,14 @@ type ResumeResult struct {
 	// Resent counts the results sent again (the service skips those it
 	// already had).
 	Resent int
-	Run    *RunResult
-	Err    error
+	// Truncated counts the results among them sent with a spooled widget's
+	// HTML dropped (a visible marker in its place), as Outcome.Truncated
+	// counts the Reporter's: its upload was answered without a storageId
+	// (ErrNoStorageID), so nothing was stored, and asking again would not
+	// change that.
+	Truncated int
+	Run       *RunResult
+	Err       error
 	// CompletedRunID is set when the run the files were written for (or,
 	// for a second suite under one id, its "-suite-" id) was
 	// already complete without their results (another reporter, or an
@@ -53,7 +59,15 @@ type ResumeResult struct {
 // and the service's run of that id may be another suite's. A file is removed once its run is finalized; files whose run
 // failed stay for another attempt, and the returned error joins those
 // failures. Re-sending is safe: the service skips iterations it already
-// stored, and a run that is already complete is left as it is. What the
+// stored, and a run that is already complete is left as it is. A spooled
+// widget file (a TBRecorder's HTML too large for a chunk) is uploaded, and
+// its blob's id kept beside it until the spool is removed, so a resume
+// that fails later does not upload it again. An upload the service
+// answers without a storageId (ErrNoStorageID) stored nothing for good:
+// that snapshot goes without its HTML, with the visible marker the
+// Reporter puts there, counted in ResumeResult.Truncated and logged as a
+// warning to slog.Default(), and the run goes on; any other failed upload
+// fails the run's resume, its error naming the widget file. What the
 // files hold for a complete run goes as follows. A one-shot report that
 // may have completed it (its answer was lost: the service did not refuse
 // it, and it did not provably fail to connect) is taken as stored there,
@@ -146,7 +160,7 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 	for _, k := range order {
 		g := groups[k]
 		var ext string
-		g.Run, ext, g.Resent, g.Err = resumeRun(ctx, svc, k.project, runs[k], g.Files)
+		g.Run, ext, g.Err = resumeRun(ctx, svc, k.project, runs[k], g)
 		if ext != runs[k].ExternalRunID {
 			g.CompletedRunID, g.ExternalRunID = runs[k].ExternalRunID, ext
 		}
@@ -249,11 +263,13 @@ func isRunIDName(name string) bool {
 // returns the external id of the run the results went to: run's, or when
 // that run was already complete and the files hold unacknowledged results
 // it cannot be holding (all but a one-shot report that may have completed
-// it: see Resume), a new run's (see resumedRunID).
-func resumeRun(ctx context.Context, svc *Service, project string, run RunParams, files []string) (*RunResult, string, int, error) {
+// it: see Resume), a new run's (see resumedRunID). It counts what it sent
+// in g's Resent and Truncated, and reads g's Files.
+func resumeRun(ctx context.Context, svc *Service, project string, run RunParams, g *ResumeResult) (*RunResult, string, error) {
+	files := g.Files
 	st, err := svc.StartRun(ctx, project, run)
 	if err != nil {
-		return nil, run.ExternalRunID, 0, err
+		return nil, run.ExternalRunID, err
 	}
 	var stored chunkKey // the report chunk taken as stored, if any
 	if st.Reused && st.Status != StatusRunning {
@@ -271,26 +287,25 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 		// them again that way: a duplicate run, never a lost one.)
 		var err error
 		if stored, err = storedReports(files, st.Summary); err != nil {
-			return st, run.ExternalRunID, 0, err
+			return st, run.ExternalRunID, err
 		}
 		n, err := countUnacked(files, stored)
 		if err != nil || n == 0 {
-			return st, run.ExternalRunID, 0, err
+			return st, run.ExternalRunID, err
 		}
 		run.ExternalRunID = resumedRunID(run.ExternalRunID, files)
 		if st, err = svc.StartRun(ctx, project, run); err != nil {
-			return nil, run.ExternalRunID, 0, err
+			return nil, run.ExternalRunID, err
 		}
 		if st.Reused && st.Status != StatusRunning {
-			return st, run.ExternalRunID, 0, nil // an earlier resume delivered them there
+			return st, run.ExternalRunID, nil // an earlier resume delivered them there
 		}
 	}
-	resent, err := sendUnacked(ctx, svc, project, st.RunID, files, stored)
-	if err != nil {
-		return nil, run.ExternalRunID, resent, err
+	if err := sendUnacked(ctx, svc, project, st.RunID, files, stored, g); err != nil {
+		return nil, run.ExternalRunID, err
 	}
 	fin, err := svc.FinalizeRun(ctx, project, FinalizeParams{RunID: st.RunID, ExternalRunID: run.ExternalRunID})
-	return fin, run.ExternalRunID, resent, err
+	return fin, run.ExternalRunID, err
 }
 
 // resumedRunID names the run that takes a spool's results when the run
@@ -419,11 +434,13 @@ func countUnacked(files []string, skip chunkKey) (int, error) {
 }
 
 // sendUnacked re-sends every unacknowledged result of files, but for the
-// chunk skip, to the run in batches within the default chunk limits.
-func sendUnacked(ctx context.Context, svc *Service, project, runID string, files []string, skip chunkKey) (int, error) {
+// chunk skip, to the run in batches within the default chunk limits, and
+// counts them in g's Resent (and those sent with widget HTML dropped in
+// its Truncated).
+func sendUnacked(ctx context.Context, svc *Service, project, runID string, files []string, skip chunkKey, g *ResumeResult) error {
 	var batch []json.RawMessage
 	var body []byte
-	size, resent := 0, 0
+	size, truncated := 0, 0
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -443,13 +460,14 @@ func sendUnacked(ctx context.Context, svc *Service, project, runID string, files
 		if _, err := svc.appendRaw(ctx, project, nil, body, nil); err != nil {
 			return err
 		}
-		resent += len(batch)
-		batch, size = batch[:0], 0
+		g.Resent += len(batch)
+		g.Truncated += truncated
+		batch, size, truncated = batch[:0], 0, 0
 		return nil
 	}
 	for _, f := range files {
 		err := eachUnacked(f, skip, func(res json.RawMessage) error {
-			res, err := uploadSpooled(ctx, svc, project, filepath.Dir(f), res)
+			res, dropped, err := uploadSpooled(ctx, svc, project, filepath.Dir(f), res)
 			if err != nil {
 				return err
 			}
@@ -460,13 +478,16 @@ func sendUnacked(ctx context.Context, svc *Service, project, runID string, files
 			}
 			batch = append(batch, slices.Clone(res))
 			size += len(res) + 1
+			if dropped > 0 {
+				truncated++
+			}
 			return nil
 		})
 		if err != nil {
-			return resent, err
+			return err
 		}
 	}
-	return resent, flush()
+	return flush()
 }
 
 func readSpoolHeader(path string) (*spoolRecord, error) {

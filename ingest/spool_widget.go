@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,21 +44,27 @@ func (t *TBRecorder) spoolWidgets(res *Result, seq int) error {
 }
 
 // uploadSpooled uploads the widget files a spooled result names and
-// returns the result with their storage ids. A file that is missing or
-// not the spool's own is dropped (the snapshot goes without its HTML); a
-// failed upload (an answer without a storageId included: ErrNoStorageID)
-// fails the resume, which a later one retries, so no snapshot is ever
-// sent naming an empty blob.
-func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res json.RawMessage) (json.RawMessage, error) {
+// returns the result with their storage ids, and how many snapshots went
+// without their HTML. A file that is missing or not the spool's own is
+// dropped (the snapshot goes without its HTML). An upload answered without
+// a storageId (ErrNoStorageID) stored nothing, and asking again will not
+// change that: the snapshot goes with the Reporter's dropped-HTML marker
+// instead, logged, so the run's other results are not held back forever.
+// Any other failed upload (a 5xx, the network) fails the resume, which a
+// later one retries, so no snapshot is ever sent naming an empty blob. A
+// stored blob's id is kept beside its file (storedIDExt), so that retry
+// does not upload it again.
+func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res json.RawMessage) (json.RawMessage, int, error) {
 	if !bytes.Contains(res, []byte(spoolBlobPrefix)) {
-		return res, nil
+		return res, 0, nil
 	}
 	d := json.NewDecoder(bytes.NewReader(res))
 	d.UseNumber()
 	var m map[string]any
 	if err := d.Decode(&m); err != nil {
-		return nil, fmt.Errorf("projectops: ingest spool: %w", err)
+		return nil, 0, fmt.Errorf("projectops: ingest spool: %w", err)
 	}
+	dropped := 0
 	snaps, _ := m["widgetSnapshots"].([]any)
 	for _, sv := range snaps {
 		s, _ := sv.(map[string]any)
@@ -69,19 +77,31 @@ func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res j
 		if name != filepath.Base(name) || !strings.HasSuffix(name, widgetExt) {
 			continue
 		}
-		html, err := readOwn(filepath.Join(dir, name))
+		path := filepath.Join(dir, name)
+		if stored := storedID(path); stored != "" {
+			s["widgetHtmlBlobId"] = stored
+			continue
+		}
+		html, err := readOwn(path)
 		if err != nil {
 			continue
 		}
-		u, err := svc.UploadURL(ctx, project)
-		if err != nil {
-			return nil, err
+		stored, err := uploadWidgetFile(ctx, svc, project, html)
+		switch {
+		case errors.Is(err, ErrNoStorageID):
+			// The marker is at most a few dozen bytes longer than the
+			// spool's blob reference it replaces, which the envelope's
+			// reserve (chunkOverhead) absorbs: the body still fits.
+			s["widgetHtml"] = widgetHTMLDropped(len(html))
+			dropped++
+			slog.Default().WarnContext(ctx, "projectops: ingest: Resume: a spooled widget's upload stored nothing; its snapshot is sent without its HTML",
+				"file", path, "error", err)
+		case err != nil:
+			return nil, dropped, fmt.Errorf("projectops: ingest spool: uploading widget file %s (kept for the next resume): %w", path, err)
+		default:
+			s["widgetHtmlBlobId"] = stored
+			keepStoredID(path, stored)
 		}
-		up, err := svc.UploadArtifact(ctx, u.UploadURL, "text/html; charset=utf-8", bytes.NewReader(html))
-		if err != nil {
-			return nil, err
-		}
-		s["widgetHtmlBlobId"] = up.StorageID
 	}
 	// Without HTML escaping, as the reporter encoded it: escaped, the
 	// result could outgrow the body limit it was cut to.
@@ -89,9 +109,51 @@ func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res j
 	e := json.NewEncoder(&b)
 	e.SetEscapeHTML(false)
 	if err := e.Encode(m); err != nil {
-		return nil, err
+		return nil, dropped, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), dropped, nil
+}
+
+// uploadWidgetFile uploads one widget file's HTML and returns its storage
+// id.
+func uploadWidgetFile(ctx context.Context, svc *Service, project string, html []byte) (string, error) {
+	u, err := svc.UploadURL(ctx, project)
+	if err != nil {
+		return "", err
+	}
+	up, err := svc.UploadArtifact(ctx, u.UploadURL, "text/html; charset=utf-8", bytes.NewReader(html))
+	if err != nil {
+		return "", err
+	}
+	return up.StorageID, nil
+}
+
+// storedIDExt names the file beside a widget file that holds the id of
+// the blob it was stored as, once uploaded: a resume that fails later (a
+// chunk refused, the network gone) leaves it for the next one, which
+// sends that id rather than upload the file again.
+const storedIDExt = ".stored"
+
+// storedID returns the blob id kept beside the widget file at path, or ""
+// when there is none. The id ends with a newline: without it, the write
+// was cut short (the process killed), and the file is uploaded again.
+func storedID(path string) string {
+	b, err := readOwn(path + storedIDExt)
+	if err != nil {
+		return ""
+	}
+	id, ok := strings.CutSuffix(string(b), "\n")
+	if !ok || id == "" || strings.ContainsAny(id, "\n") {
+		return ""
+	}
+	return id
+}
+
+// keepStoredID writes the blob id of the widget file at path beside it. A
+// failure is ignored: the next resume would only upload the file again.
+func keepStoredID(path, id string) {
+	_ = os.Remove(path + storedIDExt) // a torn one, which storedID ignored
+	_ = writeNew(path+storedIDExt, []byte(id+"\n"))
 }
 
 // writeNew writes a file that must not exist yet (O_EXCL: a link planted
@@ -118,11 +180,13 @@ func readOwn(path string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// removeWidgets removes the widget files of a spool file.
+// removeWidgets removes the widget files of a spool file, and the blob
+// ids kept beside them.
 func removeWidgets(spoolPath string) {
 	base := strings.TrimSuffix(spoolPath, SpoolExt)
 	files, _ := filepath.Glob(base + ".w*" + widgetExt)
-	for _, f := range files {
+	ids, _ := filepath.Glob(base + ".w*" + widgetExt + storedIDExt)
+	for _, f := range append(files, ids...) {
 		_ = os.Remove(f)
 	}
 }

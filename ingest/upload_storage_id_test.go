@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -31,7 +30,15 @@ type wireRequest struct {
 // returns a service on it and the requests it received.
 func fakeIngest(t *testing.T, upload string) (*ingest.Service, func() []wireRequest) {
 	t.Helper()
+	return fakeIngestUploads(t, func(int) (int, string) { return http.StatusOK, upload })
+}
+
+// fakeIngestUploads is fakeIngest answering the nth upload (from 1) with
+// the status and body upload returns.
+func fakeIngestUploads(t *testing.T, upload func(n int) (int, string)) (*ingest.Service, func() []wireRequest) {
+	t.Helper()
 	var mu sync.Mutex
+	uploads := 0
 	var got []wireRequest
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +51,12 @@ func fakeIngest(t *testing.T, upload string) (*ingest.Service, func() []wireRequ
 		case strings.HasSuffix(p, "/artifacts/upload-url"):
 			_, _ = io.WriteString(w, `{"ok":true,"uploadUrl":"`+srv.URL+`/upload/1"}`)
 		case strings.HasPrefix(p, "/upload/"):
-			_, _ = io.WriteString(w, upload)
+			mu.Lock()
+			uploads++
+			code, body := upload(uploads)
+			mu.Unlock()
+			w.WriteHeader(code)
+			_, _ = io.WriteString(w, body)
 		case strings.HasSuffix(p, "/runs/start"):
 			_, _ = io.WriteString(w, `{"ok":true,"suiteId":"s1","runId":"r1","status":"running","result":"pending"}`)
 		case strings.HasSuffix(p, "/runs/iterations"):
@@ -142,37 +154,5 @@ func TestWidgetUploadWithoutStorageIDIsAFailedUpload(t *testing.T) {
 	}
 	if out.Truncated != 1 || !strings.Contains(logged.String(), "widget upload failed") || !strings.Contains(logged.String(), "storageId") {
 		t.Errorf("the lost HTML went unreported: truncated %d, log %q", out.Truncated, logged.String())
-	}
-}
-
-// On Resume, a spooled widget's upload answered without a storageId fails
-// that run's resume like any failed upload: no result goes out naming an
-// empty blob, and the spool and its widget file stay for the next Resume.
-func TestResumeUploadWithoutStorageIDFailsTheResume(t *testing.T) {
-	t.Parallel()
-	svc, reqs := fakeIngest(t, `{}`)
-	dir := t.TempDir()
-	html := "<html>" + strings.Repeat("widget ", 300_000) + "</html>" // ~2 MiB: over a chunk
-	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: dir, Suite: "widgets", Getenv: func(string) string { return "" }})
-	rec.Record(t, ingest.Result{CaseTitle: "renders", Passed: true,
-		WidgetSnapshots: []ingest.WidgetSnapshot{{ToolCallID: "tc", ToolName: "show", ServerID: "srv_1", ResourceURI: "ui://w", WidgetHTML: html}}})
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ingest.Resume(t.Context(), svc, dir); !errors.Is(err, ingest.ErrNoStorageID) {
-		t.Errorf("Resume err = %v, want ErrNoStorageID", err)
-	}
-	for _, r := range reqs() {
-		if strings.Contains(r.Body, `"widgetHtmlBlobId":""`) {
-			t.Errorf("%s sent an empty widgetHtmlBlobId: %.200s", r.Path, r.Body)
-		}
-	}
-	if snaps := sentSnapshots(t, reqs()); len(snaps) != 0 {
-		t.Errorf("results sent despite the failed upload: %v", snaps)
-	}
-	w, _ := filepath.Glob(filepath.Join(dir, "*.widget.html"))
-	sp, _ := filepath.Glob(filepath.Join(dir, "*"+ingest.SpoolExt))
-	if len(w) != 1 || len(sp) != 1 {
-		t.Errorf("left for the next resume: widget files %v, spools %v", w, sp)
 	}
 }

@@ -165,6 +165,10 @@ What it delivered is its output, on stdout (with --json, an array of runs).
 Each run goes to the project it was recorded for: --project does not move it
 (set $PROJECTOPS_PROJECT, or TBOptions.Project, when the tests run), and a run
 recorded for another project than --project names is said so on stderr.
+Widget HTML spooled beside the results (too large for a chunk) is uploaded;
+one the service answers without storing it goes without its HTML (a visible
+marker in its place, a warning on stderr, counted in the output), while any
+other failed upload keeps that run's files, naming the widget file.
 Exit status: 0 when every spooled run was delivered, whatever their verdicts
 (delivery is this command's job; the tests' gate was the report that ran
 them); 2 when one could not be (its files are kept for another resume).`,
@@ -203,8 +207,12 @@ them); 2 when one could not be (its files are kept for another resume).`,
 					if r.CompletedRunID != "" {
 						fmt.Fprintf(a.stdout, "projectops: run %s was complete without these results: they go to a new run\n", r.CompletedRunID)
 					}
-					fmt.Fprintf(a.stdout, "projectops: run %s (%s): %d results re-sent; %s, result %s (%d stored)\n", r.Run.RunID,
-						r.ExternalRunID, r.Resent, r.Run.Status, r.Run.Result, summaryTotal(r.Run))
+					var dropped string
+					if r.Truncated > 0 {
+						dropped = fmt.Sprintf(" (%d without their widget HTML: its upload stored nothing)", r.Truncated)
+					}
+					fmt.Fprintf(a.stdout, "projectops: run %s (%s): %d results re-sent%s; %s, result %s (%d stored)\n", r.Run.RunID,
+						r.ExternalRunID, r.Resent, dropped, r.Run.Status, r.Run.Result, summaryTotal(r.Run))
 				}
 			}
 			if len(res) == 0 && err == nil && !a.json {
@@ -227,16 +235,19 @@ type resumed struct {
 	ExternalRunID string `json:"externalRunId"`
 	// CompletedRunID is the run the spool was written for, when it was
 	// complete without its results (they went to ExternalRunID).
-	CompletedRunID string            `json:"completedRunId,omitempty"`
-	Resent         int               `json:"resent"`
-	Run            *ingest.RunResult `json:"run,omitempty"`
-	Error          string            `json:"error,omitempty"`
+	CompletedRunID string `json:"completedRunId,omitempty"`
+	Resent         int    `json:"resent"`
+	// Truncated counts the results re-sent without a spooled widget's
+	// HTML, its upload having stored nothing.
+	Truncated int               `json:"truncated"`
+	Run       *ingest.RunResult `json:"run,omitempty"`
+	Error     string            `json:"error,omitempty"`
 }
 
 func resumeJSON(res []ingest.ResumeResult) []resumed {
 	out := []resumed{}
 	for _, r := range res {
-		j := resumed{ExternalRunID: r.ExternalRunID, CompletedRunID: r.CompletedRunID, Resent: r.Resent, Run: r.Run}
+		j := resumed{ExternalRunID: r.ExternalRunID, CompletedRunID: r.CompletedRunID, Resent: r.Resent, Truncated: r.Truncated, Run: r.Run}
 		if r.Err != nil {
 			j.Error = errText(r.Err)
 		}
