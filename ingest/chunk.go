@@ -25,6 +25,9 @@ type encoder struct {
 	redact redactor
 	hook   func(string) string
 	limit  int // largest encoded result that fits a chunk
+	// htmlDropped tells whether the last encode dropped widget HTML to
+	// fit: whether a failed upload cost the result its HTML, to warn of.
+	htmlDropped bool
 }
 
 func newEncoder(rd redactor, hook func(string) string, chunkBytes int) *encoder {
@@ -37,6 +40,7 @@ func newEncoder(rd redactor, hook func(string) string, chunkBytes int) *encoder 
 // encode returns res's redacted JSON (valid until the next call) and
 // whether it had to be truncated to fit.
 func (e *encoder) encode(res *Result) ([]byte, bool, error) {
+	e.htmlDropped = false
 	if e.hook != nil {
 		applyHook(res, e.hook)
 	}
@@ -63,6 +67,7 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 			if len(b) <= e.limit || !dropWidgetHTML(r.WidgetSnapshots, len(b)-e.limit, all) {
 				break
 			}
+			e.htmlDropped = true
 			if b, err = e.marshal(&r); err != nil {
 				return nil, false, err
 			}
@@ -87,6 +92,7 @@ func (e *encoder) encode(res *Result) ([]byte, bool, error) {
 	if len(b) > e.limit {
 		r.Metadata = map[string]any{"truncated": "metadata, errorDetails, trace, tool calls, widget snapshots and advancedConfig dropped to fit the chunk size"}
 		r.ErrorDetails, r.ExpectedToolCalls, r.ActualToolCalls, r.Trace = "", nil, nil, nil
+		e.htmlDropped = e.htmlDropped || hasWidgetHTML(&r)
 		r.WidgetSnapshots, r.AdvancedConfig = nil, nil
 		r.CaseTitle, r.Query, r.ExpectedOutput = e.redact.cutMiddle(r.CaseTitle, 1024), "", ""
 		r.Error = ""

@@ -246,7 +246,7 @@ func TestFailedWidgetUploadDropsOnlyTheHTML(t *testing.T) {
 	if len(its) != 1 || out.Truncated != 1 {
 		t.Fatalf("rows: %d, truncated %d", len(its), out.Truncated)
 	}
-	if !strings.Contains(logged.String(), "sent without its widget HTML") {
+	if !strings.Contains(logged.String(), "level=WARN") || !strings.Contains(logged.String(), "widget HTML dropped from the result") {
 		t.Errorf("log: %s", logged.String())
 	}
 	got := its[0].Input

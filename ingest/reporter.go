@@ -150,9 +150,11 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 // string, number or boolean, ...) is a VALIDATION_ERROR sent nowhere; without ExternalIterationID it gets a
 // deterministic one (from its title, external case id and occurrence). A
 // result that would not fit a chunk has its widget HTML uploaded through
-// an upload URL, then its largest text cut (a failed upload is logged and
-// the result sent without that HTML, its snapshots otherwise whole, and cut
-// further only if still too large; the run goes on). Record may block while
+// an upload URL, then its largest text cut. A failed upload does not stop
+// the run: the HTML not uploaded stays inline when the result then fits
+// (what was uploaded before the failure may have made room), else it is
+// dropped, with a warning, the snapshots otherwise whole, and the result
+// cut further only if still too large. Record may block while
 // Concurrency chunks are in flight (that is what bounds memory), and
 // behind another call to Record, Flush or Close; it waits only while ctx
 // lasts. When ctx ends first, Record returns ctx's error and refuses res:
@@ -199,13 +201,21 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 		if uploaded && err == nil {
 			b, cut, err = r.enc.encode(&res)
 		} else if err != nil {
-			// Not a reporting failure: the run goes on, and this result
-			// is sent cut to fit: its widget HTML is dropped first (the
-			// snapshots keep their other fields), then, only if it still
-			// does not fit, its largest text.
-			r.log.WarnContext(ctx, "projectops: ingest: widget upload failed; the result is sent without its widget HTML",
-				"case", r.shownTitle(res.CaseTitle), "error", err)
+			// Not a reporting failure: the run goes on. What was uploaded
+			// before the failure may have made room for the rest inline;
+			// else the result is cut to fit: its widget HTML dropped first
+			// (the snapshots keep their other fields), then, only if it
+			// still does not fit, its largest text. Only HTML actually
+			// dropped is warned of.
+			upErr := err
 			b, cut, err = r.enc.encode(&res)
+			if r.enc.htmlDropped {
+				r.log.WarnContext(ctx, "projectops: ingest: widget upload failed; widget HTML dropped from the result to fit the chunk",
+					"case", r.shownTitle(res.CaseTitle), "error", upErr)
+			} else {
+				r.log.DebugContext(ctx, "projectops: ingest: widget upload failed; the result fits with its widget HTML inline",
+					"case", r.shownTitle(res.CaseTitle), "error", upErr)
+			}
 		}
 	}
 	if err != nil {

@@ -156,3 +156,43 @@ func TestWidgetUploadWithoutStorageIDIsAFailedUpload(t *testing.T) {
 		t.Errorf("the lost HTML went unreported: truncated %d, log %q", out.Truncated, logged.String())
 	}
 }
+
+// Two snapshots, the first upload stored, the second answered without a
+// storageId: the first's blob id then leaves room for the second's HTML
+// inline. Nothing is dropped, so nothing is counted in Truncated nor
+// warned of as dropped.
+func TestPartialWidgetUploadFailureKeepsTheRestInline(t *testing.T) {
+	t.Parallel()
+	svc, reqs := fakeIngestUploads(t, func(n int) (int, string) {
+		if n == 1 {
+			return http.StatusOK, `{"storageId":"stg_1"}`
+		}
+		return http.StatusOK, `{}`
+	})
+	var logged bytes.Buffer
+	r, err := ingest.NewReporter(svc, ingest.ReporterOptions{ChunkBytes: 4096, SpoolDir: t.TempDir(),
+		Getenv: func(string) string { return "" }, Logger: slog.New(slog.NewTextHandler(&logged, nil)),
+		Run: ingest.RunParams{SuiteName: "widgets", ExternalRunID: "ext-widget-2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := "<html>" + strings.Repeat("w", 2500) + "</html>" // two fit no 4 KiB chunk, one does
+	snap := func(id string) ingest.WidgetSnapshot {
+		return ingest.WidgetSnapshot{ToolCallID: id, ToolName: "v", ServerID: "s", ResourceURI: "ui://w", WidgetHTML: h}
+	}
+	if err := r.Record(t.Context(), ingest.Result{CaseTitle: "two", Passed: true,
+		WidgetSnapshots: []ingest.WidgetSnapshot{snap("a"), snap("b")}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.Close(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	snaps := sentSnapshots(t, reqs())
+	if len(snaps) != 2 || snaps[0]["widgetHtmlBlobId"] != "stg_1" || snaps[1]["widgetHtml"] != h || out.Truncated != 0 {
+		t.Fatalf("snapshots sent: %v, truncated %d; want the first by blob id, the second inline, nothing cut", snaps, out.Truncated)
+	}
+	if l := logged.String(); strings.Contains(l, "level=WARN") {
+		t.Errorf("warned though no HTML was dropped: %s", l)
+	}
+}
