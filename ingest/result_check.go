@@ -20,9 +20,10 @@ const maxIterationIDChars = 256
 
 // check refuses what the service would refuse of a result, before anything
 // is sent, and fills what it requires: a snapshot's protocol and its
-// toolMetadata object; a snapshot with a blob id loses its inline HTML. It works on copies, never on the caller's slices.
-// A refusal here matters: sent, one such result sinks its whole chunk (a
-// 400, which Resume would meet again forever).
+// toolMetadata object; a snapshot with a blob id loses its inline HTML.
+// It works on copies, never on the caller's slices. A refusal here
+// matters: sent, one such result sinks its whole chunk (a 400, which
+// Resume would meet again forever).
 func (res *Result) check() error {
 	switch {
 	case strings.TrimSpace(res.CaseTitle) == "":
@@ -77,11 +78,14 @@ func (res *Result) check() error {
 func oneOf(s string, allowed ...string) bool { return slices.Contains(allowed, s) }
 
 // uploadWidgets sends every inline widget HTML of res through an upload
-// URL and replaces it by the stored blob's id, as the service's reporter
-// does when a result would not fit a chunk otherwise. What is uploaded is
-// redacted first, by the rules the result itself goes through (inline, the
-// HTML would have been). It reports whether anything was uploaded; an
-// upload answered without a storageId is a failed one (ErrNoStorageID).
+// URL and replaces it by the stored blob's id. Record calls it only for a
+// result that would not fit a chunk otherwise, and sends smaller HTML
+// inline; the service's reporter uploads every inline widget HTML of every
+// result before it chunks anything (and sends inline what fails to
+// upload). What is uploaded is redacted first, by the rules the result
+// itself goes through (inline, the HTML would have been). It reports
+// whether anything was uploaded; an upload answered without a storageId
+// is a failed one (ErrNoStorageID).
 func (r *Reporter) uploadWidgets(ctx context.Context, res *Result) (bool, error) {
 	uploaded := false
 	for i := range res.WidgetSnapshots {

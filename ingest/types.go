@@ -44,7 +44,8 @@ type Result struct {
 	// WidgetSnapshots are the MCP Apps widgets the case rendered. A
 	// snapshot's WidgetHTML that would make the result too large for a
 	// chunk is uploaded through an upload URL by the Reporter and sent as
-	// WidgetHTMLBlobID instead, as the service's own reporter does.
+	// WidgetHTMLBlobID instead (the service's own reporter uploads every
+	// inline WidgetHTML, whatever the result's size).
 	WidgetSnapshots []WidgetSnapshot `json:"widgetSnapshots,omitempty"`
 	// MatchOptions tells how actual tool calls were matched to expected
 	// ones.
