@@ -142,9 +142,19 @@
 //     server's (details.serverId): the double's own, the service's carry
 //     none and check only that serverUrl is a non-empty string; the
 //     service's undocumented per-call oauthAccessToken body field is not
-//     read; OAUTH_REQUIRED's details.serverUrl has a ?k= secret and a
-//     userinfo password redacted, where the service sends the saved URL
-//     as it is (a tunnel's, secret and all);
+//     read; an imported grant refreshes at the saved server's token
+//     endpoint (ServerSpec.OAuthTokenURL), else at the one named by the
+//     metadata (RFC 8414, then OpenID Connect Discovery) of the import's
+//     authorizationServerUrl: the double fetches that caller-named URL
+//     (at most 1 MiB per document, 10 s per request, within the MCP
+//     timeout) and posts the refresh there with the import's own client
+//     id and secret only (none for a public client), never the saved
+//     server's secret, which goes only to the saved endpoint; metadata that
+//     got no answer (network, 5xx, 429) fails that call with
+//     SERVER_UNREACHABLE and is tried again later, any other that names no
+//     token endpoint ends the grant; OAUTH_REQUIRED's details.serverUrl
+//     has a ?k= secret and a userinfo password redacted, where the
+//     service sends the saved URL as it is (a tunnel's, secret and all);
 //   - tools/call's toolName, prompts/get's promptName and resources/read's
 //     uri holding a control character other than tab, or beginning or
 //     ending with a space or tab, are 400 VALIDATION_ERROR naming the

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"golang.org/x/oauth2"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -243,11 +242,11 @@ func (c *clockSource) Token() (*oauth2.Token, error) {
 	return &t, nil
 }
 
-// discover sets cfg's token endpoint from the issuer's metadata (go-sdk's
-// auth.GetAuthServerMetadata, the MCP specification's discovery) when cfg
-// has none. Metadata that cannot be fetched is the endpoint unavailable
-// (tried again later); none at all, or none naming a token endpoint, fails
-// the grant. Call with c.mu held.
+// discover sets cfg's token endpoint from the issuer's metadata (RFC 8414,
+// tried at the places the MCP specification names) when cfg has none, and
+// keeps it: later refreshes fetch no metadata. Metadata that got no answer
+// is the endpoint unavailable (tried again later); anything else that
+// names no token endpoint fails the grant. Call with c.mu held.
 func (c *clockSource) discover(ctx context.Context) error {
 	if c.cfg.Endpoint.TokenURL != "" {
 		return nil
@@ -255,14 +254,11 @@ func (c *clockSource) discover(ctx context.Context) error {
 	if c.issuer == "" {
 		return errGrantFailed
 	}
-	meta, err := auth.GetAuthServerMetadata(ctx, c.issuer, c.http)
-	switch {
-	case err != nil:
-		return errRefreshUnavailable
-	case meta == nil || meta.TokenEndpoint == "":
-		return errGrantFailed
+	tokenURL, err := tokenEndpoint(ctx, c.http, c.issuer)
+	if err != nil {
+		return err
 	}
-	c.cfg.Endpoint.TokenURL = meta.TokenEndpoint
+	c.cfg.Endpoint.TokenURL = tokenURL
 	return nil
 }
 
@@ -355,8 +351,12 @@ func ImportTokens(sc *Call, p *servers.ImportTokensParams, sameURL func(given, s
 	issuer := ""
 	if p.ClientInformation != nil && (sc.TokenURL != "" || p.AuthorizationServerURL != "") {
 		secret := p.ClientInformation.ClientSecret
-		if secret == "" && sc.SavedClientSecret != nil {
-			secret = sc.SavedClientSecret() // the server record holds it (hasClientSecret)
+		// The saved server's secret (hasClientSecret, never returned) goes
+		// only to the saved server's own token endpoint: an endpoint the
+		// caller's authorizationServerUrl names gets the import's own
+		// credentials, none for a public client.
+		if secret == "" && sc.TokenURL != "" && sc.SavedClientSecret != nil {
+			secret = sc.SavedClientSecret()
 		}
 		cfg = &oauth2.Config{ClientID: p.ClientInformation.ClientID, ClientSecret: secret,
 			Endpoint: oauth2.Endpoint{TokenURL: sc.TokenURL}}
