@@ -198,13 +198,24 @@
 //     supportedProtocolVersions, scenarioId, accessVersion,
 //     oauthAccessToken and the boolean knobs) by its rules, 400
 //     VALIDATION_ERROR naming the field, and then ignores them but for
-//     serverName, the doctor's label;
+//     serverName, the doctor's label, and firstPageOnly (below); the tools
+//     listing's modelId must be a string, and is unused. All but doctor
+//     and check-oauth then check xaaPolicy as the service's gate does:
+//     present, it must be {idp: "mcpjam"} unless scenarioId names a
+//     scenario (whose stored host config, not modelled here, would
+//     decide), else 400 VALIDATION_ERROR with details.reason
+//     xaa_policy_invalid, before the project is looked up (the service
+//     throws it as a 409, which its /api/v1 error handler answers with
+//     VALIDATION_ERROR's status, 400); a valid policy is otherwise
+//     ignored, the double models no Cross-App Access;
 //   - tools, prompts and resources without a cursor, and export, walk every
 //     page of the MCP server's listing, as the service's MCP client does:
 //     a repeated cursor ends the walk with what it gathered, more than 64
 //     pages (the client's cap) fail with 500 INTERNAL_ERROR, and so do
 //     items past 32 MiB, a bound of the double's own (one response holds
-//     them all);
+//     them all); with firstPageOnly true they answer the first page only,
+//     with no nextCursor, as the service's client stops after page one (a
+//     listing at a cursor is answered as without it);
 //   - a STDIO server starts with its spec's environment plus PATH and HOME
 //     only, never the environment of the process running the double;
 //   - like the service's client manager, the double reaches an http server

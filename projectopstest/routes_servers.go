@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpops"
 
@@ -14,22 +15,27 @@ import (
 // carries out against the real MCP servers behind them (internal/mcpops).
 func serverOpsRoutes(s *Server, rt *router) {
 	const p = "POST /projects/{projectId}/servers/{serverId}"
-	rt.handle(p+"/validate", serverRead(s, mcpops.Validate))
+	rt.handle(p+"/validate", serverOp(s, accessRead, func(ctx context.Context, sc *mcpops.Call, _ *mcpops.ConnBody) (mcpops.ValidateResult, *edge.Error) {
+		return mcpops.Validate(ctx, sc)
+	}))
 	rt.handle(p+"/doctor", serverOp(s, accessRead, mcpops.Doctor))
 	rt.handle(p+"/check-oauth", serverRead(s, mcpops.CheckOAuth))
-	rt.handle(p+"/tools", serverOp(s, accessRead, listing(mcpops.ListTools)))
+	rt.handle(p+"/tools", serverOp(s, accessRead,
+		func(ctx context.Context, sc *mcpops.Call, b *mcpops.ToolsListBody) (pager.Page[json.RawMessage], *edge.Error) {
+			return mcpops.ListTools(ctx, sc, &b.ListBody)
+		}))
 	rt.handle(p+"/tools/call", serverOp(s, accessWrite, mcpops.CallTool))
-	rt.handle(p+"/prompts", serverOp(s, accessRead, listing(mcpops.ListPrompts)))
+	rt.handle(p+"/prompts", serverOp(s, accessRead, mcpops.ListPrompts))
 	rt.handle(p+"/prompts/get", serverOp(s, accessRead,
 		func(ctx context.Context, sc *mcpops.Call, b *mcpops.GetPromptBody) (json.RawMessage, *edge.Error) {
 			return mcpops.GetPrompt(ctx, sc, &b.GetPromptParams)
 		}))
-	rt.handle(p+"/resources", serverOp(s, accessRead, listing(mcpops.ListResources)))
+	rt.handle(p+"/resources", serverOp(s, accessRead, mcpops.ListResources))
 	rt.handle(p+"/resources/read", serverOp(s, accessRead,
 		func(ctx context.Context, sc *mcpops.Call, b *mcpops.ReadResourceBody) (json.RawMessage, *edge.Error) {
 			return mcpops.ReadResource(ctx, sc, &b.ReadResourceParams)
 		}))
-	rt.handle(p+"/export", serverRead(s, mcpops.Export))
+	rt.handle(p+"/export", serverOp(s, accessRead, mcpops.Export))
 	// Import-tokens' body is not the other operations' (the service checks
 	// it with a schema of its own, without their common fields).
 	rt.handle(p+"/oauth/import-tokens", serverOp(s, accessWrite,
@@ -77,15 +83,6 @@ func serverRead[Resp any](s *Server, f func(ctx context.Context, sc *mcpops.Call
 	return serverOp(s, accessRead, func(ctx context.Context, sc *mcpops.Call, _ *mcpops.ServerBody) (Resp, *edge.Error) {
 		return f(ctx, sc)
 	})
-}
-
-// listing adapts a listing operation to its body, the cursor and the
-// common fields.
-func listing[Resp any](f func(ctx context.Context, sc *mcpops.Call, p *servers.ListParams) (Resp, *edge.Error),
-) func(ctx context.Context, sc *mcpops.Call, b *mcpops.ListBody) (Resp, *edge.Error) {
-	return func(ctx context.Context, sc *mcpops.Call, b *mcpops.ListBody) (Resp, *edge.Error) {
-		return f(ctx, sc, &b.ListParams)
-	}
 }
 
 // findServer requires the route's saved server to be the project's.

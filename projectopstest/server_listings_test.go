@@ -91,3 +91,47 @@ func TestExportCoversEveryPage(t *testing.T) {
 		t.Errorf("export has %d tools, %d resources, %d prompts; want 5, 3, 3 (every page)", len(snap.Tools), len(snap.Resources), len(snap.Prompts))
 	}
 }
+
+// firstPageOnly true makes a listing asked without a cursor, and export,
+// answer the server's first page only, with no nextCursor; false is the
+// whole listing (a cursor's page is left alone: see mcpops'
+// TestFirstPageOnlyLeavesCursorPages).
+//
+// Source: routes/web/auth.ts extractMcpInitializeOptions turns
+// `firstPageOnly === true` into an initialize pin, which the client
+// manager applies as sdk/src/mcp-client-manager/transport-utils.ts
+// wrapTransportForFirstPageOnly: it strips nextCursor from the answer to a
+// list request sent without a cursor, so the client's page walk stops
+// after page one; requests with a cursor are left alone.
+func TestFirstPageOnlyListsPageOne(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	id := must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "paged", MCPServer: pagedServer()}))
+	tg := inproc(srv)
+	type page struct {
+		Items      []json.RawMessage `json:"items"`
+		NextCursor *string           `json:"nextCursor"`
+	}
+	for _, c := range []struct {
+		op   string
+		want int // the whole listing; the server's pages hold 2
+	}{{"tools", 5}, {"prompts", 3}, {"resources", 3}} {
+		path := "/projects/" + ws.ProjectID + "/servers/" + id + "/" + c.op
+		var first, all page
+		tg.call(t, "POST", path, ws.APIKey, `{"firstPageOnly":true}`).decode(t, &first)
+		if len(first.Items) != 2 || first.NextCursor != nil {
+			t.Errorf("%s with firstPageOnly: %d items, nextCursor %v; want the first page's 2 and no cursor", c.op, len(first.Items), first.NextCursor)
+		}
+		tg.call(t, "POST", path, ws.APIKey, `{"firstPageOnly":false}`).decode(t, &all)
+		if len(all.Items) != c.want || all.NextCursor != nil {
+			t.Errorf("%s with firstPageOnly false: %d items, want all %d", c.op, len(all.Items), c.want)
+		}
+	}
+	var snap struct{ Tools, Resources, Prompts []json.RawMessage }
+	tg.call(t, "POST", "/projects/"+ws.ProjectID+"/servers/"+id+"/export", ws.APIKey, `{"firstPageOnly":true}`).decode(t, &snap)
+	if len(snap.Tools) != 2 || len(snap.Resources) != 2 || len(snap.Prompts) != 2 {
+		t.Errorf("export with firstPageOnly has %d tools, %d resources, %d prompts; want each first page's 2",
+			len(snap.Tools), len(snap.Resources), len(snap.Prompts))
+	}
+}

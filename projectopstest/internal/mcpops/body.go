@@ -33,6 +33,16 @@ type ServerFields struct {
 	MirrorToolParamHeaders    json.RawMessage `json:"mirrorToolParamHeaders"`
 	FirstPageOnly             json.RawMessage `json:"firstPageOnly"`
 	SupportsMrtr              json.RawMessage `json:"supportsMrtr"`
+	// XaaPolicy is checked only by the operations the service runs on an
+	// ephemeral connection (see checkXaaPolicy), not by Validate.
+	XaaPolicy json.RawMessage `json:"xaaPolicy"`
+}
+
+// OnlyFirstPage reports whether the body asks for the first page of a
+// listing only (firstPageOnly true): the service's client then reads a
+// cursorless listing's first page and stops.
+func (f *ServerFields) OnlyFirstPage() bool {
+	return bytes.Equal(bytes.TrimSpace(f.FirstPageOnly), []byte("true"))
 }
 
 // mcpProtocolVersions are the versions the service's schema accepts as
@@ -139,14 +149,24 @@ func oneOf(values []string) func(json.RawMessage) bool {
 }
 
 // The bodies of the server operations: each operation's own fields (none
-// for validate, doctor, check-oauth and export) and ServerFields.
+// for validate, doctor, check-oauth and export) and ServerFields. The
+// operations the service runs on an ephemeral connection (all but doctor
+// and check-oauth) also check xaaPolicy, after the schema's fields.
 type (
-	// ServerBody is the body of an operation with no fields of its own.
+	// ServerBody is the body of doctor and check-oauth.
 	ServerBody struct{ ServerFields }
-	// ListBody is a listing's body.
+	// ConnBody is the body of validate and export.
+	ConnBody struct{ ServerFields }
+	// ListBody is the body of the prompts and resources listings.
 	ListBody struct {
 		servers.ListParams
 		ServerFields
+	}
+	// ToolsListBody is the tools listing's body, which the service's
+	// schema gives a modelId besides (toolsListSchema; unused here).
+	ToolsListBody struct {
+		ListBody
+		ModelID json.RawMessage `json:"modelId"`
 	}
 	// GetPromptBody is prompts/get's body.
 	GetPromptBody struct {
@@ -159,3 +179,36 @@ type (
 		ServerFields
 	}
 )
+
+// Validate checks the common fields and xaaPolicy.
+func (b *ConnBody) Validate() *edge.Error { return b.ServerFields.validateConn() }
+
+// Validate checks the common fields and xaaPolicy.
+func (b *ListBody) Validate() *edge.Error { return b.ServerFields.validateConn() }
+
+// Validate checks modelId (an optional string), then the common fields
+// and xaaPolicy.
+func (b *ToolsListBody) Validate() *edge.Error {
+	if herr := b.ServerFields.Validate(); herr != nil {
+		return herr
+	}
+	if b.ModelID != nil && !isString(b.ModelID) {
+		return edge.Validation("modelId", "modelId must be a string")
+	}
+	return b.ServerFields.checkXaaPolicy()
+}
+
+// Validate checks the common fields and xaaPolicy.
+func (b *GetPromptBody) Validate() *edge.Error { return b.ServerFields.validateConn() }
+
+// Validate checks the common fields and xaaPolicy.
+func (b *ReadResourceBody) Validate() *edge.Error { return b.ServerFields.validateConn() }
+
+// validateConn is Validate and then checkXaaPolicy, the order of the
+// service's schema parse and its policy gate.
+func (f *ServerFields) validateConn() *edge.Error {
+	if herr := f.Validate(); herr != nil {
+		return herr
+	}
+	return f.checkXaaPolicy()
+}

@@ -81,13 +81,13 @@ func TestCancelledReadIsNotRetried(t *testing.T) {
 	})
 	sc := open(l, false)
 	sc.Target.Server = s
-	if _, herr := ListTools(t.Context(), sc, &servers.ListParams{}); herr != nil {
+	if _, herr := ListTools(t.Context(), sc, &ListBody{}); herr != nil {
 		t.Fatal(herr)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	_, herr := ReadResource(ctx, sc, &servers.ReadResourceParams{URI: "test://slow"})
-	if _, err := ListTools(t.Context(), sc, &servers.ListParams{}); err != nil {
+	if _, err := ListTools(t.Context(), sc, &ListBody{}); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()

@@ -20,10 +20,16 @@ var (
 
 // Export lists tools, resources and prompts in one snapshot, as the
 // service does: every page of each listing (it asks without a cursor, and
-// its MCP client then walks them all; see listEvery), each item cut down to the fields the service keeps, as the
-// server sent them. A capability the server lacks, or advertises but does
-// not serve, exports as an empty list (never 422).
-func Export(ctx context.Context, sc *Call) (ExportSnapshot, *edge.Error) {
+// its MCP client then walks them all; see listEvery), or only the first
+// page of each when b asks for firstPageOnly, each item cut down to the
+// fields the service keeps, as the server sent them. A capability the
+// server lacks, or advertises but does not serve, exports as an empty list
+// (never 422). b may be nil: no body fields.
+func Export(ctx context.Context, sc *Call, b *ConnBody) (ExportSnapshot, *edge.Error) {
+	walk := listEvery
+	if b != nil && b.OnlyFirstPage() {
+		walk = listFirst
+	}
 	if herr := sc.Authorize(); herr != nil {
 		return ExportSnapshot{}, herr
 	}
@@ -43,7 +49,7 @@ func Export(ctx context.Context, sc *Call) (ExportSnapshot, *edge.Error) {
 			if !l.has {
 				continue
 			}
-			items, err := listEvery(ctx, conn.Session, l.list)
+			items, err := walk(ctx, conn.Session, l.list)
 			if err != nil && !methodNotFound(ctx, err, conn) {
 				return err
 			}

@@ -62,6 +62,14 @@ func listEvery(ctx context.Context, cs *mcp.ClientSession, list rawPager) ([]jso
 	return listBounded(ctx, cs, list, maxEveryPages, maxEveryBytes)
 }
 
+// listFirst is a listing asked without a cursor under firstPageOnly: the
+// server's first page, its nextCursor dropped, as the service's client
+// then reads page one as the whole listing.
+func listFirst(ctx context.Context, cs *mcp.ClientSession, list rawPager) ([]json.RawMessage, error) {
+	items, _, err := list(ctx, cs, "")
+	return items, err
+}
+
 // listBounded is listEvery within maxPages pages and maxBytes bytes of
 // items.
 func listBounded(ctx context.Context, cs *mcp.ClientSession, list rawPager, maxPages, maxBytes int) ([]json.RawMessage, error) {

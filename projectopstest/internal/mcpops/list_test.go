@@ -81,14 +81,14 @@ func TestListWithoutCursorStopsAtRepeatedCursor(t *testing.T) {
 	loop := map[string]string{"": "a", "a": "b", "b": "a"}
 	s, asks := cursorServer(func(c string) string { return loop[c] }, 0)
 	sc := openServer(newLayer(t), s)
-	page, herr := ListTools(t.Context(), sc, &servers.ListParams{})
+	page, herr := ListTools(t.Context(), sc, &ListBody{})
 	if herr != nil {
 		t.Fatal(herr)
 	}
 	if got := strings.Join(toolNames(t, page.Items), ","); got != "t,ta,tb" || page.NextCursor != "" || asks.Load() != 3 {
 		t.Errorf("listing = %s, cursor %q after %d asks; want t,ta,tb, no cursor, 3 asks", got, page.NextCursor, asks.Load())
 	}
-	page, herr = ListTools(t.Context(), sc, &servers.ListParams{Cursor: "a"})
+	page, herr = ListTools(t.Context(), sc, &ListBody{ListParams: servers.ListParams{Cursor: "a"}})
 	if herr != nil {
 		t.Fatal(herr)
 	}
@@ -105,8 +105,8 @@ func TestListWithoutCursorPageCap(t *testing.T) {
 	s, asks := cursorServer(endless(), 0)
 	sc := openServer(newLayer(t), s)
 	for name, list := range map[string]func() error{
-		"tools":  func() error { _, herr := ListTools(t.Context(), sc, &servers.ListParams{}); return errOf(herr) },
-		"export": func() error { _, herr := Export(t.Context(), sc); return errOf(herr) },
+		"tools":  func() error { _, herr := ListTools(t.Context(), sc, &ListBody{}); return errOf(herr) },
+		"export": func() error { _, herr := Export(t.Context(), sc, nil); return errOf(herr) },
 	} {
 		before := asks.Load()
 		err := list()
@@ -143,5 +143,30 @@ func TestListWithoutCursorByteCap(t *testing.T) {
 	}
 	if got := asks.Load(); got > 8 {
 		t.Errorf("asked %d pages of over 1 KiB, want the walk stopped once past 8 KiB", got)
+	}
+}
+
+// Under firstPageOnly a listing without a cursor asks the server once and
+// drops its nextCursor, while a listing at a cursor answers that page and
+// its cursor as without the knob (the service's client truncates only the
+// cursorless request).
+func TestFirstPageOnlyLeavesCursorPages(t *testing.T) {
+	t.Parallel()
+	s, asks := cursorServer(endless(), 0)
+	sc := openServer(newLayer(t), s)
+	first := ServerFields{FirstPageOnly: json.RawMessage(`true`)}
+	page, herr := ListTools(t.Context(), sc, &ListBody{ServerFields: first})
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	if got := strings.Join(toolNames(t, page.Items), ","); got != "t" || page.NextCursor != "" || asks.Load() != 1 {
+		t.Errorf("first page only = %s, cursor %q after %d asks; want t, no cursor, 1 ask", got, page.NextCursor, asks.Load())
+	}
+	page, herr = ListTools(t.Context(), sc, &ListBody{ListParams: servers.ListParams{Cursor: "a"}, ServerFields: first})
+	if herr != nil {
+		t.Fatal(herr)
+	}
+	if got := strings.Join(toolNames(t, page.Items), ","); got != "ta" || page.NextCursor == "" {
+		t.Errorf("page at a with firstPageOnly = %s, cursor %q; want ta and the server's next cursor", got, page.NextCursor)
 	}
 }

@@ -49,7 +49,7 @@ func TestOperations(t *testing.T) {
 	ctx := t.Context()
 	sc := open(l, false)
 
-	page, herr := ListTools(ctx, sc, &servers.ListParams{})
+	page, herr := ListTools(ctx, sc, &ListBody{})
 	var tool mcp.Tool
 	if herr != nil || len(page.Items) != 1 || json.Unmarshal(page.Items[0], &tool) != nil || tool.Name != "echo" {
 		t.Fatalf("ListTools = %s, %v", page.Items, herr)
@@ -62,7 +62,7 @@ func TestOperations(t *testing.T) {
 	if l.Sessions() != 0 {
 		t.Errorf("Sessions = %d after two calls, want 0: each operation's session ends with it", l.Sessions())
 	}
-	if _, herr := ListPrompts(ctx, sc, &servers.ListParams{}); herr == nil || herr.Body.Code != shared.CodeFeatureNotSupported {
+	if _, herr := ListPrompts(ctx, sc, &ListBody{}); herr == nil || herr.Body.Code != shared.CodeFeatureNotSupported {
 		t.Errorf("ListPrompts on a tools-only server = %v, want FEATURE_NOT_SUPPORTED", herr)
 	}
 	if _, herr := CallTool(ctx, sc, &CallToolBody{CallToolParams: servers.CallToolParams{}}); herr == nil || herr.Body.Code != shared.CodeValidation {
@@ -76,7 +76,7 @@ func TestOperations(t *testing.T) {
 	if rep.GeneratedAt != jsISO(t0) {
 		t.Errorf("Doctor.GeneratedAt = %v, want the layer's clock %v", rep.GeneratedAt, jsISO(t0))
 	}
-	snap, herr := Export(ctx, sc)
+	snap, herr := Export(ctx, sc, nil)
 	if herr != nil || len(snap.Tools) != 1 || snap.Prompts == nil || len(snap.Prompts) != 0 {
 		t.Errorf("Export = %+v, %v", snap, herr)
 	}
@@ -92,7 +92,7 @@ func TestOAuthGrant(t *testing.T) {
 	l := newLayer(t)
 	ctx := t.Context()
 	sc := open(l, true)
-	if _, herr := ListTools(ctx, sc, &servers.ListParams{}); herr == nil || herr.Body.Code != shared.CodeOAuthRequired {
+	if _, herr := ListTools(ctx, sc, &ListBody{}); herr == nil || herr.Body.Code != shared.CodeOAuthRequired {
 		t.Fatalf("ListTools without a grant = %v, want OAUTH_REQUIRED", herr)
 	}
 	rep, herr := Doctor(ctx, sc, nil)
@@ -110,7 +110,7 @@ func TestOAuthGrant(t *testing.T) {
 	if herr != nil || !res.Imported || res.ExpiresAt == nil {
 		t.Fatalf("ImportTokens = %+v, %v", res, herr)
 	}
-	if _, herr := ListTools(ctx, open(l, true), &servers.ListParams{}); herr != nil {
+	if _, herr := ListTools(ctx, open(l, true), &ListBody{}); herr != nil {
 		t.Errorf("ListTools with a grant: %v", herr)
 	}
 	other := l.Open(Call{UserID: "usr_2", ProjectID: "prj_1", ServerID: "srv_1", UseOAuth: true})

@@ -18,8 +18,10 @@ import (
 // when the server did not advertise the capability; else, without a
 // cursor (or with an empty one), every page of the server's listing in one
 // page with no cursor, as the service's MCP client aggregates a listing
-// asked without one (see listEvery); with a cursor, the MCP server's own
-// page there and its next cursor. Items are as the server sent them.
+// asked without one (see listEvery), or with firstPageOnly only the first
+// page, still with no cursor (see listFirst); with a cursor, the MCP
+// server's own page there and its next cursor. Items are as the server
+// sent them.
 var (
 	ListTools     = listPage("tools", hasTools, toolsAsSent)
 	ListPrompts   = listPage("prompts", hasPrompts, promptsAsSent)
@@ -27,8 +29,8 @@ var (
 )
 
 func listPage(capability string, has func(*mcp.ServerCapabilities) bool, list rawPager,
-) func(ctx context.Context, sc *Call, p *servers.ListParams) (pager.Page[json.RawMessage], *edge.Error) {
-	return func(ctx context.Context, sc *Call, p *servers.ListParams) (pager.Page[json.RawMessage], *edge.Error) {
+) func(ctx context.Context, sc *Call, p *ListBody) (pager.Page[json.RawMessage], *edge.Error) {
+	return func(ctx context.Context, sc *Call, p *ListBody) (pager.Page[json.RawMessage], *edge.Error) {
 		page := pager.Page[json.RawMessage]{Items: []json.RawMessage{}}
 		if herr := sc.Authorize(); herr != nil {
 			return page, herr
@@ -40,7 +42,11 @@ func listPage(capability string, has func(*mcp.ServerCapabilities) bool, list ra
 				return nil
 			}
 			if p.Cursor == "" {
-				items, err := listEvery(ctx, conn.Session, list)
+				walk := listEvery
+				if p.OnlyFirstPage() {
+					walk = listFirst
+				}
+				items, err := walk(ctx, conn.Session, list)
 				if items != nil {
 					page.Items = items
 				}

@@ -111,7 +111,7 @@ func TestExportEveryPageServiceFields(t *testing.T) {
 	l := newLayer(t)
 	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_3", URL: "http://inprocess.invalid/paged",
 		Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: pagedServer()}})
-	snap, herr := Export(t.Context(), sc)
+	snap, herr := Export(t.Context(), sc, nil)
 	if herr != nil {
 		t.Fatal(herr)
 	}

@@ -25,7 +25,7 @@ type CallToolBody struct {
 // Validate checks the common fields (ServerFields) and the opt-ins as the
 // service's schema does, before the server is looked up: taskOptions an object holding at most a positive
 // (safe) integer ttl, allowTaskResult a boolean, not taskOptions with
-// allowTaskResult true.
+// allowTaskResult true; then xaaPolicy, as the service's gate after it.
 func (b *CallToolBody) Validate() *edge.Error {
 	if herr := b.ServerFields.Validate(); herr != nil {
 		return herr
@@ -56,7 +56,7 @@ func (b *CallToolBody) Validate() *edge.Error {
 				"send either taskOptions (the 2025-11-25 task opt-in) or allowTaskResult (the tasks extension's), not both")
 		}
 	}
-	return nil
+	return b.ServerFields.checkXaaPolicy()
 }
 
 // wantsTask reports whether a valid body opts into a task: the service
