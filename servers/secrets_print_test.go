@@ -2,6 +2,7 @@ package servers_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -82,5 +83,31 @@ func TestImportTokensAuthorizationServerURLShown(t *testing.T) {
 		if !strings.Contains(out, "https://as.example/tenant") || strings.Contains(out, "SEKRIT") {
 			t.Errorf("%s = %s, want the authorization server URL and no token", how, out)
 		}
+	}
+}
+
+// TestDoctorReportSecretsNeverPrinted: a doctor report's target URL secret
+// never shows in any verb or log of the report, its pointer or either
+// nested (slog's JSON handler encoded a report, having no LogValue, with
+// encoding/json, the URL whole); the log keeps the report's outcome and
+// target. The JSON stays the wire form, secret and all.
+func TestDoctorReportSecretsNeverPrinted(t *testing.T) {
+	t.Parallel()
+	for _, u := range secretURLs {
+		rep := servers.DoctorReport{Status: servers.DoctorReady, Connection: servers.Connection{Status: servers.ConnectionConnected},
+			Checks: servers.DoctorChecks{Tools: &servers.DoctorCheck{Status: servers.CheckOK}},
+			Target: &servers.DoctorTarget{Kind: servers.DoctorTargetHTTP, Scope: servers.DoctorScopeHosted, ServerID: "srv_1", URL: u}}
+		leaktest.NoLeak(t, "DoctorReport "+u, rep, false, "SEKRIT")
+	}
+	rep := servers.DoctorReport{Status: servers.DoctorPartial, Target: &servers.DoctorTarget{ServerID: "srv_1", URL: secretURLs[0]},
+		Error: &servers.ReportError{Code: shared.CodeInternal, Message: "listing failed at " + secretURLs[0]}}
+	var b bytes.Buffer
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("m", "report", rep, "ptr", &rep)
+	if out := b.String(); strings.Contains(out, "SEKRIT") || !strings.Contains(out, "srv_1") || !strings.Contains(out, `"status":"partial"`) ||
+		!strings.Contains(out, "relay.example/t/slug/mcp") || !strings.Contains(out, string(shared.CodeInternal)) {
+		t.Errorf("log: %s", out)
+	}
+	if js, err := json.Marshal(rep); err != nil || !strings.Contains(string(js), secretURLs[0]) {
+		t.Errorf("JSON = %s, %v; want the wire form, URL whole", js, err)
 	}
 }

@@ -73,3 +73,40 @@ func (t DoctorTarget) LogValue() slog.Value {
 		slog.String("projectId", t.ProjectID), slog.String("serverId", t.ServerID),
 		slog.String("label", t.Label), slog.String("url", wire.RedactSecretQuery(t.URL)))
 }
+
+// LogValue implements slog.LogValuer. Without it slog's JSON handler
+// encodes the report with encoding/json, its wire form, which keeps the
+// target's URL whole (a tunnel's ?k= secret included). It logs each step's
+// outcome, the listings' sizes, the target with its URL redacted and the
+// error, free text with any ?k= value redacted.
+func (r DoctorReport) LogValue() slog.Value {
+	attrs := []slog.Attr{
+		slog.Time("generatedAt", r.GeneratedAt), slog.String("status", string(r.Status)),
+		slog.Group("connection", slog.String("status", r.Connection.Status),
+			slog.String("detail", wire.RedactSecretParams(r.Connection.Detail))),
+	}
+	var checks []any
+	for _, c := range []struct {
+		name  string
+		check *DoctorCheck
+	}{
+		{"probe", r.Checks.Probe}, {"connection", r.Checks.Connection}, {"initialization", r.Checks.Initialization},
+		{"capabilities", r.Checks.Capabilities}, {"tools", r.Checks.Tools}, {"resources", r.Checks.Resources},
+		{"resourceTemplates", r.Checks.ResourceTemplates}, {"prompts", r.Checks.Prompts},
+	} {
+		if c.check != nil {
+			checks = append(checks, slog.String(c.name, string(c.check.Status)))
+		}
+	}
+	attrs = append(attrs, slog.Group("checks", checks...),
+		slog.Int("tools", len(r.Tools)), slog.Int("resources", len(r.Resources)),
+		slog.Int("resourceTemplates", len(r.ResourceTemplates)), slog.Int("prompts", len(r.Prompts)))
+	if r.Target != nil {
+		attrs = append(attrs, slog.Any("target", *r.Target))
+	}
+	if r.Error != nil {
+		attrs = append(attrs, slog.Group("error", slog.String("code", string(r.Error.Code)),
+			slog.String("message", wire.RedactSecretParams(r.Error.Message))))
+	}
+	return slog.GroupValue(attrs...)
+}
