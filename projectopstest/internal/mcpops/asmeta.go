@@ -34,7 +34,11 @@ func metadataURLs(issuer string) []string {
 	}
 	u.RawQuery, u.Fragment, u.RawPath = "", "", ""
 	path := strings.Trim(u.Path, "/")
-	at := func(p string) string { v := *u; v.Path = p; return v.String() }
+	at := func(p string) string {
+		v := *u
+		v.Path = p
+		return v.String()
+	}
 	if path == "" {
 		return []string{at("/.well-known/oauth-authorization-server"), at("/.well-known/openid-configuration")}
 	}
