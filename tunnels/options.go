@@ -15,7 +15,8 @@ var (
 	// Create); the relay disconnected the session. Create again to serve.
 	ErrRevoked = errors.New("tunnels: grant revoked")
 	// ErrTokenRejected: the relay refused the connect token (unknown,
-	// rotated or expired). Create again for a fresh grant.
+	// rotated or expired) on the first dial, or again after Serve renewed
+	// the grant (see WithRenewals). Create again for a fresh grant.
 	ErrTokenRejected = errors.New("tunnels: connect token rejected")
 	// ErrReplaced: another host connected with the same grant and took the
 	// tunnel over.
@@ -32,6 +33,10 @@ const (
 	// DefaultHeartbeat is how often Serve pings the relay (the service's
 	// own agent's interval).
 	DefaultHeartbeat = 25 * time.Second
+	// DefaultRenewals is how many grants in a row Serve mints to replace
+	// a rejected connect token without a healthy session between them
+	// (the service's agent's cap).
+	DefaultRenewals = 3
 )
 
 // A ServeOption configures Serve.
@@ -45,11 +50,13 @@ type serveOptions struct {
 	onConnect    func()
 	onDisconnect func(error)
 	ping         time.Duration
+	renewals     int          // 0: a rejected token ends Serve
+	onGrant      func(*Grant) // told of each renewed grant
 }
 
 func defaultServeOptions() serveOptions {
 	return serveOptions{log: slog.New(slog.DiscardHandler), min: DefaultReconnectMin, max: DefaultReconnectMax,
-		giveUp: DefaultReconnectFor, ping: DefaultHeartbeat}
+		giveUp: DefaultReconnectFor, ping: DefaultHeartbeat, renewals: DefaultRenewals}
 }
 
 // WithHTTPClient dials the relay with c instead of the client's own HTTP
@@ -110,3 +117,22 @@ func OnDisconnect(f func(error)) ServeOption { return func(o *serveOptions) { o.
 func WithHeartbeat(interval time.Duration) ServeOption {
 	return func(o *serveOptions) { o.ping = max(interval, 0) }
 }
+
+// WithRenewals sets how many grants in a row Serve may mint, without a
+// healthy session between them, when the relay refuses the connect token
+// of a tunnel that was up: the token expires an hour after Create (a live
+// session is not cut), so the first reconnect after that hour is refused,
+// and Serve creates the tunnel again for the same server name, as the
+// service's agent does (a new token, and a new secret: see OnGrant). A
+// token refused on the first dial is the caller's to fix and ends Serve
+// with ErrTokenRejected, as does one refused n+1 times in a row. Only a
+// grant Create returned can be renewed (it knows its project). Default:
+// DefaultRenewals. Zero or negative never renews.
+func WithRenewals(n int) ServeOption { return func(o *serveOptions) { o.renewals = max(n, 0) } }
+
+// OnGrant calls f with each grant Serve minted to replace one whose
+// connect token expired (see WithRenewals). The grant Serve was given is
+// not changed and is revoked by then: the new grant's URL, with its
+// rotated secret, is the tunnel's public URL (also saved as the server's
+// url). f must not block.
+func OnGrant(f func(*Grant)) ServeOption { return func(o *serveOptions) { o.onGrant = f } }

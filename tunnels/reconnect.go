@@ -34,6 +34,12 @@ type reconnect struct {
 	failingSince time.Time                   // when the current run of failed dials began
 }
 
+// healthy reports whether the session counts as healthy once it ended
+// at now: it lasted stableAfter or relayed a request.
+func (e sessionEnd) healthy(now time.Time) bool {
+	return e.served || !e.ready.IsZero() && now.Sub(e.ready) >= stableAfter
+}
+
 func newReconnect(o *serveOptions, now time.Time) *reconnect {
 	return &reconnect{bo: backoff.NewExponentialBackOff(backoff.WithInitialInterval(o.min),
 		backoff.WithMaxInterval(o.max), backoff.WithMaxElapsedTime(0)), giveUp: o.giveUp, failingSince: now}
@@ -47,7 +53,7 @@ func (rc *reconnect) after(e sessionEnd, now time.Time) time.Duration {
 	if connected {
 		rc.failingSince = now
 	}
-	if stable || e.served {
+	if e.healthy(now) {
 		rc.bo.Reset()
 	}
 	d := rc.bo.NextBackOff()

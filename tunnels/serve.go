@@ -22,11 +22,19 @@ import (
 // transport too.
 //
 // Network drops are retried with jittered exponential backoff (see
-// WithReconnect). Serve returns ctx's error when ctx ends, ErrRevoked when
-// the grant is revoked or rotated, ErrTokenRejected when the relay refuses
-// the connect token, ErrReplaced when another host takes over, a dial error
-// the client's http.RoundTripper marks permanent at once, or the last
-// error once reconnecting has failed for too long. Permanent means
+// WithReconnect). Once a session has been routed to, a connect token the
+// relay refuses (it expires an hour after Create) is replaced: Serve
+// creates the tunnel again for the same server and reconnects (see
+// WithRenewals and OnGrant; g itself is not changed), and an upgrade the
+// edge refuses with another 4xx (a load balancer during a deploy) is
+// retried like a drop. Before that, both end Serve at once: the grant or
+// its relay URL is wrong. Serve returns ctx's error when ctx ends,
+// ErrRevoked when the grant is revoked or rotated, ErrTokenRejected when
+// the relay refuses the connect token on the first dial or once renewing
+// has reached its cap, ErrReplaced when another host takes over, the
+// service's refusal to renew the grant, a dial error the client's
+// http.RoundTripper marks permanent at once, or the last error once
+// reconnecting has failed for too long. Permanent means
 // wrapped by github.com/cenkalti/backoff/v4's Permanent (a
 // *backoff.PermanentError of v4; v5's PermanentError, another type, does
 // not match and is retried as a drop). Serve trusts the mark: a transport
@@ -61,20 +69,59 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		return apierr.Invalid("client", "unconfigured client: build it with projectops.NewClient or tunnels.NewService")
 	}
 	rc := newReconnect(&o, time.Now())
+	rn := renewal{max: o.renewals}
 	var handlers handlerSet
 	defer waitBriefly(&handlers.wg, closeGrace)
+	established := false // a session was routed to: the grant and URL were good
 	for {
-		end := serveOnce(ctx, g, h, &o, &handlers)
+		var end sessionEnd
+		minting := rn.pending
+		if minting {
+			next, err := s.renew(ctx, g)
+			if err == nil {
+				g, rn.pending = next, false
+				o.log.InfoContext(ctx, "tunnel grant renewed", "serverId", g.ServerID, "slug", g.Slug, "url", g.PublicURL())
+				if o.onGrant != nil {
+					o.onGrant(g)
+				}
+			}
+			end.err = err
+		}
+		if !rn.pending {
+			minting = false
+			end = serveOnce(ctx, g, h, &o, &handlers)
+		}
 		err := end.err
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		now := time.Now()
+		established = established || !end.ready.IsZero()
+		if end.healthy(now) {
+			rn.minted = 0
+		}
+		renew, capped := rn.due(err, g, established)
 		var perm *backoff.PermanentError // the client's transport says no retry helps (a closed double)
-		if errors.Is(err, ErrRevoked) || errors.Is(err, ErrTokenRejected) || errors.Is(err, ErrReplaced) ||
-			errors.Is(err, errPermanent) || errors.As(err, &perm) {
+		switch {
+		case minting: // the renewal failed
+			if renewFatal(err) {
+				return err
+			}
+		case renew:
+			o.log.WarnContext(ctx, "tunnel connect token rejected; renewing the grant", "serverId", g.ServerID,
+				"slug", g.Slug, "attempt", rn.minted)
+			continue // at once, as the service's agent does
+		case capped:
+			return fmt.Errorf("tunnels: connect token rejected after renewing the grant %d times in a row: %w", rn.max, err)
+		case errors.Is(err, errPermanent) && established:
+			// The edge refused the upgrade after the tunnel was up: a load
+			// balancer between deploys, not a wrong URL. Retried within
+			// the reconnect budget, as the service's agent retries it.
+		case errors.Is(err, ErrRevoked) || errors.Is(err, ErrTokenRejected) || errors.Is(err, ErrReplaced) ||
+			errors.Is(err, errPermanent) || errors.As(err, &perm):
 			return err
 		}
-		d := rc.after(end, time.Now())
+		d := rc.after(end, now)
 		if d == backoff.Stop {
 			return fmt.Errorf("tunnels: gave up reconnecting after %s: %w", o.giveUp, err)
 		}

@@ -67,29 +67,6 @@ func TestReconnectsAfterDrop(t *testing.T) {
 	}
 }
 
-// A drop after the connect token expired cannot reconnect: Serve stops with
-// ErrTokenRejected. The established session itself outlives the expiry.
-func TestTokenExpiry(t *testing.T) {
-	t.Parallel()
-	f := setup(t)
-	g := create(t, f, "local")
-	d := &dropper{rt: f.Srv.Transport()}
-	h := serve(t, f, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}))
-	f.Clock.Advance(projectopstest.TunnelTokenTTL)
-	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusAccepted {
-		t.Fatalf("established session after expiry: %d", status)
-	}
-	d.drop()
-	if err := h.wait(t); !errors.Is(err, tunnels.ErrTokenRejected) {
-		t.Fatalf("Serve = %v, want ErrTokenRejected", err)
-	}
-	// A token used just before its expiry still connects.
-	f2 := setup(t)
-	g2 := create(t, f2, "local")
-	f2.Clock.Advance(projectopstest.TunnelTokenTTL - time.Millisecond)
-	serve(t, f2, g2, echo)
-}
-
 func TestReplacedByAnotherHost(t *testing.T) {
 	t.Parallel()
 	f := setup(t)

@@ -34,8 +34,12 @@ const (
 // request may have reached the service.
 func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*Grant, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Grant](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeTunnels,
+	g, err := transport.Call[Grant](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeTunnels,
 		Params: []string{projectID}, Body: p, Class: transport.Write})
+	if g != nil {
+		g.projectID = projectID
+	}
+	return g, err
 }
 
 // Close revokes the tunnel's grant: its public URL stops working at once

@@ -51,6 +51,10 @@ type Grant struct {
 	// whole number in practice; the reference types it a JSON number, so a
 	// float64 decodes whatever the service sends.
 	SecretVersion float64 `json:"secretVersion,omitempty"`
+
+	// projectID is the project Create made the grant in, so Serve can
+	// renew it; not part of the wire format (a decoded grant has none).
+	projectID string
 }
 
 // Closed is the result of Close.
