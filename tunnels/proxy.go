@@ -23,9 +23,14 @@ const PublicPath = "/mcp"
 // ProxyTo returns a handler that forwards relayed requests to a local
 // server at target (for example http://127.0.0.1:3000/mcp): PublicPath maps
 // to target's path, a sub-path of it to the same sub-path of target's, and
-// the query is kept, as are the relay's X-Forwarded-For and
-// X-Forwarded-Host; target's userinfo, if any, is sent as Basic auth to a
-// request without an Authorization header. Only that path is exposed: any
+// the query is kept. The request's headers reach the local server as they
+// arrived, as the service's agent forwards them, but for Host and the
+// hop-by-hop ones (Connection, Upgrade, Transfer-Encoding…):
+// X-Forwarded-For, -Host and -Proto and Forwarded included (the relay's,
+// which tell the local server its public URL), and nothing added: no
+// X-Forwarded-* of ProxyTo's own, and no Accept-Encoding (a compressed
+// response is relayed as it is, not decompressed); target's userinfo, if
+// any, is sent as Basic auth to a request without an Authorization header. Only that path is exposed: any
 // other path answers 404, and a path with a "." or ".." segment (also as
 // "..;x"), a backslash or a control byte answers 400, however it was
 // encoded, so nothing outside target's path is reachable through the
@@ -37,7 +42,9 @@ const PublicPath = "/mcp"
 // three decodings): a local server that decodes twice would otherwise
 // route it to a path the tunnel never checked. Responses are
 // flushed as they arrive, so SSE and MCP's streamable HTTP work. An
-// unreachable target answers 502. A local server whose response body fails
+// unreachable target answers 502 with the service's agent's JSON body,
+// {"error": "Local target unreachable: <reason>"}, the reason short (the
+// network error, never the outgoing URL). A local server whose response body fails
 // midway (it crashed or dropped the connection) cuts the public caller's
 // response short too: the handler panics with http.ErrAbortHandler, which
 // Serve (like net/http's server) turns into a body cut short. A local
@@ -68,10 +75,8 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 				pw, _ := t.User.Password()
 				pr.Out.SetBasicAuth(t.User.Username(), pw)
 			}
-			// Rewrite drops X-Forwarded-*; the relay's are the caller's.
-			// RFC 7239's Forwarded it keeps: the relay sets none, so
-			// one would be the public caller's own claim.
-			pr.Out.Header.Del("Forwarded")
+			// Rewrite drops Forwarded and X-Forwarded-*: they are put
+			// back as received, as the service's agent forwards them.
 			for _, k := range forwarded {
 				if v, ok := pr.In.Header[k]; ok {
 					pr.Out.Header[k] = v
@@ -127,7 +132,7 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 			if o.onUnanswered != nil {
 				o.onUnanswered(r, err)
 			}
-			http.Error(w, "tunnels: the local server did not answer", http.StatusBadGateway)
+			writeUnreachable(w, err)
 		},
 	}
 	return exposedOnly(abortCutShort(rp)), nil
@@ -216,11 +221,14 @@ type proxyOptions struct {
 }
 
 // WithProxyTransport sends the requests to the local server through rt
-// instead of http.DefaultTransport. DefaultTransport's keep-alive
-// connections to the local server outlive Serve (until their idle
-// timeout): a program that checks for goroutine leaks, or runs many
-// tunnels, passes a transport of its own and closes its idle connections
-// once Serve has returned.
+// instead of ProxyTo's own transport (http.DefaultTransport's settings,
+// without compression), whose keep-alive connections to the local server
+// outlive Serve (until their idle timeout): a program that checks for
+// goroutine leaks, or runs many tunnels, passes a transport of its own
+// and closes its idle connections once Serve has returned. Give an
+// *http.Transport DisableCompression: otherwise it adds "Accept-Encoding:
+// gzip" to a request that had none and decompresses the answer, which
+// ProxyTo cannot undo.
 func WithProxyTransport(rt http.RoundTripper) ProxyOption {
 	return func(o *proxyOptions) { o.transport = rt }
 }
@@ -235,9 +243,9 @@ func OnUnanswered(f func(r *http.Request, err error)) ProxyOption {
 	return func(o *proxyOptions) { o.onUnanswered = f }
 }
 
-// forwarded are the headers the relay sets on a relayed request, which
-// ProxyTo passes on to the local server.
-var forwarded = []string{"X-Forwarded-For", "X-Forwarded-Host"}
+// forwarded are the headers ReverseProxy's Rewrite drops, which ProxyTo
+// passes on as received, as the service's agent does.
+var forwarded = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"}
 
 // bodyFailure records that a local response body failed while it was
 // being relayed.
@@ -266,7 +274,7 @@ func abortCutShort(next http.Handler) http.Handler {
 // carry the switched connection).
 var errSwitchedProtocols = errors.New("the local server answered 101 Switching Protocols, which the tunnel cannot relay")
 
-// watchBody is base (nil: http.DefaultTransport) with the response body
+// watchBody is base (nil: defaultProxyTransport) with the response body
 // watched for a read error other than io.EOF. A 101's connection is
 // closed at once and the 101 reported as errSwitchedProtocols:
 // ReverseProxy, which cannot hijack the tunnel's ResponseWriter, would
@@ -276,7 +284,7 @@ type watchBody struct{ base http.RoundTripper }
 func (w watchBody) RoundTrip(r *http.Request) (*http.Response, error) {
 	base := w.base
 	if base == nil {
-		base = http.DefaultTransport
+		base = defaultProxyTransport()
 	}
 	resp, err := base.RoundTrip(r)
 	if err != nil {

@@ -3,9 +3,11 @@ package tunnels_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -88,9 +90,11 @@ func TestProxyToMapsPaths(t *testing.T) {
 
 // Not parallel: it captures the log package's output, which is global.
 func TestProxyToUnreachable(t *testing.T) {
-	// An unreachable local server answers 502, with a body that says so,
-	// and nothing goes to the log package (whose output would carry the
-	// outgoing URL and its query).
+	// An unreachable local server answers 502 with the service's agent's
+	// JSON body, {"error": "Local target unreachable: <reason>"}, the
+	// reason short and free of the outgoing URL's query, and nothing goes
+	// to the log package (whose output would carry the outgoing URL and
+	// its query).
 	var stdlog bytes.Buffer
 	log.SetOutput(&stdlog)
 	defer log.SetOutput(os.Stderr)
@@ -98,8 +102,14 @@ func TestProxyToUnreachable(t *testing.T) {
 	h, _ := tunnels.ProxyTo(dead)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/mcp?token=tok-SECRET", nil))
-	if rec.Code != http.StatusBadGateway || !strings.Contains(rec.Body.String(), "did not answer") {
-		t.Errorf("dead target: %d %q", rec.Code, rec.Body)
+	var body struct {
+		Error string `json:"error"`
+	}
+	mt, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
+	if rec.Code != http.StatusBadGateway || mt != "application/json" || json.Unmarshal(rec.Body.Bytes(), &body) != nil ||
+		!strings.HasPrefix(body.Error, "Local target unreachable: ") || len(body.Error) > 250 ||
+		strings.Contains(body.Error, "SECRET") || strings.Contains(body.Error, "/mcp") {
+		t.Errorf("dead target: %d %q %q", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
 	}
 	if stdlog.Len() > 0 {
 		t.Errorf("the log package got: %s", stdlog.String())

@@ -108,7 +108,9 @@ func TestSecretNotInRelayedReferer(t *testing.T) {
 
 // ProxyTo sends target's userinfo as Basic auth (a transport never sends a
 // URL's userinfo) unless the caller sent its own Authorization, and passes
-// the relay's X-Forwarded-* headers on.
+// Forwarded and X-Forwarded-* on as they arrived, adding none of its own,
+// as the service's agent does (the double's relay sets no
+// X-Forwarded-Proto or Forwarded; a caller's reach the local server).
 func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	t.Parallel()
 	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -132,7 +134,7 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	status, body := get(t, f, http.MethodGet, g.URL, "")
 	parts := strings.Split(body, "|")
 	if status != http.StatusOK || len(parts) != 5 || parts[0] != "true alice pw" || parts[2] == "" || parts[3] == "" || parts[4] != "" {
-		t.Fatalf("local server saw %q (status %d); want Basic alice:pw and the forwarded headers", body, status)
+		t.Fatalf("local server saw %q (status %d); want Basic alice:pw, the relay's forwarded headers and none added", body, status)
 	}
 
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL, nil)
@@ -140,15 +142,15 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer caller-token")
-	req.Header.Set("X-Forwarded-Proto", "spoofed") // the relay sets none: this one is the caller's
-	req.Header.Set("Forwarded", "for=spoofed")
+	req.Header.Set("X-Forwarded-Proto", "https") // the relay sets none: this one is the caller's
+	req.Header.Set("Forwarded", "proto=https")
 	resp, err := f.Srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.HasPrefix(string(b), "false  |Bearer caller-token|") || strings.Contains(string(b), "spoofed") {
-		t.Errorf("with the caller's Authorization the local server saw %q; want it untouched, and no X-Forwarded-Proto of the caller's", b)
+	if !strings.HasPrefix(string(b), "false  |Bearer caller-token|") || !strings.HasSuffix(string(b), "|httpsproto=https") {
+		t.Errorf("with the caller's Authorization the local server saw %q; want it untouched, and X-Forwarded-Proto and Forwarded as sent", b)
 	}
 }
