@@ -23,8 +23,9 @@ import (
 const closeTimeout = 10 * time.Second
 
 // newTunnelCmd exposes a local MCP server through a relay tunnel until
-// interrupted. The public URL is printed once, with a warning: it carries
-// the tunnel's secret. Nothing else ever prints it.
+// interrupted. The public URL is printed on stdout, with a warning: it
+// carries the tunnel's secret. It is printed again only when Serve renews
+// the grant (its secret rotates); nothing else ever prints it.
 func newTunnelCmd(a *app) *cobra.Command {
 	var name, to string
 	var replace bool
@@ -35,10 +36,14 @@ func newTunnelCmd(a *app) *cobra.Command {
 the project's server NAME: created if missing; a tunnel of that name is reused;
 a server of that name that is not a tunnel is repointed (its url overwritten,
 not restored when the tunnel closes) only with --replace. Every start rotates
-the tunnel's secret. The public URL (with its secret) is printed on stdout once;
+the tunnel's secret. The public URL (with its secret) is printed on stdout;
 with --json, as {"serverId", "name", "url"} on one line, for a script to read
-with one readline while the tunnel runs. Drops and reconnects, and calls
-the local server did not answer, are said on stderr; -v logs more.`,
+with one readline while the tunnel runs. The relay's connect token expires
+after an hour: a reconnect after that renews the tunnel's grant, which rotates
+its secret, and the new URL is printed on stdout the same way (the old one is
+dead). Drops and reconnects, renewals, and calls the local server did not
+answer, are said on stderr; -v logs more. Interrupted, it revokes the tunnel
+and exits 0, with a warning on stderr if revoking failed.`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error { return a.tunnel(name, to, replace) },
 	}
@@ -121,7 +126,7 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	}), tunnels.OnDisconnect(func(cause error) {
 		switch {
 		case a.ctx.Err() != nil: // stopping, as asked
-		case errors.Is(cause, tunnels.ErrRevoked), errors.Is(cause, tunnels.ErrReplaced), errors.Is(cause, tunnels.ErrTokenRejected):
+		case errors.Is(cause, tunnels.ErrRevoked), errors.Is(cause, tunnels.ErrReplaced):
 			fmt.Fprintf(a.stderr, "tunnel disconnected (%v)\n", errText(cause)) // Serve returns it: no reconnecting
 		default:
 			fmt.Fprintf(a.stderr, "tunnel disconnected (%v); reconnecting\n", errText(cause))
@@ -130,32 +135,54 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	if a.verbose {
 		opts = append(opts, tunnels.WithLogger(a.logger()))
 	}
-	if a.json {
-		err = writeJSONLine(a.stdout, struct {
-			ServerID string `json:"serverId"`
-			Name     string `json:"name"`
-			URL      string `json:"url"`
-		}{g.ServerID, g.Name, g.URL})
-	} else {
-		err = a.text(func(w io.Writer) { fmt.Fprintln(w, g.URL) })
-	}
-	if err != nil {
+	if err := a.printTunnelURL(g); err != nil {
 		return err
 	}
 	fmt.Fprintln(a.stderr, "WARNING: the URL above contains the tunnel's secret (?k=): anyone holding it can call your server.")
 	fmt.Fprintln(a.stderr, "It is also saved as the server's url. Stop with Ctrl-C; run again to rotate the secret.")
+	shown := g.URL
+	opts = append(opts, tunnels.OnGrant(func(ng *tunnels.Grant) {
+		fmt.Fprintf(a.stderr, "tunnel: the connect token expired: renewed the grant of server %s (%s); its secret rotated\n",
+			ng.ServerID, ng.Name)
+		if ng.URL == shown {
+			return
+		}
+		shown = ng.URL
+		if err := a.printTunnelURL(ng); err != nil {
+			fmt.Fprintf(a.stderr, "tunnel: could not print the new URL: %v\n", errText(err))
+			return
+		}
+		fmt.Fprintln(a.stderr, "The new URL is on stdout (it contains the tunnel's new secret); the old one no longer works.")
+	}))
 	err = c.Tunnels.Serve(a.ctx, g, proxy, opts...)
 	if a.ctx.Err() == nil {
 		return err
 	}
-	// Interrupted: revoke so the URL dies with the process.
+	// Interrupted: revoke so the URL dies with the process. Stopping was
+	// asked for and done: a revoke that fails is a warning, as the
+	// service's agent gives it, not a failed command.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(a.ctx), closeTimeout)
 	defer cancel()
 	if _, cerr := c.Tunnels.Close(cctx, project, g.ServerID); cerr != nil {
-		return fmt.Errorf("closing the tunnel: %w", cerr)
+		fmt.Fprintf(a.stderr, "WARNING: could not close the tunnel: %v; its URL, served by nothing now, stays valid "+
+			"until the tunnel is started again\n", errText(cerr))
+		return nil
 	}
 	fmt.Fprintln(a.stderr, "tunnel closed")
 	return nil
+}
+
+// printTunnelURL prints g's public URL, secret included, on stdout: as a
+// line, or with --json as {"serverId", "name", "url"} on one line.
+func (a *app) printTunnelURL(g *tunnels.Grant) error {
+	if a.json {
+		return writeJSONLine(a.stdout, struct {
+			ServerID string `json:"serverId"`
+			Name     string `json:"name"`
+			URL      string `json:"url"`
+		}{g.ServerID, g.Name, g.URL})
+	}
+	return a.text(func(w io.Writer) { fmt.Fprintln(w, g.URL) })
 }
 
 // shownTarget is the local URL as the tunnel line prints it: without its

@@ -250,3 +250,40 @@ func TestTunnelRevokedDoesNotSayReconnecting(t *testing.T) {
 		t.Errorf("a revoked tunnel (exit %d) said it was reconnecting:\n%s", codeA, errA.String())
 	}
 }
+
+// Interrupted, the command exits 0 even when revoking the tunnel fails, and
+// says so on stderr, as the service's agent does: stopping was asked for
+// and done.
+func TestTunnelCommandInterruptExitsZeroWhenCloseFails(t *testing.T) {
+	srv := demoAPI(t)
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "ok")
+	}))
+	defer local.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", local.URL + "/mcp"}, &stdout, &stderr)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), "tunnel connected") {
+		if time.Now().After(deadline) {
+			t.Fatalf("not connected; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	srv.SetFault("POST /projects/{projectId}/tunnels/{serverId}/close", projectopstest.Fault{Status: http.StatusInternalServerError})
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 || !strings.Contains(stderr.String(), "could not close the tunnel: ") ||
+			strings.Contains(stderr.String(), "tunnel closed") {
+			t.Errorf("interrupted with a failing revoke: exit %d, want 0 and a warning; stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("tunnel did not stop on interrupt")
+	}
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// cutProxy is a TCP proxy in front of the double whose connections a test
+// can cut at once, as a network drop (a laptop's Wi-Fi) would.
+type cutProxy struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func newCutProxy(t *testing.T, backend string) *cutProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			b, err := net.Dial("tcp", backend)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, b)
+			p.mu.Unlock()
+			go func() { _, _ = io.Copy(b, c); b.Close() }()
+			go func() { _, _ = io.Copy(c, b); c.Close() }()
+		}
+	}()
+	t.Cleanup(func() { ln.Close(); p.cut() })
+	return p
+}
+
+func (p *cutProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// A network drop after the connect token's hour does not end the tunnel:
+// the relay refuses the expired token (close 4000), and the command
+// renews the grant and reconnects, as the service's agent does, printing
+// the new URL (its secret rotated) on stdout, and on stdout alone.
+func TestTunnelCommandRenewsExpiredTokenAfterDrop(t *testing.T) {
+	clk := projectopstest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	srv := projectopstest.NewTestServer(t, projectopstest.WithSeed(projectopstest.DemoSeed()),
+		projectopstest.WithRateLimit(0, 0), projectopstest.WithClock(clk.Now))
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bu, _ := url.Parse(base)
+	px := newCutProxy(t, bu.Host)
+	bu.Host = px.ln.Addr().String()
+	t.Setenv("PROJECTOPS_BASE_URL", bu.String())
+	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "ok")
+	}))
+	defer local.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", local.URL + "/mcp"}, &stdout, &stderr)
+	}()
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !ok() {
+			select {
+			case code := <-done:
+				t.Fatalf("%s: the tunnel command exited %d; stderr:\n%s", what, code, stderr.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: timed out; stderr:\n%s", what, stderr.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor("first connect", func() bool { return strings.Count(stderr.String(), "tunnel connected") >= 1 })
+
+	// Two hours on: the connect token has expired (the live session is not
+	// cut), then the network drops.
+	clk.Advance(2 * time.Hour)
+	px.cut()
+
+	waitFor("reconnect after the drop", func() bool { return strings.Count(stderr.String(), "tunnel connected") >= 2 })
+	urls := strings.Fields(stdout.String())
+	if len(urls) != 2 || urls[0] == urls[1] || !strings.Contains(stderr.String(), "renewed the grant") {
+		t.Fatalf("stdout %q, want the first URL and the renewed one; stderr:\n%s", urls, stderr.String())
+	}
+	for i, want := range []int{http.StatusNotFound, http.StatusOK} { // the old URL is dead, the new one served
+		resp, err := http.Get(urls[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("URL %d: %d, want %d", i+1, resp.StatusCode, want)
+		}
+	}
+	for _, u := range urls {
+		if k := u[strings.Index(u, "?k=")+3:]; strings.Contains(stderr.String(), k) {
+			t.Errorf("stderr shows a secret:\n%s", stderr.String())
+		}
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d; stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("tunnel did not stop on interrupt")
+	}
+}
