@@ -53,7 +53,7 @@ func TestCreateNew(t *testing.T) {
 	g := create(t, f, "everything")
 	want := tunnels.Grant{ServerID: g.ServerID, Name: "everything", Slug: g.Slug, URL: g.URL,
 		ConnectToken: g.ConnectToken, ConnectTokenExpiresAt: shared.Millis(t0.Add(projectopstest.TunnelTokenTTL).UnixMilli()),
-		RelayWSURL: "ws://projectops.test/tunnels/agent", SecretVersion: 1}
+		RelayWSURL: "ws://projectops.test/tunnels/agent", SecretVersion: 1, ProjectID: f.WS.ProjectID}
 	if diff := cmp.Diff(want, *g); diff != "" {
 		t.Errorf("grant (-want +got):\n%s", diff)
 	}

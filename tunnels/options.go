@@ -125,8 +125,8 @@ func WithHeartbeat(interval time.Duration) ServeOption {
 // and Serve creates the tunnel again for the same server name, as the
 // service's agent does (a new token, and a new secret: see OnGrant). A
 // token refused on the first dial is the caller's to fix and ends Serve
-// with ErrTokenRejected, as does one refused n+1 times in a row. Only a
-// grant Create returned can be renewed (it knows its project). Default:
+// with ErrTokenRejected, as does one refused n+1 times in a row. A grant
+// without a ProjectID (one decoded from JSON) is not renewed. Default:
 // DefaultRenewals. Zero or negative never renews.
 func WithRenewals(n int) ServeOption { return func(o *serveOptions) { o.renewals = max(n, 0) } }
 

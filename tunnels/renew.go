@@ -23,7 +23,7 @@ type renewal struct {
 // a new grant, and whether one may still be minted; once true, the next
 // mint is pending.
 func (rn *renewal) due(err error, g *Grant, established bool) (renew, capped bool) {
-	if !errors.Is(err, ErrTokenRejected) || !established || rn.max == 0 || g.projectID == "" || g.Name == "" {
+	if !errors.Is(err, ErrTokenRejected) || !established || rn.max == 0 || g.ProjectID == "" || g.Name == "" {
 		return false, false
 	}
 	if rn.minted >= rn.max {
@@ -39,7 +39,7 @@ func (rn *renewal) due(err error, g *Grant, established bool) (renew, capped boo
 // error never holds the new grant (transport errors carry no body of a
 // success).
 func (s *Service) renew(ctx context.Context, g *Grant) (*Grant, error) {
-	next, err := s.Create(ctx, g.projectID, CreateParams{Name: g.Name})
+	next, err := s.Create(ctx, g.ProjectID, CreateParams{Name: g.Name})
 	if err != nil {
 		return nil, fmt.Errorf("tunnels: renewing the grant of server %s: %w", g.ServerID, err)
 	}
@@ -47,7 +47,7 @@ func (s *Service) renew(ctx context.Context, g *Grant) (*Grant, error) {
 		// The server was renamed meanwhile: the name now names another
 		// record, whose url Create has just pointed at a tunnel. Revoke
 		// that tunnel (best effort) rather than serve the wrong server.
-		_, _ = s.Close(ctx, g.projectID, next.ServerID)
+		_, _ = s.Close(ctx, g.ProjectID, next.ServerID)
 		return nil, fmt.Errorf("tunnels: renewing the grant of server %s: the name %q now names server %s: %w",
 			g.ServerID, g.Name, next.ServerID, errRenamed)
 	}

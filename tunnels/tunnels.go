@@ -37,7 +37,7 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 	g, err := transport.Call[Grant](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeTunnels,
 		Params: []string{projectID}, Body: p, Class: transport.Write})
 	if g != nil {
-		g.projectID = projectID
+		g.ProjectID = projectID
 	}
 	return g, err
 }

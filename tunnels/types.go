@@ -52,9 +52,11 @@ type Grant struct {
 	// float64 decodes whatever the service sends.
 	SecretVersion float64 `json:"secretVersion,omitempty"`
 
-	// projectID is the project Create made the grant in, so Serve can
-	// renew it; not part of the wire format (a decoded grant has none).
-	projectID string
+	// ProjectID is the project Create made the grant in, which Serve needs
+	// to renew the grant (see WithRenewals). Create sets it; it is not
+	// part of the wire format (JSON leaves it out), so set it on a grant
+	// decoded from JSON for Serve to renew that one too.
+	ProjectID string `json:"-"`
 }
 
 // Closed is the result of Close.
