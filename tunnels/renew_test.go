@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/tunnels"
 )
@@ -174,4 +175,78 @@ func TestRenewalsAreCapped(t *testing.T) {
 			t.Errorf("Serve's error shows a secret: %v", err)
 		}
 	}
+}
+
+// expireAndDrop makes the grant's connect token expire on the double and
+// drops the live session: the reconnect is refused (close 4000).
+func expireAndDrop(f *fixture, d *dropper) {
+	f.Clock.Advance(projectopstest.TunnelTokenTTL)
+	d.drop()
+}
+
+// A renewal the service refuses (here 403) ends Serve with that error; a
+// passing one (503) is retried like a failed dial, and the tunnel comes
+// back.
+func TestRenewalFailures(t *testing.T) {
+	t.Parallel()
+	const route = "POST /projects/{projectId}/tunnels"
+	f := setup(t)
+	g := create(t, f, "local")
+	d := &dropper{rt: f.Srv.Transport()}
+	h := serve(t, f, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}))
+	f.Srv.SetFault(route, projectopstest.Fault{Status: http.StatusServiceUnavailable, Times: 2})
+	expireAndDrop(f, d)
+	h.waitConnected(t)
+
+	f.Srv.SetFault(route, projectopstest.Fault{Status: http.StatusForbidden})
+	expireAndDrop(f, d)
+	err := h.wait(t)
+	if !errors.Is(err, projectops.ErrForbidden) || errors.Is(err, tunnels.ErrTokenRejected) {
+		t.Errorf("Serve = %v, want the service's 403", err)
+	}
+	refused := 0
+	for _, r := range f.Srv.Requests() {
+		if r.Route == route && r.Status == http.StatusForbidden {
+			refused++
+		}
+	}
+	if refused != 1 {
+		t.Errorf("Serve asked %d times for a renewal the service refused, want once", refused)
+	}
+}
+
+// Renewing creates the tunnel again by the grant's server name: when that
+// name now names another server (the tunnel's was renamed), Serve revokes
+// the tunnel it just pointed that server at and stops, rather than serve
+// another server.
+func TestRenewalOfARenamedServerStops(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	renamed := *g
+	renamed.Name = "other" // as if "local" had been renamed since
+	d := &dropper{rt: f.Srv.Transport()}
+	h := serve(t, f, &renamed, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
+		tunnels.OnGrant(func(*tunnels.Grant) { t.Error("OnGrant told of another server's grant") }))
+	expireAndDrop(f, d)
+	err := h.wait(t)
+	if err == nil || !strings.Contains(err.Error(), "renamed") {
+		t.Fatalf("Serve = %v, want the rename said", err)
+	}
+	for s, err := range f.C.Servers.All(t.Context(), f.WS.ProjectID, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Name != "other" {
+			continue
+		}
+		if s.ID == g.ServerID {
+			t.Fatalf("server %s renamed", s.ID)
+		}
+		if status, _ := get(t, f, http.MethodGet, s.URL, ""); status != http.StatusNotFound {
+			t.Errorf("the other server's new tunnel answers %d, want 404 (revoked)", status)
+		}
+		return
+	}
+	t.Error("no server named other")
 }
