@@ -79,7 +79,7 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		if minting {
 			next, err := s.renew(ctx, g)
 			if err == nil {
-				g, rn.pending = next, false
+				g, rn.pending, minting = next, false, false
 				o.log.InfoContext(ctx, "tunnel grant renewed", "serverId", g.ServerID, "slug", g.Slug, "url", g.PublicURL())
 				if o.onGrant != nil {
 					o.onGrant(g)
@@ -87,8 +87,7 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 			}
 			end.err = err
 		}
-		if !rn.pending {
-			minting = false
+		if !minting {
 			end = serveOnce(ctx, g, h, &o, &handlers)
 		}
 		err := end.err
@@ -104,7 +103,7 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		var perm *backoff.PermanentError // the client's transport says no retry helps (a closed double)
 		switch {
 		case minting: // the renewal failed
-			if renewFatal(err) {
+			if renewFatal(err) || errors.As(err, &perm) {
 				return err
 			}
 		case renew:
