@@ -149,12 +149,20 @@
 //     (at most 1 MiB per document, 10 s per request, within the MCP
 //     timeout) and posts the refresh there with the import's own client
 //     id and secret only (none for a public client), never the saved
-//     server's secret, which goes only to the saved endpoint; metadata that
-//     got no answer (network, 5xx, 429) fails that call with
-//     SERVER_UNREACHABLE and is tried again later, any other that names no
-//     token endpoint ends the grant; OAUTH_REQUIRED's details.serverUrl
-//     has a ?k= secret and a userinfo password redacted, where the
-//     service sends the saved URL as it is (a tunnel's, secret and all);
+//     server's secret, which goes only to the saved endpoint; as go-sdk's
+//     discovery does, the issuer and the token endpoint it names must be
+//     https (http only on a loopback host or the in-process
+//     inprocess.invalid), and a metadata fetch or token request follows at
+//     most 3 redirects, all within its own origin (scheme, host and port:
+//     a 307 re-posting the refresh token elsewhere is not followed);
+//     metadata that got no answer (connection refused, a body cut off,
+//     5xx, 429) fails that call with SERVER_UNREACHABLE and is tried again
+//     later, any other that names no token endpoint (a redirect not
+//     followed included) ends the grant, as does a token endpoint
+//     answering with a redirect not followed; OAUTH_REQUIRED's
+//     details.serverUrl has a ?k= secret and a userinfo password redacted,
+//     where the service sends the saved URL as it is (a tunnel's, secret
+//     and all);
 //   - tools/call's toolName, prompts/get's promptName and resources/read's
 //     uri holding a control character other than tab, or beginning or
 //     ending with a space or tab, are 400 VALIDATION_ERROR naming the

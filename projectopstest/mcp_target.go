@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpops"
 	"github.com/projectops/projectops-go/servers"
 )
 
@@ -23,7 +24,7 @@ type mcpBackend struct {
 // without one. The .invalid domain never resolves: the double connects in
 // process whatever the URL says.
 func InProcessServerURL(name string) string {
-	return "http://inprocess.invalid/" + url.PathEscape(name)
+	return "http://" + mcpops.InProcessHost + "/" + url.PathEscape(name)
 }
 
 // inProcessDefaults fills what an in-process server leaves empty.

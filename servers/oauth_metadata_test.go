@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -234,4 +236,55 @@ func TestSavedClientSecretNotSentToCallerNamedEndpoint(t *testing.T) {
 	if len(as.secrets) == 0 || strings.Join(as.secrets, "") != "" {
 		t.Errorf("the caller-named token endpoint got client secrets %q; want a refresh with none", as.secrets)
 	}
+}
+
+// Metadata that got no answer at the network level, the connection
+// refused or the body cut off mid-answer, fails the call with
+// SERVER_UNREACHABLE and leaves the grant to be refreshed later, as a 5xx
+// does; it does not end the grant.
+func TestRefreshMetadataNetworkFailureKeepsTheGrant(t *testing.T) {
+	t.Parallel()
+	t.Run("connection refused", func(t *testing.T) {
+		t.Parallel()
+		closed := httptest.NewServer(http.NotFoundHandler())
+		closed.Close() // its port now refuses connections
+		peer := newOAuthPeer(t)
+		f := setup(t)
+		id := importAt(t, f, peer, closed.URL, "", &servers.ClientInformation{ClientID: "cid", ClientSecret: "csecret"})
+		for range 2 { // the second attempt, after the retry delay, is still not an ended grant
+			_, err := f.C.Servers.ListTools(t.Context(), f.WS.ProjectID, id, nil)
+			wantError(t, err, projectops.CodeServerUnreachable, true)
+			f.Clock.Advance(10 * time.Second) // past the retry delay (5 s)
+		}
+	})
+	t.Run("cut off", func(t *testing.T) {
+		t.Parallel()
+		var cut atomic.Bool
+		cut.Store(true)
+		var as *httptest.Server
+		as = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/token" {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(`{"access_token":"at-2","token_type":"Bearer","expires_in":3600}`))
+				return
+			}
+			doc := `{"token_endpoint":"` + as.URL + `/token"}`
+			w.Header().Set("Content-Type", "application/json")
+			if cut.Load() { // promises more than it sends: the server then drops the connection
+				w.Header().Set("Content-Length", strconv.Itoa(len(doc)+100))
+			}
+			_, _ = w.Write([]byte(doc))
+		}))
+		t.Cleanup(as.Close)
+		peer := newOAuthPeer(t)
+		f := setup(t)
+		id := importAt(t, f, peer, as.URL, "", &servers.ClientInformation{ClientID: "cid", ClientSecret: "csecret"})
+		_, err := f.C.Servers.ListTools(t.Context(), f.WS.ProjectID, id, nil)
+		wantError(t, err, projectops.CodeServerUnreachable, true)
+		cut.Store(false)
+		f.Clock.Advance(10 * time.Second) // past the retry delay (5 s)
+		if _, err := f.C.Servers.ListTools(t.Context(), f.WS.ProjectID, id, nil); err != nil {
+			t.Errorf("metadata cut off, then whole: ListTools = %v, want refreshed", err)
+		}
+	})
 }

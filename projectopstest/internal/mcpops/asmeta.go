@@ -13,9 +13,10 @@ import (
 // A refresh needs one field of an authorization server's metadata, the
 // token endpoint, so the double reads the document itself: go-sdk's
 // auth.GetAuthServerMetadata and oauthex.GetAuthServerMeta (v1.8.0) refuse
-// metadata without PKCE methods, an issuer that is not https or loopback
-// (the in-process http://inprocess.invalid) and a differing issuer field,
-// none of which matters to a refresh at an issuer the caller named.
+// metadata without PKCE methods, the in-process http://inprocess.invalid
+// issuer and a differing issuer field, none of which matters to a refresh
+// at an issuer the caller named. Their redirect and scheme rules do
+// matter, and the double keeps them (oauthorigin.go).
 
 // maxMetadataBytes bounds one metadata document (go-sdk reads 1 MiB too).
 const maxMetadataBytes = 1 << 20
@@ -26,10 +27,11 @@ const metadataTimeout = 10 * time.Second
 
 // metadataURLs returns where RFC 8414 and OpenID Connect Discovery put an
 // issuer's metadata, in the order the MCP specification tries them, or nil
-// for an issuer that is not an absolute http(s) URL.
+// for an issuer that is not an absolute https URL (http only on loopback
+// or the in-process host: secureURL).
 func metadataURLs(issuer string) []string {
 	u, err := url.Parse(issuer)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if err != nil || !secureURL(u) {
 		return nil
 	}
 	u.RawQuery, u.Fragment, u.RawPath = "", "", ""
@@ -49,8 +51,10 @@ func metadataURLs(issuer string) []string {
 // tokenEndpoint returns the token endpoint issuer's metadata names. No
 // answer (a network failure, a timeout, 5xx, 408 or 429) is
 // errRefreshUnavailable, tried again later; anything else that yields no
-// endpoint (every place 4xx, a document that is not JSON, too large, or
-// names no absolute http(s) token endpoint) is errGrantFailed.
+// endpoint (every place 4xx, a redirect not followed, a document that is
+// not JSON, too large, or names no token endpoint secureURL accepts) is
+// errGrantFailed. c must follow redirects only within the issuer's origin
+// (originBound).
 func tokenEndpoint(ctx context.Context, c *http.Client, issuer string) (string, error) {
 	for _, mu := range metadataURLs(issuer) {
 		doc, status, err := fetchMetadata(ctx, c, mu)
@@ -61,7 +65,7 @@ func tokenEndpoint(ctx context.Context, c *http.Client, issuer string) (string, 
 			return "", errRefreshUnavailable
 		case status >= 400: // not published here: the next place
 			continue
-		case status < 200 || status >= 300:
+		case status < 200 || status >= 300: // a redirect originBound did not follow, too
 			return "", errGrantFailed
 		}
 		var meta struct {
@@ -70,7 +74,7 @@ func tokenEndpoint(ctx context.Context, c *http.Client, issuer string) (string, 
 		if json.Unmarshal(doc, &meta) != nil {
 			return "", errGrantFailed
 		}
-		if u, err := url.Parse(meta.TokenEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if u, err := url.Parse(meta.TokenEndpoint); err != nil || !secureURL(u) {
 			return "", errGrantFailed
 		}
 		return meta.TokenEndpoint, nil

@@ -71,8 +71,9 @@ func (e *grantError) Error() string { return e.msg }
 const RefreshRetryDelay = 5 * time.Second
 
 // refused reports whether a refresh error is the token endpoint refusing
-// the grant (a 4xx answer: invalid_grant and the like), as opposed to no
-// answer or a server failure (network, timeout, 429, 5xx).
+// the grant (a 4xx answer: invalid_grant and the like, or a redirect
+// originBound did not follow, which the next attempt would meet again), as
+// opposed to no answer or a server failure (network, timeout, 429, 5xx).
 func refused(err error) bool {
 	var re *oauth2.RetrieveError
 	if !errors.As(err, &re) {
@@ -89,7 +90,7 @@ func refused(err error) bool {
 	case re.ErrorCode != "": // an OAuth error answer (invalid_grant), even with 200
 		return true
 	}
-	return code >= 400
+	return code >= 300
 }
 
 // storeTokens saves an imported grant, replacing any earlier one for the
@@ -97,8 +98,11 @@ func refused(err error) bool {
 // call connects with the new token. tok's expiry is on the double's clock.
 // A cfg without a token URL refreshes at the one issuer's metadata names.
 func (m *Layer) storeTokens(k TokenKey, tok *oauth2.Token, cfg *oauth2.Config, issuer string) {
-	src := &clockSource{now: m.cfg.Now, ctx: context.WithValue(m.ctx, oauth2.HTTPClient, m.http), timeout: m.cfg.Timeout, tok: tok,
-		http: m.http}
+	// Metadata and token requests follow no redirect out of their origin:
+	// the refresh token and client secret stay where the import sent them.
+	hc := originBound(m.http)
+	src := &clockSource{now: m.cfg.Now, ctx: context.WithValue(m.ctx, oauth2.HTTPClient, hc), timeout: m.cfg.Timeout, tok: tok,
+		http: hc}
 	if tok.RefreshToken != "" {
 		src.cfg, src.issuer = cfg, issuer
 	}
