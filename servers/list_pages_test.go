@@ -14,9 +14,9 @@ import (
 )
 
 // pagedService is a stand-in for a service that answers a tools listing
-// without a cursor with the first page and a nextCursor (an older service,
-// or a body with firstPageOnly): five tools, two a page, cursors "c2" and
-// "c4". It records the cursor of each request.
+// without a cursor with the first page and a nextCursor (an older
+// service): five tools, two a page, cursors "c2" and "c4". It records the
+// cursor of each request.
 func pagedService(t *testing.T) (base string, cursors func() []string) {
 	t.Helper()
 	var mu sync.Mutex

@@ -65,8 +65,8 @@ func (s *Service) CheckOAuth(ctx context.Context, projectID, serverID string, op
 // or p.Cursor "") the service answers every page of the MCP server's
 // listing in one, with no NextCursor; with one, the MCP server's page
 // there and its NextCursor. Check NextCursor all the same: an older
-// service, or a body with firstPageOnly, answers the first page. A server
-// without the tools capability is FEATURE_NOT_SUPPORTED.
+// service answers the first page. A server without the tools capability
+// is FEATURE_NOT_SUPPORTED.
 func (s *Service) ListTools(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) (*shared.Page[*mcp.Tool], error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return post[shared.Page[*mcp.Tool]](ctx, s, routeTools, projectID, serverID, pager.Copy(p), transport.Read)
@@ -75,7 +75,7 @@ func (s *Service) ListTools(ctx context.Context, projectID, serverID string, p *
 // AllTools iterates over the server's tools from p.Cursor on (p may
 // be nil): without a cursor one request, which the service answers with
 // every page, or more when it answers with a NextCursor (an older
-// service, or firstPageOnly), followed to the end.
+// service), followed to the end.
 func (s *Service) AllTools(ctx context.Context, projectID, serverID string, p *ListParams, opts ...option.RequestOption) iter.Seq2[*mcp.Tool, error] {
 	ctx = transport.KeepOptions(ctx, opts)
 	return pager.Seq(ctx, pager.Copy(p).Cursor, func(ctx context.Context, cursor string) (*shared.Page[*mcp.Tool], error) {

@@ -17,8 +17,7 @@ import (
 // NextCursor of the previous page; it travels in the request body. ""
 // asks for the whole listing: the service answers every page of the MCP
 // server's listing in one, with no NextCursor. Still check NextCursor: an
-// older service, or a body with firstPageOnly, answers the first page
-// (the All iterators follow it).
+// older service answers the first page (the All iterators follow it).
 type ListParams struct {
 	Cursor string `json:"cursor,omitempty"`
 }

@@ -9,8 +9,7 @@ import (
 )
 
 // tools list follows a nextCursor the service answers a cursorless
-// listing with (an older service, or a body with firstPageOnly) to the
-// end, printing every tool.
+// listing with (an older service) to the end, printing every tool.
 func TestToolsListFollowsCursorOfFirstPage(t *testing.T) {
 	pages := map[string]string{
 		"":   `{"items":[{"name":"t0","inputSchema":{"type":"object"}},{"name":"t1","inputSchema":{"type":"object"}}],"nextCursor":"c2"}`,
