@@ -98,6 +98,19 @@ func TestDoctorReportSecretsNeverPrinted(t *testing.T) {
 			Checks: servers.DoctorChecks{Tools: &servers.DoctorCheck{Status: servers.CheckOK}},
 			Target: &servers.DoctorTarget{Kind: servers.DoctorTargetHTTP, Scope: servers.DoctorScopeHosted, ServerID: "srv_1", URL: u}}
 		leaktest.NoLeak(t, "DoctorReport "+u, rep, false, "SEKRIT")
+		// The free text quoting the URL: a ?k= secret and a userinfo
+		// password alike.
+		said := "could not reach " + u + " (fetch failed)"
+		rep = servers.DoctorReport{Status: servers.DoctorError, Probe: map[string]any{"url": u, "tried": []any{said}},
+			Connection: servers.Connection{Status: servers.ConnectionError, Detail: said},
+			Checks:     servers.DoctorChecks{Connection: &servers.DoctorCheck{Status: servers.CheckError, Detail: said}},
+			Error:      &servers.ReportError{Code: shared.CodeServerUnreachable, Message: said, Details: map[string]any{"url": u}}}
+		leaktest.NoLeak(t, "DoctorReport free text "+u, rep, false, "SEKRIT")
+		leaktest.NoLeak(t, "Connection "+u, rep.Connection, false, "SEKRIT")
+		leaktest.NoLeak(t, "ReportError "+u, *rep.Error, false, "SEKRIT")
+		if js, err := json.Marshal(rep); err != nil || strings.Count(string(js), "SEKRIT") < 5 {
+			t.Errorf("JSON = %s, %v; want the wire form, the text whole", js, err)
+		}
 	}
 	rep := servers.DoctorReport{Status: servers.DoctorPartial, Target: &servers.DoctorTarget{ServerID: "srv_1", URL: secretURLs[0]},
 		Error: &servers.ReportError{Code: shared.CodeInternal, Message: "listing failed at " + secretURLs[0]}}
@@ -109,5 +122,29 @@ func TestDoctorReportSecretsNeverPrinted(t *testing.T) {
 	}
 	if js, err := json.Marshal(rep); err != nil || !strings.Contains(string(js), secretURLs[0]) {
 		t.Errorf("JSON = %s, %v; want the wire form, URL whole", js, err)
+	}
+}
+
+// A doctor report's connection detail and error message quoting the
+// target URL are printed and logged without its userinfo password (slog
+// redacted only ?k=) and without its ?k= secret (%v printed the detail as
+// it came).
+func TestDoctorReportFreeTextSecretsRedacted(t *testing.T) {
+	t.Parallel()
+	u := "https://user:SEKRIT-PW6@relay.example/t/slug/mcp?k=SEKRIT-K1"
+	rep := servers.DoctorReport{Status: servers.DoctorError,
+		Connection: servers.Connection{Status: "failed", Detail: "could not reach " + u},
+		Error:      &servers.ReportError{Code: "SERVER_UNREACHABLE", Message: "could not reach " + u}}
+	var b strings.Builder
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("m", "report", rep)
+	if out := b.String(); strings.Contains(out, "SEKRIT") || !strings.Contains(out, "https://user:REDACTED@relay.example/t/slug/mcp?k=REDACTED") {
+		t.Errorf("slog: %s", out)
+	}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		for _, v := range []any{rep, &rep} {
+			if s := fmt.Sprintf(verb, v); strings.Contains(s, "SEKRIT") || !strings.Contains(s, "could not reach https://user:REDACTED@relay.example") {
+				t.Errorf("%s: %s", verb, s)
+			}
+		}
 	}
 }

@@ -74,16 +74,81 @@ func (t DoctorTarget) LogValue() slog.Value {
 		slog.String("label", t.Label), slog.String("url", wire.RedactSecretQuery(t.URL)))
 }
 
+// A doctor report's free text (a step's detail, the error's message and
+// details, the probe) may quote the target URL as the service tried it, a
+// tunnel's ?k= secret or a userinfo password included. JSON keeps the
+// service's text; printing and logging take those secrets out
+// (redactText).
+
+// Format implements fmt.Formatter: every verb prints the report with the
+// probe's text redacted, and the fields with their own Format (the
+// connection, the checks, the error, the target) redacted as they print.
+func (r DoctorReport) Format(f fmt.State, verb rune) {
+	type DoctorReport reportPlain
+	if r.Probe != nil {
+		r.Probe, _ = redactAny(r.Probe).(map[string]any)
+	}
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), DoctorReport(r))
+}
+
+// reportPlain is DoctorReport without its methods, for Format.
+type reportPlain DoctorReport
+
+// Format implements fmt.Formatter with Detail redacted.
+func (c Connection) Format(f fmt.State, verb rune) {
+	type Connection connectionPlain
+	c.Detail = redactText(c.Detail)
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), Connection(c))
+}
+
+// connectionPlain is Connection without its methods, for Format.
+type connectionPlain Connection
+
+// LogValue implements slog.LogValuer with Detail redacted.
+func (c Connection) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("status", c.Status), slog.String("detail", redactText(c.Detail)))
+}
+
+// Format implements fmt.Formatter with Detail redacted.
+func (c DoctorCheck) Format(f fmt.State, verb rune) {
+	type DoctorCheck checkPlain
+	c.Detail = redactText(c.Detail)
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), DoctorCheck(c))
+}
+
+// checkPlain is DoctorCheck without its methods, for Format.
+type checkPlain DoctorCheck
+
+// LogValue implements slog.LogValuer with Detail redacted.
+func (c DoctorCheck) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("status", string(c.Status)), slog.String("detail", redactText(c.Detail)))
+}
+
+// Format implements fmt.Formatter with Message and the text in Details
+// redacted.
+func (e ReportError) Format(f fmt.State, verb rune) {
+	type ReportError errorPlain
+	e.Message, e.Details = redactText(e.Message), redactAny(e.Details)
+	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), ReportError(e))
+}
+
+// errorPlain is ReportError without its methods, for Format.
+type errorPlain ReportError
+
+// LogValue implements slog.LogValuer: the code and the message, redacted.
+func (e ReportError) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("code", string(e.Code)), slog.String("message", redactText(e.Message)))
+}
+
 // LogValue implements slog.LogValuer. Without it slog's JSON handler
 // encodes the report with encoding/json, its wire form, which keeps the
-// target's URL whole (a tunnel's ?k= secret included). It logs each step's
-// outcome, the listings' sizes, the target with its URL redacted and the
-// error, free text with any ?k= value redacted.
+// target's URL and the free text whole. It logs each step's outcome, the
+// listings' sizes, the target with its URL redacted and the error, free
+// text redacted (redactText).
 func (r DoctorReport) LogValue() slog.Value {
 	attrs := []slog.Attr{
 		slog.Time("generatedAt", r.GeneratedAt), slog.String("status", string(r.Status)),
-		slog.Group("connection", slog.String("status", r.Connection.Status),
-			slog.String("detail", wire.RedactSecretParams(r.Connection.Detail))),
+		slog.Any("connection", r.Connection),
 	}
 	var checks []any
 	for _, c := range []struct {
@@ -105,8 +170,7 @@ func (r DoctorReport) LogValue() slog.Value {
 		attrs = append(attrs, slog.Any("target", *r.Target))
 	}
 	if r.Error != nil {
-		attrs = append(attrs, slog.Group("error", slog.String("code", string(r.Error.Code)),
-			slog.String("message", wire.RedactSecretParams(r.Error.Message))))
+		attrs = append(attrs, slog.Any("error", *r.Error))
 	}
 	return slog.GroupValue(attrs...)
 }
