@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -66,7 +67,8 @@ type ResumeResult struct {
 // answers without a storageId (ErrNoStorageID) stored nothing for good:
 // that snapshot goes without its HTML, with the visible marker the
 // Reporter puts there, counted in ResumeResult.Truncated and logged as a
-// warning to slog.Default(), and the run goes on; any other failed upload
+// warning (to slog.Default(); ResumeWithOptions takes another logger),
+// and the run goes on; any other failed upload
 // fails the run's resume, its error naming the widget file. What the
 // files hold for a complete run goes as follows. A one-shot report that
 // may have completed it (its answer was lost: the service did not refuse
@@ -84,6 +86,11 @@ type ResumeResult struct {
 // died before writing) is removed. opts apply to every request it sends,
 // as ReporterOptions.RequestOptions do.
 func Resume(ctx context.Context, svc *Service, dir string, opts ...option.RequestOption) ([]ResumeResult, error) {
+	return resume(ctx, svc, dir, slog.Default(), opts)
+}
+
+// resume is Resume, warning to log.
+func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opts []option.RequestOption) ([]ResumeResult, error) {
 	if c, err := option.ForCall(opts); err != nil {
 		return nil, err
 	} else if c.IdempotencyKey != "" || c.Response != nil {
@@ -160,7 +167,7 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 	for _, k := range order {
 		g := groups[k]
 		var ext string
-		g.Run, ext, g.Err = resumeRun(ctx, svc, k.project, runs[k], g)
+		g.Run, ext, g.Err = resumeRun(ctx, svc, log, k.project, runs[k], g)
 		if ext != runs[k].ExternalRunID {
 			g.CompletedRunID, g.ExternalRunID = runs[k].ExternalRunID, ext
 		}
@@ -265,7 +272,7 @@ func isRunIDName(name string) bool {
 // it cannot be holding (all but a one-shot report that may have completed
 // it: see Resume), a new run's (see resumedRunID). It counts what it sent
 // in g's Resent and Truncated, and reads g's Files.
-func resumeRun(ctx context.Context, svc *Service, project string, run RunParams, g *ResumeResult) (*RunResult, string, error) {
+func resumeRun(ctx context.Context, svc *Service, log *slog.Logger, project string, run RunParams, g *ResumeResult) (*RunResult, string, error) {
 	files := g.Files
 	st, err := svc.StartRun(ctx, project, run)
 	if err != nil {
@@ -301,7 +308,7 @@ func resumeRun(ctx context.Context, svc *Service, project string, run RunParams,
 			return st, run.ExternalRunID, nil // an earlier resume delivered them there
 		}
 	}
-	if err := sendUnacked(ctx, svc, project, st.RunID, files, stored, g); err != nil {
+	if err := sendUnacked(ctx, svc, log, project, st.RunID, files, stored, g); err != nil {
 		return nil, run.ExternalRunID, err
 	}
 	fin, err := svc.FinalizeRun(ctx, project, FinalizeParams{RunID: st.RunID, ExternalRunID: run.ExternalRunID})
@@ -437,7 +444,7 @@ func countUnacked(files []string, skip chunkKey) (int, error) {
 // chunk skip, to the run in batches within the default chunk limits, and
 // counts them in g's Resent (and those sent with widget HTML dropped in
 // its Truncated).
-func sendUnacked(ctx context.Context, svc *Service, project, runID string, files []string, skip chunkKey, g *ResumeResult) error {
+func sendUnacked(ctx context.Context, svc *Service, log *slog.Logger, project, runID string, files []string, skip chunkKey, g *ResumeResult) error {
 	var batch []json.RawMessage
 	var body []byte
 	size, truncated := 0, 0
@@ -467,7 +474,7 @@ func sendUnacked(ctx context.Context, svc *Service, project, runID string, files
 	}
 	for _, f := range files {
 		err := eachUnacked(f, skip, func(res json.RawMessage) error {
-			res, dropped, err := uploadSpooled(ctx, svc, project, filepath.Dir(f), res)
+			res, dropped, err := uploadSpooled(ctx, svc, log, project, filepath.Dir(f), res)
 			if err != nil {
 				return err
 			}

@@ -95,6 +95,24 @@ func TestResumeUploadWithoutStorageIDDropsTheHTMLAndDelivers(t *testing.T) {
 	}
 }
 
+// ResumeWithOptions warns through the logger it is given (as a Reporter
+// through ReporterOptions.Logger), so a caller such as the CLI keeps the
+// warning on its own stderr and format.
+func TestResumeWithOptionsWarnsToItsLogger(t *testing.T) {
+	t.Parallel()
+	svc, _ := fakeIngest(t, `{}`)
+	dir := t.TempDir()
+	w := spoolWidgets(t, dir, 1)
+	var logged bytes.Buffer
+	res, err := ingest.ResumeWithOptions(t.Context(), svc, dir, ingest.ResumeOptions{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if err != nil || len(res) != 1 || res[0].Truncated != 1 {
+		t.Fatalf("ResumeWithOptions = %+v, %v; want the run delivered, one snapshot without its HTML", res, err)
+	}
+	if l := logged.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, filepath.Base(w[0])) {
+		t.Errorf("the dropped HTML was not warned of to the given logger, naming its file: %q", l)
+	}
+}
+
 // Any other failed upload (here a 500) fails the run's resume, which names
 // the widget file at stake, and keeps the spool for the next one; that
 // next one sends the blob an earlier upload stored without uploading its

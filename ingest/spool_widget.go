@@ -54,7 +54,7 @@ func (t *TBRecorder) spoolWidgets(res *Result, seq int) error {
 // later one retries, so no snapshot is ever sent naming an empty blob. A
 // stored blob's id is kept beside its file (storedIDExt), so that retry
 // does not upload it again.
-func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res json.RawMessage) (json.RawMessage, int, error) {
+func uploadSpooled(ctx context.Context, svc *Service, log *slog.Logger, project, dir string, res json.RawMessage) (json.RawMessage, int, error) {
 	if !bytes.Contains(res, []byte(spoolBlobPrefix)) {
 		return res, 0, nil
 	}
@@ -94,7 +94,7 @@ func uploadSpooled(ctx context.Context, svc *Service, project, dir string, res j
 			// reserve (chunkOverhead) absorbs: the body still fits.
 			s["widgetHtml"] = widgetHTMLDropped(len(html))
 			dropped++
-			slog.Default().WarnContext(ctx, "projectops: ingest: Resume: a spooled widget's upload stored nothing; its snapshot is sent without its HTML",
+			log.WarnContext(ctx, "projectops: ingest: Resume: a spooled widget's upload stored nothing; its snapshot is sent without its HTML",
 				"file", path, "error", err)
 		case err != nil:
 			return nil, dropped, fmt.Errorf("projectops: ingest spool: uploading widget file %s (kept for the next resume): %w", path, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
 	"time"
@@ -167,8 +168,9 @@ Each run goes to the project it was recorded for: --project does not move it
 recorded for another project than --project names is said so on stderr.
 Widget HTML spooled beside the results (too large for a chunk) is uploaded;
 one the service answers without storing it goes without its HTML (a visible
-marker in its place, a warning on stderr, counted in the output), while any
-other failed upload keeps that run's files, naming the widget file.
+marker in its place, counted in the output; with -v, a warning on stderr
+names its file), while any other failed upload keeps that run's files,
+naming the widget file.
 Exit status: 0 when every spooled run was delivered, whatever their verdicts
 (delivery is this command's job; the tests' gate was the report that ran
 them); 2 when one could not be (its files are kept for another resume).`,
@@ -184,7 +186,13 @@ them); 2 when one could not be (its files are kept for another resume).`,
 			if err != nil {
 				return err
 			}
-			res, err := ingest.Resume(a.ctx, client.Ingest, dir)
+			// The count of snapshots sent without their HTML is printed
+			// below; the warning naming each file shows with -v.
+			opt := ingest.ResumeOptions{Logger: slog.New(slog.DiscardHandler)}
+			if a.verbose {
+				opt.Logger = a.logger()
+			}
+			res, err := ingest.ResumeWithOptions(a.ctx, client.Ingest, dir, opt)
 			if a.json {
 				if jerr := writeJSON(a.stdout, resumeJSON(res)); jerr != nil {
 					return jerr
