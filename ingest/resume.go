@@ -66,7 +66,9 @@ type ResumeResult struct {
 // that fails later does not upload it again. An upload the service
 // answers without a storageId (ErrNoStorageID) stored nothing for good:
 // that snapshot goes without its HTML, with the visible marker the
-// Reporter puts there, counted in ResumeResult.Truncated and logged as a
+// Reporter puts there (the result cut again, as the Reporter cuts one,
+// should the markers make it too large for a chunk), counted in
+// ResumeResult.Truncated and logged as a
 // warning (to slog.Default(); ResumeWithOptions takes another logger),
 // and the run goes on; any other failed upload
 // fails the run's resume, its error naming the widget file. What the

@@ -89,9 +89,9 @@ func uploadSpooled(ctx context.Context, svc *Service, log *slog.Logger, project,
 		stored, err := uploadWidgetFile(ctx, svc, project, html)
 		switch {
 		case errors.Is(err, ErrNoStorageID):
-			// The marker is at most a few dozen bytes longer than the
-			// spool's blob reference it replaces, which the envelope's
-			// reserve (chunkOverhead) absorbs: the body still fits.
+			// The marker is longer than the spool's blob reference it
+			// replaces: the result is cut again below if it outgrew a
+			// chunk.
 			s["widgetHtml"] = widgetHTMLDropped(len(html))
 			dropped++
 			log.WarnContext(ctx, "projectops: ingest: Resume: a spooled widget's upload stored nothing; its snapshot is sent without its HTML",
@@ -111,7 +111,31 @@ func uploadSpooled(ctx context.Context, svc *Service, log *slog.Logger, project,
 	if err := e.Encode(m); err != nil {
 		return nil, dropped, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), dropped, nil
+	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if len(out) > DefaultChunkBytes-chunkOverhead {
+		// A result cut to the limit when recorded, with many markers in
+		// it, no longer fits: a body over the limit the service refuses
+		// every time. It is cut as the Reporter cuts one.
+		var err error
+		if out, err = fitChunk(out); err != nil {
+			return nil, dropped, fmt.Errorf("projectops: ingest spool: %w", err)
+		}
+	}
+	return out, dropped, nil
+}
+
+// fitChunk cuts a result's JSON to fit a chunk of DefaultChunkBytes, as
+// the Reporter's encoder cuts one (see encoder.encode). The result was
+// redacted when spooled; the built-in rules find nothing more in it.
+func fitChunk(res []byte) ([]byte, error) {
+	d := json.NewDecoder(bytes.NewReader(res))
+	d.UseNumber() // metadata's numbers as written, not through float64
+	var r Result
+	if err := d.Decode(&r); err != nil {
+		return nil, err
+	}
+	b, _, err := newEncoder(redactor{}, nil, DefaultChunkBytes).encode(&r)
+	return b, err
 }
 
 // uploadWidgetFile uploads one widget file's HTML and returns its storage
