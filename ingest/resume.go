@@ -190,12 +190,20 @@ func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opt
 		out = append(out, *g)
 	}
 	cleanRunIDs(dir, finalized)
+	cleanWidgets(dir)
 	return out, errors.Join(errs...)
 }
 
 // orphanAge is how long a run id file without a spool file of its run may
-// be on its way to one (its first process is opening its spool).
+// be on its way to one (its first process is opening its spool); a widget
+// file without its spool file gets the same grace.
 const orphanAge = time.Minute
+
+// orphanOld reports whether the file at path is older than orphanAge.
+func orphanOld(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && time.Since(st.ModTime()) > orphanAge
+}
 
 // cleanRunIDs removes the TBRecorder run id files (see RunIDFile) of the
 // runs Resume finalized, however the directory's other runs fared: the
@@ -216,23 +224,19 @@ func cleanRunIDs(dir string, finalized map[string]bool) {
 		}
 	}
 	spools, _ := filepath.Glob(filepath.Join(dir, "*"+SpoolExt))
-	old := func(p string) bool {
-		st, err := os.Stat(p)
-		return err == nil && time.Since(st.ModTime()) > orphanAge
-	}
 	for _, p := range ids {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			continue
 		}
 		id := strings.TrimSpace(string(b))
-		if finalized[id] || old(p) && !spoolOwned(spools, id) {
+		if finalized[id] || orphanOld(p) && !spoolOwned(spools, id) {
 			_ = os.Remove(p)
 		}
 	}
 	tmps, _ := filepath.Glob(filepath.Join(dir, "."+RunIDFile+"-*"))
 	for _, p := range tmps {
-		if old(p) {
+		if orphanOld(p) {
 			_ = os.Remove(p)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -209,8 +210,71 @@ func readOwn(path string) ([]byte, error) {
 func removeWidgets(spoolPath string) {
 	base := strings.TrimSuffix(spoolPath, SpoolExt)
 	files, _ := filepath.Glob(base + ".w*" + widgetExt)
+	for _, f := range files {
+		removeWidget(f)
+	}
 	ids, _ := filepath.Glob(base + ".w*" + widgetExt + storedIDExt)
-	for _, f := range append(files, ids...) {
+	for _, f := range ids { // those whose widget file is gone already
 		_ = os.Remove(f)
 	}
+}
+
+// removeWidget removes the blob id kept beside the widget file at path,
+// then the file; it keeps the file when the id stays. An id never outlives
+// its file: what a crash in between leaves is a file uploaded again at
+// worst, never an id standing for a file that is gone.
+func removeWidget(path string) {
+	if err := os.Remove(path + storedIDExt); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return // the orphan cleanup (cleanWidgets) tries again
+	}
+	_ = os.Remove(path)
+}
+
+// cleanWidgets removes the widget files in dir, and the blob ids kept
+// beside them, that no spool file belongs to once orphanAge old: a resume
+// killed between removing a spool file and its widget files leaves them,
+// and nothing else would remove them.
+func cleanWidgets(dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*"+widgetExt))
+	ids, _ := filepath.Glob(filepath.Join(dir, "*"+widgetExt+storedIDExt))
+	for i, p := range append(files, ids...) {
+		base, ok := widgetSpool(strings.TrimSuffix(filepath.Base(p), storedIDExt))
+		if !ok || !orphanOld(p) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, base+SpoolExt)); !errors.Is(err, fs.ErrNotExist) {
+			continue // its spool's (or unknown: left alone)
+		}
+		if i < len(files) {
+			removeWidget(p)
+		} else {
+			_ = os.Remove(p)
+		}
+	}
+}
+
+// widgetSpool returns the name, without SpoolExt, of the spool file the
+// widget file named name belongs to (see spoolWidgets), and whether name
+// is a widget file's.
+func widgetSpool(name string) (string, bool) {
+	s, ok := strings.CutSuffix(name, widgetExt)
+	i := strings.LastIndex(s, ".w")
+	if !ok || i <= 0 {
+		return "", false
+	}
+	seq, idx, ok := strings.Cut(s[i+2:], "-")
+	if !ok || !digits(seq) || !digits(idx) {
+		return "", false
+	}
+	return s[:i], true
+}
+
+// digits reports whether s is a non-empty run of ASCII digits.
+func digits(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
