@@ -23,15 +23,18 @@
 // after its hello is redialled with growing waits (and retried: giving up
 // counts only dials that fail before a hello). The connect token expires
 // an hour after Create (an established session is not cut): when the
-// relay refuses it on a reconnect, Serve creates the tunnel again for the
-// same server, as the service's agent does, which rotates the secret
-// (OnGrant tells the new grant), at most DefaultRenewals times in a row
-// without a healthy session between them (WithRenewals). Once the tunnel
-// has been up, an upgrade the edge refuses with any other 4xx is retried
-// like a drop; before that it ends Serve (a wrong relay URL fails fast).
-// Serve stops with ErrRevoked when the grant is revoked (Close) or rotated
-// (a newer Create), ErrTokenRejected when the relay refuses the connect
-// token on the first dial or past the renewals, and ErrReplaced when
+// relay refuses it on a reconnect (close 4000) and it has expired by the
+// host's clock, give or take a minute, Serve creates the tunnel again for
+// the same server, as the service's agent does, which rotates the secret
+// (OnGrant tells the new grant), at most DefaultRenewals times within
+// RenewalResetAfter of each other (WithRenewals); a server renamed or
+// deleted since is not renewed. Once the tunnel has been up, an upgrade
+// the edge refuses with a 4xx (401 and 403 too) is retried like a drop;
+// before that it ends Serve (a wrong relay URL fails fast). Serve stops
+// with ErrRevoked when the grant is revoked (Close) or rotated (a newer
+// Create), ErrTokenRejected when the relay refuses the connect token on
+// the first dial, before it expired (the tunnel was closed or taken over
+// while the host was offline) or past the renewals, and ErrReplaced when
 // another host connects with the same grant. While no host is connected the public URL
 // fails fast with 502 SERVER_UNREACHABLE; a wrong, old or missing secret
 // and a revoked tunnel all answer 404 NOT_FOUND (the double does; the
@@ -133,7 +136,8 @@
 // outside U+0021–U+00FF (a space, say) in the url.
 //
 // The edge closes a session with WebSocket status 4000 when the connect
-// token is invalid or expired (ErrTokenRejected, or a renewal), 4001 when a newer
+// token is invalid, expired, revoked or rotated (ErrTokenRejected, or a
+// renewal when it expired), 4001 when a newer
 // session of the tunnel replaces it (ErrReplaced), 4002 when the tunnel is
 // revoked or its secret rotated (ErrRevoked), and 1012 when it restarts
 // (Serve reconnects at once, after a session that lasted a second or more).

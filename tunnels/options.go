@@ -15,8 +15,12 @@ var (
 	// Create); the relay disconnected the session. Create again to serve.
 	ErrRevoked = errors.New("tunnels: grant revoked")
 	// ErrTokenRejected: the relay refused the connect token (unknown,
-	// rotated or expired) on the first dial, or again after Serve renewed
-	// the grant (see WithRenewals). Create again for a fresh grant.
+	// rotated, revoked or expired) on the first dial, or after the tunnel
+	// was up when Serve does not renew the grant (see WithRenewals): the
+	// token had not expired (the tunnel was closed, or another host took
+	// it over), renewing is off (WithRenewals(0)), the grant has no
+	// ProjectID or no expiry, or renewing has reached its cap. Create
+	// again for a fresh grant.
 	ErrTokenRejected = errors.New("tunnels: connect token rejected")
 	// ErrReplaced: another host connected with the same grant and took the
 	// tunnel over.
@@ -33,9 +37,9 @@ const (
 	// DefaultHeartbeat is how often Serve pings the relay (the service's
 	// own agent's interval).
 	DefaultHeartbeat = 25 * time.Second
-	// DefaultRenewals is how many grants in a row Serve mints to replace
-	// a rejected connect token without a healthy session between them
-	// (the service's agent's cap).
+	// DefaultRenewals is how many grants Serve mints to replace expired
+	// connect tokens within RenewalResetAfter of each other (the service's
+	// agent's cap).
 	DefaultRenewals = 3
 )
 
@@ -50,13 +54,14 @@ type serveOptions struct {
 	onConnect    func()
 	onDisconnect func(error)
 	ping         time.Duration
-	renewals     int          // 0: a rejected token ends Serve
-	onGrant      func(*Grant) // told of each renewed grant
+	renewals     int              // 0: a rejected token ends Serve
+	onGrant      func(*Grant)     // told of each renewed grant
+	now          func() time.Time // tells whether a refused token expired, and how far apart renewals are
 }
 
 func defaultServeOptions() serveOptions {
 	return serveOptions{log: slog.New(slog.DiscardHandler), min: DefaultReconnectMin, max: DefaultReconnectMax,
-		giveUp: DefaultReconnectFor, ping: DefaultHeartbeat, renewals: DefaultRenewals}
+		giveUp: DefaultReconnectFor, ping: DefaultHeartbeat, renewals: DefaultRenewals, now: time.Now}
 }
 
 // WithHTTPClient dials the relay with c instead of the client's own HTTP
@@ -118,16 +123,25 @@ func WithHeartbeat(interval time.Duration) ServeOption {
 	return func(o *serveOptions) { o.ping = max(interval, 0) }
 }
 
-// WithRenewals sets how many grants in a row Serve may mint, without a
-// healthy session between them, when the relay refuses the connect token
-// of a tunnel that was up: the token expires an hour after Create (a live
-// session is not cut), so the first reconnect after that hour is refused,
-// and Serve creates the tunnel again for the same server name, as the
-// service's agent does (a new token, and a new secret: see OnGrant). A
-// token refused on the first dial is the caller's to fix and ends Serve
-// with ErrTokenRejected, as does one refused n+1 times in a row. A grant
-// without a ProjectID (one decoded from JSON) is not renewed. Default:
-// DefaultRenewals. Zero or negative never renews.
+// WithRenewals sets how many grants Serve may mint within
+// RenewalResetAfter of each other when the relay refuses (close 4000) the
+// connect token of a tunnel that was up because it expired: the token
+// expires an hour after Create (a live session is not cut), so the first
+// reconnect after that hour is refused, and Serve creates the tunnel again
+// for the same server, as the service's agent does (a new token, and a
+// new secret: see OnGrant). Renewals further apart than RenewalResetAfter
+// start the count over; the n+1st within it ends Serve with
+// ErrTokenRejected. Expired means at or past ConnectTokenExpiresAt by the
+// host's clock, give or take a minute: a token refused before that was
+// revoked or rotated (Close, or another host's Create), and renewing it
+// would revive a closed tunnel or take it back from the host that took it
+// over, so Serve returns ErrTokenRejected. So does a token refused on the
+// first dial (the caller's to fix), a grant without a ProjectID (one
+// decoded from JSON) or without ConnectTokenExpiresAt, and an upgrade the
+// relay refuses with HTTP 401 or 403, which is no close 4000: that one is
+// retried like a drop once the tunnel was up. Before renewing, Serve
+// checks that the grant's server still has the grant's name (see Serve).
+// Default: DefaultRenewals. Zero or negative never renews.
 func WithRenewals(n int) ServeOption { return func(o *serveOptions) { o.renewals = max(n, 0) } }
 
 // OnGrant calls f with each grant Serve minted to replace one whose

@@ -3,6 +3,7 @@ package tunnels_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -10,8 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
+
 	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/tunnels"
 )
 
@@ -115,10 +120,20 @@ func TestTokenRejectedWithoutRenewal(t *testing.T) {
 	serve(t, f2, g2, echo)
 }
 
-// Renewing stops after DefaultRenewals grants in a row whose tokens are
-// refused at once: Serve returns ErrTokenRejected, its error free of the
-// grants' secrets. A healthy session between refusals (one that relayed a
-// request) starts the count over.
+// aheadOf is a host clock an hour ahead of the double's: every connect
+// token looks expired to Serve while the double still accepts it, so a
+// token the spoiler spoils is renewed.
+func aheadOf(f *fixture) tunnels.ServeOption {
+	return tunnels.WithClock(func() time.Time { return f.Clock.Now().Add(projectopstest.TunnelTokenTTL) })
+}
+
+// Renewing stops after DefaultRenewals grants within RenewalResetAfter of
+// each other whose tokens are refused: Serve returns ErrTokenRejected,
+// its error free of the grants' secrets. A healthy session between
+// refusals (one that relayed a request) does not start the count over, as
+// an edge that refuses every token a while after its hello would
+// otherwise have a grant minted every second for ever; renewals further
+// apart than RenewalResetAfter do, as the service's agent counts them.
 func TestRenewalsAreCapped(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -127,7 +142,12 @@ func TestRenewalsAreCapped(t *testing.T) {
 	sp := &spoiler{rt: d}
 	var mu sync.Mutex
 	var renewed []*tunnels.Grant
-	h := serve(t, f, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: sp}),
+	lastURL := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return renewed[len(renewed)-1].URL
+	}
+	h := serve(t, f, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: sp}), aheadOf(f),
 		tunnels.OnGrant(func(g *tunnels.Grant) { mu.Lock(); renewed = append(renewed, g); mu.Unlock() }))
 
 	// Refused three times in a row, the third renewal connects.
@@ -135,31 +155,23 @@ func TestRenewalsAreCapped(t *testing.T) {
 	d.drop()
 	h.waitConnected(t)
 	mu.Lock()
-	last := renewed[len(renewed)-1]
 	n := len(renewed)
 	mu.Unlock()
 	if n != tunnels.DefaultRenewals {
 		t.Fatalf("%d renewals, want %d", n, tunnels.DefaultRenewals)
 	}
-	// A request relayed makes the session healthy: the count starts over.
-	if status, _ := get(t, f, http.MethodGet, last.URL, ""); status != http.StatusAccepted {
-		t.Fatalf("renewed URL: %d", status)
-	}
+	// More than RenewalResetAfter later, the count starts over.
+	f.Clock.Advance(tunnels.RenewalResetAfter + time.Second)
 	sp.spoilNext(1)
 	d.drop()
 	h.waitConnected(t)
-
-	// Refused one more time than renewals allow: Serve stops.
-	if status, _ := get(t, f, http.MethodGet, last.URL, ""); status != http.StatusNotFound {
-		t.Fatalf("URL of a grant since renewed: %d", status)
-	}
-	mu.Lock()
-	last = renewed[len(renewed)-1]
-	mu.Unlock()
-	if status, _ := get(t, f, http.MethodGet, last.URL, ""); status != http.StatusAccepted { // healthy again
+	if status, _ := get(t, f, http.MethodGet, lastURL(), ""); status != http.StatusAccepted { // a healthy session
 		t.Fatalf("renewed URL: %d", status)
 	}
-	sp.spoilNext(tunnels.DefaultRenewals + 1)
+
+	// Within RenewalResetAfter, a healthy session between them or not,
+	// the renewals run into the cap: two more, then Serve stops.
+	sp.spoilNext(tunnels.DefaultRenewals)
 	d.drop()
 	err := h.wait(t)
 	if !errors.Is(err, tunnels.ErrTokenRejected) {
@@ -167,8 +179,8 @@ func TestRenewalsAreCapped(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(renewed) != 2*tunnels.DefaultRenewals+1 {
-		t.Errorf("%d renewals in all, want %d", len(renewed), 2*tunnels.DefaultRenewals+1)
+	if want := 2 * tunnels.DefaultRenewals; len(renewed) != want {
+		t.Errorf("%d renewals in all, want %d", len(renewed), want)
 	}
 	for _, ng := range append(renewed, g) {
 		if strings.Contains(err.Error(), ng.ConnectToken) || strings.Contains(err.Error(), secretOf(t, ng)) {
@@ -215,10 +227,21 @@ func TestRenewalFailures(t *testing.T) {
 	}
 }
 
-// Renewing creates the tunnel again by the grant's server name: when that
-// name now names another server (the tunnel's was renamed), Serve revokes
-// the tunnel it just pointed that server at and stops, rather than serve
-// another server.
+// tunnelCreates counts the Creates the double was asked for.
+func tunnelCreates(f *fixture) int {
+	n := 0
+	for _, r := range f.Srv.Requests() {
+		if r.Route == "POST /projects/{projectId}/tunnels" {
+			n++
+		}
+	}
+	return n
+}
+
+// Renewing creates the tunnel again by the grant's server name, which
+// repoints whatever server bears it: when the tunnel's server no longer
+// has that name (it was renamed), Serve stops before Create, which would
+// make a new server of that name.
 func TestRenewalOfARenamedServerStops(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -230,23 +253,140 @@ func TestRenewalOfARenamedServerStops(t *testing.T) {
 		tunnels.OnGrant(func(*tunnels.Grant) { t.Error("OnGrant told of another server's grant") }))
 	expireAndDrop(f, d)
 	err := h.wait(t)
-	if err == nil || !strings.Contains(err.Error(), "renamed") {
+	if err == nil || !strings.Contains(err.Error(), "renamed") || !strings.Contains(err.Error(), `"other"`) {
+		t.Fatalf("Serve = %v, want the rename said", err)
+	}
+	if n := tunnelCreates(f); n != 1 {
+		t.Errorf("%d creates, want the test's own", n)
+	}
+	for s, err := range f.C.Servers.All(t.Context(), f.WS.ProjectID, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Name == "other" {
+			t.Errorf("a renewal made server %s named other", s.ID)
+		}
+	}
+}
+
+// When the tunnel's name now names another, pre-existing server (a stdio
+// one), Serve stops before Create, which would repoint that server at a
+// tunnel: its command line wiped, its transport http, its url
+// overwritten.
+func TestRenewalLeavesTheServerNowOfThatNameAlone(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	prod, err := f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "prod",
+		Command: "node", Args: []string{"server.js"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := create(t, f, "local")
+	renamed := *g
+	renamed.Name = "prod" // as if "local" had been renamed and "prod" now named another server
+	d := &dropper{rt: f.Srv.Transport()}
+	h := serve(t, f, &renamed, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
+		tunnels.OnGrant(func(*tunnels.Grant) { t.Error("OnGrant told of another server's grant") }))
+	expireAndDrop(f, d)
+	err = h.wait(t)
+	if err == nil || !strings.Contains(err.Error(), "renamed") || !strings.Contains(err.Error(), prod) {
+		t.Fatalf("Serve = %v, want the rename said", err)
+	}
+	if n := tunnelCreates(f); n != 1 {
+		t.Errorf("%d creates, want the test's own", n)
+	}
+	for s, err := range f.C.Servers.All(t.Context(), f.WS.ProjectID, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.ID == prod && (s.TransportType != servers.TransportStdio || s.URL != "") {
+			t.Errorf("server %s (prod, stdio) was repointed by a renewal: now %s %s", s.ID, s.TransportType,
+				tunnels.RedactURL(s.URL))
+		}
+	}
+}
+
+// listingAs answers the servers listing with one server, id and name,
+// as if the listing had been read just before a rename; every other
+// request reaches the double.
+type listingAs struct {
+	rt       http.RoundTripper
+	id, name string
+}
+
+func (l listingAs) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/servers") {
+		return l.rt.RoundTrip(r)
+	}
+	body := `{"items":[{"id":"` + l.id + `","name":"` + l.name + `","enabled":true,"transportType":"http","useOAuth":false,"hasClientSecret":false}]}`
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
+}
+
+// A rename between the lookup and Create (the name now another server's
+// when Create runs): Serve revokes the tunnel Create pointed that server
+// at, and stops.
+func TestRenewalRenamedAfterTheLookupRevokes(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	prod, err := f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "prod", URL: "https://prod.example/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := create(t, f, "local")
+	renamed := *g
+	renamed.Name = "prod"
+	lying := *f
+	lying.C = f.Client(t, option.WithTransport(listingAs{rt: f.Srv.Transport(), id: g.ServerID, name: "prod"}))
+	d := &dropper{rt: f.Srv.Transport()}
+	h := serve(t, &lying, &renamed, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
+		tunnels.OnGrant(func(*tunnels.Grant) { t.Error("OnGrant told of another server's grant") }))
+	expireAndDrop(f, d)
+	err = h.wait(t)
+	if err == nil || !strings.Contains(err.Error(), "renamed") || !strings.Contains(err.Error(), prod) {
 		t.Fatalf("Serve = %v, want the rename said", err)
 	}
 	for s, err := range f.C.Servers.All(t.Context(), f.WS.ProjectID, nil) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Name != "other" {
+		if s.ID != prod {
 			continue
-		}
-		if s.ID == g.ServerID {
-			t.Fatalf("server %s renamed", s.ID)
 		}
 		if status, _ := get(t, f, http.MethodGet, s.URL, ""); status != http.StatusNotFound {
 			t.Errorf("the other server's new tunnel answers %d, want 404 (revoked)", status)
 		}
 		return
 	}
-	t.Error("no server named other")
+	t.Error("no server named prod")
+}
+
+// permanentCreates fails every Create with an error marked permanent by
+// backoff/v4, as a transport does that knows no retry helps.
+type permanentCreates struct{ rt http.RoundTripper }
+
+func (p permanentCreates) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/tunnels") {
+		return nil, backoff.Permanent(errors.New("no retry helps"))
+	}
+	return p.rt.RoundTrip(r)
+}
+
+// A renewal whose Create the client's transport fails with a permanent
+// mark ends Serve with that error, even when Serve is told to retry for
+// ever.
+func TestRenewalMarkedPermanentEndsServe(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	perm := *f
+	perm.C = f.Client(t, option.WithTransport(permanentCreates{rt: f.Srv.Transport()}))
+	d := &dropper{rt: f.Srv.Transport()}
+	h := serve(t, &perm, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
+		tunnels.WithReconnect(time.Millisecond, 10*time.Millisecond, 0))
+	expireAndDrop(f, d)
+	var pe *backoff.PermanentError
+	if err := h.wait(t); !errors.As(err, &pe) {
+		t.Fatalf("Serve = %v, want the transport's permanent error", err)
+	}
 }

@@ -23,18 +23,23 @@ import (
 //
 // Network drops are retried with jittered exponential backoff (see
 // WithReconnect). Once a session has been routed to, a connect token the
-// relay refuses (it expires an hour after Create) is replaced: Serve
-// creates the tunnel again for the same server and reconnects (see
+// relay refuses with close 4000 because it expired (an hour after Create)
+// is replaced: Serve checks that the grant's server still bears the
+// grant's name, creates the tunnel again for it and reconnects (see
 // WithRenewals and OnGrant; g itself is not changed), and an upgrade the
-// edge refuses with another 4xx (a load balancer during a deploy) is
-// retried like a drop. Before that, both end Serve at once: the grant or
-// its relay URL is wrong. Serve returns ctx's error when ctx ends,
-// ErrRevoked when the grant is revoked or rotated, ErrTokenRejected when
-// the relay refuses the connect token on the first dial or once renewing
-// has reached its cap, ErrReplaced when another host takes over, the
-// service's refusal to renew the grant, a dial error the client's
-// http.RoundTripper marks permanent at once, or the last error once
-// reconnecting has failed for too long. Permanent means
+// edge refuses with a 4xx, 401 and 403 included (a load balancer during a
+// deploy), is retried like a drop. Before that, both end Serve at once:
+// the grant or its relay URL is wrong. Serve returns ctx's error when ctx
+// ends, ErrRevoked when the grant is revoked or rotated, ErrTokenRejected
+// when the relay refuses the connect token on the first dial, before it
+// expired (revoked or rotated while the host could not be told: see
+// WithRenewals) or once renewing has reached its cap, ErrReplaced when
+// another host takes over, the service's refusal to renew the grant (a
+// *projectops.Error: a revoked key, a deleted project), an error saying the
+// tunnel's server was renamed or deleted since (renewing by name would
+// repoint another server or make a new one), a dial or renewal error the
+// client's http.RoundTripper marks permanent at once, or the last error
+// once reconnecting has failed for too long. Permanent means
 // wrapped by github.com/cenkalti/backoff/v4's Permanent (a
 // *backoff.PermanentError of v4; v5's PermanentError, another type, does
 // not match and is retried as a drop). Serve trusts the mark: a transport
@@ -96,10 +101,11 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		}
 		now := time.Now()
 		established = established || !end.ready.IsZero()
-		if end.healthy(now) {
-			rn.minted = 0
+		var renew bool
+		var stop error
+		if !minting {
+			renew, stop = rn.due(err, g, established, o.now())
 		}
-		renew, capped := rn.due(err, g, established)
 		var perm *backoff.PermanentError // the client's transport says no retry helps (a closed double)
 		switch {
 		case minting: // the renewal failed
@@ -107,15 +113,16 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 				return err
 			}
 		case renew:
-			o.log.WarnContext(ctx, "tunnel connect token rejected; renewing the grant", "serverId", g.ServerID,
+			o.log.WarnContext(ctx, "tunnel connect token expired; renewing the grant", "serverId", g.ServerID,
 				"slug", g.Slug, "attempt", rn.minted)
 			continue // at once, as the service's agent does
-		case capped:
-			return fmt.Errorf("tunnels: connect token rejected after renewing the grant %d times in a row: %w", rn.max, err)
+		case stop != nil:
+			return stop
 		case errors.Is(err, errPermanent) && established:
-			// The edge refused the upgrade after the tunnel was up: a load
-			// balancer between deploys, not a wrong URL. Retried within
-			// the reconnect budget, as the service's agent retries it.
+			// The edge refused the upgrade after the tunnel was up (a load
+			// balancer between deploys, not a wrong URL; a 401 or 403
+			// too, which is no close 4000): retried within the reconnect
+			// budget, as the service's agent retries it.
 		case errors.Is(err, ErrRevoked) || errors.Is(err, ErrTokenRejected) || errors.Is(err, ErrReplaced) ||
 			errors.Is(err, errPermanent) || errors.As(err, &perm):
 			return err
@@ -152,8 +159,31 @@ func waitBriefly(wg *sync.WaitGroup, d time.Duration) {
 	}
 }
 
-// errPermanent marks handshake refusals that retrying cannot fix.
+// errPermanent marks handshake refusals that retrying cannot fix before
+// the tunnel was ever up.
 var errPermanent = errors.New("tunnels: relay refused the connection")
+
+// upgradeRefused is the edge's HTTP refusal of the upgrade with status
+// (a 4xx): errPermanent, and ErrTokenRejected too for a 401 or 403. It is
+// never renewed: the edge refuses an expired token with close 4000, after
+// the upgrade.
+type upgradeRefused int
+
+func (u upgradeRefused) Error() string {
+	if u.token() {
+		return fmt.Sprintf("%v (HTTP %d)", ErrTokenRejected, int(u))
+	}
+	return fmt.Sprintf("%v (HTTP %d)", errPermanent, int(u))
+}
+
+func (u upgradeRefused) token() bool {
+	return u == http.StatusUnauthorized || u == http.StatusForbidden
+}
+
+// Is matches errPermanent, and ErrTokenRejected for a 401 or 403.
+func (u upgradeRefused) Is(target error) bool {
+	return target == errPermanent || target == ErrTokenRejected && u.token()
+}
 
 // serveOnce dials and runs one session, and reports how far it got.
 func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *handlerSet) sessionEnd {
@@ -207,11 +237,9 @@ func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, 
 	if err != nil {
 		if resp != nil {
 			switch {
-			case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-				return nil, nil, fmt.Errorf("%w (HTTP %d)", ErrTokenRejected, resp.StatusCode)
 			case resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests &&
 				resp.StatusCode != http.StatusRequestTimeout:
-				return nil, nil, fmt.Errorf("%w (HTTP %d)", errPermanent, resp.StatusCode)
+				return nil, nil, upgradeRefused(resp.StatusCode)
 			}
 		}
 		return nil, nil, fmt.Errorf("tunnels: connecting to the relay: %w", err)

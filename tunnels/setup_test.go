@@ -39,11 +39,12 @@ type host struct {
 }
 
 // serve starts Serve for g with h and waits until the relay routes to it.
+// Serve reads the double's clock, which issued g's expiry.
 func serve(t *testing.T, f *fixture, g *tunnels.Grant, h http.Handler, opts ...tunnels.ServeOption) *host {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	hs := &host{done: make(chan error, 1), connected: make(chan struct{}, 16), cancel: cancel}
-	opts = append([]tunnels.ServeOption{fastReconnect,
+	opts = append([]tunnels.ServeOption{fastReconnect, tunnels.WithClock(f.Clock.Now),
 		tunnels.OnConnect(func() { hs.connected <- struct{}{} })}, opts...)
 	go func() { hs.done <- f.C.Tunnels.Serve(ctx, g, h, opts...) }()
 	t.Cleanup(func() {
@@ -63,6 +64,7 @@ func (hs *host) waitConnected(t *testing.T) {
 	select {
 	case <-hs.connected:
 	case err := <-hs.done:
+		hs.done <- err // for the cleanup
 		t.Fatalf("Serve returned before connecting: %v", err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not connect")
