@@ -24,13 +24,17 @@ const PublicPath = "/mcp"
 // server at target (for example http://127.0.0.1:3000/mcp): PublicPath maps
 // to target's path, a sub-path of it to the same sub-path of target's, and
 // the query is kept. The request's headers reach the local server as they
-// arrived, as the service's agent forwards them, but for Host and the
-// hop-by-hop ones (Connection, Upgrade, Transfer-Encoding…):
-// X-Forwarded-For, -Host and -Proto and Forwarded included (the relay's,
-// which tell the local server its public URL), and nothing added: no
-// X-Forwarded-* of ProxyTo's own, and no Accept-Encoding (a compressed
-// response is relayed as it is, not decompressed); target's userinfo, if
-// any, is sent as Basic auth to a request without an Authorization header. Only that path is exposed: any
+// arrived, as the service's agent forwards them, but for Host, the
+// hop-by-hop ones (Connection, Upgrade, Transfer-Encoding…) and those a
+// caller could use to pass for a trusted proxy: X-Forwarded-For and
+// X-Forwarded-Host go on as the edge gave them (it sets both: the caller's
+// address, the public host); Forwarded, which the edge does not set, is
+// dropped; X-Forwarded-Proto is set to the scheme of the tunnel's public
+// URL when Serve relayed the request (it knows the grant), and dropped
+// otherwise, never the caller's. Nothing else is added: no Accept-Encoding
+// (a compressed response is relayed as it is, not decompressed); target's
+// userinfo, if any, is sent as Basic auth to a request without an
+// Authorization header. Only that path is exposed: any
 // other path answers 404, and a path with a "." or ".." segment (also as
 // "..;x"), a backslash or a control byte answers 400, however it was
 // encoded, so nothing outside target's path is reachable through the
@@ -75,13 +79,9 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 				pw, _ := t.User.Password()
 				pr.Out.SetBasicAuth(t.User.Username(), pw)
 			}
-			// Rewrite drops Forwarded and X-Forwarded-*: they are put
-			// back as received, as the service's agent forwards them.
-			for _, k := range forwarded {
-				if v, ok := pr.In.Header[k]; ok {
-					pr.Out.Header[k] = v
-				}
-			}
+			// Rewrite drops Forwarded and X-Forwarded-*: the edge's are
+			// put back, the caller's own claims are not.
+			setForwarded(pr)
 			out.Path = strings.TrimSuffix(t.Path, "/") + rest
 			rawRest, ok := escapedRest(pr.In.URL)
 			if !ok {
@@ -242,10 +242,6 @@ func WithProxyTransport(rt http.RoundTripper) ProxyOption {
 func OnUnanswered(f func(r *http.Request, err error)) ProxyOption {
 	return func(o *proxyOptions) { o.onUnanswered = f }
 }
-
-// forwarded are the headers ReverseProxy's Rewrite drops, which ProxyTo
-// passes on as received, as the service's agent does.
-var forwarded = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"}
 
 // bodyFailure records that a local response body failed while it was
 // being relayed.

@@ -5,13 +5,18 @@ import (
 	"compress/gzip"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"testing"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
 
-// The edge's X-Forwarded-Proto and Forwarded reach the local server as
-// they arrived, as the service's agent forwards every header but Host and
-// the hop-by-hop ones: a local server that builds its public URLs (OAuth
-// resource metadata, SSE endpoints) from them sees https, not http.
+// The edge's X-Forwarded-Host and -For reach the local server as the edge
+// sent them; X-Forwarded-Proto is the scheme of the tunnel's public URL
+// (https here), not the caller's, so a local server that builds its
+// public URLs (OAuth resource metadata, SSE endpoints) from it sees
+// https; Forwarded, which the edge does not set, is the caller's claim
+// (for=127.0.0.1 would pass for a loopback proxy) and is dropped.
 func TestProxyToForwardsTheEdgesForwardedHeaders(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -20,17 +25,47 @@ func TestProxyToForwardsTheEdgesForwardedHeaders(t *testing.T) {
 		seen <- r.Header.Clone()
 		_, _ = io.WriteString(w, "ok")
 	})
-	hdr := http.Header{"X-Forwarded-Proto": {"https"}, "Forwarded": {"proto=https;host=slug0001.tunnels.example"},
-		"X-Forwarded-Host": {"slug0001.tunnels.example"}, "X-Forwarded-For": {"203.0.113.9"}}
-	r := relayOnce(t, f, ph, http.MethodGet, "/api/mcp/adapter-http/srv_1?k=s3cret", hdr, nil)
-	if r.status != http.StatusOK {
+	e := newFakeEdge(t, tunnelwire.DefaultLimits)
+	g := e.grant()
+	g.URL = "https://slug0001.tunnels.example/api/mcp/adapter-http/srv_1?k=s3cret"
+	serveOn(t, f, g, ph)
+	c := e.next(t)
+	c.req(1, http.MethodGet, "/api/mcp/adapter-http/srv_1?k=s3cret", http.Header{
+		"X-Forwarded-Proto": {"http"}, "Forwarded": {"for=127.0.0.1;proto=https"},
+		"X-Forwarded-Host": {"slug0001.tunnels.example"}, "X-Forwarded-For": {"203.0.113.9"}}, nil)
+	if r := c.response(1); r.status != http.StatusOK {
 		t.Fatalf("reply %+v", r)
 	}
 	got := <-seen
-	for k, v := range hdr {
+	want := http.Header{"X-Forwarded-Proto": {"https"}, "X-Forwarded-Host": {"slug0001.tunnels.example"},
+		"X-Forwarded-For": {"203.0.113.9"}}
+	for k, v := range want {
 		if g := got.Values(k); len(g) != 1 || g[0] != v[0] {
-			t.Errorf("local server saw %s %q, want %q as the edge sent it", k, g, v)
+			t.Errorf("local server saw %s %q, want %q", k, g, v)
 		}
+	}
+	if v, ok := got["Forwarded"]; ok {
+		t.Errorf("local server saw the caller's Forwarded %q", v)
+	}
+}
+
+// Outside Serve, ProxyTo cannot know the public scheme: a caller's
+// X-Forwarded-Proto and Forwarded are dropped, not passed on.
+func TestProxyToDropsTheCallersProtoOutsideServe(t *testing.T) {
+	t.Parallel()
+	seen := make(chan http.Header, 1)
+	ph := proxyToLocal(t, func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.Header.Clone()
+	})
+	req := httptest.NewRequest(http.MethodGet, "/mcp", nil)
+	req.Header.Set("X-Forwarded-Proto", "https")
+	req.Header.Set("Forwarded", "for=127.0.0.1;proto=https")
+	rec := httptest.NewRecorder()
+	ph.ServeHTTP(rec, req)
+	got := <-seen
+	if rec.Code != http.StatusOK || got["X-Forwarded-Proto"] != nil || got["Forwarded"] != nil {
+		t.Errorf("%d; local server saw X-Forwarded-Proto %q and Forwarded %q, want neither",
+			rec.Code, got["X-Forwarded-Proto"], got["Forwarded"])
 	}
 }
 

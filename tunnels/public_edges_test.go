@@ -107,10 +107,10 @@ func TestSecretNotInRelayedReferer(t *testing.T) {
 }
 
 // ProxyTo sends target's userinfo as Basic auth (a transport never sends a
-// URL's userinfo) unless the caller sent its own Authorization, and passes
-// Forwarded and X-Forwarded-* on as they arrived, adding none of its own,
-// as the service's agent does (the double's relay sets no
-// X-Forwarded-Proto or Forwarded; a caller's reach the local server).
+// URL's userinfo) unless the caller sent its own Authorization, passes the
+// relay's X-Forwarded-Host and -For on, and sets X-Forwarded-Proto to the
+// public URL's scheme (the double's is http): a caller's own
+// X-Forwarded-Proto and Forwarded never reach the local server.
 func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	t.Parallel()
 	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -133,8 +133,8 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	serve(t, f, g, ph)
 	status, body := get(t, f, http.MethodGet, g.URL, "")
 	parts := strings.Split(body, "|")
-	if status != http.StatusOK || len(parts) != 5 || parts[0] != "true alice pw" || parts[2] == "" || parts[3] == "" || parts[4] != "" {
-		t.Fatalf("local server saw %q (status %d); want Basic alice:pw, the relay's forwarded headers and none added", body, status)
+	if status != http.StatusOK || len(parts) != 5 || parts[0] != "true alice pw" || parts[2] == "" || parts[3] == "" || parts[4] != "http" {
+		t.Fatalf("local server saw %q (status %d); want Basic alice:pw, the relay's forwarded headers and X-Forwarded-Proto http", body, status)
 	}
 
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL, nil)
@@ -143,14 +143,14 @@ func TestProxyToUserinfoAndForwarded(t *testing.T) {
 	}
 	req.Header.Set("Authorization", "Bearer caller-token")
 	req.Header.Set("X-Forwarded-Proto", "https") // the relay sets none: this one is the caller's
-	req.Header.Set("Forwarded", "proto=https")
+	req.Header.Set("Forwarded", "for=127.0.0.1;proto=https")
 	resp, err := f.Srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.HasPrefix(string(b), "false  |Bearer caller-token|") || !strings.HasSuffix(string(b), "|httpsproto=https") {
-		t.Errorf("with the caller's Authorization the local server saw %q; want it untouched, and X-Forwarded-Proto and Forwarded as sent", b)
+	if !strings.HasPrefix(string(b), "false  |Bearer caller-token|") || !strings.HasSuffix(string(b), "|http") {
+		t.Errorf("with the caller's Authorization the local server saw %q; want it untouched, X-Forwarded-Proto the public URL's scheme and no Forwarded", b)
 	}
 }

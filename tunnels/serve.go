@@ -203,7 +203,7 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 			o.onConnect()
 		}
 	}
-	err = sess.run(ctx)
+	err = sess.run(withPublicScheme(ctx, g)) // its requests' X-Forwarded-Proto, for ProxyTo
 	end := sessionEnd{served: sess.served, err: err}
 	select {
 	case <-readyCh:
