@@ -47,13 +47,16 @@ const PublicPath = "/mcp"
 // route it to a path the tunnel never checked. Responses are
 // flushed as they arrive, so SSE and MCP's streamable HTTP work. An
 // unreachable target answers 502 with the service's agent's JSON body,
-// {"error": "Local target unreachable: <reason>"}, the reason short (the
-// network error, never the outgoing URL). A local server whose response body fails
+// {"error": "Local target unreachable: <reason>"}, the reason short: a
+// network error's text with the outgoing URL and target (and their
+// queries) taken out, or a fixed reason for any other error (a
+// transport's of WithProxyTransport may name anything). A local server whose response body fails
 // midway (it crashed or dropped the connection) cuts the public caller's
 // response short too: the handler panics with http.ErrAbortHandler, which
 // Serve (like net/http's server) turns into a body cut short. A local
 // server that answers 101 Switching Protocols gives the caller 502 (the
-// tunnel cannot switch protocols) and its connection is closed. Nothing is
+// tunnel cannot switch protocols), with the same JSON body shape,
+// {"error": "..."}, and its connection is closed. Nothing is
 // logged through the log package; ProxyTo's diagnostics go to slog's
 // default logger at debug level (OnUnanswered hands the local server's
 // silence to a function of yours).
@@ -125,14 +128,14 @@ func ProxyTo(target *url.URL, opts ...ProxyOption) (http.Handler, error) {
 			if errors.Is(err, errSwitchedProtocols) {
 				// The local server did answer: OnUnanswered is not told.
 				slog.DebugContext(r.Context(), "tunnels: "+err.Error())
-				http.Error(w, "tunnels: the local server switched protocols, which the tunnel cannot relay", http.StatusBadGateway)
+				writeBadGateway(w, "Local target switched protocols, which the tunnel cannot relay")
 				return
 			}
-			slog.DebugContext(r.Context(), "tunnels: local server did not answer", "error", err.Error())
+			slog.DebugContext(r.Context(), "tunnels: local server did not answer", "error", withoutURLs(err.Error(), r.URL, &t))
 			if o.onUnanswered != nil {
 				o.onUnanswered(r, err)
 			}
-			writeUnreachable(w, err)
+			writeUnreachable(w, unreachableReason(err, r.URL, &t))
 		},
 	}
 	return exposedOnly(abortCutShort(rp)), nil
@@ -222,8 +225,9 @@ type proxyOptions struct {
 
 // WithProxyTransport sends the requests to the local server through rt
 // instead of ProxyTo's own transport (http.DefaultTransport's settings,
-// without compression), whose keep-alive connections to the local server
-// outlive Serve (until their idle timeout): a program that checks for
+// without compression, shared by every ProxyTo handler), whose keep-alive
+// connections to the local server outlive Serve until their idle timeout
+// (nothing else closes them): a program that checks for
 // goroutine leaks, or runs many tunnels, passes a transport of its own
 // and closes its idle connections once Serve has returned. Give an
 // *http.Transport DisableCompression: otherwise it adds "Accept-Encoding:

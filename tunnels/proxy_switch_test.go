@@ -1,6 +1,7 @@
 package tunnels_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -46,7 +47,7 @@ func (k keepSwitched) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // A local server behind ProxyTo that answers 101 Switching Protocols (a
 // broken or hostile one: the tunnel cannot switch protocols) gets a 502
-// relayed and its switched connection closed once the relayed request
+// relayed, with the JSON body of the other 502s, and its switched connection closed once the relayed request
 // ends; OnUnanswered is not told, as the server did answer. The connection
 // was left open (ReverseProxy, which cannot hijack the tunnel's
 // ResponseWriter, returns without closing it) until a garbage collection
@@ -78,8 +79,12 @@ func TestProxyToClosesSwitchedLocalConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := relayOnce(t, f, h, http.MethodGet, "/api/mcp/adapter-http/srv_1?k=s3cret", nil, nil)
-	if r.status != http.StatusBadGateway || !strings.Contains(r.body, "switched protocols") {
-		t.Errorf("a 101 from the local server relayed as %+v, want 502 saying it switched protocols", r)
+	var body struct {
+		Error string `json:"error"`
+	}
+	if r.status != http.StatusBadGateway || r.header.Get("Content-Type") != "application/json" ||
+		json.Unmarshal([]byte(r.body), &body) != nil || !strings.Contains(body.Error, "switched protocols") {
+		t.Errorf("a 101 from the local server relayed as %+v, want 502 with the JSON body of the other 502s, {\"error\": ...switched protocols...}", r)
 	}
 	if n := unanswered.Load(); n != 0 {
 		t.Errorf("OnUnanswered was told of a request the local server answered (101) %d times", n)
