@@ -41,7 +41,10 @@ with --json, as {"serverId", "name", "url"} on one line, for a script to read
 with one readline while the tunnel runs. The relay's connect token expires
 after an hour: a reconnect after that renews the tunnel's grant, which rotates
 its secret, and the new URL is printed on stdout the same way (the old one is
-dead). Drops and reconnects, renewals, and calls the local server did not
+dead). A token refused before it expired (the tunnel was closed, or another
+host took it over, while this one was offline) is not renewed: the command
+exits with an error, as it does when the server was renamed or deleted since.
+Drops and reconnects, renewals, and calls the local server did not
 answer, are said on stderr; -v logs more. Interrupted, it revokes the tunnel
 and exits 0, with a warning on stderr if revoking failed.`,
 		Args: exactArgs(0, ""),
@@ -123,15 +126,7 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	}
 	opts := []tunnels.ServeOption{tunnels.OnConnect(func() {
 		fmt.Fprintf(a.stderr, "tunnel connected: server %s (%s) -> %s\n", g.ServerID, g.Name, shownTarget(target))
-	}), tunnels.OnDisconnect(func(cause error) {
-		switch {
-		case a.ctx.Err() != nil: // stopping, as asked
-		case errors.Is(cause, tunnels.ErrRevoked), errors.Is(cause, tunnels.ErrReplaced):
-			fmt.Fprintf(a.stderr, "tunnel disconnected (%v)\n", errText(cause)) // Serve returns it: no reconnecting
-		default:
-			fmt.Fprintf(a.stderr, "tunnel disconnected (%v); reconnecting\n", errText(cause))
-		}
-	})}
+	}), tunnels.OnDisconnect(disconnectNotice(a.ctx, a.stderr))}
 	if a.verbose {
 		opts = append(opts, tunnels.WithLogger(a.logger()))
 	}
@@ -170,6 +165,23 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	}
 	fmt.Fprintln(a.stderr, "tunnel closed")
 	return nil
+}
+
+// disconnectNotice says on stderr why a live session ended, and that the
+// command reconnects only when it does: a revoked or replaced tunnel ends
+// it, and a refused connect token is renewed (OnGrant's line says so) or
+// ends it, which Serve decides after this is said.
+func disconnectNotice(ctx context.Context, stderr io.Writer) func(error) {
+	return func(cause error) {
+		switch {
+		case ctx.Err() != nil: // stopping, as asked
+		case errors.Is(cause, tunnels.ErrRevoked), errors.Is(cause, tunnels.ErrReplaced),
+			errors.Is(cause, tunnels.ErrTokenRejected):
+			fmt.Fprintf(stderr, "tunnel disconnected (%v)\n", errText(cause))
+		default:
+			fmt.Fprintf(stderr, "tunnel disconnected (%v); reconnecting\n", errText(cause))
+		}
+	}
 }
 
 // printTunnelURL prints g's public URL, secret included, on stdout: as a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -12,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/tunnels"
 )
 
 // cutProxy is a TCP proxy in front of the double whose connections a test
@@ -21,6 +24,7 @@ type cutProxy struct {
 	ln    net.Listener
 	mu    sync.Mutex
 	conns []net.Conn
+	down  bool // connections are closed as they come: the network is down
 }
 
 func newCutProxy(t *testing.T, backend string) *cutProxy {
@@ -36,6 +40,13 @@ func newCutProxy(t *testing.T, backend string) *cutProxy {
 			if err != nil {
 				return
 			}
+			p.mu.Lock()
+			down := p.down
+			p.mu.Unlock()
+			if down {
+				c.Close()
+				continue
+			}
 			b, err := net.Dial("tcp", backend)
 			if err != nil {
 				c.Close()
@@ -50,6 +61,17 @@ func newCutProxy(t *testing.T, backend string) *cutProxy {
 	}()
 	t.Cleanup(func() { ln.Close(); p.cut() })
 	return p
+}
+
+// setDown takes the network down (cutting what is open) or brings it
+// back.
+func (p *cutProxy) setDown(down bool) {
+	p.mu.Lock()
+	p.down = down
+	p.mu.Unlock()
+	if down {
+		p.cut()
+	}
 }
 
 func (p *cutProxy) cut() {
@@ -141,5 +163,80 @@ func TestTunnelCommandRenewsExpiredTokenAfterDrop(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("tunnel did not stop on interrupt")
+	}
+}
+
+// A tunnel closed through the API while the command was offline stays
+// closed: back online, the relay refuses the revoked token (close 4000),
+// which had not expired, so the command exits 2 (an error) saying so, neither
+// renewing the grant nor claiming the token expired. The double's clock
+// is the host's here: the command judges expiry by its own.
+func TestTunnelCommandExitsWhenClosedWhileOffline(t *testing.T) {
+	clk := projectopstest.NewClock(time.Now())
+	srv := projectopstest.NewTestServer(t, projectopstest.WithSeed(projectopstest.DemoSeed()),
+		projectopstest.WithRateLimit(0, 0), projectopstest.WithClock(clk.Now))
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bu, _ := url.Parse(base)
+	px := newCutProxy(t, bu.Host)
+	bu.Host = px.ln.Addr().String()
+	t.Setenv("PROJECTOPS_BASE_URL", bu.String())
+	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(t.Context(), []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", "http://127.0.0.1:1/mcp"}, &stdout, &stderr)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), "tunnel connected") {
+		if time.Now().After(deadline) {
+			t.Fatalf("never connected; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	px.setDown(true)
+	c, err := srv.NewClient(option.WithAPIKey(projectopstest.DemoOwnerKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := strings.TrimSpace(stdout.String())
+	sid = sid[strings.LastIndex(sid, "/")+1 : strings.Index(sid, "?")]
+	if _, err := c.Tunnels.Close(t.Context(), "prj_demo", sid); err != nil {
+		t.Fatal(err)
+	}
+	px.setDown(false)
+	select {
+	case code := <-done:
+		out := stderr.String()
+		if code != 2 || !strings.Contains(out, "had not expired") || strings.Contains(out, "expired: renewed") {
+			t.Errorf("exit %d; stderr:\n%s\nwant exit 2 saying the token had not expired, and no renewal", code, out)
+		}
+		if n := len(strings.Fields(stdout.String())); n != 1 {
+			t.Errorf("stdout %q: want the first URL alone", stdout.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("the command did not exit; stderr:\n%s", stderr.String())
+	}
+}
+
+// A live session's end is said on stderr with "reconnecting" only when
+// the command does reconnect: a revoked or replaced tunnel ends it, and a
+// refused token is either renewed (said by its own line) or ends it.
+func TestTunnelDisconnectNotice(t *testing.T) {
+	var b strings.Builder
+	say := disconnectNotice(context.Background(), &b)
+	for _, c := range []struct {
+		cause        error
+		reconnecting bool
+	}{{tunnels.ErrTokenRejected, false}, {tunnels.ErrRevoked, false}, {tunnels.ErrReplaced, false},
+		{errors.New("connection reset"), true}} {
+		b.Reset()
+		say(c.cause)
+		if got := strings.Contains(b.String(), "reconnecting"); got != c.reconnecting || !strings.HasPrefix(b.String(), "tunnel disconnected") {
+			t.Errorf("%v: said %q; want reconnecting said: %v", c.cause, b.String(), c.reconnecting)
+		}
 	}
 }
