@@ -144,7 +144,7 @@ func (e ReportError) LogValue() slog.Value {
 // encodes the report with encoding/json, its wire form, which keeps the
 // target's URL and the free text whole. It logs each step's outcome, the
 // listings' sizes, the target with its URL redacted and the error, free
-// text redacted (redactText).
+// text with any ?k= secret and userinfo password redacted.
 func (r DoctorReport) LogValue() slog.Value {
 	attrs := []slog.Attr{
 		slog.Time("generatedAt", r.GeneratedAt), slog.String("status", string(r.Status)),
