@@ -156,7 +156,7 @@
 //     most 3 redirects, all within its own origin (scheme, host and port:
 //     a 307 re-posting the refresh token elsewhere is not followed);
 //     metadata that got no answer (connection refused, a body cut off,
-//     5xx, 429) fails that call with SERVER_UNREACHABLE and is tried again
+//     5xx, 408, 429) fails that call with SERVER_UNREACHABLE and is tried again
 //     later, any other that names no token endpoint (a redirect not
 //     followed included) ends the grant, as does a token endpoint
 //     answering with a redirect not followed; OAUTH_REQUIRED's

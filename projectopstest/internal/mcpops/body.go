@@ -34,7 +34,8 @@ type ServerFields struct {
 	FirstPageOnly             json.RawMessage `json:"firstPageOnly"`
 	SupportsMrtr              json.RawMessage `json:"supportsMrtr"`
 	// XaaPolicy is checked only by the operations the service runs on an
-	// ephemeral connection (see checkXaaPolicy), not by Validate.
+	// ephemeral connection (see checkXaaPolicy), not by this type's Validate
+	// (which every operation runs, doctor and check-oauth included).
 	XaaPolicy json.RawMessage `json:"xaaPolicy"`
 }
 
