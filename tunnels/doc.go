@@ -23,12 +23,12 @@
 // after its hello is redialled with growing waits (and retried: giving up
 // counts only dials that fail before a hello). The connect token expires
 // an hour after Create (an established session is not cut): when the
-// relay refuses it on a reconnect (close 4000) and it has expired by the
-// host's clock, give or take a minute, Serve creates the tunnel again for
-// the same server, as the service's agent does, which rotates the secret
-// (OnGrant tells the new grant), at most DefaultRenewals times within
-// RenewalResetAfter of each other (WithRenewals); a server renamed or
-// deleted since is not renewed. Once the tunnel has been up, an upgrade
+// relay refuses it on a reconnect (close 4000) and the host's clock reads
+// a minute before ConnectTokenExpiresAt or later, Serve creates the
+// tunnel again for the same server, as the service's agent does, which
+// rotates the secret (OnGrant tells the new grant), at most
+// DefaultRenewals times within RenewalResetAfter of each other
+// (WithRenewals); a server renamed or deleted since is not renewed. Once the tunnel has been up, an upgrade
 // the edge refuses with a 4xx (401 and 403 too) is retried like a drop;
 // before that it ends Serve (a wrong relay URL fails fast). Serve stops
 // with ErrRevoked when the grant is revoked (Close) or rotated (a newer

@@ -131,22 +131,27 @@ func WithHeartbeat(interval time.Duration) ServeOption {
 // for the same server, as the service's agent does (a new token, and a
 // new secret: see OnGrant). Renewals further apart than RenewalResetAfter
 // start the count over; the n+1st within it ends Serve with
-// ErrTokenRejected. Expired means at or past ConnectTokenExpiresAt by the
-// host's clock, give or take a minute: a token refused before that was
-// revoked or rotated (Close, or another host's Create), and renewing it
-// would revive a closed tunnel or take it back from the host that took it
-// over, so Serve returns ErrTokenRejected. So does a token refused on the
-// first dial (the caller's to fix), a grant without a ProjectID (one
-// decoded from JSON) or without ConnectTokenExpiresAt, and an upgrade the
-// relay refuses with HTTP 401 or 403, which is no close 4000: that one is
-// retried like a drop once the tunnel was up. Before renewing, Serve
-// checks that the grant's server still has the grant's name (see Serve).
+// ErrTokenRejected. Expired means the host's clock reads a minute before
+// ConnectTokenExpiresAt or later (a host clock up to a minute behind the
+// service's is allowed for; one further behind takes an expired token for
+// a revoked one): a token refused before that was revoked or rotated
+// (Close, or another host's Create), and renewing it would revive a closed
+// tunnel or take it back from the host that took it over, so Serve
+// returns ErrTokenRejected. So does a token refused on the first dial
+// (the caller's to fix), a grant without a ProjectID (one decoded from
+// JSON) or without ConnectTokenExpiresAt, and an upgrade the relay refuses
+// with HTTP 401 or 403, which is no close 4000: that one is retried like a
+// drop once the tunnel was up. Past the expiry, an expired token and a
+// revoked one cannot be told apart: a host that was offline until its
+// token expired renews even a tunnel closed or taken over meanwhile, as
+// the service's agent does. Before renewing, Serve checks that the
+// grant's server still has the grant's name (see Serve).
 // Default: DefaultRenewals. Zero or negative never renews.
 func WithRenewals(n int) ServeOption { return func(o *serveOptions) { o.renewals = max(n, 0) } }
 
 // OnGrant calls f with each grant Serve minted to replace one whose
-// connect token expired (see WithRenewals). The grant Serve was given is
-// not changed and is revoked by then: the new grant's URL, with its
-// rotated secret, is the tunnel's public URL (also saved as the server's
-// url). f must not block.
+// connect token expired (see WithRenewals). The grant it replaces is
+// revoked by then (Serve never changes the one it was given): the new
+// grant's URL, with its rotated secret, is the tunnel's public URL (also
+// saved as the server's url). f must not block.
 func OnGrant(f func(*Grant)) ServeOption { return func(o *serveOptions) { o.onGrant = f } }
