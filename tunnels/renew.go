@@ -16,8 +16,10 @@ import (
 // RenewalResetAfter is how far apart two renewals must be for the second
 // to start WithRenewals' count over, as the service's agent counts them:
 // renewals an hour apart are a long-lived tunnel whose tokens expire in
-// turn, while renewals within a minute of each other are a loop (an edge
-// that refuses every new token), which the cap ends.
+// turn, while renewals within a minute of each other are a loop, which the
+// cap ends. (A fresh token the edge refuses has not expired, so Serve
+// returns ErrTokenRejected at its first refusal; the cap is met only when
+// every new token already looks expired, as to a host clock an hour fast.)
 const RenewalResetAfter = time.Minute
 
 // expirySkew is how far the host's clock may run behind the service's: a
