@@ -28,7 +28,8 @@ const PublicPath = "/mcp"
 // hop-by-hop ones (Connection, Upgrade, Transfer-Encoding…) and those a
 // caller could use to pass for a trusted proxy: X-Forwarded-For and
 // X-Forwarded-Host go on as the edge gave them (it sets both: the caller's
-// address, the public host); Forwarded, which the edge does not set, is
+// address, the public host; served outside Serve, they are the caller's
+// own); Forwarded, which the edge does not set, is
 // dropped; X-Forwarded-Proto is set to the scheme of the tunnel's public
 // URL when Serve relayed the request (it knows the grant), and dropped
 // otherwise, never the caller's. Nothing else is added: no Accept-Encoding
