@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -93,15 +92,11 @@ func (r *Reporter) uploadWidgets(ctx context.Context, res *Result) (bool, error)
 		if s.WidgetHTML == "" {
 			continue
 		}
-		u, err := r.svc.UploadURL(r.callCtx(ctx), r.opt.Project)
+		id, err := uploadWidgetHTML(r.callCtx(ctx), r.svc, r.opt.Project, r.enc.redact.html(s.WidgetHTML))
 		if err != nil {
 			return uploaded, err
 		}
-		up, err := r.svc.UploadArtifact(r.callCtx(ctx), u.UploadURL, "text/html; charset=utf-8", bytes.NewReader(r.enc.redact.html(s.WidgetHTML)))
-		if err != nil {
-			return uploaded, err
-		}
-		s.WidgetHTML, s.WidgetHTMLBlobID, uploaded = "", up.StorageID, true
+		s.WidgetHTML, s.WidgetHTMLBlobID, uploaded = "", id, true
 	}
 	return uploaded, nil
 }

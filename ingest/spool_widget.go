@@ -87,7 +87,7 @@ func uploadSpooled(ctx context.Context, svc *Service, log *slog.Logger, project,
 		if err != nil {
 			continue
 		}
-		stored, err := uploadWidgetFile(ctx, svc, project, html)
+		stored, err := uploadWidgetHTML(ctx, svc, project, html)
 		switch {
 		case errors.Is(err, ErrNoStorageID):
 			// The marker is longer than the spool's blob reference it
@@ -139,9 +139,9 @@ func fitChunk(res []byte) ([]byte, error) {
 	return b, err
 }
 
-// uploadWidgetFile uploads one widget file's HTML and returns its storage
-// id.
-func uploadWidgetFile(ctx context.Context, svc *Service, project string, html []byte) (string, error) {
+// uploadWidgetHTML uploads one widget's HTML (a spooled widget file's, or
+// a Reporter's result's) and returns its storage id.
+func uploadWidgetHTML(ctx context.Context, svc *Service, project string, html []byte) (string, error) {
 	u, err := svc.UploadURL(ctx, project)
 	if err != nil {
 		return "", err
