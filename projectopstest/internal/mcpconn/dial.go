@@ -466,10 +466,11 @@ func originOf(rawURL string) string {
 	if err != nil {
 		return ""
 	}
-	return urlOrigin(u)
+	return URLOrigin(u)
 }
 
-func urlOrigin(u *url.URL) string {
+// URLOrigin is originOf for a parsed URL: "" for one without a host.
+func URLOrigin(u *url.URL) string {
 	if u == nil || u.Host == "" {
 		return ""
 	}
@@ -491,7 +492,7 @@ func urlOrigin(u *url.URL) string {
 // found counts as having left it.
 func chainOnOrigin(r *http.Request, origin string) bool {
 	for r != nil {
-		if urlOrigin(r.URL) != origin {
+		if URLOrigin(r.URL) != origin {
 			return false
 		}
 		if r.Response == nil {

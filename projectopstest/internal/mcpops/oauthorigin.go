@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 )
 
 // A refresh sends the import's client credentials and the refresh token to
@@ -66,18 +68,7 @@ func originBound(c *http.Client) *http.Client {
 }
 
 // sameOrigin compares scheme, host and port, the default port made
-// explicit.
+// explicit (mcpconn.URLOrigin).
 func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		portOf(a) == portOf(b)
-}
-
-func portOf(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	if strings.EqualFold(u.Scheme, "https") {
-		return "443"
-	}
-	return "80"
+	return mcpconn.URLOrigin(a) == mcpconn.URLOrigin(b)
 }
