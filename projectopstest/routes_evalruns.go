@@ -21,19 +21,21 @@ const maxIdempotencyKey = 256
 
 func checkCreateRun(c *call, p *evals.RunParams) *edge.Error {
 	p.PassCriteria = passCriteria(c, p.PassCriteria)
-	// The service's schema takes these two as optional strings: absent,
-	// not null (the 07-09 reference, which the contract checks, has
-	// neither). A usable header key replaces the body's before the check.
-	for _, k := range []string{"runGroupId", "idempotencyKey"} {
-		if v, sent := c.present[k]; sent && !v && (k != "idempotencyKey" || headerIdempotencyKey(c) == "") {
-			return edge.Validation(k, k+" must be a string")
-		}
+	// The service's schema takes runGroupId and idempotencyKey as
+	// optional strings: absent, not null (the 07-09 reference, which the
+	// contract checks, has neither).
+	if v, sent := c.present["runGroupId"]; sent && !v {
+		return edge.Validation("runGroupId", "runGroupId must be a string")
 	}
 	if headerIdempotencyKey(c) == "" {
 		// The service puts a usable header key in place of the body's
 		// before its schema (1 to 256 characters) sees it: only a body
 		// key that stays is checked.
-		if herr := checkBodyIdempotencyKey(c.present["idempotencyKey"], p.IdempotencyKey); herr != nil {
+		v, sent := c.present["idempotencyKey"]
+		if sent && !v {
+			return edge.Validation("idempotencyKey", "idempotencyKey must be a string")
+		}
+		if herr := checkBodyIdempotencyKey(v, p.IdempotencyKey); herr != nil {
 			return herr
 		}
 	}
