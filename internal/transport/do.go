@@ -171,9 +171,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		// Drawn whether used or not, so the n-th retry's backoff is the
 		// n-th step of the schedule after a Retry-After wait too.
 		wait := bo.NextBackOff()
-		why := "backoff"
 		if hasRA {
-			why = "Retry-After"
 			// Never earlier than Retry-After; never longer than allowed
 			// without telling the caller.
 			if apiErr.RetryAfter > t.maxRA {
@@ -181,7 +179,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			}
 			wait = apiErr.RetryAfter
 		}
-		if werr := t.retryWait(ctx, req, attempt, wait, hasRA, why, apiErr); werr != nil {
+		if werr := t.retryWait(ctx, req, attempt, wait, hasRA, apiErr); werr != nil {
 			return werr
 		}
 	}
@@ -581,16 +579,17 @@ func (t *Transport) backoff(ctx context.Context, req *Request, attempt int, bo *
 	if *bo == nil {
 		*bo = t.newBackOff()
 	}
-	return t.retryWait(ctx, req, attempt, (*bo).NextBackOff(), false, "backoff", last)
+	return t.retryWait(ctx, req, attempt, (*bo).NextBackOff(), false, last)
 }
 
-// retryWait waits d before a retry (attempt+2, after why) that follows
-// last, or returns the error the call ends with: ctx's error when ctx has
-// ended or ends during the wait, and at once when ctx's deadline comes
-// before the wait would end, with the error the wait would have given at
-// the deadline. A Retry-After wait (ra) gets its jitter on top, within
-// what the deadline leaves.
-func (t *Transport) retryWait(ctx context.Context, req *Request, attempt int, d time.Duration, ra bool, why string, last error) error {
+// retryWait waits d before a retry (attempt+2, after the server's
+// Retry-After when ra, else after backoff) that follows last, or returns
+// the error the call ends with: ctx's error when ctx has ended or ends
+// during the wait, and at once when ctx's deadline comes before the wait
+// would end, with the error the wait would have given at the deadline. A
+// Retry-After wait gets its jitter on top, within what the deadline
+// leaves.
+func (t *Transport) retryWait(ctx context.Context, req *Request, attempt int, d time.Duration, ra bool, last error) error {
 	if err := ctx.Err(); err != nil {
 		// Ended already (a cancel is not a deadline): say so as ctx does.
 		return waitCut(err, last)
@@ -603,9 +602,9 @@ func (t *Transport) retryWait(ctx context.Context, req *Request, attempt int, d 
 			return waitCut(context.DeadlineExceeded, last)
 		}
 	}
-	asked := time.Duration(-1) // no Retry-After
+	asked, why := time.Duration(-1), "backoff" // no Retry-After
 	if ra {
-		asked, d = d, raJitter(d, t.maxRA, left)
+		asked, d, why = d, raJitter(d, t.maxRA, left), "Retry-After"
 	}
 	t.logRetry(ctx, req, attempt, d, asked, why)
 	if serr := t.sleep(ctx, d); serr != nil {
