@@ -314,7 +314,7 @@ func resumeRun(ctx context.Context, svc *Service, log *slog.Logger, project stri
 			return st, run.ExternalRunID, nil // an earlier resume delivered them there
 		}
 	}
-	if err := sendUnacked(ctx, svc, log, project, st.RunID, files, stored, g); err != nil {
+	if err := sendUnacked(ctx, svc, log, project, st.RunID, stored, g); err != nil {
 		return nil, run.ExternalRunID, err
 	}
 	fin, err := svc.FinalizeRun(ctx, project, FinalizeParams{RunID: st.RunID, ExternalRunID: run.ExternalRunID})
@@ -446,11 +446,11 @@ func countUnacked(files []string, skip chunkKey) (int, error) {
 	return n, nil
 }
 
-// sendUnacked re-sends every unacknowledged result of files, but for the
-// chunk skip, to the run in batches within the default chunk limits, and
+// sendUnacked re-sends every unacknowledged result of g's Files, but for
+// the chunk skip, to the run in batches within the default chunk limits, and
 // counts them in g's Resent (and those sent with widget HTML dropped in
 // its Truncated).
-func sendUnacked(ctx context.Context, svc *Service, log *slog.Logger, project, runID string, files []string, skip chunkKey, g *ResumeResult) error {
+func sendUnacked(ctx context.Context, svc *Service, log *slog.Logger, project, runID string, skip chunkKey, g *ResumeResult) error {
 	var batch []json.RawMessage
 	var body []byte
 	size, truncated := 0, 0
@@ -478,7 +478,7 @@ func sendUnacked(ctx context.Context, svc *Service, log *slog.Logger, project, r
 		batch, size, truncated = batch[:0], 0, 0
 		return nil
 	}
-	for _, f := range files {
+	for _, f := range g.Files {
 		err := eachUnacked(f, skip, func(res json.RawMessage) error {
 			res, dropped, err := uploadSpooled(ctx, svc, log, project, filepath.Dir(f), res)
 			if err != nil {
