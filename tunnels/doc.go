@@ -22,23 +22,28 @@
 // second or relayed a request), so an edge that drops every session right
 // after its hello is redialled with growing waits (and retried: giving up
 // counts only dials that fail before a hello). The connect token expires
-// an hour after Create (an established session is not cut): when the
-// relay refuses it on a reconnect (close 4000) and the host's clock reads
-// a minute before ConnectTokenExpiresAt or later, Serve creates the
-// tunnel again for the same server, as the service's agent does, which
-// rotates the secret (OnGrant tells the new grant), at most
-// DefaultRenewals times within RenewalResetAfter of each other
-// (WithRenewals); a server renamed or deleted since is not renewed. Once the tunnel has been up, an upgrade
-// the edge refuses with a 4xx (401 and 403 too) is retried like a drop;
-// before that it ends Serve (a wrong relay URL fails fast). Serve stops
-// with ErrRevoked when the grant is revoked (Close) or rotated (a newer
+// an hour after Create (an established session is not cut): when the relay
+// refuses it on a reconnect (close 4000), Serve reads the project's
+// servers and, when the token has expired on the service's clock (a minute
+// before ConnectTokenExpiresAt or later, by the listing's Date), the
+// grant's server still has its name and its url is still the grant's (no
+// other Create has rotated it), creates the tunnel again for that server,
+// as the service's agent does, which rotates the secret (OnGrant tells the
+// new grant), at most DefaultRenewals times within RenewalResetAfter of
+// each other (WithRenewals). A tunnel closed through the API keeps its
+// url, so one closed while its host was offline past its token's expiry is
+// renewed (revived). Once the tunnel has been up, an upgrade the edge
+// refuses with a 4xx (401 and 403 too) is retried like a drop; before that
+// it ends Serve (a wrong relay URL fails fast). Serve stops with
+// ErrRevoked when the grant is revoked (Close) or rotated (a newer
 // Create), ErrTokenRejected when the relay refuses the connect token on
-// the first dial, before it expired (the tunnel was closed or taken over
-// while the host was offline) or past the renewals, and ErrReplaced when
-// another host connects with the same grant. While no host is connected the public URL
-// fails fast with 502 SERVER_UNREACHABLE; a wrong, old or missing secret
-// and a revoked tunnel all answer 404 NOT_FOUND (the double does; the
-// hosted edge may differ in status but never says which).
+// the first dial, after the tunnel was taken over (its url rotated) or
+// closed before the token expired while the host was offline, or past the
+// renewals, and ErrReplaced when another host connects with the same
+// grant. While no host is connected the public URL fails fast with 502
+// SERVER_UNREACHABLE; a wrong, old or missing secret and a revoked tunnel
+// all answer 404 NOT_FOUND (the double does; the hosted edge may differ in
+// status but never says which).
 //
 // # Relay protocol
 //

@@ -16,11 +16,12 @@ var (
 	ErrRevoked = errors.New("tunnels: grant revoked")
 	// ErrTokenRejected: the relay refused the connect token (unknown,
 	// rotated, revoked or expired) on the first dial, or after the tunnel
-	// was up when Serve does not renew the grant (see WithRenewals): the
-	// token had not expired (the tunnel was closed, or another host took
-	// it over), renewing is off (WithRenewals(0)), the grant has no
-	// ProjectID or no expiry, or renewing has reached its cap. Create
-	// again for a fresh grant.
+	// was up when Serve does not renew the grant (see WithRenewals):
+	// another host took the tunnel over (the server's url was rotated by
+	// another Create), the token had not expired on the service's clock
+	// (the tunnel was closed), renewing is off (WithRenewals(0)), the
+	// grant has no ProjectID, Name or expiry, or renewing has reached its
+	// cap. The error says which. Create again for a fresh grant.
 	ErrTokenRejected = errors.New("tunnels: connect token rejected")
 	// ErrReplaced: another host connected with the same grant and took the
 	// tunnel over.
@@ -130,27 +131,32 @@ func WithHeartbeat(interval time.Duration) ServeOption {
 // reconnect after that hour is refused, and Serve creates the tunnel again
 // for the same server, as the service's agent does (a new token, and a
 // new secret: see OnGrant). Renewals further apart than RenewalResetAfter
-// start the count over; the n+1st within it ends Serve with
-// ErrTokenRejected. Expired means the host's clock reads a minute before
-// ConnectTokenExpiresAt or later (a host clock up to a minute behind the
-// service's is allowed for; one further behind takes an expired token for
-// a revoked one): a token refused before that was revoked or rotated
-// (Close, or another host's Create), and renewing it would revive a closed
-// tunnel or take it back from the host that took it over, so Serve
-// returns ErrTokenRejected. So does a token refused on the first dial
-// (the caller's to fix), a grant without a ProjectID (one decoded from
-// JSON) or without ConnectTokenExpiresAt, and an upgrade the relay refuses
-// with HTTP 401 or 403, which is no close 4000: that one is retried like a
-// drop once the tunnel was up. Past the expiry, an expired token and a
-// revoked one cannot be told apart: a host that was offline until its
-// token expired renews even a tunnel closed or taken over meanwhile, as
-// the service's agent does. Before renewing, Serve checks that the
-// grant's server still has the grant's name (see Serve).
+// (on the wall clock) start the count over; the n+1st within it ends
+// Serve with ErrTokenRejected.
+//
+// The relay closes 4000 for a revoked or rotated token too, so Serve
+// first reads the project's servers and renews only when the grant's
+// server still has the grant's name (see Serve), its url is still the
+// grant's URL (another Create, another host taking the tunnel over,
+// rotates it), and the token has expired on the service's clock: from a
+// minute before ConnectTokenExpiresAt on, by the Date of the servers
+// listing (the host's clock when it has none), so a host clock running
+// slow or fast is no matter. Otherwise Serve returns ErrTokenRejected
+// saying the tunnel was taken over, or that the token had not expired
+// (the tunnel was closed). So it does for a token refused on the first
+// dial (the caller's to fix) and for a grant without a ProjectID (one
+// decoded from JSON), a Name or ConnectTokenExpiresAt, each said so. An
+// upgrade the relay refuses with HTTP 401 or 403 is no close 4000: that
+// one is retried like a drop once the tunnel was up. What Serve cannot
+// tell: Close leaves the server's url as it is, so a tunnel closed while
+// its host was offline past its token's expiry is renewed (revived), as
+// the service's agent does.
 // Default: DefaultRenewals. Zero or negative never renews.
 func WithRenewals(n int) ServeOption { return func(o *serveOptions) { o.renewals = max(n, 0) } }
 
 // OnGrant calls f with each grant Serve minted to replace one whose
-// connect token expired (see WithRenewals). The grant it replaces is
+// connect token expired on the service's clock, for a server that still
+// has the grant's name and url (see WithRenewals). The grant it replaces is
 // revoked by then (Serve never changes the one it was given): the new
 // grant's URL, with its rotated secret, is the tunnel's public URL (also
 // saved as the server's url). f must not block.

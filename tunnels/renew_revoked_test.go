@@ -37,7 +37,7 @@ func offlineHost(t *testing.T, f *fixture, g *tunnels.Grant) (*host, *gate) {
 	d := &dropper{rt: gt}
 	h := serve(t, f, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
 		tunnels.WithReconnect(20*time.Millisecond, 50*time.Millisecond, time.Minute),
-		tunnels.OnGrant(func(ng *tunnels.Grant) { t.Errorf("renewed a grant whose token had not expired: %v", ng) }))
+		tunnels.OnGrant(func(ng *tunnels.Grant) { t.Errorf("renewed a grant it should not have: %v", ng) }))
 	gt.set(true)
 	d.drop()
 	return h, gt

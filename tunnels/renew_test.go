@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -306,26 +307,28 @@ func TestRenewalLeavesTheServerNowOfThatNameAlone(t *testing.T) {
 	}
 }
 
-// listingAs answers the servers listing with one server, id and name,
-// as if the listing had been read just before a rename; every other
+// listingAs answers the servers listing with one server, id, name and
+// url, as if the listing had been read just before a rename; every other
 // request reaches the double.
 type listingAs struct {
-	rt       http.RoundTripper
-	id, name string
+	rt            http.RoundTripper
+	id, name, url string
 }
 
 func (l listingAs) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/servers") {
 		return l.rt.RoundTrip(r)
 	}
-	body := `{"items":[{"id":"` + l.id + `","name":"` + l.name + `","enabled":true,"transportType":"http","useOAuth":false,"hasClientSecret":false}]}`
+	body := `{"items":[{"id":"` + l.id + `","name":"` + l.name + `","url":` + strconv.Quote(l.url) +
+		`,"enabled":true,"transportType":"http","useOAuth":false,"hasClientSecret":false}]}`
 	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
 		Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
 }
 
 // A rename between the lookup and Create (the name now another server's
 // when Create runs): Serve revokes the tunnel Create pointed that server
-// at, and stops.
+// at, and stops, saying that server's record was overwritten and is not
+// restored.
 func TestRenewalRenamedAfterTheLookupRevokes(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -337,7 +340,7 @@ func TestRenewalRenamedAfterTheLookupRevokes(t *testing.T) {
 	renamed := *g
 	renamed.Name = "prod"
 	lying := *f
-	lying.C = f.Client(t, option.WithTransport(listingAs{rt: f.Srv.Transport(), id: g.ServerID, name: "prod"}))
+	lying.C = f.Client(t, option.WithTransport(listingAs{rt: f.Srv.Transport(), id: g.ServerID, name: "prod", url: g.URL}))
 	d := &dropper{rt: f.Srv.Transport()}
 	h := serve(t, &lying, &renamed, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
 		tunnels.OnGrant(func(*tunnels.Grant) { t.Error("OnGrant told of another server's grant") }))
@@ -345,6 +348,9 @@ func TestRenewalRenamedAfterTheLookupRevokes(t *testing.T) {
 	err = h.wait(t)
 	if err == nil || !strings.Contains(err.Error(), "renamed") || !strings.Contains(err.Error(), prod) {
 		t.Fatalf("Serve = %v, want the rename said", err)
+	}
+	if !strings.Contains(err.Error(), "overwritten") || !strings.Contains(err.Error(), "not restored") {
+		t.Errorf("Serve = %v, want it said that server's record was overwritten and is not restored", err)
 	}
 	for s, err := range f.C.Servers.All(t.Context(), f.WS.ProjectID, nil) {
 		if err != nil {

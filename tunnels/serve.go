@@ -24,28 +24,31 @@ import (
 // Network drops are retried with jittered exponential backoff (see
 // WithReconnect). Once a session has been routed to, a connect token the
 // relay refuses with close 4000 because it expired (an hour after Create)
-// is replaced: Serve checks that the grant's server still bears the
-// grant's name, creates the tunnel again for it and reconnects (see
-// WithRenewals and OnGrant; g itself is not changed), and an upgrade the
-// edge refuses with a 4xx, 401 and 403 included (a load balancer during a
-// deploy), is retried like a drop. Before that, both end Serve at once:
-// the grant or its relay URL is wrong. Serve returns ctx's error when ctx
-// ends, ErrRevoked when the grant is revoked or rotated, ErrTokenRejected
-// when the relay refuses the connect token on the first dial, before it
-// expired (revoked or rotated while the host could not be told: see
-// WithRenewals) or once renewing has reached its cap, ErrReplaced when
-// another host takes over, the service's refusal to renew the grant (a
-// *projectops.Error: a revoked key, a deleted project), an error saying the
-// tunnel's server was renamed or deleted since (renewing by name would
-// repoint another server or make a new one), a dial or renewal error the
-// client's http.RoundTripper marks permanent at once, or the last error
-// once reconnecting has failed for too long. Permanent means
-// wrapped by github.com/cenkalti/backoff/v4's Permanent (a
-// *backoff.PermanentError of v4; v5's PermanentError, another type, does
-// not match and is retried as a drop). Serve trusts the mark: a transport
-// that wraps a transient error in it ends Serve at once, with no
-// reconnect. The double's in-process transport marks only its closed
-// state so (projectopstest.ErrServerClosed, once it is closed). Requests in
+// is replaced: Serve reads the project's servers, checks that the grant's
+// server still bears the grant's name, that its url is still the grant's
+// (not rotated by another Create) and that the token has expired on the
+// service's clock (by the listing's Date), creates the tunnel again for it
+// and reconnects (see WithRenewals and OnGrant; g itself is not changed),
+// and an upgrade the edge refuses with a 4xx, 401 and 403 included (a load
+// balancer during a deploy), is retried like a drop. Before that, both end
+// Serve at once: the grant or its relay URL is wrong. Serve returns ctx's
+// error when ctx ends, ErrRevoked when the grant is revoked or rotated,
+// ErrTokenRejected when the relay refuses the connect token on the first
+// dial, after the tunnel was up when it is not renewed (taken over, or
+// closed before it expired, while the host could not be told; a grant
+// without ProjectID, Name or expiry: see WithRenewals) or once renewing
+// has reached its cap, ErrReplaced when another host takes over, the
+// service's refusal to renew the grant (a *projectops.Error: a revoked
+// key, a deleted project), an error saying the tunnel's server was renamed
+// or deleted since (renewing by name would repoint another server or make
+// a new one), a dial or renewal error the client's http.RoundTripper marks
+// permanent at once, or the last error once reconnecting has failed for
+// too long. Permanent means wrapped by github.com/cenkalti/backoff/v4's
+// Permanent (a *backoff.PermanentError of v4; v5's PermanentError, another
+// type, does not match and is retried as a drop). Serve trusts the mark: a
+// transport that wraps a transient error in it ends Serve at once, with no
+// reconnect. The double's in-process transport marks only its closed state
+// so (projectopstest.ErrServerClosed, once it is closed). Requests in
 // flight when the session ends see their context cancelled, and their
 // responses are cut short.
 //
@@ -82,7 +85,7 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		var end sessionEnd
 		minting := rn.pending
 		if minting {
-			next, err := s.renew(ctx, g)
+			next, err := s.renew(ctx, g, rn.refused, o.now)
 			if err == nil {
 				g, rn.pending, minting = next, false, false
 				o.log.InfoContext(ctx, "tunnel grant renewed", "serverId", g.ServerID, "slug", g.Slug, "url", g.PublicURL())
@@ -113,7 +116,7 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 				return err
 			}
 		case renew:
-			o.log.WarnContext(ctx, "tunnel connect token expired; renewing the grant", "serverId", g.ServerID,
+			o.log.WarnContext(ctx, "tunnel connect token refused; renewing the grant if it expired", "serverId", g.ServerID,
 				"slug", g.Slug, "attempt", rn.minted)
 			continue // at once, as the service's agent does
 		case stop != nil:
