@@ -41,12 +41,16 @@ with --json, as {"serverId", "name", "url"} on one line, for a script to read
 with one readline while the tunnel runs. The relay's connect token expires
 after an hour: a reconnect after that renews the tunnel's grant, which rotates
 its secret, and the new URL is printed on stdout the same way (the old one is
-dead). A token refused before it expired (the tunnel was closed, or another
-host took it over, while this one was offline) is not renewed: the command
-exits with an error, as it does when the server was renamed or deleted since.
-Drops and reconnects, renewals, and calls the local server did not
-answer, are said on stderr; -v logs more. Interrupted, it revokes the tunnel
-and exits 0, with a warning on stderr if revoking failed.`,
+dead). It renews only when the token has expired on the service's clock (by the
+Date of its answer, this host's clock without one), the server still has its
+name, and its url was not rotated by another start: a tunnel another host took
+over, or one closed before its token expired, while this one was offline, is
+not renewed, and the command exits with an error, as it does when the server
+was renamed or deleted since. A tunnel closed while this one was offline past
+its token's expiry cannot be told from an expired one: it is renewed (revived),
+as the service's own agent does. Drops and reconnects, renewals, and calls the
+local server did not answer, are said on stderr; -v logs more. Interrupted, it
+revokes the tunnel and exits 0, with a warning on stderr if revoking failed.`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error { return a.tunnel(name, to, replace) },
 	}
