@@ -140,17 +140,19 @@ func WithHeartbeat(interval time.Duration) ServeOption {
 // grant's URL (another Create, another host taking the tunnel over,
 // rotates it), and the token has expired on the service's clock: from a
 // minute before ConnectTokenExpiresAt on, by the Date of the servers
-// listing (the host's clock when it has none), so a host clock running
-// slow or fast is no matter. Otherwise Serve returns ErrTokenRejected
-// saying the tunnel was taken over, or that the token had not expired
-// (the tunnel was closed). So it does for a token refused on the first
-// dial (the caller's to fix) and for a grant without a ProjectID (one
-// decoded from JSON), a Name or ConnectTokenExpiresAt, each said so. An
-// upgrade the relay refuses with HTTP 401 or 403 is no close 4000: that
-// one is retried like a drop once the tunnel was up. What Serve cannot
-// tell: Close leaves the server's url as it is, so a tunnel closed while
-// its host was offline past its token's expiry is renewed (revived), as
-// the service's agent does.
+// listing (the host's clock when it has none), so with a Date a host
+// clock running slow or fast is no matter. The Date is taken as it comes,
+// however far from the host's clock: one that is wrong (a broken server
+// or proxy) moves the judgement by as much. Otherwise Serve returns
+// ErrTokenRejected saying the tunnel was taken over, or that the token
+// had not expired (the tunnel was closed). So it does for a token
+// refused on the first dial (the caller's to fix) and for a grant without
+// a ProjectID (one decoded from JSON), a Name or ConnectTokenExpiresAt,
+// each said so. An upgrade the relay refuses with HTTP 401 or 403 is no
+// close 4000: that one is retried like a drop once the tunnel was up.
+// What Serve cannot tell: Close leaves the server's url as it is, so a
+// tunnel closed while its host was offline past its token's expiry is
+// renewed (revived), as the service's agent does.
 // Default: DefaultRenewals. Zero or negative never renews.
 func WithRenewals(n int) ServeOption { return func(o *serveOptions) { o.renewals = max(n, 0) } }
 
