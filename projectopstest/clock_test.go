@@ -27,3 +27,19 @@ func TestClock(t *testing.T) {
 		t.Errorf("Set: Now = %v", c.Now())
 	}
 }
+
+// With WithClock the double dates its API answers by that clock, in
+// process and over a listener (where net/http would stamp the real time):
+// clients judge the service's time by Date, as a tunnel host's renewal
+// does. Without it, an API answer over a listener carries net/http's Date.
+func TestWithClockDatesAPIAnswers(t *testing.T) {
+	t.Parallel()
+	clk := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithClock(clk.Now))
+	for _, tg := range targets(t, srv) {
+		r := tg.call(t, "GET", "/me", srv.Default().APIKey, nil)
+		if got := r.header.Get("Date"); got != "Fri, 02 Jan 2026 03:04:05 GMT" {
+			t.Errorf("%s: Date %q, want the double's clock's", tg.name, got)
+		}
+	}
+}

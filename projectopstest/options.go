@@ -20,6 +20,7 @@ type Option func(*options) error
 
 type options struct {
 	clock         func() time.Time
+	clockSet      bool // WithClock was given: API answers carry its Date
 	perMinute     int
 	burst         int
 	seed          *Seed
@@ -43,14 +44,16 @@ func defaultOptions() options {
 	}
 }
 
-// WithClock sets the clock used for every timestamp the double writes and
-// for the per-key rate limiter, so tests can step time instead of sleeping.
+// WithClock sets the clock used for every timestamp the double writes (the
+// Date header of API answers too, which the standard library would take
+// from the real clock) and for the per-key rate limiter, so tests can step
+// time instead of sleeping.
 func WithClock(now func() time.Time) Option {
 	return func(o *options) error {
 		if now == nil {
 			return errors.New("projectopstest: WithClock: nil clock")
 		}
-		o.clock = now
+		o.clock, o.clockSet = now, true
 		return nil
 	}
 }

@@ -192,6 +192,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	api := underAPI(r.URL.Path)
+	if api && s.dated {
+		w.Header()["Date"] = []string{arrived.UTC().Format(http.TimeFormat)}
+	}
 	if api && !s.corsGate(rec, r) {
 		return // a foreign origin, or a preflight
 	}

@@ -30,8 +30,12 @@ var ErrServerClosed = errors.New("projectopstest: server closed")
 // Server is an in-memory, stateful Project Operations API. Create one with
 // NewServer or NewTestServer; it is safe for concurrent use.
 type Server struct {
-	log     *slog.Logger
-	now     func() time.Time
+	log *slog.Logger
+	now func() time.Time
+	// dated: a WithClock clock dates API answers (a Date header of its
+	// own, which net/http keeps), as clients judge the service's time by
+	// Date (a tunnel host's renewal does).
+	dated   bool
 	catalog *hostcfg.Cache // the gateway's live-catalog cache
 
 	// ctx is cancelled by Close; every goroutine the server owns watches it.
@@ -83,7 +87,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		log: o.logger, now: o.clock,
+		log: o.logger, now: o.clock, dated: o.clockSet,
 		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(), origins: o.origins,
 		pool:    newWorkerPool(),
 		envOpt:  o.envDefaults(),
