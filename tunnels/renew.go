@@ -118,7 +118,7 @@ func (s *Service) renew(ctx context.Context, g *Grant, refused error, hostNow fu
 			"another Create rotated it, or it was changed), so it is not renewed", refused)
 	}
 	if !expired(g, hostNow().Add(offset)) {
-		return nil, fmt.Errorf("%w though it had not expired: the tunnel was closed", refused)
+		return nil, fmt.Errorf("%w though it had not expired: the tunnel was likely closed (or the relay refused a fresh token)", refused)
 	}
 	next, err := s.Create(ctx, g.ProjectID, CreateParams{Name: g.Name})
 	if err != nil {
@@ -192,14 +192,25 @@ func (s *Service) lookup(ctx context.Context, g *Grant, hostNow func() time.Time
 	return "", 0, errServerGone
 }
 
+// maxClockOffset bounds the host clock's error that a Date may correct:
+// hosts drift by seconds to an hour (a VM after a sleep, a clock set by
+// hand), and a Date further off is a broken clock or a stale cache, which
+// would revive closed tunnels (a Date ahead) or refuse expired tokens (one
+// behind) whatever the token's hour.
+const maxClockOffset = 2 * time.Hour
+
 // clockOffset is how far the service's clock, by h's Date, is ahead of
-// hostNow; zero when h has no Date that parses.
+// hostNow; zero when h has no Date that parses, or one further off than
+// maxClockOffset (the host clock then decides).
 func clockOffset(h http.Header, hostNow func() time.Time) time.Duration {
 	d, err := http.ParseTime(h.Get("Date"))
 	if err != nil {
 		return 0
 	}
-	return d.Sub(hostNow().Round(0))
+	if off := d.Sub(hostNow().Round(0)); off.Abs() <= maxClockOffset {
+		return off
+	}
+	return 0
 }
 
 // errRenamed ends Serve: renewing by name would serve another server.

@@ -268,3 +268,60 @@ func TestRenewalOfAnIncompleteGrantSaysWhy(t *testing.T) {
 		})
 	}
 }
+
+// A Date far ahead of the host's clock (a broken or hostile server, a
+// proxy with a wrong clock) is ignored: a tunnel closed through the API
+// while its host was offline, its token an hour from expiry on every
+// honest clock, is not revived.
+func TestRenewalIgnoresADateFarAhead(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	bogus := func() time.Time { return f.Clock.Now().AddDate(10, 0, 0) }
+	sf := behind(t, f, front{rt: f.Srv.Transport(), date: bogus})
+	gt := &gate{rt: f.Srv.Transport()}
+	d := &dropper{rt: gt}
+	revived := make(chan struct{}, 4)
+	a := serve(t, sf, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
+		tunnels.WithReconnect(20*time.Millisecond, 50*time.Millisecond, time.Minute),
+		tunnels.OnGrant(func(*tunnels.Grant) { revived <- struct{}{} }))
+	gt.set(true)
+	d.drop()
+	if _, err := f.C.Tunnels.Close(t.Context(), f.WS.ProjectID, g.ServerID); err != nil {
+		t.Fatal(err)
+	}
+	gt.set(false)
+	select {
+	case <-revived:
+		t.Fatal("a Date ten years ahead made Serve revive a tunnel closed an hour before its token expired")
+	case err := <-a.done:
+		a.done <- err
+		if !errors.Is(err, tunnels.ErrTokenRejected) {
+			t.Fatalf("Serve = %v, want ErrTokenRejected", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve neither stopped nor renewed")
+	}
+}
+
+// A Date far behind the host's clock (a broken server clock, a stale
+// cached answer) is ignored: a token host clock and double agree expired
+// is renewed, not taken for a closed tunnel's.
+func TestRenewalIgnoresADateFarBehind(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g := create(t, f, "local")
+	bogus := func() time.Time { return time.Unix(0, 0) }
+	sf := behind(t, f, front{rt: f.Srv.Transport(), date: bogus})
+	d := &dropper{rt: f.Srv.Transport()}
+	h := serve(t, sf, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}))
+	expireAndDrop(f, d)
+	select {
+	case <-h.connected:
+	case err := <-h.done:
+		h.done <- err
+		t.Fatalf("Date of 1970: Serve = %v, want the expired token renewed", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve neither stopped nor reconnected")
+	}
+}
