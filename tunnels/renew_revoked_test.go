@@ -59,15 +59,7 @@ func TestRefusedUnexpiredTokenAfterTakeoverIsNotRenewed(t *testing.T) {
 	if err := a.wait(t); !errors.Is(err, tunnels.ErrTokenRejected) {
 		t.Fatalf("host A's Serve = %v, want ErrTokenRejected", err)
 	}
-	select {
-	case err := <-b.done:
-		b.done <- err
-		t.Errorf("host B, which took the tunnel over, was cut off: %v", err)
-	default:
-	}
-	if status, _ := get(t, f, http.MethodGet, g2.URL, ""); status != http.StatusAccepted {
-		t.Errorf("host B's URL answers %d, want 202", status)
-	}
+	stillServes(t, f, b, g2)
 }
 
 // A tunnel closed through the API while its host was offline stays
@@ -96,5 +88,20 @@ func TestRefusedUnexpiredTokenAfterCloseIsNotRenewed(t *testing.T) {
 	}
 	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusNotFound {
 		t.Errorf("the closed tunnel's URL answers %d, want 404", status)
+	}
+}
+
+// stillServes asserts that host b, which took the tunnel over with grant
+// g, is still serving it: its Serve has not ended and g's URL answers.
+func stillServes(t *testing.T, f *fixture, b *host, g *tunnels.Grant) {
+	t.Helper()
+	select {
+	case err := <-b.done:
+		b.done <- err
+		t.Errorf("host B, which took the tunnel over, was cut off: %v", err)
+	default:
+	}
+	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusAccepted {
+		t.Errorf("host B's URL answers %d, want 202", status)
 	}
 }
