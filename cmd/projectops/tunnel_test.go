@@ -22,18 +22,7 @@ func TestTunnelCommand(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", local.URL + "/mcp?x=1&tok=LOCALTOKEN"}, &stdout, &stderr)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(stderr.String(), "tunnel connected") {
-		if time.Now().After(deadline) {
-			t.Fatalf("not connected; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	stdout, stderr, done := runTunnel(t, ctx, local.URL+"/mcp?x=1&tok=LOCALTOKEN")
 	publicURL := strings.TrimSpace(stdout.String())
 	k := publicURL[strings.Index(publicURL, "?k=")+3:]
 	resp, err := http.Post(publicURL, "application/json", strings.NewReader(`{"a":1}`))
@@ -263,18 +252,7 @@ func TestTunnelCommandInterruptExitsZeroWhenCloseFails(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", local.URL + "/mcp"}, &stdout, &stderr)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(stderr.String(), "tunnel connected") {
-		if time.Now().After(deadline) {
-			t.Fatalf("not connected; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	_, stderr, done := runTunnel(t, ctx, local.URL+"/mcp")
 	srv.SetFault("POST /projects/{projectId}/tunnels/{serverId}/close", projectopstest.Fault{Status: http.StatusInternalServerError})
 	cancel()
 	select {
@@ -286,4 +264,23 @@ func TestTunnelCommandInterruptExitsZeroWhenCloseFails(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("tunnel did not stop on interrupt")
 	}
+}
+
+// runTunnel starts `projectops tunnel --project prj_demo --name laptop
+// --to target` and returns once it says it is connected; its exit code
+// arrives on done.
+func runTunnel(t *testing.T, ctx context.Context, target string) (stdout, stderr *lockedBuffer, done chan int) {
+	t.Helper()
+	stdout, stderr, done = new(lockedBuffer), new(lockedBuffer), make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", target}, stdout, stderr)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), "tunnel connected") {
+		if time.Now().After(deadline) {
+			t.Fatalf("not connected; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return stdout, stderr, done
 }
