@@ -140,12 +140,12 @@ func WithHeartbeat(interval time.Duration) ServeOption {
 // grant's URL (another Create, another host taking the tunnel over,
 // rotates it), and the token has expired on the service's clock: from a
 // minute before ConnectTokenExpiresAt on, by the Date of the servers
-// listing (the host's clock when it has none), so a host clock running
-// up to two hours slow or fast is no matter; a Date further from the
-// host's clock (a broken server or proxy, a stale cache) is ignored and
-// the host's clock decides. Otherwise Serve returns
-// ErrTokenRejected saying the tunnel was taken over, or that the token
-// had not expired (the tunnel was closed). So it does for a token
+// listing (the host's clock when it has none): with a Date, a host clock
+// running up to two hours slow or fast is no matter; further apart, the
+// Date or the host's clock is broken and which cannot be told, so Serve
+// returns ErrTokenRejected saying to check the host's clock. Otherwise
+// Serve returns ErrTokenRejected saying the tunnel was taken over, or
+// that the token had not expired (the tunnel was likely closed). So it does for a token
 // refused on the first dial (the caller's to fix) and for a grant without
 // a ProjectID (one decoded from JSON), a Name or ConnectTokenExpiresAt,
 // each said so. An upgrade the relay refuses with HTTP 401 or 403 is no

@@ -117,6 +117,11 @@ func (s *Service) renew(ctx context.Context, g *Grant, refused error, hostNow fu
 		return nil, fmt.Errorf("%w: the tunnel was taken over (the server's url is no longer this grant's: "+
 			"another Create rotated it, or it was changed), so it is not renewed", refused)
 	}
+	if offset.Abs() > maxClockOffset {
+		return nil, fmt.Errorf("%w: the service's clock (by its Date) and this host's differ by %s, more than %s, "+
+			"so whether the token expired cannot be told: check this host's clock", refused,
+			offset.Abs().Round(time.Minute), maxClockOffset)
+	}
 	if !expired(g, hostNow().Add(offset)) {
 		return nil, fmt.Errorf("%w though it had not expired: the tunnel was likely closed (or the relay refused a fresh token)", refused)
 	}
@@ -192,25 +197,22 @@ func (s *Service) lookup(ctx context.Context, g *Grant, hostNow func() time.Time
 	return "", 0, errServerGone
 }
 
-// maxClockOffset bounds the host clock's error that a Date may correct:
-// hosts drift by seconds to an hour (a VM after a sleep, a clock set by
-// hand), and a Date further off is a broken clock or a stale cache, which
-// would revive closed tunnels (a Date ahead) or refuse expired tokens (one
-// behind) whatever the token's hour.
+// maxClockOffset bounds the disagreement between the service's Date and
+// the host's clock that renewal settles by the Date. Hosts drift by
+// seconds to an hour (a VM after a sleep); further apart, one of the two
+// is broken (a host clock kept in local time, a proxy's or a stale
+// cache's Date) and which cannot be told: trusting either could revive a
+// closed tunnel or end a live one, so Serve stops and says so.
 const maxClockOffset = 2 * time.Hour
 
 // clockOffset is how far the service's clock, by h's Date, is ahead of
-// hostNow; zero when h has no Date that parses, or one further off than
-// maxClockOffset (the host clock then decides).
+// hostNow; zero when h has no Date that parses (the host clock decides).
 func clockOffset(h http.Header, hostNow func() time.Time) time.Duration {
 	d, err := http.ParseTime(h.Get("Date"))
 	if err != nil {
 		return 0
 	}
-	if off := d.Sub(hostNow().Round(0)); off.Abs() <= maxClockOffset {
-		return off
-	}
-	return 0
+	return d.Sub(hostNow().Round(0))
 }
 
 // errRenamed ends Serve: renewing by name would serve another server.

@@ -122,17 +122,10 @@ func TestTokenRejectedWithoutRenewal(t *testing.T) {
 }
 
 // aheadOf is a host clock an hour ahead of the double's: without a Date
-// every connect token would look expired to Serve while the double still
+// every connect token looks expired to Serve while the double still
 // accepts it; the double's Date corrects it.
 func aheadOf(f *fixture) tunnels.ServeOption {
 	return tunnels.WithClock(func() time.Time { return f.Clock.Now().Add(projectopstest.TunnelTokenTTL) })
-}
-
-// farAheadOf is a host clock three hours ahead of the double's: further
-// than the double's Date may correct (two hours), so the host's clock
-// decides and every token, a fresh one too, looks expired.
-func farAheadOf(f *fixture) tunnels.ServeOption {
-	return tunnels.WithClock(func() time.Time { return f.Clock.Now().Add(3 * time.Hour) })
 }
 
 // Renewing stops after DefaultRenewals grants within RenewalResetAfter of
@@ -155,7 +148,10 @@ func TestRenewalsAreCapped(t *testing.T) {
 		defer mu.Unlock()
 		return renewed[len(renewed)-1].URL
 	}
-	h := serve(t, f, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: sp}), farAheadOf(f),
+	// Answers without a Date: the host's clock, an hour ahead, decides, and
+	// every token, a fresh one too, looks expired.
+	sf := behind(t, f, front{rt: f.Srv.Transport(), noDate: true})
+	h := serve(t, sf, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: sp}), aheadOf(f),
 		tunnels.OnGrant(func(g *tunnels.Grant) { mu.Lock(); renewed = append(renewed, g); mu.Unlock() }))
 
 	// Refused three times in a row, the third renewal connects.

@@ -42,7 +42,8 @@ with one readline while the tunnel runs. The relay's connect token expires
 after an hour: a reconnect after that renews the tunnel's grant, which rotates
 its secret, and the new URL is printed on stdout the same way (the old one is
 dead). It renews only when the token has expired on the service's clock (by the
-Date of its answer, this host's clock without one), the server still has its
+Date of its answer, this host's clock without one; a Date more than two hours
+from this host's clock ends the command, asking to check the clock), the server still has its
 name, and its url was not rotated by another start: a tunnel another host took
 over, or one closed before its token expired, while this one was offline, is
 not renewed, and the command exits with an error, as it does when the server
