@@ -40,8 +40,8 @@
 // tunnels with a working relay, and the key-management surface /api-keys
 // (always 403 to an API key). Routes lists them as SetFault keys.
 //
-// Test hooks: WithClock and Clock (timestamps, rate limiting, token and
-// upload expiry), SetFault (per-route status, Retry-After, latency, dropped
+// Test hooks: WithClock and Clock (timestamps, the Date of API answers,
+// rate limiting, token and upload expiry), SetFault (per-route status, Retry-After, latency, dropped
 // connection, every N-th request), Requests, Wait, MCPSessions, the eval
 // engine's Model and hooks, WithBuildHook, Computer, IngestedRuns and
 // IngestedIterations, WithContractCheck, WithEvalStepDelay (pacing for
