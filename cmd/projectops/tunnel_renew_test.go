@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"strings"
 	"sync"
@@ -84,36 +83,11 @@ func (p *cutProxy) cut() {
 	p.conns = nil
 }
 
-// datedFront is an HTTP front to backend (the double, through a cutProxy)
-// whose responses carry a Date from now, as the service's carry its own
-// clock's: the double's real listener dates them by the host's clock, not
-// by the double's settable one. Its URL keeps the front's host, so the
-// grants' URLs lead through it too.
-func datedFront(t *testing.T, backend string, now func() time.Time) *httptest.Server {
+// demoBehindCut starts the demo double on a listener, its clock at the
+// host's (WithClock also dates its answers, by which the command judges
+// expiry), behind a cutProxy, and points the command at it.
+func demoBehindCut(t *testing.T) (*projectopstest.Server, *projectopstest.Clock, *cutProxy) {
 	t.Helper()
-	target := &url.URL{Scheme: "http", Host: backend}
-	fr := httptest.NewServer(&httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(target)
-			pr.Out.Host = pr.In.Host
-		},
-		ModifyResponse: func(r *http.Response) error {
-			r.Header.Set("Date", now().UTC().Format(http.TimeFormat))
-			return nil
-		},
-	})
-	t.Cleanup(fr.Close)
-	return fr
-}
-
-// A network drop after the connect token's hour does not end the tunnel:
-// the relay refuses the expired token (close 4000), and the command
-// renews the grant and reconnects, as the service's agent does, printing
-// the new URL (its secret rotated) on stdout, and on stdout alone. The
-// double's clock starts at the host's and the service's Date follows it:
-// the token has expired only once the clock is moved on two hours, so the
-// renewal depends on the command judging that expiry.
-func TestTunnelCommandRenewsExpiredTokenAfterDrop(t *testing.T) {
 	clk := projectopstest.NewClock(time.Now())
 	srv := projectopstest.NewTestServer(t, projectopstest.WithSeed(projectopstest.DemoSeed()),
 		projectopstest.WithRateLimit(0, 0), projectopstest.WithClock(clk.Now))
@@ -123,10 +97,21 @@ func TestTunnelCommandRenewsExpiredTokenAfterDrop(t *testing.T) {
 	}
 	bu, _ := url.Parse(base)
 	px := newCutProxy(t, bu.Host)
-	fu, _ := url.Parse(datedFront(t, px.ln.Addr().String(), clk.Now).URL)
-	bu.Host = fu.Host
+	bu.Host = px.ln.Addr().String()
 	t.Setenv("PROJECTOPS_BASE_URL", bu.String())
 	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+	return srv, clk, px
+}
+
+// A network drop after the connect token's hour does not end the tunnel:
+// the relay refuses the expired token (close 4000), and the command
+// renews the grant and reconnects, as the service's agent does, printing
+// the new URL (its secret rotated) on stdout, and on stdout alone. The
+// double's clock starts at the host's and its Date follows it:
+// the token has expired only once the clock is moved on two hours, so the
+// renewal depends on the command judging that expiry.
+func TestTunnelCommandRenewsExpiredTokenAfterDrop(t *testing.T) {
+	_, clk, px := demoBehindCut(t)
 
 	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "ok")
@@ -197,21 +182,10 @@ func TestTunnelCommandRenewsExpiredTokenAfterDrop(t *testing.T) {
 // closed: back online, the relay refuses the revoked token (close 4000),
 // which had not expired, so the command exits 2 (an error) saying so, neither
 // renewing the grant nor claiming the token expired. The double's clock
-// is the host's here, as is the Date its listener sends, by which the
-// command judges expiry.
+// starts at the host's, and its Date, by which the command judges expiry,
+// follows it.
 func TestTunnelCommandExitsWhenClosedWhileOffline(t *testing.T) {
-	clk := projectopstest.NewClock(time.Now())
-	srv := projectopstest.NewTestServer(t, projectopstest.WithSeed(projectopstest.DemoSeed()),
-		projectopstest.WithRateLimit(0, 0), projectopstest.WithClock(clk.Now))
-	base, err := srv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bu, _ := url.Parse(base)
-	px := newCutProxy(t, bu.Host)
-	bu.Host = px.ln.Addr().String()
-	t.Setenv("PROJECTOPS_BASE_URL", bu.String())
-	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+	srv, _, px := demoBehindCut(t)
 
 	var stdout, stderr lockedBuffer
 	done := make(chan int, 1)
