@@ -130,17 +130,7 @@ func TestRenewalJudgesExpiryByTheServiceDate(t *testing.T) {
 		tunnels.WithClock(func() time.Time { return f.Clock.Now().Add(-2 * time.Minute) }),
 		tunnels.OnGrant(func(ng *tunnels.Grant) { renewed <- ng }))
 	expireAndDrop(f, d)
-	select {
-	case <-h.connected:
-	case err := <-h.done:
-		h.done <- err
-		t.Fatalf("host clock 2 min slow: Serve = %v, want the expired token renewed", err)
-	}
-	select {
-	case <-renewed:
-	default:
-		t.Error("reconnected without a renewal")
-	}
+	reconnectedRenewed(t, h, renewed, "host clock 2 min slow")
 }
 
 // The service's Date wins over a host clock an hour fast too: a tunnel
@@ -187,17 +177,7 @@ func TestRenewalReadsEveryPageOfTheListing(t *testing.T) {
 	h := serve(t, pf, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
 		tunnels.OnGrant(func(ng *tunnels.Grant) { renewed <- ng }))
 	expireAndDrop(f, d)
-	select {
-	case <-h.connected:
-	case err := <-h.done:
-		h.done <- err
-		t.Fatalf("Serve = %v, want the grant renewed", err)
-	}
-	select {
-	case <-renewed:
-	default:
-		t.Error("reconnected without a renewal")
-	}
+	reconnectedRenewed(t, h, renewed, "a listing of one server a page")
 	pages := 0
 	for _, r := range f.Srv.Requests() {
 		if r.Route == "GET /projects/{projectId}/servers" {
@@ -308,5 +288,22 @@ func TestRenewalStopsWhenADateIsFarBehind(t *testing.T) {
 	expireAndDrop(f, d)
 	if err := h.wait(t); !errors.Is(err, tunnels.ErrTokenRejected) || !strings.Contains(err.Error(), "check this host's clock") {
 		t.Fatalf("Serve = %v, want ErrTokenRejected saying to check the clock", err)
+	}
+}
+
+// reconnectedRenewed waits for h to reconnect and asserts that it did so
+// on a renewed grant (one sent to renewed by OnGrant); why names the case.
+func reconnectedRenewed(t *testing.T, h *host, renewed <-chan *tunnels.Grant, why string) {
+	t.Helper()
+	select {
+	case <-h.connected:
+	case err := <-h.done:
+		h.done <- err
+		t.Fatalf("%s: Serve = %v, want the expired token renewed", why, err)
+	}
+	select {
+	case <-renewed:
+	default:
+		t.Error("reconnected without a renewal")
 	}
 }
