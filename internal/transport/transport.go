@@ -5,6 +5,8 @@ package transport
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -155,7 +157,17 @@ const (
 )
 
 // Transport executes Requests. It is safe for concurrent use.
-type Transport struct {
+//
+// Its fields live behind one pointer, the embedded state. Every exported
+// type holds a *Transport in an unexported field, where fmt calls no
+// method (neither Format nor String), and fmt's bad-verb path (a service
+// printed with %s or %q) expands the pointer it cannot format: inline, the
+// client's headers (WithHeader, which may carry a proxy's token) would
+// print there. One pointer further down, fmt prints only an address.
+type Transport struct{ *state }
+
+// state is a Transport's configuration; see Transport for why it is apart.
+type state struct {
 	base       string   // base URL without trailing slash
 	baseURL    *url.URL // base parsed once, when newRequest may build on it
 	baseHost   string   // a request's Host on baseURL, as net/http sets it
@@ -188,7 +200,7 @@ type Transport struct {
 // New returns a Transport for cfg. cfg is assumed validated by the caller
 // (the root package's NewClient).
 func New(cfg Config) *Transport {
-	t := &Transport{
+	t := &Transport{&state{
 		base:       strings.TrimRight(cfg.BaseURL, "/"),
 		client:     cfg.HTTPClient,
 		maxRetries: cfg.MaxRetries,
@@ -202,7 +214,7 @@ func New(cfg Config) *Transport {
 		header:     cfg.Header.Clone(),
 		timeout:    cfg.Timeout,
 		sleep:      sleepCtx,
-	}
+	}}
 	if t.maxBody <= 0 {
 		t.maxBody = DefaultMaxResponseBytes
 	}
@@ -241,7 +253,7 @@ func New(cfg Config) *Transport {
 
 // String never shows the key: a Transport printed with %v is safe to log.
 func (t *Transport) String() string {
-	if t == nil {
+	if t == nil || t.state == nil {
 		return "transport{unconfigured}"
 	}
 	key := "none"
@@ -253,6 +265,15 @@ func (t *Transport) String() string {
 
 // GoString is String, so %#v is as safe as %v.
 func (t *Transport) GoString() string { return t.String() }
+
+// Format implements fmt.Formatter: every verb (%x, %d, %q, ...) prints
+// String, never the fields. Its receiver is a value so that a Transport
+// printed by value, whose state pointer fmt's bad-verb path would expand,
+// goes through it too (fmt prints a nil *Transport as <nil>).
+func (t Transport) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, t.String()) }
+
+// LogValue implements slog.LogValuer: a logged Transport is its String.
+func (t *Transport) LogValue() slog.Value { return slog.StringValue(t.String()) }
 
 // BaseURL returns the base URL requests are sent to.
 func (t *Transport) BaseURL() string {
@@ -290,11 +311,10 @@ func (t *Transport) Redact(s string) string {
 	return s
 }
 
-// keyRef stores the key behind a *string. fmt cannot call String methods
-// through unexported fields, so printing a struct that holds a *Transport
-// with a verb other than %v (Printf("%s", client.Catalog)) expands the
-// Transport's fields: a string field would show the key, while a pointer
-// to a string is always printed as an address.
+// keyRef stores the key behind a *string, a guard kept beside the state
+// pointer (see Transport): were fmt ever to expand a state's fields, a
+// string field would show the key, while a pointer to a string is always
+// printed as an address.
 func keyRef(key string) *string { return &key }
 
 func orDefault(d, def time.Duration) time.Duration {

@@ -282,21 +282,28 @@ func TestNoKey(t *testing.T) {
 
 func TestStringHidesKey(t *testing.T) {
 	t.Parallel()
-	tr := New(Config{BaseURL: testBase, APIKey: testKey})
-	for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
+	// A client's header may carry a secret too (a proxy's token).
+	tr := New(Config{BaseURL: testBase, APIKey: testKey, Header: http.Header{"X-Proxy-Token": {"HEADER-SECRET"}}})
+	for _, f := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
 		if got := fmt.Sprintf(f, tr); strings.Contains(got, "SECRET") || !strings.Contains(got, "key=set") {
 			t.Errorf("Sprintf(%s) = %q", f, got)
 		}
 	}
+	var logged bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logged, nil)).Info("t", "t", tr)
+	if got := logged.String(); strings.Contains(got, "SECRET") || !strings.Contains(got, "key=set") {
+		t.Errorf("slog JSON = %s", got)
+	}
 	// A resource service holds the transport in an unexported field, where
-	// fmt cannot reach String; any verb must still not expand the key.
+	// fmt calls none of its methods; any verb must still not expand the key
+	// or the headers.
 	type service struct{ t *Transport }
-	hexKey := fmt.Sprintf("%x", testKey)
+	hexes := []string{fmt.Sprintf("%x", testKey), fmt.Sprintf("%x", "HEADER-SECRET")}
 	for _, f := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d", "%T"} {
 		for _, v := range []any{tr, *tr, service{tr}, &service{tr}, []*Transport{tr}, map[string]any{"t": &service{tr}}} {
 			got := fmt.Sprintf(f, v)
-			if strings.Contains(got, "SECRET") || strings.Contains(strings.ToLower(got), hexKey) {
-				t.Errorf("Sprintf(%s, %T) shows the key: %s", f, v, got)
+			if strings.Contains(got, "SECRET") || strings.Contains(strings.ToLower(got), hexes[0]) || strings.Contains(strings.ToLower(got), hexes[1]) {
+				t.Errorf("Sprintf(%s, %T) shows a secret: %s", f, v, got)
 			}
 		}
 	}
