@@ -38,7 +38,7 @@ import (
 type RequestOption func(*Config) error
 
 // Config is what the options set; the SDK reads it. Zero fields leave the
-// defaults. It prints without the API key.
+// defaults. It prints and logs without the API key or the headers.
 type Config struct {
 	// Header is added to every attempt of every call it applies to.
 	Header http.Header
@@ -105,6 +105,11 @@ func (c Config) GoString() string { return c.String() }
 // Format implements fmt.Formatter: every verb (%d, %x, ...) prints String,
 // never the fields, the key among them.
 func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
+
+// LogValue implements slog.LogValuer: a logged Config is its String, as
+// slog's JSON handler would otherwise write every field, the headers
+// among them.
+func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
 
 // Response is the metadata of a call's final HTTP response: what go-github
 // returns beside every result, for the calls that want it.

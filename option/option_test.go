@@ -1,6 +1,7 @@
 package option
 
 import (
+	"bytes"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -8,14 +9,14 @@ import (
 	"time"
 )
 
-// Each option records its value; the Config prints without the key in
-// every verb a log might use.
+// Each option records its value; the Config prints and logs without the
+// key or the headers (a proxy's token, say) in every verb a log might use.
 func TestApplyRecordsAndRedacts(t *testing.T) {
 	t.Parallel()
 	const key = "sk_test_SECRET123"
 	c, err := ForClient([]RequestOption{WithAPIKey(key), WithBaseURL("http://127.0.0.1:8080/api/v1"),
 		WithMaxRetries(0), WithRetryBackoff(time.Millisecond, time.Second), WithMaxRetryAfter(0),
-		WithRateLimit(60, 10), WithUserAgent("app/1"), WithoutEnvironment(), WithHeader("x-app", "a"),
+		WithRateLimit(60, 10), WithUserAgent("app/1"), WithoutEnvironment(), WithHeader("x-app", "a"), WithHeader("X-Proxy-Token", "HSECRET"),
 		WithMaxResponseBytes(1 << 20), WithLogger(slog.Default())})
 	if err != nil {
 		t.Fatal(err)
@@ -32,6 +33,14 @@ func TestApplyRecordsAndRedacts(t *testing.T) {
 				t.Errorf("%s of a Config shows the key: %s", verb, s)
 			}
 		}
+	}
+	var logged bytes.Buffer
+	for _, v := range []any{c, &c} {
+		slog.New(slog.NewJSONHandler(&logged, nil)).Info("config", "cfg", v)
+		slog.New(slog.NewTextHandler(&logged, nil)).Info("config", "cfg", v)
+	}
+	if s := logged.String(); strings.Contains(s, "SECRET") || strings.Count(s, "APIKey:set") != 4 {
+		t.Errorf("slog of a Config shows a secret or not its String: %s", s)
 	}
 	if _, err := ForCall([]RequestOption{WithAPIKey(key)}); err == nil || strings.Contains(err.Error(), "SECRET") {
 		t.Errorf("WithAPIKey on a call: %v", err)
