@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -84,6 +85,43 @@ func TestCallOptionOwnedHeaderRefused(t *testing.T) {
 	}
 	if n := len(log.all()); n != 0 {
 		t.Errorf("%d requests sent", n)
+	}
+}
+
+// A connection-specific header (RFC 9113 section 8.2.2) is refused with a
+// VALIDATION_ERROR before anything is sent, per call and on the client:
+// over HTTP/2, which the service speaks, net/http fails every attempt of a
+// request carrying Connection: upgrade and the like, as an untyped error
+// retried like a network one, and drops the others unsaid.
+func TestHopByHopHeaderRefused(t *testing.T) {
+	t.Parallel()
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"usr_1","name":"x"}`))
+	}))
+	ts.EnableHTTP2 = true
+	ts.StartTLS()
+	t.Cleanup(ts.Close)
+	opts := []option.RequestOption{option.WithoutEnvironment(), option.WithAPIKey(optKey), option.WithBaseURL(ts.URL + "/api/v1"),
+		option.WithHTTPClient(ts.Client()), option.WithMaxRetries(0)}
+	c, err := projectops.NewClient(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Catalog.Me(t.Context()); err != nil {
+		t.Fatalf("the server answers a plain call: %v", err)
+	}
+	for _, h := range [][2]string{{"Connection", "upgrade"}, {"connection", "close"}, {"Keep-Alive", "timeout=5"},
+		{"Proxy-Connection", "keep-alive"}, {"Transfer-Encoding", "gzip"}, {"TE", "trailers"}, {"Te", "gzip"},
+		{"Trailer", "X-Sum"}, {"Upgrade", "h2c"}} {
+		var meta option.Response
+		_, err := c.Catalog.Me(t.Context(), option.WithHeader(h[0], h[1]), option.WithResponseInto(&meta))
+		if !errors.Is(err, projectops.ErrValidation) || meta.Attempts != 0 {
+			t.Errorf("call WithHeader(%q, %q): %v after %d attempts; want a VALIDATION_ERROR before sending", h[0], h[1], err, meta.Attempts)
+		}
+		if _, err := projectops.NewClient(append(opts, option.WithHeader(h[0], h[1]))...); !errors.Is(err, projectops.ErrValidation) {
+			t.Errorf("client WithHeader(%q, %q): %v; want a VALIDATION_ERROR", h[0], h[1], err)
+		}
 	}
 }
 

@@ -63,6 +63,7 @@ func TestBadOptions(t *testing.T) {
 		{"user agent with newline", []option.RequestOption{option.WithUserAgent("app\r\nX-Injected: 1")}, "control character"},
 		{"client and transport together", []option.RequestOption{option.WithHTTPClient(&http.Client{}), option.WithTransport(httpmock.NewMockTransport())}, "exclusive"},
 		{"owned header", []option.RequestOption{option.WithHeader("Authorization", "Bearer sk_SECRET123")}, "cannot be set by an option"},
+		{"connection-specific header", []option.RequestOption{option.WithHeader("Connection", "upgrade")}, "connection-specific"},
 		{"header with a newline", []option.RequestOption{option.WithHeader("X-Trace", "a\r\nX-Injected: 1")}, "not a valid HTTP header"},
 		{"zero request timeout", []option.RequestOption{option.WithRequestTimeout(0)}, "timeout is not positive"},
 		{"bad option after good ones", []option.RequestOption{option.WithAPIKey(optKey), option.WithMaxRetries(2), option.WithMaxRetries(-2)}, "max retries is negative"},

@@ -8,30 +8,42 @@ import (
 	"time"
 )
 
-// owned lists the headers the SDK sets itself: an option may not replace
-// them (the key is WithAPIKey's, never a header, so it cannot leak into a
-// log of options).
-var owned = map[string]bool{
-	"Authorization": true, "Content-Type": true, "Content-Length": true, "Host": true,
-	"Idempotency-Key": true, "X-Mcpjam-Idempotency-Key": true, // the key, in both spellings the service reads
+// refused lists the headers an option may not set, each with why (""
+// for a header the SDK sets itself, whose option the message names).
+var refused = map[string]string{
+	// The SDK's own (the key is WithAPIKey's, never a header, so it
+	// cannot leak into a log of options).
+	"Authorization": "", "Content-Type": "", "Content-Length": "", "Host": "",
+	"Idempotency-Key": "", "X-Mcpjam-Idempotency-Key": "", // the key, in both spellings the service reads
 	// net/http re-sends a request carrying it (as Idempotency-Key) when a
 	// reused connection fails: a write the service does not deduplicate
 	// would run twice.
-	"X-Idempotency-Key": true,
-	"Accept":            true, "X-Projectops-Retry-Count": true, "User-Agent": true,
+	"X-Idempotency-Key": "",
+	"Accept":            "", "X-Projectops-Retry-Count": "", "User-Agent": "",
+	// Connection-specific fields (RFC 9110 section 7.6.1, RFC 9113 section
+	// 8.2.2): net/http manages them, and a request carrying one over HTTP/2,
+	// which the service speaks, fails inside net/http on every attempt.
+	"Connection": hopByHop, "Keep-Alive": hopByHop, "Proxy-Connection": hopByHop,
+	"Te": hopByHop, "Trailer": hopByHop, "Transfer-Encoding": hopByHop, "Upgrade": hopByHop,
 }
+
+// hopByHop says why a connection-specific header is refused.
+const hopByHop = ": it is connection-specific (hop-by-hop), which HTTP/2 cannot carry"
 
 // WithHeader adds a header to every request of the client, or of the call.
 // The headers the SDK owns (Authorization, Content-Type, Idempotency-Key,
 // User-Agent, ...) are refused: use WithAPIKey, WithIdempotencyKey or
-// WithUserAgent. A name that is not an HTTP token, or a value with a
-// control character (a line break could smuggle a header), is refused too,
-// before anything is sent.
+// WithUserAgent. So are the connection-specific ones (Connection,
+// Keep-Alive, Proxy-Connection, TE, Trailer, Transfer-Encoding, Upgrade),
+// which net/http manages and HTTP/2 cannot carry, a name that is not an
+// HTTP token, and a value with a control character (a line break could
+// smuggle a header): each with a VALIDATION_ERROR, before anything is
+// sent.
 func WithHeader(key, value string) RequestOption {
 	return func(c *Config) error {
 		k := http.CanonicalHeaderKey(strings.TrimSpace(key))
-		if k == "" || owned[k] {
-			return invalid("WithHeader", fmt.Sprintf("WithHeader: header %q cannot be set by an option", key))
+		if why, ok := refused[k]; k == "" || ok {
+			return invalid("WithHeader", fmt.Sprintf("WithHeader: header %q cannot be set by an option%s", key, why))
 		}
 		if !validHeaderName(k) || !validHeaderValue(value) {
 			return invalid("WithHeader", fmt.Sprintf("WithHeader: header %q: not a valid HTTP header name and value", key))
