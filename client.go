@@ -19,7 +19,11 @@ const Version = "0.1.0"
 
 // Client is the entry point to the API. Its services share one transport;
 // a Client is safe for concurrent use and should be reused. Build it with
-// NewClient: the zero Client has no services (its fields are nil).
+// NewClient. The zero Client's services are nil pointers: a call of one
+// fails with a VALIDATION_ERROR ("unconfigured client") without sending
+// anything, except Evals.Runs and Evals.Suites, which are fields read
+// through the nil Evals and panic as any such read does. String, BaseURL
+// and CloseIdleConnections take a zero or nil *Client too.
 type Client struct {
 	// Catalog reads the account, projects, chat sessions, chatboxes, the
 	// host-compatibility catalog and harness built-in tools.
@@ -78,16 +82,26 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 // (an http.Client without a Transport uses http.DefaultTransport, which the
 // whole process shares).
 func (c *Client) CloseIdleConnections() {
-	if hc := c.t.HTTPClient(); hc != nil { // nil: a zero Client, which has none
+	if hc := c.tr().HTTPClient(); hc != nil { // nil: a zero or nil Client, which has none
 		hc.CloseIdleConnections()
 	}
 }
 
-// BaseURL returns the base URL the client sends requests to.
-func (c *Client) BaseURL() string { return c.t.BaseURL() }
+// BaseURL returns the base URL the client sends requests to ("" for a
+// zero or nil Client).
+func (c *Client) BaseURL() string { return c.tr().BaseURL() }
 
 // String describes the client without its key.
-func (c *Client) String() string { return "projectops.Client{" + c.t.String() + "}" }
+func (c *Client) String() string { return "projectops.Client{" + c.tr().String() + "}" }
+
+// tr is c's transport; nil for a nil c, whose methods then act as a
+// zero Client's (the Transport's methods take a nil receiver).
+func (c *Client) tr() *transport.Transport {
+	if c == nil {
+		return nil
+	}
+	return c.t
+}
 
 // GoString is String, so %#v never shows the key either.
 func (c *Client) GoString() string { return c.String() }

@@ -116,6 +116,94 @@ func TestInputRejectionsAreTyped(t *testing.T) {
 	}
 }
 
+// Every service of a zero Client (nil pointers all) fails a call with the
+// zero service's VALIDATION_ERROR instead of panicking on a nil pointer,
+// and a nil *Client's own methods are safe.
+func TestZeroClientServicesFailTyped(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var c projectops.Client
+	var zeroEvals evals.Service
+	grant := &tunnels.Grant{RelayWSURL: "ws://relay.test/x", ConnectToken: "ct"}
+	calls := map[string]func() error{
+		"Catalog.Me":               func() error { _, err := c.Catalog.Me(ctx); return err },
+		"Catalog.ListProjects":     func() error { _, err := c.Catalog.ListProjects(ctx, nil); return err },
+		"Catalog.ListChatSessions": func() error { _, err := c.Catalog.ListChatSessions(ctx, nil); return err },
+		"Catalog.HostCatalog":      func() error { _, err := c.Catalog.HostCatalog(ctx); return err },
+		"Catalog.ListBuiltinTools": func() error { _, err := c.Catalog.ListBuiltinTools(ctx, "claude-code", nil); return err },
+		"Catalog.ListChatboxes":    func() error { _, err := c.Catalog.ListChatboxes(ctx, "p", nil); return err },
+		"Catalog.Chatbox":          func() error { _, err := c.Catalog.Chatbox(ctx, "p", "cb"); return err },
+		"Catalog.AllProjects": func() error {
+			for _, err := range c.Catalog.AllProjects(ctx, nil) {
+				return err
+			}
+			return nil
+		},
+		"Servers.List":        func() error { _, err := c.Servers.List(ctx, "p", nil); return err },
+		"Servers.Validate":    func() error { _, err := c.Servers.Validate(ctx, "p", "s"); return err },
+		"Servers.ListTools":   func() error { _, err := c.Servers.ListTools(ctx, "p", "s", nil); return err },
+		"Hosts.List":          func() error { _, err := c.Hosts.List(ctx, "p", nil); return err },
+		"Hosts.Get":           func() error { _, err := c.Hosts.Get(ctx, "p", "h"); return err },
+		"Hosts.Delete":        func() error { _, err := c.Hosts.Delete(ctx, "p", "h", nil); return err },
+		"Ingest.UploadURL":    func() error { _, err := c.Ingest.UploadURL(ctx, "p"); return err },
+		"Environments.List":   func() error { _, err := c.Environments.List(ctx, "p", nil); return err },
+		"Environments.Get":    func() error { _, err := c.Environments.Get(ctx, "p", "e"); return err },
+		"Environments.Delete": func() error { _, err := c.Environments.Delete(ctx, "p", "e"); return err },
+		"Environments.Build":  func() error { _, err := c.Environments.Build(ctx, "p", "e"); return err },
+		"Environments.Boot":   func() error { _, err := c.Environments.Boot(ctx, "p", "e"); return err },
+		"Environments.Reset":  func() error { _, err := c.Environments.Reset(ctx, "p"); return err },
+		"Environments.Share":  func() error { _, err := c.Environments.Share(ctx, "p", "e"); return err },
+		"Environments.ListBuilds": func() error {
+			_, err := c.Environments.ListBuilds(ctx, "p", "e", nil)
+			return err
+		},
+		"Environments.WaitForBuild": func() error {
+			_, err := c.Environments.WaitForBuild(ctx, "p", "e", "b")
+			return err
+		},
+		"Tunnels.Create": func() error { _, err := c.Tunnels.Create(ctx, "p", tunnels.CreateParams{}); return err },
+		"Tunnels.Close":  func() error { _, err := c.Tunnels.Close(ctx, "p", "s"); return err },
+		"Tunnels.Serve":  func() error { return c.Tunnels.Serve(ctx, grant, http.NotFoundHandler()) },
+		// A zero Client's Evals is nil, so its Runs and Suites are reached
+		// through a zero evals.Service: nil sub-services, as NewClient's
+		// never are.
+		"Evals.Runs.Get":    func() error { _, err := zeroEvals.Runs.Get(ctx, "p", "r"); return err },
+		"Evals.Suites.List": func() error { _, err := zeroEvals.Suites.List(ctx, "p", nil); return err },
+	}
+	for name, call := range calls {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("zero Client %s panicked: %v", name, p)
+				}
+			}()
+			if err := call(); !errors.Is(err, projectops.ErrValidation) || !strings.Contains(err.Error(), "unconfigured client") {
+				t.Errorf("zero Client %s: %v; want the unconfigured client's VALIDATION_ERROR", name, err)
+			}
+		}()
+	}
+	if got := c.Ingest.RedactText("text"); got != "text" {
+		t.Errorf("zero Client Ingest.RedactText = %q", got)
+	}
+	c.CloseIdleConnections()
+
+	var nilClient *projectops.Client
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Errorf("nil *Client panicked: %v", p)
+			}
+		}()
+		if s := nilClient.String(); !strings.Contains(s, "unconfigured") {
+			t.Errorf("nil *Client String = %q", s)
+		}
+		if b := nilClient.BaseURL(); b != "" {
+			t.Errorf("nil *Client BaseURL = %q", b)
+		}
+		nilClient.CloseIdleConnections()
+	}()
+}
+
 // A zero Client or service answers with a typed error, not a panic; so do
 // the zero values of error types, as errors.As leaves a target.
 func TestZeroValuesDoNotPanic(t *testing.T) {

@@ -39,10 +39,19 @@ func NewService(opts ...option.RequestOption) (*Service, error) {
 
 func newService(t *transport.Transport) *Service { return &Service{t: t} }
 
+// tr is s's transport; nil for a nil s (a zero Client's Catalog), which
+// transport.Do refuses with a VALIDATION_ERROR instead of panicking.
+func (s *Service) tr() *transport.Transport {
+	if s == nil {
+		return nil
+	}
+	return s.t
+}
+
 // Me returns the account the API key acts as.
 func (s *Service) Me(ctx context.Context, opts ...option.RequestOption) (*Me, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Me](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/me"})
+	return transport.Call[Me](ctx, s.tr(), &transport.Request{Method: http.MethodGet, Route: "/me"})
 }
 
 // ListProjects returns one page of the projects the caller can access in
@@ -64,7 +73,7 @@ func (s *Service) AllProjects(ctx context.Context, p *ProjectsParams, opts ...op
 }
 
 func (s *Service) projectsPage(ctx context.Context, p ProjectsParams, cursor string) (*shared.Page[Project], error) {
-	return transport.Call[shared.Page[Project]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/projects",
+	return transport.Call[shared.Page[Project]](ctx, s.tr(), &transport.Request{Method: http.MethodGet, Route: "/projects",
 		Query: transport.Query("organizationId", p.OrganizationID, "cursor", cursor)})
 }
 
@@ -92,7 +101,7 @@ func (s *Service) chatSessionsPage(ctx context.Context, p ChatSessionsParams) (*
 	if p.Limit != 0 {
 		limit = strconv.Itoa(p.Limit)
 	}
-	return transport.Call[shared.Page[ChatSession]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/chat-sessions",
+	return transport.Call[shared.Page[ChatSession]](ctx, s.tr(), &transport.Request{Method: http.MethodGet, Route: "/chat-sessions",
 		Query: transport.Query("projectId", p.ProjectID, "status", p.Status, "limit", limit, "before", p.Cursor)})
 }
 
@@ -100,7 +109,7 @@ func (s *Service) chatSessionsPage(ctx context.Context, p ChatSessionsParams) (*
 // key, so it works on a client built without one.
 func (s *Service) HostCatalog(ctx context.Context, opts ...option.RequestOption) (*HostCatalog, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[HostCatalog](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: "/host-catalog", Public: true})
+	return transport.Call[HostCatalog](ctx, s.tr(), &transport.Request{Method: http.MethodGet, Route: "/host-catalog", Public: true})
 }
 
 // ListBuiltinTools returns one page of the native tools of an agent
@@ -121,7 +130,7 @@ func (s *Service) AllBuiltinTools(ctx context.Context, harnessID string, p *List
 }
 
 func (s *Service) builtinToolsPage(ctx context.Context, harnessID, cursor string) (*shared.Page[BuiltinTool], error) {
-	return transport.Call[shared.Page[BuiltinTool]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[shared.Page[BuiltinTool]](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: "/harness/{harnessId}/builtin-tools", Params: []string{harnessID}, Query: transport.Query("cursor", cursor)})
 }
 
@@ -142,7 +151,7 @@ func (s *Service) AllChatboxes(ctx context.Context, projectID string, p *ListPar
 }
 
 func (s *Service) chatboxesPage(ctx context.Context, projectID, cursor string) (*shared.Page[Chatbox], error) {
-	return transport.Call[shared.Page[Chatbox]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[shared.Page[Chatbox]](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: "/projects/{projectId}/chatboxes", Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
 }
 
@@ -150,6 +159,6 @@ func (s *Service) chatboxesPage(ctx context.Context, projectID, cursor string) (
 // NOT_FOUND.
 func (s *Service) Chatbox(ctx context.Context, projectID, chatboxID string, opts ...option.RequestOption) (*ChatboxDetail, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[ChatboxDetail](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[ChatboxDetail](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: "/projects/{projectId}/chatboxes/{chatboxId}", Params: []string{projectID, chatboxID}})
 }

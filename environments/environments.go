@@ -33,6 +33,15 @@ func NewService(opts ...option.RequestOption) (*Service, error) {
 
 func newService(t *transport.Transport) *Service { return &Service{t: t, sleep: poll.Sleep} }
 
+// tr is s's transport; nil for a nil s (a zero Client's Environments), which
+// transport.Do refuses with a VALIDATION_ERROR instead of panicking.
+func (s *Service) tr() *transport.Transport {
+	if s == nil {
+		return nil
+	}
+	return s.t
+}
+
 const (
 	routeEnvironments = "/projects/{projectId}/computer-environments"
 	routeEnvironment  = "/projects/{projectId}/computer-environments/{environmentId}"
@@ -63,7 +72,7 @@ func (s *Service) All(ctx context.Context, projectID string, p *ListParams, opts
 }
 
 func (s *Service) page(ctx context.Context, projectID string, p ListParams) (*shared.Page[Environment], error) {
-	return transport.Call[shared.Page[Environment]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[shared.Page[Environment]](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: routeEnvironments, Params: []string{projectID}, Query: pageQuery(p)})
 }
 
@@ -80,7 +89,7 @@ func pageQuery(p ListParams) url.Values {
 // NOT_FOUND.
 func (s *Service) Get(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*Environment, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Environment](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[Environment](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: routeEnvironment, Params: []string{projectID, environmentID}})
 }
 
@@ -89,7 +98,7 @@ func (s *Service) Get(ctx context.Context, projectID, environmentID string, opts
 // request may have reached the service (a retry could create a duplicate).
 func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*Environment, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Environment](ctx, s.t, &transport.Request{Method: http.MethodPost,
+	return transport.Call[Environment](ctx, s.tr(), &transport.Request{Method: http.MethodPost,
 		Route: routeEnvironments, Params: []string{projectID}, Body: p, Class: transport.Write})
 }
 
@@ -98,7 +107,7 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 // effect as once, so Update is retried like a read.
 func (s *Service) Update(ctx context.Context, projectID, environmentID string, p UpdateParams, opts ...option.RequestOption) (*Environment, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Environment](ctx, s.t, &transport.Request{Method: http.MethodPatch,
+	return transport.Call[Environment](ctx, s.tr(), &transport.Request{Method: http.MethodPatch,
 		Route: routeEnvironment, Params: []string{projectID, environmentID}, Body: p, Class: transport.Idempotent})
 }
 
@@ -108,7 +117,7 @@ func (s *Service) Update(ctx context.Context, projectID, environmentID string, p
 // never turns a success into NOT_FOUND.
 func (s *Service) Delete(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*Deleted, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Deleted](ctx, s.t, &transport.Request{Method: http.MethodDelete,
+	return transport.Call[Deleted](ctx, s.tr(), &transport.Request{Method: http.MethodDelete,
 		Route: routeEnvironment, Params: []string{projectID, environmentID}, Class: transport.Write})
 }
 
@@ -117,7 +126,7 @@ func (s *Service) Delete(ctx context.Context, projectID, environmentID string, o
 // record, so Build is not retried once the request may have run.
 func (s *Service) Build(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*BuildStarted, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[BuildStarted](ctx, s.t, &transport.Request{Method: http.MethodPost,
+	return transport.Call[BuildStarted](ctx, s.tr(), &transport.Request{Method: http.MethodPost,
 		Route: routeBuild, Params: []string{projectID, environmentID}, Class: transport.Write})
 }
 
@@ -140,7 +149,7 @@ func (s *Service) AllBuilds(ctx context.Context, projectID, environmentID string
 }
 
 func (s *Service) buildsPage(ctx context.Context, projectID, environmentID string, p ListParams) (*shared.Page[Build], error) {
-	return transport.Call[shared.Page[Build]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+	return transport.Call[shared.Page[Build]](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 		Route: routeBuilds, Params: []string{projectID, environmentID}, Query: pageQuery(p)})
 }
 
@@ -155,7 +164,7 @@ func (s *Service) buildsPage(ctx context.Context, projectID, environmentID strin
 // time).
 func (s *Service) Boot(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*ComputerAttached, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[ComputerAttached](ctx, s.t, &transport.Request{Method: http.MethodPost,
+	return transport.Call[ComputerAttached](ctx, s.tr(), &transport.Request{Method: http.MethodPost,
 		Route: routeUse, Params: []string{projectID, environmentID}, Class: transport.Write})
 }
 
@@ -163,7 +172,7 @@ func (s *Service) Boot(ctx context.Context, projectID, environmentID string, opt
 // wiping its mutable state. It is not retried once the request may have run.
 func (s *Service) Reset(ctx context.Context, projectID string, opts ...option.RequestOption) (*ComputerReset, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[ComputerReset](ctx, s.t, &transport.Request{Method: http.MethodPost,
+	return transport.Call[ComputerReset](ctx, s.tr(), &transport.Request{Method: http.MethodPost,
 		Route: routeReset, Params: []string{projectID}, Class: transport.Write})
 }
 
@@ -172,6 +181,6 @@ func (s *Service) Reset(ctx context.Context, projectID string, opts ...option.Re
 // Share is retried like a read.
 func (s *Service) Share(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*Environment, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Environment](ctx, s.t, &transport.Request{Method: http.MethodPost,
+	return transport.Call[Environment](ctx, s.tr(), &transport.Request{Method: http.MethodPost,
 		Route: routePromote, Params: []string{projectID, environmentID}, Class: transport.Idempotent})
 }

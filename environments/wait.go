@@ -101,8 +101,11 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 			o(&c)
 		}
 	}
+	if s == nil {
+		s = new(Service) // a zero Client's: its first poll fails as an unconfigured client
+	}
 	var last *Build
-	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.t.MaxRetryAfter(), Sleep: s.sleep},
+	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter(), Sleep: s.sleep},
 		func(ctx context.Context) (poll.Step, error) {
 			b, err := s.findBuild(ctx, projectID, environmentID, buildID, c.req)
 			if err != nil {

@@ -28,6 +28,15 @@ func NewService(opts ...option.RequestOption) (*Service, error) {
 
 func newService(t *transport.Transport) *Service { return &Service{t: t} }
 
+// tr is s's transport; nil for a nil s (a zero Client's Hosts), which
+// transport.Do refuses with a VALIDATION_ERROR instead of panicking.
+func (s *Service) tr() *transport.Transport {
+	if s == nil {
+		return nil
+	}
+	return s.t
+}
+
 const (
 	routeHosts = "/projects/{projectId}/hosts"
 	routeHost  = "/projects/{projectId}/hosts/{hostId}"
@@ -49,7 +58,7 @@ func (s *Service) All(ctx context.Context, projectID string, p *ListParams, opts
 }
 
 func (s *Service) page(ctx context.Context, projectID, cursor string) (*shared.Page[Host], error) {
-	return transport.Call[shared.Page[Host]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeHosts,
+	return transport.Call[shared.Page[Host]](ctx, s.tr(), &transport.Request{Method: http.MethodGet, Route: routeHosts,
 		Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
 }
 
@@ -57,7 +66,7 @@ func (s *Service) page(ctx context.Context, projectID, cursor string) (*shared.P
 // NOT_FOUND.
 func (s *Service) Get(ctx context.Context, projectID, hostID string, opts ...option.RequestOption) (*HostDetail, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeHost,
+	return transport.Call[HostDetail](ctx, s.tr(), &transport.Request{Method: http.MethodGet, Route: routeHost,
 		Params: []string{projectID, hostID}})
 }
 
@@ -68,7 +77,7 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 		return nil, err
 	}
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeHosts,
+	return transport.Call[HostDetail](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeHosts,
 		Params: []string{projectID}, Body: p, Class: transport.Write, Scrub: p.Config.scrubber()})
 }
 
@@ -78,7 +87,7 @@ func (s *Service) Update(ctx context.Context, projectID, hostID string, p Update
 		return nil, err
 	}
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[HostDetail](ctx, s.t, &transport.Request{Method: http.MethodPatch, Route: routeHost,
+	return transport.Call[HostDetail](ctx, s.tr(), &transport.Request{Method: http.MethodPatch, Route: routeHost,
 		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent, Scrub: p.Config.scrubber()})
 }
 
@@ -94,5 +103,5 @@ func (s *Service) Delete(ctx context.Context, projectID, hostID string, p *Delet
 	if p != nil && p.Force {
 		req.Body = p
 	}
-	return transport.Call[Deleted](ctx, s.t, req)
+	return transport.Call[Deleted](ctx, s.tr(), req)
 }

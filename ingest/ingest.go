@@ -33,6 +33,15 @@ func NewService(opts ...option.RequestOption) (*Service, error) {
 
 func newService(t *transport.Transport) *Service { return &Service{t: t} }
 
+// tr is s's transport; nil for a nil s (a zero Client's Ingest), which
+// transport.Do refuses with a VALIDATION_ERROR instead of panicking.
+func (s *Service) tr() *transport.Transport {
+	if s == nil {
+		return nil
+	}
+	return s.t
+}
+
 // DefaultProject is the project alias for the API key's organization's
 // default project.
 const DefaultProject = "default"
@@ -133,7 +142,7 @@ func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeP
 // harmless.
 func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...option.RequestOption) (*UploadURL, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	out, err := transport.Call[answer[UploadURL]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUploadURL,
+	out, err := transport.Call[answer[UploadURL]](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeUploadURL,
 		Params: []string{projectID}, Body: struct{}{}, Class: transport.Idempotent, Legacy: true, Scrub: s.scrub})
 	if err != nil {
 		return nil, s.shown(err)
@@ -170,7 +179,7 @@ func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType str
 	if contentType == "" {
 		contentType = "application/octet-stream"
 	}
-	up, err := transport.Call[Upload](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeUpload,
+	up, err := transport.Call[Upload](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeUpload,
 		URL: uploadURL, RawBody: data, ContentType: contentType, Public: true, Class: transport.Upload})
 	if err != nil {
 		return nil, err
@@ -195,7 +204,7 @@ const MaxArtifactBytes = 32 << 20
 // already encoded; observe sees each attempt's status, netErr each
 // attempt's network error (see transport.Request.OnNetError).
 func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, observe func(int), netErr func(error)) (*RunResult, error) {
-	out, err := transport.Call[answer[RunResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
+	out, err := transport.Call[answer[RunResult]](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: route,
 		Params: []string{projectID}, Body: body, Wire: wireJSON, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe,
 		OnNetError: netErr, Legacy: true, Scrub: s.scrub})
 	if err != nil {
@@ -208,7 +217,7 @@ func (s *Service) run(ctx context.Context, route, projectID string, body any, ra
 }
 
 func (s *Service) appendRaw(ctx context.Context, projectID string, body any, raw []byte, observe func(int)) (*AppendResult, error) {
-	out, err := transport.Call[answer[AppendResult]](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeAppend,
+	out, err := transport.Call[answer[AppendResult]](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeAppend,
 		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe, Legacy: true, Scrub: s.scrub})
 	if err != nil {
 		return nil, s.shown(err)
@@ -294,4 +303,4 @@ func (s *Service) shown(err error) error {
 func (s *Service) scrub(v string) string { return credFields(string(redactor{key: s.redact}.text(v))) }
 
 // redact is the client's key redaction, for text about to be sent.
-func (s *Service) redact(v string) string { return s.t.Redact(v) }
+func (s *Service) redact(v string) string { return s.tr().Redact(v) }

@@ -34,7 +34,7 @@ const (
 var emptyBody = struct{}{}
 
 func post[T any](ctx context.Context, s *Service, route, projectID, serverID string, body any, c transport.Class) (*T, error) {
-	return transport.Call[T](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: route,
+	return transport.Call[T](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: route,
 		Params: []string{projectID, serverID}, Body: body, Class: c})
 }
 
@@ -188,6 +188,6 @@ func (s *Service) ImportTokens(ctx context.Context, projectID, serverID string, 
 	ctx = transport.WithOptions(ctx, opts)
 	// The one body that carries secrets: wireJSON sends them in clear, and
 	// Scrub keeps them out of an error that quotes the body back.
-	return transport.Call[ImportTokensResult](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeImportTokens,
+	return transport.Call[ImportTokensResult](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeImportTokens,
 		Params: []string{projectID, serverID}, Body: p, Wire: wireJSON, Class: transport.Idempotent, Scrub: p.scrubber()})
 }

@@ -25,6 +25,15 @@ func NewService(opts ...option.RequestOption) (*Service, error) {
 
 func newService(t *transport.Transport) *Service { return &Service{t: t} }
 
+// tr is s's transport; nil for a nil s (a zero Client's Servers), which
+// transport.Do refuses with a VALIDATION_ERROR instead of panicking.
+func (s *Service) tr() *transport.Transport {
+	if s == nil {
+		return nil
+	}
+	return s.t
+}
+
 const routeServers = "/projects/{projectId}/servers"
 
 // List returns one page of the project's saved servers (the service
@@ -44,6 +53,6 @@ func (s *Service) All(ctx context.Context, projectID string, p *ListParams, opts
 }
 
 func (s *Service) page(ctx context.Context, projectID, cursor string) (*shared.Page[Server], error) {
-	return transport.Call[shared.Page[Server]](ctx, s.t, &transport.Request{Method: http.MethodGet, Route: routeServers,
+	return transport.Call[shared.Page[Server]](ctx, s.tr(), &transport.Request{Method: http.MethodGet, Route: routeServers,
 		Params: []string{projectID}, Query: transport.Query("cursor", cursor)})
 }

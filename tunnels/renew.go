@@ -173,7 +173,7 @@ func (s *Service) lookup(ctx context.Context, g *Grant, hostNow func() time.Time
 	lctx := transport.WithOptions(ctx, []option.RequestOption{option.WithResponseInto(&meta)})
 	found := false
 	for sv, err := range pager.Seq(lctx, "", func(ctx context.Context, cursor string) (*shared.Page[namedServer], error) {
-		p, err := transport.Call[shared.Page[namedServer]](ctx, s.t, &transport.Request{Method: http.MethodGet,
+		p, err := transport.Call[shared.Page[namedServer]](ctx, s.tr(), &transport.Request{Method: http.MethodGet,
 			Route: routeServers, Params: []string{g.ProjectID}, Query: transport.Query("cursor", cursor)})
 		if err == nil {
 			offset = clockOffset(meta.Header, hostNow)

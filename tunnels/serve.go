@@ -67,7 +67,7 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		return apierr.Invalid("handler", "tunnels: Serve needs a handler")
 	}
 	o := defaultServeOptions()
-	o.client = s.t.HTTPClient()
+	o.client = s.tr().HTTPClient()
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)

@@ -22,6 +22,15 @@ func NewService(opts ...option.RequestOption) (*Service, error) {
 
 func newService(t *transport.Transport) *Service { return &Service{t: t} }
 
+// tr is s's transport; nil for a nil s (a zero Client's Tunnels), which
+// transport.Do refuses with a VALIDATION_ERROR instead of panicking.
+func (s *Service) tr() *transport.Transport {
+	if s == nil {
+		return nil
+	}
+	return s.t
+}
+
 const (
 	routeTunnels = "/projects/{projectId}/tunnels"
 	routeClose   = "/projects/{projectId}/tunnels/{serverId}/close"
@@ -34,7 +43,7 @@ const (
 // request may have reached the service.
 func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*Grant, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	g, err := transport.Call[Grant](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeTunnels,
+	g, err := transport.Call[Grant](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeTunnels,
 		Params: []string{projectID}, Body: p, Class: transport.Write})
 	if g != nil {
 		g.ProjectID = projectID
@@ -49,6 +58,6 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 // project that never had one; a server outside the project is NOT_FOUND.
 func (s *Service) Close(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*Closed, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return transport.Call[Closed](ctx, s.t, &transport.Request{Method: http.MethodPost, Route: routeClose,
+	return transport.Call[Closed](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeClose,
 		Params: []string{projectID, serverID}, Class: transport.Idempotent})
 }
