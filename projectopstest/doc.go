@@ -9,8 +9,11 @@
 // denial, per-key rate limits with Retry-After, a 1 MiB cap on every
 // request body (checked before anything else when its length is declared,
 // as it is read otherwise), strict request bodies, the
-// {code, message, details} error envelope and x-request-id reflection (an
-// inbound id of 8 to 128 letters, digits, '-' and '_'). What a request body may hold is
+// {code, message, details} error envelope, x-request-id reflection (an
+// inbound id of 8 to 128 letters, digits, '-' and '_') and the service
+// app's security headers on every answer but the tunnel edge's and
+// storage's (X-Content-Type-Options, X-Frame-Options, X-XSS-Protection,
+// Referrer-Policy). What a request body may hold is
 // decided by the service's contract, not by the SDK's Go types: every body
 // is parsed once and checked against the reference OpenAPI documents
 // (2026-07-09, whose names it follows, and 2026-08-22) and a JSON Schema of

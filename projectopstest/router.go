@@ -177,6 +177,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.id[0] = id
 	rec.info.shown = s.shownPath(r.URL.Path)
 	w.Header()["X-Request-Id"] = rec.id[:] // the header's value is part of rec's allocation
+	if appServes(r.URL.Path) {
+		setSecurityHeaders(rec)
+	}
 	defer func() {
 		path := rec.info.shown
 		s.reqlog.add(Request{
@@ -297,6 +300,7 @@ type statusRecorder struct {
 	info   reqInfo
 	id     [1]string // the X-Request-Id header's value
 	cors   [2]string // the Vary and Access-Control-Allow-Credentials values (cors.go)
+	sec    [4]string // the security headers' values (security_headers.go)
 }
 
 // WriteHeader implements http.ResponseWriter, remembering the first status.

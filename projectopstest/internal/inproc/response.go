@@ -36,7 +36,7 @@ type responseWriter struct {
 	// since; only then is a header rebuilt from them.
 	calledHeader bool
 	atKeys       int
-	at           [6]headerEntry
+	at           [12]headerEntry
 	pr           *io.PipeReader // streaming only
 	pw           *io.PipeWriter
 	err          error        // failure before commit, returned by RoundTrip

@@ -92,7 +92,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	// Room for the headers the double sets, so the map is made once.
-	rw := &responseWriter{header: make(http.Header, 4), head: req.Method == http.MethodHead}
+	rw := &responseWriter{header: make(http.Header, 12), head: req.Method == http.MethodHead}
 	// The handler's context is part of the writer's allocation; the
 	// server's closing cancels it too.
 	hctx := &rw.hctx
