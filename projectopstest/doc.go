@@ -184,8 +184,11 @@
 //   - a browser's request from an origin WithAllowedOrigins does not list
 //     is 403 FORBIDDEN in the spec's envelope, where the service's body is
 //     {"error": "Forbidden", "message"} (preflights are 204, as there);
-//   - every error is an envelope, unclean paths (".", "..", "//", a
-//     trailing slash: 404), bad query escapes, control characters in the
+//   - every error is an envelope, unclean paths ("//", a trailing slash:
+//     404; "." and ".." segments, also escaped as %2e, are first resolved
+//     as the service's server resolves them, so /api/v1/projects/x/../../me
+//     is /api/v1/me and /api/v1/me/. is /api/v1/me/), bad query escapes,
+//     control characters in the
 //     path (400) and an Authorization header over 8 KiB (401) included,
 //     but for a head over MaxHeaderBytes (431 with no body, as the
 //     service's server answers it) and what net/http refuses before any

@@ -216,32 +216,17 @@ func withStatus(status int, e *edge.Error) *edge.Error {
 	return e
 }
 
-// afterSlug is the request target as the caller wrote it (r.RequestURI)
+// afterSlug is the request target as the caller wrote it (requestTarget)
 // from the end of its /tunnels/{slug}: a byte string, its raw bytes and
 // its escapes kept. r.URL's escaped path is not: once the path holds a
 // byte it does not keep (a raw UTF-8 "é"), it is the decoded path escaped
 // afresh, so a caller's a%2Fb (one segment) would become a/b (two). The
 // target's first two segments are those of the admitted path, tunnels and
-// the slug (a slug with an escaped slash finds no tunnel). A target that
-// is not the one r.URL was read from (a request made in process) gives
-// way to r.URL's, which the router and Admit have seen.
+// the slug (a slug with an escaped slash finds no tunnel); its dot
+// segments were resolved before (resolveDots), so what is relayed is the
+// path whose scope was checked.
 func afterSlug(r *http.Request) string {
-	t := r.RequestURI
-	if t != "" && t[0] != '/' { // absolute form: scheme://authority/path?query
-		if _, rest, ok := strings.Cut(t, "://"); ok {
-			t = ""
-			if i := strings.IndexAny(rest, "/?"); i >= 0 {
-				t = rest[i:]
-			}
-		}
-	}
-	// The target only when it is what r.URL was read from: its path
-	// decodes to the path Admit checked and its query is the one whose
-	// ?k= was checked (an in-process request's Opaque may hold a '?').
-	p, q, _ := strings.Cut(t, "?")
-	if d, err := url.PathUnescape(p); err != nil || d != r.URL.Path || q != r.URL.RawQuery { // no copy unless p has escapes
-		t = r.URL.RequestURI()
-	}
+	t := requestTarget(r)
 	for range 2 { // "/tunnels", then "/{slug}"
 		if t == "" || t[0] != '/' {
 			break

@@ -132,8 +132,10 @@ func (rt *router) markStreaming(pattern string) {
 	rt.streamPrefixes = append(rt.streamPrefixes, path)
 }
 
-// streams reports whether r goes to a streaming route.
+// streams reports whether r goes to a streaming route (once its dot
+// segments are resolved, as the handler will see it).
 func (rt *router) streams(r *http.Request) bool {
+	r = resolveDots(r)
 	if !slices.ContainsFunc(rt.streamPrefixes, func(p string) bool { return strings.HasPrefix(r.URL.Path, p) }) {
 		return false
 	}

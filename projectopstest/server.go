@@ -106,6 +106,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	if o.contractTB != nil {
 		s.handler = contractChecked(o.contractTB, s.handler)
 	}
+	s.handler = resolvingDots(s.handler) // outermost: every layer sees the path the service routes
 	// Permanent: a client's retries of a closed server's calls would only wait.
 	s.transport = &inproc.Transport{Host: inprocHost{s}, Closed: backoff.Permanent(ErrServerClosed)}
 	var err error

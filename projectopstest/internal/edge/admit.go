@@ -17,8 +17,9 @@ const MaxAuthorizationBytes = 8 << 10
 
 // Admit answers, in the {code, message, details} envelope, the requests no
 // route should see, before the router does: an oversized Authorization
-// header, a path that is not clean (".", "..", "//" — which the router
-// would answer with an HTML redirect), a path with control characters or
+// header, a path that is not clean (an empty segment or a trailing slash,
+// which the router would answer with an HTML redirect, once dot segments
+// are resolved: ResolveDots), a path with control characters or
 // invalid UTF-8, and a query string with bad escapes (which would
 // otherwise be dropped silently, so ?cursor=%zz read page one). It reports
 // whether the request may go on to the router. Its messages show the path
@@ -51,7 +52,8 @@ func Admit(w http.ResponseWriter, r *http.Request, shown string, checkQuery bool
 
 // cleanPath reports whether p is already in canonical form: no empty,
 // "." or ".." segments (a trailing slash is kept; no route has one, so it
-// reads as 404).
+// reads as 404). Dot segments are resolved before Admit runs, so what it
+// refuses is an empty segment ("//"), as the service's router does.
 func cleanPath(p string) bool {
 	c := path.Clean(p)
 	if strings.HasSuffix(p, "/") && c != "/" {

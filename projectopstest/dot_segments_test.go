@@ -1,0 +1,115 @@
+package projectopstest_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// TestDotSegmentsResolved: the service's server builds each request's URL
+// with WHATWG new URL, which resolves "." and ".." segments (also escaped
+// as %2e) before routing, so GET /api/v1/projects/x/../../me is served as
+// GET /api/v1/me, and the request log shows the path served. A trailing
+// dot segment leaves a trailing slash and an empty segment stays: both
+// are still 404, as the service's routes have neither.
+func TestDotSegmentsResolved(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	addr := loopbackAddr(t, srv)
+	auth := map[string]string{"Authorization": "Bearer " + ws.APIKey}
+	cases := []struct {
+		target string
+		status int
+		logged string
+	}{
+		{"/api/v1/./me", http.StatusOK, "/api/v1/me"},
+		{"/api/v1/projects/x/../../me", http.StatusOK, "/api/v1/me"},
+		{"/api/v1/projects/%2e%2e/me", http.StatusOK, "/api/v1/me"},
+		{"/api/v1/projects/.%2E/%2E/me", http.StatusOK, "/api/v1/me"},
+		{"/api/v1/projects/" + ws.ProjectID + "/hosts/../servers", http.StatusOK, "/api/v1/projects/" + ws.ProjectID + "/servers"},
+		{"/../../api/v1/me?x=1", http.StatusOK, "/api/v1/me"}, // never above the root
+		{"/api/v1/me/.", http.StatusNotFound, "/api/v1/me/"},
+		{"/api/v1/me/x/..", http.StatusNotFound, "/api/v1/me/"},
+		{"/api/v1/projects//x/../me", http.StatusNotFound, "/api/v1/projects//me"},
+	}
+	for _, c := range cases {
+		status, _, body := rawRequest(t, addr, "GET", c.target, auth, "")
+		if status != c.status {
+			t.Errorf("GET %s: %d %.160s; want %d", c.target, status, body, c.status)
+		}
+		reqs := srv.Requests()
+		if got := reqs[len(reqs)-1].Path; got != c.logged {
+			t.Errorf("GET %s: logged as %q, want %q", c.target, got, c.logged)
+		}
+	}
+}
+
+// TestDotSegmentsResolvedInProcess: a Go client keeps a URL's dot
+// segments as written; the in-process transport's requests are resolved
+// as a socket's are.
+func TestDotSegmentsResolvedInProcess(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	for _, p := range []string{"/projects/x/../../me", "/projects/%2e%2e/me", "/./me"} {
+		if r := tg.call(t, "GET", p, ws.APIKey, nil); r.status != http.StatusOK {
+			t.Errorf("GET %s: %d %s; want 200", p, r.status, r.body)
+		}
+	}
+}
+
+// TestDotSegmentsInTunnelURLs: the tunnel edge checks the scope of, and
+// relays, the resolved path: a ".." inside the scope reaches the host
+// resolved, and one that climbs out of it finds no tunnel (404), so no
+// path outside the scope is ever relayed.
+func TestDotSegmentsInTunnelURLs(t *testing.T) {
+	t.Parallel()
+	f := newRelayFixture(t, true)
+	a := f.dial(t)
+	scope := strings.TrimPrefix(f.publicU.EscapedPath(), "/tunnels/"+a.hello.Slug)
+	if got, _, _ := strings.Cut(relayPath(t, f, a, "/x/../y/%2e/z"), "?"); got != scope+"/y/z" {
+		t.Errorf("relayed path %q, want %q", got, scope+"/y/z")
+	}
+	addr := strings.TrimPrefix(strings.TrimSuffix(f.tg.base, "/api/v1"), "http://")
+	for _, extra := range []string{"/../other", "/%2e%2e/%2e%2e/x"} {
+		target := f.publicU.EscapedPath() + extra + "?" + f.publicU.RawQuery
+		status, _, body := rawRequest(t, addr, "GET", target, nil, "")
+		if status != http.StatusNotFound {
+			t.Errorf("%s after the scope: %d %.160s; want 404", extra, status, body)
+		}
+	}
+	select {
+	case m := <-a.in:
+		t.Errorf("the host got %s %q; want nothing outside the scope", m.T, m.URL)
+	default:
+	}
+}
+
+// TestDotSegmentsStreamInProcess: the in-process transport decides from
+// the resolved path whether a route streams, so a tunnel URL written with
+// dot segments still streams its answer (the caller has the head while
+// the host is still sending) instead of waiting for its end.
+func TestDotSegmentsStreamInProcess(t *testing.T) {
+	t.Parallel()
+	f := newRelayFixture(t, false)
+	a := f.dial(t)
+	u := *f.publicU
+	u.Path, u.RawPath = "/api/v1/../.."+u.Path, "" // only the resolved path is a tunnel's
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", u.String(), nil)
+	respc := f.do(req)
+	m := <-a.in
+	a.sendText(`{"t":"res","id":%d,"status":200,"headers":[["content-type","text/event-stream"]]}`, m.ID)
+	a.sendChunk(m.ID, "data: 1\n\n")
+	select {
+	case resp := <-respc:
+		a.sendText(`{"t":"res_end","id":%d}`, m.ID)
+		resp.Body.Close()
+	case <-time.After(relayWait): // a deadline for a hung double, not a timing assertion
+		t.Fatal("no response head before the host ended its answer: the route did not stream")
+	}
+}

@@ -1,0 +1,72 @@
+package edge
+
+import "strings"
+
+// ResolveDots resolves the dot segments of an escaped path as a WHATWG URL
+// parser does, which is how the service's server reads every request
+// target before routing (it builds the request's URL with new URL): a "."
+// segment is dropped and a ".." segment drops the one before it, never
+// climbing above the root; "%2e" counts as a dot in any case (".%2E",
+// "%2e." and "%2e%2e" are ".."); a dot segment at the end leaves a
+// trailing slash; empty segments ("//") stay, and so does "..%2F" (not a
+// segment of its own). A path without dot segments comes back as it is,
+// without allocating.
+func ResolveDots(p string) string {
+	if !HasDotSegment(p) {
+		return p
+	}
+	segs := strings.Split(p[1:], "/")
+	out := segs[:0] // each segment is read before its slot is written again
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		switch {
+		case isDoubleDot(seg):
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		case isSingleDot(seg):
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, seg)
+		}
+	}
+	return "/" + strings.Join(out, "/")
+}
+
+// HasDotSegment reports whether the escaped path p, which starts with a
+// slash, has a segment ResolveDots resolves.
+func HasDotSegment(p string) bool {
+	if p == "" || p[0] != '/' ||
+		!strings.Contains(p, "/.") && !strings.Contains(p, "/%2e") && !strings.Contains(p, "/%2E") {
+		return false
+	}
+	for rest := p[1:]; ; {
+		seg, after, more := strings.Cut(rest, "/")
+		if isSingleDot(seg) || isDoubleDot(seg) {
+			return true
+		}
+		if !more {
+			return false
+		}
+		rest = after
+	}
+}
+
+func isSingleDot(s string) bool { return s == "." || strings.EqualFold(s, "%2e") }
+
+func isDoubleDot(s string) bool {
+	switch len(s) {
+	case 2:
+		return s == ".."
+	case 4:
+		return strings.EqualFold(s, ".%2e") || strings.EqualFold(s, "%2e.")
+	case 6:
+		return strings.EqualFold(s, "%2e%2e")
+	}
+	return false
+}
