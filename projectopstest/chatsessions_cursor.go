@@ -2,7 +2,6 @@ package projectopstest
 
 import (
 	"math"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -13,7 +12,7 @@ import (
 // has every GET listing take the previous nextCursor as cursor; the
 // reference notes name the same value before. Both are accepted, and cursor
 // wins when both are given. nil means the first page.
-func sessionCursorParam(q url.Values) (*sessionPos, *edge.Error) {
+func sessionCursorParam(q edge.Query) (*sessionPos, *edge.Error) {
 	param, c := "cursor", q.Get("cursor")
 	if c == "" {
 		param, c = "before", q.Get("before")

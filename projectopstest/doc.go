@@ -68,7 +68,11 @@
 //     given), and its own nextCursor stays opaque so that sessions sharing a
 //     millisecond are never skipped;
 //   - like the service, every route ignores query parameters it does not
-//     know, and a listing that serves one page ignores cursor and limit;
+//     know, whatever they hold, and reads the ones it knows as the
+//     service's routes do: only '&' separates parameters, the first of a
+//     repeated one wins, and a bad percent escape (?cursor=%zz) stays raw
+//     text, validated as such (a cursor the double did not make: 400
+//     naming it); a listing that serves one page ignores cursor and limit;
 //     the computer-environment and build listings, which the service
 //     answers in one page, page here under a limit but refuse neither
 //     parameter: a cursor they did not make starts from the first page;
@@ -187,9 +191,8 @@
 //   - every error is an envelope, unclean paths ("//", a trailing slash:
 //     404; "." and ".." segments, also escaped as %2e, are first resolved
 //     as the service's server resolves them, so /api/v1/projects/x/../../me
-//     is /api/v1/me and /api/v1/me/. is /api/v1/me/), bad query escapes,
-//     control characters in the
-//     path (400) and an Authorization header over 8 KiB (401) included,
+//     is /api/v1/me and /api/v1/me/. is /api/v1/me/), control characters
+//     in the path (400) and an Authorization header over 8 KiB (401) included,
 //     but for a head over MaxHeaderBytes (431 with no body, as the
 //     service's server answers it) and what net/http refuses before any
 //     handler runs on the loopback listener (a request line that does not

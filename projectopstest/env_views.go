@@ -46,7 +46,7 @@ func buildView(b *buildRec) environments.Build {
 // a limit is clamped as the eval listings clamp theirs, and a cursor the
 // double did not make starts from the top.
 func pageArgs(r *http.Request, kind string) (limit, after int) {
-	q := r.URL.Query()
+	q := edge.QueryOf(r)
 	limit = edge.ClampLimit(q.Get("limit"), envListDefaultLimit, envListMaxLimit)
 	if c := q.Get("cursor"); c != "" {
 		if pos, herr := edge.DecodeCursor(kind, c, "cursor"); herr == nil {

@@ -203,7 +203,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if api && !s.corsGate(rec, r) {
 		return // a foreign origin, or a preflight
 	}
-	if !edge.Admit(rec, r, rec.info.shown, api) {
+	if !edge.Admit(rec, r, rec.info.shown) {
 		return
 	}
 	if r.ContentLength > edge.MaxBodyBytes && r.Method != http.MethodGet && r.Method != http.MethodHead &&

@@ -57,7 +57,7 @@ func getMe(c *call, _ *none) (views.Me, *edge.Error) {
 // matches nothing.
 func listProjects(c *call, _ *none) (pager.Page[views.Project], *edge.Error) {
 	page := pager.Page[views.Project]{Items: []views.Project{}}
-	if org := c.r.URL.Query().Get("organizationId"); org == "" || org == c.a.orgID {
+	if org := edge.QueryOf(c.r).Get("organizationId"); org == "" || org == c.a.orgID {
 		u := c.s.st.users[c.a.userID]
 		for _, p := range sortedByOrd(c.s.st.projects, func(p *projectRec) int { return p.ord }, nil) {
 			if role := roleIn(u, p); role != "" && p.orgID == c.a.orgID {

@@ -36,7 +36,7 @@ func (p sessionPos) before(q sessionPos) bool { // p sorts after q (older)
 func listChatSessions(c *call, _ *none) (pager.Page[views.Session], *edge.Error) {
 	s, a := c.s, c.a
 	page := pager.Page[views.Session]{Items: []views.Session{}}
-	q := c.r.URL.Query()
+	q := edge.QueryOf(c.r)
 	status := q.Get("status")
 	if status == "" {
 		status = catalog.ChatSessionActive

@@ -16,7 +16,7 @@ const (
 )
 
 func listIterations(c *call, _ *none) (pager.Page[views.Iteration], *edge.Error) {
-	q := c.r.URL.Query()
+	q := edge.QueryOf(c.r)
 	// Clamped, never refused, as the service reads it (the reference
 	// lists no 400 here).
 	limit := edge.ClampLimit(q.Get("limit"), iterationsDefaultLimit, iterationsMaxLimit)

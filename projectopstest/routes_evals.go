@@ -51,7 +51,7 @@ func listEvalSuites(c *call, _ *none) (pager.Page[views.Suite], *edge.Error) {
 
 func listSuiteRuns(c *call, _ *none) (pager.Page[views.Run], *edge.Error) {
 	// Clamped, never refused, as the service reads it.
-	limit := edge.ClampLimit(c.r.URL.Query().Get("limit"), suiteRunsDefaultLimit, suiteRunsMaxLimit)
+	limit := edge.ClampLimit(edge.QueryOf(c.r).Get("limit"), suiteRunsDefaultLimit, suiteRunsMaxLimit)
 	su := c.s.st.suites[c.path("suiteId")]
 	if su == nil || su.projectID != c.project.id {
 		return pager.Page[views.Run]{}, notFoundIn("Eval suite")

@@ -2,7 +2,6 @@ package edge
 
 import (
 	"net/http"
-	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -19,16 +18,12 @@ const MaxAuthorizationBytes = 8 << 10
 // route should see, before the router does: an oversized Authorization
 // header, a path that is not clean (an empty segment or a trailing slash,
 // which the router would answer with an HTML redirect, once dot segments
-// are resolved: ResolveDots), a path with control characters or
-// invalid UTF-8, and a query string with bad escapes (which would
-// otherwise be dropped silently, so ?cursor=%zz read page one). It reports
-// whether the request may go on to the router. Its messages show the path
-// as shown, which hides credentials a path may hold.
-//
-// checkQuery is false for a tunnel's public URL: its query goes to the
-// tunnel's host as the caller wrote it (the service's edge parses only its
-// k), semicolons and odd escapes included.
-func Admit(w http.ResponseWriter, r *http.Request, shown string, checkQuery bool) bool {
+// are resolved: ResolveDots) and a path with control characters or
+// invalid UTF-8. It reports whether the request may go on to the router.
+// Its messages show the path as shown, which hides credentials a path may
+// hold. The query is not looked at: as the service's routes, each route
+// reads the parameters it names (Query), whatever else the query holds.
+func Admit(w http.ResponseWriter, r *http.Request, shown string) bool {
 	var herr *Error
 	switch p := r.URL.Path; {
 	case headerBytes(r.Header.Values("Authorization")) > MaxAuthorizationBytes:
@@ -38,10 +33,6 @@ func Admit(w http.ResponseWriter, r *http.Request, shown string, checkQuery bool
 		herr = Validation("", "Invalid request path")
 	case !cleanPath(r.URL.EscapedPath()): // as the router sees segments: "..%2F" is not ".."
 		herr = NotFound("No route for " + r.Method + " " + strconv.Quote(shown) + ": the path is not clean")
-	case checkQuery:
-		if err := queryError(r.URL.RawQuery); err != nil {
-			herr = Validation("", "Invalid query string: "+queryErr(err))
-		}
 	}
 	if herr != nil {
 		WriteError(w, herr)
@@ -72,24 +63,4 @@ func headerBytes(vs []string) int {
 		n += len(v)
 	}
 	return n
-}
-
-// queryErr describes a query parse error without echoing the query, which
-// may hold a secret (a tunnel's ?k=).
-// queryError is url.ParseQuery's error for q without building its map: a
-// single parameter without a semicolon or a percent sign (a tunnel URL's
-// ?k=, most queries) cannot fail, anything else is parsed.
-func queryError(q string) error {
-	if !strings.ContainsAny(q, "&;%") {
-		return nil
-	}
-	_, err := url.ParseQuery(q)
-	return err
-}
-
-func queryErr(err error) string {
-	if strings.Contains(err.Error(), "escape") {
-		return "bad percent-escape"
-	}
-	return "malformed"
 }

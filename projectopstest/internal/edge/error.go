@@ -1,7 +1,8 @@
 // Package edge is the double's HTTP edge below its handlers: the
 // {code, message, details} error envelope and how it is written, request
 // bodies read once and checked against the contract, opaque cursors and
-// page sizes, and the admission check every request passes before routing.
+// page sizes, query parameters and dot segments read as the service reads
+// them, and the admission check every request passes before routing.
 // It knows nothing of the store.
 package edge
 
