@@ -114,6 +114,10 @@ type Dialer struct {
 	// TerminateDuration is how long a stdio server gets to exit after its
 	// stdin closes before it is signalled.
 	TerminateDuration time.Duration
+	// Log receives a debug record for each line a stdio server wrote to
+	// stdout that is not a JSON-RPC message and was dropped: its length,
+	// never its content. Nil discards them.
+	Log *slog.Logger
 	// wrap, when set, wraps every client transport (a test seam for
 	// misbehaving connections).
 	wrap func(mcp.Transport) mcp.Transport
@@ -235,7 +239,7 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 		cmd.Env = stdioEnviron(t.Env)
 		ownGroup(cmd)
 		c.cmd = cmd
-		tr = &mcp.CommandTransport{Command: cmd, TerminateDuration: d.TerminateDuration}
+		tr = &stdioTransport{cmd: cmd, terminate: d.TerminateDuration, log: d.Log}
 	default:
 		return nil, errors.New("mcpconn: unknown transport " + t.Transport)
 	}
@@ -336,9 +340,9 @@ func (c *Conn) Close() {
 			_ = c.Session.Close() // "signal: terminated" from a stdio peer is benign
 		}
 		if c.cmd != nil {
-			// go-sdk ends the process it started; one started through a
-			// wrapper (sh -c, npx) leaves the real server behind unless
-			// its whole group goes.
+			// The session's close ends the process it started; one
+			// started through a wrapper (sh -c, npx) leaves the real
+			// server behind unless its whole group goes.
 			killGroup(c.cmd)
 		}
 		if c.server != nil {

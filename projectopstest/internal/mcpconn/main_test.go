@@ -15,11 +15,21 @@ import (
 const stdioEnv = "MCPCONN_TEST_STDIO_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(stdioEnv) == "1" {
-		if err := testServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
+	switch os.Getenv(stdioEnv) {
+	case "1":
+		serveStdio(testServer())
+	case "noisy":
+		serveNoisy()
+	case "junk":
+		writeJunk()
 	}
 	goleak.VerifyTestMain(m)
+}
+
+// serveStdio serves s on stdin and stdout, then exits.
+func serveStdio(s *mcp.Server) {
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		os.Exit(1)
+	}
+	os.Exit(0)
 }

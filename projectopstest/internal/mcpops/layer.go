@@ -71,6 +71,7 @@ func New(ctx context.Context, cfg Config) *Layer {
 	}
 	m.dialer = mcpconn.NewDialer("projectopstest", "1.0.0", m.http)
 	m.dialer.ConnectTimeout = cfg.Timeout
+	m.dialer.Log = cfg.Log
 	m.pool = mcpconn.NewPool(ctx, m.dialer, cfg.Idle, cfg.CloseTimeout)
 	if cfg.KeepSessions {
 		m.pool.KeepAll()

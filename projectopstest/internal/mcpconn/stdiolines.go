@@ -1,0 +1,140 @@
+package mcpconn
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+)
+
+// messageLines reads a stdio server's stdout and passes on only its lines
+// that are JSON-RPC messages: JSON objects whose "jsonrpc" is "2.0". The
+// service's stdio client (the TypeScript MCP SDK's) parses each line on
+// its own, reports one that is not a message and reads on, so a server
+// that prints a banner, or logs to stdout during a call, keeps working
+// there; go-sdk's decoder would end the session on the first such line.
+// A tagged message go-sdk then cannot decode still ends it.
+//
+// A dropped line is logged by its length only: its content may be
+// anything the server printed, secrets from its environment included. A
+// line that cannot be a message (its first byte that is not blank is not
+// '{') is discarded as it streams, whatever its length; a line that may be
+// one is buffered up to limit bytes, past which reading fails, as go-sdk's
+// own frame bound does.
+type messageLines struct {
+	r     *bufio.Reader
+	limit int
+	log   *slog.Logger
+	line  []byte // the line being read, reused
+	out   []byte // what is left to hand out of the last message
+	err   error  // what ended reading, returned once out is drained
+}
+
+// messageLineBuffer is the read buffer: a chunk of a line, not a bound.
+const messageLineBuffer = 64 << 10
+
+// keptLineCap is the largest line buffer kept between lines: a session
+// that once read a huge message does not hold its size for life.
+const keptLineCap = 1 << 20
+
+// errLineTooLong: a stdout line that may be a message passed the limit.
+var errLineTooLong = errors.New("mcpconn: stdio server wrote a line longer than the message size limit")
+
+func newMessageLines(r io.Reader, limit int, log *slog.Logger) *messageLines {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &messageLines{r: bufio.NewReaderSize(r, messageLineBuffer), limit: limit, log: log}
+}
+
+func (m *messageLines) Read(p []byte) (int, error) {
+	for len(m.out) == 0 {
+		if m.err != nil {
+			return 0, m.err
+		}
+		m.out, m.err = m.next()
+	}
+	n := copy(p, m.out)
+	m.out = m.out[n:]
+	return n, nil
+}
+
+// Close does nothing: the pipe is the process's, closed by its Wait.
+func (m *messageLines) Close() error { return nil }
+
+// next reads one line and returns it when it is a message, nil when it was
+// dropped, with the error that ended reading, if any.
+func (m *messageLines) next() ([]byte, error) {
+	if cap(m.line) > keptLineCap {
+		m.line = nil
+	}
+	m.line = m.line[:0]
+	size, keep := 0, true
+	for {
+		chunk, err := m.r.ReadSlice('\n')
+		size += len(chunk)
+		if keep {
+			m.line = append(m.line, chunk...)
+			if keep = mayBeMessage(m.line); !keep {
+				m.line = m.line[:0]
+			} else if len(m.line) > m.limit {
+				return nil, errLineTooLong
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if size == 0 {
+			return nil, err
+		}
+		// A last line without a newline is judged as it is: go-sdk's
+		// decoder takes a message the stream's end closes.
+		if keep && isMessage(m.line) {
+			return m.line, err
+		}
+		if !keep || !blank(m.line) {
+			m.log.LogAttrs(context.Background(), slog.LevelDebug,
+				"projectopstest mcp stdio: dropped a stdout line that is not a JSON-RPC message",
+				slog.Int("bytes", size))
+		}
+		return nil, err
+	}
+}
+
+// mayBeMessage reports whether a line starting with prefix may be a
+// message: its first byte that is not JSON whitespace is '{', or it has
+// none yet.
+func mayBeMessage(prefix []byte) bool {
+	for _, b := range prefix {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return b == '{'
+		}
+	}
+	return true
+}
+
+// isMessage reports whether line is one JSON object tagged "jsonrpc":
+// "2.0", as every JSON-RPC message is: what else it holds is go-sdk's to
+// judge.
+func isMessage(line []byte) bool {
+	var head struct {
+		JSONRPC *string `json:"jsonrpc"`
+	}
+	return json.Unmarshal(line, &head) == nil && head.JSONRPC != nil && *head.JSONRPC == "2.0"
+}
+
+// blank reports whether line is JSON whitespace only (an empty line).
+func blank(line []byte) bool {
+	for _, b := range line {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return true
+}
