@@ -9,8 +9,13 @@ import (
 // Defaults of the double's MCP layer.
 const (
 	// DefaultMCPTimeout bounds connecting to a saved server and each MCP
-	// call; past it the API answers 504 TIMEOUT.
+	// call; past it the API answers 504 TIMEOUT. Validate and doctor are
+	// bounded by DefaultMCPDiagnosticTimeout instead.
 	DefaultMCPTimeout = 30 * time.Second
+	// DefaultMCPDiagnosticTimeout bounds validate and doctor instead:
+	// their connect and doctor's listings, as the service bounds both
+	// operations by its 10 s connect timeout.
+	DefaultMCPDiagnosticTimeout = 10 * time.Second
 	// DefaultMCPIdleTimeout closes a kept stdio session unused for this
 	// long.
 	DefaultMCPIdleTimeout = 5 * time.Minute
@@ -21,16 +26,28 @@ const (
 
 // mcpOptions configure the MCP layer; zero values get the defaults.
 type mcpOptions struct {
-	timeout, idle, closeTimeout time.Duration
-	httpClient                  *http.Client
-	pooled                      bool
+	timeout, diagnostic, idle, closeTimeout time.Duration
+	httpClient                              *http.Client
+	pooled                                  bool
 }
 
 // WithMCPTimeout sets how long the double waits for a saved MCP server to
 // connect and initialize, and for each MCP call, before answering 504
 // TIMEOUT (default DefaultMCPTimeout). Tests of silent servers set it low.
+// Validate and doctor have a timeout of their own (by default the
+// shorter one): see WithMCPDiagnosticTimeout.
 func WithMCPTimeout(d time.Duration) Option {
 	return checked("WithMCPTimeout", d > 0, "duration must be positive", func(o *options) { o.mcp.timeout = d })
+}
+
+// WithMCPDiagnosticTimeout sets how long validate and doctor wait for a
+// saved MCP server to connect and initialize, and doctor for each of its
+// listings, before answering 504 TIMEOUT (doctor: a report saying so).
+// The default is DefaultMCPDiagnosticTimeout, or WithMCPTimeout's duration
+// when that is shorter, so a test that lowers WithMCPTimeout need not
+// lower both.
+func WithMCPDiagnosticTimeout(d time.Duration) Option {
+	return checked("WithMCPDiagnosticTimeout", d > 0, "duration must be positive", func(o *options) { o.mcp.diagnostic = d })
 }
 
 // WithMCPIdleTimeout sets how long a kept MCP session may stay unused

@@ -11,11 +11,14 @@ import (
 // newMCPLayer builds the double's MCP layer (internal/mcpops) with o's
 // settings, the defaults filling what o leaves zero.
 func newMCPLayer(s *Server, o mcpOptions) *mcpops.Layer {
-	cfg := mcpops.Config{Timeout: o.timeout, Idle: o.idle, CloseTimeout: o.closeTimeout,
+	cfg := mcpops.Config{Timeout: o.timeout, DiagnosticTimeout: o.diagnostic, Idle: o.idle, CloseTimeout: o.closeTimeout,
 		KeepSessions: o.pooled, HTTPClient: o.httpClient, Now: s.now, Log: s.log,
 		Wrap: func(c *http.Client) *http.Client { return routeSelf(c, selfTransport{s}) }}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultMCPTimeout
+	}
+	if cfg.DiagnosticTimeout <= 0 {
+		cfg.DiagnosticTimeout = min(DefaultMCPDiagnosticTimeout, cfg.Timeout)
 	}
 	if cfg.Idle <= 0 {
 		cfg.Idle = DefaultMCPIdleTimeout

@@ -56,6 +56,10 @@ type Target struct {
 	Command string
 	Args    []string
 	Env     []string
+	// ConnectTimeout, when positive, bounds connect + initialize instead
+	// of the Dialer's ConnectTimeout (validate and doctor wait less than
+	// the other operations).
+	ConnectTimeout time.Duration
 	// ProtocolVersion is the version to offer first. Empty offers go-sdk's
 	// latest, which costs a wasted round trip against peers that predate
 	// the 2026-07-28 discover handshake.
@@ -175,7 +179,7 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 	// fired first (2). A timer that loses never touches the session Dial
 	// returns (its callback may run after Stop failed to stop it).
 	var outcome atomic.Int32
-	timer := time.AfterFunc(d.ConnectTimeout, func() {
+	timer := time.AfterFunc(d.connectTimeout(t), func() {
 		if !outcome.CompareAndSwap(0, 2) {
 			return
 		}
@@ -213,6 +217,14 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 	}
 	c.Session, c.InitRaw = cs, initRaw.Result()
 	return c, nil
+}
+
+// connectTimeout is the bound of connecting to t: its own, else d's.
+func (d *Dialer) connectTimeout(t Target) time.Duration {
+	if t.ConnectTimeout > 0 {
+		return t.ConnectTimeout
+	}
+	return d.ConnectTimeout
 }
 
 func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSession, error) {
@@ -261,7 +273,7 @@ const streamableAttempt = 3 * time.Second
 func (d *Dialer) connectHTTP(ctx context.Context, c *Conn, t Target, opts *mcp.ClientSessionOptions) (*mcp.ClientSession, error) {
 	if !preferSSE(t.URL) {
 		actx, cancel := ctx, context.CancelFunc(func() {})
-		if d.ConnectTimeout > streamableAttempt {
+		if d.connectTimeout(t) > streamableAttempt {
 			actx, cancel = context.WithTimeout(ctx, streamableAttempt)
 		}
 		// No reconnects: a dead server must fail the call now, not after

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
@@ -29,6 +30,9 @@ type Call struct {
 
 	l     *Layer
 	grant *grant
+	// timeout bounds each MCP operation of the call; zero is the layer's
+	// Timeout.
+	timeout time.Duration
 }
 
 // Open attaches c to the layer.
@@ -72,9 +76,14 @@ func errOAuthRequired() *edge.Error {
 	return edge.NewError(shared.CodeOAuthRequired, oauthRequiredMsg, nil)
 }
 
-// opContext bounds one MCP operation by the layer's timeout and its end.
+// opContext bounds one MCP operation by the call's timeout and the
+// layer's end.
 func (sc *Call) opContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(ctx, sc.l.cfg.Timeout)
+	d := sc.timeout
+	if d <= 0 {
+		d = sc.l.cfg.Timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
 	stop := context.AfterFunc(sc.l.ctx, cancel)
 	return ctx, func() { stop(); cancel() }
 }
@@ -133,7 +142,13 @@ func (sc *Call) runOn(ctx context.Context, lease *mcpconn.Lease, op func(ctx con
 
 // dialFresh opens a one-off session for a diagnostic: validate and doctor
 // test the server itself, never a kept session that may predate a change.
+// Connecting and the session's operations are bounded by the diagnostic
+// timeout, as the service bounds both operations by its connect timeout.
 func (sc *Call) dialFresh(ctx context.Context) (*mcpconn.Conn, *mcpconn.Failure) {
+	if d := sc.l.cfg.DiagnosticTimeout; d > 0 {
+		sc.timeout = d
+		sc.Target.ConnectTimeout = d
+	}
 	c, err := sc.l.pool.Dial(ctx, sc.Target)
 	if err != nil {
 		return nil, mcpconn.Classify(err, nil, ctx, nil)

@@ -22,10 +22,15 @@ import (
 	"github.com/projectops/projectops-go/projectopstest/internal/mcpconn"
 )
 
-// Config configures a Layer. Every duration must be positive.
+// Config configures a Layer. Every duration must be positive, but
+// DiagnosticTimeout, which may be zero.
 type Config struct {
 	// Timeout bounds connecting and each MCP operation (then 504 TIMEOUT).
 	Timeout time.Duration
+	// DiagnosticTimeout replaces Timeout for validate and doctor, whose
+	// connect and listings the service bounds by its shorter connect
+	// timeout; zero leaves them Timeout.
+	DiagnosticTimeout time.Duration
 	// Idle closes a kept (stdio) session unused for this long.
 	Idle time.Duration
 	// CloseTimeout bounds the teardown of one session.
