@@ -70,7 +70,7 @@ func newEvalTraceCmd(a *app) *cobra.Command {
 		Use:   "trace RUN_ID ITERATION_ID",
 		Short: "Print an iteration's step verdicts and trace",
 		Args:  exactArgs(2, "RUN_ID and ITERATION_ID"),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			ec, err := a.evalSetup()
 			if err != nil {
 				return err
@@ -90,7 +90,7 @@ func newEvalTraceCmd(a *app) *cobra.Command {
 			if terr != nil {
 				// No trace is an answer, not a failure: the verdicts are
 				// the data, and the trace is null.
-				fmt.Fprintln(a.stderr, "projectops: this iteration has no trace (TRACE_NOT_AVAILABLE)")
+				notef(a.stderr, cmd.CommandPath(), "this iteration has no trace (TRACE_NOT_AVAILABLE)")
 			}
 			out := struct {
 				Steps []evals.StepResult `json:"steps"`

@@ -291,7 +291,7 @@ func TestUnfinishedIterationsFailInReports(t *testing.T) {
 
 // An iteration without a trace is an answer, not a failure: its verdicts
 // print (an empty list, never null) with a null trace, and the command
-// exits 0 with a note on stderr.
+// exits 0 with a note on stderr that names the command.
 func TestEvalTraceWithoutTrace(t *testing.T) {
 	_, _ = evalServer(t)
 	demo := os.Getenv("EVAL_TEST_DEMO_SERVER")
@@ -312,7 +312,7 @@ func TestEvalTraceWithoutTrace(t *testing.T) {
 		Trace any                `json:"trace"`
 	}
 	if code != 0 || json.Unmarshal([]byte(out), &tr) != nil || tr.Steps == nil || tr.Trace != nil ||
-		!strings.Contains(errOut, "no trace") {
+		!strings.HasPrefix(errOut, "projectops eval trace: this iteration has no trace") {
 		t.Errorf("trace: %d\n%s\n%s", code, out, errOut)
 	}
 }

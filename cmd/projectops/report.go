@@ -179,8 +179,8 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		said := make(chan struct{})
 		stop := context.AfterFunc(ctx, func() {
 			defer close(said)
-			fmt.Fprintf(stderr, "projectops report: interrupted: reading what the tests still write for up to %s "+
-				"(a read waiting on open input is not cut: interrupt again to stop at once)\n", reportInterruptGrace)
+			notef(stderr, reportPath, "interrupted: reading what the tests still write for up to %s "+
+				"(a read waiting on open input is not cut: interrupt again to stop at once)", reportInterruptGrace)
 		})
 		stopSaying = sync.OnceFunc(func() {
 			if !stop() {
@@ -282,7 +282,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	if readErr != nil && ctx.Err() != nil && rctx.Err() != nil && errors.Is(readErr, context.Canceled) {
 		// What was read is the report, not a reading failure; but tests
 		// still running then never reported, so the gate cannot pass.
-		fmt.Fprintf(stderr, "projectops report: interrupted: stopped reading after %s, before the tests ended\n", reportInterruptGrace)
+		notef(stderr, reportPath, "interrupted: stopped reading after %s, before the tests ended", reportInterruptGrace)
 		readErr, cut = nil, true
 	}
 	if readErr != nil && rep.rep == nil && cmdArgs == nil {
@@ -295,7 +295,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	cctx, cancel := closeContext(ctx, reportInterruptGrace)
 	defer cancel()
 	if ctx.Err() != nil {
-		fmt.Fprintf(stderr, "projectops report: interrupted: sending what was read, for at most %s\n", reportInterruptGrace)
+		notef(stderr, reportPath, "interrupted: sending what was read, for at most %s", reportInterruptGrace)
 	}
 	out, cerr := rep.close(cctx)
 	stopped := cctx.Err() != nil
@@ -303,7 +303,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	prog.done()
 	if stopped {
 		// The summary below names the spool that keeps what was not stored.
-		fmt.Fprintf(stderr, "projectops report: interrupted: stopped waiting for the service after %s\n", reportInterruptGrace)
+		notef(stderr, reportPath, "interrupted: stopped waiting for the service after %s", reportInterruptGrace)
 	}
 	if out == nil && readErr == nil && cmdArgs == nil {
 		// Valid input with no result, its tests all skipped or, in a go
@@ -330,7 +330,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		if st.Skipped > 0 || st.Events > 0 {
 			nothingReported(stderr, st)
 		} else {
-			fmt.Fprintf(stderr, "projectops: no go test events in the output of %s; nothing was reported (report reads go test -json)\n", cmdArgs[0])
+			notef(stderr, reportPath, "no go test events in the output of %s; nothing was reported (report reads go test -json)", cmdArgs[0])
 		}
 	}
 	printSummary(stderr, st, out) // first: where the run went, whatever stdout does
@@ -366,10 +366,10 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 // skipped, or none ran.
 func nothingReported(stderr io.Writer, st ingest.SourceStats) {
 	if st.Skipped > 0 {
-		fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, %d skipped; nothing to report\n", st.Skipped)
+		notef(stderr, reportPath, "0 passed, 0 failed, %d skipped; nothing to report", st.Skipped)
 		return
 	}
-	fmt.Fprintf(stderr, "projectops: 0 passed, 0 failed, 0 skipped; nothing to report: no test ran in the go test input (no test files, or -run matched none)\n")
+	notef(stderr, reportPath, "0 passed, 0 failed, 0 skipped; nothing to report: no test ran in the go test input (no test files, or -run matched none)")
 }
 
 // reportInterruptGrace bounds the reading, and then the sending, that
@@ -463,7 +463,7 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		if u := errors.Unwrap(err); u != nil { // the reason, not exec's restatement of the name
 			why = u
 		}
-		fmt.Fprintf(stderr, "projectops report: cannot run %s: %v\n", cmdArgs[0], errText(why))
+		notef(stderr, reportPath, "cannot run %s: %v", cmdArgs[0], errText(why))
 		return ingest.SourceStats{}, code, errNotStarted
 	}
 	// Interrupted, the command has the grace to end; still running then,
@@ -522,7 +522,7 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 			if ws, ok := ee.Sys().(interface{ Signal() syscall.Signal }); ok {
 				code = 128 + int(ws.Signal())
 			}
-			fmt.Fprintf(stderr, "projectops: %s: %v\n", cmdArgs[0], ee)
+			notef(stderr, reportPath, "%s: %v", cmdArgs[0], ee)
 		}
 	}
 	return st, code, readErr
@@ -542,7 +542,7 @@ type bestEffort struct {
 func (b *bestEffort) Write(p []byte) (int, error) {
 	if b.err == nil {
 		if _, err := b.stickyWriter.Write(p); err != nil && !errors.Is(err, syscall.EPIPE) {
-			fmt.Fprintf(b.stderr, "projectops report: the tests' output is lost from here: %v\n", err)
+			notef(b.stderr, reportPath, "the tests' output is lost from here: %v", err)
 		}
 	}
 	return len(p), nil

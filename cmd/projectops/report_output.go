@@ -32,7 +32,7 @@ func newProgress(w io.Writer, quiet bool) *progress {
 		p.stop = heartbeat(w, func() string {
 			p.mu.Lock()
 			defer p.mu.Unlock()
-			return fmt.Sprintf("projectops report: %d recorded, %d sent", p.latest.Recorded, p.latest.Sent)
+			return fmt.Sprintf(reportPath+": %d recorded, %d sent", p.latest.Recorded, p.latest.Sent)
 		})
 	}
 	return p
@@ -53,7 +53,7 @@ func (p *progress) update(pr ingest.Progress) {
 	if pr.Throttled {
 		throttled = " (rate limited: one at a time)"
 	}
-	fmt.Fprintf(p.w, "\rprojectops: %d recorded, %d sent, %d chunks in flight%s\x1b[K", pr.Recorded, pr.Sent, pr.InFlight, throttled)
+	fmt.Fprintf(p.w, "\r"+reportPath+": %d recorded, %d sent, %d chunks in flight%s\x1b[K", pr.Recorded, pr.Sent, pr.InFlight, throttled)
 }
 
 func (p *progress) done() {
@@ -72,19 +72,19 @@ func printSummary(w io.Writer, st ingest.SourceStats, out *ingest.Outcome) {
 	switch {
 	case out == nil:
 	case out.Err != nil:
-		fmt.Fprintf(w, "projectops: %s; NOT reported: %v\n", counts, errText(out.Err))
+		notef(w, reportPath, "%s; NOT reported: %v", counts, errText(out.Err))
 	case out.Reused && out.Run != nil:
-		fmt.Fprintf(w, "projectops: %s; NOT reported: run %s was already complete under this external run id "+
-			"(result %s, an earlier report's); these results were not stored (use another --external-run-id)\n",
+		notef(w, reportPath, "%s; NOT reported: run %s was already complete under this external run id "+
+			"(result %s, an earlier report's); these results were not stored (use another --external-run-id)",
 			counts, out.Run.RunID, out.Run.Result)
 	case out.Run != nil:
-		fmt.Fprintf(w, "projectops: %s; run %s %s, result %s (%d stored, pass rate %.1f%%)\n", counts, out.Run.RunID,
+		notef(w, reportPath, "%s; run %s %s, result %s (%d stored, pass rate %.1f%%)", counts, out.Run.RunID,
 			out.Run.Status, out.Run.Result, summaryTotal(out.Run), 100*summaryRate(out.Run))
 		if sum := out.Run.Summary; sum != nil && (sum.Total != out.Local.Total || sum.Passed != out.Local.Passed) {
 			// A one-shot report cannot tell a run it created from one it
 			// found complete: differing counts are the sign of the latter.
-			fmt.Fprintf(w, "projectops: the run's counts (%d, %d passed) are not this report's (%d, %d passed): "+
-				"its external run id may have been used by an earlier report, whose results it keeps\n",
+			notef(w, reportPath, "the run's counts (%d, %d passed) are not this report's (%d, %d passed): "+
+				"its external run id may have been used by an earlier report, whose results it keeps",
 				sum.Total, sum.Passed, out.Local.Total, out.Local.Passed)
 		}
 	}
@@ -125,7 +125,7 @@ func uploadArtifact(ctx context.Context, c *projectops.Client, project, format s
 		err = serr
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "projectops report: uploading the raw file: %v\n", errText(err))
+		notef(stderr, reportPath, "uploading the raw file: %v", errText(err))
 	}
 	return err
 }
@@ -203,30 +203,30 @@ them); 2 when one could not be (its files are kept for another resume).`,
 				if cmd.Flags().Changed("project") && r.Project != a.project {
 					// Scripts pass --project to every command: not refused,
 					// but a run that does not go where it names is said so.
-					fmt.Fprintf(a.stderr, "projectops: run %s goes to project %s, where it was recorded (--project %s does not move it)\n",
+					notef(a.stderr, resumePath, "run %s goes to project %s, where it was recorded (--project %s does not move it)",
 						r.ExternalRunID, r.Project, a.project)
 				}
 				if r.Err != nil {
 					failed++
-					fmt.Fprintf(a.stderr, "projectops: run %s: %v (files kept)\n", r.ExternalRunID, errText(r.Err))
+					notef(a.stderr, resumePath, "run %s: %v (files kept)", r.ExternalRunID, errText(r.Err))
 					continue
 				}
 				if !a.json {
 					if r.CompletedRunID != "" {
-						fmt.Fprintf(a.stdout, "projectops: run %s was complete without these results: they go to a new run\n", r.CompletedRunID)
+						notef(a.stdout, resumePath, "run %s was complete without these results: they go to a new run", r.CompletedRunID)
 					}
 					var dropped string
 					if r.Truncated > 0 {
 						dropped = fmt.Sprintf(" (%d without their widget HTML: its upload stored nothing)", r.Truncated)
 					}
-					fmt.Fprintf(a.stdout, "projectops: run %s (%s): %d results re-sent%s; %s, result %s (%d stored)\n", r.Run.RunID,
+					notef(a.stdout, resumePath, "run %s (%s): %d results re-sent%s; %s, result %s (%d stored)", r.Run.RunID,
 						r.ExternalRunID, r.Resent, dropped, r.Run.Status, r.Run.Result, summaryTotal(r.Run))
 				}
 			}
 			if len(res) == 0 && err == nil && !a.json {
 				// The likeliest reasons after a TBRecorder's tests: go test
 				// answered them from its cache, or they could not record.
-				fmt.Fprintf(a.stdout, "projectops: nothing to resume in %s (tests recording with ingest.TBRecorder: run go test with -count=1, a cached package records nothing; a recording failure shows with go test -v)\n", dir)
+				notef(a.stdout, resumePath, "nothing to resume in %s (tests recording with ingest.TBRecorder: run go test with -count=1, a cached package records nothing; a recording failure shows with go test -v)", dir)
 			}
 			if failed > 0 { // each failure is printed above: the error only counts them
 				err = fmt.Errorf("%d of %d runs not resumed", failed, len(res))

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 )
@@ -59,5 +60,23 @@ func TestReportSecondInterruptEndsIdleRead(t *testing.T) {
 				t.Fatalf("report still running 10 s after two interrupts (stdin open and idle); stderr %q", stderr.String())
 			}
 		})
+	}
+}
+
+// CMD ended by a signal is said on lines that name "projectops report"
+// (the signal, and that its output held no events), as every error line
+// names its command.
+func TestReportCommandSignalLineNamesCommand(t *testing.T) {
+	reportEnv(t)
+	devnullStdin(t)
+	code, _, errOut := runReportCLI(t, "", "report", "-q", "--external-run-id", "sig-name", "--", "sh", "-c", "kill -TERM $$")
+	if code != 128+15 {
+		t.Fatalf("exit %d, want 143 (128+SIGTERM); stderr %q", code, errOut)
+	}
+	assertLinesNamed(t, errOut, "signal: terminated", "projectops report: sh: ")
+	for _, l := range strings.Split(strings.TrimSpace(errOut), "\n") {
+		if !strings.HasPrefix(l, "projectops report: ") {
+			t.Errorf("stderr line does not name the command: %q", l)
+		}
 	}
 }

@@ -33,7 +33,7 @@ serves until interrupted. With --json they are one JSON object on one line of
 stdout, {"baseUrl": ..., "apiKeys": [{"role", "userId", "key"}]}, so a script
 reads it with one readline while the double runs.`,
 		Args: exactArgs(0, ""),
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(f) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(cmd.CommandPath(), f) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on (port 0 picks a free port)")
@@ -50,7 +50,7 @@ reads it with one readline while the double runs.`,
 	return cmd
 }
 
-func (a *app) serve(f serveFlags) error {
+func (a *app) serve(path string, f serveFlags) error {
 	seed := projectopstest.DemoSeed()
 	if f.seed != "" {
 		var err error
@@ -87,7 +87,7 @@ func (a *app) serve(f serveFlags) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(a.stdout, "projectops: serving the API double at %s\n", base)
+		notef(a.stdout, path, "serving the API double at %s", base)
 		printKeys(a.stdout, keys)
 	}
 	fmt.Fprintln(a.stderr, "Press Ctrl-C to stop.")
@@ -96,7 +96,7 @@ func (a *app) serve(f serveFlags) error {
 	if err := srv.Close(); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	fmt.Fprintln(a.stderr, "projectops: stopped")
+	notef(a.stderr, path, "stopped")
 	return nil
 }
 

@@ -1,0 +1,20 @@
+package main
+
+import (
+	"fmt"
+	"io"
+)
+
+// The command paths that report's lines name; exit names a failing
+// command by its cobra path, which these match.
+const (
+	reportPath = "projectops report"
+	resumePath = "projectops report resume"
+)
+
+// notef prints one line on w that names the command (path), as every
+// error and notice line of the CLI does: with several tools writing to one
+// CI log, a bare "projectops:" does not say which step spoke.
+func notef(w io.Writer, path, format string, args ...any) {
+	fmt.Fprintf(w, path+": "+format+"\n", args...)
+}
