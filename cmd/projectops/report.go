@@ -56,7 +56,8 @@ tokens, URL credentials, tunnel ?k= secrets). Input that is not what the flags s
 exit 2 and no run is created; a go test stream in which no test ran (no test
 files, -run matching none) or every test was skipped creates no run either,
 and exits 0. --project defaults to $PROJECTOPS_PROJECT, else
-"default". With --json the summary is a JSON object on stdout.
+"default". With --json the summary is a JSON object on stdout, also when CMD
+cannot start (its error field says why).
 
 Exit status: 0 the tests passed; 1 they failed (the run's verdict when it was
 reported; otherwise, as when a chunked report found the run already complete,
@@ -72,7 +73,8 @@ the grace), reads what the tests still write for at most 10s (cut there, before 
 tests ended, it exits 1; a read of stdin waiting on input that stays open is not
 cut), sends it for at most 10s more, then stops and leaves the rest in the spool
 for "report resume"; a second interrupt ends it at once. A reader of its output that goes
-away ("| head") stops the text, not the report.`,
+away ("| head") stops the text (with --json, the summary object), not the
+report or its exit status.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if n := cmd.ArgsLenAtDash(); n > 0 || (n < 0 && len(args) > 0) {
 				return usagef("unexpected argument %q (a command to run goes after --)", args[0])
@@ -252,7 +254,15 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	switch {
 	case cmdArgs != nil:
 		st, code, readErr = runCommand(ctx, rctx, cmdArgs, rep, text, stderr, buildText, f.quiet)
-		if readErr == errNotStarted {
+		if ns, ok := errors.AsType[notStarted](readErr); ok {
+			// Nothing ran, so nothing is reported; --json still gives
+			// its one summary object, with the reason in its error.
+			notef(stderr, reportPath, "%s", ns.why)
+			if a.json {
+				if err := writeSummaryJSON(stdout, reportSummary{Error: ns.why}); err != nil {
+					return err
+				}
+			}
 			return codeError{code}
 		}
 	case format == "junit":
@@ -312,7 +322,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 		// exit 0. Input with no event at all is refused below.
 		if st.Skipped > 0 || (format == "go test" && st.Events > 0) {
 			if a.json {
-				if err := writeJSON(stdout, reportJSON(st, nil)); err != nil {
+				if err := writeSummaryJSON(stdout, reportJSON(st, nil)); err != nil {
 					return err
 				}
 			}
@@ -335,7 +345,7 @@ func (a *app) reportSource(client *projectops.Client, project string, f reportFl
 	}
 	printSummary(stderr, st, out) // first: where the run went, whatever stdout does
 	if a.json {
-		if err := writeJSON(stdout, reportJSON(st, out)); err != nil {
+		if err := writeSummaryJSON(stdout, reportJSON(st, out)); err != nil {
 			return err
 		}
 	}
@@ -463,8 +473,7 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		if u := errors.Unwrap(err); u != nil { // the reason, not exec's restatement of the name
 			why = u
 		}
-		notef(stderr, reportPath, "cannot run %s: %v", cmdArgs[0], errText(why))
-		return ingest.SourceStats{}, code, errNotStarted
+		return ingest.SourceStats{}, code, notStarted{fmt.Sprintf("cannot run %s: %v", cmdArgs[0], errText(why))}
 	}
 	// Interrupted, the command has the grace to end; still running then,
 	// it is killed with what it started.
@@ -548,8 +557,11 @@ func (b *bestEffort) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// errNotStarted is a command that could not start (runCommand said why).
-var errNotStarted = errors.New("command not started")
+// notStarted is a command that could not start, and why (its name, and
+// what exec said), as report prints it.
+type notStarted struct{ why string }
+
+func (e notStarted) Error() string { return e.why }
 
 // verbose reports a -v flag among go test's flags.
 func verbose(args []string) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,5 +47,26 @@ func TestReportCommandNothingToReportSaysWhy(t *testing.T) {
 				t.Errorf("stderr = %q: want the summary saying why nothing was reported, as without -- CMD", errOut)
 			}
 		})
+	}
+}
+
+// A CMD that cannot start exits 127, as a shell's would; with --json the
+// summary is still one JSON object on stdout, its error saying why.
+func TestReportJSONCommandNotFoundPrintsSummary(t *testing.T) {
+	reportEnv(t)
+	devnullStdin(t)
+	code, out, errOut := runReportCLI(t, "", "report", "--json", "--external-run-id", "not-found", "--", "no-such-command-xyz")
+	if code != 127 {
+		t.Fatalf("exit %d, want 127; stderr %q", code, errOut)
+	}
+	var v reportSummary
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("--json: stdout is not a JSON object (%v): %q; stderr %q", err, out, errOut)
+	}
+	if !strings.Contains(v.Error, "cannot run no-such-command-xyz") || v.Passed+v.Failed+v.Skipped != 0 || v.Run != nil {
+		t.Errorf("summary = %+v, want no results and the reason CMD could not run", v)
+	}
+	if !strings.HasPrefix(errOut, "projectops report: cannot run no-such-command-xyz: ") {
+		t.Errorf("stderr %q, want the reason, naming the command", errOut)
 	}
 }

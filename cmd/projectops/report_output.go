@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	projectops "github.com/projectops/projectops-go"
@@ -141,6 +143,17 @@ type reportSummary struct {
 	// Error is why the results were not reported; Spool holds them then.
 	Error string `json:"error,omitempty"`
 	Spool string `json:"spool,omitempty"`
+}
+
+// writeSummaryJSON prints report's --json summary. A reader that went
+// away ("| head -0": EPIPE, SIGPIPE being caught) stops the output, not
+// the report: the run was delivered and its verdict's status stands, as
+// it does for the text; any other write failure (a full disk) is an error.
+func writeSummaryJSON(w io.Writer, v reportSummary) error {
+	if err := writeJSON(w, v); err != nil && !errors.Is(err, syscall.EPIPE) {
+		return err
+	}
+	return nil
 }
 
 func reportJSON(st ingest.SourceStats, out *ingest.Outcome) reportSummary {

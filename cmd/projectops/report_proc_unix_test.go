@@ -115,9 +115,10 @@ func TestReportIntoClosedPipeStillReports(t *testing.T) {
 	}
 }
 
-// "report --json < results | (closed)": the summary line (where the run
-// went) is printed before the JSON object, whose failed write is the exit
-// status (2: under --json the object is the output).
+// "report --json < results | (closed)": a reader that went away stops the
+// output, not the report: the run is sent, the summary line (where the run
+// went) is on stderr, and the exit status is the tests' (1), with no
+// write error said.
 func TestReportJSONIntoClosedPipe(t *testing.T) {
 	if reportChild() {
 		return
@@ -128,8 +129,26 @@ func TestReportJSONIntoClosedPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stderr := reportIntoClosedPipe(t, "TestReportJSONIntoClosedPipe", in, 0, "report", "--json", "--external-run-id", "head-json")
-	if runs := srv.IngestedRuns(""); len(runs) != 1 || code != 2 || !strings.Contains(stderr, "12 passed, 10 failed") {
-		t.Errorf("report --json | (closed): exit %d, %d runs; stderr %q; want 2, the run, and the summary line", code, len(runs), stderr)
+	if runs := srv.IngestedRuns(""); len(runs) != 1 || code != 1 || !strings.Contains(stderr, "12 passed, 10 failed") ||
+		strings.Contains(stderr, "broken pipe") {
+		t.Errorf("report --json | (closed): exit %d, %d runs; stderr %q; want 1, the run, the summary line and no write error",
+			code, len(runs), stderr)
+	}
+}
+
+// Under --json the summary object is the output: one that a full disk
+// lost (not a reader that went away) fails the command, exit 2.
+func TestReportJSONToAFullDiskFails(t *testing.T) {
+	srv := reportEnv(t)
+	in, err := os.ReadFile("../../ingest/testdata/gotest.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	setStdin(t, bytes.NewReader(in))
+	var e bytes.Buffer
+	code := run(t.Context(), []string{"report", "--json", "--external-run-id", "enospc-json"}, enospcWriter{}, &e)
+	if code != 2 || !strings.Contains(e.String(), "projectops report: no space left on device") || len(srv.IngestedRuns("")) != 1 {
+		t.Errorf("report --json with stdout on a full disk: exit %d, stderr %q; want 2, the failure said, the run sent", code, e.String())
 	}
 }
 
