@@ -43,7 +43,7 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 		var p *buildProgress
 		opts := []environments.WaitOption{environments.WithPollInterval(*interval, 10**interval)}
 		if !ec.json {
-			p = &buildProgress{w: ec.stderr, tty: isTerminal(ec.stderr), id: st.BuildID, start: time.Now()}
+			p = &buildProgress{w: ec.stderr, tty: isTerminal(ec.stderr), id: printable(st.BuildID), start: time.Now()}
 		}
 		var mu sync.Mutex
 		state := "build " + st.BuildID + ": queued"
@@ -120,14 +120,14 @@ func (p *buildProgress) update(b environments.Build) {
 		fmt.Fprint(p.w, "\r\033[K") // clear the status line
 	}
 	for _, l := range p.newLines(b.LogPreview) {
-		fmt.Fprintln(p.w, "  "+l)
+		fmt.Fprintln(p.w, "  "+printable(l)) // the build's own output: see printable
 	}
 	if b.Status != p.status && !p.tty {
-		fmt.Fprintf(p.w, "build %s: %s\n", p.id, b.Status)
+		fmt.Fprintf(p.w, "build %s: %s\n", p.id, printable(string(b.Status)))
 	}
 	p.status = b.Status
 	if p.tty {
-		fmt.Fprintf(p.w, "build %s: %s (%s)", p.id, b.Status, time.Since(p.start).Round(time.Second))
+		fmt.Fprintf(p.w, "build %s: %s (%s)", p.id, printable(string(b.Status)), time.Since(p.start).Round(time.Second))
 	}
 }
 
@@ -138,12 +138,12 @@ func (p *buildProgress) finish(b *environments.Build) {
 	}
 	if b == nil {
 		if p.tty && p.status != "" {
-			fmt.Fprintf(p.w, "build %s: %s (stopped following)\n", p.id, p.status)
+			fmt.Fprintf(p.w, "build %s: %s (stopped following)\n", p.id, printable(string(p.status)))
 		}
 		return
 	}
 	if p.tty || b.Status != p.status {
-		fmt.Fprintf(p.w, "build %s: %s\n", p.id, b.Status)
+		fmt.Fprintf(p.w, "build %s: %s\n", p.id, printable(string(b.Status)))
 	}
 }
 

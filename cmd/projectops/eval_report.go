@@ -144,9 +144,11 @@ func firstLine(s string) string {
 	return line
 }
 
-// mdCell keeps a table cell on one line and its pipes literal.
+// mdCell keeps a table cell on one line, its pipes literal and its
+// control characters escaped (the summary may go to a terminal: see
+// printable).
 func mdCell(s string) string {
-	s = strings.ReplaceAll(firstLine(s), "|", `\|`)
+	s = strings.ReplaceAll(printable(firstLine(s)), "|", `\|`)
 	if r := []rune(s); len(r) > 200 { // by characters: a byte cut could split one
 		s = string(r[:200]) + "…"
 	}

@@ -182,14 +182,14 @@ func (ec *evalCmd) follow(runID string, interval, timeout time.Duration, junit, 
 	progress := func(r *evals.Run) {
 		if r.Summary != nil {
 			mu.Lock()
-			state = fmt.Sprintf("run %s: %s, %d/%d iterations done", r.ID, r.Status, r.Summary.Passed+r.Summary.Failed, r.Summary.Total)
+			state = printable(fmt.Sprintf("run %s: %s, %d/%d iterations done", r.ID, r.Status, r.Summary.Passed+r.Summary.Failed, r.Summary.Total))
 			mu.Unlock()
 		}
 		if !live || r.Summary == nil {
 			return
 		}
 		s := r.Summary
-		fmt.Fprintf(ec.stderr, "\r%s %-9s %d/%d iterations  %d passed  %d failed ", r.ID, r.Status,
+		fmt.Fprintf(ec.stderr, "\r%s %-9s %d/%d iterations  %d passed  %d failed ", printable(r.ID), printable(string(r.Status)),
 			s.Passed+s.Failed, s.Total, s.Passed, s.Failed)
 	}
 	ctx := ec.ctx

@@ -14,7 +14,9 @@ const (
 
 // notef prints one line on w that names the command (path), as every
 // error and notice line of the CLI does: with several tools writing to one
-// CI log, a bare "projectops:" does not say which step spoke.
+// CI log, a bare "projectops:" does not say which step spoke. The line
+// carries the service's words (an error message, a run id), so its
+// control characters are escaped (see printable).
 func notef(w io.Writer, path, format string, args ...any) {
-	fmt.Fprintf(w, path+": "+format+"\n", args...)
+	fmt.Fprintln(w, printable(fmt.Sprintf(path+": "+format, args...)))
 }

@@ -39,6 +39,8 @@ func newRoot(a *app) *cobra.Command {
 snapshots and test reports, and calls the API from a shell.
 
 The API key is read from PROJECTOPS_API_KEY only (never a flag: shell history).
+Text output escapes control characters in what the service sends (\x1b);
+--json keeps every string exact.
 Exit status: 0 success; 1 a gate failed (a run, a build or reported tests
 failed, snapshots differ, a tool returned isError); 2 bad usage or an API error.`,
 		Args:          noSubcommand,
@@ -191,10 +193,11 @@ func (a *app) print(v any, text func(w io.Writer)) error {
 }
 
 // text calls write on stdout and returns the first write error: output
-// that never arrived (a full disk) is a failure, as under --json.
+// that never arrived (a full disk) is a failure, as under --json. The
+// text has its control characters escaped (see printable).
 func (a *app) text(write func(w io.Writer)) error {
 	w := &stickyWriter{w: a.stdout}
-	write(w)
+	write(printableWriter{w})
 	return w.err
 }
 

@@ -64,6 +64,9 @@ revokes the tunnel and exits 0, with a warning on stderr if revoking failed.`,
 }
 
 func (a *app) tunnel(name, to string, replace bool) error {
+	// Its lines carry what the service stores (a server's name, an error
+	// message): their control characters are escaped (see printable).
+	stderr := printableWriter{a.stderr}
 	if wire.TrimJS(name) == "" { // the service refuses it (trimmed as JavaScript trims); say so before any request
 		return usagef("--name must not be empty")
 	}
@@ -92,7 +95,7 @@ func (a *app) tunnel(name, to string, replace bool) error {
 			return usagef("--to %s: port %s is not between 1 and 65535", shownTarget(target), p)
 		}
 	}
-	proxy, err := tunnels.ProxyTo(target, tunnels.OnUnanswered(unansweredNotice(a.stderr, shownTarget(target))))
+	proxy, err := tunnels.ProxyTo(target, tunnels.OnUnanswered(unansweredNotice(stderr, shownTarget(target))))
 	if err != nil {
 		return usagef("--to: %v", err)
 	}
@@ -127,32 +130,32 @@ func (a *app) tunnel(name, to string, replace bool) error {
 		if u, err := url.Parse(g.PreviousURL); err == nil && g.PreviousURL != "" && u.Opaque == "" && u.Host != "" {
 			was = shownTarget(u) // else it may be "user:pass@host" with no scheme: not shown
 		}
-		fmt.Fprintf(a.stderr, "tunnel: server %s (%s) was %s; it now points at the tunnel\n", g.ServerID, g.Name, was)
+		fmt.Fprintf(stderr, "tunnel: server %s (%s) was %s; it now points at the tunnel\n", g.ServerID, g.Name, was)
 	}
 	opts := []tunnels.ServeOption{tunnels.OnConnect(func() {
-		fmt.Fprintf(a.stderr, "tunnel connected: server %s (%s) -> %s\n", g.ServerID, g.Name, shownTarget(target))
-	}), tunnels.OnDisconnect(disconnectNotice(a.ctx, a.stderr))}
+		fmt.Fprintf(stderr, "tunnel connected: server %s (%s) -> %s\n", g.ServerID, g.Name, shownTarget(target))
+	}), tunnels.OnDisconnect(disconnectNotice(a.ctx, stderr))}
 	if a.verbose {
 		opts = append(opts, tunnels.WithLogger(a.logger()))
 	}
 	if err := a.printTunnelURL(g); err != nil {
 		return err
 	}
-	fmt.Fprintln(a.stderr, "WARNING: the URL above contains the tunnel's secret (?k=): anyone holding it can call your server.")
-	fmt.Fprintln(a.stderr, "It is also saved as the server's url. Stop with Ctrl-C; run again to rotate the secret.")
+	fmt.Fprintln(stderr, "WARNING: the URL above contains the tunnel's secret (?k=): anyone holding it can call your server.")
+	fmt.Fprintln(stderr, "It is also saved as the server's url. Stop with Ctrl-C; run again to rotate the secret.")
 	shown := g.URL
 	opts = append(opts, tunnels.OnGrant(func(ng *tunnels.Grant) {
-		fmt.Fprintf(a.stderr, "tunnel: the connect token expired: renewed the grant of server %s (%s); its secret rotated\n",
+		fmt.Fprintf(stderr, "tunnel: the connect token expired: renewed the grant of server %s (%s); its secret rotated\n",
 			ng.ServerID, ng.Name)
 		if ng.URL == shown {
 			return
 		}
 		shown = ng.URL
 		if err := a.printTunnelURL(ng); err != nil {
-			fmt.Fprintf(a.stderr, "tunnel: could not print the new URL: %v\n", errText(err))
+			fmt.Fprintf(stderr, "tunnel: could not print the new URL: %v\n", errText(err))
 			return
 		}
-		fmt.Fprintln(a.stderr, "The new URL is on stdout (it contains the tunnel's new secret); the old one no longer works.")
+		fmt.Fprintln(stderr, "The new URL is on stdout (it contains the tunnel's new secret); the old one no longer works.")
 	}))
 	err = c.Tunnels.Serve(a.ctx, g, proxy, opts...)
 	if a.ctx.Err() == nil {
@@ -164,11 +167,11 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(a.ctx), closeTimeout)
 	defer cancel()
 	if _, cerr := c.Tunnels.Close(cctx, project, g.ServerID); cerr != nil {
-		fmt.Fprintf(a.stderr, "WARNING: could not close the tunnel: %v; its URL, served by nothing now, stays valid "+
+		fmt.Fprintf(stderr, "WARNING: could not close the tunnel: %v; its URL, served by nothing now, stays valid "+
 			"until the tunnel is started again\n", errText(cerr))
 		return nil
 	}
-	fmt.Fprintln(a.stderr, "tunnel closed")
+	fmt.Fprintln(stderr, "tunnel closed")
 	return nil
 }
 

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// printable is s with its control characters escaped, Go-style ("\x1b",
+// "\u009b"): C0 controls but tab and newline, DEL, C1 controls, and bytes
+// that are not UTF-8 (a C1 control cut in two across writes would
+// otherwise reach the terminal whole). Text output prints strings the
+// service stores (names any project member may set, titles, messages,
+// build logs) and must not let them retitle the terminal, clear it or
+// fake lines; --json keeps them exact (JSON escapes them itself).
+func printable(s string) string {
+	i := strings.IndexFunc(s, unprintable)
+	if i < 0 && utf8.ValidString(s) {
+		return s // the common case: nothing to escape, no copy
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[0])
+		case r < 0x80 && unprintable(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unprintable(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
+}
+
+// unprintable reports a control character a terminal may act on; tab and
+// newline lay text out and are kept.
+func unprintable(r rune) bool {
+	return (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r <= 0x9f)
+}
+
+// printableWriter passes what is written through printable: text output
+// as a whole, so no field the service sent is missed.
+type printableWriter struct{ w io.Writer }
+
+func (p printableWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, printable(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

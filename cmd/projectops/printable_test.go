@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/evals"
+)
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain name":                        "plain name",
+		"tab\tand\nnewline":                 "tab\tand\nnewline",
+		"evil\x1b]0;pwned\x07\x1b[2Jname":   `evil\x1b]0;pwned\x07\x1b[2Jname`,
+		"cr\rover":                          `cr\x0dover`,
+		"del\x7f":                           `del\x7f`,
+		"c1 \u009b2J csi":                   `c1 \u009b2J csi`,
+		"cut c1 \xc2":                       `cut c1 \xc2`,
+		"é ünïcode ✓ \u00a0kept":            "é ünïcode ✓ \u00a0kept",
+		"nul\x00 bell\x07 backspace\x08 vt": `nul\x00 bell\x07 backspace\x08 vt`,
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// printableWriter escapes what passes through it and reports the bytes it
+// was given as written, as an io.Writer must.
+func TestPrintableWriter(t *testing.T) {
+	var b bytes.Buffer
+	n, err := printableWriter{&b}.Write([]byte("a\x1b[2Jb\n"))
+	if n != 7 || err != nil || b.String() != "a\\x1b[2Jb\n" {
+		t.Errorf("Write = %d, %v; wrote %q", n, err, b.String())
+	}
+}
+
+// notef's line carries the service's words: escaped too.
+func TestNotefEscapesControlCharacters(t *testing.T) {
+	var b bytes.Buffer
+	notef(&b, reportPath, "run %s: %s", "r\x1b[1A", "msg\x07")
+	if want := "projectops report: run r\\x1b[1A: msg\\x07\n"; b.String() != want {
+		t.Errorf("notef wrote %q, want %q", b.String(), want)
+	}
+}
+
+// assertNoControls fails when out holds a raw ESC or BEL.
+func assertNoControls(t *testing.T, what, out string) {
+	t.Helper()
+	if strings.ContainsAny(out, "\x1b\x07") {
+		t.Errorf("%s printed raw control characters from a stored string: %q", what, out)
+	}
+}
+
+// A stored environment name (any project member may set it) is printed
+// with its control characters escaped in text output, not replayed on the
+// terminal; --json keeps it exact.
+func TestEnvTextEscapesControlCharacters(t *testing.T) {
+	demoAPI(t)
+	df := filepath.Join(t.TempDir(), "Dockerfile")
+	if err := os.WriteFile(df, []byte("FROM ubuntu:24.04@sha256:"+strings.Repeat("a", 64)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	evil := "evil\x1b]0;pwned\x07\x1b[2Jname"
+	code, out, errOut := runCLI(t, "env", "create", "-p", "prj_demo", "--name", evil, "--file", df)
+	if code != 0 {
+		t.Fatalf("env create: %d %q", code, errOut)
+	}
+	assertNoControls(t, "env create", out)
+	if !strings.Contains(out, `evil\x1b]0;pwned\x07\x1b[2Jname`) {
+		t.Errorf("env create: the name is not shown escaped: %q", out)
+	}
+	code, out, errOut = runCLI(t, "env", "list", "-p", "prj_demo")
+	if code != 0 {
+		t.Fatalf("env list: %d %q", code, errOut)
+	}
+	assertNoControls(t, "env list", out)
+	code, out, errOut = runCLI(t, "env", "list", "-p", "prj_demo", "--json")
+	var envs []struct{ Name string }
+	if code != 0 || json.Unmarshal([]byte(out), &envs) != nil {
+		t.Fatalf("env list --json: %d %q %q", code, out, errOut)
+	}
+	found := false
+	for _, e := range envs {
+		found = found || e.Name == evil
+	}
+	if !found {
+		t.Errorf("env list --json does not hold the name exactly: %q", out)
+	}
+}
+
+// An iteration's title (the test's, as the run file gave it) is escaped
+// in eval run's and eval iterations' tables.
+func TestEvalTablesEscapeControlCharacters(t *testing.T) {
+	_, serverID := evalServer(t)
+	file := writeTests(t, evals.RunParams{SuiteName: "ci", ServerIDs: []string{serverID}, Tests: []evals.Test{{
+		Title: "t\x1b[2Jitle\x07", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "Use echo with message=hi")}}}})
+	code, out, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", "1ms")
+	if code != 1 || !strings.Contains(out, `t\x1b[2Jitle\x07`) {
+		t.Fatalf("run: %d\n%q\n%s", code, out, errOut)
+	}
+	assertNoControls(t, "eval run", out)
+	runID := strings.Fields(out[strings.LastIndex(out, "run run_"):])[1]
+	code, out, _ = evalCLI(t, "iterations", runID)
+	if code != 0 || !strings.Contains(out, `t\x1b[2Jitle\x07`) {
+		t.Fatalf("iterations: %d %q", code, out)
+	}
+	assertNoControls(t, "eval iterations", out)
+}
+
+// The tunnel's lines name the server as the service stores it: escaped.
+func TestTunnelLinesEscapeControlCharacters(t *testing.T) {
+	demoAPI(t)
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") }))
+	defer local.Close()
+	_, stderr, stop := startTunnel(t, "--name", "t\x1b]0;x\x07", "--to", local.URL+"/mcp")
+	if c := stop(); c != 0 || !strings.Contains(stderr.String(), `(t\x1b]0;x\x07)`) {
+		t.Errorf("exit %d; stderr %q; want the name escaped", c, stderr.String())
+	}
+	assertNoControls(t, "tunnel", stderr.String())
+}
+
+// The error line is the service's message, escaped.
+func TestExitLineEscapesControlCharacters(t *testing.T) {
+	var b bytes.Buffer
+	a := &app{stderr: &b}
+	if code := a.exit(nil, errors.New("bad \x1b[2Jname")); code != exitError || b.String() != "projectops: bad \\x1b[2Jname\n" {
+		t.Errorf("exit %d, stderr %q", code, b.String())
+	}
+}
