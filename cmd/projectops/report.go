@@ -68,8 +68,9 @@ input, or with --strict a reporting failure (by default a reporting failure
 never changes the status: the results are spooled for "report resume").
 
 After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD and, on Linux, what CMD
-started (SIGINT, as Ctrl-C sends it, so the tests can still write; killed after
-the grace), reads what the tests still write for at most 10s (cut there, before the
+started, a background job whose shell has exited included (report adopts it and
+reaps it): SIGINT, as Ctrl-C sends it, so the tests can still write, then a kill
+after the grace. It reads what the tests still write for at most 10s (cut there, before the
 tests ended, it exits 1; a read of stdin waiting on input that stays open is not
 cut), sends it for at most 10s more, then stops and leaves the rest in the spool
 for "report resume"; a second interrupt ends it at once. A reader of its output that goes
@@ -462,6 +463,9 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	if err != nil {
 		return ingest.SourceStats{}, 1, err
 	}
+	// What CMD's processes leave when they exit is report's, so that an
+	// interrupt still reaches it (Linux); undone when CMD is done.
+	defer adoptOrphans()()
 	if err := cmd.Start(); err != nil {
 		// As a shell: 127 for a command not found, 126 for one that
 		// cannot run; nothing ran, so there is nothing to report.
@@ -513,8 +517,13 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	if readCtx.Err() == nil {
 		_, _ = io.Copy(io.Discard, src)
 	}
+	waitErr := cmd.Wait()
+	if ctx.Err() != nil {
+		// Interrupted: what CMD left behind ends by the grace too.
+		endOrphans(readCtx, cmd)
+	}
 	code := 0
-	if err := cmd.Wait(); err != nil {
+	if err := waitErr; err != nil {
 		var ee *exec.ExitError
 		switch ps := cmd.ProcessState; {
 		case errors.As(err, &ee):

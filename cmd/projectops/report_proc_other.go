@@ -7,6 +7,12 @@ import (
 	"os/exec"
 )
 
+// adoptOrphans does nothing: what CMD leaves is the system's.
+func adoptOrphans() (undo func()) { return func() {} }
+
+// endOrphans has no orphans to end (see adoptOrphans).
+func endOrphans(context.Context, *exec.Cmd) {}
+
 // interruptible leaves cmd as exec.CommandContext makes it: an interrupt
 // kills it (there is no SIGINT to send).
 func interruptible(context.Context, *exec.Cmd) {}

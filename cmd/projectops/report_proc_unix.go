@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -68,34 +70,88 @@ func terminalForeground() bool {
 // SIGTERM to report alone never reached them. The session, not the job:
 // a command may put its children in a group of their own (timeout, a
 // shell with set -m) without them leaving; a daemon (setsid) has left.
+// On Linux that includes what CMD's processes left behind when they
+// exited (a shell's background job), which report adopted (see
+// adoptOrphans); what it kills of those is reaped, not left a zombie.
 func killTree(cmd *exec.Cmd) {
-	if cmd.Process == nil || errors.Is(cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone) {
-		return // not started, or waited for: its children are gone from it
+	if cmd.Process == nil {
+		return // not started
 	}
-	pids := sessionDescendants(cmd.Process.Pid)
-	_ = cmd.Process.Kill()
-	for _, pid := range pids {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+	pid := cmd.Process.Pid
+	var pids []int
+	if !errors.Is(cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone) {
+		// Not waited for: its pid is still its own (a zombie at worst).
+		pids = sessionDescendants(pid)
+		_ = cmd.Process.Kill()
 	}
+	pids = append(pids, sharing(orphanTree(pid), unix.Getsid)...)
+	for _, p := range pids {
+		_ = syscall.Kill(p, syscall.SIGKILL)
+	}
+	reapOrphans(pid, pids)
+}
+
+// endOrphans gives what CMD left behind after an interrupt (adopted
+// orphans, see adoptOrphans) the rest of the grace, as CMD had, then kills
+// it: CMD having ended, reading no longer waits on them when they do not
+// hold its output. What ended by itself is reaped.
+func endOrphans(readCtx context.Context, cmd *exec.Cmd) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for live(sharing(orphanTree(cmd.Process.Pid), unix.Getsid)) {
+		select {
+		case <-readCtx.Done():
+			killTree(cmd)
+			return
+		case <-tick.C:
+		}
+	}
+	reapOrphans(cmd.Process.Pid, sharing(orphanTree(cmd.Process.Pid), unix.Getsid))
+}
+
+// live reports whether any of pids runs (a zombie has ended).
+func live(pids []int) bool {
+	for _, p := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 0 && f[0] != "Z" {
+			return true
+		}
+	}
+	return false
 }
 
 // jobDescendants is descendants still in report's process group, as a
-// terminal's signals reach them: a process that left the job (setsid: a
-// daemon meant to outlive the run) is spared.
-func jobDescendants(pid int) []int { return descendantsSharing(pid, unix.Getpgid) }
+// terminal's signals reach them, with the orphans report adopted: a
+// process that left the job (setsid: a daemon meant to outlive the run)
+// is spared.
+func jobDescendants(pid int) []int {
+	return sharing(append(descendants(pid), orphanTree(pid)...), unix.Getpgid)
+}
 
 // sessionDescendants is descendants still in report's session.
-func sessionDescendants(pid int) []int { return descendantsSharing(pid, unix.Getsid) }
+func sessionDescendants(pid int) []int { return sharing(descendants(pid), unix.Getsid) }
 
-// descendantsSharing is pid's descendants whose id (process group or
-// session) is report's own.
-func descendantsSharing(pid int, id func(int) (int, error)) []int {
+// orphanTree is what report adopted from cmd's tree (not cmd, pid, itself)
+// and their descendants.
+func orphanTree(pid int) []int {
+	var out []int
+	for _, o := range adopted(pid) {
+		out = append(append(out, o), descendants(o)...)
+	}
+	return out
+}
+
+// sharing is the pids whose id (process group or session) is report's own.
+func sharing(pids []int, id func(int) (int, error)) []int {
 	own, err := id(0)
 	if err != nil {
 		return nil
 	}
 	var out []int
-	for _, p := range descendants(pid) {
+	for _, p := range pids {
 		if v, err := id(p); err == nil && v == own {
 			out = append(out, p)
 		}
@@ -108,17 +164,26 @@ func descendantsSharing(pid int, id func(int) (int, error)) []int {
 func descendants(pid int) []int {
 	var out []int
 	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
-		tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(queue[0]) + "/task")
-		for _, task := range tasks {
-			b, err := os.ReadFile("/proc/" + strconv.Itoa(queue[0]) + "/task/" + task.Name() + "/children")
-			if err != nil {
-				continue
-			}
-			for _, f := range strings.Fields(string(b)) {
-				if c, err := strconv.Atoi(f); err == nil {
-					out = append(out, c)
-					queue = append(queue, c)
-				}
+		c := children(queue[0])
+		out = append(out, c...)
+		queue = append(queue, c...)
+	}
+	return out
+}
+
+// children lists pid's children from /proc (none where it does not list
+// them).
+func children(pid int) []int {
+	var out []int
+	tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	for _, task := range tasks {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + task.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
 			}
 		}
 	}

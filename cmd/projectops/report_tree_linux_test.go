@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -344,4 +345,108 @@ func interruptWhenReady(t *testing.T, script, ready, runID string) {
 	}()
 	var o, e bytes.Buffer
 	run(ctx, []string{"report", "-q", "--external-run-id", runID, "--", "sh", "-c", script}, &o, &e)
+}
+
+// gone reports whether pid has no process table entry: ended and reaped,
+// no zombie left.
+func gone(pid int) bool {
+	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// interruptOrphaning runs report -- sh -c script, interrupted once the
+// background job the script starts (which a non-interactive shell starts
+// with SIGINT ignored; its pid in pidFile) and the script, by then
+// replaced by its last command (its pid in pidFile+".cmd"), both run
+// sleep: sooner, a SIGINT could end the job's shell before it ignores the
+// signal. It returns the job's pid once report has returned.
+func interruptOrphaning(t *testing.T, script, pidFile string) (pid, code int, stderr string) {
+	t.Helper()
+	reportEnv(t)
+	setGrace(t, time.Second)
+	devnullStdin(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for {
+			if isSleep(pidFile) && isSleep(pidFile+".cmd") {
+				cancel()
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	var o, e bytes.Buffer
+	code = run(ctx, []string{"report", "-q", "--external-run-id", "orphan", "--", "sh", "-c", script}, &o, &e)
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pid, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil || pid <= 0 {
+		t.Fatalf("pid file %q: %v", b, err)
+	}
+	t.Cleanup(func() {
+		if !gone(pid) { // the test failed: leave nothing running
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			var ws unix.WaitStatus
+			_, _ = unix.Wait4(pid, &ws, 0, nil)
+		}
+	})
+	return pid, code, e.String()
+}
+
+// isSleep reports whether the process whose pid file names runs sleep.
+func isSleep(pidFile string) bool {
+	b, err := os.ReadFile(pidFile)
+	if err != nil || !strings.HasSuffix(string(b), "\n") {
+		return false
+	}
+	comm, err := os.ReadFile("/proc/" + strings.TrimSpace(string(b)) + "/comm")
+	return err == nil && string(comm) == "sleep\n"
+}
+
+// waitGone waits (up to a bound, for the reaper) until pid is gone.
+func waitGone(pid int) bool {
+	for deadline := time.Now().Add(5 * time.Second); !gone(pid) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return gone(pid)
+}
+
+// A background job the shell CMD left behind when the interrupt ended it
+// (no longer CMD's descendant: orphaned) is still what CMD started: report
+// adopts it, kills it at the grace (it holds the output open, ignoring
+// SIGINT) and reaps it, no zombie left.
+func TestReportInterruptKillsOrphanedBackgroundJob(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "bg.pid")
+	script := `echo '{"Action":"start","Package":"example.com/p"}'
+echo '{"Action":"run","Package":"example.com/p","Test":"TestSlow"}'
+sleep 300 2>/dev/null &
+echo $! > ` + pidFile + `
+echo $$ > ` + pidFile + `.cmd
+exec sleep 300`
+	pid, code, stderr := interruptOrphaning(t, script, pidFile)
+	if !waitGone(pid) {
+		t.Errorf("exit %d: the background job CMD started (pid %d) outlived report, or is left a zombie; stderr %q", code, pid, stderr)
+	}
+}
+
+// So is one that does not hold the output: CMD ended, reading ends, and
+// the job is killed at the grace all the same.
+func TestReportInterruptKillsOrphanNotHoldingOutput(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "bg.pid")
+	script := `echo '{"Action":"start","Package":"example.com/p"}'
+echo '{"Action":"run","Package":"example.com/p","Test":"TestSlow"}'
+sleep 300 >/dev/null 2>&1 &
+echo $! > ` + pidFile + `
+echo $$ > ` + pidFile + `.cmd
+exec sleep 300`
+	pid, code, stderr := interruptOrphaning(t, script, pidFile)
+	if !waitGone(pid) {
+		t.Errorf("exit %d: the background job CMD started (pid %d) outlived report, or is left a zombie; stderr %q", code, pid, stderr)
+	}
 }
