@@ -140,6 +140,12 @@
 //     32 in flight on a session 503 SERVER_UNREACHABLE (the service's public
 //     answers to both are not documented), and relayed requests never time
 //     out (see docs/double.md);
+//   - the relay edge resolves a public URL's path (a raw '\' read as '/',
+//     dot segments) before it checks the tunnel's scope and relays the
+//     resolved path, so nothing outside the scope reaches the host: the
+//     double's own safer choice, as the service's edge code is not public
+//     (a Node edge relaying req.url would relay the raw, unresolved
+//     target);
 //   - a validation error names the offending field in details.field (and
 //     some, their limit in details.limit); the service names it in the
 //     message only, so a client must not branch on those two keys;
@@ -189,9 +195,10 @@
 //     is 403 FORBIDDEN in the spec's envelope, where the service's body is
 //     {"error": "Forbidden", "message"} (preflights are 204, as there);
 //   - every error is an envelope, unclean paths ("//", a trailing slash:
-//     404; "." and ".." segments, also escaped as %2e, are first resolved
-//     as the service's server resolves them, so /api/v1/projects/x/../../me
-//     is /api/v1/me and /api/v1/me/. is /api/v1/me/), control characters
+//     404; a raw '\' is first read as '/' and "." and ".." segments, also
+//     escaped as %2e, are resolved, as the service's server reads its URL
+//     (WHATWG new URL), so /api/v1/projects/x/../../me and /api/v1\me are
+//     /api/v1/me and /api/v1/me/. is /api/v1/me/), control characters
 //     in the path (400) and an Authorization header over 8 KiB (401) included,
 //     but for a head over MaxHeaderBytes (431 with no body, as the
 //     service's server answers it) and what net/http refuses before any

@@ -8,19 +8,20 @@ import (
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 )
 
-// resolvingDots serves next with each request's dot segments resolved
-// (edge.ResolveDots), as the service's server resolves them before any of
-// its middleware or routes run: GET /api/v1/projects/x/../../me is
-// GET /api/v1/me. Every layer below, the contract check, the request log,
-// the router and the tunnel edge, sees the resolved path.
+// resolvingDots serves next with each request's path resolved
+// (edge.ResolveDots), as the service's server resolves it before any of its
+// middleware or routes run: GET /api/v1/projects/x/../../me is
+// GET /api/v1/me, and a raw backslash is a slash. Every layer below, the
+// contract check, the request log, the router and the tunnel edge, sees
+// the resolved path.
 func resolvingDots(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next.ServeHTTP(w, resolveDots(r))
 	})
 }
 
-// resolveDots is r with its path's dot segments resolved: r itself when it
-// has none, else a shallow copy with a URL and request target of its own.
+// resolveDots is r with its path resolved: r itself when it has nothing to
+// resolve, else a shallow copy with a URL and request target of its own.
 // It resolves the target as the caller wrote it, so the escapes and raw
 // bytes of the segments that stay are kept (the tunnel edge relays them).
 func resolveDots(r *http.Request) *http.Request {

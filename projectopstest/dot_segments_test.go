@@ -113,3 +113,81 @@ func TestDotSegmentsStreamInProcess(t *testing.T) {
 		t.Fatal("no response head before the host ended its answer: the route did not stream")
 	}
 }
+
+// TestBackslashReadAsSlash: the service's server reads a raw backslash in
+// the path as a slash (WHATWG new URL does, in an http URL), before its
+// dot segments are resolved, so GET /api/v1\me is GET /api/v1/me. An
+// escaped backslash (%5C) is an ordinary character there, as here.
+func TestBackslashReadAsSlash(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	addr := loopbackAddr(t, srv)
+	auth := map[string]string{"Authorization": "Bearer " + ws.APIKey}
+	cases := []struct {
+		target string
+		status int
+		logged string
+	}{
+		{`/api/v1\me`, http.StatusOK, "/api/v1/me"},
+		{`/api/v1/projects/x\..\..\me`, http.StatusOK, "/api/v1/me"},
+		{`/api/v1/projects/x/..\..\me?x=\`, http.StatusOK, "/api/v1/me"},
+		{`/api/v1/projects/x/.%2e\%2E.\me`, http.StatusOK, "/api/v1/me"},
+		{"/api/v1%5Cme", http.StatusNotFound, `/api/v1\me`},
+		{`/api/v1\me\`, http.StatusNotFound, "/api/v1/me/"},
+	}
+	for _, c := range cases {
+		status, _, body := rawRequest(t, addr, "GET", c.target, auth, "")
+		if status != c.status {
+			t.Errorf("GET %s: %d %.160s; want %d", c.target, status, body, c.status)
+		}
+		reqs := srv.Requests()
+		if got := reqs[len(reqs)-1].Path; got != c.logged {
+			t.Errorf("GET %s: logged as %q, want %q", c.target, got, c.logged)
+		}
+	}
+}
+
+// TestBackslashInTunnelURLs: the tunnel edge checks the scope of, and
+// relays, the path with its backslashes read as slashes, as the host (and
+// the service's edge) read them: a "..\" that climbs out of the scope
+// finds no tunnel (404) and nothing is relayed; one inside it reaches the
+// host resolved.
+func TestBackslashInTunnelURLs(t *testing.T) {
+	t.Parallel()
+	f := newRelayFixture(t, true)
+	a := f.dial(t)
+	for _, extra := range []string{`/..\..\other`, `\..\..\other`, `/.%2e\%2e.\x`} {
+		refusedUnrelayed(t, f, a, extra)
+	}
+	scope := strings.TrimPrefix(f.publicU.EscapedPath(), "/tunnels/"+a.hello.Slug)
+	if got, _, _ := strings.Cut(relayPath(t, f, a, `\x\..\y\z`), "?"); got != scope+"/y/z" {
+		t.Errorf("relayed path %q, want %q", got, scope+"/y/z")
+	}
+}
+
+// refusedUnrelayed sends a GET to the tunnel's public URL with extra
+// written raw after its path, and fails the test unless it is answered
+// 404 with nothing relayed to the host (a relayed request is answered, so
+// the test goes on).
+func refusedUnrelayed(t *testing.T, f *relayFixture, a *agent, extra string) {
+	t.Helper()
+	u := *f.publicU
+	u.Opaque = u.EscapedPath() + extra // the request line as written
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", f.publicU.String(), nil)
+	req.URL = &u
+	respc := f.do(req)
+	select {
+	case m := <-a.in:
+		relayed, _, _ := strings.Cut(m.URL, "?") // not the secret
+		t.Errorf("%q: the host got %s %q; want 404, nothing relayed", extra, m.T, relayed)
+		a.sendText(`{"t":"res","id":%d,"status":204,"headers":[]}`, m.ID)
+		a.sendText(`{"t":"res_end","id":%d}`, m.ID)
+		recvResp(t, respc)
+	case resp := <-respc:
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%q: %d, want 404", extra, resp.StatusCode)
+		}
+	}
+}

@@ -3,16 +3,23 @@ package edge
 import "strings"
 
 // ResolveDots resolves the dot segments of an escaped path as a WHATWG URL
-// parser does, which is how the service's server reads every request
-// target before routing (it builds the request's URL with new URL): a "."
-// segment is dropped and a ".." segment drops the one before it, never
-// climbing above the root; "%2e" counts as a dot in any case (".%2E",
-// "%2e." and "%2e%2e" are ".."); a dot segment at the end leaves a
-// trailing slash; empty segments ("//") stay, and so does "..%2F" (not a
-// segment of its own). A path without dot segments comes back as it is,
-// without allocating.
+// parser does, which is how the service's server reads a request target
+// before routing (it builds the request's URL with new URL whenever the
+// target has a dot segment or a byte outside its plain set): a raw '\' is
+// read as '/', as in any http(s) URL's path ("%5C" is not); a "." segment
+// is dropped and a ".." segment drops the one before it, never climbing
+// above the root; "%2e" counts as a dot in any case (".%2E", "%2e." and
+// "%2e%2e" are ".."); a dot segment at the end leaves a trailing slash;
+// empty segments ("//") stay, and so does "..%2F" (not a segment of its
+// own). A path NeedsResolving does not report comes back as it is, without
+// allocating. p must not hold a fragment: WHATWG resolves nothing after a
+// '#'.
 func ResolveDots(p string) string {
-	if !HasDotSegment(p) {
+	if !NeedsResolving(p) {
+		return p
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	if !hasDotSegment(p) {
 		return p
 	}
 	segs := strings.Split(p[1:], "/")
@@ -38,9 +45,15 @@ func ResolveDots(p string) string {
 	return "/" + strings.Join(out, "/")
 }
 
-// HasDotSegment reports whether the escaped path p, which starts with a
-// slash, has a segment ResolveDots resolves.
-func HasDotSegment(p string) bool {
+// NeedsResolving reports whether ResolveDots changes the escaped path p,
+// which starts with a slash: whether it has a raw '\' or a dot segment.
+func NeedsResolving(p string) bool {
+	return strings.IndexByte(p, '\\') >= 0 || hasDotSegment(p)
+}
+
+// hasDotSegment reports whether p, which starts with a slash, has a "." or
+// ".." segment, its segments separated by '/' alone.
+func hasDotSegment(p string) bool {
 	if p == "" || p[0] != '/' ||
 		!strings.Contains(p, "/.") && !strings.Contains(p, "/%2e") && !strings.Contains(p, "/%2E") {
 		return false

@@ -3,7 +3,8 @@ package edge
 import "testing"
 
 // TestResolveDotsAsWHATWG: each path resolves to the pathname a WHATWG URL
-// parser gives it (the pairs were read from Node's new URL).
+// parser gives it in an http URL (the pairs were read from Node's new URL),
+// a raw backslash read as a slash.
 func TestResolveDotsAsWHATWG(t *testing.T) {
 	t.Parallel()
 	for _, c := range [][2]string{
@@ -40,12 +41,21 @@ func TestResolveDotsAsWHATWG(t *testing.T) {
 		{"/a/%2e/%2e/b", "/a/b"},
 		{"/a/b/./../c/", "/a/c/"},
 		{"/a/.\xc3\xa9", "/a/.\xc3\xa9"}, // a raw byte: kept as it is (WHATWG escapes it; either decodes alike)
+		{`/a\b`, "/a/b"},
+		{`/a\`, "/a/"},
+		{`/a/..\b`, "/b"},
+		{`/a\b\..\..\c`, "/c"},
+		{`/a/b/.%2e\%2E.\c`, "/c"},
+		{`/a/.\`, "/a/"},
+		{`/a\\b`, "/a//b"},
+		{"/a%5C..%5Cb", "/a%5C..%5Cb"}, // an escaped backslash is not a slash
+		{"/a/%5c../b", "/a/%5c../b"},
 	} {
 		if got := ResolveDots(c[0]); got != c[1] {
 			t.Errorf("ResolveDots(%q) = %q, want %q", c[0], got, c[1])
 		}
-		if got, want := HasDotSegment(c[0]), ResolveDots(c[0]) != c[0]; got != want {
-			t.Errorf("HasDotSegment(%q) = %v, want %v", c[0], got, want)
+		if got, want := NeedsResolving(c[0]), ResolveDots(c[0]) != c[0]; got != want {
+			t.Errorf("NeedsResolving(%q) = %v, want %v", c[0], got, want)
 		}
 	}
 }
