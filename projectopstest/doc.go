@@ -145,7 +145,8 @@
 //     resolved path, so nothing outside the scope reaches the host: the
 //     double's own safer choice, as the service's edge code is not public
 //     (a Node edge relaying req.url would relay the raw, unresolved
-//     target);
+//     target); a public URL with a raw '#' in its path is 404, nothing
+//     relayed;
 //   - a validation error names the offending field in details.field (and
 //     some, their limit in details.limit); the service names it in the
 //     message only, so a client must not branch on those two keys;
@@ -198,7 +199,9 @@
 //     404; a raw '\' is first read as '/' and "." and ".." segments, also
 //     escaped as %2e, are resolved, as the service's server reads its URL
 //     (WHATWG new URL), so /api/v1/projects/x/../../me and /api/v1\me are
-//     /api/v1/me and /api/v1/me/. is /api/v1/me/), control characters
+//     /api/v1/me and /api/v1/me/. is /api/v1/me/), a raw '#' in the path
+//     (404: the service's routes read the fragment as part of the path, and
+//     nothing after the '#' is resolved), control characters
 //     in the path (400) and an Authorization header over 8 KiB (401) included,
 //     but for a head over MaxHeaderBytes (431 with no body, as the
 //     service's server answers it) and what net/http refuses before any

@@ -24,9 +24,14 @@ func resolvingDots(next http.Handler) http.Handler {
 // resolve, else a shallow copy with a URL and request target of its own.
 // It resolves the target as the caller wrote it, so the escapes and raw
 // bytes of the segments that stay are kept (the tunnel edge relays them).
+// A target with a raw '#' in its path is left as it is: nothing after the
+// '#' is resolved, and edge.Admit refuses it.
 func resolveDots(r *http.Request) *http.Request {
 	target := requestTarget(r)
 	p, q, hasQuery := strings.Cut(target, "?")
+	if strings.IndexByte(p, '#') >= 0 {
+		return r
+	}
 	resolved := edge.ResolveDots(p)
 	if resolved == p {
 		return r

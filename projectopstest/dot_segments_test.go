@@ -191,3 +191,48 @@ func refusedUnrelayed(t *testing.T, f *relayFixture, a *agent, extra string) {
 		}
 	}
 }
+
+// TestFragmentInRequestLine: a raw '#' in a request target's path starts
+// a fragment for the service's server (WHATWG new URL), which it never
+// resolves, and its routes read the path up to the '?', fragment and all,
+// so no route matches: the double answers 404 in the envelope and resolves
+// no dot segment after the '#' (it once served
+// /api/v1/me#/../../../api/v1/projects as /api/v1/projects). A '#' in the
+// query is the query's, as there. A tunnel URL with a fragment is 404 too,
+// and nothing is relayed.
+func TestFragmentInRequestLine(t *testing.T) {
+	t.Parallel()
+	f := newRelayFixture(t, true)
+	a := f.dial(t)
+	ws := f.srv.Default()
+	addr := strings.TrimPrefix(strings.TrimSuffix(f.tg.base, "/api/v1"), "http://")
+	auth := map[string]string{"Authorization": "Bearer " + ws.APIKey}
+	cases := []struct {
+		target string
+		status int
+		logged string
+	}{
+		{"/api/v1/me#x", http.StatusNotFound, "/api/v1/me#x"},
+		{"/api/v1/me#/../../../api/v1/projects", http.StatusNotFound, "/api/v1/me#/../../../api/v1/projects"},
+		{`/api/v1/me#\..\x`, http.StatusNotFound, `/api/v1/me#\..\x`},
+		{"/api/v1/me#x?limit=1", http.StatusNotFound, "/api/v1/me#x"},
+		{"/api/v1/me?x=1#y", http.StatusOK, "/api/v1/me"},
+		{"/api/v1/projects/x/../../me?x=#/../y", http.StatusOK, "/api/v1/me"},
+	}
+	for _, c := range cases {
+		status, _, body := rawRequest(t, addr, "GET", c.target, auth, "")
+		if status != c.status {
+			t.Errorf("GET %s: %d %.160s; want %d", c.target, status, body, c.status)
+		}
+		if status == http.StatusNotFound && !strings.Contains(body, `"code":"NOT_FOUND"`) {
+			t.Errorf("GET %s: body %.160s; want the NOT_FOUND envelope", c.target, body)
+		}
+		reqs := f.srv.Requests()
+		if got := reqs[len(reqs)-1].Path; got != c.logged {
+			t.Errorf("GET %s: logged as %q, want %q", c.target, got, c.logged)
+		}
+	}
+	for _, extra := range []string{"#x", "/mcp#/../x", "#?x=1"} {
+		refusedUnrelayed(t, f, a, extra)
+	}
+}

@@ -18,8 +18,8 @@ const MaxAuthorizationBytes = 8 << 10
 // route should see, before the router does: an oversized Authorization
 // header, a path that is not clean (an empty segment or a trailing slash,
 // which the router would answer with an HTML redirect, once dot segments
-// are resolved: ResolveDots) and a path with control characters or
-// invalid UTF-8. It reports whether the request may go on to the router.
+// are resolved: ResolveDots), a request target with a raw '#' in its path
+// (HasFragment) and a path with control characters or invalid UTF-8. It reports whether the request may go on to the router.
 // Its messages show the path as shown, which hides credentials a path may
 // hold. The query is not looked at: as the service's routes, each route
 // reads the parameters it names (Query), whatever else the query holds.
@@ -31,6 +31,8 @@ func Admit(w http.ResponseWriter, r *http.Request, shown string) bool {
 			map[string]any{"limit": MaxAuthorizationBytes})
 	case !utf8.ValidString(p) || strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f }):
 		herr = Validation("", "Invalid request path")
+	case HasFragment(r.RequestURI): // no route of the service matches it; the double relays no fragment
+		herr = NotFound("No route for " + r.Method + " " + strconv.Quote(shown) + ": the path holds a raw '#'")
 	case !cleanPath(r.URL.EscapedPath()): // as the router sees segments: "..%2F" is not ".."
 		herr = NotFound("No route for " + r.Method + " " + strconv.Quote(shown) + ": the path is not clean")
 	}

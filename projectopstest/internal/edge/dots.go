@@ -83,3 +83,12 @@ func isDoubleDot(s string) bool {
 	}
 	return false
 }
+
+// HasFragment reports whether the request target t has a raw '#' in its
+// path (before any '?'). A WHATWG URL parser takes what follows it as the
+// fragment, never resolved, and the service's routes read their path up to
+// the '?' fragment and all, so no route of the service matches it.
+func HasFragment(t string) bool {
+	i := strings.IndexAny(t, "?#")
+	return i >= 0 && t[i] == '#'
+}

@@ -68,3 +68,24 @@ func TestResolveDotsCleanPathDoesNotAllocate(t *testing.T) {
 		t.Errorf("ResolveDots(%q) allocates %v times", p, n)
 	}
 }
+
+// TestHasFragment: only a raw '#' before the query starts a fragment the
+// service's routes would read as part of the path; one in the query is
+// the query's, and an escaped %23 is an ordinary character.
+func TestHasFragment(t *testing.T) {
+	t.Parallel()
+	for target, want := range map[string]bool{
+		"/api/v1/me#x":           true,
+		"/api/v1/me#x?k=1":       true,
+		"http://h/api/v1/me#x":   true,
+		"/api/v1/me?x=1#y":       false,
+		"/api/v1/me%23x":         false,
+		"/api/v1/me":             false,
+		"":                       false,
+		"/tunnels/s/a#/../b?k=1": true,
+	} {
+		if got := HasFragment(target); got != want {
+			t.Errorf("HasFragment(%q) = %v, want %v", target, got, want)
+		}
+	}
+}
