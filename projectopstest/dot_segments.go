@@ -27,6 +27,9 @@ func resolvingDots(next http.Handler) http.Handler {
 // A target with a raw '#' in its path is left as it is: nothing after the
 // '#' is resolved, and edge.Admit refuses it.
 func resolveDots(r *http.Request) *http.Request {
+	if p, _, _ := strings.Cut(r.RequestURI, "?"); !mayResolve(p) && !mayResolve(r.URL.Path) {
+		return r // nearly every request: no unescaping, no allocation
+	}
 	target := requestTarget(r)
 	p, q, hasQuery := strings.Cut(target, "?")
 	if strings.IndexByte(p, '#') >= 0 {
@@ -73,4 +76,16 @@ func requestTarget(r *http.Request) string {
 		return r.URL.RequestURI()
 	}
 	return t
+}
+
+// mayResolve reports, without allocating, whether p, the path of a request
+// target or a decoded path, may hold something resolveDots resolves or
+// leaves for edge.Admit to refuse: a dot segment (also escaped), a raw
+// backslash or a raw '#'. It errs on yes ("/.well-known", a decoded "%5C")
+// and resolveDots looks closer. A decoded path holds every dot segment of
+// its escaped form, so checking both covers a target r.URL was not read
+// from.
+func mayResolve(p string) bool {
+	return strings.ContainsAny(p, `\#`) || strings.Contains(p, "/.") ||
+		strings.Contains(p, "/%2e") || strings.Contains(p, "/%2E")
 }
