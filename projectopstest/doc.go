@@ -11,8 +11,9 @@
 // as it is read otherwise), strict request bodies, the
 // {code, message, details} error envelope, x-request-id reflection (an
 // inbound id of 8 to 128 letters, digits, '-' and '_') and the service
-// app's security headers on every answer but the tunnel edge's and
-// storage's (X-Content-Type-Options, X-Frame-Options, X-XSS-Protection,
+// app's security headers on every answer but the tunnel edge's, storage's
+// and those given before the app runs (a 431 head too large, net/http's own
+// refusals) (X-Content-Type-Options, X-Frame-Options, X-XSS-Protection,
 // Referrer-Policy). What a request body may hold is
 // decided by the service's contract, not by the SDK's Go types: every body
 // is parsed once and checked against the reference OpenAPI documents
@@ -147,6 +148,12 @@
 //     (a Node edge relaying req.url would relay the raw, unresolved
 //     target); a public URL with a raw '#' in its path is 404, nothing
 //     relayed;
+//   - raw (unescaped) non-ASCII bytes in a request line's query or path are
+//     read as UTF-8, where Node reads the request line as Latin-1, one
+//     character per byte: a raw UTF-8 "é" (bytes c3 a9) reaches the
+//     service's routes as "Ã©" and the double's as "é" (escaped as %C3%A9,
+//     both read "é"); a raw byte that is not UTF-8 in the path is 400
+//     here;
 //   - a validation error names the offending field in details.field (and
 //     some, their limit in details.limit); the service names it in the
 //     message only, so a client must not branch on those two keys;

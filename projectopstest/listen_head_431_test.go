@@ -13,7 +13,9 @@ import (
 // TestHeadOverCapAnswers431 holds the listener to what docs/double.md says
 // of a head over MaxHeaderBytes: 431 with no body from the double; over
 // net/http's own limit (64 KiB plus 4 KiB), net/http's 431 with its text
-// body, which the double cannot reword. Either way the connection closes.
+// body, which the double cannot reword. Either way the connection closes,
+// and the answer carries none of the app's security headers (Node answers
+// it before the service's app runs).
 func TestHeadOverCapAnswers431(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t, noLimit)
@@ -33,6 +35,9 @@ func TestHeadOverCapAnswers431(t *testing.T) {
 		b, err := io.ReadAll(resp.Body)
 		if err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge || string(b) != c.body {
 			t.Errorf("head of %d bytes: %d, body %q, %v; want 431, body %q", c.size, resp.StatusCode, b, err, c.body)
+		}
+		if v := resp.Header.Get("X-Content-Type-Options"); v != "" {
+			t.Errorf("head of %d bytes: X-Content-Type-Options %q; want none, as before the app", c.size, v)
 		}
 		if _, err := br.ReadByte(); err == nil {
 			t.Errorf("head of %d bytes: the connection stays open", c.size)
