@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -88,11 +89,14 @@ func TestCallOptionOwnedHeaderRefused(t *testing.T) {
 	}
 }
 
-// A connection-specific header (RFC 9113 section 8.2.2) is refused with a
+// The connection-specific headers and Trailer are refused with a
 // VALIDATION_ERROR before anything is sent, per call and on the client:
 // over HTTP/2, which the service speaks, net/http fails every attempt of a
-// request carrying Connection: upgrade and the like, as an untyped error
-// retried like a network one, and drops the others unsaid.
+// request carrying Upgrade, a Transfer-Encoding but chunked or a
+// Connection but close or keep-alive (an untyped error retried like a
+// network one) and drops Keep-Alive, Proxy-Connection and the rest unsaid;
+// TE but "trailers" makes the request malformed, and Trailer promises
+// fields only http.Request.Trailer sends.
 func TestHopByHopHeaderRefused(t *testing.T) {
 	t.Parallel()
 	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -122,6 +126,42 @@ func TestHopByHopHeaderRefused(t *testing.T) {
 		if _, err := projectops.NewClient(append(opts, option.WithHeader(h[0], h[1]))...); !errors.Is(err, projectops.ErrValidation) {
 			t.Errorf("client WithHeader(%q, %q): %v; want a VALIDATION_ERROR", h[0], h[1], err)
 		}
+	}
+}
+
+// A RequestOption of the caller's own that fills Config.Header directly
+// (Keep-Alive, Trailer) is refused as WithHeader is, by NewClient and by a
+// call, before anything is sent: the check once lived in WithHeader only.
+func TestCustomOptionRefusedHeader(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"usr_1","name":"x"}`))
+	}))
+	t.Cleanup(ts.Close)
+	own := func(c *option.Config) error {
+		if c.Header == nil {
+			c.Header = http.Header{}
+		}
+		c.Header.Set("Keep-Alive", "timeout=5")
+		c.Header.Set("Trailer", "X-Foo")
+		return nil
+	}
+	opts := []option.RequestOption{option.WithoutEnvironment(), option.WithAPIKey(optKey), option.WithBaseURL(ts.URL + "/api/v1")}
+	if _, err := projectops.NewClient(append(opts, own)...); !errors.Is(err, projectops.ErrValidation) {
+		t.Errorf("NewClient with an option setting Keep-Alive and Trailer: %v; want a VALIDATION_ERROR", err)
+	}
+	c, err := projectops.NewClient(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Catalog.Me(context.Background(), own); !errors.Is(err, projectops.ErrValidation) {
+		t.Errorf("a call with an option setting Keep-Alive and Trailer: %v; want a VALIDATION_ERROR", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("%d requests sent", n)
 	}
 }
 

@@ -8,50 +8,33 @@ import (
 	"time"
 )
 
-// refused lists the headers an option may not set, each with why (""
-// for a header the SDK sets itself, whose option the message names).
-var refused = map[string]string{
-	// The SDK's own (the key is WithAPIKey's, never a header, so it
-	// cannot leak into a log of options).
-	"Authorization": "", "Content-Type": "", "Content-Length": "", "Host": "",
-	"Idempotency-Key": "", "X-Mcpjam-Idempotency-Key": "", // the key, in both spellings the service reads
-	// net/http re-sends a request carrying it (as Idempotency-Key) when a
-	// reused connection fails: a write the service does not deduplicate
-	// would run twice.
-	"X-Idempotency-Key": "",
-	"Accept":            "", "X-Projectops-Retry-Count": "", "User-Agent": "",
-	// Connection-specific fields (RFC 9110 section 7.6.1, RFC 9113 section
-	// 8.2.2): net/http manages them, and a request carrying one over HTTP/2,
-	// which the service speaks, fails inside net/http on every attempt.
-	"Connection": hopByHop, "Keep-Alive": hopByHop, "Proxy-Connection": hopByHop,
-	"Te": hopByHop, "Trailer": hopByHop, "Transfer-Encoding": hopByHop, "Upgrade": hopByHop,
-}
-
-// hopByHop says why a connection-specific header is refused.
-const hopByHop = ": it is connection-specific (hop-by-hop), which HTTP/2 cannot carry"
-
 // WithHeader adds a header to every request of the client, or of the call.
-// The headers the SDK owns (Authorization, Content-Type, Idempotency-Key,
-// User-Agent, ...) are refused: use WithAPIKey, WithIdempotencyKey or
-// WithUserAgent. So are the connection-specific ones (Connection,
-// Keep-Alive, Proxy-Connection, TE, Trailer, Transfer-Encoding, Upgrade),
-// which net/http manages and HTTP/2 cannot carry, a name that is not an
-// HTTP token, and a value with a control character (a line break could
-// smuggle a header): each with a VALIDATION_ERROR, before anything is
-// sent.
+// The headers the SDK sets itself are refused, the error naming the option
+// to use instead: Authorization (WithAPIKey), Idempotency-Key in every
+// spelling (WithIdempotencyKey), User-Agent (WithUserAgent), and
+// Content-Type, Content-Length, Accept, Host and X-Projectops-Retry-Count.
+// So are Connection, Keep-Alive, Proxy-Connection, TE, Transfer-Encoding
+// and Upgrade, connection-specific fields that net/http manages (over
+// HTTP/2, which the service speaks, it drops some and fails on others),
+// and Trailer, which net/http sends only from http.Request.Trailer;
+// for connections closed after each request, give WithHTTPClient an
+// http.Transport with DisableKeepAlives set instead of Connection: close.
+// A name that is not an HTTP token and a value with a control character
+// (a line break could smuggle a header) are refused too. Each refusal is
+// a VALIDATION_ERROR, before anything is sent. The same checks cover
+// Config.Header however an option filled it.
 func WithHeader(key, value string) RequestOption {
 	return func(c *Config) error {
-		k := http.CanonicalHeaderKey(strings.TrimSpace(key))
-		if why, ok := refused[k]; k == "" || ok {
-			return invalid("WithHeader", fmt.Sprintf("WithHeader: header %q cannot be set by an option%s", key, why))
+		if strings.TrimSpace(key) == "" {
+			return invalid("WithHeader", "WithHeader: header name is empty")
 		}
-		if !validHeaderName(k) || !validHeaderValue(value) {
-			return invalid("WithHeader", fmt.Sprintf("WithHeader: header %q: not a valid HTTP header name and value", key))
+		if err := checkHeaderField("WithHeader", key, value); err != nil {
+			return err
 		}
 		if c.Header == nil {
 			c.Header = http.Header{}
 		}
-		c.Header.Add(k, value)
+		c.Header.Add(strings.TrimSpace(key), value) // Add canonicalizes
 		return nil
 	}
 }
@@ -124,26 +107,4 @@ func WithResponseInto(r *Response) RequestOption {
 		c.Response = r
 		return nil
 	}
-}
-
-// validHeaderName reports an HTTP token (RFC 9110 section 5.6.2).
-func validHeaderName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// validHeaderValue reports a value net/http would send: no control
-// character but the tab.
-func validHeaderValue(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
 }

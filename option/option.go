@@ -191,7 +191,7 @@ func ForCall(opts []RequestOption) (Config, error) {
 	if name := c.clientOnly(); name != "" {
 		return c, invalid(name, name+" configures a client: give it to NewClient, not to one call")
 	}
-	return c, nil
+	return c, checkHeader(c.Header)
 }
 
 // ForClient applies a client's options and refuses those of one call
@@ -209,7 +209,7 @@ func ForClient(opts []RequestOption) (Config, error) {
 	case c.HTTPClient != nil && c.Transport != nil:
 		return c, invalid("WithHTTPClient", "WithHTTPClient and WithTransport are exclusive")
 	}
-	return c, nil
+	return c, checkHeader(c.Header)
 }
 
 // clientOnly names the first client-only option set in c ("" for none).
