@@ -108,8 +108,20 @@ func (c Config) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String(
 
 // LogValue implements slog.LogValuer: a logged Config is its String, as
 // slog's JSON handler would otherwise write every field, the headers
-// among them.
-func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
+// among them. Its receiver is a pointer so that a nil *Config logs as
+// such (slog reports a value method called through nil as a panic); a
+// Config logged by value goes through MarshalJSON or Format instead.
+func (c *Config) LogValue() slog.Value {
+	if c == nil {
+		return slog.StringValue("option.Config(nil)")
+	}
+	return slog.StringValue(c.String())
+}
+
+// MarshalJSON encodes String: a Config inside a logged struct, slice or
+// map (which slog's JSON handler encodes with encoding/json, calling no
+// LogValue) carries neither the key nor the headers.
+func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) }
 
 // Response is the metadata of a call's final HTTP response: what go-github
 // returns beside every result, for the calls that want it.

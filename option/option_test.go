@@ -2,6 +2,7 @@ package option
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -44,6 +45,41 @@ func TestApplyRecordsAndRedacts(t *testing.T) {
 	}
 	if _, err := ForCall([]RequestOption{WithAPIKey(key)}); err == nil || strings.Contains(err.Error(), "SECRET") {
 		t.Errorf("WithAPIKey on a call: %v", err)
+	}
+}
+
+// A Config nested in a logged struct, slice or map, which slog's JSON
+// handler encodes with encoding/json (no LogValue there), and a Config
+// given to json.Marshal, encode as its String.
+func TestConfigNestedInJSONShowsNoHeader(t *testing.T) {
+	t.Parallel()
+	c, err := ForClient([]RequestOption{WithHeader("X-Proxy-Token", "HSECRET")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.IdempotencyKey = "IDEMSECRET"
+	var b bytes.Buffer
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("x", "cfgs", []Config{c}, "wrapped", struct{ Cfg Config }{c},
+		"byName", map[string]*Config{"c": &c})
+	if s := b.String(); strings.Contains(s, "SECRET") || strings.Count(s, "APIKey:unset") != 3 {
+		t.Errorf("slog JSON of a nested Config: %s", s)
+	}
+	for _, v := range []any{c, &c} {
+		if out, err := json.Marshal(v); err != nil || strings.Contains(string(out), "SECRET") {
+			t.Errorf("json.Marshal(%T) = %s, %v", v, out, err)
+		}
+	}
+}
+
+// A nil *Config logs as such: a value-receiver LogValue, called through
+// nil, made slog log "LogValue panicked" with a stack.
+func TestNilConfigPointerLogs(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("x", "cfg", (*Config)(nil))
+	slog.New(slog.NewTextHandler(&b, nil)).Info("x", "cfg", (*Config)(nil))
+	if s := b.String(); strings.Contains(s, "panicked") || strings.Count(s, "option.Config(nil)") != 2 {
+		t.Errorf("slog of a nil *Config: %s", s)
 	}
 }
 
