@@ -38,7 +38,7 @@ import (
 // responses and client-side validation, the context's error when ctx ends,
 // or a wrapped network error.
 func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
-	if t == nil { // a zero Client or service: a typed error, not a panic
+	if t.configured() == nil { // a zero Client or service, or a &Transport{}: a typed error, not a panic
 		return apierr.Invalid("client", "unconfigured client: build it with projectops.NewClient or a package's NewService")
 	}
 	target, err := joinPath(t.base, req.Route, req.Params)

@@ -251,16 +251,27 @@ func New(cfg Config) *Transport {
 	return t
 }
 
+// configured is t's state, nil for a nil t and for a Transport not built
+// by New (&Transport{}): every exported method reads t through it, so
+// neither panics.
+func (t *Transport) configured() *state {
+	if t == nil {
+		return nil
+	}
+	return t.state
+}
+
 // String never shows the key: a Transport printed with %v is safe to log.
 func (t *Transport) String() string {
-	if t == nil || t.state == nil {
+	st := t.configured()
+	if st == nil {
 		return "transport{unconfigured}"
 	}
 	key := "none"
-	if t.key != nil {
+	if st.key != nil {
 		key = "set"
 	}
-	return "transport{base=" + t.base + " key=" + key + "}"
+	return "transport{base=" + st.base + " key=" + key + "}"
 }
 
 // GoString is String, so %#v is as safe as %v.
@@ -277,36 +288,37 @@ func (t *Transport) LogValue() slog.Value { return slog.StringValue(t.String()) 
 
 // BaseURL returns the base URL requests are sent to.
 func (t *Transport) BaseURL() string {
-	if t == nil {
-		return ""
+	if st := t.configured(); st != nil {
+		return st.base
 	}
-	return t.base
+	return ""
 }
 
 // MaxRetryAfter is the longest Retry-After the client waits out; polling
 // loops above the transport (Wait, WaitForBuild) apply the same cap.
 func (t *Transport) MaxRetryAfter() time.Duration {
-	if t == nil {
-		return 0
+	if st := t.configured(); st != nil {
+		return st.maxRA
 	}
-	return t.maxRA
+	return 0
 }
 
 // HasKey reports whether an API key is configured.
-func (t *Transport) HasKey() bool { return t != nil && t.key != nil }
+func (t *Transport) HasKey() bool { st := t.configured(); return st != nil && st.key != nil }
 
 // Redact replaces the configured key in s, for callers that must echo text
 // that might contain it.
 func (t *Transport) Redact(s string) string {
-	if t == nil || t.key == nil {
+	st := t.configured()
+	if st == nil || st.key == nil {
 		return s
 	}
-	s = strings.ReplaceAll(s, *t.key, "sk_***")
-	if t.keyEsc != nil { // as a path shows it
-		s = strings.ReplaceAll(s, *t.keyEsc, "sk_***")
+	s = strings.ReplaceAll(s, *st.key, "sk_***")
+	if st.keyEsc != nil { // as a path shows it
+		s = strings.ReplaceAll(s, *st.keyEsc, "sk_***")
 	}
-	if t.keyQEsc != nil { // as a query shows it
-		s = strings.ReplaceAll(s, *t.keyQEsc, "sk_***")
+	if st.keyQEsc != nil { // as a query shows it
+		s = strings.ReplaceAll(s, *st.keyQEsc, "sk_***")
 	}
 	return s
 }
@@ -342,8 +354,8 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // that needs the same HTTP stack for something else (the tunnel host's
 // WebSocket, which then works over in-process transports too).
 func (t *Transport) HTTPClient() *http.Client {
-	if t == nil {
-		return nil
+	if st := t.configured(); st != nil {
+		return st.client
 	}
-	return t.client
+	return nil
 }

@@ -312,6 +312,24 @@ func TestStringHidesKey(t *testing.T) {
 	}
 }
 
+// A Transport not built by New (&Transport{}, whose state is nil) and a
+// nil *Transport answer every exported method without panicking, Do with
+// the unconfigured client's VALIDATION_ERROR: only String checked the
+// state, so BaseURL, Redact or Do on a &Transport{} read through nil.
+func TestUnconfiguredTransport(t *testing.T) {
+	t.Parallel()
+	for _, tr := range []*Transport{nil, {}} {
+		if tr.String() != "transport{unconfigured}" || fmt.Sprintf("%v", tr) == "" || tr.BaseURL() != "" || tr.MaxRetryAfter() != 0 ||
+			tr.HasKey() || tr.Redact("x") != "x" || tr.HTTPClient() != nil {
+			t.Errorf("%#v: an accessor answers as if configured", tr)
+		}
+		err := tr.Do(context.Background(), &Request{Method: http.MethodGet, Route: "/x"}, nil)
+		if e, ok := errors.AsType[*shared.Error](err); !ok || e.Code != shared.CodeValidation {
+			t.Errorf("Do on %#v: %v; want a VALIDATION_ERROR", tr, err)
+		}
+	}
+}
+
 // TestKeyNeverLeaks makes every kind of failure happen and checks that the
 // key reaches neither error text (however formatted) nor the debug log.
 func TestKeyNeverLeaks(t *testing.T) {
