@@ -1,10 +1,16 @@
 package tunnels
 
 import (
+	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/cenkalti/backoff/v4"
+
+	"github.com/projectops/projectops-go/shared"
 )
 
 // A reconnect min above the default ceiling raises the ceiling: the
@@ -24,12 +30,33 @@ func TestWithReconnectCeilingNotBelowMin(t *testing.T) {
 	}
 }
 
-// A zero Service refuses Serve with the typed error its other methods give,
-// instead of dialing with http.DefaultClient.
+// A zero Service, and a nil one (a zero Client's Tunnels), refuses Serve
+// with the typed error its other methods give, instead of dialing with
+// http.DefaultClient, or with the client WithHTTPClient gave, which once
+// dialed the relay.
 func TestZeroServiceServe(t *testing.T) {
 	g := &Grant{RelayWSURL: "ws://127.0.0.1:1/relay", ConnectToken: "ct_x"}
-	err := (&Service{}).Serve(t.Context(), g, http.NotFoundHandler())
-	if err == nil || !strings.Contains(err.Error(), "unconfigured client") {
-		t.Errorf("Serve on a zero Service: %v", err)
+	var dialed atomic.Bool
+	// A permanent dial error ends a Serve that dials at once, instead of
+	// reconnecting.
+	hc := &http.Client{Transport: dialRecorder(func(*http.Request) (*http.Response, error) {
+		dialed.Store(true)
+		return nil, backoff.Permanent(errors.New("dialed"))
+	})}
+	for _, s := range []*Service{{}, nil} {
+		for _, opts := range [][]ServeOption{nil, {WithHTTPClient(hc)}} {
+			err := s.Serve(t.Context(), g, http.NotFoundHandler(), opts...)
+			if e, ok := errors.AsType[*shared.Error](err); !ok || e.Code != shared.CodeValidation || !strings.Contains(err.Error(), "unconfigured client") {
+				t.Errorf("Serve on %#v with %d options: %v; want the unconfigured client's VALIDATION_ERROR", s, len(opts), err)
+			}
+		}
+	}
+	if dialed.Load() {
+		t.Error("Serve on a zero Service dialed the relay")
 	}
 }
+
+// dialRecorder is an http.RoundTripper made of a func.
+type dialRecorder func(*http.Request) (*http.Response, error)
+
+func (f dialRecorder) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

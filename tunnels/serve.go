@@ -66,15 +66,19 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 	case h == nil:
 		return apierr.Invalid("handler", "tunnels: Serve needs a handler")
 	}
+	// A zero Service (or a zero Client's nil one) has no transport: refused
+	// as every other method refuses it, before any option could give it a
+	// client to dial with (WithHTTPClient), so nothing is sent.
+	hc := s.tr().HTTPClient()
+	if hc == nil {
+		return apierr.Invalid("client", "unconfigured client: build it with projectops.NewClient or tunnels.NewService")
+	}
 	o := defaultServeOptions()
-	o.client = s.tr().HTTPClient()
+	o.client = hc
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
-	}
-	if o.client == nil { // a zero Service, as every other method refuses it
-		return apierr.Invalid("client", "unconfigured client: build it with projectops.NewClient or tunnels.NewService")
 	}
 	rc := newReconnect(&o, time.Now())
 	rn := renewal{max: o.renewals}
