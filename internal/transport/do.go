@@ -57,6 +57,13 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
+	if len(call.Header) > 0 {
+		// Do's own copy, so that error text is cleaned of the call's
+		// header values too; the caller's Request is left as it is.
+		r := *req
+		r.callHeader = call.Header
+		req = &r
+	}
 	maxRetries := t.maxRetries
 	if call.MaxRetries != nil {
 		maxRetries = *call.MaxRetries

@@ -1,11 +1,16 @@
 package transport
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -51,5 +56,82 @@ func TestReflectedSecretHiddenEverywhere(t *testing.T) {
 				t.Errorf("RequestID shows the request's secret: %q", e.RequestID)
 			}
 		})
+	}
+}
+
+// A value of the client's or the call's headers (WithHeader, a proxy's
+// token say) that a service or a gateway quotes back, as written or
+// escaped, is taken out of the error text, the request id, the metadata's
+// headers and a network failure's text, as the key is; a value under
+// minHeaderRedacted bytes ("fast") is left, as it could be any word.
+func TestReflectedHeaderValueHidden(t *testing.T) {
+	t.Parallel()
+	const clientVal, callVal = "HEADER-SECRET-9", "call/secret 42"
+	quote := func(r *http.Request) string {
+		return r.Header.Get("X-Proxy-Token") + " " + r.Header.Get("X-Call-Token") + " " +
+			url.QueryEscape(r.Header.Get("X-Call-Token")) + " " + r.Header.Get("X-Mode")
+	}
+	for _, tc := range []struct {
+		name string
+		rt   roundTripFunc
+	}{
+		{"envelope error", func(r *http.Request) (*http.Response, error) {
+			q, _ := json.Marshal(quote(r))
+			body := `{"code":"VALIDATION_ERROR","message":` + string(q) + `,"details":{"got":"` + strings.ReplaceAll(r.Header.Get("X-Call-Token"), "/", `\/`) + `"}}`
+			return &http.Response{StatusCode: http.StatusBadRequest, Header: http.Header{"Content-Type": {"application/json"},
+				"X-Request-Id": {quote(r)}, "X-Echo": {quote(r)}},
+				Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
+		}},
+		{"network failure", func(r *http.Request) (*http.Response, error) {
+			return nil, errors.New("proxy refused " + quote(r))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tr, _ := newTestTransport(t, tc.rt, func(c *Config) {
+				c.MaxRetries = 0
+				c.Header = http.Header{"X-Proxy-Token": {clientVal}, "X-Mode": {"fast"}}
+			})
+			var meta option.Response
+			ctx := WithOptions(t.Context(), []option.RequestOption{option.WithHeader("X-Call-Token", callVal), option.WithResponseInto(&meta)})
+			err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			shown := err.Error()
+			if e, ok := errors.AsType[*shared.Error](err); ok {
+				shown += fmt.Sprint(" ", e.RequestID, e.Details)
+			}
+			shown += fmt.Sprint(" ", meta.Header)
+			for _, v := range []string{"SECRET", "secret", url.QueryEscape(callVal), `call\/`} {
+				if strings.Contains(shown, v) {
+					t.Errorf("%q shows in %s", v, shown)
+				}
+			}
+			if !strings.Contains(err.Error(), "fast") {
+				t.Errorf("a short header value was taken out too: %v", err)
+			}
+		})
+	}
+}
+
+// A caller's own X-Request-Id, which the service echoes by design, is
+// kept in the error's and the metadata's request id: only the other
+// header values are taken out.
+func TestCallerRequestIDKept(t *testing.T) {
+	t.Parallel()
+	const id = "wait-probe-0001"
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		body := `{"code":"VALIDATION_ERROR","message":"bad"}`
+		return &http.Response{StatusCode: http.StatusBadRequest, Header: http.Header{"Content-Type": {"application/json"},
+			"X-Request-Id": {r.Header.Get("X-Request-Id")}},
+			Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
+	})
+	tr, _ := newTestTransport(t, rt, func(c *Config) { c.MaxRetries = 0 })
+	var meta option.Response
+	ctx := WithOptions(t.Context(), []option.RequestOption{option.WithHeader("x-request-id", id), option.WithResponseInto(&meta)})
+	err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{})
+	if e, ok := errors.AsType[*shared.Error](err); !ok || e.RequestID != id || meta.RequestID != id {
+		t.Errorf("request id: err %v, metadata %q; want %q in both", err, meta.RequestID, id)
 	}
 }
