@@ -4,16 +4,22 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
+
 	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/option"
+	"github.com/projectops/projectops-go/servers"
 	"github.com/projectops/projectops-go/shared"
 	"github.com/projectops/projectops-go/tunnels"
 )
@@ -125,6 +131,13 @@ func TestZeroClientServicesFailTyped(t *testing.T) {
 	var c projectops.Client
 	var zeroEvals evals.Service
 	grant := &tunnels.Grant{RelayWSURL: "ws://relay.test/x", ConnectToken: "ct"}
+	// A client of Serve's own, which once made a zero Client's Serve dial
+	// the relay: its dial error is permanent, so such a Serve ends at once.
+	var dialed atomic.Bool
+	dialer := &http.Client{Transport: rtFunc(func(*http.Request) (*http.Response, error) {
+		dialed.Store(true)
+		return nil, backoff.Permanent(errors.New("dialed"))
+	})}
 	calls := map[string]func() error{
 		"Catalog.Me":               func() error { _, err := c.Catalog.Me(ctx); return err },
 		"Catalog.ListProjects":     func() error { _, err := c.Catalog.ListProjects(ctx, nil); return err },
@@ -164,6 +177,9 @@ func TestZeroClientServicesFailTyped(t *testing.T) {
 		"Tunnels.Create": func() error { _, err := c.Tunnels.Create(ctx, "p", tunnels.CreateParams{}); return err },
 		"Tunnels.Close":  func() error { _, err := c.Tunnels.Close(ctx, "p", "s"); return err },
 		"Tunnels.Serve":  func() error { return c.Tunnels.Serve(ctx, grant, http.NotFoundHandler()) },
+		"Tunnels.Serve WithHTTPClient": func() error {
+			return c.Tunnels.Serve(ctx, grant, http.NotFoundHandler(), tunnels.WithHTTPClient(dialer))
+		},
 		// A zero Client's Evals is nil, so its Runs and Suites are reached
 		// through a zero evals.Service: nil sub-services, as NewClient's
 		// never are.
@@ -181,6 +197,9 @@ func TestZeroClientServicesFailTyped(t *testing.T) {
 				t.Errorf("zero Client %s: %v; want the unconfigured client's VALIDATION_ERROR", name, err)
 			}
 		}()
+	}
+	if dialed.Load() {
+		t.Error("zero Client Tunnels.Serve dialed the relay with WithHTTPClient's client")
 	}
 	if got := c.Ingest.RedactText("text"); got != "text" {
 		t.Errorf("zero Client Ingest.RedactText = %q", got)
@@ -251,4 +270,64 @@ func TestZeroValuesDoNotPanic(t *testing.T) {
 	if m := shared.MillisOf(time.Time{}); !m.IsZero() {
 		t.Errorf("MillisOf(zero time) = %d", int64(m))
 	}
+}
+
+// Every exported method of every service, nil or zero, called with zero
+// or plausible arguments (its iterators drained to their first item),
+// returns instead of panicking: found by reflection, so a method added
+// later is covered too.
+func TestZeroServicesNoMethodPanics(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svcs := []any{(*catalog.Service)(nil), (*servers.Service)(nil), (*hosts.Service)(nil), (*ingest.Service)(nil),
+		(*environments.Service)(nil), (*tunnels.Service)(nil), (*evals.RunService)(nil), (*evals.SuiteService)(nil),
+		&catalog.Service{}, &servers.Service{}, &hosts.Service{}, &ingest.Service{}, &environments.Service{}, &tunnels.Service{},
+		&evals.RunService{}, &evals.SuiteService{}}
+	for _, s := range svcs {
+		v := reflect.ValueOf(s)
+		for i := range v.NumMethod() {
+			name := v.Type().String() + "." + v.Type().Method(i).Name
+			m := v.Method(i)
+			args := zeroArgs(ctx, m.Type())
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Errorf("%s panicked: %v", name, p)
+					}
+				}()
+				for _, o := range m.Call(args) {
+					if o.Kind() == reflect.Func && o.Type().NumIn() == 1 { // an iter.Seq2: take one item
+						stop := reflect.MakeFunc(o.Type().In(0), func([]reflect.Value) []reflect.Value { return []reflect.Value{reflect.ValueOf(false)} })
+						o.Call([]reflect.Value{stop})
+					}
+				}
+			}()
+		}
+	}
+}
+
+// zeroArgs is an argument list for a method of type mt, its variadic
+// options left out: ctx for a context, "x" for a string, a new value for
+// a pointer, a handler for an http.Handler, the zero value otherwise.
+func zeroArgs(ctx context.Context, mt reflect.Type) []reflect.Value {
+	n := mt.NumIn()
+	if mt.IsVariadic() {
+		n--
+	}
+	args := make([]reflect.Value, 0, n)
+	for j := range n {
+		switch in := mt.In(j); {
+		case in == reflect.TypeFor[context.Context]():
+			args = append(args, reflect.ValueOf(ctx))
+		case in.Kind() == reflect.String:
+			args = append(args, reflect.ValueOf("x").Convert(in))
+		case in.Kind() == reflect.Pointer:
+			args = append(args, reflect.New(in.Elem()))
+		case in.Kind() == reflect.Interface && in.Implements(reflect.TypeFor[http.Handler]()):
+			args = append(args, reflect.ValueOf(http.NotFoundHandler()))
+		default:
+			args = append(args, reflect.Zero(in))
+		}
+	}
+	return args
 }

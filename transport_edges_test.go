@@ -182,3 +182,27 @@ func TestCutRetryWaitIsOneLine(t *testing.T) {
 		t.Errorf("err = %q", err)
 	}
 }
+
+// A client's WithHeader value (a proxy's token) that the service or a
+// gateway quotes back is not in the error text, nor in WithResponseInto's
+// headers, as the key is not: docs/sdk.md says error text never holds the
+// headers.
+func TestReflectedHeaderValueNotInError(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Echo", r.Header.Get("X-Proxy-Token"))
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"code":"VALIDATION_ERROR","message":"bad token ` + r.Header.Get("X-Proxy-Token") + ` / ` + r.Header.Get("Authorization") + `"}`))
+	}))
+	t.Cleanup(srv.Close)
+	c := edgeClient(t, srv.URL, option.WithHeader("X-Proxy-Token", "HEADER-SECRET-9"))
+	var meta option.Response
+	_, err := c.Catalog.Me(context.Background(), option.WithResponseInto(&meta))
+	if !errors.Is(err, projectops.ErrValidation) {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(err.Error(), "SECRET") || strings.Contains(err.Error(), "sk_test_audit") || strings.Contains(meta.Header.Get("X-Echo"), "SECRET") {
+		t.Errorf("a client header's value shows: err %v; X-Echo %q", err, meta.Header.Get("X-Echo"))
+	}
+}
