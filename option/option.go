@@ -38,7 +38,8 @@ import (
 type RequestOption func(*Config) error
 
 // Config is what the options set; the SDK reads it. Zero fields leave the
-// defaults. It prints and logs without the API key or the headers.
+// defaults. It prints, logs and encodes as JSON (its String) without the
+// API key or the headers.
 type Config struct {
 	// Header is added to every attempt of every call it applies to.
 	Header http.Header
