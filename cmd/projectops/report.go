@@ -68,9 +68,13 @@ input, or with --strict a reporting failure (by default a reporting failure
 never changes the status: the results are spooled for "report resume").
 
 After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD and, on Linux, what CMD
-started, a background job whose shell has exited included (report adopts it and
-reaps it): SIGINT, as Ctrl-C sends it, so the tests can still write, then a kill
-after the grace. It reads what the tests still write for at most 10s (cut there, before the
+started and still runs in report's session (not a daemon that left it):
+SIGINT, as Ctrl-C sends it, so the tests can still write, then a kill after the
+grace. That includes a background job that was in CMD's tree when the interrupt
+came and whose parent the interrupt ended (report adopts it and reaps it), but
+no other process: not one CMD's tree left before the interrupt (it is init's,
+as without report), nor one report's process had before CMD (a server the
+shell started before exec'ing projectops). It reads what the tests still write for at most 10s (cut there, before the
 tests ended, it exits 1; a read of stdin waiting on input that stays open is not
 cut), sends it for at most 10s more, then stops and leaves the rest in the spool
 for "report resume"; a second interrupt ends it at once. A reader of its output that goes
@@ -450,7 +454,11 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 		added = true
 	}
 	cmd := exec.CommandContext(ctx, cmdArgs[0], cmdArgs[1:]...)
-	interruptible(ctx, cmd)
+	// What an interrupt orphans of CMD's tree is report's to end (Linux);
+	// released when CMD is done.
+	var orph orphans
+	defer orph.release()
+	interruptible(ctx, cmd, &orph)
 	cmd.Stderr = stderr
 	if f, ok := unwrapWriter(stderr).(*os.File); ok {
 		// A file is handed to the command as it is (the kernel orders the
@@ -463,9 +471,6 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	if err != nil {
 		return ingest.SourceStats{}, 1, err
 	}
-	// What CMD's processes leave when they exit is report's, so that an
-	// interrupt still reaches it (Linux); undone when CMD is done.
-	defer adoptOrphans()()
 	if err := cmd.Start(); err != nil {
 		// As a shell: 127 for a command not found, 126 for one that
 		// cannot run; nothing ran, so there is nothing to report.
@@ -481,7 +486,7 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	}
 	// Interrupted, the command has the grace to end; still running then,
 	// it is killed with what it started.
-	stopKill := context.AfterFunc(readCtx, func() { killTree(cmd) })
+	stopKill := context.AfterFunc(readCtx, func() { killTree(cmd, &orph) })
 	defer stopKill()
 	opt := ingest.GoTestOptions{}
 	var src io.Reader = pipe
@@ -520,7 +525,7 @@ func runCommand(ctx, readCtx context.Context, cmdArgs []string, rec ingest.Recor
 	waitErr := cmd.Wait()
 	if ctx.Err() != nil {
 		// Interrupted: what CMD left behind ends by the grace too.
-		endOrphans(readCtx, cmd)
+		endOrphans(readCtx, cmd, &orph)
 	}
 	code := 0
 	if err := waitErr; err != nil {

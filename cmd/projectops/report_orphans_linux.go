@@ -3,57 +3,178 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// adoptOrphans makes report a child subreaper until the returned func
-// undoes it: a process of CMD's tree whose parent exits (a shell's
-// background job, the shell gone) is reparented to report rather than to
-// init, so an interrupt's SIGINT and the kill at the grace still find it,
-// among report's own children (see adopted). Undone when CMD is done, so
-// that later orphans (a test process runs report more than once) are not
-// report's.
-func adoptOrphans() (undo func()) {
-	var was int32
-	if unix.Prctl(unix.PR_GET_CHILD_SUBREAPER, uintptr(unsafe.Pointer(&was)), 0, 0, 0) != nil || was != 0 {
-		return func() {} // unknown, or set by someone else: theirs to undo
-	}
-	if unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != nil {
-		return func() {}
-	}
-	return func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) }
+// orphans is what report adopts of CMD's tree when an interrupt comes: a
+// process whose parent the interrupt ends (a shell's background job that
+// ignores SIGINT, the shell gone) is reparented to report rather than to
+// init, so that the kill at the grace still finds it and report reaps it.
+// Report is a child subreaper from the interrupt to CMD's end only: an
+// orphan left before the interrupt goes to init as it would without
+// report (no zombie kept for the run, getppid() still 1). Of report's
+// children, only those in CMD's tree when the interrupt came (pid and
+// start time) are signalled or reaped: never one report's process had
+// before (a server a shell started before exec'ing projectops), nor CMD
+// (cmd.Wait's to reap), nor another run's.
+type orphans struct {
+	mu      sync.Mutex
+	tree    map[int]uint64 // CMD's descendants at the interrupt: pid -> start time
+	reaping bool           // adopt holds a subreaper reference that release drops
 }
 
-// adopted is report's children but cmdPid: the orphans of CMD's tree it
-// adopted, report starting no other process while CMD runs.
-func adopted(cmdPid int) []int {
-	return slices.DeleteFunc(children(os.Getpid()), func(p int) bool { return p == cmdPid })
+// adopt makes report a subreaper (once per run), then records CMD's tree
+// (cmdPid's descendants): subreaper first, so nothing in the record can be
+// orphaned to init before it is.
+func (o *orphans) adopt(cmdPid int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.reaping {
+		return
+	}
+	o.reaping = true
+	subreaper.hold()
+	o.tree = map[int]uint64{}
+	for _, p := range descendants(cmdPid) {
+		if st, ok := startTime(p); ok {
+			o.tree[p] = st
+		}
+	}
 }
 
-// reapOrphans reaps those of the killed pids that are, or become, report's
-// children (adopted, or reparented to report when their killed parent
-// died): a zombie keeps its process table entry until its parent reaps
-// it. cmdPid is cmd.Wait's to reap. It gives up after a few seconds: a
-// process that a SIGKILL does not end at once (stuck in the kernel) is
-// left to whoever reaps it after report.
-func reapOrphans(cmdPid int, pids []int) {
-	pending := slices.DeleteFunc(slices.Clone(pids), func(p int) bool { return p == cmdPid })
+// release drops adopt's subreaper reference (see subreaper).
+func (o *orphans) release() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.reaping {
+		o.reaping = false
+		subreaper.drop()
+	}
+}
+
+// adopted is report's children that were in CMD's tree at the interrupt.
+func (o *orphans) adopted() []int {
+	return slices.DeleteFunc(children(os.Getpid()), func(p int) bool { return !o.ours(p) })
+}
+
+// ours reports whether pid is the process adopt recorded (same start
+// time: a pid reused since is another process).
+func (o *orphans) ours(pid int) bool {
+	o.mu.Lock()
+	want, ok := o.tree[pid]
+	o.mu.Unlock()
+	st, sok := startTime(pid)
+	return ok && sok && st == want
+}
+
+// reap reaps those of the killed pids that are, or become, report's
+// children and were in CMD's tree at the interrupt (adopted, or
+// reparented to report when their killed parent died), by pid: a zombie
+// keeps its process table entry until its parent reaps it. Checked as
+// report's child first, a process stays report's to reap (no one else
+// can take it, nor its pid). It gives up after a few seconds: a process
+// that a SIGKILL does not end at once (stuck in the kernel) is left to
+// whoever reaps it after report.
+func (o *orphans) reap(pids []int) {
+	self := os.Getpid()
+	pending := slices.DeleteFunc(slices.Clone(pids), func(p int) bool { return !o.ours(p) })
 	if len(pending) == 0 {
 		return
 	}
 	go func() {
 		for deadline := time.Now().Add(5 * time.Second); len(pending) > 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 			pending = slices.DeleteFunc(pending, func(p int) bool {
+				if !o.ours(p) {
+					return true // gone, or another's reaped it
+				}
+				if parent(p) != self {
+					return false // not reparented yet
+				}
 				var ws unix.WaitStatus
-				wpid, err := unix.Wait4(p, &ws, unix.WNOHANG, nil)
-				// Reaped here, or gone without being report's to reap.
-				return wpid == p || (err == unix.ECHILD && unix.Kill(p, 0) == unix.ESRCH)
+				wpid, _ := unix.Wait4(p, &ws, unix.WNOHANG, nil)
+				return wpid == p
 			})
 		}
 	}()
+}
+
+// subreaper is report's one subreaper setting (process-wide).
+var subreaper subreaperCount
+
+// subreaperCount counts the runs that need report's process to be a child
+// subreaper, so that runs nested or in parallel in one process (tests) do
+// not turn it off under one another; the last restores the setting the
+// first found.
+type subreaperCount struct {
+	mu   sync.Mutex
+	n    int
+	undo func()
+}
+
+// hold turns the subreaper on for the first holder. Found on (set by the
+// program around report), or unknown, it is left as it is.
+func (s *subreaperCount) hold() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n++; s.n > 1 {
+		return
+	}
+	s.undo = func() {}
+	var was int32
+	if unix.Prctl(unix.PR_GET_CHILD_SUBREAPER, uintptr(unsafe.Pointer(&was)), 0, 0, 0) != nil || was != 0 {
+		return // unknown, or set by someone else: theirs to undo
+	}
+	if unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == nil {
+		s.undo = func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) }
+	}
+}
+
+// drop undoes hold; the last holder restores the setting.
+func (s *subreaperCount) drop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n--; s.n == 0 {
+		s.undo()
+	}
+}
+
+// startTime is pid's start time (/proc/PID/stat field 22, clock ticks
+// since boot): with the pid, it names one process, as a pid alone does
+// not once the pid is reused.
+func startTime(pid int) (uint64, bool) {
+	f := statFields(pid)
+	if len(f) < 20 {
+		return 0, false
+	}
+	st, err := strconv.ParseUint(f[19], 10, 64)
+	return st, err == nil
+}
+
+// parent is pid's parent's pid (field 4); 0 when pid is gone.
+func parent(pid int) int {
+	f := statFields(pid)
+	if len(f) < 2 {
+		return 0
+	}
+	pp, _ := strconv.Atoi(f[1])
+	return pp
+}
+
+// statFields is /proc/PID/stat's fields from the third (state) on: the
+// command name before them, in parentheses, may hold spaces.
+func statFields(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
 }

@@ -7,18 +7,15 @@ import (
 	"os/exec"
 )
 
-// adoptOrphans does nothing: what CMD leaves is the system's.
-func adoptOrphans() (undo func()) { return func() {} }
-
-// endOrphans has no orphans to end (see adoptOrphans).
-func endOrphans(context.Context, *exec.Cmd) {}
+// endOrphans has no orphans to end (see orphans).
+func endOrphans(context.Context, *exec.Cmd, *orphans) {}
 
 // interruptible leaves cmd as exec.CommandContext makes it: an interrupt
 // kills it (there is no SIGINT to send).
-func interruptible(context.Context, *exec.Cmd) {}
+func interruptible(context.Context, *exec.Cmd, *orphans) {}
 
 // killTree kills cmd (what it started is left to the system).
-func killTree(cmd *exec.Cmd) {
+func killTree(cmd *exec.Cmd, _ *orphans) {
 	if cmd.Process != nil {
 		_ = cmd.Process.Kill()
 	}

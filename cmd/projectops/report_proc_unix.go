@@ -27,12 +27,15 @@ import (
 // control reach it as they would without report: when a Ctrl-C
 // interrupted report as the terminal's foreground job, it has reached
 // them all already, and a second SIGINT would cut their cleanup short.
-func interruptible(ctx context.Context, cmd *exec.Cmd) {
+// From then on, what the interrupt orphans of cmd's tree is report's (see
+// orphans).
+func interruptible(ctx context.Context, cmd *exec.Cmd, o *orphans) {
 	cmd.Cancel = func() error {
+		o.adopt(cmd.Process.Pid)
 		if byCtrlC(ctx) && terminalForeground() {
 			return nil
 		}
-		pids := jobDescendants(cmd.Process.Pid)
+		pids := jobDescendants(cmd.Process.Pid, o)
 		err := cmd.Process.Signal(syscall.SIGINT)
 		for _, pid := range pids {
 			_ = syscall.Kill(pid, syscall.SIGINT)
@@ -70,10 +73,10 @@ func terminalForeground() bool {
 // SIGTERM to report alone never reached them. The session, not the job:
 // a command may put its children in a group of their own (timeout, a
 // shell with set -m) without them leaving; a daemon (setsid) has left.
-// On Linux that includes what CMD's processes left behind when they
-// exited (a shell's background job), which report adopted (see
-// adoptOrphans); what it kills of those is reaped, not left a zombie.
-func killTree(cmd *exec.Cmd) {
+// On Linux that includes what CMD's tree left behind when the interrupt
+// ended its parent (a shell's background job), which report adopted (see
+// orphans); what it kills of those is reaped, not left a zombie.
+func killTree(cmd *exec.Cmd, o *orphans) {
 	if cmd.Process == nil {
 		return // not started
 	}
@@ -84,29 +87,29 @@ func killTree(cmd *exec.Cmd) {
 		pids = sessionDescendants(pid)
 		_ = cmd.Process.Kill()
 	}
-	pids = append(pids, sharing(orphanTree(pid), unix.Getsid)...)
+	pids = append(pids, sharing(orphanTree(o), unix.Getsid)...)
 	for _, p := range pids {
 		_ = syscall.Kill(p, syscall.SIGKILL)
 	}
-	reapOrphans(pid, pids)
+	o.reap(pids)
 }
 
 // endOrphans gives what CMD left behind after an interrupt (adopted
-// orphans, see adoptOrphans) the rest of the grace, as CMD had, then kills
+// orphans, see orphans) the rest of the grace, as CMD had, then kills
 // it: CMD having ended, reading no longer waits on them when they do not
 // hold its output. What ended by itself is reaped.
-func endOrphans(readCtx context.Context, cmd *exec.Cmd) {
+func endOrphans(readCtx context.Context, cmd *exec.Cmd, o *orphans) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	for live(sharing(orphanTree(cmd.Process.Pid), unix.Getsid)) {
+	for live(sharing(orphanTree(o), unix.Getsid)) {
 		select {
 		case <-readCtx.Done():
-			killTree(cmd)
+			killTree(cmd, o)
 			return
 		case <-tick.C:
 		}
 	}
-	reapOrphans(cmd.Process.Pid, sharing(orphanTree(cmd.Process.Pid), unix.Getsid))
+	o.reap(sharing(orphanTree(o), unix.Getsid))
 }
 
 // live reports whether any of pids runs (a zombie has ended).
@@ -127,19 +130,18 @@ func live(pids []int) bool {
 // terminal's signals reach them, with the orphans report adopted: a
 // process that left the job (setsid: a daemon meant to outlive the run)
 // is spared.
-func jobDescendants(pid int) []int {
-	return sharing(append(descendants(pid), orphanTree(pid)...), unix.Getpgid)
+func jobDescendants(pid int, o *orphans) []int {
+	return sharing(append(descendants(pid), orphanTree(o)...), unix.Getpgid)
 }
 
 // sessionDescendants is descendants still in report's session.
 func sessionDescendants(pid int) []int { return sharing(descendants(pid), unix.Getsid) }
 
-// orphanTree is what report adopted from cmd's tree (not cmd, pid, itself)
-// and their descendants.
-func orphanTree(pid int) []int {
+// orphanTree is what report adopted of CMD's tree and their descendants.
+func orphanTree(o *orphans) []int {
 	var out []int
-	for _, o := range adopted(pid) {
-		out = append(append(out, o), descendants(o)...)
+	for _, p := range o.adopted() {
+		out = append(append(out, p), descendants(p)...)
 	}
 	return out
 }

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -448,5 +449,94 @@ exec sleep 300`
 	pid, code, stderr := interruptOrphaning(t, script, pidFile)
 	if !waitGone(pid) {
 		t.Errorf("exit %d: the background job CMD started (pid %d) outlived report, or is left a zombie; stderr %q", code, pid, stderr)
+	}
+}
+
+// A process that report's process has as a child but that CMD did not
+// start (here: one the test process started; in the CLI, one inherited
+// from a shell that exec'd projectops: `server & exec projectops report --
+// go test ./...`) is not CMD's orphan: an interrupt neither signals, kills
+// nor reaps it.
+func TestReportInterruptSparesChildReportDidNotStart(t *testing.T) {
+	reportEnv(t)
+	setGrace(t, 500*time.Millisecond)
+	devnullStdin(t)
+	bystander := exec.Command("sleep", "300")
+	if err := bystander.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = bystander.Process.Kill(); _ = bystander.Wait() })
+	ready := filepath.Join(t.TempDir(), "ready")
+	script := `echo '{"Action":"start","Package":"example.com/p"}'
+` + writePID(ready) + `
+exec sleep 300`
+	interruptWhenReady(t, script, ready, "bystander")
+	_ = readPID(t, ready)
+	if !running(bystander.Process.Pid) {
+		t.Errorf("report's interrupt ended a child of its process that CMD never started (pid %d)", bystander.Process.Pid)
+	}
+}
+
+// An orphan CMD's tree leaves before any interrupt is init's, as without
+// report: when it exits it is not left a zombie under report's process
+// for the rest of the run (nor does it see report as its parent).
+func TestReportOrphanBeforeInterruptLeavesNoZombie(t *testing.T) {
+	reportEnv(t)
+	devnullStdin(t)
+	pidFile := filepath.Join(t.TempDir(), "orphan.pid")
+	// The inner shell exits at once, orphaning its background job; CMD
+	// waits until the job has exited (gone, or a zombie of whoever
+	// adopted it) before it ends.
+	script := `echo '{"Action":"start","Package":"example.com/p"}'
+sh -c 'sleep 0.2 >/dev/null 2>&1 & echo $! > ` + pidFile + `'
+pid=$(cat ` + pidFile + `)
+while [ -d /proc/$pid ] && [ "$(cut -d')' -f2 /proc/$pid/stat | cut -d' ' -f2)" != Z ]; do sleep 0.02; done
+echo '{"Action":"run","Package":"example.com/p","Test":"TestA"}'
+echo '{"Action":"pass","Package":"example.com/p","Test":"TestA"}'`
+	var o, e bytes.Buffer
+	if code := run(context.Background(), []string{"report", "-q", "--external-run-id", "zombie", "--", "sh", "-c", script}, &o, &e); code != 0 {
+		t.Fatalf("report: exit %d, stderr %q", code, e.String())
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range children(os.Getpid()) {
+		if c == orphan {
+			t.Errorf("the orphan (pid %d) is a child of report's process: a zombie kept for the run", orphan)
+			var ws unix.WaitStatus
+			_, _ = unix.Wait4(orphan, &ws, unix.WNOHANG, nil)
+		}
+	}
+}
+
+// Runs in one process share its subreaper setting: one run's end does not
+// turn it off while another still needs it, and the last restores it.
+func TestSubreaperHeldUntilLastRunDrops(t *testing.T) {
+	on := func() bool {
+		var v int32
+		if err := unix.Prctl(unix.PR_GET_CHILD_SUBREAPER, uintptr(unsafe.Pointer(&v)), 0, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		return v != 0
+	}
+	if on() {
+		t.Fatal("the test process is a subreaper already: nothing to check")
+	}
+	var a, b orphans
+	a.adopt(os.Getpid())
+	b.adopt(os.Getpid())
+	a.release()
+	if !on() {
+		t.Errorf("one run's release turned the subreaper off under another")
+	}
+	b.release()
+	b.release() // a second release is harmless
+	if on() {
+		t.Errorf("the last release left the subreaper on")
 	}
 }
