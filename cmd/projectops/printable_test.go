@@ -52,6 +52,16 @@ func TestNotefEscapesControlCharacters(t *testing.T) {
 	}
 }
 
+// notef's format is its caller's alone: a % in the command path is
+// printed as it is, not read as a verb.
+func TestNotefPathIsNotAFormat(t *testing.T) {
+	var b bytes.Buffer
+	notef(&b, "projectops 100%d", "run %s", "r1")
+	if want := "projectops 100%d: run r1\n"; b.String() != want {
+		t.Errorf("notef wrote %q, want %q", b.String(), want)
+	}
+}
+
 // assertNoControls fails when out holds a raw ESC or BEL.
 func assertNoControls(t *testing.T, what, out string) {
 	t.Helper()
