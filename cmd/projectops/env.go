@@ -81,15 +81,16 @@ func envListFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			for _, e := range all {
 				build := "-"
 				if b := e.CurrentBuild; b != nil {
-					build = string(b.Status) + " " + b.ID
+					build = printableField(string(b.Status) + " " + b.ID)
 				}
 				owner := ""
 				if e.IsOwner {
 					owner = "you"
 				}
-				// cell: a name is anyone's text (a shared one another member's),
-				// and a tab or newline in it would break the table.
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, cell(e.Name, 40), e.Sharing, owner, build, e.UpdatedAt)
+				// Escaped before tabwriter measures the cells (see
+				// printableField); cell: a name is anyone's text (a shared one
+				// another member's), cut to keep the table readable.
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", printableField(e.ID), cell(e.Name, 40), printableField(string(e.Sharing)), owner, build, e.UpdatedAt)
 			}
 			tw.Flush()
 		})
@@ -124,7 +125,7 @@ func envCreateFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 		}
 		return ec.print(e, func(w io.Writer) {
 			fmt.Fprintf(w, "created %s (%s, personal draft); build it with: projectops env build --project %s %s\n",
-				e.ID, e.Name, ec.project, e.ID)
+				printableField(e.ID), printableField(e.Name), ec.project, printableField(e.ID))
 		})
 	}
 }
@@ -149,7 +150,8 @@ func envBuildsFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSTATUS\tPROVIDER\tCREATED\tERROR")
 			for _, b := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", b.ID, b.Status, b.Provider, b.CreatedAt, cell(b.Error, 100))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", printableField(b.ID), printableField(string(b.Status)), printableField(string(b.Provider)),
+					b.CreatedAt, cell(b.Error, 100))
 			}
 			tw.Flush()
 		})
@@ -162,7 +164,7 @@ func envBoot(ec *envCmd) error {
 		return err
 	}
 	return ec.print(a, func(w io.Writer) {
-		fmt.Fprintf(w, "computer %s booting from %s (%s)\n", a.ComputerID, a.EnvironmentID, a.Status)
+		fmt.Fprintf(w, "computer %s booting from %s (%s)\n", printableField(a.ComputerID), printableField(a.EnvironmentID), printableField(string(a.Status)))
 	})
 }
 
@@ -179,7 +181,9 @@ func envShare(ec *envCmd) error {
 	if err != nil {
 		return err
 	}
-	return ec.print(e, func(w io.Writer) { fmt.Fprintf(w, "%s (%s) is shared with the project\n", e.ID, e.Name) })
+	return ec.print(e, func(w io.Writer) {
+		fmt.Fprintf(w, "%s (%s) is shared with the project\n", printableField(e.ID), printableField(e.Name))
+	})
 }
 
 func envDelete(ec *envCmd) error {
@@ -187,5 +191,5 @@ func envDelete(ec *envCmd) error {
 	if err != nil {
 		return err
 	}
-	return ec.print(d, func(w io.Writer) { fmt.Fprintf(w, "deleted %s\n", d.ID) })
+	return ec.print(d, func(w io.Writer) { fmt.Fprintf(w, "deleted %s\n", printableField(d.ID)) })
 }

@@ -38,18 +38,19 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 			return err
 		}
 		if !*wait {
-			return ec.print(st, func(w io.Writer) { fmt.Fprintf(w, "build %s queued\n", st.BuildID) })
+			return ec.print(st, func(w io.Writer) { fmt.Fprintf(w, "build %s queued\n", printableField(st.BuildID)) })
 		}
 		var p *buildProgress
 		opts := []environments.WaitOption{environments.WithPollInterval(*interval, 10**interval)}
 		if !ec.json {
-			p = &buildProgress{w: ec.stderr, tty: isTerminal(ec.stderr), id: printable(st.BuildID), start: time.Now()}
+			p = &buildProgress{w: ec.stderr, tty: isTerminal(ec.stderr), id: printableField(st.BuildID), start: time.Now()}
 		}
 		var mu sync.Mutex
-		state := "build " + st.BuildID + ": queued"
+		// The heartbeat prints state as it is: escaped here.
+		state := "build " + printableField(st.BuildID) + ": queued"
 		opts = append(opts, environments.WithProgress(func(b *environments.Build) {
 			mu.Lock()
-			state = "build " + st.BuildID + ": " + string(b.Status)
+			state = "build " + printableField(st.BuildID) + ": " + printableField(string(b.Status))
 			mu.Unlock()
 			if p != nil {
 				p.update(*b)
@@ -123,11 +124,11 @@ func (p *buildProgress) update(b environments.Build) {
 		fmt.Fprintln(p.w, "  "+printable(l)) // the build's own output: see printable
 	}
 	if b.Status != p.status && !p.tty {
-		fmt.Fprintf(p.w, "build %s: %s\n", p.id, printable(string(b.Status)))
+		fmt.Fprintf(p.w, "build %s: %s\n", p.id, printableField(string(b.Status)))
 	}
 	p.status = b.Status
 	if p.tty {
-		fmt.Fprintf(p.w, "build %s: %s (%s)", p.id, printable(string(b.Status)), time.Since(p.start).Round(time.Second))
+		fmt.Fprintf(p.w, "build %s: %s (%s)", p.id, printableField(string(b.Status)), time.Since(p.start).Round(time.Second))
 	}
 }
 
@@ -138,12 +139,12 @@ func (p *buildProgress) finish(b *environments.Build) {
 	}
 	if b == nil {
 		if p.tty && p.status != "" {
-			fmt.Fprintf(p.w, "build %s: %s (stopped following)\n", p.id, printable(string(p.status)))
+			fmt.Fprintf(p.w, "build %s: %s (stopped following)\n", p.id, printableField(string(p.status)))
 		}
 		return
 	}
 	if p.tty || b.Status != p.status {
-		fmt.Fprintf(p.w, "build %s: %s\n", p.id, printable(string(b.Status)))
+		fmt.Fprintf(p.w, "build %s: %s\n", p.id, printableField(string(b.Status)))
 	}
 }
 

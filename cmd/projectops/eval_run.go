@@ -176,20 +176,21 @@ func readRunFile(ctx context.Context, path string) (evals.RunParams, error) {
 func (ec *evalCmd) follow(runID string, interval, timeout time.Duration, junit, summary string) error {
 	live := isTerminal(ec.stderr) && !ec.json
 	var mu sync.Mutex
-	state := "run " + runID + ": waiting for its first poll"
+	// The heartbeat prints state as it is: escaped here.
+	state := "run " + printableField(runID) + ": waiting for its first poll"
 	stop := heartbeat(ec.stderr, func() string { mu.Lock(); defer mu.Unlock(); return state })
 	defer stop()
 	progress := func(r *evals.Run) {
 		if r.Summary != nil {
 			mu.Lock()
-			state = printable(fmt.Sprintf("run %s: %s, %d/%d iterations done", r.ID, r.Status, r.Summary.Passed+r.Summary.Failed, r.Summary.Total))
+			state = fmt.Sprintf("run %s: %s, %d/%d iterations done", printableField(r.ID), printableField(string(r.Status)), r.Summary.Passed+r.Summary.Failed, r.Summary.Total)
 			mu.Unlock()
 		}
 		if !live || r.Summary == nil {
 			return
 		}
 		s := r.Summary
-		fmt.Fprintf(ec.stderr, "\r%s %-9s %d/%d iterations  %d passed  %d failed ", printable(r.ID), printable(string(r.Status)),
+		fmt.Fprintf(ec.stderr, "\r%s %-9s %d/%d iterations  %d passed  %d failed ", printableField(r.ID), printableField(string(r.Status)),
 			s.Passed+s.Failed, s.Total, s.Passed, s.Failed)
 	}
 	ctx := ec.ctx
@@ -282,7 +283,7 @@ func runLine(r *evals.Run) string {
 		verdict = "no verdict"
 	}
 	return fmt.Sprintf("run %s %s: %s (%d passed, %d failed of %d; pass rate %.0f%%)",
-		r.ID, r.Status, verdict, s.Passed, s.Failed, s.Total, s.PassRate*100)
+		printableField(r.ID), printableField(string(r.Status)), printableField(verdict), s.Passed, s.Failed, s.Total, s.PassRate*100)
 }
 
 // printIterations prints one line per iteration; every cell is cut to
@@ -305,7 +306,7 @@ func printIterations(w io.Writer, iters []evals.Iteration, reasons map[string]st
 		if r, ok := reasons[it.ID]; ok {
 			reason = r
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", it.IterationNumber, it.ID, cell(it.Title, 48), it.Status, result,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", it.IterationNumber, printableField(it.ID), cell(it.Title, 48), printableField(string(it.Status)), printableField(result),
 			cell(strings.Join(calls, ","), 40), wholeOrDash(it.TokensUsed), wholeOrDash(it.DurationMs), cell(reason, 100))
 	}
 	tw.Flush()
@@ -320,9 +321,10 @@ func wholeOrDash(n *float64) string {
 	return strconv.FormatFloat(*n, 'f', 0, 64)
 }
 
-// cell is s on one line, at most n runes (an ellipsis marks a cut).
+// cell is s on one line, escaped (see printableField) before a tabwriter
+// measures it, at most n runes (an ellipsis marks a cut).
 func cell(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = printableField(strings.Join(strings.Fields(s), " "))
 	if r := []rune(s); len(r) > n {
 		s = string(r[:n-1]) + "…"
 	}

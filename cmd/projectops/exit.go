@@ -54,15 +54,15 @@ func (a *app) exit(cmd *cobra.Command, err error) int {
 		return child.code
 	case errors.As(err, &gate):
 		if gate.msg != "" {
-			fmt.Fprintf(a.stderr, "%s: %s\n", name, printable(gate.msg))
+			fmt.Fprintf(a.stderr, "%s: %s\n", name, printableField(gate.msg))
 		}
 		return exitGate
 	}
-	fmt.Fprintf(a.stderr, "%s: %s\n", name, printable(errText(err))) // the service's message: see printable
+	fmt.Fprintf(a.stderr, "%s: %s\n", name, printableField(errText(err))) // the service's message: see printableField
 	var e *projectops.Error
 	if errors.As(err, &e) && len(e.HostedModels) > 0 {
 		// A model the service cannot run: say which hosted ones it can.
-		fmt.Fprintf(a.stderr, "%s: valid hosted models: %s\n", name, printable(strings.Join(e.HostedModels, ", ")))
+		fmt.Fprintf(a.stderr, "%s: valid hosted models: %s\n", name, printableField(strings.Join(e.HostedModels, ", ")))
 	}
 	if errors.Is(err, projectops.ErrConcurrentRunLimit) {
 		// Not retried (it lifts when a run ends, not after a delay): say

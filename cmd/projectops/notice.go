@@ -16,9 +16,9 @@ const (
 // error and notice line of the CLI does: with several tools writing to one
 // CI log, a bare "projectops:" does not say which step spoke. The line
 // carries the service's words (an error message, a run id), so its
-// control characters are escaped (see printable).
+// control characters and newlines are escaped (see printableField).
 func notef(w io.Writer, path, format string, args ...any) {
 	// A constant format of the caller's: vet checks it, and a % in path is
 	// not read as a verb.
-	fmt.Fprintln(w, printable(path+": "+fmt.Sprintf(format, args...)))
+	fmt.Fprintln(w, printableField(path+": "+fmt.Sprintf(format, args...)))
 }

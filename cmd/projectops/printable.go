@@ -12,8 +12,11 @@ import (
 // that are not UTF-8 (a C1 control cut in two across writes would
 // otherwise reach the terminal whole). Text output prints strings the
 // service stores (names any project member may set, titles, messages,
-// build logs) and must not let them retitle the terminal, clear it or
-// fake lines; --json keeps them exact (JSON escapes them itself).
+// build logs) and must not let them retitle the terminal, clear it, or
+// move the cursor to overwrite a line; --json keeps them exact (JSON
+// escapes them itself). It keeps newlines, for output that is many lines
+// (a build log): where a service string is one field of a line, use
+// printableField, which cannot start a line of its own.
 func printable(s string) string {
 	i := strings.IndexFunc(s, unprintable)
 	if i < 0 && utf8.ValidString(s) {
@@ -54,3 +57,13 @@ func (p printableWriter) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// printableField is printable for one field of a line: newline and tab
+// are escaped too ("\n", "\t"), so that a stored string can neither print
+// a line of its own (faking one of the CLI's) nor shift a table's columns.
+func printableField(s string) string {
+	return fieldEscaper.Replace(printable(s))
+}
+
+// fieldEscaper escapes what printable keeps.
+var fieldEscaper = strings.NewReplacer("\n", `\n`, "\t", `\t`)

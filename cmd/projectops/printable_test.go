@@ -33,6 +33,13 @@ func TestPrintable(t *testing.T) {
 	}
 }
 
+// printableField escapes newline and tab as well: one field of a line.
+func TestPrintableField(t *testing.T) {
+	if got, want := printableField("a\tb\nc\rd\x1b"), `a\tb\nc\x0dd\x1b`; got != want {
+		t.Errorf("printableField = %q, want %q", got, want)
+	}
+}
+
 // printableWriter escapes what passes through it and reports the bytes it
 // was given as written, as an io.Writer must.
 func TestPrintableWriter(t *testing.T) {
@@ -126,13 +133,14 @@ func TestEvalTablesEscapeControlCharacters(t *testing.T) {
 	assertNoControls(t, "eval iterations", out)
 }
 
-// The tunnel's lines name the server as the service stores it: escaped.
+// The tunnel's lines name the server as the service stores it: escaped,
+// newline included (it cannot fake the "tunnel closed" line).
 func TestTunnelLinesEscapeControlCharacters(t *testing.T) {
 	demoAPI(t)
 	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") }))
 	defer local.Close()
-	_, stderr, stop := startTunnel(t, "--name", "t\x1b]0;x\x07", "--to", local.URL+"/mcp")
-	if c := stop(); c != 0 || !strings.Contains(stderr.String(), `(t\x1b]0;x\x07)`) {
+	_, stderr, stop := startTunnel(t, "--name", "t\x1b]0;x\x07\ntunnel closed", "--to", local.URL+"/mcp")
+	if c := stop(); c != 0 || !strings.Contains(stderr.String(), `(t\x1b]0;x\x07\ntunnel closed)`) {
 		t.Errorf("exit %d; stderr %q; want the name escaped", c, stderr.String())
 	}
 	assertNoControls(t, "tunnel", stderr.String())
@@ -144,5 +152,53 @@ func TestExitLineEscapesControlCharacters(t *testing.T) {
 	a := &app{stderr: &b}
 	if code := a.exit(nil, errors.New("bad \x1b[2Jname")); code != exitError || b.String() != "projectops: bad \\x1b[2Jname\n" {
 		t.Errorf("exit %d, stderr %q", code, b.String())
+	}
+}
+
+// A stored name is one field of a line: a newline in it is escaped, so it
+// cannot print a line of its own that passes for one of the CLI's.
+func TestEnvNameNewlineCannotFakeALine(t *testing.T) {
+	demoAPI(t)
+	df := filepath.Join(t.TempDir(), "Dockerfile")
+	if err := os.WriteFile(df, []byte("FROM ubuntu:24.04@sha256:"+strings.Repeat("a", 64)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "env", "create", "-p", "prj_demo", "--name", "x\nbuild env_1 succeeded; all good\n", "--file", df)
+	if code != 0 {
+		t.Fatalf("env create: %d %q", code, errOut)
+	}
+	if !strings.Contains(out, `(x\nbuild env_1 succeeded; all good, personal draft)`) {
+		t.Errorf("env create: the name is not shown escaped: %q", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "build env_1 succeeded") {
+			t.Errorf("a stored name printed a line of its own: %q", out)
+		}
+	}
+}
+
+// The error line carries the service's message on one line.
+func TestExitLineEscapesNewline(t *testing.T) {
+	var b bytes.Buffer
+	a := &app{stderr: &b}
+	if code := a.exit(nil, errors.New("bad\nprojectops: all good")); code != exitError || b.String() != "projectops: bad\\nprojectops: all good\n" {
+		t.Errorf("exit %d, stderr %q", code, b.String())
+	}
+}
+
+// Cells are escaped before tabwriter measures them: a control character
+// shown as four characters does not shift the columns after it.
+func TestEscapedCellKeepsTableAligned(t *testing.T) {
+	var b bytes.Buffer
+	iters := []evals.Iteration{
+		{ID: "it_1", IterationNumber: 1, Title: "a\x1b\x1b\x1bb", Status: "completed", Result: "passed"},
+		{ID: "it_2", IterationNumber: 2, Title: "abcde", Status: "completed", Result: "passed"},
+		{ID: "it_3\x07", IterationNumber: 3, Title: "abc", Status: "completed", Result: "passed"},
+	}
+	printIterations(printableWriter{&b}, iters, nil)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	col := func(l string) int { return strings.Index(l, "completed") }
+	if col(lines[1]) != col(lines[2]) || col(lines[2]) != col(lines[3]) {
+		t.Errorf("STATUS column misaligned:\n%s", b.String())
 	}
 }
