@@ -22,13 +22,14 @@ import (
 // Report is a child subreaper from the interrupt to CMD's end only: an
 // orphan left before the interrupt goes to init as it would without
 // report (no zombie kept for the run, getppid() still 1). Of report's
-// children, only those in CMD's tree when the interrupt came (pid and
-// start time) are signalled or reaped: never one report's process had
-// before (a server a shell started before exec'ing projectops), nor CMD
-// (cmd.Wait's to reap), nor another run's.
+// children, only those recorded (pid and start time) as in CMD's tree
+// when the interrupt came, or when report killed what is left of it, are
+// signalled or reaped: never one report's process had before (a server a
+// shell started before exec'ing projectops), nor CMD (cmd.Wait's to
+// reap), nor another run's.
 type orphans struct {
 	mu      sync.Mutex
-	tree    map[int]uint64 // CMD's descendants at the interrupt: pid -> start time
+	tree    map[int]uint64 // CMD's tree from the interrupt on: pid -> start time
 	reaping bool           // adopt holds a subreaper reference that release drops
 }
 
@@ -43,8 +44,23 @@ func (o *orphans) adopt(cmdPid int) {
 	}
 	o.reaping = true
 	subreaper.hold()
-	o.tree = map[int]uint64{}
-	for _, p := range descendants(cmdPid) {
+	o.trackLocked(descendants(cmdPid))
+}
+
+// track adds pids, found in CMD's tree or under what report adopted of it
+// (a process started since the interrupt), to what report may reap once
+// they are killed: recorded before the kill, while their pids are theirs.
+func (o *orphans) track(pids []int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.trackLocked(pids)
+}
+
+func (o *orphans) trackLocked(pids []int) {
+	if o.tree == nil {
+		o.tree = map[int]uint64{}
+	}
+	for _, p := range pids {
 		if st, ok := startTime(p); ok {
 			o.tree[p] = st
 		}
@@ -61,7 +77,7 @@ func (o *orphans) release() {
 	}
 }
 
-// adopted is report's children that were in CMD's tree at the interrupt.
+// adopted is report's children recorded as in CMD's tree.
 func (o *orphans) adopted() []int {
 	return slices.DeleteFunc(children(os.Getpid()), func(p int) bool { return !o.ours(p) })
 }
@@ -77,7 +93,7 @@ func (o *orphans) ours(pid int) bool {
 }
 
 // reap reaps those of the killed pids that are, or become, report's
-// children and were in CMD's tree at the interrupt (adopted, or
+// children and were recorded as in CMD's tree (adopted, or
 // reparented to report when their killed parent died), by pid: a zombie
 // keeps its process table entry until its parent reaps it. Checked as
 // report's child first, a process stays report's to reap (no one else

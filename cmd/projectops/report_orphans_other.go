@@ -12,6 +12,9 @@ func (*orphans) adopt(int) {}
 // release does nothing (see orphans).
 func (*orphans) release() {}
 
+// track does nothing (see orphans).
+func (*orphans) track([]int) {}
+
 // adopted is none (see orphans).
 func (*orphans) adopted() []int { return nil }
 

@@ -88,6 +88,7 @@ func killTree(cmd *exec.Cmd, o *orphans) {
 		_ = cmd.Process.Kill()
 	}
 	pids = append(pids, sharing(orphanTree(o), unix.Getsid)...)
+	o.track(pids)
 	for _, p := range pids {
 		_ = syscall.Kill(p, syscall.SIGKILL)
 	}
@@ -109,7 +110,9 @@ func endOrphans(readCtx context.Context, cmd *exec.Cmd, o *orphans) {
 		case <-tick.C:
 		}
 	}
-	o.reap(sharing(orphanTree(o), unix.Getsid))
+	ended := sharing(orphanTree(o), unix.Getsid)
+	o.track(ended)
+	o.reap(ended)
 }
 
 // live reports whether any of pids runs (a zombie has ended).

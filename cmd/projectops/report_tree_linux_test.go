@@ -540,3 +540,26 @@ func TestSubreaperHeldUntilLastRunDrops(t *testing.T) {
 		t.Errorf("the last release left the subreaper on")
 	}
 }
+
+// What CMD's tree starts after the interrupt (here: a trap's background
+// job) and the kill at the grace ends is reaped too, not left a zombie
+// under report's process.
+func TestGraceKillReapsWhatStartedAfterInterrupt(t *testing.T) {
+	reportEnv(t)
+	setGrace(t, 500*time.Millisecond)
+	devnullStdin(t)
+	dir := t.TempDir()
+	ready, late := filepath.Join(dir, "ready"), filepath.Join(dir, "late")
+	script := `echo '{"Action":"start","Package":"example.com/p"}'
+trap 'sleep 300 & echo $! > ` + late + `.tmp && mv ` + late + `.tmp ` + late + `' INT
+` + writePID(ready) + `
+while :; do sleep 0.05; done`
+	interruptWhenReady(t, script, ready, "reap-late")
+	_ = readPID(t, ready)
+	pid := readPID(t, late)
+	if !waitGone(pid) {
+		t.Errorf("the job CMD started after the interrupt (pid %d) outlived report, or is left a zombie", pid)
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+	}
+}
