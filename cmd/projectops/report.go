@@ -74,7 +74,10 @@ grace. That includes a background job that was in CMD's tree when the interrupt
 came and whose parent the interrupt ended (report adopts it and reaps it), but
 no other process: not one CMD's tree left before the interrupt (it is init's,
 as without report), nor one report's process had before CMD (a server the
-shell started before exec'ing projectops). It reads what the tests still write for at most 10s (cut there, before the
+shell started before exec'ing projectops). Ctrl-C at a terminal reaches
+CMD's processes as it reaches report: a job whose parent it ends before report
+has acted is init's, as without report (an interrupt sent to report alone, as
+"kill -TERM PID" sends it, is always in time). It reads what the tests still write for at most 10s (cut there, before the
 tests ended, it exits 1; a read of stdin waiting on input that stays open is not
 cut), sends it for at most 10s more, then stops and leaves the rest in the spool
 for "report resume"; a second interrupt ends it at once. A reader of its output that goes
