@@ -254,8 +254,9 @@
 //     only, never the environment of the process running the double;
 //   - like the service's stdio client, the double skips a STDIO server's
 //     stdout lines that are not JSON-RPC messages (a banner, a stray log
-//     line), logging each at debug level by its length only; a message
-//     go-sdk cannot decode still ends the session;
+//     line, any line go-sdk cannot decode as a message), logging each at
+//     debug level by its length only, and ignores blanks after a message
+//     on its line;
 //   - like the service's client manager, the double reaches an http server
 //     whose URL path ends in /sse over legacy SSE, and any other over
 //     Streamable HTTP first, then over SSE on the same URL when that fails

@@ -2,20 +2,30 @@ package mcpconn
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // messageLines reads a stdio server's stdout and passes on only its lines
-// that are JSON-RPC messages: JSON objects whose "jsonrpc" is "2.0". The
-// service's stdio client (the TypeScript MCP SDK's) parses each line on
-// its own, reports one that is not a message and reads on, so a server
-// that prints a banner, or logs to stdout during a call, keeps working
-// there; go-sdk's decoder would end the session on the first such line.
-// A tagged message go-sdk then cannot decode still ends it.
+// that are JSON-RPC messages go-sdk can decode, each ending in one "\n".
+// The service's stdio client (ReadBuffer of the TypeScript MCP SDK 2.0.0,
+// @modelcontextprotocol/client and core, checked in their published
+// packages) parses each line on its own with JSON.parse and its message
+// schema; a line that fails either is skipped (a schema failure is
+// reported first) and reading goes on, so a server that prints a banner,
+// or logs to stdout during a call, keeps working there. go-sdk's decoder
+// would end the session on the first such line, so a line is judged by
+// go-sdk's own jsonrpc.DecodeMessage before it is handed on: what it
+// refuses (a log object tagged "jsonrpc":"2.0", a "JSONRPC" key its
+// case-sensitive decoding does not read) is dropped, not fatal. Blanks
+// after a message, which JSON.parse ignores and go-sdk's decoder reads as
+// trailing data, are cut.
 //
 // A dropped line is logged by its length only: its content may be
 // anything the server printed, secrets from its environment included. A
@@ -92,6 +102,7 @@ func (m *messageLines) next() ([]byte, error) {
 		// A last line without a newline is judged as it is: go-sdk's
 		// decoder takes a message the stream's end closes.
 		if keep && isMessage(m.line) {
+			m.line = append(bytes.TrimRight(m.line, " \t\r\n"), '\n')
 			return m.line, err
 		}
 		if !keep || !blank(m.line) {
@@ -117,14 +128,16 @@ func mayBeMessage(prefix []byte) bool {
 	return true
 }
 
-// isMessage reports whether line is one JSON object tagged "jsonrpc":
-// "2.0", as every JSON-RPC message is: what else it holds is go-sdk's to
-// judge.
+// isMessage reports whether line is one JSON value (blanks around it
+// aside) that go-sdk decodes as a JSON-RPC message. json.Valid comes
+// first because DecodeMessage reads the first value only and would pass
+// text after it, which go-sdk's stream decoder then rejects.
 func isMessage(line []byte) bool {
-	var head struct {
-		JSONRPC *string `json:"jsonrpc"`
+	if !json.Valid(line) {
+		return false
 	}
-	return json.Unmarshal(line, &head) == nil && head.JSONRPC != nil && *head.JSONRPC == "2.0"
+	_, err := jsonrpc.DecodeMessage(line)
+	return err == nil
 }
 
 // blank reports whether line is JSON whitespace only (an empty line).

@@ -5,21 +5,25 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// messageLines passes JSON-RPC messages through byte for byte and drops
-// every other line: text, JSON that is not an object, an object without
-// the "jsonrpc": "2.0" tag, an object with trailing text, blank lines.
+// messageLines passes JSON-RPC messages through, each ending in one "\n",
+// and drops every other line: text, JSON that is not an object, an object
+// without the "jsonrpc": "2.0" tag, an object with trailing text, blank
+// lines.
 func TestMessageLinesFilters(t *testing.T) {
 	t.Parallel()
 	msgs := []string{
 		`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n",
-		` {"jsonrpc":"2.0","method":"notifications/x"}` + "\r\n",
-		`{"id":2,"jsonrpc":"2.0","error":{"code":-1,"message":"m"}}`, // the stream's end closes it
+		` {"jsonrpc":"2.0","method":"notifications/x"}` + "\n",              // written with "\r\n"
+		`{"id":2,"jsonrpc":"2.0","error":{"code":-1,"message":"m"}}` + "\n", // the stream's end closes it
 	}
 	in := "banner: hello\n" + msgs[0] + "\n  \n" + `[{"jsonrpc":"2.0","id":3,"result":{}}]` + "\n" + "42\n" +
 		`{"level":"info"}` + "\n" + `{"jsonrpc":"1.0","id":4}` + "\n" + `{"jsonrpc":"2.0","id":5,"result":{}} trailing` + "\n" +
-		"{not json\n" + msgs[1] + msgs[2]
+		"{not json\n" + strings.Replace(msgs[1], "\n", "\r\n", 1) + strings.TrimSuffix(msgs[2], "\n")
 	got, err := io.ReadAll(newMessageLines(strings.NewReader(in), 1<<10, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -50,5 +54,107 @@ func TestMessageLinesBoundsLines(t *testing.T) {
 	_, err = io.ReadAll(newMessageLines(strings.NewReader(long), limit, nil))
 	if !errors.Is(err, errLineTooLong) {
 		t.Fatalf("a message line over the limit: %v, want errLineTooLong", err)
+	}
+}
+
+// goSDKReads feeds what messageLines passes on to go-sdk's stdio decoder
+// and returns the messages it reads before the stream ends, with the error
+// that ended it: io.EOF when every line was taken.
+func goSDKReads(t *testing.T, in string) ([]jsonrpc.Message, error) {
+	t.Helper()
+	lines := newMessageLines(strings.NewReader(in), 1<<20, nil)
+	conn, err := (&mcp.IOTransport{Reader: lines, Writer: nopWriteCloser{}}).Connect(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var msgs []jsonrpc.Message
+	for {
+		msg, err := conn.Read(t.Context())
+		if err != nil {
+			return msgs, err
+		}
+		msgs = append(msgs, msg)
+	}
+}
+
+// nopWriteCloser stands in for the server's stdin, which these tests never
+// write.
+type nopWriteCloser struct{}
+
+func (nopWriteCloser) Write(b []byte) (int, error) { return len(b), nil }
+func (nopWriteCloser) Close() error                { return nil }
+
+// A line tagged "jsonrpc":"2.0" that is no message (a structured log
+// line, an error answer to a null id), or keyed "JSONRPC", is dropped as
+// the service's client drops it, not handed to go-sdk, whose decoder
+// would refuse it and end the session: the message after it is read.
+func TestMessageLinesDropsWhatGoSDKRefuses(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","level":"info","msg":"listening"}`,
+		`{"JSONRPC":"2.0","id":7,"result":{}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
+		`{"jsonrpc":"2.0","method":"x","id":{}}`,
+	} {
+		msgs, err := goSDKReads(t, line+"\n"+`{"jsonrpc":"2.0","id":1,"result":{}}`+"\n")
+		if !errors.Is(err, io.EOF) || len(msgs) != 1 {
+			t.Errorf("after %s go-sdk read %d message(s), then %v; want the one message, then EOF", line, len(msgs), err)
+		}
+	}
+}
+
+// Blanks between a message and its newline, which JSON.parse ignores,
+// are cut: go-sdk's decoder would read them as trailing data and end the
+// session. "\r\n" becomes "\n".
+func TestMessageLinesCutsTrailingBlanks(t *testing.T) {
+	t.Parallel()
+	msg := `{"jsonrpc":"2.0","id":1,"result":{}}`
+	in := msg + "  \t\n" + msg + " \r\n" + msg + "\t"
+	got, err := io.ReadAll(newMessageLines(strings.NewReader(in), 1<<20, nil))
+	if want := strings.Repeat(msg+"\n", 3); err != nil || string(got) != want {
+		t.Fatalf("passed %q, %v; want %q", got, err, want)
+	}
+	msgs, err := goSDKReads(t, in)
+	if !errors.Is(err, io.EOF) || len(msgs) != 3 {
+		t.Fatalf("go-sdk read %d message(s), then %v; want 3, then EOF", len(msgs), err)
+	}
+}
+
+// Lines the filter must not break: a message split over many pipe
+// writes, one with blanks inside and "jsonrpc" not first, one longer than
+// the read buffer; a byte-order mark before a message, which JSON.parse
+// refuses, drops the line.
+func TestMessageLinesEdgeCases(t *testing.T) {
+	t.Parallel()
+	read := func(in string) string {
+		t.Helper()
+		b, err := io.ReadAll(newMessageLines(strings.NewReader(in), 1<<20, nil))
+		if err != nil {
+			t.Fatalf("reading %.40q: %v", in, err)
+		}
+		return string(b)
+	}
+	msg := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"
+	pr, pw := io.Pipe()
+	go func() {
+		for i := 0; i < len(msg); i += 5 {
+			_, _ = pw.Write([]byte(msg[i:min(i+5, len(msg))]))
+		}
+		pw.Close()
+	}()
+	if b, err := io.ReadAll(newMessageLines(pr, 1<<20, nil)); err != nil || string(b) != msg {
+		t.Errorf("split message: %q, %v", b, err)
+	}
+	spaced := `{ "id" : 1 , "jsonrpc" : "2.0", "result": {} }` + "\n"
+	if got := read(spaced); got != spaced {
+		t.Errorf("spaced message: %q", got)
+	}
+	big := `{"jsonrpc":"2.0","id":1,"result":{"x":"` + strings.Repeat("y", 3*messageLineBuffer) + `"}}` + "\n"
+	if got := read(big); got != big {
+		t.Errorf("big message: %d bytes out of %d", len(got), len(big))
+	}
+	if got := read("\ufeff" + msg); got != "" {
+		t.Errorf("message after a byte-order mark passed: %q", got)
 	}
 }

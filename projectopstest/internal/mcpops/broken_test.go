@@ -16,7 +16,9 @@ import (
 )
 
 // garbageEnv turns the test binary into a stdio MCP server whose "garbage"
-// tool writes what many servers write for a line they cannot parse.
+// tool writes what many servers write for a line they cannot parse (an
+// error for a null id, which no JSON-RPC client can decode) before its
+// answer, and whose "die" tool exits mid-call.
 const garbageEnv = "MCPOPS_TEST_GARBAGE_SERVER"
 
 func TestMain(m *testing.M) {
@@ -24,8 +26,11 @@ func TestMain(m *testing.M) {
 		s := echoServer()
 		mcp.AddTool(s, &mcp.Tool{Name: "garbage"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			_, _ = os.Stdout.WriteString(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` + "\n")
-			<-ctx.Done()
-			return nil, nil, ctx.Err()
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "after garbage"}}}, nil, nil
+		})
+		mcp.AddTool(s, &mcp.Tool{Name: "die"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			os.Exit(3)
+			return nil, nil, nil
 		})
 		_ = s.Run(context.Background(), &mcp.StdioTransport{})
 		os.Exit(0)
@@ -33,28 +38,49 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// A message go-sdk cannot decode kills a stdio session: the call answers
-// 502 without a code the server never sent, and the next call runs on a
-// new session (the dead one was pooled again and failed it too).
-func TestUndecodableMessageBreaksSession(t *testing.T) {
-	t.Parallel()
+// garbageCall is a stdio call on the garbage server: this test binary.
+func garbageCall(t *testing.T) Call {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newLayer(t)
-	sc := l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_1", Transport: servers.TransportStdio,
-		Target: mcpconn.Target{Transport: mcpconn.TransportStdio, Command: exe, Env: []string{garbageEnv + "=1"}, ProtocolVersion: "2025-11-25"}})
+	return Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_1", Transport: servers.TransportStdio,
+		Target: mcpconn.Target{Transport: mcpconn.TransportStdio, Command: exe, Env: []string{garbageEnv + "=1"}, ProtocolVersion: "2025-11-25"}}
+}
+
+// A tagged line go-sdk cannot decode as a message is skipped, as the
+// service's stdio client skips it: the call it interrupts still gets its
+// answer, and the session goes on.
+func TestUndecodableLineIsSkipped(t *testing.T) {
+	t.Parallel()
+	sc := newLayer(t).Open(garbageCall(t))
+	raw, herr := CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "garbage"}})
+	if herr != nil || !strings.Contains(string(raw), `"after garbage"`) {
+		t.Fatalf("garbage call = %s, %v; want its answer after the skipped line", raw, herr)
+	}
+	raw, herr = CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "again"}}})
+	if herr != nil || !strings.Contains(string(raw), `"again"`) {
+		t.Fatalf("echo after the garbage = %s, %v; want it answered", raw, herr)
+	}
+}
+
+// A stdio session that ends mid-call (its server exits) answers 502
+// without a code the server never sent, and the next call runs on a new
+// session (the dead one was pooled again and failed it too).
+func TestSessionEndedMidCallIs502(t *testing.T) {
+	t.Parallel()
+	sc := newLayer(t).Open(garbageCall(t))
 	if _, herr := CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "hi"}}}); herr != nil {
 		t.Fatalf("warm-up echo: %v", herr)
 	}
-	_, herr := CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "garbage"}})
+	_, herr := CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "die"}})
 	if herr == nil || herr.Body.Code != shared.CodeServerUnreachable || herr.Body.Details["mcpCode"] != nil {
-		t.Fatalf("garbage call = %v (details %v), want 502 SERVER_UNREACHABLE without an mcpCode", herr, herr.Body.Details)
+		t.Fatalf("die call = %v, want 502 SERVER_UNREACHABLE without an mcpCode", herr)
 	}
 	raw, herr := CallTool(t.Context(), sc, &CallToolBody{CallToolParams: servers.CallToolParams{ToolName: "echo", Parameters: map[string]any{"text": "again"}}})
 	if herr != nil || !strings.Contains(string(raw), `"again"`) {
-		t.Fatalf("echo after the session broke = %s, %v; want it answered on a new session", raw, herr)
+		t.Fatalf("echo after the session ended = %s, %v; want it answered on a new session", raw, herr)
 	}
 }
 
