@@ -2,7 +2,6 @@ package projectopstest_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -13,23 +12,17 @@ import (
 // A server that takes the connection and never answers initialize is a
 // 504 TIMEOUT once WithMCPTimeout has passed, not seconds later: go-sdk's
 // error path waited on it (a session DELETE for up to 5 s) after the
-// deadline. The bound is generous: the fault was 5 s over it.
+// deadline. The bound is generous: the fault was 5 s over it. No request
+// of the double's is left open at the server.
 func TestConnectTimeoutIsTheTimeout(t *testing.T) {
 	t.Parallel()
-	hang := make(chan struct{})
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-hang:
-		}
-	}))
-	t.Cleanup(hs.Close)
-	t.Cleanup(func() { close(hang) })
+	mute := muteServer(t)
 	f := sdktest.Setup(t, projectopstest.WithMCPTimeout(500*time.Millisecond))
-	id := sdktest.Must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "mute", URL: hs.URL + "/mcp"}))
+	id := sdktest.Must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "mute", URL: mute.URL}))
 	start := time.Now()
 	st, body := f.Raw(t, http.MethodPost, "/projects/"+f.WS.ProjectID+"/servers/"+id+"/validate", f.WS.APIKey, "{}")
 	if took := time.Since(start); st != http.StatusGatewayTimeout || body.Code != "TIMEOUT" || took > 3*time.Second {
 		t.Errorf("validate of a mute server: %d %s after %v, want 504 TIMEOUT after about 500ms", st, body.Code, took)
 	}
+	mute.released(t)
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,20 +15,48 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// muteServer is an MCP URL whose server takes every request and never
-// answers.
-func muteServer(t *testing.T) string {
+// muteMCP is an MCP server that takes every request, reads its body and
+// never answers, counting the requests it holds.
+type muteMCP struct {
+	URL            string // its MCP endpoint
+	seen, inFlight atomic.Int32
+}
+
+// muteServer starts a muteMCP. A request is held until its client hangs
+// up; reading the body first is what lets net/http notice that (it
+// watches the connection only once the body is read), so a request the
+// double abandons without closing it stays counted.
+func muteServer(t *testing.T) *muteMCP {
 	t.Helper()
-	hang := make(chan struct{})
+	m := &muteMCP{}
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-hang:
-		}
+		m.seen.Add(1)
+		m.inFlight.Add(1)
+		defer m.inFlight.Add(-1)
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
 	}))
-	t.Cleanup(hs.Close)
-	t.Cleanup(func() { close(hang) }) // first: an abandoned request may hold its handler
-	return hs.URL + "/mcp"
+	// Cutting the connections ends what a leaked request still holds, so
+	// a test that found a leak can end.
+	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
+	m.URL = hs.URL + "/mcp"
+	return m
+}
+
+// released fails the test unless the server was asked and holds no
+// request: the double hung up on every request it gave up on. A hang-up
+// reaches the server asynchronously, so it is waited for, for up to 10 s.
+func (m *muteMCP) released(t *testing.T) {
+	t.Helper()
+	if m.seen.Load() == 0 {
+		t.Fatal("the mute server was never asked")
+	}
+	for deadline := time.Now().Add(10 * time.Second); m.inFlight.Load() != 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := m.inFlight.Load(); n != 0 {
+		t.Errorf("%d request(s) still held by the mute server 10 s after the double answered: the double did not hang up", n)
+	}
 }
 
 // diagnoseBefore POSTs {} to a saved server's validate or doctor (op) as
@@ -77,16 +106,18 @@ func wantDiagnosticTimeout(t *testing.T, op string, status int, body []byte) {
 // WithMCPDiagnosticTimeout bounds validate and doctor apart from
 // WithMCPTimeout: with an hour for the latter, a mute server's validate
 // and doctor answer while a caller who waits 5 s (the default would take
-// 10) is still there.
+// 10) is still there, and leave no request of theirs open at the server.
 func TestWithMCPDiagnosticTimeout(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithMCPTimeout(time.Hour),
 		projectopstest.WithMCPDiagnosticTimeout(200*time.Millisecond))
 	ws := srv.Default()
-	id := must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "mute", URL: muteServer(t)}))
+	mute := muteServer(t)
+	id := must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "mute", URL: mute.URL}))
 	for _, op := range []string{"/validate", "/doctor"} {
 		status, body := diagnoseBefore(t, srv, "/projects/"+ws.ProjectID+"/servers/"+id, ws.APIKey, op, 5*time.Second)
 		wantDiagnosticTimeout(t, op, status, body)
+		mute.released(t)
 	}
 }
 

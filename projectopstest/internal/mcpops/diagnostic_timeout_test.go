@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,18 +35,30 @@ func diagnosticLayer(t *testing.T) (*Layer, context.Context) {
 // Validate and doctor connect within the diagnostic timeout, not the
 // layer's: the service bounds both by its connect timeout (10 s), shorter
 // than its call timeout. A server that never answers initialize gets
-// TIMEOUT from the diagnostic bound.
+// TIMEOUT from the diagnostic bound, and the server is left holding no
+// request of the double's.
 func TestDiagnosticsConnectWithinDiagnosticTimeout(t *testing.T) {
 	t.Parallel()
-	hang := make(chan struct{})
+	var seen, inFlight atomic.Int32
 	mute := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-hang:
-		}
+		seen.Add(1)
+		inFlight.Add(1)
+		defer inFlight.Add(-1)
+		// net/http notices the client hanging up only once the body is read.
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done()
 	}))
-	t.Cleanup(mute.Close)
-	t.Cleanup(func() { close(hang) }) // first: an abandoned request may hold its handler
+	// Cutting the connections ends what a leaked request still holds.
+	t.Cleanup(func() { mute.CloseClientConnections(); mute.Close() })
+	released := func(op string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); inFlight.Load() != 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if n := inFlight.Load(); seen.Load() == 0 || n != 0 {
+			t.Errorf("%s: the mute server saw %d request(s) and still holds %d 10 s after the answer; want some, none held", op, seen.Load(), n)
+		}
+	}
 	l, caller := diagnosticLayer(t)
 	open := func() *Call {
 		return l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_1", Transport: servers.TransportHTTP,
@@ -55,11 +68,13 @@ func TestDiagnosticsConnectWithinDiagnosticTimeout(t *testing.T) {
 	if herr == nil || herr.Body.Code != shared.CodeTimeout || caller.Err() != nil {
 		t.Errorf("validate of a mute server = %v (caller's context: %v), want TIMEOUT before the caller gave up", herr, caller.Err())
 	}
+	released("validate")
 	rep, herr := Doctor(caller, open(), nil)
 	if herr != nil || rep.Error == nil || rep.Error.Code != shared.CodeTimeout || caller.Err() != nil {
 		t.Errorf("doctor of a mute server = %+v, %v (caller's context: %v), want a report with a TIMEOUT error before the caller gave up",
 			rep.Error, herr, caller.Err())
 	}
+	released("doctor")
 }
 
 // The doctor's listings are bounded by the diagnostic timeout too, as the
