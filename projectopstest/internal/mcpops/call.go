@@ -140,15 +140,20 @@ func (sc *Call) runOn(ctx context.Context, lease *mcpconn.Lease, op func(ctx con
 	return f, gone
 }
 
-// dialFresh opens a one-off session for a diagnostic: validate and doctor
-// test the server itself, never a kept session that may predate a change.
-// Connecting and the session's operations are bounded by the diagnostic
-// timeout, as the service bounds both operations by its connect timeout.
-func (sc *Call) dialFresh(ctx context.Context) (*mcpconn.Conn, *mcpconn.Failure) {
+// asDiagnostic bounds the call's connect and each of its operations by
+// the layer's diagnostic timeout, when it has one: the service bounds
+// validate and doctor by its connect timeout, shorter than its call
+// timeout.
+func (sc *Call) asDiagnostic() {
 	if d := sc.l.cfg.DiagnosticTimeout; d > 0 {
 		sc.timeout = d
 		sc.Target.ConnectTimeout = d
 	}
+}
+
+// dialFresh opens a one-off session for a diagnostic: validate and doctor
+// test the server itself, never a kept session that may predate a change.
+func (sc *Call) dialFresh(ctx context.Context) (*mcpconn.Conn, *mcpconn.Failure) {
 	c, err := sc.l.pool.Dial(ctx, sc.Target)
 	if err != nil {
 		return nil, mcpconn.Classify(err, nil, ctx, nil)

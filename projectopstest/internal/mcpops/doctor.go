@@ -13,9 +13,10 @@ import (
 	"github.com/projectops/projectops-go/servers"
 )
 
-// Validate connects once, fresh, and reports the session's initialization
-// info.
+// Validate connects once, fresh, within the diagnostic timeout, and
+// reports the session's initialization info.
 func Validate(ctx context.Context, sc *Call) (ValidateResult, *edge.Error) {
+	sc.asDiagnostic()
 	if herr := sc.Authorize(); herr != nil {
 		return ValidateResult{}, herr
 	}
@@ -56,6 +57,7 @@ func Doctor(ctx context.Context, sc *Call, b *ServerBody) (DoctorReport, *edge.E
 
 // doctor is Doctor's report, its listings nil where none were collected.
 func doctor(ctx context.Context, sc *Call) DoctorReport {
+	sc.asDiagnostic()
 	var full DoctorReport
 	rep := &full.DoctorReport
 	full.GeneratedAt = jsISO(sc.l.cfg.Now())
