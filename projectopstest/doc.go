@@ -265,8 +265,10 @@
 //     connected in initInfo.transport;
 //   - validate and doctor wait DefaultMCPDiagnosticTimeout (10 s), the
 //     service's connect timeout for them, to connect and for each of
-//     doctor's listings; the other operations wait DefaultMCPTimeout
-//     (30 s), the service's call timeout;
+//     doctor's listings, or WithMCPTimeout's duration when that is
+//     shorter (WithMCPDiagnosticTimeout sets it outright); the other
+//     operations wait DefaultMCPTimeout (30 s), the service's call
+//     timeout;
 //   - like the service's fetch, the MCP client follows an HTTP or SSE
 //     server's redirects but sends the imported OAuth token and saved
 //     Authorization, Proxy-Authorization and Cookie headers only while

@@ -17,8 +17,9 @@ import (
 // does (stdin and stdout pipes; Close closes stdin, then signals a server
 // that has not exited). It differs in one way: the server's stdout is read
 // through messageLines, which drops lines that are not JSON-RPC messages
-// (a banner, a stray console.log), as the service's stdio client skips
-// them, where CommandTransport's decoder would end the session.
+// (a banner, a stray console.log), as the service's stdio client (the
+// TypeScript MCP SDK 2.0.0's) skips them, where CommandTransport's decoder
+// would end the session.
 type stdioTransport struct {
 	cmd *exec.Cmd
 	// terminate is how long the server gets to exit after its stdin

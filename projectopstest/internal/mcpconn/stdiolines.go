@@ -14,18 +14,19 @@ import (
 
 // messageLines reads a stdio server's stdout and passes on only its lines
 // that are JSON-RPC messages go-sdk can decode, each ending in one "\n".
-// The service's stdio client (ReadBuffer of the TypeScript MCP SDK 2.0.0,
-// @modelcontextprotocol/client and core, checked in their published
-// packages) parses each line on its own with JSON.parse and its message
-// schema; a line that fails either is skipped (a schema failure is
-// reported first) and reading goes on, so a server that prints a banner,
-// or logs to stdout during a call, keeps working there. go-sdk's decoder
-// would end the session on the first such line, so a line is judged by
-// go-sdk's own jsonrpc.DecodeMessage before it is handed on: what it
-// refuses (a log object tagged "jsonrpc":"2.0", a "JSONRPC" key its
-// case-sensitive decoding does not read) is dropped, not fatal. Blanks
-// after a message, which JSON.parse ignores and go-sdk's decoder reads as
-// trailing data, are cut.
+// The service's stdio client, StdioClientTransport of the TypeScript MCP
+// SDK 2.0.0 (@modelcontextprotocol/client, the version its lock file
+// pins), parses each line on its own with JSON.parse and the message
+// schema: checked in the published 2.0.0 packages, its ReadBuffer skips a
+// line JSON.parse refuses, and the transport reports one the schema
+// refuses and reads on. So a server that prints a banner, or logs to
+// stdout during a call, keeps working there. go-sdk's decoder would end
+// the session on the first such line, so a line is judged by go-sdk's own
+// jsonrpc.DecodeMessage before it is handed on: what it refuses (a log
+// object tagged "jsonrpc":"2.0", a "JSONRPC" key its case-sensitive
+// decoding does not read) is dropped, not fatal. Blanks after a message,
+// which JSON.parse ignores and go-sdk's decoder reads as trailing data,
+// are cut.
 //
 // A dropped line is logged by its length only: its content may be
 // anything the server printed, secrets from its environment included. A
