@@ -25,7 +25,10 @@ import (
 // Config.Header however an option filled it.
 func WithHeader(key, value string) RequestOption {
 	return func(c *Config) error {
-		if strings.TrimSpace(key) == "" {
+		// Space around the name is the caller's typing, not the name:
+		// trimmed here, where the name is stored.
+		key = strings.TrimSpace(key)
+		if key == "" {
 			return invalid("WithHeader", "WithHeader: header name is empty")
 		}
 		if err := checkHeaderField("WithHeader", key, value); err != nil {
@@ -34,7 +37,7 @@ func WithHeader(key, value string) RequestOption {
 		if c.Header == nil {
 			c.Header = http.Header{}
 		}
-		c.Header.Add(strings.TrimSpace(key), value) // Add canonicalizes
+		c.Header.Add(key, value) // Add canonicalizes
 		return nil
 	}
 }

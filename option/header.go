@@ -48,11 +48,13 @@ const (
 )
 
 // checkHeaderField refuses a header name and value no request may carry:
-// a refused header (above), a name that is not an HTTP token, a value with
-// a control character (a line break could smuggle a header). by names
-// what set it in the error.
+// a refused header (above), a name that is not an HTTP token as it is
+// stored (net/http sends it so, and refuses one with a space at send
+// time, which a read would retry as a network error), a value with a
+// control character (a line break could smuggle a header). by names what
+// set it in the error.
 func checkHeaderField(by, name, value string) error {
-	k := http.CanonicalHeaderKey(strings.TrimSpace(name))
+	k := http.CanonicalHeaderKey(name)
 	if why, ok := refused[k]; ok {
 		return invalid(by, fmt.Sprintf("%s: header %q cannot be set by an option: %s", by, name, why))
 	}
@@ -62,24 +64,39 @@ func checkHeaderField(by, name, value string) error {
 	return nil
 }
 
-// checkHeader runs checkHeaderField over every field of h, in name order
-// so that the error names the same field every time. ForClient and
-// ForCall run it: an option of the caller's own may fill Config.Header
-// without WithHeader.
+// checkHeader runs checkHeaderField over every field of h; a refusal
+// names the first bad field in name order, the same every time. ForClient
+// and ForCall run it: an option of the caller's own may fill Config.Header
+// without WithHeader. The names are sorted only when one is bad, as every
+// call with a header of its own passes here.
 func checkHeader(h http.Header) error {
-	if len(h) == 0 {
+	bad := false
+	for k, vs := range h {
+		if checkField(k, vs) != nil {
+			bad = true
+			break
+		}
+	}
+	if !bad {
 		return nil
 	}
 	for _, k := range slices.Sorted(maps.Keys(h)) {
-		for _, v := range h[k] {
-			if err := checkHeaderField("Config.Header", k, v); err != nil {
-				return err
-			}
+		if err := checkField(k, h[k]); err != nil {
+			return err
 		}
-		if len(h[k]) == 0 { // a name alone is still checked
-			if err := checkHeaderField("Config.Header", k, ""); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+// checkField checks one field of a Config.Header: each of its values, or
+// the name alone when it has none.
+func checkField(name string, values []string) error {
+	if len(values) == 0 {
+		return checkHeaderField("Config.Header", name, "")
+	}
+	for _, v := range values {
+		if err := checkHeaderField("Config.Header", name, v); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -15,7 +15,10 @@ import (
 func TestConfigHeaderCheckedWhateverSetIt(t *testing.T) {
 	t.Parallel()
 	for _, h := range [][2]string{{"Keep-Alive", "timeout=5"}, {"trailer", "X-Sum"}, {"connection", "close"},
-		{"Authorization", "Bearer x"}, {"X-Ok", "a\nb"}, {"Bad Name", "v"}} {
+		{"Authorization", "Bearer x"}, {"X-Ok", "a\nb"}, {"Bad Name", "v"},
+		// A name is checked as stored: net/http refuses to send one with
+		// space around it, and a read would retry that as a network error.
+		{" X-Trace", "v"}, {"X-Trace\t", "v"}} {
 		own := func(c *Config) error {
 			c.Header = http.Header{h[0]: {h[1]}} // as written, not canonicalized
 			return nil
@@ -29,6 +32,38 @@ func TestConfigHeaderCheckedWhateverSetIt(t *testing.T) {
 	}
 	if _, err := ForCall([]RequestOption{func(c *Config) error { c.Header = http.Header{"X-Trace": {"abc"}}; return nil }}); err != nil {
 		t.Errorf("an ordinary header set by a custom option: %v", err)
+	}
+}
+
+// WithHeader trims space around the name, the caller's typing, and stores
+// the name as it is sent.
+func TestWithHeaderTrimsName(t *testing.T) {
+	t.Parallel()
+	c, err := ForCall([]RequestOption{WithHeader(" x-trace ", "abc")})
+	if err != nil || len(c.Header) != 1 || c.Header["X-Trace"][0] != "abc" {
+		t.Errorf("WithHeader(\" x-trace \"): %v, %q; want X-Trace stored", err, c.Header)
+	}
+}
+
+// Of several bad fields, the refusal names the first in name order, the
+// same whatever order the map gives.
+func TestConfigHeaderRefusalNamesFirstField(t *testing.T) {
+	t.Parallel()
+	h := http.Header{"X-D": {"ok"}, "C Bad": {"v"}, "X-E": {"a\nb"}, "B Bad": {"v"}, "X-A": {"ok"}}
+	for range 20 {
+		_, err := ForCall([]RequestOption{func(c *Config) error { c.Header = h; return nil }})
+		if err == nil || !strings.Contains(err.Error(), `"B Bad"`) {
+			t.Fatalf("refusal %v; want it to name \"B Bad\"", err)
+		}
+	}
+}
+
+// Checking a call's valid headers allocates nothing: every call with a
+// header of its own passes there, and only a refusal sorts the names.
+func TestCheckHeaderAllocatesNothing(t *testing.T) {
+	h := http.Header{"X-Trace-Token": {"trace-0123456789"}, "X-Model": {"gpt-4o-mini"}}
+	if n := testing.AllocsPerRun(100, func() { _ = checkHeader(h) }); n != 0 {
+		t.Errorf("checkHeader of valid headers: %v allocations, want 0", n)
 	}
 }
 
