@@ -22,7 +22,15 @@ import (
 // A name that is not an HTTP token and a value with a control character
 // (a line break could smuggle a header) are refused too. Each refusal is
 // a VALIDATION_ERROR, before anything is sent. The same checks cover
-// Config.Header however an option filled it.
+// Config.Header however an option filled it. Space around key is trimmed.
+//
+// A value of 8 bytes or more under a credential's name (one with a word
+// such as token, key, secret, auth, password, session, signature,
+// credential or cookie in it: X-Proxy-Token, X-Api-Key) is replaced where an
+// error result quotes it back: the error's message, details values and
+// request id, a network failure's text, and Response's Header and
+// RequestID after an error. Another header's value, and any value in a
+// success's results, is left as the service sent it.
 func WithHeader(key, value string) RequestOption {
 	return func(c *Config) error {
 		// Space around the name is the caller's typing, not the name:

@@ -129,9 +129,13 @@ func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) 
 type Response struct {
 	// StatusCode is the HTTP status (0 when no response arrived).
 	StatusCode int
-	// Header is the response's header.
+	// Header is the response's header. After an error response, a value
+	// quoting the API key or a credential header the request sent (see
+	// WithHeader) has it replaced by a placeholder; a success's header is
+	// as the service sent it, the key alone replaced.
 	Header http.Header
-	// RequestID is the service's x-request-id, for support requests.
+	// RequestID is the service's x-request-id, for support requests,
+	// cleaned as Header is.
 	RequestID string
 	// Attempts is how many requests the call took (1 without retries).
 	Attempts int

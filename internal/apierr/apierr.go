@@ -154,6 +154,39 @@ func Redact(e *shared.Error, redact func(string) string) {
 	}
 }
 
+// RedactText applies redact to the text of e a caller reads: the message,
+// the hosted models and every string value of the details, at any depth.
+// The code, the reason and the details' keys are left: they name things,
+// and the values redact takes (a request's credential headers') could only
+// corrupt them. Redact, for the key, covers those too.
+func RedactText(e *shared.Error, redact func(string) string) {
+	e.Message = redact(e.Message)
+	for i, m := range e.HostedModels {
+		e.HostedModels[i] = redact(m)
+	}
+	for k, v := range e.Details {
+		e.Details[k] = redactStrings(v, redact)
+	}
+}
+
+// redactStrings redacts the string values of a decoded JSON value, in
+// place, leaving its keys.
+func redactStrings(v any, redact func(string) string) any {
+	switch v := v.(type) {
+	case string:
+		return redact(v)
+	case []any:
+		for i, x := range v {
+			v[i] = redactStrings(x, redact)
+		}
+	case map[string]any:
+		for k, x := range v {
+			v[k] = redactStrings(x, redact)
+		}
+	}
+	return v
+}
+
 // redactValue redacts the strings of a decoded JSON value, keys included.
 func redactValue(v any, redact func(string) string) any {
 	switch v := v.(type) {

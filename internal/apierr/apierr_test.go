@@ -343,3 +343,25 @@ func TestInvalid(t *testing.T) {
 		t.Errorf("client-side error prints a status: %q", e.Error())
 	}
 }
+
+// RedactText reaches the text a caller reads, nested details values
+// included, and leaves what names things: the code, the reason, the
+// details' keys and the billing gate.
+func TestRedactTextLeavesNames(t *testing.T) {
+	t.Parallel()
+	e := apierr.FromBody(400, apierr.Body{Code: "S3CRET_CODE", Message: "got S3CRET", Details: map[string]any{
+		"reason": "S3CRET", "hostedModels": []any{"S3CRET-model"}, "S3CRET": []any{map[string]any{"v": "S3CRET"}, 1.0},
+	}})
+	e.Billing = &shared.BillingLimit{GateKey: "S3CRET"}
+	apierr.RedactText(e, func(s string) string { return strings.ReplaceAll(s, "S3CRET", "X") })
+	if e.Code != "S3CRET_CODE" || e.Reason != "S3CRET" || e.Billing.GateKey != "S3CRET" {
+		t.Errorf("a name was rewritten: code %q, reason %q, gate %q", e.Code, e.Reason, e.Billing.GateKey)
+	}
+	if e.Message != "got X" || e.HostedModels[0] != "X-model" {
+		t.Errorf("message %q, hosted models %q: want them redacted", e.Message, e.HostedModels)
+	}
+	nested, ok := e.Details["S3CRET"].([]any)
+	if !ok || nested[0].(map[string]any)["v"] != "X" || nested[1] != 1.0 || e.Details["reason"] != "X" {
+		t.Errorf("details %v: want the keys kept and the string values redacted", e.Details)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"testing"
+
+	"github.com/projectops/projectops-go/option"
 )
 
 // hostBody is a host detail as the service sends it (424 bytes).
@@ -34,5 +36,35 @@ func BenchmarkDoFixedCost(b *testing.B) {
 		if err := tr.Do(b.Context(), &Request{Method: http.MethodGet, Route: "/projects/{p}/hosts/{h}", Params: []string{"prj_1", "hst_1"}}, &h); err != nil || h.ID != "hst_1" {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkDoCallHeader is one successful GET with WithResponseInto,
+// without and with a credential header of the call's own: the second
+// builds no redactor (see TestCallHeaderBuildsNoRedactorOnSuccess).
+//
+//	go test -run '^$' -bench DoCallHeader ./internal/transport
+func BenchmarkDoCallHeader(b *testing.B) {
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusOK, `{}`, http.Header{RequestIDHeader: {"req_abcdefgh"}}), nil
+	})
+	tr := New(Config{BaseURL: testBase, APIKey: testKey, HTTPClient: &http.Client{Transport: rt}})
+	for _, tc := range []struct {
+		name string
+		opts []option.RequestOption
+	}{
+		{"noHeader", nil},
+		{"callHeader", []option.RequestOption{option.WithHeader("X-Trace-Token", "trace-0123456789")}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var meta option.Response
+				ctx := WithOptions(b.Context(), append(tc.opts[:len(tc.opts):len(tc.opts)], option.WithResponseInto(&meta)))
+				if err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

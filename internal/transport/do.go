@@ -57,13 +57,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	if len(call.Header) > 0 {
-		// Do's own copy, so that error text is cleaned of the call's
-		// header values too; the caller's Request is left as it is.
-		r := *req
-		r.callHeader = call.Header
-		req = &r
-	}
+	// Error text is cleaned of the credential headers' values, the call's
+	// among them; the redactor is built only if an error needs it.
+	hs := headerScrub{client: t.hdrRedact, header: t.header, call: call.Header}
 	maxRetries := t.maxRetries
 	if call.MaxRetries != nil {
 		maxRetries = *call.MaxRetries
@@ -118,7 +114,13 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		resp, err := t.attempt(ctx, req, target, body, idemKey, attempt, call.Header)
 		if call.Response != nil {
-			recordResponse(call.Response, resp, attempt, scrubbed(t.cleaner(req, target), req.Scrub))
+			clean := scrubbed(t.cleaner(req, target), req.Scrub)
+			if err != nil || !success(resp.StatusCode) {
+				// An error's metadata is error text; a success's headers
+				// are the service's, which a header value must not rewrite.
+				clean = withHeaders(clean, hs.replacer())
+			}
+			recordResponse(call.Response, resp, attempt, clean)
 		}
 		if err != nil && req.OnNetError != nil {
 			req.OnNetError(err)
@@ -134,7 +136,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			err = t.causeError(req, target, path, unwrapURLError(err))
+			err = t.causeError(req, target, path, &hs, unwrapURLError(err))
 			t.logAttempt(ctx, req, 0, attempt, start, err)
 			if attempt >= maxRetries || !retryableNetErr(req.Class, dedup, err) {
 				return err
@@ -145,8 +147,8 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			continue
 		}
 		t.logAttempt(ctx, req, resp.StatusCode, attempt, start, nil)
-		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			err := t.decodeSuccess(resp, out, req, path, target, call.Response)
+		if success(resp.StatusCode) {
+			err := t.decodeSuccess(resp, out, req, path, target, &hs, call.Response)
 			// A body cut short (the connection reset mid-response) is a
 			// network error: a read is retried, a write that may have run
 			// is not.
@@ -160,9 +162,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			continue
 		}
 		if isRedirect(resp.StatusCode) {
-			return redirectError(resp, req.Method, path, scrubbed(t.cleaner(req, target), req.Scrub))
+			return redirectError(resp, req.Method, path, withHeaders(scrubbed(t.cleaner(req, target), req.Scrub), hs.replacer()))
 		}
-		apiErr, hasRA, cut := t.decodeError(resp, req, path, t.cleaner(req, target))
+		apiErr, hasRA, cut := t.decodeError(resp, req, path, t.cleaner(req, target), hs.replacer())
 		if cut != nil && ctx.Err() != nil {
 			// The call's own end cut the error body short: what is left
 			// of it says nothing, the context's error says why.
@@ -272,6 +274,9 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 
 var jsonContentType = []string{"application/json"}
 
+// success reports a 2xx status, whose answer Do decodes into the result.
+func success(status int) bool { return status >= 200 && status < 300 }
+
 // replayable reports whether net/http may send req again on its own, behind
 // the retry rules' back: only a request that may run twice, a read or an
 // idempotent write, or one the service deduplicates by its key.
@@ -344,14 +349,14 @@ func declaredNotJSON(ct string) bool {
 var errEmptyBody = errors.New("the body is empty")
 
 // blankBody is the outcome of an empty success body decoded into out.
-func (t *Transport) blankBody(req *Request, path, target string, resp *http.Response) error {
+func (t *Transport) blankBody(req *Request, path, target string, hs *headerScrub, resp *http.Response) error {
 	if !declaredNotJSON(resp.Header.Get("Content-Type")) {
 		return nil // the usual empty answer: no cleaner built for it
 	}
-	return notJSON(req, path, resp, errEmptyBody, scrubbed(t.cleaner(req, target), req.Scrub))
+	return notJSON(req, path, resp, errEmptyBody, t.errShown(req, target, hs))
 }
 
-func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, path, target string, keep *option.Response) error {
+func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, path, target string, hs *headerScrub, keep *option.Response) error {
 	limit := t.maxBody
 	defer drainClose(resp.Body)
 	if (out == nil && keep == nil) || resp.StatusCode == http.StatusNoContent {
@@ -370,17 +375,17 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 		case errors.Is(rerr, errOverCap):
 			return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
 		case rerr != nil:
-			return t.readFailure(req, target, path, rerr)
+			return t.readFailure(req, target, path, hs, rerr)
 		}
 		keep.Body = buf
 		if out == nil {
 			return nil
 		}
 		if blank(buf) {
-			return t.blankBody(req, path, target, resp) // an empty JSON body leaves out as it is
+			return t.blankBody(req, path, target, hs, resp) // an empty JSON body leaves out as it is
 		}
 		if err := decodeJSON(buf, out); err != nil {
-			return decodeError(req, path, resp, err, scrubbed(t.cleaner(req, target), req.Scrub))
+			return decodeError(req, path, resp, err, t.errShown(req, target, hs))
 		}
 		return nil
 	}
@@ -393,31 +398,31 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 		// in-process call.
 		var buf []byte
 		if buf, err = readSized(resp.Body, n); err != nil {
-			return t.readFailure(req, target, path, err)
+			return t.readFailure(req, target, path, hs, err)
 		}
 		if blank(buf) {
-			return t.blankBody(req, path, target, resp) // as a streamed body of only white space
+			return t.blankBody(req, path, target, hs, resp) // as a streamed body of only white space
 		}
 		err = decodeJSON(buf, out)
 	} else {
 		cr := &cappedReader{r: resp.Body, left: limit}
 		dec := json.NewDecoder(cr)
 		if err = dec.Decode(out); errors.Is(err, io.EOF) {
-			return t.blankBody(req, path, target, resp) // an empty JSON body leaves out as it is
+			return t.blankBody(req, path, target, hs, resp) // an empty JSON body leaves out as it is
 		} else if err == nil {
 			// The Decoder stops after the value: what follows is read too,
 			// under the cap, and must be space, as a sized body's is.
 			err = onlySpace(io.MultiReader(dec.Buffered(), cr))
 		}
 		if err != nil && cr.err != nil && !errors.Is(cr.err, io.EOF) && !errors.Is(cr.err, errOverCap) {
-			return t.readFailure(req, target, path, cr.err)
+			return t.readFailure(req, target, path, hs, cr.err)
 		}
 	}
 	if errors.Is(err, errOverCap) {
 		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
 	}
 	if err != nil {
-		return decodeError(req, path, resp, err, scrubbed(t.cleaner(req, target), req.Scrub))
+		return decodeError(req, path, resp, err, t.errShown(req, target, hs))
 	}
 	return nil
 }
@@ -457,8 +462,11 @@ func (e *bodyReadError) Unwrap() error { return e.msg }
 const maxSizedBody = 1 << 20
 
 // decodeError reads a capped error body into *shared.Error. hasRA reports
-// whether a usable Retry-After header was present.
-func (t *Transport) decodeError(resp *http.Response, req *Request, path string, clean func(string) string) (*shared.Error, bool, error) {
+// whether a usable Retry-After header was present. clean (the key, the
+// URL) runs on the raw body and on every decoded string; hdr (credential
+// header values, nil for none) on the decoded text only, never on the raw
+// JSON, which a value with a quote in it would break.
+func (t *Transport) decodeError(resp *http.Response, req *Request, path string, clean func(string) string, hdr *strings.Replacer) (*shared.Error, bool, error) {
 	defer drainClose(resp.Body)
 	raw, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 	// A gateway may reflect the key into the envelope's message or details,
@@ -499,9 +507,21 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 	// An echo of anything, the key or a secret of the request too: cleaned
 	// as the message is (and as WithResponseInto's RequestID is).
 	e.RequestID = shown(resp.Header.Get(RequestIDHeader))
+	if hdr != nil {
+		// The text a caller reads: never the code, the reason or a
+		// details key, which a value could only corrupt.
+		apierr.RedactText(e, hdr.Replace)
+		e.RequestID = hdr.Replace(e.RequestID)
+	}
 	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.RetryAfter = ra
 	return e, ok, rerr
+}
+
+// errShown is what a decoded error's text goes through: the request's
+// cleaner, its Scrub and the credential headers' values.
+func (t *Transport) errShown(req *Request, target string, hs *headerScrub) func(string) string {
+	return withHeaders(scrubbed(t.cleaner(req, target), req.Scrub), hs.replacer())
 }
 
 // scrubbed is clean followed by scrub, when there is one.

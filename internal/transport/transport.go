@@ -105,11 +105,6 @@ type Request struct {
 	// details and legacy text) beyond the client's key: a backend may
 	// quote the request, whose credentials the caller knows how to find.
 	Scrub func(string) string
-
-	// callHeader is the call's own headers (WithHeader on the call), set
-	// by Do on its copy of the Request: error text is cleaned of their
-	// values as of the client's.
-	callHeader http.Header
 }
 
 // Config configures a Transport. Zero durations get the defaults below.
@@ -191,8 +186,8 @@ type state struct {
 	maxBody    int64
 	header     http.Header
 	timeout    time.Duration
-	// hdrRedact takes the client's header values out of error text (see
-	// headerRedactor); nil when none is long enough.
+	// hdrRedact takes the client's credential header values out of error
+	// text (see headerRedactor); nil when none is long enough.
 	hdrRedact *strings.Replacer
 
 	// Header values built once and shared by every request (net/http

@@ -1,0 +1,186 @@
+package transport
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/option"
+	"github.com/projectops/projectops-go/shared"
+)
+
+// jsonAnswer is a canned answer to r with a JSON body and hdr's fields.
+func jsonAnswer(r *http.Request, status int, body string, hdr http.Header) *http.Response {
+	h := http.Header{"Content-Type": {"application/json"}}
+	for k, v := range hdr {
+		h[k] = v
+	}
+	return &http.Response{StatusCode: status, Header: h, Body: io.NopCloser(strings.NewReader(body)),
+		ContentLength: int64(len(body)), Request: r}
+}
+
+// doWith runs one GET through a transport answering with rt, the client's
+// headers hdr and the call's options opts.
+func doWith(t *testing.T, rt roundTripFunc, hdr http.Header, opts ...option.RequestOption) error {
+	t.Helper()
+	tr, _ := newTestTransport(t, rt, func(c *Config) { c.MaxRetries = 0; c.Header = hdr })
+	return tr.Do(WithOptions(t.Context(), opts), &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{})
+}
+
+// A quoted entity-tag (If-Match: "v-12345", RFC 9110's own form) is no
+// credential and the raw body is never searched for header values: the
+// envelope decodes whole, code, message and details.
+func TestQuotedHeaderValueKeepsEnvelope(t *testing.T) {
+	t.Parallel()
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusConflict, `{"code":"RUN_ALREADY_TERMINAL","message":"version mismatch","details":{"current":"v-12345"}}`, nil), nil
+	})
+	err := doWith(t, rt, nil, option.WithHeader("If-Match", `"v-12345"`))
+	e, ok := errors.AsType[*shared.Error](err)
+	if !ok || e.Code != "RUN_ALREADY_TERMINAL" || e.Message != "version mismatch" || e.Details["current"] != "v-12345" {
+		t.Errorf("envelope lost to header redaction: %v", err)
+	}
+}
+
+// A credential's value with JSON syntax in it (a quote) that a gateway
+// quotes back, JSON-escaped, is taken out of the decoded text, and the
+// envelope around it still decodes.
+func TestQuotedCredentialRedactedAfterDecoding(t *testing.T) {
+	t.Parallel()
+	const tok = `tok"en-0123456789`
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusBadRequest, `{"code":"VALIDATION_ERROR","message":"bad token tok\"en-0123456789","details":{"got":{"v":["tok\"en-0123456789"]}}}`, nil), nil
+	})
+	err := doWith(t, rt, nil, option.WithHeader("X-Proxy-Token", tok))
+	e, ok := errors.AsType[*shared.Error](err)
+	if !ok || e.Code != shared.CodeValidation {
+		t.Fatalf("envelope lost: %v", err)
+	}
+	if e.Message != "bad token REDACTED" {
+		t.Errorf("Message = %q, want the token redacted", e.Message)
+	}
+	if got := e.Details["got"].(map[string]any)["v"].([]any)[0]; got != "REDACTED" {
+		t.Errorf("nested details value = %q, want REDACTED", got)
+	}
+}
+
+// A header value that is no credential's (X-Model) stays in every field of
+// an error: HostedModels, the reason, the details.
+func TestNonCredentialHeaderValueKeptInError(t *testing.T) {
+	t.Parallel()
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusBadRequest, `{"code":"VALIDATION_ERROR","message":"gpt-4o-mini is not hosted","details":{"hostedModels":["gpt-4o-mini"],"reason":"model_not_hosted"}}`, nil), nil
+	})
+	err := doWith(t, rt, http.Header{"X-Model": {"gpt-4o-mini"}})
+	e, ok := errors.AsType[*shared.Error](err)
+	if !ok || len(e.HostedModels) != 1 || e.HostedModels[0] != "gpt-4o-mini" || e.Message != "gpt-4o-mini is not hosted" {
+		t.Errorf("a model header rewrote the error: %v, HostedModels %q", err, e.HostedModels)
+	}
+}
+
+// A credential's value is taken out of what a caller reads (the message,
+// the details' values) but never out of what names things: the code, the
+// reason and the details' keys keep their spelling, even one equal to it.
+func TestCredentialValueLeavesCodeReasonAndKeys(t *testing.T) {
+	t.Parallel()
+	const v = "model_not_hosted"
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusBadRequest, `{"code":"VALIDATION_ERROR","message":"model_not_hosted","details":{"reason":"model_not_hosted","model_not_hosted":"model_not_hosted"}}`, nil), nil
+	})
+	err := doWith(t, rt, http.Header{"X-Session-Token": {v}})
+	e, ok := errors.AsType[*shared.Error](err)
+	if !ok {
+		t.Fatalf("not a *shared.Error: %v", err)
+	}
+	if e.Code != shared.CodeValidation || e.Reason != v {
+		t.Errorf("code %q, reason %q: rewritten", e.Code, e.Reason)
+	}
+	if got, ok := e.Details[v]; !ok || got != "REDACTED" || e.Message != "REDACTED" {
+		t.Errorf("details %v, message %q: want the key kept, the values redacted", e.Details, e.Message)
+	}
+}
+
+// A success's metadata is the service's answer as it came: a header the
+// call also sent (Cache-Control: no-cache) is never rewritten there.
+func TestHeaderValueKeptInSuccessMetadata(t *testing.T) {
+	t.Parallel()
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusOK, `{}`, http.Header{"Cache-Control": {"no-cache"}, "Pragma": {"no-cache"}}), nil
+	})
+	var meta option.Response
+	if err := doWith(t, rt, nil, option.WithHeader("Cache-Control", "no-cache"), option.WithResponseInto(&meta)); err != nil {
+		t.Fatal(err)
+	}
+	if got := meta.Header.Get("Cache-Control"); got != "no-cache" {
+		t.Errorf("success metadata Cache-Control = %q, want no-cache", got)
+	}
+}
+
+// A credential's value is redacted from 8 bytes on, the length from which
+// wire.SecretScrubber replaces a secret anywhere; a 7-byte one could be
+// part of any word and is left.
+func TestCredentialValueLengthBoundary(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		val  string
+		kept bool
+	}{{"abc1234", true}, {"abc12345", false}} {
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			return jsonAnswer(r, http.StatusBadRequest, `{"code":"VALIDATION_ERROR","message":"got `+r.Header.Get("X-Auth-Token")+`"}`, nil), nil
+		})
+		err := doWith(t, rt, nil, option.WithHeader("X-Auth-Token", tc.val))
+		if got := strings.Contains(err.Error(), tc.val); got != tc.kept {
+			t.Errorf("%d-byte value shown %v, want %v: %v", len(tc.val), got, tc.kept, err)
+		}
+	}
+}
+
+// A caller's own X-Request-Id, which the service echoes by design, is kept
+// in the error's and the metadata's request id, whatever its key's case
+// (a custom option may store it as written).
+func TestCallerRequestIDKept(t *testing.T) {
+	t.Parallel()
+	const id = "wait-probe-0001"
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		var echo string
+		for k, v := range r.Header {
+			if strings.EqualFold(k, RequestIDHeader) {
+				echo = v[0]
+			}
+		}
+		return jsonAnswer(r, http.StatusBadRequest, `{"code":"VALIDATION_ERROR","message":"bad"}`, http.Header{RequestIDHeader: {echo}}), nil
+	})
+	var meta option.Response
+	setID := func(c *option.Config) error { c.Header = http.Header{"x-request-id": {id}}; return nil }
+	err := doWith(t, rt, nil, setID, option.WithResponseInto(&meta))
+	if e, ok := errors.AsType[*shared.Error](err); !ok || e.RequestID != id || meta.RequestID != id {
+		t.Errorf("request id: err %v, metadata %q; want %q in both", err, meta.RequestID, id)
+	}
+}
+
+// The credential redactor is built only when an error needs it: a call
+// that succeeds with a header of its own and WithResponseInto costs no
+// more allocations over one without the header than the header itself
+// (the option, its Header map and value; 4, as before error text was
+// cleaned of header values).
+func TestCallHeaderBuildsNoRedactorOnSuccess(t *testing.T) {
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusOK, `{}`, http.Header{RequestIDHeader: {"req_abcdefgh"}}), nil
+	})
+	tr := New(Config{BaseURL: testBase, APIKey: testKey, HTTPClient: &http.Client{Transport: rt}})
+	allocs := func(opts ...option.RequestOption) float64 {
+		return testing.AllocsPerRun(50, func() {
+			var meta option.Response
+			ctx := WithOptions(t.Context(), append(opts[:len(opts):len(opts)], option.WithResponseInto(&meta)))
+			if err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	base, with := allocs(), allocs(option.WithHeader("X-Trace-Token", "trace-0123456789"))
+	if with-base > 4 {
+		t.Errorf("a call header costs %v allocations (%v without, %v with); want at most 4", with-base, base, with)
+	}
+}
