@@ -31,7 +31,8 @@ func WithAPIKey(key string) RequestOption {
 		if err := checkKey(key); err != nil {
 			return err
 		}
-		c.apiKey = key
+		k := key // each Config its own pointer, never the closure's variable
+		c.apiKey = &k
 		return nil
 	}
 }

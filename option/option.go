@@ -39,7 +39,10 @@ type RequestOption func(*Config) error
 
 // Config is what the options set; the SDK reads it. Zero fields leave the
 // defaults. It prints, logs and encodes as JSON (its String) without the
-// API key or the headers.
+// API key or the headers, itself, through a pointer or as an exported
+// field of a logged struct. As an unexported field, fmt (and slog's text
+// handler) prints it field by field without calling its methods: the key
+// shows there only as an address, but the headers show.
 type Config struct {
 	// Header is added to every attempt of every call it applies to.
 	Header http.Header
@@ -85,16 +88,24 @@ type Config struct {
 	// NoEnvironment ignores PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL.
 	NoEnvironment bool
 
-	apiKey string
+	// apiKey is behind a pointer: fmt prints an unexported field (a
+	// Config inside a logged struct) field by field, calling no method of
+	// Config's, and shows a pointer as an address, never the key.
+	apiKey *string
 }
 
 // APIKey is the key WithAPIKey set ("" when none).
-func (c *Config) APIKey() string { return c.apiKey }
+func (c *Config) APIKey() string {
+	if c.apiKey == nil {
+		return ""
+	}
+	return *c.apiKey
+}
 
 // String describes c without its key.
 func (c Config) String() string {
 	key := "unset"
-	if c.apiKey != "" {
+	if c.APIKey() != "" {
 		key = "set"
 	}
 	return fmt.Sprintf("option.Config{BaseURL:%q APIKey:%s}", c.BaseURL, key)
@@ -235,7 +246,7 @@ func (c *Config) clientOnly() string {
 		name string
 		set  bool
 	}{
-		{"WithAPIKey", c.apiKey != ""}, {"WithBaseURL", c.BaseURL != ""},
+		{"WithAPIKey", c.APIKey() != ""}, {"WithBaseURL", c.BaseURL != ""},
 		{"WithHTTPClient", c.HTTPClient != nil}, {"WithTransport", c.Transport != nil},
 		{"WithRetryBackoff", c.RetryBaseDelay != 0 || c.RetryMaxDelay != 0},
 		{"WithMaxRetryAfter", c.MaxRetryAfter != nil}, {"WithRateLimit", c.RatePerMinute != 0},

@@ -71,6 +71,29 @@ func TestConfigNestedInJSONShowsNoHeader(t *testing.T) {
 	}
 }
 
+// A Config nested in a struct that slog's text handler logs (through fmt)
+// shows neither key nor headers as an exported field, by value or pointer,
+// nor in a slice; as an unexported field, which fmt prints field by field
+// without Config's methods, the key shows only as an address.
+func TestConfigNestedInTextLog(t *testing.T) {
+	t.Parallel()
+	c, err := ForClient([]RequestOption{WithAPIKey("sk_live_KEYSECRET"), WithHeader("X-Proxy-Token", "HSECRET")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	l := slog.New(slog.NewTextHandler(&b, nil))
+	l.Info("a", "wrapped", struct{ Cfg Config }{c}, "ptrs", []*Config{&c}, "ptrInStruct", struct{ Cfg *Config }{&c})
+	if s := b.String(); strings.Contains(s, "SECRET") {
+		t.Errorf("an exported nested Config shows a secret: %s", s)
+	}
+	b.Reset()
+	l.Info("b", "unexported", struct{ cfg Config }{c})
+	if s := b.String(); strings.Contains(s, "KEYSECRET") {
+		t.Errorf("an unexported nested Config shows the key: %s", s)
+	}
+}
+
 // A nil *Config logs as such: a value-receiver LogValue, called through
 // nil, made slog log "LogValue panicked" with a stack.
 func TestNilConfigPointerLogs(t *testing.T) {
