@@ -102,7 +102,7 @@ func (c *Config) APIKey() string {
 	return *c.apiKey
 }
 
-// String describes c without its key.
+// String describes c without its key or its headers.
 func (c Config) String() string {
 	key := "unset"
 	if c.APIKey() != "" {
@@ -140,10 +140,12 @@ func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(c.String()) 
 type Response struct {
 	// StatusCode is the HTTP status (0 when no response arrived).
 	StatusCode int
-	// Header is the response's header. After an error response, a value
-	// quoting the API key or a credential header the request sent (see
-	// WithHeader) has it replaced by a placeholder; a success's header is
-	// as the service sent it, the key alone replaced.
+	// Header is the response's header. A value quoting a secret the
+	// request carried (the API key, a secret of its body, a URL's ?k=
+	// secret) has it replaced by a placeholder; after an error response,
+	// so does one quoting the value of a credential header the request
+	// sent (see WithHeader), which a success's header keeps as the
+	// service sent it.
 	Header http.Header
 	// RequestID is the service's x-request-id, for support requests,
 	// cleaned as Header is.
