@@ -22,7 +22,8 @@ import (
 // A name that is not an HTTP token and a value with a control character
 // (a line break could smuggle a header) are refused too. Each refusal is
 // a VALIDATION_ERROR, before anything is sent. The same checks cover
-// Config.Header however an option filled it. Space around key is trimmed.
+// Config.Header however an option filled it. Space around the name is
+// trimmed.
 //
 // A value of 8 bytes or more under a credential's name (one with a word
 // such as token, key, secret, auth, password, session, signature,
