@@ -69,8 +69,9 @@ never changes the status: the results are spooled for "report resume").
 
 After an interrupt (Ctrl-C, SIGTERM) it stops -- CMD and, on Linux, what CMD
 started and still runs in report's session (not a daemon that left it):
-SIGINT, as Ctrl-C sends it, so the tests can still write, then a kill after the
-grace. That includes a background job that was in CMD's tree when the interrupt
+SIGINT, as Ctrl-C sends it, so the tests can still write (to CMD and to what is
+still in report's process group, as a terminal's Ctrl-C reaches them, not to
+what a command put in a group of its own), then a kill after the grace. That includes a background job that was in CMD's tree when the interrupt
 came and whose parent the interrupt ended (report adopts it and reaps it), but
 no other process: not one CMD's tree left before the interrupt (it is init's,
 as without report), nor one report's process had before CMD (a server the
