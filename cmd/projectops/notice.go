@@ -13,8 +13,9 @@ const (
 )
 
 // notef prints one line on w that names the command (path), as every
-// error and notice line of the CLI does: with several tools writing to one
-// CI log, a bare "projectops:" does not say which step spoke. The line
+// error line of the CLI and the notices of report, report resume, serve
+// and eval trace do (tunnel's say "tunnel"): with several tools writing to
+// one CI log, a bare "projectops:" does not say which step spoke. The line
 // carries the service's words (an error message, a run id), so its
 // control characters and newlines are escaped (see printableField).
 func notef(w io.Writer, path, format string, args ...any) {
