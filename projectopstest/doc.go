@@ -256,7 +256,8 @@
 //     stdout lines that are not JSON-RPC messages (a banner, a stray log
 //     line, any line go-sdk cannot decode as a message), logging each at
 //     debug level by its length only, and ignores blanks after a message
-//     on its line;
+//     on its line (but a line that opens with '{' and passes go-sdk's
+//     16 MiB line limit ends the session, as in go-sdk);
 //   - like the service's client manager, the double reaches an http server
 //     whose URL path ends in /sse over legacy SSE, and any other over
 //     Streamable HTTP first, then over SSE on the same URL when that fails
