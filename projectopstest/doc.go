@@ -11,10 +11,10 @@
 // as it is read otherwise), strict request bodies, the
 // {code, message, details} error envelope, x-request-id reflection (an
 // inbound id of 8 to 128 letters, digits, '-' and '_') and the service
-// app's security headers on every answer but the tunnel edge's, storage's
-// and those given before the app runs (a 431 head too large, net/http's own
-// refusals) (X-Content-Type-Options, X-Frame-Options, X-XSS-Protection,
-// Referrer-Policy). What a request body may hold is
+// app's security headers (X-Content-Type-Options, X-Frame-Options,
+// X-XSS-Protection, Referrer-Policy) on every answer but the tunnel
+// edge's, storage's and those given before the app runs (a 431 head too
+// large, net/http's own refusals). What a request body may hold is
 // decided by the service's contract, not by the SDK's Go types: every body
 // is parsed once and checked against the reference OpenAPI documents
 // (2026-07-09, whose names it follows, and 2026-08-22) and a JSON Schema of
