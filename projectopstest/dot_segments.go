@@ -16,6 +16,10 @@ import (
 // the resolved path.
 func resolvingDots(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if headTooLarge(r) { // measured as sent, as Node does: the 431 below sees the raw target
+			next.ServeHTTP(w, r)
+			return
+		}
 		next.ServeHTTP(w, resolveDots(r))
 	})
 }

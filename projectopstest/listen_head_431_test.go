@@ -44,3 +44,22 @@ func TestHeadOverCapAnswers431(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadCapCountsTheTargetAsSent: a target whose dot segments resolve
+// to a short path still counts at its length as sent, as Node counts the
+// head before the URL is resolved: 431, not the resolved route's answer.
+func TestHeadCapCountsTheTargetAsSent(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	conn, prefix := dialRaw(t, srv)
+	target := prefix + strings.Repeat("/x/..", projectopstest.MaxHeaderBytes/5+1) + "/me"
+	go func() { _, _ = io.WriteString(conn, "GET "+target+" HTTP/1.1\r\nHost: x\r\n\r\n") }()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("a %d-byte target resolving to %s/me: %d; want 431", len(target), prefix, resp.StatusCode)
+	}
+}
