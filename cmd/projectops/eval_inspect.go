@@ -122,19 +122,19 @@ func printTrace(w io.Writer, steps []evals.StepResult, tr *evals.Trace, redact f
 		line := redact(m.Content)
 		for _, c := range m.ToolCalls {
 			args, _ := json.Marshal(c.Arguments) // JSON, as the iterations' reasons show them
-			line += fmt.Sprintf(" [calls %s %s]", c.ToolName, redact(string(args)))
+			line += fmt.Sprintf(" [calls %s %s]", printableField(c.ToolName), redact(string(args)))
 		}
 		for _, p := range m.Parts { // the service's form of the same
 			switch p.Type {
 			case "tool-call":
-				line += fmt.Sprintf(" [calls %s %s]", p.ToolName, redact(string(p.Input)))
+				line += fmt.Sprintf(" [calls %s %s]", printableField(p.ToolName), redact(string(p.Input)))
 			case "tool-result":
-				line += fmt.Sprintf(" [result of %s: %s]", p.ToolName, cell(redact(string(p.Output)), 100))
+				line += fmt.Sprintf(" [result of %s: %s]", printableField(p.ToolName), cell(redact(string(p.Output)), 100))
 			}
 		}
 		// Aligned after "assistant:", the longest role; a message of parts
 		// alone starts with its first part.
-		fmt.Fprintf(w, "  %-10s %s\n", m.Role+":", strings.TrimLeft(line, " "))
+		fmt.Fprintf(w, "  %-10s %s\n", printableField(m.Role)+":", strings.TrimLeft(line, " "))
 	}
 	for _, p := range tr.Prompts {
 		fmt.Fprintf(w, "prompt %d: passed=%t missing=%d unexpected=%d\n", p.PromptIndex, p.Passed, len(p.Missing), len(p.Unexpected))

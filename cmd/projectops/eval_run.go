@@ -124,7 +124,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 	if !f.wait {
 		return ec.print(rc, func(w io.Writer) {
 			fmt.Fprintf(w, "run %s started (suite %s); follow it with --wait or poll it with: projectops eval iterations --project %s %s\n",
-				rc.RunID, rc.SuiteID, ec.project, rc.RunID)
+				printableField(rc.RunID), printableField(rc.SuiteID), ec.project, printableField(rc.RunID))
 		})
 	}
 	return ec.follow(rc.RunID, f.interval, f.waitTimeout, f.junit, f.summary)

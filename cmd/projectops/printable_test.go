@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/tunnels"
 )
 
 func TestPrintable(t *testing.T) {
@@ -200,5 +203,39 @@ func TestEscapedCellKeepsTableAligned(t *testing.T) {
 	col := func(l string) int { return strings.Index(l, "completed") }
 	if col(lines[1]) != col(lines[2]) || col(lines[2]) != col(lines[3]) {
 		t.Errorf("STATUS column misaligned:\n%s", b.String())
+	}
+}
+
+// The conversation's role and tool names are one field each: a newline in
+// them is escaped, so a stored name cannot print a line of its own.
+func TestTraceFieldsCannotFakeALine(t *testing.T) {
+	var b bytes.Buffer
+	tr := &evals.Trace{Messages: []evals.TraceMessage{{
+		Role:      "assistant\nFAKE role",
+		Content:   "hi",
+		ToolCalls: []evals.ToolCall{{ToolName: "flat\nFAKE call"}},
+		Parts: []evals.ContentPart{{Type: "tool-call", ToolName: "part\nFAKE part", Input: json.RawMessage(`{}`)},
+			{Type: "tool-result", ToolName: "res\nFAKE result", Output: json.RawMessage(`"ok"`)}},
+	}}}
+	printTrace(&b, nil, tr, func(s string) string { return s })
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(l, "FAKE") {
+			t.Errorf("a stored name printed a line of its own: %q", b.String())
+		}
+	}
+	for _, want := range []string{`assistant\nFAKE role:`, `flat\nFAKE call`, `part\nFAKE part`, `res\nFAKE result`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("trace %q lacks %q", b.String(), want)
+		}
+	}
+}
+
+// The tunnel's disconnect line carries the service's or the relay's text:
+// escaped, newline and all.
+func TestTunnelDisconnectLineEscapesCause(t *testing.T) {
+	var b bytes.Buffer
+	disconnectNotice(context.Background(), &b)(fmt.Errorf("%w: relay said \x1b[2J\nFAKE line", tunnels.ErrRevoked))
+	if got := b.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, `\x1b[2J\nFAKE line`) {
+		t.Errorf("disconnect line %q; want one line with the cause escaped", got)
 	}
 }

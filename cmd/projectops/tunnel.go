@@ -152,7 +152,7 @@ func (a *app) tunnel(name, to string, replace bool) error {
 		}
 		shown = ng.URL
 		if err := a.printTunnelURL(ng); err != nil {
-			fmt.Fprintf(stderr, "tunnel: could not print the new URL: %v\n", errText(err))
+			fmt.Fprintf(stderr, "tunnel: could not print the new URL: %v\n", printableField(errText(err)))
 			return
 		}
 		fmt.Fprintln(stderr, "The new URL is on stdout (it contains the tunnel's new secret); the old one no longer works.")
@@ -168,7 +168,7 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	defer cancel()
 	if _, cerr := c.Tunnels.Close(cctx, project, g.ServerID); cerr != nil {
 		fmt.Fprintf(stderr, "WARNING: could not close the tunnel: %v; its URL, served by nothing now, stays valid "+
-			"until the tunnel is started again\n", errText(cerr))
+			"until the tunnel is started again\n", printableField(errText(cerr)))
 		return nil
 	}
 	fmt.Fprintln(stderr, "tunnel closed")
@@ -185,9 +185,9 @@ func disconnectNotice(ctx context.Context, stderr io.Writer) func(error) {
 		case ctx.Err() != nil: // stopping, as asked
 		case errors.Is(cause, tunnels.ErrRevoked), errors.Is(cause, tunnels.ErrReplaced),
 			errors.Is(cause, tunnels.ErrTokenRejected):
-			fmt.Fprintf(stderr, "tunnel disconnected (%v)\n", errText(cause))
+			fmt.Fprintf(stderr, "tunnel disconnected (%v)\n", printableField(errText(cause)))
 		default:
-			fmt.Fprintf(stderr, "tunnel disconnected (%v); reconnecting\n", errText(cause))
+			fmt.Fprintf(stderr, "tunnel disconnected (%v); reconnecting\n", printableField(errText(cause)))
 		}
 	}
 }
@@ -237,7 +237,7 @@ func unansweredNotice(stderr io.Writer, target string) func(*http.Request, error
 	return func(_ *http.Request, err error) {
 		now := time.Now().UnixNano()
 		if prev := last.Load(); now-prev >= int64(unansweredEvery) && last.CompareAndSwap(prev, now) {
-			fmt.Fprintf(stderr, "tunnel: the local server at %s did not answer a call (502 to the caller): %v\n", target, errText(err))
+			fmt.Fprintf(stderr, "tunnel: the local server at %s did not answer a call (502 to the caller): %v\n", target, printableField(errText(err)))
 		}
 	}
 }
