@@ -162,7 +162,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			continue
 		}
 		if isRedirect(resp.StatusCode) {
-			return redirectError(resp, req.Method, path, withHeaders(scrubbed(t.cleaner(req, target), req.Scrub), hs.replacer()))
+			return redirectError(resp, req.Method, path, t.errShown(req, target, &hs))
 		}
 		apiErr, hasRA, cut := t.decodeError(resp, req, path, t.cleaner(req, target), hs.replacer())
 		if cut != nil && ctx.Err() != nil {
@@ -518,8 +518,9 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 	return e, ok, rerr
 }
 
-// errShown is what a decoded error's text goes through: the request's
-// cleaner, its Scrub and the credential headers' values.
+// errShown is what the text of an error about a response goes through (a
+// body that does not decode, a redirect): the request's cleaner, its
+// Scrub and the credential headers' values.
 func (t *Transport) errShown(req *Request, target string, hs *headerScrub) func(string) string {
 	return withHeaders(scrubbed(t.cleaner(req, target), req.Scrub), hs.replacer())
 }

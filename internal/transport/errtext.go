@@ -15,8 +15,8 @@ import (
 // headers' values (a tracing RoundTripper may name the URL in its error, a
 // proxy quote a token), while errors.Is and errors.As still see the cause.
 func (t *Transport) causeError(req *Request, target, path string, hs *headerScrub, cause error) error {
-	text := withHeaders(t.cleaner(req, target), hs.replacer())(cause.Error())
-	return &shownError{text: "projectops: " + req.Method + " " + path + ": " + text, cause: cause}
+	text := "projectops: " + req.Method + " " + path + ": " + t.causeShown(req, target, hs, cause)
+	return &shownError{text: text, cause: cause}
 }
 
 // cleaner returns what takes a request's secrets out of text its errors and
@@ -58,6 +58,12 @@ func (e *shownError) Unwrap() error { return e.cause }
 // readFailure is the error of a success body that could not be read, its
 // text cleaned as a network failure's is (a tracing body may name the URL).
 func (t *Transport) readFailure(req *Request, target, path string, hs *headerScrub, err error) error {
-	text := "projectops: " + req.Method + " " + path + ": reading response: " + withHeaders(t.cleaner(req, target), hs.replacer())(err.Error())
+	text := "projectops: " + req.Method + " " + path + ": reading response: " + t.causeShown(req, target, hs, err)
 	return &bodyReadError{msg: &shownError{text: text, cause: err}, err: err}
+}
+
+// causeShown is cause's text cleaned as causeError and readFailure show
+// it: of the request's secrets and of the credential headers' values.
+func (t *Transport) causeShown(req *Request, target string, hs *headerScrub, cause error) string {
+	return withHeaders(t.cleaner(req, target), hs.replacer())(cause.Error())
 }

@@ -70,7 +70,8 @@ func headerRedactor(client, call http.Header) *strings.Replacer {
 // headerScrub is one Do's redactor of credential header values: the
 // client's, built once in New, or, when the call has headers of its own,
 // one built from both on first use, so a call that succeeds builds none.
-// It lives on Do's stack; its users take the replacer, never the pointer.
+// It lives on Do's stack: the helpers it is passed to call replacer and
+// keep no pointer to it.
 type headerScrub struct {
 	client *strings.Replacer // the client's (state.hdrRedact)
 	header http.Header       // the client's headers
