@@ -3,11 +3,9 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -183,14 +181,4 @@ func parent(pid int) int {
 	}
 	pp, _ := strconv.Atoi(f[1])
 	return pp
-}
-
-// statFields is /proc/PID/stat's fields from the third (state) on: the
-// command name before them, in parentheses, may hold spaces.
-func statFields(pid int) []string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return nil
-	}
-	return strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
 }

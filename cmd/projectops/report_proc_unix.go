@@ -87,7 +87,7 @@ func killTree(cmd *exec.Cmd, o *orphans) {
 		pids = sessionDescendants(pid)
 		_ = cmd.Process.Kill()
 	}
-	pids = append(pids, sharing(orphanTree(o), unix.Getsid)...)
+	pids = append(pids, orphansInSession(o)...)
 	o.track(pids)
 	for _, p := range pids {
 		_ = syscall.Kill(p, syscall.SIGKILL)
@@ -102,7 +102,7 @@ func killTree(cmd *exec.Cmd, o *orphans) {
 func endOrphans(readCtx context.Context, cmd *exec.Cmd, o *orphans) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	for live(sharing(orphanTree(o), unix.Getsid)) {
+	for live(orphansInSession(o)) {
 		select {
 		case <-readCtx.Done():
 			killTree(cmd, o)
@@ -110,7 +110,7 @@ func endOrphans(readCtx context.Context, cmd *exec.Cmd, o *orphans) {
 		case <-tick.C:
 		}
 	}
-	ended := sharing(orphanTree(o), unix.Getsid)
+	ended := orphansInSession(o)
 	o.track(ended)
 	o.reap(ended)
 }
@@ -118,15 +118,21 @@ func endOrphans(readCtx context.Context, cmd *exec.Cmd, o *orphans) {
 // live reports whether any of pids runs (a zombie has ended).
 func live(pids []int) bool {
 	for _, p := range pids {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
-		if err != nil {
-			continue
-		}
-		if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 0 && f[0] != "Z" {
+		if f := statFields(p); len(f) > 0 && f[0] != "Z" {
 			return true
 		}
 	}
 	return false
+}
+
+// statFields is /proc/PID/stat's fields from the third (state) on: the
+// command name before them, in parentheses, may hold spaces.
+func statFields(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
 }
 
 // jobDescendants is descendants still in report's process group, as a
@@ -139,6 +145,10 @@ func jobDescendants(pid int, o *orphans) []int {
 
 // sessionDescendants is descendants still in report's session.
 func sessionDescendants(pid int) []int { return sharing(descendants(pid), unix.Getsid) }
+
+// orphansInSession is orphanTree still in report's session, as killTree
+// reaches CMD's own tree.
+func orphansInSession(o *orphans) []int { return sharing(orphanTree(o), unix.Getsid) }
 
 // orphanTree is what report adopted of CMD's tree and their descendants.
 func orphanTree(o *orphans) []int {
