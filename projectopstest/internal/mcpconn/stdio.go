@@ -28,6 +28,8 @@ type stdioTransport struct {
 	log       *slog.Logger // receives dropped lines' lengths
 }
 
+// Connect implements mcp.Transport: it starts the command and speaks MCP
+// over its pipes.
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	stdout, err := t.cmd.StdoutPipe()
 	if err != nil {
@@ -63,6 +65,7 @@ type stdioProcess struct {
 	terminate time.Duration
 }
 
+// Write writes b to the server's stdin.
 func (p *stdioProcess) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 
 // Close ends the session the way the MCP specification asks of a stdio

@@ -60,6 +60,8 @@ func newMessageLines(r io.Reader, limit int, log *slog.Logger) *messageLines {
 	return &messageLines{r: bufio.NewReaderSize(r, messageLineBuffer), limit: limit, log: log}
 }
 
+// Read implements io.Reader: the kept messages, one after another, then
+// the error that ended reading.
 func (m *messageLines) Read(p []byte) (int, error) {
 	for len(m.out) == 0 {
 		if m.err != nil {
@@ -103,7 +105,7 @@ func (m *messageLines) next() ([]byte, error) {
 		// A last line without a newline is judged as it is: go-sdk's
 		// decoder takes a message the stream's end closes.
 		if keep && isMessage(m.line) {
-			m.line = append(bytes.TrimRight(m.line, " \t\r\n"), '\n')
+			m.line = append(bytes.TrimRight(m.line, jsonSpace), '\n')
 			return m.line, err
 		}
 		if !keep || !blank(m.line) {
@@ -115,18 +117,15 @@ func (m *messageLines) next() ([]byte, error) {
 	}
 }
 
+// jsonSpace is JSON's whitespace, which JSON.parse skips around a value.
+const jsonSpace = " \t\r\n"
+
 // mayBeMessage reports whether a line starting with prefix may be a
 // message: its first byte that is not JSON whitespace is '{', or it has
 // none yet.
 func mayBeMessage(prefix []byte) bool {
-	for _, b := range prefix {
-		switch b {
-		case ' ', '\t', '\r', '\n':
-		default:
-			return b == '{'
-		}
-	}
-	return true
+	rest := bytes.TrimLeft(prefix, jsonSpace)
+	return len(rest) == 0 || rest[0] == '{'
 }
 
 // isMessage reports whether line is one JSON value (blanks around it
@@ -142,13 +141,4 @@ func isMessage(line []byte) bool {
 }
 
 // blank reports whether line is JSON whitespace only (an empty line).
-func blank(line []byte) bool {
-	for _, b := range line {
-		switch b {
-		case ' ', '\t', '\r', '\n':
-		default:
-			return false
-		}
-	}
-	return true
-}
+func blank(line []byte) bool { return len(bytes.TrimLeft(line, jsonSpace)) == 0 }
