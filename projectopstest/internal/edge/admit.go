@@ -16,13 +16,14 @@ const MaxAuthorizationBytes = 8 << 10
 
 // Admit answers, in the {code, message, details} envelope, the requests no
 // route should see, before the router does: an oversized Authorization
-// header, a path that is not clean (an empty segment or a trailing slash,
-// which the router would answer with an HTML redirect, once dot segments
-// are resolved: ResolveDots), a request target with a raw '#' in its path
-// (HasFragment) and a path with control characters or invalid UTF-8. It reports whether the request may go on to the router.
-// Its messages show the path as shown, which hides credentials a path may
-// hold. The query is not looked at: as the service's routes, each route
-// reads the parameters it names (Query), whatever else the query holds.
+// header, a path that is not clean once its dot segments are resolved
+// (ResolveDots): an empty segment ("//"), which the router would answer
+// with an HTML redirect; a request target with a raw '#' in its path
+// (HasFragment); and a path with control characters or invalid UTF-8. It
+// reports whether the request may go on to the router. Its messages show
+// the path as shown, which hides credentials a path may hold. The query is
+// not looked at: as the service's routes, each route reads the parameters
+// it names (Query), whatever else the query holds.
 func Admit(w http.ResponseWriter, r *http.Request, shown string) bool {
 	var herr *Error
 	switch p := r.URL.Path; {
