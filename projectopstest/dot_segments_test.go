@@ -21,11 +21,7 @@ func TestDotSegmentsResolved(t *testing.T) {
 	ws := srv.Default()
 	addr := loopbackAddr(t, srv)
 	auth := map[string]string{"Authorization": "Bearer " + ws.APIKey}
-	cases := []struct {
-		target string
-		status int
-		logged string
-	}{
+	cases := []rawGet{
 		{"/api/v1/./me", http.StatusOK, "/api/v1/me"},
 		{"/api/v1/projects/x/../../me", http.StatusOK, "/api/v1/me"},
 		{"/api/v1/projects/%2e%2e/me", http.StatusOK, "/api/v1/me"},
@@ -37,14 +33,7 @@ func TestDotSegmentsResolved(t *testing.T) {
 		{"/api/v1/projects//x/../me", http.StatusNotFound, "/api/v1/projects//me"},
 	}
 	for _, c := range cases {
-		status, _, body := rawRequest(t, addr, "GET", c.target, auth, "")
-		if status != c.status {
-			t.Errorf("GET %s: %d %.160s; want %d", c.target, status, body, c.status)
-		}
-		reqs := srv.Requests()
-		if got := reqs[len(reqs)-1].Path; got != c.logged {
-			t.Errorf("GET %s: logged as %q, want %q", c.target, got, c.logged)
-		}
+		getLogged(t, srv, addr, auth, c)
 	}
 }
 
@@ -75,7 +64,7 @@ func TestDotSegmentsInTunnelURLs(t *testing.T) {
 	if got, _, _ := strings.Cut(relayPath(t, f, a, "/x/../y/%2e/z"), "?"); got != scope+"/y/z" {
 		t.Errorf("relayed path %q, want %q", got, scope+"/y/z")
 	}
-	addr := strings.TrimPrefix(strings.TrimSuffix(f.tg.base, "/api/v1"), "http://")
+	addr := relayAddr(f)
 	for _, extra := range []string{"/../other", "/%2e%2e/%2e%2e/x"} {
 		target := f.publicU.EscapedPath() + extra + "?" + f.publicU.RawQuery
 		status, _, body := rawRequest(t, addr, "GET", target, nil, "")
@@ -124,11 +113,7 @@ func TestBackslashReadAsSlash(t *testing.T) {
 	ws := srv.Default()
 	addr := loopbackAddr(t, srv)
 	auth := map[string]string{"Authorization": "Bearer " + ws.APIKey}
-	cases := []struct {
-		target string
-		status int
-		logged string
-	}{
+	cases := []rawGet{
 		{`/api/v1\me`, http.StatusOK, "/api/v1/me"},
 		{`/api/v1/projects/x\..\..\me`, http.StatusOK, "/api/v1/me"},
 		{`/api/v1/projects/x/..\..\me?x=\`, http.StatusOK, "/api/v1/me"},
@@ -137,14 +122,7 @@ func TestBackslashReadAsSlash(t *testing.T) {
 		{`/api/v1\me\`, http.StatusNotFound, "/api/v1/me/"},
 	}
 	for _, c := range cases {
-		status, _, body := rawRequest(t, addr, "GET", c.target, auth, "")
-		if status != c.status {
-			t.Errorf("GET %s: %d %.160s; want %d", c.target, status, body, c.status)
-		}
-		reqs := srv.Requests()
-		if got := reqs[len(reqs)-1].Path; got != c.logged {
-			t.Errorf("GET %s: logged as %q, want %q", c.target, got, c.logged)
-		}
+		getLogged(t, srv, addr, auth, c)
 	}
 }
 
@@ -205,13 +183,9 @@ func TestFragmentInRequestLine(t *testing.T) {
 	f := newRelayFixture(t, true)
 	a := f.dial(t)
 	ws := f.srv.Default()
-	addr := strings.TrimPrefix(strings.TrimSuffix(f.tg.base, "/api/v1"), "http://")
+	addr := relayAddr(f)
 	auth := map[string]string{"Authorization": "Bearer " + ws.APIKey}
-	cases := []struct {
-		target string
-		status int
-		logged string
-	}{
+	cases := []rawGet{
 		{"/api/v1/me#x", http.StatusNotFound, "/api/v1/me#x"},
 		{"/api/v1/me#/../../../api/v1/projects", http.StatusNotFound, "/api/v1/me#/../../../api/v1/projects"},
 		{`/api/v1/me#\..\x`, http.StatusNotFound, `/api/v1/me#\..\x`},
@@ -220,19 +194,41 @@ func TestFragmentInRequestLine(t *testing.T) {
 		{"/api/v1/projects/x/../../me?x=#/../y", http.StatusOK, "/api/v1/me"},
 	}
 	for _, c := range cases {
-		status, _, body := rawRequest(t, addr, "GET", c.target, auth, "")
-		if status != c.status {
-			t.Errorf("GET %s: %d %.160s; want %d", c.target, status, body, c.status)
-		}
-		if status == http.StatusNotFound && !strings.Contains(body, `"code":"NOT_FOUND"`) {
+		if body := getLogged(t, f.srv, addr, auth, c); c.status == http.StatusNotFound && !strings.Contains(body, `"code":"NOT_FOUND"`) {
 			t.Errorf("GET %s: body %.160s; want the NOT_FOUND envelope", c.target, body)
-		}
-		reqs := f.srv.Requests()
-		if got := reqs[len(reqs)-1].Path; got != c.logged {
-			t.Errorf("GET %s: logged as %q, want %q", c.target, got, c.logged)
 		}
 	}
 	for _, extra := range []string{"#x", "/mcp#/../x", "#?x=1"} {
 		refusedUnrelayed(t, f, a, extra)
 	}
+}
+
+// rawGet is a GET whose target is written raw (rawRequest), the status it
+// gets and the path the request log shows for it.
+type rawGet struct {
+	target string
+	status int
+	logged string
+}
+
+// getLogged sends c with the headers hdr to the server srv listens with
+// at addr, fails the test unless c gets its status and is logged as
+// c.logged, and returns the body.
+func getLogged(t *testing.T, srv *projectopstest.Server, addr string, hdr map[string]string, c rawGet) string {
+	t.Helper()
+	status, _, body := rawRequest(t, addr, "GET", c.target, hdr, "")
+	if status != c.status {
+		t.Errorf("GET %s: %d %.160s; want %d", c.target, status, body, c.status)
+	}
+	reqs := srv.Requests()
+	if got := reqs[len(reqs)-1].Path; got != c.logged {
+		t.Errorf("GET %s: logged as %q, want %q", c.target, got, c.logged)
+	}
+	return body
+}
+
+// relayAddr is the host:port of a relay fixture's listening server, for
+// rawRequest.
+func relayAddr(f *relayFixture) string {
+	return strings.TrimPrefix(strings.TrimSuffix(f.tg.base, "/api/v1"), "http://")
 }
