@@ -3,7 +3,6 @@ package mcpops
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -23,10 +22,7 @@ import (
 // waits came from the diagnostic bound.
 func diagnosticLayer(t *testing.T) (*Layer, context.Context) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	l := New(ctx, Config{Timeout: time.Hour, DiagnosticTimeout: 100 * time.Millisecond, Idle: time.Minute,
-		CloseTimeout: time.Second, Now: func() time.Time { return t0 }, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	t.Cleanup(func() { l.Close(); cancel() })
+	l := layerWith(t, Config{Timeout: time.Hour, DiagnosticTimeout: 100 * time.Millisecond})
 	caller, stop := context.WithTimeout(t.Context(), time.Minute)
 	t.Cleanup(stop)
 	return l, caller

@@ -17,11 +17,21 @@ import (
 
 var t0 = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
+// newLayer is a layer whose operations wait 5 s, closed when the test ends.
 func newLayer(t *testing.T) *Layer {
 	t.Helper()
+	return layerWith(t, Config{Timeout: 5 * time.Second})
+}
+
+// layerWith is a layer with cfg's timeouts, closed when the test ends;
+// the other settings are newLayer's.
+func layerWith(t *testing.T, cfg Config) *Layer {
+	t.Helper()
+	cfg.Idle, cfg.CloseTimeout = time.Minute, time.Second
+	cfg.Now = func() time.Time { return t0 }
+	cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
-	l := New(ctx, Config{Timeout: 5 * time.Second, Idle: time.Minute, CloseTimeout: time.Second,
-		Now: func() time.Time { return t0 }, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	l := New(ctx, cfg)
 	t.Cleanup(func() { l.Close(); cancel() })
 	return l
 }
