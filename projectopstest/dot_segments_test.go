@@ -64,7 +64,7 @@ func TestDotSegmentsInTunnelURLs(t *testing.T) {
 	if got, _, _ := strings.Cut(relayPath(t, f, a, "/x/../y/%2e/z"), "?"); got != scope+"/y/z" {
 		t.Errorf("relayed path %q, want %q", got, scope+"/y/z")
 	}
-	addr := relayAddr(f)
+	addr := loopbackAddr(t, f.srv)
 	for _, extra := range []string{"/../other", "/%2e%2e/%2e%2e/x"} {
 		target := f.publicU.EscapedPath() + extra + "?" + f.publicU.RawQuery
 		status, _, body := rawRequest(t, addr, "GET", target, nil, "")
@@ -183,7 +183,7 @@ func TestFragmentInRequestLine(t *testing.T) {
 	f := newRelayFixture(t, true)
 	a := f.dial(t)
 	ws := f.srv.Default()
-	addr := relayAddr(f)
+	addr := loopbackAddr(t, f.srv)
 	auth := map[string]string{"Authorization": "Bearer " + ws.APIKey}
 	cases := []rawGet{
 		{"/api/v1/me#x", http.StatusNotFound, "/api/v1/me#x"},
@@ -225,10 +225,4 @@ func getLogged(t *testing.T, srv *projectopstest.Server, addr string, hdr map[st
 		t.Errorf("GET %s: logged as %q, want %q", c.target, got, c.logged)
 	}
 	return body
-}
-
-// relayAddr is the host:port of a relay fixture's listening server, for
-// rawRequest.
-func relayAddr(f *relayFixture) string {
-	return strings.TrimPrefix(strings.TrimSuffix(f.tg.base, "/api/v1"), "http://")
 }

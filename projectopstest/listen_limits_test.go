@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -28,17 +27,7 @@ const guard = 20 * time.Second
 // the /api/v1 path prefix.
 func dialRaw(t *testing.T, srv *projectopstest.Server) (net.Conn, string) {
 	t.Helper()
-	base := srv.URL()
-	if !strings.HasPrefix(base, "http://127.0.0.1") {
-		var err error
-		if base, err = srv.Start(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := listening(t, srv)
 	c, err := net.Dial("tcp", u.Host)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,14 +14,29 @@ import (
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
-// loopbackAddr serves srv on loopback and returns its host:port.
+// loopbackAddr is the host:port srv listens on, on loopback (started
+// unless it listens already).
 func loopbackAddr(t *testing.T, srv *projectopstest.Server) string {
 	t.Helper()
-	base, err := srv.Start()
+	return listening(t, srv).Host
+}
+
+// listening is srv's base URL on loopback, srv started unless it listens
+// already.
+func listening(t *testing.T, srv *projectopstest.Server) *url.URL {
+	t.Helper()
+	base := srv.URL()
+	if !strings.HasPrefix(base, "http://127.0.0.1") {
+		var err error
+		if base, err = srv.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.TrimPrefix(strings.TrimSuffix(base, "/api/v1"), "http://")
+	return u
 }
 
 // rawRequest sends one HTTP/1.1 request with its target written exactly
