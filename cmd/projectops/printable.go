@@ -51,6 +51,8 @@ func unprintable(r rune) bool {
 // as a whole, so no field the service sent is missed.
 type printableWriter struct{ w io.Writer }
 
+// Write reports all of b written once its escaped text is: the escaped
+// text is longer than b, and a caller counts b's bytes.
 func (p printableWriter) Write(b []byte) (int, error) {
 	if _, err := io.WriteString(p.w, printable(string(b))); err != nil {
 		return 0, err
