@@ -31,9 +31,10 @@ import (
 // A dropped line is logged by its length only: its content may be
 // anything the server printed, secrets from its environment included. A
 // line that cannot be a message (its first byte that is not blank is not
-// '{') is discarded as it streams, whatever its length; a line that may be
-// one is buffered up to limit bytes, past which reading fails, as go-sdk's
-// own frame bound does.
+// '{'), or is blank, is discarded as it streams, whatever its length; a
+// line that may be one is buffered while its JSON value (blanks around it
+// and the line end not counted) is at most limit bytes, past which reading
+// fails, as go-sdk's own frame bound does.
 type messageLines struct {
 	r     *bufio.Reader
 	limit int
@@ -79,22 +80,38 @@ func (m *messageLines) Close() error { return nil }
 
 // next reads one line and returns it when it is a message, nil when it was
 // dropped, with the error that ended reading, if any.
+//
+// Only the JSON value is kept and counted against the limit, as go-sdk's
+// frame bound counts it: leading blanks are skipped as they stream, and
+// blanks after the last byte that is not blank are kept only up to the
+// limit, so a line of blanks, or a message followed by a long blank run,
+// is bounded without being refused. Leading blanks are also left out of
+// what is handed on, since go-sdk would count them against the same limit.
 func (m *messageLines) next() ([]byte, error) {
 	if cap(m.line) > keptLineCap {
 		m.line = nil
 	}
 	m.line = m.line[:0]
 	size, keep := 0, true
+	end := 0 // the kept line's length without trailing blanks
 	for {
 		chunk, err := m.r.ReadSlice('\n')
 		size += len(chunk)
-		if keep {
-			m.line = append(m.line, chunk...)
-			if keep = mayBeMessage(m.line); !keep {
-				m.line = m.line[:0]
-			} else if len(m.line) > m.limit {
+		if keep && len(m.line) == 0 {
+			chunk = bytes.TrimLeft(chunk, jsonSpace)
+			keep = len(chunk) == 0 || chunk[0] == '{'
+		}
+		if keep && len(chunk) > 0 {
+			if n := len(bytes.TrimRight(chunk, jsonSpace)); n > 0 {
+				end = len(m.line) + n
+			}
+			if end > m.limit {
 				return nil, errLineTooLong
 			}
+			// What passes the limit is blanks, which cannot be part of a
+			// message that fits: one more byte that is not blank fails
+			// the line, and without one they are cut below.
+			m.line = append(m.line, chunk[:min(len(chunk), m.limit-len(m.line))]...)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -104,11 +121,11 @@ func (m *messageLines) next() ([]byte, error) {
 		}
 		// A last line without a newline is judged as it is: go-sdk's
 		// decoder takes a message the stream's end closes.
-		if keep && isMessage(m.line) {
-			m.line = append(bytes.TrimRight(m.line, jsonSpace), '\n')
+		if keep && isMessage(m.line[:end]) {
+			m.line = append(m.line[:end], '\n')
 			return m.line, err
 		}
-		if !keep || !blank(m.line) {
+		if !keep || end > 0 {
 			m.log.LogAttrs(context.Background(), slog.LevelDebug,
 				"projectopstest mcp stdio: dropped a stdout line that is not a JSON-RPC message",
 				slog.Int("bytes", size))
@@ -119,14 +136,6 @@ func (m *messageLines) next() ([]byte, error) {
 
 // jsonSpace is JSON's whitespace, which JSON.parse skips around a value.
 const jsonSpace = " \t\r\n"
-
-// mayBeMessage reports whether a line starting with prefix may be a
-// message: its first byte that is not JSON whitespace is '{', or it has
-// none yet.
-func mayBeMessage(prefix []byte) bool {
-	rest := bytes.TrimLeft(prefix, jsonSpace)
-	return len(rest) == 0 || rest[0] == '{'
-}
 
 // isMessage reports whether line is one JSON value (blanks around it
 // aside) that go-sdk decodes as a JSON-RPC message. json.Valid comes
@@ -139,6 +148,3 @@ func isMessage(line []byte) bool {
 	_, err := jsonrpc.DecodeMessage(line)
 	return err == nil
 }
-
-// blank reports whether line is JSON whitespace only (an empty line).
-func blank(line []byte) bool { return len(bytes.TrimLeft(line, jsonSpace)) == 0 }

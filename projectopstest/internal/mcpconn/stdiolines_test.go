@@ -18,12 +18,12 @@ func TestMessageLinesFilters(t *testing.T) {
 	t.Parallel()
 	msgs := []string{
 		`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n",
-		` {"jsonrpc":"2.0","method":"notifications/x"}` + "\n",              // written with "\r\n"
+		`{"jsonrpc":"2.0","method":"notifications/x"}` + "\n",               // written after a blank, with "\r\n"
 		`{"id":2,"jsonrpc":"2.0","error":{"code":-1,"message":"m"}}` + "\n", // the stream's end closes it
 	}
 	in := "banner: hello\n" + msgs[0] + "\n  \n" + `[{"jsonrpc":"2.0","id":3,"result":{}}]` + "\n" + "42\n" +
 		`{"level":"info"}` + "\n" + `{"jsonrpc":"1.0","id":4}` + "\n" + `{"jsonrpc":"2.0","id":5,"result":{}} trailing` + "\n" +
-		"{not json\n" + strings.Replace(msgs[1], "\n", "\r\n", 1) + strings.TrimSuffix(msgs[2], "\n")
+		"{not json\n" + " " + strings.Replace(msgs[1], "\n", "\r\n", 1) + strings.TrimSuffix(msgs[2], "\n")
 	got, err := io.ReadAll(newMessageLines(strings.NewReader(in), 1<<10, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +54,74 @@ func TestMessageLinesBoundsLines(t *testing.T) {
 	_, err = io.ReadAll(newMessageLines(strings.NewReader(long), limit, nil))
 	if !errors.Is(err, errLineTooLong) {
 		t.Fatalf("a message line over the limit: %v, want errLineTooLong", err)
+	}
+}
+
+// The limit counts a message line's JSON value only, as go-sdk's frame
+// bound does: a value of exactly limit bytes passes whatever blanks and
+// line end surround it (go-sdk's IOTransport, checked first, takes it
+// too), and one byte more is refused.
+func TestMessageLinesLimitCountsTheValue(t *testing.T) {
+	t.Parallel()
+	const limit = 256
+	head, tail := `{"jsonrpc":"2.0","id":1,"result":{"x":"`, `"}}`
+	msg := head + strings.Repeat("y", limit-len(head)-len(tail)) + tail
+	conn, err := (&mcp.IOTransport{Reader: io.NopCloser(strings.NewReader(msg + "\n")), Writer: nopWriteCloser{}, MaxLineLength: limit}).Connect(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Read(t.Context()); err != nil {
+		t.Fatalf("premise: go-sdk refused a %d-byte message with limit %d: %v", len(msg), limit, err)
+	}
+	_ = conn.Close()
+
+	for _, line := range []string{msg + "\n", msg + "\r\n", "  \t" + msg + " \r\n", msg} {
+		got, err := io.ReadAll(newMessageLines(strings.NewReader(line), limit, nil))
+		if err != nil || string(got) != msg+"\n" {
+			t.Errorf("%d-byte message in the %d-byte line %.8q...: passed %d bytes, %v; want the message", len(msg), len(line), line, len(got), err)
+		}
+	}
+	// Through go-sdk with the same limit, as the double's stdio dialer
+	// stacks them: a line with leading blanks must not reach go-sdk with
+	// them, which it would count.
+	lines := newMessageLines(strings.NewReader(" "+msg+"\n"), limit, nil)
+	conn, err = (&mcp.IOTransport{Reader: lines, Writer: nopWriteCloser{}, MaxLineLength: limit}).Connect(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Read(t.Context()); err != nil {
+		t.Errorf("go-sdk after the filter refused a %d-byte message with limit %d: %v", len(msg), limit, err)
+	}
+	_ = conn.Close()
+
+	over := head + "y" + msg[len(head):]
+	for _, line := range []string{over + "\n", over + strings.Repeat(" ", 2*limit) + "x\n"} {
+		if _, err := io.ReadAll(newMessageLines(strings.NewReader(line), limit, nil)); !errors.Is(err, errLineTooLong) {
+			t.Errorf("a %d-byte line with a value over the limit: %v, want errLineTooLong", len(line), err)
+		}
+	}
+	// Blanks inside the value count: they are part of what go-sdk buffers.
+	spaced := msg[:len(msg)-1] + " }"
+	if _, err := io.ReadAll(newMessageLines(strings.NewReader(spaced+"\n"), limit, nil)); !errors.Is(err, errLineTooLong) {
+		t.Errorf("a message of limit+1 bytes with a blank inside: %v, want errLineTooLong", err)
+	}
+}
+
+// A blank line, or a message's trailing blanks, is bounded without being
+// refused however long it is: the line of blanks is dropped, the blanks
+// are cut, and reading goes on without buffering them.
+func TestMessageLinesLongBlankRuns(t *testing.T) {
+	t.Parallel()
+	const limit = 256
+	msg := `{"jsonrpc":"2.0","id":1,"result":{}}`
+	blanks := strings.Repeat(" \t", 2*messageLineBuffer) // far past the limit and the read buffer
+	m := newMessageLines(strings.NewReader(blanks+"\n"+msg+blanks+"\r\n"+msg+blanks), limit, nil)
+	got, err := io.ReadAll(m)
+	if want := msg + "\n" + msg + "\n"; err != nil || string(got) != want {
+		t.Fatalf("around long blank runs: passed %q, %v; want %q", got, err, want)
+	}
+	if c := cap(m.line); c > messageLineBuffer {
+		t.Errorf("a blank run was buffered: line capacity %d", c)
 	}
 }
 
