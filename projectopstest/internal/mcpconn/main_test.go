@@ -22,6 +22,10 @@ func TestMain(m *testing.M) {
 		serveNoisy()
 	case "junk":
 		writeJunk()
+	case "at-limit":
+		serveAtLimit(false)
+	case "at-limit-blank":
+		serveAtLimit(true)
 	}
 	goleak.VerifyTestMain(m)
 }

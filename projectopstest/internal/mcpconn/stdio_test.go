@@ -1,12 +1,15 @@
 package mcpconn
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,6 +51,67 @@ func writeJunk() {
 		_, _ = os.Stdout.WriteString("not json-rpc\n")
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// serveAtLimit is a hand-written stdio server whose initialize answer is
+// a JSON line of exactly mcp.DefaultMaxLineLength bytes, the line end not
+// counted, written after a line of blanks longer than that when
+// blankFirst; any other request gets an empty result.
+func serveAtLimit(blankFirst bool) {
+	r := bufio.NewReader(os.Stdin)
+	for {
+		line, err := r.ReadBytes('\n')
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(line, &req) == nil && len(req.ID) > 0 {
+			head := `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":`
+			if req.Method == "initialize" {
+				if blankFirst {
+					_, _ = os.Stdout.WriteString(strings.Repeat(" ", mcp.DefaultMaxLineLength+1) + "\n")
+				}
+				head += `{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"at-limit","version":"1"},"instructions":"`
+				tail := `"}}`
+				_, _ = os.Stdout.WriteString(head + strings.Repeat("p", mcp.DefaultMaxLineLength-len(head)-len(tail)) + tail + "\n")
+			} else {
+				_, _ = os.Stdout.WriteString(head + "{}}\n")
+			}
+		}
+		if err != nil {
+			os.Exit(0)
+		}
+	}
+}
+
+// A stdio server whose initialize answer is as long as go-sdk's own
+// stdio transport takes (its CommandTransport, checked first, takes it),
+// written after a longer blank line, can be dialed: the double's filter
+// counts a message as go-sdk does, and drops the blank line, however
+// long, as the service's client skips it. go-sdk alone would count the
+// blanks into the message.
+func TestStdioMessageAtGoSDKLimit(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = stdioEnviron([]string{stdioEnv + "=at-limit"})
+	ref := mcp.NewClient(&mcp.Implementation{Name: "ref", Version: "1"}, nil)
+	cs, err := ref.Connect(t.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}, nil)
+	if err != nil {
+		t.Fatalf("premise: go-sdk's CommandTransport refused the server: %v", err)
+	}
+	_ = cs.Close()
+
+	d := testDialer()
+	d.ConnectTimeout = time.Minute // the lines are large, and the race detector slow
+	c, err := d.Dial(t.Context(), Target{Transport: TransportStdio, Command: exe, Env: []string{stdioEnv + "=at-limit-blank"}})
+	if err != nil {
+		t.Fatalf("Dial of a server whose initialize answer is %d bytes: %v", mcp.DefaultMaxLineLength, err)
+	}
+	c.Close()
 }
 
 // logBuffer is a concurrency-safe sink for a text slog handler.
