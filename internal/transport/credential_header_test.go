@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -182,5 +183,38 @@ func TestCallHeaderBuildsNoRedactorOnSuccess(t *testing.T) {
 	base, with := allocs(), allocs(option.WithHeader("X-Trace-Token", "trace-0123456789"))
 	if with-base > 4 {
 		t.Errorf("a call header costs %v allocations (%v without, %v with); want at most 4", with-base, base, with)
+	}
+}
+
+// Rule (secrets never appear in errors, in any spelling; headerscrub.go):
+// a credential header's value quoted back URL-encoded is taken out of the
+// error. Percent-encoding's hex digits are case-insensitive (RFC 3986
+// 2.1), and many encoders (and proxies normalising escapes) write them in
+// lower case: "ZZSECRET%2f1234%2b5678%3dabc" is the same value as the
+// "ZZSECRET%2F1234%2B5678%3Dabc" that url.QueryEscape gives, and is
+// redacted from the message, the details and the request id alike.
+func TestCredentialHeaderLowerCasePercentEncodingRedacted(t *testing.T) {
+	t.Parallel()
+	const tok = "ZZSECRET/1234+5678=abc"
+	const lower = "ZZSECRET%2f1234%2b5678%3dabc"
+	for _, c := range []struct {
+		name, body string
+		hdr        http.Header
+	}{
+		{"message", `{"code":"VALIDATION_ERROR","message":"bad token ` + lower + `"}`, nil},
+		{"details", `{"code":"VALIDATION_ERROR","message":"bad","details":{"url":"https://proxy.example/?t=` + lower + `"}}`, nil},
+		{"request id", `bad gateway`, http.Header{"X-Request-Id": {lower}}},
+	} {
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			resp := jsonAnswer(r, http.StatusBadRequest, c.body, c.hdr)
+			if !strings.HasPrefix(c.body, "{") {
+				resp.Header.Set("Content-Type", "text/plain")
+			}
+			return resp, nil
+		})
+		err := doWith(t, rt, nil, option.WithHeader("X-Proxy-Token", tok))
+		if s := fmt.Sprintf("%v %+v %#v", err, err, err); strings.Contains(strings.ToLower(s), "zzsecret") {
+			t.Errorf("%s: the X-Proxy-Token value, percent-encoded in lower case, is shown: %.300s", c.name, s)
+		}
 	}
 }

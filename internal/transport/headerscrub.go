@@ -30,8 +30,10 @@ const minHeaderRedacted = 8
 // headerRedactor returns what replaces, in text, each credential header
 // value of client and call of minHeaderRedacted bytes or more, as sent
 // (trimmed, as net/http sends it), its credential alone ("Bearer abc"
-// gives "abc" too) and as a URL or a JSON string would quote it; nil when
-// there is none.
+// gives "abc" too) and as a URL or a JSON string would quote it, its
+// percent escapes in upper- and in lower-case hex (the same value under RFC
+// 3986, and many encoders and proxies write lower case); nil when there is
+// none.
 func headerRedactor(client, call http.Header) *strings.Replacer {
 	var vals []string
 	for _, h := range []http.Header{client, call} {
@@ -44,7 +46,8 @@ func headerRedactor(client, call http.Header) *strings.Replacer {
 					if len(s) < minHeaderRedacted {
 						continue
 					}
-					vals = append(vals, s, url.QueryEscape(s), url.PathEscape(s))
+					q, p := url.QueryEscape(s), url.PathEscape(s)
+					vals = append(vals, s, q, p, lowerHexEscapes(q), lowerHexEscapes(p))
 					if b, err := json.Marshal(s); err == nil {
 						vals = append(vals, string(b[1:len(b)-1]))
 					}
@@ -65,6 +68,32 @@ func headerRedactor(client, call http.Header) *strings.Replacer {
 		pairs = append(pairs, v, "REDACTED")
 	}
 	return strings.NewReplacer(pairs...)
+}
+
+// lowerHexEscapes is s, percent-encoded with upper-case hex digits as
+// net/url writes them, with those digits in lower case; s itself when it
+// has no escape with a letter in it.
+func lowerHexEscapes(s string) string {
+	b := []byte(nil)
+	for i := strings.IndexByte(s, '%'); i >= 0 && i+2 < len(s); {
+		for _, j := range []int{i + 1, i + 2} {
+			if c := s[j]; 'A' <= c && c <= 'F' {
+				if b == nil {
+					b = []byte(s)
+				}
+				b[j] = c | 0x20
+			}
+		}
+		n := strings.IndexByte(s[i+3:], '%')
+		if n < 0 {
+			break
+		}
+		i += 3 + n
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 // headerScrub is one Do's redactor of credential header values: the
