@@ -1,0 +1,185 @@
+package projectopstest
+
+import (
+	"slices"
+	"strings"
+)
+
+// shownPath is a request path as the double's errors and logs show it:
+// the segment after eval-ingest-uploads, an upload URL's token and its
+// credential, is replaced, whatever the method or the rest of the path
+// ("//", "." and ".." segments skipped), and so is anything shaped like an
+// API key (see keyShapedSegments).
+func shownPath(p string) string {
+	p = keyShapedSegments(p)
+	const dir = "eval-ingest-uploads"
+	if !strings.Contains(p, dir) {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	for i := 0; i < len(segs); i++ {
+		if segs[i] != dir {
+			continue
+		}
+		for j := i + 1; j < len(segs); j++ {
+			if s := segs[j]; s != "" && s != "." && s != ".." {
+				segs[j], i = "REDACTED", j
+				break
+			}
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// keyShapedSegments replaces, in each segment of p, an API key pasted into
+// it (a caller who pasted one where an id goes must not see it echoed in
+// an error or a log): from an "sk_" (ASCII, in any case) to the segment's
+// end, when the "sk_" starts the segment or follows a byte that is no
+// ASCII letter or digit (" sk_", "=sk_", "-sk_") and is followed by at
+// least minKeyTail base64url bytes. An id that merely holds "sk_"
+// (task_runner, disk_1, sk_test) is no key and is left alone. p is read
+// byte by byte, never through a case-folded copy, whose length may differ
+// (invalid UTF-8, İ, K); it is returned as it is unless a key is found.
+func keyShapedSegments(p string) string {
+	var b strings.Builder
+	done := 0 // p[:done] is in b
+	for i := 0; i < len(p); {
+		u := strings.IndexByte(p[i:], '_')
+		if u < 0 {
+			break
+		}
+		k := i + u - 2 // where "sk_" would start
+		i += u + 1
+		if !keyStartsAt(p, k) {
+			continue
+		}
+		end := strings.IndexByte(p[i:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += i
+		}
+		b.WriteString(p[done:k])
+		b.WriteString("REDACTED")
+		done, i = end, end
+	}
+	if done == 0 {
+		return p
+	}
+	b.WriteString(p[done:])
+	return b.String()
+}
+
+// minKeyTail is the fewest base64url bytes after "sk_" that make it a
+// key's: a key's random part is 43 bytes (newKeySecret), a seed's keys may
+// be shorter, and an id holding "sk_" ends sooner.
+const minKeyTail = 16
+
+// keyStartsAt reports whether a key starts at p[k]: "sk_" in any ASCII
+// case, at the start of p or after a byte that is no ASCII letter or
+// digit, followed by minKeyTail base64url bytes.
+func keyStartsAt(p string, k int) bool {
+	if k < 0 || k+len(keyPrefix)+minKeyTail > len(p) ||
+		p[k]|0x20 != 's' || p[k+1]|0x20 != 'k' || p[k+2] != '_' ||
+		k > 0 && isASCIIAlnum(p[k-1]) {
+		return false
+	}
+	for _, c := range []byte(p[k+len(keyPrefix) : k+len(keyPrefix)+minKeyTail]) {
+		if !inKeyAlphabet(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// isASCIIAlnum reports whether c is an ASCII letter or digit.
+func isASCIIAlnum(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
+}
+
+// inKeyAlphabet reports whether c is in base64url's alphabet, a key's
+// random part's.
+func inKeyAlphabet(c byte) bool {
+	return isASCIIAlnum(c) || c == '-' || c == '_'
+}
+
+// shownPath is the package's shownPath also replacing what the double
+// knows is one of its keys (by hash), whatever the key's length or
+// alphabet: a key pasted with its "sk_" anywhere (glued to an id, or not
+// of the shape keyShapedSegments masks), the longest key that matches
+// there first, and a segment that is a key pasted without it. It runs
+// once per request (serveHTTP keeps what it returns in the request's
+// reqInfo). A place is hashed only where a key's first bytes and length
+// fit (st.keyLens), under the server's lock taken once, and at most
+// maxKeyHashes times, so a hostile path costs about its length.
+func (s *Server) shownPath(p string) string {
+	p = shownPath(p)
+	ix := s.st.keyLens.index()
+	if ix == nil {
+		return p
+	}
+	kc := keyCheck{s: s}
+	defer kc.done()
+	for k := strings.Index(p, keyPrefix); k >= 0; {
+		if body := p[k+len(keyPrefix):]; ix.mayStart(body) {
+			for _, n := range ix.lens {
+				if n <= len(body) && kc.isKeyBody(body[:n]) {
+					p = p[:k] + "REDACTED" + body[n:]
+					break
+				}
+			}
+		}
+		next := strings.Index(p[k+1:], keyPrefix)
+		if next < 0 {
+			break
+		}
+		k += 1 + next
+	}
+	for start := 0; start < len(p); {
+		end := strings.IndexByte(p[start:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += start
+		}
+		if seg := p[start:end]; slices.Contains(ix.lens, len(seg)) && ix.mayStart(seg) && kc.isKeyBody(seg) {
+			p = p[:start] + "REDACTED" + p[end:]
+			end = start + len("REDACTED")
+		}
+		start = end + 1
+	}
+	return p
+}
+
+// maxKeyHashes bounds the hashes one path costs: a path made of a key's
+// first bytes costs no more than this (a key pasted in it is found unless
+// that many look-alikes of that key precede it; ids holding "sk_" cost
+// nothing).
+const maxKeyHashes = 256
+
+// keyCheck looks a path's candidates up among the double's keys, taking
+// the server's lock at the first and keeping it until done.
+type keyCheck struct {
+	s      *Server
+	locked bool
+	hashes int
+}
+
+// isKeyBody reports whether keyPrefix+body is one of the double's keys,
+// hashing it without building that string.
+func (kc *keyCheck) isKeyBody(body string) bool {
+	if kc.hashes++; kc.hashes > maxKeyHashes {
+		return false
+	}
+	if !kc.locked {
+		kc.s.mu.Lock()
+		kc.locked = true
+	}
+	return kc.s.st.keyHashes[hashKeyParts(keyPrefix, body)]
+}
+
+func (kc *keyCheck) done() {
+	if kc.locked {
+		kc.s.mu.Unlock()
+	}
+}
