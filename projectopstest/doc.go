@@ -133,7 +133,9 @@
 //     input schemas are the double's own wording of the same parameters;
 //   - a tunnel's server record holds the grant's URL with its plaintext ?k=
 //     secret, as the service's does (reads of the record show it); the
-//     request log, debug log and the SDK's printing of records redact it;
+//     request log, debug log and the SDK's printing of records redact it,
+//     and a public URL's path shown there or in an error masks it wherever
+//     it is pasted;
 //   - the relay edge speaks the service's mcpjam-tunnel.v1, but its public
 //     URLs are path-based, /tunnels/{slug}/api/mcp/adapter-http/{serverId},
 //     where the service's name the slug as a subdomain; a request body past
@@ -208,7 +210,8 @@
 //     (WHATWG new URL), so /api/v1/projects/x/../../me and /api/v1\me are
 //     /api/v1/me and /api/v1/me/. is /api/v1/me/), a raw '#' in the path
 //     (404: the service's routes read the fragment as part of the path, and
-//     nothing after the '#' is resolved), control characters
+//     nothing after the '#' is resolved; the message, the request log and
+//     the debug log show the path up to the '#', then "#…"), control characters
 //     in the path (400) and an Authorization header over 8 KiB (401) included,
 //     but for a head over MaxHeaderBytes (431 with no body, as the
 //     service's server answers it) and what net/http refuses before any

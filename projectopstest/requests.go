@@ -16,7 +16,11 @@ type Request struct {
 	// "sk_" starts a segment or follows a byte that is no letter or digit
 	// and 16 or more base64url characters follow (so an id such as
 	// task_runner is shown as it is); any of the double's own keys, with
-	// its "sk_" anywhere or as a segment without it, whatever its shape.
+	// its "sk_" anywhere or as a segment without it, whatever its shape;
+	// on a public tunnel URL, its tunnel's ?k= secret wherever it is. A
+	// segment ends at '/', '\' or an escaped backslash (%5C, any case).
+	// Nothing after a '#' (raw, a fragment the service never sees, or
+	// escaped as %23) is shown: "#…" stands for it.
 	Path string
 	// Route is the matched pattern without the /api/v1 prefix, e.g.
 	// "GET /projects/{projectId}/hosts"; "" when no route matched.

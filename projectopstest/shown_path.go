@@ -6,29 +6,94 @@ import (
 )
 
 // shownPath is a request path as the double's errors and logs show it:
-// the segment after eval-ingest-uploads, an upload URL's token and its
-// credential, is replaced, whatever the method or the rest of the path
-// ("//", "." and ".." segments skipped), and so is anything shaped like an
-// API key (see keyShapedSegments).
+// nothing after a '#' (see cutFragment); the segment after
+// eval-ingest-uploads, an upload URL's token and its credential, is
+// replaced, whatever the method or the rest of the path ("//", "." and
+// ".." segments skipped), and so is anything shaped like an API key (see
+// keyShapedSegments). Segments end at '/', and also at '\\' and at an
+// escaped one (see segmentEnd).
 func shownPath(p string) string {
+	p, frag := cutFragment(p)
+	p = maskShapes(p, oddSeparators(p))
+	if frag != "" {
+		p += frag
+	}
+	return p
+}
+
+// fragmentMark stands, in a shown path, for a '#' and all after it.
+const fragmentMark = "#…"
+
+// cutFragment splits p at its first '#': what comes before, and
+// fragmentMark, or p itself and "" when it has none. After a raw '#' the
+// target is a fragment, never sent to the service (the double refuses it,
+// edge.Admit), and it may hold anything pasted with a URL: a tunnel's
+// k=, an upload token, a key, and one found nowhere else cannot be told
+// from an id. A '#' escaped as %23 is the same byte in the decoded path:
+// no id of the service holds one, so what follows it is dropped too.
+func cutFragment(p string) (string, string) {
+	if i := strings.IndexByte(p, '#'); i >= 0 {
+		return p[:i], fragmentMark
+	}
+	return p, ""
+}
+
+// oddSeparators reports whether p may hold a segment separator other than
+// '/' (see segmentEnd), so that the common path is split with a plain
+// IndexByte.
+func oddSeparators(p string) bool {
+	return strings.IndexByte(p, '\\') >= 0 || strings.Contains(p, "%5")
+}
+
+// segmentEnd returns where the segment of p starting at i ends and the
+// length of the separator there (0 at p's end). A segment ends at '/'
+// and, when odd is set (oddSeparators), at '\\' or at its escaped
+// spelling %5C or %5c (a path holds it when it was escaped twice): a
+// WHATWG URL parser reads a backslash as '/', so a secret glued to one is
+// a segment of its own to whoever resolves it.
+func segmentEnd(p string, i int, odd bool) (end, sep int) {
+	if !odd {
+		if j := strings.IndexByte(p[i:], '/'); j >= 0 {
+			return i + j, 1
+		}
+		return len(p), 0
+	}
+	for j := i; j < len(p); j++ {
+		switch {
+		case p[j] == '/' || p[j] == '\\':
+			return j, 1
+		case p[j] == '%' && j+2 < len(p) && p[j+1] == '5' && p[j+2]|0x20 == 'c':
+			return j, 3
+		}
+	}
+	return len(p), 0
+}
+
+// maskShapes replaces, in p (no fragment), what is shaped like a key and
+// the segment after eval-ingest-uploads (see shownPath); odd is
+// oddSeparators(p).
+func maskShapes(p string, odd bool) string {
 	p = keyShapedSegments(p)
 	const dir = "eval-ingest-uploads"
 	if !strings.Contains(p, dir) {
 		return p
 	}
-	segs := strings.Split(p, "/")
-	for i := 0; i < len(segs); i++ {
-		if segs[i] != dir {
-			continue
+	after := false // the segment before was dir
+	for i := 0; i <= len(p); {
+		end, sep := segmentEnd(p, i, odd)
+		switch seg := p[i:end]; {
+		case seg == dir:
+			after = true
+		case after && seg != "" && seg != "." && seg != "..":
+			p = p[:i] + "REDACTED" + p[end:]
+			end, after = i+len("REDACTED"), false
 		}
-		for j := i + 1; j < len(segs); j++ {
-			if s := segs[j]; s != "" && s != "." && s != ".." {
-				segs[j], i = "REDACTED", j
-				break
-			}
+		if sep == 0 {
+			break
 		}
+		i = end + sep
 	}
-	return strings.Join(segs, "/")
+	return p
 }
 
 // keyShapedSegments replaces, in each segment of p, an API key pasted into
@@ -107,13 +172,25 @@ func inKeyAlphabet(c byte) bool {
 // knows is one of its keys (by hash), whatever the key's length or
 // alphabet: a key pasted with its "sk_" anywhere (glued to an id, or not
 // of the shape keyShapedSegments masks), the longest key that matches
-// there first, and a segment that is a key pasted without it. It runs
+// there first, and a segment that is a key pasted without it; on a public
+// tunnel URL, its tunnel's secret (maskTunnelSecret). It runs
 // once per request (serveHTTP keeps what it returns in the request's
 // reqInfo). A place is hashed only where a key's first bytes and length
 // fit (st.keyLens), under the server's lock taken once, and at most
 // maxKeyHashes times, so a hostile path costs about its length.
 func (s *Server) shownPath(p string) string {
-	p = shownPath(p)
+	p, frag := cutFragment(p)
+	odd := oddSeparators(p)
+	p = s.maskKeys(s.maskTunnelSecret(maskShapes(p, odd)), odd)
+	if frag != "" {
+		p += frag
+	}
+	return p
+}
+
+// maskKeys replaces in p, a shown path without its fragment, the
+// double's own keys (see Server.shownPath); odd is oddSeparators(p).
+func (s *Server) maskKeys(p string, odd bool) string {
 	ix := s.st.keyLens.index()
 	if ix == nil {
 		return p
@@ -136,17 +213,41 @@ func (s *Server) shownPath(p string) string {
 		k += 1 + next
 	}
 	for start := 0; start < len(p); {
-		end := strings.IndexByte(p[start:], '/')
-		if end < 0 {
-			end = len(p)
-		} else {
-			end += start
-		}
+		end, sep := segmentEnd(p, start, odd)
 		if seg := p[start:end]; slices.Contains(ix.lens, len(seg)) && ix.mayStart(seg) && kc.isKeyBody(seg) {
 			p = p[:start] + "REDACTED" + p[end:]
 			end = start + len("REDACTED")
 		}
-		start = end + 1
+		start = end + max(sep, 1)
+	}
+	return p
+}
+
+// maskTunnelSecret replaces in p, a public tunnel URL's path, its
+// tunnel's secret wherever it occurs: the k= of the tunnel's server
+// record's URL (the only place the double keeps it in the clear), pasted
+// into the path as a segment or glued to anything. Other paths are
+// returned as they are, without the server's lock.
+func (s *Server) maskTunnelSecret(p string) string {
+	rest, ok := strings.CutPrefix(p, relayPublicPath)
+	if !ok {
+		return p
+	}
+	slug, _, _ := strings.Cut(rest, "/")
+	var u string
+	s.mu.Lock()
+	if t := s.st.tun.bySlug[slug]; t != nil {
+		if sv := s.st.servers[t.serverID]; sv != nil {
+			u = sv.url
+		}
+	}
+	s.mu.Unlock()
+	_, q, ok := strings.Cut(u, "?")
+	if !ok {
+		return p
+	}
+	if k, _ := tunnelQuery(q); k != "" {
+		p = strings.ReplaceAll(p, k, "REDACTED")
 	}
 	return p
 }

@@ -9,8 +9,8 @@ import (
 
 // FuzzShownPath: whatever surrounds a key-shaped segment (invalid UTF-8,
 // runes whose lower case has another length), shownPath never panics and
-// never shows the key, and a path with no "sk_" (any case) and no upload
-// token is shown unchanged.
+// never shows the key nor anything after a '#', and a path with no "sk_"
+// (any case), no upload token and no '#' is shown unchanged.
 func FuzzShownPath(f *testing.F) {
 	for _, seed := range []struct{ before, after string }{
 		{"/api/v1/x", "y"},
@@ -35,7 +35,10 @@ func FuzzShownPath(f *testing.F) {
 			}
 		}
 		p := before + "/" + after
-		if !strings.Contains(strings.ToLower(p), "sk_") && !strings.Contains(p, "eval-ingest-uploads") {
+		if got := shownPath(p + "#/" + tail); strings.Contains(got, "SEKRIT") || !strings.HasSuffix(got, fragmentMark) {
+			t.Errorf("shownPath(%q) = %q shows what follows the '#'", p+"#/"+tail, got)
+		}
+		if !strings.Contains(strings.ToLower(p), "sk_") && !strings.Contains(p, "eval-ingest-uploads") && !strings.Contains(p, "#") {
 			if got := shownPath(p); got != p {
 				t.Errorf("shownPath(%q) = %q, want it unchanged", p, got)
 			}
@@ -65,6 +68,30 @@ func TestShownPathKeyBodies(t *testing.T) {
 		"/api/v1/x/" + long[3:]:                                     "/api/v1/x/REDACTED",
 		"/api/v1/x/" + long[4:] + "x":                               "/api/v1/x/" + long[4:] + "x",
 		"/api/v1/x/" + strings.TrimPrefix(ws.APIKey, "sk_") + "/y/": "/api/v1/x/REDACTED/y/",
+	} {
+		if got := s.shownPath(p); got != want {
+			t.Errorf("shownPath(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestShownPathOddSeparators: a backslash, as written or escaped once more
+// (%5C, %5c: the decoded path holds it so), ends a segment as '/' does, for
+// the double's keys pasted without "sk_" and for upload tokens; a '#' and
+// all after it are shown as "#…".
+func TestShownPathOddSeparators(t *testing.T) {
+	s := NewTestServer(t)
+	body := strings.TrimPrefix(s.Default().APIKey, "sk_")
+	for p, want := range map[string]string{
+		"/api/v1/x/" + body + `\y`:                        `/api/v1/x/REDACTED\y`,
+		"/api/v1/x/" + body + "%5Cy":                      "/api/v1/x/REDACTED%5Cy",
+		"/api/v1/x%5c" + body:                             "/api/v1/x%5cREDACTED",
+		"/api/v1/x/" + body + "#y/" + body:                "/api/v1/x/REDACTED#…",
+		`/api/v1/eval-ingest-uploads\\tok1\rest`:          `/api/v1/eval-ingest-uploads\\REDACTED\rest`,
+		"/api/v1/eval-ingest-uploads%5ctok1%5Crest":       "/api/v1/eval-ingest-uploads%5cREDACTED%5Crest",
+		"/api/v1/x/a%5":                                   "/api/v1/x/a%5",
+		"/api/v1/eval-ingest-uploads/./tok1#/tok2":        "/api/v1/eval-ingest-uploads/./REDACTED#…",
+		"/api/v1/projects/prj_1/servers/srv_1/validate#x": "/api/v1/projects/prj_1/servers/srv_1/validate#…",
 	} {
 		if got := s.shownPath(p); got != want {
 			t.Errorf("shownPath(%q) = %q, want %q", p, got, want)
