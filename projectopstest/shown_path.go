@@ -12,9 +12,19 @@ import (
 // ".." segments skipped), and so is anything shaped like an API key (see
 // keyShapedSegments). Segments end at '/', and also at '\\' and at an
 // escaped one (see segmentEnd).
-func shownPath(p string) string {
+func shownPath(p string) string { return showPath(p, nil) }
+
+// showPath is shownPath also masking, when mask is not nil, what mask
+// replaces in the path without its fragment (odd is oddSeparators of it):
+// the one place both the package's and the server's shown paths are made,
+// so that FuzzShownPath covers what the server runs.
+func showPath(p string, mask func(p string, odd bool) string) string {
 	p, frag := cutFragment(p)
-	p = maskShapes(p, oddSeparators(p))
+	odd := oddSeparators(p)
+	p = maskShapes(p, odd)
+	if mask != nil {
+		p = mask(p, odd)
+	}
 	if frag != "" {
 		p += frag
 	}
@@ -179,13 +189,9 @@ func inKeyAlphabet(c byte) bool {
 // fit (st.keyLens), under the server's lock taken once, and at most
 // maxKeyHashes times, so a hostile path costs about its length.
 func (s *Server) shownPath(p string) string {
-	p, frag := cutFragment(p)
-	odd := oddSeparators(p)
-	p = s.maskKeys(s.maskTunnelSecret(maskShapes(p, odd)), odd)
-	if frag != "" {
-		p += frag
-	}
-	return p
+	return showPath(p, func(p string, odd bool) string {
+		return s.maskKeys(s.maskTunnelSecret(p), odd)
+	})
 }
 
 // maskKeys replaces in p, a shown path without its fragment, the

@@ -8,9 +8,10 @@ import (
 )
 
 // FuzzShownPath: whatever surrounds a key-shaped segment (invalid UTF-8,
-// runes whose lower case has another length), shownPath never panics and
-// never shows the key nor anything after a '#', and a path with no "sk_"
-// (any case), no upload token and no '#' is shown unchanged.
+// runes whose lower case has another length), shownPath, and the server's
+// (which adds its own keys and tunnels' secrets to the same steps), never
+// panic and never show the key nor anything after a '#', and a path with
+// no "sk_" (any case), no upload token and no '#' is shown unchanged.
 func FuzzShownPath(f *testing.F) {
 	for _, seed := range []struct{ before, after string }{
 		{"/api/v1/x", "y"},
@@ -21,26 +22,31 @@ func FuzzShownPath(f *testing.F) {
 		{"\xc4", "\xff\xfe"},
 		{"/task_runner/DISK_1/ſ", "risk_x"},
 		{"/eval-ingest-uploads", "tok"},
+		{"/tunnels/" + strings.Repeat("A", 50), "\\" + strings.Repeat("b", 43)},
 	} {
 		f.Add(seed.before, seed.after)
 	}
+	srv := NewTestServer(f)
+	shows := map[string]func(string) string{"shownPath": shownPath, "Server.shownPath": srv.shownPath}
 	const tail = "SEKRITSEKRITSEKRIT"
 	f.Fuzz(func(t *testing.T, before, after string) {
 		if strings.Contains(before+after, "SEKRIT") {
 			t.Skip()
 		}
-		for _, p := range []string{before + "/sk_" + tail + "/" + after, before + "/SK_" + tail, before + "=sK_" + tail + "/" + after} {
-			if got := shownPath(p); strings.Contains(got, "SEKRIT") {
-				t.Errorf("shownPath(%q) = %q shows the key", p, got)
+		for name, show := range shows {
+			for _, p := range []string{before + "/sk_" + tail + "/" + after, before + "/SK_" + tail, before + "=sK_" + tail + "/" + after} {
+				if got := show(p); strings.Contains(got, "SEKRIT") {
+					t.Errorf("%s(%q) = %q shows the key", name, p, got)
+				}
 			}
-		}
-		p := before + "/" + after
-		if got := shownPath(p + "#/" + tail); strings.Contains(got, "SEKRIT") || !strings.HasSuffix(got, fragmentMark) {
-			t.Errorf("shownPath(%q) = %q shows what follows the '#'", p+"#/"+tail, got)
-		}
-		if !strings.Contains(strings.ToLower(p), "sk_") && !strings.Contains(p, "eval-ingest-uploads") && !strings.Contains(p, "#") {
-			if got := shownPath(p); got != p {
-				t.Errorf("shownPath(%q) = %q, want it unchanged", p, got)
+			p := before + "/" + after
+			if got := show(p + "#/" + tail); strings.Contains(got, "SEKRIT") || !strings.HasSuffix(got, fragmentMark) {
+				t.Errorf("%s(%q) = %q shows what follows the '#'", name, p+"#/"+tail, got)
+			}
+			if !strings.Contains(strings.ToLower(p), "sk_") && !strings.Contains(p, "eval-ingest-uploads") && !strings.Contains(p, "#") {
+				if got := show(p); got != p {
+					t.Errorf("%s(%q) = %q, want it unchanged", name, p, got)
+				}
 			}
 		}
 	})
