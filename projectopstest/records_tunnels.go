@@ -39,7 +39,13 @@ type tunnelState struct {
 	byServer map[string]*tunnelRec
 	bySlug   map[string]*tunnelRec
 	byToken  map[[32]byte]*tunnelRec
+	// bySecret holds the live secrets' hashes, so that Server.shownPath
+	// finds a secret pasted anywhere in a path without knowing its slug.
+	bySecret map[[32]byte]*tunnelRec
 }
+
+// tunnelSecretLen is the length of a tunnel's secret (randomToken("")).
+const tunnelSecretLen = 43
 
 // tunnelRec is a server's tunnel. Only hashes of the secret and of the
 // connect token are kept here; the plaintext URL lives on the server record
@@ -60,6 +66,7 @@ func (ts *tunnelState) init() {
 		ts.byServer = map[string]*tunnelRec{}
 		ts.bySlug = map[string]*tunnelRec{}
 		ts.byToken = map[[32]byte]*tunnelRec{}
+		ts.bySecret = map[[32]byte]*tunnelRec{}
 	}
 }
 
@@ -84,7 +91,7 @@ func (ts *tunnelState) rotate(t *tunnelRec, now time.Time) (secret, token string
 	t.revoked = false
 	t.secretHash, t.tokenHash = sha256.Sum256([]byte(secret)), sha256.Sum256([]byte(token))
 	t.tokenExpiry = now.Add(TunnelTokenTTL)
-	ts.byToken[t.tokenHash] = t
+	ts.byToken[t.tokenHash], ts.bySecret[t.secretHash] = t, t
 	return secret, token, old
 }
 
@@ -94,11 +101,20 @@ func (ts *tunnelState) revoke(t *tunnelRec) *relay.Session {
 	if ts.byToken[t.tokenHash] == t {
 		delete(ts.byToken, t.tokenHash)
 	}
+	if ts.bySecret[t.secretHash] == t {
+		delete(ts.bySecret, t.secretHash)
+	}
 	t.revoked = true
 	t.secretHash, t.tokenHash = [32]byte{}, [32]byte{}
 	old := t.session
 	t.session = nil
 	return old
+}
+
+// liveSecret reports whether w is a live tunnel's secret. Call with
+// Server.mu held.
+func (ts *tunnelState) liveSecret(w *[tunnelSecretLen]byte) bool {
+	return ts.bySecret[sha256.Sum256(w[:])] != nil
 }
 
 // secretOK compares a presented ?k= secret in constant time.

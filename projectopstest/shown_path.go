@@ -182,15 +182,15 @@ func inKeyAlphabet(c byte) bool {
 // knows is one of its keys (by hash), whatever the key's length or
 // alphabet: a key pasted with its "sk_" anywhere (glued to an id, or not
 // of the shape keyShapedSegments masks), the longest key that matches
-// there first, and a segment that is a key pasted without it; on a public
-// tunnel URL, its tunnel's secret (maskTunnelSecret). It runs
+// there first, and a segment that is a key pasted without it; and any
+// live tunnel's secret, wherever it is (maskTunnelSecrets). It runs
 // once per request (serveHTTP keeps what it returns in the request's
 // reqInfo). A place is hashed only where a key's first bytes and length
 // fit (st.keyLens), under the server's lock taken once, and at most
 // maxKeyHashes times, so a hostile path costs about its length.
 func (s *Server) shownPath(p string) string {
 	return showPath(p, func(p string, odd bool) string {
-		return s.maskKeys(s.maskTunnelSecret(p), odd)
+		return s.maskKeys(s.maskTunnelSecrets(p), odd)
 	})
 }
 
@@ -229,33 +229,55 @@ func (s *Server) maskKeys(p string, odd bool) string {
 	return p
 }
 
-// maskTunnelSecret replaces in p, a public tunnel URL's path, its
-// tunnel's secret wherever it occurs: the k= of the tunnel's server
-// record's URL (the only place the double keeps it in the clear), pasted
-// into the path as a segment or glued to anything. Other paths are
-// returned as they are, without the server's lock.
-func (s *Server) maskTunnelSecret(p string) string {
-	rest, ok := strings.CutPrefix(p, relayPublicPath)
-	if !ok {
+// maskTunnelSecrets replaces in p, a shown path without its fragment,
+// every live tunnel's secret wherever it occurs (a segment, glued to
+// anything, on any path: what follows /tunnels/ need not be a slug, as in
+// "/tunnels//slug" or "slug%5C…"). A secret is tunnelSecretLen base64url
+// bytes, so only runs of that many are looked at: a path without one (no
+// id is that long; keys and upload tokens are masked before) is returned
+// without the server's lock.
+// Each window of such a run is hashed once, so a hostile path costs about
+// its length.
+func (s *Server) maskTunnelSecrets(p string) string {
+	if !hasKeyRun(p, tunnelSecretLen) {
 		return p
 	}
-	slug, _, _ := strings.Cut(rest, "/")
-	var u string
 	s.mu.Lock()
-	if t := s.st.tun.bySlug[slug]; t != nil {
-		if sv := s.st.servers[t.serverID]; sv != nil {
-			u = sv.url
+	defer s.mu.Unlock()
+	if len(s.st.tun.bySecret) == 0 {
+		return p
+	}
+	var w [tunnelSecretLen]byte
+	run := 0 // base64url bytes ending at p[i]
+	for i := 0; i < len(p); i++ {
+		if !inKeyAlphabet(p[i]) {
+			run = 0
+			continue
+		}
+		if run++; run < tunnelSecretLen {
+			continue
+		}
+		start := i + 1 - tunnelSecretLen
+		copy(w[:], p[start:])
+		if s.st.tun.liveSecret(&w) {
+			p = p[:start] + "REDACTED" + p[i+1:]
+			i, run = start+len("REDACTED")-1, 0
 		}
 	}
-	s.mu.Unlock()
-	_, q, ok := strings.Cut(u, "?")
-	if !ok {
-		return p
-	}
-	if k, _ := tunnelQuery(q); k != "" {
-		p = strings.ReplaceAll(p, k, "REDACTED")
-	}
 	return p
+}
+
+// hasKeyRun reports whether p holds n base64url bytes in a row.
+func hasKeyRun(p string, n int) bool {
+	run := 0
+	for i := 0; i < len(p); i++ {
+		if !inKeyAlphabet(p[i]) {
+			run = 0
+		} else if run++; run >= n {
+			return true
+		}
+	}
+	return false
 }
 
 // maxKeyHashes bounds the hashes one path costs: a path made of a key's

@@ -281,3 +281,49 @@ func TestShownPathKeyAfterManyIDsHoldingSK(t *testing.T) {
 		t.Errorf("shownPath shows the double's key after 1000 ids holding sk_: %q", got[len(got)-40:])
 	}
 }
+
+// TestTunnelSecretIndex: the live-secret index Server.shownPath looks
+// secrets up in follows a tunnel's rotations and its revocation, holding
+// only its current secret while it is open and nothing once closed.
+func TestTunnelSecretIndex(t *testing.T) {
+	s := NewTestServer(t)
+	s.mu.Lock()
+	ts := &s.st.tun
+	ts.init()
+	rec := &tunnelRec{serverID: "srv_x", slug: "tx"}
+	first, _, _ := ts.rotate(rec, s.now())
+	second, _, _ := ts.rotate(rec, s.now())
+	n := len(ts.bySecret)
+	s.mu.Unlock()
+	if n != 1 {
+		t.Errorf("after two rotations the index holds %d secrets, want 1", n)
+	}
+	if got := s.shownPath("/api/v1/x/" + second); got != "/api/v1/x/REDACTED" {
+		t.Errorf("the current secret is shown: %q", got)
+	}
+	if first == second || len(second) != tunnelSecretLen {
+		t.Fatalf("rotation gave secrets of lengths %d, %d, equal %v", len(first), len(second), first == second)
+	}
+	s.mu.Lock()
+	ts.revoke(rec)
+	n = len(ts.bySecret)
+	s.mu.Unlock()
+	if n != 0 {
+		t.Errorf("after the revocation the index holds %d secrets, want 0", n)
+	}
+}
+
+// BenchmarkShownPathTunnelPath: a public tunnel path and one like it
+// outside /tunnels/ cost the same (neither holds a run long enough to be a
+// tunnel's secret, so neither takes the server's lock).
+func BenchmarkShownPathTunnelPath(b *testing.B) {
+	s := NewTestServer(b)
+	for _, p := range []string{"/tunnels/t4c7c4642ce/api/mcp/adapter-http/srv_1", "/tunnelz/t4c7c4642ce/api/mcp/adapter-http/srv_1"} {
+		b.Run(p[:9], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = s.shownPath(p)
+			}
+		})
+	}
+}
