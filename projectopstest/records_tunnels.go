@@ -111,10 +111,10 @@ func (ts *tunnelState) revoke(t *tunnelRec) *relay.Session {
 	return old
 }
 
-// liveSecret reports whether w is a live tunnel's secret. Call with
-// Server.mu held.
-func (ts *tunnelState) liveSecret(w *[tunnelSecretLen]byte) bool {
-	return ts.bySecret[sha256.Sum256(w[:])] != nil
+// liveSecret reports whether sum is the hash of a live tunnel's secret.
+// Call with Server.mu held.
+func (ts *tunnelState) liveSecret(sum [32]byte) bool {
+	return ts.bySecret[sum] != nil
 }
 
 // secretOK compares a presented ?k= secret in constant time.

@@ -1,6 +1,7 @@
 package projectopstest
 
 import (
+	"crypto/sha256"
 	"slices"
 	"strings"
 )
@@ -239,32 +240,56 @@ func (s *Server) maskKeys(p string, odd bool) string {
 // Each window of such a run is hashed once, so a hostile path costs about
 // its length.
 func (s *Server) maskTunnelSecrets(p string) string {
-	if !hasKeyRun(p, tunnelSecretLen) {
+	if !hasKeyRun(p, tunnelSecretLen) || !s.anyLiveTunnel() {
 		return p
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.st.tun.bySecret) == 0 {
-		return p
+	// Each window is hashed before the lock is taken: a hostile path of
+	// one long run costs a hash per byte, which other requests must not
+	// wait on.
+	type window struct {
+		start int
+		sum   [32]byte
 	}
-	var w [tunnelSecretLen]byte
+	var wins []window
 	run := 0 // base64url bytes ending at p[i]
 	for i := 0; i < len(p); i++ {
 		if !inKeyAlphabet(p[i]) {
 			run = 0
 			continue
 		}
-		if run++; run < tunnelSecretLen {
-			continue
-		}
-		start := i + 1 - tunnelSecretLen
-		copy(w[:], p[start:])
-		if s.st.tun.liveSecret(&w) {
-			p = p[:start] + "REDACTED" + p[i+1:]
-			i, run = start+len("REDACTED")-1, 0
+		if run++; run >= tunnelSecretLen {
+			start := i + 1 - tunnelSecretLen
+			wins = append(wins, window{start, sha256.Sum256([]byte(p[start : i+1]))})
 		}
 	}
+	var live []int // starts of live secrets, ascending
+	s.mu.Lock()
+	for _, w := range wins {
+		if s.st.tun.liveSecret(w.sum) {
+			live = append(live, w.start)
+		}
+	}
+	s.mu.Unlock()
+	// Masked from the end, so earlier starts stay valid; overlapping
+	// finds (a secret's own tail cannot be another's start in practice)
+	// are masked once.
+	end := len(p) + 1
+	for i := len(live) - 1; i >= 0; i-- {
+		start := live[i]
+		if start+tunnelSecretLen > end {
+			continue
+		}
+		p = p[:start] + "REDACTED" + p[start+tunnelSecretLen:]
+		end = start
+	}
 	return p
+}
+
+// anyLiveTunnel reports whether any tunnel's secret is live.
+func (s *Server) anyLiveTunnel() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.st.tun.bySecret) > 0
 }
 
 // hasKeyRun reports whether p holds n base64url bytes in a row.
