@@ -251,7 +251,8 @@ func (s *Server) maskTunnelSecrets(p string) string {
 		sum   [32]byte
 	}
 	var wins []window
-	run := 0 // base64url bytes ending at p[i]
+	var buf [tunnelSecretLen]byte // a conversion of the window would allocate
+	run := 0                      // base64url bytes ending at p[i]
 	for i := 0; i < len(p); i++ {
 		if !inKeyAlphabet(p[i]) {
 			run = 0
@@ -259,7 +260,8 @@ func (s *Server) maskTunnelSecrets(p string) string {
 		}
 		if run++; run >= tunnelSecretLen {
 			start := i + 1 - tunnelSecretLen
-			wins = append(wins, window{start, sha256.Sum256([]byte(p[start : i+1]))})
+			copy(buf[:], p[start:i+1])
+			wins = append(wins, window{start, sha256.Sum256(buf[:])})
 		}
 	}
 	var live []int // starts of live secrets, ascending
