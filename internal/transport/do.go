@@ -466,7 +466,7 @@ const maxSizedBody = 1 << 20
 // URL) runs on the raw body and on every decoded string; hdr (credential
 // header values, nil for none) on the decoded text only, never on the raw
 // JSON, which a value with a quote in it would break.
-func (t *Transport) decodeError(resp *http.Response, req *Request, path string, clean func(string) string, hdr *valueRedactor) (*shared.Error, bool, error) {
+func (t *Transport) decodeError(resp *http.Response, req *Request, path string, clean func(string) string, hdr *strings.Replacer) (*shared.Error, bool, error) {
 	defer drainClose(resp.Body)
 	raw, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 	// A gateway may reflect the key into the envelope's message or details,

@@ -31,9 +31,10 @@ const minHeaderRedacted = 8
 // value of client and call of minHeaderRedacted bytes or more, as sent
 // (trimmed, as net/http sends it), its credential alone ("Bearer abc"
 // gives "abc" too) and as a URL or a JSON string would quote it, its
-// percent escapes in any case (see valueRedactor.Replace); nil when there
-// is none.
-func headerRedactor(client, call http.Header) *valueRedactor {
+// percent escapes in upper- and in lower-case hex (the same value under RFC
+// 3986, and many encoders and proxies write lower case); nil when there is
+// none.
+func headerRedactor(client, call http.Header) *strings.Replacer {
 	var vals []string
 	for _, h := range []http.Header{client, call} {
 		for k, vs := range h {
@@ -45,9 +46,8 @@ func headerRedactor(client, call http.Header) *valueRedactor {
 					if len(s) < minHeaderRedacted {
 						continue
 					}
-					// net/url writes upper-case hex; a raw value's own
-					// escapes are upper-cased too, for the second pass.
-					vals = append(vals, s, upperEscapes(s), url.QueryEscape(s), url.PathEscape(s))
+					q, p := url.QueryEscape(s), url.PathEscape(s)
+					vals = append(vals, s, q, p, lowerHexEscapes(q), lowerHexEscapes(p))
 					if b, err := json.Marshal(s); err == nil {
 						vals = append(vals, string(b[1:len(b)-1]))
 					}
@@ -67,80 +67,33 @@ func headerRedactor(client, call http.Header) *valueRedactor {
 	for _, v := range vals {
 		pairs = append(pairs, v, "REDACTED")
 	}
-	return &valueRedactor{strings.NewReplacer(pairs...)}
+	return strings.NewReplacer(pairs...)
 }
 
-// valueRedactor replaces credential header values in error text (see
-// headerRedactor).
-type valueRedactor struct{ r *strings.Replacer }
-
-// Replace returns s with the values replaced: as written, then, when s has
-// an escape in lower- or mixed-case hex ("%2f", "%2B" and "%3d" in one
-// value are the same value under RFC 3986, and encoders and proxies write
-// either), in s with every escape's hex upper-cased, as the values' escaped
-// forms are. The first pass finds a raw value whose last bytes an escape
-// would take in ("…%a" followed by "b"). s keeps its own spelling when the
-// second pass finds nothing.
-func (v *valueRedactor) Replace(s string) string {
-	s = v.r.Replace(s)
-	u := upperEscapes(s)
-	if u == s {
+// lowerHexEscapes is s, percent-encoded with upper-case hex digits as
+// net/url writes them, with those digits in lower case; s itself when it
+// has no escape with a letter in it.
+func lowerHexEscapes(s string) string {
+	b := []byte(nil)
+	for i := strings.IndexByte(s, '%'); i >= 0 && i+2 < len(s); {
+		for _, j := range []int{i + 1, i + 2} {
+			if c := s[j]; 'A' <= c && c <= 'F' {
+				if b == nil {
+					b = []byte(s)
+				}
+				b[j] = c | 0x20
+			}
+		}
+		n := strings.IndexByte(s[i+3:], '%')
+		if n < 0 {
+			break
+		}
+		i += 3 + n
+	}
+	if b == nil {
 		return s
 	}
-	if out := v.r.Replace(u); out != u {
-		return out
-	}
-	return s
-}
-
-// upperEscapes is s with the hex digits of every percent escape in upper
-// case: s itself, without allocating, when no escape has a lower-case one.
-func upperEscapes(s string) string {
-	i := lowerEscape(s, 0)
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	done := 0
-	for ; i >= 0; i = lowerEscape(s, i+3) {
-		b.WriteString(s[done : i+1])
-		b.WriteByte(upperHex(s[i+1]))
-		b.WriteByte(upperHex(s[i+2]))
-		done = i + 3
-	}
-	b.WriteString(s[done:])
-	return b.String()
-}
-
-// lowerEscape returns the index of the first percent escape in s at or
-// after from with a lower-case hex digit, or -1.
-func lowerEscape(s string, from int) int {
-	for i := from; i+2 < len(s); i++ {
-		j := strings.IndexByte(s[i:len(s)-2], '%')
-		if j < 0 {
-			return -1
-		}
-		i += j
-		a, b := s[i+1], s[i+2]
-		if isHex(a) && isHex(b) && ('a' <= a || 'a' <= b) {
-			return i
-		}
-	}
-	return -1
-}
-
-// isHex reports whether c is a hex digit, in either case.
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f'
-}
-
-// upperHex is the hex digit c in upper case.
-func upperHex(c byte) byte {
-	if 'a' <= c && c <= 'f' {
-		return c - 'a' + 'A'
-	}
-	return c
+	return string(b)
 }
 
 // headerScrub is one Do's redactor of credential header values: the
@@ -149,16 +102,16 @@ func upperHex(c byte) byte {
 // It lives on Do's stack: the helpers it is passed to call replacer and
 // keep no pointer to it.
 type headerScrub struct {
-	client *valueRedactor // the client's (state.hdrRedact)
-	header http.Header    // the client's headers
-	call   http.Header    // the call's own headers (WithHeader on the call)
-	r      *valueRedactor
+	client *strings.Replacer // the client's (state.hdrRedact)
+	header http.Header       // the client's headers
+	call   http.Header       // the call's own headers (WithHeader on the call)
+	r      *strings.Replacer
 	built  bool
 }
 
 // replacer is the call's redactor, nil when no credential header value is
 // long enough; built at most once.
-func (h *headerScrub) replacer() *valueRedactor {
+func (h *headerScrub) replacer() *strings.Replacer {
 	if len(h.call) == 0 {
 		return h.client
 	}
@@ -170,7 +123,7 @@ func (h *headerScrub) replacer() *valueRedactor {
 
 // withHeaders is clean preceded by r's replacements, for error text; clean
 // itself when r is nil.
-func withHeaders(clean func(string) string, r *valueRedactor) func(string) string {
+func withHeaders(clean func(string) string, r *strings.Replacer) func(string) string {
 	if r == nil {
 		return clean
 	}
