@@ -134,8 +134,8 @@
 //   - a tunnel's server record holds the grant's URL with its plaintext ?k=
 //     secret, as the service's does (reads of the record show it); the
 //     request log, debug log and the SDK's printing of records redact it,
-//     and any path shown there or in an error masks a live tunnel's secret
-//     wherever it is pasted;
+//     and any path shown there or in an error masks the secret any
+//     tunnel's record carries (a closed one's too) wherever it is pasted;
 //   - the relay edge speaks the service's mcpjam-tunnel.v1, but its public
 //     URLs are path-based, /tunnels/{slug}/api/mcp/adapter-http/{serverId},
 //     where the service's name the slug as a subdomain; a request body past

@@ -13,7 +13,7 @@ import (
 // middleware or routes run: GET /api/v1/projects/x/../../me is
 // GET /api/v1/me, and a raw backslash is a slash. Every layer below, the
 // contract check, the request log, the router and the tunnel edge, sees
-// the resolved path.
+// the resolved path, except in a head over the cap, answered 431 as sent.
 func resolvingDots(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if headTooLarge(r) { // measured as sent, as Node does: the 431 below sees the raw target

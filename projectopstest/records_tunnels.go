@@ -39,17 +39,19 @@ type tunnelState struct {
 	byServer map[string]*tunnelRec
 	bySlug   map[string]*tunnelRec
 	byToken  map[[32]byte]*tunnelRec
-	// bySecret holds the live secrets' hashes, so that Server.shownPath
-	// finds a secret pasted anywhere in a path without knowing its slug.
-	bySecret map[[32]byte]*tunnelRec
+	// shown holds the secret each server record's url carries (a closed
+	// tunnel's stays there), so that Server.shownPath masks one pasted
+	// anywhere in a path without knowing its slug.
+	shown map[string]*tunnelRec
 }
 
 // tunnelSecretLen is the length of a tunnel's secret (randomToken("")).
 const tunnelSecretLen = 43
 
-// tunnelRec is a server's tunnel. Only hashes of the secret and of the
-// connect token are kept here; the plaintext URL lives on the server record
-// because the specification says so.
+// tunnelRec is a server's tunnel. The secret and the connect token are
+// checked against hashes; the plaintext URL lives on the server record
+// because the specification says so, and shownSecret, its secret, is kept
+// only to mask it wherever a path shows it.
 type tunnelRec struct {
 	serverID, projectID, slug string
 	scope                     string // tunnelScope(serverID)
@@ -58,6 +60,7 @@ type tunnelRec struct {
 	tokenHash                 [32]byte
 	tokenExpiry               time.Time
 	revoked                   bool
+	shownSecret               string         // the secret the server record's url carries
 	session                   *relay.Session // live host connection, nil when none
 }
 
@@ -66,7 +69,7 @@ func (ts *tunnelState) init() {
 		ts.byServer = map[string]*tunnelRec{}
 		ts.bySlug = map[string]*tunnelRec{}
 		ts.byToken = map[[32]byte]*tunnelRec{}
-		ts.bySecret = map[[32]byte]*tunnelRec{}
+		ts.shown = map[string]*tunnelRec{}
 	}
 }
 
@@ -91,7 +94,11 @@ func (ts *tunnelState) rotate(t *tunnelRec, now time.Time) (secret, token string
 	t.revoked = false
 	t.secretHash, t.tokenHash = sha256.Sum256([]byte(secret)), sha256.Sum256([]byte(token))
 	t.tokenExpiry = now.Add(TunnelTokenTTL)
-	ts.byToken[t.tokenHash], ts.bySecret[t.secretHash] = t, t
+	ts.byToken[t.tokenHash] = t
+	if ts.shown[t.shownSecret] == t { // the record's url is about to show the new one
+		delete(ts.shown, t.shownSecret)
+	}
+	t.shownSecret, ts.shown[secret] = secret, t
 	return secret, token, old
 }
 
@@ -101,20 +108,11 @@ func (ts *tunnelState) revoke(t *tunnelRec) *relay.Session {
 	if ts.byToken[t.tokenHash] == t {
 		delete(ts.byToken, t.tokenHash)
 	}
-	if ts.bySecret[t.secretHash] == t {
-		delete(ts.bySecret, t.secretHash)
-	}
 	t.revoked = true
 	t.secretHash, t.tokenHash = [32]byte{}, [32]byte{}
 	old := t.session
 	t.session = nil
 	return old
-}
-
-// liveSecret reports whether sum is the hash of a live tunnel's secret.
-// Call with Server.mu held.
-func (ts *tunnelState) liveSecret(sum [32]byte) bool {
-	return ts.bySecret[sum] != nil
 }
 
 // secretOK compares a presented ?k= secret in constant time.

@@ -17,7 +17,8 @@ type Request struct {
 	// and 16 or more base64url characters follow (so an id such as
 	// task_runner is shown as it is); any of the double's own keys, with
 	// its "sk_" anywhere or as a segment without it, whatever its shape;
-	// on a public tunnel URL, its tunnel's ?k= secret wherever it is. A
+	// and any secret a tunnel's server record carries in its url (a
+	// closed tunnel's too), wherever it is pasted, on any path. A
 	// segment ends at '/', '\' or an escaped backslash (%5C, any case).
 	// Nothing after a '#' (raw, a fragment the service never sees, or
 	// escaped as %23) is shown: "#…" stands for it.

@@ -1,7 +1,6 @@
 package projectopstest
 
 import (
-	"crypto/sha256"
 	"slices"
 	"strings"
 )
@@ -184,11 +183,13 @@ func inKeyAlphabet(c byte) bool {
 // alphabet: a key pasted with its "sk_" anywhere (glued to an id, or not
 // of the shape keyShapedSegments masks), the longest key that matches
 // there first, and a segment that is a key pasted without it; and any
-// live tunnel's secret, wherever it is (maskTunnelSecrets). It runs
-// once per request (serveHTTP keeps what it returns in the request's
-// reqInfo). A place is hashed only where a key's first bytes and length
-// fit (st.keyLens), under the server's lock taken once, and at most
-// maxKeyHashes times, so a hostile path costs about its length.
+// secret a tunnel's server record shows, wherever it is
+// (maskTunnelSecrets, which takes the lock only for a path holding a run
+// as long as a secret). It runs once per request (serveHTTP keeps what it
+// returns in the request's reqInfo). A place is hashed only where a key's
+// first bytes and length fit (st.keyLens), under the server's lock taken
+// once, and at most maxKeyHashes times, so a hostile path costs about its
+// length.
 func (s *Server) shownPath(p string) string {
 	return showPath(p, func(p string, odd bool) string {
 		return s.maskKeys(s.maskTunnelSecrets(p), odd)
@@ -231,67 +232,46 @@ func (s *Server) maskKeys(p string, odd bool) string {
 }
 
 // maskTunnelSecrets replaces in p, a shown path without its fragment,
-// every live tunnel's secret wherever it occurs (a segment, glued to
-// anything, on any path: what follows /tunnels/ need not be a slug, as in
+// every secret a server record's url carries (a closed tunnel's too: the
+// record still shows it) wherever it occurs (a segment, glued to anything,
+// on any path: what follows /tunnels/ need not be a slug, as in
 // "/tunnels//slug" or "slug%5C…"). A secret is tunnelSecretLen base64url
 // bytes, so only runs of that many are looked at: a path without one (no
-// id is that long; keys and upload tokens are masked before) is returned
-// without the server's lock.
-// Each window of such a run is hashed once, so a hostile path costs about
-// its length.
+// id is that long) is returned without the server's lock. Each window of
+// such a run is one map lookup of a substring, without allocating, so a
+// hostile path costs about its length under the lock.
 func (s *Server) maskTunnelSecrets(p string) string {
-	if !hasKeyRun(p, tunnelSecretLen) || !s.anyLiveTunnel() {
+	if !hasKeyRun(p, tunnelSecretLen) {
 		return p
 	}
-	// Each window is hashed before the lock is taken: a hostile path of
-	// one long run costs a hash per byte, which other requests must not
-	// wait on.
-	type window struct {
-		start int
-		sum   [32]byte
-	}
-	var wins []window
-	var buf [tunnelSecretLen]byte // a conversion of the window would allocate
-	run := 0                      // base64url bytes ending at p[i]
-	for i := 0; i < len(p); i++ {
-		if !inKeyAlphabet(p[i]) {
-			run = 0
-			continue
-		}
-		if run++; run >= tunnelSecretLen {
-			start := i + 1 - tunnelSecretLen
-			copy(buf[:], p[start:i+1])
-			wins = append(wins, window{start, sha256.Sum256(buf[:])})
-		}
-	}
-	var live []int // starts of live secrets, ascending
+	var stack [4]int
+	found := stack[:0] // starts of shown secrets, ascending
 	s.mu.Lock()
-	for _, w := range wins {
-		if s.st.tun.liveSecret(w.sum) {
-			live = append(live, w.start)
+	if shown := s.st.tun.shown; len(shown) > 0 {
+		run := 0 // base64url bytes ending at p[i]
+		for i := 0; i < len(p); i++ {
+			if !inKeyAlphabet(p[i]) {
+				run = 0
+				continue
+			}
+			if run++; run >= tunnelSecretLen {
+				if start := i + 1 - tunnelSecretLen; shown[p[start:i+1]] != nil {
+					found = append(found, start)
+				}
+			}
 		}
 	}
 	s.mu.Unlock()
-	// Masked from the end, so earlier starts stay valid; overlapping
-	// finds (a secret's own tail cannot be another's start in practice)
-	// are masked once.
-	end := len(p) + 1
-	for i := len(live) - 1; i >= 0; i-- {
-		start := live[i]
-		if start+tunnelSecretLen > end {
-			continue
+	// Masked from the end, so earlier starts stay valid, over the union of
+	// overlapping finds, so that none leaves a part of another shown.
+	for k := len(found) - 1; k >= 0; {
+		start, end := found[k], found[k]+tunnelSecretLen
+		for k--; k >= 0 && found[k]+tunnelSecretLen > start; k-- {
+			start = found[k]
 		}
-		p = p[:start] + "REDACTED" + p[start+tunnelSecretLen:]
-		end = start
+		p = p[:start] + "REDACTED" + p[end:]
 	}
 	return p
-}
-
-// anyLiveTunnel reports whether any tunnel's secret is live.
-func (s *Server) anyLiveTunnel() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.st.tun.bySecret) > 0
 }
 
 // hasKeyRun reports whether p holds n base64url bytes in a row.

@@ -282,9 +282,10 @@ func TestShownPathKeyAfterManyIDsHoldingSK(t *testing.T) {
 	}
 }
 
-// TestTunnelSecretIndex: the live-secret index Server.shownPath looks
-// secrets up in follows a tunnel's rotations and its revocation, holding
-// only its current secret while it is open and nothing once closed.
+// TestTunnelSecretIndex: the index Server.shownPath looks secrets up in
+// holds the secret each server record's url carries: after two rotations
+// only the current one, and after the close still that one, which the
+// record goes on showing, so it stays masked wherever a path shows it.
 func TestTunnelSecretIndex(t *testing.T) {
 	s := NewTestServer(t)
 	s.mu.Lock()
@@ -293,23 +294,57 @@ func TestTunnelSecretIndex(t *testing.T) {
 	rec := &tunnelRec{serverID: "srv_x", slug: "tx"}
 	first, _, _ := ts.rotate(rec, s.now())
 	second, _, _ := ts.rotate(rec, s.now())
-	n := len(ts.bySecret)
+	n := len(ts.shown)
 	s.mu.Unlock()
 	if n != 1 {
 		t.Errorf("after two rotations the index holds %d secrets, want 1", n)
 	}
-	if got := s.shownPath("/api/v1/x/" + second); got != "/api/v1/x/REDACTED" {
-		t.Errorf("the current secret is shown: %q", got)
-	}
 	if first == second || len(second) != tunnelSecretLen {
 		t.Fatalf("rotation gave secrets of lengths %d, %d, equal %v", len(first), len(second), first == second)
 	}
+	if got := s.shownPath("/api/v1/x/" + first); got != "/api/v1/x/"+first {
+		t.Errorf("a rotated-out secret, no longer on any record, is masked: %q", got)
+	}
 	s.mu.Lock()
 	ts.revoke(rec)
-	n = len(ts.bySecret)
 	s.mu.Unlock()
-	if n != 0 {
-		t.Errorf("after the revocation the index holds %d secrets, want 0", n)
+	for _, p := range []string{"/api/v1/x/" + second, "/tunnels//tx/" + second, "/tunnels/tx%5C" + second + "x"} {
+		if got := s.shownPath(p); strings.Contains(got, second) {
+			t.Errorf("after the close, the secret the record still shows is shown: %q", got)
+		}
+	}
+}
+
+// TestTunnelSecretsOverlapMasked: two shown secrets that overlap in a path
+// are masked over their union, leaving no part of either.
+func TestTunnelSecretsOverlapMasked(t *testing.T) {
+	s := NewTestServer(t)
+	a := strings.Repeat("A", tunnelSecretLen)
+	b := strings.Repeat("A", 10) + strings.Repeat("B", tunnelSecretLen-10)
+	s.mu.Lock()
+	ts := &s.st.tun
+	ts.init()
+	ts.shown[a], ts.shown[b] = &tunnelRec{}, &tunnelRec{}
+	s.mu.Unlock()
+	// a, then b starting 10 bytes before a ends: they overlap.
+	p := "/api/v1/x/" + strings.Repeat("A", tunnelSecretLen-10) + b
+	if got := s.shownPath(p); got != "/api/v1/x/REDACTED" {
+		t.Errorf("overlapping secrets shown as %q", got)
+	}
+}
+
+// TestTunnelSecretScanAllocatesNothing: a path with a run as long as a
+// secret, while a tunnel is open, costs no allocation when it holds none.
+func TestTunnelSecretScanAllocatesNothing(t *testing.T) {
+	s := NewTestServer(t)
+	s.mu.Lock()
+	ts := &s.st.tun
+	ts.init()
+	_, _, _ = ts.rotate(&tunnelRec{serverID: "srv_y", slug: "ty"}, s.now())
+	s.mu.Unlock()
+	p := "/api/v1/x/" + strings.Repeat("Z", 64)
+	if n := testing.AllocsPerRun(100, func() { _ = s.maskTunnelSecrets(p) }); n != 0 {
+		t.Errorf("maskTunnelSecrets allocates %v times on a path without a secret", n)
 	}
 }
 
