@@ -130,7 +130,7 @@ func (a *app) tunnel(name, to string, replace bool) error {
 		if u, err := url.Parse(g.PreviousURL); err == nil && g.PreviousURL != "" && u.Opaque == "" && u.Host != "" {
 			was = shownTarget(u) // else it may be "user:pass@host" with no scheme: not shown
 		}
-		fmt.Fprintf(stderr, "tunnel: server %s (%s) was %s; it now points at the tunnel\n", printableField(g.ServerID), printableField(g.Name), was)
+		fmt.Fprintf(stderr, "tunnel: server %s (%s) was %s; it now points at the tunnel\n", printableField(g.ServerID), printableField(g.Name), printableField(string(was)))
 	}
 	opts := []tunnels.ServeOption{tunnels.OnConnect(func() {
 		fmt.Fprintf(stderr, "tunnel connected: server %s (%s) -> %s\n", printableField(g.ServerID), printableField(g.Name), shownTarget(target))
