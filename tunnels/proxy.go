@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // PublicPath is the path relayed requests carry when they arrive at the
@@ -404,7 +405,7 @@ func hasEscape(p string) bool {
 		if i < 0 {
 			return false
 		}
-		if i+2 < len(p) && ishex(p[i+1]) && ishex(p[i+2]) {
+		if wire.PercentByte(p, i) >= 0 {
 			return true
 		}
 		p = p[i+1:]
@@ -417,26 +418,12 @@ func lenientUnescape(p string) string {
 	var b strings.Builder
 	b.Grow(len(p))
 	for i := 0; i < len(p); i++ {
-		if p[i] == '%' && i+2 < len(p) && ishex(p[i+1]) && ishex(p[i+2]) {
-			b.WriteByte(unhex(p[i+1])<<4 | unhex(p[i+2]))
+		if c := wire.PercentByte(p, i); c >= 0 {
+			b.WriteByte(byte(c))
 			i += 2
 			continue
 		}
 		b.WriteByte(p[i])
 	}
 	return b.String()
-}
-
-func ishex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }

@@ -94,7 +94,7 @@ func appendEnds(ends []int, s string, q int, ch string, r rune) []int {
 		if s[q] == ch[0] {
 			add(q + 1)
 		}
-		if pctByte(s, q) == int(ch[0]) {
+		if PercentByte(s, q) == int(ch[0]) {
 			add(q + 3)
 		}
 	} else if e := bytesAt(s, q, ch); e >= 0 {
@@ -133,7 +133,7 @@ func bytesAt(s string, q int, ch string) int {
 		switch {
 		case q < len(s) && s[q] == ch[i]:
 			q++
-		case pctByte(s, q) == int(ch[i]):
+		case PercentByte(s, q) == int(ch[i]):
 			q += 3
 		default:
 			return -1
@@ -142,8 +142,9 @@ func bytesAt(s string, q int, ch string) int {
 	return q
 }
 
-// pctByte is the byte that a %XX at s[q] stands for, or -1.
-func pctByte(s string, q int) int {
+// PercentByte is the byte that a %XX escape at s[q] stands for (hex
+// digits of either case), or -1 when s[q:] does not start with one.
+func PercentByte(s string, q int) int {
 	if q+3 > len(s) || s[q] != '%' {
 		return -1
 	}

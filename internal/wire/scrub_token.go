@@ -63,7 +63,7 @@ func tokenAt(s string, i, j int, first, last byte) bool {
 // is no ASCII letter or digit.
 func escapedEdgeBefore(s string, i int) bool {
 	if i >= 3 {
-		if c := pctByte(s, i-3); c >= 0 {
+		if c := PercentByte(s, i-3); c >= 0 {
 			return !isWordByte(byte(c))
 		}
 	}

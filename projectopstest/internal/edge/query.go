@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // Query is a request's raw query string, read as the service's routes
@@ -63,7 +65,7 @@ func decodeQueryText(s string) string {
 		}
 		run = run[:0]
 		for j := i; j < i+n; j += 3 {
-			run = append(run, unhex(s[j+1])<<4|unhex(s[j+2]))
+			run = append(run, byte(wire.PercentByte(s, j)))
 		}
 		if utf8.Valid(run) {
 			b.Write(run)
@@ -78,22 +80,8 @@ func decodeQueryText(s string) string {
 // escapeRun is the length of the run of %XX escapes s starts with.
 func escapeRun(s string) int {
 	n := 0
-	for n+2 < len(s) && s[n] == '%' && isHex(s[n+1]) && isHex(s[n+2]) {
+	for wire.PercentByte(s, n) >= 0 {
 		n += 3
 	}
 	return n
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
