@@ -16,10 +16,6 @@ import (
 // the resolved path, except in a head over the cap, answered 431 as sent.
 func resolvingDots(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if headTooLarge(r) { // measured as sent, as Node does: the 431 below sees the raw target
-			next.ServeHTTP(w, r)
-			return
-		}
 		next.ServeHTTP(w, resolveDots(r))
 	})
 }
@@ -33,6 +29,9 @@ func resolvingDots(next http.Handler) http.Handler {
 func resolveDots(r *http.Request) *http.Request {
 	if p, _, _ := strings.Cut(r.RequestURI, "?"); !mayResolve(p) && !mayResolve(r.URL.Path) {
 		return r // nearly every request: no unescaping, no allocation
+	}
+	if headTooLarge(r) { // measured as sent, as Node does: serveHTTP's 431 sees the raw target
+		return r
 	}
 	target := requestTarget(r)
 	p, q, hasQuery := strings.Cut(target, "?")
