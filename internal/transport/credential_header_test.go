@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -171,14 +172,20 @@ func TestCallHeaderBuildsNoRedactorOnSuccess(t *testing.T) {
 		return jsonAnswer(r, http.StatusOK, `{}`, http.Header{RequestIDHeader: {"req_abcdefgh"}}), nil
 	})
 	tr := New(Config{BaseURL: testBase, APIKey: testKey, HTTPClient: &http.Client{Transport: rt}})
+	// The least of a few measurements: under -race, sync.Pool drops a
+	// share of what is put back at random, which only adds allocations.
 	allocs := func(opts ...option.RequestOption) float64 {
-		return testing.AllocsPerRun(50, func() {
-			var meta option.Response
-			ctx := WithOptions(t.Context(), append(opts[:len(opts):len(opts)], option.WithResponseInto(&meta)))
-			if err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{}); err != nil {
-				t.Fatal(err)
-			}
-		})
+		least := math.Inf(1)
+		for range 5 {
+			least = min(least, testing.AllocsPerRun(50, func() {
+				var meta option.Response
+				ctx := WithOptions(t.Context(), append(opts[:len(opts):len(opts)], option.WithResponseInto(&meta)))
+				if err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{}); err != nil {
+					t.Fatal(err)
+				}
+			}))
+		}
+		return least
 	}
 	base, with := allocs(), allocs(option.WithHeader("X-Trace-Token", "trace-0123456789"))
 	if with-base > 4 {
