@@ -36,17 +36,19 @@ func WithHeader(key, value string) RequestOption {
 	return func(c *Config) error {
 		// Space around the name is the caller's typing, not the name:
 		// trimmed here, where the name is stored.
-		key = strings.TrimSpace(key)
-		if key == "" {
+		// Into a new variable: the option may be applied by several calls
+		// at once (a reporter's concurrent sends share it).
+		name := strings.TrimSpace(key)
+		if name == "" {
 			return invalid("WithHeader", "WithHeader: header name is empty")
 		}
-		if err := checkHeaderField("WithHeader", key, value); err != nil {
+		if err := checkHeaderField("WithHeader", name, value); err != nil {
 			return err
 		}
 		if c.Header == nil {
 			c.Header = http.Header{}
 		}
-		c.Header.Add(key, value) // Add canonicalizes
+		c.Header.Add(name, value) // Add canonicalizes
 		return nil
 	}
 }
