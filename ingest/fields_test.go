@@ -77,7 +77,8 @@ func TestReporterSendsEveryDocumentedField(t *testing.T) {
 }
 
 // A result the service would refuse is a VALIDATION_ERROR before anything
-// is sent: nested metadata, an unknown protocol or match mode.
+// is sent: nested metadata, an unknown protocol or match mode, a cap on
+// extra tool calls with unlimited.
 func TestRecordRefusesWhatTheServiceRefuses(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -89,6 +90,8 @@ func TestRecordRefusesWhatTheServiceRefuses(t *testing.T) {
 		"metadata.scores":             {CaseTitle: "c", Metadata: map[string]any{"scores": map[string]any{"a": 1}}},
 		"widgetSnapshots[0].protocol": {CaseTitle: "c", WidgetSnapshots: []ingest.WidgetSnapshot{{Protocol: "openai"}}},
 		"matchOptions.toolCallOrder":  {CaseTitle: "c", MatchOptions: &ingest.MatchOptions{ToolCallOrder: "random"}},
+		"matchOptions.maxExtraToolCalls": {CaseTitle: "c", MatchOptions: &ingest.MatchOptions{MaxExtraToolCalls: intp(1),
+			UnlimitedExtraToolCalls: true}},
 	} {
 		err := rep.Record(t.Context(), res)
 		wantCode(t, err, projectops.CodeValidation, field)

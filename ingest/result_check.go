@@ -70,6 +70,9 @@ func (res *Result) check() error {
 		if !oneOf(m.ArgumentMatching, "", ArgumentMatchingExact, ArgumentMatchingPartial, ArgumentMatchingIgnore) {
 			return apierr.Invalid("matchOptions.argumentMatching", "MatchOptions.ArgumentMatching must be exact, partial or ignore")
 		}
+		if m.UnlimitedExtraToolCalls && m.MaxExtraToolCalls != nil {
+			return apierr.Invalid("matchOptions.maxExtraToolCalls", "MatchOptions sets both MaxExtraToolCalls and UnlimitedExtraToolCalls")
+		}
 	}
 	return nil
 }

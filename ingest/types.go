@@ -1,6 +1,10 @@
 package ingest
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/projectops/projectops-go/shared"
+)
 
 // Result is one finished test case or eval iteration, as sent to the
 // service (the reference's EvalResultInput). CaseTitle is required; Passed
@@ -90,13 +94,10 @@ const (
 )
 
 // MatchOptions is how a result's actual tool calls were matched to its
-// expected ones.
-type MatchOptions struct {
-	ToolCallOrder       string `json:"toolCallOrder,omitempty"` // a ToolCallOrder constant
-	MaxExtraToolCalls   *int   `json:"maxExtraToolCalls,omitempty"`
-	AllowExtraToolCalls *bool  `json:"allowExtraToolCalls,omitempty"`
-	ArgumentMatching    string `json:"argumentMatching,omitempty"` // an ArgumentMatching constant
-}
+// expected ones: ToolCallOrder is a ToolCallOrder constant and
+// ArgumentMatching an ArgumentMatching constant. It is the type evals uses
+// for a test's and a run's match options too.
+type MatchOptions = shared.MatchOptions
 
 // ToolCall is an expected or actual tool call.
 type ToolCall struct {
