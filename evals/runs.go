@@ -49,6 +49,12 @@ func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, 
 	if wire.UTF16Len(p.IdempotencyKey) > MaxIdempotencyKey { // as the service's schema counts: UTF-16 code units
 		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d characters", MaxIdempotencyKey))
 	}
+	if err := checkMatch("matchOptionsOverride", p.MatchOptionsOverride); err != nil {
+		return nil, err
+	}
+	if err := checkTestsMatch(p.Tests); err != nil {
+		return nil, err
+	}
 	if p.IdempotencyKey != "" && len(opts) > 0 {
 		// Two keys for one call: the service would read the header's and
 		// ignore the body's, so a caller deduplicating by p's key would

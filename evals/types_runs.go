@@ -150,6 +150,41 @@ type RunParams struct {
 	// 2026-08-22 reference) echo it in RunCreated; older ones accept and
 	// ignore it.
 	RunGroupID string `json:"runGroupId,omitempty"`
+
+	// The fields below are documented by the 2026-08-22 reference; a
+	// service at the 2026-07-09 reference ignores those saying so.
+
+	// ServerNames are display names, parallel to ServerIDs.
+	ServerNames []string `json:"serverNames,omitempty"`
+	// SuiteRerun reruns the stored suite without upserting Tests into it
+	// (a bare SuiteID without Tests always is a rerun).
+	SuiteRerun bool `json:"suiteRerun,omitempty"`
+	// EnvironmentID runs against one of the environments attached to the
+	// suite SuiteID names, pinned to its revision at launch; it excludes
+	// ServerIDs (the environment supplies the servers). Empty runs the
+	// suite's only attached environment, if it has exactly one. The
+	// 2026-07-09 service ignores it.
+	EnvironmentID string `json:"environmentId,omitempty"`
+	// NamedHostID runs against one host attached to the suite, whose
+	// configuration supplies the servers (ServerIDs are not needed).
+	NamedHostID string `json:"namedHostId,omitempty"`
+	// CaseIDs narrows the run to these cases of the suite (all when
+	// empty); the suite itself is unchanged. The service answers 404 when
+	// none of them is the suite's.
+	CaseIDs []string `json:"caseIds,omitempty"`
+	// MatchOptionsOverride overrides, for this run only, the tool-call
+	// matching of the suite and its cases (nil keeps theirs). The
+	// 2026-08-22 service also takes another vocabulary for it (any,
+	// in-order, exact; extraToolCalls; arguments) which says nothing more
+	// and is not modelled.
+	MatchOptionsOverride *MatchOptions `json:"matchOptionsOverride,omitempty"`
+	// SkillsOverride is SkillsExclude or empty (the suite's skills). The
+	// 2026-07-09 service ignores it.
+	SkillsOverride SkillsOverride `json:"skillsOverride,omitempty"`
+	// RefreshSnapshot changes the suite: it re-derives and stores the
+	// suite's host configuration from this request's servers, for its
+	// later runs too. Without it a rerun keeps the suite's snapshot.
+	RefreshSnapshot bool `json:"refreshSnapshot,omitempty"`
 }
 
 // Format implements fmt.Formatter through a method-less copy printed with
@@ -169,7 +204,9 @@ type runParamsPlain RunParams
 func (p RunParams) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("suiteId", p.SuiteID), slog.String("suiteName", p.SuiteName),
 		slog.Any("serverIds", p.ServerIDs), slog.Int("tests", len(p.Tests)),
-		slog.String("modelApiKeys", p.ModelAPIKeys.String()), slog.Int("iterationOverride", p.IterationOverride))
+		slog.String("modelApiKeys", p.ModelAPIKeys.String()), slog.Int("iterationOverride", p.IterationOverride),
+		slog.String("environmentId", p.EnvironmentID), slog.String("namedHostId", p.NamedHostID),
+		slog.Int("caseIds", len(p.CaseIDs)))
 }
 
 // RunCreated is the 202 answer to Runs.Create: the run executes in the

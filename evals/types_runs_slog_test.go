@@ -29,3 +29,17 @@ func TestModelAPIKeysNeverLog(t *testing.T) {
 		}
 	}
 }
+
+// The run request's log record names the environment, the host and how
+// many cases it narrows to, which tell one launch of a suite from another.
+func TestRunParamsLogsTarget(t *testing.T) {
+	t.Parallel()
+	p := evals.RunParams{SuiteID: "evs_1", EnvironmentID: "env_7", NamedHostID: "host_3", CaseIDs: []string{"c1", "c2"}}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("run", "params", p)
+	for _, want := range []string{`"environmentId":"env_7"`, `"namedHostId":"host_3"`, `"caseIds":2`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("log lacks %s:\n%s", want, buf.String())
+		}
+	}
+}

@@ -176,6 +176,10 @@ type Test struct {
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
 	Scenario       string         `json:"scenario,omitempty"`
 	AdvancedConfig map[string]any `json:"advancedConfig,omitempty"`
+	// MatchOptions overrides the suite's tool-call matching for this
+	// test (nil keeps the suite's). The service takes it on run and suite
+	// creation alike, though the reference's schemas do not list it.
+	MatchOptions *MatchOptions `json:"matchOptions,omitempty"`
 }
 
 // PassCriteria decides a run's result: it passes when its pass rate, in

@@ -26,8 +26,9 @@ func TestRemainingSchemasMatchGoTypes(t *testing.T) {
 	tc.Required = slices.DeleteFunc(slices.Clone(tc.Required), func(r string) bool {
 		return r == "model" || r == "provider" || r == "runs"
 	})
-	// scenario belongs to a suite-create test, which shares the Go type.
-	checkFields(t, "EvalTestCase", &tc, reflect.TypeFor[evals.Test](), []string{"scenario"})
+	// scenario belongs to a suite-create test, which shares the Go type;
+	// matchOptions the service takes on both creates, unlisted.
+	checkFields(t, "EvalTestCase", &tc, reflect.TypeFor[evals.Test](), []string{"scenario", "matchOptions"})
 	for _, name := range []string{"EvalRunPage", "EvalSuitePage", "EvalIterationPage"} {
 		s := sc[name]
 		if s == nil || s.Properties["items"] == nil || len(s.Properties) > 2 {

@@ -23,16 +23,19 @@ func TestEvalSchemasMatchGoTypes(t *testing.T) {
 			check(t, name, d.Components.Schemas[name], typ)
 		})
 	}
-	// idempotencyKey and runGroupId are the 08-22 version's (reference-notes
-	// sections 1 and 3.7), as are the run's and iteration's fields below.
+	// idempotencyKey, runGroupId and the fields after them are the 08-22
+	// version's (reference-notes sections 1 and 3.7), as are the run's and
+	// iteration's fields below; RunParams has all of the 08-22 request's.
 	checkFields(t, "EvalRunCreateRequest", d.Components.Schemas["EvalRunCreateRequest"], reflect.TypeFor[evals.RunParams](),
-		[]string{"idempotencyKey", "runGroupId"})
+		[]string{"idempotencyKey", "runGroupId", "serverNames", "suiteRerun", "environmentId", "namedHostId", "caseIds",
+			"matchOptionsOverride", "skillsOverride", "refreshSnapshot"})
 	checkFields(t, "EvalRun", d.Components.Schemas["EvalRun"], reflect.TypeFor[evals.Run](),
 		[]string{"scoreIntegrity", "environment", "executionEngine", "judges", "insights"})
 	checkFields(t, "EvalIteration", d.Components.Schemas["EvalIteration"], reflect.TypeFor[evals.Iteration](),
 		[]string{"scores", "evaluationConfig", "scoreIntegrity"})
 	// The types of those fields against the 08-22 schemas.
 	later := reference0822(t).Components.Schemas
+	check(t, "EvalRunCreateRequest (08-22)", later["EvalRunCreateRequest"], reflect.TypeFor[evals.RunParams]())
 	check(t, "ScoreResult", later["ScoreResult"], reflect.TypeFor[evals.ScoreResult]())
 	check(t, "EvalRunEnvironment", later["EvalRunEnvironment"], reflect.TypeFor[evals.RunEnvironment]())
 	check(t, "EvalRunJudges", later["EvalRunJudges"], reflect.TypeFor[evals.RunJudges]())
@@ -41,9 +44,10 @@ func TestEvalSchemasMatchGoTypes(t *testing.T) {
 	check(t, "EvalSuite.totals", s.Properties["totals"], reflect.TypeFor[evals.Totals]())
 	check(t, "EvalRun.summary", d.Components.Schemas["EvalRun"].Properties["summary"], reflect.TypeFor[evals.Summary]())
 	// The suite-create test shape is the authoring Test (model, provider
-	// and runs optional: they fall back to the suite's).
-	check(t, "EvalSuiteCreateRequest.tests", d.Components.Schemas["EvalSuiteCreateRequest"].Properties["tests"].Items,
-		reflect.TypeFor[evals.Test]())
+	// and runs optional: they fall back to the suite's). matchOptions is
+	// not in the reference's schemas; the service takes it on both creates.
+	checkFields(t, "EvalSuiteCreateRequest.tests", d.Components.Schemas["EvalSuiteCreateRequest"].Properties["tests"].Items,
+		reflect.TypeFor[evals.Test](), []string{"matchOptions"})
 	steps := d.Paths["/projects/{projectId}/eval-runs/{runId}/iterations/{iterationId}/steps"]["get"].Responses["200"].Content["application/json"].Schema
 	check(t, "steps item", steps.Properties["items"].Items, reflect.TypeFor[evals.StepResult]())
 }
