@@ -157,7 +157,7 @@ type RunParams struct {
 	// ServerNames are display names, parallel to ServerIDs.
 	ServerNames []string `json:"serverNames,omitempty"`
 	// SuiteRerun reruns the stored suite without upserting Tests into it
-	// (a bare SuiteID without Tests always is a rerun).
+	// (a bare SuiteID without Tests is always a rerun).
 	SuiteRerun bool `json:"suiteRerun,omitempty"`
 	// EnvironmentID runs against one of the environments attached to the
 	// suite SuiteID names, pinned to its revision at launch; it excludes
