@@ -19,7 +19,18 @@ import (
 // body's idempotencyKey UTF-16 code units (the service's zod schema).
 const maxIdempotencyKey = 256
 
-func checkCreateRun(c *call, p *evals.RunParams) *edge.Error {
+func checkCreateRun(c *call, b *runBody) *edge.Error {
+	// null is not a string or a list to the service's schema (the route
+	// merges nothing over these keys).
+	for _, k := range []string{"environmentId", "caseIds"} {
+		if v, sent := c.present[k]; sent && !v {
+			return edge.Validation(k, k+" must not be null")
+		}
+	}
+	if herr := checkRunBody(b); herr != nil {
+		return herr
+	}
+	p := &b.RunParams
 	p.PassCriteria = passCriteria(c, p.PassCriteria)
 	// The service's schema takes runGroupId and idempotencyKey as
 	// optional strings: absent, not null (the 07-09 reference, which the
@@ -76,12 +87,12 @@ func passCriteria(c *call, pc *evals.PassCriteria) *evals.PassCriteria {
 // createEvalRun checks the quota and starts a run: 202 at once. The
 // idempotency key is the gateway's: x-mcpjam-idempotency-key (a blank or
 // too long header is ignored), else the body's idempotencyKey.
-func createEvalRun(c *call, p *evals.RunParams) (*evals.RunCreated, *edge.Error) {
-	key := cmp.Or(headerIdempotencyKey(c), p.IdempotencyKey)
+func createEvalRun(c *call, b *runBody) (*evals.RunCreated, *edge.Error) {
+	key := cmp.Or(headerIdempotencyKey(c), b.IdempotencyKey)
 	if key != "" {
 		key = c.a.userID + "\x00" + c.project.id + "\x00" + key
 	}
-	return c.s.ev.createRunLocked(c.a, c.project.id, p, key)
+	return c.s.ev.createRunLocked(c.a, c.project.id, &b.RunParams, key)
 }
 
 func checkRunParams(p *evals.RunParams) *edge.Error {

@@ -20,10 +20,10 @@ const (
 
 func evalRoutes(s *Server, rt *router) {
 	rt.handle("GET /projects/{projectId}/eval-suites", route(s, op[none, pager.Page[views.Suite]]{need: accessRead, apply: listEvalSuites}))
-	rt.handle("POST /projects/{projectId}/eval-suites", route(s, op[evals.CreateSuiteParams, evals.SuiteCreated]{
+	rt.handle("POST /projects/{projectId}/eval-suites", route(s, op[suiteBody, evals.SuiteCreated]{
 		status: http.StatusCreated, need: accessWrite, check: checkCreateSuite, apply: createEvalSuite}))
 	rt.handle("GET /projects/{projectId}/eval-suites/{suiteId}/runs", route(s, op[none, pager.Page[views.Run]]{need: accessRead, apply: listSuiteRuns}))
-	rt.handle("POST /projects/{projectId}/eval-runs", route(s, op[evals.RunParams, *evals.RunCreated]{
+	rt.handle("POST /projects/{projectId}/eval-runs", route(s, op[runBody, *evals.RunCreated]{
 		status: http.StatusAccepted, need: accessWrite, check: checkCreateRun, apply: createEvalRun}))
 	rt.handle("GET /projects/{projectId}/eval-runs/{runId}", route(s, op[none, views.Run]{need: accessRead, apply: getEvalRun}))
 	rt.handle("POST /projects/{projectId}/eval-runs/{runId}/cancel", route(s, op[noBody, views.Run]{need: accessWrite,
@@ -78,14 +78,20 @@ func (st *state) findSuite(a actor, projectID, suiteID string, need access) (*ev
 	return su, nil
 }
 
-func checkCreateSuite(c *call, p *evals.CreateSuiteParams) *edge.Error {
+func checkCreateSuite(c *call, b *suiteBody) *edge.Error {
+	tests, herr := checkTestBodies("tests", b.Tests)
+	if herr != nil {
+		return herr
+	}
+	p := &b.CreateSuiteParams
+	p.Tests = tests
 	p.PassCriteria = passCriteria(c, p.PassCriteria)
 	return c.s.ev.checkSuiteParams(p)
 }
 
 // createEvalSuite authors a suite: 201, nothing executed.
-func createEvalSuite(c *call, p *evals.CreateSuiteParams) (evals.SuiteCreated, *edge.Error) {
-	s, projectID := c.s, c.project.id
+func createEvalSuite(c *call, b *suiteBody) (evals.SuiteCreated, *edge.Error) {
+	s, projectID, p := c.s, c.project.id, &b.CreateSuiteParams
 	if herr := s.st.checkServerIDs(projectID, p.ServerIDs, "serverIds"); herr != nil {
 		return evals.SuiteCreated{}, herr
 	}

@@ -25,9 +25,11 @@ func specWins(doc any) {
 //     or bundled catalog ("Unknown host template: <id>"), 16 at 07-09
 //     where the enum lists 12;
 //   - a test case's model, provider and runs, which the specification
-//     makes optional (they fall back to the suite's defaults).
+//     makes optional (they fall back to the suite's defaults);
 //
-// and closes the host delete body: the gateway refuses any field but
+// declares the run-create body's projectId, which the service's schema
+// takes (the path's value replaces it) and neither document lists; and
+// closes the host delete body: the gateway refuses any field but
 // force (the specification keeps force; the document leaves it open).
 func routeRules(doc any) {
 	if del, ok := lookup(doc, "paths", "/projects/{projectId}/hosts/{hostId}", "delete", "requestBody",
@@ -47,6 +49,9 @@ func routeRules(doc any) {
 	}
 	if tpl, ok := lookup(schemas, "HostCreateRequest", "properties", "template").(map[string]any); ok {
 		delete(tpl, "enum")
+	}
+	if props, ok := lookup(schemas, "EvalRunCreateRequest", "properties").(map[string]any); ok {
+		props["projectId"] = map[string]any{} // any value: the service overwrites it with the path's
 	}
 	if tc, ok := lookup(schemas, "EvalTestCase").(map[string]any); ok {
 		req, _ := tc["required"].([]any)
