@@ -57,11 +57,12 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	cases := slices.Clone(def.cases)
 	given := map[string]bool{}
 	for _, t := range p.Tests {
-		if given[t.Title] {
-			continue // a repeated title: the first test runs, as upsertCases keeps it
+		k := caseKey(t)
+		if given[k] {
+			continue // a repeated test: the first runs, as upsertCases keeps it
 		}
-		given[t.Title] = true
-		i := slices.IndexFunc(cases, func(c *caseRec) bool { return c.test.Title == t.Title })
+		given[k] = true
+		i := slices.IndexFunc(cases, func(c *caseRec) bool { return caseKey(c.test) == k })
 		if i >= 0 {
 			cases[i] = &caseRec{id: cases[i].id, test: t}
 		} else {
@@ -155,14 +156,14 @@ func (e *evalEngine) newRunLocked(a actor, projectID string, su *evalSuiteRec, p
 	}
 	caseIDs := map[string]string{}
 	for _, c := range su.def.cases {
-		caseIDs[c.test.Title] = c.id
+		caseIDs[caseKey(c.test)] = c.id
 	}
 	for _, t := range tests {
 		exp := evalmodel.ExpectedCalls(t)
 		for range t.Runs {
 			itID, _ := s.st.newID("itr", "")
 			run.iters = append(run.iters, &evalIterRec{id: itID, number: len(run.iters) + 1,
-				caseID: caseIDs[t.Title], test: t, status: evals.StatusPending, expected: exp})
+				caseID: caseIDs[caseKey(t)], test: t, status: evals.StatusPending, expected: exp})
 		}
 	}
 	s.st.evals.runs[id] = run

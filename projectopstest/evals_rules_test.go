@@ -257,21 +257,24 @@ func hostedWithPrefix(prefix string) []string {
 	return out
 }
 
-// Two tests of one request with the same title: the first is kept and
-// committed, the second reported failed (both were reported committed,
-// under one id, and the first was silently replaced).
-func TestSuiteDuplicateTitlesInOneRequest(t *testing.T) {
+// A case is its title and steps (the service's buildUpsertCaseKey): two
+// tests of one request with one title and other steps are two cases; a
+// test repeating an earlier one of the request is reported failed, the
+// first kept (both were reported committed, under one id, and the first
+// was silently replaced).
+func TestSuiteCaseIdentityInOneRequest(t *testing.T) {
 	t.Parallel()
 	f := newEvalFix(t)
 	sc, err := f.c.Evals.Suites.Create(t.Context(), f.ws.ProjectID, evals.CreateSuiteParams{
 		Name: "dups", ServerIDs: []string{f.serverID}, Model: "anthropic/claude-haiku-4.5",
-		Tests: []evals.Test{echoTest("same", "x"), echoTest("same", "y"), echoTest("other", "z")}})
+		Tests: []evals.Test{echoTest("same", "x"), echoTest("same", "y"), echoTest("same", "x"), echoTest("other", "z")}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	up := sc.CaseUpsert
-	if len(up.Committed) != 2 || len(up.Failed) != 1 || up.Failed[0].Name != "same" || up.Failed[0].Error == "" {
-		t.Fatalf("caseUpsert = %+v", up)
+	if len(up.Committed) != 3 || len(up.Failed) != 1 || up.Failed[0].Name != "same" || up.Failed[0].Error == "" ||
+		up.Committed[0].ID == up.Committed[1].ID || up.Failed[0].ID != up.Committed[0].ID {
+		t.Fatalf("caseUpsert = %+v, want same/x, same/y and other committed, the repeated same/x failed", up)
 	}
 	run := f.awaitRun(t, f.create(t, evals.RunParams{SuiteID: sc.SuiteID}).RunID)
 	if run.Summary.Total != len(up.Committed) {
@@ -279,21 +282,48 @@ func TestSuiteDuplicateTitlesInOneRequest(t *testing.T) {
 	}
 }
 
-// A run created with a repeated title runs the test caseUpsert kept (the
-// first), as a rerun of the suite by id does (it ran the failed second).
-func TestRunCreateDuplicateTitleRunsTheKeptTest(t *testing.T) {
+// A stored case is updated only by a test of its identity: a test of its
+// title with other steps is a new case beside it.
+func TestSuiteCaseUpdatedOnlyByItsIdentity(t *testing.T) {
 	t.Parallel()
 	f := newEvalFix(t)
-	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("same", "x"), echoTest("same", "y")}})
+	first := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("same", "x")}})
+	f.awaitRun(t, first.RunID)
+	again := f.create(t, evals.RunParams{SuiteID: first.SuiteID, Tests: []evals.Test{echoTest("same", "x"), echoTest("same", "y")}})
+	f.awaitRun(t, again.RunID)
+	up := again.CaseUpsert
+	if len(up.Committed) != 2 || up.Committed[0].ID != first.CaseUpsert.Committed[0].ID || up.Committed[1].ID == up.Committed[0].ID {
+		t.Fatalf("caseUpsert = %+v, want the stored case %s updated and a new one beside it", up, first.CaseUpsert.Committed[0].ID)
+	}
+	if n := len(f.iterations(t, again.RunID)); n != 2 {
+		t.Errorf("the rerun executed %d iterations, want both cases", n)
+	}
+}
+
+// A run created with a repeated test runs it once, as caseUpsert keeps it
+// once and a rerun of the suite by id runs it (it ran twice).
+func TestRunCreateRepeatedTestRunsOnce(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("same", "x"), echoTest("same", "y"), echoTest("same", "x")}})
 	f.awaitRun(t, rc.RunID)
 	first := f.iterations(t, rc.RunID)
 	rerun := f.create(t, evals.RunParams{SuiteID: rc.SuiteID})
 	f.awaitRun(t, rerun.RunID)
 	second := f.iterations(t, rerun.RunID)
-	a, b := fmt.Sprint(first[0].ExpectedToolCalls), fmt.Sprint(second[0].ExpectedToolCalls)
-	if len(first) != 1 || len(second) != 1 || a != b || !strings.Contains(a, "x") {
-		t.Errorf("run-create executed %s; the stored case, run by suite id, executes %s", a, b)
+	a, b := fmt.Sprint(expectedCallsOf(first)), fmt.Sprint(expectedCallsOf(second))
+	if len(first) != 2 || a != b || !strings.Contains(a, "x") || !strings.Contains(a, "y") {
+		t.Errorf("run-create executed %s; the stored cases, run by suite id, execute %s", a, b)
 	}
+}
+
+// expectedCallsOf lists the expected tool calls of iterations, in order.
+func expectedCallsOf(iters []evals.Iteration) []any {
+	var out []any
+	for _, it := range iters {
+		out = append(out, it.ExpectedToolCalls)
+	}
+	return out
 }
 
 // A passCriteria object without minimumPassRate sets no threshold: the run

@@ -153,29 +153,31 @@ func (e *evalEngine) checkSuiteParams(p *evals.CreateSuiteParams) *edge.Error {
 	return nil
 }
 
-// upsertCases stores tests in the suite, replacing cases of the same
-// title. A title repeated within the request fails that later test (it
-// would replace the one just stored, reported committed too).
+// upsertCases stores tests in the suite, replacing the case of the same
+// identity (caseKey: title and steps). A test repeating an earlier one of
+// the request fails (it would replace the one just stored, reported
+// committed too).
 func (st *state) upsertCases(su *evalSuiteRec, tests []evals.Test) evals.CaseUpsert {
 	var up evals.CaseUpsert
-	seen := map[string]string{} // title → case id, this request
+	seen := map[string]string{} // caseKey → case id, this request
 	for _, t := range tests {
-		if id, dup := seen[t.Title]; dup {
+		k := caseKey(t)
+		if id, dup := seen[k]; dup {
 			up.Failed = append(up.Failed, evals.CaseFailure{ID: id, Name: t.Title,
-				Error: "another test of this request has the same title; the first one was kept"})
+				Error: "another test of this request has the same title and steps; the first one was kept"})
 			continue
 		}
-		i := slices.IndexFunc(su.def.cases, func(c *caseRec) bool { return c.test.Title == t.Title })
+		i := slices.IndexFunc(su.def.cases, func(c *caseRec) bool { return caseKey(c.test) == k })
 		if i >= 0 {
 			su.def.cases[i] = &caseRec{id: su.def.cases[i].id, test: t}
 			up.Committed = append(up.Committed, evals.CaseRef{ID: su.def.cases[i].id, Name: t.Title})
-			seen[t.Title] = su.def.cases[i].id
+			seen[k] = su.def.cases[i].id
 			continue
 		}
 		id, _ := st.newID("case", "")
 		su.def.cases = append(su.def.cases, &caseRec{id: id, test: t})
 		up.Committed = append(up.Committed, evals.CaseRef{ID: id, Name: t.Title})
-		seen[t.Title] = id
+		seen[k] = id
 	}
 	su.updatedAt = st.now()
 	return up
