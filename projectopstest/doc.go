@@ -101,12 +101,14 @@
 //     WithEvalTraceDropRate and WithEvalHooks. A run's iterationNumber
 //     counts across the whole run; totals in the suite listing count the
 //     iterations of finished runs;
-//   - eval bodies are checked as the service's schemas check them: a case
-//     is its title and steps (the double reports a test repeating an
-//     earlier one of the same request failed, where the service merges
-//     the two); a test's matchOptions and a run's matchOptionsOverride are
-//     checked, not applied; run create ignores a body projectId and takes
-//     environmentId only with suiteId (no suite has environments here);
+//   - eval authoring and launches follow the service: a case is its title
+//     and steps (the double reports a test repeating an earlier one of the
+//     same request failed, where the service merges the two); a test's
+//     matchOptions and a run's matchOptionsOverride are checked, not
+//     applied; run create ignores a body projectId, takes environmentId
+//     only with suiteId (no suite has environments here), scopes the run
+//     to caseIds, refuses a run over 300 model calls, and authors a
+//     replay's tests before answering with the existing run;
 //   - an iteration's verdict is the service runner's: the first failed
 //     assert or interact step stops it, its later steps reported skipped;
 //     a tool result with isError fails it (advancedConfig.failOnToolError

@@ -13,10 +13,12 @@ import (
 )
 
 // createRunLocked resolves the suite, servers and models of a validated
-// run request, applies the idempotency key and the concurrency cap, then
-// stores the run and starts it. Nothing is stored unless every check
-// passes.
-func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *edge.Error) {
+// run request, applies the concurrency cap, the caseIds scope and the
+// model-call cap, authors the request's tests into the suite, then answers
+// a replay of the idempotency key with its run or stores the run and
+// starts it, in the service's order (prepareEvalRun authors before the
+// run-level dedupe). Nothing is stored unless every check passes.
+func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, caseIDs []string, idemKey string) (*evals.RunCreated, *edge.Error) {
 	s := e.s
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
 		return nil, herr
@@ -25,11 +27,9 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	// same actor and suite): the same key on another suite starts that
 	// suite's run. A suite created by name is that name's and its id's.
 	scoped := func(id, name string) string { return idemKey + "\x00" + suiteScope(id, name) }
+	var prior *evalRunRec
 	if id, ok := s.st.evals.idem[scoped(p.SuiteID, p.SuiteName)]; ok && idemKey != "" {
-		if run := s.st.evals.runs[id]; run != nil {
-			return &evals.RunCreated{RunID: run.id, SuiteID: run.suiteID, Status: run.status,
-				Servers: run.servers, CaseUpsert: evals.CaseUpsert{}, Deduped: true}, nil
-		}
+		prior = s.st.evals.runs[id]
 	}
 	var su *evalSuiteRec
 	def := &suiteDef{}
@@ -39,6 +39,11 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 		if su, herr = s.st.findSuite(a, projectID, p.SuiteID, accessWrite); herr != nil {
 			return nil, herr
 		}
+	} else if prior != nil {
+		// A replay authors into the suite the first request created.
+		su = s.st.suites[prior.suiteID]
+	}
+	if su != nil {
 		if su.def != nil {
 			def = su.def
 		}
@@ -94,6 +99,21 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	if herr := e.checkRunQuotaLocked(a.orgID); herr != nil {
 		return nil, herr
 	}
+	if caseIDs != nil {
+		// Only stored cases have ids: a test new in this request is never
+		// one of them.
+		var herr *edge.Error
+		if resolved, herr = scopeToCases(cases, resolved, caseIDs); herr != nil {
+			return nil, herr
+		}
+	}
+	capped := p.Tests
+	if len(capped) == 0 {
+		capped = resolved
+	}
+	if herr := checkModelCallCap(capped, p.IterationOverride); herr != nil {
+		return nil, herr
+	}
 
 	// Every check passed: store the suite (new or upserted), then the run.
 	var up evals.CaseUpsert
@@ -110,6 +130,10 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	if len(p.Tests) > 0 {
 		up = s.st.upsertCases(su, p.Tests)
 	}
+	if prior != nil {
+		return &evals.RunCreated{RunID: prior.id, SuiteID: prior.suiteID, Status: prior.status,
+			Servers: prior.servers, CaseUpsert: up, Deduped: true}, nil
+	}
 	run := e.newRunLocked(a, projectID, su, p, serverIDs, names, resolved)
 	if idemKey != "" {
 		s.st.evals.idem[scoped(p.SuiteID, p.SuiteName)] = run.id
@@ -120,6 +144,22 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	// (execution is detached); polling shows pending until it starts.
 	return &evals.RunCreated{RunID: run.id, SuiteID: su.id, Status: evals.StatusRunning, Servers: run.servers,
 		CaseUpsert: up}, nil
+}
+
+// scopeToCases keeps the resolved tests of the cases whose ids are among
+// ids (resolved[i] is cases[i]'s); none is 404 NOT_FOUND, as the service
+// answers it.
+func scopeToCases(cases []*caseRec, resolved []evals.Test, ids []string) ([]evals.Test, *edge.Error) {
+	var kept []evals.Test
+	for i, c := range cases {
+		if c.id != "" && slices.Contains(ids, c.id) {
+			kept = append(kept, resolved[i])
+		}
+	}
+	if len(kept) == 0 {
+		return nil, edge.NewError(shared.CodeNotFound, "None of the requested caseIds belong to this suite", nil)
+	}
+	return kept, nil
 }
 
 // checkRunQuotaLocked refuses a run over the organization's cap of runs in
