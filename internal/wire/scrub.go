@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"encoding/json"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -109,9 +107,13 @@ const minTokenScrubbed = 4
 // minTokenScrubbed bytes is not replaced by value (only an OAuth credential
 // among them is still caught, by its field's name). A value of
 // minScrubbed bytes or more is also taken out under two layers of
-// encoding whose first is one an encoder writes (appendLayered): a URL
-// holding it, itself a query value (%252F), or a JSON dump inside a JSON
-// string (\\/).
+// encoding: a URL holding it, itself a query value (%252F), or a JSON
+// dump inside a JSON string (\\/). The first layer may be any of Go's
+// encoders (QueryEscape, PathEscape, encoding/json, JSON with \/) or
+// JavaScript's (encodeURIComponent, encodeURI, URLSearchParams,
+// JSON.stringify), which leave other characters as they are ('@', '~',
+// '<'), or any mixture of them character by character, hex digits in
+// either case (firstLayers); the second is any spelling of that.
 func SecretScrubber(values ...string) func(string) string {
 	vals := make([]string, 0, len(values))
 	spaced := false // a value with a space, which QueryEscape writes as '+'
@@ -125,18 +127,17 @@ func SecretScrubber(values ...string) func(string) string {
 	// Longest first: a value that begins another would leave the other's
 	// tail behind.
 	slices.SortFunc(vals, longestFirst)
-	// The values and their one-layer encodings, for the encoded pass:
-	// made when a text first needs it, not for every scrubber.
-	encoded := sync.OnceValue(func() []string {
-		all := slices.Clone(vals)
-		for _, v := range vals {
+	// The values with, for those taken out under two layers, their
+	// characters' first-layer spellings, for the encoded pass: made when a
+	// text first needs it, not for every scrubber.
+	encoded := sync.OnceValue(func() []encodedValue {
+		all := make([]encodedValue, len(vals))
+		for i, v := range vals {
+			all[i].v = v
 			if len(v) >= minScrubbed {
-				all = appendLayered(all, v)
+				all[i].first = firstLayers(v)
 			}
 		}
-		slices.Sort(all)
-		all = slices.Compact(all)
-		slices.SortFunc(all, longestFirst)
 		return all
 	})
 	return func(s string) string {
@@ -150,8 +151,8 @@ func SecretScrubber(values ...string) func(string) string {
 		// Every encoded spelling has a '%' or '\' (or a '+' for a
 		// space): text without them, the common case, is done.
 		if mayEncode(s, spaced) {
-			for _, v := range encoded() {
-				s = replaceEncoded(s, v, "[REDACTED]", len(v) < minScrubbed)
+			for _, e := range encoded() {
+				s = replaceEncoded(s, e.v, "[REDACTED]", len(e.v) < minScrubbed, e.first)
 			}
 		}
 		return RedactSecretParams(CredFields(s, "[REDACTED]"))
@@ -161,20 +162,9 @@ func SecretScrubber(values ...string) func(string) string {
 // longestFirst orders longer values first.
 func longestFirst(a, b string) int { return len(b) - len(a) }
 
-// appendLayered appends v's one-layer encodings as encoders write them
-// (QueryEscape, PathEscape, Go's JSON escaping, JSON with \/) that differ
-// from v: matched in any spelling by replaceEncoded, each covers a second
-// layer over the first (a URL inside a query value, JSON inside JSON).
-func appendLayered(vals []string, v string) []string {
-	forms := []string{url.QueryEscape(v), url.PathEscape(v)}
-	if b, err := json.Marshal(v); err == nil {
-		j := string(b[1 : len(b)-1])
-		forms = append(forms, j, strings.ReplaceAll(j, "/", `\/`))
-	}
-	for _, f := range forms {
-		if f != v {
-			vals = append(vals, f)
-		}
-	}
-	return vals
+// encodedValue is a value for the encoded pass (replaceEncoded) and, for
+// one taken out under two layers, its characters' first-layer spellings.
+type encodedValue struct {
+	v     string
+	first [][]string
 }

@@ -21,10 +21,11 @@ func mayEncode(s string, spaced bool) bool {
 // as its short escape (\/, \", \\, \b, \f, \n, \r, \t), and a byte that is
 // no UTF-8 as \ufffd, as encoding/json writes it. With whole, a match must
 // stand as a whole token (tokenAt), as replaceTokens has it for short
-// values. Of a match's possible ends the longest wins, so that an
-// ambiguous "%25" (v's '%' encoded, or '%' followed by "25") leaves nothing
-// of the secret behind.
-func replaceEncoded(s, v, repl string, whole bool) string {
+// values. With first (firstLayers(v)), a character may also stand under
+// two layers (appendLayeredEnds). Of a match's possible ends the longest
+// wins, so that an ambiguous "%25" (v's '%' encoded, or '%' followed by
+// "25") leaves nothing of the secret behind.
+func replaceEncoded(s, v, repl string, whole bool, first [][]string) string {
 	if v == "" {
 		return s
 	}
@@ -37,14 +38,18 @@ func replaceEncoded(s, v, repl string, whole bool) string {
 			continue
 		}
 		cur = append(cur[:0], p)
-		for i := 0; i < len(v) && len(cur) > 0; {
+		for i, k := 0, 0; i < len(v) && len(cur) > 0; k++ {
 			r, size := utf8.DecodeRuneInString(v[i:])
 			if r == utf8.RuneError && size == 1 {
 				r = -1 // a byte that is no UTF-8
 			}
 			next = next[:0]
 			for _, q := range cur {
-				next = appendEnds(next, s, q, v[i:i+size], r)
+				if first != nil {
+					next = appendLayeredEnds(next, s, q, v[i:i+size], r, first[k])
+				} else {
+					next = appendEnds(next, s, q, v[i:i+size], r)
+				}
 			}
 			cur, next = next, cur
 			i += size
