@@ -294,7 +294,10 @@
 //     rule the route code enforces beyond the documents is the double's
 //     reading of the reference notes;
 //   - ingested results are stored as sent (every field of reference-notes
-//     3.8) and compressed per append; the eval routes show what they expose
+//     3.8; a result's metadata takes any JSON values, as the service's
+//     reporter since 2026-08-05 nests predicate verdicts and scores there,
+//     where the notes' 07-09 reporter declared scalars) and compressed per
+//     append; the eval routes show what they expose
 //     of them, and IngestedIteration.Raw the whole row. A token count
 //     with a fraction shows as tokensUsed, the exact sum, with usage null
 //     (the SDK's usage counts are ints; rounding would invent counts that

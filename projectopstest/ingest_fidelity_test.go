@@ -12,13 +12,15 @@ import (
 )
 
 // fullResult uses every field reference-notes section 3.8 documents for a
-// result, as the service's own reporter sends them.
+// result, as the service's own reporter sends them (metadata as its
+// 2026-08-05 reporter does, with nested predicate verdicts and scores).
 const fullResult = `{"caseTitle":"books: search","query":"find a book","passed":false,"durationMs":1234.5,
  "provider":"anthropic","model":"anthropic/claude-haiku-4.5",
  "expectedToolCalls":[{"toolName":"search","arguments":{"q":"dune"}}],"actualToolCalls":[{"toolName":"search"}],
  "tokens":{"input":10,"output":20,"total":30},"error":"wrong tool","errorDetails":"stack trace",
  "trace":{"messages":[{"role":"user","content":"find a book"}],"spans":[{"id":"s1","name":"llm","category":"llm","startMs":0,"endMs":5}]},
- "externalIterationId":"it-1","externalCaseId":"case-1","caseId":"case-1","metadata":{"suite":"books","attempt":1,"flaky":false},
+ "externalIterationId":"it-1","externalCaseId":"case-1","caseId":"case-1","metadata":{"suite":"books","attempt":1,"flaky":false,
+   "predicates":[{"predicate":{"type":"toolCalled","toolName":"search"},"passed":true,"reason":"search was called"}],"scores":[{"id":"s1","score":1}]},
  "isNegativeTest":false,"expectedOutput":"Dune","advancedConfig":{"system":"be brief","temperature":0.2},
  "widgetSnapshots":[{"toolCallId":"tc1","toolName":"search","protocol":"mcp-apps","serverId":"srv_1","resourceUri":"ui://books",
    "toolMetadata":{},"widgetCsp":null,"widgetPermissions":null,"widgetPermissive":false,"prefersBorder":true,"widgetHtmlBlobId":"BLOB"}],
@@ -143,15 +145,48 @@ func TestIngestRules(t *testing.T) {
 	tg.call(t, "POST", base+"/runs/iterations", ws.APIKey, `{"runId":"`+first.RunID+`","results":[`+res+`]}`).
 		wantField(t, "results[0].widgetSnapshots[0].widgetHtmlBlobId")
 
-	// Types come from the notes, not from the SDK: errorDetails is a string
-	// and metadata values are scalars.
+	// Types come from the notes, not from the SDK: errorDetails is a
+	// string. Metadata is an object (its values any JSON: see
+	// TestIngestAcceptsNestedMetadata).
 	for field, row := range map[string]string{
 		"results[0].errorDetails": `{"caseTitle":"c","passed":false,"errorDetails":{"stack":"x"}}`,
-		"results[0].metadata.x":   `{"caseTitle":"c","passed":true,"metadata":{"x":{"nested":1}}}`,
+		"results[0].metadata":     `{"caseTitle":"c","passed":true,"metadata":["nested"]}`,
 	} {
 		tg.call(t, "POST", base+"/runs/iterations", ws.APIKey, `{"runId":"`+first.RunID+`","results":[`+row+`]}`).wantField(t, field)
 	}
 	if its, _ := srv.IngestedIterations(first.RunID); len(its) != 0 {
 		t.Errorf("refused rows were stored: %d", len(its))
+	}
+}
+
+// Metadata values may be any JSON: the service's reporter since 2026-08-05
+// (sdk c47526c40) declares metadata an open record and sends predicate
+// verdicts (an array of objects), scores and its evaluation config there.
+// The 07-09 reference (3a1a53223) declared scalars only.
+func TestIngestAcceptsNestedMetadata(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithContractCheck(t))
+	ws := srv.Default()
+	tg := inproc(srv)
+	const metadata = `{"retryCount":0,"iterationNumber":1,` +
+		`"predicates":[{"predicate":{"type":"toolCalled","toolName":"search"},"passed":true,"reason":"search was called"}],` +
+		`"scores":[{"id":"s1","score":1}],"evaluationConfig":{"hash":"abc"}}`
+	body := `{"suiteName":"predicates","externalRunId":"nested-meta","results":[{"caseTitle":"case","passed":true,"metadata":` + metadata + `}]}`
+	var rep struct {
+		RunID string `json:"runId"`
+	}
+	tg.call(t, "POST", "/projects/"+ws.ProjectID+"/eval-ingest/report", ws.APIKey, body).decode(t, &rep)
+	its, _ := srv.IngestedIterations(rep.RunID)
+	if len(its) != 1 {
+		t.Fatalf("stored iterations: %d", len(its))
+	}
+	var row struct {
+		Metadata json.RawMessage `json:"metadata"`
+	}
+	if err := json.Unmarshal(its[0].Raw, &row); err != nil {
+		t.Fatal(err)
+	}
+	if string(row.Metadata) != metadata {
+		t.Errorf("stored metadata = %s, sent %s", row.Metadata, metadata)
 	}
 }

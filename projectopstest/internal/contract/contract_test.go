@@ -117,7 +117,12 @@ func TestCheckIngest(t *testing.T) {
 		{"trace as a string", `{"suiteName":"s","externalRunId":"r","results":[{"caseTitle":"c","passed":false,"trace":"log"}]}`, ""},
 		{"errorDetails is a string", `{"suiteName":"s","externalRunId":"r","results":[{"caseTitle":"c","passed":false,"errorDetails":{"a":1}}]}`, "results[0].errorDetails"},
 		{"unknown result field", `{"suiteName":"s","externalRunId":"r","results":[{"caseTitle":"c","passed":true,"bogus":1}]}`, "results[0].bogus"},
-		{"metadata values are scalars", `{"suiteName":"s","externalRunId":"r","results":[{"caseTitle":"c","passed":true,"metadata":{"a":[1]}}]}`, "results[0].metadata.a"},
+		// The service's reporter (since 2026-08-05) nests predicate verdicts,
+		// scores and its evaluation config in metadata.
+		{"metadata values may be nested", `{"suiteName":"s","externalRunId":"r","results":[{"caseTitle":"c","passed":true,"metadata":{"retryCount":0,
+		  "predicates":[{"predicate":{"type":"toolCalled","toolName":"x"},"passed":true,"reason":"r"}],"scores":[{"id":"s1","score":1}],
+		  "evaluationConfig":{"hash":"h"},"none":null}}]}`, ""},
+		{"metadata is an object", `{"suiteName":"s","externalRunId":"r","results":[{"caseTitle":"c","passed":true,"metadata":[1]}]}`, "results[0].metadata"},
 		{"pass rate is a percent", `{"suiteName":"s","externalRunId":"r","passCriteria":{"minimumPassRate":101},"results":[]}`, "passCriteria.minimumPassRate"},
 		{"missing externalRunId", `{"suiteName":"s","results":[]}`, "externalRunId"},
 	}

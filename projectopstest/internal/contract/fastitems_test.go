@@ -52,7 +52,7 @@ const fastRich = `{"caseTitle":"t","query":"q","passed":false,"durationMs":1.5,"
 	`"expectedToolCalls":[{"toolName":"add","arguments":{"a":1}}],"actualToolCalls":[{"toolName":"add"}],` +
 	`"tokens":{"input":1,"output":2,"total":3},"error":"e","errorDetails":"d",` +
 	`"trace":{"messages":[{"role":"user","content":"hi"}],"spans":[{"id":"s","name":"n","category":"tool","startMs":0,"endMs":1,"status":"ok"}],"prompts":[],"raw":{"x":1}},` +
-	`"externalIterationId":"i","externalCaseId":"c","caseId":"c","metadata":{"k":"v","n":1,"b":true},"isNegativeTest":false,` +
+	`"externalIterationId":"i","externalCaseId":"c","caseId":"c","metadata":{"k":"v","n":1,"b":true,"predicates":[{"passed":true}]},"isNegativeTest":false,` +
 	`"expectedOutput":"o","advancedConfig":{"temperature":0.2},` +
 	`"widgetSnapshots":[{"toolCallId":"c","toolName":"t","protocol":"mcp-apps","serverId":"s","resourceUri":"ui://x","toolMetadata":{},` +
 	`"widgetCsp":null,"widgetPermissions":{},"widgetPermissive":false,"prefersBorder":true,"widgetHtmlBlobId":"b"}],` +
@@ -195,7 +195,7 @@ func TestFastKeywords(t *testing.T) {
 		{"trace/spans/0/category", `"other"`}, {"trace/spans/0/endMs", `"1"`}, {"trace", `5`},
 		{"trace/messages/0/role", `1`}, {"expectedToolCalls/0/toolName", `null`},
 		{"expectedToolCalls/0/arguments", `[]`}, {"tokens/total", `"3"`}, {"tokens/extra", `1`},
-		{"advancedConfig", `"x"`}, {"caseTitle", `""`}, {"durationMs", `"1"`}, {"metadata/k", `{}`},
+		{"advancedConfig", `"x"`}, {"caseTitle", `""`}, {"durationMs", `"1"`}, {"metadata", `[1]`},
 		{"passed", `null`}, {"isNegativeTest", `"no"`},
 	} {
 		val, _ := Decode([]byte(tc.val))
