@@ -18,7 +18,9 @@
 // deterministically when missing) and the run an externalRunId (explicit,
 // PROJECTOPS_EXTERNAL_RUN_ID, the CI job, or random), so retried chunks and
 // re-runs never duplicate rows: the routes are idempotent and retried on
-// 429, 5xx and network errors, never on 400, 401, 403 or 404.
+// 429, 5xx and network errors, never on 400, 401, 403 or 404. A result's
+// Metadata may nest values (predicate verdicts, scores), as the service
+// accepts since 2026-08-05, though its 07-09 reference documents scalars.
 //
 // Every chunk is written to a spool file before it is sent and
 // acknowledged after, so a failed or killed reporter loses nothing: Resume

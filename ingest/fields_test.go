@@ -77,8 +77,8 @@ func TestReporterSendsEveryDocumentedField(t *testing.T) {
 }
 
 // A result the service would refuse is a VALIDATION_ERROR before anything
-// is sent: nested metadata, an unknown protocol or match mode, a cap on
-// extra tool calls with unlimited.
+// is sent: an unknown protocol or match mode, a cap on extra tool calls
+// with unlimited.
 func TestRecordRefusesWhatTheServiceRefuses(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -87,7 +87,6 @@ func TestRecordRefusesWhatTheServiceRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for field, res := range map[string]ingest.Result{
-		"metadata.scores":             {CaseTitle: "c", Metadata: map[string]any{"scores": map[string]any{"a": 1}}},
 		"widgetSnapshots[0].protocol": {CaseTitle: "c", WidgetSnapshots: []ingest.WidgetSnapshot{{Protocol: "openai"}}},
 		"matchOptions.toolCallOrder":  {CaseTitle: "c", MatchOptions: &ingest.MatchOptions{ToolCallOrder: "random"}},
 		"matchOptions.maxExtraToolCalls": {CaseTitle: "c", MatchOptions: &ingest.MatchOptions{MaxExtraToolCalls: intp(1),
@@ -101,6 +100,56 @@ func TestRecordRefusesWhatTheServiceRefuses(t *testing.T) {
 	}
 	if _, err := rep.Close(t.Context()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Nested metadata, as the service's own reporter sends it since 2026-08-05
+// (predicate verdicts under metadata.predicates, scores, its evaluation
+// config), is recorded and stored as given, redacted like any other field.
+func TestReporterRecordsNestedMetadata(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Run: ingest.RunParams{SuiteName: "predicates"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ingest.Result{CaseTitle: "case", Passed: true, Metadata: map[string]any{
+		"iterationNumber": 1,
+		"predicates": []any{map[string]any{"predicate": map[string]any{"type": "toolCalled", "toolName": "search"},
+			"passed": true, "reason": "called with key " + f.ws.APIKey}},
+		"scores":           []any{map[string]any{"id": "s1", "score": 1}},
+		"evaluationConfig": map[string]any{"hash": "abc"},
+	}}
+	if err := rep.Record(t.Context(), res); err != nil {
+		t.Fatalf("Record with nested metadata: %v", err)
+	}
+	out, err := rep.Close(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	its, _ := f.srv.IngestedIterations(out.Run.RunID)
+	if len(its) != 1 {
+		t.Fatalf("stored %d rows", len(its))
+	}
+	var row struct {
+		Metadata struct {
+			Predicates []struct {
+				Predicate map[string]string `json:"predicate"`
+				Reason    string            `json:"reason"`
+			} `json:"predicates"`
+			Scores           []map[string]any `json:"scores"`
+			EvaluationConfig map[string]any   `json:"evaluationConfig"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(its[0].Raw, &row); err != nil {
+		t.Fatal(err)
+	}
+	m := row.Metadata
+	if len(m.Predicates) != 1 || m.Predicates[0].Predicate["toolName"] != "search" || len(m.Scores) != 1 || m.EvaluationConfig["hash"] != "abc" {
+		t.Errorf("stored metadata: %s", its[0].Raw)
+	}
+	if strings.Contains(string(its[0].Raw), f.ws.APIKey) || !strings.HasPrefix(m.Predicates[0].Reason, "called with key ") {
+		t.Errorf("the key in a nested value was not redacted: %s", its[0].Raw)
 	}
 }
 

@@ -146,8 +146,8 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 
 // Record adds one finished result. A result the service would refuse (a
 // blank CaseTitle, a CaseID that differs from its ExternalCaseID, an
-// ExternalIterationID over 256 characters, a Metadata value that is not a
-// string, number or boolean, ...) is a VALIDATION_ERROR sent nowhere; without ExternalIterationID it gets a
+// ExternalIterationID over 256 characters, ...) is a VALIDATION_ERROR sent
+// nowhere; without ExternalIterationID it gets a
 // deterministic one (from its title, external case id and occurrence). A
 // result that would not fit a chunk has its widget HTML uploaded through
 // an upload URL, then its largest text cut. A failed upload does not stop

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -31,14 +30,6 @@ func (res *Result) check() error {
 		return apierr.Invalid("caseId", "Result.CaseID must equal ExternalCaseID when both are set")
 	case utf8.RuneCountInString(res.ExternalIterationID) > maxIterationIDChars:
 		return apierr.Invalid("externalIterationId", fmt.Sprintf("Result.ExternalIterationID is longer than %d characters", maxIterationIDChars))
-	}
-	for k, v := range res.Metadata {
-		switch v.(type) {
-		case string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
-			float32, float64, json.Number:
-		default:
-			return apierr.Invalid("metadata."+k, "Result.Metadata values must be strings, numbers or booleans")
-		}
 	}
 	if len(res.WidgetSnapshots) > 0 {
 		snaps := slices.Clone(res.WidgetSnapshots)

@@ -92,9 +92,9 @@ func TestTBRecorderOptions(t *testing.T) {
 	defer rec.Close()
 	ft := &fakeTB{name: "TestX"}
 	rec.Record(ft, ingest.Result{Passed: true})
-	rec.Record(ft, ingest.Result{Passed: true, Metadata: map[string]any{"bad": []any{1}}})
-	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "Metadata values") {
-		t.Errorf("errors = %q, want the metadata refusal", ft.errors)
+	rec.Record(ft, ingest.Result{Passed: true, MatchOptions: &ingest.MatchOptions{ToolCallOrder: "random"}})
+	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "ToolCallOrder") {
+		t.Errorf("errors = %q, want the match options refusal", ft.errors)
 	}
 	entries, _ := os.ReadDir(spool)
 	var names []string

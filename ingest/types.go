@@ -36,9 +36,12 @@ type Result struct {
 	ExternalCaseID      string `json:"externalCaseId,omitempty"`
 	// CaseID, when set with ExternalCaseID, must equal it.
 	CaseID string `json:"caseId,omitempty"`
-	// Metadata holds scalar facts about the result: every value is a
-	// string, a number or a boolean (the service refuses anything else;
-	// Record reports it as a VALIDATION_ERROR before sending).
+	// Metadata holds facts about the result, any JSON values: nested ones
+	// too, such as the predicate verdicts (metadata.predicates) and scores
+	// the service's own reporter sends, which the service accepts since
+	// 2026-08-05 (the 07-09 reference documents strings, numbers and
+	// booleans only). A value encoding/json cannot encode (NaN, a channel)
+	// is Record's error, sent nowhere.
 	Metadata       map[string]any `json:"metadata,omitempty"`
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
