@@ -47,6 +47,10 @@ type ResumeResult struct {
 	// that run is not among them (see Resume): when it was all the files
 	// held, CompletedRunID stays empty, Resent is 0 and Run is that run.
 	CompletedRunID string
+	// Damaged lists the run's files with lines that could not be read
+	// (each also in Resume's error): the damaged lines were skipped, the
+	// rest was sent with the run, and the files are kept for inspection.
+	Damaged []*SpoolDamageError
 }
 
 // Resume sends what spool files in dir hold and finalizes their runs: the
@@ -85,8 +89,16 @@ type ResumeResult struct {
 // platform has one: Unix and Windows): a second one waits for the first,
 // then finds what it left. A spool file its reporter still writes (locked
 // while it lives) is left to that reporter, and an empty one (its writer
-// died before writing) is removed. opts apply to every request it sends,
-// as ReporterOptions.RequestOptions do.
+// died before writing) is removed. A damaged line (a disk error, an edit
+// by hand) costs only what it held: Resume skips it, sends the rest of the
+// file with its run, keeps the file (and its widget files) on disk, marked
+// delivered once the run is finalized so that a later Resume sends nothing
+// more from it, and returns a *SpoolDamageError (ErrSpoolDamaged) naming
+// the file and the line, never its content, beside the results, every
+// time it finds the file until the file is removed (ResumeResult.Damaged
+// lists a run's). A file whose first line is damaged has no known run:
+// nothing of it is sent. opts apply to every request it sends, as
+// ReporterOptions.RequestOptions do.
 func Resume(ctx context.Context, svc *Service, dir string, opts ...option.RequestOption) ([]ResumeResult, error) {
 	return resume(ctx, svc, dir, slog.Default(), opts)
 }
@@ -117,6 +129,8 @@ func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opt
 	var order []key
 	var errs []error
 	runs := map[key]RunParams{}
+	damaged := map[string]bool{}
+	unread := map[key]error{} // a group with a file that could not be read through
 	for _, p := range paths {
 		switch state, err := spoolState(p); {
 		case err != nil:
@@ -147,6 +161,16 @@ func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opt
 			order = append(order, k)
 		}
 		groups[k].Files = append(groups[k].Files, p)
+		// Damaged lines are skipped and the rest sent: one bad record
+		// holds back neither its file nor the run's other files.
+		switch d, err := spoolDamage(p); {
+		case err != nil:
+			unread[k] = err // the run waits for all of its files
+		case d != nil:
+			damaged[p] = true
+			groups[k].Damaged = append(groups[k].Damaged, d)
+			errs = append(errs, d)
+		}
 	}
 	// One external id is one run of one suite: a second suite recorded
 	// under the same id (PROJECTOPS_EXTERNAL_RUN_ID given to both) goes to
@@ -169,12 +193,22 @@ func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opt
 	for _, k := range order {
 		g := groups[k]
 		var ext string
-		g.Run, ext, g.Err = resumeRun(ctx, svc, log, k.project, runs[k], g)
-		if ext != runs[k].ExternalRunID {
-			g.CompletedRunID, g.ExternalRunID = runs[k].ExternalRunID, ext
+		if g.Err = unread[k]; g.Err == nil {
+			g.Run, ext, g.Err = resumeRun(ctx, svc, log, k.project, runs[k], g)
+			if ext != runs[k].ExternalRunID {
+				g.CompletedRunID, g.ExternalRunID = runs[k].ExternalRunID, ext
+			}
 		}
 		if g.Err == nil {
 			for _, f := range g.Files {
+				if damaged[f] {
+					// Evidence, kept with its widget files; marked so that a
+					// later Resume does not send its results again.
+					if err := markDelivered(f); err != nil {
+						g.Err = err
+					}
+					continue
+				}
 				if err := os.Remove(f); err != nil {
 					g.Err = err
 				}
@@ -513,11 +547,11 @@ func readSpoolHeader(path string) (*spoolRecord, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	var rec spoolRecord
-	if err := json.Unmarshal(line, &rec); err != nil || rec.Kind != "run" || rec.Run == nil || rec.Run.ExternalRunID == "" {
-		return nil, fmt.Errorf("projectops: %s is not a spool file (bad first line)", path)
+	rec, ok := decodeRecord(line)
+	if !ok || rec.Kind != "run" || rec.Run == nil || rec.Run.ExternalRunID == "" {
+		return nil, &SpoolDamageError{Path: path, Line: 1, Lines: 1, RunRecord: true}
 	}
-	return &rec, nil
+	return rec, nil
 }
 
 // eachUnacked calls fn with every result of the file's chunks that were
@@ -567,32 +601,10 @@ func eachUnackedChunk(path string, fn func(rec *spoolRecord, refused bool) error
 	})
 }
 
+// eachRecord calls fn with every intact record of the file, skipping
+// damaged lines (Resume reports them once, from spoolDamage).
 func eachRecord(path string, fn func(*spoolRecord) error) error {
-	f, err := openOwn(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	rd := bufio.NewReaderSize(f, 256<<10)
-	for {
-		line, err := rd.ReadBytes('\n')
-		if errors.Is(err, io.EOF) {
-			return nil // a line without its newline is a torn write
-		}
-		if err != nil {
-			return err
-		}
-		var rec spoolRecord
-		if jerr := json.Unmarshal(line, &rec); jerr != nil {
-			if strings.TrimSpace(string(line)) == "" {
-				continue
-			}
-			return fmt.Errorf("projectops: %s: corrupt spool record: %w", path, jerr)
-		}
-		if err := fn(&rec); err != nil {
-			return err
-		}
-	}
+	return eachLine(path, fn, nil)
 }
 
 // The states of a spool file as Resume finds it.
