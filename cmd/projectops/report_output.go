@@ -184,9 +184,15 @@ one the service answers without storing it goes without its HTML (a visible
 marker in its place, counted in the output; with -v, a warning on stderr
 names its file), while any other failed upload keeps that run's files,
 naming the widget file.
+A damaged spool file (a disk error, an edit by hand) costs only its damaged
+lines: they are skipped and said on stderr, by file and line number, never
+their content; everything else is delivered, and the file is kept for
+inspection, marked so that a later resume sends nothing more from it (it is
+reported until it is removed).
 Exit status: 0 when every spooled run was delivered, whatever their verdicts
 (delivery is this command's job; the tests' gate was the report that ran
-them); 2 when one could not be (its files are kept for another resume).`,
+them); 2 when one could not be (its files are kept for another resume), or
+a spool file is damaged.`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {
@@ -211,13 +217,21 @@ them); 2 when one could not be (its files are kept for another resume).`,
 					return jerr
 				}
 			}
-			failed := 0
+			failed, damaged := 0, 0
 			for _, r := range res {
 				if cmd.Flags().Changed("project") && r.Project != a.project {
 					// Scripts pass --project to every command: not refused,
 					// but a run that does not go where it names is said so.
 					notef(a.stderr, resumePath, "run %s goes to project %s, where it was recorded (--project %s does not move it)",
 						r.ExternalRunID, r.Project, a.project)
+				}
+				for _, d := range r.Damaged {
+					damaged++
+					what := "the rest of the file was delivered with the run; the file is kept for inspection and a later resume sends nothing more from it (remove it once inspected)"
+					if r.Err != nil {
+						what = "the run was not delivered; its files are kept for another resume"
+					}
+					notef(a.stderr, resumePath, "run %s: spool file %s: %s skipped: %s", r.ExternalRunID, d.Path, damagedLines(d), what)
 				}
 				if r.Err != nil {
 					failed++
@@ -241,14 +255,51 @@ them); 2 when one could not be (its files are kept for another resume).`,
 				// answered them from its cache, or they could not record.
 				notef(a.stdout, resumePath, "nothing to resume in %s (tests recording with ingest.TBRecorder: run go test with -count=1, a cached package records nothing; a recording failure shows with go test -v)", dir)
 			}
-			if failed > 0 { // each failure is printed above: the error only counts them
+			switch {
+			case failed > 0: // each failure is printed above: the error only counts them
 				err = fmt.Errorf("%d of %d runs not resumed", failed, len(res))
+			case damaged > 0:
+				// Each damaged file of a run is printed above; any other
+				// failure (a file whose run is unknown) still is here.
+				if err = unshownDamage(err, res); err == nil {
+					err = fmt.Errorf("%d damaged spool files kept; everything else was delivered", damaged)
+				}
 			}
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&dir, "spool", "", "spool `dir` to send (default $PROJECTOPS_SPOOL_DIR or the temp dir's)")
 	return cmd
+}
+
+// damagedLines says which lines of a damaged spool file were skipped.
+func damagedLines(d *ingest.SpoolDamageError) string {
+	if d.Lines > 1 {
+		return fmt.Sprintf("%d damaged lines (the first: line %d)", d.Lines, d.Line)
+	}
+	return fmt.Sprintf("damaged line %d", d.Line)
+}
+
+// unshownDamage is Resume's err without the damage of res's runs (printed
+// with their runs), nil when nothing else is left.
+func unshownDamage(err error, res []ingest.ResumeResult) error {
+	shown := map[*ingest.SpoolDamageError]bool{}
+	for _, r := range res {
+		for _, d := range r.Damaged {
+			shown[d] = true
+		}
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	var rest []error
+	for _, e := range errs {
+		if d, ok := e.(*ingest.SpoolDamageError); !ok || !shown[d] {
+			rest = append(rest, e)
+		}
+	}
+	return errors.Join(rest...)
 }
 
 // resumed is one run of resume's --json output.
@@ -263,6 +314,16 @@ type resumed struct {
 	Truncated int               `json:"truncated"`
 	Run       *ingest.RunResult `json:"run,omitempty"`
 	Error     string            `json:"error,omitempty"`
+	// Damaged lists the run's damaged spool files, kept: their damaged
+	// lines were skipped.
+	Damaged []damagedSpool `json:"damaged,omitempty"`
+}
+
+// damagedSpool is a damaged spool file in resume's --json output.
+type damagedSpool struct {
+	File  string `json:"file"`
+	Line  int    `json:"line"`  // the first damaged line, from 1
+	Lines int    `json:"lines"` // how many are damaged
 }
 
 func resumeJSON(res []ingest.ResumeResult) []resumed {
@@ -271,6 +332,9 @@ func resumeJSON(res []ingest.ResumeResult) []resumed {
 		j := resumed{ExternalRunID: r.ExternalRunID, CompletedRunID: r.CompletedRunID, Resent: r.Resent, Truncated: r.Truncated, Run: r.Run}
 		if r.Err != nil {
 			j.Error = errText(r.Err)
+		}
+		for _, d := range r.Damaged {
+			j.Damaged = append(j.Damaged, damagedSpool{File: d.Path, Line: d.Line, Lines: d.Lines})
 		}
 		out = append(out, j)
 	}
