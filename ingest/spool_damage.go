@@ -120,9 +120,10 @@ func spoolDamage(path string) (*SpoolDamageError, error) {
 // markDelivered appends an ack for every chunk of the damaged file at path
 // not acknowledged yet, once Resume has delivered them and finalized
 // their run: kept for inspection, the file must not have a later Resume
-// send them again (to a new run, the first being complete). Nothing in
-// the file is changed; a torn last line is ended first, so the acks stand
-// on lines of their own (it then reads as one more damaged line).
+// send them again (to a new run, the first being complete). Nothing
+// already in the file is changed; a torn last line is ended first, so the
+// acks stand on lines of their own (it then reads as one more damaged
+// line).
 func markDelivered(path string) error {
 	var seqs []int
 	if err := eachUnackedChunk(path, func(rec *spoolRecord, _ bool) error {
@@ -138,7 +139,15 @@ func markDelivered(path string) error {
 	if err != nil {
 		return fmt.Errorf("projectops: ingest spool %s: marking it delivered: %w", path, err)
 	}
-	defer f.Close()
+	err = appendAcks(f, path, seqs)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("projectops: ingest spool %s: marking it delivered: %w", path, cerr)
+	}
+	return err
+}
+
+// appendAcks appends an ack for each of seqs to f, the spool file at path.
+func appendAcks(f *os.File, path string, seqs []int) error {
 	// The file opened must be the one read, not a link put in its place.
 	fi, err := f.Stat()
 	if err != nil {
@@ -164,5 +173,5 @@ func markDelivered(path string) error {
 	if _, err := f.Write(b); err != nil {
 		return fmt.Errorf("projectops: ingest spool %s: marking it delivered: %w", path, err)
 	}
-	return f.Close()
+	return nil
 }
