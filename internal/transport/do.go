@@ -38,6 +38,8 @@ import (
 // responses and client-side validation, the context's error when ctx ends,
 // or a wrapped network error.
 func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
+	refs := holdBody(req.Release)
+	defer refs.drop()
 	if t.configured() == nil { // a zero Client or service, or a &Transport{}: a typed error, not a panic
 		return apierr.Invalid("client", "unconfigured client: build it with projectops.NewClient or a package's NewService")
 	}
@@ -112,7 +114,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if t.log.Enabled(ctx, slog.LevelDebug) {
 			start = time.Now() // only logs use it, and it is not free
 		}
-		resp, err := t.attempt(ctx, req, target, body, idemKey, attempt, call.Header)
+		resp, err := t.attempt(ctx, req, target, body, refs, idemKey, attempt, call.Header)
 		if call.Response != nil {
 			clean := scrubbed(t.cleaner(req, target), req.Scrub)
 			if err != nil || !success(resp.StatusCode) {
@@ -210,23 +212,38 @@ func (t *Transport) wait(ctx context.Context) error {
 }
 
 // attempt performs one HTTP exchange with a fresh body reader (the rewind).
-func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, idemKey string, n int, extra http.Header) (*http.Response, error) {
-	hr, err := t.build(ctx, req, target, body, idemKey, n, extra)
+func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, refs *bodyRefs, idemKey string, n int, extra http.Header) (*http.Response, error) {
+	hr, err := t.build(ctx, req, target, body, refs, idemKey, n, extra)
 	if err != nil {
 		return nil, err
 	}
 	return t.send(hr)
 }
 
-// build makes one attempt's request with a fresh body reader.
-func (t *Transport) build(ctx context.Context, req *Request, target string, body []byte, idemKey string, n int, extra http.Header) (*http.Request, error) {
+// build makes one attempt's request with a fresh body reader. With refs
+// (the caller wants body back, Request.Release) every reader of body it
+// makes, GetBody's copies too, holds a reference until it is closed.
+func (t *Transport) build(ctx context.Context, req *Request, target string, body []byte, refs *bodyRefs, idemKey string, n int, extra http.Header) (*http.Request, error) {
+	if len(body) == 0 {
+		refs = nil // net/http sends http.NoBody: nothing reads the buffer
+	}
 	var rd io.Reader
-	if body != nil {
+	switch {
+	case refs != nil:
+		rd = refs.reader(body)
+	case body != nil:
 		rd = bytes.NewReader(body)
 	}
 	hr, err := t.newRequest(ctx, req.Method, target, rd)
 	if err != nil {
+		if rr, ok := rd.(*refReader); ok {
+			_ = rr.Close() // never handed to net/http
+		}
 		return nil, err
+	}
+	if refs != nil {
+		// NewRequest knows the length of a *bytes.Reader only.
+		hr.ContentLength = int64(len(body))
 	}
 	if body != nil {
 		// GetBody lets net/http send the request again on its own: HTTP/2
@@ -236,7 +253,11 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 		// GOAWAY) then comes back as an error NotSent recognises, and the
 		// retry rules send it again.
 		hr.GetBody = nil
-		if replayable(req) {
+		switch {
+		case !replayable(req):
+		case refs != nil:
+			hr.GetBody = func() (io.ReadCloser, error) { return refs.reader(body), nil }
+		default:
 			hr.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		}
 		hr.Header["Content-Type"] = jsonContentType

@@ -83,6 +83,15 @@ type Request struct {
 	// raw artifact uploads.
 	RawBody     []byte
 	ContentType string
+	// Release, when set, is called once nothing reads RawBody any more,
+	// so its buffer can be reused: after Do has returned and every reader
+	// of it handed to the RoundTripper (each attempt's body, each GetBody
+	// copy) has been closed, which a RoundTripper may do after RoundTrip
+	// returned, from another goroutine. It may run on that goroutine; Do
+	// does not wait for it. A RoundTripper that never closes a body means
+	// it is never called. Without Release, RawBody must stay unchanged for
+	// as long as the RoundTripper may read it, that is, for good.
+	Release func()
 	// URL, when set, is the absolute target instead of base URL + Route
 	// (a minted upload URL); Route then only names the call in errors and
 	// logs, so the URL's capability token never appears there.
