@@ -77,7 +77,7 @@ func (s *Service) Report(ctx context.Context, projectID string, p ReportParams, 
 	if p.Results == nil { // an empty run ("results": [], never null)
 		p.Results = []Result{}
 	}
-	res, err := s.run(ctx, routeReport, projectID, p, nil, nil, nil)
+	res, err := s.run(ctx, routeReport, projectID, p, nil, nil, nil, nil)
 	scrubValues(err, redactor{key: s.redact}.withValues(run.secrets()...))
 	return res, err
 }
@@ -93,7 +93,7 @@ func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams, o
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.run(ctx, routeStart, projectID, p, nil, nil, nil)
+	res, err := s.run(ctx, routeStart, projectID, p, nil, nil, nil, nil)
 	scrubValues(err, redactor{key: s.redact}.withValues(p.secrets()...))
 	return res, err
 }
@@ -132,7 +132,7 @@ func withIterationIDs(rs []Result) []Result {
 // criteria. Finalizing twice answers the same. Retried like Report.
 func (s *Service) FinalizeRun(ctx context.Context, projectID string, p FinalizeParams, opts ...option.RequestOption) (*RunResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return s.run(ctx, routeFinalize, projectID, p, nil, nil, nil)
+	return s.run(ctx, routeFinalize, projectID, p, nil, nil, nil, nil)
 }
 
 // UploadURL mints a short-lived, single-use URL for one artifact (a
@@ -201,12 +201,14 @@ var ErrNoStorageID = errors.New("projectops: ingest: upload answered without a s
 const MaxArtifactBytes = 32 << 20
 
 // run posts body to one of the run routes. raw, when non-nil, is body
-// already encoded; observe sees each attempt's status, netErr each
-// attempt's network error (see transport.Request.OnNetError).
-func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, observe func(int), netErr func(error)) (*RunResult, error) {
+// already encoded, and release (when set) is called once nothing reads
+// it any more (see transport.Request.Release); observe sees each
+// attempt's status, netErr each attempt's network error (see
+// transport.Request.OnNetError).
+func (s *Service) run(ctx context.Context, route, projectID string, body any, raw []byte, release func(), observe func(int), netErr func(error)) (*RunResult, error) {
 	out, err := transport.Call[answer[RunResult]](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: route,
-		Params: []string{projectID}, Body: body, Wire: wireJSON, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe,
-		OnNetError: netErr, Legacy: true, Scrub: s.scrub})
+		Params: []string{projectID}, Body: body, Wire: wireJSON, RawBody: raw, Release: release, Class: transport.Idempotent,
+		OnAttempt: observe, OnNetError: netErr, Legacy: true, Scrub: s.scrub})
 	if err != nil {
 		return nil, s.shown(err)
 	}
@@ -216,9 +218,19 @@ func (s *Service) run(ctx context.Context, route, projectID string, body any, ra
 	return &out.Result, nil
 }
 
+// appendRaw posts body, or raw when non-nil (body already encoded), to
+// the append route. raw must never change afterwards: the transport's
+// readers of it may outlive the call. To reuse it, use appendChunk.
 func (s *Service) appendRaw(ctx context.Context, projectID string, body any, raw []byte, observe func(int)) (*AppendResult, error) {
+	return s.appendChunk(ctx, projectID, body, raw, nil, observe)
+}
+
+// appendChunk is appendRaw whose raw may change again once release (when
+// set) is called (see transport.Request.Release).
+func (s *Service) appendChunk(ctx context.Context, projectID string, body any, raw []byte, release func(), observe func(int)) (*AppendResult, error) {
 	out, err := transport.Call[answer[AppendResult]](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeAppend,
-		Params: []string{projectID}, Body: body, RawBody: raw, Class: transport.Idempotent, OnAttempt: observe, Legacy: true, Scrub: s.scrub})
+		Params: []string{projectID}, Body: body, RawBody: raw, Release: release, Class: transport.Idempotent, OnAttempt: observe,
+		Legacy: true, Scrub: s.scrub})
 	if err != nil {
 		return nil, s.shown(err)
 	}

@@ -66,7 +66,7 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 		r.uploads.Wait()
 		if r.Err() == nil && r.runID != "" {
 			run, err = r.svc.run(r.callCtx(ctx), routeFinalize, r.opt.Project,
-				FinalizeParams{RunID: r.runID, ExternalRunID: r.opt.Run.ExternalRunID}, nil, r.observe, nil)
+				FinalizeParams{RunID: r.runID, ExternalRunID: r.opt.Run.ExternalRunID}, nil, nil, r.observe, nil)
 			if err != nil {
 				r.fail(err)
 				run = nil
@@ -130,7 +130,6 @@ func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResu
 		return nil
 	}
 	body := r.getBody()
-	defer func() { r.putBody(body) }()
 	body = append(body, head[:len(head)-1]...)
 	body = append(body, `,"results":`...)
 	body = append(body, results...)
@@ -145,7 +144,9 @@ func (r *Reporter) report(ctx context.Context, head []byte, herr error) *RunResu
 		}
 		last, unsent = status, false
 	}
-	run, err := r.svc.run(r.callCtx(ctx), routeReport, r.opt.Project, nil, body, observe, netErr)
+	// The transport hands body back to the pool once nothing reads it,
+	// which may be after run returns (see transport.Request.Release).
+	run, err := r.svc.run(r.callCtx(ctx), routeReport, r.opt.Project, nil, body, r.releaser(body), observe, netErr)
 	if err != nil {
 		r.fail(err)
 		// Refused: every attempt answered 4xx or never left, or the last

@@ -90,7 +90,6 @@ func (r *Reporter) dispatch(ctx context.Context) error {
 	go func() {
 		defer r.uploads.Done()
 		r.send(up, p.seq, p.n, p.body)
-		r.putBody(p.body)
 		<-r.slots
 	}()
 	return nil
@@ -135,12 +134,18 @@ func (r *Reporter) resultsArray() []byte {
 	return out
 }
 
-// send appends one chunk. While throttled it holds r.serial, so one chunk
-// at a time is sent; a chunk that meets a 429 takes r.serial before its
-// retry (OnAttempt runs before the transport waits to retry).
+// send appends one chunk, whose pooled body it takes over: the body goes
+// back to the pool once nothing reads it, which may be after send returns
+// (see transport.Request.Release). While throttled it holds r.serial, so
+// one chunk at a time is sent; a chunk that meets a 429 takes r.serial
+// before its retry (OnAttempt runs before the transport waits to retry).
 func (r *Reporter) send(ctx context.Context, seq, n int, body []byte) {
 	if r.Err() != nil {
-		return // an earlier chunk failed while this one waited: keep it spooled
+		// An earlier chunk failed while this one waited: it stays
+		// spooled, and its body, never handed to the transport, goes
+		// back now.
+		r.putBody(body)
+		return
 	}
 	held := false
 	if r.throttled.Load() {
@@ -160,7 +165,7 @@ func (r *Reporter) send(ctx context.Context, seq, n int, body []byte) {
 		}
 	}
 	r.inflight.Add(1)
-	_, err := r.svc.appendRaw(r.callCtx(ctx), r.opt.Project, nil, body, observe)
+	_, err := r.svc.appendChunk(r.callCtx(ctx), r.opt.Project, nil, body, r.releaser(body), observe)
 	r.inflight.Add(-1)
 	if err != nil {
 		r.fail(err)
@@ -178,7 +183,7 @@ func (r *Reporter) start(ctx context.Context) {
 	if r.Err() != nil {
 		return
 	}
-	res, err := r.svc.run(r.callCtx(ctx), routeStart, r.opt.Project, r.opt.Run, nil, r.observe, nil)
+	res, err := r.svc.run(r.callCtx(ctx), routeStart, r.opt.Project, r.opt.Run, nil, nil, r.observe, nil)
 	if err != nil {
 		r.fail(err)
 		return
@@ -256,6 +261,9 @@ func (r *Reporter) getBody() []byte {
 }
 
 func (r *Reporter) putBody(b []byte) { r.bodies.Put(&b) }
+
+// releaser is a transport.Request.Release that puts b back in the pool.
+func (r *Reporter) releaser(b []byte) func() { return func() { r.putBody(b) } }
 
 func appendJSONString(dst []byte, s string) []byte {
 	b, _ := json.Marshal(s)
