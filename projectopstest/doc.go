@@ -105,10 +105,12 @@
 //     and steps (the double reports a test repeating an earlier one of the
 //     same request failed, where the service merges the two); a test's
 //     matchOptions and a run's matchOptionsOverride are checked, not
-//     applied; run create ignores a body projectId, takes environmentId
-//     only with suiteId (no suite has environments here), scopes the run
-//     to caseIds, refuses a run over 300 model calls, and authors a
-//     replay's tests before answering with the existing run;
+//     applied; run create ignores a body projectId, refuses an
+//     environmentId ("" counts as none) without suiteId or with serverIds
+//     and, no suite having environments here, any with a suiteId as
+//     ENVIRONMENT_NOT_ATTACHED; it scopes the run to caseIds, refuses a
+//     run over 300 model calls, and authors a replay's tests before
+//     answering with the existing run;
 //   - an iteration's verdict is the service runner's: the first failed
 //     assert or interact step stops it, its later steps reported skipped;
 //     a tool result with isError fails it (advancedConfig.failOnToolError

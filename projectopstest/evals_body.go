@@ -9,33 +9,33 @@ import (
 )
 
 // suiteBody is a suite-create body as the double reads it: the SDK's
-// params, with tests read as testBody for the keys the SDK does not model.
+// params, with tests read as testBody for their matchOptions.
 type suiteBody struct {
 	evals.CreateSuiteParams
 	Tests []testBody `json:"tests"`
 }
 
-// runBody is a run-create body as the double reads it: the SDK's params
-// plus the keys of the service's schema the SDK does not send.
+// runBody is a run-create body as the double reads it: the SDK's params,
+// with tests read as testBody, and raw shadows for the two keys the SDK's
+// type cannot read as the service does.
 type runBody struct {
 	evals.RunParams
 	Tests []testBody `json:"tests,omitempty"`
-	// ProjectID is accepted and ignored: the service merges the path's
-	// projectId over the body's.
+	// ProjectID is not a field of RunParams (the SDK sends the project in
+	// the path); the service's schema takes it and merges the path's over
+	// it, so it is accepted and ignored.
 	ProjectID json.RawMessage `json:"projectId,omitempty"`
-	// EnvironmentID needs SuiteID; the double has no suite environments,
-	// so a valid one still names none attached.
-	EnvironmentID *string `json:"environmentId,omitempty"`
-	// CaseIDs scopes the run to those cases of the suite.
-	CaseIDs []string `json:"caseIds,omitempty"`
-	// MatchOptionsOverride is checked, not applied: the double's matcher
-	// has one policy.
+	// MatchOptionsOverride shadows RunParams' own: the SDK's type holds
+	// only the internal vocabulary and drops the public one the service
+	// also takes, so it is read raw for checkMatchOptions. It is checked,
+	// not applied: the double's matcher has one policy.
 	MatchOptionsOverride json.RawMessage `json:"matchOptionsOverride,omitempty"`
 }
 
-// testBody is an authored test as the service's schemas read it; its
-// matchOptions are checked, not stored (the double's matcher has one
-// policy).
+// testBody is an authored test as the service's schemas read it. Its
+// matchOptions shadows evals.Test's for the reason runBody's override
+// does (the SDK's type drops the public vocabulary); it is checked, not
+// stored.
 type testBody struct {
 	evals.Test
 	MatchOptions json.RawMessage `json:"matchOptions,omitempty"`
@@ -79,19 +79,24 @@ func checkAdvancedConfig(field string, cfg map[string]any) *edge.Error {
 	return nil
 }
 
-// checkRunBody checks the keys of a run body the SDK does not model, as
-// the service's schema does, and moves its tests into RunParams.
+// checkRunBody checks a run body's keys as the service's schema does and
+// moves its tests into RunParams.
 func checkRunBody(p *runBody) *edge.Error {
 	tests, herr := checkTestBodies("tests", p.Tests)
 	if herr != nil {
 		return herr
 	}
 	p.RunParams.Tests = tests
-	// The service's refinement: an environment is launched only through a
-	// suite that has it attached.
-	if p.EnvironmentID != nil && p.SuiteID == "" {
+	// The service's refinements read environmentId as present only when
+	// truthy: "" is absent. An environment is launched only through a
+	// suite that has it attached, and supplies its own closed server set.
+	if p.EnvironmentID != "" && p.SuiteID == "" {
 		return edge.Validation("environmentId",
 			"suiteId is required with environmentId: an environment runs through a suite that has it attached")
+	}
+	if p.EnvironmentID != "" && len(p.ServerIDs) > 0 {
+		return edge.Validation("environmentId",
+			"environmentId and serverIds are mutually exclusive: an environment supplies its own closed server set")
 	}
 	if p.CaseIDs != nil && len(p.CaseIDs) == 0 {
 		return edge.Validation("caseIds", "caseIds must name at least one case")

@@ -1,6 +1,7 @@
 package projectopstest_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -140,6 +141,69 @@ func TestEvalRunEnvironmentIDNeedsSuiteID(t *testing.T) {
 	}
 	if page, err := f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil); err != nil || len(page.Items) != 0 {
 		t.Errorf("after the refusal the project has suites %+v (%v), want none", page, err)
+	}
+}
+
+// An explicit environmentId with a suiteId names an environment the suite
+// does not have attached (no suite has environments in the double): 400
+// VALIDATION_ERROR with the service's message and details, and no run
+// (the double ran the suite, ignoring the field).
+func TestEvalRunEnvironmentIDNotAttached(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, rc.RunID)
+	body := `{"suiteId":"` + rc.SuiteID + `","environmentId":"env_1"}`
+	r := inproc(f.srv).call(t, http.MethodPost, "/projects/"+f.ws.ProjectID+"/eval-runs", f.ws.APIKey, body)
+	b := r.wantError(t, shared.CodeValidation)
+	const msg = "Environment env_1 is not attached to this suite, which has no environments at all." +
+		" Attach it first (PATCH the suite with environmentIds), then retry."
+	if b.Message != msg {
+		t.Errorf("message %q, want %q", b.Message, msg)
+	}
+	ids, isList := b.Details["environmentIds"].([]any)
+	if b.Details["reason"] != "ENVIRONMENT_NOT_ATTACHED" || b.Details["environmentId"] != "env_1" || !isList || len(ids) != 0 {
+		t.Errorf("details %v, want reason ENVIRONMENT_NOT_ATTACHED, environmentId env_1, environmentIds []", b.Details)
+	}
+	if page, err := f.c.Evals.Suites.ListRuns(t.Context(), f.ws.ProjectID, rc.SuiteID, nil); err != nil || len(page.Items) != 1 {
+		t.Errorf("after the refusal the suite's runs are %+v (%v), want the first alone", page, err)
+	}
+}
+
+// environmentId and serverIds are mutually exclusive (the service's
+// schema refinement, checked before the suite's attachments): 400
+// VALIDATION_ERROR naming environmentId, without an attachment reason.
+func TestEvalRunEnvironmentIDExcludesServerIDs(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, rc.RunID)
+	_, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, evals.RunParams{SuiteID: rc.SuiteID, EnvironmentID: "env_1",
+		ServerIDs: []string{f.serverID}})
+	var e *shared.Error
+	if !errors.As(err, &e) || e.Code != shared.CodeValidation || e.Details["field"] != "environmentId" || e.Reason != "" {
+		t.Errorf("environmentId with serverIds: err = %v, want 400 VALIDATION_ERROR on field environmentId, no reason", err)
+	}
+}
+
+// An empty environmentId is absent to the service's refinements
+// (`!body.environmentId`): it needs no suiteId, and with one it names no
+// environment, so both runs start.
+func TestEvalRunEmptyEnvironmentIDIsAbsent(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	tg := inproc(f.srv)
+	path := "/projects/" + f.ws.ProjectID + "/eval-runs"
+	body := `{"environmentId":"","suiteName":"s","serverIds":["` + f.serverID + `"],"tests":` + promptTests(1, 1) + `}`
+	r := tg.call(t, http.MethodPost, path, f.ws.APIKey, body)
+	if r.status != http.StatusAccepted {
+		t.Fatalf(`environmentId "" without suiteId: status %d %.200s, want 202`, r.status, r.body)
+	}
+	var rc evals.RunCreated
+	r.decode(t, &rc)
+	f.awaitRun(t, rc.RunID)
+	if r := tg.call(t, http.MethodPost, path, f.ws.APIKey, `{"environmentId":"","suiteId":"`+rc.SuiteID+`"}`); r.status != http.StatusAccepted {
+		t.Errorf(`environmentId "" with suiteId: status %d %.200s, want 202`, r.status, r.body)
 	}
 }
 

@@ -12,13 +12,13 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// createRunLocked resolves the suite, servers and models of a validated
-// run request, applies the concurrency cap, the caseIds scope and the
+// createRunLocked resolves the suite, environment, servers and models of
+// a validated run request, applies the concurrency cap, the caseIds scope and the
 // model-call cap, authors the request's tests into the suite, then answers
 // a replay of the idempotency key with its run or stores the run and
 // starts it, in the service's order (prepareEvalRun authors before the
 // run-level dedupe). Nothing is stored unless every check passes.
-func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, caseIDs []string, idemKey string) (*evals.RunCreated, *edge.Error) {
+func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *edge.Error) {
 	s := e.s
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
 		return nil, herr
@@ -38,6 +38,9 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 		var herr *edge.Error
 		if su, herr = s.st.findSuite(a, projectID, p.SuiteID, accessWrite); herr != nil {
 			return nil, herr
+		}
+		if p.EnvironmentID != "" {
+			return nil, environmentNotAttached(p.EnvironmentID)
 		}
 	} else if prior != nil {
 		// A replay authors into the suite the first request created.
@@ -99,11 +102,11 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	if herr := e.checkRunQuotaLocked(a.orgID); herr != nil {
 		return nil, herr
 	}
-	if caseIDs != nil {
+	if p.CaseIDs != nil {
 		// Only stored cases have ids: a test new in this request is never
 		// one of them.
 		var herr *edge.Error
-		if resolved, herr = scopeToCases(cases, resolved, caseIDs); herr != nil {
+		if resolved, herr = scopeToCases(cases, resolved, p.CaseIDs); herr != nil {
 			return nil, herr
 		}
 	}
@@ -218,4 +221,19 @@ func suiteScope(id, name string) string {
 		return "id:" + id
 	}
 	return "name:" + name
+}
+
+// reasonEnvironmentNotAttached is the service's details.reason for an
+// environmentId the suite does not have attached.
+const reasonEnvironmentNotAttached = "ENVIRONMENT_NOT_ATTACHED"
+
+// environmentNotAttached is the service's selectSuiteEnvironmentId refusal
+// of an explicit environmentId: no suite has environments in the double,
+// so every one is unattached, and the service's message and details say
+// so (environmentIds lists the suite's: none).
+func environmentNotAttached(id string) *edge.Error {
+	return edge.NewError(shared.CodeValidation, "Environment "+id+
+		" is not attached to this suite, which has no environments at all."+
+		" Attach it first (PATCH the suite with environmentIds), then retry.",
+		map[string]any{"reason": reasonEnvironmentNotAttached, "environmentId": id, "environmentIds": []string{}})
 }

@@ -92,7 +92,7 @@ func createEvalRun(c *call, b *runBody) (*evals.RunCreated, *edge.Error) {
 	if key != "" {
 		key = c.a.userID + "\x00" + c.project.id + "\x00" + key
 	}
-	return c.s.ev.createRunLocked(c.a, c.project.id, &b.RunParams, b.CaseIDs, key)
+	return c.s.ev.createRunLocked(c.a, c.project.id, &b.RunParams, key)
 }
 
 func checkRunParams(p *evals.RunParams) *edge.Error {
