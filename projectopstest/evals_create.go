@@ -13,11 +13,12 @@ import (
 )
 
 // createRunLocked resolves the suite, environment, servers and models of
-// a validated run request, applies the concurrency cap, the caseIds scope and the
-// model-call cap, authors the request's tests into the suite, then answers
-// a replay of the idempotency key with its run or stores the run and
-// starts it, in the service's order (prepareEvalRun authors before the
-// run-level dedupe). Nothing is stored unless every check passes.
+// a validated run request, applies the concurrency cap, the caseIds scope
+// and the model-call cap, authors the request's tests into the suite (not
+// on a suiteRerun), then answers a replay of the idempotency key with its
+// run or stores the run and starts it, in the service's order
+// (prepareEvalRun authors before the run-level dedupe). Nothing is stored
+// unless every check passes.
 func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *edge.Error) {
 	s := e.s
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
@@ -62,9 +63,16 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	if herr := s.st.checkServerIDs(projectID, serverIDs, "serverIds"); herr != nil {
 		return nil, herr
 	}
+	// A suiteRerun of a stored suite runs its stored cases: the service's
+	// authorEvalSuite skips the upsert of the request's tests (a new suite
+	// is authored all the same).
+	rerun := p.SuiteRerun && p.SuiteID != ""
 	cases := slices.Clone(def.cases)
 	given := map[string]bool{}
 	for _, t := range p.Tests {
+		if rerun {
+			break
+		}
 		k := caseKey(t)
 		if given[k] {
 			continue // a repeated test: the first runs, as upsertCases keeps it
@@ -83,6 +91,16 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	keys := map[string]string(p.ModelAPIKeys)
 	if keys == nil {
 		keys = map[string]string{}
+	}
+	if rerun {
+		// Not run, but the service checks their models all the same
+		// (assertInlineTestModelsValid).
+		for i, t := range p.Tests {
+			if _, _, herr := e.resolveModel("tests["+strconv.Itoa(i)+"].model",
+				cmpOr(t.Model, def.model), cmpOr(t.Provider, def.provider), keys); herr != nil {
+				return nil, herr
+			}
+		}
 	}
 	resolved := make([]evals.Test, len(cases))
 	for i, c := range cases {
@@ -130,7 +148,7 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	} else if su.def == nil {
 		su.def = def
 	}
-	if len(p.Tests) > 0 {
+	if len(p.Tests) > 0 && !rerun {
 		up = s.st.upsertCases(su, p.Tests)
 	}
 	if prior != nil {

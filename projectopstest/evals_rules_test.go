@@ -317,6 +317,37 @@ func TestRunCreateRepeatedTestRunsOnce(t *testing.T) {
 	}
 }
 
+// suiteRerun with inline tests runs the stored suite without upserting
+// them (the service's authorEvalSuite skips the upsert): caseUpsert is
+// empty, the run executes the stored case, and the suite keeps its cases
+// (the double upserted the new test and ran it).
+func TestRunCreateSuiteRerunDoesNotUpsert(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, rc.RunID)
+	again := f.create(t, evals.RunParams{SuiteID: rc.SuiteID, SuiteRerun: true, Tests: []evals.Test{echoTest("two", "b")}})
+	f.awaitRun(t, again.RunID)
+	if n := len(again.CaseUpsert.Committed) + len(again.CaseUpsert.Failed); n != 0 {
+		t.Errorf("suiteRerun: caseUpsert %+v, want empty (no upsert)", again.CaseUpsert)
+	}
+	if got := fmt.Sprint(expectedCallsOf(f.iterations(t, again.RunID))); !strings.Contains(got, "message:a]") || strings.Contains(got, "message:b]") {
+		t.Errorf("suiteRerun executed %s, want the stored case (message a) alone", got)
+	}
+	rerun := f.awaitRun(t, f.create(t, evals.RunParams{SuiteID: rc.SuiteID}).RunID)
+	if rerun.Summary.Total != 1 {
+		t.Errorf("after a suiteRerun with a new test, a bare rerun ran %d iterations, want 1 (the suite unchanged)", rerun.Summary.Total)
+	}
+	// Its tests' models are checked all the same (assertInlineTestModelsValid).
+	bad := echoTest("three", "c")
+	bad.Model, bad.Provider = "claude-nonesuch", "anthropic"
+	_, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, evals.RunParams{SuiteID: rc.SuiteID, SuiteRerun: true,
+		Tests: []evals.Test{bad}})
+	if e := (*projectops.Error)(nil); !errors.As(err, &e) || e.Code != projectops.CodeValidation {
+		t.Errorf("suiteRerun with a test of an unknown model: err = %v, want 400 VALIDATION_ERROR", err)
+	}
+}
+
 // expectedCallsOf lists the expected tool calls of iterations, in order.
 func expectedCallsOf(iters []evals.Iteration) []any {
 	var out []any
