@@ -108,8 +108,10 @@
 //     applied; run create ignores a body projectId, refuses an
 //     environmentId ("" counts as none) without suiteId or with serverIds
 //     and, no suite having environments here, any with a suiteId as
-//     ENVIRONMENT_NOT_ATTACHED; it scopes the run to caseIds, refuses a
-//     run over 300 model calls, and authors a replay's tests before
+//     ENVIRONMENT_NOT_ATTACHED; it scopes the run to caseIds (with
+//     inline tests, caseIds naming none of the suite's cases is the bare
+//     rerun's 404 after the tests are authored: the double's choice, where
+//     the service's backend decides), refuses a run over 300 model calls, and authors a replay's tests before
 //     answering with the existing run; suiteRerun with a suiteId runs the
 //     stored cases without upserting the request's tests (their models
 //     still checked); namedHostId, refreshSnapshot and skillsOverride are

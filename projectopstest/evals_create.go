@@ -12,13 +12,15 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// createRunLocked resolves the suite, environment, servers and models of
-// a validated run request, applies the concurrency cap, the caseIds scope
-// and the model-call cap, authors the request's tests into the suite (not
-// on a suiteRerun), then answers a replay of the idempotency key with its
-// run or stores the run and starts it, in the service's order
-// (prepareEvalRun authors before the run-level dedupe). Nothing is stored
-// unless every check passes.
+// createRunLocked resolves the suite, environment, servers and models of a
+// validated run request, applies the concurrency cap, a bare rerun's
+// caseIds scope and the model-call cap, authors the request's tests into
+// the suite (not on a suiteRerun), then answers a replay of the
+// idempotency key with its run or stores the run and starts it, in the
+// service's order (prepareEvalRun authors before the run-level dedupe).
+// Nothing is stored unless every check passes, but for inline tests with
+// caseIds naming none of the suite's cases: those tests are authored, then
+// refused (the double's choice, below).
 func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *edge.Error) {
 	s := e.s
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
@@ -120,13 +122,13 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	if herr := e.checkRunQuotaLocked(a.orgID); herr != nil {
 		return nil, herr
 	}
-	if p.CaseIDs != nil {
-		// Only stored cases have ids: a test new in this request is never
-		// one of them.
-		var herr *edge.Error
-		if resolved, herr = scopeToCases(cases, resolved, p.CaseIDs); herr != nil {
-			return nil, herr
-		}
+	// Only stored cases have ids: a test new in this request is never one
+	// of them. The service refuses caseIds naming none of the suite's
+	// cases only on a bare rerun, before authoring; with inline tests it
+	// authors first and its backend scopes the run.
+	resolved, scopeErr := scopeToCases(cases, resolved, p.CaseIDs)
+	if scopeErr != nil && len(p.Tests) == 0 {
+		return nil, scopeErr
 	}
 	capped := p.Tests
 	if len(capped) == 0 {
@@ -155,6 +157,12 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 		return &evals.RunCreated{RunID: prior.id, SuiteID: prior.suiteID, Status: prior.status,
 			Servers: prior.servers, CaseUpsert: up, Deduped: true}, nil
 	}
+	if scopeErr != nil {
+		// The double's choice where the service's backend (not in the
+		// reference) decides: no run, the bare rerun's 404, the request's
+		// tests authored as the service authors them before scoping.
+		return nil, scopeErr
+	}
 	run := e.newRunLocked(a, projectID, su, p, serverIDs, names, resolved)
 	if idemKey != "" {
 		s.st.evals.idem[scoped(p.SuiteID, p.SuiteName)] = run.id
@@ -168,9 +176,12 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 }
 
 // scopeToCases keeps the resolved tests of the cases whose ids are among
-// ids (resolved[i] is cases[i]'s); none is 404 NOT_FOUND, as the service
-// answers it.
+// ids (resolved[i] is cases[i]'s), all of them when ids is nil; none is 404
+// NOT_FOUND, as the service answers a bare rerun.
 func scopeToCases(cases []*caseRec, resolved []evals.Test, ids []string) ([]evals.Test, *edge.Error) {
+	if ids == nil {
+		return resolved, nil
+	}
 	var kept []evals.Test
 	for i, c := range cases {
 		if c.id != "" && slices.Contains(ids, c.id) {
