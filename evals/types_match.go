@@ -15,15 +15,17 @@ import (
 // tell a cap (0 included) from unlimited (null) from unset.
 type MatchOptions = shared.MatchOptions
 
-// Tool-call orders of MatchOptions.ToolCallOrder.
+// Tool-call orders of MatchOptions.ToolCallOrder, the shared package's
+// (one vocabulary serves evals and ingest; the argument matching modes
+// are ArgMatcher's constants).
 const (
 	// ToolCallOrderIgnore matches the expected calls in any order.
-	ToolCallOrderIgnore = "ignore"
+	ToolCallOrderIgnore = shared.ToolCallOrderIgnore
 	// ToolCallOrderSuperset wants the expected calls in order, with
 	// extra calls allowed between them.
-	ToolCallOrderSuperset = "superset"
+	ToolCallOrderSuperset = shared.ToolCallOrderSuperset
 	// ToolCallOrderStrict wants exactly the expected sequence.
-	ToolCallOrderStrict = "strict"
+	ToolCallOrderStrict = shared.ToolCallOrderStrict
 )
 
 // SkillsOverride changes which skills a run delivers to the model

@@ -86,14 +86,15 @@ type WidgetSnapshot struct {
 	InjectedOpenAICompat *bool  `json:"injectedOpenAiCompat,omitempty"`
 }
 
-// Tool-call order and argument matching modes of MatchOptions.
+// Tool-call order and argument matching modes of MatchOptions, the
+// shared package's (one vocabulary serves ingest and evals).
 const (
-	ToolCallOrderIgnore     = "ignore"
-	ToolCallOrderStrict     = "strict"
-	ToolCallOrderSuperset   = "superset"
-	ArgumentMatchingExact   = "exact"
-	ArgumentMatchingPartial = "partial"
-	ArgumentMatchingIgnore  = "ignore"
+	ToolCallOrderIgnore     = shared.ToolCallOrderIgnore
+	ToolCallOrderStrict     = shared.ToolCallOrderStrict
+	ToolCallOrderSuperset   = shared.ToolCallOrderSuperset
+	ArgumentMatchingExact   = shared.ArgumentMatchingExact
+	ArgumentMatchingPartial = shared.ArgumentMatchingPartial
+	ArgumentMatchingIgnore  = shared.ArgumentMatchingIgnore
 )
 
 // MatchOptions is how a result's actual tool calls were matched to its

@@ -34,6 +34,31 @@ type MatchOptions struct {
 	ArgumentMatching string `json:"argumentMatching,omitempty"`
 }
 
+// Tool-call orders of MatchOptions.ToolCallOrder, as the service spells
+// them.
+const (
+	// ToolCallOrderIgnore matches the expected calls in any order.
+	ToolCallOrderIgnore = "ignore"
+	// ToolCallOrderSuperset wants the expected calls in order, with extra
+	// calls allowed between them.
+	ToolCallOrderSuperset = "superset"
+	// ToolCallOrderStrict wants exactly the expected sequence.
+	ToolCallOrderStrict = "strict"
+)
+
+// Argument matching modes of MatchOptions.ArgumentMatching, as the
+// service spells them.
+const (
+	// ArgumentMatchingExact wants arguments deeply equal to the expected
+	// ones: no other keys, no placeholders.
+	ArgumentMatchingExact = "exact"
+	// ArgumentMatchingPartial (the default) checks the expected keys
+	// alone, reading placeholders such as "string" as type checks.
+	ArgumentMatchingPartial = "partial"
+	// ArgumentMatchingIgnore does not compare arguments.
+	ArgumentMatchingIgnore = "ignore"
+)
+
 // ErrExtraToolCallsConflict is the encoding error of a MatchOptions that
 // sets both MaxExtraToolCalls and UnlimitedExtraToolCalls.
 var ErrExtraToolCallsConflict = errors.New("MatchOptions sets both MaxExtraToolCalls and UnlimitedExtraToolCalls")
