@@ -69,12 +69,13 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	// authorEvalSuite skips the upsert of the request's tests (a new suite
 	// is authored all the same).
 	rerun := p.SuiteRerun && p.SuiteID != ""
+	authored := p.Tests
+	if rerun {
+		authored = nil
+	}
 	cases := slices.Clone(def.cases)
 	given := map[string]bool{}
-	for _, t := range p.Tests {
-		if rerun {
-			break
-		}
+	for _, t := range authored {
 		k := caseKey(t)
 		if given[k] {
 			continue // a repeated test: the first runs, as upsertCases keeps it
@@ -138,7 +139,8 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 		return nil, herr
 	}
 
-	// Every check passed: store the suite (new or upserted), then the run.
+	// Every check passed (an inline request's empty caseIds scope is
+	// refused after authoring, below): store the suite, then the run.
 	var up evals.CaseUpsert
 	if su == nil {
 		id, err := s.addEvalSuiteLocked(EvalSuiteSpec{ProjectID: projectID, Name: p.SuiteName, ServerIDs: serverIDs})
@@ -150,8 +152,8 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	} else if su.def == nil {
 		su.def = def
 	}
-	if len(p.Tests) > 0 && !rerun {
-		up = s.st.upsertCases(su, p.Tests)
+	if len(authored) > 0 {
+		up = s.st.upsertCases(su, authored)
 	}
 	if prior != nil {
 		return &evals.RunCreated{RunID: prior.id, SuiteID: prior.suiteID, Status: prior.status,
