@@ -25,9 +25,10 @@
 // Every chunk is written to a spool file before it is sent and
 // acknowledged after, so a failed or killed reporter loses nothing: Resume
 // (projectops report resume --spool DIR) re-sends what was not stored and
-// finalizes. A damaged spool line costs only its own record: the rest is
-// delivered, the file kept for inspection, and the damage returned as a
-// *SpoolDamageError. Without ReporterOptions.Strict a reporting failure never fails
+// finalizes, delivering every result at least once (a duplicate at worst,
+// never a loss), however often it is stopped. A damaged spool line costs
+// only its own record: the rest is delivered, the damage returned as a
+// *SpoolDamageError, and the file moved aside for inspection. Without ReporterOptions.Strict a reporting failure never fails
 // the caller. Secrets are removed before anything is spooled or sent
 // (widget HTML uploaded through an upload URL included): the client's API
 // key, the run's secrets (its replay configs' tokens, client secrets and

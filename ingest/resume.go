@@ -49,7 +49,8 @@ type ResumeResult struct {
 	CompletedRunID string
 	// Damaged lists the run's files with lines that could not be read
 	// (each also in Resume's error): the damaged lines were skipped, the
-	// rest was sent with the run, and the files are kept for inspection.
+	// rest was sent with the run, and the files are kept for inspection,
+	// moved aside once the run is finalized (see SpoolDamageError).
 	Damaged []*SpoolDamageError
 }
 
@@ -91,14 +92,22 @@ type ResumeResult struct {
 // while it lives) is left to that reporter, and an empty one (its writer
 // died before writing) is removed. A damaged line (a disk error, an edit
 // by hand) costs only what it held: Resume skips it, sends the rest of the
-// file with its run, keeps the file (and its widget files) on disk, marked
-// delivered once the run is finalized so that a later Resume sends nothing
-// more from it, and returns a *SpoolDamageError (ErrSpoolDamaged) naming
-// the file and the line, never its content, beside the results, every
-// time it finds the file until the file is removed (ResumeResult.Damaged
-// lists a run's). A file whose first line is damaged has no known run:
-// nothing of it is sent. opts apply to every request it sends, as
-// ReporterOptions.RequestOptions do.
+// file with its run, and returns a *SpoolDamageError (ErrSpoolDamaged)
+// naming the file and the line, never its content, beside the results
+// (ResumeResult.Damaged lists a run's). Once the run is finalized the file
+// is moved aside (its name, then DamagedExt), kept with its widget files
+// for inspection: no later Resume sends or reports it again. A file whose
+// first line is damaged has no known run: nothing of it is sent, and it is
+// moved aside at once. A damaged acknowledgement makes its chunk look
+// unsent: sent again, it is skipped by a run still open, and goes to a
+// "-resumed-" run when the run is complete (a duplicate, never a loss).
+//
+// Every result is delivered at least once. Resume sends what the files do
+// not acknowledge, appends acknowledgements, finalizes, then removes the
+// files (moves a damaged one aside); stopped at any step, the next Resume
+// sends again only what was not acknowledged, which the service skips
+// while the run is open, and finds nothing left once it is complete. opts
+// apply to every request it sends, as ReporterOptions.RequestOptions do.
 func Resume(ctx context.Context, svc *Service, dir string, opts ...option.RequestOption) ([]ResumeResult, error) {
 	return resume(ctx, svc, dir, slog.Default(), opts)
 }
@@ -129,7 +138,7 @@ func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opt
 	var order []key
 	var errs []error
 	runs := map[key]RunParams{}
-	damaged := map[string]bool{}
+	damaged := map[string]*SpoolDamageError{}
 	unread := map[key]error{} // a group with a file that could not be read through
 	for _, p := range paths {
 		switch state, err := spoolState(p); {
@@ -146,6 +155,14 @@ func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opt
 			continue
 		}
 		hdr, err := readSpoolHeader(p)
+		var d *SpoolDamageError
+		if errors.As(err, &d) {
+			// Its run is unknown and nothing of it can be sent: moved aside
+			// at once, so this Resume is the only one to report it.
+			if merr := moveAside(d); merr != nil {
+				errs = append(errs, merr)
+			}
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -167,7 +184,7 @@ func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opt
 		case err != nil:
 			unread[k] = err // the run waits for all of its files
 		case d != nil:
-			damaged[p] = true
+			damaged[p] = d
 			groups[k].Damaged = append(groups[k].Damaged, d)
 			errs = append(errs, d)
 		}
@@ -199,27 +216,28 @@ func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opt
 				g.CompletedRunID, g.ExternalRunID = runs[k].ExternalRunID, ext
 			}
 		}
-		if g.Err == nil {
-			for _, f := range g.Files {
-				if damaged[f] {
-					// Evidence, kept with its widget files; marked so that a
-					// later Resume does not send its results again.
-					if err := markDelivered(f); err != nil {
-						g.Err = err
-					}
-					continue
-				}
-				if err := os.Remove(f); err != nil {
-					g.Err = err
-				}
-				removeWidgets(f)
-			}
-		}
 		if g.Err != nil {
 			errs = append(errs, fmt.Errorf("run %s: %w", k.ext, g.Err))
+			out = append(out, *g)
+			continue
 		}
-		if g.Err == nil {
-			finalized[k.ext] = true
+		// Delivered and finalized: what fails from here on costs no result
+		// (every chunk of the files is acknowledged), so it is no failure
+		// of the run's, only of the cleanup, which a later Resume finishes.
+		finalized[k.ext] = true
+		for _, f := range g.Files {
+			if d := damaged[f]; d != nil {
+				// Evidence, kept with its widget files, out of every later
+				// Resume's way: its damage is reported this once.
+				if err := moveAside(d); err != nil {
+					errs = append(errs, fmt.Errorf("run %s (delivered): %w", k.ext, err))
+				}
+				continue
+			}
+			if err := os.Remove(f); err != nil {
+				errs = append(errs, fmt.Errorf("run %s (delivered): %w", k.ext, err))
+			}
+			removeWidgets(f)
 		}
 		out = append(out, *g)
 	}
@@ -330,10 +348,10 @@ func resumeRun(ctx context.Context, svc *Service, log *slog.Logger, project stri
 		// nothing to deliver. Otherwise the id was taken by another
 		// reporter or an earlier invocation, and its run takes no more
 		// results: they go to a run of their own rather than nowhere. (A
-		// resume stopped between finalizing and removing its files sends
-		// them again that way: a duplicate run, never a lost one.)
+		// resume of the run's own that stopped after finalizing left its
+		// files acknowledged: nothing goes there.)
 		var err error
-		if stored, err = storedReports(files, st.Summary); err != nil {
+		if stored, err = storedReports(intactFiles(g), st.Summary); err != nil {
 			return st, run.ExternalRunID, err
 		}
 		n, err := countUnacked(files, stored)
@@ -350,6 +368,19 @@ func resumeRun(ctx context.Context, svc *Service, log *slog.Logger, project stri
 	}
 	if err := sendUnacked(ctx, svc, log, project, st.RunID, stored, g); err != nil {
 		return nil, run.ExternalRunID, err
+	}
+	if run.ExternalRunID == g.ExternalRunID {
+		// Acknowledged before the finalize: a Resume stopped after it
+		// then finds the run complete with nothing left to send, not with
+		// results it would send to a "-resumed-" run. (A resumed run needs
+		// none: its id is the same the next time, and found complete it
+		// takes nothing more.) A failed ack costs that guard only: the
+		// results are stored, and the run is finalized all the same.
+		for _, f := range files {
+			if err := ackAll(f); err != nil {
+				log.Warn("projectops: ingest: resume: not acknowledged; should this resume stop before removing the file, the next one sends its results again", "err", err)
+			}
+		}
 	}
 	fin, err := svc.FinalizeRun(ctx, project, FinalizeParams{RunID: st.RunID, ExternalRunID: run.ExternalRunID})
 	return fin, run.ExternalRunID, err
@@ -466,6 +497,20 @@ func storedReports(files []string, sum *Summary) (chunkKey, error) {
 		return chunkKey{}, nil
 	}
 	return best, nil
+}
+
+// intactFiles returns g's Files but those with damaged lines: a damaged
+// one's report may have lost its "refused" mark, and a refused report
+// taken as stored would be lost, so it is never taken as stored (sent to a
+// resumed run, it is a duplicate at worst).
+func intactFiles(g *ResumeResult) []string {
+	var out []string
+	for _, f := range g.Files {
+		if !slices.ContainsFunc(g.Damaged, func(d *SpoolDamageError) bool { return d.Path == f }) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // countUnacked counts the results of files that were never acknowledged,

@@ -89,3 +89,31 @@ func TestResumeRemovesOrphanWidgetFiles(t *testing.T) {
 		}
 	}
 }
+
+// The widget files of a damaged spool file moved aside stay with it, for
+// inspection, however old: the orphan cleanup leaves them until the
+// damaged file is removed.
+func TestResumeKeepsTheWidgetFilesOfADamagedSpool(t *testing.T) {
+	t.Parallel()
+	svc, _ := fakeIngest(t, `{}`)
+	dir := t.TempDir()
+	kept := []string{"kept.1-ab.w1-0.widget.html", "kept.1-ab.w1-0.widget.html.stored"}
+	old := time.Now().Add(-2 * time.Minute)
+	for _, name := range append(kept, "kept.1-ab"+ingest.SpoolExt+ingest.DamagedExt) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res, err := ingest.Resume(t.Context(), svc, dir); err != nil || len(res) != 0 {
+		t.Fatalf("Resume = %+v, %v; want nothing to do", res, err)
+	}
+	for _, name := range kept {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s removed: %v", name, err)
+		}
+	}
+}

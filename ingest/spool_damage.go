@@ -14,18 +14,26 @@ import (
 // ErrSpoolDamaged is matched (errors.Is) by every *SpoolDamageError.
 var ErrSpoolDamaged = errors.New("projectops: ingest: damaged spool file")
 
+// DamagedExt ends the name of a damaged spool file Resume has moved aside
+// (its name, then DamagedExt): out of every later Resume's way, kept with
+// its widget files for inspection until it is removed.
+const DamagedExt = ".damaged"
+
 // SpoolDamageError reports a spool file with lines Resume could not read (a
 // disk error, a bit flip, an edit by hand). It names the file and the
 // lines, never what they hold: a spooled result can hold user data. Resume
-// skips the damaged lines only, delivers the rest of the file with its run,
-// and keeps the file on disk for inspection; once its run is finalized the
-// file is marked delivered (acknowledgements appended), so a later Resume
-// sends nothing more from it and reports it again until it is removed. A
-// damaged first line (the run record) leaves nothing of the file readable:
-// RunRecord is set and nothing of it is sent.
+// skips the damaged lines only and delivers the rest of the file with its
+// run. Once the run is finalized the file is moved aside (MovedTo), so a
+// later Resume neither sends nor reports it again. A damaged first line
+// (the run record) leaves nothing of the file readable: RunRecord is set,
+// nothing of it is sent, and the file is moved aside at once.
 type SpoolDamageError struct {
-	// Path is the spool file, kept where it was.
+	// Path is the spool file, as Resume found it.
 	Path string
+	// MovedTo is where the file was moved aside to (Path+DamagedExt), empty
+	// while it stays at Path: its run was not delivered, and the next
+	// Resume reads it again.
+	MovedTo string
 	// Line is the first damaged line, counting from 1.
 	Line int
 	// Lines counts the damaged lines.
@@ -37,18 +45,35 @@ type SpoolDamageError struct {
 
 // Error names the file and the lines, never their content.
 func (e *SpoolDamageError) Error() string {
+	where := "the file is kept"
+	if e.MovedTo != "" {
+		where = "the file is kept, moved aside to " + e.MovedTo
+	}
 	if e.RunRecord {
-		return "projectops: ingest spool " + e.Path + ": line 1 (the run record) is damaged: nothing of the file can be sent; the file is kept"
+		return "projectops: ingest spool " + e.Path + ": line 1 (the run record) is damaged: nothing of the file can be sent; " + where
 	}
 	s := "projectops: ingest spool " + e.Path + ": line " + strconv.Itoa(e.Line) + " is damaged"
 	if e.Lines > 1 {
 		s += " (" + strconv.Itoa(e.Lines) + " damaged lines)"
 	}
-	return s + ": what it held cannot be read and is skipped; the file is kept"
+	return s + ": what it held cannot be read and is skipped; " + where
 }
 
 // Is reports whether target is ErrSpoolDamaged.
 func (e *SpoolDamageError) Is(target error) bool { return target == ErrSpoolDamaged }
+
+// moveAside renames the damaged file out of the spool glob, recording
+// where in d: a rename is atomic, so a crash leaves the file either where
+// a later Resume reads it (all of it acknowledged: nothing is sent again)
+// or aside.
+func moveAside(d *SpoolDamageError) error {
+	to := d.Path + DamagedExt
+	if err := os.Rename(d.Path, to); err != nil {
+		return fmt.Errorf("projectops: ingest spool %s: moving the damaged file aside: %w", d.Path, err)
+	}
+	d.MovedTo = to
+	return nil
+}
 
 // decodeRecord decodes one spool line, reporting false for a damaged one:
 // not JSON, an unknown kind, or a chunk without its results array (a chunk
@@ -70,9 +95,11 @@ func decodeRecord(line []byte) (*spoolRecord, bool) {
 
 // eachLine calls fn with every intact record of the file, and damaged (when
 // not nil) with the number, from 1, of every damaged line, which fn never
-// sees. Blank lines are skipped; so is a last line without its newline: a
-// torn write (its writer was killed while writing it), whose chunk was
-// never sent either.
+// sees. Blank lines are skipped. A last line without its newline is read
+// when it is a whole record (a short write lost the newline only), and
+// skipped otherwise: a torn write (its writer was killed while writing
+// it), whose chunk was never sent either. Either way it reads the same
+// once appendAcks has ended it, so acknowledging never revives it.
 func eachLine(path string, fn func(*spoolRecord) error, damaged func(line int)) error {
 	f, err := openOwn(path)
 	if err != nil {
@@ -82,13 +109,14 @@ func eachLine(path string, fn func(*spoolRecord) error, damaged func(line int)) 
 	rd := bufio.NewReaderSize(f, 256<<10)
 	for n := 1; ; n++ {
 		line, err := rd.ReadBytes('\n')
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
+		last := errors.Is(err, io.EOF)
+		if err != nil && !last {
 			return err
 		}
 		rec, ok := decodeRecord(line)
+		if last && !ok {
+			return nil // torn, or no last line at all
+		}
 		if !ok {
 			if len(bytes.TrimSpace(line)) > 0 && damaged != nil {
 				damaged(n)
@@ -97,6 +125,9 @@ func eachLine(path string, fn func(*spoolRecord) error, damaged func(line int)) 
 		}
 		if err := fn(rec); err != nil {
 			return err
+		}
+		if last {
+			return nil
 		}
 	}
 }
@@ -117,14 +148,14 @@ func spoolDamage(path string) (*SpoolDamageError, error) {
 	return d, nil
 }
 
-// markDelivered appends an ack for every chunk of the damaged file at path
-// not acknowledged yet, once Resume has delivered them and finalized
-// their run: kept for inspection, the file must not have a later Resume
-// send them again (to a new run, the first being complete). Nothing
-// already in the file is changed; a torn last line is ended first, so the
-// acks stand on lines of their own (it then reads as one more damaged
-// line).
-func markDelivered(path string) error {
+// ackAll appends an ack for every chunk of the spool file at path not
+// acknowledged yet, once Resume has delivered them and before it finalizes
+// their run: should Resume stop before removing (or moving aside) the
+// file, the next one finds nothing to send again, rather than a complete
+// run with unacknowledged results (which go to a new run). Nothing
+// already in the file is changed; a last line without its newline is
+// ended first, so the acks stand on lines of their own.
+func ackAll(path string) error {
 	var seqs []int
 	if err := eachUnackedChunk(path, func(rec *spoolRecord, _ bool) error {
 		seqs = append(seqs, rec.Seq)
@@ -137,11 +168,11 @@ func markDelivered(path string) error {
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
-		return fmt.Errorf("projectops: ingest spool %s: marking it delivered: %w", path, err)
+		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
 	}
 	err = appendAcks(f, path, seqs)
 	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("projectops: ingest spool %s: marking it delivered: %w", path, cerr)
+		err = fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, cerr)
 	}
 	return err
 }
@@ -154,7 +185,7 @@ func appendAcks(f *os.File, path string, seqs []int) error {
 		return err
 	}
 	if li, err := os.Lstat(path); err != nil || !os.SameFile(fi, li) || !fi.Mode().IsRegular() {
-		return fmt.Errorf("projectops: ingest spool %s: changed while resumed; not marked delivered", path)
+		return fmt.Errorf("projectops: ingest spool %s: changed while resumed; not acknowledged", path)
 	}
 	var b []byte
 	if fi.Size() > 0 {
@@ -171,7 +202,7 @@ func appendAcks(f *os.File, path string, seqs []int) error {
 		b = append(append(b, rec...), '\n')
 	}
 	if _, err := f.Write(b); err != nil {
-		return fmt.Errorf("projectops: ingest spool %s: marking it delivered: %w", path, err)
+		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
 	}
 	return nil
 }

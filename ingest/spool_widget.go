@@ -231,9 +231,9 @@ func removeWidget(path string) {
 }
 
 // cleanWidgets removes the widget files in dir, and the blob ids kept
-// beside them, that no spool file belongs to once orphanAge old: a resume
-// killed between removing a spool file and its widget files leaves them,
-// and nothing else would remove them.
+// beside them, that no spool file (nor a damaged one moved aside) belongs
+// to once orphanAge old: a resume killed between removing a spool file and
+// its widget files leaves them, and nothing else would remove them.
 func cleanWidgets(dir string) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*"+widgetExt))
 	ids, _ := filepath.Glob(filepath.Join(dir, "*"+widgetExt+storedIDExt))
@@ -244,6 +244,9 @@ func cleanWidgets(dir string) {
 		}
 		if _, err := os.Lstat(filepath.Join(dir, base+SpoolExt)); !errors.Is(err, fs.ErrNotExist) {
 			continue // its spool's (or unknown: left alone)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, base+SpoolExt+DamagedExt)); !errors.Is(err, fs.ErrNotExist) {
+			continue // kept with its damaged spool file, for inspection
 		}
 		if i < len(files) {
 			removeWidget(p)
