@@ -17,6 +17,10 @@ const (
 	exitOK    = 0
 	exitGate  = 1 // a gate failed: run failed, snapshots differ, tool isError
 	exitError = 2 // bad usage, configuration, or an API error
+	// exitDamaged: report resume delivered all it could read but skipped
+	// damaged spool lines. Not 2: nothing is to be fixed or retried, and a
+	// CI job that must not pass over lost results unseen can tell it apart.
+	exitDamaged = 3
 )
 
 // usageError is a bad invocation: it exits 2 with a pointer to --help.
@@ -32,6 +36,12 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 type gateError struct{ msg string }
 
 func (e gateError) Error() string { return e.msg }
+
+// damageError is report resume's delivery with damaged spool lines
+// skipped (exit 3); each file is said on stderr before it.
+type damageError struct{ msg string }
+
+func (e damageError) Error() string { return e.msg }
 
 // codeError passes a child's exit status through (report -- CMD).
 type codeError struct{ code int }
@@ -49,9 +59,13 @@ func (a *app) exit(cmd *cobra.Command, err error) int {
 	}
 	var gate gateError
 	var child codeError
+	var damage damageError
 	switch {
 	case errors.As(err, &child):
 		return child.code
+	case errors.As(err, &damage):
+		fmt.Fprintf(a.stderr, "%s: %s\n", name, printableField(damage.msg))
+		return exitDamaged
 	case errors.As(err, &gate):
 		if gate.msg != "" {
 			fmt.Fprintf(a.stderr, "%s: %s\n", name, printableField(gate.msg))

@@ -186,13 +186,17 @@ names its file), while any other failed upload keeps that run's files,
 naming the widget file.
 A damaged spool file (a disk error, an edit by hand) costs only its damaged
 lines: they are skipped and said on stderr, by file and line number, never
-their content; everything else is delivered, and the file is kept for
-inspection, marked so that a later resume sends nothing more from it (it is
-reported until it is removed).
+their content; everything else is delivered. Once its run is finalized, the
+file is moved aside to its name with .damaged added, kept for inspection
+(remove it once inspected): no later resume sends or reports it again. A
+file whose first line (its run record) is damaged belongs to no run: nothing
+of it is sent, it is moved aside at once, and it is said on stderr only, not
+in the --json array of runs.
 Exit status: 0 when every spooled run was delivered, whatever their verdicts
 (delivery is this command's job; the tests' gate was the report that ran
-them); 2 when one could not be (its files are kept for another resume), or
-a spool file is damaged.`,
+them); 2 when one could not be (its files are kept for another resume); 3
+when everything was delivered but damaged lines were skipped (only the
+resume that skipped them exits 3).`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {
@@ -227,9 +231,12 @@ a spool file is damaged.`,
 				}
 				for _, d := range r.Damaged {
 					damaged++
-					what := "the rest of the file was delivered with the run; the file is kept for inspection and a later resume sends nothing more from it (remove it once inspected)"
-					if r.Err != nil {
+					what := "the rest of the file was delivered with the run"
+					switch {
+					case r.Err != nil:
 						what = "the run was not delivered; its files are kept for another resume"
+					case d.MovedTo != "":
+						what += "; the file is moved aside to " + d.MovedTo + " for inspection, and no later resume reads it (remove it once inspected)"
 					}
 					notef(a.stderr, resumePath, "run %s: spool file %s: %s skipped: %s", r.ExternalRunID, d.Path, damagedLines(d), what)
 				}
@@ -255,17 +262,35 @@ a spool file is damaged.`,
 				// answered them from its cache, or they could not record.
 				notef(a.stdout, resumePath, "nothing to resume in %s (tests recording with ingest.TBRecorder: run go test with -count=1, a cached package records nothing; a recording failure shows with go test -v)", dir)
 			}
+			// What belongs to no run (a damaged run record, a file that
+			// could not be read or removed) is said here, whatever else
+			// failed: the count of failed runs below must not hide it.
+			var others []error
+			for _, e := range splitErrors(unshownDamage(err, res)) {
+				var d *ingest.SpoolDamageError
+				if !errors.As(e, &d) || !d.RunRecord {
+					others = append(others, e)
+					continue
+				}
+				damaged++
+				where := "it is kept where it is"
+				if d.MovedTo != "" {
+					where = "it is moved aside to " + d.MovedTo + " for inspection (remove it once inspected)"
+				}
+				notef(a.stderr, resumePath, "spool file %s: line 1, its run record, is damaged: nothing of it can be sent; %s", d.Path, where)
+			}
 			switch {
 			case failed > 0: // each failure is printed above: the error only counts them
-				err = fmt.Errorf("%d of %d runs not resumed", failed, len(res))
-			case damaged > 0:
-				// Each damaged file of a run is printed above; any other
-				// failure (a file whose run is unknown) still is here.
-				if err = unshownDamage(err, res); err == nil {
-					err = fmt.Errorf("%d damaged spool files kept; everything else was delivered", damaged)
+				for _, e := range others {
+					notef(a.stderr, resumePath, "%s", errText(e))
 				}
+				return fmt.Errorf("%d of %d runs not resumed", failed, len(res))
+			case len(others) > 0:
+				return errors.Join(others...)
+			case damaged > 0:
+				return damageError{fmt.Sprintf("%d damaged spool files: their damaged lines were skipped, everything else was delivered", damaged)}
 			}
-			return err
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&dir, "spool", "", "spool `dir` to send (default $PROJECTOPS_SPOOL_DIR or the temp dir's)")
@@ -280,6 +305,18 @@ func damagedLines(d *ingest.SpoolDamageError) string {
 	return fmt.Sprintf("damaged line %d", d.Line)
 }
 
+// splitErrors returns the errors err joins, err alone when it joins none,
+// nothing when it is nil.
+func splitErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
 // unshownDamage is Resume's err without the damage of res's runs (printed
 // with their runs), nil when nothing else is left.
 func unshownDamage(err error, res []ingest.ResumeResult) error {
@@ -289,12 +326,8 @@ func unshownDamage(err error, res []ingest.ResumeResult) error {
 			shown[d] = true
 		}
 	}
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
 	var rest []error
-	for _, e := range errs {
+	for _, e := range splitErrors(err) {
 		if d, ok := e.(*ingest.SpoolDamageError); !ok || !shown[d] {
 			rest = append(rest, e)
 		}
@@ -314,16 +347,19 @@ type resumed struct {
 	Truncated int               `json:"truncated"`
 	Run       *ingest.RunResult `json:"run,omitempty"`
 	Error     string            `json:"error,omitempty"`
-	// Damaged lists the run's damaged spool files, kept: their damaged
-	// lines were skipped.
+	// Damaged lists the run's damaged spool files: their damaged lines
+	// were skipped, and each file is moved aside once the run is delivered.
 	Damaged []damagedSpool `json:"damaged,omitempty"`
 }
 
 // damagedSpool is a damaged spool file in resume's --json output.
 type damagedSpool struct {
-	File  string `json:"file"`
-	Line  int    `json:"line"`  // the first damaged line, from 1
-	Lines int    `json:"lines"` // how many are damaged
+	File string `json:"file"`
+	// MovedTo is where the file is kept, moved aside; empty while it
+	// stays (its run was not delivered).
+	MovedTo string `json:"movedTo,omitempty"`
+	Line    int    `json:"line"`  // the first damaged line, from 1
+	Lines   int    `json:"lines"` // how many are damaged
 }
 
 func resumeJSON(res []ingest.ResumeResult) []resumed {
@@ -334,7 +370,7 @@ func resumeJSON(res []ingest.ResumeResult) []resumed {
 			j.Error = errText(r.Err)
 		}
 		for _, d := range r.Damaged {
-			j.Damaged = append(j.Damaged, damagedSpool{File: d.Path, Line: d.Line, Lines: d.Lines})
+			j.Damaged = append(j.Damaged, damagedSpool{File: d.Path, MovedTo: d.MovedTo, Line: d.Line, Lines: d.Lines})
 		}
 		out = append(out, j)
 	}

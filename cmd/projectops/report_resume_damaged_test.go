@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/projectops/projectops-go/ingest"
+	"github.com/projectops/projectops-go/projectopstest"
 )
 
 // A damaged spool line is skipped, not the run: resume delivers the rest,
-// says on stderr which file and line were skipped (never what they held),
-// that the file is kept and that a later resume sends nothing more from
-// it, and exits 2. A second resume sends nothing again.
+// says on stderr which file and line were skipped (never what they held)
+// and where the file was moved aside, and exits 3. A second resume finds
+// nothing: it exits 0, as every later one on that directory does.
 func TestReportResumeDamagedSpool(t *testing.T) {
 	srv := reportEnv(t)
 	spool := t.TempDir()
@@ -41,22 +42,53 @@ func TestReportResumeDamagedSpool(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool)
-	if code != 2 || !strings.Contains(out, "2 results re-sent") ||
+	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool, "--json")
+	moved := files[0] + ingest.DamagedExt
+	if code != exitDamaged || !strings.Contains(out, `"resent": 2`) || !strings.Contains(out, `"line": 3`) ||
+		!strings.Contains(out, `"movedTo": "`+moved+`"`) ||
 		!strings.Contains(errOut, files[0]+": damaged line 3 skipped: the rest of the file was delivered") ||
-		!strings.Contains(errOut, "the file is kept") || !strings.Contains(errOut, "1 damaged spool files kept") ||
+		!strings.Contains(errOut, "moved aside to "+moved) || !strings.Contains(errOut, "1 damaged spool files: their damaged lines were skipped") ||
 		strings.Contains(errOut+out, secret) {
 		t.Errorf("resume: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if _, err := os.Stat(files[0]); err != nil {
-		t.Errorf("the damaged spool file was removed: %v", err)
+	if _, err := os.Stat(moved); err != nil {
+		t.Errorf("the damaged spool file was not kept: %v", err)
 	}
-	code, out, errOut = runReportCLI(t, "", "report", "resume", "--spool", spool, "--json")
-	if code != 2 || !strings.Contains(out, `"resent": 0`) || !strings.Contains(out, `"line": 3`) {
+	code, out, errOut = runReportCLI(t, "", "report", "resume", "--spool", spool)
+	if code != 0 || !strings.Contains(out, "nothing to resume") || errOut != "" {
 		t.Errorf("second resume: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	runs := srv.IngestedRuns("")
 	if len(runs) != 1 || runs[0].Summary.Total != 2 {
 		t.Errorf("runs = %+v, want one of the 2 intact results", runs)
+	}
+}
+
+// A spool file whose run record is damaged belongs to no run; beside a run
+// that fails to resume it is still said on stderr (the count of failed
+// runs does not replace it), once: the file is moved aside.
+func TestReportResumeRunRecordDamageSaidBesideAFailedRun(t *testing.T) {
+	srv := reportEnv(t)
+	spool := t.TempDir()
+	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Getenv: func(string) string { return "" }})
+	rec.Record(t, ingest.Result{CaseTitle: "a", Passed: true})
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(spool, "other.1-00000000"+ingest.SpoolExt)
+	if err := os.WriteFile(bad, []byte("\x00\x00garbage\n{\"kind\":\"chunk\",\"seq\":1,\"results\":[{\"caseTitle\":\"x\",\"passed\":true}]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv.SetFault("POST /projects/{projectId}/eval-ingest/runs/finalize", projectopstest.Fault{Status: 500})
+	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool, "--json")
+	if code != exitError || !strings.Contains(errOut, "spool file "+bad+": line 1, its run record, is damaged") ||
+		!strings.Contains(errOut, "moved aside to "+bad+ingest.DamagedExt) || !strings.Contains(errOut, "1 of 1 runs not resumed") ||
+		strings.Contains(errOut+out, "garbage") {
+		t.Errorf("exit %d: damaged %s not said; stdout %q stderr %q", code, bad, out, errOut)
+	}
+	srv.ClearFaults()
+	code, out, errOut = runReportCLI(t, "", "report", "resume", "--spool", spool)
+	if code != 0 || strings.Contains(errOut, bad) {
+		t.Errorf("second resume: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -42,7 +42,8 @@ The API key is read from PROJECTOPS_API_KEY only (never a flag: shell history).
 Text output escapes control characters in what the service sends (\x1b),
 and newlines within a field of a line (\n); --json keeps every string exact.
 Exit status: 0 success; 1 a gate failed (a run, a build or reported tests
-failed, snapshots differ, a tool returned isError); 2 bad usage or an API error.`,
+failed, snapshots differ, a tool returned isError); 2 bad usage or an API error;
+3 report resume skipped damaged spool lines (everything else delivered).`,
 		Args:          noSubcommand,
 		RunE:          missingSubcommand,
 		SilenceErrors: true, // printed once, by app.exit
