@@ -219,7 +219,7 @@ func (r *Reporter) Record(ctx context.Context, res Result) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("projectops: ingest: encoding result %q: %w", r.shownTitle(res.CaseTitle), err)
+		return unencodable(&res, r.shownTitle(res.CaseTitle), err)
 	}
 	if r.n > 0 && (r.n >= r.opt.ChunkSize || len(r.buf)+1+len(b) > r.opt.ChunkBytes-chunkOverhead) {
 		if err := r.cut(ctx); err != nil {

@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,4 +96,26 @@ func (r *Reporter) uploadWidgets(ctx context.Context, res *Result) (bool, error)
 		s.WidgetHTML, s.WidgetHTMLBlobID, uploaded = "", id, true
 	}
 	return uploaded, nil
+}
+
+// unencodable is Record's error for a result that failed to encode as err
+// says. A value encoding/json cannot encode (a NaN or an infinity, a
+// channel, a func) is the caller's, as a blank title is: a
+// VALIDATION_ERROR naming metadata.<key> when a metadata value is the cause
+// (the first by key order), else the result. title is the result's title
+// as it may be shown (redacted).
+func unencodable(res *Result, title string, err error) error {
+	var ve *json.UnsupportedValueError
+	var te *json.UnsupportedTypeError
+	if !errors.As(err, &ve) && !errors.As(err, &te) {
+		return fmt.Errorf("projectops: ingest: encoding result %q: %w", title, err)
+	}
+	field := "result"
+	for _, k := range slices.Sorted(maps.Keys(res.Metadata)) {
+		if _, merr := json.Marshal(res.Metadata[k]); merr != nil {
+			field, err = "metadata."+k, merr
+			break
+		}
+	}
+	return apierr.Invalid(field, fmt.Sprintf("result %q: %s cannot be encoded as JSON (%v)", title, field, err))
 }

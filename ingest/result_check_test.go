@@ -44,6 +44,30 @@ func TestRecordRefusesBadTitlesAndIDs(t *testing.T) {
 	wantRows(t, f.srv, out.Run.RunID, ok)
 }
 
+// A metadata value encoding/json cannot encode (a NaN, an infinity nested
+// in a list, a channel, a func) is the caller's error, as a blank title
+// is: a VALIDATION_ERROR naming metadata.<key>, the result recorded
+// nowhere, and the reporter goes on.
+func TestRecordRefusesUnencodableMetadata(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	r, _ := newReporter(t, f.c, nil)
+	for name, v := range map[string]any{"nan": math.NaN(), "nested inf": []any{map[string]any{"s": math.Inf(1)}},
+		"chan": make(chan int), "func": func() {}} {
+		err := r.Record(t.Context(), ingest.Result{CaseTitle: "c", Passed: true, Metadata: map[string]any{"fine": 1, "k": v}})
+		if e := wantCode(t, err, projectops.CodeValidation, "metadata.k"); !strings.Contains(e.Message, "metadata.k cannot be encoded as JSON") {
+			t.Errorf("%s: message = %q", name, e.Message)
+		}
+	}
+	ok := []ingest.Result{{CaseTitle: "ok", Passed: true, Metadata: map[string]any{"score": 0.5}}}
+	record(t, r, ok)
+	out, err := r.Close(t.Context())
+	if err != nil || out.Err != nil {
+		t.Fatalf("Close = %+v, %v", out, err)
+	}
+	wantRows(t, f.srv, out.Run.RunID, ok)
+}
+
 // A Jest test whose name is blank is sent as "(unnamed test)", not refused.
 func TestReadJestBlankTitle(t *testing.T) {
 	t.Parallel()

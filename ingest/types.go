@@ -41,7 +41,7 @@ type Result struct {
 	// the service's own reporter sends, which the service accepts since
 	// 2026-08-05 (the 07-09 reference documents strings, numbers and
 	// booleans only). A value encoding/json cannot encode (NaN, a channel)
-	// is Record's error, sent nowhere.
+	// is Record's VALIDATION_ERROR, naming metadata.<key>, sent nowhere.
 	Metadata       map[string]any `json:"metadata,omitempty"`
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
