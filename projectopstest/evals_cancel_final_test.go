@@ -113,8 +113,10 @@ func TestCancelledRunningIterationKeepsDuration(t *testing.T) {
 // no stored trace (404 TRACE_NOT_AVAILABLE). It used to be started on the
 // dead context: startedAt set, usage zeros, and an empty trace served 200.
 func TestEvalTimedOutQueuedIterationNeverStarted(t *testing.T) {
-	f := newEvalFix(t, projectopstest.WithEvalParallelism(1), projectopstest.WithEvalRunDeadline(300*time.Millisecond),
-		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { <-ctx.Done(); return ctx.Err() }))
+	fire := make(chan struct{})
+	f := newEvalFix(t, projectopstest.WithEvalParallelism(1), projectopstest.WithEvalRunDeadlineFire(fire),
+		// The first iteration runs until the deadline, which it passes.
+		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { close(fire); <-ctx.Done(); return ctx.Err() }))
 	slow := func(title string) evals.Test {
 		return evals.Test{Title: title, Steps: []evals.Step{evals.InteractStep("i", map[string]any{"click": "x"})}}
 	}

@@ -35,11 +35,29 @@ func newEvalEngine(s *Server, o evalOptions) *evalEngine {
 func (e *evalEngine) startRunLocked(run *evalRunRec) {
 	s := e.s
 	ctx, cancel := context.WithTimeout(s.ctx, e.opts.deadline)
+	if fire := e.opts.fireDeadline; fire != nil {
+		ctx, cancel = deadlineOn(ctx, cancel, fire)
+	}
 	run.cancelFn = cancel
 	if !s.goBackground(func(context.Context) { e.executeRun(ctx, run) }) {
 		cancel() // closed: the run never starts
 		s.st.endRun(run, evals.StatusCancelled)
 	}
+}
+
+// deadlineOn derives a run context that also ends, with the cause
+// context.DeadlineExceeded as a passed deadline gives, once fire is closed.
+// cancel releases ctx, as the returned function releases both.
+func deadlineOn(ctx context.Context, cancel context.CancelFunc, fire <-chan struct{}) (context.Context, context.CancelFunc) {
+	cctx, cancelCause := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-fire:
+			cancelCause(context.DeadlineExceeded)
+		case <-cctx.Done():
+		}
+	}()
+	return cctx, func() { cancelCause(nil); cancel() }
 }
 
 // runEnv is what every iteration of a run shares: the tools of its servers.
@@ -105,6 +123,12 @@ func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {
 	for _, sv := range servers {
 		tools, err := e.runner.Tools(ctx, env.userID, env.projectID, sv.ID)
 		if err != nil {
+			if ctx.Err() != nil {
+				// The run's deadline (or the server's close) cut the
+				// listing short: that, not the server, settles the run,
+				// so it ends timed_out rather than failed.
+				break
+			}
 			if env.listErr == nil {
 				env.listErr, env.listErrServer = err, sv.ID
 			}
@@ -165,7 +189,7 @@ func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec, threw bool)
 	switch {
 	case threw:
 		status = evals.StatusFailed
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case errors.Is(context.Cause(ctx), context.DeadlineExceeded):
 		status = evals.StatusTimedOut
 	case ctx.Err() != nil: // the server is closing
 		status = evals.StatusCancelled

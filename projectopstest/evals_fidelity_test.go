@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -86,8 +85,9 @@ func TestModelAPIKeysEmptyValueAccepted(t *testing.T) {
 // a timed-out run "already timed_out".
 func TestCancelTimedOutRunMessage(t *testing.T) {
 	t.Parallel()
-	f := newEvalFix(t, projectopstest.WithEvalParallelism(1), projectopstest.WithEvalRunDeadline(200*time.Millisecond),
-		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { <-ctx.Done(); return ctx.Err() }))
+	fire := make(chan struct{})
+	f := newEvalFix(t, projectopstest.WithEvalParallelism(1), projectopstest.WithEvalRunDeadlineFire(fire),
+		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { close(fire); <-ctx.Done(); return ctx.Err() }))
 	rc := f.create(t, evals.RunParams{Tests: []evals.Test{{Title: "x", Steps: []evals.Step{evals.InteractStep("i", map[string]any{"click": "x"})}}}})
 	if run := f.awaitRun(t, rc.RunID); run.Status != evals.StatusTimedOut {
 		t.Fatalf("setup: run %s", run.Status)

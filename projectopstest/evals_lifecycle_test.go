@@ -87,8 +87,11 @@ func TestEvalCancelFinishedRunConflicts(t *testing.T) {
 
 func TestEvalRunDeadline(t *testing.T) {
 	t.Parallel()
-	f := newEvalFix(t, projectopstest.WithEvalRunDeadline(50*time.Millisecond), projectopstest.WithEvalParallelism(1))
+	fire := make(chan struct{})
+	f := newEvalFix(t, projectopstest.WithEvalRunDeadlineFire(fire), projectopstest.WithEvalParallelism(1))
 	rc := f.create(t, evals.RunParams{Tests: []evals.Test{blockTest("slow"), echoTest("later", "x")}})
+	f.awaitBlocked(t)
+	close(fire) // the deadline passes while the block call is in flight
 	run := f.awaitRun(t, rc.RunID)
 	if run.Status != evals.StatusTimedOut || run.Result != evals.ResultFailed {
 		t.Fatalf("run = %+v", run)

@@ -62,6 +62,9 @@ type evalOptions struct {
 	hooks       EvalHooks
 	maxRuns     int           // runs_cap.go
 	stepDelay   time.Duration // evals_pacing.go
+	// fireDeadline, when closed, passes every run's deadline at once: a
+	// test's handle on where in a run the deadline lands (export_test.go).
+	fireDeadline <-chan struct{}
 }
 
 func (o evalOptions) withDefaults() evalOptions {

@@ -60,7 +60,7 @@ func (x *iterExec) store(ctx context.Context, run *evalRunRec) {
 	}
 	if !done {
 		it.status = evals.StatusCancelled
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 			it.errText = "run deadline exceeded"
 		}
 		return

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -16,10 +18,12 @@ import (
 // and no trace (404 TRACE_NOT_AVAILABLE, api-spec.md 4.4), not a zero
 // usage and an empty trace.
 func TestTimedOutRunUnranIteration(t *testing.T) {
+	fire := make(chan struct{})
 	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(100000, 100000),
-		projectopstest.WithEvalRunDeadline(20*time.Millisecond),
+		projectopstest.WithEvalRunDeadlineFire(fire),
 		projectopstest.WithEvalHooks(projectopstest.EvalHooks{BeforeIteration: func(ctx context.Context, runID, itID string) error {
-			<-ctx.Done() // the iteration never gets to run its steps
+			close(fire) // the deadline passes before the first step
+			<-ctx.Done()
 			return nil
 		}}))
 	ws := srv.Default()
@@ -54,5 +58,48 @@ func TestTimedOutRunUnranIteration(t *testing.T) {
 	}
 	if _, err := c.Evals.Runs.Trace(ctx, ws.ProjectID, run.ID, it.ID); !errors.Is(err, projectops.ErrTraceNotAvailable) {
 		t.Errorf("trace: %v; want 404 TRACE_NOT_AVAILABLE", err)
+	}
+}
+
+// A run whose deadline passes while its servers' tools are being listed is
+// timed_out: the listing the deadline cut short is not the server failing
+// (which would make the run failed). The deadline fires from inside the
+// server's tools/list, which answers only once the test is over.
+func TestRunDeadlineDuringToolListing(t *testing.T) {
+	t.Parallel()
+	fire, release := make(chan struct{}), make(chan struct{})
+	f := newEvalFix(t, projectopstest.WithEvalRunDeadlineFire(fire))
+	t.Cleanup(func() { close(release) }) // runs before the server's close
+	m := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
+	mcp.AddTool(m, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Echo: " + in.Message}}}, nil, nil
+	})
+	m.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				close(fire) // the run lists its server's tools once
+				select {
+				case <-ctx.Done():
+				case <-release:
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	id, err := f.srv.AddServer(projectopstest.ServerSpec{ProjectID: f.ws.ProjectID, Name: "slow", MCPServer: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := f.create(t, evals.RunParams{ServerIDs: []string{id}, Tests: []evals.Test{echoTest("a", "x")}})
+	run := f.awaitRun(t, rc.RunID)
+	if run.Status != evals.StatusTimedOut {
+		t.Fatalf("run status %q, want timed_out", run.Status)
+	}
+	page, err := f.c.Evals.Runs.ListIterations(t.Context(), f.ws.ProjectID, run.ID, nil)
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("iterations: %v %+v", err, page)
+	}
+	if it := page.Items[0]; it.Status != evals.StatusCancelled || it.Error != "run deadline exceeded" {
+		t.Errorf("iteration %q (%q), want cancelled by the run deadline", it.Status, it.Error)
 	}
 }
