@@ -85,14 +85,20 @@ type decodedText struct {
 	c   []byte
 	src []int
 	esc []bool
+	// read counts the bytes of text the last decode examined, a measure
+	// of its work a test can hold to linear without timing it (a run of
+	// backslashes was once read again from each of its bytes).
+	read int
 }
 
 // decode fills d from text, a string's text, and at (see
 // redactEscapedTokens).
 func (d *decodedText) decode(text []byte, at []int) {
-	d.c, d.src, d.esc = d.c[:0], d.src[:0], d.esc[:0]
+	d.c, d.src, d.esc, d.read = d.c[:0], d.src[:0], d.esc[:0], 0
 	for i := 0; i < len(text); {
-		if n := escapedTokenChar(text, i); n > 0 {
+		n, read := escapedTokenChar(text, i)
+		d.read += read
+		if n > 0 {
 			d.c = append(d.c, unhex(text[i+n-2])<<4|unhex(text[i+n-1]))
 			d.src = append(d.src, i)
 			d.esc = append(d.esc, true)
@@ -102,7 +108,9 @@ func (d *decodedText) decode(text []byte, at []int) {
 		// Every backslash of a run ends where the run does, so none of
 		// them starts an escape when its first does not: the run is taken
 		// as it is, or a long one is read again from each of its bytes.
-		for j := skipBackslashes(text, i); i < j; i++ {
+		j := skipBackslashes(text, i)
+		d.read += j - i
+		for ; i < j; i++ {
 			d.c = append(d.c, text[i])
 			d.src = append(d.src, i)
 			d.esc = append(d.esc, at[i+1]-at[i] > 1)
@@ -258,19 +266,20 @@ func skipBackslashes(text []byte, i int) int {
 // escapedTokenChar returns the length of the \u00XX escape of a token
 // character (isBearerChar: a word character or one of . ~ + / =) at
 // text[i], behind one or more backslashes (JSON quoted in text escapes its
-// own escapes again), or 0.
-func escapedTokenChar(text []byte, i int) int {
+// own escapes again), or 0; read is how many bytes it examined.
+func escapedTokenChar(text []byte, i int) (n, read int) {
 	j := i
 	for j < len(text) && text[j] == '\\' {
 		j++
 	}
+	read = j - i + 1
 	if j == i || j+5 > len(text) || text[j] != 'u' || text[j+1] != '0' || text[j+2] != '0' || !isHex(text[j+3]) || !isHex(text[j+4]) {
-		return 0
+		return 0, read
 	}
 	if !isBearerChar(unhex(text[j+3])<<4 | unhex(text[j+4])) {
-		return 0
+		return 0, read
 	}
-	return j + 5 - i
+	return j + 5 - i, read
 }
 
 // hasEscapedTokenChar reports whether b holds a \u00XX escape of a token
