@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -177,14 +178,17 @@ func TestCloseLetsInFlightFinish(t *testing.T) {
 // connection.
 func TestCloseLetsSlowRequestFinish(t *testing.T) {
 	t.Parallel()
-	srv := projectopstest.NewTestServer(t, noLimit)
+	served := make(chan struct{}, 1)
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithLogger(slog.New(servedSignal{served})))
 	ws := srv.Default()
 	srv.SetFault("GET /me", projectopstest.Fault{Latency: 300 * time.Millisecond})
 	c, prefix := dialRaw(t, srv)
 	if _, err := io.WriteString(c, "GET "+prefix+"/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+ws.APIKey+"\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // the request is waiting out its latency
+	// Closed before the double has read it, the request is not in flight
+	// and its connection may be dropped: wait until it is being served.
+	<-served
 	closed := make(chan error, 1)
 	go func() { closed <- srv.Close() }()
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
@@ -222,3 +226,22 @@ func TestStalledBodyWithUpgradeHeaderTimesOut(t *testing.T) {
 		t.Errorf("status %d, want 400 VALIDATION_ERROR", resp.StatusCode)
 	}
 }
+
+// servedSignal is a slog handler that logs nothing and signals once a
+// request is being served: the double asks it whether to log a request as
+// the request arrives (the context it asks with is a served request's).
+type servedSignal struct{ served chan<- struct{} }
+
+func (h servedSignal) Enabled(ctx context.Context, _ slog.Level) bool {
+	if ctx.Value(http.ServerContextKey) != nil {
+		select {
+		case h.served <- struct{}{}:
+		default:
+		}
+	}
+	return false
+}
+
+func (servedSignal) Handle(context.Context, slog.Record) error { return nil }
+func (h servedSignal) WithAttrs([]slog.Attr) slog.Handler      { return h }
+func (h servedSignal) WithGroup(string) slog.Handler           { return h }

@@ -40,7 +40,9 @@ func TestCloseWithStalledTunnelHost(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // the relay session runs; the host never reads
 	start := time.Now()
 	_ = srv.Close()
-	if d := time.Since(start); d > 3*time.Second {
+	// Waiting on the host takes the close handshake's whole 5 s: anything
+	// shorter shows the relay cut it, however slow the machine.
+	if d := time.Since(start); d >= 5*time.Second {
 		t.Fatalf("Server.Close took %v with a stalled tunnel host (the close handshake's 5 s)", d)
 	}
 }
