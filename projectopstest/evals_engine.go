@@ -38,7 +38,7 @@ func (e *evalEngine) startRunLocked(run *evalRunRec) {
 	if fire := e.opts.fireDeadline; fire != nil {
 		ctx, cancel = deadlineOn(ctx, cancel, fire)
 	}
-	run.cancelFn = cancel
+	run.cancelFn, run.runCtx = cancel, ctx
 	if !s.goBackground(func(context.Context) { e.executeRun(ctx, run) }) {
 		cancel() // closed: the run never starts
 		s.st.endRun(run, evals.StatusCancelled)
@@ -164,6 +164,12 @@ func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {
 	e.finishRun(ctx, run, env.listErr != nil)
 }
 
+// deadlinePassed reports whether the run's deadline has fired, whether or
+// not its executor has noticed yet.
+func (r *evalRunRec) deadlinePassed() bool {
+	return r.runCtx != nil && errors.Is(context.Cause(r.runCtx), context.DeadlineExceeded)
+}
+
 // execCancel releases the run's context; safe after exec was cleared.
 func (r *evalRunRec) execCancel() {
 	if c := r.cancelFn; c != nil {
@@ -194,7 +200,23 @@ func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec, threw bool)
 	case ctx.Err() != nil: // the server is closing
 		status = evals.StatusCancelled
 	}
+	finished := e.settleLocked(run, status)
+	s.mu.Unlock()
+	if finished != nil {
+		finished()
+	}
+}
+
+// settleLocked makes run, not yet terminal, terminal with status: its
+// unfinished iterations are cancelled (by the deadline when timed_out; one
+// still executing ran until now, and what it finishes later is not
+// stored). It returns the RunFinished call to make once Server.mu is
+// released, or nil.
+func (e *evalEngine) settleLocked(run *evalRunRec, status evals.Status) func() {
 	for _, it := range run.iters {
+		if it.status == evals.StatusRunning && !it.startedAt.IsZero() {
+			it.duration = e.s.now().Sub(it.startedAt)
+		}
 		if it.status == evals.StatusPending || it.status == evals.StatusRunning {
 			it.status = evals.StatusCancelled
 			if status == evals.StatusTimedOut && it.errText == "" {
@@ -202,12 +224,12 @@ func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec, threw bool)
 			}
 		}
 	}
-	s.st.endRun(run, status)
-	hook := e.opts.hooks.RunFinished
-	s.mu.Unlock()
-	if hook != nil {
-		hook(run.id, status)
+	e.s.st.endRun(run, status)
+	if hook := e.opts.hooks.RunFinished; hook != nil {
+		id := run.id
+		return func() { hook(id, status) }
 	}
+	return nil
 }
 
 // endRun makes run terminal with status and computes its result: it

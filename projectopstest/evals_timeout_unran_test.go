@@ -103,3 +103,37 @@ func TestRunDeadlineDuringToolListing(t *testing.T) {
 		t.Errorf("iteration %q (%q), want cancelled by the run deadline", it.Status, it.Error)
 	}
 }
+
+// A cancel that comes after the run's deadline passed, while an iteration
+// that does not heed it keeps the run from settling, finds the run
+// timed_out (409, "already timed_out"), as it reads once settled: the
+// deadline, not the later cancel, decides the run's end.
+func TestCancelAfterDeadlineBeforeSettle(t *testing.T) {
+	t.Parallel()
+	fire, past, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	f := newEvalFix(t, projectopstest.WithEvalRunDeadlineFire(fire),
+		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error {
+			close(fire)
+			<-ctx.Done() // the deadline has passed
+			close(past)
+			<-release // and the iteration goes on regardless
+			return nil
+		}))
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{{Title: "x", Steps: []evals.Step{evals.InteractStep("i", map[string]any{"click": "x"})}}}})
+	<-past
+	st, m := rawEval(t, f, "POST", "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/cancel", "")
+	close(release)
+	if st != 409 || m["message"] != "Cannot cancel a run that already timed_out" {
+		t.Errorf("cancel after the deadline: %d %v, want 409 already timed_out", st, m)
+	}
+	if run := f.awaitRun(t, rc.RunID); run.Status != evals.StatusTimedOut {
+		t.Errorf("run status %q, want timed_out", run.Status)
+	}
+	page, err := f.c.Evals.Runs.ListIterations(t.Context(), f.ws.ProjectID, rc.RunID, nil)
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("iterations: %v %+v", err, page)
+	}
+	if it := page.Items[0]; it.Status != evals.StatusCancelled || it.Error != "run deadline exceeded" {
+		t.Errorf("iteration %q (%q), want cancelled by the run deadline", it.Status, it.Error)
+	}
+}

@@ -63,6 +63,7 @@ type evalRunRec struct {
 
 	exec     *runExec           // nil once the run is terminal, or for ingested runs
 	cancelFn context.CancelFunc // ends the run's context (engine runs)
+	runCtx   context.Context    // the run's context, to see its deadline pass (engine runs)
 	ext      *runExternal       // ingested runs only (records_evalruns.go)
 }
 

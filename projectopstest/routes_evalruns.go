@@ -175,6 +175,13 @@ func cancelEvalRun(c *call, _ *noBody) (views.Run, *edge.Error) {
 		// The service's message names the status as stored ("already
 		// timed_out").
 		return views.Run{}, edge.NewError(shared.CodeConflict, "Cannot cancel a run that already "+string(run.status), nil)
+	case run.deadlinePassed():
+		// Its deadline passed before the cancel came, and its executor
+		// has yet to settle it: it is timed_out, as it reads a moment on.
+		if finished := c.s.ev.settleLocked(run, evals.StatusTimedOut); finished != nil {
+			c.after(finished)
+		}
+		return views.Run{}, edge.NewError(shared.CodeConflict, "Cannot cancel a run that already "+string(run.status), nil)
 	default:
 		for _, it := range run.iters {
 			if it.status == evals.StatusRunning && !it.startedAt.IsZero() {
