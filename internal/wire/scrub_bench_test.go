@@ -24,3 +24,26 @@ func BenchmarkSecretScrubber(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSecretScrubberWorstCase measures the encoded pass on the inputs
+// that cost it most: a secret of ambiguous characters ('\' spelled as
+// itself, "\\" or under two layers) against text of nothing but them,
+// where every position starts a spelling and each reaches many ends. The
+// secret's last character never comes, so every start is walked in full.
+func BenchmarkSecretScrubberWorstCase(b *testing.B) {
+	bs := func(n int) string { return strings.Repeat(`\`, n) }
+	for _, c := range []struct{ name, secret, text string }{
+		{"bs8-in-bs-64KiB", bs(8) + "Z", bs(64 << 10)},
+		{"bs16-in-bs-16KiB", bs(16) + "Z", bs(16 << 10)},
+		{"bs64-in-bs-2KiB", bs(64) + "Z", bs(2 << 10)},
+		{"bsquote128-in-bsbsbsquote-32KiB", strings.Repeat(`\"`, 128) + "Z", strings.Repeat(`\\\"`, 8<<10)},
+		{"bs16-in-pct5C-64KiB", bs(16) + "Z", strings.Repeat(`%5C`, 22000)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = SecretScrubber(c.secret)(c.text)
+			}
+		})
+	}
+}
