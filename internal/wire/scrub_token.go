@@ -52,9 +52,18 @@ func wholeToken(s string, i, j int) bool {
 // escape starts with '%' or '\', an edge already (so "7304%41" goes too,
 // the safe side).
 func tokenAt(s string, i, j int, first, last byte) bool {
-	if isWordByte(first) && i > 0 && isWordByte(s[i-1]) && !escapedEdgeBefore(s, i) {
-		return false
-	}
+	return tokenStartsAt(s, i, first) && tokenEndsAt(s, j, last)
+}
+
+// tokenStartsAt is tokenAt's test at the match's start i alone: the two
+// ends are judged apart, so the encoded pass can drop a start before it
+// walks from it and an end whatever start reached it.
+func tokenStartsAt(s string, i int, first byte) bool {
+	return !isWordByte(first) || i == 0 || !isWordByte(s[i-1]) || escapedEdgeBefore(s, i)
+}
+
+// tokenEndsAt is tokenAt's test at the match's end j alone.
+func tokenEndsAt(s string, j int, last byte) bool {
 	return j == len(s) || !isWordByte(s[j]) || !isWordByte(last)
 }
 
