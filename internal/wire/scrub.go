@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // reCredField is an OAuth credential named by its field in a message the
@@ -133,10 +134,7 @@ func SecretScrubber(values ...string) func(string) string {
 	encoded := sync.OnceValue(func() []encodedValue {
 		all := make([]encodedValue, len(vals))
 		for i, v := range vals {
-			all[i].v = v
-			if len(v) >= minScrubbed {
-				all[i].first = firstLayers(v)
-			}
+			all[i] = newEncodedValue(v, len(v) >= minScrubbed)
 		}
 		return all
 	})
@@ -151,8 +149,10 @@ func SecretScrubber(values ...string) func(string) string {
 		// Every encoded spelling has a '%' or '\' (or a '+' for a
 		// space): text without them, the common case, is done.
 		if mayEncode(s, spaced) {
-			for _, e := range encoded() {
-				s = replaceEncoded(s, e.v, "[REDACTED]", len(e.v) < minScrubbed, e.first)
+			var w encodedWalk // its memory serves every value
+			all := encoded()
+			for i := range all {
+				s = replaceEncoded(&w, s, &all[i], "[REDACTED]", len(all[i].v) < minScrubbed)
 			}
 		}
 		return RedactSecretParams(CredFields(s, "[REDACTED]"))
@@ -162,9 +162,53 @@ func SecretScrubber(values ...string) func(string) string {
 // longestFirst orders longer values first.
 func longestFirst(a, b string) int { return len(b) - len(a) }
 
-// encodedValue is a value for the encoded pass (replaceEncoded) and, for
-// one taken out under two layers, its characters' first-layer spellings.
+// encodedValue is a value for the encoded pass (replaceEncoded): its
+// characters and, for one taken out under two layers, their first-layer
+// spellings.
 type encodedValue struct {
-	v     string
-	first [][]string
+	v        string
+	chars    []encodedChar
+	first    [][]string
+	reach    int // the furthest one character's spelling runs
+	distinct int // characters that differ (encodedChar.id)
+}
+
+// encodedChar is one character of a value: its bytes and its rune, or -1
+// for a byte that is no UTF-8, and id, the same for each occurrence of
+// the character in the value (its spellings' ends at a position are found
+// once for them all).
+type encodedChar struct {
+	ch string
+	r  rune
+	id int
+}
+
+// newEncodedValue is v for the encoded pass, under two layers if layered.
+func newEncodedValue(v string, layered bool) encodedValue {
+	e := encodedValue{v: v, reach: 12} // spellEnds's longest: 4 bytes as %XX, or a surrogate pair
+	ids := map[string]int{}
+	for i := 0; i < len(v); {
+		r, size := utf8.DecodeRuneInString(v[i:])
+		if r == utf8.RuneError && size == 1 {
+			r = -1
+		}
+		ch := v[i : i+size]
+		id, ok := ids[ch]
+		if !ok {
+			id = len(ids)
+			ids[ch] = id
+		}
+		e.chars = append(e.chars, encodedChar{ch, r, id})
+		i += size
+	}
+	e.distinct = len(ids)
+	if layered {
+		e.first = firstLayers(v)
+		for _, sp := range e.first {
+			for _, f := range sp {
+				e.reach = max(e.reach, 6*len(f)) // each byte as a \u00XX
+			}
+		}
+	}
+	return e
 }

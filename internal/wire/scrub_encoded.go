@@ -14,62 +14,32 @@ func mayEncode(s string, spaced bool) bool {
 	return strings.ContainsAny(s, `%\`) || spaced && strings.IndexByte(s, '+') >= 0
 }
 
-// replaceEncoded replaces with repl each spelling of v in s where every
-// character of v stands as it is or encoded, each on its own (so mixtures
-// match too): a byte as %XX (either hex case), a space as '+', a rune as
-// a JSON \uXXXX (either hex case; a UTF-16 surrogate pair past U+FFFF) or
-// as its short escape (\/, \", \\, \b, \f, \n, \r, \t), and a byte that is
-// no UTF-8 as \ufffd, as encoding/json writes it. With whole, a match must
-// stand as a whole token (tokenAt), as replaceTokens has it for short
-// values. With first (firstLayers(v)), a character may also stand under
-// two layers (appendLayeredEnds). Of a match's possible ends the longest
-// wins, so that an ambiguous "%25" (v's '%' encoded, or '%' followed by
-// "25") leaves nothing of the secret behind.
-func replaceEncoded(s, v, repl string, whole bool, first [][]string) string {
-	if v == "" {
+// replaceEncoded replaces with repl each spelling of e.v in s where every
+// character of it stands as it is or encoded, each on its own (so
+// mixtures match too): a byte as %XX (either hex case), a space as '+', a
+// rune as a JSON \uXXXX (either hex case; a UTF-16 surrogate pair past
+// U+FFFF) or as its short escape (\/, \", \\, \b, \f, \n, \r, \t), and a
+// byte that is no UTF-8 as \ufffd, as encoding/json writes it. With
+// whole, a match must stand as a whole token (tokenAt), as replaceTokens
+// has it for short values. With e.first (firstLayers), a character may
+// also stand under two layers (layeredEnds). The leftmost match wins, and
+// of its possible ends the longest, so that an ambiguous "%25" (a '%'
+// encoded, or '%' followed by "25") leaves nothing of the secret behind.
+// w is the memory the walk reuses (see encodedWalk for its cost).
+func replaceEncoded(w *encodedWalk, s string, e *encodedValue, repl string, whole bool) string {
+	if e.v == "" {
 		return s
 	}
+	w.start(e)
 	var b strings.Builder
-	var bufA, bufB [8]int // position sets, usually of one or two
-	cur, next := bufA[:0], bufB[:0]
 	last := 0
-	for p := 0; p < len(s); p++ {
-		if c := s[p]; c != v[0] && c != '%' && c != '\\' && (c != '+' || v[0] != ' ') {
-			continue
-		}
-		cur = append(cur[:0], p)
-		for i, k := 0, 0; i < len(v) && len(cur) > 0; k++ {
-			r, size := utf8.DecodeRuneInString(v[i:])
-			if r == utf8.RuneError && size == 1 {
-				r = -1 // a byte that is no UTF-8
-			}
-			next = next[:0]
-			for _, q := range cur {
-				if first != nil {
-					next = appendLayeredEnds(next, s, q, v[i:i+size], r, first[k])
-				} else {
-					next = appendEnds(next, s, q, v[i:i+size], r)
-				}
-			}
-			cur, next = next, cur
-			i += size
-		}
-		end := -1
-		for _, e := range cur {
-			if e > end && (!whole || tokenAt(s, p, e, v[0], v[len(v)-1])) {
-				end = e
-			}
-		}
-		if end < 0 {
-			continue
-		}
+	for p, end := w.next(s, 0, whole); p >= 0; p, end = w.next(s, end, whole) {
 		if b.Len() == 0 {
 			b.Grow(len(s))
 		}
 		b.WriteString(s[last:p])
 		b.WriteString(repl)
 		last = end
-		p = end - 1
 	}
 	if last == 0 {
 		return s
@@ -78,57 +48,48 @@ func replaceEncoded(s, v, repl string, whole bool, first [][]string) string {
 	return b.String()
 }
 
-// appendEnds appends to ends, once each, the positions in s where one
-// spelling of the character ch (rune r, or -1 for a byte that is no
+// spellEnds adds to ends, as offsets from base, the positions in s where
+// one spelling of the character ch (rune r, or -1 for a byte that is no
 // UTF-8) that starts at q ends.
-func appendEnds(ends []int, s string, q int, ch string, r rune) []int {
+func spellEnds(ends *endSet, base int, s string, q int, ch string, r rune) {
 	if q >= len(s) {
-		return ends
-	}
-	add := func(e int) {
-		for _, x := range ends {
-			if x == e {
-				return
-			}
-		}
-		ends = append(ends, e)
+		return
 	}
 	// As bytes, each as it is or %XX: only an ASCII byte can go both ways
 	// at q ('%' as it is, or "%25"); a multi-byte rune's walk is single.
 	if len(ch) == 1 {
 		if s[q] == ch[0] {
-			add(q + 1)
+			ends.add(q + 1 - base)
 		}
 		if PercentByte(s, q) == int(ch[0]) {
-			add(q + 3)
+			ends.add(q + 3 - base)
 		}
 	} else if e := bytesAt(s, q, ch); e >= 0 {
-		add(e)
+		ends.add(e - base)
 	}
 	if r == ' ' && s[q] == '+' {
-		add(q + 1)
+		ends.add(q + 1 - base)
 	}
 	if s[q] != '\\' || q+1 >= len(s) {
-		return ends
+		return
 	}
 	if c := shortEscape(r); c != 0 && s[q+1] == c {
-		add(q + 2)
+		ends.add(q + 2 - base)
 	}
 	switch {
 	case r < 0:
 		if hex4At(s, q) == utf8.RuneError {
-			add(q + 6)
+			ends.add(q + 6 - base)
 		}
 	case r > 0xFFFF:
 		if r1, r2 := utf16.EncodeRune(r); hex4At(s, q) == r1 && hex4At(s, q+6) == r2 {
-			add(q + 12)
+			ends.add(q + 12 - base)
 		}
 	default:
 		if hex4At(s, q) == r {
-			add(q + 6)
+			ends.add(q + 6 - base)
 		}
 	}
-	return ends
 }
 
 // bytesAt is where ch ends when it starts at q in s with each of its bytes

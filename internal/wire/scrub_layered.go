@@ -2,7 +2,6 @@ package wire
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -19,7 +18,7 @@ import (
 // them): taking each character's spellings on their own, not each
 // encoder's whole output, covers every encoder, and any mixture of them.
 // Hex digits go in both cases. The second layer over these is
-// appendEnds's, character by character (appendLayeredEnds).
+// spellEnds's, character by character (layeredEnds).
 func firstLayers(v string) [][]string {
 	all := make([][]string, 0, len(v))
 	for i := 0; i < len(v); {
@@ -100,35 +99,31 @@ func hexLower(esc string) string {
 	return string(b)
 }
 
-// appendLayeredEnds appends to ends, once each, the positions in s where
-// the character ch (rune r, or -1 for a byte that is no UTF-8) that starts
-// at q ends under two layers: as appendEnds has it (ch itself, its second
-// layer on its own), or as one of its first-layer spellings (firstLayers)
-// whose characters each stand as appendEnds has them.
-func appendLayeredEnds(ends []int, s string, q int, ch string, r rune, first []string) []int {
-	ends = appendEnds(ends, s, q, ch, r)
+// layeredEnds adds to ends, as offsets from q, the positions in s where
+// the character ch (rune r, or -1 for a byte that is no UTF-8) that
+// starts at q ends under two layers: as spellEnds has it (ch itself, its
+// second layer on its own), or as one of its first-layer spellings
+// (firstLayers) whose characters each stand as spellEnds has them.
+func layeredEnds(ends *endSet, s string, q int, ch string, r rune, first []string) {
+	spellEnds(ends, q, s, q, ch, r)
 	// Every first-layer spelling starts with '%', '\\' or '+', which the
 	// second layer writes as it is or as an escape starting with '%' or
 	// '\\': at any other byte none can start.
 	if q >= len(s) || s[q] != '%' && s[q] != '\\' && s[q] != '+' {
-		return ends
+		return
 	}
-	var bufA, bufB [8]int
 	for _, f := range first {
-		cur, next := append(bufA[:0], q), bufB[:0]
-		// A first-layer spelling is ASCII: each byte is a character.
-		for i := 0; i < len(f) && len(cur) > 0; i++ {
-			next = next[:0]
-			for _, p := range cur {
-				next = appendEnds(next, s, p, f[i:i+1], rune(f[i]))
+		var cur endSet
+		cur.add(0)
+		// A first-layer spelling is ASCII: each byte is a character. The
+		// set holds each position once, however many ways lead to it.
+		for i := 0; i < len(f) && cur != (endSet{}); i++ {
+			var next endSet
+			for off := range cur.all() {
+				spellEnds(&next, q, s, q+off, f[i:i+1], rune(f[i]))
 			}
-			cur, next = next, cur
+			cur = next
 		}
-		for _, e := range cur {
-			if !slices.Contains(ends, e) {
-				ends = append(ends, e)
-			}
-		}
+		ends.union(cur)
 	}
-	return ends
 }

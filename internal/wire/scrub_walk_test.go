@@ -1,0 +1,140 @@
+package wire
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// replaceEncodedPerStart is the encoded pass walked the plain way, as it
+// was before encodedWalk: each start on its own, the positions each
+// character's spellings reach kept in a set, the longest accepted end of
+// the leftmost start with one taken. Its cost grows with the starts times
+// the positions a walk holds; it is here to hold encodedWalk to its
+// results.
+func replaceEncodedPerStart(s string, e *encodedValue, repl string, whole bool) string {
+	var b strings.Builder
+	last := 0
+	for p := 0; p < len(s); p++ {
+		if !mayStart(s[p], e.v[0]) {
+			continue
+		}
+		cur := map[int]bool{p: true}
+		for i, c := range e.chars {
+			next := map[int]bool{}
+			for q := range cur {
+				var ends endSet
+				if e.first != nil {
+					layeredEnds(&ends, s, q, c.ch, c.r, e.first[i])
+				} else {
+					spellEnds(&ends, q, s, q, c.ch, c.r)
+				}
+				for off := range ends.all() {
+					next[q+off] = true
+				}
+			}
+			cur = next
+		}
+		end := -1
+		for q := range cur {
+			if q > end && (!whole || tokenAt(s, p, q, e.v[0], e.v[len(e.v)-1])) {
+				end = q
+			}
+		}
+		if end < 0 {
+			continue
+		}
+		b.WriteString(s[last:p])
+		b.WriteString(repl)
+		last, p = end, end-1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// On texts dense with ambiguous escapes ('\' as itself or the start of
+// "\\", '%' or "%25", a word byte next to a short value), partly made of
+// the value's own spellings, the walk replaces exactly what a walk from
+// each start on its own does: keeping a state once, with its leftmost
+// start, loses no match and no end. One walk serves every case, as one
+// serves a scrub call's values, of any length.
+func TestEncodedWalkMatchesPerStartWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	valueChars := []string{`\`, `%`, `"`, `/`, "a", "5", "c", " ", "+", "é", "😀"}
+	pieces := []string{`\`, `\\`, `%`, `%25`, `%5C`, `%5c`, `%22`, `\"`, `\/`, `\u005c`, `\u005C`, `\u0022`, `%255C`, `\\u005c`, "a", "5", "c", "x", " ", "+", "é", `\u00e9`, "Z"}
+	var w encodedWalk
+	for range 3000 {
+		var v strings.Builder
+		for n := 4 + rng.IntN(9); v.Len() < n; {
+			v.WriteString(valueChars[rng.IntN(len(valueChars))])
+		}
+		whole := v.Len() < minScrubbed
+		e := newEncodedValue(v.String(), !whole)
+		sp := spellings(e.v, rng)
+		var text strings.Builder
+		for range 1 + rng.IntN(40) {
+			if rng.IntN(6) == 0 {
+				for _, s := range sp { // map order: any one of them
+					text.WriteString(s)
+					break
+				}
+			} else {
+				text.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+		}
+		s := text.String()
+		want := replaceEncodedPerStart(s, &e, "[R]", whole)
+		if got := replaceEncoded(&w, s, &e, "[R]", whole); got != want {
+			t.Fatalf("value %q (whole %v) in %q: walk gives %q, per-start walk %q", e.v, whole, s, got, want)
+		}
+	}
+}
+
+// The walk's cost is linear in the text times the value's characters: on
+// the inputs that made a walk from each start cost the square of the
+// value's length or worse (a secret of '\' or '\"', two layers deep, in a
+// run of text that spells every prefix of it many ways over), each state
+// (character, position) is expanded at most once. A walk that keeps
+// positions per start, or keeps a position once per way to it, expands
+// far more.
+func TestEncodedWalkCostLinear(t *testing.T) {
+	bs := func(n int) string { return strings.Repeat(`\`, n) }
+	for _, c := range []struct{ name, secret, text string }{
+		{"bs8 in bs", bs(8) + "Z", bs(4 << 10)},
+		{"bs64 in bs", bs(64) + "Z", bs(1 << 10)},
+		{"bsquote128 in bsbsbsquote", strings.Repeat(`\"`, 128) + "Z", strings.Repeat(`\\\"`, 1<<10)},
+		{"bs16 in pct5C", bs(16) + "Z", strings.Repeat(`%5C`, 2<<10)},
+		{"bs16 in pct255C", bs(16) + "Z", strings.Repeat(`%255C`, 1<<10)},
+		{"pct64 in pct25", strings.Repeat("%", 64) + "Z", strings.Repeat(`%25`, 2<<10)},
+		// Matches all along: each walk ends on one and the next begins
+		// where it ended, re-reading what the last one read past it.
+		{"bs16 matched in bs runs", bs(16) + "Z", strings.Repeat(bs(40)+"Z", 200)},
+	} {
+		var w encodedWalk
+		e := newEncodedValue(c.secret, true)
+		replaceEncoded(&w, c.text, &e, "[R]", false)
+		if limit := (len(c.text) + 1) * len(e.chars); w.expanded > limit {
+			t.Errorf("%s: %d states expanded for %d bytes of text and a value of %d characters; want at most %d", c.name, w.expanded, len(c.text), len(e.chars), limit)
+		}
+	}
+}
+
+// A state reached from a start further left after one from a start
+// further right keeps the left one: a match through it is that start's.
+// (Positions are taken in order, but a later start can get to a state
+// from an earlier position, having spelled its characters shorter.)
+func TestEncodedWalkKeepsLeftmostStart(t *testing.T) {
+	var w encodedWalk
+	e := newEncodedValue(`\\\\\\\\Z`, true)
+	w.start(&e)
+	w.add(3, 20, 9)
+	w.add(3, 20, 4)
+	w.add(3, 20, 6)
+	slot := 20 & w.mask
+	if got := 20 - int(w.back[slot*w.m+3]) + 1; got != 4 || w.n != 1 {
+		t.Errorf("state (3, 20) reached from 9, 4, 6: kept start %d, %d states; want 4, 1", got, w.n)
+	}
+}
