@@ -186,22 +186,40 @@ type encodedChar struct {
 // newEncodedValue is v for the encoded pass, under two layers if layered.
 func newEncodedValue(v string, layered bool) encodedValue {
 	e := encodedValue{v: v, reach: 12} // spellEnds's longest: 4 bytes as %XX, or a surrogate pair
-	ids := map[string]int{}
+	e.chars = make([]encodedChar, 0, utf8.RuneCountInString(v))
+	// Ids by a table for ASCII, most secrets' every character; a map for
+	// the rest, made only if there are any: a scrubber is made per request.
+	var ascii [utf8.RuneSelf]int
+	var others map[string]int
 	for i := 0; i < len(v); {
 		r, size := utf8.DecodeRuneInString(v[i:])
 		if r == utf8.RuneError && size == 1 {
 			r = -1
 		}
 		ch := v[i : i+size]
-		id, ok := ids[ch]
-		if !ok {
-			id = len(ids)
-			ids[ch] = id
+		var id int
+		switch {
+		case size == 1 && r >= 0:
+			if ascii[r] == 0 {
+				e.distinct++
+				ascii[r] = e.distinct
+			}
+			id = ascii[r] - 1
+		default:
+			if others == nil {
+				others = map[string]int{}
+			}
+			got, ok := others[ch]
+			if !ok {
+				got = e.distinct
+				others[ch] = got
+				e.distinct++
+			}
+			id = got
 		}
 		e.chars = append(e.chars, encodedChar{ch, r, id})
 		i += size
 	}
-	e.distinct = len(ids)
 	if layered {
 		e.first = firstLayers(v)
 		for _, sp := range e.first {
