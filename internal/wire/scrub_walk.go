@@ -9,10 +9,11 @@ import "math/bits"
 // make through that state, the earlier start makes too, and further left.
 // If that earlier match is itself cut off by one still further left, the
 // walk begins again where that one ends (next). So within a walk each
-// state is expanded once, and a walk re-reads at most one value's reach
-// past where the previous match ended: the cost is linear in the text
-// times the value's characters, however many ways lead to a state (a
-// secret of '\', each "\" or "\\" or two layers deep, in a run of '\').
+// state is expanded once, and a walk re-reads at most the text one
+// spelling of the value can span past where the previous match ended:
+// the cost is linear in the text times the value's characters, however
+// many ways lead to a state (a secret of '\', each "\" or "\\" or two
+// layers deep, in a run of '\').
 type encodedWalk struct {
 	e *encodedValue
 	m int // e's characters: states 1..m-1 live in the ring; m is an end
