@@ -183,6 +183,55 @@ func TestResumeDeliversAWholeLastLineOnce(t *testing.T) {
 	wantNothingMore(t, f, dir, 1)
 }
 
+// An intact spool whose writer was killed mid-line (a torn last line, no
+// damage) stays intact through a Resume that stops after acknowledging
+// (here its finalize fails): the torn line is cut off, not ended with a
+// newline, so the next Resume neither reports it as a damaged line
+// (ErrSpoolDamaged, exit status 3 in the CLI) nor moves the file aside,
+// and finalizes the run with every result once.
+func TestResumeTornLastLineIsNoDamageAfterAFailedFinalize(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.srv.SetFault(routeAppend, projectopstest.Fault{Status: 500})
+	c := f.client(t, option.WithMaxRetries(0))
+	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1 })
+	rs := results("z", 30, 0)
+	record(t, r, rs)
+	out, _ := r.Close(t.Context())
+	if out.SpoolPath == "" {
+		t.Fatalf("no spool left: %+v", out)
+	}
+	sp, err := os.OpenFile(out.SpoolPath, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sp.WriteString(`{"kind":"chunk","seq":9,"results":[{"caseTi`); err != nil {
+		t.Fatal(err)
+	}
+	_ = sp.Close()
+	f.srv.ClearFaults()
+	f.srv.SetFault(routeFinalize, projectopstest.Fault{Status: 500})
+	res, err := ingest.Resume(t.Context(), c.Ingest, dir)
+	if err == nil || errors.Is(err, ingest.ErrSpoolDamaged) || len(res) != 1 || res[0].Resent != 30 {
+		t.Fatalf("resume with a failing finalize = %+v, %v", res, err)
+	}
+	f.srv.ClearFaults()
+	res, err = ingest.Resume(t.Context(), c.Ingest, dir)
+	if err != nil || len(res) != 1 || res[0].Err != nil || res[0].Resent != 0 || res[0].Run == nil ||
+		res[0].Run.Status != ingest.StatusCompleted || len(res[0].Damaged) != 0 {
+		t.Errorf("second resume = %+v, %v; want the run finalized, no damage", res, err)
+	}
+	if _, serr := os.Stat(out.SpoolPath + ingest.DamagedExt); serr == nil {
+		t.Errorf("an intact spool was moved aside as damaged")
+	}
+	runs := f.srv.IngestedRuns("")
+	if len(runs) != 1 {
+		t.Fatalf("runs = %+v", runs)
+	}
+	wantRows(t, f.srv, runs[0].ID, rs)
+	wantNothingMore(t, f, dir, 1)
+}
+
 // A Resume whose finalize completed the run but whose answer was lost (or
 // that stopped right after it) left the files acknowledged: the next one
 // finds the run complete with nothing left to send, and makes no

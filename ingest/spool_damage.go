@@ -98,8 +98,10 @@ func decodeRecord(line []byte) (*spoolRecord, bool) {
 // sees. Blank lines are skipped. A last line without its newline is read
 // when it is a whole record (a short write lost the newline only), and
 // skipped otherwise: a torn write (its writer was killed while writing
-// it), whose chunk was never sent either. Either way it reads the same
-// once appendAcks has ended it, so acknowledging never revives it.
+// it), whose chunk was never sent either. appendAcks keeps both readings:
+// it ends a whole last record with its newline, and cuts a torn one off
+// (ended, it would read as a damaged line), so acknowledging neither
+// revives a torn line nor makes it damage.
 func eachLine(path string, fn func(*spoolRecord) error, damaged func(line int)) error {
 	f, err := openOwn(path)
 	if err != nil {
@@ -152,9 +154,10 @@ func spoolDamage(path string) (*SpoolDamageError, error) {
 // acknowledged yet, once Resume has delivered them and before it finalizes
 // their run: should Resume stop before removing (or moving aside) the
 // file, the next one finds nothing to send again, rather than a complete
-// run with unacknowledged results (which go to a new run). Nothing
-// already in the file is changed; a last line without its newline is
-// ended first, so the acks stand on lines of their own.
+// run with unacknowledged results (which go to a new run). No record
+// already in the file is changed (see appendAcks for its last line).
+// Call it under Resume's lock of the directory, on a file spoolState found
+// no writer of: it is the file's only writer then.
 func ackAll(path string) error {
 	var seqs []int
 	if err := eachUnackedChunk(path, func(rec *spoolRecord, _ bool) error {
@@ -166,7 +169,10 @@ func ackAll(path string) error {
 	if len(seqs) == 0 {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	// Not O_APPEND: appendAcks may cut a torn last line before it writes,
+	// and on Windows O_APPEND opens without the write access that cutting
+	// (and LockFileEx) need.
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
 	}
@@ -178,6 +184,11 @@ func ackAll(path string) error {
 }
 
 // appendAcks appends an ack for each of seqs to f, the spool file at path.
+// A last line without its newline is ended first when it is a whole record
+// (eachLine reads it), and cut off when it is torn: eachLine skips it as
+// the last line, but followed by the acks it would read as a damaged line,
+// and the next Resume would report an intact file as damaged and move it
+// aside. Its chunk was never sent, and it is never read.
 func appendAcks(f *os.File, path string, seqs []int) error {
 	// The file opened must be the one read, not a link put in its place.
 	fi, err := f.Stat()
@@ -187,11 +198,28 @@ func appendAcks(f *os.File, path string, seqs []int) error {
 	if li, err := os.Lstat(path); err != nil || !os.SameFile(fi, li) || !fi.Mode().IsRegular() {
 		return fmt.Errorf("projectops: ingest spool %s: changed while resumed; not acknowledged", path)
 	}
+	// A writer never reopens its file, so one found gone stays gone; the
+	// lock, held while the file changes, makes sure of it before a line
+	// is cut.
+	switch err := tryLock(f); {
+	case errors.Is(err, errLocked):
+		return fmt.Errorf("projectops: ingest spool %s: written by a live reporter; not acknowledged", path)
+	case err != nil:
+		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
+	}
+	defer func() { _ = unlockFile(f) }()
+	end, whole, err := lastLine(f, fi.Size())
+	if err != nil {
+		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
+	}
 	var b []byte
-	if fi.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-			b = append(b, '\n')
+	switch {
+	case end == fi.Size():
+	case whole:
+		b, end = append(b, '\n'), fi.Size()
+	default:
+		if err := f.Truncate(end); err != nil {
+			return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
 		}
 	}
 	for _, seq := range seqs {
@@ -201,8 +229,36 @@ func appendAcks(f *os.File, path string, seqs []int) error {
 		}
 		b = append(append(b, rec...), '\n')
 	}
-	if _, err := f.Write(b); err != nil {
+	if _, err := f.WriteAt(b, end); err != nil {
 		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
 	}
 	return nil
+}
+
+// lastLine finds where the last line of f, size bytes long, starts when it
+// has no newline (size when it has, or f is empty), and whether that line
+// is a whole record, as eachLine reads it.
+func lastLine(f *os.File, size int64) (start int64, whole bool, err error) {
+	buf := make([]byte, 64<<10)
+	for end := size; end > 0; end = start {
+		start = max(end-int64(len(buf)), 0)
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && n < int(end-start) {
+			return 0, false, err
+		}
+		i := bytes.LastIndexByte(buf[:end-start], '\n')
+		if end == size && i == int(end-start)-1 {
+			return size, true, nil // ended: nothing to mend
+		}
+		if i >= 0 {
+			start += int64(i) + 1
+			break
+		}
+	}
+	line, err := io.ReadAll(io.NewSectionReader(f, start, size-start))
+	if err != nil {
+		return 0, false, err
+	}
+	_, whole = decodeRecord(line)
+	return start, whole, nil
 }
