@@ -96,7 +96,8 @@ failed, snapshots differ, a tool returned isError); 2 bad usage or an API error;
 // exit-code table are the same for all of them.
 const usageFooter = `
 Environment: PROJECTOPS_API_KEY (the API key), PROJECTOPS_BASE_URL, PROJECTOPS_PROJECT.
-Exit status: 0 success; 1 a gate failed; 2 bad usage or an API error.
+Exit status: 0 success; 1 a gate failed; 2 bad usage or an API error;
+3 report resume skipped damaged spool lines.
 `
 
 // group makes cmd a parent of subcommands: bare, or with an unknown
