@@ -80,7 +80,7 @@ func writeReference(w io.Writer, root *cobra.Command) {
 	fmt.Fprint(w, "| Exit status | Meaning |\n|---|---|\n")
 	fmt.Fprint(w, "| 0 | success |\n")
 	fmt.Fprint(w, "| 1 | a gate failed: an eval run or reported tests failed, snapshots differ, a tool returned `isError`, a build failed |\n")
-	fmt.Fprint(w, "| 2 | bad usage, a configuration error (no `PROJECTOPS_API_KEY`), or an API error |\n")
+	fmt.Fprint(w, "| 2 | bad usage, a configuration error (no `PROJECTOPS_API_KEY`), or an API error; for `report resume`, a run not delivered, or a delivered run's spool files not removed or moved aside |\n")
 	fmt.Fprint(w, "| 3 | `report resume` delivered everything it could read, but skipped damaged spool lines (said once: each damaged file is moved aside) |\n\n")
 	fmt.Fprint(w, "`report -- CMD` exits with CMD's own status (128+n when a signal n ended it, 127 when it was not found and 126 when it could not run, as a shell reports them). Stdout carries data only; progress, warnings and errors go to stderr.\n\n")
 	fmt.Fprint(w, "An error line on stderr names the command; an API error's reads: the request, the status and code, with `details.reason` and `details.field` in parentheses when the service sent them (no other detail: details may echo the request's values), the message and the request id, e.g. `projectops eval run: POST /projects/prj_1/eval-runs: 400 VALIDATION_ERROR (field tests[0].model): Unknown model ... [request req_1]`; `report --json` puts the same text in its `error` fields.\n\n")

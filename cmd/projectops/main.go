@@ -12,7 +12,8 @@
 //	0  success
 //	1  a gate failed: an eval run or reported tests failed, snapshots differ,
 //	   a tool returned isError (report -- CMD exits with CMD's own status)
-//	2  bad usage, a configuration error, or an API error
+//	2  bad usage, a configuration error, or an API error (report resume:
+//	   a run not delivered, or a delivered run's files not removed)
 //	3  report resume delivered everything it could read, but skipped
 //	   damaged spool lines (said once: each file is moved aside)
 package main

@@ -194,9 +194,11 @@ of it is sent, it is moved aside at once, and it is said on stderr only, not
 in the --json array of runs.
 Exit status: 0 when every spooled run was delivered, whatever their verdicts
 (delivery is this command's job; the tests' gate was the report that ran
-them); 2 when one could not be (its files are kept for another resume); 3
-when everything was delivered but damaged lines were skipped (only the
-resume that skipped them exits 3).`,
+them); 2 when one could not be (its files are kept for another resume), or
+when a delivered run's files could not be removed or moved aside (said on
+stderr; the run counts as delivered, and a later resume finishes the
+cleanup); 3 when everything was delivered but damaged lines were skipped
+(only the resume that skipped them exits 3).`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {

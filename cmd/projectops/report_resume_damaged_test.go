@@ -92,3 +92,44 @@ func TestReportResumeRunRecordDamageSaidBesideAFailedRun(t *testing.T) {
 		t.Errorf("second resume: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// A run delivered and finalized whose spool file cannot be moved aside
+// (something stands at its .damaged name) exits 2, as report resume's
+// help says, though the run counts as delivered: the cleanup failed.
+func TestReportResumeCleanupFailureAfterDeliveryExits2(t *testing.T) {
+	srv := reportEnv(t)
+	spool := t.TempDir()
+	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Getenv: func(string) string { return "" }})
+	for _, title := range []string{"first", "second"} {
+		rec.Record(t, ingest.Result{CaseTitle: title, Passed: true})
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(spool, "*"+ingest.SpoolExt))
+	if len(files) != 1 {
+		t.Fatalf("spool files: %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if len(lines) < 3 || !strings.Contains(lines[2], `"second"`) {
+		t.Fatalf("spool lines: %q", lines)
+	}
+	lines[2] = "\x00\x00\n"
+	if err := os.WriteFile(files[0], []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(files[0]+ingest.DamagedExt, "in-the-way"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool)
+	if code != exitError || !strings.Contains(errOut, "(delivered)") {
+		t.Errorf("resume: exit %d, stdout %q, stderr %q; want 2 and the run said delivered", code, out, errOut)
+	}
+	if runs := srv.IngestedRuns(""); len(runs) != 1 || runs[0].Summary.Total != 1 {
+		t.Errorf("runs = %+v, want one of the intact result", runs)
+	}
+}
