@@ -41,12 +41,28 @@ func (r *bodyRefs) drop() {
 	}
 }
 
-// reader returns a reader of b that holds a reference until it is closed.
-func (r *bodyRefs) reader(b []byte) *refReader {
-	r.n.Add(1)
+// errBodyReleased is GetBody's answer once the buffer was handed back: a
+// RoundTripper that replays or mirrors a request after Do returned and
+// every body was closed would otherwise read bytes the caller has reused
+// and hand the buffer back a second time.
+var errBodyReleased = errors.New("projectops: request body already released to its caller (Request.Release); it cannot be read again")
+
+// reader returns a reader of b that holds a reference until it is closed,
+// or errBodyReleased once the count reached zero: a reference is never
+// revived, so release runs at most once.
+func (r *bodyRefs) reader(b []byte) (*refReader, error) {
+	for {
+		n := r.n.Load()
+		if n <= 0 {
+			return nil, errBodyReleased
+		}
+		if r.n.CompareAndSwap(n, n+1) {
+			break
+		}
+	}
 	rr := &refReader{refs: r}
 	rr.rd.Reset(b)
-	return rr
+	return rr, nil
 }
 
 // errBodyClosed is what a reader closed already reads: its bytes may be
@@ -57,6 +73,13 @@ var errBodyClosed = errors.New("projectops: read of a request body after its Clo
 // reference once; a read racing with Close (an HTTP/2 stream reset aborts
 // the body's writer that way) finishes before the reference goes, as
 // reads never block.
+//
+// net/http takes only *bytes.Reader, *bytes.Buffer and *strings.Reader
+// for bodies in memory; with any other, this one too, HTTP/1 flushes the
+// headers in a write of their own before the body. That is one more write
+// per request, paid only by calls with a Release (the Reporter's chunks):
+// on loopback it costs about a third more per call with a 1 KiB body and
+// nothing measurable with 64 KiB.
 type refReader struct {
 	mu   sync.Mutex
 	rd   bytes.Reader

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // releases counts the calls of a Request.Release.
@@ -159,8 +160,92 @@ func TestReleaseOverNetHTTP(t *testing.T) {
 		RawBody: []byte(`{"a":1}`), Release: func() { once.Do(func() { close(released) }) }}, nil); err != nil {
 		t.Fatal(err)
 	}
-	<-released
+	select {
+	case <-released:
+	case <-time.After(time.Minute): // a hang made a failure, not a timing
+		t.Fatal("the body was never handed back")
+	}
 	if string(got) != `{"a":1}` {
 		t.Errorf("server read %q", got)
+	}
+}
+
+// A RoundTripper that keeps the request and calls GetBody after Do
+// returned and every body was closed (a hedging or mirroring wrapper, a
+// replay) is refused: the buffer was handed back already, so a copy would
+// read bytes the caller has reused, and closing it would hand the buffer
+// back twice (the Reporter's pool would then give one slice out twice).
+func TestGetBodyAfterReleaseRefused(t *testing.T) {
+	t.Parallel()
+	var kept *http.Request
+	rt := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		kept = req
+		_ = req.Body.Close()
+		return okAnswer(req), nil
+	})
+	tr, _ := newTestTransport(t, rt)
+	var rel releases
+	if err := tr.Do(context.Background(), &Request{Method: http.MethodPost, Route: "/x", Class: Idempotent,
+		RawBody: []byte(`{"a":1}`), Release: rel.release}, nil); err != nil {
+		t.Fatal(err)
+	}
+	rel.want(t, 1, "Do returned, the body closed")
+	rc, err := kept.GetBody()
+	if !errors.Is(err, errBodyReleased) || rc != nil {
+		t.Errorf("GetBody after Release = %v, %v; want nil, errBodyReleased", rc, err)
+	}
+	if rc != nil {
+		_ = rc.Close()
+	}
+	rel.want(t, 1, "after a late GetBody")
+}
+
+// A server that answers without reading a large body (net/http's HTTP/1
+// write loop may still hold it then; HTTP/2 resets the stream) still gets
+// every buffer handed back: net/http closes the body when its write ends
+// or the connection drops.
+func TestReleaseEarlyAnswer(t *testing.T) {
+	for _, h2 := range []bool{false, true} {
+		t.Run(map[bool]string{false: "h1", true: "h2"}[h2], func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if h2 != (r.ProtoMajor == 2) {
+					t.Errorf("proto %s", r.Proto)
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, `{}`)
+			}))
+			if h2 {
+				srv.EnableHTTP2 = true
+				srv.StartTLS()
+			} else {
+				srv.Start()
+			}
+			defer srv.Close()
+			ht := srv.Client().Transport.(*http.Transport).Clone()
+			ht.ForceAttemptHTTP2 = h2
+			tr, _ := newTestTransport(t, ht, func(c *Config) { c.BaseURL = srv.URL })
+			const calls = 50
+			released := make(chan struct{}, calls)
+			body := bytes.Repeat([]byte("x"), 1<<20)
+			var wg sync.WaitGroup
+			for range calls {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_ = tr.Do(context.Background(), &Request{Method: http.MethodPost, Route: "/x", Class: Idempotent,
+						RawBody: body, Release: func() { released <- struct{}{} }}, nil)
+				}()
+			}
+			wg.Wait()
+			guard := time.After(time.Minute) // a hang made a failure, not a timing
+			for i := range calls {
+				select {
+				case <-released:
+				case <-guard:
+					t.Fatalf("released %d of %d", i, calls)
+				}
+			}
+		})
 	}
 }

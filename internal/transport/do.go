@@ -230,7 +230,13 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 	var rd io.Reader
 	switch {
 	case refs != nil:
-		rd = refs.reader(body)
+		// Do holds its own reference while it builds attempts, so this
+		// cannot find the buffer released; the check keeps it honest.
+		rr, err := refs.reader(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = rr
 	case body != nil:
 		rd = bytes.NewReader(body)
 	}
@@ -256,7 +262,13 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 		switch {
 		case !replayable(req):
 		case refs != nil:
-			hr.GetBody = func() (io.ReadCloser, error) { return refs.reader(body), nil }
+			hr.GetBody = func() (io.ReadCloser, error) {
+				rr, err := refs.reader(body)
+				if err != nil {
+					return nil, err // not a typed nil in the interface
+				}
+				return rr, nil
+			}
 		default:
 			hr.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		}

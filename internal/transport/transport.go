@@ -89,8 +89,13 @@ type Request struct {
 	// copy) has been closed, which a RoundTripper may do after RoundTrip
 	// returned, from another goroutine. It may run on that goroutine; Do
 	// does not wait for it. A RoundTripper that never closes a body means
-	// it is never called. Without Release, RawBody must stay unchanged for
-	// as long as the RoundTripper may read it, that is, for good.
+	// it is never called. Once it has run, the request's GetBody returns
+	// an error instead of a copy, so a RoundTripper replaying the request
+	// later never reads a reused buffer. It runs once per Do call: a
+	// Request passed to Do twice is released twice. With Body and no
+	// RawBody it fires for the buffer Body was encoded into. Without
+	// Release, RawBody must stay unchanged for as long as the RoundTripper
+	// may read it, that is, for good.
 	Release func()
 	// URL, when set, is the absolute target instead of base URL + Route
 	// (a minted upload URL); Route then only names the call in errors and
