@@ -11,7 +11,8 @@
 // one chunk (200 results and 1 MiB by default), otherwise runs/start, chunks
 // of runs/iterations sent by up to two goroutines (one while the service
 // answers 429), and runs/finalize on Close. Memory is the chunk size × (the
-// concurrency + 1) whatever the run's length, plus at most about 40 bytes
+// concurrency + 1) whatever the run's length, plus the bodies of answered
+// chunks the HTTP transport has not closed yet, plus at most about 40 bytes
 // per distinct title (and external case id) recorded without an
 // ExternalIterationID: the count of its occurrences, which its derived id
 // needs. Every result carries an externalIterationId (derived

@@ -20,7 +20,10 @@ import (
 // Reporter streams results into one run: a single report call when the
 // whole run, its fields included, fits one chunk, else runs/start, chunks of runs/iterations and
 // runs/finalize. Memory is the chunk size × (concurrency + 1) whatever the
-// run's length, plus at most about 40 bytes per distinct title (and
+// run's length, plus the bodies of chunks already answered that the
+// HTTP transport still holds (net/http's HTTP/1 may still be writing one
+// the service answered early; it lets go when the write ends or the
+// connection drops), plus at most about 40 bytes per distinct title (and
 // external case id) among the results recorded without an
 // ExternalIterationID (see Record). Its methods are safe for concurrent
 // use.
@@ -155,7 +158,8 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 // (what was uploaded before the failure may have made room), else it is
 // dropped, with a warning, the snapshots otherwise whole, and the result
 // cut further only if still too large. Record may block while
-// Concurrency chunks are in flight (that is what bounds memory), and
+// Concurrency chunks are in flight (that is what bounds memory, with the
+// bodies the transport still holds; see Reporter), and
 // behind another call to Record, Flush or Close; it waits only while ctx
 // lasts. When ctx ends first, Record returns ctx's error and refuses res:
 // it is neither recorded nor spooled (the next occurrence without an id

@@ -58,7 +58,9 @@ type pendingChunk struct {
 }
 
 // dispatch hands the pending chunk to an upload goroutine once an upload
-// slot is free (Concurrency chunks in flight: that bounds memory), waiting
+// slot is free (Concurrency chunks in flight: that bounds the chunks being
+// uploaded, though a body the transport still holds after its answer
+// lives on beside them until the transport closes it), waiting
 // only while ctx lasts. If ctx ends first it returns ctx's error, and the
 // chunk stays pending, first in line for the next call. A chunk that will
 // not be sent (the run was complete, failed, or its uploads abandoned) is
