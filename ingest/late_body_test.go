@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // lateBodyRT passes the append route's requests to inner with a copy of
@@ -23,7 +24,7 @@ type lateBodyRT struct {
 	t     *testing.T
 	inner http.RoundTripper
 	start chan struct{} // closed by read: the held bodies are read
-	done  chan lateRead // each held body, once read and closed
+	done  chan lateRead // each held body, once read and closed; holds maxHeld
 	mu    sync.Mutex
 	sent  [][]byte // each append's body when RoundTrip ran, in order
 }
@@ -35,8 +36,13 @@ type lateRead struct {
 	err  error
 }
 
+// maxHeld bounds the appends one lateBodyRT holds, so its done channel can
+// take every reader's answer without a receiver: a test that stops before
+// read leaves no reader blocked.
+const maxHeld = 64
+
 func newLateBodyRT(t *testing.T, inner http.RoundTripper) *lateBodyRT {
-	l := &lateBodyRT{t: t, inner: inner, start: make(chan struct{}), done: make(chan lateRead)}
+	l := &lateBodyRT{t: t, inner: inner, start: make(chan struct{}), done: make(chan lateRead, maxHeld)}
 	// A test that stops early still lets the held bodies' readers end.
 	t.Cleanup(func() { l.startReads() })
 	return l
@@ -60,6 +66,10 @@ func (l *lateBodyRT) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	l.mu.Lock()
 	k := len(l.sent)
+	if k == maxHeld {
+		l.mu.Unlock()
+		return nil, errors.New("lateBodyRT: more appends than maxHeld")
+	}
 	l.sent = append(l.sent, now)
 	l.mu.Unlock()
 	body := req.Body
@@ -91,8 +101,14 @@ func (l *lateBodyRT) read() [][]byte {
 	l.mu.Lock()
 	sent := l.sent
 	l.mu.Unlock()
-	for range sent {
-		r := <-l.done
+	guard := time.After(time.Minute) // a hang made a failure, not a timing
+	for i := range sent {
+		var r lateRead
+		select {
+		case r = <-l.done:
+		case <-guard:
+			l.t.Fatalf("%d of %d held bodies read and closed", i, len(sent))
+		}
 		if r.err != nil || !bytes.Equal(r.body, sent[r.k]) {
 			l.t.Errorf("append %d went out as %q (%v), not as %q", r.k, r.body, r.err, sent[r.k])
 		}

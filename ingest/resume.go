@@ -531,7 +531,6 @@ func countUnacked(files []string, skip chunkKey) (int, error) {
 // its Truncated).
 func sendUnacked(ctx context.Context, svc *Service, log *slog.Logger, project, runID string, skip chunkKey, g *ResumeResult) error {
 	var batch []json.RawMessage
-	var body []byte
 	size, truncated := 0, 0
 	flush := func() error {
 		if len(batch) == 0 {
@@ -540,7 +539,9 @@ func sendUnacked(ctx context.Context, svc *Service, log *slog.Logger, project, r
 		// Spliced, not json.Marshal'd: Marshal would HTML-escape the
 		// spooled results (< > & as \u003c, 6 bytes each), and a body the
 		// reporter could send might no longer fit the service's limit.
-		body := appendJSONString(append(body[:0], `{"runId":`...), runID)
+		// A fresh buffer per batch: appendRaw's body may still be read
+		// after it returned.
+		body := appendJSONString([]byte(`{"runId":`), runID)
 		body = append(body, `,"results":[`...)
 		for i, res := range batch {
 			if i > 0 {
