@@ -114,9 +114,10 @@ func TestCancelledRunningIterationKeepsDuration(t *testing.T) {
 // dead context: startedAt set, usage zeros, and an empty trace served 200.
 func TestEvalTimedOutQueuedIterationNeverStarted(t *testing.T) {
 	fire := make(chan struct{})
+	fired := closeOnce(fire)
 	f := newEvalFix(t, projectopstest.WithEvalParallelism(1), projectopstest.WithEvalRunDeadlineFire(fire),
 		// The first iteration runs until the deadline, which it passes.
-		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { close(fire); <-ctx.Done(); return ctx.Err() }))
+		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { fired(); <-ctx.Done(); return ctx.Err() }))
 	slow := func(title string) evals.Test {
 		return evals.Test{Title: title, Steps: []evals.Step{evals.InteractStep("i", map[string]any{"click": "x"})}}
 	}

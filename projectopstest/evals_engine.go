@@ -131,6 +131,9 @@ func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {
 			}
 			if env.listErr == nil {
 				env.listErr, env.listErrServer = err, sv.ID
+				s.mu.Lock()
+				run.threw = true
+				s.mu.Unlock()
 			}
 			continue
 		}
@@ -161,13 +164,34 @@ func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {
 	}
 	close(work)
 	wg.Wait()
-	e.finishRun(ctx, run, env.listErr != nil)
+	e.finishRun(ctx, run)
 }
 
 // deadlinePassed reports whether the run's deadline has fired, whether or
 // not its executor has noticed yet.
 func (r *evalRunRec) deadlinePassed() bool {
 	return r.runCtx != nil && errors.Is(context.Cause(r.runCtx), context.DeadlineExceeded)
+}
+
+// executorStatus is the terminal status the executor gives run once its
+// context ctx has ended as it did, or the run ran to its end: failed when
+// a server's tools could not be listed (threw), as the service's runner
+// throws then (the double still reports each iteration's setup failure);
+// else timed_out past the deadline (unfinished iterations cancelled);
+// cancelled when the server is closing; else completed, whatever its
+// iterations' verdicts and statuses. A cancel in the deadline window
+// settles with it too, so it never changes the run's end. Call with
+// Server.mu held.
+func (r *evalRunRec) executorStatus(ctx context.Context) evals.Status {
+	switch {
+	case r.threw:
+		return evals.StatusFailed
+	case errors.Is(context.Cause(ctx), context.DeadlineExceeded):
+		return evals.StatusTimedOut
+	case ctx.Err() != nil: // the server is closing
+		return evals.StatusCancelled
+	}
+	return evals.StatusCompleted
 }
 
 // execCancel releases the run's context; safe after exec was cleared.
@@ -177,30 +201,16 @@ func (r *evalRunRec) execCancel() {
 	}
 }
 
-// finishRun stores the run's terminal status unless cancel got there
-// first: timed_out past the deadline (unfinished iterations cancelled),
-// else completed, whatever its iterations' verdicts and statuses, as the
-// service's runner finalizes a run that ran to its end. Failed there
-// comes only from the runner itself throwing, as it does when a server's
-// tools cannot be listed (threw): the double still reports each
-// iteration's setup failure. Pass criteria decide the result.
-func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec, threw bool) {
+// finishRun stores the run's terminal status (executorStatus) unless
+// cancel got there first. Pass criteria decide the result.
+func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec) {
 	s := e.s
 	s.mu.Lock()
 	if run.terminal() {
 		s.mu.Unlock()
 		return
 	}
-	status := evals.StatusCompleted
-	switch {
-	case threw:
-		status = evals.StatusFailed
-	case errors.Is(context.Cause(ctx), context.DeadlineExceeded):
-		status = evals.StatusTimedOut
-	case ctx.Err() != nil: // the server is closing
-		status = evals.StatusCancelled
-	}
-	finished := e.settleLocked(run, status)
+	finished := e.settleLocked(run, run.executorStatus(ctx))
 	s.mu.Unlock()
 	if finished != nil {
 		finished()

@@ -86,8 +86,9 @@ func TestModelAPIKeysEmptyValueAccepted(t *testing.T) {
 func TestCancelTimedOutRunMessage(t *testing.T) {
 	t.Parallel()
 	fire := make(chan struct{})
+	fired := closeOnce(fire)
 	f := newEvalFix(t, projectopstest.WithEvalParallelism(1), projectopstest.WithEvalRunDeadlineFire(fire),
-		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { close(fire); <-ctx.Done(); return ctx.Err() }))
+		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error { fired(); <-ctx.Done(); return ctx.Err() }))
 	rc := f.create(t, evals.RunParams{Tests: []evals.Test{{Title: "x", Steps: []evals.Step{evals.InteractStep("i", map[string]any{"click": "x"})}}}})
 	if run := f.awaitRun(t, rc.RunID); run.Status != evals.StatusTimedOut {
 		t.Fatalf("setup: run %s", run.Status)

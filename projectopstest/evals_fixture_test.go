@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 	"testing"
 	"time"
 
@@ -187,4 +188,12 @@ func items[T any](p *shared.Page[T], err error) ([]T, error) {
 		return nil, err
 	}
 	return p.Items, nil
+}
+
+// closeOnce returns a func that closes ch the first time it is called and
+// does nothing after: a handler the double may call more than once must
+// not panic closing its signal twice.
+func closeOnce(ch chan struct{}) func() {
+	var once sync.Once
+	return func() { once.Do(func() { close(ch) }) }
 }

@@ -40,4 +40,8 @@ func TestRunWithUnreachableServerFails(t *testing.T) {
 	if run := f.awaitRun(t, rc.RunID); run.Status != evals.StatusFailed || run.Result != evals.ResultFailed {
 		t.Errorf("run %s %s; want failed", run.Status, run.Result)
 	}
+	// What a cancel in the deadline window reads to settle it failed too.
+	if !projectopstest.RunThrew(f.srv, rc.RunID) {
+		t.Error("the listing failure is not recorded on the run")
+	}
 }

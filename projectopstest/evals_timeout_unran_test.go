@@ -19,10 +19,11 @@ import (
 // usage and an empty trace.
 func TestTimedOutRunUnranIteration(t *testing.T) {
 	fire := make(chan struct{})
+	fired := closeOnce(fire)
 	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(100000, 100000),
 		projectopstest.WithEvalRunDeadlineFire(fire),
 		projectopstest.WithEvalHooks(projectopstest.EvalHooks{BeforeIteration: func(ctx context.Context, runID, itID string) error {
-			close(fire) // the deadline passes before the first step
+			fired() // the deadline passes before the first step
 			<-ctx.Done()
 			return nil
 		}}))
@@ -68,6 +69,7 @@ func TestTimedOutRunUnranIteration(t *testing.T) {
 func TestRunDeadlineDuringToolListing(t *testing.T) {
 	t.Parallel()
 	fire, release := make(chan struct{}), make(chan struct{})
+	fired := closeOnce(fire)
 	f := newEvalFix(t, projectopstest.WithEvalRunDeadlineFire(fire))
 	t.Cleanup(func() { close(release) }) // runs before the server's close
 	m := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
@@ -77,7 +79,7 @@ func TestRunDeadlineDuringToolListing(t *testing.T) {
 	m.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "tools/list" {
-				close(fire) // the run lists its server's tools once
+				fired() // the run lists its server's tools once
 				select {
 				case <-ctx.Done():
 				case <-release:
@@ -95,6 +97,9 @@ func TestRunDeadlineDuringToolListing(t *testing.T) {
 	if run.Status != evals.StatusTimedOut {
 		t.Fatalf("run status %q, want timed_out", run.Status)
 	}
+	if projectopstest.RunThrew(f.srv, run.ID) {
+		t.Error("a listing the deadline cut short is recorded as the server failing")
+	}
 	page, err := f.c.Evals.Runs.ListIterations(t.Context(), f.ws.ProjectID, run.ID, nil)
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("iterations: %v %+v", err, page)
@@ -110,30 +115,61 @@ func TestRunDeadlineDuringToolListing(t *testing.T) {
 // deadline, not the later cancel, decides the run's end.
 func TestCancelAfterDeadlineBeforeSettle(t *testing.T) {
 	t.Parallel()
+	cancelInDeadlineWindow(t, false, evals.StatusTimedOut)
+}
+
+// A run one of whose servers could not list its tools is failed, as its
+// executor settles it even past the deadline: a cancel in the deadline
+// window finds it failed (409, "already failed"), not timed_out. The
+// listing error is recorded as the executor records it (MarkRunThrew),
+// since a run whose listing failed runs no step the test could hold.
+func TestCancelAfterDeadlineKeepsListingFailure(t *testing.T) {
+	t.Parallel()
+	cancelInDeadlineWindow(t, true, evals.StatusFailed)
+}
+
+// cancelInDeadlineWindow cancels a run after its deadline passed and
+// before its executor settled it (an iteration ignores the deadline until
+// the cancel is answered), the run's listing having failed when threw, and
+// checks the cancel is refused with want, the status the run then keeps.
+func cancelInDeadlineWindow(t *testing.T, threw bool, want evals.Status) {
+	t.Helper()
 	fire, past, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	fired, passed, released := closeOnce(fire), closeOnce(past), closeOnce(release)
 	f := newEvalFix(t, projectopstest.WithEvalRunDeadlineFire(fire),
 		projectopstest.WithInteractHandler(func(ctx context.Context, _ evals.Step) error {
-			close(fire)
+			fired()
 			<-ctx.Done() // the deadline has passed
-			close(past)
+			passed()
 			<-release // and the iteration goes on regardless
 			return nil
 		}))
+	t.Cleanup(released) // a test that stops early lets the iteration end before the server closes
 	rc := f.create(t, evals.RunParams{Tests: []evals.Test{{Title: "x", Steps: []evals.Step{evals.InteractStep("i", map[string]any{"click": "x"})}}}})
-	<-past
-	st, m := rawEval(t, f, "POST", "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/cancel", "")
-	close(release)
-	if st != 409 || m["message"] != "Cannot cancel a run that already timed_out" {
-		t.Errorf("cancel after the deadline: %d %v, want 409 already timed_out", st, m)
+	select {
+	case <-past:
+	case <-time.After(time.Minute): // a hang made a failure, not a timing
+		t.Fatal("the iteration never saw the deadline pass")
 	}
-	if run := f.awaitRun(t, rc.RunID); run.Status != evals.StatusTimedOut {
-		t.Errorf("run status %q, want timed_out", run.Status)
+	if threw {
+		projectopstest.MarkRunThrew(f.srv, rc.RunID)
+	}
+	st, m := rawEval(t, f, "POST", "/projects/"+f.ws.ProjectID+"/eval-runs/"+rc.RunID+"/cancel", "")
+	released()
+	if st != 409 || m["message"] != "Cannot cancel a run that already "+string(want) {
+		t.Errorf("cancel after the deadline: %d %v, want 409 already %s", st, m, want)
+	}
+	if run := f.awaitRun(t, rc.RunID); run.Status != want {
+		t.Errorf("run status %q, want %s", run.Status, want)
 	}
 	page, err := f.c.Evals.Runs.ListIterations(t.Context(), f.ws.ProjectID, rc.RunID, nil)
 	if err != nil || len(page.Items) != 1 {
 		t.Fatalf("iterations: %v %+v", err, page)
 	}
-	if it := page.Items[0]; it.Status != evals.StatusCancelled || it.Error != "run deadline exceeded" {
-		t.Errorf("iteration %q (%q), want cancelled by the run deadline", it.Status, it.Error)
+	if it := page.Items[0]; it.Status != evals.StatusCancelled {
+		t.Errorf("iteration %q (%q), want cancelled", it.Status, it.Error)
+	}
+	if it := page.Items[0]; want == evals.StatusTimedOut && it.Error != "run deadline exceeded" {
+		t.Errorf("iteration error %q, want cancelled by the run deadline", it.Error)
 	}
 }

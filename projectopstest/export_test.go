@@ -9,3 +9,20 @@ func WithEvalRunDeadlineFire(fire <-chan struct{}) Option {
 		return nil
 	}
 }
+
+// MarkRunThrew records on run runID what the executor records when one of
+// the run's servers could not list its tools, so a test can place that
+// where no executor step can be held (such a run runs no step).
+func MarkRunThrew(s *Server, runID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.evals.runs[runID].threw = true
+}
+
+// RunThrew reports whether the executor recorded on run runID that a
+// server's tools could not be listed.
+func RunThrew(s *Server, runID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st.evals.runs[runID].threw
+}

@@ -65,6 +65,11 @@ type evalRunRec struct {
 	cancelFn context.CancelFunc // ends the run's context (engine runs)
 	runCtx   context.Context    // the run's context, to see its deadline pass (engine runs)
 	ext      *runExternal       // ingested runs only (records_evalruns.go)
+	// threw records, under Server.mu, that a server's tools could not be
+	// listed (not the deadline cutting the listing short): the executor
+	// settles such a run failed, and a cancel in the deadline window must
+	// settle it as the executor would.
+	threw bool
 }
 
 // runExec is what the engine needs to execute a run. modelKeys is a secret.

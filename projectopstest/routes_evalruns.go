@@ -163,7 +163,10 @@ func (e *evalEngine) projectRunLocked(projectID, runID string) (*evalRunRec, *ed
 // its pending and running iterations (in-flight MCP calls are stopped
 // through the run's context); a cancelled run answers as it is; a run
 // completed, failed or timed out is 409 CONFLICT, with a message and no
-// details, as the service answers it.
+// details, as the service answers it. A run whose deadline passed before
+// the cancel, its executor yet to settle it, is settled as the executor
+// would (timed_out, or failed when a server's tools could not be listed)
+// and answers 409 the same way.
 func cancelEvalRun(c *call, _ *noBody) (views.Run, *edge.Error) {
 	run, herr := c.run()
 	if herr != nil {
@@ -177,8 +180,10 @@ func cancelEvalRun(c *call, _ *noBody) (views.Run, *edge.Error) {
 		return views.Run{}, edge.NewError(shared.CodeConflict, "Cannot cancel a run that already "+string(run.status), nil)
 	case run.deadlinePassed():
 		// Its deadline passed before the cancel came, and its executor
-		// has yet to settle it: it is timed_out, as it reads a moment on.
-		if finished := c.s.ev.settleLocked(run, evals.StatusTimedOut); finished != nil {
+		// has yet to settle it: it ends as the executor will make it end
+		// (timed_out, or failed after a listing error), as it reads a
+		// moment on.
+		if finished := c.s.ev.settleLocked(run, run.executorStatus(run.runCtx)); finished != nil {
 			c.after(finished)
 		}
 		return views.Run{}, edge.NewError(shared.CodeConflict, "Cannot cancel a run that already "+string(run.status), nil)
