@@ -110,13 +110,15 @@
 //     and, no suite having environments here, any with a suiteId as
 //     ENVIRONMENT_NOT_ATTACHED; it scopes the run to caseIds (with
 //     inline tests, caseIds naming none of the suite's cases is the bare
-//     rerun's 404 after the tests are authored: the double's choice, where
-//     the service's backend decides), refuses a run over 300 model calls, and authors a replay's tests before
-//     answering with the existing run; suiteRerun with a suiteId runs the
-//     stored cases without upserting the request's tests (their models
-//     still checked); namedHostId, refreshSnapshot and skillsOverride are
-//     accepted and ignored (no suite has hosts or skills here, and a
-//     run never changes a suite's saved servers);
+//     rerun's 404 after the tests are authored: the double's choice,
+//     where the service's backend decides), refuses a run over 300 model
+//     calls, and authors a replay's tests before answering with the
+//     existing run; suiteRerun with a suiteId
+//     runs the stored cases without upserting the request's tests (their
+//     models still checked); skillsOverride is taken only as "exclude",
+//     and it, namedHostId and refreshSnapshot are ignored (no suite has
+//     skills or hosts here, and a run never changes a suite's saved
+//     servers);
 //   - an iteration's verdict is the service runner's: the first failed
 //     assert or interact step stops it, its later steps reported skipped;
 //     a tool result with isError fails it (advancedConfig.failOnToolError

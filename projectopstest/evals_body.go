@@ -30,6 +30,9 @@ type runBody struct {
 	// also takes, so it is read raw for checkMatchOptions. It is checked,
 	// not applied: the double's matcher has one policy.
 	MatchOptionsOverride json.RawMessage `json:"matchOptionsOverride,omitempty"`
+	// SkillsOverride shadows RunParams' own so that a null, which the
+	// SDK's string type would read as absent, is seen and refused.
+	SkillsOverride json.RawMessage `json:"skillsOverride,omitempty"`
 }
 
 // testBody is an authored test as the service's schemas read it. Its
@@ -104,6 +107,13 @@ func checkRunBody(p *runBody) *edge.Error {
 	for i, id := range p.CaseIDs {
 		if id == "" {
 			return edge.Validation("caseIds["+strconv.Itoa(i)+"]", "A case id must not be empty")
+		}
+	}
+	// The service's schema takes skillsOverride only as "exclude".
+	if p.SkillsOverride != nil {
+		var v string
+		if json.Unmarshal(p.SkillsOverride, &v) != nil || v != string(evals.SkillsExclude) {
+			return edge.Validation("skillsOverride", `skillsOverride must be "exclude" when given`)
 		}
 	}
 	if p.MatchOptionsOverride != nil {
