@@ -108,12 +108,13 @@
 //     applied; run create ignores a body projectId, refuses an
 //     environmentId ("" counts as none) without suiteId or with serverIds
 //     and, no suite having environments here, any with a suiteId as
-//     ENVIRONMENT_NOT_ATTACHED; it scopes the run to caseIds (with
-//     inline tests, caseIds naming none of the suite's cases is the bare
-//     rerun's 404 after the tests are authored: the double's choice,
-//     where the service's backend decides), refuses a run over 300 model
-//     calls, and authors a replay's tests before answering with the
-//     existing run; suiteRerun with a suiteId
+//     ENVIRONMENT_NOT_ATTACHED; it scopes the run to caseIds, refused
+//     without a suiteId (the double's choice: a suite the request creates
+//     has no case ids); with inline tests, caseIds naming none of the
+//     suite's cases is the bare rerun's 404 after the tests are authored
+//     (the double's choice, where the service's backend decides); it
+//     refuses a run over 300 model calls, and authors a replay's tests
+//     before answering with the existing run; suiteRerun with a suiteId
 //     runs the stored cases without upserting the request's tests (their
 //     models still checked); skillsOverride is taken only as "exclude",
 //     and it, namedHostId and refreshSnapshot are ignored (no suite has

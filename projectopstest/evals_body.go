@@ -109,6 +109,13 @@ func checkRunBody(p *runBody) *edge.Error {
 			return edge.Validation("caseIds["+strconv.Itoa(i)+"]", "A case id must not be empty")
 		}
 	}
+	// The double's choice: a suite the request creates has no case ids
+	// yet, so caseIds could never name one. The service authors the suite
+	// before its backend (not in the reference) scopes the run; refusing
+	// first stores nothing, where authoring would leave a suite per try.
+	if p.CaseIDs != nil && p.SuiteID == "" {
+		return edge.Validation("caseIds", "caseIds names cases of a stored suite: pass suiteId with it")
+	}
 	// The service's schema takes skillsOverride only as "exclude".
 	if p.SkillsOverride != nil {
 		var v string

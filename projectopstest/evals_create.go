@@ -13,14 +13,15 @@ import (
 )
 
 // createRunLocked resolves the suite, environment, servers and models of a
-// validated run request, applies the concurrency cap, a bare rerun's
-// caseIds scope and the model-call cap, authors the request's tests into
-// the suite (not on a suiteRerun), then answers a replay of the
-// idempotency key with its run or stores the run and starts it, in the
-// service's order (prepareEvalRun authors before the run-level dedupe).
-// Nothing is stored unless every check passes, but for inline tests with
-// caseIds naming none of the suite's cases: those tests are authored, then
-// refused (the double's choice, below).
+// validated run request, applies the concurrency cap, the caseIds scope
+// and the model-call cap, authors the request's tests into the suite (not
+// on a suiteRerun), then answers a replay of the idempotency key with its
+// run or stores the run and starts it, in the service's order
+// (prepareEvalRun authors before the run-level dedupe). Nothing is stored
+// unless every check passes, but for inline tests with caseIds naming none
+// of a stored suite's cases: those tests are authored, then refused (the
+// double's choice, below). A new suite is stored only with its run, so a
+// replay of the key finds it.
 func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *edge.Error) {
 	s := e.s
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
@@ -124,9 +125,10 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 		return nil, herr
 	}
 	// Only stored cases have ids: a test new in this request is never one
-	// of them. The service refuses caseIds naming none of the suite's
-	// cases only on a bare rerun, before authoring; with inline tests it
-	// authors first and its backend scopes the run.
+	// of them (caseIds without a suiteId was refused with the body). The
+	// service refuses caseIds naming none of the suite's cases only on a
+	// bare rerun, before authoring; with inline tests it authors first and
+	// its backend scopes the run.
 	resolved, scopeErr := scopeToCases(cases, resolved, p.CaseIDs)
 	if scopeErr != nil && len(p.Tests) == 0 {
 		return nil, scopeErr

@@ -1,12 +1,40 @@
 package projectopstest_test
 
 import (
+	"errors"
 	"net/http"
 	"testing"
 
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
+
+// caseIds can only name a stored suite's cases: with a suite the request
+// would create it is refused before anything is authored, so neither the
+// request nor its retry under the same Idempotency-Key leaves a suite.
+func TestEvalRunCaseIDsNeedSuiteID(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	p := evals.RunParams{SuiteName: "s", ServerIDs: []string{f.serverID}, CaseIDs: []string{"case_nope"},
+		Tests: []evals.Test{echoTest("one", "a")}}
+	p.Tests[0].Model = "anthropic/claude-haiku-4.5"
+	for i := range 2 {
+		_, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, p, option.WithIdempotencyKey("k1"))
+		var e *shared.Error
+		if !errors.As(err, &e) || e.Code != shared.CodeValidation || e.Details["field"] != "caseIds" {
+			t.Fatalf("attempt %d: err = %v, want 400 VALIDATION_ERROR on caseIds", i, err)
+		}
+	}
+	page, err := f.c.Evals.Suites.List(t.Context(), f.ws.ProjectID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(page.Items); n != 0 {
+		t.Errorf("two refused requests left %d suites: %+v", n, page.Items)
+	}
+}
 
 // The service's schema takes skillsOverride only as "exclude"
 // (z.literal("exclude").optional()): any other value, null included, is
