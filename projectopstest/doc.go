@@ -105,9 +105,10 @@
 //     and steps (the double reports a test repeating an earlier one of the
 //     same request failed, where the service merges the two); a test's
 //     matchOptions and a run's matchOptionsOverride are checked, not
-//     applied; run create ignores a body projectId, refuses an
-//     environmentId ("" counts as none) without suiteId or with serverIds
-//     and, no suite having environments here, any with a suiteId as
+//     applied; run create ignores a body projectId, checks the request's
+//     test models before it reads the suite, refuses an environmentId
+//     ("" counts as none) without suiteId or with serverIds and, no suite
+//     having environments here, any with a suiteId as
 //     ENVIRONMENT_NOT_ATTACHED; it scopes the run to caseIds, refused
 //     without a suiteId (the double's choice: a suite the request creates
 //     has no case ids); with inline tests, caseIds naming none of the

@@ -12,8 +12,8 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// createRunLocked resolves the suite, environment, servers and models of a
-// validated run request, applies the concurrency cap, the caseIds scope
+// createRunLocked checks the request's test models, resolves the suite,
+// environment and servers, applies the concurrency cap, the caseIds scope
 // and the model-call cap, authors the request's tests into the suite (not
 // on a suiteRerun), then answers a replay of the idempotency key with its
 // run or stores the run and starts it, in the service's order
@@ -35,6 +35,16 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	if id, ok := s.st.evals.idem[scoped(p.SuiteID, p.SuiteName)]; ok && idemKey != "" {
 		prior = s.st.evals.runs[id]
 	}
+	keys := map[string]string(p.ModelAPIKeys)
+	if keys == nil {
+		keys = map[string]string{}
+	}
+	// The service checks the request's test models first
+	// (assertInlineTestModelsValid), before it reads the suite and its
+	// environments (resolveLaunchServers).
+	if herr := e.checkTestModels(p.Tests, nil, keys); herr != nil {
+		return nil, herr
+	}
 	var su *evalSuiteRec
 	def := &suiteDef{}
 	serverIDs, names := p.ServerIDs, []string(nil)
@@ -43,17 +53,20 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 		if su, herr = s.st.findSuite(a, projectID, p.SuiteID, accessWrite); herr != nil {
 			return nil, herr
 		}
-		if p.EnvironmentID != "" {
-			return nil, environmentNotAttached(p.EnvironmentID)
-		}
 	} else if prior != nil {
 		// A replay authors into the suite the first request created.
 		su = s.st.suites[prior.suiteID]
 	}
+	if su != nil && su.def != nil {
+		def = su.def
+	}
+	if herr := e.checkTestModels(p.Tests, def, keys); herr != nil {
+		return nil, herr
+	}
+	if p.SuiteID != "" && p.EnvironmentID != "" {
+		return nil, environmentNotAttached(p.EnvironmentID)
+	}
 	if su != nil {
-		if su.def != nil {
-			def = su.def
-		}
 		if len(serverIDs) == 0 {
 			serverIDs, names = su.serverIDs, def.serverNames
 		}
@@ -91,20 +104,6 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	}
 	if len(cases) == 0 {
 		return nil, edge.Validation("suiteId", "The suite has no tests to run")
-	}
-	keys := map[string]string(p.ModelAPIKeys)
-	if keys == nil {
-		keys = map[string]string{}
-	}
-	if rerun {
-		// Not run, but the service checks their models all the same
-		// (assertInlineTestModelsValid).
-		for i, t := range p.Tests {
-			if _, _, herr := e.resolveModel("tests["+strconv.Itoa(i)+"].model",
-				cmpOr(t.Model, def.model), cmpOr(t.Provider, def.provider), keys); herr != nil {
-				return nil, herr
-			}
-		}
 	}
 	resolved := make([]evals.Test, len(cases))
 	for i, c := range cases {
@@ -177,6 +176,25 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	// (execution is detached); polling shows pending until it starts.
 	return &evals.RunCreated{RunID: run.id, SuiteID: su.id, Status: evals.StatusRunning, Servers: run.servers,
 		CaseUpsert: up}, nil
+}
+
+// checkTestModels holds the request's test models to the run gate, the
+// suite's default model and provider filling in what a test leaves out.
+// With no suite read yet (def nil) it checks only the tests naming both,
+// the only tests the service's schema takes; the rest wait for the suite.
+func (e *evalEngine) checkTestModels(tests []evals.Test, def *suiteDef, keys map[string]string) *edge.Error {
+	for i, t := range tests {
+		model, provider := t.Model, t.Provider
+		if def != nil {
+			model, provider = cmpOr(model, def.model), cmpOr(provider, def.provider)
+		} else if model == "" || provider == "" {
+			continue
+		}
+		if _, _, herr := e.resolveModel("tests["+strconv.Itoa(i)+"].model", model, provider, keys); herr != nil {
+			return herr
+		}
+	}
+	return nil
 }
 
 // scopeToCases keeps the resolved tests of the cases whose ids are among

@@ -36,6 +36,26 @@ func TestEvalRunCaseIDsNeedSuiteID(t *testing.T) {
 	}
 }
 
+// The service checks the request's test models (assertInlineTestModelsValid)
+// before it reads the suite's environments: an unknown model is refused
+// ahead of ENVIRONMENT_NOT_ATTACHED, on a suiteRerun too.
+func TestEvalRunModelCheckedBeforeEnvironment(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, rc.RunID)
+	bad := echoTest("two", "b")
+	bad.Model, bad.Provider = "claude-nonesuch", "anthropic"
+	for _, rerun := range []bool{false, true} {
+		_, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, evals.RunParams{SuiteID: rc.SuiteID,
+			EnvironmentID: "env_x", SuiteRerun: rerun, Tests: []evals.Test{bad}})
+		var e *shared.Error
+		if !errors.As(err, &e) || e.Code != shared.CodeValidation || e.Details["model"] != "claude-nonesuch" {
+			t.Errorf("suiteRerun %v: err = %v, want the unknown model's refusal", rerun, err)
+		}
+	}
+}
+
 // The service's schema takes skillsOverride only as "exclude"
 // (z.literal("exclude").optional()): any other value, null included, is
 // 400 on the field.

@@ -386,6 +386,7 @@ func TestEvalUnknownServerIs404(t *testing.T) {
 	t.Parallel()
 	f := newEvalFix(t)
 	ok := echoTest("echo", "x")
+	ok.Model = "anthropic/claude-haiku-4.5" // a model-less test is refused first, as the service's schema does
 	_, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, evals.RunParams{SuiteName: "s", Tests: []evals.Test{ok},
 		ServerIDs: []string{f.serverID, "srv_nope"}})
 	if e := sdktest.WantError(t, err, projectops.CodeNotFound, true); e.Details["field"] != "serverIds" || e.Details["serverId"] != "srv_nope" {
