@@ -117,10 +117,10 @@
 //     refuses a run over 300 model calls, and authors a replay's tests
 //     before answering with the existing run; suiteRerun with a suiteId
 //     runs the stored cases without upserting the request's tests (their
-//     models still checked); skillsOverride is taken only as "exclude",
-//     and it, namedHostId and refreshSnapshot are ignored (no suite has
-//     skills or hosts here, and a run never changes a suite's saved
-//     servers);
+//     models still checked); a launch's serverIds become the suite's saved
+//     servers unless it is a rerun (suiteRerun or a bare suiteId) without
+//     refreshSnapshot; skillsOverride is taken only as "exclude", and it
+//     and namedHostId are ignored (no suite has skills or hosts here);
 //   - an iteration's verdict is the service runner's: the first failed
 //     assert or interact step stops it, its later steps reported skipped;
 //     a tool result with isError fails it (advancedConfig.failOnToolError

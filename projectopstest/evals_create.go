@@ -156,6 +156,14 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	if len(authored) > 0 {
 		up = s.st.upsertCases(su, authored)
 	}
+	// The service's authorEvalSuite saves the launch's servers as the
+	// suite's on every launch but a rerun that does not refreshSnapshot (a
+	// bare suiteId is always a rerun); without serverIds they are the
+	// suite's own already.
+	if p.SuiteID != "" && len(p.ServerIDs) > 0 && (!(p.SuiteRerun || len(p.Tests) == 0) || p.RefreshSnapshot) {
+		su.serverIDs, su.def.serverNames = slices.Clone(p.ServerIDs), slices.Clone(p.ServerNames)
+		su.updatedAt = s.now()
+	}
 	if prior != nil {
 		return &evals.RunCreated{RunID: prior.id, SuiteID: prior.suiteID, Status: prior.status,
 			Servers: prior.servers, CaseUpsert: up, Deduped: true}, nil

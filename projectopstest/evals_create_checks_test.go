@@ -1,9 +1,12 @@
 package projectopstest_test
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/option"
@@ -79,5 +82,57 @@ func TestEvalRunSkillsOverrideOnlyExclude(t *testing.T) {
 	}
 	if r := create("exclude"); r.status != http.StatusAccepted {
 		t.Errorf(`skillsOverride "exclude": status %d %s, want 202`, r.status, r.body)
+	}
+}
+
+// A launch that is not a rerun saves its serverIds as the suite's server
+// selection (the service's authorEvalSuite updates the suite's
+// environment), as does a rerun with refreshSnapshot; a rerun without it
+// (suiteRerun, or a bare suiteId, always a rerun) leaves it. A later bare rerun runs on the saved selection.
+func TestEvalRunLaunchSavesServerSelection(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	m := mcp.NewServer(&mcp.Implementation{Name: "other", Version: "1.0.0"}, nil)
+	mcp.AddTool(m, &mcp.Tool{Name: "echo", Description: "Echo a message"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Echo: " + in.Message}}}, nil, nil
+		})
+	other, err := f.srv.AddServer(projectopstest.ServerSpec{ProjectID: f.ws.ProjectID, Name: "other", MCPServer: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, rc.RunID)
+	saved := func(step string) string {
+		t.Helper()
+		bare := f.create(t, evals.RunParams{SuiteID: rc.SuiteID})
+		f.awaitRun(t, bare.RunID)
+		if len(bare.Servers) != 1 {
+			t.Fatalf("%s: bare rerun servers = %+v, want one", step, bare.Servers)
+		}
+		return bare.Servers[0].ID
+	}
+	launch := func(rerun, refresh bool, serverID string) {
+		t.Helper()
+		run := f.create(t, evals.RunParams{SuiteID: rc.SuiteID, ServerIDs: []string{serverID},
+			SuiteRerun: rerun, RefreshSnapshot: refresh, Tests: []evals.Test{echoTest("one", "a")}})
+		f.awaitRun(t, run.RunID)
+	}
+	bare := f.create(t, evals.RunParams{SuiteID: rc.SuiteID, ServerIDs: []string{other}})
+	f.awaitRun(t, bare.RunID)
+	if got := saved("bare rerun"); got != f.serverID {
+		t.Errorf("after a bare rerun on %s: saved server %s, want %s (unchanged)", other, got, f.serverID)
+	}
+	launch(true, false, other)
+	if got := saved("suiteRerun"); got != f.serverID {
+		t.Errorf("after a suiteRerun on %s: saved server %s, want %s (unchanged)", other, got, f.serverID)
+	}
+	launch(true, true, other)
+	if got := saved("refreshSnapshot"); got != other {
+		t.Errorf("after a refreshSnapshot rerun on %s: saved server %s, want it", other, got)
+	}
+	launch(false, false, f.serverID)
+	if got := saved("launch"); got != f.serverID {
+		t.Errorf("after a launch on %s: saved server %s, want it", f.serverID, got)
 	}
 }
