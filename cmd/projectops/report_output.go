@@ -197,8 +197,9 @@ Exit status: 0 when every spooled run was delivered, whatever their verdicts
 them); 2 when one could not be (its files are kept for another resume), or
 when a delivered run's files could not be removed or moved aside (said on
 stderr; the run counts as delivered, and a later resume finishes the
-cleanup); 3 when everything was delivered but damaged lines were skipped
-(only the resume that skipped them exits 3).`,
+cleanup, reporting a damaged file it could not move aside once more, with
+exit 3); 3 when everything was delivered but damaged lines were skipped
+(only the resume that skipped them exits 3, unless the move aside failed).`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if dir == "" {

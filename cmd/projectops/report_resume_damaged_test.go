@@ -132,4 +132,21 @@ func TestReportResumeCleanupFailureAfterDeliveryExits2(t *testing.T) {
 	if runs := srv.IngestedRuns(""); len(runs) != 1 || runs[0].Summary.Total != 1 {
 		t.Errorf("runs = %+v, want one of the intact result", runs)
 	}
+	// The file stayed in place: the next resume sends nothing of it again
+	// but says its damage once more (exit 3) and moves it aside; the one
+	// after that has nothing to say.
+	if err := os.RemoveAll(files[0] + ingest.DamagedExt); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runReportCLI(t, "", "report", "resume", "--spool", spool)
+	if code != exitDamaged || !strings.Contains(errOut, "line 3") {
+		t.Errorf("second resume: exit %d, stdout %q, stderr %q; want 3 and the damage said again", code, out, errOut)
+	}
+	if runs := srv.IngestedRuns(""); len(runs) != 1 || runs[0].Summary.Total != 1 {
+		t.Errorf("after the second resume, runs = %+v, want the one run unchanged", runs)
+	}
+	code, out, errOut = runReportCLI(t, "", "report", "resume", "--spool", spool)
+	if code != 0 || strings.Contains(errOut, "damaged") {
+		t.Errorf("third resume: exit %d, stdout %q, stderr %q; want 0, nothing said", code, out, errOut)
+	}
 }
