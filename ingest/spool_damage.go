@@ -170,8 +170,7 @@ func ackAll(path string) error {
 		return nil
 	}
 	// Not O_APPEND: appendAcks may cut a torn last line before it writes,
-	// and on Windows O_APPEND opens without the write access that cutting
-	// (and LockFileEx) need.
+	// and on Windows O_APPEND opens without the write access cutting needs.
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
@@ -208,6 +207,11 @@ func appendAcks(f *os.File, path string, seqs []int) error {
 		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
 	}
 	defer func() { _ = unlockFile(f) }()
+	// The size again, now under the lock: the one read before it could
+	// predate a record completed in between.
+	if fi, err = f.Stat(); err != nil {
+		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)
+	}
 	end, whole, err := lastLine(f, fi.Size())
 	if err != nil {
 		return fmt.Errorf("projectops: ingest spool %s: acknowledging it: %w", path, err)

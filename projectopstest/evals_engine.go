@@ -129,11 +129,18 @@ func (e *evalEngine) executeRun(ctx context.Context, run *evalRunRec) {
 				// so it ends timed_out rather than failed.
 				break
 			}
-			if env.listErr == nil {
+			// Decided under s.mu with the deadline read there too: a
+			// cancel settling the run in between must see threw exactly
+			// when the executor would settle it failed.
+			s.mu.Lock()
+			cut := run.deadlinePassed()
+			if !cut && env.listErr == nil {
 				env.listErr, env.listErrServer = err, sv.ID
-				s.mu.Lock()
 				run.threw = true
-				s.mu.Unlock()
+			}
+			s.mu.Unlock()
+			if cut {
+				break
 			}
 			continue
 		}

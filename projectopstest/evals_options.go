@@ -112,7 +112,9 @@ func WithEvalConcurrency(n int) Option {
 }
 
 // WithEvalRunDeadline bounds every run; a run still executing after d is
-// timed_out and its unfinished iterations cancelled (default 10 minutes).
+// timed_out and its unfinished iterations cancelled (default 10 minutes),
+// unless a server's tools could not be listed: that run ends failed, as
+// the service's runner throws then.
 func WithEvalRunDeadline(d time.Duration) Option {
 	return checked("WithEvalRunDeadline", d > 0, "d must be positive", func(o *options) { o.evals.deadline = d })
 }
