@@ -105,22 +105,25 @@
 //     and steps (the double reports a test repeating an earlier one of the
 //     same request failed, where the service merges the two); a test's
 //     matchOptions and a run's matchOptionsOverride are checked, not
-//     applied; run create ignores a body projectId, checks the request's
-//     test models before it reads the suite, refuses an environmentId
-//     ("" counts as none) without suiteId or with serverIds and, no suite
-//     having environments here, any with a suiteId as
-//     ENVIRONMENT_NOT_ATTACHED; it scopes the run to caseIds, refused
-//     without a suiteId (the double's choice: a suite the request creates
-//     has no case ids); with inline tests, caseIds naming none of the
-//     suite's cases is the bare rerun's 404 after the tests are authored
-//     (the double's choice, where the service's backend decides); it
-//     refuses a run over 300 model calls, and authors a replay's tests
-//     before answering with the existing run; suiteRerun with a suiteId
-//     runs the stored cases without upserting the request's tests (their
-//     models still checked); a launch's serverIds become the suite's saved
-//     servers unless it is a rerun (suiteRerun or a bare suiteId) without
-//     refreshSnapshot; skillsOverride is taken only as "exclude", and it
-//     and namedHostId are ignored (no suite has skills or hosts here);
+//     applied; run create ignores a body projectId, checks the models of the
+//     tests naming both model and provider before it reads the suite (the
+//     rest once it is read), refuses an environmentId ("" counts as none)
+//     without suiteId or with serverIds and, no suite having environments
+//     here, any with a suiteId as ENVIRONMENT_NOT_ATTACHED; it scopes the
+//     run to caseIds, refused without a suiteId (the double's choice: a
+//     suite the request creates has no case ids); with inline tests, caseIds
+//     naming none of the suite's cases is the bare rerun's 404 after the
+//     tests are authored and the launch's servers saved (on a suiteRerun,
+//     only the servers, with refreshSnapshot; the double's choice, where the
+//     service's backend decides); it refuses a run over 300 model calls, and
+//     authors a replay's tests, and saves its servers, before answering with
+//     the existing run; suiteRerun with a suiteId runs the stored cases
+//     without upserting the request's tests (their models still checked); a
+//     launch's serverIds become the suite's saved servers unless it is a
+//     rerun (suiteRerun or a bare suiteId) without refreshSnapshot, with its
+//     serverNames only when parallel to them; skillsOverride is taken only
+//     as "exclude", and it and namedHostId are ignored (no suite has skills
+//     or hosts here);
 //   - an iteration's verdict is the service runner's: the first failed
 //     assert or interact step stops it, its later steps reported skipped;
 //     a tool result with isError fails it (advancedConfig.failOnToolError

@@ -12,16 +12,19 @@ import (
 	"github.com/projectops/projectops-go/shared"
 )
 
-// createRunLocked checks the request's test models, resolves the suite,
+// createRunLocked checks the request's test models (those naming both
+// model and provider before the suite is read), resolves the suite,
 // environment and servers, applies the concurrency cap, the caseIds scope
 // and the model-call cap, authors the request's tests into the suite (not
-// on a suiteRerun), then answers a replay of the idempotency key with its
-// run or stores the run and starts it, in the service's order
-// (prepareEvalRun authors before the run-level dedupe). Nothing is stored
-// unless every check passes, but for inline tests with caseIds naming none
-// of a stored suite's cases: those tests are authored, then refused (the
-// double's choice, below). A new suite is stored only with its run, so a
-// replay of the key finds it.
+// on a suiteRerun) and saves the launch's server selection, then answers a
+// replay of the idempotency key with its run or stores the run and starts
+// it, in the service's order (prepareEvalRun authors before the run-level
+// dedupe). Nothing is stored unless every check passes, but for inline
+// tests with caseIds naming none of a stored suite's cases: those tests
+// are authored and the launch's server selection saved (on a suiteRerun,
+// only the selection, with refreshSnapshot), then refused (the double's
+// choice, below). A new suite is stored only with its run, so a replay of
+// the key finds it.
 func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunParams, idemKey string) (*evals.RunCreated, *edge.Error) {
 	s := e.s
 	if _, _, herr := s.st.projectFor(a, projectID, accessWrite); herr != nil {
@@ -149,7 +152,7 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 			return nil, edge.Internal()
 		}
 		su = s.st.suites[id]
-		su.def = &suiteDef{description: p.SuiteDescription}
+		su.def = &suiteDef{description: p.SuiteDescription, serverNames: savedServerNames(serverIDs, p.ServerNames)}
 	} else if su.def == nil {
 		su.def = def
 	}
@@ -161,7 +164,7 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	// bare suiteId is always a rerun); without serverIds they are the
 	// suite's own already.
 	if p.SuiteID != "" && len(p.ServerIDs) > 0 && (!(p.SuiteRerun || len(p.Tests) == 0) || p.RefreshSnapshot) {
-		su.serverIDs, su.def.serverNames = slices.Clone(p.ServerIDs), slices.Clone(p.ServerNames)
+		su.serverIDs, su.def.serverNames = slices.Clone(p.ServerIDs), savedServerNames(p.ServerIDs, p.ServerNames)
 		su.updatedAt = s.now()
 	}
 	if prior != nil {
@@ -184,6 +187,17 @@ func (e *evalEngine) createRunLocked(a actor, projectID string, p *evals.RunPara
 	// (execution is detached); polling shows pending until it starts.
 	return &evals.RunCreated{RunID: run.id, SuiteID: su.id, Status: evals.StatusRunning, Servers: run.servers,
 		CaseUpsert: up}, nil
+}
+
+// savedServerNames is the serverNames a launch saves with its serverIds as
+// the suite's selection: all of them when parallel to the ids, else none
+// (the service's buildPersistedSuiteEnvironment binds names to ids only
+// pairwise, and the run create schema does not refuse a mismatch).
+func savedServerNames(ids, names []string) []string {
+	if len(names) == 0 || len(names) != len(ids) {
+		return nil
+	}
+	return slices.Clone(names)
 }
 
 // checkTestModels holds the request's test models to the run gate, the

@@ -85,32 +85,47 @@ func TestEvalRunSkillsOverrideOnlyExclude(t *testing.T) {
 	}
 }
 
-// A launch that is not a rerun saves its serverIds as the suite's server
-// selection (the service's authorEvalSuite updates the suite's
-// environment), as does a rerun with refreshSnapshot; a rerun without it
-// (suiteRerun, or a bare suiteId, always a rerun) leaves it. A later bare rerun runs on the saved selection.
-func TestEvalRunLaunchSavesServerSelection(t *testing.T) {
-	t.Parallel()
-	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+// addOtherServer adds a second echo server, "other", to f's project.
+func addOtherServer(t *testing.T, f *evalFix) string {
+	t.Helper()
 	m := mcp.NewServer(&mcp.Implementation{Name: "other", Version: "1.0.0"}, nil)
 	mcp.AddTool(m, &mcp.Tool{Name: "echo", Description: "Echo a message"},
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Echo: " + in.Message}}}, nil, nil
 		})
-	other, err := f.srv.AddServer(projectopstest.ServerSpec{ProjectID: f.ws.ProjectID, Name: "other", MCPServer: m})
+	id, err := f.srv.AddServer(projectopstest.ServerSpec{ProjectID: f.ws.ProjectID, Name: "other", MCPServer: m})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return id
+}
+
+// savedServer reads a suite's saved server selection as a bare rerun runs
+// it (its one server, named as saved), and waits for that run.
+func savedServer(t *testing.T, f *evalFix, suiteID, step string) evals.ServerRef {
+	t.Helper()
+	bare := f.create(t, evals.RunParams{SuiteID: suiteID})
+	f.awaitRun(t, bare.RunID)
+	if len(bare.Servers) != 1 {
+		t.Fatalf("%s: bare rerun servers = %+v, want one", step, bare.Servers)
+	}
+	return bare.Servers[0]
+}
+
+// A launch that is not a rerun saves its serverIds as the suite's server
+// selection (the service's authorEvalSuite updates the suite's
+// environment), as does a rerun with refreshSnapshot, a bare suiteId
+// included; a rerun without it (suiteRerun, or a bare suiteId, always a
+// rerun) leaves it. A later bare rerun runs on the saved selection.
+func TestEvalRunLaunchSavesServerSelection(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	other := addOtherServer(t, f)
 	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("one", "a")}})
 	f.awaitRun(t, rc.RunID)
 	saved := func(step string) string {
 		t.Helper()
-		bare := f.create(t, evals.RunParams{SuiteID: rc.SuiteID})
-		f.awaitRun(t, bare.RunID)
-		if len(bare.Servers) != 1 {
-			t.Fatalf("%s: bare rerun servers = %+v, want one", step, bare.Servers)
-		}
-		return bare.Servers[0].ID
+		return savedServer(t, f, rc.SuiteID, step).ID
 	}
 	launch := func(rerun, refresh bool, serverID string) {
 		t.Helper()
@@ -134,5 +149,83 @@ func TestEvalRunLaunchSavesServerSelection(t *testing.T) {
 	launch(false, false, f.serverID)
 	if got := saved("launch"); got != f.serverID {
 		t.Errorf("after a launch on %s: saved server %s, want it", f.serverID, got)
+	}
+	bare = f.create(t, evals.RunParams{SuiteID: rc.SuiteID, ServerIDs: []string{other}, RefreshSnapshot: true})
+	f.awaitRun(t, bare.RunID)
+	if got := saved("bare refreshSnapshot"); got != other {
+		t.Errorf("after a bare suiteId with refreshSnapshot on %s: saved server %s, want it", other, got)
+	}
+}
+
+// The serverNames a launch sends are saved with its serverIds, whether the
+// launch creates the suite (the service's createTestSuite) or updates a
+// stored one (updateTestSuite): a later bare rerun's servers carry them.
+func TestEvalRunLaunchSavesServerNames(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	rc := f.create(t, evals.RunParams{ServerIDs: []string{f.serverID}, ServerNames: []string{"Alpha"},
+		Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, rc.RunID)
+	if got := savedServer(t, f, rc.SuiteID, "new suite").Name; got != "Alpha" {
+		t.Errorf("after the launch creating the suite with serverNames [Alpha]: bare rerun names the server %q", got)
+	}
+	launch := f.create(t, evals.RunParams{SuiteID: rc.SuiteID, ServerIDs: []string{f.serverID}, ServerNames: []string{"Beta"},
+		Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, launch.RunID)
+	if got := savedServer(t, f, rc.SuiteID, "stored suite").Name; got != "Beta" {
+		t.Errorf("after a launch on the stored suite with serverNames [Beta]: bare rerun names the server %q", got)
+	}
+}
+
+// serverNames not parallel to serverIds are not saved, on either path: the
+// service's buildPersistedSuiteEnvironment keeps names only pairwise with
+// the ids, so the suite's selection is the ids alone and a bare rerun
+// names its server as the project does ("demo"), not by a name sent
+// earlier.
+func TestEvalRunNonParallelServerNamesNotSaved(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	rc := f.create(t, evals.RunParams{ServerIDs: []string{f.serverID}, ServerNames: []string{"x", "y"},
+		Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, rc.RunID)
+	if got := savedServer(t, f, rc.SuiteID, "new suite").Name; got != "demo" {
+		t.Errorf("after the launch creating the suite with serverNames [x y] for one id: bare rerun names the server %q, want demo", got)
+	}
+	for _, names := range [][]string{{"Alpha"}, {"x", "y"}} {
+		launch := f.create(t, evals.RunParams{SuiteID: rc.SuiteID, ServerIDs: []string{f.serverID}, ServerNames: names,
+			Tests: []evals.Test{echoTest("one", "a")}})
+		f.awaitRun(t, launch.RunID)
+	}
+	if got := savedServer(t, f, rc.SuiteID, "stored suite").Name; got != "demo" {
+		t.Errorf("after a launch on the stored suite with serverNames [x y] for one id: bare rerun names the server %q, want demo (the earlier [Alpha] replaced)", got)
+	}
+}
+
+// A replay of a launch (the same Idempotency-Key) saves its serverIds as
+// the suite's selection although it starts no run: the service authors the
+// suite, its environment included, before the run-level dedupe.
+func TestEvalRunReplaySavesServerSelection(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	other := addOtherServer(t, f)
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, rc.RunID)
+	p := evals.RunParams{SuiteID: rc.SuiteID, ServerIDs: []string{f.serverID}, Tests: []evals.Test{echoTest("one", "a")}}
+	p.Tests[0].Model = "anthropic/claude-haiku-4.5"
+	first, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, p, option.WithIdempotencyKey("replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.awaitRun(t, first.RunID)
+	p.ServerIDs, p.ServerNames = []string{other}, []string{"Gamma"}
+	again, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, p, option.WithIdempotencyKey("replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Deduped || again.RunID != first.RunID {
+		t.Fatalf("replay = %+v, want run %s deduped", again, first.RunID)
+	}
+	if got := savedServer(t, f, rc.SuiteID, "replay"); got.ID != other || got.Name != "Gamma" {
+		t.Errorf("after a replay on %s named Gamma: bare rerun runs on %+v, want it", other, got)
 	}
 }
