@@ -125,7 +125,9 @@ var wireJSON = wire.Clear(func(m ModelAPIKeys) map[string]string { return m })
 // RunParams creates a run: either SuiteID (a rerun of a stored suite, with
 // ServerIDs optionally overriding its saved servers and Tests optionally
 // upserted into it) or SuiteName with inline Tests and ServerIDs (a new
-// suite).
+// suite). With Tests and no SuiteRerun (or with RefreshSnapshot), the
+// service saves ServerIDs, and ServerNames when parallel to them, as the
+// suite's server selection for its later runs.
 type RunParams struct {
 	SuiteID          string   `json:"suiteId,omitempty"`
 	SuiteName        string   `json:"suiteName,omitempty"`
