@@ -47,3 +47,40 @@ func BenchmarkSecretScrubberWorstCase(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSecretScrubberManyDetails measures what apierr.Redact does to
+// a 60 KiB error whose details are short strings, each with a '%' (so
+// each takes the encoded pass) and the letters a request's 2.3 KB token
+// (a JWT, "eyJ...") may begin with: one scrub call per string, each
+// walking a few characters of the token at most.
+func BenchmarkSecretScrubberManyDetails(b *testing.B) {
+	scrub := SecretScrubber(jwtLike(2300))
+	details := manyDetails(60 << 10)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range details {
+			_ = scrub(d)
+		}
+	}
+}
+
+// jwtLike is a token of at least n bytes in a JWT's spelling, "eyJ...".
+func jwtLike(n int) string {
+	var sb strings.Builder
+	for sb.Len() < n {
+		sb.WriteString("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9")
+	}
+	return sb.String()
+}
+
+// manyDetails is the short detail strings of an error body of about n
+// bytes, each with a '%' and every lower-case letter.
+func manyDetails(n int) []string {
+	var out []string
+	for body := 0; body < n; {
+		s := "bad % value: abcdefghijklmnopqrstuvwxyz"
+		out = append(out, s)
+		body += len(s) + 3
+	}
+	return out
+}
