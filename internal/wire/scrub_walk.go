@@ -19,10 +19,14 @@ type encodedWalk struct {
 	m int // e's characters: states 1..m-1 live in the ring; m is an end
 
 	// The ring holds the states at positions q..q+mask, slot pos&mask:
-	// back[slot*m+i] is 1 + how far before pos the state's leftmost start
-	// lies (0 for no state), and live[slot*m:][:count[slot]] are the i's of
-	// the slot's states, each once. Made at the first state a walk keeps.
+	// back[slot*width+i] is 1 + how far before pos the state's leftmost
+	// start lies (0 for no state), and live[slot*width:][:count[slot]] are
+	// the i's of the slot's states, each once. A row is only as wide as the
+	// furthest character a walk has reached (grow): ordinary text rarely
+	// spells more than a secret's first few characters, so the ring costs
+	// what the walk gets through, not the secret's length.
 	mask  int
+	width int
 	back  []int32
 	live  []int32
 	count []int32
@@ -42,11 +46,14 @@ type encodedWalk struct {
 func (w *encodedWalk) start(e *encodedValue) {
 	w.e, w.m = e, len(e.chars)
 	// More slots than one spelling's reach: a state is never kept past it.
-	w.mask = max(w.mask, 1<<bits.Len(uint(e.reach))-1)
-	if len(w.count) <= w.mask || len(w.back) < (w.mask+1)*w.m || len(w.memo) < e.distinct {
-		w.back, w.live, w.count = nil, nil, nil // made again when first needed
+	if mask := 1<<bits.Len(uint(e.reach)) - 1; mask > w.mask {
+		w.mask = mask
+		w.back, w.live, w.count, w.width = nil, nil, nil, 0 // made again when first needed
 	}
-	clear(w.memoAt) // its positions are of another value's walk
+	if len(w.memo) < e.distinct {
+		w.memoAt, w.memo = nil, nil // likewise
+	}
+	clear(w.memoAt) // its positions are of another text's or value's walk
 }
 
 // next is the leftmost match at or after from, and its furthest end, or
@@ -70,11 +77,13 @@ func (w *encodedWalk) next(s string, from int, whole bool) (int, int) {
 			continue
 		}
 		slot := q & w.mask
-		states := w.live[slot*w.m:][:w.count[slot]]
+		// expand may widen the ring (grow) while states are read: the
+		// old live still holds them, and the slot's row is not written.
+		states := w.live[slot*w.width:][:w.count[slot]]
 		w.n -= len(states)
 		w.count[slot] = 0
 		for _, i := range states {
-			k := slot*w.m + int(i)
+			k := slot*w.width + int(i)
 			p := q - int(w.back[k]) + 1
 			w.back[k] = 0
 			if w.best < 0 || p <= w.best { // a start right of a match has lost
@@ -151,23 +160,41 @@ func (w *encodedWalk) ends(s string, i, q int) endSet {
 // add keeps state (i, pos) reached from start p, once, with its leftmost
 // start.
 func (w *encodedWalk) add(i, pos, p int) {
-	if w.back == nil {
-		size := w.mask + 1
-		w.back = make([]int32, size*w.m)
-		w.live = make([]int32, size*w.m)
-		w.count = make([]int32, size)
-		w.memoAt = make([]int, w.e.distinct)
-		w.memo = make([]endSet, w.e.distinct)
+	if i >= w.width {
+		w.grow(i)
 	}
 	slot := pos & w.mask
-	k := slot*w.m + i
+	k := slot*w.width + i
 	switch back := int32(pos - p + 1); {
 	case w.back[k] == 0:
 		w.back[k] = back
-		w.live[slot*w.m+int(w.count[slot])] = int32(i)
+		w.live[slot*w.width+int(w.count[slot])] = int32(i)
 		w.count[slot]++
 		w.n++
 	case back > w.back[k]:
 		w.back[k] = back
 	}
+}
+
+// grow widens the ring's rows to hold character i, at least doubling them
+// (so the copies cost no more than the ring), keeping the states in it.
+func (w *encodedWalk) grow(i int) {
+	if w.memoAt == nil {
+		w.memoAt = make([]int, w.e.distinct)
+		w.memo = make([]endSet, w.e.distinct)
+	}
+	slots := w.mask + 1
+	if w.count == nil {
+		w.count = make([]int32, slots)
+	}
+	width := min(max(2*w.width, i+1, 8), w.m)
+	back := make([]int32, slots*width)
+	live := make([]int32, slots*width)
+	if w.n > 0 {
+		for slot := range slots {
+			copy(back[slot*width:], w.back[slot*w.width:][:w.width])
+			copy(live[slot*width:], w.live[slot*w.width:][:w.count[slot]])
+		}
+	}
+	w.back, w.live, w.width = back, live, width
 }

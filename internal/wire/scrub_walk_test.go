@@ -2,6 +2,7 @@ package wire
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -134,7 +135,28 @@ func TestEncodedWalkKeepsLeftmostStart(t *testing.T) {
 	w.add(3, 20, 4)
 	w.add(3, 20, 6)
 	slot := 20 & w.mask
-	if got := 20 - int(w.back[slot*w.m+3]) + 1; got != 4 || w.n != 1 {
+	if got := 20 - int(w.back[slot*w.width+3]) + 1; got != 4 || w.n != 1 {
 		t.Errorf("state (3, 20) reached from 9, 4, 6: kept start %d, %d states; want 4, 1", got, w.n)
+	}
+}
+
+// A walk's ring grows with how far into the value the walk gets, not with
+// the value's length: short text that spells a 2.3 KB token's first
+// character or so (an 'e' of "eyJ...", a '%') costs a walk a few KiB, not
+// the 1.2 MB a ring as wide as the token takes.
+func TestEncodedWalkRingFollowsProgress(t *testing.T) {
+	e := newEncodedValue(jwtLike(2300), true)
+	const walks = 10
+	for _, s := range []string{"bad % value: abcdefghijklm", manyDetails(1)[0], `%65yJhbG\u0063i %65`} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range walks {
+			var w encodedWalk
+			replaceEncoded(&w, s, &e, "[R]", false)
+		}
+		runtime.ReadMemStats(&after)
+		if per := (after.TotalAlloc - before.TotalAlloc) / walks; per > 16<<10 {
+			t.Errorf("a walk of %q for a value of %d characters allocated %d bytes; want at most %d", s, len(e.chars), per, 16<<10)
+		}
 	}
 }
