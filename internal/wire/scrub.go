@@ -149,11 +149,12 @@ func SecretScrubber(values ...string) func(string) string {
 		// Every encoded spelling has a '%' or '\' (or a '+' for a
 		// space): text without them, the common case, is done.
 		if mayEncode(s, spaced) {
-			var w encodedWalk // its memory serves every value
+			w := getWalk() // its memory serves every value, and later calls
 			all := encoded()
 			for i := range all {
-				s = replaceEncoded(&w, s, &all[i], "[REDACTED]", len(all[i].v) < minScrubbed)
+				s = replaceEncoded(w, s, &all[i], "[REDACTED]", len(all[i].v) < minScrubbed)
 			}
+			putWalk(w)
 		}
 		return RedactSecretParams(CredFields(s, "[REDACTED]"))
 	}

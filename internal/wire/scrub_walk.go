@@ -1,6 +1,9 @@
 package wire
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // encodedWalk finds the matches replaceEncoded replaces. Its states are
 // (i, q): a value's first i characters spelled from some start up to
@@ -40,6 +43,29 @@ type encodedWalk struct {
 
 	best, bestEnd int // the leftmost start with a match, its furthest end; best -1 for none
 	expanded      int // states expanded, for the cost test
+}
+
+// walkPool keeps walks for reuse across scrub calls: apierr.Redact
+// scrubs each string of an error's details on its own, and a walk's ring
+// made for each call would cost more than the scrub itself. A walk comes
+// back clean: next takes every state it keeps out of the ring before it
+// returns.
+var walkPool = sync.Pool{New: func() any { return new(encodedWalk) }}
+
+// maxPooledRing is the most ring cells (slots times row width) a walk put
+// back in walkPool may hold: one that text spelling much of a long secret
+// widened is dropped, so that a pathological call's memory is not kept.
+const maxPooledRing = 4 << 10
+
+func getWalk() *encodedWalk { return walkPool.Get().(*encodedWalk) }
+
+// putWalk gives w back to walkPool, unless its ring is too big to keep.
+func putWalk(w *encodedWalk) {
+	if len(w.back) > maxPooledRing {
+		return
+	}
+	w.e = nil // a pooled walk holds on to no value
+	walkPool.Put(w)
 }
 
 // start readies w for e.

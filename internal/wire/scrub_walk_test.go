@@ -1,8 +1,11 @@
 package wire
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -91,6 +94,9 @@ func TestEncodedWalkMatchesPerStartWalk(t *testing.T) {
 		if got := replaceEncoded(&w, s, &e, "[R]", whole); got != want {
 			t.Fatalf("value %q (whole %v) in %q: walk gives %q, per-start walk %q", e.v, whole, s, got, want)
 		}
+		if dirt := ringDirt(&w); dirt != "" {
+			t.Fatalf("value %q (whole %v) in %q: the walk left %s", e.v, whole, s, dirt)
+		}
 	}
 }
 
@@ -117,6 +123,9 @@ func TestEncodedWalkCostLinear(t *testing.T) {
 		var w encodedWalk
 		e := newEncodedValue(c.secret, true)
 		replaceEncoded(&w, c.text, &e, "[R]", false)
+		if dirt := ringDirt(&w); dirt != "" {
+			t.Errorf("%s: the walk left %s", c.name, dirt)
+		}
 		if limit := (len(c.text) + 1) * len(e.chars); w.expanded > limit {
 			t.Errorf("%s: %d states expanded for %d bytes of text and a value of %d characters; want at most %d", c.name, w.expanded, len(c.text), len(e.chars), limit)
 		}
@@ -158,5 +167,76 @@ func TestEncodedWalkRingFollowsProgress(t *testing.T) {
 		if per := (after.TotalAlloc - before.TotalAlloc) / walks; per > 16<<10 {
 			t.Errorf("a walk of %q for a value of %d characters allocated %d bytes; want at most %d", s, len(e.chars), per, 16<<10)
 		}
+	}
+}
+
+// ringDirt says what a walk left in its ring, or "" for nothing: a walk
+// goes back to walkPool as it is, so the next one must find it clean.
+func ringDirt(w *encodedWalk) string {
+	if w.n != 0 {
+		return fmt.Sprintf("%d states counted", w.n)
+	}
+	for slot, c := range w.count {
+		if c != 0 {
+			return fmt.Sprintf("slot %d lists %d states", slot, c)
+		}
+	}
+	for k, b := range w.back {
+		if b != 0 {
+			return fmt.Sprintf("state %d of slot %d has a start", k%w.width, k/w.width)
+		}
+	}
+	return ""
+}
+
+// Scrub calls reuse walks (walkPool): an error's details scrubbed one
+// short string at a time, each walking the first character or so of a
+// 2.3 KB token, allocate no ring per call. The bound is on what the
+// strings cost beyond the same strings without their '%', which skip the
+// encoded pass: under the race detector the rest of a scrub allocates
+// too, and the pool drops some of what it is given.
+func TestSecretScrubberReusesWalks(t *testing.T) {
+	scrub := SecretScrubber(jwtLike(2300))
+	details := manyDetails(60 << 10)
+	scrub(details[0]) // the scrubber's encoded values, made once
+	perCall := func(text string) int64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range details {
+			scrub(text)
+		}
+		runtime.ReadMemStats(&after)
+		return int64(after.TotalAlloc-before.TotalAlloc) / int64(len(details))
+	}
+	plain := strings.ReplaceAll(details[0], "%", "")
+	// A fresh walk's ring for this text and token is about 5 KB.
+	if walked, skipped := perCall(details[0]), perCall(plain); walked-skipped > 2500 {
+		t.Errorf("scrubbing %q allocated %d bytes a call, %q %d; want at most 2500 more", details[0], walked, plain, skipped)
+	}
+}
+
+// A walk whose ring text spelling much of a long secret widened is not
+// pooled, so no pathological call's memory is kept for good; a walk that
+// is pooled holds on to no value.
+func TestPutWalkDropsBigRing(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a collection empties the pool
+	secret := jwtLike(300)
+	e := newEncodedValue(secret, true)
+	big := new(encodedWalk)
+	replaceEncoded(big, "x="+url.QueryEscape(secret)+"&", &e, "[R]", false)
+	if len(big.back) <= maxPooledRing {
+		t.Fatalf("a walk through %d characters has a ring of %d cells; want more than %d", len(e.chars), len(big.back), maxPooledRing)
+	}
+	putWalk(big)
+	for range 4 {
+		if getWalk() == big {
+			t.Fatalf("a walk with a ring of %d cells came back from the pool", len(big.back))
+		}
+	}
+	small := new(encodedWalk)
+	replaceEncoded(small, "bad % value", &e, "[R]", false)
+	putWalk(small)
+	if w := getWalk(); w == small && w.e != nil {
+		t.Errorf("a pooled walk holds on to a value of %d bytes", len(w.e.v))
 	}
 }
