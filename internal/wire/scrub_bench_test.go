@@ -29,7 +29,8 @@ func BenchmarkSecretScrubber(b *testing.B) {
 // that cost it most: a secret of ambiguous characters ('\' spelled as
 // itself, "\\" or under two layers) against text of nothing but them,
 // where every position starts a spelling and each reaches many ends. The
-// secret's last character never comes, so every start is walked in full.
+// secret's last character never comes (but in the %5C run), so the walk
+// holds every state (character, position) the text spells, each once.
 func BenchmarkSecretScrubberWorstCase(b *testing.B) {
 	bs := func(n int) string { return strings.Repeat(`\`, n) }
 	for _, c := range []struct{ name, secret, text string }{
