@@ -197,7 +197,7 @@ func (w *encodedWalk) add(i, pos, p int) {
 		w.live[slot*w.width+int(w.count[slot])] = int32(i)
 		w.count[slot]++
 		w.n++
-	case back > w.back[k]:
+	case back > w.back[k]: // never seen to happen: see TestEncodedWalkKeepsLeftmostStart
 		w.back[k] = back
 	}
 }
