@@ -60,7 +60,7 @@ Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 	fl.DurationVar(&f.waitTimeout, "wait-timeout", defaultWaitTimeout, "with --wait: stop following the run after this `long` (0: no limit); it goes on, and the exit status is 2")
 	fl.StringVar(&f.junit, "junit", "", "with --wait: write the run as JUnit XML to `file` (one test case per iteration; - for stdout)")
 	fl.StringVar(&f.summary, "summary", "", "with --wait: append a Markdown summary to `file` (works as $GITHUB_STEP_SUMMARY; - for stdout)")
-	fl.StringArrayVar(&f.servers, "server", nil, "saved server `id` to run against (repeatable; overrides the suite's or the file's; a --file run with tests and no suiteRerun saves it as the suite's selection)")
+	fl.StringArrayVar(&f.servers, "server", nil, "saved server `id` to run against (repeatable; overrides the suite's or the file's, whose serverNames are then dropped; a --file run with tests and no suiteRerun saves it as the suite's selection)")
 	return cmd
 }
 
@@ -111,7 +111,9 @@ func (a *app) evalRun(f evalRunFlags) error {
 		}
 	}
 	if len(f.servers) > 0 {
-		p.ServerIDs = f.servers
+		// The file's names described its own ids: paired with these by
+		// position, a launch would save them as the suite's selection.
+		p.ServerIDs, p.ServerNames = f.servers, nil
 	}
 	ec, err := a.evalSetup()
 	if err != nil {
