@@ -188,8 +188,15 @@ func TestCallHeaderBuildsNoRedactorOnSuccess(t *testing.T) {
 		return least
 	}
 	base, with := allocs(), allocs(option.WithHeader("X-Trace-Token", "trace-0123456789"))
-	if with-base > 4 {
-		t.Errorf("a call header costs %v allocations (%v without, %v with); want at most 4", with-base, base, with)
+	// Building the redactor costs 10 allocations, so under -race a slack
+	// of 3 for the pool's drops (a fresh-clone CI run saw 5) still
+	// catches one built on success.
+	bound := 4.0
+	if raceOn {
+		bound += 3
+	}
+	if with-base > bound {
+		t.Errorf("a call header costs %v allocations (%v without, %v with); want at most %v", with-base, base, with, bound)
 	}
 }
 
