@@ -37,7 +37,7 @@ type encodedWalk struct {
 
 	// The ends of each distinct character's spellings at one position,
 	// found once for all the states there that walk it: memoAt[id] is 1 +
-	// the position memo[id] is for. Made with the ring.
+	// the position memo[id] is for. Made with the walk's first state.
 	memoAt []int
 	memo   []endSet
 
@@ -186,6 +186,11 @@ func (w *encodedWalk) ends(s string, i, q int) endSet {
 // add keeps state (i, pos) reached from start p, once, with its leftmost
 // start.
 func (w *encodedWalk) add(i, pos, p int) {
+	// Here, not with the ring: a reused walk's ring may already be wide
+	// enough for this value while start dropped a memo too small for it.
+	if w.memoAt == nil {
+		w.memoAt, w.memo = make([]int, w.e.distinct), make([]endSet, w.e.distinct)
+	}
 	if i >= w.width {
 		w.grow(i)
 	}
@@ -205,10 +210,6 @@ func (w *encodedWalk) add(i, pos, p int) {
 // grow widens the ring's rows to hold character i, at least doubling them
 // (so the copies cost no more than the ring), keeping the states in it.
 func (w *encodedWalk) grow(i int) {
-	if w.memoAt == nil {
-		w.memoAt = make([]int, w.e.distinct)
-		w.memo = make([]endSet, w.e.distinct)
-	}
 	slots := w.mask + 1
 	if w.count == nil {
 		w.count = make([]int32, slots)

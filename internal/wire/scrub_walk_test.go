@@ -3,6 +3,7 @@ package wire
 import (
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"net/url"
 	"runtime"
@@ -217,14 +218,21 @@ func TestSecretScrubberReusesWalks(t *testing.T) {
 	scrub := SecretScrubber(jwtLike(2300))
 	details := manyDetails(60 << 10)
 	scrub(details[0]) // the scrubber's encoded values, made once
+	// The least of five: under -race sync.Pool drops a random share of
+	// Puts (the scrub's other pools' too), and a concurrent collection or
+	// goroutine adds to TotalAlloc; both only add.
 	perCall := func(text string) int64 {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for range details {
-			scrub(text)
+		least := int64(math.MaxInt64)
+		for range 5 {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for range details {
+				scrub(text)
+			}
+			runtime.ReadMemStats(&after)
+			least = min(least, int64(after.TotalAlloc-before.TotalAlloc)/int64(len(details)))
 		}
-		runtime.ReadMemStats(&after)
-		return int64(after.TotalAlloc-before.TotalAlloc) / int64(len(details))
+		return least
 	}
 	plain := strings.ReplaceAll(details[0], "%", "")
 	// A fresh walk's ring for this text and token is about 5 KB.
@@ -256,5 +264,23 @@ func TestPutWalkDropsBigRing(t *testing.T) {
 	putWalk(small)
 	if w := getWalk(); w == small && w.e != nil {
 		t.Errorf("a pooled walk holds on to a value of %d bytes", len(w.e.v))
+	}
+}
+
+// A walk reused for a value of more distinct characters than its last one,
+// with a ring already wide enough for it, walks with a memo: without one,
+// every state recomputes its character's ends (3.8-6x slower on runs of
+// '\').
+func TestReusedWalkKeepsMemo(t *testing.T) {
+	e1 := newEncodedValue(strings.Repeat("a", 64), true)
+	e2 := newEncodedValue(strings.Repeat(`\"`, 32), true)
+	reused := new(encodedWalk)
+	replaceEncoded(reused, "x"+e1.v+"x", &e1, "[R]", false)
+	if len(reused.back) > maxPooledRing {
+		t.Fatalf("ring %d cells: would not be pooled", len(reused.back))
+	}
+	replaceEncoded(reused, strings.Repeat(`\\\\\\\"`, 100), &e2, "[R]", false)
+	if len(reused.memo) < e2.distinct {
+		t.Errorf("a reused walk (ring %d cells) walked a value of %d distinct characters with a memo of %d", len(reused.back), e2.distinct, len(reused.memo))
 	}
 }
