@@ -10,14 +10,14 @@ import (
 // MatchOptions is how a test's actual tool calls are matched to its
 // expected ones (Test.MatchOptions, RunParams.MatchOptionsOverride). It is
 // the type package ingest sends with a result, so one value serves both.
-// ToolCallOrder is a ToolCallOrder constant, ArgumentMatching an
-// ArgumentMatching constant; MaxExtraToolCalls and UnlimitedExtraToolCalls
+// ToolCallOrder is a ToolCallOrder constant, ArgumentMatching a
+// shared.ArgumentMatching constant; MaxExtraToolCalls and UnlimitedExtraToolCalls
 // tell a cap (0 included) from unlimited (null) from unset.
 type MatchOptions = shared.MatchOptions
 
 // Tool-call orders of MatchOptions.ToolCallOrder, the shared package's
 // (one vocabulary serves evals and ingest; the argument matching modes
-// are ArgMatcher's constants).
+// are the shared package's ArgumentMatching constants).
 const (
 	// ToolCallOrderIgnore matches the expected calls in any order.
 	ToolCallOrderIgnore = shared.ToolCallOrderIgnore

@@ -28,8 +28,10 @@
 // (projectops report resume --spool DIR) re-sends what was not stored and
 // finalizes, delivering every result at least once (a duplicate at worst,
 // never a loss), however often it is stopped. A damaged spool line costs
-// only its own record: the rest is delivered, the damage returned as a
-// *SpoolDamageError, and the file moved aside for inspection. Without ReporterOptions.Strict a reporting failure never fails
+// only its own record (a damaged first line, the run record, costs the
+// whole file: nothing of it can be sent): the rest is delivered, the
+// damage returned as a *SpoolDamageError, and the file moved aside for
+// inspection. Without ReporterOptions.Strict a reporting failure never fails
 // the caller. Secrets are removed before anything is spooled or sent
 // (widget HTML uploaded through an upload URL included): the client's API
 // key, the run's secrets (its replay configs' tokens, client secrets and

@@ -13,9 +13,11 @@
 //	1  a gate failed: an eval run or reported tests failed, snapshots differ,
 //	   a tool returned isError (report -- CMD exits with CMD's own status)
 //	2  bad usage, a configuration error, or an API error (report resume:
-//	   a run not delivered, or a delivered run's files not removed)
+//	   a run not delivered, or a delivered run's files not removed or
+//	   moved aside)
 //	3  report resume delivered everything it could read, but skipped
-//	   damaged spool lines (said once: each file is moved aside)
+//	   damaged spool lines (said once: each file is moved aside; said
+//	   again while moving it aside fails)
 package main
 
 import (

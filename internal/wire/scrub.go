@@ -112,8 +112,9 @@ const minTokenScrubbed = 4
 // dump inside a JSON string (\\/). The first layer may be any of Go's
 // encoders (QueryEscape, PathEscape, encoding/json, JSON with \/) or
 // JavaScript's (encodeURIComponent, encodeURI, URLSearchParams,
-// JSON.stringify), which leave other characters as they are ('@', '~',
-// '<'), or any mixture of them character by character, hex digits in
+// JSON.stringify), which spell some characters otherwise (encodeURIComponent
+// escapes '@', URLSearchParams '~'; JSON.stringify leaves '<' and '&'
+// raw), or any mixture of them character by character, hex digits in
 // either case (firstLayers); the second is any spelling of that.
 func SecretScrubber(values ...string) func(string) string {
 	vals := make([]string, 0, len(values))
