@@ -229,3 +229,51 @@ func TestEvalRunReplaySavesServerSelection(t *testing.T) {
 		t.Errorf("after a replay on %s named Gamma: bare rerun runs on %+v, want it", other, got)
 	}
 }
+
+// The caseIds 404 that follows authoring (inline tests, caseIds naming none
+// of a stored suite's cases) leaves the tests upserted and the launch's
+// server selection saved, and a retry adds nothing; on a suiteRerun it
+// saves the selection alone, and only with refreshSnapshot.
+func TestEvalRunCaseIDs404KeepsWhatWasAuthored(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(10))
+	other := addOtherServer(t, f)
+	rc := f.create(t, evals.RunParams{Tests: []evals.Test{echoTest("one", "a")}})
+	f.awaitRun(t, rc.RunID)
+	demo := savedServer(t, f, rc.SuiteID, "first").ID
+	refused := func(step string, p evals.RunParams) {
+		t.Helper()
+		p.SuiteID, p.CaseIDs = rc.SuiteID, []string{"case_nope"}
+		for i := range p.Tests {
+			p.Tests[i].Model = "anthropic/claude-haiku-4.5" // f.create's default is not this call's
+		}
+		_, err := f.c.Evals.Runs.Create(t.Context(), f.ws.ProjectID, p)
+		if e, ok := errors.AsType[*shared.Error](err); !ok || e.Code != shared.CodeNotFound {
+			t.Fatalf("%s: err = %v, want 404 NOT_FOUND", step, err)
+		}
+	}
+	total := func(step string, want int) {
+		t.Helper()
+		if got := f.awaitRun(t, f.create(t, evals.RunParams{SuiteID: rc.SuiteID}).RunID).Summary.Total; got != want {
+			t.Errorf("%s: a bare rerun ran %d iterations, want %d", step, got, want)
+		}
+	}
+	for _, step := range []string{"launch", "retry"} {
+		refused(step, evals.RunParams{ServerIDs: []string{other}, Tests: []evals.Test{echoTest("two", "b")}})
+	}
+	if got := savedServer(t, f, rc.SuiteID, "after the 404").ID; got != other {
+		t.Errorf("after the 404, saved server %s, want the launch's %s", got, other)
+	}
+	total("after the 404 and its retry", 2)
+	three := []evals.Test{echoTest("three", "c")}
+	refused("suiteRerun", evals.RunParams{ServerIDs: []string{demo}, SuiteRerun: true, Tests: three})
+	if got := savedServer(t, f, rc.SuiteID, "suiteRerun").ID; got != other {
+		t.Errorf("after a suiteRerun's 404, saved server %s, want %s kept", got, other)
+	}
+	refused("suiteRerun with refreshSnapshot", evals.RunParams{ServerIDs: []string{demo}, SuiteRerun: true,
+		RefreshSnapshot: true, Tests: three})
+	if got := savedServer(t, f, rc.SuiteID, "refreshSnapshot").ID; got != demo {
+		t.Errorf("after a refreshSnapshot suiteRerun's 404, saved server %s, want %s", got, demo)
+	}
+	total("after the suiteRerun 404s", 2)
+}
