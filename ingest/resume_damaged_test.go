@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -16,6 +17,26 @@ import (
 // damagedSecret stands in for what a damaged line can hold: Resume's error
 // names the line, never its content.
 const damagedSecret = "sk_live_damagedlinesecret"
+
+// spooled records n results "z…" in chunks of 10, one upload at a time,
+// while route fails (routeAppend: every chunk stays unsent in the spool;
+// routeFinalize: all are stored but the run is left open), and returns the
+// client (no retries), the spool directory, the results and the spool file,
+// the faults cleared.
+func spooled(t *testing.T, f *fixture, route string, n int) (*projectops.Client, string, []ingest.Result, string) {
+	t.Helper()
+	f.srv.SetFault(route, projectopstest.Fault{Status: 500})
+	c := f.client(t, option.WithMaxRetries(0))
+	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1 })
+	rs := results("z", n, 0)
+	record(t, r, rs)
+	out, _ := r.Close(t.Context())
+	f.srv.ClearFaults()
+	if out.SpoolPath == "" {
+		t.Fatalf("no spool left: %+v", out)
+	}
+	return c, dir, rs, out.SpoolPath
+}
 
 // damageChunk replaces the nth chunk record of the spool file at path by
 // an unreadable line (its newline kept) and returns that line's number,
@@ -93,20 +114,10 @@ func wantNothingMore(t *testing.T, f *fixture, dir string, runs int) {
 func TestResumeSkipsADamagedLine(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	// Every append fails: everything stays in the spool.
-	f.srv.SetFault(routeAppend, projectopstest.Fault{Status: 500})
-	c := f.client(t, option.WithMaxRetries(0))
-	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1 })
-	rs := results("z", 50, 0)
-	record(t, r, rs)
-	out, _ := r.Close(t.Context())
-	if out.SpoolPath == "" {
-		t.Fatalf("no spool left: %+v", out)
-	}
-	f.srv.ClearFaults()
-	line := damageChunk(t, out.SpoolPath, 3) // results z20..z29
+	_, dir, rs, spool := spooled(t, f, routeAppend, 50) // everything stays in the spool
+	line := damageChunk(t, spool, 3)                    // results z20..z29
 	// A torn last line (its writer killed mid-write) is no damage.
-	sp, err := os.OpenFile(out.SpoolPath, os.O_WRONLY|os.O_APPEND, 0)
+	sp, err := os.OpenFile(spool, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,9 +127,9 @@ func TestResumeSkipsADamagedLine(t *testing.T) {
 	_ = sp.Close()
 
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
-	wantDamage(t, err, out.SpoolPath, line, 1)
+	wantDamage(t, err, spool, line, 1)
 	if len(res) != 1 || res[0].Err != nil || res[0].Resent != 40 || res[0].Run == nil || res[0].Run.Status != ingest.StatusCompleted ||
-		len(res[0].Damaged) != 1 || res[0].Damaged[0].Path != out.SpoolPath {
+		len(res[0].Damaged) != 1 || res[0].Damaged[0].Path != spool {
 		t.Fatalf("resume = %+v", res)
 	}
 	runs := f.srv.IngestedRuns("")
@@ -136,14 +147,8 @@ func TestResumeSkipsADamagedLine(t *testing.T) {
 func TestResumeDeliversAWholeLastLineOnce(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.srv.SetFault(routeAppend, projectopstest.Fault{Status: 500})
-	c := f.client(t, option.WithMaxRetries(0))
-	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1 })
-	rs := results("z", 50, 0)
-	record(t, r, rs)
-	out, _ := r.Close(t.Context())
-	f.srv.ClearFaults()
-	b, err := os.ReadFile(out.SpoolPath)
+	_, dir, rs, spool := spooled(t, f, routeAppend, 50)
+	b, err := os.ReadFile(spool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,8 +164,8 @@ func TestResumeDeliversAWholeLastLineOnce(t *testing.T) {
 	if torn == strings.TrimSuffix(last, "\n") || !strings.Contains(torn, `"y4`) {
 		t.Fatalf("no 6th chunk made of %q", last)
 	}
-	line := damageChunk(t, out.SpoolPath, 3)
-	sp, err := os.OpenFile(out.SpoolPath, os.O_WRONLY|os.O_APPEND, 0)
+	line := damageChunk(t, spool, 3)
+	sp, err := os.OpenFile(spool, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +175,7 @@ func TestResumeDeliversAWholeLastLineOnce(t *testing.T) {
 	_ = sp.Close()
 
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
-	wantDamage(t, err, out.SpoolPath, line, 1)
+	wantDamage(t, err, spool, line, 1)
 	if len(res) != 1 || res[0].Err != nil || res[0].Resent != 50 {
 		t.Fatalf("resume = %+v", res)
 	}
@@ -192,16 +197,8 @@ func TestResumeDeliversAWholeLastLineOnce(t *testing.T) {
 func TestResumeTornLastLineIsNoDamageAfterAFailedFinalize(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.srv.SetFault(routeAppend, projectopstest.Fault{Status: 500})
-	c := f.client(t, option.WithMaxRetries(0))
-	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1 })
-	rs := results("z", 30, 0)
-	record(t, r, rs)
-	out, _ := r.Close(t.Context())
-	if out.SpoolPath == "" {
-		t.Fatalf("no spool left: %+v", out)
-	}
-	sp, err := os.OpenFile(out.SpoolPath, os.O_WRONLY|os.O_APPEND, 0)
+	c, dir, rs, spool := spooled(t, f, routeAppend, 30)
+	sp, err := os.OpenFile(spool, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +218,7 @@ func TestResumeTornLastLineIsNoDamageAfterAFailedFinalize(t *testing.T) {
 		res[0].Run.Status != ingest.StatusCompleted || len(res[0].Damaged) != 0 {
 		t.Errorf("second resume = %+v, %v; want the run finalized, no damage", res, err)
 	}
-	if _, serr := os.Stat(out.SpoolPath + ingest.DamagedExt); serr == nil {
+	if _, serr := os.Stat(spool + ingest.DamagedExt); serr == nil {
 		t.Errorf("an intact spool was moved aside as damaged")
 	}
 	runs := f.srv.IngestedRuns("")
@@ -239,16 +236,7 @@ func TestResumeTornLastLineIsNoDamageAfterAFailedFinalize(t *testing.T) {
 func TestResumeAfterALostFinalizeAnswerSendsNothingAgain(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.srv.SetFault(routeAppend, projectopstest.Fault{Status: 500})
-	c := f.client(t, option.WithMaxRetries(0))
-	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1 })
-	rs := results("z", 30, 0)
-	record(t, r, rs)
-	out, _ := r.Close(t.Context())
-	if out.SpoolPath == "" {
-		t.Fatalf("no spool left: %+v", out)
-	}
-	f.srv.ClearFaults()
+	c, dir, rs, spool := spooled(t, f, routeAppend, 30)
 	f.srv.SetFault(routeFinalize, projectopstest.Fault{Status: 500})
 	res, err := ingest.ResumeWithOptions(t.Context(), c.Ingest, dir, ingest.ResumeOptions{})
 	if err == nil || len(res) != 1 || res[0].Err == nil || res[0].Resent != 30 {
@@ -271,7 +259,7 @@ func TestResumeAfterALostFinalizeAnswerSendsNothingAgain(t *testing.T) {
 		t.Errorf("runs = %+v: results the run holds went to a -resumed- run", runs)
 	}
 	wantRows(t, f.srv, runs[0].ID, rs)
-	if _, err := os.Stat(out.SpoolPath); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(spool); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the spool file was kept: %v", err)
 	}
 }
@@ -283,16 +271,7 @@ func TestResumeAfterALostFinalizeAnswerSendsNothingAgain(t *testing.T) {
 func TestResumeDamagedAckOnACompleteRunDuplicates(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.srv.SetFault(routeFinalize, projectopstest.Fault{Status: 500})
-	c := f.client(t, option.WithMaxRetries(0))
-	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1 })
-	rs := results("z", 30, 0)
-	record(t, r, rs)
-	out, _ := r.Close(t.Context())
-	f.srv.ClearFaults()
-	if out.SpoolPath == "" {
-		t.Fatalf("no spool: %+v", out)
-	}
+	_, dir, rs, spool := spooled(t, f, routeFinalize, 30)
 	runs := f.srv.IngestedRuns("")
 	if len(runs) != 1 {
 		t.Fatalf("runs = %d", len(runs))
@@ -300,7 +279,7 @@ func TestResumeDamagedAckOnACompleteRunDuplicates(t *testing.T) {
 	if _, err := f.c.Ingest.FinalizeRun(t.Context(), f.ws.ProjectID, ingest.FinalizeParams{RunID: runs[0].ID, ExternalRunID: "ext-" + t.Name()}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(out.SpoolPath)
+	b, err := os.ReadFile(spool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,12 +294,12 @@ func TestResumeDamagedAckOnACompleteRunDuplicates(t *testing.T) {
 	if line == 0 {
 		t.Fatalf("no ack in %q", lines)
 	}
-	if err := os.WriteFile(out.SpoolPath, []byte(strings.Join(lines, "")), 0o600); err != nil {
+	if err := os.WriteFile(spool, []byte(strings.Join(lines, "")), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
-	wantDamage(t, err, out.SpoolPath, line, 1)
+	wantDamage(t, err, spool, line, 1)
 	if len(res) != 1 || res[0].Err != nil || res[0].Resent != 10 || res[0].CompletedRunID != "ext-"+t.Name() ||
 		!strings.Contains(res[0].ExternalRunID, "-resumed-") {
 		t.Fatalf("resume = %+v", res)
@@ -337,15 +316,9 @@ func TestResumeDamagedAckOnACompleteRunDuplicates(t *testing.T) {
 func TestResumeDamagedFileNotMovedIsStillDelivered(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.srv.SetFault(routeAppend, projectopstest.Fault{Status: 500})
-	c := f.client(t, option.WithMaxRetries(0))
-	r, dir := newReporter(t, c, func(o *ingest.ReporterOptions) { o.ChunkSize = 10; o.Concurrency = 1 })
-	rs := results("z", 30, 0)
-	record(t, r, rs)
-	out, _ := r.Close(t.Context())
-	f.srv.ClearFaults()
-	damageChunk(t, out.SpoolPath, 2)
-	if err := os.MkdirAll(filepath.Join(out.SpoolPath+ingest.DamagedExt, "in-the-way"), 0o700); err != nil {
+	_, dir, _, spool := spooled(t, f, routeAppend, 30)
+	damageChunk(t, spool, 2)
+	if err := os.MkdirAll(filepath.Join(spool+ingest.DamagedExt, "in-the-way"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	res, err := ingest.Resume(t.Context(), f.c.Ingest, dir)
