@@ -16,37 +16,21 @@ import (
 // nothing: it exits 0, as every later one on that directory does.
 func TestReportResumeDamagedSpool(t *testing.T) {
 	srv := reportEnv(t)
-	spool := t.TempDir()
-	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Getenv: func(string) string { return "" }})
-	for _, title := range []string{"first", "second", "third"} {
-		rec.Record(t, ingest.Result{CaseTitle: title, Passed: true})
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob(filepath.Join(spool, "*"+ingest.SpoolExt))
-	if len(files) != 1 {
-		t.Fatalf("spool files: %v", files)
-	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	spool, file, lines := spoolLines(t, "first", "second", "third")
 	const secret = "sk_live_damagedlinesecret"
-	lines := strings.SplitAfter(string(b), "\n")
 	if len(lines) < 4 || !strings.Contains(lines[2], `"second"`) {
 		t.Fatalf("spool lines: %q", lines)
 	}
 	lines[2] = `{"kind":"chunk","results":[{"caseTitle":"` + secret + "\x00\n"
-	if err := os.WriteFile(files[0], []byte(strings.Join(lines, "")), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "")), 0o600); err != nil {
 		t.Fatal(err)
 	}
 
 	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool, "--json")
-	moved := files[0] + ingest.DamagedExt
+	moved := file + ingest.DamagedExt
 	if code != exitDamaged || !strings.Contains(out, `"resent": 2`) || !strings.Contains(out, `"line": 3`) ||
 		!strings.Contains(out, `"movedTo": "`+moved+`"`) ||
-		!strings.Contains(errOut, files[0]+": damaged line 3 skipped: the rest of the file was delivered") ||
+		!strings.Contains(errOut, file+": damaged line 3 skipped: the rest of the file was delivered") ||
 		!strings.Contains(errOut, "moved aside to "+moved) || !strings.Contains(errOut, "1 damaged spool files: their damaged lines were skipped") ||
 		strings.Contains(errOut+out, secret) {
 		t.Errorf("resume: exit %d, stdout %q, stderr %q", code, out, errOut)
@@ -98,31 +82,15 @@ func TestReportResumeRunRecordDamageSaidBesideAFailedRun(t *testing.T) {
 // help says, though the run counts as delivered: the cleanup failed.
 func TestReportResumeCleanupFailureAfterDeliveryExits2(t *testing.T) {
 	srv := reportEnv(t)
-	spool := t.TempDir()
-	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Getenv: func(string) string { return "" }})
-	for _, title := range []string{"first", "second"} {
-		rec.Record(t, ingest.Result{CaseTitle: title, Passed: true})
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob(filepath.Join(spool, "*"+ingest.SpoolExt))
-	if len(files) != 1 {
-		t.Fatalf("spool files: %v", files)
-	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(b), "\n")
+	spool, file, lines := spoolLines(t, "first", "second")
 	if len(lines) < 3 || !strings.Contains(lines[2], `"second"`) {
 		t.Fatalf("spool lines: %q", lines)
 	}
 	lines[2] = "\x00\x00\n"
-	if err := os.WriteFile(files[0], []byte(strings.Join(lines, "")), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(files[0]+ingest.DamagedExt, "in-the-way"), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Join(file+ingest.DamagedExt, "in-the-way"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runReportCLI(t, "", "report", "resume", "--spool", spool)
@@ -135,7 +103,7 @@ func TestReportResumeCleanupFailureAfterDeliveryExits2(t *testing.T) {
 	// The file stayed in place: the next resume sends nothing of it again
 	// but says its damage once more (exit 3) and moves it aside; the one
 	// after that has nothing to say.
-	if err := os.RemoveAll(files[0] + ingest.DamagedExt); err != nil {
+	if err := os.RemoveAll(file + ingest.DamagedExt); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut = runReportCLI(t, "", "report", "resume", "--spool", spool)
@@ -149,4 +117,28 @@ func TestReportResumeCleanupFailureAfterDeliveryExits2(t *testing.T) {
 	if code != 0 || strings.Contains(errOut, "damaged") {
 		t.Errorf("third resume: exit %d, stdout %q, stderr %q; want 0, nothing said", code, out, errOut)
 	}
+}
+
+// spoolLines records a passing result per title through a TBRecorder
+// into a new spool directory and returns it, its one spool file and that
+// file's lines (the run record first, then a chunk per result).
+func spoolLines(t *testing.T, titles ...string) (spool, file string, lines []string) {
+	t.Helper()
+	spool = t.TempDir()
+	rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: spool, Getenv: func(string) string { return "" }})
+	for _, title := range titles {
+		rec.Record(t, ingest.Result{CaseTitle: title, Passed: true})
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(spool, "*"+ingest.SpoolExt))
+	if len(files) != 1 {
+		t.Fatalf("spool files: %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spool, files[0], strings.SplitAfter(string(b), "\n")
 }
