@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
@@ -81,7 +82,11 @@ func (s *Service) projectsPage(ctx context.Context, p ProjectsParams, cursor str
 // Pass the page's NextCursor as Cursor for the next page. p may be nil.
 func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) (*shared.Page[ChatSession], error) {
 	ctx = transport.WithOptions(ctx, opts)
-	return s.chatSessionsPage(ctx, pager.Copy(p))
+	params := pager.Copy(p)
+	if err := apierr.CheckLimit(params.Limit, MaxChatSessionsLimit); err != nil {
+		return nil, err
+	}
+	return s.chatSessionsPage(ctx, params)
 }
 
 // AllChatSessions iterates over every chat session matching p, starting
@@ -89,6 +94,9 @@ func (s *Service) ListChatSessions(ctx context.Context, p *ChatSessionsParams, o
 func (s *Service) AllChatSessions(ctx context.Context, p *ChatSessionsParams, opts ...option.RequestOption) iter.Seq2[ChatSession, error] {
 	ctx = transport.KeepOptions(ctx, opts)
 	params := pager.Copy(p)
+	if err := apierr.CheckLimit(params.Limit, MaxChatSessionsLimit); err != nil {
+		return pager.Fail[ChatSession](err)
+	}
 	return pager.Seq(ctx, params.Cursor, func(ctx context.Context, cursor string) (*shared.Page[ChatSession], error) {
 		q := params
 		q.Cursor = cursor

@@ -291,6 +291,40 @@ func TestChatSessionsCursorStableUnderInserts(t *testing.T) {
 	}
 }
 
+// A page size outside 1..MaxChatSessionsLimit is refused before a request
+// is sent, as the other bounded listings (iterations, suite runs) refuse
+// theirs; 0 is "unset" and asks for the service's default page.
+func TestChatSessionsLimitCheckedClientSide(t *testing.T) {
+	t.Parallel()
+	for _, limit := range []int{-1, catalog.MaxChatSessionsLimit + 1, 500} {
+		t.Run("limit "+strconv.Itoa(limit), func(t *testing.T) {
+			t.Parallel()
+			f := setup(t)
+			p := &catalog.ChatSessionsParams{Limit: limit}
+			_, err := f.C.Catalog.ListChatSessions(t.Context(), p)
+			wantField(t, err, "limit", false)
+			var n int
+			for _, err := range f.C.Catalog.AllChatSessions(t.Context(), p) {
+				n++
+				wantField(t, err, "limit", false)
+			}
+			if n != 1 {
+				t.Errorf("iterator yielded %d times, want the error once", n)
+			}
+			if got := len(f.Srv.Requests()); got != 0 {
+				t.Errorf("double saw %d requests, want none for an out-of-range limit", got)
+			}
+		})
+	}
+	f := setup(t)
+	for _, limit := range []int{0, 1, catalog.MaxChatSessionsLimit} {
+		if _, err := f.C.Catalog.ListChatSessions(t.Context(), &catalog.ChatSessionsParams{Limit: limit}); err != nil {
+			t.Errorf("ListChatSessions(Limit: %d): %v", limit, err)
+		}
+	}
+}
+
+// Parameters only the service can judge reach it and come back as its 400.
 func TestChatSessionsBadParams(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -298,8 +332,6 @@ func TestChatSessionsBadParams(t *testing.T) {
 		params catalog.ChatSessionsParams
 		field  string
 	}{
-		{"negative limit", catalog.ChatSessionsParams{Limit: -1}, "limit"},
-		{"limit above 200", catalog.ChatSessionsParams{Limit: 201}, "limit"},
 		{"unknown status", catalog.ChatSessionsParams{Status: "deleted"}, "status"},
 		{"status in capitals", catalog.ChatSessionsParams{Status: "ACTIVE"}, "status"},
 		{"cursor not issued by the service", catalog.ChatSessionsParams{Cursor: "not-a-cursor"}, "before"},
@@ -334,6 +366,8 @@ func TestChatSessionsRawParams(t *testing.T) {
 		field string
 	}{
 		{"limit=0", "limit"},
+		{"limit=-1", "limit"},
+		{"limit=201", "limit"},
 		{"limit=abc", "limit"},
 		{"limit=1.5", "limit"},
 		{"limit=", ""}, // empty means absent: the default page

@@ -73,12 +73,16 @@ type ChatSessionsParams struct {
 	ProjectID string
 	// Status is ChatSessionActive (the service default) or ChatSessionArchived.
 	Status string
-	// Limit is the page size, 1–200 (service default 50).
+	// Limit is the page size, 1 to MaxChatSessionsLimit (service default
+	// 50); one outside that is refused before a request is sent.
 	Limit int
 	// Cursor is a previous page's NextCursor, as in every listing; it is
 	// sent as the service's "before" query parameter.
 	Cursor string
 }
+
+// MaxChatSessionsLimit is the largest page of chat sessions.
+const MaxChatSessionsLimit = 200
 
 // Host-catalog sources.
 const (

@@ -76,15 +76,28 @@ func TestWaitStopsAtOnceWhenContextEnds(t *testing.T) {
 	if n := rt.n.Load(); n != 0 {
 		t.Errorf("%d requests after the context ended", n)
 	}
-	// Limits are checked before sending.
+}
+
+// The bounded listings (iterations 1–200, suite runs 1–100) refuse a
+// limit outside their bounds before sending, List and All alike.
+func TestListingLimitsCheckedClientSide(t *testing.T) {
+	t.Parallel()
+	rt := &countingRT{}
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
+		option.WithTransport(rt))
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = c.Evals.Runs.ListIterations(t.Context(), "prj", "run", &evals.IterationsParams{Limit: 500})
 	sdktest.WantField(t, err, "limit", false)
 	_, err = sdktest.Collect(c.Evals.Runs.AllIterations(t.Context(), "prj", "run", &evals.IterationsParams{Limit: -1}))
 	sdktest.WantField(t, err, "limit", false)
-	_, err = c.Evals.Suites.ListRuns(t.Context(), "prj", "evs", &evals.SuiteRunsParams{Limit: 101})
+	_, err = c.Evals.Suites.ListRuns(t.Context(), "prj", "evs", &evals.SuiteRunsParams{Limit: evals.MaxSuiteRunsLimit + 1})
+	sdktest.WantField(t, err, "limit", false)
+	_, err = sdktest.Collect(c.Evals.Suites.AllRuns(t.Context(), "prj", "evs", &evals.SuiteRunsParams{Limit: -1}))
 	sdktest.WantField(t, err, "limit", false)
 	if n := rt.n.Load(); n != 0 {
-		t.Errorf("%d requests for invalid input", n)
+		t.Errorf("%d requests for out-of-range limits", n)
 	}
 }
 

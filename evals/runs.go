@@ -134,8 +134,8 @@ func (e *alreadyFinished) Unwrap() error { return e.err }
 func (s *RunService) ListIterations(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) (*shared.Page[Iteration], error) {
 	ctx = transport.WithOptions(ctx, opts)
 	v := pager.Copy(p)
-	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
-		return nil, apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
+	if err := apierr.CheckLimit(v.Limit, MaxIterationsLimit); err != nil {
+		return nil, err
 	}
 	return s.iterPage(ctx, projectID, runID, v.Limit, v.Cursor)
 }
@@ -146,9 +146,8 @@ func (s *RunService) ListIterations(ctx context.Context, projectID, runID string
 func (s *RunService) AllIterations(ctx context.Context, projectID, runID string, p *IterationsParams, opts ...option.RequestOption) iter.Seq2[Iteration, error] {
 	ctx = transport.KeepOptions(ctx, opts)
 	v := pager.Copy(p)
-	if v.Limit < 0 || v.Limit > MaxIterationsLimit {
-		err := apierr.Invalid("limit", "limit must be between 1 and "+strconv.Itoa(MaxIterationsLimit))
-		return func(yield func(Iteration, error) bool) { yield(Iteration{}, err) }
+	if err := apierr.CheckLimit(v.Limit, MaxIterationsLimit); err != nil {
+		return pager.Fail[Iteration](err)
 	}
 	return pager.Seq(ctx, v.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Iteration], error) {
 		return s.iterPage(ctx, projectID, runID, v.Limit, cursor)

@@ -65,8 +65,8 @@ func (s *SuiteService) Create(ctx context.Context, projectID string, p CreateSui
 func (s *SuiteService) ListRuns(ctx context.Context, projectID, suiteID string, p *SuiteRunsParams, opts ...option.RequestOption) (*shared.Page[Run], error) {
 	ctx = transport.WithOptions(ctx, opts)
 	v := pager.Copy(p)
-	if v.Limit < 0 || v.Limit > 100 {
-		return nil, apierr.Invalid("limit", "limit must be between 1 and 100")
+	if err := apierr.CheckLimit(v.Limit, MaxSuiteRunsLimit); err != nil {
+		return nil, err
 	}
 	return s.runsPage(ctx, projectID, suiteID, v, v.Cursor)
 }
@@ -76,9 +76,8 @@ func (s *SuiteService) ListRuns(ctx context.Context, projectID, suiteID string, 
 func (s *SuiteService) AllRuns(ctx context.Context, projectID, suiteID string, p *SuiteRunsParams, opts ...option.RequestOption) iter.Seq2[Run, error] {
 	ctx = transport.KeepOptions(ctx, opts)
 	v := pager.Copy(p)
-	if v.Limit < 0 || v.Limit > 100 {
-		err := apierr.Invalid("limit", "limit must be between 1 and 100")
-		return func(yield func(Run, error) bool) { yield(Run{}, err) }
+	if err := apierr.CheckLimit(v.Limit, MaxSuiteRunsLimit); err != nil {
+		return pager.Fail[Run](err)
 	}
 	return pager.Seq(ctx, v.Cursor, func(ctx context.Context, cursor string) (*shared.Page[Run], error) {
 		return s.runsPage(ctx, projectID, suiteID, v, cursor)

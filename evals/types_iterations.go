@@ -72,7 +72,8 @@ type Iteration struct {
 
 // IterationsParams pages Runs.ListIterations and Runs.AllIterations.
 type IterationsParams struct {
-	// Limit is the page size, 1 to MaxIterationsLimit (service default 50).
+	// Limit is the page size, 1 to MaxIterationsLimit (service default 50);
+	// one outside that is refused before a request is sent.
 	Limit int
 	// Cursor continues from a previous page's NextCursor.
 	Cursor string

@@ -85,11 +85,15 @@ type SuiteCreated struct {
 
 // SuiteRunsParams bounds Suites.ListRuns and Suites.AllRuns.
 type SuiteRunsParams struct {
-	// Limit is the number of runs, 1 to 100 (service default 25).
+	// Limit is the number of runs, 1 to MaxSuiteRunsLimit (service default
+	// 25); one outside that is refused before a request is sent.
 	Limit int
 	// Cursor is a previous page's NextCursor.
 	Cursor string
 }
+
+// MaxSuiteRunsLimit is the most runs Suites.ListRuns returns.
+const MaxSuiteRunsLimit = 100
 
 // ListParams pages the suites listing.
 type ListParams struct {

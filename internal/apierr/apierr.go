@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
@@ -234,4 +235,14 @@ func EncodeFailure(err error) string {
 		return " (a " + we.Type.String() + " failed to marshal)"
 	}
 	return ""
+}
+
+// CheckLimit refuses a page size outside 1..most before a request is sent,
+// as a client-side VALIDATION_ERROR on field "limit"; 0 passes, meaning
+// "unset": the service's default page.
+func CheckLimit(limit, most int) error {
+	if limit < 0 || limit > most {
+		return Invalid("limit", "limit must be between 1 and "+strconv.Itoa(most))
+	}
+	return nil
 }

@@ -89,3 +89,12 @@ func Collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
 	}
 	return out, nil
 }
+
+// Fail returns an iterator that yields err once and nothing else: what an
+// All method hands out for parameters it refuses before any request.
+func Fail[T any](err error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		yield(zero, err)
+	}
+}
