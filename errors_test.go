@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -92,5 +94,83 @@ func TestErrorFromService(t *testing.T) {
 	}
 	if e.Temporary() {
 		t.Error("NOT_FOUND is Temporary")
+	}
+}
+
+// An envelope whose optional details are not an object keeps its code and
+// message, so the code's sentinel still matches (api-spec §2, §7, §9: the
+// code is what callers match on); the details are kept under "value",
+// and null ones are absent.
+func TestErrorCodeSurvivesMalformedDetails(t *testing.T) {
+	t.Parallel()
+	statuses := []struct {
+		status int
+		code   projectops.Code
+		want   error
+	}{
+		{400, projectops.CodeValidation, projectops.ErrValidation},
+		{404, projectops.CodeNotFound, projectops.ErrNotFound},
+		{409, projectops.CodeConflict, projectops.ErrConflict},
+		{422, projectops.CodeFeatureNotSupported, projectops.ErrFeatureNotSupported},
+		{503, projectops.CodeServerUnreachable, projectops.ErrServerUnreachable},
+	}
+	details := []struct {
+		json string
+		want map[string]any
+	}{
+		{`["name"]`, map[string]any{"value": []any{"name"}}},
+		{`"prompts"`, map[string]any{"value": "prompts"}},
+		{`42`, map[string]any{"value": float64(42)}},
+		{`true`, map[string]any{"value": true}},
+		{`null`, nil},
+	}
+	for _, st := range statuses {
+		for _, d := range details {
+			t.Run(fmt.Sprintf("%d details %s", st.status, d.json), func(t *testing.T) {
+				t.Parallel()
+				s := newServer(t)
+				s.handle(http.MethodGet, "/me", fixed(st.status,
+					`{"code":"`+string(st.code)+`","message":"refused","details":`+d.json+`}`))
+				_, err := s.client(option.WithMaxRetries(0)).Catalog.Me(t.Context())
+				var e *projectops.Error
+				if !errors.As(err, &e) {
+					t.Fatalf("err = %v, want *projectops.Error", err)
+				}
+				if e.Code != st.code || e.Message != "refused" || e.StatusCode != st.status {
+					t.Errorf("got %d %q %q, want %d %q \"refused\"", e.StatusCode, e.Code, e.Message, st.status, st.code)
+				}
+				if !errors.Is(err, st.want) {
+					t.Errorf("errors.Is(%v, sentinel of %s) = false", err, st.code)
+				}
+				if diff := cmp.Diff(d.want, e.Details); diff != "" {
+					t.Errorf("details (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// Details kept under "value" are scrubbed like an object's: a key the
+// service reflects into them, plain or JSON-escaped, shows in none of the
+// error's forms.
+func TestMalformedDetailsRedacted(t *testing.T) {
+	t.Parallel()
+	escaped := `\u0073` + testKey[1:]
+	for _, d := range []string{`"` + testKey + `"`, `"` + escaped + `"`, `["` + escaped + `",{"` + escaped + `":"` + testKey + `"}]`} {
+		s := newServer(t)
+		s.handle(http.MethodGet, "/me", fixed(400, `{"code":"VALIDATION_ERROR","message":"bad","details":`+d+`}`))
+		_, err := s.client().Catalog.Me(t.Context())
+		var e *projectops.Error
+		if !errors.As(err, &e) || e.Code != projectops.CodeValidation {
+			t.Fatalf("details %s: err = %v, want VALIDATION_ERROR", d, err)
+		}
+		if e.Details["value"] == nil {
+			t.Errorf("details %s: not kept: %v", d, e.Details)
+		}
+		for _, out := range []string{fmt.Sprint(err), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e), fmt.Sprint(e.Details)} {
+			if strings.Contains(out, testKey) {
+				t.Errorf("details %s: the key shows: %s", d, out)
+			}
+		}
 	}
 }

@@ -274,8 +274,8 @@ func notOK[T any](redact func(string) string, route string, a *answer[T]) error 
 	scrub := func(v string) string { return credFields(string(redactor{key: redact}.text(v))) }
 	var e *shared.Error
 	if a.Body.Code != "" {
-		var b apierr.Body
-		if json.Unmarshal(raw, &b) != nil {
+		b, ok := apierr.DecodeBody(raw)
+		if !ok {
 			b = apierr.Body{Code: a.Body.Code}
 		}
 		e = apierr.FromBody(http.StatusOK, b)

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -284,5 +285,30 @@ func TestErrorDetailsRedacted(t *testing.T) {
 		if s, _ := v.(string); strings.Contains(s, "abcdefgh1234") || strings.Contains(s, "tunnelsecret") {
 			t.Errorf("Details[%q] = %q", k, s)
 		}
+	}
+}
+
+// An ok:false answer with a code keeps its message when its details are
+// not an object, as an error status's envelope does; the details are kept
+// under "value", the key scrubbed from them.
+func TestNotOKWithMalformedDetails(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	c := answering(t, &calls, nil, http.StatusOK,
+		`{"ok":false,"code":"VALIDATION_ERROR","message":"bad suite","details":["suiteName","\u0073k_test_legacy123"]}`)
+	_, err := c.Ingest.StartRun(t.Context(), ingest.DefaultProject, ingest.RunParams{SuiteName: "s", ExternalRunID: "e"})
+	e, ok := errors.AsType[*projectops.Error](err)
+	if !ok || !errors.Is(err, ingest.ErrNotOK) || !errors.Is(err, projectops.ErrValidation) {
+		t.Fatalf("err = %v, want ErrNotOK matching ErrValidation", err)
+	}
+	if e.Message != "bad suite" {
+		t.Errorf("Message = %q, want the answer's", e.Message)
+	}
+	v, _ := e.Details["value"].([]any)
+	if len(v) != 2 || v[0] != "suiteName" {
+		t.Errorf("Details = %v, want the array under value", e.Details)
+	}
+	if out := fmt.Sprintf("%v %#v", err, e); strings.Contains(out, "legacy123") {
+		t.Errorf("the key shows: %s", out)
 	}
 }

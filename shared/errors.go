@@ -89,7 +89,11 @@ type Error struct {
 	Code Code
 	// Message is human-readable and may change between releases.
 	Message string
-	// Details is the unstructured context bag of the envelope.
+	// Details is the unstructured context bag of the envelope. Details
+	// that are not an object (a gateway's array or string) are kept under
+	// the key "value": the envelope's code and message still reach the
+	// caller, keys such as "reason" and "field" are simply absent, and the
+	// value is redacted as any other.
 	Details map[string]any
 	// Reason is details.reason, when present.
 	Reason Reason

@@ -21,6 +21,41 @@ type Body struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
+// DetailsValueKey is the key under which a decoded envelope keeps details
+// that are not an object (shared.Error.Details says why).
+const DetailsValueKey = "value"
+
+// DecodeBody reads an error envelope from raw. ok is true when raw is a
+// JSON object whose code is a non-empty string: the code is what callers
+// match on (api-spec §2, §9), so a malformed optional field never loses
+// it. A message that is not a string is dropped; details that are not an
+// object (an array, a string, a number) are kept under DetailsValueKey,
+// and null ones are absent.
+func DecodeBody(raw []byte) (b Body, ok bool) {
+	var w struct {
+		Code    any `json:"code"`
+		Message any `json:"message"`
+		Details any `json:"details"`
+	}
+	if json.Unmarshal(raw, &w) != nil {
+		return Body{}, false
+	}
+	code, _ := w.Code.(string)
+	if code == "" {
+		return Body{}, false
+	}
+	b.Code = shared.Code(code)
+	b.Message, _ = w.Message.(string)
+	switch d := w.Details.(type) {
+	case nil:
+	case map[string]any:
+		b.Details = d
+	default:
+		b.Details = map[string]any{DetailsValueKey: d}
+	}
+	return b, true
+}
+
 // billingFields are what the ingest backend's billing refusal puts beside
 // the envelope's fields (reference notes 3.8); not part of the Error schema.
 type billingFields struct {

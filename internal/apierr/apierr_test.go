@@ -365,3 +365,58 @@ func TestRedactTextLeavesNames(t *testing.T) {
 		t.Errorf("details %v: want the keys kept and the string values redacted", e.Details)
 	}
 }
+
+// DecodeBody keeps an envelope whenever its code is a non-empty string,
+// whatever shape its optional fields take.
+func TestDecodeBody(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		raw  string
+		want apierr.Body
+		ok   bool
+	}{
+		{`{"code":"NOT_FOUND","message":"gone","details":{"reason":"RUN_DROPPED"}}`,
+			apierr.Body{Code: shared.CodeNotFound, Message: "gone", Details: map[string]any{"reason": "RUN_DROPPED"}}, true},
+		{`{"code":"NOT_FOUND","message":"gone"}`, apierr.Body{Code: shared.CodeNotFound, Message: "gone"}, true},
+		{`{"code":"NOT_FOUND","message":"gone","details":null}`, apierr.Body{Code: shared.CodeNotFound, Message: "gone"}, true},
+		{`{"code":"NOT_FOUND","message":"gone","details":["a",1]}`,
+			apierr.Body{Code: shared.CodeNotFound, Message: "gone", Details: map[string]any{apierr.DetailsValueKey: []any{"a", float64(1)}}}, true},
+		{`{"code":"NOT_FOUND","message":"gone","details":"why"}`,
+			apierr.Body{Code: shared.CodeNotFound, Message: "gone", Details: map[string]any{apierr.DetailsValueKey: "why"}}, true},
+		{`{"code":"NOT_FOUND","message":{"text":"gone"}}`, apierr.Body{Code: shared.CodeNotFound}, true},
+		{`{"code":"NOT_FOUND","message":7,"details":false}`,
+			apierr.Body{Code: shared.CodeNotFound, Details: map[string]any{apierr.DetailsValueKey: false}}, true},
+		{`{"code":"","message":"gone"}`, apierr.Body{}, false},
+		{`{"code":404,"message":"gone"}`, apierr.Body{}, false},
+		{`{"message":"gone"}`, apierr.Body{}, false},
+		{`["NOT_FOUND"]`, apierr.Body{}, false},
+		{`<html>502</html>`, apierr.Body{}, false},
+		{``, apierr.Body{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := apierr.DecodeBody([]byte(tt.raw))
+		if ok != tt.ok {
+			t.Errorf("DecodeBody(%s) ok = %v, want %v", tt.raw, ok, tt.ok)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("DecodeBody(%s) (-want +got):\n%s", tt.raw, diff)
+		}
+	}
+}
+
+// CheckLimit passes 0 (the service's default) and 1..most, and refuses the
+// rest as a client-side VALIDATION_ERROR on field "limit".
+func TestCheckLimit(t *testing.T) {
+	t.Parallel()
+	for _, l := range []int{0, 1, 100} {
+		if err := apierr.CheckLimit(l, 100); err != nil {
+			t.Errorf("CheckLimit(%d, 100) = %v", l, err)
+		}
+	}
+	for _, l := range []int{-1, 101} {
+		e, ok := apierr.As(apierr.CheckLimit(l, 100))
+		if !ok || e.StatusCode != 0 || e.Code != shared.CodeValidation || e.Details["field"] != "limit" {
+			t.Errorf("CheckLimit(%d, 100) = %v, want a client-side VALIDATION_ERROR on limit", l, e)
+		}
+	}
+}

@@ -505,10 +505,9 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 	// A gateway may reflect the key into the envelope's message or details,
 	// which end up in error text.
 	raw = []byte(clean(string(raw)))
-	var b apierr.Body
 	var e *shared.Error
 	shown := scrubbed(clean, req.Scrub) // for the decoded text; raw stays JSON
-	enveloped := json.Unmarshal(raw, &b) == nil && b.Code != ""
+	b, enveloped := apierr.DecodeBody(raw)
 	if !enveloped && req.Legacy && rerr == nil {
 		e, _ = apierr.Legacy(resp.StatusCode, raw, shown)
 	}
