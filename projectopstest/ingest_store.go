@@ -23,13 +23,15 @@ const uploadPath = "/eval-ingest-uploads/"
 // UploadURLTTL is how long an upload URL the double mints stays valid. The
 // double serves such a URL itself, under its base URL
 // (…/api/v1/eval-ingest-uploads/<token>), without a key, and accepts one
-// upload to it.
+// upload to it. A used or expired URL answers 403 for another
+// UploadURLTTL, then 404: the double forgets it, so minting stays bounded.
 const UploadURLTTL = 5 * time.Minute
 
 // startIngestedRunLocked creates the run named by p.ExternalRunID in the
 // project, or returns the existing one (reused). The suite is found or
 // created by name. The run joins the eval runs (source "sdk"), but it is
-// not executed and does not count against the concurrency cap.
+// not executed and does not count against the concurrency cap. The caller
+// applies WithMaxRuns (trimRunsLocked) once the run holds its artifacts.
 func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.RunParams, hash string) (*evalRunRec, bool, *edge.Error) {
 	projectID, herr := s.st.ingestProject(a, projectPath)
 	if herr != nil {
@@ -67,7 +69,6 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 		run.passCriteria = &evals.PassCriteria{MinimumPassRate: p.PassCriteria.MinimumPassRate}
 	}
 	s.st.evals.runs[id], st.byExt[key] = run, run
-	s.ev.trimRunsLocked()
 	return run, false, nil
 }
 
@@ -144,6 +145,7 @@ func ingestUploadURL(s *Server, w http.ResponseWriter, r *http.Request, a actor)
 	s.mu.Lock()
 	projectID, herr := s.st.ingestProject(a, r.PathValue("projectId"))
 	if herr == nil {
+		s.st.sweepIngestLocked()
 		st := &s.st.ingest
 		if st.uploads == nil {
 			st.uploads = map[string]*uploadRec{}
@@ -183,6 +185,7 @@ func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *e
 	if herr != nil {
 		up.used = false // a failed upload leaves the URL usable
 	} else {
+		s.st.sweepIngestLocked()
 		st := &s.st.ingest
 		if st.artifacts == nil {
 			st.artifacts = map[string]*artifactRec{}

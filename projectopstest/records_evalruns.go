@@ -19,7 +19,8 @@ type ingestStore struct {
 	byExt     map[string]*evalRunRec // by projectID + "\x00" + externalRunId
 	uploads   map[string]*uploadRec  // by token
 	artifacts map[string]*artifactRec
-	discard   bool // WithIngestDiscard: keep counts, not rows
+	discard   bool      // WithIngestDiscard: keep counts, not rows
+	nextSweep time.Time // when sweepIngestLocked next walks uploads and artifacts
 }
 
 // runExternal is what an ingested run holds beyond evalRunRec: the run as
@@ -30,19 +31,27 @@ type runExternal struct {
 	params     ingest.RunParams
 	configHash string      // evaluationConfigHash as started; a reuse must match it
 	rows       *rows.Store // the received results, compressed
+	// blobs are the artifacts the stored results name (widgetHtmlBlobId),
+	// each counted once in its artifactRec.refs, released with the run.
+	blobs map[string]struct{}
 }
 
-// uploadRec is a minted upload URL: usable once, until expires.
+// uploadRec is a minted upload URL: usable once, until expires. The
+// record is kept for another UploadURLTTL after that, so a used or
+// expired URL answers 403, then forgotten (404).
 type uploadRec struct {
 	projectID string
 	expires   time.Time
 	used      bool
 }
 
+// artifactRec is an uploaded artifact; refs counts the stored runs whose
+// results name it. One no run names lapses ArtifactTTL after createdAt.
 type artifactRec struct {
 	id, projectID, contentType string
 	data                       []byte
 	createdAt                  time.Time
+	refs                       int
 }
 
 // IngestedRun is an eval run created through eval-ingest, as the double
@@ -115,12 +124,12 @@ func (s *Server) IngestedIterations(runID string) ([]IngestedIteration, bool) {
 	return out, true
 }
 
-// Artifact returns an artifact uploaded through a minted upload URL. It is
-// a test hook.
+// Artifact returns an artifact uploaded through a minted upload URL, while
+// the double keeps it (see ArtifactTTL and WithMaxRuns). It is a test hook.
 func (s *Server) Artifact(storageID string) (data []byte, contentType string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a := s.st.ingest.artifacts[storageID]
+	a := s.st.liveArtifact(storageID)
 	if a == nil {
 		return nil, "", false
 	}

@@ -170,14 +170,25 @@ func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 	if herr == nil {
 		herr = stoppedRun(run)
 	}
+	var blobs []string
 	if herr == nil {
-		herr = s.st.checkBlobs(run.projectID, b.results)
+		blobs, herr = s.st.checkBlobs(run.projectID, b.results)
 	}
 	if herr != nil {
+		if run != nil {
+			s.ev.trimRunsLocked()
+		}
 		return ingest.RunResult{}, herr
 	}
 	if !run.terminal() {
 		s.st.insertRows(run, b.rows)
+		s.st.holdArtifacts(run, blobs)
+	}
+	// Trimmed once the new run holds its artifacts (a run dropped here may
+	// name the same ones) and before it is finalized (a run in flight is
+	// never dropped), as runs/start trims.
+	s.ev.trimRunsLocked()
+	if !run.terminal() {
 		s.st.finalizeIngested(run)
 	}
 	return s.st.runResult(run, false), nil
@@ -188,6 +199,7 @@ func ingestStart(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 	if herr != nil {
 		return ingest.RunResult{}, herr
 	}
+	c.s.ev.trimRunsLocked()
 	return c.s.st.runResult(run, reused), nil
 }
 
@@ -210,14 +222,16 @@ func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *edge.Error) {
 		herr = edge.NewError(shared.CodeConflict, "Run is already finalized; start a new run to add iterations",
 			map[string]any{"runId": run.id, "status": string(run.status)})
 	}
+	var blobs []string
 	if herr == nil {
-		herr = s.st.checkBlobs(run.projectID, b.results)
+		blobs, herr = s.st.checkBlobs(run.projectID, b.results)
 	}
 	if herr != nil {
 		return ingest.AppendResult{}, herr
 	}
 	var out ingest.AppendResult
 	out.Inserted, out.Skipped = s.st.insertRows(run, b.rows)
+	s.st.holdArtifacts(run, blobs)
 	out.OK, out.Total = true, run.passed+run.failed
 	return out, nil
 }
@@ -294,8 +308,10 @@ func configHash(obj map[string]any) string {
 }
 
 // checkBlobs requires every widget snapshot's widgetHtmlBlobId to
-// name an artifact uploaded to the project through an upload URL.
-func (st *state) checkBlobs(projectID string, results []any) *edge.Error {
+// name an artifact uploaded to the project through an upload URL and still
+// kept (see ArtifactTTL), and returns the ids named.
+func (st *state) checkBlobs(projectID string, results []any) ([]string, *edge.Error) {
+	var ids []string
 	for i, v := range results {
 		res, _ := v.(map[string]any)
 		snaps, _ := res["widgetSnapshots"].([]any)
@@ -305,11 +321,12 @@ func (st *state) checkBlobs(projectID string, results []any) *edge.Error {
 			if !ok {
 				continue
 			}
-			if a := st.ingest.artifacts[id]; a == nil || a.projectID != projectID {
-				return edge.Validation("results["+strconv.Itoa(i)+"].widgetSnapshots["+strconv.Itoa(j)+"].widgetHtmlBlobId",
+			if a := st.liveArtifact(id); a == nil || a.projectID != projectID {
+				return nil, edge.Validation("results["+strconv.Itoa(i)+"].widgetSnapshots["+strconv.Itoa(j)+"].widgetHtmlBlobId",
 					"No uploaded artifact "+edge.Quote(id))
 			}
+			ids = append(ids, id)
 		}
 	}
-	return nil
+	return ids, nil
 }

@@ -16,7 +16,9 @@ const ReasonRunDropped shared.Reason = "RUN_DROPPED"
 // WithMaxRuns bounds the memory of a long session (projectops serve
 // --max-runs): once more than n eval runs are stored, the oldest finished
 // ones are dropped with their iterations, traces and ids, executed and
-// ingested alike; runs in flight are never dropped. Reading a dropped run,
+// ingested alike; runs in flight are never dropped. An uploaded artifact
+// goes with the last stored run naming it (one no run names lapses after
+// ArtifactTTL, cap or not). Reading a dropped run,
 // its iterations, a trace or steps answers 404 NOT_FOUND with
 // details.reason RUN_DROPPED; its suite's totals and trend no longer count
 // it, and a runs/start reusing its externalRunId starts a new run. 0, the
@@ -50,6 +52,7 @@ func (e *evalEngine) dropRunLocked(r *evalRunRec) {
 	}
 	if r.ext != nil {
 		delete(s.st.ingest.byExt, r.projectID+"\x00"+r.ext.params.ExternalRunID)
+		s.st.releaseRunArtifacts(r)
 	}
 	for k, id := range s.st.evals.idem {
 		if id == r.id {

@@ -1,0 +1,98 @@
+package projectopstest
+
+import "time"
+
+// ArtifactTTL is how long the double keeps an uploaded artifact that no
+// eval run names: one the reporter uploaded but never reported (its
+// report failed, or it gave up). The service's reporter uploads a
+// widget's HTML just before it sends the result naming it, so an hour is
+// ample; an artifact a stored run names lives as long as the last such
+// run (WithMaxRuns drops it with that run).
+const ArtifactTTL = time.Hour
+
+// sweepIngestLocked forgets the upload URLs that can only answer 404 from
+// now on and the artifacts past ArtifactTTL that no run names. It walks
+// the store at most once per UploadURLTTL of the server's clock, so a
+// mint or an upload costs O(1) amortized. Call with Server.mu held.
+func (st *state) sweepIngestLocked() {
+	now := st.now()
+	is := &st.ingest
+	if now.Before(is.nextSweep) {
+		return
+	}
+	is.nextSweep = now.Add(UploadURLTTL)
+	for token, up := range is.uploads {
+		if up.forgotten(now) {
+			delete(is.uploads, token)
+		}
+	}
+	for id, a := range is.artifacts {
+		if a.lapsed(now) {
+			st.releaseArtifact(id)
+		}
+	}
+}
+
+// forgotten reports whether a minted URL is past the time the double
+// answers it 403: a second UploadURLTTL after its expiry, after which it
+// is forgotten and answers 404 as an unknown URL does.
+func (up *uploadRec) forgotten(now time.Time) bool {
+	return !now.Before(up.expires.Add(UploadURLTTL))
+}
+
+// lapsed reports whether an artifact no run names has outlived
+// ArtifactTTL.
+func (a *artifactRec) lapsed(now time.Time) bool {
+	return a.refs == 0 && !now.Before(a.createdAt.Add(ArtifactTTL))
+}
+
+// liveArtifact is the stored artifact id, or nil when there is none or it
+// has lapsed (released here, so the answer never waits on a sweep).
+func (st *state) liveArtifact(id string) *artifactRec {
+	a := st.ingest.artifacts[id]
+	if a != nil && a.lapsed(st.now()) {
+		st.releaseArtifact(id)
+		return nil
+	}
+	return a
+}
+
+// holdArtifacts records that run names the artifacts ids (each already
+// checked by checkBlobs), so they live as long as the run.
+func (st *state) holdArtifacts(run *evalRunRec, ids []string) {
+	for _, id := range ids {
+		if _, ok := run.ext.blobs[id]; ok {
+			continue
+		}
+		a := st.ingest.artifacts[id]
+		if a == nil {
+			continue
+		}
+		if run.ext.blobs == nil {
+			run.ext.blobs = map[string]struct{}{}
+		}
+		run.ext.blobs[id] = struct{}{}
+		a.refs++
+	}
+}
+
+// releaseRunArtifacts forgets that a dropped run names its artifacts,
+// releasing those no other run names.
+func (st *state) releaseRunArtifacts(run *evalRunRec) {
+	for id := range run.ext.blobs {
+		if a := st.ingest.artifacts[id]; a != nil {
+			if a.refs--; a.refs <= 0 {
+				st.releaseArtifact(id)
+			}
+		}
+	}
+	run.ext.blobs = nil
+}
+
+// releaseArtifact forgets an artifact and frees its id's slot in the id
+// set (generated ids are never handed out twice, so no later artifact
+// takes it).
+func (st *state) releaseArtifact(id string) {
+	delete(st.ingest.artifacts, id)
+	delete(st.ids, id)
+}
