@@ -237,7 +237,8 @@
 //     the debug log show the path up to the '#', then "#…"), control characters
 //     in the path (400) and an Authorization header over 8 KiB (401) included,
 //     but for a head over MaxHeaderBytes (431 with no body, as the
-//     service's server answers it) and what net/http refuses before any
+//     service's server answers it; the request log has it, see Request)
+//     and what net/http refuses before any
 //     handler runs on the loopback listener (a request line that does not
 //     parse, such as a bad escape in the path, or a head over four times
 //     MaxHeaderBytes), which gets its plain-text answer;

@@ -3,6 +3,7 @@ package projectopstest_test
 import (
 	"bufio"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -61,5 +62,56 @@ func TestHeadCapCountsTheTargetAsSent(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 		t.Errorf("a %d-byte target resolving to %s/me: %d; want 431", len(target), prefix, resp.StatusCode)
+	}
+}
+
+// TestHeadOverCapLogged: the double's own 431 (a head over
+// MaxHeaderBytes) is in the request log and the debug log like any other
+// refused request, with no request id (none is answered) and none of its
+// headers' values; a target that made the head too large is logged cut
+// short, so the log stays bounded.
+func TestHeadOverCapLogged(t *testing.T) {
+	t.Parallel()
+	var logs lockedBuffer
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithLogger(
+		slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	ws := srv.Default()
+	secret := "hush-" + strings.Repeat("s", projectopstest.MaxHeaderBytes)
+	longPath := "/me/" + strings.Repeat("p", projectopstest.MaxHeaderBytes)
+	for _, c := range []struct{ path, header string }{{"/me", secret}, {longPath, ""}} {
+		req, err := http.NewRequestWithContext(t.Context(), "GET", projectopstest.InProcessURL+c.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+		if c.header != "" {
+			req.Header.Set("X-Pad", c.header)
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge || resp.Header.Get("X-Request-Id") != "" {
+			t.Fatalf("%d-byte path: %d, X-Request-Id %q; want 431 and none", len(c.path), resp.StatusCode, resp.Header.Get("X-Request-Id"))
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("request log holds %d requests, want the two 431s: %+v", len(reqs), reqs)
+	}
+	for i, r := range reqs {
+		if r.Status != http.StatusRequestHeaderFieldsTooLarge || r.Method != "GET" || r.RequestID != "" || r.KeyID != "" || r.Route != "" {
+			t.Errorf("logged 431 #%d: %+v", i, r)
+		}
+	}
+	if got := reqs[0].Path; got != "/api/v1/me" {
+		t.Errorf("logged path %q", got)
+	}
+	if got := reqs[1].Path; len(got) > 300 || !strings.HasSuffix(got, "p…") {
+		t.Errorf("logged a %d-byte path for a %d-byte target: want it cut short", len(got), len(longPath))
+	}
+	if out := logs.String(); strings.Count(out, "status=431") != 2 || strings.Contains(out, "hush-") {
+		t.Errorf("debug log: want two 431 lines without the header's value:\n%.2000s", out)
 	}
 }

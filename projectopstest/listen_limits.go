@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"time"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 )
@@ -108,4 +109,22 @@ func headTooLarge(r *http.Request) bool {
 func refuseHead(w http.ResponseWriter) {
 	w.Header().Set("Connection", "close")
 	w.WriteHeader(http.StatusRequestHeaderFieldsTooLarge)
+}
+
+// maxShownRefusedPath bounds the path the request log and the debug log
+// keep of a request refused for its head: its target alone may be what
+// made the head too large.
+const maxShownRefusedPath = 256
+
+// clipShown cuts a shown (already redacted) path to maxShownRefusedPath
+// bytes, at a rune's start, marking the cut with "…".
+func clipShown(p string) string {
+	if len(p) <= maxShownRefusedPath {
+		return p
+	}
+	n := maxShownRefusedPath
+	for n > 0 && !utf8.RuneStart(p[n]) {
+		n--
+	}
+	return p[:n] + "…"
 }

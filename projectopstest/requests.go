@@ -21,7 +21,9 @@ type Request struct {
 	// closed tunnel's too), wherever it is pasted, on any path. A
 	// segment ends at '/', '\' or an escaped backslash (%5C, any case).
 	// Nothing after a '#' (raw, a fragment the service never sees, or
-	// escaped as %23) is shown: "#…" stands for it.
+	// escaped as %23) is shown: "#…" stands for it. The path of a request
+	// refused 431 for its head is cut to 256 bytes, "…" marking the cut:
+	// its target may be what made the head too large.
 	Path string
 	// Route is the matched pattern without the /api/v1 prefix, e.g.
 	// "GET /projects/{projectId}/hosts"; "" when no route matched.
@@ -30,7 +32,8 @@ type Request struct {
 	Status int
 	// KeyID is the id of the API key the request carried, when recognised.
 	KeyID string
-	// RequestID is the x-request-id answered.
+	// RequestID is the x-request-id answered; "" for a 431 to a head over
+	// MaxHeaderBytes, answered (as Node answers it) before any id is given.
 	RequestID string
 	// Time is when the request arrived, on the server's clock.
 	Time time.Time

@@ -160,10 +160,6 @@ func infoOf(w http.ResponseWriter) *reqInfo {
 
 // serveHTTP is the outermost layer: request id, request log, debug log.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if headTooLarge(r) { // Node refuses it before the app: no id, no log
-		refuseHead(w)
-		return
-	}
 	// The debug line's duration is the only use of the wall clock here.
 	debug := s.log.Enabled(r.Context(), slog.LevelDebug)
 	var start time.Time
@@ -171,16 +167,24 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		start = time.Now()
 	}
 	arrived := s.now()
-	id := r.Header.Get("X-Request-Id")
-	if !validRequestID(id) {
-		id = string(strconv.AppendUint(append(make([]byte, 0, 24), "req_"...), s.reqSeq.Add(1), 10))
-	}
 	rec := &statusRecorder{ResponseWriter: w}
-	rec.id[0] = id
-	rec.info.shown = s.shownPath(r.URL.Path)
-	w.Header()["X-Request-Id"] = rec.id[:] // the header's value is part of rec's allocation
-	if appServes(r.URL.Path) {
-		setSecurityHeaders(rec)
+	tooLarge := headTooLarge(r)
+	var id string
+	if tooLarge {
+		// Node refuses it before the app: no id answered, no app
+		// headers; the log keeps a bounded prefix of its path.
+		rec.info.shown = clipShown(s.shownPath(r.URL.Path))
+	} else {
+		id = r.Header.Get("X-Request-Id")
+		if !validRequestID(id) {
+			id = string(strconv.AppendUint(append(make([]byte, 0, 24), "req_"...), s.reqSeq.Add(1), 10))
+		}
+		rec.id[0] = id
+		rec.info.shown = s.shownPath(r.URL.Path)
+		w.Header()["X-Request-Id"] = rec.id[:] // the header's value is part of rec's allocation
+		if appServes(r.URL.Path) {
+			setSecurityHeaders(rec)
+		}
 	}
 	defer func() {
 		path := rec.info.shown
@@ -196,6 +200,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()
+	if tooLarge {
+		refuseHead(rec)
+		return
+	}
 	api := underAPI(r.URL.Path)
 	if api && s.dated {
 		w.Header()["Date"] = []string{arrived.UTC().Format(http.TimeFormat)}
