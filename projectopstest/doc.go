@@ -326,8 +326,8 @@
 //     snapshot's widgetHtmlBlobId must name an artifact uploaded to the
 //     project and still kept: unlike the service's storage, the double
 //     releases an artifact when the last stored run naming it is dropped
-//     (WithMaxRuns), and one no run names ArtifactTTL (an hour) after its
-//     upload, so a result naming it later is refused as one naming an
+//     (WithMaxRuns), and under WithMaxRuns one no run names ArtifactTTL (an
+//     hour) after its upload, so a result naming it later is refused as one naming an
 //     unknown blob (400 VALIDATION_ERROR); an upload URL, usable once
 //     until UploadURLTTL, answers 403 when used or expired until a second
 //     UploadURLTTL has passed, then 404 as one never minted (forgotten).

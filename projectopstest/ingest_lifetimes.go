@@ -2,16 +2,20 @@ package projectopstest
 
 import "time"
 
-// ArtifactTTL is how long the double keeps an uploaded artifact that no
-// eval run names: one the reporter uploaded but never reported (its
-// report failed, or it gave up). The service's reporter uploads a
-// widget's HTML just before it sends the result naming it, so an hour is
-// ample; an artifact a stored run names lives as long as the last such
-// run (WithMaxRuns drops it with that run).
+// ArtifactTTL is how long a double with WithMaxRuns keeps an uploaded
+// artifact that no eval run names: one the reporter uploaded but never
+// reported (its report failed, or it gave up). The service's reporter
+// uploads a widget's HTML just before it sends the result naming it, so an
+// hour is ample; an artifact a stored run names lives as long as the last
+// such run (WithMaxRuns drops it with that run). Without WithMaxRuns the
+// double keeps every artifact, as the service's storage does: a
+// resumed report may name a blob it uploaded long before, and a test's
+// clock may jump hours.
 const ArtifactTTL = time.Hour
 
 // sweepIngestLocked forgets the upload URLs that can only answer 404 from
-// now on and the artifacts past ArtifactTTL that no run names. It walks
+// now on and, under WithMaxRuns, the artifacts past ArtifactTTL that no
+// run names. It walks
 // the store at most once per UploadURLTTL of the server's clock, so a
 // mint or an upload costs O(1) amortized. Call with Server.mu held.
 func (st *state) sweepIngestLocked() {
@@ -27,7 +31,7 @@ func (st *state) sweepIngestLocked() {
 		}
 	}
 	for id, a := range is.artifacts {
-		if a.lapsed(now) {
+		if is.lapsed(a, now) {
 			st.releaseArtifact(id)
 		}
 	}
@@ -41,16 +45,16 @@ func (up *uploadRec) forgotten(now time.Time) bool {
 }
 
 // lapsed reports whether an artifact no run names has outlived
-// ArtifactTTL.
-func (a *artifactRec) lapsed(now time.Time) bool {
-	return a.refs == 0 && !now.Before(a.createdAt.Add(ArtifactTTL))
+// ArtifactTTL on a double bounded by WithMaxRuns.
+func (is *ingestStore) lapsed(a *artifactRec, now time.Time) bool {
+	return is.bounded && a.refs == 0 && !now.Before(a.createdAt.Add(ArtifactTTL))
 }
 
 // liveArtifact is the stored artifact id, or nil when there is none or it
 // has lapsed (released here, so the answer never waits on a sweep).
 func (st *state) liveArtifact(id string) *artifactRec {
 	a := st.ingest.artifacts[id]
-	if a != nil && a.lapsed(st.now()) {
+	if a != nil && st.ingest.lapsed(a, st.now()) {
 		st.releaseArtifact(id)
 		return nil
 	}

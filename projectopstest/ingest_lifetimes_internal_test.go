@@ -33,13 +33,13 @@ func postInProcess(t *testing.T, s *Server, path, key, body string) (int, string
 }
 
 // TestIngestStoreForgetsDeadUploads: a minted URL is usable once and
-// only until UploadURLTTL, and an artifact no run names lapses after
-// ArtifactTTL, so a long session that mints and uploads without
+// only until UploadURLTTL, and under WithMaxRuns an artifact no run names
+// lapses after ArtifactTTL, so a long session that mints and uploads without
 // reporting keeps neither once they are dead (a later mint or upload
 // sweeps them), however many there were.
 func TestIngestStoreForgetsDeadUploads(t *testing.T) {
 	clk := NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	s := NewTestServer(t, WithRateLimit(0, 0), WithClock(clk.Now))
+	s := NewTestServer(t, WithRateLimit(0, 0), WithClock(clk.Now), WithMaxRuns(100))
 	ws := s.Default()
 	mintPath := "/projects/" + ws.ProjectID + "/eval-ingest/artifacts/upload-url"
 	mint := func() string {

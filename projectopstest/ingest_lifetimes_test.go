@@ -127,13 +127,14 @@ func TestArtifactLivesWithItsRuns(t *testing.T) {
 	f.report(t, "r4", a).wantField(t, "results[0].widgetSnapshots[0].widgetHtmlBlobId")
 }
 
-// TestUnreferencedArtifactLapses: an artifact no result names is kept
-// ArtifactTTL after its upload, then released: a result naming it is
-// refused as one naming an unknown blob. One named in time stays.
+// TestUnreferencedArtifactLapses: under WithMaxRuns an artifact no result
+// names is kept ArtifactTTL after its upload, then released: a result
+// naming it is refused as one naming an unknown blob. One named in time
+// stays.
 func TestUnreferencedArtifactLapses(t *testing.T) {
 	t.Parallel()
 	clk := newFakeClock()
-	f := newIngestFixture(t, projectopstest.WithClock(clk.Now))
+	f := newIngestFixture(t, projectopstest.WithMaxRuns(100), projectopstest.WithClock(clk.Now))
 	named, late := f.upload(t, "<p>named</p>"), f.upload(t, "<p>late</p>")
 	clk.Advance(projectopstest.ArtifactTTL - time.Second)
 	f.report(t, "in-time", named).decode(t, &struct{}{})
@@ -145,6 +146,22 @@ func TestUnreferencedArtifactLapses(t *testing.T) {
 	if _, _, ok := f.srv.Artifact(named); !ok {
 		t.Error("an artifact a stored run names lapsed")
 	}
+}
+
+// TestUnboundedDoubleKeepsArtifacts: without WithMaxRuns the double keeps
+// every artifact, as the service's storage does, so a report resumed long
+// after its upload (or under a test clock that jumps) still names it.
+func TestUnboundedDoubleKeepsArtifacts(t *testing.T) {
+	t.Parallel()
+	clk := newFakeClock()
+	f := newIngestFixture(t, projectopstest.WithClock(clk.Now))
+	late := f.upload(t, "<p>late</p>")
+	clk.Advance(10 * projectopstest.ArtifactTTL)
+	f.mint(t) // a mint sweeps
+	if _, _, ok := f.srv.Artifact(late); !ok {
+		t.Fatal("an unbounded double released an artifact no run names yet")
+	}
+	f.report(t, "late", late).decode(t, &struct{}{})
 }
 
 // TestUploadURLForgottenAfterSecondTTL: a used or expired upload URL

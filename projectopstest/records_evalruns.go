@@ -20,6 +20,7 @@ type ingestStore struct {
 	uploads   map[string]*uploadRec  // by token
 	artifacts map[string]*artifactRec
 	discard   bool      // WithIngestDiscard: keep counts, not rows
+	bounded   bool      // WithMaxRuns: unnamed artifacts lapse (ArtifactTTL)
 	nextSweep time.Time // when sweepIngestLocked next walks uploads and artifacts
 }
 
@@ -46,7 +47,8 @@ type uploadRec struct {
 }
 
 // artifactRec is an uploaded artifact; refs counts the stored runs whose
-// results name it. One no run names lapses ArtifactTTL after createdAt.
+// results name it. Under WithMaxRuns, one no run names lapses ArtifactTTL
+// after createdAt.
 type artifactRec struct {
 	id, projectID, contentType string
 	data                       []byte

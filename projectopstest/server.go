@@ -96,6 +96,7 @@ func NewServer(opts ...Option) (*Server, error) {
 		st:      newState(),
 	}
 	s.st.ingest.discard = o.ingestDiscard
+	s.st.ingest.bounded = o.evals.maxRuns > 0
 	s.st.now = o.clock
 	s.ev = newEvalEngine(s, o.evals)
 	s.bld = &builder{s: s}
