@@ -2,6 +2,7 @@ package projectopstest_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -168,9 +169,38 @@ func TestKeyManagementForbidden(t *testing.T) {
 		for _, c := range []struct{ method, path string }{
 			{"GET", "/api-keys"}, {"POST", "/api-keys"}, {"GET", "/api-keys/key_1"},
 			{"DELETE", "/api-keys/key_1"}, {"PATCH", "/api-keys/key_1/rotate"},
+			{"PUT", "/api-keys/key_1"}, {"POST", "/api-keys/key_1/revoke"},
 		} {
 			tg.call(t, c.method, c.path, w.keys["owner"], nil).wantError(t, shared.CodeForbidden)
 			tg.call(t, c.method, c.path, "", nil).wantError(t, shared.CodeUnauthorized)
+		}
+	}
+}
+
+// The literal project id "default" means the key's default project on the
+// eval-ingest routes only (api-spec.md §4.1, §4.5): everywhere else it is
+// an unknown project, 404 NOT_FOUND.
+func TestDefaultProjectOnlyOnIngestRoutes(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tg := inproc(w.srv)
+	for _, path := range []string{"/projects/default/servers", "/projects/default/hosts", "/projects/default/chatboxes",
+		"/projects/default/eval-suites", "/projects/default/computer-environments"} {
+		tg.call(t, "GET", path, w.keys["owner"], nil).wantError(t, shared.CodeNotFound)
+	}
+	tg.call(t, "POST", "/projects/default/servers/"+w.server+"/validate", w.keys["owner"], `{}`).wantError(t, shared.CodeNotFound)
+}
+
+// Only /api/v1 is served (api-spec.md §9): another version segment is 404
+// NOT_FOUND, even with a valid key.
+func TestOtherAPIVersionNotFound(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	for _, tg := range targets(t, w.srv) {
+		base := strings.TrimSuffix(tg.base, "/api/v1")
+		for _, path := range []string{"/api/v2/me", "/api/v2/projects", "/api/v0/me"} {
+			tg := target{name: tg.name, client: tg.client, base: base}
+			tg.call(t, "GET", path, w.keys["owner"], nil).wantError(t, shared.CodeNotFound)
 		}
 	}
 }
