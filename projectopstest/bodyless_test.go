@@ -62,3 +62,52 @@ func TestBodylessRefusalNamesEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// A bodyless route (api-spec.md §4.7: build, boot, reset, share, delete)
+// reads a body that is not a JSON object (null, an array, invalid JSON) as
+// 400 VALIDATION_ERROR and does nothing; no body at all, white space alone
+// or {} is no body field, and the operation goes through with its status.
+func TestBodylessRoutesBodyForms(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	p := "/projects/" + ws.ProjectID
+	newEnv := func() string {
+		return must[string](t)(srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: ws.ProjectID, OwnerUserID: ws.UserID,
+			Name: "e", Dockerfile: "FROM ubuntu:22.04@sha256:cb287cf26b15fded26828219b268886d76ea3963bc93495425dcf08225c86e9f\n", Built: true}))
+	}
+	type op struct {
+		method, path string
+		status       int
+	}
+	ops := func(env string) []op {
+		ep := p + "/computer-environments/" + env
+		return []op{{"POST", ep + "/build", 202}, {"POST", ep + "/use", 200}, {"POST", ep + "/promote", 200},
+			{"POST", p + "/computer/reset", 200}, {"DELETE", ep, 200}} // delete last: it ends the environment
+	}
+	env := newEnv()
+	for _, o := range ops(env) {
+		for _, body := range []string{`null`, `[]`, `{`, `nul`, `"x"`} {
+			tg.call(t, o.method, o.path, ws.APIKey, body).wantError(t, shared.CodeValidation)
+		}
+	}
+	var page shared.Page[environments.Build]
+	tg.call(t, "GET", p+"/computer-environments/"+env+"/builds", ws.APIKey, nil).decode(t, &page)
+	var e environments.Environment
+	tg.call(t, "GET", p+"/computer-environments/"+env, ws.APIKey, nil).decode(t, &e)
+	if len(page.Items) != 1 || e.Sharing != environments.SharingUser {
+		t.Errorf("after refused writes: %d builds (want the seeded one), sharing %s (want user)", len(page.Items), e.Sharing)
+	}
+	if c, ok := srv.Computer(ws.ProjectID, ws.UserID); ok {
+		t.Errorf("a refused boot or reset touched the computer: %+v", c)
+	}
+	for _, body := range []any{nil, "", " \n\t ", `{}`, " {} "} {
+		for _, o := range ops(newEnv()) {
+			if r := tg.call(t, o.method, o.path, ws.APIKey, body); r.status != o.status {
+				t.Errorf("%s %s with body %#v: %d %s, want %d", o.method, o.path, body, r.status, r.body, o.status)
+			}
+		}
+	}
+	srv.Wait() // the accepted builds finish before the server closes
+}
