@@ -593,3 +593,50 @@ func TestAddHostHarnessNeedsComputer(t *testing.T) {
 		t.Errorf("AddHost with a harness and no computer = %s, %v", id, err)
 	}
 }
+
+// Create trims the name, the template and the config's modelId (as the
+// service trims them: JavaScript's trim), and takes a theme beside a full
+// config, ignoring it: the host's config is the one sent (api-spec.md §4.2,
+// reference hosts create schema; the service's createHostSchema checks
+// theme on both branches and uses it on the template one only).
+func TestHostCreateTrimsAndTakesThemeWithConfig(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	p := "/projects/" + srv.Default().ProjectID + "/hosts"
+	status, tpl := hostCall(t, srv, "POST", p, map[string]any{"name": "  Padded  ", "template": " \tclaude\n ", "theme": "light"})
+	if status != 201 {
+		t.Fatalf("padded template: %d %v", status, tpl)
+	}
+	cfg, _ := tpl["config"].(map[string]any)
+	hc, _ := cfg["hostContext"].(map[string]any)
+	if tpl["name"] != "Padded" || cfg["hostStyle"] != "claude" || hc["theme"] != "light" {
+		t.Errorf("padded template: name %q, hostStyle %v, theme %v; want Padded, claude, light", tpl["name"], cfg["hostStyle"], hc["theme"])
+	}
+
+	full := sdktest.HostConfig(map[string]any{"modelId": "  openai/gpt-5  "})
+	status, plain := hostCall(t, srv, "POST", p, map[string]any{"name": "Plain", "config": full})
+	if status != 201 {
+		t.Fatalf("config: %d %v", status, plain)
+	}
+	for _, theme := range []string{"dark", "light"} {
+		status, themed := hostCall(t, srv, "POST", p, map[string]any{"name": " Themed ", "config": full, "theme": theme})
+		if status != 201 {
+			t.Fatalf("config with theme %s: %d %v", theme, status, themed)
+		}
+		if themed["name"] != "Themed" {
+			t.Errorf("theme %s: name %q, want Themed", theme, themed["name"])
+		}
+		if diff := cmp.Diff(plain["config"], themed["config"]); diff != "" {
+			t.Errorf("theme %s changed the config (-without +with):\n%s", theme, diff)
+		}
+	}
+	if c, _ := plain["config"].(map[string]any); c["modelId"] != "openai/gpt-5" {
+		t.Errorf("config.modelId = %q, want it trimmed", c["modelId"])
+	}
+	// Ignored is not unchecked: the service's schema still holds theme to
+	// its two values.
+	status, bad := hostCall(t, srv, "POST", p, map[string]any{"name": "Sepia", "config": full, "theme": "sepia"})
+	if d, _ := bad["details"].(map[string]any); status != 400 || bad["code"] != "VALIDATION_ERROR" || d["field"] != "theme" {
+		t.Errorf("config with theme sepia: %d %v, want 400 VALIDATION_ERROR field theme", status, bad)
+	}
+}
