@@ -177,8 +177,17 @@ func TestCloseAndRevive(t *testing.T) {
 	}
 	// Create revives it: same record and slug, a new secret.
 	g2 := create(t, f, "local")
-	if g2.ServerID != g.ServerID || g2.Slug != g.Slug || g2.URL == g.URL || g2.SecretVersion != 2 {
+	if g2.ServerID != g.ServerID || g2.Slug != g.Slug || g2.URL == g.URL || g2.SecretVersion != g.SecretVersion+1 || !g2.Existed {
 		t.Fatalf("revived %v after %v", g2, g)
+	}
+	// Only the ?k= secret changed: the endpoint is the same, so there is no
+	// previousUrl, and the record now holds the revived URL.
+	// (The messages show endpoints only: the URLs carry the secrets.)
+	if e2, e1 := endpoint(t, g2.URL), endpoint(t, g.URL); e2 != e1 || g2.PreviousURL != "" {
+		t.Errorf("revived endpoint %q (was %q), previousUrl set %v; want the same endpoint and no previousUrl", e2, e1, g2.PreviousURL != "")
+	}
+	if s := listed(t, f, g.ServerID); s.URL != g2.URL {
+		t.Errorf("record url after revive is not the revived grant's (record endpoint %q)", strings.SplitN(s.URL, "?", 2)[0])
 	}
 	serve(t, f, g2, echo)
 	if status, _ := get(t, f, http.MethodGet, g2.URL, ""); status != http.StatusAccepted {
@@ -187,6 +196,20 @@ func TestCloseAndRevive(t *testing.T) {
 	if status, _ := get(t, f, http.MethodGet, g.URL, ""); status != http.StatusNotFound {
 		t.Errorf("old URL after revive: %d", status)
 	}
+}
+
+// endpoint is u without its query (a tunnel URL's ?k= secret).
+func endpoint(t *testing.T, u string) string {
+	t.Helper()
+	p, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Query().Get("k") == "" {
+		t.Fatalf("tunnel URL %q has no ?k= secret", u)
+	}
+	p.RawQuery = ""
+	return p.String()
 }
 
 func TestCreateValidation(t *testing.T) {
