@@ -179,8 +179,9 @@
 //     service's routes as "Ã©" and the double's as "é" (escaped as %C3%A9,
 //     both read "é"); a raw byte that is not UTF-8 in the path is 400
 //     here;
-//   - a validation error names the offending field in details.field (and
-//     some, their limit in details.limit); the service names it in the
+//   - a validation error names the offending field in details.field, by
+//     its position in the body (tests[0].steps[1].assertion.args), and
+//     some their limit in details.limit; the service names it in the
 //     message only, so a client must not branch on those two keys;
 //   - a server operation's MCP failure carries details.serverId (and
 //     mcpCode from the MCP server, capability for FEATURE_NOT_SUPPORTED),

@@ -277,3 +277,46 @@ func TestEvalRunCaseIDs404KeepsWhatWasAuthored(t *testing.T) {
 	}
 	total("after the suiteRerun 404s", 2)
 }
+
+// An assert step's toolCalledWith assertion whose args is not an object,
+// or whose toolName is not a string, is a VALIDATION_ERROR naming the
+// member by its position, on suite create and run create alike (it used to
+// be named by Go's struct path, "tests.Test.steps.assertion.args").
+func TestAssertStepWrongTypeNamedByPosition(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	tg := inproc(f.srv)
+	p := "/projects/" + f.ws.ProjectID
+	cases := []struct {
+		name      string
+		assertion map[string]any
+		want      string
+	}{
+		{"args not an object", map[string]any{"type": "toolCalledWith", "toolName": "echo", "args": "text"},
+			"tests[0].steps[1].assertion.args"},
+		{"args an array", map[string]any{"type": "toolCalledWith", "toolName": "echo", "args": []any{1}},
+			"tests[0].steps[1].assertion.args"},
+		{"toolName not a string", map[string]any{"type": "toolCalledWith", "toolName": 5, "args": map[string]any{}},
+			"tests[0].steps[1].assertion.toolName"},
+	}
+	for _, tc := range cases {
+		steps := []any{
+			map[string]any{"id": "ask", "kind": "prompt", "prompt": "hi"},
+			map[string]any{"id": "check", "kind": "assert", "assertion": tc.assertion},
+		}
+		bodies := map[string]map[string]any{
+			"/eval-suites": {"name": "s", "serverIds": []string{f.serverID}, "model": "anthropic/claude-haiku-4.5",
+				"tests": []any{map[string]any{"title": "t", "steps": steps}}},
+			"/eval-runs": {"suiteName": "s", "serverIds": []string{f.serverID},
+				"tests": []any{map[string]any{"title": "t", "model": "anthropic/claude-haiku-4.5", "steps": steps}}},
+		}
+		for route, body := range bodies {
+			r := tg.call(t, "POST", p+route, f.ws.APIKey, body)
+			b := r.wantError(t, shared.CodeValidation)
+			if got, _ := b.Details["field"].(string); got != tc.want {
+				t.Errorf("%s, POST %s: details.field = %q, want %q (body %s)", tc.name, route, got, tc.want, r.body)
+			}
+		}
+	}
+	f.srv.Wait()
+}

@@ -26,3 +26,10 @@ func RunThrew(s *Server, runID string) bool {
 	defer s.mu.Unlock()
 	return s.st.evals.runs[runID].threw
 }
+
+// SuiteBody and RunBody are the types the double reads an eval-suite and
+// an eval-run create body into, for tests that walk their fields.
+type (
+	SuiteBody = suiteBody
+	RunBody   = runBody
+)

@@ -167,13 +167,23 @@ func bindKnown(data []byte, obj map[string]any, dst any) *Error {
 func rebindIntegral(err error, obj map[string]any, dst any) *Error {
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number ") {
-		return DecodeError(err)
+		return BindError(err, obj, dst)
 	}
 	data, merr := json.Marshal(obj)
 	if merr != nil || json.Unmarshal(data, dst) != nil {
-		return DecodeError(err)
+		return BindError(err, obj, dst)
 	}
 	return nil
+}
+
+// BindError is the refusal of obj, a parsed body, that encoding/json
+// failed (err) to decode into dst: the first value dst cannot hold, named
+// by its position in obj, or else DecodeError's reading of err.
+func BindError(err error, obj map[string]any, dst any) *Error {
+	if herr := typeRefusal(obj, dst); herr != nil {
+		return herr
+	}
+	return DecodeError(err)
 }
 
 // strictDecode is the check of routes outside the contract: dst's type
