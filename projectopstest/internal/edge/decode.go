@@ -178,7 +178,9 @@ func rebindIntegral(err error, obj map[string]any, dst any) *Error {
 
 // BindError is the refusal of obj, a parsed body, that encoding/json
 // failed (err) to decode into dst: the first value dst cannot hold, named
-// by its position in obj, or else DecodeError's reading of err.
+// by its position in obj, or else DecodeError's reading of err. The walk
+// runs only after the decoder has failed, so it can never refuse a body
+// the decoder takes, and a body that decodes pays nothing for it.
 func BindError(err error, obj map[string]any, dst any) *Error {
 	if herr := typeRefusal(obj, dst); herr != nil {
 		return herr
