@@ -68,3 +68,41 @@ func BenchmarkDoCallHeader(b *testing.B) {
 		})
 	}
 }
+
+// errorBody is a validation error as a gateway may word it: a message
+// and details quoting URLs with percent and JSON escapes, none holding a
+// credential header's value (the common case, which redaction must keep
+// cheap).
+const errorBody = `{"code":"VALIDATION_ERROR","message":"bad callback https://app.example/cb?state=a%2Fb%3Dc&next=%2Fhome","details":{"field":"redirectUri","got":"https:\/\/app.example\/cb?state=a%2Fb","hints":["use an https URL","see \u0022docs\u0022"]}}`
+
+// BenchmarkDoErrorHeader is one GET answered with a 400 envelope, without
+// a credential header, with one of the client's and with one of the
+// call's (whose redactor the error builds): what cleaning error text of
+// credential header values costs.
+//
+//	go test -run '^$' -bench DoErrorHeader -benchmem ./internal/transport
+func BenchmarkDoErrorHeader(b *testing.B) {
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusBadRequest, errorBody, http.Header{RequestIDHeader: {"req_abcdefgh"}}), nil
+	})
+	for _, tc := range []struct {
+		name   string
+		client http.Header
+		opts   []option.RequestOption
+	}{
+		{"noHeader", nil, nil},
+		{"clientHeader", http.Header{"X-Proxy-Token": {"proxy/token+0123456789"}}, nil},
+		{"callHeader", nil, []option.RequestOption{option.WithHeader("X-Trace-Token", "trace/token+0123456789")}},
+	} {
+		tr := New(Config{BaseURL: testBase, APIKey: testKey, HTTPClient: &http.Client{Transport: rt}, Header: tc.client})
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx := WithOptions(b.Context(), tc.opts)
+				if err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{}); err == nil {
+					b.Fatal("no error")
+				}
+			}
+		})
+	}
+}
