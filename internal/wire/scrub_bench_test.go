@@ -85,3 +85,22 @@ func manyDetails(n int) []string {
 	}
 	return out
 }
+
+// BenchmarkValueScrubber measures a credential header's scrubber on error
+// text that quotes none of its values: a short message, and a 4 KiB one
+// with percent and JSON escapes, which takes the encoded walk.
+//
+//	go test -run '^$' -bench ValueScrubber -benchmem ./internal/wire
+func BenchmarkValueScrubber(b *testing.B) {
+	scrub := ValueScrubber("REDACTED", "proxy/token+0123456789", "Bearer S3CRET-bearer-1234", "S3CRET-bearer-1234")
+	short := "MCP error -32603: upstream refused the request for tool launch (see server log line 42)"
+	escaped := strings.Repeat(`GET /cb?state=a%2Fb%3D failed: {\"error\":\"upstream 503\"}; `, 55)
+	for _, c := range []struct{ name, msg string }{{"short", short}, {"4KiB-escaped", escaped}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = scrub(c.msg)
+			}
+		})
+	}
+}
