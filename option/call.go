@@ -27,11 +27,12 @@ import (
 //
 // A value of 8 bytes or more under a credential's name (one with a word
 // such as token, key, secret, auth, password, session, signature,
-// credential or cookie in it: X-Proxy-Token, X-Api-Key) is replaced where an
-// error result quotes it back: the error's message, details values and
-// request id, a network failure's text, and Response's Header and
-// RequestID after an error. Another header's value, and any value in a
-// success's results, is left as the service sent it.
+// credential or cookie in it: X-Proxy-Token, X-Api-Key) is replaced, in
+// any spelling (escaped by any URL or JSON encoder, in part, or two
+// layers deep), where an error result quotes it back: the error's
+// message, details values and request id, a network failure's text, and
+// Response's Header and RequestID after an error. Another header's value,
+// and any value in a success's results, is left as the service sent it.
 func WithHeader(key, value string) RequestOption {
 	return func(c *Config) error {
 		// Space around the name is the caller's typing, not the name:

@@ -499,7 +499,7 @@ const maxSizedBody = 1 << 20
 // URL) runs on the raw body and on every decoded string; hdr (credential
 // header values, nil for none) on the decoded text only, never on the raw
 // JSON, which a value with a quote in it would break.
-func (t *Transport) decodeError(resp *http.Response, req *Request, path string, clean func(string) string, hdr *strings.Replacer) (*shared.Error, bool, error) {
+func (t *Transport) decodeError(resp *http.Response, req *Request, path string, clean func(string) string, hdr func(string) string) (*shared.Error, bool, error) {
 	defer drainClose(resp.Body)
 	raw, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 	// A gateway may reflect the key into the envelope's message or details,
@@ -542,8 +542,8 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 	if hdr != nil {
 		// The text a caller reads: never the code, the reason or a
 		// details key, which a value could only corrupt.
-		apierr.RedactText(e, hdr.Replace)
-		e.RequestID = hdr.Replace(e.RequestID)
+		apierr.RedactText(e, hdr)
+		e.RequestID = hdr(e.RequestID)
 	}
 	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.RetryAfter = ra

@@ -202,7 +202,7 @@ type state struct {
 	timeout    time.Duration
 	// hdrRedact takes the client's credential header values out of error
 	// text (see headerRedactor); nil when none is long enough.
-	hdrRedact *strings.Replacer
+	hdrRedact func(string) string
 
 	// Header values built once and shared by every request (net/http
 	// never modifies them). The Authorization value is returned by a func:
