@@ -126,15 +126,24 @@ func ingestOp[Resp any](s *Server, check func(c *call, b *ingestBody) *edge.Erro
 				return herr
 			}
 		}
-		s.mu.Lock()
-		resp, herr := apply(c, b)
-		s.mu.Unlock()
+		resp, herr := applyLocked(s, c, b, apply)
 		if herr != nil {
 			return herr
 		}
 		respond(w, http.StatusOK, resp)
 		return nil
 	}
+}
+
+// applyLocked runs apply under Server.mu. The unlock is deferred, as in
+// op.locked, so that a panic in apply (recovered by net/http or the
+// in-process transport) does not leave every later request waiting on the
+// lock.
+func applyLocked[Resp any](s *Server, c *call, b *ingestBody,
+	apply func(c *call, b *ingestBody) (Resp, *edge.Error)) (Resp, *edge.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return apply(c, b)
 }
 
 // checkStart reads the run's fields.
