@@ -2,9 +2,7 @@ package wire
 
 import (
 	"regexp"
-	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -100,7 +98,7 @@ const minTokenScrubbed = 4
 // replaces each value in any spelling: as written, percent-encoded (a URL
 // or form value; QueryEscape's '+' for a space too) and JSON-escaped (Go's
 // escaping, another encoder's \/ or \u002f, either hex case), any mixture
-// of them character by character (replaceEncoded); then the credentials
+// of them character by character (encodedWalk); then the credentials
 // named by their field (CredFields) and any tunnel URL's ?k= secret. A
 // value of minScrubbed bytes or more is replaced wherever it occurs; a
 // shorter one (a PIN, a short key) only where it stands as a whole token
@@ -115,54 +113,20 @@ const minTokenScrubbed = 4
 // JSON.stringify), which spell some characters otherwise (encodeURIComponent
 // escapes '@', URLSearchParams '~'; JSON.stringify leaves '<' and '&'
 // raw), or any mixture of them character by character, hex digits in
-// either case (firstLayers); the second is any spelling of that.
+// either case (firstLayers); the second is any spelling of that. As a
+// Scrubber does, it finds every value's matches, in every spelling, in
+// the text as given and replaces their union: a value found inside
+// another's escaped spelling hides none of it.
 func SecretScrubber(values ...string) func(string) string {
-	vals := make([]string, 0, len(values))
-	spaced := false // a value with a space, which QueryEscape writes as '+'
-	for _, v := range values {
-		if len(v) < minTokenScrubbed {
-			continue
-		}
-		vals = append(vals, v)
-		spaced = spaced || strings.IndexByte(v, ' ') >= 0
-	}
-	// Longest first: a value that begins another would leave the other's
-	// tail behind.
-	slices.SortFunc(vals, longestFirst)
-	// The values with, for those taken out under two layers, their
-	// characters' first-layer spellings, for the encoded pass: made when a
-	// text first needs it, not for every scrubber.
-	encoded := sync.OnceValue(func() []encodedValue {
-		all := make([]encodedValue, len(vals))
-		for i, v := range vals {
-			all[i] = newEncodedValue(v, len(v) >= minScrubbed)
-		}
-		return all
-	})
-	return func(s string) string {
-		for _, v := range vals {
-			if len(v) >= minScrubbed {
-				s = strings.ReplaceAll(s, v, "[REDACTED]")
-			} else {
-				s = replaceTokens(s, v, "[REDACTED]")
-			}
-		}
-		// Every encoded spelling has a '%' or '\' (or a '+' for a
-		// space): text without them, the common case, is done.
-		if mayEncode(s, spaced) {
-			w := getWalk() // its memory serves every value, and later calls
-			all := encoded()
-			for i := range all {
-				s = replaceEncoded(w, s, &all[i], "[REDACTED]", len(all[i].v) < minScrubbed)
-			}
-			putWalk(w)
-		}
-		return RedactSecretParams(CredFields(s, "[REDACTED]"))
-	}
+	sc := NewScrubber(ScrubValues{Marker: "[REDACTED]", Rule: RequestSecret, Values: values})
+	return func(s string) string { return SecretFields(sc.Scrub(s)) }
 }
 
-// longestFirst orders longer values first.
-func longestFirst(a, b string) int { return len(b) - len(a) }
+// SecretFields is what SecretScrubber does after the values: the OAuth
+// credentials named by their field (CredFields) and any tunnel URL's ?k=
+// secret replaced, for a caller that takes the values out itself, with
+// others, through a Scrubber.
+func SecretFields(s string) string { return RedactSecretParams(CredFields(s, "[REDACTED]")) }
 
 // encodedValue is a value for the encoded pass (replaceEncoded): its
 // characters and, for one taken out under two layers, their first-layer

@@ -1,39 +1,5 @@
 package wire
 
-import "strings"
-
-// replaceTokens replaces with repl each occurrence of v in s that stands
-// as a whole token (wholeToken). It allocates only when it replaces, and
-// each strings.Index call starts past the last, so the work is linear in
-// len(s) times len(v) at worst; v is short here (under minScrubbed).
-func replaceTokens(s, v, repl string) string {
-	var b strings.Builder
-	last := 0
-	for from := 0; from <= len(s)-len(v); {
-		i := strings.Index(s[from:], v)
-		if i < 0 {
-			break
-		}
-		at := from + i
-		if !wholeToken(s, at, at+len(v)) {
-			from = at + 1
-			continue
-		}
-		if b.Len() == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[last:at])
-		b.WriteString(repl)
-		last = at + len(v)
-		from = last
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
 // wholeToken reports whether s[i:j] is not part of a longer run of ASCII
 // letters and digits: at each end, either the match's own byte or its
 // neighbour outside is no ASCII letter or digit. Unlike a regexp's \b,
