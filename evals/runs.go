@@ -64,7 +64,10 @@ func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, 
 		}
 	}
 	req := &transport.Request{Method: http.MethodPost, Route: routeRuns, Params: []string{projectID}, Body: p,
-		Wire: wireJSON, Class: transport.Write, IdempotencyKey: true, Scrub: p.ModelAPIKeys.scrubber()}
+		Wire: wireJSON, Class: transport.Write, IdempotencyKey: true}
+	if len(p.ModelAPIKeys) > 0 {
+		req.Secrets, req.Scrub = p.ModelAPIKeys.secrets(), wire.SecretFields
+	}
 	header := option.WithIdempotencyKey(p.IdempotencyKey)
 	switch {
 	case p.IdempotencyKey == "":

@@ -106,17 +106,14 @@ func (m ModelAPIKeys) MarshalJSON() ([]byte, error) {
 	return json.Marshal(r)
 }
 
-// scrubber takes the keys out of an error answer's text: a service or a
-// proxy may quote the request body back.
-func (m ModelAPIKeys) scrubber() func(string) string {
-	if len(m) == 0 {
-		return nil
-	}
+// secrets are the keys, which an error answer's text is cleaned of: a
+// service or a proxy may quote the request body back.
+func (m ModelAPIKeys) secrets() []string {
 	keys := make([]string, 0, len(m))
 	for _, k := range m {
 		keys = append(keys, k)
 	}
-	return wire.SecretScrubber(keys...)
+	return keys
 }
 
 // wireJSON sends model API keys in clear in request bodies.

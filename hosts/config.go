@@ -181,17 +181,17 @@ func (c Config) redactedHeaders() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// scrubber takes the config's credential header values, and the key-like
-// values of other headers (wire.KeyLike), out of an error answer's text (a
-// service may quote the request body back); a tunnel URL's ?k= secret goes
-// too. Other header values stay: replaced wherever they occur,
-// "application/json" would mangle the message.
-func (c Config) scrubber() func(string) string {
+// secrets are the config's credential header values, and the key-like
+// values of other headers (wire.KeyLike), which an error answer's text is
+// cleaned of (a service may quote the request body back). Other header
+// values stay: replaced wherever they occur, "application/json" would
+// mangle the message.
+func (c Config) secrets() []string {
 	m, err := c.Map()
 	if err != nil {
-		return wire.SecretScrubber()
+		return nil
 	}
-	return wire.SecretScrubber(wire.HeaderSecrets(m)...)
+	return wire.HeaderSecrets(m)
 }
 
 // GoString is String.

@@ -11,6 +11,7 @@ import (
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/svc"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -78,7 +79,8 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 	}
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeHosts,
-		Params: []string{projectID}, Body: p, Class: transport.Write, Scrub: p.Config.scrubber()})
+		Params: []string{projectID}, Body: p, Class: transport.Write,
+		Secrets: p.Config.secrets(), Scrub: wire.SecretFields})
 }
 
 // Update changes the fields set in p and leaves the others as they are.
@@ -88,7 +90,8 @@ func (s *Service) Update(ctx context.Context, projectID, hostID string, p Update
 	}
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.tr(), &transport.Request{Method: http.MethodPatch, Route: routeHost,
-		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent, Scrub: p.Config.scrubber()})
+		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent,
+		Secrets: p.Config.secrets(), Scrub: wire.SecretFields})
 }
 
 // Delete deletes a host. A host still referenced by an eval suite or a

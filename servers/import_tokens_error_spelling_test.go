@@ -13,7 +13,7 @@ import (
 )
 
 // ImportTokens' params never print their tokens, and the call's error is
-// scrubbed of them (types_oauth.go: scrubber; operations.go: "Scrub keeps
+// scrubbed of them (types_oauth.go: secrets; operations.go: "Secrets keeps
 // them out of an error that quotes the body back") in any spelling: an
 // error answer that quotes the token percent-encoded (a gateway echoing a
 // URL or form value) or JSON-escaped another way than Go's (\/ or \u002f

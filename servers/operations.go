@@ -10,6 +10,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/pager"
 	"github.com/projectops/projectops-go/internal/transport"
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -187,7 +188,8 @@ func (s *Service) Export(ctx context.Context, projectID, serverID string, opts .
 func (s *Service) ImportTokens(ctx context.Context, projectID, serverID string, p ImportTokensParams, opts ...option.RequestOption) (*ImportTokensResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	// The one body that carries secrets: wireJSON sends them in clear, and
-	// Scrub keeps them out of an error that quotes the body back.
+	// Secrets keeps them out of an error that quotes the body back.
 	return transport.Call[ImportTokensResult](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeImportTokens,
-		Params: []string{projectID, serverID}, Body: p, Wire: wireJSON, Class: transport.Idempotent, Scrub: p.scrubber()})
+		Params: []string{projectID, serverID}, Body: p, Wire: wireJSON, Class: transport.Idempotent,
+		Secrets: p.secrets(), Scrub: wire.SecretFields})
 }

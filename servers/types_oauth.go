@@ -63,9 +63,9 @@ type ImportTokensResult struct {
 	ExpiresAt *shared.Millis `json:"expiresAt"`
 }
 
-// scrubber takes the params' secrets (tokens, client secret, URL
-// passwords and tunnel ?k= secrets) out of an error answer's text.
-func (p ImportTokensParams) scrubber() func(string) string {
+// secrets are the params' secrets (tokens, client secret, URL passwords
+// and tunnel ?k= secrets), which an error answer's text is cleaned of.
+func (p ImportTokensParams) secrets() []string {
 	secrets := []string{p.Tokens.AccessToken, p.Tokens.RefreshToken, p.Tokens.IDToken}
 	secrets = append(secrets, wire.URLSecrets(p.ServerURL)...)
 	secrets = append(secrets, wire.URLSecrets(p.OAuthResourceURL)...)
@@ -73,7 +73,7 @@ func (p ImportTokensParams) scrubber() func(string) string {
 	if p.ClientInformation != nil {
 		secrets = append(secrets, p.ClientInformation.ClientSecret)
 	}
-	return wire.SecretScrubber(secrets...)
+	return secrets
 }
 
 // withoutQuery drops a URL's query, which may carry a tunnel secret, and

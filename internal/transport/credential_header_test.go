@@ -190,9 +190,9 @@ func TestCallHeaderBuildsNoRedactorOnSuccess(t *testing.T) {
 		return least
 	}
 	base, with := allocs(), allocs(option.WithHeader("X-Trace-Token", "trace-0123456789"))
-	// Building the redactor costs 8 allocations, so under -race a slack
-	// of 3 for the pool's drops (a fresh-clone CI run saw 5) still
-	// catches one built on success.
+	// Building the call's scrubber with the header's values costs 7
+	// allocations, so under -race a slack of 3 for the pool's drops (a
+	// fresh-clone CI run saw 5) still catches one built on success.
 	bound := 4.0
 	if raceOn {
 		bound += 3

@@ -59,9 +59,8 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	// Error text is cleaned of the credential headers' values, the call's
-	// among them; the redactor is built only if an error needs it.
-	hs := headerScrub{client: t.hdrRedact, header: t.header, call: call.Header}
+	// What text the call shows is cleaned of: built only if it is needed.
+	cs := callScrub{t: t, req: req, call: call.Header}
 	maxRetries := t.maxRetries
 	if call.MaxRetries != nil {
 		maxRetries = *call.MaxRetries
@@ -76,6 +75,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	if len(req.Query) > 0 {
 		target += "?" + req.Query.Encode()
 	}
+	cs.target = target
 	body := req.RawBody
 	if body == nil && req.Body != nil {
 		if req.Wire != nil {
@@ -116,11 +116,11 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		resp, err := t.attempt(ctx, req, target, body, refs, idemKey, attempt, call.Header)
 		if call.Response != nil {
-			clean := scrubbed(t.cleaner(req, target), req.Scrub)
+			clean := cs.clean
 			if err != nil || !success(resp.StatusCode) {
 				// An error's metadata is error text; a success's headers
 				// are the service's, which a header value must not rewrite.
-				clean = withHeaders(clean, hs.replacer())
+				clean = cs.shown
 			}
 			recordResponse(call.Response, resp, attempt, clean)
 		}
@@ -138,7 +138,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			err = t.causeError(req, target, path, &hs, unwrapURLError(err))
+			err = t.causeError(req, path, &cs, unwrapURLError(err))
 			t.logAttempt(ctx, req, 0, attempt, start, err)
 			if attempt >= maxRetries || !retryableNetErr(req.Class, dedup, err) {
 				return err
@@ -150,7 +150,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		t.logAttempt(ctx, req, resp.StatusCode, attempt, start, nil)
 		if success(resp.StatusCode) {
-			err := t.decodeSuccess(resp, out, req, path, target, &hs, call.Response)
+			err := t.decodeSuccess(resp, out, req, path, &cs, call.Response)
 			// A body cut short (the connection reset mid-response) is a
 			// network error: a read is retried, a write that may have run
 			// is not.
@@ -164,9 +164,9 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			continue
 		}
 		if isRedirect(resp.StatusCode) {
-			return redirectError(resp, req.Method, path, t.errShown(req, target, &hs))
+			return redirectError(resp, req.Method, path, cs.shown)
 		}
-		apiErr, hasRA, cut := t.decodeError(resp, req, path, t.cleaner(req, target), hs.replacer())
+		apiErr, hasRA, cut := t.decodeError(resp, req, path, &cs)
 		if cut != nil && ctx.Err() != nil {
 			// The call's own end cut the error body short: what is left
 			// of it says nothing, the context's error says why.
@@ -382,14 +382,14 @@ func declaredNotJSON(ct string) bool {
 var errEmptyBody = errors.New("the body is empty")
 
 // blankBody is the outcome of an empty success body decoded into out.
-func (t *Transport) blankBody(req *Request, path, target string, hs *headerScrub, resp *http.Response) error {
+func (t *Transport) blankBody(req *Request, path string, cs *callScrub, resp *http.Response) error {
 	if !declaredNotJSON(resp.Header.Get("Content-Type")) {
 		return nil // the usual empty answer: no cleaner built for it
 	}
-	return notJSON(req, path, resp, errEmptyBody, t.errShown(req, target, hs))
+	return notJSON(req, path, resp, errEmptyBody, cs.shown)
 }
 
-func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, path, target string, hs *headerScrub, keep *option.Response) error {
+func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, path string, cs *callScrub, keep *option.Response) error {
 	limit := t.maxBody
 	defer drainClose(resp.Body)
 	if (out == nil && keep == nil) || resp.StatusCode == http.StatusNoContent {
@@ -408,17 +408,17 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 		case errors.Is(rerr, errOverCap):
 			return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
 		case rerr != nil:
-			return t.readFailure(req, target, path, hs, rerr)
+			return t.readFailure(req, path, cs, rerr)
 		}
 		keep.Body = buf
 		if out == nil {
 			return nil
 		}
 		if blank(buf) {
-			return t.blankBody(req, path, target, hs, resp) // an empty JSON body leaves out as it is
+			return t.blankBody(req, path, cs, resp) // an empty JSON body leaves out as it is
 		}
 		if err := decodeJSON(buf, out); err != nil {
-			return decodeError(req, path, resp, err, t.errShown(req, target, hs))
+			return decodeError(req, path, resp, err, cs.shown)
 		}
 		return nil
 	}
@@ -431,31 +431,31 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 		// in-process call.
 		var buf []byte
 		if buf, err = readSized(resp.Body, n); err != nil {
-			return t.readFailure(req, target, path, hs, err)
+			return t.readFailure(req, path, cs, err)
 		}
 		if blank(buf) {
-			return t.blankBody(req, path, target, hs, resp) // as a streamed body of only white space
+			return t.blankBody(req, path, cs, resp) // as a streamed body of only white space
 		}
 		err = decodeJSON(buf, out)
 	} else {
 		cr := &cappedReader{r: resp.Body, left: limit}
 		dec := json.NewDecoder(cr)
 		if err = dec.Decode(out); errors.Is(err, io.EOF) {
-			return t.blankBody(req, path, target, hs, resp) // an empty JSON body leaves out as it is
+			return t.blankBody(req, path, cs, resp) // an empty JSON body leaves out as it is
 		} else if err == nil {
 			// The Decoder stops after the value: what follows is read too,
 			// under the cap, and must be space, as a sized body's is.
 			err = onlySpace(io.MultiReader(dec.Buffered(), cr))
 		}
 		if err != nil && cr.err != nil && !errors.Is(cr.err, io.EOF) && !errors.Is(cr.err, errOverCap) {
-			return t.readFailure(req, target, path, hs, cr.err)
+			return t.readFailure(req, path, cs, cr.err)
 		}
 	}
 	if errors.Is(err, errOverCap) {
 		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
 	}
 	if err != nil {
-		return decodeError(req, path, resp, err, t.errShown(req, target, hs))
+		return decodeError(req, path, resp, err, cs.shown)
 	}
 	return nil
 }
@@ -495,27 +495,33 @@ func (e *bodyReadError) Unwrap() error { return e.msg }
 const maxSizedBody = 1 << 20
 
 // decodeError reads a capped error body into *shared.Error. hasRA reports
-// whether a usable Retry-After header was present. clean (the key, the
-// URL) runs on the raw body and on every decoded string; hdr (credential
-// header values, nil for none) on the decoded text only, never on the raw
-// JSON, which a value with a quote in it would break.
-func (t *Transport) decodeError(resp *http.Response, req *Request, path string, clean func(string) string, hdr func(string) string) (*shared.Error, bool, error) {
+// whether a usable Retry-After header was present. The raw body is
+// cleaned of the key and a minted URL (cs.raw); the decoded text a caller
+// reads of every secret of the call (cs.shown), the credential headers'
+// values among them, which never run on the raw JSON (a value with a
+// quote in it would break it); the code, the reason and the details' keys
+// of the request's own secrets only (cs.clean).
+func (t *Transport) decodeError(resp *http.Response, req *Request, path string, cs *callScrub) (*shared.Error, bool, error) {
 	defer drainClose(resp.Body)
 	raw, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 	// A gateway may reflect the key into the envelope's message or details,
 	// which end up in error text.
-	raw = []byte(clean(string(raw)))
+	raw = []byte(cs.raw(string(raw)))
 	var e *shared.Error
-	shown := scrubbed(clean, req.Scrub) // for the decoded text; raw stays JSON
 	b, enveloped := apierr.DecodeBody(raw)
 	if !enveloped && req.Legacy && rerr == nil {
-		e, _ = apierr.Legacy(resp.StatusCode, raw, shown)
+		e, _ = apierr.Legacy(resp.StatusCode, raw, cs.shown)
 	}
 	switch {
 	case enveloped:
 		e = apierr.FromBody(resp.StatusCode, b)
 		apierr.AddBilling(e, raw)
-		apierr.Redact(e, shown)
+		if cs.hasHeaders() {
+			// The text first, with every value at once; the names then
+			// (clean on text already shown takes out nothing more).
+			apierr.RedactText(e, cs.shown)
+		}
+		apierr.Redact(e, cs.clean)
 	case e != nil: // the legacy form's text, redacted whole before a line was kept
 	default:
 		// The media type is a header's token, which a gateway may fill
@@ -527,42 +533,21 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 		// The body is not echoed: a proxy page could reflect request headers.
 		what := "non-envelope error body"
 		if rerr != nil {
-			what = "error body cut short: " + clean(rerr.Error())
+			what = "error body cut short: " + rerr.Error()
 		}
 		// The code its status implies, as the official client gives one
 		// (a bare 429 is still RATE_LIMITED, which pollers wait out; the
 		// reference declares a run cancel's 409 with no body).
 		e = &shared.Error{StatusCode: resp.StatusCode, Code: apierr.StatusCode(resp.StatusCode),
-			Message: shown(fmt.Sprintf("%s (%s, %s, %d bytes)", http.StatusText(resp.StatusCode), what, ct, len(raw)))}
+			Message: cs.shown(fmt.Sprintf("%s (%s, %s, %d bytes)", http.StatusText(resp.StatusCode), what, ct, len(raw)))}
 	}
 	e.Method, e.Path = req.Method, path
 	// An echo of anything, the key or a secret of the request too: cleaned
 	// as the message is (and as WithResponseInto's RequestID is).
-	e.RequestID = shown(resp.Header.Get(RequestIDHeader))
-	if hdr != nil {
-		// The text a caller reads: never the code, the reason or a
-		// details key, which a value could only corrupt.
-		apierr.RedactText(e, hdr)
-		e.RequestID = hdr(e.RequestID)
-	}
+	e.RequestID = cs.shown(resp.Header.Get(RequestIDHeader))
 	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.RetryAfter = ra
 	return e, ok, rerr
-}
-
-// errShown is what the text of an error about a response goes through (a
-// body that does not decode, a redirect): the request's cleaner, its
-// Scrub and the credential headers' values.
-func (t *Transport) errShown(req *Request, target string, hs *headerScrub) func(string) string {
-	return withHeaders(scrubbed(t.cleaner(req, target), req.Scrub), hs.replacer())
-}
-
-// scrubbed is clean followed by scrub, when there is one.
-func scrubbed(clean, scrub func(string) string) func(string) string {
-	if scrub == nil {
-		return clean
-	}
-	return func(s string) string { return scrub(clean(s)) }
 }
 
 // drainClose reads a little of what is left so the connection can be reused.

@@ -1,8 +1,8 @@
 package transport
 
 import (
+	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/projectops/projectops-go/internal/wire"
 )
@@ -10,39 +10,134 @@ import (
 // Error text as callers and logs see it: cleaned of every secret a request
 // carries.
 
-// causeError is a network failure as errors and logs show it: the
-// cause's text cleaned of the request's secrets and of the credential
-// headers' values (a tracing RoundTripper may name the URL in its error, a
-// proxy quote a token), while errors.Is and errors.As still see the cause.
-func (t *Transport) causeError(req *Request, target, path string, hs *headerScrub, cause error) error {
-	text := "projectops: " + req.Method + " " + path + ": " + t.causeShown(req, target, hs, cause)
-	return &shownError{text: text, cause: cause}
+// Markers of what a call's cleaning replaced, one per kind of value, as
+// each cleaner wrote them before they were matched together.
+const (
+	keyMarker    = "sk_***"     // the API key
+	urlMarker    = "REDACTED"   // a minted upload URL or one of its parts
+	secretMarker = "[REDACTED]" // a secret of the request (Request.Secrets), as wire.SecretScrubber writes it
+	headerMarker = "REDACTED"   // a credential header's value
+)
+
+// keyScrubber is what takes the key out of text: as written and as a path
+// and a query escape it (Redact's spellings); nil without a key. It marks
+// the key Raw: a raw JSON body is cleaned of it before it is decoded.
+func keyScrubber(key string) *wire.Scrubber {
+	if key == "" {
+		return nil
+	}
+	return wire.NewScrubber(wire.ScrubValues{Marker: keyMarker, Rule: wire.AsWritten, Raw: true,
+		Values: []string{key, url.PathEscape(key), url.QueryEscape(key)}})
 }
 
-// cleaner returns what takes a request's secrets out of text its errors and
-// logs show: the key in every spelling and, for a minted upload URL (a
-// capability), the URL and its parts. Error text also goes through
-// withHeaders.
-func (t *Transport) cleaner(req *Request, target string) func(string) string {
-	if req.URL == "" {
-		// A tunnel URL's ?k= secret too: a server operation's failure may
-		// quote the saved server's URL, a tunnel's with its secret.
-		return func(s string) string { return wire.RedactSecretParams(t.Redact(s)) }
+// callScrub is what one Do's text goes through. Every secret value of the
+// call (the key, a minted upload URL and its parts, the request's Secrets
+// and, in error text, the credential headers' values of the client and
+// the call) is matched in the text as given and the union replaced
+// (wire.Scrubber): were one cleaner to run before another, a value it
+// replaced could break another's spelling (an API key inside a header
+// value's %2F spelling) and leave the rest of that one in clear. A
+// tunnel URL's ?k= secret and the request's Scrub follow. The scrubbers
+// are built on first use, so a call that succeeds builds none beyond the
+// client's. It lives on Do's stack: the helpers it is passed to keep no
+// pointer to it.
+type callScrub struct {
+	t      *Transport
+	req    *Request
+	target string
+	call   http.Header // the call's own headers (WithHeader on the call)
+
+	plain, all *wire.Scrubber     // without and with the credential headers' values
+	own        []wire.ScrubValues // the request's values, plain's beyond the key's
+	plainBuilt bool
+	allBuilt   bool
+}
+
+// plainScrub is the scrubber of the key and the request's own values,
+// made on first use.
+func (c *callScrub) plainScrub() *wire.Scrubber {
+	if c.plainBuilt {
+		return c.plain
 	}
-	parts := []string{target}
-	if u, err := url.Parse(target); err == nil {
-		for _, p := range []string{u.String(), u.RawQuery, u.EscapedPath(), u.Path} {
-			if len(p) > 1 {
-				parts = append(parts, p)
+	c.plainBuilt = true
+	if c.req.URL != "" {
+		// A minted upload URL is a capability: it and its parts, as
+		// written, wherever they occur.
+		parts := []string{c.target}
+		if u, err := url.Parse(c.target); err == nil {
+			for _, p := range []string{u.String(), u.RawQuery, u.EscapedPath(), u.Path} {
+				if len(p) > 1 {
+					parts = append(parts, p)
+				}
 			}
 		}
+		c.own = append(c.own, wire.ScrubValues{Marker: urlMarker, Rule: wire.AsWritten, Raw: true, Values: parts})
 	}
-	return func(s string) string {
-		for _, p := range parts {
-			s = strings.ReplaceAll(s, p, "REDACTED")
-		}
-		return wire.RedactSecretParams(t.Redact(s))
+	if len(c.req.Secrets) > 0 {
+		c.own = append(c.own, wire.ScrubValues{Marker: secretMarker, Rule: wire.RequestSecret, Values: c.req.Secrets})
 	}
+	c.plain = c.t.keyScrub.With(c.own...)
+	return c.plain
+}
+
+// allScrub is plainScrub's values and the credential headers', made on
+// first use: only error text needs it.
+func (c *callScrub) allScrub() *wire.Scrubber {
+	if c.allBuilt {
+		return c.all
+	}
+	c.allBuilt = true
+	plain := c.plainScrub()
+	calls := headerSecrets(c.call)
+	if c.t.hdrScrub == c.t.keyScrub && len(calls) == 0 {
+		c.all = plain // no credential header value to add
+		return c.all
+	}
+	own := append(c.own[:len(c.own):len(c.own)], wire.ScrubValues{Marker: headerMarker, Rule: wire.AnySpelling, Values: calls})
+	c.all = c.t.hdrScrub.With(own...)
+	return c.all
+}
+
+// clean is text the service sent cleaned of the request's own secrets,
+// not of header values: a success's metadata, and an error's code,
+// reason and details keys, which a header value could only corrupt.
+func (c *callScrub) clean(s string) string {
+	return c.scrub(wire.RedactSecretParams(c.plainScrub().Scrub(s)))
+}
+
+// shown is error text as a caller reads it: a message, a detail's value,
+// a request id, a network failure's text.
+func (c *callScrub) shown(s string) string {
+	return c.scrub(wire.RedactSecretParams(c.allScrub().Scrub(s)))
+}
+
+// raw is an error body cleaned before it is decoded: of the key and a
+// minted URL's parts, each with whatever value's match overlaps it, but
+// of no other value alone, whose match could span a quote and break the
+// JSON (the decoded text is cleaned of them).
+func (c *callScrub) raw(s string) string {
+	return wire.RedactSecretParams(c.allScrub().ScrubRaw(s))
+}
+
+// hasHeaders reports whether error text has credential header values to
+// be cleaned of, beyond what clean takes out.
+func (c *callScrub) hasHeaders() bool { return c.allScrub() != c.plainScrub() }
+
+// scrub is s through the request's Scrub, when it has one.
+func (c *callScrub) scrub(s string) string {
+	if c.req.Scrub == nil {
+		return s
+	}
+	return c.req.Scrub(s)
+}
+
+// causeError is a network failure as errors and logs show it: the
+// cause's text cleaned as error text is (a tracing RoundTripper may name
+// the URL in its error, a proxy quote a token), while errors.Is and
+// errors.As still see the cause.
+func (t *Transport) causeError(req *Request, path string, cs *callScrub, cause error) error {
+	text := "projectops: " + req.Method + " " + path + ": " + cs.shown(cause.Error())
+	return &shownError{text: text, cause: cause}
 }
 
 // shownError is an error whose text was cleaned of secrets; it unwraps to
@@ -57,13 +152,7 @@ func (e *shownError) Unwrap() error { return e.cause }
 
 // readFailure is the error of a success body that could not be read, its
 // text cleaned as a network failure's is (a tracing body may name the URL).
-func (t *Transport) readFailure(req *Request, target, path string, hs *headerScrub, err error) error {
-	text := "projectops: " + req.Method + " " + path + ": reading response: " + t.causeShown(req, target, hs, err)
+func (t *Transport) readFailure(req *Request, path string, cs *callScrub, err error) error {
+	text := "projectops: " + req.Method + " " + path + ": reading response: " + cs.shown(err.Error())
 	return &bodyReadError{msg: &shownError{text: text, cause: err}, err: err}
-}
-
-// causeShown is cause's text cleaned as causeError and readFailure show
-// it: of the request's secrets and of the credential headers' values.
-func (t *Transport) causeShown(req *Request, target string, hs *headerScrub, cause error) string {
-	return withHeaders(t.cleaner(req, target), hs.replacer())(cause.Error())
 }

@@ -16,6 +16,8 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"golang.org/x/time/rate"
+
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // Class says which failures a request may be retried after.
@@ -115,9 +117,16 @@ type Request struct {
 	// text becomes the message, a billing refusal inside it is one, and a
 	// backend refusing caseId as unknown is not retried.
 	Legacy bool
-	// Scrub, when set, redacts what an error answer says (its message,
-	// details and legacy text) beyond the client's key: a backend may
-	// quote the request, whose credentials the caller knows how to find.
+	// Secrets are the request's own secret values (a token in its body),
+	// taken out of what an error says and of WithResponseInto's metadata,
+	// wherever they occur in any spelling (wire.RequestSecret's rule):
+	// a backend or a proxy may quote the request. They are matched
+	// together with the key and the credential headers' values, so that
+	// none hides part of another (see callScrub).
+	Secrets []string
+	// Scrub, when set, redacts what an error says (its message, details,
+	// legacy text and a network failure's text) after the values are
+	// taken out: rules by field rather than by value (wire.SecretFields).
 	Scrub func(string) string
 }
 
@@ -200,9 +209,11 @@ type state struct {
 	maxBody    int64
 	header     http.Header
 	timeout    time.Duration
-	// hdrRedact takes the client's credential header values out of error
-	// text (see headerRedactor); nil when none is long enough.
-	hdrRedact func(string) string
+	// keyScrub takes the key out of text (keyScrubber), and hdrScrub the
+	// key and the client's credential header values (headerSecrets): each
+	// call's scrubbers are built from them (callScrub), sharing what they
+	// made for their values. Either is nil when it has no value.
+	keyScrub, hdrScrub *wire.Scrubber
 
 	// Header values built once and shared by every request (net/http
 	// never modifies them). The Authorization value is returned by a func:
@@ -236,7 +247,8 @@ func New(cfg Config) *Transport {
 		t.maxBody = DefaultMaxResponseBytes
 	}
 	t.baseURL, t.baseHost = parseBase(t.base)
-	t.hdrRedact = headerRedactor(t.header, nil)
+	t.keyScrub = keyScrubber(cfg.APIKey)
+	t.hdrScrub = t.keyScrub.With(wire.ScrubValues{Marker: headerMarker, Rule: wire.AnySpelling, Values: headerSecrets(t.header)})
 	if cfg.APIKey != "" {
 		t.key = keyRef(cfg.APIKey)
 		esc, qesc := url.PathEscape(cfg.APIKey), url.QueryEscape(cfg.APIKey)

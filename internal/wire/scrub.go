@@ -93,8 +93,9 @@ const minScrubbed = 8
 const minTokenScrubbed = 4
 
 // SecretScrubber returns what takes a request's own secrets out of the
-// text of an error answer (transport.Request.Scrub): a service or a proxy
-// may quote the request body, whose secrets only the caller knows. It
+// text of an error answer: a service or a proxy may quote the request
+// body, whose secrets only the caller knows. (The transport matches them
+// through a Scrubber with the call's other secrets: Request.Secrets.) It
 // replaces each value in any spelling: as written, percent-encoded (a URL
 // or form value; QueryEscape's '+' for a space too) and JSON-escaped (Go's
 // escaping, another encoder's \/ or \u002f, either hex case), any mixture
