@@ -8,8 +8,8 @@ import (
 // BenchmarkSecretScrubber measures the scrub a relayed MCP error goes
 // through: a saved server's handful of secrets, long and short, against a
 // short message and a 4 KiB one that quotes none of them; and a 4 KiB
-// one with percent and JSON escapes, which takes the encoded-spelling pass
-// (replaceEncoded) as well.
+// one with percent and JSON escapes, which takes the encoded walk
+// (encodedWalk) as well.
 func BenchmarkSecretScrubber(b *testing.B) {
 	secrets := []string{"S3CRET-env-value-9f8e", "Bearer S3CRET-bearer-1234", "730451", "k-91x7", "8080", "dev"}
 	short := "MCP error -32603: upstream refused the request for tool launch (see server log line 42)"

@@ -25,7 +25,10 @@ func mayEncode(s string, spaced bool) bool {
 // also stand under two layers (layeredEnds). The leftmost match wins, and
 // of its possible ends the longest, so that an ambiguous "%25" (a '%'
 // encoded, or '%' followed by "25") leaves nothing of the secret behind.
-// w is the memory the walk reuses (see encodedWalk for its cost).
+// w is the memory the walk reuses (see encodedWalk for its cost). It is
+// one value's walk alone, which the walk's tests drive: a Scrubber
+// collects every value's matches from the same walk and replaces their
+// union instead.
 func replaceEncoded(w *encodedWalk, s string, e *encodedValue, repl string, whole bool) string {
 	if e.v == "" {
 		return s
