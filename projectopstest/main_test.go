@@ -55,17 +55,9 @@ type result struct {
 // encoded as JSON.
 func (tg target) call(t *testing.T, method, path, key string, body any) result {
 	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		enc, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(enc)
+	rd, err := requestBody(body)
+	if err != nil {
+		t.Fatal(err)
 	}
 	req, err := http.NewRequestWithContext(t.Context(), method, tg.base+path, rd)
 	if err != nil {
@@ -87,6 +79,23 @@ func (tg target) call(t *testing.T, method, path, key string, body any) result {
 		t.Fatalf("%s %s: read body: %v", method, path, err)
 	}
 	return result{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+// requestBody is the reader for a call's body: nil, a string sent raw,
+// or any other value encoded as JSON.
+func requestBody(body any) (io.Reader, error) {
+	switch b := body.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return strings.NewReader(b), nil
+	default:
+		enc, err := json.Marshal(b)
+		if err != nil {
+			return nil, err
+		}
+		return bytes.NewReader(enc), nil
+	}
 }
 
 // decode unmarshals the body into v, failing on a non-2xx status.
