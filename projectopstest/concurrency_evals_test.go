@@ -91,7 +91,10 @@ func TestConcurrentRunCapAdmitsExactlyTheCap(t *testing.T) {
 }
 
 // The cap holds over loopback too (Server.Start), with many connections
-// at once: exactly the cap admitted, as in process (api-spec.md §8).
+// at once: exactly the cap admitted, as in process. Each round cancels
+// what it admitted so that the next races for the whole cap again;
+// rounds repeat the race so that a check and a store not made in one
+// step is caught in almost every run of the test.
 func TestConcurrentRunCapOverLoopback(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
@@ -100,58 +103,67 @@ func TestConcurrentRunCapOverLoopback(t *testing.T) {
 	tg := targets(t, f.srv)[1]
 	tg.client.Transport.(*http.Transport).MaxIdleConnsPerHost = 100
 	p := "/projects/" + f.ws.ProjectID
-	rs := fanOut(60, func(int) reply {
-		return tg.send("POST", p+"/eval-runs", f.ws.APIKey, oneTestRun(f.serverID, "loop"), nil)
-	})
-	admitted := 0
-	for i, r := range rs {
-		switch {
-		case r.status == 202:
-			admitted++
-		case r.status == 429 && r.reason() == "CONCURRENT_RUN_LIMIT":
-		default:
-			t.Errorf("create %d: %v", i, r)
+	for round := range 4 {
+		rs := fanOut(60, func(int) reply {
+			return tg.send("POST", p+"/eval-runs", f.ws.APIKey, oneTestRun(f.serverID, fmt.Sprint("loop", round)), nil)
+		})
+		var admitted []string
+		for i, r := range rs {
+			switch {
+			case r.status == 202:
+				admitted = append(admitted, r.field("runId"))
+			case r.status == 429 && r.reason() == "CONCURRENT_RUN_LIMIT":
+			default:
+				t.Errorf("round %d: create %d: %v", round, i, r)
+			}
 		}
-	}
-	if admitted != projectopstest.DefaultEvalConcurrency {
-		t.Errorf("%d admitted over loopback, want %d", admitted, projectopstest.DefaultEvalConcurrency)
+		if len(admitted) != projectopstest.DefaultEvalConcurrency {
+			t.Fatalf("round %d: %d admitted over loopback, want %d", round, len(admitted), projectopstest.DefaultEvalConcurrency)
+		}
+		for _, id := range admitted {
+			if r := tg.call(t, "POST", p+"/eval-runs/"+id+"/cancel", f.ws.APIKey, nil); r.status != 200 {
+				t.Fatalf("round %d: cancel: %d %s", round, r.status, r.body)
+			}
+		}
 	}
 }
 
 // Identical run creates racing under one idempotency key name one run
 // (reference-notes: a repeat with the same key replays the run, answered
-// deduped): one fresh answer, one suite.
+// deduped): one fresh answer, one suite. Rounds, each with its own key
+// and suite, repeat the race.
 func TestConcurrentIdempotentRunCreateMakesOneRun(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
-	f := newEvalFix(t, holdRuns(release), projectopstest.WithEvalConcurrency(5))
+	const rounds = 4
+	f := newEvalFix(t, holdRuns(release), projectopstest.WithEvalConcurrency(50))
 	tg, p := inproc(f.srv), "/projects/"+f.ws.ProjectID
-	rs := fanOut(20, func(int) reply {
-		return tg.send("POST", p+"/eval-runs", f.ws.APIKey, oneTestRun(f.serverID, "same"), idemKey("k-1"))
-	})
-	ids := map[string]int{}
-	fresh := 0
-	for i, r := range rs {
-		if r.status != 202 {
-			t.Errorf("create %d: %v", i, r)
-			continue
+	for round := range rounds {
+		rs := fanOut(20, func(int) reply {
+			return tg.send("POST", p+"/eval-runs", f.ws.APIKey, oneTestRun(f.serverID, fmt.Sprint("same", round)),
+				idemKey(fmt.Sprint("k-", round)))
+		})
+		ids := map[string]int{}
+		fresh := 0
+		for i, r := range rs {
+			if r.status != 202 {
+				t.Errorf("round %d: create %d: %v", round, i, r)
+				continue
+			}
+			ids[r.field("runId")]++
+			if r.object()["deduped"] != true {
+				fresh++
+			}
 		}
-		ids[r.field("runId")]++
-		if r.object()["deduped"] != true {
-			fresh++
+		if fresh != 1 || len(ids) != 1 {
+			t.Fatalf("round %d: %d creates answered fresh (not deduped), run ids %v; want one run, answered fresh once", round, fresh, ids)
 		}
-	}
-	if fresh != 1 {
-		t.Errorf("%d creates answered fresh (not deduped), want exactly 1", fresh)
-	}
-	if len(ids) != 1 {
-		t.Errorf("run ids %v, want one run", ids)
 	}
 	var suites listPage
 	tg.call(t, "GET", p+"/eval-suites", f.ws.APIKey, nil).decode(t, &suites)
-	if len(suites.Items) != 1 {
-		t.Errorf("%d suites, want 1", len(suites.Items))
+	if len(suites.Items) != rounds {
+		t.Errorf("%d suites, want %d", len(suites.Items), rounds)
 	}
 }
 
@@ -159,7 +171,7 @@ func TestConcurrentIdempotentRunCreateMakesOneRun(t *testing.T) {
 // key to the actor and the suite (routes/shared/evals.ts passes it to
 // authorEvalSuite and startSuiteRunWithRecorder), so one suite name with
 // different tests is one run and replays, and each other suite name is a
-// run of its own.
+// run of its own. Rounds, each with its own key, repeat the race.
 func TestConcurrentIdempotencyKeyScopedToSuite(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
@@ -171,26 +183,29 @@ func TestConcurrentIdempotencyKeyScopedToSuite(t *testing.T) {
 		b["tests"].([]any)[0].(map[string]any)["title"] = title
 		return b
 	}
-	rs := fanOut(12, func(i int) reply {
-		return tg.send("POST", p+"/eval-runs", f.ws.APIKey, body("same", fmt.Sprint("t", i)), idemKey("k-x"))
-	})
-	ids, fresh := map[string]bool{}, 0
-	for i, r := range rs {
-		if r.status != 202 {
-			t.Fatalf("create %d: %v", i, r)
+	for round := range 4 {
+		key := idemKey(fmt.Sprint("k-", round))
+		rs := fanOut(12, func(i int) reply {
+			return tg.send("POST", p+"/eval-runs", f.ws.APIKey, body(fmt.Sprint("same", round), fmt.Sprint("t", i)), key)
+		})
+		ids, fresh := map[string]bool{}, 0
+		for i, r := range rs {
+			if r.status != 202 {
+				t.Fatalf("round %d: create %d: %v", round, i, r)
+			}
+			ids[r.field("runId")] = true
+			if r.object()["deduped"] != true {
+				fresh++
+			}
 		}
-		ids[r.field("runId")] = true
-		if r.object()["deduped"] != true {
-			fresh++
+		if len(ids) != 1 || fresh != 1 {
+			t.Errorf("round %d: one suite: %d runs, %d fresh answers, want 1 and 1", round, len(ids), fresh)
 		}
 	}
-	if len(ids) != 1 || fresh != 1 {
-		t.Errorf("one suite: %d runs, %d fresh answers, want 1 and 1", len(ids), fresh)
-	}
-	rs = fanOut(8, func(i int) reply {
-		return tg.send("POST", p+"/eval-runs", f.ws.APIKey, body(fmt.Sprint("other", i), "t"), idemKey("k-x"))
+	rs := fanOut(8, func(i int) reply {
+		return tg.send("POST", p+"/eval-runs", f.ws.APIKey, body(fmt.Sprint("other", i), "t"), idemKey("k-0"))
 	})
-	ids = map[string]bool{}
+	ids := map[string]bool{}
 	for i, r := range rs {
 		if r.status != 202 {
 			t.Fatalf("create %d: %v", i, r)
