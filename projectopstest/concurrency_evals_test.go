@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -287,42 +288,76 @@ func TestConcurrentRerunsNumberedNewestFirst(t *testing.T) {
 
 // Cancels racing one another on one in-flight run all answer 200
 // cancelled (api-spec.md §3: cancelling a cancelled run is success, no
-// change), and the run ends cancelled.
+// change), and the run ends cancelled, once. Rounds repeat the race.
 func TestConcurrentCancelsOfOneRun(t *testing.T) {
 	t.Parallel()
-	release := make(chan struct{})
-	defer close(release)
-	f := newEvalFix(t, holdRuns(release))
+	var ends runEnds
+	f := newEvalFix(t, projectopstest.WithEvalHooks(projectopstest.EvalHooks{
+		// Every run here is cancelled: its iteration waits for that.
+		BeforeIteration: func(ctx context.Context, _, _ string) error { <-ctx.Done(); return nil },
+		RunFinished:     ends.hook,
+	}))
 	tg, p := inproc(f.srv), "/projects/"+f.ws.ProjectID
-	var rc struct {
-		RunID string `json:"runId"`
-	}
-	tg.call(t, "POST", p+"/eval-runs", f.ws.APIKey, oneTestRun(f.serverID, "s")).decode(t, &rc)
-	rs := fanOut(12, func(int) reply {
-		return tg.send("POST", p+"/eval-runs/"+rc.RunID+"/cancel", f.ws.APIKey, nil, nil)
-	})
-	for i, r := range rs {
-		if r.status != 200 || r.field("status") != "cancelled" {
-			t.Errorf("cancel %d: %v", i, r)
+	for round := range 4 {
+		var rc struct {
+			RunID string `json:"runId"`
+		}
+		tg.call(t, "POST", p+"/eval-runs", f.ws.APIKey, oneTestRun(f.serverID, fmt.Sprint("s", round))).decode(t, &rc)
+		rs := fanOut(12, func(int) reply {
+			return tg.send("POST", p+"/eval-runs/"+rc.RunID+"/cancel", f.ws.APIKey, nil, nil)
+		})
+		for i, r := range rs {
+			if r.status != 200 || r.field("status") != "cancelled" {
+				t.Errorf("round %d: cancel %d: %v", round, i, r)
+			}
+		}
+		f.srv.Wait() // the run's goroutine has ended: its state is final
+		var run map[string]any
+		tg.call(t, "GET", p+"/eval-runs/"+rc.RunID, f.ws.APIKey, nil).decode(t, &run)
+		if got := ends.of(rc.RunID); run["status"] != "cancelled" || len(got) != 1 || got[0] != "cancelled" {
+			t.Errorf("round %d: run reads %v, reported ending %v; want cancelled, once", round, run["status"], got)
 		}
 	}
-	var run map[string]any
-	tg.call(t, "GET", p+"/eval-runs/"+rc.RunID, f.ws.APIKey, nil).decode(t, &run)
-	if run["status"] != "cancelled" {
-		t.Errorf("run ends %v", run["status"])
+}
+
+// runEnds records each RunFinished report, so that a test can tell that
+// a run ended once, as it reads after.
+type runEnds struct {
+	mu sync.Mutex
+	m  map[string][]any
+}
+
+// hook is the RunFinished hook that records into e.
+func (e *runEnds) hook(id string, s evals.Status) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.m == nil {
+		e.m = map[string][]any{}
 	}
+	e.m[id] = append(e.m[id], string(s))
+}
+
+// of is the statuses the run was reported ending with.
+func (e *runEnds) of(id string) []any {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.m[id]
 }
 
 // checkCancelAgrees asserts that a cancel's answer agrees with the run's
 // final state (api-spec.md §3: in flight → 200 cancelled; terminal → 409)
-// and that no iteration is left pending or running, nor cancelled in a
-// completed run. The run must have ended.
-func checkCancelAgrees(t *testing.T, f *evalFix, round int, runID string, cancel reply) {
+// and that the run ended once, with that state (a terminal run is
+// unchanged by a cancel), leaving no iteration pending or running, nor
+// cancelled in a completed run. The run must have ended.
+func checkCancelAgrees(t *testing.T, f *evalFix, ends *runEnds, round int, runID string, cancel reply) {
 	t.Helper()
 	tg, p := inproc(f.srv), "/projects/"+f.ws.ProjectID
 	var run map[string]any
 	tg.call(t, "GET", p+"/eval-runs/"+runID, f.ws.APIKey, nil).decode(t, &run)
 	final := run["status"]
+	if got := ends.of(runID); len(got) != 1 || got[0] != final {
+		t.Errorf("round %d: run reported ending %v, reads %v", round, got, final)
+	}
 	switch cancel.status {
 	case 200:
 		if final != "cancelled" || cancel.field("status") != "cancelled" {
@@ -353,19 +388,20 @@ func checkCancelAgrees(t *testing.T, f *evalFix, round int, runID string, cancel
 // varying number of yields so that both orders occur.
 func TestConcurrentCancelVsCompletion(t *testing.T) {
 	t.Parallel()
-	f := newEvalFix(t, projectopstest.WithEvalConcurrency(50))
+	var ends runEnds
+	f := newEvalFix(t, projectopstest.WithEvalConcurrency(50), projectopstest.WithEvalHooks(projectopstest.EvalHooks{RunFinished: ends.hook}))
 	tg, p := inproc(f.srv), "/projects/"+f.ws.ProjectID
 	answers := map[int]int{}
-	for round := range 15 {
+	for round := range 30 {
 		var rc struct {
 			RunID string `json:"runId"`
 		}
 		tg.call(t, "POST", p+"/eval-runs", f.ws.APIKey, oneTestRun(f.serverID, fmt.Sprint("s", round))).decode(t, &rc)
-		jitter(round * 50)
+		jitter(round % 15 * 50)
 		c := tg.send("POST", p+"/eval-runs/"+rc.RunID+"/cancel", f.ws.APIKey, nil, nil)
 		f.srv.Wait() // the run's goroutine has ended: its state is final
 		answers[c.status]++
-		checkCancelAgrees(t, f, round, rc.RunID, c)
+		checkCancelAgrees(t, f, &ends, round, rc.RunID, c)
 	}
 	t.Logf("cancel answers: %v", answers)
 }
@@ -387,7 +423,9 @@ func TestConcurrentCancelAtCompletionEdge(t *testing.T) {
 		return gates[id]
 	}
 	started := make(chan string, 1)
+	var ends runEnds
 	f := newEvalFix(t, projectopstest.WithEvalConcurrency(50), projectopstest.WithEvalHooks(projectopstest.EvalHooks{
+		RunFinished: ends.hook,
 		BeforeIteration: func(ctx context.Context, runID, _ string) error {
 			started <- runID
 			select {
@@ -418,7 +456,7 @@ func TestConcurrentCancelAtCompletionEdge(t *testing.T) {
 		})
 		f.srv.Wait() // the run's goroutine has ended: its state is final
 		answers[rs[1].status]++
-		checkCancelAgrees(t, f, round, rc.RunID, rs[1])
+		checkCancelAgrees(t, f, &ends, round, rc.RunID, rs[1])
 	}
 	t.Logf("cancel answers: %v", answers)
 }
