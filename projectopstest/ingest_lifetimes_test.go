@@ -196,3 +196,39 @@ func TestUploadURLForgottenAfterSecondTTL(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedReportLeavesNoRun: a one-shot report refused for a lapsed or
+// unknown artifact stores no run and no suite. A run it left in flight
+// would never end, and WithMaxRuns never drops a run in flight, so each
+// refusal would grow the store the cap bounds.
+func TestRefusedReportLeavesNoRun(t *testing.T) {
+	t.Parallel()
+	clk := newFakeClock()
+	f := newIngestFixture(t, projectopstest.WithMaxRuns(1), projectopstest.WithClock(clk.Now))
+	a := f.upload(t, "<p>a</p>")
+	clk.Advance(projectopstest.ArtifactTTL)
+	for i := range 3 {
+		f.report(t, fmt.Sprintf("late-%d", i), a).wantField(t, "results[0].widgetSnapshots[0].widgetHtmlBlobId")
+	}
+	f.report(t, "unknown", "kg_never_uploaded").wantField(t, "results[0].widgetSnapshots[0].widgetHtmlBlobId")
+	if runs := f.srv.IngestedRuns(""); len(runs) != 0 {
+		t.Errorf("refused reports left %d runs under WithMaxRuns(1): %+v", len(runs), runs)
+	}
+	var suites struct {
+		Items []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"items"`
+	}
+	f.tg.call(t, "GET", "/projects/"+f.srv.Default().ProjectID+"/eval-suites", f.key, nil).decode(t, &suites)
+	for _, s := range suites.Items {
+		if s.Name == "s" {
+			t.Errorf("a refused report created its suite %s", s.ID)
+		}
+	}
+	// A report that is taken still is, and becomes the one stored run.
+	f.report(t, "taken").decode(t, &struct{}{})
+	if runs := f.srv.IngestedRuns(""); len(runs) != 1 {
+		t.Errorf("after one taken report %d runs are stored, want 1", len(runs))
+	}
+}

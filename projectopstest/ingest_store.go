@@ -33,28 +33,45 @@ const UploadURLTTL = 5 * time.Minute
 // not executed and does not count against the concurrency cap. The caller
 // applies WithMaxRuns (trimRunsLocked) once the run holds its artifacts.
 func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.RunParams, hash string) (*evalRunRec, bool, *edge.Error) {
+	projectID, run, herr := s.reusedIngestedRunLocked(a, projectPath, p, hash)
+	if herr != nil || run != nil {
+		return run, run != nil, herr
+	}
+	run, herr = s.newIngestedRunLocked(projectID, p, hash)
+	return run, false, herr
+}
+
+// reusedIngestedRunLocked resolves the project and the run p.ExternalRunID
+// already names there (nil when there is none), refusing a reuse that
+// describes another evaluation. It changes nothing, so a caller can check
+// the rest of a body before newIngestedRunLocked stores anything.
+func (s *Server) reusedIngestedRunLocked(a actor, projectPath string, p ingest.RunParams, hash string) (string, *evalRunRec, *edge.Error) {
 	projectID, herr := s.st.ingestProject(a, projectPath)
 	if herr != nil {
-		return nil, false, herr
+		return "", nil, herr
 	}
+	run := s.st.ingest.byExt[projectID+"\x00"+p.ExternalRunID]
+	if run != nil && hash != "" && run.ext.configHash != "" && hash != run.ext.configHash {
+		// A reused externalRunId must describe the same evaluation.
+		return "", nil, edge.NewError(shared.CodeConflict,
+			"externalRunId was already used with a different evaluationConfigHash",
+			map[string]any{"field": "evaluationConfigHash", "runId": run.id})
+	}
+	return projectID, run, nil
+}
+
+// newIngestedRunLocked stores a new running run for p in the project,
+// finding or creating its suite by name.
+func (s *Server) newIngestedRunLocked(projectID string, p ingest.RunParams, hash string) (*evalRunRec, *edge.Error) {
 	st := &s.st.ingest
 	key := projectID + "\x00" + p.ExternalRunID
-	if run := st.byExt[key]; run != nil {
-		if hash != "" && run.ext.configHash != "" && hash != run.ext.configHash {
-			// A reused externalRunId must describe the same evaluation.
-			return nil, false, edge.NewError(shared.CodeConflict,
-				"externalRunId was already used with a different evaluationConfigHash",
-				map[string]any{"field": "evaluationConfigHash", "runId": run.id})
-		}
-		return run, true, nil
-	}
 	suiteID, err := s.suiteByNameLocked(projectID, p.SuiteName, p.SuiteDescription)
 	if err != nil {
-		return nil, false, edge.Internal()
+		return nil, edge.Internal()
 	}
 	id, err := s.st.newID("run", "")
 	if err != nil {
-		return nil, false, edge.Internal()
+		return nil, edge.Internal()
 	}
 	if st.byExt == nil {
 		st.byExt = map[string]*evalRunRec{}
@@ -69,7 +86,7 @@ func (s *Server) startIngestedRunLocked(a actor, projectPath string, p ingest.Ru
 		run.passCriteria = &evals.PassCriteria{MinimumPassRate: p.PassCriteria.MinimumPassRate}
 	}
 	s.st.evals.runs[id], st.byExt[key] = run, run
-	return run, false, nil
+	return run, nil
 }
 
 // suiteByNameLocked returns the project's suite called name, creating it

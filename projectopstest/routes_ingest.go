@@ -173,20 +173,24 @@ func checkRows(b *ingestBody, nonEmpty bool) *edge.Error {
 	return nil
 }
 
+// ingestReport stores a one-shot report. Everything that can refuse it is
+// checked before a run (or its suite) is created, so a refused report
+// leaves nothing behind, as every refusal of the double does: a run left
+// in flight here would never end, and WithMaxRuns never drops one.
 func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 	s := c.s
-	run, _, herr := s.startIngestedRunLocked(c.a, c.path("projectId"), b.run, configHash(b.obj))
-	if herr == nil {
+	projectID, run, herr := s.reusedIngestedRunLocked(c.a, c.path("projectId"), b.run, configHash(b.obj))
+	if herr == nil && run != nil {
 		herr = stoppedRun(run)
 	}
 	var blobs []string
 	if herr == nil {
-		blobs, herr = s.st.checkBlobs(run.projectID, b.results)
+		blobs, herr = s.st.checkBlobs(projectID, b.results)
+	}
+	if herr == nil && run == nil {
+		run, herr = s.newIngestedRunLocked(projectID, b.run, configHash(b.obj))
 	}
 	if herr != nil {
-		if run != nil {
-			s.ev.trimRunsLocked()
-		}
 		return ingest.RunResult{}, herr
 	}
 	if !run.terminal() {
