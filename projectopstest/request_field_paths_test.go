@@ -251,3 +251,23 @@ func goTypeNamed(field string) bool {
 	}
 	return false
 }
+
+// TestCaseDifferingNestedKeyIgnored: a key differing only in case from a
+// modelled one is unknown to the service's schemas, which read keys
+// exactly (an assertion passes it through unread: "NEEDLE" does not set
+// the needle), so the double does not refuse it for its type, at any
+// depth, as it already did not at the top (edge's bindKnown test shows it
+// does not override the modelled key either).
+func TestCaseDifferingNestedKeyIgnored(t *testing.T) {
+	t.Parallel()
+	f := newEvalFix(t)
+	tg := inproc(f.srv)
+	p := "/projects/" + f.ws.ProjectID
+	body := `{"name":"s","serverIds":["` + f.serverID + `"],"model":"anthropic/claude-haiku-4.5","tests":[{
+ "title":"t","model":"anthropic/claude-haiku-4.5","runs":1,"RUNS":"many","steps":[
+  {"id":"ask","kind":"prompt","prompt":"hi"},
+  {"id":"check","kind":"assert","assertion":{"type":"responseContains","needle":"x","NEEDLE":7}}]}]}`
+	if r := tg.call(t, "POST", p+"/eval-suites", f.ws.APIKey, body); r.status != 201 {
+		t.Errorf("status %d, want 201: %s", r.status, r.body)
+	}
+}

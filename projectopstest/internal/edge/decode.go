@@ -139,50 +139,59 @@ func ViolationError(err error) *Error {
 
 // bindKnown fills dst, the handler's request type, from a body the
 // contract accepted. Validity was decided by the contract; dst takes the
-// keys it knows exactly (encoding/json would otherwise match "NAME" to
-// name) and ignores the rest. A type error here means the handler's type
-// disagrees with the contract: a bug, reported as such.
+// keys it knows exactly and ignores the rest (see dropInexact). A type
+// error here means the handler's type disagrees with the contract: a bug,
+// reported as such.
 func bindKnown(data []byte, obj map[string]any, dst any) *Error {
-	known := obj
-	if f := inexactField(obj, dst); f != "" {
-		known = map[string]any{}
-		for k, v := range obj {
-			if exactField(dst, k) {
-				known[k] = v
-			}
+	t := reflect.TypeOf(dst)
+	if t != nil && inexactKeys(obj, t, true, false) {
+		v, err := parseNumbers(data) // literals as sent: obj holds float64s
+		if err != nil {
+			return Validation("", "Invalid JSON body")
 		}
-		data, _ = json.Marshal(known) // decoded JSON always re-encodes
+		inexactKeys(v, t, true, true)
+		data, _ = json.Marshal(v) // decoded JSON always re-encodes
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
-		return rebindIntegral(err, known, dst)
+		return rebindIntegral(err, data, dst)
 	}
 	return nil
 }
 
-// rebindIntegral retries a bind that failed on a whole number written as
-// 2.0 or 1e0: JSON Schema's integer (and the service's JavaScript) takes
-// it as the integer it equals, encoding/json refuses it for an int field.
-// The parsed body re-encodes such a number as 2, so a second bind takes
-// it; any other failure is err's.
-func rebindIntegral(err error, obj map[string]any, dst any) *Error {
+// rebindIntegral retries a bind of data that failed on a whole number
+// written as 2.0 or 1e0: JSON Schema's integer (and the service's
+// JavaScript) takes it as the integer it equals, encoding/json refuses it
+// for an int field. Only such numbers are rewritten (every other literal
+// is kept as sent), and a second bind takes them; any other failure is
+// err's.
+func rebindIntegral(err error, data []byte, dst any) *Error {
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number ") {
-		return BindError(err, obj, dst)
+		return BindError(err, data, dst)
 	}
-	data, merr := json.Marshal(obj)
-	if merr != nil || json.Unmarshal(data, dst) != nil {
-		return BindError(err, obj, dst)
+	v, perr := parseNumbers(data)
+	if perr != nil {
+		return BindError(err, data, dst)
+	}
+	v, changed := integralNumbers(v)
+	if !changed {
+		return BindError(err, data, dst)
+	}
+	again, _ := json.Marshal(v) // decoded JSON always re-encodes
+	if json.Unmarshal(again, dst) != nil {
+		return BindError(err, data, dst)
 	}
 	return nil
 }
 
-// BindError is the refusal of obj, a parsed body, that encoding/json
-// failed (err) to decode into dst: the first value dst cannot hold, named
-// by its position in obj, or else DecodeError's reading of err. The walk
-// runs only after the decoder has failed, so it can never refuse a body
-// the decoder takes, and a body that decodes pays nothing for it.
-func BindError(err error, obj map[string]any, dst any) *Error {
-	if herr := typeRefusal(obj, dst); herr != nil {
+// BindError is the refusal of data, a body encoding/json failed (err) to
+// decode into dst: the first value dst cannot hold, named by its position
+// in the body, or else DecodeError's reading of err. The walk runs only
+// after the decoder has failed, so a body that decodes pays nothing for
+// it; it follows the decoder's rules, so it never names a value the
+// decoder takes.
+func BindError(err error, data []byte, dst any) *Error {
+	if herr := typeRefusal(data, dst); herr != nil {
 		return herr
 	}
 	return DecodeError(err)
@@ -194,7 +203,7 @@ func strictDecode(data []byte, obj map[string]any, dst any) *Error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return rebindIntegral(err, obj, dst)
+		return rebindIntegral(err, data, dst)
 	}
 	if f := inexactField(obj, dst); f != "" {
 		return Validation(f, fmt.Sprintf("Unknown field %q", f))
@@ -237,9 +246,6 @@ func fieldNames(dst any) map[string]bool {
 	jsonFieldNames(t, known)
 	return known
 }
-
-// exactField reports whether k is exactly one of dst's JSON field names.
-func exactField(dst any, k string) bool { return fieldNames(dst)[k] }
 
 // jsonFieldNames adds the JSON names of struct type t's fields to known,
 // following embedded structs as encoding/json does.

@@ -1,9 +1,12 @@
 package edge
 
 import (
+	"encoding/json"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/projectops/projectops-go/evals"
 )
 
 func TestRejectBody(t *testing.T) {
@@ -67,5 +70,32 @@ func TestReadBody(t *testing.T) {
 		if err != nil || len(b) != tt.wantLen {
 			t.Errorf("%s: %d bytes, %v; want %d", tt.name, len(b), err, tt.wantLen)
 		}
+	}
+}
+
+// TestBindKnownDropsCaseDifferingKeys: bindKnown hands the decoder only
+// the keys the service's schemas read, which they read exactly: a key
+// differing only in case from a field's name is dropped at every depth,
+// so it neither fails the bind for its type nor overrides the field.
+func TestBindKnownDropsCaseDifferingKeys(t *testing.T) {
+	data := []byte(`{"name":"s","NAME":"z","tests":[{"title":"t","Title":1,"steps":[
+ {"id":"c","kind":"assert","assertion":{"type":"responseContains","needle":"x","NEEDLE":7,"Needle":"y","other":1}}]}]}`)
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
+		t.Fatal(err)
+	}
+	var dst evals.CreateSuiteParams
+	if herr := bindKnown(data, obj, &dst); herr != nil {
+		t.Fatalf("bindKnown refused: %v", herr)
+	}
+	if dst.Name != "s" || len(dst.Tests) != 1 || dst.Tests[0].Title != "t" || len(dst.Tests[0].Steps) != 1 {
+		t.Fatalf("bound %+v", dst)
+	}
+	a := dst.Tests[0].Steps[0].Assertion
+	if a == nil || a.Needle != "x" {
+		t.Fatalf("assertion %+v: a case-differing key set the needle", a)
+	}
+	if _, kept := a.Extra["other"]; !kept {
+		t.Errorf("assertion extra %v lost a key no field names", a.Extra)
 	}
 }
