@@ -1,6 +1,9 @@
 package projectopstest
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // ArtifactTTL is how long a double with WithMaxRuns keeps an uploaded
 // artifact that no eval run names: one the reporter uploaded but never
@@ -15,9 +18,13 @@ const ArtifactTTL = time.Hour
 
 // sweepIngestLocked forgets the upload URLs that can only answer 404 from
 // now on and, under WithMaxRuns, the artifacts past ArtifactTTL that no
-// run names. It walks
-// the store at most once per UploadURLTTL of the server's clock, so a
-// mint or an upload costs O(1) amortized. Call with Server.mu held.
+// run names. It runs at most once per UploadURLTTL of the server's clock.
+// Each URL record is visited by a few sweeps before it is forgotten, and
+// each unnamed artifact once, when its time is up (artifacts a run names,
+// and every artifact of an unbounded double, are never visited), so a
+// mint or an upload costs O(1) amortized. Answers do not depend on when
+// it runs: liveArtifact releases a lapsed artifact when it is read.
+// Call with Server.mu held.
 func (st *state) sweepIngestLocked() {
 	now := st.now()
 	is := &st.ingest
@@ -30,10 +37,29 @@ func (st *state) sweepIngestLocked() {
 			delete(is.uploads, token)
 		}
 	}
-	for id, a := range is.artifacts {
-		if is.lapsed(a, now) {
-			st.releaseArtifact(id)
+	n := 0
+	for _, u := range is.unnamed {
+		if now.Before(u.createdAt.Add(ArtifactTTL)) {
+			break // the rest were uploaded later
 		}
+		if a := is.artifacts[u.id]; a != nil && is.lapsed(a, now) {
+			st.releaseArtifact(u.id)
+		}
+		n++
+	}
+	is.unnamed = slices.Delete(is.unnamed, 0, n)
+}
+
+// addArtifact stores an uploaded artifact; under WithMaxRuns it queues it
+// to lapse unless a run names it in time.
+func (st *state) addArtifact(a *artifactRec) {
+	is := &st.ingest
+	if is.artifacts == nil {
+		is.artifacts = map[string]*artifactRec{}
+	}
+	is.artifacts[a.id] = a
+	if is.bounded {
+		is.unnamed = append(is.unnamed, unnamedArtifact{id: a.id, createdAt: a.createdAt})
 	}
 }
 

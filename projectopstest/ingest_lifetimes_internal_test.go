@@ -73,3 +73,64 @@ func TestIngestStoreForgetsDeadUploads(t *testing.T) {
 			uploads, artifacts, n, n/3)
 	}
 }
+
+// TestSweepVisitsOnlyUnnamedArtifacts: the sweep's cost does not grow
+// with the artifacts it can never release. An unbounded double queues no
+// artifact to lapse (none can), and a bounded one queues each upload once
+// and forgets the entry at its ArtifactTTL, named since or not, so the
+// queue holds only the last ArtifactTTL's uploads.
+func TestSweepVisitsOnlyUnnamedArtifacts(t *testing.T) {
+	for _, bounded := range []bool{false, true} {
+		clk := NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		opts := []Option{WithRateLimit(0, 0), WithClock(clk.Now)}
+		if bounded {
+			opts = append(opts, WithMaxRuns(1000))
+		}
+		s := NewTestServer(t, opts...)
+		ws := s.Default()
+		base := "/projects/" + ws.ProjectID + "/eval-ingest"
+		upload := func() string {
+			t.Helper()
+			st, body := postInProcess(t, s, base+"/artifacts/upload-url", ws.APIKey, `{}`)
+			if st != http.StatusOK {
+				t.Fatalf("mint: %d %s", st, body)
+			}
+			_, token, _ := strings.Cut(body, uploadPath)
+			token, _, _ = strings.Cut(token, `"`)
+			st, body = postInProcess(t, s, uploadPath+token, "", "<p>w</p>")
+			if st != http.StatusOK {
+				t.Fatalf("upload: %d %s", st, body)
+			}
+			_, id, _ := strings.Cut(body, `"storageId":"`)
+			id, _, _ = strings.Cut(id, `"`)
+			return id
+		}
+		named := upload()
+		snap := `{"toolCallId":"tc1","toolName":"t","protocol":"mcp-apps","serverId":"srv_1","resourceUri":"ui://w","toolMetadata":{},
+ "widgetCsp":null,"widgetPermissions":null,"widgetPermissive":false,"prefersBorder":true,"widgetHtmlBlobId":"` + named + `"}`
+		if st, body := postInProcess(t, s, base+"/report", ws.APIKey, `{"suiteName":"s","externalRunId":"r","results":[
+ {"caseTitle":"c","passed":true,"widgetSnapshots":[`+snap+`]}]}`); st != http.StatusOK {
+			t.Fatalf("report: %d %s", st, body)
+		}
+		for range 20 {
+			upload()
+		}
+		s.mu.Lock()
+		queued := len(s.st.ingest.unnamed)
+		s.mu.Unlock()
+		if want := map[bool]int{false: 0, true: 21}[bounded]; queued != want {
+			t.Errorf("bounded %v: %d artifacts queued to lapse, want %d", bounded, queued, want)
+		}
+		clk.Advance(ArtifactTTL)
+		upload() // sweeps
+		s.mu.Lock()
+		queued, kept := len(s.st.ingest.unnamed), len(s.st.ingest.artifacts)
+		s.mu.Unlock()
+		if want := map[bool]int{false: 0, true: 1}[bounded]; queued != want {
+			t.Errorf("bounded %v: %d entries queued after the sweep, want %d (the new upload)", bounded, queued, want)
+		}
+		if want := map[bool]int{false: 22, true: 2}[bounded]; kept != want {
+			t.Errorf("bounded %v: %d artifacts kept, want %d", bounded, kept, want)
+		}
+	}
+}

@@ -203,12 +203,8 @@ func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *e
 		up.used = false // a failed upload leaves the URL usable
 	} else {
 		s.st.sweepIngestLocked()
-		st := &s.st.ingest
-		if st.artifacts == nil {
-			st.artifacts = map[string]*artifactRec{}
-		}
-		st.artifacts[id] = &artifactRec{id: id, projectID: up.projectID, contentType: r.Header.Get("Content-Type"),
-			data: data, createdAt: s.now()}
+		s.st.addArtifact(&artifactRec{id: id, projectID: up.projectID, contentType: r.Header.Get("Content-Type"),
+			data: data, createdAt: s.now()})
 	}
 	s.mu.Unlock()
 	if herr != nil {

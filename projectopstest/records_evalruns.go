@@ -22,6 +22,16 @@ type ingestStore struct {
 	discard   bool      // WithIngestDiscard: keep counts, not rows
 	bounded   bool      // WithMaxRuns: unnamed artifacts lapse (ArtifactTTL)
 	nextSweep time.Time // when sweepIngestLocked next walks uploads and artifacts
+	// unnamed holds, when bounded, the artifacts in upload order that no
+	// run named at upload: the only ones that can lapse. Entries hold the
+	// id, not the record, so a released artifact's data is not kept.
+	unnamed []unnamedArtifact
+}
+
+// unnamedArtifact is an entry of ingestStore.unnamed.
+type unnamedArtifact struct {
+	id        string
+	createdAt time.Time
 }
 
 // runExternal is what an ingested run holds beyond evalRunRec: the run as
