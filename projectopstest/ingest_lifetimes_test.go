@@ -232,3 +232,62 @@ func TestRefusedReportLeavesNoRun(t *testing.T) {
 		t.Errorf("after one taken report %d runs are stored, want 1", len(runs))
 	}
 }
+
+// TestOnlyStoredResultsHoldArtifacts: an artifact lives with a run only
+// while a result the run keeps names it. A result skipped as a repeated
+// externalIterationId is not kept, nor is any under WithIngestDiscard, so
+// the artifact it names lapses after ArtifactTTL as an unnamed one does.
+func TestOnlyStoredResultsHoldArtifacts(t *testing.T) {
+	t.Parallel()
+	result := func(blob string) string {
+		snaps := ""
+		if blob != "" {
+			snaps = widgetSnapshot(blob)
+		}
+		return `{"caseTitle":"c","passed":true,"externalIterationId":"it-1","widgetSnapshots":[` + snaps + `]}`
+	}
+	t.Run("skipped repeat", func(t *testing.T) {
+		t.Parallel()
+		clk := newFakeClock()
+		f := newIngestFixture(t, projectopstest.WithMaxRuns(10), projectopstest.WithClock(clk.Now))
+		a := f.upload(t, "<p>a</p>")
+		var run struct {
+			RunID string `json:"runId"`
+		}
+		f.tg.call(t, "POST", f.base+"/runs/start", f.key, `{"suiteName":"s","externalRunId":"r"}`).decode(t, &run)
+		appendRes := func(res string) (out struct{ Inserted, Skipped int }) {
+			f.tg.call(t, "POST", f.base+"/runs/iterations", f.key, `{"runId":"`+run.RunID+`","results":[`+res+`]}`).decode(t, &out)
+			return out
+		}
+		appendRes(result(""))
+		if out := appendRes(result(a)); out.Skipped != 1 {
+			t.Fatalf("the repeat was not skipped: %+v", out)
+		}
+		clk.Advance(projectopstest.ArtifactTTL)
+		if _, _, ok := f.srv.Artifact(a); ok {
+			t.Error("an artifact named only by a skipped result outlived ArtifactTTL")
+		}
+	})
+	t.Run("discard", func(t *testing.T) {
+		t.Parallel()
+		clk := newFakeClock()
+		f := newIngestFixture(t, projectopstest.WithMaxRuns(10), projectopstest.WithClock(clk.Now), projectopstest.WithIngestDiscard())
+		a := f.upload(t, "<p>a</p>")
+		f.report(t, "r", a).decode(t, &struct{}{})
+		clk.Advance(projectopstest.ArtifactTTL)
+		if _, _, ok := f.srv.Artifact(a); ok {
+			t.Error("under WithIngestDiscard an artifact named by a result no run keeps outlived ArtifactTTL")
+		}
+	})
+	t.Run("stored", func(t *testing.T) {
+		t.Parallel()
+		clk := newFakeClock()
+		f := newIngestFixture(t, projectopstest.WithMaxRuns(10), projectopstest.WithClock(clk.Now))
+		a := f.upload(t, "<p>a</p>")
+		f.report(t, "r", a).decode(t, &struct{}{})
+		clk.Advance(projectopstest.ArtifactTTL)
+		if _, _, ok := f.srv.Artifact(a); !ok {
+			t.Error("an artifact a stored result names lapsed")
+		}
+	})
+}

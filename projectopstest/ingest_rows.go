@@ -8,11 +8,20 @@ import (
 )
 
 // insertRows stores rows as finished iterations of run (the run's row
-// store skips repeated externalIterationIds) and counts their verdicts.
-func (st *state) insertRows(run *evalRunRec, rs []rows.Row) (inserted, skipped int) {
-	inserted, passed, skipped := run.ext.rows.Insert(rs, st.now())
+// store skips repeated externalIterationIds), counts their verdicts, and
+// holds the artifacts blobs[i] that each stored row i names (see
+// holdArtifacts): a skipped row, or one WithIngestDiscard counts without
+// keeping, names nothing the run keeps.
+func (st *state) insertRows(run *evalRunRec, rs []rows.Row, blobs [][]string) (inserted, skipped int) {
+	stored := make([]bool, len(rs))
+	inserted, passed, skipped := run.ext.rows.InsertStored(rs, st.now(), stored)
 	run.passed += passed
 	run.failed += inserted - passed
+	for i, ids := range blobs {
+		if i < len(stored) && stored[i] {
+			st.holdArtifacts(run, ids)
+		}
+	}
 	return inserted, skipped
 }
 

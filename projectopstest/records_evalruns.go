@@ -163,7 +163,9 @@ func (st *state) ingestedRun(r *evalRunRec) IngestedRun {
 // WithIngestDiscard makes the server keep only the counts of ingested
 // iterations, not the rows: appends are validated and counted (every
 // result counts as inserted, as nothing is kept to deduplicate against)
-// and finalize computes the summary from the counts. It is meant for
+// and finalize computes the summary from the counts. As no run keeps a
+// result, none holds the artifacts its results name: under WithMaxRuns
+// they lapse ArtifactTTL after their upload, as unnamed ones do. It is meant for
 // benchmarks of very long streams, where the double's own store would
 // otherwise dominate the process's memory.
 func WithIngestDiscard() Option {

@@ -183,7 +183,7 @@ func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 	if herr == nil && run != nil {
 		herr = stoppedRun(run)
 	}
-	var blobs []string
+	var blobs [][]string
 	if herr == nil {
 		blobs, herr = s.st.checkBlobs(projectID, b.results)
 	}
@@ -194,8 +194,7 @@ func ingestReport(c *call, b *ingestBody) (ingest.RunResult, *edge.Error) {
 		return ingest.RunResult{}, herr
 	}
 	if !run.terminal() {
-		s.st.insertRows(run, b.rows)
-		s.st.holdArtifacts(run, blobs)
+		s.st.insertRows(run, b.rows, blobs)
 	}
 	// Trimmed once the new run holds its artifacts (a run dropped here may
 	// name the same ones) and before it is finalized (a run in flight is
@@ -235,7 +234,7 @@ func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *edge.Error) {
 		herr = edge.NewError(shared.CodeConflict, "Run is already finalized; start a new run to add iterations",
 			map[string]any{"runId": run.id, "status": string(run.status)})
 	}
-	var blobs []string
+	var blobs [][]string
 	if herr == nil {
 		blobs, herr = s.st.checkBlobs(run.projectID, b.results)
 	}
@@ -243,8 +242,7 @@ func ingestAppend(c *call, b *ingestBody) (ingest.AppendResult, *edge.Error) {
 		return ingest.AppendResult{}, herr
 	}
 	var out ingest.AppendResult
-	out.Inserted, out.Skipped = s.st.insertRows(run, b.rows)
-	s.st.holdArtifacts(run, blobs)
+	out.Inserted, out.Skipped = s.st.insertRows(run, b.rows, blobs)
 	out.OK, out.Total = true, run.passed+run.failed
 	return out, nil
 }
@@ -322,9 +320,10 @@ func configHash(obj map[string]any) string {
 
 // checkBlobs requires every widget snapshot's widgetHtmlBlobId to
 // name an artifact uploaded to the project through an upload URL and still
-// kept (see ArtifactTTL), and returns the ids named.
-func (st *state) checkBlobs(projectID string, results []any) ([]string, *edge.Error) {
-	var ids []string
+// kept (see ArtifactTTL), and returns the ids each result names, by the
+// result's index.
+func (st *state) checkBlobs(projectID string, results []any) ([][]string, *edge.Error) {
+	var ids [][]string
 	for i, v := range results {
 		res, _ := v.(map[string]any)
 		snaps, _ := res["widgetSnapshots"].([]any)
@@ -338,7 +337,10 @@ func (st *state) checkBlobs(projectID string, results []any) ([]string, *edge.Er
 				return nil, edge.Validation("results["+strconv.Itoa(i)+"].widgetSnapshots["+strconv.Itoa(j)+"].widgetHtmlBlobId",
 					"No uploaded artifact "+edge.Quote(id))
 			}
-			ids = append(ids, id)
+			if ids == nil {
+				ids = make([][]string, len(results))
+			}
+			ids[i] = append(ids[i], id)
 		}
 	}
 	return ids, nil

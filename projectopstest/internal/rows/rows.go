@@ -88,6 +88,13 @@ func NewStore(discard bool) *Store {
 // the store already holds or that repeats within rows. It reports how many
 // were inserted, of which passed, and how many were skipped.
 func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int) {
+	return s.InsertStored(rows, at, nil)
+}
+
+// InsertStored is Insert that also sets stored[i] (when stored is not nil,
+// of len(rows)) for each row i the store now holds: not a skipped one, nor
+// any under discard, which counts rows without keeping them.
+func (s *Store) InsertStored(rows []Row, at time.Time, stored []bool) (inserted, passed, skipped int) {
 	var buf bytes.Buffer
 	var verdicts []bool
 	if !s.discard {
@@ -98,7 +105,7 @@ func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int)
 		buf.Grow(size)
 		verdicts = make([]bool, 0, len(rows))
 	}
-	for _, r := range rows {
+	for i, r := range rows {
 		if !s.discard && r.ExtID != "" {
 			if !s.add(maphash.String(s.seed[0], r.ExtID), maphash.String(s.seed[1], r.ExtID)) {
 				skipped++
@@ -111,6 +118,9 @@ func (s *Store) Insert(rows []Row, at time.Time) (inserted, passed, skipped int)
 		}
 		if s.discard {
 			continue
+		}
+		if stored != nil {
+			stored[i] = true
 		}
 		var n [binary.MaxVarintLen64]byte
 		buf.Write(n[:binary.PutUvarint(n[:], uint64(len(r.Raw)))])

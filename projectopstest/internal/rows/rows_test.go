@@ -2,6 +2,7 @@ package rows
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 )
@@ -46,6 +47,24 @@ func TestEncodeInsertAt(t *testing.T) {
 	d := NewStore(true)
 	if ins, p, sk := d.Insert(rs, at); ins != 3 || p != 2 || sk != 0 || d.Len() != 0 {
 		t.Errorf("discard: %d %d %d, Len %d", ins, p, sk, d.Len())
+	}
+}
+
+// InsertStored marks the rows the store now holds: not a repeat it
+// skipped, and none when it discards rows.
+func TestInsertStored(t *testing.T) {
+	t.Parallel()
+	rs := []Row{{ExtID: "x", Raw: []byte(`{}`)}, {Raw: []byte(`{}`)}, {ExtID: "x", Raw: []byte(`{}`)}}
+	at := time.UnixMilli(1_700_000_000_000)
+	stored := make([]bool, len(rs))
+	NewStore(false).InsertStored(rs, at, stored)
+	if want := []bool{true, true, false}; !slices.Equal(stored, want) {
+		t.Errorf("stored = %v, want %v", stored, want)
+	}
+	stored = make([]bool, len(rs))
+	NewStore(true).InsertStored(rs, at, stored)
+	if want := []bool{false, false, false}; !slices.Equal(stored, want) {
+		t.Errorf("discard: stored = %v, want %v", stored, want)
 	}
 }
 
