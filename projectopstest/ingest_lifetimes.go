@@ -2,15 +2,19 @@ package projectopstest
 
 import (
 	"slices"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // ArtifactTTL is how long a double with WithMaxRuns keeps an uploaded
 // artifact that no eval run names: one the reporter uploaded but never
 // reported (its report failed, or it gave up). The service's reporter
 // uploads a widget's HTML just before it sends the result naming it, so an
-// hour is ample; an artifact a stored run names lives as long as the last
-// such run (WithMaxRuns drops it with that run). Without WithMaxRuns the
+// hour is ample; an artifact a stored run names (a result's
+// widgetHtmlBlobId, or its id in the run's notes, where projectops report
+// --upload names the raw file) lives as long as the last such run
+// (WithMaxRuns drops it with that run). Without WithMaxRuns the
 // double keeps every artifact, as the service's storage does: a
 // resumed report may name a blob it uploaded long before, and a test's
 // clock may jump hours.
@@ -104,6 +108,22 @@ func (st *state) holdArtifacts(run *evalRunRec, ids []string) {
 		run.ext.blobs[id] = struct{}{}
 		a.refs++
 	}
+}
+
+// notedArtifacts are the artifacts of the project whose ids a run's notes
+// mention: projectops report --upload names the raw file it uploads only
+// there ("junit artifact: stg_3"), and the run keeps that file as it keeps
+// the widget HTML its results name.
+func (st *state) notedArtifacts(projectID, notes string) []string {
+	var ids []string
+	for _, w := range strings.FieldsFunc(notes, func(r rune) bool {
+		return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if a := st.liveArtifact(w); a != nil && a.projectID == projectID {
+			ids = append(ids, w)
+		}
+	}
+	return ids
 }
 
 // releaseRunArtifacts forgets that a dropped run names its artifacts,

@@ -291,3 +291,29 @@ func TestOnlyStoredResultsHoldArtifacts(t *testing.T) {
 		}
 	})
 }
+
+// TestNotesNameArtifact: projectops report --upload names the raw file it
+// uploads only in the run's notes ("junit artifact: <id>"), so under
+// WithMaxRuns a run's notes naming an artifact keep it past ArtifactTTL
+// for as long as the run is kept; another project's artifact, or a word
+// that names none, holds nothing.
+func TestNotesNameArtifact(t *testing.T) {
+	t.Parallel()
+	clk := newFakeClock()
+	f := newIngestFixture(t, projectopstest.WithMaxRuns(1), projectopstest.WithClock(clk.Now))
+	a, b := f.upload(t, "<testsuites/>"), f.upload(t, "<testsuites/>")
+	res := `{"caseTitle":"c","passed":true}`
+	f.tg.call(t, "POST", f.base+"/report", f.key,
+		`{"suiteName":"s","externalRunId":"r1","notes":"ci run\njunit artifact: `+a+`; stg_nope","results":[`+res+`]}`).decode(t, &struct{}{})
+	clk.Advance(projectopstest.ArtifactTTL)
+	if _, _, ok := f.srv.Artifact(a); !ok {
+		t.Error("an artifact a stored run's notes name lapsed")
+	}
+	if _, _, ok := f.srv.Artifact(b); ok {
+		t.Error("an artifact nothing names outlived ArtifactTTL")
+	}
+	f.tg.call(t, "POST", f.base+"/report", f.key, `{"suiteName":"s","externalRunId":"r2","results":[`+res+`]}`).decode(t, &struct{}{})
+	if _, _, ok := f.srv.Artifact(a); ok {
+		t.Error("an artifact is kept after the run whose notes named it was dropped")
+	}
+}

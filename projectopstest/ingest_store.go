@@ -86,6 +86,7 @@ func (s *Server) newIngestedRunLocked(projectID string, p ingest.RunParams, hash
 		run.passCriteria = &evals.PassCriteria{MinimumPassRate: p.PassCriteria.MinimumPassRate}
 	}
 	s.st.evals.runs[id], st.byExt[key] = run, run
+	s.st.holdArtifacts(run, s.st.notedArtifacts(projectID, p.Notes))
 	return run, nil
 }
 

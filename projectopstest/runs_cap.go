@@ -17,8 +17,9 @@ const ReasonRunDropped shared.Reason = "RUN_DROPPED"
 // --max-runs): once more than n eval runs are stored, the oldest finished
 // ones are dropped with their iterations, traces and ids, executed and
 // ingested alike; runs in flight are never dropped. An uploaded artifact
-// goes with the last stored run naming it, and one no run names lapses
-// after ArtifactTTL. Reading a dropped run,
+// goes with the last stored run naming it (in a result's widget snapshot,
+// or by id in the run's notes), and one no run names lapses after
+// ArtifactTTL. Reading a dropped run,
 // its iterations, a trace or steps answers 404 NOT_FOUND with
 // details.reason RUN_DROPPED; its suite's totals and trend no longer count
 // it, and a runs/start reusing its externalRunId starts a new run. 0, the
