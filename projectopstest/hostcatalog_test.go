@@ -3,7 +3,6 @@ package projectopstest_test
 import (
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/projectops/projectops-go/catalog"
 	"github.com/projectops/projectops-go/projectopstest"
@@ -16,8 +15,8 @@ import (
 // (200), and the request does not spend the key's rate budget.
 func TestHostCatalogIgnoresAnyKey(t *testing.T) {
 	t.Parallel()
-	clock := newFakeClock()
-	srv := projectopstest.NewTestServer(t, projectopstest.WithClock(clock.Now), projectopstest.WithRateLimit(60, 1))
+	clock := newFakeClock() // never advanced: no budget refills
+	srv := projectopstest.NewTestServer(t, projectopstest.WithClock(clock.Now), projectopstest.WithRateLimit(60, 2))
 	ws := srv.Default()
 	revoked, revokedID, err := srv.AddAPIKey(ws.UserID, "revoked")
 	if err != nil {
@@ -26,19 +25,30 @@ func TestHostCatalogIgnoresAnyKey(t *testing.T) {
 	if err := srv.RevokeAPIKey(revokedID); err != nil {
 		t.Fatal(err)
 	}
+	spent, _, err := srv.AddAPIKey(ws.UserID, "spent")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tg := inproc(srv)
-	// Spend the owner key's one-request burst: /me is now 429 for it.
+	// The spent key's two-request burst is used up: /me is 429 for it.
+	for range 2 {
+		if r := tg.call(t, "GET", "/me", spent, nil); r.status != http.StatusOK {
+			t.Fatalf("/me: %d %s", r.status, r.body)
+		}
+	}
+	tg.call(t, "GET", "/me", spent, nil).wantError(t, shared.CodeRateLimited)
+	// The owner key spends one of its two.
 	if r := tg.call(t, "GET", "/me", ws.APIKey, nil); r.status != http.StatusOK {
 		t.Fatalf("first /me: %d %s", r.status, r.body)
 	}
-	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, shared.CodeRateLimited)
 	for name, authz := range map[string]string{
 		"garbage":          "garbage",
 		"basic":            "Basic dXNlcjpwYXNz",
 		"unknown sk_":      "Bearer sk_not_a_real_key",
 		"revoked":          "Bearer " + revoked,
-		"rate limited":     "Bearer " + ws.APIKey,
+		"rate limited":     "Bearer " + spent,
 		"empty bearer":     "Bearer ",
+		"owner":            "Bearer " + ws.APIKey,
 		"lowercase scheme": "bearer " + ws.APIKey,
 	} {
 		req, err := http.NewRequestWithContext(t.Context(), "GET", tg.base+"/host-catalog", nil)
@@ -61,11 +71,10 @@ func TestHostCatalogIgnoresAnyKey(t *testing.T) {
 			t.Errorf("%s: source %q with %d hosts, want the bundled catalog", name, c.Source, len(c.Catalog.HostsByID))
 		}
 	}
-	// The catalog requests took nothing from the key's budget: one second
-	// refills exactly one token, and the next request is limited again.
-	clock.Advance(time.Second)
+	// The catalog requests with the owner key took nothing from its
+	// budget: the one request it has left is still there, and no more.
 	if r := tg.call(t, "GET", "/me", ws.APIKey, nil); r.status != http.StatusOK {
-		t.Fatalf("/me after refill: %d %s", r.status, r.body)
+		t.Fatalf("/me after the catalog requests: %d %s: they spent the key's rate budget", r.status, r.body)
 	}
 	tg.call(t, "GET", "/me", ws.APIKey, nil).wantError(t, shared.CodeRateLimited)
 }
