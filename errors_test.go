@@ -174,3 +174,21 @@ func TestMalformedDetailsRedacted(t *testing.T) {
 		}
 	}
 }
+
+// An envelope whose message is not a string keeps its code, and the
+// status text stands in for the message it dropped.
+func TestErrorMessageOfOtherShapeReadsAsStatusText(t *testing.T) {
+	t.Parallel()
+	for _, msg := range []string{`7`, `{"text":"gone"}`, `null`, `""`} {
+		s := newServer(t)
+		s.handle(http.MethodGet, "/me", fixed(http.StatusNotFound, `{"code":"NOT_FOUND","message":`+msg+`}`))
+		_, err := s.client(option.WithMaxRetries(0)).Catalog.Me(t.Context())
+		var e *projectops.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("message %s: err = %v, want *projectops.Error", msg, err)
+		}
+		if e.Code != projectops.CodeNotFound || e.Message != "Not Found" || !errors.Is(err, projectops.ErrNotFound) {
+			t.Errorf("message %s: got %q %q (%v), want NOT_FOUND \"Not Found\"", msg, e.Code, e.Message, err)
+		}
+	}
+}

@@ -93,7 +93,10 @@ type Error struct {
 	// that are not an object (a gateway's array or string) are kept under
 	// the key "value": the envelope's code and message still reach the
 	// caller, keys such as "reason" and "field" are simply absent, and the
-	// value is redacted as any other.
+	// value is redacted as any other. Such details cannot be told apart
+	// from object details that have a "value" key of their own. The
+	// service's envelope types details as an object, so non-object ones
+	// come only from something else on the path (a proxy, a gateway).
 	Details map[string]any
 	// Reason is details.reason, when present.
 	Reason Reason

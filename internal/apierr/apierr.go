@@ -78,9 +78,15 @@ func AddBilling(e *shared.Error, raw []byte) {
 }
 
 // FromBody builds a *shared.Error from a decoded envelope, filling Reason
-// and HostedModels from the details bag.
+// and HostedModels from the details bag. An error status whose envelope
+// has no message (missing, empty, or not a string: DecodeBody drops it)
+// reads as the status text ("Not Found"), so the error still says
+// something; an ingest answer's ok:false comes with 200, which has none.
 func FromBody(status int, b Body) *shared.Error {
 	e := &shared.Error{StatusCode: status, Code: b.Code, Message: b.Message, Details: b.Details}
+	if e.Message == "" && status >= 400 {
+		e.Message = http.StatusText(status)
+	}
 	if r, ok := b.Details["reason"].(string); ok {
 		e.Reason = shared.Reason(r)
 	}

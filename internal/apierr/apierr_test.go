@@ -83,8 +83,22 @@ func TestFromBody(t *testing.T) {
 			status: 404,
 			body: apierr.Body{Code: shared.CodeNotFound,
 				Details: map[string]any{"reason": 42.0, "hostedModels": "a"}},
-			want: &shared.Error{StatusCode: 404, Code: shared.CodeNotFound,
+			want: &shared.Error{StatusCode: 404, Code: shared.CodeNotFound, Message: "Not Found",
 				Details: map[string]any{"reason": 42.0, "hostedModels": "a"}},
+		},
+		{
+			// DecodeBody drops a message that is not a string: the
+			// status text stands in for it.
+			name:   "no message reads as the status text",
+			status: 422,
+			body:   apierr.Body{Code: shared.CodeFeatureNotSupported},
+			want:   &shared.Error{StatusCode: 422, Code: shared.CodeFeatureNotSupported, Message: "Unprocessable Entity"},
+		},
+		{
+			name:   "no message on 200 (ingest's ok:false) stays empty",
+			status: 200,
+			body:   apierr.Body{Code: shared.CodeValidation},
+			want:   &shared.Error{StatusCode: 200, Code: shared.CodeValidation},
 		},
 		{
 			name:   "unknown code kept as-is",
