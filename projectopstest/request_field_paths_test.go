@@ -268,6 +268,12 @@ func TestCaseDifferingNestedKeyIgnored(t *testing.T) {
   {"id":"ask","kind":"prompt","prompt":"hi"},
   {"id":"check","kind":"assert","assertion":{"type":"responseContains","needle":"x","NEEDLE":7}}]}]}`
 	if r := tg.call(t, "POST", p+"/eval-suites", f.ws.APIKey, body); r.status != 201 {
-		t.Errorf("status %d, want 201: %s", r.status, r.body)
+		t.Errorf("suite create: status %d, want 201: %s", r.status, r.body)
 	}
+	run := strings.Replace(body, `"name":"s"`, `"suiteName":"s"`, 1)
+	run = strings.Replace(run, `"model":"anthropic/claude-haiku-4.5",`, ``, 1) // the run's tests carry it
+	if r := tg.call(t, "POST", p+"/eval-runs", f.ws.APIKey, run); r.status/100 != 2 {
+		t.Errorf("run create: status %d, want 2xx: %s", r.status, r.body)
+	}
+	f.srv.Wait()
 }
