@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/projectops/projectops-go/internal/jsonerr"
 )
@@ -235,11 +236,25 @@ func fieldFor(fields []jsonField, k string) (jsonField, bool) {
 	return jsonField{}, false
 }
 
+// fieldCache holds structFields' answers by type: bindKnown walks every
+// body the contract accepted, and a type's fields never change.
+var fieldCache sync.Map // reflect.Type -> []jsonField
+
 // structFields lists struct type t's JSON fields in the decoder's order,
 // following embedded structs as encoding/json does; an outer field wins
 // over an embedded one of the same name (suiteBody's tests shadow
-// CreateSuiteParams' own).
+// CreateSuiteParams' own). The slice is shared: callers must not change it.
 func structFields(t reflect.Type) []jsonField {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]jsonField)
+	}
+	f := listFields(t)
+	fieldCache.Store(t, f)
+	return f
+}
+
+// listFields is structFields, uncached.
+func listFields(t reflect.Type) []jsonField {
 	var out, embedded []jsonField
 	for i := range t.NumField() {
 		sf := t.Field(i)
