@@ -26,7 +26,9 @@ import (
 // connection drops), plus at most about 40 bytes per distinct title (and
 // external case id) among the results recorded without an
 // ExternalIterationID (see Record). Its methods are safe for concurrent
-// use.
+// use. A Reporter not made by NewReporter (a zero Reporter) sends nothing:
+// Record, Flush, Close and Err return a VALIDATION_ERROR ("unconfigured
+// reporter") at once, and ExternalRunID returns "".
 type Reporter struct {
 	svc *Service
 	opt *ReporterOptions // a pointer: fmt prints it as an address, never its secrets
@@ -144,8 +146,26 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	return r, nil
 }
 
-// ExternalRunID returns the run's external id.
-func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
+// ExternalRunID returns the run's external id; "" for a Reporter not made
+// by NewReporter, which has no run.
+func (r *Reporter) ExternalRunID() string {
+	if !r.configured() {
+		return ""
+	}
+	return r.opt.Run.ExternalRunID
+}
+
+// configured reports whether r was made by NewReporter. A zero Reporter
+// has no lock channel: waiting on it would block forever, and Close's
+// AfterFunc of its nil cancel func kills the process.
+func (r *Reporter) configured() bool { return r != nil && r.mu != nil }
+
+// errUnconfigured is what every method of a Reporter not made by
+// NewReporter returns, as a zero service's calls return "unconfigured
+// client".
+func errUnconfigured() error {
+	return apierr.Invalid("reporter", "unconfigured reporter: build it with ingest.NewReporter")
+}
 
 // Record adds one finished result. A result the service would refuse (a
 // blank CaseTitle, a CaseID that differs from its ExternalCaseID, an
@@ -172,6 +192,9 @@ func (r *Reporter) ExternalRunID() string { return r.opt.Run.ExternalRunID }
 func (r *Reporter) Record(ctx context.Context, res Result) error {
 	if ctx == nil {
 		return apierr.NilContext()
+	}
+	if !r.configured() {
+		return errUnconfigured()
 	}
 	if err := res.check(); err != nil {
 		return err
@@ -262,6 +285,9 @@ func (r *Reporter) Flush(ctx context.Context) error {
 	if ctx == nil {
 		return apierr.NilContext()
 	}
+	if !r.configured() {
+		return errUnconfigured()
+	}
 	if err := r.lock(ctx); err != nil {
 		return err
 	}
@@ -284,8 +310,13 @@ func (r *Reporter) Flush(ctx context.Context) error {
 	return r.strict(err)
 }
 
-// Err returns the first reporting failure, whatever Strict says.
+// Err returns the first reporting failure, whatever Strict says; for a
+// Reporter not made by NewReporter, the VALIDATION_ERROR its other methods
+// return.
 func (r *Reporter) Err() error {
+	if !r.configured() {
+		return errUnconfigured()
+	}
 	r.failMu.Lock()
 	defer r.failMu.Unlock()
 	return r.failure

@@ -23,6 +23,9 @@ func (r *Reporter) Close(ctx context.Context) (*Outcome, error) {
 	if ctx == nil {
 		return nil, apierr.NilContext() // the reporter stays open for a Close with a context
 	}
+	if !r.configured() {
+		return nil, errUnconfigured()
+	}
 	if !r.closing.CompareAndSwap(false, true) {
 		return nil, ErrReporterClosed // without touching the first Close's uploads
 	}

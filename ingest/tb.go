@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/projectops/projectops-go/internal/apierr"
 )
 
 // TB is the part of testing.TB that TBRecorder uses; *testing.T and
@@ -123,9 +125,18 @@ func NewTBRecorder(opt TBOptions) *TBRecorder {
 // reported with tb.Errorf when Strict; otherwise it is logged with tb.Logf,
 // and the recorder's first one is also written to standard error, which go
 // test shows even for a passing test when it runs in one directory or with
-// -v or -json.
+// -v or -json. A TBRecorder not made by NewTBRecorder records nothing: each
+// Record fails the test with tb.Errorf (a VALIDATION_ERROR, "unconfigured
+// recorder") whatever Strict would say, since every result would be lost.
 func (t *TBRecorder) Record(tb TB, res Result) {
 	tb.Helper()
+	if t == nil || t.opt == nil {
+		// A mistake in the test's code, not a reporting outage: only
+		// logged, go test would hide it for a passing test.
+		tb.Errorf("projectops: recording the result: %v",
+			apierr.Invalid("recorder", "unconfigured recorder: build it with ingest.NewTBRecorder"))
+		return
+	}
 	if res.CaseTitle == "" {
 		res.CaseTitle = tb.Name()
 		if t.id.pkg != "" {
