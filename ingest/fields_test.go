@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -91,9 +92,16 @@ func TestRecordRefusesWhatTheServiceRefuses(t *testing.T) {
 		"matchOptions.toolCallOrder":  {CaseTitle: "c", MatchOptions: &ingest.MatchOptions{ToolCallOrder: "random"}},
 		"matchOptions.maxExtraToolCalls": {CaseTitle: "c", MatchOptions: &ingest.MatchOptions{MaxExtraToolCalls: intp(1),
 			UnlimitedExtraToolCalls: true}},
+		// JSON given as is that is not JSON: encoding/json's error, typed.
+		"trace":                      {CaseTitle: "c", Trace: json.RawMessage(`{"secret-trace": `)},
+		"metadata.raw":               {CaseTitle: "c", Metadata: map[string]any{"ok": 1, "raw": json.RawMessage(`{"secret-trace": `)}},
+		"advancedConfig.temperature": {CaseTitle: "c", AdvancedConfig: map[string]any{"temperature": math.NaN()}},
 	} {
 		err := rep.Record(t.Context(), res)
 		wantCode(t, err, projectops.CodeValidation, field)
+		if strings.Contains(err.Error(), "secret-trace") {
+			t.Errorf("%s: the error echoes the value: %v", field, err)
+		}
 	}
 	if n := len(f.srv.Requests()); n != 0 {
 		t.Errorf("%d requests sent for refused results", n)

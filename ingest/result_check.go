@@ -33,6 +33,10 @@ func (res *Result) check() error {
 		return apierr.Invalid("caseId", "Result.CaseID must equal ExternalCaseID when both are set")
 	case utf8.RuneCountInString(res.ExternalIterationID) > maxIterationIDChars:
 		return apierr.Invalid("externalIterationId", fmt.Sprintf("Result.ExternalIterationID is longer than %d characters", maxIterationIDChars))
+	case len(res.Trace) > 0 && !json.Valid(res.Trace):
+		// Sent as given: encoding/json would fail the whole result with
+		// an untyped error. The trace is not echoed (it may hold secrets).
+		return apierr.Invalid("trace", "Result.Trace is not valid JSON")
 	}
 	if len(res.WidgetSnapshots) > 0 {
 		snaps := slices.Clone(res.WidgetSnapshots)
@@ -100,22 +104,34 @@ func (r *Reporter) uploadWidgets(ctx context.Context, res *Result) (bool, error)
 
 // unencodable is Record's error for a result that failed to encode as err
 // says. A value encoding/json cannot encode (a NaN or an infinity, a
-// channel, a func) is the caller's, as a blank title is: a
-// VALIDATION_ERROR naming metadata.<key> when a metadata value is the cause
+// channel, a func, a json.RawMessage or a Marshaler whose JSON is not) is
+// the caller's, as a blank title is: a VALIDATION_ERROR naming
+// metadata.<key> or advancedConfig.<key> when such a value is the cause
 // (the first by key order), else the result. title is the result's title
 // as it may be shown (redacted).
 func unencodable(res *Result, title string, err error) error {
 	var ve *json.UnsupportedValueError
 	var te *json.UnsupportedTypeError
-	if !errors.As(err, &ve) && !errors.As(err, &te) {
+	var me *json.MarshalerError
+	if !errors.As(err, &ve) && !errors.As(err, &te) && !errors.As(err, &me) {
 		return fmt.Errorf("projectops: ingest: encoding result %q: %w", title, err)
 	}
 	field := "result"
-	for _, k := range slices.Sorted(maps.Keys(res.Metadata)) {
-		if _, merr := json.Marshal(res.Metadata[k]); merr != nil {
-			field, err = "metadata."+k, merr
-			break
-		}
+	if f, ferr := firstUnencodable("metadata", res.Metadata); f != "" {
+		field, err = f, ferr
+	} else if f, ferr := firstUnencodable("advancedConfig", res.AdvancedConfig); f != "" {
+		field, err = f, ferr
 	}
 	return apierr.Invalid(field, fmt.Sprintf("result %q: %s cannot be encoded as JSON (%v)", title, field, err))
+}
+
+// firstUnencodable names the first value of m, by key order, that
+// encoding/json fails to encode ("name.key"), with its error; "" when none.
+func firstUnencodable(name string, m map[string]any) (string, error) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if _, err := json.Marshal(m[k]); err != nil {
+			return name + "." + k, err
+		}
+	}
+	return "", nil
 }
