@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 
@@ -159,12 +160,13 @@ func (s *Service) UploadURL(ctx context.Context, projectID string, opts ...optio
 // is retried to it, as the service's own reporter retries, but not one
 // whose answer may have been lost (the URL may be used up: mint another).
 // The URL is a credential: an error's Path names it by its route, "/eval-ingest/upload",
-// never by the URL itself. A nil body uploads an empty artifact. A success
+// never by the URL itself; one that is not an absolute http or https URL
+// is a VALIDATION_ERROR (field uploadUrl), sent nowhere. A nil body uploads an empty artifact. A success
 // answer without a storageId is ErrNoStorageID, never an Upload without one.
 func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType string, body io.Reader, opts ...option.RequestOption) (*Upload, error) {
 	ctx = transport.WithOptions(ctx, opts)
-	if uploadURL == "" {
-		return nil, apierr.Invalid("uploadUrl", "uploadUrl is required")
+	if err := checkUploadURL(uploadURL); err != nil {
+		return nil, err
 	}
 	var data []byte
 	if body != nil { // nil sends an empty artifact, as http.NewRequest does
@@ -190,6 +192,24 @@ func (s *Service) UploadArtifact(ctx context.Context, uploadURL, contentType str
 		return nil, fmt.Errorf("%w (%s)", ErrNoStorageID, routeUpload)
 	}
 	return up, nil
+}
+
+// checkUploadURL refuses what can never be a URL UploadURL minted (empty,
+// relative, not http or https, unparsable) before the transport sees it:
+// a relative one would otherwise go to whatever the RoundTripper makes of
+// it. The URL is a capability, so the error never shows it.
+func checkUploadURL(raw string) error {
+	if raw == "" {
+		return apierr.Invalid("uploadUrl", "uploadUrl is required")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return apierr.Invalid("uploadUrl", "uploadUrl is not a valid URL")
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return apierr.Invalid("uploadUrl", "uploadUrl must be an absolute http or https URL, as UploadURL mints")
+	}
+	return nil
 }
 
 // ErrNoStorageID is returned by UploadArtifact when the upload URL answers

@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -126,4 +127,25 @@ func fmtInts(v []int) string {
 		b.WriteString(strconv.Itoa(n))
 	}
 	return b.String() + "]"
+}
+
+// An upload URL that UploadURL can never have minted (relative, without a
+// scheme, not http or https, unparsable) is a client-side VALIDATION_ERROR
+// on uploadUrl, sent nowhere, and the error never shows it: it is a
+// capability. The double's in-process transport would otherwise send a
+// relative one.
+func TestUploadArtifactRefusesBadURL(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	for _, u := range []string{"relative/secret-cap", "example.com/upload/secret-cap", "ftp://files.example/secret-cap",
+		"http://[bad/secret-cap", "/api/v1/secret-cap", "http:///secret-cap", "https://exa mple.com/secret-cap"} {
+		_, err := f.c.Ingest.UploadArtifact(t.Context(), u, "text/plain", strings.NewReader("x"))
+		e := wantCode(t, err, projectops.CodeValidation, "uploadUrl")
+		if e.StatusCode != 0 || strings.Contains(err.Error(), "secret-cap") || strings.Contains(fmt.Sprintf("%#v", e), "secret-cap") {
+			t.Errorf("UploadArtifact(%q) = %#v; want a client-side error that does not show the URL", u, e)
+		}
+	}
+	if n := len(f.srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent for refused upload URLs", n)
+	}
 }
