@@ -67,9 +67,15 @@ const MaxBodyBytes = 1 << 20
 
 // Report creates a run from finished results and finalizes it in one call.
 // It is retried on 429, 5xx and network errors: the service reuses the run
-// named by p.ExternalRunID, so a repeat never duplicates it.
+// named by p.ExternalRunID, so a repeat never duplicates it. A run the
+// service would refuse whole (no SuiteName or ExternalRunID, an
+// ExternalRunID over 256 characters, a MinimumPassRate outside 0-100) is a
+// VALIDATION_ERROR naming the field, sent nowhere.
 func (s *Service) Report(ctx context.Context, projectID string, p ReportParams, opts ...option.RequestOption) (*RunResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
+	if err := p.RunParams.check(); err != nil {
+		return nil, err
+	}
 	run, err := p.RunParams.withHostConfigHash()
 	if err != nil {
 		return nil, err
@@ -87,9 +93,12 @@ func (s *Service) Report(ctx context.Context, projectID string, p ReportParams, 
 // set, with its current status). Retried like Report. Report and StartRun
 // send p.HostConfig as the eval wire carries it (without serverIds,
 // optionalServerIds, serverConnectionOverrides and computer) with its
-// HostConfigHash computed.
+// HostConfigHash computed. StartRun refuses a run as Report does.
 func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunResult, error) {
 	ctx = transport.WithOptions(ctx, opts)
+	if err := p.check(); err != nil {
+		return nil, err
+	}
 	p, err := p.withHostConfigHash()
 	if err != nil {
 		return nil, err

@@ -7,10 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/transport"
@@ -82,18 +80,16 @@ type Reporter struct {
 	bodies    sync.Pool
 }
 
-// NewReporter returns a Reporter for svc (Client.Ingest).
+// NewReporter returns a Reporter for svc (Client.Ingest, or NewService's);
+// a nil or zero svc is a VALIDATION_ERROR.
 func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if svc == nil {
 		return nil, apierr.Invalid("service", "ingest.NewReporter: nil service")
 	}
-	if strings.TrimSpace(opt.Run.SuiteName) == "" {
-		return nil, apierr.Invalid("suiteName", "ReporterOptions.Run.SuiteName is required (and not blank)")
-	}
-	// Refusals the service would make of every request: caught here, the
-	// results are not spooled for a Resume that can never send them.
-	if pc := opt.Run.PassCriteria; pc != nil && !(pc.MinimumPassRate >= 0 && pc.MinimumPassRate <= 100) {
-		return nil, apierr.Invalid("passCriteria.minimumPassRate", "PassCriteria.MinimumPassRate must be between 0 and 100")
+	if svc.tr().HTTPClient() == nil {
+		// A zero Service: every upload would fail, and the results go to
+		// a spool whose Resume could not send them either.
+		return nil, apierr.Invalid("service", "ingest.NewReporter: unconfigured client: build the service with projectops.NewClient or ingest.NewService")
 	}
 	// A copy: the reporter applies them for as long as it lives, and the
 	// caller may reuse its slice (and must not undo the check below).
@@ -120,10 +116,11 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 		opt.Getenv = os.Getenv
 	}
 	opt.Run.ExternalRunID = ExternalRunID(opt.Run.ExternalRunID, opt.Getenv)
-	// From the options or the environment: either way the service
-	// would refuse it.
-	if utf8.RuneCountInString(opt.Run.ExternalRunID) > maxIterationIDChars {
-		return nil, apierr.Invalid("externalRunId", fmt.Sprintf("RunParams.ExternalRunID is longer than %d characters", maxIterationIDChars))
+	// Refusals the service would make of every request (the external run
+	// id from the options or the environment): caught here, the results
+	// are not spooled for a Resume that can never send them.
+	if err := opt.Run.check(); err != nil {
+		return nil, err
 	}
 	if opt.Run.CI == nil {
 		opt.Run.CI = DetectCI(opt.Getenv)

@@ -94,3 +94,13 @@ func TestZeroTBRecorderRecordFailsTheTest(t *testing.T) {
 		}
 	}
 }
+
+// NewReporter refuses a zero Service (not made by NewClient or
+// NewService), which could send nothing, as it refuses a nil one.
+func TestNewReporterRefusesZeroService(t *testing.T) {
+	_, err := ingest.NewReporter(&ingest.Service{}, ingest.ReporterOptions{NoSpool: true, Run: ingest.RunParams{SuiteName: "s"}})
+	e := wantCode(t, err, projectops.CodeValidation, "service")
+	if !strings.Contains(e.Message, "unconfigured client") {
+		t.Errorf("NewReporter(zero Service) = %v; want the unconfigured client's error", err)
+	}
+}
