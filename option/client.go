@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // DefaultBaseURL is the hosted service. Tests and examples point the client
@@ -39,7 +40,8 @@ func WithAPIKey(key string) RequestOption {
 
 // WithBaseURL sets the base URL, including the version segment (for example
 // "http://127.0.0.1:8080/api/v1"). It overrides PROJECTOPS_BASE_URL. A
-// client only.
+// client only. It must be an http or https URL with a host and without
+// whitespace, credentials, a query or a fragment.
 func WithBaseURL(u string) RequestOption {
 	return func(c *Config) error {
 		if err := checkBaseURL(u); err != nil {
@@ -183,6 +185,12 @@ func checkKey(key string) error {
 // URL as given: it may carry credentials, a key in its user name or query,
 // or be a key set in the wrong variable.
 func checkBaseURL(raw string) error {
+	// url.Parse takes a space in the path (a trailing one, pasted from a
+	// config file, is easily missed) and escapes it into every request's
+	// path: /api/v1%20/projects.
+	if strings.ContainsFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return invalid("WithBaseURL", "base URL contains whitespace or control characters")
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		if !strings.Contains(raw, "://") { // "127.0.0.1:8080/api/v1" does not even parse
