@@ -25,7 +25,8 @@ import (
 type Config []byte
 
 // NewConfig encodes v (a map, a struct, or raw JSON bytes) as a Config. It
-// fails unless v encodes to a JSON object.
+// fails unless v encodes to a JSON object, with a VALIDATION_ERROR on
+// field config that never quotes v.
 func NewConfig(v any) (Config, error) {
 	var b []byte
 	switch x := v.(type) {
@@ -40,15 +41,16 @@ func NewConfig(v any) (Config, error) {
 	default:
 		var err error
 		if b, err = json.Marshal(v); err != nil {
-			return nil, fmt.Errorf("hosts: config: %w", err)
+			// Never the encoder's text: it may quote a header value.
+			return nil, apierr.Invalid("config", "hosts.NewConfig: the config does not encode as JSON"+apierr.EncodeFailure(err))
 		}
 	}
 	b = bytes.TrimSpace(b)
 	if !json.Valid(b) {
-		return nil, errors.New("hosts: config is not valid JSON")
+		return nil, apierr.Invalid("config", "hosts.NewConfig: the config is not valid JSON")
 	}
 	if len(b) == 0 || b[0] != '{' {
-		return nil, errors.New("hosts: config must be a JSON object")
+		return nil, apierr.Invalid("config", "hosts.NewConfig: the config must be a JSON object")
 	}
 	return Config(bytes.Clone(b)), nil
 }

@@ -3,8 +3,10 @@ package hosts_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/internal/sdktest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 func TestNewConfig(t *testing.T) {
@@ -31,12 +34,21 @@ func TestNewConfig(t *testing.T) {
 		{"null", nil, ""},
 		{"invalid JSON", `{"a":`, ""},
 		{"unencodable", map[string]any{"f": func() {}}, ""},
+		{"NaN", map[string]any{"temperature": math.NaN()}, ""},
+		{"marshaler failing", map[string]any{"h": leakyMarshaler{}}, ""},
+		{"invalid raw JSON value", map[string]any{"h": json.RawMessage(`{"secret-token":`)}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := hosts.NewConfig(tc.in)
 			if tc.want == "" {
-				if err == nil {
-					t.Fatalf("NewConfig(%v) = %s, want an error", tc.in, c)
+				// A typed, status-0 VALIDATION_ERROR on config, as a
+				// malformed Config given to Create is, never quoting v.
+				var se *shared.Error
+				if !errors.As(err, &se) || se.StatusCode != 0 || !errors.Is(err, shared.ErrValidation) || se.Details["field"] != "config" {
+					t.Fatalf("NewConfig(%v) = %s, %v; want a VALIDATION_ERROR on config", tc.in, c, err)
+				}
+				if strings.Contains(err.Error(), "secret-token") {
+					t.Errorf("the error quotes the config: %v", err)
 				}
 				return
 			}
@@ -45,6 +57,14 @@ func TestNewConfig(t *testing.T) {
 			}
 		})
 	}
+}
+
+// leakyMarshaler fails with an error that quotes a credential, as a
+// careless MarshalJSON may.
+type leakyMarshaler struct{}
+
+func (leakyMarshaler) MarshalJSON() ([]byte, error) {
+	return nil, errors.New("cannot encode header secret-token")
 }
 
 func TestConfigAccessors(t *testing.T) {
