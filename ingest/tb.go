@@ -159,8 +159,12 @@ func (t *TBRecorder) Record(tb TB, res Result) {
 	}
 }
 
-// Close closes the spool file; later Records open a new one.
+// Close closes the spool file; later Records open a new one. Closing a
+// nil TBRecorder does nothing.
 func (t *TBRecorder) Close() error {
+	if t == nil {
+		return nil
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.sp == nil {

@@ -92,6 +92,9 @@ func TestZeroTBRecorderRecordFailsTheTest(t *testing.T) {
 		if len(tb.errors) != 1 || !strings.Contains(tb.errors[0], "unconfigured recorder") {
 			t.Errorf("Record of %v reported %q; want one unconfigured recorder error", rec, tb.errors)
 		}
+		if err := rec.Close(); err != nil { // a deferred Close of a nil recorder must not panic either
+			t.Errorf("Close of %v = %v; want nil (nothing to close)", rec, err)
+		}
 	}
 }
 

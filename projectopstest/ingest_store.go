@@ -160,18 +160,7 @@ func ingestUploadURL(s *Server, w http.ResponseWriter, r *http.Request, a actor)
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	token := hex.EncodeToString(b[:])
-	s.mu.Lock()
-	projectID, herr := s.st.ingestProject(a, r.PathValue("projectId"))
-	if herr == nil {
-		s.st.sweepIngestLocked()
-		st := &s.st.ingest
-		if st.uploads == nil {
-			st.uploads = map[string]*uploadRec{}
-		}
-		st.uploads[token] = &uploadRec{projectID: projectID, expires: s.now().Add(UploadURLTTL)}
-	}
-	s.mu.Unlock()
-	if herr != nil {
+	if herr := s.mintUpload(a, r.PathValue("projectId"), token); herr != nil {
 		return herr
 	}
 	edge.WriteJSON(w, http.StatusOK, ingest.UploadURL{OK: true, UploadURL: requestBase(r) + uploadPath + token})
@@ -193,24 +182,54 @@ func ingestUpload(s *Server, w http.ResponseWriter, r *http.Request, _ actor) *e
 	} else if err != nil {
 		herr = edge.Validation("", "Could not read request body")
 	}
-	var id string
+	id, herr := s.storeUpload(up, r.Header.Get("Content-Type"), data, herr)
+	if herr != nil {
+		return herr
+	}
+	edge.WriteJSON(w, http.StatusOK, ingest.Upload{StorageID: id})
+	return nil
+}
+
+// mintUpload records a minted upload URL for the path's project. Server.mu
+// is unlocked in a defer, as op.locked does, so that a panic here
+// (recovered by net/http) cannot leave every later request waiting on it.
+func (s *Server) mintUpload(a actor, project, token string) *edge.Error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	projectID, herr := s.st.ingestProject(a, project)
+	if herr != nil {
+		return herr
+	}
+	s.st.sweepIngestLocked()
+	st := &s.st.ingest
+	if st.uploads == nil {
+		st.uploads = map[string]*uploadRec{}
+	}
+	st.uploads[token] = &uploadRec{projectID: projectID, expires: s.now().Add(UploadURLTTL)}
+	return nil
+}
+
+// storeUpload keeps data as the artifact of the claimed URL up and returns
+// its id; when reading the body failed (readErr), or no id can be made,
+// the URL is left usable again. Server.mu is unlocked in a defer, as in
+// mintUpload.
+func (s *Server) storeUpload(up *uploadRec, contentType string, data []byte, readErr *edge.Error) (string, *edge.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	herr := readErr
+	var id string
 	if herr == nil {
+		var err error
 		if id, err = s.st.newID("stg", ""); err != nil {
 			herr = edge.Internal()
 		}
 	}
 	if herr != nil {
 		up.used = false // a failed upload leaves the URL usable
-	} else {
-		s.st.sweepIngestLocked()
-		s.st.addArtifact(&artifactRec{id: id, projectID: up.projectID, contentType: r.Header.Get("Content-Type"),
-			data: data, createdAt: s.now()})
+		return "", herr
 	}
-	s.mu.Unlock()
-	if herr != nil {
-		return herr
-	}
-	edge.WriteJSON(w, http.StatusOK, ingest.Upload{StorageID: id})
-	return nil
+	s.st.sweepIngestLocked()
+	s.st.addArtifact(&artifactRec{id: id, projectID: up.projectID, contentType: contentType,
+		data: data, createdAt: s.now()})
+	return id, nil
 }

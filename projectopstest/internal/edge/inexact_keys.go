@@ -9,7 +9,10 @@ import "reflect"
 // schemas read keys exactly: a key differing in case from a modelled one
 // is unknown to them, stripped, or kept through a passthrough object and
 // never read (an assertion's "NEEDLE" does not set its needle), or
-// refused where the object is strict, which the contract already did. So
+// refused where the object is strict. The contract closes what the
+// reference closes (the run and suite bodies, matchOptions); the service
+// has since made test steps strict too, which the reference still leaves
+// open, and the double follows the reference there. So
 // at every depth such a key must not reach the decoder, which would bind
 // it onto the modelled field.
 func inexactKeys(v any, t reflect.Type, top, drop bool) bool {
