@@ -28,7 +28,7 @@ func inFlightRuns(t *testing.T, f *evalFix) int {
 		var runs listPage
 		tg.call(t, "GET", fmt.Sprintf("%s/eval-suites/%s/runs?limit=100", p, su["id"]), f.ws.APIKey, nil).decode(t, &runs)
 		for _, r := range runs.Items {
-			if !terminalStatus(r["status"]) {
+			if st, _ := r["status"].(string); !evals.Status(st).Terminal() {
 				n++
 			}
 		}

@@ -120,13 +120,3 @@ func oneTestRun(serverID, suite string) map[string]any {
 		"title": "t", "model": "openai/gpt-4o-mini",
 		"steps": []any{map[string]any{"id": "p", "kind": "prompt", "prompt": "Use the echo tool with message=x"}}}}}
 }
-
-// terminalStatus reports whether a run status is terminal for cancel
-// (api-spec.md §3).
-func terminalStatus(s any) bool {
-	switch s {
-	case "completed", "failed", "cancelled", "timed_out":
-		return true
-	}
-	return false
-}

@@ -43,10 +43,11 @@ func TestConcurrentIngestStartAndIterations(t *testing.T) {
 	srv := projectopstest.NewTestServer(t, noLimit)
 	ws := srv.Default()
 	tg, p := inproc(srv), "/projects/"+ws.ProjectID+"/eval-ingest"
-	var runID string
+	var runID, ext string
 	for round := range 4 { // repeated: one race can miss a split check and store
+		ext = fmt.Sprint("ext-", round)
 		rs := fanOut(20, func(int) reply {
-			return tg.send("POST", p+"/runs/start", ws.APIKey, startBody(fmt.Sprint("ext-", round)), nil)
+			return tg.send("POST", p+"/runs/start", ws.APIKey, startBody(ext), nil)
 		})
 		runID = wantOneRunID(t, fmt.Sprint("round ", round, " runs/start"), rs)
 		fresh := 0
@@ -84,13 +85,20 @@ func TestConcurrentIngestStartAndIterations(t *testing.T) {
 	if maxTotal != distinct {
 		t.Errorf("largest total %d, want %d", maxTotal, distinct)
 	}
-	fanOut(6, func(i int) reply {
+	rs = fanOut(6, func(i int) reply {
 		if i == 0 {
-			return tg.send("POST", p+"/runs/finalize", ws.APIKey, fmt.Sprintf(`{"runId":%q,"externalRunId":"ext-3"}`, runID), nil)
+			return tg.send("POST", p+"/runs/finalize", ws.APIKey, fmt.Sprintf(`{"runId":%q,"externalRunId":%q}`, runID, ext), nil)
 		}
 		return tg.send("POST", p+"/runs/iterations", ws.APIKey,
 			fmt.Sprintf(`{"runId":%q,"results":[{"caseTitle":"c1","passed":true,"externalIterationId":"it-1"}]}`, runID), nil)
 	})
+	// The finalize succeeds; a repeat of a stored iteration is skipped
+	// before the finalize (200) or refused after it (409 CONFLICT).
+	for i, r := range rs {
+		if ok := r.status == 200 || i > 0 && r.status == 409; !ok {
+			t.Errorf("finalize race, request %d: %v", i, r)
+		}
+	}
 	var iters listPage
 	tg.call(t, "GET", "/projects/"+ws.ProjectID+"/eval-runs/"+runID+"/iterations?limit=100", ws.APIKey, nil).decode(t, &iters)
 	if len(iters.Items) != distinct {
@@ -116,10 +124,11 @@ func TestConcurrentIngestReportVsStart(t *testing.T) {
 			return tg.send("POST", p+"/runs/start", ws.APIKey, startBody(ext), nil)
 		})
 		ids := map[string]bool{}
-		for _, r := range rs {
-			if id := r.field("runId"); r.status/100 == 2 && id != "" {
-				ids[id] = true
+		for i, r := range rs {
+			if r.status != 200 {
+				t.Fatalf("round %d, request %d: %v; want 200 (report and runs/start both reuse the run)", round, i, r)
 			}
+			ids[r.field("runId")] = true
 		}
 		if n := len(srv.IngestedRuns("")); n != round+1 || len(ids) != 1 {
 			t.Fatalf("round %d: %d runs stored, %d ids answered, want %d and 1 (answers: %v)", round, n, len(ids), round+1, rs)
