@@ -122,7 +122,9 @@ func unencodable(res *Result, title string, err error) error {
 	} else if f, ferr := firstUnencodable("advancedConfig", res.AdvancedConfig); f != "" {
 		field, err = f, ferr
 	}
-	return apierr.Invalid(field, fmt.Sprintf("result %q: %s cannot be encoded as JSON (%v)", title, field, err))
+	// The encoder's own text may quote the value (a failing MarshalJSON's
+	// message can hold a header or a token): name only the failing type.
+	return apierr.Invalid(field, fmt.Sprintf("result %q: %s cannot be encoded as JSON", title, field)+apierr.EncodeFailure(err))
 }
 
 // firstUnencodable names the first value of m, by key order, that

@@ -2,6 +2,8 @@ package ingest_test
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"strings"
@@ -66,6 +68,34 @@ func TestRecordRefusesUnencodableMetadata(t *testing.T) {
 		t.Fatalf("Close = %+v, %v", out, err)
 	}
 	wantRows(t, f.srv, out.Run.RunID, ok)
+}
+
+// leakyMarshaler fails to encode with an error that quotes a secret, as a
+// value holding a credential may.
+type leakyMarshaler struct{}
+
+func (leakyMarshaler) MarshalJSON() ([]byte, error) {
+	return nil, errors.New("cannot encode header secret-token")
+}
+
+// Record's refusal of a metadata value whose MarshalJSON fails names the
+// key and the failing type, never the marshaler's own text, which may
+// quote a credential (as hosts.NewConfig's does not).
+func TestRecordUnencodableMetadataHidesMarshalerText(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	rep, err := ingest.NewReporter(f.c.Ingest, ingest.ReporterOptions{NoSpool: true, Run: ingest.RunParams{SuiteName: "s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = rep.Record(t.Context(), ingest.Result{CaseTitle: "c", Metadata: map[string]any{"h": leakyMarshaler{}}})
+	e := wantCode(t, err, projectops.CodeValidation, "metadata.h")
+	if strings.Contains(err.Error(), "secret-token") || strings.Contains(fmt.Sprintf("%+v", err), "secret-token") {
+		t.Errorf("the error echoes the marshaler's text: %v", err)
+	}
+	if !strings.Contains(e.Message, "leakyMarshaler failed to marshal") {
+		t.Errorf("message = %q, want the failing type named", e.Message)
+	}
 }
 
 // A Jest test whose name is blank is sent as "(unnamed test)", not refused.
