@@ -302,9 +302,12 @@ func TestNotesNameArtifact(t *testing.T) {
 	clk := newFakeClock()
 	f := newIngestFixture(t, projectopstest.WithMaxRuns(1), projectopstest.WithClock(clk.Now))
 	a, b := f.upload(t, "<testsuites/>"), f.upload(t, "<testsuites/>")
+	other := must[string](t)(f.srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.srv.Default().OrganizationID, Name: "Other"}))
+	elsewhere := ingestFixture{srv: f.srv, tg: f.tg, key: f.key, base: "/projects/" + other + "/eval-ingest"}
+	o := elsewhere.upload(t, "<testsuites/>")
 	res := `{"caseTitle":"c","passed":true}`
 	f.tg.call(t, "POST", f.base+"/report", f.key,
-		`{"suiteName":"s","externalRunId":"r1","notes":"ci run\njunit artifact: `+a+`; stg_nope","results":[`+res+`]}`).decode(t, &struct{}{})
+		`{"suiteName":"s","externalRunId":"r1","notes":"ci run\njunit artifact: `+a+`; stg_nope; other: `+o+`","results":[`+res+`]}`).decode(t, &struct{}{})
 	clk.Advance(projectopstest.ArtifactTTL)
 	if _, _, ok := f.srv.Artifact(a); !ok {
 		t.Error("an artifact a stored run's notes name lapsed")
@@ -312,8 +315,40 @@ func TestNotesNameArtifact(t *testing.T) {
 	if _, _, ok := f.srv.Artifact(b); ok {
 		t.Error("an artifact nothing names outlived ArtifactTTL")
 	}
+	if _, _, ok := f.srv.Artifact(o); ok {
+		t.Error("another project's artifact, named in a run's notes, outlived ArtifactTTL")
+	}
 	f.tg.call(t, "POST", f.base+"/report", f.key, `{"suiteName":"s","externalRunId":"r2","results":[`+res+`]}`).decode(t, &struct{}{})
 	if _, _, ok := f.srv.Artifact(a); ok {
 		t.Error("an artifact is kept after the run whose notes named it was dropped")
+	}
+}
+
+// TestReusedRunKeepsItsFirstNotes: a report re-sent with the same
+// externalRunId (projectops report --upload re-run: the run is reused)
+// leaves the run's notes as it was created with, so the run keeps the file
+// its first report named, and the file the re-run uploaded, named by no
+// stored run, lapses after ArtifactTTL as any unnamed artifact does.
+func TestReusedRunKeepsItsFirstNotes(t *testing.T) {
+	t.Parallel()
+	clk := newFakeClock()
+	f := newIngestFixture(t, projectopstest.WithMaxRuns(5), projectopstest.WithClock(clk.Now))
+	res := `{"caseTitle":"c","passed":true}`
+	first := f.upload(t, "<testsuites/>")
+	f.tg.call(t, "POST", f.base+"/report", f.key,
+		`{"suiteName":"s","externalRunId":"r1","notes":"junit artifact: `+first+`","results":[`+res+`]}`).decode(t, &struct{}{})
+	again := f.upload(t, "<testsuites/>")
+	f.tg.call(t, "POST", f.base+"/report", f.key,
+		`{"suiteName":"s","externalRunId":"r1","notes":"junit artifact: `+again+`","results":[`+res+`]}`).decode(t, &struct{}{})
+	runs := f.srv.IngestedRuns(f.srv.Default().ProjectID)
+	if len(runs) != 1 || runs[0].Params.Notes != "junit artifact: "+first {
+		t.Fatalf("runs = %+v, want one run whose notes name %s", runs, first)
+	}
+	clk.Advance(projectopstest.ArtifactTTL)
+	if _, _, ok := f.srv.Artifact(first); !ok {
+		t.Error("the file the reused run's notes name lapsed while the run is kept")
+	}
+	if _, _, ok := f.srv.Artifact(again); ok {
+		t.Error("the re-run's upload, named by no stored run, outlived ArtifactTTL")
 	}
 }
