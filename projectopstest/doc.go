@@ -330,6 +330,7 @@
 //     (WithMaxRuns), and under WithMaxRuns one no run names ArtifactTTL (an
 //     hour) after its upload, so a result naming it later is refused as one naming an
 //     unknown blob (400 VALIDATION_ERROR); an upload URL, usable once
-//     until UploadURLTTL, answers 403 when used or expired until a second
-//     UploadURLTTL has passed, then 404 as one never minted (forgotten).
+//     until UploadURLTTL, answers 403 once used or expired, until twice
+//     UploadURLTTL after it was minted, then 404 as one never minted
+//     (forgotten).
 package projectopstest

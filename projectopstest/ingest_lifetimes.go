@@ -12,10 +12,10 @@ import (
 // reported (its report failed, or it gave up). The service's reporter
 // uploads a widget's HTML just before it sends the result naming it, so an
 // hour is ample; an artifact a stored run names (a result's
-// widgetHtmlBlobId, or its id in the run's notes, where projectops report
-// --upload names the raw file) lives as long as the last such run
-// (WithMaxRuns drops it with that run). Without WithMaxRuns the
-// double keeps every artifact, as the service's storage does: a
+// widgetHtmlBlobId, or its id in the notes the run was created with, where
+// projectops report --upload names the raw file) lives as long as the
+// last such run (WithMaxRuns drops it with that run). Without WithMaxRuns
+// the double keeps every artifact, as the service's storage does: a
 // resumed report may name a blob it uploaded long before, and a test's
 // clock may jump hours.
 const ArtifactTTL = time.Hour
@@ -24,10 +24,11 @@ const ArtifactTTL = time.Hour
 // now on and, under WithMaxRuns, the artifacts past ArtifactTTL that no
 // run names. It runs at most once per UploadURLTTL of the server's clock.
 // Each URL record is visited by a few sweeps before it is forgotten, and
-// each unnamed artifact once, when its time is up (artifacts a run names,
-// and every artifact of an unbounded double, are never visited), so a
-// mint or an upload costs O(1) amortized. Answers do not depend on when
-// it runs: liveArtifact releases a lapsed artifact when it is read.
+// each upload to a double bounded by WithMaxRuns once, at its ArtifactTTL,
+// whether a run names it by then or not (released only if none does; an
+// unbounded double queues none), so a mint or an upload costs O(1)
+// amortized. Answers do not depend on when it runs: liveArtifact releases
+// a lapsed artifact when it is read.
 // Call with Server.mu held.
 func (st *state) sweepIngestLocked() {
 	now := st.now()

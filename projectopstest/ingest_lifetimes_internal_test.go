@@ -74,12 +74,12 @@ func TestIngestStoreForgetsDeadUploads(t *testing.T) {
 	}
 }
 
-// TestSweepVisitsOnlyUnnamedArtifacts: the sweep's cost does not grow
+// TestSweepQueuesOnlyRecentUploads: the sweep's cost does not grow
 // with the artifacts it can never release. An unbounded double queues no
 // artifact to lapse (none can), and a bounded one queues each upload once
 // and forgets the entry at its ArtifactTTL, named since or not, so the
 // queue holds only the last ArtifactTTL's uploads.
-func TestSweepVisitsOnlyUnnamedArtifacts(t *testing.T) {
+func TestSweepQueuesOnlyRecentUploads(t *testing.T) {
 	for _, bounded := range []bool{false, true} {
 		clk := NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		opts := []Option{WithRateLimit(0, 0), WithClock(clk.Now)}

@@ -23,8 +23,9 @@ const uploadPath = "/eval-ingest-uploads/"
 // UploadURLTTL is how long an upload URL the double mints stays valid. The
 // double serves such a URL itself, under its base URL
 // (…/api/v1/eval-ingest-uploads/<token>), without a key, and accepts one
-// upload to it. A used or expired URL answers 403 for another
-// UploadURLTTL, then 404: the double forgets it, so minting stays bounded.
+// upload to it. Once used or expired it answers 403, until twice
+// UploadURLTTL after it was minted; from then on 404, as an unknown URL:
+// the double forgets it, so minting stays bounded.
 const UploadURLTTL = 5 * time.Minute
 
 // startIngestedRunLocked creates the run named by p.ExternalRunID in the

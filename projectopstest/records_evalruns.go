@@ -42,8 +42,9 @@ type runExternal struct {
 	params     ingest.RunParams
 	configHash string      // evaluationConfigHash as started; a reuse must match it
 	rows       *rows.Store // the received results, compressed
-	// blobs are the artifacts the stored results name (widgetHtmlBlobId),
-	// each counted once in its artifactRec.refs, released with the run.
+	// blobs are the artifacts the run names, through its stored results
+	// (widgetHtmlBlobId) or its notes (by id), each counted once in its
+	// artifactRec.refs, released with the run.
 	blobs map[string]struct{}
 }
 
@@ -57,7 +58,7 @@ type uploadRec struct {
 }
 
 // artifactRec is an uploaded artifact; refs counts the stored runs whose
-// results name it. Under WithMaxRuns, one no run names lapses ArtifactTTL
+// results or notes name it. Under WithMaxRuns, one no run names lapses ArtifactTTL
 // after createdAt.
 type artifactRec struct {
 	id, projectID, contentType string
