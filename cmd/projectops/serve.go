@@ -42,7 +42,7 @@ reads it with one readline while the double runs.`,
 	fl.IntVar(&f.burst, "burst", projectopstest.DefaultRateBurst, "rate-limit burst per API key")
 	fl.DurationVar(&f.buildStep, "build-step-delay", 300*time.Millisecond, "real time each environment build step takes")
 	fl.DurationVar(&f.stepDelay, "step-delay", 0, "real time each eval step and prompt takes (0: as fast as they go)")
-	fl.IntVar(&f.maxRuns, "max-runs", 0, "keep at most `n` eval runs, dropping the oldest finished ones, and release uploaded artifacts no kept run names an hour after upload (0 keeps all)")
+	fl.IntVar(&f.maxRuns, "max-runs", 0, "keep at most `n` eval runs, dropping the oldest finished ones, and release an uploaded artifact once no kept run names it (one never named, an hour after upload) (0 keeps all)")
 	fl.BoolVar(&f.poolSessions, "pool-mcp-sessions", false,
 		"keep each saved server's MCP session across requests (faster; per-session server state then survives, which the service never keeps)")
 	fl.StringArrayVar(&f.origins, "allow-origin", nil,
