@@ -131,8 +131,8 @@ func NewTBRecorder(opt TBOptions) *TBRecorder {
 func (t *TBRecorder) Record(tb TB, res Result) {
 	tb.Helper()
 	if t == nil || t.opt == nil {
-		// A mistake in the test's code, not a reporting outage: only
-		// logged, go test would hide it for a passing test.
+		// A mistake in the test's code, not a reporting outage: it fails
+		// the test, since a log line go test would hide for a passing one.
 		tb.Errorf("projectops: recording the result: %v",
 			apierr.Invalid("recorder", "unconfigured recorder: build it with ingest.NewTBRecorder"))
 		return
