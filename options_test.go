@@ -207,6 +207,7 @@ func TestBadEnvironment(t *testing.T) {
 		{"base URL without scheme", "", "api.example.test/SECRET123", option.EnvBaseURL},
 		{"key in the base URL variable", "", optKey, option.EnvBaseURL},
 		{"base URL with credentials", "", "https://u:SECRET123@api.example.test/api/v1", option.EnvBaseURL},
+		{"base URL with a trailing space", "", "http://api.example.test/SECRET123 ", option.EnvBaseURL},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

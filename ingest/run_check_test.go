@@ -35,7 +35,13 @@ func TestRunParamsRefusedBeforeSending(t *testing.T) {
 	long := ok
 	long.ExternalRunID = strings.Repeat("é", 257)
 	_, err := f.c.Ingest.StartRun(t.Context(), f.ws.ProjectID, long)
-	wantCode(t, err, projectops.CodeValidation, "externalRunId")
+	if e := wantCode(t, err, projectops.CodeValidation, "externalRunId"); e.StatusCode != 0 {
+		t.Errorf("StartRun with a 257-character id: answered by the service: %v", err)
+	}
+	_, err = f.c.Ingest.Report(t.Context(), f.ws.ProjectID, ingest.ReportParams{RunParams: long})
+	if e := wantCode(t, err, projectops.CodeValidation, "externalRunId"); e.StatusCode != 0 {
+		t.Errorf("Report with a 257-character id: answered by the service: %v", err)
+	}
 	if n := len(f.srv.Requests()); n != 0 {
 		t.Errorf("%d requests sent for refused runs", n)
 	}
