@@ -34,9 +34,13 @@ func replaceEncoded(w *encodedWalk, s string, e *encodedValue, repl string, whol
 		return s
 	}
 	w.start(e)
+	var edges *tokenEdges
+	if whole {
+		edges = &tokenEdges{}
+	}
 	var b strings.Builder
 	last := 0
-	for p, end := w.next(s, 0, whole); p >= 0; p, end = w.next(s, end, whole) {
+	for p, end := w.next(s, 0, edges); p >= 0; p, end = w.next(s, end, edges) {
 		if b.Len() == 0 {
 			b.Grow(len(s))
 		}

@@ -1,5 +1,7 @@
 package wire
 
+import "sort"
+
 // wholeToken reports whether s[i:j] is not part of a longer run of ASCII
 // letters and digits: at each end, either the match's own byte or its
 // neighbour outside is no ASCII letter or digit. Unlike a regexp's \b,
@@ -58,4 +60,30 @@ func escapedEdgeBefore(s string, i int) bool {
 
 func isWordByte(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// tokenEdges judges a short value's match as a whole token (tokenAt),
+// counting a neighbour that lies inside another value's match as an edge:
+// that neighbour is replaced too, so the value ends up next to a marker
+// ("abcdefghijklPIN9" gives "[REDACTED][REDACTED]", as replacing the long
+// value first did). others is the other values' matches, ordered by start
+// (sortedMatches), each with its reach.
+type tokenEdges struct{ others []match }
+
+// startsAt is tokenStartsAt, or the byte before i inside another match.
+func (t *tokenEdges) startsAt(s string, i int, first byte) bool {
+	return tokenStartsAt(s, i, first) || t.covers(i-1)
+}
+
+// endsAt is tokenEndsAt, or the byte at j inside another match.
+func (t *tokenEdges) endsAt(s string, j int, last byte) bool {
+	return tokenEndsAt(s, j, last) || t.covers(j)
+}
+
+// covers reports whether position i lies inside one of the others: the
+// last of them to start at or before i reaches past it (reach is the
+// furthest end of a match up to there).
+func (t *tokenEdges) covers(i int) bool {
+	k := sort.Search(len(t.others), func(k int) bool { return t.others[k].from > i })
+	return k > 0 && t.others[k-1].reach > i
 }

@@ -62,3 +62,35 @@ func TestShortValueNextToNonASCIIIsTakenOut(t *testing.T) {
 		}
 	}
 }
+
+// A short secret glued to a longer one, or to a value of another group
+// (the API key), is taken out: a neighbour inside another value's match
+// is a token edge, as it was when the longer one was replaced first. A
+// short one inside a longer word is still left.
+func TestShortSecretNextToAnotherMatch(t *testing.T) {
+	long, short := "abcdefghijkl", "PIN9"
+	scrub := SecretScrubber(long, short)
+	for in, want := range map[string]string{
+		"token=" + long + short:        "token=[REDACTED][REDACTED]",
+		"token=" + short + long:        "token=[REDACTED][REDACTED]",
+		"token=abcdefghijk%6C" + short: "token=[REDACTED][REDACTED]", // the long one escaped
+		"token=" + long + short + "x":  "token=[REDACTED]PIN9x",
+		"token=x" + short + " " + long: "token=xPIN9 [REDACTED]",
+		"token=" + long + "-" + short:  "token=[REDACTED]-[REDACTED]",
+	} {
+		if got := scrub(in); got != want {
+			t.Errorf("scrub(%q) = %q, want %q", in, got, want)
+		}
+	}
+	sc := NewScrubber(ScrubValues{Marker: "sk_***", Rule: AsWritten, Values: []string{"sk_live_KEY"}},
+		ScrubValues{Marker: "[R]", Rule: RequestSecret, Values: []string{"PIN9", "PIN12"}})
+	for in, want := range map[string]string{
+		"id sk_live_KEYPIN9":          "id sk_***[R]",
+		"id sk_live_KEYPIN9 x%2F":     "id sk_***[R] x%2F", // the encoded walk's whole-token test
+		"id sk_live_KEYPIN12%2FPIN9y": "id sk_***[R]%2FPIN9y",
+	} {
+		if got := sc.Scrub(in); got != want {
+			t.Errorf("Scrub(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

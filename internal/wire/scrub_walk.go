@@ -83,8 +83,8 @@ func (w *encodedWalk) start(e *encodedValue) {
 }
 
 // next is the leftmost match at or after from, and its furthest end, or
-// -1, -1. With whole, a match must stand as a whole token (tokenAt).
-func (w *encodedWalk) next(s string, from int, whole bool) (int, int) {
+// -1, -1. With edges, a match must stand as a whole token (tokenEdges).
+func (w *encodedWalk) next(s string, from int, edges *tokenEdges) (int, int) {
 	v := w.e.v
 	w.best, w.bestEnd = -1, -1
 	for q := from; q <= len(s); q++ {
@@ -96,8 +96,8 @@ func (w *encodedWalk) next(s string, from int, whole bool) (int, int) {
 				return -1, -1
 			}
 		}
-		if w.best < 0 && q < len(s) && mayStart(s[q], v[0]) && (!whole || tokenStartsAt(s, q, v[0])) {
-			w.expand(s, 0, q, q, whole)
+		if w.best < 0 && q < len(s) && mayStart(s[q], v[0]) && (edges == nil || edges.startsAt(s, q, v[0])) {
+			w.expand(s, 0, q, q, edges)
 		}
 		if w.n == 0 {
 			continue
@@ -113,7 +113,7 @@ func (w *encodedWalk) next(s string, from int, whole bool) (int, int) {
 			p := q - int(w.back[k]) + 1
 			w.back[k] = 0
 			if w.best < 0 || p <= w.best { // a start right of a match has lost
-				w.expand(s, int(i), q, p, whole)
+				w.expand(s, int(i), q, p, edges)
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func mayStart(c, first byte) bool {
 
 // expand walks character i of the value from state (i, q), reached from
 // start p: each end of its spellings is state (i+1, end), or a match.
-func (w *encodedWalk) expand(s string, i, q, p int, whole bool) {
+func (w *encodedWalk) expand(s string, i, q, p int, edges *tokenEdges) {
 	w.expanded++
 	e := w.e
 	ends := w.ends(s, i, q)
@@ -152,7 +152,7 @@ func (w *encodedWalk) expand(s string, i, q, p int, whole bool) {
 	}
 	for off := range ends.all() {
 		end := q + off
-		if whole && !tokenEndsAt(s, end, e.v[len(e.v)-1]) {
+		if edges != nil && !edges.endsAt(s, end, e.v[len(e.v)-1]) {
 			continue
 		}
 		switch {

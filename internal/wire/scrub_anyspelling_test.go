@@ -5,13 +5,23 @@ import (
 	"testing"
 )
 
-// ValueScrubber takes a value of minScrubbed bytes or more out in any
-// spelling (mixed-case and part escapes, another encoder's JSON, two
+// anySpelling is the Scrub of a Scrubber of values by the AnySpelling
+// rule (a credential header's), with marker; nil when none is kept.
+func anySpelling(marker string, values ...string) func(string) string {
+	sc := NewScrubber(ScrubValues{Marker: marker, Rule: AnySpelling, Values: values})
+	if sc == nil {
+		return nil
+	}
+	return sc.Scrub
+}
+
+// The AnySpelling rule takes a value of minScrubbed bytes or more out in
+// any spelling (mixed-case and part escapes, another encoder's JSON, two
 // layers), leaves a shorter one and text without a value as they are,
-// and is nil when no value is long enough.
-func TestValueScrubber(t *testing.T) {
+// and keeps no value (a nil Scrubber) when none is long enough.
+func TestAnySpelling(t *testing.T) {
 	const v = "ZZSECRET/12@34~56+78=ab"
-	scrub := ValueScrubber("REDACTED", v, "short12")
+	scrub := anySpelling("REDACTED", v, "short12")
 	for _, spelt := range []string{
 		v,
 		"ZZSECRET%2f12%4034~56%2B78%3Dab",   // mixed-case hex
@@ -30,8 +40,8 @@ func TestValueScrubber(t *testing.T) {
 			t.Errorf("scrub(%q) = %q, want it as written", keep, got)
 		}
 	}
-	if ValueScrubber("REDACTED", "short12", "") != nil {
-		t.Error("ValueScrubber of values all under minScrubbed bytes is not nil")
+	if anySpelling("REDACTED", "short12", "") != nil {
+		t.Error("a Scrubber of AnySpelling values all under minScrubbed bytes is not nil")
 	}
 }
 
@@ -39,7 +49,7 @@ func TestValueScrubber(t *testing.T) {
 // replaced: a value found as written inside another's escaped spelling,
 // longer or shorter than it, hides none of that spelling, and a value
 // that begins another leaves no tail.
-func TestValueScrubberUnionOfMatches(t *testing.T) {
+func TestAnySpellingUnionOfMatches(t *testing.T) {
 	const long = "ZZSECRET/1234" // escaped: ZZSECRET%2f1234
 	for _, c := range []struct{ name, other, in, want string }{
 		{"longer value inside the escaped spelling", "ZZSECRET%2f123", "x ZZSECRET%2f1234 y", "x REDACTED y"},
@@ -49,7 +59,7 @@ func TestValueScrubberUnionOfMatches(t *testing.T) {
 		{"two values side by side", "OTHERSECRET", "x ZZSECRET/1234OTHERSECRET y", "x REDACTEDREDACTED y"},
 	} {
 		for _, order := range [][]string{{long, c.other}, {c.other, long}} {
-			if got := ValueScrubber("REDACTED", order...)(c.in); got != c.want {
+			if got := anySpelling("REDACTED", order...)(c.in); got != c.want {
 				t.Errorf("%s, values %q: scrub(%q) = %q, want %q", c.name, order, c.in, got, c.want)
 			}
 		}
@@ -58,8 +68,8 @@ func TestValueScrubberUnionOfMatches(t *testing.T) {
 
 // A value with a space is taken out when QueryEscape writes it as '+', in
 // text with no other escape.
-func TestValueScrubberSpaceAsPlus(t *testing.T) {
-	scrub := ValueScrubber("REDACTED", "two words here")
+func TestAnySpellingSpaceAsPlus(t *testing.T) {
+	scrub := anySpelling("REDACTED", "two words here")
 	if got := scrub("q=two+words+here"); got != "q=REDACTED" {
 		t.Errorf("got %q", got)
 	}
@@ -68,9 +78,9 @@ func TestValueScrubberSpaceAsPlus(t *testing.T) {
 // Text without an escape and without a value costs no allocation: error
 // text is cleaned on every error a client with a credential header meets.
 // (Escaped text takes a pooled walk, which the race detector's sync.Pool
-// drops at random: BenchmarkValueScrubber measures it.)
-func TestValueScrubberPlainTextAllocatesNothing(t *testing.T) {
-	scrub := ValueScrubber("REDACTED", "ZZSECRET/1234", "another-secret-value")
+// drops at random: BenchmarkAnySpelling measures it.)
+func TestAnySpellingPlainTextAllocatesNothing(t *testing.T) {
+	scrub := anySpelling("REDACTED", "ZZSECRET/1234", "another-secret-value")
 	const s = "upstream refused the request for tool launch"
 	if n := testing.AllocsPerRun(100, func() { _ = scrub(s) }); n != 0 {
 		t.Errorf("scrub(%q) allocates %v times, want 0", s, n)

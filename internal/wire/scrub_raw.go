@@ -1,0 +1,140 @@
+package wire
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// ScrubRaw is s, a raw JSON body, with the matches of the Raw groups'
+// values replaced, each with the part of any other value's match that
+// overlaps it inside the same JSON string (so that none of the other
+// value is left behind there); other values' matches stay, for a later
+// Scrub of the decoded text. Valid JSON stays valid JSON, and no other
+// value rewrites a string the Raw values' matches do not touch: a
+// replacement never takes in a string's quote or part of an escape. A
+// Raw value's own match that breaks the body (one spanning a quote) is
+// not made safe that way: then only the Raw values' matches are replaced
+// and, should that not be JSON either, s is given back as it is (its
+// decoded text is cleaned of every value anyway).
+func (sc *Scrubber) ScrubRaw(s string) string {
+	if sc == nil {
+		return s
+	}
+	out := sc.replaceRaw(s, true)
+	if out == s || json.Valid([]byte(out)) || !json.Valid([]byte(s)) {
+		return out
+	}
+	if out = sc.replaceRaw(s, false); json.Valid([]byte(out)) {
+		return out
+	}
+	return s
+}
+
+// span is a stretch of text to replace, s[from:to], under the marker of
+// the value at index val; from -1 for none.
+type span struct{ from, to, val int }
+
+// replaceRaw is ScrubRaw's replacement: with extend, a Raw match takes in
+// what overlaps it of other values' matches where jsonSafeSpan allows.
+func (sc *Scrubber) replaceRaw(s string, extend bool) string {
+	var buf [8]match // room for the common case without allocating
+	ms, _ := sc.sortedMatches(s, buf[:0])
+	var b strings.Builder
+	last := 0
+	emit := func(c span) {
+		if last == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[last:c.from])
+		b.WriteString(sc.vals[c.val].marker)
+		last = c.to
+	}
+	cur := span{from: -1}  // the span being built from Raw matches
+	pend := span{from: -1} // other values' matches since, as one stretch
+	for _, m := range ms {
+		if !sc.vals[m.val].raw {
+			switch {
+			case cur.from >= 0 && m.from < cur.to:
+				if extend && m.to > cur.to && jsonSafeSpan(s, cur.to, m.to) {
+					cur.to = m.to
+				}
+			case pend.from >= 0 && m.from < pend.to:
+				pend.to = max(pend.to, m.to)
+			default:
+				pend = span{m.from, m.to, m.val}
+			}
+			continue
+		}
+		if cur.from >= 0 && m.from < cur.to {
+			cur.to = max(cur.to, m.to)
+			continue
+		}
+		if cur.from >= 0 {
+			emit(cur)
+		}
+		cur = span{m.from, m.to, m.val}
+		if extend && pend.from >= 0 && pend.from < m.from && pend.to > m.from && jsonSafeSpan(s, pend.from, m.from) {
+			cur.from, cur.val = pend.from, pend.val
+			if pend.to > cur.to && jsonSafeSpan(s, cur.to, pend.to) {
+				cur.to = pend.to
+			}
+		}
+		pend = span{from: -1}
+	}
+	if cur.from < 0 {
+		return s
+	}
+	emit(cur)
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// jsonSafeSpan reports whether s[a:b], next to a stretch of a JSON string,
+// may be replaced with it: it starts and ends at no escape's middle and
+// holds no quote but an escaped one, so it lies in the same string.
+func jsonSafeSpan(s string, a, b int) bool {
+	if midEscape(s, a) {
+		return false
+	}
+	for i := a; i < b; i++ {
+		switch s[i] {
+		case '"':
+			return false
+		case '\\':
+			n := 2
+			if i+1 < len(s) && s[i+1] == 'u' {
+				n = 6
+			}
+			if i+n > b {
+				return false
+			}
+			i += n - 1
+		}
+	}
+	return true
+}
+
+// midEscape reports whether position i of s, inside a JSON string, falls
+// inside an escape that starts before it. The nearest '\' before i within
+// an escape's length decides: it starts an escape when the run of '\' it
+// ends is odd (an even one ends a "\\" pair).
+func midEscape(s string, i int) bool {
+	for k := 1; k <= 5 && i-k >= 0; k++ {
+		if s[i-k] != '\\' {
+			continue
+		}
+		run := 1
+		for j := i - k - 1; j >= 0 && s[j] == '\\'; j-- {
+			run++
+		}
+		if run%2 == 0 {
+			return false
+		}
+		n := 2
+		if i-k+1 < len(s) && s[i-k+1] == 'u' {
+			n = 6
+		}
+		return i-k+n > i
+	}
+	return false
+}

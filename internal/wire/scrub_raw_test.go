@@ -1,0 +1,88 @@
+package wire
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// rawScrubber is the scrubber ScrubRaw's tests use: a key, Raw, and
+// credential header values, found in any spelling but not Raw.
+func rawScrubber(key string, headers ...string) *Scrubber {
+	return NewScrubber(
+		ScrubValues{Marker: "sk_***", Rule: AsWritten, Values: []string{key}, Raw: true},
+		ScrubValues{Marker: "REDACTED", Rule: AnySpelling, Values: headers},
+	)
+}
+
+// ScrubRaw replaces only the Raw values' matches, each with every match
+// overlapping it in the same JSON string, and leaves the others for a
+// later Scrub.
+func TestScrubberScrubRaw(t *testing.T) {
+	sc := rawScrubber("sk_live_KEY", "tok/sk_live_KEY", "other/secret")
+	const in = `{"a":"tok%2Fsk_live_KEY","b":"other%2Fsecret","c":"sk_live_KEY","d":"sk_live_KEY/tok\/sk_live_KEY"}`
+	const want = `{"a":"REDACTED","b":"other%2Fsecret","c":"sk_***","d":"sk_***/REDACTED"}`
+	if got := sc.ScrubRaw(in); got != want {
+		t.Errorf("ScrubRaw(%q) = %q, want %q", in, got, want)
+	}
+}
+
+// A valid JSON body stays valid, its code and details keys as they were:
+// another value's match overlapping the key never takes in a string's
+// quote nor part of an escape (a header value written with quotes, or
+// matched from an escaped quote on); a Raw value's own match that breaks
+// the body leaves the body as it was.
+func TestScrubberScrubRawKeepsJSON(t *testing.T) {
+	const key = "sk_live_KEY12345"
+	for _, c := range []struct {
+		name, header, in, want string
+	}{
+		{"header value with quotes", `"` + key + `"`,
+			`{"code":"VALIDATION_ERROR","details":{"got":"` + key + `"}}`,
+			`{"code":"VALIDATION_ERROR","details":{"got":"sk_***"}}`},
+		{"header value with a quote, JSON-escaped", `"` + key, // its match starts at the escape
+			`{"code":"E","message":"got \"` + key + `\""}`,
+			`{"code":"E","message":"got REDACTED\""}`},
+		{"header value over a quote into the code", key + `","code`,
+			`{"message":"` + key + `","code":"E"}`,
+			`{"message":"sk_***","code":"E"}`},
+		{"header value from an escape's middle", `u0022` + key,
+			`{"message":"\u0022` + key + `"}`,
+			`{"message":"\u0022sk_***"}`},
+		{"header value inside the string", "tok/" + key + "/end",
+			`{"message":"tok\/` + key + `\/end"}`,
+			`{"message":"REDACTED"}`},
+	} {
+		sc := rawScrubber(key, c.header)
+		got := sc.ScrubRaw(c.in)
+		if got != c.want || !json.Valid([]byte(got)) {
+			t.Errorf("%s: ScrubRaw(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
+	}
+	// A Raw value spanning a quote itself: only its matches go, and when
+	// that breaks the body too, the body stays as it was.
+	sc := NewScrubber(ScrubValues{Marker: "X", Rule: AsWritten, Raw: true, Values: []string{`a","b`}})
+	if in, got := `{"k":"a","b":"c"}`, sc.ScrubRaw(`{"k":"a","b":"c"}`); got != in {
+		t.Errorf("ScrubRaw(%q) = %q, want it as it was", in, got)
+	}
+	if in := `{"k":"a","b"`; sc.ScrubRaw(in) != `{"k":"X"` {
+		t.Errorf("ScrubRaw of a body that is no JSON = %q, want the value replaced", sc.ScrubRaw(in))
+	}
+}
+
+// midEscape tells the middle of an escape from its edges, an escaped
+// backslash from one that starts an escape.
+func TestMidEscape(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		i    int
+		want bool
+	}{
+		{`a\nb`, 2, true}, {`a\nb`, 1, false}, {`a\nb`, 3, false},
+		{`a\u0041b`, 3, true}, {`a\u0041b`, 6, true}, {`a\u0041b`, 7, false},
+		{`a\\b`, 3, false}, {`a\\\nb`, 4, true}, {`a\\\nb`, 5, false}, {`a\`, 2, true},
+	} {
+		if got := midEscape(c.s, c.i); got != c.want {
+			t.Errorf("midEscape(%q, %d) = %v, want %v", c.s, c.i, got, c.want)
+		}
+	}
+}
