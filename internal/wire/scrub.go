@@ -120,14 +120,14 @@ const minTokenScrubbed = 4
 // another's escaped spelling hides none of it.
 func SecretScrubber(values ...string) func(string) string {
 	sc := NewScrubber(ScrubValues{Marker: "[REDACTED]", Rule: RequestSecret, Values: values})
-	return func(s string) string { return SecretFields(sc.Scrub(s)) }
+	return func(s string) string { return RedactSecretParams(SecretFields(sc.Scrub(s))) }
 }
 
-// SecretFields is what SecretScrubber does after the values: the OAuth
-// credentials named by their field (CredFields) and any tunnel URL's ?k=
-// secret replaced, for a caller that takes the values out itself, with
-// others, through a Scrubber.
-func SecretFields(s string) string { return RedactSecretParams(CredFields(s, "[REDACTED]")) }
+// SecretFields is the OAuth credentials named by their field (CredFields)
+// replaced, what SecretScrubber does after the values but for the tunnel
+// URLs' ?k= secrets: for a request's Scrub, run by a transport that takes
+// the values and those secrets out itself (RedactSecretParams, once).
+func SecretFields(s string) string { return CredFields(s, "[REDACTED]") }
 
 // encodedValue is a value for the encoded pass (replaceEncoded): its
 // characters and, for one taken out under two layers, their first-layer

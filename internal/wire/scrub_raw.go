@@ -38,7 +38,7 @@ type span struct{ from, to, val int }
 // what overlaps it of other values' matches where jsonSafeSpan allows.
 func (sc *Scrubber) replaceRaw(s string, extend bool) string {
 	var buf [8]match // room for the common case without allocating
-	ms, _ := sc.sortedMatches(s, buf[:0])
+	ms, _ := sc.sortedMatches(s, buf[:0], false)
 	var b strings.Builder
 	last := 0
 	emit := func(c span) {

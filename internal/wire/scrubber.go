@@ -34,6 +34,10 @@ type ScrubValues struct {
 	// it is (a JSON body, which another value's match could break by
 	// spanning a quote or splitting an escape).
 	Raw bool
+	// TextOnly marks values Scrub takes out and ScrubNames leaves: a
+	// credential header's, which may be part of any word, and so would
+	// only corrupt a name (an error's code, a details key) it were found in.
+	TextOnly bool
 }
 
 // Scrubber takes known secret values out of text. Every value's matches
@@ -60,11 +64,12 @@ type Scrubber struct {
 
 // setValue is one value of a Scrubber.
 type setValue struct {
-	v       string
-	marker  string
-	literal bool // AsWritten
-	whole   bool // found only as a whole token: a RequestSecret under minScrubbed bytes
-	raw     bool
+	v        string
+	marker   string
+	literal  bool // AsWritten
+	whole    bool // found only as a whole token: a RequestSecret under minScrubbed bytes
+	raw      bool
+	textOnly bool
 }
 
 // NewScrubber is a Scrubber of groups, nil when no value is kept.
@@ -76,8 +81,9 @@ func NewScrubber(groups ...ScrubValues) *Scrubber {
 // are none; sc itself is left as it is. The values sc holds keep the
 // encoded forms sc made for them. A value found by the same rule as one
 // already held is held once (with the first one's marker, Raw if either
-// is): a key and its escapes are usually the same string, and each copy
-// would be looked for, and its matches ordered, again.
+// is, TextOnly if both are): a key and its escapes are usually the same
+// string, and each copy would be looked for, and its matches ordered,
+// again.
 func (sc *Scrubber) With(groups ...ScrubValues) *Scrubber {
 	n := 0
 	for _, g := range groups {
@@ -102,12 +108,14 @@ func (sc *Scrubber) With(groups ...ScrubValues) *Scrubber {
 				continue
 			}
 			if k := out.index(v, literal); k >= 0 {
-				changed = changed || g.Raw && !out.vals[k].raw
-				out.vals[k].raw = out.vals[k].raw || g.Raw
+				held := &out.vals[k]
+				changed = changed || g.Raw && !held.raw || !g.TextOnly && held.textOnly
+				held.raw = held.raw || g.Raw
+				held.textOnly = held.textOnly && g.TextOnly
 				continue
 			}
 			out.vals = append(out.vals, setValue{v: v, marker: g.Marker, literal: literal,
-				whole: !literal && len(v) < minScrubbed, raw: g.Raw})
+				whole: !literal && len(v) < minScrubbed, raw: g.Raw, textOnly: g.TextOnly})
 			out.spaced = out.spaced || !literal && strings.IndexByte(v, ' ') >= 0
 		}
 	}
@@ -165,12 +173,19 @@ func (sc *Scrubber) encoded() []encodedValue {
 type match struct{ from, to, val, reach int }
 
 // Scrub is s with the union of every value's matches replaced.
-func (sc *Scrubber) Scrub(s string) string {
+func (sc *Scrubber) Scrub(s string) string { return sc.scrub(s, false) }
+
+// ScrubNames is Scrub without the TextOnly values: the union of the other
+// values' matches replaced.
+func (sc *Scrubber) ScrubNames(s string) string { return sc.scrub(s, true) }
+
+// scrub is Scrub, or ScrubNames with names.
+func (sc *Scrubber) scrub(s string, names bool) string {
 	if sc == nil {
 		return s
 	}
 	var buf [8]match // room for the common case without allocating
-	ms, _ := sc.sortedMatches(s, buf[:0])
+	ms, _ := sc.sortedMatches(s, buf[:0], names)
 	if len(ms) == 0 {
 		return s
 	}
@@ -196,8 +211,9 @@ func (sc *Scrubber) Scrub(s string) string {
 // start, the longest first among those that start together, and reports
 // the comparisons ordering them took (for the cost test). The values
 // found as whole tokens come last, the longest first, each judged with
-// the matches found before it (tokenEdges).
-func (sc *Scrubber) sortedMatches(s string, ms []match) ([]match, int) {
+// the matches found before it (tokenEdges). With names, the TextOnly
+// values are left out.
+func (sc *Scrubber) sortedMatches(s string, ms []match, names bool) ([]match, int) {
 	// Every encoded spelling has a '%' or '\' (or a '+' for a space):
 	// in text without them, the common case, only a value as written can
 	// be found, and strings.Index finds it faster than the walk.
@@ -207,6 +223,9 @@ func (sc *Scrubber) sortedMatches(s string, ms []match) ([]match, int) {
 	runs := endBuf[:0] // where each value's matches, left to right, end
 	wholes := false
 	for i := range sc.vals {
+		if names && sc.vals[i].textOnly {
+			continue
+		}
 		if sc.vals[i].whole {
 			wholes = true
 			continue
@@ -220,7 +239,7 @@ func (sc *Scrubber) sortedMatches(s string, ms []match) ([]match, int) {
 	ms, work := mergeRuns(ms, runs)
 	for l := minScrubbed - 1; wholes && l >= minTokenScrubbed; l-- {
 		for i := range sc.vals {
-			if v := &sc.vals[i]; !v.whole || len(v.v) != l {
+			if v := &sc.vals[i]; !v.whole || len(v.v) != l || names && v.textOnly {
 				continue
 			}
 			setReach(ms)

@@ -103,7 +103,7 @@ func TestScrubberManyMatchesLinear(t *testing.T) {
 		ScrubValues{Marker: "R", Rule: AnySpelling, Values: vals[1:]})
 	work := func(n int) int {
 		s := strings.Repeat(strings.Join(vals, " ")+" ", n)
-		ms, work := sc.sortedMatches(s, nil)
+		ms, work := sc.sortedMatches(s, nil, false)
 		if len(ms) != 3*n {
 			t.Fatalf("%d echoes: %d matches, want %d", n, len(ms), 3*n)
 		}
@@ -134,5 +134,39 @@ func TestMergeRuns(t *testing.T) {
 	want := []match{ms[2], ms[0], ms[4], ms[3], ms[5], ms[1], ms[6]}
 	if !slices.Equal(got, want) {
 		t.Errorf("mergeRuns = %v, want %v", got, want)
+	}
+}
+
+// ScrubNames leaves the TextOnly values' matches, and a TextOnly value
+// given again without the flag is a name's value too; Scrub takes out
+// every value, matched together.
+func TestScrubberScrubNames(t *testing.T) {
+	sc := NewScrubber(
+		ScrubValues{Marker: "sk_***", Rule: AsWritten, Values: []string{"sk_live_KEY"}},
+		ScrubValues{Marker: "R", Rule: AnySpelling, TextOnly: true, Values: []string{"tok/sk_live_KEY", "header-value"}},
+	)
+	const in = "tok%2Fsk_live_KEY header-value"
+	if got, want := sc.ScrubNames(in), "tok%2Fsk_*** header-value"; got != want {
+		t.Errorf("ScrubNames(%q) = %q, want %q", in, got, want)
+	}
+	if got, want := sc.Scrub(in), "R R"; got != want {
+		t.Errorf("Scrub(%q) = %q, want %q", in, got, want)
+	}
+	both := sc.With(ScrubValues{Marker: "S", Rule: AnySpelling, Values: []string{"header-value"}})
+	if got, want := both.ScrubNames(in), "tok%2Fsk_*** R"; got != want {
+		t.Errorf("with the value again, not TextOnly: ScrubNames(%q) = %q, want %q", in, got, want)
+	}
+}
+
+// SecretFields takes out the credentials named by their field and leaves
+// a tunnel URL's ?k= to the transport, which takes it out of every text
+// itself (once); SecretScrubber takes out both.
+func TestSecretFieldsLeavesTunnelSecret(t *testing.T) {
+	const in = "accessToken=tok123 at https://t.example/x?k=tunnel-secret-1"
+	if got, want := SecretFields(in), "accessToken=[REDACTED] at https://t.example/x?k=tunnel-secret-1"; got != want {
+		t.Errorf("SecretFields(%q) = %q, want %q", in, got, want)
+	}
+	if got, want := SecretScrubber()(in), "accessToken=[REDACTED] at https://t.example/x?k=REDACTED"; got != want {
+		t.Errorf("SecretScrubber()(%q) = %q, want %q", in, got, want)
 	}
 }
