@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/projectops/projectops-go/option"
@@ -104,5 +105,23 @@ func BenchmarkDoErrorHeader(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkDoErrorKeyEchoes is one POST answered with a 400 envelope whose
+// message (60 KiB, which a server controls) echoes the key thousands of
+// times: what cleaning an error of many matches costs, paid per attempt.
+func BenchmarkDoErrorKeyEchoes(b *testing.B) {
+	msg := strings.Repeat(testKey+" ", (60<<10)/(len(testKey)+1))
+	body := `{"code":"VALIDATION_ERROR","message":"` + msg + `"}`
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusBadRequest, body, nil), nil
+	})
+	tr := New(Config{BaseURL: testBase, APIKey: testKey, HTTPClient: &http.Client{Transport: rt}})
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := tr.Do(b.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write}, &struct{}{}); err == nil {
+			b.Fatal("no error")
+		}
 	}
 }

@@ -110,3 +110,76 @@ func leaked(s, header, key string, secrets []string) bool {
 	}
 	return false
 }
+
+// A 4-7 byte request secret right after the key is taken out with it:
+// the key's match is the secret's token edge, as the key's marker was
+// when the key was replaced first.
+func TestCallShortSecretAfterKey(t *testing.T) {
+	rt := errorQuoting(testKey + "PIN9")
+	tr, _ := newTestTransport(t, rt, func(cfg *Config) { cfg.MaxRetries = 0 })
+	err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write,
+		Secrets: []string{"PIN9"}, Scrub: wire.SecretFields}, &struct{}{})
+	if err == nil || strings.Contains(err.Error(), "PIN9") || !strings.Contains(err.Error(), keyMarker+secretMarker) {
+		t.Errorf("short secret after the key: %v", err)
+	}
+}
+
+// A billing refusal in the legacy form is read from text cleaned of the
+// request's own secrets alone: a credential header's value written with
+// quotes, echoed in the refusal's JSON, no longer breaks that JSON (and
+// loses the billing fields) before it is read; the message shown is
+// still cleaned of it.
+func TestLegacyBillingReadBeforeHeaderValues(t *testing.T) {
+	const hdr = `"proxy-0123456789"`
+	inner := `{"code":"billing_limit_reached","message":"limit for \"proxy-0123456789\"","token":` + hdr +
+		`,"gateKey":"maxEvalIterationsPerMonth","currentValue":5001,"allowedValue":5000}`
+	body, err := json.Marshal(map[string]any{"ok": false, "error": "Uncaught ConvexError: " + inner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusBadRequest, string(body), nil), nil
+	})
+	tr, _ := newTestTransport(t, rt, func(cfg *Config) {
+		cfg.MaxRetries = 0
+		cfg.Header = http.Header{"X-Proxy-Token": {hdr}}
+	})
+	err = tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write, Legacy: true}, &struct{}{})
+	e, ok := errors.AsType[*shared.Error](err)
+	if !ok || e.Code != shared.CodeBillingLimitReached || e.Billing == nil {
+		t.Fatalf("not a billing refusal: %v", err)
+	}
+	if e.Billing.GateKey != "maxEvalIterationsPerMonth" || e.Billing.CurrentValue != 5001 || e.Billing.AllowedValue != 5000 {
+		t.Errorf("billing fields lost: %+v", *e.Billing)
+	}
+	if strings.Contains(e.Message, "proxy-0123456789") || e.Message != "limit for "+headerMarker {
+		t.Errorf("message %q, want the header value replaced", e.Message)
+	}
+}
+
+// Legacy text that is no billing refusal is cleaned of every value at
+// once, credential headers' with the request's secrets, before a line of
+// it is kept: a request secret inside a header value's %2F spelling
+// leaves nothing of either (cleaned of the secret first, the header
+// value's tail stayed).
+func TestLegacyTextCleanedOfEveryValue(t *testing.T) {
+	const secret = "request-secret-123"
+	const hdr = secret + "/tail-of-the-proxy-token"
+	body, err := json.Marshal(map[string]any{"ok": false, "error": "Uncaught Error: bad token " + url.QueryEscape(hdr) + "\n    at x.ts:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusBadRequest, string(body), nil), nil
+	})
+	tr, _ := newTestTransport(t, rt, func(cfg *Config) {
+		cfg.MaxRetries = 0
+		cfg.Header = http.Header{"X-Proxy-Token": {hdr}}
+	})
+	err = tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write,
+		Legacy: true, Secrets: []string{secret}}, &struct{}{})
+	e, ok := errors.AsType[*shared.Error](err)
+	if !ok || e.Message != "Uncaught Error: bad token "+headerMarker {
+		t.Errorf("legacy text: %v", err)
+	}
+}

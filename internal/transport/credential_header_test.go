@@ -314,3 +314,23 @@ func TestCredentialHeaderValueInsideAnothersSpelling(t *testing.T) {
 		t.Errorf("got %v, want the message %q", err, "bad token REDACTED end")
 	}
 }
+
+// A credential header whose value is the key in quotes matches, as
+// written, the key's JSON string in the raw body, quotes and all: the raw
+// body is cleaned of the key without the quotes, so it stays JSON and the
+// envelope (code, details) is kept, its text cleaned of both.
+func TestQuotedKeyHeaderKeepsEnvelope(t *testing.T) {
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		body := `{"code":"VALIDATION_ERROR","message":"bad key","details":{"got":"` + testKey + `"}}`
+		return jsonAnswer(r, http.StatusBadRequest, body, nil), nil
+	})
+	tr, _ := newTestTransport(t, rt, func(cfg *Config) {
+		cfg.MaxRetries = 0
+		cfg.Header = http.Header{"X-Api-Key": {`"` + testKey + `"`}}
+	})
+	err := tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write}, &struct{}{})
+	e, ok := errors.AsType[*shared.Error](err)
+	if !ok || e.Code != shared.CodeValidation || e.Details["got"] != keyMarker {
+		t.Fatalf("envelope lost: %v (%#v)", err, e)
+	}
+}

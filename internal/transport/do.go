@@ -496,11 +496,11 @@ const maxSizedBody = 1 << 20
 
 // decodeError reads a capped error body into *shared.Error. hasRA reports
 // whether a usable Retry-After header was present. The raw body is
-// cleaned of the key and a minted URL (cs.raw); the decoded text a caller
-// reads of every secret of the call (cs.shown), the credential headers'
-// values among them, which never run on the raw JSON (a value with a
-// quote in it would break it); the code, the reason and the details' keys
-// of the request's own secrets only (cs.clean).
+// cleaned of the key and a minted URL (cs.raw), staying JSON; the decoded
+// text a caller reads of every secret of the call (cs.shown), the
+// credential headers' values among them, which never run alone on the raw
+// JSON (a value with a quote in it would break it); the code, the reason
+// and the details' keys of the request's own secrets only (cs.clean).
 func (t *Transport) decodeError(resp *http.Response, req *Request, path string, cs *callScrub) (*shared.Error, bool, error) {
 	defer drainClose(resp.Body)
 	raw, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
@@ -510,7 +510,7 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 	var e *shared.Error
 	b, enveloped := apierr.DecodeBody(raw)
 	if !enveloped && req.Legacy && rerr == nil {
-		e, _ = apierr.Legacy(resp.StatusCode, raw, cs.shown)
+		e = legacyError(resp.StatusCode, raw, cs)
 	}
 	switch {
 	case enveloped:
@@ -548,6 +548,25 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	e.RetryAfter = ra
 	return e, ok, rerr
+}
+
+// legacyError is an error body in the ingest routes' legacy form
+// (apierr.Legacy), or nil. A billing refusal is told, and its JSON read,
+// from text cleaned of the call's own secrets alone: a credential header's
+// value is any text (quotes too), and a match of it could hide the code
+// or break the JSON. Its message and details are cleaned of the header
+// values then; any other text is cleaned of every value at once before
+// apierr.Legacy keeps a line of it.
+func legacyError(status int, raw []byte, cs *callScrub) *shared.Error {
+	e, ok := apierr.Legacy(status, raw, cs.clean)
+	switch {
+	case !ok || !cs.hasHeaders():
+	case e.Billing != nil:
+		apierr.RedactText(e, cs.shown)
+	default:
+		e, _ = apierr.Legacy(status, raw, cs.shown)
+	}
+	return e
 }
 
 // drainClose reads a little of what is left so the connection can be reused.

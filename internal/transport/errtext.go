@@ -39,27 +39,33 @@ func keyScrubber(key string) *wire.Scrubber {
 // value's %2F spelling) and leave the rest of that one in clear. A
 // tunnel URL's ?k= secret and the request's Scrub follow. The scrubbers
 // are built on first use, so a call that succeeds builds none beyond the
-// client's. It lives on Do's stack: the helpers it is passed to keep no
-// pointer to it.
+// client's, and the call's credential headers' values are added only
+// when error text needs them. It lives on Do's stack: the helpers it is
+// passed to keep no pointer to it.
 type callScrub struct {
 	t      *Transport
 	req    *Request
 	target string
 	call   http.Header // the call's own headers (WithHeader on the call)
 
-	plain, all *wire.Scrubber     // without and with the credential headers' values
-	own        []wire.ScrubValues // the request's values, plain's beyond the key's
+	// plain is the client's scrubber with the request's own values, all
+	// plain's with the call's credential header values: each made from
+	// the other, so the values' encoded forms are made once.
+	plain, all *wire.Scrubber
 	plainBuilt bool
 	allBuilt   bool
+	headers    bool // all holds credential header values (TextOnly)
 }
 
-// plainScrub is the scrubber of the key and the request's own values,
-// made on first use.
+// plainScrub is the client's scrubber (the key, its credential headers'
+// values) with the request's own values, made on first use.
 func (c *callScrub) plainScrub() *wire.Scrubber {
 	if c.plainBuilt {
 		return c.plain
 	}
 	c.plainBuilt = true
+	var buf [2]wire.ScrubValues
+	own := buf[:0]
 	if c.req.URL != "" {
 		// A minted upload URL is a capability: it and its parts, as
 		// written, wherever they occur.
@@ -71,30 +77,25 @@ func (c *callScrub) plainScrub() *wire.Scrubber {
 				}
 			}
 		}
-		c.own = append(c.own, wire.ScrubValues{Marker: urlMarker, Rule: wire.AsWritten, Raw: true, Values: parts})
+		own = append(own, wire.ScrubValues{Marker: urlMarker, Rule: wire.AsWritten, Raw: true, Values: parts})
 	}
 	if len(c.req.Secrets) > 0 {
-		c.own = append(c.own, wire.ScrubValues{Marker: secretMarker, Rule: wire.RequestSecret, Values: c.req.Secrets})
+		own = append(own, wire.ScrubValues{Marker: secretMarker, Rule: wire.RequestSecret, Values: c.req.Secrets})
 	}
-	c.plain = c.t.keyScrub.With(c.own...)
+	c.plain = c.t.hdrScrub.With(own...)
 	return c.plain
 }
 
-// allScrub is plainScrub's values and the credential headers', made on
-// first use: only error text needs it.
+// allScrub is plainScrub's values and the call's credential headers',
+// made on first use: only error text needs it.
 func (c *callScrub) allScrub() *wire.Scrubber {
 	if c.allBuilt {
 		return c.all
 	}
 	c.allBuilt = true
-	plain := c.plainScrub()
 	calls := headerSecrets(c.call)
-	if c.t.hdrScrub == c.t.keyScrub && len(calls) == 0 {
-		c.all = plain // no credential header value to add
-		return c.all
-	}
-	own := append(c.own[:len(c.own):len(c.own)], wire.ScrubValues{Marker: headerMarker, Rule: wire.AnySpelling, Values: calls})
-	c.all = c.t.hdrScrub.With(own...)
+	c.all = c.plainScrub().With(wire.ScrubValues{Marker: headerMarker, Rule: wire.AnySpelling, TextOnly: true, Values: calls})
+	c.headers = c.t.hdrScrub != c.t.keyScrub || len(calls) > 0
 	return c.all
 }
 
@@ -102,7 +103,7 @@ func (c *callScrub) allScrub() *wire.Scrubber {
 // not of header values: a success's metadata, and an error's code,
 // reason and details keys, which a header value could only corrupt.
 func (c *callScrub) clean(s string) string {
-	return c.scrub(wire.RedactSecretParams(c.plainScrub().Scrub(s)))
+	return c.scrub(wire.RedactSecretParams(c.plainScrub().ScrubNames(s)))
 }
 
 // shown is error text as a caller reads it: a message, a detail's value,
@@ -112,16 +113,19 @@ func (c *callScrub) shown(s string) string {
 }
 
 // raw is an error body cleaned before it is decoded: of the key and a
-// minted URL's parts, each with whatever value's match overlaps it, but
-// of no other value alone, whose match could span a quote and break the
-// JSON (the decoded text is cleaned of them).
+// minted URL's parts, each with whatever value's match overlaps it in the
+// same JSON string, but of no other value alone (the decoded text is
+// cleaned of them); a JSON body stays JSON (wire.Scrubber.ScrubRaw).
 func (c *callScrub) raw(s string) string {
 	return wire.RedactSecretParams(c.allScrub().ScrubRaw(s))
 }
 
 // hasHeaders reports whether error text has credential header values to
 // be cleaned of, beyond what clean takes out.
-func (c *callScrub) hasHeaders() bool { return c.allScrub() != c.plainScrub() }
+func (c *callScrub) hasHeaders() bool {
+	c.allScrub()
+	return c.headers
+}
 
 // scrub is s through the request's Scrub, when it has one.
 func (c *callScrub) scrub(s string) string {

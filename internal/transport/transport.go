@@ -210,9 +210,10 @@ type state struct {
 	header     http.Header
 	timeout    time.Duration
 	// keyScrub takes the key out of text (keyScrubber), and hdrScrub the
-	// key and the client's credential header values (headerSecrets): each
-	// call's scrubbers are built from them (callScrub), sharing what they
-	// made for their values. Either is nil when it has no value.
+	// key and the client's credential header values (headerSecrets,
+	// TextOnly): each call's scrubber is built from hdrScrub (callScrub),
+	// sharing what it made for its values. Either is nil when it has no
+	// value.
 	keyScrub, hdrScrub *wire.Scrubber
 
 	// Header values built once and shared by every request (net/http
@@ -248,7 +249,7 @@ func New(cfg Config) *Transport {
 	}
 	t.baseURL, t.baseHost = parseBase(t.base)
 	t.keyScrub = keyScrubber(cfg.APIKey)
-	t.hdrScrub = t.keyScrub.With(wire.ScrubValues{Marker: headerMarker, Rule: wire.AnySpelling, Values: headerSecrets(t.header)})
+	t.hdrScrub = t.keyScrub.With(wire.ScrubValues{Marker: headerMarker, Rule: wire.AnySpelling, TextOnly: true, Values: headerSecrets(t.header)})
 	if cfg.APIKey != "" {
 		t.key = keyRef(cfg.APIKey)
 		esc, qesc := url.PathEscape(cfg.APIKey), url.QueryEscape(cfg.APIKey)
