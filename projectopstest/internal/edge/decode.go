@@ -243,38 +243,10 @@ func fieldNames(dst any) map[string]bool {
 		return nil
 	}
 	known := map[string]bool{}
-	jsonFieldNames(t, known)
-	return known
-}
-
-// jsonFieldNames adds the JSON names of struct type t's fields to known,
-// following embedded structs as encoding/json does.
-func jsonFieldNames(t reflect.Type, known map[string]bool) {
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		tag := sf.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		if sf.Anonymous && name == "" {
-			ft := sf.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				jsonFieldNames(ft, known)
-				continue
-			}
-		}
-		if !sf.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = sf.Name
-		}
-		known[name] = true
+	for _, f := range structFields(t) {
+		known[f.name] = true
 	}
+	return known
 }
 
 // RejectBody reads the body of a bodyless operation: nothing, or {}. Any
