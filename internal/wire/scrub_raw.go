@@ -51,17 +51,27 @@ func (sc *Scrubber) replaceRaw(s string, extend bool) string {
 	}
 	cur := span{from: -1}  // the span being built from Raw matches
 	pend := span{from: -1} // other values' matches since, as one stretch
+	pendWhole := false     // pend ends with a whole-token match's end
 	for _, m := range ms {
-		if !sc.vals[m.val].raw {
+		if v := &sc.vals[m.val]; !v.raw {
+			// A short secret's match that touches a Raw one was found
+			// because that neighbour is a match (tokenEdges): once the
+			// Raw match is replaced, the secret would stand glued to its
+			// marker and no longer be found, so it goes with it.
+			touches := v.whole && m.from == cur.to
 			switch {
 			case cur.from >= 0 && m.from < cur.to:
 				if extend && m.to > cur.to && jsonSafeSpan(s, cur.to, m.to) {
 					cur.to = m.to
 				}
+			case cur.from >= 0 && extend && touches && jsonSafeSpan(s, cur.to, m.to):
+				cur.to = m.to
 			case pend.from >= 0 && m.from < pend.to:
-				pend.to = max(pend.to, m.to)
+				if m.to > pend.to {
+					pend.to, pendWhole = m.to, v.whole
+				}
 			default:
-				pend = span{m.from, m.to, m.val}
+				pend, pendWhole = span{m.from, m.to, m.val}, v.whole
 			}
 			continue
 		}
@@ -73,8 +83,15 @@ func (sc *Scrubber) replaceRaw(s string, extend bool) string {
 			emit(cur)
 		}
 		cur = span{m.from, m.to, m.val}
-		if extend && pend.from >= 0 && pend.from < m.from && pend.to > m.from && jsonSafeSpan(s, pend.from, m.from) {
-			cur.from, cur.val = pend.from, pend.val
+		// pend joins the Raw match when it overlaps it (one starting with
+		// it too: it sorts first, being longer) or is a short secret
+		// touching it; it lends its start and marker only when it starts
+		// first.
+		if extend && pend.from >= 0 && pend.from <= m.from && (pend.to > m.from || pend.to == m.from && pendWhole) &&
+			jsonSafeSpan(s, pend.from, m.from) {
+			if pend.from < m.from {
+				cur.from, cur.val = pend.from, pend.val
+			}
 			if pend.to > cur.to && jsonSafeSpan(s, cur.to, pend.to) {
 				cur.to = pend.to
 			}

@@ -69,6 +69,50 @@ func TestScrubberScrubRawKeepsJSON(t *testing.T) {
 	}
 }
 
+// Another value's match that starts where a Raw one does, and runs
+// further, sorts first; it still joins the Raw match (under the Raw
+// value's marker, neither starting first), so nothing of its tail is left
+// for the decoded text, where the value is no longer whole.
+func TestScrubberScrubRawOtherStartsWithRaw(t *testing.T) {
+	const key = "sk_live_abcdefgh"
+	sc := NewScrubber(ScrubValues{Marker: "sk_***", Rule: AsWritten, Raw: true, Values: []string{key}},
+		ScrubValues{Marker: "REDACTED", Rule: AnySpelling, TextOnly: true, Values: []string{key + "/proxy-tail-0123"}})
+	in := `{"code":"X","message":"bad ` + key + `/proxy-tail-0123 end"}`
+	want := `{"code":"X","message":"bad sk_*** end"}`
+	if got := sc.ScrubRaw(in); got != want {
+		t.Errorf("ScrubRaw = %s, want %s", got, want)
+	}
+}
+
+// A short request secret glued to a Raw match, before or after it, was
+// found because that neighbour is a match; it goes with it, since once
+// the Raw match alone is replaced the secret stands glued to a marker (a
+// word byte on either side: "PIN9sk_***", "REDACTEDPIN9") and the decoded
+// text's Scrub no longer finds it. One glued to nothing but a word is
+// still left, and other values' matches that only touch the Raw one wait
+// for the decoded text.
+func TestScrubberScrubRawShortSecretTouchingRaw(t *testing.T) {
+	const key, url = "sk_live_KEY12345", "https://up.example/obj"
+	sc := NewScrubber(ScrubValues{Marker: "sk_***", Rule: AsWritten, Raw: true, Values: []string{key}},
+		ScrubValues{Marker: "REDACTED", Rule: AsWritten, Raw: true, Values: []string{url}},
+		ScrubValues{Marker: "[R]", Rule: RequestSecret, Values: []string{"PIN9"}},
+		ScrubValues{Marker: "H", Rule: AnySpelling, Values: []string{"header-value-1"}})
+	for in, want := range map[string]string{
+		`{"m":"a PIN9` + key + ` b"}`:              `{"m":"a [R] b"}`,
+		`{"m":"a ` + key + `PIN9 b"}`:              `{"m":"a sk_*** b"}`,
+		`{"m":"a ` + url + `PIN9 b"}`:              `{"m":"a REDACTED b"}`,
+		`{"m":"a PIN9` + url + ` b"}`:              `{"m":"a [R] b"}`,
+		`{"m":"a xPIN9` + key + ` b"}`:             `{"m":"a xPIN9sk_*** b"}`,
+		`{"m":"a header-value-1` + key + ` b"}`:    `{"m":"a header-value-1sk_*** b"}`,
+		`{"m":"PIN9","k":"` + key + `"}`:           `{"m":"PIN9","k":"sk_***"}`,
+		`{"m":"a PIN9` + key + `PIN9` + key + `"}`: `{"m":"a [R]sk_***"}`,
+	} {
+		if got := sc.ScrubRaw(in); got != want {
+			t.Errorf("ScrubRaw(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
 // midEscape tells the middle of an escape from its edges, an escaped
 // backslash from one that starts an escape.
 func TestMidEscape(t *testing.T) {
