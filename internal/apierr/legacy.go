@@ -24,13 +24,27 @@ type legacyBody struct {
 
 // Legacy reads raw, an error answer without an envelope code, in the
 // ingest routes' legacy form. scrub (nil for none) redacts the whole text
-// before anything of it is kept. A text that carries billing_limit_reached
-// is the billing refusal, read from the first JSON object inside the text
-// (a backend exception wraps it: "Uncaught ConvexError: {…}\n at …"); any
-// other text becomes the message, one line of it: the line that refuses
-// caseId as unknown when one does (see RejectsCaseID), else the first. ok
-// is false when raw holds no such text.
+// before anything of it is kept, and every string read from a billing
+// refusal's payload again (see LegacyScrubbed). A text that carries
+// billing_limit_reached is the billing refusal, read from the first JSON
+// object inside the text (a backend exception wraps it: "Uncaught
+// ConvexError: {…}\n at …"); any other text becomes the message, one line
+// of it: the line that refuses caseId as unknown when one does (see
+// RejectsCaseID), else the first. ok is false when raw holds no such text.
 func Legacy(status int, raw []byte, scrub func(string) string) (e *shared.Error, ok bool) {
+	return LegacyScrubbed(status, raw, scrub, scrub)
+}
+
+// LegacyScrubbed is Legacy with the text cleaned twice over. read (nil
+// for none) cleans the text a billing refusal is told and its JSON read
+// from: it must keep the code and the quotes, so it takes out values that
+// cannot hide them (the call's own secrets). shown (nil for none) cleans
+// what a caller reads: the text any other line is kept of, and every
+// string read from a billing refusal's payload, its message before it is
+// cut (a value straddling the cut would leave its head); the payload's
+// own JSON escapes can spell a value read did not find, which decoding
+// brings back.
+func LegacyScrubbed(status int, raw []byte, read, shown func(string) string) (e *shared.Error, ok bool) {
 	var b legacyBody
 	if json.Unmarshal(raw, &b) != nil {
 		return nil, false
@@ -42,17 +56,22 @@ func Legacy(status int, raw []byte, scrub func(string) string) (e *shared.Error,
 	if strings.TrimSpace(text) == "" {
 		return nil, false
 	}
-	if scrub != nil {
-		text = scrub(text)
+	if shown == nil {
+		shown = func(s string) string { return s }
 	}
-	if strings.Contains(text, string(shared.CodeBillingLimitReached)) {
-		return legacyBilling(status, text), true
+	told := text
+	if read != nil {
+		told = read(text)
 	}
-	return &shared.Error{StatusCode: status, Code: StatusCode(status), Message: shownLine(text)}, true
+	if strings.Contains(told, string(shared.CodeBillingLimitReached)) {
+		return legacyBilling(status, told, shown), true
+	}
+	return &shared.Error{StatusCode: status, Code: StatusCode(status), Message: shownLine(shown(text))}, true
 }
 
-// legacyBilling is the billing refusal named inside a legacy text.
-func legacyBilling(status int, text string) *shared.Error {
+// legacyBilling is the billing refusal named inside a legacy text, each
+// string read from its payload cleaned by shown.
+func legacyBilling(status int, text string, shown func(string) string) *shared.Error {
 	e := &shared.Error{StatusCode: status, Code: shared.CodeBillingLimitReached, Message: "Billing limit reached."}
 	var payload map[string]any
 	if i := strings.IndexByte(text, '{'); i >= 0 {
@@ -67,11 +86,12 @@ func legacyBilling(status int, text string) *shared.Error {
 		return e
 	}
 	if m, _ := payload["message"].(string); strings.TrimSpace(m) != "" {
-		e.Message = shownLine(m)
+		e.Message = shownLine(shown(m))
 	}
 	raw, _ := json.Marshal(payload)
 	var f billingFields
 	_ = json.Unmarshal(raw, &f)
+	f.GateKey, f.Limit = shown(f.GateKey), shown(f.Limit)
 	e.Billing = billing(f, nil)
 	return e
 }

@@ -551,21 +551,15 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 }
 
 // legacyError is an error body in the ingest routes' legacy form
-// (apierr.Legacy), or nil. A billing refusal is told, and its JSON read,
-// from text cleaned of the call's own secrets alone: a credential header's
-// value is any text (quotes too), and a match of it could hide the code
-// or break the JSON. Its message and details are cleaned of the header
-// values then; any other text is cleaned of every value at once before
-// apierr.Legacy keeps a line of it.
+// (apierr.LegacyScrubbed), or nil. A billing refusal is told, and its
+// JSON read, from text cleaned of the call's own secrets alone: a
+// credential header's value is any text (quotes too), and a match of it
+// could hide the code or break the JSON. Every string read from its
+// payload is then cleaned of every value (a header value in its gate key,
+// its message before a line of it is cut), as is any other text before a
+// line of it is kept.
 func legacyError(status int, raw []byte, cs *callScrub) *shared.Error {
-	e, ok := apierr.Legacy(status, raw, cs.clean)
-	switch {
-	case !ok || !cs.hasHeaders():
-	case e.Billing != nil:
-		apierr.RedactText(e, cs.shown)
-	default:
-		e, _ = apierr.Legacy(status, raw, cs.shown)
-	}
+	e, _ := apierr.LegacyScrubbed(status, raw, cs.clean, cs.shown)
 	return e
 }
 
