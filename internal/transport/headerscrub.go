@@ -12,9 +12,11 @@ import (
 // credentials (wire.CredentialHeader) are taken out of what an error
 // shows. Other headers' values are left: replaced wherever they occur,
 // "no-cache" or a model's name would corrupt codes, details and metadata.
-// The replacement runs on decoded text only, never on a raw JSON body
-// (a value with a quote in it would break the envelope), and never on a
-// success's metadata or body.
+// The values are taken out of decoded text; in a raw JSON body only the
+// part of one's match that overlaps the key or a minted URL inside the
+// same JSON string goes, with that match (wire.Scrubber.ScrubRaw): a
+// value with a quote in it, replaced alone, would break the envelope. A
+// success's metadata and body are never searched for them.
 
 // minHeaderRedacted is the shortest credential header value error text is
 // cleaned of: the length from which wire.AnySpelling takes a value (and

@@ -67,7 +67,11 @@ func isWordByte(c byte) bool {
 // that neighbour is replaced too, so the value ends up next to a marker
 // ("abcdefghijklPIN9" gives "[REDACTED][REDACTED]", as replacing the long
 // value first did). others is the other values' matches, ordered by start
-// (sortedMatches), each with its reach.
+// (sortedMatches), each with its reach. Short values are judged one at a
+// time, so two glued only to each other ("PIN9ABCD") are both left: each
+// edge by the other is a word byte no match covers yet, and judging them
+// again would change nothing. Only a run of short secrets that together
+// make a whole token could tell them, which no caller has needed.
 type tokenEdges struct{ others []match }
 
 // startsAt is tokenStartsAt, or the byte before i inside another match.

@@ -20,7 +20,8 @@ const (
 	// RequestSecret is SecretScrubber's rule: AnySpelling for a value of
 	// minScrubbed bytes or more, a shorter one only where it stands as a
 	// whole token (tokenAt; a neighbour inside another value's match is
-	// an edge, see tokenEdges), one under minTokenScrubbed bytes dropped.
+	// an edge, see tokenEdges, but another short value is not: "PIN9ABCD"
+	// leaves both), one under minTokenScrubbed bytes dropped.
 	RequestSecret
 )
 
