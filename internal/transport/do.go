@@ -518,8 +518,13 @@ func (t *Transport) decodeError(resp *http.Response, req *Request, path string, 
 		apierr.AddBilling(e, raw)
 		if cs.hasHeaders() {
 			// The text first, with every value at once; the names then
-			// (clean on text already shown takes out nothing more).
+			// (clean on text already shown takes out nothing more). The
+			// billing gate key was copied from the body before either, so
+			// it is cleaned here too, as the legacy form's is.
 			apierr.RedactText(e, cs.shown)
+			if e.Billing != nil {
+				e.Billing.GateKey = cs.shown(e.Billing.GateKey)
+			}
 		}
 		apierr.Redact(e, cs.clean)
 	case e != nil: // the legacy form's text, redacted whole before a line was kept
