@@ -175,21 +175,9 @@ func TestLegacyBillingReadBeforeHeaderValues(t *testing.T) {
 	const hdr = `"proxy-0123456789"`
 	inner := `{"code":"billing_limit_reached","message":"limit for \"proxy-0123456789\"","token":` + hdr +
 		`,"gateKey":"maxEvalIterationsPerMonth","currentValue":5001,"allowedValue":5000}`
-	body, err := json.Marshal(map[string]any{"ok": false, "error": "Uncaught ConvexError: " + inner})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		return jsonAnswer(r, http.StatusBadRequest, string(body), nil), nil
-	})
-	tr, _ := newTestTransport(t, rt, func(cfg *Config) {
-		cfg.MaxRetries = 0
-		cfg.Header = http.Header{"X-Proxy-Token": {hdr}}
-	})
-	err = tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write, Legacy: true}, &struct{}{})
-	e, ok := errors.AsType[*shared.Error](err)
-	if !ok || e.Code != shared.CodeBillingLimitReached || e.Billing == nil {
-		t.Fatalf("not a billing refusal: %v", err)
+	e := legacyCall(t, "Uncaught ConvexError: "+inner, hdr)
+	if e.Code != shared.CodeBillingLimitReached || e.Billing == nil {
+		t.Fatalf("not a billing refusal: %v", e)
 	}
 	if e.Billing.GateKey != "maxEvalIterationsPerMonth" || e.Billing.CurrentValue != 5001 || e.Billing.AllowedValue != 5000 {
 		t.Errorf("billing fields lost: %+v", *e.Billing)
@@ -207,22 +195,9 @@ func TestLegacyBillingReadBeforeHeaderValues(t *testing.T) {
 func TestLegacyTextCleanedOfEveryValue(t *testing.T) {
 	const secret = "request-secret-123"
 	const hdr = secret + "/tail-of-the-proxy-token"
-	body, err := json.Marshal(map[string]any{"ok": false, "error": "Uncaught Error: bad token " + url.QueryEscape(hdr) + "\n    at x.ts:1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		return jsonAnswer(r, http.StatusBadRequest, string(body), nil), nil
-	})
-	tr, _ := newTestTransport(t, rt, func(cfg *Config) {
-		cfg.MaxRetries = 0
-		cfg.Header = http.Header{"X-Proxy-Token": {hdr}}
-	})
-	err = tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write,
-		Legacy: true, Secrets: []string{secret}}, &struct{}{})
-	e, ok := errors.AsType[*shared.Error](err)
-	if !ok || e.Message != "Uncaught Error: bad token "+headerMarker {
-		t.Errorf("legacy text: %v", err)
+	e := legacyCall(t, "Uncaught Error: bad token "+url.QueryEscape(hdr)+"\n    at x.ts:1", hdr, secret)
+	if e.Message != "Uncaught Error: bad token "+headerMarker {
+		t.Errorf("legacy text: %v", e)
 	}
 }
 
@@ -234,6 +209,14 @@ const legacyProxyToken = "proxytok-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 // answered with a legacy {ok: false, error: errText} body.
 func legacyAnswer(t *testing.T, errText string) *shared.Error {
 	t.Helper()
+	return legacyCall(t, errText, legacyProxyToken)
+}
+
+// legacyCall is the *shared.Error of a legacy call sending hdr under
+// X-Proxy-Token, with secrets as its request's Secrets, answered with a
+// legacy {ok: false, error: errText} body.
+func legacyCall(t *testing.T, errText, hdr string, secrets ...string) *shared.Error {
+	t.Helper()
 	body, err := json.Marshal(map[string]any{"ok": false, "error": errText})
 	if err != nil {
 		t.Fatal(err)
@@ -243,9 +226,10 @@ func legacyAnswer(t *testing.T, errText string) *shared.Error {
 	})
 	tr, _ := newTestTransport(t, rt, func(cfg *Config) {
 		cfg.MaxRetries = 0
-		cfg.Header = http.Header{"X-Proxy-Token": {legacyProxyToken}}
+		cfg.Header = http.Header{"X-Proxy-Token": {hdr}}
 	})
-	err = tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write, Legacy: true}, &struct{}{})
+	err = tr.Do(t.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write,
+		Legacy: true, Secrets: secrets}, &struct{}{})
 	e, ok := errors.AsType[*shared.Error](err)
 	if !ok {
 		t.Fatalf("not a *shared.Error: %v", err)
