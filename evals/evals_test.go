@@ -60,14 +60,22 @@ func (c *countingRT) RoundTrip(*http.Request) (*http.Response, error) {
 		Body: http.NoBody}, nil
 }
 
-func TestWaitStopsAtOnceWhenContextEnds(t *testing.T) {
-	t.Parallel()
+// countingClient is a client whose every request rt counts (and answers
+// 200 with no body).
+func countingClient(t *testing.T) (*projectops.Client, *countingRT) {
+	t.Helper()
 	rt := &countingRT{}
 	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
 		option.WithTransport(rt))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, rt
+}
+
+func TestWaitStopsAtOnceWhenContextEnds(t *testing.T) {
+	t.Parallel()
+	c, rt := countingClient(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, err := c.Evals.Runs.Wait(ctx, "prj", "run"); err != context.Canceled {
@@ -82,13 +90,8 @@ func TestWaitStopsAtOnceWhenContextEnds(t *testing.T) {
 // limit outside their bounds before sending, List and All alike.
 func TestListingLimitsCheckedClientSide(t *testing.T) {
 	t.Parallel()
-	rt := &countingRT{}
-	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey("sk_test"),
-		option.WithTransport(rt))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Evals.Runs.ListIterations(t.Context(), "prj", "run", &evals.IterationsParams{Limit: 500})
+	c, rt := countingClient(t)
+	_, err := c.Evals.Runs.ListIterations(t.Context(), "prj", "run", &evals.IterationsParams{Limit: 500})
 	sdktest.WantField(t, err, "limit", false)
 	_, err = sdktest.Collect(c.Evals.Runs.AllIterations(t.Context(), "prj", "run", &evals.IterationsParams{Limit: -1}))
 	sdktest.WantField(t, err, "limit", false)

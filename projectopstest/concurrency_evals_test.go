@@ -50,16 +50,7 @@ func TestConcurrentRunCapAdmitsExactlyTheCap(t *testing.T) {
 	rs := fanOut(24, func(i int) reply {
 		return tg.send("POST", p+"/eval-runs", f.ws.APIKey, oneTestRun(f.serverID, fmt.Sprint("s", i)), nil)
 	})
-	var admitted []string
-	for i, r := range rs {
-		switch {
-		case r.status == 202:
-			admitted = append(admitted, r.field("runId"))
-		case r.status == 429 && r.reason() == "CONCURRENT_RUN_LIMIT" && r.field("code") == "RATE_LIMITED":
-		default:
-			t.Errorf("create %d: %v", i, r)
-		}
-	}
+	admitted := admittedRuns(t, "", rs)
 	if len(admitted) != capN {
 		t.Fatalf("%d admitted, want exactly %d", len(admitted), capN)
 	}
@@ -73,16 +64,7 @@ func TestConcurrentRunCapAdmitsExactlyTheCap(t *testing.T) {
 	if c := rs[cancelAt]; c.status != 200 {
 		t.Fatalf("cancel: %v", c)
 	}
-	n := 0
-	for i, r := range rs[cancelAt+1:] {
-		switch {
-		case r.status == 202:
-			n++
-		case r.status == 429 && r.reason() == "CONCURRENT_RUN_LIMIT":
-		default:
-			t.Errorf("create %d after cancel: %v", i, r)
-		}
-	}
+	n := len(admittedRuns(t, "after cancel: ", rs[cancelAt+1:]))
 	if n > 1 {
 		t.Errorf("%d creates admitted after one cancel, want at most 1", n)
 	}
@@ -108,16 +90,7 @@ func TestConcurrentRunCapOverLoopback(t *testing.T) {
 		rs := fanOut(60, func(int) reply {
 			return tg.send("POST", p+"/eval-runs", f.ws.APIKey, oneTestRun(f.serverID, fmt.Sprint("loop", round)), nil)
 		})
-		var admitted []string
-		for i, r := range rs {
-			switch {
-			case r.status == 202:
-				admitted = append(admitted, r.field("runId"))
-			case r.status == 429 && r.reason() == "CONCURRENT_RUN_LIMIT":
-			default:
-				t.Errorf("round %d: create %d: %v", round, i, r)
-			}
-		}
+		admitted := admittedRuns(t, fmt.Sprintf("round %d: ", round), rs)
 		if len(admitted) != projectopstest.DefaultEvalConcurrency {
 			t.Fatalf("round %d: %d admitted over loopback, want %d", round, len(admitted), projectopstest.DefaultEvalConcurrency)
 		}

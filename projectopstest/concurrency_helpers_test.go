@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"runtime"
 	"sync"
+	"testing"
 )
 
 // The concurrency tests drive the double from many goroutines at once and
@@ -119,4 +120,22 @@ func oneTestRun(serverID, suite string) map[string]any {
 	return map[string]any{"suiteName": suite, "serverIds": []string{serverID}, "tests": []any{map[string]any{
 		"title": "t", "model": "openai/gpt-4o-mini",
 		"steps": []any{map[string]any{"id": "p", "kind": "prompt", "prompt": "Use the echo tool with message=x"}}}}}
+}
+
+// admittedRuns is the run ids of the creates in rs answered 202; every
+// other answer must be the concurrency cap's 429 (RATE_LIMITED with
+// reason CONCURRENT_RUN_LIMIT), reported under label otherwise.
+func admittedRuns(t *testing.T, label string, rs []reply) []string {
+	t.Helper()
+	var admitted []string
+	for i, r := range rs {
+		switch {
+		case r.status == 202:
+			admitted = append(admitted, r.field("runId"))
+		case r.status == 429 && r.reason() == "CONCURRENT_RUN_LIMIT" && r.field("code") == "RATE_LIMITED":
+		default:
+			t.Errorf("%screate %d: %v", label, i, r)
+		}
+	}
+	return admitted
 }
