@@ -280,7 +280,7 @@ type BuiltinTool struct {
 	CommonName  string         `json:"commonName,omitempty"`
 	ToolUseKind string         `json:"toolUseKind,omitempty"`
 	Description string         `json:"description,omitempty"`
-	InputSchema map[string]any `json:"inputSchema,omitempty"`
+	InputSchema map[string]any `json:"inputSchema,omitzero"`
 }
 
 // Chatbox access modes.

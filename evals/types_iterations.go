@@ -9,7 +9,7 @@ import (
 // ToolCall is a tool call, expected or actually made.
 type ToolCall struct {
 	ToolName  string         `json:"toolName"`
-	Arguments map[string]any `json:"arguments,omitempty"`
+	Arguments map[string]any `json:"arguments,omitzero"`
 	// ServerID is the saved server the call went to (actual calls).
 	ServerID string `json:"serverId,omitempty"`
 	// IsError is true when the tool reported a failure in its result.
@@ -108,5 +108,5 @@ type StepResult struct {
 	Reason    string     `json:"reason,omitempty"`
 	// Evidence is omitted when the step produced none (for example when
 	// the iteration kept no trace).
-	Evidence map[string]any `json:"evidence,omitempty"`
+	Evidence map[string]any `json:"evidence,omitzero"`
 }

@@ -105,3 +105,16 @@ func TestRunCreatedAndParamsCarryRunGroup(t *testing.T) {
 		t.Errorf("RunParams encodes as %s and %s", with, without)
 	}
 }
+
+// TestRunSourceUI: the reference's EvalRun.source is one of ui, api and
+// sdk; runs started in the hosted app come back as "ui" beside API runs.
+func TestRunSourceUI(t *testing.T) {
+	t.Parallel()
+	var r evals.Run
+	if err := json.Unmarshal([]byte(`{"runId":"r1","status":"completed","source":"ui","createdAt":1}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Source != evals.SourceUI {
+		t.Errorf("Source = %q, want SourceUI", r.Source)
+	}
+}

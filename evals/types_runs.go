@@ -51,11 +51,13 @@ const (
 )
 
 // Run sources: SourceAPI tags runs created through this API, SourceSDK runs
-// received through eval-ingest (package ingest); runs started in the
-// hosted app carry "ui".
+// received through eval-ingest (package ingest), SourceUI runs started in
+// the hosted app (and stored runs with no source, which the service reads
+// as "ui"). Another value the service may add is kept as sent.
 const (
 	SourceAPI = "api"
 	SourceSDK = "sdk"
+	SourceUI  = "ui"
 )
 
 // ModelAPIKeys maps a provider ("anthropic", "openai", ...) to the API key
@@ -279,7 +281,8 @@ type Run struct {
 	Status    Status   `json:"status"`
 	Result    Result   `json:"result,omitempty"`
 	Summary   *Summary `json:"summary,omitempty"`
-	// Source is SourceAPI for runs created here, SourceSDK for ingested runs.
+	// Source is SourceAPI for runs created here, SourceSDK for ingested
+	// runs, SourceUI for runs started in the hosted app.
 	Source      string        `json:"source"`
 	Notes       string        `json:"notes,omitempty"`
 	CreatedAt   shared.Millis `json:"createdAt"`

@@ -27,5 +27,5 @@ type ScoreResult struct {
 	Error string `json:"error,omitempty"`
 	// Scope is nil for a case-level check, {kind: "turn", promptIndex}
 	// for one authored on a single turn.
-	Scope map[string]any `json:"scope,omitempty"`
+	Scope map[string]any `json:"scope,omitzero"`
 }

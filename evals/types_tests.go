@@ -121,9 +121,9 @@ type Step struct {
 	// ToolName is the tool of a toolCall or interact step.
 	ToolName string `json:"toolName,omitempty"`
 	// Arguments are the arguments of a toolCall step.
-	Arguments map[string]any `json:"arguments,omitempty"`
+	Arguments map[string]any `json:"arguments,omitzero"`
 	// Action is the widget action of an interact step.
-	Action map[string]any `json:"action,omitempty"`
+	Action map[string]any `json:"action,omitzero"`
 	// Assertion is the assertion of an assert step.
 	Assertion *Assertion `json:"assertion,omitempty"`
 	// Extra holds the members of the step this type does not model, by
@@ -175,7 +175,7 @@ type Test struct {
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
 	Scenario       string         `json:"scenario,omitempty"`
-	AdvancedConfig map[string]any `json:"advancedConfig,omitempty"`
+	AdvancedConfig map[string]any `json:"advancedConfig,omitzero"`
 	// MatchOptions overrides the suite's tool-call matching for this
 	// test (nil keeps the suite's). The service takes it on run and suite
 	// creation alike, though the reference's schemas do not list it.

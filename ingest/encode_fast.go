@@ -16,7 +16,7 @@ import (
 // encoding time in reflection; FuzzAppendSimple holds this to its output.
 func appendSimple(b []byte, res *Result) ([]byte, bool) {
 	if len(res.ExpectedToolCalls) > 0 || len(res.ActualToolCalls) > 0 || res.Tokens != nil || len(res.Trace) > 0 ||
-		len(res.AdvancedConfig) > 0 || len(res.WidgetSnapshots) > 0 || res.MatchOptions != nil ||
+		res.AdvancedConfig != nil || len(res.WidgetSnapshots) > 0 || res.MatchOptions != nil ||
 		!finite(res.DurationMs) {
 		return b, false
 	}
@@ -47,7 +47,7 @@ func appendSimple(b []byte, res *Result) ([]byte, bool) {
 	b = appendOpt(b, `,"externalIterationId":`, res.ExternalIterationID)
 	b = appendOpt(b, `,"externalCaseId":`, res.ExternalCaseID)
 	b = appendOpt(b, `,"caseId":`, res.CaseID)
-	if len(res.Metadata) > 0 {
+	if res.Metadata != nil { // an empty map set is sent as {}, as omitzero does
 		b = append(b, `,"metadata":{`...)
 		var small [8]string // the metadata of a test result has a few keys
 		keys := small[:0]

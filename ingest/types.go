@@ -42,12 +42,12 @@ type Result struct {
 	// 2026-08-05 (the 07-09 reference documents strings, numbers and
 	// booleans only). A value encoding/json cannot encode (NaN, a channel)
 	// is Record's VALIDATION_ERROR, naming metadata.<key>, sent nowhere.
-	Metadata       map[string]any `json:"metadata,omitempty"`
+	Metadata       map[string]any `json:"metadata,omitzero"`
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
 	// AdvancedConfig is the case's advanced settings (system prompt,
 	// temperature, tool choice, ...), any keys.
-	AdvancedConfig map[string]any `json:"advancedConfig,omitempty"`
+	AdvancedConfig map[string]any `json:"advancedConfig,omitzero"`
 	// WidgetSnapshots are the MCP Apps widgets the case rendered. A
 	// snapshot's WidgetHTML that would make the result too large for a
 	// chunk is uploaded through an upload URL by the Reporter and sent as
@@ -106,7 +106,7 @@ type MatchOptions = shared.MatchOptions
 // ToolCall is an expected or actual tool call.
 type ToolCall struct {
 	ToolName  string         `json:"toolName"`
-	Arguments map[string]any `json:"arguments,omitempty"`
+	Arguments map[string]any `json:"arguments,omitzero"`
 }
 
 // Tokens counts the tokens an iteration used.

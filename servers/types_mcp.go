@@ -28,7 +28,7 @@ type CallToolParams struct {
 	ToolName string `json:"toolName"`
 	// Parameters are the tool's arguments, matching its inputSchema; nil
 	// sends none (the service then passes {}).
-	Parameters map[string]any `json:"parameters,omitempty"`
+	Parameters map[string]any `json:"parameters,omitzero"`
 }
 
 // GetPromptParams renders one prompt.
@@ -38,7 +38,7 @@ type GetPromptParams struct {
 	PromptName string `json:"promptName"`
 	// Arguments are the prompt's arguments: string, number or boolean
 	// values (the MCP server receives them as strings).
-	Arguments map[string]any `json:"arguments,omitempty"`
+	Arguments map[string]any `json:"arguments,omitzero"`
 }
 
 // ReadResourceParams reads one resource.
