@@ -125,3 +125,23 @@ func BenchmarkDoErrorKeyEchoes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDoErrorKeyEscapedEchoes is BenchmarkDoErrorKeyEchoes with the
+// key echoed escaped (its first letter %73, as some encoders quote it):
+// every echo is found by the any-spelling walk, not strings.Index.
+func BenchmarkDoErrorKeyEscapedEchoes(b *testing.B) {
+	spelt := "%73" + testKey[1:]
+	msg := strings.Repeat(spelt+" ", (60<<10)/(len(spelt)+1))
+	body := `{"code":"VALIDATION_ERROR","message":"` + msg + `"}`
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusBadRequest, body, nil), nil
+	})
+	tr := New(Config{BaseURL: testBase, APIKey: testKey, HTTPClient: &http.Client{Transport: rt}})
+	b.ReportAllocs()
+	for b.Loop() {
+		err := tr.Do(b.Context(), &Request{Method: http.MethodPost, Route: "/x", Body: struct{}{}, Class: Write}, &struct{}{})
+		if err == nil || strings.Contains(err.Error(), spelt) {
+			b.Fatal("no error, or the key is shown")
+		}
+	}
+}

@@ -195,8 +195,6 @@ type state struct {
 	baseURL    *url.URL // base parsed once, when newRequest may build on it
 	baseHost   string   // a request's Host on baseURL, as net/http sets it
 	key        *string  // the API key, nil when none; see keyRef
-	keyEsc     *string  // the key as a path shows it, when that differs; nil otherwise
-	keyQEsc    *string  // the key as a query shows it, when that differs from both; nil otherwise
 	client     *http.Client
 	direct     http.RoundTripper // client's in-process transport, called directly; nil if none
 	maxRetries int
@@ -252,13 +250,6 @@ func New(cfg Config) *Transport {
 	t.hdrScrub = t.keyScrub.With(wire.ScrubValues{Marker: headerMarker, Rule: wire.AnySpelling, TextOnly: true, Values: headerSecrets(t.header)})
 	if cfg.APIKey != "" {
 		t.key = keyRef(cfg.APIKey)
-		esc, qesc := url.PathEscape(cfg.APIKey), url.QueryEscape(cfg.APIKey)
-		if esc != cfg.APIKey {
-			t.keyEsc = keyRef(esc)
-		}
-		if qesc != cfg.APIKey && qesc != esc {
-			t.keyQEsc = keyRef(qesc)
-		}
 		auth := []string{"Bearer " + cfg.APIKey}
 		t.authHeader = func() []string { return auth }
 	}
@@ -337,21 +328,25 @@ func (t *Transport) MaxRetryAfter() time.Duration {
 // HasKey reports whether an API key is configured.
 func (t *Transport) HasKey() bool { st := t.configured(); return st != nil && st.key != nil }
 
-// Redact replaces the configured key in s, for callers that must echo text
-// that might contain it.
+// Redact replaces the configured key in s, in any spelling error text is
+// cleaned of it (keyScrubber), for callers that must echo text that might
+// contain it. s is read as text: a JSON document goes through RedactJSON.
 func (t *Transport) Redact(s string) string {
 	st := t.configured()
-	if st == nil || st.key == nil {
+	if st == nil {
 		return s
 	}
-	s = strings.ReplaceAll(s, *st.key, "sk_***")
-	if st.keyEsc != nil { // as a path shows it
-		s = strings.ReplaceAll(s, *st.keyEsc, "sk_***")
+	return st.keyScrub.Scrub(s)
+}
+
+// RedactJSON is Redact for a JSON document, which stays JSON: no
+// replacement splits an escape or takes in a quote (wire.Scrubber.ScrubRaw).
+func (t *Transport) RedactJSON(s string) string {
+	st := t.configured()
+	if st == nil {
+		return s
 	}
-	if st.keyQEsc != nil { // as a query shows it
-		s = strings.ReplaceAll(s, *st.keyQEsc, "sk_***")
-	}
-	return s
+	return st.keyScrub.ScrubRaw(s)
 }
 
 // keyRef stores the key behind a *string, a guard kept beside the state
