@@ -1,0 +1,66 @@
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/shared"
+)
+
+// Property (secrets never appear in error text, in any spelling): an API
+// key of minHeaderRedacted bytes or more, quoted back in any spelling
+// spellAny knows, is replaced whole by Redact, in an error envelope's
+// message (the code kept) and in a network failure's text.
+//
+//	go test -run '^$' -fuzz FuzzKeySpelling -fuzztime 3m ./internal/transport
+func FuzzKeySpelling(f *testing.F) {
+	for _, seed := range []struct {
+		v string
+		n uint64
+	}{
+		{testKey, 1},
+		{"sk_live_AbC/12+34=", 2},
+		{`sk_"quoted"\key`, 3},
+		{"sk_live_wörd😀x", 4},
+		{"sk_%2F_already", 5},
+	} {
+		f.Add(seed.v, seed.n)
+	}
+	errNet := errors.New("network down")
+	f.Fuzz(func(t *testing.T, v string, seed uint64) {
+		// A key an Authorization header can carry: no control character,
+		// no space around it. At most 1 KiB, as FuzzCredentialHeaderSpelling.
+		if len(v) < minHeaderRedacted || len(v) > 1<<10 || strings.TrimSpace(v) != v ||
+			strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return
+		}
+		spelt := spellAny(v, rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
+		// NUL bytes around it: no spelling of v holds one, so the
+		// replacement must end exactly there.
+		if got, want := New(Config{APIKey: v}).Redact("\x00"+spelt+"\x00"), "\x00"+keyMarker+"\x00"; got != want {
+			t.Fatalf("key %q spelt %q: Redact gives %q, want %q", v, spelt, got, want)
+		}
+		do := func(rt roundTripFunc) error {
+			tr, _ := newTestTransport(t, rt, func(c *Config) { c.MaxRetries = 0; c.APIKey = v })
+			return tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{})
+		}
+		msg, _ := json.Marshal("\x00" + spelt + "\x00")
+		err := do(func(r *http.Request) (*http.Response, error) {
+			return jsonAnswer(r, http.StatusBadRequest, `{"code":"VALIDATION_ERROR","message":`+string(msg)+`}`, nil), nil
+		})
+		if e, ok := errors.AsType[*shared.Error](err); !ok || e.Code != shared.CodeValidation || e.Message != "\x00"+keyMarker+"\x00" {
+			t.Fatalf("key %q spelt %q: error %v, want the code kept and the message %q", v, spelt, err, "\x00"+keyMarker+"\x00")
+		}
+		err = do(func(*http.Request) (*http.Response, error) {
+			return nil, fmt.Errorf("proxy refused \x00%s\x00: %w", spelt, errNet)
+		})
+		if !errors.Is(err, errNet) || !strings.Contains(err.Error(), "proxy refused \x00"+keyMarker+"\x00") {
+			t.Fatalf("key %q spelt %q: network failure shows %q", v, spelt, err.Error())
+		}
+	})
+}
