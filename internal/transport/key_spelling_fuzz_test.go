@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/shared"
 )
@@ -49,14 +50,16 @@ func FuzzKeySpelling(f *testing.F) {
 			tr, _ := newTestTransport(t, rt, func(c *Config) { c.MaxRetries = 0; c.APIKey = v })
 			return tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x", Class: Read}, &struct{}{})
 		}
-		msg, _ := json.Marshal("\x00" + spelt + "\x00")
-		err := do(func(r *http.Request) (*http.Response, error) {
-			return jsonAnswer(r, http.StatusBadRequest, `{"code":"VALIDATION_ERROR","message":`+string(msg)+`}`, nil), nil
-		})
-		if e, ok := errors.AsType[*shared.Error](err); !ok || e.Code != shared.CodeValidation || e.Message != "\x00"+keyMarker+"\x00" {
-			t.Fatalf("key %q spelt %q: error %v, want the code kept and the message %q", v, spelt, err, "\x00"+keyMarker+"\x00")
+		if utf8.ValidString(spelt) { // JSON carries no other text: a byte that is no UTF-8 is sent as U+FFFD
+			msg, _ := json.Marshal("\x00" + spelt + "\x00")
+			err := do(func(r *http.Request) (*http.Response, error) {
+				return jsonAnswer(r, http.StatusBadRequest, `{"code":"VALIDATION_ERROR","message":`+string(msg)+`}`, nil), nil
+			})
+			if e, ok := errors.AsType[*shared.Error](err); !ok || e.Code != shared.CodeValidation || e.Message != "\x00"+keyMarker+"\x00" {
+				t.Fatalf("key %q spelt %q: error %v, want the code kept and the message %q", v, spelt, err, "\x00"+keyMarker+"\x00")
+			}
 		}
-		err = do(func(*http.Request) (*http.Response, error) {
+		err := do(func(*http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("proxy refused \x00%s\x00: %w", spelt, errNet)
 		})
 		if !errors.Is(err, errNet) || !strings.Contains(err.Error(), "proxy refused \x00"+keyMarker+"\x00") {
