@@ -343,5 +343,6 @@ func (s *Service) shown(err error) error {
 // carries credentials (replay configs' tokens, host config headers).
 func (s *Service) scrub(v string) string { return credFields(string(redactor{key: s.redact}.text(v))) }
 
-// redact is the client's key redaction, for text about to be sent.
-func (s *Service) redact(v string) string { return s.tr().Redact(v) }
+// redact is the client's key redaction, in any spelling, for text or a
+// JSON document (which stays JSON) about to be sent or shown.
+func (s *Service) redact(v string) string { return s.tr().RedactJSON(v) }

@@ -42,7 +42,8 @@ var (
 const Redacted = "[REDACTED]"
 
 // redactor removes secrets from encoded results. key replaces the client's
-// API key (nil when there is no client); values are the run's own secrets
+// API key in any spelling in a JSON document, which stays JSON, or in text
+// (nil when there is no client); values are the run's own secrets
 // (see runSecrets) as JSON writes them inside a string, replaced wherever
 // they occur: a result's error text or output may quote a replay token.
 // hook is a Reporter's Redact, run before the rules only on text redacted
@@ -104,13 +105,16 @@ func (rd redactor) applyMode(b []byte, html bool) []byte {
 			b = replaceInStrings(b, v)
 		}
 	}
-	// Keys always start with sk_, so this test gates the key check too.
-	if containsAt(b, "sk_", 2) {
-		if rd.key != nil {
-			if s := string(b); rd.key(s) != s {
-				b = []byte(rd.key(s))
-			}
+	// Keys always start with sk_: a spelling of one without it has an
+	// escape ('%' or '\'), which gates the key check (the key is found in
+	// any spelling).
+	if rd.key != nil && (containsAt(b, "sk_", 2) || bytes.IndexByte(b, '%') >= 0 || bytes.IndexByte(b, '\\') >= 0) {
+		s := string(b)
+		if r := rd.key(s); r != s {
+			b = []byte(r)
 		}
+	}
+	if containsAt(b, "sk_", 2) {
 		b = redactSKTokens(b)
 	}
 	b = redactHeaders(b, html)

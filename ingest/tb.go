@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/internal/wire"
 )
 
 // TB is the part of testing.TB that TBRecorder uses; *testing.T and
@@ -62,7 +63,8 @@ type TBOptions struct {
 	// $PROJECTOPS_STRICT=0 (a Getenv that answers "" keeps it off whatever
 	// the environment holds).
 	Strict bool
-	// APIKey is redacted wherever it appears in a result; default
+	// APIKey is redacted wherever it appears in a result, in any spelling
+	// (percent- or JSON-escaped, in part, two layers deep); default
 	// $PROJECTOPS_API_KEY.
 	APIKey string
 	// Getenv reads the environment for the defaults above; default os.Getenv.
@@ -224,8 +226,8 @@ func (t *TBRecorder) open() error {
 	}
 	run := RunParams{SuiteName: t.opt.Suite, ExternalRunID: ext, Framework: "go", CI: t.ci}
 	var keyFn func(string) string
-	if key := t.opt.APIKey; key != "" {
-		keyFn = func(s string) string { return strings.ReplaceAll(s, key, Redacted) }
+	if sc := wire.NewScrubber(wire.KeyValues(t.opt.APIKey, Redacted)); sc != nil {
+		keyFn = sc.ScrubRaw // in any spelling, as the client's key is (Service.redact)
 	}
 	t.enc = newEncoder(redactor{key: keyFn}, nil, DefaultChunkBytes)
 	sp, err := openSpool(dir, t.opt.Project, run, t.enc.redact)

@@ -19,22 +19,9 @@ const (
 	headerMarker = "REDACTED"   // a credential header's value
 )
 
-// keyScrubber is what takes the key out of text, nil without a key: in
-// any spelling wire.AnySpelling knows, as a credential header's value is
-// (a service, proxy or gateway may quote it percent- or JSON-escaped by
-// any encoder, part-escaped, two layers deep), a key too short for that
-// rule as written and as a path and a query escape it. It marks the key
-// Raw: a raw JSON body is cleaned of it before it is decoded.
-func keyScrubber(key string) *wire.Scrubber {
-	switch {
-	case key == "":
-		return nil
-	case len(key) >= minHeaderRedacted:
-		return wire.NewScrubber(wire.ScrubValues{Marker: keyMarker, Rule: wire.AnySpelling, Raw: true, Values: []string{key}})
-	}
-	return wire.NewScrubber(wire.ScrubValues{Marker: keyMarker, Rule: wire.AsWritten, Raw: true,
-		Values: []string{key, url.PathEscape(key), url.QueryEscape(key)}})
-}
+// keyScrubber is what takes the key out of text (wire.KeyValues: in any
+// spelling a credential header's value is found in), nil without a key.
+func keyScrubber(key string) *wire.Scrubber { return wire.NewScrubber(wire.KeyValues(key, keyMarker)) }
 
 // callScrub is what one Do's text goes through. Every secret value of the
 // call (the key, a minted upload URL and its parts, the request's Secrets
