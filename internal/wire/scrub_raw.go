@@ -11,20 +11,27 @@ import (
 // value is left behind there); other values' matches stay, for a later
 // Scrub of the decoded text. Valid JSON stays valid JSON, and no other
 // value rewrites a string the Raw values' matches do not touch: a
-// replacement never takes in a string's quote or part of an escape. A
-// Raw value's own match that breaks the body (one spanning a quote) is
-// not made safe that way: then only the Raw values' matches are replaced
-// and, should that not be JSON either, s is given back as it is (its
-// decoded text is cleaned of every value anyway).
+// replacement never takes in a string's quote or part of an escape. In
+// valid JSON, a Raw value's own match that would (one ending inside an
+// escape, as a value ending in '\' may, or spanning a quote) is left for
+// the decoded text, whose Scrub finds the value whole: replaced, it could
+// leave JSON that is valid but says something else ("\u0000" losing its
+// '\'). Should the replacement still not be JSON, only the Raw values'
+// matches are replaced and, should that not be JSON either, s is given
+// back as it is (its decoded text is cleaned of every value anyway). In
+// text that is no JSON every Raw match is replaced.
 func (sc *Scrubber) ScrubRaw(s string) string {
 	if sc == nil {
 		return s
 	}
-	out := sc.replaceRaw(s, true)
+	out, skipped := sc.replaceRaw(s, true, true)
+	if skipped && !json.Valid([]byte(s)) {
+		out, _ = sc.replaceRaw(s, true, false)
+	}
 	if out == s || json.Valid([]byte(out)) || !json.Valid([]byte(s)) {
 		return out
 	}
-	if out = sc.replaceRaw(s, false); json.Valid([]byte(out)) {
+	if out, _ = sc.replaceRaw(s, false, true); json.Valid([]byte(out)) {
 		return out
 	}
 	return s
@@ -35,8 +42,10 @@ func (sc *Scrubber) ScrubRaw(s string) string {
 type span struct{ from, to, val int }
 
 // replaceRaw is ScrubRaw's replacement: with extend, a Raw match takes in
-// what overlaps it of other values' matches where jsonSafeSpan allows.
-func (sc *Scrubber) replaceRaw(s string, extend bool) string {
+// what overlaps it of other values' matches where jsonSafeSpan allows;
+// with safe, a Raw match jsonSafeSpan refuses is passed over, and skipped
+// reports whether one was.
+func (sc *Scrubber) replaceRaw(s string, extend, safe bool) (_ string, skipped bool) {
 	var buf [8]match // room for the common case without allocating
 	ms, _ := sc.sortedMatches(s, buf[:0], false)
 	var b strings.Builder
@@ -75,6 +84,10 @@ func (sc *Scrubber) replaceRaw(s string, extend bool) string {
 			}
 			continue
 		}
+		if safe && !jsonSafeSpan(s, m.from, m.to) {
+			skipped = true
+			continue
+		}
 		if cur.from >= 0 && m.from < cur.to {
 			cur.to = max(cur.to, m.to)
 			continue
@@ -99,11 +112,11 @@ func (sc *Scrubber) replaceRaw(s string, extend bool) string {
 		pend = span{from: -1}
 	}
 	if cur.from < 0 {
-		return s
+		return s, skipped
 	}
 	emit(cur)
 	b.WriteString(s[last:])
-	return b.String()
+	return b.String(), skipped
 }
 
 // jsonSafeSpan reports whether s[a:b], next to a stretch of a JSON string,

@@ -69,6 +69,24 @@ func TestScrubberScrubRawKeepsJSON(t *testing.T) {
 	}
 }
 
+// A Raw value ending in '\' matches, as written, the '\' that starts an
+// escape in a valid body; replaced, it left JSON still valid that said
+// something else (the NUL a "u0000"). The body is left as it is: the
+// value is not in the decoded text. In any spelling (a key), the same.
+func TestScrubberScrubRawMatchEndingInsideEscape(t *testing.T) {
+	for _, c := range []struct {
+		sc *Scrubber
+		in string
+	}{
+		{NewScrubber(ScrubValues{Marker: "X", Rule: AsWritten, Raw: true, Values: []string{`10\`}}), `{"m":"x10\u0000y"}`},
+		{NewScrubber(KeyValues("0000010\\", "X")), `{"code":"E","message":"\u0000%%330\\u00300%30%30\\u0031%30%5c\u0000"}`},
+	} {
+		if got := c.sc.ScrubRaw(c.in); got != c.in {
+			t.Errorf("ScrubRaw(%s) = %s, want it as it was", c.in, got)
+		}
+	}
+}
+
 // Another value's match that starts where a Raw one does, and runs
 // further, sorts first; it still joins the Raw match (under the Raw
 // value's marker, neither starting first), so nothing of its tail is left
