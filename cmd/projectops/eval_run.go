@@ -41,7 +41,7 @@ its iterations and verdict, and can write JUnit XML and a Markdown summary
 the iterations table and verdict go to stderr, and --json is refused).
 Failure reasons (which quote tool calls' arguments), there and in "eval
 iterations" and "eval trace" (--json too), are redacted as "report" redacts
-results: the API key, sk_ tokens, credential headers, bearer tokens, URL
+results: the API key (in any spelling), sk_ tokens, credential headers, bearer tokens, URL
 credentials and tunnel ?k= secrets.
 A run still going after --wait-timeout (10m by default, as the service's own
 gate; 0 waits for good) is left running, and the command exits 2.

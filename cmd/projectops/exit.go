@@ -115,11 +115,11 @@ func errText(err error) string {
 	return maskAPIKey(s)
 }
 
-// maskAPIKey masks the key in PROJECTOPS_API_KEY by value and any
-// key-shaped token.
+// maskAPIKey masks the key in PROJECTOPS_API_KEY by value, in any
+// spelling (keyMask), and any key-shaped token.
 func maskAPIKey(s string) string {
 	if k := os.Getenv("PROJECTOPS_API_KEY"); len(k) >= 8 {
-		s = strings.ReplaceAll(s, k, "sk_***")
+		s = keyMask(k, "sk_***").Scrub(s)
 	}
 	return reKeyShaped.ReplaceAllString(s, "sk_***")
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 
 	projectops "github.com/projectops/projectops-go"
@@ -26,10 +25,11 @@ type maskWriter struct {
 	mu       sync.Mutex
 	w        io.Writer
 	redact   func(string) string // nil: the key alone
-	secret   []byte
-	buf      []byte // the line being written
-	dropLine bool   // the line's start was written redacted to its end: drop the rest (see cut)
-	dropped  int    // bytes of the line dropped so far
+	secret   []byte              // the key, masked in any spelling (keyMask)
+	key      *wire.Scrubber      // secret's mask, made on first use
+	buf      []byte              // the line being written
+	dropLine bool                // the line's start was written redacted to its end: drop the rest (see cut)
+	dropped  int                 // bytes of the line dropped so far
 }
 
 // maskedLineMax bounds a line held back waiting for its newline.
@@ -106,10 +106,10 @@ func (m *maskWriter) Write(p []byte) (int, error) {
 // ends the line (see endDrop), so no output goes missing unseen.
 func (m *maskWriter) cut() error {
 	keep := max(len(m.secret), maskedTailKept)
-	whole := maskText(m.buf, m.redact, m.secret)
+	whole := m.mask(m.buf)
 	for _, c := range cutPoints(m.buf, len(m.buf)-keep, len(m.buf)-maskedLineMax/2) {
-		head := maskText(m.buf[:c], m.redact, m.secret)
-		if !bytes.HasPrefix(whole, head) || !bytes.Equal(whole[len(head):], maskText(m.buf[c:], m.redact, m.secret)) {
+		head := m.mask(m.buf[:c])
+		if !bytes.HasPrefix(whole, head) || !bytes.Equal(whole[len(head):], m.mask(m.buf[c:])) {
 			continue
 		}
 		_, err := m.w.Write(head)
@@ -193,20 +193,39 @@ func (m *maskWriter) write(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
-	_, err := m.w.Write(maskText(b, m.redact, m.secret))
+	_, err := m.w.Write(m.mask(b))
 	return err
 }
 
-// maskText is b with secret, when set, replaced by value, then redacted
-// by redact (when set).
-func maskText(b []byte, redact func(string) string, secret []byte) []byte {
-	if len(secret) > 0 {
-		b = bytes.ReplaceAll(b, secret, []byte("[REDACTED]"))
+// mask is b masked as the writer masks it (maskText), its key's mask made
+// on first use; m.mu is held.
+func (m *maskWriter) mask(b []byte) []byte {
+	if m.key == nil && len(m.secret) > 0 {
+		m.key = keyMask(string(m.secret), "[REDACTED]")
+	}
+	return maskText(b, m.redact, m.key)
+}
+
+// maskText is b with the key, when key is set, masked by value in any
+// spelling, then redacted by redact (when set).
+func maskText(b []byte, redact func(string) string, key *wire.Scrubber) []byte {
+	if key != nil {
+		if s := string(b); key.Scrub(s) != s {
+			b = []byte(key.Scrub(s))
+		}
 	}
 	if redact != nil {
 		b = []byte(redact(string(b)))
 	}
 	return b
+}
+
+// keyMask is what masks key under marker wherever the CLI prints text it
+// did not write, by value, in any spelling the SDK's errors find it in
+// (wire.KeyValues: percent- or JSON-escaped, in part, two layers deep);
+// nil without a key.
+func keyMask(key, marker string) *wire.Scrubber {
+	return wire.NewScrubber(wire.KeyValues(key, marker))
 }
 
 // apiKeySecret is the key in PROJECTOPS_API_KEY, masked by value wherever
@@ -224,22 +243,19 @@ func apiKeySecret() []byte {
 // calls' arguments; a trace): the key by value, then the reporter's rules
 // (ingest's RedactText).
 func outputRedactor(c *projectops.Client) func(string) string {
-	key := string(apiKeySecret())
-	return func(s string) string {
-		if key != "" {
-			s = strings.ReplaceAll(s, key, "[REDACTED]")
-		}
-		return c.Ingest.RedactText(s)
-	}
+	key := keyMask(string(apiKeySecret()), "[REDACTED]")
+	return func(s string) string { return c.Ingest.RedactText(key.Scrub(s)) }
 }
 
 // redactedJSON writes v as writeJSON does, redacted as the reporter
-// redacts a result's JSON, with the key masked by value.
+// redacts a result's JSON, with the key masked by value (the document
+// staying JSON).
 func redactedJSON(w io.Writer, c *projectops.Client, v any) error {
 	var b bytes.Buffer
 	if err := writeJSON(&b, v); err != nil {
 		return err
 	}
-	_, err := w.Write(c.Ingest.RedactJSON(maskText(b.Bytes(), nil, apiKeySecret())))
+	doc := keyMask(string(apiKeySecret()), "[REDACTED]").ScrubRaw(b.String())
+	_, err := w.Write(c.Ingest.RedactJSON([]byte(doc)))
 	return err
 }

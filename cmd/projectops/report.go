@@ -50,7 +50,7 @@ func newReportCmd(a *app) *cobra.Command {
 
 While reading go test output it prints failing tests with their output and a
 closing summary (-q: the summary alone); that text is redacted as the results
-it sends and spools are (the API key, sk_ tokens, credential headers, bearer
+it sends and spools are (the API key in any spelling, sk_ tokens, credential headers, bearer
 tokens, URL credentials, tunnel ?k= secrets). Input that is not what the flags say
 (plain go test text, a terminal on stdin, an unreadable file) is refused with
 exit 2 and no run is created; a go test stream in which no test ran (no test
