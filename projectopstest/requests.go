@@ -17,6 +17,8 @@ type Request struct {
 	// and 16 or more base64url characters follow (so an id such as
 	// task_runner is shown as it is); any of the double's own keys, with
 	// its "sk_" anywhere or as a segment without it, whatever its shape;
+	// a '/'-separated segment whose percent and JSON \u escapes, decoded
+	// up to twice, show such a key ("%73k_…", "%2573k_…"), whole;
 	// and any secret a tunnel's server record carries in its url (a
 	// closed tunnel's too), wherever it is pasted, on any path. A
 	// segment ends at '/', '\' or an escaped backslash (%5C, any case).

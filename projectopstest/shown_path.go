@@ -192,19 +192,24 @@ func inKeyAlphabet(c byte) bool {
 // length.
 func (s *Server) shownPath(p string) string {
 	return showPath(p, func(p string, odd bool) string {
-		return s.maskKeys(s.maskTunnelSecrets(p), odd)
+		return s.maskEncodedKeys(s.maskKeys(s.maskTunnelSecrets(p), odd))
 	})
 }
 
 // maskKeys replaces in p, a shown path without its fragment, the
 // double's own keys (see Server.shownPath); odd is oddSeparators(p).
 func (s *Server) maskKeys(p string, odd bool) string {
+	kc := keyCheck{s: s}
+	defer kc.done()
+	return s.maskKeysWith(p, odd, &kc)
+}
+
+// maskKeysWith is maskKeys looking keys up through kc.
+func (s *Server) maskKeysWith(p string, odd bool, kc *keyCheck) string {
 	ix := s.st.keyLens.index()
 	if ix == nil {
 		return p
 	}
-	kc := keyCheck{s: s}
-	defer kc.done()
 	for k := strings.Index(p, keyPrefix); k >= 0; {
 		if body := p[k+len(keyPrefix):]; ix.mayStart(body) {
 			for _, n := range ix.lens {
@@ -318,4 +323,76 @@ func (kc *keyCheck) done() {
 	if kc.locked {
 		kc.s.mu.Unlock()
 	}
+}
+
+// maskEncodedKeys replaces in p, a shown path without its fragment, each
+// '/'-separated segment holding an escape whose decoded text (percent
+// escapes and JSON's \uXXXX, \/ and \\, two layers deep: decodeEscapes)
+// holds a key, key-shaped or one of the double's own: a caller may paste
+// a key escaped ("%73k_…", which the SDK escapes once more, or
+// "\u0073k_…"), which the rules for a key as written do not see. The
+// whole segment goes, as keyShapedSegments takes a key to its segment's
+// end. One keyCheck serves every segment, so maxKeyHashes bounds the
+// path's hashes as it does maskKeys'.
+func (s *Server) maskEncodedKeys(p string) string {
+	if !strings.ContainsAny(p, `%\`) {
+		return p
+	}
+	kc := keyCheck{s: s}
+	defer kc.done()
+	for start := 0; start < len(p); {
+		end := strings.IndexByte(p[start:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += start
+		}
+		if seg := p[start:end]; strings.ContainsAny(seg, `%\`) {
+			dec := decodeEscapes(decodeEscapes(seg))
+			if dec != seg && (keyShapedSegments(dec) != dec || s.maskKeysWith(dec, false, &kc) != dec) {
+				p = p[:start] + "REDACTED" + p[end:]
+				end = start + len("REDACTED")
+			}
+		}
+		start = end + 1
+	}
+	return p
+}
+
+// decodeEscapes is s with one layer of escapes decoded: each %XX (hex in
+// either case) as its byte, and JSON's \uXXXX (as UTF-8), \/ and \\; any
+// other byte, a malformed escape's included, as it is.
+func decodeEscapes(s string) string {
+	if !strings.ContainsAny(s, `%\`) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+		case c == '\\' && i+5 < len(s) && s[i+1] == 'u' && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]):
+			b.WriteRune(rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5])))
+			i += 5
+		case c == '\\' && i+1 < len(s) && (s[i+1] == '/' || s[i+1] == '\\'):
+			b.WriteByte(s[i+1])
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// isHex reports whether c is a hex digit, in either case.
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
+
+// unhex is the value of the hex digit c.
+func unhex(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c | 0x20 - 'a' + 10
 }
