@@ -10,8 +10,10 @@ import (
 // FuzzShownPath: whatever surrounds a key-shaped segment (invalid UTF-8,
 // runes whose lower case has another length), shownPath, and the server's
 // (which adds its own keys and tunnels' secrets to the same steps), never
-// panic and never show the key nor anything after a '#', and a path with
-// no "sk_" (any case), no upload token and no '#' is shown unchanged.
+// panic and never show the key nor anything after a '#' (the server's
+// neither a key escaped in a segment of its own), and a path with no
+// "sk_" (any case, escapes decoded twice), no upload token and no '#' is
+// shown unchanged.
 func FuzzShownPath(f *testing.F) {
 	for _, seed := range []struct{ before, after string }{
 		{"/api/v1/x", "y"},
@@ -39,11 +41,18 @@ func FuzzShownPath(f *testing.F) {
 					t.Errorf("%s(%q) = %q shows the key", name, p, got)
 				}
 			}
+			if name == "Server.shownPath" { // escaped: a segment of its own
+				for _, p := range []string{before + "/%73k_" + tail + "/" + after, before + `/\u0073K_` + tail, before + "/%2573k_" + tail} {
+					if got := show(p); strings.Contains(got, "SEKRIT") {
+						t.Errorf("%s(%q) = %q shows the key", name, p, got)
+					}
+				}
+			}
 			p := before + "/" + after
 			if got := show(p + "#/" + tail); strings.Contains(got, "SEKRIT") || !strings.HasSuffix(got, fragmentMark) {
 				t.Errorf("%s(%q) = %q shows what follows the '#'", name, p+"#/"+tail, got)
 			}
-			if !strings.Contains(strings.ToLower(p), "sk_") && !strings.Contains(p, "eval-ingest-uploads") && !strings.Contains(p, "#") {
+			if !strings.Contains(strings.ToLower(decodeEscapes(decodeEscapes(p))), "sk_") && !strings.Contains(p, "eval-ingest-uploads") && !strings.Contains(p, "#") {
 				if got := show(p); got != p {
 					t.Errorf("%s(%q) = %q, want it unchanged", name, p, got)
 				}
