@@ -243,6 +243,14 @@
 //     handler runs on the loopback listener (a request line that does not
 //     parse, such as a bad escape in the path, or a head over four times
 //     MaxHeaderBytes), which gets its plain-text answer;
+//   - on the loopback listener an answer given before the request's body
+//     has been read (a 401, the declared 1 MiB cap, any refusal) is
+//     written at once and says "Connection: close", and a request sent
+//     with "Expect: 100-continue" gets no 100 Continue for a body its
+//     route does not read: where the service's Node server sends 100
+//     Continue before its app runs and reads on after the answer, the
+//     double (net/http) does not ask for a body it will not read, and
+//     does not take what is left of one for the next request;
 //   - every servers operation that reaches the server (validate, doctor,
 //     tools, tools/call, prompts, prompts/get, resources, resources/read,
 //     export; check-oauth and oauth/import-tokens connect to nothing) runs

@@ -3,6 +3,7 @@ package edge
 import (
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -13,6 +14,15 @@ import (
 // departed client. Bodyless requests get none (an upgrade, whose
 // connection is handed over, has no body); an Upgrade header on a request
 // with a body changes nothing, or any client could stall a body forever.
+//
+// The handler sees a shallow copy of the request carrying the wrapped
+// body, so that net/http, which decides what to do with an unread body by
+// its own body's type, still finds it on the request it made. An answer
+// given before the body has been read to its end (a 401, the declared
+// 1 MiB cap, any refusal) says "Connection: close": net/http would
+// otherwise read what is left of the body before writing the answer, and
+// a client that waits for the answer (Expect: 100-continue, which is then
+// never granted) or sends slowly would wait for nothing or for d.
 func BodyDeadline(h http.Handler, d time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
@@ -20,18 +30,28 @@ func BodyDeadline(h http.Handler, d time.Duration) http.Handler {
 			return
 		}
 		rc := http.NewResponseController(w)
-		if rc.SetReadDeadline(time.Now().Add(d)) == nil {
-			r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+		if rc.SetReadDeadline(time.Now().Add(d)) != nil {
+			h.ServeHTTP(w, r)
+			return
 		}
-		h.ServeHTTP(w, r)
+		body := &deadlineBody{ReadCloser: r.Body, rc: rc}
+		r2 := r.WithContext(r.Context())
+		r2.Body = body
+		uw := &unreadWriter{ResponseWriter: w, body: body}
+		h.ServeHTTP(uw, r2)
+		uw.answering() // net/http writes a 200 for a handler that wrote nothing
 	})
 }
 
-// deadlineBody lifts the connection's read deadline when the body ends.
+// deadlineBody lifts the connection's read deadline when the body ends,
+// and records that it did.
 type deadlineBody struct {
 	io.ReadCloser
 	rc   *http.ResponseController
 	done bool
+	// ended is set once a read has returned io.EOF; the writer reads it,
+	// maybe while a full-duplex handler's reader goroutine reads on.
+	ended atomic.Bool
 }
 
 func (b *deadlineBody) Read(p []byte) (int, error) {
@@ -39,8 +59,76 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 	if err != nil && !b.done {
 		b.done = true
 		if err == io.EOF {
+			b.ended.Store(true)
 			_ = b.rc.SetReadDeadline(time.Time{})
 		}
 	}
 	return n, err
 }
+
+// unreadWriter closes the connection after an answer whose header is
+// written before the request's body has been read to its end, unless the
+// handler reads the body while it answers (EnableFullDuplex: net/http then
+// leaves the body alone).
+type unreadWriter struct {
+	http.ResponseWriter
+	body    *deadlineBody
+	duplex  atomic.Bool
+	written bool
+}
+
+// answering runs before the header can be written.
+func (w *unreadWriter) answering() {
+	if w.written {
+		return
+	}
+	w.written = true
+	if !w.duplex.Load() && !w.body.ended.Load() {
+		w.Header().Set("Connection", "close")
+	}
+}
+
+// WriteHeader implements http.ResponseWriter. An informational (1xx)
+// header leaves the final one to come.
+func (w *unreadWriter) WriteHeader(code int) {
+	if code >= 200 {
+		w.answering()
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write implements http.ResponseWriter.
+func (w *unreadWriter) Write(p []byte) (int, error) {
+	w.answering()
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush implements http.Flusher.
+func (w *unreadWriter) Flush() { _ = w.FlushError() }
+
+// FlushError is the flush http.ResponseController calls; a flush writes
+// the header.
+func (w *unreadWriter) FlushError() error {
+	w.answering()
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// EnableFullDuplex is the one http.ResponseController calls: the handler
+// reads the body while it answers, so its answer does not close the
+// connection.
+func (w *unreadWriter) EnableFullDuplex() error {
+	w.duplex.Store(true)
+	return http.NewResponseController(w.ResponseWriter).EnableFullDuplex()
+}
+
+// SetWriteDeadline passes WriteDeadline's per-write deadline straight on,
+// sparing it a ResponseController per write.
+func (w *unreadWriter) SetWriteDeadline(t time.Time) error {
+	if dl, ok := w.ResponseWriter.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		return dl.SetWriteDeadline(t)
+	}
+	return http.NewResponseController(w.ResponseWriter).SetWriteDeadline(t)
+}
+
+// Unwrap lets http.ResponseController reach the writer below.
+func (w *unreadWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
