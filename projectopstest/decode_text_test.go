@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // TestBodiesWithBadTextRefused: a body with bytes that are not UTF-8, or
@@ -42,5 +43,31 @@ func TestBodiesWithBadTextRefused(t *testing.T) {
 	if r := inproc(srv).call(t, "POST", p+"/eval-ingest/report", ws.APIKey, `{"suiteName":"s","externalRunId":"ok",`+
 		`"results":[{"caseTitle":"a","passed":true,"metadata":{"k":1}},{"caseTitle":"b","passed":true,"metadata":{"k":2}}]}`); r.status != 200 {
 		t.Errorf("sibling objects sharing keys: %d %s", r.status, r.body)
+	}
+}
+
+// A body JavaScript's String.prototype.trim() empties is no body, {}, as
+// the service reads it (its routes read the body as text and test
+// text.trim()): form feed, vertical tab, NBSP, U+2028, a BOM past the one
+// text decoding drops. JSON.parse itself skips JSON's white space only, so
+// such a character around a value is still invalid JSON.
+func TestBlankBodiesReadAsEmpty(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	serverID := must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo",
+		MCPServer: projectopstest.DemoMCPServer()}))
+	tools := "/projects/" + ws.ProjectID + "/servers/" + serverID + "/tools"
+	for _, tg := range targets(t, srv) {
+		for _, body := range []string{"\f", "\v", "\u00a0", "\u2028", "\u3000", "\ufeff\ufeff", " \f\n"} {
+			if r := tg.call(t, "POST", tools, ws.APIKey, body); r.status != 200 {
+				t.Errorf("%s: body %q: %d %s, want 200 (a blank body is {})", tg.name, body, r.status, r.body)
+			}
+		}
+		for _, body := range []string{"\f{}", "{}\u00a0", "\u0085"} {
+			if b := tg.call(t, "POST", tools, ws.APIKey, body).wantError(t, shared.CodeValidation); b.Message != "Invalid JSON body" {
+				t.Errorf("%s: body %q: message %q, want Invalid JSON body", tg.name, body, b.Message)
+			}
+		}
 	}
 }

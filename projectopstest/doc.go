@@ -25,7 +25,11 @@
 // escaped lone surrogate and a number past float64's range (the service's
 // JSON.parse keeps the last of repeated keys, a lone surrogate, and
 // Infinity, which it then sends on as null). A leading byte-order mark is
-// dropped, as the service's text decoding drops it. WithContractCheck
+// dropped, as the service's text decoding drops it, and a body its routes'
+// JavaScript trim() empties (white space, form feed, vertical tab, NBSP,
+// the Unicode space separators, U+2028, U+2029, a second mark) is no
+// body, {}; around a value only JSON's white space is allowed, as
+// JSON.parse allows it. WithContractCheck
 // holds every response to the same documents. Reach it in process through
 // Transport or Client (no sockets), or on loopback after Start:
 //

@@ -13,19 +13,41 @@ import (
 // check (objects as map[string]any, numbers as float64), refusing what
 // encoding/json would silently accept: invalid UTF-8 (it would become
 // U+FFFD and be stored altered) and duplicate keys (the last would win
-// unseen). An empty body reads as {}. It uses go-json-experiment/json, the
+// unseen). A Blank body reads as {}. It uses go-json-experiment/json, the
 // encoding/json/v2 candidate, whose defaults are exactly these rules and
 // which parses several times faster than a token walk with encoding/json.
 func Decode(data []byte) (any, error) {
-	data = bytes.Trim(data, " \t\r\n") // JSON whitespace only: \f is not
-	if len(data) == 0 {
+	if Blank(data) {
 		return map[string]any{}, nil
 	}
+	data = bytes.Trim(data, " \t\r\n") // JSON whitespace only: \f is not
 	var v any
 	if err := jsonv2.Unmarshal(data, &v); err != nil {
 		return nil, decodeViolation(err)
 	}
 	return v, nil
+}
+
+// Blank reports whether JavaScript's String.prototype.trim() leaves data
+// empty: the service reads a body as text and takes one that trims to ""
+// as no body, {}. Only that test uses trim()'s wider set (form feed,
+// vertical tab, NBSP, the Unicode space separators, U+2028, U+2029,
+// U+FEFF); JSON.parse skips JSON's four white space characters only, so
+// "\f{}" is still invalid JSON. Invalid UTF-8 is not blank: text()
+// decodes it as U+FFFD.
+func Blank(data []byte) bool {
+	return len(bytes.TrimFunc(data, jsSpace)) == 0
+}
+
+// jsSpace reports whether trim() strips r: ECMAScript's WhiteSpace and
+// LineTerminator. utf8.RuneError, what an invalid byte decodes as, is not
+// one of them.
+func jsSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return 0x2000 <= r && r <= 0x200A
 }
 
 // decodeViolation names what was wrong and where, without echoing the

@@ -3,6 +3,8 @@ package contract
 import (
 	"encoding/json"
 	"testing"
+	"unicode"
+	"unicode/utf16"
 )
 
 func TestDecodeRefuses(t *testing.T) {
@@ -41,15 +43,53 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Decode(data)
-		if err == nil && len(data) > 0 && !json.Valid(data) && len(trim(data)) > 0 {
+		if err == nil && !json.Valid(data) && !Blank(data) {
 			t.Fatalf("Decode accepted invalid JSON %q", data)
 		}
 	})
 }
 
-func trim(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\n' || b[0] == '\t' || b[0] == '\r') {
-		b = b[1:]
+// jsTrimmed is every code point String.prototype.trim() strips, as Node 20
+// lists them: for (c of all code points) if (String.fromCodePoint(c).trim()
+// === "") print(c).
+var jsTrimmed = []rune{0x9, 0xa, 0xb, 0xc, 0xd, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
+	0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff}
+
+func TestBlankIsJSTrim(t *testing.T) {
+	trimmed := map[rune]bool{}
+	for _, r := range jsTrimmed {
+		trimmed[r] = true
 	}
-	return b
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if utf16.IsSurrogate(r) {
+			continue
+		}
+		if got := Blank([]byte(string(r))); got != trimmed[r] {
+			t.Errorf("Blank(%U) = %v, want %v", r, got, trimmed[r])
+		}
+	}
+	for s, want := range map[string]bool{
+		"": true, " \f\v\u00a0\u2028\ufeff ": true,
+		" x ":  false,
+		"\xa0": false, "\xff": false, // not UTF-8: text() reads U+FFFD
+	} {
+		if got := Blank([]byte(s)); got != want {
+			t.Errorf("Blank(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// Only the blank test is trim()'s: JSON.parse refuses the wider set
+// around a value.
+func TestDecodeBlank(t *testing.T) {
+	for _, s := range []string{"\f", "\u00a0\u3000", " \v\n"} {
+		if got := mustDecode(t, s); len(got.(map[string]any)) != 0 {
+			t.Errorf("Decode(%q) = %#v, want {}", s, got)
+		}
+	}
+	for _, s := range []string{"\f{}", "{}\v", "\u00a0{}"} {
+		if _, err := Decode([]byte(s)); err == nil {
+			t.Errorf("Decode(%q) accepted: JSON.parse refuses it", s)
+		}
+	}
 }

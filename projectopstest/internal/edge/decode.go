@@ -29,7 +29,7 @@ func BodyTooLarge() *Error { return Validation("", "Request body exceeds 1MB lim
 const APIPrefix = "/api/v1"
 
 // DecodeBody strictly decodes the JSON object in r's body into dst, the
-// SDK's request type for the route. An empty body reads as {}. It reports
+// SDK's request type for the route. A blank body reads as {}. It reports
 // which top-level fields, and members of top-level objects ("a.b"), were
 // present with a non-null value (true; a top-level null is there as
 // false, a nested one is left out), so handlers can tell "absent" from
@@ -67,8 +67,8 @@ func DecodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *Error) (map[
 
 // DecodeObject reads r's body (at most limit bytes) and parses it once,
 // deciding validity there: syntax, UTF-8, duplicate keys, a JSON object,
-// then the route's contract when the reference documents the route. An
-// empty body reads as {}.
+// then the route's contract when the reference documents the route. A
+// body JavaScript's trim() empties reads as {} (see contract.Blank).
 func DecodeObject(r *http.Request, limit int, tooLarge *Error) (map[string]any, []byte, *contract.Route, *Error) {
 	obj, data, _, route, herr := DecodeObjectElements(r, limit, tooLarge, "")
 	return obj, data, route, herr
@@ -86,11 +86,14 @@ func DecodeObjectElements(r *http.Request, limit int, tooLarge *Error, key strin
 		return nil, nil, nil, nil, tooLarge
 	}
 	// The service reads a body as text, and its decoder drops a leading
-	// byte-order mark (which PowerShell and Windows tools write).
+	// byte-order mark (which PowerShell and Windows tools write). A body
+	// JavaScript's trim() empties is no body; any other is trimmed of
 	// JSON's white space only: JSON.parse refuses other Unicode spaces.
-	data = bytes.Trim(bytes.TrimPrefix(data, []byte("\uFEFF")), " \t\r\n")
-	if len(data) == 0 {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	if contract.Blank(data) {
 		data = []byte("{}")
+	} else {
+		data = bytes.Trim(data, " \t\r\n")
 	}
 	var v any
 	var elems [][]byte
