@@ -14,8 +14,9 @@
 // app's security headers (X-Content-Type-Options, X-Frame-Options,
 // X-XSS-Protection, Referrer-Policy) on every answer but the tunnel
 // edge's, storage's and those given before the app runs (a 431 head too
-// large, net/http's own refusals). What a request body may hold is
-// decided by the service's contract, not by the SDK's Go types: every body
+// large, the 400 to a method Node does not know, net/http's own
+// refusals). What a request body may hold is decided by the service's
+// contract, not by the SDK's Go types: every body
 // is parsed once and checked against the reference OpenAPI documents
 // (2026-07-09, whose names it follows, and 2026-08-22) and a JSON Schema of
 // the eval-ingest bodies written from the reference notes, embedded in the
@@ -242,7 +243,13 @@
 //     the debug log show the path up to the '#', then "#…"), control characters
 //     in the path (400) and an Authorization header over 8 KiB (401) included,
 //     but for a head over MaxHeaderBytes (431 with no body, as the
-//     service's server answers it; the request log has it, see Request)
+//     service's server answers it; the request log has it, see Request),
+//     a method Node's HTTP parser does not know, case-sensitively (a
+//     lower-case "patch", which Node's fetch sends as written, or "FOO":
+//     400 with no body and "Connection: close", before authentication and
+//     before the head's size is weighed, as the service's server refuses
+//     the request line; in process too, as the 431 is, since the service
+//     answers so whatever carries the request; the request log has it)
 //     and what net/http refuses before any
 //     handler runs on the loopback listener (a request line that does not
 //     parse, such as a bad escape in the path, or a head over four times

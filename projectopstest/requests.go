@@ -24,8 +24,9 @@ type Request struct {
 	// segment ends at '/', '\' or an escaped backslash (%5C, any case).
 	// Nothing after a '#' (raw, a fragment the service never sees, or
 	// escaped as %23) is shown: "#…" stands for it. The path of a request
-	// refused 431 for its head is cut to 256 bytes, "…" marking the cut:
-	// its target may be what made the head too large.
+	// refused 431 for its head, or 400 for a method Node does not know,
+	// is cut to 256 bytes, "…" marking the cut: its target may be what
+	// made the head too large.
 	Path string
 	// Route is the matched pattern without the /api/v1 prefix, e.g.
 	// "GET /projects/{projectId}/hosts"; "" when no route matched.

@@ -168,9 +168,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	arrived := s.now()
 	rec := &statusRecorder{ResponseWriter: w}
-	tooLarge := headTooLarge(r)
+	// Node's parser reads the method first: a method it does not know is
+	// refused whatever the head's size.
+	badMethod := !nodeMethod(r.Method)
+	tooLarge := !badMethod && headTooLarge(r)
 	var id string
-	if tooLarge {
+	if badMethod || tooLarge {
 		// Node refuses it before the app: no id answered, no app
 		// headers; the log keeps a bounded prefix of its path.
 		rec.info.shown = clipShown(s.shownPath(r.URL.Path))
@@ -200,6 +203,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()
+	if badMethod {
+		refuseMethod(rec)
+		return
+	}
 	if tooLarge {
 		refuseHead(rec)
 		return
