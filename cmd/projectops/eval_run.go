@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +38,9 @@ suiteName, serverIds, tests, ...; - reads stdin). With --wait it follows the run
 its iterations and verdict, and can write JUnit XML and a Markdown summary
 (to stdout with --junit - or --summary -: stdout then holds that report alone,
 the iterations table and verdict go to stderr, and --json is refused).
+A report file that cannot be written (its directory missing, a directory, no
+write permission) is refused before the run is created; one whose write still
+fails after the run is said after the verdict, and the exit status is 2.
 Failure reasons (which quote tool calls' arguments), there and in "eval
 iterations" and "eval trace" (--json too), are redacted as "report" redacts
 results: the API key (in any spelling), sk_ tokens, credential headers, bearer tokens, URL
@@ -91,14 +93,12 @@ func (a *app) evalRun(f evalRunFlags) error {
 		return usagef("--wait-timeout needs --wait")
 	}
 	// Checked before the run starts: a report that cannot be written
-	// would otherwise cost a whole run and lose its verdict.
-	for flag, path := range map[string]string{"--junit": f.junit, "--summary": f.summary} {
-		if path == "" || path == stdoutPath {
-			continue
-		}
-		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-			return usagef("%s %s: its directory does not exist", flag, path)
-		}
+	// would otherwise cost a whole run.
+	if err := checkOutput("--junit", f.junit); err != nil {
+		return err
+	}
+	if err := checkOutput("--summary", f.summary); err != nil {
+		return err
 	}
 	p := evals.RunParams{SuiteID: f.suite}
 	if f.file != "" {
@@ -226,21 +226,6 @@ func (ec *evalCmd) follow(runID string, interval, timeout time.Duration, junit, 
 	if err != nil {
 		return err
 	}
-	if junit != "" {
-		x, err := junitXML(run, iters, reasons)
-		if err == nil {
-			err = ec.writeOutput(junit, x)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if summary != "" {
-		err := ec.appendOutput(summary, func(w io.Writer) error { return summaryMarkdown(w, run, iters, reasons) })
-		if err != nil {
-			return err
-		}
-	}
 	table := func(w io.Writer) {
 		printIterations(w, iters, reasons)
 		fmt.Fprintln(w, runLine(run))
@@ -255,8 +240,35 @@ func (ec *evalCmd) follow(runID string, interval, timeout time.Duration, junit, 
 	}{run, iters}, table); err != nil {
 		return err
 	}
+	// The reports come after the verdict, so a report that still cannot be
+	// written (checked before the run; the disk filled since) loses
+	// neither the verdict nor the run's id.
+	if err := ec.writeReports(run, iters, reasons, junit, summary); err != nil {
+		return fmt.Errorf("run %s ended with verdict %s (above), but %w", runID, printableField(verdictOf(run)), err)
+	}
 	if !run.Passed() {
 		return gateError{} // the run line says why
+	}
+	return nil
+}
+
+// writeReports writes the --junit and --summary reports that were asked
+// for.
+func (ec *evalCmd) writeReports(run *evals.Run, iters []evals.Iteration, reasons map[string]string, junit, summary string) error {
+	if junit != "" {
+		x, err := junitXML(run, iters, reasons)
+		if err == nil {
+			err = ec.writeOutput(junit, x)
+		}
+		if err != nil {
+			return fmt.Errorf("--junit %s was not written: %w", junit, pathErr(err))
+		}
+	}
+	if summary != "" {
+		err := ec.appendOutput(summary, func(w io.Writer) error { return summaryMarkdown(w, run, iters, reasons) })
+		if err != nil {
+			return fmt.Errorf("--summary %s was not written: %w", summary, pathErr(err))
+		}
 	}
 	return nil
 }
@@ -275,15 +287,21 @@ func (ec *evalCmd) iterations(runID string, limit int) ([]evals.Iteration, error
 	return iters, nil
 }
 
+// verdictOf is the run's result, or "no verdict" while it has none.
+func verdictOf(r *evals.Run) string {
+	if r.Result == "" {
+		return "no verdict"
+	}
+	return string(r.Result)
+}
+
+// runLine is the run's closing line: its id, status, verdict and counts.
 func runLine(r *evals.Run) string {
 	s := evals.Summary{}
 	if r.Summary != nil {
 		s = *r.Summary
 	}
-	verdict := string(r.Result)
-	if verdict == "" {
-		verdict = "no verdict"
-	}
+	verdict := verdictOf(r)
 	return fmt.Sprintf("run %s %s: %s (%d passed, %d failed of %d; pass rate %.0f%%)",
 		printableField(r.ID), printableField(string(r.Status)), printableField(verdict), s.Passed, s.Failed, s.Total, s.PassRate*100)
 }

@@ -220,6 +220,13 @@ func TestEvalRunJUnitAndSummary(t *testing.T) {
 	if code, _, errOut := evalCLI(t, "run", "--file", file, "--wait", "--junit", bad); code != 2 || !strings.Contains(errOut, "directory does not exist") {
 		t.Errorf("--junit in a missing directory: %d %q", code, errOut)
 	}
+	// So is a directory given as the file, for either report.
+	for _, flag := range []string{"--junit", "--summary"} {
+		code, _, errOut := evalCLI(t, "run", "--file", file, "--wait", flag, dir)
+		if code != 2 || !strings.Contains(errOut, flag+" "+dir+": is a directory") || !strings.Contains(errOut, "--help") {
+			t.Errorf("%s DIRECTORY: %d %q", flag, code, errOut)
+		}
+	}
 	if n := len(srv.Requests()) - before; n != 0 {
 		t.Errorf("%d requests sent for a refused invocation", n)
 	}

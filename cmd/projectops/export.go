@@ -23,6 +23,9 @@ name, description and arguments, each as the MCP server sent it, numbers as
 written. Compare two with "projectops diff".`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error {
+			if err := checkOutput("-o", out); err != nil {
+				return err
+			}
 			c, project, err := a.projectClient()
 			if err != nil {
 				return err

@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,5 +83,62 @@ func TestEvalRunStdoutReportConflicts(t *testing.T) {
 	}
 	if n := len(srv.Requests()) - before; n != 0 {
 		t.Errorf("%d requests sent for refused invocations", n)
+	}
+}
+
+// checkOutput writes nothing: an existing file keeps its content and a
+// missing one is not created (nor is the probe left beside it).
+func TestCheckOutputLeavesThePathAsItWas(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "summary.md")
+	if err := os.WriteFile(existing, []byte("earlier step\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{existing, filepath.Join(dir, "new.xml"), stdoutPath, ""} {
+		if err := checkOutput("--junit", path); err != nil {
+			t.Errorf("checkOutput(%q): %v", path, err)
+		}
+	}
+	if b, err := os.ReadFile(existing); err != nil || string(b) != "earlier step\n" {
+		t.Errorf("the existing file now holds %q (%v)", b, err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("the directory now holds %d entries, want the one file: %v", len(entries), entries)
+	}
+}
+
+// A path that cannot be a file is bad usage, said with its flag.
+func TestCheckOutputRefusesWhatCannotBeWritten(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		dir:                           "--junit " + dir + ": is a directory",
+		filepath.Join(file, "x.xml"):  "its directory does not exist", // under a file
+		filepath.Join(dir, "no", "x"): "its directory does not exist",
+	} {
+		err := checkOutput("--junit", path)
+		if _, ok := errors.AsType[usageError](err); !ok || !strings.Contains(err.Error(), want) {
+			t.Errorf("checkOutput(%q) = %v, want a usage error saying %q", path, err, want)
+		}
+	}
+}
+
+// export -o DIRECTORY is refused before the export is asked for.
+func TestExportOutputDirectoryRefusedUpFront(t *testing.T) {
+	srv := demoAPI(t)
+	dir := t.TempDir()
+	code, _, errOut := runCLI(t, "export", "--project", "prj_demo", "--server", "srv_demo", "-o", dir)
+	if code != 2 || !strings.Contains(errOut, "-o "+dir+": is a directory") || !strings.Contains(errOut, "--help") {
+		t.Errorf("export -o DIRECTORY: %d %q", code, errOut)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent for a refused invocation", n)
 	}
 }
