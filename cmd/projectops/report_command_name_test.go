@@ -52,7 +52,7 @@ func TestReportStrictFailureLineNamesCommand(t *testing.T) {
 	assertLinesNamed(t, errOut, "404 NOT_FOUND", "projectops report: ")
 }
 
-// A run report resume cannot deliver is said on a line that names
+// A run report resume cannot deliver is said once, on a line that names
 // "projectops report resume", not a bare "projectops".
 func TestReportResumeFailureLineNamesCommand(t *testing.T) {
 	reportEnv(t)
@@ -71,4 +71,9 @@ func TestReportResumeFailureLineNamesCommand(t *testing.T) {
 		t.Fatalf("resume: exit %d, want 2; stderr %q", code, errOut)
 	}
 	assertLinesNamed(t, errOut, "404 NOT_FOUND", "projectops report resume: ")
+	// Said once, with "(files kept)", then counted: not said again by
+	// the error the resume returns.
+	if n := len(linesWith(errOut, "run resume-name:")); n != 1 || !strings.Contains(errOut, "1 of 1 runs not resumed") {
+		t.Errorf("the undelivered run is said %d times, want once, then counted:\n%s", n, errOut)
+	}
 }

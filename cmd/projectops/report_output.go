@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"sync"
 	"syscall"
 	"time"
@@ -269,7 +270,7 @@ exit 3); 3 when everything was delivered but damaged lines were skipped
 			// could not be read or removed) is said here, whatever else
 			// failed: the count of failed runs below must not hide it.
 			var others []error
-			for _, e := range splitErrors(unshownDamage(err, res)) {
+			for _, e := range splitErrors(unshown(err, res)) {
 				var d *ingest.SpoolDamageError
 				if !errors.As(e, &d) || !d.RunRecord {
 					others = append(others, e)
@@ -320,9 +321,10 @@ func splitErrors(err error) []error {
 	return []error{err}
 }
 
-// unshownDamage is Resume's err without the damage of res's runs (printed
-// with their runs), nil when nothing else is left.
-func unshownDamage(err error, res []ingest.ResumeResult) error {
+// unshown is Resume's err without what resume printed with res's runs:
+// their damage, and the failures of the runs not delivered (which err
+// wraps once each, "run X: ..."). Nil when nothing else is left.
+func unshown(err error, res []ingest.ResumeResult) error {
 	shown := map[*ingest.SpoolDamageError]bool{}
 	for _, r := range res {
 		for _, d := range r.Damaged {
@@ -331,11 +333,31 @@ func unshownDamage(err error, res []ingest.ResumeResult) error {
 	}
 	var rest []error
 	for _, e := range splitErrors(err) {
-		if d, ok := e.(*ingest.SpoolDamageError); !ok || !shown[d] {
-			rest = append(rest, e)
+		if d, ok := e.(*ingest.SpoolDamageError); ok && shown[d] {
+			continue
 		}
+		if runFailure(e, res) {
+			continue
+		}
+		rest = append(rest, e)
 	}
 	return errors.Join(rest...)
+}
+
+// runFailure reports whether e wraps, directly, the error of one of res's
+// runs. Identity, not errors.Is: a sentinel the run's error matches may
+// also be in an unrelated error.
+func runFailure(e error, res []ingest.ResumeResult) bool {
+	inner := errors.Unwrap(e)
+	if inner == nil || !reflect.TypeOf(inner).Comparable() {
+		return false
+	}
+	for _, r := range res {
+		if r.Err != nil && reflect.TypeOf(r.Err) == reflect.TypeOf(inner) && r.Err == inner {
+			return true
+		}
+	}
+	return false
 }
 
 // resumed is one run of resume's --json output.
