@@ -24,24 +24,21 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 )
 
 func main() {
-	// A signal ends ctx, so a command can finish cleanly, each within a
-	// bound (tunnel revokes its URL, serve drains): later signals are caught
-	// too, so none of that is cut short. report, which may wait on input
-	// that never ends, lets a second signal end the process (releaseSignals).
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	releaseSignals = stop
+	// A signal ends ctx, so a command can finish cleanly (catchSignals).
+	// report, which may wait on input that never ends, lets a second
+	// signal end the process (releaseSignals).
+	ctx, release, stop := catchSignals(os.Exit)
+	releaseSignals = release
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-// releaseSignals stops catching signals, so that the next one ends the
-// process; main sets it (tests that call run leave it a no-op).
+// releaseSignals makes the next signal end the process at once; main sets
+// it (tests that call run leave it a no-op).
 var releaseSignals = func() {}
 
 // run executes the command tree on args and returns the exit code; it is

@@ -44,14 +44,14 @@ func interruptible(ctx context.Context, cmd *exec.Cmd, o *orphans) {
 	}
 }
 
-// byCtrlC reports whether ctx ended for a SIGINT (main's NotifyContext
-// names the signal in its cause); a SIGTERM reached report alone. A
+// byCtrlC reports whether ctx ended for a SIGINT (the cause main's
+// catchSignals gives it names the signal); a SIGTERM reached report alone. A
 // SIGINT sent to report alone (kill -INT) while it is the foreground job
 // cannot be told from the terminal's (Go does not expose si_code): CMD is
 // then killed at the grace without a SIGINT of its own.
 func byCtrlC(ctx context.Context) bool {
-	c := context.Cause(ctx)
-	return c != nil && c.Error() == os.Interrupt.String()+" signal received"
+	s, ok := errors.AsType[signalReceived](context.Cause(ctx))
+	return ok && s.sig == os.Interrupt
 }
 
 // terminalForeground reports whether this process's group is the
