@@ -45,6 +45,8 @@ Failure reasons (which quote tool calls' arguments), there and in "eval
 iterations" and "eval trace" (--json too), are redacted as "report" redacts
 results: the API key (in any spelling), sk_ tokens, credential headers, bearer tokens, URL
 credentials and tunnel ?k= secrets.
+Interrupted before the service answered, it says that a run may have started
+(and goes on), and how to cancel it.
 A run still going after --wait-timeout (10m by default, as the service's own
 gate; 0 waits for good) is left running, and the command exits 2.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
@@ -121,6 +123,13 @@ func (a *app) evalRun(f evalRunFlags) error {
 	}
 	rc, err := ec.c.Evals.Runs.Create(a.ctx, ec.project, p)
 	if err != nil {
+		if a.ctx.Err() != nil {
+			// The request may have reached the service: a run it started
+			// goes on, and costs what it costs, unseen.
+			return fmt.Errorf("interrupted before the service answered; a run %smay have started and goes on until it ends or is cancelled "+
+				"(the suite's runs list it, e.g. the SDK's Evals.Suites.ListRuns; cancel it with: projectops eval cancel --project %s RUN_ID)",
+				suiteWords(p), ec.project)
+		}
 		return err
 	}
 	if !f.wait {
@@ -271,6 +280,18 @@ func (ec *evalCmd) writeReports(run *evals.Run, iters []evals.Iteration, reasons
 		}
 	}
 	return nil
+}
+
+// suiteWords names the suite a run request runs, as "of suite X ", or
+// nothing when the request names none.
+func suiteWords(p evals.RunParams) string {
+	switch {
+	case p.SuiteID != "":
+		return "of suite " + printableField(p.SuiteID) + " "
+	case p.SuiteName != "":
+		return "of suite " + printableField(p.SuiteName) + " "
+	}
+	return ""
 }
 
 // iterations lists a run's iterations: [] under --json when there are

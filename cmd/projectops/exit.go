@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -72,7 +73,11 @@ func (a *app) exit(cmd *cobra.Command, err error) int {
 		}
 		return exitGate
 	}
-	fmt.Fprintf(a.stderr, "%s: %s\n", name, printableField(errText(err))) // the service's message: see printableField
+	msg := errText(err)
+	if errors.Is(err, context.Canceled) && a.ctx != nil && a.ctx.Err() != nil { // the user's interrupt
+		msg = interruptedText(msg)
+	}
+	fmt.Fprintf(a.stderr, "%s: %s\n", name, printableField(msg)) // the service's message: see printableField
 	var e *projectops.Error
 	if errors.As(err, &e) && len(e.HostedModels) > 0 {
 		// A model the service cannot run: say which hosted ones it can.
@@ -88,6 +93,17 @@ func (a *app) exit(cmd *cobra.Command, err error) int {
 		fmt.Fprintf(a.stderr, "Run '%s --help' for usage.\n", name)
 	}
 	return exitError
+}
+
+// interruptedText says that the user's interrupt (which cancels the
+// command's context) ended what msg describes, rather than the bare
+// "context canceled" the request returns.
+func interruptedText(msg string) string {
+	const canceled = "context canceled"
+	if msg == canceled {
+		return "interrupted"
+	}
+	return "interrupted: " + strings.TrimSuffix(msg, ": "+canceled)
 }
 
 // isCobraUsage recognizes the errors cobra itself returns for a bad
