@@ -258,8 +258,9 @@ func TestEnvProgressRepeatedLines(t *testing.T) {
 }
 
 // env list prints one row per environment: a tab or newline in a name
-// (anyone's text; a shared environment's name is another member's) no
-// longer breaks the table.
+// (anyone's text; a shared environment's name is another member's) is
+// escaped as docs/cli.md says (\t, \n), so it neither breaks the table nor
+// reads as a space.
 func TestEnvListOneRowPerEnv(t *testing.T) {
 	_, _ = envServer(t)
 	df := filepath.Join(t.TempDir(), "Dockerfile")
@@ -271,7 +272,7 @@ func TestEnvListOneRowPerEnv(t *testing.T) {
 	}
 	code, out, _ := env(t, "list")
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	if code != 0 || len(lines) != 2 || !strings.Contains(lines[1], "line one line two") {
+	if code != 0 || len(lines) != 2 || !strings.Contains(lines[1], `line one\nline\ttwo`) {
 		t.Errorf("want a header and one row, got %d lines:\n%s", len(lines), out)
 	}
 }
