@@ -133,8 +133,8 @@ func envCreateFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 func envBuildsFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	limit := fs.Int("limit", 10, "show at most `n` builds (0: all)")
 	return func(ec *envCmd) error {
-		if *limit < 0 {
-			return usagef("--limit must be 0 (all) or more")
+		if err := checkLimit(*limit, 0, "all"); err != nil {
+			return err
 		}
 		all := []environments.Build{} // --json prints [] for none
 		for b, err := range ec.c.Environments.AllBuilds(ec.ctx, ec.project, ec.arg, nil) {

@@ -41,6 +41,9 @@ func newEvalIterationsCmd(a *app) *cobra.Command {
 		Short: "List a run's iterations; a failed one shows why it failed",
 		Args:  exactArgs(1, "RUN_ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
+			if err := checkLimit(limit, evals.MaxIterationsLimit, "the service's default"); err != nil {
+				return err
+			}
 			ec, err := a.evalSetup()
 			if err != nil {
 				return err

@@ -46,3 +46,17 @@ func rangeKind(perr error, kind string) string {
 	}
 	return ""
 }
+
+// checkLimit refuses, as bad usage, a --limit outside the range its help
+// gives: 0 (which means zero, e.g. "all") up to most, or with no upper
+// bound when most is 0. Checked before any request, so an out-of-range
+// value is not said as the service's refusal, naming no flag.
+func checkLimit(n, most int, zero string) error {
+	switch {
+	case most > 0 && (n < 0 || n > most):
+		return usagef("--limit %d: must be 0 (%s) to %d", n, zero, most)
+	case n < 0:
+		return usagef("--limit %d: must be 0 (%s) or more", n, zero)
+	}
+	return nil
+}

@@ -21,3 +21,30 @@ func TestFlagOutOfRangeIsNotCalledNotAnInteger(t *testing.T) {
 		}
 	}
 }
+
+// Every --limit outside the range its help gives is bad usage of --limit
+// (with the --help pointer), refused before any request: eval iterations'
+// 0-200 (0: the service's default), env builds' 0 or more (0: all).
+func TestLimitOutOfRangeIsAUsageError(t *testing.T) {
+	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+	t.Setenv("PROJECTOPS_PROJECT", "prj_demo")
+	t.Setenv("PROJECTOPS_BASE_URL", "http://127.0.0.1:1/api/v1") // never asked
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "iterations", "run_1", "--limit", "-1"}, "--limit -1: must be 0 (the service's default) to 200"},
+		{[]string{"eval", "iterations", "run_1", "--limit", "201"}, "--limit 201: must be 0 (the service's default) to 200"},
+		{[]string{"env", "builds", "env_1", "--limit", "-1"}, "--limit -1: must be 0 (all) or more"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != exitError || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "--help") {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error saying %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	for _, n := range []int{0, 1, 200} {
+		if err := checkLimit(n, 200, "the service's default"); err != nil {
+			t.Errorf("checkLimit(%d) = %v, want it in range", n, err)
+		}
+	}
+}
