@@ -33,9 +33,18 @@ func (c HostConfig) redacted() any {
 // MarshalJSON writes the config with its header values redacted.
 func (c HostConfig) MarshalJSON() ([]byte, error) { return json.Marshal(c.redacted()) }
 
-// String is the redacted config as JSON.
+// String is the redacted config as JSON after the type name; a nil config
+// prints as an empty one, HostConfig{}, as evals.ModelAPIKeys does.
 func (c HostConfig) String() string {
-	b, _ := c.MarshalJSON()
+	if c == nil {
+		return "HostConfig{}"
+	}
+	v := c.redacted()
+	if _, failed := v.(string); failed {
+		// Glued to the type name, the quoted marker would read as JSON.
+		return "HostConfig(unencodable)"
+	}
+	b, _ := json.Marshal(v) // decoded JSON always re-encodes
 	return "HostConfig" + string(b)
 }
 
