@@ -1,10 +1,15 @@
 package tunnels_test
 
 import (
+	"fmt"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/projectops/projectops-go/internal/leaktest"
+	"github.com/projectops/projectops-go/shared"
 	"github.com/projectops/projectops-go/tunnels"
 )
 
@@ -21,5 +26,38 @@ func TestGrantSecretsNeverPrinted(t *testing.T) {
 		if s := g.PublicURL(); strings.Contains(s, "SEKRIT") {
 			t.Errorf("PublicURL() = %s", s)
 		}
+	}
+}
+
+// TestGrantPrintsFieldNames: %v of a grant labels every field with its Go
+// name and shows no label that is not one, so a reader can find each value
+// (ConnectTokenExpiresAt among them) in the struct.
+func TestGrantPrintsFieldNames(t *testing.T) {
+	t.Parallel()
+	g := tunnels.Grant{ServerID: "srv", Name: "n", Existed: true, PreviousURL: "https://old.example/mcp",
+		PreviousTransportType: "stdio", Slug: "slug", URL: "https://relay.example/t/slug/mcp?k=SEKRIT", ConnectToken: "ct",
+		ConnectTokenExpiresAt: shared.MillisOf(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)), RelayWSURL: "wss://relay.example/ws",
+		SecretVersion: 3, ProjectID: "prj"}
+	s := fmt.Sprint(g)
+	labels := map[string]bool{}
+	for _, m := range regexp.MustCompile(`[{ ]([A-Za-z]+):`).FindAllStringSubmatch(s, -1) {
+		labels[m[1]] = true
+	}
+	typ := reflect.TypeFor[tunnels.Grant]()
+	fields := map[string]bool{}
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		fields[name] = true
+		if !labels[name] {
+			t.Errorf("%%v = %s: no %s: label", s, name)
+		}
+	}
+	for l := range labels {
+		if !fields[l] {
+			t.Errorf("%%v = %s: label %s: names no field of Grant", s, l)
+		}
+	}
+	if !strings.Contains(s, "ConnectTokenExpiresAt:2026-01-02T03:04:05Z") {
+		t.Errorf("%%v = %s: the expiry is not shown as a time", s)
 	}
 }

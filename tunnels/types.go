@@ -79,16 +79,20 @@ func RedactURL(u string) string { return wire.RedactSecretQuery(u) }
 // PublicURL is URL with its secret redacted: safe to print or log.
 func (g *Grant) PublicURL() string { return RedactURL(g.URL) }
 
-// String describes the grant without its secrets.
+// String describes the grant without its secrets, each field under its
+// own name.
 func (g Grant) String() string {
 	tok := "none"
 	if g.ConnectToken != "" {
 		tok = redacted
 	}
 	return "tunnels.Grant{ServerID:" + strconv.Quote(g.ServerID) + " Name:" + strconv.Quote(g.Name) +
+		" Existed:" + strconv.FormatBool(g.Existed) + " PreviousURL:" + strconv.Quote(RedactURL(g.PreviousURL)) +
+		" PreviousTransportType:" + strconv.Quote(g.PreviousTransportType) +
 		" Slug:" + strconv.Quote(g.Slug) + " URL:" + strconv.Quote(RedactURL(g.URL)) +
-		" ConnectToken:" + tok + " ExpiresAt:" + strconv.FormatInt(int64(g.ConnectTokenExpiresAt), 10) +
-		" RelayWSURL:" + strconv.Quote(g.RelayWSURL) + " SecretVersion:" + strconv.FormatFloat(g.SecretVersion, 'f', -1, 64) + "}"
+		" ConnectToken:" + tok + " ConnectTokenExpiresAt:" + g.ConnectTokenExpiresAt.String() +
+		" RelayWSURL:" + strconv.Quote(g.RelayWSURL) + " SecretVersion:" + strconv.FormatFloat(g.SecretVersion, 'f', -1, 64) +
+		" ProjectID:" + strconv.Quote(g.ProjectID) + "}"
 }
 
 // GoString is String, so %#v is as safe as %v.
