@@ -2,6 +2,7 @@ package tunnels_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -57,7 +58,7 @@ func Example() {
 	if _, err := client.Tunnels.Close(context.Background(), project, grant.ServerID); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(<-done == tunnels.ErrRevoked)
+	fmt.Println(errors.Is(<-done, tunnels.ErrRevoked))
 	stop()
 	// Output:
 	// true
