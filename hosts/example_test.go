@@ -72,3 +72,55 @@ func ExampleService_Delete() {
 	// true
 	// hst_claude true
 }
+
+// Update replaces a host's config as a whole, so a partial config is
+// refused: to change one field, read the config, change it and send it all
+// back.
+func ExampleService_Update_config() {
+	srv, err := projectopstest.NewServer()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := srv.NewClient()
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	projectID := srv.Default().ProjectID
+	h, err := client.Hosts.Create(ctx, projectID, hosts.CreateParams{Name: "Support", Template: hosts.TemplateClaude})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	partial := hosts.MustConfig(map[string]any{"modelId": h.Config.ModelID(), "systemPrompt": "Be brief."})
+	_, err = client.Hosts.Update(ctx, projectID, h.ID, hosts.UpdateParams{Config: partial})
+	if e, ok := errors.AsType[*projectops.Error](err); ok {
+		fmt.Println(e.Code, e.Message)
+	}
+
+	m, err := h.Config.Map()
+	if err != nil {
+		log.Fatal(err)
+	}
+	m["systemPrompt"] = "Be brief."
+	cfg, err := hosts.NewConfig(m)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h, err = client.Hosts.Update(ctx, projectID, h.ID, hosts.UpdateParams{Config: cfg})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var got struct {
+		SystemPrompt string  `json:"systemPrompt"`
+		Temperature  float64 `json:"temperature"`
+	}
+	if err := h.Config.Decode(&got); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(got.SystemPrompt, got.Temperature)
+	// Output:
+	// VALIDATION_ERROR hostConfigV2: temperature must be finite
+	// Be brief. 1
+}

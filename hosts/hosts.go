@@ -83,7 +83,8 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 		Secrets: p.Config.secrets(), Scrub: wire.SecretFields})
 }
 
-// Update changes the fields set in p and leaves the others as they are.
+// Update changes the fields set in p and leaves the others as they are; a
+// Config replaces the whole config (see UpdateParams.Config).
 func (s *Service) Update(ctx context.Context, projectID, hostID string, p UpdateParams, opts ...option.RequestOption) (*HostDetail, error) {
 	if err := p.Config.check(); err != nil {
 		return nil, err

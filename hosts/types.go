@@ -86,7 +86,16 @@ type CreateParams struct {
 // empty" for either (an empty name and an empty config are refused with
 // VALIDATION_ERROR), so an empty field can only mean "leave unchanged".
 type UpdateParams struct {
-	Name   string `json:"name,omitempty"`
+	// Name, when set, renames the host (trimmed; blank is refused).
+	Name string `json:"name,omitempty"`
+	// Config, when set, replaces the host's config as a whole: the service
+	// validates and stores it as on create and merges nothing from the
+	// stored one. A partial config is refused with 400 VALIDATION_ERROR
+	// (one without a temperature with the service's own "hostConfigV2:
+	// temperature must be finite"), and one without the modelId of a host
+	// that pins a model is refused too. To change some fields, read the
+	// host, change them in its Config (Map, then NewConfig) and send the
+	// whole config back, as ExampleService_Update_config does.
 	Config Config `json:"config,omitzero"`
 }
 
