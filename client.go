@@ -51,7 +51,9 @@ type Client struct {
 // option.DefaultBaseURL. A client without a key can still read the public
 // host catalog; other calls then fail with UNAUTHORIZED before sending
 // anything. An option of one call (WithIdempotencyKey, WithResponseInto)
-// is refused here.
+// is refused here, and so is projectopstest's in-process URL without
+// WithTransport or WithHTTPClient (only the double's transport reaches it;
+// see projectopstest.Server.URL).
 //
 // A program that needs one service only can build it alone, with the same
 // options, from its package's NewService: it then links none of the

@@ -154,7 +154,11 @@ func (s *Server) Transport() http.RoundTripper { return s.transport }
 func (s *Server) Client() *http.Client { return &http.Client{Transport: s.transport} }
 
 // URL is the base URL including /api/v1: InProcessURL until Start, then the
-// loopback address.
+// loopback address. The in-process URL is reached only through Transport,
+// Client or NewClient: a client of your own needs
+// option.WithTransport(srv.Transport()) with it (projectops.NewClient
+// refuses it without one, since no DNS resolves it); call Start first for a
+// URL that any client, curl or another process reaches.
 func (s *Server) URL() string {
 	s.life.Lock()
 	defer s.life.Unlock()

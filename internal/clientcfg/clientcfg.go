@@ -38,6 +38,9 @@ func Transport(opts []option.RequestOption) (*transport.Transport, error) {
 	if c.BaseURL != "" {
 		base = c.BaseURL
 	}
+	if err := checkInProcess(&c, base); err != nil {
+		return nil, err
+	}
 	ua := "projectops-go/" + Version
 	if c.UserAgent != "" {
 		ua = c.UserAgent + " " + ua
