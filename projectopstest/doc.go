@@ -1,6 +1,59 @@
 // Package projectopstest provides an in-memory, stateful implementation of
 // the Project Operations API for tests, modelled on pubsub's pstest.
 //
+// # Use
+//
+// NewTestServer starts a server that the test's cleanup closes, and
+// NewClient gives an SDK client that reaches it in process (no sockets, no
+// DNS), authenticated as the owner of Default, the seeded workspace
+// (organization, owner, project and API key):
+//
+//	srv := projectopstest.NewTestServer(t)
+//	client, err := srv.NewClient()
+//	if err != nil {
+//		t.Fatal(err)
+//	}
+//	page, err := client.Hosts.List(ctx, srv.Default().ProjectID, nil)
+//
+// HTTP code of your own reaches it in process through Transport (an
+// http.RoundTripper) or Client (an *http.Client using it), at URL:
+//
+//	ws := srv.Default()
+//	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL()+"/me", nil)
+//	req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+//	resp, err := srv.Client().Do(req)
+//
+// Until Start, URL is InProcessURL, whose host no DNS resolves: only
+// Transport, Client and NewClient reach it, so an SDK client of your own
+// needs option.WithTransport(srv.Transport()) with it (projectops.NewClient
+// refuses it without a transport). Start (or StartAt) serves on loopback,
+// and URL is that address from then on, for any client, curl or another
+// process; Handler mounts the API on a server of your own. Outside a test,
+// NewServer builds a server (Close stops it), and the projectops command's
+// "projectops serve" runs one standalone, printing its base URL and keys.
+//
+// # Routes
+//
+// It serves every route of the API under /api/v1: the account, projects,
+// chat sessions, the public host catalog, harness built-in tools, chatboxes,
+// hosts, the server operations (validate, doctor, check-oauth, tools,
+// prompts, resources, export, import-tokens) against real MCP servers
+// through go-sdk, eval suites and runs with an execution engine,
+// eval-ingest, computer environments with builds and a per-user computer,
+// tunnels with a working relay, and the key-management surface /api-keys
+// (always 403 to an API key). Routes lists them as SetFault keys.
+//
+// # Test hooks
+//
+// WithClock and Clock (timestamps, the Date of API answers, rate limiting,
+// token and upload expiry), SetFault (per-route status, Retry-After,
+// latency, dropped connection, every N-th request), Requests, Wait,
+// MCPSessions, the eval engine's Model and hooks, WithBuildHook, Computer,
+// IngestedRuns and IngestedIterations, WithContractCheck, WithEvalStepDelay
+// (pacing for clients in another process).
+//
+// # Service rules
+//
 // A Server holds organizations, users and their roles, projects, API keys,
 // saved servers, hosts, chatboxes, chat sessions and eval suites, and serves
 // the API under /api/v1 with the real service's rules: bearer sk_ keys
@@ -15,13 +68,19 @@
 // X-XSS-Protection, Referrer-Policy) on every answer but the tunnel
 // edge's, storage's and those given before the app runs (a 431 head too
 // large, the 400 to a method Node does not know, net/http's own
-// refusals). What a request body may hold is decided by the service's
-// contract, not by the SDK's Go types: every body
-// is parsed once and checked against the reference OpenAPI documents
-// (2026-07-09, whose names it follows, and 2026-08-22) and a JSON Schema of
-// the eval-ingest bodies written from the reference notes, embedded in the
-// double; a body is accepted when either version accepts it, and a key
-// neither documents is refused where either declares the body closed.
+// refusals).
+//
+// # Request bodies
+//
+// What a request body may hold is decided by the service's contract, not
+// by the SDK's Go types: every body is parsed once and checked against the
+// reference OpenAPI documents (2026-07-09, whose names it follows, and
+// 2026-08-22) and a JSON Schema of the eval-ingest bodies written from the
+// reference notes, embedded in the double; a body is accepted when either
+// version accepts it, and a key neither documents is refused where either
+// declares the body closed. WithContractCheck holds every response to the
+// same documents.
+//
 // Invalid UTF-8 and repeated keys are refused at any depth, and so are an
 // escaped lone surrogate and a number past float64's range (the service's
 // JSON.parse keeps the last of repeated keys, a lone surrogate, and
@@ -30,31 +89,9 @@
 // JavaScript trim() empties (white space, form feed, vertical tab, NBSP,
 // the Unicode space separators, U+2028, U+2029, a second mark) is no
 // body, {}; around a value only JSON's white space is allowed, as
-// JSON.parse allows it. WithContractCheck
-// holds every response to the same documents. Reach it in process through
-// Transport or Client (no sockets), or on loopback after Start:
+// JSON.parse allows it.
 //
-//	srv := projectopstest.NewTestServer(t)
-//	ws := srv.Default()
-//	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL()+"/me", nil)
-//	req.Header.Set("Authorization", "Bearer "+ws.APIKey)
-//	resp, err := srv.Client().Do(req)
-//
-// It serves every route of the API under /api/v1: the account, projects,
-// chat sessions, the public host catalog, harness built-in tools, chatboxes,
-// hosts, the server operations (validate, doctor, check-oauth, tools,
-// prompts, resources, export, import-tokens) against real MCP servers
-// through go-sdk, eval suites and runs with an execution engine,
-// eval-ingest, computer environments with builds and a per-user computer,
-// tunnels with a working relay, and the key-management surface /api-keys
-// (always 403 to an API key). Routes lists them as SetFault keys.
-//
-// Test hooks: WithClock and Clock (timestamps, the Date of API answers,
-// rate limiting, token and upload expiry), SetFault (per-route status, Retry-After, latency, dropped
-// connection, every N-th request), Requests, Wait, MCPSessions, the eval
-// engine's Model and hooks, WithBuildHook, Computer, IngestedRuns and
-// IngestedIterations, WithContractCheck, WithEvalStepDelay (pacing for
-// clients in another process).
+// # Differences from the real service
 //
 // Where the double knowingly differs from the real service:
 //   - ids are deterministic (prj_1, hst_2, ...) and listings are in
