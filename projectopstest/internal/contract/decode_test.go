@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"unicode"
@@ -43,15 +44,17 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := Decode(data)
-		if err == nil && !json.Valid(data) && !Blank(data) {
+		if err == nil && !json.Valid(data) && len(bytes.Trim(data, " \t\r\n")) > 0 {
 			t.Fatalf("Decode accepted invalid JSON %q", data)
 		}
 	})
 }
 
-// jsTrimmed is every code point String.prototype.trim() strips, as Node 20
-// lists them: for (c of all code points) if (String.fromCodePoint(c).trim()
-// === "") print(c).
+// jsTrimmed is every code point String.prototype.trim() strips: for (c of
+// all code points) if (String.fromCodePoint(c).trim() === "") print(c).
+// The service runs Node 24.14.0 (its .nvmrc and Dockerfile); this list was
+// taken from Node 20.20.2, the Node at hand, and trim()'s set (ECMAScript's
+// WhiteSpace, LineTerminator and Unicode's Zs) is not known to differ in 24.
 var jsTrimmed = []rune{0x9, 0xa, 0xb, 0xc, 0xd, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
 	0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff}
 
@@ -79,15 +82,17 @@ func TestBlankIsJSTrim(t *testing.T) {
 	}
 }
 
-// Only the blank test is trim()'s: JSON.parse refuses the wider set
-// around a value.
-func TestDecodeBlank(t *testing.T) {
-	for _, s := range []string{"\f", "\u00a0\u3000", " \v\n"} {
+// Decode, which also checks responses and stored rows, keeps JSON.parse's
+// rules: only JSON's white space reads as {}; trim()'s wider set, the
+// request edge's test (Blank), is invalid JSON there, alone or around a
+// value.
+func TestDecodeBlankIsJSONWhiteSpaceOnly(t *testing.T) {
+	for _, s := range []string{"", " \t\r\n"} {
 		if got := mustDecode(t, s); len(got.(map[string]any)) != 0 {
 			t.Errorf("Decode(%q) = %#v, want {}", s, got)
 		}
 	}
-	for _, s := range []string{"\f{}", "{}\v", "\u00a0{}"} {
+	for _, s := range []string{"\f", "\u00a0", " \v\n", "\f{}", "{}\v", "\u00a0{}"} {
 		if _, err := Decode([]byte(s)); err == nil {
 			t.Errorf("Decode(%q) accepted: JSON.parse refuses it", s)
 		}
