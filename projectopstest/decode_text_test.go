@@ -1,6 +1,7 @@
 package projectopstest_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/projectops/projectops-go/projectopstest"
@@ -47,7 +48,7 @@ func TestBodiesWithBadTextRefused(t *testing.T) {
 }
 
 // A body JavaScript's String.prototype.trim() empties is no body, {}, as
-// the service reads it (its routes read the body as text and test
+// the service's server routes read it (they read the body as text and test
 // text.trim()): form feed, vertical tab, NBSP, U+2028, a BOM past the one
 // text decoding drops. JSON.parse itself skips JSON's white space only, so
 // such a character around a value is still invalid JSON.
@@ -66,6 +67,46 @@ func TestBlankBodiesReadAsEmpty(t *testing.T) {
 		}
 		for _, body := range []string{"\f{}", "{}\u00a0", "\u0085"} {
 			if b := tg.call(t, "POST", tools, ws.APIKey, body).wantError(t, shared.CodeValidation); b.Message != "Invalid JSON body" {
+				t.Errorf("%s: body %q: message %q, want Invalid JSON body", tg.name, body, b.Message)
+			}
+		}
+	}
+}
+
+// The eval-ingest routes read a body as text and parse it unless it is
+// empty (eval-ingest.ts proxyIngest: `raw ? JSON.parse(raw) : {}`): only an
+// empty body is {}; white space, JSON's or trim()'s, is JSON.parse's
+// SyntaxError, 400 Invalid JSON body.
+func TestIngestWhitespaceBodyIsInvalidJSON(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	path := "/projects/" + ws.ProjectID + "/eval-ingest/runs/start"
+	for _, tg := range targets(t, srv) {
+		for _, body := range []string{" ", "\n", "\f", "\u00a0", "\ufeff "} {
+			if b := tg.call(t, "POST", path, ws.APIKey, body).wantError(t, shared.CodeValidation); b.Message != "Invalid JSON body" {
+				t.Errorf("%s: body %q: message %q, want Invalid JSON body", tg.name, body, b.Message)
+			}
+		}
+		// An empty body (a lone mark is one, as text() drops it) is {}.
+		for _, body := range []string{"", "\ufeff"} {
+			if b := tg.call(t, "POST", path, ws.APIKey, body).wantError(t, shared.CodeValidation); !strings.Contains(b.Message, "suiteName") {
+				t.Errorf("%s: body %q: message %q, want the missing suiteName of {}", tg.name, body, b.Message)
+			}
+		}
+	}
+}
+
+// Tunnel create parses the whole body (tunnels.ts: c.req.json()), so even
+// an empty one is invalid JSON, not {}.
+func TestTunnelCreateEmptyBodyIsInvalidJSON(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	path := "/projects/" + ws.ProjectID + "/tunnels"
+	for _, tg := range targets(t, srv) {
+		for _, body := range []string{"", " ", "\f"} {
+			if b := tg.call(t, "POST", path, ws.APIKey, body).wantError(t, shared.CodeValidation); b.Message != "Invalid JSON body" {
 				t.Errorf("%s: body %q: message %q, want Invalid JSON body", tg.name, body, b.Message)
 			}
 		}

@@ -85,11 +85,14 @@
 // escaped lone surrogate and a number past float64's range (the service's
 // JSON.parse keeps the last of repeated keys, a lone surrogate, and
 // Infinity, which it then sends on as null). A leading byte-order mark is
-// dropped, as the service's text decoding drops it, and a body its routes'
-// JavaScript trim() empties (white space, form feed, vertical tab, NBSP,
-// the Unicode space separators, U+2028, U+2029, a second mark) is no
-// body, {}; around a value only JSON's white space is allowed, as
-// JSON.parse allows it.
+// dropped, as the service's text decoding drops it. Which body holding no
+// value is no body, {}, is each route's, as the service's handler reads
+// it: most (hosts, computer environments, eval suites and runs, servers)
+// take one JavaScript's trim() empties (white space, form feed, vertical
+// tab, NBSP, the Unicode space separators, U+2028, U+2029, a second mark);
+// the eval-ingest routes only an empty one, white space being invalid
+// JSON; tunnel create none, an empty body being invalid JSON too. Around a
+// value only JSON's white space is allowed, as JSON.parse allows it.
 //
 // # Differences from the real service
 //

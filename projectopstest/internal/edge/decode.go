@@ -29,8 +29,8 @@ func BodyTooLarge() *Error { return Validation("", "Request body exceeds 1MB lim
 const APIPrefix = "/api/v1"
 
 // DecodeBody strictly decodes the JSON object in r's body into dst, the
-// SDK's request type for the route. A blank body reads as {}. It reports
-// which top-level fields, and members of top-level objects ("a.b"), were
+// SDK's request type for the route. A body with no value reads as {} as
+// DecodeObject says. It reports which top-level fields, and members of top-level objects ("a.b"), were
 // present with a non-null value (true; a top-level null is there as
 // false, a nested one is left out), so handlers can tell "absent" from
 // "zero", and at the top level from "null", without a second set of types. Every failure is a
@@ -68,7 +68,9 @@ func DecodeBodyLimit(r *http.Request, dst any, limit int, tooLarge *Error) (map[
 // DecodeObject reads r's body (at most limit bytes) and parses it once,
 // deciding validity there: syntax, UTF-8, duplicate keys, a JSON object,
 // then the route's contract when the reference documents the route. A
-// body JavaScript's trim() empties reads as {} (see contract.Blank).
+// body with no value reads as {} where the route's service handler reads
+// it so (see blankRule): most take one JavaScript's trim() empties, the
+// eval-ingest routes only an empty one, tunnel create none.
 func DecodeObject(r *http.Request, limit int, tooLarge *Error) (map[string]any, []byte, *contract.Route, *Error) {
 	obj, data, _, route, herr := DecodeObjectElements(r, limit, tooLarge, "")
 	return obj, data, route, herr
@@ -86,14 +88,17 @@ func DecodeObjectElements(r *http.Request, limit int, tooLarge *Error, key strin
 		return nil, nil, nil, nil, tooLarge
 	}
 	// The service reads a body as text, and its decoder drops a leading
-	// byte-order mark (which PowerShell and Windows tools write). A body
-	// JavaScript's trim() empties is no body; any other is trimmed of
-	// JSON's white space only: JSON.parse refuses other Unicode spaces.
+	// byte-order mark (which PowerShell and Windows tools write). Which
+	// body is no body, {}, is the route's (see blankRule); any other is
+	// trimmed of JSON's white space only, as JSON.parse has it.
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	if contract.Blank(data) {
+	if ruleOf(r).noValue(data) {
 		data = []byte("{}")
 	} else {
-		data = bytes.Trim(data, " \t\r\n")
+		data = trimJSONSpace(data)
+		if len(data) == 0 { // JSON.parse("") and JSON.parse(" ") throw
+			return nil, nil, nil, nil, Validation("", "Invalid JSON body")
+		}
 	}
 	var v any
 	var elems [][]byte
