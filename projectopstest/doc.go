@@ -289,8 +289,12 @@
 //     400 with no body and "Connection: close", before authentication and
 //     before the head's size is weighed, as the service's server refuses
 //     the request line; in process too, as the 431 is, since the service
-//     answers so whatever carries the request; the request log has it)
-//     and what net/http refuses before any
+//     answers so whatever carries the request; the request log has it;
+//     in process a Method of "" is a GET, as net/http's client reads it),
+//     a CONNECT, which the service's Node server has no listener for (no
+//     answer at all: the connection is closed, in process the request
+//     fails as a connection the server dropped, and the request log does
+//     not have it), and what net/http refuses before any
 //     handler runs on the loopback listener (a request line that does not
 //     parse, such as a bad escape in the path, or a head over four times
 //     MaxHeaderBytes), which gets its plain-text answer;

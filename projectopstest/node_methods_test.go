@@ -2,8 +2,10 @@ package projectopstest_test
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -71,5 +73,63 @@ func TestUnknownMethodIsBareBadRequest(t *testing.T) {
 	}
 	if r := reqs[3]; r.Method != "patch" || r.Path != "/api/v1"+hosts+"/hst_1" {
 		t.Errorf("logged %s %s; want the method and path as sent", r.Method, r.Path)
+	}
+}
+
+// The service's Node server has no 'connect' listener: Node destroys the
+// socket of a CONNECT request without answering (Node 20.20.2: a raw
+// "CONNECT /api HTTP/1.1" reads nothing, then the close). The double
+// closes the connection unanswered, logs nothing, and in process fails
+// the request as a connection the server dropped.
+func TestConnectIsDroppedUnanswered(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	hosts := "/projects/" + ws.ProjectID + "/hosts"
+	c, prefix := dialRaw(t, srv)
+	_, _ = io.WriteString(c, "CONNECT "+prefix+hosts+" HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+ws.APIKey+"\r\n\r\n")
+	if b, err := io.ReadAll(c); len(b) != 0 || err != nil {
+		t.Errorf("listener: CONNECT read %q, %v; want nothing, then the close", b, err)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodConnect, projectopstest.InProcessURL+hosts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+	resp, err := srv.Transport().RoundTrip(req)
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("in process: CONNECT answered %d; want the connection dropped", resp.StatusCode)
+	}
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("in process: CONNECT: %v; want a dropped connection's unexpected EOF", err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 0 {
+		t.Errorf("request log holds %+v; want nothing, as the app never ran", reqs)
+	}
+}
+
+// An *http.Request whose Method is "" means GET to net/http ("For client
+// requests, an empty string means GET"); in process it is served as GET,
+// not refused as a method Node does not know.
+func TestEmptyMethodIsGETInProcess(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	u, err := url.Parse(projectopstest.InProcessURL + "/projects/" + ws.ProjectID + "/hosts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := (&http.Request{URL: u, Header: http.Header{"Authorization": {"Bearer " + ws.APIKey}}, Host: u.Host}).WithContext(t.Context())
+	resp, err := srv.Transport().RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("Method \"\" in process: %d, want 200 as GET", resp.StatusCode)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Method != http.MethodGet {
+		t.Errorf("request log holds %+v; want one GET", reqs)
 	}
 }

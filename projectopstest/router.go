@@ -172,6 +172,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// refused whatever the head's size.
 	badMethod := !nodeMethod(r.Method)
 	tooLarge := !badMethod && headTooLarge(r)
+	if r.Method == http.MethodConnect && !tooLarge {
+		dropConnect(w) // no answer, and nothing the app would log
+		return
+	}
 	var id string
 	if badMethod || tooLarge {
 		// Node refuses it before the app: no id answered, no app

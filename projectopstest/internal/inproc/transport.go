@@ -196,6 +196,9 @@ func serverRequest(ctx context.Context, req *http.Request, u *url.URL) *http.Req
 	sreq.RemoteAddr = "127.0.0.1:1"
 	sreq.GetBody = nil
 	sreq.Close = false
+	if sreq.Method == "" { // a client request's "" means GET
+		sreq.Method = http.MethodGet
+	}
 	switch {
 	case req.Body == nil:
 		sreq.Body = http.NoBody
