@@ -298,9 +298,13 @@
 //     handler runs on the loopback listener (a request line that does not
 //     parse, such as a bad escape in the path, or a head over four times
 //     MaxHeaderBytes), which gets its plain-text answer;
-//   - on the loopback listener an answer given before the request's body
-//     has been read (a 401, the declared 1 MiB cap, any refusal) is
-//     written at once and says "Connection: close", and a request sent
+//   - on the loopback listener any answer, a success included, given
+//     before the request's body has been read (a 401, the declared 1 MiB
+//     cap, a GET or tunnel close that ignores a body) is written at once;
+//     it keeps the connection if the rest of the body had already arrived
+//     with the head (dropped, as Node drops it) and otherwise says
+//     "Connection: close" (as does a tunnel relay's answer whose header
+//     is written before the caller's body has ended), and a request sent
 //     with "Expect: 100-continue" gets no 100 Continue for a body its
 //     route does not read: where the service's Node server sends 100
 //     Continue before its app runs and reads on after the answer, the
