@@ -8,10 +8,10 @@ import (
 )
 
 // TestEmptyObjectsKept: the reference's EvalTestStep arguments and action
-// are open objects, so {} is a value: a toolCall step for a tool that takes
-// no arguments says so. An empty map, set or decoded, is sent as {}; a nil
-// one is left out. An expected tool call's arguments {} likewise differ
-// from none under exact argument matching.
+// are open objects, so {} is a value, kept on a round trip; a nil map is
+// left out, but a toolCall step's arguments are always sent, as the
+// service's current step schema requires them (ToolCallStep(id, tool, nil)
+// was refused there).
 func TestEmptyObjectsKept(t *testing.T) {
 	t.Parallel()
 	for _, in := range []string{
@@ -35,8 +35,12 @@ func TestEmptyObjectsKept(t *testing.T) {
 		t.Errorf("ToolCallStep with empty args = %s, want %s", out, want)
 	}
 	out, _ = json.Marshal(evals.ToolCallStep("s4", "ping", nil))
-	if want := `{"id":"s4","kind":"toolCall","toolName":"ping"}`; string(out) != want {
+	if want := `{"id":"s4","kind":"toolCall","toolName":"ping","arguments":{}}`; string(out) != want {
 		t.Errorf("ToolCallStep with nil args = %s, want %s", out, want)
+	}
+	out, _ = json.Marshal(evals.Step{ID: "s5", Kind: evals.KindInteract})
+	if want := `{"id":"s5","kind":"interact"}`; string(out) != want {
+		t.Errorf("interact step with nil action = %s, want %s", out, want)
 	}
 	out, _ = json.Marshal(evals.ToolCall{ToolName: "ping", Arguments: map[string]any{}})
 	if want := `{"toolName":"ping","arguments":{}}`; string(out) != want {

@@ -168,8 +168,13 @@ type (
 )
 
 // MarshalJSON encodes the modelled fields, then Extra's members that do
-// not name one of them.
+// not name one of them. A toolCall step always carries arguments ({} when
+// nil): the service's current step schema requires them, though the
+// reference leaves them optional.
 func (s Step) MarshalJSON() ([]byte, error) {
+	if s.Kind == KindToolCall && s.Arguments == nil {
+		s.Arguments = map[string]any{}
+	}
 	b, err := json.Marshal(stepFields(s))
 	if err != nil {
 		return nil, err

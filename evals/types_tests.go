@@ -116,11 +116,14 @@ type Step struct {
 	Kind StepKind `json:"kind"`
 	// Prompt is the user message of a prompt step.
 	Prompt string `json:"prompt,omitempty"`
-	// ServerName optionally names the saved server owning ToolName (toolCall).
+	// ServerName names the saved server owning ToolName (toolCall). The
+	// reference leaves it optional; the service's current step schema
+	// requires it on a toolCall step, so set it.
 	ServerName string `json:"serverName,omitempty"`
 	// ToolName is the tool of a toolCall or interact step.
 	ToolName string `json:"toolName,omitempty"`
-	// Arguments are the arguments of a toolCall step.
+	// Arguments are the arguments of a toolCall step; a nil map is sent
+	// as {} on a toolCall step (see MarshalJSON).
 	Arguments map[string]any `json:"arguments,omitzero"`
 	// Action is the widget action of an interact step.
 	Action map[string]any `json:"action,omitzero"`

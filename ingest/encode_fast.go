@@ -16,7 +16,7 @@ import (
 // encoding time in reflection; FuzzAppendSimple holds this to its output.
 func appendSimple(b []byte, res *Result) ([]byte, bool) {
 	if len(res.ExpectedToolCalls) > 0 || len(res.ActualToolCalls) > 0 || res.Tokens != nil || len(res.Trace) > 0 ||
-		res.AdvancedConfig != nil || len(res.WidgetSnapshots) > 0 || res.MatchOptions != nil ||
+		len(res.AdvancedConfig) > 0 || len(res.WidgetSnapshots) > 0 || res.MatchOptions != nil ||
 		!finite(res.DurationMs) {
 		return b, false
 	}

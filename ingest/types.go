@@ -46,8 +46,10 @@ type Result struct {
 	IsNegativeTest bool           `json:"isNegativeTest,omitempty"`
 	ExpectedOutput string         `json:"expectedOutput,omitempty"`
 	// AdvancedConfig is the case's advanced settings (system prompt,
-	// temperature, tool choice, ...), any keys.
-	AdvancedConfig map[string]any `json:"advancedConfig,omitzero"`
+	// temperature, tool choice, ...), any keys. An empty one is left out,
+	// as the service's own reporter leaves it: it is part of the key the
+	// service groups a case's history by.
+	AdvancedConfig map[string]any `json:"advancedConfig,omitempty"`
 	// WidgetSnapshots are the MCP Apps widgets the case rendered. A
 	// snapshot's WidgetHTML that would make the result too large for a
 	// chunk is uploaded through an upload URL by the Reporter and sent as

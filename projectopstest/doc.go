@@ -3,7 +3,7 @@
 //
 // # Use
 //
-// NewTestServer starts a server that the test's cleanup closes, and
+// NewTestServer creates a server that the test's cleanup closes, and
 // NewClient gives an SDK client that reaches it in process (no sockets, no
 // DNS), authenticated as the owner of Default, the seeded workspace
 // (organization, owner, project and API key):

@@ -2,6 +2,7 @@ package tunnels_test
 
 import (
 	"fmt"
+	"log/slog"
 	"reflect"
 	"regexp"
 	"strings"
@@ -57,7 +58,34 @@ func TestGrantPrintsFieldNames(t *testing.T) {
 			t.Errorf("%%v = %s: label %s: names no field of Grant", s, l)
 		}
 	}
-	if !strings.Contains(s, "ConnectTokenExpiresAt:2026-01-02T03:04:05Z") {
+	if !strings.Contains(s, `ConnectTokenExpiresAt:"2026-01-02T03:04:05Z"`) {
 		t.Errorf("%%v = %s: the expiry is not shown as a time", s)
+	}
+}
+
+// TestGrantLogsEveryField: slog shows every field of a grant under its
+// JSON name, as String does under its Go name, and none of its secrets.
+func TestGrantLogsEveryField(t *testing.T) {
+	t.Parallel()
+	g := tunnels.Grant{ServerID: "srv", Name: "n", Existed: true, PreviousURL: "https://old.example/mcp?k=OLDSEKRIT",
+		PreviousTransportType: "stdio", Slug: "slug", URL: "https://relay.example/t/slug/mcp?k=SEKRIT", ConnectToken: "ct_TOKEN",
+		ConnectTokenExpiresAt: 1767323045000, RelayWSURL: "wss://relay.example/ws", SecretVersion: 3, ProjectID: "prj"}
+	var buf strings.Builder
+	slog.New(slog.NewTextHandler(&buf, nil)).Info("grant", "g", g)
+	out := buf.String()
+	typ := reflect.TypeFor[tunnels.Grant]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if name == "-" {
+			name = "projectId" // kept out of JSON, logged under the service's name
+		}
+		if !strings.Contains(out, "g."+name+"=") {
+			t.Errorf("slog of a grant has no %s: %s", name, out)
+		}
+	}
+	for _, secret := range []string{"SEKRIT", "ct_TOKEN"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("slog of a grant shows %s: %s", secret, out)
+		}
 	}
 }

@@ -90,7 +90,7 @@ func (g Grant) String() string {
 		" Existed:" + strconv.FormatBool(g.Existed) + " PreviousURL:" + strconv.Quote(RedactURL(g.PreviousURL)) +
 		" PreviousTransportType:" + strconv.Quote(g.PreviousTransportType) +
 		" Slug:" + strconv.Quote(g.Slug) + " URL:" + strconv.Quote(RedactURL(g.URL)) +
-		" ConnectToken:" + tok + " ConnectTokenExpiresAt:" + g.ConnectTokenExpiresAt.String() +
+		" ConnectToken:" + tok + " ConnectTokenExpiresAt:" + strconv.Quote(g.ConnectTokenExpiresAt.String()) +
 		" RelayWSURL:" + strconv.Quote(g.RelayWSURL) + " SecretVersion:" + strconv.FormatFloat(g.SecretVersion, 'f', -1, 64) +
 		" ProjectID:" + strconv.Quote(g.ProjectID) + "}"
 }
@@ -101,10 +101,13 @@ func (g Grant) GoString() string { return g.String() }
 // Format implements fmt.Formatter: every verb prints String.
 func (g Grant) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, g.String()) }
 
-// LogValue implements slog.LogValuer without the secrets.
+// LogValue implements slog.LogValuer: every field under its JSON name,
+// the connect token only as whether there is one and URLs redacted.
 func (g Grant) LogValue() slog.Value {
 	return slog.GroupValue(
-		slog.String("serverId", g.ServerID), slog.String("name", g.Name), slog.String("slug", g.Slug),
-		slog.String("url", RedactURL(g.URL)), slog.String("relayWsUrl", g.RelayWSURL),
-		slog.Float64("secretVersion", g.SecretVersion))
+		slog.String("serverId", g.ServerID), slog.String("name", g.Name), slog.Bool("existed", g.Existed),
+		slog.String("previousUrl", RedactURL(g.PreviousURL)), slog.String("previousTransportType", g.PreviousTransportType),
+		slog.String("slug", g.Slug), slog.String("url", RedactURL(g.URL)), slog.Bool("connectToken", g.ConnectToken != ""),
+		slog.String("connectTokenExpiresAt", g.ConnectTokenExpiresAt.String()), slog.String("relayWsUrl", g.RelayWSURL),
+		slog.Float64("secretVersion", g.SecretVersion), slog.String("projectId", g.ProjectID))
 }
