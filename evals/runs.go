@@ -46,6 +46,18 @@ func (s *RunService) tr() *transport.Transport {
 // Validation and quota errors (projectops.ErrConcurrentRunLimit, which is
 // not retried) surface here.
 func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, opts ...option.RequestOption) (*RunCreated, error) {
+	// The options go into ctx before any check below can refuse the call,
+	// so a refusal resets WithResponseInto's target too. A key p gives
+	// that the service would read as a header goes out as one (an
+	// explicit option still wins); any other key travels in the body
+	// alone, with no generated header key to override it.
+	header := option.WithIdempotencyKey(p.IdempotencyKey)
+	bodyKeyOnly := p.IdempotencyKey != "" && header(new(option.Config)) != nil
+	callOpts := opts
+	if p.IdempotencyKey != "" && !bodyKeyOnly {
+		callOpts = append([]option.RequestOption{header}, opts...)
+	}
+	ctx = transport.WithOptions(ctx, callOpts)
 	if wire.UTF16Len(p.IdempotencyKey) > MaxIdempotencyKey { // as the service's schema counts: UTF-16 code units
 		return nil, apierr.Invalid("idempotencyKey", fmt.Sprintf("idempotencyKey must be at most %d characters", MaxIdempotencyKey))
 	}
@@ -68,20 +80,11 @@ func (s *RunService) Create(ctx context.Context, projectID string, p RunParams, 
 	if len(p.ModelAPIKeys) > 0 {
 		req.Secrets, req.Scrub = p.ModelAPIKeys.secrets(), wire.SecretFields
 	}
-	header := option.WithIdempotencyKey(p.IdempotencyKey)
-	switch {
-	case p.IdempotencyKey == "":
-	case header(new(option.Config)) == nil:
-		// The header the service reads first: the same key (an explicit
-		// option still wins).
-		opts = append([]option.RequestOption{header}, opts...)
-	default:
-		// Not a header the service would read: the body's key alone,
-		// with no generated header key to override it. Retrying stays
-		// safe as the service reads that key (its API of 2026-08-22 on).
+	if bodyKeyOnly {
+		// Retrying stays safe as the service reads the body's key (its
+		// API of 2026-08-22 on).
 		req.IdempotencyKey, req.Class = false, transport.Idempotent
 	}
-	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[RunCreated](ctx, s.tr(), req)
 }
 

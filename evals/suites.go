@@ -52,10 +52,10 @@ func (s *SuiteService) page(ctx context.Context, projectID, cursor string) (*sha
 // option.WithIdempotencyKey's), by which the service authors one suite
 // however often the call is sent, so it is retried like a read.
 func (s *SuiteService) Create(ctx context.Context, projectID string, p CreateSuiteParams, opts ...option.RequestOption) (*SuiteCreated, error) {
+	ctx = transport.WithOptions(ctx, opts) // first: a refusal below resets WithResponseInto's target too
 	if err := checkTestsMatch(p.Tests); err != nil {
 		return nil, err
 	}
-	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[SuiteCreated](ctx, s.tr(), &transport.Request{Method: http.MethodPost,
 		Route: routeSuites, Params: []string{projectID}, Body: p, Class: transport.Write, IdempotencyKey: true})
 }

@@ -74,10 +74,10 @@ func (s *Service) Get(ctx context.Context, projectID, hostID string, opts ...opt
 // Create creates a host from a template or a full config. It is not retried
 // once the request may have reached the service (it is not idempotent).
 func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*HostDetail, error) {
+	ctx = transport.WithOptions(ctx, opts) // first: a refusal below resets WithResponseInto's target too
 	if err := p.Config.check(); err != nil {
 		return nil, err
 	}
-	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeHosts,
 		Params: []string{projectID}, Body: p, Class: transport.Write,
 		Secrets: p.Config.secrets(), Scrub: wire.SecretFields})
@@ -86,10 +86,10 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 // Update changes the fields set in p and leaves the others as they are; a
 // Config replaces the whole config (see UpdateParams.Config).
 func (s *Service) Update(ctx context.Context, projectID, hostID string, p UpdateParams, opts ...option.RequestOption) (*HostDetail, error) {
+	ctx = transport.WithOptions(ctx, opts) // first: a refusal below resets WithResponseInto's target too
 	if err := p.Config.check(); err != nil {
 		return nil, err
 	}
-	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[HostDetail](ctx, s.tr(), &transport.Request{Method: http.MethodPatch, Route: routeHost,
 		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent,
 		Secrets: p.Config.secrets(), Scrub: wire.SecretFields})

@@ -114,9 +114,14 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 
 // resume is Resume, warning to log.
 func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opts []option.RequestOption) ([]ResumeResult, error) {
-	if c, err := option.ForCall(opts); err != nil {
+	c, err := option.ForCall(opts)
+	if c.Response != nil {
+		*c.Response = option.Response{} // refused, so it describes no request
+	}
+	if err != nil {
 		return nil, err
-	} else if c.IdempotencyKey != "" || c.Response != nil {
+	}
+	if c.IdempotencyKey != "" || c.Response != nil {
 		return nil, apierr.Invalid("opts", "WithIdempotencyKey and WithResponseInto name one call: Resume sends many")
 	}
 	ctx = transport.WithOptions(ctx, opts)

@@ -113,7 +113,10 @@ func WithRequestTimeout(d time.Duration) RequestOption {
 
 // WithResponseInto stores the final response's metadata in r, on success
 // and on an error response alike, and a success's body. One call only; r
-// must not be nil.
+// must not be nil. The call resets r to the zero Response as it begins,
+// so one r reused across calls describes the last call only: after a
+// call refused before anything is sent (an empty id, an ended context, a
+// bad option or parameter) it is zero, not the call before it.
 func WithResponseInto(r *Response) RequestOption {
 	return func(c *Config) error {
 		if r == nil {

@@ -3,7 +3,6 @@ package transport
 import (
 	"context"
 	"net/http"
-	"slices"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/option"
@@ -11,9 +10,20 @@ import (
 
 type optionsKey struct{}
 
+// callOptions is one call's options as applied where the call begins.
+type callOptions struct {
+	cfg option.Config
+	err error // ForCall's refusal, which Do returns in its turn
+}
+
 // WithOptions returns ctx carrying one call's options. Each service method
-// does this once, on entry, so its helpers and its iterator's page fetches
-// pass them on without a parameter of their own.
+// does this on entry, before any check of its own, so its helpers and its
+// iterator's page fetches pass them on without a parameter of their own.
+// The options are applied here, once: a WithResponseInto target is reset
+// to the zero Response at once, so a call refused before anything is sent
+// (an empty id, a context already ended, a bad limit, a bad option) leaves
+// it describing that call, not the one before. An option's refusal waits
+// for Do, which reports it after the caller bugs it checks first.
 func WithOptions(ctx context.Context, opts []option.RequestOption) context.Context {
 	if ctx == nil {
 		// A caller bug that would panic in the first ctx.Value: Do answers
@@ -23,29 +33,52 @@ func WithOptions(ctx context.Context, opts []option.RequestOption) context.Conte
 	if len(opts) == 0 {
 		return ctx
 	}
-	return context.WithValue(ctx, optionsKey{}, opts)
+	co := &callOptions{}
+	co.cfg, co.err = option.ForCall(opts)
+	if r := responseTarget(co, opts); r != nil {
+		*r = option.Response{}
+	}
+	return context.WithValue(ctx, optionsKey{}, co)
+}
+
+// responseTarget is the call's WithResponseInto target, nil when it has
+// none. A refused option stops ForCall before the options after it: they
+// are run again on a scratch Config to find one there.
+func responseTarget(co *callOptions, opts []option.RequestOption) *option.Response {
+	if co.cfg.Response != nil || co.err == nil {
+		return co.cfg.Response
+	}
+	var c option.Config
+	for _, o := range opts {
+		if o != nil {
+			_ = o(&c) // a refusal was reported already; the others still apply
+		}
+	}
+	return c.Response
 }
 
 // KeepOptions is WithOptions for a call whose requests outlive it: an
-// All… iterator, whose pages are fetched when the iteration runs. It keeps
-// a copy of opts, so a caller that reuses its slice once the call has
-// returned (a buffer refilled for its next call, a slice shared with other
-// goroutines) changes nothing it already handed out, and races with
-// nothing.
+// All… iterator, whose pages are fetched when the iteration runs. As
+// WithOptions applies the options at once, a caller that reuses its slice
+// once the call has returned changes nothing it already handed out.
 func KeepOptions(ctx context.Context, opts []option.RequestOption) context.Context {
-	return WithOptions(ctx, slices.Clone(opts))
+	return WithOptions(ctx, opts)
 }
 
 // nilContextKey marks the stand-in for a nil context.
 type nilContextKey struct{}
 
-// callConfig applies the options ctx carries; a nil context is refused.
+// callConfig is the call's options as WithOptions applied them; a nil
+// context is refused.
 func callConfig(ctx context.Context) (option.Config, error) {
 	if ctx == nil || ctx.Value(nilContextKey{}) != nil {
 		return option.Config{}, apierr.NilContext()
 	}
-	opts, _ := ctx.Value(optionsKey{}).([]option.RequestOption)
-	return option.ForCall(opts)
+	co, _ := ctx.Value(optionsKey{}).(*callOptions)
+	if co == nil {
+		return option.Config{}, nil
+	}
+	return co.cfg, co.err
 }
 
 // recordResponse fills a WithResponseInto target after an attempt; resp is
