@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -328,8 +329,8 @@ func TestOptionLevels(t *testing.T) {
 	if got := seen[0].Values("X-App"); len(got) != 1 || got[0] != "demo" {
 		t.Errorf("client header on a plain call = %q", got)
 	}
-	if got := seen[1].Values("X-App"); len(got) != 2 || got[0] != "demo" || got[1] != "call" {
-		t.Errorf("client and call headers = %q, want both, the client's first", got)
+	if got := seen[1].Values("X-App"); len(got) != 1 || got[0] != "call" {
+		t.Errorf("client and call headers = %q, want the call's alone", got)
 	}
 
 	for _, opt := range []option.RequestOption{option.WithBaseURL("http://elsewhere.test/api/v1"),
@@ -352,6 +353,82 @@ func TestOptionLevels(t *testing.T) {
 	// A nil target is refused on a call too (it stored nothing, silently).
 	if _, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, nil, option.WithResponseInto(nil)); !errors.Is(err, projectops.ErrValidation) {
 		t.Errorf("WithResponseInto(nil) on a call: err = %v, want VALIDATION_ERROR", err)
+	}
+}
+
+// Header options work as openai-go's do (README: given to a method, an
+// option changes that call): a call's WithHeader replaces the client's
+// value for that call only, WithHeaderAdd adds to it, WithHeaderDel drops
+// it; on the client, a later WithHeader replaces an earlier one and
+// WithHeaderAdd adds a value.
+func TestCallHeaderReplacesClientHeader(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
+	log := &headerLog{rt: srv.Transport()}
+	c, err := srv.NewClient(option.WithTransport(log),
+		option.WithHeader("X-Trace-Id", "first"), option.WithHeader("x-trace-id", "client-default"),
+		option.WithHeader("X-Tags", "a"), option.WithHeaderAdd("X-Tags", "b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := srv.Default()
+	for _, tc := range []struct {
+		name       string
+		opts       []option.RequestOption
+		trace, tag []string
+	}{
+		{"no call option", nil, []string{"client-default"}, []string{"a", "b"}},
+		{"WithHeader", []option.RequestOption{option.WithHeader("X-Trace-Id", "this-call")}, []string{"this-call"}, []string{"a", "b"}},
+		{"WithHeaderAdd", []option.RequestOption{option.WithHeaderAdd("X-Trace-Id", "this-call")},
+			[]string{"client-default", "this-call"}, []string{"a", "b"}},
+		{"WithHeader then WithHeaderAdd", []option.RequestOption{option.WithHeader("X-Tags", "c"), option.WithHeaderAdd("x-tags", "d")},
+			[]string{"client-default"}, []string{"c", "d"}},
+		{"WithHeaderAdd then WithHeader", []option.RequestOption{option.WithHeaderAdd("X-Tags", "c"), option.WithHeader("X-Tags", "d")},
+			[]string{"client-default"}, []string{"d"}},
+		{"WithHeaderDel", []option.RequestOption{option.WithHeaderDel("x-trace-id")}, nil, []string{"a", "b"}},
+		{"WithHeaderDel then WithHeaderAdd", []option.RequestOption{option.WithHeaderDel("X-Trace-Id"), option.WithHeaderAdd("X-Trace-Id", "this-call")},
+			[]string{"this-call"}, []string{"a", "b"}},
+		{"after the others: the client's again", nil, []string{"client-default"}, []string{"a", "b"}},
+	} {
+		before := len(log.all())
+		if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil, tc.opts...); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		seen := log.all()
+		if len(seen) != before+1 {
+			t.Fatalf("%s: %d requests sent, want 1", tc.name, len(seen)-before)
+		}
+		h := seen[before]
+		if got := h.Values("X-Trace-Id"); !slices.Equal(got, tc.trace) {
+			t.Errorf("%s: X-Trace-Id sent as %q, want %q", tc.name, got, tc.trace)
+		}
+		if got := h.Values("X-Tags"); !slices.Equal(got, tc.tag) {
+			t.Errorf("%s: X-Tags sent as %q, want %q", tc.name, got, tc.tag)
+		}
+	}
+}
+
+// WithHeaderAdd and WithHeaderDel refuse what WithHeader refuses, on the
+// client and per call, before anything is sent: the SDK's own headers are
+// not the caller's to add to or remove.
+func TestHeaderAddDelRefused(t *testing.T) {
+	t.Parallel()
+	srv, c, log := callOptsClient(t)
+	for _, opt := range []option.RequestOption{
+		option.WithHeaderAdd("Authorization", "Bearer x"), option.WithHeaderDel("authorization"),
+		option.WithHeaderAdd("Idempotency-Key", "k"), option.WithHeaderDel("X-Mcpjam-Idempotency-Key"),
+		option.WithHeaderDel("User-Agent"), option.WithHeaderDel("Connection"), option.WithHeaderAdd("X-Ok", "a\nb"),
+		option.WithHeaderDel(" "), option.WithHeaderAdd("", "v"), option.WithHeaderDel("Bad Name"),
+	} {
+		if _, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, nil, opt); !errors.Is(err, projectops.ErrValidation) {
+			t.Errorf("per call: err = %v, want VALIDATION_ERROR", err)
+		}
+		if _, err := srv.NewClient(opt); !errors.Is(err, projectops.ErrValidation) {
+			t.Errorf("on the client: err = %v, want VALIDATION_ERROR", err)
+		}
+	}
+	if n := len(log.all()); n != 0 {
+		t.Errorf("%d requests sent", n)
 	}
 }
 

@@ -4,11 +4,18 @@ import (
 	"fmt"
 	"net/http"
 	"net/textproto"
+	"slices"
 	"strings"
 	"time"
 )
 
-// WithHeader adds a header to every request of the client, or of the call.
+// WithHeader sets a header on every request of the client, or of the
+// call, as http.Header.Set does: it replaces the values an earlier
+// WithHeader or WithHeaderAdd gave the name at the same level, and a
+// call's value replaces the client's for that call only. WithHeaderAdd
+// adds a value instead, and WithHeaderDel drops a client's header from one
+// call.
+//
 // The headers the SDK sets itself are refused, the error naming the option
 // to use instead: Authorization (WithAPIKey), Idempotency-Key in every
 // spelling (WithIdempotencyKey), User-Agent (WithUserAgent), and
@@ -35,22 +42,75 @@ import (
 // and any value in a success's results, is left as the service sent it.
 func WithHeader(key, value string) RequestOption {
 	return func(c *Config) error {
-		// Space around the name is the caller's typing, not the name:
-		// trimmed here, where the name is stored.
-		// Into a new variable: the option may be applied by several calls
-		// at once (a reporter's concurrent sends share it).
-		name := strings.TrimSpace(key)
-		if name == "" {
-			return invalid("WithHeader", "WithHeader: header name is empty")
+		name, err := headerName("WithHeader", key, value)
+		if err != nil {
+			return err
 		}
-		if err := checkHeaderField("WithHeader", name, value); err != nil {
+		c.replaceHeader(name)
+		c.Header[name] = []string{value}
+		return nil
+	}
+}
+
+// WithHeaderAdd adds a value to a header on every request of the client,
+// or of the call, as http.Header.Add does: after the values the name has
+// already, a client's among them. It refuses what WithHeader refuses, and
+// a credential's value is kept out of error text as WithHeader's is.
+func WithHeaderAdd(key, value string) RequestOption {
+	return func(c *Config) error {
+		name, err := headerName("WithHeaderAdd", key, value)
+		if err != nil {
 			return err
 		}
 		if c.Header == nil {
 			c.Header = http.Header{}
 		}
-		c.Header.Add(name, value) // Add canonicalizes
+		c.Header[name] = append(c.Header[name], value)
 		return nil
+	}
+}
+
+// WithHeaderDel removes a header, as http.Header.Del does: given to a
+// method, the call does not send the client's value of it (a later
+// WithHeaderAdd for the call still adds one); on the client, it drops what
+// earlier options set. It refuses the names WithHeader refuses: the SDK's
+// own headers are not the caller's to remove.
+func WithHeaderDel(key string) RequestOption {
+	return func(c *Config) error {
+		name, err := headerName("WithHeaderDel", key, "")
+		if err != nil {
+			return err
+		}
+		c.replaceHeader(name)
+		delete(c.Header, name)
+		return nil
+	}
+}
+
+// headerName is key as a header option stores it: trimmed of the
+// caller's typing and canonicalized, once the name and value are checked.
+// It is a new variable each time: an option may be applied by several
+// calls at once (a reporter's concurrent sends share it).
+func headerName(by, key, value string) (string, error) {
+	name := strings.TrimSpace(key)
+	if name == "" {
+		return "", invalid(by, by+": header name is empty")
+	}
+	if err := checkHeaderField(by, name, value); err != nil {
+		return "", err
+	}
+	return http.CanonicalHeaderKey(name), nil
+}
+
+// replaceHeader drops what c's header holds under name, and notes that a
+// call sends none of the client's values for it.
+func (c *Config) replaceHeader(name string) {
+	if c.Header == nil {
+		c.Header = http.Header{}
+	}
+	delete(c.Header, name)
+	if !slices.Contains(c.ReplaceHeader, name) {
+		c.ReplaceHeader = append(c.ReplaceHeader, name)
 	}
 }
 

@@ -66,9 +66,9 @@ func checkHeaderField(by, name, value string) error {
 
 // checkHeader runs checkHeaderField over every field of h; a refusal
 // names the first bad field in name order, the same every time. ForClient
-// and ForCall run it: an option of the caller's own may fill Config.Header
-// without WithHeader. The names are sorted only when one is bad, as every
-// call with a header of its own passes here.
+// and ForCall run it (through checkHeaders): an option of the caller's own
+// may fill Config.Header without WithHeader. The names are sorted only
+// when one is bad, as every call with a header of its own passes here.
 func checkHeader(h http.Header) error {
 	bad := false
 	for k, vs := range h {
@@ -82,6 +82,21 @@ func checkHeader(h http.Header) error {
 	}
 	for _, k := range slices.Sorted(maps.Keys(h)) {
 		if err := checkField(k, h[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkHeaders runs checkHeader over c.Header, then checkHeaderField over
+// each name of c.ReplaceHeader: the SDK's own headers are not the
+// caller's to remove either.
+func (c *Config) checkHeaders() error {
+	if err := checkHeader(c.Header); err != nil {
+		return err
+	}
+	for _, k := range c.ReplaceHeader {
+		if err := checkHeaderField("Config.ReplaceHeader", k, ""); err != nil {
 			return err
 		}
 	}

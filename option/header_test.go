@@ -2,6 +2,7 @@ package option
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -92,6 +93,42 @@ func TestRefusedHeaderReasons(t *testing.T) {
 		}
 		if hop := strings.Contains(err.Error(), "connection-specific"); hop == (h == "Trailer") {
 			t.Errorf("WithHeader(%q): %v", h, err)
+		}
+	}
+}
+
+// The header options edit Config as http.Header's methods do, in order,
+// and note the names whose client values a call replaces.
+func TestHeaderOptionsEditInOrder(t *testing.T) {
+	t.Parallel()
+	c, err := ForCall([]RequestOption{
+		WithHeaderAdd("X-A", "1"), WithHeader("x-a", "2"), WithHeaderAdd("X-A", "3"),
+		WithHeaderAdd("X-B", "1"),
+		WithHeader("X-C", "1"), WithHeaderDel("x-c"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := http.Header{"X-A": {"2", "3"}, "X-B": {"1"}}
+	if fmt.Sprint(c.Header) != fmt.Sprint(want) {
+		t.Errorf("Header = %v, want %v", c.Header, want)
+	}
+	if fmt.Sprint(c.ReplaceHeader) != "[X-A X-C]" {
+		t.Errorf("ReplaceHeader = %q, want [X-A X-C]: the names WithHeader and WithHeaderDel set", c.ReplaceHeader)
+	}
+}
+
+// An option of the caller's own that fills Config.ReplaceHeader is checked
+// too: the SDK's own headers are not the caller's to remove.
+func TestConfigReplaceHeaderChecked(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"Authorization", "user-agent", "Bad Name"} {
+		own := func(c *Config) error { c.ReplaceHeader = []string{name}; return nil }
+		for level, apply := range map[string]func([]RequestOption) (Config, error){"ForClient": ForClient, "ForCall": ForCall} {
+			_, err := apply([]RequestOption{own})
+			if e, ok := errors.AsType[*shared.Error](err); !ok || e.Code != shared.CodeValidation || e.Details["field"] != "Config.ReplaceHeader" {
+				t.Errorf("%s with ReplaceHeader %q: %v; want a VALIDATION_ERROR naming Config.ReplaceHeader", level, name, err)
+			}
 		}
 	}
 }

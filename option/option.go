@@ -11,9 +11,11 @@
 //		option.WithRequestTimeout(5*time.Second), option.WithResponseInto(&meta))
 //	fmt.Println(meta.StatusCode, meta.RequestID)
 //
-// WithHeader, WithRequestTimeout and WithMaxRetries apply at both levels, a
-// call's value winning over its client's (WithHeader adds to the client's
-// headers). The others make sense at one level only and fail at the other
+// WithHeader, WithHeaderAdd, WithHeaderDel, WithRequestTimeout and
+// WithMaxRetries apply at both levels, a call's value winning over its
+// client's (as in openai-go, WithHeader replaces the client's value of
+// that header for the call, WithHeaderAdd adds to it, WithHeaderDel drops
+// it). The others make sense at one level only and fail at the other
 // with a VALIDATION_ERROR, before anything is sent: the client's identity
 // and wiring (WithAPIKey, WithBaseURL, WithHTTPClient, WithTransport,
 // WithLogger, WithRateLimit, ...) cannot change per call, and
@@ -44,8 +46,14 @@ type RequestOption func(*Config) error
 // handler) prints it field by field without calling its methods: the key
 // shows there only as an address, but the headers show.
 type Config struct {
-	// Header is added to every attempt of every call it applies to.
+	// Header is sent on every attempt of every call it applies to, a
+	// call's values after its client's.
 	Header http.Header
+	// ReplaceHeader names the headers of the client that a call does not
+	// send (WithHeader and WithHeaderDel fill it): the call's own values
+	// for them in Header, if any, go instead. Names compare canonicalized.
+	// A client's is not read.
+	ReplaceHeader []string
 	// MaxRetries, when set, is how many times a failed request is retried
 	// after the first attempt.
 	MaxRetries *int
@@ -221,7 +229,7 @@ func ForCall(opts []RequestOption) (Config, error) {
 	if name := c.clientOnly(); name != "" {
 		return c, invalid(name, name+" configures a client: give it to NewClient, not to one call")
 	}
-	return c, checkHeader(c.Header)
+	return c, c.checkHeaders()
 }
 
 // ForClient applies a client's options and refuses those of one call
@@ -239,7 +247,7 @@ func ForClient(opts []RequestOption) (Config, error) {
 	case c.HTTPClient != nil && c.Transport != nil:
 		return c, invalid("WithHTTPClient", "WithHTTPClient and WithTransport are exclusive")
 	}
-	return c, checkHeader(c.Header)
+	return c, c.checkHeaders()
 }
 
 // clientOnly names the first client-only option set in c ("" for none).

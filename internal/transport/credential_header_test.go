@@ -338,3 +338,40 @@ func TestQuotedKeyHeaderKeepsEnvelope(t *testing.T) {
 		t.Fatalf("envelope lost: %v (%#v)", err, e)
 	}
 }
+
+// A call's WithHeader replaces the client's credential header for the
+// call (only the call's value goes out), and an error echoing the value
+// sent has it taken out as the client's would be; WithHeaderAdd's added
+// value too. The client's replaced value, no longer sent, may still be
+// cleaned: it stays a secret of the client.
+func TestCallCredentialHeaderReplacingClientsRedacted(t *testing.T) {
+	t.Parallel()
+	const clientTok, callTok, addTok = "client-token-0123456789", "call-token-0123456789", "added-token-0123456789"
+	for _, tc := range []struct {
+		name string
+		opt  option.RequestOption
+		sent []string
+	}{
+		{"WithHeader", option.WithHeader("X-Proxy-Token", callTok), []string{callTok}},
+		{"WithHeaderAdd", option.WithHeaderAdd("X-Proxy-Token", addTok), []string{clientTok, addTok}},
+	} {
+		var sent []string
+		rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			sent = r.Header.Values("X-Proxy-Token")
+			body := fmt.Sprintf(`{"code":"VALIDATION_ERROR","message":"bad tokens %s"}`, strings.Join(sent, ","))
+			return jsonAnswer(r, http.StatusBadRequest, body, nil), nil
+		})
+		err := doWith(t, rt, http.Header{"X-Proxy-Token": {clientTok}}, tc.opt)
+		if strings.Join(sent, "|") != strings.Join(tc.sent, "|") {
+			t.Errorf("%s: X-Proxy-Token sent as %q, want %q", tc.name, sent, tc.sent)
+		}
+		if err == nil {
+			t.Fatalf("%s: no error", tc.name)
+		}
+		for _, tok := range []string{clientTok, callTok, addTok} {
+			if strings.Contains(err.Error(), tok) {
+				t.Errorf("%s: error text %q holds a credential header's value", tc.name, err)
+			}
+		}
+	}
+}

@@ -114,7 +114,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if t.log.Enabled(ctx, slog.LevelDebug) {
 			start = time.Now() // only logs use it, and it is not free
 		}
-		resp, err := t.attempt(ctx, req, target, body, refs, idemKey, attempt, call.Header)
+		resp, err := t.attempt(ctx, req, target, body, refs, idemKey, attempt, &call)
 		if call.Response != nil {
 			clean := cs.clean
 			if err != nil || !success(resp.StatusCode) {
@@ -212,8 +212,8 @@ func (t *Transport) wait(ctx context.Context) error {
 }
 
 // attempt performs one HTTP exchange with a fresh body reader (the rewind).
-func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, refs *bodyRefs, idemKey string, n int, extra http.Header) (*http.Response, error) {
-	hr, err := t.build(ctx, req, target, body, refs, idemKey, n, extra)
+func (t *Transport) attempt(ctx context.Context, req *Request, target string, body []byte, refs *bodyRefs, idemKey string, n int, call *option.Config) (*http.Response, error) {
+	hr, err := t.build(ctx, req, target, body, refs, idemKey, n, call)
 	if err != nil {
 		return nil, err
 	}
@@ -222,8 +222,9 @@ func (t *Transport) attempt(ctx context.Context, req *Request, target string, bo
 
 // build makes one attempt's request with a fresh body reader. With refs
 // (the caller wants body back, Request.Release) every reader of body it
-// makes, GetBody's copies too, holds a reference until it is closed.
-func (t *Transport) build(ctx context.Context, req *Request, target string, body []byte, refs *bodyRefs, idemKey string, n int, extra http.Header) (*http.Request, error) {
+// makes, GetBody's copies too, holds a reference until it is closed. The
+// call's headers (call) go after the client's, replacing those it names.
+func (t *Transport) build(ctx context.Context, req *Request, target string, body []byte, refs *bodyRefs, idemKey string, n int, call *option.Config) (*http.Request, error) {
 	if len(body) == 0 {
 		refs = nil // net/http sends http.NoBody: nothing reads the buffer
 	}
@@ -278,10 +279,17 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 		}
 	}
 	for k, v := range t.header { // before the SDK's own: option refuses those keys anyway
-		hr.Header[k] = v
+		if len(call.ReplaceHeader) == 0 || !replaced(call.ReplaceHeader, k) {
+			hr.Header[k] = v
+		}
 	}
-	for k, v := range extra {
-		hr.Header[k] = append(hr.Header[k][:len(hr.Header[k]):len(hr.Header[k])], v...)
+	for k, v := range call.Header {
+		// Shared as the client's are when the name has no value yet;
+		// else a copy, so appending never writes into the client's slice.
+		if old := hr.Header[k]; len(old) > 0 {
+			v = append(old[:len(old):len(old)], v...)
+		}
+		hr.Header[k] = v
 	}
 	hr.Header["Accept"] = jsonContentType
 	if !req.Public {
@@ -306,6 +314,19 @@ func (t *Transport) build(ctx context.Context, req *Request, target string, body
 }
 
 var jsonContentType = []string{"application/json"}
+
+// replaced reports whether a call's WithHeader or WithHeaderDel names the
+// client's header k (option.Config.ReplaceHeader), names compared
+// canonicalized: an option of the caller's own may store either spelling.
+func replaced(names []string, k string) bool {
+	k = http.CanonicalHeaderKey(k)
+	for _, n := range names {
+		if http.CanonicalHeaderKey(n) == k {
+			return true
+		}
+	}
+	return false
+}
 
 // success reports a 2xx status, whose answer Do decodes into the result.
 func success(status int) bool { return status >= 200 && status < 300 }

@@ -147,8 +147,9 @@ type Config struct {
 	Limiter   *rate.Limiter
 	Logger    *slog.Logger
 	UserAgent string
-	// Header is added to every request (WithHeader on the client); a
-	// call's own headers are added after it.
+	// Header is sent on every request (the client's header options); a
+	// call's own headers go after it, replacing the names the call's
+	// option.Config.ReplaceHeader holds.
 	Header http.Header
 	// Timeout bounds each call that sets none of its own.
 	Timeout time.Duration
