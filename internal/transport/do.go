@@ -35,8 +35,10 @@ import (
 
 // Do sends req, retrying as its class allows, and decodes a 2xx JSON body
 // into out (when out is non-nil). Failures are *shared.Error for error
-// responses and client-side validation, the context's error when ctx ends,
-// or a wrapped network error.
+// responses and client-side validation, the context's error when ctx ends
+// (wrapped with the method and path: errors.Is still matches
+// context.Canceled and context.DeadlineExceeded), or a wrapped network
+// error.
 func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	refs := holdBody(req.Release)
 	defer refs.drop()
@@ -100,13 +102,13 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 
 	if err := ctx.Err(); err != nil {
 		// Not every RoundTripper checks (httpmock, in-process doubles).
-		return err
+		return ctxError(req, path, err)
 	}
 	var bo backoff.BackOff // created on the first retry only
 	for attempt := 0; ; attempt++ {
 		if err := t.wait(ctx); err != nil {
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return ctxError(req, path, ctx.Err())
 			}
 			return fmt.Errorf("projectops: %s %s: %w", req.Method, path, err)
 		}
@@ -136,7 +138,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return ctxError(req, path, ctx.Err())
 			}
 			err = t.causeError(req, path, &cs, unwrapURLError(err))
 			t.logAttempt(ctx, req, 0, attempt, start, err)
@@ -170,7 +172,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 		if cut != nil && ctx.Err() != nil {
 			// The call's own end cut the error body short: what is left
 			// of it says nothing, the context's error says why.
-			return ctx.Err()
+			return ctxError(req, path, ctx.Err())
 		}
 		if attempt >= maxRetries || !retryableStatus(req.Class, dedup, apiErr) ||
 			req.Legacy && apierr.RejectsCaseID(apiErr) {
@@ -194,6 +196,14 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 			return werr
 		}
 	}
+}
+
+// ctxError is the error of a call its context ended: the context's error
+// under the call's method and path, as a network failure's reads, so a log
+// line says which call was cut short; errors.Is still finds
+// context.Canceled or context.DeadlineExceeded.
+func ctxError(req *Request, path string, err error) error {
+	return fmt.Errorf("projectops: %s %s: %w", req.Method, path, err)
 }
 
 // wait paces an attempt through the client-side limiter. Its failure ends
@@ -605,12 +615,11 @@ func drainClose(rc io.ReadCloser) {
 
 var drainBufs = sync.Pool{New: func() any { return new([512]byte) }}
 
-// unwrapURLError drops *url.Error's URL (which may carry query values) and
-// keeps its cause.
+// unwrapURLError is *url.Error's cause: its URL may carry query values,
+// and its Op ("Get") repeats the method the error text names already.
 func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		return ue.Err
 	}
 	return err
 }
