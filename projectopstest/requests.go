@@ -18,7 +18,9 @@ type Request struct {
 	// task_runner is shown as it is); any of the double's own keys, with
 	// its "sk_" anywhere or as a segment without it, whatever its shape;
 	// a '/'-separated segment whose percent and JSON \u escapes, decoded
-	// up to twice, show such a key ("%73k_…", "%2573k_…"), whole;
+	// up to twice, show such a key ("%73k_…", "%2573k_…", or a key
+	// without its "sk_" after a backslash escaped as %5C or \u005c),
+	// whole;
 	// and any secret a tunnel's server record carries in its url (a
 	// closed tunnel's too), wherever it is pasted, on any path. A
 	// segment ends at '/', '\' or an escaped backslash (%5C, any case).

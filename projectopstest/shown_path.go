@@ -81,13 +81,16 @@ func segmentEnd(p string, i int, odd bool) (end, sep int) {
 
 // maskShapes replaces, in p (no fragment), what is shaped like a key and
 // the segment after eval-ingest-uploads (see shownPath); odd is
-// oddSeparators(p).
+// oddSeparators(p). p is read once, into a builder, so that a path of
+// many such segments costs about its length.
 func maskShapes(p string, odd bool) string {
 	p = keyShapedSegments(p)
 	const dir = "eval-ingest-uploads"
 	if !strings.Contains(p, dir) {
 		return p
 	}
+	var b strings.Builder
+	done := 0      // p[:done] is in b
 	after := false // the segment before was dir
 	for i := 0; i <= len(p); {
 		end, sep := segmentEnd(p, i, odd)
@@ -95,15 +98,20 @@ func maskShapes(p string, odd bool) string {
 		case seg == dir:
 			after = true
 		case after && seg != "" && seg != "." && seg != "..":
-			p = p[:i] + "REDACTED" + p[end:]
-			end, after = i+len("REDACTED"), false
+			b.WriteString(p[done:i])
+			b.WriteString("REDACTED")
+			done, after = end, false
 		}
 		if sep == 0 {
 			break
 		}
 		i = end + sep
 	}
-	return p
+	if done == 0 {
+		return p
+	}
+	b.WriteString(p[done:])
+	return b.String()
 }
 
 // keyShapedSegments replaces, in each segment of p, an API key pasted into
@@ -182,29 +190,37 @@ func inKeyAlphabet(c byte) bool {
 // knows is one of its keys (by hash), whatever the key's length or
 // alphabet: a key pasted with its "sk_" anywhere (glued to an id, or not
 // of the shape keyShapedSegments masks), the longest key that matches
-// there first, and a segment that is a key pasted without it; and any
-// secret a tunnel's server record shows, wherever it is
-// (maskTunnelSecrets, which takes the lock only for a path holding a run
-// as long as a secret). It runs once per request (serveHTTP keeps what it
-// returns in the request's reqInfo). A place is hashed only where a key's
-// first bytes and length fit (st.keyLens), under the server's lock taken
-// once, and at most maxKeyHashes times, so a hostile path costs about its
-// length.
+// there first, a segment that is a key pasted without it, and a segment
+// whose escapes hide a key (maskEncodedKeys); and any secret a tunnel's
+// server record shows, wherever it is (maskTunnelSecrets, which takes the
+// lock only for a path holding a run as long as a secret). It runs once
+// per request (serveHTTP keeps what it returns in the request's reqInfo).
+// A place is hashed only where a key's first bytes and length fit
+// (st.keyLens), under the server's lock taken once for the whole path,
+// and at most maxKeyHashes times in all, so a hostile path costs about
+// its length.
 func (s *Server) shownPath(p string) string {
-	return showPath(p, func(p string, odd bool) string {
-		return s.maskEncodedKeys(s.maskKeys(s.maskTunnelSecrets(p), odd))
-	})
+	shown, _ := s.shownPathHashes(p)
+	return shown
 }
 
-// maskKeys replaces in p, a shown path without its fragment, the
-// double's own keys (see Server.shownPath); odd is oddSeparators(p).
-func (s *Server) maskKeys(p string, odd bool) string {
+// shownPathHashes is shownPath and the number of key hashes it cost: one
+// keyCheck serves both the keys as written and the escaped ones, so that
+// maxKeyHashes bounds the path, not each step.
+func (s *Server) shownPathHashes(p string) (string, int) {
 	kc := keyCheck{s: s}
-	defer kc.done()
-	return s.maskKeysWith(p, odd, &kc)
+	shown := showPath(p, func(p string, odd bool) string {
+		p = s.maskTunnelSecrets(p)
+		defer kc.done()
+		return s.maskEncodedKeys(s.maskKeysWith(p, odd, &kc), &kc)
+	})
+	return shown, kc.hashes
 }
 
-// maskKeysWith is maskKeys looking keys up through kc.
+// maskKeysWith replaces in p, a shown path without its fragment, the
+// double's own keys (see Server.shownPath), looking them up through kc;
+// odd is oddSeparators(p). A key is masked at most once per hash, so
+// maxKeyHashes bounds the rebuilds of p too.
 func (s *Server) maskKeysWith(p string, odd bool, kc *keyCheck) string {
 	ix := s.st.keyLens.index()
 	if ix == nil {
@@ -267,16 +283,24 @@ func (s *Server) maskTunnelSecrets(p string) string {
 		}
 	}
 	s.mu.Unlock()
-	// Masked from the end, so earlier starts stay valid, over the union of
-	// overlapping finds, so that none leaves a part of another shown.
-	for k := len(found) - 1; k >= 0; {
-		start, end := found[k], found[k]+tunnelSecretLen
-		for k--; k >= 0 && found[k]+tunnelSecretLen > start; k-- {
-			start = found[k]
-		}
-		p = p[:start] + "REDACTED" + p[end:]
+	if len(found) == 0 {
+		return p
 	}
-	return p
+	// Masked in one pass, over the union of overlapping finds, so that
+	// none leaves a part of another shown.
+	var b strings.Builder
+	done := 0 // p[:done] is in b
+	for k := 0; k < len(found); {
+		start, end := found[k], found[k]+tunnelSecretLen
+		for k++; k < len(found) && found[k] < end; k++ {
+			end = found[k] + tunnelSecretLen
+		}
+		b.WriteString(p[done:start])
+		b.WriteString("REDACTED")
+		done = end
+	}
+	b.WriteString(p[done:])
+	return b.String()
 }
 
 // hasKeyRun reports whether p holds n base64url bytes in a row.
@@ -303,15 +327,16 @@ const maxKeyHashes = 256
 type keyCheck struct {
 	s      *Server
 	locked bool
-	hashes int
+	hashes int // hashes made, at most maxKeyHashes
 }
 
 // isKeyBody reports whether keyPrefix+body is one of the double's keys,
 // hashing it without building that string.
 func (kc *keyCheck) isKeyBody(body string) bool {
-	if kc.hashes++; kc.hashes > maxKeyHashes {
+	if kc.hashes >= maxKeyHashes {
 		return false
 	}
+	kc.hashes++
 	if !kc.locked {
 		kc.s.mu.Lock()
 		kc.locked = true
@@ -319,6 +344,7 @@ func (kc *keyCheck) isKeyBody(body string) bool {
 	return kc.s.st.keyHashes[hashKeyParts(keyPrefix, body)]
 }
 
+// done releases the lock, if a look-up took it.
 func (kc *keyCheck) done() {
 	if kc.locked {
 		kc.s.mu.Unlock()
@@ -328,18 +354,19 @@ func (kc *keyCheck) done() {
 // maskEncodedKeys replaces in p, a shown path without its fragment, each
 // '/'-separated segment holding an escape whose decoded text (percent
 // escapes and JSON's \uXXXX, \/ and \\, two layers deep: decodeEscapes)
-// holds a key, key-shaped or one of the double's own: a caller may paste
-// a key escaped ("%73k_…", which the SDK escapes once more, or
-// "\u0073k_…"), which the rules for a key as written do not see. The
-// whole segment goes, as keyShapedSegments takes a key to its segment's
-// end. One keyCheck serves every segment, so maxKeyHashes bounds the
-// path's hashes as it does maskKeys'.
-func (s *Server) maskEncodedKeys(p string) string {
+// holds a key, key-shaped or one of the double's own, looked up through
+// kc: a caller may paste a key escaped ("%73k_…", which the SDK escapes
+// once more, or "\u0073k_…"), which the rules for a key as written do not
+// see. The decoded text is split as a path is (oddSeparators of it), so
+// that a key glued to a backslash that was itself escaped is a segment of
+// its own there too. The whole segment goes, as keyShapedSegments takes a
+// key to its segment's end. p is read once, into a builder.
+func (s *Server) maskEncodedKeys(p string, kc *keyCheck) string {
 	if !strings.ContainsAny(p, `%\`) {
 		return p
 	}
-	kc := keyCheck{s: s}
-	defer kc.done()
+	var b strings.Builder
+	done := 0 // p[:done] is in b
 	for start := 0; start < len(p); {
 		end := strings.IndexByte(p[start:], '/')
 		if end < 0 {
@@ -349,14 +376,19 @@ func (s *Server) maskEncodedKeys(p string) string {
 		}
 		if seg := p[start:end]; strings.ContainsAny(seg, `%\`) {
 			dec := decodeEscapes(decodeEscapes(seg))
-			if dec != seg && (keyShapedSegments(dec) != dec || s.maskKeysWith(dec, false, &kc) != dec) {
-				p = p[:start] + "REDACTED" + p[end:]
-				end = start + len("REDACTED")
+			if dec != seg && (keyShapedSegments(dec) != dec || s.maskKeysWith(dec, oddSeparators(dec), kc) != dec) {
+				b.WriteString(p[done:start])
+				b.WriteString("REDACTED")
+				done = end
 			}
 		}
 		start = end + 1
 	}
-	return p
+	if done == 0 {
+		return p
+	}
+	b.WriteString(p[done:])
+	return b.String()
 }
 
 // decodeEscapes is s with one layer of escapes decoded: each %XX (hex in

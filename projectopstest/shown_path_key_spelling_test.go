@@ -53,20 +53,31 @@ func TestShownPathKeyAnySpellingMasked(t *testing.T) {
 }
 
 // keyIn reports whether s holds most of body (all but its ends), its
-// percent and \u escapes decoded two layers deep (by the test's own
-// decoder, not the one under test).
+// escapes decoded two layers deep by testUnescape.
 func keyIn(s, body string) bool {
-	for range 2 {
-		s = reEscape.ReplaceAllStringFunc(s, func(e string) string {
-			n, _ := strconv.ParseUint(strings.TrimLeft(e, `%\u`), 16, 32)
-			return string(rune(n))
-		})
-	}
-	return strings.Contains(s, body[4:len(body)-4])
+	return strings.Contains(testUnescape(testUnescape(s)), body[4:len(body)-4])
 }
 
-// reEscape is a percent escape or a JSON \u escape.
-var reEscape = regexp.MustCompile(`%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}`)
+// testUnescape is s with one layer of percent escapes and JSON's \uXXXX,
+// \/ and \\ decoded: the test's own decoder, not the one under test, so
+// that a test deciding what a path holds does not take the product's word
+// for it.
+func testUnescape(s string) string {
+	return reEscape.ReplaceAllStringFunc(s, func(e string) string {
+		switch {
+		case e[0] == '%':
+			n, _ := strconv.ParseUint(e[1:], 16, 8)
+			return string([]byte{byte(n)})
+		case e[1] == 'u':
+			n, _ := strconv.ParseUint(e[2:], 16, 32)
+			return string(rune(n))
+		}
+		return e[1:]
+	})
+}
+
+// reEscape is a percent escape or a JSON \u, \/ or \\ escape.
+var reEscape = regexp.MustCompile(`%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\[/\\]`)
 
 // everyByte is s with every byte written %XX.
 func everyByte(s string) string {
@@ -75,4 +86,50 @@ func everyByte(s string) string {
 		fmt.Fprintf(&b, "%%%02X", c)
 	}
 	return b.String()
+}
+
+// One of the double's keys pasted without its sk_, after a backslash that
+// was itself escaped (%5C, %5C%5C, \u005c), is a segment of its own once
+// decoded, as it is when the backslash is written as one, and so is
+// masked: the decoded segment is split at a backslash too.
+func TestShownPathKeyAfterEscapedBackslashMasked(t *testing.T) {
+	s := NewTestServer(t)
+	body := s.Default().APIKey[len(keyPrefix):]
+	for _, p := range []string{
+		"/api/v1/x/abc%5C" + body,
+		"/api/v1/x/abc%5C%5C" + body,
+		`/api/v1/x/abc\u005c` + body,
+		"/api/v1/x/abc%5C" + body[:1] + fmt.Sprintf("%%%02X", body[1]) + body[2:],
+	} {
+		if got := s.shownPath(p); keyIn(got, body) {
+			t.Errorf("shownPath(%q) = %q shows the key's body", p, got)
+		}
+	}
+}
+
+// The keys as written and the escaped ones share one budget: a path of
+// look-alikes of one of the double's keys, as written and escaped, costs
+// at most maxKeyHashes hashes in all, as Server.shownPath's doc says (each
+// step with a budget of its own cost twice that).
+func TestShownPathHashesBoundedForWholePath(t *testing.T) {
+	s := NewTestServer(t)
+	ws := s.Default()
+	const secret = "sk_test_SECRET123" // too short to be key-shaped: found by hash only
+	s.mu.Lock()
+	_, err := s.st.addKey(APIKeySpec{UserID: ws.UserID, Secret: Secret(secret)})
+	s.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookalike := secret[:len(secret)-1] + "X"
+	p := "/api/v1/x" + strings.Repeat("/"+lookalike, maxKeyHashes) + strings.Repeat("/%73"+lookalike[1:], maxKeyHashes)
+	if _, n := s.shownPathHashes(p); n > maxKeyHashes {
+		t.Errorf("a path of look-alikes cost %d hashes, want at most %d", n, maxKeyHashes)
+	}
+	// Within the budget, an escaped key after look-alikes as written is
+	// still found.
+	p = "/api/v1/x" + strings.Repeat("/"+lookalike, 8) + "/%73" + secret[1:]
+	if got, n := s.shownPathHashes(p); strings.Contains(got, "SECRET123") || n == 0 {
+		t.Errorf("shownPath(%q) = %q after %d hashes", p, got, n)
+	}
 }
