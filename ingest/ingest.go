@@ -85,7 +85,7 @@ func (s *Service) Report(ctx context.Context, projectID string, p ReportParams, 
 		p.Results = []Result{}
 	}
 	res, err := s.run(ctx, routeReport, projectID, p, nil, nil, nil, nil)
-	scrubValues(err, redactor{key: s.redact}.withValues(run.secrets()...))
+	scrubValues(err, clientRedactor(s.redact).withValues(run.secrets()...))
 	return res, err
 }
 
@@ -104,7 +104,7 @@ func (s *Service) StartRun(ctx context.Context, projectID string, p RunParams, o
 		return nil, err
 	}
 	res, err := s.run(ctx, routeStart, projectID, p, nil, nil, nil, nil)
-	scrubValues(err, redactor{key: s.redact}.withValues(p.secrets()...))
+	scrubValues(err, clientRedactor(s.redact).withValues(p.secrets()...))
 	return res, err
 }
 
@@ -300,7 +300,7 @@ var ErrNotOK = errors.New("projectops: ingest: service answered without ok:true"
 // may reflect it into the message).
 func notOK[T any](redact func(string) string, route string, a *answer[T]) error {
 	raw := []byte(redact(string(a.raw)))
-	scrub := func(v string) string { return credFields(string(redactor{key: redact}.text(v))) }
+	scrub := func(v string) string { return credFields(string(clientRedactor(redact).text(v))) }
 	var e *shared.Error
 	if a.Body.Code != "" {
 		b, ok := apierr.DecodeBody(raw)
@@ -341,7 +341,7 @@ func (s *Service) shown(err error) error {
 // scrub redacts what the service wrote in an error with the reporter's
 // rules and credential fields: a backend may quote the request body, which
 // carries credentials (replay configs' tokens, host config headers).
-func (s *Service) scrub(v string) string { return credFields(string(redactor{key: s.redact}.text(v))) }
+func (s *Service) scrub(v string) string { return credFields(string(clientRedactor(s.redact).text(v))) }
 
 // redact is the client's key redaction, in any spelling, for text or a
 // JSON document (which stays JSON) about to be sent or shown.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -43,53 +42,70 @@ const Redacted = "[REDACTED]"
 
 // redactor removes secrets from encoded results. key replaces the client's
 // API key in any spelling in a JSON document, which stays JSON, or in text
-// (nil when there is no client); values are the run's own secrets
-// (see runSecrets) as JSON writes them inside a string, replaced wherever
-// they occur: a result's error text or output may quote a replay token.
-// hook is a Reporter's Redact, run before the rules only on text redacted
-// ahead of a cut (cutRedact): the encoder runs it on whole results itself.
+// (nil when there is no client); keyHead is what every spelling of the key
+// without an escape starts with (see keyHeadOf), "sk_" for a client's key.
+// values takes out the run's own secrets (see RunParams.secrets) in any spelling
+// (wire.AnySpelling, as the transport takes out a request's), wherever
+// they occur: a result's error text or output may quote a replay token,
+// JSON-escaped or query-escaped in a logged URL. hook is a Reporter's
+// Redact, run before the rules only on text redacted ahead of a cut
+// (cutRedact): the encoder runs it on whole results itself.
+//
+// key cleans the raw JSON (wire.Scrubber.ScrubRaw), which stays JSON; no
+// caller cleans the decoded text after it, so a match ScrubRaw leaves for
+// it (a key holding '\' or '"' that a document spells mid-escape) is
+// left. values cleans each string's decoded text too (cleanString).
 type redactor struct {
-	key    func(string) string
-	values [][]byte
-	hook   func(string) string
+	key     func(string) string
+	keyHead string
+	values  *wire.Scrubber
+	hook    func(string) string
+}
+
+// clientRedactor is the redactor of a client's key, which redact takes
+// out: the client's key starts with "sk_" (NewClient refuses another).
+func clientRedactor(redact func(string) string) redactor {
+	return redactor{key: redact, keyHead: "sk_"}
 }
 
 // minValueRedacted is the shortest run secret replaced by value: a shorter
-// one replaced everywhere would mangle results.
+// one replaced everywhere would mangle results (wire.AnySpelling drops it).
 const minValueRedacted = 8
 
-// withValues is rd also replacing each of values, as JSON escapes it.
+// withValues is rd also replacing each of values, in any spelling.
 func (rd redactor) withValues(values ...string) redactor {
+	vs := make([]string, 0, len(values))
 	for _, v := range values {
-		if len(v) < minValueRedacted {
-			continue
-		}
-		e := encodeString(v)
-		e = e[1 : len(e)-1]
-		forms := [][]byte{e}
-		// As other encoders write it in a Trace, kept as its caller
-		// encoded it: encoding/json's default escapes <, > and &
-		// (\u003c), some escape every / (\/).
-		if h, err := json.Marshal(v); err == nil && !bytes.Equal(h[1:len(h)-1], e) {
-			forms = append(forms, h[1:len(h)-1])
-		}
-		if bytes.IndexByte(e, '/') >= 0 {
-			forms = append(forms, bytes.ReplaceAll(e, []byte("/"), []byte(`\/`)))
-		}
-		for _, f := range forms {
-			rd.values = append(rd.values, f)
-			// And as JSON quoted in text writes it ("Zq\"9" in a message
-			// that quotes the request, escaped again when the text is read
-			// as a JSON string: see text).
-			if ff := encodeString(string(f)); len(ff) != len(f)+2 {
-				rd.values = append(rd.values, ff[1:len(ff)-1])
-			}
+		if len(v) >= minValueRedacted {
+			vs = append(vs, v)
 		}
 	}
-	// Longest first: a value that begins another would leave the other's
-	// tail behind.
-	slices.SortFunc(rd.values, func(a, b []byte) int { return len(b) - len(a) })
+	rd.values = rd.values.With(wire.ScrubValues{Marker: Redacted, Rule: wire.AnySpelling, Raw: true, Values: vs})
 	return rd
+}
+
+// keyHeadOf is what key, as written or with a space as '+' (the only
+// spellings without '%' or '\'), starts with: its first bytes up to a
+// space, at most 3 ("sk_" for a client's key); "" when it starts with a
+// space, which every text is taken to start with (see mayHoldKey).
+func keyHeadOf(key string) string {
+	head := key[:min(len(key), len("sk_"))]
+	if i := strings.IndexByte(head, ' '); i >= 0 {
+		head = head[:i]
+	}
+	return head
+}
+
+// mayHoldKey reports whether b may hold the key in a spelling: one with an
+// escape holds '%' or '\', any other its keyHead.
+func (rd redactor) mayHoldKey(b []byte) bool {
+	if bytes.IndexByte(b, '%') >= 0 || bytes.IndexByte(b, '\\') >= 0 {
+		return true
+	}
+	if rd.keyHead == "sk_" {
+		return containsAt(b, "sk_", 2)
+	}
+	return bytes.Contains(b, []byte(rd.keyHead))
 }
 
 // apply returns b with secrets replaced; b is returned unchanged (no copy)
@@ -100,15 +116,10 @@ func (rd redactor) apply(b []byte) []byte { return rd.applyMode(b, false) }
 // redactHeaders).
 func (rd redactor) applyMode(b []byte, html bool) []byte {
 	b = rd.redactEscapedTokens(b)
-	for _, v := range rd.values {
-		if bytes.Contains(b, v) {
-			b = replaceInStrings(b, v)
-		}
+	if rd.values != nil {
+		b = replaceInStrings(b, rd.values)
 	}
-	// Keys always start with sk_: a spelling of one without it has an
-	// escape ('%' or '\'), which gates the key check (the key is found in
-	// any spelling).
-	if rd.key != nil && (containsAt(b, "sk_", 2) || bytes.IndexByte(b, '%') >= 0 || bytes.IndexByte(b, '\\') >= 0) {
+	if rd.key != nil && rd.mayHoldKey(b) {
 		s := string(b)
 		if r := rd.key(s); r != s {
 			b = []byte(r)
@@ -235,35 +246,59 @@ func hasSecretParamName(b []byte) bool {
 	return containsFoldAt(b, "%3d", 1) || containsFoldAt(b, "%253d", 2)
 }
 
-// replaceInStrings replaces v where it stands for text in a string of the
-// JSON document b: starting at a character, not inside an escape ("\n"
-// followed by the rest of a token that starts with n is not the token),
-// and never in a number or a name outside strings. Replaced as bytes
-// anywhere, a value could break the document or the text around it.
-func replaceInStrings(b, v []byte) []byte {
+// replaceInStrings replaces sc's values in the strings of the JSON
+// document b (see cleanString), never in a number or outside strings: a
+// secret of digits matching a number would break the document, and
+// ScrubRaw would then keep it whole. b is returned as is when it holds no
+// match at all, which is the common case.
+func replaceInStrings(b []byte, sc *wire.Scrubber) []byte {
+	if doc := string(b); sc.Scrub(doc) == doc {
+		return b
+	}
 	var out []byte
-	last, inString := 0, false
+	last, start := 0, -1 // start: the open string's quote, -1 outside one
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
-		case !inString:
-			inString = c == '"'
-		case c == '"':
-			inString = false
-		case bytes.HasPrefix(b[i:], v):
-			out = append(append(out, b[last:i]...), Redacted...)
-			i += len(v) - 1 // v is whole characters: the next one follows
-			last = i + 1
-		case c == '\\':
-			i++ // the escaped byte
-			if i < len(b) && b[i] == 'u' {
-				i += 4
+		case start < 0:
+			if c == '"' {
+				start = i
 			}
+		case c == '\\':
+			i++ // the escaped byte; \uXXXX's digits are no quote
+		case c == '"':
+			str := string(b[start : i+1])
+			if r := cleanString(str, sc); r != str {
+				out = append(append(out, b[last:start]...), r...)
+				last = i + 1
+			}
+			start = -1
 		}
 	}
 	if out == nil {
 		return b
 	}
 	return append(out, b[last:]...)
+}
+
+// cleanString is str, one JSON string with its quotes, with sc's values
+// replaced: as a raw JSON body is (wire.Scrubber.ScrubRaw: no escape
+// split, no quote taken in, the rest kept as written), then, when escapes
+// are left, in the decoded text, for a match ScrubRaw leaves to it (one
+// that ends inside an escape, as "00000000" may after a \u0000): a string
+// holding one is encoded anew.
+func cleanString(str string, sc *wire.Scrubber) string {
+	r := sc.ScrubRaw(str)
+	if strings.IndexByte(r, '\\') < 0 {
+		return r
+	}
+	var dec string
+	if json.Unmarshal([]byte(r), &dec) != nil {
+		return r
+	}
+	if c := sc.Scrub(dec); c != dec {
+		return string(encodeString(c))
+	}
+	return r
 }
 
 // text redacts plain text as a JSON string holding it would be: the rules

@@ -240,15 +240,14 @@ func isBearerChar(c byte) bool {
 // isSecretRun reports whether run, a decoded run of word characters, is
 // the client's key or holds a run secret.
 func (rd redactor) isSecretRun(run []byte) bool {
-	if rd.key != nil && bytes.Contains(run, []byte("sk_")) {
+	if rd.key != nil && rd.mayHoldKey(run) {
 		if s := string(run); rd.key(s) != s {
 			return true
 		}
 	}
-	for _, v := range rd.values {
-		if bytes.Contains(run, v) {
-			return true
-		}
+	if rd.values != nil {
+		s := string(run)
+		return rd.values.Scrub(s) != s
 	}
 	return false
 }

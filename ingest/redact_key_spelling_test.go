@@ -104,3 +104,27 @@ func TestTBRecorderRedactsKeyInAnySpelling(t *testing.T) {
 		t.Errorf("spooled the key (or nothing) in %q: %s", files, got)
 	}
 }
+
+// A TBRecorder's APIKey need not look like a client's (TBOptions does not
+// check it): one of no sk_ shape is taken out as written too, not only in
+// the escaped spellings the old gate let through.
+func TestTBRecorderRedactsOddShapedKeyAsWritten(t *testing.T) {
+	t.Parallel()
+	for _, key := range []string{"odd-shaped-KEY-987654", " spaced KEY-987654", "short7"} {
+		dir := t.TempDir()
+		rec := ingest.NewTBRecorder(ingest.TBOptions{SpoolDir: dir, Suite: "keys", APIKey: key, Getenv: func(string) string { return "" }})
+		rec.Record(&fakeTB{name: "TestKeys"}, ingest.Result{CaseTitle: "c", Error: "auth with " + key + " refused"})
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*"))
+		var spooled strings.Builder
+		for _, p := range files {
+			b, _ := os.ReadFile(p)
+			spooled.Write(b)
+		}
+		if got := spooled.String(); !strings.Contains(got, "auth with") || strings.Contains(got, key) {
+			t.Errorf("key %q: spooled as written (or nothing): %s %q", key, got, files)
+		}
+	}
+}

@@ -25,7 +25,10 @@ func (s *Service) RedactText(text string) string {
 // returned when there is nothing to redact. doc that is not valid JSON is
 // redacted as RedactText redacts text (the rules for a document read its
 // strings, which text has none of). A nil *Service is safe, as for
-// RedactText.
+// RedactText. The key is taken out of the raw document
+// (wire.Scrubber.ScrubRaw) and the decoded text is not cleaned after it,
+// so a key holding '\' or '"' that the document spells with an escape
+// cut in two is left there.
 func (s *Service) RedactJSON(doc []byte) []byte {
 	if !json.Valid(doc) {
 		return s.redactor().text(string(doc))
@@ -38,5 +41,5 @@ func (s *Service) redactor() redactor {
 	if s == nil {
 		return redactor{}
 	}
-	return redactor{key: s.redact}
+	return clientRedactor(s.redact)
 }

@@ -139,7 +139,7 @@ func NewReporter(svc *Service, opt ReporterOptions) (*Reporter, error) {
 	if r.log == nil {
 		r.log = slog.Default()
 	}
-	r.enc = newEncoder(redactor{key: svc.redact}.withValues(opt.Run.secrets()...), serialized(opt.Redact), opt.ChunkBytes)
+	r.enc = newEncoder(clientRedactor(svc.redact).withValues(opt.Run.secrets()...), serialized(opt.Redact), opt.ChunkBytes)
 	return r, nil
 }
 

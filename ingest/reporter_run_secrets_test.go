@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,5 +122,55 @@ func TestReporterRedactsHostHeaderValuesInResultText(t *testing.T) {
 		if b, _ := os.ReadFile(f); bytes.Contains(b, []byte("SEKRIT")) || bytes.Contains(b, []byte(`"kind":"chunk"`)) && !bytes.Contains(b, []byte("want application/json")) {
 			t.Errorf("spool %s: %q", f, b)
 		}
+	}
+}
+
+// A replay config's OAuth token quoted escaped in a result (a test logging
+// the request URL it called: '/', '+' and '=' percent-escaped, once or
+// twice, or JSON-escaped in part) is neither sent nor spooled: run secrets
+// are found in any spelling, as the client's key is; they were found only
+// as JSON writes them.
+func TestReporterRedactsRunSecretsInAnySpelling(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	const tok = "ya29/Zq9+Xw8=Vu7Ts6Rp5"
+	r, dir := newReporter(t, f.c, func(o *ingest.ReporterOptions) {
+		o.Run.ServerReplayConfigs = []ingest.ServerReplayConfig{{ServerID: "srv", URL: "https://mcp.example/x", AccessToken: tok}}
+		o.ChunkSize = 1 // each result spooled as it is recorded
+	})
+	spellings := []string{
+		url.QueryEscape(tok),
+		url.QueryEscape(url.QueryEscape(tok)),
+		strings.ToLower(url.QueryEscape(tok)),
+		`ya29\u002fZq9+Xw8\u003dVu7Ts6Rp5`,
+	}
+	var rs []ingest.Result
+	for i, sp := range spellings {
+		rs = append(rs, ingest.Result{CaseTitle: fmt.Sprint("leaky", i), Error: "GET https://mcp.example/x?access_token=" + sp + " 401"})
+	}
+	record(t, r, rs)
+	var spooled strings.Builder
+	_ = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			b, _ := os.ReadFile(p)
+			spooled.Write(b)
+		}
+		return nil
+	})
+	out, err := r.Close(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	its, _ := f.srv.IngestedIterations(out.Run.RunID)
+	if len(its) != len(spellings) {
+		t.Fatalf("%d iterations sent, want %d", len(its), len(spellings))
+	}
+	for _, it := range its {
+		if sent := fmt.Sprintf("%+v", it); strings.Contains(sent, "Vu7Ts6Rp5") || !strings.Contains(sent, "access_token=") {
+			t.Errorf("the replay token is sent (or the text is lost): %.300s", sent)
+		}
+	}
+	if got := spooled.String(); strings.Contains(got, "Vu7Ts6Rp5") || !strings.Contains(got, "access_token=") {
+		t.Errorf("the replay token is spooled (or the text is lost): %.300s", got)
 	}
 }

@@ -219,7 +219,7 @@ func (r *Reporter) fail(err error) {
 // service error says: a backend quoting the request may write a replay
 // token where no field names it.
 func scrubValues(err error, rd redactor) {
-	if e, ok := errors.AsType[*shared.Error](err); ok && len(rd.values) > 0 {
+	if e, ok := errors.AsType[*shared.Error](err); ok && rd.values != nil {
 		apierr.Redact(e, func(s string) string { return string(rd.text(s)) })
 	}
 }

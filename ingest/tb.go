@@ -63,9 +63,11 @@ type TBOptions struct {
 	// $PROJECTOPS_STRICT=0 (a Getenv that answers "" keeps it off whatever
 	// the environment holds).
 	Strict bool
-	// APIKey is redacted wherever it appears in a result, in any spelling
-	// (percent- or JSON-escaped, in part, two layers deep); default
-	// $PROJECTOPS_API_KEY.
+	// APIKey is redacted wherever it appears in a result, whatever its
+	// shape (it need not start with sk_): a key of 8 bytes or more in any
+	// spelling (percent- or JSON-escaped, in part, two layers deep), a
+	// shorter one as written and as a URL path or query escapes it;
+	// default $PROJECTOPS_API_KEY.
 	APIKey string
 	// Getenv reads the environment for the defaults above; default os.Getenv.
 	Getenv func(string) string
@@ -229,7 +231,7 @@ func (t *TBRecorder) open() error {
 	if sc := wire.NewScrubber(wire.KeyValues(t.opt.APIKey, Redacted)); sc != nil {
 		keyFn = sc.ScrubRaw // in any spelling, as the client's key is (Service.redact)
 	}
-	t.enc = newEncoder(redactor{key: keyFn}, nil, DefaultChunkBytes)
+	t.enc = newEncoder(redactor{key: keyFn, keyHead: keyHeadOf(t.opt.APIKey)}, nil, DefaultChunkBytes)
 	sp, err := openSpool(dir, t.opt.Project, run, t.enc.redact)
 	if err != nil {
 		return err
