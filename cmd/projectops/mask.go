@@ -32,11 +32,19 @@ type maskWriter struct {
 	dropped  int                 // bytes of the line dropped so far
 }
 
+// maxSpellingPerByte is how many bytes one byte of the key may take in a
+// spelling its mask finds (wire.KeyValues): a \uXXXX escape (6 bytes)
+// whose every byte is escaped so once more. A cut keeps that many times
+// the key's length back, so that its first point lies before a key spelt
+// so; a nearer one would fail cut's check and cost more tries.
+const maxSpellingPerByte = 36
+
 // maskedLineMax bounds a line held back waiting for its newline.
 const maskedLineMax = 64 << 10
 
 // maskedTailKept is what a line longer than maskedLineMax keeps back, at
-// least, when it is cut (or the key's length, if longer). It is the bound
+// least, when it is cut (or the key's longest spelling, if longer: see
+// maxSpellingPerByte). It is the bound
 // on a secret's length this relies on: a secret the rules only know whole
 // (the key by value, URL credentials up to their '@', a \u-escaped token
 // compared decoded) that starts before the cut ends in the text held, so
@@ -90,11 +98,12 @@ func (m *maskWriter) Write(p []byte) (int, error) {
 
 // cut writes the start of the held line, which has grown over
 // maskedLineMax without a newline, and keeps the rest (at least
-// maskedTailKept bytes, at most half of maskedLineMax) for the next
+// maskedTailKept bytes or the key's longest spelling, at most half of
+// maskedLineMax) for the next
 // write. Redacted in two pieces, a secret across the cut would match in
 // neither, so the cut is put where the redacted pieces, side by side, are
 // the whole held text redacted: no match of the rules spans it. The
-// points tried (cutPoints) are maskedTailKept bytes before the end, then
+// points tried (cutPoints) are that many bytes before the end, then
 // a few bytes before it that end a token (white space, quotes, brackets,
 // punctuation), then points ever further back, to half of maskedLineMax
 // before the end: a match that spans the first points (a ?k= value of
@@ -105,7 +114,7 @@ func (m *maskWriter) Write(p []byte) (int, error) {
 // have taken, is dropped; a marker saying how many bytes were dropped
 // ends the line (see endDrop), so no output goes missing unseen.
 func (m *maskWriter) cut() error {
-	keep := max(len(m.secret), maskedTailKept)
+	keep := min(max(maxSpellingPerByte*len(m.secret), maskedTailKept), maskedLineMax/2)
 	whole := m.mask(m.buf)
 	for _, c := range cutPoints(m.buf, len(m.buf)-keep, len(m.buf)-maskedLineMax/2) {
 		head := m.mask(m.buf[:c])
@@ -210,8 +219,9 @@ func (m *maskWriter) mask(b []byte) []byte {
 // spelling, then redacted by redact (when set).
 func maskText(b []byte, redact func(string) string, key *wire.Scrubber) []byte {
 	if key != nil {
-		if s := string(b); key.Scrub(s) != s {
-			b = []byte(key.Scrub(s))
+		s := string(b)
+		if r := key.Scrub(s); r != s { // scrubbed once: cut masks often
+			b = []byte(r)
 		}
 	}
 	if redact != nil {

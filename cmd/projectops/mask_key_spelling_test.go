@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,5 +75,39 @@ func TestOutputRedactionMasksKeyAnySpelling(t *testing.T) {
 		if got := b.String(); keyShown(got) || !json.Valid(b.Bytes()) {
 			t.Errorf("%s: redactedJSON gives %s", name, got)
 		}
+	}
+}
+
+// A long line cut at the end of a long key spelt with every byte \u-escaped
+// twice (36 bytes a byte) is cut before the spelling at the first try:
+// what a cut keeps back scales with the key's longest spelling, not its
+// written length, so the cut redacts the text three times (whole, head,
+// tail) rather than failing its check at points inside the spelling.
+func TestMaskWriterCutKeepsKeyLongestSpelling(t *testing.T) {
+	key := "sk_" + strings.Repeat("Zq9Xw8Vu7Ts6Rp5", 14) // 213 bytes: spelt 7.5 KiB
+	var spelt strings.Builder
+	for _, c := range []byte(key) {
+		for _, d := range []byte(fmt.Sprintf(`\u%04x`, c)) {
+			fmt.Fprintf(&spelt, `\u%04x`, d)
+		}
+	}
+	if spelt.Len() <= maskedTailKept {
+		t.Fatalf("the spelling (%d bytes) is within what any cut keeps", spelt.Len())
+	}
+	calls := 0
+	var b bytes.Buffer
+	m := &maskWriter{w: &b, secret: []byte(key), redact: func(s string) string { calls++; return s }}
+	line := strings.Repeat("x", maskedLineMax-spelt.Len()) + " " + spelt.String()
+	if _, err := m.Write([]byte(line)); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 3 {
+		t.Errorf("the cut redacted %d times, want 3 (its first point)", calls)
+	}
+	if err := m.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); strings.Contains(got, spelt.String()[:40]) || !strings.Contains(got, "[REDACTED]") {
+		t.Errorf("the key spelt twice escaped is echoed: %.80q", got[len(got)-80:])
 	}
 }
