@@ -15,8 +15,12 @@ import (
 
 // Property (secrets never appear in error text, in any spelling): an API
 // key of minHeaderRedacted bytes or more, quoted back in any spelling
-// spellAny knows, is replaced whole by Redact, in an error envelope's
-// message (the code kept) and in a network failure's text.
+// spellAny knows, is replaced whole by Redact and in a network failure's
+// text. In an error envelope's message (the code kept) it is replaced by
+// the marker and no spelling of the key is left, but a fragment of a
+// repetitive key's spelling may stay beside the marker: the raw body is
+// cleaned one JSON layer deeper, where the key's match may be the
+// spelling's tail alone.
 //
 //	go test -run '^$' -fuzz FuzzKeySpelling -fuzztime 3m ./internal/transport
 func FuzzKeySpelling(f *testing.F) {
