@@ -130,3 +130,27 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// The key inside a credential header's value and inside a request secret,
+// both echoed escaped (the key's own escapes among them): no piece of
+// either is shown, and the envelope's code is kept.
+func TestKeyInsideHeaderValueAndSecretEchoedEscaped(t *testing.T) {
+	t.Parallel()
+	hdr := "pfx-" + testKey + "-HDRTAIL9"
+	sec := "SECHEAD7:" + testKey
+	for _, echo := range []string{
+		url.QueryEscape(hdr), "%70fx-%73k" + url.QueryEscape(hdr[6:]), url.QueryEscape(sec), `SECHEAD7:\u0073` + testKey[1:],
+		"pfx-%2573" + testKey[1:],
+	} {
+		msg, _ := json.Marshal("echo " + echo + " end")
+		tr, _ := newTestTransport(t, roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			return jsonAnswer(r, http.StatusBadRequest, `{"code":"VALIDATION_ERROR","message":`+string(msg)+`,"details":{"x":`+string(msg)+`}}`, nil), nil
+		}), func(c *Config) { c.MaxRetries = 0; c.Header = http.Header{"X-Proxy-Token": {hdr}} })
+		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x", Class: Read, Secrets: []string{sec}}, &struct{}{})
+		s := fmt.Sprintf("%v %+v", err, err)
+		low := strings.ToLower(s)
+		if !strings.Contains(s, "VALIDATION_ERROR") || strings.Contains(low, "secret123") || strings.Contains(low, "hdrtail9") || strings.Contains(low, "sechead7") {
+			t.Errorf("echo %q: %s", echo, s)
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package wire
 
-import "testing"
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+)
 
 // KeyValues finds a key of 8 bytes or more in any spelling, a shorter one
 // as written and as a URL path and query escape it (a shorter one in any
@@ -19,5 +24,24 @@ func TestKeyValues(t *testing.T) {
 	}
 	if sc := NewScrubber(KeyValues("", "K")); sc != nil {
 		t.Errorf("an empty key gives a scrubber")
+	}
+}
+
+// A key holding what URLs and JSON escape (space, '/', '+', '=', '?', '&',
+// '#', quotes, '\\', '<', non-ASCII) is found as written, path- and
+// query-escaped, twice query-escaped and with lower-case hex, by Scrub and
+// by ScrubRaw, which keeps the document JSON and its code.
+func TestKeyValuesURLSpecialCharacters(t *testing.T) {
+	for _, key := range []string{"sk_live a/b+c=d?e&f#g", `sk_"q"\x<y>&z`, "sk_live_ÄÖü😀xyz"} {
+		sc := NewScrubber(KeyValues(key, "K"))
+		for _, sp := range []string{key, url.PathEscape(key), url.QueryEscape(key), url.QueryEscape(url.QueryEscape(key)), strings.ToLower(url.QueryEscape(key))} {
+			if got := sc.Scrub("<" + sp + ">"); got != "<K>" {
+				t.Errorf("key %q spelt %q: Scrub gives %q", key, sp, got)
+			}
+			js, _ := json.Marshal(map[string]string{"code": "X", "m": "<" + sp + ">"})
+			if got := sc.ScrubRaw(string(js)); !json.Valid([]byte(got)) || !strings.Contains(got, `"code":"X"`) || strings.Contains(got, "xyz") || strings.Contains(got, "live") {
+				t.Errorf("key %q spelt %q: ScrubRaw gives %s", key, sp, got)
+			}
+		}
 	}
 }
