@@ -298,13 +298,15 @@
 //     handler runs on the loopback listener (a request line that does not
 //     parse, such as a bad escape in the path, or a head over four times
 //     MaxHeaderBytes), which gets its plain-text answer;
-//   - on the loopback listener any answer, a success included, given
-//     before the request's body has been read (a 401, the declared 1 MiB
-//     cap, a GET or tunnel close that ignores a body) is written at once;
-//     it keeps the connection if the rest of the body had already arrived
-//     with the head (dropped, as Node drops it) and otherwise says
-//     "Connection: close" (as does a tunnel relay's answer whose header
-//     is written before the caller's body has ended), and a request sent
+//   - on the loopback listener any answer given before the route read the
+//     body to its end (a refusal such as a 401 or the declared 1 MiB cap,
+//     or a success that ignores a body) is sent at once with "Connection:
+//     close", where the service's Node server would keep the connection
+//     after discarding the body (the double still reads up to 256 KiB of
+//     what is left, within the body timeout, before it closes); answers
+//     about the body's content read it first and keep the connection; a
+//     full-duplex answer (the tunnel relay) closes it only when its body
+//     had not ended when its header was written. A request sent
 //     with "Expect: 100-continue" gets no 100 Continue for a body its
 //     route does not read: where the service's Node server sends 100
 //     Continue before its app runs and reads on after the answer, the
