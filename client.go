@@ -51,9 +51,7 @@ type Client struct {
 // option.DefaultBaseURL. A client without a key can still read the public
 // host catalog; other calls then fail with UNAUTHORIZED before sending
 // anything. An option of one call (WithIdempotencyKey, WithResponseInto)
-// is refused here, and so is projectopstest's in-process URL without
-// WithTransport or WithHTTPClient (only the double's transport reaches it;
-// see projectopstest.Server.URL).
+// is refused here.
 //
 // A program that needs one service only can build it alone, with the same
 // options, from its package's NewService: it then links none of the

@@ -23,12 +23,13 @@
 //	req.Header.Set("Authorization", "Bearer "+ws.APIKey)
 //	resp, err := srv.Client().Do(req)
 //
-// Until Start, URL is InProcessURL, whose host no DNS resolves: only
-// Transport, Client and NewClient reach it, so an SDK client of your own
-// needs option.WithTransport(srv.Transport()) with it (projectops.NewClient
-// refuses it without a transport). Start (or StartAt) serves on loopback,
-// and URL is that address from then on, for any client, curl or another
-// process; Handler mounts the API on a server of your own. Outside a test,
+// Until Start, URL is InProcessURL, whose host projectops.test no public
+// DNS resolves: only Transport, Client and NewClient reach it, so an SDK
+// client of your own needs option.WithTransport(srv.Transport()) with it
+// (without one, its calls fail on the lookup, with an error that says how
+// to reach the double). Start (or StartAt) serves on loopback, and URL is
+// that address from then on, for any client, curl or another process;
+// Handler mounts the API on a server of your own. Outside a test,
 // NewServer builds a server (Close stops it), and the projectops command's
 // "projectops serve" runs one standalone, printing its base URL and keys.
 //

@@ -156,9 +156,10 @@ func (s *Server) Client() *http.Client { return &http.Client{Transport: s.transp
 // URL is the base URL including /api/v1: InProcessURL until Start, then the
 // loopback address. The in-process URL is reached only through Transport,
 // Client or NewClient: a client of your own needs
-// option.WithTransport(srv.Transport()) with it (projectops.NewClient
-// refuses it without one, since no DNS resolves it); call Start first for a
-// URL that any client, curl or another process reaches.
+// option.WithTransport(srv.Transport()) with it (without one, its call
+// fails on a DNS lookup of projectops.test, which may take seconds; the
+// error then says how to reach the double); call Start first for a URL
+// that any client, curl or another process reaches.
 func (s *Server) URL() string {
 	s.life.Lock()
 	defer s.life.Unlock()

@@ -38,9 +38,6 @@ func Transport(opts []option.RequestOption) (*transport.Transport, error) {
 	if c.BaseURL != "" {
 		base = c.BaseURL
 	}
-	if err := checkInProcess(&c, base); err != nil {
-		return nil, err
-	}
 	ua := "projectops-go/" + Version
 	if c.UserAgent != "" {
 		ua = c.UserAgent + " " + ua
@@ -57,6 +54,7 @@ func Transport(opts []option.RequestOption) (*transport.Transport, error) {
 		Header:           c.Header,
 		Timeout:          c.Timeout,
 		MaxResponseBytes: c.MaxResponseBytes,
+		LookupHint:       lookupHint,
 	}
 	if c.MaxRetries != nil {
 		cfg.MaxRetries = *c.MaxRetries

@@ -1,31 +1,26 @@
 package clientcfg
 
-import (
-	"net/url"
-	"strings"
-
-	"github.com/projectops/projectops-go/internal/apierr"
-	"github.com/projectops/projectops-go/option"
-)
+import "strings"
 
 // InProcessHost is the host of projectopstest.InProcessURL (a test there
-// keeps the two equal). Only the double's own transport answers it: the
-// name is under the reserved .test TLD, so a real resolver never does, and
-// Go's resolver asks DNS anyway, which can take seconds to say so.
+// keeps the two equal). The double's own transport answers it whatever
+// the host; any other client must have it resolved (a proxy, /etc/hosts),
+// and without that its DNS lookup fails, often after seconds.
 const InProcessHost = "projectops.test"
 
-// checkInProcess refuses a base URL on the double's in-process host when no
-// transport of the caller's would carry it, so the mistake fails at once and
-// says how to fix it rather than after a DNS lookup.
-func checkInProcess(c *option.Config, base string) error {
-	if c.HTTPClient != nil || c.Transport != nil {
-		return nil // the caller's transport may well be the double's
+// inProcessHint is added to a failed lookup of InProcessHost: the likely
+// mistake is the URL of a double not started, used without its transport.
+// It names the Go fixes and the served double's, for a CLI user too.
+const inProcessHint = InProcessHost + " is the projectopstest double's in-process host: " +
+	"use srv.NewClient() or option.WithTransport(srv.Transport()), " +
+	"or serve the double (srv.Start(), projectops serve) and use the URL it gives"
+
+// lookupHint is the transport's Config.LookupHint: the hint for the
+// in-process host (in any case, with or without a trailing dot), none for
+// any other.
+func lookupHint(host string) string {
+	if strings.EqualFold(strings.TrimSuffix(host, "."), InProcessHost) {
+		return inProcessHint
 	}
-	u, err := url.Parse(base)
-	if err != nil || !strings.EqualFold(strings.TrimSuffix(u.Hostname(), "."), InProcessHost) {
-		return nil
-	}
-	return apierr.Invalid("WithBaseURL", "the base URL's host "+InProcessHost+
-		" is projectopstest's in-process URL, which only the double's own transport reaches: "+
-		"use srv.NewClient(), add option.WithTransport(srv.Transport()), or call srv.Start() first for a loopback URL")
+	return ""
 }

@@ -1,6 +1,8 @@
 package transport
 
 import (
+	"errors"
+	"net"
 	"net/http"
 	"net/url"
 
@@ -131,9 +133,18 @@ func (c *callScrub) scrub(s string) string {
 // causeError is a network failure as errors and logs show it: the
 // cause's text cleaned as error text is (a tracing RoundTripper may name
 // the URL in its error, a proxy quote a token), while errors.Is and
-// errors.As still see the cause.
+// errors.As still see the cause. A failed lookup gets the client's hint
+// for its host (Config.LookupHint), after the cleaning: the hint is the
+// SDK's own text.
 func (t *Transport) causeError(req *Request, path string, cs *callScrub, cause error) error {
 	text := "projectops: " + req.Method + " " + path + ": " + cs.shown(cause.Error())
+	if t.lookupHint != nil {
+		if de, ok := errors.AsType[*net.DNSError](cause); ok {
+			if hint := t.lookupHint(de.Name); hint != "" {
+				text += " (" + hint + ")"
+			}
+		}
+	}
 	return &shownError{text: text, cause: cause}
 }
 

@@ -157,6 +157,12 @@ type Config struct {
 	// DefaultMaxResponseBytes); a larger one is a
 	// *shared.ResponseTooLargeError.
 	MaxResponseBytes int64
+	// LookupHint, when set, is asked for text to add to a network error
+	// whose cause is a failed DNS lookup (a *net.DNSError) of the host it
+	// is given; "" adds none. It lets the client explain a host that
+	// resolves only where someone set it up (projectopstest's in-process
+	// one).
+	LookupHint func(host string) string
 }
 
 // Defaults, stated exactly in docs/sdk.md.
@@ -208,6 +214,7 @@ type state struct {
 	maxBody    int64
 	header     http.Header
 	timeout    time.Duration
+	lookupHint func(host string) string // Config.LookupHint
 	// keyScrub takes the key out of text (keyScrubber), and hdrScrub the
 	// key and the client's credential header values (headerSecrets,
 	// TextOnly): each call's scrubber is built from hdrScrub (callScrub),
@@ -241,6 +248,7 @@ func New(cfg Config) *Transport {
 		maxBody:    cfg.MaxResponseBytes,
 		header:     cfg.Header.Clone(),
 		timeout:    cfg.Timeout,
+		lookupHint: cfg.LookupHint,
 		sleep:      sleepCtx,
 	}}
 	if t.maxBody <= 0 {
