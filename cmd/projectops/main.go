@@ -30,7 +30,7 @@ func main() {
 	// A signal ends ctx, so a command can finish cleanly (catchSignals).
 	// report, which may wait on input that never ends, lets a second
 	// signal end the process (releaseSignals).
-	ctx, release, stop := catchSignals(os.Exit)
+	ctx, release, stop := catchSignals(endBySignal)
 	releaseSignals = release
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
