@@ -31,7 +31,9 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 		}
 		st, err := ec.c.Environments.Build(ec.ctx, ec.project, ec.arg)
 		if err != nil {
-			if ec.ctx.Err() != nil {
+			// Only the interrupt's own cancellation: an answer the service
+			// gave is said as it is, even when Ctrl-C came after it.
+			if errors.Is(err, context.Canceled) && ec.ctx.Err() != nil {
 				return fmt.Errorf("interrupted before the service answered; a build may have started (see: projectops env builds --project %s %s)",
 					ec.project, ec.arg)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 
 type evalRunFlags struct {
 	suite, file, junit, summary string
+	idempotencyKey              string
 	wait, waitTimeoutSet        bool
 	interval, waitTimeout       time.Duration
 	servers                     []string
@@ -39,14 +41,16 @@ its iterations and verdict, and can write JUnit XML and a Markdown summary
 (to stdout with --junit - or --summary -: stdout then holds that report alone,
 the iterations table and verdict go to stderr, and --json is refused).
 A report file that cannot be written (its directory missing, a directory, no
-write permission) is refused before the run is created; one whose write still
+write permission), or one file named by both --junit and --summary, is refused
+before the run is created; one whose write still
 fails after the run is said after the verdict, and the exit status is 2.
 Failure reasons (which quote tool calls' arguments), there and in "eval
 iterations" and "eval trace" (--json too), are redacted as "report" redacts
 results: the API key (in any spelling), sk_ tokens, credential headers, bearer tokens, URL
 credentials and tunnel ?k= secrets.
 Interrupted before the service answered, it says that a run may have started
-(and goes on), and how to cancel it.
+(and goes on), and the command that, sent again with the same idempotency key,
+answers with that run's id.
 A run still going after --wait-timeout (10m by default, as the service's own
 gate; 0 waits for good) is left running, and the command exits 2.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
@@ -64,6 +68,7 @@ Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 	fl.DurationVar(&f.waitTimeout, "wait-timeout", defaultWaitTimeout, "with --wait: stop following the run after this `long` (0: no limit); it goes on, and the exit status is 2")
 	fl.StringVar(&f.junit, "junit", "", "with --wait: write the run as JUnit XML to `file` (one test case per iteration; - for stdout)")
 	fl.StringVar(&f.summary, "summary", "", "with --wait: append a Markdown summary to `file` (works as $GITHUB_STEP_SUMMARY; - for stdout)")
+	fl.StringVar(&f.idempotencyKey, "idempotency-key", "", "`key` the service knows this run request by: sent again with the same key (and suite), it answers with the run it started instead of starting another (default: the file's idempotencyKey, else a new one)")
 	fl.StringArrayVar(&f.servers, "server", nil, "saved server `id` to run against (repeatable; overrides the suite's or the file's, whose serverNames are then dropped; a --file run with tests and no suiteRerun saves it as the suite's selection)")
 	return cmd
 }
@@ -94,6 +99,11 @@ func (a *app) evalRun(f evalRunFlags) error {
 	case f.waitTimeoutSet && !f.wait:
 		return usagef("--wait-timeout needs --wait")
 	}
+	if f.junit != "" && f.junit != stdoutPath && sameFile(f.junit, f.summary) {
+		// The Markdown would be appended to the XML, which then no
+		// longer parses.
+		return usagef("--junit and --summary name the same file, %s; give each report its own", f.junit)
+	}
 	// Checked before the run starts: a report that cannot be written
 	// would otherwise cost a whole run.
 	if err := checkOutput("--junit", f.junit); err != nil {
@@ -117,18 +127,32 @@ func (a *app) evalRun(f evalRunFlags) error {
 		// position, a launch would save them as the suite's selection.
 		p.ServerIDs, p.ServerNames = f.servers, nil
 	}
+	switch {
+	case f.idempotencyKey != "" && p.IdempotencyKey != "" && f.idempotencyKey != p.IdempotencyKey:
+		return usagef("--idempotency-key and the file's idempotencyKey differ; give one of them")
+	case f.idempotencyKey != "":
+		p.IdempotencyKey = f.idempotencyKey
+	case p.IdempotencyKey == "":
+		// The CLI's own key, not one the SDK makes unseen: an interrupt
+		// can then say how to learn the id of a run the request started.
+		p.IdempotencyKey = "projectops-cli-" + rand.Text()
+	}
 	ec, err := a.evalSetup()
 	if err != nil {
 		return err
 	}
 	rc, err := ec.c.Evals.Runs.Create(a.ctx, ec.project, p)
 	if err != nil {
-		if a.ctx.Err() != nil {
+		// Only the interrupt's own cancellation: an answer the service
+		// gave (a 400, the concurrent-run limit) is said as it is, even
+		// when Ctrl-C came after it.
+		if errors.Is(err, context.Canceled) && a.ctx.Err() != nil {
 			// The request may have reached the service: a run it started
 			// goes on, and costs what it costs, unseen.
-			return fmt.Errorf("interrupted before the service answered; a run %smay have started and goes on until it ends or is cancelled "+
-				"(the suite's runs list it, e.g. the SDK's Evals.Suites.ListRuns; cancel it with: projectops eval cancel --project %s RUN_ID)",
-				suiteWords(p), ec.project)
+			return fmt.Errorf("interrupted before the service answered; a run %smay have started and goes on until it ends or is cancelled; "+
+				"the same request with its key answers with that run (or starts it): %s "+
+				"(then cancel it with: projectops eval cancel --project %s RUN_ID)",
+				suiteWords(p), resendCommand(ec.project, f, p.IdempotencyKey), ec.project)
 		}
 		return err
 	}
@@ -262,24 +286,56 @@ func (ec *evalCmd) follow(runID string, interval, timeout time.Duration, junit, 
 }
 
 // writeReports writes the --junit and --summary reports that were asked
-// for.
+// for: both are tried (one failing loses not the other), and the error
+// says each that was not written.
 func (ec *evalCmd) writeReports(run *evals.Run, iters []evals.Iteration, reasons map[string]string, junit, summary string) error {
+	var errs []error
 	if junit != "" {
 		x, err := junitXML(run, iters, reasons)
 		if err == nil {
 			err = ec.writeOutput(junit, x)
 		}
 		if err != nil {
-			return fmt.Errorf("--junit %s was not written: %w", junit, pathErr(err))
+			errs = append(errs, fmt.Errorf("--junit %s was not written: %w", junit, pathErr(err)))
 		}
 	}
 	if summary != "" {
 		err := ec.appendOutput(summary, func(w io.Writer) error { return summaryMarkdown(w, run, iters, reasons) })
 		if err != nil {
-			return fmt.Errorf("--summary %s was not written: %w", summary, pathErr(err))
+			errs = append(errs, fmt.Errorf("--summary %s was not written: %w", summary, pathErr(err)))
 		}
 	}
-	return nil
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return fmt.Errorf("%w; and %w", errs[0], errs[1]) // one line, as every error is said
+}
+
+// resendCommand is the eval run command that sends the request f made
+// again, with its idempotency key, without following the run.
+func resendCommand(project string, f evalRunFlags, key string) string {
+	args := []string{"projectops", "eval", "run", "--project", shellWord(project)}
+	if f.suite != "" {
+		args = append(args, "--suite", shellWord(f.suite))
+	} else {
+		args = append(args, "--file", shellWord(f.file))
+	}
+	for _, s := range f.servers {
+		args = append(args, "--server", shellWord(s))
+	}
+	return strings.Join(append(args, "--idempotency-key", shellWord(key)), " ")
+}
+
+// shellWord is s as one word of a POSIX shell command line: as it is
+// when it holds nothing the shell reads, else single-quoted.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@,+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(printableField(s), "'", `'\''`) + "'"
 }
 
 // suiteWords names the suite a run request runs, as "of suite X ", or

@@ -14,10 +14,11 @@ const stdoutPath = "-"
 
 // checkOutput refuses, as bad usage, an output path that could not be
 // written, before the work that feeds it: a report that fails only at the
-// end would cost a whole run. It writes nothing: an existing file is
-// opened for writing without truncating it, and a missing one is probed by
-// creating and removing a temporary file beside it, so a refused or
-// interrupted command leaves the path as it found it.
+// end would cost a whole run. It asks the system (access(2), for the
+// effective user: mayWrite and mayCreateIn) and creates, opens and
+// changes nothing, so a refused or interrupted command leaves the path,
+// and its directory, as it found them. A symlink to a missing file is
+// judged by the directory of the file a write through it would create.
 func checkOutput(flag, path string) error {
 	if path == "" || path == stdoutPath {
 		return nil
@@ -27,29 +28,72 @@ func checkOutput(flag, path string) error {
 	case err == nil && st.IsDir():
 		return usagef("%s %s: is a directory, not a file", flag, path)
 	case err == nil && st.Mode().IsRegular():
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
+		if err := mayWrite(path, st); err != nil {
 			return usagef("%s %s: cannot be written: %v", flag, path, pathErr(err))
 		}
-		return f.Close()
+		return nil
 	case err == nil:
-		// A device or a named pipe (/dev/stdout, <(...)): opening one may
-		// block or be its reader's only open, so it is not probed.
+		// A device or a named pipe (/dev/stdout, <(...)): whether it can
+		// be written is up to its reader, so it is not judged.
 		return nil
 	}
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+	target, where := path, "its directory"
+	if t := linkTarget(path); t != path {
+		target, where = t, "the file it links to, "+t+", is in a directory that"
+	}
+	dir := filepath.Dir(target)
+	dst, derr := os.Stat(dir)
+	if derr != nil || !dst.IsDir() {
+		if target != path {
+			return usagef("%s %s: %s does not exist", flag, path, where)
+		}
 		return usagef("%s %s: its directory does not exist", flag, path)
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return usagef("%s %s: %v", flag, path, pathErr(err))
 	}
-	f, err := os.CreateTemp(dir, ".projectops-probe-*")
-	if err != nil {
+	if err := mayCreateIn(dir); err != nil {
+		if target != path {
+			return usagef("%s %s: %s cannot be written: %v", flag, path, where, pathErr(err))
+		}
 		return usagef("%s %s: its directory cannot be written: %v", flag, path, pathErr(err))
 	}
-	f.Close()
-	return os.Remove(f.Name())
+	return nil
+}
+
+// linkTarget is the file a write to path lands in: path itself, or, for
+// a symlink (to a missing file), the end of its chain of links. A loop
+// is left to the write to report.
+func linkTarget(path string) string {
+	for range 40 { // as Linux's own limit on links followed
+		l, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(l) {
+			l = filepath.Join(filepath.Dir(path), l)
+		}
+		path = l
+	}
+	return path
+}
+
+// sameFile reports whether the output paths a and b name one file: the
+// same path once cleaned, or, when both exist, the same file by its
+// identity (a link, another spelling).
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // pathErr is err without the path a *fs.PathError repeats: the message

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/projectops/projectops-go/evals"
 )
@@ -86,6 +87,28 @@ func TestEvalRunStdoutReportConflicts(t *testing.T) {
 	}
 }
 
+// --junit and --summary naming one file (spelled alike or not) are
+// refused before a run starts: the Markdown appended to the XML would
+// leave a JUnit file that does not parse.
+func TestEvalRunReportsShareNoFile(t *testing.T) {
+	srv, _ := evalServer(t)
+	before := len(srv.Requests())
+	dir := t.TempDir()
+	f := filepath.Join(dir, "r")
+	if err := os.WriteFile(f, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, summary := range []string{f, filepath.Join(dir, ".", "r"), filepath.Join(dir, "..", filepath.Base(dir), "r")} {
+		code, out, errOut := evalCLI(t, "run", "--suite", "evs_x", "--wait", "--junit", f, "--summary", summary)
+		if code != 2 || out != "" || !strings.Contains(errOut, "--junit and --summary name the same file") {
+			t.Errorf("--summary %s: %d %q %q", summary, code, out, errOut)
+		}
+	}
+	if n := len(srv.Requests()) - before; n != 0 {
+		t.Errorf("%d requests sent for refused invocations", n)
+	}
+}
+
 // checkOutput writes nothing: an existing file keeps its content and a
 // missing one is not created (nor is the probe left beside it).
 func TestCheckOutputLeavesThePathAsItWas(t *testing.T) {
@@ -108,6 +131,28 @@ func TestCheckOutputLeavesThePathAsItWas(t *testing.T) {
 	}
 	if len(entries) != 1 {
 		t.Errorf("the directory now holds %d entries, want the one file: %v", len(entries), entries)
+	}
+}
+
+// checkOutput of a missing file creates nothing in its directory, not
+// even for a moment: the directory's modification time stays as it was
+// (a probe file created and removed would move it, and be left behind if
+// the command were killed in between).
+func TestCheckOutputLeavesTheDirectoryUntouched(t *testing.T) {
+	dir := t.TempDir()
+	then := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+	if err := os.Chtimes(dir, then, then); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkOutput("--summary", filepath.Join(dir, "new.md")); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.ModTime().Equal(then) {
+		t.Errorf("the directory was modified at %v: checkOutput wrote in it", st.ModTime())
 	}
 }
 
