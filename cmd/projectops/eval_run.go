@@ -418,13 +418,3 @@ func wholeOrDash(n *float64) string {
 	return strconv.FormatFloat(*n, 'f', 0, 64)
 }
 
-// cell is s on one line, escaped as a line's fields are (printableField:
-// newline and tab as \n and \t, so "a\tb" does not read as "a b") before
-// a tabwriter measures it, at most n runes (an ellipsis marks a cut).
-func cell(s string, n int) string {
-	s = printableField(s)
-	if r := []rune(s); len(r) > n {
-		s = string(r[:n-1]) + "…"
-	}
-	return s
-}
