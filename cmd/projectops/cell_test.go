@@ -10,9 +10,9 @@ import (
 // tool output and multi-line build errors spend its budget on words.
 func TestCellCollapsesSpaces(t *testing.T) {
 	for in, want := range map[string]string{
-		"{\n    \"a\": 1,\n    \"b\": 2\n}": `{\n "a": 1,\n "b": 2\n}`,
+		"{\n    \"a\": 1,\n    \"b\": 2\n}":   `{\n "a": 1,\n "b": 2\n}`,
 		"step 3 failed:\n\tgo build    ./...": `step 3 failed:\n\tgo build ./...`,
-		"a\tb":                              `a\tb`,
+		"a\tb":                                `a\tb`,
 	} {
 		if got := cell(in, 100); got != want {
 			t.Errorf("cell(%q) = %q, want %q", in, got, want)

@@ -417,4 +417,3 @@ func wholeOrDash(n *float64) string {
 	}
 	return strconv.FormatFloat(*n, 'f', 0, 64)
 }
-
