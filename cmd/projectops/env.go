@@ -38,16 +38,26 @@ type envCmd struct {
 	project, arg string
 }
 
+// envFlags registers a subcommand's own flags and returns what it runs:
+// check (nil for none) judges the flags before a client is made, so bad
+// usage is said as such whatever the configuration; do runs it.
+type envFlags func(fs *pflag.FlagSet) (check func() error, do func(ec *envCmd) error)
+
 // envSub builds one env subcommand; arg names its positional argument (""
-// for none) and flags registers its own flags, returning what it runs.
-func envSub(a *app, name, arg, short string, flags func(fs *pflag.FlagSet) func(ec *envCmd) error) *cobra.Command {
+// for none) and flags registers its own flags.
+func envSub(a *app, name, arg, short string, flags envFlags) *cobra.Command {
 	nargs, use := 0, name
 	if arg != "" {
 		nargs, use = 1, name+" "+arg
 	}
 	cmd := &cobra.Command{Use: use, Short: short, Args: exactArgs(nargs, arg)}
-	do := flags(cmd.Flags())
+	check, do := flags(cmd.Flags())
 	cmd.RunE = func(_ *cobra.Command, args []string) error {
+		if check != nil {
+			if err := check(); err != nil {
+				return err
+			}
+		}
 		c, project, err := a.projectClient()
 		if err != nil {
 			return err
@@ -62,12 +72,12 @@ func envSub(a *app, name, arg, short string, flags func(fs *pflag.FlagSet) func(
 }
 
 // envSimple adapts a subcommand without flags of its own.
-func envSimple(do func(ec *envCmd) error) func(fs *pflag.FlagSet) func(ec *envCmd) error {
-	return func(*pflag.FlagSet) func(ec *envCmd) error { return do }
+func envSimple(do func(ec *envCmd) error) envFlags {
+	return func(*pflag.FlagSet) (func() error, func(ec *envCmd) error) { return nil, do }
 }
 
-func envListFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
-	return func(ec *envCmd) error {
+func envListFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
+	return nil, func(ec *envCmd) error {
 		all := []environments.Environment{} // --json prints [] for none, as other listings do
 		for e, err := range ec.c.Environments.All(ec.ctx, ec.project, nil) {
 			if err != nil {
@@ -97,10 +107,10 @@ func envListFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	}
 }
 
-func envCreateFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
+func envCreateFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 	name := fs.String("name", "", "display `name` (required)")
 	file := fs.String("file", "", "Dockerfile `path` (required; - reads standard input)")
-	return func(ec *envCmd) error {
+	return nil, func(ec *envCmd) error {
 		if strings.TrimSpace(*name) == "" || *file == "" {
 			return usagef("--name and --file are required")
 		}
@@ -130,12 +140,10 @@ func envCreateFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 	}
 }
 
-func envBuildsFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
+func envBuildsFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 	limit := fs.Int("limit", 10, "show at most `n` builds (0: all)")
-	return func(ec *envCmd) error {
-		if err := checkLimit(*limit, 0, "all"); err != nil {
-			return err
-		}
+	check := func() error { return checkLimit(*limit, 0, "all") }
+	return check, func(ec *envCmd) error {
 		all := []environments.Build{} // --json prints [] for none
 		for b, err := range ec.c.Environments.AllBuilds(ec.ctx, ec.project, ec.arg, nil) {
 			if err != nil {

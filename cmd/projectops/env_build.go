@@ -15,12 +15,12 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
+func envBuildFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 	wait := fs.Bool("wait", true, "follow the build until it ends; --wait=false returns once it is queued")
 	interval := fs.Duration("interval", time.Second, "first polling `interval` while following (backs off to 10x)")
 	waitTimeout := fs.Duration("wait-timeout", defaultBuildWaitTimeout,
 		"stop following the build after this `long` (0: no limit); it goes on, and the exit status is 2")
-	return func(ec *envCmd) error {
+	check := func() error {
 		switch {
 		case *interval <= 0:
 			return usagef("--interval must be positive")
@@ -29,6 +29,9 @@ func envBuildFlags(fs *pflag.FlagSet) func(ec *envCmd) error {
 		case !*wait && fs.Changed("wait-timeout"):
 			return usagef("--wait-timeout needs --wait")
 		}
+		return nil
+	}
+	return check, func(ec *envCmd) error {
 		st, err := ec.c.Environments.Build(ec.ctx, ec.project, ec.arg)
 		if err != nil {
 			// Only the interrupt's own cancellation: an answer the service

@@ -48,3 +48,25 @@ func TestLimitOutOfRangeIsAUsageError(t *testing.T) {
 		}
 	}
 }
+
+// Bad flags are said as bad usage before the configuration is looked at:
+// with no API key, --limit -1 is still the error, for env builds as for
+// eval iterations, and so are env build's --interval and --wait-timeout.
+func TestFlagsAreCheckedBeforeTheClient(t *testing.T) {
+	t.Setenv("PROJECTOPS_API_KEY", "")
+	t.Setenv("PROJECTOPS_PROJECT", "prj_demo")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "iterations", "run_1", "--limit", "-1"}, "--limit -1"},
+		{[]string{"env", "builds", "env_1", "--limit", "-1"}, "--limit -1"},
+		{[]string{"env", "build", "env_1", "--interval", "0"}, "--interval must be positive"},
+		{[]string{"env", "build", "env_1", "--wait=false", "--wait-timeout", "1m"}, "--wait-timeout needs --wait"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != exitError || !strings.Contains(errOut, tc.want) || strings.Contains(errOut, "PROJECTOPS_API_KEY") {
+			t.Errorf("%v: exit %d: %q; want it to say %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
