@@ -97,14 +97,22 @@ func (a *app) exit(cmd *cobra.Command, err error) int {
 
 // interruptedText says that the user's interrupt (which cancels the
 // command's context) ended what msg describes, rather than the bare
-// "context canceled" the request returns.
+// "context canceled" the request returns. The SDK's name of the call
+// ("POST /projects/p/servers/s/tools") is dropped: the command line
+// already says what was asked.
 func interruptedText(msg string) string {
 	const canceled = "context canceled"
-	if msg == canceled {
+	what := strings.TrimSuffix(msg, canceled)
+	what = strings.TrimSuffix(what, ": ")
+	if what == "" || sdkCallName.MatchString(what) {
 		return "interrupted"
 	}
-	return "interrupted: " + strings.TrimSuffix(msg, ": "+canceled)
+	return "interrupted: " + what
 }
+
+// sdkCallName matches how the SDK names a call in its errors: a method and
+// the API path.
+var sdkCallName = regexp.MustCompile(`^[A-Z]+ /\S*$`)
 
 // isCobraUsage recognizes the errors cobra itself returns for a bad
 // invocation (an unknown command, a missing required flag), which are not typed.

@@ -164,3 +164,18 @@ func TestTimeoutIsNoInterrupt(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedText: the SDK's name of a cancelled call is dropped (the
+// command line says what was asked); other context is kept.
+func TestInterruptedText(t *testing.T) {
+	t.Parallel()
+	for msg, want := range map[string]string{
+		"context canceled": "interrupted",
+		"POST /projects/prj_1/servers/srv_1/tools: context canceled": "interrupted",
+		"waiting for run run_1: context canceled":                    "interrupted: waiting for run run_1",
+	} {
+		if got := interruptedText(msg); got != want {
+			t.Errorf("interruptedText(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
