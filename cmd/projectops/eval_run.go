@@ -14,6 +14,7 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +51,9 @@ results: the API key (in any spelling), sk_ tokens, credential headers, bearer t
 credentials and tunnel ?k= secrets.
 Interrupted before the service answered, it says that a run may have started
 (and goes on), and the command that, sent again with the same idempotency key,
-answers with that run's id.
+answers with that run's id: printed exactly (--base-url kept, the same
+environment assumed), or not at all when it would hold the API key.
+--idempotency-key refuses control characters.
 A run still going after --wait-timeout (10m by default, as the service's own
 gate; 0 waits for good) is left running, and the command exits 2.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
@@ -128,6 +131,10 @@ func (a *app) evalRun(f evalRunFlags) error {
 		p.ServerIDs, p.ServerNames = f.servers, nil
 	}
 	switch {
+	case strings.IndexFunc(f.idempotencyKey, controlChar) >= 0 || !utf8.ValidString(f.idempotencyKey):
+		// Sent as given, it could not be printed as a word that sends
+		// it again (nor typed); not UTF-8, JSON would send another key.
+		return usagef("--idempotency-key holds a control character or a byte that is not UTF-8; give a key of printable characters")
 	case f.idempotencyKey != "" && p.IdempotencyKey != "" && f.idempotencyKey != p.IdempotencyKey:
 		return usagef("--idempotency-key and the file's idempotencyKey differ; give one of them")
 	case f.idempotencyKey != "":
@@ -149,10 +156,10 @@ func (a *app) evalRun(f evalRunFlags) error {
 		if errors.Is(err, context.Canceled) && a.ctx.Err() != nil {
 			// The request may have reached the service: a run it started
 			// goes on, and costs what it costs, unseen.
-			return fmt.Errorf("interrupted before the service answered; a run %smay have started and goes on until it ends or is cancelled; "+
-				"the same request with its key answers with that run (or starts it): %s "+
-				"(then cancel it with: projectops eval cancel --project %s RUN_ID)",
-				suiteWords(p), resendCommand(ec.project, f, p.IdempotencyKey), ec.project)
+			return resendError{
+				head: fmt.Sprintf("interrupted before the service answered; a run %smay have started and goes on until it ends or is cancelled; ", suiteWords(p)),
+				text: resendText(a.baseURL, ec.project, f, p.IdempotencyKey),
+			}
 		}
 		return err
 	}
@@ -314,29 +321,93 @@ func (ec *evalCmd) writeReports(run *evals.Run, iters []evals.Iteration, reasons
 	return fmt.Errorf("%w; and %w", errs[0], errs[1]) // one line, as every error is said
 }
 
-// resendCommand is the eval run command that sends the request f made
-// again, with its idempotency key, without following the run.
-func resendCommand(project string, f evalRunFlags, key string) string {
-	args := []string{"projectops", "eval", "run", "--project", shellWord(project)}
+// resendError is eval run interrupted before the service answered: head
+// is said as every error is, text (the command that sends the request
+// again) exactly, so that it can be pasted. Its words are not masked as
+// key-shaped ("nightly-task_2026..." holds "sk_"): a masked key sent again
+// would start a second run, which the command exists to prevent. The API
+// key's value is never in text (resendText drops the command then).
+type resendError struct{ head, text string }
+
+func (e resendError) Error() string { return e.head + e.text }
+
+// resendText says the command that sends the request f made again, with
+// its idempotency key, without following the run, and what it assumes;
+// or why it is not printed.
+func resendText(baseURL, project string, f evalRunFlags, key string) string {
+	var args []string
+	add := func(flag, v string) { args = append(args, flag, shellWord(v)) }
+	if baseURL != "" {
+		// Sent elsewhere, the key would start a run there.
+		add("--base-url", baseURL)
+	}
+	add("--project", project)
 	if f.suite != "" {
-		args = append(args, "--suite", shellWord(f.suite))
+		add("--suite", f.suite)
 	} else {
-		args = append(args, "--file", shellWord(f.file))
+		add("--file", f.file)
 	}
 	for _, s := range f.servers {
-		args = append(args, "--server", shellWord(s))
+		add("--server", s)
 	}
-	return strings.Join(append(args, "--idempotency-key", shellWord(key)), " ")
+	add("--idempotency-key", key)
+	cmd := "projectops eval run " + strings.Join(args, " ")
+	if k := apiKeySecret(); k != nil && keyMask(string(k), "sk_***").Scrub(cmd) != cmd {
+		return "the command that sends it again is not printed: it holds the value of PROJECTOPS_API_KEY"
+	}
+	env := "PROJECTOPS_API_KEY"
+	if baseURL == "" {
+		env += " and PROJECTOPS_BASE_URL"
+	}
+	var also []string
+	if f.file == "-" {
+		also = append(also, "with the same input piped to it")
+	}
+	if strings.Contains(cmd, "$'") {
+		also = append(also, "in bash or zsh, which read $'...' words")
+	}
+	return fmt.Sprintf("the same request with its key answers with that run (or starts it): %s "+
+		"(with the same %s%s; then cancel the run with: projectops eval cancel --project %s RUN_ID)",
+		cmd, env, strings.Join(append([]string{""}, also...), ", "), shellWord(project))
 }
 
-// shellWord is s as one word of a POSIX shell command line: as it is
-// when it holds nothing the shell reads, else single-quoted.
+// shellWord is s as one word of a shell command line: as it is when it
+// holds nothing the shell reads, else single-quoted, or, when it holds a
+// control character or a byte that is not UTF-8, $'...'-quoted with those
+// escaped: printed inside single quotes, they would be escaped as the CLI
+// escapes them (a tab as \t), and the shell would send those characters.
 func shellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@,+") == "" {
 		return s
 	}
-	return "'" + strings.ReplaceAll(printableField(s), "'", `'\''`) + "'"
+	if strings.IndexFunc(s, controlChar) < 0 && utf8.ValidString(s) {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == utf8.RuneError && n == 1, controlChar(r):
+			// Byte by byte: \xHH is one byte in bash and zsh.
+			for _, c := range []byte(s[i : i+n]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	b.WriteString("'")
+	return b.String()
 }
+
+// controlChar reports a character the CLI escapes in a field of a line
+// (printableField): tab and newline too.
+func controlChar(r rune) bool { return unprintable(r) || r == '\t' || r == '\n' }
 
 // suiteWords names the suite a run request runs, as "of suite X ", or
 // nothing when the request names none.

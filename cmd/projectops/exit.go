@@ -74,6 +74,12 @@ func (a *app) exit(cmd *cobra.Command, err error) int {
 		return exitGate
 	}
 	msg := errText(err)
+	var resend resendError
+	if errors.As(err, &resend) {
+		// The command exact, to be pasted: masked by the key's value only
+		// (resendText has dropped a command holding it).
+		msg = errText(errors.New(resend.head)) + keyMask(string(apiKeySecret()), "sk_***").Scrub(resend.text)
+	}
 	if errors.Is(err, context.Canceled) && a.ctx != nil && a.ctx.Err() != nil { // the user's interrupt
 		msg = interruptedText(msg)
 	}
