@@ -79,13 +79,15 @@ func linkTarget(path string) string {
 }
 
 // sameFile reports whether the output paths a and b name one file: the
-// same path once cleaned, or, when both exist, the same file by its
-// identity (a link, another spelling).
+// same absolute path once symlinks to a missing file are followed (two
+// spellings of a file neither write has created yet: r.xml and $PWD/r.xml,
+// a dangling link to the other), or, when both exist, the same file by
+// its identity (a hard link, a linked directory).
 func sameFile(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
-	if filepath.Clean(a) == filepath.Clean(b) {
+	if absPath(linkTarget(a)) == absPath(linkTarget(b)) {
 		return true
 	}
 	sa, err := os.Stat(a)
@@ -94,6 +96,15 @@ func sameFile(a, b string) bool {
 	}
 	sb, err := os.Stat(b)
 	return err == nil && os.SameFile(sa, sb)
+}
+
+// absPath is path made absolute and cleaned, or cleaned as it is when the
+// working directory cannot be found.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
 }
 
 // pathErr is err without the path a *fs.PathError repeats: the message

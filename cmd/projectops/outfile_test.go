@@ -109,6 +109,33 @@ func TestEvalRunReportsShareNoFile(t *testing.T) {
 	}
 }
 
+// Two spellings of one report file that does not exist yet are one file
+// too: a dangling symlink to the other, a relative and an absolute path.
+// Two missing files are not.
+func TestEvalRunReportsShareNoMissingFile(t *testing.T) {
+	srv, _ := evalServer(t)
+	before := len(srv.Requests())
+	dir := t.TempDir()
+	t.Chdir(dir)
+	x := filepath.Join(dir, "report.xml")
+	link := filepath.Join(dir, "summary.md")
+	if err := os.Symlink(x, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]string{{x, link}, {"report.xml", x}, {"report.xml", "summary.md"}} {
+		code, out, errOut := evalCLI(t, "run", "--suite", "evs_x", "--wait", "--junit", pair[0], "--summary", pair[1])
+		if code != 2 || out != "" || !strings.Contains(errOut, "--junit and --summary name the same file") {
+			t.Errorf("--junit %s --summary %s: %d %q %q", pair[0], pair[1], code, out, errOut)
+		}
+	}
+	if n := len(srv.Requests()) - before; n != 0 {
+		t.Errorf("%d requests sent for refused invocations", n)
+	}
+	if sameFile(x, filepath.Join(dir, "other.md")) || sameFile("report.xml", "report.xml.md") {
+		t.Errorf("two missing files are taken for one")
+	}
+}
+
 // checkOutput writes nothing: an existing file keeps its content and a
 // missing one is not created (nor is the probe left beside it).
 func TestCheckOutputLeavesThePathAsItWas(t *testing.T) {
