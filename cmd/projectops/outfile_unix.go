@@ -9,7 +9,9 @@ import (
 )
 
 // mayWrite reports whether the effective user may open the file at path
-// for writing (a read-only file system included), without opening it.
+// for writing, without opening it: a read-only file system is caught too
+// where faccessat2(2) works; x/sys falls back to the permission bits when
+// it does not (ENOSYS, or EPERM from a seccomp filter).
 func mayWrite(path string, _ fs.FileInfo) error {
 	return unix.Faccessat(unix.AT_FDCWD, path, unix.W_OK, unix.AT_EACCESS)
 }
