@@ -35,3 +35,22 @@ func TestCellCutKeepsEscapesWhole(t *testing.T) {
 		}
 	}
 }
+
+// A cell reads its input only as far as the cut: a row keeps n runes of
+// a tool call's output however large it is, without a piece per rune of
+// the whole of it.
+func TestCellStopsAtTheCut(t *testing.T) {
+	big := strings.Repeat("a b\t", 1<<18)
+	var got string
+	allocs := testing.AllocsPerRun(5, func() { got = cell(big, 10) })
+	if want := `a b\ta b…`; got != want {
+		t.Errorf("cell = %q, want %q", got, want)
+	}
+	if allocs > 4 {
+		t.Errorf("cell of a 1 MiB string cut at 10 runes made %.0f allocations; want it to stop at the cut", allocs)
+	}
+	// Spaces that collapse into the last one kept are no more text.
+	if got, want := cell("abcd     ", 5), "abcd "; got != want {
+		t.Errorf("cell = %q, want %q", got, want)
+	}
+}
