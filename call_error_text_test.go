@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/hosts"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -36,6 +37,22 @@ func TestNetworkErrorText(t *testing.T) {
 	}
 	if _, ok := errors.AsType[*net.OpError](err); !ok {
 		t.Errorf("errors.As(*net.OpError) fails on %v", err)
+	}
+
+	// Nor does it show a query value (the URL's, which the path leaves
+	// out) or the API key pasted as an id.
+	const cursor = "cursorvalue_q7"
+	_, err = c.Hosts.List(t.Context(), "sk_test_audit", &hosts.ListParams{Cursor: cursor})
+	if err == nil {
+		t.Fatal("a call to a closed server succeeded")
+	}
+	for _, secret := range []string{cursor, "sk_test_audit"} {
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("error text %q shows %q", err, secret)
+		}
+	}
+	if !strings.HasPrefix(err.Error(), "projectops: GET /projects/") {
+		t.Errorf("error text %q does not name the call", err)
 	}
 }
 

@@ -84,7 +84,8 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // terminal and returns it. A failed build is returned together with a
 // *BuildError (errors.Is(err, ErrBuildFailed)). It stops as soon as ctx ends,
 // returning the last build seen (nil before the first answer) and ctx's
-// error, as evals' Runs.Wait does; it also returns early, with the last
+// error ("projectops: waiting for build bld_1: context canceled"), as
+// evals' Runs.Wait does; it also returns early, with the last
 // build seen and an error matching context.DeadlineExceeded, when its next
 // poll would come after ctx's deadline. Polls back off exponentially; a RATE_LIMITED answer
 // is not an error here but a reason to wait at least its Retry-After before
@@ -105,7 +106,8 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 		s = new(Service) // a zero Client's: its first poll fails as an unconfigured client
 	}
 	var last *Build
-	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter(), Sleep: s.sleep},
+	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter(), Sleep: s.sleep,
+		Name: "waiting for build " + s.tr().Redact(buildID)},
 		func(ctx context.Context) (poll.Step, error) {
 			b, err := s.findBuild(ctx, projectID, environmentID, buildID, c.req)
 			if err != nil {

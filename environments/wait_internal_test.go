@@ -171,8 +171,8 @@ func TestRetryClasses(t *testing.T) {
 	}
 }
 
-// When ctx ends, WaitForBuild returns the last build seen with ctx's error,
-// as evals' Runs.Wait returns its run (it returned nil).
+// When ctx ends, WaitForBuild returns the last build seen with ctx's error
+// under its name, as evals' Runs.Wait returns its run (it returned nil).
 func TestWaitForBuildReturnsLastSeenOnCancel(t *testing.T) {
 	t.Parallel()
 	sc := &script{resps: []func() *http.Response{builds("building"), builds("building")}}
@@ -182,5 +182,9 @@ func TestWaitForBuildReturnsLastSeenOnCancel(t *testing.T) {
 	b, err := s.WaitForBuild(ctx, "prj_1", "env_1", "bld_1")
 	if !errors.Is(err, context.Canceled) || b == nil || b.Status != BuildBuilding {
 		t.Errorf("WaitForBuild = %+v, %v; want the building build and context.Canceled", b, err)
+	}
+	// The error names the wait, as a call's names the call.
+	if want := "projectops: waiting for build bld_1: context canceled"; err == nil || err.Error() != want {
+		t.Errorf("WaitForBuild's error %v; want %q", err, want)
 	}
 }

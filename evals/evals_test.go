@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -78,11 +79,31 @@ func TestWaitStopsAtOnceWhenContextEnds(t *testing.T) {
 	c, rt := countingClient(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := c.Evals.Runs.Wait(ctx, "prj", "run"); err != context.Canceled {
+	// The error names the wait, as a call's names the call, and still
+	// matches the context's.
+	_, err := c.Evals.Runs.Wait(ctx, "prj", "run")
+	if !errors.Is(err, context.Canceled) || err.Error() != "projectops: waiting for run run: context canceled" {
 		t.Fatalf("err = %v", err)
 	}
 	if n := rt.n.Load(); n != 0 {
 		t.Errorf("%d requests after the context ended", n)
+	}
+}
+
+// Wait's error names the run as the transport names a path: an API key
+// pasted as the run id is not shown.
+func TestWaitErrorKeepsKeyOut(t *testing.T) {
+	t.Parallel()
+	const key = "sk_test_waitkey_0123456789"
+	c, err := projectops.NewClient(option.WithoutEnvironment(), option.WithAPIKey(key), option.WithTransport(&countingRT{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err = c.Evals.Runs.Wait(ctx, "prj", key)
+	if !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), key) || !strings.HasPrefix(err.Error(), "projectops: waiting for run ") {
+		t.Errorf("err = %v; want it to name the wait without the key", err)
 	}
 }
 

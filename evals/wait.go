@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/projectops/projectops-go/internal/poll"
+	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/option"
 )
 
@@ -56,7 +57,9 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 // answer is waited out (its Retry-After at least) and polling continues,
 // unless the Retry-After exceeds the client's option.WithMaxRetryAfter cap: that
 // error ends Wait, as it ends any call. Wait returns as soon as ctx ends,
-// with the last run seen and ctx's error. It also returns early, with the
+// with the last run seen and ctx's error, named as a call's is
+// ("projectops: waiting for run run_1: context canceled"; errors.Is
+// matches it). It also returns early, with the
 // last run seen and an error matching context.DeadlineExceeded, when its
 // next poll would come after ctx's deadline (waiting for it could only end
 // at the deadline). Any other error ends it too.
@@ -67,9 +70,13 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 			o(&c)
 		}
 	}
+	// Reset before the first poll, which an ended context skips: the
+	// target then describes no request, not the call before Wait.
+	transport.ResetTargets(c.req)
 	var last *Run
 	est := estimator{}
-	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter()},
+	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter(),
+		Name: "waiting for run " + s.tr().Redact(runID)},
 		func(ctx context.Context) (poll.Step, error) {
 			run, err := s.Get(ctx, projectID, runID, c.req...)
 			if err != nil {

@@ -114,10 +114,10 @@ func Resume(ctx context.Context, svc *Service, dir string, opts ...option.Reques
 
 // resume is Resume, warning to log.
 func resume(ctx context.Context, svc *Service, dir string, log *slog.Logger, opts []option.RequestOption) ([]ResumeResult, error) {
+	// Every WithResponseInto target is refused, so describes no request:
+	// reset each, the ones after a refused option included.
+	transport.ResetTargets(opts)
 	c, err := option.ForCall(opts)
-	if c.Response != nil {
-		*c.Response = option.Response{} // refused, so it describes no request
-	}
 	if err != nil {
 		return nil, err
 	}

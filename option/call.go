@@ -176,11 +176,24 @@ func WithRequestTimeout(d time.Duration) RequestOption {
 // must not be nil. The call resets r to the zero Response as it begins,
 // so one r reused across calls describes the last call only: after a
 // call refused before anything is sent (an empty id, an ended context, a
-// bad option or parameter) it is zero, not the call before it.
+// bad option or parameter) it is zero, not the call before it. Given
+// several, a call resets each and fills the last.
+//
+// An iterator (the All… methods) resets r each time it is ranged: after
+// a range r describes the last page that range fetched, zero if none.
+//
+// As a call writes r as it begins and as it ends, r must not be shared by
+// calls that run at the same time (nor by ranges of one iterator): give
+// each its own Response.
 func WithResponseInto(r *Response) RequestOption {
 	return func(c *Config) error {
 		if r == nil {
 			return invalid("WithResponseInto", "WithResponseInto: needs a *Response to fill, not nil")
+		}
+		if c.Response != nil && c.Response != r {
+			// Replaced, so not filled, but reset all the same: the caller
+			// may read it.
+			c.replacedResponses = append(c.replacedResponses, c.Response)
 		}
 		c.Response = r
 		return nil

@@ -72,6 +72,9 @@ type Config struct {
 	IdempotencyKey string
 	// Response receives a call's final response's metadata. One call only.
 	Response *Response
+	// replacedResponses are the targets of WithResponseInto options that a
+	// later one replaced: ResetResponses resets them with Response.
+	replacedResponses []*Response
 
 	// The client's identity and wiring; a client only.
 
@@ -217,6 +220,18 @@ func Apply(opts []RequestOption) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// ResetResponses sets every WithResponseInto target c was given to the
+// zero Response: Response, and those a later WithResponseInto replaced.
+// The SDK does so as a call begins; a program does not need it.
+func (c *Config) ResetResponses() {
+	for _, r := range c.replacedResponses {
+		*r = Response{}
+	}
+	if c.Response != nil {
+		*c.Response = Response{}
+	}
 }
 
 // ForCall applies a call's options and refuses those of a client with a

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -18,14 +19,20 @@ type Page[T any] = shared.Page[T]
 // cursor it already returned (package shared defines it).
 var ErrCursorLoop = shared.ErrCursorLoop
 
-// Fetch loads the page at cursor ("" for the first page).
+// Fetch loads the page at cursor ("" for the first page). Called with a
+// context that has ended, it sends nothing and returns an error matching
+// the context's: transport.Do does, naming the call, so Seq leaves the
+// check to it rather than yield the context's bare error.
 type Fetch[T any] func(ctx context.Context, cursor string) (*Page[T], error)
 
 // Seq returns an iterator over every item of every page, starting at cursor
 // start. Nothing is fetched until the iteration begins; each iteration starts
-// over from start.
+// over from start, resetting the WithResponseInto targets of the call ctx
+// carries (transport.KeepOptions): after a range they describe the last
+// page it fetched, or nothing, never an earlier range's.
 func Seq[T any](ctx context.Context, start string, fetch Fetch[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
+		transport.ResetResponses(ctx)
 		var zero T
 		seen := map[string]struct{}{}
 		cursor := start
@@ -33,10 +40,6 @@ func Seq[T any](ctx context.Context, start string, fetch Fetch[T]) iter.Seq2[T, 
 			seen[start] = struct{}{}
 		}
 		for {
-			if err := ctx.Err(); err != nil {
-				yield(zero, err)
-				return
-			}
 			page, err := fetch(ctx, cursor)
 			if err != nil {
 				yield(zero, err)

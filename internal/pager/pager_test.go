@@ -3,6 +3,7 @@ package pager_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,11 @@ type book struct {
 	called []string
 }
 
-func (b *book) fetch(_ context.Context, cursor string) (*pager.Page[int], error) {
+func (b *book) fetch(ctx context.Context, cursor string) (*pager.Page[int], error) {
+	if err := ctx.Err(); err != nil {
+		// As transport.Do: nothing is sent, and the error names the call.
+		return nil, fmt.Errorf("book %q: %w", cursor, err)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.called = append(b.called, cursor)
@@ -223,8 +228,10 @@ func TestSeqContext(t *testing.T) {
 		seq := pager.Seq(ctx, "", b.fetch)
 		cancel()
 		items, errs := drain(seq)
-		if len(items) != 0 || len(errs) != 1 || !errors.Is(errs[0], context.Canceled) {
-			t.Errorf("items %v, errs %v; want no items and one context.Canceled", items, errs)
+		// Seq yields fetch's error, which names the call, not the bare
+		// context error.
+		if len(items) != 0 || len(errs) != 1 || !errors.Is(errs[0], context.Canceled) || errs[0].Error() != `book "": context canceled` {
+			t.Errorf("items %v, errs %v; want no items and one context.Canceled from fetch", items, errs)
 		}
 		if c := b.calls(); len(c) != 0 {
 			t.Errorf("fetched %v with a cancelled context", c)
@@ -248,8 +255,8 @@ func TestSeqContext(t *testing.T) {
 		if diff := cmp.Diff([]int{1}, items); diff != "" {
 			t.Errorf("items (-want +got):\n%s", diff)
 		}
-		if len(errs) != 1 || !errors.Is(errs[0], context.Canceled) {
-			t.Errorf("errs = %v, want one context.Canceled", errs)
+		if len(errs) != 1 || !errors.Is(errs[0], context.Canceled) || errs[0].Error() != `book "c1": context canceled` {
+			t.Errorf("errs = %v, want one context.Canceled from fetch", errs)
 		}
 		if diff := cmp.Diff([]string{""}, b.calls()); diff != "" {
 			t.Errorf("fetched cursors (-want +got):\n%s", diff)

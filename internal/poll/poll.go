@@ -7,6 +7,7 @@ package poll
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -24,6 +25,19 @@ type Config struct {
 	MaxRetryAfter time.Duration
 	// Sleep waits d or until ctx ends; nil uses a timer (tests replace it).
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Name says what is waited for ("waiting for run run_1"): the
+	// context's error, when it ends the wait, reads "projectops: <Name>:
+	// context canceled", as a call's names the call.
+	Name string
+}
+
+// ended is err, a context's error that ended the wait, under c.Name;
+// errors.Is still matches it.
+func (c *Config) ended(err error) error {
+	if c.Name == "" {
+		return err
+	}
+	return fmt.Errorf("projectops: %s: %w", c.Name, err)
 }
 
 // Step is what one poll saw.
@@ -37,9 +51,9 @@ type Step struct {
 }
 
 // Loop calls poll until it reports Done, returns an error other than a
-// waitable 429, or ctx ends (its error is returned). It also ends at once,
-// with context.DeadlineExceeded, when the next poll would come after ctx's
-// deadline.
+// waitable 429, or ctx ends (its error is returned, under c.Name). It also
+// ends at once, with context.DeadlineExceeded (under c.Name), when the next
+// poll would come after ctx's deadline.
 func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, error)) error {
 	if ctx == nil {
 		return apierr.NilContext()
@@ -58,7 +72,7 @@ func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, e
 		wait := bo.NextBackOff()
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return ctx.Err()
+			return c.ended(ctx.Err())
 		case err != nil:
 			e, ok := apierr.As(err)
 			if !ok || e.Code != shared.CodeRateLimited || e.RetryAfter > c.MaxRetryAfter {
@@ -79,16 +93,16 @@ func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, e
 		if err := ctx.Err(); err != nil {
 			// The context ended while the poll was answered: its error
 			// says why (a cancel is not a deadline).
-			return err
+			return c.ended(err)
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 			// The next poll would come after the deadline: end now, with
 			// the error the wait would end with then, as the transport's
 			// retry waits and the client-side limiter do.
-			return context.DeadlineExceeded
+			return c.ended(context.DeadlineExceeded)
 		}
 		if err := sleep(ctx, wait); err != nil {
-			return err
+			return c.ended(err)
 		}
 	}
 }

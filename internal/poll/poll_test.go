@@ -3,6 +3,7 @@ package poll
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -138,5 +139,43 @@ func TestLoopCancelledWithDeadlineReportsCanceled(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v; ctx.Err() = %v; want context.Canceled", err, ctx.Err())
+	}
+}
+
+// Every way the context ends a named wait reads "projectops: <Name>:
+// <context's error>", as a call's error names the call, and matches the
+// context's error.
+func TestLoopNamesTheWait(t *testing.T) {
+	t.Parallel()
+	const prefix = "projectops: waiting for x: "
+	cancelled := func() context.Context {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		return ctx
+	}
+	soon, stop := context.WithTimeout(t.Context(), time.Hour)
+	defer stop()
+	for _, tc := range []struct {
+		name  string
+		ctx   context.Context
+		poll  func(context.Context) (Step, error)
+		sleep func(context.Context, time.Duration) error
+		want  error
+	}{
+		{"poll failed as the context ended", cancelled(),
+			func(ctx context.Context) (Step, error) { return Step{}, fmt.Errorf("call: %w", ctx.Err()) }, nil, context.Canceled},
+		{"context ended while polled", cancelled(),
+			func(context.Context) (Step, error) { return Step{}, nil }, nil, context.Canceled},
+		{"next poll past the deadline", soon,
+			func(context.Context) (Step, error) { return Step{Next: 2 * time.Hour}, nil }, nil, context.DeadlineExceeded},
+		{"ended while sleeping", t.Context(),
+			func(context.Context) (Step, error) { return Step{}, nil },
+			func(context.Context, time.Duration) error { return context.Canceled }, context.Canceled},
+	} {
+		c := Config{Min: time.Millisecond, Max: 3 * time.Hour, Name: "waiting for x", Sleep: tc.sleep}
+		err := Loop(tc.ctx, c, tc.poll)
+		if !errors.Is(err, tc.want) || err.Error() != prefix+tc.want.Error() {
+			t.Errorf("%s: %v; want %q", tc.name, err, prefix+tc.want.Error())
+		}
 	}
 }

@@ -14,16 +14,21 @@ type optionsKey struct{}
 type callOptions struct {
 	cfg option.Config
 	err error // ForCall's refusal, which Do returns in its turn
+	// targets holds every WithResponseInto target among the options (see
+	// option.Config.ResetResponses): &cfg, or after a refusal, which stops
+	// ForCall before the options after it, a Config of them all.
+	targets *option.Config
 }
 
 // WithOptions returns ctx carrying one call's options. Each service method
 // does this on entry, before any check of its own, so its helpers and its
 // iterator's page fetches pass them on without a parameter of their own.
-// The options are applied here, once: a WithResponseInto target is reset
-// to the zero Response at once, so a call refused before anything is sent
-// (an empty id, a context already ended, a bad limit, a bad option) leaves
-// it describing that call, not the one before. An option's refusal waits
-// for Do, which reports it after the caller bugs it checks first.
+// The options are applied here, once: every WithResponseInto target is
+// reset to the zero Response at once, so a call refused before anything
+// is sent (an empty id, a context already ended, a bad limit, a bad
+// option) leaves it describing that call, not the one before. An option's
+// refusal waits for Do, which reports it after the caller bugs it checks
+// first.
 func WithOptions(ctx context.Context, opts []option.RequestOption) context.Context {
 	if ctx == nil {
 		// A caller bug that would panic in the first ctx.Value: Do answers
@@ -35,26 +40,47 @@ func WithOptions(ctx context.Context, opts []option.RequestOption) context.Conte
 	}
 	co := &callOptions{}
 	co.cfg, co.err = option.ForCall(opts)
-	if r := responseTarget(co, opts); r != nil {
-		*r = option.Response{}
+	co.targets = &co.cfg
+	if co.err != nil {
+		co.targets = allTargets(opts)
 	}
+	co.targets.ResetResponses()
 	return context.WithValue(ctx, optionsKey{}, co)
 }
 
-// responseTarget is the call's WithResponseInto target, nil when it has
-// none. A refused option stops ForCall before the options after it: they
-// are run again on a scratch Config to find one there.
-func responseTarget(co *callOptions, opts []option.RequestOption) *option.Response {
-	if co.cfg.Response != nil || co.err == nil {
-		return co.cfg.Response
-	}
+// allTargets is opts applied past any refusal, which leaves out no
+// WithResponseInto target.
+func allTargets(opts []option.RequestOption) *option.Config {
 	var c option.Config
 	for _, o := range opts {
 		if o != nil {
-			_ = o(&c) // a refusal was reported already; the others still apply
+			_ = o(&c) // a refusal is reported elsewhere; the others still apply
 		}
 	}
-	return c.Response
+	return &c
+}
+
+// ResetTargets resets every WithResponseInto target among opts, those
+// after a refused option included: for a call that hands its options to
+// others (a waiter's polls) or refuses them, so its targets describe no
+// earlier call even when it sends nothing.
+func ResetTargets(opts []option.RequestOption) {
+	if len(opts) > 0 {
+		allTargets(opts).ResetResponses()
+	}
+}
+
+// ResetResponses resets every WithResponseInto target of the call ctx
+// carries (see WithOptions): an iterator does so each time it is ranged,
+// so its targets describe that range's pages, or none, not an earlier
+// range's.
+func ResetResponses(ctx context.Context) {
+	if ctx == nil {
+		return
+	}
+	if co, _ := ctx.Value(optionsKey{}).(*callOptions); co != nil {
+		co.targets.ResetResponses()
+	}
 }
 
 // KeepOptions is WithOptions for a call whose requests outlive it: an
