@@ -3,8 +3,10 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -41,31 +43,31 @@ var (
 const Redacted = "[REDACTED]"
 
 // redactor removes secrets from encoded results. key replaces the client's
-// API key in any spelling in a JSON document, which stays JSON, or in text
-// (nil when there is no client); keyHead is what every spelling of the key
-// without an escape starts with (see keyHeadOf), "sk_" for a client's key.
-// values takes out the run's own secrets (see RunParams.secrets) in any spelling
-// (wire.AnySpelling, as the transport takes out a request's), wherever
-// they occur: a result's error text or output may quote a replay token,
-// JSON-escaped or query-escaped in a logged URL. hook is a Reporter's
-// Redact, run before the rules only on text redacted ahead of a cut
-// (cutRedact): the encoder runs it on whole results itself.
+// API key, which starts with "sk_" (NewClient refuses another), in any
+// spelling in a JSON document, which stays JSON, or in text (nil when
+// there is no client). values takes out the run's own secrets (see
+// RunParams.secrets) and a TBRecorder's APIKey in any spelling
+// (wire.AnySpelling, as the transport takes out a request's; a key too
+// short for it as wire.KeyValues says), wherever they occur in a string:
+// a result's error text or output may quote a replay token, JSON-escaped
+// or query-escaped in a logged URL. hook is a Reporter's Redact, run
+// before the rules only on text redacted ahead of a cut (cutRedact): the
+// encoder runs it on whole results itself.
 //
 // key cleans the raw JSON (wire.Scrubber.ScrubRaw), which stays JSON; no
 // caller cleans the decoded text after it, so a match ScrubRaw leaves for
 // it (a key holding '\' or '"' that a document spells mid-escape) is
 // left. values cleans each string's decoded text too (cleanString).
 type redactor struct {
-	key     func(string) string
-	keyHead string
-	values  *wire.Scrubber
-	hook    func(string) string
+	key    func(string) string
+	values *wire.Scrubber
+	hook   func(string) string
 }
 
 // clientRedactor is the redactor of a client's key, which redact takes
 // out: the client's key starts with "sk_" (NewClient refuses another).
 func clientRedactor(redact func(string) string) redactor {
-	return redactor{key: redact, keyHead: "sk_"}
+	return redactor{key: redact}
 }
 
 // minValueRedacted is the shortest run secret replaced by value: a shorter
@@ -84,28 +86,13 @@ func (rd redactor) withValues(values ...string) redactor {
 	return rd
 }
 
-// keyHeadOf is what key, as written or with a space as '+' (the only
-// spellings without '%' or '\'), starts with: its first bytes up to a
-// space, at most 3 ("sk_" for a client's key); "" when it starts with a
-// space, which every text is taken to start with (see mayHoldKey).
-func keyHeadOf(key string) string {
-	head := key[:min(len(key), len("sk_"))]
-	if i := strings.IndexByte(head, ' '); i >= 0 {
-		head = head[:i]
-	}
-	return head
-}
-
-// mayHoldKey reports whether b may hold the key in a spelling: one with an
-// escape holds '%' or '\', any other its keyHead.
+// mayHoldKey reports whether b may hold the client's key in a spelling:
+// one with an escape holds '%' or '\', any other "sk_".
 func (rd redactor) mayHoldKey(b []byte) bool {
 	if bytes.IndexByte(b, '%') >= 0 || bytes.IndexByte(b, '\\') >= 0 {
 		return true
 	}
-	if rd.keyHead == "sk_" {
-		return containsAt(b, "sk_", 2)
-	}
-	return bytes.Contains(b, []byte(rd.keyHead))
+	return containsAt(b, "sk_", 2)
 }
 
 // apply returns b with secrets replaced; b is returned unchanged (no copy)
@@ -247,12 +234,14 @@ func hasSecretParamName(b []byte) bool {
 }
 
 // replaceInStrings replaces sc's values in the strings of the JSON
-// document b (see cleanString), never in a number or outside strings: a
-// secret of digits matching a number would break the document, and
-// ScrubRaw would then keep it whole. b is returned as is when it holds no
-// match at all, which is the common case.
+// document b (see cleanString), never in a number, outside strings or in
+// a name the SDK writes itself (ownName): a secret of digits matching a
+// number would break the document (and ScrubRaw would then keep it
+// whole), and a short key equal to "passed" would rename that field. b is
+// returned as is when it holds no match at all, which is the common case.
 func replaceInStrings(b []byte, sc *wire.Scrubber) []byte {
-	if doc := string(b); sc.Scrub(doc) == doc {
+	doc := string(b)
+	if sc.Scrub(doc) == doc {
 		return b
 	}
 	var out []byte
@@ -266,10 +255,11 @@ func replaceInStrings(b []byte, sc *wire.Scrubber) []byte {
 		case c == '\\':
 			i++ // the escaped byte; \uXXXX's digits are no quote
 		case c == '"':
-			str := string(b[start : i+1])
-			if r := cleanString(str, sc); r != str {
-				out = append(append(out, b[last:start]...), r...)
-				last = i + 1
+			if str := doc[start : i+1]; !ownName(doc, start, i) {
+				if r := cleanString(str, sc); r != str {
+					out = append(append(out, b[last:start]...), r...)
+					last = i + 1
+				}
 			}
 			start = -1
 		}
@@ -279,6 +269,55 @@ func replaceInStrings(b []byte, sc *wire.Scrubber) []byte {
 	}
 	return append(out, b[last:]...)
 }
+
+// ownName reports whether doc[start:end+1], a JSON string, is a member
+// name the SDK writes itself (a field of a result or of the spool's run
+// record): a user's map key (metadata, arguments) is cleaned as any
+// string is.
+func ownName(doc string, start, end int) bool {
+	j := end + 1
+	for j < len(doc) && (doc[j] == ' ' || doc[j] == '\t' || doc[j] == '\n' || doc[j] == '\r') {
+		j++
+	}
+	return j < len(doc) && doc[j] == ':' && ownNames()[doc[start+1:end]]
+}
+
+// ownNames is the JSON member names of the documents the SDK encodes
+// and redacts: results and the spool's records.
+var ownNames = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for f := range t.Fields() {
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			switch {
+			case name == "-":
+				continue
+			case f.Anonymous && name == "":
+				walk(f.Type)
+				continue
+			case name == "":
+				name = f.Name
+			}
+			names[name] = true
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[Result]())
+	walk(reflect.TypeFor[spoolRecord]())
+	return names
+})
 
 // cleanString is str, one JSON string with its quotes, with sc's values
 // replaced: as a raw JSON body is (wire.Scrubber.ScrubRaw: no escape

@@ -63,11 +63,14 @@ type TBOptions struct {
 	// $PROJECTOPS_STRICT=0 (a Getenv that answers "" keeps it off whatever
 	// the environment holds).
 	Strict bool
-	// APIKey is redacted wherever it appears in a result, whatever its
-	// shape (it need not start with sk_): a key of 8 bytes or more in any
-	// spelling (percent- or JSON-escaped, in part, two layers deep), a
-	// shorter one as written and as a URL path or query escapes it;
-	// default $PROJECTOPS_API_KEY.
+	// APIKey is redacted wherever it appears in a result's strings,
+	// whatever its shape (it need not start with sk_): a key of 8 bytes or
+	// more in any spelling (percent- or JSON-escaped, in part, two layers
+	// deep), a shorter one as written and as a URL path or query escapes
+	// it. Never in a number or a field name the SDK writes itself: a key
+	// "passed" leaves the field of that name alone (a map key of your own,
+	// in Metadata say, is cleaned as any string is). Default
+	// $PROJECTOPS_API_KEY.
 	APIKey string
 	// Getenv reads the environment for the defaults above; default os.Getenv.
 	Getenv func(string) string
@@ -227,11 +230,12 @@ func (t *TBRecorder) open() error {
 		}
 	}
 	run := RunParams{SuiteName: t.opt.Suite, ExternalRunID: ext, Framework: "go", CI: t.ci}
-	var keyFn func(string) string
-	if sc := wire.NewScrubber(wire.KeyValues(t.opt.APIKey, Redacted)); sc != nil {
-		keyFn = sc.ScrubRaw // in any spelling, as the client's key is (Service.redact)
-	}
-	t.enc = newEncoder(redactor{key: keyFn, keyHead: keyHeadOf(t.opt.APIKey)}, nil, DefaultChunkBytes)
+	// The key, of any shape, is cleaned as a run secret is: only inside
+	// strings (replaceInStrings), so a short one equal to a field name or
+	// a digits-only one beside a number neither renames the field nor
+	// makes the document's cleaning give up.
+	rd := redactor{values: wire.NewScrubber(wire.KeyValues(t.opt.APIKey, Redacted))}
+	t.enc = newEncoder(rd, nil, DefaultChunkBytes)
 	sp, err := openSpool(dir, t.opt.Project, run, t.enc.redact)
 	if err != nil {
 		return err
