@@ -237,16 +237,20 @@ func hasSecretParamName(b []byte) bool {
 // document b (see cleanString), never in a number, outside strings or in
 // a name the SDK writes itself (ownName): a secret of digits matching a
 // number would break the document (and ScrubRaw would then keep it
-// whole), and a short key equal to "passed" would rename that field. b is
-// returned as is when it holds no match at all, which is the common case.
+// whole), and a short key equal to "passed" would rename that field. One
+// scan of the document finds the matches; only the strings they touch are
+// cleaned. b is returned as is when it holds no match at all, which is
+// the common case.
 func replaceInStrings(b []byte, sc *wire.Scrubber) []byte {
-	doc := string(b)
-	if sc.Scrub(doc) == doc {
+	doc := string(b) // the strings below are slices of it, not copies
+	var buf [8][2]int
+	spans := sc.Spans(doc, buf[:0])
+	if len(spans) == 0 {
 		return b
 	}
 	var out []byte
-	last, start := 0, -1 // start: the open string's quote, -1 outside one
-	for i := 0; i < len(b); i++ {
+	last, start, k := 0, -1, 0 // start: the open string's quote, -1 outside one
+	for i := 0; i < len(b) && k < len(spans); i++ {
 		switch c := b[i]; {
 		case start < 0:
 			if c == '"' {
@@ -255,7 +259,11 @@ func replaceInStrings(b []byte, sc *wire.Scrubber) []byte {
 		case c == '\\':
 			i++ // the escaped byte; \uXXXX's digits are no quote
 		case c == '"':
-			if str := doc[start : i+1]; !ownName(doc, start, i) {
+			for k < len(spans) && spans[k][1] <= start {
+				k++ // a match in a number or a name passed over
+			}
+			if k < len(spans) && spans[k][0] <= i && !ownName(doc, start, i) {
+				str := doc[start : i+1]
 				if r := cleanString(str, sc); r != str {
 					out = append(append(out, b[last:start]...), r...)
 					last = i + 1
