@@ -197,8 +197,8 @@ func inKeyAlphabet(c byte) bool {
 // per request (serveHTTP keeps what it returns in the request's reqInfo).
 // A place is hashed only where a key's first bytes and length fit
 // (st.keyLens), under the server's lock taken once for the whole path,
-// and at most maxKeyHashes times in all, so a hostile path costs about
-// its length.
+// and at most maxKeyHashes times in all (a key found is then compared as
+// a string), so a hostile path costs about its length.
 func (s *Server) shownPath(p string) string {
 	shown, _ := s.shownPathHashes(p)
 	return shown
@@ -209,47 +209,69 @@ func (s *Server) shownPath(p string) string {
 // maxKeyHashes bounds the path, not each step.
 func (s *Server) shownPathHashes(p string) (string, int) {
 	kc := keyCheck{s: s}
-	shown := showPath(p, func(p string, odd bool) string {
+	return s.shownPathWith(p, &kc), kc.hashes
+}
+
+// shownPathWith is shownPath looking keys up through kc.
+func (s *Server) shownPathWith(p string, kc *keyCheck) string {
+	return showPath(p, func(p string, odd bool) string {
 		p = s.maskTunnelSecrets(p)
 		defer kc.done()
-		return s.maskEncodedKeys(s.maskKeysWith(p, odd, &kc), &kc)
+		return s.maskEncodedKeys(s.maskKeysWith(p, odd, kc), kc)
 	})
-	return shown, kc.hashes
 }
 
 // maskKeysWith replaces in p, a shown path without its fragment, the
 // double's own keys (see Server.shownPath), looking them up through kc;
-// odd is oddSeparators(p). A key is masked at most once per hash, so
-// maxKeyHashes bounds the rebuilds of p too.
+// odd is oddSeparators(p). Each of its two steps (keys after their "sk_",
+// then segments that are a key's body) reads p once into a builder, so
+// that a path of many keys costs about its length.
 func (s *Server) maskKeysWith(p string, odd bool, kc *keyCheck) string {
 	ix := s.st.keyLens.index()
 	if ix == nil {
 		return p
 	}
+	var b strings.Builder
+	done := 0 // p[:done] is in b
 	for k := strings.Index(p, keyPrefix); k >= 0; {
+		next := k + 1
 		if body := p[k+len(keyPrefix):]; ix.mayStart(body) {
 			for _, n := range ix.lens {
 				if n <= len(body) && kc.isKeyBody(body[:n]) {
-					p = p[:k] + "REDACTED" + body[n:]
+					b.WriteString(p[done:k])
+					b.WriteString("REDACTED")
+					done = k + len(keyPrefix) + n
+					next = done // a "sk_" inside the key is the key's
 					break
 				}
 			}
 		}
-		next := strings.Index(p[k+1:], keyPrefix)
-		if next < 0 {
+		i := strings.Index(p[next:], keyPrefix)
+		if i < 0 {
 			break
 		}
-		k += 1 + next
+		k = next + i
+	}
+	if done > 0 {
+		b.WriteString(p[done:])
+		p = b.String()
+		b = strings.Builder{}
+		done = 0
 	}
 	for start := 0; start < len(p); {
 		end, sep := segmentEnd(p, start, odd)
 		if seg := p[start:end]; slices.Contains(ix.lens, len(seg)) && ix.mayStart(seg) && kc.isKeyBody(seg) {
-			p = p[:start] + "REDACTED" + p[end:]
-			end = start + len("REDACTED")
+			b.WriteString(p[done:start])
+			b.WriteString("REDACTED")
+			done = end
 		}
 		start = end + max(sep, 1)
 	}
-	return p
+	if done == 0 {
+		return p
+	}
+	b.WriteString(p[done:])
+	return b.String()
 }
 
 // maskTunnelSecrets replaces in p, a shown path without its fragment,
@@ -327,12 +349,20 @@ const maxKeyHashes = 256
 type keyCheck struct {
 	s      *Server
 	locked bool
-	hashes int // hashes made, at most maxKeyHashes
+	hashes int      // hashes made, at most maxKeyHashes
+	found  []string // the key bodies found, each once: found again without a hash
+	// hash is hashKeyParts, or a test's count of the hashes made.
+	hash func(prefix, rest string) [32]byte
 }
 
 // isKeyBody reports whether keyPrefix+body is one of the double's keys,
-// hashing it without building that string.
+// hashing it without building that string. A body found before is
+// compared as a string: a path of one key pasted many times costs one
+// hash, and every copy is masked, not only those within maxKeyHashes.
 func (kc *keyCheck) isKeyBody(body string) bool {
+	if slices.Contains(kc.found, body) {
+		return true
+	}
 	if kc.hashes >= maxKeyHashes {
 		return false
 	}
@@ -341,7 +371,15 @@ func (kc *keyCheck) isKeyBody(body string) bool {
 		kc.s.mu.Lock()
 		kc.locked = true
 	}
-	return kc.s.st.keyHashes[hashKeyParts(keyPrefix, body)]
+	hash := kc.hash
+	if hash == nil {
+		hash = hashKeyParts
+	}
+	if !kc.s.st.keyHashes[hash(keyPrefix, body)] {
+		return false
+	}
+	kc.found = append(kc.found, body)
+	return true
 }
 
 // done releases the lock, if a look-up took it.

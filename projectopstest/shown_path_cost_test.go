@@ -16,19 +16,30 @@ import (
 // steps read it the same way.
 func TestShownPathManyMaskedSegmentsCostLinear(t *testing.T) {
 	s := NewTestServer(t)
-	_ = s.Default()
+	ws := s.Default()
 	secret := strings.Repeat("S", tunnelSecretLen)
 	other := strings.Repeat("T", tunnelSecretLen)
 	s.mu.Lock()
 	ts := &s.st.tun
 	ts.init()
 	ts.shown[secret] = &tunnelRec{}
+	// Too short to be key-shaped: found by hash, then by string.
+	const key = "sk_test_SECRET123"
+	_, err := s.st.addKey(APIKeySpec{UserID: ws.UserID, Secret: Secret(key)})
 	s.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookalike := key[:len(key)-1] + "X"
 	const size = 128 << 10
 	for _, c := range []struct{ name, masked, plain string }{
 		{"escaped keys", "/%73k_AAAAAAAAAAAAAAAAAAAA", "/%74k_AAAAAAAAAAAAAAAAAAAA"},
 		{"upload tokens", "/eval-ingest-uploads/tok", "/eval-ingest-upload5/tok"},
 		{"tunnel secrets", "/" + secret, "/" + other},
+		// The double's own keys, each masked once rebuilt the whole path
+		// (16-33 MB for 128 KiB under the lock).
+		{"own keys glued to ids", "/x" + key, "/x" + lookalike},
+		{"own key bodies as segments", "/" + key[len(keyPrefix):], "/" + lookalike[len(keyPrefix):]},
 	} {
 		masked := "/api/v1" + strings.Repeat(c.masked, size/len(c.masked))
 		// The plain path ends in eval-ingest-uploads with nothing after
