@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -331,21 +332,112 @@ var ownNames = sync.OnceValue(func() map[string]bool {
 // replaced: as a raw JSON body is (wire.Scrubber.ScrubRaw: no escape
 // split, no quote taken in, the rest kept as written), then, when escapes
 // are left, in the decoded text, for a match ScrubRaw leaves to it (one
-// that ends inside an escape, as "00000000" may after a \u0000): a string
-// holding one is encoded anew.
+// that ends inside an escape, as "00000000" may after a \u0000): only the
+// escapes and bytes such a match was decoded from are replaced, the rest
+// of the string kept as written (re-encoding it would write \u003c as '<'
+// and a lone \ud800 as U+FFFD).
 func cleanString(str string, sc *wire.Scrubber) string {
 	r := sc.ScrubRaw(str)
 	if strings.IndexByte(r, '\\') < 0 {
 		return r
 	}
-	var dec string
-	if json.Unmarshal([]byte(r), &dec) != nil {
+	dec, units, ok := decodeJSONString(r)
+	if !ok {
 		return r
 	}
-	if c := sc.Scrub(dec); c != dec {
-		return string(encodeString(c))
+	spans := sc.Spans(dec, nil)
+	if len(spans) == 0 {
+		return r
 	}
-	return r
+	var b strings.Builder
+	b.Grow(len(r))
+	last := 0 // r[:last] is in b
+	for _, sp := range spans {
+		from, to := max(units[sp[0]][0], last), units[sp[1]-1][1]
+		b.WriteString(r[last:from])
+		b.WriteString(Redacted)
+		last = to
+	}
+	b.WriteString(r[last:])
+	return b.String()
+}
+
+// decodeJSONString is the text of r, a JSON string with its quotes, as
+// encoding/json decodes it, and for each byte of it the stretch of r it
+// was decoded from (a whole escape, a surrogate pair's two; a character's
+// every byte); ok is false when r is no JSON string.
+func decodeJSONString(r string) (dec string, units [][2]int, ok bool) {
+	if len(r) < 2 || r[0] != '"' || r[len(r)-1] != '"' {
+		return "", nil, false
+	}
+	var b []byte
+	units = make([][2]int, 0, len(r))
+	emit := func(c rune, from, to int) {
+		n := len(b)
+		b = utf8.AppendRune(b, c)
+		for range len(b) - n {
+			units = append(units, [2]int{from, to})
+		}
+	}
+	for i := 1; i < len(r)-1; {
+		c := r[i]
+		if c != '\\' {
+			ch, n := utf8.DecodeRuneInString(r[i : len(r)-1])
+			emit(ch, i, i+n) // invalid UTF-8 as U+FFFD, as encoding/json reads it
+			i += n
+			continue
+		}
+		if i+1 >= len(r)-1 {
+			return "", nil, false
+		}
+		switch e := r[i+1]; e {
+		case '"', '\\', '/':
+			emit(rune(e), i, i+2)
+		case 'b', 'f', 'n', 'r', 't':
+			emit(rune("\b\f\n\r\t"[strings.IndexByte("bfnrt", e)]), i, i+2)
+		case 'u':
+			u, ok := hex4(r, i+2, len(r)-1)
+			if !ok {
+				return "", nil, false
+			}
+			if utf16.IsSurrogate(u) {
+				if lo, ok := hex4(r, i+8, len(r)-1); ok && r[i+6] == '\\' && r[i+7] == 'u' {
+					if pair := utf16.DecodeRune(u, lo); pair != utf8.RuneError {
+						emit(pair, i, i+12)
+						i += 12
+						continue
+					}
+				}
+				u = utf8.RuneError
+			}
+			emit(u, i, i+6)
+			i += 6
+			continue
+		default:
+			return "", nil, false
+		}
+		i += 2
+	}
+	return string(b), units, true
+}
+
+// hex4 is the rune of the 4 hex digits at r[i:], which must end by end.
+func hex4(r string, i, end int) (rune, bool) {
+	if i+4 > end {
+		return 0, false
+	}
+	var v rune
+	for _, c := range []byte(r[i : i+4]) {
+		switch {
+		case '0' <= c && c <= '9':
+			v = v<<4 | rune(c-'0')
+		case 'a' <= c|0x20 && c|0x20 <= 'f':
+			v = v<<4 | rune(c|0x20-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // text redacts plain text as a JSON string holding it would be: the rules

@@ -219,3 +219,49 @@ func decodeValueDoc(t *testing.T, out, b []byte) valueDoc {
 	}
 	return d
 }
+
+// A match found only in a string's decoded text replaces what it was
+// decoded from, and the rest of the string stays as written: the whole
+// string was encoded anew, \u003c written as '<', \/ as '/' and a lone
+// surrogate \ud800 as U+FFFD, a character lost.
+func TestCleanStringKeepsRestAsWritten(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}.withValues("00000000")
+	doc := `{"a":"x\u003cy \ud800 \/p 1\u000000000000","n":100000000,"b":"\u003c00000000"}`
+	out := string(rd.apply([]byte(doc)))
+	want := `{"a":"x\u003cy \ud800 \/p 1\u0000` + Redacted + `","n":100000000,"b":"\u003c` + Redacted + `"}`
+	if out != want {
+		t.Errorf("apply(%s)\n = %s\nwant %s", doc, out, want)
+	}
+}
+
+// A digits run secret is taken out of the text, in any spelling, and kept
+// in a number.
+func TestDigitsRunSecretKeptInNumber(t *testing.T) {
+	t.Parallel()
+	rd := redactor{}.withValues("20240101")
+	doc := `{"durationMs":20240101,"error":"token 20240101 refused","t":"%32%30240101"}`
+	out := string(rd.apply([]byte(doc)))
+	if strings.Contains(out, "20240101 refused") || strings.Contains(out, "%32%30240101") || !strings.Contains(out, `"durationMs":20240101`) {
+		t.Errorf("apply(%s) = %s", doc, out)
+	}
+}
+
+// decodeJSONString decodes a JSON string as encoding/json does, each byte
+// with the stretch it came from: cleanString's matches in the decoded text
+// are the ones the rules look for.
+func FuzzDecodeJSONString(f *testing.F) {
+	for _, s := range []string{`"a\u003cb"`, `"\ud800 \ud83d\ude00 \/\\\"\b\f\n\r\t"`, "\"\xff\"", `"\ud83dx"`, `"\u"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, r string) {
+		var want string
+		if json.Unmarshal([]byte(r), &want) != nil || len(r) < 2 || r[0] != '"' || r[len(r)-1] != '"' {
+			return // no JSON string, or one with white space around it
+		}
+		dec, units, ok := decodeJSONString(r)
+		if !ok || dec != want || len(units) != len(dec) {
+			t.Fatalf("decodeJSONString(%q) = %q, %d units, %v; want %q", r, dec, len(units), ok, want)
+		}
+	})
+}
