@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/ingest"
 	"github.com/projectops/projectops-go/option"
@@ -182,5 +183,30 @@ func TestHeaderSemantics(t *testing.T) {
 		return nil
 	}); err == nil {
 		t.Error("own ReplaceHeader authorization accepted")
+	}
+}
+
+// Both waits reset their targets before anything can end them without a
+// poll (a nil context, no build id), as docs/sdk.md says: an ended
+// context's first poll resets them anyway, these do not poll at all.
+func TestWaitsResetTargetWithoutPolling(t *testing.T) {
+	var nilCtx context.Context // a nil context, the case under test
+	srv, client, meta := filledResponse(t)
+	_, err := client.Evals.Runs.Wait(nilCtx, srv.Default().ProjectID, "run_x",
+		evals.WithRequestOptions(option.WithResponseInto(&meta)))
+	if err == nil || meta.RequestID != "" {
+		t.Errorf("Runs.Wait(nil ctx) = %v: meta kept the previous call's RequestID %q", err, meta.RequestID)
+	}
+	for _, build := range []string{"bld_x", ""} {
+		srv, client, meta := filledResponse(t)
+		ctx := nilCtx
+		if build == "" {
+			ctx = t.Context()
+		}
+		_, err := client.Environments.WaitForBuild(ctx, srv.Default().ProjectID, "env_x", build,
+			environments.WithRequestOptions(option.WithResponseInto(&meta)))
+		if err == nil || meta.RequestID != "" {
+			t.Errorf("WaitForBuild(build %q) = %v: meta kept the previous call's RequestID %q", build, err, meta.RequestID)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/internal/poll"
+	"github.com/projectops/projectops-go/internal/transport"
 	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
@@ -93,14 +94,18 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // error ends the wait, as it ends any call. Any other error ends the wait:
 // NOT_FOUND, for instance, when the environment was deleted.
 func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, buildID string, opts ...WaitOption) (*Build, error) {
-	if buildID == "" {
-		return nil, apierr.Invalid("buildId", "buildId is required")
-	}
 	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
 		}
+	}
+	// Reset before anything can end the wait without a poll (no build id,
+	// a nil context): the target then describes no request, not the call
+	// before the wait.
+	transport.ResetTargets(c.req)
+	if buildID == "" {
+		return nil, apierr.Invalid("buildId", "buildId is required")
 	}
 	if s == nil {
 		s = new(Service) // a zero Client's: its first poll fails as an unconfigured client

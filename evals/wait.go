@@ -70,8 +70,9 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 			o(&c)
 		}
 	}
-	// Reset before the first poll, which an ended context skips: the
-	// target then describes no request, not the call before Wait.
+	// Reset before anything can end the wait without a poll (a nil
+	// context): the target then describes no request, not the call
+	// before Wait.
 	transport.ResetTargets(c.req)
 	var last *Run
 	est := estimator{}
