@@ -67,10 +67,12 @@ type TBOptions struct {
 	// whatever its shape (it need not start with sk_): a key of 8 bytes or
 	// more in any spelling (percent- or JSON-escaped, in part, two layers
 	// deep), a shorter one as written and as a URL path or query escapes
-	// it. Never in a number or a field name the SDK writes itself: a key
-	// "passed" leaves the field of that name alone (a map key of your own,
-	// in Metadata say, is cleaned as any string is). Default
-	// $PROJECTOPS_API_KEY.
+	// it. Never in a number or an object key that is a field name the SDK
+	// writes itself: a key "passed" leaves the field of that name alone.
+	// Other map keys of your own, in Metadata say, are cleaned as any
+	// string is, but a key equal to (or inside) one of the SDK's field
+	// names ("provider", "accessToken") is left wherever it is an object
+	// key, yours included. Default $PROJECTOPS_API_KEY.
 	APIKey string
 	// Getenv reads the environment for the defaults above; default os.Getenv.
 	Getenv func(string) string
