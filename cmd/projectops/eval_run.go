@@ -11,9 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
-	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -22,12 +20,12 @@ import (
 	"github.com/projectops/projectops-go/internal/jsonerr"
 )
 
+// evalRunFlags are eval run's flags.
 type evalRunFlags struct {
-	suite, file, junit, summary string
-	idempotencyKey              string
-	wait, waitTimeoutSet        bool
-	interval, waitTimeout       time.Duration
-	servers                     []string
+	suite, file    string
+	idempotencyKey string
+	servers        []string
+	waitFlags
 }
 
 func newEvalRunCmd(a *app) *cobra.Command {
@@ -66,53 +64,17 @@ Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.suite, "suite", "", "rerun the suite with this `id`")
 	fl.StringVar(&f.file, "file", "", "run the tests in this JSON `file` (- reads standard input)")
-	fl.BoolVar(&f.wait, "wait", false, "follow the run until it ends, then print a summary; the exit code is the verdict")
-	fl.DurationVar(&f.interval, "interval", evals.DefaultPollMin, "shortest `delay` between polls")
-	fl.DurationVar(&f.waitTimeout, "wait-timeout", defaultWaitTimeout, "with --wait: stop following the run after this `long` (0: no limit); it goes on, and the exit status is 2")
-	fl.StringVar(&f.junit, "junit", "", "with --wait: write the run as JUnit XML to `file` (one test case per iteration; - for stdout)")
-	fl.StringVar(&f.summary, "summary", "", "with --wait: append a Markdown summary to `file` (works as $GITHUB_STEP_SUMMARY; - for stdout)")
+	f.waitFlags.register(fl)
 	fl.StringVar(&f.idempotencyKey, "idempotency-key", "", "`key` the service knows this run request by: sent again with the same key (and suite), it answers with the run it started instead of starting another (default: the file's idempotencyKey, else a new one)")
 	fl.StringArrayVar(&f.servers, "server", nil, "saved server `id` to run against (repeatable; overrides the suite's or the file's, whose serverNames are then dropped; a --file run with tests and no suiteRerun saves it as the suite's selection)")
 	return cmd
 }
 
-// defaultWaitTimeout bounds --wait as the service's own gate bounds it: a
-// stuck run must not hold a CI job until the job's own limit.
-const defaultWaitTimeout = 10 * time.Minute
-
 func (a *app) evalRun(f evalRunFlags) error {
 	if (f.suite == "") == (f.file == "") {
 		return usagef("give exactly one of --suite or --file")
 	}
-	if (f.junit != "" || f.summary != "") && !f.wait {
-		return usagef("--junit and --summary need --wait")
-	}
-	// "-" writes the report to stdout, which then holds it alone.
-	switch {
-	case f.junit == stdoutPath && f.summary == stdoutPath:
-		return usagef("--junit - and --summary - both write to standard output; give one of them a file")
-	case a.json && (f.junit == stdoutPath || f.summary == stdoutPath):
-		return usagef("--json and --junit - or --summary - both write to standard output; give the report a file")
-	}
-	switch {
-	case f.interval <= 0:
-		return usagef("--interval must be positive")
-	case f.waitTimeout < 0:
-		return usagef("--wait-timeout must not be negative (0 waits for good)")
-	case f.waitTimeoutSet && !f.wait:
-		return usagef("--wait-timeout needs --wait")
-	}
-	if f.junit != "" && f.junit != stdoutPath && sameFile(f.junit, f.summary) {
-		// The Markdown would be appended to the XML, which then no
-		// longer parses.
-		return usagef("--junit and --summary name the same file, %s; give each report its own", f.junit)
-	}
-	// Checked before the run starts: a report that cannot be written
-	// would otherwise cost a whole run.
-	if err := checkOutput("--junit", f.junit); err != nil {
-		return err
-	}
-	if err := checkOutput("--summary", f.summary); err != nil {
+	if err := f.waitFlags.check(a.json); err != nil {
 		return err
 	}
 	p := evals.RunParams{SuiteID: f.suite}
@@ -169,7 +131,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 				printableField(rc.RunID), printableField(rc.SuiteID), ec.project, printableField(rc.RunID))
 		})
 	}
-	return ec.follow(rc.RunID, f.interval, f.waitTimeout, f.junit, f.summary)
+	return ec.follow(rc.RunID, f.waitFlags)
 }
 
 // readRunFile decodes a run request, rejecting unknown fields.
@@ -211,114 +173,6 @@ func readRunFile(ctx context.Context, path string) (evals.RunParams, error) {
 		p.PassCriteria = &evals.PassCriteria{MinimumPassRate: *pc.MinimumPassRate}
 	}
 	return p, nil
-}
-
-// follow waits for the run with live progress (on a terminal), prints the
-// summary and returns nil when it passed, a gateError when it did not.
-func (ec *evalCmd) follow(runID string, interval, timeout time.Duration, junit, summary string) error {
-	live := isTerminal(ec.stderr) && !ec.json
-	var mu sync.Mutex
-	// The heartbeat prints state as it is: escaped here.
-	state := "run " + printableField(runID) + ": waiting for its first poll"
-	stop := heartbeat(ec.stderr, func() string { mu.Lock(); defer mu.Unlock(); return state })
-	defer stop()
-	progress := func(r *evals.Run) {
-		if r.Summary != nil {
-			mu.Lock()
-			state = fmt.Sprintf("run %s: %s, %d/%d iterations done", printableField(r.ID), printableField(string(r.Status)), r.Summary.Passed+r.Summary.Failed, r.Summary.Total)
-			mu.Unlock()
-		}
-		if !live || r.Summary == nil {
-			return
-		}
-		s := r.Summary
-		fmt.Fprintf(ec.stderr, "\r%s %-9s %d/%d iterations  %d passed  %d failed ", printableField(r.ID), printableField(string(r.Status)),
-			s.Passed+s.Failed, s.Total, s.Passed, s.Failed)
-	}
-	ctx := ec.ctx
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	run, err := ec.c.Evals.Runs.Wait(ctx, ec.project, runID, evals.WithProgress(progress),
-		evals.WithPollInterval(interval, max(interval, evals.DefaultPollMax)))
-	stop()
-	if live {
-		fmt.Fprintln(ec.stderr)
-	}
-	if err != nil {
-		switch {
-		case ec.ctx.Err() != nil:
-			return fmt.Errorf("stopped waiting; run %s continues (cancel it with: projectops eval cancel --project %s %s)",
-				runID, ec.project, runID)
-		case ctx.Err() != nil, timeout > 0 && errors.Is(err, context.DeadlineExceeded): // Wait ends early when its next poll would come too late
-			return fmt.Errorf("stopped waiting after --wait-timeout %s; run %s continues (cancel it with: projectops eval cancel --project %s %s)",
-				timeout, runID, ec.project, runID)
-		}
-		return err
-	}
-	iters, err := ec.iterations(runID, evals.MaxIterationsLimit)
-	if err != nil {
-		return err
-	}
-	reasons, err := ec.failReasons(runID, iters)
-	if err != nil {
-		return err
-	}
-	table := func(w io.Writer) {
-		printIterations(w, iters, reasons)
-		fmt.Fprintln(w, runLine(run))
-	}
-	if junit == stdoutPath || summary == stdoutPath {
-		// Stdout holds the report alone, for the next command of a
-		// pipe to parse: the table goes to stderr, as progress does.
-		table(ec.stderr)
-	} else if err := ec.print(struct {
-		Run        *evals.Run        `json:"run"`
-		Iterations []evals.Iteration `json:"iterations"`
-	}{run, iters}, table); err != nil {
-		return err
-	}
-	// The reports come after the verdict, so a report that still cannot be
-	// written (checked before the run; the disk filled since) loses
-	// neither the verdict nor the run's id.
-	if err := ec.writeReports(run, iters, reasons, junit, summary); err != nil {
-		return fmt.Errorf("run %s ended with verdict %s (above), but %w", runID, printableField(verdictOf(run)), err)
-	}
-	if !run.Passed() {
-		return gateError{} // the run line says why
-	}
-	return nil
-}
-
-// writeReports writes the --junit and --summary reports that were asked
-// for: both are tried (one failing loses not the other), and the error
-// says each that was not written.
-func (ec *evalCmd) writeReports(run *evals.Run, iters []evals.Iteration, reasons map[string]string, junit, summary string) error {
-	var errs []error
-	if junit != "" {
-		x, err := junitXML(run, iters, reasons)
-		if err == nil {
-			err = ec.writeOutput(junit, x)
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--junit %s was not written: %w", junit, pathErr(err)))
-		}
-	}
-	if summary != "" {
-		err := ec.appendOutput(summary, func(w io.Writer) error { return summaryMarkdown(w, run, iters, reasons) })
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--summary %s was not written: %w", summary, pathErr(err)))
-		}
-	}
-	switch len(errs) {
-	case 0:
-		return nil
-	case 1:
-		return errs[0]
-	}
-	return fmt.Errorf("%w; and %w", errs[0], errs[1]) // one line, as every error is said
 }
 
 // resendError is eval run interrupted before the service answered: head
