@@ -12,8 +12,8 @@ import (
 func newEvalCmd(a *app) *cobra.Command {
 	return group(&cobra.Command{
 		Use:   "eval",
-		Short: "Eval runs: run (a CI gate), cancel, iterations, trace",
-	}, newEvalRunCmd(a), newEvalCancelCmd(a), newEvalIterationsCmd(a), newEvalTraceCmd(a))
+		Short: "Eval runs: run (a CI gate), status, cancel, iterations, trace",
+	}, newEvalRunCmd(a), newEvalStatusCmd(a), newEvalCancelCmd(a), newEvalIterationsCmd(a), newEvalTraceCmd(a))
 }
 
 // evalCmd is what every eval subcommand needs: the client and the project.

@@ -53,7 +53,9 @@ answers with that run's id: printed exactly (--base-url kept, the same
 environment assumed), or not at all when it would hold the API key.
 --idempotency-key refuses control characters.
 A run still going after --wait-timeout (10m by default, as the service's own
-gate; 0 waits for good) is left running, and the command exits 2.
+gate; 0 waits for good), or when an interrupt stops the wait, is left running,
+and the command exits 2 saying how to follow it again (eval status RUN_ID
+--wait) or cancel it.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -127,8 +129,11 @@ func (a *app) evalRun(f evalRunFlags) error {
 	}
 	if !f.wait {
 		return ec.print(rc, func(w io.Writer) {
-			fmt.Fprintf(w, "run %s started (suite %s); follow it with --wait or poll it with: projectops eval iterations --project %s %s\n",
-				printableField(rc.RunID), printableField(rc.SuiteID), ec.project, printableField(rc.RunID))
+			// Following it by its id: this command sent again with --wait
+			// would start another run.
+			id := printableField(rc.RunID)
+			fmt.Fprintf(w, "run %s started (suite %s); follow it with: projectops eval status --project %s %s --wait\n",
+				id, printableField(rc.SuiteID), ec.project, id)
 		})
 	}
 	return ec.follow(rc.RunID, f.waitFlags)

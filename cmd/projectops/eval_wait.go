@@ -14,7 +14,8 @@ import (
 )
 
 // waitFlags are the flags of a command that can follow a run to its
-// verdict and gate on it (eval run --wait).
+// verdict and gate on it (eval run, eval status): one set, so both
+// follow, report and exit alike.
 type waitFlags struct {
 	junit, summary        string
 	wait, waitTimeoutSet  bool
@@ -104,13 +105,15 @@ func (ec *evalCmd) follow(runID string, f waitFlags) error {
 		fmt.Fprintln(ec.stderr)
 	}
 	if err != nil {
+		// The run's id is known here: following it again costs a poll,
+		// where sending the request again would answer a run too.
+		again := fmt.Sprintf("follow it again with: projectops eval status --project %s %s --wait; cancel it with: projectops eval cancel --project %s %s",
+			ec.project, runID, ec.project, runID)
 		switch {
 		case ec.ctx.Err() != nil:
-			return fmt.Errorf("stopped waiting; run %s continues (cancel it with: projectops eval cancel --project %s %s)",
-				runID, ec.project, runID)
+			return fmt.Errorf("stopped waiting; run %s continues (%s)", runID, again)
 		case ctx.Err() != nil, timeout > 0 && errors.Is(err, context.DeadlineExceeded): // Wait ends early when its next poll would come too late
-			return fmt.Errorf("stopped waiting after --wait-timeout %s; run %s continues (cancel it with: projectops eval cancel --project %s %s)",
-				timeout, runID, ec.project, runID)
+			return fmt.Errorf("stopped waiting after --wait-timeout %s; run %s continues (%s)", timeout, runID, again)
 		}
 		return err
 	}

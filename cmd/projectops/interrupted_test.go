@@ -32,6 +32,11 @@ func TestInterruptBeforeAnswerSaysInterrupted(t *testing.T) {
 		{[]string{"eval", "run", "--suite", "evs_smoke", "--server", "srv demo", "--idempotency-key", "k1"},
 			[]string{"interrupted before the service answered", "may have started",
 				"projectops eval run --project prj_demo --suite evs_smoke --server 'srv demo' --idempotency-key k1 "}},
+		// The run's id is known: following it again is said, not sending
+		// the request again.
+		{[]string{"eval", "status", "run_1", "--wait"},
+			[]string{"stopped waiting; run run_1 continues (follow it again with: projectops eval status --project prj_demo run_1 --wait; " +
+				"cancel it with: projectops eval cancel --project prj_demo run_1)"}},
 		{[]string{"export", "--server", "srv_demo"}, []string{"projectops export: interrupted\n"}},
 		{[]string{"tools", "list", "--server", "srv_demo"}, []string{"projectops tools list: interrupted\n"}},
 	} {
