@@ -12,8 +12,9 @@ import (
 func newEvalCmd(a *app) *cobra.Command {
 	return group(&cobra.Command{
 		Use:   "eval",
-		Short: "Eval runs: run (a CI gate), status, cancel, iterations, trace",
-	}, newEvalRunCmd(a), newEvalStatusCmd(a), newEvalCancelCmd(a), newEvalIterationsCmd(a), newEvalTraceCmd(a))
+		Short: "Eval suites and runs: suites, runs, run (a CI gate), status, cancel, iterations, trace",
+	}, newEvalSuitesCmd(a), newEvalRunsCmd(a), newEvalRunCmd(a), newEvalStatusCmd(a), newEvalCancelCmd(a),
+		newEvalIterationsCmd(a), newEvalTraceCmd(a))
 }
 
 // evalCmd is what every eval subcommand needs: the client and the project.
