@@ -29,7 +29,7 @@ func newEvalCancelCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.print(run, func(w io.Writer) { fmt.Fprintln(w, runLine(run)) })
+			return ec.print(run, func(w io.Writer) { fmt.Fprintln(w, runLine(run)) })
 		},
 	}
 }

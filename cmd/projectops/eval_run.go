@@ -289,6 +289,7 @@ func (ec *evalCmd) iterations(runID string, limit int) ([]evals.Iteration, error
 			return nil, err
 		}
 		it.Error = ec.redacted(it.Error) // printed where there is no failing step
+		it.Title = ec.redacted(it.Title) // a user's text, printed in every table
 		iters = append(iters, it)
 	}
 	return iters, nil
