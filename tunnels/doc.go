@@ -21,7 +21,11 @@
 // the backoff starts over only after a healthy session (one that lasted a
 // second or relayed a request), so an edge that drops every session right
 // after its hello is redialled with growing waits (and retried: giving up
-// counts only dials that fail before a hello). The connect token expires
+// counts only dials that fail before a hello). Each attempt, the first
+// dial and every reconnect, must be routed to (the edge's hello) within
+// DefaultConnectTimeout (15 s, the service's agent's; WithConnectTimeout)
+// of its dial, upgrade included, or it fails like a dropped dial and is
+// retried. The connect token expires
 // an hour after Create (an established session is not cut): when the relay
 // refuses it on a reconnect (close 4000), Serve reads the project's
 // servers and, when the token has expired on the service's clock (a minute

@@ -35,6 +35,11 @@ const (
 	// DefaultReconnectFor bounds how long Serve keeps failing to reconnect
 	// before it gives up with the last error.
 	DefaultReconnectFor = 5 * time.Minute
+	// DefaultConnectTimeout bounds each connection attempt, from the dial
+	// to the edge's hello, the upgrade included (the service's agent's
+	// CONNECT_TIMEOUT_MS): a relay that takes the connection and then
+	// says nothing fails the attempt instead of holding Serve.
+	DefaultConnectTimeout = 15 * time.Second
 	// DefaultHeartbeat is how often Serve pings the relay (the service's
 	// own agent's interval).
 	DefaultHeartbeat = 25 * time.Second
@@ -52,6 +57,7 @@ type serveOptions struct {
 	log          *slog.Logger
 	min, max     time.Duration
 	giveUp       time.Duration
+	connect      time.Duration // per attempt, dial to hello
 	onConnect    func()
 	onDisconnect func(error)
 	ping         time.Duration
@@ -62,11 +68,12 @@ type serveOptions struct {
 
 func defaultServeOptions() serveOptions {
 	return serveOptions{log: slog.New(slog.DiscardHandler), min: DefaultReconnectMin, max: DefaultReconnectMax,
-		giveUp: DefaultReconnectFor, ping: DefaultHeartbeat, renewals: DefaultRenewals, now: time.Now}
+		giveUp: DefaultReconnectFor, connect: DefaultConnectTimeout, ping: DefaultHeartbeat, renewals: DefaultRenewals, now: time.Now}
 }
 
 // WithHTTPClient dials the relay with c instead of the client's own HTTP
-// stack. Its Timeout, if any, applies to the handshake only. The SDK's
+// stack. Its Timeout, if any, applies to the handshake only (each
+// attempt is bounded by WithConnectTimeout anyway). The SDK's
 // redirect rules still apply (a copy of c is used; c is not changed): the
 // connect token never follows a redirect to another origin. A nil c keeps
 // the default.
@@ -74,6 +81,19 @@ func WithHTTPClient(c *http.Client) ServeOption {
 	return func(o *serveOptions) {
 		if c != nil {
 			o.client = transport.GuardRedirects(c)
+		}
+	}
+}
+
+// WithConnectTimeout bounds each connection attempt, the first dial and
+// every reconnect, from the dial to the edge's hello (the upgrade
+// included). An attempt that runs out fails like any other dial: it is
+// retried with backoff (see WithReconnect). Default:
+// DefaultConnectTimeout; zero or negative keeps it.
+func WithConnectTimeout(d time.Duration) ServeOption {
+	return func(o *serveOptions) {
+		if d > 0 {
+			o.connect = d
 		}
 	}
 }

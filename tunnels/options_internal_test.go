@@ -30,6 +30,26 @@ func TestWithReconnectCeilingNotBelowMin(t *testing.T) {
 	}
 }
 
+// WithConnectTimeout sets the per-attempt deadline; zero or negative
+// keeps the default (the service's agent's 15 s), as WithReconnect's
+// non-positive min does, instead of timing every attempt out at once.
+func TestWithConnectTimeout(t *testing.T) {
+	for _, tc := range []struct{ d, want time.Duration }{
+		{time.Second, time.Second},
+		{0, DefaultConnectTimeout},
+		{-time.Second, DefaultConnectTimeout},
+	} {
+		o := defaultServeOptions()
+		WithConnectTimeout(tc.d)(&o)
+		if o.connect != tc.want {
+			t.Errorf("WithConnectTimeout(%s): %s, want %s", tc.d, o.connect, tc.want)
+		}
+	}
+	if DefaultConnectTimeout != 15*time.Second {
+		t.Errorf("DefaultConnectTimeout = %s, want the agent's 15s", DefaultConnectTimeout)
+	}
+}
+
 // A zero Service, and a nil one (a zero Client's Tunnels), refuses Serve
 // with the typed error its other methods give, instead of dialing with
 // http.DefaultClient, or with the client WithHTTPClient gave, which once

@@ -22,7 +22,10 @@ import (
 // transport too.
 //
 // Network drops are retried with jittered exponential backoff (see
-// WithReconnect). Once a session has been routed to, a connect token the
+// WithReconnect), and so is an attempt that is not routed to (the edge's
+// hello) within the connect timeout from its dial, the first one too: a
+// relay that never answers the upgrade, or never says hello, does not
+// hold Serve (see WithConnectTimeout). Once a session has been routed to, a connect token the
 // relay refuses with close 4000 because it expired (an hour after Create)
 // is replaced: Serve reads the project's servers, checks that the grant's
 // server still bears the grant's name, that its url is still the grant's
@@ -194,8 +197,13 @@ func (u upgradeRefused) Is(target error) bool {
 
 // serveOnce dials and runs one session, and reports how far it got.
 func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, handlers *handlerSet) sessionEnd {
-	conn, cork, err := dial(ctx, g, o.client)
+	cd := startConnect(ctx, o.connect)
+	defer cd.end()
+	conn, cork, err := dial(cd.ctx, g, o.client)
 	if err != nil {
+		if terr := cd.err(false); terr != nil {
+			err = terr // not the dial's own error, which quotes the relay URL
+		}
 		return sessionEnd{err: err}
 	}
 	sess := newSession(conn, cork, h, o.log, handlers)
@@ -203,6 +211,9 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 	readyCh := make(chan struct{})
 	var readyAt time.Time
 	sess.onReady = func() {
+		if !cd.routed() {
+			return // the hello came after the deadline: the session is closing
+		}
 		readyAt = time.Now()
 		close(readyCh)
 		o.log.InfoContext(ctx, "tunnel connected", "serverId", g.ServerID, "slug", g.Slug)
@@ -210,7 +221,12 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 			o.onConnect()
 		}
 	}
-	err = sess.run(withPublicScheme(ctx, g)) // its requests' X-Forwarded-Proto, for ProxyTo
+	// The session runs under the attempt's context: running out of the
+	// connect deadline before the hello closes it.
+	err = sess.run(withPublicScheme(cd.ctx, g)) // its requests' X-Forwarded-Proto, for ProxyTo
+	if terr := cd.err(true); terr != nil && ctx.Err() == nil {
+		err = terr
+	}
 	end := sessionEnd{served: sess.served, err: err}
 	select {
 	case <-readyCh:

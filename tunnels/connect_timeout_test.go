@@ -1,0 +1,166 @@
+package tunnels_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+	"github.com/projectops/projectops-go/tunnels"
+)
+
+// dialPlan is what a stallingEdge does with one dial.
+type dialPlan int
+
+const (
+	routeAndHold  dialPlan = iota // upgrade, hello, then hold the session
+	routeAndDrop                  // upgrade, hello, then close (going away)
+	hangUpgrade                   // take the request and never answer it
+	withholdHello                 // upgrade and answer pings, never say hello
+)
+
+// stallingEdge is a relay edge that does with its nth dial what plan says,
+// and a grant for it whose secrets (the URL's ?k=, the connect token, a
+// query on the relay URL) are there to be looked for in errors and logs.
+func stallingEdge(t *testing.T, plan func(n int32) dialPlan) (*tunnels.Grant, *atomic.Int32) {
+	t.Helper()
+	var dials atomic.Int32
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := plan(dials.Add(1))
+		if p == hangUpgrade {
+			select { // the host gives up and closes the connection, or the test ends
+			case <-r.Context().Done():
+			case <-done:
+			}
+			return
+		}
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{tunnelwire.Subprotocol}})
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		if p != withholdHello {
+			if c.Write(r.Context(), websocket.MessageText, tunnelwire.AppendHello(nil, "slug0001", tunnelwire.DefaultLimits)) != nil {
+				return
+			}
+		}
+		if p == routeAndDrop {
+			_ = c.Close(websocket.StatusGoingAway, "edge going away")
+			return
+		}
+		go func() { <-done; _ = c.CloseNow() }()
+		for { // reads the host's pings (answering them) and close until the session ends
+			if _, _, err := c.Read(context.Background()); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(done) }) // before Close, which waits for the handlers
+	return &tunnels.Grant{ServerID: "srv_1", Slug: "slug0001",
+		URL:          "https://relay.example/t/slug0001/mcp?k=SEKRIT0123456789abcdefghijklmnopqrstuv",
+		RelayWSURL:   "ws" + strings.TrimPrefix(srv.URL, "http") + "/agent?relayq=SEKRITQUERY",
+		ConnectToken: "ct_SEKRITTOKEN"}, &dials
+}
+
+// A relay that takes the connection and never answers the upgrade (the
+// client, http.DefaultClient, has no timeout of its own), or upgrades and
+// answers pings but never says hello, fails the attempt after the connect
+// timeout, as the service's agent's connect does after 15 s; the first
+// dial and a reconnect alike are then retried with backoff: the next
+// dial, routed, connects. Serve waited for ever on such an attempt.
+func TestServeRetriesAttemptPastConnectTimeout(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	for _, stall := range []dialPlan{hangUpgrade, withholdHello} {
+		for _, tc := range []struct {
+			name     string
+			plan     func(n int32) dialPlan
+			connects int   // OnConnect calls to wait for
+			dials    int32 // how many dials it took, by then
+		}{
+			{"first dial", func(n int32) dialPlan {
+				if n == 1 {
+					return stall
+				}
+				return routeAndHold
+			}, 1, 2},
+			{"redial", func(n int32) dialPlan {
+				switch n {
+				case 1:
+					return routeAndDrop
+				case 2:
+					return stall
+				}
+				return routeAndHold
+			}, 2, 3},
+		} {
+			name := map[dialPlan]string{hangUpgrade: "upgrade", withholdHello: "hello"}[stall] + ", " + tc.name
+			t.Run(name, func(t *testing.T) {
+				g, dials := stallingEdge(t, tc.plan)
+				connected := make(chan struct{}, 4)
+				ret := serveOn(t, f, g, echo, tunnels.WithConnectTimeout(50*time.Millisecond),
+					tunnels.WithReconnect(time.Millisecond, time.Millisecond, 0), tunnels.WithHeartbeat(10*time.Millisecond),
+					tunnels.OnConnect(func() { connected <- struct{}{} }))
+				for i := range tc.connects {
+					select {
+					case <-connected:
+					case err := <-ret:
+						t.Fatalf("Serve returned before connect %d: %v", i+1, err)
+					case <-time.After(10 * time.Second):
+						t.Fatalf("connect %d never came: Serve still waits on a stalled attempt (dials %d)", i+1, dials.Load())
+					}
+				}
+				if n := dials.Load(); n != tc.dials {
+					t.Errorf("%d dials, want %d (the stalled one retried once)", n, tc.dials)
+				}
+			})
+		}
+	}
+}
+
+// A stalled attempt fails with an error saying Serve timed out waiting for
+// the relay, which (with the reconnect budget spent) Serve returns; it
+// shows none of the grant's secrets nor the relay URL, and nor do the logs.
+func TestServeConnectTimeoutError(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	for _, tc := range []struct {
+		stall dialPlan
+		want  string
+	}{
+		{hangUpgrade, "timed out waiting for the relay to accept the connection after 50ms"},
+		{withholdHello, "timed out waiting for the relay's hello after 50ms"},
+	} {
+		g, dials := stallingEdge(t, func(int32) dialPlan { return tc.stall })
+		var logs bytes.Buffer
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second) // old code waited for ever: fail, not hang
+		err := f.C.Tunnels.Serve(ctx, g, echo, tunnels.WithHTTPClient(http.DefaultClient),
+			tunnels.WithConnectTimeout(50*time.Millisecond), tunnels.WithReconnect(time.Millisecond, time.Millisecond, time.Nanosecond),
+			tunnels.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+		cancel()
+		if err == nil || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Serve = %v after %d dials, want an error saying %q", err, dials.Load(), tc.want)
+			continue
+		}
+		if n := dials.Load(); n != 1 {
+			t.Errorf("%d dials, want 1 (the budget was spent on the first)", n)
+		}
+		relay, _, _ := strings.Cut(g.RelayWSURL, "?")
+		for _, s := range []string{"SEKRIT", g.ConnectToken, strings.TrimPrefix(relay, "ws://")} {
+			if strings.Contains(err.Error(), s) || strings.Contains(logs.String(), s) {
+				t.Errorf("the error or logs show %q:\n%v\n%s", s, err, logs.String())
+			}
+		}
+	}
+}
