@@ -20,8 +20,10 @@
 // Serve reconnects with jittered exponential backoff after network drops;
 // the backoff starts over only after a healthy session (one that lasted a
 // second or relayed a request), so an edge that drops every session right
-// after its hello is redialled with growing waits (and retried: giving up
-// counts only dials that fail before a hello). Each attempt, the first
+// after its hello is redialled with growing waits. By default it never
+// gives up, as the service's agent redials a dropped tunnel for as long
+// as it runs; WithReconnect sets a limit, which counts only dials that
+// fail before a hello (an edge that drops every session is retried). Each attempt, the first
 // dial and every reconnect, must be routed to (the edge's hello) within
 // DefaultConnectTimeout (15 s, the service's agent's; WithConnectTimeout)
 // of its dial, upgrade included, or it fails like a dropped dial and is

@@ -32,9 +32,12 @@ var (
 const (
 	DefaultReconnectMin = 250 * time.Millisecond
 	DefaultReconnectMax = 30 * time.Second
-	// DefaultReconnectFor bounds how long Serve keeps failing to reconnect
-	// before it gives up with the last error.
-	DefaultReconnectFor = 5 * time.Minute
+	// DefaultReconnectFor is how long Serve keeps failing to reconnect
+	// before it gives up with the last error: zero, never, as the
+	// service's agent redials a dropped tunnel for as long as it runs (a
+	// host offline for an hour comes back on its own). WithReconnect sets
+	// a limit.
+	DefaultReconnectFor time.Duration = 0
 	// DefaultConnectTimeout bounds each connection attempt, from the dial
 	// to the edge's hello, the upgrade included (the service's agent's
 	// CONNECT_TIMEOUT_MS): a relay that takes the connection and then
@@ -110,7 +113,8 @@ func WithLogger(l *slog.Logger) ServeOption {
 
 // WithReconnect sets the jittered exponential backoff between reconnect
 // attempts (min, max) and how long consecutive failures may last before
-// Serve gives up (giveUp; zero or negative retries forever). Defaults:
+// Serve gives up (giveUp; zero or negative retries forever, the
+// default). Defaults:
 // DefaultReconnectMin, DefaultReconnectMax, DefaultReconnectFor. A
 // non-positive min or a max below min keeps the default (the ceiling is
 // never below min).

@@ -80,3 +80,29 @@ func TestReconnectGivesUpOnFailedDialsOnly(t *testing.T) {
 	}
 	t.Errorf("still redialling after %s of failed dials, with %s to give up", now.Sub(start), giveUp)
 }
+
+// With the default options (`projectops tunnel` sets no WithReconnect) an
+// established tunnel whose network is down for ten minutes is redialled
+// the whole time, as the service's agent redials a transient close with
+// no attempt or time cap (relay-client.ts); Serve gave up after
+// DefaultReconnectFor, five minutes, and the tunnel stayed down.
+func TestReconnectDefaultNeverGivesUpOnEstablishedTunnel(t *testing.T) {
+	o := defaultServeOptions()
+	start := time.Unix(1_000_000, 0)
+	rc := newReconnect(&o, start)
+	up := start.Add(time.Minute) // a session routed to, which lasted an hour
+	now := up.Add(time.Hour)
+	if d := rc.after(sessionEnd{ready: up, err: errDropped}, now); d == backoff.Stop {
+		t.Fatal("gave up at the drop")
+	}
+	for elapsed := time.Duration(0); elapsed < 10*time.Minute; {
+		d := rc.after(sessionEnd{err: errDropped}, now.Add(elapsed)) // every dial fails
+		if d == backoff.Stop {
+			t.Fatalf("gave up %s after the drop", elapsed)
+		}
+		if d > DefaultReconnectMax*3/2 {
+			t.Fatalf("waits %s, past the ceiling's %s", d, DefaultReconnectMax*3/2)
+		}
+		elapsed += d + time.Millisecond
+	}
+}

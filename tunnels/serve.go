@@ -46,7 +46,7 @@ import (
 // or deleted since (renewing by name would repoint another server or make
 // a new one), a dial or renewal error the client's http.RoundTripper marks
 // permanent at once, or the last error once reconnecting has failed for
-// too long. Permanent means wrapped by github.com/cenkalti/backoff/v4's
+// longer than WithReconnect allows (by default it never gives up). Permanent means wrapped by github.com/cenkalti/backoff/v4's
 // Permanent (a *backoff.PermanentError of v4; v5's PermanentError, another
 // type, does not match and is retried as a drop). Serve trusts the mark: a
 // transport that wraps a transient error in it ends Serve at once, with no

@@ -49,9 +49,11 @@ over, or one closed before its token expired, while this one was offline, is
 not renewed, and the command exits with an error, as it does when the server
 was renamed or deleted since. A tunnel closed while this one was offline past
 its token's expiry cannot be told from an expired one: it is renewed (revived),
-as the service's own agent does. Drops and reconnects, renewals, and calls the
-local server did not answer, are said on stderr; -v logs more. Interrupted, it
-revokes the tunnel and exits 0, with a warning on stderr if revoking failed.`,
+as the service's own agent does. As that agent does too, it reconnects after a
+drop for as long as it runs, however long the network is down. Drops and
+reconnects, renewals, and calls the local server did not answer, are said on
+stderr; -v logs more. Interrupted, it revokes the tunnel and exits 0, with a
+warning on stderr if revoking failed.`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error { return a.tunnel(name, to, replace) },
 	}
