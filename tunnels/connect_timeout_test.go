@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -161,6 +162,84 @@ func TestServeConnectTimeoutError(t *testing.T) {
 			if strings.Contains(err.Error(), s) || strings.Contains(logs.String(), s) {
 				t.Errorf("the error or logs show %q:\n%v\n%s", s, err, logs.String())
 			}
+		}
+	}
+}
+
+// OnConnectError is told of each attempt that failed before its session
+// came up, with the wait before the next one; a live session's end is
+// OnDisconnect's, not its.
+func TestOnConnectErrorToldOfFailedAttemptsOnly(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	// A stalled first dial, a session that drops, a stalled redial, then one that holds.
+	g, _ := stallingEdge(t, func(n int32) dialPlan {
+		return map[int32]dialPlan{1: hangUpgrade, 2: routeAndDrop, 3: withholdHello}[n] // 4 on: routeAndHold
+	})
+	type failure struct {
+		err string
+		in  time.Duration
+	}
+	failures := make(chan failure, 8)
+	disconnects := make(chan struct{}, 8)
+	connected := make(chan struct{}, 4)
+	ret := serveOn(t, f, g, echo, tunnels.WithConnectTimeout(50*time.Millisecond),
+		tunnels.WithReconnect(time.Millisecond, time.Millisecond, 0), tunnels.WithHeartbeat(10*time.Millisecond),
+		tunnels.OnConnect(func() { connected <- struct{}{} }),
+		tunnels.OnDisconnect(func(error) { disconnects <- struct{}{} }),
+		tunnels.OnConnectError(func(err error, in time.Duration) { failures <- failure{err.Error(), in} }))
+	for i := range 2 {
+		select {
+		case <-connected:
+		case err := <-ret:
+			t.Fatalf("Serve returned before connect %d: %v", i+1, err)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("connect %d never came", i+1)
+		}
+	}
+	close(failures)
+	var got []failure
+	for f := range failures {
+		got = append(got, f)
+	}
+	if len(got) != 2 || !strings.Contains(got[0].err, "accept the connection") || !strings.Contains(got[1].err, "hello") {
+		t.Fatalf("OnConnectError calls = %+v, want the stalled upgrade, then the withheld hello", got)
+	}
+	for _, f := range got {
+		if f.in <= 0 || f.in > 2*time.Millisecond { // 1ms, jittered by half either way
+			t.Errorf("retryIn = %v, want the backoff's 1ms, jittered", f.in)
+		}
+	}
+	if len(disconnects) != 1 {
+		t.Errorf("%d OnDisconnect calls, want 1 (the dropped session)", len(disconnects))
+	}
+}
+
+// A relay that cannot be reached is told to OnConnectError and ends Serve
+// (the budget spent) with the dial's cause, the relay URL shown without
+// its query, as the timeout errors show none of the grant's secrets.
+func TestConnectErrorShowsNoRelayQuery(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now: connection refused
+	g := &tunnels.Grant{ServerID: "srv_1", Slug: "slug0001",
+		URL:        "https://relay.example/t/slug0001/mcp?k=SEKRIT0123456789abcdefghijklmnopqrstuv",
+		RelayWSURL: "ws://" + addr + "/agent?relayq=SEKRITQUERY", ConnectToken: "ct_SEKRITTOKEN"}
+	var told []string
+	err = f.C.Tunnels.Serve(t.Context(), g, echo, tunnels.WithHTTPClient(http.DefaultClient),
+		tunnels.WithReconnect(time.Millisecond, time.Millisecond, time.Nanosecond),
+		tunnels.OnConnectError(func(err error, _ time.Duration) { told = append(told, err.Error()) }))
+	if err == nil || !strings.Contains(err.Error(), "connecting to the relay") || !strings.Contains(err.Error(), addr+"/agent") {
+		t.Fatalf("Serve = %v, want the dial's error naming the relay", err)
+	}
+	for _, s := range append(told, err.Error()) {
+		if strings.Contains(s, "SEKRIT") {
+			t.Errorf("an error shows the relay URL's query or a secret: %s", s)
 		}
 	}
 }

@@ -56,17 +56,18 @@ const (
 type ServeOption func(*serveOptions)
 
 type serveOptions struct {
-	client       *http.Client
-	log          *slog.Logger
-	min, max     time.Duration
-	giveUp       time.Duration
-	connect      time.Duration // per attempt, dial to hello
-	onConnect    func()
-	onDisconnect func(error)
-	ping         time.Duration
-	renewals     int              // 0: a rejected token ends Serve
-	onGrant      func(*Grant)     // told of each renewed grant
-	now          func() time.Time // tells whether a refused token expired, and how far apart renewals are
+	client         *http.Client
+	log            *slog.Logger
+	min, max       time.Duration
+	giveUp         time.Duration
+	connect        time.Duration // per attempt, dial to hello
+	onConnect      func()
+	onDisconnect   func(error)
+	onConnectError func(error, time.Duration)
+	ping           time.Duration
+	renewals       int              // 0: a rejected token ends Serve
+	onGrant        func(*Grant)     // told of each renewed grant
+	now            func() time.Time // tells whether a refused token expired, and how far apart renewals are
 }
 
 func defaultServeOptions() serveOptions {
@@ -139,6 +140,15 @@ func OnConnect(f func()) ServeOption { return func(o *serveOptions) { o.onConnec
 // last one too (when Serve's context ends), so it pairs with OnConnect. f
 // must not block.
 func OnDisconnect(f func(error)) ServeOption { return func(o *serveOptions) { o.onDisconnect = f } }
+
+// OnConnectError calls f each time an attempt to connect fails (the
+// relay unreachable, refusing, or silent past the connect timeout) and
+// Serve is about to retry it after retryIn: without it a tunnel started
+// while the relay is down waits without a word. An attempt that fails for
+// good is Serve's error instead. f must not block.
+func OnConnectError(f func(err error, retryIn time.Duration)) ServeOption {
+	return func(o *serveOptions) { o.onConnectError = f }
+}
 
 // WithHeartbeat pings the relay every interval; a relay that has not
 // answered a ping within two intervals is taken for gone (a connection a

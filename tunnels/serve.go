@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -143,6 +146,9 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		}
 		o.log.WarnContext(ctx, "tunnel disconnected; reconnecting", "serverId", g.ServerID,
 			"slug", g.Slug, "in", d, "error", err)
+		if end.ready.IsZero() && o.onConnectError != nil { // a live session's end is OnDisconnect's
+			o.onConnectError(err, d)
+		}
 		t := time.NewTimer(d)
 		select {
 		case <-ctx.Done():
@@ -265,7 +271,7 @@ func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, 
 				return nil, nil, upgradeRefused(resp.StatusCode)
 			}
 		}
-		return nil, nil, fmt.Errorf("tunnels: connecting to the relay: %w", err)
+		return nil, nil, dialError(err)
 	}
 	if conn.Subprotocol() != tunnelwire.Subprotocol {
 		_ = conn.Close(websocket.StatusProtocolError, "subprotocol required")
@@ -274,3 +280,31 @@ func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, 
 	conn.SetReadLimit(tunnelwire.MaxMessage)
 	return conn, keep.Cork, nil
 }
+
+// dialError is a failed dial's error, the URL net/http names in it shown
+// without its query or userinfo (the relay URL is the service's, and may
+// carry more than a path); errors.Is and As still see the cause.
+func dialError(err error) error {
+	msg := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		shown := "the relay"
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			u.RawQuery, u.ForceQuery, u.User = "", false, nil
+			shown = u.String()
+		}
+		// The wrappers above ue hold its text already: replaced there too.
+		msg = strings.ReplaceAll(msg, strconv.Quote(ue.URL), strconv.Quote(shown))
+		ue.URL = shown
+	}
+	return &relayDialError{msg: "tunnels: connecting to the relay: " + msg, err: err}
+}
+
+// relayDialError is dialError's: its own text, the dial's error beneath.
+type relayDialError struct {
+	msg string
+	err error
+}
+
+func (e *relayDialError) Error() string { return e.msg }
+func (e *relayDialError) Unwrap() error { return e.err }

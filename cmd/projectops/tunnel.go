@@ -50,8 +50,8 @@ not renewed, and the command exits with an error, as it does when the server
 was renamed or deleted since. A tunnel closed while this one was offline past
 its token's expiry cannot be told from an expired one: it is renewed (revived),
 as the service's own agent does. As that agent does too, it reconnects after a
-drop for as long as it runs, however long the network is down. Drops and
-reconnects, renewals, and calls the local server did not answer, are said on
+drop for as long as it runs, however long the network is down. Drops, failed
+attempts to connect (the relay unreachable or silent), reconnects, renewals, and calls the local server did not answer, are said on
 stderr; -v logs more. Interrupted, it revokes the tunnel and exits 0, with a
 warning on stderr if revoking failed.`,
 		Args: exactArgs(0, ""),
@@ -136,7 +136,7 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	}
 	opts := []tunnels.ServeOption{tunnels.OnConnect(func() {
 		fmt.Fprintf(stderr, "tunnel connected: server %s (%s) -> %s\n", printableField(g.ServerID), printableField(g.Name), shownTarget(target))
-	}), tunnels.OnDisconnect(disconnectNotice(a.ctx, stderr))}
+	}), tunnels.OnDisconnect(disconnectNotice(a.ctx, stderr)), tunnels.OnConnectError(connectErrorNotice(stderr))}
 	if a.verbose {
 		opts = append(opts, tunnels.WithLogger(a.logger()))
 	}
@@ -191,6 +191,16 @@ func disconnectNotice(ctx context.Context, stderr io.Writer) func(error) {
 		default:
 			fmt.Fprintf(stderr, "tunnel disconnected (%v); reconnecting\n", printableField(errText(cause)))
 		}
+	}
+}
+
+// connectErrorNotice says on stderr each attempt to reach the relay that
+// failed and is retried: a tunnel started while the relay is down (or a
+// long outage's redials) is otherwise silent until interrupted.
+func connectErrorNotice(stderr io.Writer) func(error, time.Duration) {
+	return func(cause error, in time.Duration) {
+		fmt.Fprintf(stderr, "tunnel: could not connect to the relay (%v); retrying in %s\n",
+			printableField(errText(cause)), in.Round(time.Millisecond))
 	}
 }
 

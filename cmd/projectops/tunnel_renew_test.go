@@ -242,3 +242,15 @@ func TestTunnelDisconnectNotice(t *testing.T) {
 		}
 	}
 }
+
+// A failed attempt to connect is said on stderr with the wait before the
+// next, its cause printable on one line: a tunnel started while the relay
+// is down said nothing until interrupted.
+func TestTunnelConnectErrorNotice(t *testing.T) {
+	var b strings.Builder
+	connectErrorNotice(&b)(errors.New("tunnels: timed out waiting for the relay's hello after 15s\n\x1b[2J"), 1234567*time.Microsecond)
+	want := `tunnel: could not connect to the relay (tunnels: timed out waiting for the relay's hello after 15s\n\x1b[2J); retrying in 1.235s` + "\n"
+	if b.String() != want {
+		t.Errorf("said %q, want %q", b.String(), want)
+	}
+}
