@@ -88,8 +88,9 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // error ("projectops: waiting for build bld_1: context canceled"), as
 // evals' Runs.Wait does; it also returns early, with the last
 // build seen and an error matching context.DeadlineExceeded, when its next
-// poll would come after ctx's deadline. Polls back off exponentially; a RATE_LIMITED answer
-// is not an error here but a reason to wait at least its Retry-After before
+// poll would come after ctx's deadline. Polls back off exponentially; a
+// rate limit (an error matching shared.ErrRateLimited: RATE_LIMITED, or a
+// 429 whose code the SDK does not know) is not an error here but a reason to wait at least its Retry-After before
 // the next poll, unless it exceeds the client's option.WithMaxRetryAfter cap: that
 // error ends the wait, as it ends any call. Any other error ends the wait:
 // NOT_FOUND, for instance, when the environment was deleted.

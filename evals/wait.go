@@ -53,8 +53,9 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 // exponentially (by half, with jitter); once the run reports progress,
 // Wait aims at half the
 // estimated remaining time, so a long run costs few polls and a finishing
-// run is noticed within about the minimum interval. A 429 RATE_LIMITED
-// answer is waited out (its Retry-After at least) and polling continues,
+// run is noticed within about the minimum interval. A rate limit (an
+// error matching shared.ErrRateLimited: RATE_LIMITED, or a 429 whose code the SDK
+// does not know) is waited out (its Retry-After at least) and polling continues,
 // unless the Retry-After exceeds the client's option.WithMaxRetryAfter cap: that
 // error ends Wait, as it ends any call. Wait returns as soon as ctx ends,
 // with the last run seen and ctx's error, named as a call's is

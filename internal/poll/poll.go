@@ -1,12 +1,15 @@
 // Package poll is the one polling loop of the SDK's waiters (an eval run,
-// an environment build): delays that back off with jitter, a 429 waited
-// out for its Retry-After (unless it exceeds the client's cap: then the
-// error ends the wait, as it ends any call), and an immediate stop when
-// the context ends, or when its deadline comes before the next poll would.
+// an environment build): delays that back off with jitter, a rate limit
+// (an error matching shared.ErrRateLimited: RATE_LIMITED, or a 429 whose
+// code the SDK does not know) waited out for its Retry-After (unless it
+// exceeds the client's cap: then the error ends the wait, as it ends any
+// call), and an immediate stop when the context ends, or when its deadline
+// comes before the next poll would.
 package poll
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -51,7 +54,7 @@ type Step struct {
 }
 
 // Loop calls poll until it reports Done, returns an error other than a
-// waitable 429, or ctx ends (its error is returned, under c.Name). It also
+// waitable rate limit, or ctx ends (its error is returned, under c.Name). It also
 // ends at once, with context.DeadlineExceeded (under c.Name), when the next
 // poll would come after ctx's deadline.
 func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, error)) error {
@@ -74,8 +77,11 @@ func Loop(ctx context.Context, c Config, poll func(ctx context.Context) (Step, e
 		case err != nil && ctx.Err() != nil:
 			return c.ended(ctx.Err())
 		case err != nil:
+			// By what the error matches, not its code's text: a 429 with a
+			// code the SDK does not know is a rate limit too (its status
+			// says so, spec §7), as the transport retries it by status.
 			e, ok := apierr.As(err)
-			if !ok || e.Code != shared.CodeRateLimited || e.RetryAfter > c.MaxRetryAfter {
+			if !ok || !errors.Is(e, shared.ErrRateLimited) || e.RetryAfter > c.MaxRetryAfter {
 				return err // above the client's cap the caller decides, as for any call
 			}
 			// Jitter only upwards: polling before Retry-After meets another 429.

@@ -179,3 +179,37 @@ func TestLoopNamesTheWait(t *testing.T) {
 		}
 	}
 }
+
+// A rate limit is waited out by what the error matches, not by its code's
+// text: a 429 with a code the SDK does not know matches ErrRateLimited by
+// its status (spec §7, §9), so it is waited out as RATE_LIMITED is. A known
+// code other than RATE_LIMITED on a 429 (a billing refusal) still ends the
+// wait: it lifts only at the period's reset.
+func TestLoopRateLimitByStatus(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		err      *shared.Error
+		waitsOut bool
+	}{
+		{"unknown code on a 429", &shared.Error{StatusCode: 429, Code: "QUOTA_THROTTLED"}, true},
+		{"no code on a 429", &shared.Error{StatusCode: 429}, true},
+		{"RATE_LIMITED", &shared.Error{StatusCode: 429, Code: shared.CodeRateLimited}, true},
+		{"billing refusal on a 429", &shared.Error{StatusCode: 429, Code: shared.CodeBillingLimitReached}, false},
+		{"unknown code on a 400", &shared.Error{StatusCode: 400, Code: "QUOTA_THROTTLED"}, false},
+	} {
+		c := Config{Min: time.Millisecond, Max: time.Millisecond, MaxRetryAfter: time.Minute,
+			Sleep: func(context.Context, time.Duration) error { return nil }}
+		n := 0
+		err := Loop(t.Context(), c, func(context.Context) (Step, error) {
+			n++
+			if n == 1 {
+				return Step{}, tc.err
+			}
+			return Step{Done: true}, nil
+		})
+		if waited := err == nil && n == 2; waited != tc.waitsOut {
+			t.Errorf("%s: err %v after %d polls; waited out %v, want %v", tc.name, err, n, waited, tc.waitsOut)
+		}
+	}
+}
