@@ -1,9 +1,11 @@
 package projectops_test
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -52,5 +54,42 @@ func TestCallToolRedirectIsAnError(t *testing.T) {
 	}
 	if n := followed.Load(); n != 0 {
 		t.Errorf("the redirect was followed %d times", n)
+	}
+}
+
+// docs/sdk.md "Redirects": the client's credentials stay with the base
+// URL's origin. Besides Authorization, the headers the SDK keeps out of
+// error text as credentials (a client's WithHeader X-Proxy-Token and
+// Cookie, a call's X-Api-Key) are not handed to another origin a read is
+// redirected to.
+func TestRedirectKeepsCredentialHeadersAtHome(t *testing.T) {
+	t.Parallel()
+	var got atomic.Pointer[http.Header]
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Clone()
+		got.Store(&h)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":"hst_1"}`))
+	}))
+	defer other.Close()
+	home := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusFound)
+	}))
+	defer home.Close()
+	c := edgeClient(t, home.URL+"/api/v1",
+		option.WithHeader("X-Proxy-Token", "proxy-secret-0123456789"),
+		option.WithHeader("Cookie", "session=cookie-secret-0123456789"))
+	if _, err := c.Hosts.Get(context.Background(), "prj_1", "hst_1",
+		option.WithHeader("X-Api-Key", "call-secret-0123456789")); err != nil {
+		t.Fatalf("GET redirected: %v", err)
+	}
+	h := got.Load()
+	if h == nil {
+		t.Fatal("the redirect was not followed")
+	}
+	for _, name := range []string{"Authorization", "X-Proxy-Token", "X-Api-Key", "Cookie"} {
+		if v := h.Get(name); v != "" {
+			t.Errorf("another origin received the client's credential header %s: %q", name, v)
+		}
 	}
 }

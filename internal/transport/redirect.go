@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -29,8 +30,10 @@ func (e *redirectRefused) Unwrap() error { return e.err }
 //     302 would "succeed" without ever running. The 3xx reaches Do, which
 //     returns it as an error.
 //   - once any hop leaves the first request's origin (scheme, host and port),
-//     Authorization is dropped for the rest of the chain. net/http keeps it for
-//     the same host on another port and for subdomains.
+//     every credential header is dropped for the rest of the chain (see
+//     dropCredentials): Authorization, and the client's or the call's own
+//     (X-Api-Key, X-Proxy-Token, Cookie). net/http drops only a few names, and
+//     keeps them for the same host on another port and for subdomains.
 //
 // A CheckRedirect set by the caller still runs after these rules.
 func GuardRedirects(c *http.Client) *http.Client {
@@ -45,7 +48,7 @@ func GuardRedirects(c *http.Client) *http.Client {
 			return &redirectRefused{errTooManyRedirects}
 		}
 		if !sameOrigin(first, req) || !allSameOrigin(first, via[1:]) {
-			req.Header.Del("Authorization")
+			dropCredentials(req.Header)
 		}
 		if user != nil {
 			err := user(req, via)
@@ -57,6 +60,27 @@ func GuardRedirects(c *http.Client) *http.Client {
 		return nil
 	}
 	return &cc
+}
+
+// redirectSensitive are the headers net/http's client drops on a redirect to
+// another domain; WWW-Authenticate and Proxy-Authenticate have no
+// credential word in their names, so wire.CredentialHeader alone would
+// keep them.
+var redirectSensitive = map[string]bool{
+	"Authorization": true, "Www-Authenticate": true, "Cookie": true, "Cookie2": true,
+	"Proxy-Authorization": true, "Proxy-Authenticate": true,
+}
+
+// dropCredentials deletes from h every header whose name marks a
+// credential, by the rule that keeps their values out of error text
+// (wire.CredentialHeader), and those net/http itself drops: what the SDK
+// treats as a secret must not reach an origin the caller never named.
+func dropCredentials(h http.Header) {
+	for k := range h {
+		if wire.CredentialHeader(k) || redirectSensitive[http.CanonicalHeaderKey(k)] {
+			delete(h, k)
+		}
+	}
 }
 
 func allSameOrigin(first *http.Request, hops []*http.Request) bool {

@@ -50,16 +50,16 @@ func TestRedirectedWriteIsAnError(t *testing.T) {
 	}
 }
 
-// keySeen records the Authorization header each path received.
+// keySeen records the headers each path received.
 type keySeen struct {
 	mu  sync.Mutex
-	got map[string]string
+	got map[string]http.Header
 }
 
 func (k *keySeen) handler(next func(w http.ResponseWriter, r *http.Request)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		k.mu.Lock()
-		k.got[r.URL.Path] = r.Header.Get("Authorization")
+		k.got[r.URL.Path] = r.Header.Clone()
 		k.mu.Unlock()
 		next(w, r)
 	}
@@ -73,7 +73,7 @@ func TestRedirectKeepsKeyOnOrigin(t *testing.T) {
 	for _, userClient := range []bool{false, true} {
 		t.Run("user-client="+strconv.FormatBool(userClient), func(t *testing.T) {
 			t.Parallel()
-			seen := &keySeen{got: map[string]string{}}
+			seen := &keySeen{got: map[string]http.Header{}}
 			other := httptest.NewServer(nil)
 			t.Cleanup(other.Close)
 			api := httptest.NewServer(nil)
@@ -106,8 +106,8 @@ func TestRedirectKeepsKeyOnOrigin(t *testing.T) {
 			defer seen.mu.Unlock()
 			want := map[string]string{"/api/v1/start": "Bearer " + testKey, "/api/v1/same": "Bearer " + testKey, "/away": "", "/api/v1/back": ""}
 			for p, w := range want {
-				if got, ok := seen.got[p]; !ok || got != w {
-					t.Errorf("%s got Authorization %q (seen %v), want %q", p, got, ok, w)
+				if h, ok := seen.got[p]; !ok || h.Get("Authorization") != w {
+					t.Errorf("%s got Authorization %q (seen %v), want %q", p, h.Get("Authorization"), ok, w)
 				}
 			}
 			if userClient && userChecks != 3 {
@@ -117,5 +117,62 @@ func TestRedirectKeepsKeyOnOrigin(t *testing.T) {
 				t.Error("the caller's client was changed")
 			}
 		})
+	}
+}
+
+// Every credential header goes only to the base URL's origin, as
+// Authorization does: the client's and the call's own (their names mark
+// them as credentials, as for redaction: X-Api-Key, X-Proxy-Token) and
+// those net/http drops on a redirect to another domain (Cookie, Cookie2,
+// Proxy-Authorization, WWW-Authenticate), which it keeps for another port
+// of the same host. A header that is no credential follows the redirect.
+func TestRedirectKeepsCredentialHeadersOnOrigin(t *testing.T) {
+	t.Parallel()
+	creds := map[string]string{
+		"X-Api-Key": "call-secret-0123456789", "X-Proxy-Token": "proxy-secret-0123456789",
+		"Cookie": "session=cookie-secret", "Cookie2": "c2=cookie-secret", "Proxy-Authorization": "Basic cHJveHk6c2VjcmV0",
+		"Www-Authenticate": "Bearer realm=x",
+	}
+	seen := &keySeen{got: map[string]http.Header{}}
+	// The same host on another port: another origin, though net/http
+	// would keep Cookie and Authorization for it.
+	other := httptest.NewServer(seen.handler(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	}))
+	t.Cleanup(other.Close)
+	api := httptest.NewServer(seen.handler(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v1/start":
+			http.Redirect(w, r, "/api/v1/same", http.StatusFound)
+		default:
+			http.Redirect(w, r, other.URL+"/away", http.StatusFound)
+		}
+	}))
+	t.Cleanup(api.Close)
+	h := http.Header{"X-Trace-Tag": {"blue"}}
+	for k, v := range creds {
+		h.Set(k, v)
+	}
+	tr := New(Config{BaseURL: api.URL + "/api/v1", APIKey: testKey, HTTPClient: api.Client(), Header: h})
+	var out struct{ OK bool }
+	if err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/start", Class: Read}, &out); err != nil || !out.OK {
+		t.Fatalf("Do: %v (ok %v)", err, out.OK)
+	}
+	seen.mu.Lock()
+	defer seen.mu.Unlock()
+	for _, p := range []string{"/api/v1/start", "/api/v1/same", "/away"} {
+		got, ok := seen.got[p]
+		if !ok {
+			t.Fatalf("%s was never requested", p)
+		}
+		home := p != "/away"
+		for k, v := range creds {
+			if want := map[bool]string{true: v, false: ""}[home]; got.Get(k) != want {
+				t.Errorf("%s got %s %q, want %q", p, k, got.Get(k), want)
+			}
+		}
+		if got.Get("X-Trace-Tag") != "blue" {
+			t.Errorf("%s lost X-Trace-Tag, which is no credential", p)
+		}
 	}
 }
