@@ -93,3 +93,24 @@ func TestRedirectKeepsCredentialHeadersAtHome(t *testing.T) {
 		}
 	}
 }
+
+// docs/sdk.md "Redirects": only a write's 3xx is refused for the write's
+// sake; a GET answered 304, or 300 without a Location, is a redirect the
+// SDK cannot follow, and its error does not speak of writes.
+func TestReadRedirectErrorDoesNotBlameWrites(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{http.StatusMultipleChoices, http.StatusNotModified} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(status)
+		}))
+		c := edgeClient(t, srv.URL+"/api/v1")
+		_, err := c.Hosts.Get(context.Background(), "prj_1", "hst_1")
+		srv.Close()
+		if err == nil {
+			t.Fatalf("GET answered %d: no error", status)
+		}
+		if strings.Contains(err.Error(), "writes are never re-sent") || !strings.Contains(err.Error(), "cannot follow") {
+			t.Errorf("GET answered %d: %v; want it to say the SDK cannot follow the redirect, not speak of writes", status, err)
+		}
+	}
+}

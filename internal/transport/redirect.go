@@ -113,14 +113,20 @@ func port(r *http.Request) string {
 // envelope: it is a redirect that was deliberately not followed.
 func isRedirect(status int) bool { return status >= 300 && status < 400 }
 
-// redirectError describes a redirect that was not followed. The Location is
-// not echoed: it may carry a capability token. The request id passes
+// redirectError describes a redirect that was not followed: a write's,
+// refused on purpose, or a read's that net/http cannot follow (a 304, a
+// 300, a 3xx without a Location), each explained as what it is. The
+// Location is not echoed: it may carry a capability token. The request id passes
 // through shown, as every error answer's does (decodeError): a gateway may
 // echo the key, or a secret of the request, into it.
 func redirectError(resp *http.Response, method, path string, shown func(string) string) *shared.Error {
 	drainClose(resp.Body)
+	msg := fmt.Sprintf("%s: redirect not followed (writes are never re-sent to another location; check the base URL)",
+		http.StatusText(resp.StatusCode))
+	if method == http.MethodGet || method == http.MethodHead { // the methods GuardRedirects follows
+		msg = fmt.Sprintf("%s: a redirect the SDK cannot follow (status %d to a read; check the base URL)",
+			http.StatusText(resp.StatusCode), resp.StatusCode)
+	}
 	return &shared.Error{StatusCode: resp.StatusCode, Method: method, Path: path,
-		RequestID: shown(resp.Header.Get(RequestIDHeader)),
-		Message: fmt.Sprintf("%s: redirect not followed (writes are never re-sent to another location; check the base URL)",
-			http.StatusText(resp.StatusCode))}
+		RequestID: shown(resp.Header.Get(RequestIDHeader)), Message: msg}
 }

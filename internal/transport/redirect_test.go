@@ -176,3 +176,33 @@ func TestRedirectKeepsCredentialHeadersOnOrigin(t *testing.T) {
 		}
 	}
 }
+
+// A read answered with a 3xx net/http does not follow (a 304, a 300 with
+// or without a Location, a 302 without one) fails with that status, and
+// its message says what happened to the read: the explanation of a
+// write's refused redirect (never re-sent) does not fit it.
+func TestUnfollowableReadRedirectSaysSo(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		status   int
+		location string
+	}{{300, ""}, {300, "/api/v1/elsewhere"}, {302, ""}, {304, ""}} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if tc.location != "" {
+				w.Header().Set("Location", tc.location)
+			}
+			w.WriteHeader(tc.status)
+		}))
+		tr := New(Config{BaseURL: srv.URL + "/api/v1", APIKey: testKey, HTTPClient: srv.Client()})
+		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x", Class: Read}, nil)
+		srv.Close()
+		e, ok := errors.AsType[*shared.Error](err)
+		if !ok || e.StatusCode != tc.status {
+			t.Fatalf("%d (Location %q): err = %v, want *shared.Error with that status", tc.status, tc.location, err)
+		}
+		want := http.StatusText(tc.status) + ": a redirect the SDK cannot follow (status " + strconv.Itoa(tc.status) + " to a read; check the base URL)"
+		if e.Message != want {
+			t.Errorf("%d (Location %q): message %q, want %q", tc.status, tc.location, e.Message, want)
+		}
+	}
+}
