@@ -2,8 +2,10 @@ package projectops_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -57,6 +59,59 @@ func TestWaitersRideOutRateLimitWithUnknownCode(t *testing.T) {
 			}
 			if got := n.Load(); got != refusals+1 {
 				t.Errorf("%d requests, want %d refused and one answered", got, refusals+1)
+			}
+		})
+	}
+}
+
+// A 200 whose body is no run (null, empty, an object without a status)
+// leaves Get's Run zero, and no zero Run turns terminal: Wait ends at once
+// with an error naming the route instead of polling until the context
+// ends. WaitForBuild does the same for a listed build without a status.
+func TestWaitersStopOnAnAnswerWithoutStatus(t *testing.T) {
+	t.Parallel()
+	type waitCase struct {
+		name, body, want string
+		wait             func(ctx context.Context, url string) error
+	}
+	runWait := func(ctx context.Context, url string) error {
+		_, err := edgeClient(t, url).Evals.Runs.Wait(ctx, "prj_1", "run_1", evals.WithPollInterval(time.Millisecond, 5*time.Millisecond))
+		return err
+	}
+	const runWant = "GET /projects/prj_1/eval-runs/run_1: the response carries no run status"
+	cases := []waitCase{
+		{"Runs.Wait null", "null", runWant, runWait},
+		{"Runs.Wait empty", "", runWant, runWait},
+		{"Runs.Wait {}", "{}", runWant, runWait},
+		{"Runs.Wait no status", `{"id":"run_1"}`, runWant, runWait},
+		{"WaitForBuild no status", `{"items":[{"id":"bld_1"}]}`,
+			"GET /projects/prj_1/computer-environments/env_1/builds: the response carries no build status",
+			func(ctx context.Context, url string) error {
+				_, err := edgeClient(t, url).Environments.WaitForBuild(ctx, "prj_1", "env_1", "bld_1",
+					environments.WithPollInterval(time.Millisecond, 5*time.Millisecond))
+				return err
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var n atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n.Add(1)
+				w.Header().Set("Content-Type", "application/json")
+				w.Write([]byte(tc.body))
+			}))
+			defer srv.Close()
+			// The deadline only bounds a failing test: the wait must end
+			// on the first answer, before it.
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			err := tc.wait(ctx, srv.URL+"/api/v1")
+			if err == nil || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("body %q: %v after %d polls; want an error saying %q", tc.body, err, n.Load(), tc.want)
+			}
+			if got := n.Load(); got != 1 {
+				t.Errorf("body %q: %d polls, want the wait to end on the first", tc.body, got)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"time"
 
@@ -90,10 +91,15 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // build seen and an error matching context.DeadlineExceeded, when its next
 // poll would come after ctx's deadline. Polls back off exponentially; a
 // rate limit (an error matching shared.ErrRateLimited: RATE_LIMITED, or a
-// 429 whose code the SDK does not know) is not an error here but a reason to wait at least its Retry-After before
-// the next poll, unless it exceeds the client's option.WithMaxRetryAfter cap: that
-// error ends the wait, as it ends any call. Any other error ends the wait:
-// NOT_FOUND, for instance, when the environment was deleted.
+// 429 whose code the SDK does not know) is not an error here but a reason
+// to wait at least its Retry-After before the next poll, unless it exceeds
+// the client's option.WithMaxRetryAfter cap: that error ends the wait, as
+// it ends any call. Any other error ends the wait:
+// NOT_FOUND, for instance, when the environment was deleted (or the
+// listing, empty or null, does not hold the build). So does a build listed
+// without a status, which no poll would see turn terminal: the error names
+// the route ("the response carries no build status"), and the last build
+// seen is returned with it.
 func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, buildID string, opts ...WaitOption) (*Build, error) {
 	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
 	for _, o := range opts {
@@ -118,6 +124,12 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 			b, err := s.findBuild(ctx, projectID, environmentID, buildID, c.req)
 			if err != nil {
 				return poll.Step{}, err
+			}
+			if b.Status == "" {
+				// No status will ever turn terminal: waiting on would
+				// never end.
+				path, _ := transport.BuildPath(routeBuilds, []string{projectID, environmentID})
+				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "build")
 			}
 			if c.progress != nil && (last == nil || last.Status != b.Status || last.LogPreview != b.LogPreview) {
 				cp := *b

@@ -2,6 +2,7 @@ package evals
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"time"
 
@@ -51,19 +52,22 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 // Wait polls the run until it is terminal (completed, failed, cancelled or
 // timed out) and returns it. Delays start at the minimum interval and grow
 // exponentially (by half, with jitter); once the run reports progress,
-// Wait aims at half the
-// estimated remaining time, so a long run costs few polls and a finishing
-// run is noticed within about the minimum interval. A rate limit (an
-// error matching shared.ErrRateLimited: RATE_LIMITED, or a 429 whose code the SDK
-// does not know) is waited out (its Retry-After at least) and polling continues,
-// unless the Retry-After exceeds the client's option.WithMaxRetryAfter cap: that
-// error ends Wait, as it ends any call. Wait returns as soon as ctx ends,
-// with the last run seen and ctx's error, named as a call's is
-// ("projectops: waiting for run run_1: context canceled"; errors.Is
-// matches it). It also returns early, with the
-// last run seen and an error matching context.DeadlineExceeded, when its
-// next poll would come after ctx's deadline (waiting for it could only end
-// at the deadline). Any other error ends it too.
+// Wait aims at half the estimated remaining time, so a long run costs few
+// polls and a finishing run is noticed within about the minimum interval.
+// A rate limit (an error matching shared.ErrRateLimited: RATE_LIMITED, or
+// a 429 whose code the SDK does not know) is waited out (its Retry-After
+// at least) and polling continues, unless the Retry-After exceeds the
+// client's option.WithMaxRetryAfter cap: that error ends Wait, as it ends
+// any call. Wait returns as soon as ctx ends, with the last run seen and
+// ctx's error, named as a call's is ("projectops: waiting for run run_1:
+// context canceled"; errors.Is matches it). It also returns early, with
+// the last run seen and an error matching context.DeadlineExceeded, when
+// its next poll would come after ctx's deadline (waiting for it could only
+// end at the deadline). Any other error ends it too, and so does an answer
+// that is no run: a 200 whose body is empty, null or an object without a
+// status (which Get returns as a zero Run, as any call leaves its result
+// as it is for an empty body) ends Wait with an error naming the route
+// ("the response carries no run status") and the last run seen.
 func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...WaitOption) (*Run, error) {
 	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
 	for _, o := range opts {
@@ -83,6 +87,12 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 			run, err := s.Get(ctx, projectID, runID, c.req...)
 			if err != nil {
 				return poll.Step{}, err
+			}
+			if run.Status == "" {
+				// An empty or null body leaves a zero Run: no status will
+				// ever turn terminal, so waiting on would never end.
+				path, _ := transport.BuildPath(routeRun, []string{projectID, runID})
+				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "run")
 			}
 			if c.progress != nil && changed(last, run) {
 				cp := *run

@@ -124,3 +124,12 @@ func Sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// NoStatus is the error a waiter ends with when a poll's answer has no
+// status (a 200 with null, an empty body, an object without one): it is
+// not the thing waited for, and polling it again would wait for ever.
+// path is the route polled, as errors show it (redacted); what names the
+// thing ("run", "build").
+func NoStatus(method, path, what string) error {
+	return fmt.Errorf("projectops: %s %s: the response carries no %s status (it is not a %s)", method, path, what, what)
+}
