@@ -355,17 +355,19 @@ func replayable(req *Request) bool {
 // in-process call.
 var decodeOptions = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportErrorsWithLegacySemantics(false))
 
-// decodeJSON decodes b into out (a pointer) with decodeOptions. A failure
-// is decoded again, into a fresh value, with encoding/json's error
-// semantics, so its error reads as a streamed body's does (a type error
-// names the Go field, not a JSON pointer): the cost falls on failures only.
+// decodeJSON decodes b into out (a pointer) with decodeOptions; every
+// success body goes through it, whatever its framing. A failure is decoded
+// again, into a fresh value, by encoding/json itself, so the error is
+// encoding/json's *SyntaxError or *UnmarshalTypeError (a type error names
+// the Go field, not a JSON pointer): the types a caller can name with
+// errors.As, and docs/sdk.md promises. The cost falls on failures only.
 func decodeJSON(b []byte, out any) error {
 	err := jsonv2.Unmarshal(b, out, decodeOptions)
 	if err == nil {
 		return nil
 	}
 	if t := reflect.TypeOf(out); t != nil && t.Kind() == reflect.Pointer {
-		if lerr := jsonv2.Unmarshal(b, reflect.New(t.Elem()).Interface(), jsonv1.DefaultOptionsV1()); lerr != nil {
+		if lerr := json.Unmarshal(b, reflect.New(t.Elem()).Interface()); lerr != nil {
 			return lerr
 		}
 	}
@@ -469,46 +471,26 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 		}
 		err = decodeJSON(buf, out)
 	} else {
-		cr := &cappedReader{r: resp.Body, left: limit}
-		dec := json.NewDecoder(cr)
-		if err = dec.Decode(out); errors.Is(err, io.EOF) {
+		// No length (chunked), or a large one: read whole under the cap
+		// and decoded as a sized body is, so a body that does not decode
+		// gives the same error whatever its framing. A json.Decoder would
+		// buffer the whole value too.
+		buf, rerr := io.ReadAll(&cappedReader{r: resp.Body, left: limit})
+		switch {
+		case errors.Is(rerr, errOverCap):
+			return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
+		case rerr != nil:
+			return t.readFailure(req, path, cs, rerr)
+		}
+		if blank(buf) {
 			return t.blankBody(req, path, cs, resp) // an empty JSON body leaves out as it is
-		} else if err == nil {
-			// The Decoder stops after the value: what follows is read too,
-			// under the cap, and must be space, as a sized body's is.
-			err = onlySpace(io.MultiReader(dec.Buffered(), cr))
 		}
-		if err != nil && cr.err != nil && !errors.Is(cr.err, io.EOF) && !errors.Is(cr.err, errOverCap) {
-			return t.readFailure(req, path, cs, cr.err)
-		}
-	}
-	if errors.Is(err, errOverCap) {
-		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
+		err = decodeJSON(buf, out)
 	}
 	if err != nil {
 		return decodeError(req, path, resp, err, cs.shown)
 	}
 	return nil
-}
-
-// onlySpace reads r to its end and reports data other than JSON white
-// space after a body's value.
-func onlySpace(r io.Reader) error {
-	var buf [512]byte
-	for {
-		n, err := r.Read(buf[:])
-		for _, c := range buf[:n] {
-			if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-				return errors.New("invalid data after the JSON value")
-			}
-		}
-		switch {
-		case err == io.EOF:
-			return nil
-		case err != nil:
-			return err
-		}
-	}
 }
 
 // bodyReadError is a success response whose body could not be read to its

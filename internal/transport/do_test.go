@@ -19,6 +19,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/projectops/projectops-go/internal/apierr"
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -577,6 +578,60 @@ func TestDecodeSuccessByLength(t *testing.T) {
 					t.Errorf("decoded %+v", got)
 				}
 			})
+		}
+	}
+}
+
+// A success body that does not decode gives the same error whatever its
+// framing (a declared length read whole, none, one over the sized cap,
+// WithResponseInto's copy): encoding/json's *UnmarshalTypeError or
+// *SyntaxError, which a caller can name with errors.As, under a message
+// naming the route.
+func TestDecodeFailureSameForEveryFraming(t *testing.T) {
+	t.Parallel()
+	isType := func(err error) bool { _, ok := errors.AsType[*json.UnmarshalTypeError](err); return ok }
+	isSyntax := func(err error) bool { _, ok := errors.AsType[*json.SyntaxError](err); return ok }
+	for _, tc := range []struct {
+		name, body string
+		want       func(error) bool
+	}{
+		{"wrong type", `{"id":5}`, isType},
+		{"trailing junk", `{"id":"a"} junk`, isSyntax},
+		{"cut short", `{"id":"a"`, isSyntax},
+	} {
+		var first string
+		for _, framing := range []struct {
+			name   string
+			length int64
+			keep   bool
+		}{
+			{"declared length", int64(len(tc.body)), false},
+			{"unknown length", -1, false},
+			{"over the sized cap", maxSizedBody + 1, false},
+			{"response kept", int64(len(tc.body)), true},
+		} {
+			rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+					ContentLength: framing.length, Body: io.NopCloser(strings.NewReader(tc.body)), Request: r}, nil
+			})
+			tr, _ := newTestTransport(t, rt)
+			ctx := t.Context()
+			if framing.keep {
+				ctx = WithOptions(ctx, []option.RequestOption{option.WithResponseInto(new(option.Response))})
+			}
+			var got struct {
+				ID string `json:"id"`
+			}
+			err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/things/1"}, &got)
+			if err == nil || !tc.want(err) || !strings.Contains(err.Error(), "GET /things/1: decoding response: ") {
+				t.Errorf("%s, %s: err %v (%T cause); want encoding/json's error under the route", tc.name, framing.name, err, errors.Unwrap(err))
+				continue
+			}
+			if first == "" {
+				first = err.Error()
+			} else if err.Error() != first {
+				t.Errorf("%s, %s: %q; the declared length gave %q", tc.name, framing.name, err, first)
+			}
 		}
 	}
 }
