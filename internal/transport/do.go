@@ -457,7 +457,7 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 	}
 	if n := resp.ContentLength; n > 0 && n <= maxSizedBody {
 		// A known length is read in one exact allocation: cheaper than a
-		// Decoder's growing buffer, which matters for small hot reads. It is
+		// growing buffer, which matters for small hot reads. It is
 		// decoded in one pass by the encoding/json/v2 candidate with
 		// encoding/json's semantics (v1 options): encoding/json validates
 		// the whole body before decoding it, which was a third of an
@@ -467,14 +467,14 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 			return t.readFailure(req, path, cs, err)
 		}
 		if blank(buf) {
-			return t.blankBody(req, path, cs, resp) // as a streamed body of only white space
+			return t.blankBody(req, path, cs, resp) // as a body of unknown length of only white space
 		}
 		err = decodeJSON(buf, out)
 	} else {
 		// No length (chunked), or a large one: read whole under the cap
 		// and decoded as a sized body is, so a body that does not decode
-		// gives the same error whatever its framing. A json.Decoder would
-		// buffer the whole value too.
+		// gives the same error whatever its framing (a json.Decoder would
+		// buffer the whole value too).
 		buf, rerr := io.ReadAll(&cappedReader{r: resp.Body, left: limit})
 		switch {
 		case errors.Is(rerr, errOverCap):
