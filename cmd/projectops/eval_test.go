@@ -18,10 +18,11 @@ import (
 )
 
 // evalServer starts a double on loopback with one saved server and points
-// the CLI at it through the environment (so these tests are not parallel).
-func evalServer(t *testing.T) (*projectopstest.Server, string) {
+// the CLI at it through the environment (so these tests are not parallel);
+// opts are the double's, after a rate limit that is off.
+func evalServer(t *testing.T, opts ...projectopstest.Option) (*projectopstest.Server, string) {
 	t.Helper()
-	srv := projectopstest.NewTestServer(t, projectopstest.WithRateLimit(0, 0))
+	srv := projectopstest.NewTestServer(t, append([]projectopstest.Option{projectopstest.WithRateLimit(0, 0)}, opts...)...)
 	base, err := srv.Start()
 	if err != nil {
 		t.Fatal(err)
