@@ -149,10 +149,10 @@ func envBuildsFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 			if err != nil {
 				return err
 			}
-			if *limit > 0 && len(all) == *limit {
-				break
-			}
 			all = append(all, b)
+			if *limit > 0 && len(all) == *limit {
+				break // now: a next page could only fail a complete listing
+			}
 		}
 		return ec.print(all, func(w io.Writer) {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

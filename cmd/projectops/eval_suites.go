@@ -30,10 +30,10 @@ func newEvalSuitesCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if limit > 0 && len(all) == limit {
-					break
-				}
 				all = append(all, s)
+				if limit > 0 && len(all) == limit {
+					break // now: a next page could only fail a complete listing
+				}
 			}
 			return ec.print(all, func(w io.Writer) { printSuites(w, all, ec.redacted) })
 		},
@@ -90,10 +90,10 @@ func newEvalRunsCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if limit > 0 && len(all) == limit {
-					break
-				}
 				all = append(all, r)
+				if limit > 0 && len(all) == limit {
+					break // now: a next page could only fail a complete listing
+				}
 			}
 			return ec.print(all, func(w io.Writer) { printRuns(w, all, ec.redacted) })
 		},
