@@ -37,6 +37,12 @@ func (a *app) evalSetup() (*evalCmd, error) {
 	return &evalCmd{app: a, c: c, project: project, redact: outputRedactor(c)}, nil
 }
 
+// commandLine is a projectops command that reaches the run the command
+// worked on: same base URL (given as a flag) and project.
+func (ec *evalCmd) commandLine(path string, args ...string) string {
+	return commandLine(ec.baseURL, ec.project, path, args...)
+}
+
 // redacted is s redacted by ec.redact.
 func (ec *evalCmd) redacted(s string) string {
 	if ec.redact == nil {

@@ -54,8 +54,9 @@ environment assumed), or not at all when it would hold the API key.
 --idempotency-key refuses control characters.
 A run still going after --wait-timeout (10m by default, as the service's own
 gate; 0 waits for good), or when an interrupt stops the wait, is left running,
-and the command exits 2 saying how to follow it again (eval status RUN_ID
---wait) or cancel it.
+and the command exits 2 printing the commands that follow it again (eval
+status RUN_ID --wait) and cancel it; without --wait, it prints the first.
+Every printed command is quoted word by word for the shell, --base-url kept.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -120,7 +121,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 		if errors.Is(err, context.Canceled) && a.ctx.Err() != nil {
 			// The request may have reached the service: a run it started
 			// goes on, and costs what it costs, unseen.
-			return resendError{
+			return pasteError{
 				head: fmt.Sprintf("interrupted before the service answered; a run %smay have started and goes on until it ends or is cancelled; ", suiteWords(p)),
 				text: resendText(a.baseURL, ec.project, f, p.IdempotencyKey),
 			}
@@ -131,12 +132,11 @@ func (a *app) evalRun(f evalRunFlags) error {
 		return ec.print(rc, func(w io.Writer) {
 			// Following it by its id: this command sent again with --wait
 			// would start another run.
-			id := printableField(rc.RunID)
-			fmt.Fprintf(w, "run %s started (suite %s); follow it with: projectops eval status --project %s %s --wait\n",
-				id, printableField(rc.SuiteID), ec.project, id)
+			fmt.Fprintf(w, "run %s started (suite %s); follow it with: %s\n", printableField(rc.RunID), printableField(rc.SuiteID),
+				ec.commandLine("eval status", rc.RunID, "--wait"))
 		})
 	}
-	return ec.follow(rc.RunID, f.waitFlags)
+	return ec.follow(rc.RunID, f.waitFlags, true)
 }
 
 // readRunFile decodes a run request, rejecting unknown fields.
@@ -180,37 +180,21 @@ func readRunFile(ctx context.Context, path string) (evals.RunParams, error) {
 	return p, nil
 }
 
-// resendError is eval run interrupted before the service answered: head
-// is said as every error is, text (the command that sends the request
-// again) exactly, so that it can be pasted. Its words are not masked as
-// key-shaped ("nightly-task_2026..." holds "sk_"): a masked key sent again
-// would start a second run, which the command exists to prevent. The API
-// key's value is never in text (resendText drops the command then).
-type resendError struct{ head, text string }
-
-func (e resendError) Error() string { return e.head + e.text }
-
 // resendText says the command that sends the request f made again, with
 // its idempotency key, without following the run, and what it assumes;
 // or why it is not printed.
 func resendText(baseURL, project string, f evalRunFlags, key string) string {
 	var args []string
-	add := func(flag, v string) { args = append(args, flag, shellWord(v)) }
-	if baseURL != "" {
-		// Sent elsewhere, the key would start a run there.
-		add("--base-url", baseURL)
-	}
-	add("--project", project)
 	if f.suite != "" {
-		add("--suite", f.suite)
+		args = append(args, "--suite", f.suite)
 	} else {
-		add("--file", f.file)
+		args = append(args, "--file", f.file)
 	}
 	for _, s := range f.servers {
-		add("--server", s)
+		args = append(args, "--server", s)
 	}
-	add("--idempotency-key", key)
-	cmd := "projectops eval run " + strings.Join(args, " ")
+	// --base-url kept: sent elsewhere, the key would start a run there.
+	cmd := commandLine(baseURL, project, "eval run", append(args, "--idempotency-key", key)...)
 	if k := apiKeySecret(); k != nil && keyMask(string(k), "sk_***").Scrub(cmd) != cmd {
 		return "the command that sends it again is not printed: it holds the value of PROJECTOPS_API_KEY"
 	}
@@ -226,47 +210,9 @@ func resendText(baseURL, project string, f evalRunFlags, key string) string {
 		also = append(also, "in bash or zsh, which read $'...' words")
 	}
 	return fmt.Sprintf("the same request with its key answers with that run (or starts it): %s "+
-		"(with the same %s%s; then cancel the run with: projectops eval cancel --project %s RUN_ID)",
-		cmd, env, strings.Join(append([]string{""}, also...), ", "), shellWord(project))
+		"(with the same %s%s; then cancel the run with: %s)",
+		cmd, env, strings.Join(append([]string{""}, also...), ", "), commandLine(baseURL, project, "eval cancel", "RUN_ID"))
 }
-
-// shellWord is s as one word of a shell command line: as it is when it
-// holds nothing the shell reads, else single-quoted, or, when it holds a
-// control character or a byte that is not UTF-8, $'...'-quoted with those
-// escaped: printed inside single quotes, they would be escaped as the CLI
-// escapes them (a tab as \t), and the shell would send those characters.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@,+") == "" {
-		return s
-	}
-	if strings.IndexFunc(s, controlChar) < 0 && utf8.ValidString(s) {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\\' || r == '\'':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == utf8.RuneError && n == 1, controlChar(r):
-			// Byte by byte: \xHH is one byte in bash and zsh.
-			for _, c := range []byte(s[i : i+n]) {
-				fmt.Fprintf(&b, `\x%02x`, c)
-			}
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	b.WriteString("'")
-	return b.String()
-}
-
-// controlChar reports a character the CLI escapes in a field of a line
-// (printableField): tab and newline too.
-func controlChar(r rune) bool { return unprintable(r) || r == '\t' || r == '\n' }
 
 // suiteWords names the suite a run request runs, as "of suite X ", or
 // nothing when the request names none.

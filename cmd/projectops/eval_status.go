@@ -22,8 +22,9 @@ teammate, an eval run that was interrupted): its status, verdict, counts,
 suite, source and notes (redacted as "eval run" redacts reasons).
 With --wait it follows the run as "eval run --wait" does, with the same
 flags, output and exit status: it prints the run's iterations and verdict,
-can write JUnit XML and a Markdown summary, and a run still going after
---wait-timeout, or an interrupt, leaves the run going (exit 2).
+can write JUnit XML and a Markdown summary. --wait-timeout or an interrupt
+stops the wait, not the run (exit 2), printing how to follow or cancel it;
+the run is said to go on only once a poll has seen it.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 		Args: exactArgs(1, "RUN_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -36,7 +37,7 @@ Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 				return err
 			}
 			if f.wait {
-				return ec.follow(args[0], f)
+				return ec.follow(args[0], f, false)
 			}
 			run, err := ec.c.Evals.Runs.Get(a.ctx, ec.project, args[0])
 			if err != nil {

@@ -71,7 +71,9 @@ func (f waitFlags) check(json bool) error {
 
 // follow waits for the run with live progress (on a terminal), prints the
 // summary and returns nil when it passed, a gateError when it did not.
-func (ec *evalCmd) follow(runID string, f waitFlags) error {
+// started says the caller has seen the run going (eval run created it):
+// else only a poll's answer tells that it exists and has not ended.
+func (ec *evalCmd) follow(runID string, f waitFlags, started bool) error {
 	interval, timeout, junit, summary := f.interval, f.waitTimeout, f.junit, f.summary
 	live := isTerminal(ec.stderr) && !ec.json
 	var mu sync.Mutex
@@ -105,17 +107,8 @@ func (ec *evalCmd) follow(runID string, f waitFlags) error {
 		fmt.Fprintln(ec.stderr)
 	}
 	if err != nil {
-		// The run's id is known here: following it again costs a poll,
-		// where sending the request again would answer a run too.
-		again := fmt.Sprintf("follow it again with: projectops eval status --project %s %s --wait; cancel it with: projectops eval cancel --project %s %s",
-			ec.project, runID, ec.project, runID)
-		switch {
-		case ec.ctx.Err() != nil:
-			return fmt.Errorf("stopped waiting; run %s continues (%s)", runID, again)
-		case ctx.Err() != nil, timeout > 0 && errors.Is(err, context.DeadlineExceeded): // Wait ends early when its next poll would come too late
-			return fmt.Errorf("stopped waiting after --wait-timeout %s; run %s continues (%s)", timeout, runID, again)
-		}
-		return err
+		// Wait returns the last run a poll saw.
+		return ec.stoppedWaiting(ctx, runID, timeout, started || run != nil, err)
 	}
 	iters, err := ec.iterations(runID, evals.MaxIterationsLimit)
 	if err != nil {
@@ -149,6 +142,29 @@ func (ec *evalCmd) follow(runID string, f waitFlags) error {
 		return gateError{} // the run line says why
 	}
 	return nil
+}
+
+// stoppedWaiting is err, the end of a wait for runID that saw no verdict;
+// when the wait was stopped (an interrupt, --wait-timeout), a pasteError
+// saying how to follow the run again or cancel it: its id is known, so
+// following it costs a poll, where sending eval run again would answer a
+// run too. The run "continues" only once seen going: an id no poll
+// answered for may be a typo, or a run that has ended.
+func (ec *evalCmd) stoppedWaiting(ctx context.Context, runID string, timeout time.Duration, seen bool, err error) error {
+	var why string
+	switch {
+	case ec.ctx.Err() != nil:
+	case ctx.Err() != nil, timeout > 0 && errors.Is(err, context.DeadlineExceeded): // Wait ends early when its next poll would come too late
+		why = fmt.Sprintf(" after --wait-timeout %s", timeout)
+	default:
+		return err
+	}
+	what := fmt.Sprintf("stopped waiting%s; run %s continues", why, runID)
+	if !seen {
+		what = fmt.Sprintf("stopped waiting for run %s%s before a poll answered", runID, why)
+	}
+	return pasteError{text: fmt.Sprintf("%s (follow it again with: %s; cancel it with: %s)", what,
+		ec.commandLine("eval status", runID, "--wait"), ec.commandLine("eval cancel", runID))}
 }
 
 // writeReports writes the --junit and --summary reports that were asked

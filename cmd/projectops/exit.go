@@ -74,11 +74,12 @@ func (a *app) exit(cmd *cobra.Command, err error) int {
 		return exitGate
 	}
 	msg := errText(err)
-	var resend resendError
-	if errors.As(err, &resend) {
-		// The command exact, to be pasted: masked by the key's value only
-		// (resendText has dropped a command holding it).
-		msg = errText(errors.New(resend.head)) + keyMask(string(apiKeySecret()), "sk_***").Scrub(resend.text)
+	var paste pasteError
+	if errors.As(err, &paste) {
+		// The commands exact, to be pasted: masked by the key's value only
+		// (resendText has dropped a command holding it; a follow command
+		// holding it, masked, fails pasted, but starts nothing).
+		msg = errText(errors.New(paste.head)) + keyMask(string(apiKeySecret()), "sk_***").Scrub(paste.text)
 	}
 	if errors.Is(err, context.Canceled) && a.ctx != nil && a.ctx.Err() != nil { // the user's interrupt
 		msg = interruptedText(msg)

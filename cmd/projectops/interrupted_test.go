@@ -33,10 +33,12 @@ func TestInterruptBeforeAnswerSaysInterrupted(t *testing.T) {
 			[]string{"interrupted before the service answered", "may have started",
 				"projectops eval run --project prj_demo --suite evs_smoke --server 'srv demo' --idempotency-key k1 "}},
 		// The run's id is known: following it again is said, not sending
-		// the request again.
+		// the request again. No poll has seen the run: it is not said to
+		// go on (the id may be a typo, the run may have ended).
 		{[]string{"eval", "status", "run_1", "--wait"},
-			[]string{"stopped waiting; run run_1 continues (follow it again with: projectops eval status --project prj_demo run_1 --wait; " +
-				"cancel it with: projectops eval cancel --project prj_demo run_1)"}},
+			[]string{"projectops eval status: stopped waiting for run run_1 before a poll answered (" +
+				"follow it again with: projectops eval status --project prj_demo run_1 --wait; " +
+				"cancel it with: projectops eval cancel --project prj_demo run_1)\n"}},
 		{[]string{"export", "--server", "srv_demo"}, []string{"projectops export: interrupted\n"}},
 		{[]string{"tools", "list", "--server", "srv_demo"}, []string{"projectops tools list: interrupted\n"}},
 	} {

@@ -86,8 +86,9 @@ func TestResendCommandHoldingTheAPIKeyIsDropped(t *testing.T) {
 }
 
 // --base-url given as a flag is in the re-send command (sent elsewhere,
-// the key would start another run); from the environment, the command
-// says it assumes the same PROJECTOPS_BASE_URL.
+// the key would start another run) and in the cancel command after it;
+// from the environment, the command says it assumes the same
+// PROJECTOPS_BASE_URL.
 func TestResendCommandKeepsBaseURL(t *testing.T) {
 	var base string
 	_, out, _ := interruptedEvalRun(t, func(u string) []string {
@@ -95,7 +96,8 @@ func TestResendCommandKeepsBaseURL(t *testing.T) {
 		return []string{"--base-url", u, "eval", "run", "--suite", "evs_smoke"}
 	})
 	if !strings.Contains(out, "interrupted before") || !strings.Contains(out, "eval run --base-url "+base+" ") ||
-		!strings.Contains(out, "with the same PROJECTOPS_API_KEY;") {
+		!strings.Contains(out, "with the same PROJECTOPS_API_KEY;") ||
+		!strings.Contains(out, "cancel the run with: projectops eval cancel --base-url "+base+" --project prj_demo RUN_ID)") {
 		t.Errorf("the re-send command lost --base-url %s or says it needs PROJECTOPS_BASE_URL: %q", base, out)
 	}
 	_, out, _ = interruptedEvalRun(t, func(u string) []string {
