@@ -20,7 +20,8 @@ const (
 	// long.
 	DefaultMCPIdleTimeout = 5 * time.Minute
 	// DefaultMCPCloseTimeout bounds the teardown of one session; a session
-	// whose close hangs longer is abandoned.
+	// whose close hangs longer is abandoned, a stdio server's process
+	// group killed (SIGKILL) and reaped.
 	DefaultMCPCloseTimeout = 2 * time.Second
 )
 

@@ -370,6 +370,17 @@ func (c *Conn) Close() {
 	})
 }
 
+// kill ends a stdio peer's process group at once (SIGKILL): the last step
+// of a teardown that ran out of time. It reports whether there was a
+// process to end (false for the other transports).
+func (c *Conn) kill() bool {
+	if c.cmd == nil {
+		return false
+	}
+	killGroup(c.cmd)
+	return true
+}
+
 // watch is the HTTP layer under an MCP session, below net/http's redirect
 // following, so it sees every hop: it adds the saved headers, remembers an
 // authorization refusal and, on streamable HTTP (tap), captures results as

@@ -8,6 +8,12 @@ import "os/exec"
 // children may outlive it there.
 func ownGroup(*exec.Cmd) {}
 
-func killGroup(*exec.Cmd) {}
+// killGroup ends cmd's process itself: without process groups, that is
+// all that can be ended with it.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}
 
 func killGroupOf(int) {}

@@ -11,7 +11,8 @@ import (
 // processes it starts can be ended with it.
 func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
 
-// killGroup ends whatever is left of cmd's process group.
+// killGroup ends whatever is left of cmd's process group (SIGKILL), cmd's
+// process included.
 func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		killGroupOf(cmd.Process.Pid)

@@ -16,8 +16,8 @@ import (
 // run) every target's session is kept, one per key, until the scope ends.
 //
 // Teardown is bounded: a session whose Close hangs is abandoned after the
-// close timeout, so neither a release, expiry nor Pool.Close can block on a
-// bad server.
+// close timeout (a stdio server then killed with its process group), so
+// neither a release, expiry nor Pool.Close can block on a bad server.
 type Pool struct {
 	dialer       *Dialer
 	idle         time.Duration // 0: kept sessions never expire (a scope)
@@ -280,9 +280,18 @@ func (p *Pool) Len() int {
 	return n
 }
 
+// reapWait bounds the wait for a stdio server's process after CloseWithin
+// killed its group. A SIGKILLed process dies at once; this only bounds one
+// the kernel cannot end yet (stuck in uninterruptible I/O).
+const reapWait = time.Second
+
 // CloseWithin closes c, waiting at most d. It reports whether the close
 // finished; if not, c's context and its HTTP exchanges are cancelled to
-// unblock it, and the closing goroutine finishes soon after.
+// unblock it, and the closing goroutine finishes soon after. A stdio
+// server still running then (one that ignores its stdin closing and
+// SIGTERM) has its process group killed, and CloseWithin waits, at most
+// reapWait more, for the close to reap it: once it returns, nothing the
+// session started is left running, nor any goroutine waiting for it.
 func CloseWithin(c *Conn, d time.Duration) bool {
 	done := make(chan struct{})
 	go func() {
@@ -299,13 +308,22 @@ func CloseWithin(c *Conn, d time.Duration) bool {
 		if c.abortNow != nil {
 			c.abortNow() // go-sdk's session DELETE too
 		}
+		if c.kill() {
+			r := time.NewTimer(reapWait)
+			defer r.Stop()
+			select {
+			case <-done:
+			case <-r.C:
+			}
+		}
 		return false
 	}
 }
 
 // Close closes every idle session, and every busy one as its call ends, and
-// waits for the teardowns at most the close timeout (plus a short grace for
-// cancelled contexts to unwind). It never blocks longer than that.
+// waits for the teardowns at most the close timeout, plus reapWait for the
+// stdio servers CloseWithin killed to be reaped, plus a short grace for
+// cancelled contexts to unwind. It never blocks longer than that.
 func (p *Pool) Close() {
 	p.mu.Lock()
 	if p.closed {
@@ -330,7 +348,7 @@ func (p *Pool) Close() {
 	p.cancel()
 	done := make(chan struct{})
 	go func() { <-p.closing.idle(); close(done) }()
-	t := time.NewTimer(p.closeTimeout + 100*time.Millisecond)
+	t := time.NewTimer(p.closeTimeout + reapWait + 100*time.Millisecond)
 	defer t.Stop()
 	select {
 	case <-done:
