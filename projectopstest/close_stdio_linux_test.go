@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -49,8 +50,9 @@ func init() {
 	os.Exit(0)
 }
 
-// procsWith lists the live (non-zombie) processes whose environment
-// holds token.
+// procsWith lists the processes whose environment holds token and that
+// still run: neither zombies nor killed (SIGKILL pending: the kernel ends
+// them before they run again).
 func procsWith(t *testing.T, token string) []string {
 	t.Helper()
 	dirs, err := filepath.Glob("/proc/[0-9]*")
@@ -65,6 +67,9 @@ func procsWith(t *testing.T, token string) []string {
 		}
 		stat, _ := os.ReadFile(filepath.Join(d, "stat"))
 		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+			continue
+		}
+		if sigkillPending(filepath.Join(d, "status")) {
 			continue
 		}
 		cmd, _ := os.ReadFile(filepath.Join(d, "cmdline"))
@@ -137,4 +142,24 @@ func TestCloseEndsStubbornStdioServers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sigkillPending reports whether the process whose /proc status file is
+// at path has SIGKILL pending, for one of its threads or the whole
+// process.
+func sigkillPending(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || (k != "SigPnd" && k != "ShdPnd") {
+			continue
+		}
+		if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&(1<<(syscall.SIGKILL-1)) != 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -18,7 +18,19 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// serveArgsEnv, when set, makes the test binary the projectops program
+// itself (main) with these arguments, separated by U+001F: a test that
+// signals a real process (see serve_stdio_linux_test.go) starts it so.
+// Plain test runs never set it.
+const serveArgsEnv = "PROJECTOPS_TEST_MAIN_ARGS"
+
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(serveArgsEnv); ok {
+		os.Args = append([]string{"projectops"}, strings.Split(args, "\x1f")...)
+		main() // exits
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // lockedBuffer is a bytes.Buffer safe to write from the command and read
 // from the test.
