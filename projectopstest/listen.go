@@ -30,7 +30,7 @@ func (s *Server) StartAt(addr string) (string, error) {
 		return "", err
 	}
 	hs := &http.Server{
-		Handler:           s.handler,
+		Handler:           s.streams.wrap(s.handler, s.rt.streams),
 		ReadHeaderTimeout: 10 * time.Second,
 		// Requests inherit the server's context, which Close cancels once
 		// they had ShutdownGrace to finish.

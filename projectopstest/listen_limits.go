@@ -38,9 +38,9 @@ const (
 	MaxHeaderBytes = 16 << 10
 	// ShutdownGrace is how long Close lets requests in flight, loopback
 	// and in process, finish before it cancels them and closes their
-	// connections. It is for requests not yet answered: an in-process
-	// stream whose response has begun, or a hijacked connection, is not
-	// waited for.
+	// connections. It is for requests not yet answered: a stream whose
+	// response has begun, loopback or in process, or a hijacked
+	// connection, is not waited for.
 	ShutdownGrace = 2 * time.Second
 )
 

@@ -50,6 +50,7 @@ type Server struct {
 	baseURL  string
 	inflight sync.WaitGroup // request goroutines and the listener
 	served   sync.WaitGroup // in-process requests being served: Close gives them ShutdownGrace too
+	streams  loopStreams    // loopback streams, which Close ends once answered (listen_streams.go)
 	bg       workGroup      // background work (Wait, which may run during an Add)
 
 	rt        *router
@@ -183,9 +184,11 @@ func (s *Server) Wait() { s.bg.Wait() }
 // Close stops the listener, lets requests in flight, loopback and in
 // process, finish for up to ShutdownGrace, then cancels every request and
 // background goroutine the server owns and waits for them to return. The
-// grace is for requests not yet answered (a tool call): an in-process
-// stream whose response has begun (an SSE GET its caller holds open) or
-// a hijacked connection is not waited for, but cancelled. An in-process
+// grace is for requests not yet answered (a tool call): a stream whose
+// response has begun (an SSE GET its caller holds open, a relayed tunnel
+// response) or a hijacked connection is not waited for, but cancelled:
+// over loopback as Close starts, in process once the requests not yet
+// answered are done (or the grace is over). An in-process
 // request the cancelling leaves unanswered (its handler returns without
 // writing) fails with ErrServerClosed, as over loopback it finds its
 // connection closed. A loopback client still sending or not reading after
@@ -217,13 +220,17 @@ func (s *Server) Close() error {
 	// Requests in flight, on the listener and in process, run on s.ctx:
 	// they finish (up to ShutdownGrace) before it is cancelled, or a tool
 	// call cut short would answer a false 504 TIMEOUT. Hijacked
-	// connections (a tunnel's host) and in-process streams already
-	// answered are not waited for; the cancel below ends them.
+	// connections (a tunnel's host) and streams already answered are not
+	// waited for: the cancel below ends them (loopback streams before
+	// Shutdown, see loopStreams).
 	ctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
 	defer cancel()
 	served := make(chan struct{})
 	go func() { s.served.Wait(); close(served) }()
 	if hs != nil {
+		// Shutdown waits for connections to go idle, which an answered
+		// stream's never does: end those first.
+		s.streams.close()
 		if hs.Shutdown(ctx) != nil {
 			// A client still sending (or not reading) after the grace
 			// period: close its connection rather than wait for it. That
