@@ -5,17 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
-	"github.com/coder/websocket"
 
 	"github.com/projectops/projectops-go/internal/apierr"
-	"github.com/projectops/projectops-go/internal/tunnelwire"
 )
 
 // Serve hosts the tunnel of g: it connects to the grant's relay and serves
@@ -248,63 +243,3 @@ func serveOnce(ctx context.Context, g *Grant, h http.Handler, o *serveOptions, h
 	}
 	return end
 }
-
-// dial opens the relay WebSocket with the subprotocol and bearer token,
-// and returns the Cork under it too (nil when the connection cannot be
-// seen: its messages are then written one by one).
-func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, *tunnelwire.Cork, error) {
-	keep := &tunnelwire.UpgradeTransport{Base: client.Transport}
-	c := *client
-	c.Transport = keep
-	hdr := http.Header{}
-	hdr.Set("Authorization", "Bearer "+g.ConnectToken)
-	conn, resp, err := websocket.Dial(ctx, g.RelayWSURL, &websocket.DialOptions{
-		HTTPClient:   &c,
-		HTTPHeader:   hdr,
-		Subprotocols: []string{tunnelwire.Subprotocol},
-	})
-	if err != nil {
-		if resp != nil {
-			switch {
-			case resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests &&
-				resp.StatusCode != http.StatusRequestTimeout:
-				return nil, nil, upgradeRefused(resp.StatusCode)
-			}
-		}
-		return nil, nil, dialError(err)
-	}
-	if conn.Subprotocol() != tunnelwire.Subprotocol {
-		_ = conn.Close(websocket.StatusProtocolError, "subprotocol required")
-		return nil, nil, fmt.Errorf("%w: relay did not accept subprotocol %s", errPermanent, tunnelwire.Subprotocol)
-	}
-	conn.SetReadLimit(tunnelwire.MaxMessage)
-	return conn, keep.Cork, nil
-}
-
-// dialError is a failed dial's error, the URL net/http names in it shown
-// without its query or userinfo (the relay URL is the service's, and may
-// carry more than a path); errors.Is and As still see the cause.
-func dialError(err error) error {
-	msg := err.Error()
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		shown := "the relay"
-		if u, perr := url.Parse(ue.URL); perr == nil {
-			u.RawQuery, u.ForceQuery, u.User = "", false, nil
-			shown = u.String()
-		}
-		// The wrappers above ue hold its text already: replaced there too.
-		msg = strings.ReplaceAll(msg, strconv.Quote(ue.URL), strconv.Quote(shown))
-		ue.URL = shown
-	}
-	return &relayDialError{msg: "tunnels: connecting to the relay: " + msg, err: err}
-}
-
-// relayDialError is dialError's: its own text, the dial's error beneath.
-type relayDialError struct {
-	msg string
-	err error
-}
-
-func (e *relayDialError) Error() string { return e.msg }
-func (e *relayDialError) Unwrap() error { return e.err }

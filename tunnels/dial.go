@@ -1,0 +1,76 @@
+package tunnels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/coder/websocket"
+
+	"github.com/projectops/projectops-go/internal/tunnelwire"
+)
+
+// dial opens the relay WebSocket with the subprotocol and bearer token,
+// and returns the Cork under it too (nil when the connection cannot be
+// seen: its messages are then written one by one).
+func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, *tunnelwire.Cork, error) {
+	keep := &tunnelwire.UpgradeTransport{Base: client.Transport}
+	c := *client
+	c.Transport = keep
+	hdr := http.Header{}
+	hdr.Set("Authorization", "Bearer "+g.ConnectToken)
+	conn, resp, err := websocket.Dial(ctx, g.RelayWSURL, &websocket.DialOptions{
+		HTTPClient:   &c,
+		HTTPHeader:   hdr,
+		Subprotocols: []string{tunnelwire.Subprotocol},
+	})
+	if err != nil {
+		if resp != nil {
+			switch {
+			case resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests &&
+				resp.StatusCode != http.StatusRequestTimeout:
+				return nil, nil, upgradeRefused(resp.StatusCode)
+			}
+		}
+		return nil, nil, dialError(err)
+	}
+	if conn.Subprotocol() != tunnelwire.Subprotocol {
+		_ = conn.Close(websocket.StatusProtocolError, "subprotocol required")
+		return nil, nil, fmt.Errorf("%w: relay did not accept subprotocol %s", errPermanent, tunnelwire.Subprotocol)
+	}
+	conn.SetReadLimit(tunnelwire.MaxMessage)
+	return conn, keep.Cork, nil
+}
+
+// dialError is a failed dial's error, the URL net/http names in it shown
+// without its query or userinfo (the relay URL is the service's, and may
+// carry more than a path), or as "the relay URL" when it does not parse;
+// errors.Is and As still see the cause, left as it was (the *url.Error
+// is net/http's: only the text is rewritten).
+func dialError(err error) error {
+	msg := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		shown := "the relay URL"
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			u.RawQuery, u.ForceQuery, u.User = "", false, nil
+			shown = strconv.Quote(u.String())
+		}
+		// The wrappers above ue hold its text already: replaced there too.
+		msg = strings.ReplaceAll(msg, strconv.Quote(ue.URL), shown)
+	}
+	return &relayDialError{msg: "tunnels: connecting to the relay: " + msg, err: err}
+}
+
+// relayDialError is dialError's: its own text, the dial's error beneath.
+type relayDialError struct {
+	msg string
+	err error
+}
+
+func (e *relayDialError) Error() string { return e.msg }
+func (e *relayDialError) Unwrap() error { return e.err }
