@@ -7,6 +7,13 @@ import (
 	"time"
 )
 
+// ErrConnectTimeout matches (errors.Is) the error of a connection attempt
+// that was not routed to within the connect timeout (see
+// WithConnectTimeout): told to OnConnectError, and Serve's error when it
+// gives up after it. The error also reports Timeout() true, as a
+// net.Error does.
+var ErrConnectTimeout = errors.New("tunnels: connect timed out")
+
 // connectTimeout is the error of an attempt that ran out of its connect
 // deadline: a failed dial like any other. It names the stage and the
 // limit only, never the relay URL or the token the dial carried.
@@ -22,12 +29,24 @@ func (e *connectTimeout) Error() string {
 	return fmt.Sprintf("tunnels: timed out waiting for the relay to accept the connection after %s", e.limit)
 }
 
-// connectDeadline bounds one attempt from its dial to the edge's hello,
-// as the service's agent bounds its connect: a relay that takes the
-// connection and never answers the upgrade, or upgrades and never says
-// hello (answering pings all along), would otherwise hold Serve for good.
-// Running out cancels the attempt's context, which aborts the dial or
-// closes the session.
+// Is matches ErrConnectTimeout.
+func (e *connectTimeout) Is(target error) bool { return target == ErrConnectTimeout }
+
+// Timeout reports true: checks written for net.Error see a timeout.
+func (e *connectTimeout) Timeout() bool { return true }
+
+// Temporary reports true, as the attempt is retried; net.Error asks for
+// it, so errors.As finds a net.Error.
+func (e *connectTimeout) Temporary() bool { return true }
+
+// connectDeadline bounds one attempt from its dial to the edge's hello:
+// a relay that takes the connection and never answers the upgrade, or
+// upgrades and never says hello (answering pings all along), would
+// otherwise hold Serve for good. The bound is per attempt, this SDK's
+// choice: the service's agent times its whole first connect (and a
+// renewal's) once, retried dials included, and gives up; its redials
+// after a drop have none. Running out cancels the attempt's context,
+// which aborts the dial or closes the session.
 type connectDeadline struct {
 	limit  time.Duration
 	timer  *time.Timer

@@ -77,9 +77,11 @@ func stallingEdge(t *testing.T, plan func(n int32) dialPlan) (*tunnels.Grant, *a
 // A relay that takes the connection and never answers the upgrade (the
 // client, http.DefaultClient, has no timeout of its own), or upgrades and
 // answers pings but never says hello, fails the attempt after the connect
-// timeout, as the service's agent's connect does after 15 s; the first
-// dial and a reconnect alike are then retried with backoff: the next
-// dial, routed, connects. Serve waited for ever on such an attempt.
+// timeout; the first dial and a reconnect alike are then retried with
+// backoff: the next dial, routed, connects. Serve waited for ever on such
+// an attempt. (The service's agent times its first connect as a whole and
+// gives up; its redials have no timeout: the per-attempt bound is the
+// SDK's own.)
 func TestServeRetriesAttemptPastConnectTimeout(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -154,6 +156,11 @@ func TestServeConnectTimeoutError(t *testing.T) {
 			t.Errorf("Serve = %v after %d dials, want an error saying %q", err, dials.Load(), tc.want)
 			continue
 		}
+		// It can be told from other failures, as a net.Error timeout too.
+		var ne net.Error
+		if !errors.Is(err, tunnels.ErrConnectTimeout) || !errors.As(err, &ne) || !ne.Timeout() {
+			t.Errorf("Serve = %v: want it to match ErrConnectTimeout and be a net.Error whose Timeout is true", err)
+		}
 		if n := dials.Load(); n != 1 {
 			t.Errorf("%d dials, want 1 (the budget was spent on the first)", n)
 		}
@@ -163,6 +170,36 @@ func TestServeConnectTimeoutError(t *testing.T) {
 				t.Errorf("the error or logs show %q:\n%v\n%s", s, err, logs.String())
 			}
 		}
+	}
+}
+
+// A session routed to within the connect timeout is not cut by it later:
+// the timer stops at the hello. No heartbeat: the session ends only if the
+// timer cuts it (at 30ms), so waiting ten times that long cannot fail a
+// working host.
+func TestHealthySessionOutlivesConnectTimeout(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g, dials := stallingEdge(t, func(int32) dialPlan { return routeAndHold })
+	connected := make(chan struct{}, 4)
+	disc := make(chan error, 4)
+	ret := serveOn(t, f, g, echo, tunnels.WithConnectTimeout(30*time.Millisecond),
+		tunnels.WithReconnect(time.Millisecond, time.Millisecond, 0),
+		tunnels.OnConnect(func() { connected <- struct{}{} }), tunnels.OnDisconnect(func(err error) { disc <- err }))
+	select {
+	case <-connected:
+	case err := <-ret:
+		t.Fatal(err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no connect")
+	}
+	select {
+	case err := <-disc:
+		t.Fatalf("healthy session cut: %v (dials %d)", err, dials.Load())
+	case <-time.After(300 * time.Millisecond):
+	}
+	if n := dials.Load(); n != 1 {
+		t.Errorf("%d dials, want 1", n)
 	}
 }
 
