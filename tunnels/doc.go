@@ -20,33 +20,39 @@
 // Serve reconnects with jittered exponential backoff after network drops;
 // the backoff starts over only after a healthy session (one that lasted a
 // second or relayed a request), so an edge that drops every session right
-// after its hello is redialled with growing waits. By default it never
-// gives up, as the service's agent redials a dropped tunnel for as long
-// as it runs; WithReconnect sets a limit, which counts only dials that
-// fail before a hello (an edge that drops every session is retried). Each attempt, the first
-// dial and every reconnect, must be routed to (the edge's hello) within
-// DefaultConnectTimeout (15 s, the service's agent's; WithConnectTimeout)
-// of its dial, upgrade included, or it fails like a dropped dial and is
-// retried. The connect token expires
-// an hour after Create (an established session is not cut): when the relay
-// refuses it on a reconnect (close 4000), Serve reads the project's
-// servers and, when the token has expired on the service's clock (a minute
-// before ConnectTokenExpiresAt or later, by the listing's Date), the
-// grant's server still has its name and its url is still the grant's (no
-// other Create has rotated it), creates the tunnel again for that server,
-// as the service's agent does, which rotates the secret (OnGrant tells the
-// new grant), at most DefaultRenewals times within RenewalResetAfter of
-// each other (WithRenewals). A tunnel closed through the API keeps its
-// url, so one closed while its host was offline past its token's expiry is
-// renewed (revived). Once the tunnel has been up, an upgrade the edge
-// refuses with a 4xx (401 and 403 too) is retried like a drop; before that
-// it ends Serve (a wrong relay URL fails fast). Serve stops with
-// ErrRevoked when the grant is revoked (Close) or rotated (a newer
-// Create), ErrTokenRejected when the relay refuses the connect token on
-// the first dial, after the tunnel was taken over (its url rotated) or
+// after its hello is redialled with growing waits. Once a session has been
+// routed to, by default it never gives up, as the service's agent redials a
+// dropped tunnel for as long as it runs; before that, it gives up after
+// DefaultFirstConnectFor (five minutes) of failed dials, saying it never
+// connected (a wrong or unreachable relay). WithReconnect sets a limit for
+// both, which counts only dials that fail before a hello (an edge that
+// drops every session is retried). Each attempt, the first dial and every
+// reconnect, must be routed to (the edge's hello) within
+// DefaultConnectTimeout (15 s; WithConnectTimeout) of its dial, upgrade
+// included, or it fails like a dropped dial (ErrConnectTimeout) and is
+// retried. The 15 s are the service's agent's, which times its first
+// connect as a whole (retried dials included) and then gives up, and its
+// redials after a drop not at all: bounding each attempt is this package's
+// choice, so a relay that stalls a redial cannot hold the tunnel down. The
+// connect token expires an hour after Create (an established session is not
+// cut): when the relay refuses it on a reconnect (close 4000), Serve reads
+// the project's servers and, when the token has expired on the service's
+// clock (a minute before ConnectTokenExpiresAt or later, by the listing's
+// Date), the grant's server still has its name and its url is still the
+// grant's (no other Create has rotated it), creates the tunnel again for
+// that server, as the service's agent does, which rotates the secret
+// (OnGrant tells the new grant), at most DefaultRenewals times within
+// RenewalResetAfter of each other (WithRenewals). A tunnel closed through
+// the API keeps its url, so one closed while its host was offline past its
+// token's expiry is renewed (revived). Once the tunnel has been up, an
+// upgrade the edge refuses with a 4xx (401 and 403 too) is retried like a
+// drop; before that it ends Serve (a wrong relay URL fails fast). Serve
+// stops with ErrRevoked when the grant is revoked (Close) or rotated (a
+// newer Create), ErrTokenRejected when the relay refuses the connect token
+// on the first dial, after the tunnel was taken over (its url rotated) or
 // closed before the token expired while the host was offline, or past the
-// renewals, and ErrReplaced when another host connects with the same
-// grant. While no host is connected the public URL fails fast with 502
+// renewals, and ErrReplaced when another host connects with the same grant.
+// While no host is connected the public URL fails fast with 502
 // SERVER_UNREACHABLE; a wrong, old or missing secret and a revoked tunnel
 // all answer 404 NOT_FOUND (the double does; the hosted edge may differ in
 // status but never says which).

@@ -32,16 +32,26 @@ var (
 const (
 	DefaultReconnectMin = 250 * time.Millisecond
 	DefaultReconnectMax = 30 * time.Second
-	// DefaultReconnectFor is how long Serve keeps failing to reconnect
-	// before it gives up with the last error: zero, never, as the
-	// service's agent redials a dropped tunnel for as long as it runs (a
-	// host offline for an hour comes back on its own). WithReconnect sets
-	// a limit.
+	// DefaultReconnectFor is how long Serve keeps failing to reconnect,
+	// once a session has been routed to, before it gives up with the last
+	// error: zero, never, as the service's agent redials a dropped tunnel
+	// for as long as it runs (a host offline for an hour comes back on its
+	// own). WithReconnect sets a limit.
 	DefaultReconnectFor time.Duration = 0
+	// DefaultFirstConnectFor is how long Serve keeps failing to connect
+	// before any session was routed to, when WithReconnect sets no limit,
+	// before it gives up saying it never connected: a wrong or unreachable
+	// relay ends Serve rather than holding it for good. The service's
+	// agent gives up on its first connect after 15 s; this leaves a relay
+	// that is briefly down the time to come back.
+	DefaultFirstConnectFor = 5 * time.Minute
 	// DefaultConnectTimeout bounds each connection attempt, from the dial
-	// to the edge's hello, the upgrade included (the service's agent's
-	// CONNECT_TIMEOUT_MS): a relay that takes the connection and then
-	// says nothing fails the attempt instead of holding Serve.
+	// to the edge's hello, the upgrade included: a relay that takes the
+	// connection and then says nothing fails the attempt (ErrConnectTimeout)
+	// instead of holding Serve. The value is the service's agent's
+	// CONNECT_TIMEOUT_MS; bounding each attempt, redials included, is this
+	// SDK's choice (the agent times its first connect as a whole, and its
+	// redials after a drop not at all).
 	DefaultConnectTimeout = 15 * time.Second
 	// DefaultHeartbeat is how often Serve pings the relay (the service's
 	// own agent's interval).
@@ -59,7 +69,8 @@ type serveOptions struct {
 	client         *http.Client
 	log            *slog.Logger
 	min, max       time.Duration
-	giveUp         time.Duration
+	giveUp         time.Duration // zero or negative: firstFor before a session was routed to, never after
+	firstFor       time.Duration
 	connect        time.Duration // per attempt, dial to hello
 	onConnect      func()
 	onDisconnect   func(error)
@@ -72,7 +83,8 @@ type serveOptions struct {
 
 func defaultServeOptions() serveOptions {
 	return serveOptions{log: slog.New(slog.DiscardHandler), min: DefaultReconnectMin, max: DefaultReconnectMax,
-		giveUp: DefaultReconnectFor, connect: DefaultConnectTimeout, ping: DefaultHeartbeat, renewals: DefaultRenewals, now: time.Now}
+		giveUp: DefaultReconnectFor, firstFor: DefaultFirstConnectFor, connect: DefaultConnectTimeout,
+		ping: DefaultHeartbeat, renewals: DefaultRenewals, now: time.Now}
 }
 
 // WithHTTPClient dials the relay with c instead of the client's own HTTP
@@ -91,9 +103,10 @@ func WithHTTPClient(c *http.Client) ServeOption {
 
 // WithConnectTimeout bounds each connection attempt, the first dial and
 // every reconnect, from the dial to the edge's hello (the upgrade
-// included). An attempt that runs out fails like any other dial: it is
-// retried with backoff (see WithReconnect). Default:
-// DefaultConnectTimeout; zero or negative keeps it.
+// included). An attempt that runs out fails like any other dial, with an
+// error matching ErrConnectTimeout: it is retried with backoff (see
+// WithReconnect). Default: DefaultConnectTimeout; zero or negative keeps
+// it.
 func WithConnectTimeout(d time.Duration) ServeOption {
 	return func(o *serveOptions) {
 		if d > 0 {
@@ -113,12 +126,13 @@ func WithLogger(l *slog.Logger) ServeOption {
 }
 
 // WithReconnect sets the jittered exponential backoff between reconnect
-// attempts (min, max) and how long consecutive failures may last before
-// Serve gives up (giveUp; zero or negative retries forever, the
-// default). Defaults:
-// DefaultReconnectMin, DefaultReconnectMax, DefaultReconnectFor. A
-// non-positive min or a max below min keeps the default (the ceiling is
-// never below min).
+// attempts (min, max) and how long consecutive failed dials may last
+// before Serve gives up (giveUp), before and after a session was routed
+// to. Zero or negative, the default, gives up only on a tunnel that never
+// came up, after DefaultFirstConnectFor, and retries for ever once a
+// session has been routed to. Defaults: DefaultReconnectMin,
+// DefaultReconnectMax, DefaultReconnectFor. A non-positive min or a max
+// below min keeps the default (the ceiling is never below min).
 func WithReconnect(minDelay, maxDelay, giveUp time.Duration) ServeOption {
 	return func(o *serveOptions) {
 		if minDelay > 0 {
@@ -142,10 +156,13 @@ func OnConnect(f func()) ServeOption { return func(o *serveOptions) { o.onConnec
 func OnDisconnect(f func(error)) ServeOption { return func(o *serveOptions) { o.onDisconnect = f } }
 
 // OnConnectError calls f each time an attempt to connect fails (the
-// relay unreachable, refusing, or silent past the connect timeout) and
-// Serve is about to retry it after retryIn: without it a tunnel started
-// while the relay is down waits without a word. An attempt that fails for
-// good is Serve's error instead. f must not block.
+// relay unreachable, refusing, or silent past the connect timeout), or a
+// renewal of the grant fails (see WithRenewals; an API call, not a dial:
+// err says which), and Serve is about to retry it after retryIn: without
+// it a tunnel started while the relay is down, or one whose renewals keep
+// failing, waits without a word. An attempt that fails for good is
+// Serve's error instead. f is not called once Serve's context has ended.
+// f must not block.
 func OnConnectError(f func(err error, retryIn time.Duration)) ServeOption {
 	return func(o *serveOptions) { o.onConnectError = f }
 }

@@ -27,11 +27,14 @@ type sessionEnd struct {
 // after its hello is redialled with growing waits, not at the minimum
 // forever. Giving up counts failed dials from the end of the last session
 // that got as far as a hello, as before: such an edge is retried, not
-// given up on.
+// given up on. Without a giveUp, a tunnel that never came up is given up
+// on after firstFor, one that did never.
 type reconnect struct {
 	bo           *backoff.ExponentialBackOff // never stops: giving up is failingSince's business
-	giveUp       time.Duration               // zero or negative: never
-	failingSince time.Time                   // when the current run of failed dials began
+	giveUp       time.Duration               // zero or negative: firstFor until routed to, then never
+	firstFor     time.Duration
+	routed       bool      // a session has been routed to
+	failingSince time.Time // when the current run of failed dials began
 }
 
 // healthy reports whether the session counts as healthy once it ended
@@ -42,7 +45,8 @@ func (e sessionEnd) healthy(now time.Time) bool {
 
 func newReconnect(o *serveOptions, now time.Time) *reconnect {
 	return &reconnect{bo: backoff.NewExponentialBackOff(backoff.WithInitialInterval(o.min),
-		backoff.WithMaxInterval(o.max), backoff.WithMaxElapsedTime(0)), giveUp: o.giveUp, failingSince: now}
+		backoff.WithMaxInterval(o.max), backoff.WithMaxElapsedTime(0)), giveUp: o.giveUp, firstFor: o.firstFor,
+		failingSince: now}
 }
 
 // after is how long to wait before the next dial once a session (or a
@@ -51,13 +55,13 @@ func (rc *reconnect) after(e sessionEnd, now time.Time) time.Duration {
 	connected := !e.ready.IsZero()
 	stable := connected && now.Sub(e.ready) >= stableAfter
 	if connected {
-		rc.failingSince = now
+		rc.failingSince, rc.routed = now, true
 	}
 	if e.healthy(now) {
 		rc.bo.Reset()
 	}
 	d := rc.bo.NextBackOff()
-	if !connected && rc.giveUp > 0 && now.Sub(rc.failingSince)+d > rc.giveUp {
+	if limit := rc.limit(); !connected && limit > 0 && now.Sub(rc.failingSince)+d > limit {
 		return backoff.Stop
 	}
 	if websocket.CloseStatus(e.err) == tunnelwire.CloseEdgeRestart && stable {
@@ -66,4 +70,13 @@ func (rc *reconnect) after(e sessionEnd, now time.Time) time.Duration {
 		return 0
 	}
 	return d
+}
+
+// limit is how long the current run of failed dials may last; zero or
+// negative for ever.
+func (rc *reconnect) limit() time.Duration {
+	if rc.giveUp <= 0 && !rc.routed {
+		return rc.firstFor
+	}
+	return rc.giveUp
 }

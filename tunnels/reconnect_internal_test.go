@@ -106,3 +106,29 @@ func TestReconnectDefaultNeverGivesUpOnEstablishedTunnel(t *testing.T) {
 		elapsed += d + time.Millisecond
 	}
 }
+
+// With the default options a tunnel that never came up (every dial fails
+// from the start: a wrong or unreachable relay) is given up on after
+// DefaultFirstConnectFor, not before: redialling it for ever held Serve
+// (and `projectops tunnel`) with no end.
+func TestReconnectDefaultGivesUpOnTunnelNeverUp(t *testing.T) {
+	o := defaultServeOptions()
+	start := time.Unix(1_000_000, 0)
+	rc := newReconnect(&o, start)
+	for elapsed := time.Duration(0); ; {
+		d := rc.after(sessionEnd{err: errDropped}, start.Add(elapsed))
+		if d == backoff.Stop {
+			if elapsed < DefaultFirstConnectFor-DefaultReconnectMax*3/2 {
+				t.Fatalf("gave up after %s, before DefaultFirstConnectFor (%s)", elapsed, DefaultFirstConnectFor)
+			}
+			if rc.limit() != DefaultFirstConnectFor {
+				t.Errorf("limit %s, want DefaultFirstConnectFor (%s)", rc.limit(), DefaultFirstConnectFor)
+			}
+			return
+		}
+		if elapsed > DefaultFirstConnectFor {
+			t.Fatalf("still redialling %s after the start, past DefaultFirstConnectFor (%s)", elapsed, DefaultFirstConnectFor)
+		}
+		elapsed += d + time.Millisecond
+	}
+}

@@ -399,3 +399,32 @@ func TestRenewalMarkedPermanentEndsServe(t *testing.T) {
 		t.Fatalf("Serve = %v, want the transport's permanent error", err)
 	}
 }
+
+// A renewal that fails and is retried (a 503 from the API) is told to
+// OnConnectError like a failed dial, its error saying it was the renewal:
+// a tunnel whose renewals keep failing is not silent.
+func TestOnConnectErrorToldOfFailedRenewal(t *testing.T) {
+	t.Parallel()
+	const route = "POST /projects/{projectId}/tunnels"
+	f := setup(t)
+	g := create(t, f, "local")
+	d := &dropper{rt: f.Srv.Transport()}
+	var mu sync.Mutex
+	var told []string
+	h := serve(t, f, g, echo, tunnels.WithHTTPClient(&http.Client{Transport: d}),
+		tunnels.OnConnectError(func(err error, _ time.Duration) { mu.Lock(); told = append(told, err.Error()); mu.Unlock() }))
+	f.Srv.SetFault(route, projectopstest.Fault{Status: http.StatusServiceUnavailable, Times: 10})
+	expireAndDrop(f, d)
+	h.waitConnected(t)
+	mu.Lock()
+	defer mu.Unlock()
+	renewals := 0
+	for _, s := range told {
+		if strings.Contains(s, "renewing the grant") {
+			renewals++
+		}
+	}
+	if renewals == 0 {
+		t.Errorf("OnConnectError was not told of the failed renewals; told %q", told)
+	}
+}

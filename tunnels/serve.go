@@ -22,36 +22,39 @@ import (
 // Network drops are retried with jittered exponential backoff (see
 // WithReconnect), and so is an attempt that is not routed to (the edge's
 // hello) within the connect timeout from its dial, the first one too: a
-// relay that never answers the upgrade, or never says hello, does not
-// hold Serve (see WithConnectTimeout). Once a session has been routed to, a connect token the
-// relay refuses with close 4000 because it expired (an hour after Create)
-// is replaced: Serve reads the project's servers, checks that the grant's
-// server still bears the grant's name, that its url is still the grant's
-// (not rotated by another Create) and that the token has expired on the
-// service's clock (by the listing's Date), creates the tunnel again for it
-// and reconnects (see WithRenewals and OnGrant; g itself is not changed),
-// and an upgrade the edge refuses with a 4xx, 401 and 403 included (a load
-// balancer during a deploy), is retried like a drop. Before that, both end
-// Serve at once: the grant or its relay URL is wrong. Serve returns ctx's
-// error when ctx ends, ErrRevoked when the grant is revoked or rotated,
-// ErrTokenRejected when the relay refuses the connect token on the first
-// dial, after the tunnel was up when it is not renewed (taken over, or
-// closed before it expired, while the host could not be told; a grant
-// without ProjectID, Name or expiry: see WithRenewals) or once renewing
-// has reached its cap, ErrReplaced when another host takes over, the
-// service's refusal to renew the grant (a *projectops.Error: a revoked
-// key, a deleted project), an error saying the tunnel's server was renamed
-// or deleted since (renewing by name would repoint another server or make
-// a new one), a dial or renewal error the client's http.RoundTripper marks
-// permanent at once, or the last error once reconnecting has failed for
-// longer than WithReconnect allows (by default it never gives up). Permanent means wrapped by github.com/cenkalti/backoff/v4's
-// Permanent (a *backoff.PermanentError of v4; v5's PermanentError, another
-// type, does not match and is retried as a drop). Serve trusts the mark: a
-// transport that wraps a transient error in it ends Serve at once, with no
-// reconnect. The double's in-process transport marks only its closed state
-// so (projectopstest.ErrServerClosed, once it is closed). Requests in
-// flight when the session ends see their context cancelled, and their
-// responses are cut short.
+// relay that never answers the upgrade, or never says hello, does not hold
+// Serve (see WithConnectTimeout). Once a session has been routed to, a
+// connect token the relay refuses with close 4000 because it expired (an
+// hour after Create) is replaced: Serve reads the project's servers, checks
+// that the grant's server still bears the grant's name, that its url is
+// still the grant's (not rotated by another Create) and that the token has
+// expired on the service's clock (by the listing's Date), creates the
+// tunnel again for it and reconnects (see WithRenewals and OnGrant; g
+// itself is not changed), and an upgrade the edge refuses with a 4xx, 401
+// and 403 included (a load balancer during a deploy), is retried like a
+// drop. Before that, both end Serve at once: the grant or its relay URL is
+// wrong. Serve returns ctx's error when ctx ends, ErrRevoked when the grant
+// is revoked or rotated, ErrTokenRejected when the relay refuses the
+// connect token on the first dial, after the tunnel was up when it is not
+// renewed (taken over, or closed before it expired, while the host could
+// not be told; a grant without ProjectID, Name or expiry: see WithRenewals)
+// or once renewing has reached its cap, ErrReplaced when another host takes
+// over, the service's refusal to renew the grant (a *projectops.Error: a
+// revoked key, a deleted project), an error saying the tunnel's server was
+// renamed or deleted since (renewing by name would repoint another server
+// or make a new one), a dial or renewal error the client's
+// http.RoundTripper marks permanent at once, or the last error once
+// reconnecting has failed for longer than WithReconnect allows: by default,
+// an error saying it never connected after DefaultFirstConnectFor of failed
+// dials when no session was ever routed to, and never once one was.
+// Permanent means wrapped by github.com/cenkalti/backoff/v4's Permanent (a
+// *backoff.PermanentError of v4; v5's PermanentError, another type, does
+// not match and is retried as a drop). Serve trusts the mark: a transport
+// that wraps a transient error in it ends Serve at once, with no reconnect.
+// The double's in-process transport marks only its closed state so
+// (projectopstest.ErrServerClosed, once it is closed). Requests in flight
+// when the session ends see their context cancelled, and their responses
+// are cut short.
 //
 // Neither reconnecting nor Serve's return waits for a handler that ignores
 // its request's context: Serve waits briefly (half a second at most) for
@@ -137,11 +140,17 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		}
 		d := rc.after(end, now)
 		if d == backoff.Stop {
-			return fmt.Errorf("tunnels: gave up reconnecting after %s: %w", o.giveUp, err)
+			if !rc.routed {
+				return fmt.Errorf("tunnels: gave up: never connected to the relay in %s: %w", rc.limit(), err)
+			}
+			return fmt.Errorf("tunnels: gave up reconnecting after %s: %w", rc.limit(), err)
 		}
 		o.log.WarnContext(ctx, "tunnel disconnected; reconnecting", "serverId", g.ServerID,
 			"slug", g.Slug, "in", d, "error", err)
-		if end.ready.IsZero() && o.onConnectError != nil { // a live session's end is OnDisconnect's
+		// A live session's end is OnDisconnect's; a failed renewal is told
+		// too. Not once Serve is stopping: ctx may have ended since it was
+		// looked at.
+		if end.ready.IsZero() && o.onConnectError != nil && ctx.Err() == nil {
 			o.onConnectError(err, d)
 		}
 		t := time.NewTimer(d)
