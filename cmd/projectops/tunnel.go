@@ -32,28 +32,31 @@ func newTunnelCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tunnel --name NAME --to URL",
 		Short: "Expose a local MCP server through a relay tunnel until interrupted",
-		Long: `Exposes a local MCP server through a relay tunnel until interrupted, registered as
-the project's server NAME: created if missing; a tunnel of that name is reused;
-a server of that name that is not a tunnel is repointed (its url overwritten,
-not restored when the tunnel closes) only with --replace. Every start rotates
-the tunnel's secret. The public URL (with its secret) is printed on stdout;
-with --json, as {"serverId", "name", "url"} on one line, for a script to read
-with one readline while the tunnel runs. The relay's connect token expires
-after an hour: a reconnect after that renews the tunnel's grant, which rotates
-its secret, and the new URL is printed on stdout the same way (the old one is
-dead). It renews only when the token has expired on the service's clock (by the
-Date of its answer, this host's clock without one; a Date more than two hours
-from this host's clock ends the command, asking to check the clock), the server still has its
-name, and its url was not rotated by another start: a tunnel another host took
-over, or one closed before its token expired, while this one was offline, is
-not renewed, and the command exits with an error, as it does when the server
-was renamed or deleted since. A tunnel closed while this one was offline past
-its token's expiry cannot be told from an expired one: it is renewed (revived),
-as the service's own agent does. As that agent does too, it reconnects after a
-drop for as long as it runs, however long the network is down. Drops, failed
-attempts to connect (the relay unreachable or silent), reconnects, renewals, and calls the local server did not answer, are said on
-stderr; -v logs more. Interrupted, it revokes the tunnel and exits 0, with a
-warning on stderr if revoking failed.`,
+		Long: `Exposes a local MCP server through a relay tunnel until interrupted, registered
+as the project's server NAME: created if missing; a tunnel of that name is
+reused; a server of that name that is not a tunnel is repointed (its url
+overwritten, not restored when the tunnel closes) only with --replace. Every
+start rotates the tunnel's secret. The public URL (with its secret) is printed
+on stdout; with --json, as {"serverId", "name", "url"} on one line, for a
+script to read with one readline while the tunnel runs. The relay's connect
+token expires after an hour: a reconnect after that renews the tunnel's grant,
+which rotates its secret, and the new URL is printed on stdout the same way
+(the old one is dead). It renews only when the token has expired on the
+service's clock (by the Date of its answer, this host's clock without one; a
+Date more than two hours from this host's clock ends the command, asking to
+check the clock), the server still has its name, and its url was not rotated by
+another start: a tunnel another host took over, or one closed before its token
+expired, while this one was offline, is not renewed, and the command exits with
+an error, as it does when the server was renamed or deleted since. A tunnel
+closed while this one was offline past its token's expiry cannot be told from
+an expired one: it is renewed (revived), as the service's own agent does. As
+that agent does too, once connected it reconnects after a drop for as long as
+it runs, however long the network is down; a relay it has not reached in its
+first five minutes ends the command with an error saying it never connected.
+Drops, failed attempts to connect (the relay unreachable or silent) or to
+renew, reconnects, renewals, and calls the local server did not answer, are
+said on stderr; -v logs more. Interrupted, it revokes the tunnel and exits 0,
+with a warning on stderr if revoking failed.`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error { return a.tunnel(name, to, replace) },
 	}
@@ -194,12 +197,14 @@ func disconnectNotice(ctx context.Context, stderr io.Writer) func(error) {
 	}
 }
 
-// connectErrorNotice says on stderr each attempt to reach the relay that
-// failed and is retried: a tunnel started while the relay is down (or a
-// long outage's redials) is otherwise silent until interrupted.
+// connectErrorNotice says on stderr each attempt to connect that failed
+// and is retried: a tunnel started while the relay is down (or a long
+// outage's redials, or renewals that keep failing) is otherwise silent
+// until interrupted. The cause says what failed: the relay, or the
+// renewal's API call.
 func connectErrorNotice(stderr io.Writer) func(error, time.Duration) {
 	return func(cause error, in time.Duration) {
-		fmt.Fprintf(stderr, "tunnel: could not connect to the relay (%v); retrying in %s\n",
+		fmt.Fprintf(stderr, "tunnel: could not connect (%v); retrying in %s\n",
 			printableField(errText(cause)), in.Round(time.Millisecond))
 	}
 }

@@ -245,12 +245,19 @@ func TestTunnelDisconnectNotice(t *testing.T) {
 
 // A failed attempt to connect is said on stderr with the wait before the
 // next, its cause printable on one line: a tunnel started while the relay
-// is down said nothing until interrupted.
+// is down said nothing until interrupted. A failed renewal is said so too,
+// and the line does not call it the relay's: the cause says what failed.
 func TestTunnelConnectErrorNotice(t *testing.T) {
-	var b strings.Builder
-	connectErrorNotice(&b)(errors.New("tunnels: timed out waiting for the relay's hello after 15s\n\x1b[2J"), 1234567*time.Microsecond)
-	want := `tunnel: could not connect to the relay (tunnels: timed out waiting for the relay's hello after 15s\n\x1b[2J); retrying in 1.235s` + "\n"
-	if b.String() != want {
-		t.Errorf("said %q, want %q", b.String(), want)
+	for _, tc := range []struct{ cause, want string }{
+		{"tunnels: timed out waiting for the relay's hello after 15s\n\x1b[2J",
+			`tunnel: could not connect (tunnels: timed out waiting for the relay's hello after 15s\n\x1b[2J); retrying in 1.235s` + "\n"},
+		{"tunnels: renewing the grant of server srv_1: 503 Service Unavailable",
+			"tunnel: could not connect (tunnels: renewing the grant of server srv_1: 503 Service Unavailable); retrying in 1.235s\n"},
+	} {
+		var b strings.Builder
+		connectErrorNotice(&b)(errors.New(tc.cause), 1234567*time.Microsecond)
+		if b.String() != tc.want {
+			t.Errorf("said %q, want %q", b.String(), tc.want)
+		}
 	}
 }

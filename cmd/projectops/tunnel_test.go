@@ -284,3 +284,50 @@ func runTunnel(t *testing.T, ctx context.Context, target string) (stdout, stderr
 	}
 	return stdout, stderr, done
 }
+
+// A relay the command cannot reach (here every WebSocket upgrade is cut
+// without an answer; the API is served) is said on stderr at each failed
+// attempt, with the wait before the next: without OnConnectError's line
+// the command waited without a word until interrupted.
+func TestTunnelCommandSaysRelayUnreachable(t *testing.T) {
+	srv := projectopstest.NewTestServer(t, projectopstest.WithSeed(projectopstest.DemoSeed()), projectopstest.WithRateLimit(0, 0))
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") != "" {
+			panic(http.ErrAbortHandler) // the connection is closed with no response
+		}
+		srv.Handler().ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	t.Setenv("PROJECTOPS_BASE_URL", front.URL+"/api/v1")
+	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+	local := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer local.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", local.URL + "/mcp"}, &stdout, &stderr)
+	}()
+	const said = "tunnel: could not connect (tunnels: connecting to the relay: "
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(stderr.String(), said) < 2 { // a failed attempt, and its retry's
+		select {
+		case code := <-done:
+			t.Fatalf("the tunnel command exited %d; stderr:\n%s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no line said the relay could not be reached; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("interrupted: exit %d; stderr:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "); retrying in ") || strings.Contains(stderr.String(), "tunnel connected") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
