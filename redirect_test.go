@@ -95,11 +95,15 @@ func TestRedirectKeepsCredentialHeadersAtHome(t *testing.T) {
 }
 
 // docs/sdk.md "Redirects": only a write's 3xx is refused for the write's
-// sake; a GET answered 304, or 300 without a Location, is a redirect the
-// SDK cannot follow, and its error does not speak of writes.
+// sake; a GET answered 300 without a Location is a redirect nothing can
+// follow, and a 304 the answer to a conditional header the SDK never
+// sends: neither error speaks of writes.
 func TestReadRedirectErrorDoesNotBlameWrites(t *testing.T) {
 	t.Parallel()
-	for _, status := range []int{http.StatusMultipleChoices, http.StatusNotModified} {
+	for status, want := range map[int]string{
+		http.StatusMultipleChoices: "cannot be followed",
+		http.StatusNotModified:     "the SDK sends no conditional request",
+	} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(status)
 		}))
@@ -109,8 +113,48 @@ func TestReadRedirectErrorDoesNotBlameWrites(t *testing.T) {
 		if err == nil {
 			t.Fatalf("GET answered %d: no error", status)
 		}
-		if strings.Contains(err.Error(), "writes are never re-sent") || !strings.Contains(err.Error(), "cannot follow") {
-			t.Errorf("GET answered %d: %v; want it to say the SDK cannot follow the redirect, not speak of writes", status, err)
+		if strings.Contains(err.Error(), "writes are never re-sent") || !strings.Contains(err.Error(), want) {
+			t.Errorf("GET answered %d: %v; want it to say %q, not speak of writes", status, err, want)
+		}
+	}
+}
+
+// docs/sdk.md "Redirects": a hop that leaves the base URL's origin, and
+// every hop after it, carries no Referer. net/http sets it to the previous
+// hop's URL, path whole: here an id pasted from the key, which errors
+// redact, would reach the other origin, and the return hop would carry
+// the other origin's URL home.
+func TestRedirectSendsNoRefererOffOrigin(t *testing.T) {
+	t.Parallel()
+	var atOther, back atomic.Pointer[string]
+	home := httptest.NewServer(nil)
+	defer home.Close()
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s := r.Header.Get("Referer")
+		atOther.Store(&s)
+		http.Redirect(w, r, home.URL+"/api/v1/back", http.StatusFound)
+	}))
+	defer other.Close()
+	home.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/v1/back" {
+			http.Redirect(w, r, other.URL+"/elsewhere", http.StatusFound)
+			return
+		}
+		s := r.Header.Get("Referer")
+		back.Store(&s)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":"hst_1"}`))
+	})
+	c := edgeClient(t, home.URL+"/api/v1")
+	if _, err := c.Hosts.Get(context.Background(), "prj_1", "sk_test_pasted_as_an_id"); err != nil {
+		t.Fatal(err)
+	}
+	for name, p := range map[string]*atomic.Pointer[string]{"the other origin": &atOther, "the hop back home": &back} {
+		switch s := p.Load(); {
+		case s == nil:
+			t.Errorf("%s was never reached", name)
+		case *s != "":
+			t.Errorf("%s got Referer %q, want none", name, *s)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -34,6 +35,8 @@ func (e *redirectRefused) Unwrap() error { return e.err }
 //     dropCredentials): Authorization, and the client's or the call's own
 //     (X-Api-Key, X-Proxy-Token, Cookie). net/http drops only a few names, and
 //     keeps them for the same host on another port and for subdomains.
+//     Referer goes too: net/http sets it to the previous hop's URL, whose
+//     path may hold the key pasted as an id, and whose query a secret.
 //
 // A CheckRedirect set by the caller still runs after these rules.
 func GuardRedirects(c *http.Client) *http.Client {
@@ -49,6 +52,10 @@ func GuardRedirects(c *http.Client) *http.Client {
 		}
 		if !sameOrigin(first, req) || !allSameOrigin(first, via[1:]) {
 			dropCredentials(req.Header)
+			// Set by net/http to the previous hop's URL, path and query
+			// whole: what errors redact must not reach an origin the
+			// caller never named.
+			req.Header.Del("Referer")
 		}
 		if user != nil {
 			err := user(req, via)
@@ -113,20 +120,48 @@ func port(r *http.Request) string {
 // envelope: it is a redirect that was deliberately not followed.
 func isRedirect(status int) bool { return status >= 300 && status < 400 }
 
-// redirectError describes a redirect that was not followed: a write's,
-// refused on purpose, or a read's that net/http cannot follow (a 304, a
-// 300, a 3xx without a Location), each explained as what it is. The
-// Location is not echoed: it may carry a capability token. The request id passes
-// through shown, as every error answer's does (decodeError): a gateway may
-// echo the key, or a secret of the request, into it.
+// redirectError describes a 3xx that reached Do, each as what it is: a
+// write's redirect, refused on purpose; a 304, which only a conditional
+// header the caller set (or a cache on the path) can bring, the SDK
+// sending none; a read's redirect not followed (a 300, or the caller's
+// own CheckRedirect returned http.ErrUseLastResponse), named by its
+// target's origin alone, as the rest of a Location may carry a capability
+// token; and one without a Location, which nothing can follow. The
+// request id passes through shown, as every error answer's does
+// (decodeError): a gateway may echo the key, or a secret of the request,
+// into it.
 func redirectError(resp *http.Response, method, path string, shown func(string) string) *shared.Error {
 	drainClose(resp.Body)
-	msg := fmt.Sprintf("%s: redirect not followed (writes are never re-sent to another location; check the base URL)",
-		http.StatusText(resp.StatusCode))
-	if method == http.MethodGet || method == http.MethodHead { // the methods GuardRedirects follows
-		msg = fmt.Sprintf("%s: a redirect the SDK cannot follow (status %d to a read; check the base URL)",
-			http.StatusText(resp.StatusCode), resp.StatusCode)
+	status := http.StatusText(resp.StatusCode)
+	var msg string
+	switch {
+	case resp.StatusCode == http.StatusNotModified:
+		msg = status + ": the SDK sends no conditional request; a caller-set If-None-Match or If-Modified-Since header, or a cache on the path, answered it"
+	case method != http.MethodGet && method != http.MethodHead: // the methods GuardRedirects follows
+		msg = status + ": redirect not followed (writes are never re-sent to another location; check the base URL)"
+	case resp.Header.Get("Location") == "":
+		msg = fmt.Sprintf("%s: a redirect without a Location, which cannot be followed (status %d to a read; check the base URL)",
+			status, resp.StatusCode)
+	default:
+		msg = fmt.Sprintf("%s: redirect to %s not followed", status, shown(locationOrigin(resp)))
 	}
 	return &shared.Error{StatusCode: resp.StatusCode, Method: method, Path: path,
 		RequestID: shown(resp.Header.Get(RequestIDHeader)), Message: msg}
+}
+
+// locationOrigin is the origin (scheme, host and port) resp's Location
+// points to, resolved against the request's URL; "another location" when
+// it names none.
+func locationOrigin(resp *http.Response) string {
+	u, err := url.Parse(resp.Header.Get("Location"))
+	if err != nil {
+		return "another location"
+	}
+	if resp.Request != nil && resp.Request.URL != nil {
+		u = resp.Request.URL.ResolveReference(u)
+	}
+	if u.Host == "" {
+		return "another location"
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 }

@@ -177,16 +177,25 @@ func TestRedirectKeepsCredentialHeadersOnOrigin(t *testing.T) {
 	}
 }
 
-// A read answered with a 3xx net/http does not follow (a 304, a 300 with
-// or without a Location, a 302 without one) fails with that status, and
-// its message says what happened to the read: the explanation of a
-// write's refused redirect (never re-sent) does not fit it.
+// A read answered with a 3xx net/http does not follow fails with that
+// status, and its message says what happened: a 304 is no redirect but
+// the answer to a conditional header the SDK never sends; a 300 with a
+// Location is a redirect not followed, named by its target's origin only
+// (the rest may carry a token); one without a Location cannot be
+// followed. None of them speaks of writes.
 func TestUnfollowableReadRedirectSaysSo(t *testing.T) {
 	t.Parallel()
+	const notModified = "Not Modified: the SDK sends no conditional request; a caller-set If-None-Match or If-Modified-Since header, or a cache on the path, answered it"
 	for _, tc := range []struct {
-		status   int
-		location string
-	}{{300, ""}, {300, "/api/v1/elsewhere"}, {302, ""}, {304, ""}} {
+		status         int
+		location, want string
+	}{
+		{300, "", "Multiple Choices: a redirect without a Location, which cannot be followed (status 300 to a read; check the base URL)"},
+		{300, "https://mirror.example:8443/api/v1/x?token=tok_secret", "Multiple Choices: redirect to https://mirror.example:8443 not followed"},
+		{302, "", "Found: a redirect without a Location, which cannot be followed (status 302 to a read; check the base URL)"},
+		{304, "", notModified},
+		{304, "/api/v1/elsewhere", notModified},
+	} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if tc.location != "" {
 				w.Header().Set("Location", tc.location)
@@ -200,9 +209,38 @@ func TestUnfollowableReadRedirectSaysSo(t *testing.T) {
 		if !ok || e.StatusCode != tc.status {
 			t.Fatalf("%d (Location %q): err = %v, want *shared.Error with that status", tc.status, tc.location, err)
 		}
-		want := http.StatusText(tc.status) + ": a redirect the SDK cannot follow (status " + strconv.Itoa(tc.status) + " to a read; check the base URL)"
-		if e.Message != want {
-			t.Errorf("%d (Location %q): message %q, want %q", tc.status, tc.location, e.Message, want)
+		if e.Message != tc.want {
+			t.Errorf("%d (Location %q): message %q, want %q", tc.status, tc.location, e.Message, tc.want)
+		}
+	}
+}
+
+// A redirect the caller's own CheckRedirect declined (returning
+// http.ErrUseLastResponse) is a redirect not followed, named by the
+// target's origin alone (a relative Location resolved against the
+// request): the SDK could have followed it, so the message does not say
+// it cannot.
+func TestCallerDeclinedRedirectIsNotFollowed(t *testing.T) {
+	t.Parallel()
+	for _, loc := range []string{"/api/v1/moved?sig=abc", ""} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			target := loc
+			if target == "" {
+				target = "http://other.example/moved?sig=abc"
+			}
+			http.Redirect(w, r, target, http.StatusFound)
+		}))
+		hc := &http.Client{Transport: srv.Client().Transport,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		tr := New(Config{BaseURL: srv.URL + "/api/v1", APIKey: testKey, HTTPClient: hc})
+		err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/x", Class: Read}, nil)
+		srv.Close()
+		want := "Found: redirect to " + srv.URL + " not followed"
+		if loc == "" {
+			want = "Found: redirect to http://other.example not followed"
+		}
+		if e, ok := errors.AsType[*shared.Error](err); !ok || e.StatusCode != http.StatusFound || e.Message != want {
+			t.Errorf("Location %q: err = %v, want a 302 *shared.Error with message %q", loc, err, want)
 		}
 	}
 }
