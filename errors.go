@@ -65,6 +65,9 @@ var (
 
 	// ErrCursorLoop is yielded by an iterator whose service repeated a cursor.
 	ErrCursorLoop = shared.ErrCursorLoop
+	// ErrNoStatus is matched by the error a waiter ends with when an
+	// answer carries no status (see shared.ErrNoStatus).
+	ErrNoStatus = shared.ErrNoStatus
 )
 
 // ResponseTooLargeError is returned when a success body is larger than the

@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/evals"
+	"github.com/projectops/projectops-go/option"
 )
 
 // A 429 whose code the SDK does not know is still a rate limit (spec §7:
@@ -68,6 +70,9 @@ func TestWaitersRideOutRateLimitWithUnknownCode(t *testing.T) {
 // leaves Get's Run zero, and no zero Run turns terminal: Wait ends at once
 // with an error naming the route instead of polling until the context
 // ends. WaitForBuild does the same for a listed build without a status.
+// The error matches projectops.ErrNoStatus and carries the answer's
+// request id, cleaned of the key as any error's is; a caller's own
+// WithResponseInto still describes the poll.
 func TestWaitersStopOnAnAnswerWithoutStatus(t *testing.T) {
 	t.Parallel()
 	type waitCase struct {
@@ -78,14 +83,23 @@ func TestWaitersStopOnAnAnswerWithoutStatus(t *testing.T) {
 		_, err := edgeClient(t, url).Evals.Runs.Wait(ctx, "prj_1", "run_1", evals.WithPollInterval(time.Millisecond, 5*time.Millisecond))
 		return err
 	}
-	const runWant = "GET /projects/prj_1/eval-runs/run_1: the response carries no run status"
+	const runWant = "GET /projects/prj_1/eval-runs/run_1: the response carries no run status (it is not a run) [request req_abc-sk_***]"
 	cases := []waitCase{
 		{"Runs.Wait null", "null", runWant, runWait},
 		{"Runs.Wait empty", "", runWant, runWait},
 		{"Runs.Wait {}", "{}", runWant, runWait},
 		{"Runs.Wait no status", `{"id":"run_1"}`, runWant, runWait},
+		{"Runs.Wait with the caller's WithResponseInto", "null", runWant, func(ctx context.Context, url string) error {
+			var meta option.Response
+			_, err := edgeClient(t, url).Evals.Runs.Wait(ctx, "prj_1", "run_1", evals.WithPollInterval(time.Millisecond, 5*time.Millisecond),
+				evals.WithRequestOptions(option.WithResponseInto(&meta)))
+			if meta.StatusCode != http.StatusOK || !strings.HasPrefix(meta.RequestID, "req_abc-") {
+				t.Errorf("the caller's WithResponseInto = %+v, want the poll's 200 and request id", meta)
+			}
+			return err
+		}},
 		{"WaitForBuild no status", `{"items":[{"id":"bld_1"}]}`,
-			"GET /projects/prj_1/computer-environments/env_1/builds: the response carries no build status",
+			"GET /projects/prj_1/computer-environments/env_1/builds: the response carries no build status (it is not a build) [request req_abc-sk_***]",
 			func(ctx context.Context, url string) error {
 				_, err := edgeClient(t, url).Environments.WaitForBuild(ctx, "prj_1", "env_1", "bld_1",
 					environments.WithPollInterval(time.Millisecond, 5*time.Millisecond))
@@ -99,6 +113,8 @@ func TestWaitersStopOnAnAnswerWithoutStatus(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				n.Add(1)
 				w.Header().Set("Content-Type", "application/json")
+				// A gateway echoing the key into the request id.
+				w.Header().Set("X-Request-Id", "req_abc-sk_test_audit")
 				w.Write([]byte(tc.body))
 			}))
 			defer srv.Close()
@@ -109,6 +125,12 @@ func TestWaitersStopOnAnAnswerWithoutStatus(t *testing.T) {
 			err := tc.wait(ctx, srv.URL+"/api/v1")
 			if err == nil || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("body %q: %v after %d polls; want an error saying %q", tc.body, err, n.Load(), tc.want)
+			}
+			if !errors.Is(err, projectops.ErrNoStatus) {
+				t.Errorf("body %q: %v does not match projectops.ErrNoStatus", tc.body, err)
+			}
+			if strings.Contains(err.Error(), "sk_test_audit") {
+				t.Errorf("body %q: %v shows the key", tc.body, err)
 			}
 			if got := n.Load(); got != 1 {
 				t.Errorf("body %q: %d polls, want the wait to end on the first", tc.body, got)

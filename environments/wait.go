@@ -98,8 +98,9 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // NOT_FOUND, for instance, when the environment was deleted (or the
 // listing, empty or null, does not hold the build). So does a build listed
 // without a status, which no poll would see turn terminal: the error names
-// the route ("the response carries no build status"), and the last build
-// seen is returned with it.
+// the route and the answer's request id ("the response carries no build
+// status ... [request req_1]") and matches projectops.ErrNoStatus; the
+// last build seen is returned with it.
 func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, buildID string, opts ...WaitOption) (*Build, error) {
 	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
 	for _, o := range opts {
@@ -117,11 +118,14 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 	if s == nil {
 		s = new(Service) // a zero Client's: its first poll fails as an unconfigured client
 	}
+	// The polls fill a response target, so a build without a status is
+	// reported with the request id of the page that listed it.
+	req, meta := transport.ResponseTarget(c.req)
 	var last *Build
 	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter(), Sleep: s.sleep,
 		Name: "waiting for build " + s.tr().Redact(buildID)},
 		func(ctx context.Context) (poll.Step, error) {
-			b, err := s.findBuild(ctx, projectID, environmentID, buildID, c.req)
+			b, err := s.findBuild(ctx, projectID, environmentID, buildID, req)
 			if err != nil {
 				return poll.Step{}, err
 			}
@@ -129,7 +133,7 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 				// No status will ever turn terminal: waiting on would
 				// never end.
 				path, _ := transport.BuildPath(routeBuilds, []string{projectID, environmentID})
-				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "build")
+				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "build", meta.RequestID)
 			}
 			if c.progress != nil && (last == nil || last.Status != b.Status || last.LogPreview != b.LogPreview) {
 				cp := *b

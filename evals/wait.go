@@ -67,7 +67,9 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 // that is no run: a 200 whose body is empty, null or an object without a
 // status (which Get returns as a zero Run, as any call leaves its result
 // as it is for an empty body) ends Wait with an error naming the route
-// ("the response carries no run status") and the last run seen.
+// and the answer's request id ("the response carries no run status ...
+// [request req_1]"), matching projectops.ErrNoStatus, and the last run
+// seen.
 func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...WaitOption) (*Run, error) {
 	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
 	for _, o := range opts {
@@ -79,12 +81,15 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 	// context): the target then describes no request, not the call
 	// before Wait.
 	transport.ResetTargets(c.req)
+	// The polls fill a response target, so an answer without a status
+	// is reported with its request id.
+	req, meta := transport.ResponseTarget(c.req)
 	var last *Run
 	est := estimator{}
 	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter(),
 		Name: "waiting for run " + s.tr().Redact(runID)},
 		func(ctx context.Context) (poll.Step, error) {
-			run, err := s.Get(ctx, projectID, runID, c.req...)
+			run, err := s.Get(ctx, projectID, runID, req...)
 			if err != nil {
 				return poll.Step{}, err
 			}
@@ -92,7 +97,7 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 				// An empty or null body leaves a zero Run: no status will
 				// ever turn terminal, so waiting on would never end.
 				path, _ := transport.BuildPath(routeRun, []string{projectID, runID})
-				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "run")
+				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "run", meta.RequestID)
 			}
 			if c.progress != nil && changed(last, run) {
 				cp := *run

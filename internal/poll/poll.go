@@ -129,7 +129,20 @@ func Sleep(ctx context.Context, d time.Duration) error {
 // status (a 200 with null, an empty body, an object without one): it is
 // not the thing waited for, and polling it again would wait for ever.
 // path is the route polled, as errors show it (redacted); what names the
-// thing ("run", "build").
-func NoStatus(method, path, what string) error {
-	return fmt.Errorf("projectops: %s %s: the response carries no %s status (it is not a %s)", method, path, what, what)
+// thing ("run", "build"); requestID is the answer's, already cleaned as
+// a response's is ("" for none). It matches shared.ErrNoStatus.
+func NoStatus(method, path, what, requestID string) error {
+	msg := fmt.Sprintf("projectops: %s %s: the response carries no %s status (it is not a %s)", method, path, what, what)
+	if requestID != "" {
+		// As a *shared.Error prints its request id, for a support request.
+		msg += fmt.Sprintf(" [request %s]", requestID)
+	}
+	return &noStatusError{msg}
 }
+
+// noStatusError is NoStatus's error: its own text, matching
+// shared.ErrNoStatus, whose text would only repeat it.
+type noStatusError struct{ msg string }
+
+func (e *noStatusError) Error() string { return e.msg }
+func (e *noStatusError) Unwrap() error { return shared.ErrNoStatus }

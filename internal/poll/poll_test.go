@@ -184,7 +184,8 @@ func TestLoopNamesTheWait(t *testing.T) {
 // text: a 429 with a code the SDK does not know matches ErrRateLimited by
 // its status (spec §7, §9), so it is waited out as RATE_LIMITED is. A known
 // code other than RATE_LIMITED on a 429 (a billing refusal) still ends the
-// wait: it lifts only at the period's reset.
+// wait: it lifts only at the period's reset. So does any rate limit whose
+// Retry-After is over the client's cap (MaxRetryAfter).
 func TestLoopRateLimitByStatus(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -197,6 +198,9 @@ func TestLoopRateLimitByStatus(t *testing.T) {
 		{"RATE_LIMITED", &shared.Error{StatusCode: 429, Code: shared.CodeRateLimited}, true},
 		{"billing refusal on a 429", &shared.Error{StatusCode: 429, Code: shared.CodeBillingLimitReached}, false},
 		{"unknown code on a 400", &shared.Error{StatusCode: 400, Code: "QUOTA_THROTTLED"}, false},
+		// Above the client's cap the caller decides, whatever the code.
+		{"unknown code on a 429 over the cap", &shared.Error{StatusCode: 429, Code: "QUOTA_THROTTLED", RetryAfter: time.Hour}, false},
+		{"RATE_LIMITED over the cap", &shared.Error{StatusCode: 429, Code: shared.CodeRateLimited, RetryAfter: time.Hour}, false},
 	} {
 		c := Config{Min: time.Millisecond, Max: time.Millisecond, MaxRetryAfter: time.Minute,
 			Sleep: func(context.Context, time.Duration) error { return nil }}
@@ -210,6 +214,21 @@ func TestLoopRateLimitByStatus(t *testing.T) {
 		})
 		if waited := err == nil && n == 2; waited != tc.waitsOut {
 			t.Errorf("%s: err %v after %d polls; waited out %v, want %v", tc.name, err, n, waited, tc.waitsOut)
+		}
+	}
+}
+
+// NoStatus's error matches shared.ErrNoStatus and prints the request id as
+// a *shared.Error does, leaving the brackets out when there is none.
+func TestNoStatus(t *testing.T) {
+	t.Parallel()
+	for id, want := range map[string]string{
+		"req_1": "projectops: GET /runs/run_1: the response carries no run status (it is not a run) [request req_1]",
+		"":      "projectops: GET /runs/run_1: the response carries no run status (it is not a run)",
+	} {
+		err := NoStatus("GET", "/runs/run_1", "run", id)
+		if !errors.Is(err, shared.ErrNoStatus) || err.Error() != want {
+			t.Errorf("request id %q: %v (matches ErrNoStatus: %v), want %q matching it", id, err, errors.Is(err, shared.ErrNoStatus), want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"net/http"
+	"slices"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/option"
@@ -68,6 +69,21 @@ func ResetTargets(opts []option.RequestOption) {
 	if len(opts) > 0 {
 		allTargets(opts).ResetResponses()
 	}
+}
+
+// ResponseTarget returns opts with a WithResponseInto target the caller
+// can read a call's response from (a waiter, for the request id of an
+// answer it refuses): the one opts already fill, so a caller's own target
+// still describes the call, else a new one appended. opts itself is never
+// changed.
+func ResponseTarget(opts []option.RequestOption) ([]option.RequestOption, *option.Response) {
+	if len(opts) > 0 {
+		if r := allTargets(opts).Response; r != nil {
+			return opts, r
+		}
+	}
+	r := new(option.Response)
+	return append(slices.Clip(opts), option.WithResponseInto(r)), r
 }
 
 // ResetResponses resets every WithResponseInto target of the call ctx
