@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/projectops/projectops-go/option"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -242,5 +243,34 @@ func TestCallerDeclinedRedirectIsNotFollowed(t *testing.T) {
 		if e, ok := errors.AsType[*shared.Error](err); !ok || e.StatusCode != http.StatusFound || e.Message != want {
 			t.Errorf("Location %q: err = %v, want a 302 *shared.Error with message %q", loc, err, want)
 		}
+	}
+}
+
+// The idempotency key is no credential in any spelling: a read redirected
+// to another origin carries it on as both Idempotency-Key and
+// X-Mcpjam-Idempotency-Key, not one without the other.
+func TestRedirectKeepsIdempotencyKeySpellingsTogether(t *testing.T) {
+	t.Parallel()
+	seen := &keySeen{got: map[string]http.Header{}}
+	other := httptest.NewServer(seen.handler(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	}))
+	t.Cleanup(other.Close)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/away", http.StatusFound)
+	}))
+	t.Cleanup(api.Close)
+	tr := New(Config{BaseURL: api.URL + "/api/v1", APIKey: testKey, HTTPClient: api.Client()})
+	ctx := WithOptions(t.Context(), []option.RequestOption{option.WithIdempotencyKey("caller-key-0123456789")})
+	var out struct{ OK bool }
+	if err := tr.Do(ctx, &Request{Method: http.MethodGet, Route: "/start", Class: Read}, &out); err != nil || !out.OK {
+		t.Fatalf("Do: %v (ok %v)", err, out.OK)
+	}
+	seen.mu.Lock()
+	defer seen.mu.Unlock()
+	h := seen.got["/away"]
+	if h.Get(IdempotencyHeader) != "caller-key-0123456789" || h.Get(PrefixedIdempotencyHeader) != "caller-key-0123456789" {
+		t.Errorf("the other origin got %s %q and %s %q, want the key in both",
+			IdempotencyHeader, h.Get(IdempotencyHeader), PrefixedIdempotencyHeader, h.Get(PrefixedIdempotencyHeader))
 	}
 }

@@ -16,8 +16,13 @@ import (
 // mangle every text that mentions it.
 func CredentialHeader(name string) bool {
 	n := strings.ToLower(name)
-	if n == "idempotency-key" || n == "sec-websocket-key" {
-		return false // random per request, not credentials
+	switch n {
+	case "idempotency-key", "x-idempotency-key", "x-mcpjam-idempotency-key", "sec-websocket-key":
+		// Random per request, not credentials. The idempotency key's
+		// spellings (the service reads each) are one value: kept or
+		// dropped together, never one of them scrubbed or dropped on a
+		// redirect while another carries it on.
+		return false
 	}
 	for _, w := range strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' }) {
 		if credentialWords[w] {

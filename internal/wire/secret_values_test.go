@@ -17,6 +17,7 @@ func TestCredentialHeader(t *testing.T) {
 		"X-Tokenizer": false, "X-Max-Tokens": false, "Keep-Alive": false,
 		"Authentication": true, "X-ApiToken": true, "X-ClientSecret": true, "X-AuthKey": true, "X-CSRFToken": true,
 		"X-SessionToken": true, "Idempotency-Key": false, "Sec-WebSocket-Key": false,
+		"X-Mcpjam-Idempotency-Key": false, "x-idempotency-key": false, "X-Idempotency-Key-Secret": true,
 	} {
 		if got := CredentialHeader(name); got != want {
 			t.Errorf("CredentialHeader(%q) = %v, want %v", name, got, want)
