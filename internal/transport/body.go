@@ -1,6 +1,9 @@
 package transport
 
-import "io"
+import (
+	"io"
+	"slices"
+)
 
 // Reading a success body.
 
@@ -19,11 +22,19 @@ func blank(b []byte) bool {
 // a copy, and leaves the body at its end.
 type heldBody interface{ TakeBytes() []byte }
 
-// readSized reads a body of known length n in one exact allocation, or
-// none for a held body (the decoder copies what it keeps, so nothing
-// aliases a held body's bytes after the call).
-func readSized(body io.Reader, n int64) ([]byte, error) {
-	if h, ok := body.(heldBody); ok {
+// readSized reads a body of declared length n (within the client's cap)
+// as one buffer of n bytes, with at most one copy: the first
+// min(n, sizedFirstRead) bytes, then, once they arrived, the rest into a
+// buffer grown to n at once. io.ReadAll's doubling would allocate about
+// twice the body, and a buffer of n up front would let a lying
+// Content-Length (32 MiB declared, 10 bytes sent) allocate it all. A
+// held body is taken without a copy when alias allows it: the decoder
+// copies what it keeps, so nothing aliases a held body's bytes after the
+// call, while a body handed to the caller (WithResponseInto) must be its
+// own. A body shorter than n is io.ErrUnexpectedEOF (io.EOF when empty),
+// as io.ReadFull reports it; bytes past n are left unread.
+func readSized(body io.Reader, n int64, alias bool) ([]byte, error) {
+	if h, ok := body.(heldBody); ok && alias {
 		switch b := h.TakeBytes(); {
 		case len(b) == 0: // as io.ReadFull reports these
 			return nil, io.EOF
@@ -33,9 +44,23 @@ func readSized(body io.Reader, n int64) ([]byte, error) {
 			return b[:n], nil
 		}
 	}
-	b := make([]byte, n)
+	b := make([]byte, min(n, sizedFirstRead))
 	if _, err := io.ReadFull(body, b); err != nil {
 		return nil, err
 	}
+	if rest := int(n) - len(b); rest > 0 {
+		b = slices.Grow(b, rest)
+		if _, err := io.ReadFull(body, b[len(b):n]); err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF // the first part came: the body is cut
+			}
+			return nil, err
+		}
+		b = b[:n]
+	}
 	return b, nil
 }
+
+// sizedFirstRead is how much of a body of declared length readSized
+// allocates before any of it arrived.
+const sizedFirstRead = 1 << 20

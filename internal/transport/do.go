@@ -431,63 +431,31 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 	if resp.ContentLength > limit {
 		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: resp.ContentLength}
 	}
+	// Read whole, decoded in one pass (decodeJSON) whatever the framing,
+	// so a body that does not decode gives the same error either way.
+	var buf []byte
 	var err error
+	if n := resp.ContentLength; n > 0 {
+		buf, err = readSized(resp.Body, n, keep == nil) // within the cap: checked above
+	} else {
+		buf, err = io.ReadAll(&cappedReader{r: resp.Body, left: limit}) // chunked or unknown
+	}
+	switch {
+	case errors.Is(err, errOverCap):
+		return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
+	case err != nil:
+		return t.readFailure(req, path, cs, err)
+	}
 	if keep != nil {
-		// The caller wants the body itself (WithResponseInto): read it
-		// whole, under the same cap, and decode from it.
-		cr := &cappedReader{r: resp.Body, left: limit}
-		buf, rerr := io.ReadAll(cr)
-		switch {
-		case errors.Is(rerr, errOverCap):
-			return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
-		case rerr != nil:
-			return t.readFailure(req, path, cs, rerr)
-		}
-		keep.Body = buf
+		keep.Body = buf // the caller wants the body itself (WithResponseInto)
 		if out == nil {
 			return nil
 		}
-		if blank(buf) {
-			return t.blankBody(req, path, cs, resp) // an empty JSON body leaves out as it is
-		}
-		if err := decodeJSON(buf, out); err != nil {
-			return decodeError(req, path, resp, err, cs.shown)
-		}
-		return nil
 	}
-	if n := resp.ContentLength; n > 0 && n <= maxSizedBody {
-		// A known length is read in one exact allocation: cheaper than a
-		// growing buffer, which matters for small hot reads. It is
-		// decoded in one pass by the encoding/json/v2 candidate with
-		// encoding/json's semantics (v1 options): encoding/json validates
-		// the whole body before decoding it, which was a third of an
-		// in-process call.
-		var buf []byte
-		if buf, err = readSized(resp.Body, n); err != nil {
-			return t.readFailure(req, path, cs, err)
-		}
-		if blank(buf) {
-			return t.blankBody(req, path, cs, resp) // as a body of unknown length of only white space
-		}
-		err = decodeJSON(buf, out)
-	} else {
-		// No length (chunked), or a large one: read whole under the cap
-		// and decoded as a sized body is, so a body that does not decode
-		// gives the same error whatever its framing (a json.Decoder would
-		// buffer the whole value too).
-		buf, rerr := io.ReadAll(&cappedReader{r: resp.Body, left: limit})
-		switch {
-		case errors.Is(rerr, errOverCap):
-			return &shared.ResponseTooLargeError{Method: req.Method, Path: path, Limit: limit, ContentLength: -1}
-		case rerr != nil:
-			return t.readFailure(req, path, cs, rerr)
-		}
-		if blank(buf) {
-			return t.blankBody(req, path, cs, resp) // an empty JSON body leaves out as it is
-		}
-		err = decodeJSON(buf, out)
+	if blank(buf) {
+		return t.blankBody(req, path, cs, resp) // an empty JSON body leaves out as it is
 	}
-	if err != nil {
+	if err := decodeJSON(buf, out); err != nil {
 		return decodeError(req, path, resp, err, cs.shown)
 	}
 	return nil
@@ -503,9 +471,6 @@ type bodyReadError struct {
 
 func (e *bodyReadError) Error() string { return e.msg.Error() }
 func (e *bodyReadError) Unwrap() error { return e.msg }
-
-// maxSizedBody bounds the responses read whole by their Content-Length.
-const maxSizedBody = 1 << 20
 
 // decodeError reads a capped error body into *shared.Error. hasRA reports
 // whether a usable Retry-After header was present. The raw body is

@@ -537,9 +537,10 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-// A success body is read whole when its length is declared and streamed
+// A success body is read by its length when it is declared and to its end
 // otherwise; both paths decode the same, and a body shorter than its
-// declared length is an error, not a silently partial value.
+// declared length is an error, not a silently partial value, whatever
+// that length (one over the first read's size too).
 func TestDecodeSuccessByLength(t *testing.T) {
 	t.Parallel()
 	const body = `{"id":"a","size":2}`
@@ -550,7 +551,7 @@ func TestDecodeSuccessByLength(t *testing.T) {
 	}{
 		{"declared length", int64(len(body)), false},
 		{"unknown length", -1, false},
-		{"over the sized cap", maxSizedBody + 1, false}, // streamed, never allocated up front
+		{"declared over the first read", sizedFirstRead + 1, true}, // cut short, never allocated whole (TestLargeBodyBytes)
 		{"truncated body", int64(len(body)) + 10, true},
 		{"longer than declared", int64(len(body)) - 5, true},
 	} {
@@ -583,7 +584,7 @@ func TestDecodeSuccessByLength(t *testing.T) {
 }
 
 // A success body that does not decode gives the same error whatever its
-// framing (a declared length read whole, none, one over the sized cap,
+// framing (a declared length, none, one over the first read's size,
 // WithResponseInto's copy): encoding/json's *UnmarshalTypeError or
 // *SyntaxError, which a caller can name with errors.As, under a message
 // naming the route.
@@ -607,12 +608,19 @@ func TestDecodeFailureSameForEveryFraming(t *testing.T) {
 		}{
 			{"declared length", int64(len(tc.body)), false},
 			{"unknown length", -1, false},
-			{"over the sized cap", maxSizedBody + 1, false},
+			{"declared over the first read", sizedFirstRead + 1, false},
 			{"response kept", int64(len(tc.body)), true},
+			{"response kept, unknown length", -1, true},
 		} {
+			body := tc.body
+			if framing.length > 0 {
+				// White space up to the declared length: a longer body,
+				// which decodes (or fails) as the short one.
+				body += strings.Repeat(" ", int(framing.length)-len(body))
+			}
 			rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 				return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
-					ContentLength: framing.length, Body: io.NopCloser(strings.NewReader(tc.body)), Request: r}, nil
+					ContentLength: framing.length, Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
 			})
 			tr, _ := newTestTransport(t, rt)
 			ctx := t.Context()

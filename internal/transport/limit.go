@@ -17,11 +17,11 @@ const DefaultMaxResponseBytes = option.DefaultMaxResponseBytes
 var errOverCap = errors.New("response body over the cap")
 
 // cappedReader reads at most left bytes of r and fails with errOverCap if
-// r holds more, so a decoder never buffers past the cap.
+// r holds more: a body of unknown length is read no further than one byte
+// past the cap.
 type cappedReader struct {
 	r    io.Reader
 	left int64
-	err  error // the last error the body itself gave (io.EOF at its end)
 }
 
 func (c *cappedReader) Read(p []byte) (int, error) {
@@ -32,7 +32,6 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 		if n > 0 {
 			return 0, errOverCap
 		}
-		c.err = err
 		return 0, err
 	}
 	if int64(len(p)) > c.left {
@@ -40,8 +39,5 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.left -= int64(n)
-	if err != nil {
-		c.err = err
-	}
 	return n, err
 }
