@@ -358,9 +358,12 @@ var decodeOptions = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsonv1.ReportE
 // decodeJSON decodes b into out (a pointer) with decodeOptions; every
 // success body goes through it, whatever its framing. A failure is decoded
 // again, into a fresh value, by encoding/json itself, so the error is
-// encoding/json's *SyntaxError or *UnmarshalTypeError (a type error names
-// the Go field, not a JSON pointer): the types a caller can name with
-// errors.As, and docs/sdk.md promises. The cost falls on failures only.
+// usually encoding/json's *SyntaxError or *UnmarshalTypeError (a type
+// error names the Go field, not a JSON pointer): the types a caller can
+// name with errors.As. A custom UnmarshalJSON's error comes as it is, and
+// a body encoding/json accepts (a member name matching two fields only
+// case-insensitively) keeps the first decoder's error, as docs/sdk.md
+// says. The cost falls on failures only.
 func decodeJSON(b []byte, out any) error {
 	err := jsonv2.Unmarshal(b, out, decodeOptions)
 	if err == nil {

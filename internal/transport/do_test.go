@@ -644,6 +644,32 @@ func TestDecodeFailureSameForEveryFraming(t *testing.T) {
 	}
 }
 
+// The exception docs/sdk.md names: a body encoding/json accepts but the
+// SDK's decoder refuses (a member name matching two fields only
+// case-insensitively) is still an error under the route, wrapping that
+// decoder's error, not one of encoding/json's.
+func TestDecodeFailureEncodingJSONAccepts(t *testing.T) {
+	t.Parallel()
+	const body = `{"NAME":"b"}`
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return jsonAnswer(r, http.StatusOK, body, nil), nil
+	})
+	tr, _ := newTestTransport(t, rt)
+	type pair struct {
+		Lower string `json:"name"`
+		Upper string `json:"Name"`
+	}
+	if json.Unmarshal([]byte(body), &pair{}) != nil {
+		t.Fatal("encoding/json refuses the body: the case is not the exception")
+	}
+	err := tr.Do(t.Context(), &Request{Method: http.MethodGet, Route: "/things/1"}, &pair{})
+	_, typeErr := errors.AsType[*json.UnmarshalTypeError](err)
+	_, syntaxErr := errors.AsType[*json.SyntaxError](err)
+	if err == nil || typeErr || syntaxErr || !strings.Contains(err.Error(), "GET /things/1: decoding response: ") {
+		t.Errorf("err = %v (%T cause); want the SDK decoder's error under the route", err, errors.Unwrap(err))
+	}
+}
+
 // heldReader is a body that hands over its bytes (heldBody).
 type heldReader struct {
 	*strings.Reader
