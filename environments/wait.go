@@ -99,7 +99,7 @@ func (e *BuildError) Is(target error) bool { return target == ErrBuildFailed }
 // listing, empty or null, does not hold the build). So does a build listed
 // without a status, which no poll would see turn terminal: the error names
 // the route and the answer's request id ("the response carries no build
-// status ... [request req_1]") and matches projectops.ErrNoStatus; the
+// status ... [request req_1]") and matches shared.ErrNoStatus; the
 // last build seen is returned with it.
 func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, buildID string, opts ...WaitOption) (*Build, error) {
 	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}

@@ -68,7 +68,7 @@ func WithPollInterval(lo, hi time.Duration) WaitOption {
 // status (which Get returns as a zero Run, as any call leaves its result
 // as it is for an empty body) ends Wait with an error naming the route
 // and the answer's request id ("the response carries no run status ...
-// [request req_1]"), matching projectops.ErrNoStatus, and the last run
+// [request req_1]"), matching shared.ErrNoStatus, and the last run
 // seen.
 func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...WaitOption) (*Run, error) {
 	c := waitConfig{min: DefaultPollMin, max: DefaultPollMax}
