@@ -1,9 +1,6 @@
 package transport
 
-import (
-	"io"
-	"slices"
-)
+import "io"
 
 // Reading a success body.
 
@@ -25,7 +22,7 @@ type heldBody interface{ TakeBytes() []byte }
 // readSized reads a body of declared length n (within the client's cap)
 // as one buffer of n bytes, with at most one copy: the first
 // min(n, sizedFirstRead) bytes, then, once they arrived, the rest into a
-// buffer grown to n at once. io.ReadAll's doubling would allocate about
+// buffer of n they are copied to. io.ReadAll's doubling would allocate about
 // twice the body, and a buffer of n up front would let a lying
 // Content-Length (32 MiB declared, 10 bytes sent) allocate it all. A
 // held body is taken without a copy when alias allows it: the decoder
@@ -48,15 +45,18 @@ func readSized(body io.Reader, n int64, alias bool) ([]byte, error) {
 	if _, err := io.ReadFull(body, b); err != nil {
 		return nil, err
 	}
-	if rest := int(n) - len(b); rest > 0 {
-		b = slices.Grow(b, rest)
-		if _, err := io.ReadFull(body, b[len(b):n]); err != nil {
+	if first := len(b); int64(first) < n {
+		// Not slices.Grow: its append of a fresh slice allocates that
+		// slice too when the compiler does not elide it (under -race).
+		whole := make([]byte, n)
+		copy(whole, b)
+		b = whole
+		if _, err := io.ReadFull(body, b[first:]); err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF // the first part came: the body is cut
 			}
 			return nil, err
 		}
-		b = b[:n]
 	}
 	return b, nil
 }
