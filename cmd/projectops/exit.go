@@ -152,9 +152,13 @@ func maskAPIKey(s string) string {
 	if k := os.Getenv("PROJECTOPS_API_KEY"); len(k) >= 8 {
 		s = keyMask(k, "sk_***").Scrub(s)
 	}
-	return reKeyShaped.ReplaceAllString(s, "sk_***")
+	return reKeyShaped.ReplaceAllString(s, "${1}sk_***")
 }
 
-// reKeyShaped matches API-key-shaped tokens, with no word boundary
-// before them: a key can follow a shorthand flag's letter.
-var reKeyShaped = regexp.MustCompile(`sk_[A-Za-z0-9_\-]{8,}`)
+// reKeyShaped matches API-key-shaped tokens: "sk_" and 8 or more key
+// characters, where "sk_" follows no ASCII letter or digit (an id such as
+// run_task_20261128 holds "sk_" inside a word; "_sk_live_..." or
+// "'sk_..." is still a key), or follows the letters of a shorthand flag
+// at a word's start, as cobra echoes a key glued to one ("-ksk_live_...").
+// Group 1 is what precedes "sk_", kept by the mask.
+var reKeyShaped = regexp.MustCompile(`(^-[A-Za-z]+|[^A-Za-z0-9_-]-[A-Za-z]+|^|[^A-Za-z0-9])sk_[A-Za-z0-9_\-]{8,}`)

@@ -111,3 +111,28 @@ func TestMaskWriterCutKeepsKeyLongestSpelling(t *testing.T) {
 		t.Errorf("the key spelt twice escaped is echoed: %.80q", got[len(got)-80:])
 	}
 }
+
+// A key-shaped word is "sk_" after no ASCII letter or digit (or after a
+// shorthand flag's letters, as cobra echoes "-ksk_live_..."): an id that
+// holds "sk_" inside a word stays whole, a key after "_", a quote or a
+// space is masked.
+func TestKeyShapedNeedsABoundary(t *testing.T) {
+	t.Setenv("PROJECTOPS_API_KEY", "")
+	for in, want := range map[string]string{
+		"run_task_20261128":                  "run_task_20261128",
+		"nightly-task_20261128":              "nightly-task_20261128",
+		"disk_12345678 Ask_12345678":         "disk_12345678 Ask_12345678",
+		"sk_live_ABCDEFGH12":                 "sk_***",
+		"run_sk_live_ABCDEFGH12":             "run_sk_***",
+		`"sk_live_ABCDEFGH12"`:               `"sk_***"`,
+		"key sk_live_ABCDEFGH12.":            "key sk_***.",
+		"a/sk_live_ABCDEFGH12,sk_x_12345678": "a/sk_***,sk_***",
+		"in -ksk_live_ABCDEFGH12":            "in -ksk_***",
+		"-vksk_live_ABCDEFGH12":              "-vksk_***",
+		"sk_short":                           "sk_short",
+	} {
+		if got := maskAPIKey(in); got != want {
+			t.Errorf("maskAPIKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
