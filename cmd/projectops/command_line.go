@@ -4,31 +4,78 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/option"
 )
 
 // pasteError is an error that ends in commands to paste (send an
-// interrupted eval run again, follow or cancel a run): head is said as
-// every error is, text exactly. Its words are not masked as key-shaped
-// ("nightly-task_2026..." holds "sk_"; so can a run id the service sent):
-// a masked word would name another run, and a masked idempotency key
-// would start a second one. The API key's own value is still masked, in
-// any spelling (app.exit).
+// interrupted eval run again, follow or cancel a run or a build): head is
+// said as every error is (errText masks it), text exactly. text is the
+// CLI's own words and commands that pasteCommand let through: masking a
+// word of a command would name another run, or send another idempotency
+// key and start a second run, so a command that would need masking is
+// not printed at all.
 type pasteError struct{ head, text string }
 
 func (e pasteError) Error() string { return e.head + e.text }
 
+// notPrinted stands for a command pasteCommand withheld.
+const notPrinted = "[a command not printed: it holds the API key or a key-shaped word]"
+
+// pastable reports whether cmd can be printed as it is: it holds neither
+// the value of PROJECTOPS_API_KEY, in any spelling the CLI masks it in
+// (keyMask), nor a key-shaped word (reKeyShaped). Every printed command
+// is judged by it: masked, it would no longer be the command.
+func pastable(cmd string) bool {
+	if k := apiKeySecret(); k != nil && keyMask(string(k), "sk_***").Scrub(cmd) != cmd {
+		return false
+	}
+	return !reKeyShaped.MatchString(cmd)
+}
+
+// pasteCommand is cmd when it is pastable, else notPrinted.
+func pasteCommand(cmd string) string {
+	if pastable(cmd) {
+		return cmd
+	}
+	return notPrinted
+}
+
+// commandBaseURL is the base URL a printed command names with
+// --base-url: c's, whether from the flag or $PROJECTOPS_BASE_URL, so that
+// the command pasted in another shell asks the same service; "" for the
+// hosted service. The client checked it (no credentials, query or
+// fragment), so it is as safe to print as the flag it came from.
+func commandBaseURL(c *projectops.Client) string {
+	if u := c.BaseURL(); u != strings.TrimRight(option.DefaultBaseURL, "/") {
+		return u
+	}
+	return ""
+}
+
 // commandLine is the projectops command path (its words, "eval status")
-// with args, each as one shell word, after the global flags that decide
-// what the command reaches: --base-url when it was given as a flag (from
-// $PROJECTOPS_BASE_URL it is assumed the same; elsewhere the command
-// would ask another service), and --project, which the environment may
-// not hold.
-func commandLine(baseURL, project, path string, args ...string) string {
+// with flags (flag names and values, as given) and then args (positional
+// words), each value as one shell word. The global flags that decide what
+// the command reaches come first: --base-url unless it is the hosted
+// service, and --project, which the environment may not hold. A "--"
+// comes before args when one starts with "-", which would be read as a
+// flag.
+func commandLine(baseURL, project, path string, flags []string, args ...string) string {
 	words := []string{"projectops", path}
 	if baseURL != "" {
 		words = append(words, "--base-url", shellWord(baseURL))
 	}
 	words = append(words, "--project", shellWord(project))
+	for _, f := range flags {
+		words = append(words, shellWord(f))
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			words = append(words, "--")
+			break
+		}
+	}
 	for _, a := range args {
 		words = append(words, shellWord(a))
 	}
@@ -40,8 +87,12 @@ func commandLine(baseURL, project, path string, args ...string) string {
 // control character or a byte that is not UTF-8, $'...'-quoted with those
 // escaped: printed inside single quotes, they would be escaped as the CLI
 // escapes them (a tab as \t), and the shell would send those characters.
+// "=" is left bare only after a word's start: zsh expands a word starting
+// with it (=cmd, to cmd's path). "~" and "#", which a shell reads at a
+// word's start, are never left bare.
 func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@,+") == "" {
+	if s != "" && s[0] != '=' &&
+		strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@,+") == "" {
 		return s
 	}
 	if strings.IndexFunc(s, controlChar) < 0 && utf8.ValidString(s) {

@@ -38,6 +38,12 @@ type envCmd struct {
 	project, arg string
 }
 
+// command is a projectops command on the same service and project, or
+// notPrinted (pasteCommand).
+func (ec *envCmd) command(path string, flags []string, args ...string) string {
+	return pasteCommand(commandLine(commandBaseURL(ec.c), ec.project, path, flags, args...))
+}
+
 // envFlags registers a subcommand's own flags and returns what it runs:
 // check (nil for none) judges the flags before a client is made, so bad
 // usage is said as such whatever the configuration; do runs it.
@@ -134,8 +140,8 @@ func envCreateFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 			return err
 		}
 		return ec.print(e, func(w io.Writer) {
-			fmt.Fprintf(w, "created %s (%s, personal draft); build it with: projectops env build --project %s %s\n",
-				printableField(e.ID), printableField(e.Name), ec.project, printableField(e.ID))
+			fmt.Fprintf(w, "created %s (%s, personal draft); build it with: %s\n",
+				printableField(e.ID), printableField(e.Name), ec.command("env build", nil, e.ID))
 		})
 	}
 }

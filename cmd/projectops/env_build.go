@@ -95,8 +95,8 @@ func envBuildFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 				if timedOut {
 					why = fmt.Sprintf("stopped waiting after --wait-timeout %s", *waitTimeout)
 				}
-				return fmt.Errorf("%s; build %s continues (see it with: projectops env builds --project %s %s)",
-					why, st.BuildID, ec.project, ec.arg)
+				return pasteError{head: fmt.Sprintf("%s; build %s continues", why, st.BuildID),
+					text: fmt.Sprintf(" (see it with: %s)", ec.command("env builds", nil, ec.arg))}
 			}
 			return err
 		}

@@ -280,7 +280,7 @@ func TestEnvListOneRowPerEnv(t *testing.T) {
 // Following a build stops at --wait-timeout (the build goes on) with exit
 // 2, as eval run --wait does: a stuck build must not hold a CI job.
 func TestEnvBuildWaitTimeout(t *testing.T) {
-	_, _ = envServer(t, projectopstest.WithBuildStepDelay(time.Minute))
+	_, base := envServer(t, projectopstest.WithBuildStepDelay(time.Minute))
 	df := filepath.Join(t.TempDir(), "Dockerfile")
 	if err := os.WriteFile(df, []byte("FROM python:3.13-slim@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -293,11 +293,34 @@ func TestEnvBuildWaitTimeout(t *testing.T) {
 	// The second: a timeout shorter than the interval ends the wait early.
 	for _, f := range [][2]string{{"1ms", "200ms"}, {"60s", "5s"}} { // interval, timeout
 		code, _, errOut = env(t, "build", "--interval", f[0], "--wait-timeout", f[1], created.ID)
-		if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout "+f[1]) || !strings.Contains(errOut, "continues") {
-			t.Errorf("build past --wait-timeout %s (interval %s): %d %q", f[1], f[0], code, errOut)
+		// The command names the service asked, $PROJECTOPS_BASE_URL here.
+		see := "continues (see it with: projectops env builds --base-url " + base + " --project prj_demo " + created.ID + ")\n"
+		if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout "+f[1]) || !strings.Contains(errOut, see) {
+			t.Errorf("build past --wait-timeout %s (interval %s): %d %q, want %s", f[1], f[0], code, errOut, see)
 		}
 	}
 	if code, _, errOut := env(t, "build", "--wait-timeout", "-1s", created.ID); code != 2 || !strings.Contains(errOut, "must not be negative") {
 		t.Errorf("negative --wait-timeout: %d %q", code, errOut)
+	}
+}
+
+// env create's "build it with" command is built as every printed command
+// is: quoted, and naming the service asked ($PROJECTOPS_BASE_URL here);
+// pasted, it builds that environment.
+func TestEnvCreatePrintsBuildCommand(t *testing.T) {
+	_, base := envServer(t)
+	df := filepath.Join(t.TempDir(), "Dockerfile")
+	if err := os.WriteFile(df, []byte("FROM python:3.13-slim@sha256:cf1b6e9cc15cc669d1c096bf5918d3acfa4808bfa16bfd5176ccae1864d93e2d\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := env(t, "create", "--name", "py", "--file", df)
+	build := printedCommand(t, out, "build it with: ", "\n")
+	id := printedCommand(t, out, "created ", " ")
+	if want := "projectops env build --base-url " + base + " --project prj_demo " + id; code != 0 || build != want {
+		t.Fatalf("create: exit %d, printed %q, want %q\n%s", code, build, want, errOut)
+	}
+	t.Setenv("PROJECTOPS_BASE_URL", "") // pasted in a shell without it
+	if code, out, errOut := runCLI(t, withFlags(shellArgs(t, build), 2, "--wait=false")...); code != 0 || !strings.Contains(out, "queued") {
+		t.Errorf("%s pasted: exit %d %q %q", build, code, out, errOut)
 	}
 }

@@ -37,10 +37,10 @@ func (a *app) evalSetup() (*evalCmd, error) {
 	return &evalCmd{app: a, c: c, project: project, redact: outputRedactor(c)}, nil
 }
 
-// commandLine is a projectops command that reaches the run the command
-// worked on: same base URL (given as a flag) and project.
-func (ec *evalCmd) commandLine(path string, args ...string) string {
-	return commandLine(ec.baseURL, ec.project, path, args...)
+// command is a projectops command that reaches the run the command
+// worked on (same base URL and project), or notPrinted (pasteCommand).
+func (ec *evalCmd) command(path string, flags []string, args ...string) string {
+	return pasteCommand(commandLine(commandBaseURL(ec.c), ec.project, path, flags, args...))
 }
 
 // redacted is s redacted by ec.redact.

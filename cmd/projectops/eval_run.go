@@ -49,14 +49,18 @@ results: the API key (in any spelling), sk_ tokens, credential headers, bearer t
 credentials and tunnel ?k= secrets.
 Interrupted before the service answered, it says that a run may have started
 (and goes on), and the command that, sent again with the same idempotency key,
-answers with that run's id: printed exactly (--base-url kept, the same
-environment assumed), or not at all when it would hold the API key.
+answers with that run's id: printed exactly (the same PROJECTOPS_API_KEY
+assumed), or not at all when it would hold the API key.
 --idempotency-key refuses control characters.
 A run still going after --wait-timeout (10m by default, as the service's own
 gate; 0 waits for good), or when an interrupt stops the wait, is left running,
 and the command exits 2 printing the commands that follow it again (eval
-status RUN_ID --wait) and cancel it; without --wait, it prints the first.
-Every printed command is quoted word by word for the shell, --base-url kept.
+status --wait RUN_ID) and cancel it; without --wait, it prints the first.
+Every printed command is quoted word by word for the shell, names the base
+URL (--base-url or $PROJECTOPS_BASE_URL) unless it is the hosted service, and
+puts a -- before a RUN_ID starting with "-". A command holding the API key or
+a key-shaped word (sk_ after no letter or digit) is not printed: masked, it
+would name another run.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -123,7 +127,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 			// goes on, and costs what it costs, unseen.
 			return pasteError{
 				head: fmt.Sprintf("interrupted before the service answered; a run %smay have started and goes on until it ends or is cancelled; ", suiteWords(p)),
-				text: resendText(a.baseURL, ec.project, f, p.IdempotencyKey),
+				text: resendText(commandBaseURL(ec.c), ec.project, f, p.IdempotencyKey),
 			}
 		}
 		return err
@@ -132,8 +136,9 @@ func (a *app) evalRun(f evalRunFlags) error {
 		return ec.print(rc, func(w io.Writer) {
 			// Following it by its id: this command sent again with --wait
 			// would start another run.
-			fmt.Fprintf(w, "run %s started (suite %s); follow it with: %s\n", printableField(rc.RunID), printableField(rc.SuiteID),
-				ec.commandLine("eval status", rc.RunID, "--wait"))
+			// Stdout is not masked as errors are: the ids are here.
+			fmt.Fprintf(w, "run %s started (suite %s); follow it with: %s\n", printableField(maskAPIKey(rc.RunID)),
+				printableField(maskAPIKey(rc.SuiteID)), ec.command("eval status", []string{"--wait"}, rc.RunID))
 		})
 	}
 	return ec.follow(rc.RunID, f.waitFlags, true)
@@ -182,7 +187,7 @@ func readRunFile(ctx context.Context, path string) (evals.RunParams, error) {
 
 // resendText says the command that sends the request f made again, with
 // its idempotency key, without following the run, and what it assumes;
-// or why it is not printed.
+// or why it is not printed. baseURL is commandBaseURL's.
 func resendText(baseURL, project string, f evalRunFlags, key string) string {
 	var args []string
 	if f.suite != "" {
@@ -194,13 +199,15 @@ func resendText(baseURL, project string, f evalRunFlags, key string) string {
 		args = append(args, "--server", s)
 	}
 	// --base-url kept: sent elsewhere, the key would start a run there.
-	cmd := commandLine(baseURL, project, "eval run", append(args, "--idempotency-key", key)...)
-	if k := apiKeySecret(); k != nil && keyMask(string(k), "sk_***").Scrub(cmd) != cmd {
-		return "the command that sends it again is not printed: it holds the value of PROJECTOPS_API_KEY"
+	cmd := commandLine(baseURL, project, "eval run", append(args, "--idempotency-key", key))
+	if !pastable(cmd) {
+		return "the command that sends it again is not printed: it holds the API key or a key-shaped word"
 	}
 	env := "PROJECTOPS_API_KEY"
 	if baseURL == "" {
-		env += " and PROJECTOPS_BASE_URL"
+		// It names no base URL: one in the environment would send it
+		// elsewhere.
+		env += " and no PROJECTOPS_BASE_URL"
 	}
 	var also []string
 	if f.file == "-" {
@@ -211,7 +218,7 @@ func resendText(baseURL, project string, f evalRunFlags, key string) string {
 	}
 	return fmt.Sprintf("the same request with its key answers with that run (or starts it): %s "+
 		"(with the same %s%s; then cancel the run with: %s)",
-		cmd, env, strings.Join(append([]string{""}, also...), ", "), commandLine(baseURL, project, "eval cancel", "RUN_ID"))
+		cmd, env, strings.Join(append([]string{""}, also...), ", "), pasteCommand(commandLine(baseURL, project, "eval cancel", nil, "RUN_ID")))
 }
 
 // suiteWords names the suite a run request runs, as "of suite X ", or

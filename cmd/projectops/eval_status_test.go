@@ -139,8 +139,9 @@ func TestEvalRunPrintsTheStatusCommand(t *testing.T) {
 	evalServer(t)
 	code, out, errOut := evalCLI(t, "run", "--file", writeTests(t, echoTest(os.Getenv("EVAL_TEST_DEMO_SERVER"), "")))
 	_, cmd, ok := strings.Cut(strings.TrimSuffix(out, "\n"), "follow it with: projectops eval ")
-	if code != 0 || !ok || !strings.HasPrefix(cmd, "status --project "+os.Getenv("PROJECTOPS_PROJECT")+" run_") || !strings.HasSuffix(cmd, " --wait") {
-		t.Fatalf("eval run: exit %d\n%s\n%s", code, out, errOut)
+	want := "status --base-url " + os.Getenv("PROJECTOPS_BASE_URL") + " --project " + os.Getenv("PROJECTOPS_PROJECT") + " --wait run_"
+	if code != 0 || !ok || !strings.HasPrefix(cmd, want) {
+		t.Fatalf("eval run: exit %d, want %s...\n%s\n%s", code, want, out, errOut)
 	}
 	code, out, errOut = evalCLI(t, append(strings.Fields(cmd), "--interval", "1ms")...)
 	if code != 0 || !strings.Contains(out, "completed: passed") {

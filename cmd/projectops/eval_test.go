@@ -417,7 +417,7 @@ func TestEvalRunWaitTimeout(t *testing.T) {
 	for _, f := range [][2]string{{"1ms", "200ms"}, {"60s", "5s"}} { // interval, timeout
 		code, _, errOut := evalCLI(t, "run", "--file", file, "--wait", "--interval", f[0], "--wait-timeout", f[1])
 		if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout "+f[1]) || !strings.Contains(errOut, "continues") ||
-			!strings.Contains(errOut, "follow it again with: projectops eval status --project "+ws.ProjectID+" run_") {
+			!strings.Contains(errOut, "follow it again with: projectops eval status --base-url "+base+" --project "+ws.ProjectID+" --wait run_") {
 			t.Errorf("--interval %s --wait-timeout %s: exit %d, stderr %q", f[0], f[1], code, errOut)
 		}
 	}

@@ -159,12 +159,12 @@ func (ec *evalCmd) stoppedWaiting(ctx context.Context, runID string, timeout tim
 	default:
 		return err
 	}
-	what := fmt.Sprintf("stopped waiting%s; run %s continues", why, runID)
+	head := fmt.Sprintf("stopped waiting%s; run %s continues", why, runID)
 	if !seen {
-		what = fmt.Sprintf("stopped waiting for run %s%s before a poll answered", runID, why)
+		head = fmt.Sprintf("stopped waiting for run %s%s before a poll answered", runID, why)
 	}
-	return pasteError{text: fmt.Sprintf("%s (follow it again with: %s; cancel it with: %s)", what,
-		ec.commandLine("eval status", runID, "--wait"), ec.commandLine("eval cancel", runID))}
+	return pasteError{head: head, text: fmt.Sprintf(" (follow it again with: %s; cancel it with: %s)",
+		ec.command("eval status", []string{"--wait"}, runID), ec.command("eval cancel", nil, runID))}
 }
 
 // writeReports writes the --junit and --summary reports that were asked

@@ -76,10 +76,9 @@ func (a *app) exit(cmd *cobra.Command, err error) int {
 	msg := errText(err)
 	var paste pasteError
 	if errors.As(err, &paste) {
-		// The commands exact, to be pasted: masked by the key's value only
-		// (resendText has dropped a command holding it; a follow command
-		// holding it, masked, fails pasted, but starts nothing).
-		msg = errText(errors.New(paste.head)) + keyMask(string(apiKeySecret()), "sk_***").Scrub(paste.text)
+		// Its commands exact, to be pasted: pasteCommand has withheld
+		// each that masking would change.
+		msg = errText(errors.New(paste.head)) + paste.text
 	}
 	if errors.Is(err, context.Canceled) && a.ctx != nil && a.ctx.Err() != nil { // the user's interrupt
 		msg = interruptedText(msg)

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
+	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -43,11 +43,11 @@ func runningRunService(t *testing.T, project, runID string) string {
 }
 
 // followCommands are the commands the CLI prints to follow or cancel a
-// run, in the order they appear: eval run without --wait prints the first
-// on stdout; a stopped wait prints both on stderr.
-func followCommands(runID, project string, pre ...string) (follow, cancel string) {
-	g := strings.Join(append(pre, "--project", shellWord(project)), " ")
-	return "projectops eval status " + g + " " + shellWord(runID) + " --wait",
+// run on the service at base, in the order they appear: eval run without
+// --wait prints the first on stdout; a stopped wait prints both on stderr.
+func followCommands(base, runID, project string) (follow, cancel string) {
+	g := "--base-url " + base + " --project " + shellWord(project)
+	return "projectops eval status " + g + " --wait " + shellWord(runID),
 		"projectops eval cancel " + g + " " + shellWord(runID)
 }
 
@@ -60,8 +60,8 @@ func TestFollowCommandsQuoteEachWord(t *testing.T) {
 		{"my proj", "run_1"},
 		{"prj_1", "run_1\x1b[2J"}, // a control character: $'...'
 	} {
-		runningRunService(t, tc.project, tc.runID)
-		follow, cancel := followCommands(tc.runID, tc.project)
+		base := runningRunService(t, tc.project, tc.runID)
+		follow, cancel := followCommands(base, tc.runID, tc.project)
 		code, out, errOut := evalCLI(t, "run", "--suite", "evs_1")
 		if code != 0 || !strings.HasSuffix(out, "follow it with: "+follow+"\n") {
 			t.Errorf("eval run, project %q run %q: exit %d, want %s\n%s\n%s", tc.project, tc.runID, code, follow, out, errOut)
@@ -73,13 +73,12 @@ func TestFollowCommandsQuoteEachWord(t *testing.T) {
 	}
 }
 
-// A stopped wait's message is not masked as key-shaped ("run_task_2026..."
-// holds "sk_"), which would print commands naming no run, in either
-// command; the API key's own value still is.
-func TestStoppedWaitingKeepsKeyShapedRunID(t *testing.T) {
+// A run id holding "sk_" inside a word ("run_task_2026...") is no key:
+// the stopped wait's message and both commands keep it whole.
+func TestStoppedWaitingKeepsRunIDHoldingSk(t *testing.T) {
 	id := "run_task_20261128"
-	runningRunService(t, "prj_1", id)
-	follow, cancel := followCommands(id, "prj_1")
+	base := runningRunService(t, "prj_1", id)
+	follow, cancel := followCommands(base, id, "prj_1")
 	for _, args := range [][]string{
 		{"status", id, "--wait", "--interval", "1ms", "--wait-timeout", "50ms"},
 		{"run", "--suite", "evs_1", "--wait", "--interval", "1ms", "--wait-timeout", "50ms"},
@@ -90,21 +89,43 @@ func TestStoppedWaitingKeepsKeyShapedRunID(t *testing.T) {
 			t.Errorf("%v: exit %d, want %s\n%s\n%s", args, code, want, out, errOut)
 		}
 	}
+}
 
-	key := os.Getenv("PROJECTOPS_API_KEY")
-	runningRunService(t, "prj_1", "run_"+key)
-	code, out, errOut := evalCLI(t, "status", "run_"+key, "--wait", "--interval", "1ms", "--wait-timeout", "50ms")
-	if code != 2 || strings.Contains(errOut, key) || !strings.Contains(errOut, "cancel it with: projectops eval cancel --project prj_1 run_sk_***") {
-		t.Errorf("a run id holding the API key: exit %d\n%s\n%s", code, out, errOut)
+// A run id holding the API key, or another key-shaped word, is masked in
+// the stopped wait's message as every error is, and the commands holding
+// it are not printed: masked, they would name no run (and "sk_***" is a
+// glob), so the message says they were left out.
+func TestStoppedWaitingWithholdsKeyShapedCommands(t *testing.T) {
+	// The first holds the API key runningRunService sets; the second, a key
+	// of another shape.
+	for _, id := range []string{"run_sk_test_0000000000000000", "sk_live_OTHERKEY1234567890"} {
+		runningRunService(t, "prj_1", id)
+		code, out, errOut := evalCLI(t, "status", id, "--wait", "--interval", "1ms", "--wait-timeout", "50ms")
+		want := "continues (follow it again with: " + notPrinted + "; cancel it with: " + notPrinted + ")\n"
+		if code != 2 || strings.Contains(errOut, id[4:]) || !strings.Contains(errOut, "sk_***") || !strings.Contains(errOut, want) {
+			t.Errorf("run %s: exit %d, want the id masked and %s\n%s\n%s", id, code, want, out, errOut)
+		}
 	}
 }
 
-// With --base-url given as a flag (not $PROJECTOPS_BASE_URL), the printed
-// commands keep it: without it, pasted, they would ask another service.
+// eval run's "follow it with" on stdout, which the exit path does not
+// mask, is withheld as well when the run id holds a key, and the id is
+// masked.
+func TestEvalRunFollowOnStdoutWithholdsKeyShaped(t *testing.T) {
+	runningRunService(t, "prj_1", "run_sk_test_0000000000000000")
+	code, out, errOut := evalCLI(t, "run", "--suite", "evs_1")
+	if code != 0 || strings.Contains(out, "sk_test_0000000000000000") || !strings.HasSuffix(out, "follow it with: "+notPrinted+"\n") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// With --base-url given as a flag, as from $PROJECTOPS_BASE_URL (the
+// other tests), the printed commands name it: without it, pasted in
+// another shell, they would ask another service.
 func TestFollowCommandsKeepBaseURLFlag(t *testing.T) {
 	base := runningRunService(t, "prj_1", "run_1")
 	t.Setenv("PROJECTOPS_BASE_URL", "")
-	follow, cancel := followCommands("run_1", "prj_1", "--base-url", base)
+	follow, cancel := followCommands(base, "run_1", "prj_1")
 	code, out, errOut := evalCLI(t, "run", "--base-url", base, "--suite", "evs_1")
 	if code != 0 || !strings.HasSuffix(out, "follow it with: "+follow+"\n") {
 		t.Errorf("eval run: exit %d, want %s\n%s\n%s", code, follow, out, errOut)
@@ -160,5 +181,103 @@ func TestStoppedWaitingSaysContinuesOnlyOnceSeen(t *testing.T) {
 	code, out, errOut := evalCLI(t, "status", "run_hang", "--wait", "--wait-timeout", "50ms")
 	if want := "projectops eval status: stopped waiting for run run_hang after --wait-timeout 50ms before a poll answered (follow it again with:"; code != 2 || !strings.HasPrefix(errOut, want) {
 		t.Errorf("timed out before a poll: exit %d, want %s\n%s\n%s", code, want, out, errOut)
+	}
+}
+
+// shellArgs is the argv bash makes of a printed "projectops ..." line,
+// without the program's name.
+func shellArgs(t *testing.T, line string) []string {
+	t.Helper()
+	if !strings.HasPrefix(line, "projectops ") {
+		t.Fatalf("not a command: %q", line)
+	}
+	out, err := exec.Command("bash", "-c", "printf '%s\\0' "+strings.TrimPrefix(line, "projectops ")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+}
+
+// printedCommand is the text of s after the first after, up to until.
+func printedCommand(t *testing.T, s, after, until string) string {
+	t.Helper()
+	i := strings.Index(s, after)
+	if i < 0 {
+		t.Fatalf("no %q in %q", after, s)
+	}
+	s = s[i+len(after):]
+	if j := strings.Index(s, until); j >= 0 {
+		s = s[:j]
+	}
+	return s
+}
+
+// withFlags is args (a command path of n words, then its own words) with
+// flags put after the path: after a "--", they would be read as
+// positional words.
+func withFlags(args []string, n int, flags ...string) []string {
+	return append(append(append([]string{}, args[:n]...), flags...), args[n:]...)
+}
+
+// A run id starting with "-" (only reachable as "eval status -- -r1") is
+// printed after a "--": pasted, the follow command follows that run and
+// the cancel command cancels it, where the id would be read as shorthand
+// flags.
+func TestFollowCommandsRunIDLeadingDash(t *testing.T) {
+	runningRunService(t, "prj_1", "-r1")
+	code, out, errOut := evalCLI(t, "status", "--wait", "--interval", "1ms", "--wait-timeout", "50ms", "--", "-r1")
+	if code != 2 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	follow := printedCommand(t, errOut, "follow it again with: ", "; cancel it with")
+	cancel := printedCommand(t, errOut, "cancel it with: ", ")\n")
+	if !strings.HasSuffix(follow, " --wait -- -r1") || !strings.HasSuffix(cancel, " -- -r1") {
+		t.Errorf("printed %q and %q, want the id after --", follow, cancel)
+	}
+	code, out, errOut = runCLI(t, withFlags(shellArgs(t, follow), 2, "--interval", "1ms", "--wait-timeout", "50ms")...)
+	if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout 50ms; run -r1 continues") {
+		t.Errorf("printed %q, pasted: exit %d\n%s\n%s", follow, code, out, errOut)
+	}
+	// The double-free stub answers a cancel with 400: the request was
+	// made, for that id.
+	code, out, errOut = runCLI(t, shellArgs(t, cancel)...)
+	if code != 2 || !strings.Contains(errOut, "unexpected request") {
+		t.Errorf("printed %q, pasted: exit %d\n%s\n%s", cancel, code, out, errOut)
+	}
+}
+
+// A project id starting with "-" is one flag value, pasted.
+func TestFollowCommandProjectLeadingDash(t *testing.T) {
+	runningRunService(t, "-p1", "r1")
+	code, out, errOut := evalCLI(t, "run", "--project=-p1", "--suite", "evs_1")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	follow := printedCommand(t, out, "follow it with: ", "\n")
+	code, out, errOut = runCLI(t, withFlags(shellArgs(t, follow), 2, "--interval", "1ms", "--wait-timeout", "50ms")...)
+	if code != 2 || !strings.Contains(errOut, "run r1 continues") {
+		t.Errorf("printed %q, pasted: exit %d\n%s\n%s", follow, code, out, errOut)
+	}
+}
+
+// eval run --wait stopped before any poll answered says the run
+// continues: eval run created it.
+func TestEvalRunStoppedBeforeFirstPollContinues(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			<-r.Context().Done() // polls never answer
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = w.Write([]byte(`{"runId":"run_1","suiteId":"evs_1","status":"running"}`))
+	}))
+	t.Cleanup(hs.Close)
+	t.Setenv("PROJECTOPS_BASE_URL", hs.URL+"/api/v1")
+	t.Setenv("PROJECTOPS_API_KEY", "sk_test_0000000000000000")
+	t.Setenv("PROJECTOPS_PROJECT", "prj_1")
+	code, out, errOut := evalCLI(t, "run", "--suite", "evs_1", "--wait", "--wait-timeout", "50ms")
+	if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout 50ms; run run_1 continues") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }

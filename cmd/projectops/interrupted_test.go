@@ -27,18 +27,18 @@ func TestInterruptBeforeAnswerSaysInterrupted(t *testing.T) {
 	}{
 		{[]string{"eval", "run", "--suite", "evs_smoke", "--wait"},
 			[]string{"projectops eval run: interrupted before the service answered; a run of suite evs_smoke may have started",
-				"projectops eval run --project prj_demo --suite evs_smoke --idempotency-key projectops-cli-",
-				"projectops eval cancel --project prj_demo RUN_ID"}},
+				"projectops eval run --base-url BASE --project prj_demo --suite evs_smoke --idempotency-key projectops-cli-",
+				"projectops eval cancel --base-url BASE --project prj_demo RUN_ID"}},
 		{[]string{"eval", "run", "--suite", "evs_smoke", "--server", "srv demo", "--idempotency-key", "k1"},
 			[]string{"interrupted before the service answered", "may have started",
-				"projectops eval run --project prj_demo --suite evs_smoke --server 'srv demo' --idempotency-key k1 "}},
+				"projectops eval run --base-url BASE --project prj_demo --suite evs_smoke --server 'srv demo' --idempotency-key k1 "}},
 		// The run's id is known: following it again is said, not sending
 		// the request again. No poll has seen the run: it is not said to
 		// go on (the id may be a typo, the run may have ended).
 		{[]string{"eval", "status", "run_1", "--wait"},
 			[]string{"projectops eval status: stopped waiting for run run_1 before a poll answered (" +
-				"follow it again with: projectops eval status --project prj_demo run_1 --wait; " +
-				"cancel it with: projectops eval cancel --project prj_demo run_1)\n"}},
+				"follow it again with: projectops eval status --base-url BASE --project prj_demo --wait run_1; " +
+				"cancel it with: projectops eval cancel --base-url BASE --project prj_demo run_1)\n"}},
 		{[]string{"export", "--server", "srv_demo"}, []string{"projectops export: interrupted\n"}},
 		{[]string{"tools", "list", "--server", "srv_demo"}, []string{"projectops tools list: interrupted\n"}},
 	} {
@@ -70,7 +70,8 @@ func TestInterruptBeforeAnswerSaysInterrupted(t *testing.T) {
 				t.Errorf("exit %d, want 2", code)
 			}
 			for _, w := range tc.want {
-				if !strings.Contains(e.String(), w) {
+				// BASE: the printed commands name the service asked.
+				if w = strings.ReplaceAll(w, "BASE", hang.URL+"/api/v1"); !strings.Contains(e.String(), w) {
 					t.Errorf("stderr does not say %q: %q", w, e.String())
 				}
 			}

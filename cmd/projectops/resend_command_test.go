@@ -69,9 +69,9 @@ func TestResendCommandIsNotMaskedAsKeyShaped(t *testing.T) {
 }
 
 // The API key's value is never printed: a command that holds it (in any
-// spelling) is dropped, and the output says so.
+// spelling), or a key-shaped word, is dropped, and the output says so.
 func TestResendCommandHoldingTheAPIKeyIsDropped(t *testing.T) {
-	for _, v := range []string{projectopstest.DemoOwnerKey, "x/" + strings.Replace(projectopstest.DemoOwnerKey, "_", "%5F", 1)} {
+	for _, v := range []string{projectopstest.DemoOwnerKey, "x/" + strings.Replace(projectopstest.DemoOwnerKey, "_", "%5F", 1), "_sk_live_OTHERKEY1234567890"} {
 		_, out, keys := interruptedEvalRun(t, func(u string) []string {
 			return []string{"--base-url", u, "eval", "run", "--suite", "evs_smoke", "--server", v}
 		})
@@ -79,16 +79,15 @@ func TestResendCommandHoldingTheAPIKeyIsDropped(t *testing.T) {
 			t.Fatalf("%d requests arrived, want 1: %q", len(keys), out)
 		}
 		if strings.Contains(out, projectopstest.DemoOwnerKey) || strings.Contains(out, v) ||
-			!strings.Contains(out, "is not printed: it holds the value of PROJECTOPS_API_KEY") {
+			!strings.Contains(out, "is not printed: it holds the API key or a key-shaped word") {
 			t.Errorf("--server %q: stderr prints the key or does not say the command was dropped: %q", v, out)
 		}
 	}
 }
 
-// --base-url given as a flag is in the re-send command (sent elsewhere,
-// the key would start another run) and in the cancel command after it;
-// from the environment, the command says it assumes the same
-// PROJECTOPS_BASE_URL.
+// The base URL, given as --base-url or in PROJECTOPS_BASE_URL, is in the
+// re-send command (sent elsewhere, the key would start another run) and
+// in the cancel command after it.
 func TestResendCommandKeepsBaseURL(t *testing.T) {
 	var base string
 	_, out, _ := interruptedEvalRun(t, func(u string) []string {
@@ -101,11 +100,28 @@ func TestResendCommandKeepsBaseURL(t *testing.T) {
 		t.Errorf("the re-send command lost --base-url %s or says it needs PROJECTOPS_BASE_URL: %q", base, out)
 	}
 	_, out, _ = interruptedEvalRun(t, func(u string) []string {
+		base = u
 		t.Setenv("PROJECTOPS_BASE_URL", u)
 		return []string{"eval", "run", "--suite", "evs_smoke"}
 	})
-	if strings.Contains(out, "--base-url") || !strings.Contains(out, "with the same PROJECTOPS_API_KEY and PROJECTOPS_BASE_URL;") {
-		t.Errorf("the re-send command does not say it assumes PROJECTOPS_BASE_URL: %q", out)
+	if !strings.Contains(out, "eval run --base-url "+base+" ") || !strings.Contains(out, "with the same PROJECTOPS_API_KEY;") ||
+		!strings.Contains(out, "cancel the run with: projectops eval cancel --base-url "+base+" --project prj_demo RUN_ID)") {
+		t.Errorf("the re-send command lost $PROJECTOPS_BASE_URL %s: %q", base, out)
+	}
+}
+
+// The hosted service is named by no --base-url: the re-send command says
+// it assumes PROJECTOPS_BASE_URL unset, which would send it elsewhere.
+func TestResendCommandHostedService(t *testing.T) {
+	t.Setenv("PROJECTOPS_API_KEY", projectopstest.DemoOwnerKey)
+	t.Setenv("PROJECTOPS_BASE_URL", "")
+	c, err := (&app{}).client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := resendText(commandBaseURL(c), "prj_demo", evalRunFlags{suite: "evs_smoke"}, "k1")
+	if !strings.Contains(out, "projectops eval run --project prj_demo --suite evs_smoke --idempotency-key k1 (with the same PROJECTOPS_API_KEY and no PROJECTOPS_BASE_URL;") {
+		t.Errorf("resendText for the hosted service: %q", out)
 	}
 }
 
@@ -146,6 +162,12 @@ func TestShellWord(t *testing.T) {
 		"a\xffb":       `$'a\xffb'`,
 		"\x1b[31mred":  `$'\x1b[31mred'`,
 		"naïve ümlaut": "'naïve ümlaut'",
+		"-r1":          "-r1", // commandLine puts a "--" before it
+		"a=b":          "a=b",
+		"=ls":          "'=ls'", // zsh: ls's path
+		"~root":        "'~root'",
+		"#x":           "'#x'",
+		"a#x":          "'a#x'",
 	} {
 		if got := shellWord(in); got != want {
 			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
