@@ -149,7 +149,7 @@ func (ec *evalCmd) follow(runID string, f waitFlags, started bool) error {
 // saying how to follow the run again or cancel it: its id is known, so
 // following it costs a poll, where sending eval run again would answer a
 // run too. The run "continues" only once seen going: an id no poll
-// answered for may be a typo, or a run that has ended.
+// answered for with the run may be a typo, or a run that has ended.
 func (ec *evalCmd) stoppedWaiting(ctx context.Context, runID string, timeout time.Duration, seen bool, err error) error {
 	var why string
 	switch {
@@ -161,10 +161,34 @@ func (ec *evalCmd) stoppedWaiting(ctx context.Context, runID string, timeout tim
 	}
 	head := fmt.Sprintf("stopped waiting%s; run %s continues", why, runID)
 	if !seen {
-		head = fmt.Sprintf("stopped waiting for run %s%s before a poll answered", runID, why)
+		head = fmt.Sprintf("stopped waiting for run %s%s before a poll saw the run", runID, why)
+	}
+	if ctx.Err() == nil && ec.ctx.Err() == nil && causeBeyondDeadline(err) {
+		// Ended before the deadline because a retry's wait would have
+		// outlasted it: what was being retried (every poll a 503) is
+		// why no poll saw the run.
+		head += fmt.Sprintf(" (the last poll: %v)", err)
 	}
 	return pasteError{head: head, text: fmt.Sprintf(" (follow it again with: %s; cancel it with: %s)",
 		ec.command("eval status", []string{"--wait"}, runID), ec.command("eval cancel", nil, runID))}
+}
+
+// causeBeyondDeadline reports whether err, which matches
+// context.DeadlineExceeded, also wraps another error: the failure a retry
+// was waiting out when the deadline came too close.
+func causeBeyondDeadline(err error) bool {
+	switch u := err.(type) {
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if causeBeyondDeadline(e) {
+				return true
+			}
+		}
+		return false
+	case interface{ Unwrap() error }:
+		return causeBeyondDeadline(u.Unwrap())
+	}
+	return err != nil && err != context.DeadlineExceeded
 }
 
 // writeReports writes the --junit and --summary reports that were asked

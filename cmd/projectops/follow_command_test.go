@@ -179,7 +179,7 @@ func TestStoppedWaitingSaysContinuesOnlyOnceSeen(t *testing.T) {
 
 	// --wait-timeout before any poll answered.
 	code, out, errOut := evalCLI(t, "status", "run_hang", "--wait", "--wait-timeout", "50ms")
-	if want := "projectops eval status: stopped waiting for run run_hang after --wait-timeout 50ms before a poll answered (follow it again with:"; code != 2 || !strings.HasPrefix(errOut, want) {
+	if want := "projectops eval status: stopped waiting for run run_hang after --wait-timeout 50ms before a poll saw the run (follow it again with:"; code != 2 || !strings.HasPrefix(errOut, want) {
 		t.Errorf("timed out before a poll: exit %d, want %s\n%s\n%s", code, want, out, errOut)
 	}
 }
@@ -279,5 +279,25 @@ func TestEvalRunStoppedBeforeFirstPollContinues(t *testing.T) {
 	code, out, errOut := evalCLI(t, "run", "--suite", "evs_1", "--wait", "--wait-timeout", "50ms")
 	if code != 2 || !strings.Contains(errOut, "stopped waiting after --wait-timeout 50ms; run run_1 continues") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// Every poll answered 503 (retried until a retry's wait would outlast
+// --wait-timeout): the message says no poll saw the run, not that none
+// answered, and says the last answer, which ended the wait early.
+func TestStoppedWaitingAfter503sSaysWhy(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"code":"UNAVAILABLE","message":"try later"}`))
+	}))
+	t.Cleanup(hs.Close)
+	t.Setenv("PROJECTOPS_BASE_URL", hs.URL+"/api/v1")
+	t.Setenv("PROJECTOPS_API_KEY", "sk_test_0000000000000000")
+	t.Setenv("PROJECTOPS_PROJECT", "prj_1")
+	code, out, errOut := evalCLI(t, "status", "run_1", "--wait", "--interval", "1ms", "--wait-timeout", "300ms")
+	if want := "stopped waiting for run run_1 after --wait-timeout 300ms before a poll saw the run (the last poll: "; code != 2 ||
+		!strings.Contains(errOut, want) || !strings.Contains(errOut, "try later") || strings.Contains(errOut, "poll answered") {
+		t.Errorf("exit %d, want %s... try later\n%s\n%s", code, want, out, errOut)
 	}
 }

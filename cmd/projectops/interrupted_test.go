@@ -36,7 +36,7 @@ func TestInterruptBeforeAnswerSaysInterrupted(t *testing.T) {
 		// the request again. No poll has seen the run: it is not said to
 		// go on (the id may be a typo, the run may have ended).
 		{[]string{"eval", "status", "run_1", "--wait"},
-			[]string{"projectops eval status: stopped waiting for run run_1 before a poll answered (" +
+			[]string{"projectops eval status: stopped waiting for run run_1 before a poll saw the run (" +
 				"follow it again with: projectops eval status --base-url BASE --project prj_demo --wait run_1; " +
 				"cancel it with: projectops eval cancel --base-url BASE --project prj_demo run_1)\n"}},
 		{[]string{"export", "--server", "srv_demo"}, []string{"projectops export: interrupted\n"}},
