@@ -50,7 +50,7 @@ credentials and tunnel ?k= secrets.
 Interrupted before the service answered, it says that a run may have started
 (and goes on), and the command that, sent again with the same idempotency key,
 answers with that run's id: printed exactly (the same PROJECTOPS_API_KEY
-assumed), or not at all when it would hold the API key.
+assumed), or not at all when it would hold the API key or a key-shaped word.
 --idempotency-key refuses control characters.
 A run still going after --wait-timeout (10m by default, as the service's own
 gate; 0 waits for good), or when an interrupt stops the wait, is left running,
@@ -136,7 +136,7 @@ func (a *app) evalRun(f evalRunFlags) error {
 		return ec.print(rc, func(w io.Writer) {
 			// Following it by its id: this command sent again with --wait
 			// would start another run.
-			// Stdout is not masked as errors are: the ids are here.
+			// The ids masked here: stdout is not masked as errors are.
 			fmt.Fprintf(w, "run %s started (suite %s); follow it with: %s\n", printableField(maskAPIKey(rc.RunID)),
 				printableField(maskAPIKey(rc.SuiteID)), ec.command("eval status", []string{"--wait"}, rc.RunID))
 		})
