@@ -48,25 +48,30 @@ func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, 
 
 // dialError is a failed dial's error, the URL net/http names in it shown
 // without its query or userinfo (the relay URL is the service's, and may
-// carry more than a path), or as "the relay URL" when it does not parse;
-// errors.Is and As still see the cause, left as it was (the *url.Error
-// is net/http's: only the text is rewritten).
+// carry more than a path), or as "the relay URL" when it does not parse.
+// errors.Is and As see the cause beneath, but not the wrappers net/http's
+// *url.Error sits under (their text is in the message already), nor that
+// *url.Error itself: they find a copy showing the same cleaned URL, so a
+// caller that asks it Timeout() and prints it shows no query either. One
+// that does not parse has no copy: its cause is reached directly.
 func dialError(err error) error {
 	msg := err.Error()
 	var ue *url.Error
-	if errors.As(err, &ue) {
-		shown := "the relay URL"
-		if u, perr := url.Parse(ue.URL); perr == nil {
-			u.RawQuery, u.ForceQuery, u.User = "", false, nil
-			shown = strconv.Quote(u.String())
-		}
-		// The wrappers above ue hold its text already: replaced there too.
-		msg = strings.ReplaceAll(msg, strconv.Quote(ue.URL), shown)
+	if !errors.As(err, &ue) {
+		return &relayDialError{msg: "tunnels: connecting to the relay: " + msg, err: err}
 	}
-	return &relayDialError{msg: "tunnels: connecting to the relay: " + msg, err: err}
+	shown, under := "the relay URL", ue.Err
+	if u, perr := url.Parse(ue.URL); perr == nil {
+		u.RawQuery, u.ForceQuery, u.User = "", false, nil
+		shown = strconv.Quote(u.String())
+		under = &url.Error{Op: ue.Op, URL: u.String(), Err: ue.Err} // net/http's is left as it was
+	}
+	// The wrappers above ue hold its text already: replaced there too.
+	msg = strings.ReplaceAll(msg, strconv.Quote(ue.URL), shown)
+	return &relayDialError{msg: "tunnels: connecting to the relay: " + msg, err: under}
 }
 
-// relayDialError is dialError's: its own text, the dial's error beneath.
+// relayDialError is dialError's: its own text, the cleaned cause beneath.
 type relayDialError struct {
 	msg string
 	err error
