@@ -32,18 +32,19 @@ var (
 const (
 	DefaultReconnectMin = 250 * time.Millisecond
 	DefaultReconnectMax = 30 * time.Second
-	// DefaultReconnectFor is how long Serve keeps failing to reconnect,
-	// once a session has been routed to, before it gives up with the last
-	// error: zero, never, as the service's agent redials a dropped tunnel
-	// for as long as it runs (a host offline for an hour comes back on its
-	// own). WithReconnect sets a limit.
+	// DefaultReconnectFor is WithReconnect's default giveUp: zero, which
+	// bounds only the failures before the first session (see
+	// DefaultFirstConnectFor) and never gives up once a session has been
+	// routed to, as the service's agent redials a dropped tunnel for as
+	// long as it runs (a host offline for an hour comes back on its own).
 	DefaultReconnectFor time.Duration = 0
-	// DefaultFirstConnectFor is how long Serve keeps failing to connect
-	// before any session was routed to, when WithReconnect sets no limit,
-	// before it gives up saying it never connected: a wrong or unreachable
-	// relay ends Serve rather than holding it for good. The service's
-	// agent gives up on its first connect after 15 s; this leaves a relay
-	// that is briefly down the time to come back.
+	// DefaultFirstConnectFor is the window within which, with
+	// WithReconnect's giveUp zero (the default), a first session must come
+	// up: Serve gives up, saying none came up within it, when the next
+	// wait would end past it. A wrong or unreachable relay (or one that
+	// never says hello) ends Serve rather than holding it for good. The
+	// service's agent gives up on its first connect after 15 s; this
+	// leaves a relay that is briefly down the time to come back.
 	DefaultFirstConnectFor = 5 * time.Minute
 	// DefaultConnectTimeout bounds each connection attempt, from the dial
 	// to the edge's hello, the upgrade included: a relay that takes the
@@ -69,7 +70,7 @@ type serveOptions struct {
 	client         *http.Client
 	log            *slog.Logger
 	min, max       time.Duration
-	giveUp         time.Duration // zero or negative: firstFor before a session was routed to, never after
+	giveUp         time.Duration // negative: never; zero: firstFor before a session was routed to, never after
 	firstFor       time.Duration
 	connect        time.Duration // per attempt, dial to hello
 	onConnect      func()
@@ -126,11 +127,16 @@ func WithLogger(l *slog.Logger) ServeOption {
 }
 
 // WithReconnect sets the jittered exponential backoff between reconnect
-// attempts (min, max) and how long consecutive failed dials may last
-// before Serve gives up (giveUp), before and after a session was routed
-// to. Zero or negative, the default, gives up only on a tunnel that never
-// came up, after DefaultFirstConnectFor, and retries for ever once a
-// session has been routed to. Defaults: DefaultReconnectMin,
+// attempts (min, max) and giveUp, the window within which a run of
+// consecutive failed attempts must end in a session (one routed to, the
+// edge's hello) before Serve gives up with the last error; Serve gives up
+// when the next wait would end past the window, so within it. A run starts
+// when Serve does, or when the last session routed to ended. Positive
+// giveUp bounds every run, before and after the first session. Zero, the
+// default, bounds the run before the first session by
+// DefaultFirstConnectFor and the later ones not at all. Negative retries
+// for ever, before and after the first session (a daemon started while
+// the network is down). Defaults: DefaultReconnectMin,
 // DefaultReconnectMax, DefaultReconnectFor. A non-positive min or a max
 // below min keeps the default (the ceiling is never below min).
 func WithReconnect(minDelay, maxDelay, giveUp time.Duration) ServeOption {
@@ -161,7 +167,8 @@ func OnDisconnect(f func(error)) ServeOption { return func(o *serveOptions) { o.
 // err says which), and Serve is about to retry it after retryIn: without
 // it a tunnel started while the relay is down, or one whose renewals keep
 // failing, waits without a word. An attempt that fails for good is
-// Serve's error instead. f is not called once Serve's context has ended.
+// Serve's error instead. f is not called after Serve has seen its context
+// end.
 // f must not block.
 func OnConnectError(f func(err error, retryIn time.Duration)) ServeOption {
 	return func(o *serveOptions) { o.onConnectError = f }

@@ -26,12 +26,12 @@ type sessionEnd struct {
 // stableAfter or relayed a request): an edge that accepts and drops right
 // after its hello is redialled with growing waits, not at the minimum
 // forever. Giving up counts failed dials from the end of the last session
-// that got as far as a hello, as before: such an edge is retried, not
-// given up on. Without a giveUp, a tunnel that never came up is given up
-// on after firstFor, one that did never.
+// that got as far as a hello (see saw): such an edge is retried, not given
+// up on. It is also the one record of whether a session was ever routed
+// to, which decides the limit (see limit).
 type reconnect struct {
 	bo           *backoff.ExponentialBackOff // never stops: giving up is failingSince's business
-	giveUp       time.Duration               // zero or negative: firstFor until routed to, then never
+	giveUp       time.Duration               // negative: never; zero: firstFor until routed to, then never
 	firstFor     time.Duration
 	routed       bool      // a session has been routed to
 	failingSince time.Time // when the current run of failed dials began
@@ -49,14 +49,23 @@ func newReconnect(o *serveOptions, now time.Time) *reconnect {
 		failingSince: now}
 }
 
+// saw records the end of an attempt at now: one that was routed to ends
+// the run of failures (the next starts at now) and marks the tunnel as up
+// for good. Serve calls it for every end, the ones that go on to renew the
+// grant instead of waiting too, so that no path judges a tunnel that served
+// as one that never came up, or counts its failures from before it served.
+func (rc *reconnect) saw(e sessionEnd, now time.Time) {
+	if !e.ready.IsZero() {
+		rc.failingSince, rc.routed = now, true
+	}
+}
+
 // after is how long to wait before the next dial once a session (or a
-// dial) ended at now; backoff.Stop to give up.
+// dial) ended at now, after saw; backoff.Stop to give up: when the wait
+// would end past the limit, so Serve gives up within it, not after it.
 func (rc *reconnect) after(e sessionEnd, now time.Time) time.Duration {
 	connected := !e.ready.IsZero()
 	stable := connected && now.Sub(e.ready) >= stableAfter
-	if connected {
-		rc.failingSince, rc.routed = now, true
-	}
 	if e.healthy(now) {
 		rc.bo.Reset()
 	}
@@ -72,10 +81,14 @@ func (rc *reconnect) after(e sessionEnd, now time.Time) time.Duration {
 	return d
 }
 
-// limit is how long the current run of failed dials may last; zero or
-// negative for ever.
+// limit is how long the current run of failed dials may last; zero for
+// ever. A negative giveUp retries for ever, a positive one bounds every
+// run, and zero bounds only the runs before the first session (firstFor).
 func (rc *reconnect) limit() time.Duration {
-	if rc.giveUp <= 0 && !rc.routed {
+	switch {
+	case rc.giveUp < 0:
+		return 0
+	case rc.giveUp == 0 && !rc.routed:
 		return rc.firstFor
 	}
 	return rc.giveUp

@@ -22,6 +22,12 @@ func testReconnect(giveUp time.Duration) (*reconnect, time.Time) {
 
 var errDropped = errors.New("dropped")
 
+// step is Serve's handling of an end at now: seen, then waited after.
+func step(rc *reconnect, e sessionEnd, now time.Time) time.Duration {
+	rc.saw(e, now)
+	return rc.after(e, now)
+}
+
 // An edge that accepts and drops right after its hello, every time, is
 // redialled with growing waits; it was redialled at the minimum forever,
 // as each hello restarted the backoff.
@@ -29,7 +35,7 @@ func TestReconnectGrowsAfterSessionsDroppedAtHello(t *testing.T) {
 	rc, now := testReconnect(0)
 	var d time.Duration
 	for range 12 {
-		d = rc.after(sessionEnd{ready: now, err: errDropped}, now)
+		d = step(rc, sessionEnd{ready: now, err: errDropped}, now)
 		now = now.Add(d)
 	}
 	if d <= testMin*3/2 {
@@ -49,9 +55,9 @@ func TestReconnectStartsOverAfterHealthySession(t *testing.T) {
 	} {
 		rc, now := testReconnect(0)
 		for range 12 {
-			now = now.Add(rc.after(sessionEnd{err: errDropped}, now))
+			now = now.Add(step(rc, sessionEnd{err: errDropped}, now))
 		}
-		if d := rc.after(tc.end(now), now); d > testMin*3/2 {
+		if d := step(rc, tc.end(now), now); d > testMin*3/2 {
 			t.Errorf("%s: the wait after a healthy session is %s, want the minimum's (at most %s)", tc.name, d, testMin*3/2)
 		}
 	}
@@ -64,7 +70,7 @@ func TestReconnectGivesUpOnFailedDialsOnly(t *testing.T) {
 	const giveUp = time.Minute
 	rc, now := testReconnect(giveUp)
 	for range 100 {
-		d := rc.after(sessionEnd{ready: now, err: errDropped}, now)
+		d := step(rc, sessionEnd{ready: now, err: errDropped}, now)
 		if d == backoff.Stop {
 			t.Fatal("gave up on an edge whose sessions get their hello")
 		}
@@ -72,7 +78,7 @@ func TestReconnectGivesUpOnFailedDialsOnly(t *testing.T) {
 	}
 	start := now
 	for now.Sub(start) <= 2*giveUp {
-		d := rc.after(sessionEnd{err: errDropped}, now)
+		d := step(rc, sessionEnd{err: errDropped}, now)
 		if d == backoff.Stop {
 			return
 		}
@@ -92,11 +98,11 @@ func TestReconnectDefaultNeverGivesUpOnEstablishedTunnel(t *testing.T) {
 	rc := newReconnect(&o, start)
 	up := start.Add(time.Minute) // a session routed to, which lasted an hour
 	now := up.Add(time.Hour)
-	if d := rc.after(sessionEnd{ready: up, err: errDropped}, now); d == backoff.Stop {
+	if d := step(rc, sessionEnd{ready: up, err: errDropped}, now); d == backoff.Stop {
 		t.Fatal("gave up at the drop")
 	}
 	for elapsed := time.Duration(0); elapsed < 10*time.Minute; {
-		d := rc.after(sessionEnd{err: errDropped}, now.Add(elapsed)) // every dial fails
+		d := step(rc, sessionEnd{err: errDropped}, now.Add(elapsed)) // every dial fails
 		if d == backoff.Stop {
 			t.Fatalf("gave up %s after the drop", elapsed)
 		}
@@ -116,7 +122,7 @@ func TestReconnectDefaultGivesUpOnTunnelNeverUp(t *testing.T) {
 	start := time.Unix(1_000_000, 0)
 	rc := newReconnect(&o, start)
 	for elapsed := time.Duration(0); ; {
-		d := rc.after(sessionEnd{err: errDropped}, start.Add(elapsed))
+		d := step(rc, sessionEnd{err: errDropped}, start.Add(elapsed))
 		if d == backoff.Stop {
 			if elapsed < DefaultFirstConnectFor-DefaultReconnectMax*3/2 {
 				t.Fatalf("gave up after %s, before DefaultFirstConnectFor (%s)", elapsed, DefaultFirstConnectFor)
@@ -130,5 +136,82 @@ func TestReconnectDefaultGivesUpOnTunnelNeverUp(t *testing.T) {
 			t.Fatalf("still redialling %s after the start, past DefaultFirstConnectFor (%s)", elapsed, DefaultFirstConnectFor)
 		}
 		elapsed += d + time.Millisecond
+	}
+}
+
+// failsFor feeds rc failed dials from start on and reports how long after
+// start it gave up; ok false when it was still redialling after span.
+func failsFor(rc *reconnect, start time.Time, span time.Duration) (gaveUpAt time.Duration, ok bool) {
+	for elapsed := time.Duration(0); elapsed <= span; {
+		d := step(rc, sessionEnd{err: errDropped}, start.Add(elapsed))
+		if d == backoff.Stop {
+			return elapsed, true
+		}
+		elapsed += d + time.Millisecond
+	}
+	return 0, false
+}
+
+// WithReconnect's giveUp, before and after the first session: negative
+// retries for ever (it was bounded by DefaultFirstConnectFor before the
+// first session, and a daemon started while the network was down exited),
+// zero bounds only the run before the first session, positive every run.
+// Each run is given up on within its limit, not after it.
+func TestReconnectGiveUpBeforeAndAfterFirstSession(t *testing.T) {
+	const span = 3 * time.Hour
+	for _, tc := range []struct {
+		giveUp      time.Duration
+		routed      bool
+		wantLimit   time.Duration // zero: never gives up
+		description string
+	}{
+		{-time.Nanosecond, false, 0, "negative, before"},
+		{-time.Nanosecond, true, 0, "negative, after"},
+		{0, false, DefaultFirstConnectFor, "zero, before"},
+		{0, true, 0, "zero, after"},
+		{time.Minute, false, time.Minute, "positive, before"},
+		{time.Minute, true, time.Minute, "positive, after"},
+	} {
+		var o serveOptions
+		WithReconnect(testMin, time.Hour, tc.giveUp)(&o)
+		o.firstFor = DefaultFirstConnectFor
+		start := time.Unix(1_000_000, 0)
+		rc := newReconnect(&o, start)
+		if tc.routed {
+			// A session routed to a minute in, which lasted an hour.
+			up := start.Add(time.Minute)
+			start = up.Add(time.Hour)
+			if d := step(rc, sessionEnd{ready: up, err: errDropped}, start); d == backoff.Stop {
+				t.Fatalf("%s: gave up at the drop", tc.description)
+			}
+		}
+		at, gaveUp := failsFor(rc, start, span)
+		switch {
+		case tc.wantLimit == 0 && gaveUp:
+			t.Errorf("%s: gave up %s into the failures, want never", tc.description, at)
+		case tc.wantLimit > 0 && !gaveUp:
+			t.Errorf("%s: still redialling after %s, want it given up within %s", tc.description, span, tc.wantLimit)
+		case tc.wantLimit > 0 && (at > tc.wantLimit || rc.limit() != tc.wantLimit):
+			t.Errorf("%s: gave up %s into the failures with limit %s, want within %s", tc.description, at, rc.limit(), tc.wantLimit)
+		}
+	}
+}
+
+// A routed session's end, seen on its own (Serve renews the grant after a
+// close 4000 without waiting), marks the tunnel as up and starts the run
+// of failures over: the failures after it were judged by the first-connect
+// bound, counted from Serve's start.
+func TestReconnectSawRoutedEndStartsRunOver(t *testing.T) {
+	for _, giveUp := range []time.Duration{0, time.Minute} {
+		rc, start := testReconnect(giveUp)
+		up := start.Add(time.Minute)
+		end := up.Add(time.Hour)
+		rc.saw(sessionEnd{ready: up, err: errDropped}, end)
+		if !rc.routed {
+			t.Errorf("giveUp %s: a routed end seen left the tunnel taken for never up", giveUp)
+		}
+		if d := rc.after(sessionEnd{err: errDropped}, end.Add(time.Millisecond)); d == backoff.Stop {
+			t.Errorf("giveUp %s: gave up at the first failure after a session that lasted an hour", giveUp)
+		}
 	}
 }

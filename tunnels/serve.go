@@ -43,10 +43,11 @@ import (
 // revoked key, a deleted project), an error saying the tunnel's server was
 // renamed or deleted since (renewing by name would repoint another server
 // or make a new one), a dial or renewal error the client's
-// http.RoundTripper marks permanent at once, or the last error once
-// reconnecting has failed for longer than WithReconnect allows: by default,
-// an error saying it never connected after DefaultFirstConnectFor of failed
-// dials when no session was ever routed to, and never once one was.
+// http.RoundTripper marks permanent at once, or the last error once no
+// session has come up within the run of failed attempts WithReconnect
+// allows (Serve gives up when the next wait would end past it): by
+// default, within DefaultFirstConnectFor when no session was ever routed
+// to, and never once one was.
 // Permanent means wrapped by github.com/cenkalti/backoff/v4's Permanent (a
 // *backoff.PermanentError of v4; v5's PermanentError, another type, does
 // not match and is retried as a drop). Serve trusts the mark: a transport
@@ -88,7 +89,6 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 	rn := renewal{max: o.renewals}
 	var handlers handlerSet
 	defer waitBriefly(&handlers.wg, closeGrace)
-	established := false // a session was routed to: the grant and URL were good
 	for {
 		var end sessionEnd
 		minting := rn.pending
@@ -111,11 +111,14 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 			return ctx.Err()
 		}
 		now := time.Now()
-		established = established || !end.ready.IsZero()
+		// Before anything that may skip the wait (a renewal): whether a
+		// session was routed to (the grant and URL were good), and when
+		// the run of failures starts, are rc's alone.
+		rc.saw(end, now)
 		var renew bool
 		var stop error
 		if !minting {
-			renew, stop = rn.due(err, g, established, o.now())
+			renew, stop = rn.due(err, g, rc.routed, o.now())
 		}
 		var perm *backoff.PermanentError // the client's transport says no retry helps (a closed double)
 		switch {
@@ -129,7 +132,7 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 			continue // at once, as the service's agent does
 		case stop != nil:
 			return stop
-		case errors.Is(err, errPermanent) && established:
+		case errors.Is(err, errPermanent) && rc.routed:
 			// The edge refused the upgrade after the tunnel was up (a load
 			// balancer between deploys, not a wrong URL; a 401 or 403
 			// too, which is no close 4000): retried within the reconnect
@@ -140,10 +143,13 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		}
 		d := rc.after(end, now)
 		if d == backoff.Stop {
+			// The next wait would end past the limit: Serve gives up
+			// within it, and the last cause may be a withheld hello as
+			// well as a relay never reached.
 			if !rc.routed {
-				return fmt.Errorf("tunnels: gave up: never connected to the relay in %s: %w", rc.limit(), err)
+				return fmt.Errorf("tunnels: gave up: no session came up within %s: %w", rc.limit(), err)
 			}
-			return fmt.Errorf("tunnels: gave up reconnecting after %s: %w", rc.limit(), err)
+			return fmt.Errorf("tunnels: gave up reconnecting: no session came up within %s: %w", rc.limit(), err)
 		}
 		o.log.WarnContext(ctx, "tunnel disconnected; reconnecting", "serverId", g.ServerID,
 			"slug", g.Slug, "in", d, "error", err)

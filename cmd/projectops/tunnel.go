@@ -51,12 +51,12 @@ an error, as it does when the server was renamed or deleted since. A tunnel
 closed while this one was offline past its token's expiry cannot be told from
 an expired one: it is renewed (revived), as the service's own agent does. As
 that agent does too, once connected it reconnects after a drop for as long as
-it runs, however long the network is down; a relay it has not reached in its
-first five minutes ends the command with an error saying it never connected.
-Drops, failed attempts to connect (the relay unreachable or silent) or to
-renew, reconnects, renewals, and calls the local server did not answer, are
-said on stderr; -v logs more. Interrupted, it revokes the tunnel and exits 0,
-with a warning on stderr if revoking failed.`,
+it runs, however long the network is down; when no session has come up within
+its first five minutes (the relay unreachable, or never saying hello), the
+command ends with an error saying so. Drops, failed attempts to connect (the
+relay unreachable or silent) or to renew, reconnects, renewals, and calls the
+local server did not answer, are said on stderr; -v logs more. Interrupted, it
+revokes the tunnel and exits 0, with a warning on stderr if revoking failed.`,
 		Args: exactArgs(0, ""),
 		RunE: func(*cobra.Command, []string) error { return a.tunnel(name, to, replace) },
 	}
