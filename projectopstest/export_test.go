@@ -33,3 +33,17 @@ type (
 	SuiteBody = suiteBody
 	RunBody   = runBody
 )
+
+// CloseBegun reports whether s's Close has begun and, with a listener,
+// cut the loopback streams already answered.
+func CloseBegun(s *Server) bool {
+	s.life.Lock()
+	closed, hs := s.closed, s.httpSrv
+	s.life.Unlock()
+	if !closed || hs == nil {
+		return closed
+	}
+	s.streams.mu.Lock()
+	defer s.streams.mu.Unlock()
+	return s.streams.closing
+}

@@ -30,11 +30,14 @@ func (s *Server) StartAt(addr string) (string, error) {
 		return "", err
 	}
 	hs := &http.Server{
-		Handler:           s.streams.wrap(s.handler, s.rt.streams),
+		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		// Requests inherit the server's context, which Close cancels once
 		// they had ShutdownGrace to finish.
 		BaseContext: func(net.Listener) context.Context { return s.ctx },
+		// Close cuts a relayed stream already answered by closing its
+		// connection (loopStreams).
+		ConnContext: withConn,
 		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
 	s.conn.configure(hs)

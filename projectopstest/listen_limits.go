@@ -38,9 +38,10 @@ const (
 	MaxHeaderBytes = 16 << 10
 	// ShutdownGrace is how long Close lets requests in flight, loopback
 	// and in process, finish before it cancels them and closes their
-	// connections. It is for requests not yet answered: a stream whose
-	// response has begun, loopback or in process, or a hijacked
-	// connection, is not waited for.
+	// connections. It is for requests not yet answered, and those
+	// answered during it: a stream whose response had begun as Close
+	// started is not waited for, nor is a hijacked connection, which
+	// Close keeps only until the requests not yet answered are done.
 	ShutdownGrace = 2 * time.Second
 )
 

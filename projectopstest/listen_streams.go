@@ -2,111 +2,83 @@ package projectopstest
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"sync"
-	"sync/atomic"
 )
 
-// loopStreams tracks the loopback requests of streaming routes (a relayed
-// tunnel response, an SSE GET), so Close can end those already answered
+// loopStreams tracks the loopback relayed responses under way (a
+// tunnel's SSE stream held open), so Close can cut those already answered
 // as it starts: http.Server.Shutdown waits for every connection to go
-// idle, which a stream's caller holds open never does, so without this an
-// answered stream would hold Close for all of ShutdownGrace. Requests not
-// yet answered keep their grace, as in process.
+// idle, which a stream's caller holding it open never does, so without
+// this an answered stream would hold Close for all of ShutdownGrace.
+// A stream is cut by closing its connection, so its caller reads an error
+// rather than a body that ends as if the host had finished it. Requests
+// answered once Close has begun run on with the grace, as in process.
+//
+// The relay's public handler registers its streams itself (it implements
+// relay.Watcher): no other route streams, and a lookup per request to tell
+// would cost every relayed request its route resolved twice.
 type loopStreams struct {
 	mu      sync.Mutex
 	closing bool
-	open    map[*loopStream]struct{}
+	open    map[net.Conn]struct{} // connections of answered streams
 }
 
-// loopStream is one loopback request of a streaming route.
-type loopStream struct {
-	cancel   context.CancelFunc // ends its handler's context
-	answered atomic.Bool        // its response has begun
+// connKey is the context key under which a loopback request's connection
+// is kept (http.Server.ConnContext), for Close to cut it.
+type connKey struct{}
+
+// withConn is the listener's http.Server.ConnContext: one context per
+// connection, none per request.
+func withConn(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
 }
 
-// wrap serves the requests of streaming routes (streams) under a context
-// of their own, which Close cancels once their response has begun.
-func (ls *loopStreams) wrap(h http.Handler, streams func(*http.Request) bool) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !streams(r) {
-			h.ServeHTTP(w, r)
-			return
-		}
-		ctx, cancel := context.WithCancel(r.Context())
-		st := &loopStream{cancel: cancel}
-		ls.mu.Lock()
-		if ls.open == nil {
-			ls.open = map[*loopStream]struct{}{}
-		}
-		ls.open[st] = struct{}{}
-		ls.mu.Unlock()
-		defer func() {
-			ls.mu.Lock()
-			delete(ls.open, st)
-			ls.mu.Unlock()
-			cancel()
-		}()
-		h.ServeHTTP(&loopStreamWriter{ResponseWriter: w, ls: ls, st: st}, r.WithContext(ctx))
-	})
+// loopConn is r's connection on the listener, nil in process.
+func loopConn(r *http.Request) net.Conn {
+	c, _ := r.Context().Value(connKey{}).(net.Conn)
+	return c
 }
 
-// answer records that st's response has begun; once Close has started,
-// that ends it.
-func (ls *loopStreams) answer(st *loopStream) {
-	if st.answered.Swap(true) {
+// Started implements relay.Watcher: r's response head is written. A
+// stream answered before Close began is cut when it does.
+func (ls *loopStreams) Started(r *http.Request) {
+	c := loopConn(r)
+	if c == nil {
 		return
 	}
 	ls.mu.Lock()
-	closing := ls.closing
-	ls.mu.Unlock()
-	if closing {
-		st.cancel()
+	defer ls.mu.Unlock()
+	if ls.closing {
+		return // answered during the grace: it keeps it
 	}
+	if ls.open == nil {
+		ls.open = map[net.Conn]struct{}{}
+	}
+	ls.open[c] = struct{}{}
 }
 
-// close cancels every stream already answered, and from now on each one
-// as its response begins.
+// Ended implements relay.Watcher: r's response is over.
+func (ls *loopStreams) Ended(r *http.Request) {
+	c := loopConn(r)
+	if c == nil {
+		return
+	}
+	ls.mu.Lock()
+	delete(ls.open, c)
+	ls.mu.Unlock()
+}
+
+// close cuts every stream already answered. Closing the connection makes
+// net/http cancel the request's context (Forward then returns and tells
+// the host), and the caller's read of the body fails.
 func (ls *loopStreams) close() {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	ls.closing = true
-	for st := range ls.open {
-		if st.answered.Load() {
-			st.cancel()
-		}
+	for c := range ls.open {
+		_ = c.Close()
 	}
+	clear(ls.open)
 }
-
-// loopStreamWriter tells its loopStreams when the response begins: its
-// status (not an informational one), its first write or flush.
-type loopStreamWriter struct {
-	http.ResponseWriter
-	ls *loopStreams
-	st *loopStream
-}
-
-// WriteHeader implements http.ResponseWriter.
-func (w *loopStreamWriter) WriteHeader(code int) {
-	w.ResponseWriter.WriteHeader(code)
-	if code >= 200 {
-		w.ls.answer(w.st)
-	}
-}
-
-// Write implements http.ResponseWriter.
-func (w *loopStreamWriter) Write(b []byte) (int, error) {
-	n, err := w.ResponseWriter.Write(b)
-	w.ls.answer(w.st)
-	return n, err
-}
-
-// Flush implements http.Flusher.
-func (w *loopStreamWriter) Flush() {
-	_ = http.NewResponseController(w.ResponseWriter).Flush()
-	w.ls.answer(w.st)
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer
-// (deadlines, a hijack).
-func (w *loopStreamWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -187,7 +187,7 @@ func relayPublic(s *Server, w http.ResponseWriter, r *http.Request, slug string)
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		h.Set("X-Forwarded-For", host)
 	}
-	err := sess.Forward(w, r, uri, h)
+	err := sess.Forward(w, r, uri, h, &s.streams) // over loopback, Close cuts it once answered
 	if err == nil {
 		return
 	}

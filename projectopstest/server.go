@@ -184,12 +184,16 @@ func (s *Server) Wait() { s.bg.Wait() }
 // Close stops the listener, lets requests in flight, loopback and in
 // process, finish for up to ShutdownGrace, then cancels every request and
 // background goroutine the server owns and waits for them to return. The
-// grace is for requests not yet answered (a tool call): a stream whose
-// response has begun (an SSE GET its caller holds open, a relayed tunnel
-// response) or a hijacked connection is not waited for, but cancelled:
-// over loopback as Close starts, in process once the requests not yet
-// answered are done (or the grace is over). An in-process
-// request the cancelling leaves unanswered (its handler returns without
+// grace is for requests not yet answered (a tool call); one answered
+// during it runs on until it ends or the grace does. A stream whose
+// response had begun as Close started (an SSE GET its caller holds open,
+// a relayed tunnel response) is not waited for: over loopback its
+// connection is dropped at once, so its caller reads an error rather
+// than a complete-looking body; in process it is cancelled once the
+// requests not yet answered are done (or the grace is over). A hijacked
+// connection (a tunnel host's WebSocket) is kept as long, since the
+// relayed requests still pending need it. An in-process request the
+// cancelling leaves unanswered (its handler returns without
 // writing) fails with ErrServerClosed, as over loopback it finds its
 // connection closed. A loopback client still sending or not reading after
 // ShutdownGrace has its connection closed, so Close never waits on it. It
@@ -221,15 +225,17 @@ func (s *Server) Close() error {
 	// they finish (up to ShutdownGrace) before it is cancelled, or a tool
 	// call cut short would answer a false 504 TIMEOUT. Hijacked
 	// connections (a tunnel's host) and streams already answered are not
-	// waited for: the cancel below ends them (loopback streams before
-	// Shutdown, see loopStreams).
+	// waited for: the cancel below ends them, once the requests not yet
+	// answered are done (relayed ones need their host's connection).
+	// Loopback streams already answered are cut before Shutdown (see
+	// loopStreams).
 	ctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
 	defer cancel()
 	served := make(chan struct{})
 	go func() { s.served.Wait(); close(served) }()
 	if hs != nil {
 		// Shutdown waits for connections to go idle, which an answered
-		// stream's never does: end those first.
+		// stream's never does: cut those first.
 		s.streams.close()
 		if hs.Shutdown(ctx) != nil {
 			// A client still sending (or not reading) after the grace
@@ -268,6 +274,13 @@ func (s *Server) enterRequest() bool {
 func (s *Server) leaveRequest() {
 	s.served.Done()
 	s.inflight.Done()
+}
+
+// closing reports whether Close has begun.
+func (s *Server) closing() bool {
+	s.life.Lock()
+	defer s.life.Unlock()
+	return s.closed
 }
 
 // enter counts a request served on the caller's goroutine in s.inflight,
@@ -315,5 +328,6 @@ func (h inprocHost) Context() context.Context     { return h.s.ctx }
 func (h inprocHost) Streams(r *http.Request) bool { return h.s.rt.streams(r) }
 func (h inprocHost) Enter() bool                  { return h.s.enterRequest() }
 func (h inprocHost) Leave()                       { h.s.leaveRequest() }
+func (h inprocHost) Closing() bool                { return h.s.closing() }
 func (h inprocHost) Dispatch(f func()) bool       { return h.s.dispatch(f) }
 func (h inprocHost) Logger() *slog.Logger         { return h.s.log }

@@ -228,8 +228,11 @@ func (w *responseWriter) commitLocked(stream bool) {
 	w.committed = true
 	// The request is answered: the server's Close gives its grace to
 	// requests that have not been, not to an open stream (an SSE GET
-	// held by its caller), which it ends by cancelling.
-	w.leaveLocked()
+	// held by its caller), which it ends by cancelling. One answered
+	// while Close waits keeps counting until its handler returns.
+	if w.host != nil && !w.host.Closing() {
+		w.leaveLocked()
+	}
 	if w.status == 0 {
 		w.setStatusLocked(http.StatusOK)
 	}

@@ -44,6 +44,11 @@ type Host interface {
 	// connections handed to their callers.
 	Enter() bool
 	Leave()
+	// Closing reports whether the server's Close has begun. A streaming
+	// request answered from then on was waited for as unanswered: it
+	// leaves when its handler returns, so it keeps the rest of the grace
+	// rather than being cut at its head.
+	Closing() bool
 	// Dispatch runs f on a goroutine the server owns (false once closed).
 	Dispatch(f func()) bool
 	// Logger receives handler panics.

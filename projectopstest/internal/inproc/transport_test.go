@@ -25,6 +25,7 @@ func (h *host) Context() context.Context     { return h.ctx }
 func (h *host) Streams(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/stream") }
 func (h *host) Enter() bool                  { return !h.closed }
 func (h *host) Leave()                       {}
+func (h *host) Closing() bool                { return h.closed }
 func (h *host) Logger() *slog.Logger         { return slog.New(slog.DiscardHandler) }
 func (h *host) Dispatch(f func()) bool {
 	if h.closed {

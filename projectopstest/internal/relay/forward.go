@@ -32,14 +32,25 @@ type UnreachableError struct{ Msg string }
 // Error implements error.
 func (e *UnreachableError) Error() string { return "relay: " + e.Msg }
 
+// Watcher is told when a relayed response is under way: Started once its
+// head is written, Ended when Forward returns after that. The double's
+// listener uses it to cut the streams already answered as it closes.
+type Watcher interface {
+	// Started is called once r's response head has been written.
+	Started(r *http.Request)
+	// Ended is called when the response Started announced is over.
+	Ended(r *http.Request)
+}
+
 // Forward relays one request to the host as stream messages (url is the
-// path and query to send, h the headers) and streams the response back. A
-// failure before the response starts is returned for the caller to
-// answer: an *UnreachableError or one of the Err values. Once the head is
-// written, a stream cut short (the host aborted, the session was lost,
-// the body passed its limit) drops the public connection, so the caller's
-// client sees the failure.
-func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, url string, h http.Header) error {
+// path and query to send, h the headers) and streams the response back,
+// telling wt (if not nil) when the response is under way. A failure
+// before the response starts is returned for the caller to answer: an
+// *UnreachableError or one of the Err values. Once the head is written, a
+// stream cut short (the host aborted, the session was lost, the body
+// passed its limit) drops the public connection, so the caller's client
+// sees the failure.
+func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, url string, h http.Header, wt Watcher) error {
 	st, err := rs.open(r.Context())
 	switch err {
 	case nil:
@@ -106,6 +117,10 @@ func (rs *Session) Forward(w http.ResponseWriter, r *http.Request, url string, h
 		w.Header()[k] = v
 	}
 	w.WriteHeader(st.status)
+	if wt != nil {
+		wt.Started(r)
+		defer wt.Ended(r)
+	}
 	for {
 		if !st.body.Pending() {
 			_ = ctl().Flush() // stream what was written before waiting for more

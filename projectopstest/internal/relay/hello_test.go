@@ -49,7 +49,7 @@ func TestRequestBeforeHelloWaitsForIt(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		r := httptest.NewRequest(http.MethodGet, "/x", nil)
-		done <- s.Forward(rec, r, "/x", http.Header{})
+		done <- s.Forward(rec, r, "/x", http.Header{}, nil)
 	}()
 	time.Sleep(20 * time.Millisecond) // the request is waiting, or about to
 	close(start)
@@ -93,7 +93,7 @@ func TestRequestWaitingForHelloEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	r := httptest.NewRequestWithContext(ctx, http.MethodGet, "/x", nil)
 	done := make(chan error, 1)
-	go func() { done <- s.Forward(httptest.NewRecorder(), r, "/x", http.Header{}) }()
+	go func() { done <- s.Forward(httptest.NewRecorder(), r, "/x", http.Header{}, nil) }()
 	time.Sleep(20 * time.Millisecond)
 	cancel()
 	if err := <-done; err != nil {
@@ -107,7 +107,7 @@ func TestRequestWaitingForHelloEnds(t *testing.T) {
 	}
 
 	r = httptest.NewRequest(http.MethodGet, "/x", nil)
-	go func() { done <- s.Forward(httptest.NewRecorder(), r, "/x", http.Header{}) }()
+	go func() { done <- s.Forward(httptest.NewRecorder(), r, "/x", http.Header{}, nil) }()
 	time.Sleep(20 * time.Millisecond)
 	s.Close(websocket.StatusGoingAway, "bye")
 	var un *UnreachableError

@@ -153,7 +153,7 @@ func forward(s *Session, r *http.Request) (*httptest.ResponseRecorder, <-chan er
 				done <- errors.New("cut short")
 			}
 		}()
-		done <- s.Forward(rec, r, r.URL.RequestURI(), r.Header)
+		done <- s.Forward(rec, r, r.URL.RequestURI(), r.Header, nil)
 	}()
 	return rec, done
 }
@@ -195,7 +195,7 @@ func TestForward(t *testing.T) {
 	if err := wait(t, done); !errors.As(err, &un) {
 		t.Errorf("request in flight at Close: %v, want *UnreachableError", err)
 	}
-	if err := s.Forward(httptest.NewRecorder(), req, "/", nil); !errors.As(err, &un) {
+	if err := s.Forward(httptest.NewRecorder(), req, "/", nil, nil); !errors.As(err, &un) {
 		t.Errorf("after Close: %v, want *UnreachableError", err)
 	}
 }
@@ -334,7 +334,7 @@ func TestForwardBodyTooLarge(t *testing.T) {
 	}
 	req = httptest.NewRequestWithContext(t.Context(), "POST", "/", strings.NewReader("x"))
 	req.ContentLength = tunnelwire.DefaultLimits.MaxReqBody + 1
-	if err := s.Forward(httptest.NewRecorder(), req, "/", nil); !errors.Is(err, ErrBodyTooLarge) {
+	if err := s.Forward(httptest.NewRecorder(), req, "/", nil, nil); !errors.Is(err, ErrBodyTooLarge) {
 		t.Errorf("known length past the limit: %v, want ErrBodyTooLarge", err)
 	}
 	_, done = forward(s, httptest.NewRequestWithContext(t.Context(), "GET", "/next", nil))
@@ -356,7 +356,7 @@ func TestForwardOverloaded(t *testing.T) {
 		dones = append(dones, done)
 		h.control(tunnelwire.Req)
 	}
-	if err := s.Forward(httptest.NewRecorder(), httptest.NewRequestWithContext(t.Context(), "GET", "/", nil), "/", nil); !errors.Is(err, ErrOverloaded) {
+	if err := s.Forward(httptest.NewRecorder(), httptest.NewRequestWithContext(t.Context(), "GET", "/", nil), "/", nil, nil); !errors.Is(err, ErrOverloaded) {
 		t.Errorf("request %d: %v, want ErrOverloaded", tunnelwire.DefaultLimits.MaxInflight+1, err)
 	}
 	cancel()
