@@ -46,6 +46,6 @@ func TestConnectTimerNeverCutsAReturnedConn(t *testing.T) {
 	}
 	t.Logf("ok=%d timeouts=%d aborted-after-success=%d", ok, to, bad)
 	if bad > 0 {
-		t.Errorf("Dial returned a Conn that its own connect timer then aborted (%d times): the callback's cancel/abortNow/killGroupOf hit a session handed to the caller", bad)
+		t.Errorf("Dial returned a Conn that its own connect timer then aborted (%d times): the callback's cancel/abortNow/group kill hit a session handed to the caller", bad)
 	}
 }

@@ -94,9 +94,9 @@ type Conn struct {
 	// calls still waiting with this error.
 	readErr atomic.Pointer[error]
 	once    sync.Once
-	onClose func()       // extra cleanup, run after the session closes
-	cmd     *exec.Cmd    // a stdio peer's process, the leader of its own process group
-	pid     atomic.Int64 // cmd's pid once started, read by Dial's timer
+	onClose func()      // extra cleanup, run after the session closes
+	proc    *procGroup  // a stdio peer's process, the leader of its own process group
+	started atomic.Bool // proc has started, for Dial's timer to kill it
 }
 
 // AuthRejected reports whether the server answered an HTTP request with
@@ -188,8 +188,8 @@ func (d *Dialer) Dial(parent context.Context, t Target) (*Conn, error) {
 		// DELETE for up to 5 s, a stdio process's terminate durations):
 		// cut it now, or the 504 comes seconds after the timeout.
 		c.abortNow()
-		if pid := c.pid.Load(); pid != 0 {
-			killGroupOf(int(pid))
+		if c.started.Load() {
+			c.proc.kill()
 		}
 	})
 	ctx, initRaw := captureRaw(ctx, "initialize") // connect sends it with ctx
@@ -250,8 +250,8 @@ func (d *Dialer) connect(ctx context.Context, c *Conn, t Target) (*mcp.ClientSes
 		cmd := exec.Command(t.Command, t.Args...)
 		cmd.Env = stdioEnviron(t.Env)
 		ownGroup(cmd)
-		c.cmd = cmd
-		tr = &stdioTransport{cmd: cmd, terminate: d.TerminateDuration, log: d.Log}
+		c.proc = &procGroup{cmd: cmd}
+		tr = &stdioTransport{proc: c.proc, terminate: d.TerminateDuration, log: d.Log}
 	default:
 		return nil, errors.New("mcpconn: unknown transport " + t.Transport)
 	}
@@ -351,11 +351,12 @@ func (c *Conn) Close() {
 		if c.Session != nil {
 			_ = c.Session.Close() // "signal: terminated" from a stdio peer is benign
 		}
-		if c.cmd != nil {
+		if c.proc != nil {
 			// The session's close ends the process it started; one
 			// started through a wrapper (sh -c, npx) leaves the real
-			// server behind unless its whole group goes.
-			killGroup(c.cmd)
+			// server behind unless its whole group goes (on Linux it went
+			// as the process was reaped: this then does nothing).
+			c.proc.kill()
 		}
 		if c.server != nil {
 			_ = c.server.Close()
@@ -372,13 +373,10 @@ func (c *Conn) Close() {
 
 // kill ends a stdio peer's process group at once (SIGKILL): the last step
 // of a teardown that ran out of time. It reports whether there was a
-// process to end (false for the other transports).
+// process to end (false for the other transports, and once the process
+// was reaped with its group ended).
 func (c *Conn) kill() bool {
-	if c.cmd == nil {
-		return false
-	}
-	killGroup(c.cmd)
-	return true
+	return c.proc != nil && c.proc.kill()
 }
 
 // watch is the HTTP layer under an MCP session, below net/http's redirect

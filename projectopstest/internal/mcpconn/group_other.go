@@ -15,5 +15,3 @@ func killGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
-
-func killGroupOf(int) {}

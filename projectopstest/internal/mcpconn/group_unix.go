@@ -15,9 +15,6 @@ func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: t
 // process included.
 func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
-		killGroupOf(cmd.Process.Pid)
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
-
-// killGroupOf ends the process group led by pid.
-func killGroupOf(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }

@@ -93,7 +93,7 @@ func TestCloseWithinKillsAStubbornServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	echo(t, c)
-	leader := c.cmd.Process.Pid
+	leader := c.proc.cmd.Process.Pid
 	if CloseWithin(c, 50*time.Millisecond) {
 		t.Fatal("CloseWithin reported a stubborn server's close as finished in time")
 	}
@@ -111,7 +111,7 @@ func TestPoolCloseKillsAStubbornServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	echo(t, l.Conn)
-	leader := l.Conn.cmd.Process.Pid
+	leader := l.Conn.proc.cmd.Process.Pid
 	l.Release(false)
 	p.Close()
 	checkEnded(t, leader, pidfile)

@@ -88,10 +88,10 @@ func (t rawTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cmd := t.conn.cmd; cmd != nil && cmd.Process != nil {
-		t.conn.pid.Store(int64(cmd.Process.Pid)) // for a connect timer, on another goroutine
+	if g := t.conn.proc; g != nil && g.cmd.Process != nil {
+		t.conn.started.Store(true) // for a connect timer, on another goroutine
 		if t.conn.abort.Err() != nil {
-			killGroup(cmd) // the timer fired before the pid was there to kill
+			g.kill() // the timer fired before the process was there to kill
 		}
 	}
 	return &rawConn{Connection: c, pending: map[jsonrpc.ID]*Raw{}, owner: t.conn}, nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"os/exec"
 	"syscall"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 // TypeScript MCP SDK 2.0.0's) skips them, where CommandTransport's decoder
 // would end the session.
 type stdioTransport struct {
-	cmd *exec.Cmd
+	proc *procGroup
 	// terminate is how long the server gets to exit after its stdin
 	// closes, and then after SIGTERM, before it is killed.
 	terminate time.Duration
@@ -31,22 +30,23 @@ type stdioTransport struct {
 // Connect implements mcp.Transport: it starts the command and speaks MCP
 // over its pipes.
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	stdout, err := t.cmd.StdoutPipe()
+	cmd := t.proc.cmd
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
-	stdin, err := t.cmd.StdinPipe()
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := t.cmd.Start(); err != nil {
+	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	td := t.terminate
 	if td <= 0 {
 		td = defaultTerminate
 	}
-	p := &stdioProcess{cmd: t.cmd, stdin: stdin, terminate: td}
+	p := &stdioProcess{proc: t.proc, stdin: stdin, terminate: td}
 	// The lines carry at most go-sdk's frame bound, which its decoder
 	// enforces again.
 	lines := newMessageLines(stdout, mcp.DefaultMaxLineLength, t.log)
@@ -60,7 +60,7 @@ const defaultTerminate = 5 * time.Second
 // stdioProcess is the writing end of a stdio session: the server's stdin,
 // and the process's teardown on Close.
 type stdioProcess struct {
-	cmd       *exec.Cmd
+	proc      *procGroup
 	stdin     io.WriteCloser
 	terminate time.Duration
 }
@@ -70,14 +70,15 @@ func (p *stdioProcess) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 
 // Close ends the session the way the MCP specification asks of a stdio
 // client: close the server's stdin, wait for it to exit, then SIGTERM, then
-// SIGKILL, each wait bounded by terminate. Wait also closes the stdout
-// pipe, which ends the session's reading.
+// SIGKILL, each wait bounded by terminate. The wait (procGroup.wait) ends
+// what is left of the process group before it reaps the server, and
+// closes the stdout pipe, which ends the session's reading.
 func (p *stdioProcess) Close() error {
 	if err := p.stdin.Close(); err != nil {
 		return err
 	}
 	exited := make(chan error, 1)
-	go func() { exited <- p.cmd.Wait() }()
+	go func() { exited <- p.proc.wait() }()
 	wait := func() (error, bool) {
 		t := time.NewTimer(p.terminate)
 		defer t.Stop()
@@ -91,12 +92,12 @@ func (p *stdioProcess) Close() error {
 	if err, ok := wait(); ok {
 		return err
 	}
-	if p.cmd.Process.Signal(syscall.SIGTERM) == nil {
+	if p.proc.cmd.Process.Signal(syscall.SIGTERM) == nil {
 		if err, ok := wait(); ok {
 			return err
 		}
 	}
-	if err := p.cmd.Process.Kill(); err != nil {
+	if err := p.proc.cmd.Process.Kill(); err != nil {
 		return err
 	}
 	if err, ok := wait(); ok {
