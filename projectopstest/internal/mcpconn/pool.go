@@ -289,9 +289,11 @@ const reapWait = time.Second
 // finished; if not, c's context and its HTTP exchanges are cancelled to
 // unblock it, and the closing goroutine finishes soon after. A stdio
 // server still running then (one that ignores its stdin closing and
-// SIGTERM) has its process group killed, and CloseWithin waits, at most
-// reapWait more, for the close to reap it: once it returns, nothing the
-// session started is left running, nor any goroutine waiting for it.
+// SIGTERM) has its process group killed (outside unix, its process), and
+// CloseWithin waits, at most reapWait more, for the close to reap it: once
+// it returns, nothing the session started is left running (on unix: a
+// wrapper's child may survive elsewhere), nor any goroutine waiting for
+// it.
 func CloseWithin(c *Conn, d time.Duration) bool {
 	done := make(chan struct{})
 	go func() {

@@ -86,7 +86,8 @@ func New(ctx context.Context, cfg Config) *Layer {
 
 // Close tears the kept and eval runs' sessions down, bounded by the close
 // timeout; a stdio server still running once it is spent is killed with
-// its process group and reaped before Close returns (mcpconn.CloseWithin).
+// its process group (on unix; elsewhere its process alone) and reaped
+// before Close returns (mcpconn.CloseWithin).
 func (m *Layer) Close() {
 	m.pool.Close()
 	if m.owned != nil {
