@@ -7,8 +7,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
+	"github.com/projectops/projectops-go/internal/proctest"
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/servers"
 )
@@ -50,34 +49,6 @@ func init() {
 	os.Exit(0)
 }
 
-// procsWith lists the processes whose environment holds token and that
-// still run: neither zombies nor killed (SIGKILL pending: the kernel ends
-// them before they run again).
-func procsWith(t *testing.T, token string) []string {
-	t.Helper()
-	dirs, err := filepath.Glob("/proc/[0-9]*")
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no processes listed in /proc (%v)", err)
-	}
-	var out []string
-	for _, d := range dirs {
-		env, err := os.ReadFile(filepath.Join(d, "environ"))
-		if err != nil || !strings.Contains(string(env), token) {
-			continue
-		}
-		stat, _ := os.ReadFile(filepath.Join(d, "stat"))
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			continue
-		}
-		if sigkillPending(filepath.Join(d, "status")) {
-			continue
-		}
-		cmd, _ := os.ReadFile(filepath.Join(d, "cmdline"))
-		out = append(out, filepath.Base(d)+" "+strings.ReplaceAll(string(cmd), "\x00", " "))
-	}
-	return out
-}
-
 // Close (its doc: it waits for everything the server owns) leaves no
 // stdio server running, nor any process it started, when the server
 // ignores its stdin closing and SIGTERM, with or without a call in flight
@@ -107,8 +78,8 @@ func TestCloseEndsStubbornStdioServers(t *testing.T) {
 			if _, err := c.Servers.ListTools(t.Context(), ws.ProjectID, sid, nil); err != nil {
 				t.Fatalf("ListTools: %v", err)
 			}
-			if len(procsWith(t, token)) < 2 {
-				t.Fatalf("the stdio server and its helper are not both running: %v", procsWith(t, token))
+			if len(proctest.With(t, token)) < 2 {
+				t.Fatalf("the stdio server and its helper are not both running: %v", proctest.With(t, token))
 			}
 			callDone := make(chan error, 1)
 			if inFlight {
@@ -124,7 +95,7 @@ func TestCloseEndsStubbornStdioServers(t *testing.T) {
 				}
 			}
 			_ = srv.Close()
-			left := procsWith(t, token)
+			left := proctest.With(t, token)
 			if inFlight {
 				<-callDone // Close cancelled it
 			}
@@ -142,24 +113,4 @@ func TestCloseEndsStubbornStdioServers(t *testing.T) {
 			}
 		})
 	}
-}
-
-// sigkillPending reports whether the process whose /proc status file is
-// at path has SIGKILL pending, for one of its threads or the whole
-// process.
-func sigkillPending(path string) bool {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok || (k != "SigPnd" && k != "ShdPnd") {
-			continue
-		}
-		if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&(1<<(syscall.SIGKILL-1)) != 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/projectops/projectops-go/internal/proctest"
 )
 
 // A stdio server started through a wrapper (sh -c, as npx and shell
@@ -39,7 +41,7 @@ func TestCloseEndsTheWrappersProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	eventually(t, "the wrapper's child to end", func() bool { return !running(pid) })
+	eventually(t, "the wrapper's child to end", func() bool { return !proctest.Running(pid) })
 }
 
 // stubborn returns a dialer whose stdio servers get a minute for each
@@ -73,9 +75,9 @@ func checkEnded(t *testing.T, leader int, pidfile string) {
 		t.Fatal(err)
 	}
 	if err := syscall.Kill(leader, 0); !errors.Is(err, syscall.ESRCH) {
-		t.Errorf("the stdio server (pid %d) is still there (running %v), not reaped", leader, running(leader))
+		t.Errorf("the stdio server (pid %d) is still there (running %v), not reaped", leader, proctest.Running(leader))
 	}
-	if running(helper) && !sigkillPending(helper) {
+	if proctest.Running(helper) && !proctest.SigkillPending(helper) {
 		t.Errorf("the stdio server's helper process (pid %d) is still running", helper)
 	}
 }
@@ -115,37 +117,4 @@ func TestPoolCloseKillsAStubbornServer(t *testing.T) {
 	l.Release(false)
 	p.Close()
 	checkEnded(t, leader, pidfile)
-}
-
-// running reports a live process (a zombie is not).
-func running(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true // no /proc: the signal check is all there is
-	}
-	_, rest, _ := strings.Cut(string(b), ") ")
-	return !strings.HasPrefix(rest, "Z")
-}
-
-// sigkillPending reports whether pid has SIGKILL pending (for one of its
-// threads or the whole process): the kernel ends it before it runs again.
-// Without /proc it reports false.
-func sigkillPending(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok || (k != "SigPnd" && k != "ShdPnd") {
-			continue
-		}
-		if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&(1<<(syscall.SIGKILL-1)) != 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/projectops/projectops-go/internal/proctest"
 )
 
 // Reaping a stdio server ends what is left of its process group first,
@@ -34,7 +36,7 @@ func TestProcGroupWaitKillsTheGroupBeforeTheReap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if running(child) && !sigkillPending(child) {
+	if proctest.Running(child) && !proctest.SigkillPending(child) {
 		t.Errorf("the process the leader left (pid %d) still runs once the leader is reaped", child)
 	}
 	if g.kill() {
