@@ -154,10 +154,14 @@ func maskAPIKey(s string) string {
 	return reKeyShaped.ReplaceAllString(s, "${1}sk_***")
 }
 
-// reKeyShaped matches API-key-shaped tokens: "sk_" and 8 or more key
-// characters, where "sk_" follows no ASCII letter or digit (an id such as
-// run_task_20261128 holds "sk_" inside a word; "_sk_live_..." or
-// "'sk_..." is still a key), or follows the letters of a shorthand flag
-// at a word's start, as cobra echoes a key glued to one ("-ksk_live_...").
-// Group 1 is what precedes "sk_", kept by the mask.
-var reKeyShaped = regexp.MustCompile(`(^-[A-Za-z]+|[^A-Za-z0-9_-]-[A-Za-z]+|^|[^A-Za-z0-9])sk_[A-Za-z0-9_\-]{8,}`)
+// reKeyShaped matches API-key-shaped tokens. Real keys are "sk_" and 43
+// base64url characters, so "sk_" and 20 or more key characters is a key
+// wherever it stands, glued to a word too ("Bearersk_live_...", or
+// "-ksk_live_..." as cobra echoes a key glued to a shorthand flag). A
+// shorter one, of 8 or more, is a key only at a boundary: at the start,
+// after a character that is not an ASCII letter or digit ("_sk_live_...",
+// "'sk_..."), or right after a backslash or percent escape, which may
+// end in a letter or digit (\n, \u0022, \x09, %20), so that an id like run_task_20261128 or -disk_12345678, which
+// holds "sk_" inside a word, is none. Group 1 is the boundary, kept by
+// the mask.
+var reKeyShaped = regexp.MustCompile(`(^|[^A-Za-z0-9]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}|\\[0-7]{1,3}|\\[A-Za-z]|%[0-9A-Fa-f]{2})sk_[A-Za-z0-9_\-]{8,}|sk_[A-Za-z0-9_\-]{20,}`)

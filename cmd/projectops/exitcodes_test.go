@@ -158,7 +158,9 @@ func TestVerboseShowsRetries(t *testing.T) {
 
 // A key typed where the CLI does not expect it (an argument, glued to a
 // shorthand flag) is not echoed back in the usage error; the key in
-// PROJECTOPS_API_KEY is masked whatever its shape.
+// PROJECTOPS_API_KEY is masked whatever its shape. The typed key is as long
+// as a real one needs to be to be caught glued to a flag ("-ksk_..."): 20
+// or more characters after sk_.
 func TestUsageErrorsMaskKeys(t *testing.T) {
 	const key = "sk_live_TYPEDKEY0123456789"
 	t.Setenv("PROJECTOPS_API_KEY", "odd-shaped-KEY-987654")

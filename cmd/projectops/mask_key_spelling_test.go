@@ -112,24 +112,42 @@ func TestMaskWriterCutKeepsKeyLongestSpelling(t *testing.T) {
 	}
 }
 
-// A key-shaped word is "sk_" after no ASCII letter or digit (or after a
-// shorthand flag's letters, as cobra echoes "-ksk_live_..."): an id that
-// holds "sk_" inside a word stays whole, a key after "_", a quote or a
-// space is masked.
+// A key-shaped word is "sk_" and 20 or more key characters anywhere
+// (glued to a word, as cobra echoes "-ksk_live_..."), or 8 or more at a
+// boundary: after no ASCII letter or digit, or right after a backslash or
+// percent escape. An id that holds a short "sk_" inside a word stays
+// whole.
 func TestKeyShapedNeedsABoundary(t *testing.T) {
 	t.Setenv("PROJECTOPS_API_KEY", "")
 	for in, want := range map[string]string{
-		"run_task_20261128":                  "run_task_20261128",
-		"nightly-task_20261128":              "nightly-task_20261128",
-		"disk_12345678 Ask_12345678":         "disk_12345678 Ask_12345678",
+		// Not keys: 8 to 19 characters after a letter or digit.
+		"run_task_20261128":                             "run_task_20261128",
+		"nightly-task_20261128":                         "nightly-task_20261128",
+		"disk_12345678 Ask_12345678":                    "disk_12345678 Ask_12345678",
+		"-disk_12345678":                                "-disk_12345678",
+		"-task_20261128":                                "-task_20261128",
+		"unknown shorthand flag: 'd' in -disk_12345678": "unknown shorthand flag: 'd' in -disk_12345678",
+		"in -ksk_live_ABCDEFGH12":                       "in -ksk_live_ABCDEFGH12",
+		"sk_short":                                      "sk_short",
+		// Keys at a boundary.
 		"sk_live_ABCDEFGH12":                 "sk_***",
 		"run_sk_live_ABCDEFGH12":             "run_sk_***",
+		"_sk_live_12345678":                  "_sk_***",
 		`"sk_live_ABCDEFGH12"`:               `"sk_***"`,
 		"key sk_live_ABCDEFGH12.":            "key sk_***.",
 		"a/sk_live_ABCDEFGH12,sk_x_12345678": "a/sk_***,sk_***",
-		"in -ksk_live_ABCDEFGH12":            "in -ksk_***",
-		"-vksk_live_ABCDEFGH12":              "-vksk_***",
-		"sk_short":                           "sk_short",
+		// Keys right after an escape.
+		`k:\nsk_live_ABCDEFGH12`:               `k:\nsk_***`,
+		`\u0022sk_live_ABCDEFGH12`:             `\u0022sk_***`,
+		`$'\x09sk_live_ABCDEFGH12'`:            `$'\x09sk_***'`,
+		`\tsk_live_ABCDEFGH12 \\sk_x_12345678`: `\tsk_*** \\sk_***`,
+		"auth=Bearer%20sk_live_ABCDEFGH12":     "auth=Bearer%20sk_***",
+		"token%3Dsk_live_ABCDEFGH12":           "token%3Dsk_***",
+		// Keys of 20 or more wherever they stand.
+		"Bearersk_live_ABCDEFGH1234567890":   "Bearersk_***",
+		"in -ksk_live_ABCDEFGH1234567890":    "in -ksk_***",
+		"-vksk_live_ABCDEFGH1234567890":      "-vksk_***",
+		"run_tasksk_live_ABCDEFGH1234567890": "run_tasksk_***",
 	} {
 		if got := maskAPIKey(in); got != want {
 			t.Errorf("maskAPIKey(%q) = %q, want %q", in, got, want)
