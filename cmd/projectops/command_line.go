@@ -23,21 +23,39 @@ func (e pasteError) Error() string { return e.head + e.text }
 // notPrinted stands for a command pasteCommand withheld.
 const notPrinted = "[a command not printed: it holds the API key or a key-shaped word]"
 
-// pastable reports whether cmd can be printed as it is: it holds neither
-// the value of PROJECTOPS_API_KEY, in any spelling the CLI masks it in
-// (keyMask), nor a key-shaped word (reKeyShaped). Every printed command
-// is judged by it: masked, it would no longer be the command.
-func pastable(cmd string) bool {
-	if k := apiKeySecret(); k != nil && keyMask(string(k), "sk_***").Scrub(cmd) != cmd {
-		return false
+// shellCommand is a command to print for pasting: its words as given,
+// quoted for the shell only when printed (String).
+type shellCommand struct{ words []string }
+
+// String is the command line, each word quoted for the shell (shellWord).
+func (c shellCommand) String() string {
+	q := make([]string, len(c.words))
+	for i, w := range c.words {
+		q[i] = shellWord(w)
 	}
-	return !reKeyShaped.MatchString(cmd)
+	return strings.Join(q, " ")
 }
 
-// pasteCommand is cmd when it is pastable, else notPrinted.
-func pasteCommand(cmd string) string {
-	if pastable(cmd) {
-		return cmd
+// pastable reports whether c can be printed as it is: no word holds the
+// value of PROJECTOPS_API_KEY, in any spelling the CLI masks it in
+// (keyMask), nor a key-shaped word (reKeyShaped). Each word is judged as
+// given, not as quoted: the quoting respells what precedes a key (a tab
+// as \x09) and the key itself (a single quote in it). Every printed
+// command is judged by it: masked, it would no longer be the command.
+func (c shellCommand) pastable() bool {
+	key := keyMask(string(apiKeySecret()), "sk_***") // nil, masking nothing, without a key
+	for _, w := range c.words {
+		if reKeyShaped.MatchString(w) || key.Scrub(w) != w {
+			return false
+		}
+	}
+	return true
+}
+
+// pasteCommand is c's line when it is pastable, else notPrinted.
+func pasteCommand(c shellCommand) string {
+	if c.pastable() {
+		return c.String()
 	}
 	return notPrinted
 }
@@ -61,25 +79,20 @@ func commandBaseURL(c *projectops.Client) string {
 // service, and --project, which the environment may not hold. A "--"
 // comes before args when one starts with "-", which would be read as a
 // flag.
-func commandLine(baseURL, project, path string, flags []string, args ...string) string {
-	words := []string{"projectops", path}
+func commandLine(baseURL, project, path string, flags []string, args ...string) shellCommand {
+	words := append([]string{"projectops"}, strings.Fields(path)...)
 	if baseURL != "" {
-		words = append(words, "--base-url", shellWord(baseURL))
+		words = append(words, "--base-url", baseURL)
 	}
-	words = append(words, "--project", shellWord(project))
-	for _, f := range flags {
-		words = append(words, shellWord(f))
-	}
+	words = append(words, "--project", project)
+	words = append(words, flags...)
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") {
 			words = append(words, "--")
 			break
 		}
 	}
-	for _, a := range args {
-		words = append(words, shellWord(a))
-	}
-	return strings.Join(words, " ")
+	return shellCommand{append(words, args...)}
 }
 
 // shellWord is s as one word of a shell command line: as it is when it

@@ -201,7 +201,7 @@ func resendText(baseURL, project string, f evalRunFlags, key string) string {
 	}
 	// --base-url kept: sent elsewhere, the key would start a run there.
 	cmd := commandLine(baseURL, project, "eval run", append(args, "--idempotency-key", key))
-	if !pastable(cmd) {
+	if !cmd.pastable() {
 		return "the command that sends it again is not printed: it holds the API key or a key-shaped word"
 	}
 	env := "PROJECTOPS_API_KEY"
@@ -214,12 +214,13 @@ func resendText(baseURL, project string, f evalRunFlags, key string) string {
 	if f.file == "-" {
 		also = append(also, "with the same input piped to it")
 	}
-	if strings.Contains(cmd, "$'") {
+	line := cmd.String()
+	if strings.Contains(line, "$'") {
 		also = append(also, "in bash or zsh, which read $'...' words")
 	}
 	return fmt.Sprintf("the same request with its key answers with that run (or starts it): %s "+
 		"(with the same %s%s; then cancel the run with: %s)",
-		cmd, env, strings.Join(append([]string{""}, also...), ", "), pasteCommand(commandLine(baseURL, project, "eval cancel", nil, "RUN_ID")))
+		line, env, strings.Join(append([]string{""}, also...), ", "), pasteCommand(commandLine(baseURL, project, "eval cancel", nil, "RUN_ID")))
 }
 
 // suiteWords names the suite a run request runs, as "of suite X ", or
