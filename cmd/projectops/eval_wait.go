@@ -163,32 +163,38 @@ func (ec *evalCmd) stoppedWaiting(ctx context.Context, runID string, timeout tim
 	if !seen {
 		head = fmt.Sprintf("stopped waiting for run %s%s before a poll saw the run", runID, why)
 	}
-	if ctx.Err() == nil && ec.ctx.Err() == nil && causeBeyondDeadline(err) {
+	if cause := lastPollCause(err); cause != nil && ctx.Err() == nil && ec.ctx.Err() == nil {
 		// Ended before the deadline because a retry's wait would have
 		// outlasted it: what was being retried (every poll a 503) is
-		// why no poll saw the run.
-		head += fmt.Sprintf(" (the last poll: %v)", err)
+		// why no poll saw the run. The service's words, masked as any
+		// error's text is.
+		head += fmt.Sprintf(" (the last poll: %s)", errText(cause))
 	}
 	return pasteError{head: head, text: fmt.Sprintf(" (follow it again with: %s; cancel it with: %s)",
 		ec.command("eval status", []string{"--wait"}, runID), ec.command("eval cancel", nil, runID))}
 }
 
-// causeBeyondDeadline reports whether err, which matches
-// context.DeadlineExceeded, also wraps another error: the failure a retry
-// was waiting out when the deadline came too close.
-func causeBeyondDeadline(err error) bool {
+// lastPollCause is what the last poll answered when err, which matches
+// context.DeadlineExceeded, is a retry's wait cut short by the deadline
+// ("context deadline exceeded while waiting to retry after: GET ...:
+// 503 ..."): the outermost error in err's tree that does not match
+// context.DeadlineExceeded, without the words of the wait around it; nil
+// when there is none (the deadline alone ended the wait).
+func lastPollCause(err error) error {
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
 	switch u := err.(type) {
 	case interface{ Unwrap() []error }:
 		for _, e := range u.Unwrap() {
-			if causeBeyondDeadline(e) {
-				return true
+			if c := lastPollCause(e); c != nil {
+				return c
 			}
 		}
-		return false
 	case interface{ Unwrap() error }:
-		return causeBeyondDeadline(u.Unwrap())
+		return lastPollCause(u.Unwrap())
 	}
-	return err != nil && err != context.DeadlineExceeded
+	return nil
 }
 
 // writeReports writes the --junit and --summary reports that were asked

@@ -284,20 +284,28 @@ func TestEvalRunStoppedBeforeFirstPollContinues(t *testing.T) {
 
 // Every poll answered 503 (retried until a retry's wait would outlast
 // --wait-timeout): the message says no poll saw the run, not that none
-// answered, and says the last answer, which ended the wait early.
+// answered, and says the last answer, which ended the wait early: that
+// answer alone, not the wait around it, masked as an error's text (a key
+// after a percent escape too).
 func TestStoppedWaitingAfter503sSaysWhy(t *testing.T) {
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte(`{"code":"UNAVAILABLE","message":"try later"}`))
+		_, _ = w.Write([]byte(`{"code":"UNAVAILABLE","message":"try later; upstream refused auth=Bearer%20sk_live_OTHERKEY1234567890"}`))
 	}))
 	t.Cleanup(hs.Close)
 	t.Setenv("PROJECTOPS_BASE_URL", hs.URL+"/api/v1")
 	t.Setenv("PROJECTOPS_API_KEY", "sk_test_0000000000000000")
 	t.Setenv("PROJECTOPS_PROJECT", "prj_1")
 	code, out, errOut := evalCLI(t, "status", "run_1", "--wait", "--interval", "1ms", "--wait-timeout", "300ms")
-	if want := "stopped waiting for run run_1 after --wait-timeout 300ms before a poll saw the run (the last poll: "; code != 2 ||
+	if want := "stopped waiting for run run_1 after --wait-timeout 300ms before a poll saw the run (the last poll: GET "; code != 2 ||
 		!strings.Contains(errOut, want) || !strings.Contains(errOut, "try later") || strings.Contains(errOut, "poll answered") {
 		t.Errorf("exit %d, want %s... try later\n%s\n%s", code, want, out, errOut)
+	}
+	if strings.Contains(errOut, "deadline exceeded") || strings.Contains(errOut, "waiting to retry") {
+		t.Errorf("the cause line says more than the last answer:\n%s", errOut)
+	}
+	if strings.Contains(errOut, "OTHERKEY") || !strings.Contains(errOut, "Bearer%20sk_***") {
+		t.Errorf("the key in the last answer is not masked:\n%s", errOut)
 	}
 }
