@@ -141,7 +141,7 @@ func envCreateFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 		}
 		return ec.print(e, func(w io.Writer) {
 			fmt.Fprintf(w, "created %s (%s, personal draft); build it with: %s\n",
-				printableField(e.ID), printableField(e.Name), ec.command("env build", nil, e.ID))
+				maskedField(e.ID), maskedField(e.Name), ec.command("env build", nil, e.ID))
 		})
 	}
 }

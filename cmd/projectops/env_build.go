@@ -42,20 +42,21 @@ func envBuildFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 			}
 			return err
 		}
+		id := maskedField(st.BuildID) // as printed, on stdout and as progress
 		if !*wait {
-			return ec.print(st, func(w io.Writer) { fmt.Fprintf(w, "build %s queued\n", printableField(st.BuildID)) })
+			return ec.print(st, func(w io.Writer) { fmt.Fprintf(w, "build %s queued\n", id) })
 		}
 		var p *buildProgress
 		opts := []environments.WaitOption{environments.WithPollInterval(*interval, 10**interval)}
 		if !ec.json {
-			p = &buildProgress{w: ec.stderr, tty: isTerminal(ec.stderr), id: printableField(st.BuildID), start: time.Now()}
+			p = &buildProgress{w: ec.stderr, tty: isTerminal(ec.stderr), id: id, start: time.Now()}
 		}
 		var mu sync.Mutex
 		// The heartbeat prints state as it is: escaped here.
-		state := "build " + printableField(st.BuildID) + ": queued"
+		state := "build " + id + ": queued"
 		opts = append(opts, environments.WithProgress(func(b *environments.Build) {
 			mu.Lock()
-			state = "build " + printableField(st.BuildID) + ": " + printableField(string(b.Status))
+			state = "build " + id + ": " + printableField(string(b.Status))
 			mu.Unlock()
 			if p != nil {
 				p.update(*b)

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -322,5 +324,37 @@ func TestEnvCreatePrintsBuildCommand(t *testing.T) {
 	t.Setenv("PROJECTOPS_BASE_URL", "") // pasted in a shell without it
 	if code, out, errOut := runCLI(t, withFlags(shellArgs(t, build), 2, "--wait=false")...); code != 0 || !strings.Contains(out, "queued") {
 		t.Errorf("%s pasted: exit %d %q %q", build, code, out, errOut)
+	}
+}
+
+// The ids and names env create and env build print on stdout are the
+// service's: a key-shaped one is masked there as in error text, and the
+// command to paste, which would hold it, is withheld.
+func TestEnvStdoutMasksKeyShapedIDs(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if strings.HasSuffix(r.URL.Path, "/build") || strings.HasSuffix(r.URL.Path, "/builds") {
+			w.WriteHeader(http.StatusAccepted)
+			_, _ = w.Write([]byte(`{"id":"env_1","buildId":"bld_sk_live_BUILDKEY12","reused":false}`))
+			return
+		}
+		w.WriteHeader(http.StatusCreated)
+		_, _ = w.Write([]byte(`{"id":"env_sk_live_IDKEY1234","name":"Bearer%20sk_live_NAMEKEY1","sharing":"personal"}`))
+	}))
+	t.Cleanup(hs.Close)
+	t.Setenv("PROJECTOPS_BASE_URL", hs.URL+"/api/v1")
+	t.Setenv("PROJECTOPS_API_KEY", "sk_test_0000000000000000")
+	t.Setenv("PROJECTOPS_PROJECT", "prj_1")
+	df := filepath.Join(t.TempDir(), "Dockerfile")
+	if err := os.WriteFile(df, []byte("FROM scratch\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := env(t, "create", "--name", "x", "--file", df)
+	if want := "created env_sk_*** (Bearer%20sk_***, personal draft); build it with: " + notPrinted + "\n"; code != 0 || out != want {
+		t.Errorf("create: exit %d, printed %q, want %q\n%s", code, out, want, errOut)
+	}
+	code, out, errOut = env(t, "build", "--wait=false", "env_1")
+	if want := "build bld_sk_*** queued\n"; code != 0 || out != want {
+		t.Errorf("build: exit %d, printed %q, want %q\n%s", code, out, want, errOut)
 	}
 }

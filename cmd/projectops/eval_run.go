@@ -137,9 +137,8 @@ func (a *app) evalRun(f evalRunFlags) error {
 		return ec.print(rc, func(w io.Writer) {
 			// Following it by its id: this command sent again with --wait
 			// would start another run.
-			// The ids masked here: stdout is not masked as errors are.
-			fmt.Fprintf(w, "run %s started (suite %s); follow it with: %s\n", printableField(maskAPIKey(rc.RunID)),
-				printableField(maskAPIKey(rc.SuiteID)), ec.command("eval status", []string{"--wait"}, rc.RunID))
+			fmt.Fprintf(w, "run %s started (suite %s); follow it with: %s\n", maskedField(rc.RunID),
+				maskedField(rc.SuiteID), ec.command("eval status", []string{"--wait"}, rc.RunID))
 		})
 	}
 	return ec.follow(rc.RunID, f.waitFlags, true)

@@ -67,5 +67,13 @@ func printableField(s string) string {
 	return fieldEscaper.Replace(printable(s))
 }
 
+// maskedField is printableField of s with the API key and key-shaped
+// words masked (maskAPIKey), as error text is: for an id or a name the
+// service sent that the CLI prints on stdout or as progress, where
+// nothing masks it on the way out.
+func maskedField(s string) string {
+	return printableField(maskAPIKey(s))
+}
+
 // fieldEscaper escapes what printable keeps.
 var fieldEscaper = strings.NewReplacer("\n", `\n`, "\t", `\t`)
