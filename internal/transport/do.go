@@ -439,7 +439,7 @@ func (t *Transport) decodeSuccess(resp *http.Response, out any, req *Request, pa
 	var buf []byte
 	var err error
 	if n := resp.ContentLength; n > 0 {
-		buf, err = readSized(resp.Body, n, keep == nil) // within the cap: checked above
+		buf, err = readSized(resp.Body, n, limit) // within the cap: checked above
 	} else {
 		buf, err = io.ReadAll(&cappedReader{r: resp.Body, left: limit}) // chunked or unknown
 	}
