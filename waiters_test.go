@@ -138,3 +138,61 @@ func TestWaitersStopOnAnAnswerWithoutStatus(t *testing.T) {
 		})
 	}
 }
+
+// A waiter's "no status" error is error text, so its request id is
+// cleaned as an error's is: of a credential header's value too, set on
+// the client or on the call, which a gateway may echo into x-request-id
+// (docs/sdk.md: error text never contains headers). The id came from the
+// poll's WithResponseInto target, a success's metadata, cleaned of the
+// request's own secrets only. A caller's own target keeps the success's
+// id as documented.
+func TestWaitersNoStatusErrorCleansCredentialHeaders(t *testing.T) {
+	t.Parallel()
+	const tok = "proxy-secret-0123456789"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Request-Id", "req_"+r.Header.Get("X-Proxy-Token"))
+		if strings.HasSuffix(r.URL.Path, "/builds") {
+			w.Write([]byte(`{"items":[{"id":"bld_1"}]}`))
+			return
+		}
+		w.Write([]byte(`null`))
+	}))
+	defer srv.Close()
+	header := option.WithHeader("X-Proxy-Token", tok)
+	for _, where := range []string{"client", "call"} {
+		var client, call []option.RequestOption
+		if where == "client" {
+			client = []option.RequestOption{header}
+		} else {
+			call = []option.RequestOption{header}
+		}
+		var meta option.Response
+		call = append(call, option.WithResponseInto(&meta))
+		c := edgeClient(t, srv.URL+"/api/v1", client...)
+		for name, wait := range map[string]func(ctx context.Context) error{
+			"Runs.Wait": func(ctx context.Context) error {
+				_, err := c.Evals.Runs.Wait(ctx, "prj_1", "run_1",
+					evals.WithPollInterval(time.Millisecond, 5*time.Millisecond), evals.WithRequestOptions(call...))
+				return err
+			},
+			"WaitForBuild": func(ctx context.Context) error {
+				_, err := c.Environments.WaitForBuild(ctx, "prj_1", "env_1", "bld_1",
+					environments.WithPollInterval(time.Millisecond, 5*time.Millisecond), environments.WithRequestOptions(call...))
+				return err
+			},
+		} {
+			// The deadline only bounds a failing test.
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			err := wait(ctx)
+			cancel()
+			if !errors.Is(err, projectops.ErrNoStatus) || strings.Contains(err.Error(), tok) ||
+				!strings.Contains(err.Error(), "[request req_REDACTED]") {
+				t.Errorf("%s, header on the %s: err = %v; want ErrNoStatus naming the request id without the header's value", name, where, err)
+			}
+			if meta.RequestID != "req_"+tok {
+				t.Errorf("%s, header on the %s: the caller's WithResponseInto has request id %q, want the success's as it came", name, where, meta.RequestID)
+			}
+		}
+	}
+}

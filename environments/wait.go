@@ -118,14 +118,17 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 	if s == nil {
 		s = new(Service) // a zero Client's: its first poll fails as an unconfigured client
 	}
-	// The polls fill a response target, so a build without a status is
-	// reported with the request id of the page that listed it.
-	req, meta := transport.ResponseTarget(c.req)
+	// The polls store their answer's request id as error text shows it,
+	// so a build without a status is reported with the id of the page
+	// that listed it: a WithResponseInto target's id, a success's, is not
+	// cleaned of credential header values.
+	var requestID string
+	ctx = transport.WithShownRequestID(ctx, &requestID)
 	var last *Build
 	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter(), Sleep: s.sleep,
 		Name: "waiting for build " + s.tr().Redact(buildID)},
 		func(ctx context.Context) (poll.Step, error) {
-			b, err := s.findBuild(ctx, projectID, environmentID, buildID, req)
+			b, err := s.findBuild(ctx, projectID, environmentID, buildID, c.req)
 			if err != nil {
 				return poll.Step{}, err
 			}
@@ -133,7 +136,7 @@ func (s *Service) WaitForBuild(ctx context.Context, projectID, environmentID, bu
 				// No status will ever turn terminal: waiting on would
 				// never end.
 				path, _ := transport.BuildPath(routeBuilds, []string{projectID, environmentID})
-				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "build", meta.RequestID)
+				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "build", requestID)
 			}
 			if c.progress != nil && (last == nil || last.Status != b.Status || last.LogPreview != b.LogPreview) {
 				cp := *b

@@ -81,15 +81,17 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 	// context): the target then describes no request, not the call
 	// before Wait.
 	transport.ResetTargets(c.req)
-	// The polls fill a response target, so an answer without a status
-	// is reported with its request id.
-	req, meta := transport.ResponseTarget(c.req)
+	// The polls store their answer's request id as error text shows it,
+	// so an answer without a status is reported with it: a WithResponseInto
+	// target's id, a success's, is not cleaned of credential header values.
+	var requestID string
+	ctx = transport.WithShownRequestID(ctx, &requestID)
 	var last *Run
 	est := estimator{}
 	err := poll.Loop(ctx, poll.Config{Min: c.min, Max: c.max, MaxRetryAfter: s.tr().MaxRetryAfter(),
 		Name: "waiting for run " + s.tr().Redact(runID)},
 		func(ctx context.Context) (poll.Step, error) {
-			run, err := s.Get(ctx, projectID, runID, req...)
+			run, err := s.Get(ctx, projectID, runID, c.req...)
 			if err != nil {
 				return poll.Step{}, err
 			}
@@ -97,7 +99,7 @@ func (s *RunService) Wait(ctx context.Context, projectID, runID string, opts ...
 				// An empty or null body leaves a zero Run: no status will
 				// ever turn terminal, so waiting on would never end.
 				path, _ := transport.BuildPath(routeRun, []string{projectID, runID})
-				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "run", meta.RequestID)
+				return poll.Step{}, poll.NoStatus(http.MethodGet, s.tr().Redact(path), "run", requestID)
 			}
 			if c.progress != nil && changed(last, run) {
 				cp := *run

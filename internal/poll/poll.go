@@ -130,7 +130,9 @@ func Sleep(ctx context.Context, d time.Duration) error {
 // not the thing waited for, and polling it again would wait for ever.
 // path is the route polled, as errors show it (redacted); what names the
 // thing ("run", "build"); requestID is the answer's, already cleaned as
-// a response's is ("" for none). It matches shared.ErrNoStatus.
+// error text is, of credential header values too
+// (transport.WithShownRequestID; "" for none). It matches
+// shared.ErrNoStatus.
 func NoStatus(method, path, what, requestID string) error {
 	msg := fmt.Sprintf("projectops: %s %s: the response carries no %s status (it is not a %s)", method, path, what, what)
 	if requestID != "" {

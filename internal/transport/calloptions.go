@@ -3,7 +3,6 @@ package transport
 import (
 	"context"
 	"net/http"
-	"slices"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/option"
@@ -71,19 +70,30 @@ func ResetTargets(opts []option.RequestOption) {
 	}
 }
 
-// ResponseTarget returns opts with a WithResponseInto target the caller
-// can read a call's response from (a waiter, for the request id of an
-// answer it refuses): the one opts already fill, so a caller's own target
-// still describes the call, else a new one appended. opts itself is never
-// changed.
-func ResponseTarget(opts []option.RequestOption) ([]option.RequestOption, *option.Response) {
-	if len(opts) > 0 {
-		if r := allTargets(opts).Response; r != nil {
-			return opts, r
-		}
+// shownIDKey marks a context asking Do for its response's request id as
+// error text shows it (WithShownRequestID).
+type shownIDKey struct{}
+
+// WithShownRequestID returns ctx asking every Do under it to store in *id
+// its last response's request id as error text shows it, cleaned of every
+// secret of the call, the client's and the call's credential header
+// values among them ("" after a network failure). A waiter names the id
+// of a 200 it refuses in its own error: a WithResponseInto target's id is
+// a success's metadata, cleaned of the request's own secrets only, and a
+// gateway may echo a proxy token into it. A nil ctx is returned as it is,
+// for Do to refuse.
+func WithShownRequestID(ctx context.Context, id *string) context.Context {
+	if ctx == nil {
+		return nil
 	}
-	r := new(option.Response)
-	return append(slices.Clip(opts), option.WithResponseInto(r)), r
+	return context.WithValue(ctx, shownIDKey{}, id)
+}
+
+// shownRequestID is where ctx asks Do to store the request id as error
+// text shows it (WithShownRequestID), nil for nowhere.
+func shownRequestID(ctx context.Context) *string {
+	id, _ := ctx.Value(shownIDKey{}).(*string)
+	return id
 }
 
 // ResetResponses resets every WithResponseInto target of the call ctx

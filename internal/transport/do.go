@@ -56,6 +56,7 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 	if err != nil {
 		return err
 	}
+	shownID := shownRequestID(ctx)
 	if timeout := cmp.Or(call.Timeout, t.timeout); timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -125,6 +126,12 @@ func (t *Transport) Do(ctx context.Context, req *Request, out any) error {
 				clean = cs.shown
 			}
 			recordResponse(call.Response, resp, attempt, clean)
+		}
+		if shownID != nil {
+			*shownID = ""
+			if err == nil {
+				*shownID = cs.shown(resp.Header.Get(RequestIDHeader))
+			}
 		}
 		if err != nil && req.OnNetError != nil {
 			req.OnNetError(err)
