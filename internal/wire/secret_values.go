@@ -18,10 +18,16 @@ func CredentialHeader(name string) bool {
 	n := strings.ToLower(name)
 	switch n {
 	case "idempotency-key", "x-idempotency-key", "x-mcpjam-idempotency-key", "sec-websocket-key":
-		// Random per request, not credentials. The idempotency key's
-		// spellings (the service reads each) are one value: kept or
-		// dropped together, never one of them scrubbed or dropped on a
-		// redirect while another carries it on.
+		// Not credentials: the WebSocket key is random per request, and
+		// the idempotency key names a write for the service to
+		// deduplicate (random per call, or the caller's own, often
+		// deterministic, from WithIdempotencyKey). The service reads
+		// idempotency-key and x-mcpjam-idempotency-key; x-idempotency-key
+		// is net/http's other spelling, whose presence makes it re-send
+		// a request (option/header.go refuses all three as headers). The
+		// spellings are one value: kept or dropped together, never one
+		// of them scrubbed or dropped on a redirect while another
+		// carries it on.
 		return false
 	}
 	for _, w := range strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' }) {
