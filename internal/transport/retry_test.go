@@ -267,6 +267,10 @@ func TestRetryAfter(t *testing.T) {
 		// capped: the call returns after one attempt with RetryAfter set.
 		capped         bool
 		wantRetryAfter time.Duration
+		// dateIn, when set, makes first's Retry-After an HTTP date this
+		// far ahead, written as the subtest runs: a parallel subtest may
+		// start seconds after the table is built.
+		dateIn time.Duration
 	}{
 		{name: "seconds", class: Read, first: raReply(429, "2"), wantSleep: 2 * time.Second},
 		{name: "seconds on 503", class: Read, first: raReply(503, "7"), wantSleep: 7 * time.Second},
@@ -274,7 +278,7 @@ func TestRetryAfter(t *testing.T) {
 		{name: "padded seconds", class: Read, first: raReply(429, " 4 "), wantSleep: 4 * time.Second},
 		{name: "zero retries at once", class: Read, first: raReply(429, "0"), min: 0, max: 0},
 		{name: "equal to the cap waits", class: Read, first: raReply(429, "60"), wantSleep: 60 * time.Second},
-		{name: "HTTP date", class: Read, first: raReply(429, time.Now().Add(10*time.Second).UTC().Format(http.TimeFormat)),
+		{name: "HTTP date", class: Read, dateIn: 10 * time.Second,
 			min: 8 * time.Second, max: 10 * time.Second * 5 / 4},
 		{name: "HTTP date in the past", class: Read, first: raReply(429, "Mon, 02 Jan 2006 15:04:05 GMT"), min: 0, max: 0},
 		{name: "unparsable falls back to backoff", class: Read, first: raReply(429, "soon"), min: base / 2, max: base * 3 / 2},
@@ -295,7 +299,11 @@ func TestRetryAfter(t *testing.T) {
 			if tt.class != Read {
 				method = http.MethodPost
 			}
-			mock, s := mockRoute(t, method, "/r", tt.first, reply{status: 200, body: `{}`})
+			first := tt.first
+			if tt.dateIn != 0 {
+				first = raReply(429, time.Now().Add(tt.dateIn).UTC().Format(http.TimeFormat))
+			}
+			mock, s := mockRoute(t, method, "/r", first, reply{status: 200, body: `{}`})
 			tr, sl := newTestTransport(t, mock, func(c *Config) { c.MaxRetryAfter = time.Minute })
 			err := tr.Do(t.Context(), &Request{Method: method, Route: "/r", Class: tt.class}, nil)
 			if tt.capped {
