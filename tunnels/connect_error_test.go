@@ -3,10 +3,12 @@ package tunnels_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,7 +32,7 @@ func refusedRelay(t *testing.T) (*tunnels.Grant, string) {
 }
 
 // A relay never reached ends Serve, once its limit has passed, with an
-// error saying no session came up within it, the last dial's cause beneath
+// error saying no session came up in the time it tried, the last dial's cause beneath
 // it for errors.Is and As, and neither the relay URL's query nor its
 // userinfo shown, by the error or by any error beneath it: the *url.Error
 // a caller finds with errors.As (to ask Timeout(), say) and prints
@@ -44,8 +46,8 @@ func TestServeGivesUpWhenNoSessionCameUp(t *testing.T) {
 	if err == nil {
 		t.Fatal("Serve returned nil")
 	}
-	if !strings.HasPrefix(err.Error(), "tunnels: gave up: no session came up within 1ns: ") {
-		t.Errorf("Serve = %v, want it to say no session came up within its limit", err)
+	if !regexp.MustCompile(`^tunnels: gave up: no session came up in [0-9.]+[µm]?s \(window 1ns\): `).MatchString(err.Error()) {
+		t.Errorf("Serve = %v, want it to say no session came up in the time it tried, and its window", err)
 	}
 	var oe *net.OpError
 	if !errors.As(err, &oe) || !errors.Is(err, syscall.ECONNREFUSED) {
@@ -98,5 +100,71 @@ func TestOnConnectErrorNotToldAfterCancel(t *testing.T) {
 	}
 	if told != 0 {
 		t.Errorf("OnConnectError called %d times after the context ended", told)
+	}
+}
+
+// gaveUpAfter is the time a give-up error says Serve spent on its run of
+// failed attempts.
+func gaveUpAfter(t *testing.T, err error, window time.Duration) time.Duration {
+	t.Helper()
+	re := regexp.MustCompile(`^tunnels: gave up: no session came up in (\S+) \(window ` + regexp.QuoteMeta(window.String()) + `\): `)
+	m := re.FindStringSubmatch(fmt.Sprint(err))
+	if m == nil {
+		t.Fatalf("Serve = %v, want it to give up, saying how long it tried in its %s window", err, window)
+	}
+	spent, perr := time.ParseDuration(m[1])
+	if perr != nil {
+		t.Fatalf("Serve = %v: %v", err, perr)
+	}
+	return spent
+}
+
+// A min wait longer than the window: the first dial is refused at once,
+// and the wait is cut to what is left of the window, for a retry at its
+// end. Serve gave up after the first dial, a millisecond in, saying no
+// session came up within the window.
+func TestServeRetriesUntilTheWindowIsSpent(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g, _ := refusedRelay(t)
+	const window = 300 * time.Millisecond
+	var waits []time.Duration
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second) // an hour's wait fails, not hangs
+	defer cancel()
+	err := f.C.Tunnels.Serve(ctx, g, echo, tunnels.WithHTTPClient(http.DefaultClient),
+		tunnels.WithReconnect(time.Hour, time.Hour, window),
+		tunnels.OnConnectError(func(_ error, retryIn time.Duration) { waits = append(waits, retryIn) }))
+	if spent := gaveUpAfter(t, err, window); spent < window {
+		t.Errorf("gave up %s in, before its %s window was spent", spent, window)
+	}
+	if len(waits) != 1 || waits[0] <= 0 || waits[0] > window {
+		t.Errorf("waits before retrying %v, want one, cut to what was left of the %s window", waits, window)
+	}
+}
+
+// An attempt takes up to the connect timeout, so the one that overruns the
+// window is the last, and Serve returns after the window by up to that
+// attempt. The docs said it gave up within the window, as did its error.
+func TestServeGivesUpAfterTheWindowByOneAttempt(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	g, dials := stallingEdge(t, func(int32) dialPlan { return hangUpgrade })
+	const window, connect = 200 * time.Millisecond, time.Second
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second) // retrying for ever fails, not hangs
+	defer cancel()
+	start := time.Now()
+	err := f.C.Tunnels.Serve(ctx, g, echo, tunnels.WithHTTPClient(http.DefaultClient),
+		tunnels.WithConnectTimeout(connect), tunnels.WithReconnect(time.Millisecond, time.Millisecond, window))
+	el := time.Since(start)
+	spent := gaveUpAfter(t, err, window)
+	if n := dials.Load(); n != 1 {
+		t.Errorf("%d dials, want 1: the first, stalled past the window, was the last", n)
+	}
+	// The stalled attempt lasted the connect timeout; the slack is for a
+	// busy machine, not a measure of speed.
+	const slack = 5 * time.Second
+	if spent < connect || el < spent || spent > window+connect+slack {
+		t.Errorf("Serve returned %s in, saying %s, want from the connect timeout (%s) to one attempt past the %s window",
+			el, spent, connect, window)
 	}
 }

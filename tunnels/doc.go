@@ -23,15 +23,17 @@
 // after its hello is redialled with growing waits. Once a session has been
 // routed to, by default it never gives up, as the service's agent redials a
 // dropped tunnel for as long as it runs; before that, it gives up when no
-// session has come up within DefaultFirstConnectFor (five minutes: a wrong
-// or unreachable relay, or one that never says hello), saying so with the
-// last cause; it stops when its next wait would end past that window, so
-// within it. WithReconnect's giveUp changes that: positive, a window for
-// every run of failed attempts, before and after the first session;
-// negative, no window at all (a daemon started while the network is down
-// waits for it). A run counts only attempts that fail before a hello (an
-// edge that drops every session is retried) and starts over when a session
-// routed to ends. Each attempt, the first dial and every
+// session has come up in DefaultFirstConnectFor (five minutes: a wrong or
+// unreachable relay, or one that never says hello), saying how long it
+// tried, with the last cause. It retries until that window is spent (a
+// wait is cut short to end with it), so it returns after the window, by up
+// to one attempt (at most the connect timeout). WithReconnect's giveUp
+// changes that: positive, a window for every run of failed attempts, before
+// and after the first session; negative, no window at all (a daemon started
+// while the network is down waits for it). A run counts only attempts that
+// fail before a hello, and renewals of the grant that fail (an edge that
+// drops every session is retried), and starts over with the first redial
+// after a session routed to. Each attempt, the first dial and every
 // reconnect, must be routed to (the edge's hello) within
 // DefaultConnectTimeout (15 s; WithConnectTimeout) of its dial, upgrade
 // included, or it fails like a dropped dial (ErrConnectTimeout) and is

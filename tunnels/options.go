@@ -38,10 +38,11 @@ const (
 	// routed to, as the service's agent redials a dropped tunnel for as
 	// long as it runs (a host offline for an hour comes back on its own).
 	DefaultReconnectFor time.Duration = 0
-	// DefaultFirstConnectFor is the window within which, with
-	// WithReconnect's giveUp zero (the default), a first session must come
-	// up: Serve gives up, saying none came up within it, when the next
-	// wait would end past it. A wrong or unreachable relay (or one that
+	// DefaultFirstConnectFor is the window in which, with WithReconnect's
+	// giveUp zero (the default), a first session must come up: Serve
+	// retries until it is spent, then gives up, saying how long it tried
+	// (the last attempt may overrun it by up to the connect timeout). A
+	// wrong or unreachable relay (or one that
 	// never says hello) ends Serve rather than holding it for good. The
 	// service's agent gives up on its first connect after 15 s; this
 	// leaves a relay that is briefly down the time to come back.
@@ -127,11 +128,14 @@ func WithLogger(l *slog.Logger) ServeOption {
 }
 
 // WithReconnect sets the jittered exponential backoff between reconnect
-// attempts (min, max) and giveUp, the window within which a run of
-// consecutive failed attempts must end in a session (one routed to, the
-// edge's hello) before Serve gives up with the last error; Serve gives up
-// when the next wait would end past the window, so within it. A run starts
-// when Serve does, or when the last session routed to ended. Positive
+// attempts (min, max) and giveUp, the window in which a run of consecutive
+// failed attempts (dials that fail before the edge's hello, and failed
+// renewals of the grant) must end in a session (one routed to, the edge's
+// hello) before Serve gives up with the last error. A wait is cut short
+// to end with the window, and Serve retries until the window is spent, so
+// it gives up after the window, not within it: by up to one attempt, at
+// most the connect timeout (see WithConnectTimeout). A run starts when
+// Serve does, or with the first redial after a session routed to. Positive
 // giveUp bounds every run, before and after the first session. Zero, the
 // default, bounds the run before the first session by
 // DefaultFirstConnectFor and the later ones not at all. Negative retries

@@ -25,16 +25,18 @@ type sessionEnd struct {
 // session that fails, and starts over only after a healthy one (it lasted
 // stableAfter or relayed a request): an edge that accepts and drops right
 // after its hello is redialled with growing waits, not at the minimum
-// forever. Giving up counts failed dials from the end of the last session
-// that got as far as a hello (see saw): such an edge is retried, not given
-// up on. It is also the one record of whether a session was ever routed
-// to, which decides the limit (see limit).
+// forever. Giving up counts the failed attempts of a run (dials that fail
+// before a hello, and failed renewals of the grant), which starts when
+// Serve does or with the first redial after a session that got as far as
+// a hello (see saw and after): such an edge is retried, not given up on.
+// It is also the one record of whether a session was ever routed to,
+// which decides the limit (see limit).
 type reconnect struct {
 	bo           *backoff.ExponentialBackOff // never stops: giving up is failingSince's business
 	giveUp       time.Duration               // negative: never; zero: firstFor until routed to, then never
 	firstFor     time.Duration
 	routed       bool      // a session has been routed to
-	failingSince time.Time // when the current run of failed dials began
+	failingSince time.Time // when the current run of failed attempts began
 }
 
 // healthy reports whether the session counts as healthy once it ended
@@ -50,7 +52,8 @@ func newReconnect(o *serveOptions, now time.Time) *reconnect {
 }
 
 // saw records the end of an attempt at now: one that was routed to ends
-// the run of failures (the next starts at now) and marks the tunnel as up
+// the run of failures (the next starts at now, or with the redial when
+// after sets a wait first) and marks the tunnel as up
 // for good. Serve calls it for every end, the ones that go on to renew the
 // grant instead of waiting too, so that no path judges a tunnel that served
 // as one that never came up, or counts its failures from before it served.
@@ -60,9 +63,12 @@ func (rc *reconnect) saw(e sessionEnd, now time.Time) {
 	}
 }
 
-// after is how long to wait before the next dial once a session (or a
-// dial) ended at now, after saw; backoff.Stop to give up: when the wait
-// would end past the limit, so Serve gives up within it, not after it.
+// after is how long to wait before the next attempt once a session (or a
+// dial, or a renewal) ended at now, after saw; backoff.Stop to give up.
+// Within a run the wait is cut to what is left of the limit, and Serve
+// gives up only once the limit is spent: every run gets its window of
+// tries, a retry at its end included, however long the backoff has grown,
+// and ends at most one attempt (the connect timeout) past it.
 func (rc *reconnect) after(e sessionEnd, now time.Time) time.Duration {
 	connected := !e.ready.IsZero()
 	stable := connected && now.Sub(e.ready) >= stableAfter
@@ -70,16 +76,29 @@ func (rc *reconnect) after(e sessionEnd, now time.Time) time.Duration {
 		rc.bo.Reset()
 	}
 	d := rc.bo.NextBackOff()
-	if limit := rc.limit(); !connected && limit > 0 && now.Sub(rc.failingSince)+d > limit {
-		return backoff.Stop
-	}
 	if websocket.CloseStatus(e.err) == tunnelwire.CloseEdgeRestart && stable {
 		// The edge restarts: reconnect at once, as the service's agent
 		// does; an edge that keeps restarting takes the backoff.
-		return 0
+		d = 0
+	}
+	if connected {
+		// The run starts with the redial, not before the wait a flapping
+		// edge's grown backoff set: that wait is no failed attempt.
+		rc.failingSince = now.Add(d)
+		return d
+	}
+	if limit := rc.limit(); limit > 0 {
+		left := limit - rc.spent(now)
+		if left <= 0 {
+			return backoff.Stop
+		}
+		d = min(d, left)
 	}
 	return d
 }
+
+// spent is how long the current run of failed attempts has lasted at now.
+func (rc *reconnect) spent(now time.Time) time.Duration { return now.Sub(rc.failingSince) }
 
 // limit is how long the current run of failed dials may last; zero for
 // ever. A negative giveUp retries for ever, a positive one bounds every

@@ -124,7 +124,7 @@ func TestReconnectDefaultGivesUpOnTunnelNeverUp(t *testing.T) {
 	for elapsed := time.Duration(0); ; {
 		d := step(rc, sessionEnd{err: errDropped}, start.Add(elapsed))
 		if d == backoff.Stop {
-			if elapsed < DefaultFirstConnectFor-DefaultReconnectMax*3/2 {
+			if elapsed < DefaultFirstConnectFor {
 				t.Fatalf("gave up after %s, before DefaultFirstConnectFor (%s)", elapsed, DefaultFirstConnectFor)
 			}
 			if rc.limit() != DefaultFirstConnectFor {
@@ -139,15 +139,16 @@ func TestReconnectDefaultGivesUpOnTunnelNeverUp(t *testing.T) {
 	}
 }
 
-// failsFor feeds rc failed dials from start on and reports how long after
-// start it gave up; ok false when it was still redialling after span.
-func failsFor(rc *reconnect, start time.Time, span time.Duration) (gaveUpAt time.Duration, ok bool) {
-	for elapsed := time.Duration(0); elapsed <= span; {
+// failsFor feeds rc failed dials, each taking attempt, from start on and
+// reports how long after start it gave up; ok false when it was still
+// redialling after span.
+func failsFor(rc *reconnect, start time.Time, span, attempt time.Duration) (gaveUpAt time.Duration, ok bool) {
+	for elapsed := attempt; elapsed <= span; {
 		d := step(rc, sessionEnd{err: errDropped}, start.Add(elapsed))
 		if d == backoff.Stop {
 			return elapsed, true
 		}
-		elapsed += d + time.Millisecond
+		elapsed += d + attempt
 	}
 	return 0, false
 }
@@ -156,9 +157,11 @@ func failsFor(rc *reconnect, start time.Time, span time.Duration) (gaveUpAt time
 // retries for ever (it was bounded by DefaultFirstConnectFor before the
 // first session, and a daemon started while the network was down exited),
 // zero bounds only the run before the first session, positive every run.
-// Each run is given up on within its limit, not after it.
+// Each run is given up on once its limit is spent, by at most the attempt
+// that overran it (here each takes the connect timeout): the last wait is
+// cut to end with the limit.
 func TestReconnectGiveUpBeforeAndAfterFirstSession(t *testing.T) {
-	const span = 3 * time.Hour
+	const span, attempt = 3 * time.Hour, DefaultConnectTimeout
 	for _, tc := range []struct {
 		giveUp      time.Duration
 		routed      bool
@@ -185,14 +188,15 @@ func TestReconnectGiveUpBeforeAndAfterFirstSession(t *testing.T) {
 				t.Fatalf("%s: gave up at the drop", tc.description)
 			}
 		}
-		at, gaveUp := failsFor(rc, start, span)
+		at, gaveUp := failsFor(rc, start, span, attempt)
 		switch {
 		case tc.wantLimit == 0 && gaveUp:
 			t.Errorf("%s: gave up %s into the failures, want never", tc.description, at)
 		case tc.wantLimit > 0 && !gaveUp:
 			t.Errorf("%s: still redialling after %s, want it given up within %s", tc.description, span, tc.wantLimit)
-		case tc.wantLimit > 0 && (at > tc.wantLimit || rc.limit() != tc.wantLimit):
-			t.Errorf("%s: gave up %s into the failures with limit %s, want within %s", tc.description, at, rc.limit(), tc.wantLimit)
+		case tc.wantLimit > 0 && (at < tc.wantLimit || at > tc.wantLimit+attempt || rc.limit() != tc.wantLimit):
+			t.Errorf("%s: gave up %s into the failures with limit %s, want from %s to one attempt (%s) past it",
+				tc.description, at, rc.limit(), tc.wantLimit, attempt)
 		}
 	}
 }
@@ -213,5 +217,55 @@ func TestReconnectSawRoutedEndStartsRunOver(t *testing.T) {
 		if d := rc.after(sessionEnd{err: errDropped}, end.Add(time.Millisecond)); d == backoff.Stop {
 			t.Errorf("giveUp %s: gave up at the first failure after a session that lasted an hour", giveUp)
 		}
+	}
+}
+
+// A min wait longer than the window: the first dial fails 2ms in, and the
+// wait is cut to what is left of the window for a retry at its end, after
+// which Serve gives up having spent it. It gave up at the first failure,
+// 2ms into a five-minute window, saying none came up within it.
+func TestReconnectWaitIsCutToTheWindow(t *testing.T) {
+	var o serveOptions
+	WithReconnect(time.Hour, time.Hour, 0)(&o)
+	o.firstFor = DefaultFirstConnectFor
+	start := time.Unix(1_000_000, 0)
+	rc := newReconnect(&o, start)
+	now := start.Add(2 * time.Millisecond)
+	d := step(rc, sessionEnd{err: errDropped}, now)
+	if want := DefaultFirstConnectFor - 2*time.Millisecond; d != want {
+		t.Fatalf("wait after the first failure, 2ms in: %s, want the rest of the window, %s", d, want)
+	}
+	now = now.Add(d + time.Millisecond) // the retry fails
+	if d := step(rc, sessionEnd{err: errDropped}, now); d != backoff.Stop {
+		t.Errorf("wait after the retry at the window's end: %s, want it given up", d)
+	}
+	if got, want := rc.spent(now), DefaultFirstConnectFor+time.Millisecond; got != want {
+		t.Errorf("spent %s, want %s", got, want)
+	}
+}
+
+// A positive giveUp below the backoff ceiling, after sessions that dropped
+// right after their hello (the backoff grew past the window): the run
+// starts with the redial, so its first failure is retried and the run is
+// given up on only once the window is spent. The wait before the redial
+// counted, and the first failed dial of the run was given up on at once.
+func TestReconnectFlappingEdgeGetsItsWindow(t *testing.T) {
+	const window = 10 * time.Second
+	var o serveOptions
+	WithReconnect(250*time.Millisecond, 30*time.Second, window)(&o)
+	now := time.Unix(1_000_000, 0)
+	rc := newReconnect(&o, now)
+	var d time.Duration
+	for range 12 { // hello, dropped at once, every time
+		d = step(rc, sessionEnd{ready: now, err: errDropped}, now)
+		now = now.Add(d)
+	}
+	if d <= window {
+		t.Fatalf("the wait after 12 sessions dropped at their hello is %s, want it grown past the %s window", d, window)
+	}
+	redial := now
+	at, gaveUp := failsFor(rc, redial, time.Hour, time.Millisecond)
+	if !gaveUp || at < window || at > window+time.Millisecond {
+		t.Errorf("gave up %s into the run (%v), want once the %s window is spent, by one attempt at most", at, gaveUp, window)
 	}
 }

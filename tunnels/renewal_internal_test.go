@@ -110,8 +110,9 @@ func TestFailedRenewalsCountFromTheSessionsEnd(t *testing.T) {
 	s, g, renewals := servedThenExpired(t, time.Second)
 	err := s.Serve(t.Context(), g, http.NotFoundHandler(), WithHTTPClient(http.DefaultClient),
 		WithReconnect(10*time.Millisecond, 10*time.Millisecond, 700*time.Millisecond))
-	if err == nil || !strings.Contains(err.Error(), "gave up reconnecting") {
-		t.Errorf("Serve = %v, want it to give up reconnecting", err)
+	if err == nil || !strings.HasPrefix(err.Error(), "tunnels: gave up reconnecting: no session came up in ") ||
+		!strings.Contains(err.Error(), " (window 700ms): ") {
+		t.Errorf("Serve = %v, want it to give up reconnecting, saying how long it tried in its window", err)
 	}
 	if n := renewals.Load(); n < 2 {
 		t.Errorf("%d renewals tried, want them retried within giveUp from the session's end", n)

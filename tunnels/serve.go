@@ -44,10 +44,11 @@ import (
 // renamed or deleted since (renewing by name would repoint another server
 // or make a new one), a dial or renewal error the client's
 // http.RoundTripper marks permanent at once, or the last error once no
-// session has come up within the run of failed attempts WithReconnect
-// allows (Serve gives up when the next wait would end past it): by
-// default, within DefaultFirstConnectFor when no session was ever routed
-// to, and never once one was.
+// session has come up in the run of failed attempts WithReconnect allows
+// (Serve gives up once its window is spent, which the last attempt may
+// overrun by up to the connect timeout): by default, after
+// DefaultFirstConnectFor when no session was ever routed to, and never
+// once one was.
 // Permanent means wrapped by github.com/cenkalti/backoff/v4's Permanent (a
 // *backoff.PermanentError of v4; v5's PermanentError, another type, does
 // not match and is retried as a drop). Serve trusts the mark: a transport
@@ -143,13 +144,18 @@ func (s *Service) Serve(ctx context.Context, g *Grant, h http.Handler, opts ...S
 		}
 		d := rc.after(end, now)
 		if d == backoff.Stop {
-			// The next wait would end past the limit: Serve gives up
-			// within it, and the last cause may be a withheld hello as
-			// well as a relay never reached.
-			if !rc.routed {
-				return fmt.Errorf("tunnels: gave up: no session came up within %s: %w", rc.limit(), err)
+			// The run's window is spent, by up to the last attempt (at
+			// most the connect timeout): the error says how long it took,
+			// and the last cause may be a withheld hello as well as a
+			// relay never reached.
+			what, spent := "gave up", rc.spent(now)
+			if rc.routed {
+				what = "gave up reconnecting"
 			}
-			return fmt.Errorf("tunnels: gave up reconnecting: no session came up within %s: %w", rc.limit(), err)
+			if spent >= time.Millisecond {
+				spent = spent.Round(time.Millisecond) // 5m0.4s, not to the nanosecond
+			}
+			return fmt.Errorf("tunnels: %s: no session came up in %s (window %s): %w", what, spent, rc.limit(), err)
 		}
 		o.log.WarnContext(ctx, "tunnel disconnected; reconnecting", "serverId", g.ServerID,
 			"slug", g.Slug, "in", d, "error", err)
