@@ -108,7 +108,9 @@ func TestFailedRenewalsCountFromTheSessionsEnd(t *testing.T) {
 	// Served longer than giveUp, which leaves a slow machine most of it
 	// for the first renewal to fail in.
 	s, g, renewals := servedThenExpired(t, time.Second)
-	err := s.Serve(t.Context(), g, http.NotFoundHandler(), WithHTTPClient(http.DefaultClient),
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second) // renewing for ever fails, not hangs
+	defer cancel()
+	err := s.Serve(ctx, g, http.NotFoundHandler(), WithHTTPClient(http.DefaultClient),
 		WithReconnect(10*time.Millisecond, 10*time.Millisecond, 700*time.Millisecond))
 	if err == nil || !strings.HasPrefix(err.Error(), "tunnels: gave up reconnecting: no session came up in ") ||
 		!strings.Contains(err.Error(), " (window 700ms): ") {
