@@ -54,24 +54,36 @@ func dial(ctx context.Context, g *Grant, client *http.Client) (*websocket.Conn, 
 // *url.Error itself: they find a copy showing the same cleaned URL, so a
 // caller that asks it Timeout() and prints it shows no query either. One
 // that does not parse has no copy: its cause is reached directly.
+//
+// The message is clean throughout (every quoting of the raw URL in it is
+// replaced), and so is the copy of the *url.Error net/http made for the
+// dial, its text included; what lies beneath that is as the client's
+// transport made it. net/http's own causes name no URL, but a custom
+// transport (WithHTTPClient) that calls another http.Client wraps that
+// client's *url.Error, raw URL and all: it cannot be cleaned without
+// cutting the chain errors.Is and As walk, so it is left as it was.
 func dialError(err error) error {
 	msg := err.Error()
 	var ue *url.Error
 	if !errors.As(err, &ue) {
 		return &relayDialError{msg: "tunnels: connecting to the relay: " + msg, err: err}
 	}
-	shown, under := "the relay URL", ue.Err
+	raw, shown, under := strconv.Quote(ue.URL), "the relay URL", ue.Err
 	if u, perr := url.Parse(ue.URL); perr == nil {
 		u.RawQuery, u.ForceQuery, u.User = "", false, nil
 		shown = strconv.Quote(u.String())
-		under = &url.Error{Op: ue.Op, URL: u.String(), Err: ue.Err} // net/http's is left as it was
+		cause := ue.Err
+		if s := cause.Error(); strings.Contains(s, raw) { // a nested client's *url.Error
+			cause = &relayDialError{msg: strings.ReplaceAll(s, raw, shown), err: cause}
+		}
+		under = &url.Error{Op: ue.Op, URL: u.String(), Err: cause} // net/http's is left as it was
 	}
 	// The wrappers above ue hold its text already: replaced there too.
-	msg = strings.ReplaceAll(msg, strconv.Quote(ue.URL), shown)
+	msg = strings.ReplaceAll(msg, raw, shown)
 	return &relayDialError{msg: "tunnels: connecting to the relay: " + msg, err: under}
 }
 
-// relayDialError is dialError's: its own text, the cleaned cause beneath.
+// relayDialError is dialError's: its own, cleaned, text over the cause.
 type relayDialError struct {
 	msg string
 	err error

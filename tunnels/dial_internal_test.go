@@ -51,3 +51,31 @@ func TestDialErrorHidesRelayURLQuery(t *testing.T) {
 		}
 	}
 }
+
+// A client whose transport itself calls an http.Client (a retrying or
+// instrumenting RoundTripper) puts that client's *url.Error, raw URL and
+// all, beneath net/http's: the message and the *url.Error errors.As finds
+// first (its text too, which quotes its cause) show neither query nor
+// userinfo, and the transport's own error is left as it made it, still
+// reached (the documented limit of the cleaning). The first one's text
+// showed both.
+func TestDialErrorNestedURLError(t *testing.T) {
+	raw := "https://u:p@relay.example/agent?relayq=SEKRIT"
+	refused := errors.New("connection refused")
+	inner := &url.Error{Op: "Get", URL: raw, Err: refused}
+	outer := &url.Error{Op: "Get", URL: raw, Err: fmt.Errorf("giving up after 1 attempt(s): %w", inner)}
+	err := dialError(fmt.Errorf("failed to WebSocket dial: %w", outer))
+	if s := err.Error(); strings.Contains(s, "SEKRIT") || strings.Contains(s, "u:p") {
+		t.Errorf("message shows the query or userinfo: %s", s)
+	}
+	var first *url.Error
+	if !errors.As(err, &first) || first.URL != "https://relay.example/agent" {
+		t.Fatalf("the first *url.Error beneath is %v, want net/http's, with its URL cleaned", first)
+	}
+	if s := first.Error(); strings.Contains(s, "SEKRIT") || strings.Contains(s, "u:p") {
+		t.Errorf("the first *url.Error beneath shows the query or userinfo: %s", s)
+	}
+	if !errors.Is(err, inner) || !errors.Is(err, refused) {
+		t.Errorf("dialError(%v) hides the transport's own error or its cause", outer)
+	}
+}
