@@ -17,9 +17,10 @@ import (
 )
 
 // Fault is an injected failure for one route (see Server.SetFault). A fault
-// runs before authentication, in this order: Latency, then Drop, then the
-// error response. A fault with only Latency delays the request and then
-// lets the route answer normally.
+// runs before authentication, in this order: Latency, then Drop, then the error response. A
+// fault with only Latency delays the request and then lets the route
+// answer normally. With AfterRoute the route runs first and the fault then
+// applies, in the same order, to its answer.
 type Fault struct {
 	// Status is the HTTP status of the error response. 0 with a Code uses the
 	// code's status (500 for a code the SDK does not know); 0 without a
@@ -43,6 +44,13 @@ type Fault struct {
 	// Times limits the fault to the first Times matching requests; 0 means
 	// every request until ClearFaults.
 	Times int
+	// AfterRoute lets the route run, with all its effects, and then holds
+	// its answer back: Latency delays it, Drop loses it (the client sees a
+	// transport error), Status or Code replaces it with the error. It makes
+	// "the write happened but the answer was lost", the case idempotent
+	// retries exist for: a retried eval-run creation with the same
+	// X-Mcpjam-Idempotency-Key must get the run the first attempt started.
+	AfterRoute bool
 	// Every, when above 1, applies the fault to every Every-th matching
 	// request only (the Every-th, the 2×Every-th, ...); the others are
 	// served normally. Every: 5 fails 20% of the calls, deterministically.
@@ -105,13 +113,9 @@ func (fs *faultSet) take(route string) (Fault, bool) {
 	return e.f, true
 }
 
-// applyFault runs the fault for route, if any. It reports whether the
+// applyFault runs a fault before its route. It reports whether the
 // request was answered (or aborted) so the route must not run.
-func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string) bool {
-	f, ok := s.faults.take(route)
-	if !ok {
-		return false
-	}
+func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, f Fault) bool {
 	if f.Latency > 0 {
 		bufferBody(r)
 		if !sleepCtx(r.Context(), f.Latency) || r.Context().Err() != nil {
@@ -123,6 +127,11 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string
 	if f.Drop {
 		panic(http.ErrAbortHandler)
 	}
+	return writeFault(w, f)
+}
+
+// writeFault writes f's error response, reporting whether f has one.
+func writeFault(w http.ResponseWriter, f Fault) bool {
 	if f.Status == 0 && f.Code == "" {
 		return false
 	}

@@ -102,21 +102,31 @@ func (rt *router) register(pattern string, flags routeFlags, h handlerFunc) {
 	rt.mux.HandleFunc(full, func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(w)
 		info.route = pattern
-		if s.applyFault(w, r, pattern) {
-			return
-		}
-		var a actor
-		if authed {
-			var herr *edge.Error
-			a, herr = s.authenticate(r)
-			info.keyID = a.keyID
-			if herr != nil {
+		serve := func(w http.ResponseWriter, r *http.Request) {
+			var a actor
+			if authed {
+				var herr *edge.Error
+				a, herr = s.authenticate(r)
+				info.keyID = a.keyID
+				if herr != nil {
+					edge.WriteError(w, herr)
+					return
+				}
+			}
+			if herr := h(w, r, a); herr != nil {
 				edge.WriteError(w, herr)
-				return
 			}
 		}
-		if herr := h(w, r, a); herr != nil {
-			edge.WriteError(w, herr)
+		f, faulted := s.faults.take(pattern)
+		switch {
+		case !faulted:
+			serve(w, r)
+		case f.AfterRoute:
+			s.faultAfterRoute(w, r, f, serve)
+		default:
+			if !s.applyFault(w, r, f) {
+				serve(w, r)
+			}
 		}
 	})
 }
