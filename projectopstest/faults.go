@@ -73,14 +73,32 @@ type faultSet struct {
 // listed by Routes, e.g. "GET /projects/{projectId}/hosts/{hostId}" (no
 // /api/v1 prefix). It replaces any fault already set on route. A route
 // that is not one of Routes panics: a fault that can never fire would let
-// a test of error handling pass on the happy path.
+// a test of error handling pass on the happy path. For the same reason a
+// fault that changes nothing panics: one without Status, Code, Drop or
+// Latency, or with Message, Details or RetryAfter but no Status or Code to
+// send them with.
 func (s *Server) SetFault(route string, f Fault) {
 	if !slices.Contains(s.rt.routes, route) {
 		panic(fmt.Sprintf("projectopstest: SetFault: no route %q (Server.Routes lists them, e.g. %q)", route, s.rt.routes[0]))
 	}
+	if msg := f.inert(); msg != "" {
+		panic(fmt.Sprintf("projectopstest: SetFault(%q): %s", route, msg))
+	}
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.byRoute[route] = &faultEntry{f: f, left: f.Times}
+}
+
+// inert says why f would change nothing about an answer, or "".
+func (f Fault) inert() string {
+	answers := f.Status != 0 || f.Code != ""
+	switch {
+	case !answers && (f.Message != "" || f.Details != nil || f.RetryAfter > 0):
+		return "Message, Details and RetryAfter are sent with an error response only: set Status or Code"
+	case !answers && !f.Drop && f.Latency <= 0:
+		return "the fault changes nothing: set Status, Code, Drop or Latency"
+	}
+	return ""
 }
 
 // ClearFaults removes every injected fault.

@@ -303,3 +303,42 @@ func TestServerReadsIgnoreBodyFields(t *testing.T) {
 		}
 	}
 }
+
+// A fault that fires but changes nothing would let a test of error
+// handling pass on the happy path, as one on an unknown route would:
+// SetFault panics, naming the route, and sets nothing.
+func TestSetFaultRefusesFaultThatDoesNothing(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	route := "GET /projects/{projectId}/hosts"
+	for _, f := range []projectopstest.Fault{
+		{},
+		{Times: 1},
+		{Every: 2},
+		{AfterRoute: true},
+		{Latency: -time.Second},
+		{RetryAfter: 2 * time.Second, Times: 1},
+		{Message: "boom", Details: map[string]any{"x": 1}},
+		{Drop: true, RetryAfter: time.Second},
+		{Latency: time.Millisecond, Message: "slow"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), route) {
+					t.Errorf("SetFault(%+v) did not panic naming the route: %v", f, r)
+				}
+			}()
+			srv.SetFault(route, f)
+		}()
+	}
+	if r := inproc(srv).call(t, "GET", "/projects/"+ws.ProjectID+"/hosts", ws.APIKey, nil); r.status != 200 {
+		t.Errorf("after refused faults: %d, want 200", r.status)
+	}
+	for _, f := range []projectopstest.Fault{
+		{Status: 503}, {Code: shared.CodeInternal}, {Drop: true}, {Latency: time.Millisecond},
+		{AfterRoute: true, Drop: true}, {AfterRoute: true, Latency: time.Millisecond}, {Status: 429, RetryAfter: time.Second},
+	} {
+		srv.SetFault(route, f) // each changes the answer: no panic
+	}
+}
