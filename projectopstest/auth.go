@@ -25,13 +25,7 @@ func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 	if !strings.HasPrefix(token, keyPrefix) {
 		return actor{}, edge.Unauthorized("Invalid API key")
 	}
-	s.mu.Lock()
-	k := s.st.findKey(token)
-	var a actor
-	if k != nil && !k.revoked {
-		a = actor{keyID: k.id, userID: k.userID, orgID: k.orgID}
-	}
-	s.mu.Unlock()
+	a := s.lookupKey(token)
 	if a.keyID == "" {
 		return a, edge.Unauthorized("Invalid API key")
 	}
@@ -57,4 +51,25 @@ func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 		return a, edge.Forbidden("Guest sessions cannot use the API")
 	}
 	return a, nil
+}
+
+// lookupKey finds the unrevoked key token names; the zero actor when none.
+func (s *Server) lookupKey(token string) actor {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k := s.st.findKey(token); k != nil && !k.revoked {
+		return actor{keyID: k.id, userID: k.userID, orgID: k.orgID}
+	}
+	return actor{}
+}
+
+// keyIDOf is the id of the key r carries, as authenticate recognises it,
+// without checking or metering it: for the request log of a request a
+// fault answers before authentication.
+func (s *Server) keyIDOf(r *http.Request) string {
+	token, ok := bearer(strings.Join(r.Header.Values("Authorization"), ", "))
+	if !ok || !strings.HasPrefix(token, keyPrefix) {
+		return ""
+	}
+	return s.lookupKey(token).keyID
 }

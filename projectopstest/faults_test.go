@@ -342,3 +342,41 @@ func TestSetFaultRefusesFaultThatDoesNothing(t *testing.T) {
 		srv.SetFault(route, f) // each changes the answer: no panic
 	}
 }
+
+// A faulted request is logged with the key it carried, though the fault
+// fires before authentication: parallel subtests on one double, one key
+// each, can tell their requests apart. The key is looked up, not checked:
+// a request with an unknown key still meets the fault, logged without one.
+func TestFaultedRequestsRecordKeyID(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	route := "GET /projects/{projectId}/hosts"
+	srv.SetFault(route, projectopstest.Fault{Status: http.StatusInternalServerError})
+	path := "/projects/" + ws.ProjectID + "/hosts"
+	keys := map[string]string{ws.APIKeyID: ws.APIKey}
+	for _, name := range []string{"a", "b"} {
+		secret, id, err := srv.AddAPIKey(ws.UserID, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[id] = secret
+	}
+	for id, secret := range keys {
+		inproc(srv).call(t, "GET", path, secret, nil).wantError(t, shared.CodeInternal)
+		inproc(srv).call(t, "GET", path, secret, nil).wantError(t, shared.CodeInternal)
+		logged := 0
+		for _, r := range srv.Requests() {
+			if r.KeyID == id {
+				logged++
+			}
+		}
+		if logged != 2 {
+			t.Errorf("key %s: %d faulted requests logged with it, want 2", id, logged)
+		}
+	}
+	inproc(srv).call(t, "GET", path, "sk_unknown_key_0123456789abcdef", nil).wantError(t, shared.CodeInternal)
+	if rs := srv.Requests(); rs[len(rs)-1].KeyID != "" || rs[len(rs)-1].Status != http.StatusInternalServerError {
+		t.Errorf("an unknown key's faulted request logged %+v, want the fault's 500 and no key id", rs[len(rs)-1])
+	}
+}

@@ -124,6 +124,11 @@ func (rt *router) register(pattern string, flags routeFlags, h handlerFunc) {
 		case f.AfterRoute:
 			s.faultAfterRoute(w, r, f, serve)
 		default:
+			if authed {
+				// The fault fires before authentication, but the log
+				// still tells whose request it was.
+				info.keyID = s.keyIDOf(r)
+			}
 			if !s.applyFault(w, r, f) {
 				serve(w, r)
 			}
