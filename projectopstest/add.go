@@ -8,27 +8,32 @@ import (
 
 // The Add helpers seed the store directly, bypassing the API (which cannot
 // create most of these objects). They return the new object's id, or an
-// error naming the bad field or reference.
+// error naming the bad field or reference. Every such error starts
+// "projectopstest: "; one for an unknown reference (project, user, key,
+// ...) matches projectops.ErrNotFound with errors.Is.
 
 // AddOrganization adds an organization.
 func (s *Server) AddOrganization(spec OrganizationSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.st.addOrg(spec)
+	id, err := s.st.addOrg(spec)
+	return id, helperError(err)
 }
 
 // AddUser adds a user with a role in an existing organization.
 func (s *Server) AddUser(spec UserSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.st.addUser(spec)
+	id, err := s.st.addUser(spec)
+	return id, helperError(err)
 }
 
 // AddProject adds a project (and its members) to an organization.
 func (s *Server) AddProject(spec ProjectSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.st.addProject(spec)
+	id, err := s.st.addProject(spec)
+	return id, helperError(err)
 }
 
 // AddMember gives a user of the project's organization a project role,
@@ -36,7 +41,7 @@ func (s *Server) AddProject(spec ProjectSpec) (string, error) {
 func (s *Server) AddMember(projectID, userID string, role Role) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.st.addMember(projectID, MemberSpec{UserID: userID, Role: role})
+	return helperError(s.st.addMember(projectID, MemberSpec{UserID: userID, Role: role}))
 }
 
 // AddAPIKey creates an API key for a user, bound to the user's
@@ -47,7 +52,7 @@ func (s *Server) AddAPIKey(userID, name string) (secret, keyID string, err error
 	defer s.mu.Unlock()
 	keyID, err = s.st.addKey(APIKeySpec{UserID: userID, Name: name, Secret: Secret(secret)})
 	if err != nil {
-		return "", "", err
+		return "", "", helperError(err)
 	}
 	return secret, keyID, nil
 }
@@ -58,7 +63,7 @@ func (s *Server) RevokeAPIKey(keyID string) error {
 	defer s.mu.Unlock()
 	k := s.st.keys[keyID]
 	if k == nil {
-		return fmt.Errorf("projectopstest: API key %q not found", keyID)
+		return helperError(notFound("API key %q not found", keyID))
 	}
 	k.revoked = true
 	return nil
@@ -71,7 +76,7 @@ func (s *Server) OrphanAPIKey(keyID string) error {
 	defer s.mu.Unlock()
 	k := s.st.keys[keyID]
 	if k == nil {
-		return fmt.Errorf("projectopstest: API key %q not found", keyID)
+		return helperError(notFound("API key %q not found", keyID))
 	}
 	k.orgID = ""
 	return nil
@@ -91,7 +96,7 @@ func (st *state) addOrg(spec OrganizationSpec) (string, error) {
 
 func (st *state) addUser(spec UserSpec) (string, error) {
 	if st.orgs[spec.OrganizationID] == nil {
-		return "", fmt.Errorf("user: organization %q not found", spec.OrganizationID)
+		return "", notFound("user: organization %q not found", spec.OrganizationID)
 	}
 	if !validOrgRole(spec.Role) {
 		return "", fmt.Errorf("user: role %q is not one of owner, admin, member, guest", spec.Role)
@@ -115,7 +120,7 @@ func (st *state) addUser(spec UserSpec) (string, error) {
 
 func (st *state) addProject(spec ProjectSpec) (string, error) {
 	if st.orgs[spec.OrganizationID] == nil {
-		return "", fmt.Errorf("project: organization %q not found", spec.OrganizationID)
+		return "", notFound("project: organization %q not found", spec.OrganizationID)
 	}
 	if strings.TrimSpace(spec.Name) == "" {
 		return "", errors.New("project: name is required")
@@ -150,7 +155,7 @@ func (st *state) addProject(spec ProjectSpec) (string, error) {
 func (st *state) checkMember(orgID string, m MemberSpec) error {
 	u := st.users[m.UserID]
 	if u == nil {
-		return fmt.Errorf("user %q not found", m.UserID)
+		return notFound("user %q not found", m.UserID)
 	}
 	if u.orgID != orgID {
 		return fmt.Errorf("user %q is not in organization %q", m.UserID, orgID)
@@ -164,10 +169,10 @@ func (st *state) checkMember(orgID string, m MemberSpec) error {
 func (st *state) addMember(projectID string, m MemberSpec) error {
 	p := st.projects[projectID]
 	if p == nil {
-		return fmt.Errorf("projectopstest: project %q not found", projectID)
+		return notFound("project %q not found", projectID)
 	}
 	if err := st.checkMember(p.orgID, m); err != nil {
-		return fmt.Errorf("projectopstest: %w", err)
+		return err
 	}
 	p.members[m.UserID] = m.Role
 	return nil
@@ -176,7 +181,7 @@ func (st *state) addMember(projectID string, m MemberSpec) error {
 func (st *state) addKey(spec APIKeySpec) (string, error) {
 	u := st.users[spec.UserID]
 	if u == nil {
-		return "", fmt.Errorf("API key: user %q not found", spec.UserID)
+		return "", notFound("API key: user %q not found", spec.UserID)
 	}
 	secret := string(spec.Secret)
 	if !strings.HasPrefix(secret, keyPrefix) || len(secret) <= len(keyPrefix) {

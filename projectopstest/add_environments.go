@@ -32,13 +32,14 @@ type EnvironmentSpec struct {
 func (s *Server) AddEnvironment(spec EnvironmentSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addEnvironmentLocked(spec)
+	id, err := s.addEnvironmentLocked(spec)
+	return id, helperError(err)
 }
 
 func (s *Server) addEnvironmentLocked(spec EnvironmentSpec) (string, error) {
 	p := s.st.projects[spec.ProjectID]
 	if p == nil {
-		return "", fmt.Errorf("environment: project %q not found", spec.ProjectID)
+		return "", notFound("environment: project %q not found", spec.ProjectID)
 	}
 	if roleIn(s.st.users[spec.OwnerUserID], p) == "" {
 		return "", fmt.Errorf("environment: owner %q cannot access project %q", spec.OwnerUserID, spec.ProjectID)

@@ -21,7 +21,8 @@ import (
 func (s *Server) AddServer(spec ServerSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addServerLocked(spec)
+	id, err := s.addServerLocked(spec)
+	return id, helperError(err)
 }
 
 // AddHost adds a host to a project, from a template or a full config, with
@@ -31,37 +32,41 @@ func (s *Server) AddServer(spec ServerSpec) (string, error) {
 func (s *Server) AddHost(spec HostSpec) (string, error) {
 	cfg, err := hostSpecConfig(s.catalog, spec)
 	if err != nil {
-		return "", err
+		return "", helperError(err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.st.addHost(spec, cfg)
+	id, err := s.st.addHost(spec, cfg)
+	return id, helperError(err)
 }
 
 // AddChatbox publishes a chatbox in a project.
 func (s *Server) AddChatbox(spec ChatboxSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.st.addChatbox(spec)
+	id, err := s.st.addChatbox(spec)
+	return id, helperError(err)
 }
 
 // AddChatSession adds a personal or project-shared chat session.
 func (s *Server) AddChatSession(spec ChatSessionSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.st.addChatSession(spec)
+	id, err := s.st.addChatSession(spec)
+	return id, helperError(err)
 }
 
 // AddEvalSuite adds an eval suite, optionally referencing a host.
 func (s *Server) AddEvalSuite(spec EvalSuiteSpec) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addEvalSuiteLocked(spec)
+	id, err := s.addEvalSuiteLocked(spec)
+	return id, helperError(err)
 }
 
 func (s *Server) addServerLocked(spec ServerSpec) (string, error) {
 	if s.st.projects[spec.ProjectID] == nil {
-		return "", fmt.Errorf("server: project %q not found", spec.ProjectID)
+		return "", notFound("server: project %q not found", spec.ProjectID)
 	}
 	if wire.TrimJS(spec.Name) == "" { // as the service trims names
 		return "", errors.New("server: name is required")
@@ -142,7 +147,7 @@ func hostSpecConfig(cc *hostcfg.Cache, spec HostSpec) (map[string]any, error) {
 
 func (st *state) addHost(spec HostSpec, cfg map[string]any) (string, error) {
 	if st.projects[spec.ProjectID] == nil {
-		return "", fmt.Errorf("host: project %q not found", spec.ProjectID)
+		return "", notFound("host: project %q not found", spec.ProjectID)
 	}
 	h, herr := st.insertHost(actor{}, spec.ProjectID, spec.ID, spec.Name, cfg)
 	if herr != nil {
@@ -153,7 +158,7 @@ func (st *state) addHost(spec HostSpec, cfg map[string]any) (string, error) {
 
 func (st *state) addChatbox(spec ChatboxSpec) (string, error) {
 	if st.projects[spec.ProjectID] == nil {
-		return "", fmt.Errorf("chatbox: project %q not found", spec.ProjectID)
+		return "", notFound("chatbox: project %q not found", spec.ProjectID)
 	}
 	if strings.TrimSpace(spec.Name) == "" {
 		return "", errors.New("chatbox: name is required")
@@ -177,7 +182,7 @@ func (st *state) addChatbox(spec ChatboxSpec) (string, error) {
 	if spec.HostID != "" {
 		h := st.hosts[spec.HostID]
 		if h == nil || h.projectID != spec.ProjectID {
-			return "", fmt.Errorf("chatbox %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
+			return "", notFound("chatbox %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
 		}
 	}
 	if herr := st.checkServerIDs(spec.ProjectID, cb.serverIDs, "serverIds"); herr != nil {
@@ -207,7 +212,7 @@ func (st *state) addChatSession(spec ChatSessionSpec) (string, error) {
 	case spec.ProjectID != "":
 		p := st.projects[spec.ProjectID]
 		if p == nil {
-			return "", fmt.Errorf("chat session: project %q not found", spec.ProjectID)
+			return "", notFound("chat session: project %q not found", spec.ProjectID)
 		}
 		cs.orgID = p.orgID
 	case spec.OwnerUserID == "":
@@ -216,7 +221,7 @@ func (st *state) addChatSession(spec ChatSessionSpec) (string, error) {
 	if spec.OwnerUserID != "" {
 		u := st.users[spec.OwnerUserID]
 		if u == nil {
-			return "", fmt.Errorf("chat session: user %q not found", spec.OwnerUserID)
+			return "", notFound("chat session: user %q not found", spec.OwnerUserID)
 		}
 		if cs.orgID != "" && cs.orgID != u.orgID {
 			return "", fmt.Errorf("chat session: user %q is not in the project's organization", u.id)
@@ -241,11 +246,11 @@ func (st *state) addChatSession(spec ChatSessionSpec) (string, error) {
 
 func (s *Server) addEvalSuiteLocked(spec EvalSuiteSpec) (string, error) {
 	if s.st.projects[spec.ProjectID] == nil {
-		return "", fmt.Errorf("eval suite: project %q not found", spec.ProjectID)
+		return "", notFound("eval suite: project %q not found", spec.ProjectID)
 	}
 	if spec.HostID != "" {
 		if h := s.st.hosts[spec.HostID]; h == nil || h.projectID != spec.ProjectID {
-			return "", fmt.Errorf("eval suite %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
+			return "", notFound("eval suite %q: host %q not found in project %q", spec.Name, spec.HostID, spec.ProjectID)
 		}
 	}
 	if herr := s.st.checkServerIDs(spec.ProjectID, spec.ServerIDs, "serverIds"); herr != nil {

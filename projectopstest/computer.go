@@ -81,10 +81,10 @@ func (s *Server) SetComputerProvider(projectID, userID, provider string) error {
 
 func (st *state) checkComputerOwner(projectID, userID string) error {
 	if st.projects[projectID] == nil {
-		return fmt.Errorf("projectopstest: project %q not found", projectID)
+		return helperError(notFound("project %q not found", projectID))
 	}
 	if st.users[userID] == nil {
-		return fmt.Errorf("projectopstest: user %q not found", userID)
+		return helperError(notFound("user %q not found", userID))
 	}
 	return nil
 }

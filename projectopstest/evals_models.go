@@ -164,7 +164,7 @@ func (s *Server) SetOrganizationModelKey(orgID, provider string, key Secret) err
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.st.orgs[orgID] == nil {
-		return fmt.Errorf("projectopstest: SetOrganizationModelKey: unknown organization %q", orgID)
+		return helperError(notFound("SetOrganizationModelKey: unknown organization %q", orgID))
 	}
 	if strings.TrimSpace(provider) == "" {
 		return fmt.Errorf("projectopstest: SetOrganizationModelKey: empty provider")
