@@ -32,8 +32,14 @@ func (s *Server) authenticate(r *http.Request) (actor, *edge.Error) {
 	// A recognised key is metered before anything else about it is
 	// checked, an orphaned one too.
 	if s.limiter.Enabled() { // else the clock need not be read
-		if wait := s.limiter.Wait(a.keyID, s.now()); wait > 0 {
-			e := edge.NewError(shared.CodeRateLimited, "API key rate limit exceeded. Slow down and retry.", nil)
+		if wait, stalled := s.limiter.Wait(a.keyID, s.now()); wait > 0 {
+			msg := "API key rate limit exceeded. Slow down and retry."
+			if stalled && s.dated {
+				// Retry-After is on the injected clock: a caller sleeping
+				// it in real time is refused for ever.
+				msg += " " + stalledClockHint
+			}
+			e := edge.NewError(shared.CodeRateLimited, msg, nil)
 			e.RetryAfter = wait
 			return a, e
 		}

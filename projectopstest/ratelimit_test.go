@@ -1,8 +1,13 @@
 package projectopstest_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	projectops "github.com/projectops/projectops-go"
+	"github.com/projectops/projectops-go/option"
 
 	"github.com/projectops/projectops-go/projectopstest"
 	"github.com/projectops/projectops-go/shared"
@@ -28,7 +33,9 @@ func TestRateLimit(t *testing.T) {
 	if got := r.header.Get("Retry-After"); got != "1" {
 		t.Errorf("Retry-After = %q, want 1 (60/min refills one token a second)", got)
 	}
-	if b.Message != "API key rate limit exceeded. Slow down and retry." {
+	// The clock has not moved since the key's last request: the message
+	// says so after the service's own.
+	if !strings.HasPrefix(b.Message, "API key rate limit exceeded. Slow down and retry. (projectopstest: the injected clock") {
 		t.Errorf("message = %q", b.Message)
 	}
 	// The limit is per key, and public routes are not limited.
@@ -101,5 +108,89 @@ func TestOptionErrors(t *testing.T) {
 			srv.Close()
 			t.Errorf("%s: NewServer succeeded", name)
 		}
+	}
+}
+
+// A 429 while the injected clock has not moved says so (a caller sleeping
+// Retry-After in real time would be refused for ever); once the clock
+// moved, the service's message is bare.
+func TestRateLimitStoppedClockSaysSo(t *testing.T) {
+	t.Parallel()
+	clock := newFakeClock()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithClock(clock.Now), projectopstest.WithRateLimit(60, 1))
+	tg := inproc(srv)
+	key := srv.Default().APIKey
+	if r := tg.call(t, "GET", "/me", key, nil); r.status != 200 {
+		t.Fatal(r.status)
+	}
+	b := tg.call(t, "GET", "/me", key, nil).wantError(t, shared.CodeRateLimited)
+	if !strings.Contains(b.Message, "injected clock (WithClock) has not moved") || !strings.Contains(b.Message, "WithRateLimit(0, 0)") {
+		t.Errorf("message with a stopped clock = %q, want it to say the clock did not move", b.Message)
+	}
+	clock.Advance(time.Second / 2)
+	b = tg.call(t, "GET", "/me", key, nil).wantError(t, shared.CodeRateLimited)
+	if b.Message != "API key rate limit exceeded. Slow down and retry." {
+		t.Errorf("message once the clock moved = %q", b.Message)
+	}
+}
+
+// With a stopped injected clock, the SDK gets RATE_LIMITED past the burst
+// (the message says why) and WithRateLimit(0, 0) lets every call through.
+func TestRateLimitStoppedClock(t *testing.T) {
+	t.Parallel()
+	for name, limit := range map[string]bool{"default limit": true, "limit off": false} {
+		t.Run(name, func(t *testing.T) {
+			opts := []projectopstest.Option{projectopstest.WithClock(newFakeClock().Now)}
+			if !limit {
+				opts = append(opts, projectopstest.WithRateLimit(0, 0))
+			}
+			srv := projectopstest.NewTestServer(t, opts...)
+			c, err := srv.NewClient(option.WithMaxRetries(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws := srv.Default()
+			for i := range projectopstest.DefaultRateBurst + 2 {
+				_, err := c.Hosts.List(t.Context(), ws.ProjectID, nil)
+				switch {
+				case err == nil && limit && i >= projectopstest.DefaultRateBurst:
+					t.Fatalf("call %d past the burst passed with a stopped clock", i+1)
+				case err == nil:
+				case !limit || i < projectopstest.DefaultRateBurst:
+					t.Fatalf("call %d: %v", i+1, err)
+				case !errors.Is(err, projectops.ErrRateLimited) || !strings.Contains(err.Error(), "WithRateLimit(0, 0)"):
+					t.Fatalf("call %d: %v, want RATE_LIMITED saying the clock did not move", i+1, err)
+				}
+			}
+		})
+	}
+}
+
+// A clock set back, then stepped forward by a whole bucket's refill,
+// refills the bucket: the set-back reading is the new origin.
+func TestRateLimitClockSetBackThenAdvanceRefills(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := projectopstest.NewClock(t0.Add(time.Hour))
+	srv := projectopstest.NewTestServer(t, projectopstest.WithClock(clock.Now))
+	c, err := srv.NewClient(option.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := srv.Default()
+	for range projectopstest.DefaultRateBurst {
+		if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Set(t0)
+	clock.Advance(projectopstest.DefaultRateBurst * time.Second) // 60/min: the whole burst
+	for i := range projectopstest.DefaultRateBurst {
+		if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil); err != nil {
+			t.Fatalf("call %d after the clock was set back and stepped a whole refill: %v", i+1, err)
+		}
+	}
+	if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil); !errors.Is(err, projectops.ErrRateLimited) {
+		t.Errorf("call past the refilled burst: %v, want RATE_LIMITED", err)
 	}
 }

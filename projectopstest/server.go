@@ -121,6 +121,9 @@ func NewServer(opts ...Option) (*Server, error) {
 		cancel()
 		return nil, err
 	}
+	if o.clockSet {
+		watchClock(s)
+	}
 	return s, nil
 }
 
@@ -220,6 +223,7 @@ func (s *Server) Close() error {
 	s.closed = true
 	hs := s.httpSrv
 	s.life.Unlock()
+	unwatchClock(s)
 
 	// Requests in flight, on the listener and in process, run on s.ctx:
 	// they finish (up to ShutdownGrace) before it is cancelled, or a tool

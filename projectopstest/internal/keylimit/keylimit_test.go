@@ -5,27 +5,78 @@ import (
 	"time"
 )
 
+// wait is Wait's wait alone.
+func wait(l *Limiter, key string, now time.Time) time.Duration {
+	d, _ := l.Wait(key, now)
+	return d
+}
+
 func TestWait(t *testing.T) {
 	l := New(60, 2) // one a second, bursts of two
 	now := time.Unix(1_700_000_000, 0)
 	for i := range 2 {
-		if d := l.Wait("k", now); d != 0 {
+		if d := wait(l, "k", now); d != 0 {
 			t.Fatalf("request %d of the burst: wait %v", i+1, d)
 		}
 	}
-	if d := l.Wait("k", now); d <= 0 || d > time.Second {
+	if d := wait(l, "k", now); d <= 0 || d > time.Second {
 		t.Fatalf("third request: wait %v, want up to 1s", d)
 	}
 	// A refused request takes nothing: after a second exactly one passes.
 	now = now.Add(time.Second)
-	first, second := l.Wait("k", now), l.Wait("k", now)
+	first, second := wait(l, "k", now), wait(l, "k", now)
 	if first != 0 || second == 0 {
 		t.Errorf("refill after a second: waits %v then %v, want 0 then more", first, second)
 	}
-	if l.Wait("other", now) != 0 {
+	if wait(l, "other", now) != 0 {
 		t.Error("keys share a bucket")
 	}
-	if New(0, 0).Wait("k", now) != 0 {
+	if wait(New(0, 0), "k", now) != 0 {
 		t.Error("a zero limit refused")
+	}
+}
+
+// A refusal at the reading of the key's previous request is stalled: no
+// time passed that could have refilled the bucket.
+func TestWaitStalled(t *testing.T) {
+	l := New(60, 1)
+	now := time.Unix(1_700_000_000, 0)
+	if d, stalled := l.Wait("k", now); d != 0 || stalled {
+		t.Fatalf("first request: wait %v stalled %v", d, stalled)
+	}
+	if d, stalled := l.Wait("k", now); d == 0 || !stalled {
+		t.Errorf("second request at the same reading: wait %v stalled %v, want refused and stalled", d, stalled)
+	}
+	if d, stalled := l.Wait("k", now.Add(time.Second/2)); d == 0 || stalled {
+		t.Errorf("half a second later: wait %v stalled %v, want refused, not stalled", d, stalled)
+	}
+}
+
+// A clock set back is a new origin: the time stepped forward from there
+// refills, whether the limiter hears of the step back (Observe) or only
+// sees it at the next request.
+func TestWaitClockSetBack(t *testing.T) {
+	late := time.Unix(1_700_003_600, 0)
+	early := late.Add(-time.Hour)
+	for name, observe := range map[string]bool{"observed": true, "at request": false} {
+		t.Run(name, func(t *testing.T) {
+			l := New(60, 1)
+			if wait(l, "k", late) != 0 {
+				t.Fatal("first request refused")
+			}
+			if observe {
+				l.Observe(early)
+				if d := wait(l, "k", early.Add(time.Second)); d != 0 {
+					t.Errorf("a second after the clock was set back: wait %v, want 0", d)
+				}
+				return
+			}
+			if d := wait(l, "k", early); d == 0 {
+				t.Fatal("the empty bucket refilled by going back")
+			}
+			if d := wait(l, "k", early.Add(time.Second)); d != 0 {
+				t.Errorf("a second after the set-back reading: wait %v, want 0", d)
+			}
+		})
 	}
 }
