@@ -7,11 +7,20 @@ import (
 
 // Clock is a settable clock for WithClock, safe for concurrent use: tests
 // step it instead of sleeping. With WithClock(clock.Now) it drives, besides
-// every timestamp the double writes and the Date of its API answers, the
-// per-key rate limiter: Retry-After is on this clock, so a stopped clock
-// refuses a key's calls past the burst for ever (step it, or turn the limit
-// off with WithRateLimit(0, 0)); a clock Set back is the buckets' new
-// origin, from which the time stepped forward refills them.
+// every timestamp the double writes and the Date of its API answers:
+//
+//   - the per-key rate limiter: Retry-After is on this clock, so a stopped
+//     clock refuses a key's calls past the burst for ever (step it, or turn
+//     the limit off with WithRateLimit(0, 0)); a clock Set back is the
+//     buckets' new origin, from which the time stepped forward refills them;
+//   - eval run deadlines (WithEvalRunDeadline, DefaultEvalRunDeadline): an
+//     Advance or Set that brings the clock to a run's start plus the
+//     deadline times the run out (the run then ends in the background:
+//     Server.Wait waits for it).
+//
+// A clock function other than a Clock's Now is read only when the double
+// needs the time: the run deadlines it passes are not noticed until some
+// Clock is stepped, and only the same span of real time bounds a run.
 type Clock struct {
 	mu  sync.Mutex
 	now time.Time
@@ -27,7 +36,8 @@ func (c *Clock) Now() time.Time {
 	return c.now
 }
 
-// Advance moves the clock forward by d.
+// Advance moves the clock forward by d, and applies what that passes (see
+// Clock) before it returns.
 func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
@@ -35,7 +45,8 @@ func (c *Clock) Advance(d time.Duration) {
 	clockMoved()
 }
 
-// Set moves the clock to t, earlier or later.
+// Set moves the clock to t, earlier or later, and applies what that
+// passes (see Clock) before it returns.
 func (c *Clock) Set(t time.Time) {
 	c.mu.Lock()
 	c.now = t

@@ -1,10 +1,12 @@
 package projectopstest_test
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
@@ -41,5 +43,56 @@ func TestWithClockDatesAPIAnswers(t *testing.T) {
 		if got := r.header.Get("Date"); got != "Fri, 02 Jan 2026 03:04:05 GMT" {
 			t.Errorf("%s: Date %q, want the double's clock's", tg.name, got)
 		}
+	}
+}
+
+// With WithClock, a Clock step past a run's deadline times the run out at
+// once, without sleeping: the deadline is on the injected clock.
+func TestClockAdvancePastRunDeadlineTimesOutRun(t *testing.T) {
+	t.Parallel()
+	clock := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	started := make(chan struct{}, 16)
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithClock(clock.Now),
+		projectopstest.WithEvalHooks(projectopstest.EvalHooks{
+			BeforeIteration: func(ctx context.Context, _, _ string) error {
+				started <- struct{}{}
+				<-ctx.Done() // held until the run's deadline passes
+				return ctx.Err()
+			},
+		}))
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := srv.Default()
+	id, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo", MCPServer: projectopstest.DemoMCPServer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := c.Evals.Runs.Create(t.Context(), ws.ProjectID, evals.RunParams{SuiteName: "s", ServerIDs: []string{id},
+		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "use echo message=hi")}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second): // failure guard
+		t.Fatal("iteration never started")
+	}
+	clock.Advance(projectopstest.DefaultEvalRunDeadline - time.Minute) // not yet
+	clock.Advance(2 * time.Minute)
+	waited := make(chan struct{})
+	go func() { srv.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second): // failure guard
+		t.Fatal("the run did not end after the clock passed its deadline")
+	}
+	run, err := c.Evals.Runs.Get(t.Context(), ws.ProjectID, rc.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != evals.StatusTimedOut {
+		t.Errorf("run status after the clock passed DefaultEvalRunDeadline = %q, want %q", run.Status, evals.StatusTimedOut)
 	}
 }

@@ -23,6 +23,9 @@ type evalEngine struct {
 	// dropped maps the runs dropped under WithMaxRuns to their project;
 	// guarded by Server.mu.
 	dropped map[string]string
+	// onClock are the runs in progress under an injected clock, each with
+	// its deadline on that clock (clock_server.go); guarded by Server.mu.
+	onClock map[*evalRunRec]clockDeadline
 }
 
 func newEvalEngine(s *Server, o evalOptions) *evalEngine {
@@ -37,6 +40,9 @@ func (e *evalEngine) startRunLocked(run *evalRunRec) {
 	ctx, cancel := context.WithTimeout(s.ctx, e.opts.deadline)
 	if fire := e.opts.fireDeadline; fire != nil {
 		ctx, cancel = deadlineOn(ctx, cancel, fire)
+	}
+	if s.dated {
+		ctx, cancel = e.deadlineOnClockLocked(ctx, cancel, run)
 	}
 	run.cancelFn, run.runCtx = cancel, ctx
 	if !s.goBackground(func(context.Context) { e.executeRun(ctx, run) }) {

@@ -14,7 +14,8 @@ const (
 	// DefaultEvalConcurrency is the real service's cap on runs in flight
 	// per organization.
 	DefaultEvalConcurrency = 2
-	// DefaultEvalRunDeadline bounds a run; past it the run is timed_out.
+	// DefaultEvalRunDeadline bounds a run; past it the run is timed_out
+	// (under WithClock, also once a Clock step passes it).
 	DefaultEvalRunDeadline = 10 * time.Minute
 	// DefaultEvalParallelism is how many iterations of a run execute at
 	// once.
@@ -114,7 +115,9 @@ func WithEvalConcurrency(n int) Option {
 // WithEvalRunDeadline bounds every run; a run still executing after d is
 // timed_out and its unfinished iterations cancelled (default 10 minutes),
 // unless a server's tools could not be listed: that run ends failed, as
-// the service's runner throws then.
+// the service's runner throws then. d is real time, and under WithClock
+// also time on the injected clock: a Clock step past a run's start plus d
+// times it out at once (see Clock).
 func WithEvalRunDeadline(d time.Duration) Option {
 	return checked("WithEvalRunDeadline", d > 0, "d must be positive", func(o *options) { o.evals.deadline = d })
 }
