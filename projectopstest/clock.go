@@ -16,11 +16,15 @@ import (
 //   - eval run deadlines (WithEvalRunDeadline, DefaultEvalRunDeadline): an
 //     Advance or Set that brings the clock to a run's start plus the
 //     deadline times the run out (the run then ends in the background:
-//     Server.Wait waits for it).
+//     Server.Wait waits for it);
+//   - idle expiry of kept MCP sessions (WithMCPIdleTimeout): an Advance or
+//     Set that brings the clock to a session's last use plus the idle
+//     timeout closes it (MCPSessions drops before the step returns).
 //
-// A clock function other than a Clock's Now is read only when the double
-// needs the time: the run deadlines it passes are not noticed until some
-// Clock is stepped, and only the same span of real time bounds a run.
+// Real time still bounds runs and idle sessions too, by the same spans. A
+// clock function other than a Clock's Now is read only when the double
+// needs the time: the deadlines and idle timeouts it passes are not
+// noticed until some Clock is stepped.
 type Clock struct {
 	mu  sync.Mutex
 	now time.Time

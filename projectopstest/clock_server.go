@@ -7,11 +7,13 @@ import (
 )
 
 // clockMoved applies the injected clock's reading after a Clock step: the
-// rate limiter takes it as the new origin if it went back, and the runs
-// whose deadline it passed time out.
+// rate limiter takes it as the new origin if it went back, kept MCP
+// sessions idle for the idle timeout close, and the runs whose deadline it
+// passed time out.
 func (s *Server) clockMoved() {
 	now := s.now()
 	s.limiter.Observe(now)
+	s.mcp.ExpireIdle()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ev.passDeadlinesLocked(now)

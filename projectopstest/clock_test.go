@@ -2,6 +2,7 @@ package projectopstest_test
 
 import (
 	"context"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -94,5 +95,39 @@ func TestClockAdvancePastRunDeadlineTimesOutRun(t *testing.T) {
 	}
 	if run.Status != evals.StatusTimedOut {
 		t.Errorf("run status after the clock passed DefaultEvalRunDeadline = %q, want %q", run.Status, evals.StatusTimedOut)
+	}
+}
+
+// With WithClock, a Clock step to the idle timeout closes a kept stdio
+// session unused since, before the step returns; a step short of it does
+// not.
+func TestClockAdvanceExpiresIdleStdioSession(t *testing.T) {
+	t.Parallel()
+	clock := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithClock(clock.Now),
+		projectopstest.WithMCPIdleTimeout(time.Minute))
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := srv.Default()
+	id, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "stdio", Command: os.Args[0],
+		Args: []string{"-test.run=^$"}, Env: map[string]projectopstest.Secret{demoPeerEnv: "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Servers.ListTools(t.Context(), ws.ProjectID, id, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.MCPSessions(); n != 1 {
+		t.Fatalf("MCPSessions = %d after a stdio call, want 1 (kept)", n)
+	}
+	clock.Advance(time.Minute - time.Second)
+	if n := srv.MCPSessions(); n != 1 {
+		t.Fatalf("MCPSessions = %d a second before the idle timeout, want 1", n)
+	}
+	clock.Advance(time.Second)
+	if n := srv.MCPSessions(); n != 0 {
+		t.Errorf("MCPSessions = %d once the clock reached the idle timeout, want 0", n)
 	}
 }

@@ -55,7 +55,9 @@ func WithMCPDiagnosticTimeout(d time.Duration) Option {
 // before it is closed (default DefaultMCPIdleTimeout). Only stdio servers'
 // sessions (one per user and saved server) are kept, unless
 // WithPooledMCPSessions keeps every server's: otherwise a session lasts
-// one operation, or one eval run.
+// one operation, or one eval run. d is real time, and under WithClock also
+// time on the injected clock: a Clock step to a session's last use plus d
+// closes it at once (see Clock).
 func WithMCPIdleTimeout(d time.Duration) Option {
 	return checked("WithMCPIdleTimeout", d > 0, "duration must be positive", func(o *options) { o.mcp.idle = d })
 }

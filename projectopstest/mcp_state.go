@@ -14,6 +14,9 @@ func newMCPLayer(s *Server, o mcpOptions) *mcpops.Layer {
 	cfg := mcpops.Config{Timeout: o.timeout, DiagnosticTimeout: o.diagnostic, Idle: o.idle, CloseTimeout: o.closeTimeout,
 		KeepSessions: o.pooled, HTTPClient: o.httpClient, Now: s.now, Log: s.log,
 		Wrap: func(c *http.Client) *http.Client { return routeSelf(c, selfTransport{s}) }}
+	if s.dated {
+		cfg.IdleClock = s.now // Clock steps expire idle sessions (clockMoved)
+	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultMCPTimeout
 	}

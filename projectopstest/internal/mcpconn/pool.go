@@ -23,6 +23,8 @@ type Pool struct {
 	idle         time.Duration // 0: kept sessions never expire (a scope)
 	closeTimeout time.Duration
 	keepAll      bool // a scope's pool: every session is kept
+	// clock, when set, also measures idle time (see UseClock).
+	clock func() time.Time
 
 	ctx    context.Context // parent of every session; cancelled by Close
 	cancel context.CancelFunc
@@ -40,8 +42,9 @@ type entry struct {
 	conn     *Conn
 	err      error
 	inflight int
-	removed  bool // out of entries: closed once inflight drops to 0
-	used     time.Time
+	removed  bool      // out of entries: closed once inflight drops to 0
+	used     time.Time // real time
+	usedAt   time.Time // on the pool's clock, when it has one
 	timer    *time.Timer
 }
 
@@ -57,6 +60,29 @@ func NewPool(parent context.Context, d *Dialer, idle, closeTimeout time.Duration
 // calls until the idle timeout (the double's WithPooledMCPSessions). Call
 // it before p's first Acquire.
 func (p *Pool) KeepAll() { p.keepAll = true }
+
+// UseClock makes p also expire kept sessions unused for the idle timeout
+// on now, an injected clock: as p cannot watch it, its owner calls
+// ExpireIdle when it moves. Real time still expires them. Call it before
+// p's first Acquire.
+func (p *Pool) UseClock(now func() time.Time) { p.clock = now }
+
+// ExpireIdle closes the kept sessions unused for the idle timeout on p's
+// clock (UseClock); without one, or without an idle timeout, it does
+// nothing.
+func (p *Pool) ExpireIdle() {
+	if p.clock == nil || p.idle <= 0 {
+		return
+	}
+	now := p.clock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, e := range p.entries {
+		if !e.removed && e.inflight == 0 && e.conn != nil && now.Sub(e.usedAt) >= p.idle {
+			p.removeLocked(k, e)
+		}
+	}
+}
 
 // Kept reports whether p keeps t's session for later calls: a stdio
 // server's, or any under a scope or KeepAll.
@@ -204,6 +230,9 @@ func (l *Lease) Release(broken bool) {
 		return
 	}
 	e.used = time.Now()
+	if p.clock != nil {
+		e.usedAt = p.clock()
+	}
 	if e.inflight == 0 && p.idle > 0 {
 		if e.timer == nil {
 			e.timer = time.AfterFunc(p.idle, func() { p.expire(l.key, e) })

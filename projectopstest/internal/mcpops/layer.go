@@ -46,6 +46,9 @@ type Config struct {
 	Wrap func(*http.Client) *http.Client
 	// Now is the double's clock, for the timestamps of reports.
 	Now func() time.Time
+	// IdleClock, when set (an injected clock), also measures Idle: see
+	// ExpireIdle. Real time measures it either way.
+	IdleClock func() time.Time
 	// Log receives debug records of failures (their kind, never their text).
 	Log *slog.Logger
 }
@@ -81,8 +84,15 @@ func New(ctx context.Context, cfg Config) *Layer {
 	if cfg.KeepSessions {
 		m.pool.KeepAll()
 	}
+	if cfg.IdleClock != nil {
+		m.pool.UseClock(cfg.IdleClock)
+	}
 	return m
 }
+
+// ExpireIdle closes the kept sessions unused for Idle on IdleClock, which
+// the layer cannot watch: its owner calls this when that clock moves.
+func (m *Layer) ExpireIdle() { m.pool.ExpireIdle() }
 
 // Close tears the kept and eval runs' sessions down, bounded by the close
 // timeout; a stdio server still running once it is spent is killed with
