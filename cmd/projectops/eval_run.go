@@ -59,7 +59,7 @@ status --wait RUN_ID) and cancel it; without --wait, it prints the first.
 Every printed command is quoted word by word for the shell, names the base
 URL (--base-url or $PROJECTOPS_BASE_URL) unless it is the hosted service, and
 puts a -- before a RUN_ID starting with "-". A command holding the API key or
-a key-shaped word (sk_ and 20 or more key characters, or 8 or more after no
+a key-shaped word (sk_ and 40 or more key characters, or 8 or more after no
 letter or digit or after an escape such as \n or %20) is not printed: masked,
 it would name another run.
 Exit status with --wait: 0 passed, 1 failed, 2 error.`,

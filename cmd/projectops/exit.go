@@ -155,13 +155,18 @@ func maskAPIKey(s string) string {
 }
 
 // reKeyShaped matches API-key-shaped tokens. Real keys are "sk_" and 43
-// base64url characters, so "sk_" and 20 or more key characters is a key
+// base64url characters, so "sk_" and 40 or more key characters is a key
 // wherever it stands, glued to a word too ("Bearersk_live_...", or
-// "-ksk_live_..." as cobra echoes a key glued to a shorthand flag). A
-// shorter one, of 8 or more, is a key only at a boundary: at the start,
-// after a character that is not an ASCII letter or digit ("_sk_live_...",
-// "'sk_..."), or right after a backslash or percent escape, which may
-// end in a letter or digit (\n, \u0022, \x09, %20), so that an id like run_task_20261128 or -disk_12345678, which
-// holds "sk_" inside a word, is none. Group 1 is the boundary, kept by
-// the mask.
-var reKeyShaped = regexp.MustCompile(`(^|[^A-Za-z0-9]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}|\\[0-7]{1,3}|\\[A-Za-z]|%[0-9A-Fa-f]{2})sk_[A-Za-z0-9_\-]{8,}|sk_[A-Za-z0-9_\-]{20,}`)
+// "-ksk_live_..." as cobra echoes a key glued to a shorthand flag); fewer
+// glued to a word would catch snake-case names such as
+// task_completion_accuracy_eval. A shorter one, of 8 or more, is a key
+// only at a boundary: at the start, after a character that is not an ASCII
+// letter or digit ("_sk_live_...", "'sk_..."), or right after a backslash
+// or percent escape, which may end in a letter or digit (\n, \u0022, \x09,
+// %20), so that an id like run_task_20261128 or -disk_12345678, which holds
+// "sk_" inside a word, is none. The underscore may itself be escaped
+// (sk%5F..., sk\u005f...). Group 1 is the boundary, kept by the mask.
+var reKeyShaped = regexp.MustCompile(`(^|[^A-Za-z0-9]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}|\\[0-7]{1,3}|\\[A-Za-z]|%[0-9A-Fa-f]{2})` + keyPrefix + `[A-Za-z0-9_\-]{8,}|` + keyPrefix + `[A-Za-z0-9_\-]{40,}`)
+
+// keyPrefix is "sk_", its underscore as typed or escaped.
+const keyPrefix = `sk(?:_|%5[Ff]|\\u005[Ff])`

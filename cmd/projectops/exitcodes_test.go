@@ -158,11 +158,11 @@ func TestVerboseShowsRetries(t *testing.T) {
 
 // A key typed where the CLI does not expect it (an argument, glued to a
 // shorthand flag) is not echoed back in the usage error; the key in
-// PROJECTOPS_API_KEY is masked whatever its shape. The typed key is as long
-// as a real one needs to be to be caught glued to a flag ("-ksk_..."): 20
-// or more characters after sk_.
+// PROJECTOPS_API_KEY is masked whatever its shape. The typed key is shaped
+// as a real one, sk_ and 43 base64url characters, as it must be to be
+// caught glued to a flag ("-ksk_...").
 func TestUsageErrorsMaskKeys(t *testing.T) {
-	const key = "sk_live_TYPEDKEY0123456789"
+	const key = "sk_TYPEDKEY0123456789abcdefghijklmnopqrst-_xyz"
 	t.Setenv("PROJECTOPS_API_KEY", "odd-shaped-KEY-987654")
 	for _, args := range [][]string{{"export", "-k" + key}, {"eval", key}, {"eval", "odd-shaped-KEY-987654"}} {
 		code, out, errOut := runCLI(t, args...)

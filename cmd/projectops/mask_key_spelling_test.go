@@ -112,15 +112,16 @@ func TestMaskWriterCutKeepsKeyLongestSpelling(t *testing.T) {
 	}
 }
 
-// A key-shaped word is "sk_" and 20 or more key characters anywhere
+// A key-shaped word is "sk_" and 40 or more key characters anywhere
 // (glued to a word, as cobra echoes "-ksk_live_..."), or 8 or more at a
 // boundary: after no ASCII letter or digit, or right after a backslash or
-// percent escape. An id that holds a short "sk_" inside a word stays
-// whole.
+// percent escape. An id or name that holds "sk_" inside a word stays
+// whole, and a command holding it is printed.
 func TestKeyShapedNeedsABoundary(t *testing.T) {
 	t.Setenv("PROJECTOPS_API_KEY", "")
+	const real = "sk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG" // sk_ and 48
 	for in, want := range map[string]string{
-		// Not keys: 8 to 19 characters after a letter or digit.
+		// Not keys: fewer than 40 characters after a letter or digit.
 		"run_task_20261128":                             "run_task_20261128",
 		"nightly-task_20261128":                         "nightly-task_20261128",
 		"disk_12345678 Ask_12345678":                    "disk_12345678 Ask_12345678",
@@ -129,6 +130,12 @@ func TestKeyShapedNeedsABoundary(t *testing.T) {
 		"unknown shorthand flag: 'd' in -disk_12345678": "unknown shorthand flag: 'd' in -disk_12345678",
 		"in -ksk_live_ABCDEFGH12":                       "in -ksk_live_ABCDEFGH12",
 		"sk_short":                                      "sk_short",
+		"run_task_20261128_093015_abcd":                 "run_task_20261128_093015_abcd",
+		"task_completion_accuracy_eval":                 "task_completion_accuracy_eval",
+		"risk_assessment_team_production":               "risk_assessment_team_production",
+		"disk_cleanup_environments":                     "disk_cleanup_environments",
+		"nightly-task_completion_accuracy_eval_2026_11": "nightly-task_completion_accuracy_eval_2026_11",
+		"Bearer" + real[:42]:                            "Bearer" + real[:42], // sk_ and 39
 		// Keys at a boundary.
 		"sk_live_ABCDEFGH12":                 "sk_***",
 		"run_sk_live_ABCDEFGH12":             "run_sk_***",
@@ -143,14 +150,21 @@ func TestKeyShapedNeedsABoundary(t *testing.T) {
 		`\tsk_live_ABCDEFGH12 \\sk_x_12345678`: `\tsk_*** \\sk_***`,
 		"auth=Bearer%20sk_live_ABCDEFGH12":     "auth=Bearer%20sk_***",
 		"token%3Dsk_live_ABCDEFGH12":           "token%3Dsk_***",
-		// Keys of 20 or more wherever they stand.
-		"Bearersk_live_ABCDEFGH1234567890":   "Bearersk_***",
-		"in -ksk_live_ABCDEFGH1234567890":    "in -ksk_***",
-		"-vksk_live_ABCDEFGH1234567890":      "-vksk_***",
-		"run_tasksk_live_ABCDEFGH1234567890": "run_tasksk_***",
+		// Keys whose underscore is escaped.
+		"k=sk%5Flive_ABCDEFGH12":                        "k=sk_***",
+		`k=sk\u005flive_ABCDEFGH12`:                     "k=sk_***",
+		"Bearer" + strings.Replace(real, "_", "%5F", 1): "Bearersk_***",
+		// Keys of 40 or more wherever they stand.
+		"Bearer" + real:   "Bearersk_***",
+		"in -k" + real:    "in -ksk_***",
+		"-vk" + real:      "-vksk_***",
+		"run_task" + real: "run_tasksk_***",
 	} {
 		if got := maskAPIKey(in); got != want {
 			t.Errorf("maskAPIKey(%q) = %q, want %q", in, got, want)
+		}
+		if c := commandLine("", in, "eval status", []string{"--wait"}, "run_1"); c.pastable() != (in == want) {
+			t.Errorf("a command with --project %q: pastable %v", in, c.pastable())
 		}
 	}
 }
