@@ -97,16 +97,17 @@ func envListFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 			for _, e := range all {
 				build := "-"
 				if b := e.CurrentBuild; b != nil {
-					build = printableField(string(b.Status) + " " + b.ID)
+					build = printableField(string(b.Status)) + " " + maskedField(b.ID)
 				}
 				owner := ""
 				if e.IsOwner {
 					owner = "you"
 				}
 				// Escaped before tabwriter measures the cells (see
-				// printableField); cell: a name is anyone's text (a shared one
-				// another member's), cut to keep the table readable.
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", printableField(e.ID), cell(e.Name, 40), printableField(string(e.Sharing)), owner, build, e.UpdatedAt)
+				// printableField), ids and names masked as env create prints
+				// them (maskedField); cell: a name is anyone's text (a shared
+				// one another member's), cut to keep the table readable.
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", maskedField(e.ID), cell(maskAPIKey(e.Name), 40), printableField(string(e.Sharing)), owner, build, e.UpdatedAt)
 			}
 			tw.Flush()
 		})
@@ -164,7 +165,7 @@ func envBuildsFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSTATUS\tPROVIDER\tCREATED\tERROR")
 			for _, b := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", printableField(b.ID), printableField(string(b.Status)), printableField(string(b.Provider)),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", maskedField(b.ID), printableField(string(b.Status)), printableField(string(b.Provider)),
 					b.CreatedAt, cell(b.Error, 100))
 			}
 			tw.Flush()
@@ -178,7 +179,7 @@ func envBoot(ec *envCmd) error {
 		return err
 	}
 	return ec.print(a, func(w io.Writer) {
-		fmt.Fprintf(w, "computer %s booting from %s (%s)\n", printableField(a.ComputerID), printableField(a.EnvironmentID), printableField(string(a.Status)))
+		fmt.Fprintf(w, "computer %s booting from %s (%s)\n", maskedField(a.ComputerID), maskedField(a.EnvironmentID), printableField(string(a.Status)))
 	})
 }
 
@@ -196,7 +197,7 @@ func envShare(ec *envCmd) error {
 		return err
 	}
 	return ec.print(e, func(w io.Writer) {
-		fmt.Fprintf(w, "%s (%s) is shared with the project\n", printableField(e.ID), printableField(e.Name))
+		fmt.Fprintf(w, "%s (%s) is shared with the project\n", maskedField(e.ID), maskedField(e.Name))
 	})
 }
 
@@ -205,5 +206,5 @@ func envDelete(ec *envCmd) error {
 	if err != nil {
 		return err
 	}
-	return ec.print(d, func(w io.Writer) { fmt.Fprintf(w, "deleted %s\n", printableField(d.ID)) })
+	return ec.print(d, func(w io.Writer) { fmt.Fprintf(w, "deleted %s\n", maskedField(d.ID)) })
 }

@@ -114,7 +114,7 @@ func printTrace(w io.Writer, steps []evals.StepResult, tr *evals.Trace, redact f
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "STEP\tKIND\tSTATUS\tREASON")
 	for _, s := range steps {
-		fmt.Fprintf(tw, "%d %s\t%s\t%s\t%s\n", s.StepIndex, printableField(s.StepID), printableField(string(s.Kind)), printableField(string(s.Status)), cell(redact(s.Reason), 100))
+		fmt.Fprintf(tw, "%d %s\t%s\t%s\t%s\n", s.StepIndex, maskedField(s.StepID), printableField(string(s.Kind)), printableField(string(s.Status)), cell(redact(s.Reason), 100))
 	}
 	tw.Flush()
 	if tr == nil {

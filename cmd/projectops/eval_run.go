@@ -227,9 +227,9 @@ func resendText(baseURL, project string, f evalRunFlags, key string) string {
 func suiteWords(p evals.RunParams) string {
 	switch {
 	case p.SuiteID != "":
-		return "of suite " + printableField(p.SuiteID) + " "
+		return "of suite " + maskedField(p.SuiteID) + " "
 	case p.SuiteName != "":
-		return "of suite " + printableField(p.SuiteName) + " "
+		return "of suite " + maskedField(p.SuiteName) + " "
 	}
 	return ""
 }
@@ -265,7 +265,7 @@ func runLine(r *evals.Run) string {
 	}
 	verdict := verdictOf(r)
 	return fmt.Sprintf("run %s %s: %s (%d passed, %d failed of %d; pass rate %.0f%%)",
-		printableField(r.ID), printableField(string(r.Status)), printableField(verdict), s.Passed, s.Failed, s.Total, s.PassRate*100)
+		maskedField(r.ID), printableField(string(r.Status)), printableField(verdict), s.Passed, s.Failed, s.Total, s.PassRate*100)
 }
 
 // printIterations prints one line per iteration; every cell is cut to
@@ -288,7 +288,7 @@ func printIterations(w io.Writer, iters []evals.Iteration, reasons map[string]st
 		if r, ok := reasons[it.ID]; ok {
 			reason = r
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", it.IterationNumber, printableField(it.ID), cell(it.Title, 48), printableField(string(it.Status)), printableField(result),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", it.IterationNumber, maskedField(it.ID), cell(it.Title, 48), printableField(string(it.Status)), printableField(result),
 			cell(strings.Join(calls, ","), 40), wholeOrDash(it.TokensUsed), wholeOrDash(it.DurationMs), cell(reason, 100))
 	}
 	tw.Flush()

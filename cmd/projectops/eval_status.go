@@ -59,7 +59,7 @@ func printRun(w io.Writer, r *evals.Run, redact func(string) string) {
 	if r.RunNumber > 0 {
 		number = fmt.Sprintf("#%d", r.RunNumber)
 	}
-	fmt.Fprintf(w, "suite %s, run %s, source %s, created %s", printableField(r.SuiteID), number, orDash(r.Source), orDash(r.CreatedAt.String()))
+	fmt.Fprintf(w, "suite %s, run %s, source %s, created %s", maskedField(r.SuiteID), number, orDash(r.Source), orDash(r.CreatedAt.String()))
 	if !r.CompletedAt.IsZero() {
 		fmt.Fprintf(w, ", completed %s", r.CompletedAt)
 	}

@@ -63,7 +63,7 @@ func printSuites(w io.Writer, suites []evals.Suite, redact func(string) string) 
 				rate = fmt.Sprintf("%.0f%%", *l.PassRate*100)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", printableField(s.ID), cell(redact(s.Name), 40), s.Totals.Runs,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", maskedField(s.ID), cell(redact(s.Name), 40), s.Totals.Runs,
 			run, status, passed, failed, rate)
 	}
 	tw.Flush()
@@ -116,7 +116,7 @@ func printRuns(w io.Writer, runs []evals.Run, redact func(string) string) {
 		if s := r.Summary; s != nil {
 			passed, failed = strconv.Itoa(s.Passed), strconv.Itoa(s.Failed)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printableField(r.ID), number, orDash(string(r.Status)), orDash(string(r.Result)),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", maskedField(r.ID), number, orDash(string(r.Status)), orDash(string(r.Result)),
 			passed, failed, orDash(r.CreatedAt.String()), orDash(r.Source), cell(redact(r.Notes), 60))
 	}
 	tw.Flush()

@@ -77,21 +77,21 @@ func (ec *evalCmd) follow(runID string, f waitFlags, started bool) error {
 	interval, timeout, junit, summary := f.interval, f.waitTimeout, f.junit, f.summary
 	live := isTerminal(ec.stderr) && !ec.json
 	var mu sync.Mutex
-	// The heartbeat prints state as it is: escaped here.
-	state := "run " + printableField(runID) + ": waiting for its first poll"
+	// The heartbeat prints state as it is: escaped and masked here.
+	state := "run " + maskedField(runID) + ": waiting for its first poll"
 	stop := heartbeat(ec.stderr, func() string { mu.Lock(); defer mu.Unlock(); return state })
 	defer stop()
 	progress := func(r *evals.Run) {
 		if r.Summary != nil {
 			mu.Lock()
-			state = fmt.Sprintf("run %s: %s, %d/%d iterations done", printableField(r.ID), printableField(string(r.Status)), r.Summary.Passed+r.Summary.Failed, r.Summary.Total)
+			state = fmt.Sprintf("run %s: %s, %d/%d iterations done", maskedField(r.ID), printableField(string(r.Status)), r.Summary.Passed+r.Summary.Failed, r.Summary.Total)
 			mu.Unlock()
 		}
 		if !live || r.Summary == nil {
 			return
 		}
 		s := r.Summary
-		fmt.Fprintf(ec.stderr, "\r%s %-9s %d/%d iterations  %d passed  %d failed ", printableField(r.ID), printableField(string(r.Status)),
+		fmt.Fprintf(ec.stderr, "\r%s %-9s %d/%d iterations  %d passed  %d failed ", maskedField(r.ID), printableField(string(r.Status)),
 			s.Passed+s.Failed, s.Total, s.Passed, s.Failed)
 	}
 	ctx := ec.ctx

@@ -135,10 +135,10 @@ func (a *app) tunnel(name, to string, replace bool) error {
 		if u, err := url.Parse(g.PreviousURL); err == nil && g.PreviousURL != "" && u.Opaque == "" && u.Host != "" {
 			was = shownTarget(u) // else it may be "user:pass@host" with no scheme: not shown
 		}
-		fmt.Fprintf(stderr, "tunnel: server %s (%s) was %s; it now points at the tunnel\n", printableField(g.ServerID), printableField(g.Name), printableField(string(was)))
+		fmt.Fprintf(stderr, "tunnel: server %s (%s) was %s; it now points at the tunnel\n", maskedField(g.ServerID), maskedField(g.Name), printableField(string(was)))
 	}
 	opts := []tunnels.ServeOption{tunnels.OnConnect(func() {
-		fmt.Fprintf(stderr, "tunnel connected: server %s (%s) -> %s\n", printableField(g.ServerID), printableField(g.Name), shownTarget(target))
+		fmt.Fprintf(stderr, "tunnel connected: server %s (%s) -> %s\n", maskedField(g.ServerID), maskedField(g.Name), shownTarget(target))
 	}), tunnels.OnDisconnect(disconnectNotice(a.ctx, stderr)), tunnels.OnConnectError(connectErrorNotice(stderr))}
 	if a.verbose {
 		opts = append(opts, tunnels.WithLogger(a.logger()))
@@ -151,7 +151,7 @@ func (a *app) tunnel(name, to string, replace bool) error {
 	shown := g.URL
 	opts = append(opts, tunnels.OnGrant(func(ng *tunnels.Grant) {
 		fmt.Fprintf(stderr, "tunnel: the connect token expired: renewed the grant of server %s (%s); its secret rotated\n",
-			printableField(ng.ServerID), printableField(ng.Name))
+			maskedField(ng.ServerID), maskedField(ng.Name))
 		if ng.URL == shown {
 			return
 		}

@@ -271,9 +271,15 @@ func TestTunnelCommandInterruptExitsZeroWhenCloseFails(t *testing.T) {
 // arrives on done.
 func runTunnel(t *testing.T, ctx context.Context, target string) (stdout, stderr *lockedBuffer, done chan int) {
 	t.Helper()
+	return runTunnelNamed(t, ctx, target, "laptop")
+}
+
+// runTunnelNamed is runTunnel registering the tunnel as server name.
+func runTunnelNamed(t *testing.T, ctx context.Context, target, name string) (stdout, stderr *lockedBuffer, done chan int) {
+	t.Helper()
 	stdout, stderr, done = new(lockedBuffer), new(lockedBuffer), make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", "laptop", "--to", target}, stdout, stderr)
+		done <- run(ctx, []string{"tunnel", "--project", "prj_demo", "--name", name, "--to", target}, stdout, stderr)
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(stderr.String(), "tunnel connected") {
