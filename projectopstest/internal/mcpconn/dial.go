@@ -97,6 +97,9 @@ type Conn struct {
 	onClose func()      // extra cleanup, run after the session closes
 	proc    *procGroup  // a stdio peer's process, the leader of its own process group
 	started atomic.Bool // proc has started, for Dial's timer to kill it
+	// reapWaiting, when set (a test seam), runs as CloseWithin starts
+	// waiting for a stdio peer's close to reap it.
+	reapWaiting func()
 }
 
 // AuthRejected reports whether the server answered an HTTP request with

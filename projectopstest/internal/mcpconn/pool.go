@@ -339,7 +339,14 @@ func CloseWithin(c *Conn, d time.Duration) bool {
 		if c.abortNow != nil {
 			c.abortNow() // go-sdk's session DELETE too
 		}
-		if c.kill() {
+		// Waited for whether or not kill found a group left to signal: it
+		// finds none once the leader is marked reaped, which is before
+		// cmd.Wait returns and the close goes on.
+		c.kill()
+		if c.proc != nil {
+			if c.reapWaiting != nil {
+				c.reapWaiting()
+			}
 			r := time.NewTimer(reapWait)
 			defer r.Stop()
 			select {

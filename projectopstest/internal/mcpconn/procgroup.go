@@ -15,7 +15,7 @@ import (
 type procGroup struct {
 	cmd    *exec.Cmd
 	mu     sync.Mutex // orders kills against the reap
-	reaped bool       // the group was ended as its leader was reaped
+	reaped bool       // the group was ended as its leader was reaped (set before cmd.Wait returns)
 }
 
 // kill ends the group at once (SIGKILL). It reports false when there is

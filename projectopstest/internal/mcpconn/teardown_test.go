@@ -2,6 +2,9 @@ package mcpconn
 
 import (
 	"context"
+	"os/exec"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -123,4 +126,29 @@ func TestReleaseBoundedByHangingClose(t *testing.T) {
 	}
 	eventually(t, "the close to block", func() bool { return h.blockedN() == 1 })
 	h.unblock()
+}
+
+// Once a stdio peer's leader is marked reaped, kill finds no group left to
+// signal, but the close may still be running (cmd.Wait returning, the
+// rest of Close): CloseWithin waits for it all the same, so no goroutine
+// waiting for the session is left when it returns. The close here blocks
+// until CloseWithin has started that wait.
+func TestCloseWithinWaitsForACloseWhoseProcessWasReaped(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	var releaseOnce sync.Once
+	t.Cleanup(func() { releaseOnce.Do(func() { close(release) }) }) // a close left blocked would leak
+	var ended atomic.Bool
+	c := &Conn{cancel: func() {}, proc: &procGroup{cmd: &exec.Cmd{}, reaped: true}}
+	c.onClose = func() {
+		<-release
+		ended.Store(true)
+	}
+	c.reapWaiting = func() { releaseOnce.Do(func() { close(release) }) }
+	if CloseWithin(c, time.Millisecond) {
+		t.Fatal("CloseWithin reported a blocked close as finished")
+	}
+	if !ended.Load() {
+		t.Error("CloseWithin returned while the close was still running")
+	}
 }
