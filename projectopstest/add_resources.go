@@ -140,7 +140,7 @@ func hostSpecConfig(cc *hostcfg.Cache, spec HostSpec) (map[string]any, error) {
 		herr = harnessNeedsComputer(cfg)
 	}
 	if herr != nil {
-		return nil, fmt.Errorf("host %q: %s", spec.Name, herr.Body.Message)
+		return nil, apiRefused(herr, fmt.Sprintf("host %q", spec.Name))
 	}
 	return cfg, nil
 }
@@ -151,7 +151,7 @@ func (st *state) addHost(spec HostSpec, cfg map[string]any) (string, error) {
 	}
 	h, herr := st.insertHost(actor{}, spec.ProjectID, spec.ID, spec.Name, cfg)
 	if herr != nil {
-		return "", fmt.Errorf("host %q: %s", spec.Name, herr.Body.Message)
+		return "", apiRefused(herr, fmt.Sprintf("host %q", spec.Name))
 	}
 	return h.id, nil
 }
@@ -186,7 +186,7 @@ func (st *state) addChatbox(spec ChatboxSpec) (string, error) {
 		}
 	}
 	if herr := st.checkServerIDs(spec.ProjectID, cb.serverIDs, "serverIds"); herr != nil {
-		return "", fmt.Errorf("chatbox %q: %s", spec.Name, herr.Body.Message)
+		return "", apiRefused(herr, fmt.Sprintf("chatbox %q", spec.Name))
 	}
 	id, err := st.newID("cbx", spec.ID)
 	if err != nil {
@@ -254,7 +254,7 @@ func (s *Server) addEvalSuiteLocked(spec EvalSuiteSpec) (string, error) {
 		}
 	}
 	if herr := s.st.checkServerIDs(spec.ProjectID, spec.ServerIDs, "serverIds"); herr != nil {
-		return "", fmt.Errorf("eval suite %q: %s", spec.Name, herr.Body.Message)
+		return "", apiRefused(herr, fmt.Sprintf("eval suite %q", spec.Name))
 	}
 	if err := s.ev.checkSuiteSpecLocked(&spec); err != nil { // seed_evals.go
 		return "", err

@@ -1,8 +1,10 @@
 package projectopstest
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/shared"
 )
 
@@ -21,6 +23,17 @@ func (e *notFoundError) Is(target error) bool { return target == shared.ErrNotFo
 // notFound formats a notFoundError.
 func notFound(format string, args ...any) error {
 	return &notFoundError{msg: fmt.Sprintf(format, args...)}
+}
+
+// apiRefused is a helper's error for a check the API shares, prefix then
+// the API's message: one the API answers NOT_FOUND (an unknown server
+// id, ...) is a notFoundError, as the helpers' own unknown references are.
+func apiRefused(herr *edge.Error, prefix string) error {
+	msg := prefix + ": " + herr.Body.Message
+	if herr.Body.Code == shared.CodeNotFound {
+		return &notFoundError{msg: msg}
+	}
+	return errors.New(msg)
 }
 
 // helperError gives an exported helper's error the package's prefix,

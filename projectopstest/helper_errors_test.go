@@ -21,12 +21,18 @@ func TestHelperErrorsShareOneConvention(t *testing.T) {
 	secondErr := func(_ string, err error) error { return err }
 	_, _, keyErr := srv.AddAPIKey("usr_nope", "k")
 	unknown := map[string]error{
-		"AddServer":               secondErr(srv.AddServer(projectopstest.ServerSpec{ProjectID: nope, Name: "x", URL: "http://x.invalid/mcp"})),
-		"AddMember":               srv.AddMember(nope, ws.UserID, projectopstest.RoleMember),
-		"AddMember user":          srv.AddMember(ws.ProjectID, "usr_nope", projectopstest.RoleMember),
-		"AddHost":                 secondErr(srv.AddHost(projectopstest.HostSpec{ProjectID: nope, Name: "x", Template: "claude"})),
-		"AddEvalSuite":            secondErr(srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: nope, Name: "x"})),
-		"AddChatbox":              secondErr(srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: nope, Name: "x"})),
+		"AddServer":      secondErr(srv.AddServer(projectopstest.ServerSpec{ProjectID: nope, Name: "x", URL: "http://x.invalid/mcp"})),
+		"AddMember":      srv.AddMember(nope, ws.UserID, projectopstest.RoleMember),
+		"AddMember user": srv.AddMember(ws.ProjectID, "usr_nope", projectopstest.RoleMember),
+		"AddHost":        secondErr(srv.AddHost(projectopstest.HostSpec{ProjectID: nope, Name: "x", Template: "claude"})),
+		"AddEvalSuite":   secondErr(srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: nope, Name: "x"})),
+		"AddChatbox":     secondErr(srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: nope, Name: "x"})),
+		// An unknown server id is an unknown reference too, though the
+		// check is the API's (its NOT_FOUND).
+		"AddChatbox server":   secondErr(srv.AddChatbox(projectopstest.ChatboxSpec{ProjectID: ws.ProjectID, Name: "x", ServerIDs: []string{"srv_nope"}})),
+		"AddEvalSuite server": secondErr(srv.AddEvalSuite(projectopstest.EvalSuiteSpec{ProjectID: ws.ProjectID, Name: "x", ServerIDs: []string{"srv_nope"}})),
+		"AddHost server": secondErr(srv.AddHost(projectopstest.HostSpec{ProjectID: ws.ProjectID, Name: "x",
+			Config: map[string]any{"serverIds": []any{"srv_nope"}}})),
 		"AddChatSession":          secondErr(srv.AddChatSession(projectopstest.ChatSessionSpec{ProjectID: nope})),
 		"AddEnvironment":          secondErr(srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: nope, Name: "x", Dockerfile: "FROM x"})),
 		"AddUser":                 secondErr(srv.AddUser(projectopstest.UserSpec{OrganizationID: "org_nope", Role: projectopstest.RoleMember})),

@@ -28,9 +28,9 @@ func (e *evalEngine) checkSuiteSpecLocked(spec *EvalSuiteSpec) error {
 		Model: spec.Model, Provider: spec.Provider, PassCriteria: spec.PassCriteria, Tests: spec.Tests}
 	if herr := e.checkSuiteParams(&p); herr != nil {
 		if field, _ := herr.Body.Details["field"].(string); field != "" {
-			return fmt.Errorf("eval suite %q: %s: %s", spec.Name, field, herr.Body.Message)
+			return apiRefused(herr, fmt.Sprintf("eval suite %q: %s", spec.Name, field))
 		}
-		return fmt.Errorf("eval suite %q: %s", spec.Name, herr.Body.Message)
+		return apiRefused(herr, fmt.Sprintf("eval suite %q", spec.Name))
 	}
 	return nil
 }
