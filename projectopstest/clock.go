@@ -11,20 +11,21 @@ import (
 //
 //   - the per-key rate limiter: Retry-After is on this clock, so a stopped
 //     clock refuses a key's calls past the burst for ever (step it, or turn
-//     the limit off with WithRateLimit(0, 0)); a clock Set back is the
-//     buckets' new origin, from which the time stepped forward refills them;
-//   - eval run deadlines (WithEvalRunDeadline, DefaultEvalRunDeadline): an
-//     Advance or Set that brings the clock to a run's start plus the
-//     deadline times the run out (the run then ends in the background:
-//     Server.Wait waits for it);
-//   - idle expiry of kept MCP sessions (WithMCPIdleTimeout): an Advance or
-//     Set that brings the clock to a session's last use plus the idle
-//     timeout closes it (MCPSessions drops before the step returns).
+//     the limit off with WithRateLimit(0, 0)); a reading earlier than a
+//     key's previous one is its bucket's new origin, from which the time
+//     stepped forward refills it;
+//   - eval run deadlines (WithEvalRunDeadline, DefaultEvalRunDeadline): a
+//     run whose start plus the deadline the clock has reached is timed out;
+//   - idle expiry of kept MCP sessions (WithMCPIdleTimeout): a session
+//     whose last use plus the idle timeout the clock has reached is closed.
 //
-// Real time still bounds runs and idle sessions too, by the same spans. A
-// clock function other than a Clock's Now is read only when the double
-// needs the time: the deadlines and idle timeouts it passes are not
-// noticed until some Clock is stepped.
+// Stepping a Clock does nothing by itself: the double reads its clock
+// only as it handles a request or a helper such as Wait or MCPSessions is
+// called, and it then applies the deadlines and idle timeouts that reading
+// has passed, before the request itself (so a cancel then finds the run
+// timed out) or the helper's work. Any clock function behaves so, and one
+// may itself step a Clock (one that ticks on every read). Real time still
+// bounds runs and idle sessions too, by the same spans.
 type Clock struct {
 	mu  sync.Mutex
 	now time.Time
@@ -40,59 +41,18 @@ func (c *Clock) Now() time.Time {
 	return c.now
 }
 
-// Advance moves the clock forward by d, and applies what that passes (see
-// Clock) before it returns.
+// Advance moves the clock forward by d. A server reading it notices at
+// its next request or helper call (see Clock).
 func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
-	c.mu.Unlock()
-	clockMoved()
 }
 
-// Set moves the clock to t, earlier or later, and applies what that
-// passes (see Clock) before it returns.
+// Set moves the clock to t, earlier or later. A server reading it notices
+// at its next request or helper call (see Clock).
 func (c *Clock) Set(t time.Time) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.now = t
-	c.mu.Unlock()
-	clockMoved()
-}
-
-// clockServers are the open servers with an injected clock. A Clock cannot
-// tell which of them read it (WithClock takes a function), so every step
-// of any Clock has each of them look at its own clock: one that did not
-// move finds nothing to do.
-var clockServers struct {
-	mu sync.Mutex
-	m  map[*Server]struct{}
-}
-
-// watchClock has s follow Clock steps until unwatchClock.
-func watchClock(s *Server) {
-	clockServers.mu.Lock()
-	defer clockServers.mu.Unlock()
-	if clockServers.m == nil {
-		clockServers.m = map[*Server]struct{}{}
-	}
-	clockServers.m[s] = struct{}{}
-}
-
-func unwatchClock(s *Server) {
-	clockServers.mu.Lock()
-	defer clockServers.mu.Unlock()
-	delete(clockServers.m, s)
-}
-
-// clockMoved has every watching server apply its clock's reading. It runs
-// outside every Clock's lock, since the servers read their clocks.
-func clockMoved() {
-	clockServers.mu.Lock()
-	ss := make([]*Server, 0, len(clockServers.m))
-	for s := range clockServers.m {
-		ss = append(ss, s)
-	}
-	clockServers.mu.Unlock()
-	for _, s := range ss {
-		s.clockMoved()
-	}
 }

@@ -2,18 +2,26 @@ package projectopstest
 
 import (
 	"context"
-	"sync"
 	"time"
 )
 
-// clockMoved applies the injected clock's reading after a Clock step: the
-// rate limiter takes it as the new origin if it went back, kept MCP
-// sessions idle for the idle timeout close, and the runs whose deadline it
-// passed time out.
-func (s *Server) clockMoved() {
-	now := s.now()
-	s.limiter.Observe(now)
-	s.mcp.ExpireIdle()
+// checkClock applies the injected clock's reading, for a helper that
+// reads run state or sessions; without WithClock it does nothing (real
+// time needs no help).
+func (s *Server) checkClock() {
+	if s.dated {
+		s.applyClock(s.now())
+	}
+}
+
+// applyClock applies now, a reading of the injected clock, on the
+// caller's goroutine: kept MCP sessions idle for the idle timeout close,
+// and the runs whose deadline it passed time out before it returns. No
+// Clock step calls it: the double has no way to read a clock function
+// from another goroutine safely, and a clock that steps a Clock would
+// recurse.
+func (s *Server) applyClock(now time.Time) {
+	s.mcp.ExpireIdle(now)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ev.passDeadlinesLocked(now)
@@ -24,39 +32,39 @@ func (s *Server) clockMoved() {
 // time cannot help then.
 const stalledClockHint = "(projectopstest: the injected clock (WithClock) has not moved since this key's previous request; step it, or turn the limit off with WithRateLimit(0, 0).)"
 
-// clockDeadline is a run's deadline on the injected clock, and what passes
-// it.
+// clockDeadline is a run's deadline on the injected clock, and the run's
+// context that passing it cancels.
 type clockDeadline struct {
-	at   time.Time
-	fire func()
+	at     time.Time
+	ctx    context.Context
+	cancel context.CancelCauseFunc
 }
 
 // deadlineOnClockLocked makes run's ctx also end as its deadline does once
-// a Clock step brings the injected clock to the run's start plus the run
-// deadline. The real-time deadline stays, as a bound for a clock that is
-// not a Clock (read only on demand). Call with Server.mu held.
+// the injected clock, read by applyClock, reaches the run's start plus the
+// run deadline. The real-time deadline stays, as a bound for a clock that
+// is read too seldom. Call with Server.mu held.
 func (e *evalEngine) deadlineOnClockLocked(ctx context.Context, cancel context.CancelFunc, run *evalRunRec) (context.Context, context.CancelFunc) {
-	fire := make(chan struct{})
-	var once sync.Once
-	ctx, cancel = deadlineOn(ctx, cancel, fire)
+	cctx, cancelCause := context.WithCancelCause(ctx)
 	if e.onClock == nil {
 		e.onClock = map[*evalRunRec]clockDeadline{}
 	}
-	e.onClock[run] = clockDeadline{at: e.s.now().Add(e.opts.deadline), fire: func() { once.Do(func() { close(fire) }) }}
-	context.AfterFunc(ctx, func() {
-		e.s.mu.Lock()
-		defer e.s.mu.Unlock()
-		delete(e.onClock, run)
-	})
-	return ctx, cancel
+	e.onClock[run] = clockDeadline{at: e.s.now().Add(e.opts.deadline), ctx: cctx, cancel: cancelCause}
+	return cctx, func() { cancelCause(nil); cancel() }
 }
 
-// passDeadlinesLocked times out the runs whose deadline now passed. Call
-// with Server.mu held.
+// passDeadlinesLocked times out the runs whose deadline now passed: their
+// context ends with the cause context.DeadlineExceeded at once, under
+// Server.mu as a cancel's check is, so a cancel after this finds the run
+// timed out whether or not its executor has noticed. It forgets the runs
+// that ended otherwise. Call with Server.mu held.
 func (e *evalEngine) passDeadlinesLocked(now time.Time) {
 	for run, d := range e.onClock {
-		if !now.Before(d.at) {
-			d.fire()
+		switch {
+		case d.ctx.Err() != nil:
+			delete(e.onClock, run)
+		case !now.Before(d.at):
+			d.cancel(context.DeadlineExceeded)
 			delete(e.onClock, run)
 		}
 	}

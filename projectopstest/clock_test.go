@@ -2,11 +2,14 @@ package projectopstest_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -47,11 +50,10 @@ func TestWithClockDatesAPIAnswers(t *testing.T) {
 	}
 }
 
-// With WithClock, a Clock step past a run's deadline times the run out at
-// once, without sleeping: the deadline is on the injected clock.
-func TestClockAdvancePastRunDeadlineTimesOutRun(t *testing.T) {
-	t.Parallel()
-	clock := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+// heldRun starts a run under WithClock(clock.Now) whose one iteration is
+// held until the run's context ends, and returns once it is held.
+func heldRun(t *testing.T, clock *projectopstest.Clock) (*projectopstest.Server, *projectops.Client, string, string) {
+	t.Helper()
 	started := make(chan struct{}, 16)
 	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithClock(clock.Now),
 		projectopstest.WithEvalHooks(projectopstest.EvalHooks{
@@ -80,6 +82,16 @@ func TestClockAdvancePastRunDeadlineTimesOutRun(t *testing.T) {
 	case <-time.After(10 * time.Second): // failure guard
 		t.Fatal("iteration never started")
 	}
+	return srv, c, ws.ProjectID, rc.RunID
+}
+
+// With WithClock, a run whose deadline the injected clock passed is timed
+// out when Wait is next called, which then waits for it to end, without
+// sleeping: the deadline is on the injected clock.
+func TestClockAdvancePastRunDeadlineTimesOutRun(t *testing.T) {
+	t.Parallel()
+	clock := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	srv, c, projectID, runID := heldRun(t, clock)
 	clock.Advance(projectopstest.DefaultEvalRunDeadline - time.Minute) // not yet
 	clock.Advance(2 * time.Minute)
 	waited := make(chan struct{})
@@ -87,9 +99,9 @@ func TestClockAdvancePastRunDeadlineTimesOutRun(t *testing.T) {
 	select {
 	case <-waited:
 	case <-time.After(10 * time.Second): // failure guard
-		t.Fatal("the run did not end after the clock passed its deadline")
+		t.Fatal("Wait did not return after the clock passed the run's deadline")
 	}
-	run, err := c.Evals.Runs.Get(t.Context(), ws.ProjectID, rc.RunID)
+	run, err := c.Evals.Runs.Get(t.Context(), projectID, runID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +110,98 @@ func TestClockAdvancePastRunDeadlineTimesOutRun(t *testing.T) {
 	}
 }
 
-// With WithClock, a Clock step to the idle timeout closes a kept stdio
-// session unused since, before the step returns; a step short of it does
-// not.
+// With WithClock, the first request after a step past a run's deadline
+// finds the run timed out, its own included: a cancel then is 409 and
+// leaves the run timed_out, never cancelled. (The deadline takes effect
+// on the request's goroutine before the route runs; one set off on
+// another goroutine by the step would race the cancel, so the old
+// notification lost some of these rounds.)
+func TestClockDeadlinePassedBeforeNextRequest(t *testing.T) {
+	t.Parallel()
+	for i := range 20 {
+		clock := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+		srv, c, projectID, runID := heldRun(t, clock)
+		clock.Advance(projectopstest.DefaultEvalRunDeadline)
+		if _, err := c.Evals.Runs.Cancel(t.Context(), projectID, runID); !errors.Is(err, projectops.ErrConflict) {
+			t.Errorf("round %d: cancel after a step past the deadline: %v, want 409 CONFLICT", i, err)
+		}
+		srv.Wait()
+		run, err := c.Evals.Runs.Get(t.Context(), projectID, runID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Status != evals.StatusTimedOut {
+			t.Fatalf("round %d: run status = %q after a step past its deadline then a cancel, want %q", i, run.Status, evals.StatusTimedOut)
+		}
+		srv.Close()
+	}
+}
+
+// A clock function may step a Clock itself: one that ticks a millisecond
+// on every read gives distinct timestamps, and the double handles
+// requests, runs and helpers under it (a Clock step once had every
+// server read its clock, which stepped the Clock again, without end).
+func TestClockTickingOnEveryRead(t *testing.T) {
+	t.Parallel()
+	clock := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	tick := func() time.Time { clock.Advance(time.Millisecond); return clock.Now() }
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithClock(tick))
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := srv.Default()
+	before := clock.Now()
+	if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.MCPSessions(); n != 0 {
+		t.Errorf("MCPSessions = %d, want 0", n)
+	}
+	srv.Wait()
+	if !clock.Now().After(before) {
+		t.Error("the double never read its ticking clock")
+	}
+}
+
+// Stepping a Clock reads no server's clock: a server's clock function is
+// read only on that server's own requests and helpers, so a plain function
+// its test alone steps needs no lock, whatever other tests' Clocks do.
+func TestClockStepReadsNoServersClock(t *testing.T) {
+	t.Parallel()
+	var reads atomic.Int64
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithClock(func() time.Time {
+		reads.Add(1)
+		return now
+	}), projectopstest.WithMCPIdleTimeout(time.Minute))
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Hosts.List(t.Context(), srv.Default().ProjectID, nil); err != nil {
+		t.Fatal(err)
+	}
+	was := reads.Load()
+	other := projectopstest.NewClock(now) // another test's
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for range 100 {
+			other.Advance(time.Second)
+		}
+	})
+	for range 100 {
+		now = now.Add(time.Second) // this test's own clock, unlocked
+	}
+	wg.Wait()
+	if got := reads.Load(); got != was {
+		t.Errorf("another Clock's steps read this server's clock %d times, want 0", got-was)
+	}
+}
+
+// With WithClock, a kept stdio session unused for the idle timeout on the
+// injected clock is closed when MCPSessions is next called (or a request
+// next comes); a step short of it closes nothing.
 func TestClockAdvanceExpiresIdleStdioSession(t *testing.T) {
 	t.Parallel()
 	clock := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))

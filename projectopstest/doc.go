@@ -47,7 +47,9 @@
 // # Test hooks
 //
 // WithClock and Clock (timestamps, the Date of API answers, rate limiting,
-// token and upload expiry, eval run deadlines, MCP idle expiry), SetFault (per-route status, Retry-After,
+// token and upload expiry, eval run deadlines, MCP idle expiry: the last
+// two checked when the double next handles a request or a helper such as
+// Wait or MCPSessions is called), SetFault (per-route status, Retry-After,
 // latency, dropped connection, every N-th request), Requests, Wait,
 // MCPSessions, the eval engine's Model and hooks, WithBuildHook, Computer,
 // IngestedRuns and IngestedIterations, WithContractCheck, WithEvalStepDelay

@@ -15,7 +15,7 @@ const (
 	// per organization.
 	DefaultEvalConcurrency = 2
 	// DefaultEvalRunDeadline bounds a run; past it the run is timed_out
-	// (under WithClock, also once a Clock step passes it).
+	// (under WithClock, also past it on the injected clock: see Clock).
 	DefaultEvalRunDeadline = 10 * time.Minute
 	// DefaultEvalParallelism is how many iterations of a run execute at
 	// once.
@@ -116,8 +116,9 @@ func WithEvalConcurrency(n int) Option {
 // timed_out and its unfinished iterations cancelled (default 10 minutes),
 // unless a server's tools could not be listed: that run ends failed, as
 // the service's runner throws then. d is real time, and under WithClock
-// also time on the injected clock: a Clock step past a run's start plus d
-// times it out at once (see Clock).
+// also time on the injected clock: a run whose start plus d that clock
+// has reached is timed out when the double next handles a request or a
+// helper such as Wait is called (see Clock).
 func WithEvalRunDeadline(d time.Duration) Option {
 	return checked("WithEvalRunDeadline", d > 0, "d must be positive", func(o *options) { o.evals.deadline = d })
 }

@@ -56,8 +56,9 @@ func WithMCPDiagnosticTimeout(d time.Duration) Option {
 // sessions (one per user and saved server) are kept, unless
 // WithPooledMCPSessions keeps every server's: otherwise a session lasts
 // one operation, or one eval run. d is real time, and under WithClock also
-// time on the injected clock: a Clock step to a session's last use plus d
-// closes it at once (see Clock).
+// time on the injected clock: a session whose last use plus d that clock
+// has reached is closed when the double next handles a request or a
+// helper such as MCPSessions is called (see Clock).
 func WithMCPIdleTimeout(d time.Duration) Option {
 	return checked("WithMCPIdleTimeout", d > 0, "duration must be positive", func(o *options) { o.mcp.idle = d })
 }

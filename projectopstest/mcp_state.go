@@ -15,7 +15,7 @@ func newMCPLayer(s *Server, o mcpOptions) *mcpops.Layer {
 		KeepSessions: o.pooled, HTTPClient: o.httpClient, Now: s.now, Log: s.log,
 		Wrap: func(c *http.Client) *http.Client { return routeSelf(c, selfTransport{s}) }}
 	if s.dated {
-		cfg.IdleClock = s.now // Clock steps expire idle sessions (clockMoved)
+		cfg.IdleClock = s.now // idle on it expires lazily (applyClock)
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultMCPTimeout
@@ -38,8 +38,14 @@ func newMCPLayer(s *Server, o mcpOptions) *mcpops.Layer {
 // servers operation in progress, counted from the start of its connect
 // (an operation's session stops counting before its answer, while it
 // closes in the background, so none is counted once every request has
-// returned). For tests of session lifetimes and idle expiry.
-func (s *Server) MCPSessions() int { return s.mcp.Sessions() }
+// returned). For tests of session lifetimes and idle expiry: under
+// WithClock it first closes the kept sessions idle for the idle timeout on
+// the injected clock, and times out the runs whose deadline it passed
+// (see Clock).
+func (s *Server) MCPSessions() int {
+	s.checkClock()
+	return s.mcp.Sessions()
+}
 
 // openServer resolves the project and server for a with need (a server of
 // another project, or none, is 404).

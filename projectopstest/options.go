@@ -47,7 +47,7 @@ func defaultOptions() options {
 // WithClock sets the clock used for every timestamp the double writes (the
 // Date header of API answers too, which the standard library would take
 // from the real clock) and for the per-key rate limiter, so tests can step
-// time instead of sleeping (see Clock for all it drives).
+// time instead of sleeping (see Clock for all it drives, and when).
 //
 // The rate limiter then refills only as the injected clock moves: with a
 // clock that does not, a key's calls past the burst are refused for ever
@@ -67,7 +67,7 @@ func WithClock(now func() time.Time) Option {
 // WithRateLimit sets the per-key token bucket: perMinute requests per
 // minute sustained with bursts of burst. perMinute 0 disables rate limiting.
 // The bucket refills on the double's clock: under WithClock, only as that
-// clock is stepped.
+// clock moves.
 func WithRateLimit(perMinute, burst int) Option {
 	return func(o *options) error {
 		if perMinute < 0 || burst < 0 || (perMinute > 0 && burst == 0) {

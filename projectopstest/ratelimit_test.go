@@ -166,8 +166,9 @@ func TestRateLimitStoppedClock(t *testing.T) {
 	}
 }
 
-// A clock set back, then stepped forward by a whole bucket's refill,
-// refills the bucket: the set-back reading is the new origin.
+// A clock set back is the bucket's new origin at the key's next request
+// (refused: going back refills nothing); stepped forward from there by a
+// whole bucket's refill, it refills the bucket.
 func TestRateLimitClockSetBackThenAdvanceRefills(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -184,6 +185,9 @@ func TestRateLimitClockSetBackThenAdvanceRefills(t *testing.T) {
 		}
 	}
 	clock.Set(t0)
+	if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil); !errors.Is(err, projectops.ErrRateLimited) {
+		t.Fatalf("call at the set-back reading: %v, want RATE_LIMITED", err)
+	}
 	clock.Advance(projectopstest.DefaultRateBurst * time.Second) // 60/min: the whole burst
 	for i := range projectopstest.DefaultRateBurst {
 		if _, err := c.Hosts.List(t.Context(), ws.ProjectID, nil); err != nil {

@@ -182,6 +182,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		start = time.Now()
 	}
 	arrived := s.now()
+	if s.dated {
+		// Before anything reads run state or sessions: what the injected
+		// clock passed since the last reading takes effect now.
+		s.applyClock(arrived)
+	}
 	rec := &statusRecorder{ResponseWriter: w}
 	// Node's parser reads the method first: a method it does not know is
 	// refused whatever the head's size.

@@ -121,9 +121,6 @@ func NewServer(opts ...Option) (*Server, error) {
 		cancel()
 		return nil, err
 	}
-	if o.clockSet {
-		watchClock(s)
-	}
 	return s, nil
 }
 
@@ -181,8 +178,14 @@ func (s *Server) String() string { return "projectopstest.Server(" + s.URL() + "
 func (s *Server) GoString() string { return s.String() }
 
 // Wait blocks until the server's background work (asynchronous operations
-// started by requests) has finished.
-func (s *Server) Wait() { s.bg.Wait() }
+// started by requests) has finished. Under WithClock it first times out
+// the runs whose deadline the injected clock passed, and closes the kept
+// MCP sessions idle for the idle timeout on it (see Clock), so it then
+// waits for those runs to end.
+func (s *Server) Wait() {
+	s.checkClock()
+	s.bg.Wait()
+}
 
 // Close stops the listener, lets requests in flight, loopback and in
 // process, finish for up to ShutdownGrace, then cancels every request and
@@ -223,7 +226,6 @@ func (s *Server) Close() error {
 	s.closed = true
 	hs := s.httpSrv
 	s.life.Unlock()
-	unwatchClock(s)
 
 	// Requests in flight, on the listener and in process, run on s.ctx:
 	// they finish (up to ShutdownGrace) before it is cancelled, or a tool

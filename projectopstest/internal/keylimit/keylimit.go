@@ -67,20 +67,6 @@ func (l *Limiter) Wait(keyID string, now time.Time) (wait time.Duration, stalled
 	return max(wait, 1), stalled
 }
 
-// Observe tells the limiter the clock reads now, though no request came:
-// a clock set back becomes every bucket's new origin at once, so the time
-// stepped forward after it refills them.
-func (l *Limiter) Observe(now time.Time) {
-	if !l.Enabled() {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, b := range l.byKey {
-		l.refill(b, now)
-	}
-}
-
 // refill adds the tokens earned since b.last, up to the burst, and makes
 // now b's origin (an earlier now earns nothing).
 func (l *Limiter) refill(b *bucket, now time.Time) {

@@ -61,20 +61,20 @@ func NewPool(parent context.Context, d *Dialer, idle, closeTimeout time.Duration
 // it before p's first Acquire.
 func (p *Pool) KeepAll() { p.keepAll = true }
 
-// UseClock makes p also expire kept sessions unused for the idle timeout
-// on now, an injected clock: as p cannot watch it, its owner calls
-// ExpireIdle when it moves. Real time still expires them. Call it before
-// p's first Acquire.
+// UseClock makes p also measure kept sessions' idle time on now, an
+// injected clock: p cannot watch it, so they expire on it only when its
+// owner calls ExpireIdle. Real time still expires them. Call it before p's
+// first Acquire.
 func (p *Pool) UseClock(now func() time.Time) { p.clock = now }
 
-// ExpireIdle closes the kept sessions unused for the idle timeout on p's
-// clock (UseClock); without one, or without an idle timeout, it does
-// nothing.
-func (p *Pool) ExpireIdle() {
+// ExpireIdle closes the kept sessions unused for the idle timeout as of
+// now, a reading of p's clock (UseClock); without one, or without an idle
+// timeout, it does nothing. The caller reads the clock, so a clock that
+// ticks on every read is read once.
+func (p *Pool) ExpireIdle(now time.Time) {
 	if p.clock == nil || p.idle <= 0 {
 		return
 	}
-	now := p.clock()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for k, e := range p.entries {

@@ -90,9 +90,10 @@ func New(ctx context.Context, cfg Config) *Layer {
 	return m
 }
 
-// ExpireIdle closes the kept sessions unused for Idle on IdleClock, which
-// the layer cannot watch: its owner calls this when that clock moves.
-func (m *Layer) ExpireIdle() { m.pool.ExpireIdle() }
+// ExpireIdle closes the kept sessions unused for Idle as of now, a
+// reading of IdleClock, which the layer cannot watch: its owner calls
+// this whenever it reads that clock for a request or a helper.
+func (m *Layer) ExpireIdle(now time.Time) { m.pool.ExpireIdle(now) }
 
 // Close tears the kept and eval runs' sessions down, bounded by the close
 // timeout; a stdio server still running once it is spent is killed with
