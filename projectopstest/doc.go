@@ -100,6 +100,10 @@
 // # Differences from the real service
 //
 // Where the double knowingly differs from the real service:
+//   - under WithClock, a 429 refused at the same injected-clock reading as
+//     the key's previous request adds a hint to its message (the clock has
+//     not moved: step it, or WithRateLimit(0, 0)), since no real-time wait
+//     refills the bucket then;
 //   - ids are deterministic (prj_1, hst_2, ...) and listings are in
 //     creation order; a generated x-request-id is req_1, req_2, ... (the
 //     service's is a UUID);

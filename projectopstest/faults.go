@@ -18,11 +18,11 @@ import (
 
 // Fault is an injected failure for one route (see Server.SetFault). A fault
 // runs before authentication (the request log still records the key the
-// request carried, without checking it), in this order: Latency, then
-// Drop, then the error response. A fault with only Latency delays the
-// request and then lets the route answer normally. With AfterRoute the
-// route runs first and the fault then applies, in the same order, to its
-// answer.
+// request carried when the double holds it unrevoked, nothing else about
+// it checked or metered), in this order: Latency, then Drop, then the
+// error response. A fault with only Latency delays the request and then
+// lets the route answer normally. With AfterRoute the route runs first and
+// the fault then applies, in the same order, to its answer.
 type Fault struct {
 	// Status is the HTTP status of the error response. 0 with a Code uses the
 	// code's status (500 for a code the SDK does not know); 0 without a
