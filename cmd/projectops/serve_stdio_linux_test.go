@@ -10,13 +10,13 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/projectops/projectops-go/internal/proctest"
 )
 
 // stubbornPeerEnv makes the test binary a stdio MCP server stuck in its
@@ -37,54 +37,6 @@ func init() {
 	_ = s.Run(context.Background(), &mcp.StdioTransport{})
 	time.Sleep(time.Hour)
 	os.Exit(0)
-}
-
-// procsWith lists the processes whose environment holds token and that
-// still run: neither zombies nor killed (SIGKILL pending: the kernel ends
-// them before they run again).
-func procsWith(t *testing.T, token string) []string {
-	t.Helper()
-	dirs, err := filepath.Glob("/proc/[0-9]*")
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no processes listed in /proc (%v)", err)
-	}
-	var out []string
-	for _, d := range dirs {
-		env, err := os.ReadFile(filepath.Join(d, "environ"))
-		if err != nil || !strings.Contains(string(env), token) {
-			continue
-		}
-		stat, _ := os.ReadFile(filepath.Join(d, "stat"))
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			continue
-		}
-		if sigkillPending(filepath.Join(d, "status")) {
-			continue
-		}
-		cmd, _ := os.ReadFile(filepath.Join(d, "cmdline"))
-		out = append(out, filepath.Base(d)+" "+strings.ReplaceAll(string(cmd), "\x00", " "))
-	}
-	return out
-}
-
-// sigkillPending reports whether the process whose /proc status file is
-// at path has SIGKILL pending, for one of its threads or the whole
-// process.
-func sigkillPending(path string) bool {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok || (k != "SigPnd" && k != "ShdPnd") {
-			continue
-		}
-		if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&(1<<(syscall.SIGKILL-1)) != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // "projectops serve" stopped with Ctrl-C leaves none of the stdio MCP
@@ -148,7 +100,7 @@ func TestServeInterruptLeavesNoStdioServers(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("tools: %d", resp.StatusCode)
 	}
-	if p := procsWith(t, token); len(p) < 2 {
+	if p := proctest.With(t, token); len(p) < 2 {
 		t.Fatalf("the stdio server and its helper are not both running: %v", p)
 	}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
@@ -158,7 +110,7 @@ func TestServeInterruptLeavesNoStdioServers(t *testing.T) {
 		t.Errorf("serve after Ctrl-C: %v", err)
 	}
 	exited <- nil // for the cleanup
-	left := procsWith(t, token)
+	left := proctest.With(t, token)
 	for _, p := range left {
 		var pid int
 		_, _ = fmt.Sscan(p, &pid)
