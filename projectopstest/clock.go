@@ -23,7 +23,9 @@ import (
 // only as it handles a request or a helper such as Wait or MCPSessions is
 // called, and it then applies the deadlines and idle timeouts that reading
 // has passed, before the request itself (so a cancel then finds the run
-// timed out) or the helper's work. Any clock function behaves so, and one
+// timed out) or the helper's work (Wait keeps reading it while it waits),
+// and as a run finishes (a hook that stepped past the deadline times its
+// run out). Any clock function behaves so, and one
 // may itself step a Clock (one that ticks on every read). Real time still
 // bounds runs and idle sessions too, by the same spans.
 type Clock struct {

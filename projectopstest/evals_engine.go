@@ -223,6 +223,11 @@ func (e *evalEngine) finishRun(ctx context.Context, run *evalRunRec) {
 		s.mu.Unlock()
 		return
 	}
+	if s.dated {
+		// The run's own hook or model may have stepped the injected clock
+		// past its deadline: it is timed out, not completed.
+		e.passDeadlinesLocked(s.now())
+	}
 	finished := e.settleLocked(run, run.executorStatus(ctx))
 	s.mu.Unlock()
 	if finished != nil {

@@ -178,14 +178,35 @@ func (s *Server) String() string { return "projectopstest.Server(" + s.URL() + "
 func (s *Server) GoString() string { return s.String() }
 
 // Wait blocks until the server's background work (asynchronous operations
-// started by requests) has finished. Under WithClock it first times out
-// the runs whose deadline the injected clock passed, and closes the kept
-// MCP sessions idle for the idle timeout on it (see Clock), so it then
-// waits for those runs to end.
+// started by requests) has finished. Under WithClock it times out the runs
+// whose deadline the injected clock passed, and closes the kept MCP
+// sessions idle for the idle timeout on it (see Clock), as it begins and
+// again every few milliseconds while it waits, so a step made while it
+// waits (by a hook, or another goroutine) is seen too.
 func (s *Server) Wait() {
-	s.checkClock()
-	s.bg.Wait()
+	if !s.dated {
+		s.bg.Wait()
+		return
+	}
+	done := make(chan struct{})
+	go func() { // ends when the background work does
+		s.bg.Wait()
+		close(done)
+	}()
+	tick := time.NewTicker(clockPoll)
+	defer tick.Stop()
+	for {
+		s.checkClock()
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+	}
 }
+
+// clockPoll is how often Wait reads an injected clock while it waits.
+const clockPoll = 5 * time.Millisecond
 
 // Close stops the listener, lets requests in flight, loopback and in
 // process, finish for up to ShutdownGrace, then cancels every request and
