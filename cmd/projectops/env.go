@@ -151,15 +151,9 @@ func envBuildsFlags(fs *pflag.FlagSet) (func() error, func(ec *envCmd) error) {
 	limit := fs.Int("limit", 10, "show at most `n` builds (0: all)")
 	check := func() error { return checkLimit(*limit, 0, "all") }
 	return check, func(ec *envCmd) error {
-		all := []environments.Build{} // --json prints [] for none
-		for b, err := range ec.c.Environments.AllBuilds(ec.ctx, ec.project, ec.arg, nil) {
-			if err != nil {
-				return err
-			}
-			all = append(all, b)
-			if *limit > 0 && len(all) == *limit {
-				break // now: a next page could only fail a complete listing
-			}
+		all, err := firstN(ec.c.Environments.AllBuilds(ec.ctx, ec.project, ec.arg, nil), *limit)
+		if err != nil {
+			return err
 		}
 		return ec.print(all, func(w io.Writer) {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

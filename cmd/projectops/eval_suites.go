@@ -25,15 +25,9 @@ func newEvalSuitesCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			all := []evals.Suite{} // --json prints [] for none
-			for s, err := range ec.c.Evals.Suites.All(a.ctx, ec.project, nil) {
-				if err != nil {
-					return err
-				}
-				all = append(all, s)
-				if limit > 0 && len(all) == limit {
-					break // now: a next page could only fail a complete listing
-				}
+			all, err := firstN(ec.c.Evals.Suites.All(a.ctx, ec.project, nil), limit)
+			if err != nil {
+				return err
 			}
 			return ec.print(all, func(w io.Writer) { printSuites(w, all, ec.redacted) })
 		},
@@ -83,17 +77,11 @@ func newEvalRunsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			all := []evals.Run{} // --json prints [] for none
 			// The service sends the limit most recent; a service that
 			// pages them is stopped at limit all the same.
-			for r, err := range ec.c.Evals.Suites.AllRuns(a.ctx, ec.project, args[0], &evals.SuiteRunsParams{Limit: limit}) {
-				if err != nil {
-					return err
-				}
-				all = append(all, r)
-				if limit > 0 && len(all) == limit {
-					break // now: a next page could only fail a complete listing
-				}
+			all, err := firstN(ec.c.Evals.Suites.AllRuns(a.ctx, ec.project, args[0], &evals.SuiteRunsParams{Limit: limit}), limit)
+			if err != nil {
+				return err
 			}
 			return ec.print(all, func(w io.Writer) { printRuns(w, all, ec.redacted) })
 		},
