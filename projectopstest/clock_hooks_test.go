@@ -5,15 +5,17 @@ import (
 	"testing"
 	"time"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/evals"
 	"github.com/projectops/projectops-go/projectopstest"
 )
 
 // hookedRun starts a one-iteration run on a double with an injected clock
-// and a run deadline of deadline, whose iteration runs hook; it returns
-// the double and a function reading the run's status.
+// and a run deadline of deadline, whose iteration runs hook, and tells
+// finished (if not nil) the status it ends with; it returns the double, a
+// client, the project and the run.
 func hookedRun(t *testing.T, clock *projectopstest.Clock, deadline time.Duration, hook func(ctx context.Context) error,
-	finished func(evals.Status)) (*projectopstest.Server, func() evals.Status) {
+	finished func(evals.Status)) (*projectopstest.Server, *projectops.Client, string, string) {
 	t.Helper()
 	if finished == nil {
 		finished = func(evals.Status) {}
@@ -38,13 +40,7 @@ func hookedRun(t *testing.T, clock *projectopstest.Clock, deadline time.Duration
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, func() evals.Status {
-		r, err := c.Evals.Runs.Get(t.Context(), ws.ProjectID, rc.RunID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Status
-	}
+	return srv, c, ws.ProjectID, rc.RunID
 }
 
 // An iteration that itself steps the injected clock past the run's
@@ -76,7 +72,7 @@ func TestClockSteppedByHookTimesRunOut(t *testing.T) {
 func TestWaitSeesClockSteppedWhileWaiting(t *testing.T) {
 	clock := projectopstest.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	entered, step := make(chan struct{}), make(chan struct{})
-	srv, status := hookedRun(t, clock, time.Minute, func(ctx context.Context) error {
+	srv, c, projectID, runID := hookedRun(t, clock, time.Minute, func(ctx context.Context) error {
 		close(entered)
 		<-step
 		clock.Advance(2 * time.Minute) // past the deadline on the injected clock
@@ -96,7 +92,7 @@ func TestWaitSeesClockSteppedWhileWaiting(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("Wait still waiting 20s after the injected clock passed the run's deadline")
 	}
-	if st := status(); st != evals.StatusTimedOut {
-		t.Errorf("run status = %q, want timed_out", st)
+	if r, err := c.Evals.Runs.Get(t.Context(), projectID, runID); err != nil || r.Status != evals.StatusTimedOut {
+		t.Errorf("run = %+v, %v; want it timed_out", r, err)
 	}
 }

@@ -55,34 +55,17 @@ func TestWithClockDatesAPIAnswers(t *testing.T) {
 func heldRun(t *testing.T, clock *projectopstest.Clock) (*projectopstest.Server, *projectops.Client, string, string) {
 	t.Helper()
 	started := make(chan struct{}, 16)
-	srv := projectopstest.NewTestServer(t, noLimit, projectopstest.WithClock(clock.Now),
-		projectopstest.WithEvalHooks(projectopstest.EvalHooks{
-			BeforeIteration: func(ctx context.Context, _, _ string) error {
-				started <- struct{}{}
-				<-ctx.Done() // held until the run's deadline passes
-				return ctx.Err()
-			},
-		}))
-	c, err := srv.NewClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws := srv.Default()
-	id, err := srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "demo", MCPServer: projectopstest.DemoMCPServer()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc, err := c.Evals.Runs.Create(t.Context(), ws.ProjectID, evals.RunParams{SuiteName: "s", ServerIDs: []string{id},
-		Tests: []evals.Test{{Title: "t", Model: "openai/gpt-4o-mini", Steps: []evals.Step{evals.PromptStep("p", "use echo message=hi")}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, c, projectID, runID := hookedRun(t, clock, projectopstest.DefaultEvalRunDeadline, func(ctx context.Context) error {
+		started <- struct{}{}
+		<-ctx.Done() // held until the run's deadline passes
+		return ctx.Err()
+	}, nil)
 	select {
 	case <-started:
 	case <-time.After(10 * time.Second): // failure guard
 		t.Fatal("iteration never started")
 	}
-	return srv, c, ws.ProjectID, rc.RunID
+	return srv, c, projectID, runID
 }
 
 // With WithClock, a run whose deadline the injected clock passed is timed
