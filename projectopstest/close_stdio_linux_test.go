@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -33,8 +31,6 @@ func init() {
 	if os.Getenv(stubbornPeerEnv) == "" {
 		return
 	}
-	signal.Ignore(syscall.SIGTERM)
-	_ = exec.Command("sleep", "300").Start()
 	s := mcp.NewServer(&mcp.Implementation{Name: "stubborn", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
@@ -44,9 +40,7 @@ func init() {
 		time.Sleep(time.Hour)
 		return nil, nil, nil
 	})
-	_ = s.Run(context.Background(), &mcp.StdioTransport{})
-	time.Sleep(time.Hour)
-	os.Exit(0)
+	proctest.ServeStubborn(s, "")
 }
 
 // Close (its doc: it waits for everything the server owns) leaves no

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -28,15 +27,11 @@ func init() {
 	if os.Getenv(stubbornPeerEnv) == "" {
 		return
 	}
-	signal.Ignore(syscall.SIGTERM)
-	_ = exec.Command("sleep", "300").Start()
 	s := mcp.NewServer(&mcp.Implementation{Name: "stubborn", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
 	})
-	_ = s.Run(context.Background(), &mcp.StdioTransport{})
-	time.Sleep(time.Hour)
-	os.Exit(0)
+	proctest.ServeStubborn(s, "")
 }
 
 // "projectops serve" stopped with Ctrl-C leaves none of the stdio MCP

@@ -3,14 +3,10 @@ package mcpconn
 import (
 	"context"
 	"os"
-	"os/exec"
-	"os/signal"
-	"strconv"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/projectops/projectops-go/internal/proctest"
 	"go.uber.org/goleak"
 )
 
@@ -36,7 +32,7 @@ func TestMain(m *testing.M) {
 	case "at-limit-blank":
 		serveAtLimit(true)
 	case "stubborn":
-		serveStubborn()
+		proctest.ServeStubborn(testServer(), os.Getenv(pidfileEnv))
 	}
 	goleak.VerifyTestMain(m)
 }
@@ -46,23 +42,5 @@ func serveStdio(s *mcp.Server) {
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		os.Exit(1)
 	}
-	os.Exit(0)
-}
-
-// serveStubborn is a stdio server stuck in its shutdown: it ignores
-// SIGTERM, has started a helper process (in its process group; its pid
-// goes to the file named by pidfileEnv), and lingers once its stdin
-// closes.
-func serveStubborn() {
-	signal.Ignore(syscall.SIGTERM)
-	helper := exec.Command("sleep", "300")
-	if helper.Start() != nil {
-		os.Exit(1)
-	}
-	if os.WriteFile(os.Getenv(pidfileEnv), []byte(strconv.Itoa(helper.Process.Pid)), 0o600) != nil {
-		os.Exit(1)
-	}
-	_ = testServer().Run(context.Background(), &mcp.StdioTransport{})
-	time.Sleep(time.Hour)
 	os.Exit(0)
 }
