@@ -83,24 +83,41 @@ func (s *Server) SetFault(route string, f Fault) {
 	if !slices.Contains(s.rt.routes, route) {
 		panic(fmt.Sprintf("projectopstest: SetFault: no route %q (Server.Routes lists them, e.g. %q)", route, s.rt.routes[0]))
 	}
-	if msg := f.inert(); msg != "" {
-		panic(fmt.Sprintf("projectopstest: SetFault(%q): %s", route, msg))
+	if why := f.inert(); why != faultActs {
+		panic(fmt.Sprintf("projectopstest: SetFault(%q): %s", route, inertGo[why]))
 	}
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.byRoute[route] = &faultEntry{f: f, left: f.Times}
 }
 
-// inert says why f would change nothing about an answer, or "".
-func (f Fault) inert() string {
+// inertness is why a fault would change nothing about an answer. The
+// reason, not a message, so SetFault and the control API (which spells
+// the fields in JSON) refuse the same faults.
+type inertness int
+
+const (
+	faultActs       inertness = iota // the fault changes the answer
+	faultUnsentBody                  // Message, Details or RetryAfter with no error response
+	faultNoEffect                    // nothing set that acts
+)
+
+// inertGo says what is wrong, in the Go field names.
+var inertGo = [...]string{
+	faultUnsentBody: "Message, Details and RetryAfter are sent with an error response only: set Status or Code",
+	faultNoEffect:   "the fault changes nothing: set Status, Code, Drop or Latency",
+}
+
+// inert says why f would change nothing about an answer.
+func (f Fault) inert() inertness {
 	answers := f.Status != 0 || f.Code != ""
 	switch {
 	case !answers && (f.Message != "" || f.Details != nil || f.RetryAfter > 0):
-		return "Message, Details and RetryAfter are sent with an error response only: set Status or Code"
+		return faultUnsentBody
 	case !answers && !f.Drop && f.Latency <= 0:
-		return "the fault changes nothing: set Status, Code, Drop or Latency"
+		return faultNoEffect
 	}
-	return ""
+	return faultActs
 }
 
 // ClearFaults removes every injected fault.

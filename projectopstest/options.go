@@ -33,6 +33,7 @@ type options struct {
 	contractTB    testing.TB // see WithContractCheck
 	conn          connLimits // listen_limits.go
 	origins       []string   // see WithAllowedOrigins
+	control       bool       // see WithControlAPI
 }
 
 func defaultOptions() options {

@@ -47,6 +47,7 @@ type Server struct {
 	httpSrv  *http.Server
 	conn     connLimits // the loopback listener's limits (listen_limits.go)
 	origins  []string   // the browser origins served (cors.go)
+	control  bool       // WithControlAPI: the control API is served (control.go)
 	baseURL  string
 	inflight sync.WaitGroup // request goroutines and the listener
 	served   sync.WaitGroup // in-process requests being served: Close gives them ShutdownGrace too
@@ -89,7 +90,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		log: o.logger, now: o.clock, dated: o.clockSet,
-		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(), origins: o.origins,
+		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(), origins: o.origins, control: o.control,
 		pool:    newWorkerPool(),
 		envOpt:  o.envDefaults(),
 		limiter: keylimit.New(o.perMinute, o.burst),
@@ -107,6 +108,9 @@ func NewServer(opts ...Option) (*Server, error) {
 	s.buildMux()
 	if o.contractTB != nil {
 		s.handler = contractChecked(o.contractTB, s.handler)
+	}
+	if s.control {
+		s.handler = s.controlled(s.handler) // outside the contract check and the request log
 	}
 	s.handler = resolvingDots(s.handler) // outermost: every layer sees the path the service routes
 	// Permanent: a client's retries of a closed server's calls would only wait.

@@ -1,0 +1,388 @@
+package projectopstest_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/projectops/projectops-go/projectopstest"
+)
+
+// The control API is driven here as a client in another language would:
+// over loopback, with raw JSON, no SDK types.
+
+// ctlFix is a double serving the control API on loopback.
+type ctlFix struct {
+	srv       *projectopstest.Server
+	base, ctl string // the API's and the control API's base URLs
+	key       string
+	hc        *http.Client
+}
+
+func newCtlFix(t *testing.T, opts ...projectopstest.Option) ctlFix {
+	t.Helper()
+	srv := projectopstest.NewTestServer(t, append(opts, projectopstest.WithRateLimit(0, 0))...)
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return ctlFix{srv: srv, base: base, ctl: srv.ControlURL(), key: srv.Default().APIKey, hc: &http.Client{Transport: tr}}
+}
+
+// ctlReply is one answer: status, headers and body.
+type ctlReply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// do sends method url with body (JSON, "" for none) and key ("" for none).
+// A transport error is returned, not fatal: a dropped connection is one.
+func (f ctlFix) do(t *testing.T, method, url, body, key string) (ctlReply, error) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	res, err := f.hc.Do(req)
+	if err != nil {
+		return ctlReply{}, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return ctlReply{}, err
+	}
+	return ctlReply{res.StatusCode, res.Header, b}, nil
+}
+
+// control calls the control API at path, failing the test on a transport
+// error or a status other than want.
+func (f ctlFix) control(t *testing.T, method, path, body string, want int) ctlReply {
+	t.Helper()
+	r, err := f.do(t, method, f.ctl+path, body, "")
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	if r.status != want {
+		t.Fatalf("%s %s = %d %s, want %d", method, path, r.status, r.body, want)
+	}
+	return r
+}
+
+// me calls GET /me with the default key.
+func (f ctlFix) me(t *testing.T) (ctlReply, error) {
+	t.Helper()
+	return f.do(t, http.MethodGet, f.base+"/me", "", f.key)
+}
+
+// envelope decodes an error answer's {code, message, details}.
+func envelope(t *testing.T, r ctlReply) (code, msg string, details map[string]any) {
+	t.Helper()
+	var e struct {
+		Code    string         `json:"code"`
+		Message string         `json:"message"`
+		Details map[string]any `json:"details"`
+	}
+	if err := json.Unmarshal(r.body, &e); err != nil {
+		t.Fatalf("error body %s: %v", r.body, err)
+	}
+	return e.Code, e.Message, e.Details
+}
+
+func decodeJSON(t *testing.T, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("body %s: %v", b, err)
+	}
+}
+
+// A 503 with Retry-After set through the control API is what a client
+// gets exactly times times, with the fault's message; then the route
+// answers normally, and GET faults shows the uses left until none are.
+func TestControlFaultTimesThenNormal(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	f.control(t, http.MethodPost, "/faults",
+		`{"route":"GET /me","fault":{"status":503,"message":"down for a test","retryAfterMs":1500,"times":2}}`,
+		http.StatusNoContent)
+	var set struct {
+		Faults []struct {
+			Route     string         `json:"route"`
+			Fault     map[string]any `json:"fault"`
+			TimesLeft int            `json:"timesLeft"`
+		} `json:"faults"`
+	}
+	decodeJSON(t, f.control(t, http.MethodGet, "/faults", "", http.StatusOK).body, &set)
+	if len(set.Faults) != 1 || set.Faults[0].Route != "GET /me" || set.Faults[0].TimesLeft != 2 ||
+		set.Faults[0].Fault["status"] != 503.0 || set.Faults[0].Fault["retryAfterMs"] != 1500.0 {
+		t.Fatalf("GET faults = %+v, want GET /me's 503 with 2 uses left", set)
+	}
+	for i := range 2 {
+		r, err := f.me(t)
+		if err != nil {
+			t.Fatalf("call %d: %v", i+1, err)
+		}
+		code, msg, _ := envelope(t, r)
+		if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") != "2" || msg != "down for a test" || code == "" {
+			t.Fatalf("call %d = %d Retry-After %q %s, want the 503 with Retry-After 2", i+1, r.status, r.header.Get("Retry-After"), r.body)
+		}
+	}
+	if r, err := f.me(t); err != nil || r.status != http.StatusOK {
+		t.Fatalf("third call = %d %s, %v; want 200 once the fault is used up", r.status, r.body, err)
+	}
+	decodeJSON(t, f.control(t, http.MethodGet, "/faults", "", http.StatusOK).body, &set)
+	if len(set.Faults) != 0 {
+		t.Fatalf("GET faults after use = %+v, want none", set)
+	}
+}
+
+// drop: the client sees a transport error, not a status, once.
+func TestControlFaultDrop(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	// A fresh connection per request: net/http resends a GET whose reused
+	// connection closed, which would hide the drop.
+	tr := &http.Transport{DisableKeepAlives: true}
+	t.Cleanup(tr.CloseIdleConnections)
+	f.hc = &http.Client{Transport: tr}
+	f.control(t, http.MethodPost, "/faults", `{"route":"GET /me","fault":{"drop":true,"times":1}}`, http.StatusNoContent)
+	if r, err := f.me(t); err == nil {
+		t.Fatalf("dropped call = %d %s, want a transport error", r.status, r.body)
+	}
+	if r, err := f.me(t); err != nil || r.status != http.StatusOK {
+		t.Fatalf("next call = %d, %v; want 200", r.status, err)
+	}
+}
+
+// afterRoute: the route runs (the host is created) and its answer is
+// replaced by the fault's.
+func TestControlFaultAfterRoute(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	f.control(t, http.MethodPost, "/faults",
+		`{"route":"POST /projects/{projectId}/hosts","fault":{"status":502,"afterRoute":true,"times":1}}`, http.StatusNoContent)
+	hosts := f.base + "/projects/" + f.srv.Default().ProjectID + "/hosts"
+	r, err := f.do(t, http.MethodPost, hosts, `{"name":"answer lost","template":"claude"}`, f.key)
+	if err != nil || r.status != http.StatusBadGateway {
+		t.Fatalf("create = %d %s, %v; want the fault's 502", r.status, r.body, err)
+	}
+	r, err = f.do(t, http.MethodGet, hosts, "", f.key)
+	if err != nil || r.status != http.StatusOK || !strings.Contains(string(r.body), `"answer lost"`) {
+		t.Fatalf("hosts = %d %s, %v; want the host the faulted create made", r.status, r.body, err)
+	}
+}
+
+// every: every second request fails, the others are served.
+func TestControlFaultEvery(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	f.control(t, http.MethodPost, "/faults", `{"route":"GET /me","fault":{"status":500,"every":2}}`, http.StatusNoContent)
+	var got []int
+	for range 4 {
+		r, err := f.me(t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r.status)
+	}
+	if want := []int{200, 500, 200, 500}; !slices.Equal(got, want) {
+		t.Fatalf("statuses = %v, want %v", got, want)
+	}
+}
+
+// DELETE faults clears them: the route answers normally again.
+func TestControlClearFaults(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	f.control(t, http.MethodPost, "/faults", `{"route":"GET /me","fault":{"status":500}}`, http.StatusNoContent)
+	if r, _ := f.me(t); r.status != http.StatusInternalServerError {
+		t.Fatalf("faulted call = %d, want 500", r.status)
+	}
+	f.control(t, http.MethodDelete, "/faults", "", http.StatusNoContent)
+	if r, err := f.me(t); err != nil || r.status != http.StatusOK {
+		t.Fatalf("after DELETE faults = %d, %v; want 200", r.status, err)
+	}
+	if b := f.control(t, http.MethodGet, "/faults", "", http.StatusOK).body; string(b) != `{"faults":[]}` {
+		t.Fatalf("GET faults = %s, want none", b)
+	}
+}
+
+// GET requests shows the faulted and the normal request, redacted as
+// Requests is, and no control request; DELETE requests empties it.
+func TestControlRequestLog(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	f.control(t, http.MethodPost, "/faults", `{"route":"GET /me","fault":{"status":503,"times":1}}`, http.StatusNoContent)
+	f.me(t)
+	f.me(t)
+	f.control(t, http.MethodPost, "/wait", "", http.StatusNoContent)
+	b := f.control(t, http.MethodGet, "/requests", "", http.StatusOK).body
+	if strings.Contains(string(b), f.key) {
+		t.Fatalf("the request log shows the key: %s", b)
+	}
+	var log struct {
+		Requests []map[string]any `json:"requests"`
+	}
+	decodeJSON(t, b, &log)
+	if len(log.Requests) != 2 {
+		t.Fatalf("requests = %s, want the two GET /me only", b)
+	}
+	for i, want := range []float64{503, 200} {
+		r := log.Requests[i]
+		if r["method"] != "GET" || r["path"] != "/api/v1/me" || r["route"] != "GET /me" || r["status"] != want ||
+			r["keyId"] != f.srv.Default().APIKeyID || r["requestId"] == "" || r["time"] == "" {
+			t.Fatalf("request %d = %v, want GET /me answered %v", i, r, want)
+		}
+	}
+	f.control(t, http.MethodDelete, "/requests", "", http.StatusNoContent)
+	if b := f.control(t, http.MethodGet, "/requests", "", http.StatusOK).body; string(b) != `{"requests":[]}` {
+		t.Fatalf("GET requests after DELETE = %s, want none", b)
+	}
+	if n := len(f.srv.Requests()); n != 0 {
+		t.Fatalf("Requests() holds %d after the control calls, want 0", n)
+	}
+}
+
+// GET routes lists Routes, the keys POST faults takes.
+func TestControlRoutes(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	var got struct {
+		Routes []string `json:"routes"`
+	}
+	decodeJSON(t, f.control(t, http.MethodGet, "/routes", "", http.StatusOK).body, &got)
+	if !slices.Equal(got.Routes, f.srv.Routes()) {
+		t.Fatalf("GET routes = %v, want Routes() %v", got.Routes, f.srv.Routes())
+	}
+}
+
+// Every body SetFault would refuse, or that is not the JSON expected, is a
+// 400 VALIDATION_ERROR whose message says what is wrong; no fault is set.
+func TestControlSetFaultRefusals(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	for _, c := range []struct{ name, body, msg string }{
+		{"empty body", ``, "must be a JSON object"},
+		{"not JSON", `{"route":`, "not one JSON object"},
+		{"array", `[]`, "must be a JSON object, not a JSON array"},
+		{"trailing data", `{"route":"GET /me","fault":{"status":500}} {}`, "data after the JSON object"},
+		{"unknown field", `{"route":"GET /me","fault":{"status":500},"extra":1}`, `unknown field "extra"`},
+		{"unknown fault field", `{"route":"GET /me","fault":{"status":500,"retryAfter":1}}`, `unknown field "retryAfter"`},
+		{"wrong type", `{"route":"GET /me","fault":{"status":"503"}}`, "fault.status must be a whole number, not a JSON string"},
+		{"fractional ms", `{"route":"GET /me","fault":{"status":503,"latencyMs":1.5}}`, "fault.latencyMs must be a whole number"},
+		{"route type", `{"route":1,"fault":{"status":500}}`, "route must be a string"},
+		{"no route", `{"fault":{"status":500}}`, "route is required"},
+		{"unknown route", `{"route":"GET /nope","fault":{"status":500}}`, `no route "GET /nope"`},
+		{"prefixed route", `{"route":"GET /api/v1/me","fault":{"status":500}}`, `no route "GET /api/v1/me"`},
+		{"no fault", `{"route":"GET /me"}`, "fault is required"},
+		{"no-op fault", `{"route":"GET /me","fault":{}}`, "the fault changes nothing: set status, code, drop or latencyMs"},
+		{"times alone", `{"route":"GET /me","fault":{"times":2}}`, "the fault changes nothing"},
+		{"message alone", `{"route":"GET /me","fault":{"message":"x","drop":true}}`, "sent with an error response only: set status or code"},
+		{"retry alone", `{"route":"GET /me","fault":{"retryAfterMs":100,"latencyMs":5}}`, "sent with an error response only"},
+		{"negative times", `{"route":"GET /me","fault":{"status":500,"times":-1}}`, "fault.times must not be negative"},
+		{"negative latency", `{"route":"GET /me","fault":{"status":500,"latencyMs":-5}}`, "fault.latencyMs must not be negative"},
+		{"huge latency", `{"route":"GET /me","fault":{"status":500,"latencyMs":9300000000000}}`, "fault.latencyMs is too large"},
+		{"success status", `{"route":"GET /me","fault":{"status":200}}`, "fault.status must be an HTTP error status"},
+		{"bogus status", `{"route":"GET /me","fault":{"status":42}}`, "fault.status must be an HTTP error status"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := f.control(t, http.MethodPost, "/faults", c.body, http.StatusBadRequest)
+			code, msg, _ := envelope(t, r)
+			if code != "VALIDATION_ERROR" || !strings.Contains(msg, c.msg) {
+				t.Fatalf("%s: %s, want VALIDATION_ERROR saying %q", c.body, r.body, c.msg)
+			}
+		})
+	}
+	if b := f.control(t, http.MethodGet, "/faults", "", http.StatusOK).body; string(b) != `{"faults":[]}` {
+		t.Fatalf("GET faults after the refusals = %s, want none", b)
+	}
+}
+
+// A method a control path does not take is 405 with Allow; a path under
+// the control prefix that is no endpoint is 404. Neither is logged.
+func TestControlMethodAndPath(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	for _, c := range []struct{ method, path, allow string }{
+		{http.MethodPut, "/faults", "GET, POST, DELETE"},
+		{http.MethodPost, "/routes", "GET"},
+		{http.MethodGet, "/wait", "POST"},
+		{http.MethodPost, "/requests", "GET, DELETE"},
+	} {
+		r := f.control(t, c.method, c.path, "", http.StatusMethodNotAllowed)
+		if code, msg, _ := envelope(t, r); r.header.Get("Allow") != c.allow || code != "METHOD_NOT_ALLOWED" || !strings.Contains(msg, c.allow) {
+			t.Errorf("%s %s = Allow %q %s, want Allow %q", c.method, c.path, r.header.Get("Allow"), r.body, c.allow)
+		}
+	}
+	r := f.control(t, http.MethodGet, "/nothing", "", http.StatusNotFound)
+	if code, msg, _ := envelope(t, r); code != "NOT_FOUND" || !strings.Contains(msg, "/routes, /faults, /requests and /wait") {
+		t.Errorf("GET /nothing = %s, want a 404 naming the endpoints", r.body)
+	}
+	if n := len(f.srv.Requests()); n != 0 {
+		t.Errorf("Requests() holds %d control requests, want 0", n)
+	}
+}
+
+// Without WithControlAPI the control paths are unknown paths, answered as
+// the service answers them: 404, logged like any other request.
+func TestControlOffIsNotFound(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t)
+	if f.ctl != "" {
+		t.Fatalf("ControlURL() = %q without WithControlAPI, want empty", f.ctl)
+	}
+	origin := strings.TrimSuffix(f.base, "/api/v1")
+	for _, c := range []struct{ method, path, body string }{
+		{http.MethodGet, "/_projectops/routes", ""},
+		{http.MethodPost, "/_projectops/faults", `{"route":"GET /me","fault":{"status":500}}`},
+		{http.MethodDelete, "/_projectops/requests", ""},
+	} {
+		r, err := f.do(t, c.method, origin+c.path, c.body, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, msg, _ := envelope(t, r)
+		if r.status != http.StatusNotFound || code != "NOT_FOUND" || !strings.Contains(msg, "No route for "+c.method+" "+c.path) {
+			t.Errorf("%s %s = %d %s, want the service's 404", c.method, c.path, r.status, r.body)
+		}
+	}
+	if r, err := f.me(t); err != nil || r.status != http.StatusOK {
+		t.Fatalf("GET /me = %d, %v; want 200 (no fault was set)", r.status, err)
+	}
+	if n := len(f.srv.Requests()); n != 4 {
+		t.Fatalf("Requests() holds %d, want the 3 unknown paths and GET /me", n)
+	}
+}
+
+// ControlURL is the API's origin and ControlPath, in process and once
+// started.
+func TestControlURL(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithControlAPI())
+	if got, want := srv.ControlURL(), "http://projectops.test/_projectops"; got != want {
+		t.Fatalf("ControlURL() before Start = %q, want %q", got, want)
+	}
+	base, err := srv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := srv.ControlURL(), strings.TrimSuffix(base, "/api/v1")+projectopstest.ControlPath; got != want {
+		t.Fatalf("ControlURL() = %q, want %q", got, want)
+	}
+}
