@@ -17,6 +17,7 @@ type serveFlags struct {
 	maxRuns              int
 	origins              []string
 	poolSessions         bool
+	control              bool
 }
 
 // newServeCmd runs the in-memory double on --addr, seeded from --seed or
@@ -31,7 +32,17 @@ func newServeCmd(a *app) *cobra.Command {
 its rules) for any client. It prints the base URL and the seed's API keys, then
 serves until interrupted. With --json they are one JSON object on one line of
 stdout, {"baseUrl": ..., "apiKeys": [{"role", "userId", "key"}]}, so a script
-reads it with one readline while the double runs.`,
+reads it with one readline while the double runs.
+
+--control also serves the test hooks over HTTP, outside /api/v1, for a test
+suite in any language: GET <controlUrl>/routes; GET, POST and DELETE
+<controlUrl>/faults (POST {"route": "GET /me", "fault": {"status": 503,
+"retryAfterMs": 2000, "times": 1}}; also code, message, details, latencyMs,
+drop, afterRoute, every); GET and DELETE <controlUrl>/requests (the request
+log, keys redacted); POST <controlUrl>/wait (until background work such as
+eval runs is done). The control URL is printed too ("controlUrl" with --json).
+Control requests need no key: enable it only on an address no one else
+reaches.`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(cmd.CommandPath(), f) },
 	}
@@ -47,6 +58,8 @@ reads it with one readline while the double runs.`,
 		"keep each saved server's MCP session across requests (faster; per-session server state then survives, which the service never keeps)")
 	fl.StringArrayVar(&f.origins, "allow-origin", nil,
 		"a browser `origin` (scheme://host[:port]) the API serves; repeat for more (default: none, as for any app but the service's own)")
+	fl.BoolVar(&f.control, "control", false,
+		"also serve the control API (faults, the request log, wait) under /_projectops, without a key: for tests on loopback")
 	return cmd
 }
 
@@ -66,6 +79,9 @@ func (a *app) serve(path string, f serveFlags) error {
 	if f.poolSessions {
 		opts = append(opts, projectopstest.WithPooledMCPSessions())
 	}
+	if f.control {
+		opts = append(opts, projectopstest.WithControlAPI())
+	}
 	srv, err := projectopstest.NewServer(opts...)
 	if err != nil {
 		return err // the seed's content: a data error, exit 2 without --help
@@ -81,13 +97,17 @@ func (a *app) serve(path string, f serveFlags) error {
 			keys = []servedKeys{} // an array always, as docs/double.md shows it
 		}
 		if err := writeJSONLine(a.stdout, struct {
-			BaseURL string       `json:"baseUrl"`
-			APIKeys []servedKeys `json:"apiKeys"`
-		}{base, keys}); err != nil {
+			BaseURL    string       `json:"baseUrl"`
+			APIKeys    []servedKeys `json:"apiKeys"`
+			ControlURL string       `json:"controlUrl,omitempty"` // only with --control
+		}{base, keys, srv.ControlURL()}); err != nil {
 			return err
 		}
 	} else {
 		notef(a.stdout, path, "serving the API double at %s", base)
+		if f.control {
+			notef(a.stdout, path, "control API (no key needed) at %s", srv.ControlURL())
+		}
 		printKeys(a.stdout, keys)
 	}
 	fmt.Fprintln(a.stderr, "Press Ctrl-C to stop.")
