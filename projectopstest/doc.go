@@ -55,6 +55,14 @@
 // IngestedRuns and IngestedIterations, WithContractCheck, WithEvalStepDelay
 // (pacing for clients in another process).
 //
+// WithControlAPI serves Routes, SetFault, ClearFaults, Requests,
+// ResetRequests and Wait over HTTP under ControlPath (/_projectops), as
+// JSON, for test suites in other languages (projectops serve --control).
+// It is opt-in because control requests need no key and are never
+// faulted, rate limited or logged: anyone who reaches the address could
+// change how the double answers. Without it those paths are the service's
+// 404.
+//
 // # Service rules
 //
 // A Server holds organizations, users and their roles, projects, API keys,
