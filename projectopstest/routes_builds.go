@@ -34,9 +34,10 @@ func listBuilds(c *call, _ *none) (pager.Page[environments.Build], *edge.Error) 
 }
 
 // buildEnvironment records a queued build of the current Dockerfile and
-// answers 202 at once; the build runs on a goroutine the server owns.
+// answers 202 at once; the build runs on a goroutine the server owns. A
+// shared environment needs project admin.
 func buildEnvironment(c *call, _ *noBody) (environments.BuildStarted, *edge.Error) {
-	e, herr := c.env()
+	e, herr := c.managedEnv()
 	if herr != nil {
 		return environments.BuildStarted{}, herr
 	}
