@@ -21,9 +21,10 @@ func TestBootNeedsAReadyBuild(t *testing.T) {
 	wantNotReady := func(latest string) {
 		t.Helper()
 		_, err := f.C.Environments.Boot(ctx, p, env.ID)
-		e := wantError(t, err, projectops.CodeConflict)
-		// The service sends a code and message only: no details.reason.
-		if !strings.Contains(e.Message, "no ready build (latest: "+latest+")") || e.Details != nil {
+		e := wantError(t, err, projectops.CodeValidation)
+		// The service's router answers the backend's refusal with 400
+		// VALIDATION_ERROR, a message and no details.reason.
+		if e.StatusCode != 400 || !strings.Contains(e.Message, "no ready build (latest: "+latest+")") || e.Details != nil {
 			t.Fatalf("Boot = %v (details %v), want no ready build with latest %s", err, e.Details, latest)
 		}
 	}
@@ -77,7 +78,7 @@ func TestBootNeedsAReadyBuild(t *testing.T) {
 	}
 	_, _ = f.C.Environments.WaitForBuild(ctx, p, only.ID, fb.BuildID, fast)
 	_, err = f.C.Environments.Boot(ctx, p, only.ID)
-	if e := wantError(t, err, projectops.CodeConflict); !strings.Contains(e.Message, "(latest: failed)") {
+	if e := wantError(t, err, projectops.CodeValidation); !strings.Contains(e.Message, "(latest: failed)") {
 		t.Errorf("message = %q", e.Message)
 	}
 }
@@ -98,8 +99,8 @@ func TestBootProviderMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = f.C.Environments.Boot(t.Context(), p, id)
-	e := wantError(t, err, projectops.CodeConflict)
-	if !strings.Contains(e.Message, "provider "+environments.ProviderA+", not your computer's (stub)") || e.Details != nil {
+	e := wantError(t, err, projectops.CodeValidation)
+	if e.StatusCode != 400 || !strings.Contains(e.Message, "provider "+environments.ProviderA+", not your computer's (stub)") || e.Details != nil {
 		t.Fatalf("Boot = %v (details %v), want the provider mismatch in the message alone", err, e.Details)
 	}
 	c, _ := f.Srv.Computer(p, f.WS.UserID)

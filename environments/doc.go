@@ -22,5 +22,5 @@
 // sharing, and editing, building or deleting a shared environment, without
 // project admin is NOT_FOUND too (the service does not confirm the environment exists), and
 // Boot refuses an environment without a ready build for the
-// computer's provider with a code and message only (see Boot).
+// computer's provider with VALIDATION_ERROR and a message only (see Boot).
 package environments

@@ -158,9 +158,8 @@ func (s *Service) buildsPage(ctx context.Context, projectID, environmentID strin
 // Boot attaches the environment to the caller's computer in the project and
 // re-provisions the computer from the environment's pinned image: whatever
 // was installed on it is wiped. The environment needs a ready build whose
-// provider matches the computer's. Otherwise the service refuses with a code
-// and a message and no machine-readable reason (the double: 409 CONFLICT;
-// the service's status is its backend's, CONFLICT or VALIDATION_ERROR), so
+// provider matches the computer's. Otherwise the service refuses with 400
+// VALIDATION_ERROR and a message, with no machine-readable reason, so
 // check the build first (ListBuilds, WaitForBuild) rather than the error. Boot
 // is not retried once the request may have run (it wipes the computer each
 // time).

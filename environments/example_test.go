@@ -117,7 +117,7 @@ func ExampleService_Boot() {
 		log.Fatal(err)
 	}
 	_, err = client.Environments.Boot(ctx, projectID, env.ID)
-	fmt.Println(errors.Is(err, projectops.ErrConflict)) // the double's code; the message says why
+	fmt.Println(errors.Is(err, projectops.ErrValidation)) // the message says why
 	// Output: true
 }
 

@@ -57,9 +57,9 @@ func (e *envRec) readyBuild() *buildRec {
 
 // bootable is env for a boot: its newest ready build, which must be for
 // the caller's computer's provider; no ready build, or one for another
-// provider, is 409 CONFLICT with a message and no details: the service
-// passes its backend's refusal on as a code and message only (its status
-// is the backend's: CONFLICT or VALIDATION_ERROR).
+// provider, is 400 VALIDATION_ERROR with a message and no details: the
+// service's router turns its backend's refusal into a validation error
+// carrying the message only.
 func (c *call) bootable() (*envRec, *buildRec, *edge.Error) {
 	e, herr := c.env()
 	if herr != nil {
@@ -71,14 +71,14 @@ func (c *call) bootable() (*envRec, *buildRec, *edge.Error) {
 		if n := len(e.builds); n > 0 {
 			latest = string(e.builds[n-1].status)
 		}
-		return nil, nil, edge.NewError(shared.CodeConflict, "The environment has no ready build (latest: "+latest+"): build it first", nil)
+		return nil, nil, edge.NewError(shared.CodeValidation, "The environment has no ready build (latest: "+latest+"): build it first", nil)
 	}
 	provider := c.s.envOpt.provider
 	if cp := c.s.st.envStore().computers[[2]string{c.project.id, c.a.userID}]; cp != nil {
 		provider = cp.provider
 	}
 	if b.provider != provider {
-		return nil, nil, edge.NewError(shared.CodeConflict, "The environment's build is for computer provider "+
+		return nil, nil, edge.NewError(shared.CodeValidation, "The environment's build is for computer provider "+
 			b.provider+", not your computer's ("+provider+")", nil)
 	}
 	return e, b, nil
