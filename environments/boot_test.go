@@ -48,7 +48,7 @@ func TestBootNeedsAReadyBuild(t *testing.T) {
 
 	// A failed rebuild does not unpin the ready image: boot uses the newest
 	// ready build.
-	if _, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: "FROM alpine@" + pinned + "\nNOPE\n"}); err != nil {
+	if _, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: "FROM alpine@" + pinned + "\nRUN exit 1\n"}); err != nil {
 		t.Fatal(err)
 	}
 	bad, err := f.C.Environments.Build(ctx, p, env.ID)
@@ -68,7 +68,7 @@ func TestBootNeedsAReadyBuild(t *testing.T) {
 	}
 
 	// Only failed builds: not ready.
-	only, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "f", Dockerfile: "COPY x y"})
+	only, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "f", Dockerfile: "FROM alpine@" + pinned + "\nRUN exit 2\n"})
 	if err != nil {
 		t.Fatal(err)
 	}

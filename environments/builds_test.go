@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	projectops "github.com/projectops/projectops-go"
 	"github.com/projectops/projectops-go/environments"
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -30,9 +31,15 @@ func buildOf(t *testing.T, f *fixture, dockerfile string, opts ...environments.W
 	return f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, append([]environments.WaitOption{fast}, opts...)...)
 }
 
-func TestBuildFailures(t *testing.T) {
+// TestInvalidDockerfileIsRefusedWhenSaved: the service rejects a Dockerfile
+// it cannot build when it is saved ("FROM an allowlisted official base
+// pinned by @sha256 digest; only FROM + RUN are supported"), at create and
+// at update, with a VALIDATION_ERROR naming the field and the problem;
+// nothing is saved.
+func TestInvalidDockerfileIsRefusedWhenSaved(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, dockerfile, reason string }{
+		{"only white space", "   \n", "no FROM instruction"},
 		{"no FROM", "# nothing here\n\n", "no FROM instruction"},
 		{"RUN before FROM", "RUN echo hi\nFROM alpine@" + pinned + "\n", "line 1: RUN before the first FROM"},
 		{"unknown instruction", "FROM alpine@" + pinned + "\nFETCH http://x\n", "line 2: unknown instruction FETCH"},
@@ -44,33 +51,59 @@ func TestBuildFailures(t *testing.T) {
 		{"bad digest", "FROM alpine@sha256:abc\n", "line 1: malformed FROM: invalid image reference"},
 		{"extra FROM words", "FROM alpine@" + pinned + " extra\n", "line 1: malformed FROM: expected FROM image"},
 		{"unknown FROM flag", "FROM --pull alpine\n", "line 1: malformed FROM: unknown flag --pull"},
-		{"failing RUN", "FROM alpine@" + pinned + "\nRUN true\nRUN exit 3\n", "line 3: RUN exit 3: exited with code 3"},
+		// The service's rule: an allowlisted official base pinned by digest.
+		{"unpinned base", "FROM debian:bookworm-slim\nRUN true\n", "line 1: FROM: the base image must be pinned by digest"},
+		{"other registry", "FROM ghcr.io/acme/base@" + pinned + "\n", "line 1: FROM: not an allowlisted official base image"},
+		{"not an official image", "FROM acme/tools:1@" + pinned + "\nRUN true\n", "line 1: FROM: not an allowlisted official base image"},
+	}
+	f := setup(t)
+	ctx, p := t.Context(), f.WS.ProjectID
+	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "good", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			f := setup(t)
-			b, err := buildOf(t, f, tt.dockerfile)
-			if !errors.Is(err, environments.ErrBuildFailed) {
-				t.Fatalf("WaitForBuild err = %v, want ErrBuildFailed", err)
-			}
-			var be *environments.BuildError
-			if !errors.As(err, &be) || be.Build != b {
-				t.Fatalf("err = %#v, want *BuildError carrying the build", err)
-			}
-			if b.Status != environments.BuildFailed || !strings.HasPrefix(b.Error, tt.reason) {
-				t.Fatalf("build = %s %q, want failed %q", b.Status, b.Error, tt.reason)
-			}
-			if !strings.Contains(b.LogPreview, "ERROR: "+b.Error) || !strings.HasSuffix(b.LogPreview, "build failed") {
-				t.Errorf("log preview does not say why:\n%s", b.LogPreview)
-			}
-			if b.FinishedAt == 0 || b.StartedAt == 0 {
-				t.Errorf("failed build without times: %+v", b)
-			}
-			if !strings.Contains(err.Error(), b.Error) {
-				t.Errorf("error text %q lacks the reason", err)
-			}
-		})
+		want := "invalid Dockerfile: " + tt.reason
+		_, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "bad", Dockerfile: tt.dockerfile})
+		if e := wantError(t, err, projectops.CodeValidation); !strings.HasPrefix(e.Message, want) || e.Details["field"] != "dockerfile" {
+			t.Errorf("%s: Create = %q %v, want %q naming dockerfile", tt.name, e.Message, e.Details, want)
+		}
+		_, err = f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Name: "renamed", Dockerfile: tt.dockerfile})
+		if e := wantError(t, err, projectops.CodeValidation); !strings.HasPrefix(e.Message, want) || e.Details["field"] != "dockerfile" {
+			t.Errorf("%s: Update = %q %v, want %q naming dockerfile", tt.name, e.Message, e.Details, want)
+		}
+	}
+	page, err := f.C.Environments.List(ctx, p, nil)
+	if err != nil || len(page.Items) != 1 || page.Items[0].Name != "good" || page.Items[0].Dockerfile != dockerfile {
+		t.Errorf("after refused creates and updates: %+v, %v", page, err)
+	}
+}
+
+// TestBuildFailures: what only a build finds out, a failing RUN step, fails
+// the build, which says why in its error and its log.
+func TestBuildFailures(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	b, err := buildOf(t, f, "FROM alpine@"+pinned+"\nRUN true\nRUN exit 3\n")
+	if !errors.Is(err, environments.ErrBuildFailed) {
+		t.Fatalf("WaitForBuild err = %v, want ErrBuildFailed", err)
+	}
+	var be *environments.BuildError
+	if !errors.As(err, &be) || be.Build != b {
+		t.Fatalf("err = %#v, want *BuildError carrying the build", err)
+	}
+	const reason = "line 3: RUN exit 3: exited with code 3"
+	if b.Status != environments.BuildFailed || b.Error != reason {
+		t.Fatalf("build = %s %q, want failed %q", b.Status, b.Error, reason)
+	}
+	if !strings.Contains(b.LogPreview, "ERROR: "+b.Error) || !strings.HasSuffix(b.LogPreview, "build failed") {
+		t.Errorf("log preview does not say why:\n%s", b.LogPreview)
+	}
+	if b.FinishedAt == 0 || b.StartedAt == 0 {
+		t.Errorf("failed build without times: %+v", b)
+	}
+	if !strings.Contains(err.Error(), b.Error) {
+		t.Errorf("error text %q lacks the reason", err)
 	}
 }
 
@@ -90,22 +123,6 @@ func TestBaseImageDigests(t *testing.T) {
 	}
 	if !strings.Contains(b.LogPreview, "resolve docker.io/library/golang:1.25@"+pinned) {
 		t.Errorf("log does not show the normalized base:\n%s", b.LogPreview)
-	}
-}
-
-// The service builds from "an allowlisted official base pinned by @sha256
-// digest": a tag alone or another registry's image fails the build.
-func TestBaseImageMustBePinnedAndOfficial(t *testing.T) {
-	t.Parallel()
-	for df, want := range map[string]string{
-		"FROM debian:bookworm-slim\nRUN true\n":        "line 1: FROM: the base image must be pinned by digest",
-		"FROM ghcr.io/acme/base@" + pinned + "\n":      "line 1: FROM: not an allowlisted official base image",
-		"FROM acme/tools:1@" + pinned + "\nRUN true\n": "line 1: FROM: not an allowlisted official base image",
-	} {
-		b, err := buildOf(t, setup(t), df)
-		if !errors.Is(err, environments.ErrBuildFailed) || !strings.HasPrefix(b.Error, want) {
-			t.Errorf("%q: %v, want a failed build %q", df, err, want)
-		}
 	}
 }
 

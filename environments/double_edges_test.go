@@ -2,7 +2,6 @@ package environments_test
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -44,28 +43,6 @@ func TestLogPreviewCutAtLineBoundary(t *testing.T) {
 		t.Errorf("preview does not start at a line boundary: first line after the marker is %q…", first[:40])
 	}
 	f.gate.pass(t)
-}
-
-func TestWhitespaceDockerfileFollowsReference(t *testing.T) {
-	f := setup(t)
-	f.gate.open()
-	ctx, p := t.Context(), f.WS.ProjectID
-	env, err := f.C.Environments.Create(ctx, p, environments.CreateParams{Name: "e", Dockerfile: " \n"})
-	if err != nil {
-		t.Fatalf("create with a non-empty (whitespace) Dockerfile: %v", err)
-	}
-	if _, err := f.C.Environments.Update(ctx, p, env.ID, environments.UpdateParams{Dockerfile: "\n\n"}); err != nil {
-		t.Errorf("update with a non-empty (whitespace) Dockerfile: %v", err)
-	}
-	// Saved, it fails when built, as a Dockerfile without FROM does.
-	st, err := f.C.Environments.Build(ctx, p, env.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, st.BuildID)
-	if b == nil || b.Status != environments.BuildFailed || !errors.Is(err, environments.ErrBuildFailed) {
-		t.Errorf("build of a blank Dockerfile: %+v, %v", b, err)
-	}
 }
 
 func TestUnknownEnvironmentBuildsIsNotFound(t *testing.T) {

@@ -94,7 +94,8 @@ func (s *Service) Get(ctx context.Context, projectID, environmentID string, opts
 }
 
 // Create creates a personal draft (sharing "user") from a Dockerfile. It must
-// be built before a computer can boot from it. Create is not retried once the
+// be built before a computer can boot from it. A Dockerfile the service
+// cannot build (see CreateParams) is refused with VALIDATION_ERROR. Create is not retried once the
 // request may have reached the service (a retry could create a duplicate).
 func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*Environment, error) {
 	ctx = transport.WithOptions(ctx, opts)

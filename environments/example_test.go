@@ -73,7 +73,7 @@ func ExampleService_WaitForBuild() {
 	projectID := srv.Default().ProjectID
 
 	env, err := client.Environments.Create(ctx, projectID, environments.CreateParams{
-		Name: "broken", Dockerfile: "FROM alpine:3.20@sha256:d3dfed77bb64d7d29a735783a2a90e9a1979dacbe1b8dead996d9ebc78544336\nCOPY . /app\n",
+		Name: "broken", Dockerfile: "FROM alpine:3.20@sha256:d3dfed77bb64d7d29a735783a2a90e9a1979dacbe1b8dead996d9ebc78544336\nRUN exit 1\n",
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -93,7 +93,7 @@ func ExampleService_WaitForBuild() {
 	}
 	// Output:
 	// build failed
-	// line 2: unsupported instruction COPY: only FROM and RUN are supported
+	// line 2: RUN exit 1: exited with code 1
 }
 
 // Boot refuses an environment that has no ready build.
@@ -138,7 +138,7 @@ func ExampleService_Share() {
 
 	for _, name := range []string{"python", "node"} {
 		if _, err := client.Environments.Create(ctx, projectID, environments.CreateParams{
-			Name: name, Dockerfile: "FROM " + name + "\n",
+			Name: name, Dockerfile: "FROM " + name + "@sha256:d3dfed77bb64d7d29a735783a2a90e9a1979dacbe1b8dead996d9ebc78544336\n",
 		}); err != nil {
 			log.Fatal(err)
 		}

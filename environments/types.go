@@ -92,8 +92,10 @@ type ListParams struct {
 type CreateParams struct {
 	// Name is the display name (required, non-blank).
 	Name string `json:"name"`
-	// Dockerfile is the image definition (required). It starts FROM a base
-	// image; the build checks it.
+	// Dockerfile is the image definition (required). It starts FROM an
+	// allowlisted official base image pinned by @sha256 digest and holds
+	// only FROM and RUN instructions; the service refuses any other with
+	// VALIDATION_ERROR when it is saved (Create and Update).
 	Dockerfile string `json:"dockerfile"`
 }
 

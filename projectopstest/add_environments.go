@@ -23,8 +23,9 @@ type EnvironmentSpec struct {
 	// Shared makes it project-shared instead of a personal draft.
 	Shared bool `json:"shared,omitempty"`
 	// Built builds it at once (synchronously, no build hook): the
-	// environment then has a ready build, or a failed one when its
-	// Dockerfile does not build.
+	// environment then has a ready build, or a failed one when a RUN step
+	// fails ("RUN exit 1"). The Dockerfile must be one the API would save
+	// (FROM and RUN only, bases official and pinned by digest).
 	Built bool `json:"built,omitempty"`
 }
 
@@ -47,8 +48,11 @@ func (s *Server) addEnvironmentLocked(spec EnvironmentSpec) (string, error) {
 	if wire.TrimJS(spec.Name) == "" {
 		return "", errors.New("environment: name is required")
 	}
-	if spec.Dockerfile == "" { // as the API: one of only white space is saved, and fails when built
+	if spec.Dockerfile == "" {
 		return "", errors.New("environment: dockerfile is required")
+	}
+	if err := checkDockerfile(spec.Dockerfile); err != nil { // as the API refuses it
+		return "", fmt.Errorf("environment: %w", err)
 	}
 	e, err := s.st.insertEnv(spec)
 	if err != nil {

@@ -44,7 +44,7 @@ func TestBodylessRefusalNamesEveryKey(t *testing.T) {
 	srv := projectopstest.NewTestServer(t, noLimit)
 	ws := srv.Default()
 	env, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: ws.ProjectID, OwnerUserID: ws.UserID,
-		Name: "e", Dockerfile: "FROM ubuntu:22.04\n"})
+		Name: "e", Dockerfile: "FROM ubuntu:22.04@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\n"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func TestEmptyListingsAreEmptyArrays(t *testing.T) {
 	ws := srv.Default()
 	p := "/projects/" + ws.ProjectID
 	env := must[string](t)(srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: ws.ProjectID, OwnerUserID: ws.UserID,
-		Name: "unbuilt", Dockerfile: "FROM ubuntu:22.04\n"}))
+		Name: "unbuilt", Dockerfile: "FROM ubuntu:22.04@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\n"}))
 	// The environment is needed for its builds, but would fill the
 	// environment listing: that one is read in a second project.
 	other := must[string](t)(srv.AddProject(projectopstest.ProjectSpec{OrganizationID: ws.OrganizationID, Name: "bare"}))

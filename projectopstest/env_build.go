@@ -59,6 +59,8 @@ func (bd *builder) buildWork(ctx context.Context, projectID string, b *buildRec)
 		bd.failBuild(ctx, b, err)
 		return
 	}
+	// Saved Dockerfiles were checked (checkDockerfile); a parse error
+	// still fails the build rather than the server.
 	instrs, perr := builds.Parse(b.dockerfile)
 	if !bd.updateBuild(ctx, b, func() { b.begin(s.now()) }) {
 		return

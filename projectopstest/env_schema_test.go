@@ -28,7 +28,7 @@ func TestEnvironmentResponsesMatchReference(t *testing.T) {
 	seed := projectopstest.DemoSeed()
 	seed.Environments = []projectopstest.EnvironmentSpec{
 		{ID: "env_ready", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "ready", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nRUN true\n", Built: true},
-		{ID: "env_failed", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "failed", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nCOPY a b\n", Built: true},
+		{ID: "env_failed", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "failed", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nRUN exit 1\n", Built: true},
 		{ID: "env_draft", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "draft", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\n"},
 		{ID: "env_gone", ProjectID: "prj_demo", OwnerUserID: "usr_owner", Name: "gone", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\n"},
 	}
@@ -49,16 +49,19 @@ func TestEnvironmentResponsesMatchReference(t *testing.T) {
 		{"GET", "/projects/prj_nope/computer-environments", envs, owner, nil, 404},
 		{"POST", base, envs, owner, map[string]any{"name": "n", "dockerfile": "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41"}, 201},
 		{"POST", base, envs, owner, map[string]any{"name": "n"}, 400},
+		{"POST", base, envs, owner, map[string]any{"name": "n", "dockerfile": "FROM alpine:3.20\n"}, 400}, // refused when saved
 		{"GET", base + "/env_ready", one, owner, nil, 200},
 		{"GET", base + "/env_failed", one, owner, nil, 200},
 		{"GET", base + "/env_draft", one, owner, nil, 200},
 		{"GET", base + "/env_draft", one, member, nil, 404},
 		{"PATCH", base + "/env_draft", one, owner, map[string]any{"name": "d2"}, 200},
 		{"PATCH", base + "/env_draft", one, owner, map[string]any{}, 400},
+		{"PATCH", base + "/env_draft", one, owner, map[string]any{"dockerfile": "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nCOPY a b\n"}, 400},
 		{"GET", base + "/env_ready/builds", one + "/builds", owner, nil, 200},
 		{"POST", base + "/env_draft/build", one + "/build", owner, nil, 202},
 		{"POST", base + "/env_draft/build", one + "/build", owner, map[string]any{"x": 1}, 400},
 		{"POST", base + "/env_ready/use", one + "/use", owner, nil, 200},
+		{"POST", base + "/env_failed/use", one + "/use", owner, nil, 400}, // no ready build: the service's VALIDATION_ERROR
 		{"POST", "/projects/prj_demo/computer/reset", "/projects/{projectId}/computer/reset", owner, nil, 200},
 		{"POST", base + "/env_ready/promote", one + "/promote", owner, nil, 200},
 		{"POST", base + "/env_ready/promote", one + "/promote", member, nil, 404}, // the admin gate reads as NOT_FOUND, as the service answers

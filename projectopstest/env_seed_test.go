@@ -48,6 +48,10 @@ func TestSeedEnvironments(t *testing.T) {
 		{`{"projectId": "prj_a", "ownerUserId": "usr_nope", "name": "x", "dockerfile": "FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}`, `owner "usr_nope" cannot access`},
 		{`{"projectId": "prj_a", "ownerUserId": "usr_a", "name": " ", "dockerfile": "FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"}`, "name is required"},
 		{`{"projectId": "prj_a", "ownerUserId": "usr_a", "name": "x"}`, "dockerfile is required"},
+		// A Dockerfile the API refuses to save is refused here too.
+		{`{"projectId": "prj_a", "ownerUserId": "usr_a", "name": "x", "dockerfile": " \n"}`, "invalid Dockerfile: no FROM instruction"},
+		{`{"projectId": "prj_a", "ownerUserId": "usr_a", "name": "x", "dockerfile": "FROM alpine:3.20\n"}`, "invalid Dockerfile: line 1: FROM: the base image must be pinned by digest"},
+		{`{"projectId": "prj_a", "ownerUserId": "usr_a", "name": "x", "dockerfile": "FROM a@sha256:ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb\nCOPY a b\n"}`, "invalid Dockerfile: line 2: unsupported instruction COPY"},
 	} {
 		s, err := projectopstest.ParseSeed([]byte(`{"organizations": [{"id": "org_a", "name": "A"}],
 			"users": [{"id": "usr_a", "organizationId": "org_a", "role": "owner"}],
@@ -60,6 +64,28 @@ func TestSeedEnvironments(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "environments[0]") || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("seed %s: err %v, want environments[0] %q", bad.entry, err, bad.want)
 		}
+	}
+}
+
+// A seeded environment is built at load when asked: a failing RUN gives it
+// a failed build, as building it through the API would.
+func TestSeedBuiltFailingRun(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t)
+	ws := srv.Default()
+	id, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: ws.ProjectID, OwnerUserID: ws.UserID,
+		Name: "broken", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nRUN exit 1\n", Built: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := srv.NewClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := c.Environments.Get(t.Context(), ws.ProjectID, id)
+	if err != nil || env.CurrentBuild == nil || env.CurrentBuild.Status != environments.BuildFailed ||
+		env.CurrentBuild.Error != "line 2: RUN exit 1: exited with code 1" {
+		t.Fatalf("seeded environment = %+v (build %+v), %v", env, env.CurrentBuild, err)
 	}
 }
 

@@ -1,9 +1,11 @@
 package projectopstest
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 
+	"github.com/projectops/projectops-go/projectopstest/internal/builds"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
 	"github.com/projectops/projectops-go/environments"
@@ -60,15 +62,29 @@ func pageArgs(r *http.Request, kind string) (limit, after int) {
 
 // checkEnvFields validates a name and Dockerfile present in a body: the
 // reference sets no maximum length on either (the request body cap bounds
-// both); a name must not be empty after trimming, a Dockerfile only must
-// not be empty (minLength 1: one of only whitespace is saved, and fails
-// when built).
+// both); a name must not be empty after trimming, and a Dockerfile must be
+// one the build can read, as the service rejects a bad one when it is
+// saved (only what a build alone finds out, a failing RUN, fails later).
 func checkEnvFields(p environments.UpdateParams, present map[string]bool) *edge.Error {
 	if present["name"] && wire.TrimJS(p.Name) == "" {
 		return edge.Validation("name", "name must not be empty")
 	}
-	if present["dockerfile"] && p.Dockerfile == "" {
-		return edge.Validation("dockerfile", "dockerfile must not be empty")
+	if present["dockerfile"] {
+		if p.Dockerfile == "" {
+			return edge.Validation("dockerfile", "dockerfile must not be empty")
+		}
+		if err := checkDockerfile(p.Dockerfile); err != nil {
+			return edge.Validation("dockerfile", err.Error())
+		}
+	}
+	return nil
+}
+
+// checkDockerfile reads a Dockerfile as the build will (builds.Parse):
+// FROM and RUN only, every base an official image pinned by digest.
+func checkDockerfile(src string) error {
+	if _, err := builds.Parse(src); err != nil {
+		return fmt.Errorf("invalid Dockerfile: %w", err)
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ func TestEnvironmentSharedBetweenPagesIsListed(t *testing.T) {
 	}
 	add := func(owner, name string) string {
 		return must[string](t)(srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: ws.ProjectID,
-			OwnerUserID: owner, Name: name, Dockerfile: "FROM alpine\n"}))
+			OwnerUserID: owner, Name: name, Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\n"}))
 	}
 	e1 := add(ws.UserID, "e1")
 	e2 := add(other, "e2") // the other user's draft: not listed to ws.UserID yet

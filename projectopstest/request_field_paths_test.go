@@ -66,7 +66,7 @@ func TestWrongTypedFieldNamedByPosition(t *testing.T) {
 		{"DELETE", p + "/hosts/hst_nope", func() map[string]any { return map[string]any{} },
 			reflect.TypeFor[hosts.DeleteParams]()},
 		{"POST", p + "/computer-environments", func() map[string]any {
-			return map[string]any{"name": "e", "dockerfile": "FROM node:20"}
+			return map[string]any{"name": "e", "dockerfile": "FROM node:20@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41"}
 		}, reflect.TypeFor[environments.CreateParams]()},
 		{"PATCH", p + "/computer-environments/env_nope", func() map[string]any { return map[string]any{"name": "e"} },
 			reflect.TypeFor[environments.UpdateParams]()},

@@ -128,7 +128,7 @@ func getEnvironment(c *call, _ *none) (environments.Environment, *edge.Error) {
 	return envView(e, c.a.userID), nil
 }
 
-// checkCreateEnvironment: the Dockerfile itself is checked by the build.
+// checkCreateEnvironment needs both fields; checkEnvFields checks them.
 func checkCreateEnvironment(c *call, p *environments.CreateParams) *edge.Error {
 	for _, f := range []string{"name", "dockerfile"} {
 		if !c.present[f] {

@@ -26,7 +26,7 @@ func TestExitCodeTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	badEnv, err := srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: "prj_demo", OwnerUserID: "usr_owner",
-		Name: "bad", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nADD x y\n"})
+		Name: "bad", Dockerfile: "FROM alpine@sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41\nRUN exit 1\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
