@@ -78,6 +78,7 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 	if err := p.Config.check(); err != nil {
 		return nil, err
 	}
+	p.Config = p.Config.input()
 	return transport.Call[HostDetail](ctx, s.tr(), &transport.Request{Method: http.MethodPost, Route: routeHosts,
 		Params: []string{projectID}, Body: p, Class: transport.Write,
 		Secrets: p.Config.secrets(), Scrub: wire.SecretFields})
@@ -90,6 +91,7 @@ func (s *Service) Update(ctx context.Context, projectID, hostID string, p Update
 	if err := p.Config.check(); err != nil {
 		return nil, err
 	}
+	p.Config = p.Config.input()
 	return transport.Call[HostDetail](ctx, s.tr(), &transport.Request{Method: http.MethodPatch, Route: routeHost,
 		Params: []string{projectID, hostID}, Body: p, Class: transport.Idempotent,
 		Secrets: p.Config.secrets(), Scrub: wire.SecretFields})

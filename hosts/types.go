@@ -75,7 +75,9 @@ type CreateParams struct {
 	Template Template `json:"template,omitempty"`
 	// Theme is stamped into a template-seeded config: ThemeLight or ThemeDark.
 	Theme string `json:"theme,omitempty"`
-	// Config is a full host config, used verbatim. A config with a
+	// Config is a full host config, sent as written less its top-level
+	// id and schemaVersion (see Config). A top-level key host config v2
+	// does not define is refused with VALIDATION_ERROR. A config with a
 	// harness needs a computer too (the harness runs inside it): one
 	// without is refused with VALIDATION_ERROR, on update as well.
 	Config Config `json:"config,omitzero"`
@@ -95,7 +97,8 @@ type UpdateParams struct {
 	// temperature must be finite"), and one without the modelId of a host
 	// that pins a model is refused too. To change some fields, read the
 	// host, change them in its Config (Map, then NewConfig) and send the
-	// whole config back, as ExampleService_Update_config does.
+	// whole config back, as ExampleService_Update_config does: its id and
+	// schemaVersion are left out (see Config).
 	Config Config `json:"config,omitzero"`
 }
 
