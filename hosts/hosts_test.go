@@ -116,12 +116,15 @@ func TestHostLifecycle(t *testing.T) {
 	checkTemplateConfig(t, f.C, hosts.TemplateCodex, "", light.Config)
 
 	// Create from a full config: validated and stored in canonical form
-	// (unknown keys dropped, id lists present, schemaVersion 2).
+	// (id lists present, schemaVersion 2). A top-level key host config v2
+	// does not define is refused, as the service's backend refuses it.
 	f.Clock.Advance(time.Minute)
 	full := sdktest.HostConfig(map[string]any{"serverIds": []any{server}, "hostStyle": "chatgpt"})
 	withUnknown := sdktest.HostConfig(map[string]any{"serverIds": []any{server}, "hostStyle": "chatgpt",
 		"nested": map[string]any{"a": []any{1.0, "two", true, nil}}})
-	fromCfg, err := f.C.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: hosts.MustConfig(withUnknown)})
+	_, err = f.C.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: hosts.MustConfig(withUnknown)})
+	wantField(t, err, "config.nested", true)
+	fromCfg, err := f.C.Hosts.Create(ctx, p, hosts.CreateParams{Name: "Custom", Config: hosts.MustConfig(full)})
 	if err != nil {
 		t.Fatalf("Create from config: %v", err)
 	}

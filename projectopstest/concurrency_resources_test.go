@@ -94,6 +94,8 @@ func TestConcurrentHostPatchAndDelete(t *testing.T) {
 	tg.call(t, "POST", p, ws.APIKey, map[string]any{"name": "h", "template": "claude"}).decode(t, &host)
 	rs := fanOut(20, func(i int) reply {
 		cfg := maps.Clone(host.Config)
+		delete(cfg, "id") // read-back only, not input
+		delete(cfg, "schemaVersion")
 		cfg["modelId"] = fmt.Sprintf("openai/gpt-%d", i)
 		return tg.send("PATCH", p+"/"+host.ID, ws.APIKey, map[string]any{"name": fmt.Sprint("n", i), "config": cfg}, nil)
 	})

@@ -145,9 +145,13 @@
 //     it (five minutes, Cache-Control as the gateway sends it); a template
 //     seeds the entry less its display keys (theme, when sent, goes into
 //     hostContext); every config written is checked by the host config v2
-//     validator and stored in canonical form (schemaVersion 2, unknown keys
-//     dropped, id lists sorted), content-addressed by the SHA-256 of its
-//     JSON. The double's key order in that JSON is its own, so its
+//     validator and stored in canonical form (schemaVersion 2, id lists
+//     sorted), content-addressed by the SHA-256 of its JSON. A top-level
+//     key host config v2 input does not define is refused with 400
+//     VALIDATION_ERROR naming it (details.field config.<key>), as the
+//     service's backend validator refuses it; so are a read-back config's
+//     own id and schemaVersion (the SDK leaves those two out when it sends
+//     a Config). The double's key order in that JSON is its own, so its
 //     hostConfigIds do not equal the service's for the same config. Seeds
 //     (HostSpec.Config) are completed with the defaults the service's SDK
 //     gives a new host before that check; API bodies are not. When

@@ -44,6 +44,9 @@ func TestHostPinsItsModel(t *testing.T) {
 	}
 	id, cfg := seed["id"].(string), seed["config"].(map[string]any)
 	model := cfg["modelId"]
+	// The read-back-only keys are not input (see TestHostConfigReadBackKeysRefusedOnPatch).
+	delete(cfg, "id")
+	delete(cfg, "schemaVersion")
 	with := func(m any) map[string]any {
 		c := map[string]any{}
 		for k, v := range cfg {
@@ -114,6 +117,8 @@ func TestHostPinCheckedFirst(t *testing.T) {
 	_, cur := hostCall(t, srv, "GET", p+"/hosts/"+legacy, nil)
 	c := cur["config"].(map[string]any)
 	delete(c, "modelId")
+	delete(c, "id") // read-back only, not input
+	delete(c, "schemaVersion")
 	c["systemPrompt"] = "edited"
 	if status, body := hostCall(t, srv, "PATCH", p+"/hosts/"+legacy, map[string]any{"config": c}); status != 200 {
 		t.Errorf("PATCH of a legacy host with a blank model: %d %v; a blank model pins nothing", status, body)
@@ -121,7 +126,8 @@ func TestHostPinCheckedFirst(t *testing.T) {
 }
 
 // The pin reads "modelId" exactly, the last of duplicates winning, as the
-// stored config does: "MODELID" is not a model, and cannot clear one.
+// stored config does: "MODELID" is not a model, and cannot clear one; next
+// to a model it is an unknown key, refused as such.
 func TestHostPinReadsTheExactKey(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t, noLimit)
@@ -152,7 +158,8 @@ func TestHostPinReadsTheExactKey(t *testing.T) {
 	if d, _ := body["details"].(map[string]any); status != 400 || d["field"] != "config.modelId" {
 		t.Errorf("create with MODELID: %d %v; want 400 field config.modelId", status, body)
 	}
-	if status, body := hostCall(t, srv, "PATCH", p+"/hosts/"+id, map[string]any{"config": cfg("modelId", "m", "MODELID", "")}); status != 200 {
-		t.Errorf("PATCH with modelId and a blank MODELID: %d %v; want 200", status, body)
+	status, body = hostCall(t, srv, "PATCH", p+"/hosts/"+id, map[string]any{"config": cfg("modelId", "m", "MODELID", "")})
+	if d, _ := body["details"].(map[string]any); status != 400 || d["field"] != "config.MODELID" {
+		t.Errorf("PATCH with modelId and a blank MODELID: %d %v; want 400 field config.MODELID (unknown key)", status, body)
 	}
 }

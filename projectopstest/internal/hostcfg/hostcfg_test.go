@@ -273,3 +273,34 @@ func TestCanonicalConfigSpellsNumbersAsJavaScript(t *testing.T) {
 		t.Errorf("canonical numbers:\n got %s\nwant %s", got, want)
 	}
 }
+
+// The input keys the double accepts cover every key the service's own
+// templates carry and every key the validator writes back (less the
+// read-back-only schemaVersion), and the defaults: refusing unknown keys
+// never refuses a config the service itself made.
+func TestInputFieldsCoverTemplatesAndCanonicalKeys(t *testing.T) {
+	c := Bundled()
+	for _, id := range c.IDs() {
+		cfg, ok := c.Template(id, "dark")
+		if !ok {
+			t.Fatalf("template %s missing", id)
+		}
+		if herr := unknownField("config", cfg); herr != nil {
+			t.Errorf("template %s: %s", id, herr.Body.Message)
+		}
+		canon, err := canonicalize(cfg)
+		if err != nil {
+			t.Fatalf("template %s: %v", id, err)
+		}
+		delete(canon, "schemaVersion")
+		if herr := unknownField("config", canon); herr != nil {
+			t.Errorf("template %s canonical: %s", id, herr.Body.Message)
+		}
+	}
+	if herr := unknownField("config", Defaults()); herr != nil {
+		t.Errorf("defaults: %s", herr.Body.Message)
+	}
+	if herr := unknownField("config", map[string]any{"schemaVersion": 2}); herr == nil {
+		t.Error("schemaVersion accepted as input")
+	}
+}

@@ -85,13 +85,18 @@ func (cc *Cache) Resolve(ctx context.Context, in Input) (map[string]any, *edge.E
 
 // CanonicalConfig decodes a full config sent as field and validates it by
 // the host config v2 rules; a refusal is 400 VALIDATION_ERROR with the
-// service's message ("hostConfigV2: temperature must be finite").
+// service's message ("hostConfigV2: temperature must be finite"). A
+// top-level key the input does not define is refused first, as the
+// service's backend validator does before it canonicalizes.
 func CanonicalConfig(field string, raw json.RawMessage) (map[string]any, *edge.Error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber() // no float64 detour: canonicalize spells each number once
 	var cfg map[string]any
 	if d.Decode(&cfg) != nil || cfg == nil {
 		return nil, edge.Validation(field, field+" must be an object")
+	}
+	if herr := unknownField(field, cfg); herr != nil {
+		return nil, herr
 	}
 	canon, err := canonicalize(cfg)
 	if err != nil {
