@@ -57,6 +57,48 @@ func TestServersListingHidesSecrets(t *testing.T) {
 	}
 }
 
+// A server seeded with TransportType "sse" is shown as the service shows
+// every saved record: transportType "stdio" or "http" (the service keeps
+// the SSE choice apart, as the backend's httpVariant, which neither the
+// listing nor reference-openapi.json's ProjectServer carries), in the
+// listing and in a tunnel grant's previousTransportType. The double still
+// connects to it over SSE.
+//
+// Source: routes/v1/servers.ts serverFields (transportType
+// z.enum(["stdio", "http"])), routes/web/auth.ts (serverConfig
+// transportType "stdio" | "http" with httpVariant "sse"), routes/v1/tunnels.ts
+// (previousTransportType is the listed record's transportType).
+func TestSavedSSEServerShownAsHTTP(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	p := w.ws.ProjectID
+	const u = "https://mcp.example.com/sse"
+	id := must[string](t)(w.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "legacy-sse", URL: u, TransportType: "sse"}))
+	tg := inproc(w.srv)
+	var page shared.Page[servers.Server]
+	tg.call(t, "GET", "/projects/"+p+"/servers", w.keys["owner"], nil).decode(t, &page)
+	found := false
+	for _, it := range page.Items {
+		if it.ID == id {
+			found = true
+			if it.TransportType != servers.TransportHTTP || it.URL != u {
+				t.Errorf("listed as transportType %q url %q, want \"http\" %q", it.TransportType, it.URL, u)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("server %s not listed", id)
+	}
+	var g struct {
+		Existed               bool   `json:"existed"`
+		PreviousTransportType string `json:"previousTransportType"`
+	}
+	tg.call(t, "POST", "/projects/"+p+"/tunnels", w.keys["owner"], map[string]any{"name": "legacy-sse"}).decode(t, &g)
+	if !g.Existed || g.PreviousTransportType != servers.TransportHTTP {
+		t.Errorf("tunnel grant existed %v previousTransportType %q, want true \"http\"", g.Existed, g.PreviousTransportType)
+	}
+}
+
 func TestBuiltinTools(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t)

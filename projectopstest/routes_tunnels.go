@@ -84,7 +84,7 @@ func (s *Server) mintTunnelLocked(a actor, projectID, name, origin, wsOrigin str
 		sv = s.st.servers[id]
 	} else {
 		g.Existed = true
-		g.PreviousTransportType = sv.transport
+		g.PreviousTransportType = listedTransport(sv.transport)
 	}
 	t := ts.byServer[sv.id]
 	if t == nil {

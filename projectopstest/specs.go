@@ -77,7 +77,9 @@ type ServerSpec struct {
 	ProjectID string `json:"projectId"`
 	Name      string `json:"name"`
 	// TransportType is "http", "sse" or "stdio"; empty means "stdio" when
-	// Command is set and "http" otherwise.
+	// Command is set and "http" otherwise. "sse" connects over the legacy
+	// SSE transport; the record is listed as "http", as the service lists
+	// every server it reaches over HTTP.
 	TransportType string            `json:"transportType,omitempty"`
 	URL           string            `json:"url,omitempty"`
 	Command       string            `json:"command,omitempty"`

@@ -34,11 +34,22 @@ func projectView(p *projectRec, role Role) views.Project {
 func serverView(sv *serverRec) views.Server {
 	v := servers.Server{
 		ID: sv.id, ProjectID: sv.projectID, Name: sv.name, Enabled: sv.enabled,
-		TransportType: sv.transport, URL: sv.url, UseOAuth: sv.useOAuth,
+		TransportType: listedTransport(sv.transport), URL: sv.url, UseOAuth: sv.useOAuth,
 		HasClientSecret: sv.clientSecret != "", OAuthScopes: append([]string(nil), sv.oauthScopes...),
 		CreatedAt: wire.MillisOf(sv.createdAt), UpdatedAt: wire.MillisOf(sv.updatedAt),
 	}
 	return views.Server{Server: v, URL: views.OrNull(v.URL)}
+}
+
+// listedTransport is a saved server's transportType as the service shows
+// it, stdio or http: its records keep the SSE choice apart (the backend's
+// httpVariant, which the API does not show), so an SSE server is an http
+// record. The double still connects to it over SSE.
+func listedTransport(t string) string {
+	if t == servers.TransportSSE {
+		return servers.TransportHTTP
+	}
+	return t
 }
 
 func hostView(h *hostRec) hosts.Host {

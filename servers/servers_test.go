@@ -45,7 +45,8 @@ func seedServers(t *testing.T, f *fixture) []servers.Server {
 	return []servers.Server{
 		{ID: httpID, ProjectID: p, Name: "remote", Enabled: true, TransportType: servers.TransportHTTP,
 			URL: "https://mcp.example.com/mcp", CreatedAt: at(0), UpdatedAt: at(0)},
-		{ID: sseID, ProjectID: p, Name: "events", Enabled: true, TransportType: servers.TransportSSE,
+		// Saved as SSE, listed as the service lists it: an http record.
+		{ID: sseID, ProjectID: p, Name: "events", Enabled: true, TransportType: servers.TransportHTTP,
 			URL: "https://sse.example.com/sse", UseOAuth: true, HasClientSecret: true,
 			OAuthScopes: []string{"read", "write"}, CreatedAt: at(1), UpdatedAt: at(1)},
 		{ID: stdioID, ProjectID: p, Name: "local", Enabled: true, TransportType: servers.TransportStdio,

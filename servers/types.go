@@ -2,7 +2,10 @@ package servers
 
 import "github.com/projectops/projectops-go/shared"
 
-// Transport types of saved servers.
+// Transport types of saved servers. The service lists TransportHTTP or
+// TransportStdio; TransportSSE is never listed (a server reached over SSE
+// is an http record): it names the legacy SSE transport where a server is
+// described rather than listed, such as projectopstest.ServerSpec.
 const (
 	TransportHTTP  = "http"
 	TransportSSE   = "sse"
@@ -16,9 +19,10 @@ type Server struct {
 	ProjectID string `json:"projectId,omitempty"`
 	Name      string `json:"name"`
 	Enabled   bool   `json:"enabled"`
-	// TransportType is TransportHTTP, TransportSSE or TransportStdio.
+	// TransportType is TransportHTTP or TransportStdio (an SSE server is
+	// an http record).
 	TransportType string `json:"transportType"`
-	// URL is the endpoint of an HTTP or SSE server; empty for stdio.
+	// URL is the endpoint of an http server; empty for stdio.
 	URL             string        `json:"url,omitempty"`
 	UseOAuth        bool          `json:"useOAuth"`
 	HasClientSecret bool          `json:"hasClientSecret"`
