@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // A server operation checks its body before it looks the server up, as
@@ -64,6 +65,30 @@ func TestOAuthRequiredNamesTheServer(t *testing.T) {
 		if _, ok := d["serverName"]; !ok {
 			t.Errorf("%s: no serverName (null) in %s", shown, r.body)
 		}
+	}
+}
+
+// A STDIO server saved with useOAuth has no URL, so its OAUTH_REQUIRED
+// details carry no serverUrl: the service sends the saved config's url,
+// undefined for stdio, which JSON leaves out. An empty string would be a
+// URL a caller passes to import-tokens, which refuses "".
+//
+// Source: routes/web/auth.ts createAuthorizedManager (the pre-connect
+// OAUTH_REQUIRED, before any transport handling, details serverUrl:
+// auth.serverConfig.url), routes/v1/envelope.ts (details passed through).
+func TestOAuthRequiredStdioServerHasNoServerURL(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	p := w.ws.ProjectID
+	id := must[string](t)(w.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "local-oauth",
+		Command: "definitely-not-started", UseOAuth: true}))
+	r := inproc(w.srv).call(t, "POST", "/projects/"+p+"/servers/"+id+"/export", w.keys["owner"], map[string]any{})
+	d := r.wantError(t, shared.CodeOAuthRequired).Details
+	if v, ok := d["serverUrl"]; ok {
+		t.Errorf("details.serverUrl = %#v for a stdio server, want it absent: %s", v, r.body)
+	}
+	if d["oauthRequired"] != true || d["serverId"] != id {
+		t.Errorf("details = %v, want oauthRequired and serverId still named", d)
 	}
 }
 

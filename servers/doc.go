@@ -32,7 +32,8 @@
 // the server needs an OAuth grant (import tokens once; refused before
 // connecting, its Details name the server: oauthRequired, serverId,
 // serverName, serverUrl, the last as saved, so a tunnel's ?k= secret and
-// all: never log Details). A tool that reports
+// all: never log Details; a stdio server has no URL, so no serverUrl).
+// A tool that reports
 // a failure is not an error: CallTool returns the result with IsError set.
 //
 // Retries follow each operation's nature: listings, Validate, Doctor,

@@ -53,10 +53,14 @@ func (sc *Call) Authorize() *edge.Error {
 			// Refused before connecting, the service's answer names the
 			// server for the token import that follows (serverName is
 			// null: the service's layer is given none here). A tunnel
-			// URL's ?k= secret is redacted: errors never carry one.
-			return edge.NewError(shared.CodeOAuthRequired, oauthRequiredMsg, map[string]any{
-				"oauthRequired": true, "serverId": sc.ServerID, "serverName": nil,
-				"serverUrl": wire.RedactSecretQuery(sc.URL)})
+			// URL's ?k= secret is redacted: errors never carry one. A
+			// server with no URL (stdio) has no serverUrl, as the
+			// service's undefined is left out of its JSON.
+			details := map[string]any{"oauthRequired": true, "serverId": sc.ServerID, "serverName": nil}
+			if sc.URL != "" {
+				details["serverUrl"] = wire.RedactSecretQuery(sc.URL)
+			}
+			return edge.NewError(shared.CodeOAuthRequired, oauthRequiredMsg, details)
 		}
 		return nil
 	}
