@@ -1,6 +1,7 @@
 package projectopstest_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -90,6 +91,45 @@ func TestOAuthRequiredStdioServerHasNoServerURL(t *testing.T) {
 	if d["oauthRequired"] != true || d["serverId"] != id {
 		t.Errorf("details = %v, want oauthRequired and serverId still named", d)
 	}
+}
+
+// The doctor has no pre-connect OAuth check, unlike the other server
+// operations: for a server saved with useOAuth and a caller with no
+// imported grant it connects without a token, so a server that answers
+// anyway is reported ready (one that demands OAuth is oauth_required, see
+// servers.TestOAuth).
+//
+// Source: routes/web/servers.ts runHostedDoctor (authorizeServer,
+// toHttpConfig with no token, runServerDoctor; no oauthRequired throw),
+// routes/v1/servers.ts (the doctor route calls runHostedDoctor, not
+// runV1ServerOp), sdk/src/server-doctor.ts (oauth_required only when the
+// probe finds the server demanding OAuth).
+func TestDoctorOAuthServerWithoutGrantConnects(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	p := w.ws.ProjectID
+	ms := mcp.NewServer(&mcp.Implementation{Name: "open", Version: "1"}, nil)
+	mcp.AddTool(ms, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	id := must[string](t)(w.srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "oauth-flag-open", UseOAuth: true, MCPServer: ms}))
+	tg := inproc(w.srv)
+	var rep struct {
+		Status     string `json:"status"`
+		Connection struct {
+			Status string `json:"status"`
+		} `json:"connection"`
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	tg.call(t, "POST", "/projects/"+p+"/servers/"+id+"/doctor", w.keys["owner"], map[string]any{}).decode(t, &rep)
+	if rep.Status != "ready" || rep.Connection.Status != "connected" || len(rep.Tools) != 1 {
+		t.Errorf("doctor status %q, connection %q, %d tools; want ready, connected, 1: the doctor connects without a token",
+			rep.Status, rep.Connection.Status, len(rep.Tools))
+	}
+	// The other operations keep their pre-connect check.
+	tg.call(t, "POST", "/projects/"+p+"/servers/"+id+"/validate", w.keys["owner"], map[string]any{}).wantError(t, shared.CodeOAuthRequired)
 }
 
 // An export's exportedAt and a doctor report's generatedAt are written as

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -141,12 +142,19 @@ func TestOAuth(t *testing.T) {
 	// No grant yet: 401 OAUTH_REQUIRED without contacting the server.
 	_, err = c.Servers.ListTools(ctx, p, id, nil)
 	wantError(t, err, projectops.CodeOAuthRequired, true)
-	rep, err := c.Servers.Doctor(ctx, p, id)
-	if err != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped {
-		t.Fatalf("Doctor = %+v, %v", rep, err)
-	}
 	if b := peer.all(); len(b) != 0 {
 		t.Fatalf("server contacted without a grant: %v", b)
+	}
+	// The doctor has no such check: it asks without a token, and the
+	// server's 401 makes the report oauth_required.
+	rep, err := c.Servers.Doctor(ctx, p, id)
+	if err != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped ||
+		rep.Error == nil || rep.Error.Code != projectops.CodeOAuthRequired {
+		t.Fatalf("Doctor = %+v, %v", rep, err)
+	}
+	tokenless, _ := peer.seen()
+	if len(tokenless) == 0 || slices.ContainsFunc(tokenless, func(h string) bool { return h != "" }) {
+		t.Fatalf("doctor without a grant sent %q, want tokenless requests", tokenless)
 	}
 
 	// A valid access token is injected as the bearer.
@@ -164,7 +172,7 @@ func TestOAuth(t *testing.T) {
 	if rep, err := c.Servers.Doctor(ctx, p, id); err != nil || rep.Status != servers.DoctorReady {
 		t.Fatalf("Doctor with a grant = %+v, %v", rep, err)
 	}
-	if b, _ := peer.seen(); len(b) == 0 || b[0] != "Bearer at-good" {
+	if b, _ := peer.seen(); len(b) <= len(tokenless) || b[len(tokenless)] != "Bearer at-good" {
 		t.Errorf("bearers = %v", b)
 	}
 
@@ -291,8 +299,10 @@ func TestServerRefusingCredentialsIsOAuthRequired(t *testing.T) {
 	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "surprise", URL: peer.url + "/mcp"}))
 	_, err := f.C.Servers.Validate(t.Context(), f.WS.ProjectID, id)
 	wantError(t, err, projectops.CodeOAuthRequired, true)
+	// The doctor reports it as the service's does when its probe finds a
+	// server demanding OAuth of a caller with no token: not connected.
 	rep, err := f.C.Servers.Doctor(t.Context(), f.WS.ProjectID, id)
-	if err != nil || rep.Status != servers.DoctorOAuthRequired {
+	if err != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped {
 		t.Fatalf("Doctor = %+v, %v", rep, err)
 	}
 }

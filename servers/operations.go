@@ -49,7 +49,10 @@ func (s *Service) Validate(ctx context.Context, projectID, serverID string, opts
 
 // Doctor runs the step-by-step health workflow and returns its report. A
 // broken server yields a report with Status DoctorError (not a Go error);
-// errors are reserved for access problems and the API itself.
+// errors are reserved for access problems and the API itself. Unlike the
+// other operations the doctor does not refuse an OAuth server the caller
+// has no grant for: it connects without a token, and reports
+// DoctorOAuthRequired only when the server demands OAuth.
 func (s *Service) Doctor(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*DoctorReport, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return post[DoctorReport](ctx, s, routeDoctor, projectID, serverID, emptyBody, transport.Read)

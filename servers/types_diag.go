@@ -60,7 +60,9 @@ type DoctorStatus string
 const (
 	// DoctorReady: connected, initialized, every advertised listing worked.
 	DoctorReady DoctorStatus = "ready"
-	// DoctorOAuthRequired: the server needs an OAuth grant (import tokens).
+	// DoctorOAuthRequired: the server demanded OAuth (import tokens).
+	// Without a grant the connection is ConnectionSkipped; with one the
+	// server refused, the connection is ConnectionError.
 	DoctorOAuthRequired DoctorStatus = "oauth_required"
 	// DoctorPartial: connected, but some primitive listings failed.
 	DoctorPartial DoctorStatus = "partial"

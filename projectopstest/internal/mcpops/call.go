@@ -44,30 +44,38 @@ func (m *Layer) Open(c Call) *Call {
 // Authorize applies the caller's imported grant: an OAuth server without a
 // usable grant is 401 OAUTH_REQUIRED, before any connection is attempted.
 func (sc *Call) Authorize() *edge.Error {
+	if !sc.applyGrant() && sc.UseOAuth {
+		// Refused before connecting, the service's answer names the
+		// server for the token import that follows (serverName is
+		// null: the service's layer is given none here). A tunnel
+		// URL's ?k= secret is redacted: errors never carry one. A
+		// server with no URL (stdio) has no serverUrl, as the
+		// service's undefined is left out of its JSON.
+		details := map[string]any{"oauthRequired": true, "serverId": sc.ServerID, "serverName": nil}
+		if sc.URL != "" {
+			details["serverUrl"] = wire.RedactSecretQuery(sc.URL)
+		}
+		return edge.NewError(shared.CodeOAuthRequired, oauthRequiredMsg, details)
+	}
+	return nil
+}
+
+// applyGrant sends the caller's usable imported grant, if any, as the
+// bearer of an HTTP server's requests, and reports whether there was one.
+// Without one nothing is refused: the doctor, which has no pre-connect
+// check, connects without a token.
+func (sc *Call) applyGrant() bool {
 	sc.grant = sc.l.grant(TokenKey{sc.UserID, sc.ProjectID, sc.ServerID})
 	if sc.grant != nil && sc.grant.failed.Load() {
 		sc.grant = nil
 	}
 	if sc.grant == nil {
-		if sc.UseOAuth {
-			// Refused before connecting, the service's answer names the
-			// server for the token import that follows (serverName is
-			// null: the service's layer is given none here). A tunnel
-			// URL's ?k= secret is redacted: errors never carry one. A
-			// server with no URL (stdio) has no serverUrl, as the
-			// service's undefined is left out of its JSON.
-			details := map[string]any{"oauthRequired": true, "serverId": sc.ServerID, "serverName": nil}
-			if sc.URL != "" {
-				details["serverUrl"] = wire.RedactSecretQuery(sc.URL)
-			}
-			return edge.NewError(shared.CodeOAuthRequired, oauthRequiredMsg, details)
-		}
-		return nil
+		return false
 	}
 	if sc.Target.Transport == mcpconn.TransportHTTP || sc.Target.Transport == mcpconn.TransportSSE {
 		sc.Target.HTTPClient = sc.l.bearerClient(sc.grant)
 	}
-	return nil
+	return true
 }
 
 const oauthRequiredMsg = "This server needs an OAuth grant: import tokens with POST .../oauth/import-tokens"

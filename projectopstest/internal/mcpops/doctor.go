@@ -73,23 +73,26 @@ func doctor(ctx context.Context, sc *Call) DoctorReport {
 	fail := func(h *edge.Error) {
 		rep.Error = &servers.ReportError{Code: h.Body.Code, Message: h.Body.Message, Details: h.Body.Details}
 	}
-	if herr := sc.Authorize(); herr != nil {
-		rep.Status = servers.DoctorOAuthRequired
-		rep.Connection = servers.Connection{Status: servers.ConnectionSkipped, Detail: "an OAuth grant is required"}
-		rep.Checks.Connection = check(servers.CheckSkipped, "an OAuth grant is required")
-		skipRest("not connected")
-		fail(herr)
-		return full
-	}
+	// No pre-connect OAuth check, unlike the other operations: the
+	// service's doctor connects with the caller's grant when there is one
+	// and without a token otherwise, whatever the saved useOAuth says.
+	sc.applyGrant()
 	conn, f := sc.dialFresh(ctx)
 	if f != nil {
 		h := sc.fail(f)
 		rep.Status = servers.DoctorError
-		if h.Body.Code == shared.CodeOAuthRequired {
-			rep.Status = servers.DoctorOAuthRequired
-		}
 		rep.Connection = servers.Connection{Status: servers.ConnectionError, Detail: h.Body.Message}
 		rep.Checks.Connection = check(servers.CheckError, "%s", h.Body.Message)
+		if h.Body.Code == shared.CodeOAuthRequired {
+			rep.Status = servers.DoctorOAuthRequired
+			if sc.grant == nil {
+				// The server demands OAuth of a caller with no token: the
+				// service's probe finds that first and skips connecting.
+				const why = "the server requires OAuth before a connection can be established"
+				rep.Connection = servers.Connection{Status: servers.ConnectionSkipped, Detail: why}
+				rep.Checks.Connection = check(servers.CheckSkipped, why)
+			}
+		}
 		skipRest("not connected")
 		fail(h)
 		return full

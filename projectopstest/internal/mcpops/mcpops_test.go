@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -51,6 +53,19 @@ func open(l *Layer, oauth bool) *Call {
 	return l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_1", UseOAuth: oauth,
 		URL: "http://inprocess.invalid/echo", Transport: servers.TransportHTTP,
 		Target: mcpconn.Target{Transport: mcpconn.TransportInProcess, Server: echoServer()}})
+}
+
+// openGuarded is a server saved with useOAuth that demands it: every
+// request is answered 401 with a bearer challenge.
+func openGuarded(t *testing.T, l *Layer) *Call {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}))
+	t.Cleanup(hs.Close)
+	return l.Open(Call{UserID: "usr_1", ProjectID: "prj_1", ServerID: "srv_g", UseOAuth: true,
+		URL: hs.URL, Transport: servers.TransportHTTP, Target: mcpconn.Target{Transport: mcpconn.TransportHTTP, URL: hs.URL}})
 }
 
 func TestOperations(t *testing.T) {
@@ -105,9 +120,17 @@ func TestOAuthGrant(t *testing.T) {
 	if _, herr := ListTools(ctx, sc, &ListBody{}); herr == nil || herr.Body.Code != shared.CodeOAuthRequired {
 		t.Fatalf("ListTools without a grant = %v, want OAUTH_REQUIRED", herr)
 	}
-	rep, herr := Doctor(ctx, sc, nil)
-	if herr != nil || rep.Status != servers.DoctorOAuthRequired {
-		t.Errorf("Doctor without a grant = %+v, %v", rep.Status, herr)
+	// The doctor has no pre-connect check: without a grant it connects
+	// without a token, so a server that answers anyway is ready, and one
+	// that demands OAuth is oauth_required, not connected.
+	if rep, herr := Doctor(ctx, sc, nil); herr != nil || rep.Status != servers.DoctorReady {
+		t.Errorf("Doctor of an open server without a grant = %+v, %v; want ready", rep.Status, herr)
+	}
+	guarded := openGuarded(t, l)
+	rep, herr := Doctor(ctx, guarded, nil)
+	if herr != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped ||
+		rep.Error == nil || rep.Error.Code != shared.CodeOAuthRequired {
+		t.Errorf("Doctor of a server demanding OAuth without a grant = %+v, %v; want oauth_required, connection skipped", rep, herr)
 	}
 	same := func(given, saved string) bool { return given == saved }
 	p := &servers.ImportTokensParams{ServerURL: "http://elsewhere.invalid/"}
@@ -122,6 +145,15 @@ func TestOAuthGrant(t *testing.T) {
 	}
 	if _, herr := ListTools(ctx, open(l, true), &ListBody{}); herr != nil {
 		t.Errorf("ListTools with a grant: %v", herr)
+	}
+	// A grant the server refuses: connected with it, and failed.
+	p.ServerURL = guarded.URL
+	if _, herr := ImportTokens(guarded, p, same); herr != nil {
+		t.Fatal(herr)
+	}
+	rep, herr = Doctor(ctx, openGuarded(t, l), nil)
+	if herr != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionError {
+		t.Errorf("Doctor with a refused grant = %+v, %v; want oauth_required, connection error", rep, herr)
 	}
 	other := l.Open(Call{UserID: "usr_2", ProjectID: "prj_1", ServerID: "srv_1", UseOAuth: true})
 	if herr := other.Authorize(); herr == nil || herr.Body.Code != shared.CodeOAuthRequired {

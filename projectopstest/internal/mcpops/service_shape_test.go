@@ -354,7 +354,7 @@ func TestDoctorListsAreAlwaysArrays(t *testing.T) {
 		Target: mcpconn.Target{Transport: mcpconn.TransportStdio, Command: "sh", Args: []string{"-c", "exit 3"}, ProtocolVersion: "2025-11-25"}})
 	for name, sc := range map[string]*Call{
 		"connected, tools only": open(l, false),
-		"oauth_required":        open(l, true),
+		"oauth_required":        openGuarded(t, l),
 		"listings failed":       failed,
 		"not connected":         dead,
 	} {
@@ -384,7 +384,7 @@ func TestDoctorToolsMetadata(t *testing.T) {
 	}{
 		"paged":          {sc, `{"a":{"vendor/x":"y"}}`},
 		"echo":           {open(l, false), `{}`},
-		"oauth_required": {open(l, true), `{}`},
+		"oauth_required": {openGuarded(t, l), `{}`},
 	} {
 		rep, herr := Doctor(t.Context(), c.sc, nil)
 		if herr != nil {
