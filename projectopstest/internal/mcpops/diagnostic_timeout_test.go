@@ -17,12 +17,13 @@ import (
 )
 
 // diagnosticLayer is a layer whose operations wait an hour but whose
-// diagnostics (validate, doctor) wait 100 ms, and a caller's context that
-// gives up after a minute: an answer that comes while the caller still
-// waits came from the diagnostic bound.
+// diagnostics (validate, doctor) wait a second (long enough for connecting
+// to an in-process server on a loaded machine; 100 ms was not), and a
+// caller's context that gives up after a minute: an answer that comes while
+// the caller still waits came from the diagnostic bound.
 func diagnosticLayer(t *testing.T) (*Layer, context.Context) {
 	t.Helper()
-	l := layerWith(t, Config{Timeout: time.Hour, DiagnosticTimeout: 100 * time.Millisecond})
+	l := layerWith(t, Config{Timeout: time.Hour, DiagnosticTimeout: time.Second})
 	caller, stop := context.WithTimeout(t.Context(), time.Minute)
 	t.Cleanup(stop)
 	return l, caller
