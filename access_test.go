@@ -493,26 +493,35 @@ func TestNoKeyAgainstDouble(t *testing.T) {
 	}
 }
 
-// API keys cannot manage API keys: the key-management surface answers 403
-// FORBIDDEN to a valid key, whatever the method or sub-path, and 401 to a
-// bad one. The SDK has no method for it, so this goes over raw HTTP.
+// API keys cannot manage API keys (api-spec.md §5): the key-management
+// surface, served under /api/web as the service's web app serves it
+// (mcpjam-inspector/server/routes/web/index.ts, mounted at /api/web),
+// answers 403 FORBIDDEN to any sk_ bearer, whatever the method or
+// sub-path. It refuses on the prefix before looking the key up
+// (routes/web/api-keys.ts, the first apiKeys.use("*")), so a revoked or
+// orphaned key gets the same 403 as a live one; only a request without a
+// bearer is 401. Under /api/v1 there is no such route: 404 to a live key.
+// The SDK has no method for it, so this goes over raw HTTP.
 func TestKeyManagementSurface(t *testing.T) {
 	t.Parallel()
 	w := newAccessWorld(t)
+	const surface = "/api/web/api-keys"
 	tests := []struct {
 		method, path string
 		caller       string
 		status       int
 		code         projectops.Code
 	}{
-		{http.MethodGet, "/api-keys", asOwner, 403, projectops.CodeForbidden},
-		{http.MethodPost, "/api-keys", asOwner, 403, projectops.CodeForbidden},
-		{http.MethodGet, "/api-keys/" + w.ws.APIKeyID, asOwner, 403, projectops.CodeForbidden},
-		{http.MethodDelete, "/api-keys/" + w.ws.APIKeyID, asOwner, 403, projectops.CodeForbidden},
-		{http.MethodPatch, "/api-keys/" + w.ws.APIKeyID, asOrgAdmin, 403, projectops.CodeForbidden},
-		{http.MethodPost, "/api-keys/" + w.ws.APIKeyID + "/revoke", asMember, 403, projectops.CodeForbidden},
-		{http.MethodGet, "/api-keys", asRevoked, 401, projectops.CodeUnauthorized},
-		{http.MethodGet, "/api-keys", "", 401, projectops.CodeUnauthorized},
+		{http.MethodGet, surface, asOwner, 403, projectops.CodeForbidden},
+		{http.MethodPost, surface, asOwner, 403, projectops.CodeForbidden},
+		{http.MethodGet, surface + "/" + w.ws.APIKeyID, asOwner, 403, projectops.CodeForbidden},
+		{http.MethodDelete, surface + "/" + w.ws.APIKeyID, asOwner, 403, projectops.CodeForbidden},
+		{http.MethodPatch, surface + "/" + w.ws.APIKeyID, asOrgAdmin, 403, projectops.CodeForbidden},
+		{http.MethodPost, surface + "/" + w.ws.APIKeyID + "/revoke", asMember, 403, projectops.CodeForbidden},
+		{http.MethodGet, surface, asRevoked, 403, projectops.CodeForbidden},
+		{http.MethodDelete, surface + "/" + w.ws.APIKeyID, asOrphaned, 403, projectops.CodeForbidden},
+		{http.MethodGet, surface, "", 401, projectops.CodeUnauthorized},
+		{http.MethodGet, "/api/v1/api-keys", asOwner, 404, projectops.CodeNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.path+" as "+tt.caller, func(t *testing.T) {
@@ -521,7 +530,8 @@ func TestKeyManagementSurface(t *testing.T) {
 			if tt.method == http.MethodPost || tt.method == http.MethodPatch {
 				body = strings.NewReader(`{"name":"new key"}`)
 			}
-			req, err := http.NewRequestWithContext(t.Context(), tt.method, w.srv.URL()+tt.path, body)
+			origin := strings.TrimSuffix(w.srv.URL(), "/api/v1")
+			req, err := http.NewRequestWithContext(t.Context(), tt.method, origin+tt.path, body)
 			if err != nil {
 				t.Fatal(err)
 			}

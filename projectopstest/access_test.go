@@ -162,21 +162,6 @@ func TestProjectGuestWritesDenied(t *testing.T) {
 	}
 }
 
-func TestKeyManagementForbidden(t *testing.T) {
-	t.Parallel()
-	w := newWorld(t)
-	for _, tg := range targets(t, w.srv) {
-		for _, c := range []struct{ method, path string }{
-			{"GET", "/api-keys"}, {"POST", "/api-keys"}, {"GET", "/api-keys/key_1"},
-			{"DELETE", "/api-keys/key_1"}, {"PATCH", "/api-keys/key_1/rotate"},
-			{"PUT", "/api-keys/key_1"}, {"POST", "/api-keys/key_1/revoke"},
-		} {
-			tg.call(t, c.method, c.path, w.keys["owner"], nil).wantError(t, shared.CodeForbidden)
-			tg.call(t, c.method, c.path, "", nil).wantError(t, shared.CodeUnauthorized)
-		}
-	}
-}
-
 // The literal project id "default" means the key's default project on the
 // eval-ingest routes only (api-spec.md §4.1, §4.5): everywhere else it is
 // an unknown project, 404 NOT_FOUND.

@@ -41,8 +41,11 @@
 // prompts, resources, export, import-tokens) against real MCP servers
 // through go-sdk, eval suites and runs with an execution engine,
 // eval-ingest, computer environments with builds and a per-user computer,
-// tunnels with a working relay, and the key-management surface /api-keys
-// (always 403 to an API key). Routes lists them as SetFault keys.
+// and tunnels with a working relay. Routes lists them as SetFault keys.
+// Outside /api/v1 it serves the relay's edge and, as the service's web app
+// does, the key-management surface /api/web/api-keys, which refuses any
+// sk_ bearer 403 before looking the key up or metering it (a revoked or
+// made-up key included); neither is in Routes.
 //
 // # Test hooks
 //

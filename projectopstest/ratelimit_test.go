@@ -198,3 +198,24 @@ func TestRateLimitClockSetBackThenAdvanceRefills(t *testing.T) {
 		t.Errorf("call past the refilled burst: %v, want RATE_LIMITED", err)
 	}
 }
+
+// The key-management surface refuses a key before the gateway would meter
+// it: requests there are never answered 429 and spend none of the key's
+// budget for the rest of the API. Source: routes/web/api-keys.ts (the sk_
+// refusal ahead of bearerAuthMiddleware) and middleware/bearer-auth.ts
+// (the per-key token bucket is consumed after validating the key).
+func TestKeyManagementSpendsNoRateBudget(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithClock(newFakeClock().Now), projectopstest.WithRateLimit(60, 3))
+	key := srv.Default().APIKey
+	tg := inproc(srv)
+	surface := target{name: tg.name, client: tg.client, base: strings.TrimSuffix(tg.base, "/api/v1")}
+	for range 6 {
+		surface.call(t, "GET", "/api/web/api-keys", key, nil).wantError(t, shared.CodeForbidden)
+	}
+	for i := range 3 {
+		if r := tg.call(t, "GET", "/me", key, nil); r.status != 200 {
+			t.Fatalf("GET /me %d after the refusals: %d %s, want 200 (the burst untouched)", i+1, r.status, r.body)
+		}
+	}
+}

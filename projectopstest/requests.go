@@ -31,7 +31,8 @@ type Request struct {
 	// made the head too large.
 	Path string
 	// Route is the matched pattern without the /api/v1 prefix, e.g.
-	// "GET /projects/{projectId}/hosts"; "" when no route matched.
+	// "GET /projects/{projectId}/hosts"; "" when no route matched. A route
+	// outside /api/v1 is named in full, e.g. "/api/web/api-keys".
 	Route string
 	// Status is the HTTP status answered; 0 when the connection was dropped.
 	Status int

@@ -63,7 +63,9 @@ func (s *Server) buildMux() {
 }
 
 // Routes lists the route patterns the double serves, without the /api/v1
-// prefix: the keys SetFault accepts and Request.Route reports.
+// prefix: the keys SetFault accepts and Request.Route reports. The routes
+// outside /api/v1 (the relay's edge, the key-management surface) are not
+// among them.
 func (s *Server) Routes() []string { return slices.Clone(s.rt.routes) }
 
 // routeFlags modify how a route is served.
@@ -235,7 +237,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		refuseHead(rec)
 		return
 	}
-	api := underAPI(r.URL.Path)
+	// The key-management surface is the service's app's too: the same
+	// origin checks, CORS, body cap and Date as the API.
+	api := underAPI(r.URL.Path) || underKeySurface(r.URL.Path)
 	if api && s.dated {
 		w.Header()["Date"] = []string{arrived.UTC().Format(http.TimeFormat)}
 	}
@@ -250,7 +254,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		// The gateway's body cap comes before everything else under the
 		// API, authentication included; a body of unknown length meets
 		// it as it is read. (A GET's or HEAD's body is never read there;
-		// minted upload URLs are storage's, with a cap of their own.)
+		// minted upload URLs are storage's, with a cap of their own. The
+		// web app's cap on the key-management surface answers the same.)
 		if _, pattern := s.rt.mux.Handler(r); pattern != "/" { // the log still names the route
 			rec.info.route = strings.Replace(pattern, apiPrefix, "", 1)
 		}

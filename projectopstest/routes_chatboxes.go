@@ -1,8 +1,6 @@
 package projectopstest
 
 import (
-	"net/http"
-
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
 	"github.com/projectops/projectops-go/internal/pager"
@@ -39,15 +37,4 @@ func getChatbox(c *call, _ *none) (views.ChatboxDetail, *edge.Error) {
 		return views.ChatboxDetail{}, herr
 	}
 	return views.ChatboxDetailOf(c.s.st.chatboxDetailView(cb)), nil
-}
-
-// keyManagementRoutes answers the key-management surface: API keys cannot
-// manage API keys, whatever the method or sub-path (after the key itself is
-// validated, so a bad key still gets 401).
-func keyManagementRoutes(s *Server, rt *router) {
-	deny := func(http.ResponseWriter, *http.Request, actor) *edge.Error {
-		return edge.Forbidden("API keys cannot manage API keys")
-	}
-	rt.handle("/api-keys", deny)
-	rt.handle("/api-keys/", deny)
 }
