@@ -25,7 +25,7 @@ type Call struct {
 	// when none): a refresh uses it when an import names the client
 	// without one. A func, so a printed Call never shows the secret.
 	SavedClientSecret func() string
-	URL, Transport    string // as listed on the saved server
+	URL, Transport    string // as saved
 	Target            mcpconn.Target
 
 	l     *Layer
