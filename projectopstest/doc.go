@@ -292,6 +292,16 @@
 //     backend behind that route is not public);
 //   - an eval-ingest body may carry projectId: it is ignored, the path
 //     decides the project (the service's gateway overwrites it);
+//   - the doctor runs no HTTP probe before connecting (its probe check is
+//     skipped, its probe null): it reads the status of the connection's
+//     refusal as the service reads its probe's, a 401 to a caller with
+//     no credentials (grant or saved bearer Authorization header) being
+//     the one oauth_required report, its connection skipped. That
+//     report's OAUTH_REQUIRED error carries no details, where the
+//     service's gives its OAuth discovery's registrationStrategies,
+//     authorizationServerMetadataUrl and resourceMetadataUrl; the
+//     AUTH_ERROR of a refused connection carries the double's message,
+//     not the service's MCP client's;
 //   - a browser's request from an origin WithAllowedOrigins does not list
 //     is 403 FORBIDDEN in the spec's envelope, where the service's body is
 //     {"error": "Forbidden", "message"} (preflights are 204, as there);

@@ -3,6 +3,7 @@ package servers_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -149,7 +150,8 @@ func TestOAuth(t *testing.T) {
 	// server's 401 makes the report oauth_required.
 	rep, err := c.Servers.Doctor(ctx, p, id)
 	if err != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped ||
-		rep.Error == nil || rep.Error.Code != projectops.CodeOAuthRequired {
+		rep.Error == nil || rep.Error.Code != projectops.CodeOAuthRequired ||
+		rep.Connection.Detail != "Server requires OAuth before a connection can be established." {
 		t.Fatalf("Doctor = %+v, %v", rep, err)
 	}
 	tokenless, _ := peer.seen()
@@ -320,12 +322,93 @@ func TestServerForbiddingIsForbidden(t *testing.T) {
 	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: f.WS.ProjectID, Name: "walled", URL: hs.URL}))
 	_, err := f.C.Servers.Validate(t.Context(), f.WS.ProjectID, id)
 	wantError(t, err, projectops.CodeForbidden, true)
+	// The doctor's report carries the service's MCP client's code for a
+	// refused connection instead.
 	rep, err := f.C.Servers.Doctor(t.Context(), f.WS.ProjectID, id)
-	if err != nil || rep.Status != servers.DoctorError || rep.Error == nil || rep.Error.Code != projectops.CodeForbidden {
-		t.Fatalf("Doctor = %+v, %v; want status error with a FORBIDDEN error", rep, err)
+	if err != nil || rep.Status != servers.DoctorError || rep.Error == nil || rep.Error.Code != servers.ReportCodeAuthError {
+		t.Fatalf("Doctor = %+v, %v; want status error with an AUTH_ERROR error", rep, err)
 	}
 	_, err = f.C.Servers.ListTools(t.Context(), f.WS.ProjectID, id, nil)
 	wantError(t, err, projectops.CodeForbidden, true)
+}
+
+// wantDoctorRefused checks a report of a server that refused the doctor's
+// connection: the service's doctor reports oauth_required only when its
+// probe's 401 made it skip connecting, which credentials prevent; a
+// connection that failed is status error, whatever the failure.
+func wantDoctorRefused(t *testing.T, rep *servers.DoctorReport) {
+	t.Helper()
+	if rep.Status != servers.DoctorError || rep.Connection.Status != servers.ConnectionError ||
+		rep.Checks.Connection == nil || rep.Checks.Connection.Status != servers.CheckError ||
+		rep.Error == nil || rep.Error.Code != servers.ReportCodeAuthError {
+		t.Errorf("doctor of a server refusing the connection: status %q, connection %+v, error %+v; want error, connection error, AUTH_ERROR",
+			rep.Status, rep.Connection, rep.Error)
+	}
+}
+
+// A saved "Authorization: Bearer ..." header is credentials to the
+// service's doctor: a 401 does not skip the connection, which is then
+// tried and fails. A header of another scheme is not.
+func TestDoctorSavedBearerHeaderRefusedIsError(t *testing.T) {
+	t.Parallel()
+	peer := newOAuthPeer(t)
+	f := setup(t)
+	p := f.WS.ProjectID
+	for i, h := range []map[string]projectopstest.Secret{
+		{"Authorization": "Bearer static-refused-1234"},
+		{"authorization": "bearer\tstatic-refused-1234"},
+	} {
+		id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: fmt.Sprint("static-bearer-", i), URL: peer.url + "/mcp", Headers: h}))
+		rep, err := f.C.Servers.Doctor(t.Context(), p, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantDoctorRefused(t, rep)
+	}
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "basic", URL: peer.url + "/mcp",
+		Headers: map[string]projectopstest.Secret{"Authorization": "Basic dXNlcjpwYXNz"}}))
+	rep, err := f.C.Servers.Doctor(t.Context(), p, id)
+	if err != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped {
+		t.Errorf("doctor with a saved Basic header the server refuses = %+v, %v; want oauth_required, connection skipped", rep, err)
+	}
+}
+
+// With the caller's grant, the service's doctor goes on past its probe's
+// 401 and connects; the server refusing the grant fails the connection.
+func TestDoctorRefusedGrantIsError(t *testing.T) {
+	t.Parallel()
+	peer := newOAuthPeer(t)
+	f := setup(t)
+	p := f.WS.ProjectID
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "guarded", URL: peer.url + "/mcp", UseOAuth: true}))
+	if _, err := f.C.Servers.ImportTokens(t.Context(), p, id, servers.ImportTokensParams{ServerURL: peer.url + "/mcp",
+		Tokens: servers.Tokens{AccessToken: "at-refused"}}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := f.C.Servers.Doctor(t.Context(), p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDoctorRefused(t, rep)
+}
+
+// The service's probe reads only a 401 as a demand for OAuth: a 403 is a
+// server reached, so the doctor connects, and fails, even for a server
+// saved with useOAuth and no grant.
+func TestDoctorOAuthServer403WithoutGrantIsError(t *testing.T) {
+	t.Parallel()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "forbidden", http.StatusForbidden)
+	}))
+	t.Cleanup(hs.Close)
+	f := setup(t)
+	p := f.WS.ProjectID
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "forbids", URL: hs.URL + "/mcp", UseOAuth: true}))
+	rep, err := f.C.Servers.Doctor(t.Context(), p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDoctorRefused(t, rep)
 }
 
 func TestImportTokensPrintsNoSecret(t *testing.T) {

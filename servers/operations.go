@@ -52,7 +52,8 @@ func (s *Service) Validate(ctx context.Context, projectID, serverID string, opts
 // errors are reserved for access problems and the API itself. Unlike the
 // other operations the doctor does not refuse an OAuth server the caller
 // has no grant for: it connects without a token, and reports
-// DoctorOAuthRequired only when the server demands OAuth.
+// DoctorOAuthRequired only when the server answers 401 to a caller with
+// no credentials (see DoctorOAuthRequired).
 func (s *Service) Doctor(ctx context.Context, projectID, serverID string, opts ...option.RequestOption) (*DoctorReport, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return post[DoctorReport](ctx, s, routeDoctor, projectID, serverID, emptyBody, transport.Read)

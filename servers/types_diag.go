@@ -60,9 +60,11 @@ type DoctorStatus string
 const (
 	// DoctorReady: connected, initialized, every advertised listing worked.
 	DoctorReady DoctorStatus = "ready"
-	// DoctorOAuthRequired: the server demanded OAuth (import tokens).
-	// Without a grant the connection is ConnectionSkipped; with one the
-	// server refused, the connection is ConnectionError.
+	// DoctorOAuthRequired: the server answered 401 to a caller with no
+	// credentials (no grant, no saved bearer Authorization header), so
+	// the connection is ConnectionSkipped and the error OAUTH_REQUIRED
+	// (import tokens). A server that refuses credentials, or answers
+	// 403, is DoctorError, its error ReportCodeAuthError.
 	DoctorOAuthRequired DoctorStatus = "oauth_required"
 	// DoctorPartial: connected, but some primitive listings failed.
 	DoctorPartial DoctorStatus = "partial"
@@ -178,6 +180,12 @@ type DoctorCheck struct {
 	Status CheckStatus `json:"status"`
 	Detail string      `json:"detail"`
 }
+
+// ReportCodeAuthError is the code of a doctor report's error when the
+// server refused the connection (401 to a caller with credentials, or
+// 403): the service's MCP client's auth error code, found only in doctor
+// reports, never in the API's error envelope.
+const ReportCodeAuthError shared.Code = "AUTH_ERROR"
 
 // ReportError is the error envelope of the failure that ended a doctor run.
 type ReportError struct {

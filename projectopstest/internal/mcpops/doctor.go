@@ -3,8 +3,11 @@ package mcpops
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 	"github.com/projectops/projectops-go/shared"
@@ -80,26 +83,75 @@ func doctor(ctx context.Context, sc *Call) DoctorReport {
 	conn, f := sc.dialFresh(ctx)
 	if f != nil {
 		h := sc.fail(f)
+		skipRest("not connected")
+		if f.Kind == mcpconn.AuthRequired && f.Status == http.StatusUnauthorized && !sc.hasCredentials() {
+			// The service's probe finds the 401 first and, with no
+			// credentials to go on, skips connecting: the one case its
+			// report is oauth_required. A 403 is a server reached.
+			rep.Status = servers.DoctorOAuthRequired
+			rep.Connection = servers.Connection{Status: servers.ConnectionSkipped, Detail: oauthSkippedDetail}
+			rep.Checks.Connection = check(servers.CheckSkipped, oauthSkippedDetail)
+			fail(h)
+			return full
+		}
+		if f.Kind == mcpconn.AuthRequired || h.Body.Code == shared.CodeOAuthRequired {
+			// Refused after connecting with credentials, or with a
+			// 403: the service's report carries its MCP client's auth
+			// error code, not the API's.
+			h = edge.NewError(servers.ReportCodeAuthError, authRefusedMessage(f.Status), h.Body.Details)
+		}
 		rep.Status = servers.DoctorError
 		rep.Connection = servers.Connection{Status: servers.ConnectionError, Detail: h.Body.Message}
 		rep.Checks.Connection = check(servers.CheckError, "%s", h.Body.Message)
-		if h.Body.Code == shared.CodeOAuthRequired {
-			rep.Status = servers.DoctorOAuthRequired
-			if sc.grant == nil {
-				// The server demands OAuth of a caller with no token: the
-				// service's probe finds that first and skips connecting.
-				const why = "the server requires OAuth before a connection can be established"
-				rep.Connection = servers.Connection{Status: servers.ConnectionSkipped, Detail: why}
-				rep.Checks.Connection = check(servers.CheckSkipped, why)
-			}
-		}
-		skipRest("not connected")
 		fail(h)
 		return full
 	}
 	defer sc.l.pool.Discard(conn)
 	sc.doctorConnected(ctx, conn, &full)
 	return full
+}
+
+// oauthSkippedDetail is the service's word for a connection its doctor
+// skipped because the server demanded OAuth of a caller with no
+// credentials.
+const oauthSkippedDetail = "Server requires OAuth before a connection can be established."
+
+// hasCredentials reports whether the call connects with credentials the
+// service's doctor counts (its hasConnectionCredentials): the caller's
+// grant, or a saved Authorization header holding a bearer token.
+func (sc *Call) hasCredentials() bool {
+	if sc.grant != nil {
+		return true
+	}
+	for name, v := range sc.Target.Headers {
+		if strings.EqualFold(name, "Authorization") && bearerToken(v) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// bearerToken is the token of a "Bearer <token>" value, the scheme in any
+// case, or "" when v is not one: the service's doctor counts only a
+// bearer header as credentials.
+func bearerToken(v string) string {
+	const scheme = "bearer"
+	if len(v) <= len(scheme) || !strings.EqualFold(v[:len(scheme)], scheme) {
+		return ""
+	}
+	rest := v[len(scheme):]
+	if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsSpace(r) {
+		return ""
+	}
+	return strings.TrimSpace(rest)
+}
+
+// authRefusedMessage says how the server refused the doctor's connection.
+func authRefusedMessage(status int) string {
+	if status == 0 {
+		return "The server refused the connection's credentials"
+	}
+	return fmt.Sprintf("The server refused the connection (HTTP %d)", status)
 }
 
 // doctorConnected fills the steps after a successful connection.

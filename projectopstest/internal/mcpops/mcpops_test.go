@@ -146,14 +146,16 @@ func TestOAuthGrant(t *testing.T) {
 	if _, herr := ListTools(ctx, open(l, true), &ListBody{}); herr != nil {
 		t.Errorf("ListTools with a grant: %v", herr)
 	}
-	// A grant the server refuses: connected with it, and failed.
+	// A grant the server refuses: connected with it, and failed, which
+	// is an error report (oauth_required is only a skipped connection).
 	p.ServerURL = guarded.URL
 	if _, herr := ImportTokens(guarded, p, same); herr != nil {
 		t.Fatal(herr)
 	}
 	rep, herr = Doctor(ctx, openGuarded(t, l), nil)
-	if herr != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionError {
-		t.Errorf("Doctor with a refused grant = %+v, %v; want oauth_required, connection error", rep, herr)
+	if herr != nil || rep.Status != servers.DoctorError || rep.Connection.Status != servers.ConnectionError ||
+		rep.Error == nil || rep.Error.Code != servers.ReportCodeAuthError {
+		t.Errorf("Doctor with a refused grant = %+v, %v; want error, connection error, AUTH_ERROR", rep, herr)
 	}
 	other := l.Open(Call{UserID: "usr_2", ProjectID: "prj_1", ServerID: "srv_1", UseOAuth: true})
 	if herr := other.Authorize(); herr == nil || herr.Body.Code != shared.CodeOAuthRequired {
