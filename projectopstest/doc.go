@@ -313,7 +313,8 @@
 //     (404: the service's routes read the fragment as part of the path, and
 //     nothing after the '#' is resolved; the message, the request log and
 //     the debug log show the path up to the '#', then "#…"), control characters
-//     in the path (400) and an Authorization header over 8 KiB (401) included,
+//     in the path (400) and an Authorization header over 8 KiB (401; not
+//     on the key-management surface, which answers on its prefix) included,
 //     but for a head over MaxHeaderBytes (431 with no body, as the
 //     service's server answers it; the request log has it, see Request),
 //     a method Node's HTTP parser does not know, case-sensitively (a

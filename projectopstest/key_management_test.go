@@ -1,6 +1,7 @@
 package projectopstest_test
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -76,51 +77,142 @@ func TestKeyManagementRefusesEveryKey(t *testing.T) {
 	}
 }
 
+// sendToSurface sends one request to the key-management surface's path
+// (keySurface + sub) on tg with auth as its whole Authorization header
+// ("" for none) and body of length n (-1: unknown, sent chunked; nil: no
+// body).
+func sendToSurface(t *testing.T, tg target, method, sub, auth string, body io.Reader, n int64) result {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, tg.base+keySurface+sub, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.ContentLength = n
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	resp, err := tg.client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, keySurface+sub, err)
+	}
+	defer resp.Body.Close()
+	b, err := readAll(resp)
+	if err != nil {
+		t.Fatalf("%s %s: read body: %v", method, keySurface+sub, err)
+	}
+	return result{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+// session is a bearer the service takes for a web session token (an
+// AuthKit JWT starts "eyJ"); the double never issues one.
+const session = "Bearer eyJnot.a.session"
+
+// validCreate is a body the service's create schema accepts.
+const validCreate = `{"name":"ci key","organizationId":"org_1"}`
+
 // Without a key the surface wants the web app's session: no bearer is 401,
 // as is a bearer the service's prefix check does not take for a key (the
 // scheme spelled in another case); a bearer that is not a key is a session
 // token the double never issues, 401 on the service's routes (list,
-// create, delete one) and 404 elsewhere. Source: routes/web/api-keys.ts
-// (bearerAuthMiddleware, then resolveSessionContext's 401) and
-// middleware/bearer-auth.ts.
+// create with a valid body, delete one) and 404 elsewhere. Source:
+// routes/web/api-keys.ts (bearerAuthMiddleware, then resolveSessionContext's
+// 401) and middleware/bearer-auth.ts.
 func TestKeyManagementWithoutKey(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	tg := originOf(inproc(w.srv))
-	const session = "Bearer eyJnot.a.session"
 	for _, c := range []struct {
-		method, path, who, auth string
-		want                    shared.Code
+		method, sub, who, auth, body string
+		want                         shared.Code
 	}{
-		{"GET", keySurface, "no bearer", "", shared.CodeUnauthorized},
-		{"DELETE", keySurface + "/key_1/rotate", "no bearer", "", shared.CodeUnauthorized},
-		{"GET", keySurface, "lower-case scheme", "bearer " + w.keys["owner"], shared.CodeUnauthorized},
-		{"GET", keySurface, "session", session, shared.CodeUnauthorized},
-		{"POST", keySurface, "session", session, shared.CodeUnauthorized},
-		{"DELETE", keySurface + "/key_1", "session", session, shared.CodeUnauthorized},
-		{"GET", keySurface + "/key_1", "session", session, shared.CodeNotFound},
-		{"PATCH", keySurface, "session", session, shared.CodeNotFound},
+		{"GET", "", "no bearer", "", "", shared.CodeUnauthorized},
+		{"DELETE", "/key_1/rotate", "no bearer", "", "", shared.CodeUnauthorized},
+		{"GET", "", "lower-case scheme", "bearer " + w.keys["owner"], "", shared.CodeUnauthorized},
+		{"GET", "", "session", session, "", shared.CodeUnauthorized},
+		{"POST", "", "session", session, validCreate, shared.CodeUnauthorized},
+		{"DELETE", "/key_1", "session", session, "", shared.CodeUnauthorized},
+		{"GET", "/key_1", "session", session, "", shared.CodeNotFound},
+		{"PATCH", "", "session", session, "", shared.CodeNotFound},
 	} {
-		req, err := http.NewRequestWithContext(t.Context(), c.method, tg.base+c.path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.auth != "" {
-			req.Header.Set("Authorization", c.auth)
-		}
-		resp, err := tg.client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := readAll(resp)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Run(c.method+" "+c.path+" with "+c.who, func(t *testing.T) {
-			result{status: resp.StatusCode, header: resp.Header, body: b}.wantError(t, c.want)
+		t.Run(c.method+" "+keySurface+c.sub+" with "+c.who, func(t *testing.T) {
+			var body io.Reader
+			if c.body != "" {
+				body = strings.NewReader(c.body)
+			}
+			sendToSurface(t, tg, c.method, c.sub, c.auth, body, int64(len(c.body))).wantError(t, c.want)
 		})
 	}
+}
+
+// A create with a session reads and checks its body before the session is
+// resolved, as the service's POST handler does (readJsonBody, then
+// parseWithSchema with its create schema, then resolveSessionContext, in
+// routes/web/api-keys.ts): no body or one JSON.parse refuses is 400
+// "Invalid JSON body", one the schema {name: 1 to 120 characters,
+// organizationId: non-empty string} refuses is 400 with zod's first issue
+// prefixed by its field, and only a valid body meets the session's 401.
+func TestKeyManagementCreateChecksBodyBeforeSession(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tg := originOf(inproc(w.srv))
+	const badJSON = "Invalid JSON body"
+	for _, c := range []struct {
+		what    string
+		body    io.Reader
+		n       int64
+		field   string
+		message string // "" with no field: the session's 401
+	}{
+		{"no body", nil, 0, "", badJSON},
+		{"blank", strings.NewReader("  "), 2, "", badJSON},
+		{"not JSON", strings.NewReader("not json"), 8, "", badJSON},
+		{"trailing data", strings.NewReader(validCreate + "x"), int64(len(validCreate)) + 1, "", badJSON},
+		{"an array", strings.NewReader("[]"), 2, "", "Invalid input: expected object, received array"},
+		{"null", strings.NewReader("null"), 4, "", "Invalid input: expected object, received null"},
+		{"no organizationId", strings.NewReader(`{"name":"k"}`), 12, "organizationId",
+			"organizationId: Invalid input: expected string, received undefined"},
+		{"nothing", strings.NewReader(`{}`), 2, "name", "name: Invalid input: expected string, received undefined"},
+		{"a numeric name", strings.NewReader(`{"name":1,"organizationId":"o"}`), 31, "name",
+			"name: Invalid input: expected string, received number"},
+		{"an empty name", strings.NewReader(`{"name":"","organizationId":"o"}`), 32, "name",
+			"name: Too small: expected string to have >=1 characters"},
+		{"a null organizationId", strings.NewReader(`{"name":"k","organizationId":null}`), 34, "organizationId",
+			"organizationId: Invalid input: expected string, received null"},
+		{"an empty organizationId", strings.NewReader(`{"name":"k","organizationId":""}`), 32, "organizationId",
+			"organizationId: Too small: expected string to have >=1 characters"},
+		{"a name of 121 characters", jsonCreate(strings.Repeat("x", 121)), -1, "name",
+			"name: Too big: expected string to have <=120 characters"},
+		// zod counts UTF-16 code units: 61 emoji are 122.
+		{"a name of 61 emoji", jsonCreate(strings.Repeat("😀", 61)), -1, "name",
+			"name: Too big: expected string to have <=120 characters"},
+		{"a name of 120 characters", jsonCreate(strings.Repeat("x", 120)), -1, "", ""},
+		{"a byte-order mark", strings.NewReader("\uFEFF" + validCreate), -1, "", ""},
+		{"other keys", strings.NewReader(`{"name":"k","organizationId":"o","scope":1}`), -1, "", ""},
+		{"a valid body of unknown length", io.MultiReader(strings.NewReader(validCreate)), -1, "", ""},
+		{"an unknown length over the cap", io.MultiReader(strings.NewReader(strings.Repeat(" ", 1<<20+1))), -1, "",
+			"Request body exceeds 1MB limit"},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			r := sendToSurface(t, tg, "POST", "", session, c.body, c.n)
+			if c.message == "" {
+				if b := r.wantError(t, shared.CodeUnauthorized); b.Message != "Invalid or expired session token" {
+					t.Errorf("message %q, want the session's refusal", b.Message)
+				}
+				return
+			}
+			b := r.wantError(t, shared.CodeValidation)
+			if got, _ := b.Details["field"].(string); b.Message != c.message || got != c.field {
+				t.Errorf("message %q, field %q; want %q, %q", b.Message, got, c.message, c.field)
+			}
+		})
+	}
+}
+
+// jsonCreate is a create body with name and a valid organizationId.
+func jsonCreate(name string) io.Reader {
+	return strings.NewReader(`{"name":"` + name + `","organizationId":"org_1"}`)
 }
 
 // The service has no key-management route under /api/v1: there a key
@@ -209,4 +301,97 @@ func TestKeyManagementBehindAppChecks(t *testing.T) {
 		t.Errorf("Date = %q, want the injected clock's, as on the API", got)
 	}
 	check("key", res, http.StatusForbidden, shared.CodeForbidden)
+}
+
+// An sk_ bearer is refused on its prefix whatever its length: one over the
+// 8 KiB Authorization cap the double keeps on the API is still 403 here
+// (the service's Node server takes a 16 KiB head, and its surface looks
+// at nothing past "Bearer sk_"), and a session bearer that long still
+// meets the session's 401. The cap holds on the API, and a head over
+// MaxHeaderBytes is still 431 before the surface.
+func TestKeyManagementLongBearer(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	long := strings.Repeat("a", 9000)
+	for _, tg := range targets(t, w.srv) {
+		site := originOf(tg)
+		b := sendToSurface(t, site, "GET", "", "Bearer sk_"+long, nil, 0).wantError(t, shared.CodeForbidden)
+		if b.Message != "API keys cannot manage other API keys" {
+			t.Errorf("%s: a 9 KB key: message %q, want the key's refusal", tg.name, b.Message)
+		}
+		b = sendToSurface(t, site, "GET", "", "Bearer eyJ"+long, nil, 0).wantError(t, shared.CodeUnauthorized)
+		if b.Message != "Invalid or expired session token" {
+			t.Errorf("%s: a 9 KB session: message %q, want the session's refusal", tg.name, b.Message)
+		}
+		b = tg.call(t, "GET", "/me", "sk_"+long, nil).wantError(t, shared.CodeUnauthorized)
+		if b.Message != "Authorization header is too large" {
+			t.Errorf("%s: a 9 KB key on the API: message %q, want the header cap's", tg.name, b.Message)
+		}
+		r := sendToSurface(t, site, "GET", "", "Bearer sk_"+strings.Repeat("a", projectopstest.MaxHeaderBytes), nil, 0)
+		if r.status != http.StatusRequestHeaderFieldsTooLarge {
+			t.Errorf("%s: a head over MaxHeaderBytes: %d %s, want 431", tg.name, r.status, r.body)
+		}
+	}
+}
+
+// The app's checks come before the surface's refusal of a key, as the
+// service's app middleware comes before its routes: a foreign origin is
+// refused with the origin check's message, a preflight is answered 204;
+// and the surface never reads a body, so one of unknown length over the
+// cap is still the key's 403.
+func TestKeyManagementKeyMeetsAppChecksFirst(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	tg := originOf(inproc(srv))
+	key := "Bearer " + srv.Default().APIKey
+	send := func(method, origin string, body io.Reader) result {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), method, tg.base+keySurface, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body != nil {
+			req.ContentLength = -1 // sent chunked
+		}
+		req.Header.Set("Authorization", key)
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := tg.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := readAll(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return result{status: resp.StatusCode, header: resp.Header, body: b}
+	}
+	if b := send("GET", "https://evil.example", nil).wantError(t, shared.CodeForbidden); b.Message != "Request origin not allowed." {
+		t.Errorf("a key from a foreign origin: message %q, want the origin check's", b.Message)
+	}
+	if r := send("OPTIONS", "", nil); r.status != http.StatusNoContent || len(r.body) != 0 {
+		t.Errorf("OPTIONS with a key: %d %q, want 204 and no body", r.status, r.body)
+	}
+	big := io.MultiReader(strings.NewReader(strings.Repeat(" ", 2<<20)))
+	if b := send("POST", "", big).wantError(t, shared.CodeForbidden); b.Message != "API keys cannot manage other API keys" {
+		t.Errorf("a key with a chunked body over the cap: message %q, want the key's refusal", b.Message)
+	}
+}
+
+// The request log attributes a request on the surface to a live key only:
+// a revoked or made-up key is refused like a live one, and logged with no
+// key id.
+func TestKeyManagementLogsNoDeadKey(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tg := originOf(inproc(w.srv))
+	for name, key := range map[string]string{"revoked": w.keys["revoked"], "made-up": "sk_made_up"} {
+		sendToSurface(t, tg, "GET", "", "Bearer "+key, nil, 0).wantError(t, shared.CodeForbidden)
+		log := w.srv.Requests()
+		if rq := log[len(log)-1]; rq.Path != keySurface || rq.KeyID != "" {
+			t.Errorf("a %s key: logged %+v, want %s with no key id", name, rq, keySurface)
+		}
+	}
 }

@@ -246,7 +246,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if api && !s.corsGate(rec, r) {
 		return // a foreign origin, or a preflight
 	}
-	if !edge.Admit(rec, r, rec.info.shown) {
+	// The key-management surface refuses an sk_ bearer on its prefix,
+	// whatever its size (the head's own cap still holds): no 401 for a
+	// long one first.
+	if !edge.Admit(rec, r, rec.info.shown, !underKeySurface(r.URL.Path)) {
 		return
 	}
 	if r.ContentLength > edge.MaxBodyBytes && r.Method != http.MethodGet && r.Method != http.MethodHead &&

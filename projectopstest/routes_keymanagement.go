@@ -36,12 +36,18 @@ func keyManagementRoutes(s *Server, rt *router) {
 // keyManagement answers a request to the key-management surface as the
 // service does. API keys cannot manage API keys (api-spec.md §5): any
 // "Bearer sk_…" is refused 403 on the prefix alone, before the key is
-// looked up or metered, so a revoked, orphaned or made-up key gets the
+// looked up or metered and whatever its size (the router skips its
+// Authorization cap here), so a revoked, orphaned or made-up key gets the
 // same answer as a live one (the surface cannot tell a caller whether a
 // key works) and no request here spends a key's rate budget. Anything
-// else needs a web session: no bearer is 401, and a bearer that is not a
-// key is a session token the double never issues, 401 on the service's
-// routes (list, create, delete one) and 404 on any other path or method.
+// else needs a web session: no bearer is 401; any other bearer is taken
+// for a session token, which the double never issues: 401 on the
+// service's routes (list, create, delete one) and 404 on any other path
+// or method. A create reads and checks its body first, as the service
+// does before it looks at the session, so a bad body is 400
+// VALIDATION_ERROR and only a good one meets the session's 401. (The
+// service answers its own Slack and Discord bot credentials through their
+// handlers, 401 off their allowlists; the double issues neither.)
 func (s *Server) keyManagement(w http.ResponseWriter, r *http.Request) *edge.Error {
 	// Repeated headers reach the service joined with ", " (Node's Headers).
 	token, ok := bearer(strings.Join(r.Header.Values("Authorization"), ", "))
@@ -53,10 +59,14 @@ func (s *Server) keyManagement(w http.ResponseWriter, r *http.Request) *edge.Err
 		return edge.Forbidden("API keys cannot manage other API keys")
 	case !ok:
 		return edge.Unauthorized("Bearer token required")
-	case keySurfaceServes(r.Method, r.URL.Path):
-		return edge.Unauthorized("Invalid or expired session token")
+	case !keySurfaceServes(r.Method, r.URL.Path):
+		return edge.NotFound("No route for " + r.Method + " " + s.rt.shownPath(w, r))
+	case r.Method == http.MethodPost:
+		if herr := checkKeyCreate(r); herr != nil {
+			return herr
+		}
 	}
-	return edge.NotFound("No route for " + r.Method + " " + s.rt.shownPath(w, r))
+	return edge.Unauthorized("Invalid or expired session token")
 }
 
 // keySurfaceServes reports whether the service has a route for method and

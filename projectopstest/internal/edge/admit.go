@@ -16,7 +16,8 @@ const MaxAuthorizationBytes = 8 << 10
 
 // Admit answers, in the {code, message, details} envelope, the requests no
 // route should see, before the router does: an oversized Authorization
-// header, a path that is not clean once its dot segments are resolved
+// header (when capAuth: a surface that refuses on a header's prefix alone
+// answers whatever follows it), a path that is not clean once its dot segments are resolved
 // (ResolveDots): an empty segment ("//"), which the router would answer
 // with an HTML redirect; a request target with a raw '#' in its path
 // (HasFragment); and a path with control characters or invalid UTF-8. It
@@ -24,10 +25,10 @@ const MaxAuthorizationBytes = 8 << 10
 // the path as shown, which hides credentials a path may hold. The query is
 // not looked at: as the service's routes, each route reads the parameters
 // it names (Query), whatever else the query holds.
-func Admit(w http.ResponseWriter, r *http.Request, shown string) bool {
+func Admit(w http.ResponseWriter, r *http.Request, shown string, capAuth bool) bool {
 	var herr *Error
 	switch p := r.URL.Path; {
-	case headerBytes(r.Header.Values("Authorization")) > MaxAuthorizationBytes:
+	case capAuth && headerBytes(r.Header.Values("Authorization")) > MaxAuthorizationBytes:
 		herr = NewError(shared.CodeUnauthorized, "Authorization header is too large",
 			map[string]any{"limit": MaxAuthorizationBytes})
 	case !utf8.ValidString(p) || strings.ContainsFunc(p, func(c rune) bool { return c < 0x20 || c == 0x7f }):
