@@ -206,55 +206,20 @@ func BindError(err error, data []byte, dst any) *Error {
 }
 
 // strictDecode is the check of routes outside the contract: dst's type
-// decides, and any key it does not know exactly is refused.
+// decides, and any key it does not know exactly, at any depth, is
+// refused.
 func strictDecode(data []byte, obj map[string]any, dst any) *Error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return rebindIntegral(err, data, dst)
 	}
-	if f := inexactField(obj, dst); f != "" {
-		return Validation(f, fmt.Sprintf("Unknown field %q", f))
-	}
-	return nil
-}
-
-// inexactField returns a key of raw that is not exactly one of dst's JSON
-// field names ("" when every key is). encoding/json matches keys without
-// regard to case, so without this check {"NAME": "b"} would be accepted as
-// name, and would even override an earlier "name".
-func inexactField(raw map[string]any, dst any) string {
-	known := fieldNames(dst)
-	if known == nil {
-		return ""
-	}
-	var bad []string
-	for k := range raw {
-		if !known[k] {
-			bad = append(bad, k)
+	if t := reflect.TypeOf(dst); t != nil {
+		if f := inexactPath(obj, t, ""); f != "" {
+			return Validation(f, fmt.Sprintf("Unknown field %q", f))
 		}
 	}
-	if len(bad) == 0 {
-		return ""
-	}
-	slices.Sort(bad)
-	return bad[0]
-}
-
-// fieldNames are dst's JSON field names (nil when dst is no struct).
-func fieldNames(dst any) map[string]bool {
-	t := reflect.TypeOf(dst)
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
-		return nil
-	}
-	known := map[string]bool{}
-	for _, f := range structFields(t) {
-		known[f.name] = true
-	}
-	return known
+	return nil
 }
 
 // RejectBody reads the body of a bodyless operation: nothing, or {}. Any

@@ -99,3 +99,42 @@ func TestBindKnownDropsCaseDifferingKeys(t *testing.T) {
 		t.Errorf("assertion extra %v lost a key no field names", a.Extra)
 	}
 }
+
+// TestStrictDecodeExactKeysAtDepth: a route outside the contract refuses a
+// key that matches a field only through case folding at any depth, naming
+// it by its path, as it refuses one at the top level.
+func TestStrictDecodeExactKeysAtDepth(t *testing.T) {
+	type inner struct {
+		Status int `json:"status"`
+	}
+	type body struct {
+		Name  string  `json:"name"`
+		Inner inner   `json:"inner"`
+		List  []inner `json:"list"`
+	}
+	for data, want := range map[string]string{
+		`{"NAME":"a"}`:                         "NAME",
+		`{"inner":{"Status":1}}`:               "inner.Status",
+		`{"inner":{"status":1,"STATUS":2}}`:    "inner.STATUS",
+		`{"list":[{"status":1},{"sTatus":2}]}`: "list[1].sTatus",
+	} {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(data), &obj); err != nil {
+			t.Fatal(err)
+		}
+		var dst body
+		herr := strictDecode([]byte(data), obj, &dst)
+		if herr == nil || herr.Body.Message != `Unknown field "`+want+`"` {
+			t.Errorf("%s: %v, want Unknown field %q", data, herr, want)
+		}
+	}
+	var dst body
+	data := `{"name":"a","inner":{"status":1},"list":[{"status":2}]}`
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(data), &obj); err != nil {
+		t.Fatal(err)
+	}
+	if herr := strictDecode([]byte(data), obj, &dst); herr != nil || dst.Inner.Status != 1 || dst.List[0].Status != 2 {
+		t.Fatalf("exact keys: %v, %+v", herr, dst)
+	}
+}

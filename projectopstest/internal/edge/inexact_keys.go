@@ -1,6 +1,11 @@
 package edge
 
-import "reflect"
+import (
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+)
 
 // inexactKeys reports whether body value v, read as Go type t, has a key
 // dst takes only through encoding/json's case folding, and with drop
@@ -65,4 +70,51 @@ func inexactKeys(v any, t reflect.Type, top, drop bool) bool {
 		}
 	}
 	return found
+}
+
+// inexactPath returns the path ("a.b", "a[0].b") of a key in v, a body
+// value read as Go type t, that t does not name exactly: unknown, or
+// matching a field only through encoding/json's case folding, which would
+// otherwise bind {"NAME": ...} onto name and let it override an earlier
+// "name". It returns "" when every key is exact. Keys are tried in sorted
+// order, so the key named is the same on every call.
+func inexactPath(v any, t reflect.Type, path string) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) && (t.Kind() != reflect.Struct || len(structFields(t)) == 0) {
+		return "" // a type decoding itself as a whole reads its own keys
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		a, _ := v.([]any)
+		for i, x := range a {
+			if p := inexactPath(x, t.Elem(), path+"["+strconv.Itoa(i)+"]"); p != "" {
+				return p
+			}
+		}
+	case reflect.Map:
+		m, _ := v.(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if p := inexactPath(m[k], t.Elem(), member(path, k)); p != "" {
+				return p
+			}
+		}
+	case reflect.Struct:
+		m, _ := v.(map[string]any)
+		fields := structFields(t)
+		if len(fields) == 0 {
+			return ""
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			f, ok := fieldFor(fields, k)
+			if !ok || f.name != k {
+				return member(path, k)
+			}
+			if p := inexactPath(m[k], f.typ, member(path, k)); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
