@@ -2,11 +2,13 @@ package projectopstest
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/projectops/projectops-go/internal/apierr"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // ControlPath is the path, outside /api/v1, under which WithControlAPI
@@ -20,28 +22,44 @@ const ControlPath = "/_projectops"
 //
 //   - GET routes: {"routes": [...]}, the keys of Routes.
 //   - GET faults: {"faults": [{"route", "fault", "timesLeft"}]}, the faults
-//     set and not yet used up; timesLeft only for a fault with times.
+//     set and not yet used up, by route; timesLeft only for a fault with
+//     times. A duration is shown rounded up to a whole millisecond.
 //   - POST faults: {"route": "<a Routes key>", "fault": {...}} sets a fault
-//     as SetFault does (204). The fault's fields are Fault's, in JSON:
-//     status, code, message, details, retryAfterMs, latencyMs, drop, times,
-//     afterRoute, every; durations in whole milliseconds.
-//   - DELETE faults: ClearFaults (204).
+//     as SetFault does (204), replacing any fault the route had. The
+//     fault's fields are Fault's, in JSON: status, code, message, details,
+//     retryAfterMs, latencyMs, drop, times, afterRoute, every; durations in
+//     whole milliseconds.
+//   - DELETE faults: ClearFaults (204). DELETE faults?route=<a Routes key>
+//     clears that route's fault only, 204 whether it had one or not.
 //   - GET requests: {"requests": [{"method", "path", "route", "status",
-//     "keyId", "requestId", "time"}]}, the Requests log, as redacted.
+//     "keyId", "requestId", "time"}]}, the Requests log, redacted as it is:
+//     oldest first, at most MaxLoggedRequests; status 0 for a dropped
+//     connection; time in RFC 3339 with fractional seconds, in the zone of
+//     the server's clock.
 //   - DELETE requests: ResetRequests (204).
-//   - POST wait: Wait, then 204.
+//   - POST wait: Wait, then 204. It ends early when its client goes, and
+//     when Close begins: then 503 with code INTERNAL_ERROR, "the double is
+//     closing", rather than holding Close for all of ShutdownGrace.
 //
-// A body that is not such JSON (an unknown field, a wrong type, trailing
-// data), an unknown route and a fault SetFault would refuse are 400
-// VALIDATION_ERROR in the API's {code, message, details} envelope; another
-// method is 405 with Allow, an unknown control path 404.
+// A body is read as the API reads its own (one JSON object of at most
+// 1 MiB, keys exactly as spelled here at every depth, no duplicate key,
+// values of the field's type); one that is not, an unknown route or query
+// parameter, and a fault SetFault would refuse are 400 VALIDATION_ERROR in
+// the API's {code, message, details} envelope. So are what JSON can say
+// and a Fault cannot mean: a status outside 400 to 599, a negative value,
+// retryAfterMs or latencyMs over 9223372036854 (milliseconds, the most a
+// time.Duration holds), times or every over 2147483647 (requests).
+// Another method is 405 with Allow, an unknown control path 404.
 //
 // Control requests need no API key and are never faulted, rate limited,
 // checked by WithContractCheck or recorded in the request log: anyone who
 // reaches the address can change how the double answers. That is why the
 // control API is opt-in, for tests on loopback; do not enable it on a
-// double others can reach. Without this option the control paths are
-// unknown paths, as the service answers them (404).
+// double others can reach. A browser page can send a request to loopback
+// too, so one whose Origin header names an origin WithAllowedOrigins does
+// not list is refused 403 FORBIDDEN before anything is done; clients that
+// are not browsers send no Origin. Without this option the control paths
+// are unknown paths, as the service answers them (404).
 func WithControlAPI() Option {
 	return func(o *options) error {
 		o.control = true
@@ -92,6 +110,15 @@ func (s *Server) controlled(next http.Handler) http.Handler {
 // serveControl answers one control request for the path rest (what
 // follows ControlPath).
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest string) *edge.Error {
+	// First, before anything is read or changed: a web page can send a
+	// POST with a text/plain body to any address without a preflight, so
+	// a foreign page could otherwise set faults on a double on loopback.
+	// Non-browser clients send no Origin.
+	if origin := r.Header.Values("Origin"); len(origin) > 0 &&
+		!slices.Contains(s.origins, strings.Join(origin, ", ")) {
+		return edge.Forbidden("Request origin not allowed: the control API takes requests from " +
+			"clients that send no Origin (not a browser) or from an origin WithAllowedOrigins lists.")
+	}
 	ep, ok := controlEndpoints[rest]
 	if !ok {
 		return edge.NotFound("No control endpoint " + edge.Quote(ControlPath+rest) +
@@ -119,8 +146,31 @@ func (s *Server) controlRoutes(w http.ResponseWriter, _ *http.Request) *edge.Err
 	return nil
 }
 
-func (s *Server) controlClearFaults(w http.ResponseWriter, _ *http.Request) *edge.Error {
-	s.ClearFaults()
+// controlClearFaults is ClearFaults, or with ?route=<a Routes key> the
+// clearing of that route's fault only: 204 whether one was set or not, so
+// a delete repeated is no error. Any other query parameter is refused
+// rather than ignored, since ignoring a misspelt route= would clear every
+// fault.
+func (s *Server) controlClearFaults(w http.ResponseWriter, r *http.Request) *edge.Error {
+	q := r.URL.Query()
+	for name := range q {
+		if name != "route" {
+			return edge.Validation(name, "unknown query parameter "+edge.Quote(name)+": DELETE "+ControlPath+
+				"/faults takes route only (a Routes key; without it every fault is cleared)")
+		}
+	}
+	if !q.Has("route") {
+		s.ClearFaults()
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+	route := q.Get("route")
+	if herr := s.checkControlRoute(route); herr != nil {
+		return herr
+	}
+	s.faults.mu.Lock()
+	delete(s.faults.byRoute, route)
+	s.faults.mu.Unlock()
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -154,10 +204,16 @@ func (s *Server) controlResetRequests(w http.ResponseWriter, _ *http.Request) *e
 	return nil
 }
 
-// controlWait is Wait. It holds the request until the background work is
-// done, as Wait holds its caller; Close still ends it, as it ends that work.
-func (s *Server) controlWait(w http.ResponseWriter, _ *http.Request) *edge.Error {
-	s.Wait()
+// controlWait is Wait, for as long as its client waits: it ends when the
+// background work is done (204), when the client goes (its handler must
+// not stay blocked), or when Close begins (503, rather than holding Close
+// for all of ShutdownGrace and then dropping the connection).
+func (s *Server) controlWait(w http.ResponseWriter, r *http.Request) *edge.Error {
+	if !s.waitUntil(r.Context().Done(), s.closeBegun) {
+		// The envelope has no code of its own for 503: the status says it.
+		return withStatus(http.StatusServiceUnavailable, edge.NewError(shared.CodeInternal,
+			"the double is closing: its background work was not waited for", nil))
+	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -1,13 +1,10 @@
 package projectopstest
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,32 +32,58 @@ var inertJSON = [...]string{
 	faultNoEffect:   "the fault changes nothing: set status, code, drop or latencyMs",
 }
 
-// maxControlBody bounds a control request's body: a fault is small.
-const maxControlBody = 1 << 20
-
 // maxMs is the largest whole-millisecond duration a time.Duration holds.
 const maxMs = math.MaxInt64 / int64(time.Millisecond)
 
+// maxCount bounds times and every: a count any client's integer type
+// holds, far beyond what a test sends.
+const maxCount = math.MaxInt32
+
+// faultToJSON shows f as GET faults does. A duration is rounded up to
+// the next whole millisecond: truncated, a 500µs latency set through
+// SetFault would show as no latency at all, a fault POST faults refuses.
 func faultToJSON(f Fault) faultJSON {
 	return faultJSON{
 		Status: f.Status, Code: f.Code, Message: f.Message, Details: f.Details,
-		RetryAfterMs: f.RetryAfter.Milliseconds(), LatencyMs: f.Latency.Milliseconds(),
+		RetryAfterMs: ceilMs(f.RetryAfter), LatencyMs: ceilMs(f.Latency),
 		Drop: f.Drop, Times: f.Times, AfterRoute: f.AfterRoute, Every: f.Every,
 	}
 }
 
+// ceilMs is d in whole milliseconds, rounded up (0 for d <= 0, which a
+// fault treats as none).
+func ceilMs(d time.Duration) int64 {
+	if d <= 0 {
+		return 0
+	}
+	ms := d.Milliseconds()
+	if d%time.Millisecond != 0 {
+		ms++
+	}
+	return ms
+}
+
 // fault checks j as SetFault's input and converts it; the error names the
-// field at fault.
+// field at fault. Beyond SetFault's refusals it refuses what the JSON can
+// say and a Fault cannot mean: a status that is no HTTP error status, a
+// negative value, a duration a time.Duration cannot hold (over maxMs) and
+// a count over maxCount.
 func (j faultJSON) fault() (Fault, *edge.Error) {
 	for _, n := range []struct {
-		name string
-		v    int64
-	}{{"retryAfterMs", j.RetryAfterMs}, {"latencyMs", j.LatencyMs}, {"times", int64(j.Times)}, {"every", int64(j.Every)}} {
+		name, unit string
+		v, max     int64
+	}{
+		{"retryAfterMs", "milliseconds", j.RetryAfterMs, maxMs},
+		{"latencyMs", "milliseconds", j.LatencyMs, maxMs},
+		{"times", "requests", int64(j.Times), maxCount},
+		{"every", "requests", int64(j.Every), maxCount},
+	} {
 		if n.v < 0 {
 			return Fault{}, edge.Validation("fault."+n.name, "fault."+n.name+" must not be negative")
 		}
-		if n.v > maxMs {
-			return Fault{}, edge.Validation("fault."+n.name, "fault."+n.name+" is too large")
+		if n.v > n.max {
+			return Fault{}, edge.Validation("fault."+n.name, "fault."+n.name+" is too large: at most "+
+				strconv.FormatInt(n.max, 10)+" "+n.unit)
 		}
 	}
 	if j.Status != 0 && (j.Status < 400 || j.Status > 599) {
@@ -89,13 +112,10 @@ func (s *Server) controlSetFault(w http.ResponseWriter, r *http.Request) *edge.E
 	if herr := decodeControl(r, &body); herr != nil {
 		return herr
 	}
-	switch {
-	case body.Route == "":
-		return edge.Validation("route", `route is required: one of GET `+ControlPath+`/routes, e.g. "GET /me"`)
-	case !slices.Contains(s.rt.routes, body.Route):
-		return edge.Validation("route", "no route "+edge.Quote(body.Route)+": GET "+ControlPath+
-			"/routes lists them (a method, a space and the path without /api/v1)")
-	case body.Fault == nil:
+	if herr := s.checkControlRoute(body.Route); herr != nil {
+		return herr
+	}
+	if body.Fault == nil {
 		return edge.Validation("fault", "fault is required")
 	}
 	f, herr := body.Fault.fault()
@@ -107,55 +127,26 @@ func (s *Server) controlSetFault(w http.ResponseWriter, r *http.Request) *edge.E
 	return nil
 }
 
-// decodeControl reads r's body into dst strictly: one JSON object, no
-// unknown field, every value of its field's type.
-func decodeControl(r *http.Request, dst any) *edge.Error {
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxControlBody+1))
+// checkControlRoute refuses a route that is not a Routes key.
+func (s *Server) checkControlRoute(route string) *edge.Error {
 	switch {
-	case err != nil:
-		return edge.Validation("", "the body could not be read")
-	case len(data) > maxControlBody:
-		return edge.BodyTooLarge()
-	case len(bytes.TrimSpace(data)) == 0 || bytes.Equal(bytes.TrimSpace(data), []byte("null")):
-		return edge.Validation("", `the body must be a JSON object: {"route": ..., "fault": {...}}`)
+	case route == "":
+		return edge.Validation("route", `route is required: one of GET `+ControlPath+`/routes, e.g. "GET /me"`)
+	case !slices.Contains(s.rt.routes, route):
+		return edge.Validation("route", "no route "+edge.Quote(route)+": GET "+ControlPath+
+			"/routes lists them (a method, a space and the path without /api/v1)")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	err = dec.Decode(dst)
-	if err == nil && dec.More() {
-		err = errors.New("data after the JSON object")
-	}
-	if err == nil {
-		return nil
-	}
-	var typeErr *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &typeErr) && typeErr.Field == "":
-		return edge.Validation("", "the body must be a JSON object, not a JSON "+typeErr.Value)
-	case errors.As(err, &typeErr):
-		return edge.Validation(typeErr.Field, typeErr.Field+" must be "+jsonKind(typeErr.Type.Kind().String())+
-			", not a JSON "+typeErr.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return edge.Validation("", "unknown field "+strings.TrimPrefix(err.Error(), "json: unknown field ")+
-			": the body takes route and fault, a fault status, code, message, details, retryAfterMs, "+
-			"latencyMs, drop, times, afterRoute and every")
-	}
-	return edge.Validation("", "the body is not one JSON object: "+strings.TrimPrefix(err.Error(), "json: "))
+	return nil
 }
 
-// jsonKind names a Go kind as the JSON a client should send.
-func jsonKind(kind string) string {
-	switch {
-	case strings.HasPrefix(kind, "int"):
-		return "a whole number"
-	case kind == "string":
-		return "a string"
-	case kind == "bool":
-		return "true or false"
-	case kind == "map", kind == "struct", kind == "ptr":
-		return "an object"
-	}
-	return "a " + kind
+// decodeControl reads r's body into dst as the API reads the bodies of
+// its own routes (edge.DecodeBody): one JSON object of at most
+// edge.MaxBodyBytes, no duplicate key, every key exactly one of dst's
+// field names at every depth (no case folding), every value of its
+// field's type.
+func decodeControl(r *http.Request, dst any) *edge.Error {
+	_, herr := edge.DecodeBody(r, dst)
+	return herr
 }
 
 // faultStateJSON is one fault set, as GET faults shows it.

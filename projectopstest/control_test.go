@@ -2,11 +2,14 @@ package projectopstest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/projectops/projectops-go/projectopstest"
 )
@@ -103,6 +106,12 @@ func envelope(t *testing.T, r ctlReply) (code, msg string, details map[string]an
 		t.Fatalf("error body %s: %v", r.body, err)
 	}
 	return e.Code, e.Message, e.Details
+}
+
+// nonEmpty reports whether v, a decoded JSON value, is a non-empty string.
+func nonEmpty(v any) bool {
+	s, ok := v.(string)
+	return ok && s != ""
 }
 
 func decodeJSON(t *testing.T, b []byte, v any) {
@@ -246,7 +255,7 @@ func TestControlRequestLog(t *testing.T) {
 	for i, want := range []float64{503, 200} {
 		r := log.Requests[i]
 		if r["method"] != "GET" || r["path"] != "/api/v1/me" || r["route"] != "GET /me" || r["status"] != want ||
-			r["keyId"] != f.srv.Default().APIKeyID || r["requestId"] == "" || r["time"] == "" {
+			r["keyId"] != f.srv.Default().APIKeyID || !nonEmpty(r["requestId"]) || !nonEmpty(r["time"]) {
 			t.Fatalf("request %d = %v, want GET /me answered %v", i, r, want)
 		}
 	}
@@ -278,15 +287,23 @@ func TestControlSetFaultRefusals(t *testing.T) {
 	t.Parallel()
 	f := newCtlFix(t, projectopstest.WithControlAPI())
 	for _, c := range []struct{ name, body, msg string }{
-		{"empty body", ``, "must be a JSON object"},
-		{"not JSON", `{"route":`, "not one JSON object"},
-		{"array", `[]`, "must be a JSON object, not a JSON array"},
-		{"trailing data", `{"route":"GET /me","fault":{"status":500}} {}`, "data after the JSON object"},
-		{"unknown field", `{"route":"GET /me","fault":{"status":500},"extra":1}`, `unknown field "extra"`},
-		{"unknown fault field", `{"route":"GET /me","fault":{"status":500,"retryAfter":1}}`, `unknown field "retryAfter"`},
-		{"wrong type", `{"route":"GET /me","fault":{"status":"503"}}`, "fault.status must be a whole number, not a JSON string"},
-		{"fractional ms", `{"route":"GET /me","fault":{"status":503,"latencyMs":1.5}}`, "fault.latencyMs must be a whole number"},
-		{"route type", `{"route":1,"fault":{"status":500}}`, "route must be a string"},
+		{"empty body", ``, "route is required"},
+		{"not JSON", `{"route":`, "Invalid JSON body"},
+		{"array", `[]`, "JSON body must be an object"},
+		{"trailing data", `{"route":"GET /me","fault":{"status":500}} {}`, "Invalid JSON body"},
+		{"trailing brace", `{"route":"GET /me","fault":{"status":500}}}`, "Invalid JSON body"},
+		{"trailing bracket", `{"route":"GET /me","fault":{"status":500}}]`, "Invalid JSON body"},
+		{"duplicate key", `{"route":"GET /me","route":"GET /me","fault":{"status":500}}`, "Duplicate key in JSON body"},
+		{"duplicate fault key", `{"route":"GET /me","fault":{"status":500,"status":502}}`, "Duplicate key in JSON body"},
+		{"key in upper case", `{"ROUTE":"GET /me","fault":{"status":500}}`, `Unknown field "ROUTE"`},
+		{"fault key in other case", `{"route":"GET /me","fault":{"Status":500}}`, `Unknown field "fault.Status"`},
+		{"fault key in other case too", `{"route":"GET /me","fault":{"status":500,"RETRYAFTERMS":10}}`, `Unknown field "fault.RETRYAFTERMS"`},
+		{"unknown field", `{"route":"GET /me","fault":{"status":500},"extra":1}`, `Unknown field "extra"`},
+		{"unknown fault field", `{"route":"GET /me","fault":{"status":500,"retryAfter":1}}`, `Unknown field "retryAfter"`},
+		{"wrong type", `{"route":"GET /me","fault":{"status":"503"}}`, `Field "fault.status" must be an integer`},
+		{"fractional ms", `{"route":"GET /me","fault":{"status":503,"latencyMs":1.5}}`, `Field "fault.latencyMs" must be an integer`},
+		{"route type", `{"route":1,"fault":{"status":500}}`, `Field "route" must be a string`},
+		{"body too large", `{"route":"GET /me","fault":{"status":500,"message":"` + strings.Repeat("x", 1<<20) + `"}}`, "Request body exceeds 1MB limit"},
 		{"no route", `{"fault":{"status":500}}`, "route is required"},
 		{"unknown route", `{"route":"GET /nope","fault":{"status":500}}`, `no route "GET /nope"`},
 		{"prefixed route", `{"route":"GET /api/v1/me","fault":{"status":500}}`, `no route "GET /api/v1/me"`},
@@ -297,7 +314,12 @@ func TestControlSetFaultRefusals(t *testing.T) {
 		{"retry alone", `{"route":"GET /me","fault":{"retryAfterMs":100,"latencyMs":5}}`, "sent with an error response only"},
 		{"negative times", `{"route":"GET /me","fault":{"status":500,"times":-1}}`, "fault.times must not be negative"},
 		{"negative latency", `{"route":"GET /me","fault":{"status":500,"latencyMs":-5}}`, "fault.latencyMs must not be negative"},
-		{"huge latency", `{"route":"GET /me","fault":{"status":500,"latencyMs":9300000000000}}`, "fault.latencyMs is too large"},
+		{"huge latency", `{"route":"GET /me","fault":{"status":500,"latencyMs":9300000000000}}`, "fault.latencyMs is too large: at most 9223372036854 milliseconds"},
+		{"huge retry", `{"route":"GET /me","fault":{"status":500,"retryAfterMs":9223372036855}}`, "fault.retryAfterMs is too large: at most 9223372036854 milliseconds"},
+		{"huge times", `{"route":"GET /me","fault":{"status":500,"times":2147483648}}`, "fault.times is too large: at most 2147483647 requests"},
+		{"huge every", `{"route":"GET /me","fault":{"status":500,"every":2147483648}}`, "fault.every is too large: at most 2147483647 requests"},
+		{"negative every", `{"route":"GET /me","fault":{"status":500,"every":-2}}`, "fault.every must not be negative"},
+		{"negative retry", `{"route":"GET /me","fault":{"status":500,"retryAfterMs":-1}}`, "fault.retryAfterMs must not be negative"},
 		{"success status", `{"route":"GET /me","fault":{"status":200}}`, "fault.status must be an HTTP error status"},
 		{"bogus status", `{"route":"GET /me","fault":{"status":42}}`, "fault.status must be an HTTP error status"},
 	} {
@@ -384,5 +406,225 @@ func TestControlURL(t *testing.T) {
 	}
 	if got, want := srv.ControlURL(), strings.TrimSuffix(base, "/api/v1")+projectopstest.ControlPath; got != want {
 		t.Fatalf("ControlURL() = %q, want %q", got, want)
+	}
+}
+
+// A control request from a browser page on an origin the double does not
+// serve is refused 403 before it does anything, a CORS "simple" POST
+// (text/plain, no preflight) too; a request with no Origin (curl, any
+// non-browser client) or with an origin WithAllowedOrigins lists is served.
+func TestControlForeignOrigin(t *testing.T) {
+	t.Parallel()
+	const mine = "http://localhost:5173"
+	f := newCtlFix(t, projectopstest.WithControlAPI(), projectopstest.WithAllowedOrigins(mine))
+	send := func(method, path, origin, body string) ctlReply {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), method, f.ctl+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "text/plain")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := f.hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ctlReply{resp.StatusCode, resp.Header, b}
+	}
+	const fault = `{"route":"GET /me","fault":{"status":500}}`
+	for _, c := range []struct{ method, path, body string }{
+		{http.MethodPost, "/faults", fault},
+		{http.MethodDelete, "/faults", ""},
+		{http.MethodGet, "/requests", ""},
+		{http.MethodPost, "/wait", ""},
+		{http.MethodOptions, "/faults", ""},
+		{http.MethodGet, "/nothing", ""},
+	} {
+		r := send(c.method, c.path, "https://evil.example", c.body)
+		if code, msg, _ := envelope(t, r); r.status != http.StatusForbidden || code != "FORBIDDEN" || !strings.Contains(msg, "origin not allowed") {
+			t.Errorf("%s %s from a foreign origin = %d %s, want 403 FORBIDDEN", c.method, c.path, r.status, r.body)
+		}
+	}
+	if b := f.control(t, http.MethodGet, "/faults", "", http.StatusOK).body; string(b) != `{"faults":[]}` {
+		t.Fatalf("GET faults after the foreign POST = %s, want none", b)
+	}
+	if r := send(http.MethodPost, "/faults", mine, fault); r.status != http.StatusNoContent {
+		t.Fatalf("POST faults from an allowed origin = %d %s, want 204", r.status, r.body)
+	}
+	if r := send(http.MethodDelete, "/faults", "", ""); r.status != http.StatusNoContent {
+		t.Fatalf("DELETE faults with no Origin = %d %s, want 204", r.status, r.body)
+	}
+}
+
+// A client's X-Request-Id holding a key is answered as sent but shown
+// redacted in the request log, through Requests and GET requests alike;
+// so are a key and a tunnel's secret pasted into a path.
+func TestControlRequestLogRedactsSecrets(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	p := f.srv.Default().ProjectID
+	r, err := f.do(t, http.MethodPost, f.base+"/projects/"+p+"/tunnels", `{"name":"local"}`, f.key)
+	if err != nil || r.status != http.StatusCreated {
+		t.Fatalf("create tunnel = %d %s, %v", r.status, r.body, err)
+	}
+	var grant struct {
+		URL string `json:"url"`
+	}
+	decodeJSON(t, r.body, &grant)
+	u, err := url.Parse(grant.URL)
+	if err != nil || u.Query().Get("k") == "" {
+		t.Fatalf("grant url %q has no secret (%v)", grant.URL, err)
+	}
+	secret := u.Query().Get("k")
+	f.control(t, http.MethodDelete, "/requests", "", http.StatusNoContent)
+
+	const shapedKey = "sk_demo_owner_0000000000000000" // a valid request id, shaped like a key
+	for _, id := range []string{shapedKey, f.key} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.base+"/me", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+f.key)
+		req.Header.Set("X-Request-Id", id)
+		resp, err := f.hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("X-Request-Id"); got != id {
+			t.Fatalf("X-Request-Id answered %q, want the client's id as sent", got)
+		}
+	}
+	for _, u := range []string{f.base + "/projects/" + f.key + "/hosts", f.base + "/projects/" + secret, grant.URL} {
+		if _, err := f.do(t, http.MethodGet, u, "", f.key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := f.control(t, http.MethodGet, "/requests", "", http.StatusOK).body
+	logged := fmt.Sprint(f.srv.Requests())
+	for _, secret := range []string{shapedKey, f.key, secret} {
+		if strings.Contains(string(b), secret) || strings.Contains(logged, secret) {
+			t.Fatalf("the request log shows a secret:\nGET requests: %s\nRequests(): %s", b, logged)
+		}
+	}
+	var log struct {
+		Requests []struct {
+			RequestID string `json:"requestId"`
+		} `json:"requests"`
+	}
+	decodeJSON(t, b, &log)
+	if len(log.Requests) != 5 || log.Requests[0].RequestID != "REDACTED" || log.Requests[1].RequestID != "REDACTED" {
+		t.Fatalf("GET requests = %s, want the two ids REDACTED", b)
+	}
+}
+
+// GET faults shows a duration set through SetFault rounded up to whole
+// milliseconds, so what it shows POST faults takes back.
+func TestControlFaultsRoundDurationsUp(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	f.srv.SetFault("GET /me", projectopstest.Fault{Latency: 500 * time.Microsecond})
+	f.srv.SetFault("GET /projects/{projectId}/hosts", projectopstest.Fault{Status: 503, RetryAfter: 1500 * time.Microsecond})
+	var got struct {
+		Faults []struct {
+			Route string          `json:"route"`
+			Fault json.RawMessage `json:"fault"`
+		} `json:"faults"`
+	}
+	decodeJSON(t, f.control(t, http.MethodGet, "/faults", "", http.StatusOK).body, &got)
+	want := map[string]string{"GET /me": `{"latencyMs":1}`, "GET /projects/{projectId}/hosts": `{"status":503,"retryAfterMs":2}`}
+	if len(got.Faults) != 2 {
+		t.Fatalf("GET faults = %+v, want two", got)
+	}
+	for _, st := range got.Faults {
+		if string(st.Fault) != want[st.Route] {
+			t.Errorf("%s fault = %s, want %s", st.Route, st.Fault, want[st.Route])
+		}
+		f.control(t, http.MethodPost, "/faults", `{"route":"`+st.Route+`","fault":`+string(st.Fault)+`}`, http.StatusNoContent)
+	}
+}
+
+// POST faults replaces a route's fault; DELETE faults?route= clears that
+// route's only, 204 whether one was set or not; an unknown route or query
+// parameter is refused and clears nothing.
+func TestControlClearOneFault(t *testing.T) {
+	t.Parallel()
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	f.control(t, http.MethodPost, "/faults", `{"route":"GET /me","fault":{"status":500}}`, http.StatusNoContent)
+	f.control(t, http.MethodPost, "/faults", `{"route":"GET /me","fault":{"status":502}}`, http.StatusNoContent)
+	f.control(t, http.MethodPost, "/faults", `{"route":"GET /projects/{projectId}/hosts","fault":{"status":503}}`, http.StatusNoContent)
+	if r, _ := f.me(t); r.status != http.StatusBadGateway {
+		t.Fatalf("GET /me = %d, want the replacing fault's 502", r.status)
+	}
+	for _, c := range []struct{ query, msg string }{
+		{"?route=GET%20/nope", `no route "GET /nope"`},
+		{"?route=", "route is required"},
+		{"?rout=GET%20/me", `unknown query parameter "rout"`},
+	} {
+		r := f.control(t, http.MethodDelete, "/faults"+c.query, "", http.StatusBadRequest)
+		if code, msg, _ := envelope(t, r); code != "VALIDATION_ERROR" || !strings.Contains(msg, c.msg) {
+			t.Errorf("DELETE faults%s = %s, want VALIDATION_ERROR saying %q", c.query, r.body, c.msg)
+		}
+	}
+	for range 2 { // the second finds none: still 204
+		f.control(t, http.MethodDelete, "/faults?route=GET%20/me", "", http.StatusNoContent)
+	}
+	if r, err := f.me(t); err != nil || r.status != http.StatusOK {
+		t.Fatalf("GET /me after its fault was cleared = %d, %v; want 200", r.status, err)
+	}
+	var left struct {
+		Faults []struct {
+			Route string `json:"route"`
+		} `json:"faults"`
+	}
+	decodeJSON(t, f.control(t, http.MethodGet, "/faults", "", http.StatusOK).body, &left)
+	if len(left.Faults) != 1 || left.Faults[0].Route != "GET /projects/{projectId}/hosts" {
+		t.Fatalf("faults left = %+v, want GET /projects/{projectId}/hosts's only", left)
+	}
+}
+
+// The control API is served in process too: Client (Transport) reaches
+// ControlURL before Start, and a fault set there applies to the API.
+func TestControlInProcess(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithControlAPI())
+	hc := srv.Client()
+	resp, err := hc.Post(srv.ControlURL()+"/faults", "application/json",
+		strings.NewReader(`{"route":"GET /me","fault":{"status":503,"times":1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("in-process POST faults = %d, want 204", resp.StatusCode)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL()+"/me", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+srv.Default().APIKey)
+	resp, err = hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("GET /me = %d, want the fault's 503", resp.StatusCode)
+	}
+	resp, err = hc.Get(srv.ControlURL() + "/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"status":503`) {
+		t.Fatalf("in-process GET requests = %d %s, %v; want the faulted GET /me", resp.StatusCode, b, err)
 	}
 }

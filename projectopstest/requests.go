@@ -40,6 +40,9 @@ type Request struct {
 	KeyID string
 	// RequestID is the x-request-id answered; "" for a 431 to a head over
 	// MaxHeaderBytes, answered (as Node answers it) before any id is given.
+	// An id the client sent (answered as sent) has a key in it replaced by
+	// REDACTED as Path has: one shaped like a key, one of the double's own
+	// keys, a tunnel's secret.
 	RequestID string
 	// Time is when the request arrived, on the server's clock.
 	Time time.Time

@@ -198,15 +198,21 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		dropConnect(w) // no answer, and nothing the app would log
 		return
 	}
-	var id string
+	var id, loggedID string // loggedID: id as the log shows it (a key masked)
 	if badMethod || tooLarge {
 		// Node refuses it before the app: no id answered, no app
 		// headers; the log keeps a bounded prefix of its path.
 		rec.info.shown = clipShown(s.shownPath(r.URL.Path))
 	} else {
 		id = r.Header.Get("X-Request-Id")
-		if !validRequestID(id) {
+		if validRequestID(id) {
+			// The client's own id is answered as sent, as the service
+			// does, but may be a key pasted by mistake: the log masks it
+			// as it masks a path (no '/', '#', '\' or '%' in such an id).
+			loggedID = s.shownPath(id)
+		} else {
 			id = string(strconv.AppendUint(append(make([]byte, 0, 24), "req_"...), s.reqSeq.Add(1), 10))
+			loggedID = id
 		}
 		rec.id[0] = id
 		rec.info.shown = s.shownPath(r.URL.Path)
@@ -219,13 +225,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		path := rec.info.shown
 		s.reqlog.add(Request{
 			Method: r.Method, Path: path, Route: rec.info.route, Status: rec.status,
-			KeyID: rec.info.keyID, RequestID: id, Time: arrived,
+			KeyID: rec.info.keyID, RequestID: loggedID, Time: arrived,
 		})
 		if debug {
 			s.log.LogAttrs(r.Context(), slog.LevelDebug, "projectopstest request",
 				slog.String("method", r.Method), slog.String("path", path),
 				slog.String("route", rec.info.route), slog.Int("status", rec.status),
-				slog.String("keyId", rec.info.keyID), slog.String("requestId", id),
+				slog.String("keyId", rec.info.keyID), slog.String("requestId", loggedID),
 				slog.Duration("duration", time.Since(start)))
 		}
 	}()

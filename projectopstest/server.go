@@ -42,17 +42,18 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	life     sync.Mutex // guards closed, httpSrv, baseURL and the WaitGroup Adds
-	closed   bool
-	httpSrv  *http.Server
-	conn     connLimits // the loopback listener's limits (listen_limits.go)
-	origins  []string   // the browser origins served (cors.go)
-	control  bool       // WithControlAPI: the control API is served (control.go)
-	baseURL  string
-	inflight sync.WaitGroup // request goroutines and the listener
-	served   sync.WaitGroup // in-process requests being served: Close gives them ShutdownGrace too
-	streams  loopStreams    // loopback streams, which Close ends once answered (listen_streams.go)
-	bg       workGroup      // background work (Wait, which may run during an Add)
+	life       sync.Mutex // guards closed, httpSrv, baseURL and the WaitGroup Adds
+	closed     bool
+	closeBegun chan struct{} // closed as Close begins: a control API wait ends on it
+	httpSrv    *http.Server
+	conn       connLimits // the loopback listener's limits (listen_limits.go)
+	origins    []string   // the browser origins served (cors.go)
+	control    bool       // WithControlAPI: the control API is served (control.go)
+	baseURL    string
+	inflight   sync.WaitGroup // request goroutines and the listener
+	served     sync.WaitGroup // in-process requests being served: Close gives them ShutdownGrace too
+	streams    loopStreams    // loopback streams, which Close ends once answered (listen_streams.go)
+	bg         workGroup      // background work (Wait, which may run during an Add)
 
 	rt        *router
 	handler   http.Handler
@@ -90,7 +91,7 @@ func NewServer(opts ...Option) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		log: o.logger, now: o.clock, dated: o.clockSet,
-		ctx: ctx, cancel: cancel, conn: o.conn.withDefaults(), origins: o.origins, control: o.control,
+		ctx: ctx, cancel: cancel, closeBegun: make(chan struct{}), conn: o.conn.withDefaults(), origins: o.origins, control: o.control,
 		pool:    newWorkerPool(),
 		envOpt:  o.envDefaults(),
 		limiter: keylimit.New(o.perMinute, o.burst),
@@ -148,7 +149,11 @@ func NewTestServer(tb testing.TB, opts ...Option) *Server {
 	return s
 }
 
-// Handler serves the API under /api/v1, for mounting on any server.
+// Handler serves the API under /api/v1, for mounting on any server, and
+// with WithControlAPI the control API under ControlPath too. Mount it at
+// the root (it reads the whole path). ControlURL, like URL, then names the
+// in-process address (or Start's), not yours: the control API is at your
+// server's origin followed by ControlPath.
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Transport returns an http.RoundTripper that serves requests in process,
@@ -187,24 +192,31 @@ func (s *Server) GoString() string { return s.String() }
 // sessions idle for the idle timeout on it (see Clock), as it begins and
 // again every few milliseconds while it waits, so a step made while it
 // waits (by a hook, or another goroutine) is seen too.
-func (s *Server) Wait() {
-	if !s.dated {
-		s.bg.Wait()
-		return
+func (s *Server) Wait() { s.waitUntil(nil, nil) }
+
+// waitUntil is Wait ended early by stop or quit (nil for never), so that
+// a wait on behalf of a client (the control API's) ends when it leaves or
+// Close begins. It reports whether the background work is done.
+func (s *Server) waitUntil(stop, quit <-chan struct{}) bool {
+	done := s.bg.idle()
+	var tick <-chan time.Time
+	if s.dated {
+		t := time.NewTicker(clockPoll)
+		defer t.Stop()
+		tick = t.C
 	}
-	done := make(chan struct{})
-	go func() { // ends when the background work does
-		s.bg.Wait()
-		close(done)
-	}()
-	tick := time.NewTicker(clockPoll)
-	defer tick.Stop()
 	for {
-		s.checkClock()
+		if s.dated {
+			s.checkClock()
+		}
 		select {
 		case <-done:
-			return
-		case <-tick.C:
+			return true
+		case <-stop:
+			return false
+		case <-quit:
+			return false
+		case <-tick:
 		}
 	}
 }
@@ -249,6 +261,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	close(s.closeBegun)
 	hs := s.httpSrv
 	s.life.Unlock()
 

@@ -34,11 +34,18 @@ func (g *workGroup) Add(delta int) {
 func (g *workGroup) Done() { g.Add(-1) }
 
 // Wait blocks until the count is zero.
-func (g *workGroup) Wait() {
+func (g *workGroup) Wait() { <-g.idle() }
+
+// idle returns a channel closed once the count has been zero since idle
+// was called, so that a wait can also end on something else.
+func (g *workGroup) idle() <-chan struct{} {
 	g.mu.Lock()
-	ch := g.zero
-	g.mu.Unlock()
-	if ch != nil {
-		<-ch
+	defer g.mu.Unlock()
+	if g.zero == nil {
+		return closedChan
 	}
+	return g.zero
 }
+
+// closedChan is a channel already closed: a wait on it is over at once.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
