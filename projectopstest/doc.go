@@ -63,8 +63,9 @@
 // JSON, for test suites in other languages (projectops serve --control).
 // It is opt-in because control requests need no key and are never
 // faulted, rate limited or logged: anyone who reaches the address could
-// change how the double answers. Without it those paths are the service's
-// 404.
+// change how the double answers (a browser page too, were a request with a
+// foreign Origin not refused 403). Without it those paths are the
+// service's 404.
 //
 // # Service rules
 //
