@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"net"
+	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -42,7 +45,9 @@ drop, afterRoute, every); GET and DELETE <controlUrl>/requests (the request
 log, keys redacted); POST <controlUrl>/wait (until background work such as
 eval runs is done). The control URL is printed too ("controlUrl" with --json).
 Control requests need no key: enable it only on an address no one else
-reaches.`,
+reaches (a warning on stderr says so when --addr is not a loopback address).
+DELETE <controlUrl>/faults?route=GET%20/me clears one route's fault. A request
+from a browser whose Origin is not an --allow-origin is refused 403.`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(cmd.CommandPath(), f) },
 	}
@@ -91,6 +96,9 @@ func (a *app) serve(path string, f serveFlags) error {
 		_ = srv.Close()
 		return fmt.Errorf("listen: %w", err)
 	}
+	if f.control && !loopbackAddr(f.addr) {
+		notef(a.stderr, path, "warning: --control on %s, not a loopback address: whoever reaches it can set faults and read the request log, with no key", f.addr)
+	}
 	keys := usableKeys(seed)
 	if a.json {
 		if keys == nil {
@@ -118,6 +126,20 @@ func (a *app) serve(path string, f serveFlags) error {
 	}
 	notef(a.stderr, path, "stopped")
 	return nil
+}
+
+// loopbackAddr reports whether addr (host:port) listens on loopback only:
+// localhost or a loopback IP. An empty host listens on every interface.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // servedKeys is one usable key of the seed. Printing keys is the point: a

@@ -126,3 +126,54 @@ func TestServeControlText(t *testing.T) {
 		t.Fatalf("second line %q without --control", got)
 	}
 }
+
+// serve --control on an address other than loopback warns on stderr, in
+// one line, that the control API needs no key; on loopback it does not.
+func TestServeControlWarnsOffLoopback(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		addr string
+		warn bool
+	}{{"0.0.0.0:0", true}, {"127.0.0.1:0", false}, {"localhost:0", false}} {
+		ctx, cancel := context.WithCancel(t.Context())
+		pr, pw := io.Pipe()
+		stderr := &lockedBuffer{}
+		code := make(chan int, 1)
+		go func() {
+			code <- run(ctx, []string{"serve", "--json", "--control", "--addr", c.addr}, pw, stderr)
+			pw.Close()
+		}()
+		br := bufio.NewReader(pr)
+		_, err := br.ReadString('\n') // printed once listening, after any warning
+		go func() { _, _ = io.Copy(io.Discard, br) }()
+		cancel()
+		if got := <-code; err != nil || got != 0 {
+			t.Fatalf("serve --addr %s: exit %d, %v: %s", c.addr, got, err, stderr.String())
+		}
+		var warned []string
+		for _, l := range strings.Split(stderr.String(), "\n") {
+			if strings.Contains(l, "warning") {
+				warned = append(warned, l)
+			}
+		}
+		if c.warn && (len(warned) != 1 || !strings.Contains(warned[0], "--control on "+c.addr+", not a loopback address") ||
+			!strings.Contains(warned[0], "no key")) {
+			t.Errorf("serve --control --addr %s stderr:\n%s\nwant one warning line that it is not loopback", c.addr, stderr.String())
+		}
+		if !c.warn && len(warned) != 0 {
+			t.Errorf("serve --control --addr %s warned: %q", c.addr, warned)
+		}
+	}
+}
+
+func TestLoopbackAddr(t *testing.T) {
+	t.Parallel()
+	for addr, want := range map[string]bool{
+		"127.0.0.1:8080": true, "127.9.0.1:0": true, "[::1]:0": true, "localhost:0": true, "LOCALHOST:1": true,
+		"0.0.0.0:8080": false, ":8080": false, "[::]:0": false, "192.168.1.2:80": false, "example.com:80": false, "nonsense": false,
+	} {
+		if got := loopbackAddr(addr); got != want {
+			t.Errorf("loopbackAddr(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
