@@ -104,8 +104,7 @@ func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, 
 }
 
 // Update changes the name and/or Dockerfile. A new Dockerfile takes effect
-// on computers only after Build. Editing a project-shared environment needs
-// project admin. Setting the same values twice has the same
+// on computers only after Build. Setting the same values twice has the same
 // effect as once, so Update is retried like a read.
 func (s *Service) Update(ctx context.Context, projectID, environmentID string, p UpdateParams, opts ...option.RequestOption) (*Environment, error) {
 	ctx = transport.WithOptions(ctx, opts)
@@ -124,8 +123,7 @@ func (s *Service) Delete(ctx context.Context, projectID, environmentID string, o
 }
 
 // Build starts a build of the environment's current Dockerfile and returns
-// at once (HTTP 202); follow it with WaitForBuild. Building a project-shared
-// environment needs project admin. Each call creates a build
+// at once (HTTP 202); follow it with WaitForBuild. Each call creates a build
 // record, so Build is not retried once the request may have run.
 func (s *Service) Build(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*BuildStarted, error) {
 	ctx = transport.WithOptions(ctx, opts)

@@ -34,10 +34,9 @@ func listBuilds(c *call, _ *none) (pager.Page[environments.Build], *edge.Error) 
 }
 
 // buildEnvironment records a queued build of the current Dockerfile and
-// answers 202 at once; the build runs on a goroutine the server owns. A
-// shared environment needs project admin.
+// answers 202 at once; the build runs on a goroutine the server owns.
 func buildEnvironment(c *call, _ *noBody) (environments.BuildStarted, *edge.Error) {
-	e, herr := c.managedEnv()
+	e, herr := c.env()
 	if herr != nil {
 		return environments.BuildStarted{}, herr
 	}

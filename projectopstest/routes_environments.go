@@ -22,14 +22,14 @@ func environmentRoutes(s *Server, rt *router) {
 		need: accessWrite, check: checkCreateEnvironment, apply: createEnvironment}))
 	rt.handle("GET "+envRoute+"/{environmentId}", route(s, op[none, environments.Environment]{need: accessRead, apply: getEnvironment}))
 	rt.handle("PATCH "+envRoute+"/{environmentId}", route(s, op[environments.UpdateParams, environments.Environment]{
-		need: accessWrite, find: findManagedEnv, check: checkUpdateEnvironment, apply: updateEnvironment}))
+		need: accessWrite, find: findEnv, check: checkUpdateEnvironment, apply: updateEnvironment}))
 	rt.handle("DELETE "+envRoute+"/{environmentId}", route(s, op[noBody, environments.Deleted]{need: accessWrite,
-		find: findManagedEnv, apply: deleteEnvironment}))
+		find: func(c *call) *edge.Error { _, herr := c.deletableEnv(); return herr }, apply: deleteEnvironment}))
 	rt.handle("POST "+envRoute+"/{environmentId}/promote", route(s, op[noBody, environments.Environment]{need: accessWrite,
 		find: func(c *call) *edge.Error { _, herr := c.shareableEnv(); return herr }, apply: shareEnvironment}))
 	rt.handle("GET "+envRoute+"/{environmentId}/builds", route(s, op[none, pager.Page[environments.Build]]{need: accessRead, apply: listBuilds}))
 	rt.handle("POST "+envRoute+"/{environmentId}/build", route(s, op[noBody, environments.BuildStarted]{
-		status: http.StatusAccepted, need: accessWrite, find: findManagedEnv, apply: buildEnvironment}))
+		status: http.StatusAccepted, need: accessWrite, find: findEnv, apply: buildEnvironment}))
 	rt.handle("POST "+envRoute+"/{environmentId}/use", route(s, op[noBody, environments.ComputerAttached]{need: accessWrite,
 		find: func(c *call) *edge.Error { _, _, herr := c.bootable(); return herr }, apply: bootEnvironment}))
 	rt.handle("POST /projects/{projectId}/computer/reset", route(s, op[noBody, environments.ComputerReset]{need: accessWrite,
@@ -53,20 +53,19 @@ func (c *call) env() (*envRec, *edge.Error) {
 	return e, nil
 }
 
-// managedEnv is env for a change to the environment itself (edit, build,
-// delete): a shared environment is the project's, so it needs project
-// admin, as the service's canManageSharedEnvironments check requires.
-func (c *call) managedEnv() (*envRec, *edge.Error) {
+func findEnv(c *call) *edge.Error {
+	_, herr := c.env()
+	return herr
+}
+
+// deletableEnv is env for a delete: a shared environment needs project
+// admin.
+func (c *call) deletableEnv() (*envRec, *edge.Error) {
 	e, herr := c.env()
 	if herr == nil && e.sharing == environments.SharingProject && c.role != RoleAdmin {
 		return nil, adminGate()
 	}
 	return e, herr
-}
-
-func findManagedEnv(c *call) *edge.Error {
-	_, herr := c.managedEnv()
-	return herr
 }
 
 // shareableEnv is env for sharing, which needs project admin. An admin
@@ -87,8 +86,7 @@ func (c *call) shareableEnv() (*envRec, *edge.Error) {
 }
 
 // adminGate is the service's answer to a member who is not project admin
-// editing, building, deleting or sharing a shared environment (or sharing
-// a draft): the NOT_FOUND it gives
+// deleting a shared environment or sharing one: the NOT_FOUND it gives
 // for an environment the caller cannot see, so that the answer does not
 // confirm the environment exists.
 func adminGate() *edge.Error {
@@ -155,7 +153,7 @@ func checkUpdateEnvironment(c *call, p *environments.UpdateParams) *edge.Error {
 }
 
 func updateEnvironment(c *call, p *environments.UpdateParams) (environments.Environment, *edge.Error) {
-	e, herr := c.managedEnv()
+	e, herr := c.env()
 	if herr != nil {
 		return environments.Environment{}, herr
 	}
@@ -173,7 +171,7 @@ func updateEnvironment(c *call, p *environments.UpdateParams) (environments.Envi
 // in-flight builds, and falls the computers booted from it back to the
 // base image. A shared environment needs project admin.
 func deleteEnvironment(c *call, _ *noBody) (environments.Deleted, *edge.Error) {
-	e, herr := c.managedEnv()
+	e, herr := c.deletableEnv()
 	if herr != nil {
 		return environments.Deleted{}, herr
 	}
