@@ -79,6 +79,41 @@ func TestInvalidDockerfileIsRefusedWhenSaved(t *testing.T) {
 	}
 }
 
+// TestInvalidDockerfileIsCheckedAfterAccess: the service checks the
+// Dockerfile in its backend, after the environment lookup and the access
+// checks, so a caller who may not make the change learns that (NOT_FOUND,
+// FORBIDDEN) rather than what is wrong with the Dockerfile.
+func TestInvalidDockerfileIsCheckedAfterAccess(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx, p := t.Context(), f.WS.ProjectID
+	const bad = "FROM alpine:3.20\n" // unpinned
+	other, err := f.Srv.AddProject(projectopstest.ProjectSpec{OrganizationID: f.WS.OrganizationID, Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: other, OwnerUserID: f.WS.UserID,
+		Name: "theirs", Dockerfile: dockerfile, Shared: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"env_nope", theirs} {
+		_, err = f.C.Environments.Update(ctx, p, id, environments.UpdateParams{Dockerfile: bad})
+		wantError(t, err, projectops.CodeNotFound)
+	}
+
+	shared, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID,
+		Name: "e", Dockerfile: dockerfile, Shared: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, guest := f.user(t, projectopstest.RoleMember, projectopstest.RoleGuest)
+	_, err = guest.Environments.Update(ctx, p, shared, environments.UpdateParams{Dockerfile: bad})
+	wantError(t, err, projectops.CodeForbidden)
+	_, err = guest.Environments.Create(ctx, p, environments.CreateParams{Name: "x", Dockerfile: bad})
+	wantError(t, err, projectops.CodeForbidden)
+}
+
 // TestBuildFailures: what only a build finds out, a failing RUN step, fails
 // the build, which says why in its error and its log.
 func TestBuildFailures(t *testing.T) {

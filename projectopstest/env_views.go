@@ -60,22 +60,28 @@ func pageArgs(r *http.Request, kind string) (limit, after int) {
 	return limit, after
 }
 
-// checkEnvFields validates a name and Dockerfile present in a body: the
-// reference sets no maximum length on either (the request body cap bounds
-// both); a name must not be empty after trimming, and a Dockerfile must be
-// one the build can read, as the service rejects a bad one when it is
-// saved (only what a build alone finds out, a failing RUN, fails later).
+// checkEnvFields validates the types of a name and Dockerfile present in a
+// body, as the service's router does: the reference sets no maximum length
+// on either (the request body cap bounds both); a name must not be empty
+// after trimming, a Dockerfile must not be empty. Whether the Dockerfile is
+// one the build can read is the apply's question (dockerfileError), asked
+// after the lookup and the access checks, as the service's backend asks it.
 func checkEnvFields(p environments.UpdateParams, present map[string]bool) *edge.Error {
 	if present["name"] && wire.TrimJS(p.Name) == "" {
 		return edge.Validation("name", "name must not be empty")
 	}
-	if present["dockerfile"] {
-		if p.Dockerfile == "" {
-			return edge.Validation("dockerfile", "dockerfile must not be empty")
-		}
-		if err := checkDockerfile(p.Dockerfile); err != nil {
-			return edge.Validation("dockerfile", err.Error())
-		}
+	if present["dockerfile"] && p.Dockerfile == "" {
+		return edge.Validation("dockerfile", "dockerfile must not be empty")
+	}
+	return nil
+}
+
+// dockerfileError is the VALIDATION_ERROR for a Dockerfile being saved that
+// the build cannot read (only what a build alone finds out, a failing RUN,
+// fails later), or nil.
+func dockerfileError(src string) *edge.Error {
+	if err := checkDockerfile(src); err != nil {
+		return edge.Validation("dockerfile", err.Error())
 	}
 	return nil
 }

@@ -126,7 +126,8 @@ func getEnvironment(c *call, _ *none) (environments.Environment, *edge.Error) {
 	return envView(e, c.a.userID), nil
 }
 
-// checkCreateEnvironment needs both fields; checkEnvFields checks them.
+// checkCreateEnvironment needs both fields; checkEnvFields checks their
+// types (createEnvironment checks the Dockerfile itself).
 func checkCreateEnvironment(c *call, p *environments.CreateParams) *edge.Error {
 	for _, f := range []string{"name", "dockerfile"} {
 		if !c.present[f] {
@@ -136,7 +137,12 @@ func checkCreateEnvironment(c *call, p *environments.CreateParams) *edge.Error {
 	return checkEnvFields(environments.UpdateParams(*p), c.present)
 }
 
+// createEnvironment checks the Dockerfile only here, after the access
+// check, so a guest is FORBIDDEN whatever the body's Dockerfile.
 func createEnvironment(c *call, p *environments.CreateParams) (environments.Environment, *edge.Error) {
+	if herr := dockerfileError(p.Dockerfile); herr != nil {
+		return environments.Environment{}, herr
+	}
 	e, err := c.s.st.insertEnv(EnvironmentSpec{ProjectID: c.project.id, OwnerUserID: c.a.userID, Name: p.Name, Dockerfile: p.Dockerfile})
 	if err != nil {
 		return environments.Environment{}, edge.Internal()
@@ -152,10 +158,18 @@ func checkUpdateEnvironment(c *call, p *environments.UpdateParams) *edge.Error {
 	return checkEnvFields(*p, c.present)
 }
 
+// updateEnvironment checks the Dockerfile after the lookup and the access
+// check, so an environment the caller cannot reach is NOT_FOUND (a guest
+// FORBIDDEN) whatever the body's Dockerfile.
 func updateEnvironment(c *call, p *environments.UpdateParams) (environments.Environment, *edge.Error) {
 	e, herr := c.env()
 	if herr != nil {
 		return environments.Environment{}, herr
+	}
+	if c.present["dockerfile"] {
+		if herr := dockerfileError(p.Dockerfile); herr != nil {
+			return environments.Environment{}, herr
+		}
 	}
 	if c.present["name"] {
 		e.name = wire.TrimJS(p.Name)
