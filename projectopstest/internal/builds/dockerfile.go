@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Instr is one instruction; Line is where it starts (1-based).
@@ -55,8 +56,14 @@ var (
 	stageName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_.-]*$`)
 )
 
-// Parse checks src and resolves its FROM images to digests.
+// Parse checks src and resolves its FROM images to digests. It reads what
+// Docker reads: a leading UTF-8 byte order mark is ignored, any white space
+// separates an instruction from its arguments, and blank and comment lines
+// inside a continuation are skipped. Its errors name the line and at most
+// the instruction word, never the rest of the line (a RUN line may hold a
+// token).
 func Parse(src string) ([]Instr, *Error) {
+	src = strings.TrimPrefix(src, "\ufeff")
 	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
 	var out []Instr
 	stages := map[string]bool{}
@@ -66,7 +73,8 @@ func Parse(src string) ([]Instr, *Error) {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		// Join continuation lines; comment lines inside are dropped.
+		// Join continuation lines; blank and comment lines inside are
+		// dropped, as Docker drops them.
 		for strings.HasSuffix(text, `\`) {
 			text = strings.TrimSpace(strings.TrimSuffix(text, `\`))
 			for {
@@ -74,15 +82,18 @@ func Parse(src string) ([]Instr, *Error) {
 				if i >= len(lines) {
 					return nil, &Error{start, "malformed line: line continuation at end of file"}
 				}
-				if next := strings.TrimSpace(lines[i]); !strings.HasPrefix(next, "#") {
+				if next := strings.TrimSpace(lines[i]); next != "" && !strings.HasPrefix(next, "#") {
 					text = strings.TrimSpace(text + " " + next)
 					break
 				}
 			}
 		}
-		word, args, _ := strings.Cut(text, " ")
+		word, args := text, ""
+		if n := strings.IndexFunc(text, unicode.IsSpace); n >= 0 {
+			word, args = text[:n], text[n:]
+		}
 		if !instrWord.MatchString(word) {
-			return nil, &Error{start, fmt.Sprintf("malformed line: %q is not an instruction", Clip(word))}
+			return nil, &Error{start, "malformed line: it does not start with an instruction"}
 		}
 		cmd := strings.ToUpper(word)
 		args = strings.TrimSpace(args)
@@ -116,7 +127,7 @@ func resolveFrom(in *Instr, stages map[string]bool) *Error {
 	fields := strings.Fields(in.Args)
 	for len(fields) > 0 && strings.HasPrefix(fields[0], "--") {
 		if !strings.HasPrefix(fields[0], "--platform=") {
-			return &Error{in.Line, "malformed FROM: unknown flag " + Clip(fields[0])}
+			return &Error{in.Line, "malformed FROM: unknown flag (only --platform is supported)"}
 		}
 		fields = fields[1:]
 	}
@@ -133,7 +144,7 @@ func resolveFrom(in *Instr, stages map[string]bool) *Error {
 	}
 	m := imageRef.FindStringSubmatch(ref)
 	if m == nil {
-		return &Error{in.Line, "malformed FROM: invalid image reference " + Clip(ref)}
+		return &Error{in.Line, "malformed FROM: invalid image reference"}
 	}
 	registry, name, tag, digest := m[1], m[2], m[3], m[4]
 	if registry != "" && !strings.ContainsAny(registry, ".:") && registry != "localhost" {
@@ -150,9 +161,9 @@ func resolveFrom(in *Instr, stages map[string]bool) *Error {
 	official := registry == "docker.io" && strings.HasPrefix(name, "library/") && strings.Count(name, "/") == 1
 	switch {
 	case digest == "":
-		return &Error{in.Line, "FROM: the base image must be pinned by digest (image:tag@sha256:<64 hex digits>): " + Clip(ref)}
+		return &Error{in.Line, "FROM: the base image must be pinned by digest (image:tag@sha256:<64 hex digits>)"}
 	case !official:
-		return &Error{in.Line, "FROM: not an allowlisted official base image (Docker Official Images such as debian, ubuntu or alpine): " + Clip(ref)}
+		return &Error{in.Line, "FROM: not an allowlisted official base image (Docker Official Images such as debian, ubuntu or alpine)"}
 	}
 	norm := registry + "/" + name
 	if tag != "" {
@@ -199,7 +210,9 @@ func RunExit(in Instr) error {
 		return nil
 	}
 	if code, err := strconv.Atoi(strings.TrimSpace(rest)); err == nil && code != 0 {
-		return fmt.Errorf("RUN %s: exited with code %d", Clip(in.Args), code)
+		// The arguments are only "exit N", but say so without quoting the
+		// line (errors never do).
+		return fmt.Errorf("RUN exit %d: exited with code %d", code, code)
 	}
 	return nil
 }

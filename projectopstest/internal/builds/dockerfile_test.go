@@ -30,6 +30,62 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// pin is a well-formed digest for FROM lines.
+const pin = "sha256:54c5b3dd459d5ef778bb2fa1e23a5fb0e1b62ae66970bcb436e8f81a1a1a8e41"
+
+// TestParseAcceptsWhatDockerBuilds: Dockerfiles Docker builds, in the
+// dialect the service accepts, are read.
+func TestParseAcceptsWhatDockerBuilds(t *testing.T) {
+	for name, df := range map[string]string{
+		"continuations":                    "FROM debian:bookworm-slim@" + pin + "\nRUN apt-get update && \\\n    apt-get install -y curl \\\n    && rm -rf /var/lib/apt/lists/*\n",
+		"comment in continuation":          "FROM debian@" + pin + "\nRUN a \\\n# note\n    b\n",
+		"blank line in continuation":       "FROM debian@" + pin + "\nRUN a \\\n\n    b\n",
+		"white space line in continuation": "FROM debian@" + pin + "\nRUN a \\\n \t\n    b\n",
+		"lower case":                       "from debian@" + pin + "\nrun true\n",
+		"tab after instruction":            "FROM\tdebian@" + pin + "\nRUN\ttrue\n",
+		"crlf":                             "FROM debian@" + pin + "\r\nRUN true\r\n",
+		"BOM":                              "\ufeffFROM debian@" + pin + "\nRUN true\n",
+		"syntax directive":                 "# syntax=docker/dockerfile:1\nFROM debian@" + pin + "\n",
+		"exec form":                        "FROM debian@" + pin + "\nRUN [\"echo\", \"hi\"]\n",
+		"platform + AS":                    "FROM --platform=linux/amd64 debian@" + pin + " AS base\nRUN true\nFROM base\n",
+		"no trailing newline":              "FROM debian@" + pin,
+		"UI template":                      "# Allowlisted official base (debian, ubuntu, node, python) pinned by digest.\n# Only FROM + RUN are supported today. Change the base or digest as needed.\nFROM debian:bookworm-slim@sha256:60eac759739651111db372c07be67863818726f754804b8707c90979bda511df\nRUN echo \"customize me\"\n",
+	} {
+		if _, err := Parse(df); err != nil {
+			t.Errorf("%s: refused: %v", name, err)
+		}
+	}
+	in, err := Parse("FROM\tdebian@" + pin + "\nRUN a \\\n\n  \n# c\n  b\nRUN\tc\n")
+	if err != nil || len(in) != 3 || in[0].Cmd != "FROM" || in[1].Args != "a b" || in[1].Line != 2 || in[2].Args != "c" || in[2].Line != 7 {
+		t.Errorf("instructions = %+v, %v", in, err)
+	}
+}
+
+// TestParseErrorsQuoteNoLineContent: an error names the line and at most
+// the instruction word; the rest of a line may hold a secret.
+func TestParseErrorsQuoteNoLineContent(t *testing.T) {
+	const secret = "ghp_S3cretT0kenValue0123456789"
+	for _, src := range []string{
+		secret + "\n",
+		"FROM debian@" + pin + "\n--token=" + secret + "\n",
+		"FROM debian@" + pin + "\nCOPY " + secret + " /x\n",
+		"FROM --token=" + secret + " debian@" + pin + "\n",
+		"FROM " + secret + "!\n",
+		"FROM " + strings.ToLower(secret) + "\n",
+		"FROM registry.example/" + strings.ToLower(secret) + "@" + pin + "\n",
+		"FROM debian@" + pin + " AS " + secret + "!\n",
+	} {
+		_, err := Parse(src)
+		if err == nil {
+			t.Errorf("Parse(%q) accepted", src)
+			continue
+		}
+		if msg := strings.ToLower(err.Error()); strings.Contains(msg, "s3cret") {
+			t.Errorf("Parse(%q) = %q, quoting the line", src, err)
+		}
+	}
+}
+
 func TestParseRefuses(t *testing.T) {
 	for src, want := range map[string]string{
 		"":           "no FROM instruction",
