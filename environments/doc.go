@@ -19,8 +19,11 @@
 //
 // Errors are *projectops.Error values: another project's environment and
 // another user's draft are NOT_FOUND, guests are FORBIDDEN for every write,
-// sharing (and deleting a shared environment) without project admin is
-// NOT_FOUND too (the service does not confirm the environment exists), and
-// Boot refuses an environment without a ready build for the
-// computer's provider with VALIDATION_ERROR and a message only (see Boot).
+// and sharing an environment or deleting a shared one without project admin
+// is NOT_FOUND too (the service does not confirm the environment exists),
+// while any member may edit and build a shared one. Create and Update refuse a
+// Dockerfile the service cannot build (see CreateParams) with
+// VALIDATION_ERROR. Boot refuses an environment without a ready build for
+// the computer's provider with VALIDATION_ERROR and a message only (see
+// Boot).
 package environments

@@ -95,17 +95,20 @@ func (s *Service) Get(ctx context.Context, projectID, environmentID string, opts
 
 // Create creates a personal draft (sharing "user") from a Dockerfile. It must
 // be built before a computer can boot from it. A Dockerfile the service
-// cannot build (see CreateParams) is refused with VALIDATION_ERROR. Create is not retried once the
-// request may have reached the service (a retry could create a duplicate).
+// cannot build (see CreateParams) is refused with VALIDATION_ERROR. Create
+// is not retried once the request may have reached the service (a retry
+// could create a duplicate).
 func (s *Service) Create(ctx context.Context, projectID string, p CreateParams, opts ...option.RequestOption) (*Environment, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Environment](ctx, s.tr(), &transport.Request{Method: http.MethodPost,
 		Route: routeEnvironments, Params: []string{projectID}, Body: p, Class: transport.Write})
 }
 
-// Update changes the name and/or Dockerfile. A new Dockerfile takes effect
-// on computers only after Build. Setting the same values twice has the same
-// effect as once, so Update is retried like a read.
+// Update changes the name and/or Dockerfile. A Dockerfile the service
+// cannot build (see CreateParams) is refused with VALIDATION_ERROR, as
+// Create refuses it; a new one takes effect on computers only after Build.
+// Any member may edit a project-shared environment. Setting the same values
+// twice has the same effect as once, so Update is retried like a read.
 func (s *Service) Update(ctx context.Context, projectID, environmentID string, p UpdateParams, opts ...option.RequestOption) (*Environment, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[Environment](ctx, s.tr(), &transport.Request{Method: http.MethodPatch,
@@ -123,8 +126,9 @@ func (s *Service) Delete(ctx context.Context, projectID, environmentID string, o
 }
 
 // Build starts a build of the environment's current Dockerfile and returns
-// at once (HTTP 202); follow it with WaitForBuild. Each call creates a build
-// record, so Build is not retried once the request may have run.
+// at once (HTTP 202); follow it with WaitForBuild. Any member may build a
+// project-shared environment. Each call creates a build record, so Build is
+// not retried once the request may have run.
 func (s *Service) Build(ctx context.Context, projectID, environmentID string, opts ...option.RequestOption) (*BuildStarted, error) {
 	ctx = transport.WithOptions(ctx, opts)
 	return transport.Call[BuildStarted](ctx, s.tr(), &transport.Request{Method: http.MethodPost,

@@ -104,7 +104,12 @@ type CreateParams struct {
 // Plain strings are enough: the service refuses an empty name or Dockerfile
 // (minLength 1), so an empty field can only mean "leave unchanged".
 type UpdateParams struct {
-	Name       string `json:"name,omitempty"`
+	// Name is the new display name (non-blank), or "" to keep it.
+	Name string `json:"name,omitempty"`
+	// Dockerfile is the new image definition, or "" to keep it. As in
+	// CreateParams, the service refuses one that is not FROM and RUN only
+	// from an allowlisted official base pinned by @sha256 digest with
+	// VALIDATION_ERROR.
 	Dockerfile string `json:"dockerfile,omitempty"`
 }
 
