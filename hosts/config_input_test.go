@@ -70,6 +70,8 @@ func TestConfigSentWithoutReadBackKeys(t *testing.T) {
 				`"ID":"kept","a":{"id":"nested","schemaVersion":9},"m":"x"}`},
 		{"neither", `{"b":1.000,"a":[1e400]}`, `{"b":1.000,"a":[1e400]}`},
 		{"only read-back keys", `{"id":"x","schemaVersion":2}`, `{}`},
+		{"white space", " {\n \"a\" : 1 ,\n \"id\" : 2 , \"b\":[1, 2] ,\"schemaVersion\":3}\n", `{"a":1,"b":[1,2]}`},
+		{"white space, first dropped", `{ "id":1 , "a":2 }`, `{"a":2}`},
 	}
 	for _, tt := range tests {
 		cfg := hosts.Config(tt.config)
