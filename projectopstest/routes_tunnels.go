@@ -13,7 +13,9 @@ import (
 	"github.com/projectops/projectops-go/tunnels"
 )
 
-// maxTunnelName is TunnelCreateRequest.name's maxLength.
+// maxTunnelName is TunnelCreateRequest.name's maxLength, which this route
+// checks itself (the contract check leaves it out): the service counts the
+// name after trimming it, in UTF-16 code units.
 const maxTunnelName = 128
 
 func tunnelRoutes(s *Server, rt *router) {

@@ -65,7 +65,8 @@ func TestCheckRequest(t *testing.T) {
 		{"environment update is closed", "PATCH", "/projects/{projectId}/computer-environments/{environmentId}", `{"contentHash":"x"}`, "contentHash"},
 		{"bodyless op takes {}", "POST", "/projects/{projectId}/computer-environments/{environmentId}/build", `{}`, ""},
 		{"bodyless op refuses a field", "POST", "/projects/{projectId}/tunnels/{serverId}/close", `{"force":true}`, "force"},
-		{"tunnel name too long", "POST", "/projects/{projectId}/tunnels", `{"name":"` + strings.Repeat("n", 129) + `"}`, "name"},
+		{"tunnel name length: the route decides, after trimming", "POST", "/projects/{projectId}/tunnels", `{"name":"  ` + strings.Repeat("n", 128) + ` "}`, ""},
+		{"tunnel name must be a string", "POST", "/projects/{projectId}/tunnels", `{"name":5}`, "name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,6 +26,10 @@ func specWins(doc any) {
 //     where the enum lists 12;
 //   - a test case's model, provider and runs, which the specification
 //     makes optional (they fall back to the suite's defaults);
+//   - the tunnel name's maxLength: the service trims the name before
+//     counting (zod's trim().max(128)) and counts UTF-16 code units, where
+//     the schema would count code points of the raw value, refusing a
+//     128-character name sent with white space around it;
 //
 // declares the run-create body's projectId, which the service's schema
 // takes (the path's value replaces it) and neither document lists; and
@@ -49,6 +53,9 @@ func routeRules(doc any) {
 	}
 	if tpl, ok := lookup(schemas, "HostCreateRequest", "properties", "template").(map[string]any); ok {
 		delete(tpl, "enum")
+	}
+	if name, ok := lookup(schemas, "TunnelCreateRequest", "properties", "name").(map[string]any); ok {
+		delete(name, "maxLength") // checkCreateTunnel counts the trimmed name
 	}
 	if props, ok := lookup(schemas, "EvalRunCreateRequest", "properties").(map[string]any); ok {
 		props["projectId"] = map[string]any{} // any value: the service overwrites it with the path's
