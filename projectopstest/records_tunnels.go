@@ -146,7 +146,3 @@ func urlKey(u string) string {
 	_, p.RawQuery = tunnelQuery(p.RawQuery) // the rest as written, as a printed URL shows it
 	return p.String()
 }
-
-// sameTunnelURL reports whether two URLs differ at most in their ?k=
-// secret: the same tunnel, re-created with a rotated secret.
-func sameTunnelURL(a, b string) bool { return urlKey(a) == urlKey(b) }

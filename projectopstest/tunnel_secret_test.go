@@ -80,12 +80,16 @@ func TestTunnelRecordHoldsGrantURL(t *testing.T) {
 
 // TestTunnelPreviousURL: previousUrl appears only when the record pointed
 // somewhere else before, and then holds that URL as it was; re-creating the
-// same tunnel (only the secret rotates) has none.
+// same tunnel (only the secret rotates) has none, even through the double's
+// URL with the default port written out (the service compares WHATWG origin
+// and pathname: tunnels.ts, sameEndpoint). Through another base URL (the
+// loopback listener) the tunnel's URL names that host, another endpoint.
 func TestTunnelPreviousURL(t *testing.T) {
 	t.Parallel()
 	srv := projectopstest.NewTestServer(t, noLimit)
 	ws := srv.Default()
-	tg := inproc(srv)
+	tgs := targets(t, srv)
+	tg, loopback := tgs[0], tgs[1]
 	old := "https://mcp.example.com/mcp?token=abc"
 	must[string](t)(srv.AddServer(projectopstest.ServerSpec{ProjectID: ws.ProjectID, Name: "remote", URL: old}))
 	g1 := createTunnelRaw(t, tg, ws.ProjectID, ws.APIKey, "remote")
@@ -96,6 +100,16 @@ func TestTunnelPreviousURL(t *testing.T) {
 	if _, ok := g2["previousUrl"]; ok || g2["url"] == g1["url"] || g2["slug"] != g1["slug"] {
 		t.Errorf("re-create: previousUrl %v (want none), url %v (was %v), slug %v (was %v)",
 			g2["previousUrl"], g2["url"], g1["url"], g2["slug"], g1["slug"])
+	}
+	withPort := target{name: "port80", client: srv.Client(), base: "http://projectops.test:80/api/v1"}
+	g3 := createTunnelRaw(t, withPort, ws.ProjectID, ws.APIKey, "remote")
+	if prev, ok := g3["previousUrl"]; ok {
+		t.Errorf("re-create through :80: previousUrl %v (want none), url %v", prev, g3["url"])
+	}
+	g4 := createTunnelRaw(t, loopback, ws.ProjectID, ws.APIKey, "remote")
+	if g4["previousUrl"] != g3["url"] || g4["slug"] != g1["slug"] {
+		t.Errorf("re-create through the loopback URL: previousUrl %v, want %v; slug %v, want %v",
+			g4["previousUrl"], g3["url"], g4["slug"], g1["slug"])
 	}
 	fresh := createTunnelRaw(t, tg, ws.ProjectID, ws.APIKey, "new")
 	if _, ok := fresh["previousUrl"]; ok || fresh["existed"] != false {

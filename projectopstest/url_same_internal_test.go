@@ -6,9 +6,9 @@ import (
 	"github.com/projectops/projectops-go/internal/wire"
 )
 
-// The URLs import-tokens and tunnel re-creation compare name the same
-// server in any case of scheme and host, with or without a trailing slash
-// or the tunnel's ?k= secret; any other difference is another server.
+// The URLs import-tokens compares name the same server in any case of
+// scheme and host, with or without a trailing slash or the tunnel's ?k=
+// secret; any other difference is another server.
 func TestSameServerURL(t *testing.T) {
 	t.Parallel()
 	saved := "https://Example.com/mcp?k=S3CRET&x=1"
@@ -57,7 +57,49 @@ func TestSameServerURL(t *testing.T) {
 	if sameServerURL("http://[::1/a", "http://[::1/b") {
 		t.Error("two different unparsable URLs compared equal")
 	}
-	if !sameTunnelURL("https://r.example/tunnels/t1/api/mcp/adapter-http/srv_1?k=old", "https://r.example/tunnels/t1/api/mcp/adapter-http/srv_1?k=new") {
-		t.Error("a rotated secret made another tunnel URL")
+}
+
+// A tunnel's old and new URL are the same endpoint, and the grant has no
+// previousUrl, when their WHATWG origin and pathname agree, as the
+// service's sameEndpoint compares them: the query (the rotated ?k= secret
+// and any other), the fragment, userinfo and a scheme's default port
+// written out make no difference; the path is compared as written.
+func TestSameTunnelEndpoint(t *testing.T) {
+	t.Parallel()
+	const grant = "http://projectops.test/tunnels/t1/api/mcp/adapter-http/srv_1?k=new"
+	for _, tt := range []struct {
+		old  string
+		same bool
+	}{
+		{"http://projectops.test/tunnels/t1/api/mcp/adapter-http/srv_1?k=old", true},
+		{"http://projectops.test:80/tunnels/t1/api/mcp/adapter-http/srv_1?k=old", true},
+		{"http://projectops.test:080/tunnels/t1/api/mcp/adapter-http/srv_1", true},
+		{"HTTP://ProjectOps.TEST/tunnels/t1/api/mcp/adapter-http/srv_1", true},
+		{"http://projectops.test/tunnels/t1/api/mcp/adapter-http/srv_1?k=old&x=1#frag", true},
+		{"http://alice:pw@projectops.test/tunnels/t1/api/mcp/adapter-http/srv_1", true},
+		{"http://projectops.test/tunnels/t1/api/x/../mcp/adapter-http/srv_1", true},
+		{"http://projectops.test:8080/tunnels/t1/api/mcp/adapter-http/srv_1?k=old", false},
+		{"https://projectops.test/tunnels/t1/api/mcp/adapter-http/srv_1?k=old", false},
+		{"http://projectops.test:443/tunnels/t1/api/mcp/adapter-http/srv_1", false},
+		{"http://127.0.0.1:80/tunnels/t1/api/mcp/adapter-http/srv_1", false},
+		{"http://projectops.test/tunnels/t1/api/mcp/adapter-http/srv_1/", false},
+		{"http://projectops.test/tunnels/t1/api/mcp/adapter-http/SRV_1", false},
+		{"http://projectops.test/tunnels/t1/api/mcp/adapter-http/srv%5F1", false}, // an escape is not decoded
+		{"ftp://projectops.test/tunnels/t1/api/mcp/adapter-http/srv_1", false},
+		{"not a url", false},
+	} {
+		if got := sameTunnelURL(tt.old, grant); got != tt.same {
+			t.Errorf("sameTunnelURL(%q, grant) = %v, want %v", tt.old, got, tt.same)
+		}
+	}
+	for _, tt := range []struct{ a, b string }{
+		{"https://h.example:443", "https://h.example/"},
+		{"https://h.example/a b", "https://h.example/a%20b"},
+		{"https://[::1]:443/mcp", "https://[::1]/mcp"},
+		{"unparsable %", "unparsable %"},
+	} {
+		if !sameTunnelURL(tt.a, tt.b) {
+			t.Errorf("sameTunnelURL(%q, %q) = false, want true", tt.a, tt.b)
+		}
 	}
 }

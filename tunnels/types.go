@@ -30,7 +30,8 @@ type Grant struct {
 	// Existed is true when a server record of this name already existed.
 	Existed bool `json:"existed"`
 	// PreviousURL is the record's url before it was overwritten, when it
-	// had a different one.
+	// named another endpoint (origin or path; a rotated secret, other query
+	// parameters, a fragment or userinfo do not count).
 	PreviousURL string `json:"previousUrl,omitempty"`
 	// PreviousTransportType is the record's transport before, when it
 	// existed ("stdio" records are converted to "http").
