@@ -295,14 +295,23 @@
 //     decides the project (the service's gateway overwrites it);
 //   - the doctor runs no HTTP probe before connecting (its probe check is
 //     skipped, its probe null): it reads the status of the connection's
-//     refusal as the service reads its probe's, a 401 to a caller with
-//     no credentials (grant or saved bearer Authorization header) being
-//     the one oauth_required report, its connection skipped. That
-//     report's OAUTH_REQUIRED error carries no details, where the
-//     service's gives its OAuth discovery's registrationStrategies,
-//     authorizationServerMetadataUrl and resourceMetadataUrl; the
-//     AUTH_ERROR of a refused connection carries the double's message,
-//     not the service's MCP client's;
+//     refusal as the service reads its probe's, the Streamable HTTP
+//     attempt's first answer deciding and the SSE attempt's counting
+//     only after a 404, 405, 406, 415 or 501 there; a 401 to a caller
+//     with no credentials (a grant, or a saved bearer header named
+//     exactly "Authorization", else "authorization") is the one
+//     oauth_required report, its connection skipped, even when the SSE
+//     fallback would connect. That report's OAUTH_REQUIRED error carries
+//     the service's message but no details, where the service's gives its
+//     OAuth discovery's registrationStrategies,
+//     authorizationServerMetadataUrl and resourceMetadataUrl. The
+//     AUTH_ERROR of a refused connection has no message, as the
+//     service's (its text is the connection's detail, the double's own
+//     words), and details {serverId, statusCode}, where the service's
+//     error has statusCode beside its code and no details; a 403 saying
+//     insufficient_scope is AUTH_ERROR too, where the service's client
+//     raises an insufficient-scope error its doctor reports under another
+//     code;
 //   - a browser's request from an origin WithAllowedOrigins does not list
 //     is 403 FORBIDDEN in the spec's envelope, where the service's body is
 //     {"error": "Forbidden", "message"} (preflights are 204, as there);

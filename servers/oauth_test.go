@@ -307,6 +307,12 @@ func TestServerRefusingCredentialsIsOAuthRequired(t *testing.T) {
 	if err != nil || rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped {
 		t.Fatalf("Doctor = %+v, %v", rep, err)
 	}
+	// Its error is the service's, word for word (the service's also
+	// carries its OAuth discovery's findings in the details).
+	const want = "Server requires OAuth before it can be connected. Run an OAuth login flow first."
+	if rep.Error == nil || rep.Error.Code != projectops.CodeOAuthRequired || rep.Error.Message != want {
+		t.Errorf("oauth_required report's error %+v, want OAUTH_REQUIRED %q", rep.Error, want)
+	}
 }
 
 // A server saved without OAuth that answers 403 refuses the double outright:
@@ -333,16 +339,27 @@ func TestServerForbiddingIsForbidden(t *testing.T) {
 }
 
 // wantDoctorRefused checks a report of a server that refused the doctor's
-// connection: the service's doctor reports oauth_required only when its
-// probe's 401 made it skip connecting, which credentials prevent; a
-// connection that failed is status error, whatever the failure.
-func wantDoctorRefused(t *testing.T, rep *servers.DoctorReport) {
+// connection with status: the service's doctor reports oauth_required
+// only when its probe's 401 made it skip connecting, which credentials
+// prevent; a connection that failed is status error, whatever the
+// failure. Its AUTH_ERROR is the service's MCPAuthError as it serialises,
+// without a message (the text is the connection's detail), the status in
+// the details beside the server's id, whatever the path to it.
+func wantDoctorRefused(t *testing.T, rep *servers.DoctorReport, serverID string, status int) {
 	t.Helper()
 	if rep.Status != servers.DoctorError || rep.Connection.Status != servers.ConnectionError ||
 		rep.Checks.Connection == nil || rep.Checks.Connection.Status != servers.CheckError ||
 		rep.Error == nil || rep.Error.Code != servers.ReportCodeAuthError {
 		t.Errorf("doctor of a server refusing the connection: status %q, connection %+v, error %+v; want error, connection error, AUTH_ERROR",
 			rep.Status, rep.Connection, rep.Error)
+		return
+	}
+	if rep.Error.Message != "" || rep.Connection.Detail == "" {
+		t.Errorf("AUTH_ERROR message %q, connection detail %q; want no message, the text in the detail", rep.Error.Message, rep.Connection.Detail)
+	}
+	want := map[string]any{"serverId": serverID, "statusCode": float64(status)}
+	if d, ok := rep.Error.Details.(map[string]any); !ok || len(d) != len(want) || d["serverId"] != want["serverId"] || d["statusCode"] != want["statusCode"] {
+		t.Errorf("AUTH_ERROR details %#v, want %v", rep.Error.Details, want)
 	}
 }
 
@@ -363,7 +380,7 @@ func TestDoctorSavedBearerHeaderRefusedIsError(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantDoctorRefused(t, rep)
+		wantDoctorRefused(t, rep, id, http.StatusUnauthorized)
 	}
 	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "basic", URL: peer.url + "/mcp",
 		Headers: map[string]projectopstest.Secret{"Authorization": "Basic dXNlcjpwYXNz"}}))
@@ -389,7 +406,7 @@ func TestDoctorRefusedGrantIsError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantDoctorRefused(t, rep)
+	wantDoctorRefused(t, rep, id, http.StatusUnauthorized)
 }
 
 // The service's probe reads only a 401 as a demand for OAuth: a 403 is a
@@ -408,7 +425,7 @@ func TestDoctorOAuthServer403WithoutGrantIsError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantDoctorRefused(t, rep)
+	wantDoctorRefused(t, rep, id, http.StatusForbidden)
 }
 
 func TestImportTokensPrintsNoSecret(t *testing.T) {

@@ -60,11 +60,15 @@ type DoctorStatus string
 const (
 	// DoctorReady: connected, initialized, every advertised listing worked.
 	DoctorReady DoctorStatus = "ready"
-	// DoctorOAuthRequired: the server answered 401 to a caller with no
-	// credentials (no grant, no saved bearer Authorization header), so
-	// the connection is ConnectionSkipped and the error OAUTH_REQUIRED
-	// (import tokens). A server that refuses credentials, or answers
-	// 403, is DoctorError, its error ReportCodeAuthError.
+	// DoctorOAuthRequired: the server answered the service's probe 401
+	// (its Streamable HTTP POST, or the SSE GET it tries after a 404,
+	// 405, 406, 415 or 501) and the caller has no credentials: no grant,
+	// no saved bearer header named "Authorization" or else
+	// "authorization", the two spellings the service looks up
+	// ("AUTHORIZATION" is not credentials). The connection is then
+	// ConnectionSkipped and the error OAUTH_REQUIRED (import tokens). A
+	// server that refuses credentials, or answers 403, is DoctorError,
+	// its error ReportCodeAuthError.
 	DoctorOAuthRequired DoctorStatus = "oauth_required"
 	// DoctorPartial: connected, but some primitive listings failed.
 	DoctorPartial DoctorStatus = "partial"
@@ -184,7 +188,14 @@ type DoctorCheck struct {
 // ReportCodeAuthError is the code of a doctor report's error when the
 // server refused the connection (401 to a caller with credentials, or
 // 403): the service's MCP client's auth error code, found only in doctor
-// reports, never in the API's error envelope.
+// reports, never in the API's error envelope. Such an error has no
+// message (the service sends its client's error without one): read the
+// report's Connection.Detail for the text. The refusal's HTTP status is
+// in Details, as details.statusCode (with the server's id, serverId),
+// when known. A 403 saying insufficient_scope is the exception the
+// double cannot follow: it reports AUTH_ERROR, where the service's
+// client raises an insufficient-scope error of its own, which its doctor
+// reports under another code.
 const ReportCodeAuthError shared.Code = "AUTH_ERROR"
 
 // ReportError is the error envelope of the failure that ended a doctor run.

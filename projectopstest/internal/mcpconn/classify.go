@@ -41,8 +41,12 @@ type Failure struct {
 	// (go-sdk's servers answer a handler's plain error with code 0).
 	Answered bool
 	Status   int // the HTTP status of an AuthRequired refusal (401 or 403)
-	Message  string
-	Err      error // the underlying error, for the double's own use only
+	// ProbeStatus is the refusal the service's doctor probe would have
+	// read (Conn.ProbeRefusal), 0 for none: not always Status, the last
+	// refusal of either attempt.
+	ProbeStatus int
+	Message     string
+	Err         error // the underlying error, for the double's own use only
 }
 
 // Error implements error.

@@ -88,7 +88,14 @@ type Conn struct {
 	// scopeRefused: a 403 said insufficient_scope, which no other
 	// transport can repair (no SSE fallback).
 	scopeRefused atomic.Bool
-	transport    string // the transport that connected (Transport)
+	// firstStatus is the status of the first answer (redirects aside) to
+	// the Streamable HTTP attempt, streamableTried whether that attempt
+	// ran, and sseFirstStatus the first answer to the SSE one: what the
+	// service's doctor probe reads (ProbeRefusal).
+	firstStatus     atomic.Int32
+	sseFirstStatus  atomic.Int32
+	streamableTried atomic.Bool
+	transport       string // the transport that connected (Transport)
 	// readErr is the error reading the session's messages failed with
 	// (stdio, SSE, in process): the session is dead, and go-sdk fails the
 	// calls still waiting with this error.
@@ -109,7 +116,43 @@ func (c *Conn) AuthRejected() bool { return c.rejected.Load() != 0 }
 // authFailure is the Failure for a server that refused the double's
 // credentials, with the status it refused them with.
 func (c *Conn) authFailure(err error) *Failure {
-	return &Failure{Kind: AuthRequired, Status: int(c.rejected.Load()), Message: "The server requires authorization", Err: err}
+	return &Failure{Kind: AuthRequired, Status: int(c.rejected.Load()), ProbeStatus: c.ProbeRefusal(),
+		Message: "The server requires authorization", Err: err}
+}
+
+// ProbeRefusal is the refusal (401 or 403; 0 for none) the service's
+// doctor probe would read from this connection's answers. The probe POSTs
+// initialize and decides on that answer, trying an SSE GET only when it
+// was 404, 405, 406, 415 or 501 (server-probe.ts): so the Streamable
+// attempt's first answer decides, the SSE attempt's only after one of
+// those or when no Streamable attempt ran (an SSE server, a URL ending in
+// /sse). That first answer may be go-sdk's server/discover rather than
+// initialize: a refusal does not hang on the method.
+func (c *Conn) ProbeRefusal() int {
+	status := int(c.firstStatus.Load())
+	if c.streamableTried.Load() && !probeTriesSSE(status) {
+		return refusal(status)
+	}
+	return refusal(int(c.sseFirstStatus.Load()))
+}
+
+// probeTriesSSE reports whether the service's probe follows an initialize
+// answered status with an SSE GET.
+func probeTriesSSE(status int) bool {
+	switch status {
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotAcceptable,
+		http.StatusUnsupportedMediaType, http.StatusNotImplemented:
+		return true
+	}
+	return false
+}
+
+// refusal is status when it refuses authorization (401 or 403), else 0.
+func refusal(status int) int {
+	if status == http.StatusUnauthorized || status == http.StatusForbidden {
+		return status
+	}
+	return 0
 }
 
 // Dialer opens sessions. Its zero value is not usable; use NewDialer.
@@ -282,6 +325,7 @@ func (d *Dialer) connectHTTP(ctx context.Context, c *Conn, t Target, opts *mcp.C
 		// No reconnects: a dead server must fail the call now, not after
 		// five backoffs. No standalone stream: the double consumes no
 		// server-initiated messages.
+		c.streamableTried.Store(true)
 		tr := &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: d.httpClient(c, t, true),
 			MaxRetries: -1, DisableStandaloneSSE: true}
 		cs, err := d.client.Connect(actx, d.wrapped(tr), opts)
@@ -332,8 +376,12 @@ func (d *Dialer) httpClient(c *Conn, t Target, tap bool) *http.Client {
 	if d.http != nil {
 		plain = d.http.Transport
 	}
+	first := &c.sseFirstStatus
+	if tap {
+		first = &c.firstStatus
+	}
 	return &http.Client{Transport: &watch{base: hc.Transport, plain: plain, origin: originOf(t.URL),
-		headers: t.Headers, conn: c, tap: tap}, Timeout: hc.Timeout}
+		headers: t.Headers, conn: c, tap: tap, first: first}, Timeout: hc.Timeout}
 }
 
 func (d *Dialer) wrapped(tr mcp.Transport) mcp.Transport {
@@ -384,7 +432,7 @@ func (c *Conn) kill() bool {
 
 // watch is the HTTP layer under an MCP session, below net/http's redirect
 // following, so it sees every hop: it adds the saved headers, remembers an
-// authorization refusal and, on streamable HTTP (tap), captures results as
+// authorization refusal and its attempt's first answer (first) and, on streamable HTTP (tap), captures results as
 // the server sent them.
 //
 // Credentials go to the saved server's origin only, as the service's fetch
@@ -406,6 +454,7 @@ type watch struct {
 	headers map[string]string
 	conn    *Conn
 	tap     bool
+	first   *atomic.Int32 // the attempt's first answer's status, redirects aside
 }
 
 // credentialHeaders are the headers fetch drops on a redirect to another
@@ -471,6 +520,9 @@ func (w *watch) roundTrip(r *http.Request) (*http.Response, error) {
 	if resp.Request == nil {
 		// The next hop finds this one through it (chainOnOrigin).
 		resp.Request = r
+	}
+	if w.first != nil && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
+		w.first.CompareAndSwap(0, int32(resp.StatusCode))
 	}
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		w.conn.rejected.Store(int32(resp.StatusCode))

@@ -73,37 +73,49 @@ func doctor(ctx context.Context, sc *Call) DoctorReport {
 		rep.Checks.ResourceTemplates = check(servers.CheckSkipped, "%s", why)
 		rep.Checks.Prompts = check(servers.CheckSkipped, "%s", why)
 	}
-	fail := func(h *edge.Error) {
-		rep.Error = &servers.ReportError{Code: h.Body.Code, Message: h.Body.Message, Details: h.Body.Details}
-	}
 	// No pre-connect OAuth check, unlike the other operations: the
 	// service's doctor connects with the caller's grant when there is one
 	// and without a token otherwise, whatever the saved useOAuth says.
 	sc.applyGrant()
 	conn, f := sc.dialFresh(ctx)
+	probe := 0
 	if f != nil {
-		h := sc.fail(f)
-		skipRest("not connected")
-		if f.Kind == mcpconn.AuthRequired && f.Status == http.StatusUnauthorized && !sc.hasCredentials() {
-			// The service's probe finds the 401 first and, with no
-			// credentials to go on, skips connecting: the one case its
-			// report is oauth_required. A 403 is a server reached.
-			rep.Status = servers.DoctorOAuthRequired
-			rep.Connection = servers.Connection{Status: servers.ConnectionSkipped, Detail: oauthSkippedDetail}
-			rep.Checks.Connection = check(servers.CheckSkipped, oauthSkippedDetail)
-			fail(h)
-			return full
+		probe = f.ProbeStatus
+	} else {
+		probe = conn.ProbeRefusal()
+	}
+	if probe == http.StatusUnauthorized && !sc.hasCredentials() {
+		// The service's probe found the 401 and, with no credentials
+		// to go on, skips connecting, even to a server its SSE fallback
+		// would have reached: the one case its report is
+		// oauth_required. A 403 is a server reached.
+		if conn != nil {
+			sc.l.pool.Discard(conn)
 		}
-		if f.Kind == mcpconn.AuthRequired || h.Body.Code == shared.CodeOAuthRequired {
+		skipRest("not connected")
+		rep.Status = servers.DoctorOAuthRequired
+		rep.Connection = servers.Connection{Status: servers.ConnectionSkipped, Detail: oauthSkippedDetail}
+		rep.Checks.Connection = check(servers.CheckSkipped, oauthSkippedDetail)
+		rep.Error = &servers.ReportError{Code: shared.CodeOAuthRequired, Message: oauthRequiredReportMessage}
+		return full
+	}
+	if f != nil {
+		skipRest("not connected")
+		var e *servers.ReportError
+		detail := ""
+		if f.Kind == mcpconn.AuthRequired || (sc.grant != nil && sc.grant.failed.Load()) {
 			// Refused after connecting with credentials, or with a
 			// 403: the service's report carries its MCP client's auth
-			// error code, not the API's.
-			h = edge.NewError(servers.ReportCodeAuthError, authRefusedMessage(f.Status), h.Body.Details)
+			// error, not the API's.
+			e, detail = sc.authReportError(f.Status), authRefusedMessage(f.Status)
+		} else {
+			h := sc.fail(f)
+			e, detail = &servers.ReportError{Code: h.Body.Code, Message: h.Body.Message, Details: h.Body.Details}, h.Body.Message
 		}
 		rep.Status = servers.DoctorError
-		rep.Connection = servers.Connection{Status: servers.ConnectionError, Detail: h.Body.Message}
-		rep.Checks.Connection = check(servers.CheckError, "%s", h.Body.Message)
-		fail(h)
+		rep.Connection = servers.Connection{Status: servers.ConnectionError, Detail: detail}
+		rep.Checks.Connection = check(servers.CheckError, "%s", detail)
+		rep.Error = e
 		return full
 	}
 	defer sc.l.pool.Discard(conn)
@@ -116,19 +128,41 @@ func doctor(ctx context.Context, sc *Call) DoctorReport {
 // credentials.
 const oauthSkippedDetail = "Server requires OAuth before a connection can be established."
 
+// oauthRequiredReportMessage is the service's message for the
+// OAUTH_REQUIRED error of an oauth_required report.
+const oauthRequiredReportMessage = "Server requires OAuth before it can be connected. Run an OAuth login flow first."
+
+// authReportError is a doctor report's AUTH_ERROR for a connection the
+// server refused with status (0 when unknown). The service's report
+// carries its client's MCPAuthError as that error serialises: a code and
+// a statusCode, no message (an Error's message is not enumerable), so
+// the report's message is empty and the text is in the connection's
+// detail. The SDK's ReportError has no statusCode field: it goes in the
+// details, beside the server's id, the same for every refusal.
+func (sc *Call) authReportError(status int) *servers.ReportError {
+	details := map[string]any{"serverId": sc.ServerID}
+	if status != 0 {
+		details["statusCode"] = status
+	}
+	return &servers.ReportError{Code: servers.ReportCodeAuthError, Details: details}
+}
+
 // hasCredentials reports whether the call connects with credentials the
 // service's doctor counts (its hasConnectionCredentials): the caller's
-// grant, or a saved Authorization header holding a bearer token.
+// grant, or a saved header "Authorization" (else "authorization") holding
+// a bearer token.
 func (sc *Call) hasCredentials() bool {
 	if sc.grant != nil {
 		return true
 	}
-	for name, v := range sc.Target.Headers {
-		if strings.EqualFold(name, "Authorization") && bearerToken(v) != "" {
-			return true
-		}
+	// Exactly these two spellings, as the service looks the header up
+	// on the saved object (getExistingAuthorization): "AUTHORIZATION" is
+	// not credentials there.
+	v, ok := sc.Target.Headers["Authorization"]
+	if !ok {
+		v = sc.Target.Headers["authorization"]
 	}
-	return false
+	return bearerToken(v) != ""
 }
 
 // bearerToken is the token of a "Bearer <token>" value, the scheme in any

@@ -22,8 +22,9 @@ func TestBearerToken(t *testing.T) {
 	}
 }
 
-// Credentials are the caller's grant or a saved bearer Authorization
-// header, its name in any case.
+// Credentials are the caller's grant or a saved bearer header named
+// exactly "Authorization", else "authorization", as the service looks
+// it up.
 func TestHasCredentials(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -33,7 +34,10 @@ func TestHasCredentials(t *testing.T) {
 	}{
 		{nil, false, false},
 		{nil, true, true},
-		{map[string]string{"AUTHORIZATION": "Bearer abc"}, false, true},
+		{map[string]string{"Authorization": "Bearer abc"}, false, true},
+		{map[string]string{"authorization": "Bearer abc"}, false, true},
+		{map[string]string{"AUTHORIZATION": "Bearer abc"}, false, false},                               // not a spelling the service looks up
+		{map[string]string{"Authorization": "Basic abc", "authorization": "Bearer abc"}, false, false}, // "Authorization" first
 		{map[string]string{"Authorization": "Basic abc"}, false, false},
 		{map[string]string{"X-Api-Key": "Bearer abc"}, false, false},
 	} {
