@@ -255,7 +255,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// The key-management surface refuses an sk_ bearer on its prefix,
 	// whatever its size (the head's own cap still holds): no 401 for a
 	// long one first.
-	if !edge.Admit(rec, r, rec.info.shown, !underKeySurface(r.URL.Path)) {
+	if !underKeySurface(r.URL.Path) && !edge.AdmitAuthorization(rec, r) {
+		return
+	}
+	if !edge.Admit(rec, r, rec.info.shown) {
 		return
 	}
 	if r.ContentLength > edge.MaxBodyBytes && r.Method != http.MethodGet && r.Method != http.MethodHead &&
