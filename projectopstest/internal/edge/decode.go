@@ -209,15 +209,18 @@ func BindError(err error, data []byte, dst any) *Error {
 // decides, and any key it does not know exactly, at any depth, is
 // refused.
 func strictDecode(data []byte, obj map[string]any, dst any) *Error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return rebindIntegral(err, data, dst)
-	}
+	// Keys first: encoding/json folds case, so a key spelt in another case
+	// would otherwise be refused for its value's type, under the name of
+	// the field it is not.
 	if t := reflect.TypeOf(dst); t != nil {
 		if f := inexactPath(obj, t, ""); f != "" {
 			return Validation(f, fmt.Sprintf("Unknown field %q", f))
 		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return rebindIntegral(err, data, dst)
 	}
 	return nil
 }

@@ -102,7 +102,8 @@ func TestBindKnownDropsCaseDifferingKeys(t *testing.T) {
 
 // TestStrictDecodeExactKeysAtDepth: a route outside the contract refuses a
 // key that matches a field only through case folding at any depth, naming
-// it by its path, as it refuses one at the top level.
+// it by its path, as it refuses one at the top level, whatever the type of
+// its value.
 func TestStrictDecodeExactKeysAtDepth(t *testing.T) {
 	type inner struct {
 		Status int `json:"status"`
@@ -117,6 +118,9 @@ func TestStrictDecodeExactKeysAtDepth(t *testing.T) {
 		`{"inner":{"Status":1}}`:               "inner.Status",
 		`{"inner":{"status":1,"STATUS":2}}`:    "inner.STATUS",
 		`{"list":[{"status":1},{"sTatus":2}]}`: "list[1].sTatus",
+		// Whatever its value: the field's type error must not win.
+		`{"inner":{"status":1,"Status":"x"}}`: "inner.Status",
+		`{"Name":7}`:                          "Name",
 	} {
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(data), &obj); err != nil {
