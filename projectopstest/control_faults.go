@@ -51,13 +51,14 @@ func faultToJSON(f Fault) faultJSON {
 }
 
 // ceilMs is d in whole milliseconds, rounded up (0 for d <= 0, which a
-// fault treats as none).
+// fault treats as none) but never past maxMs, the most POST faults takes
+// back: the top of time.Duration's range is no whole millisecond.
 func ceilMs(d time.Duration) int64 {
 	if d <= 0 {
 		return 0
 	}
 	ms := d.Milliseconds()
-	if d%time.Millisecond != 0 {
+	if d%time.Millisecond != 0 && ms < maxMs {
 		ms++
 	}
 	return ms

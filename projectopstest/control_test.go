@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -297,9 +298,10 @@ func TestControlSetFaultRefusals(t *testing.T) {
 		{"duplicate fault key", `{"route":"GET /me","fault":{"status":500,"status":502}}`, "Duplicate key in JSON body"},
 		{"key in upper case", `{"ROUTE":"GET /me","fault":{"status":500}}`, `Unknown field "ROUTE"`},
 		{"fault key in other case", `{"route":"GET /me","fault":{"Status":500}}`, `Unknown field "fault.Status"`},
+		{"fault key in other case, wrong type", `{"route":"GET /me","fault":{"status":500,"Status":"x"}}`, `Unknown field "fault.Status"`},
 		{"fault key in other case too", `{"route":"GET /me","fault":{"status":500,"RETRYAFTERMS":10}}`, `Unknown field "fault.RETRYAFTERMS"`},
 		{"unknown field", `{"route":"GET /me","fault":{"status":500},"extra":1}`, `Unknown field "extra"`},
-		{"unknown fault field", `{"route":"GET /me","fault":{"status":500,"retryAfter":1}}`, `Unknown field "retryAfter"`},
+		{"unknown fault field", `{"route":"GET /me","fault":{"status":500,"retryAfter":1}}`, `Unknown field "fault.retryAfter"`},
 		{"wrong type", `{"route":"GET /me","fault":{"status":"503"}}`, `Field "fault.status" must be an integer`},
 		{"fractional ms", `{"route":"GET /me","fault":{"status":503,"latencyMs":1.5}}`, `Field "fault.latencyMs" must be an integer`},
 		{"route type", `{"route":1,"fault":{"status":500}}`, `Field "route" must be a string`},
@@ -463,6 +465,68 @@ func TestControlForeignOrigin(t *testing.T) {
 	}
 }
 
+// On a loopback address the control API refuses a request naming another
+// Host, before anything is read or changed: a page whose name was rebound
+// to 127.0.0.1 (DNS rebinding) is same-origin with the double and sends no
+// Origin on a GET. Loopback names are served; so is any Host on a double
+// that listens on every interface, which serve --control warns about.
+func TestControlForeignHost(t *testing.T) {
+	t.Parallel()
+	send := func(t *testing.T, hc *http.Client, method, url, host, body string) ctlReply {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ctlReply{resp.StatusCode, resp.Header, b}
+	}
+	f := newCtlFix(t, projectopstest.WithControlAPI())
+	u, err := url.Parse(f.ctl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := u.Port()
+	for _, host := range []string{"rebound.example:" + port, "rebound.example", "127.0.0.1.rebound.example:" + port, "localhost.example"} {
+		for _, c := range []struct{ method, path, body string }{
+			{http.MethodGet, "/routes", ""},
+			{http.MethodGet, "/faults", ""},
+			{http.MethodGet, "/requests", ""},
+			{http.MethodPost, "/faults", `{"route":"GET /me","fault":{"status":500}}`},
+		} {
+			r := send(t, f.hc, c.method, f.ctl+c.path, host, c.body)
+			if code, msg, _ := envelope(t, r); r.status != http.StatusForbidden || code != "FORBIDDEN" || !strings.Contains(msg, "host not allowed") {
+				t.Errorf("%s %s with Host %s = %d %s, want 403 FORBIDDEN", c.method, c.path, host, r.status, r.body)
+			}
+		}
+	}
+	if b := f.control(t, http.MethodGet, "/faults", "", http.StatusOK).body; string(b) != `{"faults":[]}` {
+		t.Fatalf("GET faults after the foreign POST = %s, want none", b)
+	}
+	for _, host := range []string{"localhost:" + port, "LOCALHOST", "127.0.0.1:" + port, "127.0.0.2", "[::1]:" + port} {
+		if r := send(t, f.hc, http.MethodGet, f.ctl+"/routes", host, ""); r.status != http.StatusOK {
+			t.Errorf("GET routes with Host %s = %d %s, want 200", host, r.status, r.body)
+		}
+	}
+
+	wide := projectopstest.NewTestServer(t, projectopstest.WithControlAPI())
+	if _, err := wide.StartAt("0.0.0.0:0"); err != nil {
+		t.Fatal(err)
+	}
+	if r := send(t, f.hc, http.MethodGet, wide.ControlURL()+"/routes", "lan-name.example", ""); r.status != http.StatusOK {
+		t.Fatalf("GET routes on a double listening on every interface, with Host lan-name.example = %d %s, want 200", r.status, r.body)
+	}
+}
+
 // A client's X-Request-Id holding a key is answered as sent but shown
 // redacted in the request log, through Requests and GET requests alike;
 // so are a key and a tunnel's secret pasted into a path.
@@ -526,12 +590,15 @@ func TestControlRequestLogRedactsSecrets(t *testing.T) {
 }
 
 // GET faults shows a duration set through SetFault rounded up to whole
-// milliseconds, so what it shows POST faults takes back.
+// milliseconds, so what it shows POST faults takes back; at the top of
+// time.Duration's range, where rounding up would pass the most POST
+// faults takes, it shows that most.
 func TestControlFaultsRoundDurationsUp(t *testing.T) {
 	t.Parallel()
 	f := newCtlFix(t, projectopstest.WithControlAPI())
 	f.srv.SetFault("GET /me", projectopstest.Fault{Latency: 500 * time.Microsecond})
 	f.srv.SetFault("GET /projects/{projectId}/hosts", projectopstest.Fault{Status: 503, RetryAfter: 1500 * time.Microsecond})
+	f.srv.SetFault("GET /projects/{projectId}/servers", projectopstest.Fault{Status: 429, RetryAfter: math.MaxInt64})
 	var got struct {
 		Faults []struct {
 			Route string          `json:"route"`
@@ -539,9 +606,10 @@ func TestControlFaultsRoundDurationsUp(t *testing.T) {
 		} `json:"faults"`
 	}
 	decodeJSON(t, f.control(t, http.MethodGet, "/faults", "", http.StatusOK).body, &got)
-	want := map[string]string{"GET /me": `{"latencyMs":1}`, "GET /projects/{projectId}/hosts": `{"status":503,"retryAfterMs":2}`}
-	if len(got.Faults) != 2 {
-		t.Fatalf("GET faults = %+v, want two", got)
+	want := map[string]string{"GET /me": `{"latencyMs":1}`, "GET /projects/{projectId}/hosts": `{"status":503,"retryAfterMs":2}`,
+		"GET /projects/{projectId}/servers": `{"status":429,"retryAfterMs":9223372036854}`}
+	if len(got.Faults) != 3 {
+		t.Fatalf("GET faults = %+v, want three", got)
 	}
 	for _, st := range got.Faults {
 		if string(st.Fault) != want[st.Route] {
@@ -567,6 +635,7 @@ func TestControlClearOneFault(t *testing.T) {
 		{"?route=GET%20/nope", `no route "GET /nope"`},
 		{"?route=", "route is required"},
 		{"?rout=GET%20/me", `unknown query parameter "rout"`},
+		{"?route=GET%20/me&route=GET%20/projects/{projectId}/hosts", "route is given more than once"},
 	} {
 		r := f.control(t, http.MethodDelete, "/faults"+c.query, "", http.StatusBadRequest)
 		if code, msg, _ := envelope(t, r); code != "VALIDATION_ERROR" || !strings.Contains(msg, c.msg) {

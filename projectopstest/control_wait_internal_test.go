@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -14,13 +13,13 @@ import (
 	"github.com/projectops/projectops-go/environments"
 )
 
-// untilWaiting returns true once a POST wait's handler is blocked in its
-// wait, so that what the test does next happens while a wait is pending,
-// or false once answered is closed: the wait was answered without waiting.
-func untilWaiting(t *testing.T, answered <-chan struct{}) bool {
+// untilWaiting returns true once a POST wait's handler on s is blocked in
+// its wait, so that what the test does next happens while a wait is
+// pending, or false once answered is closed: the wait was answered without
+// waiting. It reads s's own count of waits, never another server's.
+func untilWaiting(t *testing.T, s *Server, answered <-chan struct{}) bool {
 	t.Helper()
-	buf := make([]byte, 1<<20)
-	for !strings.Contains(string(buf[:runtime.Stack(buf, true)]), ").controlWait(") {
+	for s.controlWaiters.Load() == 0 {
 		select {
 		case <-answered:
 			return false
@@ -61,7 +60,7 @@ func TestControlWaitEndsWhenCloseBegins(t *testing.T) {
 		b, err := io.ReadAll(resp.Body)
 		got <- answer{resp.StatusCode, b, err}
 	}()
-	if !untilWaiting(t, answered) {
+	if !untilWaiting(t, s, answered) {
 		t.Fatalf("POST wait was answered before Close, with work pending: %+v", <-got)
 	}
 	if err := s.Close(); err != nil {
@@ -93,16 +92,73 @@ func TestControlWaitEndsWhenClientLeaves(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(t.Context())
 	req := httptest.NewRequestWithContext(ctx, http.MethodPost, s.ControlURL()+"/wait", nil)
+	rec := httptest.NewRecorder()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.Handler().ServeHTTP(httptest.NewRecorder(), req)
+		s.Handler().ServeHTTP(rec, req)
 	}()
 	cancel()
 	select {
 	case <-done:
 	case <-time.After(time.Minute): // a safety net: the handler returns at once
 		t.Fatal("the handler of a POST wait whose client left is still blocked in the wait")
+	}
+	// The double is not closing: no answer says it is.
+	if rec.Body.Len() != 0 || rec.Code != http.StatusOK {
+		t.Fatalf("POST wait whose client left wrote %d %s, want nothing written", rec.Code, rec.Body)
+	}
+}
+
+// holdWait sends a POST wait to a server of its own and returns once it
+// is pending; it stays pending until the test ends.
+func holdWait(t *testing.T) {
+	t.Helper()
+	s := NewTestServer(t, WithControlAPI())
+	release := make(chan struct{})
+	s.goBackground(func(ctx context.Context) {
+		select {
+		case <-ctx.Done():
+		case <-release:
+		}
+	})
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		if resp, err := s.Client().Post(s.ControlURL()+"/wait", "application/json", nil); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	if !untilWaiting(t, s, answered) {
+		t.Fatal("the other server's POST wait was answered with its work pending")
+	}
+	t.Cleanup(func() { close(release); <-answered })
+}
+
+// Another server's pending POST wait (another test's, run in parallel or
+// in another -count round) does not count as this server's: the wait
+// tests' signal is scoped to their own server, or Close could begin
+// before their wait is there and they would read 204 or a refused
+// connection.
+func TestControlWaitEndsWhenCloseBeginsBesideAnotherWait(t *testing.T) {
+	holdWait(t)
+	for range 20 {
+		t.Run("close", TestControlWaitEndsWhenCloseBegins)
+	}
+}
+
+// A wait whose work is already done is done even once Close has begun or
+// its client has gone: waitUntil does not pick at random among what is
+// ready.
+func TestWaitUntilPrefersDone(t *testing.T) {
+	t.Parallel()
+	s := NewTestServer(t)
+	gone := make(chan struct{})
+	close(gone)
+	for i := range 200 {
+		if !s.waitUntil(gone, gone) {
+			t.Fatalf("round %d: no work pending, client gone and Close begun: waitUntil reported the work not done", i)
+		}
 	}
 }
 
@@ -150,7 +206,7 @@ func TestControlWaitBlocksUntilWorkDone(t *testing.T) {
 		resp.Body.Close()
 		got <- resp.StatusCode
 	}()
-	if !untilWaiting(t, answered) {
+	if !untilWaiting(t, s, answered) {
 		t.Fatalf("POST wait answered %d while the build was held", <-got)
 	}
 	close(release)

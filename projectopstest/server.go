@@ -55,6 +55,14 @@ type Server struct {
 	streams    loopStreams    // loopback streams, which Close ends once answered (listen_streams.go)
 	bg         workGroup      // background work (Wait, which may run during an Add)
 
+	// controlWaiters counts the control API's POST waits now in waitUntil,
+	// so a test can tell its own server's wait is pending.
+	controlWaiters atomic.Int32
+	// loopbackOnly is set by StartAt on a loopback address: the control
+	// API then refuses a request on the listener naming another Host
+	// (DNS rebinding, control.go).
+	loopbackOnly bool
+
 	rt        *router
 	handler   http.Handler
 	transport *inproc.Transport
@@ -209,14 +217,26 @@ func (s *Server) waitUntil(stop, quit <-chan struct{}) bool {
 		if s.dated {
 			s.checkClock()
 		}
+		// done first: select picks at random among ready cases, and work
+		// already done is done even once Close has begun.
+		select {
+		case <-done:
+			return true
+		default:
+		}
 		select {
 		case <-done:
 			return true
 		case <-stop:
-			return false
 		case <-quit:
-			return false
 		case <-tick:
+			continue
+		}
+		select {
+		case <-done:
+			return true
+		default:
+			return false
 		}
 	}
 }

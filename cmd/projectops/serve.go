@@ -46,8 +46,13 @@ log, keys redacted); POST <controlUrl>/wait (until background work such as
 eval runs is done). The control URL is printed too ("controlUrl" with --json).
 Control requests need no key: enable it only on an address no one else
 reaches (a warning on stderr says so when --addr is not a loopback address).
-DELETE <controlUrl>/faults?route=GET%20/me clears one route's fault. A request
-from a browser whose Origin is not an --allow-origin is refused 403.`,
+DELETE <controlUrl>/faults?route=GET%20/me clears one route's fault. The control
+API is for test suites and curl, not browsers: a request whose Origin is not an
+--allow-origin is refused 403, and a page on a listed origin can send only
+simple requests (GET, POST text/plain) whose answers it cannot read (no CORS
+headers; a preflight is 405). On a loopback --addr a control request whose Host
+is not localhost, 127.0.0.0/8 or [::1] is refused 403 (DNS rebinding); on
+another address any Host is taken.`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(cmd.CommandPath(), f) },
 	}
