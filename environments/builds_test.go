@@ -46,7 +46,10 @@ func TestInvalidDockerfileIsRefusedWhenSaved(t *testing.T) {
 		{"unsupported instruction", "FROM alpine@" + pinned + "\nCOPY . /app\n", "line 2: unsupported instruction COPY: only FROM and RUN are supported"},
 		{"malformed line", "FROM alpine@" + pinned + "\n--> oops\n", "line 2: malformed line: it does not start with an instruction"},
 		{"instruction without argument", "FROM alpine@" + pinned + "\nRUN\n", "line 2: malformed line: RUN needs an argument"},
-		{"continuation at end", "FROM alpine@" + pinned + "\nRUN echo \\", "line 2: malformed line: line continuation at end of file"},
+		{"escape directive", "# escape=`\nFROM alpine@" + pinned + "\n", "line 1: parser directive escape is not supported"},
+		{"syntax directive", "# syntax=docker/dockerfile:1\nFROM alpine@" + pinned + "\n", "line 1: parser directive syntax is not supported"},
+		{"heredoc", "FROM alpine@" + pinned + "\nRUN <<EOF\necho hi\nEOF\n", "line 2: heredocs are not supported"},
+		{"word joined by a continuation", "FROM alpine@" + pinned + "\nRUN\\\necho hi\n", "line 2: unknown instruction RUNecho"},
 		{"bad image reference", "FROM Alpine!!\n", "line 1: malformed FROM: invalid image reference"},
 		{"bad digest", "FROM alpine@sha256:abc\n", "line 1: malformed FROM: invalid image reference"},
 		{"extra FROM words", "FROM alpine@" + pinned + " extra\n", "line 1: malformed FROM: expected FROM image"},
@@ -134,6 +137,18 @@ func TestInvalidDockerfileIsCheckedAfterAccess(t *testing.T) {
 	wantError(t, err, projectops.CodeForbidden)
 	_, err = guest.Environments.Create(ctx, p, environments.CreateParams{Name: "x", Dockerfile: bad})
 	wantError(t, err, projectops.CodeForbidden)
+}
+
+// TestContinuationAtEndOfFileBuilds: as in Docker, a line continuation
+// that runs into the end of the file ends the instruction, which is saved
+// and built.
+func TestContinuationAtEndOfFileBuilds(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	b, err := buildOf(t, f, "FROM alpine@"+pinned+"\nRUN echo hi \\\n# trailing comment\n")
+	if err != nil || b.Status != environments.BuildReady {
+		t.Fatalf("build = %+v, %v; want ready", b, err)
+	}
 }
 
 // TestBuildFailures: what only a build finds out, a failing RUN step, fails

@@ -79,8 +79,8 @@ func TestEnvironmentLifecycle(t *testing.T) {
 		t.Fatalf("building build = %+v", b)
 	}
 	f.gate.pass(t)
-	if s := f.gate.step(t); s.Instruction != "RUN apt-get update && apt-get install -y curl" {
-		t.Fatalf("RUN step = %+v (continuation lines are joined)", s)
+	if s := f.gate.step(t); s.Instruction != "RUN apt-get update &&     apt-get install -y curl" {
+		t.Fatalf("RUN step = %+v (continuation lines joined as Docker joins them)", s)
 	}
 	done, err := f.C.Environments.WaitForBuild(ctx, p, env.ID, started.BuildID, fast)
 	if err != nil {

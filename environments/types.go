@@ -106,10 +106,10 @@ type CreateParams struct {
 type UpdateParams struct {
 	// Name is the new display name (non-blank), or "" to keep it.
 	Name string `json:"name,omitempty"`
-	// Dockerfile is the new image definition, or "" to keep it. As in
-	// CreateParams, the service refuses one that is not FROM and RUN only
-	// from an allowlisted official base pinned by @sha256 digest with
-	// VALIDATION_ERROR.
+	// Dockerfile is the new image definition, or "" to keep it. As with
+	// CreateParams, the service refuses with VALIDATION_ERROR one that
+	// holds an instruction other than FROM and RUN or whose base is not an
+	// allowlisted official image pinned by @sha256 digest.
 	Dockerfile string `json:"dockerfile,omitempty"`
 }
 

@@ -1,10 +1,15 @@
 // Package builds is the double's reader of the service's Dockerfile
-// dialect: FROM and RUN only, the first instruction FROM, with comments,
-// blank lines and backslash line continuations; other Dockerfile
-// instructions are refused as unsupported, anything else as unknown. A
-// base image must be an official image pinned by digest, as the service
-// requires ("an allowlisted official base pinned by @sha256 digest"; it
-// does not publish the allowlist, so every Docker Official Image passes).
+// dialect. It reads a Dockerfile by the rules of Docker's (BuildKit's)
+// parser for what the dialect allows: FROM and RUN only, the first
+// instruction FROM, comments, blank lines and backslash line continuations
+// joined as Docker joins them. It refuses, with a clear error, what it does
+// not read: other Dockerfile instructions (unsupported), any other word
+// (unknown), the escape and syntax parser directives (the first would
+// change how lines continue, the second would fetch a frontend image, not an
+// allowlisted base) and heredocs. A base image must be an official image
+// pinned by digest, as the service requires ("an allowlisted official base
+// pinned by @sha256 digest"; it does not publish the allowlist, so every
+// Docker Official Image passes).
 package builds
 
 import (
@@ -49,6 +54,10 @@ var otherInstructions = map[string]bool{
 
 var (
 	instrWord = regexp.MustCompile(`^[A-Za-z]+$`)
+	// asciiSpace separates an instruction from its arguments, and FROM's
+	// arguments, as in Docker: no other white space (U+00A0 is a letter of
+	// a word there).
+	asciiSpace = regexp.MustCompile(`[\t\v\f\r ]+`)
 	// imageRef is [registry[:port]/]name[/name...][:tag][@sha256:<64 hex>].
 	imageRef = regexp.MustCompile(`^(?:([a-zA-Z0-9.-]+(?::[0-9]+)?)/)?` +
 		`([a-z0-9]+(?:[._-]+[a-z0-9]+)*(?:/[a-z0-9]+(?:[._-]+[a-z0-9]+)*)*)` +
@@ -56,47 +65,50 @@ var (
 	stageName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_.-]*$`)
 )
 
-// Parse checks src and resolves its FROM images to digests. It reads what
-// Docker reads: a leading UTF-8 byte order mark is ignored, any white space
-// separates an instruction from its arguments, and blank and comment lines
-// inside a continuation are skipped. Its errors name the line and at most
-// the instruction word, never the rest of the line (a RUN line may hold a
-// token).
+// Parse checks src and resolves its FROM images to digests. It reads lines
+// as Docker does: a leading UTF-8 byte order mark is ignored; parser
+// directives are read only at the very top; a line ending in a backslash
+// (and spaces or tabs) continues on the next line that is not blank or a
+// comment, joined with nothing between (the next line keeps its leading
+// white space), and a continuation may run into the end of the file; the
+// instruction word ends at the first space, tab, \v, \f or \r. Its errors
+// name the line and at most the instruction word, never the rest of the
+// line (a RUN line may hold a token).
 func Parse(src string) ([]Instr, *Error) {
-	src = strings.TrimPrefix(src, "\ufeff")
-	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
+	lines := strings.Split(strings.TrimPrefix(src, "\ufeff"), "\n")
 	var out []Instr
 	stages := map[string]bool{}
+	var dirs directives
 	for i := 0; i < len(lines); i++ {
 		start := i + 1
-		text := strings.TrimSpace(lines[i])
-		if text == "" || strings.HasPrefix(text, "#") {
+		first := strings.TrimLeftFunc(strings.TrimRight(lines[i], "\r"), unicode.IsSpace)
+		if err := dirs.read(first, start); err != nil {
+			return nil, err
+		}
+		if strings.HasPrefix(first, "#") {
 			continue
 		}
-		// Join continuation lines; blank and comment lines inside are
-		// dropped, as Docker drops them.
-		for strings.HasSuffix(text, `\`) {
-			text = strings.TrimSpace(strings.TrimSuffix(text, `\`))
-			for {
-				i++
-				if i >= len(lines) {
-					return nil, &Error{start, "malformed line: line continuation at end of file"}
-				}
-				if next := strings.TrimSpace(lines[i]); next != "" && !strings.HasPrefix(next, "#") {
-					text = strings.TrimSpace(text + " " + next)
-					break
-				}
+		text, more := cutContinuation(first)
+		if !more && text == "" {
+			continue
+		}
+		// Blank and comment lines inside a continuation are dropped, as
+		// Docker drops them; the end of the file ends the instruction.
+		for more && i+1 < len(lines) {
+			i++
+			next := strings.TrimRight(lines[i], "\r")
+			if t := strings.TrimLeftFunc(next, unicode.IsSpace); t == "" || strings.HasPrefix(t, "#") {
+				continue
 			}
+			var part string
+			part, more = cutContinuation(next)
+			text += part
 		}
-		word, args := text, ""
-		if n := strings.IndexFunc(text, unicode.IsSpace); n >= 0 {
-			word, args = text[:n], text[n:]
-		}
+		word, args := splitInstr(text)
 		if !instrWord.MatchString(word) {
 			return nil, &Error{start, "malformed line: it does not start with an instruction"}
 		}
 		cmd := strings.ToUpper(word)
-		args = strings.TrimSpace(args)
 		switch {
 		case cmd != "FROM" && cmd != "RUN" && otherInstructions[cmd]:
 			return nil, &Error{start, "unsupported instruction " + cmd + ": only FROM and RUN are supported"}
@@ -106,6 +118,9 @@ func Parse(src string) ([]Instr, *Error) {
 			return nil, &Error{start, "malformed line: " + cmd + " needs an argument"}
 		case cmd == "RUN" && len(out) == 0:
 			return nil, &Error{start, "RUN before the first FROM: a Dockerfile starts FROM a base image"}
+		case cmd == "RUN" && hasHeredoc(args):
+			// Docker would read the lines below as the heredoc's body.
+			return nil, &Error{start, "heredocs are not supported: write the RUN's script inline (with line continuations)"}
 		}
 		in := Instr{Line: start, Cmd: cmd, Args: args}
 		if cmd == "FROM" {
@@ -121,15 +136,47 @@ func Parse(src string) ([]Instr, *Error) {
 	return out, nil
 }
 
+// cutContinuation removes a line continuation, a backslash followed only
+// by spaces and tabs, from the end of line, and says whether there was one.
+// As in Docker, a backslash after another backslash is not one.
+func cutContinuation(line string) (string, bool) {
+	body, ok := strings.CutSuffix(strings.TrimRight(line, " \t"), `\`)
+	if !ok || strings.HasSuffix(body, `\`) {
+		return line, false
+	}
+	return body, true
+}
+
+// splitInstr splits an instruction into its word and its arguments, as
+// Docker does: trimmed of white space, split at the first run of ASCII
+// white space.
+func splitInstr(text string) (word, args string) {
+	parts := asciiSpace.Split(strings.TrimSpace(text), 2)
+	if len(parts) == 2 {
+		args = strings.TrimSpace(parts[1])
+	}
+	return parts[0], args
+}
+
 // resolveFrom parses FROM [--platform=p] image [AS name]. An image naming an
 // earlier stage is not a base image and gets no digest.
 func resolveFrom(in *Instr, stages map[string]bool) *Error {
-	fields := strings.Fields(in.Args)
-	for len(fields) > 0 && strings.HasPrefix(fields[0], "--") {
-		if !strings.HasPrefix(fields[0], "--platform=") {
+	// Docker reads flags up to any white space, the rest split at ASCII
+	// white space only.
+	rest := in.Args
+	for strings.HasPrefix(rest, "--") {
+		flag, after := rest, ""
+		if n := strings.IndexFunc(rest, unicode.IsSpace); n >= 0 {
+			flag, after = rest[:n], rest[n:]
+		}
+		if !strings.HasPrefix(flag, "--platform=") {
 			return &Error{in.Line, "malformed FROM: unknown flag (only --platform is supported)"}
 		}
-		fields = fields[1:]
+		rest = strings.TrimLeftFunc(after, unicode.IsSpace)
+	}
+	fields := asciiSpace.Split(rest, -1)
+	if rest == "" {
+		fields = nil
 	}
 	bad := &Error{in.Line, "malformed FROM: expected FROM image[:tag][@sha256:digest] [AS name]"}
 	switch {
