@@ -187,6 +187,35 @@ func TestDraftsArePersonal(t *testing.T) {
 	}
 }
 
+// TestMemberEditsAndBuildsSharedEnvironment: a shared environment is the
+// project's, so a member who did not create it may edit and build it.
+func TestMemberEditsAndBuildsSharedEnvironment(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	f.gate.open()
+	ctx, p := t.Context(), f.WS.ProjectID
+	aliceID, _ := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
+	_, bob := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
+	shared, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: aliceID,
+		Name: "team", Dockerfile: dockerfile, Shared: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const edited = "FROM alpine@" + pinned + "\nRUN echo edited\n"
+	env, err := bob.Environments.Update(ctx, p, shared, environments.UpdateParams{Name: "team v2", Dockerfile: edited})
+	if err != nil || env.Name != "team v2" || env.Dockerfile != edited || env.IsOwner {
+		t.Fatalf("bob edits alice's shared environment: %+v, %v", env, err)
+	}
+	started, err := bob.Environments.Build(ctx, p, shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bob.Environments.WaitForBuild(ctx, p, shared, started.BuildID, fast)
+	if err != nil || b.Status != environments.BuildReady {
+		t.Errorf("bob's build = %+v, %v; want ready", b, err)
+	}
+}
+
 func isCode(err error, code projectops.Code) bool {
 	var e *projectops.Error
 	return errors.As(err, &e) && e.Code == code

@@ -127,6 +127,17 @@ func TestInvalidDockerfileIsCheckedAfterAccess(t *testing.T) {
 		wantError(t, err, projectops.CodeNotFound)
 	}
 
+	// Another member's draft is NOT_FOUND to a member too.
+	aliceID, _ := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
+	_, bob := f.user(t, projectopstest.RoleMember, projectopstest.RoleMember)
+	draft, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: aliceID,
+		Name: "alice's", Dockerfile: dockerfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = bob.Environments.Update(ctx, p, draft, environments.UpdateParams{Dockerfile: bad})
+	wantError(t, err, projectops.CodeNotFound)
+
 	shared, err := f.Srv.AddEnvironment(projectopstest.EnvironmentSpec{ProjectID: p, OwnerUserID: f.WS.UserID,
 		Name: "e", Dockerfile: dockerfile, Shared: true})
 	if err != nil {

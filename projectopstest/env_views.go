@@ -64,16 +64,28 @@ func pageArgs(r *http.Request, kind string) (limit, after int) {
 // body, as the service's router does: the reference sets no maximum length
 // on either (the request body cap bounds both); a name must not be empty
 // after trimming, a Dockerfile must not be empty. Whether the Dockerfile is
-// one the build can read is the apply's question (dockerfileError), asked
-// after the lookup and the access checks, as the service's backend asks it.
-func checkEnvFields(p environments.UpdateParams, present map[string]bool) *edge.Error {
-	if present["name"] && wire.TrimJS(p.Name) == "" {
+// one the build can read is the service backend's question, asked after the
+// lookup and the access checks: checkEnvFields reads it here, without
+// Server.mu (a large Dockerfile would hold every request up), and keeps the
+// answer for apply (dockerfileRefusal).
+func checkEnvFields(c *call, p environments.UpdateParams) *edge.Error {
+	if c.present["name"] && wire.TrimJS(p.Name) == "" {
 		return edge.Validation("name", "name must not be empty")
 	}
-	if present["dockerfile"] && p.Dockerfile == "" {
-		return edge.Validation("dockerfile", "dockerfile must not be empty")
+	if c.present["dockerfile"] {
+		if p.Dockerfile == "" {
+			return edge.Validation("dockerfile", "dockerfile must not be empty")
+		}
+		c.scratch = dockerfileError(p.Dockerfile)
 	}
 	return nil
+}
+
+// dockerfileRefusal is the refusal checkEnvFields kept for the body's
+// Dockerfile, or nil (none, or no Dockerfile in the body).
+func dockerfileRefusal(c *call) *edge.Error {
+	herr, _ := c.scratch.(*edge.Error)
+	return herr
 }
 
 // dockerfileError is the VALIDATION_ERROR for a Dockerfile being saved that

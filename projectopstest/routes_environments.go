@@ -127,20 +127,21 @@ func getEnvironment(c *call, _ *none) (environments.Environment, *edge.Error) {
 }
 
 // checkCreateEnvironment needs both fields; checkEnvFields checks their
-// types (createEnvironment checks the Dockerfile itself).
+// types and reads the Dockerfile, whose refusal createEnvironment returns.
 func checkCreateEnvironment(c *call, p *environments.CreateParams) *edge.Error {
 	for _, f := range []string{"name", "dockerfile"} {
 		if !c.present[f] {
 			return edge.Validation(f, f+" is required")
 		}
 	}
-	return checkEnvFields(environments.UpdateParams(*p), c.present)
+	return checkEnvFields(c, environments.UpdateParams(*p))
 }
 
-// createEnvironment checks the Dockerfile only here, after the access
-// check, so a guest is FORBIDDEN whatever the body's Dockerfile.
+// createEnvironment refuses a Dockerfile the build cannot read only here,
+// after the access check, so a guest is FORBIDDEN whatever the body's
+// Dockerfile.
 func createEnvironment(c *call, p *environments.CreateParams) (environments.Environment, *edge.Error) {
-	if herr := dockerfileError(p.Dockerfile); herr != nil {
+	if herr := dockerfileRefusal(c); herr != nil {
 		return environments.Environment{}, herr
 	}
 	e, err := c.s.st.insertEnv(EnvironmentSpec{ProjectID: c.project.id, OwnerUserID: c.a.userID, Name: p.Name, Dockerfile: p.Dockerfile})
@@ -155,21 +156,19 @@ func checkUpdateEnvironment(c *call, p *environments.UpdateParams) *edge.Error {
 		return edge.NewError(shared.CodeValidation, "Provide at least one of name or dockerfile",
 			map[string]any{"fields": []string{"name", "dockerfile"}})
 	}
-	return checkEnvFields(*p, c.present)
+	return checkEnvFields(c, *p)
 }
 
-// updateEnvironment checks the Dockerfile after the lookup and the access
-// check, so an environment the caller cannot reach is NOT_FOUND (a guest
-// FORBIDDEN) whatever the body's Dockerfile.
+// updateEnvironment refuses a Dockerfile the build cannot read after the
+// lookup and the access check, so an environment the caller cannot reach
+// is NOT_FOUND (a guest FORBIDDEN) whatever the body's Dockerfile.
 func updateEnvironment(c *call, p *environments.UpdateParams) (environments.Environment, *edge.Error) {
 	e, herr := c.env()
 	if herr != nil {
 		return environments.Environment{}, herr
 	}
-	if c.present["dockerfile"] {
-		if herr := dockerfileError(p.Dockerfile); herr != nil {
-			return environments.Environment{}, herr
-		}
+	if herr := dockerfileRefusal(c); herr != nil {
+		return environments.Environment{}, herr
 	}
 	if c.present["name"] {
 		e.name = wire.TrimJS(p.Name)
