@@ -22,10 +22,11 @@ import (
 // but they are not input, and the service refuses them with 400
 // VALIDATION_ERROR, as it refuses every top-level key host config v2 does
 // not define; a config holding only those two is sent as {}, which Create
-// refuses as an empty config. Every other member is sent as written, in its
-// place: fields the SDK has no Go type for are sent back as read and
-// numbers keep their precision (a map[string]any would turn every number
-// into a float64). Decode it into your own struct, or use Map and ModelID.
+// and Update refuse as an empty config. Every other member is sent as
+// written, in its place: fields the SDK has no Go type for are sent back as
+// read and numbers keep their precision (a map[string]any would turn every
+// number into a float64). Decode it into your own struct, or use Map and
+// ModelID.
 // An update replaces the host's whole config with the one sent (see
 // UpdateParams.Config).
 //
