@@ -117,6 +117,23 @@ func TestTunnelPreviousURL(t *testing.T) {
 	}
 }
 
+// Re-creating a tunnel through another spelling of the same IP address
+// (here [0:0::1] and [::1], one WHATWG origin) is the same endpoint: the
+// grant has no previousUrl, where comparing the host as written reported
+// the old secret-bearing URL.
+func TestTunnelPreviousURLIPv6Spelling(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	short := target{name: "v6short", client: srv.Client(), base: "http://[::1]/api/v1"}
+	long := target{name: "v6long", client: srv.Client(), base: "http://[0:0::1]/api/v1"}
+	createTunnelRaw(t, short, ws.ProjectID, ws.APIKey, "tun")
+	g := createTunnelRaw(t, long, ws.ProjectID, ws.APIKey, "tun")
+	if prev, ok := g["previousUrl"]; ok {
+		t.Errorf("re-create through [0:0::1]: previousUrl %v, want none (the same origin as [::1]); url %v", prev, g["url"])
+	}
+}
+
 // The relay's agent endpoint reads the connect token under any case of the
 // Bearer scheme (RFC 9110 §11.1), as the API routes read keys.
 func TestRelayAgentBearerSchemeAnyCase(t *testing.T) {

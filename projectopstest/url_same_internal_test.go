@@ -1,6 +1,8 @@
 package projectopstest
 
 import (
+	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/projectops/projectops-go/internal/wire"
@@ -100,6 +102,44 @@ func TestSameTunnelEndpoint(t *testing.T) {
 	} {
 		if !sameTunnelURL(tt.a, tt.b) {
 			t.Errorf("sameTunnelURL(%q, %q) = false, want true", tt.a, tt.b)
+		}
+	}
+}
+
+// sameTunnelURL answers as the service's sameEndpoint does under Node 20
+// for each pair of testdata/tunnel_url_pairs.json, which
+// testdata/tunnel_url_pairs.js generated with Node's WHATWG URL (run it
+// again with node to extend the table). The pairs it answers otherwise are
+// the divergences endpointKey and sameTunnelURL document, each listed
+// here: an IDN host left out of punycode form, and schemes other than
+// http(s), compared as text (never the grant's scheme).
+func TestSameTunnelURLMatchesWHATWG(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("testdata/tunnel_url_pairs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pairs []struct {
+		A, B string
+		Same bool
+	}
+	if err := json.Unmarshal(b, &pairs); err != nil {
+		t.Fatal(err)
+	}
+	diverges := map[[2]string]bool{
+		{"http://bücher.example/", "http://xn--bcher-kva.example/"}: true,
+		{"mailto:a", "mailto:a?x"}:                                  true,
+		{"foo://a/x?q", "foo://b/x"}:                                true,
+	}
+	for _, p := range pairs {
+		want := p.Same
+		if diverges[[2]string{p.A, p.B}] {
+			want = !want
+		}
+		if got := sameTunnelURL(p.A, p.B); got != want {
+			ka, _ := endpointKey(p.A)
+			kb, _ := endpointKey(p.B)
+			t.Errorf("sameTunnelURL(%q, %q) = %v, want %v (WHATWG %v; keys %q %q)", p.A, p.B, got, want, p.Same, ka, kb)
 		}
 	}
 }
