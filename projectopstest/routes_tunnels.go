@@ -14,8 +14,9 @@ import (
 )
 
 // maxTunnelName is TunnelCreateRequest.name's maxLength, which this route
-// checks itself (the contract check leaves it out): the service counts the
-// name after trimming it, in UTF-16 code units.
+// checks itself, as it checks the minLength (the contract check leaves
+// both out): the service counts the name after trimming it, in UTF-16 code
+// units.
 const maxTunnelName = 128
 
 func tunnelRoutes(s *Server, rt *router) {
@@ -29,13 +30,15 @@ func tunnelRoutes(s *Server, rt *router) {
 
 // checkCreateTunnel reads the name as the service's schema does: trimmed,
 // then 1 to 128 characters as JavaScript counts them (UTF-16 code units).
+// An empty name and one of white space alone get the schema's one message
+// for the lower bound.
 func checkCreateTunnel(c *call, p *tunnels.CreateParams) *edge.Error {
 	p.Name = wire.TrimJS(p.Name)
 	switch {
 	case !c.present["name"]:
 		return edge.Validation("name", "name is required")
 	case p.Name == "":
-		return edge.Validation("name", "name must not be blank")
+		return edge.Validation("name", "name is required")
 	case wire.UTF16Len(p.Name) > maxTunnelName:
 		return edge.Validation("name", "name must be at most 128 characters")
 	}

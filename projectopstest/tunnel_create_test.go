@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/projectops/projectops-go/projectopstest"
+	"github.com/projectops/projectops-go/shared"
 )
 
 // Creating a tunnel for a saved server's name repoints that record at the
@@ -86,4 +87,24 @@ func TestTunnelCreateNameLengthAfterTrim(t *testing.T) {
 			t.Errorf("grant name %q, want the trimmed %q", g.Name, tt.stored)
 		}
 	}
+}
+
+// A name that is empty, or empty once trimmed (JavaScript's trim takes
+// U+3000 too), fails the schema's lower bound with its one message, "name
+// is required", on field name: the bound is counted after trimming, as
+// zod's trim().min(1) counts it, not by the contract's minLength.
+func TestTunnelCreateNameRequiredAfterTrim(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := inproc(srv)
+	for _, name := range []string{"", "   ", "\t\n", "\u3000"} {
+		r := tg.call(t, "POST", "/projects/"+ws.ProjectID+"/tunnels", ws.APIKey, map[string]any{"name": name})
+		r.wantField(t, "name")
+		if b := r.wantError(t, shared.CodeValidation); b.Message != "name is required" {
+			t.Errorf("create with name %q: message %q, want %q", name, b.Message, "name is required")
+		}
+	}
+	// The contract still checks the type: the route only reads strings.
+	tg.call(t, "POST", "/projects/"+ws.ProjectID+"/tunnels", ws.APIKey, map[string]any{"name": 5}).wantField(t, "name")
 }

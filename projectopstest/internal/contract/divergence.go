@@ -26,10 +26,11 @@ func specWins(doc any) {
 //     where the enum lists 12;
 //   - a test case's model, provider and runs, which the specification
 //     makes optional (they fall back to the suite's defaults);
-//   - the tunnel name's maxLength: the service trims the name before
-//     counting (zod's trim().max(128)) and counts UTF-16 code units, where
-//     the schema would count code points of the raw value, refusing a
-//     128-character name sent with white space around it;
+//   - the tunnel name's minLength and maxLength: the service trims the
+//     name before counting (zod's trim().min(1).max(128)) and counts
+//     UTF-16 code units, where the schema would count code points of the
+//     raw value, refusing a 128-character name sent with white space
+//     around it and taking one of white space alone; its type stays;
 //
 // declares the run-create body's projectId, which the service's schema
 // takes (the path's value replaces it) and neither document lists; and
@@ -55,7 +56,8 @@ func routeRules(doc any) {
 		delete(tpl, "enum")
 	}
 	if name, ok := lookup(schemas, "TunnelCreateRequest", "properties", "name").(map[string]any); ok {
-		delete(name, "maxLength") // checkCreateTunnel counts the trimmed name
+		delete(name, "minLength") // checkCreateTunnel counts the trimmed name
+		delete(name, "maxLength")
 	}
 	if props, ok := lookup(schemas, "EvalRunCreateRequest", "properties").(map[string]any); ok {
 		props["projectId"] = map[string]any{} // any value: the service overwrites it with the path's
