@@ -18,10 +18,23 @@ const apiPrefix = edge.APIPrefix
 // for the URLs the double mints (upload URLs, tunnel URLs): the address a
 // remote client used, not the wildcard the double listens on.
 func requestOrigin(r *http.Request) (httpOrigin, wsOrigin string) {
+	host := urlHost(r.Host)
 	if r.TLS != nil {
-		return "https://" + r.Host, "wss://" + r.Host
+		return "https://" + host, "wss://" + host
 	}
-	return "http://" + r.Host, "ws://" + r.Host
+	return "http://" + host, "ws://" + host
+}
+
+// urlHost is a request's Host as a URL writes it. An IPv6 zone reaches the
+// double unescaped from an in-process request ([fe80::1%lo], as net/url
+// decodes it); a URL needs its '%' as %25 (RFC 6874), or it cannot be
+// parsed back. A zone already escaped is left as it is.
+func urlHost(h string) string {
+	i := strings.IndexByte(h, '%')
+	if !strings.HasPrefix(h, "[") || i < 0 || strings.HasPrefix(h[i:], "%25") {
+		return h
+	}
+	return h[:i] + "%25" + h[i+1:]
 }
 
 // requestBase is the API base URL a request reached the double by.

@@ -2,6 +2,7 @@ package projectopstest
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 
@@ -50,6 +51,12 @@ func checkCreateTunnel(c *call, p *tunnels.CreateParams) *edge.Error {
 // answers the new grant.
 func createTunnel(c *call, p *tunnels.CreateParams) (*tunnels.Grant, *edge.Error) {
 	public, ws := requestOrigin(c.r)
+	// The tunnel's URL names the host the request came in by: a Host no URL
+	// can be made from (empty, or an unclosed IPv6 literal) is the
+	// caller's to fix, not an internal failure.
+	if u, err := url.Parse(public + relayPublicPath); err != nil || u.Host == "" {
+		return nil, edge.Validation("", "The request's Host header does not form a URL the tunnel can be reached at")
+	}
 	s := c.s
 	g, old, herr := s.mintTunnelLocked(c.a, c.project.id, p.Name, public, ws)
 	if herr != nil {

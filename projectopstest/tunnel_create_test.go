@@ -1,6 +1,9 @@
 package projectopstest_test
 
 import (
+	"io"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -107,4 +110,55 @@ func TestTunnelCreateNameRequiredAfterTrim(t *testing.T) {
 	}
 	// The contract still checks the type: the route only reads strings.
 	tg.call(t, "POST", "/projects/"+ws.ProjectID+"/tunnels", ws.APIKey, map[string]any{"name": 5}).wantField(t, "name")
+}
+
+// A tunnel created through a host with an IPv6 zone gets URLs that parse
+// back to that host: the zone reaches the double unescaped from the
+// in-process client, and a URL needs it as %25 (RFC 6874). Written as it
+// came, the URL could not be parsed and the create answered 500.
+func TestTunnelCreateZonedIPv6Host(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	tg := target{name: "zoned", client: srv.Client(), base: "http://[fe80::1%25lo]:8080/api/v1"}
+	g := createTunnelRaw(t, tg, ws.ProjectID, ws.APIKey, "zoned")
+	for _, key := range []string{"url", "relayWsUrl"} {
+		s, _ := g[key].(string)
+		u, err := url.Parse(s)
+		if err != nil || u.Host != "[fe80::1%lo]:8080" {
+			t.Errorf("grant %s %q: host %v (%v), want [fe80::1%%lo]:8080", key, s, u, err)
+		}
+	}
+}
+
+// A Host header the double cannot make the tunnel's URL from is the
+// caller's error, a 400 envelope, not an internal one.
+func TestTunnelCreateUnusableHost(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, noLimit)
+	ws := srv.Default()
+	for _, host := range []string{"[::1", "[fe80::1%25lo"} {
+		req, err := http.NewRequestWithContext(t.Context(), "POST",
+			projectopstest.InProcessURL+"/projects/"+ws.ProjectID+"/tunnels", strings.NewReader(`{"name":"h"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		req.Header.Set("Authorization", "Bearer "+ws.APIKey)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := result{status: resp.StatusCode, header: resp.Header, body: b}
+		r.wantError(t, shared.CodeValidation)
+		if !strings.Contains(string(b), "Host header") {
+			t.Errorf("Host %q: %s, want a message naming the Host header", host, b)
+		}
+	}
 }
