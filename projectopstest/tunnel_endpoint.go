@@ -40,8 +40,9 @@ func sameTunnelURL(a, b string) bool {
 // As WHATWG does, it first trims leading and trailing controls and spaces,
 // drops tabs and newlines, reads a backslash as a slash and takes any
 // number of slashes after the scheme. It reports false for any other
-// scheme and for what WHATWG refuses: a bad port, a forbidden host code
-// point, a zoned IPv6 literal, an out-of-range IPv4 number.
+// scheme and where WHATWG's host or port parser fails: a port not all
+// digits or over 65535, a forbidden host code point, a zoned IPv6
+// literal, an out-of-range IPv4 number.
 //
 // One divergence: an internationalised host is lower-cased but not put in
 // its punycode (xn--) form, nor mapped by the rest of UTS #46, as WHATWG
