@@ -81,10 +81,11 @@ func Parse(src string) ([]Instr, *Error) {
 	var dirs directives
 	for i := 0; i < len(lines); i++ {
 		start := i + 1
-		first := strings.TrimLeftFunc(strings.TrimRight(lines[i], "\r"), unicode.IsSpace)
-		if err := dirs.read(first, start); err != nil {
+		raw := strings.TrimRight(lines[i], "\r")
+		if err := dirs.read(raw, start); err != nil {
 			return nil, err
 		}
+		first := strings.TrimLeftFunc(raw, unicode.IsSpace)
 		if strings.HasPrefix(first, "#") {
 			continue
 		}
