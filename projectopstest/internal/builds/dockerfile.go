@@ -6,7 +6,8 @@
 // not read: other Dockerfile instructions (unsupported), any other word
 // (unknown), the escape and syntax parser directives (the first would
 // change how lines continue, the second would fetch a frontend image, not an
-// allowlisted base) and heredocs. A base image must be an official image
+// allowlisted base), heredocs, RUN --mount from another image and lines
+// longer than Docker reads. A base image must be an official image
 // pinned by digest, as the service requires ("an allowlisted official base
 // pinned by @sha256 digest"; it does not publish the allowlist, so every
 // Docker Official Image passes).
@@ -21,6 +22,9 @@ import (
 	"strings"
 	"unicode"
 )
+
+// maxLine is the longest line Docker reads (bufio.MaxScanTokenSize - 1).
+const maxLine = 64*1024 - 1
 
 // Instr is one instruction; Line is where it starts (1-based).
 type Instr struct {
@@ -75,7 +79,15 @@ var (
 // name the line and at most the instruction word, never the rest of the
 // line (a RUN line may hold a token).
 func Parse(src string) ([]Instr, *Error) {
-	lines := strings.Split(strings.TrimPrefix(src, "\ufeff"), "\n")
+	lines := strings.Split(src, "\n")
+	for i, l := range lines {
+		// Docker's line scanner holds at most 64 KiB: a line and its "\n"
+		// (a leading byte order mark counted).
+		if len(l) > maxLine {
+			return nil, &Error{i + 1, fmt.Sprintf("line greater than max allowed size of %d bytes", maxLine)}
+		}
+	}
+	lines[0] = strings.TrimPrefix(lines[0], "\ufeff")
 	var out []Instr
 	stages := map[string]bool{}
 	var dirs directives
@@ -173,6 +185,11 @@ func resolveFrom(in *Instr, stages map[string]bool) *Error {
 		flag, after := rest, ""
 		if n := strings.IndexFunc(rest, unicode.IsSpace); n >= 0 {
 			flag, after = rest[:n], rest[n:]
+		}
+		if flag == "--" {
+			// Docker's flag reader takes "--" as the end of the flags.
+			rest = strings.TrimLeftFunc(after, unicode.IsSpace)
+			break
 		}
 		if !strings.HasPrefix(flag, "--platform=") {
 			return &Error{in.Line, "malformed FROM: unknown flag (only --platform is supported)"}

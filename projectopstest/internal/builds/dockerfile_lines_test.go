@@ -158,3 +158,37 @@ func TestParseRefusesHeredocs(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRefusesLinesDockerCannotRead: Docker's line scanner refuses a
+// line over 65535 bytes (a "\r" and a leading byte order mark counted):
+// "dockerfile line greater than max allowed size of 65535". The error
+// names the line only.
+func TestParseRefusesLinesDockerCannotRead(t *testing.T) {
+	const secret = "ghpS3cretT0ken"
+	from := "FROM debian@" + pin
+	run := "RUN echo " + secret
+	long := func(s string, n int) string { return s + strings.Repeat(" ", n-len(s)) }
+	for _, df := range []string{
+		from + "\n" + long(run, 65535) + "\n",
+		from + "\n" + long(run, 65534) + "\r\n",
+		from + "\n" + long(run, 65535),
+		"\ufeff" + long(from, 65535-3) + "\n",
+	} {
+		if _, err := Parse(df); err != nil {
+			t.Errorf("a line of 65535 bytes refused: %v", err)
+		}
+	}
+	for df, line := range map[string]string{
+		from + "\n" + long(run, 65536) + "\n":                  "line 2: ",
+		from + "\n" + long(run, 65535) + "\r\n":                "line 2: ",
+		from + "\n" + long(run, 65536):                         "line 2: ",
+		from + "\n" + "# " + long(run, 70000) + "\nRUN true\n": "line 2: ",
+		from + "\nRUN a \\\n" + long(run, 65536) + "\n":        "line 3: ",
+		"\ufeff" + long(from, 65535-2) + "\n":                  "line 1: ",
+	} {
+		_, err := Parse(df)
+		if want := line + "line greater than max allowed size of 65535 bytes"; err == nil || err.Error() != want {
+			t.Errorf("a line over 65535 bytes: %v, want %q", err, want)
+		}
+	}
+}

@@ -48,6 +48,7 @@ func TestParseAcceptsWhatDockerBuilds(t *testing.T) {
 		"exec form":                        "FROM debian@" + pin + "\nRUN [\"echo\", \"hi\"]\n",
 		"platform + AS":                    "FROM --platform=linux/amd64 debian@" + pin + " AS base\nRUN true\nFROM base\n",
 		"no trailing newline":              "FROM debian@" + pin,
+		"-- ends the flags":                "FROM -- debian@" + pin + "\nFROM --platform=linux/amd64 -- debian@" + pin + " AS b\n",
 		"UI template":                      "# Allowlisted official base (debian, ubuntu, node, python) pinned by digest.\n# Only FROM + RUN are supported today. Change the base or digest as needed.\nFROM debian:bookworm-slim@sha256:60eac759739651111db372c07be67863818726f754804b8707c90979bda511df\nRUN echo \"customize me\"\n",
 	} {
 		if _, err := Parse(df); err != nil {
