@@ -142,8 +142,9 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 	// double, and a same-origin GET carries no Origin: its Host still
 	// names the page's domain. Only the double's own listener is checked
 	// (in process there is no network; a server of yours is yours to
-	// guard), and only when it listens on loopback alone.
-	if s.loopbackOnly && loopConn(r) != nil && !loopbackHost(r.Host) {
+	// guard), and only when it listens on loopback alone. loopConn first:
+	// an in-process request need not read what StartAt sets.
+	if loopConn(r) != nil && s.loopbackOnly.Load() && !loopbackHost(r.Host) {
 		return edge.Forbidden("Request host not allowed: on a loopback address the control API takes " +
 			"requests for localhost, 127.0.0.1 (127.0.0.0/8) or [::1] only.")
 	}

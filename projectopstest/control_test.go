@@ -697,3 +697,61 @@ func TestControlInProcess(t *testing.T) {
 		t.Fatalf("in-process GET requests = %d %s, %v; want the faulted GET /me", resp.StatusCode, b, err)
 	}
 }
+
+// An in-process control request may run while StartAt starts the
+// listener: under -race this is a data race if the listener's
+// loopback-only setting is shared unsynchronized with every control
+// request. Requests run on a few goroutines from before Start to after it.
+func TestControlInProcessDuringStart(t *testing.T) {
+	t.Parallel()
+	srv := projectopstest.NewTestServer(t, projectopstest.WithControlAPI())
+	hc := srv.Client()
+	ctl := srv.ControlURL()
+	get := func() error {
+		resp, err := hc.Get(ctl + "/routes")
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("in-process GET routes = %d, want 200", resp.StatusCode)
+		}
+		return nil
+	}
+	const workers = 4
+	stop := make(chan struct{})
+	running := make(chan struct{}, workers)
+	errs := make(chan error, workers)
+	for range workers {
+		go func() {
+			for i := 0; ; i++ {
+				if err := get(); err != nil {
+					errs <- err
+					return
+				}
+				if i == 0 {
+					running <- struct{}{}
+				}
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+			}
+		}()
+	}
+	for range workers {
+		<-running
+	}
+	_, err := srv.Start()
+	close(stop)
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -44,7 +44,7 @@ func (s *Server) StartAt(addr string) (string, error) {
 	s.httpSrv = hs
 	// Set before Serve starts, so every request on the listener sees it.
 	ta, _ := ln.Addr().(*net.TCPAddr)
-	s.loopbackOnly = ta != nil && ta.IP.IsLoopback()
+	s.loopbackOnly.Store(ta != nil && ta.IP.IsLoopback())
 	s.baseURL = "http://" + dialable(ln.Addr()) + apiPrefix
 	s.inflight.Add(1) // under s.life with closed false: Close has not started waiting
 	go func() {

@@ -60,8 +60,9 @@ type Server struct {
 	controlWaiters atomic.Int32
 	// loopbackOnly is set by StartAt on a loopback address: the control
 	// API then refuses a request on the listener naming another Host
-	// (DNS rebinding, control.go).
-	loopbackOnly bool
+	// (DNS rebinding, control.go). Atomic since an in-process control
+	// request may run while StartAt sets it.
+	loopbackOnly atomic.Bool
 
 	rt        *router
 	handler   http.Handler
