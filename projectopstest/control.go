@@ -143,7 +143,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 	// names the page's domain. Only the double's own listener is checked
 	// (in process there is no network; a server of yours is yours to
 	// guard), and only when it listens on loopback alone. loopConn first:
-	// an in-process request need not read what StartAt sets.
+	// an in-process request need not read what StartAt sets. A request
+	// with no Host (HTTP/1.0) names no loopback host, so it is refused.
 	if loopConn(r) != nil && s.loopbackOnly.Load() && !loopbackHost(r.Host) {
 		return edge.Forbidden("Request host not allowed: on a loopback address the control API takes " +
 			"requests for localhost, 127.0.0.1 (127.0.0.0/8) or [::1] only.")
@@ -169,11 +170,14 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, rest strin
 }
 
 // loopbackHost reports whether host (a request's Host, with or without a
-// port) names loopback: localhost or a loopback IP.
+// port) names loopback: localhost or a loopback IP, either one fully
+// qualified with one trailing dot ("localhost.", as curl sends it for
+// http://localhost./).
 func loopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
+	host = strings.TrimSuffix(host, ".")
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}

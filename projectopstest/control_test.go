@@ -1,10 +1,12 @@
 package projectopstest_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -754,4 +756,75 @@ func TestControlInProcessDuringStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// rawStatus sends req as written on a new connection to addr and returns
+// the status line of the answer.
+func rawStatus(t *testing.T, addr, req string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, req); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the answer to %q: %v", req, err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// The Host check as clients spell loopback: a fully qualified name with
+// its trailing dot ("localhost.", what curl sends for http://localhost./)
+// and any spelling of a loopback IP are served; a name that is not
+// loopback, a shortened IPv4 form and a request with no Host (HTTP/1.0)
+// are refused. The API itself takes any Host.
+func TestControlHostSpellings(t *testing.T) {
+	t.Parallel()
+	for _, listen := range []string{"127.0.0.1:0", "localhost:0"} {
+		srv := projectopstest.NewTestServer(t, projectopstest.WithControlAPI())
+		if _, err := srv.StartAt(listen); err != nil {
+			t.Fatal(err)
+		}
+		u, err := url.Parse(srv.ControlURL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		path, port := u.Path+"/routes", u.Port()
+		get := func(host string) string {
+			return rawStatus(t, u.Host, "GET "+path+" HTTP/1.1\r\nHost: "+host+"\r\nConnection: close\r\n\r\n")
+		}
+		for _, host := range []string{"localhost", "LocalHost", "localhost.", "localhost.:" + port,
+			"127.0.0.1.", "127.0.0.1.:" + port, "[::1]", "[0:0:0:0:0:0:0:1]:" + port, "[::ffff:127.0.0.1]"} {
+			if got := get(host); got != "HTTP/1.1 200 OK" {
+				t.Errorf("listening on %s, GET routes with Host %q = %s, want 200", listen, host, got)
+			}
+		}
+		for _, host := range []string{"evil.example", "localhost..", "localhost.example.", "127.1"} {
+			if got := get(host); got != "HTTP/1.1 403 Forbidden" {
+				t.Errorf("listening on %s, GET routes with Host %q = %s, want 403", listen, host, got)
+			}
+		}
+		if got := rawStatus(t, u.Host, "GET "+path+" HTTP/1.0\r\n\r\n"); got != "HTTP/1.0 403 Forbidden" {
+			t.Errorf("listening on %s, an HTTP/1.0 GET routes with no Host = %s, want 403", listen, got)
+		}
+		me := "GET " + apiPath(t, srv) + "/me HTTP/1.1\r\nHost: evil.example\r\nAuthorization: Bearer " +
+			srv.Default().APIKey + "\r\nConnection: close\r\n\r\n"
+		if got := rawStatus(t, u.Host, me); got != "HTTP/1.1 200 OK" {
+			t.Errorf("listening on %s, GET /me with Host evil.example = %s, want 200: only the control API checks Host", listen, got)
+		}
+	}
+}
+
+// apiPath is the path of srv's API base URL (/api/v1).
+func apiPath(t *testing.T, srv *projectopstest.Server) string {
+	t.Helper()
+	u, err := url.Parse(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Path
 }
