@@ -305,13 +305,13 @@
 //     the service's message but no details, where the service's gives its
 //     OAuth discovery's registrationStrategies,
 //     authorizationServerMetadataUrl and resourceMetadataUrl. The
-//     AUTH_ERROR of a refused connection has no message, as the
-//     service's (its text is the connection's detail, the double's own
-//     words), and details {serverId, statusCode}, where the service's
-//     error has statusCode beside its code and no details; a 403 saying
-//     insufficient_scope is AUTH_ERROR too, where the service's client
-//     raises an insufficient-scope error its doctor reports under another
-//     code;
+//     AUTH_ERROR of a refused connection has an empty message where the
+//     service's has none (its text is the connection's detail, the
+//     double's own words), and statusCode beside its code and no
+//     details, as the service's, but not the service's name
+//     ("MCPAuthError"); a 403 saying insufficient_scope is AUTH_ERROR
+//     too, where the service's client raises an insufficient-scope error
+//     its doctor reports under another code;
 //   - a browser's request from an origin WithAllowedOrigins does not list
 //     is 403 FORBIDDEN in the spec's envelope, where the service's body is
 //     {"error": "Forbidden", "message"} (preflights are 204, as there);

@@ -47,3 +47,19 @@ func TestDoctorReportKeepsEmptyListings(t *testing.T) {
 		}
 	}
 }
+
+// The service sends a refused connection's AUTH_ERROR as its client's
+// MCPAuthError serialises: code, statusCode and name, no message and no
+// details. The status is read into StatusCode.
+func TestDoctorReportAuthErrorStatusCode(t *testing.T) {
+	t.Parallel()
+	var rep servers.DoctorReport
+	body := `{"generatedAt":"2026-11-01T00:00:00Z","status":"error","connection":{"status":"error","detail":"refused"},"checks":{},` +
+		`"error":{"code":"AUTH_ERROR","statusCode":401,"name":"MCPAuthError"}}`
+	if err := json.Unmarshal([]byte(body), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if e := rep.Error; e == nil || e.Code != servers.ReportCodeAuthError || e.StatusCode != 401 || e.Message != "" || e.Details != nil {
+		t.Fatalf("error = %+v, want AUTH_ERROR with statusCode 401, no message and no details", e)
+	}
+}

@@ -97,7 +97,7 @@ func TestDoctorPost400Get401IsError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantDoctorRefused(t, rep, id, http.StatusUnauthorized)
+	wantDoctorRefused(t, rep, http.StatusUnauthorized)
 }
 
 // A POST answered 405 sends the service's probe on to the SSE GET, whose
@@ -128,5 +128,40 @@ func wantDoctorOAuthRequired(t *testing.T, rep *servers.DoctorReport, what strin
 	t.Helper()
 	if rep.Status != servers.DoctorOAuthRequired || rep.Connection.Status != servers.ConnectionSkipped {
 		t.Errorf("doctor, %s: status %q, connection %+v, error %+v; want oauth_required, skipped", what, rep.Status, rep.Connection, rep.Error)
+	}
+}
+
+// A Streamable HTTP POST redirected (307) to a path that answers 401, on a
+// server whose SSE endpoint serves: the service's probe follows the
+// redirect as fetch does and reads the 401, so to a caller with no
+// credentials the report is oauth_required, though validate, which has no
+// probe, connects over SSE.
+func TestDoctorPostRedirectedTo401IsOAuthRequired(t *testing.T) {
+	t.Parallel()
+	s := mcp.NewServer(&mcp.Implementation{Name: "sse-only", Version: "1"}, nil)
+	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/denied" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" {
+			http.Redirect(w, r, "/denied", http.StatusTemporaryRedirect)
+			return
+		}
+		sse.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close)
+	f := setup(t)
+	p := f.WS.ProjectID
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "redir", URL: hs.URL + "/mcp"}))
+	rep, err := f.C.Servers.Doctor(t.Context(), p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDoctorOAuthRequired(t, rep, "POST 307 to a 401, SSE served")
+	v, err := f.C.Servers.Validate(t.Context(), p, id)
+	if err != nil || !v.Success || v.Status != servers.ConnectionConnected {
+		t.Fatalf("Validate = %+v, %v; want connected over SSE", v, err)
 	}
 }

@@ -343,9 +343,9 @@ func TestServerForbiddingIsForbidden(t *testing.T) {
 // only when its probe's 401 made it skip connecting, which credentials
 // prevent; a connection that failed is status error, whatever the
 // failure. Its AUTH_ERROR is the service's MCPAuthError as it serialises,
-// without a message (the text is the connection's detail), the status in
-// the details beside the server's id, whatever the path to it.
-func wantDoctorRefused(t *testing.T, rep *servers.DoctorReport, serverID string, status int) {
+// without a message (the text is the connection's detail), with the
+// status in statusCode and no details, whatever the path to it.
+func wantDoctorRefused(t *testing.T, rep *servers.DoctorReport, status int) {
 	t.Helper()
 	if rep.Status != servers.DoctorError || rep.Connection.Status != servers.ConnectionError ||
 		rep.Checks.Connection == nil || rep.Checks.Connection.Status != servers.CheckError ||
@@ -357,9 +357,8 @@ func wantDoctorRefused(t *testing.T, rep *servers.DoctorReport, serverID string,
 	if rep.Error.Message != "" || rep.Connection.Detail == "" {
 		t.Errorf("AUTH_ERROR message %q, connection detail %q; want no message, the text in the detail", rep.Error.Message, rep.Connection.Detail)
 	}
-	want := map[string]any{"serverId": serverID, "statusCode": float64(status)}
-	if d, ok := rep.Error.Details.(map[string]any); !ok || len(d) != len(want) || d["serverId"] != want["serverId"] || d["statusCode"] != want["statusCode"] {
-		t.Errorf("AUTH_ERROR details %#v, want %v", rep.Error.Details, want)
+	if rep.Error.StatusCode != status || rep.Error.Details != nil {
+		t.Errorf("AUTH_ERROR statusCode %d, details %#v; want %d and no details", rep.Error.StatusCode, rep.Error.Details, status)
 	}
 }
 
@@ -380,7 +379,7 @@ func TestDoctorSavedBearerHeaderRefusedIsError(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantDoctorRefused(t, rep, id, http.StatusUnauthorized)
+		wantDoctorRefused(t, rep, http.StatusUnauthorized)
 	}
 	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "basic", URL: peer.url + "/mcp",
 		Headers: map[string]projectopstest.Secret{"Authorization": "Basic dXNlcjpwYXNz"}}))
@@ -406,7 +405,7 @@ func TestDoctorRefusedGrantIsError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantDoctorRefused(t, rep, id, http.StatusUnauthorized)
+	wantDoctorRefused(t, rep, http.StatusUnauthorized)
 }
 
 // The service's probe reads only a 401 as a demand for OAuth: a 403 is a
@@ -425,7 +424,7 @@ func TestDoctorOAuthServer403WithoutGrantIsError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantDoctorRefused(t, rep, id, http.StatusForbidden)
+	wantDoctorRefused(t, rep, http.StatusForbidden)
 }
 
 func TestImportTokensPrintsNoSecret(t *testing.T) {

@@ -188,14 +188,15 @@ type DoctorCheck struct {
 // ReportCodeAuthError is the code of a doctor report's error when the
 // server refused the connection (401 to a caller with credentials, or
 // 403): the service's MCP client's auth error code, found only in doctor
-// reports, never in the API's error envelope. Such an error has no
-// message (the service sends its client's error without one): read the
-// report's Connection.Detail for the text. The refusal's HTTP status is
-// in Details, as details.statusCode (with the server's id, serverId),
-// when known. A 403 saying insufficient_scope is the exception the
-// double cannot follow: it reports AUTH_ERROR, where the service's
-// client raises an insufficient-scope error of its own, which its doctor
-// reports under another code.
+// reports, never in the API's error envelope. The service sends its
+// client's error itself, which serialises without a message (read the
+// report's Connection.Detail for the text) and with the refusal's HTTP
+// status in StatusCode when known; so does the double, which also leaves
+// out the service's name ("MCPAuthError"). A 403 saying
+// insufficient_scope is the exception the double cannot follow: it
+// reports AUTH_ERROR, where the service's client raises an
+// insufficient-scope error of its own, which its doctor reports under
+// another code.
 const ReportCodeAuthError shared.Code = "AUTH_ERROR"
 
 // ReportError is the error envelope of the failure that ended a doctor run.
@@ -205,6 +206,10 @@ type ReportError struct {
 	// Details is any JSON value (the reference leaves it untyped, unlike
 	// the error envelope's object): usually a map[string]any.
 	Details any `json:"details,omitempty"`
+	// StatusCode is the HTTP status a refused connection got: the service
+	// sends it with ReportCodeAuthError, beyond the reference; 0 when
+	// unknown and for every other code.
+	StatusCode int `json:"statusCode,omitempty"`
 }
 
 // CheckOAuthResult says whether a server is configured to require an OAuth

@@ -135,9 +135,14 @@ func (e ReportError) Format(f fmt.State, verb rune) {
 // errorPlain is ReportError without its methods, for Format.
 type errorPlain ReportError
 
-// LogValue implements slog.LogValuer: the code and the message, redacted.
+// LogValue implements slog.LogValuer: the code, the message, redacted,
+// and the status of a refused connection when known.
 func (e ReportError) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("code", string(e.Code)), slog.String("message", redactText(e.Message)))
+	attrs := []slog.Attr{slog.String("code", string(e.Code)), slog.String("message", redactText(e.Message))}
+	if e.StatusCode != 0 {
+		attrs = append(attrs, slog.Int("statusCode", e.StatusCode))
+	}
+	return slog.GroupValue(attrs...)
 }
 
 // LogValue implements slog.LogValuer. Without it slog's JSON handler

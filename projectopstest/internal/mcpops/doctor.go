@@ -134,17 +134,12 @@ const oauthRequiredReportMessage = "Server requires OAuth before it can be conne
 
 // authReportError is a doctor report's AUTH_ERROR for a connection the
 // server refused with status (0 when unknown). The service's report
-// carries its client's MCPAuthError as that error serialises: a code and
-// a statusCode, no message (an Error's message is not enumerable), so
-// the report's message is empty and the text is in the connection's
-// detail. The SDK's ReportError has no statusCode field: it goes in the
-// details, beside the server's id, the same for every refusal.
+// carries its client's MCPAuthError as that error serialises: a code, a
+// statusCode and a name, no message (an Error's message is not
+// enumerable) and no details, so the report's message is empty and the
+// text is in the connection's detail. The double leaves out the name.
 func (sc *Call) authReportError(status int) *servers.ReportError {
-	details := map[string]any{"serverId": sc.ServerID}
-	if status != 0 {
-		details["statusCode"] = status
-	}
-	return &servers.ReportError{Code: servers.ReportCodeAuthError, Details: details}
+	return &servers.ReportError{Code: servers.ReportCodeAuthError, StatusCode: status}
 }
 
 // hasCredentials reports whether the call connects with credentials the
