@@ -126,8 +126,10 @@ func (c *Conn) authFailure(err error) *Failure {
 // was 404, 405, 406, 415 or 501 (server-probe.ts): so the Streamable
 // attempt's first answer decides, the SSE attempt's only after one of
 // those or when no Streamable attempt ran (an SSE server, a URL ending in
-// /sse). That first answer may be go-sdk's server/discover rather than
-// initialize: a refusal does not hang on the method.
+// /sse). With go-sdk v1.8.0 that first answer is to server/discover, not
+// initialize, unless the target pins a ProtocolVersion older than
+// 2026-07-28 (go-sdk then sends initialize first): a refusal does not
+// hang on the method.
 func (c *Conn) ProbeRefusal() int {
 	status := int(c.firstStatus.Load())
 	if c.streamableTried.Load() && !probeTriesSSE(status) {
@@ -521,7 +523,9 @@ func (w *watch) roundTrip(r *http.Request) (*http.Response, error) {
 		// The next hop finds this one through it (chainOnOrigin).
 		resp.Request = r
 	}
-	if w.first != nil && (resp.StatusCode < 300 || resp.StatusCode >= 400) {
+	// Load first: after the first answer a plain read, where a
+	// CompareAndSwap on every response would write-contend the line.
+	if w.first != nil && (resp.StatusCode < 300 || resp.StatusCode >= 400) && w.first.Load() == 0 {
 		w.first.CompareAndSwap(0, int32(resp.StatusCode))
 	}
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
