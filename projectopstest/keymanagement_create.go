@@ -19,8 +19,8 @@ const (
 // checkKeyCreate reads and checks the body of a create on the
 // key-management surface as the service does before it looks at the
 // session: JSON.parse of the body's text (a leading byte-order mark
-// dropped; a body of unknown length over the cap is "Invalid JSON body"
-// too), then its create schema, {name: 1 to 120 characters,
+// dropped; a body of unknown length over the cap, or one that fails to
+// read, is "Invalid JSON body" too), then its create schema, {name: 1 to 120 characters,
 // organizationId: a non-empty string}, other keys ignored. The first
 // failing field is refused with zod's message, prefixed by the field's
 // name as the service's parseWithSchema prefixes it.
@@ -28,12 +28,10 @@ func checkKeyCreate(r *http.Request) *edge.Error {
 	// The router refused a declared length over the cap. A body of unknown
 	// length meets the cap as it is read, and there the service's handler
 	// catches bodyLimit's error with every other failure of reading JSON
-	// (readJsonBody), so it is "Invalid JSON body", not the cap's message.
+	// (readJsonBody: c.req.json() failing for any reason, a read error
+	// too), so it is "Invalid JSON body", not the cap's message.
 	data, err := edge.ReadBody(r, edge.MaxBodyBytes)
-	if err != nil {
-		return edge.Validation("", "Could not read request body")
-	}
-	if len(data) > edge.MaxBodyBytes {
+	if err != nil || len(data) > edge.MaxBodyBytes {
 		return edge.Validation("", "Invalid JSON body")
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
