@@ -300,8 +300,8 @@
 //     only after a 404, 405, 406, 415 or 501 there; a 401 to a caller
 //     with no credentials (a grant, or a saved bearer header named
 //     exactly "Authorization", else "authorization") is the one
-//     oauth_required report, its connection skipped, even when the SSE
-//     fallback would connect. That report's OAUTH_REQUIRED error carries
+//     oauth_required report, its connection skipped (no SSE stream is
+//     opened), even when the SSE fallback would connect. That report's OAUTH_REQUIRED error carries
 //     the service's message but no details, where the service's gives its
 //     OAuth discovery's registrationStrategies,
 //     authorizationServerMetadataUrl and resourceMetadataUrl. The

@@ -3,6 +3,7 @@ package servers_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,12 +55,17 @@ func TestDoctorPost401Get403IsOAuthRequired(t *testing.T) {
 }
 
 // A POST refused 401 skips the service's connection even when its SSE
-// fallback would have connected: the probe decided before connecting.
+// fallback would have connected: the probe decided before connecting, so
+// no SSE stream is opened either.
 func TestDoctorPost401SSEServedIsOAuthRequired(t *testing.T) {
 	t.Parallel()
 	s := mcp.NewServer(&mcp.Implementation{Name: "sse-only", Version: "1"}, nil)
 	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	var gets atomic.Int32
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+		}
 		if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
@@ -75,6 +81,9 @@ func TestDoctorPost401SSEServedIsOAuthRequired(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantDoctorOAuthRequired(t, rep, "POST 401, SSE served")
+	if n := gets.Load(); n != 0 {
+		t.Errorf("doctor sent %d SSE GETs after the POST's 401, want none: the service's doctor does not connect", n)
+	}
 }
 
 // Conversely, a POST answered 400 then a GET answered 401: the service's
@@ -135,12 +144,16 @@ func wantDoctorOAuthRequired(t *testing.T, rep *servers.DoctorReport, what strin
 // server whose SSE endpoint serves: the service's probe follows the
 // redirect as fetch does and reads the 401, so to a caller with no
 // credentials the report is oauth_required, though validate, which has no
-// probe, connects over SSE.
+// probe, connects over SSE. The doctor opens no SSE stream.
 func TestDoctorPostRedirectedTo401IsOAuthRequired(t *testing.T) {
 	t.Parallel()
 	s := mcp.NewServer(&mcp.Implementation{Name: "sse-only", Version: "1"}, nil)
 	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	var gets atomic.Int32
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+		}
 		if r.URL.Path == "/denied" {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
@@ -160,6 +173,9 @@ func TestDoctorPostRedirectedTo401IsOAuthRequired(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantDoctorOAuthRequired(t, rep, "POST 307 to a 401, SSE served")
+	if n := gets.Load(); n != 0 {
+		t.Errorf("doctor sent %d SSE GETs after the POST's 401, want none", n)
+	}
 	v, err := f.C.Servers.Validate(t.Context(), p, id)
 	if err != nil || !v.Success || v.Status != servers.ConnectionConnected {
 		t.Fatalf("Validate = %+v, %v; want connected over SSE", v, err)

@@ -64,6 +64,11 @@ type Target struct {
 	// latest, which costs a wasted round trip against peers that predate
 	// the 2026-07-28 discover handshake.
 	ProtocolVersion string
+	// NoSSEAfter401, for a doctor without credentials: when the
+	// Streamable HTTP attempt's first answer is 401, the SSE fallback is
+	// not tried. The service's doctor probe reads that 401 and never
+	// connects, so no SSE stream should be opened on its behalf.
+	NoSSEAfter401 bool
 }
 
 // Conn is one initialized MCP session. Its methods are safe for concurrent
@@ -336,7 +341,8 @@ func (d *Dialer) connectHTTP(ctx context.Context, c *Conn, t Target, opts *mcp.C
 			c.transport = TransportHTTP
 			return cs, nil
 		}
-		if ctx.Err() != nil || c.scopeRefused.Load() {
+		if ctx.Err() != nil || c.scopeRefused.Load() ||
+			(t.NoSSEAfter401 && c.firstStatus.Load() == http.StatusUnauthorized) {
 			return nil, err
 		}
 	}

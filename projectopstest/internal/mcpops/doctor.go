@@ -77,6 +77,9 @@ func doctor(ctx context.Context, sc *Call) DoctorReport {
 	// service's doctor connects with the caller's grant when there is one
 	// and without a token otherwise, whatever the saved useOAuth says.
 	sc.applyGrant()
+	// Without credentials a Streamable 401 ends the service's doctor
+	// before it connects: no SSE attempt either.
+	sc.Target.NoSSEAfter401 = !sc.hasCredentials()
 	conn, f := sc.dialFresh(ctx)
 	probe := 0
 	if f != nil {
