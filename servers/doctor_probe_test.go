@@ -1,6 +1,7 @@
 package servers_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -32,26 +33,54 @@ func TestDoctorUpperCaseAuthorizationIsNotCredentials(t *testing.T) {
 
 // The service's probe POSTs initialize and reads a 401 there as
 // oauth_required; it tries the SSE GET only after a 404, 405, 406, 415 or
-// 501. A server answering the POST 401 and the GET 403, to a caller
-// without credentials, is oauth_required: the GET's 403 never counts.
-func TestDoctorPost401Get403IsOAuthRequired(t *testing.T) {
+// 501, and then reads the GET's 401 the same way. To a caller without
+// credentials: POST 401 and GET 403 is oauth_required (the GET never
+// counts); POST 400 and GET 401 stops at the 400, connects, and the
+// connection's auth error makes the report status error, AUTH_ERROR; POST
+// 405 and GET 401 is oauth_required (the fallback's 401 is the probe's).
+func TestDoctorReadsTheProbeStatus(t *testing.T) {
 	t.Parallel()
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		http.Error(w, "forbidden", http.StatusForbidden)
-	}))
+	for _, tc := range []struct {
+		post, get int
+		oauth     bool
+	}{
+		{post: http.StatusUnauthorized, get: http.StatusForbidden, oauth: true},
+		{post: http.StatusBadRequest, get: http.StatusUnauthorized},
+		{post: http.StatusMethodNotAllowed, get: http.StatusUnauthorized, oauth: true},
+	} {
+		name := fmt.Sprintf("POST %d, GET %d", tc.post, tc.get)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rep := doctorOf(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				code := tc.get
+				if r.Method == http.MethodPost {
+					code = tc.post
+				}
+				http.Error(w, http.StatusText(code), code)
+			}))
+			if tc.oauth {
+				wantDoctorOAuthRequired(t, rep, name)
+			} else {
+				wantDoctorRefused(t, rep, tc.get)
+			}
+		})
+	}
+}
+
+// doctorOf saves a server served by h in a fresh double and runs its
+// doctor.
+func doctorOf(t *testing.T, h http.Handler) *servers.DoctorReport {
+	t.Helper()
+	hs := httptest.NewServer(h)
 	t.Cleanup(hs.Close)
 	f := setup(t)
 	p := f.WS.ProjectID
-	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "p401g403", URL: hs.URL + "/mcp"}))
+	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "probed", URL: hs.URL + "/mcp"}))
 	rep, err := f.C.Servers.Doctor(t.Context(), p, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantDoctorOAuthRequired(t, rep, "POST 401, GET 403")
+	return rep
 }
 
 // A POST refused 401 skips the service's connection even when its SSE
@@ -62,7 +91,7 @@ func TestDoctorPost401SSEServedIsOAuthRequired(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "sse-only", Version: "1"}, nil)
 	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
 	var gets atomic.Int32
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			gets.Add(1)
 		}
@@ -71,64 +100,11 @@ func TestDoctorPost401SSEServedIsOAuthRequired(t *testing.T) {
 			return
 		}
 		sse.ServeHTTP(w, r)
-	}))
-	t.Cleanup(hs.Close)
-	f := setup(t)
-	p := f.WS.ProjectID
-	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "p401sse", URL: hs.URL + "/mcp"}))
-	rep, err := f.C.Servers.Doctor(t.Context(), p, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantDoctorOAuthRequired(t, rep, "POST 401, SSE served")
+	})
+	wantDoctorOAuthRequired(t, doctorOf(t, h), "POST 401, SSE served")
 	if n := gets.Load(); n != 0 {
 		t.Errorf("doctor sent %d SSE GETs after the POST's 401, want none: the service's doctor does not connect", n)
 	}
-}
-
-// Conversely, a POST answered 400 then a GET answered 401: the service's
-// probe stops at the 400 (no SSE GET), connects, and the connection's
-// auth error makes the report status error, AUTH_ERROR.
-func TestDoctorPost400Get401IsError(t *testing.T) {
-	t.Parallel()
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
-	}))
-	t.Cleanup(hs.Close)
-	f := setup(t)
-	p := f.WS.ProjectID
-	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "p400g401", URL: hs.URL + "/mcp"}))
-	rep, err := f.C.Servers.Doctor(t.Context(), p, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantDoctorRefused(t, rep, http.StatusUnauthorized)
-}
-
-// A POST answered 405 sends the service's probe on to the SSE GET, whose
-// 401 is then the probe's: oauth_required.
-func TestDoctorPost405Get401IsOAuthRequired(t *testing.T) {
-	t.Parallel()
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
-	}))
-	t.Cleanup(hs.Close)
-	f := setup(t)
-	p := f.WS.ProjectID
-	id := must(t)(f.Srv.AddServer(projectopstest.ServerSpec{ProjectID: p, Name: "p405g401", URL: hs.URL + "/mcp"}))
-	rep, err := f.C.Servers.Doctor(t.Context(), p, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantDoctorOAuthRequired(t, rep, "POST 405, GET 401")
 }
 
 // wantDoctorOAuthRequired checks an oauth_required report, its connection
