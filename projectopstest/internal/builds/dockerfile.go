@@ -131,10 +131,10 @@ func Parse(src string) ([]Instr, *Error) {
 			return nil, &Error{start, "malformed line: " + cmd + " needs an argument"}
 		case cmd == "RUN" && len(out) == 0:
 			return nil, &Error{start, "RUN before the first FROM: a Dockerfile starts FROM a base image"}
-		case cmd == "RUN" && mountsFrom(args):
-			// Docker would pull that image (or use that stage): a base the
-			// FROM checks never see.
-			return nil, &Error{start, "RUN --mount from another image is not supported: only FROM names images"}
+		case cmd == "RUN" && mountsFrom(args, stages):
+			// Docker would pull that image: a base the FROM checks never
+			// see.
+			return nil, &Error{start, "RUN --mount from another image is not supported: only FROM names images (an earlier stage may be mounted)"}
 		case cmd == "RUN" && hasHeredoc(args):
 			// Docker would read the lines below as the heredoc's body.
 			return nil, &Error{start, "heredocs are not supported: write the RUN's script inline (with line continuations)"}
