@@ -191,9 +191,9 @@ type DoctorCheck struct {
 // reports, never in the API's error envelope. The service sends its
 // client's error itself, which serialises without a message (read the
 // report's Connection.Detail for the text) and with the refusal's HTTP
-// status in StatusCode when known; so does the double, which also leaves
-// out the service's name ("MCPAuthError"). A 403 saying
-// insufficient_scope is the exception the double cannot follow: it
+// status in StatusCode when known; the double sends the same, with an
+// empty message and without the service's name ("MCPAuthError"). A 403
+// saying insufficient_scope is the exception the double cannot follow: it
 // reports AUTH_ERROR, where the service's client raises an
 // insufficient-scope error of its own, which its doctor reports under
 // another code.
