@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/projectops/projectops-go/internal/wire"
 	"github.com/projectops/projectops-go/projectopstest/internal/edge"
 )
 
@@ -70,7 +71,7 @@ func zodString(v any, minUnits, maxUnits int) string {
 	if !ok {
 		return "Invalid input: expected string, received " + zodType(v)
 	}
-	switch n := utf16Units(s); {
+	switch n := wire.UTF16Len(s); {
 	case n < minUnits:
 		return "Too small: expected string to have >=" + strconv.Itoa(minUnits) + " characters"
 	case maxUnits > 0 && n > maxUnits:
@@ -94,16 +95,4 @@ func zodType(v any) string {
 		return "array"
 	}
 	return "object"
-}
-
-// utf16Units is s's length in UTF-16 code units, JavaScript's length.
-func utf16Units(s string) int {
-	n := 0
-	for _, c := range s {
-		n++
-		if c > 0xFFFF {
-			n++
-		}
-	}
-	return n
 }
