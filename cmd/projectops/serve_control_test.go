@@ -18,13 +18,7 @@ import (
 func serveJSON(t *testing.T, args ...string) map[string]any {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	pr, pw := io.Pipe()
-	stderr := &lockedBuffer{}
-	code := make(chan int, 1)
-	go func() {
-		code <- run(ctx, append([]string{"serve", "--json", "--addr", "127.0.0.1:0"}, args...), pw, stderr)
-		pw.Close()
-	}()
+	pr, stderr, code := launchServe(ctx, append([]string{"--json", "--addr", "127.0.0.1:0"}, args...)...)
 	t.Cleanup(func() {
 		cancel()
 		if c := <-code; c != 0 {
@@ -136,13 +130,7 @@ func TestServeControlWarnsOffLoopback(t *testing.T) {
 		warn bool
 	}{{"0.0.0.0:0", true}, {"127.0.0.1:0", false}, {"localhost:0", false}} {
 		ctx, cancel := context.WithCancel(t.Context())
-		pr, pw := io.Pipe()
-		stderr := &lockedBuffer{}
-		code := make(chan int, 1)
-		go func() {
-			code <- run(ctx, []string{"serve", "--json", "--control", "--addr", c.addr}, pw, stderr)
-			pw.Close()
-		}()
+		pr, stderr, code := launchServe(ctx, "--json", "--control", "--addr", c.addr)
 		br := bufio.NewReader(pr)
 		_, err := br.ReadString('\n') // printed once listening, after any warning
 		go func() { _, _ = io.Copy(io.Discard, br) }()

@@ -51,12 +51,10 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// serve runs "projectops serve args..." until the test ends and returns the
-// base URL it printed, every stdout line (as they come), and the exit code
-// channel.
-func serve(t *testing.T, args ...string) (string, <-chan string, <-chan int, context.CancelFunc) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(t.Context())
+// launchServe runs "projectops serve args..." until ctx ends, returning
+// its stdout (closed when the command returns), its stderr and its exit
+// code.
+func launchServe(ctx context.Context, args ...string) (*io.PipeReader, *lockedBuffer, <-chan int) {
 	pr, pw := io.Pipe()
 	stderr := &lockedBuffer{}
 	code := make(chan int, 1)
@@ -64,6 +62,16 @@ func serve(t *testing.T, args ...string) (string, <-chan string, <-chan int, con
 		code <- run(ctx, append([]string{"serve"}, args...), pw, stderr)
 		pw.Close()
 	}()
+	return pr, stderr, code
+}
+
+// serve runs "projectops serve args..." until the test ends and returns the
+// base URL it printed, every stdout line (as they come), and the exit code
+// channel.
+func serve(t *testing.T, args ...string) (string, <-chan string, <-chan int, context.CancelFunc) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, stderr, code := launchServe(ctx, args...)
 	lines := make(chan string, 64)
 	go func() {
 		defer close(lines)
@@ -98,25 +106,14 @@ func serve(t *testing.T, args ...string) (string, <-chan string, <-chan int, con
 
 func getMe(t *testing.T, base, key string) (int, catalog.Me) {
 	t.Helper()
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	req, err := http.NewRequestWithContext(t.Context(), "GET", base+"/me", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := (&http.Client{Transport: tr}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	status, body := httpDo(t, "GET", base+"/me", "", key)
 	var me catalog.Me
-	if resp.StatusCode == 200 {
-		if err := json.NewDecoder(resp.Body).Decode(&me); err != nil {
+	if status == 200 {
+		if err := json.Unmarshal([]byte(body), &me); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return resp.StatusCode, me
+	return status, me
 }
 
 // until collects lines up to and including the one containing want.
