@@ -258,7 +258,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The key-management surface is the service's app's too: the same
 	// origin checks, CORS, body cap and Date as the API.
-	api := underAPI(r.URL.Path) || underKeySurface(r.URL.Path)
+	keySurface := underKeySurface(r.URL.Path)
+	api := underAPI(r.URL.Path) || keySurface
 	if api && s.dated {
 		w.Header()["Date"] = []string{arrived.UTC().Format(http.TimeFormat)}
 	}
@@ -268,7 +269,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// The key-management surface refuses an sk_ bearer on its prefix,
 	// whatever its size (the head's own cap still holds): no 401 for a
 	// long one first.
-	if !underKeySurface(r.URL.Path) && !edge.AdmitAuthorization(rec, r) {
+	if !keySurface && !edge.AdmitAuthorization(rec, r) {
 		return
 	}
 	if !edge.Admit(rec, r, rec.info.shown) {
